@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages computer-use needs for its Linux driver, the headless sandbox
+# (Xvfb + D-Bus + AT-SPI + openbox) and the test apps. Idempotent: installs only what is missing.
+set -euo pipefail
+
+PACKAGES=(
+  # headless desktop
+  xvfb x11-utils dbus dbus-x11 at-spi2-core openbox xdotool
+  # test and demo apps
+  gedit mousepad gtk-3-examples gtk-4-examples chromium zenity fonts-noto-cjk
+  # libatspi for comparison tooling and constant tables
+  libatspi2.0-dev python3-gi gir1.2-atspi-2.0
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  status="$(dpkg-query -W -f='${db:Status-Abbrev}' "$pkg" 2>/dev/null || true)"
+  [[ "$status" == ii* ]] || missing+=("$pkg")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "setup-debian: all ${#PACKAGES[@]} packages are installed"
+  exit 0
+fi
+
+echo "setup-debian: missing: ${missing[*]}"
+if [[ "$(id -u)" -ne 0 ]]; then
+  echo "setup-debian: not root; run:" >&2
+  echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+  exit 1
+fi
+
+apt-get update
+DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+echo "setup-debian: installed ${#missing[@]} package(s)"

@@ -1,0 +1,222 @@
+/**
+ * Element operations through AT-SPI interfaces (Action, EditableText, Value, Selection, Component): no
+ * pointer, no focus stealing. Each op re-reads what it needs and verifies what it can.
+ */
+import type { ActParams, ActResult } from '../../protocol/methods.js';
+import { ComputerUseError } from '../../protocol/errors.js';
+import type { A11yBus, Target } from './bus.js';
+import { isGone } from './bus.js';
+import type { ElementInfo } from './reader.js';
+import { readElement, targetOf, toRawNode } from './reader.js';
+import type { Keyboard } from './keys.js';
+
+const ACTION = 'org.a11y.atspi.Action';
+const ETEXT = 'org.a11y.atspi.EditableText';
+const TEXT = 'org.a11y.atspi.Text';
+const VALUE = 'org.a11y.atspi.Value';
+const SEL = 'org.a11y.atspi.Selection';
+const COMP = 'org.a11y.atspi.Component';
+const ACC = 'org.a11y.atspi.Accessible';
+
+/** Preferred action names per op, most specific first. */
+const ACTION_NAMES: Record<string, string[]> = {
+  click: ['click', 'press', 'activate', 'toggle', 'jump', 'open', 'select'],
+  toggle: ['toggle', 'click', 'press', 'activate'],
+  double_click: ['activate', 'open', 'click', 'press'],
+  right_click: ['showcontextmenu', 'menu', 'popup', 'show menu'],
+  expand: ['expand or contract', 'expand', 'open', 'press', 'click', 'activate'],
+  collapse: ['expand or contract', 'collapse', 'close', 'press', 'click', 'activate'],
+};
+
+/** Runs one op; throws ComputerUseError with a code that says what to do. */
+export async function act(bus: A11yBus, keyboard: Keyboard, p: ActParams): Promise<ActResult> {
+  const t = targetOf(p.id);
+  let info: ElementInfo;
+  try {
+    info = await readElement(bus, t, { children: true });
+  } catch (e) {
+    if (isGone(e)) throw new ComputerUseError('stale_ref', 'The element no longer exists.', { reason: 'gone' });
+    throw e;
+  }
+  if (info.states.has('defunct')) throw new ComputerUseError('stale_ref', 'The element was destroyed.', { reason: 'defunct' });
+  const node = toRawNode(info);
+  if (p.expect?.role && p.expect.role !== node.role) {
+    throw new ComputerUseError('stale_ref', `The element is now a ${node.role}, not a ${p.expect.role}.`, { reason: 'role_changed' });
+  }
+  if (p.expect?.name !== undefined && p.expect.name !== (node.name ?? '')) {
+    throw new ComputerUseError('stale_ref', 'The element was renamed or replaced.', { reason: 'name_changed' });
+  }
+  const result = await dispatch(bus, keyboard, info, p);
+  const after = await readElement(bus, t, { children: false }).then(toRawNode).catch(() => undefined);
+  return after ? { ...result, after } : result;
+}
+
+async function dispatch(bus: A11yBus, keyboard: Keyboard, info: ElementInfo, p: ActParams): Promise<ActResult> {
+  const t = info.target;
+  const has = (i: string): boolean => info.interfaces.has(i);
+  switch (p.op) {
+    case 'click':
+    case 'double_click':
+    case 'right_click': {
+      const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], p.op !== 'right_click');
+      if (done) return done;
+      if (p.op !== 'right_click' && await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
+      throw unsupported(p.op, info, 'Use computer_keys after focusing it, or another element.');
+    }
+    case 'toggle': {
+      const before = info.states.has('checked') || info.states.has('pressed');
+      const done = await doNamedAction(bus, info, ACTION_NAMES['toggle'] ?? [], true);
+      if (!done) throw unsupported('toggle', info);
+      const now = await readElement(bus, t, { children: false });
+      if ((now.states.has('checked') || now.states.has('pressed')) === before) {
+        return { ...done, detail: `${done.detail}; state did not flip yet` };
+      }
+      return done;
+    }
+    case 'expand':
+    case 'collapse': {
+      const expanded = info.states.has('expanded');
+      if ((p.op === 'expand') === expanded && info.states.has('expandable')) return { method: 'pattern', detail: `already ${expanded ? 'expanded' : 'collapsed'}` };
+      const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], true);
+      if (!done) throw unsupported(p.op, info);
+      return done;
+    }
+    case 'focus': return focus(bus, info);
+    case 'set_value':
+    case 'clear': {
+      const text = p.op === 'clear' ? '' : (p.value ?? '');
+      if (has(ETEXT) && info.states.has('editable')) {
+        const [ok] = await bus.call(t, ETEXT, 'SetTextContents', 's', [text]);
+        if (ok === false) throw new ComputerUseError('action_failed', 'The field refused the new text (read-only or filtered).');
+        return { method: 'pattern', detail: 'EditableText.SetTextContents' };
+      }
+      if (has(VALUE) && p.op === 'set_value') {
+        const n = Number(text);
+        if (!Number.isFinite(n)) throw new ComputerUseError('invalid_params', `set_value on a ${info.atspiRole} needs a number, got "${text.slice(0, 20)}".`);
+        await bus.setProp(t, VALUE, 'CurrentValue', 'd', n);
+        return { method: 'pattern', detail: 'Value.CurrentValue' };
+      }
+      if (p.op === 'set_value' && has(SEL)) return selectByName(bus, info, text);
+      if (p.op === 'set_value' && keyboard.available && info.states.has('focusable')) {
+        // Widgets without EditableText (Chromium inputs): focus, select all, type through the keyboard.
+        await focus(bus, info);
+        await keyboard.keys('ctrl+a');
+        if (text) await keyboard.type(text); else await keyboard.keys('BackSpace');
+        return { method: 'synthetic', detail: 'focus + keyboard (no EditableText)' };
+      }
+      throw unsupported(p.op, info);
+    }
+    case 'type': {
+      const text = p.value ?? '';
+      if (has(ETEXT) && info.states.has('editable')) {
+        const caret = has(TEXT) ? Number(await bus.getProp(t, TEXT, 'CaretOffset').catch(() => -1)) : -1;
+        const at = caret >= 0 ? caret : Number(await bus.getProp(t, TEXT, 'CharacterCount').catch(() => 0));
+        // The length is in UTF-8 bytes (GTK's insert_text), not characters: CJK text would be cut otherwise.
+        const [ok] = await bus.call(t, ETEXT, 'InsertText', 'isi', [at, text, Buffer.byteLength(text, 'utf8')]);
+        if (ok === false) throw new ComputerUseError('action_failed', 'The field refused the inserted text.');
+        return { method: 'pattern', detail: `EditableText.InsertText at ${at}` };
+      }
+      if (keyboard.available) {
+        await focus(bus, info);
+        await keyboard.type(text);
+        return { method: 'synthetic', detail: 'focus + keyboard' };
+      }
+      throw unsupported('type', info);
+    }
+    case 'select': {
+      if (p.value !== undefined && has(SEL)) return selectByName(bus, info, p.value);
+      if (await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
+      const done = await doNamedAction(bus, info, ['select', 'activate', 'click', 'press'], true);
+      if (done) return done;
+      throw unsupported('select', info);
+    }
+    case 'scroll': return scroll(bus, keyboard, info, p.value ?? 'into_view');
+    case 'drag_to':
+      throw new ComputerUseError('unsupported', 'AT-SPI offers no semantic drag; the pointer fallback (input.pointer) is needed for drag_to.');
+  }
+}
+
+function unsupported(op: string, info: ElementInfo, hint = ''): ComputerUseError {
+  return new ComputerUseError('unsupported', `${op} is not supported by this ${info.atspiRole}${info.name ? ` "${info.name.slice(0, 40)}"` : ''}. ${hint}`.trim());
+}
+
+/** Runs the first action whose name matches one of `names`; falls back to action 0 when allowed. */
+async function doNamedAction(bus: A11yBus, info: ElementInfo, names: string[], allowFirst: boolean): Promise<ActResult | null> {
+  if (!info.interfaces.has(ACTION)) return null;
+  const [actions] = await bus.call(info.target, ACTION, 'GetActions');
+  const list = (actions as [string, string, string][]).map(([n]) => n.toLowerCase());
+  let index = -1;
+  for (const want of names) { index = list.indexOf(want); if (index >= 0) break; }
+  if (index < 0 && allowFirst && list.length > 0) index = 0;
+  if (index < 0) return null;
+  const [ok] = await bus.call(info.target, ACTION, 'DoAction', 'i', [index]);
+  if (ok === false) throw new ComputerUseError('action_failed', `The toolkit refused action "${list[index]}".`);
+  return { method: 'pattern', detail: `Action.DoAction(${index}) "${list[index]}"` };
+}
+
+/** Selects this element through its parent's Selection interface. */
+async function selectInParent(bus: A11yBus, t: Target): Promise<boolean> {
+  try {
+    const [[pdest, ppath], idx] = await Promise.all([
+      bus.getProp(t, ACC, 'Parent') as Promise<[string, string]>,
+      bus.call(t, ACC, 'GetIndexInParent').then((r) => Number(r[0])),
+    ]);
+    const parent = { dest: pdest, path: ppath };
+    const [ifaces] = await bus.call(parent, ACC, 'GetInterfaces');
+    if (!(ifaces as string[]).includes(SEL)) return false;
+    const [ok] = await bus.call(parent, SEL, 'SelectChild', 'i', [idx]);
+    return ok !== false;
+  } catch { return false; }
+}
+
+/** Selects the child whose name matches `name` (exact, then case-insensitive prefix). */
+async function selectByName(bus: A11yBus, info: ElementInfo, name: string): Promise<ActResult> {
+  const kids = await Promise.all(info.children.map(async (c, i) => ({ i, name: String(await bus.getProp(c, ACC, 'Name').catch(() => '')) })));
+  const want = name.toLowerCase();
+  const hit = kids.find((k) => k.name === name) ?? kids.find((k) => k.name.toLowerCase().startsWith(want));
+  if (!hit) throw new ComputerUseError('invalid_params', `No item named "${name.slice(0, 40)}"; items: ${kids.map((k) => k.name).filter(Boolean).slice(0, 10).join(', ')}.`);
+  const [ok] = await bus.call(info.target, SEL, 'SelectChild', 'i', [hit.i]);
+  if (ok === false) throw new ComputerUseError('action_failed', `Selecting "${hit.name}" was refused.`);
+  return { method: 'pattern', detail: `Selection.SelectChild(${hit.i})` };
+}
+
+/** Grabs focus and verifies it through the focused state (GrabFocus can return true without focusing). */
+async function focus(bus: A11yBus, info: ElementInfo): Promise<ActResult> {
+  if (info.states.has('focused')) return { method: 'pattern', detail: 'already focused' };
+  if (!info.interfaces.has(COMP)) throw unsupported('focus', info);
+  await bus.call(info.target, COMP, 'GrabFocus');
+  for (let i = 0; i < 20; i++) {
+    const now = await readElement(bus, info.target, { children: false });
+    if (now.states.has('focused')) return { method: 'pattern', detail: 'Component.GrabFocus' };
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new ComputerUseError('action_failed', 'GrabFocus was accepted but the element did not become focused (its window may be inactive).');
+}
+
+async function scroll(bus: A11yBus, keyboard: Keyboard, info: ElementInfo, direction: string): Promise<ActResult> {
+  if (direction === 'into_view') {
+    if (!info.interfaces.has(COMP)) throw unsupported('scroll into_view', info);
+    await bus.call(info.target, COMP, 'ScrollTo', 'u', [6 /* ATSPI_SCROLL_ANYWHERE */]);
+    return { method: 'pattern', detail: 'Component.ScrollTo' };
+  }
+  if (!['up', 'down', 'left', 'right'].includes(direction)) {
+    throw new ComputerUseError('invalid_params', 'scroll takes value "up", "down", "left", "right" or "into_view".');
+  }
+  // Move the matching scroll bar of this pane by a page through its Value interface.
+  const vertical = direction === 'up' || direction === 'down';
+  for (const c of info.children) {
+    const child = await readElement(bus, c, { children: false }).catch(() => null);
+    if (!child || child.atspiRole !== 'scroll bar' || !child.value) continue;
+    if (child.states.has('vertical') !== vertical && (child.states.has('vertical') || child.states.has('horizontal'))) continue;
+    const page = Math.max((child.value.max - child.value.min) / 10, child.value.step || 1);
+    const next = Math.min(child.value.max, Math.max(child.value.min, child.value.current + (direction === 'down' || direction === 'right' ? page : -page)));
+    await bus.setProp(c, VALUE, 'CurrentValue', 'd', next);
+    return { method: 'pattern', detail: `scroll bar Value ${child.value.current} → ${next}` };
+  }
+  if (keyboard.available) {
+    await focus(bus, info).catch(() => undefined);
+    await keyboard.keys(direction === 'up' ? 'Page_Up' : direction === 'down' ? 'Page_Down' : direction === 'left' ? 'Left' : 'Right');
+    return { method: 'synthetic', detail: 'Page key' };
+  }
+  throw unsupported(`scroll ${direction}`, info);
+}

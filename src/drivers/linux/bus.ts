@@ -1,0 +1,118 @@
+/**
+ * The accessibility bus connection: low-level D-Bus messages (no proxy objects, which introspect every
+ * object first), each call with a timeout, errors mapped to protocol error codes.
+ */
+import dbus from 'dbus-next';
+import { ComputerUseError } from '../../protocol/errors.js';
+
+const { Message } = dbus;
+
+/** A D-Bus call target. */
+export interface Target { dest: string; path: string }
+
+/** Thin wrapper over one dbus-next MessageBus. */
+export class A11yBus {
+  private constructor(readonly bus: dbus.MessageBus, readonly address: string) {}
+
+  /** Finds the accessibility bus address through the session bus (or AT_SPI_BUS_ADDRESS) and connects. */
+  static async connect(timeoutMs = 5000): Promise<A11yBus> {
+    const address = process.env['AT_SPI_BUS_ADDRESS'] || await a11yAddressFromSession(timeoutMs);
+    const bus = await openBus(address, timeoutMs);
+    return new A11yBus(bus, address);
+  }
+
+  /** Calls a method and returns the reply body. */
+  async call(t: Target, iface: string, member: string, signature = '', body: unknown[] = [], timeoutMs = 3000): Promise<any[]> {
+    const msg = new Message({ destination: t.dest, path: t.path, interface: iface, member, signature, body });
+    const reply = await withTimeout(this.bus.call(msg), timeoutMs, `${iface}.${member}`);
+    return reply?.body ?? [];
+  }
+
+  /** Reads one property value (unwrapped from its variant). */
+  async getProp(t: Target, iface: string, prop: string, timeoutMs = 3000): Promise<any> {
+    const [v] = await this.call(t, 'org.freedesktop.DBus.Properties', 'Get', 'ss', [iface, prop], timeoutMs);
+    return (v as { value: unknown } | undefined)?.value;
+  }
+
+  /** Reads all properties of one interface as a plain object. */
+  async getAll(t: Target, iface: string, timeoutMs = 3000): Promise<Record<string, any>> {
+    const [v] = await this.call(t, 'org.freedesktop.DBus.Properties', 'GetAll', 's', [iface], timeoutMs);
+    const out: Record<string, any> = {};
+    for (const [k, val] of Object.entries((v ?? {}) as Record<string, { value: unknown }>)) out[k] = val.value;
+    return out;
+  }
+
+  /** Sets one property. */
+  async setProp(t: Target, iface: string, prop: string, signature: string, value: unknown): Promise<void> {
+    await this.call(t, 'org.freedesktop.DBus.Properties', 'Set', 'ssv', [iface, prop, new dbus.Variant(signature, value)]);
+  }
+
+  /** Adds a match rule on the bus daemon. */
+  async addMatch(rule: string): Promise<void> {
+    await this.call({ dest: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus' }, 'org.freedesktop.DBus', 'AddMatch', 's', [rule]);
+  }
+
+  /** The pid owning a bus name, or 0. */
+  async pidOf(busName: string): Promise<number> {
+    try {
+      const [pid] = await this.call({ dest: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus' }, 'org.freedesktop.DBus',
+        'GetConnectionUnixProcessID', 's', [busName]);
+      return Number(pid ?? 0);
+    } catch { return 0; }
+  }
+
+  disconnect(): void { try { this.bus.disconnect(); } catch { /* already closed */ } }
+}
+
+/** Opens a bus connection, waiting for the handshake so early disconnects cannot crash the process. */
+async function openBus(address: string, timeoutMs: number): Promise<dbus.MessageBus> {
+  const bus = dbus.sessionBus({ busAddress: address });
+  await withTimeout(new Promise<void>((resolve, reject) => {
+    bus.once('connect', () => resolve());
+    bus.once('error', (e: Error) => reject(e));
+  }), timeoutMs, `connect ${address}`).catch((e: Error) => {
+    throw new ComputerUseError('permission_denied',
+      `Cannot reach the accessibility bus (${e.message}). Start a desktop session with AT-SPI, or run \`computer-use sandbox up\`.`);
+  });
+  // A late socket error must not crash the driver: it is reported through failing calls instead.
+  bus.on('error', () => undefined);
+  return bus;
+}
+
+/** Asks org.a11y.Bus on the session bus for the accessibility bus address. */
+async function a11yAddressFromSession(timeoutMs: number): Promise<string> {
+  if (!process.env['DBUS_SESSION_BUS_ADDRESS']) {
+    throw new ComputerUseError('permission_denied',
+      'No D-Bus session (DBUS_SESSION_BUS_ADDRESS is unset). Run inside a desktop session or use `computer-use sandbox up`.');
+  }
+  const session = await openBus(process.env['DBUS_SESSION_BUS_ADDRESS'], timeoutMs);
+  try {
+    const reply = await withTimeout(session.call(new Message({
+      destination: 'org.a11y.Bus', path: '/org/a11y/bus', interface: 'org.a11y.Bus', member: 'GetAddress',
+    })), timeoutMs, 'org.a11y.Bus.GetAddress');
+    const address = reply?.body?.[0] as string | undefined;
+    if (!address) throw new Error('empty address');
+    return address;
+  } catch (e) {
+    throw new ComputerUseError('permission_denied',
+      `The AT-SPI bus is not running (${(e as Error).message}). Install at-spi2-core and enable accessibility, or use \`computer-use sandbox up\`.`);
+  } finally {
+    session.disconnect();
+  }
+}
+
+/** Rejects with a `timeout` error when `p` does not settle in time. */
+export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const t = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ComputerUseError('timeout', `${what} did not answer within ${ms} ms; the app may be busy or hung.`)), ms);
+  });
+  return Promise.race([p, t]).finally(() => clearTimeout(timer));
+}
+
+/** True when a D-Bus error means the object is gone (destroyed element or exited app). */
+export function isGone(e: unknown): boolean {
+  const type = (e as { type?: string }).type ?? '';
+  const text = `${type} ${(e as Error).message ?? ''}`;
+  return /UnknownObject|UnknownMethod|ServiceUnknown|NoReply|Disconnected|UnknownInterface|does not exist|not exist/i.test(text);
+}

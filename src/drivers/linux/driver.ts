@@ -1,0 +1,148 @@
+/**
+ * The Linux driver: AT-SPI2 over D-Bus behind the protocol's method table. It enumerates, reads, acts and
+ * reports events; it makes no policy decision.
+ */
+import { spawn } from 'node:child_process';
+import type { RawNode, WindowInfo } from '../../engine/node.js';
+import { walk } from '../../engine/node.js';
+import { ComputerUseError } from '../../protocol/errors.js';
+import type { Handlers } from '../../protocol/peer.js';
+import type { FindMatch, LaunchParams, LaunchResult } from '../../protocol/methods.js';
+import { act } from './actions.js';
+import { listApps, processStartTime } from './apps.js';
+import { A11yBus, isGone } from './bus.js';
+import { readTreeCached } from './cache.js';
+import { EventWatcher } from './events.js';
+import type { Keyboard } from './keys.js';
+import { createKeyboard } from './keys.js';
+import { readElement, readTree, targetOf, toRawNode } from './reader.js';
+
+export const DRIVER_VERSION = '0.1.0';
+
+export class LinuxDriver {
+  private constructor(readonly bus: A11yBus, readonly events: EventWatcher, readonly keyboard: Keyboard) {}
+
+  static async start(): Promise<LinuxDriver> {
+    const bus = await A11yBus.connect();
+    const events = await EventWatcher.start(bus);
+    return new LinuxDriver(bus, events, createKeyboard());
+  }
+
+  close(): void { this.bus.disconnect(); }
+
+  /** Describes one window by handle (without listing every app), failing with window_not_found. */
+  async windowInfo(handle: string): Promise<WindowInfo> {
+    const t = targetOf(handle);
+    try {
+      const [info, pid, app] = await Promise.all([
+        readElement(this.bus, t, { children: false, bounds: true }),
+        this.bus.pidOf(t.dest),
+        this.bus.call(t, 'org.a11y.atspi.Accessible', 'GetApplication')
+          .then(([ref]) => this.bus.getProp({ dest: (ref as [string, string])[0], path: (ref as [string, string])[1] }, 'org.a11y.atspi.Accessible', 'Name')),
+      ]);
+      if (info.states.has('defunct')) throw new ComputerUseError('window_not_found', 'The window was closed. Call computer_apps to list the open windows.');
+      const win: WindowInfo = { id: handle, title: info.name, app: String(app ?? ''), pid, role: toRawNode(info).role, focused: info.states.has('active') };
+      const startTime = processStartTime(pid);
+      if (startTime !== undefined) win.startTime = startTime;
+      if (info.bounds && info.bounds[2] > 0) win.bounds = info.bounds;
+      return win;
+    } catch (e) {
+      if (isGone(e)) throw new ComputerUseError('window_not_found', 'The window is gone. Call computer_apps to list the open windows.');
+      throw e;
+    }
+  }
+
+  handlers(): Handlers {
+    return {
+      hello: () => ({
+        platform: 'linux', version: DRIVER_VERSION,
+        capabilities: this.keyboard.available ? ['events', 'keys'] : ['events'],
+        permissions: { a11y_bus: true, synthetic_input: this.keyboard.available },
+        session: process.env['XDG_SESSION_TYPE'] === 'wayland' || (process.env['WAYLAND_DISPLAY'] && !process.env['DISPLAY']) ? 'wayland' : 'x11',
+      }),
+      'apps.list': async (p) => ({ apps: await listApps(this.bus, p.withWindows ?? true) }),
+      'windows.list': async (p) => {
+        const apps = await listApps(this.bus);
+        const sel = apps.filter((a) => (p.pid === undefined || a.pid === p.pid) && (p.app === undefined || a.name.toLowerCase() === p.app.toLowerCase()));
+        return { windows: sel.flatMap((a) => a.windows) };
+      },
+      'window.activate': async (p) => {
+        const w = await this.windowInfo(p.window);
+        return { ok: await this.keyboard.activate(w.pid, w.title) };
+      },
+      'apps.launch': (p) => this.launch(p),
+      'tree.snapshot': async (p) => {
+        const t0 = performance.now();
+        const start = targetOf(p.scope ?? p.window);
+        try {
+          const [window, read] = await Promise.all([
+            this.windowInfo(p.window),
+            (process.env['COMPUTER_USE_NO_CACHE'] ? readTree : readTreeCached)(this.bus, start, { ...(p.depth !== undefined ? { depth: p.depth } : {}), maxNodes: p.maxNodes ?? 5000 }),
+          ]);
+          return { window, root: read.root, stats: { nodes: read.nodes, ms: Math.round(performance.now() - t0), truncated: read.truncated } };
+        } catch (e) {
+          if (isGone(e)) throw new ComputerUseError(p.scope ? 'stale_ref' : 'window_not_found', 'The element is gone; take a new snapshot.');
+          throw e;
+        }
+      },
+      'tree.find': async (p) => {
+        const read = await readTree(this.bus, targetOf(p.window), { maxNodes: 5000 });
+        const text = p.text?.toLowerCase();
+        const matches: FindMatch[] = [];
+        walk(read.root, (n: RawNode, anc) => {
+          if (matches.length >= (p.limit ?? 20)) return 'skip';
+          if (n.states.includes('offscreen') || n.states.includes('invisible')) return 'skip';
+          const hay = `${n.name ?? ''}\n${n.states.includes('password') ? '' : n.value ?? ''}\n${n.description ?? ''}`.toLowerCase();
+          if ((!text || hay.includes(text)) && (!p.role || n.role === p.role)) {
+            const { children: _c, ...bare } = n;
+            matches.push({ node: bare, path: anc.map((a) => a.id) });
+          }
+          return undefined;
+        });
+        return { matches, scanned: read.nodes };
+      },
+      'node.act': (p) => act(this.bus, this.keyboard, p),
+      'events.subscribe': () => ({ ok: true }),
+      'ui.settle': (p) => this.events.settle(p.quietMs, p.timeoutMs, p.window ? targetOf(p.window).dest : undefined),
+      'input.keys': async (p) => {
+        let focusedFirst = false;
+        if (p.window) {
+          const w = await this.windowInfo(p.window);
+          if (!w.focused) focusedFirst = await this.keyboard.activate(w.pid, w.title);
+        }
+        if (p.text) await this.keyboard.type(p.keys); else await this.keyboard.keys(p.keys);
+        return { method: 'synthetic', focusedFirst };
+      },
+      shutdown: () => { setTimeout(() => process.exit(0), 10); return { ok: true }; },
+    };
+  }
+
+  /** Starts an app detached, with the driver's desktop environment, and optionally waits for its window. */
+  private async launch(p: LaunchParams): Promise<LaunchResult> {
+    const child = spawn(p.command, p.args ?? [], {
+      detached: true, stdio: 'ignore', env: { ...process.env, ...(p.env ?? {}) },
+    });
+    const spawned = await new Promise<number>((resolve, reject) => {
+      child.once('spawn', () => resolve(child.pid ?? 0));
+      child.once('error', (e) => reject(new ComputerUseError('app_not_found', `Cannot start "${p.command}": ${e.message}. Is it installed and on PATH?`)));
+    });
+    child.unref();
+    const waitMs = p.waitForWindowMs ?? 10_000;
+    if (waitMs <= 0) return { pid: spawned };
+    const base = p.command.split('/').pop()!.toLowerCase();
+    const deadline = performance.now() + waitMs;
+    while (performance.now() < deadline) {
+      const apps = await listApps(this.bus).catch(() => []);
+      // Single-instance apps (gedit) hand over to the running process and exit: match by name too.
+      const app = apps.find((a) => a.pid === spawned && a.windows.length) ??
+        (child.exitCode !== null || child.signalCode !== null ? apps.find((a) => a.name.toLowerCase() === base && a.windows.length) : undefined);
+      if (app) {
+        const win = app.windows.find((w) => w.focused) ?? app.windows[0];
+        return win ? { pid: app.pid, window: win } : { pid: app.pid };
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new ComputerUseError('timeout', `"${p.command}" started (pid ${spawned}) but no accessible window appeared within ${waitMs} ms. ` +
+      'It may not support accessibility (Qt needs QT_ACCESSIBILITY=1, Electron --force-renderer-accessibility).');
+  }
+}

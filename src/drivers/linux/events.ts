@@ -1,0 +1,100 @@
+/**
+ * AT-SPI event listening, used for settling after an act. The GTK bridges only emit events that some
+ * listener registered with the registry (`RegisterEvent`, signature `sass`); the match rule makes the bus
+ * deliver them to us.
+ */
+import type { Message } from 'dbus-next';
+import type { A11yBus } from './bus.js';
+
+/**
+ * Events we register for. Not all of `object:`: animated widgets send bounds-changed ~180 times a second
+ * (gtk3-widget-factory at rest), which would keep every settle busy. `focus:` never arrives from GTK3;
+ * state-changed:focused does.
+ */
+const EVENTS = [
+  'object:children-changed', 'object:state-changed', 'object:property-change', 'object:text-changed',
+  'object:selection-changed', 'object:active-descendant-changed', 'object:value-changed', 'window:',
+];
+/** Event kinds that say nothing about a UI finishing an update. */
+const NOISE = /bounds-changed|text-caret-moved|visible-data-changed|text-attributes-changed/;
+
+/** One received event. */
+export interface A11yEvent { time: number; type: string; source: string; detail: string }
+
+/** Keeps the time and kind of recent events and lets callers wait until they stop. */
+export class EventWatcher {
+  private lastEventAt = 0;
+  private readonly lastByApp = new Map<string, number>();
+  private count = 0;
+  private recent: A11yEvent[] = [];
+  private listeners = new Set<(e: A11yEvent) => void>();
+
+  private constructor(private readonly bus: A11yBus) {}
+
+  /** Registers for events and starts listening. */
+  static async start(bus: A11yBus): Promise<EventWatcher> {
+    const w = new EventWatcher(bus);
+    bus.bus.on('message', (m: Message) => w.onMessage(m));
+    await bus.addMatch("type='signal',interface='org.a11y.atspi.Event.Object'");
+    await bus.addMatch("type='signal',interface='org.a11y.atspi.Event.Window'");
+    const registry = { dest: 'org.a11y.atspi.Registry', path: '/org/a11y/atspi/registry' };
+    await Promise.all(EVENTS.map((ev) =>
+      bus.call(registry, 'org.a11y.atspi.Registry', 'RegisterEvent', 'sass', [ev, [], '']).catch(() =>
+        // at-spi2-core before 2.46 only knows the one-argument form.
+        bus.call(registry, 'org.a11y.atspi.Registry', 'RegisterEvent', 's', [ev]))));
+    return w;
+  }
+
+  private onMessage(m: Message): void {
+    if (m.type !== 4 /* SIGNAL */ || !m.interface?.startsWith('org.a11y.atspi.Event.')) return;
+    if (NOISE.test(m.member ?? '') || NOISE.test(m.member?.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase() ?? '')) return;
+    const family = m.interface.slice('org.a11y.atspi.Event.'.length).toLowerCase();
+    const detail = String((m.body as unknown[] | undefined)?.[0] ?? '');
+    const member = (m.member ?? '').replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
+    const ev: A11yEvent = { time: performance.now(), type: `${family}:${member}${detail ? ':' + detail : ''}`, source: (m.sender ?? '') + (m.path ?? ''), detail };
+    this.lastEventAt = ev.time;
+    const app = ev.source.slice(0, ev.source.indexOf('/'));
+    this.lastByApp.set(app, ev.time);
+    this.count++;
+    this.recent.push(ev);
+    if (this.recent.length > 500) this.recent.splice(0, 250);
+    for (const l of this.listeners) l(ev);
+  }
+
+  /** Total events seen so far. */
+  get total(): number { return this.count; }
+
+  /** Subscribes to every event; returns the unsubscribe function. */
+  subscribe(listener: (e: A11yEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Waits until no event arrived for `quietMs` (measured from the later of the call and the last event),
+   * or `timeoutMs` passed. Structural events (children changed, windows, showing) stretch the quiet window
+   * to `tailMs`, because closing popovers and dialogs animate and send their last events ~200 ms later.
+   */
+  async settle(quietMs: number, timeoutMs: number, app?: string, tailMs = Math.max(quietMs, 250)): Promise<{ settled: boolean; events: number; ms: number }> {
+    const start = performance.now();
+    let events = 0;
+    let structural = false;
+    // Only the target app's events count: another app's animation must not keep this one "busy".
+    const off = this.subscribe((e) => {
+      if (app && !e.source.startsWith(app + '/')) return;
+      events++;
+      if (/children-changed|window:|showing|visible|defunct/.test(e.type)) structural = true;
+    });
+    const lastEvent = (): number => (app ? this.lastByApp.get(app) ?? 0 : this.lastEventAt);
+    try {
+      for (;;) {
+        const now = performance.now();
+        const quiet = structural ? tailMs : quietMs;
+        const since = now - Math.max(start, lastEvent());
+        if (since >= quiet) return { settled: true, events, ms: Math.round(now - start) };
+        if (now - start >= timeoutMs) return { settled: false, events, ms: Math.round(now - start) };
+        await new Promise((r) => setTimeout(r, Math.min(quiet - since, timeoutMs - (now - start)) + 1));
+      }
+    } finally { off(); }
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Synthetic keyboard input on X11 through XTest (xdotool). Wayland forbids synthetic input: every call then
+ * fails with input_blocked while element actions keep working.
+ */
+import { execFile } from 'node:child_process';
+import { ComputerUseError } from '../../protocol/errors.js';
+
+/** Keyboard input for the driver. */
+export interface Keyboard {
+  readonly available: boolean;
+  /** Why input is unavailable, when it is. */
+  readonly reason?: string;
+  keys(chords: string): Promise<void>;
+  type(text: string): Promise<void>;
+  /** Raises and focuses the X window of a process whose title matches. */
+  activate(pid: number, title: string): Promise<boolean>;
+}
+
+/** Key names models tend to use → X keysym names. */
+const KEY_ALIASES: Record<string, string> = {
+  enter: 'Return', return: 'Return', esc: 'Escape', escape: 'Escape', tab: 'Tab', space: 'space',
+  backspace: 'BackSpace', delete: 'Delete', del: 'Delete', up: 'Up', down: 'Down', left: 'Left', right: 'Right',
+  home: 'Home', end: 'End', pageup: 'Page_Up', pagedown: 'Page_Down', page_up: 'Page_Up', page_down: 'Page_Down',
+  ctrl: 'ctrl', control: 'ctrl', alt: 'alt', shift: 'shift', super: 'super', meta: 'super', cmd: 'ctrl', win: 'super',
+  insert: 'Insert', menu: 'Menu',
+};
+
+/** Turns "ctrl+s Enter" into xdotool key arguments (["ctrl+s", "Return"]). */
+export function parseChords(chords: string): string[] {
+  return chords.trim().split(/\s+/).filter(Boolean).map((chord) =>
+    chord.split('+').map((k) => {
+      const alias = KEY_ALIASES[k.toLowerCase()];
+      if (alias) return alias;
+      if (/^f\d{1,2}$/i.test(k)) return k.toUpperCase();
+      return k.length === 1 ? k.toLowerCase() : k;
+    }).join('+'));
+}
+
+function run(args: string[], timeoutMs = 10_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('xdotool', args, { timeout: timeoutMs }, (err, stdout) => {
+      if (err) reject(new ComputerUseError('input_unavailable', `xdotool failed: ${err.message.split('\n')[0]}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/** Creates the X11 keyboard, or an unavailable one that says why. */
+export function createKeyboard(env: NodeJS.ProcessEnv = process.env): Keyboard {
+  const wayland = env['XDG_SESSION_TYPE'] === 'wayland' || (!!env['WAYLAND_DISPLAY'] && !env['DISPLAY']);
+  const reason = wayland ? 'Wayland does not allow synthetic input; use element actions (click, set_value, type) instead.'
+    : !env['DISPLAY'] ? 'No X display (DISPLAY is unset).' : undefined;
+  const blocked = (): never => { throw new ComputerUseError(wayland ? 'input_blocked' : 'input_unavailable', reason ?? 'No keyboard.'); };
+  if (reason) return { available: false, reason, keys: async () => blocked(), type: async () => blocked(), activate: async () => false };
+  return {
+    available: true,
+    async keys(chords) { await run(['key', '--clearmodifiers', '--delay', '12', ...parseChords(chords)]); },
+    async type(text) { await run(['type', '--clearmodifiers', '--delay', '4', '--', text], 60_000); },
+    async activate(pid, title) {
+      const ids = (await run(['search', '--onlyvisible', '--pid', String(pid)]).catch(() => '')).split('\n').filter(Boolean);
+      for (const id of ids) {
+        const name = await run(['getwindowname', id]).catch(() => '');
+        if (!title || name.trim() === title) {
+          await run(['windowactivate', '--sync', id]).catch(() => run(['windowfocus', '--sync', id]));
+          return true;
+        }
+      }
+      return false;
+    },
+  };
+}

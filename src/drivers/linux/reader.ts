@@ -1,0 +1,237 @@
+/**
+ * Reads AT-SPI elements into RawNodes. All of a node's calls are issued at once and each child is walked as
+ * soon as it is known (not level by level): the notes measured this 4-5x faster than one call at a time.
+ */
+import type { Op, RawNode, State } from '../../engine/node.js';
+import { roleFromAtspi } from '../../engine/role.js';
+import { ATSPI_ROLES, ATSPI_STATES } from './atspi-constants.generated.js';
+import type { A11yBus, Target } from './bus.js';
+import { isGone } from './bus.js';
+
+const ACC = 'org.a11y.atspi.Accessible';
+/** Text longer than this is cut in the snapshot; the full length is reported beside it. */
+export const TEXT_READ_LIMIT = 400;
+/** Children read per node; huge managed lists (tables, Chromium lists) are cut here and counted. */
+export const MAX_CHILDREN = 200;
+
+/** Encodes a native handle as "<bus name><object path>". */
+export function handleOf(t: Target): string { return t.dest + t.path; }
+/** Decodes a handle made by handleOf. */
+export function targetOf(handle: string): Target {
+  const i = handle.indexOf('/');
+  if (i <= 0) throw new Error(`bad handle ${handle}`);
+  return { dest: handle.slice(0, i), path: handle.slice(i) };
+}
+
+/** Decodes AT-SPI's two 32-bit state words into names. */
+export function decodeStates(words: number[]): Set<string> {
+  const out = new Set<string>();
+  words.forEach((w, wi) => {
+    for (let bit = 0; bit < 32; bit++) if ((w >>> bit) & 1) out.add(ATSPI_STATES[wi * 32 + bit] ?? `state${wi * 32 + bit}`);
+  });
+  return out;
+}
+
+/** Facts read about one element, before mapping. */
+export interface ElementInfo {
+  target: Target;
+  atspiRole: string;
+  name: string;
+  description: string;
+  accessibleId: string;
+  states: Set<string>;
+  interfaces: Set<string>;
+  children: Target[];
+  childCount: number;
+  text?: string;
+  textLength?: number;
+  value?: { current: number; min: number; max: number; step: number };
+  bounds?: [number, number, number, number];
+}
+
+/** Options of a tree read. */
+export interface ReadOptions {
+  depth?: number;
+  maxNodes?: number;
+  /** Read screen bounds of each node (one more call per node). */
+  bounds?: boolean;
+  /** Prune subtrees the toolkit reports as not showing (when the parent is showing). */
+  pruneHidden?: boolean;
+}
+
+/** Reads the core facts of one element with concurrent calls. */
+export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: boolean; children?: boolean } = {}): Promise<ElementInfo> {
+  const [role, props, stateWords, ifaces, kids] = await Promise.all([
+    bus.call(t, ACC, 'GetRole'),
+    bus.getAll(t, ACC),
+    bus.call(t, ACC, 'GetState'),
+    bus.call(t, ACC, 'GetInterfaces'),
+    opts.children === false ? Promise.resolve([[]]) : bus.call(t, ACC, 'GetChildren'),
+  ]);
+  const interfaces = new Set<string>(ifaces[0] as string[]);
+  const states = decodeStates(stateWords[0] as number[]);
+  const info: ElementInfo = {
+    target: t,
+    atspiRole: ATSPI_ROLES[Number(role[0])] ?? 'unknown',
+    name: String(props['Name'] ?? ''),
+    description: String(props['Description'] ?? ''),
+    accessibleId: String(props['AccessibleId'] ?? ''),
+    states, interfaces,
+    children: ((kids[0] ?? []) as [string, string][]).map(([dest, path]) => ({ dest, path })),
+    childCount: Number(props['ChildCount'] ?? 0),
+  };
+  await enrich(bus, info, opts.bounds ?? false);
+  return info;
+}
+
+/** Reads the interface-specific facts (text, value, bounds) the core read does not cover. */
+export async function enrich(bus: A11yBus, info: ElementInfo, bounds: boolean): Promise<void> {
+  const extra: Promise<void>[] = [];
+  if (info.interfaces.has('org.a11y.atspi.Text') && wantsText(info)) extra.push(readText(bus, info));
+  if (info.interfaces.has('org.a11y.atspi.Value')) extra.push(readValue(bus, info));
+  if (bounds && info.interfaces.has('org.a11y.atspi.Component')) extra.push(readBounds(bus, info));
+  await Promise.all(extra);
+}
+
+/** Text is worth reading for editable fields and for text-bearing nodes without a name. */
+function wantsText(info: ElementInfo): boolean {
+  if (info.states.has('editable')) return true;
+  if (/^(text|entry|password text|document|terminal|paragraph|static|heading|label|spin button|combo box|link|section|table cell|list item)/.test(info.atspiRole)) {
+    return info.name === '' || info.states.has('editable');
+  }
+  return false;
+}
+
+async function readText(bus: A11yBus, info: ElementInfo): Promise<void> {
+  try {
+    const [count, text] = await Promise.all([
+      bus.getProp(info.target, 'org.a11y.atspi.Text', 'CharacterCount'),
+      bus.call(info.target, 'org.a11y.atspi.Text', 'GetText', 'ii', [0, TEXT_READ_LIMIT]),
+    ]);
+    info.textLength = Number(count ?? 0);
+    info.text = String(text[0] ?? '');
+  } catch { /* some widgets list Text but fail it; the name still describes them */ }
+}
+
+async function readValue(bus: A11yBus, info: ElementInfo): Promise<void> {
+  try {
+    const all = await bus.getAll(info.target, 'org.a11y.atspi.Value');
+    info.value = {
+      current: Number(all['CurrentValue'] ?? 0), min: Number(all['MinimumValue'] ?? 0),
+      max: Number(all['MaximumValue'] ?? 0), step: Number(all['MinimumIncrement'] ?? 0),
+    };
+  } catch { /* value-less Value implementations exist (GTK4 progress) */ }
+}
+
+async function readBounds(bus: A11yBus, info: ElementInfo): Promise<void> {
+  try {
+    const [ext] = await bus.call(info.target, 'org.a11y.atspi.Component', 'GetExtents', 'u', [0]);
+    const [x, y, w, h] = ext as number[];
+    info.bounds = [x ?? 0, y ?? 0, w ?? 0, h ?? 0];
+  } catch { /* no geometry: leave unknown */ }
+}
+
+/** AT-SPI states → unified states. */
+export function mapStates(info: ElementInfo): State[] {
+  const s = info.states;
+  const out: State[] = [];
+  if (s.has('focused')) out.push('focused');
+  if (s.has('focusable')) out.push('focusable');
+  if (!s.has('enabled') && !s.has('sensitive') && (s.has('visible') || s.has('showing'))) out.push('disabled');
+  if (s.has('checked')) out.push('checked');
+  if (s.has('indeterminate') && (info.atspiRole === 'check box' || info.atspiRole.endsWith('menu item'))) out.push('mixed');
+  if (s.has('pressed')) out.push('pressed');
+  if (s.has('selected') && !/^(text|entry)/.test(info.atspiRole)) out.push('selected');
+  if (s.has('expandable')) out.push(s.has('expanded') ? 'expanded' : 'collapsed');
+  if (s.has('editable')) out.push('editable');
+  if (info.atspiRole === 'password text') out.push('password');
+  if (s.has('multi line')) out.push('multiline');
+  if (s.has('read only')) out.push('readonly');
+  if (s.has('modal')) out.push('modal');
+  if (s.has('required')) out.push('required');
+  if (s.has('invalid entry')) out.push('invalid');
+  if (s.has('busy')) out.push('busy');
+  if (s.has('active')) out.push('active');
+  // GTK3 clears "showing" on widgets that are not on screen (hidden pages, closed popovers).
+  if (s.has('visible') && !s.has('showing')) out.push('offscreen');
+  if (!s.has('visible') && s.has('showing') === false && info.states.size > 0 && !s.has('defunct')) out.push('invisible');
+  return out;
+}
+
+/** Operations the element supports, inferred from its interfaces, role and states. */
+export function mapActions(info: ElementInfo): Op[] {
+  const ops = new Set<Op>();
+  const i = info.interfaces;
+  if (i.has('org.a11y.atspi.Action')) ops.add('click');
+  if (info.states.has('focusable')) ops.add('focus');
+  if (i.has('org.a11y.atspi.EditableText') && info.states.has('editable')) { ops.add('set_value'); ops.add('type'); ops.add('clear'); }
+  if (i.has('org.a11y.atspi.Value') && !/progress|level/.test(info.atspiRole)) ops.add('set_value');
+  if (/check|toggle|radio|switch/.test(info.atspiRole)) ops.add('toggle');
+  if (i.has('org.a11y.atspi.Selection')) ops.add('select');
+  if (info.states.has('expandable')) { ops.add('expand'); ops.add('collapse'); }
+  if (/scroll pane|viewport|list|tree|table|document/.test(info.atspiRole)) ops.add('scroll');
+  return [...ops];
+}
+
+/** Maps read facts to a RawNode (without children). Password text never leaves the driver. */
+export function toRawNode(info: ElementInfo): RawNode {
+  // A multi-line text view is a document to the user, as the seed's snapshot format shows it.
+  const role = info.atspiRole === 'text' && info.states.has('multi line') ? 'document' : roleFromAtspi(info.atspiRole);
+  const node: RawNode = { id: handleOf(info.target), role, nativeRole: info.atspiRole, states: mapStates(info), actions: mapActions(info) };
+  if (info.name) node.name = info.name;
+  if (info.description && info.description !== info.name) node.description = info.description;
+  if (info.accessibleId) node.stableId = info.accessibleId;
+  const password = info.atspiRole === 'password text';
+  if (info.text !== undefined && (info.text !== '' || info.states.has('editable'))) {
+    node.value = password ? (info.textLength ? '••••' : '') : info.text;
+    if (!password && info.textLength !== undefined && info.textLength > info.text.length) node.valueLength = info.textLength;
+  }
+  if (info.value && !info.text && VALUE_ROLES.test(info.atspiRole)) {
+    node.value = formatNumber(info.value.current);
+    if (info.value.max > info.value.min) node.range = { min: info.value.min, max: info.value.max, ...(info.value.step > 0 ? { step: info.value.step } : {}) };
+  }
+  if (info.bounds) node.bounds = info.bounds;
+  return node;
+}
+
+/** Roles whose Value is meaningful to a user (a split pane's divider position is not). */
+const VALUE_ROLES = /^(slider|spin button|scroll bar|progress bar|level bar|dial|rating)$/;
+
+function formatNumber(n: number): string {
+  return Number.isInteger(n) ? String(n) : String(Math.round(n * 1000) / 1000);
+}
+
+/** Reads a whole subtree concurrently. Nodes that vanish mid-read are skipped. */
+export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {}): Promise<{ root: RawNode; nodes: number; truncated: boolean }> {
+  const maxNodes = opts.maxNodes ?? 5000;
+  let nodes = 0;
+  let truncated = false;
+  const visit = async (t: Target, depth: number, parentShowing: boolean): Promise<RawNode | null> => {
+    if (nodes >= maxNodes) { truncated = true; return null; }
+    nodes++;
+    let info: ElementInfo;
+    try {
+      info = await readElement(bus, t, { bounds: opts.bounds ?? false });
+    } catch (e) {
+      if (isGone(e)) return null;
+      throw e;
+    }
+    const node = toRawNode(info);
+    const showing = info.states.has('showing');
+    const hidden = opts.pruneHidden !== false && parentShowing && !showing && depth > 0;
+    const kids = info.children.slice(0, MAX_CHILDREN);
+    if (info.children.length > MAX_CHILDREN || (opts.depth !== undefined && depth >= opts.depth) || hidden) {
+      node.childCount = Math.max(info.childCount, info.children.length);
+      if (hidden) return node;
+      if (opts.depth !== undefined && depth >= opts.depth) return node;
+      truncated = true;
+    }
+    const children = await Promise.all(kids.map((k) => visit(k, depth + 1, showing)));
+    const present = children.filter((c): c is RawNode => c !== null);
+    if (present.length) node.children = present;
+    return node;
+  };
+  const root_ = await visit(root, 0, false);
+  if (!root_) throw Object.assign(new Error('root vanished'), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
+  return { root: root_, nodes, truncated };
+}

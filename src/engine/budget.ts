@@ -1,0 +1,156 @@
+import { walkDistilled, type DistilledNode } from './distill.js';
+import type { WindowInfo } from './node.js';
+import { render, renderFooter, renderLine, visibleChildren, MAX_LIST_ITEMS, type FooterNotes, type Rendered } from './render.js';
+import { INTERACTIVE_ROLES } from './role.js';
+
+/** Default snapshot budget in tokens (seed §3.1). */
+export const DEFAULT_MAX_TOKENS = 2000;
+
+/**
+ * Cheap token estimate, calibrated against o200k_base on snapshot text (see the engine-budget test; it runs
+ * a few percent high, which is the safe side for a budget): a letter run costs one token per 5 characters,
+ * a digit run one per 3, a run of ASCII punctuation or line breaks one per 2, a run of several spaces one
+ * (a single space merges into the next token), each CJK or other non-ASCII character one.
+ */
+export function estimateTokens(text: string): number {
+  let tokens = 0;
+  const re = /([A-Za-z]+)|([0-9]+)|( +)|([\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e\n]+)|(.)/gsu;
+  for (const m of text.matchAll(re)) {
+    if (m[1] !== undefined) tokens += Math.ceil(m[1].length / 5);
+    else if (m[2] !== undefined) tokens += Math.ceil(m[2].length / 3);
+    else if (m[3] !== undefined) tokens += m[3].length > 1 ? 1 : 0;
+    else if (m[4] !== undefined) tokens += Math.ceil(m[4].length / 2);
+    else tokens += 1;
+  }
+  return tokens;
+}
+
+/** Priority class for the budget: lower is kept first. */
+export function priorityOf(node: DistilledNode, focusPath: ReadonlySet<DistilledNode>): number {
+  if (focusPath.has(node)) return 0;
+  if (INTERACTIVE_ROLES.has(node.role) || node.actions.length > 0) return 1;
+  if (node.name || node.value) return 2;
+  return 3;
+}
+
+/** Options of `renderWithinBudget`. */
+export interface BudgetOptions {
+  maxTokens?: number;
+  maxListItems?: number;
+  uncapped?: DistilledNode;
+  notes?: FooterNotes;
+}
+
+/** A render that fits the budget, with what was left out. */
+export interface BudgetedRender extends Rendered {
+  tokens: number;
+  /** Elements left out by the budget (list cutting not included). */
+  omitted: number;
+  /** Refs to pass as `scope` to see omitted elements (at most 5). */
+  scopes: string[];
+}
+
+interface Info {
+  node: DistilledNode;
+  parent: Info | undefined;
+  order: number;
+  /** Tokens of the element's line. */
+  cost: number;
+  /** Tokens of its "… K more items" line when list cutting applies. */
+  moreCost: number;
+  priority: number;
+}
+
+/**
+ * Renders the tree, and when the text exceeds `maxTokens` keeps elements by priority — focus path, then
+ * interactive elements, then elements with text, then containers; document order within a class — with
+ * the ancestors of every kept element, until the estimate reaches the budget. The footer names how many
+ * elements were left out and which `scope=` refs show them. The returned text is always within budget.
+ */
+export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts: BudgetOptions = {}): BudgetedRender {
+  const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const maxList = opts.maxListItems ?? MAX_LIST_ITEMS;
+  const base = { maxListItems: maxList, ...(opts.uncapped ? { uncapped: opts.uncapped } : {}) };
+  const full = render(root, window, { ...base, notes: opts.notes ?? {} });
+  const fullTokens = estimateTokens(full.text);
+  if (fullTokens <= maxTokens) return { ...full, tokens: fullTokens, omitted: 0, scopes: [] };
+
+  // The tree as the renderer would walk it (after list cutting), with each line's cost.
+  const infos: Info[] = [];
+  const focused = new Set<DistilledNode>();
+  let totalCut = 0;
+  const collect = (node: DistilledNode, depth: number, parent: Info | undefined): void => {
+    const { shown, cut } = visibleChildren(node, maxList, opts.uncapped);
+    totalCut += cut;
+    const info: Info = { node, parent, order: infos.length, priority: 3,
+      cost: estimateTokens(`${'  '.repeat(depth)}${renderLine(node)}\n`),
+      moreCost: cut > 0 ? estimateTokens(`${'  '.repeat(depth + 1)}… ${cut} more items (scope=${node.ref ?? ''})\n`) : 0 };
+    infos.push(info);
+    if (node.states.includes('focused')) for (let p: Info | undefined = info; p; p = p.parent) focused.add(p.node);
+    for (const c of shown) collect(c, depth + 1, info);
+  };
+  collect(root, 0, undefined);
+  for (const i of infos) i.priority = priorityOf(i.node, focused);
+  const ranked = [...infos].sort((a, b) => a.priority - b.priority || a.order - b.order);
+
+  // Room for the header and the largest footer we could print; refined below if the real render is over.
+  const notes = opts.notes ?? {};
+  const longestRef = infos.reduce((a, i) => ((i.node.ref ?? '').length > a.length ? i.node.ref ?? '' : a), '');
+  const worstFooter = renderFooter({ ...notes, omitted: infos.length, scopes: Array(Math.min(5, infos.length))
+    .fill(longestRef) as string[] }, totalCut);
+  let reserve = estimateTokens(`${full.text.split('\n', 1)[0] ?? ''}\n${worstFooter ?? ''}`) + 1;
+  for (;;) {
+    const keep = new Set<DistilledNode>();
+    let used = reserve;
+    for (const info of ranked) {
+      if (keep.has(info.node)) continue;
+      let add = 0;
+      const chain: Info[] = [];
+      for (let p: Info | undefined = info; p && !keep.has(p.node); p = p.parent) {
+        add += p.cost + p.moreCost;
+        chain.push(p);
+      }
+      // Greedy in rank order: the first element that does not fit ends the fill, so what is shown is
+      // always a prefix of the priority order (predictable for the model and for tests).
+      if (used + add > maxTokens) break;
+      used += add;
+      for (const c of chain) keep.add(c.node);
+    }
+    const result = finish(root, window, infos, keep, base, notes);
+    if (result.tokens <= maxTokens) return result;
+    if (keep.size === 0) return hardCut(result, maxTokens);
+    reserve += Math.max(result.tokens - maxTokens, 2);
+  }
+}
+
+function finish(root: DistilledNode, window: WindowInfo, infos: Info[], keep: Set<DistilledNode>,
+  base: { maxListItems: number; uncapped?: DistilledNode }, notes: FooterNotes): BudgetedRender {
+  const omittedUnder = new Map<Info, number>();
+  let omitted = 0;
+  for (const i of infos) {
+    if (keep.has(i.node)) continue;
+    omitted++;
+    let p = i.parent;
+    while (p && !keep.has(p.node)) p = p.parent;
+    if (p) omittedUnder.set(p, (omittedUnder.get(p) ?? 0) + 1);
+  }
+  const scopes = [...omittedUnder].sort((a, b) => b[1] - a[1] || a[0].order - b[0].order).slice(0, 5)
+    .sort((a, b) => a[0].order - b[0].order).map(([i]) => i.node.ref ?? '?');
+  const r = render(root, window, { ...base, keep, notes: { ...notes, omitted, scopes } });
+  return { ...r, tokens: estimateTokens(r.text), omitted, scopes };
+}
+
+/** Last resort when not even the header fits: cut the text itself. */
+function hardCut(r: BudgetedRender, maxTokens: number): BudgetedRender {
+  let text = r.text;
+  while (text.length > 0 && estimateTokens(text) > maxTokens) text = text.slice(0, Math.floor(text.length * 0.8));
+  const keptLines = text.split('\n').length - 1;
+  return { ...r, text, lines: r.lines.slice(0, Math.max(0, keptLines)), tokens: estimateTokens(text) };
+}
+
+/** Counts the nodes of a distilled tree. */
+export function countDistilled(root: DistilledNode): number {
+  let n = 0;
+  walkDistilled(root, () => n++);
+  return n;
+}

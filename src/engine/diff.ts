@@ -1,0 +1,121 @@
+import type { State } from './node.js';
+import { compactCount, escapeText, MAX_NAME_CHARS, MAX_VALUE_CHARS, quote, type SnapshotLine } from './render.js';
+import type { Snapshot } from './snapshot.js';
+
+/** Result of `diffSnapshots`. */
+export interface SnapshotDiff {
+  /** `+` / `-` / `~` lines, then `focus: eN` when focus moved (seed §3.3). */
+  lines: string[];
+  changed: boolean;
+}
+
+/** Options of `diffSnapshots`. */
+export interface DiffOptions {
+  /** Change lines before `… K more changes`; default 60. The focus line is always added. */
+  maxLines?: number;
+}
+
+/** How a state reads when it is absent. */
+const OPPOSITE: Partial<Record<State, string>> = {
+  focused: '(unfocused)', checked: 'unchecked', selected: 'unselected', disabled: 'enabled', expanded: 'collapsed',
+  collapsed: 'expanded', pressed: 'unpressed', mixed: '(not mixed)', busy: '(not busy)', modal: '(not modal)',
+};
+
+const opposite = (s: State): string => OPPOSITE[s] ?? `(not ${s})`;
+
+/** Shows where two long values differ: the context around the first difference, both sides cut alike. */
+function valuePair(a: string, b: string): [string, string] {
+  if (a.length <= MAX_VALUE_CHARS && b.length <= MAX_VALUE_CHARS) return [quote(a, MAX_VALUE_CHARS), quote(b, MAX_VALUE_CHARS)];
+  let p = 0;
+  while (p < a.length && p < b.length && a[p] === b[p]) p++;
+  const start = Math.max(0, p - 30);
+  const show = (s: string): string => {
+    const head = start > 0 ? '…' : '';
+    const part = s.slice(start, start + 60);
+    const tail = start + 60 < s.length ? `…(${compactCount(s.length)})` : '';
+    return `"${head}${escapeText(part)}${tail}"`;
+  };
+  return [show(a), show(b)];
+}
+
+function stateChanges(before: readonly State[], after: readonly State[]): string[] {
+  const gained = after.filter((s) => !before.includes(s));
+  const lost = before.filter((s) => !after.includes(s));
+  const out: string[] = [];
+  const skip = new Set<State>();
+  for (const s of gained) {
+    const o = lost.find((l) => OPPOSITE[s] === l);
+    if (o) {
+      skip.add(o);
+      out.push(`${o} → ${s}`);
+    } else out.push(`${opposite(s)} → ${s}`);
+  }
+  for (const s of lost) if (!skip.has(s)) out.push(`${s} → ${opposite(s)}`);
+  return out;
+}
+
+function changeLine(a: SnapshotLine, b: SnapshotLine): string | undefined {
+  const parts: string[] = [];
+  let head = `[${b.ref}] ${b.role}`;
+  if (a.name !== b.name) parts.push(`name ${quote(a.name ?? '', MAX_NAME_CHARS)} → ${quote(b.name ?? '', MAX_NAME_CHARS)}`);
+  else if (b.name) head += ` ${quote(b.name, MAX_NAME_CHARS)}`;
+  if ((a.value ?? '') !== (b.value ?? '')) {
+    const [x, y] = valuePair(a.value ?? '', b.value ?? '');
+    parts.push(`value ${x} → ${y}`);
+  }
+  parts.push(...stateChanges(a.states, b.states));
+  return parts.length > 0 ? `~ ${head} ${parts.join(', ')}` : undefined;
+}
+
+/**
+ * What changed between two snapshots of one window, by ref (refs are stable): added elements with their
+ * added subtree indented under them, removed elements (only the top of a removed subtree, with `(+K inside)`),
+ * changed names, values and states, and `focus: eN` when focus moved. At most `maxLines` change lines,
+ * then `… K more changes`. Compares `elements`, so what the budget hid is not reported as removed.
+ */
+export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptions = {}): SnapshotDiff {
+  const max = opts.maxLines ?? 60;
+  const old = new Map(before.elements.map((l) => [l.ref, l]));
+  const now = new Map(after.elements.map((l) => [l.ref, l]));
+  const changes: string[] = [];
+
+  // Added: an element whose parent is also new is printed under it, indented relative to the added top.
+  const addedDepth = new Map<string, number>();
+  for (const l of after.elements) {
+    if (old.has(l.ref)) continue;
+    const parentRel = l.parent !== undefined ? addedDepth.get(l.parent) : undefined;
+    const rel = parentRel === undefined ? 0 : parentRel + 1;
+    addedDepth.set(l.ref, rel);
+    changes.push(`+ ${'  '.repeat(rel)}${l.text}`);
+  }
+
+  // Removed: only tops of removed subtrees, with the number of removed descendants.
+  const removedTop = new Map<string, { line: SnapshotLine; inside: number }>();
+  const topOf = new Map<string, string>();
+  for (const l of before.elements) {
+    if (now.has(l.ref)) continue;
+    const top = l.parent !== undefined ? topOf.get(l.parent) : undefined;
+    if (top !== undefined) {
+      topOf.set(l.ref, top);
+      const t = removedTop.get(top);
+      if (t) t.inside++;
+    } else {
+      topOf.set(l.ref, l.ref);
+      removedTop.set(l.ref, { line: l, inside: 0 });
+    }
+  }
+  for (const { line, inside } of removedTop.values()) {
+    changes.push(`- ${line.text}${inside > 0 ? ` (+${inside} inside)` : ''}`);
+  }
+
+  for (const b of after.elements) {
+    const a = old.get(b.ref);
+    if (!a) continue;
+    const c = changeLine(a, b);
+    if (c) changes.push(c);
+  }
+
+  const lines = changes.length > max ? [...changes.slice(0, max), `… ${changes.length - max} more changes`] : changes;
+  if (before.focusRef !== after.focusRef) lines.push(`focus: ${after.focusRef ?? '(none)'}`);
+  return { lines, changed: lines.length > 0 };
+}

@@ -1,0 +1,285 @@
+import type { Op, RawNode, State } from './node.js';
+import { CONTAINER_ROLES, type Role } from './role.js';
+
+/**
+ * A node after distilling: the raw node's meaningful fields, its surviving children, its position in the
+ * distilled parent and a hash of its original ancestry (both go into the ref fingerprint, seed §3.2).
+ */
+export interface DistilledNode {
+  /** Native handle, copied from the raw node. */
+  id: string;
+  role: Role;
+  name?: string;
+  value?: string;
+  /** Full value length when the driver cut the value. */
+  valueLength?: number;
+  description?: string;
+  stableId?: string;
+  states: State[];
+  actions: Op[];
+  range?: { min: number; max: number; step?: number };
+  /** How many children the platform reported before distilling (read children or `childCount`). */
+  rawChildCount: number;
+  children: DistilledNode[];
+  /** Position among the distilled parent's children (0 for the root). */
+  index: number;
+  /** Hash of the original (raw) ancestor chain, see `ancestryPath`. */
+  path: string;
+  /** `eN`, set by `RefTable.assign`. */
+  ref?: string;
+}
+
+/** What a pass asks for: drop the node with its subtree, or replace it by its children. */
+export type PassResult = 'remove' | 'unwrap' | undefined;
+
+/** What a pass sees besides the node. */
+export interface PassContext {
+  /** The distilled parent (as it stands during this pass); undefined for the root. */
+  parent: DistilledNode | undefined;
+  /** True when the node is the focused node or one of its ancestors. */
+  onFocusPath: boolean;
+}
+
+/**
+ * One named distilling pass, in the style of Playwright's aria snapshot distiller. `enter` runs before the
+ * children are visited, `exit` after (so it sees children already distilled by this pass). The root is never
+ * removed nor unwrapped, whatever a pass answers.
+ */
+export interface DistillPass {
+  name: string;
+  enter?(node: DistilledNode, ctx: PassContext): PassResult;
+  exit?(node: DistilledNode, ctx: PassContext): PassResult;
+}
+
+/** Result of `distill`: the tree plus how many nodes each pass removed or unwrapped. */
+export interface Distilled {
+  root: DistilledNode;
+  /** Per pass name: number of nodes it removed (whole subtrees counted) or unwrapped. */
+  counts: Record<string, number>;
+  /** Nameless containers folded away (the `unwrapContainers` count), for the footer. */
+  folded: number;
+}
+
+function isZeroSize(bounds: RawNode['bounds']): boolean {
+  return bounds !== undefined && (bounds[2] === 0 || bounds[3] === 0);
+}
+
+/** Roles that only carry text; empty ones are decoration. */
+const TEXT_ROLES: ReadonlySet<Role> = new Set<Role>(['label', 'text', 'paragraph', 'heading']);
+
+/** True for a node that carries nothing of its own: no name, no value, no actions. */
+function isBare(n: DistilledNode): boolean {
+  return !n.name && !n.value && n.actions.length === 0;
+}
+
+/** Raw bounds are not kept on distilled nodes; the hidden pass reads them through this side table. */
+const boundsOf = new WeakMap<DistilledNode, RawNode['bounds']>();
+
+/**
+ * The passes, in the order they run. Each one is a separate walk over the result of the previous one.
+ */
+export const PASSES: readonly DistillPass[] = [
+  {
+    /**
+     * Elements the user cannot see are noise to the model and cannot be acted on reliably: toolkits keep
+     * closed menus, inactive notebook pages and scrolled-out rows in the tree with `showing` off, and lay out
+     * zero-sized placeholders. We drop them with their subtrees — except the root (the window itself is
+     * what was asked for) and anything on the focus path, because the focused element is what the model
+     * must always see even when a toolkit misreports its visibility.
+     */
+    name: 'dropHidden',
+    enter(node, ctx) {
+      if (ctx.onFocusPath) return undefined;
+      if (node.states.includes('invisible') || node.states.includes('offscreen')) return 'remove';
+      if (isZeroSize(boundsOf.get(node))) return 'remove';
+      return undefined;
+    },
+  },
+  {
+    /**
+     * Pure decoration costs tokens and carries no meaning: separators, images without a name (icons next
+     * to labelled buttons), empty labels, and empty containers left over after hidden children were dropped. Running at
+     * `exit` lets an emptied container disappear in the same walk. A named image or anything with an action
+     * stays: it can be referred to.
+     */
+    name: 'dropDecoration',
+    exit(node, ctx) {
+      if (ctx.onFocusPath) return undefined;
+      if (node.role === 'separator') return 'remove';
+      if (node.role === 'image' && !node.name && node.actions.length === 0) return 'remove';
+      if (TEXT_ROLES.has(node.role) && node.children.length === 0 && isBare(node)) return 'remove';
+      if (CONTAINER_ROLES.has(node.role) && node.children.length === 0 && isBare(node)) return 'remove';
+      return undefined;
+    },
+  },
+  {
+    /**
+     * GTK, Qt and UIA wrap everything in nameless fillers, panels, viewports and scroll panes. They add
+     * depth and tokens but nothing the model can act on or read, so their children take their place. This
+     * also flattens the long single-child chains toolkits produce. A container that is focused, has a name,
+     * a value or an action is kept: it then means something.
+     */
+    name: 'unwrapContainers',
+    enter(node) {
+      if (!CONTAINER_ROLES.has(node.role)) return undefined;
+      if (!isBare(node) || node.states.includes('focused')) return undefined;
+      return 'unwrap';
+    },
+  },
+  {
+    /**
+     * A button "Save" whose only content is a label "Save" says the same thing twice. Toolkits expose the
+     * label as a child; we drop that child when its text equals the parent's name, so each visible string
+     * appears once.
+     */
+    name: 'collapseRedundantLabel',
+    enter(node, ctx) {
+      if (node.role !== 'label' && node.role !== 'text') return undefined;
+      if (node.children.length > 0 || node.actions.length > 0 || node.states.includes('focused')) return undefined;
+      const parentName = ctx.parent?.name?.trim();
+      if (!parentName) return undefined;
+      const text = (node.name ?? node.value ?? '').trim();
+      return text === parentName && (!node.value || node.value.trim() === parentName) ? 'remove' : undefined;
+    },
+  },
+];
+
+/** 32-bit FNV-1a as 8 hex digits; pure and stable across processes. */
+export function fnv1a(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+/**
+ * Hash of an ancestor chain (outermost first, the window root excluded) for fingerprints. Nameless containers
+ * are skipped so that toolkit wrappers coming and going do not change the path; the window root is skipped
+ * because its title changes with the document ("*Untitled" after an edit).
+ */
+export function ancestryPath(ancestors: readonly Pick<RawNode, 'role' | 'name'>[]): string {
+  const parts: string[] = [];
+  for (let i = 1; i < ancestors.length; i++) {
+    const a = ancestors[i];
+    if (!a) continue;
+    if (CONTAINER_ROLES.has(a.role) && !a.name) continue;
+    parts.push(`${a.role}:${a.name ?? ''}`);
+  }
+  return fnv1a(parts.join('/'));
+}
+
+/** Ids of the focused node (the deepest one when several claim focus) and all its ancestors. */
+export function focusPath(root: RawNode): Set<string> {
+  let best: RawNode[] | undefined;
+  const visit = (n: RawNode, chain: RawNode[]): void => {
+    chain.push(n);
+    if (n.states.includes('focused') && (!best || chain.length > best.length)) best = [...chain];
+    for (const c of n.children ?? []) visit(c, chain);
+    chain.pop();
+  };
+  visit(root, []);
+  return new Set((best ?? []).map((n) => n.id));
+}
+
+function convert(raw: RawNode, ancestors: RawNode[]): DistilledNode {
+  const n: DistilledNode = {
+    id: raw.id,
+    role: raw.role,
+    states: [...raw.states],
+    actions: [...raw.actions],
+    rawChildCount: raw.children?.length ?? raw.childCount ?? 0,
+    children: [],
+    index: 0,
+    path: ancestryPath(ancestors),
+  };
+  if (raw.name !== undefined && raw.name !== '') n.name = raw.name;
+  if (raw.value !== undefined) n.value = raw.value;
+  if (raw.valueLength !== undefined) n.valueLength = raw.valueLength;
+  if (raw.description !== undefined && raw.description !== '') n.description = raw.description;
+  if (raw.stableId !== undefined && raw.stableId !== '') n.stableId = raw.stableId;
+  if (raw.range !== undefined) n.range = { ...raw.range };
+  if (raw.bounds !== undefined) boundsOf.set(n, raw.bounds);
+  ancestors.push(raw);
+  n.children = (raw.children ?? []).map((c) => convert(c, ancestors));
+  ancestors.pop();
+  return n;
+}
+
+function subtreeSize(n: DistilledNode): number {
+  let k = 1;
+  for (const c of n.children) k += subtreeSize(c);
+  return k;
+}
+
+function runPass(node: DistilledNode, pass: DistillPass, parent: DistilledNode | undefined, focus: ReadonlySet<string>,
+  count: { n: number }): DistilledNode[] {
+  const ctx: PassContext = { parent, onFocusPath: focus.has(node.id) };
+  const isRoot = parent === undefined;
+  let verdict = isRoot ? undefined : pass.enter?.(node, ctx);
+  if (verdict === 'remove') {
+    count.n += subtreeSize(node);
+    return [];
+  }
+  const kids: DistilledNode[] = [];
+  // Children see this node as parent unless it is being unwrapped, then they see its own parent.
+  const childParent = verdict === 'unwrap' ? parent : node;
+  for (const c of node.children) kids.push(...runPass(c, pass, childParent, focus, count));
+  node.children = kids;
+  if (verdict === 'unwrap') {
+    count.n += 1;
+    return kids;
+  }
+  verdict = isRoot ? undefined : pass.exit?.(node, ctx);
+  if (verdict === 'remove') {
+    count.n += subtreeSize(node);
+    return [];
+  }
+  if (verdict === 'unwrap') {
+    count.n += 1;
+    return kids;
+  }
+  return [node];
+}
+
+function setIndexes(n: DistilledNode): void {
+  n.children.forEach((c, i) => {
+    c.index = i;
+    setIndexes(c);
+  });
+}
+
+/**
+ * Distills a raw tree: copies it (the input is not modified), runs `passes` in order and numbers children.
+ * The root always survives.
+ */
+export function distill(root: RawNode, passes: readonly DistillPass[] = PASSES): Distilled {
+  const focus = focusPath(root);
+  const tree = convert(root, []);
+  const counts: Record<string, number> = {};
+  for (const pass of passes) {
+    const count = { n: 0 };
+    runPass(tree, pass, undefined, focus, count);
+    counts[pass.name] = (counts[pass.name] ?? 0) + count.n;
+  }
+  setIndexes(tree);
+  return { root: tree, counts, folded: counts['unwrapContainers'] ?? 0 };
+}
+
+/** Depth-first visit of a distilled tree. */
+export function walkDistilled(node: DistilledNode, visit: (node: DistilledNode, depth: number,
+  parent: DistilledNode | undefined) => void, depth = 0, parent?: DistilledNode): void {
+  visit(node, depth, parent);
+  for (const c of node.children) walkDistilled(c, visit, depth + 1, node);
+}
+
+/** Finds the node carrying `ref` in a distilled tree. */
+export function findByRef(root: DistilledNode, ref: string): DistilledNode | undefined {
+  if (root.ref === ref) return root;
+  for (const c of root.children) {
+    const hit = findByRef(c, ref);
+    if (hit) return hit;
+  }
+  return undefined;
+}

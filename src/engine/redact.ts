@@ -1,0 +1,130 @@
+import type { RawNode } from './node.js';
+
+/** What a password field's value reads as, whatever the driver sent. */
+export const PASSWORD_MASK = '••••';
+/** What a secret-looking value (or the secret part of it) is replaced with. */
+export const SECRET_MASK = '••••(secret)';
+
+/**
+ * Secret shapes, each matched anywhere in a string. Order matters only for overlap: the specific token
+ * formats come before the generic long hex / base64 runs.
+ */
+const SECRET_PATTERNS: readonly RegExp[] = [
+  // PEM private keys, up to the END line or the end of the text when it was cut.
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+  // OpenAI / Anthropic style keys: sk-…, sk-proj-…, sk-ant-…
+  /\bsk-[A-Za-z0-9_-]{16,}/g,
+  // GitHub tokens.
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+  // AWS access key ids.
+  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+  // Slack tokens.
+  /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,
+  // JSON Web Tokens.
+  /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+/g,
+  // Long hex runs (hashes used as secrets, hex keys).
+  /\b[0-9a-fA-F]{32,}\b/g,
+];
+
+/**
+ * Long base64/base64url runs; only masked when they mix upper case, lower case and digits and look random
+ * (see `looksRandom`), so file paths and CamelCase identifiers stay readable.
+ */
+const BASE64_RUN = /[A-Za-z0-9+/_-]{32,}={0,2}/g;
+
+function charClass(c: string): number {
+  if (c >= 'a' && c <= 'z') return 0;
+  if (c >= 'A' && c <= 'Z') return 1;
+  if (c >= '0' && c <= '9') return 2;
+  return 3;
+}
+
+/**
+ * Random strings switch between lower/upper/digit/symbol on about 2 of 3 characters; words, identifiers and
+ * paths rarely do. A run with `/` is judged by its longest segment, so file paths stay readable.
+ */
+function looksRandom(run: string): boolean {
+  const seg = run.includes('/') ? run.split('/').reduce((a, b) => (b.length > a.length ? b : a), '') : run;
+  if (seg.length < 20 || !/[A-Z]/.test(seg) || !/[a-z]/.test(seg) || !/[0-9]/.test(seg)) return false;
+  let switches = 0;
+  for (let i = 1; i < seg.length; i++) if (charClass(seg[i - 1] ?? '') !== charClass(seg[i] ?? '')) switches++;
+  return switches / seg.length >= 0.4;
+}
+
+/** Candidate card numbers: 13–19 digits, optionally grouped by spaces or dashes. */
+const CARD_RUN = /\b\d(?:[ -]?\d){12,18}\b/g;
+
+/** Names that say a field holds a one-time code. */
+const OTP_NAME = /code|otp|one[- ]?time|verif|2fa|mfa|passcode|\bpin\b|验证码|校验码|动态码|确认码/i;
+const OTP_VALUE = /^\s*\d{4,8}\s*$/;
+
+/** Luhn checksum over a digit string. */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return false;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return digits.length > 0 && sum % 10 === 0;
+}
+
+/**
+ * Masks every secret-looking part of a string (API keys and tokens, JWTs, private keys, long hex or mixed
+ * base64 runs, Luhn-valid card numbers) with `••••(secret)`. Use it on anything read from an app before it
+ * goes into a snapshot, an error message or a log line.
+ */
+export function redactText(s: string): string {
+  if (s.length < 13) return s;
+  let out = s;
+  for (const re of SECRET_PATTERNS) out = out.replace(re, SECRET_MASK);
+  out = out.replace(BASE64_RUN, (m) => (looksRandom(m) ? SECRET_MASK : m));
+  out = out.replace(CARD_RUN, (m) => {
+    const digits = m.replace(/[ -]/g, '');
+    return digits.length >= 13 && digits.length <= 19 && luhnValid(digits) ? SECRET_MASK : m;
+  });
+  return out;
+}
+
+/** True when a value looks like a one-time code for a node named `names` (its own or its parent's name). */
+export function isOneTimeCode(value: string, names: readonly (string | undefined)[]): boolean {
+  return OTP_VALUE.test(value) && names.some((n) => n !== undefined && OTP_NAME.test(n));
+}
+
+function redactNode(n: RawNode, parentName: string | undefined): RawNode {
+  const out: RawNode = { ...n, states: [...n.states], actions: [...n.actions] };
+  if (n.name !== undefined) out.name = redactText(n.name);
+  if (n.description !== undefined) out.description = redactText(n.description);
+  if (n.states.includes('password')) {
+    // Never trust the driver alone: a password field only ever says whether it holds something.
+    delete out.valueLength;
+    if ((n.value !== undefined && n.value !== '') || (n.valueLength ?? 0) > 0) out.value = PASSWORD_MASK;
+    else if (n.value !== undefined) out.value = '';
+  } else if (n.value !== undefined) {
+    if (isOneTimeCode(n.value, [n.name, n.description, parentName])) {
+      out.value = SECRET_MASK;
+      delete out.valueLength;
+    } else {
+      out.value = redactText(n.value);
+      if (out.value !== n.value) delete out.valueLength;
+    }
+  }
+  if (n.children) out.children = n.children.map((c) => redactNode(c, n.name));
+  return out;
+}
+
+/**
+ * Returns a copy of the tree with password values replaced by `••••` and secret-looking names, values and
+ * descriptions masked (see `redactText`); a 4–8 digit value is masked when the node or its parent is named
+ * like a one-time code field ("Verification code", "OTP", "验证码"). The input is not modified.
+ */
+export function redactTree(root: RawNode): RawNode {
+  return redactNode(root, undefined);
+}

@@ -1,0 +1,203 @@
+import { ancestryPath, distill, walkDistilled, type DistilledNode } from './distill.js';
+import type { RawNode, WindowInfo } from './node.js';
+import { redactTree } from './redact.js';
+import type { Role } from './role.js';
+
+/**
+ * What identifies an element beyond its native handle (seed §3.2): used to re-check a ref before acting and
+ * to find the element again when the handle died (redraw, list virtualization).
+ */
+export interface Fingerprint {
+  /** Native id of the window root the element belongs to. */
+  window: string;
+  pid: number;
+  startTime?: number;
+  role: Role;
+  name?: string;
+  stableId?: string;
+  /** Position in the distilled parent. */
+  index: number;
+  /** Hash of the ancestor chain (`ancestryPath`). */
+  path: string;
+}
+
+/** One table entry: the native handle a ref pointed at last, and its fingerprint. */
+export interface RefEntry {
+  id: string;
+  fingerprint: Fingerprint;
+  /** The window generation (assign count) in which the element was last seen. */
+  seen: number;
+}
+
+/** Answer of `RefTable.relocate`. */
+export type Relocation = { id: string } | { ambiguous: number } | { missing: true };
+
+/** Serialized form of a RefTable (`toJSON` / `fromJSON`). */
+export interface RefTableJSON {
+  version: 1;
+  counter: number;
+  /** Window id → number of snapshots assigned for it. */
+  generations: Record<string, number>;
+  entries: [string, RefEntry][];
+}
+
+/** Entries of elements not seen for this many snapshots of their window are forgotten. */
+const KEEP_GENERATIONS = 5;
+
+const key = (window: string, id: string): string => `${window}\n${id}`;
+
+/**
+ * Ref allocator and resolver (Invariant 1). One counter per table, so refs are unique across all windows and
+ * never reused. An element keeps its ref while its native id lives in the same window and process and its
+ * role is unchanged; name and value may change. The table outlives a single process through `toJSON`.
+ */
+export class RefTable {
+  private counter = 0;
+  private readonly entries = new Map<string, RefEntry>();
+  private readonly byKey = new Map<string, string>();
+  private readonly generations = new Map<string, number>();
+
+  /**
+   * Gives every node of a distilled window tree a ref (setting `node.ref`), reusing the refs of elements
+   * already known. Returns ref → node for this tree. Call it with the whole window tree, not a scoped part.
+   */
+  assign(tree: DistilledNode, window: WindowInfo): Map<string, DistilledNode> {
+    const gen = (this.generations.get(window.id) ?? 0) + 1;
+    this.generations.set(window.id, gen);
+    const out = new Map<string, DistilledNode>();
+    walkDistilled(tree, (node) => {
+      const k = key(window.id, node.id);
+      const fingerprint: Fingerprint = { window: window.id, pid: window.pid, role: node.role, index: node.index,
+        path: node.path };
+      if (window.startTime !== undefined) fingerprint.startTime = window.startTime;
+      if (node.name !== undefined) fingerprint.name = node.name;
+      if (node.stableId !== undefined) fingerprint.stableId = node.stableId;
+      let ref = this.byKey.get(k);
+      const old = ref === undefined ? undefined : this.entries.get(ref);
+      const same = old !== undefined && old.fingerprint.role === node.role && old.fingerprint.pid === window.pid
+        && old.fingerprint.startTime === window.startTime && !out.has(ref ?? '');
+      if (!same) ref = `e${++this.counter}`;
+      const r = ref as string;
+      this.entries.set(r, { id: node.id, fingerprint, seen: gen });
+      this.byKey.set(k, r);
+      node.ref = r;
+      out.set(r, node);
+    });
+    this.forgetOld(window.id, gen);
+    return out;
+  }
+
+  private forgetOld(window: string, gen: number): void {
+    for (const [ref, e] of this.entries) {
+      if (e.fingerprint.window !== window) continue;
+      const k = key(window, e.id);
+      // An element gone from this snapshot no longer owns its native id: a new element there gets a new ref.
+      if (e.seen !== gen && this.byKey.get(k) === ref) this.byKey.delete(k);
+      if (gen - e.seen >= KEEP_GENERATIONS) this.entries.delete(ref);
+    }
+  }
+
+  /** The native id and fingerprint a ref stood for when last seen. */
+  lookup(ref: string): { id: string; fingerprint: Fingerprint } | undefined {
+    const e = this.entries.get(ref);
+    return e === undefined ? undefined : { id: e.id, fingerprint: { ...e.fingerprint } };
+  }
+
+  /** True when the ref's element was present in the latest snapshot of its window. */
+  isCurrent(ref: string): boolean {
+    const e = this.entries.get(ref);
+    return e !== undefined && this.generations.get(e.fingerprint.window) === e.seen;
+  }
+
+  /**
+   * Finds a ref's element in a fresh raw tree of its window. The native id wins when it is still there with
+   * the same role and name (or same stable id). Otherwise candidates have the same role and name (and stable
+   * id when the fingerprint has one), narrowed by ancestor path and then by index; a filter that would leave
+   * nothing is skipped. More than one left is `ambiguous` — never a guess. With `window`, a different
+   * process (pid/start time) means `missing`.
+   */
+  relocate(ref: string, freshRawTree: RawNode, window?: WindowInfo): Relocation {
+    const e = this.entries.get(ref);
+    if (e === undefined) return { missing: true };
+    const fp = e.fingerprint;
+    if (window !== undefined && (window.id !== fp.window || window.pid !== fp.pid || window.startTime !== fp.startTime)) {
+      return { missing: true };
+    }
+    const fresh = redactTree(freshRawTree);
+    const indexOf = new Map<string, number>();
+    walkDistilled(distill(fresh).root, (n) => indexOf.set(n.id, n.index));
+    interface Candidate { id: string; path: string; index: number | undefined }
+    const candidates: Candidate[] = [];
+    let sameId: RawNode | undefined;
+    const visit = (n: RawNode, ancestors: RawNode[]): void => {
+      const name = n.name === '' ? undefined : n.name;
+      if (n.id === e.id) sameId = n;
+      if (n.role === fp.role && name === fp.name && (fp.stableId === undefined || n.stableId === fp.stableId)) {
+        candidates.push({ id: n.id, path: ancestryPath(ancestors), index: indexOf.get(n.id) });
+      }
+      ancestors.push(n);
+      for (const c of n.children ?? []) visit(c, ancestors);
+      ancestors.pop();
+    };
+    visit(fresh, []);
+    const live = sameId as RawNode | undefined;
+    if (live && live.role === fp.role && ((live.name || undefined) === fp.name
+      || (fp.stableId !== undefined && live.stableId === fp.stableId))) {
+      return { id: live.id };
+    }
+    let left = candidates;
+    const narrow = (keep: (c: Candidate) => boolean): void => {
+      const next = left.filter(keep);
+      if (next.length > 0) left = next;
+    };
+    if (left.length > 1) narrow((c) => c.path === fp.path);
+    if (left.length > 1) narrow((c) => c.index === fp.index);
+    const only = left[0];
+    if (left.length === 1 && only) return { id: only.id };
+    return left.length === 0 ? { missing: true } : { ambiguous: left.length };
+  }
+
+  /** Forgets every entry of windows not in `liveWindowIds`; returns how many entries were dropped. */
+  prune(liveWindowIds: Iterable<string>): number {
+    const live = new Set(liveWindowIds);
+    let dropped = 0;
+    for (const [ref, e] of this.entries) {
+      if (live.has(e.fingerprint.window)) continue;
+      this.entries.delete(ref);
+      this.byKey.delete(key(e.fingerprint.window, e.id));
+      dropped++;
+    }
+    for (const w of [...this.generations.keys()]) if (!live.has(w)) this.generations.delete(w);
+    return dropped;
+  }
+
+  /** Number of refs the table remembers. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Plain JSON for persisting between CLI processes. */
+  toJSON(): RefTableJSON {
+    return {
+      version: 1,
+      counter: this.counter,
+      generations: Object.fromEntries(this.generations),
+      entries: [...this.entries].map(([ref, e]) => [ref, { id: e.id, fingerprint: { ...e.fingerprint }, seen: e.seen }]),
+    };
+  }
+
+  /** Rebuilds a table saved with `toJSON`. Refs issued afterwards continue the saved counter. */
+  static fromJSON(json: RefTableJSON): RefTable {
+    if (json.version !== 1) throw new Error(`unsupported ref table version ${String(json.version)}`);
+    const t = new RefTable();
+    t.counter = json.counter;
+    for (const [w, g] of Object.entries(json.generations)) t.generations.set(w, g);
+    for (const [ref, e] of json.entries) {
+      t.entries.set(ref, { id: e.id, fingerprint: { ...e.fingerprint }, seen: e.seen });
+      const n = Number(ref.slice(1));
+      if (Number.isFinite(n) && n > t.counter) t.counter = n;
+      if (t.generations.get(e.fingerprint.window) === e.seen) t.byKey.set(key(e.fingerprint.window, e.id), ref);
+    }
+    return t;
+  }
+}

@@ -1,0 +1,191 @@
+import type { DistilledNode } from './distill.js';
+import type { State, WindowInfo } from './node.js';
+import type { Role } from './role.js';
+
+/** States printed on a line, in this order (focusable/active/multiline/offscreen/invisible are never shown). */
+export const RENDERED_STATES: readonly State[] = [
+  'disabled', 'checked', 'mixed', 'selected', 'expanded', 'collapsed', 'editable', 'password', 'readonly',
+  'modal', 'pressed', 'required', 'invalid', 'busy', 'focused',
+];
+
+/** Roles whose children are cut after `maxListItems`. */
+export const LIST_ROLES: ReadonlySet<Role> = new Set<Role>(['list', 'tree', 'table', 'menu', 'tablist', 'combobox']);
+
+/** Default number of children shown for a list-like element. */
+export const MAX_LIST_ITEMS = 25;
+/** Values are cut after this many characters. */
+export const MAX_VALUE_CHARS = 80;
+/** Names are cut after this many characters. */
+export const MAX_NAME_CHARS = 120;
+
+/** One rendered element line. */
+export interface SnapshotLine {
+  ref: string;
+  /** Indentation level (0 = the rendered root). */
+  depth: number;
+  /** Ref of the nearest rendered ancestor. */
+  parent?: string;
+  role: Role;
+  name?: string;
+  value?: string;
+  /** States as rendered (see RENDERED_STATES). */
+  states: State[];
+  /** The line as rendered, without indentation. */
+  text: string;
+}
+
+/** Options of `render`. */
+export interface RenderOptions {
+  /** Only these nodes are printed (budget); all when absent. Ancestors of kept nodes must be kept too. */
+  keep?: ReadonlySet<DistilledNode>;
+  /** Children shown per list-like element; default 25. */
+  maxListItems?: number;
+  /** A node whose children are never cut by `maxListItems` (the scope root). */
+  uncapped?: DistilledNode;
+  /** Footer facts. */
+  notes?: FooterNotes;
+}
+
+/** What the footer reports. */
+export interface FooterNotes {
+  /** Nameless containers folded by distilling. */
+  folded?: number;
+  /** Elements left out by the token budget. */
+  omitted?: number;
+  /** Refs whose `scope=` shows the omitted elements. */
+  scopes?: readonly string[];
+  /** Free-form notes (e.g. "no element matches query"). */
+  extra?: readonly string[];
+}
+
+/** Result of `render`. */
+export interface Rendered {
+  text: string;
+  lines: SnapshotLine[];
+  /** Children not shown because of list cutting. */
+  listCut: number;
+}
+
+/** Compact number: 812, 1.2k, 15k, 2.3M. */
+export function compactCount(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 10_000) return `${(Math.floor(n / 100) / 10).toString()}k`;
+  if (n < 1_000_000) return `${Math.round(n / 1000)}k`;
+  return `${(Math.floor(n / 100_000) / 10).toString()}M`;
+}
+
+// C0/C1 controls except \t and \n (escaped below), line/paragraph separators, bidi overrides and isolates.
+// eslint-disable-next-line no-control-regex
+const STRIP = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Makes app text safe for one line: drops control and bidi characters, escapes `\`, `"`, newlines and tabs
+ * JSON-style. The result never contains a line break.
+ */
+export function escapeText(s: string): string {
+  return s.replace(STRIP, '').replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r?\n|\r/g, '\\n')
+    .replace(/\t/g, '\\t');
+}
+
+/** Cuts `s` to `max` UTF-16 units (not inside a surrogate pair) and appends `…(N)` with the total length. */
+export function cutText(s: string, max: number, total = s.length): string {
+  if (s.length <= max && total <= s.length) return s;
+  let head = s.slice(0, max);
+  const last = head.charCodeAt(head.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1);
+  return `${head}…(${compactCount(Math.max(total, s.length))})`;
+}
+
+/** Quoted, cut and escaped string for a line. */
+export function quote(s: string, max: number, total?: number): string {
+  return `"${escapeText(cutText(s, max, total))}"`;
+}
+
+/** States of a node in rendering order. */
+export function renderedStates(node: Pick<DistilledNode, 'states'>): State[] {
+  return RENDERED_STATES.filter((s) => node.states.includes(s));
+}
+
+/** True when the line ends with `▸`: a collapsed element, or a menu item with a submenu that is not open. */
+export function hasSubmenuMarker(node: DistilledNode): boolean {
+  if (node.states.includes('expanded')) return false;
+  if (node.states.includes('collapsed')) return true;
+  return node.role === 'menuitem' && node.rawChildCount > 0;
+}
+
+/** The text of one element line, without indentation. */
+export function renderLine(node: DistilledNode): string {
+  let s = `[${node.ref ?? '?'}] ${node.role}`;
+  if (node.name) s += ` ${quote(node.name, MAX_NAME_CHARS)}`;
+  if (node.value !== undefined && node.value !== '' && node.value !== node.name) {
+    s += ` value=${quote(node.value, MAX_VALUE_CHARS, node.valueLength)}`;
+  }
+  if (node.range && (node.role === 'slider' || node.role === 'spinbutton' || node.role === 'scrollbar'
+    || node.role === 'progressbar')) {
+    s += ` range=${node.range.min}..${node.range.max}`;
+  }
+  const marker = hasSubmenuMarker(node);
+  for (const st of renderedStates(node)) if (!(marker && st === 'collapsed')) s += ` ${st}`;
+  if (marker) s += ' ▸';
+  return s;
+}
+
+/** The header line: app, pid, window title and whether it has focus. */
+export function renderHeader(window: WindowInfo): string {
+  return `app ${escapeText(window.app)} pid=${window.pid} · ${window.role} ${quote(window.title, MAX_NAME_CHARS)}`
+    + (window.focused ? ' [focused]' : '');
+}
+
+/** Children shown for a node after list cutting, and how many were cut. */
+export function visibleChildren(node: DistilledNode, maxListItems: number, uncapped?: DistilledNode):
+  { shown: DistilledNode[]; cut: number } {
+  if (!LIST_ROLES.has(node.role) || node === uncapped || node.children.length <= maxListItems) {
+    return { shown: node.children, cut: 0 };
+  }
+  return { shown: node.children.slice(0, maxListItems), cut: node.children.length - maxListItems };
+}
+
+/** The footer line, or undefined when nothing was folded or cut. */
+export function renderFooter(notes: FooterNotes, listCut: number): string | undefined {
+  const parts: string[] = [];
+  if (notes.folded) parts.push(`folded ${notes.folded} nameless container${notes.folded === 1 ? '' : 's'}`);
+  if (listCut > 0) parts.push(`${listCut} list item${listCut === 1 ? '' : 's'} cut`);
+  if (notes.omitted) {
+    let s = `${notes.omitted} element${notes.omitted === 1 ? '' : 's'} over budget`;
+    if (notes.scopes && notes.scopes.length > 0) s += `, expand with ${notes.scopes.map((r) => `scope=${r}`).join(', ')}`;
+    parts.push(s);
+  }
+  for (const e of notes.extra ?? []) parts.push(e);
+  return parts.length > 0 ? `(${parts.join(' · ')})` : undefined;
+}
+
+/**
+ * Renders a distilled tree (refs assigned) under a header, two spaces per level, cutting long lists and
+ * printing only `keep` nodes when given. Pure: the same input gives the same text.
+ */
+export function render(root: DistilledNode, window: WindowInfo, opts: RenderOptions = {}): Rendered {
+  const max = opts.maxListItems ?? MAX_LIST_ITEMS;
+  const out: string[] = [renderHeader(window)];
+  const lines: SnapshotLine[] = [];
+  let listCut = 0;
+  const visit = (node: DistilledNode, depth: number, parent: string | undefined): void => {
+    if (opts.keep && !opts.keep.has(node)) return;
+    const text = renderLine(node);
+    out.push('  '.repeat(depth) + text);
+    const line: SnapshotLine = { ref: node.ref ?? '?', depth, role: node.role, states: renderedStates(node), text };
+    if (parent !== undefined) line.parent = parent;
+    if (node.name !== undefined) line.name = node.name;
+    if (node.value !== undefined) line.value = node.value;
+    lines.push(line);
+    const { shown, cut } = visibleChildren(node, max, opts.uncapped);
+    for (const c of shown) visit(c, depth + 1, line.ref);
+    if (cut > 0) {
+      listCut += cut;
+      out.push(`${'  '.repeat(depth + 1)}… ${cut} more items (scope=${line.ref})`);
+    }
+  };
+  visit(root, 0, undefined);
+  const footer = renderFooter(opts.notes ?? {}, listCut);
+  if (footer !== undefined) out.push(footer);
+  return { text: out.join('\n'), lines, listCut };
+}

@@ -1,0 +1,159 @@
+import { renderWithinBudget } from './budget.js';
+import { distill, findByRef, walkDistilled, type DistilledNode } from './distill.js';
+import { countNodes, type RawNode, type WindowInfo } from './node.js';
+import { redactTree } from './redact.js';
+import type { RefTable } from './refs.js';
+import { renderedStates, renderLine, type SnapshotLine } from './render.js';
+
+export type { SnapshotLine } from './render.js';
+
+/** A driver's answer to `tree.snapshot`: the window and its root node. */
+export interface SnapshotInput {
+  window: WindowInfo;
+  root: RawNode;
+}
+
+/** Options of `buildSnapshot`. */
+export interface SnapshotOptions {
+  /** Token budget of the text; default 2000. */
+  maxTokens?: number;
+  /** A ref: render only that element's subtree (lists inside it are not cut at its own level). */
+  scope?: string;
+  /**
+   * Keep elements whose role, name or value contains this text (case-insensitive), their ancestors, and
+   * their descendants up to 2 levels down.
+   */
+  query?: string;
+}
+
+/** A rendered snapshot plus the data `diffSnapshots` compares. */
+export interface Snapshot {
+  /** Header, element lines and optional footer. */
+  text: string;
+  /** Token estimate of `text`. */
+  tokens: number;
+  /** The element lines shown in `text`. */
+  lines: SnapshotLine[];
+  /**
+   * Every element of the (scoped / queried) distilled tree in document order, including those the budget
+   * or list cutting left out of `text`; diffs compare these so an element cut by the budget is not
+   * reported as removed.
+   */
+  elements: SnapshotLine[];
+  /** Ref of the focused element of the window, wherever it is. */
+  focusRef?: string;
+  /** The window as the driver described it. */
+  window: WindowInfo;
+  stats: {
+    /** Nodes in the driver's tree. */
+    rawNodes: number;
+    /** Element lines in `text`. */
+    shownNodes: number;
+    /** Nameless containers folded by distilling. */
+    folded: number;
+    /** Elements left out of `text` by the budget or list cutting. */
+    omitted: number;
+  };
+}
+
+/** `scope` named a ref that is not in this window's current tree. */
+export class UnknownScopeError extends Error {
+  override name = 'UnknownScopeError' as const;
+  /** Wire error code (protocol `ERROR_CODES`). */
+  readonly code = 'stale_ref' as const;
+  constructor(readonly ref: string) {
+    super(`Ref ${ref} not found in the current snapshot. Try capturing a new snapshot.`);
+  }
+}
+
+/** True for an UnknownScopeError. */
+export function isUnknownScopeError(e: unknown): e is UnknownScopeError {
+  return e instanceof UnknownScopeError;
+}
+
+function matches(n: DistilledNode, q: string): boolean {
+  return n.role.includes(q) || (n.name?.toLowerCase().includes(q) ?? false)
+    || (n.value?.toLowerCase().includes(q) ?? false);
+}
+
+/** A filtered copy for `query`; nodes are shallow copies sharing refs, `undefined` when nothing is kept. */
+function filterQuery(node: DistilledNode, q: string, levelsLeft: number, isRoot: boolean): DistilledNode | undefined {
+  const hit = matches(node, q);
+  const childLevels = hit ? 2 : Math.max(0, levelsLeft - 1);
+  const kids: DistilledNode[] = [];
+  for (const c of node.children) {
+    const k = filterQuery(c, q, childLevels, false);
+    if (k) kids.push(k);
+  }
+  if (!hit && levelsLeft === 0 && kids.length === 0 && !isRoot) return undefined;
+  return { ...node, children: kids };
+}
+
+function elementLines(root: DistilledNode): SnapshotLine[] {
+  const out: SnapshotLine[] = [];
+  const parents: string[] = [];
+  const visit = (n: DistilledNode, depth: number): void => {
+    const line: SnapshotLine = { ref: n.ref ?? '?', depth, role: n.role, states: renderedStates(n), text: renderLine(n) };
+    const parent = parents[parents.length - 1];
+    if (parent !== undefined) line.parent = parent;
+    if (n.name !== undefined) line.name = n.name;
+    if (n.value !== undefined) line.value = n.value;
+    out.push(line);
+    parents.push(line.ref);
+    for (const c of n.children) visit(c, depth + 1);
+    parents.pop();
+  };
+  visit(root, 0);
+  return out;
+}
+
+/**
+ * The snapshot pipeline: redact → distill → assign refs (always on the whole window, so refs stay stable
+ * whatever is shown) → scope / query → budgeted render. Pure apart from updating `refs`.
+ * Throws UnknownScopeError when `opts.scope` is not a ref of this window's current tree.
+ */
+export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: SnapshotOptions = {}): Snapshot {
+  const rawNodes = countNodes(input.root);
+  const distilled = distill(redactTree(input.root));
+  refs.assign(distilled.root, input.window);
+
+  let focusRef: string | undefined;
+  walkDistilled(distilled.root, (n) => {
+    if (n.states.includes('focused')) focusRef = n.ref;
+  });
+
+  let root = distilled.root;
+  if (opts.scope !== undefined) {
+    const scoped = findByRef(distilled.root, opts.scope);
+    if (!scoped) throw new UnknownScopeError(opts.scope);
+    root = scoped;
+  }
+  const extra: string[] = [];
+  const q = opts.query?.trim().toLowerCase();
+  if (q) {
+    root = filterQuery(root, q, 0, true) ?? root;
+    let hits = 0;
+    walkDistilled(root, (n) => {
+      if (matches(n, q)) hits++;
+    });
+    extra.push(hits === 0 ? `no element matches query ${JSON.stringify(opts.query)}`
+      : `${hits} match${hits === 1 ? '' : 'es'} for query ${JSON.stringify(opts.query)}`);
+  }
+
+  const elements = elementLines(root);
+  const r = renderWithinBudget(root, input.window, {
+    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
+    ...(opts.scope !== undefined ? { uncapped: root } : {}),
+    notes: { folded: distilled.folded, extra },
+  });
+  const snap: Snapshot = {
+    text: r.text,
+    tokens: r.tokens,
+    lines: r.lines,
+    elements,
+    window: input.window,
+    stats: { rawNodes, shownNodes: r.lines.length, folded: distilled.folded, omitted: elements.length - r.lines.length },
+  };
+  if (focusRef !== undefined) snap.focusRef = focusRef;
+  return snap;
+}

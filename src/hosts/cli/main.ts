@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+/** The `computer-use` command line: dispatches a subcommand to its module. */
+import { runSandboxCommand } from './sandbox-command.js';
+import { TOOL_COMMANDS, runToolCommand } from './tool-commands.js';
+
+const USAGE = `usage: computer-use <command> [args...]
+  apps                               list apps and windows (w1, w2, …)
+  launch <command> [args...]         start an app and print its snapshot
+  observe [app] [--window wN] [--scope eN] [--query text] [--max-tokens N]
+  find <text> [--role R] [--app A]   find elements without a full snapshot
+  act <ref> <op> [value] [, <ref> <op> [value] ...]   e.g. act e5 set_value "hello"
+  wait <appears|disappears|value_changes|window_appears> [--text T] [--ref eN] [--timeout ms]
+  keys <chords...> [--app A]         e.g. keys ctrl+s
+  sandbox   headless desktops (up | down | status | env | exec); see \`computer-use sandbox help\`
+  driver linux                       run the Linux driver on stdio (JSON-RPC)`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'sandbox': return runSandboxCommand(rest);
+    case 'driver': {
+      if (rest[0] !== 'linux') { process.stderr.write('usage: computer-use driver linux\n'); return 2; }
+      const { runLinuxDriver } = await import('../../drivers/linux/main.js');
+      await runLinuxDriver();
+      return new Promise<number>(() => undefined); // the driver runs until its stdin closes
+    }
+    case undefined: case 'help': case '--help': case '-h':
+      process.stdout.write(USAGE + '\n');
+      return command === undefined ? 2 : 0;
+    default:
+      if (command && TOOL_COMMANDS.includes(command)) return runToolCommand(command, rest);
+      process.stderr.write(`unknown command: ${command}\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  (err: unknown) => {
+    process.stderr.write(`computer-use: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,91 @@
+/**
+ * `computer-use apps | launch | observe | find | act | wait | keys`: the tools from a shell, printing exactly
+ * what the model reads. Refs persist in a per-desktop state file, so `observe` in one process and `act` in
+ * the next agree.
+ */
+import { createHash } from 'node:crypto';
+import { createComputer } from '../../index.js';
+import { cuPath } from '../../paths.js';
+import type { OPS } from '../../engine/node.js';
+
+/** Splits argv into positionals and --flags (`--k v`, `--k=v`, boolean `--k`). */
+export function parseArgs(args: string[], booleans: readonly string[] = []): { pos: string[]; flags: Record<string, string> } {
+  const pos: string[] = [];
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') { pos.push(...args.slice(i + 1)); break; }
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      if (eq > 0) flags[a.slice(2, eq)] = a.slice(eq + 1);
+      else if (booleans.includes(a.slice(2)) || i + 1 >= args.length) flags[a.slice(2)] = 'true';
+      else flags[a.slice(2)] = args[++i]!;
+    } else pos.push(a);
+  }
+  return { pos, flags };
+}
+
+const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
+const opt = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } => (v === undefined ? {} : { [k]: v }) as { [P in K]?: V };
+
+/** Builds the tool name and params for a CLI command. */
+export function toolCall(command: string, args: string[]): { name: string; params: Record<string, unknown> } {
+  const { pos, flags } = parseArgs(args);
+  const target = { ...opt('app', flags['app']), ...opt('window', flags['window']) };
+  switch (command) {
+    case 'apps': return { name: 'computer_apps', params: {} };
+    case 'launch': {
+      const [cmd, ...rest] = pos;
+      if (!cmd) throw new Error('usage: computer-use launch <command> [args...]');
+      return { name: 'computer_launch', params: { command: cmd, args: rest, ...opt('waitMs', num(flags['wait'])) } };
+    }
+    case 'observe': return { name: 'computer_observe', params: { ...target, ...opt('app', flags['app'] ?? pos[0]), ...opt('scope', flags['scope']), ...opt('query', flags['query']), ...opt('maxTokens', num(flags['max-tokens'])) } };
+    case 'find': return { name: 'computer_find', params: { ...target, ...opt('text', pos[0] ?? flags['text']), ...opt('role', flags['role']), ...opt('limit', num(flags['limit'])) } };
+    case 'act': {
+      if (flags['json']) return { name: 'computer_act', params: { actions: JSON.parse(flags['json']) } };
+      // act e5 click  |  act e5 set_value "text"  |  act e5 click , e6 toggle
+      const actions: { ref: string; op: (typeof OPS)[number]; value?: string }[] = [];
+      const groups: string[][] = [[]];
+      for (const a of pos) { if (a === ',') groups.push([]); else groups[groups.length - 1]!.push(a); }
+      for (const group of groups) {
+        const [ref, op, ...value] = group;
+        if (!ref || !op) throw new Error('usage: computer-use act <ref> <op> [value] [, <ref> <op> [value] ...]');
+        actions.push({ ref, op: op as (typeof OPS)[number], ...(value.length ? { value: value.join(' ') } : {}) });
+      }
+      return { name: 'computer_act', params: { actions } };
+    }
+    case 'wait': {
+      const [until] = pos;
+      if (!until) throw new Error('usage: computer-use wait appears|disappears|value_changes|window_appears [--text T] [--role R] [--ref eN] [--timeout ms]');
+      return { name: 'computer_wait', params: { until, ...target, ...opt('text', flags['text'] ?? pos[1]), ...opt('role', flags['role']), ...opt('ref', flags['ref']), ...opt('timeoutMs', num(flags['timeout'])) } };
+    }
+    case 'keys': {
+      if (!pos.length) throw new Error('usage: computer-use keys <chords...> [--app A | --window wN]');
+      return { name: 'computer_keys', params: { keys: pos.join(' '), ...target } };
+    }
+    default: throw new Error(`unknown tool command ${command}`);
+  }
+}
+
+export const TOOL_COMMANDS = ['apps', 'launch', 'observe', 'find', 'act', 'wait', 'keys'];
+
+/** Runs one tool command and prints its text; exit code 1 on a tool error. */
+export async function runToolCommand(command: string, args: string[]): Promise<number> {
+  let call: { name: string; params: Record<string, unknown> };
+  try { call = toolCall(command, args); } catch (e) { process.stderr.write(`${(e as Error).message}\n`); return 2; }
+  const computer = await createComputer({ desktop: 'auto', stopSandboxOnClose: false, statePath: sessionFileFor });
+  if (computer.desktop.started) process.stderr.write(`started sandbox desktop ${computer.desktop.sandbox?.display} (stop it with: computer-use sandbox down --all)\n`);
+  try {
+    const result = await computer.call(call.name, call.params);
+    process.stdout.write(result.text + '\n');
+    return result.isError ? 1 : 0;
+  } finally {
+    await computer.close();
+  }
+}
+
+/** One state file per desktop: refs belong to the desktop they were read from. */
+function sessionFileFor(desktop: { env: Record<string, string> }): string {
+  const id = desktop.env['AT_SPI_BUS_ADDRESS'] ?? desktop.env['DISPLAY'] ?? process.env['AT_SPI_BUS_ADDRESS'] ?? process.env['DISPLAY'] ?? 'default';
+  return cuPath('sessions', `${createHash('sha256').update(id).digest('hex').slice(0, 16)}.json`);
+}

@@ -1,0 +1,33 @@
+/**
+ * The policy gate every acting path calls before dispatch (Invariant 3). This file holds the contract; the
+ * policy layer (modes, app allow/deny, irreversible actions, confirmation, audit) implements it.
+ */
+import type { Fingerprint } from '../engine/refs.js';
+
+/** What an acting tool is about to do. Values are given only so the policy can digest them, never to log. */
+export interface ActionRequest {
+  tool: 'computer_act' | 'computer_keys' | 'computer_launch';
+  app?: string;
+  pid?: number;
+  window?: string;
+  ref?: string;
+  op?: string;
+  role?: string;
+  name?: string;
+  /** The typed text or value; the policy stores a digest only. */
+  value?: string;
+  keys?: string;
+  command?: string;
+  fingerprint?: Fingerprint;
+  /** The target is a password field. */
+  password?: boolean;
+}
+
+/** A decision handle: call `done` after dispatch with the receipt, so the audit record is completed. */
+export interface Decision { done(receipt: string, detail?: string): void }
+
+/** Approves or refuses an action; throws a ComputerUseError (denied_by_policy, confirmation_declined, paused). */
+export interface PolicyGate { check(req: ActionRequest): Promise<Decision> }
+
+/** A gate that allows everything: for tests and for callers that run their own policy. */
+export const allowAllGate: PolicyGate = { check: async () => ({ done: () => undefined }) };

@@ -1,0 +1,71 @@
+/**
+ * Error codes carried in JSON-RPC `error.data.code`. Each says what happened; the message says what to do.
+ */
+export const ERROR_CODES = {
+  /** The ref no longer points at the element it was given for; take a new snapshot. */
+  stale_ref: 'stale_ref',
+  /** The OS refused access (accessibility permission, bus not reachable). */
+  permission_denied: 'permission_denied',
+  /** The target runs with more privileges than the driver. */
+  elevation_required: 'elevation_required',
+  /** Synthetic input is blocked by the platform (Wayland without a portal). */
+  input_blocked: 'input_blocked',
+  /** No synthetic input method is available at all. */
+  input_unavailable: 'input_unavailable',
+  app_not_found: 'app_not_found',
+  window_not_found: 'window_not_found',
+  /** The call or the awaited condition did not complete in time. */
+  timeout: 'timeout',
+  /** The element or platform does not support the operation. */
+  unsupported: 'unsupported',
+  /** Bad parameters. */
+  invalid_params: 'invalid_params',
+  denied_by_policy: 'denied_by_policy',
+  confirmation_declined: 'confirmation_declined',
+  confirmation_required: 'confirmation_required',
+  paused: 'paused',
+  /** The driver process died or could not start. */
+  driver_unavailable: 'driver_unavailable',
+  /** The platform call failed for a reason the driver could not classify. */
+  action_failed: 'action_failed',
+  internal: 'internal',
+} as const;
+
+/** One of the error codes. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** JSON-RPC numeric code used for all application errors; the string code tells them apart. */
+export const APP_ERROR = -32000;
+
+/** An error with a code from ERROR_CODES; crosses the wire as `{code: -32000, message, data: {code, ...}}`. */
+export class ComputerUseError extends Error {
+  override name = 'ComputerUseError' as const;
+  readonly code: ErrorCode;
+  /** Extra facts for the caller (never secrets): e.g. a fresh local snapshot for stale_ref. */
+  readonly details: Record<string, unknown>;
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** True when `e` is a ComputerUseError, optionally of one code. */
+export function isComputerUseError(e: unknown, code?: ErrorCode): e is ComputerUseError {
+  return e instanceof ComputerUseError && (code === undefined || e.code === code);
+}
+
+/** Builds a stale_ref error with the standard advice. */
+export function staleRef(ref: string, why: string, details: Record<string, unknown> = {}): ComputerUseError {
+  return new ComputerUseError('stale_ref',
+    `Ref ${ref} no longer matches a unique element (${why}). Use the fresh snapshot below or call computer_observe again.`,
+    details);
+}
+
+/** Converts a wire error object back into a ComputerUseError. */
+export function fromWire(err: { code: number; message: string; data?: unknown }): ComputerUseError {
+  const data = (err.data ?? {}) as { code?: string } & Record<string, unknown>;
+  const code = (data.code && data.code in ERROR_CODES ? data.code : 'internal') as ErrorCode;
+  const { code: _c, ...rest } = data;
+  return new ComputerUseError(code, err.message, rest);
+}

@@ -1,0 +1,141 @@
+/**
+ * The driver protocol (seed §4): every method declared once, with its literal name and typed params and
+ * result, used by both the host and the drivers.
+ */
+import type { AppInfo, Op, RawNode, WindowInfo } from '../engine/node.js';
+
+/** Declares one request type. */
+interface Method<P, R> { params: P; result: R }
+
+/** What the driver can do; the host adapts (e.g. polls for settle when `events` is missing). */
+export type Capability = 'events' | 'background_input' | 'keys' | 'pointer' | 'ocr' | 'capture' | 'cache';
+
+export interface HelloResult {
+  platform: 'linux' | 'windows' | 'macos' | 'android' | 'cdp' | 'fake';
+  version: string;
+  capabilities: Capability[];
+  /** Named prerequisites and whether they hold, e.g. {a11y_bus: true, synthetic_input: false}. */
+  permissions: Record<string, boolean>;
+  /** Display server when it matters: 'x11' | 'wayland'. */
+  session?: string;
+}
+
+export interface LaunchParams {
+  /** Executable or desktop command, e.g. "gedit". */
+  command: string;
+  args?: string[];
+  /** Extra environment for the app. */
+  env?: Record<string, string>;
+  /** Wait until a window of the app appears, up to this many ms (0 = do not wait). */
+  waitForWindowMs?: number;
+}
+export interface LaunchResult { pid: number; window?: WindowInfo }
+
+export interface SnapshotParams {
+  /** Window handle from windows.list. */
+  window: string;
+  /** Read only the subtree under this node handle. */
+  scope?: string;
+  /** Maximum depth below the start node (default unlimited). */
+  depth?: number;
+  /** Stop reading after this many nodes (protects against runaway trees). */
+  maxNodes?: number;
+}
+export interface SnapshotResult {
+  window: WindowInfo;
+  root: RawNode;
+  /** Nodes read and the milliseconds the read took, for benchmarks and budget decisions. */
+  stats: { nodes: number; ms: number; truncated: boolean };
+}
+
+export interface FindParams {
+  window: string;
+  /** Case-insensitive substring of name, value or description. */
+  text?: string;
+  role?: string;
+  limit?: number;
+}
+export interface FindMatch {
+  node: RawNode;
+  /** Handles from the window root down to the node's parent. */
+  path: string[];
+}
+export interface FindResult { matches: FindMatch[]; scanned: number }
+
+/** What the host expects at the handle; the driver refuses to act if it no longer holds. */
+export interface NodeExpectation { role?: string; name?: string }
+
+export interface ActParams {
+  /** Node handle. */
+  id: string;
+  op: Op;
+  /** Text for set_value/type, direction for scroll ("up"|"down"|"left"|"right"|"into_view"), target handle for drag_to, item for select. */
+  value?: string;
+  expect?: NodeExpectation;
+}
+export interface ActResult {
+  /** How the act was carried out: an accessibility pattern, a toolkit message, or synthetic input. */
+  method: 'pattern' | 'message' | 'synthetic';
+  /** Human-readable note, e.g. "Action.DoAction(0) 'click'". */
+  detail?: string;
+  /** The node as re-read right after the act, when cheap. */
+  after?: RawNode;
+}
+
+export interface SettleParams {
+  /** Quiet window: settled when no event arrived for this long. */
+  quietMs: number;
+  /** Give up after this long. */
+  timeoutMs: number;
+  /** Only count events of the app owning this window (or element) handle; all apps when missing. */
+  window?: string;
+}
+export interface SettleResult { settled: boolean; events: number; ms: number }
+
+export interface KeysParams {
+  /** Chord list like "ctrl+s", "Return", or text when `text` is true. */
+  keys: string;
+  /** Treat `keys` as literal text to type. */
+  text?: boolean;
+  /** Window to focus first when input needs focus. */
+  window?: string;
+}
+export interface KeysResult { method: 'synthetic' | 'message'; focusedFirst: boolean }
+
+export interface EventBatch { events: { type: string; source: string; detail?: string }[] }
+
+/** The method table. */
+export interface Methods {
+  'hello': Method<{ client?: string }, HelloResult>;
+  'apps.list': Method<{ withWindows?: boolean }, { apps: AppInfo[] }>;
+  'apps.launch': Method<LaunchParams, LaunchResult>;
+  'windows.list': Method<{ app?: string; pid?: number }, { windows: WindowInfo[] }>;
+  'window.activate': Method<{ window: string }, { ok: boolean }>;
+  'tree.snapshot': Method<SnapshotParams, SnapshotResult>;
+  'tree.find': Method<FindParams, FindResult>;
+  'node.act': Method<ActParams, ActResult>;
+  'events.subscribe': Method<{ window?: string }, { ok: boolean }>;
+  'ui.settle': Method<SettleParams, SettleResult>;
+  'input.keys': Method<KeysParams, KeysResult>;
+  'input.pointer': Method<{ x: number; y: number; button?: 'left' | 'right' | 'middle'; action: 'move' | 'click' | 'double_click' }, { ok: boolean }>;
+  'screen.ocr': Method<{ window: string }, { lines: { text: string; bounds: [number, number, number, number] }[] }>;
+  'screen.capture': Method<{ window?: string }, { png: string; width: number; height: number }>;
+  'shutdown': Method<Record<string, never>, { ok: boolean }>;
+}
+
+/** A method name. */
+export type MethodName = keyof Methods;
+/** Params of a method. */
+export type ParamsOf<M extends MethodName> = Methods[M]['params'];
+/** Result of a method. */
+export type ResultOf<M extends MethodName> = Methods[M]['result'];
+
+/** Notifications a driver sends. */
+export interface Notifications { 'events.batch': EventBatch; 'log': { level: string; message: string } }
+
+/** Every method name, for validation of incoming requests. */
+export const METHOD_NAMES: readonly MethodName[] = [
+  'hello', 'apps.list', 'apps.launch', 'windows.list', 'window.activate', 'tree.snapshot', 'tree.find',
+  'node.act', 'events.subscribe', 'ui.settle', 'input.keys', 'input.pointer', 'screen.ocr', 'screen.capture',
+  'shutdown',
+];

@@ -1,0 +1,153 @@
+/**
+ * Pure parts of the headless desktop: parsing `dbus-launch` output, choosing a free X display, and building
+ * the environment handed to the sandbox's processes. No I/O here, so all of it is unit-tested.
+ */
+
+/** What `dbus-launch --sh-syntax` reports about the session bus it started. */
+export interface DbusLaunchResult {
+  /** `DBUS_SESSION_BUS_ADDRESS`, e.g. `unix:path=/tmp/dbus-abc,guid=…`. */
+  address: string;
+  /** `DBUS_SESSION_BUS_PID`: the forked `dbus-daemon`. */
+  pid: number;
+}
+
+/**
+ * Parses `dbus-launch --sh-syntax` output:
+ * ```
+ * DBUS_SESSION_BUS_ADDRESS='unix:path=/tmp/dbus-x,guid=y';
+ * export DBUS_SESSION_BUS_ADDRESS;
+ * DBUS_SESSION_BUS_PID=1234;
+ * ```
+ * Throws when the address or the pid is missing.
+ */
+export function parseDbusLaunch(output: string): DbusLaunchResult {
+  const vars = new Map<string, string>();
+  for (const raw of output.split('\n')) {
+    const m = /^\s*([A-Z_][A-Z0-9_]*)=(.*?);?\s*$/.exec(raw);
+    if (!m || m[1] === undefined || m[2] === undefined) continue;
+    vars.set(m[1], unquoteShell(m[2]));
+  }
+  const address = vars.get('DBUS_SESSION_BUS_ADDRESS');
+  const pid = Number(vars.get('DBUS_SESSION_BUS_PID'));
+  if (!address) throw new Error(`dbus-launch printed no DBUS_SESSION_BUS_ADDRESS: ${JSON.stringify(output)}`);
+  if (!Number.isInteger(pid) || pid <= 0) {
+    throw new Error(`dbus-launch printed no valid DBUS_SESSION_BUS_PID: ${JSON.stringify(output)}`);
+  }
+  return { address, pid };
+}
+
+/** Undoes POSIX shell single quoting (`'a'\''b'` → `a'b`); unquoted text is returned as is. */
+function unquoteShell(value: string): string {
+  let out = '';
+  let i = 0;
+  while (i < value.length) {
+    const c = value[i]!;
+    if (c === "'") {
+      const end = value.indexOf("'", i + 1);
+      if (end < 0) return out + value.slice(i + 1);
+      out += value.slice(i + 1, end);
+      i = end + 1;
+    } else if (c === '\\' && i + 1 < value.length) {
+      out += value[i + 1];
+      i += 2;
+    } else {
+      out += c;
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/** First display number we try; low numbers belong to real desktops and other tools. */
+export const FIRST_DISPLAY = 90;
+
+/**
+ * Display numbers that are in use, given the entries of `/tmp/.X11-unix` (`X0`, `X90`) and of `/tmp`
+ * (`.X90-lock`), plus numbers reserved elsewhere (sandbox state files, starts in progress).
+ */
+export function takenDisplays(x11UnixEntries: readonly string[], tmpEntries: readonly string[],
+  reserved: Iterable<number> = []): Set<number> {
+  const taken = new Set<number>(reserved);
+  for (const e of x11UnixEntries) {
+    const m = /^X(\d+)$/.exec(e);
+    if (m?.[1] !== undefined) taken.add(Number(m[1]));
+  }
+  for (const e of tmpEntries) {
+    const m = /^\.X(\d+)-lock$/.exec(e);
+    if (m?.[1] !== undefined) taken.add(Number(m[1]));
+  }
+  return taken;
+}
+
+/** The lowest display number ≥ `start` not in `taken`; throws after `span` candidates. */
+export function chooseDisplay(taken: ReadonlySet<number>, start = FIRST_DISPLAY, span = 200): number {
+  for (let n = start; n < start + span; n++) if (!taken.has(n)) return n;
+  throw new Error(`no free X display between :${start} and :${start + span - 1}`);
+}
+
+/** Normalizes `90`, `'90'` or `':90'` to `':90'`. */
+export function displayName(display: number | string): string {
+  const s = String(display).trim();
+  const n = s.startsWith(':') ? s.slice(1) : s;
+  if (!/^\d+$/.test(n)) throw new Error(`not an X display: ${JSON.stringify(display)}`);
+  return `:${Number(n)}`;
+}
+
+/**
+ * Variables that would point a child at the wrong desktop or switch accessibility off. They are removed
+ * from the inherited environment before the sandbox's own values are added.
+ */
+export const STRIPPED_VARS = [
+  'NO_AT_BRIDGE', // disables the GTK/Qt AT-SPI bridge outright
+  'GTK_MODULES', // may load modules that conflict with the built-in bridge
+  'GTK_A11Y', // `none` disables GTK4 accessibility
+  'WAYLAND_DISPLAY', // GTK would prefer a real Wayland compositor over our Xvfb
+  'AT_SPI_BUS_ADDRESS',
+  'DBUS_SESSION_BUS_ADDRESS',
+  'DBUS_SESSION_BUS_PID',
+  'DBUS_SESSION_BUS_WINDOWID',
+  'XAUTHORITY',
+  'COMPUTER_USE_SANDBOX',
+] as const;
+
+/** A copy of `base` without undefined values and without {@link STRIPPED_VARS}. */
+export function cleanEnv(base: NodeJS.ProcessEnv | Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
+  for (const k of STRIPPED_VARS) delete env[k];
+  return env;
+}
+
+/** The parts of a sandbox that its environment is built from. */
+export interface SandboxEnvParts {
+  display: string;
+  runtimeDir: string;
+  dbusAddress?: string;
+  a11yAddress?: string;
+}
+
+/**
+ * The environment for processes inside a sandbox: the cleaned `base` plus `DISPLAY`, `XDG_RUNTIME_DIR`,
+ * the session and accessibility bus addresses (when known), `GSK_RENDERER=cairo` (GTK4 under Xvfb never
+ * registers with the AT-SPI registry without it) and `COMPUTER_USE_SANDBOX`.
+ */
+export function buildSandboxEnv(parts: SandboxEnvParts,
+  base: NodeJS.ProcessEnv | Record<string, string>): Record<string, string> {
+  const env = cleanEnv(base);
+  env['DISPLAY'] = parts.display;
+  env['XDG_RUNTIME_DIR'] = parts.runtimeDir;
+  env['XDG_SESSION_TYPE'] = 'x11';
+  env['GSK_RENDERER'] = 'cairo';
+  env['COMPUTER_USE_SANDBOX'] = parts.display;
+  if (parts.dbusAddress !== undefined) env['DBUS_SESSION_BUS_ADDRESS'] = parts.dbusAddress;
+  if (parts.a11yAddress !== undefined) env['AT_SPI_BUS_ADDRESS'] = parts.a11yAddress;
+  return env;
+}
+
+/** `export K='V'` lines for a POSIX shell. */
+export function shellExports(env: Record<string, string>, keys: readonly string[]): string {
+  return keys
+    .filter((k) => env[k] !== undefined)
+    .map((k) => `export ${k}='${env[k]!.replace(/'/g, `'\\''`)}'`)
+    .join('\n');
+}

@@ -1,0 +1,52 @@
+/**
+ * What an input did: settle, re-observe the target window, diff it against what the model last saw, and
+ * snapshot windows that appeared. Shared by element actions and keys.
+ */
+import type { WindowInfo } from '../engine/node.js';
+import type { Snapshot } from '../engine/snapshot.js';
+import { diffSnapshots } from '../engine/diff.js';
+import { isComputerUseError } from '../protocol/errors.js';
+import type { Session, SettleOptions } from './session.js';
+
+/** Open windows by id. */
+export async function openWindows(session: Session): Promise<Map<string, WindowInfo>> {
+  const out = new Map<string, WindowInfo>();
+  for (const a of await session.apps()) for (const w of a.windows) out.set(w.id, w);
+  return out;
+}
+
+export interface Effects {
+  diff: string[];
+  newWindows: { window: WindowInfo; snapshot: Snapshot }[];
+  closedWindows: WindowInfo[];
+  settle: { settled: boolean; events: number; ms: number };
+  before?: Snapshot;
+  after?: Snapshot;
+}
+
+export async function collectEffects(session: Session, window: WindowInfo, windowsBefore: Map<string, WindowInfo>, settle: SettleOptions): Promise<Effects> {
+  const settled = await session.device.call('ui.settle', { quietMs: settle.quietMs, timeoutMs: settle.timeoutMs, window: window.id },
+    settle.timeoutMs + 5000);
+  const after = await openWindows(session);
+  const fx: Effects = { diff: [], newWindows: [], closedWindows: [], settle: settled };
+  const before = session.last.get(window.id);
+  if (before) fx.before = before;
+  const still = after.get(window.id);
+  if (still) {
+    const raw = await session.readWindow(still).catch((e) => { if (isComputerUseError(e, 'window_not_found')) return null; throw e; });
+    if (raw) {
+      const { full } = session.snapshotOf(raw);
+      fx.after = full;
+      if (before) fx.diff = diffSnapshots(before, full).lines;
+    }
+  } else {
+    fx.closedWindows.push(window);
+  }
+  for (const [id, w] of after) {
+    if (windowsBefore.has(id)) continue;
+    const raw = await session.readWindow(w).catch(() => null);
+    if (raw) fx.newWindows.push({ window: raw.window, snapshot: session.snapshotOf(raw).full });
+  }
+  for (const [id, w] of windowsBefore) if (!after.has(id) && id !== window.id && w.pid === window.pid) fx.closedWindows.push(w);
+  return fx;
+}

@@ -1,0 +1,35 @@
+/** Short window refs (`w1`, `w2`, …) so a model can name a window without its native handle. */
+import type { WindowInfo } from '../engine/node.js';
+
+/** Serialized window table. */
+export interface WindowTableJSON { counter: number; entries: [string, WindowInfo][] }
+
+export class WindowTable {
+  private counter = 0;
+  private readonly byRef = new Map<string, WindowInfo>();
+  private readonly byId = new Map<string, string>();
+
+  /** The ref of a window, allocating one the first time it is seen; keeps the latest info. */
+  refOf(w: WindowInfo): string {
+    let ref = this.byId.get(w.id);
+    const old = ref ? this.byRef.get(ref) : undefined;
+    // A window handle reused by another process is another window.
+    if (!ref || (old && (old.pid !== w.pid || old.startTime !== w.startTime))) {
+      ref = `w${++this.counter}`;
+      this.byId.set(w.id, ref);
+    }
+    this.byRef.set(ref, w);
+    return ref;
+  }
+
+  get(ref: string): WindowInfo | undefined { return this.byRef.get(ref); }
+
+  toJSON(): WindowTableJSON { return { counter: this.counter, entries: [...this.byRef] }; }
+
+  static fromJSON(j: WindowTableJSON): WindowTable {
+    const t = new WindowTable();
+    t.counter = j.counter;
+    for (const [ref, w] of j.entries) { t.byRef.set(ref, w); t.byId.set(w.id, ref); }
+    return t;
+  }
+}

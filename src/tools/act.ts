@@ -1,0 +1,37 @@
+import { Type } from '@sinclair/typebox';
+import { OPS } from '../engine/node.js';
+import { runActions } from '../session/act.js';
+import { formatActOutcome } from './format.js';
+import { defineTool } from './tool.js';
+
+export const actTool = defineTool({
+  schema: {
+    name: 'computer_act',
+    title: 'Act on elements',
+    description: 'Perform one or more actions on elements by ref, in order: click, double_click, right_click, focus, ' +
+      'set_value (replace text or set a number), type (insert at the caret), clear, toggle, select (value = item name), ' +
+      'expand, collapse, scroll (value = up|down|left|right|into_view), drag_to. Semantic actions: no mouse, no focus ' +
+      'stealing. Returns a receipt per action (confirmed = effect observed, unknown = sent but not provable) and the ' +
+      'diff of the window (+ added, - removed, ~ changed); new dialogs come with their own snapshot.',
+    inputSchema: Type.Object({
+      actions: Type.Array(Type.Object({
+        ref: Type.String({ description: 'Element ref from the snapshot, e.g. e12' }),
+        op: Type.Union(OPS.map((o) => Type.Literal(o))),
+        value: Type.Optional(Type.String()),
+      }), { minItems: 1, maxItems: 20 }),
+      settle: Type.Optional(Type.Object({
+        quietMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 5000 })),
+        timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 30000 })),
+      })),
+    }),
+    type: 'destructive',
+  },
+  async handle({ session }, p, response) {
+    const outcome = await runActions(session, p.actions.map((a) => ({ ref: a.ref, op: a.op, ...(a.value !== undefined ? { value: a.value } : {}) })),
+      { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) });
+    const text = formatActOutcome(outcome, session.windows);
+    const failed = outcome.receipts.find((r) => r.status === 'failed' || r.status === 'rejected');
+    if (failed) { response.isError = true; response.code = failed.error?.code ?? 'action_failed'; }
+    response.add(text);
+  },
+});

@@ -1,0 +1,46 @@
+import { Type } from '@sinclair/typebox';
+import { ROLES } from '../engine/role.js';
+import type { SnapshotLine } from '../engine/snapshot.js';
+import { defineTool } from './tool.js';
+
+export const findTool = defineTool({
+  schema: {
+    name: 'computer_find',
+    title: 'Find elements',
+    description: 'Find elements by text (name, value or description) and/or role without rendering the whole window. ' +
+      'Returns matching elements with refs and where they sit. Read-only.',
+    inputSchema: Type.Object({
+      text: Type.Optional(Type.String({ description: 'Case-insensitive text to look for' })),
+      role: Type.Optional(Type.Union(ROLES.map((r) => Type.Literal(r)), { description: 'Unified role, e.g. button' })),
+      app: Type.Optional(Type.String()),
+      window: Type.Optional(Type.String()),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    }),
+    type: 'readOnly',
+  },
+  async handle({ session }, p, response) {
+    if (!p.text && !p.role) { response.error('invalid_params', 'Give text, role or both.'); return; }
+    const window = await session.resolveWindow({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
+    const raw = await session.readWindow(window);
+    const { full } = session.snapshotOf(raw);
+    const text = p.text?.toLowerCase();
+    const byRef = new Map(full.elements.map((l) => [l.ref, l]));
+    const hits = full.elements.filter((l) => (!p.role || l.role === p.role) &&
+      (!text || (l.name ?? '').toLowerCase().includes(text) || (!l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text))));
+    const limit = p.limit ?? 20;
+    response.add(`${hits.length} match${hits.length === 1 ? '' : 'es'}${p.text ? ` for ${JSON.stringify(p.text)}` : ''}${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ${JSON.stringify(raw.window.title)}`);
+    for (const l of hits.slice(0, limit)) response.add(`${l.text}${breadcrumb(l, byRef)}`);
+    if (hits.length > limit) response.add(`… ${hits.length - limit} more (narrow with role or a longer text)`);
+  },
+});
+
+/** " ← in toolbar "Main" › group" from the nearest named ancestors. */
+function breadcrumb(l: SnapshotLine, byRef: Map<string, SnapshotLine>): string {
+  const chain: string[] = [];
+  let p = l.parent ? byRef.get(l.parent) : undefined;
+  while (p && chain.length < 3) {
+    if (p.name || p.depth === 0) chain.push(`${p.role}${p.name ? ` ${JSON.stringify(p.name.slice(0, 30))}` : ''} [${p.ref}]`);
+    p = p.parent ? byRef.get(p.parent) : undefined;
+  }
+  return chain.length ? `  ← in ${chain.join(' › ')}` : '';
+}

@@ -1,0 +1,27 @@
+import { Type } from '@sinclair/typebox';
+import { runKeys } from '../session/keys.js';
+import { formatActOutcome } from './format.js';
+import { defineTool } from './tool.js';
+
+export const keysTool = defineTool({
+  schema: {
+    name: 'computer_keys',
+    title: 'Send keys',
+    description: 'Send a key chord or sequence to a window, e.g. "ctrl+s", "Return", "alt+f4", "ctrl+a BackSpace". ' +
+      'Fallback only: prefer computer_act (set_value, click). Needs the window focused; it is focused first when not. ' +
+      'Returns the diff of the window and any new window.',
+    inputSchema: Type.Object({
+      keys: Type.String({ description: 'Space-separated chords; modifiers joined with +' }),
+      app: Type.Optional(Type.String()),
+      window: Type.Optional(Type.String()),
+      settle: Type.Optional(Type.Object({ quietMs: Type.Optional(Type.Integer()), timeoutMs: Type.Optional(Type.Integer()) })),
+    }),
+    type: 'destructive',
+  },
+  async handle({ session }, p, response) {
+    const window = await session.resolveWindow({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
+    const { result, effects } = await runKeys(session, window, p.keys, { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) });
+    response.add(`ok keys ${JSON.stringify(p.keys)} → [${session.windows.refOf(window)}] · unknown (${result.method} key events${result.focusedFirst ? '; the window was focused first' : ''})`);
+    response.add(formatActOutcome({ receipts: [], ...effects }, session.windows));
+  },
+});

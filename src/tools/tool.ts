@@ -1,0 +1,58 @@
+/**
+ * Tool definitions shared by every host (MCP, pi, CLI, library): a TypeBox schema and a handler that fills a
+ * Response. Handlers never know which platform they talk to.
+ */
+import type { Static, TSchema } from '@sinclair/typebox';
+import { redactText } from '../engine/redact.js';
+import { isComputerUseError } from '../protocol/errors.js';
+import type { Session } from '../session/session.js';
+
+/** Schema and metadata of a tool, as hosts list it. */
+export interface ToolSchema<S extends TSchema> {
+  name: string;
+  title: string;
+  /** Written for the model: what it does, when to use it. */
+  description: string;
+  inputSchema: S;
+  /** readOnly tools may run in plan mode; destructive ones always pass the policy. */
+  type: 'readOnly' | 'destructive';
+}
+
+/** Collects the text a tool returns. */
+export class Response {
+  private readonly parts: string[] = [];
+  isError = false;
+  /** Error code when isError. */
+  code?: string;
+  add(text: string): this { if (text) this.parts.push(text); return this; }
+  error(code: string, message: string): this { this.isError = true; this.code = code; this.parts.push(`error ${code}: ${message}`); return this; }
+  get text(): string { return this.parts.join('\n'); }
+}
+
+/** What a handler gets besides its params. */
+export interface ToolContext { session: Session; signal?: AbortSignal }
+
+/** A tool. */
+export interface Tool<S extends TSchema = TSchema> {
+  schema: ToolSchema<S>;
+  handle(ctx: ToolContext, params: Static<S>, response: Response): Promise<void>;
+}
+
+export function defineTool<S extends TSchema>(tool: Tool<S>): Tool<S> { return tool; }
+
+/** The result every host turns into its own format. */
+export interface ToolResult { text: string; isError: boolean; code?: string }
+
+/** Runs a tool, turning thrown errors into an error result whose text says what to do (and leaks no secret). */
+export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Promise<ToolResult> {
+  const response = new Response();
+  try {
+    await tool.handle(ctx, params as never, response);
+  } catch (e) {
+    if (isComputerUseError(e)) response.error(e.code, redactText(e.message));
+    else response.error('internal', redactText((e as Error).message ?? String(e)));
+  }
+  const result: ToolResult = { text: response.text, isError: response.isError };
+  if (response.code) result.code = response.code;
+  return result;
+}

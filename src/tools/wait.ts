@@ -1,0 +1,69 @@
+import { Type } from '@sinclair/typebox';
+import { ComputerUseError } from '../protocol/errors.js';
+import type { SnapshotLine } from '../engine/snapshot.js';
+import { defineTool } from './tool.js';
+
+export const waitTool = defineTool({
+  schema: {
+    name: 'computer_wait',
+    title: 'Wait for a condition',
+    description: 'Wait until an element appears or disappears (by text and/or role, or by ref), an element value ' +
+      'changes (ref), or a window appears (text = part of its title). Read-only. Returns what matched.',
+    inputSchema: Type.Object({
+      until: Type.Union([Type.Literal('appears'), Type.Literal('disappears'), Type.Literal('value_changes'), Type.Literal('window_appears')]),
+      text: Type.Optional(Type.String()),
+      role: Type.Optional(Type.String()),
+      ref: Type.Optional(Type.String()),
+      app: Type.Optional(Type.String()),
+      window: Type.Optional(Type.String()),
+      timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 120000, description: 'Default 10000' })),
+    }),
+    type: 'readOnly',
+  },
+  async handle({ session, signal }, p, response) {
+    const timeoutMs = p.timeoutMs ?? 10000;
+    const deadline = performance.now() + timeoutMs;
+    const text = p.text?.toLowerCase();
+    const matches = (l: SnapshotLine): boolean => (p.ref ? l.ref === p.ref : true) && (!p.role || l.role === p.role) &&
+      (!text || (l.name ?? '').toLowerCase().includes(text) || (!l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text)));
+    if (p.until !== 'window_appears' && !p.ref && !p.text && !p.role) throw new ComputerUseError('invalid_params', 'Give ref, text or role.');
+    if (p.until === 'value_changes' && !p.ref) throw new ComputerUseError('invalid_params', 'value_changes needs a ref.');
+    const target = { ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) };
+    const initialWindows = new Set((await session.apps()).flatMap((a) => a.windows.map((w) => w.id)));
+    let initialValue: string | undefined;
+    for (let round = 0; ; round++) {
+      if (signal?.aborted) throw new ComputerUseError('timeout', 'The wait was cancelled.');
+      if (p.until === 'window_appears') {
+        const apps = await session.apps();
+        const hit = apps.flatMap((a) => a.windows).find((w) => (!initialWindows.has(w.id) || round === 0) && (!text || w.title.toLowerCase().includes(text)) && (text || !initialWindows.has(w.id)));
+        if (hit) {
+          const raw = await session.readWindow(hit);
+          response.add(`window [${session.windows.refOf(hit)}] ${JSON.stringify(hit.title)} is open`);
+          response.add(session.snapshotOf(raw).full.text);
+          return;
+        }
+      } else {
+        const window = await session.resolveWindow(p.ref ? { window: session.refs.lookup(p.ref) ? windowRefOf(session, p.ref) : '' } : target);
+        const raw = await session.readWindow(window);
+        const { full } = session.snapshotOf(raw);
+        const found = full.elements.filter(matches);
+        if (p.until === 'appears' && found.length) { response.add(`appeared: ${found.slice(0, 5).map((l) => l.text).join('\n')}`); return; }
+        if (p.until === 'disappears' && !found.length) { response.add('gone: no element matches any more'); return; }
+        if (p.until === 'value_changes') {
+          const v = found[0]?.value ?? '';
+          if (round === 0) initialValue = v;
+          else if (v !== initialValue) { response.add(`changed: ${found[0]?.text ?? `${p.ref} is gone`}`); return; }
+        }
+      }
+      if (performance.now() >= deadline) throw new ComputerUseError('timeout', `The condition "${p.until}" did not hold within ${timeoutMs} ms. Observe the window to see its state.`);
+      // Wake on the next UI events (or after a short poll interval).
+      await session.device.call('ui.settle', { quietMs: 50, timeoutMs: Math.min(500, Math.max(0, deadline - performance.now())) }, 6000);
+    }
+  },
+});
+
+function windowRefOf(session: import('../session/session.js').Session, ref: string): string {
+  const fp = session.refs.lookup(ref)!.fingerprint;
+  const last = session.last.get(fp.window);
+  return last ? session.windows.refOf(last.window) : '';
+}

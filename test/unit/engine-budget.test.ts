@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { estimateTokens } from '../../src/engine/budget.js';
+import { RefTable } from '../../src/engine/refs.js';
+import { buildSnapshot } from '../../src/engine/snapshot.js';
+import { byId } from '../fixtures/engine/build.js';
+import { gedit } from '../fixtures/engine/gedit.js';
+import { widgetFactory } from '../fixtures/engine/widget-factory.js';
+
+const SEED_CJK = [
+  'app 记事本 pid=8812 · window "无标题 - 记事本" [focused]',
+  '[e1] window "无标题 - 记事本"',
+  '  [e2] menubar',
+  '    [e3] menuitem "文件" ▸',
+  '    [e4] menuitem "编辑" ▸',
+  '  [e6] statusbar "第 1 行，第 12 列"',
+  '(折叠 23 个无名容器 · 2 个列表项超出预算，用 scope=e9 展开)',
+].join('\n');
+
+test('estimateTokens is within ±20% of o200k_base on the fixtures, in total and per text', () => {
+  const texts = [
+    buildSnapshot(gedit(), new RefTable(), { maxTokens: 1e9 }).text,
+    buildSnapshot(widgetFactory(), new RefTable(), { maxTokens: 1e9 }).text,
+    buildSnapshot(widgetFactory(), new RefTable(), { maxTokens: 1e9, scope: 'e18' }).text,
+    SEED_CJK,
+  ];
+  let est = 0;
+  let real = 0;
+  for (const t of texts) {
+    const e = estimateTokens(t);
+    const r = encode(t).length;
+    assert.ok(Math.abs(e - r) / r <= 0.2, `estimate ${e} vs o200k ${r} for ${t.slice(0, 40)}`);
+    est += e;
+    real += r;
+  }
+  assert.ok(Math.abs(est - real) / real <= 0.2, `total estimate ${est} vs o200k ${real}`);
+  assert.equal(estimateTokens(''), 0);
+  assert.equal(estimateTokens('中文字'), 3);
+});
+
+test('a tiny budget keeps the focus path first and stays within budget', () => {
+  for (const max of [60, 100, 150, 200, 300, 500]) {
+    for (const fixture of [gedit, widgetFactory]) {
+      const s = buildSnapshot(fixture(), new RefTable(), { maxTokens: max });
+      assert.ok(s.tokens <= max, `${fixture.name} ${max}: ${s.tokens}`);
+      assert.equal(s.tokens, estimateTokens(s.text));
+      if (max >= 150) assert.ok(s.lines.some((l) => l.ref === s.focusRef), `${fixture.name} ${max} keeps focus`);
+    }
+  }
+});
+
+test('budget 150 on the widget factory: exact text', () => {
+  const s = buildSnapshot(widgetFactory(), new RefTable(), { maxTokens: 150 });
+  assert.equal(s.text, [
+    'app gtk3-widget-factory pid=5151 · window "GTK+ Widget Factory" [focused]',
+    '[e1] window "GTK+ Widget Factory"',
+    '  [e2] tablist',
+    '    [e3] tab "Page 1" selected',
+    '  [e10] group "Inputs"',
+    '    [e13] textbox "Name" value="Ada \\"the first\\" Lovelace" editable focused',
+    '(folded 4 nameless containers · 38 elements over budget, expand with scope=e1, scope=e2, scope=e10)',
+  ].join('\n'));
+  assert.deepEqual(s.stats, { rawNodes: 102, shownNodes: 5, folded: 4, omitted: 53 });
+});
+
+test('priority: interactive elements before plain text before containers', () => {
+  const f = gedit();
+  byId(f.root, 24).states = ['editable']; // no focus: nothing on the focus path but the root
+  const s = buildSnapshot(f, new RefTable(), { maxTokens: 130 });
+  const roles = s.lines.map((l) => l.role);
+  assert.ok(s.tokens <= 130);
+  assert.ok(!roles.includes('label'), roles.join(','));
+  assert.ok(roles.filter((r) => r === 'button').length >= 3, roles.join(','));
+  assert.match(s.text, /elements over budget, expand with scope=e1/);
+});
+
+test('the full render is returned untouched when it fits', () => {
+  const s = buildSnapshot(gedit(), new RefTable());
+  assert.equal(s.stats.omitted, 0);
+  assert.ok(!s.text.includes('over budget'));
+});

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { diffSnapshots } from '../../src/engine/diff.js';
+import type { RawNode } from '../../src/engine/node.js';
+import { RefTable } from '../../src/engine/refs.js';
+import { buildSnapshot, type Snapshot } from '../../src/engine/snapshot.js';
+import { byId, n, type Fixture } from '../fixtures/engine/build.js';
+import { GEDIT_TEXT, gedit } from '../fixtures/engine/gedit.js';
+import { FAKE_API_KEY, FAKE_PASSWORD, widgetFactory } from '../fixtures/engine/widget-factory.js';
+
+/** Snapshots a fixture, mutates a fresh copy, snapshots again with the same table. */
+function around(make: () => Fixture, mutate: (f: Fixture) => void, before?: (f: Fixture) => void): [Snapshot, Snapshot] {
+  const t = new RefTable();
+  const a = make();
+  before?.(a);
+  const s1 = buildSnapshot(a, t);
+  const b = make();
+  before?.(b);
+  mutate(b);
+  return [s1, buildSnapshot(b, t)];
+}
+
+test('no change, no lines', () => {
+  const [a, b] = around(gedit, () => undefined);
+  assert.deepEqual(diffSnapshots(a, b), { lines: [], changed: false });
+});
+
+test('toggle', () => {
+  const [a, b] = around(widgetFactory, (f) => {
+    byId(f.root, 13).states.push('checked');
+    byId(f.root, 10).states = [];
+    byId(f.root, 14).states = [];
+    byId(f.root, 26).states = ['expanded'];
+  });
+  assert.deepEqual(diffSnapshots(a, b).lines, [
+    '~ [e5] checkbox "checkbutton" checked → unchecked',
+    '~ [e8] checkbox "Bold" unchecked → checked',
+    '~ [e9] button "togglebutton" pressed → unpressed',
+    '~ [e17] combobox "Mode" collapsed → expanded',
+  ]);
+});
+
+test('value and name changes; long values show where they differ', () => {
+  const [a, b] = around(gedit, (f) => {
+    byId(f.root, 24).value = `${GEDIT_TEXT.slice(0, 700)}X${GEDIT_TEXT.slice(700)}`;
+    byId(f.root, 29).name = 'Ln 1, Col 13';
+  });
+  const ctx = (s: string): string => `"…${s.slice(670, 730)}…(1.5k)"`;
+  const after = `${GEDIT_TEXT.slice(0, 700)}X${GEDIT_TEXT.slice(700)}`;
+  assert.deepEqual(diffSnapshots(a, b).lines, [
+    `~ [e11] document "Text view" value ${ctx(GEDIT_TEXT)} → ${ctx(after)}`,
+    '~ [e13] label name "Ln 1, Col 12" → "Ln 1, Col 13"',
+  ]);
+  const [c, d] = around(widgetFactory, (f) => {
+    byId(f.root, 22).value = 'Ada';
+  });
+  assert.deepEqual(diffSnapshots(c, d).lines, ['~ [e13] textbox "Name" value "Ada \\"the first\\" Lovelace" → "Ada"']);
+});
+
+test('added popover with focus moving into it (the seed §3.3 shape)', () => {
+  const [a, b] = around(gedit, (f) => {
+    byId(f.root, 40).states = [];
+    byId(f.root, 41).states = ['focused'];
+    byId(f.root, 24).states = ['editable', 'multiline'];
+  });
+  assert.deepEqual(diffSnapshots(a, b).lines, [
+    '+ [e16] menu',
+    '+   [e17] menuitem "New Window" focused',
+    '+   [e18] menuitem "Save As…"',
+    '+   [e19] menuitem "Preferences"',
+    '~ [e11] document "Text view" focused → (unfocused)',
+    'focus: e17',
+  ]);
+});
+
+test('removed dialog: only its top, with what was inside', () => {
+  const dialog = (f: Fixture): void => {
+    f.root.children?.push(n(':1.77', 500, 'dialog', { name: 'Save changes?', states: ['modal'] }, [
+      n(':1.77', 501, 'label', { name: 'Your changes will be lost.' }),
+      n(':1.77', 502, 'generic', {}, [
+        n(':1.77', 503, 'button', { name: 'Discard', actions: ['click'] }),
+        n(':1.77', 504, 'button', { name: 'Save', actions: ['click'], states: ['focused'] }),
+      ]),
+    ]));
+    byId(f.root, 22).states = ['editable'];
+  };
+  const [a, b] = around(widgetFactory, (f) => {
+    f.root.children?.pop();
+    byId(f.root, 22).states = ['editable', 'focused'];
+  }, dialog);
+  assert.deepEqual(diffSnapshots(a, b).lines, [
+    '- [e59] dialog "Save changes?" modal (+3 inside)',
+    '~ [e13] textbox "Name" (unfocused) → focused',
+    'focus: e13',
+  ]);
+});
+
+test('focus move between existing elements', () => {
+  const [a, b] = around(widgetFactory, (f) => {
+    byId(f.root, 22).states = ['editable'];
+    byId(f.root, 13).states = ['focused'];
+  });
+  assert.deepEqual(diffSnapshots(a, b).lines, [
+    '~ [e8] checkbox "Bold" (unfocused) → focused',
+    '~ [e13] textbox "Name" focused → (unfocused)',
+    'focus: e8',
+  ]);
+});
+
+test('a role change is a removal plus an addition', () => {
+  const [a, b] = around(widgetFactory, (f) => {
+    byId(f.root, 13).role = 'switch';
+  });
+  assert.deepEqual(diffSnapshots(a, b).lines, ['+ [e59] switch "Bold"', '- [e8] checkbox "Bold"']);
+});
+
+test('big changes are capped, the focus line is kept', () => {
+  const [a, b] = around(widgetFactory, (f) => {
+    const list = byId(f.root, 100);
+    const more: RawNode[] = [];
+    for (let i = 0; i < 100; i++) more.push(n(':1.77', 1000 + i, 'listitem', { name: `New ${i}` }));
+    list.children = more;
+    byId(f.root, 22).states = [];
+    byId(f.root, 1000).states = ['focused'];
+  });
+  const d = diffSnapshots(a, b);
+  assert.equal(d.lines.length, 62);
+  // 100 rows added, 40 rows removed, Name lost focus: 141 changes.
+  assert.equal(d.lines[60], '… 81 more changes');
+  assert.equal(d.lines[61], 'focus: e59');
+});
+
+test('elements hidden by the budget are not reported as removed', () => {
+  const t = new RefTable();
+  const a = buildSnapshot(widgetFactory(), t);
+  const b = buildSnapshot(widgetFactory(), t, { maxTokens: 150 });
+  assert.deepEqual(diffSnapshots(a, b).lines, []);
+});
+
+test('no secret text in a diff', () => {
+  const [a, b] = around(widgetFactory, (f) => {
+    byId(f.root, 23).value = `${FAKE_PASSWORD}!`;
+    byId(f.root, 22).value = `pasted ${FAKE_API_KEY}`;
+    f.root.children?.push(n(':1.77', 600, 'textbox', { name: 'Password again', value: FAKE_PASSWORD,
+      states: ['password'] }));
+  });
+  const d = diffSnapshots(a, b);
+  const text = d.lines.join('\n');
+  assert.ok(!text.includes(FAKE_PASSWORD) && !text.includes(FAKE_API_KEY), text);
+  assert.deepEqual(d.lines, [
+    '+ [e59] textbox "Password again" value="••••" password',
+    '~ [e13] textbox "Name" value "Ada \\"the first\\" Lovelace" → "pasted ••••(secret)"',
+  ]);
+});

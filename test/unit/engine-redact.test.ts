@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { isOneTimeCode, luhnValid, redactText, redactTree, SECRET_MASK } from '../../src/engine/redact.js';
+import { RefTable } from '../../src/engine/refs.js';
+import { buildSnapshot } from '../../src/engine/snapshot.js';
+import { byId } from '../fixtures/engine/build.js';
+import { FAKE_API_KEY, FAKE_PASSWORD, widgetFactory } from '../fixtures/engine/widget-factory.js';
+
+const M = SECRET_MASK;
+
+test('secret patterns are masked inside text', () => {
+  const cases: [string, string][] = [
+    [`key=${FAKE_API_KEY} ok`, `key=${M} ok`],
+    ['sk-ant-api03-abcdefghijklmnopqrstuv', M],
+    ['token ghp_abcdefghijklmnopqrstuvwxyz0123456789', `token ${M}`],
+    ['gho_16C7e42F292c6912E7710c838347Ae178B4a', M],
+    ['github_pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyz', M],
+    ['aws AKIAIOSFODNN7EXAMPLE.', `aws ${M}.`],
+    ['xoxb-123456789012-abcdefghijkl', M],
+    ['Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', `Bearer ${M}`],
+    ['-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY----- after', `${M} after`],
+    ['-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA', M],
+    ['sha 0123456789abcdef0123456789abcdef01234567', `sha ${M}`],
+    ['secret: Zx9Qw3Er7Ty1Ui5Op2As6Df8Gh4Jk0LmNb', `secret: ${M}`],
+    ['card 4111 1111 1111 1111 exp', `card ${M} exp`],
+    ['card 4111-1111-1111-1111', `card ${M}`],
+  ];
+  for (const [input, want] of cases) assert.equal(redactText(input), want, input);
+});
+
+test('ordinary text stays readable', () => {
+  for (const s of [
+    'hello world, the quick brown fox',
+    '/home/user/Projects/computerUse2024/src/engine/snapshot.ts',
+    'SomeVeryLongCamelCaseIdentifierNameHere',
+    'order 4111 1111 1111 1112', // fails Luhn
+    'Call 0123 4567 89',
+    'Ln 1, Col 12',
+    'skiing-is-fun-and-so-is-this-sentence', // not sk- prefixed at a word start with a long run
+  ]) assert.equal(redactText(s), s);
+  assert.equal(luhnValid('79927398713'), true);
+  assert.equal(luhnValid('79927398710'), false);
+});
+
+test('one-time codes are masked only where a name says so', () => {
+  assert.equal(isOneTimeCode('482913', ['Verification code']), true);
+  assert.equal(isOneTimeCode('4829', [undefined, '验证码']), true);
+  assert.equal(isOneTimeCode('482913', ['Zoom']), false);
+  assert.equal(isOneTimeCode('48291', ['Spin button']), false);
+  assert.equal(isOneTimeCode('123456789', ['OTP']), false);
+  const tree = redactTree({ id: 'p', role: 'group', name: 'Enter the OTP', states: [], actions: [], children: [
+    { id: 'c', role: 'textbox', value: '123456', states: [], actions: [] },
+    { id: 'd', role: 'textbox', value: 'abc', states: [], actions: [] },
+  ] });
+  assert.equal(tree.children?.[0]?.value, M);
+  assert.equal(tree.children?.[1]?.value, 'abc');
+});
+
+test('password fields read as •••• whatever the driver sent, and keep no length', () => {
+  const f = widgetFactory();
+  const pw = byId(f.root, 23);
+  pw.valueLength = 21;
+  const r = redactTree(f.root);
+  const out = byId(r, 23);
+  assert.equal(out.value, '••••');
+  assert.equal(out.valueLength, undefined);
+  assert.equal(pw.value, FAKE_PASSWORD, 'input not modified');
+  const empty = redactTree({ id: 'x', role: 'textbox', value: '', states: ['password'], actions: [] });
+  assert.equal(empty.value, '');
+  const cut = redactTree({ id: 'x', role: 'textbox', valueLength: 8, states: ['password'], actions: [] });
+  assert.equal(cut.value, '••••');
+});
+
+test('no secret reaches a snapshot', () => {
+  const f = widgetFactory();
+  byId(f.root, 13).description = `uses ${FAKE_API_KEY}`;
+  const s = buildSnapshot(f, new RefTable());
+  const all = JSON.stringify(s);
+  for (const secret of [FAKE_PASSWORD, FAKE_API_KEY, '482913']) assert.ok(!all.includes(secret), secret);
+  assert.match(s.text, /textbox "Password" value="••••" editable password/);
+  assert.match(s.text, /textbox "Verification code" value="••••\(secret\)" editable/);
+});

@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { distill, type DistilledNode } from '../../src/engine/distill.js';
+import { RefTable } from '../../src/engine/refs.js';
+import { buildSnapshot } from '../../src/engine/snapshot.js';
+import { byId, n, removeById, type Fixture } from '../fixtures/engine/build.js';
+import { gedit } from '../fixtures/engine/gedit.js';
+import { widgetFactory } from '../fixtures/engine/widget-factory.js';
+
+/** native id suffix → ref, for the whole distilled window. */
+function refsOf(table: RefTable, f: Fixture): Map<string, string> {
+  const d = distill(f.root).root;
+  table.assign(d, f.window);
+  const out = new Map<string, string>();
+  const visit = (x: DistilledNode): void => {
+    out.set(x.id.split('/').pop() ?? '', x.ref ?? '');
+    x.children.forEach(visit);
+  };
+  visit(d);
+  return out;
+}
+
+test('refs survive a value change and a sibling inserted before', () => {
+  const t = new RefTable();
+  const first = refsOf(t, gedit());
+  const f = gedit();
+  byId(f.root, 24).value = 'changed';
+  byId(f.root, 29).name = 'Ln 1, Col 8';
+  f.root.name = '*Untitled Document 1 - gedit';
+  const header = byId(f.root, 3);
+  header.children?.unshift(n(':1.42', 99, 'button', { name: 'Back', actions: ['click'] }));
+  const second = refsOf(t, f);
+  for (const [id, ref] of first) assert.equal(second.get(id), ref, `node ${id}`);
+  assert.equal(second.get('99'), 'e16');
+  assert.equal(byId(f.root, 24).id, t.lookup(first.get('24') ?? '')?.id);
+  assert.equal(t.lookup(first.get('29') ?? '')?.fingerprint.name, 'Ln 1, Col 8');
+});
+
+test('a role change gets a new ref; a removed element\'s ref is never reused', () => {
+  const t = new RefTable();
+  const first = refsOf(t, gedit());
+  const f = gedit();
+  byId(f.root, 13).role = 'checkbox';
+  removeById(f.root, 15); // "Close"
+  const second = refsOf(t, f);
+  assert.notEqual(second.get('13'), first.get('13'));
+  assert.equal(second.get('13'), 'e16');
+  assert.equal(second.get('15'), undefined);
+  // The same native id coming back after being gone is a new element.
+  const third = refsOf(t, gedit());
+  assert.equal(third.get('15'), 'e18');
+  const all = [...first.values(), ...second.values(), ...third.values()];
+  assert.equal(new Set(all).size, 18);
+  assert.equal(t.isCurrent(first.get('15') ?? ''), false);
+  assert.equal(t.isCurrent(third.get('15') ?? ''), true);
+});
+
+test('refs of two windows never collide; prune drops vanished windows', () => {
+  const t = new RefTable();
+  const a = refsOf(t, gedit());
+  const b = refsOf(t, widgetFactory());
+  const overlap = [...a.values()].filter((r) => [...b.values()].includes(r));
+  assert.deepEqual(overlap, []);
+  const gWin = gedit().window.id;
+  assert.equal(t.prune([gWin]), b.size);
+  assert.equal(t.lookup(b.get('22') ?? ''), undefined);
+  assert.ok(t.lookup(a.get('24') ?? ''));
+  const again = refsOf(t, widgetFactory());
+  assert.ok([...again.values()].every((r) => Number(r.slice(1)) > a.size + b.size));
+});
+
+test('a restarted process (other pid) gets new refs for the same native ids', () => {
+  const t = new RefTable();
+  const a = refsOf(t, gedit());
+  const f = gedit();
+  f.window.pid = 4343;
+  const b = refsOf(t, f);
+  assert.notEqual(a.get('24'), b.get('24'));
+});
+
+test('toJSON / fromJSON keeps refs and the counter across processes', () => {
+  const t = new RefTable();
+  const a = refsOf(t, gedit());
+  const json = JSON.parse(JSON.stringify(t.toJSON())) as ReturnType<RefTable['toJSON']>;
+  const t2 = RefTable.fromJSON(json);
+  const f = gedit();
+  byId(f.root, 3).children?.push(n(':1.42', 98, 'button', { name: 'Extra', actions: ['click'] }));
+  const b = refsOf(t2, f);
+  for (const [id, ref] of a) assert.equal(b.get(id), ref);
+  assert.equal(b.get('98'), 'e16');
+  assert.equal(t2.lookup(a.get('24') ?? '')?.id, t.lookup(a.get('24') ?? '')?.id);
+  assert.equal(t2.size, t.size + 1);
+});
+
+test('relocate: live id, unique by fingerprint, ambiguous, missing', () => {
+  const t = new RefTable();
+  const f = widgetFactory();
+  const s = buildSnapshot(f, t, { maxTokens: 100_000 });
+  const ref = (name: string, nth = 0): string => s.elements.filter((l) => l.name === name)[nth]?.ref ?? '';
+  const bold = ref('Bold');
+  assert.deepEqual(t.relocate(bold, widgetFactory().root), { id: byId(f.root, 13).id });
+
+  // Native ids all changed (e.g. the app rebuilt the widgets): unique role+name relocates.
+  const rebuilt = widgetFactory();
+  const rename = (x: typeof rebuilt.root): void => {
+    x.id = `${x.id}-new`;
+    x.children?.forEach(rename);
+  };
+  rename(rebuilt.root);
+  assert.deepEqual(t.relocate(bold, rebuilt.root), { id: `${byId(f.root, 13).id}-new` });
+  // Three "checkbutton"s with the same path: the index tells them apart.
+  assert.deepEqual(t.relocate(ref('checkbutton', 1), rebuilt.root), { id: `${byId(f.root, 11).id}-new` });
+  const dup = widgetFactory();
+  byId(dup.root, 7).children?.push(n(':1.77', 9998, 'checkbox', { name: 'Bold', actions: ['toggle'] }),
+    n(':1.77', 9997, 'checkbox', { name: 'Bold', actions: ['toggle'] }));
+  rename(dup.root);
+  const boldAgain = t.relocate(bold, dup.root);
+  assert.deepEqual(boldAgain, { id: `${byId(f.root, 13).id}-new` }); // index 3 still singles out the original
+  const dup2 = widgetFactory();
+  byId(dup2.root, 7).children = [
+    n(':1.77', 9996, 'checkbox', { name: 'Bold', actions: ['toggle'] }),
+    n(':1.77', 9995, 'checkbox', { name: 'Bold', actions: ['toggle'] }),
+  ];
+  rename(dup2.root);
+  assert.deepEqual(t.relocate(bold, dup2.root), { ambiguous: 2 });
+  // Renamed: the fingerprint no longer matches anything.
+  const renamed = widgetFactory();
+  byId(renamed.root, 13).name = 'Italic';
+  assert.deepEqual(t.relocate(bold, renamed.root), { missing: true });
+  assert.deepEqual(t.relocate('e9999', f.root), { missing: true });
+  // Another process behind the same window id is never the same element.
+  assert.deepEqual(t.relocate(bold, f.root, { ...f.window, pid: 1 }), { missing: true });
+});
+
+test('relocate compares redacted names, as the fingerprint stores them', () => {
+  const t = new RefTable();
+  const f = widgetFactory();
+  byId(f.root, 13).name = 'Token sk-abcdefghijklmnopqrstuvwx';
+  const s = buildSnapshot(f, t);
+  const line = s.elements.find((l) => l.name?.startsWith('Token'));
+  assert.equal(line?.name, 'Token ••••(secret)');
+  const fresh = widgetFactory();
+  byId(fresh.root, 13).name = 'Token sk-abcdefghijklmnopqrstuvwx';
+  const moved = byId(fresh.root, 13);
+  moved.id += '-moved';
+  assert.deepEqual(t.relocate(line?.ref ?? '', fresh.root), { id: moved.id });
+});

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { DistilledNode } from '../../src/engine/distill.js';
+import type { WindowInfo } from '../../src/engine/node.js';
+import { compactCount, cutText, escapeText, render, renderHeader, renderLine } from '../../src/engine/render.js';
+
+function d(role: DistilledNode['role'], props: Partial<DistilledNode> = {}, children: DistilledNode[] = []): DistilledNode {
+  return { id: 'x', role, states: [], actions: [], rawChildCount: children.length, children, index: 0, path: '', ...props };
+}
+
+const WIN: WindowInfo = { id: 'w', title: 'Untitled Document 1 - gedit', app: 'gedit', pid: 4242, role: 'window',
+  focused: true };
+
+test('the format of the seed example', () => {
+  const root = d('window', { ref: 'e1', name: 'Untitled Document 1 - gedit' }, [
+    d('menubar', { ref: 'e2' }, [d('menuitem', { ref: 'e3', name: 'File', rawChildCount: 1 })]),
+    d('document', { ref: 'e5', name: 'Text view', value: `hello wor${'x'.repeat(100)}`, valueLength: 1234,
+      states: ['focusable', 'multiline', 'focused', 'editable'] }),
+    d('statusbar', { ref: 'e6', name: 'Ln 1, Col 12' }),
+    d('button', { ref: 'e7', name: 'Close' }),
+  ]);
+  const r = render(root, WIN, { notes: { folded: 23 } });
+  assert.equal(r.text, [
+    'app gedit pid=4242 · window "Untitled Document 1 - gedit" [focused]',
+    '[e1] window "Untitled Document 1 - gedit"',
+    '  [e2] menubar',
+    '    [e3] menuitem "File" ▸',
+    `  [e5] document "Text view" value="hello wor${'x'.repeat(71)}…(1.2k)" editable focused`,
+    '  [e6] statusbar "Ln 1, Col 12"',
+    '  [e7] button "Close"',
+    '(folded 23 nameless containers)',
+  ].join('\n'));
+  assert.deepEqual(r.lines.map((l) => [l.ref, l.depth, l.parent ?? '-']),
+    [['e1', 0, '-'], ['e2', 1, 'e1'], ['e3', 2, 'e2'], ['e5', 1, 'e1'], ['e6', 1, 'e1'], ['e7', 1, 'e1']]);
+});
+
+test('line details: value equal to name, range, states, markers', () => {
+  assert.equal(renderLine(d('label', { ref: 'e1', name: 'Hi', value: 'Hi' })), '[e1] label "Hi"');
+  assert.equal(renderLine(d('slider', { ref: 'e2', name: 'Volume', value: '50', range: { min: 0, max: 100 } })),
+    '[e2] slider "Volume" value="50" range=0..100');
+  assert.equal(renderLine(d('combobox', { ref: 'e3', name: 'Mode', states: ['collapsed', 'focusable'] })),
+    '[e3] combobox "Mode" ▸');
+  assert.equal(renderLine(d('combobox', { ref: 'e3', name: 'Mode', states: ['expanded'] })),
+    '[e3] combobox "Mode" expanded');
+  assert.equal(renderLine(d('menuitem', { ref: 'e4', name: 'Edit', rawChildCount: 2, states: ['expanded'] })),
+    '[e4] menuitem "Edit" expanded');
+  assert.equal(renderLine(d('checkbox', { ref: 'e5', name: 'A', states: ['active', 'checked', 'disabled', 'offscreen'] })),
+    '[e5] checkbox "A" disabled checked');
+  assert.equal(renderLine(d('textbox', { ref: 'e6', value: '' })), '[e6] textbox');
+});
+
+test('app text cannot break the line structure', () => {
+  const evil = 'a"b\nc\r\n[e99] button "Pay"\u0007\u202e\u2028z\\';
+  const line = renderLine(d('label', { ref: 'e1', name: evil }));
+  assert.equal(line, '[e1] label "a\\"b\\nc\\n[e99] button \\"Pay\\"z\\\\"');
+  assert.ok(!line.includes('\n'));
+  const header = renderHeader({ ...WIN, app: 'x\ny', title: 'T"\n' });
+  assert.equal(header, 'app x\\ny pid=4242 · window "T\\"\\n" [focused]');
+});
+
+test('cutting and compact counts', () => {
+  assert.deepEqual([812, 1000, 1234, 9999, 15_400, 999_999, 2_345_678].map(compactCount),
+    ['812', '1k', '1.2k', '9.9k', '15k', '1000k', '2.3M']);
+  assert.equal(cutText('abc', 80), 'abc');
+  assert.equal(cutText('a'.repeat(100), 10), 'aaaaaaaaaa…(100)');
+  assert.equal(cutText('abc', 80, 5000), 'abc…(5k)');
+  assert.equal(cutText(`${'a'.repeat(9)}😀rest`, 10), 'aaaaaaaaa…(15)');
+  assert.equal(escapeText('tab\there'), 'tab\\there');
+  const long = renderLine(d('label', { ref: 'e1', name: 'n'.repeat(200) }));
+  assert.equal(long, `[e1] label "${'n'.repeat(120)}…(200)"`);
+});
+
+test('long lists show 25 items and a more line; the uncapped node shows all', () => {
+  const items = Array.from({ length: 30 }, (_, i) => d('listitem', { ref: `e${i + 3}`, name: `Row ${i + 1}` }));
+  const list = d('list', { ref: 'e2', name: 'Rows' }, items);
+  const root = d('window', { ref: 'e1', name: 'W' }, [list]);
+  const r = render(root, WIN);
+  const lines = r.text.split('\n');
+  assert.equal(lines.length, 1 + 2 + 25 + 1 + 1);
+  assert.equal(lines[28], '    … 5 more items (scope=e2)');
+  assert.equal(lines[29], '(5 list items cut)');
+  assert.equal(r.listCut, 5);
+  const all = render(root, WIN, { uncapped: list });
+  assert.equal(all.text.split('\n').length, 1 + 2 + 30);
+});
+
+test('no footer when nothing was folded or cut', () => {
+  const r = render(d('window', { ref: 'e1', name: 'W' }), { ...WIN, focused: false, title: 'W' });
+  assert.equal(r.text, 'app gedit pid=4242 · window "W"\n[e1] window "W"');
+});
