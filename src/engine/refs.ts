@@ -90,10 +90,13 @@ export class RefTable {
   private forgetOld(window: string, gen: number): void {
     for (const [ref, e] of this.entries) {
       if (e.fingerprint.window !== window) continue;
-      const k = key(window, e.id);
-      // An element gone from this snapshot no longer owns its native id: a new element there gets a new ref.
-      if (e.seen !== gen && this.byKey.get(k) === ref) this.byKey.delete(k);
-      if (gen - e.seen >= KEEP_GENERATIONS) this.entries.delete(ref);
+      // An element hidden for a while (a background tab) keeps its ref when it comes back with the same
+      // native id and role; after KEEP_GENERATIONS snapshots without it, it is forgotten.
+      if (gen - e.seen >= KEEP_GENERATIONS) {
+        this.entries.delete(ref);
+        const k = key(window, e.id);
+        if (this.byKey.get(k) === ref) this.byKey.delete(k);
+      }
     }
   }
 
@@ -150,7 +153,9 @@ export class RefTable {
       const next = left.filter(keep);
       if (next.length > 0) left = next;
     };
-    if (left.length > 1) narrow((c) => c.path === fp.path);
+    // The ancestry must match: a same-named button under another parent (the close button of another tab)
+    // is another element, and acting on it would be a guess.
+    left = left.filter((c) => c.path === fp.path);
     if (left.length > 1) narrow((c) => c.index === fp.index);
     const only = left[0];
     if (left.length === 1 && only) return { id: only.id };
@@ -196,7 +201,7 @@ export class RefTable {
       t.entries.set(ref, { id: e.id, fingerprint: { ...e.fingerprint }, seen: e.seen });
       const n = Number(ref.slice(1));
       if (Number.isFinite(n) && n > t.counter) t.counter = n;
-      if (t.generations.get(e.fingerprint.window) === e.seen) t.byKey.set(key(e.fingerprint.window, e.id), ref);
+      t.byKey.set(key(e.fingerprint.window, e.id), ref);
     }
     return t;
   }

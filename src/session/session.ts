@@ -20,7 +20,7 @@ import { WindowTable } from './windows.js';
 
 /** Settle defaults: quiet window after the last event, cap (seed §3.3). */
 export interface SettleOptions { quietMs: number; timeoutMs: number }
-export const DEFAULT_SETTLE: SettleOptions = { quietMs: 120, timeoutMs: 3000 };
+export const DEFAULT_SETTLE: SettleOptions = { quietMs: 150, timeoutMs: 3000 };
 
 /** Options of a session. */
 export interface SessionOptions {

@@ -109,7 +109,8 @@ async function dispatch(bus: A11yBus, keyboard: Keyboard, info: ElementInfo, p: 
     case 'type': {
       const text = p.value ?? '';
       if (has(ETEXT) && info.states.has('editable')) {
-        const caret = has(TEXT) ? Number(await bus.getProp(t, TEXT, 'CaretOffset').catch(() => -1)) : -1;
+        // Insert at the caret of a focused field; an unfocused one has a stale caret, so append as a click would.
+        const caret = has(TEXT) && info.states.has('focused') ? Number(await bus.getProp(t, TEXT, 'CaretOffset').catch(() => -1)) : -1;
         const at = caret >= 0 ? caret : Number(await bus.getProp(t, TEXT, 'CharacterCount').catch(() => 0));
         // The length is in UTF-8 bytes (GTK's insert_text), not characters: CJK text would be cut otherwise.
         const [ok] = await bus.call(t, ETEXT, 'InsertText', 'isi', [at, text, Buffer.byteLength(text, 'utf8')]);

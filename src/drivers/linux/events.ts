@@ -5,6 +5,7 @@
  */
 import type { Message } from 'dbus-next';
 import type { A11yBus } from './bus.js';
+import { isGone } from './bus.js';
 
 /**
  * Events we register for. Not all of `object:`: animated widgets send bounds-changed ~180 times a second
@@ -71,9 +72,12 @@ export class EventWatcher {
   }
 
   /**
-   * Waits until no event arrived for `quietMs` (measured from the later of the call and the last event),
-   * or `timeoutMs` passed. Structural events (children changed, windows, showing) stretch the quiet window
-   * to `tailMs`, because closing popovers and dialogs animate and send their last events ~200 ms later.
+   * Waits until the app is idle: no event for `quietMs` and the app answers a ping, or `timeoutMs` passed.
+   * The ping matters because toolkits run actions from an idle handler: an app busy for 150 ms (gedit's Save
+   * button) sends nothing meanwhile, and a plain quiet window would end before its first event. A ping is
+   * answered only when the app's main loop is free, and events it emitted before arrive before the answer.
+   * Structural events (children changed, windows, showing) stretch the quiet window to `tailMs`, because
+   * closing popovers and dialogs animate and send their last events ~200 ms later.
    */
   async settle(quietMs: number, timeoutMs: number, app?: string, tailMs = Math.max(quietMs, 250)): Promise<{ settled: boolean; events: number; ms: number }> {
     const start = performance.now();
@@ -86,15 +90,33 @@ export class EventWatcher {
       if (/children-changed|window:|showing|visible|defunct/.test(e.type)) structural = true;
     });
     const lastEvent = (): number => (app ? this.lastByApp.get(app) ?? 0 : this.lastEventAt);
+    const deadline = start + timeoutMs;
+    const result = (settled: boolean) => ({ settled, events, ms: Math.round(performance.now() - start) });
+    let pings = 0;
     try {
       for (;;) {
+        if (app) {
+          const left = deadline - performance.now();
+          if (left <= 0) return result(false);
+          const answer = await this.ping(app, left);
+          if (answer === 'gone') return result(true);
+          if (answer === 'ok') pings++;
+        }
         const now = performance.now();
         const quiet = structural ? tailMs : quietMs;
         const since = now - Math.max(start, lastEvent());
-        if (since >= quiet) return { settled: true, events, ms: Math.round(now - start) };
-        if (now - start >= timeoutMs) return { settled: false, events, ms: Math.round(now - start) };
-        await new Promise((r) => setTimeout(r, Math.min(quiet - since, timeoutMs - (now - start)) + 1));
+        if (since >= quiet && (!app || pings >= 2)) return result(true);
+        if (now >= deadline) return result(false);
+        await new Promise((r) => setTimeout(r, Math.max(1, Math.min(quiet - since, 40, deadline - now))));
       }
     } finally { off(); }
+  }
+
+  /** Round trip to the app's main loop: 'ok', 'gone' (the app exited: nothing left to wait for) or 'busy'. */
+  private async ping(app: string, timeoutMs: number): Promise<'ok' | 'gone' | 'busy'> {
+    try {
+      await this.bus.getProp({ dest: app, path: '/org/a11y/atspi/accessible/root' }, 'org.a11y.atspi.Accessible', 'ChildCount', Math.min(timeoutMs, 1000));
+      return 'ok';
+    } catch (e) { return isGone(e) ? 'gone' : 'busy'; }
   }
 }
