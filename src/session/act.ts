@@ -75,7 +75,18 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       receipts.push({ ...spec, status: 'rejected', detail: (e as Error).message, ...(isComputerUseError(e) ? { error: e } : {}) });
       break;
     }
-    const params = (target: string) => ({ id: target, op: spec.op, ...(spec.value !== undefined ? { value: spec.value } : {}),
+    // drag_to names its drop target by ref; the driver needs that element's handle.
+    let value = spec.value;
+    if (spec.op === 'drag_to') {
+      const drop = spec.value ? session.refs.lookup(spec.value) : undefined;
+      if (!drop) {
+        receipts.push({ ...spec, status: 'failed', detail: 'unknown drop target',
+          error: new ComputerUseError('invalid_params', `drag_to needs value = the ref of the drop target (got ${JSON.stringify(spec.value ?? '')}).`) });
+        break;
+      }
+      value = drop.id;
+    }
+    const params = (target: string) => ({ id: target, op: spec.op, ...(value !== undefined ? { value } : {}),
       expect: { role: fp.role, ...(fp.name !== undefined ? { name: fp.name } : {}) } });
     try {
       let result: ActResult;

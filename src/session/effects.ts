@@ -25,8 +25,10 @@ export interface Effects {
 }
 
 export async function collectEffects(session: Session, window: WindowInfo, windowsBefore: Map<string, WindowInfo>, settle: SettleOptions): Promise<Effects> {
-  const settled = await session.device.call('ui.settle', { quietMs: settle.quietMs, timeoutMs: settle.timeoutMs, window: window.id },
-    settle.timeoutMs + 5000);
+  const hello = await session.device.hello();
+  const settled = hello.capabilities.includes('events')
+    ? await session.device.call('ui.settle', { quietMs: settle.quietMs, timeoutMs: settle.timeoutMs, window: window.id }, settle.timeoutMs + 5000)
+    : await pollSettle(session, window, settle);
   const after = await openWindows(session);
   const fx: Effects = { diff: [], newWindows: [], closedWindows: [], settle: settled };
   const before = session.last.get(window.id);
@@ -49,4 +51,25 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
   }
   for (const [id, w] of windowsBefore) if (!after.has(id) && id !== window.id && w.pid === window.pid) fx.closedWindows.push(w);
   return fx;
+}
+
+/**
+ * Settling for drivers without events: re-read the window until two reads in a row, `quietMs` apart, have
+ * the same signature (the text of every element), or the timeout passes.
+ */
+export async function pollSettle(session: Session, window: WindowInfo, settle: SettleOptions): Promise<{ settled: boolean; events: number; ms: number }> {
+  const start = performance.now();
+  let previous = '';
+  let reads = 0;
+  for (;;) {
+    const raw = await session.device.call('tree.snapshot', { window: window.id }).catch(() => null);
+    reads++;
+    const signature = raw ? JSON.stringify(raw.root, (k, v: unknown) => (k === 'bounds' ? undefined : v)) : 'gone';
+    const ms = Math.round(performance.now() - start);
+    if (signature === previous) return { settled: true, events: 0, ms };
+    if (ms >= settle.timeoutMs) return { settled: false, events: 0, ms };
+    previous = signature;
+    await new Promise((r) => setTimeout(r, Math.max(10, settle.quietMs)));
+    if (reads > 200) return { settled: false, events: 0, ms };
+  }
 }

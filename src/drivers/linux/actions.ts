@@ -132,8 +132,17 @@ async function dispatch(bus: A11yBus, keyboard: Keyboard, info: ElementInfo, p: 
       throw unsupported('select', info);
     }
     case 'scroll': return scroll(bus, keyboard, info, p.value ?? 'into_view');
-    case 'drag_to':
-      throw new ComputerUseError('unsupported', 'AT-SPI offers no semantic drag; the pointer fallback (input.pointer) is needed for drag_to.');
+    case 'drag_to': {
+      // AT-SPI has no semantic drag: press, move and release the pointer (XTest) between the two centers.
+      if (!p.value) throw new ComputerUseError('invalid_params', 'drag_to needs the target element as value.');
+      const target = await readElement(bus, targetOf(p.value), { children: false, bounds: true }).catch(() => null);
+      if (!target?.bounds) throw new ComputerUseError('stale_ref', 'The drop target is gone or has no position.');
+      const from = await readElement(bus, t, { children: false, bounds: true });
+      if (!from.bounds || from.bounds[2] <= 0 || target.bounds[2] <= 0) throw unsupported('drag_to', info, 'The element has no position on screen.');
+      const center = (b: [number, number, number, number]): [number, number] => [Math.round(b[0] + b[2] / 2), Math.round(b[1] + b[3] / 2)];
+      await keyboard.drag(center(from.bounds), center(target.bounds));
+      return { method: 'synthetic', detail: 'pointer drag (XTest): no semantic drag in AT-SPI' };
+    }
   }
 }
 

@@ -14,6 +14,8 @@ export interface Keyboard {
   type(text: string): Promise<void>;
   /** Raises and focuses the X window of a process whose title matches. */
   activate(pid: number, title: string): Promise<boolean>;
+  /** Presses the left button at `from`, moves to `to` in steps, releases. */
+  drag(from: [number, number], to: [number, number]): Promise<void>;
 }
 
 /** Key names models tend to use → X keysym names. */
@@ -51,11 +53,19 @@ export function createKeyboard(env: NodeJS.ProcessEnv = process.env): Keyboard {
   const reason = wayland ? 'Wayland does not allow synthetic input; use element actions (click, set_value, type) instead.'
     : !env['DISPLAY'] ? 'No X display (DISPLAY is unset).' : undefined;
   const blocked = (): never => { throw new ComputerUseError(wayland ? 'input_blocked' : 'input_unavailable', reason ?? 'No keyboard.'); };
-  if (reason) return { available: false, reason, keys: async () => blocked(), type: async () => blocked(), activate: async () => false };
+  if (reason) return { available: false, reason, keys: async () => blocked(), type: async () => blocked(), activate: async () => false, drag: async () => blocked() };
   return {
     available: true,
     async keys(chords) { await run(['key', '--clearmodifiers', '--delay', '12', ...parseChords(chords)]); },
     async type(text) { await run(['type', '--clearmodifiers', '--delay', '4', '--', text], 60_000); },
+    async drag(from, to) {
+      const steps = 8;
+      const path: string[] = [];
+      for (let i = 1; i <= steps; i++) {
+        path.push('mousemove', String(Math.round(from[0] + ((to[0] - from[0]) * i) / steps)), String(Math.round(from[1] + ((to[1] - from[1]) * i) / steps)), 'sleep', '0.02');
+      }
+      await run(['mousemove', String(from[0]), String(from[1]), 'mousedown', '1', 'sleep', '0.05', ...path, 'sleep', '0.05', 'mouseup', '1']);
+    },
     async activate(pid, title) {
       const ids = (await run(['search', '--onlyvisible', '--pid', String(pid)]).catch(() => '')).split('\n').filter(Boolean);
       for (const id of ids) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** Process entry of the Linux driver: the protocol on stdin/stdout, logs on stderr. */
-import { Peer } from '../../protocol/peer.js';
+import { METHOD_NAMES } from '../../protocol/methods.js';
+import { Peer, type Handlers } from '../../protocol/peer.js';
 import { LinuxDriver } from './driver.js';
 
 export async function runLinuxDriver(): Promise<void> {
@@ -8,12 +9,13 @@ export async function runLinuxDriver(): Promise<void> {
   try {
     driver = await LinuxDriver.start();
   } catch (e) {
-    // Still answer the protocol so the host gets a clear error instead of a dead pipe.
-    const err = e as Error;
-    new Peer(process.stdin, process.stdout, {
-      hello: () => { throw e; },
-    }, { onJunk: (l) => process.stderr.write(`junk: ${l}\n`) });
-    process.stderr.write(`linux driver: ${err.message}\n`);
+    // Still answer the protocol, so the host gets the reason (e.g. permission_denied: no AT-SPI bus) instead
+    // of a dead pipe; every method fails with it.
+    const fail = (): never => { throw e; };
+    const handlers = Object.fromEntries(METHOD_NAMES.map((m) => [m, fail])) as Handlers;
+    const peer = new Peer(process.stdin, process.stdout, handlers, { onJunk: (l) => process.stderr.write(`ignored non-JSON line: ${l}\n`) });
+    peer.onClose(() => process.exit(1));
+    process.stderr.write(`linux driver: ${(e as Error).message}\n`);
     return;
   }
   const peer = new Peer(process.stdin, process.stdout, driver.handlers(), { onJunk: (l) => process.stderr.write(`ignored non-JSON line: ${l}\n`) });
