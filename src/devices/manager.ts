@@ -4,7 +4,7 @@
  */
 import { ComputerUseError } from '../protocol/errors.js';
 import type { HelloResult, MethodName, ParamsOf, ResultOf } from '../protocol/methods.js';
-import type { DriverCommand, DriverProcess } from './stdio.js';
+import type { DriverCommand, DriverConnection } from './stdio.js';
 import { builtinDriver, spawnDriver } from './stdio.js';
 
 /** Options of a device. */
@@ -13,6 +13,8 @@ export interface DeviceOptions {
   platform?: string;
   /** A custom driver command (e.g. over ssh). */
   driver?: DriverCommand;
+  /** Connects to a driver without a process (in-memory drivers in tests); wins over `driver`. */
+  connect?: () => DriverConnection;
   /** Environment for the driver (the desktop it talks to). */
   env?: Record<string, string>;
   /** Default per-call timeout. */
@@ -20,9 +22,9 @@ export interface DeviceOptions {
 }
 
 export class Device {
-  private proc: DriverProcess | null = null;
+  private proc: DriverConnection | null = null;
   private helloResult: HelloResult | null = null;
-  private starting: Promise<DriverProcess> | null = null;
+  private starting: Promise<DriverConnection> | null = null;
   /** How many times the driver was (re)started; tests and status read it. */
   restarts = -1;
   readonly timeoutMs: number;
@@ -37,16 +39,16 @@ export class Device {
   }
 
   /** Starts the driver if it is not running and says hello. */
-  private async ensure(): Promise<DriverProcess> {
+  private async ensure(): Promise<DriverConnection> {
     if (this.proc && !this.proc.peer.isClosed) return this.proc;
     if (this.starting) return this.starting;
     this.starting = (async () => {
-      const proc = spawnDriver(this.command(), this.timeoutMs);
+      const proc = this.options.connect ? this.options.connect() : spawnDriver(this.command(), this.timeoutMs);
       this.restarts++;
       try {
         this.helloResult = await proc.peer.request('hello', { client: 'computer-use' }, 15_000);
       } catch (e) {
-        proc.child.kill('SIGKILL');
+        proc.kill();
         const tail = proc.stderrTail();
         if (e instanceof ComputerUseError && e.code !== 'driver_unavailable' && e.code !== 'timeout') throw e;
         throw new ComputerUseError('driver_unavailable', `The driver did not start: ${(e as Error).message}${tail ? `\n${tail}` : ''}`);
@@ -71,7 +73,7 @@ export class Device {
     } catch (e) {
       if (e instanceof ComputerUseError && e.code === 'timeout' && !proc.peer.isClosed) {
         // A driver stuck in one call cannot be trusted for the next: restart it.
-        proc.child.kill('SIGKILL');
+        proc.kill();
       }
       if (e instanceof ComputerUseError && e.code === 'driver_unavailable') {
         const tail = proc.stderrTail();
@@ -82,17 +84,13 @@ export class Device {
   }
 
   /** The pid of the running driver, if any. */
-  get driverPid(): number | undefined { return this.proc?.peer.isClosed ? undefined : this.proc?.child.pid; }
+  get driverPid(): number | undefined { return this.proc?.peer.isClosed ? undefined : this.proc?.pid; }
 
   /** Stops the driver. */
   async close(): Promise<void> {
     const proc = this.proc;
     this.proc = null;
     if (!proc || proc.peer.isClosed) return;
-    proc.child.stdin?.end();
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => { proc.child.kill('SIGKILL'); resolve(); }, 1000);
-      proc.child.once('exit', () => { clearTimeout(timer); resolve(); });
-    });
+    await proc.end();
   }
 }

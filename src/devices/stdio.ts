@@ -14,11 +14,20 @@ export function builtinDriver(platform: string): DriverCommand {
   return { command: process.execPath, args: [entry] };
 }
 
-/** A live driver process and its protocol peer. */
-export interface DriverProcess { child: ChildProcess; peer: Peer; stderrTail: () => string }
+/** A live driver connection: its protocol peer and how to stop it. */
+export interface DriverConnection {
+  peer: Peer;
+  /** Last lines the driver wrote to stderr, for error messages. */
+  stderrTail: () => string;
+  /** Ends it at once (a driver stuck in a call). */
+  kill(): void;
+  /** Ends it gracefully, then at once after a grace period. */
+  end(): Promise<void>;
+  pid?: number;
+}
 
 /** Spawns the driver; its stderr is kept (last 4 KB) for error messages. */
-export function spawnDriver(cmd: DriverCommand, timeoutMs: number): DriverProcess {
+export function spawnDriver(cmd: DriverCommand, timeoutMs: number): DriverConnection {
   const child = spawn(cmd.command, cmd.args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...(cmd.env ?? {}) } });
   let tail = '';
   child.stderr?.setEncoding('utf8');
@@ -26,5 +35,21 @@ export function spawnDriver(cmd: DriverCommand, timeoutMs: number): DriverProces
   const peer = new Peer(child.stdout!, child.stdin!, {}, { timeoutMs, onJunk: (l) => { tail = (tail + `\n[stdout] ${l}`).slice(-4096); } });
   child.on('exit', (code, signal) => peer.close(`driver exited with ${signal ?? `code ${code}`}`));
   child.on('error', (e) => peer.close(`driver failed to start: ${e.message}`));
-  return { child, peer, stderrTail: () => tail.trim() };
+  const conn: DriverConnection = {
+    peer, stderrTail: () => tail.trim(),
+    kill: () => { child.kill('SIGKILL'); },
+    end: () => endProcess(child),
+  };
+  if (child.pid !== undefined) conn.pid = child.pid;
+  return conn;
+}
+
+/** Closes the driver's stdin (it exits when the protocol ends), then kills it after 1 s. */
+function endProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  child.stdin?.end();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); resolve(); }, 1000);
+    child.once('exit', () => { clearTimeout(timer); resolve(); });
+  });
 }

@@ -162,6 +162,22 @@ export class RefTable {
     return left.length === 0 ? { missing: true } : { ambiguous: left.length };
   }
 
+  /**
+   * Points a ref at the native id `relocate` found, so the element keeps its ref under its new handle (the
+   * next snapshot shows it as the same element, not as removed and added).
+   */
+  rebind(ref: string, newId: string): void {
+    const e = this.entries.get(ref);
+    if (!e) return;
+    const oldKey = key(e.fingerprint.window, e.id);
+    if (this.byKey.get(oldKey) === ref) this.byKey.delete(oldKey);
+    const newKey = key(e.fingerprint.window, newId);
+    const previous = this.byKey.get(newKey);
+    if (previous !== undefined && previous !== ref) this.entries.delete(previous);
+    e.id = newId;
+    this.byKey.set(newKey, ref);
+  }
+
   /** Forgets every entry of windows not in `liveWindowIds`; returns how many entries were dropped. */
   prune(liveWindowIds: Iterable<string>): number {
     const live = new Set(liveWindowIds);

@@ -102,6 +102,7 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
           throw staleRef(spec.ref, 'ambiguous' in where ? `${where.ambiguous} elements now match it` : 'the element is gone', { snapshot: true });
         }
         id = where.id;
+        session.refs.rebind(spec.ref, id);
         result = await session.device.call('node.act', params(id));
       }
       decision.done('dispatched', result.detail);

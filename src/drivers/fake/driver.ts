@@ -1,0 +1,91 @@
+/**
+ * An in-memory driver over fixture trees, for tests of everything above the protocol (session, act flow,
+ * receipts, relocation, settle) on any OS. It behaves like a small toolkit: toggles flip `checked`, set_value
+ * sets values, and tests can mutate the tree (replace handles, destroy elements, open windows) between calls.
+ */
+import { PassThrough } from 'node:stream';
+import type { AppInfo, RawNode, State, WindowInfo } from '../../engine/node.js';
+import { ComputerUseError } from '../../protocol/errors.js';
+import type { ActParams, ActResult, Capability } from '../../protocol/methods.js';
+import { Peer, type Handlers } from '../../protocol/peer.js';
+import type { DriverConnection } from '../../devices/stdio.js';
+
+/** One fake window: its info and its tree (root = the window node). */
+export interface FakeWindow { info: WindowInfo; root: RawNode }
+
+export class FakeDriver {
+  readonly windows: FakeWindow[] = [];
+  /** Calls received, by method name, for assertions. */
+  readonly calls: { method: string; params: unknown }[] = [];
+  capabilities: Capability[] = ['events', 'keys'];
+  /** Runs after each act, so a test can make the "app" react (open a dialog, destroy a node). */
+  onAct?: (p: ActParams, node: RawNode) => void;
+
+  constructor(windows: FakeWindow[] = []) { this.windows.push(...windows); }
+
+  /** Finds a node by handle in any window. */
+  node(id: string): RawNode | undefined {
+    const visit = (n: RawNode): RawNode | undefined => {
+      if (n.id === id) return n;
+      for (const c of n.children ?? []) { const hit = visit(c); if (hit) return hit; }
+      return undefined;
+    };
+    for (const w of this.windows) { const hit = visit(w.root); if (hit) return hit; }
+    return undefined;
+  }
+
+  handlers(): Handlers {
+    const log = <T>(method: string, params: unknown, value: T): T => { this.calls.push({ method, params }); return value; };
+    return {
+      hello: (p) => log('hello', p, { platform: 'fake', version: '0', capabilities: this.capabilities, permissions: {} }),
+      'apps.list': (p) => log('apps.list', p, { apps: this.apps() }),
+      'windows.list': (p) => log('windows.list', p, { windows: this.windows.map((w) => w.info) }),
+      'tree.snapshot': (p) => {
+        this.calls.push({ method: 'tree.snapshot', params: p });
+        const w = this.windows.find((x) => x.info.id === p.window);
+        if (!w) throw new ComputerUseError('window_not_found', 'no such window');
+        return { window: w.info, root: structuredClone(w.root), stats: { nodes: 0, ms: 0, truncated: false } };
+      },
+      'node.act': (p) => { this.calls.push({ method: 'node.act', params: p }); return this.act(p); },
+      'ui.settle': (p) => log('ui.settle', p, { settled: true, events: 1, ms: 0 }),
+      'input.keys': (p) => log('input.keys', p, { method: 'synthetic', focusedFirst: false }),
+    };
+  }
+
+  private apps(): AppInfo[] {
+    const byPid = new Map<number, AppInfo>();
+    for (const w of this.windows) {
+      const app = byPid.get(w.info.pid) ?? { name: w.info.app, pid: w.info.pid, id: `app-${w.info.pid}`, windows: [] };
+      app.windows.push(w.info);
+      byPid.set(w.info.pid, app);
+    }
+    return [...byPid.values()];
+  }
+
+  private act(p: ActParams): ActResult {
+    const node = this.node(p.id);
+    if (!node) throw new ComputerUseError('stale_ref', 'The element no longer exists.');
+    if (p.expect?.role && p.expect.role !== node.role) throw new ComputerUseError('stale_ref', 'role changed');
+    if (p.expect?.name !== undefined && p.expect.name !== (node.name ?? '')) throw new ComputerUseError('stale_ref', 'name changed');
+    const flip = (s: State): void => { node.states = node.states.includes(s) ? node.states.filter((x) => x !== s) : [...node.states, s]; };
+    switch (p.op) {
+      case 'toggle': flip('checked'); break;
+      case 'set_value': case 'clear': node.value = p.op === 'clear' ? '' : p.value ?? ''; break;
+      case 'type': node.value = (node.value ?? '') + (p.value ?? ''); break;
+      case 'click': break;
+      default: throw new ComputerUseError('unsupported', `${p.op} is not supported by the fake driver`);
+    }
+    this.onAct?.(p, node);
+    return { method: 'pattern', detail: `fake ${p.op}` };
+  }
+
+  /** A connection for `new Device({connect: () => fake.connect()})`. */
+  connect(): DriverConnection {
+    const toDriver = new PassThrough();
+    const toHost = new PassThrough();
+    const server = new Peer(toDriver, toHost, this.handlers());
+    const client = new Peer(toHost, toDriver, {}, { timeoutMs: 2000 });
+    const close = (): void => { server.close('closed'); client.close('closed'); };
+    return { peer: client, stderrTail: () => '', kill: close, end: async () => close() };
+  }
+}
