@@ -35,6 +35,8 @@ export interface ActOutcome {
   newWindows: { window: WindowInfo; snapshot: Snapshot }[];
   /** Windows that closed. */
   closedWindows: WindowInfo[];
+  /** Popup windows whose content the diff already shows. */
+  popups?: WindowInfo[];
   settle?: { settled: boolean; events: number; ms: number };
   /** A fresh local snapshot when a ref was stale. */
   freshSnapshot?: Snapshot;
@@ -121,11 +123,11 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
   out.window = window;
 
   const effects = await collectEffects(session, window, windowsBefore, settleOpts);
-  Object.assign(out, { diff: effects.diff, newWindows: effects.newWindows, closedWindows: effects.closedWindows, settle: effects.settle });
+  Object.assign(out, { diff: effects.diff, newWindows: effects.newWindows, closedWindows: effects.closedWindows, popups: effects.popups, settle: effects.settle });
   if (effects.after) verifyReceipts(receipts, effects.before, effects.after);
   // A click that opened or closed a window had a visible effect.
   for (const r of receipts) {
-    if (r.status === 'unknown' && (r.op === 'click' || r.op === 'double_click') && (out.newWindows.length || out.closedWindows.length)) {
+    if (r.status === 'unknown' && (r.op === 'click' || r.op === 'double_click' || r.op === 'expand') && (out.newWindows.length || out.closedWindows.length || out.popups?.length)) {
       r.status = 'confirmed';
       r.detail += out.newWindows.length ? '; a window appeared' : '; a window closed';
     }
@@ -163,7 +165,20 @@ function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | undefined,
       }
       case 'focus': ok = has(now, 'focused'); why = ok ? 'focused' : 'not focused'; break;
       case 'select': ok = has(now, 'selected') || (spec.value !== undefined && (now.value ?? '').includes(spec.value)); why = ok ? 'selected' : ''; break;
-      case 'expand': ok = has(now, 'expanded'); why = ok ? 'expanded' : ''; break;
+      case 'expand': {
+        // Combo boxes do not always report "expanded"; items appearing under the element show it opened.
+        const kids = (snap: Snapshot | undefined) => snap?.elements.filter((l) => l.parent === r.ref).length ?? 0;
+        ok = has(now, 'expanded') || kids(after) > kids(before);
+        why = ok ? (has(now, 'expanded') ? 'expanded' : 'items appeared') : '';
+        break;
+      }
+      case 'scroll': {
+        // A scroll moved something when a scroll bar inside the element changed its value.
+        const bars = (snap: Snapshot | undefined) => snap?.elements.filter((l) => l.parent === r.ref && l.role === 'scrollbar').map((l) => l.value).join() ?? '';
+        ok = bars(before) !== bars(after) || (spec.value === 'into_view' && !has(now, 'offscreen'));
+        why = ok ? 'scrolled' : 'no scroll bar moved';
+        break;
+      }
       case 'collapse': ok = has(now, 'collapsed') || !has(now, 'expanded'); why = ok ? 'collapsed' : ''; break;
       case 'click': {
         for (const s of ['checked', 'pressed', 'selected', 'expanded'] as const) {

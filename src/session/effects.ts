@@ -3,6 +3,7 @@
  * snapshot windows that appeared. Shared by element actions and keys.
  */
 import type { WindowInfo } from '../engine/node.js';
+import { walk } from '../engine/node.js';
 import type { Snapshot } from '../engine/snapshot.js';
 import { diffSnapshots } from '../engine/diff.js';
 import { isComputerUseError } from '../protocol/errors.js';
@@ -19,6 +20,8 @@ export interface Effects {
   diff: string[];
   newWindows: { window: WindowInfo; snapshot: Snapshot }[];
   closedWindows: WindowInfo[];
+  /** New windows whose content already shows in the target window's diff. */
+  popups: WindowInfo[];
   settle: { settled: boolean; events: number; ms: number };
   before?: Snapshot;
   after?: Snapshot;
@@ -30,7 +33,7 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
     ? await session.device.call('ui.settle', { quietMs: settle.quietMs, timeoutMs: settle.timeoutMs, window: window.id }, settle.timeoutMs + 5000)
     : await pollSettle(session, window, settle);
   const after = await openWindows(session);
-  const fx: Effects = { diff: [], newWindows: [], closedWindows: [], settle: settled };
+  const fx: Effects = { diff: [], newWindows: [], closedWindows: [], popups: [], settle: settled };
   const before = session.last.get(window.id);
   if (before) fx.before = before;
   const still = after.get(window.id);
@@ -44,10 +47,17 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
   } else {
     fx.closedWindows.push(window);
   }
+  // Handles already shown in the target window: a popup window holding the same menu (GTK3 combo boxes)
+  // is reported as a window without repeating its content.
+  const shown = new Set((fx.after?.elements ?? []).map((l) => session.refs.lookup(l.ref)?.id));
   for (const [id, w] of after) {
     if (windowsBefore.has(id)) continue;
     const raw = await session.readWindow(w).catch(() => null);
-    if (raw) fx.newWindows.push({ window: raw.window, snapshot: session.snapshotOf(raw).full });
+    if (!raw) continue;
+    const inner: string[] = [];
+    walk(raw.root, (n) => { if (n !== raw.root) inner.push(n.id); });
+    if (inner.length > 0 && inner.every((h) => shown.has(h))) { fx.popups.push(raw.window); continue; }
+    fx.newWindows.push({ window: raw.window, snapshot: session.snapshotOf(raw).full });
   }
   for (const [id, w] of windowsBefore) if (!after.has(id) && id !== window.id && w.pid === window.pid) fx.closedWindows.push(w);
   return fx;

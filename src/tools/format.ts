@@ -30,6 +30,7 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
   }
   lines.push(...o.diff);
   if (o.receipts.some((r) => r.status === 'confirmed' || r.status === 'unknown') && o.diff.length === 0 && !o.newWindows.length) lines.push('(no visible change in the window)');
+  for (const w of o.popups ?? []) lines.push(`popup window [${table.refOf(w)}] opened (its items are the + lines above)`);
   for (const w of o.closedWindows) lines.push(`window closed: [${table.refOf(w)}] ${JSON.stringify(w.title)}`);
   for (const n of o.newWindows) {
     lines.push(`new window [${table.refOf(n.window)}] ${n.window.role} ${JSON.stringify(n.window.title)}:`);
