@@ -73,10 +73,16 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
         // Copy so the shared cache entry is not mutated by enrich().
         info = { ...hit.info, children: [] };
         cached++;
-        const kids = cachedChildren(info);
-        if (kids) info.children = kids;
-        else info.children = ((await bus.call(t, 'org.a11y.atspi.Accessible', 'GetChildren'))[0] as [string, string][]).map(([dest, path]) => ({ dest, path }));
-        await enrich(bus, info, opts.bounds ?? false);
+        // A hidden subtree is cut below this node: its children and text are not needed.
+        if (!(opts.pruneHidden !== false && parentShowing && !info.states.has('showing'))) {
+          const kids = cachedChildren(info);
+          const [live] = await Promise.all([
+            kids ? Promise.resolve(kids) : bus.call(t, 'org.a11y.atspi.Accessible', 'GetChildren')
+              .then(([list]) => (list as [string, string][]).map(([dest, path]) => ({ dest, path }))),
+            enrich(bus, info, opts.bounds ?? false),
+          ]);
+          info.children = live;
+        }
       } else {
         // The start node is always read live: caches hold stale roots (GTK4 caches the app root with 0 children).
         info = await readElement(bus, t, { bounds: opts.bounds ?? false });

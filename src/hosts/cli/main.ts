@@ -12,12 +12,21 @@ const USAGE = `usage: computer-use <command> [args...]
   wait <appears|disappears|value_changes|window_appears> [--text T] [--ref eN] [--timeout ms]
   keys <chords...> [--app A]         e.g. keys ctrl+s
   sandbox   headless desktops (up | down | status | env | exec); see \`computer-use sandbox help\`
+  mcp [--desktop auto|current|sandbox] [--max-tokens N]   MCP server on stdio
   driver linux                       run the Linux driver on stdio (JSON-RPC)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'sandbox': return runSandboxCommand(rest);
+    case 'mcp': {
+      const { parseArgs } = await import('./tool-commands.js');
+      const { flags } = parseArgs(rest);
+      const desktop = flags['desktop'] as 'auto' | 'current' | 'sandbox' | undefined;
+      const { runMcpServer } = await import('../mcp.js');
+      await runMcpServer({ ...(desktop ? { desktop } : {}), ...(flags['max-tokens'] ? { maxTokens: Number(flags['max-tokens']) } : {}) });
+      return new Promise<number>(() => undefined); // serves until the client disconnects
+    }
     case 'driver': {
       if (rest[0] !== 'linux') { process.stderr.write('usage: computer-use driver linux\n'); return 2; }
       const { runLinuxDriver } = await import('../../drivers/linux/main.js');
