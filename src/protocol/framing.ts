@@ -29,8 +29,9 @@ export class LineReader {
       out.push(parseLine(line, this.maxLineBytes));
     }
     if (this.buffer.length > this.maxLineBytes) {
-      // A line that never ends must not grow memory without bound: drop it up to its newline.
-      out.push({ kind: 'oversize', bytes: this.buffer.length });
+      // A line that never ends must not grow memory without bound: drop it up to its newline, and report
+      // it once (not once per cap-sized piece).
+      if (!this.dropping) out.push({ kind: 'oversize', bytes: this.buffer.length });
       this.buffer = '';
       this.dropping = true;
     }

@@ -110,15 +110,18 @@ export class Peer {
       void this.answer(m.id, m.method, m.params);
       return;
     }
-    if (typeof m.id === 'number') {
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      this.pending.delete(m.id);
+    if ('result' in m || 'error' in m) {
+      // A response. One we cannot match (late, unknown id, or `id: null` for a line the other side rejected)
+      // is reported, never answered: answering it would bounce error responses between the peers forever.
+      const p = typeof m.id === 'number' ? this.pending.get(m.id) : undefined;
+      if (!p) { this.options.onJunk?.(`unmatched response: ${JSON.stringify(msg).slice(0, 200)}`); return; }
+      this.pending.delete(m.id as number);
       clearTimeout(p.timer);
       if (m.error) p.reject(fromWire(m.error)); else p.resolve(m.result);
       return;
     }
-    this.write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: no method.' } });
+    const id = typeof m.id === 'number' || typeof m.id === 'string' ? m.id : null;
+    this.write({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request: no method.' } });
   }
 
   private async answer(id: unknown, method: string, params: unknown): Promise<void> {

@@ -32,13 +32,16 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
   const settled = hello.capabilities.includes('events')
     ? await session.device.call('ui.settle', { quietMs: settle.quietMs, timeoutMs: settle.timeoutMs, window: window.id }, settle.timeoutMs + 5000)
     : await pollSettle(session, window, settle);
-  const after = await openWindows(session);
+  // The window list and the re-read are independent: run them together.
+  const [after, raw] = await Promise.all([
+    openWindows(session),
+    session.readWindow(window).catch((e) => { if (isComputerUseError(e, 'window_not_found') || isComputerUseError(e, 'stale_ref')) return null; throw e; }),
+  ]);
   const fx: Effects = { diff: [], newWindows: [], closedWindows: [], popups: [], settle: settled };
   const before = session.last.get(window.id);
   if (before) fx.before = before;
   const still = after.get(window.id);
   if (still) {
-    const raw = await session.readWindow(still).catch((e) => { if (isComputerUseError(e, 'window_not_found')) return null; throw e; });
     if (raw) {
       const { full } = session.snapshotOf(raw);
       fx.after = full;

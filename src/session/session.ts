@@ -20,7 +20,11 @@ import { WindowTable } from './windows.js';
 
 /** Settle defaults: quiet window after the last event, cap (seed §3.3). */
 export interface SettleOptions { quietMs: number; timeoutMs: number }
-export const DEFAULT_SETTLE: SettleOptions = { quietMs: 150, timeoutMs: 3000 };
+/**
+ * 60 ms of quiet after the app's last event once it answers pings (structural changes wait 250 ms for
+ * closing animations); see EventWatcher.settle for why the ping makes a short window safe.
+ */
+export const DEFAULT_SETTLE: SettleOptions = { quietMs: 60, timeoutMs: 3000 };
 
 /** Options of a session. */
 export interface SessionOptions {
@@ -92,8 +96,28 @@ export class Session {
     return apps;
   }
 
-  /** Finds the window a tool means: a `wN` ref, a title, or an app's focused (else first) window. */
+  /**
+   * Finds the window a tool means: a `wN` ref, a title, or an app's focused (else last) window. A known `wN`
+   * and an app name are resolved without listing every app's windows (observe stays cheap); a window that
+   * closed meanwhile fails later with window_not_found.
+   */
   async resolveWindow(target: WindowTarget): Promise<WindowInfo> {
+    if (target.window && /^w\d+$/.test(target.window)) {
+      const known = this.windows.get(target.window);
+      if (known) return known;
+    }
+    if (target.app && !target.window) {
+      const { apps } = await this.device.call('apps.list', { withWindows: false });
+      const want = target.app.toLowerCase();
+      const app = apps.find((a) => a.name.toLowerCase() === want) ?? apps.find((a) => a.name.toLowerCase().includes(want))
+        ?? apps.find((a) => a.executable?.toLowerCase().endsWith(`/${want}`));
+      if (!app) throw new ComputerUseError('app_not_found', `No running app matches "${target.app}". Running: ${apps.map((a) => a.name).join(', ') || 'none'}. Start it with computer_launch.`);
+      const { windows } = await this.device.call('windows.list', { pid: app.pid });
+      for (const w of windows) this.windows.refOf(w);
+      const w = windows.find((x) => x.focused) ?? windows[windows.length - 1];
+      if (!w) throw new ComputerUseError('window_not_found', `${app.name} has no open window.`);
+      return w;
+    }
     const apps = await this.apps();
     const all = apps.flatMap((a) => a.windows);
     if (target.window) {
@@ -101,15 +125,6 @@ export class Session {
       const w = byRef ? all.find((x) => x.id === byRef.id) : all.find((x) => x.title === target.window) ??
         all.find((x) => x.title.toLowerCase().includes(target.window!.toLowerCase()));
       if (!w) throw new ComputerUseError('window_not_found', `No open window matches "${target.window}". Open windows: ${describeWindows(all, this.windows)}.`);
-      return w;
-    }
-    if (target.app) {
-      const want = target.app.toLowerCase();
-      const app = apps.find((a) => a.name.toLowerCase() === want) ?? apps.find((a) => a.name.toLowerCase().includes(want))
-        ?? apps.find((a) => a.executable?.toLowerCase().endsWith(`/${want}`));
-      if (!app) throw new ComputerUseError('app_not_found', `No running app matches "${target.app}". Running: ${apps.map((a) => a.name).join(', ') || 'none'}. Start it with computer_launch.`);
-      const w = app.windows.find((x) => x.focused) ?? app.windows[app.windows.length - 1];
-      if (!w) throw new ComputerUseError('window_not_found', `${app.name} has no open window.`);
       return w;
     }
     const focused = all.find((x) => x.focused) ?? all[all.length - 1];

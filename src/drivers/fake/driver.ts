@@ -39,7 +39,7 @@ export class FakeDriver {
     return {
       hello: (p) => log('hello', p, { platform: 'fake', version: '0', capabilities: this.capabilities, permissions: {} }),
       'apps.list': (p) => log('apps.list', p, { apps: this.apps() }),
-      'windows.list': (p) => log('windows.list', p, { windows: this.windows.map((w) => w.info) }),
+      'windows.list': (p) => log('windows.list', p, { windows: this.windows.map((w) => w.info).filter((w) => p.pid === undefined || w.pid === p.pid) }),
       'tree.snapshot': (p) => {
         this.calls.push({ method: 'tree.snapshot', params: p });
         const w = this.windows.find((x) => x.info.id === p.window);

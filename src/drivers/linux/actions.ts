@@ -85,6 +85,11 @@ async function dispatch(bus: A11yBus, keyboard: Keyboard, info: ElementInfo, p: 
     case 'set_value':
     case 'clear': {
       const text = p.op === 'clear' ? '' : (p.value ?? '');
+      // Spin buttons hold a number: set it through Value, so the text and the number agree.
+      if (p.op === 'set_value' && has(VALUE) && info.atspiRole === 'spin button' && Number.isFinite(Number(text)) && text.trim() !== '') {
+        await bus.setProp(t, VALUE, 'CurrentValue', 'd', Number(text));
+        return { method: 'pattern', detail: 'Value.CurrentValue' };
+      }
       if (has(ETEXT) && info.states.has('editable')) {
         const [ok] = await bus.call(t, ETEXT, 'SetTextContents', 's', [text]);
         if (ok === false) throw new ComputerUseError('action_failed', 'The field refused the new text (read-only or filtered).');

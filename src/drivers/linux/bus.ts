@@ -114,5 +114,6 @@ export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise
 export function isGone(e: unknown): boolean {
   const type = (e as { type?: string }).type ?? '';
   const text = `${type} ${(e as Error).message ?? ''}`;
-  return /UnknownObject|UnknownMethod|ServiceUnknown|NoReply|Disconnected|UnknownInterface|does not exist|not exist/i.test(text);
+  // NoReply and timeouts mean busy, not gone: the caller reports them instead of dropping the element.
+  return /UnknownObject|UnknownMethod|ServiceUnknown|Disconnected|UnknownInterface|does not exist|not exist/i.test(text);
 }

@@ -10,7 +10,7 @@ import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import type { ElementInfo, ReadOptions } from './reader.js';
-import { MAX_CHILDREN, decodeStates, enrich, handleOf, readElement, toRawNode } from './reader.js';
+import { MAX_CHILDREN, decodeStates, enrich, handleOf, readElement, showingIsReliable, toRawNode } from './reader.js';
 
 interface CachedItem { info: ElementInfo; parent: string; index: number }
 
@@ -63,6 +63,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
     return ordered;
   };
 
+  let reliable = true;
   const visit = async (t: Target, depth: number, parentShowing: boolean): Promise<RawNode | null> => {
     if (nodes >= maxNodes) { truncated = true; return null; }
     nodes++;
@@ -74,7 +75,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
         info = { ...hit.info, children: [] };
         cached++;
         // A hidden subtree is cut below this node: its children and text are not needed.
-        if (!(opts.pruneHidden !== false && parentShowing && !info.states.has('showing'))) {
+        if (!(opts.pruneHidden !== false && reliable && parentShowing && !info.states.has('showing'))) {
           const kids = cachedChildren(info);
           const [live] = await Promise.all([
             kids ? Promise.resolve(kids) : bus.call(t, 'org.a11y.atspi.Accessible', 'GetChildren')
@@ -86,14 +87,24 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
       } else {
         // The start node is always read live: caches hold stale roots (GTK4 caches the app root with 0 children).
         info = await readElement(bus, t, { bounds: opts.bounds ?? false });
+        if (depth === 0) {
+          const states = await Promise.all(info.children.slice(0, MAX_CHILDREN).map((c) => {
+            const hitChild = cache.get(handleOf(c));
+            return hitChild ? hitChild.info.states : bus.call(c, 'org.a11y.atspi.Accessible', 'GetState')
+              .then((r) => decodeStates(r[0] as number[])).catch(() => new Set<string>());
+          }));
+          reliable = showingIsReliable(info, states);
+        }
       }
     } catch (e) {
       if (isGone(e)) return null;
+      // A node that does not answer is left out (and the read marked incomplete) rather than failing it all.
+      if (depth > 0) { truncated = true; return null; }
       throw e;
     }
-    const node = toRawNode(info);
+    const node = toRawNode(info, reliable);
     const showing = info.states.has('showing');
-    const hidden = opts.pruneHidden !== false && parentShowing && !showing && depth > 0;
+    const hidden = opts.pruneHidden !== false && reliable && parentShowing && !showing && depth > 0;
     const atDepth = opts.depth !== undefined && depth >= opts.depth;
     if (hidden || atDepth || info.children.length > MAX_CHILDREN) {
       node.childCount = Math.max(info.childCount, info.children.length);

@@ -9,7 +9,7 @@ import { ComputerUseError } from '../../protocol/errors.js';
 import type { Handlers } from '../../protocol/peer.js';
 import type { FindMatch, LaunchParams, LaunchResult } from '../../protocol/methods.js';
 import { act } from './actions.js';
-import { listApps, processStartTime } from './apps.js';
+import { listApps, listWindowsOf, processStartTime } from './apps.js';
 import { A11yBus, isGone } from './bus.js';
 import { readTreeCached } from './cache.js';
 import { EventWatcher } from './events.js';
@@ -62,9 +62,11 @@ export class LinuxDriver {
       }),
       'apps.list': async (p) => ({ apps: await listApps(this.bus, p.withWindows ?? true) }),
       'windows.list': async (p) => {
-        const apps = await listApps(this.bus);
+        // Names and pids first, windows only of the apps asked for: observing one app stays cheap.
+        const apps = await listApps(this.bus, false);
         const sel = apps.filter((a) => (p.pid === undefined || a.pid === p.pid) && (p.app === undefined || a.name.toLowerCase() === p.app.toLowerCase()));
-        return { windows: sel.flatMap((a) => a.windows) };
+        const wins = await Promise.all(sel.map((a) => listWindowsOf(this.bus, targetOf(a.id), a.name, a.pid).catch(() => [])));
+        return { windows: wins.flat() };
       },
       'window.activate': async (p) => {
         const w = await this.windowInfo(p.window);

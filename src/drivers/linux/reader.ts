@@ -131,8 +131,11 @@ async function readBounds(bus: A11yBus, info: ElementInfo): Promise<void> {
   } catch { /* no geometry: leave unknown */ }
 }
 
-/** AT-SPI states → unified states. */
-export function mapStates(info: ElementInfo): State[] {
+/**
+ * AT-SPI states → unified states. `showingReliable` is false for toolkits that never set "showing" below the
+ * window (GTK 4.8): there, a missing "showing" says nothing and must not hide the element.
+ */
+export function mapStates(info: ElementInfo, showingReliable = true): State[] {
   const s = info.states;
   const out: State[] = [];
   if (s.has('focused')) out.push('focused');
@@ -153,8 +156,8 @@ export function mapStates(info: ElementInfo): State[] {
   if (s.has('busy')) out.push('busy');
   if (s.has('active')) out.push('active');
   // GTK3 clears "showing" on widgets that are not on screen (hidden pages, closed popovers).
-  if (s.has('visible') && !s.has('showing')) out.push('offscreen');
-  if (!s.has('visible') && s.has('showing') === false && info.states.size > 0 && !s.has('defunct')) out.push('invisible');
+  if (showingReliable && s.has('visible') && !s.has('showing')) out.push('offscreen');
+  if (showingReliable && !s.has('visible') && !s.has('showing') && info.states.size > 0 && !s.has('defunct')) out.push('invisible');
   return out;
 }
 
@@ -174,10 +177,10 @@ export function mapActions(info: ElementInfo): Op[] {
 }
 
 /** Maps read facts to a RawNode (without children). Password text never leaves the driver. */
-export function toRawNode(info: ElementInfo): RawNode {
+export function toRawNode(info: ElementInfo, showingReliable = true): RawNode {
   // A multi-line text view is a document to the user, as the seed's snapshot format shows it.
   const role = info.atspiRole === 'text' && info.states.has('multi line') ? 'document' : roleFromAtspi(info.atspiRole);
-  const node: RawNode = { id: handleOf(info.target), role, nativeRole: info.atspiRole, states: mapStates(info), actions: mapActions(info) };
+  const node: RawNode = { id: handleOf(info.target), role, nativeRole: info.atspiRole, states: mapStates(info, showingReliable), actions: mapActions(info) };
   if (info.name) node.name = info.name;
   if (info.description && info.description !== info.name) node.description = info.description;
   if (info.accessibleId) node.stableId = info.accessibleId;
@@ -186,8 +189,9 @@ export function toRawNode(info: ElementInfo): RawNode {
     node.value = password ? (info.textLength ? '••••' : '') : info.text;
     if (!password && info.textLength !== undefined && info.textLength > info.text.length) node.valueLength = info.textLength;
   }
-  if (info.value && !info.text && VALUE_ROLES.test(info.atspiRole)) {
-    node.value = formatNumber(info.value.current);
+  if (info.value && VALUE_ROLES.test(info.atspiRole)) {
+    // A spin button's text is its number as typed; the Value interface holds the number itself.
+    if (!info.text || info.atspiRole === 'spin button') node.value = formatNumber(info.value.current);
     if (info.value.max > info.value.min) node.range = { min: info.value.min, max: info.value.max, ...(info.value.step > 0 ? { step: info.value.step } : {}) };
   }
   if (info.bounds) node.bounds = info.bounds;
@@ -201,24 +205,41 @@ function formatNumber(n: number): string {
   return Number.isInteger(n) ? String(n) : String(Math.round(n * 1000) / 1000);
 }
 
+/**
+ * Whether this window's toolkit sets "showing" on what is on screen: the window shows and at least one of its
+ * children does. GTK 4.8 marks only the window, so pruning by "showing" would cut everything.
+ */
+export function showingIsReliable(root: ElementInfo, childStates: Set<string>[]): boolean {
+  return root.states.has('showing') && (childStates.length === 0 || childStates.some((s) => s.has('showing')));
+}
+
+async function childStatesLive(bus: A11yBus, info: ElementInfo): Promise<Set<string>[]> {
+  const words = await Promise.all(info.children.slice(0, MAX_CHILDREN).map((c) =>
+    bus.call(c, ACC, 'GetState').then((r) => decodeStates(r[0] as number[])).catch(() => new Set<string>())));
+  return words;
+}
+
 /** Reads a whole subtree concurrently. Nodes that vanish mid-read are skipped. */
 export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {}): Promise<{ root: RawNode; nodes: number; truncated: boolean }> {
   const maxNodes = opts.maxNodes ?? 5000;
   let nodes = 0;
   let truncated = false;
-  const visit = async (t: Target, depth: number, parentShowing: boolean): Promise<RawNode | null> => {
+  let reliable = true;
+  const visit = async (t: Target, depth: number, parentShowing: boolean, known?: ElementInfo): Promise<RawNode | null> => {
     if (nodes >= maxNodes) { truncated = true; return null; }
     nodes++;
     let info: ElementInfo;
     try {
-      info = await readElement(bus, t, { bounds: opts.bounds ?? false });
+      info = known ?? await readElement(bus, t, { bounds: opts.bounds ?? false });
     } catch (e) {
       if (isGone(e)) return null;
+      // A node that does not answer is left out (and the read marked incomplete) rather than failing it all.
+      if (depth > 0) { truncated = true; return null; }
       throw e;
     }
-    const node = toRawNode(info);
+    const node = toRawNode(info, reliable);
     const showing = info.states.has('showing');
-    const hidden = opts.pruneHidden !== false && parentShowing && !showing && depth > 0;
+    const hidden = opts.pruneHidden !== false && reliable && parentShowing && !showing && depth > 0;
     const kids = info.children.slice(0, MAX_CHILDREN);
     if (info.children.length > MAX_CHILDREN || (opts.depth !== undefined && depth >= opts.depth) || hidden) {
       node.childCount = Math.max(info.childCount, info.children.length);
@@ -231,7 +252,15 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
     if (present.length) node.children = present;
     return node;
   };
-  const root_ = await visit(root, 0, false);
+  let rootInfo: ElementInfo;
+  try {
+    rootInfo = await readElement(bus, root, { bounds: opts.bounds ?? false });
+  } catch (e) {
+    if (isGone(e)) throw Object.assign(new Error('root vanished'), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
+    throw e;
+  }
+  reliable = showingIsReliable(rootInfo, await childStatesLive(bus, rootInfo));
+  const root_ = await visit(root, 0, false, rootInfo);
   if (!root_) throw Object.assign(new Error('root vanished'), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
   return { root: root_, nodes, truncated };
 }
