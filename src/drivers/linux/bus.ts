@@ -4,6 +4,7 @@
  */
 import dbus from 'dbus-next';
 import { ComputerUseError } from '../../protocol/errors.js';
+import { PeerConnection } from './p2p.js';
 
 const { Message } = dbus;
 
@@ -21,16 +22,48 @@ export class A11yBus {
     return new A11yBus(bus, address);
   }
 
-  /** Calls a method and returns the reply body. */
-  async call(t: Target, iface: string, member: string, signature = '', body: unknown[] = [], timeoutMs = 3000): Promise<any[]> {
+  /** Direct connections per app bus name (null: the app offers none, use the bus). */
+  private readonly peers = new Map<string, Promise<PeerConnection | null>>();
+  /** Use direct connections to apps where offered (COMPUTER_USE_NO_P2P=1 turns them off). */
+  p2p = !process.env['COMPUTER_USE_NO_P2P'];
+
+  /**
+   * Calls a method and returns the reply body. Calls to an app go over its direct connection when it has one;
+   * `viaBus` forces the bus (a settle ping must share the connection the app's events arrive on, so that
+   * events sent before the reply are received before it).
+   */
+  async call(t: Target, iface: string, member: string, signature = '', body: unknown[] = [], timeoutMs = 3000, viaBus = false): Promise<any[]> {
     const msg = new Message({ destination: t.dest, path: t.path, interface: iface, member, signature, body });
-    const reply = await withTimeout(this.bus.call(msg), timeoutMs, `${iface}.${member}`);
+    const peer = !viaBus && this.p2p && t.dest.startsWith(':') ? await this.peerFor(t.dest) : null;
+    const reply = await withTimeout(peer ? peer.call(msg) : this.bus.call(msg), timeoutMs, `${iface}.${member}`);
     return reply?.body ?? [];
   }
 
+  private peerFor(dest: string): Promise<PeerConnection | null> {
+    let p = this.peers.get(dest);
+    const settled = p;
+    if (settled) {
+      return settled.then((c) => {
+        if (c && c.isClosed) { this.peers.delete(dest); return null; }
+        return c;
+      });
+    }
+    p = (async () => {
+      try {
+        const msg = new Message({ destination: dest, path: '/org/a11y/atspi/accessible/root', interface: 'org.a11y.atspi.Application', member: 'GetApplicationBusAddress' });
+        const reply = await withTimeout(this.bus.call(msg), 1000, 'GetApplicationBusAddress');
+        const address = String(reply?.body?.[0] ?? '');
+        if (!address) return null;
+        return await PeerConnection.open(address, 1000);
+      } catch { return null; }
+    })();
+    this.peers.set(dest, p);
+    return p;
+  }
+
   /** Reads one property value (unwrapped from its variant). */
-  async getProp(t: Target, iface: string, prop: string, timeoutMs = 3000): Promise<any> {
-    const [v] = await this.call(t, 'org.freedesktop.DBus.Properties', 'Get', 'ss', [iface, prop], timeoutMs);
+  async getProp(t: Target, iface: string, prop: string, timeoutMs = 3000, viaBus = false): Promise<any> {
+    const [v] = await this.call(t, 'org.freedesktop.DBus.Properties', 'Get', 'ss', [iface, prop], timeoutMs, viaBus);
     return (v as { value: unknown } | undefined)?.value;
   }
 
@@ -61,7 +94,10 @@ export class A11yBus {
     } catch { return 0; }
   }
 
-  disconnect(): void { try { this.bus.disconnect(); } catch { /* already closed */ } }
+  disconnect(): void {
+    for (const p of this.peers.values()) void p.then((c) => c?.close());
+    try { this.bus.disconnect(); } catch { /* already closed */ }
+  }
 }
 
 /** Opens a bus connection, waiting for the handshake so early disconnects cannot crash the process. */

@@ -32,8 +32,8 @@ export class LinuxDriver {
 
   /** Describes one window by handle (without listing every app), failing with window_not_found. */
   async windowInfo(handle: string): Promise<WindowInfo> {
-    const t = targetOf(handle);
     try {
+      const t = targetOf(handle);
       const [info, pid, app] = await Promise.all([
         readElement(this.bus, t, { children: false, bounds: true }),
         this.bus.pidOf(t.dest),
@@ -75,8 +75,8 @@ export class LinuxDriver {
       'apps.launch': (p) => this.launch(p),
       'tree.snapshot': async (p) => {
         const t0 = performance.now();
-        const start = targetOf(p.scope ?? p.window);
         try {
+          const start = targetOf(p.scope ?? p.window);
           const [window, read] = await Promise.all([
             this.windowInfo(p.window),
             (process.env['COMPUTER_USE_NO_CACHE'] ? readTree : readTreeCached)(this.bus, start, { ...(p.depth !== undefined ? { depth: p.depth } : {}), maxNodes: p.maxNodes ?? 5000 }),
@@ -88,7 +88,10 @@ export class LinuxDriver {
         }
       },
       'tree.find': async (p) => {
-        const read = await readTree(this.bus, targetOf(p.window), { maxNodes: 5000 });
+        const read = await (async () => readTree(this.bus, targetOf(p.window), { maxNodes: 5000 }))().catch((e: unknown) => {
+          if (isGone(e)) throw new ComputerUseError('window_not_found', 'The window is gone. Call computer_apps to list the open windows.');
+          throw e;
+        });
         const text = p.text?.toLowerCase();
         const matches: FindMatch[] = [];
         walk(read.root, (n: RawNode, anc) => {

@@ -115,7 +115,7 @@ export class EventWatcher {
   /** Round trip to the app's main loop: 'ok', 'gone' (the app exited: nothing left to wait for) or 'busy'. */
   private async ping(app: string, timeoutMs: number): Promise<'ok' | 'gone' | 'busy'> {
     try {
-      await this.bus.getProp({ dest: app, path: '/org/a11y/atspi/accessible/root' }, 'org.a11y.atspi.Accessible', 'ChildCount', Math.min(timeoutMs, 1000));
+      await this.bus.getProp({ dest: app, path: '/org/a11y/atspi/accessible/root' }, 'org.a11y.atspi.Accessible', 'ChildCount', Math.min(timeoutMs, 1000), true);
       return 'ok';
     } catch (e) { return isGone(e) ? 'gone' : 'busy'; }
   }

@@ -18,8 +18,9 @@ export const MAX_CHILDREN = 200;
 export function handleOf(t: Target): string { return t.dest + t.path; }
 /** Decodes a handle made by handleOf. */
 export function targetOf(handle: string): Target {
-  const i = handle.indexOf('/');
-  if (i <= 0) throw new Error(`bad handle ${handle}`);
+  const i = typeof handle === 'string' ? handle.indexOf('/') : -1;
+  // A malformed handle names nothing that exists: the same answer as a handle of a closed element.
+  if (i <= 0) throw Object.assign(new Error(`no element has the handle ${JSON.stringify(handle)}`), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
   return { dest: handle.slice(0, i), path: handle.slice(i) };
 }
 
@@ -109,7 +110,9 @@ async function readText(bus: A11yBus, info: ElementInfo): Promise<void> {
       bus.call(info.target, 'org.a11y.atspi.Text', 'GetText', 'ii', [0, TEXT_READ_LIMIT]),
     ]);
     info.textLength = Number(count ?? 0);
-    info.text = String(text[0] ?? '');
+    // U+FFFC marks where an embedded child object sits in its parent's text (Chromium): not text to show.
+    info.text = String(text[0] ?? '').replace(/\uFFFC/g, '');
+    if (info.text === '' && !info.states.has('editable')) { delete info.text; delete info.textLength; }
   } catch { /* some widgets list Text but fail it; the name still describes them */ }
 }
 
@@ -161,11 +164,16 @@ export function mapStates(info: ElementInfo, showingReliable = true): State[] {
   return out;
 }
 
+/** Native roles that are never click targets of their own. */
+const PASSIVE_ROLES = /^(panel|filler|label|static|section|grouping|scroll pane|viewport|paragraph|heading|separator|image|icon|redundant object|layered pane|glass pane|root pane|form|html container|block quote|article|landmark|header|footer|caption|description value|description term)$/;
+
 /** Operations the element supports, inferred from its interfaces, role and states. */
 export function mapActions(info: ElementInfo): Op[] {
   const ops = new Set<Op>();
   const i = info.interfaces;
-  if (i.has('org.a11y.atspi.Action')) ops.add('click');
+  // GTK4 gives every widget an Action interface and Chromium every node "showContextMenu": on containers and
+  // static text that is no reason to offer a click.
+  if (i.has('org.a11y.atspi.Action') && !PASSIVE_ROLES.test(info.atspiRole)) ops.add('click');
   if (info.states.has('focusable')) ops.add('focus');
   if (i.has('org.a11y.atspi.EditableText') && info.states.has('editable')) { ops.add('set_value'); ops.add('type'); ops.add('clear'); }
   if (i.has('org.a11y.atspi.Value') && !/progress|level/.test(info.atspiRole)) ops.add('set_value');
@@ -181,7 +189,8 @@ export function toRawNode(info: ElementInfo, showingReliable = true): RawNode {
   // A multi-line text view is a document to the user, as the seed's snapshot format shows it.
   const role = info.atspiRole === 'text' && info.states.has('multi line') ? 'document' : roleFromAtspi(info.atspiRole);
   const node: RawNode = { id: handleOf(info.target), role, nativeRole: info.atspiRole, states: mapStates(info, showingReliable), actions: mapActions(info) };
-  if (info.name) node.name = info.name;
+  // GTK 4.8 names unlabelled widgets after their class ("GtkToggleButton"): that is no name to a user.
+  if (info.name && !/^Gtk[A-Z]\w*$/.test(info.name)) node.name = info.name;
   if (info.description && info.description !== info.name) node.description = info.description;
   if (info.accessibleId) node.stableId = info.accessibleId;
   const password = info.atspiRole === 'password text';
