@@ -1,0 +1,49 @@
+/** The CLI prints what the model reads, and refs from one process work in the next. */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, test } from 'node:test';
+import { killApp, refOn } from './helpers.js';
+
+const cli = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url));
+const home = await mkdtemp(join(tmpdir(), 'cu-cli-'));
+let appPid = 0;
+
+function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [cli, ...args], { env: { ...process.env, COMPUTER_USE_HOME: home }, timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+after(async () => { if (appPid) await killApp(appPid); });
+
+test('launch, observe and act in separate processes share refs', async () => {
+  const launched = await run('launch', 'gtk3-widget-factory');
+  assert.equal(launched.code, 0, launched.stderr + launched.stdout);
+  appPid = Number(/pid=(\d+)/.exec(launched.stdout)?.[1]);
+  const observed = await run('observe', 'gtk3-widget-factory', '--max-tokens', '20000');
+  assert.equal(observed.code, 0, observed.stderr);
+  assert.match(observed.stdout, /^app gtk3-widget-factory pid=\d+ · window/);
+  const box = refOn(observed.stdout, /\] checkbox "checkbutton"$/);
+  const entry = refOn(observed.stdout, /\] textbox value="entry" editable$/);
+  const acted = await run('act', box, 'toggle', ',', entry, 'set_value', 'from the CLI, 中文');
+  assert.equal(acted.code, 0, acted.stderr + acted.stdout);
+  assert.match(acted.stdout, new RegExp(`^ok toggle ${box} · confirmed`, 'm'));
+  assert.match(acted.stdout, new RegExp(`^~ \\[${entry}\\] textbox value "entry" → "from the CLI, 中文"$`, 'm'));
+  const found = await run('find', 'from the CLI', '--app', 'gtk3-widget-factory');
+  assert.match(found.stdout, new RegExp(`\\[${entry}\\] textbox`));
+});
+
+test('errors exit non-zero with the code and what to do', async () => {
+  const stale = await run('act', 'e999999', 'click');
+  assert.equal(stale.code, 1);
+  assert.match(stale.stdout, /stale_ref: Ref e999999 not found in the current snapshot/);
+  const usage = await run('act', 'e1');
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /usage: computer-use act/);
+});
