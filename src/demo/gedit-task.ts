@@ -29,15 +29,19 @@ export function refWhere(text: string, pattern: RegExp): string | undefined {
 export async function runGeditTask(computer: Computer, opts: GeditTaskOptions): Promise<GeditTaskResult> {
   const steps: Step[] = [];
   const t0 = performance.now();
+  // What a screenshot-driven agent would look at around a step: every window of the app (the larger of
+  // before and after, so a step that closes a window still counts the window it acted on).
+  const shot = async (): Promise<number> => {
+    const apps = await computer.session.apps().catch(() => []);
+    return apps.filter((a) => a.name === 'gedit').flatMap((a) => a.windows)
+      .reduce((sum, w) => sum + (w.bounds ? screenshotTokens(w.bounds[2], w.bounds[3]) : 0), 0);
+  };
   const call = async (tool: string, params: Record<string, unknown>): Promise<ToolResult> => {
+    const before = await shot();
     const s = performance.now();
     const r = await computer.call(tool, params);
     const ms = Math.round(performance.now() - s);
-    // What a screenshot-driven agent would have looked at after this step: every window of the app.
-    const apps = await computer.session.apps().catch(() => []);
-    const shot = apps.filter((a) => a.name === 'gedit').flatMap((a) => a.windows)
-      .reduce((sum, w) => sum + (w.bounds ? screenshotTokens(w.bounds[2], w.bounds[3]) : 0), 0);
-    const step: Step = { tool, params, text: r.text, isError: r.isError, tokens: textTokens(r.text), ms, screenshotTokens: Math.max(shot, 1) };
+    const step: Step = { tool, params, text: r.text, isError: r.isError, tokens: textTokens(r.text), ms, screenshotTokens: Math.max(before, await shot()) };
     steps.push(step);
     opts.onStep?.(step);
     return r;
@@ -71,12 +75,11 @@ export async function runGeditTask(computer: Computer, opts: GeditTaskOptions): 
   // The check on disk is the demo's own, outside the tools: gedit writes the file asynchronously.
   let content = '';
   for (const until = performance.now() + 10_000; ;) {
-    try { content = await readFile(opts.path, 'utf8'); break; } catch (e) {
-      if (performance.now() > until) return fail(`the file was not written: ${(e as Error).message}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    content = await readFile(opts.path, 'utf8').catch(() => '');
+    if (content.replace(/\n$/, '') === opts.text) break;
+    if (performance.now() > until) return fail(content ? `the file content differs: ${JSON.stringify(content.slice(0, 80))}` : 'the file was not written');
+    await new Promise((r) => setTimeout(r, 50));
   }
-  if (content.replace(/\n$/, '') !== opts.text) return fail(`the file content differs: ${JSON.stringify(content.slice(0, 80))}`);
 
   const closed = await call('computer_keys', { keys: 'ctrl+q', app: 'gedit' });
   if (closed.isError) return fail(`closing failed: ${closed.text}`);

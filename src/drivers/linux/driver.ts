@@ -18,8 +18,13 @@ import { createKeyboard } from './keys.js';
 import { readElement, readTree, targetOf, toRawNode } from './reader.js';
 
 export const DRIVER_VERSION = '0.1.0';
+/** How long settle waits for an app's first reaction to an input before calling it quiet. */
+const FIRST_EVENT_MS = 400;
 
 export class LinuxDriver {
+  /** When the last input (act or keys) was dispatched; settle waits for the app's reaction to it. */
+  private lastInputAt = 0;
+
   private constructor(readonly bus: A11yBus, readonly events: EventWatcher, readonly keyboard: Keyboard) {}
 
   static async start(): Promise<LinuxDriver> {
@@ -106,15 +111,17 @@ export class LinuxDriver {
         });
         return { matches, scanned: read.nodes };
       },
-      'node.act': (p) => act(this.bus, this.keyboard, p),
+      'node.act': (p) => { this.lastInputAt = performance.now(); return act(this.bus, this.keyboard, p); },
       'events.subscribe': () => ({ ok: true }),
-      'ui.settle': (p) => this.events.settle(p.quietMs, p.timeoutMs, p.window ? targetOf(p.window).dest : undefined),
+      'ui.settle': (p) => this.events.settle(p.quietMs, p.timeoutMs, p.window ? targetOf(p.window).dest : undefined,
+        { since: this.lastInputAt, firstEventMs: FIRST_EVENT_MS }),
       'input.keys': async (p) => {
         let focusedFirst = false;
         if (p.window) {
           const w = await this.windowInfo(p.window);
           if (!w.focused) focusedFirst = await this.keyboard.activate(w.pid, w.title);
         }
+        this.lastInputAt = performance.now();
         if (p.text) await this.keyboard.type(p.keys); else await this.keyboard.keys(p.keys);
         return { method: 'synthetic', focusedFirst };
       },

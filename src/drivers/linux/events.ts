@@ -77,10 +77,16 @@ export class EventWatcher {
    * button) sends nothing meanwhile, and a plain quiet window would end before its first event. A ping is
    * answered only when the app's main loop is free, and events it emitted before arrive before the answer.
    * Structural events (children changed, windows, showing) stretch the quiet window to `tailMs`, because
-   * closing popovers and dialogs animate and send their last events ~200 ms later.
+   * closing popovers and dialogs animate and send their last events ~200 ms later. When the app has sent
+   * nothing since `since` (the last input), the wait lasts at least `firstEventMs`.
    */
-  async settle(quietMs: number, timeoutMs: number, app?: string, tailMs = Math.max(quietMs, 250)): Promise<{ settled: boolean; events: number; ms: number }> {
+  async settle(quietMs: number, timeoutMs: number, app?: string, opts: { since?: number; firstEventMs?: number; tailMs?: number } = {}): Promise<{ settled: boolean; events: number; ms: number }> {
     const start = performance.now();
+    const tailMs = opts.tailMs ?? Math.max(quietMs, 250);
+    // An act whose app has not reacted yet may still be working (GTK3's file chooser answers a Save click
+    // ~150 ms later, without blocking its main loop): wait a little for a first event before calling it quiet.
+    const since = opts.since ?? start;
+    const firstEventMs = opts.firstEventMs ?? 0;
     let events = 0;
     let structural = false;
     // Only the target app's events count: another app's animation must not keep this one "busy".
@@ -104,10 +110,12 @@ export class EventWatcher {
         }
         const now = performance.now();
         const quiet = structural ? tailMs : quietMs;
-        const since = now - Math.max(start, lastEvent());
-        if (since >= quiet && (!app || pings >= 2)) return result(true);
+        const last = lastEvent();
+        const quietFor = now - Math.max(start, last);
+        const reacted = last >= since || now - since >= firstEventMs;
+        if (quietFor >= quiet && reacted && (!app || pings >= 2)) return result(true);
         if (now >= deadline) return result(false);
-        await new Promise((r) => setTimeout(r, Math.max(1, Math.min(quiet - since, 40, deadline - now))));
+        await new Promise((r) => setTimeout(r, Math.max(1, Math.min(Math.max(quiet - quietFor, 5), 40, deadline - now))));
       }
     } finally { off(); }
   }
