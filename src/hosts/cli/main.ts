@@ -13,12 +13,14 @@ const USAGE = `usage: computer-use <command> [args...]
   keys <chords...> [--app A]         e.g. keys ctrl+s
   sandbox   headless desktops (up | down | status | env | exec); see \`computer-use sandbox help\`
   mcp [--desktop auto|current|sandbox] [--max-tokens N]   MCP server on stdio
+  decider test --base-url URL --model M [--api-key-env NAME]   check a decider-model endpoint
   driver linux                       run the Linux driver on stdio (JSON-RPC)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'sandbox': return runSandboxCommand(rest);
+    case 'decider': return (await import('./decider-command.js')).runDeciderCommand(rest);
     case 'mcp': {
       const { parseArgs } = await import('./tool-commands.js');
       const { flags } = parseArgs(rest);
