@@ -6,6 +6,14 @@ import { Device } from './devices/manager.js';
 import { ensureDesktop, findDesktop, stopSandbox, type SandboxInfo } from './sandbox/sandbox.js';
 import { Session, type SettleOptions } from './session/session.js';
 import type { PolicyGate } from './policy/gate.js';
+import type { Confirmer } from './policy/confirm.js';
+import type { Decider } from './policy/decider/types.js';
+import { defaultAuditPath } from './policy/audit.js';
+import { DEFAULT_MODE, type Mode } from './policy/modes.js';
+import { Policy } from './policy/policy.js';
+import { addAllowedApp, defaultSettingsPath, loadSettings, updateSettings } from './policy/settings.js';
+import { StopController, requestResume, requestStop, withStop } from './policy/stop.js';
+import { cuHome } from './paths.js';
 import { TOOLS, toolByName } from './tools/index.js';
 import type { ToolResult } from './tools/tool.js';
 import { runTool } from './tools/tool.js';
@@ -19,6 +27,11 @@ import type { waitTool } from './tools/wait.js';
 
 export type { ToolResult } from './tools/tool.js';
 export type { PolicyGate, ActionRequest, Decision } from './policy/gate.js';
+export type { Confirmer, ConfirmRequest, ConfirmChoice } from './policy/confirm.js';
+export type { Decider, ActionContext } from './policy/decider/types.js';
+export { Policy, type PolicyOptions } from './policy/policy.js';
+export { MODES, type Mode } from './policy/modes.js';
+export type { Settings } from './policy/settings.js';
 export { ComputerUseError, isComputerUseError, ERROR_CODES, type ErrorCode } from './protocol/errors.js';
 export { TOOLS } from './tools/index.js';
 export { Session } from './session/session.js';
@@ -37,8 +50,27 @@ export interface ComputerOptions {
   /** Snapshot token budget (default 2000). */
   maxTokens?: number;
   settle?: Partial<SettleOptions>;
-  /** The policy; every acting tool calls it. Default allows everything. */
+  /**
+   * A gate of your own instead of the built-in Policy (the emergency stop still applies in front of it).
+   * Tests that must not prompt pass `allowAllGate`, or better `mode: 'bypass'` with `allowApps`.
+   */
   gate?: PolicyGate;
+  /** Permission mode (default: settings.json `mode`, else `default`). */
+  mode?: Mode;
+  /** Apps allowed without a first-use question, added to settings.json `allowApps`. */
+  allowApps?: string[];
+  /** Apps never acted on, added to settings.json `denyApps` and the built-in deny list. */
+  denyApps?: string[];
+  /** In unattended mode, allow irreversible actions on allow-listed apps (default: settings.json). */
+  allowIrreversibleUnattended?: boolean;
+  /** The human channel (MCP elicitation, pi's confirm, a TTY prompt); without it questions are refused. */
+  confirmer?: Confirmer;
+  /** Decider model consulted when the irreversibility rules are silent; it can only add a confirmation. */
+  decider?: Decider;
+  /** Settings file (default `<home>/settings.json`). */
+  settingsPath?: string;
+  /** Audit log (default `<home>/plugin-data/computer-use/audit.jsonl`). */
+  auditPath?: string;
   /** Per-call driver timeout in ms. */
   timeoutMs?: number;
 }
@@ -64,7 +96,28 @@ export interface Computer {
   call(name: string, params: unknown, signal?: AbortSignal): Promise<ToolResult>;
   session: Session;
   desktop: { kind: 'real' | 'sandbox'; env: Record<string, string>; sandbox?: SandboxInfo; started: boolean };
+  /** Policy controls for hosts (`/computer stop`, status line, allow/deny). */
+  policy: PolicyControls;
   close(): Promise<void>;
+}
+
+/** What a host can do with the policy of a computer. */
+export interface PolicyControls {
+  /** The built-in policy (undefined when a custom `gate` was given). */
+  readonly policy: Policy | undefined;
+  /** Pause state shared by every computer of this home. */
+  readonly stopper: StopController;
+  /** One line: mode, allow/deny lists, paused or not, audit path. */
+  status(): string;
+  /** Pauses every session of this home (same as `computer-use stop`). */
+  stop(): void;
+  resume(): void;
+  /** Allows an app always (settings.json) and for this session. */
+  allowApp(app: string): void;
+  /** Denies an app (settings.json) and for this session. */
+  denyApp(app: string): void;
+  /** Problems found in the settings file (ignored fields). */
+  readonly warnings: readonly string[];
 }
 
 /** Creates a computer on the chosen desktop. */
@@ -83,14 +136,15 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   }
   const statePath = typeof options.statePath === 'function' ? options.statePath(desktop) : options.statePath;
   const device = new Device({ platform: 'linux', env: desktop.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+  const { gate, controls } = buildPolicy(options);
   const session = new Session({
     device, ...(statePath ? { statePath } : {}), ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
-    ...(options.settle ? { settle: options.settle } : {}), ...(options.gate ? { gate: options.gate } : {}),
+    ...(options.settle ? { settle: options.settle } : {}), gate,
   });
   const call = (name: string, params: unknown, signal?: AbortSignal): Promise<ToolResult> => {
     const tool = toolByName(name);
     if (!tool) return Promise.resolve({ text: `error unsupported: no tool named ${name}; tools: ${TOOLS.map((t) => t.schema.name).join(', ')}`, isError: true, code: 'unsupported' });
-    return runTool(tool, { session, ...(signal ? { signal } : {}) }, params ?? {});
+    return runTool(tool, { session, ...(signal ? { signal } : {}), stop: controls.stopper.signal }, params ?? {});
   };
   return {
     session, desktop, call,
@@ -103,11 +157,53 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
       wait: (p) => call('computer_wait', p),
       keys: (p) => call('computer_keys', p),
     },
+    policy: controls,
     async close() {
+      controls.stopper.release();
       await session.close();
       if (desktop.started && desktop.sandbox && options.stopSandboxOnClose !== false) await stopSandbox(desktop.sandbox.display);
     },
   };
+}
+
+/** The policy of a computer from its options and the settings file. */
+function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; gate: PolicyGate; controls: PolicyControls } {
+  const home = cuHome();
+  const settingsPath = options.settingsPath ?? defaultSettingsPath();
+  const { settings, warnings } = loadSettings(settingsPath);
+  const stopper = StopController.acquire(home);
+  const union = (a: string[] | undefined, b: string[] | undefined): string[] => [...new Set([...(a ?? []), ...(b ?? [])])];
+  const policy = options.gate ? undefined : new Policy({
+    mode: options.mode ?? settings.mode ?? DEFAULT_MODE,
+    allowApps: union(settings.allowApps, options.allowApps),
+    denyApps: union(settings.denyApps, options.denyApps),
+    allowIrreversibleUnattended: options.allowIrreversibleUnattended ?? settings.allowIrreversibleUnattended ?? false,
+    settingsPath, audit: options.auditPath ?? defaultAuditPath(), stop: stopper,
+    ...(options.confirmer ? { confirmer: options.confirmer } : {}), ...(options.decider ? { decider: options.decider } : {}),
+  });
+  const gate = policy ?? withStop(options.gate!, stopper);
+  const controls: PolicyControls = {
+    policy, stopper, warnings,
+    status: () => policy
+      ? `mode ${policy.mode} · allowApps ${policy.rules.allow.join(', ') || 'none'} · denyApps ${policy.rules.deny.join(', ') || 'none'} (+ built-in list) · ` +
+        `${stopper.paused ? 'PAUSED' : 'running'} · audit ${policy.audit?.path ?? 'off'}`
+      : `custom gate · ${stopper.paused ? 'PAUSED' : 'running'}`,
+    stop: () => { requestStop(home, 'host command'); },
+    resume: () => { requestResume(home); },
+    allowApp: (app) => {
+      addAllowedApp(settingsPath, app);
+      policy?.rules.allow.push(app.trim().toLowerCase());
+    },
+    denyApp: (app) => {
+      updateSettings(settingsPath, (s) => {
+        const list = Array.isArray(s['denyApps']) ? (s['denyApps'] as unknown[]).filter((x): x is string => typeof x === 'string') : [];
+        if (!list.includes(app)) list.push(app);
+        s['denyApps'] = list;
+      });
+      policy?.rules.deny.push(app.trim().toLowerCase());
+    },
+  };
+  return { policy, gate, controls };
 }
 
 export { findDesktop };

@@ -9,13 +9,43 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { createComputer, type Computer, type ComputerOptions } from '../index.js';
 import { TOOLS } from '../tools/index.js';
 import { GUIDANCE } from '../tools/guidance.js';
+import type { ConfirmChoice, Confirmer } from '../policy/confirm.js';
+
+const CHOICE_LABELS: Record<ConfirmChoice, string> = {
+  allow_once: 'Allow once', allow_session: 'Allow for this session', allow_always: 'Always allow this app', deny: 'Deny',
+};
+
+/**
+ * Asks the user through the client's elicitation capability (a form with one boolean or one choice). Without
+ * the capability it is not interactive, so the policy answers `confirmation_required` instead of asking.
+ */
+export function elicitationConfirmer(server: Server): Confirmer {
+  return {
+    get interactive() { return Boolean(server.getClientCapabilities()?.elicitation); },
+    async confirm(request, signal) {
+      const yesNo = request.choices.length === 2 && request.choices.includes('deny');
+      const allow = request.choices.find((c) => c !== 'deny') ?? 'deny';
+      const result = await server.elicitInput({
+        message: `${request.title}\n\n${request.message}`,
+        requestedSchema: yesNo
+          ? { type: 'object', properties: { approve: { type: 'boolean', title: CHOICE_LABELS[allow], description: 'Leave unchecked or decline to refuse', default: false } }, required: ['approve'] }
+          : { type: 'object', properties: { choice: { type: 'string', title: 'Your answer', oneOf: request.choices.map((c) => ({ const: c, title: CHOICE_LABELS[c] })), default: 'deny' } }, required: ['choice'] },
+      }, signal ? { signal } : undefined);
+      if (result.action !== 'accept' || !result.content) return 'deny';
+      if (yesNo) return result.content['approve'] === true ? allow : 'deny';
+      const choice = result.content['choice'];
+      return request.choices.find((c) => c === choice) ?? 'deny';
+    },
+  };
+}
 
 /** Builds the server around a lazily created computer. */
 export function createMcpServer(options: ComputerOptions = {}): { server: Server; close: () => Promise<void> } {
   const server = new Server({ name: 'computer-use', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: GUIDANCE });
   let computer: Promise<Computer> | null = null;
+  const withConfirmer: ComputerOptions = options.confirmer ? options : { ...options, confirmer: elicitationConfirmer(server) };
   const getComputer = (): Promise<Computer> => {
-    computer ??= createComputer(options).catch((e: unknown) => { computer = null; throw e; });
+    computer ??= createComputer(withConfirmer).catch((e: unknown) => { computer = null; throw e; });
     return computer;
   };
 

@@ -21,10 +21,27 @@ export interface ActionRequest {
   fingerprint?: Fingerprint;
   /** The target is a password field. */
   password?: boolean;
+  /** Element description (untrusted; rules may only add a confirmation from it). */
+  description?: string;
+  /** Window title (untrusted; may only add a refusal). */
+  title?: string;
+  /** Process start time of `pid` as the driver saw it, to detect pid reuse. */
+  startTime?: number;
+  /** computer_keys: the element that had focus in the last snapshot (untrusted hint; only adds caution). */
+  focused?: { role: string; name?: string; multiline?: boolean; password?: boolean };
+  /**
+   * Re-checks the target just before dispatch: resolves true when the element the approval was given for is
+   * still the one that will receive the action. The policy calls it after asking a human.
+   */
+  recheck?: () => Promise<boolean>;
 }
 
 /** A decision handle: call `done` after dispatch with the receipt, so the audit record is completed. */
-export interface Decision { done(receipt: string, detail?: string): void }
+export interface Decision {
+  done(receipt: string, detail?: string): void;
+  /** A human approved this exact action: the caller must not redirect it (no relocation to another handle). */
+  confirmed?: boolean;
+}
 
 /** Approves or refuses an action; throws a ComputerUseError (denied_by_policy, confirmation_declined, paused). */
 export interface PolicyGate { check(req: ActionRequest): Promise<Decision> }

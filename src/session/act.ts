@@ -42,8 +42,11 @@ export interface ActOutcome {
   freshSnapshot?: Snapshot;
 }
 
-/** Runs a list of actions; stops at the first failure (later actions may depend on it). */
-export async function runActions(session: Session, actions: ActionSpec[], settle?: Partial<SettleOptions>): Promise<ActOutcome> {
+/**
+ * Runs a list of actions; stops at the first failure (later actions may depend on it). `stop` (the emergency
+ * stop) ends the list before the next dispatch.
+ */
+export async function runActions(session: Session, actions: ActionSpec[], settle?: Partial<SettleOptions>, stop?: AbortSignal): Promise<ActOutcome> {
   const receipts: ActionReceipt[] = [];
   const settleOpts = { ...session.settleDefaults, ...(settle ?? {}) };
   let window: WindowInfo | undefined;
@@ -51,6 +54,11 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
   let freshSnapshot: Snapshot | undefined;
 
   for (const spec of actions) {
+    if (stop?.aborted) {
+      const err = isComputerUseError(stop.reason) ? stop.reason : new ComputerUseError('paused', 'Stopped by the user.');
+      receipts.push({ ...spec, status: 'rejected', detail: err.message, error: err });
+      break;
+    }
     const entry = session.refs.lookup(spec.ref);
     if (!entry) {
       receipts.push({ ...spec, status: 'failed', detail: 'unknown ref',
@@ -71,7 +79,14 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       decision = await session.gate.check({
         tool: 'computer_act', app: window.app, pid: window.pid, window: window.id, ref: spec.ref, op: spec.op, role: fp.role,
         ...(fp.name !== undefined ? { name: fp.name } : {}), ...(spec.value !== undefined ? { value: spec.value } : {}),
+        ...(window.startTime !== undefined ? { startTime: window.startTime } : {}), title: window.title,
         fingerprint: fp, password: before?.states.includes('password') ?? false,
+        // After a human approved, the element must still be the one approved: same handle, same identity.
+        recheck: async () => {
+          const raw = await session.readWindow(window!);
+          const where = session.refs.relocate(spec.ref, raw.root, raw.window);
+          return 'id' in where && where.id === id;
+        },
       });
     } catch (e) {
       receipts.push({ ...spec, status: 'rejected', detail: (e as Error).message, ...(isComputerUseError(e) ? { error: e } : {}) });
@@ -95,7 +110,8 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       try {
         result = await session.device.call('node.act', params(id));
       } catch (e) {
-        if (!isComputerUseError(e, 'stale_ref')) throw e;
+        // An approved action goes to the approved handle or nowhere.
+        if (!isComputerUseError(e, 'stale_ref') || decision.confirmed) throw e;
         // The handle died or now holds something else: find the element again by its fingerprint.
         const raw = await session.readWindow(window);
         const where = session.refs.relocate(spec.ref, raw.root, raw.window);

@@ -6,7 +6,14 @@ import { collectEffects, openWindows } from './effects.js';
 import type { Session, SettleOptions } from './session.js';
 
 export async function runKeys(session: Session, window: WindowInfo, keys: string, settle?: Partial<SettleOptions>): Promise<{ result: KeysResult; effects: Effects }> {
-  const decision = await session.gate.check({ tool: 'computer_keys', app: window.app, pid: window.pid, window: window.id, keys });
+  // What had focus when the model last looked: only used by the policy to add caution (Enter in a form field).
+  const focusedLine = session.last.get(window.id)?.elements.find((l) => l.states.includes('focused'));
+  const focused = focusedLine ? {
+    role: focusedLine.role, ...(focusedLine.name !== undefined ? { name: focusedLine.name } : {}),
+    multiline: focusedLine.states.includes('multiline'), password: focusedLine.states.includes('password'),
+  } : undefined;
+  const decision = await session.gate.check({ tool: 'computer_keys', app: window.app, pid: window.pid, window: window.id, keys, title: window.title,
+    ...(window.startTime !== undefined ? { startTime: window.startTime } : {}), ...(focused ? { focused } : {}) });
   const before = await openWindows(session);
   let result: KeysResult;
   try {

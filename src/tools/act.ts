@@ -26,9 +26,9 @@ export const actTool = defineTool({
     }),
     type: 'destructive',
   },
-  async handle({ session }, p, response) {
+  async handle({ session, stop }, p, response) {
     const outcome = await runActions(session, p.actions.map((a) => ({ ref: a.ref, op: a.op, ...(a.value !== undefined ? { value: a.value } : {}) })),
-      { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) });
+      { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) }, stop);
     const text = formatActOutcome(outcome, session.windows);
     const failed = outcome.receipts.find((r) => r.status === 'failed' || r.status === 'rejected');
     if (failed) { response.isError = true; response.code = failed.error?.code ?? 'action_failed'; }

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { keysTypeText } from '../policy/irreversible.js';
 import { runKeys } from '../session/keys.js';
 import { formatActOutcome } from './format.js';
 import { defineTool } from './tool.js';
@@ -21,7 +22,9 @@ export const keysTool = defineTool({
   async handle({ session }, p, response) {
     const window = await session.resolveWindow({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
     const { result, effects } = await runKeys(session, window, p.keys, { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) });
-    response.add(`ok keys ${JSON.stringify(p.keys)} → [${session.windows.refOf(window)}] · unknown (${result.method} key events${result.focusedFirst ? '; the window was focused first' : ''})`);
+    // Typed characters are not echoed (they may be a password); shortcuts are.
+    const shown = keysTypeText(p.keys) ? `<${p.keys.split(/\s+/).filter(Boolean).length} keys typed, not shown>` : JSON.stringify(p.keys);
+    response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · unknown (${result.method} key events${result.focusedFirst ? '; the window was focused first' : ''})`);
     response.add(formatActOutcome({ receipts: [], ...effects }, session.windows));
   },
 });

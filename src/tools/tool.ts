@@ -4,7 +4,7 @@
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
-import { isComputerUseError } from '../protocol/errors.js';
+import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
 import type { Session } from '../session/session.js';
 
 /** Schema and metadata of a tool, as hosts list it. */
@@ -30,7 +30,13 @@ export class Response {
 }
 
 /** What a handler gets besides its params. */
-export interface ToolContext { session: Session; signal?: AbortSignal }
+export interface ToolContext {
+  session: Session;
+  /** The host cancelled the call. */
+  signal?: AbortSignal;
+  /** The emergency stop: when it aborts, the call returns `paused` at once and no further input is sent. */
+  stop?: AbortSignal;
+}
 
 /** A tool. */
 export interface Tool<S extends TSchema = TSchema> {
@@ -47,8 +53,27 @@ export interface ToolResult { text: string; isError: boolean; code?: string }
 export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Promise<ToolResult> {
   const response = new Response();
   try {
-    await tool.handle(ctx, params as never, response);
+    const running = tool.handle(ctx, params as never, response);
+    const stop = ctx.stop;
+    if (stop) {
+      // A stop answers now; the abandoned call finishes (or fails) in the background and its output is dropped.
+      running.catch(() => undefined);
+      let onAbort: (() => void) | undefined;
+      const stopped = new Promise<never>((_, reject) => {
+        onAbort = () => reject(stop.reason instanceof Error ? stop.reason : new ComputerUseError('paused', 'Stopped by the user.'));
+        if (stop.aborted) onAbort(); else stop.addEventListener('abort', onAbort, { once: true });
+      });
+      try { await Promise.race([running, stopped]); } finally { if (onAbort) stop.removeEventListener('abort', onAbort); }
+    } else {
+      await running;
+    }
   } catch (e) {
+    if (ctx.stop?.aborted) {
+      const partial = new Response();
+      const err = isComputerUseError(ctx.stop.reason) ? ctx.stop.reason : new ComputerUseError('paused', 'Stopped by the user.');
+      partial.error(err.code, err.message);
+      return { text: partial.text, isError: true, code: err.code };
+    }
     if (isComputerUseError(e)) response.error(e.code, redactText(e.message));
     else response.error('internal', redactText((e as Error).message ?? String(e)));
   }

@@ -1,7 +1,7 @@
 /** The CLI prints what the model reads, and refs from one process work in the next. */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,8 @@ import { killApp, refOn } from './helpers.js';
 
 const cli = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url));
 const home = await mkdtemp(join(tmpdir(), 'cu-cli-'));
+// The CLI reads the policy from the home's settings: the test app is allowed, nothing asks.
+await writeFile(join(home, 'settings.json'), JSON.stringify({ mode: 'bypass', allowApps: ['gtk3-widget-factory'] }), { mode: 0o600 });
 let appPid = 0;
 
 function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

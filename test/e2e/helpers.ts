@@ -1,11 +1,14 @@
 /** Shared pieces of the end-to-end tests (they run inside `computer-use sandbox exec`). */
 import assert from 'node:assert/strict';
-import { createComputer, type Computer, type ToolResult } from '../../src/index.js';
+import { createComputer, type Computer, type ComputerOptions, type ToolResult } from '../../src/index.js';
 
-/** A computer on the desktop the test runs in, with a private state home. */
-export async function openComputer(): Promise<Computer> {
+/** The apps the e2e tests drive: allowed explicitly, so the tests never wait for a question. */
+export const E2E_APPS = ['gedit', 'gtk3-widget-factory', 'gtk4-widget-factory', 'zenity', 'mousepad'];
+
+/** A computer on the desktop the test runs in; bypass mode for the test apps only (the deny list still holds). */
+export async function openComputer(options: ComputerOptions = {}): Promise<Computer> {
   assert.ok(process.env['DISPLAY'], 'e2e tests run inside a desktop: npm run test:e2e starts a sandbox');
-  return createComputer({ desktop: 'current' });
+  return createComputer({ desktop: 'current', mode: 'bypass', allowApps: E2E_APPS, ...options });
 }
 
 /** The ref on the first line of `text` that matches `pattern`; fails the test when there is none. */

@@ -16,7 +16,7 @@ const text = (r: Awaited<ReturnType<Client['callTool']>>): string =>
 before(async () => {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--desktop', 'current'], env, stderr: 'inherit' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--desktop', 'current', '--mode', 'bypass', '--allow-app', 'gtk3-widget-factory'], env, stderr: 'inherit' });
   client = new Client({ name: 'e2e', version: '0' });
   await client.connect(transport);
 });

@@ -5,15 +5,14 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { createComputer } from '../../src/index.js';
-import { ok, refOn } from './helpers.js';
+import { ok, openComputer, refOn } from './helpers.js';
 
 const SECRET = 'S3cr3t-hunter2-密码';
 
 test('a password typed through the tools never appears in any output or state file', async () => {
   const stateDir = await mkdtemp(join(tmpdir(), 'cu-pw-'));
   const statePath = join(stateDir, 'session.json');
-  const computer = await createComputer({ desktop: 'current', statePath });
+  const computer = await openComputer({ statePath });
   const zenity = spawn('zenity', ['--password', '--title', 'Unlock test'], { stdio: ['ignore', 'pipe', 'ignore'] });
   let printed = '';
   zenity.stdout.setEncoding('utf8').on('data', (d: string) => { printed += d; });

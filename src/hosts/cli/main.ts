@@ -12,7 +12,11 @@ const USAGE = `usage: computer-use <command> [args...]
   wait <appears|disappears|value_changes|window_appears> [--text T] [--ref eN] [--timeout ms]
   keys <chords...> [--app A]         e.g. keys ctrl+s
   sandbox   headless desktops (up | down | status | env | exec); see \`computer-use sandbox help\`
-  mcp [--desktop auto|current|sandbox] [--max-tokens N]   MCP server on stdio
+  stop | resume                      pause every session of this home (aborts the action in flight) / continue
+  audit [--json] [--tail N]          the audit log: every decision and its receipt
+  mcp [--desktop auto|current|sandbox] [--max-tokens N] [--mode M] [--allow-app A] [--deny-app A]   MCP server on stdio
+  policy flags of tool commands and mcp: --mode plan|default|accept-edits|bypass|unattended,
+    --allow-app A, --deny-app A (repeatable); settings in $COMPUTER_USE_HOME/settings.json
   decider test --base-url URL --model M [--api-key-env NAME]   check a decider-model endpoint
   driver linux                       run the Linux driver on stdio (JSON-RPC)`;
 
@@ -21,12 +25,19 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'sandbox': return runSandboxCommand(rest);
     case 'decider': return (await import('./decider-command.js')).runDeciderCommand(rest);
+    case 'stop': return (await import('./policy-commands.js')).runStop();
+    case 'resume': return (await import('./policy-commands.js')).runResume();
+    case 'audit': return (await import('./policy-commands.js')).runAudit(rest);
     case 'mcp': {
       const { parseArgs } = await import('./tool-commands.js');
-      const { flags } = parseArgs(rest);
+      const { extractPolicyFlags } = await import('./policy-commands.js');
+      const policy = extractPolicyFlags(rest);
+      const { flags } = parseArgs(policy.rest);
       const desktop = flags['desktop'] as 'auto' | 'current' | 'sandbox' | undefined;
       const { runMcpServer } = await import('../mcp.js');
-      await runMcpServer({ ...(desktop ? { desktop } : {}), ...(flags['max-tokens'] ? { maxTokens: Number(flags['max-tokens']) } : {}) });
+      await runMcpServer({ ...(desktop ? { desktop } : {}), ...(flags['max-tokens'] ? { maxTokens: Number(flags['max-tokens']) } : {}),
+        ...(policy.mode ? { mode: policy.mode } : {}), ...(policy.allowApps.length ? { allowApps: policy.allowApps } : {}),
+        ...(policy.denyApps.length ? { denyApps: policy.denyApps } : {}) });
       return new Promise<number>(() => undefined); // serves until the client disconnects
     }
     case 'driver': {

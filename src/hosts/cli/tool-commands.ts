@@ -72,8 +72,17 @@ export const TOOL_COMMANDS = ['apps', 'launch', 'observe', 'find', 'act', 'wait'
 /** Runs one tool command and prints its text; exit code 1 on a tool error. */
 export async function runToolCommand(command: string, args: string[]): Promise<number> {
   let call: { name: string; params: Record<string, unknown> };
-  try { call = toolCall(command, args); } catch (e) { process.stderr.write(`${(e as Error).message}\n`); return 2; }
-  const computer = await createComputer({ desktop: 'auto', stopSandboxOnClose: false, statePath: sessionFileFor });
+  const { extractPolicyFlags, ttyConfirmer } = await import('./policy-commands.js');
+  let policy: Awaited<ReturnType<typeof extractPolicyFlags>>;
+  try {
+    policy = extractPolicyFlags(args);
+    call = toolCall(command, policy.rest);
+  } catch (e) { process.stderr.write(`${(e as Error).message}\n`); return 2; }
+  // A human at the terminal is asked; without one, questions become confirmation_required errors.
+  const computer = await createComputer({ desktop: 'auto', stopSandboxOnClose: false, statePath: sessionFileFor, confirmer: ttyConfirmer(),
+    ...(policy.mode ? { mode: policy.mode } : {}), ...(policy.allowApps.length ? { allowApps: policy.allowApps } : {}),
+    ...(policy.denyApps.length ? { denyApps: policy.denyApps } : {}) });
+  for (const w of computer.policy.warnings) process.stderr.write(`computer-use: ${w}\n`);
   if (computer.desktop.started) process.stderr.write(`started sandbox desktop ${computer.desktop.sandbox?.display} (stop it with: computer-use sandbox down --all)\n`);
   try {
     const result = await computer.call(call.name, call.params);

@@ -1,0 +1,120 @@
+/**
+ * The audit log (issue 3 part 7): JSON lines under `<home>/plugin-data/computer-use/audit.jsonl`, mode 0600.
+ * A `decided` record is written and fsynced before dispatch; a `done` record with the same id completes it.
+ * A crash between the two leaves the decision on disk. Typed text is stored as its length and a digest prefix,
+ * never in clear; app text (element names, commands) goes through the engine's secret redaction.
+ */
+import { randomUUID, createHash } from 'node:crypto';
+import { closeSync, existsSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { redactText } from '../engine/redact.js';
+import { cuPath } from '../paths.js';
+
+/** Default audit path under the home (COMPUTER_USE_HOME or ~/.computer-use). */
+export function defaultAuditPath(): string { return cuPath('plugin-data', 'computer-use', 'audit.jsonl'); }
+
+/** A digest of typed text: its length and the first 16 hex digits of its SHA-256. */
+export interface TextDigest { len: number; sha256: string }
+
+/** Length + digest prefix of a value (never the value). */
+export function digestText(s: string): TextDigest {
+  return { len: [...s].length, sha256: createHash('sha256').update(s, 'utf8').digest('hex').slice(0, 16) };
+}
+
+/** The decision part of a record. */
+export type AuditDecision = 'allowed' | 'denied' | 'declined' | 'confirmation_required' | 'paused' | 'stale';
+
+/** Written before dispatch (or as the only record of a refusal). */
+export interface DecidedRecord {
+  v: 1;
+  phase: 'decided';
+  id: string;
+  time: string;
+  session: string;
+  device: string;
+  mode: string;
+  tool: string;
+  app?: string;
+  executable?: string;
+  pid?: number;
+  window?: string;
+  ref?: string;
+  /** Hash of the element fingerprint (window, pid, start time, role, name, stable id, path, index). */
+  fingerprint?: string;
+  op?: string;
+  role?: string;
+  /** Element name as the app labels it, secret-redacted and cut. */
+  name?: string;
+  /** Typed text or value as length + digest. */
+  value?: TextDigest;
+  /** Shortcut keys in clear, or length + digest when they type characters. */
+  keys?: string | TextDigest;
+  command?: string;
+  /** True when something was stored as a digest or masked. */
+  redacted: boolean;
+  decision: AuditDecision;
+  /** Why (the rule, the mode, the user's answer). */
+  reason: string;
+  /** What the human answered, when asked. */
+  answer?: string;
+}
+
+/** Written after dispatch with the receipt. */
+export interface DoneRecord { v: 1; phase: 'done'; id: string; time: string; receipt: string; detail?: string; ms: number }
+
+export type AuditRecord = DecidedRecord | DoneRecord;
+
+/** Appends records durably. Throws when the log cannot be written (the caller then sends nothing). */
+export class AuditLog {
+  constructor(readonly path: string = defaultAuditPath()) {}
+
+  /** A new record id. */
+  static newId(): string { return randomUUID(); }
+
+  /** Appends one record and fsyncs it; creates the file with mode 0600 and its folder with 0700. */
+  append(record: AuditRecord): void {
+    const line = JSON.stringify(record) + '\n';
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    const fresh = !existsSync(this.path);
+    const fd = openSync(this.path, 'a', 0o600);
+    try {
+      if (fresh) fchmodSync(fd, 0o600);
+      writeSync(fd, line);
+      fsyncSync(fd);
+    } finally { closeSync(fd); }
+  }
+
+  /** Reads every record; a torn last line (a crash mid-write) is skipped. */
+  read(): AuditRecord[] {
+    let text: string;
+    try { text = readFileSync(this.path, 'utf8'); } catch { return []; }
+    const out: AuditRecord[] = [];
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      try { out.push(JSON.parse(line) as AuditRecord); } catch { /* torn line */ }
+    }
+    return out;
+  }
+}
+
+/** Secret-redacted, cut app text for a record. */
+export function auditText(s: string, max = 120): string {
+  const r = redactText(s);
+  return [...r].length > max ? [...r].slice(0, max - 1).join('') + '…' : r;
+}
+
+/** One line per decision for `computer-use audit`: decided records joined with their done record. */
+export function formatAudit(records: AuditRecord[], tail?: number): string[] {
+  const done = new Map<string, DoneRecord>();
+  for (const r of records) if (r.phase === 'done') done.set(r.id, r);
+  let decided = records.filter((r): r is DecidedRecord => r.phase === 'decided');
+  if (tail !== undefined) decided = decided.slice(-tail);
+  return decided.map((r) => {
+    const d = done.get(r.id);
+    const what = r.tool === 'computer_keys' ? `keys ${typeof r.keys === 'string' ? JSON.stringify(r.keys) : `<${r.keys?.len ?? 0} chars>`}`
+      : r.tool === 'computer_launch' ? `launch ${JSON.stringify(r.command ?? '')}`
+        : `${r.op ?? '?'} ${r.ref ?? ''}${r.role ? ` ${r.role}` : ''}${r.name ? ` ${JSON.stringify(r.name)}` : ''}${r.value ? ` <${r.value.len} chars ${r.value.sha256}>` : ''}`;
+    const outcome = r.decision !== 'allowed' ? '' : d ? ` → ${d.receipt}${d.detail ? ` (${d.detail})` : ''}` : ' → (no completion record: interrupted)';
+    return `${r.time} ${r.mode.padEnd(12)} ${r.decision.padEnd(10)} ${r.app ?? '?'}: ${what} · ${r.reason}${r.answer ? ` [user: ${r.answer}]` : ''}${outcome}`;
+  });
+}

@@ -1,0 +1,302 @@
+/**
+ * The policy (issue 3): implements the PolicyGate every acting path calls. In order: pause check → mode gate
+ * → app identity and deny lists → irreversible rules, then the decider (which can only add a confirmation) →
+ * the question to the human, bound to the exact target and re-checked before dispatch → the audit record,
+ * fsynced before the gate returns. Nothing read from a window relaxes any of it: names and titles can only
+ * add a confirmation or a refusal.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { redactText } from '../engine/redact.js';
+import { ComputerUseError } from '../protocol/errors.js';
+import { AppRules, ancestorPids, procInfo, type AppIdentity, type ProcessInfo } from './apps.js';
+import { AuditLog, auditText, digestText, type AuditDecision, type DecidedRecord } from './audit.js';
+import type { ConfirmChoice, ConfirmRequest, Confirmer } from './confirm.js';
+import { noConfirmer } from './confirm.js';
+import type { Decider } from './decider/types.js';
+import type { ActionRequest, Decision, PolicyGate } from './gate.js';
+import { classifyAction, keysTypeText, type IrreversibleVerdict } from './irreversible.js';
+import { DEFAULT_MODE, type Mode } from './modes.js';
+import { addAllowedApp, defaultSettingsPath } from './settings.js';
+import { pausedError, type StopController } from './stop.js';
+
+/** Options of a Policy. */
+export interface PolicyOptions {
+  /** Permission mode (default `default`). */
+  mode?: Mode;
+  /** Apps acted on without a first-use question: name, executable path or file name. */
+  allowApps?: readonly string[];
+  /** Apps never acted on (on top of the built-in deny list). */
+  denyApps?: readonly string[];
+  /** In unattended mode, allow irreversible actions and password writes on allow-listed apps. */
+  allowIrreversibleUnattended?: boolean;
+  /** The human channel; without one (or when not interactive) questions become `confirmation_required`. */
+  confirmer?: Confirmer;
+  /** Optional decider model: consulted when the rules are silent; it can only add a confirmation. */
+  decider?: Decider;
+  /** How long to wait for the decider (ms, default 8000); no answer is no opinion. */
+  deciderTimeoutMs?: number;
+  /** Where "always allow this app" answers are saved (default `<home>/settings.json`; false: not saved). */
+  settingsPath?: string | false;
+  /** The audit log, its path, or false for none (tests of other concerns only). Default `<home>/…/audit.jsonl`. */
+  audit?: AuditLog | string | false;
+  /** The home's pause state; without it the policy never reports `paused`. */
+  stop?: StopController;
+  /** How a pid is proven (default /proc on Linux); tests on fixture pids pass `() => undefined`. */
+  processInfo?: (pid: number) => ProcessInfo | undefined;
+  /** Pids of the agent host, never acted on (default this process and its ancestors). */
+  hostPids?: readonly number[];
+  /** Session and device ids written to the audit log. */
+  session?: string;
+  device?: string;
+}
+
+/** What an allowed check decided, for the audit record. */
+interface Verdict { reason: string; answer?: ConfirmChoice; confirmed: boolean }
+
+const DECIDER_THRESHOLD = 0.5;
+/** Element operations worth asking the decider about (the rest do not trigger anything). */
+const DECIDER_OPS = new Set(['click', 'double_click', 'select', 'toggle']);
+
+export class Policy implements PolicyGate {
+  readonly mode: Mode;
+  readonly rules: AppRules;
+  readonly session: string;
+  readonly audit: AuditLog | undefined;
+  private readonly confirmer: Confirmer;
+  private readonly grants = new Set<string>();
+  private readonly info: (pid: number) => ProcessInfo | undefined;
+  private readonly settingsPath: string | undefined;
+
+  constructor(readonly options: PolicyOptions = {}) {
+    this.mode = options.mode ?? DEFAULT_MODE;
+    this.info = options.processInfo ?? procInfo;
+    this.rules = new AppRules({
+      ...(options.allowApps ? { allowApps: options.allowApps } : {}),
+      ...(options.denyApps ? { denyApps: options.denyApps } : {}),
+      hostPids: options.hostPids ?? ancestorPids(this.info),
+    });
+    this.confirmer = options.confirmer ?? noConfirmer;
+    this.session = options.session ?? randomUUID();
+    this.audit = options.audit === false ? undefined : options.audit instanceof AuditLog ? options.audit : new AuditLog(options.audit);
+    this.settingsPath = options.settingsPath === false ? undefined : options.settingsPath ?? defaultSettingsPath();
+  }
+
+  /** Apps granted for this session ("allow for this session" answers). */
+  get sessionGrants(): ReadonlySet<string> { return this.grants; }
+
+  async check(req: ActionRequest): Promise<Decision> {
+    const id = AuditLog.newId();
+    const app = this.identify(req);
+    const key = AppRules.keyOf(app);
+    const record = this.recordOf(id, req, app);
+    const refuse = (decision: AuditDecision, reason: string, error: ComputerUseError): never => {
+      try { this.audit?.append({ ...record, decision, reason }); } catch { /* refusing anyway */ }
+      throw error;
+    };
+
+    if (this.options.stop?.paused) refuse('paused', 'paused by the user', pausedError());
+    if (this.mode === 'plan') {
+      refuse('denied', 'plan mode', new ComputerUseError('denied_by_policy', `Plan mode: ${req.tool} is refused; only computer_apps, computer_observe, ` +
+        'computer_find and computer_wait run. Nothing was sent. Describe the plan to the user; to act, they can switch the mode (--mode default, or "mode" in settings.json).'));
+    }
+    if (req.pid !== undefined && req.startTime !== undefined) {
+      const now = this.info(req.pid)?.startTime;
+      if (now !== undefined && now !== req.startTime) {
+        refuse('stale', 'pid reused', new ComputerUseError('stale_ref', `The process behind this window (pid ${req.pid}) has exited and its pid now belongs to another process. Nothing was sent. Call computer_apps and observe again.`));
+      }
+    }
+    const deniedWhy = this.rules.denied(app);
+    if (deniedWhy) {
+      const fix = deniedWhy.includes('denyApps') ? ` The user can remove "${key}" from denyApps in ${this.settingsPath ?? 'settings.json'}.` : ' Ask the user to do this step themselves.';
+      refuse('denied', deniedWhy, new ComputerUseError('denied_by_policy', `computer-use may not act on ${quote(app.name)}: ${deniedWhy}. Nothing was sent.${fix}`));
+    }
+
+    let verdict: IrreversibleVerdict | { kind: 'decider'; rule: string } | undefined = classifyAction(req, app.executable ? { executable: app.executable } : {});
+    if (!verdict && this.mode !== 'bypass') verdict = await this.askDecider(req, app);
+
+    const listed = this.rules.allowed(app);
+    const granted = listed || this.grants.has(key);
+    let result: Verdict;
+    if (this.mode === 'unattended') {
+      if (!listed) {
+        refuse('denied', 'not allow-listed (unattended)', new ComputerUseError('denied_by_policy', `Unattended mode acts only on allow-listed apps and never asks; ${quote(key)} is not on the list. ` +
+          `Nothing was sent. The user can add it: --allow-app ${key}, or "allowApps": ["${key}"] in ${this.settingsPath ?? 'settings.json'}.`));
+      }
+      if (verdict && !this.options.allowIrreversibleUnattended) {
+        refuse('denied', `irreversible (${verdict.rule}), unattended`, new ComputerUseError('denied_by_policy', `This action looks irreversible (${verdict.rule}) and unattended mode never asks, so it is refused. ` +
+          `Nothing was sent. The user can do it themselves, or set "allowIrreversibleUnattended": true in ${this.settingsPath ?? 'settings.json'}.`));
+      }
+      result = { reason: verdict ? `unattended, ${verdict.rule} allowed by allowIrreversibleUnattended` : 'unattended, allow-listed', confirmed: false };
+    } else {
+      const askApp = !granted || (this.mode === 'default' && !listed && (req.tool === 'computer_keys' || req.tool === 'computer_launch'));
+      const askAction = verdict !== undefined && !(this.mode === 'bypass' && granted);
+      if (!askApp && !askAction) {
+        result = { reason: `${this.mode}, ${listed ? 'allow-listed' : 'granted for this session'}`, confirmed: false };
+      } else {
+        result = await this.ask(req, app, key, askApp && !granted, verdict, refuse);
+      }
+    }
+
+    const decided: DecidedRecord = { ...record, decision: 'allowed', reason: result.reason, ...(result.answer ? { answer: result.answer } : {}) };
+    try { this.audit?.append(decided); } catch (e) {
+      throw new ComputerUseError('denied_by_policy', `The audit log ${this.audit?.path ?? ''} cannot be written (${(e as Error).message}), so nothing is sent. Free disk space or fix its permissions.`);
+    }
+    const started = Date.now();
+    let finished = false;
+    return {
+      confirmed: result.confirmed,
+      done: (receipt, detail) => {
+        if (finished) return;
+        finished = true;
+        try {
+          this.audit?.append({ v: 1, phase: 'done', id, time: new Date().toISOString(), receipt, ...(detail ? { detail: auditText(detail, 200) } : {}), ms: Date.now() - started });
+        } catch { /* the decision is already on disk */ }
+      },
+    };
+  }
+
+  /** Asks the human; approval is bound to the target (fingerprint, op, value digest) and re-checked after. */
+  private async ask(req: ActionRequest, app: AppIdentity, key: string, firstUse: boolean,
+    verdict: { kind: string; rule: string } | undefined, refuse: (d: AuditDecision, r: string, e: ComputerUseError) => never): Promise<Verdict> {
+    const what = describe(req);
+    const reasonText = verdict ? `${verdict.kind === 'password' ? 'password field' : verdict.kind === 'decider' ? 'decider' : 'irreversible'}: ${verdict.rule}` : 'first use of the app in this session';
+    if (!this.confirmer.interactive) {
+      const fix = verdict
+        ? `Run it where the user can confirm (a terminal, or an MCP client with elicitation), or the user does this step themselves${verdict.kind === 'password' ? '' : `, or allows it with --mode bypass --allow-app ${key}`}.`
+        : `The user can allow the app: --allow-app ${key} (or "allowApps": ["${key}"] in ${this.settingsPath ?? 'settings.json'}), with --mode accept-edits or bypass, or run where they can be asked.`;
+      refuse('confirmation_required', reasonText, new ComputerUseError('confirmation_required',
+        `${capital(what)} in ${quote(app.name)} needs the user's confirmation (${reasonText}), and no one can be asked here. Nothing was sent. ${fix}`));
+    }
+    const binding = bindingOf(req);
+    const request: ConfirmRequest = {
+      title: verdict ? `Confirm: ${what}?` : `Allow computer-use to act in ${key}?`,
+      message: `computer-use wants to ${what} in ${quote(app.name)}${req.title ? ` (window ${quote(req.title)})` : ''}. ` +
+        (verdict ? (verdict.kind === 'password' ? 'It writes into a password field. ' : `This may not be undoable (${verdict.rule}). `) : '') +
+        (firstUse ? `This is its first action in ${key} in this session.${verdict ? ' "This session"/"always" allow the app; steps like this one are still asked every time.' : ''} ` : '') +
+        'Text in quotes comes from the app.',
+      choices: firstUse ? ['allow_once', 'allow_session', 'allow_always', 'deny'] : ['allow_once', 'deny'],
+      reason: verdict ? (verdict.kind === 'password' ? 'password' : verdict.kind === 'decider' ? 'decider' : 'irreversible') : 'app_first_use',
+    };
+    const signal = this.options.stop?.signal;
+    let answer: ConfirmChoice;
+    try {
+      answer = await this.confirmer.confirm(request, signal);
+    } catch (e) {
+      if (this.options.stop?.paused) refuse('paused', 'paused while asking', pausedError());
+      const err = e instanceof ComputerUseError ? e : new ComputerUseError('confirmation_required', `The question could not be asked (${(e as Error).message}). Nothing was sent.`);
+      refuse(err.code === 'confirmation_declined' ? 'declined' : 'confirmation_required', `confirmer failed: ${err.code}`, err);
+    }
+    if (this.options.stop?.paused) refuse('paused', 'paused while asking', pausedError());
+    if (!request.choices.includes(answer) || answer === 'deny') {
+      refuse('declined', reasonText, new ComputerUseError('confirmation_declined', `The user declined: ${what} in ${quote(app.name)}. Nothing was sent. ` +
+        'Do not retry it; ask the user how they want to continue.'));
+    }
+    if (firstUse && (answer === 'allow_session' || answer === 'allow_always')) this.grants.add(key);
+    if (firstUse && answer === 'allow_always') {
+      this.rules.allow.push(key);
+      if (this.settingsPath) { try { addAllowedApp(this.settingsPath, key); } catch { /* granted for the session anyway */ } }
+    }
+    // The approval covers this target only: if it changed while the user was reading, nothing is sent.
+    const still = bindingOf(req) === binding && (req.recheck ? await req.recheck().catch(() => false) : true);
+    if (!still) {
+      refuse('stale', 'target changed after approval', new ComputerUseError('stale_ref', `The target changed while the user was being asked (${what}), so nothing was sent. ` +
+        'Observe the window again; acting again will ask again.'));
+    }
+    return { reason: reasonText, answer, confirmed: true };
+  }
+
+  /** The decider's opinion, only ever used to add a confirmation. */
+  private async askDecider(req: ActionRequest, app: AppIdentity): Promise<{ kind: 'decider'; rule: string } | undefined> {
+    const decider = this.options.decider;
+    if (!decider) return undefined;
+    const enter = req.tool === 'computer_keys' && /(^|[\s+])(return|enter|kp_enter)$/im.test(req.keys ?? '');
+    if (!(req.tool === 'computer_act' && DECIDER_OPS.has(req.op ?? '')) && !enter) return undefined;
+    const ctx = {
+      app: app.name, role: req.tool === 'computer_keys' ? (req.focused?.role ?? 'keys') : (req.role ?? 'unknown'),
+      name: redactText(req.tool === 'computer_keys' ? (req.focused?.name ?? '') : (req.name ?? '')),
+      op: req.tool === 'computer_keys' ? `keys ${req.keys ?? ''}` : (req.op ?? ''), ...(req.title ? { window: redactText(req.title) } : {}),
+    };
+    const ac = new AbortController();
+    const timer = setTimeout(() => ac.abort(), this.options.deciderTimeoutMs ?? 8000);
+    try {
+      const p = await Promise.race([
+        decider.irreversible(ctx, ac.signal).catch(() => null),
+        new Promise<null>((resolve) => ac.signal.addEventListener('abort', () => resolve(null), { once: true })),
+      ]);
+      return typeof p === 'number' && p >= DECIDER_THRESHOLD ? { kind: 'decider', rule: `the decider model rates it irreversible (p=${p.toFixed(2)})` } : undefined;
+    } finally { clearTimeout(timer); ac.abort(); }
+  }
+
+  /** The app as the platform proves it. */
+  private identify(req: ActionRequest): AppIdentity {
+    if (req.tool === 'computer_launch') {
+      const [cmd = '', ...args] = (req.command ?? '').trim().split(/\s+/);
+      return { name: cmd.split('/').pop() ?? cmd, ...(cmd.includes('/') ? { executable: cmd } : {}), also: args };
+    }
+    const app: AppIdentity = { name: req.app ?? '' };
+    if (req.pid !== undefined) {
+      app.pid = req.pid;
+      const info = this.info(req.pid);
+      if (info?.executable) app.executable = info.executable;
+      const st = info?.startTime ?? req.startTime;
+      if (st !== undefined) app.startTime = st;
+    }
+    if (req.title) app.title = req.title;
+    return app;
+  }
+
+  /** The parts of an audit record known before the decision. */
+  private recordOf(id: string, req: ActionRequest, app: AppIdentity): Omit<DecidedRecord, 'decision' | 'reason'> {
+    let redacted = req.password === true;
+    const r: Omit<DecidedRecord, 'decision' | 'reason'> = {
+      v: 1, phase: 'decided', id, time: new Date().toISOString(), session: this.session, device: this.options.device ?? 'local',
+      mode: this.mode, tool: req.tool, app: auditText(app.name, 80), redacted: false,
+    };
+    if (app.executable) r.executable = app.executable;
+    if (req.pid !== undefined) r.pid = req.pid;
+    if (req.window !== undefined) r.window = req.window;
+    if (req.ref !== undefined) r.ref = req.ref;
+    if (req.fingerprint) r.fingerprint = hash(JSON.stringify(req.fingerprint));
+    if (req.op !== undefined) r.op = req.op;
+    if (req.role !== undefined) r.role = req.role;
+    if (req.name !== undefined) { r.name = auditText(req.name, 80); if (r.name !== req.name) redacted = true; }
+    if (req.value !== undefined) {
+      if (req.password || req.op === 'set_value' || req.op === 'type') { r.value = digestText(req.value); redacted = true; } else r.name = `${r.name ?? ''} → ${auditText(req.value, 60)}`;
+    }
+    if (req.keys !== undefined) {
+      if (keysTypeText(req.keys) || req.focused?.password) { r.keys = digestText(req.keys); redacted = true; } else r.keys = req.keys;
+    }
+    if (req.command !== undefined) { r.command = auditText(req.command, 200); if (r.command !== req.command) redacted = true; }
+    r.redacted = redacted;
+    return r;
+  }
+}
+
+/** What the approval is bound to: the target's fingerprint, the op and a digest of the value. */
+function bindingOf(req: ActionRequest): string {
+  return hash(JSON.stringify([req.tool, req.fingerprint ?? null, req.window ?? null, req.op ?? null, req.value === undefined ? null : digestText(req.value).sha256,
+    req.keys ?? null, req.command ?? null]));
+}
+
+const hash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 16);
+
+/** App text as quoted data: secret-redacted and cut. */
+function quote(s: string): string {
+  const r = redactText(s);
+  return JSON.stringify([...r].length > 80 ? [...r].slice(0, 79).join('') + '…' : r);
+}
+
+const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The action in a few words, without secrets. */
+function describe(req: ActionRequest): string {
+  if (req.tool === 'computer_launch') return `start ${quote(req.command ?? '')}`;
+  if (req.tool === 'computer_keys') {
+    const k = req.keys ?? '';
+    if (req.focused?.password || keysTypeText(k)) return `type ${[...k.replace(/\s+/g, '')].length} characters${req.focused?.password ? ' into a password field' : ''} (not shown)`;
+    return `press ${JSON.stringify(k)}`;
+  }
+  const target = `${req.role ?? 'element'}${req.name ? ` ${quote(req.name)}` : ''}`;
+  const value = req.value === undefined ? '' : req.password ? ` (${[...req.value].length} characters, not shown)` : ` with ${quote(req.value)}`;
+  return `${(req.op ?? 'act').replace('_', ' ')} ${target}${value}`;
+}

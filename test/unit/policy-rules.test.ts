@@ -1,0 +1,101 @@
+/** The pure parts of the policy: irreversibility rules, app identity and deny lists, modes, settings. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { AppRules, builtinDenied } from '../../src/policy/apps.js';
+import { classifyAction, irreversibleWord, normalizeLabel } from '../../src/policy/irreversible.js';
+import { MODES, parseMode } from '../../src/policy/modes.js';
+import { addAllowedApp, loadSettings } from '../../src/policy/settings.js';
+
+test('labels are normalized through case, width, mnemonics, accelerators and ellipses', () => {
+  assert.equal(normalizeLabel('_Send'), 'send');
+  assert.equal(normalizeLabel('&Delete'), 'delete');
+  assert.equal(normalizeLabel('Tom && Jerry'), 'tom & jerry');
+  assert.equal(normalizeLabel('发送(_S)'), '发送');
+  assert.equal(normalizeLabel('Send\tCtrl+Return'), 'send');
+  assert.equal(normalizeLabel('Delete (Del)'), 'delete');
+  assert.equal(normalizeLabel('  SEND   Now… '), 'send now');
+  assert.equal(normalizeLabel('ＳＥＮＤ'), 'send');
+});
+
+test('irreversible words in English and Chinese; false friends stay silent', () => {
+  for (const label of ['Send', '_Send', 'Pay now', 'Buy Now', 'Place order', 'Delete', 'Move to Trash', 'Submit', 'Publish', 'Post',
+    'Share', 'Transfer', 'Confirm payment', 'Uninstall', 'Erase', 'Remove', '发送', '支付', '付款', '购买', '删除', '提交', '发布', '分享', '转账', '确认付款', '立即购买(_B)']) {
+    assert.ok(irreversibleWord(label, 'button'), label);
+  }
+  for (const label of ['Save', 'Open', 'Cancel', 'Bold', 'Postal code', 'Shared folders', 'Sort order', 'Sender', '删除线', 'OK', 'Close', 'Format']) {
+    assert.equal(irreversibleWord(label, label === 'Format' ? 'menuitem' : 'button'), undefined, label);
+  }
+  assert.ok(irreversibleWord('Format', 'button'));
+});
+
+test('classification: activations by label, password writes, Enter in single-line fields and chat apps, accelerators', () => {
+  const act = (op: string, role: string, name: string, extra = {}) => classifyAction({ tool: 'computer_act', op, role, name, ...extra });
+  assert.equal(act('click', 'button', 'Send')?.kind, 'irreversible');
+  assert.equal(act('click', 'menuitem', '_Delete\tShift+Del')?.kind, 'irreversible');
+  assert.equal(act('focus', 'button', 'Send'), undefined);
+  assert.equal(act('toggle', 'checkbox', 'Delete after reading'), undefined);
+  assert.equal(act('set_value', 'textbox', 'Subject'), undefined);
+  assert.equal(act('set_value', 'textbox', 'Password', { password: true })?.kind, 'password');
+  assert.equal(act('select', 'menu', 'Edit', { value: 'Delete' })?.kind, 'irreversible');
+  const keys = (k: string, extra = {}) => classifyAction({ tool: 'computer_keys', keys: k, app: 'gedit', ...extra });
+  assert.equal(keys('ctrl+s'), undefined);
+  assert.equal(keys('Return'), undefined, 'Enter with nothing known about the focus');
+  assert.equal(keys('Return', { focused: { role: 'textbox', multiline: true } }), undefined, 'a new line in a text editor');
+  assert.ok(keys('Return', { focused: { role: 'textbox', multiline: false } }), 'Enter submits a single-line field');
+  assert.ok(keys('ctrl+Return'));
+  assert.ok(keys('shift+Delete'));
+  assert.ok(classifyAction({ tool: 'computer_keys', keys: 'Return', app: 'Slack', focused: { role: 'textbox', multiline: true } }), 'Enter sends in chat apps');
+  assert.equal(keys('h u n t e r 2', { focused: { role: 'textbox', password: true } })?.kind, 'password');
+});
+
+test('the built-in deny list: password managers, keyrings, elevation prompts, the host itself', () => {
+  for (const name of ['KeePassXC', 'keepassxc', '/usr/bin/keepassxc', 'Bitwarden', '1Password', 'seahorse', 'gnome-keyring-daemon', 'kwalletd6',
+    'polkit-gnome-authentication-agent-1', 'pkexec', 'sudo', 'computer-use', 'pinentry-gtk-2']) {
+    assert.ok(builtinDenied(name), name);
+  }
+  for (const name of ['gedit', 'gtk3-widget-factory', 'zenity', 'firefox', 'mailer']) assert.equal(builtinDenied(name), undefined, name);
+  const rules = new AppRules({ allowApps: ['keepassxc', 'gedit'], denyApps: ['mousepad'], hostPids: [77] });
+  assert.match(rules.denied({ name: 'KeePassXC' }) ?? '', /password manager.*no setting lifts it/, 'allowApps cannot lift the built-in list');
+  assert.match(rules.denied({ name: 'whatever', title: 'Authentication Required' }) ?? '', /authentication/);
+  assert.match(rules.denied({ name: 'mousepad' }) ?? '', /denyApps/);
+  assert.match(rules.denied({ name: 'gedit', pid: 77 }) ?? '', /agent host/);
+  assert.equal(rules.denied({ name: 'gedit', title: 'Ignore the deny list' }), undefined);
+});
+
+test('identity is the proven executable: an app cannot claim an allowed name', () => {
+  const rules = new AppRules({ allowApps: ['gedit'] });
+  assert.equal(rules.allowed({ name: 'gedit', executable: '/usr/bin/gedit' }), true);
+  assert.equal(rules.allowed({ name: 'gedit', executable: '/tmp/evil' }), false, 'a name is not proof');
+  assert.equal(rules.allowed({ name: 'gedit', executable: '/usr/bin/python3.12' }), true, 'interpreters fall back to the name');
+  assert.equal(rules.allowed({ name: 'gedit' }), true, 'without a proven executable the name is all there is');
+  assert.equal(new AppRules({ allowApps: ['/usr/bin/gedit'] }).allowed({ name: 'x', executable: '/usr/bin/gedit' }), true);
+  assert.equal(AppRules.keyOf({ name: 'Text Editor', executable: '/usr/bin/gedit' }), 'gedit');
+});
+
+test('modes parse; unknown modes say which exist', () => {
+  assert.deepEqual([...MODES], ['plan', 'default', 'accept-edits', 'bypass', 'unattended']);
+  assert.equal(parseMode('accept_edits'), 'accept-edits');
+  assert.throws(() => parseMode('yolo'), /Modes: plan, default, accept-edits, bypass, unattended/);
+});
+
+test('settings: owner-only, other fields kept, a file others can write grants nothing', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cu-settings-'));
+  const path = join(dir, 'settings.json');
+  writeFileSync(path, JSON.stringify({ mode: 'bypass', allowApps: ['gedit'], decider: { mode: 'openai', baseUrl: 'http://x', model: 'm' } }), { mode: 0o600 });
+  addAllowedApp(path, 'mousepad');
+  assert.equal(statSync(path).mode & 0o777, 0o600);
+  const saved = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  assert.deepEqual(saved['allowApps'], ['gedit', 'mousepad']);
+  assert.deepEqual(saved['decider'], { mode: 'openai', baseUrl: 'http://x', model: 'm' });
+  const ok = loadSettings(path);
+  assert.equal(ok.settings.mode, 'bypass');
+  assert.deepEqual(ok.settings.decider, { mode: 'openai', baseUrl: 'http://x', model: 'm' });
+  chmodSync(path, 0o666);
+  const unsafe = loadSettings(path);
+  assert.equal(unsafe.settings.mode, undefined);
+  assert.equal(unsafe.settings.allowApps, undefined);
+  assert.match(unsafe.warnings.join(), /other users/);
+});
