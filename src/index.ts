@@ -3,6 +3,7 @@
  * CLI expose, bound to one session on one desktop.
  */
 import { Device } from './devices/manager.js';
+import { cdpDriver } from './devices/stdio.js';
 import { ensureDesktop, findDesktop, stopSandbox, type SandboxInfo } from './sandbox/sandbox.js';
 import { Session, type SettleOptions } from './session/session.js';
 import type { PolicyGate } from './policy/gate.js';
@@ -73,6 +74,14 @@ export interface ComputerOptions {
   auditPath?: string;
   /** Per-call driver timeout in ms. */
   timeoutMs?: number;
+  /**
+   * Which driver: the platform's accessibility tree (default), or 'cdp' to read and act on a Chromium/Electron
+   * app through its DevTools endpoint (`cdpEndpoint`, e.g. http://127.0.0.1:9222); results then start with
+   * `channel: cdp`.
+   */
+  driver?: 'native' | 'cdp';
+  /** DevTools endpoint for `driver: 'cdp'`. */
+  cdpEndpoint?: string;
 }
 
 /** Params of a tool, as its handler types them. */
@@ -135,7 +144,8 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
     desktop = { kind: found.info ? 'sandbox' : 'real', env: found.env, started: found.started, ...(found.info ? { sandbox: found.info } : {}) };
   }
   const statePath = typeof options.statePath === 'function' ? options.statePath(desktop) : options.statePath;
-  const device = new Device({ platform: 'linux', env: desktop.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+  const device = new Device({ platform: 'linux', env: desktop.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.driver === 'cdp' ? { driver: cdpDriver(options.cdpEndpoint ?? 'http://127.0.0.1:9222') } : {}) });
   const { gate, controls } = buildPolicy(options);
   const session = new Session({
     device, ...(statePath ? { statePath } : {}), ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),

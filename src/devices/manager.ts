@@ -83,6 +83,9 @@ export class Device {
     }
   }
 
+  /** The hello of the driver already started, without starting one (undefined before the first call). */
+  get lastHello(): HelloResult | undefined { return this.helloResult ?? undefined; }
+
   /** The pid of the running driver, if any. */
   get driverPid(): number | undefined { return this.proc?.peer.isClosed ? undefined : this.proc?.pid; }
 

@@ -14,6 +14,11 @@ export function builtinDriver(platform: string): DriverCommand {
   return { command: process.execPath, args: [entry] };
 }
 
+/** The built-in Chromium DevTools driver attached to `endpoint` (http://host:port or ws://…). */
+export function cdpDriver(endpoint: string): DriverCommand {
+  return { ...builtinDriver('cdp'), args: [...builtinDriver('cdp').args, '--endpoint', endpoint] };
+}
+
 /** A live driver connection: its protocol peer and how to stop it. */
 export interface DriverConnection {
   peer: Peer;

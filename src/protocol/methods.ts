@@ -18,6 +18,14 @@ export interface HelloResult {
   permissions: Record<string, boolean>;
   /** Display server when it matters: 'x11' | 'wayland'. */
   session?: string;
+  /**
+   * The channel when the driver does not read the platform's own accessibility tree (e.g. 'cdp' for the
+   * Chromium DevTools channel, 'ocr (degraded)'). Every tool result produced through it starts with
+   * `channel: <channel>`; absent for the native accessibility tree.
+   */
+  channel?: string;
+  /** Extra facts for diagnostics (doctor): toolkit hints, environment. */
+  facts?: Record<string, string>;
 }
 
 export interface LaunchParams {

@@ -77,7 +77,11 @@ export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Pr
     if (isComputerUseError(e)) response.error(e.code, redactText(e.message));
     else response.error('internal', redactText((e as Error).message ?? String(e)));
   }
-  const result: ToolResult = { text: response.text, isError: response.isError };
+  // A result read or acted through another channel than the platform's accessibility tree says so first
+  // (seed §6): the driver names its channel in hello.
+  const channel = ctx.session.device.lastHello?.channel;
+  const text = channel ? `channel: ${channel}\n${response.text}` : response.text;
+  const result: ToolResult = { text, isError: response.isError };
   if (response.code) result.code = response.code;
   return result;
 }

@@ -18,6 +18,8 @@ export class FakeDriver {
   /** Calls received, by method name, for assertions. */
   readonly calls: { method: string; params: unknown }[] = [];
   capabilities: Capability[] = ['events', 'keys'];
+  /** The channel hello reports (tests of degraded channels); none = the native accessibility tree. */
+  channel?: string;
   /** Runs after each act, so a test can make the "app" react (open a dialog, destroy a node). */
   onAct?: (p: ActParams, node: RawNode) => void;
 
@@ -37,7 +39,7 @@ export class FakeDriver {
   handlers(): Handlers {
     const log = <T>(method: string, params: unknown, value: T): T => { this.calls.push({ method, params }); return value; };
     return {
-      hello: (p) => log('hello', p, { platform: 'fake', version: '0', capabilities: this.capabilities, permissions: {} }),
+      hello: (p) => log('hello', p, { platform: 'fake', version: '0', capabilities: this.capabilities, permissions: {}, ...(this.channel ? { channel: this.channel } : {}) }),
       'apps.list': (p) => log('apps.list', p, { apps: this.apps() }),
       'windows.list': (p) => log('windows.list', p, { windows: this.windows.map((w) => w.info).filter((w) => p.pid === undefined || w.pid === p.pid) }),
       'tree.snapshot': (p) => {

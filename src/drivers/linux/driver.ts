@@ -15,6 +15,7 @@ import { readTreeCached } from './cache.js';
 import { EventWatcher } from './events.js';
 import type { Keyboard } from './keys.js';
 import { createKeyboard } from './keys.js';
+import { a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './prereq.js';
 import { readElement, readTree, targetOf, toRawNode } from './reader.js';
 
 export const DRIVER_VERSION = '0.1.0';
@@ -25,6 +26,7 @@ export class LinuxDriver {
   /** When the last input (act or keys) was dispatched; settle waits for the app's reaction to it. */
   private lastInputAt = 0;
 
+  private status: Promise<A11yStatus> | undefined;
   private constructor(readonly bus: A11yBus, readonly events: EventWatcher, readonly keyboard: Keyboard) {}
 
   static async start(): Promise<LinuxDriver> {
@@ -59,12 +61,18 @@ export class LinuxDriver {
 
   handlers(): Handlers {
     return {
-      hello: () => ({
-        platform: 'linux', version: DRIVER_VERSION,
-        capabilities: this.keyboard.available ? ['events', 'keys'] : ['events'],
-        permissions: { a11y_bus: true, synthetic_input: this.keyboard.available },
-        session: process.env['XDG_SESSION_TYPE'] === 'wayland' || (process.env['WAYLAND_DISPLAY'] && !process.env['DISPLAY']) ? 'wayland' : 'x11',
-      }),
+      hello: async () => {
+        // Cheap prerequisite facts for doctor: XTest through xdotool, toolkit accessibility on the session bus.
+        this.status ??= a11yStatus();
+        const [status, xdotool] = [await this.status, onPath('xdotool')];
+        return {
+          platform: 'linux', version: DRIVER_VERSION,
+          capabilities: this.keyboard.available ? ['events', 'keys'] : ['events'],
+          permissions: { a11y_bus: true, synthetic_input: this.keyboard.available && xdotool, xdotool, toolkit_accessibility: status.isEnabled === true },
+          session: displayServer() === 'wayland' ? 'wayland' : 'x11',
+          facts: toolkitEnv(),
+        };
+      },
       'apps.list': async (p) => ({ apps: await listApps(this.bus, p.withWindows ?? true) }),
       'windows.list': async (p) => {
         // Names and pids first, windows only of the apps asked for: observing one app stays cheap.

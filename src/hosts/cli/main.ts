@@ -18,7 +18,9 @@ const USAGE = `usage: computer-use <command> [args...]
   policy flags of tool commands and mcp: --mode plan|default|accept-edits|bypass|unattended,
     --allow-app A, --deny-app A (repeatable); settings in $COMPUTER_USE_HOME/settings.json
   decider test --base-url URL --model M [--api-key-env NAME]   check a decider-model endpoint
-  driver linux                       run the Linux driver on stdio (JSON-RPC)`;
+  doctor [--app NAME] [--json]       check prerequisites; why is an app's tree empty
+  driver linux                       run the Linux driver on stdio (JSON-RPC)
+  driver cdp --endpoint URL          run the Chromium DevTools driver on stdio (channel: cdp)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -40,10 +42,11 @@ async function main(argv: string[]): Promise<number> {
         ...(policy.denyApps.length ? { denyApps: policy.denyApps } : {}) });
       return new Promise<number>(() => undefined); // serves until the client disconnects
     }
+    case 'doctor': return (await import('../../doctor/command.js')).runDoctorCommand(rest);
     case 'driver': {
-      if (rest[0] !== 'linux') { process.stderr.write('usage: computer-use driver linux\n'); return 2; }
-      const { runLinuxDriver } = await import('../../drivers/linux/main.js');
-      await runLinuxDriver();
+      if (rest[0] === 'cdp') await (await import('../../drivers/cdp/main.js')).runCdpDriver(rest.slice(1));
+      else if (rest[0] === 'linux') await (await import('../../drivers/linux/main.js')).runLinuxDriver();
+      else { process.stderr.write('usage: computer-use driver linux | driver cdp --endpoint http://127.0.0.1:9222\n'); return 2; }
       return new Promise<number>(() => undefined); // the driver runs until its stdin closes
     }
     case undefined: case 'help': case '--help': case '-h':

@@ -1,0 +1,245 @@
+/**
+ * Doctor (issue 5 part 1): are the prerequisites of computer use met on this desktop, and why is an app's
+ * tree empty? It talks to the Linux driver through a Device like the tools do, and checks the rest directly
+ * (display, XTest, session bus, /proc of the app). It reports; it changes nothing.
+ */
+import { Device } from '../devices/manager.js';
+import type { AppInfo, WindowInfo } from '../engine/node.js';
+import { countNodes, walk } from '../engine/node.js';
+import type { HelloResult } from '../protocol/methods.js';
+import { a11yStatus, displayServer, onPath, xtestExtension } from '../drivers/linux/prereq.js';
+import { findProcesses, flagOf, processFacts, type ProcessFacts, type Toolkit } from './process.js';
+
+/** How a check came out: `info` is neither good nor bad (an optional part). */
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'info';
+
+/** One named check. */
+export interface DoctorCheck {
+  id: string;
+  status: CheckStatus;
+  /** What was found, one line. */
+  summary: string;
+  /** What to do about it, when something is to be done. */
+  fix?: string;
+}
+
+/** Trees below this many nodes are "empty": a window frame without content (Chromium without a11y: 4). */
+export const TINY_TREE = 20;
+
+/** The "why is this tree empty" answer for one app. */
+export interface AppDiagnosis {
+  /** The name asked for, or the focused app's. */
+  name: string;
+  pid?: number;
+  toolkit: Toolkit;
+  /** Whether the app registered with the accessibility bus. */
+  onBus: boolean;
+  /**
+   * Its windows: the nodes each one's tree has (read up to 400) and, for Chromium/Electron, the nodes of the
+   * web content (inside document nodes).
+   */
+  windows: { title: string; nodes: number; webNodes?: number }[];
+  status: CheckStatus;
+  summary: string;
+  /** Fixes, most direct first. */
+  fixes: string[];
+  /** The DevTools endpoint the app already listens on, when started with --remote-debugging-port. */
+  cdpEndpoint?: string;
+}
+
+/** Everything doctor found. */
+export interface DoctorReport {
+  /** False when any check failed. */
+  ok: boolean;
+  platform: string;
+  session: 'x11' | 'wayland' | 'none';
+  checks: DoctorCheck[];
+  app?: AppDiagnosis;
+  /** The driver's hello, when it started. */
+  hello?: HelloResult;
+}
+
+/** Options of `runDoctor`. */
+export interface DoctorOptions {
+  /** Diagnose this app (name as on the accessibility bus or process name); default the focused app. */
+  app?: string;
+  /** Environment of the desktop (DISPLAY, DBUS_SESSION_BUS_ADDRESS, …); default the process's. */
+  env?: Record<string, string>;
+  /** A device to use instead of starting the Linux driver (tests). */
+  device?: Device;
+}
+
+/** Runs every check. */
+export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...(opts.env ?? {}) };
+  const session = displayServer(env);
+  const checks: DoctorCheck[] = [];
+  const add = (c: DoctorCheck): void => { checks.push(c); };
+
+  // Display server.
+  if (session === 'none') add({ id: 'display', status: 'fail', summary: 'No display: DISPLAY and WAYLAND_DISPLAY are unset.', fix: 'Run inside a desktop session, or start a headless one with `computer-use sandbox up`.' });
+  else if (session === 'wayland') add({ id: 'display', status: 'warn', summary: `Wayland session (WAYLAND_DISPLAY=${env['WAYLAND_DISPLAY'] ?? ''}): element actions work, synthetic keys and pointer do not.`, fix: 'Prefer element actions; for keys run the app under Xwayland/X11.' });
+  else add({ id: 'display', status: 'ok', summary: `X11 display ${env['DISPLAY']}.` });
+
+  // Synthetic input (XTest through xdotool).
+  const [xdotool, xtest, status] = [onPath('xdotool', env), await xtestExtension(env), await a11yStatus(env)];
+  if (!xdotool) add({ id: 'xtest', status: 'warn', summary: 'xdotool is not installed: computer_keys cannot send key chords.', fix: 'apt-get install xdotool' });
+  else if (xtest === false) add({ id: 'xtest', status: 'warn', summary: 'The X server has no XTEST extension: synthetic keys will not arrive.', fix: 'Start Xvfb/Xorg with XTEST enabled (the default).' });
+  else add({ id: 'xtest', status: 'ok', summary: `xdotool present${xtest ? ', XTEST extension on' : ''}.` });
+
+  // The AT-SPI status: toolkits read IsEnabled to decide whether to expose their tree.
+  if (!status.reachable) add({ id: 'a11y_status', status: 'fail', summary: `org.a11y.Bus is not reachable on the session bus (${status.error ?? 'no answer'}).`, fix: 'Install at-spi2-core and run in a desktop session (or `computer-use sandbox up`).' });
+  else if (status.isEnabled === false) add({ id: 'a11y_status', status: 'warn', summary: 'org.a11y.Status.IsEnabled is false: GTK/Qt apps may not expose their trees.', fix: 'gsettings set org.gnome.desktop.interface toolkit-accessibility true, then restart the apps.' });
+  else add({ id: 'a11y_status', status: 'ok', summary: `org.a11y.Status.IsEnabled is ${String(status.isEnabled ?? 'unset')}.` });
+
+  // The driver: connects to the accessibility bus and lists apps.
+  const device = opts.device ?? new Device({ platform: 'linux', env: opts.env ?? {}, timeoutMs: 10_000 });
+  let hello: HelloResult | undefined;
+  let apps: AppInfo[] = [];
+  try {
+    hello = await device.hello();
+    apps = (await device.call('apps.list', { withWindows: true })).apps;
+    add({ id: 'a11y_bus', status: 'ok', summary: `Accessibility bus reachable; ${apps.length} app${apps.length === 1 ? '' : 's'} registered${apps.length ? `: ${apps.map((a) => a.name || '(unnamed)').slice(0, 8).join(', ')}` : ''}.` });
+  } catch (e) {
+    add({ id: 'a11y_bus', status: 'fail', summary: `The Linux driver cannot read the accessibility bus: ${(e as Error).message.split('\n')[0]}`, fix: 'Run inside a desktop session with AT-SPI (at-spi2-core), or `computer-use sandbox up`.' });
+  }
+
+  // Toolkit environment for apps started from here (computer_launch passes it on).
+  const qt = env['QT_ACCESSIBILITY'];
+  add(qt === '1'
+    ? { id: 'qt_accessibility', status: 'ok', summary: 'QT_ACCESSIBILITY=1: Qt apps started from here expose their tree.' }
+    : { id: 'qt_accessibility', status: 'info', summary: `QT_ACCESSIBILITY is ${qt === undefined ? 'unset' : `"${qt}"`}: Qt apps may stay off the accessibility bus.`, fix: 'export QT_ACCESSIBILITY=1 (and QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1) before starting Qt apps.' });
+  const gsk = env['GSK_RENDERER'];
+  add(gsk === 'cairo' || session !== 'x11'
+    ? { id: 'gtk4_renderer', status: 'ok', summary: `GSK_RENDERER=${gsk ?? 'unset'}.` }
+    : { id: 'gtk4_renderer', status: 'info', summary: `GSK_RENDERER is ${gsk === undefined ? 'unset' : `"${gsk}"`}: under Xvfb, GTK 4.8 apps may never register their tree.`, fix: 'export GSK_RENDERER=cairo before starting GTK4 apps on a virtual display.' });
+  if (env['NO_AT_BRIDGE'] === '1') add({ id: 'no_at_bridge', status: 'warn', summary: 'NO_AT_BRIDGE=1: GTK apps started from here do not connect to AT-SPI.', fix: 'unset NO_AT_BRIDGE' });
+  add(onPath('tesseract', env)
+    ? { id: 'ocr', status: 'ok', summary: 'tesseract present (optional OCR fallback).' }
+    : { id: 'ocr', status: 'info', summary: 'tesseract not installed (optional: OCR fallback for trees that stay empty).', fix: 'apt-get install tesseract-ocr' });
+
+  const report: DoctorReport = { ok: false, platform: 'linux', session, checks };
+  if (hello) report.hello = hello;
+  if (opts.app !== undefined || apps.some((a) => a.windows.some((w) => w.focused))) {
+    report.app = await diagnoseApp(device, apps, opts.app, hello !== undefined);
+  }
+  if (!opts.device) await device.close();
+  report.ok = !checks.some((c) => c.status === 'fail') && report.app?.status !== 'fail';
+  return report;
+}
+
+/** Window tree sizes of an app on the bus, with the web content's size. */
+async function treeSizes(device: Device, windows: WindowInfo[]): Promise<AppDiagnosis['windows']> {
+  return Promise.all(windows.map(async (w) => {
+    const r = await device.call('tree.snapshot', { window: w.id, maxNodes: 400 }).catch(() => null);
+    let webNodes = 0;
+    if (r) walk(r.root, (n, anc) => { if (anc.some((a) => a.role === 'document')) webNodes++; });
+    return { title: w.title, nodes: r ? countNodes(r.root) : 0, webNodes };
+  }));
+}
+
+/** How long to wait before the second read of a Chromium window whose web content was missing. */
+export const CHROMIUM_REREAD_MS = 1500;
+
+const CHROMIUM_FLAG = '--force-renderer-accessibility';
+
+/** Why an app's tree is empty (or that it is not). */
+export async function diagnoseApp(device: Device, apps: AppInfo[], name: string | undefined, busUp: boolean): Promise<AppDiagnosis> {
+  const want = name?.toLowerCase();
+  const onBus = want === undefined ? apps.find((a) => a.windows.some((w) => w.focused))
+    : apps.find((a) => a.name.toLowerCase() === want) ?? apps.find((a) => a.name.toLowerCase().includes(want))
+      ?? apps.find((a) => a.executable?.toLowerCase().endsWith(`/${want}`));
+  let proc: ProcessFacts | undefined = onBus ? processFacts(onBus.pid) : undefined;
+  if (!onBus && want) proc = findProcesses(want)[0];
+  // Without /proc (another user's process, a fake driver) the bus name still tells Chromium apart.
+  const toolkit: Toolkit = proc?.toolkit && proc.toolkit !== 'unknown' ? proc.toolkit : /chrom/i.test(onBus?.name ?? '') ? 'chromium' : proc?.toolkit ?? 'unknown';
+  const diag: AppDiagnosis = { name: onBus?.name ?? name ?? '(focused app)', toolkit, onBus: onBus !== undefined, windows: [], status: 'ok', summary: '', fixes: [] };
+  const pid = onBus?.pid ?? proc?.pid;
+  if (pid !== undefined) diag.pid = pid;
+  const port = proc ? flagOf(proc.argv, 'remote-debugging-port') : undefined;
+  if (typeof port === 'string' && port !== '0') diag.cdpEndpoint = `http://127.0.0.1:${port}`;
+  const cdpFix = diag.cdpEndpoint
+    ? `Or read it through its DevTools endpoint: \`computer-use driver cdp --endpoint ${diag.cdpEndpoint}\` / createComputer({ driver: 'cdp', cdpEndpoint: '${diag.cdpEndpoint}' }).`
+    : 'Or start it with --remote-debugging-port=9222 and use the DevTools channel: createComputer({ driver: \'cdp\', cdpEndpoint: \'http://127.0.0.1:9222\' }) / `computer-use driver cdp --endpoint http://127.0.0.1:9222`.';
+  const toolkitFixes = (): string[] => {
+    switch (toolkit) {
+      case 'chromium': case 'electron': return [`Restart it with ${CHROMIUM_FLAG} (Chromium exposes web content to AT-SPI only with it).`, cdpFix];
+      case 'java': return ['Enable the Java Access Bridge: apt-get install libatk-wrapper-java-jni, and set assistive_technologies=org.GNOME.Accessibility.AtkWrapper in the JRE\'s accessibility.properties (or JAVA_TOOL_OPTIONS=-Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper), then restart it.'];
+      case 'qt': return [`Restart it with QT_ACCESSIBILITY=1 and QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 in its environment${proc?.env['QT_ACCESSIBILITY'] === '1' ? ' (QT_ACCESSIBILITY=1 is already set: check that the qt at-spi bridge is installed, e.g. qt5-gtk-platformtheme / libqt5dbus5)' : ''}.`];
+      case 'gtk4': return [`Restart it with GSK_RENDERER=cairo (GTK 4.8 under Xvfb does not register otherwise)${proc?.env['GSK_RENDERER'] ? `; it runs with GSK_RENDERER=${proc.env['GSK_RENDERER']}` : ''}.`];
+      case 'gtk3': return proc?.env['NO_AT_BRIDGE'] === '1' ? ['It was started with NO_AT_BRIDGE=1: restart it without.'] : [];
+      default: return [];
+    }
+  };
+
+  if (!busUp) {
+    diag.status = 'fail';
+    diag.summary = 'The accessibility bus is not reachable, so no app can expose a tree.';
+    return diag;
+  }
+  if (!onBus) {
+    if (!proc) {
+      diag.status = 'fail';
+      diag.summary = name ? `No app named "${name}" is registered on the accessibility bus or running.` : 'No focused app found.';
+      return diag;
+    }
+    diag.status = 'fail';
+    diag.summary = `${proc.comm} (pid ${proc.pid}, ${toolkit}) is running but never registered with the accessibility bus.`;
+    diag.fixes = toolkitFixes();
+    if (!diag.fixes.length) diag.fixes = ['Its toolkit does not speak AT-SPI: the OCR fallback (when available) or a screenshot are the remaining channels.'];
+    return diag;
+  }
+  const chromiumLike = toolkit === 'chromium' || toolkit === 'electron';
+  diag.windows = await treeSizes(device, onBus.windows);
+  // Chromium exposes its own UI (toolbar, tabs: ~140 nodes) either way; what goes missing is the web content.
+  const size = (ws: AppDiagnosis['windows']): number => Math.max(0, ...ws.map((w) => (chromiumLike ? w.webNodes ?? 0 : w.nodes)));
+  let biggest = size(diag.windows);
+  let lateContent = false;
+  if (chromiumLike && onBus.windows.length > 0 && biggest < TINY_TREE) {
+    // Chromium may turn renderer accessibility on when an assistive technology first reads it: read again.
+    await new Promise((r) => setTimeout(r, CHROMIUM_REREAD_MS));
+    diag.windows = await treeSizes(device, onBus.windows);
+    biggest = size(diag.windows);
+    lateContent = biggest >= TINY_TREE;
+  }
+  const noFlag = proc !== undefined && flagOf(proc.argv, CHROMIUM_FLAG.slice(2)) === undefined;
+  if (onBus.windows.length === 0) {
+    diag.status = 'warn';
+    diag.summary = `${onBus.name} is on the accessibility bus but shows no window.`;
+    diag.fixes = toolkitFixes();
+  } else if (lateContent) {
+    diag.status = 'warn';
+    diag.summary = `${onBus.name}'s web content was missing from the first read and appeared ${CHROMIUM_REREAD_MS} ms later (${biggest} nodes): ` +
+      `Chromium turned accessibility on only when read${noFlag ? `; it was started without ${CHROMIUM_FLAG}` : ''}.`;
+    diag.fixes = toolkitFixes();
+  } else if (biggest < TINY_TREE) {
+    diag.status = 'fail';
+    diag.summary = chromiumLike
+      ? `${onBus.name}'s web content is not exposed: ${biggest} node${biggest === 1 ? '' : 's'} inside its pages${noFlag ? ` (started without ${CHROMIUM_FLAG})` : ''}.`
+      : `${onBus.name}'s largest window tree has ${biggest} node${biggest === 1 ? '' : 's'}: the app exposes (almost) nothing.`;
+    diag.fixes = toolkitFixes();
+    if (!diag.fixes.length) diag.fixes = ['The app draws its own UI without accessible children: the OCR fallback (when available) or a screenshot are the remaining channels.'];
+  } else {
+    diag.summary = `${onBus.name} exposes ${biggest}${biggest >= 400 ? '+' : ''} ${chromiumLike ? 'web content nodes' : 'nodes'} in its largest window.`;
+    if (chromiumLike && diag.cdpEndpoint) diag.fixes = [`It also listens for DevTools at ${diag.cdpEndpoint} (the cdp channel reads pages faster).`];
+  }
+  return diag;
+}
+
+/** Human-readable report. */
+export function formatDoctor(r: DoctorReport): string {
+  const mark: Record<CheckStatus, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL', info: 'info' };
+  const lines = [`computer-use doctor · ${r.platform} · ${r.session}${r.hello ? ` · driver ${r.hello.platform} ${r.hello.version}` : ''}`];
+  for (const c of r.checks) {
+    lines.push(`${mark[c.status]} ${c.id}: ${c.summary}`);
+    if (c.fix && c.status !== 'ok') lines.push(`     fix: ${c.fix}`);
+  }
+  if (r.app) {
+    const a = r.app;
+    lines.push(`${mark[a.status]} app ${a.name}${a.pid !== undefined ? ` pid=${a.pid}` : ''} (${a.toolkit}${a.onBus ? '' : ', not on the accessibility bus'}): ${a.summary}`);
+    for (const w of a.windows) lines.push(`     window ${JSON.stringify(w.title)}: ${w.nodes} nodes${w.webNodes !== undefined && (a.toolkit === 'chromium' || a.toolkit === 'electron') ? `, ${w.webNodes} in web content` : ''}`);
+    for (const f of a.fixes) lines.push(`     fix: ${f}`);
+  }
+  lines.push(r.ok ? 'All required checks passed.' : 'Some checks failed: see the fixes above.');
+  return lines.join('\n');
+}

@@ -1,0 +1,79 @@
+/**
+ * Prerequisites of the Linux driver that can be checked cheaply, for the driver's `hello` and for doctor:
+ * display server, XTest (xdotool), the AT-SPI status on the session bus, and the toolkit environment
+ * variables that decide whether apps expose a tree at all.
+ */
+import { execFile } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import dbus from 'dbus-next';
+
+const { Message } = dbus;
+
+/** True when `command` is an executable on PATH. */
+export function onPath(command: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+    if (!dir) continue;
+    try { accessSync(join(dir, command), constants.X_OK); return true; } catch { /* next */ }
+  }
+  return false;
+}
+
+/** Which display server the environment points at. */
+export function displayServer(env: NodeJS.ProcessEnv = process.env): 'x11' | 'wayland' | 'none' {
+  if (env['XDG_SESSION_TYPE'] === 'wayland' || (env['WAYLAND_DISPLAY'] && !env['DISPLAY'])) return 'wayland';
+  return env['DISPLAY'] ? 'x11' : 'none';
+}
+
+/** Environment facts that decide whether toolkits expose their accessibility tree. */
+export function toolkitEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of ['DISPLAY', 'WAYLAND_DISPLAY', 'XDG_SESSION_TYPE', 'QT_ACCESSIBILITY', 'QT_LINUX_ACCESSIBILITY_ALWAYS_ON', 'GSK_RENDERER', 'GTK_MODULES', 'NO_AT_BRIDGE', 'AT_SPI_BUS_ADDRESS']) {
+    const v = env[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+/** `org.a11y.Status` on the session bus: whether toolkits are told to turn accessibility on. */
+export interface A11yStatus { reachable: boolean; isEnabled?: boolean; screenReaderEnabled?: boolean; error?: string }
+
+/** Reads `org.a11y.Status.IsEnabled` / `ScreenReaderEnabled` from `org.a11y.Bus` on the session bus. */
+export async function a11yStatus(env: NodeJS.ProcessEnv = process.env, timeoutMs = 1500): Promise<A11yStatus> {
+  const address = env['DBUS_SESSION_BUS_ADDRESS'];
+  if (!address) return { reachable: false, error: 'DBUS_SESSION_BUS_ADDRESS is unset' };
+  const bus = dbus.sessionBus({ busAddress: address });
+  bus.on('error', () => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const work = (async () => {
+      await new Promise<void>((resolve, reject) => { bus.once('connect', () => resolve()); bus.once('error', (e: Error) => reject(e)); });
+      const reply = await bus.call(new Message({
+        destination: 'org.a11y.Bus', path: '/org/a11y/bus', interface: 'org.freedesktop.DBus.Properties', member: 'GetAll',
+        signature: 's', body: ['org.a11y.Status'], flags: dbus.MessageFlag.NO_AUTO_START /* never start a second bus launcher */,
+      }));
+      const props = (reply?.body?.[0] ?? {}) as Record<string, { value: unknown }>;
+      const out: A11yStatus = { reachable: true };
+      if (typeof props['IsEnabled']?.value === 'boolean') out.isEnabled = props['IsEnabled'].value;
+      if (typeof props['ScreenReaderEnabled']?.value === 'boolean') out.screenReaderEnabled = props['ScreenReaderEnabled'].value;
+      return out;
+    })();
+    const timeout = new Promise<A11yStatus>((resolve) => { timer = setTimeout(() => resolve({ reachable: false, error: `no answer within ${timeoutMs} ms` }), timeoutMs); });
+    return await Promise.race([work, timeout]);
+  } catch (e) {
+    return { reachable: false, error: (e as Error).message };
+  } finally {
+    clearTimeout(timer);
+    try { bus.disconnect(); } catch { /* not connected */ }
+  }
+}
+
+/** Whether the X server offers the XTEST extension (undefined when xdpyinfo is missing or no X display). */
+export function xtestExtension(env: NodeJS.ProcessEnv = process.env, timeoutMs = 2000): Promise<boolean | undefined> {
+  if (!env['DISPLAY'] || !onPath('xdpyinfo', env)) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    execFile('xdpyinfo', ['-display', env['DISPLAY']!], { timeout: timeoutMs, env, maxBuffer: 4 << 20 }, (err, stdout) => {
+      resolve(err ? undefined : /\bXTEST\b/.test(stdout));
+    });
+  });
+}
