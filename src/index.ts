@@ -9,6 +9,7 @@ import { Session, type SettleOptions } from './session/session.js';
 import type { PolicyGate } from './policy/gate.js';
 import type { Confirmer } from './policy/confirm.js';
 import type { Decider } from './policy/decider/types.js';
+import { createDecider, parseDeciderConfig } from './policy/decider/index.js';
 import { defaultAuditPath } from './policy/audit.js';
 import { DEFAULT_MODE, type Mode } from './policy/modes.js';
 import { Policy } from './policy/policy.js';
@@ -183,13 +184,15 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
   const { settings, warnings } = loadSettings(settingsPath);
   const stopper = StopController.acquire(home);
   const union = (a: string[] | undefined, b: string[] | undefined): string[] => [...new Set([...(a ?? []), ...(b ?? [])])];
+  // The decider of the options, else the one configured in settings (`computer-use decider …`, pi's /computer decider).
+  const decider = options.decider ?? createDecider(parseDeciderConfig(settings.decider));
   const policy = options.gate ? undefined : new Policy({
     mode: options.mode ?? settings.mode ?? DEFAULT_MODE,
     allowApps: union(settings.allowApps, options.allowApps),
     denyApps: union(settings.denyApps, options.denyApps),
     allowIrreversibleUnattended: options.allowIrreversibleUnattended ?? settings.allowIrreversibleUnattended ?? false,
     settingsPath, audit: options.auditPath ?? defaultAuditPath(), stop: stopper,
-    ...(options.confirmer ? { confirmer: options.confirmer } : {}), ...(options.decider ? { decider: options.decider } : {}),
+    ...(options.confirmer ? { confirmer: options.confirmer } : {}), ...(decider ? { decider } : {}),
   });
   const gate = policy ?? withStop(options.gate!, stopper);
   const controls: PolicyControls = {
