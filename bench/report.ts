@@ -1,0 +1,74 @@
+/** The benchmark report: its JSON shape, the printed tables (PASS/FAIL against the targets) and the result files. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ActBench } from './act.js';
+import { RESULTS, TARGETS } from './config.js';
+import type { ObserveResult } from './observe.js';
+import { table, verdict } from './stats.js';
+
+export interface Report {
+  startedAt: string;
+  host: { cpus: number; node: string; runs: number; warmup: number; baselineRuns: number };
+  sandbox?: string;
+  screenshotFormula: string;
+  targets: typeof TARGETS;
+  observe: ObserveResult[];
+  acts: ActBench[];
+  errors: string[];
+  durationMs?: number;
+}
+
+export function printReport(r: Report): void {
+  const o = r.observe;
+  console.log(`== Observe (${r.host.runs} runs after ${r.host.warmup} warm-ups; ms) ==`);
+  console.log(table(
+    ['app', 'nodes', 'observe p50', 'p95', 'driver read p50', 'p95', 'apps.list p50', 'rpc p50', 'engine p50', 'lines', 'error'],
+    o.map((x) => [x.app, x.rawNodes, x.observe?.p50, x.observe?.p95, x.driverRead?.p50, x.driverRead?.p95, x.appsListP50, x.rpcP50, x.engineP50, x.shownLines, x.error ?? x.warning]),
+  ));
+  console.log(`\n== Tokens: snapshot vs screenshot ==\nscreenshot tokens = ${r.screenshotFormula}`);
+  console.log(table(
+    ['app', 'window w×h', 'snapshot o200k p50', 'engine estimate', 'screenshot', 'ratio', `≤${TARGETS.snapshotTokensMedian}`],
+    o.map((x) => {
+      const spec = /gedit|widget-factory/.test(x.app);
+      return [x.app, x.window?.bounds ? `${x.window.bounds[2]}×${x.window.bounds[3]}` : undefined, x.snapshotTokensO200k,
+        x.snapshotTokensEstimate, x.screenshotTokens, x.ratio === undefined ? undefined : `${x.ratio}×`,
+        spec && x.snapshotTokensO200k !== undefined ? `${verdict(x.snapshotTokensO200k <= TARGETS.snapshotTokensMedian)}${x.warning ? ' (snapshot incomplete)' : ''}` : 'n/a'];
+    }),
+  ));
+  console.log('\n== libatspi (python3-gi, full walk, median of 5) vs ours ==');
+  console.log(table(
+    ['app', 'libatspi ms', 'libatspi nodes', 'our observe p50', 'observe nodes', 'libatspi/observe', 'our full-tree read', 'full-tree nodes', 'libatspi/full', 'target', 'error'],
+    o.map((x) => {
+      const gtk4 = x.app === 'gtk4-widget-factory';
+      const target = !gtk4 ? 'n/a' : x.warning || !x.observe || x.speedup === undefined ? 'FAIL (snapshot incomplete)'
+        : `${verdict(x.observe.p50 <= TARGETS.gtk4ObserveP50Ms)} p50≤${TARGETS.gtk4ObserveP50Ms} / ${verdict(x.speedup >= TARGETS.gtk4SpeedupVsLibatspi)} ≥${TARGETS.gtk4SpeedupVsLibatspi}×`;
+      return [x.app, x.libatspi?.medianMs, x.libatspi?.nodes, x.observe?.p50, x.rawNodes,
+        x.speedup === undefined || Number.isNaN(x.speedup) ? undefined : `${x.speedup}×`,
+        x.fullTree?.ms, x.fullTree?.nodes, x.speedupFullTree === undefined ? undefined : `${x.speedupFullTree}×`, target,
+        x.libatspi?.error ?? x.fullTree?.error ?? x.error ?? x.warning];
+    }),
+  ));
+  console.log(`\n== Act + settle (${r.host.runs} runs after ${r.host.warmup} warm-ups; ms; tokens = o200k of the tool result) ==`);
+  console.log(table(
+    ['app', 'action', 'target', 'p50', 'p95', 'settle p50', 'dispatch p50', 'rest p50', 'tokens p50', 'max', `p50≤${TARGETS.actSettleP50Ms}`, `tok≤${TARGETS.actResultTokens}`, 'error'],
+    r.acts.map((a) => [a.app, a.name, a.target, a.latency?.p50, a.latency?.p95, a.settleP50, a.dispatchP50, a.restP50, a.tokensP50, a.tokensMax,
+      a.targetsApply.latency && a.latency ? verdict(a.latency.p50 <= TARGETS.actSettleP50Ms) : 'n/a',
+      a.targetsApply.tokens && a.tokensP50 !== undefined ? verdict(a.tokensP50 <= TARGETS.actResultTokens) : 'n/a', a.error]),
+  ));
+  const samples = r.acts.filter((a) => a.sample);
+  if (samples.length) {
+    console.log('\n== Sample act results ==');
+    for (const a of samples) console.log(`-- ${a.app} / ${a.name}:\n${a.sample}${a.check ? `\n   [check] ${a.check}` : ''}`);
+  }
+  if (r.errors.length) console.log(`\nerrors:\n${r.errors.map((e) => `  ${e}`).join('\n')}`);
+}
+
+/** Writes bench/results/bench-<date>.json and bench/results/latest.json. */
+export async function writeReport(r: Report): Promise<void> {
+  await mkdir(RESULTS, { recursive: true });
+  const json = JSON.stringify(r, null, 2) + '\n';
+  const stamp = r.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+  await writeFile(join(RESULTS, `bench-${stamp}.json`), json);
+  await writeFile(join(RESULTS, 'latest.json'), json);
+  console.log(`\nwrote bench/results/bench-${stamp}.json and bench/results/latest.json (${Math.round((r.durationMs ?? 0) / 1000)} s)`);
+}
