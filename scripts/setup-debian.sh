@@ -10,6 +10,9 @@ PACKAGES=(
   gedit mousepad gtk-3-examples gtk-4-examples chromium zenity fonts-noto-cjk
   # libatspi for comparison tooling and constant tables
   libatspi2.0-dev python3-gi gir1.2-atspi-2.0
+  # fallback ladder (issue 5): capture + Set-of-Mark (imagemagick, DejaVu for labels), OCR (tesseract), clipboard,
+  # displays (xrandr), and the drawn-buttons test app (python3-gi + GTK 3 introspection)
+  imagemagick fonts-dejavu-core tesseract-ocr tesseract-ocr-eng xclip x11-xserver-utils gir1.2-gtk-3.0
 )
 
 missing=()

@@ -13,7 +13,7 @@ import { createDecider, parseDeciderConfig } from './policy/decider/index.js';
 import { defaultAuditPath } from './policy/audit.js';
 import { DEFAULT_MODE, type Mode } from './policy/modes.js';
 import { Policy } from './policy/policy.js';
-import { addAllowedApp, defaultSettingsPath, loadSettings, updateSettings } from './policy/settings.js';
+import { addAllowedApp, defaultSettingsPath, loadSettings, updateSettings, type Settings } from './policy/settings.js';
 import { StopController, requestResume, requestStop, withStop } from './policy/stop.js';
 import { cuHome } from './paths.js';
 import { TOOLS, toolByName } from './tools/index.js';
@@ -26,6 +26,8 @@ import type { keysTool } from './tools/keys.js';
 import type { launchTool } from './tools/launch.js';
 import type { observeTool } from './tools/observe.js';
 import type { waitTool } from './tools/wait.js';
+import type { screenshotTool } from './tools/screenshot.js';
+import type { inputTool } from './tools/input.js';
 
 export type { ToolResult } from './tools/tool.js';
 export type { PolicyGate, ActionRequest, Decision } from './policy/gate.js';
@@ -83,6 +85,13 @@ export interface ComputerOptions {
   driver?: 'native' | 'cdp';
   /** DevTools endpoint for `driver: 'cdp'`. */
   cdpEndpoint?: string;
+  /**
+   * Allow computer_screenshot mode "image" (default: settings.json `allowScreenshots`, else false). Images
+   * are returned only when `imageInput` is true as well.
+   */
+  allowScreenshots?: boolean;
+  /** The host's model takes images (MCP then returns an image content item). Default false. */
+  imageInput?: boolean;
 }
 
 /** Params of a tool, as its handler types them. */
@@ -97,6 +106,8 @@ export interface ComputerTools {
   act(p: P<typeof actTool>): Promise<ToolResult>;
   wait(p: P<typeof waitTool>): Promise<ToolResult>;
   keys(p: P<typeof keysTool>): Promise<ToolResult>;
+  screenshot(p?: P<typeof screenshotTool>): Promise<ToolResult>;
+  input(p: P<typeof inputTool>): Promise<ToolResult>;
 }
 
 /** A computer: tools plus the session and desktop behind them. */
@@ -147,10 +158,11 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   const statePath = typeof options.statePath === 'function' ? options.statePath(desktop) : options.statePath;
   const device = new Device({ platform: 'linux', env: desktop.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.driver === 'cdp' ? { driver: cdpDriver(options.cdpEndpoint ?? 'http://127.0.0.1:9222') } : {}) });
-  const { gate, controls } = buildPolicy(options);
+  const { gate, controls, settings } = buildPolicy(options);
   const session = new Session({
     device, ...(statePath ? { statePath } : {}), ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     ...(options.settle ? { settle: options.settle } : {}), gate,
+    screenshots: { allowed: options.allowScreenshots ?? settings.allowScreenshots ?? false, imageInput: options.imageInput ?? false },
   });
   const call = (name: string, params: unknown, signal?: AbortSignal): Promise<ToolResult> => {
     const tool = toolByName(name);
@@ -167,6 +179,8 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
       act: (p) => call('computer_act', p),
       wait: (p) => call('computer_wait', p),
       keys: (p) => call('computer_keys', p),
+      screenshot: (p = {}) => call('computer_screenshot', p),
+      input: (p) => call('computer_input', p),
     },
     policy: controls,
     async close() {
@@ -178,7 +192,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
 }
 
 /** The policy of a computer from its options and the settings file. */
-function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; gate: PolicyGate; controls: PolicyControls } {
+function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; gate: PolicyGate; controls: PolicyControls; settings: Settings } {
   const home = cuHome();
   const settingsPath = options.settingsPath ?? defaultSettingsPath();
   const { settings, warnings } = loadSettings(settingsPath);
@@ -216,7 +230,7 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
       policy?.rules.deny.push(app.trim().toLowerCase());
     },
   };
-  return { policy, gate, controls };
+  return { policy, gate, controls, settings };
 }
 
 export { findDesktop };

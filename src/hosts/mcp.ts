@@ -74,7 +74,10 @@ export function createMcpServer(options: ComputerOptions = {}): { server: Server
       return { content: [{ type: 'text' as const, text: `error driver_unavailable: cannot reach a desktop: ${(e as Error).message}` }], isError: true };
     }
     const result = await c.call(request.params.name, request.params.arguments ?? {}, extra.signal);
-    return { content: [{ type: 'text' as const, text: result.text }], isError: result.isError };
+    return {
+      content: [{ type: 'text' as const, text: result.text }, ...(result.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }))],
+      isError: result.isError,
+    };
   });
 
   return {

@@ -117,7 +117,7 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: Extens
           const result = await c.call(name, params, signal);
           // pi reports a thrown error to the model as an error result with this text.
           if (result.isError) throw new Error(result.text);
-          return { content: [{ type: 'text', text: result.text }], details: result.code ? { code: result.code } : {} };
+          return { content: [{ type: 'text' as const, text: result.text }, ...(result.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }))], details: result.code ? { code: result.code } : {} };
         },
       });
     }

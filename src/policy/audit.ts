@@ -50,6 +50,8 @@ export interface DecidedRecord {
   /** Shortcut keys in clear, or length + digest when they type characters. */
   keys?: string | TextDigest;
   command?: string;
+  /** Screen pixel of pointer input ("x,y" or "x,y→x,y"). */
+  point?: string;
   /** True when something was stored as a digest or masked. */
   redacted: boolean;
   decision: AuditDecision;

@@ -6,7 +6,7 @@ import type { Fingerprint } from '../engine/refs.js';
 
 /** What an acting tool is about to do. Values are given only so the policy can digest them, never to log. */
 export interface ActionRequest {
-  tool: 'computer_act' | 'computer_keys' | 'computer_launch';
+  tool: 'computer_act' | 'computer_keys' | 'computer_launch' | 'computer_input';
   app?: string;
   pid?: number;
   window?: string;
@@ -18,6 +18,13 @@ export interface ActionRequest {
   value?: string;
   keys?: string;
   command?: string;
+  /**
+   * Pointer input at a screen pixel (raw input, a visual act, an OCR element's center): coordinates name no
+   * element, so the policy treats it like keys (asked in default mode unless the app is allow-listed).
+   */
+  point?: [number, number];
+  /** Drag end point (screen pixels). */
+  to?: [number, number];
   fingerprint?: Fingerprint;
   /** The target is a password field. */
   password?: boolean;

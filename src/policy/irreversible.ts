@@ -100,7 +100,7 @@ export function keysTypeText(keys: string): boolean {
  * are silent (the decider may still add a confirmation).
  */
 export function classifyAction(req: ActionRequest, ctx: { executable?: string } = {}): IrreversibleVerdict | undefined {
-  if (req.tool === 'computer_act') {
+  if (req.tool === 'computer_act' || (req.tool === 'computer_input' && req.point !== undefined)) {
     const op = req.op ?? '';
     if (req.password && WRITES.has(op)) return { kind: 'password', rule: 'write into a password field' };
     if (!ACTIVATING.has(op)) return undefined;

@@ -128,7 +128,9 @@ export class Policy implements PolicyGate {
       }
       result = { reason: verdict ? `unattended, ${verdict.rule} allowed by allowIrreversibleUnattended` : 'unattended, allow-listed', confirmed: false };
     } else {
-      const askApp = !granted || (this.mode === 'default' && !listed && (req.tool === 'computer_keys' || req.tool === 'computer_launch'));
+      // Keys, launches and input at coordinates name no element: default mode asks unless the app is listed.
+      const raw = req.tool === 'computer_keys' || req.tool === 'computer_launch' || req.tool === 'computer_input' || req.point !== undefined;
+      const askApp = !granted || (this.mode === 'default' && !listed && raw);
       const askAction = verdict !== undefined && !(this.mode === 'bypass' && granted);
       if (!askApp && !askAction) {
         result = { reason: `${this.mode}, ${listed ? 'allow-listed' : 'granted for this session'}`, confirmed: false };
@@ -261,11 +263,12 @@ export class Policy implements PolicyGate {
     if (req.role !== undefined) r.role = req.role;
     if (req.name !== undefined) { r.name = auditText(req.name, 80); if (r.name !== req.name) redacted = true; }
     if (req.value !== undefined) {
-      if (req.password || req.op === 'set_value' || req.op === 'type') { r.value = digestText(req.value); redacted = true; } else r.name = `${r.name ?? ''} → ${auditText(req.value, 60)}`;
+      if (req.password || req.op === 'set_value' || req.op === 'type' || req.tool === 'computer_input') { r.value = digestText(req.value); redacted = true; } else r.name = `${r.name ?? ''} → ${auditText(req.value, 60)}`;
     }
     if (req.keys !== undefined) {
       if (keysTypeText(req.keys) || req.focused?.password) { r.keys = digestText(req.keys); redacted = true; } else r.keys = req.keys;
     }
+    if (req.point !== undefined) r.point = `${req.point.join(',')}${req.to ? `→${req.to.join(',')}` : ''}`;
     if (req.command !== undefined) { r.command = auditText(req.command, 200); if (r.command !== req.command) redacted = true; }
     r.redacted = redacted;
     return r;
@@ -275,7 +278,7 @@ export class Policy implements PolicyGate {
 /** What the approval is bound to: the target's fingerprint, the op and a digest of the value. */
 function bindingOf(req: ActionRequest): string {
   return hash(JSON.stringify([req.tool, req.fingerprint ?? null, req.window ?? null, req.op ?? null, req.value === undefined ? null : digestText(req.value).sha256,
-    req.keys ?? null, req.command ?? null]));
+    req.keys ?? null, req.command ?? null, req.point ?? null, req.to ?? null]));
 }
 
 const hash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 16);
@@ -295,6 +298,14 @@ function describe(req: ActionRequest): string {
     const k = req.keys ?? '';
     if (req.focused?.password || keysTypeText(k)) return `type ${[...k.replace(/\s+/g, '')].length} characters${req.focused?.password ? ' into a password field' : ''} (not shown)`;
     return `press ${JSON.stringify(k)}`;
+  }
+  if (req.tool === 'computer_input' && req.point === undefined) {
+    if (req.op === 'clipboard_read') return 'read the clipboard';
+    return `${req.op === 'paste' ? 'paste' : 'put'} ${[...(req.value ?? '')].length} characters ${req.op === 'paste' ? '' : 'on the clipboard '}(not shown)`.replace('  ', ' ');
+  }
+  if (req.point !== undefined) {
+    const at = `at screen pixel ${req.point.join(',')}${req.to ? ` to ${req.to.join(',')}` : ''}`;
+    return `${(req.op ?? 'click').replace('_', ' ')} ${at}${req.name ? ` (OCR text ${quote(req.name)})` : ''}`;
   }
   const target = `${req.role ?? 'element'}${req.name ? ` ${quote(req.name)}` : ''}`;
   const value = req.value === undefined ? '' : req.password ? ` (${[...req.value].length} characters, not shown)` : ` with ${quote(req.value)}`;

@@ -17,6 +17,11 @@ export interface Settings {
   denyApps?: string[];
   /** In `unattended` mode, allow irreversible actions and password writes on allow-listed apps. */
   allowIrreversibleUnattended?: boolean;
+  /**
+   * Let computer_screenshot return images of windows to the model (mode "image"; also needs a host whose
+   * model takes images). Off by default; OCR mode needs no setting (its image never leaves the machine).
+   */
+  allowScreenshots?: boolean;
   /** Decider configuration (seed §10), read by the decider; the policy passes it through. */
   decider?: Record<string, unknown>;
 }
@@ -46,7 +51,7 @@ export function loadSettings(path: string = defaultSettingsPath()): { settings: 
     if (!unsafe && (st.mode & 0o044) !== 0) chmodSync(path, 0o600);
   } catch { /* raced away */ }
   if (unsafe) {
-    warnings.push(`${path} can be written by other users: its mode, allowApps and allowIrreversibleUnattended are ignored (chmod 600 it)`);
+    warnings.push(`${path} can be written by other users: its mode, allowApps, allowIrreversibleUnattended and allowScreenshots are ignored (chmod 600 it)`);
     return { settings, warnings };
   }
   if (isMode(r['mode'])) settings.mode = r['mode'];
@@ -54,6 +59,7 @@ export function loadSettings(path: string = defaultSettingsPath()): { settings: 
   const allow = strings(r['allowApps']);
   if (allow) settings.allowApps = allow;
   if (r['allowIrreversibleUnattended'] === true) settings.allowIrreversibleUnattended = true;
+  if (r['allowScreenshots'] === true) settings.allowScreenshots = true;
   return { settings, warnings };
 }
 

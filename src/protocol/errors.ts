@@ -24,6 +24,11 @@ export const ERROR_CODES = {
   confirmation_declined: 'confirmation_declined',
   confirmation_required: 'confirmation_required',
   paused: 'paused',
+  /**
+   * The window moved, resized or closed since the capture a visual act refers to; nothing was sent. Take a
+   * new screenshot.
+   */
+  window_changed: 'window_changed',
   /** The driver process died or could not start. */
   driver_unavailable: 'driver_unavailable',
   /** The platform call failed for a reason the driver could not classify. */

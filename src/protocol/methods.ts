@@ -48,6 +48,8 @@ export interface SnapshotParams {
   depth?: number;
   /** Stop reading after this many nodes (protects against runaway trees). */
   maxNodes?: number;
+  /** Also read each node's screen rectangle (one more call per node): for Set-of-Mark labels. */
+  bounds?: boolean;
 }
 export interface SnapshotResult {
   window: WindowInfo;
@@ -110,6 +112,79 @@ export interface KeysParams {
 }
 export interface KeysResult { method: 'synthetic' | 'message'; focusedFirst: boolean }
 
+/** A screen rectangle [x, y, width, height] in screen pixels. */
+export type Rect = [number, number, number, number];
+
+/**
+ * What a capture was taken of, recorded with it so a pixel of the image maps back to the screen:
+ * screen = origin + image / scale. A visual act maps through this, never through numbers a model supplies.
+ */
+export interface CaptureGeometry {
+  /** The captured area: the window's screen rectangle when it was captured, clipped to the screen. */
+  screen: Rect;
+  /** The window's own bounds at capture time: a later act re-checks them (window_changed). */
+  window: Rect;
+  /** Size of the image returned. */
+  width: number;
+  height: number;
+  /** Image pixels per screen pixel (≤ 1: images are only scaled down). */
+  scale: number;
+}
+
+/** A Set-of-Mark label to draw: the element's ref at its screen rectangle. */
+export interface MarkSpec { label: string; bounds: Rect }
+
+export interface CaptureParams {
+  window: string;
+  /** Scale the image down so that its long edge is at most this many pixels (default 1280). */
+  maxEdge?: number;
+  /** Labels to draw over the image. */
+  marks?: MarkSpec[];
+}
+export interface CaptureResult {
+  /** PNG, base64. */
+  png: string;
+  geometry: CaptureGeometry;
+  /** Where each drawn mark ended up, in image pixels: the element's box and the label's box. */
+  marks: { label: string; box: Rect; labelBox: Rect }[];
+  /** SHA-256 of the PNG bytes. */
+  sha256: string;
+  ms: number;
+}
+
+/** One line of recognized text; `bounds` in screen pixels. */
+export interface OcrLine { text: string; bounds: Rect; confidence: number }
+export interface OcrParams { window: string }
+export interface OcrResult {
+  lines: OcrLine[];
+  /** The capture the text was read from (scale 1: screen pixels); the image itself never leaves the driver. */
+  geometry: CaptureGeometry;
+  ms: { capture: number; ocr: number };
+}
+
+/** Pointer input at screen coordinates, bound to a window whose position is checked first. */
+export interface PointerParams {
+  action: 'move' | 'click' | 'double_click' | 'right_click' | 'middle_click' | 'drag' | 'scroll';
+  /** Screen pixels. */
+  x: number;
+  y: number;
+  /** drag: where to release (screen pixels). */
+  to?: [number, number];
+  /** scroll: direction and number of wheel steps (default 3). */
+  direction?: 'up' | 'down' | 'left' | 'right';
+  amount?: number;
+  /** The window that must receive the input: the point (and `to`) must lie inside its current bounds. */
+  window: string;
+  /** The window's bounds as the caller last saw them; if they differ now, the driver fails with window_changed and sends nothing. */
+  expectBounds?: Rect;
+}
+export interface PointerResult { method: 'synthetic'; detail: string }
+
+export interface ClipboardParams { action: 'read' | 'write'; text?: string }
+export interface ClipboardResult { text?: string; method: string }
+
+export interface DisplayInfo { name: string; bounds: Rect; primary: boolean }
+
 export interface EventBatch { events: { type: string; source: string; detail?: string }[] }
 
 /** The method table. */
@@ -125,9 +200,11 @@ export interface Methods {
   'events.subscribe': Method<{ window?: string }, { ok: boolean }>;
   'ui.settle': Method<SettleParams, SettleResult>;
   'input.keys': Method<KeysParams, KeysResult>;
-  'input.pointer': Method<{ x: number; y: number; button?: 'left' | 'right' | 'middle'; action: 'move' | 'click' | 'double_click' }, { ok: boolean }>;
-  'screen.ocr': Method<{ window: string }, { lines: { text: string; bounds: [number, number, number, number] }[] }>;
-  'screen.capture': Method<{ window?: string }, { png: string; width: number; height: number }>;
+  'input.pointer': Method<PointerParams, PointerResult>;
+  'input.clipboard': Method<ClipboardParams, ClipboardResult>;
+  'screen.ocr': Method<OcrParams, OcrResult>;
+  'screen.capture': Method<CaptureParams, CaptureResult>;
+  'screen.displays': Method<Record<string, never>, { displays: DisplayInfo[] }>;
   'shutdown': Method<Record<string, never>, { ok: boolean }>;
 }
 
@@ -144,6 +221,6 @@ export interface Notifications { 'events.batch': EventBatch; 'log': { level: str
 /** Every method name, for validation of incoming requests. */
 export const METHOD_NAMES: readonly MethodName[] = [
   'hello', 'apps.list', 'apps.launch', 'windows.list', 'window.activate', 'tree.snapshot', 'tree.find',
-  'node.act', 'events.subscribe', 'ui.settle', 'input.keys', 'input.pointer', 'screen.ocr', 'screen.capture',
-  'shutdown',
+  'node.act', 'events.subscribe', 'ui.settle', 'input.keys', 'input.pointer', 'input.clipboard', 'screen.ocr', 'screen.capture',
+  'screen.displays', 'shutdown',
 ];

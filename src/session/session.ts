@@ -15,6 +15,8 @@ import { ComputerUseError } from '../protocol/errors.js';
 import type { SnapshotResult } from '../protocol/methods.js';
 import type { PolicyGate } from '../policy/gate.js';
 import { allowAllGate } from '../policy/gate.js';
+import type { VisualTableJSON } from './visual.js';
+import { VisualTable } from './visual.js';
 import type { WindowTableJSON } from './windows.js';
 import { WindowTable } from './windows.js';
 
@@ -36,9 +38,15 @@ export interface SessionOptions {
   maxTokens?: number;
   settle?: Partial<SettleOptions>;
   gate?: PolicyGate;
+  /**
+   * Screenshots as images for the model (issue 5 part 4): only when the settings allow them
+   * (`allowScreenshots`) and the host says its model takes images (`imageInput`). OCR needs neither: its
+   * image never leaves the machine.
+   */
+  screenshots?: { allowed: boolean; imageInput: boolean };
 }
 
-interface SavedState { version: 1; refs: RefTableJSON; windows: WindowTableJSON; last: [string, Snapshot][] }
+interface SavedState { version: 1; refs: RefTableJSON; windows: WindowTableJSON; last: [string, Snapshot][]; visual?: VisualTableJSON }
 
 /** How a tool names a window. */
 export interface WindowTarget { app?: string; window?: string }
@@ -50,6 +58,8 @@ export class Session {
   readonly maxTokens: number;
   refs = new RefTable();
   windows = new WindowTable();
+  /** Captures (cN) and OCR pseudo-elements (oN). */
+  visual = new VisualTable();
   /** Last full snapshot the model saw, per window id. */
   readonly last = new Map<string, Snapshot>();
 
@@ -68,6 +78,7 @@ export class Session {
     this.refs = RefTable.fromJSON(state.refs);
     this.windows = WindowTable.fromJSON(state.windows);
     for (const [id, snap] of state.last) this.last.set(id, snap);
+    if (state.visual) this.visual = VisualTable.fromJSON(state.visual);
   }
 
   /** Writes the state file (owner-only), atomically. */
@@ -75,7 +86,7 @@ export class Session {
     const path = this.options.statePath;
     if (!path) return;
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const state: SavedState = { version: 1, refs: this.refs.toJSON(), windows: this.windows.toJSON(), last: [...this.last] };
+    const state: SavedState = { version: 1, refs: this.refs.toJSON(), windows: this.windows.toJSON(), last: [...this.last], visual: this.visual.toJSON() };
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
     renameSync(tmp, path);
@@ -133,8 +144,8 @@ export class Session {
   }
 
   /** Reads a window's raw tree from the driver. */
-  async readWindow(window: WindowInfo): Promise<SnapshotResult> {
-    return this.device.call('tree.snapshot', { window: window.id });
+  async readWindow(window: WindowInfo, opts: { bounds?: boolean } = {}): Promise<SnapshotResult> {
+    return this.device.call('tree.snapshot', { window: window.id, ...(opts.bounds ? { bounds: true } : {}) });
   }
 
   /**

@@ -7,10 +7,16 @@ export const appsTool = defineTool({
     name: 'computer_apps',
     title: 'List apps and windows',
     description: 'List the running applications and their windows with window refs (w1, w2, …). Read-only. Use a window ref or app name with computer_observe.',
-    inputSchema: Type.Object({}),
+    inputSchema: Type.Object({
+      displays: Type.Optional(Type.Boolean({ description: 'Also list the displays and their geometry (screen pixels)' })),
+    }),
     type: 'readOnly',
   },
-  async handle({ session }, _params, response) {
+  async handle({ session }, params, response) {
     response.add(formatApps(await session.apps(), session.windows));
+    if (params.displays) {
+      const { displays } = await session.device.call('screen.displays', {});
+      for (const d of displays) response.add(`display ${d.name}${d.primary ? ' primary' : ''} ${d.bounds[2]}x${d.bounds[3]} at ${d.bounds[0]},${d.bounds[1]}`);
+    }
   },
 });

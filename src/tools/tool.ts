@@ -24,6 +24,11 @@ export class Response {
   isError = false;
   /** Error code when isError. */
   code?: string;
+  /** The channel that produced this result when it is not the platform's accessibility tree (e.g. 'ocr (degraded)'). */
+  channel?: string;
+  /** Images for hosts whose model takes them (computer_screenshot mode "image" only). */
+  readonly images: { data: string; mimeType: 'image/png' }[] = [];
+  image(base64: string): this { this.images.push({ data: base64, mimeType: 'image/png' }); return this; }
   add(text: string): this { if (text) this.parts.push(text); return this; }
   error(code: string, message: string): this { this.isError = true; this.code = code; this.parts.push(`error ${code}: ${message}`); return this; }
   get text(): string { return this.parts.join('\n'); }
@@ -47,7 +52,13 @@ export interface Tool<S extends TSchema = TSchema> {
 export function defineTool<S extends TSchema>(tool: Tool<S>): Tool<S> { return tool; }
 
 /** The result every host turns into its own format. */
-export interface ToolResult { text: string; isError: boolean; code?: string }
+export interface ToolResult {
+  text: string;
+  isError: boolean;
+  code?: string;
+  /** PNG images (base64) to hand to the model; only computer_screenshot mode "image" returns one. */
+  images?: { data: string; mimeType: 'image/png' }[];
+}
 
 /** Runs a tool, turning thrown errors into an error result whose text says what to do (and leaks no secret). */
 export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Promise<ToolResult> {
@@ -79,9 +90,10 @@ export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Pr
   }
   // A result read or acted through another channel than the platform's accessibility tree says so first
   // (seed §6): the driver names its channel in hello.
-  const channel = ctx.session.device.lastHello?.channel;
+  const channel = response.channel ?? ctx.session.device.lastHello?.channel;
   const text = channel ? `channel: ${channel}\n${response.text}` : response.text;
   const result: ToolResult = { text, isError: response.isError };
   if (response.code) result.code = response.code;
+  if (response.images.length && !response.isError) result.images = [...response.images];
   return result;
 }

@@ -17,6 +17,10 @@ import type { Keyboard } from './keys.js';
 import { createKeyboard } from './keys.js';
 import { a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './prereq.js';
 import { readElement, readTree, targetOf, toRawNode } from './reader.js';
+import { inside, sameRect } from '../../fallback/geometry.js';
+import type { PointerParams } from '../../protocol/methods.js';
+import { sendPointer } from './pointer.js';
+import { captureRect, listDisplays, ocrPng, readClipboard, scaleAndMark, writeClipboard } from './screen.js';
 
 export const DRIVER_VERSION = '0.1.0';
 /** How long settle waits for an app's first reaction to an input before calling it quiet. */
@@ -67,8 +71,12 @@ export class LinuxDriver {
         const [status, xdotool] = [await this.status, onPath('xdotool')];
         return {
           platform: 'linux', version: DRIVER_VERSION,
-          capabilities: this.keyboard.available ? ['events', 'keys'] : ['events'],
-          permissions: { a11y_bus: true, synthetic_input: this.keyboard.available && xdotool, xdotool, toolkit_accessibility: status.isEnabled === true },
+          capabilities: [
+            'events', ...(this.keyboard.available ? ['keys', 'pointer'] as const : []),
+            ...(onPath('import') ? ['capture'] as const : []), ...(onPath('tesseract') && onPath('convert') ? ['ocr'] as const : []),
+          ],
+          permissions: { a11y_bus: true, synthetic_input: this.keyboard.available && xdotool, xdotool, toolkit_accessibility: status.isEnabled === true,
+            capture: onPath('import'), ocr: onPath('tesseract'), clipboard: onPath('xclip') },
           session: displayServer() === 'wayland' ? 'wayland' : 'x11',
           facts: toolkitEnv(),
         };
@@ -92,7 +100,8 @@ export class LinuxDriver {
           const start = targetOf(p.scope ?? p.window);
           const [window, read] = await Promise.all([
             this.windowInfo(p.window),
-            (process.env['COMPUTER_USE_NO_CACHE'] ? readTree : readTreeCached)(this.bus, start, { ...(p.depth !== undefined ? { depth: p.depth } : {}), maxNodes: p.maxNodes ?? 5000 }),
+            (process.env['COMPUTER_USE_NO_CACHE'] ? readTree : readTreeCached)(this.bus, start, { ...(p.depth !== undefined ? { depth: p.depth } : {}), maxNodes: p.maxNodes ?? 5000,
+              ...(p.bounds ? { bounds: true } : {}) }),
           ]);
           return { window, root: read.root, stats: { nodes: read.nodes, ms: Math.round(performance.now() - t0), truncated: read.truncated } };
         } catch (e) {
@@ -133,8 +142,64 @@ export class LinuxDriver {
         if (p.text) await this.keyboard.type(p.keys); else await this.keyboard.keys(p.keys);
         return { method: 'synthetic', focusedFirst };
       },
+      'screen.capture': async (p) => {
+        const t0 = performance.now();
+        const w = await this.windowInfo(p.window);
+        const { png, rect } = await captureRect(this.boundsOf(w.bounds));
+        const res = await scaleAndMark(png, rect, this.boundsOf(w.bounds), p.maxEdge ?? 1280, p.marks ?? []);
+        return { ...res, ms: Math.round(performance.now() - t0) };
+      },
+      'screen.ocr': async (p) => {
+        const t0 = performance.now();
+        const w = await this.windowInfo(p.window);
+        const { png, rect } = await captureRect(this.boundsOf(w.bounds));
+        const t1 = performance.now();
+        const lines = await ocrPng(png, rect);
+        return { lines, geometry: { screen: rect, window: this.boundsOf(w.bounds), width: rect[2], height: rect[3], scale: 1 }, ms: { capture: Math.round(t1 - t0), ocr: Math.round(performance.now() - t1) } };
+      },
+      'input.pointer': async (p) => {
+        if (!this.keyboard.available) throw new ComputerUseError(this.keyboard.reason?.startsWith('Wayland') ? 'input_blocked' : 'input_unavailable', this.keyboard.reason ?? 'No pointer.');
+        await this.checkPointerTarget(p);
+        this.lastInputAt = performance.now();
+        return { method: 'synthetic', detail: await sendPointer(p) };
+      },
+      'input.clipboard': async (p) => {
+        if (p.action === 'read') return { text: await readClipboard(), method: 'xclip' };
+        await writeClipboard(p.text ?? '');
+        return { method: 'xclip' };
+      },
+      'screen.displays': async () => ({ displays: await listDisplays() }),
       shutdown: () => { setTimeout(() => process.exit(0), 10); return { ok: true }; },
     };
+  }
+
+  private boundsOf(b: WindowInfo['bounds']): [number, number, number, number] {
+    if (!b || b[2] <= 0 || b[3] <= 0) throw new ComputerUseError('unsupported', 'The window reports no screen position, so it cannot be captured.');
+    return b;
+  }
+
+  /**
+   * Input at a point goes to the named window or nowhere: it must not have moved or resized since the caller's
+   * capture, and the point must lie inside it. The window is raised first when it is not in front.
+   */
+  private async checkPointerTarget(p: PointerParams): Promise<void> {
+    let w = await this.windowInfo(p.window);
+    const changed = (now: WindowInfo): void => {
+      if (p.expectBounds && !sameRect(now.bounds, p.expectBounds)) {
+        throw new ComputerUseError('window_changed', `The window moved or resized since the capture (${p.expectBounds.join(',')} → ${now.bounds?.join(',') ?? 'unknown'}); nothing was sent. ` +
+          'Take a new screenshot (computer_screenshot) and act on it.');
+      }
+    };
+    changed(w);
+    const b = this.boundsOf(w.bounds);
+    for (const [x, y] of [[p.x, p.y], ...(p.to ? [p.to] : [])] as [number, number][]) {
+      if (!inside(b, x, y)) throw new ComputerUseError('invalid_params', `The point ${Math.round(x)},${Math.round(y)} lies outside the window (${b.join(',')}); nothing was sent.`);
+    }
+    if (!w.focused) {
+      await this.keyboard.activate(w.pid, w.title);
+      w = await this.windowInfo(p.window);
+      changed(w);
+    }
   }
 
   /** Starts an app detached, with the driver's desktop environment, and optionally waits for its window. */

@@ -38,7 +38,8 @@ export function parseChords(chords: string): string[] {
     }).join('+'));
 }
 
-function run(args: string[], timeoutMs = 10_000): Promise<string> {
+/** Runs xdotool; a failure is input_unavailable. */
+export function xdotool(args: string[], timeoutMs = 10_000): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile('xdotool', args, { timeout: timeoutMs }, (err, stdout) => {
       if (err) reject(new ComputerUseError('input_unavailable', `xdotool failed: ${err.message.split('\n')[0]}`));
@@ -56,22 +57,22 @@ export function createKeyboard(env: NodeJS.ProcessEnv = process.env): Keyboard {
   if (reason) return { available: false, reason, keys: async () => blocked(), type: async () => blocked(), activate: async () => false, drag: async () => blocked() };
   return {
     available: true,
-    async keys(chords) { await run(['key', '--clearmodifiers', '--delay', '12', ...parseChords(chords)]); },
-    async type(text) { await run(['type', '--clearmodifiers', '--delay', '4', '--', text], 60_000); },
+    async keys(chords) { await xdotool(['key', '--clearmodifiers', '--delay', '12', ...parseChords(chords)]); },
+    async type(text) { await xdotool(['type', '--clearmodifiers', '--delay', '4', '--', text], 60_000); },
     async drag(from, to) {
       const steps = 8;
       const path: string[] = [];
       for (let i = 1; i <= steps; i++) {
         path.push('mousemove', String(Math.round(from[0] + ((to[0] - from[0]) * i) / steps)), String(Math.round(from[1] + ((to[1] - from[1]) * i) / steps)), 'sleep', '0.02');
       }
-      await run(['mousemove', String(from[0]), String(from[1]), 'mousedown', '1', 'sleep', '0.05', ...path, 'sleep', '0.05', 'mouseup', '1']);
+      await xdotool(['mousemove', String(from[0]), String(from[1]), 'mousedown', '1', 'sleep', '0.05', ...path, 'sleep', '0.05', 'mouseup', '1']);
     },
     async activate(pid, title) {
-      const ids = (await run(['search', '--onlyvisible', '--pid', String(pid)]).catch(() => '')).split('\n').filter(Boolean);
+      const ids = (await xdotool(['search', '--onlyvisible', '--pid', String(pid)]).catch(() => '')).split('\n').filter(Boolean);
       for (const id of ids) {
-        const name = await run(['getwindowname', id]).catch(() => '');
+        const name = await xdotool(['getwindowname', id]).catch(() => '');
         if (!title || name.trim() === title) {
-          await run(['windowactivate', '--sync', id]).catch(() => run(['windowfocus', '--sync', id]));
+          await xdotool(['windowactivate', '--sync', id]).catch(() => xdotool(['windowfocus', '--sync', id]));
           return true;
         }
       }

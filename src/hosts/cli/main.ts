@@ -7,6 +7,7 @@ const USAGE = `usage: computer-use <command> [args...]
   apps                               list apps and windows (w1, w2, …)
   launch <command> [args...]         start an app and print its snapshot
   observe [app] [--window wN] [--scope eN] [--query text] [--max-tokens N]
+  screenshot [app] [--window wN]     OCR text elements [oN] of a window (degraded fallback; image stays local)
   find <text> [--role R] [--app A]   find elements without a full snapshot
   act <ref> <op> [value] [, <ref> <op> [value] ...]   e.g. act e5 set_value "hello"
   wait <appears|disappears|value_changes|window_appears> [--text T] [--ref eN] [--timeout ms]
@@ -14,7 +15,8 @@ const USAGE = `usage: computer-use <command> [args...]
   sandbox   headless desktops (up | down | status | env | exec); see \`computer-use sandbox help\`
   stop | resume                      pause every session of this home (aborts the action in flight) / continue
   audit [--json] [--tail N]          the audit log: every decision and its receipt
-  mcp [--desktop auto|current|sandbox] [--max-tokens N] [--mode M] [--allow-app A] [--deny-app A]   MCP server on stdio
+  mcp [--desktop auto|current|sandbox] [--max-tokens N] [--mode M] [--allow-app A] [--deny-app A] [--image-input]   MCP server on stdio
+      (--image-input: the client's model takes images; computer_screenshot mode "image" also needs "allowScreenshots": true in settings)
   policy flags of tool commands and mcp: --mode plan|default|accept-edits|bypass|unattended,
     --allow-app A, --deny-app A (repeatable); settings in $COMPUTER_USE_HOME/settings.json
   decider test --base-url URL --model M [--api-key-env NAME]   check a decider-model endpoint
@@ -34,12 +36,12 @@ async function main(argv: string[]): Promise<number> {
       const { parseArgs } = await import('./tool-commands.js');
       const { extractPolicyFlags } = await import('./policy-commands.js');
       const policy = extractPolicyFlags(rest);
-      const { flags } = parseArgs(policy.rest);
+      const { flags } = parseArgs(policy.rest, ['image-input']);
       const desktop = flags['desktop'] as 'auto' | 'current' | 'sandbox' | undefined;
       const { runMcpServer } = await import('../mcp.js');
       await runMcpServer({ ...(desktop ? { desktop } : {}), ...(flags['max-tokens'] ? { maxTokens: Number(flags['max-tokens']) } : {}),
         ...(policy.mode ? { mode: policy.mode } : {}), ...(policy.allowApps.length ? { allowApps: policy.allowApps } : {}),
-        ...(policy.denyApps.length ? { denyApps: policy.denyApps } : {}) });
+        ...(policy.denyApps.length ? { denyApps: policy.denyApps } : {}), ...(flags['image-input'] ? { imageInput: true } : {}) });
       return new Promise<number>(() => undefined); // serves until the client disconnects
     }
     case 'doctor': return (await import('../../doctor/command.js')).runDoctorCommand(rest);

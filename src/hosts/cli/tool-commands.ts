@@ -40,6 +40,7 @@ export function toolCall(command: string, args: string[]): { name: string; param
       return { name: 'computer_launch', params: { command: cmd, args: rest, ...opt('waitMs', num(flags['wait'])) } };
     }
     case 'observe': return { name: 'computer_observe', params: { ...target, ...opt('app', flags['app'] ?? pos[0]), ...opt('scope', flags['scope']), ...opt('query', flags['query']), ...opt('maxTokens', num(flags['max-tokens'])) } };
+    case 'screenshot': return { name: 'computer_screenshot', params: { ...target, ...opt('app', flags['app'] ?? pos[0]), mode: 'ocr' } };
     case 'find': return { name: 'computer_find', params: { ...target, ...opt('text', pos[0] ?? flags['text']), ...opt('role', flags['role']), ...opt('limit', num(flags['limit'])) } };
     case 'act': {
       if (flags['json']) return { name: 'computer_act', params: { actions: JSON.parse(flags['json']) } };

@@ -1,0 +1,157 @@
+/**
+ * The visual rungs of the ladder (issue 5, seed 003): captures (`cN`) with the geometry recorded when they
+ * were taken, OCR pseudo-elements (`oN`) bound to the capture they were read from, and pointer input bound to
+ * a window. A pixel maps to the screen only through the recorded geometry; before anything is sent the driver
+ * re-checks that the window has not moved or resized (window_changed), and every dispatch passes the policy
+ * and returns receipt `unknown`: pixels cannot prove an effect.
+ */
+import type { WindowInfo } from '../engine/node.js';
+import { centerOf } from '../fallback/ocr.js';
+import { imageToScreen } from '../fallback/geometry.js';
+import { ComputerUseError } from '../protocol/errors.js';
+import type { CaptureGeometry, OcrLine, PointerParams, Rect } from '../protocol/methods.js';
+import type { ActionRequest } from '../policy/gate.js';
+import { collectEffects, openWindows, type Effects } from './effects.js';
+import type { Session, SettleOptions } from './session.js';
+
+/** One capture: of which window, when, and how its pixels map to the screen. */
+export interface CaptureRecord {
+  id: string;
+  kind: 'ocr' | 'image';
+  window: WindowInfo;
+  geometry: CaptureGeometry;
+  sha256?: string;
+  time: number;
+}
+
+/** One OCR pseudo-element. */
+export interface OcrElement { ref: string; capture: string; text: string; bounds: Rect; confidence: number }
+
+/** Serialized VisualTable. */
+export interface VisualTableJSON { captures: number; ocr: number; records: CaptureRecord[]; elements: OcrElement[] }
+
+/**
+ * Captures and OCR refs. Refs are never reused (one counter each); a new capture of a window retires the
+ * window's older captures and their `oN` refs, which then fail with stale_ref.
+ */
+export class VisualTable {
+  private captureCounter = 0;
+  private ocrCounter = 0;
+  private readonly records = new Map<string, CaptureRecord>();
+  private readonly elements = new Map<string, OcrElement>();
+
+  add(kind: CaptureRecord['kind'], window: WindowInfo, geometry: CaptureGeometry, sha256?: string): CaptureRecord {
+    for (const [id, r] of this.records) {
+      if (r.window.id !== window.id) continue;
+      this.records.delete(id);
+      for (const [ref, e] of this.elements) if (e.capture === id) this.elements.delete(ref);
+    }
+    const rec: CaptureRecord = { id: `c${++this.captureCounter}`, kind, window, geometry, time: Date.now(), ...(sha256 ? { sha256 } : {}) };
+    this.records.set(rec.id, rec);
+    return rec;
+  }
+
+  addOcr(capture: CaptureRecord, lines: readonly OcrLine[]): OcrElement[] {
+    return lines.map((l) => {
+      const e: OcrElement = { ref: `o${++this.ocrCounter}`, capture: capture.id, text: l.text, bounds: l.bounds, confidence: l.confidence };
+      this.elements.set(e.ref, e);
+      return e;
+    });
+  }
+
+  capture(id: string): CaptureRecord | undefined { return this.records.get(id); }
+  ocr(ref: string): OcrElement | undefined { return this.elements.get(ref); }
+
+  toJSON(): VisualTableJSON {
+    return { captures: this.captureCounter, ocr: this.ocrCounter, records: [...this.records.values()], elements: [...this.elements.values()] };
+  }
+
+  static fromJSON(j: VisualTableJSON): VisualTable {
+    const t = new VisualTable();
+    t.captureCounter = j.captures;
+    t.ocrCounter = j.ocr;
+    for (const r of j.records) t.records.set(r.id, r);
+    for (const e of j.elements) t.elements.set(e.ref, e);
+    return t;
+  }
+}
+
+/** True for an OCR ref (`o12`). */
+export const isOcrRef = (ref: string): boolean => /^o\d+$/.test(ref);
+
+/** The OCR element and its capture, or a stale_ref error that says what to do. */
+export function resolveOcrRef(session: Session, ref: string): { element: OcrElement; capture: CaptureRecord } {
+  const element = session.visual.ocr(ref);
+  const capture = element ? session.visual.capture(element.capture) : undefined;
+  if (!element || !capture) {
+    throw new ComputerUseError('stale_ref', `Ref ${ref} is not an element of the latest OCR capture of its window. Call computer_screenshot (mode "ocr") again.`);
+  }
+  return { element, capture };
+}
+
+/** The capture a visual act names, or a stale_ref error. */
+export function resolveCapture(session: Session, id: string): CaptureRecord {
+  const rec = session.visual.capture(id);
+  if (!rec) throw new ComputerUseError('stale_ref', `Capture ${id} is unknown or was replaced by a newer capture of its window. Call computer_screenshot again.`);
+  return rec;
+}
+
+/** Maps a pixel of a capture's image to the screen, through the geometry recorded with it. */
+export function capturePoint(rec: CaptureRecord, x: number, y: number): [number, number] {
+  const p = imageToScreen(rec.geometry, x, y);
+  if (!p) throw new ComputerUseError('invalid_params', `The point ${x},${y} lies outside capture ${rec.id} (${rec.geometry.width}x${rec.geometry.height} pixels). Nothing was sent.`);
+  return p;
+}
+
+/** Screen point of an OCR element: its center. */
+export const ocrPoint = (e: OcrElement): [number, number] => centerOf(e.bounds);
+
+/** What a pointer dispatch needs. */
+export interface PointerRequest {
+  tool: 'computer_act' | 'computer_input';
+  window: WindowInfo;
+  action: PointerParams['action'];
+  /** Screen pixels. */
+  point: [number, number];
+  to?: [number, number];
+  direction?: PointerParams['direction'];
+  amount?: number;
+  /** The window bounds recorded with the capture the point came from: re-checked before dispatch. */
+  expectBounds?: Rect;
+  /** The OCR ref or capture the point came from, and the text there (untrusted; only adds caution). */
+  ref?: string;
+  name?: string;
+}
+
+/** The outcome of a pointer dispatch: always `unknown` once sent. */
+export interface PointerOutcome { receipt: 'unknown'; detail: string; effects: Effects }
+
+/**
+ * Pointer input through the policy and the audit: decided before dispatch, completed after. The driver
+ * re-checks the window (moved/resized → window_changed, point outside → invalid_params) before sending.
+ */
+export async function runPointer(session: Session, req: PointerRequest, settle?: Partial<SettleOptions>): Promise<PointerOutcome> {
+  const w = req.window;
+  const params: PointerParams = {
+    action: req.action, x: req.point[0], y: req.point[1], window: w.id,
+    ...(req.to ? { to: req.to } : {}), ...(req.direction ? { direction: req.direction } : {}),
+    ...(req.amount !== undefined ? { amount: req.amount } : {}), ...(req.expectBounds ? { expectBounds: req.expectBounds } : {}),
+  };
+  const action: ActionRequest = {
+    tool: req.tool, app: w.app, pid: w.pid, window: w.id, op: req.action, role: req.ref && isOcrRef(req.ref) ? 'text (ocr)' : 'pixel',
+    title: w.title, point: req.point, ...(req.to ? { to: req.to } : {}), ...(req.ref ? { ref: req.ref } : {}), ...(req.name ? { name: req.name } : {}),
+    ...(w.startTime !== undefined ? { startTime: w.startTime } : {}),
+  };
+  const decision = await session.gate.check(action);
+  const before = await openWindows(session);
+  let detail: string;
+  try {
+    detail = (await session.device.call('input.pointer', params)).detail;
+  } catch (e) {
+    decision.done('failed', (e as Error).message);
+    throw e;
+  }
+  decision.done('dispatched', detail);
+  const effects = await collectEffects(session, w, before, { ...session.settleDefaults, ...(settle ?? {}) });
+  return { receipt: 'unknown', detail, effects };
+}
