@@ -22,7 +22,7 @@ async function inspector(...args: string[]): Promise<unknown> {
 test('inspector CLI: tools/list lists the computer_* tools with schemas and hints', async () => {
   const { tools } = await inspector('--method', 'tools/list') as { tools: { name: string; inputSchema: { type: string }; annotations?: { readOnlyHint?: boolean } }[] };
   assert.deepEqual(tools.map((t) => t.name).sort(),
-    ['computer_act', 'computer_apps', 'computer_find', 'computer_keys', 'computer_launch', 'computer_observe', 'computer_wait']);
+    ['computer_act', 'computer_apps', 'computer_find', 'computer_input', 'computer_keys', 'computer_launch', 'computer_observe', 'computer_screenshot', 'computer_wait']);
   for (const t of tools) assert.equal(t.inputSchema.type, 'object', t.name);
   assert.equal(tools.find((t) => t.name === 'computer_apps')?.annotations?.readOnlyHint, true);
 });

@@ -28,9 +28,9 @@ after(async () => {
 test('lists the tools with schemas, titles and hints, and carries the guidance', async () => {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  assert.deepEqual(names, ['computer_act', 'computer_apps', 'computer_find', 'computer_keys', 'computer_launch', 'computer_observe', 'computer_wait']);
+  assert.deepEqual(names, ['computer_act', 'computer_apps', 'computer_find', 'computer_input', 'computer_keys', 'computer_launch', 'computer_observe', 'computer_screenshot', 'computer_wait']);
   const byName = new Map(tools.map((t) => [t.name, t]));
-  for (const ro of ['computer_apps', 'computer_observe', 'computer_find', 'computer_wait']) assert.equal(byName.get(ro)?.annotations?.readOnlyHint, true, ro);
+  for (const ro of ['computer_apps', 'computer_observe', 'computer_find', 'computer_wait', 'computer_screenshot']) assert.equal(byName.get(ro)?.annotations?.readOnlyHint, true, ro);
   for (const d of ['computer_act', 'computer_keys', 'computer_launch']) assert.equal(byName.get(d)?.annotations?.destructiveHint, true, d);
   const act = byName.get('computer_act')!;
   assert.equal(act.inputSchema.type, 'object');

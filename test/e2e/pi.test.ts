@@ -105,7 +105,7 @@ test('pi loads the extension from the package manifest; a scripted model writes 
   const first = model.requests[0];
   assert.ok(first);
   assert.deepEqual(first.tools?.map((t) => t.function.name).sort(),
-    ['computer_act', 'computer_apps', 'computer_find', 'computer_keys', 'computer_launch', 'computer_observe', 'computer_wait']);
+    ['computer_act', 'computer_apps', 'computer_find', 'computer_input', 'computer_keys', 'computer_launch', 'computer_observe', 'computer_screenshot', 'computer_wait']);
   const system = first.messages.find((m) => m.role === 'system' || m.role === 'developer');
   assert.ok(typeof system?.content === 'string' && system.content.includes(GUIDANCE), 'the guidance is appended to the system prompt');
   const tools = pi.toolResults().map((r) => `${r.tool}${r.isError ? '!' : ''}`);
