@@ -10,7 +10,7 @@ import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import type { ElementInfo, ReadOptions } from './reader.js';
-import { MAX_CHILDREN, decodeStates, enrich, handleOf, readElement, showingIsReliable, toRawNode } from './reader.js';
+import { MAX_CHILDREN, decodeStates, enrich, handleOf, readBounds, readElement, showingIsReliable, toRawNode, zeroSized } from './reader.js';
 
 interface CachedItem { info: ElementInfo; parent: string; index: number }
 
@@ -75,7 +75,12 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
         info = { ...hit.info, children: [] };
         cached++;
         // A hidden subtree is cut below this node: its children and text are not needed.
-        if (!(opts.pruneHidden !== false && reliable && parentShowing && !info.states.has('showing'))) {
+        let hiddenHere = opts.pruneHidden !== false && reliable && parentShowing && !info.states.has('showing');
+        if (!hiddenHere && opts.pruneHidden !== false && !reliable) {
+          await readBounds(bus, info);
+          hiddenHere = zeroSized(info);
+        }
+        if (!hiddenHere) {
           const kids = cachedChildren(info);
           const [live] = await Promise.all([
             kids ? Promise.resolve(kids) : bus.call(t, 'org.a11y.atspi.Accessible', 'GetChildren')
@@ -104,7 +109,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
     }
     const node = toRawNode(info, reliable);
     const showing = info.states.has('showing');
-    const hidden = opts.pruneHidden !== false && reliable && parentShowing && !showing && depth > 0;
+    const hidden = opts.pruneHidden !== false && depth > 0 && (reliable ? parentShowing && !showing : zeroSized(info));
     const atDepth = opts.depth !== undefined && depth >= opts.depth;
     if (hidden || atDepth || info.children.length > MAX_CHILDREN) {
       node.childCount = Math.max(info.childCount, info.children.length);

@@ -126,7 +126,7 @@ async function readValue(bus: A11yBus, info: ElementInfo): Promise<void> {
   } catch { /* value-less Value implementations exist (GTK4 progress) */ }
 }
 
-async function readBounds(bus: A11yBus, info: ElementInfo): Promise<void> {
+export async function readBounds(bus: A11yBus, info: ElementInfo): Promise<void> {
   try {
     const [ext] = await bus.call(info.target, 'org.a11y.atspi.Component', 'GetExtents', 'u', [0]);
     const [x, y, w, h] = ext as number[];
@@ -218,6 +218,14 @@ function formatNumber(n: number): string {
  * Whether this window's toolkit sets "showing" on what is on screen: the window shows and at least one of its
  * children does. GTK 4.8 marks only the window, so pruning by "showing" would cut everything.
  */
+/**
+ * Where "showing" says nothing (GTK 4.8), an unallocated widget is the hidden one: GTK4 gives hidden stack
+ * pages and their whole subtree a 0×0 size.
+ */
+export function zeroSized(info: ElementInfo): boolean {
+  return info.bounds !== undefined && (info.bounds[2] <= 0 || info.bounds[3] <= 0);
+}
+
 export function showingIsReliable(root: ElementInfo, childStates: Set<string>[]): boolean {
   return root.states.has('showing') && (childStates.length === 0 || childStates.some((s) => s.has('showing')));
 }
@@ -239,7 +247,7 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
     nodes++;
     let info: ElementInfo;
     try {
-      info = known ?? await readElement(bus, t, { bounds: opts.bounds ?? false });
+      info = known ?? await readElement(bus, t, { bounds: (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false) });
     } catch (e) {
       if (isGone(e)) return null;
       // A node that does not answer is left out (and the read marked incomplete) rather than failing it all.
@@ -248,7 +256,7 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
     }
     const node = toRawNode(info, reliable);
     const showing = info.states.has('showing');
-    const hidden = opts.pruneHidden !== false && reliable && parentShowing && !showing && depth > 0;
+    const hidden = opts.pruneHidden !== false && depth > 0 && (reliable ? parentShowing && !showing : zeroSized(info));
     const kids = info.children.slice(0, MAX_CHILDREN);
     if (info.children.length > MAX_CHILDREN || (opts.depth !== undefined && depth >= opts.depth) || hidden) {
       node.childCount = Math.max(info.childCount, info.children.length);
