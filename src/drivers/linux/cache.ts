@@ -10,7 +10,7 @@ import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import type { ElementInfo, ReadOptions } from './reader.js';
-import { MAX_CHILDREN, decodeStates, enrich, handleOf, readBounds, readElement, showingIsReliable, toRawNode, zeroSized } from './reader.js';
+import { MAX_CHILDREN, decodeStates, enrich, handleOf, readElement, showingIsReliable, toRawNode, zeroSized } from './reader.js';
 
 interface CachedItem { info: ElementInfo; parent: string; index: number }
 
@@ -40,7 +40,11 @@ export async function readCache(bus: A11yBus, dest: string): Promise<Map<string,
 
 /** Reads a subtree using the cache where it is consistent and live calls elsewhere. */
 export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptions = {}): Promise<{ root: RawNode; nodes: number; truncated: boolean; cached: number }> {
-  const cache = await readCache(bus, root.dest);
+  // The cache and the (always live) start node are independent: fetch them together.
+  const [cache, rootRead] = await Promise.all([
+    readCache(bus, root.dest),
+    readElement(bus, root, { bounds: opts.bounds ?? false }).then((info) => ({ info }), (error: unknown) => ({ error })),
+  ]);
   // Children per parent as the cache claims them.
   const byParent = new Map<string, CachedItem[]>();
   for (const [, item] of cache) {
@@ -75,23 +79,26 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
         info = { ...hit.info, children: [] };
         cached++;
         // A hidden subtree is cut below this node: its children and text are not needed.
-        let hiddenHere = opts.pruneHidden !== false && reliable && parentShowing && !info.states.has('showing');
-        if (!hiddenHere && opts.pruneHidden !== false && !reliable) {
-          await readBounds(bus, info);
-          hiddenHere = zeroSized(info);
-        }
-        if (!hiddenHere) {
+        // Where "showing" is unreliable the size decides (zeroSized); it is read together with the children,
+        // not before them, so each level still costs one round trip.
+        if (!(opts.pruneHidden !== false && reliable && parentShowing && !info.states.has('showing'))) {
           const kids = cachedChildren(info);
           const [live] = await Promise.all([
             kids ? Promise.resolve(kids) : bus.call(t, 'org.a11y.atspi.Accessible', 'GetChildren')
               .then(([list]) => (list as [string, string][]).map(([dest, path]) => ({ dest, path }))),
-            enrich(bus, info, opts.bounds ?? false),
+            // Only a node with children can hide a subtree: leaves skip the extra call.
+            enrich(bus, info, (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false && info.childCount > 0)),
           ]);
           info.children = live;
         }
       } else {
         // The start node is always read live: caches hold stale roots (GTK4 caches the app root with 0 children).
-        info = await readElement(bus, t, { bounds: opts.bounds ?? false });
+        if (depth === 0) {
+          if ('error' in rootRead) throw rootRead.error;
+          info = rootRead.info;
+        } else {
+          info = await readElement(bus, t, { bounds: opts.bounds ?? false });
+        }
         if (depth === 0) {
           const states = await Promise.all(info.children.slice(0, MAX_CHILDREN).map((c) => {
             const hitChild = cache.get(handleOf(c));
