@@ -39,6 +39,9 @@ export function elicitationConfirmer(server: Server): Confirmer {
   };
 }
 
+/** How often a long call reports progress to clients that asked for it. */
+const PROGRESS_INTERVAL_MS = 1000;
+
 /** Builds the server around a lazily created computer. */
 export function createMcpServer(options: ComputerOptions = {}): { server: Server; close: () => Promise<void> } {
   const server = new Server({ name: 'computer-use', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: GUIDANCE });
@@ -67,17 +70,33 @@ export function createMcpServer(options: ComputerOptions = {}): { server: Server
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    let c: Computer;
+    // A client that asked for progress (a progressToken) hears every second that a long call (a wait, a launch,
+    // the first call bringing up a desktop) is still working, so it does not time out on silence.
+    const token = request.params._meta?.progressToken;
+    let beats = 0;
+    const started = Date.now();
+    const heartbeat = token === undefined ? undefined : setInterval(() => {
+      beats++;
+      void extra.sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: beats, message: `${request.params.name} running for ${Math.round((Date.now() - started) / 1000)} s` },
+      }).catch(() => undefined);
+    }, PROGRESS_INTERVAL_MS);
     try {
-      c = await getComputer();
-    } catch (e) {
-      return { content: [{ type: 'text' as const, text: `error driver_unavailable: cannot reach a desktop: ${(e as Error).message}` }], isError: true };
-    }
-    const result = await c.call(request.params.name, request.params.arguments ?? {}, extra.signal);
+      let c: Computer;
+      try {
+        c = await getComputer();
+      } catch (e) {
+        return { content: [{ type: 'text' as const, text: `error driver_unavailable: cannot reach a desktop: ${(e as Error).message}` }], isError: true };
+      }
+      const result = await c.call(request.params.name, request.params.arguments ?? {}, extra.signal);
     return {
       content: [{ type: 'text' as const, text: result.text }, ...(result.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }))],
       isError: result.isError,
     };
+    } finally {
+      if (heartbeat) clearInterval(heartbeat);
+    }
   });
 
   return {

@@ -68,3 +68,13 @@ test('a client cancellation ends a long computer_wait', async () => {
   const apps = text(await client.callTool({ name: 'computer_apps', arguments: {} }));
   assert.match(apps, /gtk3-widget-factory/);
 });
+
+test('a long computer_wait reports progress to a client that asked for it', async () => {
+  const progress: { progress: number; message?: string | undefined }[] = [];
+  const res = await client.callTool({ name: 'computer_wait', arguments: { until: 'appears', text: 'never-there', app: 'gtk3-widget-factory', timeoutMs: 2500 } },
+    undefined, { onprogress: (p) => { progress.push(p); }, timeout: 30000 });
+  assert.equal(res.isError, true);
+  assert.match(text(res), /timeout/);
+  assert.ok(progress.length >= 1, 'at least one progress notification during a 2.5 s wait');
+  assert.match(progress[0]?.message ?? '', /computer_wait running for \d+ s/);
+});
