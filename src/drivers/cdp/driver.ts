@@ -4,13 +4,14 @@
  * and acted on through the DOM. Pages are windows; node handles are `cdp:<targetId>:<backendDOMNodeId>`.
  * Like every driver it enumerates, reads, acts and reports events, and decides nothing.
  */
+import { findInTree } from '../common/find.js';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { AppInfo, RawNode, WindowInfo } from '../../engine/node.js';
 import { walk } from '../../engine/node.js';
 import { roleFromCdp } from '../../engine/role.js';
 import { ComputerUseError, isComputerUseError } from '../../protocol/errors.js';
-import type { ActParams, ActResult, FindMatch, SettleResult } from '../../protocol/methods.js';
+import type { ActParams, ActResult, SettleResult } from '../../protocol/methods.js';
 import type { Handlers } from '../../protocol/peer.js';
 import { axTreeToRaw, parseHandle, type AXNode } from './axtree.js';
 import { CdpConnection, isCdpGone, type CdpEvent } from './connection.js';
@@ -210,18 +211,7 @@ export class CdpDriver {
       },
       'tree.find': async (p) => {
         const read = await this.snapshot(p.window);
-        const text = p.text?.toLowerCase();
-        const matches: FindMatch[] = [];
-        walk(read.root, (n, anc) => {
-          if (matches.length >= (p.limit ?? 20)) return 'skip';
-          const hay = `${n.name ?? ''}\n${n.states.includes('password') ? '' : n.value ?? ''}\n${n.description ?? ''}`.toLowerCase();
-          if ((!text || hay.includes(text)) && (!p.role || n.role === p.role)) {
-            const { children: _c, ...bare } = n;
-            matches.push({ node: bare, path: anc.map((a) => a.id) });
-          }
-          return undefined;
-        });
-        return { matches, scanned: read.nodes };
+        return { matches: findInTree(read.root, p), scanned: read.nodes };
       },
       'node.act': (p) => this.act(p),
       'events.subscribe': () => ({ ok: true }),

@@ -2,12 +2,12 @@
  * The Linux driver: AT-SPI2 over D-Bus behind the protocol's method table. It enumerates, reads, acts and
  * reports events; it makes no policy decision.
  */
+import { findInTree } from '../common/find.js';
 import { spawn } from 'node:child_process';
-import type { RawNode, WindowInfo } from '../../engine/node.js';
-import { walk } from '../../engine/node.js';
+import type { WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { Handlers } from '../../protocol/peer.js';
-import type { FindMatch, LaunchParams, LaunchResult } from '../../protocol/methods.js';
+import type { LaunchParams, LaunchResult } from '../../protocol/methods.js';
 import { act } from './actions.js';
 import { listApps, listWindowsOf, processStartTime } from './apps.js';
 import { A11yBus, isGone } from './bus.js';
@@ -114,19 +114,7 @@ export class LinuxDriver {
           if (isGone(e)) throw new ComputerUseError('window_not_found', 'The window is gone. Call computer_apps to list the open windows.');
           throw e;
         });
-        const text = p.text?.toLowerCase();
-        const matches: FindMatch[] = [];
-        walk(read.root, (n: RawNode, anc) => {
-          if (matches.length >= (p.limit ?? 20)) return 'skip';
-          if (n.states.includes('offscreen') || n.states.includes('invisible')) return 'skip';
-          const hay = `${n.name ?? ''}\n${n.states.includes('password') ? '' : n.value ?? ''}\n${n.description ?? ''}`.toLowerCase();
-          if ((!text || hay.includes(text)) && (!p.role || n.role === p.role)) {
-            const { children: _c, ...bare } = n;
-            matches.push({ node: bare, path: anc.map((a) => a.id) });
-          }
-          return undefined;
-        });
-        return { matches, scanned: read.nodes };
+        return { matches: findInTree(read.root, p), scanned: read.nodes };
       },
       'node.act': (p) => { this.lastInputAt = performance.now(); return act(this.bus, this.keyboard, p); },
       'events.subscribe': () => ({ ok: true }),
