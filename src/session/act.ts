@@ -8,6 +8,7 @@ import { redactText } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError, staleRef } from '../protocol/errors.js';
 import type { ActResult } from '../protocol/methods.js';
 import type { Session, SettleOptions } from './session.js';
+import type { Decision } from '../policy/gate.js';
 import { collectEffects, openWindows } from './effects.js';
 
 /** One requested action. */
@@ -48,6 +49,7 @@ export interface ActOutcome {
  */
 export async function runActions(session: Session, actions: ActionSpec[], settle?: Partial<SettleOptions>, stop?: AbortSignal): Promise<ActOutcome> {
   const receipts: ActionReceipt[] = [];
+  const dispatched: { decision: Decision; receipt: ActionReceipt }[] = [];
   const settleOpts = { ...session.settleDefaults, ...(settle ?? {}) };
   let window: WindowInfo | undefined;
   const windowsBefore = await openWindows(session);
@@ -123,8 +125,10 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
         session.refs.rebind(spec.ref, id);
         result = await session.device.call('node.act', params(id));
       }
-      decision.done('dispatched', result.detail);
-      receipts.push({ ...spec, status: 'unknown', detail: result.detail ?? result.method, method: result.method });
+      const receipt: ActionReceipt = { ...spec, status: 'unknown', detail: result.detail ?? result.method, method: result.method };
+      receipts.push(receipt);
+      // The audit's "done" record carries the receipt, known only after settling and verifying.
+      dispatched.push({ decision, receipt });
     } catch (e) {
       const err = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
       decision.done('failed', err.code);
@@ -133,6 +137,16 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
     }
   }
 
+  try {
+    return await observeEffects(session, receipts, window, windowsBefore, settleOpts, freshSnapshot);
+  } finally {
+    for (const { decision, receipt } of dispatched) decision.done(receipt.status, receipt.detail);
+  }
+}
+
+/** Settles, re-observes and verifies the receipts of dispatched actions. */
+async function observeEffects(session: Session, receipts: ActionReceipt[], window: WindowInfo | undefined,
+  windowsBefore: Map<string, WindowInfo>, settleOpts: SettleOptions, freshSnapshot: Snapshot | undefined): Promise<ActOutcome> {
   const out: ActOutcome = { receipts, diff: [], newWindows: [], closedWindows: [] };
   if (freshSnapshot) out.freshSnapshot = freshSnapshot;
   if (!window || !receipts.some((r) => r.status === 'unknown')) return out;
