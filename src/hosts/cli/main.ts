@@ -33,15 +33,9 @@ async function main(argv: string[]): Promise<number> {
     case 'resume': return (await import('./policy-commands.js')).runResume();
     case 'audit': return (await import('./policy-commands.js')).runAudit(rest);
     case 'mcp': {
-      const { parseArgs } = await import('./tool-commands.js');
-      const { extractPolicyFlags } = await import('./policy-commands.js');
-      const policy = extractPolicyFlags(rest);
-      const { flags } = parseArgs(policy.rest, ['image-input']);
-      const desktop = flags['desktop'] as 'auto' | 'current' | 'sandbox' | undefined;
+      const { mcpOptionsFrom } = await import('../mcp-options.js');
       const { runMcpServer } = await import('../mcp.js');
-      await runMcpServer({ ...(desktop ? { desktop } : {}), ...(flags['max-tokens'] ? { maxTokens: Number(flags['max-tokens']) } : {}),
-        ...(policy.mode ? { mode: policy.mode } : {}), ...(policy.allowApps.length ? { allowApps: policy.allowApps } : {}),
-        ...(policy.denyApps.length ? { denyApps: policy.denyApps } : {}), ...(flags['image-input'] ? { imageInput: true } : {}) });
+      await runMcpServer(mcpOptionsFrom(rest));
       return new Promise<number>(() => undefined); // serves until the client disconnects
     }
     case 'doctor': return (await import('../../doctor/command.js')).runDoctorCommand(rest);
