@@ -29,6 +29,13 @@ export const ERROR_CODES = {
    * new screenshot.
    */
   window_changed: 'window_changed',
+  /**
+   * Keys were aimed at a window that does not hold the keyboard focus (its process could not be proven to own
+   * the focused top-level window after activation); nothing was sent.
+   */
+  window_not_focused: 'window_not_focused',
+  /** The ref was never issued in this session (or its window closed long ago); observe to get refs. */
+  unknown_ref: 'unknown_ref',
   /** The driver process died or could not start. */
   driver_unavailable: 'driver_unavailable',
   /** The platform call failed for a reason the driver could not classify. */
