@@ -148,6 +148,9 @@ export class AppRules {
     if (app.executable) {
       const script = scriptOf(app);
       if (script) return `${base(app.executable)} ${normApp(script)}`;
+      // No script to prove (code on the command line): a key no allow entry matches, and session grants of
+      // the app it names ("gedit") do not reach it.
+      return `${base(app.executable)} (${normApp(app.name)})`;
     }
     return normApp(app.name);
   }

@@ -18,6 +18,9 @@ test('an interpreter is never allowed by its name or the name the app chooses', 
   assert.equal(rules.allowed({ name: 'gedit', ...py }), false, 'a python3 app calling itself gedit');
   assert.equal(rules.allowed({ name: 'myapp', ...py }), false, 'an allow entry "python3" allows no Python app');
   assert.equal(rules.allowed({ name: 'gedit', executable: '/usr/bin/gedit' }), true);
+  // Session grants are keyed by identity: the impostor's key is not gedit's.
+  assert.notEqual(AppRules.keyOf({ name: 'gedit', executable: PY, cmdline: ['/usr/bin/python3', '-c', 'x'] }), 'gedit');
+  assert.equal(rules.allowed({ name: 'gedit', executable: PY, cmdline: ['/usr/bin/python3', '-c', 'x'] }), false);
 });
 
 test('an interpreted app is allowed by interpreter + script, matched on the proven command line', () => {
