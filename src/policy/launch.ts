@@ -39,6 +39,8 @@ export interface LaunchContext {
   dataDirs?: string[];
   /** True when a file name is deny-listed: such files on PATH are compared with the target's content. */
   isDenied?: (name: string) => boolean;
+  /** Identifies the rules behind `isDenied` (e.g. the user's deny list), so its verdicts per directory are cached. */
+  denyKey?: string;
 }
 
 const MAX_DEPTH = 8;
@@ -63,7 +65,7 @@ export function resolveLaunch(argv: readonly string[], ctx: LaunchContext = {}):
   if (out.executable) res.executable = out.executable;
   if (out.unproven) res.unproven = out.unproven;
   if (out.executable && ctx.isDenied) {
-    const copy = deniedCopy(out.executable, ctx.isDenied, searchDirs(ctx.path, dirname(out.executable)));
+    const copy = deniedCopy(out.executable, ctx.isDenied, searchDirs(ctx.path, dirname(out.executable)), ctx.denyKey);
     if (copy) { res.copyOf = copy; res.names.push(copy); }
   }
   return res;
@@ -380,14 +382,13 @@ const hashes = new Map<string, string>();
  * The deny-listed executable `file` is a copy of: same inode (a hard link), or same size and SHA-256, among
  * the files of `dirs` whose name is deny-listed. Undefined when there is none.
  */
-export function deniedCopy(file: string, isDenied: (name: string) => boolean, dirs: readonly string[]): string | undefined {
+export function deniedCopy(file: string, isDenied: (name: string) => boolean, dirs: readonly string[], denyKey?: string): string | undefined {
   let st: Stats;
   try { st = statSync(file); } catch { return undefined; }
   if (!st.isFile()) return undefined;
   if (isDenied(basename(file))) return file;
   for (const dir of dirs) {
-    for (const name of listing(dir)) {
-      if (!isDenied(name)) continue;
+    for (const name of deniedIn(dir, isDenied, denyKey)) {
       const other = join(dir, name);
       let ot: Stats;
       try { ot = statSync(other); } catch { continue; }
@@ -399,14 +400,16 @@ export function deniedCopy(file: string, isDenied: (name: string) => boolean, di
   return undefined;
 }
 
-function listing(dir: string): string[] {
+/** The deny-listed file names of a directory, cached by its mtime and the rules' key. */
+function deniedIn(dir: string, isDenied: (name: string) => boolean, denyKey: string | undefined): string[] {
   let mtimeMs: number;
   try { mtimeMs = statSync(dir).mtimeMs; } catch { return []; }
-  const hit = listings.get(dir);
+  const key = `${dir}\0${denyKey ?? ''}`;
+  const hit = denyKey === undefined ? undefined : listings.get(key);
   if (hit && hit.mtimeMs === mtimeMs) return hit.names;
   let names: string[];
-  try { names = readdirSync(dir); } catch { names = []; }
-  listings.set(dir, { mtimeMs, names });
+  try { names = readdirSync(dir).filter(isDenied); } catch { names = []; }
+  if (denyKey !== undefined) listings.set(key, { mtimeMs, names });
   return names;
 }
 

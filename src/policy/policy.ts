@@ -241,7 +241,7 @@ export class Policy implements PolicyGate {
     if (req.tool === 'computer_launch') {
       // The program that will really run: PATH, symlinks, wrappers, .desktop files, copies (launch.ts).
       const argv = req.argv ?? (req.command ?? '').trim().split(/\s+/);
-      return launchIdentity(argv, resolveLaunch(argv, { isDenied: (n) => this.rules.denied({ name: n }) !== undefined }));
+      return launchIdentity(argv, resolveLaunch(argv, { isDenied: (n) => this.rules.denied({ name: n }) !== undefined, denyKey: JSON.stringify(this.rules.deny) }));
     }
     const app: AppIdentity = { name: req.app ?? '' };
     if (req.pid !== undefined) {

@@ -95,3 +95,14 @@ test('the policy refuses unproven and deny-listed launches in bypass and unatten
     }
   } finally { process.env['PATH'] = savedPath; }
 });
+
+test('an unproven launch is asked about once, never granted for the session or saved', async () => {
+  const asked: string[][] = [];
+  const policy = new Policy({ mode: 'accept-edits', allowApps: ['python3'], audit: false, settingsPath: false, hostPids: [],
+    confirmer: { interactive: true, confirm: async (q) => { asked.push([...q.choices]); return 'allow_once'; } } });
+  const argv = ['python3', '-c', 'print(1)'];
+  for (let i = 0; i < 2; i++) (await policy.check({ tool: 'computer_launch', command: argv.join(' '), argv })).done('ok');
+  assert.deepEqual(asked, [['allow_once', 'deny'], ['allow_once', 'deny']], 'asked every time, with no "always" choice');
+  const none = new Policy({ mode: 'accept-edits', allowApps: ['python3'], audit: false, settingsPath: false, hostPids: [] });
+  await assert.rejects(none.check({ tool: 'computer_launch', command: argv.join(' '), argv }), { code: 'confirmation_required' });
+});
