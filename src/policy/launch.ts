@@ -81,7 +81,7 @@ function step(argv: string[], cwd: string, ctx: LaunchContext, names: string[], 
   const found = which(cmd, ctx.path, cwd);
   // Not found here: it cannot start here either (the driver has this environment), and a device elsewhere
   // proves its own programs; the name is all there is (names still deny, and the started window is checked).
-  if (!found) return { argv };
+  if (!found) return depth === 0 ? { argv } : { argv, unproven: `"${basename(cmd)}" (reached through a wrapper) was not found` };
   const real = realOr(found);
   names.push(found, real);
   // The name it is called by matters as well as the file (multi-call binaries look at argv[0]).
@@ -176,7 +176,8 @@ function shellStep(args: string[], cwd: string, real: string, names: string[], n
         w = w.slice(1);
       } else if (/^(exec|command|nohup|builtin)$/.test(h)) {
         w = w.slice(1);
-        while (w.length > 1 && /^-[a-zA-Z]+$/.test(w[0] ?? '')) w = w.slice(1);
+        // `exec -a NAME prog` sets argv[0]: NAME is not the program.
+        while (w.length > 1 && /^-[a-zA-Z]+$/.test(w[0] ?? '')) w = w.slice(w[0] === '-a' ? 2 : 1);
       } else break;
     }
     return w.length ? next(w) : { executable: real, argv: [real] };

@@ -46,7 +46,7 @@ test('wrappers are seen through', () => {
   for (const argv of [
     ['env', 'notes2'], ['env', '-i', 'FOO=1', `${other}/notes`], ['env', '-S', 'notes --x'], ['nohup', 'notes'], ['setsid', '-f', 'notes2'],
     ['nice', '-n', '5', 'notes'], ['timeout', '10', 'notes'], ['sh', '-c', `exec ${dir}/bin/keep""assxc --info`], ['bash', '-c', "exec '/nonexistent/../" + keepass.slice(1) + "'"],
-    ['sh', '-c', 'FOO=1 exec notes2'], ['dash', '-ec', 'notes'],
+    ['sh', '-c', 'FOO=1 exec notes2'], ['dash', '-ec', 'notes'], ['bash', '-c', `exec -a x ${other}/notes2`],
   ]) assert.ok(denied(argv), argv.join(' '));
   assert.equal(resolveLaunch(['sh', '-c', `exec ${dir}/bin/keep""assxc --info`], ctx).executable, keepass);
 });
@@ -57,6 +57,7 @@ test('shell code that is more than a plain command cannot be proven', () => {
     assert.ok(r.unproven, code);
     assert.equal(r.executable, undefined);
   }
+  assert.ok(resolveLaunch(['sh', '-c', 'exec no-such-program-here'], ctx).unproven, 'a name a wrapper runs must be found to be proven');
   assert.deepEqual(shellWords(`exec "/a b"'c' d\\ e`), ['exec', '/a bc', 'd e']);
 });
 

@@ -55,7 +55,7 @@ test('look-alike labels ask before a click; a plain label does not', async () =>
   assert.deepEqual(activated(), [LABELS.indexOf('Archive')], printed);
 });
 
-test('set_value " ", double_click and toggle on a button ask', async () => {
+test('set_value " ", double_click and expand on a button ask', async () => {
   const refs = await buttonRefs();
   const del = refs[LABELS.indexOf('Delete all')] ?? '';
   for (const action of [{ ref: del, op: 'set_value', value: ' ' }, { ref: del, op: 'double_click' }, { ref: refs[0] ?? '', op: 'expand' }] as const) {
