@@ -173,6 +173,8 @@ export function classifyAction(req: ActionRequest, ctx: { executable?: string } 
  */
 function classifyKeys(req: ActionRequest, ctx: { executable?: string }): IrreversibleVerdict | undefined {
   const chords = req.chords ?? chordsOf(req.keys);
+  // Keys that do not parse cannot be classified: what they hit is unknown, so they ask.
+  if (chords.length === 0 && (req.keys ?? '').trim() !== '') return { kind: 'irreversible', rule: 'keys the policy cannot read' };
   const f = req.focused;
   if (f?.password && chords.some((c) => chordChar(c) !== undefined)) return { kind: 'password', rule: 'typing into a password field' };
   // After a focus move, focus is unknown; after a menu opens (alt+letter, F10, Menu), plain letters pick items.

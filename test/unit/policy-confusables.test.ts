@@ -95,6 +95,10 @@ test('an activating key after a focus move asks when the window has an irreversi
   assert.equal(classifyAction(keys('Tab Return'))?.kind, 'irreversible', 'controls unknown: cannot be proven');
 });
 
+test('keys that do not parse ask', () => {
+  assert.equal(classifyAction({ tool: 'computer_keys', keys: 'shift exec sh -c touch${IFS}/tmp/x' })?.kind, 'irreversible');
+});
+
 test('keysTypeText reads parsed chords and strings', () => {
   assert.equal(keysTypeText(parseChords('h i')), true);
   assert.equal(keysTypeText(parseChords('ctrl+s Return')), false);
