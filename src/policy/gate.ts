@@ -3,6 +3,7 @@
  * policy layer (modes, app allow/deny, irreversible actions, confirmation, audit) implements it.
  */
 import type { Fingerprint } from '../engine/refs.js';
+import type { Chord } from '../protocol/keys.js';
 
 /** What an acting tool is about to do. Values are given only so the policy can digest them, never to log. */
 export interface ActionRequest {
@@ -17,7 +18,11 @@ export interface ActionRequest {
   /** The typed text or value; the policy stores a digest only. */
   value?: string;
   keys?: string;
+  /** computer_keys: the keys parsed once (protocol/keys.ts); when absent the policy parses `keys`. */
+  chords?: Chord[];
   command?: string;
+  /** computer_launch: the argument vector as given (command first); `command` is its display form. */
+  argv?: string[];
   /**
    * Pointer input at a screen pixel (raw input, a visual act, an OCR element's center): coordinates name no
    * element, so the policy treats it like keys (asked in default mode unless the app is allow-listed).
@@ -34,8 +39,20 @@ export interface ActionRequest {
   title?: string;
   /** Process start time of `pid` as the driver saw it, to detect pid reuse. */
   startTime?: number;
-  /** computer_keys: the element that had focus in the last snapshot (untrusted hint; only adds caution). */
-  focused?: { role: string; name?: string; multiline?: boolean; password?: boolean };
+  /**
+   * computer_keys: the element that has focus in the target window, read live just before the decision
+   * (untrusted; only adds caution). `states` are its node states (e.g. `focused`, `pressed`).
+   */
+  focused?: { role: string; name?: string; multiline?: boolean; password?: boolean; states?: string[] };
+  /**
+   * computer_keys: the activatable controls (buttons, links, menu items) of the target window, read live from
+   * its tree: `label` the control's name, `key` its mnemonic letter in lower case (from the toolkit's key
+   * binding, e.g. "<Alt>d" → "d", or the "_D" in its label), "" when it has none. List every such control, with
+   * or without a mnemonic: the rules use it both for `alt+<letter>` and for an activating key sent after a
+   * focus-moving key (the control that will have focus cannot be proven before sending). When absent, the
+   * rules cannot prove that no irreversible control is reachable and ask for those key sequences.
+   */
+  mnemonics?: { key: string; label: string }[];
   /**
    * Re-checks the target just before dispatch: resolves true when the element the approval was given for is
    * still the one that will receive the action. The policy calls it after asking a human.

@@ -1,4 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { checkLaunched } from '../policy/launch.js';
+import { ComputerUseError } from '../protocol/errors.js';
 import { defineTool } from './tool.js';
 
 export const launchTool = defineTool({
@@ -14,9 +16,16 @@ export const launchTool = defineTool({
     type: 'destructive',
   },
   async handle({ session }, p, response) {
-    const decision = await session.gate.check({ tool: 'computer_launch', command: [p.command, ...(p.args ?? [])].join(' ') });
+    const decision = await session.gate.check({ tool: 'computer_launch', command: [p.command, ...(p.args ?? [])].join(' '), argv: [p.command, ...(p.args ?? [])] });
     const res = await session.device.call('apps.launch', { command: p.command, args: p.args ?? [], waitForWindowMs: p.waitMs ?? 15000 },
       (p.waitMs ?? 15000) + 10000).catch((e: Error) => { decision.done('failed', e.message); throw e; });
+    // Defense in depth: what really started is checked again; a denied program is ended at once.
+    const denied = checkLaunched(session.gate, res.window ?? { app: p.command, pid: res.pid, title: '' });
+    if (denied) {
+      try { process.kill(res.pid, 'SIGKILL'); } catch { /* already gone */ }
+      decision.done('rejected', 'launched program denied after start');
+      throw new ComputerUseError('denied_by_policy', `The started program turned out to be one computer-use may not act on: ${denied}. It was ended (pid ${res.pid}). Ask the user to do this step themselves.`);
+    }
     decision.done('dispatched');
     if (!res.window) { response.add(`launched ${p.command} pid=${res.pid} (no window yet)`); return; }
     const raw = await session.readWindow(res.window);

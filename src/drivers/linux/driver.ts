@@ -9,7 +9,8 @@ import { ComputerUseError } from '../../protocol/errors.js';
 import type { Handlers } from '../../protocol/peer.js';
 import type { LaunchParams, LaunchResult } from '../../protocol/methods.js';
 import { act } from './actions.js';
-import { listApps, listWindowsOf, processStartTime } from './apps.js';
+import { procInfo } from '../../common/proc.js';
+import { listApps, listWindowsOf, withIdentity } from './apps.js';
 import { A11yBus, isGone } from './bus.js';
 import { readTreeCached } from './cache.js';
 import { EventWatcher } from './events.js';
@@ -52,9 +53,7 @@ export class LinuxDriver {
           .then(([ref]) => this.bus.getProp({ dest: (ref as [string, string])[0], path: (ref as [string, string])[1] }, 'org.a11y.atspi.Accessible', 'Name')),
       ]);
       if (info.states.has('defunct')) throw new ComputerUseError('window_not_found', 'The window was closed. Call computer_apps to list the open windows.');
-      const win: WindowInfo = { id: handle, title: info.name, app: String(app ?? ''), pid, role: toRawNode(info).role, focused: info.states.has('active') };
-      const startTime = processStartTime(pid);
-      if (startTime !== undefined) win.startTime = startTime;
+      const win = withIdentity<WindowInfo>({ id: handle, title: info.name, app: String(app ?? ''), pid, role: toRawNode(info).role, focused: info.states.has('active') }, procInfo(pid));
       if (info.bounds && info.bounds[2] > 0) win.bounds = info.bounds;
       return win;
     } catch (e) {
