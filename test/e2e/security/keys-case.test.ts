@@ -1,0 +1,80 @@
+/**
+ * Issue 8 item 11: case is preserved ("T" types "T"), text keeps case and non-ASCII characters, and when
+ * sending fails neither the error nor the audit log carries the typed characters.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { Device } from '../../../src/devices/manager.js';
+import type { Computer } from '../../../src/index.js';
+import { killApp, launch, ok, openComputer } from '../helpers.js';
+
+let computer: Computer;
+let geditPid = 0;
+
+before(async () => {
+  computer = await openComputer();
+  geditPid = (await launch(computer, 'gedit', ['--new-window'])).pid;
+});
+after(async () => {
+  await computer?.close();
+  if (geditPid) await killApp(geditPid);
+});
+
+/** The text of gedit's document as observe shows it, polled until `want` appears (bounded). */
+async function documentText(want: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  let line = '';
+  while (Date.now() < deadline) {
+    const text = ok(await computer.tools.observe({ app: 'gedit' }));
+    line = text.split('\n').find((l) => /\] document .*editable/.test(l)) ?? '';
+    if (line.includes(want)) return line;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return line;
+}
+
+test('"shift+t" and "T" type capital T; "t" a small one', async () => {
+  ok(await computer.tools.keys({ keys: 'ctrl+a BackSpace', app: 'gedit' }));
+  ok(await computer.tools.keys({ keys: 'shift+t T t', app: 'gedit' }));
+  const line = await documentText('TTt');
+  assert.match(line, /value="TTt"/, line);
+});
+
+test('text through input.keys keeps case and non-ASCII characters', async () => {
+  ok(await computer.tools.keys({ keys: 'ctrl+a BackSpace', app: 'gedit' }));
+  const device = new Device({ platform: 'linux', timeoutMs: 20_000 });
+  try {
+    const { windows } = await device.call('windows.list', { pid: geditPid });
+    const win = windows[0];
+    assert.ok(win, 'gedit has a window');
+    const res = await device.call('input.keys', { window: win.id, text: 'Tä中 Ok', expect: { pid: win.pid } } as never) as { sent?: number };
+    assert.equal(res.sent, 6);
+  } finally {
+    await device.close();
+  }
+  const line = await documentText('Tä中 Ok');
+  assert.match(line, /value="Tä中 Ok"/, line);
+});
+
+test('a failed send names neither in its error nor in the audit log the typed characters', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'cu-case-'));
+  const auditPath = join(dir, 'audit.jsonl');
+  // A driver whose X display is unreachable: the accessibility bus still works, sending keys fails.
+  const saved = process.env['DISPLAY'];
+  process.env['DISPLAY'] = ':4999';
+  const broken = await openComputer({ auditPath });
+  try {
+    const r = await broken.tools.keys({ keys: 'Z q 9 X k', app: 'gedit' });
+    assert.equal(r.isError, true, r.text);
+    assert.doesNotMatch(r.text, /z q 9 x k|zq9xk/i, r.text);
+  } finally {
+    process.env['DISPLAY'] = saved;
+    await broken.close();
+  }
+  const audit = await readFile(auditPath, 'utf8');
+  assert.match(audit, /"computer_keys"/);
+  assert.doesNotMatch(audit, /z q 9 x k|zq9xk/i, audit);
+});
