@@ -152,6 +152,8 @@ export class LinuxDriver {
         if (p.action === 'read') {
           // The owner first: what the clipboard held when it was read is what the owner offered.
           const owner = await this.input.clipboardOwner();
+          // A secret the owner marked as such (a password manager's copy) never leaves the driver.
+          if (owner?.secret) return { method: 'xclip', owner };
           const text = await readClipboard();
           return owner ? { text, method: 'xclip', owner } : { text, method: 'xclip' };
         }

@@ -70,12 +70,15 @@ export class LinuxInput {
   private async parts(): Promise<{ test: XTest; windows: XWindows }> {
     this.check();
     const x = await x11(this.env);
-    if (!this.xtest || x.closedReason) this.xtest = XTest.create(x);
-    const test = await this.xtest.catch((e: unknown) => {
-      this.xtest = undefined;
-      throw e instanceof ComputerUseError ? new ComputerUseError('input_unavailable', e.message) : e;
-    });
-    if (test.x !== x) this.xtest = undefined;
+    let test = await this.xtest?.catch(() => undefined);
+    if (!test || test.x !== x) {
+      // First use, or the connection was reopened: XTEST is looked up again on the new one.
+      this.xtest = XTest.create(x);
+      test = await this.xtest.catch((e: unknown) => {
+        this.xtest = undefined;
+        throw e instanceof ComputerUseError ? new ComputerUseError('input_unavailable', e.message) : e;
+      });
+    }
     return { test, windows: new XWindows(test.x) };
   }
 

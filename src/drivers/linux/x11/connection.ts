@@ -160,13 +160,25 @@ export class XRequestError extends Error {
 }
 
 let shared: Promise<X11> | undefined;
+let failedAt = 0;
+/** After a failed open, calls within this time fail at once instead of waiting on the display again. */
+const RETRY_AFTER_MS = 2000;
+
 /** The driver's X connection, opened on first use and reopened after it broke. */
 export function x11(env: NodeJS.ProcessEnv = process.env): Promise<X11> {
-  if (shared) {
-    const current = shared;
-    shared = current.then((c) => (c.closedReason ? X11.open(env['DISPLAY']) : c), () => X11.open(env['DISPLAY']));
+  const open = (): Promise<X11> => {
+    const p = X11.open(env['DISPLAY']);
+    p.catch(() => { failedAt = performance.now(); });
+    return p;
+  };
+  if (!shared) {
+    shared = open();
   } else {
-    shared = X11.open(env['DISPLAY']);
+    const current = shared;
+    shared = current.then(
+      (c) => (c.closedReason ? open() : c),
+      (e: unknown) => (performance.now() - failedAt < RETRY_AFTER_MS ? Promise.reject(e) : open()),
+    );
   }
   return shared;
 }

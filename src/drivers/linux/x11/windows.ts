@@ -131,6 +131,16 @@ export class XWindows {
    * owns what is shown there: the client inside a window manager's frame, else the window's own client.
    */
   async topmostAt(x: number, y: number): Promise<{ window: number; pid?: number } | undefined> {
+    // A window that closes while it is looked at (a popup going away) has no owner to tell: look again.
+    for (let attempt = 0; ; attempt++) {
+      const hit = await this.topmostOnce(x, y);
+      if (!hit || hit.pid !== undefined || attempt >= 2) return hit;
+      const gone = await this.x.request('GetWindowAttributes', hit.window).then(() => false, () => true);
+      if (!gone) return hit;
+    }
+  }
+
+  private async topmostOnce(x: number, y: number): Promise<{ window: number; pid?: number } | undefined> {
     const tree = await this.x.request<{ children: number[] }>('QueryTree', this.x.root);
     const stack = await Promise.all(tree.children.map(async (id): Promise<StackedWindow> => {
       try {
