@@ -110,12 +110,15 @@ export class LinuxInput {
     return xw ? windows.activate(xw.id) : false;
   }
 
-  /** True when the process owning the active top-level window is `expect` (pid and start time). */
+  /**
+   * True when the process owning the active top-level window is `expect` (pid and start time), and the
+   * server's keyboard focus really is inside that window (a client could write the root property itself).
+   */
   async focusedIs(expect: Expect): Promise<boolean> {
     const { windows } = await this.parts();
     const active = await windows.activeWindow();
     if (active === undefined) return false;
-    return this.owns(await windows.pidOf(active), expect);
+    return this.owns(await windows.pidOf(active), expect) && await windows.focusWithin(active);
   }
 
   private owns(pid: number | undefined, expect: Expect): boolean {

@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Computer } from '../../../src/index.js';
+import { X11 } from '../../../src/drivers/linux/x11/connection.js';
+import { XWindows } from '../../../src/drivers/linux/x11/windows.js';
 import { E2E_APPS, ok, openComputer } from '../helpers.js';
 import { startOverlay, type Overlay } from './overlay.js';
 
@@ -79,6 +81,28 @@ test('keys for a window that cannot be activated fail with window_not_focused; t
     assert.equal(r.code, 'window_not_focused', r.text);
     assert.deepEqual(vault.lines.filter((l) => l.startsWith('text')), [], 'keys reached the denied app');
   } finally {
+    notes.kill();
+    vault.kill();
+  }
+});
+
+test('a forged _NET_ACTIVE_WINDOW (any client may write the root property) does not pass the focus proof', async () => {
+  const notes = await overlay(['--name', 'notes', '--label', 'NotesButton', '--no-focus', '--position', '80,80', '--size', '400,300']);
+  const vault = await overlay(['--name', 'keepassxc', '--entry', '--label', 'Unlock', '--position', '600,120', '--size', '360,200']);
+  const x = await X11.open(process.env['DISPLAY']);
+  try {
+    await waitForApp('notes');
+    // The focused app claims on the root window that notes is active, while it keeps the keyboard focus.
+    const notesWin = (await new XWindows(x).clients()).find((c) => c.pid === notes.proc.pid);
+    assert.ok(notesWin, 'the X window of notes');
+    x.send(x.client, 'ChangeProperty', 0, x.root, await x.atom('_NET_ACTIVE_WINDOW'), await x.atom('WINDOW'), 32, [notesWin.id]);
+    await x.sync();
+    const r = await computer.tools.keys({ keys: 'h u n t e r', app: 'notes' });
+    assert.equal(r.isError, true, r.text);
+    assert.equal(r.code, 'window_not_focused', r.text);
+    assert.deepEqual(vault.lines.filter((l) => l.startsWith('text')), [], 'keys reached the denied app');
+  } finally {
+    x.close();
     notes.kill();
     vault.kill();
   }

@@ -40,7 +40,8 @@ export function matchWindow(target: AtspiWindowRef, candidates: readonly XWindow
     const d = target.bounds ? Math.min(distance(c.rect, target.bounds), c.frame ? distance(c.frame, target.bounds) : Infinity) : Infinity;
     return { c, order, near: d <= SAME_BOUNDS ? 1 : 0, title: c.title === target.title ? 1 : 0, d };
   });
-  scored.sort((a, b) => b.near - a.near || b.title - a.title || a.d - b.d || a.order - b.order);
+  // Last resort: the higher in the stacking order (the list is bottom to top).
+  scored.sort((a, b) => b.near - a.near || b.title - a.title || a.d - b.d || b.order - a.order);
   return scored[0]?.c;
 }
 

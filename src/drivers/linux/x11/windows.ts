@@ -40,6 +40,24 @@ export class XWindows {
   }
 
   /**
+   * True when the server's keyboard focus (GetInputFocus) lies in `win` or a window inside it. The focus is
+   * server state no client can write, unlike the root's `_NET_ACTIVE_WINDOW` property.
+   */
+  async focusWithin(win: number, depth = 8): Promise<boolean> {
+    const { focus } = await this.x.request<{ focus: number }>('GetInputFocus');
+    let w = focus;
+    // 0 is None and 1 PointerRoot: no window has the focus as such.
+    for (let i = 0; w > 1 && i < depth; i++) {
+      if (w === win) return true;
+      if (w === this.x.root) return false;
+      const tree = await this.x.request<{ parent: number }>('QueryTree', w).catch(() => undefined);
+      if (!tree) return false;
+      w = tree.parent;
+    }
+    return false;
+  }
+
+  /**
    * The process that owns a window: the X-Resource extension's client pid (the server's own knowledge of the
    * connection, which a client cannot fake), else `_NET_WM_PID` (which the client sets itself).
    */
