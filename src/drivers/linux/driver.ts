@@ -13,17 +13,18 @@ import { listApps, listWindowsOf, processStartTime } from './apps.js';
 import { A11yBus, isGone } from './bus.js';
 import { readTreeCached } from './cache.js';
 import { EventWatcher } from './events.js';
-import { LinuxInput } from './input.js';
+import { chordStrokes, LinuxInput, textStrokes, type Expect } from './input.js';
 import { a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './prereq.js';
 import { readElement, readTree, targetOf, toRawNode } from './reader.js';
 import { inside, sameRect } from '../../fallback/geometry.js';
 import type { KeysParams, PointerParams } from '../../protocol/methods.js';
-import { chordStrokes, textStrokes, type Expect } from './input.js';
 import { captureRect, listDisplays, ocrPng, readClipboard, scaleAndMark, writeClipboard } from './screen.js';
 
 export const DRIVER_VERSION = '0.1.0';
 /** How long settle waits for an app's first reaction to an input before calling it quiet. */
 const FIRST_EVENT_MS = 400;
+/** Most key strokes one input.keys call sends (chords or characters). */
+const MAX_STROKES = 10_000;
 
 export class LinuxDriver {
   /** When the last input (act or keys) was dispatched; settle waits for the app's reaction to it. */
@@ -88,10 +89,8 @@ export class LinuxDriver {
         const apps = await listApps(this.bus, false);
         const sel = apps.filter((a) => (p.pid === undefined || a.pid === p.pid) && (p.app === undefined || a.name.toLowerCase() === p.app.toLowerCase()));
         const wins = (await Promise.all(sel.map((a) => listWindowsOf(this.bus, targetOf(a.id), a.name, a.pid).catch(() => [])))).flat();
-        await Promise.all(wins.map(async (w) => {
-          const wmClass = await this.input.wmClassOf(w);
-          if (wmClass !== undefined) w.wmClass = wmClass;
-        }));
+        const classes = await this.input.wmClasses(wins);
+        wins.forEach((w, i) => { const c = classes[i]; if (c !== undefined) w.wmClass = c; });
         return { windows: wins };
       },
       'window.activate': async (p) => {
@@ -209,6 +208,7 @@ export class LinuxDriver {
     }
     if (p.text !== undefined && typeof p.text !== 'string') throw new ComputerUseError('invalid_params', 'text must be a string.');
     const strokes = p.chords !== undefined ? chordStrokes(p.chords) : textStrokes(p.text ?? '');
+    if (strokes.length > MAX_STROKES) throw new ComputerUseError('invalid_params', `${strokes.length} key strokes in one call; at most ${MAX_STROKES}. Use set_value for long text.`);
     if (!this.input.available) throw new ComputerUseError(this.input.reason?.startsWith('Wayland') ? 'input_blocked' : 'input_unavailable', this.input.reason ?? 'No keyboard.');
     const w = await this.windowInfo(p.window);
     const expect: Expect = p.expect ?? { pid: w.pid, ...(w.startTime !== undefined ? { startTime: w.startTime } : {}) };

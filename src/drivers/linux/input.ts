@@ -97,10 +97,20 @@ export class LinuxInput {
 
   /** `WM_CLASS` of the X window of an AT-SPI window, when one maps. */
   async wmClassOf(w: Pick<WindowInfo, 'pid' | 'title' | 'bounds'>): Promise<string | undefined> {
+    return (await this.wmClasses([w]))[0];
+  }
+
+  /** `WM_CLASS` of each window's X window (undefined where none maps), reading the client list once. */
+  async wmClasses(ws: readonly Pick<WindowInfo, 'pid' | 'title' | 'bounds'>[]): Promise<(string | undefined)[]> {
+    if (!this.available || ws.length === 0) return ws.map(() => undefined);
     try {
-      const xw = await this.xWindowOf(w);
-      return xw ? await (await this.parts()).windows.wmClass(xw.id) : undefined;
-    } catch { return undefined; }
+      const { windows } = await this.parts();
+      const clients = await windows.clients();
+      return await Promise.all(ws.map(async (w) => {
+        const xw = matchWindow({ pid: w.pid, title: w.title, ...(w.bounds ? { bounds: w.bounds } : {}) }, clients);
+        return xw ? windows.wmClass(xw.id) : undefined;
+      }));
+    } catch { return ws.map(() => undefined); }
   }
 
   /** Asks the window manager to activate the window; true when it became the active window. */
