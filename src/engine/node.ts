@@ -65,6 +65,8 @@ export interface WindowInfo {
   role: Role;
   focused: boolean;
   bounds?: [number, number, number, number];
+  /** X11 `WM_CLASS` (class part) of the window, where an X window maps to it. */
+  wmClass?: string;
 }
 
 /** A running application and its windows. */

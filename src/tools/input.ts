@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
+import { parseChords } from '../protocol/keys.js';
 import type { Rect } from '../protocol/methods.js';
 import { collectEffects, openWindows } from '../session/effects.js';
 import type { Session } from '../session/session.js';
@@ -94,7 +95,7 @@ async function clipboard(session: Session, p: { action: string; text?: string; a
   const before = await openWindows(session);
   try {
     if (p.text !== undefined) await session.device.call('input.clipboard', { action: 'write', text: p.text });
-    await session.device.call('input.keys', { keys: 'ctrl+v', window: window.id });
+    await session.device.call('input.keys', { window: window.id, chords: parseChords('ctrl+v'), expect: { pid: window.pid, ...(window.startTime !== undefined ? { startTime: window.startTime } : {}) } });
   } catch (e) {
     decision.done('failed', (e as Error).message);
     throw e;
