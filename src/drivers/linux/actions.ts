@@ -8,7 +8,7 @@ import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import type { ElementInfo } from './reader.js';
 import { readElement, targetOf, toRawNode } from './reader.js';
-import { processStartTime } from './apps.js';
+import { procInfo } from '../../common/proc.js';
 import { center, type Expect, type LinuxInput } from './input.js';
 import { parseChords } from '../../protocol/keys.js';
 
@@ -242,6 +242,6 @@ async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, dir
 /** The process of an element's app (pid from the bus, start time from /proc): where its input must go. */
 async function processOf(bus: A11yBus, t: Target): Promise<Expect> {
   const pid = await bus.pidOf(t.dest);
-  const startTime = processStartTime(pid);
+  const startTime = procInfo(pid)?.startTime;
   return startTime !== undefined ? { pid, startTime } : { pid };
 }

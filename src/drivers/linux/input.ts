@@ -9,7 +9,7 @@ import type { WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { Chord } from '../../protocol/keys.js';
 import type { PointerParams, Rect } from '../../protocol/methods.js';
-import { processStartTime } from './apps.js';
+import { procInfo } from '../../common/proc.js';
 import { clipboardOwner, type ClipboardOwner } from './x11/clipboard.js';
 import { x11 } from './x11/connection.js';
 import { keysymValue } from './x11/keymap.js';
@@ -133,7 +133,7 @@ export class LinuxInput {
 
   private owns(pid: number | undefined, expect: Expect): boolean {
     if (pid === undefined || pid !== expect.pid) return false;
-    return expect.startTime === undefined || processStartTime(pid) === expect.startTime;
+    return expect.startTime === undefined || procInfo(pid)?.startTime === expect.startTime;
   }
 
   /**
