@@ -9,12 +9,12 @@ import type { Computer } from '../../../src/index.js';
 import { X11 } from '../../../src/drivers/linux/x11/connection.js';
 import { XWindows } from '../../../src/drivers/linux/x11/windows.js';
 import { E2E_APPS, ok, openComputer } from '../helpers.js';
-import { startOverlay, type Overlay } from './overlay.js';
+import { APP, startOverlay, type Overlay } from './overlay.js';
 
 let computer: Computer;
 const running: Overlay[] = [];
 
-before(async () => { computer = await openComputer({ allowApps: [...E2E_APPS, 'notes'] }); });
+before(async () => { computer = await openComputer({ allowApps: [...E2E_APPS, `/usr/bin/python3 ${APP}`] }); });
 after(async () => {
   await computer?.close();
   for (const o of running) o.kill();

@@ -4,7 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const APP = fileURLToPath(new URL('../../../../test/apps/overlay.py', import.meta.url));
+/** The script path: an interpreted app is allowed by interpreter + script, never by its self-chosen name. */
+export const APP = fileURLToPath(new URL('../../../../test/apps/overlay.py', import.meta.url));
 
 /** A running overlay window: the lines it printed, a way to await one, and how to end it. */
 export interface Overlay {
