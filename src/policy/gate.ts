@@ -3,6 +3,7 @@
  * policy layer (modes, app allow/deny, irreversible actions, confirmation, audit) implements it.
  */
 import type { Fingerprint } from '../engine/refs.js';
+import type { Chord } from '../protocol/keys.js';
 
 /** What an acting tool is about to do. Values are given only so the policy can digest them, never to log. */
 export interface ActionRequest {
@@ -34,8 +35,18 @@ export interface ActionRequest {
   title?: string;
   /** Process start time of `pid` as the driver saw it, to detect pid reuse. */
   startTime?: number;
-  /** computer_keys: the element that had focus in the last snapshot (untrusted hint; only adds caution). */
-  focused?: { role: string; name?: string; multiline?: boolean; password?: boolean };
+  /** computer_keys: the keys parsed once (`parseChords`); the rules classify these, not the string. */
+  chords?: Chord[];
+  /**
+   * Keys and paste: the element that holds the focus in the target window, read live just before the decision
+   * (not from the last snapshot). App data: it can only add caution.
+   */
+  focused?: { role: string; name?: string; multiline?: boolean; password?: boolean; states?: string[] };
+  /**
+   * Keys: the mnemonics (access keys) of buttons in the live target window, so an `alt+<key>` that activates an
+   * irreversible button asks. App data: it can only add caution.
+   */
+  mnemonics?: { key: string; label: string }[];
   /**
    * Re-checks the target just before dispatch: resolves true when the element the approval was given for is
    * still the one that will receive the action. The policy calls it after asking a human.

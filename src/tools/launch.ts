@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { perform } from '../session/pipeline.js';
 import { defineTool } from './tool.js';
 
 export const launchTool = defineTool({
@@ -13,15 +14,17 @@ export const launchTool = defineTool({
     }),
     type: 'destructive',
   },
-  async handle({ session }, p, response) {
-    const decision = await session.gate.check({ tool: 'computer_launch', command: [p.command, ...(p.args ?? [])].join(' ') });
-    const res = await session.device.call('apps.launch', { command: p.command, args: p.args ?? [], waitForWindowMs: p.waitMs ?? 15000 },
-      (p.waitMs ?? 15000) + 10000).catch((e: Error) => { decision.done('failed', e.message); throw e; });
-    decision.done('dispatched');
-    if (!res.window) { response.add(`launched ${p.command} pid=${res.pid} (no window yet)`); return; }
-    const raw = await session.readWindow(res.window);
-    const { full } = session.snapshotOf(raw);
-    response.add(`launched ${p.command} pid=${res.pid} · window [${session.windows.refOf(raw.window)}]`);
-    response.add(full.text);
+  async handle({ session, stop, signal }, p, response) {
+    const waitMs = p.waitMs ?? 15000;
+    const { result: res, settled } = await perform(session, { stop, signal }, {
+      request: { tool: 'computer_launch', command: [p.command, ...(p.args ?? [])].join(' ') },
+      dispatch: (d) => d.call('apps.launch', { command: p.command, args: p.args ?? [], waitForWindowMs: waitMs }, waitMs + 10000),
+      // The launched window, read once: that is what the model sees first.
+      settle: async (r) => (r.window ? session.snapshotOf(await session.readWindow(r.window)) : undefined),
+      receipt: (r) => (r.window ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared` } : { status: 'unknown', detail: `pid ${r.pid}; no window yet` }),
+    });
+    if (!res.window || !settled) { response.add(`launched ${p.command} pid=${res.pid} (no window yet)`); return; }
+    response.add(`launched ${p.command} pid=${res.pid} · window [${session.windows.refOf(settled.full.window)}]`);
+    response.add(settled.full.text);
   },
 });
