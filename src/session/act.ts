@@ -71,7 +71,7 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
     const entry = session.refs.lookup(spec.ref);
     if (!entry) {
       receipts.push({ ...spec, status: 'failed', detail: 'unknown ref',
-        error: new ComputerUseError('unknown_ref', `Ref ${spec.ref} was never given in this session (or its window closed long ago). Call computer_observe to get refs, then act on one it shows.`) });
+        error: new ComputerUseError('unknown_ref', `Ref ${spec.ref} not found: it was never given in this session (or its window closed long ago). Call computer_observe to get refs, then act on one it shows.`) });
       break;
     }
     const fp = entry.fingerprint;
