@@ -51,11 +51,11 @@ export const MAX_ACTIONS = 20;
  * it). The emergency stop or the host's cancel (`ctx`) ends the list before the next dispatch and aborts the
  * one in flight. More than MAX_ACTIONS actions are refused before anything runs.
  */
-export async function runActions(session: Session, actions: ActionSpec[], settle?: Partial<SettleOptions>, ctx: PipelineContext | AbortSignal = {}): Promise<ActOutcome> {
+export async function runActions(session: Session, actions: ActionSpec[], settle?: Partial<SettleOptions>, ctx: PipelineContext = {}): Promise<ActOutcome> {
   if (actions.length > MAX_ACTIONS) {
     throw new ComputerUseError('invalid_params', `computer_act takes at most ${MAX_ACTIONS} actions per call (got ${actions.length}). Nothing was run; split them into several calls.`);
   }
-  const run = new ActingRun(session, ctx instanceof AbortSignal ? { stop: ctx } : ctx);
+  const run = new ActingRun(session, ctx);
   const receipts: ActionReceipt[] = [];
   const settleOpts = { ...session.settleDefaults, ...(settle ?? {}) };
   let window: WindowInfo | undefined;

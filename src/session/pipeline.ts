@@ -134,9 +134,6 @@ export class ActingRun {
     return result;
   }
 
-  /** Steps dispatched so far and waiting for `finish`. */
-  get dispatched(): number { return this.pending.length; }
-
   /**
    * Settles and observes (`settle`), then completes every dispatched step's audit record with its receipt. A
    * stop during settling completes them as stopped (receipt unknown) at once and throws `paused`.
@@ -160,7 +157,10 @@ export class ActingRun {
         signal?.addEventListener('abort', onAbort, { once: true });
       });
       aborted.catch(() => undefined);
-      const out = await (signal ? Promise.race([settle(), aborted]) : settle());
+      const settling = settle();
+      // After a stop the settle may still fail in the background; its result is not wanted any more.
+      if (signal) settling.catch(() => undefined);
+      const out = await (signal ? Promise.race([settling, aborted]) : settling);
       complete(false, out);
       return out;
     } catch (e) {
