@@ -34,6 +34,11 @@ export interface RefEntry {
   fingerprint: Fingerprint;
   /** The window generation (assign count) in which the element was last seen. */
   seen: number;
+  /**
+   * Its handle now holds another element (moved to another row): the handle must not be used for this ref,
+   * only a relocation may find the element again.
+   */
+  retired?: boolean;
 }
 
 /** Answer of `RefTable.relocate`. */
@@ -100,7 +105,11 @@ export class RefTable {
       const sameRow = !(repeated || old?.fingerprint.repeated) || old?.fingerprint.context === (node.context ?? '');
       const same = old !== undefined && old.fingerprint.role === node.role && old.fingerprint.pid === window.pid
         && old.fingerprint.startTime === window.startTime && !out.has(ref ?? '') && sameRow;
-      if (!same) ref = `e${++this.counter}`;
+      if (!same) {
+        // The old ref keeps its fingerprint but may no longer use this handle.
+        if (old !== undefined && ref !== undefined && !out.has(ref)) old.retired = true;
+        ref = `e${++this.counter}`;
+      }
       const r = ref as string;
       this.entries.set(r, { id: node.id, fingerprint, seen: gen });
       this.byKey.set(k, r);
@@ -125,9 +134,9 @@ export class RefTable {
   }
 
   /** The native id and fingerprint a ref stood for when last seen. */
-  lookup(ref: string): { id: string; fingerprint: Fingerprint } | undefined {
+  lookup(ref: string): { id: string; fingerprint: Fingerprint; retired?: boolean } | undefined {
     const e = this.entries.get(ref);
-    return e === undefined ? undefined : { id: e.id, fingerprint: { ...e.fingerprint } };
+    return e === undefined ? undefined : { id: e.id, fingerprint: { ...e.fingerprint }, ...(e.retired ? { retired: true } : {}) };
   }
 
   /** True when the ref's element was present in the latest snapshot of its window. */
@@ -207,6 +216,7 @@ export class RefTable {
     const previous = this.byKey.get(newKey);
     if (previous !== undefined && previous !== ref) this.entries.delete(previous);
     e.id = newId;
+    delete e.retired;
     this.byKey.set(newKey, ref);
   }
 
@@ -235,7 +245,7 @@ export class RefTable {
       version: 1,
       counter: this.counter,
       generations: Object.fromEntries(this.generations),
-      entries: [...this.entries].map(([ref, e]) => [ref, { id: e.id, fingerprint: { ...e.fingerprint }, seen: e.seen }]),
+      entries: [...this.entries].map(([ref, e]) => [ref, { id: e.id, fingerprint: { ...e.fingerprint }, seen: e.seen, ...(e.retired ? { retired: true } : {}) }]),
     };
   }
 
@@ -246,10 +256,10 @@ export class RefTable {
     t.counter = json.counter;
     for (const [w, g] of Object.entries(json.generations)) t.generations.set(w, g);
     for (const [ref, e] of json.entries) {
-      t.entries.set(ref, { id: e.id, fingerprint: { ...e.fingerprint }, seen: e.seen });
+      t.entries.set(ref, { id: e.id, fingerprint: { ...e.fingerprint }, seen: e.seen, ...(e.retired ? { retired: true } : {}) });
       const n = Number(ref.slice(1));
       if (Number.isFinite(n) && n > t.counter) t.counter = n;
-      t.byKey.set(key(e.fingerprint.window, e.id), ref);
+      if (!e.retired) t.byKey.set(key(e.fingerprint.window, e.id), ref);
     }
     return t;
   }

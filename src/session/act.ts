@@ -82,6 +82,22 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       break;
     }
     const target = window;
+    let id = entry.id;
+    if (entry.retired || fp.repeated) {
+      // A look-alike (an "Archive" button of one row among many) is told apart only by its row, which the
+      // driver cannot check: a handle recycled for another row would pass its role and name test. So its row
+      // is checked here first, on a live read; a retired ref (its handle shows another row) must relocate.
+      const raw = await session.readWindow(target);
+      const where = session.refs.relocate(spec.ref, raw.root, raw.window);
+      if (!('id' in where)) {
+        freshSnapshot = session.snapshotOf(raw, { maxTokens: 800 }).full;
+        const why = 'ambiguous' in where ? `${where.ambiguous} elements now match it` : 'its row changed or is gone';
+        receipts.push({ ...spec, status: 'failed', detail: why, error: staleRef(spec.ref, why, { snapshot: true }) });
+        break;
+      }
+      if (where.id !== id) session.refs.rebind(spec.ref, where.id);
+      id = where.id;
+    }
     // drag_to names its drop target by ref; the driver needs that element's handle. Checked before asking.
     let value = spec.value;
     if (spec.op === 'drag_to') {
@@ -94,7 +110,6 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       value = drop.id;
     }
     const before = session.last.get(fp.window)?.elements.find((l) => l.ref === spec.ref);
-    let id = entry.id;
     const params = (handle: string) => ({ id: handle, op: spec.op, ...(value !== undefined ? { value } : {}),
       expect: { role: fp.role, ...(fp.name !== undefined ? { name: fp.name } : {}) } });
     const receipt: ActionReceipt = { ...spec, status: 'unknown', detail: '' };

@@ -222,6 +222,7 @@ test('assign: a live handle that now sits in another row gets a new ref (the dif
   byId(recycled.root, 22).name = 'carol';
   const carol = archiveOf(t, recycled, 'carol');
   assert.notEqual(carol, bob);
+  assert.equal(t.lookup(bob)?.retired, true, 'bob\'s ref may no longer use the recycled handle');
   assert.equal(archiveOf(t, recycled, 'alice'), alice);
   assert.deepEqual(t.relocate(bob, recycled.root, recycled.window), { missing: true });
 });

@@ -307,3 +307,26 @@ test('a stop aborts the in-flight dispatch: the call answers paused, the audit "
   assert.match(done[0]!.detail ?? '', /unknown/);
   await session.close();
 });
+
+test('a row recycled under the same handles: the old ref never acts on the new row, observed or not', async () => {
+  for (const observeAgain of [true, false]) {
+    const w = rowsWindow();
+    const fake = new FakeDriver([w]);
+    const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
+    const call = async (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+    const snap = (await call('computer_observe', {})).text;
+    const lines = snap.split('\n');
+    const bobArchive = /\[(e\d+)\] button "Archive"/.exec(lines.slice(lines.findIndex((l) => /label "bob"/.test(l))).join('\n'))![1]!;
+    // The list shows carol in the widgets that showed bob (same handles).
+    byId(w.root, 22).name = 'carol';
+    if (observeAgain) {
+      const again = (await call('computer_observe', {})).text;
+      assert.doesNotMatch(again, new RegExp(`\\[${bobArchive}\\]`), 'bob\'s ref shown on carol\'s button');
+    }
+    const res = await call('computer_act', { actions: [{ ref: bobArchive, op: 'click' }] });
+    assert.equal(res.code, 'stale_ref', res.text);
+    assert.match(res.text, /fresh snapshot:/);
+    assert.deepEqual(fake.calls.filter((c) => c.method === 'node.act'), [], `observed again: ${observeAgain}`);
+    await session.close();
+  }
+});
