@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   # headless desktop
-  xvfb x11-utils dbus dbus-x11 at-spi2-core openbox xdotool
+  xvfb x11-utils dbus dbus-x11 at-spi2-core openbox xdotool  # xdotool: only test/e2e/fallback moves windows with it; the driver sends XTest itself
   # test and demo apps
   gedit mousepad gtk-3-examples gtk-4-examples chromium zenity fonts-noto-cjk
   # libatspi for comparison tooling and constant tables

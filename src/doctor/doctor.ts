@@ -81,11 +81,12 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
   else if (session === 'wayland') add({ id: 'display', status: 'warn', summary: `Wayland session (WAYLAND_DISPLAY=${env['WAYLAND_DISPLAY'] ?? ''}): element actions work, synthetic keys and pointer do not.`, fix: 'Prefer element actions; for keys run the app under Xwayland/X11.' });
   else add({ id: 'display', status: 'ok', summary: `X11 display ${env['DISPLAY']}.` });
 
-  // Synthetic input (XTest through xdotool).
-  const [xdotool, xtest, status] = [onPath('xdotool', env), await xtestExtension(env), await a11yStatus(env)];
-  if (!xdotool) add({ id: 'xtest', status: 'warn', summary: 'xdotool is not installed: computer_keys cannot send key chords.', fix: 'apt-get install xdotool' });
-  else if (xtest === false) add({ id: 'xtest', status: 'warn', summary: 'The X server has no XTEST extension: synthetic keys will not arrive.', fix: 'Start Xvfb/Xorg with XTEST enabled (the default).' });
-  else add({ id: 'xtest', status: 'ok', summary: `xdotool present${xtest ? ', XTEST extension on' : ''}.` });
+  // Synthetic input: XTest requests the driver sends over its own X connection (no helper program).
+  const [xtest, status] = [await xtestExtension(env), await a11yStatus(env)];
+  if (session !== 'x11') add({ id: 'xtest', status: 'warn', summary: 'No X11 display: computer_keys and pointer input are unavailable.', fix: 'Run the apps in an X11 session (or `computer-use sandbox up`).' });
+  else if (xtest === undefined) add({ id: 'xtest', status: 'warn', summary: `The X display ${env['DISPLAY'] ?? ''} cannot be reached: synthetic keys and pointer input will fail.`, fix: 'Check DISPLAY and the X authority (XAUTHORITY).' });
+  else if (!xtest) add({ id: 'xtest', status: 'warn', summary: 'The X server has no XTEST extension: synthetic keys will not arrive.', fix: 'Start Xvfb/Xorg with XTEST enabled (the default).' });
+  else add({ id: 'xtest', status: 'ok', summary: 'XTEST extension on: keys and pointer are sent over the X protocol.' });
 
   // The AT-SPI status: toolkits read IsEnabled to decide whether to expose their tree.
   if (!status.reachable) add({ id: 'a11y_status', status: 'fail', summary: `org.a11y.Bus is not reachable on the session bus (${status.error ?? 'no answer'}).`, fix: 'Install at-spi2-core and run in a desktop session (or `computer-use sandbox up`).' });

@@ -58,9 +58,15 @@ export interface WindowInfo {
   pid: number;
   /** Process start time (platform clock ticks or ms), to tell a reused pid apart. */
   startTime?: number;
+  /** Executable realpath of the window's process, when the platform proves it. */
+  executable?: string;
+  /** User id owning the window's process, when the platform proves it. */
+  uid?: number;
   role: Role;
   focused: boolean;
   bounds?: [number, number, number, number];
+  /** X11 `WM_CLASS` (class part) of the window, where an X window maps to it. */
+  wmClass?: string;
 }
 
 /** A running application and its windows. */
@@ -71,6 +77,10 @@ export interface AppInfo {
   id: string;
   /** Executable path when the platform can prove it. */
   executable?: string;
+  /** Process start time (platform clock ticks or ms). */
+  startTime?: number;
+  /** User id owning the process, when the platform proves it. */
+  uid?: number;
   windows: WindowInfo[];
 }
 

@@ -1,36 +1,22 @@
 /**
- * App authorization (issue 3 part 2): which app an action targets, as the platform proves it (pid →
- * executable path, process start time against pid reuse), the user's allow/deny lists, and a built-in deny
- * list no setting can lift. Window titles and app names are untrusted: they can only add a refusal, never
- * an allowance, except for interpreters whose executable says nothing about the app.
+ * App authorization (issue 3 part 2, issue 8 items 5 and 13): which app an action targets, as the platform
+ * proves it (pid → executable realpath, start time against pid reuse, command line), the user's allow/deny
+ * lists, and a built-in deny list no setting can lift.
+ *
+ * Names may deny, never allow (Invariant 10). Any of the executable's path, its file name, the name the app
+ * gives itself, its X11 WM_CLASS or its window title (or a name a launch involves) can add a refusal, after
+ * look-alike normalisation (confusables.ts). An allowance comes only from the proven executable. An
+ * interpreter (python3, node, java, sh…) says nothing about the app it runs, so it is never allowed by its own
+ * name nor by the name the app chooses: an interpreted app is allowed by an entry naming the interpreter and
+ * the script, `"/usr/bin/python3 /path/app.py"` (or `"python3 /path/app.py"`), matched against the proven
+ * command line (the script's realpath), and nothing else.
  */
-import { readFileSync, readlinkSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { procInfo, type ProcessInfo } from '../common/proc.js';
+import { foldings, normalizeText, sameSkeleton } from './confusables.js';
 
-/** What the platform proves about a process. */
-export interface ProcessInfo {
-  /** Absolute executable path. */
-  executable?: string;
-  /** Start time (Linux: clock ticks since boot, field 22 of /proc/pid/stat). */
-  startTime?: number;
-  /** Parent pid. */
-  ppid?: number;
-}
-
-/** Reads /proc/<pid> (Linux); undefined elsewhere or when the process is gone. */
-export function procInfo(pid: number): ProcessInfo | undefined {
-  if (process.platform !== 'linux' || !Number.isInteger(pid) || pid <= 0) return undefined;
-  const info: ProcessInfo = {};
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const start = Number(fields[19]);
-    const ppid = Number(fields[1]);
-    if (Number.isFinite(start)) info.startTime = start;
-    if (Number.isFinite(ppid)) info.ppid = ppid;
-  } catch { return undefined; }
-  try { info.executable = readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, ''); } catch { /* not ours to read */ }
-  return info;
-}
+export { procInfo, type ProcessInfo };
 
 /** The pids of this process and its ancestors (the agent host, its terminal), without init. */
 export function ancestorPids(info: (pid: number) => ProcessInfo | undefined = procInfo): number[] {
@@ -55,11 +41,22 @@ export interface AppIdentity {
   startTime?: number;
   /** Window title (untrusted; only used to add refusals). */
   title?: string;
+  /** X11 WM_CLASS of the window (set by the app: untrusted; only used to add refusals). */
+  wmClass?: string;
+  /** The process's argument vector as /proc shows it (for interpreted apps: which script runs). */
+  cmdline?: string[];
+  /** The process's working directory, to resolve a relative script path in `cmdline`. */
+  cwd?: string;
   /** Other names the action involves, e.g. the arguments of a launch (`env keepassxc`); they can only deny. */
   also?: string[];
+  /**
+   * Why the platform could not prove which program this is (a launch through code strings, an unreadable
+   * /proc/<pid>/exe). Such an app is never allowed by a list; it is asked about, or refused where nobody asks.
+   */
+  unproven?: string;
 }
 
-/** Lower-case, no `.exe`, no surrounding space. */
+/** Lower-case, no `.exe`, no surrounding space (allow entries for interpreted apps keep their inner space). */
 export function normApp(s: string): string {
   return s.trim().toLowerCase().replace(/\.exe$/, '');
 }
@@ -67,10 +64,15 @@ export function normApp(s: string): string {
 const base = (p: string): string => normApp(p.split(/[\\/]/).pop() ?? p);
 
 /**
- * Executables that run someone else's code: their path does not say which app it is, so for them the allow
- * list also matches the app's name.
+ * Executables that run someone else's code: their path does not say which app it is, so they are never
+ * allowed by their own name or the app's; only an entry naming interpreter and script allows (see above).
  */
-const INTERPRETER = /^(python[0-9.]*|node|nodejs|gjs|java|perl|ruby|sh|bash|dash|zsh|electron[0-9]*|mono|wine(64)?(-preloader)?|qemu.*|flatpak-spawn|bwrap|snap)$/;
+export const INTERPRETER = /^(python[0-9.]*m?|pypy[0-9.]*|node|nodejs|bun|deno|gjs|cjs|seed|java|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*|lua[0-9.]*|luajit|tclsh[0-9.]*|wish[0-9.]*|osascript|sh|bash|dash|zsh|ksh|mksh|fish|busybox|electron[0-9]*|mono|dotnet|wine(64)?(-preloader)?|qemu.*|flatpak-spawn|bwrap|snap|env|ld-linux.*\.so.*|ld\.so|rlwrap|guile[0-9.]*|racket|sbcl|emacs|vim?|nvim|awk|gawk|mawk|nawk)$/;
+
+/** True when the executable (path or file name) is an interpreter. */
+export function isInterpreter(executable: string): boolean {
+  return INTERPRETER.test(base(executable));
+}
 
 /** Why a category is denied, for messages. */
 interface DenyRule { what: string; names: RegExp }
@@ -91,11 +93,15 @@ const BUILTIN_DENY: readonly DenyRule[] = [
 /** Window titles that mark an elevation or security dialog whatever process shows it (only add refusals). */
 const DENY_TITLES = /^(authentication required|authenticate|user account control|privacy|privacy (&|and) security|security (&|and) privacy|passwords and keys|keychain access|windows security|需要认证|用户帐户控制|用户账户控制|隐私与安全性?)$|\bpolkit\b|\bpkexec\b/i;
 
-/** The built-in category `name` falls in, if any. */
+/** The built-in category `name` falls in, if any; look-alike forms of the name match too. */
 export function builtinDenied(name: string): string | undefined {
-  const n = normApp(name);
+  const n = normApp(normalizeText(name));
   if (!n) return undefined;
-  return BUILTIN_DENY.find((r) => r.names.test(n) || r.names.test(base(n)))?.what;
+  for (const form of new Set([...foldings(n), ...foldings(base(n))])) {
+    const what = BUILTIN_DENY.find((r) => r.names.test(form) || r.names.test(base(form)))?.what;
+    if (what) return what;
+  }
+  return undefined;
 }
 
 /** Allow and deny lists plus the built-in deny list. */
@@ -111,42 +117,119 @@ export class AppRules {
     this.hostPids = new Set(opts.hostPids ?? []);
   }
 
-  /** Why the app is refused in every mode, or undefined. Any of name, executable, title may deny. */
+  /**
+   * Why the app is refused in every mode, or undefined. Any of executable path, its file name, the app's name,
+   * WM_CLASS, window title or the other names of the action may deny, look-alikes included.
+   */
   denied(app: AppIdentity): string | undefined {
     if (app.pid !== undefined && this.hostPids.has(app.pid)) return 'it is the agent host itself (an agent may not change its own permissions)';
-    const names = [app.name, ...(app.executable ? [app.executable] : [])];
-    for (const n of [...names, ...(app.also ?? [])]) {
+    const names = denyNames(app);
+    for (const n of names) {
       const what = builtinDenied(n);
       if (what) return `it is ${what} (built-in deny list; no setting lifts it)`;
     }
-    if (app.title && DENY_TITLES.test(app.title.trim())) return 'its window is an authentication or security dialog (built-in deny list; no setting lifts it)';
-    for (const n of [...names, ...(app.also ?? [])]) if (this.deny.some((d) => matches(d, n))) return `it is on your denyApps list`;
+    if (app.title && foldings(normalizeText(app.title)).some((t) => DENY_TITLES.test(t))) return 'its window is an authentication or security dialog (built-in deny list; no setting lifts it)';
+    for (const n of names) if (this.deny.some((d) => denyMatches(d, n))) return `it is on your denyApps list`;
     return undefined;
   }
 
-  /** True when the allow list names the app by what the platform proves (see INTERPRETER for the exception). */
+  /**
+   * True when the allow list names the app by what the platform proves: the executable's path or file name,
+   * or for an interpreter the interpreter plus the script its command line runs. Never by a name alone.
+   */
   allowed(app: AppIdentity): boolean {
+    if (app.unproven !== undefined) return false;
     return this.allow.some((a) => allowMatches(a, app));
   }
 
-  /** The name to use for the app in settings and messages: the executable's file name when proven. */
+  /** The name to use for the app in settings and messages: the executable's file name, or interpreter + script. */
   static keyOf(app: AppIdentity): string {
-    if (app.executable && !INTERPRETER.test(base(app.executable))) return base(app.executable);
+    if (app.executable && !isInterpreter(app.executable)) return base(app.executable);
+    if (app.executable) {
+      const script = scriptOf(app);
+      if (script) return `${base(app.executable)} ${normApp(script)}`;
+      // No script to prove (code on the command line): a key no allow entry matches, and session grants of
+      // the app it names ("gedit") do not reach it.
+      return `${base(app.executable)} (${normApp(app.name)})`;
+    }
     return normApp(app.name);
   }
 }
 
-/** Does a list entry (name, executable path, or file name) match a name or path? */
-function matches(entry: string, nameOrPath: string): boolean {
-  const n = normApp(nameOrPath);
-  return entry.includes('/') || entry.includes('\\') ? n === entry : n === entry || base(n) === entry;
+/** Every name of an app that may add a refusal. */
+function denyNames(app: AppIdentity): string[] {
+  const out = [app.name];
+  if (app.executable) out.push(app.executable);
+  if (app.wmClass) out.push(...app.wmClass.split(/[\0,]/).filter(Boolean));
+  const script = scriptOf(app);
+  if (script) out.push(script);
+  out.push(...(app.also ?? []));
+  return out.filter((n) => n.trim() !== '');
 }
 
+/** Does a deny entry (name, executable path, or file name) match a name or path? Look-alikes match. */
+function denyMatches(entry: string, nameOrPath: string): boolean {
+  const n = normApp(nameOrPath);
+  if (entry.includes('/') || entry.includes('\\')) return n === entry || sameSkeleton(n, entry);
+  return n === entry || base(n) === entry || sameSkeleton(n, entry) || sameSkeleton(base(n), entry);
+}
+
+/** Does an allow entry match the proven identity? Exact path or file name; interpreters need their script. */
 function allowMatches(entry: string, app: AppIdentity): boolean {
   if (app.executable) {
-    if (matches(entry, app.executable)) return true;
-    // A proven non-interpreter executable is the app's identity: a name that says otherwise is not enough.
-    if (!INTERPRETER.test(base(app.executable))) return false;
+    if (!isInterpreter(app.executable)) return pathMatches(entry, app.executable);
+    // "python3 /path/app.py": the interpreter and the script the proven command line runs.
+    const sp = entry.indexOf(' ');
+    const script = scriptOf(app);
+    if (sp < 0 || !script) return false;
+    const [interp, wanted] = [entry.slice(0, sp), entry.slice(sp + 1).trim()];
+    return interpreterMatches(interp, app.executable) && isAbsolute(wanted) && normApp(script) === normApp(realOr(wanted));
   }
-  return !entry.includes('/') && normApp(app.name) === entry;
+  // Nothing proven (a platform that cannot tell, e.g. a process on another host): the name is all there is.
+  // An interpreter's name is never enough, even then.
+  return !entry.includes('/') && !entry.includes(' ') && !INTERPRETER.test(entry) && normApp(app.name) === entry;
+}
+
+/** Exact path (entries with a slash) or file name. */
+function pathMatches(entry: string, path: string): boolean {
+  const n = normApp(path);
+  return entry.includes('/') || entry.includes('\\') ? n === entry || n === normApp(realOr(entry)) : base(n) === entry;
+}
+
+/** "python3" matches /usr/bin/python3.13; "/usr/bin/python3" matches its realpath. */
+function interpreterMatches(entry: string, executable: string): boolean {
+  if (entry.includes('/')) return normApp(realOr(entry)) === normApp(executable) || normApp(entry) === normApp(executable);
+  const family = (s: string): string => s.replace(/[0-9.]+$/, '');
+  return base(executable) === entry || family(base(executable)) === family(entry);
+}
+
+/** A script path as a realpath; a relative one only when the working directory is known. */
+function pathOf(p: string | undefined, cwd: string | undefined): string | undefined {
+  if (!p) return undefined;
+  if (isAbsolute(p)) return realOr(p);
+  return cwd ? realOr(resolve(cwd, p)) : undefined;
+}
+
+const realOr = (p: string): string => { try { return realpathSync(p); } catch { return p; } };
+
+/** Interpreter options that take a value ("-X dev", "-W ignore"): the word after them is not the script. */
+const OPTION_WITH_VALUE = /^-(X|W|m|c|e|r|I|M|x|E)$/;
+/** Options after which the program is code, not a file: no script to prove. */
+const CODE_OPTION = /^(-c|-e|-E|-m|--eval|--print|-p|-r|--require|-)$/;
+
+/**
+ * The script an interpreter process runs: the first non-option word of its proven command line, as a realpath
+ * (relative to the process's working directory). Undefined for code given on the command line (`-c`, `-e`).
+ */
+export function scriptOf(app: { executable?: string; cmdline?: string[]; cwd?: string }): string | undefined {
+  const argv = app.cmdline;
+  if (!app.executable || !argv || argv.length < 2 || !isInterpreter(app.executable)) return undefined;
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i] ?? '';
+    if (CODE_OPTION.test(w) || w.startsWith('--eval=')) return undefined;
+    if (w === '--') return pathOf(argv[i + 1], app.cwd);
+    if (w.startsWith('-')) { if (OPTION_WITH_VALUE.test(w)) i++; continue; }
+    return pathOf(w, app.cwd);
+  }
+  return undefined;
 }

@@ -18,7 +18,11 @@ export interface ActionRequest {
   /** The typed text or value; the policy stores a digest only. */
   value?: string;
   keys?: string;
+  /** computer_keys: the keys parsed once (protocol/keys.ts); when absent the policy parses `keys`. */
+  chords?: Chord[];
   command?: string;
+  /** computer_launch: the argument vector as given (command first); `command` is its display form. */
+  argv?: string[];
   /**
    * Pointer input at a screen pixel (raw input, a visual act, an OCR element's center): coordinates name no
    * element, so the policy treats it like keys (asked in default mode unless the app is allow-listed).
@@ -35,16 +39,18 @@ export interface ActionRequest {
   title?: string;
   /** Process start time of `pid` as the driver saw it, to detect pid reuse. */
   startTime?: number;
-  /** computer_keys: the keys parsed once (`parseChords`); the rules classify these, not the string. */
-  chords?: Chord[];
   /**
-   * Keys and paste: the element that holds the focus in the target window, read live just before the decision
-   * (not from the last snapshot). App data: it can only add caution.
+   * computer_keys and computer_input paste: the element that has focus in the target window, read live just before the decision
+   * (untrusted; only adds caution). `states` are its node states (e.g. `focused`, `pressed`).
    */
   focused?: { role: string; name?: string; multiline?: boolean; password?: boolean; states?: string[] };
   /**
-   * Keys: the mnemonics (access keys) of buttons in the live target window, so an `alt+<key>` that activates an
-   * irreversible button asks. App data: it can only add caution.
+   * computer_keys: the activatable controls (buttons, links, menu items) of the target window, read live from
+   * its tree: `label` the control's name, `key` its mnemonic letter in lower case (from the toolkit's key
+   * binding, e.g. "<Alt>d" → "d", or the "_D" in its label), "" when it has none. List every such control, with
+   * or without a mnemonic: the rules use it both for `alt+<letter>` and for an activating key sent after a
+   * focus-moving key (the control that will have focus cannot be proven before sending). When absent, the
+   * rules cannot prove that no irreversible control is reachable and ask for those key sequences.
    */
   mnemonics?: { key: string; label: string }[];
   /**

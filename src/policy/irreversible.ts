@@ -2,9 +2,12 @@
  * Irreversible actions (issue 3 part 3): rules on role + label (English and Chinese), Enter that submits a
  * single-line field or sends in a chat app, send/delete accelerators, and every write into a password field.
  * Matching sees through case, width, whitespace, mnemonics ("_Send", "&Delete", "发送(_S)") and accelerator
- * suffixes ("Send\tCtrl+Return", "Delete (Del)"). Rules can only ask for a confirmation; nothing an app shows
- * can turn one off.
+ * suffixes ("Send\tCtrl+Return", "Delete (Del)"), and look-alikes (confusables.ts: a Cyrillic е, zero-width and
+ * soft-hyphen characters, Traditional Chinese, "删 除"). Acts are classified by what the driver does with them,
+ * keys by what they will hit. Rules can only ask for a confirmation; nothing an app shows can turn one off.
  */
+import { chordChar, parseChords, type Chord } from '../protocol/keys.js';
+import { foldings, normalizeText } from './confusables.js';
 import type { ActionRequest } from './gate.js';
 
 /** Why an action needs a confirmation every time. */
@@ -15,11 +18,12 @@ export interface IrreversibleVerdict {
 }
 
 /**
- * Normalizes a label for matching: NFKC, accelerator suffixes and mnemonics removed, ellipsis dropped, lower
- * case, single spaces.
+ * Normalizes a label for matching: invisible characters out, NFKC, Traditional → Simplified, no spacing inside
+ * Han words (confusables.ts), accelerator suffixes and mnemonics removed, ellipsis dropped, lower case,
+ * single spaces.
  */
 export function normalizeLabel(s: string): string {
-  let t = s.normalize('NFKC');
+  let t = normalizeText(s.replace(/\t/g, '\u0001')).replace(/\u0001/g, '\t');
   t = t.replace(/\t.*$/s, '');
   // "发送(_S)", "Send (&S)": a mnemonic in brackets after the label.
   t = t.replace(/\s*[(（[]\s*[_&]?[A-Za-z0-9]\s*[)）\]]\s*$/u, '');
@@ -29,7 +33,7 @@ export function normalizeLabel(s: string): string {
   // Mnemonic markers: "_Send", "&Delete"; "&&" is a literal ampersand.
   t = t.replace(/&&/g, '\u0000').replace(/[_&](?=[^\s_&])/gu, '').replace(/\u0000/g, '&');
   t = t.replace(/(?:\.\.\.|…)\s*$/u, '');
-  return t.toLowerCase().replace(/\s+/g, ' ').trim();
+  return normalizeText(t).toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 /** English rules, matched as whole words in the normalized label. */
@@ -54,17 +58,31 @@ const ZH_FALSE_FRIENDS = /删除线|替换为|查找和替换|查找与替换/g;
 export function irreversibleWord(label: string, role?: string): string | undefined {
   const t = normalizeLabel(label);
   if (!t) return undefined;
-  for (const r of EN_RULES) {
-    if (r.roles && role !== undefined && !r.roles.has(role)) continue;
-    const m = r.re.exec(t);
-    if (m) return m[0];
+  // Every look-alike form of the label is tried: a match in any of them asks.
+  for (const form of foldings(t)) {
+    for (const r of EN_RULES) {
+      if (r.roles && role !== undefined && !r.roles.has(role)) continue;
+      const m = r.re.exec(form);
+      if (m) return m[0];
+    }
+    const zh = ZH_WORDS.exec(form.replace(ZH_FALSE_FRIENDS, ''));
+    if (zh) return zh[0];
   }
-  const zh = ZH_WORDS.exec(t.replace(ZH_FALSE_FRIENDS, ''));
-  return zh?.[0];
+  return undefined;
 }
 
-/** Element operations that trigger the element (as opposed to focusing, scrolling, editing). */
-const ACTIVATING = new Set(['click', 'double_click', 'select', 'toggle']);
+/**
+ * Element operations that trigger the element (as opposed to focusing, scrolling, editing), by what the Linux
+ * driver does (drivers/linux/actions.ts): double_click runs the same activate/click action as click; expand
+ * and collapse fall back to the element's press/click/activate action when it has no expand action, which is
+ * the case of GTK buttons and menu items (their only action is "click"), so on a command they activate it.
+ */
+const ACTIVATING = new Set(['click', 'double_click', 'select', 'toggle', 'expand', 'collapse']);
+/**
+ * Writes into an element that has no text to write: the driver focuses it and types the value, and a space or
+ * Return typed into a focused button activates it. So on a command, `set_value` and `type` (any value) activate.
+ */
+const WRITE_ACTIVATES = new Set(['button', 'link', 'menuitem']);
 /** Roles whose activation changes a setting or a value, not a command (a checkbox "Delete after reading"). */
 const NOT_COMMANDS = new Set(['textbox', 'document', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'scrollbar', 'tab', 'tablist']);
 /** Roles whose `select` value names an item that is triggered (menus), not just chosen (a list row). */
@@ -80,19 +98,43 @@ export function isChatApp(app: string | undefined, executable?: string): boolean
 }
 
 const ENTER = /^(return|enter|kp_enter|iso_enter|kp_return)$/i;
+/** Keys that activate a focused button, link or menu item. */
+const ACTIVATE_KEY = /^(return|kp_enter|iso_enter|space|kp_space)$/i;
+/** Keys that move focus (or open a menu) before a later key acts on whatever then has focus. */
+const FOCUS_MOVE = /^(tab|iso_left_tab|up|down|left|right|kp_up|kp_down|kp_left|kp_right|home|end|page_up|page_down|prior|next|kp_home|kp_end|kp_prior|kp_next|f6|f10|menu)$/i;
+/** Roles a key press activates. */
+const COMMAND_ROLES = new Set(['button', 'link', 'menuitem']);
 
-/** One chord of a keys string: lower-case modifiers and the key. */
-function chords(keys: string): { mods: Set<string>; key: string }[] {
-  return keys.trim().split(/\s+/).filter(Boolean).map((c) => {
-    const parts = c.split('+');
-    const key = parts.pop() ?? '';
-    return { mods: new Set(parts.map((p) => p.toLowerCase().replace(/^(control|ctl)$/, 'ctrl').replace(/^(cmd|command|win|super)$/, 'meta'))), key: key || '+' };
-  });
+/** The chords of a request: parsed by the caller, else parsed here (a string that does not parse: none). */
+function chordsOf(keys: string | readonly Chord[] | undefined): readonly Chord[] {
+  if (keys === undefined) return [];
+  if (typeof keys !== 'string') return keys;
+  try { return parseChords(keys); } catch { return []; }
 }
 
-/** True when the keys type characters (not only shortcuts and named keys). */
-export function keysTypeText(keys: string): boolean {
-  return chords(keys).some((c) => [...c.mods].every((m) => m === 'shift') && [...c.key].length === 1);
+/**
+ * True when the keys type characters (not only shortcuts and named keys). A string that does not parse counts
+ * as text, so it is digested rather than logged.
+ */
+export function keysTypeText(keys: string | readonly Chord[]): boolean {
+  if (typeof keys === 'string') {
+    try { return parseChords(keys).some(typesChar); } catch { return true; }
+  }
+  return keys.some(typesChar);
+}
+
+const typesChar = (c: Chord): boolean => c.key !== 'space' && chordChar(c) !== undefined;
+const held = (c: Chord, m: 'ctrl' | 'alt' | 'super'): boolean => c.mods.includes(m);
+const plain = (c: Chord): boolean => !held(c, 'ctrl') && !held(c, 'alt') && !held(c, 'super');
+
+/** The first irreversible control of the window (`mnemonics`) matching `pick`, as a rule word. */
+function irreversibleControl(req: ActionRequest, pick: (m: { key: string; label: string }) => boolean): string | undefined {
+  for (const m of req.mnemonics ?? []) {
+    if (!pick(m)) continue;
+    const w = irreversibleWord(m.label, 'button');
+    if (w) return w;
+  }
+  return undefined;
 }
 
 /**
@@ -103,8 +145,9 @@ export function classifyAction(req: ActionRequest, ctx: { executable?: string } 
   if (req.tool === 'computer_act' || (req.tool === 'computer_input' && req.point !== undefined)) {
     const op = req.op ?? '';
     if (req.password && WRITES.has(op)) return { kind: 'password', rule: 'write into a password field' };
-    if (!ACTIVATING.has(op)) return undefined;
     const role = req.role ?? '';
+    const writeActivates = (op === 'set_value' || op === 'type') && WRITE_ACTIVATES.has(role);
+    if (!ACTIVATING.has(op) && !writeActivates) return undefined;
     if (op === 'select' && SELECT_TRIGGERS.has(role) && req.value !== undefined) {
       const w = irreversibleWord(req.value, 'menuitem');
       if (w) return { kind: 'irreversible', rule: `menu item "${w}"` };
@@ -119,23 +162,52 @@ export function classifyAction(req: ActionRequest, ctx: { executable?: string } 
   }
   // A paste (of given text or of whatever the clipboard holds) into a focused password field writes a password.
   if (req.tool === 'computer_input' && req.op === 'paste' && req.focused?.password) return { kind: 'password', rule: 'paste into a password field' };
-  if (req.tool === 'computer_keys') {
-    const keys = req.keys ?? '';
-    const f = req.focused;
-    if (f?.password && keysTypeText(keys)) return { kind: 'password', rule: 'typing into a password field' };
-    for (const c of chords(keys)) {
-      const mod = c.mods.has('ctrl') || c.mods.has('alt') || c.mods.has('meta');
-      if (ENTER.test(c.key) && mod) return { kind: 'irreversible', rule: `${[...c.mods].join('+')}+${c.key} (sends in mail and chat apps)` };
-      if (/^(delete|kp_delete)$/i.test(c.key) && c.mods.has('shift')) return { kind: 'irreversible', rule: 'shift+Delete (deletes without the trash)' };
-      if (ENTER.test(c.key)) {
-        if (isChatApp(req.app, ctx.executable)) return { kind: 'irreversible', rule: 'Enter in a chat or mail app (sends)' };
-        if (f && (f.role === 'textbox' || f.role === 'combobox') && !f.multiline) return { kind: 'irreversible', rule: 'Enter in a single-line field (submits the form)' };
-        if (f?.name !== undefined && (f.role === 'button' || f.role === 'link' || f.role === 'menuitem')) {
-          const w = irreversibleWord(f.name, f.role);
-          if (w) return { kind: 'irreversible', rule: `Enter on "${w}"` };
-        }
+  if (req.tool === 'computer_keys') return classifyKeys(req, ctx);
+  return undefined;
+}
+
+/**
+ * Keys, by what they will hit. The focused element is read live by the caller (`req.focused`), the window's
+ * controls and their mnemonics too (`req.mnemonics`). An activating key (Return, space) on a focused command
+ * with an irreversible label asks; `alt+<letter>` asks when that letter is the mnemonic of an irreversible
+ * control; an activating key after a focus-moving key (Tab, arrows, a menu opened by alt or F10) asks when the
+ * window has any irreversible control, since what will have focus then cannot be proven before sending.
+ */
+function classifyKeys(req: ActionRequest, ctx: { executable?: string }): IrreversibleVerdict | undefined {
+  const chords = req.chords ?? chordsOf(req.keys);
+  // Keys that do not parse cannot be classified: what they hit is unknown, so they ask.
+  if (chords.length === 0 && (req.keys ?? '').trim() !== '') return { kind: 'irreversible', rule: 'keys the policy cannot read' };
+  const f = req.focused;
+  if (f?.password && chords.some((c) => chordChar(c) !== undefined)) return { kind: 'password', rule: 'typing into a password field' };
+  // After a focus move, focus is unknown; after a menu opens (alt+letter, F10, Menu), plain letters pick items.
+  let moved = false;
+  let menuOpen = false;
+  for (const c of chords) {
+    const mod = !plain(c);
+    const k = c.key.toLowerCase();
+    if (ENTER.test(c.key) && mod) return { kind: 'irreversible', rule: `${[...c.mods, c.key].join('+')} (sends in mail and chat apps)` };
+    if (/^(delete|kp_delete)$/i.test(c.key) && c.mods.includes('shift')) return { kind: 'irreversible', rule: 'shift+Delete (deletes without the trash)' };
+    if (held(c, 'alt') && !held(c, 'ctrl') && !held(c, 'super') && /^[a-z0-9]$/i.test(c.key)) {
+      const w = req.mnemonics === undefined ? 'an unknown control' : irreversibleControl(req, (m) => m.key.toLowerCase() === k);
+      if (w) return { kind: 'irreversible', rule: `alt+${k} (mnemonic of ${w === 'an unknown control' ? w : `"${w}"`})` };
+      moved = true; menuOpen = true;
+      continue;
+    }
+    const activates = plain(c) && (ACTIVATE_KEY.test(c.key) || (menuOpen && chordChar(c) !== undefined));
+    if (activates) {
+      if (moved) {
+        const w = req.mnemonics === undefined ? 'an unknown control' : irreversibleControl(req, () => true);
+        if (w) return { kind: 'irreversible', rule: `${c.key} after moving focus (the window has ${w === 'an unknown control' ? 'controls the policy cannot see' : `"${w}"`})` };
+      } else if (f?.name !== undefined && COMMAND_ROLES.has(f.role)) {
+        const w = irreversibleWord(f.name, f.role);
+        if (w) return { kind: 'irreversible', rule: `${c.key} on "${w}"` };
       }
     }
+    if (ENTER.test(c.key) && !moved) {
+      if (isChatApp(req.app, ctx.executable)) return { kind: 'irreversible', rule: 'Enter in a chat or mail app (sends)' };
+      if (f && (f.role === 'textbox' || f.role === 'combobox') && !f.multiline) return { kind: 'irreversible', rule: 'Enter in a single-line field (submits the form)' };
+    }
+    if (FOCUS_MOVE.test(c.key)) { moved = true; if (/^(f10|menu)$/i.test(c.key)) menuOpen = true; }
   }
   return undefined;
 }

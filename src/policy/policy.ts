@@ -15,6 +15,7 @@ import { noConfirmer } from './confirm.js';
 import type { Decider } from './decider/types.js';
 import type { ActionRequest, Decision, PolicyGate } from './gate.js';
 import { classifyAction, keysTypeText, type IrreversibleVerdict } from './irreversible.js';
+import { launchIdentity, resolveLaunch } from './launch.js';
 import { DEFAULT_MODE, type Mode } from './modes.js';
 import { addAllowedApp, defaultSettingsPath } from './settings.js';
 import { pausedError, type StopController } from './stop.js';
@@ -110,12 +111,18 @@ export class Policy implements PolicyGate {
       const fix = deniedWhy.includes('denyApps') ? ` The user can remove "${key}" from denyApps in ${this.settingsPath ?? 'settings.json'}.` : ' Ask the user to do this step themselves.';
       refuse('denied', deniedWhy, new ComputerUseError('denied_by_policy', `computer-use may not act on ${quote(app.name)}: ${deniedWhy}. Nothing was sent.${fix}`));
     }
+    // A launch whose real program cannot be proven is never allow-listed: refused where nobody is asked.
+    if (app.unproven !== undefined && req.tool === 'computer_launch' && (this.mode === 'unattended' || this.mode === 'bypass')) {
+      refuse('denied', `unproven launch target (${this.mode})`, new ComputerUseError('denied_by_policy', `computer-use cannot prove which program ${quote(req.command ?? '')} starts: ` +
+        `${app.unproven}. ${this.mode} mode starts only programs it can prove, so nothing was started. Launch the app by its executable (e.g. "gedit", or the script for an interpreted app), or the user starts it.`));
+    }
 
-    let verdict: IrreversibleVerdict | { kind: 'decider'; rule: string } | undefined = classifyAction(req, app.executable ? { executable: app.executable } : {});
+    let verdict: IrreversibleVerdict | { kind: 'decider' | 'unproven'; rule: string } | undefined = classifyAction(req, app.executable ? { executable: app.executable } : {});
+    if (!verdict && app.unproven !== undefined) verdict = { kind: 'unproven', rule: `the program it starts cannot be proven: ${app.unproven}` };
     if (!verdict && this.mode !== 'bypass') verdict = await this.askDecider(req, app);
 
     const listed = this.rules.allowed(app);
-    const granted = listed || this.grants.has(key);
+    const granted = listed || (app.unproven === undefined && this.grants.has(key));
     let result: Verdict;
     if (this.mode === 'unattended') {
       if (!listed) {
@@ -135,7 +142,7 @@ export class Policy implements PolicyGate {
       if (!askApp && !askAction) {
         result = { reason: `${this.mode}, ${listed ? 'allow-listed' : 'granted for this session'}`, confirmed: false };
       } else {
-        result = await this.ask(req, app, key, askApp && !granted, verdict, refuse);
+        result = await this.ask(req, app, key, askApp && !granted && app.unproven === undefined, verdict, refuse);
       }
     }
 
@@ -161,7 +168,7 @@ export class Policy implements PolicyGate {
   private async ask(req: ActionRequest, app: AppIdentity, key: string, firstUse: boolean,
     verdict: { kind: string; rule: string } | undefined, refuse: (d: AuditDecision, r: string, e: ComputerUseError) => never): Promise<Verdict> {
     const what = describe(req);
-    const reasonText = verdict ? `${verdict.kind === 'password' ? 'password field' : verdict.kind === 'decider' ? 'decider' : 'irreversible'}: ${verdict.rule}` : 'first use of the app in this session';
+    const reasonText = verdict ? `${verdict.kind === 'password' ? 'password field' : verdict.kind === 'decider' ? 'decider' : verdict.kind === 'unproven' ? 'unproven program' : 'irreversible'}: ${verdict.rule}` : 'first use of the app in this session';
     if (!this.confirmer.interactive) {
       const fix = verdict
         ? `Run it where the user can confirm (a terminal, or an MCP client with elicitation), or the user does this step themselves${verdict.kind === 'password' ? '' : `, or allows it with --mode bypass --allow-app ${key}`}.`
@@ -173,11 +180,11 @@ export class Policy implements PolicyGate {
     const request: ConfirmRequest = {
       title: verdict ? `Confirm: ${what}?` : `Allow computer-use to act in ${key}?`,
       message: `computer-use wants to ${what} in ${quote(app.name)}${req.title ? ` (window ${quote(req.title)})` : ''}. ` +
-        (verdict ? (verdict.kind === 'password' ? 'It writes into a password field. ' : `This may not be undoable (${verdict.rule}). `) : '') +
+        (verdict ? (verdict.kind === 'password' ? 'It writes into a password field. ' : verdict.kind === 'unproven' ? `Which program it starts cannot be proven (${verdict.rule}). ` : `This may not be undoable (${verdict.rule}). `) : '') +
         (firstUse ? `This is its first action in ${key} in this session.${verdict ? ' "This session"/"always" allow the app; steps like this one are still asked every time.' : ''} ` : '') +
         'Text in quotes comes from the app.',
       choices: firstUse ? ['allow_once', 'allow_session', 'allow_always', 'deny'] : ['allow_once', 'deny'],
-      reason: verdict ? (verdict.kind === 'password' ? 'password' : verdict.kind === 'decider' ? 'decider' : 'irreversible') : 'app_first_use',
+      reason: verdict ? (verdict.kind === 'password' ? 'password' : verdict.kind === 'decider' ? 'decider' : verdict.kind === 'unproven' ? 'other' : 'irreversible') : 'app_first_use',
     };
     const signal = this.options.stop?.signal;
     let answer: ConfirmChoice;
@@ -232,14 +239,18 @@ export class Policy implements PolicyGate {
   /** The app as the platform proves it. */
   private identify(req: ActionRequest): AppIdentity {
     if (req.tool === 'computer_launch') {
-      const [cmd = '', ...args] = (req.command ?? '').trim().split(/\s+/);
-      return { name: cmd.split('/').pop() ?? cmd, ...(cmd.includes('/') ? { executable: cmd } : {}), also: args };
+      // The program that will really run: PATH, symlinks, wrappers, .desktop files, copies (launch.ts).
+      const argv = req.argv ?? (req.command ?? '').trim().split(/\s+/);
+      return launchIdentity(argv, resolveLaunch(argv, { isDenied: (n) => this.rules.denied({ name: n }) !== undefined, denyKey: JSON.stringify(this.rules.deny) }));
     }
     const app: AppIdentity = { name: req.app ?? '' };
     if (req.pid !== undefined) {
       app.pid = req.pid;
       const info = this.info(req.pid);
       if (info?.executable) app.executable = info.executable;
+      // The process is there but its executable is not readable (another user's): nothing proves what it is.
+      else if (info) app.unproven = 'its executable cannot be read';
+      if (info?.cmdline) app.cmdline = info.cmdline;
       const st = info?.startTime ?? req.startTime;
       if (st !== undefined) app.startTime = st;
     }

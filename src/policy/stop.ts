@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { cuHome } from '../paths.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { PolicyGate } from './gate.js';
-import { procInfo } from './apps.js';
+import { procInfo } from '../common/proc.js';
 
 const PAUSE_FILE = 'paused';
 const RUN_DIR = 'run';

@@ -78,7 +78,8 @@ function keyName(raw: string, chord: string): string {
   if ([...raw].length === 1) return keysymOfChar(raw);
   if (/^U[0-9A-F]{4,6}$/.test(raw)) return raw;
   if (keysyms().has(raw)) return raw;
-  throw new ComputerUseError('invalid_params', `Unknown key ${JSON.stringify(raw)} in ${JSON.stringify(chord)}. Use key names like ` +
+  // The word is not echoed: it may be text the model meant to type (a password), and errors reach the audit log.
+  throw new ComputerUseError('invalid_params', `A chord names an unknown key (${[...raw].length} characters, not shown). Use key names like ` +
     'Return, Tab, Escape, BackSpace, Delete, Up, Page_Down, F5, space, a single character, or modifiers ctrl/alt/shift/super joined with +. ' +
     'To enter text use computer_act set_value or type.');
 }
@@ -93,10 +94,10 @@ export function parseChord(chord: string): Chord {
   const mods: Modifier[] = [];
   for (const p of parts) {
     const m = MODIFIER_ALIASES[p.toLowerCase()];
-    if (!m) throw new ComputerUseError('invalid_params', `Unknown modifier ${JSON.stringify(p)} in ${JSON.stringify(chord)}. Modifiers: ctrl, alt, shift, super.`);
+    if (!m) throw new ComputerUseError('invalid_params', `A chord names an unknown modifier (${[...p].length} characters, not shown). Modifiers: ctrl, alt, shift, super.`);
     if (!mods.includes(m)) mods.push(m);
   }
-  if (!raw) throw new ComputerUseError('invalid_params', `The chord ${JSON.stringify(chord)} names no key.`);
+  if (!raw) throw new ComputerUseError('invalid_params', 'A chord names no key (it ends with a modifier and +).');
   // A modifier alone ("shift") is a key press of that modifier.
   const alone = MODIFIER_ALIASES[raw.toLowerCase()];
   const key = alone && parts.length === 0 ? ({ ctrl: 'Control_L', alt: 'Alt_L', shift: 'Shift_L', super: 'Super_L' } as const)[alone] : keyName(raw, chord);
@@ -112,7 +113,12 @@ export function parseChords(keys: string): Chord[] {
   const words = keys.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) throw new ComputerUseError('invalid_params', 'keys is empty. Give chords like "ctrl+s" or "Return".');
   if (words.length > MAX_CHORDS) throw new ComputerUseError('invalid_params', `${words.length} chords in one call; at most ${MAX_CHORDS}. Enter text with computer_act set_value or type.`);
-  return words.map(parseChord);
+  return words.map((w, i) => {
+    try { return parseChord(w); } catch (e) {
+      if (e instanceof ComputerUseError) throw new ComputerUseError('invalid_params', `Chord ${i + 1} of ${words.length}: ${e.message}`);
+      throw e;
+    }
+  });
 }
 
 /** The character a chord types, when it types one (no ctrl/alt/super held), else undefined. */

@@ -3,6 +3,7 @@
  * result, used by both the host and the drivers.
  */
 import type { AppInfo, Op, RawNode, WindowInfo } from '../engine/node.js';
+import type { Chord } from './keys.js';
 
 /** Declares one request type. */
 interface Method<P, R> { params: P; result: R }
@@ -102,15 +103,29 @@ export interface SettleParams {
 }
 export interface SettleResult { settled: boolean; events: number; ms: number }
 
+/**
+ * Keys to a window: `chords` (parsed by protocol/keys.ts, key names are X keysym names) or `text` (typed
+ * character by character, case and non-ASCII kept); exactly one of the two. The driver activates the window
+ * when it is not focused, then proves that the focused top-level window belongs to `expect` (pid, start
+ * time); else it fails with window_not_focused and sends nothing.
+ */
 export interface KeysParams {
-  /** Chord list like "ctrl+s", "Return", or text when `text` is true. */
-  keys: string;
-  /** Treat `keys` as literal text to type. */
-  text?: boolean;
-  /** Window to focus first when input needs focus. */
-  window?: string;
+  /** The window the keys are for. */
+  window: string;
+  /** Chords to press in order. */
+  chords?: Chord[];
+  /** Text to type. */
+  text?: string;
+  /** The process that must own the focused window (defaults to the window's own process). */
+  expect?: { pid: number; startTime?: number };
 }
-export interface KeysResult { method: 'synthetic' | 'message'; focusedFirst: boolean }
+export interface KeysResult {
+  method: 'synthetic' | 'message';
+  /** The window was activated first. */
+  focusedFirst: boolean;
+  /** Key strokes sent completely (a chord or a character each); fewer than asked when cancelled. */
+  sent: number;
+}
 
 /** A screen rectangle [x, y, width, height] in screen pixels. */
 export type Rect = [number, number, number, number];
@@ -181,7 +196,15 @@ export interface PointerParams {
 export interface PointerResult { method: 'synthetic'; detail: string }
 
 export interface ClipboardParams { action: 'read' | 'write'; text?: string }
-export interface ClipboardResult { text?: string; method: string }
+export interface ClipboardResult {
+  text?: string;
+  method: string;
+  /**
+   * Who owns the clipboard (read only): the owning process (X selection owner → X-Resource client pid, or
+   * `_NET_WM_PID`), and `secret: true` when the owner offers the `x-kde-passwordManagerHint` target.
+   */
+  owner?: { pid?: number; secret?: boolean };
+}
 
 export interface DisplayInfo { name: string; bounds: Rect; primary: boolean }
 

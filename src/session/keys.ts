@@ -21,7 +21,8 @@ export async function runKeys(session: Session, window: WindowInfo, keys: string
       ...(window.startTime !== undefined ? { startTime: window.startTime } : {}), ...live },
     dispatch: async (d) => {
       const before = await openWindows(session);
-      return { sent: await d.call('input.keys', { keys, window: window.id }), before };
+      // The driver proves the focused window belongs to this process (pid, start time) before sending.
+      return { sent: await d.call('input.keys', { window: window.id, chords, expect: { pid: window.pid, ...(window.startTime !== undefined ? { startTime: window.startTime } : {}) } }), before };
     },
     settle: async ({ before }) => collectEffects(session, window, before, { ...session.settleDefaults, ...(settle ?? {}) }),
     receipt: ({ sent }) => ({ status: 'unknown', detail: `${sent.method} key events` }),

@@ -125,7 +125,8 @@ export class ActingRun {
         throw abortError(this.signal);
       }
       const err = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
-      decision.done('failed', err.code);
+      // A refusal found during dispatch (a launched program that turned out denied) is a rejection.
+      decision.done(err.code === 'denied_by_policy' ? 'rejected' : 'failed', err.code);
       throw err;
     } finally {
       live = false;
@@ -207,24 +208,41 @@ export function focusedIn(root: RawNode): FocusedElement | undefined {
   };
 }
 
-/** Roles whose access key activates them. */
-const MNEMONIC_ROLES = new Set(['button', 'link', 'menuitem', 'checkbox', 'radio', 'tab', 'switch']);
+/** Roles of the controls an activating key can trigger (ActionRequest.mnemonics lists them all). */
+const COMMAND_ROLES = new Set(['button', 'link', 'menuitem']);
 
 /**
- * The mnemonics of a live window: buttons whose name marks an access key with `_X` (GTK) or `&X` (Qt,
- * Windows; `&&` is a literal ampersand). The key is lower-case; the label is the name without the marker.
- * RawNode carries no key binding yet (AT-SPI's Action.GetKeyBinding), so GTK widgets whose toolkit strips the
- * marker from the accessible name are not found this way.
+ * The toolkit's access key of a node, when the driver reports one: AT-SPI's Action.GetKeyBinding(0) gives
+ * "<Alt>d" for a GTK3 button labelled "_Delete all" (measured), whose accessible name is "Delete all".
+ * RawNode does not carry it yet; a driver that adds `keyBinding` is read here.
+ */
+function bindingKey(n: RawNode): string | undefined {
+  const binding = (n as RawNode & { keyBinding?: string }).keyBinding;
+  const m = binding ? /^(?:<alt>|alt\+)\s*([a-z0-9])(?:;|$)/i.exec(binding.trim()) : null;
+  return m?.[1]?.toLowerCase();
+}
+
+/** The access key marked in a label with `_X` (GTK) or `&X` (Qt, Windows; `&&` is a literal ampersand). */
+function labelKey(name: string): { key: string; label: string } | undefined {
+  const t = name.replace(/&&/g, '\u0000').replace(/__/g, '\u0001');
+  const m = /[_&]([^\s_&\u0000\u0001])/u.exec(t);
+  if (!m?.[1]) return undefined;
+  const label = t.replace(/[_&](?=[^\s_&\u0000\u0001])/u, '').replace(/\u0000/g, '&').replace(/\u0001/g, '_');
+  return { key: m[1].toLowerCase(), label };
+}
+
+/**
+ * Every enabled command control of a live window (buttons, links, menu items, hidden menu items included:
+ * a menu opened by keys shows them) with its access key in lower case, "" when none is known: from the
+ * toolkit's key binding, else from a `_X`/`&X` marker in its name. GTK strips the marker from accessible names,
+ * so GTK mnemonics are known only once the driver reports the key binding.
  */
 export function mnemonicsIn(root: RawNode): { key: string; label: string }[] {
   const out: { key: string; label: string }[] = [];
   walk(root, (n) => {
-    if (!n.name || !MNEMONIC_ROLES.has(n.role) || n.states.includes('disabled')) return;
-    const name = n.name.replace(/&&/g, '\u0000').replace(/__/g, '\u0001');
-    const m = /[_&]([^\s_&\u0000\u0001])/u.exec(name);
-    if (!m?.[1]) return;
-    const label = name.replace(/[_&](?=[^\s_&\u0000\u0001])/u, '').replace(/\u0000/g, '&').replace(/\u0001/g, '_');
-    out.push({ key: m[1].toLowerCase(), label });
+    if (!n.name || !COMMAND_ROLES.has(n.role) || n.states.includes('disabled')) return;
+    const marked = labelKey(n.name);
+    out.push({ key: bindingKey(n) ?? marked?.key ?? '', label: marked?.label ?? n.name });
   });
   return out;
 }
@@ -238,6 +256,6 @@ export async function liveFocus(session: Session, window: WindowInfo): Promise<P
   const raw = await session.readWindow(window);
   const root = redactTree(raw.root);
   const focused = focusedIn(root);
-  const mnemonics = mnemonicsIn(root);
-  return { ...(focused ? { focused } : {}), ...(mnemonics.length ? { mnemonics } : {}) };
+  // Always a list (maybe empty): "no mnemonics" must be told apart from "not read" (the rules then ask).
+  return { ...(focused ? { focused } : {}), mnemonics: mnemonicsIn(root) };
 }

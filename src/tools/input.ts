@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
+import { parseChords } from '../protocol/keys.js';
 import type { Rect } from '../protocol/methods.js';
 import { collectEffects, openWindows } from '../session/effects.js';
 import { liveFocus, perform, type PipelineContext } from '../session/pipeline.js';
@@ -107,7 +108,7 @@ async function clipboard(session: Session, p: { action: string; text?: string; a
     dispatch: async (d) => {
       const before = await openWindows(session);
       if (p.text !== undefined) await d.call('input.clipboard', { action: 'write', text: p.text });
-      await d.call('input.keys', { keys: 'ctrl+v', window: window.id });
+      await d.call('input.keys', { window: window.id, chords: parseChords('ctrl+v'), expect: { pid: window.pid, ...(window.startTime !== undefined ? { startTime: window.startTime } : {}) } });
       return before;
     },
     settle: (before) => collectEffects(session, window, before, session.settleDefaults),

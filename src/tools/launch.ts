@@ -1,4 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { checkLaunched } from '../policy/launch.js';
+import { ComputerUseError } from '../protocol/errors.js';
 import { perform } from '../session/pipeline.js';
 import { defineTool } from './tool.js';
 
@@ -17,8 +19,17 @@ export const launchTool = defineTool({
   async handle({ session, stop, signal }, p, response) {
     const waitMs = p.waitMs ?? 15000;
     const { result: res, settled } = await perform(session, { stop, signal }, {
-      request: { tool: 'computer_launch', command: [p.command, ...(p.args ?? [])].join(' ') },
-      dispatch: (d) => d.call('apps.launch', { command: p.command, args: p.args ?? [], waitForWindowMs: waitMs }, waitMs + 10000),
+      request: { tool: 'computer_launch', command: [p.command, ...(p.args ?? [])].join(' '), argv: [p.command, ...(p.args ?? [])] },
+      dispatch: async (d) => {
+        const r = await d.call('apps.launch', { command: p.command, args: p.args ?? [], waitForWindowMs: waitMs }, waitMs + 10000);
+        // Defense in depth: what really started is checked again; a denied program is ended at once.
+        const denied = checkLaunched(session.gate, r.window ?? { app: p.command, pid: r.pid, title: '' });
+        if (denied) {
+          try { process.kill(r.pid, 'SIGKILL'); } catch { /* already gone */ }
+          throw new ComputerUseError('denied_by_policy', `The started program turned out to be one computer-use may not act on: ${denied}. It was ended (pid ${r.pid}). Ask the user to do this step themselves.`);
+        }
+        return r;
+      },
       // The launched window, read once: that is what the model sees first.
       settle: async (r) => (r.window ? session.snapshotOf(await session.readWindow(r.window)) : undefined),
       receipt: (r) => (r.window ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared` } : { status: 'unknown', detail: `pid ${r.pid}; no window yet` }),

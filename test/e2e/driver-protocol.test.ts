@@ -96,6 +96,9 @@ test('hello: platform linux, version, capabilities and permissions', async () =>
   assert.match(hello.version, /^\d+\.\d+\.\d+/);
   assert.ok(Array.isArray(hello.capabilities) && hello.capabilities.includes('events'), JSON.stringify(hello.capabilities));
   assert.equal(hello.permissions['a11y_bus'], true);
+  // Synthetic input is XTest over the driver's own X connection, no helper program.
+  assert.equal(hello.permissions['xtest'], true, JSON.stringify(hello.permissions));
+  assert.equal(hello.permissions['xdotool'], undefined);
   assert.equal(hello.session, 'x11');
 });
 

@@ -39,7 +39,8 @@ async function waitForApp(name: string): Promise<void> {
 
 before(async () => {
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
-  computer = await openComputer({ allowApps: ['drawn-buttons', 'gtk3-widget-factory', 'clipboard'], allowScreenshots: true, imageInput: true,
+  // A Python app is allowed by interpreter + script, never by the name it gives itself (issue 8 item 13).
+  computer = await openComputer({ allowApps: [`/usr/bin/python3 ${APP}`, 'gtk3-widget-factory', 'clipboard'], allowScreenshots: true, imageInput: true,
     auditPath: audit, settingsPath: join(dir, 'settings.json') });
   app = spawn('/usr/bin/python3', [APP, clicks], { stdio: 'ignore' });
   await waitForApp('drawn-buttons');

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { Device } from '../../src/devices/manager.js';
 import { axTreeToRaw, nodeHandle, parseHandle, type AXNode } from '../../src/drivers/cdp/axtree.js';
-import { chordEvents, splitChords } from '../../src/drivers/cdp/keys.js';
+import { chordEvents } from '../../src/drivers/cdp/keys.js';
+import { parseChord } from '../../src/protocol/keys.js';
 import { FakeDriver } from '../../src/drivers/fake/driver.js';
 import { countNodes, walk, type RawNode, type WindowInfo } from '../../src/engine/node.js';
 import { RefTable } from '../../src/engine/refs.js';
@@ -114,13 +115,15 @@ test('maxNodes cuts the read and marks it truncated', () => {
 });
 
 test('key chords become DevTools key events', () => {
-  assert.deepEqual(splitChords('ctrl+a Return, shift+Tab'), ['ctrl+a', 'Return', 'shift+Tab']);
-  const [down, up] = chordEvents('ctrl+a');
+  const [down, up] = chordEvents(parseChord('ctrl+a'));
   assert.deepEqual(down, { type: 'rawKeyDown', modifiers: 2, key: 'a', code: 'KeyA', windowsVirtualKeyCode: 65, nativeVirtualKeyCode: 65 });
   assert.equal(up?.['type'], 'keyUp');
-  assert.equal(chordEvents('Return')[0]?.['text'], '\r');
-  assert.equal(chordEvents('shift+Tab')[0]?.['modifiers'], 8);
-  assert.throws(() => chordEvents('hyper+x'), /unknown modifier/);
+  assert.equal(chordEvents(parseChord('Return'))[0]?.['text'], '\r');
+  assert.equal(chordEvents(parseChord('shift+Tab'))[0]?.['modifiers'], 8);
+  // Case is kept: "T" is shift + KeyT with text "T".
+  assert.deepEqual(chordEvents(parseChord('T'))[0], { type: 'keyDown', modifiers: 8, key: 'T', code: 'KeyT', windowsVirtualKeyCode: 84, nativeVirtualKeyCode: 84, text: 'T', unmodifiedText: 'T' });
+  assert.equal(chordEvents(parseChord('comma'))[0]?.['text'], ',');
+  assert.throws(() => chordEvents({ mods: [], key: 'Hyper_L' }), /cannot be sent/);
 });
 
 test('every result through a non-native channel starts with its channel line; the native path has none', async () => {

@@ -152,7 +152,7 @@ test('a direct acting call on the session device throws and reaches nothing; rea
   const w = fake.windows[0]!.info;
   const tries: [string, () => Promise<unknown>][] = [
     ['node.act', () => session.device.call('node.act', { id: byId(fake.windows[0]!.root, 13).id, op: 'toggle' })],
-    ['input.keys', () => session.device.call('input.keys', { keys: 'a', window: w.id })],
+    ['input.keys', () => session.device.call('input.keys', { window: w.id, chords: parseChords('a') })],
     ['input.pointer', () => session.device.call('input.pointer', { action: 'click', x: 1, y: 1, window: w.id })],
     ['input.clipboard', () => session.device.call('input.clipboard', { action: 'write', text: 'x' })],
     ['apps.launch', () => session.device.call('apps.launch', { command: 'gedit' })],
@@ -161,7 +161,7 @@ test('a direct acting call on the session device throws and reaches nothing; rea
     await assert.rejects(run(), (e: unknown) => e instanceof ComputerUseError && e.code === 'internal' && /acting pipeline/.test(e.message), method);
   }
   // The raw device given to the session is guarded too: there is no second door.
-  await assert.rejects(session.options.device!.call('input.keys', { keys: 'a', window: w.id }), /acting pipeline/);
+  await assert.rejects(session.options.device!.call('input.keys', { window: w.id, chords: parseChords('a') }), /acting pipeline/);
   assert.deepEqual(fake.calls.filter((c) => ACTING.has(c.method)), []);
   const snap = await session.device.call('tree.snapshot', { window: w.id });
   assert.equal(snap.window.id, w.id);
@@ -265,7 +265,7 @@ test('the focused element is read at decision time, not taken from an older snap
   await session.close();
 });
 
-test('mnemonics of the live window reach the gate (from "_X" / "&X" in a name: RawNode carries no key binding)', async () => {
+test('the live window\'s command controls and their access keys reach the gate (key binding, else "_X" / "&X" in a name)', async () => {
   const asked: ActionRequest[] = [];
   const gate: PolicyGate = { check: async (req) => { asked.push(req); return { done: () => undefined }; } };
   const { session, call, fake } = setup(gate);
@@ -274,9 +274,16 @@ test('mnemonics of the live window reach the gate (from "_X" / "&X" in a name: R
     n(':1.77', 700, 'button', { nativeRole: 'push button', name: '_Delete all', actions: ['click'] }),
     n(':1.77', 701, 'button', { nativeRole: 'push button', name: '&Send', actions: ['click'] }),
     n(':1.77', 702, 'button', { nativeRole: 'push button', name: 'Fish && chips', actions: ['click'] }),
+    // GTK strips "_" from the name; the key binding (when a driver reports it) still says alt+g.
+    { ...n(':1.77', 703, 'button', { nativeRole: 'push button', name: 'Green light', actions: ['click'] }), keyBinding: '<Alt>g' } as RawNode,
   );
   await call('computer_keys', { keys: 'alt+d' });
-  assert.deepEqual(asked[0]?.mnemonics?.map((m) => `${m.key}=${m.label}`).sort(), ['d=Delete all', 's=Send']);
+  const keyed = asked[0]?.mnemonics?.filter((m) => m.key !== '').map((m) => `${m.key}=${m.label}`).sort();
+  assert.deepEqual(keyed, ['d=Delete all', 'g=Green light', 's=Send']);
+  // Every command control is listed, with or without an access key; a check box is not a command.
+  assert.ok(asked[0]?.mnemonics?.some((m) => m.key === '' && m.label === 'Fish && chips'));
+  assert.ok(asked[0]?.mnemonics?.some((m) => m.key === '' && m.label === 'togglebutton'));
+  assert.ok(!asked[0]?.mnemonics?.some((m) => m.label === 'Bold'));
   await session.close();
 });
 
@@ -291,7 +298,7 @@ test('a stop aborts the in-flight dispatch: the call answers paused, the audit "
   class SlowKeys extends FakeDriver {
     override handlers(): Handlers {
       // Keys that take 10 s unless cancelled.
-      return { ...super.handlers(), 'input.keys': (p) => { this.calls.push({ method: 'input.keys', params: p }); started(); return new Promise((r) => setTimeout(() => r({ method: 'synthetic', focusedFirst: false }), 10_000).unref()); } };
+      return { ...super.handlers(), 'input.keys': (p) => { this.calls.push({ method: 'input.keys', params: p }); started(); return new Promise((r) => setTimeout(() => r({ method: 'synthetic', focusedFirst: false, sent: 6 }), 10_000).unref()); } };
     }
   }
   const fake = new SlowKeys([{ info: f.window, root: f.root }]);

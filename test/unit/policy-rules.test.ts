@@ -69,7 +69,7 @@ test('identity is the proven executable: an app cannot claim an allowed name', (
   const rules = new AppRules({ allowApps: ['gedit'] });
   assert.equal(rules.allowed({ name: 'gedit', executable: '/usr/bin/gedit' }), true);
   assert.equal(rules.allowed({ name: 'gedit', executable: '/tmp/evil' }), false, 'a name is not proof');
-  assert.equal(rules.allowed({ name: 'gedit', executable: '/usr/bin/python3.12' }), true, 'interpreters fall back to the name');
+  assert.equal(rules.allowed({ name: 'gedit', executable: '/usr/bin/python3.12' }), false, 'an interpreter is never allowed by the app\'s name');
   assert.equal(rules.allowed({ name: 'gedit' }), true, 'without a proven executable the name is all there is');
   assert.equal(new AppRules({ allowApps: ['/usr/bin/gedit'] }).allowed({ name: 'x', executable: '/usr/bin/gedit' }), true);
   assert.equal(AppRules.keyOf({ name: 'Text Editor', executable: '/usr/bin/gedit' }), 'gedit');

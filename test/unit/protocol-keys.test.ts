@@ -23,3 +23,8 @@ test('typed text is told apart from shortcuts', () => {
   assert.equal(chordsTypeText(parseChords('space')), false);
   assert.equal(chordsTypeText(parseChords('shift+A')), true);
 });
+
+test('an unknown word is never echoed in the error (it may be a password typed as chords)', () => {
+  assert.throws(() => parseChords('ctrl+a hunter2 Return'), (e: Error) => !e.message.includes('hunter2') && /Chord 2 of 3/.test(e.message));
+  assert.throws(() => parseChords('s3cret+a'), (e: Error) => !e.message.includes('s3cret'));
+});

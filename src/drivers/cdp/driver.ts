@@ -15,7 +15,7 @@ import type { ActParams, ActResult, SettleResult } from '../../protocol/methods.
 import type { Handlers } from '../../protocol/peer.js';
 import { axTreeToRaw, parseHandle, type AXNode } from './axtree.js';
 import { CdpConnection, isCdpGone, type CdpEvent } from './connection.js';
-import { chordEvents, splitChords } from './keys.js';
+import { chordEvents } from './keys.js';
 import { ACT_FUNCTION, MUTATION_BINDING, NEXT_FRAME, OBSERVER_SOURCE } from './page-functions.js';
 
 export const CDP_DRIVER_VERSION = '0.1.0';
@@ -216,17 +216,23 @@ export class CdpDriver {
       'node.act': (p) => this.act(p),
       'events.subscribe': () => ({ ok: true }),
       'ui.settle': (p) => this.settle(p.quietMs, p.timeoutMs, p.window),
-      'input.keys': async (p) => {
+      'input.keys': async (p, ctx?: { signal?: AbortSignal }) => {
+        if ((p.chords === undefined) === (p.text === undefined)) throw new ComputerUseError('invalid_params', 'input.keys takes exactly one of chords or text.');
         const targetId = p.window ? this.targetOf(p.window) : (await this.windows()).find((w) => w.focused)?.id.slice(4);
         if (!targetId) throw new ComputerUseError('window_not_found', 'No page to send keys to.');
-        if (p.text) {
-          await this.send(targetId, 'Input.insertText', { text: p.keys });
-        } else {
-          let events: Record<string, unknown>[];
-          try { events = splitChords(p.keys).flatMap(chordEvents); } catch (e) { throw new ComputerUseError('invalid_params', (e as Error).message); }
-          for (const ev of events) await this.send(targetId, 'Input.dispatchKeyEvent', ev);
+        if (p.text !== undefined) {
+          await this.send(targetId, 'Input.insertText', { text: p.text });
+          return { method: 'message', focusedFirst: false, sent: [...p.text].length };
         }
-        return { method: 'message', focusedFirst: false };
+        // Every chord is checked before the first is sent.
+        const chords = (p.chords ?? []).map(chordEvents);
+        let sent = 0;
+        for (const events of chords) {
+          if (ctx?.signal?.aborted) break;
+          for (const ev of events) await this.send(targetId, 'Input.dispatchKeyEvent', ev);
+          sent++;
+        }
+        return { method: 'message', focusedFirst: false, sent };
       },
       shutdown: () => { setTimeout(() => process.exit(0), 10); return { ok: true }; },
     };

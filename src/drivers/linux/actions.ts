@@ -8,7 +8,9 @@ import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import type { ElementInfo } from './reader.js';
 import { readElement, targetOf, toRawNode } from './reader.js';
-import type { Keyboard } from './keys.js';
+import { procInfo } from '../../common/proc.js';
+import { center, type Expect, type LinuxInput } from './input.js';
+import { parseChords } from '../../protocol/keys.js';
 
 const ACTION = 'org.a11y.atspi.Action';
 const ETEXT = 'org.a11y.atspi.EditableText';
@@ -29,7 +31,7 @@ const ACTION_NAMES: Record<string, string[]> = {
 };
 
 /** Runs one op; throws ComputerUseError with a code that says what to do. */
-export async function act(bus: A11yBus, keyboard: Keyboard, p: ActParams): Promise<ActResult> {
+export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, signal?: AbortSignal): Promise<ActResult> {
   const t = targetOf(p.id);
   let info: ElementInfo;
   try {
@@ -46,12 +48,12 @@ export async function act(bus: A11yBus, keyboard: Keyboard, p: ActParams): Promi
   if (p.expect?.name !== undefined && p.expect.name !== (node.name ?? '')) {
     throw new ComputerUseError('stale_ref', 'The element was renamed or replaced.', { reason: 'name_changed' });
   }
-  const result = await dispatch(bus, keyboard, info, p);
+  const result = await dispatch(bus, keyboard, info, p, signal);
   const after = await readElement(bus, t, { children: false }).then(toRawNode).catch(() => undefined);
   return after ? { ...result, after } : result;
 }
 
-async function dispatch(bus: A11yBus, keyboard: Keyboard, info: ElementInfo, p: ActParams): Promise<ActResult> {
+async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p: ActParams, signal?: AbortSignal): Promise<ActResult> {
   const t = info.target;
   const has = (i: string): boolean => info.interfaces.has(i);
   switch (p.op) {
@@ -105,8 +107,9 @@ async function dispatch(bus: A11yBus, keyboard: Keyboard, info: ElementInfo, p: 
       if (p.op === 'set_value' && keyboard.available && info.states.has('focusable')) {
         // Widgets without EditableText (Chromium inputs): focus, select all, type through the keyboard.
         await focus(bus, info);
-        await keyboard.keys('ctrl+a');
-        if (text) await keyboard.type(text); else await keyboard.keys('BackSpace');
+        const owner = await processOf(bus, t);
+        await keyboard.keysTo(owner, parseChords('ctrl+a'), signal);
+        if (text) await keyboard.keysTo(owner, text, signal); else await keyboard.keysTo(owner, parseChords('BackSpace'), signal);
         return { method: 'synthetic', detail: 'focus + keyboard (no EditableText)' };
       }
       throw unsupported(p.op, info);
@@ -124,7 +127,7 @@ async function dispatch(bus: A11yBus, keyboard: Keyboard, info: ElementInfo, p: 
       }
       if (keyboard.available) {
         await focus(bus, info);
-        await keyboard.type(text);
+        await keyboard.keysTo(await processOf(bus, t), text, signal);
         return { method: 'synthetic', detail: 'focus + keyboard' };
       }
       throw unsupported('type', info);
@@ -136,7 +139,7 @@ async function dispatch(bus: A11yBus, keyboard: Keyboard, info: ElementInfo, p: 
       if (done) return done;
       throw unsupported('select', info);
     }
-    case 'scroll': return scroll(bus, keyboard, info, p.value ?? 'into_view');
+    case 'scroll': return scroll(bus, keyboard, info, p.value ?? 'into_view', signal);
     case 'drag_to': {
       // AT-SPI has no semantic drag: press, move and release the pointer (XTest) between the two centers.
       if (!p.value) throw new ComputerUseError('invalid_params', 'drag_to needs the target element as value.');
@@ -144,8 +147,8 @@ async function dispatch(bus: A11yBus, keyboard: Keyboard, info: ElementInfo, p: 
       if (!target?.bounds) throw new ComputerUseError('stale_ref', 'The drop target is gone or has no position.');
       const from = await readElement(bus, t, { children: false, bounds: true });
       if (!from.bounds || from.bounds[2] <= 0 || target.bounds[2] <= 0) throw unsupported('drag_to', info, 'The element has no position on screen.');
-      const center = (b: [number, number, number, number]): [number, number] => [Math.round(b[0] + b[2] / 2), Math.round(b[1] + b[3] / 2)];
-      await keyboard.drag(center(from.bounds), center(target.bounds));
+      // Both ends must show the element's own app on top: a window of another process there takes nothing.
+      await keyboard.drag(center(from.bounds), center(target.bounds), await processOf(bus, t), signal);
       return { method: 'synthetic', detail: 'pointer drag (XTest): no semantic drag in AT-SPI' };
     }
   }
@@ -208,7 +211,7 @@ async function focus(bus: A11yBus, info: ElementInfo): Promise<ActResult> {
   throw new ComputerUseError('action_failed', 'GrabFocus was accepted but the element did not become focused (its window may be inactive).');
 }
 
-async function scroll(bus: A11yBus, keyboard: Keyboard, info: ElementInfo, direction: string): Promise<ActResult> {
+async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, direction: string, signal?: AbortSignal): Promise<ActResult> {
   if (direction === 'into_view') {
     if (!info.interfaces.has(COMP)) throw unsupported('scroll into_view', info);
     await bus.call(info.target, COMP, 'ScrollTo', 'u', [6 /* ATSPI_SCROLL_ANYWHERE */]);
@@ -230,8 +233,15 @@ async function scroll(bus: A11yBus, keyboard: Keyboard, info: ElementInfo, direc
   }
   if (keyboard.available) {
     await focus(bus, info).catch(() => undefined);
-    await keyboard.keys(direction === 'up' ? 'Page_Up' : direction === 'down' ? 'Page_Down' : direction === 'left' ? 'Left' : 'Right');
+    await keyboard.keysTo(await processOf(bus, info.target), [{ mods: [], key: direction === 'up' ? 'Page_Up' : direction === 'down' ? 'Page_Down' : direction === 'left' ? 'Left' : 'Right' }], signal);
     return { method: 'synthetic', detail: 'Page key' };
   }
   throw unsupported(`scroll ${direction}`, info);
+}
+
+/** The process of an element's app (pid from the bus, start time from /proc): where its input must go. */
+async function processOf(bus: A11yBus, t: Target): Promise<Expect> {
+  const pid = await bus.pidOf(t.dest);
+  const startTime = procInfo(pid)?.startTime;
+  return startTime !== undefined ? { pid, startTime } : { pid };
 }

@@ -9,37 +9,38 @@ import { ComputerUseError } from '../../protocol/errors.js';
 import type { Handlers } from '../../protocol/peer.js';
 import type { LaunchParams, LaunchResult } from '../../protocol/methods.js';
 import { act } from './actions.js';
-import { listApps, listWindowsOf, processStartTime } from './apps.js';
+import { procInfo } from '../../common/proc.js';
+import { listApps, listWindowsOf, withIdentity } from './apps.js';
 import { A11yBus, isGone } from './bus.js';
 import { readTreeCached } from './cache.js';
 import { EventWatcher } from './events.js';
-import type { Keyboard } from './keys.js';
-import { createKeyboard } from './keys.js';
+import { chordStrokes, LinuxInput, textStrokes, type Expect } from './input.js';
 import { a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './prereq.js';
 import { readElement, readTree, targetOf, toRawNode } from './reader.js';
 import { inside, sameRect } from '../../fallback/geometry.js';
-import type { PointerParams } from '../../protocol/methods.js';
-import { sendPointer } from './pointer.js';
+import type { KeysParams, PointerParams } from '../../protocol/methods.js';
 import { captureRect, listDisplays, ocrPng, readClipboard, scaleAndMark, writeClipboard } from './screen.js';
 
 export const DRIVER_VERSION = '0.1.0';
 /** How long settle waits for an app's first reaction to an input before calling it quiet. */
 const FIRST_EVENT_MS = 400;
+/** Most key strokes one input.keys call sends (chords or characters). */
+const MAX_STROKES = 10_000;
 
 export class LinuxDriver {
   /** When the last input (act or keys) was dispatched; settle waits for the app's reaction to it. */
   private lastInputAt = 0;
 
   private status: Promise<A11yStatus> | undefined;
-  private constructor(readonly bus: A11yBus, readonly events: EventWatcher, readonly keyboard: Keyboard) {}
+  private constructor(readonly bus: A11yBus, readonly events: EventWatcher, readonly input: LinuxInput) {}
 
   static async start(): Promise<LinuxDriver> {
     const bus = await A11yBus.connect();
     const events = await EventWatcher.start(bus);
-    return new LinuxDriver(bus, events, createKeyboard());
+    return new LinuxDriver(bus, events, LinuxInput.create());
   }
 
-  close(): void { this.bus.disconnect(); }
+  close(): void { void this.input.close(); this.bus.disconnect(); }
 
   /** Describes one window by handle (without listing every app), failing with window_not_found. */
   async windowInfo(handle: string): Promise<WindowInfo> {
@@ -52,10 +53,10 @@ export class LinuxDriver {
           .then(([ref]) => this.bus.getProp({ dest: (ref as [string, string])[0], path: (ref as [string, string])[1] }, 'org.a11y.atspi.Accessible', 'Name')),
       ]);
       if (info.states.has('defunct')) throw new ComputerUseError('window_not_found', 'The window was closed. Call computer_apps to list the open windows.');
-      const win: WindowInfo = { id: handle, title: info.name, app: String(app ?? ''), pid, role: toRawNode(info).role, focused: info.states.has('active') };
-      const startTime = processStartTime(pid);
-      if (startTime !== undefined) win.startTime = startTime;
+      const win = withIdentity<WindowInfo>({ id: handle, title: info.name, app: String(app ?? ''), pid, role: toRawNode(info).role, focused: info.states.has('active') }, procInfo(pid));
       if (info.bounds && info.bounds[2] > 0) win.bounds = info.bounds;
+      const wmClass = await this.input.wmClassOf(win);
+      if (wmClass !== undefined) win.wmClass = wmClass;
       return win;
     } catch (e) {
       if (isGone(e)) throw new ComputerUseError('window_not_found', 'The window is gone. Call computer_apps to list the open windows.');
@@ -66,16 +67,16 @@ export class LinuxDriver {
   handlers(): Handlers {
     return {
       hello: async () => {
-        // Cheap prerequisite facts for doctor: XTest through xdotool, toolkit accessibility on the session bus.
+        // Cheap prerequisite facts for doctor: XTest over the driver's own X connection, toolkit accessibility on the session bus.
         this.status ??= a11yStatus();
-        const [status, xdotool] = [await this.status, onPath('xdotool')];
+        const [status, xtest] = await Promise.all([this.status, this.input.xtestPresent()]);
         return {
           platform: 'linux', version: DRIVER_VERSION,
           capabilities: [
-            'events', ...(this.keyboard.available ? ['keys', 'pointer'] as const : []),
+            'events', ...(this.input.available ? ['keys', 'pointer'] as const : []),
             ...(onPath('import') ? ['capture'] as const : []), ...(onPath('tesseract') && onPath('convert') ? ['ocr'] as const : []),
           ],
-          permissions: { a11y_bus: true, synthetic_input: this.keyboard.available && xdotool, xdotool, toolkit_accessibility: status.isEnabled === true,
+          permissions: { a11y_bus: true, synthetic_input: this.input.available && xtest === true, xtest: xtest === true, toolkit_accessibility: status.isEnabled === true,
             capture: onPath('import'), ocr: onPath('tesseract'), clipboard: onPath('xclip') },
           session: displayServer() === 'wayland' ? 'wayland' : 'x11',
           facts: toolkitEnv(),
@@ -86,12 +87,14 @@ export class LinuxDriver {
         // Names and pids first, windows only of the apps asked for: observing one app stays cheap.
         const apps = await listApps(this.bus, false);
         const sel = apps.filter((a) => (p.pid === undefined || a.pid === p.pid) && (p.app === undefined || a.name.toLowerCase() === p.app.toLowerCase()));
-        const wins = await Promise.all(sel.map((a) => listWindowsOf(this.bus, targetOf(a.id), a.name, a.pid).catch(() => [])));
-        return { windows: wins.flat() };
+        const wins = (await Promise.all(sel.map((a) => listWindowsOf(this.bus, targetOf(a.id), a.name, a.pid).catch(() => [])))).flat();
+        const classes = await this.input.wmClasses(wins);
+        wins.forEach((w, i) => { const c = classes[i]; if (c !== undefined) w.wmClass = c; });
+        return { windows: wins };
       },
       'window.activate': async (p) => {
         const w = await this.windowInfo(p.window);
-        return { ok: await this.keyboard.activate(w.pid, w.title) };
+        return { ok: this.input.available ? await this.input.activate(w) : false };
       },
       'apps.launch': (p) => this.launch(p),
       'tree.snapshot': async (p) => {
@@ -116,20 +119,11 @@ export class LinuxDriver {
         });
         return { matches: findInTree(read.root, p), scanned: read.nodes };
       },
-      'node.act': (p) => { this.lastInputAt = performance.now(); return act(this.bus, this.keyboard, p); },
+      'node.act': (p, ctx?: { signal?: AbortSignal }) => { this.lastInputAt = performance.now(); return act(this.bus, this.input, p, ctx?.signal); },
       'events.subscribe': () => ({ ok: true }),
       'ui.settle': (p) => this.events.settle(p.quietMs, p.timeoutMs, p.window ? targetOf(p.window).dest : undefined,
         { since: this.lastInputAt, firstEventMs: FIRST_EVENT_MS }),
-      'input.keys': async (p) => {
-        let focusedFirst = false;
-        if (p.window) {
-          const w = await this.windowInfo(p.window);
-          if (!w.focused) focusedFirst = await this.keyboard.activate(w.pid, w.title);
-        }
-        this.lastInputAt = performance.now();
-        if (p.text) await this.keyboard.type(p.keys); else await this.keyboard.keys(p.keys);
-        return { method: 'synthetic', focusedFirst };
-      },
+      'input.keys': (p, ctx?: { signal?: AbortSignal }) => this.keys(p, ctx?.signal),
       'screen.capture': async (p) => {
         const t0 = performance.now();
         const w = await this.windowInfo(p.window);
@@ -145,14 +139,22 @@ export class LinuxDriver {
         const lines = await ocrPng(png, rect);
         return { lines, geometry: { screen: rect, window: this.boundsOf(w.bounds), width: rect[2], height: rect[3], scale: 1 }, ms: { capture: Math.round(t1 - t0), ocr: Math.round(performance.now() - t1) } };
       },
-      'input.pointer': async (p) => {
-        if (!this.keyboard.available) throw new ComputerUseError(this.keyboard.reason?.startsWith('Wayland') ? 'input_blocked' : 'input_unavailable', this.keyboard.reason ?? 'No pointer.');
-        await this.checkPointerTarget(p);
+      'input.pointer': async (p, ctx?: { signal?: AbortSignal }) => {
+        const w = await this.checkPointerTarget(p);
+        if (ctx?.signal?.aborted) throw new ComputerUseError('paused', 'Stopped before anything was sent.');
         this.lastInputAt = performance.now();
-        return { method: 'synthetic', detail: await sendPointer(p) };
+        const expect: Expect = { pid: w.pid, ...(w.startTime !== undefined ? { startTime: w.startTime } : {}) };
+        return { method: 'synthetic', detail: await this.input.pointer(p, expect, ctx?.signal) };
       },
       'input.clipboard': async (p) => {
-        if (p.action === 'read') return { text: await readClipboard(), method: 'xclip' };
+        if (p.action === 'read') {
+          // The owner first: what the clipboard held when it was read is what the owner offered.
+          const owner = await this.input.clipboardOwner();
+          // A secret the owner marked as such (a password manager's copy) never leaves the driver.
+          if (owner?.secret) return { method: 'xclip', owner };
+          const text = await readClipboard();
+          return owner ? { text, method: 'xclip', owner } : { text, method: 'xclip' };
+        }
         await writeClipboard(p.text ?? '');
         return { method: 'xclip' };
       },
@@ -168,9 +170,11 @@ export class LinuxDriver {
 
   /**
    * Input at a point goes to the named window or nowhere: it must not have moved or resized since the caller's
-   * capture, and the point must lie inside it. The window is raised first when it is not in front.
+   * capture, and the point must lie inside it. The window is raised first when it is not in front; the
+   * topmost window at the point is proven afterwards, when the events are sent (LinuxInput.pointer).
    */
-  private async checkPointerTarget(p: PointerParams): Promise<void> {
+  private async checkPointerTarget(p: PointerParams): Promise<WindowInfo> {
+    if (!this.input.available) throw new ComputerUseError(this.input.reason?.startsWith('Wayland') ? 'input_blocked' : 'input_unavailable', this.input.reason ?? 'No pointer.');
     let w = await this.windowInfo(p.window);
     const changed = (now: WindowInfo): void => {
       if (p.expectBounds && !sameRect(now.bounds, p.expectBounds)) {
@@ -184,10 +188,37 @@ export class LinuxDriver {
       if (!inside(b, x, y)) throw new ComputerUseError('invalid_params', `The point ${Math.round(x)},${Math.round(y)} lies outside the window (${b.join(',')}); nothing was sent.`);
     }
     if (!w.focused) {
-      await this.keyboard.activate(w.pid, w.title);
+      await this.input.activate(w);
       w = await this.windowInfo(p.window);
       changed(w);
     }
+    return w;
+  }
+
+  /**
+   * input.keys: the strokes are checked first (an unknown keysym sends nothing), then the window is
+   * activated if needed and the focus proven to belong to `expect`, then the strokes go out one by one.
+   */
+  private async keys(p: KeysParams, signal?: AbortSignal): Promise<{ method: 'synthetic'; focusedFirst: boolean; sent: number }> {
+    if ((p.chords === undefined) === (p.text === undefined)) throw new ComputerUseError('invalid_params', 'input.keys takes exactly one of chords or text.');
+    if (p.chords !== undefined && (!Array.isArray(p.chords) || p.chords.some((c) => !c || typeof c.key !== 'string' || !Array.isArray(c.mods) ||
+      c.mods.some((m) => !['ctrl', 'alt', 'shift', 'super'].includes(m))))) {
+      throw new ComputerUseError('invalid_params', 'chords must be a list of {mods, key} (see protocol/keys.ts).');
+    }
+    if (p.text !== undefined && typeof p.text !== 'string') throw new ComputerUseError('invalid_params', 'text must be a string.');
+    const strokes = p.chords !== undefined ? chordStrokes(p.chords) : textStrokes(p.text ?? '');
+    if (strokes.length > MAX_STROKES) throw new ComputerUseError('invalid_params', `${strokes.length} key strokes in one call; at most ${MAX_STROKES}. Use set_value for long text.`);
+    if (!this.input.available) throw new ComputerUseError(this.input.reason?.startsWith('Wayland') ? 'input_blocked' : 'input_unavailable', this.input.reason ?? 'No keyboard.');
+    const w = await this.windowInfo(p.window);
+    const expect: Expect = p.expect ?? { pid: w.pid, ...(w.startTime !== undefined ? { startTime: w.startTime } : {}) };
+    if (expect.pid !== w.pid || (expect.startTime !== undefined && w.startTime !== undefined && expect.startTime !== w.startTime)) {
+      throw new ComputerUseError('window_not_focused', 'The window belongs to another process than expected (it was closed and its handle reused?); nothing was sent. Call computer_apps.');
+    }
+    const focusedFirst = await this.input.focus(w, expect);
+    if (signal?.aborted) return { method: 'synthetic', focusedFirst, sent: 0 };
+    this.lastInputAt = performance.now();
+    const sent = await this.input.keys(strokes, signal);
+    return { method: 'synthetic', focusedFirst, sent };
   }
 
   /** Starts an app detached, with the driver's desktop environment, and optionally waits for its window. */

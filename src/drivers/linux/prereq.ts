@@ -1,12 +1,13 @@
 /**
  * Prerequisites of the Linux driver that can be checked cheaply, for the driver's `hello` and for doctor:
- * display server, XTest (xdotool), the AT-SPI status on the session bus, and the toolkit environment
+ * display server, XTest (over the driver's own X connection), the AT-SPI status on the session bus, and the toolkit environment
  * variables that decide whether apps expose a tree at all.
  */
-import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import dbus from 'dbus-next';
+import { ComputerUseError } from '../../protocol/errors.js';
+import { X11 } from './x11/connection.js';
 
 const { Message } = dbus;
 
@@ -68,12 +69,20 @@ export async function a11yStatus(env: NodeJS.ProcessEnv = process.env, timeoutMs
   }
 }
 
-/** Whether the X server offers the XTEST extension (undefined when xdpyinfo is missing or no X display). */
-export function xtestExtension(env: NodeJS.ProcessEnv = process.env, timeoutMs = 2000): Promise<boolean | undefined> {
-  if (!env['DISPLAY'] || !onPath('xdpyinfo', env)) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    execFile('xdpyinfo', ['-display', env['DISPLAY']!], { timeout: timeoutMs, env, maxBuffer: 4 << 20 }, (err, stdout) => {
-      resolve(err ? undefined : /\bXTEST\b/.test(stdout));
-    });
-  });
+/**
+ * Whether the X server offers the XTEST extension, asked over a short-lived X connection of our own
+ * (undefined when there is no X display or it cannot be reached).
+ */
+export async function xtestExtension(env: NodeJS.ProcessEnv = process.env, timeoutMs = 2000): Promise<boolean | undefined> {
+  if (!env['DISPLAY']) return undefined;
+  let x: X11 | undefined;
+  try {
+    x = await X11.open(env['DISPLAY'], timeoutMs);
+    await x.extension('xtest');
+    return true;
+  } catch (e) {
+    return x && e instanceof ComputerUseError && e.code === 'unsupported' ? false : undefined;
+  } finally {
+    x?.close();
+  }
 }

@@ -18,7 +18,7 @@ const APP = join(root, 'test', 'apps', 'rows.py');
 test('clicking a removed row\'s Archive ref is stale_ref; the other row\'s Archive never fires', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-rows-'));
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
-  const computer = await openComputer({ allowApps: ['stale-rows'], auditPath: join(dir, 'audit.jsonl'), settingsPath: join(dir, 'settings.json') });
+  const computer = await openComputer({ allowApps: [`/usr/bin/python3 ${APP}`], auditPath: join(dir, 'audit.jsonl'), settingsPath: join(dir, 'settings.json') });
   const app = spawn('/usr/bin/python3', [APP], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   const waiters: (() => void)[] = [];

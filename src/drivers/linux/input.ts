@@ -1,0 +1,261 @@
+/**
+ * Synthetic input on X11, aimed and proven (Invariant 8). Keys go to a window only after the driver has
+ * proven that the focused top-level window belongs to the target's process (pid and start time); pointer
+ * input only after it has proven that the window on top at each point does. Otherwise nothing is sent.
+ * Events are XTest requests the driver sends itself: no text ever reaches a command line.
+ * Wayland forbids synthetic input: every call then fails with input_blocked while element actions work.
+ */
+import type { WindowInfo } from '../../engine/node.js';
+import { ComputerUseError } from '../../protocol/errors.js';
+import type { Chord } from '../../protocol/keys.js';
+import type { PointerParams, Rect } from '../../protocol/methods.js';
+import { procInfo } from '../../common/proc.js';
+import { clipboardOwner, type ClipboardOwner } from './x11/clipboard.js';
+import { x11 } from './x11/connection.js';
+import { keysymValue } from './x11/keymap.js';
+import { matchWindow, type XWindowFacts } from './x11/match.js';
+import { XWindows } from './x11/windows.js';
+import { XTest, type KeyInput } from './x11/xtest.js';
+
+/** The process input must reach: a window's pid and, when known, its start time (against pid reuse). */
+export interface Expect { pid: number; startTime?: number }
+
+/** The window input is aimed at, as the AT-SPI side reports it. */
+export type InputWindow = Pick<WindowInfo, 'pid' | 'title' | 'bounds' | 'focused'> & { startTime?: number };
+
+const WHEEL: Record<NonNullable<PointerParams['direction']>, number> = { up: 4, down: 5, left: 6, right: 7 };
+
+/** Turns chords into key strokes; an unknown keysym is invalid_params before anything is sent. */
+export function chordStrokes(chords: readonly Chord[]): KeyInput[] {
+  return chords.map((c) => {
+    const keysym = keysymValue(c.key);
+    // The name is a key name, never typed text; still only a bounded piece of it is shown.
+    if (keysym === undefined) throw new ComputerUseError('invalid_params', `Unknown keysym ${JSON.stringify(String(c.key).slice(0, 32))}: not an X key name. Nothing was sent.`);
+    return { keysym, mods: c.mods };
+  });
+}
+
+/** Turns text into key strokes, one per character (newline → Return, tab → Tab). */
+export function textStrokes(text: string): KeyInput[] {
+  return [...text].map((ch) => {
+    if (ch === '\n' || ch === '\r') return { keysym: 0xff0d, mods: [] };
+    if (ch === '\t') return { keysym: 0xff09, mods: [] };
+    const cp = ch.codePointAt(0) ?? 0;
+    if (cp < 0x20 || cp === 0x7f) throw new ComputerUseError('invalid_params', 'The text holds a control character that no key types; nothing was sent.');
+    const keysym = keysymValue(`U${cp.toString(16).toUpperCase().padStart(4, '0')}`);
+    if (keysym === undefined) throw new ComputerUseError('invalid_params', 'The text holds a character that no key types; nothing was sent.');
+    return { keysym, mods: [] };
+  });
+}
+
+/** X11 input for the Linux driver. */
+export class LinuxInput {
+  private xtest: Promise<XTest> | undefined;
+
+  constructor(readonly available: boolean, readonly reason: string | undefined, private readonly wayland: boolean, private readonly env: NodeJS.ProcessEnv) {}
+
+  /** The input of this environment: unavailable (with the reason) on Wayland or without DISPLAY. */
+  static create(env: NodeJS.ProcessEnv = process.env): LinuxInput {
+    const wayland = env['XDG_SESSION_TYPE'] === 'wayland' || (!!env['WAYLAND_DISPLAY'] && !env['DISPLAY']);
+    const reason = wayland ? 'Wayland does not allow synthetic input; use element actions (click, set_value, type) instead.'
+      : !env['DISPLAY'] ? 'No X display (DISPLAY is unset).' : undefined;
+    return new LinuxInput(!reason, reason, wayland, env);
+  }
+
+  /** Fails with input_blocked / input_unavailable when there is no synthetic input here. */
+  private check(): void {
+    if (!this.available) throw new ComputerUseError(this.wayland ? 'input_blocked' : 'input_unavailable', this.reason ?? 'No synthetic input.');
+  }
+
+  private async parts(): Promise<{ test: XTest; windows: XWindows }> {
+    this.check();
+    const x = await x11(this.env);
+    let test = await this.xtest?.catch(() => undefined);
+    if (!test || test.x !== x) {
+      // First use, or the connection was reopened: XTEST is looked up again on the new one.
+      this.xtest = XTest.create(x);
+      test = await this.xtest.catch((e: unknown) => {
+        this.xtest = undefined;
+        throw e instanceof ComputerUseError ? new ComputerUseError('input_unavailable', e.message) : e;
+      });
+    }
+    return { test, windows: new XWindows(test.x) };
+  }
+
+  /** Whether the X server offers XTEST (undefined when there is no X connection). */
+  async xtestPresent(): Promise<boolean | undefined> {
+    if (!this.available) return undefined;
+    try { await this.parts(); return true; } catch (e) { return e instanceof ComputerUseError && e.code === 'input_unavailable' && /XTEST|xtest/.test(e.message) ? false : undefined; }
+  }
+
+  /** The X client window of an AT-SPI window (same process; bounds, then title), or undefined. */
+  async xWindowOf(w: Pick<WindowInfo, 'pid' | 'title' | 'bounds'>): Promise<XWindowFacts | undefined> {
+    if (!this.available) return undefined;
+    const { windows } = await this.parts();
+    return matchWindow({ pid: w.pid, title: w.title, ...(w.bounds ? { bounds: w.bounds } : {}) }, await windows.clients());
+  }
+
+  /** `WM_CLASS` of the X window of an AT-SPI window, when one maps. */
+  async wmClassOf(w: Pick<WindowInfo, 'pid' | 'title' | 'bounds'>): Promise<string | undefined> {
+    return (await this.wmClasses([w]))[0];
+  }
+
+  /** `WM_CLASS` of each window's X window (undefined where none maps), reading the client list once. */
+  async wmClasses(ws: readonly Pick<WindowInfo, 'pid' | 'title' | 'bounds'>[]): Promise<(string | undefined)[]> {
+    if (!this.available || ws.length === 0) return ws.map(() => undefined);
+    try {
+      const { windows } = await this.parts();
+      const clients = await windows.clients();
+      return await Promise.all(ws.map(async (w) => {
+        const xw = matchWindow({ pid: w.pid, title: w.title, ...(w.bounds ? { bounds: w.bounds } : {}) }, clients);
+        return xw ? windows.wmClass(xw.id) : undefined;
+      }));
+    } catch { return ws.map(() => undefined); }
+  }
+
+  /** Asks the window manager to activate the window; true when it became the active window. */
+  async activate(w: InputWindow): Promise<boolean> {
+    const { windows } = await this.parts();
+    const xw = await this.xWindowOf(w);
+    return xw ? windows.activate(xw.id) : false;
+  }
+
+  /**
+   * True when the process owning the active top-level window is `expect` (pid and start time), and the
+   * server's keyboard focus really is inside that window (a client could write the root property itself).
+   */
+  async focusedIs(expect: Expect): Promise<boolean> {
+    const { windows } = await this.parts();
+    const active = await windows.activeWindow();
+    if (active === undefined) return false;
+    return this.owns(await windows.pidOf(active), expect) && await windows.focusWithin(active);
+  }
+
+  private owns(pid: number | undefined, expect: Expect): boolean {
+    if (pid === undefined || pid !== expect.pid) return false;
+    return expect.startTime === undefined || procInfo(pid)?.startTime === expect.startTime;
+  }
+
+  /**
+   * Makes the window the keyboard target: activates it when it is not focused, then proves the focused
+   * top-level window belongs to `expect`; else window_not_focused. Returns whether it activated first.
+   */
+  async focus(w: InputWindow, expect: Expect): Promise<boolean> {
+    const { windows } = await this.parts();
+    let focusedFirst = false;
+    const xw = await this.xWindowOf(w);
+    const active = await windows.activeWindow();
+    if (xw && active !== xw.id && (!w.focused || !this.owns(active !== undefined ? await windows.pidOf(active) : undefined, expect))) {
+      focusedFirst = await windows.activate(xw.id);
+    }
+    if (!(await this.focusedIs(expect))) {
+      throw new ComputerUseError('window_not_focused', `The window "${w.title.slice(0, 60)}" could not be given the keyboard focus` +
+        `${xw ? '' : ' (no X window of its process is on screen)'}; another window has it, so nothing was sent. ` +
+        'Bring the window to the front (or close what holds the focus) and try again, or use element actions (computer_act).');
+    }
+    return focusedFirst;
+  }
+
+  /** Sends key strokes to the proven focus; stops between strokes when `signal` aborts. Returns strokes sent. */
+  async keys(strokes: readonly KeyInput[], signal?: AbortSignal): Promise<number> {
+    const { test } = await this.parts();
+    return test.keys(strokes, signal);
+  }
+
+  /** Chords to the focused window of `expect` (proven, without activating): for element ops that focus first. */
+  async keysTo(expect: Expect, chords: readonly Chord[] | string, signal?: AbortSignal): Promise<number> {
+    const strokes = typeof chords === 'string' ? textStrokes(chords) : chordStrokes(chords);
+    if (!(await this.focusedIs(expect))) {
+      throw new ComputerUseError('window_not_focused', "The element's window does not have the keyboard focus; nothing was sent. " +
+        'Bring it to the front and try again.');
+    }
+    return this.keys(strokes, signal);
+  }
+
+  /**
+   * Proves that at every point the window on top belongs to `expect` (a keep-above window of another
+   * process over the target is caught here); else window_changed.
+   */
+  async proveTopmost(points: readonly [number, number][], expect: Expect): Promise<void> {
+    const { windows } = await this.parts();
+    for (const [x, y] of points) {
+      const hit = await windows.topmostAt(Math.round(x), Math.round(y));
+      if (!hit || !this.owns(hit.pid, expect)) {
+        throw new ComputerUseError('window_changed', `At ${Math.round(x)},${Math.round(y)} another application's window is on top of the target window; ` +
+          'nothing was sent. Move or close what covers it (or use element actions), take a new screenshot and try again.');
+      }
+    }
+  }
+
+  /** Sends one pointer action after proving its points; returns a short description of what was sent. */
+  async pointer(p: PointerParams, expect: Expect, signal?: AbortSignal): Promise<string> {
+    const at: [number, number] = [Math.round(p.x), Math.round(p.y)];
+    const to: [number, number] | undefined = p.action === 'drag' ? [Math.round((p.to ?? at)[0]), Math.round((p.to ?? at)[1])] : undefined;
+    await this.proveTopmost(to ? [at, to] : [at], expect);
+    const { test } = await this.parts();
+    const where = at.join(',');
+    switch (p.action) {
+      case 'move': await test.move(...at); return `move to ${where}`;
+      case 'click': await test.move(...at); await test.click(1); return `left click at ${where}`;
+      case 'double_click': await test.move(...at); await test.click(1, 2, 60, signal); return `double click at ${where}`;
+      case 'right_click': await test.move(...at); await test.click(3); return `right click at ${where}`;
+      case 'middle_click': await test.move(...at); await test.click(2); return `middle click at ${where}`;
+      case 'scroll': {
+        const n = Math.max(1, Math.min(50, Math.round(p.amount ?? 3)));
+        await test.move(...at);
+        const done = await test.click(WHEEL[p.direction ?? 'down'], n, 30, signal);
+        return `scroll ${p.direction ?? 'down'} ×${done} at ${where}`;
+      }
+      case 'drag': {
+        await this.dragPath(test, at, to!, signal);
+        return `drag ${where} → ${to!.join(',')}`;
+      }
+    }
+  }
+
+  /** An element drag (drag_to): both centers proven to be the element's process, then press, move, release. */
+  async drag(from: [number, number], to: [number, number], expect: Expect, signal?: AbortSignal): Promise<void> {
+    await this.proveTopmost([from, to], expect);
+    const { test } = await this.parts();
+    await this.dragPath(test, from, to, signal);
+  }
+
+  private async dragPath(test: XTest, from: [number, number], to: [number, number], signal?: AbortSignal): Promise<void> {
+    const steps = 8;
+    await test.move(...from);
+    await test.button(1, true);
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      for (let i = 1; i <= steps; i++) {
+        // Cancelled mid-drag: release where the pointer is (the button is never left held).
+        if (signal?.aborted) return;
+        await test.move(from[0] + ((to[0] - from[0]) * i) / steps, from[1] + ((to[1] - from[1]) * i) / steps);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      await test.button(1, false);
+    }
+  }
+
+  /** The CLIPBOARD owner's pid and secret hint, when an X connection can tell. */
+  async clipboardOwner(): Promise<ClipboardOwner | undefined> {
+    if (!this.available) return undefined;
+    try {
+      const { test, windows } = await this.parts();
+      return await clipboardOwner(test.x, windows);
+    } catch { return undefined; }
+  }
+
+  /** Gives back keycodes bound for typing. */
+  async close(): Promise<void> {
+    const t = await this.xtest?.catch(() => undefined);
+    await t?.unbindAll().catch(() => undefined);
+    t?.x.close();
+  }
+}
+
+/** A rectangle's center. */
+export function center(b: Rect): [number, number] {
+  return [Math.round(b[0] + b[2] / 2), Math.round(b[1] + b[3] / 2)];
+}
