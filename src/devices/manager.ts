@@ -21,6 +21,11 @@ export interface DeviceOptions {
   timeoutMs?: number;
 }
 
+/** The error an aborted call rejects with: the signal's reason when it is an Error, else `paused`. */
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new ComputerUseError('paused', 'The call was cancelled.');
+}
+
 export class Device {
   private proc: DriverConnection | null = null;
   private helloResult: HelloResult | null = null;
@@ -65,11 +70,26 @@ export class Device {
     return this.helloResult!;
   }
 
-  /** Calls a driver method with the device timeout. */
-  async call<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs = this.timeoutMs): Promise<ResultOf<M>> {
+  /**
+   * Calls a driver method with the device timeout. `signal` (the emergency stop, the host's cancel) aborts the
+   * call: it rejects at once with the signal's reason, and the peer passes the cancel on to the driver.
+   */
+  async call<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs = this.timeoutMs, signal?: AbortSignal): Promise<ResultOf<M>> {
+    if (signal?.aborted) throw abortReason(signal);
     const proc = await this.ensure();
+    // The peer takes the signal as its 4th argument (protocol cancellation); the race below answers at once
+    // even when the peer or the driver is slow to react.
+    const request = proc.peer.request.bind(proc.peer) as <N extends MethodName>(m: N, p: ParamsOf<N>, t?: number, s?: AbortSignal) => Promise<ResultOf<N>>;
     try {
-      return await proc.peer.request(method, params, timeoutMs);
+      const pending = request(method, params, timeoutMs, signal);
+      if (!signal) return await pending;
+      pending.catch(() => undefined);
+      let onAbort: (() => void) | undefined;
+      const aborted = new Promise<never>((_, reject) => {
+        onAbort = () => reject(abortReason(signal));
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+      try { return await Promise.race([pending, aborted]); } finally { if (onAbort) signal.removeEventListener('abort', onAbort); }
     } catch (e) {
       if (e instanceof ComputerUseError && e.code === 'timeout' && !proc.peer.isClosed) {
         // A driver stuck in one call cannot be trusted for the next: restart it.

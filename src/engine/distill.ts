@@ -25,6 +25,8 @@ export interface DistilledNode {
   index: number;
   /** Hash of the original (raw) ancestor chain, see `ancestryPath`. */
   path: string;
+  /** Hash of the texts that tell this element's row or container apart (see `rowContext`); '' when none. */
+  context?: string;
   /** `eN`, set by `RefTable.assign`. */
   ref?: string;
 }
@@ -193,6 +195,7 @@ function convert(raw: RawNode, ancestors: RawNode[]): DistilledNode {
     children: [],
     index: 0,
     path: ancestryPath(ancestors),
+    context: '',
   };
   if (raw.name !== undefined && raw.name !== '') n.name = raw.name;
   if (raw.value !== undefined) n.value = raw.value;
@@ -250,6 +253,42 @@ function setIndexes(n: DistilledNode): void {
   });
 }
 
+/** Roles whose name is the text a row or container shows about itself. */
+const CONTEXT_TEXT_ROLES: ReadonlySet<Role> = new Set<Role>(['label', 'text', 'paragraph', 'heading', 'cell', 'rowheader', 'columnheader', 'image']);
+/** How many sibling texts a context takes, and how many levels up it looks for them. */
+const CONTEXT_TEXTS = 4;
+const CONTEXT_LEVELS = 2;
+
+/**
+ * The row context of a distilled node: the names of the text siblings that say which row or container it is in
+ * ("alice" next to an "Archive" button). Two look-alike buttons in two rows have the same role, name and
+ * ancestry path; only this tells them apart, so a ref never moves from one row to the other. When the node
+ * has no text sibling, the siblings of its parent count (a button inside a table cell next to the name cell).
+ * Values are left out: they change when the user types.
+ */
+export function rowContext(node: DistilledNode, ancestors: readonly DistilledNode[]): string {
+  let self = node;
+  for (let up = 0; up < CONTEXT_LEVELS; up++) {
+    const parent = ancestors[ancestors.length - 1 - up];
+    if (!parent) break;
+    const texts: string[] = [];
+    for (const c of parent.children) {
+      if (c !== self && c.name && CONTEXT_TEXT_ROLES.has(c.role)) texts.push(c.name);
+      if (texts.length >= CONTEXT_TEXTS) break;
+    }
+    if (texts.length > 0) return fnv1a(texts.join('\u0001'));
+    self = parent;
+  }
+  return '';
+}
+
+function setContexts(n: DistilledNode, ancestors: DistilledNode[]): void {
+  n.context = rowContext(n, ancestors);
+  ancestors.push(n);
+  for (const c of n.children) setContexts(c, ancestors);
+  ancestors.pop();
+}
+
 /**
  * Distills a raw tree: copies it (the input is not modified), runs `passes` in order and numbers children.
  * The root always survives.
@@ -264,6 +303,7 @@ export function distill(root: RawNode, passes: readonly DistillPass[] = PASSES):
     counts[pass.name] = (counts[pass.name] ?? 0) + count.n;
   }
   setIndexes(tree);
+  setContexts(tree, []);
   return { root: tree, counts, folded: counts['unwrapContainers'] ?? 0 };
 }
 

@@ -19,6 +19,13 @@ export interface Fingerprint {
   index: number;
   /** Hash of the ancestor chain (`ancestryPath`). */
   path: string;
+  /**
+   * Hash of the row or container texts around the element (`rowContext`): which row an "Archive" button is
+   * in. Relocation requires it to match; missing in tables saved by older versions (they never relocate).
+   */
+  context?: string;
+  /** Other elements of the window had the same role, name and path when it was seen (rows of a list). */
+  repeated?: boolean;
 }
 
 /** One table entry: the native handle a ref pointed at last, and its fingerprint. */
@@ -27,6 +34,11 @@ export interface RefEntry {
   fingerprint: Fingerprint;
   /** The window generation (assign count) in which the element was last seen. */
   seen: number;
+  /**
+   * Its handle now holds another element (moved to another row): the handle must not be used for this ref,
+   * only a relocation may find the element again.
+   */
+  retired?: boolean;
 }
 
 /** Answer of `RefTable.relocate`. */
@@ -45,6 +57,16 @@ export interface RefTableJSON {
 const KEEP_GENERATIONS = 5;
 
 const key = (window: string, id: string): string => `${window}\n${id}`;
+
+/** What makes two elements look alike: same role, name and ancestry path. */
+const lookAlike = (n: DistilledNode): string => `${n.role}\n${n.name ?? ''}\n${n.path}`;
+
+/** How many elements of a tree share each look-alike key. */
+function lookAlikeCounts(tree: DistilledNode): Map<string, number> {
+  const counts = new Map<string, number>();
+  walkDistilled(tree, (n) => { const k = lookAlike(n); counts.set(k, (counts.get(k) ?? 0) + 1); });
+  return counts;
+}
 
 /**
  * Ref allocator and resolver (Invariant 1). One counter per table, so refs are unique across all windows and
@@ -65,18 +87,29 @@ export class RefTable {
     const gen = (this.generations.get(window.id) ?? 0) + 1;
     this.generations.set(window.id, gen);
     const out = new Map<string, DistilledNode>();
+    const counts = lookAlikeCounts(tree);
     walkDistilled(tree, (node) => {
       const k = key(window.id, node.id);
       const fingerprint: Fingerprint = { window: window.id, pid: window.pid, role: node.role, index: node.index,
-        path: node.path };
+        path: node.path, context: node.context ?? '' };
       if (window.startTime !== undefined) fingerprint.startTime = window.startTime;
       if (node.name !== undefined) fingerprint.name = node.name;
       if (node.stableId !== undefined) fingerprint.stableId = node.stableId;
+      const repeated = (counts.get(lookAlike(node)) ?? 0) > 1;
+      if (repeated) fingerprint.repeated = true;
       let ref = this.byKey.get(k);
       const old = ref === undefined ? undefined : this.entries.get(ref);
+      // A handle that now sits in another row (a recycling list) is another element: it gets a new ref, so the
+      // diff never shows the old ref as unchanged. Only look-alikes need their row to tell them apart; a unique
+      // element keeps its ref when a label next to it changes (a status bar's "Ln 1, Col 8").
+      const sameRow = !(repeated || old?.fingerprint.repeated) || old?.fingerprint.context === (node.context ?? '');
       const same = old !== undefined && old.fingerprint.role === node.role && old.fingerprint.pid === window.pid
-        && old.fingerprint.startTime === window.startTime && !out.has(ref ?? '');
-      if (!same) ref = `e${++this.counter}`;
+        && old.fingerprint.startTime === window.startTime && !out.has(ref ?? '') && sameRow;
+      if (!same) {
+        // The old ref keeps its fingerprint but may no longer use this handle.
+        if (old !== undefined && ref !== undefined && !out.has(ref)) old.retired = true;
+        ref = `e${++this.counter}`;
+      }
       const r = ref as string;
       this.entries.set(r, { id: node.id, fingerprint, seen: gen });
       this.byKey.set(k, r);
@@ -101,9 +134,9 @@ export class RefTable {
   }
 
   /** The native id and fingerprint a ref stood for when last seen. */
-  lookup(ref: string): { id: string; fingerprint: Fingerprint } | undefined {
+  lookup(ref: string): { id: string; fingerprint: Fingerprint; retired?: boolean } | undefined {
     const e = this.entries.get(ref);
-    return e === undefined ? undefined : { id: e.id, fingerprint: { ...e.fingerprint } };
+    return e === undefined ? undefined : { id: e.id, fingerprint: { ...e.fingerprint }, ...(e.retired ? { retired: true } : {}) };
   }
 
   /** True when the ref's element was present in the latest snapshot of its window. */
@@ -114,10 +147,11 @@ export class RefTable {
 
   /**
    * Finds a ref's element in a fresh raw tree of its window. The native id wins when it is still there with
-   * the same role and name (or same stable id). Otherwise candidates have the same role and name (and stable
-   * id when the fingerprint has one), narrowed by ancestor path and then by index; a filter that would leave
-   * nothing is skipped. More than one left is `ambiguous` — never a guess. With `window`, a different
-   * process (pid/start time) means `missing`.
+   * the same role and name (or same stable id) — and, for look-alikes, the same row context. Otherwise
+   * candidates have the same role and name (and stable id when the fingerprint has one), the same ancestor
+   * path AND the same row context (the texts of the row it sits in), narrowed by index when several are
+   * left. A single remaining candidate in another row is not the element: `missing`. More than one left is
+   * `ambiguous` — never a guess. With `window`, a different process (pid/start time) means `missing`.
    */
   relocate(ref: string, freshRawTree: RawNode, window?: WindowInfo): Relocation {
     const e = this.entries.get(ref);
@@ -127,16 +161,19 @@ export class RefTable {
       return { missing: true };
     }
     const fresh = redactTree(freshRawTree);
-    const indexOf = new Map<string, number>();
-    walkDistilled(distill(fresh).root, (n) => indexOf.set(n.id, n.index));
-    interface Candidate { id: string; path: string; index: number | undefined }
+    const distilled = distill(fresh).root;
+    const placed = new Map<string, DistilledNode>();
+    walkDistilled(distilled, (n) => placed.set(n.id, n));
+    const counts = lookAlikeCounts(distilled);
+    interface Candidate { id: string; path: string; index: number | undefined; context: string | undefined }
     const candidates: Candidate[] = [];
     let sameId: RawNode | undefined;
     const visit = (n: RawNode, ancestors: RawNode[]): void => {
       const name = n.name === '' ? undefined : n.name;
       if (n.id === e.id) sameId = n;
       if (n.role === fp.role && name === fp.name && (fp.stableId === undefined || n.stableId === fp.stableId)) {
-        candidates.push({ id: n.id, path: ancestryPath(ancestors), index: indexOf.get(n.id) });
+        const d = placed.get(n.id);
+        candidates.push({ id: n.id, path: ancestryPath(ancestors), index: d?.index, context: d === undefined ? undefined : d.context ?? '' });
       }
       ancestors.push(n);
       for (const c of n.children ?? []) visit(c, ancestors);
@@ -146,7 +183,11 @@ export class RefTable {
     const live = sameId as RawNode | undefined;
     if (live && live.role === fp.role && ((live.name || undefined) === fp.name
       || (fp.stableId !== undefined && live.stableId === fp.stableId))) {
-      return { id: live.id };
+      const d = placed.get(live.id);
+      const lookAlikes = fp.repeated === true || (d !== undefined && (counts.get(lookAlike(d)) ?? 0) > 1);
+      if (!lookAlikes || (d?.context ?? '') === fp.context) return { id: live.id };
+      // The same handle in another row: not the element the ref was given for.
+      return { missing: true };
     }
     let left = candidates;
     const narrow = (keep: (c: Candidate) => boolean): void => {
@@ -155,7 +196,7 @@ export class RefTable {
     };
     // The ancestry must match: a same-named button under another parent (the close button of another tab)
     // is another element, and acting on it would be a guess.
-    left = left.filter((c) => c.path === fp.path);
+    left = left.filter((c) => c.path === fp.path && c.context !== undefined && c.context === fp.context);
     if (left.length > 1) narrow((c) => c.index === fp.index);
     const only = left[0];
     if (left.length === 1 && only) return { id: only.id };
@@ -175,6 +216,7 @@ export class RefTable {
     const previous = this.byKey.get(newKey);
     if (previous !== undefined && previous !== ref) this.entries.delete(previous);
     e.id = newId;
+    delete e.retired;
     this.byKey.set(newKey, ref);
   }
 
@@ -203,7 +245,7 @@ export class RefTable {
       version: 1,
       counter: this.counter,
       generations: Object.fromEntries(this.generations),
-      entries: [...this.entries].map(([ref, e]) => [ref, { id: e.id, fingerprint: { ...e.fingerprint }, seen: e.seen }]),
+      entries: [...this.entries].map(([ref, e]) => [ref, { id: e.id, fingerprint: { ...e.fingerprint }, seen: e.seen, ...(e.retired ? { retired: true } : {}) }]),
     };
   }
 
@@ -214,10 +256,10 @@ export class RefTable {
     t.counter = json.counter;
     for (const [w, g] of Object.entries(json.generations)) t.generations.set(w, g);
     for (const [ref, e] of json.entries) {
-      t.entries.set(ref, { id: e.id, fingerprint: { ...e.fingerprint }, seen: e.seen });
+      t.entries.set(ref, { id: e.id, fingerprint: { ...e.fingerprint }, seen: e.seen, ...(e.retired ? { retired: true } : {}) });
       const n = Number(ref.slice(1));
       if (Number.isFinite(n) && n > t.counter) t.counter = n;
-      t.byKey.set(key(e.fingerprint.window, e.id), ref);
+      if (!e.retired) t.byKey.set(key(e.fingerprint.window, e.id), ref);
     }
     return t;
   }

@@ -40,7 +40,7 @@ export interface ActionRequest {
   /** Process start time of `pid` as the driver saw it, to detect pid reuse. */
   startTime?: number;
   /**
-   * computer_keys: the element that has focus in the target window, read live just before the decision
+   * computer_keys and computer_input paste: the element that has focus in the target window, read live just before the decision
    * (untrusted; only adds caution). `states` are its node states (e.g. `focused`, `pressed`).
    */
   focused?: { role: string; name?: string; multiline?: boolean; password?: boolean; states?: string[] };

@@ -160,6 +160,8 @@ export function classifyAction(req: ActionRequest, ctx: { executable?: string } 
     }
     return undefined;
   }
+  // A paste (of given text or of whatever the clipboard holds) into a focused password field writes a password.
+  if (req.tool === 'computer_input' && req.op === 'paste' && req.focused?.password) return { kind: 'password', rule: 'paste into a password field' };
   if (req.tool === 'computer_keys') return classifyKeys(req, ctx);
   return undefined;
 }

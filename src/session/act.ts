@@ -8,7 +8,7 @@ import { redactText } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError, staleRef } from '../protocol/errors.js';
 import type { ActResult } from '../protocol/methods.js';
 import type { Session, SettleOptions } from './session.js';
-import type { Decision } from '../policy/gate.js';
+import { ActingRun, type PipelineContext } from './pipeline.js';
 import { collectEffects, openWindows } from './effects.js';
 
 /** One requested action. */
@@ -43,28 +43,35 @@ export interface ActOutcome {
   freshSnapshot?: Snapshot;
 }
 
+/** Most actions one computer_act call runs (the tool schema says the same). */
+export const MAX_ACTIONS = 20;
+
 /**
- * Runs a list of actions; stops at the first failure (later actions may depend on it). `stop` (the emergency
- * stop) ends the list before the next dispatch.
+ * Runs a list of actions through the acting pipeline; stops at the first failure (later actions may depend on
+ * it). The emergency stop or the host's cancel (`ctx`) ends the list before the next dispatch and aborts the
+ * one in flight. More than MAX_ACTIONS actions are refused before anything runs.
  */
-export async function runActions(session: Session, actions: ActionSpec[], settle?: Partial<SettleOptions>, stop?: AbortSignal): Promise<ActOutcome> {
+export async function runActions(session: Session, actions: ActionSpec[], settle?: Partial<SettleOptions>, ctx: PipelineContext = {}): Promise<ActOutcome> {
+  if (actions.length > MAX_ACTIONS) {
+    throw new ComputerUseError('invalid_params', `computer_act takes at most ${MAX_ACTIONS} actions per call (got ${actions.length}). Nothing was run; split them into several calls.`);
+  }
+  const run = new ActingRun(session, ctx);
   const receipts: ActionReceipt[] = [];
-  const dispatched: { decision: Decision; receipt: ActionReceipt }[] = [];
   const settleOpts = { ...session.settleDefaults, ...(settle ?? {}) };
   let window: WindowInfo | undefined;
   const windowsBefore = await openWindows(session);
   let freshSnapshot: Snapshot | undefined;
 
   for (const spec of actions) {
-    if (stop?.aborted) {
-      const err = isComputerUseError(stop.reason) ? stop.reason : new ComputerUseError('paused', 'Stopped by the user.');
+    if (run.stopped) {
+      const err = isComputerUseError(run.signal?.reason) ? run.signal.reason : new ComputerUseError('paused', 'Stopped by the user.');
       receipts.push({ ...spec, status: 'rejected', detail: err.message, error: err });
       break;
     }
     const entry = session.refs.lookup(spec.ref);
     if (!entry) {
       receipts.push({ ...spec, status: 'failed', detail: 'unknown ref',
-        error: new ComputerUseError('stale_ref', `Ref ${spec.ref} not found in the current snapshot. Try capturing a new snapshot (computer_observe).`) });
+        error: new ComputerUseError('unknown_ref', `Ref ${spec.ref} not found: it was never given in this session (or its window closed long ago). Call computer_observe to get refs, then act on one it shows.`) });
       break;
     }
     const fp = entry.fingerprint;
@@ -74,27 +81,24 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
         error: new ComputerUseError('stale_ref', `Ref ${spec.ref} belonged to a window that is closed. Call computer_apps, then computer_observe.`) });
       break;
     }
-    const before = session.last.get(fp.window)?.elements.find((l) => l.ref === spec.ref);
+    const target = window;
     let id = entry.id;
-    let decision;
-    try {
-      decision = await session.gate.check({
-        tool: 'computer_act', app: window.app, pid: window.pid, window: window.id, ref: spec.ref, op: spec.op, role: fp.role,
-        ...(fp.name !== undefined ? { name: fp.name } : {}), ...(spec.value !== undefined ? { value: spec.value } : {}),
-        ...(window.startTime !== undefined ? { startTime: window.startTime } : {}), title: window.title,
-        fingerprint: fp, password: before?.states.includes('password') ?? false,
-        // After a human approved, the element must still be the one approved: same handle, same identity.
-        recheck: async () => {
-          const raw = await session.readWindow(window!);
-          const where = session.refs.relocate(spec.ref, raw.root, raw.window);
-          return 'id' in where && where.id === id;
-        },
-      });
-    } catch (e) {
-      receipts.push({ ...spec, status: 'rejected', detail: (e as Error).message, ...(isComputerUseError(e) ? { error: e } : {}) });
-      break;
+    if (entry.retired || fp.repeated) {
+      // A look-alike (an "Archive" button of one row among many) is told apart only by its row, which the
+      // driver cannot check: a handle recycled for another row would pass its role and name test. So its row
+      // is checked here first, on a live read; a retired ref (its handle shows another row) must relocate.
+      const raw = await session.readWindow(target);
+      const where = session.refs.relocate(spec.ref, raw.root, raw.window);
+      if (!('id' in where)) {
+        freshSnapshot = session.snapshotOf(raw, { maxTokens: 800 }).full;
+        const why = 'ambiguous' in where ? `${where.ambiguous} elements now match it` : 'its row changed or is gone';
+        receipts.push({ ...spec, status: 'failed', detail: why, error: staleRef(spec.ref, why, { snapshot: true }) });
+        break;
+      }
+      if (where.id !== id) session.refs.rebind(spec.ref, where.id);
+      id = where.id;
     }
-    // drag_to names its drop target by ref; the driver needs that element's handle.
+    // drag_to names its drop target by ref; the driver needs that element's handle. Checked before asking.
     let value = spec.value;
     if (spec.op === 'drag_to') {
       const drop = spec.value ? session.refs.lookup(spec.value) : undefined;
@@ -105,43 +109,56 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       }
       value = drop.id;
     }
-    const params = (target: string) => ({ id: target, op: spec.op, ...(value !== undefined ? { value } : {}),
+    const before = session.last.get(fp.window)?.elements.find((l) => l.ref === spec.ref);
+    const params = (handle: string) => ({ id: handle, op: spec.op, ...(value !== undefined ? { value } : {}),
       expect: { role: fp.role, ...(fp.name !== undefined ? { name: fp.name } : {}) } });
+    const receipt: ActionReceipt = { ...spec, status: 'unknown', detail: '' };
+    let sending = false;
     try {
-      let result: ActResult;
-      try {
-        result = await session.device.call('node.act', params(id));
-      } catch (e) {
-        // An approved action goes to the approved handle or nowhere.
-        if (!isComputerUseError(e, 'stale_ref') || decision.confirmed) throw e;
-        // The handle died or now holds something else: find the element again by its fingerprint.
-        const raw = await session.readWindow(window);
-        const where = session.refs.relocate(spec.ref, raw.root, raw.window);
-        if (!('id' in where)) {
-          freshSnapshot = session.snapshotOf(raw, { maxTokens: 800 }).full;
-          throw staleRef(spec.ref, 'ambiguous' in where ? `${where.ambiguous} elements now match it` : 'the element is gone', { snapshot: true });
+      const result = await run.step({
+        tool: 'computer_act', app: target.app, pid: target.pid, window: target.id, ref: spec.ref, op: spec.op, role: fp.role,
+        ...(fp.name !== undefined ? { name: fp.name } : {}), ...(spec.value !== undefined ? { value: spec.value } : {}),
+        ...(target.startTime !== undefined ? { startTime: target.startTime } : {}), title: target.title,
+        fingerprint: fp, password: before?.states.includes('password') ?? false,
+        // After a human approved, the element must still be the one approved: same handle, same identity.
+        recheck: async () => {
+          const raw = await session.readWindow(target);
+          const where = session.refs.relocate(spec.ref, raw.root, raw.window);
+          return 'id' in where && where.id === id;
+        },
+      }, async (d) => {
+        sending = true;
+        try {
+          return await d.call('node.act', params(id));
+        } catch (e) {
+          // An approved action goes to the approved handle or nowhere; a stop ends it.
+          if (!isComputerUseError(e, 'stale_ref') || d.confirmed || d.signal?.aborted) throw e;
+          // The handle died or now holds something else: find the element again by its fingerprint, row
+          // context included; anything short of one sure match is stale_ref with a fresh snapshot.
+          const raw = await session.readWindow(target);
+          const where = session.refs.relocate(spec.ref, raw.root, raw.window);
+          if (!('id' in where)) {
+            freshSnapshot = session.snapshotOf(raw, { maxTokens: 800 }).full;
+            throw staleRef(spec.ref, 'ambiguous' in where ? `${where.ambiguous} elements now match it` : 'the element is gone', { snapshot: true });
+          }
+          id = where.id;
+          session.refs.rebind(spec.ref, id);
+          return await d.call('node.act', params(id));
         }
-        id = where.id;
-        session.refs.rebind(spec.ref, id);
-        result = await session.device.call('node.act', params(id));
-      }
-      const receipt: ActionReceipt = { ...spec, status: 'unknown', detail: result.detail ?? result.method, method: result.method };
+      }, () => ({ status: receipt.status, detail: receipt.detail }));
+      receipt.detail = result.detail ?? result.method;
+      receipt.method = result.method;
       receipts.push(receipt);
-      // The audit's "done" record carries the receipt, known only after settling and verifying.
-      dispatched.push({ decision, receipt });
     } catch (e) {
       const err = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
-      decision.done('failed', err.code);
-      receipts.push({ ...spec, status: 'failed', detail: redactText(err.message), error: err });
+      if (!sending) receipts.push({ ...spec, status: 'rejected', detail: err.message, error: err });
+      else if (run.stopped) receipts.push({ ...spec, status: 'unknown', detail: 'stopped while sending; it may have partly happened', error: err });
+      else receipts.push({ ...spec, status: 'failed', detail: redactText(err.message), error: err });
       break;
     }
   }
 
-  try {
-    return await observeEffects(session, receipts, window, windowsBefore, settleOpts, freshSnapshot);
-  } finally {
-    for (const { decision, receipt } of dispatched) decision.done(receipt.status, receipt.detail);
-  }
+  return run.finish(() => observeEffects(session, receipts, window, windowsBefore, settleOpts, freshSnapshot));
 }
 
 /** Settles, re-observes and verifies the receipts of dispatched actions. */

@@ -1,29 +1,31 @@
-/** Keyboard input to a window, through the policy, with the same effects report as element actions. */
+/** Keyboard input to a window, through the acting pipeline, with the same effects report as element actions. */
 import type { WindowInfo } from '../engine/node.js';
 import { parseChords } from '../protocol/keys.js';
 import type { KeysResult } from '../protocol/methods.js';
 import type { Effects } from './effects.js';
 import { collectEffects, openWindows } from './effects.js';
+import { liveFocus, perform, type PipelineContext } from './pipeline.js';
 import type { Session, SettleOptions } from './session.js';
 
-export async function runKeys(session: Session, window: WindowInfo, keys: string, settle?: Partial<SettleOptions>): Promise<{ result: KeysResult; effects: Effects }> {
-  // What had focus when the model last looked: only used by the policy to add caution (Enter in a form field).
-  const focusedLine = session.last.get(window.id)?.elements.find((l) => l.states.includes('focused'));
-  const focused = focusedLine ? {
-    role: focusedLine.role, ...(focusedLine.name !== undefined ? { name: focusedLine.name } : {}),
-    multiline: focusedLine.states.includes('multiline'), password: focusedLine.states.includes('password'),
-  } : undefined;
-  const decision = await session.gate.check({ tool: 'computer_keys', app: window.app, pid: window.pid, window: window.id, keys, title: window.title,
-    ...(window.startTime !== undefined ? { startTime: window.startTime } : {}), ...(focused ? { focused } : {}) });
-  const before = await openWindows(session);
-  let result: KeysResult;
-  try {
-    result = await session.device.call('input.keys', { window: window.id, chords: parseChords(keys), expect: { pid: window.pid, ...(window.startTime !== undefined ? { startTime: window.startTime } : {}) } });
-  } catch (e) {
-    decision.done('failed', (e as Error).message);
-    throw e;
-  }
-  decision.done('dispatched', result.method);
-  const effects = await collectEffects(session, window, before, { ...session.settleDefaults, ...(settle ?? {}) });
-  return { result, effects };
+/**
+ * Sends keys to a window. The keys are parsed first (a bad key name fails before anything is asked or sent);
+ * the focused element and the mnemonics are read live from the window just before the decision, so typing
+ * into a password field asks even when the model never observed the window.
+ */
+export async function runKeys(session: Session, window: WindowInfo, keys: string, settle?: Partial<SettleOptions>,
+  ctx: PipelineContext = {}): Promise<{ result: KeysResult; effects: Effects }> {
+  const chords = parseChords(keys);
+  const live = await liveFocus(session, window);
+  const { result, settled } = await perform(session, ctx, {
+    request: { tool: 'computer_keys', app: window.app, pid: window.pid, window: window.id, keys, chords, title: window.title,
+      ...(window.startTime !== undefined ? { startTime: window.startTime } : {}), ...live },
+    dispatch: async (d) => {
+      const before = await openWindows(session);
+      // The driver proves the focused window belongs to this process (pid, start time) before sending.
+      return { sent: await d.call('input.keys', { window: window.id, chords, expect: { pid: window.pid, ...(window.startTime !== undefined ? { startTime: window.startTime } : {}) } }), before };
+    },
+    settle: async ({ before }) => collectEffects(session, window, before, { ...session.settleDefaults, ...(settle ?? {}) }),
+    receipt: ({ sent }) => ({ status: 'unknown', detail: `${sent.method} key events` }),
+  });
+  return { result: result.sent, effects: settled };
 }

@@ -14,6 +14,7 @@ import { Device, type DeviceOptions } from '../devices/manager.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { SnapshotResult } from '../protocol/methods.js';
 import type { PolicyGate } from '../policy/gate.js';
+import { guardDevice } from './pipeline.js';
 import { allowAllGate } from '../policy/gate.js';
 import type { VisualTableJSON } from './visual.js';
 import { VisualTable } from './visual.js';
@@ -64,7 +65,8 @@ export class Session {
   readonly last = new Map<string, Snapshot>();
 
   constructor(readonly options: SessionOptions = {}) {
-    this.device = options.device ?? new Device(options.deviceOptions ?? {});
+    // Acting methods are refused on this device except through the acting pipeline (session/pipeline.ts).
+    this.device = guardDevice(options.device ?? new Device(options.deviceOptions ?? {}));
     this.gate = options.gate ?? allowAllGate;
     this.settleDefaults = { ...DEFAULT_SETTLE, ...(options.settle ?? {}) };
     this.maxTokens = options.maxTokens ?? 2000;

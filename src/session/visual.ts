@@ -12,6 +12,7 @@ import { ComputerUseError } from '../protocol/errors.js';
 import type { CaptureGeometry, OcrLine, PointerParams, Rect } from '../protocol/methods.js';
 import type { ActionRequest } from '../policy/gate.js';
 import { collectEffects, openWindows, type Effects } from './effects.js';
+import { perform, type PipelineContext } from './pipeline.js';
 import type { Session, SettleOptions } from './session.js';
 
 /** One capture: of which window, when, and how its pixels map to the screen. */
@@ -127,10 +128,10 @@ export interface PointerRequest {
 export interface PointerOutcome { receipt: 'unknown'; detail: string; effects: Effects }
 
 /**
- * Pointer input through the policy and the audit: decided before dispatch, completed after. The driver
+ * Pointer input through the acting pipeline: decided before dispatch, completed after settling. The driver
  * re-checks the window (moved/resized → window_changed, point outside → invalid_params) before sending.
  */
-export async function runPointer(session: Session, req: PointerRequest, settle?: Partial<SettleOptions>): Promise<PointerOutcome> {
+export async function runPointer(session: Session, req: PointerRequest, settle?: Partial<SettleOptions>, ctx: PipelineContext = {}): Promise<PointerOutcome> {
   const w = req.window;
   const params: PointerParams = {
     action: req.action, x: req.point[0], y: req.point[1], window: w.id,
@@ -142,16 +143,15 @@ export async function runPointer(session: Session, req: PointerRequest, settle?:
     title: w.title, point: req.point, ...(req.to ? { to: req.to } : {}), ...(req.ref ? { ref: req.ref } : {}), ...(req.name ? { name: req.name } : {}),
     ...(w.startTime !== undefined ? { startTime: w.startTime } : {}),
   };
-  const decision = await session.gate.check(action);
-  const before = await openWindows(session);
-  let detail: string;
-  try {
-    detail = (await session.device.call('input.pointer', params)).detail;
-  } catch (e) {
-    decision.done('failed', (e as Error).message);
-    throw e;
-  }
-  decision.done('dispatched', detail);
-  const effects = await collectEffects(session, w, before, { ...session.settleDefaults, ...(settle ?? {}) });
-  return { receipt: 'unknown', detail, effects };
+  const { result, settled } = await perform(session, ctx, {
+    request: action,
+    dispatch: async (d) => {
+      const before = await openWindows(session);
+      return { detail: (await d.call('input.pointer', params)).detail, before };
+    },
+    settle: async ({ before }) => collectEffects(session, w, before, { ...session.settleDefaults, ...(settle ?? {}) }),
+    // Pixels cannot prove an effect.
+    receipt: ({ detail }) => ({ status: 'unknown', detail }),
+  });
+  return { receipt: 'unknown', detail: result.detail, effects: settled };
 }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { OPS } from '../engine/node.js';
 import { ComputerUseError } from '../protocol/errors.js';
-import { runActions } from '../session/act.js';
+import { MAX_ACTIONS, runActions } from '../session/act.js';
 import { isOcrRef, ocrPoint, resolveOcrRef, runPointer } from '../session/visual.js';
 import { formatActOutcome } from './format.js';
 import { defineTool } from './tool.js';
@@ -21,7 +21,7 @@ export const actTool = defineTool({
         ref: Type.String({ description: 'Element ref from the snapshot, e.g. e12' }),
         op: Type.Union(OPS.map((o) => Type.Literal(o))),
         value: Type.Optional(Type.String()),
-      }), { minItems: 1, maxItems: 20 }),
+      }), { minItems: 1, maxItems: MAX_ACTIONS }),
       settle: Type.Optional(Type.Object({
         quietMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 5000 })),
         timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 30000 })),
@@ -29,7 +29,9 @@ export const actTool = defineTool({
     }),
     type: 'destructive',
   },
-  async handle({ session, stop }, p, response) {
+  async handle({ session, stop, signal }, p, response) {
+    // The schema's maxItems, enforced here too: nothing runs when the list is too long.
+    if (p.actions.length > MAX_ACTIONS) throw new ComputerUseError('invalid_params', `computer_act takes at most ${MAX_ACTIONS} actions per call (got ${p.actions.length}). Nothing was run; split them into several calls.`);
     if (p.actions.some((a) => isOcrRef(a.ref))) {
       const a = p.actions[0]!;
       if (p.actions.length !== 1) throw new ComputerUseError('invalid_params', 'An OCR ref (oN) acts alone: one action per call, then look again.');
@@ -40,13 +42,13 @@ export const actTool = defineTool({
       response.channel = 'ocr (degraded)';
       const out = await runPointer(session, { tool: 'computer_act', window: capture.window, action, point: ocrPoint(element), expectBounds: capture.geometry.window,
         ref: element.ref, name: element.text, ...(dir ? { direction: dir } : {}) },
-      { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) });
+      { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) }, { stop, signal });
       response.add(`ok ${a.op} ${a.ref} · unknown (${out.detail}; OCR text ${JSON.stringify(element.text)})`);
       response.add(formatActOutcome({ receipts: [], ...out.effects }, session.windows));
       return;
     }
     const outcome = await runActions(session, p.actions.map((a) => ({ ref: a.ref, op: a.op, ...(a.value !== undefined ? { value: a.value } : {}) })),
-      { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) }, stop);
+      { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) }, { stop, signal });
     const text = formatActOutcome(outcome, session.windows);
     const failed = outcome.receipts.find((r) => r.status === 'failed' || r.status === 'rejected');
     if (failed) { response.isError = true; response.code = failed.error?.code ?? 'action_failed'; }

@@ -19,9 +19,10 @@ export const keysTool = defineTool({
     }),
     type: 'destructive',
   },
-  async handle({ session }, p, response) {
+  async handle({ session, stop, signal }, p, response) {
     const window = await session.resolveWindow({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
-    const { result, effects } = await runKeys(session, window, p.keys, { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) });
+    const { result, effects } = await runKeys(session, window, p.keys, { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) },
+      { stop, signal });
     // Typed characters are not echoed (they may be a password); shortcuts are.
     const shown = keysTypeText(p.keys) ? `<${p.keys.split(/\s+/).filter(Boolean).length} keys typed, not shown>` : JSON.stringify(p.keys);
     response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · unknown (${result.method} key events${result.focusedFirst ? '; the window was focused first' : ''})`);

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { checkLaunched } from '../policy/launch.js';
 import { ComputerUseError } from '../protocol/errors.js';
+import { perform } from '../session/pipeline.js';
 import { defineTool } from './tool.js';
 
 export const launchTool = defineTool({
@@ -15,22 +16,26 @@ export const launchTool = defineTool({
     }),
     type: 'destructive',
   },
-  async handle({ session }, p, response) {
-    const decision = await session.gate.check({ tool: 'computer_launch', command: [p.command, ...(p.args ?? [])].join(' '), argv: [p.command, ...(p.args ?? [])] });
-    const res = await session.device.call('apps.launch', { command: p.command, args: p.args ?? [], waitForWindowMs: p.waitMs ?? 15000 },
-      (p.waitMs ?? 15000) + 10000).catch((e: Error) => { decision.done('failed', e.message); throw e; });
-    // Defense in depth: what really started is checked again; a denied program is ended at once.
-    const denied = checkLaunched(session.gate, res.window ?? { app: p.command, pid: res.pid, title: '' });
-    if (denied) {
-      try { process.kill(res.pid, 'SIGKILL'); } catch { /* already gone */ }
-      decision.done('rejected', 'launched program denied after start');
-      throw new ComputerUseError('denied_by_policy', `The started program turned out to be one computer-use may not act on: ${denied}. It was ended (pid ${res.pid}). Ask the user to do this step themselves.`);
-    }
-    decision.done('dispatched');
-    if (!res.window) { response.add(`launched ${p.command} pid=${res.pid} (no window yet)`); return; }
-    const raw = await session.readWindow(res.window);
-    const { full } = session.snapshotOf(raw);
-    response.add(`launched ${p.command} pid=${res.pid} · window [${session.windows.refOf(raw.window)}]`);
-    response.add(full.text);
+  async handle({ session, stop, signal }, p, response) {
+    const waitMs = p.waitMs ?? 15000;
+    const { result: res, settled } = await perform(session, { stop, signal }, {
+      request: { tool: 'computer_launch', command: [p.command, ...(p.args ?? [])].join(' '), argv: [p.command, ...(p.args ?? [])] },
+      dispatch: async (d) => {
+        const r = await d.call('apps.launch', { command: p.command, args: p.args ?? [], waitForWindowMs: waitMs }, waitMs + 10000);
+        // Defense in depth: what really started is checked again; a denied program is ended at once.
+        const denied = checkLaunched(session.gate, r.window ?? { app: p.command, pid: r.pid, title: '' });
+        if (denied) {
+          try { process.kill(r.pid, 'SIGKILL'); } catch { /* already gone */ }
+          throw new ComputerUseError('denied_by_policy', `The started program turned out to be one computer-use may not act on: ${denied}. It was ended (pid ${r.pid}). Ask the user to do this step themselves.`);
+        }
+        return r;
+      },
+      // The launched window, read once: that is what the model sees first.
+      settle: async (r) => (r.window ? session.snapshotOf(await session.readWindow(r.window)) : undefined),
+      receipt: (r) => (r.window ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared` } : { status: 'unknown', detail: `pid ${r.pid}; no window yet` }),
+    });
+    if (!res.window || !settled) { response.add(`launched ${p.command} pid=${res.pid} (no window yet)`); return; }
+    response.add(`launched ${p.command} pid=${res.pid} · window [${session.windows.refOf(settled.full.window)}]`);
+    response.add(settled.full.text);
   },
 });

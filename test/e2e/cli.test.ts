@@ -44,7 +44,7 @@ test('launch, observe and act in separate processes share refs', async () => {
 test('errors exit non-zero with the code and what to do', async () => {
   const stale = await run('act', 'e999999', 'click');
   assert.equal(stale.code, 1);
-  assert.match(stale.stdout, /stale_ref: Ref e999999 not found in the current snapshot/);
+  assert.match(stale.stdout, /unknown_ref: Ref e999999 not found: /);
   const usage = await run('act', 'e1');
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /usage: computer-use act/);

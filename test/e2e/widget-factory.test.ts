@@ -61,9 +61,9 @@ test('find locates elements by text and role without a full snapshot', async () 
   assert.match(res, /\[e\d+\] button "togglebutton"/);
 });
 
-test('an unknown ref is a stale_ref error that says what to do', async () => {
+test('an unknown ref is an unknown_ref error that says what to do', async () => {
   const res = await computer.tools.act({ actions: [{ ref: 'e99999', op: 'click' }] });
   assert.equal(res.isError, true);
-  assert.equal(res.code, 'stale_ref');
-  assert.match(res.text, /not found in the current snapshot.*computer_observe/);
+  assert.equal(res.code, 'unknown_ref');
+  assert.match(res.text, /Ref e99999 not found: .*computer_observe/);
 });

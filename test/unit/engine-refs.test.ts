@@ -156,3 +156,83 @@ test('relocate compares redacted names, as the fingerprint stores them', () => {
   moved.id += '-moved';
   assert.deepEqual(t.relocate(line?.ref ?? '', fresh.root), { id: moved.id });
 });
+
+/** A list of rows, each a nameless list item holding a name label and an "Archive" button (GTK list box). */
+function rows(names: string[], idBase = 10): Fixture {
+  const row = (i: number, who: string) => n(':1.9', idBase + i * 10, 'listitem', { nativeRole: 'list item' }, [
+    n(':1.9', idBase + i * 10 + 1, 'generic', { nativeRole: 'filler' }, [
+      n(':1.9', idBase + i * 10 + 2, 'label', { nativeRole: 'label', name: who }),
+      n(':1.9', idBase + i * 10 + 3, 'button', { nativeRole: 'push button', name: 'Archive', actions: ['click'] }),
+    ]),
+  ]);
+  const root = n(':1.9', 1, 'window', { nativeRole: 'frame', name: 'Rows' }, [
+    n(':1.9', 2, 'list', { nativeRole: 'list box' }, names.map((who, i) => row(i, who))),
+  ]);
+  return { window: { id: root.id, title: 'Rows', app: 'rows', pid: 6161, role: 'window', focused: true }, root };
+}
+
+/** The Archive button's ref in the row of `who`. */
+function archiveOf(t: RefTable, f: Fixture, who: string): string {
+  const s = buildSnapshot(f, t, { maxTokens: 100_000 });
+  const label = s.elements.findIndex((l) => l.name === who);
+  const line = s.elements.slice(label).find((l) => l.name === 'Archive');
+  assert.ok(line, `no Archive after ${who}`);
+  return line.ref;
+}
+
+test('relocate: a removed row\'s button is never relocated to the other row\'s look-alike', () => {
+  const t = new RefTable();
+  const f = rows(['alice', 'bob']);
+  const bob = archiveOf(t, f, 'bob');
+  const alice = archiveOf(t, f, 'alice');
+  const gone = rows(['alice']);
+  // One candidate left with the same role, name, path and index: still not bob's button.
+  assert.deepEqual(t.relocate(bob, gone.root, gone.window), { missing: true });
+  assert.deepEqual(t.relocate(alice, gone.root, gone.window), { id: byId(gone.root, 13).id });
+  // bob's row re-created under new handles: found again by its row context.
+  const rebuilt = rows(['alice', 'bob'], 110);
+  assert.deepEqual(t.relocate(bob, rebuilt.root, rebuilt.window), { id: byId(rebuilt.root, 123).id });
+  assert.deepEqual(t.relocate(alice, rebuilt.root, rebuilt.window), { id: byId(rebuilt.root, 113).id });
+  // Two rows that both say "bob" now: ambiguous, never a guess.
+  const twice = rows(['bob', 'bob'], 210);
+  assert.deepEqual(t.relocate(bob, twice.root, twice.window), { ambiguous: 2 });
+  // bob's row renamed (and rebuilt): its context changed, so it is not provably the same button.
+  const renamed = rows(['alice', 'robert'], 310);
+  assert.deepEqual(t.relocate(bob, renamed.root, renamed.window), { missing: true });
+});
+
+test('relocate: a list that re-creates all its rows with the same content keeps every ref', () => {
+  const t = new RefTable();
+  const names = ['ann', 'ben', 'cid', 'dee', 'eve'];
+  const f = rows(names);
+  const before = names.map((who) => archiveOf(t, f, who));
+  const again = rows(names, 1000);
+  names.forEach((who, i) => {
+    assert.deepEqual(t.relocate(before[i]!, again.root, again.window), { id: byId(again.root, 1000 + i * 10 + 3).id }, who);
+  });
+});
+
+test('assign: a live handle that now sits in another row gets a new ref (the diff never shows it unchanged)', () => {
+  const t = new RefTable();
+  const f = rows(['alice', 'bob']);
+  const bob = archiveOf(t, f, 'bob');
+  const alice = archiveOf(t, f, 'alice');
+  // A recycling list: bob's row widgets now show carol; alice's row is untouched.
+  const recycled = rows(['alice', 'bob']);
+  byId(recycled.root, 22).name = 'carol';
+  const carol = archiveOf(t, recycled, 'carol');
+  assert.notEqual(carol, bob);
+  assert.equal(t.lookup(bob)?.retired, true, 'bob\'s ref may no longer use the recycled handle');
+  assert.equal(archiveOf(t, recycled, 'alice'), alice);
+  assert.deepEqual(t.relocate(bob, recycled.root, recycled.window), { missing: true });
+});
+
+test('assign: a unique element keeps its ref when a label next to it changes', () => {
+  const t = new RefTable();
+  const first = refsOf(t, gedit());
+  const f = gedit();
+  byId(f.root, 29).name = 'Ln 9, Col 1';
+  const second = refsOf(t, f);
+  assert.equal(second.get('30'), first.get('30'));
+  assert.equal(second.get('31'), first.get('31'));
+});

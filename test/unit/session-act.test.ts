@@ -142,8 +142,8 @@ test('refs survive between processes through the state file; secrets stay out of
 test('unknown refs and unknown windows give errors that say what to do', async () => {
   const { call, session } = setup();
   const stale = await call('computer_act', { actions: [{ ref: 'e424242', op: 'click' }] });
-  assert.equal(stale.code, 'stale_ref');
-  assert.match(stale.text, /Ref e424242 not found in the current snapshot\. Try capturing a new snapshot/);
+  assert.equal(stale.code, 'unknown_ref');
+  assert.match(stale.text, /Ref e424242 not found: it was never given in this session .*Call computer_observe to get refs/);
   const noApp = await call('computer_observe', { app: 'nonexistent' });
   assert.equal(noApp.code, 'app_not_found');
   assert.match(noApp.text, /Running: gtk3-widget-factory\. Start it with computer_launch/);
