@@ -34,6 +34,12 @@ export interface ActionRequest {
   title?: string;
   /** Process start time of `pid` as the driver saw it, to detect pid reuse. */
   startTime?: number;
+  /**
+   * File paths the action names (a set_value/type value or typed text that names a file, resolved by the
+   * caller where it knows more, e.g. a file chooser's current folder). The policy refuses paths inside the
+   * tool's own home; it also finds absolute and `~` paths in `value`/`keys` itself.
+   */
+  paths?: string[];
   /** computer_keys: the element that had focus in the last snapshot (untrusted hint; only adds caution). */
   focused?: { role: string; name?: string; multiline?: boolean; password?: boolean };
   /**
@@ -50,8 +56,17 @@ export interface Decision {
   confirmed?: boolean;
 }
 
-/** Approves or refuses an action; throws a ComputerUseError (denied_by_policy, confirmation_declined, paused). */
-export interface PolicyGate { check(req: ActionRequest): Promise<Decision> }
+/** An app (or one of its windows) as a read path sees it: names and title are untrusted and may only deny. */
+export interface VisibleApp { name: string; pid?: number; executable?: string; title?: string; wmClass?: string }
+
+/**
+ * Approves or refuses an action; throws a ComputerUseError (denied_by_policy, confirmation_declined, paused).
+ * `visible` says why an app is hidden from every read path (a denied app is unseen), or undefined.
+ */
+export interface PolicyGate {
+  check(req: ActionRequest): Promise<Decision>;
+  visible(app: VisibleApp): string | undefined;
+}
 
 /** A gate that allows everything: for tests and for callers that run their own policy. */
-export const allowAllGate: PolicyGate = { check: async () => ({ done: () => undefined }) };
+export const allowAllGate: PolicyGate = { check: async () => ({ done: () => undefined }), visible: () => undefined };

@@ -181,7 +181,11 @@ export interface PointerParams {
 export interface PointerResult { method: 'synthetic'; detail: string }
 
 export interface ClipboardParams { action: 'read' | 'write'; text?: string }
-export interface ClipboardResult { text?: string; method: string }
+/**
+ * `owner` (read): the process owning the CLIPBOARD selection, and `secret` when it offers the
+ * x-kde-passwordManagerHint target (password managers set it on copied passwords).
+ */
+export interface ClipboardResult { text?: string; method: string; owner?: { pid?: number; secret?: boolean } }
 
 export interface DisplayInfo { name: string; bounds: Rect; primary: boolean }
 

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
-import { ComputerUseError } from '../protocol/errors.js';
+import type { Decision } from '../policy/gate.js';
+import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
 import type { Rect } from '../protocol/methods.js';
 import { collectEffects, openWindows } from '../session/effects.js';
 import type { Session } from '../session/session.js';
@@ -68,10 +69,42 @@ export const inputTool = defineTool({
   },
 });
 
+/**
+ * Why clipboard content may not be returned: it came from a password field (the owner offers the
+ * x-kde-passwordManagerHint target) or from a process of an app the policy denies (a password manager).
+ * Drivers that cannot tell the owner report none; then only the content's own redaction applies.
+ */
+function clipboardRefusal(session: Session, owner: { pid?: number; secret?: boolean } | undefined): string | undefined {
+  if (owner?.secret) return 'it was copied from a password field (the copying app marked it secret)';
+  if (owner?.pid !== undefined) {
+    const why = session.gate.visible({ name: '', pid: owner.pid });
+    if (why) return `it was copied from an app computer-use may not use (${why})`;
+  }
+  return undefined;
+}
+
+/**
+ * Completes a failed decision and returns the error to throw, without the text that was to be written: a
+ * driver's error may echo it (issue 8 item 11).
+ */
+function failedWithout(decision: Decision, e: Error, text: string | undefined): Error {
+  const leaks = text !== undefined && [...text].length >= 3 && e.message.includes(text);
+  const message = leaks ? 'the input helper failed (its message is withheld: it contained the text)' : e.message;
+  decision.done('failed', message);
+  if (!leaks) return e;
+  return new ComputerUseError(isComputerUseError(e) ? e.code : 'action_failed', `${message}. Nothing more was sent; try again, or the user can do this step.`);
+}
+
 async function clipboard(session: Session, p: { action: string; text?: string; app?: string; window?: string }, response: Response): Promise<void> {
   if (p.action === 'clipboard_read') {
+    // Acting-class: the clipboard may hold anything the user copied, so reading it passes the policy.
     const decision = await session.gate.check({ tool: 'computer_input', app: 'clipboard', op: 'clipboard_read' });
     const res = await session.device.call('input.clipboard', { action: 'read' }).catch((e: Error) => { decision.done('failed', e.message); throw e; });
+    const why = clipboardRefusal(session, res.owner);
+    if (why) {
+      decision.done('rejected', why);
+      throw new ComputerUseError('denied_by_policy', `The clipboard was not read: ${why}. Its text is not shown. Ask the user to paste what you need, or copy it again from an app you may use.`);
+    }
     decision.done('dispatched', `${[...(res.text ?? '')].length} characters`);
     const text = redactText(res.text ?? '');
     const cut = [...text].length > CLIPBOARD_SHOWN ? `${[...text].slice(0, CLIPBOARD_SHOWN).join('')}… (${[...text].length} characters)` : text;
@@ -82,7 +115,7 @@ async function clipboard(session: Session, p: { action: string; text?: string; a
   if (p.action === 'clipboard_write') {
     if (p.text === undefined) throw new ComputerUseError('invalid_params', 'clipboard_write needs text.');
     const decision = await session.gate.check({ tool: 'computer_input', app: 'clipboard', op: 'clipboard_write', value: p.text });
-    await session.device.call('input.clipboard', { action: 'write', text: p.text }).catch((e: Error) => { decision.done('failed', e.message); throw e; });
+    await session.device.call('input.clipboard', { action: 'write', text: p.text }).catch((e: Error) => { throw failedWithout(decision, e, p.text!); });
     decision.done('dispatched');
     response.add(`ok clipboard_write · ${[...p.text].length} characters on the clipboard (not shown)`);
     return;
@@ -96,8 +129,7 @@ async function clipboard(session: Session, p: { action: string; text?: string; a
     if (p.text !== undefined) await session.device.call('input.clipboard', { action: 'write', text: p.text });
     await session.device.call('input.keys', { keys: 'ctrl+v', window: window.id });
   } catch (e) {
-    decision.done('failed', (e as Error).message);
-    throw e;
+    throw failedWithout(decision, e as Error, p.text);
   }
   decision.done('dispatched', 'ctrl+v');
   const effects = await collectEffects(session, window, before, session.settleDefaults);
