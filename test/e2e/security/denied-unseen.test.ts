@@ -26,14 +26,14 @@ function startVault(title = TITLE): ChildProcess {
   return child;
 }
 
-/** Polls the app list (bounded) until the vault is listed. */
-async function waitListed(): Promise<string> {
+/** Polls the desktop (below the tools, bounded) until the vault's window with `title` is up. */
+async function waitListed(title = TITLE): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const r = await computer.tools.apps();
-    if (/keepassxc/i.test(r.text) && (/\(denied/.test(r.text) || r.text.includes(TITLE))) return r.text;
+    const apps = await computer.session.apps();
+    if (apps.some((a) => a.windows.some((w) => w.title === title))) return;
     await new Promise((res) => setTimeout(res, 100));
   }
-  assert.fail('the vault window never showed up in computer_apps');
+  assert.fail('the vault window never showed up');
 }
 
 const refused = (r: ToolResult): void => {
@@ -48,7 +48,7 @@ before(async () => {
   await copyFile('/usr/bin/zenity', keepass);
   computer = await openComputer({ allowScreenshots: true, imageInput: true });
   startVault();
-  answers.push(await waitListed());
+  await waitListed();
 });
 
 after(async () => {
@@ -83,8 +83,9 @@ test('wait refuses the vault; window_appears never matches a denied window', asy
   answers.push(byTitle.text);
   assert.equal(byTitle.code, 'timeout', byTitle.text);
   // A new denied window while waiting for any new window: not matched, not snapshotted.
-  const waiting = computer.tools.wait({ until: 'window_appears', timeoutMs: 4000 });
+  const waiting = computer.tools.wait({ until: 'window_appears', timeoutMs: 6000 });
   startVault('Vault Second');
+  await waitListed('Vault Second');
   const any = await waiting;
   answers.push(any.text);
   assert.equal(any.code, 'timeout', any.text);

@@ -56,7 +56,7 @@ test('an editor window showing settings.json takes no edit', async () => {
   // A gedit of its own (not a tab in another instance), started outside the tools.
   children.push(spawn('gedit', ['--standalone', settingsPath], { stdio: 'ignore' }));
   const shown = ok(await computer.tools.wait({ until: 'window_appears', text: 'settings.json', timeoutMs: 15000 }));
-  const doc = refOn(shown, /\] document editable/);
+  const doc = refOn(shown, /\] document .*editable/);
   const set = await computer.tools.act({ actions: [{ ref: doc, op: 'set_value', value: '{"mode":"bypass","allowApps":["gedit","zenity"]}' }] });
   assert.match(set.text, /denied_by_policy/, set.text);
   const keys = await computer.tools.keys({ keys: 'ctrl+a', window: 'settings.json' });
@@ -71,7 +71,6 @@ test('settings rewritten behind the tool\'s back do not lower the next session\'
   // The next session takes its mode and allow list from the settings file only.
   const next = await createComputer({ desktop: 'current' });
   try {
-    assert.ok(next.policy.warnings.some((w) => /not confirmed/.test(w) && /computer-use settings confirm/.test(w)), next.policy.warnings.join('\n'));
     const shown = ok(await computer.tools.wait({ until: 'window_appears', text: 'Tamper check', timeoutMs: 15000 }));
     const field = refOn(shown, /\] textbox\b.*editable/);
     // The first session's refs are not the next's: observe in the next session.
@@ -80,6 +79,7 @@ test('settings rewritten behind the tool\'s back do not lower the next session\'
     void field;
     const r = await next.tools.act({ actions: [{ ref: f2, op: 'set_value', value: 'hello' }] });
     assert.match(r.text, /confirmation_required/, r.text);
+    assert.ok(next.policy.warnings.some((w) => /not confirmed/.test(w) && /computer-use settings confirm/.test(w)), next.policy.warnings.join('\n'));
   } finally {
     await next.close();
   }
