@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { addAllowedApp, confirmationsPath, loadSettings, recordConfirmation, updateSettings } from '../../src/policy/settings.js';
 
@@ -62,4 +63,31 @@ test('a file with no lowering fields needs no confirmation', () => {
   const r = loadSettings(path);
   assert.deepEqual(r.settings, { denyApps: ['mousepad'] });
   assert.equal(r.warnings.length, 0);
+});
+
+test('`computer-use settings confirm` asks on a terminal, shows the change, and records it only on yes', async () => {
+  const { runSettings } = await import('../../src/hosts/cli/policy-commands.js');
+  const path = fresh();
+  updateSettings(path, (s) => { s['mode'] = 'default'; });
+  writeFileSync(path, JSON.stringify({ mode: 'bypass', allowApps: ['gedit'] }), { mode: 0o600 });
+  const run = async (answer: string | undefined): Promise<{ code: number; shown: string }> => {
+    const input = Object.assign(new PassThrough(), { isTTY: answer !== undefined }) as unknown as NodeJS.ReadStream;
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (d: Buffer) => { shown += d.toString(); if (answer !== undefined && shown.includes('[y/N]')) (input as unknown as PassThrough).write(`${answer}\n`); });
+    const stdout = process.stdout.write;
+    process.stdout.write = (() => true) as typeof process.stdout.write;
+    try {
+      return { code: await runSettings(['confirm', '--path', path], input, output as unknown as NodeJS.WriteStream), shown };
+    } finally { process.stdout.write = stdout; }
+  };
+  assert.equal((await run(undefined)).code, 1, 'no terminal: nothing confirmed');
+  assert.equal(loadSettings(path).settings.mode, undefined);
+  const no = await run('n');
+  assert.equal(no.code, 1);
+  assert.match(no.shown, /mode:\n {4}- "default"\n {4}\+ "bypass"/);
+  assert.match(no.shown, /allowApps:\n {4}- \(unset\)\n {4}\+ \["gedit"\]/);
+  assert.equal(loadSettings(path).settings.mode, undefined);
+  assert.equal((await run('y')).code, 0);
+  assert.equal(loadSettings(path).settings.mode, 'bypass');
 });

@@ -122,7 +122,7 @@ export async function runSettings(args: string[], input: NodeJS.ReadStream = pro
   for (const k of changed) {
     output.write(`  ${k}:\n    - ${before[k] === undefined ? '(unset)' : JSON.stringify(before[k])}\n    + ${now[k] === undefined ? '(unset)' : JSON.stringify(now[k])}\n`);
   }
-  const rl = createInterface({ input, output, terminal: true });
+  const rl = createInterface({ input, output, terminal: Boolean(output.isTTY) });
   const answer = await new Promise<string>((resolve) => {
     rl.on('close', () => resolve(''));
     rl.question('Did you make this change, and should computer-use use it? [y/N] ', (a) => resolve(a));
