@@ -15,6 +15,7 @@ import { Device, type DeviceOptions } from '../devices/manager.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { SnapshotResult } from '../protocol/methods.js';
 import type { PolicyGate } from '../policy/gate.js';
+import { chooserPaths } from './chooser.js';
 import { allowAllGate } from '../policy/gate.js';
 import type { VisualTableJSON } from './visual.js';
 import { VisualTable } from './visual.js';
@@ -66,7 +67,7 @@ export class Session {
 
   constructor(readonly options: SessionOptions = {}) {
     this.device = options.device ?? new Device(options.deviceOptions ?? {});
-    this.gate = options.gate ?? allowAllGate;
+    this.gate = withChooserPaths(options.gate ?? allowAllGate, this.last);
     this.settleDefaults = { ...DEFAULT_SETTLE, ...(options.settle ?? {}) };
     this.maxTokens = options.maxTokens ?? 2000;
     if (options.statePath) this.load(options.statePath);
@@ -225,6 +226,21 @@ export class Session {
 /** "w1 "Title" (app)" list for error messages (visible windows only; titles masked). */
 export function describeWindows(all: WindowInfo[], table: WindowTable): string {
   return all.map((w) => `${table.refOf(w)} ${JSON.stringify(redactText(w.title))} (${w.app})`).join(', ') || 'none';
+}
+
+/**
+ * The gate as the session's acting paths call it: a relative file name written into a file chooser also names
+ * the full path it resolves to (from the chooser's current folder in the last snapshot), so the policy's
+ * self-protection sees "settings.json" typed in the tool's home as that file.
+ */
+function withChooserPaths(gate: PolicyGate, last: ReadonlyMap<string, Snapshot>): PolicyGate {
+  return {
+    check: (req) => {
+      const extra = req.window ? chooserPaths(last.get(req.window), req.value) : [];
+      return gate.check(extra.length ? { ...req, paths: [...(req.paths ?? []), ...extra] } : req);
+    },
+    visible: (app) => gate.visible(app),
+  };
 }
 
 /** A window with its title masked like a value (tokens in titles: issue 8 item 12). */

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -37,14 +37,18 @@ after(async () => {
 });
 
 test('typing the settings path into gedit\'s Save As name field is refused', async () => {
-  const { pid } = await launch(computer, 'gedit', ['--standalone']);
+  // A document in a sibling folder of the home: the Save As dialog opens there.
+  await mkdir(join(dir, 'other'), { recursive: true });
+  await writeFile(join(dir, 'other', 'a.txt'), 'hello\n');
+  const { pid } = await launch(computer, 'gedit', ['--standalone', join(dir, 'other', 'a.txt')]);
   try {
   const opened = await computer.tools.keys({ keys: 'ctrl+shift+s', app: 'gedit' });
   let dialog = opened.text;
   if (!/"Save As"/.test(dialog)) dialog = ok(await computer.tools.wait({ until: 'window_appears', text: 'Save As', timeoutMs: 10000 }));
   dialog = dialog.slice(dialog.search(/"Save As"/));
   const name = refOn(dialog, /\] textbox\b.*editable/);
-  for (const value of [settingsPath, join(dir, 'home', '..', 'home', 'settings.json'), settingsPath.toUpperCase()]) {
+  // Absolute, with .., in other case, and relative to the chooser's current folder (read from its path bar).
+  for (const value of [settingsPath, join(dir, 'home', '..', 'home', 'settings.json'), settingsPath.toUpperCase(), '../home/settings.json']) {
     const r = await computer.tools.act({ actions: [{ ref: name, op: 'set_value', value }] });
     assert.equal(r.code ?? (/denied_by_policy/.test(r.text) ? 'denied_by_policy' : undefined), 'denied_by_policy', `${value}:\n${r.text}`);
   }
