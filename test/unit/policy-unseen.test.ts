@@ -149,3 +149,33 @@ test('a file chooser\'s current folder comes from its GTK path bar; a cut bar or
   assert.deepEqual(chooserPaths(bar({ ...disabled, home: ['checked'] }), '/abs/path'), []);
   assert.deepEqual(chooserPaths({ elements: [] } as unknown as Snapshot, 'settings.json'), []);
 });
+
+test('clipboard_read refuses text a password field copied (owner.secret) or a denied app owns; other text is read', async () => {
+  class ClipFake extends PolicyFake {
+    result: { text: string; method: string; owner?: { pid?: number; secret?: boolean } } = { text: '', method: 'fake' };
+    override handlers(): ReturnType<PolicyFake['handlers']> {
+      return { ...super.handlers(), 'input.clipboard': () => this.result };
+    }
+  }
+  const fake = new ClipFake([mailWindow()]);
+  const dir = mkdtempSync(join(tmpdir(), 'cu-clip-'));
+  const policy = new Policy({ mode: 'bypass', allowApps: ['clipboard'], hostPids: [], audit: join(dir, 'audit.jsonl'), settingsPath: false,
+    processInfo: (pid) => (pid === 4343 ? { executable: '/opt/KeePassXC/keepassxc' } : pid === 5000 ? { executable: '/usr/bin/mousepad' } : undefined) });
+  const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
+  const read = () => runTool(TOOLS.find((t) => t.schema.name === 'computer_input')!, { session }, { action: 'clipboard_read' });
+  fake.result = { text: 'hunter2-secret', method: 'fake', owner: { secret: true, pid: 5000 } };
+  const secret = await read();
+  assert.equal(secret.code, 'denied_by_policy', secret.text);
+  assert.match(secret.text, /password field/);
+  fake.result = { text: 'correct horse', method: 'fake', owner: { pid: 4343 } };
+  const denied = await read();
+  assert.equal(denied.code, 'denied_by_policy', denied.text);
+  assert.match(denied.text, /password manager/);
+  fake.result = { text: 'plain words', method: 'fake', owner: { pid: 5000 } };
+  const plain = await read();
+  assert.equal(plain.isError, false, plain.text);
+  assert.match(plain.text, /plain words/);
+  const log = readFileSync(join(dir, 'audit.jsonl'), 'utf8');
+  for (const t of [secret.text, denied.text, log]) assert.ok(!t.includes('hunter2') && !t.includes('horse'), t);
+  await session.close();
+});
