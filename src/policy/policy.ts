@@ -6,6 +6,7 @@
  * add a confirmation or a refusal.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { dirname } from 'node:path';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import { AppRules, ancestorPids, procInfo, type AppIdentity, type ProcessInfo } from './apps.js';
@@ -19,7 +20,7 @@ import type { ActionRequest, Decision, PolicyGate, VisibleApp } from './gate.js'
 import { classifyAction, keysTypeText, type IrreversibleVerdict } from './irreversible.js';
 import { DEFAULT_MODE, type Mode } from './modes.js';
 import { ownFileTouched, protectedRoots } from './own-files.js';
-import { addAllowedApp, defaultSettingsPath } from './settings.js';
+import { addAllowedApp, confirmationsPath, defaultSettingsPath } from './settings.js';
 import { pausedError, type StopController } from './stop.js';
 
 /** Options of a Policy. */
@@ -87,7 +88,9 @@ export class Policy implements PolicyGate {
     this.session = options.session ?? randomUUID();
     this.audit = options.audit === false ? undefined : options.audit instanceof AuditLog ? options.audit : new AuditLog(options.audit);
     this.settingsPath = options.settingsPath === false ? undefined : options.settingsPath ?? defaultSettingsPath();
-    this.roots = protectedRoots(options.protectedPaths ?? [cuHome(), ...(this.settingsPath ? [this.settingsPath] : []), ...(this.audit ? [this.audit.path] : [])]);
+    // The settings file with its confirmation records and key (kept beside it), and the audit log with its key.
+    this.roots = protectedRoots(options.protectedPaths ?? [cuHome(), ...(this.settingsPath ? [this.settingsPath, dirname(confirmationsPath(this.settingsPath))] : []),
+      ...(this.audit ? [this.audit.path, this.audit.keyPath] : [])]);
   }
 
   /** The tool's own files (normalised). */
