@@ -14,6 +14,8 @@ const loggingGate: PolicyGate = {
     console.error(`[gate] ${req.tool} ${req.app ?? req.command ?? ''} ${req.op ?? req.keys ?? ''} ${req.ref ?? ''}`.trimEnd());
     return { done: (receipt: string) => console.error(`[gate] → ${receipt}`) };
   },
+  // Hides nothing; the built-in policy hides denied apps (password managers) from every read.
+  visible: () => undefined,
 };
 
 /** The ref on the first line matching `pattern` (refs are `[eN]` at the start of a snapshot line). */

@@ -199,7 +199,7 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
   const stopper = StopController.acquire(home);
   const union = (a: string[] | undefined, b: string[] | undefined): string[] => [...new Set([...(a ?? []), ...(b ?? [])])];
   // The decider of the options, else the one configured in settings (`computer-use decider …`, pi's /computer decider).
-  const decider = options.decider ?? createDecider(parseDeciderConfig(settings.decider));
+  const decider = options.decider ?? createDecider(parseDeciderConfig(settings.decider), { warn: (m) => warnings.push(m) });
   const policy = options.gate ? undefined : new Policy({
     mode: options.mode ?? settings.mode ?? DEFAULT_MODE,
     allowApps: union(settings.allowApps, options.allowApps),

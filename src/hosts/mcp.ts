@@ -48,7 +48,11 @@ export function createMcpServer(options: ComputerOptions = {}): { server: Server
   let computer: Promise<Computer> | null = null;
   const withConfirmer: ComputerOptions = options.confirmer ? options : { ...options, confirmer: elicitationConfirmer(server) };
   const getComputer = (): Promise<Computer> => {
-    computer ??= createComputer(withConfirmer).catch((e: unknown) => { computer = null; throw e; });
+    computer ??= createComputer(withConfirmer).then((c) => {
+      // Ignored settings (unsafe file, unconfirmed lowering fields, decider off) are told to the user's log.
+      for (const w of c.policy.warnings) process.stderr.write(`computer-use: ${w}\n`);
+      return c;
+    }).catch((e: unknown) => { computer = null; throw e; });
     return computer;
   };
 

@@ -1,24 +1,66 @@
 /**
  * The audit log (issue 3 part 7): JSON lines under `<home>/plugin-data/computer-use/audit.jsonl`, mode 0600.
  * A `decided` record is written and fsynced before dispatch; a `done` record with the same id completes it.
- * A crash between the two leaves the decision on disk. Typed text is stored as its length and a digest prefix,
- * never in clear; app text (element names, commands) goes through the engine's secret redaction.
+ * A crash between the two leaves the decision on disk. Typed text is stored as its length and a keyed digest
+ * prefix (HMAC-SHA-256 with a random per-install key, so a short password cannot be recovered by trying a
+ * dictionary against the log), never in clear; app text (element names, commands) goes through the engine's
+ * secret redaction.
  */
-import { randomUUID, createHash } from 'node:crypto';
-import { closeSync, existsSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { closeSync, existsSync, fchmodSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { redactText } from '../engine/redact.js';
 import { cuPath } from '../paths.js';
 
 /** Default audit path under the home (COMPUTER_USE_HOME or ~/.computer-use). */
 export function defaultAuditPath(): string { return cuPath('plugin-data', 'computer-use', 'audit.jsonl'); }
 
-/** A digest of typed text: its length and the first 16 hex digits of its SHA-256. */
-export interface TextDigest { len: number; sha256: string }
+/** A digest of typed text: its length and the first 16 hex digits of its HMAC-SHA-256 under the install key. */
+export interface TextDigest { len: number; hmac: string }
 
-/** Length + digest prefix of a value (never the value). */
-export function digestText(s: string): TextDigest {
-  return { len: [...s].length, sha256: createHash('sha256').update(s, 'utf8').digest('hex').slice(0, 16) };
+/** Default key path: `<home>/plugin-data/computer-use/audit.key`. */
+export function defaultAuditKeyPath(): string { return cuPath('plugin-data', 'computer-use', 'audit.key'); }
+
+const KEY_BYTES = 32;
+const keys = new Map<string, Buffer>();
+
+/**
+ * The per-install secret key (32 random bytes, mode 0600), created on first use. Shared by the audit
+ * digests and the settings confirmation. A key file that is not exactly 32 bytes, or that others can read,
+ * is refused (throws): the caller then writes no digest (nothing is sent).
+ */
+export function installKey(path: string = defaultAuditKeyPath()): Buffer {
+  const cached = keys.get(path);
+  if (cached) return cached;
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o600);
+    const key = randomBytes(KEY_BYTES);
+    try { fchmodSync(fd, 0o600); writeSync(fd, key); fsyncSync(fd); } finally { closeSync(fd); }
+    keys.set(path, key);
+    return key;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+  fd = openSync(path, 'r');
+  try {
+    const st = fstatSync(fd);
+    if ((st.mode & 0o077) !== 0 || (typeof process.getuid === 'function' && st.uid !== process.getuid())) {
+      throw new Error(`${path} is readable by other users or not owned by this user; remove it (a new key is made) or chmod 600 it`);
+    }
+    const key = Buffer.alloc(KEY_BYTES + 1);
+    const n = readSync(fd, key, 0, KEY_BYTES + 1, 0);
+    if (n !== KEY_BYTES) throw new Error(`${path} is not a ${KEY_BYTES}-byte key; remove it and a new one is made`);
+    const out = key.subarray(0, KEY_BYTES);
+    keys.set(path, out);
+    return out;
+  } finally { closeSync(fd); }
+}
+
+/** Length + keyed digest prefix of a value (never the value). */
+export function digestText(s: string, key: Buffer = installKey()): TextDigest {
+  return { len: [...s].length, hmac: createHmac('sha256', key).update(s, 'utf8').digest('hex').slice(0, 16) };
 }
 
 /** The decision part of a record. */
@@ -68,7 +110,15 @@ export type AuditRecord = DecidedRecord | DoneRecord;
 
 /** Appends records durably. Throws when the log cannot be written (the caller then sends nothing). */
 export class AuditLog {
-  constructor(readonly path: string = defaultAuditPath()) {}
+  /** The install key next to the log (`audit.key` in the same folder). */
+  readonly keyPath: string;
+
+  constructor(readonly path: string = defaultAuditPath()) {
+    this.keyPath = join(dirname(path), 'audit.key');
+  }
+
+  /** Keyed digest of a value for a record. */
+  digest(s: string): TextDigest { return digestText(s, installKey(this.keyPath)); }
 
   /** A new record id. */
   static newId(): string { return randomUUID(); }
@@ -115,7 +165,7 @@ export function formatAudit(records: AuditRecord[], tail?: number): string[] {
     const d = done.get(r.id);
     const what = r.tool === 'computer_keys' ? `keys ${typeof r.keys === 'string' ? JSON.stringify(r.keys) : `<${r.keys?.len ?? 0} chars>`}`
       : r.tool === 'computer_launch' ? `launch ${JSON.stringify(r.command ?? '')}`
-        : `${r.op ?? '?'} ${r.ref ?? ''}${r.role ? ` ${r.role}` : ''}${r.name ? ` ${JSON.stringify(r.name)}` : ''}${r.value ? ` <${r.value.len} chars ${r.value.sha256}>` : ''}`;
+        : `${r.op ?? '?'} ${r.ref ?? ''}${r.role ? ` ${r.role}` : ''}${r.name ? ` ${JSON.stringify(r.name)}` : ''}${r.value ? ` <${r.value.len} chars ${r.value.hmac}>` : ''}`;
     const outcome = r.decision !== 'allowed' ? '' : d ? ` → ${d.receipt}${d.detail ? ` (${d.detail})` : ''}` : ' → (no completion record: interrupted)';
     return `${r.time} ${r.mode.padEnd(12)} ${r.decision.padEnd(10)} ${r.app ?? '?'}: ${what} · ${r.reason}${r.answer ? ` [user: ${r.answer}]` : ''}${outcome}`;
   });

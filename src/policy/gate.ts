@@ -40,6 +40,12 @@ export interface ActionRequest {
   /** Process start time of `pid` as the driver saw it, to detect pid reuse. */
   startTime?: number;
   /**
+   * File paths the action names (a set_value/type value or typed text that names a file, resolved by the
+   * caller where it knows more, e.g. a file chooser's current folder). The policy refuses paths inside the
+   * tool's own home; it also finds absolute and `~` paths in `value`/`keys` itself.
+   */
+  paths?: string[];
+  /**
    * computer_keys and computer_input paste: the element that has focus in the target window, read live just before the decision
    * (untrusted; only adds caution). `states` are its node states (e.g. `focused`, `pressed`).
    */
@@ -67,8 +73,17 @@ export interface Decision {
   confirmed?: boolean;
 }
 
-/** Approves or refuses an action; throws a ComputerUseError (denied_by_policy, confirmation_declined, paused). */
-export interface PolicyGate { check(req: ActionRequest): Promise<Decision> }
+/** An app (or one of its windows) as a read path sees it: names and title are untrusted and may only deny. */
+export interface VisibleApp { name: string; pid?: number; executable?: string; title?: string; wmClass?: string }
+
+/**
+ * Approves or refuses an action; throws a ComputerUseError (denied_by_policy, confirmation_declined, paused).
+ * `visible` says why an app is hidden from every read path (a denied app is unseen), or undefined.
+ */
+export interface PolicyGate {
+  check(req: ActionRequest): Promise<Decision>;
+  visible(app: VisibleApp): string | undefined;
+}
 
 /** A gate that allows everything: for tests and for callers that run their own policy. */
-export const allowAllGate: PolicyGate = { check: async () => ({ done: () => undefined }) };
+export const allowAllGate: PolicyGate = { check: async () => ({ done: () => undefined }), visible: () => undefined };

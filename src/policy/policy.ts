@@ -6,18 +6,22 @@
  * add a confirmation or a refusal.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { dirname } from 'node:path';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import { AppRules, ancestorPids, procInfo, type AppIdentity, type ProcessInfo } from './apps.js';
-import { AuditLog, auditText, digestText, type AuditDecision, type DecidedRecord } from './audit.js';
+import { cuHome } from '../paths.js';
+import { chordChar, parseChords } from '../protocol/keys.js';
+import { AuditLog, auditText, type AuditDecision, type DecidedRecord, type TextDigest } from './audit.js';
 import type { ConfirmChoice, ConfirmRequest, Confirmer } from './confirm.js';
 import { noConfirmer } from './confirm.js';
 import type { Decider } from './decider/types.js';
-import type { ActionRequest, Decision, PolicyGate } from './gate.js';
+import type { ActionRequest, Decision, PolicyGate, VisibleApp } from './gate.js';
 import { classifyAction, keysTypeText, type IrreversibleVerdict } from './irreversible.js';
 import { launchIdentity, resolveLaunch } from './launch.js';
 import { DEFAULT_MODE, type Mode } from './modes.js';
-import { addAllowedApp, defaultSettingsPath } from './settings.js';
+import { ownFileTouched, protectedRoots } from './own-files.js';
+import { addAllowedApp, confirmationsPath, defaultSettingsPath } from './settings.js';
 import { pausedError, type StopController } from './stop.js';
 
 /** Options of a Policy. */
@@ -49,6 +53,11 @@ export interface PolicyOptions {
   /** Session and device ids written to the audit log. */
   session?: string;
   device?: string;
+  /**
+   * The tool's own files, out of reach of every act (default: the home, plus the settings file and the audit
+   * log when they live elsewhere).
+   */
+  protectedPaths?: readonly string[];
 }
 
 /** What an allowed check decided, for the audit record. */
@@ -80,6 +89,47 @@ export class Policy implements PolicyGate {
     this.session = options.session ?? randomUUID();
     this.audit = options.audit === false ? undefined : options.audit instanceof AuditLog ? options.audit : new AuditLog(options.audit);
     this.settingsPath = options.settingsPath === false ? undefined : options.settingsPath ?? defaultSettingsPath();
+    // The settings file with its confirmation records and key (kept beside it), and the audit log with its key.
+    this.roots = protectedRoots(options.protectedPaths ?? [cuHome(), ...(this.settingsPath ? [this.settingsPath, dirname(confirmationsPath(this.settingsPath))] : []),
+      ...(this.audit ? [this.audit.path, this.audit.keyPath] : [])]);
+  }
+
+  /** The tool's own files (normalised). */
+  private readonly roots: string[];
+
+  /**
+   * Why an app (or one of its windows) is hidden from every read path: the same deny rules as acting (the
+   * built-in list, denyApps, security-dialog titles). Names and titles come from the app: they only deny.
+   */
+  visible(app: VisibleApp): string | undefined {
+    const id: AppIdentity = { name: app.name };
+    if (app.pid !== undefined) {
+      id.pid = app.pid;
+      const exe = app.executable ?? this.info(app.pid)?.executable;
+      if (exe) id.executable = exe;
+    } else if (app.executable) id.executable = app.executable;
+    if (app.title) id.title = app.title;
+    if (app.wmClass) id.also = [app.wmClass];
+    const why = this.rules.denied(id);
+    // The agent host's own process is not acted on, but its windows (a terminal) are not secret.
+    return why && !why.startsWith('it is the agent host itself') ? why : undefined;
+  }
+
+  /** A file of the tool's own that the act would write or act in, as a refusal message; else undefined. */
+  private ownFiles(req: ActionRequest): string | undefined {
+    const texts: string[] = [];
+    if (req.value !== undefined) texts.push(req.value);
+    if (req.command !== undefined) texts.push(req.command);
+    if (req.keys !== undefined) {
+      // Typed characters spell a path (e.g. "slash t m p …"); named keys split it.
+      try { texts.push(parseChords(req.keys).map((c) => chordChar(c) ?? ' ').join('')); } catch { texts.push(req.keys); }
+    }
+    const home = cuHome().split(/[\\/]/).filter(Boolean).pop();
+    const hit = ownFileTouched(texts, req.paths ?? [], req.title, this.roots, home);
+    if (!hit) return undefined;
+    return hit.where === 'title'
+      ? 'the window shows one of computer-use\'s own files (its settings, audit log or session files)'
+      : 'it names one of computer-use\'s own files (its settings, audit log or session files)';
   }
 
   /** Apps granted for this session ("allow for this session" answers). */
@@ -115,6 +165,11 @@ export class Policy implements PolicyGate {
     if (app.unproven !== undefined && req.tool === 'computer_launch' && (this.mode === 'unattended' || this.mode === 'bypass')) {
       refuse('denied', `unproven launch target (${this.mode})`, new ComputerUseError('denied_by_policy', `computer-use cannot prove which program ${quote(req.command ?? '')} starts: ` +
         `${app.unproven}. ${this.mode} mode starts only programs it can prove, so nothing was started. Launch the app by its executable (e.g. "gedit", or the script for an interpreted app), or the user starts it.`));
+    }
+    const own = this.ownFiles(req);
+    if (own) {
+      refuse('denied', `own files: ${own}`, new ComputerUseError('denied_by_policy', `This action is refused in every mode: ${own}. ` +
+        'An agent may not change its own permissions. Nothing was sent. The user can edit settings themselves (`computer-use settings confirm` after editing).'));
     }
 
     let verdict: IrreversibleVerdict | { kind: 'decider' | 'unproven'; rule: string } | undefined = classifyAction(req, app.executable ? { executable: app.executable } : {});
@@ -158,7 +213,8 @@ export class Policy implements PolicyGate {
         if (finished) return;
         finished = true;
         try {
-          this.audit?.append({ v: 1, phase: 'done', id, time: new Date().toISOString(), receipt, ...(detail ? { detail: auditText(detail, 200) } : {}), ms: Date.now() - started });
+          const safe = detail ? withoutTyped(detail, req) : undefined;
+          this.audit?.append({ v: 1, phase: 'done', id, time: new Date().toISOString(), receipt, ...(safe ? { detail: auditText(safe, 200) } : {}), ms: Date.now() - started });
         } catch { /* the decision is already on disk */ }
       },
     };
@@ -258,6 +314,11 @@ export class Policy implements PolicyGate {
     return app;
   }
 
+  /** Keyed digest of typed text for the audit record (a plain hash when there is no log). */
+  private digest(s: string): TextDigest {
+    return this.audit ? this.audit.digest(s) : { len: [...s].length, hmac: '' };
+  }
+
   /** The parts of an audit record known before the decision. */
   private recordOf(id: string, req: ActionRequest, app: AppIdentity): Omit<DecidedRecord, 'decision' | 'reason'> {
     let redacted = req.password === true;
@@ -274,10 +335,10 @@ export class Policy implements PolicyGate {
     if (req.role !== undefined) r.role = req.role;
     if (req.name !== undefined) { r.name = auditText(req.name, 80); if (r.name !== req.name) redacted = true; }
     if (req.value !== undefined) {
-      if (req.password || req.op === 'set_value' || req.op === 'type' || req.tool === 'computer_input') { r.value = digestText(req.value); redacted = true; } else r.name = `${r.name ?? ''} → ${auditText(req.value, 60)}`;
+      if (req.password || req.op === 'set_value' || req.op === 'type' || req.tool === 'computer_input') { r.value = this.digest(req.value); redacted = true; } else r.name = `${r.name ?? ''} → ${auditText(req.value, 60)}`;
     }
     if (req.keys !== undefined) {
-      if (keysTypeText(req.keys) || req.focused?.password) { r.keys = digestText(req.keys); redacted = true; } else r.keys = req.keys;
+      if (keysTypeText(req.keys) || req.focused?.password) { r.keys = this.digest(req.keys); redacted = true; } else r.keys = req.keys;
     }
     if (req.point !== undefined) r.point = `${req.point.join(',')}${req.to ? `→${req.to.join(',')}` : ''}`;
     if (req.command !== undefined) { r.command = auditText(req.command, 200); if (r.command !== req.command) redacted = true; }
@@ -288,11 +349,25 @@ export class Policy implements PolicyGate {
 
 /** What the approval is bound to: the target's fingerprint, the op and a digest of the value. */
 function bindingOf(req: ActionRequest): string {
-  return hash(JSON.stringify([req.tool, req.fingerprint ?? null, req.window ?? null, req.op ?? null, req.value === undefined ? null : digestText(req.value).sha256,
+  return hash(JSON.stringify([req.tool, req.fingerprint ?? null, req.window ?? null, req.op ?? null, req.value === undefined ? null : hash(req.value),
     req.keys ?? null, req.command ?? null, req.point ?? null, req.to ?? null]));
 }
 
 const hash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 16);
+
+/**
+ * A dispatch error or detail without the typed text: an input tool's error may echo what it was asked to
+ * type, so when the request typed anything, a detail that contains it (or any word of it) is withheld.
+ */
+export function withoutTyped(detail: string, req: ActionRequest): string {
+  const typed: string[] = [];
+  if (req.value !== undefined) typed.push(req.value);
+  if (req.keys !== undefined && (keysTypeText(req.keys) || req.focused?.password)) typed.push(req.keys);
+  if (typed.length === 0) return detail;
+  const low = detail.toLowerCase();
+  const words = typed.flatMap((t) => [t, ...t.split(/\s+/)]).map((w) => w.trim().toLowerCase()).filter((w) => [...w].length >= 3);
+  return words.some((w) => low.includes(w)) ? '(detail withheld: it may contain the typed text)' : detail;
+}
 
 /** App text as quoted data: secret-redacted and cut. */
 function quote(s: string): string {

@@ -169,5 +169,6 @@ export function withStop(gate: PolicyGate, stop: StopController): PolicyGate {
       if (stop.paused) { d.done('rejected', 'paused'); throw pausedError(); }
       return d;
     },
+    visible: (app) => gate.visible(app),
   };
 }

@@ -35,7 +35,11 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
   // The window list and the re-read are independent: run them together.
   const [after, raw] = await Promise.all([
     openWindows(session),
-    session.readWindow(window).catch((e) => { if (isComputerUseError(e, 'window_not_found') || isComputerUseError(e, 'stale_ref')) return null; throw e; }),
+    session.readWindow(window).catch((e) => {
+      // A target that became hidden (e.g. it now shows an authentication dialog) is not read either.
+      if (isComputerUseError(e, 'window_not_found') || isComputerUseError(e, 'stale_ref') || isComputerUseError(e, 'denied_by_policy')) return null;
+      throw e;
+    }),
   ]);
   const fx: Effects = { diff: [], newWindows: [], closedWindows: [], popups: [], settle: settled };
   const before = session.last.get(window.id);
@@ -55,6 +59,8 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
   const shown = new Set((fx.after?.elements ?? []).map((l) => session.refs.lookup(l.ref)?.id));
   for (const [id, w] of after) {
     if (windowsBefore.has(id)) continue;
+    // A denied app's window is reported without its title or content (denied means unseen).
+    if (session.hidden(w)) { fx.diff.push('(a window of a denied app appeared; computer-use may not read it)'); continue; }
     const raw = await session.readWindow(w).catch(() => null);
     if (!raw) continue;
     const inner: string[] = [];

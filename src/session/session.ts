@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AppInfo, WindowInfo } from '../engine/node.js';
+import { redactText } from '../engine/redact.js';
 import type { RefTableJSON } from '../engine/refs.js';
 import { RefTable } from '../engine/refs.js';
 import type { Snapshot, SnapshotOptions } from '../engine/snapshot.js';
@@ -15,6 +16,7 @@ import { ComputerUseError } from '../protocol/errors.js';
 import type { SnapshotResult } from '../protocol/methods.js';
 import type { PolicyGate } from '../policy/gate.js';
 import { guardDevice } from './pipeline.js';
+import { chooserPaths } from './chooser.js';
 import { allowAllGate } from '../policy/gate.js';
 import type { VisualTableJSON } from './visual.js';
 import { VisualTable } from './visual.js';
@@ -67,7 +69,7 @@ export class Session {
   constructor(readonly options: SessionOptions = {}) {
     // Acting methods are refused on this device except through the acting pipeline (session/pipeline.ts).
     this.device = guardDevice(options.device ?? new Device(options.deviceOptions ?? {}));
-    this.gate = options.gate ?? allowAllGate;
+    this.gate = withChooserPaths(options.gate ?? allowAllGate, this.last);
     this.settleDefaults = { ...DEFAULT_SETTLE, ...(options.settle ?? {}) };
     this.maxTokens = options.maxTokens ?? 2000;
     if (options.statePath) this.load(options.statePath);
@@ -78,8 +80,9 @@ export class Session {
     try { state = JSON.parse(readFileSync(path, 'utf8')) as SavedState; } catch { return; }
     if (state.version !== 1) return;
     this.refs = RefTable.fromJSON(state.refs);
-    this.windows = WindowTable.fromJSON(state.windows);
-    for (const [id, snap] of state.last) this.last.set(id, snap);
+    // Files written before titles were masked are masked as they are read.
+    this.windows = WindowTable.fromJSON({ ...state.windows, entries: state.windows.entries.map(([r, w]) => [r, masked(w)]) });
+    for (const [id, snap] of state.last) this.last.set(id, { ...snap, window: masked(snap.window) });
     if (state.visual) this.visual = VisualTable.fromJSON(state.visual);
   }
 
@@ -88,7 +91,10 @@ export class Session {
     const path = this.options.statePath;
     if (!path) return;
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    const state: SavedState = { version: 1, refs: this.refs.toJSON(), windows: this.windows.toJSON(), last: [...this.last], visual: this.visual.toJSON() };
+    // Titles are app text: persisted masked, like the snapshots (whose header and values are masked already).
+    const windows = this.windows.toJSON();
+    const state: SavedState = { version: 1, refs: this.refs.toJSON(), windows: { ...windows, entries: windows.entries.map(([r, w]) => [r, masked(w)]) },
+      last: [...this.last].map(([id, snap]) => [id, { ...snap, window: masked(snap.window) }]), visual: this.visual.toJSON() };
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
     renameSync(tmp, path);
@@ -99,11 +105,34 @@ export class Session {
     await this.device.close();
   }
 
-  /** Lists apps and registers their windows; forgets refs of windows that closed. */
+  /**
+   * Why a window or an app is hidden from every read path (a denied app is unseen: issue 8 item 2), or
+   * undefined. The policy decides, with the same deny rules as acting.
+   */
+  hidden(w: { app: string; pid: number; title?: string; executable?: string }): string | undefined {
+    return this.gate.visible({ name: w.app, pid: w.pid, ...(w.title !== undefined ? { title: w.title } : {}), ...(w.executable ? { executable: w.executable } : {}) });
+  }
+
+  /** Throws denied_by_policy when the window is hidden; the message names no title. */
+  assertVisible(w: WindowInfo): void {
+    const why = this.hidden(w);
+    if (why) throw deniedRead(why);
+  }
+
+  /**
+   * Lists apps and registers their windows (titles masked like values); forgets refs of windows that closed.
+   * Hidden windows get no ref: callers that show windows check `hidden` (denied apps are listed as denied).
+   */
   async apps(): Promise<AppInfo[]> {
-    const { apps } = await this.device.call('apps.list', { withWindows: true });
+    const listed = (await this.device.call('apps.list', { withWindows: true })).apps;
+    const apps = listed.map((a) => ({ ...a, windows: a.windows.map(masked) }));
     const live: string[] = [];
-    for (const a of apps) for (const w of a.windows) { this.windows.refOf(w); live.push(w.id); }
+    for (const a of apps) {
+      for (const w of a.windows) {
+        live.push(w.id);
+        if (!this.hidden({ ...w, ...(a.executable ? { executable: a.executable } : {}) })) this.windows.refOf(w);
+      }
+    }
     this.refs.prune(live);
     for (const id of [...this.last.keys()]) if (!live.includes(id)) this.last.delete(id);
     return apps;
@@ -115,6 +144,13 @@ export class Session {
    * closed meanwhile fails later with window_not_found.
    */
   async resolveWindow(target: WindowTarget): Promise<WindowInfo> {
+    const w = await this.findWindow(target);
+    // The one place every read (and every act by window) passes: a denied app's window is never returned.
+    this.assertVisible(w);
+    return w;
+  }
+
+  private async findWindow(target: WindowTarget): Promise<WindowInfo> {
     if (target.window && /^w\d+$/.test(target.window)) {
       const known = this.windows.get(target.window);
       if (known) return known;
@@ -125,9 +161,12 @@ export class Session {
       const app = apps.find((a) => a.name.toLowerCase() === want) ?? apps.find((a) => a.name.toLowerCase().includes(want))
         ?? apps.find((a) => a.executable?.toLowerCase().endsWith(`/${want}`));
       if (!app) throw new ComputerUseError('app_not_found', `No running app matches "${target.app}". Running: ${apps.map((a) => a.name).join(', ') || 'none'}. Start it with computer_launch.`);
-      const { windows } = await this.device.call('windows.list', { pid: app.pid });
-      for (const w of windows) this.windows.refOf(w);
-      const w = windows.find((x) => x.focused) ?? windows[windows.length - 1];
+      const appWhy = this.hidden({ app: app.name, pid: app.pid, ...(app.executable ? { executable: app.executable } : {}) });
+      if (appWhy) throw deniedRead(appWhy);
+      const windows = (await this.device.call('windows.list', { pid: app.pid })).windows.map(masked);
+      const shown = windows.filter((x) => !this.hidden(x));
+      for (const w of shown) this.windows.refOf(w);
+      const w = windows.find((x) => x.focused) ?? shown[shown.length - 1] ?? windows[windows.length - 1];
       if (!w) throw new ComputerUseError('window_not_found', `${app.name} has no open window.`);
       return w;
     }
@@ -135,9 +174,12 @@ export class Session {
     const all = apps.flatMap((a) => a.windows);
     if (target.window) {
       const byRef = /^w\d+$/.test(target.window) ? this.windows.get(target.window) : undefined;
-      const w = byRef ? all.find((x) => x.id === byRef.id) : all.find((x) => x.title === target.window) ??
-        all.find((x) => x.title.toLowerCase().includes(target.window!.toLowerCase()));
-      if (!w) throw new ComputerUseError('window_not_found', `No open window matches "${target.window}". Open windows: ${describeWindows(all, this.windows)}.`);
+      // By title: a visible window first; a hidden one only to say that it is hidden.
+      const byTitle = (list: WindowInfo[]): WindowInfo | undefined => list.find((x) => x.title === target.window) ??
+        list.find((x) => x.title.toLowerCase().includes(target.window!.toLowerCase()));
+      const visible = all.filter((x) => !this.hidden(x));
+      const w = byRef ? all.find((x) => x.id === byRef.id) : byTitle(visible) ?? byTitle(all);
+      if (!w) throw new ComputerUseError('window_not_found', `No open window matches "${redactText(target.window)}". Open windows: ${describeWindows(visible, this.windows)}.`);
       return w;
     }
     const focused = all.find((x) => x.focused) ?? all[all.length - 1];
@@ -145,9 +187,16 @@ export class Session {
     return focused;
   }
 
-  /** Reads a window's raw tree from the driver. */
+  /**
+   * Reads a window's raw tree from the driver (its title masked). A hidden window is never read: this throws
+   * denied_by_policy before asking the driver, and again if the window the driver read turns out hidden.
+   */
   async readWindow(window: WindowInfo, opts: { bounds?: boolean } = {}): Promise<SnapshotResult> {
-    return this.device.call('tree.snapshot', { window: window.id, ...(opts.bounds ? { bounds: true } : {}) });
+    this.assertVisible(window);
+    const raw = await this.device.call('tree.snapshot', { window: window.id, ...(opts.bounds ? { bounds: true } : {}) });
+    const out = { ...raw, window: masked(raw.window) };
+    this.assertVisible(out.window);
+    return out;
   }
 
   /**
@@ -176,7 +225,34 @@ export class Session {
   }
 }
 
-/** "w1 "Title" (app)" list for error messages. */
+/** "w1 "Title" (app)" list for error messages (visible windows only; titles masked). */
 export function describeWindows(all: WindowInfo[], table: WindowTable): string {
-  return all.map((w) => `${table.refOf(w)} "${w.title}" (${w.app})`).join(', ') || 'none';
+  return all.map((w) => `${table.refOf(w)} ${JSON.stringify(redactText(w.title))} (${w.app})`).join(', ') || 'none';
+}
+
+/**
+ * The gate as the session's acting paths call it: a relative file name written into a file chooser also names
+ * the full path it resolves to (from the chooser's current folder in the last snapshot), so the policy's
+ * self-protection sees "settings.json" typed in the tool's home as that file.
+ */
+function withChooserPaths(gate: PolicyGate, last: ReadonlyMap<string, Snapshot>): PolicyGate {
+  return {
+    check: (req) => {
+      const extra = req.window ? chooserPaths(last.get(req.window), req.value) : [];
+      return gate.check(extra.length ? { ...req, paths: [...(req.paths ?? []), ...extra] } : req);
+    },
+    visible: (app) => gate.visible(app),
+  };
+}
+
+/** A window with its title masked like a value (tokens in titles: issue 8 item 12). */
+export function masked<W extends { title: string }>(w: W): W {
+  const title = redactText(w.title);
+  return title === w.title ? w : { ...w, title };
+}
+
+/** The refusal of a read: says why, names no title, and says what to do. */
+export function deniedRead(why: string): ComputerUseError {
+  return new ComputerUseError('denied_by_policy', `This window belongs to an app computer-use may not read or act on: ${why}. ` +
+    'Nothing was read. Ask the user to do this step themselves, or to work in another app.');
 }

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { redactText } from '../engine/redact.js';
 import { ROLES } from '../engine/role.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
 import { defineTool } from './tool.js';
@@ -28,7 +29,7 @@ export const findTool = defineTool({
     const hits = full.elements.filter((l) => (!p.role || l.role === p.role) &&
       (!text || (l.name ?? '').toLowerCase().includes(text) || (!l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text))));
     const limit = p.limit ?? 20;
-    response.add(`${hits.length} match${hits.length === 1 ? '' : 'es'}${p.text ? ` for ${JSON.stringify(p.text)}` : ''}${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ${JSON.stringify(raw.window.title)}`);
+    response.add(`${hits.length} match${hits.length === 1 ? '' : 'es'}${p.text ? ` for ${JSON.stringify(p.text)}` : ''}${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ${JSON.stringify(redactText(raw.window.title))}`);
     for (const l of hits.slice(0, limit)) response.add(`${l.text}${breadcrumb(l, byRef)}`);
     if (hits.length > limit) response.add(`… ${hits.length - limit} more (narrow with role or a longer text)`);
   },

@@ -1,21 +1,34 @@
 /** Plain-text formatting shared by the tools. */
 import type { AppInfo, WindowInfo } from '../engine/node.js';
+import { redactText } from '../engine/redact.js';
 import type { WindowTable } from '../session/windows.js';
 import type { ActOutcome } from '../session/act.js';
 
-/** "w1 window "Title" focused 910x756". */
+/** "w1 window "Title" focused 910x756" (the title masked like a value). */
 export function windowLine(w: WindowInfo, table: WindowTable): string {
   const size = w.bounds ? ` ${w.bounds[2]}x${w.bounds[3]}` : '';
-  return `[${table.refOf(w)}] ${w.role} ${JSON.stringify(w.title)}${w.focused ? ' focused' : ''}${size}`;
+  return `[${table.refOf(w)}] ${w.role} ${JSON.stringify(redactText(w.title))}${w.focused ? ' focused' : ''}${size}`;
 }
 
-/** The computer_apps listing. */
-export function formatApps(apps: AppInfo[], table: WindowTable): string {
+/** Why an app or window is hidden from reads (Session.hidden), or undefined. */
+export type HiddenCheck = (w: { app: string; pid: number; title?: string; executable?: string }) => string | undefined;
+
+/**
+ * The computer_apps listing. A denied app is listed as `<name> (denied: <why>)` with no window titles and no
+ * window refs (a denied app is unseen, but the model learns why it cannot use it).
+ */
+export function formatApps(apps: AppInfo[], table: WindowTable, hidden: HiddenCheck = () => undefined): string {
   if (apps.length === 0) return 'No accessible apps are running. Start one with computer_launch.';
   const lines: string[] = [];
   for (const a of apps) {
+    const exe = a.executable ? { executable: a.executable } : {};
+    const why = hidden({ app: a.name, pid: a.pid, ...exe });
+    if (why) { lines.push(`${a.name || '(unnamed)'} (denied: ${why})`); continue; }
+    const shown = a.windows.filter((w) => !hidden({ ...w, ...exe }));
     lines.push(`${a.name || '(unnamed)'} pid=${a.pid}${a.windows.length ? '' : ' (no windows)'}`);
-    for (const w of a.windows) lines.push(`  ${windowLine(w, table)}`);
+    for (const w of shown) lines.push(`  ${windowLine(w, table)}`);
+    const n = a.windows.length - shown.length;
+    if (n) lines.push(`  (${n} window${n === 1 ? '' : 's'} hidden: ${hidden({ ...a.windows.find((w) => !shown.includes(w))!, ...exe })})`);
   }
   return lines.join('\n');
 }
@@ -31,9 +44,9 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
   lines.push(...o.diff);
   if (o.receipts.some((r) => r.status === 'confirmed' || r.status === 'unknown') && o.diff.length === 0 && !o.newWindows.length) lines.push('(no visible change in the window)');
   for (const w of o.popups ?? []) lines.push(`popup window [${table.refOf(w)}] opened (its items are the + lines above)`);
-  for (const w of o.closedWindows) lines.push(`window closed: [${table.refOf(w)}] ${JSON.stringify(w.title)}`);
+  for (const w of o.closedWindows) lines.push(`window closed: [${table.refOf(w)}] ${JSON.stringify(redactText(w.title))}`);
   for (const n of o.newWindows) {
-    lines.push(`new window [${table.refOf(n.window)}] ${n.window.role} ${JSON.stringify(n.window.title)}:`);
+    lines.push(`new window [${table.refOf(n.window)}] ${n.window.role} ${JSON.stringify(redactText(n.window.title))}:`);
     lines.push(n.snapshot.text);
   }
   if (o.freshSnapshot) { lines.push('fresh snapshot:'); lines.push(o.freshSnapshot.text); }

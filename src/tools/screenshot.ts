@@ -43,7 +43,7 @@ async function ocrMode(session: Session, target: WindowTarget, response: Respons
   const els = session.visual.addOcr(rec, res.lines);
   response.channel = 'ocr (degraded)';
   const g = res.geometry;
-  response.add(`ocr of [${session.windows.refOf(window)}] ${JSON.stringify(window.title)} ${g.screen[2]}x${g.screen[3]} · capture ${rec.id} · ` +
+  response.add(`ocr of [${session.windows.refOf(window)}] ${JSON.stringify(redactText(window.title))} ${g.screen[2]}x${g.screen[3]} · capture ${rec.id} · ` +
     `${els.length} text element${els.length === 1 ? '' : 's'} (tesseract on this machine; the image was not kept or sent)`);
   for (const e of els) response.add(`[${e.ref}] text ${JSON.stringify(redactText(e.text))} (ocr)`);
   response.add(els.length
@@ -79,7 +79,7 @@ async function imageMode(session: Session, target: WindowTarget, maxMarks: numbe
   const g = res.geometry;
   response.channel = 'screenshot (degraded)';
   const placed = new Map(res.marks.map((m) => [m.label, m]));
-  response.add(`screenshot ${rec.id} of [${session.windows.refOf(raw.window)}] ${JSON.stringify(raw.window.title)} · image ${g.width}x${g.height}` +
+  response.add(`screenshot ${rec.id} of [${session.windows.refOf(raw.window)}] ${JSON.stringify(redactText(raw.window.title))} · image ${g.width}x${g.height}` +
     `${g.scale < 1 ? ` (window ${g.screen[2]}x${g.screen[3]} scaled ×${g.scale.toFixed(3)})` : ''} · ${res.marks.length} marks` +
     `${candidates.length > res.marks.length ? ` (${candidates.length - res.marks.length} elements not marked: mark budget or outside the image)` : ''}`);
   for (const c of candidates) {

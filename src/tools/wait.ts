@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
 import { defineTool } from './tool.js';
@@ -35,10 +36,13 @@ export const waitTool = defineTool({
       if (signal?.aborted) throw new ComputerUseError('timeout', 'The wait was cancelled.');
       if (p.until === 'window_appears') {
         const apps = await session.apps();
-        const hit = apps.flatMap((a) => a.windows).find((w) => (!initialWindows.has(w.id) || round === 0) && (!text || w.title.toLowerCase().includes(text)) && (text || !initialWindows.has(w.id)));
+        // A denied app's window never matches and is never read (denied means unseen).
+        const hit = apps.flatMap((a) => a.windows.map((w) => ({ w, exe: a.executable }))).filter(({ w, exe }) => !session.hidden({ ...w, ...(exe ? { executable: exe } : {}) }))
+          .map(({ w }) => w)
+          .find((w) => (!initialWindows.has(w.id) || round === 0) && (!text || w.title.toLowerCase().includes(text)) && (text || !initialWindows.has(w.id)));
         if (hit) {
           const raw = await session.readWindow(hit);
-          response.add(`window [${session.windows.refOf(hit)}] ${JSON.stringify(hit.title)} is open`);
+          response.add(`window [${session.windows.refOf(hit)}] ${JSON.stringify(redactText(hit.title))} is open`);
           response.add(session.snapshotOf(raw).full.text);
           return;
         }

@@ -6,12 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
+import { updateSettings } from '../../src/policy/settings.js';
 import { killApp, refOn } from './helpers.js';
 
 const cli = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url));
 const home = await mkdtemp(join(tmpdir(), 'cu-cli-'));
 // The CLI reads the policy from the home's settings: the test app is allowed, nothing asks.
-await writeFile(join(home, 'settings.json'), JSON.stringify({ mode: 'bypass', allowApps: ['gtk3-widget-factory'] }), { mode: 0o600 });
+// Written through the tool's own writer: a settings file written by anything else is not honoured unconfirmed.
+updateSettings(join(home, 'settings.json'), (s) => Object.assign(s, { mode: 'bypass', allowApps: ['gtk3-widget-factory'] }));
 let appPid = 0;
 
 function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

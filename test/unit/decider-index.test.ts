@@ -16,7 +16,7 @@ test('createDecider: no config, off, incomplete or unreachable gateway → rules
 test('createDecider builds openai and gateway deciders from settings', async () => {
   const srv = await startFakeServer((_req, res) => sendJson(res, 200, completion('no', { no: 0.9, yes: 0.1 })));
   try {
-    const d = createDecider({ mode: 'openai', baseUrl: srv.baseUrl, model: 'm', apiKeyEnv: 'K', timeoutMs: 1000 }, { env: { K: 'sk-abc123' } });
+    const d = createDecider({ mode: 'openai', baseUrl: srv.baseUrl, model: 'm', apiKeyEnv: 'TEST_API_KEY', timeoutMs: 1000 }, { env: { TEST_API_KEY: 'sk-abc123' } });
     assert.ok(d);
     const p = await d.irreversible({ app: 'a', role: 'button', name: 'Undo', op: 'click' });
     assert.ok(p !== null && Math.abs(p - 0.1) < 1e-6);
@@ -97,4 +97,24 @@ test('parseDeciderConfig reads settings.json values and rejects malformed ones',
   for (const bad of [undefined, null, 'openai', [], { mode: 'openai', model: 'm' }, { mode: 'openai', baseUrl: 'x', model: 5 }, { mode: 'registry' }]) {
     assert.equal(parseDeciderConfig(bad), undefined, JSON.stringify(bad));
   }
+});
+
+test('apiKeyEnv names only API-key variables, and a key goes only to https or a loopback http URL', () => {
+  const warned: string[] = [];
+  const warn = (m: string): void => { warned.push(m); };
+  const make = (baseUrl: string, apiKeyEnv?: string) => createDecider({ mode: 'openai', baseUrl, model: 'm', ...(apiKeyEnv ? { apiKeyEnv } : {}) }, { warn, env: {} });
+  assert.ok(make('https://api.example.com/v1', 'OPENAI_API_KEY'));
+  assert.ok(make('http://127.0.0.1:8080/v1', 'LOCAL_TOKEN'));
+  assert.ok(make('http://localhost:8080/v1', 'MY_KEY'));
+  assert.ok(make('http://[::1]:8080/v1', 'MY_KEY'));
+  assert.ok(make('http://10.0.0.5:8080/v1'), 'no key: any http URL');
+  assert.equal(warned.length, 0, warned.join('\n'));
+  for (const env of ['HOME', 'AWS_SECRET_ACCESS_KEY_ID', 'PATH', 'k_api_key', 'SSH_AUTH_SOCK']) {
+    assert.equal(make('https://api.example.com/v1', env), undefined, env);
+  }
+  assert.equal(make('http://attacker.example/v1', 'OPENAI_API_KEY'), undefined);
+  assert.equal(make('http://127.0.0.1.attacker.example/v1', 'OPENAI_API_KEY'), undefined);
+  assert.equal(make('ftp://api.example.com/v1', 'OPENAI_API_KEY'), undefined);
+  assert.equal(warned.length, 8, warned.join('\n'));
+  assert.ok(warned.every((w) => w.startsWith('decider off: ')));
 });

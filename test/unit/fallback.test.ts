@@ -9,7 +9,7 @@ import { FakeDriver } from '../../src/drivers/fake/driver.js';
 import { imageToScreen, scaleToEdge, screenToImage } from '../../src/fallback/geometry.js';
 import { centerOf, groupLines, parseTesseractTsv } from '../../src/fallback/ocr.js';
 import { Policy } from '../../src/policy/policy.js';
-import { loadSettings } from '../../src/policy/settings.js';
+import { loadSettings, updateSettings } from '../../src/policy/settings.js';
 import type { CaptureGeometry } from '../../src/protocol/methods.js';
 import { Session } from '../../src/session/session.js';
 import { VisualTable } from '../../src/session/visual.js';
@@ -85,7 +85,7 @@ test('computer_screenshot mode "image" is refused with the default settings, and
   assert.ok(!fake.calls.some((c) => c.method.startsWith('screen.')), 'no capture was asked of the driver');
   // The setting is read from settings.json, and only from a file others cannot write.
   const dir = await mkdtemp(join(tmpdir(), 'cu-shots-'));
-  await writeFile(join(dir, 's.json'), JSON.stringify({ allowScreenshots: true }), { mode: 0o600 });
+  updateSettings(join(dir, 's.json'), (s) => { s['allowScreenshots'] = true; });
   assert.equal(loadSettings(join(dir, 's.json')).settings.allowScreenshots, true);
   await writeFile(join(dir, 'w.json'), JSON.stringify({ allowScreenshots: true }), { mode: 0o666 });
   const { chmod } = await import('node:fs/promises');
@@ -112,7 +112,7 @@ test('policy: input at a pixel asks in default mode, is audited with its point, 
   const log = await readFile(audit, 'utf8');
   assert.match(log, /"point":"10,20"/);
   assert.doesNotMatch(log, /secret text/);
-  assert.match(log, /"op":"clipboard_write".*"sha256"/);
+  assert.match(log, /"op":"clipboard_write".*"hmac"/);
   // An OCR'd "Delete" is untrusted text, but it can add a confirmation.
   await assert.rejects(new Policy({ mode: 'accept-edits', allowApps: ['drawn-buttons'], audit: false, settingsPath: false, processInfo: () => undefined, hostPids: [] })
     .check({ tool: 'computer_act', app: 'drawn-buttons', op: 'click', role: 'text (ocr)', name: 'Delete', point: [5, 5] }),

@@ -113,7 +113,7 @@ async function cases(call: (name: string, p: unknown) => Promise<{ text: string 
 
 test('with a gate that refuses everything, no acting tool call reaches an acting driver method', async () => {
   const asked: ActionRequest[] = [];
-  const refuse: PolicyGate = { check: async (req) => { asked.push(req); throw new ComputerUseError('denied_by_policy', 'refused by the test gate'); } };
+  const refuse: PolicyGate = { visible: () => undefined, check: async (req) => { asked.push(req); throw new ComputerUseError('denied_by_policy', 'refused by the test gate'); } };
   const { fake, session, call } = setup(refuse);
   const all = await cases(call);
   let calls = 0;
@@ -208,7 +208,7 @@ test('a removed row: its Archive ref is stale_ref with a fresh snapshot, never t
 
 test('computer_act refuses more than 20 actions before anything runs; an unknown ref is unknown_ref', async () => {
   const seen: string[] = [];
-  const gate: PolicyGate = { check: async (req) => { seen.push(req.op ?? ''); return { done: () => undefined }; } };
+  const gate: PolicyGate = { visible: () => undefined, check: async (req) => { seen.push(req.op ?? ''); return { done: () => undefined }; } };
   const { fake, session, call } = setup(gate);
   const bold = refOf((await call('computer_observe', {})).text, /checkbox "Bold"/);
   const many = await call('computer_act', { actions: Array.from({ length: 21 }, () => ({ ref: bold, op: 'toggle' })) });
@@ -233,7 +233,7 @@ function passwordFocused(gate: PolicyGate) {
 
 test('keys and paste read the focused element live (no prior observe) and pass chords to the gate', async () => {
   const asked: ActionRequest[] = [];
-  const gate: PolicyGate = { check: async (req) => { asked.push(req); return { done: () => undefined }; } };
+  const gate: PolicyGate = { visible: () => undefined, check: async (req) => { asked.push(req); return { done: () => undefined }; } };
   const { session, call } = passwordFocused(gate);
   await call('computer_keys', { keys: 's e c r e t Return' });
   await call('computer_input', { action: 'paste', text: 'secret', app: 'gtk3-widget-factory' });
@@ -254,7 +254,7 @@ test('keys and paste read the focused element live (no prior observe) and pass c
 
 test('the focused element is read at decision time, not taken from an older snapshot', async () => {
   const asked: ActionRequest[] = [];
-  const gate: PolicyGate = { check: async (req) => { asked.push(req); return { done: () => undefined }; } };
+  const gate: PolicyGate = { visible: () => undefined, check: async (req) => { asked.push(req); return { done: () => undefined }; } };
   const { session, call, fake } = setup(gate);
   await call('computer_observe', {}); // "Name" is focused in this snapshot
   const root = fake.windows[0]!.root;
@@ -267,7 +267,7 @@ test('the focused element is read at decision time, not taken from an older snap
 
 test('the live window\'s command controls and their access keys reach the gate (key binding, else "_X" / "&X" in a name)', async () => {
   const asked: ActionRequest[] = [];
-  const gate: PolicyGate = { check: async (req) => { asked.push(req); return { done: () => undefined }; } };
+  const gate: PolicyGate = { visible: () => undefined, check: async (req) => { asked.push(req); return { done: () => undefined }; } };
   const { session, call, fake } = setup(gate);
   const root = fake.windows[0]!.root;
   byId(root, 7).children!.push(
@@ -291,7 +291,7 @@ test('a stop aborts the in-flight dispatch: the call answers paused, the audit "
   const done: { receipt: string; detail?: string }[] = [];
   let finished!: () => void;
   const recorded = new Promise<void>((r) => { finished = r; });
-  const gate: PolicyGate = { check: async () => ({ done: (receipt, detail) => { done.push({ receipt, ...(detail ? { detail } : {}) }); finished(); } }) };
+  const gate: PolicyGate = { visible: () => undefined, check: async () => ({ done: (receipt, detail) => { done.push({ receipt, ...(detail ? { detail } : {}) }); finished(); } }) };
   const f = widgetFactory();
   let started!: () => void;
   const dispatching = new Promise<void>((r) => { started = r; });

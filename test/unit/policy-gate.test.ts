@@ -140,15 +140,14 @@ test('"always" is saved to the settings file and holds in the next session', asy
 test('deny-listed apps are refused through act, keys and launch in every mode, whatever the allow list says', async () => {
   for (const mode of ['default', 'bypass', 'unattended'] as const) {
     const s = setup({ mode, allowApps: ['keepassxc', 'KeePassXC', 'polkit-gnome-authentication-agent-1', 'mailer'], allowIrreversibleUnattended: true, confirmer: stubConfirmer() });
-    const kp = (await s.call('computer_observe', { app: 'KeePassXC' })).text;
-    const copy = await s.call('computer_act', { actions: [{ ref: refOf(kp, /button "Copy password"/), op: 'click' }] });
-    assert.equal(copy.code, 'denied_by_policy', copy.text);
-    assert.match(copy.text, /may not act on "KeePassXC": it is a password manager \(built-in deny list; no setting lifts it\)/);
+    // Denied means unseen: not even observed, so there is no ref to act on.
+    const kp = await s.call('computer_observe', { app: 'KeePassXC' });
+    assert.equal(kp.code, 'denied_by_policy', kp.text);
+    assert.match(kp.text, /may not read or act on: it is a password manager \(built-in deny list; no setting lifts it\)/);
     const kpKeys = await s.call('computer_keys', { keys: 'ctrl+c', app: 'KeePassXC' });
     assert.equal(kpKeys.code, 'denied_by_policy', kpKeys.text);
-    const pk = (await s.call('computer_observe', { app: 'polkit-gnome-authentication-agent-1' })).text;
-    const pw = await s.call('computer_act', { actions: [{ ref: refOf(pk, /textbox "Password"/), op: 'set_value', value: SECRET }] });
-    assert.equal(pw.code, 'denied_by_policy', pw.text);
+    const pk = await s.call('computer_observe', { app: 'polkit-gnome-authentication-agent-1' });
+    assert.equal(pk.code, 'denied_by_policy', pk.text);
     const auth = await s.call('computer_keys', { keys: 'Return', window: 'Authentication Required' });
     assert.equal(auth.code, 'denied_by_policy', auth.text);
     for (const command of ['keepassxc', '/usr/bin/keepassxc', 'pkexec', 'seahorse']) {
@@ -261,7 +260,7 @@ test('a password typed through act or keys never appears in outputs, questions o
   }
   const rec = s.audit().find((x): x is DecidedRecord => x.phase === 'decided' && x.op === 'set_value')!;
   assert.equal(rec.value?.len, [...SECRET].length);
-  assert.match(rec.value?.sha256 ?? '', /^[0-9a-f]{16}$/);
+  assert.match(rec.value?.hmac ?? '', /^[0-9a-f]{16}$/);
   assert.equal(rec.redacted, true);
   await s.session.close();
 });

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { AppRules, builtinDenied } from '../../src/policy/apps.js';
 import { classifyAction, irreversibleWord, normalizeLabel } from '../../src/policy/irreversible.js';
 import { MODES, parseMode } from '../../src/policy/modes.js';
-import { addAllowedApp, loadSettings } from '../../src/policy/settings.js';
+import { addAllowedApp, loadSettings, updateSettings } from '../../src/policy/settings.js';
 
 test('labels are normalized through case, width, mnemonics, accelerators and ellipses', () => {
   assert.equal(normalizeLabel('_Send'), 'send');
@@ -84,7 +84,7 @@ test('modes parse; unknown modes say which exist', () => {
 test('settings: owner-only, other fields kept, a file others can write grants nothing', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-settings-'));
   const path = join(dir, 'settings.json');
-  writeFileSync(path, JSON.stringify({ mode: 'bypass', allowApps: ['gedit'], decider: { mode: 'openai', baseUrl: 'http://x', model: 'm' } }), { mode: 0o600 });
+  updateSettings(path, (s) => Object.assign(s, { mode: 'bypass', allowApps: ['gedit'], decider: { mode: 'openai', baseUrl: 'http://x', model: 'm' } }));
   addAllowedApp(path, 'mousepad');
   assert.equal(statSync(path).mode & 0o777, 0o600);
   const saved = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;

@@ -81,6 +81,7 @@ test('the policy gate sees every act first; a refusal sends nothing', async () =
       if (req.name === 'Bold') throw new ComputerUseError('denied_by_policy', 'Bold is not allowed in this test.');
       return { done: () => undefined };
     },
+    visible: () => undefined,
   };
   const { call, fake, session } = setup({ gate });
   const snap = (await call('computer_observe', {})).text;

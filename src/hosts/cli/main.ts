@@ -15,6 +15,7 @@ const USAGE = `usage: computer-use <command> [args...]
   sandbox   headless desktops (up | down | status | env | exec); see \`computer-use sandbox help\`
   stop | resume                      pause every session of this home (aborts the action in flight) / continue
   audit [--json] [--tail N]          the audit log: every decision and its receipt
+  settings confirm [--path P]        confirm settings that lower protection, edited outside computer-use (asks on the terminal)
   mcp [--desktop auto|current|sandbox] [--max-tokens N] [--mode M] [--allow-app A] [--deny-app A] [--image-input]   MCP server on stdio
       (--image-input: the client's model takes images; computer_screenshot mode "image" also needs "allowScreenshots": true in settings)
   policy flags of tool commands and mcp: --mode plan|default|accept-edits|bypass|unattended,
@@ -32,6 +33,7 @@ async function main(argv: string[]): Promise<number> {
     case 'stop': return (await import('./policy-commands.js')).runStop();
     case 'resume': return (await import('./policy-commands.js')).runResume();
     case 'audit': return (await import('./policy-commands.js')).runAudit(rest);
+    case 'settings': return (await import('./policy-commands.js')).runSettings(rest);
     case 'mcp': {
       const { mcpOptionsFrom } = await import('../mcp-options.js');
       const { runMcpServer } = await import('../mcp.js');

@@ -1,12 +1,14 @@
 /**
- * `computer-use stop | resume | audit`, the policy flags of tool commands (`--mode`, `--allow-app`,
+ * `computer-use stop | resume | audit | settings confirm`, the policy flags of tool commands (`--mode`, `--allow-app`,
  * `--deny-app`) and the TTY confirmer the CLI asks through when a human sits at the terminal.
  */
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { AuditLog, defaultAuditPath, formatAudit } from '../../policy/audit.js';
 import type { ConfirmChoice, Confirmer } from '../../policy/confirm.js';
 import { parseMode, type Mode } from '../../policy/modes.js';
 import { pauseInfo, requestResume, requestStop } from '../../policy/stop.js';
+import { confirmedLowering, loweringOf, recordConfirmation, unsafeSettings, defaultSettingsPath } from '../../policy/settings.js';
 import { cuHome } from '../../paths.js';
 import { parseArgs } from './tool-commands.js';
 
@@ -90,5 +92,44 @@ export function runAudit(args: string[]): number {
   const lines = formatAudit(records, tail);
   if (pauseInfo()) process.stdout.write('(paused: computer-use resume to continue)\n');
   process.stdout.write(lines.length ? lines.join('\n') + '\n' : `no actions recorded in ${path}\n`);
+  return 0;
+}
+
+/**
+ * `computer-use settings confirm [--path P]`: a human confirms settings that lower protection (mode,
+ * allowApps, allowIrreversibleUnattended, allowScreenshots, decider) written outside computer-use. Shows what
+ * changed since the last confirmed state and asks on the terminal; without a terminal nothing is confirmed
+ * (an agent running the command through a pipe cannot confirm its own change).
+ */
+export async function runSettings(args: string[], input: NodeJS.ReadStream = process.stdin, output: NodeJS.WriteStream = process.stderr): Promise<number> {
+  const { pos, flags } = parseArgs(args, []);
+  if (pos[0] !== 'confirm') { process.stderr.write('usage: computer-use settings confirm [--path settings.json]\n'); return 2; }
+  const path = flags['path'] ?? defaultSettingsPath();
+  const unsafe = unsafeSettings(path);
+  if (unsafe) { process.stderr.write(`${path} ${unsafe}; fix that first, nothing was confirmed\n`); return 1; }
+  let raw: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object');
+    raw = parsed as Record<string, unknown>;
+  } catch (e) { process.stderr.write(`${path}: ${(e as Error).message}; nothing was confirmed\n`); return 1; }
+  const now = loweringOf(raw);
+  const before = confirmedLowering(path) ?? {};
+  const changed = [...new Set([...Object.keys(before), ...Object.keys(now)])].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(now[k]));
+  if (changed.length === 0) { process.stdout.write(`${path}: nothing to confirm\n`); return 0; }
+  if (!input.isTTY) { process.stderr.write('computer-use settings confirm asks a human on a terminal; stdin is not one, so nothing was confirmed\n'); return 1; }
+  output.write(`${path} — settings that lower protection, changed outside computer-use:\n`);
+  for (const k of changed) {
+    output.write(`  ${k}:\n    - ${before[k] === undefined ? '(unset)' : JSON.stringify(before[k])}\n    + ${now[k] === undefined ? '(unset)' : JSON.stringify(now[k])}\n`);
+  }
+  const rl = createInterface({ input, output, terminal: Boolean(output.isTTY) });
+  const answer = await new Promise<string>((resolve) => {
+    rl.on('close', () => resolve(''));
+    rl.question('Did you make this change, and should computer-use use it? [y/N] ', (a) => resolve(a));
+  });
+  rl.close();
+  if (!/^y(es)?$/i.test(answer.trim())) { process.stdout.write('not confirmed; the changed fields stay ignored\n'); return 1; }
+  recordConfirmation(path, raw);
+  process.stdout.write(`confirmed: ${changed.join(', ')} now apply to new sessions\n`);
   return 0;
 }

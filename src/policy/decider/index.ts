@@ -24,6 +24,29 @@ export interface DeciderHost {
   gateway?: GatewayCall;
   fetch?: typeof fetch;
   env?: Record<string, string | undefined>;
+  /** Told why a configured decider is off (e.g. an apiKeyEnv that does not name an API key). */
+  warn?: (message: string) => void;
+}
+
+/** Environment variable names an API key may come from: `*_API_KEY`, `*_TOKEN`, `*_KEY`. */
+const API_KEY_ENV = /^[A-Z][A-Z0-9_]*(API_KEY|_TOKEN|_KEY)$/;
+
+/**
+ * Why an `openai` configuration may not be used, or undefined. The settings file names an environment
+ * variable and a URL: unchecked, that sends any variable (HOME, AWS_SECRET_ACCESS_KEY, …) to any server. So
+ * the variable must look like an API key, and a key is sent only over https or to a loopback http URL.
+ */
+export function openAIConfigProblem(config: { baseUrl: string; apiKeyEnv?: string }): string | undefined {
+  let url: URL;
+  try { url = new URL(config.baseUrl); } catch { return 'baseUrl is not a URL'; }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `baseUrl must be https (or http on this machine), not ${url.protocol}`;
+  if (url.username || url.password) return 'baseUrl must not carry credentials';
+  if (config.apiKeyEnv === undefined) return undefined;
+  if (!API_KEY_ENV.test(config.apiKeyEnv)) return `apiKeyEnv ${JSON.stringify(config.apiKeyEnv)} does not name an API key variable (…_API_KEY, …_TOKEN or …_KEY)`;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const loopback = host === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
+  if (url.protocol === 'http:' && !loopback) return 'an API key is sent only over https, or over http to this machine (localhost, 127.0.0.1, ::1)';
+  return undefined;
 }
 
 const str = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
@@ -57,7 +80,8 @@ export function createDecider(config: DeciderConfig | undefined, host: DeciderHo
   switch (config.mode) {
     case 'openai': {
       if (!str(config.baseUrl) || !str(config.model)) return undefined;
-      try { new URL(config.baseUrl); } catch { return undefined; }
+      const problem = openAIConfigProblem(config);
+      if (problem) { host.warn?.(`decider off: ${problem}`); return undefined; }
       return createOpenAIDecider({
         baseUrl: config.baseUrl, model: config.model,
         ...(str(config.apiKeyEnv) ? { apiKeyEnv: config.apiKeyEnv } : {}),
