@@ -45,13 +45,19 @@ export interface PolicyOptions {
   processInfo?: (pid: number) => ProcessInfo | undefined;
   /** Pids of the agent host, never acted on (default this process and its ancestors). */
   hostPids?: readonly number[];
+  /**
+   * The host's own tool approval stands in for the per-app question in `default` mode (issue 11): an MCP client
+   * asks its user before each destructive tool call, so the app question is not asked again and the audit
+   * records `approved_by: "host"`. Irreversible steps and password writes still ask a human.
+   */
+  hostApprovesFirstUse?: boolean;
   /** Session and device ids written to the audit log. */
   session?: string;
   device?: string;
 }
 
 /** What an allowed check decided, for the audit record. */
-interface Verdict { reason: string; answer?: ConfirmChoice; confirmed: boolean }
+interface Verdict { reason: string; answer?: ConfirmChoice; confirmed: boolean; approvedBy?: 'host' }
 
 const DECIDER_THRESHOLD = 0.5;
 /** Element operations worth asking the decider about (the rest do not trigger anything). */
@@ -83,6 +89,9 @@ export class Policy implements PolicyGate {
 
   /** Apps granted for this session ("allow for this session" answers). */
   get sessionGrants(): ReadonlySet<string> { return this.grants; }
+
+  /** Grants an app for this session, as an "allow for this session" answer does (the panel's Apps list). */
+  grantSession(app: string): void { this.grants.add(app.trim().toLowerCase()); }
 
   async check(req: ActionRequest): Promise<Decision> {
     const id = AuditLog.newId();
@@ -130,16 +139,22 @@ export class Policy implements PolicyGate {
     } else {
       // Keys, launches and input at coordinates name no element: default mode asks unless the app is listed.
       const raw = req.tool === 'computer_keys' || req.tool === 'computer_launch' || req.tool === 'computer_input' || req.point !== undefined;
-      const askApp = !granted || (this.mode === 'default' && !listed && raw);
+      const appQuestion = !granted || (this.mode === 'default' && !listed && raw);
+      // Issue 11: the host asked its user before this call, which answers the app question (not the action's).
+      const byHost = appQuestion && this.mode === 'default' && this.options.hostApprovesFirstUse === true;
+      const askApp = appQuestion && !byHost;
       const askAction = verdict !== undefined && !(this.mode === 'bypass' && granted);
       if (!askApp && !askAction) {
-        result = { reason: `${this.mode}, ${listed ? 'allow-listed' : 'granted for this session'}`, confirmed: false };
+        result = byHost ? { reason: 'default, approved by the host', confirmed: false, approvedBy: 'host' }
+          : { reason: `${this.mode}, ${listed ? 'allow-listed' : 'granted for this session'}`, confirmed: false };
       } else {
         result = await this.ask(req, app, key, askApp && !granted, verdict, refuse);
+        if (byHost) result.approvedBy = 'host';
       }
     }
 
-    const decided: DecidedRecord = { ...record, decision: 'allowed', reason: result.reason, ...(result.answer ? { answer: result.answer } : {}) };
+    const decided: DecidedRecord = { ...record, decision: 'allowed', reason: result.reason, ...(result.answer ? { answer: result.answer } : {}),
+      ...(result.approvedBy ? { approved_by: result.approvedBy } : {}) };
     try { this.audit?.append(decided); } catch (e) {
       throw new ComputerUseError('denied_by_policy', `The audit log ${this.audit?.path ?? ''} cannot be written (${(e as Error).message}), so nothing is sent. Free disk space or fix its permissions.`);
     }

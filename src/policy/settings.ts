@@ -24,6 +24,13 @@ export interface Settings {
   allowScreenshots?: boolean;
   /** Decider configuration (seed §10), read by the decider; the policy passes it through. */
   decider?: Record<string, unknown>;
+  /**
+   * Keep asking the per-app first-use question in MCP clients without elicitation (default false: the host's
+   * own tool approval stands in for it; `--strict-first-use` does the same for one server).
+   */
+  strictFirstUse?: boolean;
+  /** The global stop hotkey of the panel on X11 (default `ctrl+shift+Escape`), a chord like computer_keys takes. */
+  stopHotkey?: string;
 }
 
 /** Default settings path: `<home>/settings.json`. */
@@ -44,6 +51,9 @@ export function loadSettings(path: string = defaultSettingsPath()): { settings: 
   const deny = strings(r['denyApps']);
   if (deny) settings.denyApps = deny;
   if (r['decider'] && typeof r['decider'] === 'object') settings.decider = r['decider'] as Record<string, unknown>;
+  // Tightening or neutral fields: read even from a file others can write.
+  if (r['strictFirstUse'] === true) settings.strictFirstUse = true;
+  if (typeof r['stopHotkey'] === 'string') settings.stopHotkey = r['stopHotkey'];
   let unsafe = false;
   try {
     const st = statSync(path);
