@@ -5,23 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { AuditIndex } from '../../src/panel/audit-index.js';
-import type { DecidedRecord, DoneRecord } from '../../src/policy/audit.js';
-
-const APPS = ['gedit', 'zenity', 'gtk3-widget-factory', 'mousepad'];
-const TOOLS = ['computer_act', 'computer_keys', 'computer_launch'];
-const DECISIONS = ['allowed', 'allowed', 'allowed', 'denied', 'declined', 'paused'];
-
-/** Writes `n` decided records (each allowed one followed by its done record) from `t0`, one per second. */
-export function auditLines(n: number, t0 = Date.UTC(2026, 0, 1), from = 0): string {
-  const out: string[] = [];
-  for (let i = from; i < from + n; i++) {
-    const d: DecidedRecord = { v: 1, phase: 'decided', id: `id-${i}`, time: new Date(t0 + i * 1000).toISOString(), session: 's', device: 'local', mode: 'default',
-      tool: TOOLS[i % 3]!, app: APPS[i % 4]!, op: 'click', role: 'button', name: `Button ${i}`, redacted: false, decision: DECISIONS[i % 6] as DecidedRecord['decision'], reason: `rule ${i}` };
-    out.push(JSON.stringify(d));
-    if (d.decision === 'allowed') out.push(JSON.stringify({ v: 1, phase: 'done', id: d.id, time: d.time, receipt: 'confirmed', ms: 12 } satisfies DoneRecord));
-  }
-  return out.join('\n') + '\n';
-}
+import { auditLines } from '../fixtures/panel/audit-lines.js';
 
 test('100,000 records: indexed and paged (newest first, filters, cursors) in under a second', () => {
   const path = join(mkdtempSync(join(tmpdir(), 'cu-audit-idx-')), 'audit.jsonl');
