@@ -113,16 +113,21 @@ export function createMcpServer(options: McpServerOptions = {}): { server: Serve
         home: cuHome(), auditPath: options.auditPath ?? defaultAuditPath(), confirmer: panelConfirmer, live,
         computer: getComputer,
         mode: () => computerOptions.mode ?? settings.mode ?? 'default',
-        hotkey: () => hotkey,
+        hotkey: () => hotkey || undefined,
       });
-      const display = process.env['DISPLAY'];
-      if (display) {
+      // The stop hotkey on this process's X display, else on the computer's (a sandbox) once it is up.
+      const grab = async (display: string): Promise<void> => {
+        if (hotkey !== undefined) return;
+        hotkey = '';
         const { grabStopHotkey, DEFAULT_STOP_HOTKEY } = await import('../panel/hotkey.js');
         const { requestStop } = await import('../policy/stop.js');
         await grabStopHotkey(display, settings.stopHotkey ?? DEFAULT_STOP_HOTKEY, () => { requestStop(cuHome(), 'stop hotkey'); })
           .then((g) => { hotkey = g.chord; const close = p.close; p.close = async () => { g.close(); await close(); }; },
             (e: unknown) => { process.stderr.write(`computer-use panel: no stop hotkey: ${(e as Error).message}\n`); });
-      }
+      };
+      const display = process.env['DISPLAY'];
+      if (display) await grab(display);
+      else void getComputer().then((c) => (c.desktop.env['DISPLAY'] ? grab(c.desktop.env['DISPLAY']) : undefined), () => undefined);
       return p;
     })();
     return panel;

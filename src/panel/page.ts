@@ -57,7 +57,7 @@ ul.plain { margin:4px 0; padding-left:18px; }
 <nav><a href="#pending">Pending</a><a href="#apps">Apps</a><a href="#live">Live view</a><a href="#audit">Audit</a><a href="#doctor">Self-check</a></nav>
 <main>
 <section id="pending" class="wide"><h2>Pending confirmations</h2><div id="questions"><p class="muted">Nothing waits for you.</p></div></section>
-<section id="apps"><h2>Apps</h2><div id="applist" class="muted">Loading…</div><h2 class="sub">Lists</h2><div id="lists"></div></section>
+<section id="apps"><h2>Apps <button id="refreshapps" type="button">Refresh</button></h2><div id="applist" class="muted">Loading…</div><h2 class="sub">Lists</h2><div id="lists"></div></section>
 <section id="live"><h2>Live view</h2><div id="sessions" class="muted">No session has acted in this process yet.</div></section>
 <section id="audit" class="wide"><h2>Audit log</h2>
 <form class="filters" id="auditform">
@@ -128,6 +128,9 @@ async function refreshApps() {
     el('div', {}, el('b', {}, 'Built-in deny list (cannot be lifted): '), a.builtin.join('; ')), el('div', { class: 'muted' }, 'Saved in ' + a.settingsPath));
 }
 async function appAction(app, action) { await api('/api/apps', { app, action }); await refreshApps(); }
+$('refreshapps').addEventListener('click', () => void refreshApps());
+let appsTimer;
+function refreshAppsSoon() { if (!appsTimer) appsTimer = setTimeout(() => { appsTimer = undefined; void refreshApps(); }, 1500); }
 
 async function refreshLive() {
   const l = await api('/api/live');
@@ -191,7 +194,7 @@ $('rundoctor').addEventListener('click', async () => {
 const events = new EventSource('/api/events?token=' + encodeURIComponent(token));
 events.addEventListener('state', (e) => renderState(JSON.parse(e.data)));
 events.addEventListener('audit', () => { if (cursor === undefined || $('auditrows').children.length <= 50) void loadAudit(false); });
-events.addEventListener('live', () => void refreshLive());
+events.addEventListener('live', () => { void refreshLive(); refreshAppsSoon(); });
 void refreshState(); void refreshApps(); void refreshLive(); void loadAudit(false);
 </script></body></html>`;
 }

@@ -204,6 +204,24 @@ test('the stop button halts an act in flight; resume lets acts run again', async
   assert.match(await page.locator('#sessions').innerText(), /last diff/);
 });
 
+test('the global hotkey ctrl+shift+Escape stops too (X11 grab in the MCP process)', async () => {
+  assert.match(await page.locator('#status').innerText(), /stop hotkey ctrl\+shift\+Escape/);
+  const pressed = Date.now();
+  await new Promise<void>((resolve, reject) => spawn('xdotool', ['key', 'ctrl+shift+Escape'], { stdio: 'ignore' }).once('exit', (c) => (c === 0 ? resolve() : reject(new Error(`xdotool ${c}`)))));
+  await page.locator('#stop', { hasText: 'RESUME' }).waitFor({ timeout: 5000 });
+  const pause = JSON.parse(readFileSync(join(home, 'paused'), 'utf8')) as { time: number; reason: string };
+  assert.equal(pause.reason, 'stop hotkey');
+  process.stdout.write(`# hotkey: paused ${pause.time - pressed} ms after xdotool started\n`);
+  await page.click('#stop');
+  await page.locator('#stop', { hasText: 'STOP' }).waitFor();
+});
+
+test('the self-check shows the doctor\'s results with their fixes', async () => {
+  await page.click('#rundoctor');
+  await page.locator('#checks', { hasText: /checks (passed|failed)/ }).waitFor({ timeout: 60000 });
+  assert.match(await page.locator('#checks').innerText(), /display: X11 display/);
+});
+
 test('the audit view pages through 100,000 records', async () => {
   appendFileSync(auditPath, auditLines(100_000, Date.UTC(2026, 0, 1)));
   await page.reload();
