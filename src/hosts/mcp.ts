@@ -47,7 +47,7 @@ export function elicitationConfirmer(server: Server): Confirmer {
 }
 
 /** What a tool call in progress lets a confirmer say while it waits (sent as MCP progress). */
-interface CallContext { waiting(message: string | undefined): void }
+interface CallContext { waiting(message: string | undefined): void; signal: AbortSignal }
 const calls = new AsyncLocalStorage<CallContext>();
 
 /**
@@ -63,7 +63,9 @@ export function mcpConfirmer(server: Server, panel: PanelConfirmer | undefined):
       if (elicit.interactive || !panel?.interactive) return elicit.confirm(request, signal);
       const ctx = calls.getStore();
       try {
-        return await panel.confirm(request, signal, {
+        // A call the client cancelled takes its question off the panel (and nothing is sent).
+        const both = ctx ? (signal ? AbortSignal.any([signal, ctx.signal]) : ctx.signal) : signal;
+        return await panel.confirm(request, both, {
           onWaiting: () => ctx?.waiting(`Waiting for the user in the computer-use panel (${request.title}). Ask the user to open ${panel.url ?? 'the panel'} and approve or decline there.`),
         });
       } finally { ctx?.waiting(undefined); }
@@ -176,7 +178,7 @@ export function createMcpServer(options: McpServerOptions = {}): { server: Serve
         if (message && token !== undefined) {
           void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++beats, message } }).catch(() => undefined);
         }
-      } }, () => c.call(request.params.name, request.params.arguments ?? {}, extra.signal));
+      }, signal: extra.signal }, () => c.call(request.params.name, request.params.arguments ?? {}, extra.signal));
       if (!result.isError) live.record(c.policy.policy?.session ?? 'custom gate', c.policy.policy?.mode ?? 'custom', request.params.name, result.text);
       if (result.code === 'confirmation_required' && !panelConfirmer) {
         result.text += '\n(The server can ask the user in a local panel instead: add --panel to its command line.)';

@@ -140,6 +140,21 @@ test('a declined irreversible click sends nothing', async () => {
   dialog.proc.kill();
 });
 
+test('a call the client cancels takes its question off the panel; nothing is sent', async () => {
+  const title = `Cancel test ${process.pid}`;
+  const dialog = deleteDialog(title);
+  const ref = await deleteRef(title);
+  const controller = new AbortController();
+  const pending = client.callTool({ name: 'computer_act', arguments: { actions: [{ ref, op: 'click' }] } }, undefined, { signal: controller.signal, timeout: 120_000 });
+  await page.locator('.q').waitFor({ timeout: 20000 });
+  controller.abort();
+  await assert.rejects(pending);
+  await page.locator('.q').waitFor({ state: 'detached', timeout: 5000 });
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(dialog.proc.exitCode, null, 'the dialog is still open: nothing was clicked');
+  dialog.proc.kill();
+});
+
 function raw(path: string, headers: Record<string, string>): Promise<number> {
   const u = new URL(panelUrl);
   return new Promise((resolve, reject) => {
