@@ -144,6 +144,8 @@ export interface PolicyControls {
   denyApp(app: string): void;
   /** Allows an app for this session only (not saved). */
   allowAppForSession(app: string): void;
+  /** Lets the next action on an app pass without the app question (not saved). */
+  allowAppOnce(app: string): void;
   /** Removes an app from allowApps or denyApps (settings.json) and from this session's lists. */
   removeApp(app: string, list: 'allow' | 'deny'): void;
   /** The settings file these controls write (atomically, mode 0600). */
@@ -242,6 +244,7 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
       policy?.rules.deny.push(app.trim().toLowerCase());
     },
     allowAppForSession: (app) => { policy?.grantSession(app); },
+    allowAppOnce: (app) => { policy?.grantOnce(app); },
     removeApp: (app, list) => {
       const field = list === 'allow' ? 'allowApps' : 'denyApps';
       const norm = app.trim().toLowerCase();

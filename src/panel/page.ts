@@ -116,7 +116,7 @@ async function refreshApps() {
     const acts = el('td');
     if (app.builtin) acts.append(el('span', { class: 'tag bad' }, 'built-in deny: ' + app.builtin));
     else {
-      if (!app.allowed) acts.append(el('button', { type: 'button', onclick: () => appAction(app.key, 'session') }, 'This session'), el('button', { type: 'button', onclick: () => appAction(app.key, 'always') }, 'Always'));
+      if (!app.allowed) acts.append(el('button', { type: 'button', onclick: () => appAction(app.key, 'once') }, 'Once'), el('button', { type: 'button', onclick: () => appAction(app.key, 'session') }, 'This session'), el('button', { type: 'button', onclick: () => appAction(app.key, 'always') }, 'Always'));
       if (!app.denied) acts.append(el('button', { type: 'button', class: 'deny', onclick: () => appAction(app.key, 'deny') }, 'Deny'));
     }
     const state = app.builtin ? '' : app.denied ? 'denied' : app.allowed ? 'allowed' : app.session ? 'this session' : 'asks first';

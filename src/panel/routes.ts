@@ -86,12 +86,13 @@ export async function handleApi(host: PanelHost, audit: AuditIndex, req: Incomin
       const action = str(b['action'], 'action');
       const controls = (await host.computer()).policy;
       if (builtinDenied(app) && action !== 'deny' && action !== 'remove-deny') throw new HttpError(403, `${app} is on the built-in deny list, which no setting lifts`);
-      if (action === 'session') controls.allowAppForSession(app);
+      if (action === 'once') controls.allowAppOnce(app);
+      else if (action === 'session') controls.allowAppForSession(app);
       else if (action === 'always') controls.allowApp(app);
       else if (action === 'deny') controls.denyApp(app);
       else if (action === 'remove-allow') controls.removeApp(app, 'allow');
       else if (action === 'remove-deny') controls.removeApp(app, 'deny');
-      else throw new HttpError(400, 'action is one of session, always, deny, remove-allow, remove-deny');
+      else throw new HttpError(400, 'action is one of once, session, always, deny, remove-allow, remove-deny');
       json(res, 200, await appsOf(host));
       return true;
     }

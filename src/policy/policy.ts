@@ -93,6 +93,10 @@ export class Policy implements PolicyGate {
   /** Grants an app for this session, as an "allow for this session" answer does (the panel's Apps list). */
   grantSession(app: string): void { this.grants.add(app.trim().toLowerCase()); }
 
+  /** Lets the next action on an app pass its app question, as an "allow once" answer does (the panel). */
+  grantOnce(app: string): void { this.once.add(app.trim().toLowerCase()); }
+  private readonly once = new Set<string>();
+
   async check(req: ActionRequest): Promise<Decision> {
     const id = AuditLog.newId();
     const app = this.identify(req);
@@ -124,7 +128,7 @@ export class Policy implements PolicyGate {
     if (!verdict && this.mode !== 'bypass') verdict = await this.askDecider(req, app);
 
     const listed = this.rules.allowed(app);
-    const granted = listed || this.grants.has(key);
+    const granted = listed || this.grants.has(key) || this.once.delete(key);
     let result: Verdict;
     if (this.mode === 'unattended') {
       if (!listed) {

@@ -33,7 +33,7 @@ function setup(opts: PolicyOptions) {
     assert.ok(line, snap);
     return call('computer_act', { actions: [{ ref: /\[(e\d+)\]/.exec(line)![1]!, op }] });
   };
-  return { fake, call, decided, act, sent: () => fake.calls.filter((c) => c.method === 'node.act' || c.method === 'input.keys').length };
+  return { fake, policyRef: policy, call, decided, act, sent: () => fake.calls.filter((c) => c.method === 'node.act' || c.method === 'input.keys').length };
 }
 
 test('default mode, host approves: an ordinary act and keys go through without a question, audited approved_by host', async () => {
@@ -88,4 +88,15 @@ test('settings.json strictFirstUse and stopHotkey are read', () => {
   const { settings } = loadSettings(p);
   assert.equal(settings.strictFirstUse, true);
   assert.equal(settings.stopHotkey, 'ctrl+alt+End');
+});
+
+test('grants from the panel: once covers the next action only, session every action', async () => {
+  const s = setup({ mode: 'default' });
+  const policy = s.policyRef;
+  policy.grantOnce('mailer');
+  assert.equal((await s.act(/checkbox "Request receipt"/, 'toggle')).isError, false);
+  assert.equal((await s.act(/checkbox "Request receipt"/, 'toggle')).code, 'confirmation_required');
+  policy.grantSession('mailer');
+  assert.equal((await s.act(/checkbox "Request receipt"/, 'toggle')).isError, false);
+  assert.equal((await s.act(/checkbox "Request receipt"/, 'toggle')).isError, false);
 });
