@@ -13,6 +13,7 @@ export const MCP_ENV = {
   'deny-app': 'COMPUTER_USE_DENY_APPS', settings: 'COMPUTER_USE_SETTINGS', driver: 'COMPUTER_USE_DRIVER',
   'cdp-endpoint': 'COMPUTER_USE_CDP_ENDPOINT', 'max-tokens': 'COMPUTER_USE_MAX_TOKENS', 'image-input': 'COMPUTER_USE_IMAGE_INPUT',
   panel: 'COMPUTER_USE_PANEL', 'strict-first-use': 'COMPUTER_USE_STRICT_FIRST_USE', 'confirm-timeout': 'COMPUTER_USE_CONFIRM_TIMEOUT',
+  'confirm-in': 'COMPUTER_USE_CONFIRM_IN',
 } as const;
 
 const list = (v: string | undefined): string[] => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -54,6 +55,11 @@ export function mcpOptionsFrom(args: string[], env: NodeJS.ProcessEnv = process.
   const yes = (k: 'panel' | 'strict-first-use'): boolean => { const v = get(k); return v === 'true' || v === '1'; };
   if (yes('panel')) out.panel = true;
   if (yes('strict-first-use')) out.strictFirstUse = true;
+  const confirmIn = get('confirm-in');
+  if (confirmIn !== undefined) {
+    if (confirmIn !== 'auto' && confirmIn !== 'panel') throw new Error(`--confirm-in takes auto or panel, not "${confirmIn}"`);
+    out.confirmIn = confirmIn;
+  }
   const timeout = get('confirm-timeout');
   if (timeout !== undefined) {
     const n = Number(timeout);

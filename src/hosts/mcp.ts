@@ -55,12 +55,13 @@ const calls = new AsyncLocalStorage<CallContext>();
  * question waits in the panel, the tool call's progress notifications carry the panel URL and ask the model to
  * send the user there; after the timeout the call ends with `confirmation_timeout`.
  */
-export function mcpConfirmer(server: Server, panel: PanelConfirmer | undefined): Confirmer {
+export function mcpConfirmer(server: Server, panel: PanelConfirmer | undefined, opts: { ignoreElicitation?: boolean } = {}): Confirmer {
   const elicit = elicitationConfirmer(server);
+  const elicits = (): boolean => !opts.ignoreElicitation && elicit.interactive;
   return {
-    get interactive() { return elicit.interactive || Boolean(panel?.interactive); },
+    get interactive() { return elicits() || Boolean(panel?.interactive); },
     async confirm(request, signal) {
-      if (elicit.interactive || !panel?.interactive) return elicit.confirm(request, signal);
+      if (elicits() || !panel?.interactive) return elicit.confirm(request, signal);
       const ctx = calls.getStore();
       try {
         // A call the client cancelled takes its question off the panel (and nothing is sent).
@@ -81,6 +82,11 @@ export interface McpServerOptions extends ComputerOptions {
   strictFirstUse?: boolean;
   /** How long a question waits in the panel (ms, default 120000). */
   confirmTimeoutMs?: number;
+  /**
+   * 'panel': ask in the panel even when the client advertises elicitation (for clients that advertise it but
+   * decline every form); implies `panel`. Default 'auto': elicitation when the client has it.
+   */
+  confirmIn?: 'auto' | 'panel';
 }
 
 /** How often a long call reports progress to clients that asked for it. */
@@ -90,8 +96,9 @@ const PROGRESS_INTERVAL_MS = 1000;
 export function createMcpServer(options: McpServerOptions = {}): { server: Server; close: () => Promise<void>; startPanel: () => Promise<Panel> } {
   const server = new Server({ name: 'computer-use', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: GUIDANCE });
   let computer: Promise<Computer> | null = null;
-  const { panel: wantPanel, strictFirstUse, confirmTimeoutMs, ...computerOptions } = options;
-  const panelConfirmer = wantPanel ? new PanelConfirmer(confirmTimeoutMs) : undefined;
+  const { panel: wantPanel, strictFirstUse, confirmTimeoutMs, confirmIn, ...computerOptions } = options;
+  const inPanel = confirmIn === 'panel';
+  const panelConfirmer = wantPanel || inPanel ? new PanelConfirmer(confirmTimeoutMs) : undefined;
   const live = new LiveView();
   const settingsPath = options.settingsPath ?? defaultSettingsPath();
   const getComputer = (): Promise<Computer> => {
@@ -99,8 +106,8 @@ export function createMcpServer(options: McpServerOptions = {}): { server: Serve
     // elicit approves each destructive call itself, which stands in for the per-app question (issue 11).
     computer ??= createComputer({
       ...computerOptions,
-      confirmer: options.confirmer ?? mcpConfirmer(server, panelConfirmer),
-      hostApprovesFirstUse: !strictFirstUse && !server.getClientCapabilities()?.elicitation,
+      confirmer: options.confirmer ?? mcpConfirmer(server, panelConfirmer, { ignoreElicitation: inPanel }),
+      hostApprovesFirstUse: !strictFirstUse && (inPanel || !server.getClientCapabilities()?.elicitation),
     }).catch((e: unknown) => { computer = null; throw e; });
     return computer;
   };
@@ -218,7 +225,7 @@ export async function runMcpServer(options: McpServerOptions = {}): Promise<void
   process.on('SIGTERM', () => { void shutdown(); });
   process.on('SIGINT', () => { void shutdown(); });
   await server.connect(transport);
-  if (options.panel) {
+  if (options.panel || options.confirmIn === 'panel') {
     // stdout is the MCP channel: the URL goes to stderr (clients show it in their server log).
     const p = await startPanel();
     process.stderr.write(`computer-use panel: ${p.url}\n`);

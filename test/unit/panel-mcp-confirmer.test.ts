@@ -48,3 +48,18 @@ test('without elicitation: not interactive unless the panel runs; then the panel
   assert.equal(await answer, 'deny');
   await client.close();
 });
+
+test('ignoreElicitation (--confirm-in panel): the panel asks even when the client advertises elicitation', async () => {
+  const { server, client, asked } = await link(true);
+  const panel = new PanelConfirmer(1000);
+  panel.running = true;
+  const c = mcpConfirmer(server, panel, { ignoreElicitation: true });
+  const answer = c.confirm(q);
+  await new Promise((r) => setImmediate(r));
+  const [waiting] = panel.pending();
+  assert.ok(waiting);
+  panel.answer(waiting.id, 'allow_once');
+  assert.equal(await answer, 'allow_once');
+  assert.equal(asked(), 0);
+  await client.close();
+});

@@ -16,9 +16,10 @@ const USAGE = `usage: computer-use <command> [args...]
   stop | resume                      pause every session of this home (aborts the action in flight) / continue
   audit [--json] [--tail N]          the audit log: every decision and its receipt
   mcp [--desktop auto|current|sandbox] [--max-tokens N] [--mode M] [--allow-app A] [--deny-app A] [--image-input]
-      [--panel] [--confirm-timeout S] [--strict-first-use]   MCP server on stdio
+      [--panel] [--confirm-in auto|panel] [--confirm-timeout S] [--strict-first-use]   MCP server on stdio
       (--image-input: the client's model takes images; computer_screenshot mode "image" also needs "allowScreenshots": true in settings)
-      (--panel: serve the local panel and ask through it when the client has no elicitation; its URL goes to stderr)
+      (--panel: serve the local panel and ask through it when the client has no elicitation; its URL goes to stderr;
+       --confirm-in panel: ask there even when the client advertises elicitation)
       (--strict-first-use: ask the per-app first-use question even when the host approves each call)
   panel [--port N] [--desktop ...]   the local panel: apps, audit, self-check, stop (prints its URL)
   policy flags of tool commands and mcp: --mode plan|default|accept-edits|bypass|unattended,
