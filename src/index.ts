@@ -92,6 +92,11 @@ export interface ComputerOptions {
   allowScreenshots?: boolean;
   /** The host's model takes images (MCP then returns an image content item). Default false. */
   imageInput?: boolean;
+  /**
+   * The host asks its user before each acting tool call (an MCP client without elicitation): that approval
+   * stands in for the per-app first-use question in default mode, unless settings.json has `strictFirstUse`.
+   */
+  hostApprovesFirstUse?: boolean;
 }
 
 /** Params of a tool, as its handler types them. */
@@ -137,6 +142,14 @@ export interface PolicyControls {
   allowApp(app: string): void;
   /** Denies an app (settings.json) and for this session. */
   denyApp(app: string): void;
+  /** Allows an app for this session only (not saved). */
+  allowAppForSession(app: string): void;
+  /** Lets the next action on an app pass without the app question (not saved). */
+  allowAppOnce(app: string): void;
+  /** Removes an app from allowApps or denyApps (settings.json) and from this session's lists. */
+  removeApp(app: string, list: 'allow' | 'deny'): void;
+  /** The settings file these controls write (atomically, mode 0600). */
+  readonly settingsPath: string;
   /** Problems found in the settings file (ignored fields). */
   readonly warnings: readonly string[];
 }
@@ -207,10 +220,11 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
     allowIrreversibleUnattended: options.allowIrreversibleUnattended ?? settings.allowIrreversibleUnattended ?? false,
     settingsPath, audit: options.auditPath ?? defaultAuditPath(), stop: stopper,
     ...(options.confirmer ? { confirmer: options.confirmer } : {}), ...(decider ? { decider } : {}),
+    ...(options.hostApprovesFirstUse && !settings.strictFirstUse ? { hostApprovesFirstUse: true } : {}),
   });
   const gate = policy ?? withStop(options.gate!, stopper);
   const controls: PolicyControls = {
-    policy, stopper, warnings,
+    policy, stopper, warnings, settingsPath,
     status: () => policy
       ? `mode ${policy.mode} · allowApps ${policy.rules.allow.join(', ') || 'none'} · denyApps ${policy.rules.deny.join(', ') || 'none'} (+ built-in list) · ` +
         `${stopper.paused ? 'PAUSED' : 'running'} · audit ${policy.audit?.path ?? 'off'}`
@@ -228,6 +242,17 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
         s['denyApps'] = list;
       });
       policy?.rules.deny.push(app.trim().toLowerCase());
+    },
+    allowAppForSession: (app) => { policy?.grantSession(app); },
+    allowAppOnce: (app) => { policy?.grantOnce(app); },
+    removeApp: (app, list) => {
+      const field = list === 'allow' ? 'allowApps' : 'denyApps';
+      const norm = app.trim().toLowerCase();
+      updateSettings(settingsPath, (s) => {
+        if (Array.isArray(s[field])) s[field] = (s[field] as unknown[]).filter((x) => typeof x !== 'string' || x.trim().toLowerCase() !== norm);
+      });
+      const rules = policy ? (list === 'allow' ? policy.rules.allow : policy.rules.deny) : [];
+      for (let i = rules.length - 1; i >= 0; i--) if (rules[i] === norm) rules.splice(i, 1);
     },
   };
   return { policy, gate, controls, settings };

@@ -2,7 +2,7 @@
  * `computer-use mcp` options from flags, with environment variables as fallbacks (MCP clients often only let a
  * user set the environment). Flags win over the environment.
  */
-import type { ComputerOptions } from '../index.js';
+import type { McpServerOptions } from './mcp.js';
 import { parseMode } from '../policy/modes.js';
 import { parseArgs } from './cli/tool-commands.js';
 import { extractPolicyFlags } from './cli/policy-commands.js';
@@ -12,16 +12,18 @@ export const MCP_ENV = {
   desktop: 'COMPUTER_USE_DESKTOP', mode: 'COMPUTER_USE_MODE', 'allow-app': 'COMPUTER_USE_ALLOW_APPS',
   'deny-app': 'COMPUTER_USE_DENY_APPS', settings: 'COMPUTER_USE_SETTINGS', driver: 'COMPUTER_USE_DRIVER',
   'cdp-endpoint': 'COMPUTER_USE_CDP_ENDPOINT', 'max-tokens': 'COMPUTER_USE_MAX_TOKENS', 'image-input': 'COMPUTER_USE_IMAGE_INPUT',
+  panel: 'COMPUTER_USE_PANEL', 'strict-first-use': 'COMPUTER_USE_STRICT_FIRST_USE', 'confirm-timeout': 'COMPUTER_USE_CONFIRM_TIMEOUT',
+  'confirm-in': 'COMPUTER_USE_CONFIRM_IN',
 } as const;
 
 const list = (v: string | undefined): string[] => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 /** Reads the server's options; throws on a value it cannot use (an unknown mode, desktop or driver). */
-export function mcpOptionsFrom(args: string[], env: NodeJS.ProcessEnv = process.env): ComputerOptions {
+export function mcpOptionsFrom(args: string[], env: NodeJS.ProcessEnv = process.env): McpServerOptions {
   const policy = extractPolicyFlags(args);
-  const { flags } = parseArgs(policy.rest, ['image-input']);
+  const { flags } = parseArgs(policy.rest, ['image-input', 'panel', 'strict-first-use']);
   const get = (k: keyof typeof MCP_ENV): string | undefined => flags[k] ?? env[MCP_ENV[k]] ?? undefined;
-  const out: ComputerOptions = {};
+  const out: McpServerOptions = {};
   const desktop = get('desktop');
   if (desktop !== undefined) {
     if (desktop !== 'auto' && desktop !== 'current' && desktop !== 'sandbox') throw new Error(`--desktop takes auto, current or sandbox, not "${desktop}"`);
@@ -50,5 +52,19 @@ export function mcpOptionsFrom(args: string[], env: NodeJS.ProcessEnv = process.
   }
   const image = get('image-input');
   if (image === 'true' || image === '1') out.imageInput = true;
+  const yes = (k: 'panel' | 'strict-first-use'): boolean => { const v = get(k); return v === 'true' || v === '1'; };
+  if (yes('panel')) out.panel = true;
+  if (yes('strict-first-use')) out.strictFirstUse = true;
+  const confirmIn = get('confirm-in');
+  if (confirmIn !== undefined) {
+    if (confirmIn !== 'auto' && confirmIn !== 'panel') throw new Error(`--confirm-in takes auto or panel, not "${confirmIn}"`);
+    out.confirmIn = confirmIn;
+  }
+  const timeout = get('confirm-timeout');
+  if (timeout !== undefined) {
+    const n = Number(timeout);
+    if (!Number.isFinite(n) || n < 1 || n > 3600) throw new Error(`--confirm-timeout takes seconds (1 to 3600), not "${timeout}"`);
+    out.confirmTimeoutMs = Math.round(n * 1000);
+  }
   return out;
 }

@@ -3,6 +3,7 @@
  * with their schemas and hints, calling them, returning text. The desktop is brought up on the first call,
  * so listing tools is instant.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -10,6 +11,12 @@ import { createComputer, type Computer, type ComputerOptions } from '../index.js
 import { TOOLS } from '../tools/index.js';
 import { GUIDANCE } from '../tools/guidance.js';
 import type { ConfirmChoice, Confirmer } from '../policy/confirm.js';
+import { defaultSettingsPath, loadSettings } from '../policy/settings.js';
+import { cuHome } from '../paths.js';
+import { defaultAuditPath } from '../policy/audit.js';
+import { PanelConfirmer } from '../panel/confirmations.js';
+import { LiveView } from '../panel/live.js';
+import type { Panel } from '../panel/server.js';
 
 const CHOICE_LABELS: Record<ConfirmChoice, string> = {
   allow_once: 'Allow once', allow_session: 'Allow for this session', allow_always: 'Always allow this app', deny: 'Deny',
@@ -39,21 +46,104 @@ export function elicitationConfirmer(server: Server): Confirmer {
   };
 }
 
+/** What a tool call in progress lets a confirmer say while it waits (sent as MCP progress). */
+interface CallContext { waiting(message: string | undefined): void; signal: AbortSignal }
+const calls = new AsyncLocalStorage<CallContext>();
+
+/**
+ * The MCP server's human channel: elicitation when the client has it, else the panel (when it runs). While a
+ * question waits in the panel, the tool call's progress notifications carry the panel URL and ask the model to
+ * send the user there; after the timeout the call ends with `confirmation_timeout`.
+ */
+export function mcpConfirmer(server: Server, panel: PanelConfirmer | undefined, opts: { ignoreElicitation?: boolean } = {}): Confirmer {
+  const elicit = elicitationConfirmer(server);
+  const elicits = (): boolean => !opts.ignoreElicitation && elicit.interactive;
+  return {
+    get interactive() { return elicits() || Boolean(panel?.interactive); },
+    async confirm(request, signal) {
+      if (elicits() || !panel?.interactive) return elicit.confirm(request, signal);
+      const ctx = calls.getStore();
+      try {
+        // A call the client cancelled takes its question off the panel (and nothing is sent).
+        const both = ctx ? (signal ? AbortSignal.any([signal, ctx.signal]) : ctx.signal) : signal;
+        return await panel.confirm(request, both, {
+          onWaiting: () => ctx?.waiting(`Waiting for the user in the computer-use panel (${request.title}). Ask the user to open ${panel.url ?? 'the panel'} and approve or decline there.`),
+        });
+      } finally { ctx?.waiting(undefined); }
+    },
+  };
+}
+
+/** Options of the MCP server beyond the computer's. */
+export interface McpServerOptions extends ComputerOptions {
+  /** Serve the local panel (approvals, apps, audit, stop) and ask through it when the client cannot elicit. */
+  panel?: boolean;
+  /** Keep the per-app first-use question even when the host approves each call (settings `strictFirstUse`). */
+  strictFirstUse?: boolean;
+  /** How long a question waits in the panel (ms, default 120000). */
+  confirmTimeoutMs?: number;
+  /**
+   * 'panel': ask in the panel even when the client advertises elicitation (for clients that advertise it but
+   * decline every form); implies `panel`. Default 'auto': elicitation when the client has it.
+   */
+  confirmIn?: 'auto' | 'panel';
+}
+
 /** How often a long call reports progress to clients that asked for it. */
 const PROGRESS_INTERVAL_MS = 1000;
 
 /** Builds the server around a lazily created computer. */
-export function createMcpServer(options: ComputerOptions = {}): { server: Server; close: () => Promise<void> } {
+export function createMcpServer(options: McpServerOptions = {}): { server: Server; close: () => Promise<void>; startPanel: () => Promise<Panel> } {
   const server = new Server({ name: 'computer-use', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: GUIDANCE });
   let computer: Promise<Computer> | null = null;
-  const withConfirmer: ComputerOptions = options.confirmer ? options : { ...options, confirmer: elicitationConfirmer(server) };
+  const { panel: wantPanel, strictFirstUse, confirmTimeoutMs, confirmIn, ...computerOptions } = options;
+  const inPanel = confirmIn === 'panel';
+  const panelConfirmer = wantPanel || inPanel ? new PanelConfirmer(confirmTimeoutMs) : undefined;
+  const live = new LiveView();
+  const settingsPath = options.settingsPath ?? defaultSettingsPath();
   const getComputer = (): Promise<Computer> => {
-    computer ??= createComputer(withConfirmer).then((c) => {
+    // Created on the first call, after initialize: the client's capabilities are known. A client that cannot
+    // elicit approves each destructive call itself, which stands in for the per-app question (issue 11).
+    computer ??= createComputer({
+      ...computerOptions,
+      confirmer: options.confirmer ?? mcpConfirmer(server, panelConfirmer, { ignoreElicitation: inPanel }),
+      hostApprovesFirstUse: !strictFirstUse && (inPanel || !server.getClientCapabilities()?.elicitation),
+    }).then((c) => {
       // Ignored settings (unsafe file, unconfirmed lowering fields, decider off) are told to the user's log.
       for (const w of c.policy.warnings) process.stderr.write(`computer-use: ${w}\n`);
       return c;
     }).catch((e: unknown) => { computer = null; throw e; });
     return computer;
+  };
+  let panel: Promise<Panel> | undefined;
+  let hotkey: string | undefined;
+  const startPanel = (): Promise<Panel> => {
+    if (!panelConfirmer) return Promise.reject(new Error('the panel is off (start the server with --panel)'));
+    panel ??= (async () => {
+      const { startPanel: start } = await import('../panel/server.js');
+      const settings = loadSettings(settingsPath).settings;
+      const p = await start({
+        home: cuHome(), auditPath: options.auditPath ?? defaultAuditPath(), confirmer: panelConfirmer, live,
+        computer: getComputer,
+        mode: () => computerOptions.mode ?? settings.mode ?? 'default',
+        hotkey: () => hotkey || undefined,
+      });
+      // The stop hotkey on this process's X display, else on the computer's (a sandbox) once it is up.
+      const grab = async (display: string): Promise<void> => {
+        if (hotkey !== undefined) return;
+        hotkey = '';
+        const { grabStopHotkey, DEFAULT_STOP_HOTKEY } = await import('../panel/hotkey.js');
+        const { requestStop } = await import('../policy/stop.js');
+        await grabStopHotkey(display, settings.stopHotkey ?? DEFAULT_STOP_HOTKEY, () => { requestStop(cuHome(), 'stop hotkey'); })
+          .then((g) => { hotkey = g.chord; const close = p.close; p.close = async () => { g.close(); await close(); }; },
+            (e: unknown) => { process.stderr.write(`computer-use panel: no stop hotkey: ${(e as Error).message}\n`); });
+      };
+      const display = process.env['DISPLAY'];
+      if (display) await grab(display);
+      else void getComputer().then((c) => (c.desktop.env['DISPLAY'] ? grab(c.desktop.env['DISPLAY']) : undefined), () => undefined);
+      return p;
+    })();
+    return panel;
   };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -78,12 +168,13 @@ export function createMcpServer(options: ComputerOptions = {}): { server: Server
     // the first call bringing up a desktop) is still working, so it does not time out on silence.
     const token = request.params._meta?.progressToken;
     let beats = 0;
+    let waitingFor: string | undefined;
     const started = Date.now();
     const heartbeat = token === undefined ? undefined : setInterval(() => {
       beats++;
       void extra.sendNotification({
         method: 'notifications/progress',
-        params: { progressToken: token, progress: beats, message: `${request.params.name} running for ${Math.round((Date.now() - started) / 1000)} s` },
+        params: { progressToken: token, progress: beats, message: waitingFor ?? `${request.params.name} running for ${Math.round((Date.now() - started) / 1000)} s` },
       }).catch(() => undefined);
     }, PROGRESS_INTERVAL_MS);
     try {
@@ -93,7 +184,16 @@ export function createMcpServer(options: ComputerOptions = {}): { server: Server
       } catch (e) {
         return { content: [{ type: 'text' as const, text: `error driver_unavailable: cannot reach a desktop: ${(e as Error).message}` }], isError: true };
       }
-      const result = await c.call(request.params.name, request.params.arguments ?? {}, extra.signal);
+      const result = await calls.run({ waiting: (message) => {
+        waitingFor = message;
+        if (message && token !== undefined) {
+          void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++beats, message } }).catch(() => undefined);
+        }
+      }, signal: extra.signal }, () => c.call(request.params.name, request.params.arguments ?? {}, extra.signal));
+      if (!result.isError) live.record(c.policy.policy?.session ?? 'custom gate', c.policy.policy?.mode ?? 'custom', request.params.name, result.text);
+      if (result.code === 'confirmation_required' && !panelConfirmer) {
+        result.text += '\n(The server can ask the user in a local panel instead: add --panel to its command line.)';
+      }
     return {
       content: [{ type: 'text' as const, text: result.text }, ...(result.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }))],
       isError: result.isError,
@@ -104,14 +204,18 @@ export function createMcpServer(options: ComputerOptions = {}): { server: Server
   });
 
   return {
-    server,
-    close: async () => { if (computer) await (await computer).close().catch(() => undefined); await server.close(); },
+    server, startPanel,
+    close: async () => {
+      if (panel) await (await panel.catch(() => undefined))?.close();
+      if (computer) await (await computer).close().catch(() => undefined);
+      await server.close();
+    },
   };
 }
 
 /** `computer-use mcp`: serves on stdio until the client disconnects. */
-export async function runMcpServer(options: ComputerOptions = {}): Promise<void> {
-  const { server, close } = createMcpServer(options);
+export async function runMcpServer(options: McpServerOptions = {}): Promise<void> {
+  const { server, close, startPanel } = createMcpServer(options);
   const transport = new StdioServerTransport();
   let closing = false;
   const shutdown = async (): Promise<void> => {
@@ -125,4 +229,9 @@ export async function runMcpServer(options: ComputerOptions = {}): Promise<void>
   process.on('SIGTERM', () => { void shutdown(); });
   process.on('SIGINT', () => { void shutdown(); });
   await server.connect(transport);
+  if (options.panel || options.confirmIn === 'panel') {
+    // stdout is the MCP channel: the URL goes to stderr (clients show it in their server log).
+    const p = await startPanel();
+    process.stderr.write(`computer-use panel: ${p.url}\n`);
+  }
 }

@@ -90,6 +90,9 @@ const BUILTIN_DENY: readonly DenyRule[] = [
   { what: 'the agent host itself', names: /^(computer-use|prometheus)$/ },
 ];
 
+/** The built-in deny list's categories, for display (the panel shows them; nothing lifts them). */
+export const BUILTIN_DENY_CATEGORIES: readonly string[] = BUILTIN_DENY.map((r) => r.what);
+
 /** Window titles that mark an elevation or security dialog whatever process shows it (only add refusals). */
 const DENY_TITLES = /^(authentication required|authenticate|user account control|privacy|privacy (&|and) security|security (&|and) privacy|passwords and keys|keychain access|windows security|需要认证|用户帐户控制|用户账户控制|隐私与安全性?)$|\bpolkit\b|\bpkexec\b/i;
 

@@ -101,6 +101,8 @@ export interface DecidedRecord {
   reason: string;
   /** What the human answered, when asked. */
   answer?: string;
+  /** "host": the MCP host's own tool approval stood in for the per-app question (issue 11). */
+  approved_by?: 'host';
 }
 
 /** Written after dispatch with the receipt. */
@@ -167,6 +169,6 @@ export function formatAudit(records: AuditRecord[], tail?: number): string[] {
       : r.tool === 'computer_launch' ? `launch ${JSON.stringify(r.command ?? '')}`
         : `${r.op ?? '?'} ${r.ref ?? ''}${r.role ? ` ${r.role}` : ''}${r.name ? ` ${JSON.stringify(r.name)}` : ''}${r.value ? ` <${r.value.len} chars ${r.value.hmac}>` : ''}`;
     const outcome = r.decision !== 'allowed' ? '' : d ? ` → ${d.receipt}${d.detail ? ` (${d.detail})` : ''}` : ' → (no completion record: interrupted)';
-    return `${r.time} ${r.mode.padEnd(12)} ${r.decision.padEnd(10)} ${r.app ?? '?'}: ${what} · ${r.reason}${r.answer ? ` [user: ${r.answer}]` : ''}${outcome}`;
+    return `${r.time} ${r.mode.padEnd(12)} ${r.decision.padEnd(10)} ${r.app ?? '?'}: ${what} · ${r.reason}${r.answer ? ` [user: ${r.answer}]` : ''}${r.approved_by ? ` [approved by the ${r.approved_by}]` : ''}${outcome}`;
   });
 }

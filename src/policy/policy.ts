@@ -50,6 +50,12 @@ export interface PolicyOptions {
   processInfo?: (pid: number) => ProcessInfo | undefined;
   /** Pids of the agent host, never acted on (default this process and its ancestors). */
   hostPids?: readonly number[];
+  /**
+   * The host's own tool approval stands in for the per-app question in `default` mode (issue 11): an MCP client
+   * asks its user before each destructive tool call, so the app question is not asked again and the audit
+   * records `approved_by: "host"`. Irreversible steps and password writes still ask a human.
+   */
+  hostApprovesFirstUse?: boolean;
   /** Session and device ids written to the audit log. */
   session?: string;
   device?: string;
@@ -61,7 +67,7 @@ export interface PolicyOptions {
 }
 
 /** What an allowed check decided, for the audit record. */
-interface Verdict { reason: string; answer?: ConfirmChoice; confirmed: boolean }
+interface Verdict { reason: string; answer?: ConfirmChoice; confirmed: boolean; approvedBy?: 'host' }
 
 const DECIDER_THRESHOLD = 0.5;
 /** Element operations worth asking the decider about (the rest do not trigger anything). */
@@ -135,6 +141,13 @@ export class Policy implements PolicyGate {
   /** Apps granted for this session ("allow for this session" answers). */
   get sessionGrants(): ReadonlySet<string> { return this.grants; }
 
+  /** Grants an app for this session, as an "allow for this session" answer does (the panel's Apps list). */
+  grantSession(app: string): void { this.grants.add(app.trim().toLowerCase()); }
+
+  /** Lets the next action on an app pass its app question, as an "allow once" answer does (the panel). */
+  grantOnce(app: string): void { this.once.add(app.trim().toLowerCase()); }
+  private readonly once = new Set<string>();
+
   async check(req: ActionRequest): Promise<Decision> {
     const id = AuditLog.newId();
     const app = this.identify(req);
@@ -177,7 +190,7 @@ export class Policy implements PolicyGate {
     if (!verdict && this.mode !== 'bypass') verdict = await this.askDecider(req, app);
 
     const listed = this.rules.allowed(app);
-    const granted = listed || (app.unproven === undefined && this.grants.has(key));
+    const granted = listed || (app.unproven === undefined && (this.grants.has(key) || this.once.delete(key)));
     let result: Verdict;
     if (this.mode === 'unattended') {
       if (!listed) {
@@ -192,16 +205,22 @@ export class Policy implements PolicyGate {
     } else {
       // Keys, launches and input at coordinates name no element: default mode asks unless the app is listed.
       const raw = req.tool === 'computer_keys' || req.tool === 'computer_launch' || req.tool === 'computer_input' || req.point !== undefined;
-      const askApp = !granted || (this.mode === 'default' && !listed && raw);
+      const appQuestion = !granted || (this.mode === 'default' && !listed && raw);
+      // Issue 11: the host asked its user before this call, which answers the app question (not the action's).
+      const byHost = appQuestion && this.mode === 'default' && this.options.hostApprovesFirstUse === true;
+      const askApp = appQuestion && !byHost;
       const askAction = verdict !== undefined && !(this.mode === 'bypass' && granted);
       if (!askApp && !askAction) {
-        result = { reason: `${this.mode}, ${listed ? 'allow-listed' : 'granted for this session'}`, confirmed: false };
+        result = byHost ? { reason: 'default, approved by the host', confirmed: false, approvedBy: 'host' }
+          : { reason: `${this.mode}, ${listed ? 'allow-listed' : 'granted for this session'}`, confirmed: false };
       } else {
         result = await this.ask(req, app, key, askApp && !granted && app.unproven === undefined, verdict, refuse);
+        if (byHost) result.approvedBy = 'host';
       }
     }
 
-    const decided: DecidedRecord = { ...record, decision: 'allowed', reason: result.reason, ...(result.answer ? { answer: result.answer } : {}) };
+    const decided: DecidedRecord = { ...record, decision: 'allowed', reason: result.reason, ...(result.answer ? { answer: result.answer } : {}),
+      ...(result.approvedBy ? { approved_by: result.approvedBy } : {}) };
     try { this.audit?.append(decided); } catch (e) {
       throw new ComputerUseError('denied_by_policy', `The audit log ${this.audit?.path ?? ''} cannot be written (${(e as Error).message}), so nothing is sent. Free disk space or fix its permissions.`);
     }

@@ -29,6 +29,13 @@ export interface Settings {
   allowScreenshots?: boolean;
   /** Decider configuration (seed §10), read by the decider; the policy passes it through. */
   decider?: Record<string, unknown>;
+  /**
+   * Keep asking the per-app first-use question in MCP clients without elicitation (default false: the host's
+   * own tool approval stands in for it; `--strict-first-use` does the same for one server).
+   */
+  strictFirstUse?: boolean;
+  /** The global stop hotkey of the panel on X11 (default `ctrl+shift+Escape`), a chord like computer_keys takes. */
+  stopHotkey?: string;
 }
 
 /** Default settings path: `<home>/settings.json`. */
@@ -135,6 +142,9 @@ export function loadSettings(path: string = defaultSettingsPath()): { settings: 
   const settings: Settings = {};
   const deny = strings(r['denyApps']);
   if (deny) settings.denyApps = deny;
+  // Tightening or neutral fields: read even from a file others can write or nobody confirmed.
+  if (r['strictFirstUse'] === true) settings.strictFirstUse = true;
+  if (typeof r['stopHotkey'] === 'string') settings.stopHotkey = r['stopHotkey'];
   if (unsafe) {
     warnings.push(`${path} ${unsafe}: everything but denyApps is ignored`);
     return { settings, warnings };

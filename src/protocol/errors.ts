@@ -23,6 +23,11 @@ export const ERROR_CODES = {
   denied_by_policy: 'denied_by_policy',
   confirmation_declined: 'confirmation_declined',
   confirmation_required: 'confirmation_required',
+  /**
+   * A question waited in the panel and no one answered in time (default 120 s); nothing was sent. Ask the user
+   * to open the panel URL and answer, then call again.
+   */
+  confirmation_timeout: 'confirmation_timeout',
   paused: 'paused',
   /**
    * The window moved, resized or closed since the capture a visual act refers to; nothing was sent. Take a

@@ -16,8 +16,13 @@ const USAGE = `usage: computer-use <command> [args...]
   stop | resume                      pause every session of this home (aborts the action in flight) / continue
   audit [--json] [--tail N]          the audit log: every decision and its receipt
   settings confirm [--path P]        confirm settings that lower protection, edited outside computer-use (asks on the terminal)
-  mcp [--desktop auto|current|sandbox] [--max-tokens N] [--mode M] [--allow-app A] [--deny-app A] [--image-input]   MCP server on stdio
+  mcp [--desktop auto|current|sandbox] [--max-tokens N] [--mode M] [--allow-app A] [--deny-app A] [--image-input]
+      [--panel] [--confirm-in auto|panel] [--confirm-timeout S] [--strict-first-use]   MCP server on stdio
       (--image-input: the client's model takes images; computer_screenshot mode "image" also needs "allowScreenshots": true in settings)
+      (--panel: serve the local panel and ask through it when the client has no elicitation; its URL goes to stderr;
+       --confirm-in panel: ask there even when the client advertises elicitation)
+      (--strict-first-use: ask the per-app first-use question even when the host approves each call)
+  panel [--port N] [--desktop ...]   the local panel: apps, audit, self-check, stop (prints its URL)
   policy flags of tool commands and mcp: --mode plan|default|accept-edits|bypass|unattended,
     --allow-app A, --deny-app A (repeatable); settings in $COMPUTER_USE_HOME/settings.json
   decider test --base-url URL --model M [--api-key-env NAME]   check a decider-model endpoint
@@ -40,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
       await runMcpServer(mcpOptionsFrom(rest));
       return new Promise<number>(() => undefined); // serves until the client disconnects
     }
+    case 'panel': return (await import('../../panel/command.js')).runPanelCommand(rest);
     case 'doctor': return (await import('../../doctor/command.js')).runDoctorCommand(rest);
     case 'driver': {
       if (rest[0] === 'cdp') await (await import('../../drivers/cdp/main.js')).runCdpDriver(rest.slice(1));

@@ -1,0 +1,163 @@
+/**
+ * Paging over a large audit log: the file is indexed once by byte offsets (one small entry per decided record:
+ * offset, length and the fields the filters use), then extended as records are appended. A page reads only its
+ * own lines from disk. A torn last line (a crash mid-write, or a write in progress) is left for the next
+ * refresh.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { DecidedRecord, DoneRecord } from '../policy/audit.js';
+
+/** One decided record in the index. */
+interface Entry { offset: number; length: number; /** ISO 8601 UTC: compares as text. */ time: string; app: string; tool: string; decision: string; id: string }
+
+/** What the viewer filters on; all optional, all must hold. */
+export interface AuditFilter {
+  /** Substring of the app name (case-insensitive). */
+  app?: string;
+  tool?: string;
+  decision?: string;
+  /** Epoch ms bounds, inclusive. */
+  since?: number;
+  until?: number;
+}
+
+/** A decided record with its completion, as the viewer shows it. */
+export type AuditRow = DecidedRecord & { receipt?: string; detail?: string; ms?: number };
+
+/** A page of rows, newest first; `next` is the cursor of the following (older) page. */
+export interface AuditPage { rows: AuditRow[]; next?: number; indexed: number }
+
+const CHUNK = 1 << 20;
+
+export class AuditIndex {
+  private readonly entries: Entry[] = [];
+  /** Where each completion record is, by decided id. */
+  private readonly done = new Map<string, { offset: number; length: number }>();
+  /** Bytes of the file indexed so far (always at a line start). */
+  private size = 0;
+
+  constructor(readonly path: string) {}
+
+  /** Decided records indexed. */
+  get count(): number { return this.entries.length; }
+
+  /** Indexes what was appended since the last call; returns the new decided records' count. */
+  refresh(): number {
+    let fd: number;
+    try { fd = openSync(this.path, 'r'); } catch { return 0; }
+    const before = this.entries.length;
+    try {
+      const total = fstatSync(fd).size;
+      if (total < this.size) { this.entries.length = 0; this.done.clear(); this.size = 0; } // rotated or truncated
+      const buf = Buffer.allocUnsafe(CHUNK);
+      while (this.size < total) {
+        const n = readSync(fd, buf, 0, Math.min(CHUNK, total - this.size), this.size);
+        if (n <= 0) break;
+        const end = buf.lastIndexOf(10, n - 1);
+        if (end < 0) {
+          if (n === CHUNK) { this.size += n; continue; } // a line longer than a chunk: not a record of ours
+          break; // a torn last line: wait for its end
+        }
+        // Lines are decoded a chunk at a time; offsets stay in bytes (non-ASCII lines are measured).
+        const text = buf.toString('utf8', 0, end + 1);
+        let offset = this.size;
+        let start = 0;
+        for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+          const line = text.slice(start, nl);
+          const bytes = isAscii(line) ? line.length : Buffer.byteLength(line);
+          if (bytes) this.add(line, offset, bytes);
+          offset += bytes + 1;
+          start = nl + 1;
+        }
+        this.size += end + 1;
+      }
+    } finally { closeSync(fd); }
+    return this.entries.length - before;
+  }
+
+  /** Indexes one line from the fields the filters need, without parsing the whole record. */
+  private add(line: string, offset: number, length: number): void {
+    const phase = field(line, 'phase');
+    const id = field(line, 'id');
+    if (id === undefined) return;
+    if (phase === 'done') { this.done.set(id, { offset, length }); return; }
+    if (phase !== 'decided') return;
+    let app = field(line, 'app') ?? '';
+    if (app.includes('\\')) { try { app = (JSON.parse(line) as DecidedRecord).app ?? ''; } catch { return; } }
+    this.entries.push({ offset, length, time: field(line, 'time') ?? '', app: app.toLowerCase(), tool: field(line, 'tool') ?? '', decision: field(line, 'decision') ?? '', id });
+  }
+
+  /** Values seen, for the filter menus. */
+  facets(): { tools: string[]; decisions: string[] } {
+    const tools = new Set<string>();
+    const decisions = new Set<string>();
+    for (const e of this.entries) { tools.add(e.tool); decisions.add(e.decision); }
+    return { tools: [...tools].sort(), decisions: [...decisions].sort() };
+  }
+
+  /**
+   * Up to `limit` matching rows, newest first, starting below `before` (an index position from a previous
+   * page's `next`; default the newest record).
+   */
+  page(filter: AuditFilter = {}, opts: { before?: number; limit?: number } = {}): AuditPage {
+    const limit = Math.max(1, Math.min(500, opts.limit ?? 50));
+    const app = filter.app?.trim().toLowerCase();
+    const iso = (ms: number | undefined): string | undefined => (ms === undefined || !Number.isFinite(ms) ? undefined : new Date(ms).toISOString());
+    const since = iso(filter.since);
+    const until = iso(filter.until);
+    const picked: number[] = [];
+    let i = Math.min(opts.before ?? this.entries.length, this.entries.length) - 1;
+    for (; i >= 0 && picked.length < limit; i--) {
+      const e = this.entries[i]!;
+      if (app && !e.app.includes(app)) continue;
+      if (filter.tool && e.tool !== filter.tool) continue;
+      if (filter.decision && e.decision !== filter.decision) continue;
+      if (since !== undefined && e.time < since) continue;
+      if (until !== undefined && e.time > until) continue;
+      picked.push(i);
+    }
+    const rows = this.read(picked.map((k) => this.entries[k]!));
+    // More may match below i: hand out a cursor unless the scan reached the oldest record.
+    return { rows, ...(i >= 0 ? { next: i + 1 } : {}), indexed: this.entries.length };
+  }
+
+  private read(entries: Entry[]): AuditRow[] {
+    if (!entries.length) return [];
+    const fd = openSync(this.path, 'r');
+    try {
+      return entries.map((e) => {
+        const buf = Buffer.allocUnsafe(e.length);
+        readSync(fd, buf, 0, e.length, e.offset);
+        const r = JSON.parse(buf.toString('utf8')) as AuditRow;
+        const at = this.done.get(e.id);
+        if (!at) return r;
+        const db = Buffer.allocUnsafe(at.length);
+        readSync(fd, db, 0, at.length, at.offset);
+        try {
+          const d = JSON.parse(db.toString('utf8')) as DoneRecord;
+          return { ...r, receipt: d.receipt, ...(d.detail ? { detail: d.detail } : {}), ms: d.ms };
+        } catch { return r; }
+      });
+    } finally { closeSync(fd); }
+  }
+}
+
+/** True when every character is ASCII (then characters are bytes). */
+function isAscii(s: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return !/[^\x00-\x7f]/.test(s);
+}
+
+/**
+ * The string value of a top-level `"key":"…"` in a record as JSON.stringify wrote it (the first occurrence:
+ * the record's own fields come before any nested ones). Undefined when absent.
+ */
+function field(line: string, key: string): string | undefined {
+  const tag = `"${key}":"`;
+  const at = line.indexOf(tag);
+  if (at < 0) return undefined;
+  const from = at + tag.length;
+  let end = line.indexOf('"', from);
+  while (end > 0 && line.charCodeAt(end - 1) === 92) end = line.indexOf('"', end + 1);
+  return end < 0 ? undefined : line.slice(from, end);
+}
