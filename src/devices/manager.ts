@@ -65,11 +65,14 @@ export class Device {
     return this.helloResult!;
   }
 
-  /** Calls a driver method with the device timeout. */
-  async call<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs = this.timeoutMs): Promise<ResultOf<M>> {
+  /**
+   * Calls a driver method with the device timeout. When `signal` aborts, the call rejects with its reason and
+   * the driver is told to stop (`$/cancel`): a driver checks its handler's signal between key events.
+   */
+  async call<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs = this.timeoutMs, signal?: AbortSignal): Promise<ResultOf<M>> {
     const proc = await this.ensure();
     try {
-      return await proc.peer.request(method, params, timeoutMs);
+      return await proc.peer.request(method, params, timeoutMs, signal);
     } catch (e) {
       if (e instanceof ComputerUseError && e.code === 'timeout' && !proc.peer.isClosed) {
         // A driver stuck in one call cannot be trusted for the next: restart it.

@@ -58,6 +58,12 @@ export interface WindowInfo {
   pid: number;
   /** Process start time (platform clock ticks or ms), to tell a reused pid apart. */
   startTime?: number;
+  /** Realpath of the process's executable, when the driver can prove it. */
+  executable?: string;
+  /** Owner uid of the process. */
+  uid?: number;
+  /** X11 WM_CLASS of the window, where there is one. */
+  wmClass?: string;
   role: Role;
   focused: boolean;
   bounds?: [number, number, number, number];
@@ -69,8 +75,14 @@ export interface AppInfo {
   pid: number;
   /** Native handle of the application root. */
   id: string;
+  /** Process start time, as for WindowInfo. */
+  startTime?: number;
   /** Executable path when the platform can prove it. */
   executable?: string;
+  /** Owner uid of the process. */
+  uid?: number;
+  /** X11 WM_CLASS of its windows, where there is one. */
+  wmClass?: string;
   windows: WindowInfo[];
 }
 

@@ -1,5 +1,6 @@
 /** Keyboard input to a window, through the policy, with the same effects report as element actions. */
 import type { WindowInfo } from '../engine/node.js';
+import { parseChords } from '../protocol/keys.js';
 import type { KeysResult } from '../protocol/methods.js';
 import type { Effects } from './effects.js';
 import { collectEffects, openWindows } from './effects.js';
@@ -17,7 +18,7 @@ export async function runKeys(session: Session, window: WindowInfo, keys: string
   const before = await openWindows(session);
   let result: KeysResult;
   try {
-    result = await session.device.call('input.keys', { keys, window: window.id });
+    result = await session.device.call('input.keys', { chords: parseChords(keys), window: window.id });
   } catch (e) {
     decision.done('failed', (e as Error).message);
     throw e;

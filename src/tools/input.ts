@@ -94,7 +94,7 @@ async function clipboard(session: Session, p: { action: string; text?: string; a
   const before = await openWindows(session);
   try {
     if (p.text !== undefined) await session.device.call('input.clipboard', { action: 'write', text: p.text });
-    await session.device.call('input.keys', { keys: 'ctrl+v', window: window.id });
+    await session.device.call('input.keys', { chords: [{ mods: ['ctrl'], key: 'v' }], window: window.id });
   } catch (e) {
     decision.done('failed', (e as Error).message);
     throw e;

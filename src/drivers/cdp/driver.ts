@@ -15,6 +15,7 @@ import type { ActParams, ActResult, SettleResult } from '../../protocol/methods.
 import type { Handlers } from '../../protocol/peer.js';
 import { axTreeToRaw, parseHandle, type AXNode } from './axtree.js';
 import { CdpConnection, isCdpGone, type CdpEvent } from './connection.js';
+import { formatChords } from '../../protocol/keys.js';
 import { chordEvents, splitChords } from './keys.js';
 import { ACT_FUNCTION, MUTATION_BINDING, NEXT_FRAME, OBSERVER_SOURCE } from './page-functions.js';
 
@@ -219,14 +220,14 @@ export class CdpDriver {
       'input.keys': async (p) => {
         const targetId = p.window ? this.targetOf(p.window) : (await this.windows()).find((w) => w.focused)?.id.slice(4);
         if (!targetId) throw new ComputerUseError('window_not_found', 'No page to send keys to.');
-        if (p.text) {
-          await this.send(targetId, 'Input.insertText', { text: p.keys });
+        if (p.text !== undefined) {
+          await this.send(targetId, 'Input.insertText', { text: p.text });
         } else {
           let events: Record<string, unknown>[];
-          try { events = splitChords(p.keys).flatMap(chordEvents); } catch (e) { throw new ComputerUseError('invalid_params', (e as Error).message); }
+          try { events = splitChords(formatChords(p.chords ?? [])).flatMap(chordEvents); } catch (e) { throw new ComputerUseError('invalid_params', (e as Error).message); }
           for (const ev of events) await this.send(targetId, 'Input.dispatchKeyEvent', ev);
         }
-        return { method: 'message', focusedFirst: false };
+        return { method: 'message', focusedFirst: false, sent: p.text !== undefined ? 1 : (p.chords ?? []).length };
       },
       shutdown: () => { setTimeout(() => process.exit(0), 10); return { ok: true }; },
     };

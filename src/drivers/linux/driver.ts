@@ -6,6 +6,7 @@ import { findInTree } from '../common/find.js';
 import { spawn } from 'node:child_process';
 import type { WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
+import { formatChords } from '../../protocol/keys.js';
 import type { Handlers } from '../../protocol/peer.js';
 import type { LaunchParams, LaunchResult } from '../../protocol/methods.js';
 import { act } from './actions.js';
@@ -127,8 +128,8 @@ export class LinuxDriver {
           if (!w.focused) focusedFirst = await this.keyboard.activate(w.pid, w.title);
         }
         this.lastInputAt = performance.now();
-        if (p.text) await this.keyboard.type(p.keys); else await this.keyboard.keys(p.keys);
-        return { method: 'synthetic', focusedFirst };
+        if (p.text !== undefined) await this.keyboard.type(p.text); else await this.keyboard.keys(formatChords(p.chords ?? []));
+        return { method: 'synthetic', focusedFirst, sent: p.text !== undefined ? [...p.text].length : (p.chords ?? []).length };
       },
       'screen.capture': async (p) => {
         const t0 = performance.now();
