@@ -34,7 +34,7 @@ function expectation(e: ValueError): string {
   const anyOf = s['anyOf'] as Record<string, unknown>[] | undefined;
   if (anyOf && anyOf.every((x) => 'const' in x)) {
     const values = anyOf.map((x) => JSON.stringify(x['const']));
-    return `expected one of ${values.length > 30 ? `${values.slice(0, 30).join(', ')}, …` : values.join(', ')}`;
+    return `expected one of ${values.length > 60 ? `${values.slice(0, 60).join(', ')}, …` : values.join(', ')}`;
   }
   if (e.message === 'Unexpected property') return 'unknown field (not allowed here)';
   const rules = ['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'minItems', 'maxItems', 'pattern']

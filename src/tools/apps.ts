@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineTool } from './tool.js';
+import { defineTool, STRICT } from './tool.js';
 import { formatApps } from './format.js';
 
 export const appsTool = defineTool({
@@ -9,7 +9,7 @@ export const appsTool = defineTool({
     description: 'List the running applications and their windows with window refs (w1, w2, …). Read-only. Use a window ref or app name with computer_observe.',
     inputSchema: Type.Object({
       displays: Type.Optional(Type.Boolean({ description: 'Also list the displays and their geometry (screen pixels)' })),
-    }),
+    }, STRICT),
     type: 'readOnly',
   },
   async handle({ session }, params, response) {

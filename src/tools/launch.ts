@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineTool } from './tool.js';
+import { CAPS, defineTool, STRICT } from './tool.js';
 
 export const launchTool = defineTool({
   schema: {
@@ -7,10 +7,10 @@ export const launchTool = defineTool({
     title: 'Launch an app',
     description: 'Start an application (optionally with a file or URL argument) and return a snapshot of its window.',
     inputSchema: Type.Object({
-      command: Type.String({ description: 'Executable name, e.g. "gedit"' }),
-      args: Type.Optional(Type.Array(Type.String(), { description: 'Arguments, e.g. a file path or URL' })),
+      command: Type.String({ minLength: 1, maxLength: CAPS.arg, description: 'Executable name, e.g. "gedit"' }),
+      args: Type.Optional(Type.Array(Type.String({ maxLength: CAPS.arg }), { maxItems: 64, description: 'Arguments, e.g. a file path or URL' })),
       waitMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60000, description: 'How long to wait for a window (default 15000)' })),
-    }),
+    }, STRICT),
     type: 'destructive',
   },
   async handle({ session }, p, response) {

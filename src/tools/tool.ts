@@ -5,7 +5,30 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
+import { validationError } from '../protocol/validate.js';
 import type { Session } from '../session/session.js';
+
+/**
+ * Caps shared by the tool input schemas (Invariant 9). Every schema is strict (`STRICT`: unknown fields are
+ * errors) and bounds every string, list and timeout, so a call outside them is refused before it runs.
+ */
+export const CAPS = {
+  /** An element, OCR or capture ref (e12, o3, c2). */
+  ref: 16,
+  /** An app name, a window ref or title, a role, a query. */
+  name: 1_000,
+  /** Text or a value to set, type, paste or look for. */
+  text: 10_000,
+  /** A keys string (chords). */
+  keys: 2_000,
+  /** A command or one argument of it. */
+  arg: 4_096,
+  /** Pixels given to computer_input (image or window pixels). */
+  pixel: 100_000,
+} as const;
+
+/** Options making a TypeBox object schema strict. */
+export const STRICT = { additionalProperties: false } as const;
 
 /** Schema and metadata of a tool, as hosts list it. */
 export interface ToolSchema<S extends TSchema> {
@@ -60,9 +83,18 @@ export interface ToolResult {
   images?: { data: string; mimeType: 'image/png' }[];
 }
 
-/** Runs a tool, turning thrown errors into an error result whose text says what to do (and leaks no secret). */
+/**
+ * Runs a tool, turning thrown errors into an error result whose text says what to do (and leaks no secret).
+ * Params are checked first against the tool's compiled schema: outside it, the answer is invalid_params naming
+ * the first failing path and what is allowed there, and the handler never runs.
+ */
 export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Promise<ToolResult> {
   const response = new Response();
+  const bad = validationError(tool.schema.inputSchema, params);
+  if (bad) {
+    response.error('invalid_params', `${tool.schema.name} params do not match its schema at ${bad}. Nothing was done; fix the params and call again.`);
+    return { text: response.text, isError: true, code: 'invalid_params' };
+  }
   try {
     const running = tool.handle(ctx, params as never, response);
     const stop = ctx.stop;

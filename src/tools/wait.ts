@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
-import { defineTool } from './tool.js';
+import { CAPS, defineTool, STRICT } from './tool.js';
 
 export const waitTool = defineTool({
   schema: {
@@ -11,13 +11,13 @@ export const waitTool = defineTool({
       'changes (ref), or a window appears (text = part of its title). Read-only. Returns what matched.',
     inputSchema: Type.Object({
       until: Type.Union([Type.Literal('appears'), Type.Literal('disappears'), Type.Literal('value_changes'), Type.Literal('window_appears')]),
-      text: Type.Optional(Type.String()),
-      role: Type.Optional(Type.String()),
-      ref: Type.Optional(Type.String()),
-      app: Type.Optional(Type.String()),
-      window: Type.Optional(Type.String()),
+      text: Type.Optional(Type.String({ maxLength: CAPS.text })),
+      role: Type.Optional(Type.String({ maxLength: 64 })),
+      ref: Type.Optional(Type.String({ maxLength: CAPS.ref })),
+      app: Type.Optional(Type.String({ maxLength: CAPS.name })),
+      window: Type.Optional(Type.String({ maxLength: CAPS.name })),
       timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 120000, description: 'Default 10000' })),
-    }),
+    }, STRICT),
     type: 'readOnly',
   },
   async handle({ session, signal }, p, response) {
@@ -28,6 +28,8 @@ export const waitTool = defineTool({
       (!text || (l.name ?? '').toLowerCase().includes(text) || (!l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text)));
     if (p.until !== 'window_appears' && !p.ref && !p.text && !p.role) throw new ComputerUseError('invalid_params', 'Give ref, text or role.');
     if (p.until === 'value_changes' && !p.ref) throw new ComputerUseError('invalid_params', 'value_changes needs a ref.');
+    // A ref never issued must not read as "gone" (a disappears wait would report success on nothing).
+    if (p.ref && !session.refs.lookup(p.ref)) throw new ComputerUseError('unknown_ref', `Ref ${p.ref} was never issued in this session. Call computer_observe to get refs.`);
     const target = { ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) };
     const initialWindows = new Set((await session.apps()).flatMap((a) => a.windows.map((w) => w.id)));
     let initialValue: string | undefined;
