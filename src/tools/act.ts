@@ -4,7 +4,7 @@ import { ComputerUseError } from '../protocol/errors.js';
 import { runActions } from '../session/act.js';
 import { isOcrRef, ocrPoint, resolveOcrRef, runPointer } from '../session/visual.js';
 import { formatActOutcome } from './format.js';
-import { CAPS, defineTool, STRICT } from './tool.js';
+import { CAPS, defineTool, REF, STRICT } from './tool.js';
 
 export const actTool = defineTool({
   schema: {
@@ -18,7 +18,7 @@ export const actTool = defineTool({
       'diff of the window (+ added, - removed, ~ changed); new dialogs come with their own snapshot.',
     inputSchema: Type.Object({
       actions: Type.Array(Type.Object({
-        ref: Type.String({ maxLength: CAPS.ref, description: 'Element ref from the snapshot, e.g. e12' }),
+        ref: Type.String({ ...REF, description: 'Element ref from the snapshot, e.g. e12' }),
         op: Type.Union(OPS.map((o) => Type.Literal(o))),
         value: Type.Optional(Type.String({ maxLength: CAPS.text })),
       }, STRICT), { minItems: 1, maxItems: 20 }),

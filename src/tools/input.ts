@@ -6,7 +6,7 @@ import { collectEffects, openWindows } from '../session/effects.js';
 import type { Session } from '../session/session.js';
 import { capturePoint, resolveCapture, runPointer, type PointerRequest } from '../session/visual.js';
 import { formatActOutcome } from './format.js';
-import { CAPS, defineTool, STRICT, type Response } from './tool.js';
+import { CAPS, defineTool, REF, STRICT, type Response } from './tool.js';
 
 const POINTER = ['click', 'double_click', 'right_click', 'middle_click', 'move', 'drag', 'scroll'] as const;
 const CLIPBOARD = ['clipboard_read', 'clipboard_write', 'paste'] as const;
@@ -24,7 +24,7 @@ export const inputTool = defineTool({
       'ctrl+v into the window). Every call passes the policy; receipts are unknown. Key chords: computer_keys.',
     inputSchema: Type.Object({
       action: Type.Union([...POINTER, ...CLIPBOARD].map((a) => Type.Literal(a))),
-      capture: Type.Optional(Type.String({ maxLength: CAPS.ref, description: 'Capture id from computer_screenshot (c3): x, y, to are pixels of that image' })),
+      capture: Type.Optional(Type.String({ ...REF, description: 'Capture id from computer_screenshot (c3): x, y, to are pixels of that image' })),
       app: Type.Optional(Type.String({ maxLength: CAPS.name })),
       window: Type.Optional(Type.String({ maxLength: CAPS.name, description: 'Window ref (w1) or title: x, y, to are pixels from its top-left corner' })),
       x: Type.Optional(Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel })),

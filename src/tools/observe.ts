@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { CAPS, defineTool, STRICT } from './tool.js';
+import { CAPS, defineTool, REF, STRICT } from './tool.js';
 
 export const observeTool = defineTool({
   schema: {
@@ -11,7 +11,7 @@ export const observeTool = defineTool({
     inputSchema: Type.Object({
       app: Type.Optional(Type.String({ maxLength: CAPS.name, description: 'App name, e.g. "gedit" (its focused window)' })),
       window: Type.Optional(Type.String({ maxLength: CAPS.name, description: 'Window ref from computer_apps (w1) or a window title' })),
-      scope: Type.Optional(Type.String({ maxLength: CAPS.ref, description: 'Ref of an element: show only its subtree' })),
+      scope: Type.Optional(Type.String({ ...REF, description: 'Ref of an element: show only its subtree' })),
       query: Type.Optional(Type.String({ maxLength: CAPS.name, description: 'Show only elements whose role, name or value contains this text' })),
       maxTokens: Type.Optional(Type.Integer({ minimum: 100, maximum: 20000, description: 'Token budget (default 2000)' })),
     }, STRICT),

@@ -27,6 +27,9 @@ export const CAPS = {
   pixel: 100_000,
 } as const;
 
+/** A ref (e12, o3, c2): a letter and digits, so a ref echoed in an answer can never carry other text. */
+export const REF = { minLength: 2, maxLength: CAPS.ref, pattern: '^[a-z][0-9]{1,14}$' } as const;
+
 /** Options making a TypeBox object schema strict. */
 export const STRICT = { additionalProperties: false } as const;
 
@@ -90,13 +93,14 @@ export interface ToolResult {
  */
 export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Promise<ToolResult> {
   const response = new Response();
-  const bad = validationError(tool.schema.inputSchema, params);
+  const plain = plainJson(params);
+  const bad = plain === NOT_JSON ? '(root): params must be plain JSON data' : validationError(tool.schema.inputSchema, plain);
   if (bad) {
     response.error('invalid_params', `${tool.schema.name} params do not match its schema at ${bad}. Nothing was done; fix the params and call again.`);
     return { text: response.text, isError: true, code: 'invalid_params' };
   }
   try {
-    const running = tool.handle(ctx, params as never, response);
+    const running = tool.handle(ctx, plain as never, response);
     const stop = ctx.stop;
     if (stop) {
       // A stop answers now; the abandoned call finishes (or fails) in the background and its output is dropped.
@@ -129,3 +133,18 @@ export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Pr
   if (response.images.length && !response.isError) result.images = [...response.images];
   return result;
 }
+
+/**
+ * The params as plain JSON data: own enumerable fields only, so nothing inherited from a crafted prototype
+ * (an object whose `__proto__` carries fields) can pass the checks or reach a handler; a cycle or a BigInt is
+ * refused. A `__proto__` key that arrived as data stays an own field, which the strict schemas refuse.
+ */
+function plainJson(params: unknown): unknown {
+  try {
+    const text = JSON.stringify(params ?? {});
+    return text === undefined ? NOT_JSON : JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+const NOT_JSON = Symbol('not JSON');

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
-import { CAPS, defineTool, STRICT } from './tool.js';
+import { CAPS, defineTool, REF, STRICT } from './tool.js';
 
 export const waitTool = defineTool({
   schema: {
@@ -13,7 +13,7 @@ export const waitTool = defineTool({
       until: Type.Union([Type.Literal('appears'), Type.Literal('disappears'), Type.Literal('value_changes'), Type.Literal('window_appears')]),
       text: Type.Optional(Type.String({ maxLength: CAPS.text })),
       role: Type.Optional(Type.String({ maxLength: 64 })),
-      ref: Type.Optional(Type.String({ maxLength: CAPS.ref })),
+      ref: Type.Optional(Type.String(REF)),
       app: Type.Optional(Type.String({ maxLength: CAPS.name })),
       window: Type.Optional(Type.String({ maxLength: CAPS.name })),
       timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 120000, description: 'Default 10000' })),
