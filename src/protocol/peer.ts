@@ -155,11 +155,15 @@ export class Peer {
       this.write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: not an object.' } });
       return;
     }
-    const m = msg as { id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+    const m = msg as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
     if (typeof m.method === 'string') {
-      if (m.id === undefined) { this.onNotificationMessage(m.method, m.params); return; }
+      if (m.id === undefined) { if (m.jsonrpc === '2.0') this.onNotificationMessage(m.method, m.params); return; }
       if (!validId(m.id)) {
         this.write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: id must be a string, an integer or null.' } });
+        return;
+      }
+      if (m.jsonrpc !== '2.0') {
+        this.write({ jsonrpc: '2.0', id: m.id, error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0".' } });
         return;
       }
       void this.answer(m.id, m.method, m.params);
@@ -211,7 +215,8 @@ export class Peer {
       this.write({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${String(method).slice(0, 100)}`, data: { code: 'unsupported' } } });
       return;
     }
-    const given = params ?? {};
+    // Omitted params are empty params; null (not a structured value in JSON-RPC 2.0) is checked like any value.
+    const given = params === undefined ? {} : params;
     const bad = validationError(spec.params, given);
     if (bad) {
       // Checked before the handler runs: a driver never acts on params outside the protocol.

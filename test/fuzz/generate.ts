@@ -131,7 +131,8 @@ function setAt(root: unknown, path: (string | number)[], value: unknown): unknow
   return root;
 }
 
-function nested(depth: number): unknown {
+/** A value nested `depth` levels deep (objects and arrays alternating). */
+export function nested(depth: number): unknown {
   let v: unknown = 'bottom';
   for (let i = 0; i < depth; i++) v = i % 2 ? [v] : { deeper: v };
   return v;

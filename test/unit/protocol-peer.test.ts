@@ -11,6 +11,7 @@ import type { EventBatch, HelloResult, MethodName, SnapshotResult } from '../../
 import { methodSpec } from '../../src/protocol/methods.js';
 import { protocolSchemaText } from '../../src/protocol/schema.js';
 import { validationError } from '../../src/protocol/validate.js';
+import { checkAnswers, fuzzLines } from '../fuzz/lines.js';
 import { Peer, type Handlers, type PeerOptions } from '../../src/protocol/peer.js';
 
 const HELLO: HelloResult = { platform: 'fake', version: '0.0.1', capabilities: ['events'], permissions: { a11y_bus: true } };
@@ -367,4 +368,32 @@ test('Device.call forwards the signal to the driver connection', async () => {
 test('docs/protocol.schema.json is up to date with the method values (run npm run schema)', () => {
   const committed = readFileSync(new URL('../../../docs/protocol.schema.json', import.meta.url), 'utf8');
   assert.equal(committed, protocolSchemaText(), 'docs/protocol.schema.json is out of date: run `npm run schema` and commit it');
+});
+
+test('a request with a wrong or missing jsonrpc version is refused under its id', async () => {
+  const { toServer, toClient } = link({ hello: () => HELLO });
+  const wire = tap(toClient);
+  toServer.write('{"jsonrpc":"1.0","id":1,"method":"hello","params":{}}\n');
+  toServer.write('{"id":2,"method":"hello","params":{}}\n');
+  await until('two answers', () => wire.length === 2);
+  assert.deepEqual(wire.map((m) => [(m as { id: unknown }).id, (m as { error: { code: number } }).error.code]), [[1, -32600], [2, -32600]]);
+});
+
+test('protocol-line fuzz on an in-memory driver: one valid response per request, the peer keeps serving', async (t) => {
+  const fake = new FakeDriver();
+  const toServer = new PassThrough();
+  const toClient = new PassThrough();
+  const server = new Peer(toServer, toClient, fake.handlers(), { maxLineBytes: 100_000 });
+  const received = tap(toClient);
+  const lines = fuzzLines(3000, 8_014, '/nonexistent/cu-fuzz-marker', 100_000);
+  for (const l of lines) toServer.write(`${l.line}\n`);
+  // An oversize line (over this server's cap) answered once with id null.
+  toServer.write(`{"jsonrpc":"2.0","id":"big","method":"hello","params":{"pad":"${'p'.repeat(200_000)}"}}\n`);
+  const answers = lines.filter((l) => l.expect !== 'none').length + 1;
+  await until('every answer', () => received.length >= answers, 20_000);
+  const failures = checkAnswers(lines, received, 1);
+  assert.deepEqual(failures.slice(0, 10), []);
+  assert.equal(server.isClosed, false);
+  const acting = fake.calls.filter((c) => c.method === 'node.act' || c.method === 'input.keys').length;
+  t.diagnostic(`${lines.length} lines, ${received.length} answers, ${acting} acting calls reached the fake driver`);
 });
