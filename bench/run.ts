@@ -124,4 +124,18 @@ async function main(): Promise<number> {
   return report.errors.length ? 1 : 0;
 }
 
-main().then((code) => { process.exitCode = code; }, (e: unknown) => { console.error(e); process.exitCode = 1; });
+/** `npm run bench -- --fuzz N`: the tool-argument fuzzer at size N instead of the desktop benchmark. */
+async function fuzz(calls: number): Promise<number> {
+  const { fuzzTools } = await import('../test/fuzz/tools.js');
+  const r = await fuzzTools(calls, Number(process.env['FUZZ_SEED'] ?? 8_014));
+  console.log(`tool-argument fuzz: ${r.calls} calls (valid ${r.valid}, invalid ${r.invalid}, refused by the SDK ${r.protocolErrors}), seed ${r.seed}, ` +
+    `${r.ms} ms, slowest call ${r.slowestMs} ms, acting driver calls ${r.actingCalls}`);
+  console.log(`mutations ${JSON.stringify(r.byMutation)}\nerror codes ${JSON.stringify(r.byCode)}`);
+  for (const f of r.failures) console.log(`FAIL ${f}`);
+  console.log(r.failures.length ? 'FAIL' : 'PASS');
+  return r.failures.length ? 1 : 0;
+}
+
+const fuzzAt = process.argv.indexOf('--fuzz');
+(fuzzAt >= 0 ? fuzz(Number(process.argv[fuzzAt + 1] ?? 100_000) || 100_000) : main())
+  .then((code) => { process.exitCode = code; }, (e: unknown) => { console.error(e); process.exitCode = 1; });

@@ -2,7 +2,7 @@
  * The library API: `createComputer(options)` gives the same tools the MCP server, the pi extension and the
  * CLI expose, bound to one session on one desktop.
  */
-import { Device } from './devices/manager.js';
+import { Device, type DeviceOptions } from './devices/manager.js';
 import { cdpDriver } from './devices/stdio.js';
 import { ensureDesktop, findDesktop, stopSandbox, type SandboxInfo } from './sandbox/sandbox.js';
 import { Session, type SettleOptions } from './session/session.js';
@@ -97,6 +97,8 @@ export interface ComputerOptions {
    * stands in for the per-app first-use question in default mode, unless settings.json has `strictFirstUse`.
    */
   hostApprovesFirstUse?: boolean;
+  /** Connects to a driver without a process (the in-memory fake driver in tests); wins over `driver`. */
+  connect?: DeviceOptions['connect'];
 }
 
 /** Params of a tool, as its handler types them. */
@@ -170,7 +172,8 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   }
   const statePath = typeof options.statePath === 'function' ? options.statePath(desktop) : options.statePath;
   const device = new Device({ platform: 'linux', env: desktop.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.driver === 'cdp' ? { driver: cdpDriver(options.cdpEndpoint ?? 'http://127.0.0.1:9222') } : {}) });
+    ...(options.driver === 'cdp' ? { driver: cdpDriver(options.cdpEndpoint ?? 'http://127.0.0.1:9222') } : {}),
+    ...(options.connect ? { connect: options.connect } : {}) });
   const { gate, controls, settings } = buildPolicy(options);
   const session = new Session({
     device, ...(statePath ? { statePath } : {}), ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),

@@ -58,15 +58,15 @@ export interface WindowInfo {
   pid: number;
   /** Process start time (platform clock ticks or ms), to tell a reused pid apart. */
   startTime?: number;
-  /** Executable realpath of the window's process, when the platform proves it. */
+  /** Realpath of the process's executable, when the driver can prove it. */
   executable?: string;
-  /** User id owning the window's process, when the platform proves it. */
+  /** Owner uid of the process. */
   uid?: number;
+  /** X11 WM_CLASS of the window, where there is one. */
+  wmClass?: string;
   role: Role;
   focused: boolean;
   bounds?: [number, number, number, number];
-  /** X11 `WM_CLASS` (class part) of the window, where an X window maps to it. */
-  wmClass?: string;
 }
 
 /** A running application and its windows. */
@@ -75,12 +75,14 @@ export interface AppInfo {
   pid: number;
   /** Native handle of the application root. */
   id: string;
+  /** Process start time, as for WindowInfo. */
+  startTime?: number;
   /** Executable path when the platform can prove it. */
   executable?: string;
-  /** Process start time (platform clock ticks or ms). */
-  startTime?: number;
-  /** User id owning the process, when the platform proves it. */
+  /** Owner uid of the process. */
   uid?: number;
+  /** X11 WM_CLASS of its windows, where there is one. */
+  wmClass?: string;
   windows: WindowInfo[];
 }
 

@@ -1,249 +1,417 @@
 /**
- * The driver protocol (seed §4): every method declared once, with its literal name and typed params and
- * result, used by both the host and the drivers.
+ * The driver protocol (seed §4): every method declared once, as a value carrying its literal name and its
+ * TypeBox params and result schemas. The TypeScript types derive from the schemas (`Static<>`), the method
+ * table and METHOD_NAMES derive from the list, the peer validates against the same values at run time, and
+ * `npm run schema` publishes them as JSON Schema (docs/protocol.schema.json) for drivers in other languages.
+ *
+ * Params are strict (unknown fields are errors: a typo or a hostile field must never be silently ignored) and
+ * capped (string sizes, counts, timeouts). Results are checked for their declared fields and caps but may carry
+ * extra fields, so a newer driver can add facts without breaking an older host (the engine ignores them).
  */
-import type { AppInfo, Op, RawNode, WindowInfo } from '../engine/node.js';
-import type { Chord } from './keys.js';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { OPS, STATES, type AppInfo as EngineAppInfo, type RawNode as EngineRawNode, type WindowInfo as EngineWindowInfo } from '../engine/node.js';
+import { ROLES } from '../engine/role.js';
+import { MAX_CHORDS, MODIFIERS } from './keys.js';
 
-/** Declares one request type. */
-interface Method<P, R> { params: P; result: R }
+/** The caps every schema below uses. */
+export const LIMITS = {
+  /** Native handles, window ids, short names (roles, app names in params). */
+  id: 1024,
+  /** Names, values and descriptions a driver reports (drivers cut long values and say so in valueLength). */
+  text: 100_000,
+  /** Text to type in one input.keys call. */
+  keysText: 10_000,
+  /** A value for set_value/type/select. */
+  actValue: 10_000,
+  /** One keysym name. */
+  keyName: 32,
+  /** Chords in one input.keys call. */
+  chords: MAX_CHORDS,
+  /** Children of one node, apps, windows, matches, OCR lines, marks. */
+  items: 10_000,
+  /** Nodes one snapshot may read. */
+  nodes: 50_000,
+  /** Any timeout or wait, in ms. */
+  timeoutMs: 120_000,
+  /** Screen pixels, either sign (multi-monitor layouts can be negative). */
+  pixel: 1_000_000,
+  /** A base64 PNG. */
+  png: 64 * 1024 * 1024,
+} as const;
+
+const Id = Type.String({ minLength: 1, maxLength: LIMITS.id });
+const Str = (maxLength: number = LIMITS.text) => Type.String({ maxLength });
+const Pixel = Type.Integer({ minimum: -LIMITS.pixel, maximum: LIMITS.pixel });
+const Count = (maximum: number) => Type.Integer({ minimum: 0, maximum });
+const Ms = Type.Integer({ minimum: 0, maximum: LIMITS.timeoutMs });
+const Pid = Type.Integer({ minimum: 0, maximum: 2 ** 31 });
+/** Process start time (clock ticks since boot, or ms). */
+const StartTime = Type.Number({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+/** A union of string literals typed as their union (TypeBox's own mapping would widen them to string). */
+const Literals = <T extends readonly string[]>(values: T, options: object = {}) =>
+  Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v)), options));
+const Strict = { additionalProperties: false } as const;
+/** Params with no fields. */
+const NoParams = Type.Object({}, Strict);
+const Ok = Type.Object({ ok: Type.Boolean() });
+
+/** A screen rectangle [x, y, width, height] in screen pixels. */
+export const Rect = Type.Tuple([Pixel, Pixel, Pixel, Pixel]);
+export type Rect = [number, number, number, number];
+
+export const Role = Literals(ROLES);
+export const State = Literals(STATES);
+export const Op = Literals(OPS);
+
+/** A node as a driver reports it (see engine/node.ts RawNode); recursive through `children`. */
+export const RawNode = Type.Recursive((Self) => Type.Object({
+  id: Id,
+  role: Role,
+  nativeRole: Type.Optional(Str(LIMITS.id)),
+  name: Type.Optional(Str()),
+  value: Type.Optional(Str()),
+  valueLength: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
+  description: Type.Optional(Str()),
+  stableId: Type.Optional(Str(LIMITS.id)),
+  states: Type.Array(State, { maxItems: STATES.length }),
+  actions: Type.Array(Op, { maxItems: OPS.length }),
+  bounds: Type.Optional(Rect),
+  range: Type.Optional(Type.Object({ min: Type.Number(), max: Type.Number(), step: Type.Optional(Type.Number()) })),
+  children: Type.Optional(Type.Array(Self, { maxItems: LIMITS.items })),
+  childCount: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
+}), { $id: 'RawNode' });
+export type RawNode = EngineRawNode;
+
+/** Identity facts the driver proves for a process (contract: executable realpath, start time, uid). */
+const Identity = {
+  pid: Pid,
+  startTime: Type.Optional(StartTime),
+  executable: Type.Optional(Str(4096)),
+  uid: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 32 })),
+};
+
+export const WindowInfo = Type.Object({
+  id: Id,
+  title: Str(),
+  app: Str(LIMITS.id),
+  ...Identity,
+  wmClass: Type.Optional(Str(LIMITS.id)),
+  role: Role,
+  focused: Type.Boolean(),
+  bounds: Type.Optional(Rect),
+});
+export type WindowInfo = EngineWindowInfo;
+
+export const AppInfo = Type.Object({
+  name: Str(LIMITS.id),
+  id: Id,
+  ...Identity,
+  wmClass: Type.Optional(Str(LIMITS.id)),
+  windows: Type.Array(WindowInfo, { maxItems: LIMITS.items }),
+});
+export type AppInfo = EngineAppInfo;
 
 /** What the driver can do; the host adapts (e.g. polls for settle when `events` is missing). */
-export type Capability = 'events' | 'background_input' | 'keys' | 'pointer' | 'ocr' | 'capture' | 'cache';
+export const Capability = Literals(['events', 'background_input', 'keys', 'pointer', 'ocr', 'capture', 'cache'] as const);
+export type Capability = Static<typeof Capability>;
 
-export interface HelloResult {
-  platform: 'linux' | 'windows' | 'macos' | 'android' | 'cdp' | 'fake';
-  version: string;
-  capabilities: Capability[];
+export const HelloParams = Type.Object({ client: Type.Optional(Str(LIMITS.id)) }, Strict);
+export const HelloResult = Type.Object({
+  platform: Literals(['linux', 'windows', 'macos', 'android', 'cdp', 'fake'] as const),
+  version: Str(LIMITS.id),
+  capabilities: Type.Array(Capability, { maxItems: 32 }),
   /** Named prerequisites and whether they hold, e.g. {a11y_bus: true, synthetic_input: false}. */
-  permissions: Record<string, boolean>;
+  permissions: Type.Record(Type.String(), Type.Boolean()),
   /** Display server when it matters: 'x11' | 'wayland'. */
-  session?: string;
+  session: Type.Optional(Str(LIMITS.id)),
   /**
    * The channel when the driver does not read the platform's own accessibility tree (e.g. 'cdp' for the
    * Chromium DevTools channel, 'ocr (degraded)'). Every tool result produced through it starts with
    * `channel: <channel>`; absent for the native accessibility tree.
    */
-  channel?: string;
+  channel: Type.Optional(Str(LIMITS.id)),
   /** Extra facts for diagnostics (doctor): toolkit hints, environment. */
-  facts?: Record<string, string>;
-}
+  facts: Type.Optional(Type.Record(Type.String(), Str())),
+});
+export type HelloResult = Static<typeof HelloResult>;
 
-export interface LaunchParams {
-  /** Executable or desktop command, e.g. "gedit". */
-  command: string;
-  args?: string[];
+export const AppsListParams = Type.Object({ withWindows: Type.Optional(Type.Boolean()) }, Strict);
+export const AppsListResult = Type.Object({ apps: Type.Array(AppInfo, { maxItems: LIMITS.items }) });
+
+export const LaunchParams = Type.Object({
+  /** Executable or desktop command, e.g. "gedit". Never run through a shell. */
+  command: Type.String({ minLength: 1, maxLength: 4096 }),
+  args: Type.Optional(Type.Array(Str(4096), { maxItems: 256 })),
   /** Extra environment for the app. */
-  env?: Record<string, string>;
+  env: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,255}$' }), Str(32_768), { additionalProperties: false })),
   /** Wait until a window of the app appears, up to this many ms (0 = do not wait). */
-  waitForWindowMs?: number;
-}
-export interface LaunchResult { pid: number; window?: WindowInfo }
+  waitForWindowMs: Type.Optional(Ms),
+}, Strict);
+export type LaunchParams = Static<typeof LaunchParams>;
+export const LaunchResult = Type.Object({ pid: Pid, window: Type.Optional(WindowInfo) });
+export type LaunchResult = Static<typeof LaunchResult>;
 
-export interface SnapshotParams {
+export const WindowsListParams = Type.Object({ app: Type.Optional(Str(LIMITS.id)), pid: Type.Optional(Pid) }, Strict);
+export const WindowsListResult = Type.Object({ windows: Type.Array(WindowInfo, { maxItems: LIMITS.items }) });
+export const WindowParams = Type.Object({ window: Id }, Strict);
+
+export const SnapshotParams = Type.Object({
   /** Window handle from windows.list. */
-  window: string;
+  window: Id,
   /** Read only the subtree under this node handle. */
-  scope?: string;
+  scope: Type.Optional(Id),
   /** Maximum depth below the start node (default unlimited). */
-  depth?: number;
+  depth: Type.Optional(Count(1000)),
   /** Stop reading after this many nodes (protects against runaway trees). */
-  maxNodes?: number;
+  maxNodes: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.nodes })),
   /** Also read each node's screen rectangle (one more call per node): for Set-of-Mark labels. */
-  bounds?: boolean;
-}
-export interface SnapshotResult {
-  window: WindowInfo;
-  root: RawNode;
+  bounds: Type.Optional(Type.Boolean()),
+}, Strict);
+export type SnapshotParams = Static<typeof SnapshotParams>;
+export const SnapshotResult = Type.Object({
+  window: WindowInfo,
+  root: RawNode,
   /** Nodes read and the milliseconds the read took, for benchmarks and budget decisions. */
-  stats: { nodes: number; ms: number; truncated: boolean };
-}
+  stats: Type.Object({ nodes: Count(Number.MAX_SAFE_INTEGER), ms: Type.Number({ minimum: 0 }), truncated: Type.Boolean() }),
+});
+export type SnapshotResult = Static<typeof SnapshotResult>;
 
-export interface FindParams {
-  window: string;
+export const FindParams = Type.Object({
+  window: Id,
   /** Case-insensitive substring of name, value or description. */
-  text?: string;
-  role?: string;
-  limit?: number;
-}
-export interface FindMatch {
-  node: RawNode;
+  text: Type.Optional(Str(LIMITS.actValue)),
+  role: Type.Optional(Str(LIMITS.id)),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.items })),
+}, Strict);
+export type FindParams = Static<typeof FindParams>;
+export const FindMatch = Type.Object({
+  node: RawNode,
   /** Handles from the window root down to the node's parent. */
-  path: string[];
-}
-export interface FindResult { matches: FindMatch[]; scanned: number }
+  path: Type.Array(Id, { maxItems: LIMITS.items }),
+});
+export type FindMatch = Static<typeof FindMatch>;
+export const FindResult = Type.Object({ matches: Type.Array(FindMatch, { maxItems: LIMITS.items }), scanned: Count(Number.MAX_SAFE_INTEGER) });
+export type FindResult = Static<typeof FindResult>;
 
 /** What the host expects at the handle; the driver refuses to act if it no longer holds. */
-export interface NodeExpectation { role?: string; name?: string }
+export const NodeExpectation = Type.Object({ role: Type.Optional(Str(LIMITS.id)), name: Type.Optional(Str()) }, Strict);
+export type NodeExpectation = Static<typeof NodeExpectation>;
 
-export interface ActParams {
+export const ActParams = Type.Object({
   /** Node handle. */
-  id: string;
-  op: Op;
+  id: Id,
+  op: Op,
   /** Text for set_value/type, direction for scroll ("up"|"down"|"left"|"right"|"into_view"), target handle for drag_to, item for select. */
-  value?: string;
-  expect?: NodeExpectation;
-}
-export interface ActResult {
+  value: Type.Optional(Str(LIMITS.actValue)),
+  expect: Type.Optional(NodeExpectation),
+}, Strict);
+export type ActParams = Static<typeof ActParams>;
+export const ActResult = Type.Object({
   /** How the act was carried out: an accessibility pattern, a toolkit message, or synthetic input. */
-  method: 'pattern' | 'message' | 'synthetic';
+  method: Literals(['pattern', 'message', 'synthetic'] as const),
   /** Human-readable note, e.g. "Action.DoAction(0) 'click'". */
-  detail?: string;
+  detail: Type.Optional(Str(LIMITS.actValue)),
   /** The node as re-read right after the act, when cheap. */
-  after?: RawNode;
-}
+  after: Type.Optional(RawNode),
+});
+export type ActResult = Static<typeof ActResult>;
 
-export interface SettleParams {
+export const SubscribeParams = Type.Object({ window: Type.Optional(Id) }, Strict);
+
+export const SettleParams = Type.Object({
   /** Quiet window: settled when no event arrived for this long. */
-  quietMs: number;
+  quietMs: Ms,
   /** Give up after this long. */
-  timeoutMs: number;
+  timeoutMs: Ms,
   /** Only count events of the app owning this window (or element) handle; all apps when missing. */
-  window?: string;
-}
-export interface SettleResult { settled: boolean; events: number; ms: number }
+  window: Type.Optional(Id),
+}, Strict);
+export type SettleParams = Static<typeof SettleParams>;
+export const SettleResult = Type.Object({ settled: Type.Boolean(), events: Count(Number.MAX_SAFE_INTEGER), ms: Type.Number({ minimum: 0 }) });
+export type SettleResult = Static<typeof SettleResult>;
 
-/**
- * Keys to a window: `chords` (parsed by protocol/keys.ts, key names are X keysym names) or `text` (typed
- * character by character, case and non-ASCII kept); exactly one of the two. The driver activates the window
- * when it is not focused, then proves that the focused top-level window belongs to `expect` (pid, start
- * time); else it fails with window_not_focused and sends nothing.
- */
-export interface KeysParams {
-  /** The window the keys are for. */
-  window: string;
-  /** Chords to press in order. */
-  chords?: Chord[];
-  /** Text to type. */
-  text?: string;
-  /** The process that must own the focused window (defaults to the window's own process). */
-  expect?: { pid: number; startTime?: number };
-}
-export interface KeysResult {
-  method: 'synthetic' | 'message';
-  /** The window was activated first. */
-  focusedFirst: boolean;
-  /** Key strokes sent completely (a chord or a character each); fewer than asked when cancelled. */
-  sent: number;
-}
+/** One chord as protocol/keys.ts parses it: modifiers plus one X keysym name (letters, digits, underscore). */
+export const Chord = Type.Object({
+  mods: Type.Array(Literals(MODIFIERS), { maxItems: MODIFIERS.length, uniqueItems: true }),
+  key: Type.String({ minLength: 1, maxLength: LIMITS.keyName, pattern: '^[A-Za-z0-9_]+$' }),
+}, Strict);
 
-/** A screen rectangle [x, y, width, height] in screen pixels. */
-export type Rect = [number, number, number, number];
+export const KeysParams = Type.Object({
+  /** The window that must hold the keyboard focus; it is activated first. */
+  window: Id,
+  /** Parsed chords (protocol/keys.ts parseChords). Exactly one of chords and text. */
+  chords: Type.Optional(Type.Array(Chord, { minItems: 1, maxItems: LIMITS.chords })),
+  /** Literal text to type. */
+  text: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.keysText })),
+  /** The process that must own the focused top-level window, else window_not_focused and nothing is sent. */
+  expect: Type.Optional(Type.Object({ pid: Pid, startTime: Type.Optional(StartTime) }, Strict)),
+}, Strict);
+export type KeysParams = Static<typeof KeysParams>;
+export const KeysResult = Type.Object({
+  method: Literals(['synthetic', 'message'] as const),
+  focusedFirst: Type.Boolean(),
+  /** Key events sent (fewer than asked when cancelled). */
+  sent: Count(Number.MAX_SAFE_INTEGER),
+});
+export type KeysResult = Static<typeof KeysResult>;
 
 /**
  * What a capture was taken of, recorded with it so a pixel of the image maps back to the screen:
  * screen = origin + image / scale. A visual act maps through this, never through numbers a model supplies.
  */
-export interface CaptureGeometry {
+export const CaptureGeometry = Type.Object({
   /** The captured area: the window's screen rectangle when it was captured, clipped to the screen. */
-  screen: Rect;
+  screen: Rect,
   /** The window's own bounds at capture time: a later act re-checks them (window_changed). */
-  window: Rect;
+  window: Rect,
   /** Size of the image returned. */
-  width: number;
-  height: number;
+  width: Count(LIMITS.pixel),
+  height: Count(LIMITS.pixel),
   /** Image pixels per screen pixel (≤ 1: images are only scaled down). */
-  scale: number;
-}
+  scale: Type.Number({ exclusiveMinimum: 0, maximum: 1 }),
+});
+export type CaptureGeometry = Static<typeof CaptureGeometry>;
 
 /** A Set-of-Mark label to draw: the element's ref at its screen rectangle. */
-export interface MarkSpec { label: string; bounds: Rect }
+export const MarkSpec = Type.Object({ label: Str(16), bounds: Rect }, Strict);
+export type MarkSpec = Static<typeof MarkSpec>;
 
-export interface CaptureParams {
-  window: string;
+export const CaptureParams = Type.Object({
+  window: Id,
   /** Scale the image down so that its long edge is at most this many pixels (default 1280). */
-  maxEdge?: number;
+  maxEdge: Type.Optional(Type.Integer({ minimum: 16, maximum: 8192 })),
   /** Labels to draw over the image. */
-  marks?: MarkSpec[];
-}
-export interface CaptureResult {
+  marks: Type.Optional(Type.Array(MarkSpec, { maxItems: 1000 })),
+}, Strict);
+export type CaptureParams = Static<typeof CaptureParams>;
+export const CaptureResult = Type.Object({
   /** PNG, base64. */
-  png: string;
-  geometry: CaptureGeometry;
+  png: Type.String({ maxLength: LIMITS.png }),
+  geometry: CaptureGeometry,
   /** Where each drawn mark ended up, in image pixels: the element's box and the label's box. */
-  marks: { label: string; box: Rect; labelBox: Rect }[];
+  marks: Type.Array(Type.Object({ label: Str(16), box: Rect, labelBox: Rect }), { maxItems: 1000 }),
   /** SHA-256 of the PNG bytes. */
-  sha256: string;
-  ms: number;
-}
+  sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  ms: Type.Number({ minimum: 0 }),
+});
+export type CaptureResult = Static<typeof CaptureResult>;
 
 /** One line of recognized text; `bounds` in screen pixels. */
-export interface OcrLine { text: string; bounds: Rect; confidence: number }
-export interface OcrParams { window: string }
-export interface OcrResult {
-  lines: OcrLine[];
+export const OcrLine = Type.Object({ text: Str(LIMITS.actValue), bounds: Rect, confidence: Type.Number() });
+export type OcrLine = Static<typeof OcrLine>;
+export const OcrParams = Type.Object({ window: Id }, Strict);
+export type OcrParams = Static<typeof OcrParams>;
+export const OcrResult = Type.Object({
+  lines: Type.Array(OcrLine, { maxItems: LIMITS.items }),
   /** The capture the text was read from (scale 1: screen pixels); the image itself never leaves the driver. */
-  geometry: CaptureGeometry;
-  ms: { capture: number; ocr: number };
-}
+  geometry: CaptureGeometry,
+  ms: Type.Object({ capture: Type.Number({ minimum: 0 }), ocr: Type.Number({ minimum: 0 }) }),
+});
+export type OcrResult = Static<typeof OcrResult>;
 
 /** Pointer input at screen coordinates, bound to a window whose position is checked first. */
-export interface PointerParams {
-  action: 'move' | 'click' | 'double_click' | 'right_click' | 'middle_click' | 'drag' | 'scroll';
+export const PointerParams = Type.Object({
+  action: Literals(['move', 'click', 'double_click', 'right_click', 'middle_click', 'drag', 'scroll'] as const),
   /** Screen pixels. */
-  x: number;
-  y: number;
+  x: Pixel,
+  y: Pixel,
   /** drag: where to release (screen pixels). */
-  to?: [number, number];
+  to: Type.Optional(Type.Tuple([Pixel, Pixel])),
   /** scroll: direction and number of wheel steps (default 3). */
-  direction?: 'up' | 'down' | 'left' | 'right';
-  amount?: number;
+  direction: Type.Optional(Literals(['up', 'down', 'left', 'right'] as const)),
+  amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   /** The window that must receive the input: the point (and `to`) must lie inside its current bounds. */
-  window: string;
+  window: Id,
   /** The window's bounds as the caller last saw them; if they differ now, the driver fails with window_changed and sends nothing. */
-  expectBounds?: Rect;
-}
-export interface PointerResult { method: 'synthetic'; detail: string }
+  expectBounds: Type.Optional(Rect),
+}, Strict);
+export type PointerParams = Static<typeof PointerParams>;
+export const PointerResult = Type.Object({ method: Type.Literal('synthetic'), detail: Str(LIMITS.actValue) });
+export type PointerResult = Static<typeof PointerResult>;
 
-export interface ClipboardParams { action: 'read' | 'write'; text?: string }
-export interface ClipboardResult {
-  text?: string;
-  method: string;
-  /**
-   * Who owns the clipboard (read only): the owning process (X selection owner → X-Resource client pid, or
-   * `_NET_WM_PID`), and `secret: true` when the owner offers the `x-kde-passwordManagerHint` target.
-   */
-  owner?: { pid?: number; secret?: boolean };
-}
+export const ClipboardParams = Type.Object({
+  action: Literals(['read', 'write'] as const),
+  text: Type.Optional(Str(LIMITS.actValue)),
+}, Strict);
+export type ClipboardParams = Static<typeof ClipboardParams>;
+export const ClipboardResult = Type.Object({
+  text: Type.Optional(Str(1_000_000)),
+  method: Str(LIMITS.id),
+  /** Who owns the CLIPBOARD selection; `secret` when it offers the password-manager hint. */
+  owner: Type.Optional(Type.Object({ pid: Type.Optional(Pid), secret: Type.Optional(Type.Boolean()) })),
+});
+export type ClipboardResult = Static<typeof ClipboardResult>;
 
-export interface DisplayInfo { name: string; bounds: Rect; primary: boolean }
+export const DisplayInfo = Type.Object({ name: Str(LIMITS.id), bounds: Rect, primary: Type.Boolean() });
+export type DisplayInfo = Static<typeof DisplayInfo>;
+export const DisplaysResult = Type.Object({ displays: Type.Array(DisplayInfo, { maxItems: 64 }) });
 
-export interface EventBatch { events: { type: string; source: string; detail?: string }[] }
+export const EventBatch = Type.Object({
+  events: Type.Array(Type.Object({ type: Str(LIMITS.id), source: Str(LIMITS.id), detail: Type.Optional(Str()) }), { maxItems: LIMITS.items }),
+});
+export type EventBatch = Static<typeof EventBatch>;
+export const LogParams = Type.Object({ level: Str(64), message: Str() });
+/** `$/cancel {id}`: the caller gave up on request `id`; the serving side aborts its handler's signal. */
+export const CancelParams = Type.Object({ id: Type.Union([Type.Integer(), Type.String({ maxLength: LIMITS.id })]) }, Strict);
 
-/** The method table. */
-export interface Methods {
-  'hello': Method<{ client?: string }, HelloResult>;
-  'apps.list': Method<{ withWindows?: boolean }, { apps: AppInfo[] }>;
-  'apps.launch': Method<LaunchParams, LaunchResult>;
-  'windows.list': Method<{ app?: string; pid?: number }, { windows: WindowInfo[] }>;
-  'window.activate': Method<{ window: string }, { ok: boolean }>;
-  'tree.snapshot': Method<SnapshotParams, SnapshotResult>;
-  'tree.find': Method<FindParams, FindResult>;
-  'node.act': Method<ActParams, ActResult>;
-  'events.subscribe': Method<{ window?: string }, { ok: boolean }>;
-  'ui.settle': Method<SettleParams, SettleResult>;
-  'input.keys': Method<KeysParams, KeysResult>;
-  'input.pointer': Method<PointerParams, PointerResult>;
-  'input.clipboard': Method<ClipboardParams, ClipboardResult>;
-  'screen.ocr': Method<OcrParams, OcrResult>;
-  'screen.capture': Method<CaptureParams, CaptureResult>;
-  'screen.displays': Method<Record<string, never>, { displays: DisplayInfo[] }>;
-  'shutdown': Method<Record<string, never>, { ok: boolean }>;
+/** One protocol method: its literal name and its params and result schemas. */
+export interface MethodSpec<N extends string = string, P extends TSchema = TSchema, R extends TSchema = TSchema> {
+  readonly method: N;
+  readonly params: P;
+  readonly result: R;
 }
 
+/** Declares one method as a value. */
+export function defineMethod<N extends string, P extends TSchema, R extends TSchema>(method: N, params: P, result: R): MethodSpec<N, P, R> {
+  return { method, params, result };
+}
+
+/** Every method, once. */
+export const METHODS = [
+  defineMethod('hello', HelloParams, HelloResult),
+  defineMethod('apps.list', AppsListParams, AppsListResult),
+  defineMethod('apps.launch', LaunchParams, LaunchResult),
+  defineMethod('windows.list', WindowsListParams, WindowsListResult),
+  defineMethod('window.activate', WindowParams, Ok),
+  defineMethod('tree.snapshot', SnapshotParams, SnapshotResult),
+  defineMethod('tree.find', FindParams, FindResult),
+  defineMethod('node.act', ActParams, ActResult),
+  defineMethod('events.subscribe', SubscribeParams, Ok),
+  defineMethod('ui.settle', SettleParams, SettleResult),
+  defineMethod('input.keys', KeysParams, KeysResult),
+  defineMethod('input.pointer', PointerParams, PointerResult),
+  defineMethod('input.clipboard', ClipboardParams, ClipboardResult),
+  defineMethod('screen.ocr', OcrParams, OcrResult),
+  defineMethod('screen.capture', CaptureParams, CaptureResult),
+  defineMethod('screen.displays', NoParams, DisplaysResult),
+  defineMethod('shutdown', NoParams, Ok),
+] as const;
+
+type Spec = (typeof METHODS)[number];
+/** The method table: name → {params, result} types, derived from METHODS. */
+export type Methods = { [S in Spec as S['method']]: { params: Static<S['params']>; result: Static<S['result']> } };
 /** A method name. */
-export type MethodName = keyof Methods;
+export type MethodName = Spec['method'];
 /** Params of a method. */
 export type ParamsOf<M extends MethodName> = Methods[M]['params'];
 /** Result of a method. */
 export type ResultOf<M extends MethodName> = Methods[M]['result'];
 
-/** Notifications a driver sends. */
-export interface Notifications { 'events.batch': EventBatch; 'log': { level: string; message: string } }
-
 /** Every method name, for validation of incoming requests. */
-export const METHOD_NAMES: readonly MethodName[] = [
-  'hello', 'apps.list', 'apps.launch', 'windows.list', 'window.activate', 'tree.snapshot', 'tree.find',
-  'node.act', 'events.subscribe', 'ui.settle', 'input.keys', 'input.pointer', 'input.clipboard', 'screen.ocr', 'screen.capture',
-  'screen.displays', 'shutdown',
-];
+export const METHOD_NAMES: readonly MethodName[] = METHODS.map((m) => m.method);
+
+/** Looks a method up by name (undefined for names not declared, including Object.prototype keys). */
+export function methodSpec(name: string): MethodSpec | undefined {
+  return METHOD_BY_NAME.get(name);
+}
+const METHOD_BY_NAME: ReadonlyMap<string, MethodSpec> = new Map(METHODS.map((m) => [m.method, m as MethodSpec]));
+
+/** Notifications either side sends, with their schemas. */
+export const NOTIFICATIONS = { 'events.batch': EventBatch, 'log': LogParams, '$/cancel': CancelParams } as const;
+/** Notifications a driver sends (and `$/cancel`, which the peer handles itself). */
+export type Notifications = { [N in keyof typeof NOTIFICATIONS]: Static<(typeof NOTIFICATIONS)[N]> };
+
+// The engine's node types and the wire schemas must describe the same values (checked at compile time).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameShapes: [Same<Static<typeof WindowInfo>, EngineWindowInfo>, Same<Static<typeof AppInfo>, EngineAppInfo>, Same<Static<typeof RawNode>, EngineRawNode>] = [true, true, true];
+void sameShapes;

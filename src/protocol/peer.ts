@@ -1,17 +1,33 @@
 /**
  * One end of a JSON-RPC 2.0 connection over a pair of streams. Both the host (client) and the drivers
- * (server) use it. Every request has a timeout; a closed connection fails all pending requests.
+ * (server) use it. Every request has a timeout and may be cancelled (`$/cancel`); a closed connection fails all
+ * pending requests. Both directions are validated against the method's schemas (protocol/methods.ts): the
+ * serving side refuses params that do not match (invalid_params, the handler is not called), the requesting
+ * side refuses results that do not match (internal).
  */
 import type { Readable, Writable } from 'node:stream';
-import { APP_ERROR, ComputerUseError, fromWire } from './errors.js';
+import type { TSchema } from '@sinclair/typebox';
+import { APP_ERROR, ComputerUseError, ERROR_CODES, fromWire } from './errors.js';
 import { DEFAULT_MAX_LINE_BYTES, LineReader, frame } from './framing.js';
 import type { MethodName, Notifications, ParamsOf, ResultOf } from './methods.js';
-import { METHOD_NAMES } from './methods.js';
+import { methodSpec, NOTIFICATIONS } from './methods.js';
+import { validationError } from './validate.js';
+
+/** What a handler gets besides its params. */
+export interface HandlerContext {
+  /** Aborted when the caller cancels the request (`$/cancel`) or the connection closes: stop sending input. */
+  signal: AbortSignal;
+}
 
 /** A request handler table; missing methods answer "Method not found". */
-export type Handlers = { [M in MethodName]?: (params: ParamsOf<M>) => Promise<ResultOf<M>> | ResultOf<M> };
+export type Handlers = { [M in MethodName]?: (params: ParamsOf<M>, ctx: HandlerContext) => Promise<ResultOf<M>> | ResultOf<M> };
 
-interface Pending { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout; method: string }
+interface Pending { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout; method: string; cleanup: () => void }
+
+/** JSON-RPC "Invalid params". */
+const INVALID_PARAMS = -32602;
+/** How many cancelled request ids are remembered so their late answers are dropped quietly. */
+const CANCELLED_MEMORY = 1000;
 
 /** Options of a peer. */
 export interface PeerOptions {
@@ -25,6 +41,10 @@ export interface PeerOptions {
 export class Peer {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  /** Requests this side gave up on: their late answers are expected and dropped without a report. */
+  private readonly cancelled = new Set<number>();
+  /** The requests being served, by id, so `$/cancel` can abort them. */
+  private readonly inFlight = new Map<unknown, AbortController>();
   private readonly reader: LineReader;
   private readonly notificationHandlers = new Map<string, (params: unknown) => void>();
   private closed = false;
@@ -42,18 +62,47 @@ export class Peer {
     output.on('error', (e: Error) => this.close(`output error: ${e.message}`));
   }
 
-  /** Sends a request and waits for its result, rejecting after the timeout. */
-  request<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs = this.timeoutMs): Promise<ResultOf<M>> {
+  /**
+   * Sends a request and waits for its result, rejecting after the timeout. When `signal` aborts, the call
+   * rejects at once with the signal's reason and the other side is told to stop (`$/cancel {id}`).
+   */
+  request<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs = this.timeoutMs, signal?: AbortSignal): Promise<ResultOf<M>> {
     if (this.closed) return Promise.reject(new ComputerUseError('driver_unavailable', 'The driver connection is closed.'));
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     const id = this.nextId++;
     return new Promise<ResultOf<M>>((resolve, reject) => {
+      const onAbort = (): void => {
+        const p = this.pending.get(id);
+        if (!p) return;
+        this.settle(id, p);
+        this.remember(id);
+        this.write({ jsonrpc: '2.0', method: '$/cancel', params: { id } });
+        reject(abortReason(signal!));
+      };
       const timer = setTimeout(() => {
-        this.pending.delete(id);
+        const p = this.pending.get(id);
+        if (p) this.settle(id, p);
+        this.remember(id);
         reject(new ComputerUseError('timeout', `${method} did not answer within ${timeoutMs} ms.`, { method }));
       }, timeoutMs);
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer, method });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const cleanup = (): void => signal?.removeEventListener('abort', onAbort);
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer, method, cleanup });
       this.write({ jsonrpc: '2.0', id, method, params });
     });
+  }
+
+  /** Forgets a pending request: its timer and abort listener. */
+  private settle(id: number, p: Pending): void {
+    this.pending.delete(id);
+    clearTimeout(p.timer);
+    p.cleanup();
+  }
+
+  /** Remembers an id whose answer may still come (timed out or cancelled), within a bound. */
+  private remember(id: number): void {
+    this.cancelled.add(id);
+    if (this.cancelled.size > CANCELLED_MEMORY) this.cancelled.delete(this.cancelled.values().next().value as number);
   }
 
   /** Sends a notification (no answer). */
@@ -76,10 +125,12 @@ export class Peer {
     if (this.closed) return;
     this.closed = true;
     for (const [id, p] of this.pending) {
-      clearTimeout(p.timer);
+      this.settle(id, p);
       p.reject(new ComputerUseError('driver_unavailable', `The driver stopped while running ${p.method} (${why}).`));
-      this.pending.delete(id);
     }
+    // Nobody is left to receive what the handlers still running would answer: tell them to stop.
+    for (const c of this.inFlight.values()) c.abort(new ComputerUseError('driver_unavailable', `The connection closed (${why}).`));
+    this.inFlight.clear();
     for (const l of this.closeListeners) l(why);
   }
 
@@ -104,9 +155,17 @@ export class Peer {
       this.write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: not an object.' } });
       return;
     }
-    const m = msg as { id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+    const m = msg as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
     if (typeof m.method === 'string') {
-      if (m.id === undefined) { this.notificationHandlers.get(m.method)?.(m.params); return; }
+      if (m.id === undefined) { if (m.jsonrpc === '2.0') this.onNotificationMessage(m.method, m.params); return; }
+      if (!validId(m.id)) {
+        this.write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: id must be a string, an integer or null.' } });
+        return;
+      }
+      if (m.jsonrpc !== '2.0') {
+        this.write({ jsonrpc: '2.0', id: m.id, error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0".' } });
+        return;
+      }
       void this.answer(m.id, m.method, m.params);
       return;
     }
@@ -114,29 +173,94 @@ export class Peer {
       // A response. One we cannot match (late, unknown id, or `id: null` for a line the other side rejected)
       // is reported, never answered: answering it would bounce error responses between the peers forever.
       const p = typeof m.id === 'number' ? this.pending.get(m.id) : undefined;
-      if (!p) { this.options.onJunk?.(`unmatched response: ${JSON.stringify(msg).slice(0, 200)}`); return; }
-      this.pending.delete(m.id as number);
-      clearTimeout(p.timer);
-      if (m.error) p.reject(fromWire(m.error)); else p.resolve(m.result);
+      if (!p) {
+        if (typeof m.id === 'number' && this.cancelled.delete(m.id)) return;
+        this.options.onJunk?.(`unmatched response: ${JSON.stringify(msg).slice(0, 200)}`);
+        return;
+      }
+      this.settle(m.id as number, p);
+      if (m.error) { p.reject(wireError(m.error)); return; }
+      const spec = methodSpec(p.method);
+      const bad = spec ? validationError(spec.result, m.result) : undefined;
+      // A result outside the protocol is never handed on: the engine and the model only see checked values.
+      if (bad) p.reject(new ComputerUseError('internal', `The driver answered ${p.method} outside the protocol (${bad}).`, { method: p.method }));
+      else p.resolve(m.result);
       return;
     }
     const id = typeof m.id === 'number' || typeof m.id === 'string' ? m.id : null;
     this.write({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request: no method.' } });
   }
 
-  private async answer(id: unknown, method: string, params: unknown): Promise<void> {
-    const handler = (this.handlers as Record<string, ((p: unknown) => unknown) | undefined>)[method];
-    if (!handler || !(METHOD_NAMES as readonly string[]).includes(method)) {
-      this.write({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}`, data: { code: 'unsupported' } } });
+  /** `$/cancel` aborts a request being served; other notifications go to their handler when they match their schema. */
+  private onNotificationMessage(method: string, params: unknown): void {
+    if (method === '$/cancel') {
+      if (validationError(NOTIFICATIONS['$/cancel'], params) === undefined) {
+        const id = (params as { id: unknown }).id;
+        this.inFlight.get(id)?.abort(new ComputerUseError('timeout', 'The caller cancelled the request.'));
+      }
       return;
     }
+    const handler = this.notificationHandlers.get(method);
+    if (!handler) return;
+    const schema = (NOTIFICATIONS as Record<string, TSchema | undefined>)[method];
+    const bad = schema ? validationError(schema, params) : undefined;
+    if (bad) { this.options.onJunk?.(`notification ${method} outside the protocol (${bad})`); return; }
+    handler(params);
+  }
+
+  private async answer(id: unknown, method: string, params: unknown): Promise<void> {
+    const spec = methodSpec(method);
+    const handler = spec ? (this.handlers as Record<string, ((p: unknown, ctx: HandlerContext) => unknown) | undefined>)[spec.method] : undefined;
+    if (!spec || !handler || !Object.hasOwn(this.handlers, spec.method)) {
+      this.write({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${String(method).slice(0, 100)}`, data: { code: 'unsupported' } } });
+      return;
+    }
+    // Omitted params are empty params; null (not a structured value in JSON-RPC 2.0) is checked like any value.
+    const given = params === undefined ? {} : params;
+    const bad = validationError(spec.params, given);
+    if (bad) {
+      // Checked before the handler runs: a driver never acts on params outside the protocol.
+      this.write({ jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Invalid params for ${method}: ${bad}.`, data: { code: 'invalid_params' } } });
+      return;
+    }
+    if (this.inFlight.has(id)) {
+      this.write({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request: this id is already in use by a request being served.' } });
+      return;
+    }
+    const controller = new AbortController();
+    this.inFlight.set(id, controller);
     try {
-      const result = await handler(params ?? {});
+      const result = await handler(given, { signal: controller.signal });
       this.write({ jsonrpc: '2.0', id, result: result ?? null });
     } catch (e) {
       const err = e instanceof ComputerUseError ? e
         : new ComputerUseError('internal', e instanceof Error ? e.message : String(e));
       this.write({ jsonrpc: '2.0', id, error: { code: APP_ERROR, message: err.message, data: { code: err.code, ...err.details } } });
+    } finally {
+      if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
     }
   }
+}
+
+/** The reason an aborted signal carries, as an Error. */
+function abortReason(signal: AbortSignal): Error {
+  const r: unknown = signal.reason;
+  return r instanceof Error ? r : new ComputerUseError('timeout', typeof r === 'string' ? r : 'The request was cancelled.');
+}
+
+/** JSON-RPC ids: a string, an integer (safe) or null. */
+function validId(id: unknown): boolean {
+  return id === null || (typeof id === 'string' && id.length <= 1024) || (typeof id === 'number' && Number.isSafeInteger(id));
+}
+
+/** A wire error object as a ComputerUseError; a malformed one becomes `internal`. */
+function wireError(err: unknown): ComputerUseError {
+  const e = err as { code?: unknown; message?: unknown; data?: unknown };
+  if (typeof e !== 'object' || e === null || typeof e.message !== 'string' || typeof e.code !== 'number') {
+    return new ComputerUseError('internal', 'The driver answered with a malformed error.');
+  }
+  let data = typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data) ? e.data as Record<string, unknown> : undefined;
+  // Only the declared codes cross (not "toString" or "__proto__", which `in` would accept).
+  if (data && !(typeof data['code'] === 'string' && Object.hasOwn(ERROR_CODES, data['code']))) data = { ...data, code: 'internal' };
+  return fromWire({ code: e.code, message: e.message.slice(0, 10_000), ...(data ? { data } : {}) });
 }

@@ -4,7 +4,7 @@ import { ComputerUseError } from '../protocol/errors.js';
 import { MAX_ACTIONS, runActions } from '../session/act.js';
 import { isOcrRef, ocrPoint, resolveOcrRef, runPointer } from '../session/visual.js';
 import { formatActOutcome } from './format.js';
-import { defineTool } from './tool.js';
+import { CAPS, defineTool, REF, STRICT } from './tool.js';
 
 export const actTool = defineTool({
   schema: {
@@ -18,15 +18,15 @@ export const actTool = defineTool({
       'diff of the window (+ added, - removed, ~ changed); new dialogs come with their own snapshot.',
     inputSchema: Type.Object({
       actions: Type.Array(Type.Object({
-        ref: Type.String({ description: 'Element ref from the snapshot, e.g. e12' }),
+        ref: Type.String({ ...REF, description: 'Element ref from the snapshot, e.g. e12' }),
         op: Type.Union(OPS.map((o) => Type.Literal(o))),
-        value: Type.Optional(Type.String()),
-      }), { minItems: 1, maxItems: MAX_ACTIONS }),
+        value: Type.Optional(Type.String({ maxLength: CAPS.text })),
+      }, STRICT), { minItems: 1, maxItems: MAX_ACTIONS }),
       settle: Type.Optional(Type.Object({
         quietMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 5000 })),
         timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 30000 })),
-      })),
-    }),
+      }, STRICT)),
+    }, STRICT),
     type: 'destructive',
   },
   async handle({ session, stop, signal }, p, response) {

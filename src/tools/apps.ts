@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineTool } from './tool.js';
+import { defineTool, STRICT } from './tool.js';
 import { formatApps } from './format.js';
 
 export const appsTool = defineTool({
@@ -10,7 +10,7 @@ export const appsTool = defineTool({
       'Apps the policy denies (password managers, keyrings, …) are listed as denied, without windows: they cannot be read or used.',
     inputSchema: Type.Object({
       displays: Type.Optional(Type.Boolean({ description: 'Also list the displays and their geometry (screen pixels)' })),
-    }),
+    }, STRICT),
     type: 'readOnly',
   },
   async handle({ session }, params, response) {

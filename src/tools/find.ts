@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ROLES } from '../engine/role.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
-import { defineTool } from './tool.js';
+import { CAPS, defineTool, STRICT } from './tool.js';
 
 export const findTool = defineTool({
   schema: {
@@ -11,12 +11,12 @@ export const findTool = defineTool({
     description: 'Find elements by text (name, value or description) and/or role without rendering the whole window. ' +
       'Returns matching elements with refs and where they sit. Read-only.',
     inputSchema: Type.Object({
-      text: Type.Optional(Type.String({ description: 'Case-insensitive text to look for' })),
+      text: Type.Optional(Type.String({ maxLength: CAPS.text, description: 'Case-insensitive text to look for' })),
       role: Type.Optional(Type.Union(ROLES.map((r) => Type.Literal(r)), { description: 'Unified role, e.g. button' })),
-      app: Type.Optional(Type.String()),
-      window: Type.Optional(Type.String()),
+      app: Type.Optional(Type.String({ maxLength: CAPS.name })),
+      window: Type.Optional(Type.String({ maxLength: CAPS.name })),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-    }),
+    }, STRICT),
     type: 'readOnly',
   },
   async handle({ session }, p, response) {

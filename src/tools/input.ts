@@ -8,7 +8,7 @@ import { liveFocus, perform, type PipelineContext } from '../session/pipeline.js
 import type { Session } from '../session/session.js';
 import { capturePoint, resolveCapture, runPointer, type PointerRequest } from '../session/visual.js';
 import { formatActOutcome } from './format.js';
-import { defineTool, type Response } from './tool.js';
+import { CAPS, defineTool, REF, STRICT, type Response } from './tool.js';
 
 const POINTER = ['click', 'double_click', 'right_click', 'middle_click', 'move', 'drag', 'scroll'] as const;
 const CLIPBOARD = ['clipboard_read', 'clipboard_write', 'paste'] as const;
@@ -26,16 +26,16 @@ export const inputTool = defineTool({
       'ctrl+v into the window). Every call passes the policy; receipts are unknown. Key chords: computer_keys.',
     inputSchema: Type.Object({
       action: Type.Union([...POINTER, ...CLIPBOARD].map((a) => Type.Literal(a))),
-      capture: Type.Optional(Type.String({ description: 'Capture id from computer_screenshot (c3): x, y, to are pixels of that image' })),
-      app: Type.Optional(Type.String()),
-      window: Type.Optional(Type.String({ description: 'Window ref (w1) or title: x, y, to are pixels from its top-left corner' })),
-      x: Type.Optional(Type.Number()),
-      y: Type.Optional(Type.Number()),
-      to: Type.Optional(Type.Object({ x: Type.Number(), y: Type.Number() }, { description: 'drag: release point, same pixels as x, y' })),
+      capture: Type.Optional(Type.String({ ...REF, description: 'Capture id from computer_screenshot (c3): x, y, to are pixels of that image' })),
+      app: Type.Optional(Type.String({ maxLength: CAPS.name })),
+      window: Type.Optional(Type.String({ maxLength: CAPS.name, description: 'Window ref (w1) or title: x, y, to are pixels from its top-left corner' })),
+      x: Type.Optional(Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel })),
+      y: Type.Optional(Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel })),
+      to: Type.Optional(Type.Object({ x: Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel }), y: Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel }) }, { ...STRICT, description: 'drag: release point, same pixels as x, y' })),
       direction: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('left'), Type.Literal('right')])),
       amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'scroll: wheel steps (default 3)' })),
-      text: Type.Optional(Type.String({ description: 'clipboard_write / paste: the text' })),
-    }),
+      text: Type.Optional(Type.String({ maxLength: CAPS.text, description: 'clipboard_write / paste: the text' })),
+    }, STRICT),
     type: 'destructive',
   },
   async handle({ session, stop, signal }, p, response) {

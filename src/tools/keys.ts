@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { keysTypeText } from '../policy/irreversible.js';
 import { runKeys } from '../session/keys.js';
 import { formatActOutcome } from './format.js';
-import { defineTool } from './tool.js';
+import { CAPS, defineTool, STRICT } from './tool.js';
 
 export const keysTool = defineTool({
   schema: {
@@ -12,11 +12,14 @@ export const keysTool = defineTool({
       'Fallback only: prefer computer_act (set_value, click). Needs the window focused; it is focused first when not. ' +
       'Returns the diff of the window and any new window.',
     inputSchema: Type.Object({
-      keys: Type.String({ description: 'Space-separated chords; modifiers joined with +' }),
-      app: Type.Optional(Type.String()),
-      window: Type.Optional(Type.String()),
-      settle: Type.Optional(Type.Object({ quietMs: Type.Optional(Type.Integer()), timeoutMs: Type.Optional(Type.Integer()) })),
-    }),
+      keys: Type.String({ minLength: 1, maxLength: CAPS.keys, description: 'Space-separated chords; modifiers joined with +' }),
+      app: Type.Optional(Type.String({ maxLength: CAPS.name })),
+      window: Type.Optional(Type.String({ maxLength: CAPS.name })),
+      settle: Type.Optional(Type.Object({
+        quietMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 5000 })),
+        timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 30000 })),
+      }, STRICT)),
+    }, STRICT),
     type: 'destructive',
   },
   async handle({ session, stop, signal }, p, response) {

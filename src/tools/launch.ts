@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { checkLaunched } from '../policy/launch.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import { perform } from '../session/pipeline.js';
-import { defineTool } from './tool.js';
+import { CAPS, defineTool, STRICT } from './tool.js';
 
 export const launchTool = defineTool({
   schema: {
@@ -10,10 +10,10 @@ export const launchTool = defineTool({
     title: 'Launch an app',
     description: 'Start an application (optionally with a file or URL argument) and return a snapshot of its window.',
     inputSchema: Type.Object({
-      command: Type.String({ description: 'Executable name, e.g. "gedit"' }),
-      args: Type.Optional(Type.Array(Type.String(), { description: 'Arguments, e.g. a file path or URL' })),
+      command: Type.String({ minLength: 1, maxLength: CAPS.arg, description: 'Executable name, e.g. "gedit"' }),
+      args: Type.Optional(Type.Array(Type.String({ maxLength: CAPS.arg }), { maxItems: 64, description: 'Arguments, e.g. a file path or URL' })),
       waitMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60000, description: 'How long to wait for a window (default 15000)' })),
-    }),
+    }, STRICT),
     type: 'destructive',
   },
   async handle({ session, stop, signal }, p, response) {

@@ -6,7 +6,7 @@ import { MAX_IMAGE_EDGE } from '../fallback/geometry.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { MarkSpec } from '../protocol/methods.js';
 import type { Session, WindowTarget } from '../session/session.js';
-import { defineTool, type Response } from './tool.js';
+import { CAPS, defineTool, STRICT, type Response } from './tool.js';
 
 /** Marks drawn by default (seed 003: bounded Set-of-Mark). */
 const DEFAULT_MARKS = 80;
@@ -21,12 +21,12 @@ export const screenshotTool = defineTool({
       'with the eN refs of the accessibility snapshot drawn over their elements, only when the user allowed screenshots and ' +
       'the host takes images; act by ref, or by image pixel with computer_input {capture}. Results are degraded and say so.',
     inputSchema: Type.Object({
-      app: Type.Optional(Type.String({ description: 'App name (its focused window)' })),
-      window: Type.Optional(Type.String({ description: 'Window ref (w1) or title' })),
+      app: Type.Optional(Type.String({ maxLength: CAPS.name, description: 'App name (its focused window)' })),
+      window: Type.Optional(Type.String({ maxLength: CAPS.name, description: 'Window ref (w1) or title' })),
       mode: Type.Optional(Type.Union([Type.Literal('ocr'), Type.Literal('image')], { description: 'ocr (default) or image' })),
       maxMarks: Type.Optional(Type.Integer({ minimum: 0, maximum: 200, description: `image mode: Set-of-Mark labels to draw (default ${DEFAULT_MARKS})` })),
       maxEdge: Type.Optional(Type.Integer({ minimum: 200, maximum: MAX_IMAGE_EDGE, description: `image mode: long edge in pixels (default ${MAX_IMAGE_EDGE})` })),
-    }),
+    }, STRICT),
     type: 'readOnly',
   },
   async handle({ session }, p, response) {

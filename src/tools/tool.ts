@@ -5,7 +5,33 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
+import { validationError } from '../protocol/validate.js';
 import type { Session } from '../session/session.js';
+
+/**
+ * Caps shared by the tool input schemas (Invariant 9). Every schema is strict (`STRICT`: unknown fields are
+ * errors) and bounds every string, list and timeout, so a call outside them is refused before it runs.
+ */
+export const CAPS = {
+  /** An element, OCR or capture ref (e12, o3, c2). */
+  ref: 16,
+  /** An app name, a window ref or title, a role, a query. */
+  name: 1_000,
+  /** Text or a value to set, type, paste or look for. */
+  text: 10_000,
+  /** A keys string (chords). */
+  keys: 2_000,
+  /** A command or one argument of it. */
+  arg: 4_096,
+  /** Pixels given to computer_input (image or window pixels). */
+  pixel: 100_000,
+} as const;
+
+/** A ref (e12, o3, c2): a letter and digits, so a ref echoed in an answer can never carry other text. */
+export const REF = { minLength: 2, maxLength: CAPS.ref, pattern: '^[a-z][0-9]{1,14}$' } as const;
+
+/** Options making a TypeBox object schema strict. */
+export const STRICT = { additionalProperties: false } as const;
 
 /** Schema and metadata of a tool, as hosts list it. */
 export interface ToolSchema<S extends TSchema> {
@@ -60,11 +86,21 @@ export interface ToolResult {
   images?: { data: string; mimeType: 'image/png' }[];
 }
 
-/** Runs a tool, turning thrown errors into an error result whose text says what to do (and leaks no secret). */
+/**
+ * Runs a tool, turning thrown errors into an error result whose text says what to do (and leaks no secret).
+ * Params are checked first against the tool's compiled schema: outside it, the answer is invalid_params naming
+ * the first failing path and what is allowed there, and the handler never runs.
+ */
 export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Promise<ToolResult> {
   const response = new Response();
+  const plain = plainJson(params);
+  const bad = plain === NOT_JSON ? '(root): params must be plain JSON data' : validationError(tool.schema.inputSchema, plain);
+  if (bad) {
+    response.error('invalid_params', `${tool.schema.name} params do not match its schema at ${bad}. Nothing was done; fix the params and call again.`);
+    return { text: response.text, isError: true, code: 'invalid_params' };
+  }
   try {
-    const running = tool.handle(ctx, params as never, response);
+    const running = tool.handle(ctx, plain as never, response);
     const stop = ctx.stop;
     if (stop) {
       // A stop answers now; the abandoned call finishes (or fails) in the background and its output is dropped.
@@ -97,3 +133,18 @@ export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Pr
   if (response.images.length && !response.isError) result.images = [...response.images];
   return result;
 }
+
+/**
+ * The params as plain JSON data: own enumerable fields only, so nothing inherited from a crafted prototype
+ * (an object whose `__proto__` carries fields) can pass the checks or reach a handler; a cycle or a BigInt is
+ * refused. A `__proto__` key that arrived as data stays an own field, which the strict schemas refuse.
+ */
+function plainJson(params: unknown): unknown {
+  try {
+    const text = JSON.stringify(params ?? {});
+    return text === undefined ? NOT_JSON : JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+const NOT_JSON = Symbol('not JSON');

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
-import { defineTool } from './tool.js';
+import { CAPS, defineTool, REF, STRICT } from './tool.js';
 
 export const waitTool = defineTool({
   schema: {
@@ -12,13 +12,13 @@ export const waitTool = defineTool({
       'changes (ref), or a window appears (text = part of its title). Read-only. Returns what matched.',
     inputSchema: Type.Object({
       until: Type.Union([Type.Literal('appears'), Type.Literal('disappears'), Type.Literal('value_changes'), Type.Literal('window_appears')]),
-      text: Type.Optional(Type.String()),
-      role: Type.Optional(Type.String()),
-      ref: Type.Optional(Type.String()),
-      app: Type.Optional(Type.String()),
-      window: Type.Optional(Type.String()),
+      text: Type.Optional(Type.String({ maxLength: CAPS.text })),
+      role: Type.Optional(Type.String({ maxLength: 64 })),
+      ref: Type.Optional(Type.String(REF)),
+      app: Type.Optional(Type.String({ maxLength: CAPS.name })),
+      window: Type.Optional(Type.String({ maxLength: CAPS.name })),
       timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 120000, description: 'Default 10000' })),
-    }),
+    }, STRICT),
     type: 'readOnly',
   },
   async handle({ session, signal }, p, response) {
@@ -29,6 +29,8 @@ export const waitTool = defineTool({
       (!text || (l.name ?? '').toLowerCase().includes(text) || (!l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text)));
     if (p.until !== 'window_appears' && !p.ref && !p.text && !p.role) throw new ComputerUseError('invalid_params', 'Give ref, text or role.');
     if (p.until === 'value_changes' && !p.ref) throw new ComputerUseError('invalid_params', 'value_changes needs a ref.');
+    // A ref never issued must not read as "gone" (a disappears wait would report success on nothing).
+    if (p.ref && !session.refs.lookup(p.ref)) throw new ComputerUseError('unknown_ref', `Ref ${p.ref} was never issued in this session. Call computer_observe to get refs.`);
     const target = { ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) };
     const initialWindows = new Set((await session.apps()).flatMap((a) => a.windows.map((w) => w.id)));
     let initialValue: string | undefined;
@@ -61,7 +63,7 @@ export const waitTool = defineTool({
       }
       if (performance.now() >= deadline) throw new ComputerUseError('timeout', `The condition "${p.until}" did not hold within ${timeoutMs} ms. Observe the window to see its state.`);
       // Wake on the next UI events (or after a short poll interval).
-      await session.device.call('ui.settle', { quietMs: 50, timeoutMs: Math.min(500, Math.max(0, deadline - performance.now())) }, 6000);
+      await session.device.call('ui.settle', { quietMs: 50, timeoutMs: Math.round(Math.min(500, Math.max(0, deadline - performance.now()))) }, 6000);
     }
   },
 });

@@ -32,7 +32,7 @@ for (const custom of [false, true]) {
     assert.ok(readdirSync(join(home, 'run')).includes(String(process.pid)), 'the process is registered for signals');
     const box = await ref(s.call);
     s.fake.settleMs = 20_000;
-    const pending = s.call('computer_act', { actions: [{ ref: box, op: 'toggle' }], settle: { quietMs: 20000, timeoutMs: 30000 } });
+    const pending = s.call('computer_act', { actions: [{ ref: box, op: 'toggle' }], settle: { quietMs: 5000, timeoutMs: 30000 } });
     await new Promise((r) => setTimeout(r, 50));
     const t0 = performance.now();
     requestStop(home, 'test');

@@ -50,7 +50,7 @@ export class FakeDriver {
       },
       'node.act': (p) => { this.calls.push({ method: 'node.act', params: p }); return this.act(p); },
       'ui.settle': (p) => log('ui.settle', p, { settled: true, events: 1, ms: 0 }),
-      'input.keys': (p) => log('input.keys', p, { method: 'synthetic', focusedFirst: false, sent: p.chords?.length ?? [...(p.text ?? '')].length }),
+      'input.keys': (p) => log('input.keys', p, { method: 'synthetic', focusedFirst: false, sent: p.chords?.length ?? [...p.text ?? ''].length }),
     };
   }
 

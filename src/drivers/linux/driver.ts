@@ -6,6 +6,7 @@ import { findInTree } from '../common/find.js';
 import { spawn } from 'node:child_process';
 import type { WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
+import { formatChords } from '../../protocol/keys.js';
 import type { Handlers } from '../../protocol/peer.js';
 import type { LaunchParams, LaunchResult } from '../../protocol/methods.js';
 import { act } from './actions.js';
