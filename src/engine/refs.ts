@@ -61,11 +61,21 @@ const key = (window: string, id: string): string => `${window}\n${id}`;
 /** What makes two elements look alike: same role, name and ancestry path. */
 const lookAlike = (n: DistilledNode): string => `${n.role}\n${n.name ?? ''}\n${n.path}`;
 
-/** How many elements of a tree share each look-alike key. */
+/**
+ * For each look-alike key, in how many different rows (contexts) its elements stand. Only look-alikes in
+ * different rows need their row to tell them apart (the Archive buttons of a list); look-alikes in one row (two
+ * "Menu" buttons of a header bar) cannot be told apart by it, so a label changing next to them (a title getting
+ * its "*") must not retire their refs.
+ */
 function lookAlikeCounts(tree: DistilledNode): Map<string, number> {
-  const counts = new Map<string, number>();
-  walkDistilled(tree, (n) => { const k = lookAlike(n); counts.set(k, (counts.get(k) ?? 0) + 1); });
-  return counts;
+  const rows = new Map<string, Set<string>>();
+  walkDistilled(tree, (n) => {
+    const k = lookAlike(n);
+    let set = rows.get(k);
+    if (!set) rows.set(k, (set = new Set()));
+    set.add(n.context ?? '');
+  });
+  return new Map([...rows].map(([k, set]) => [k, set.size]));
 }
 
 /**

@@ -74,13 +74,15 @@ const transcript = (pi: PiRpc): string => pi.toolResults().map((r) => `## ${r.to
 test('pi loads the extension from the package manifest; a scripted model writes and saves a file in gedit', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'pi-gedit-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  // The tool's home is out of its own reach (issue 8 item 6): the file is saved next to it, not inside it.
+  const home = join(dir, 'home');
   const path = join(dir, 'from-pi.txt');
   const text = 'Written by pi through the accessibility tree.';
   const model = await startScriptedModel(geditScript(path, text));
   cleanups.push(() => model.close());
   const asked: RpcEvent[] = [];
   const pi = await PiRpc.start({
-    extension: root, baseUrl: model.baseUrl, args: ['--computer-desktop', 'current'], env: { COMPUTER_USE_HOME: dir },
+    extension: root, baseUrl: model.baseUrl, args: ['--computer-desktop', 'current'], env: { COMPUTER_USE_HOME: home },
     onDialog: (request) => {
       asked.push(request);
       return request['method'] === 'select' ? { value: 'Allow for this session' } : request['method'] === 'confirm' ? { confirmed: true } : { cancelled: true };

@@ -236,3 +236,23 @@ test('assign: a unique element keeps its ref when a label next to it changes', (
   assert.equal(second.get('30'), first.get('30'));
   assert.equal(second.get('31'), first.get('31'));
 });
+
+test('assign: look-alikes in one row (two "Menu" buttons of a header bar) keep their refs when a label beside them changes', () => {
+  // gedit's header bar: a title label and two buttons named "Menu" side by side. Typing puts a "*" before the
+  // title; the buttons are the same elements and must not show as removed and added in the diff.
+  const bar = (title: string): Fixture => {
+    const root = n(':1.7', 1, 'window', { nativeRole: 'frame', name: `${title} - gedit` }, [
+      n(':1.7', 2, 'pane', { nativeRole: 'panel' }, [
+        n(':1.7', 3, 'button', { nativeRole: 'push button', name: 'Menu', actions: ['click'] }),
+        n(':1.7', 4, 'label', { nativeRole: 'label', name: title }),
+        n(':1.7', 5, 'button', { nativeRole: 'push button', name: 'Menu', actions: ['click'] }),
+      ]),
+    ]);
+    return { window: { id: root.id, title, app: 'gedit', pid: 7171, role: 'window', focused: true }, root };
+  };
+  const t = new RefTable();
+  const first = refsOf(t, bar('Untitled Document 1'));
+  const second = refsOf(t, bar('*Untitled Document 1'));
+  assert.equal(second.get('3'), first.get('3'));
+  assert.equal(second.get('5'), first.get('5'));
+});
