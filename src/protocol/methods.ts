@@ -43,7 +43,8 @@ const Id = Type.String({ minLength: 1, maxLength: LIMITS.id });
 const Str = (maxLength: number = LIMITS.text) => Type.String({ maxLength });
 const Pixel = Type.Integer({ minimum: -LIMITS.pixel, maximum: LIMITS.pixel });
 const Count = (maximum: number) => Type.Integer({ minimum: 0, maximum });
-const Ms = Type.Integer({ minimum: 0, maximum: LIMITS.timeoutMs });
+/** A duration in ms (fractions allowed: callers pass what remains of a deadline). */
+const Ms = Type.Number({ minimum: 0, maximum: LIMITS.timeoutMs });
 const Pid = Type.Integer({ minimum: 0, maximum: 2 ** 31 });
 /** Process start time (clock ticks since boot, or ms). */
 const StartTime = Type.Number({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
