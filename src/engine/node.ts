@@ -47,6 +47,11 @@ export interface RawNode {
   children?: RawNode[];
   /** Number of children the platform reports when `children` was not read (depth limit). */
   childCount?: number;
+  /**
+   * The toolkit's access key of a command, when asked for (`tree.snapshot` keyBindings): AT-SPI's
+   * Action.GetKeyBinding(0), e.g. "<Alt>d" for a GTK3 button "_Delete all" whose name reads "Delete all".
+   */
+  keyBinding?: string;
 }
 
 /** Window (top-level surface) as drivers list it. */

@@ -190,6 +190,10 @@ function classifyKeys(req: ActionRequest, ctx: { executable?: string }): Irrever
     if (held(c, 'alt') && !held(c, 'ctrl') && !held(c, 'super') && /^[a-z0-9]$/i.test(c.key)) {
       const w = req.mnemonics === undefined ? 'an unknown control' : irreversibleControl(req, (m) => m.key.toLowerCase() === k);
       if (w) return { kind: 'irreversible', rule: `alt+${k} (mnemonic of ${w === 'an unknown control' ? w : `"${w}"`})` };
+      // An irreversible control whose access key the toolkit does not tell may be the one alt+<letter> fires.
+      const known = (req.mnemonics ?? []).some((m) => m.key.toLowerCase() === k);
+      const unknownKey = known ? undefined : irreversibleControl(req, (m) => m.key === '');
+      if (unknownKey) return { kind: 'irreversible', rule: `alt+${k} (the window has "${unknownKey}", whose access key is unknown)` };
       moved = true; menuOpen = true;
       continue;
     }

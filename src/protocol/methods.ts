@@ -80,6 +80,7 @@ export const RawNode = Type.Recursive((Self) => Type.Object({
   range: Type.Optional(Type.Object({ min: Type.Number(), max: Type.Number(), step: Type.Optional(Type.Number()) })),
   children: Type.Optional(Type.Array(Self, { maxItems: LIMITS.items })),
   childCount: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
+  keyBinding: Type.Optional(Str(LIMITS.id)),
 }), { $id: 'RawNode' });
 export type RawNode = EngineRawNode;
 
@@ -167,6 +168,11 @@ export const SnapshotParams = Type.Object({
   maxNodes: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.nodes })),
   /** Also read each node's screen rectangle (one more call per node): for Set-of-Mark labels. */
   bounds: Type.Optional(Type.Boolean()),
+  /**
+   * Also read the access key of each command (button, link, menu item): `RawNode.keyBinding`. The policy needs
+   * it to tell what `alt+<letter>` activates; one more call per command, so only the keys path asks for it.
+   */
+  keyBindings: Type.Optional(Type.Boolean()),
 }, Strict);
 export type SnapshotParams = Static<typeof SnapshotParams>;
 export const SnapshotResult = Type.Object({

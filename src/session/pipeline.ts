@@ -217,7 +217,7 @@ const COMMAND_ROLES = new Set(['button', 'link', 'menuitem']);
  * RawNode does not carry it yet; a driver that adds `keyBinding` is read here.
  */
 function bindingKey(n: RawNode): string | undefined {
-  const binding = (n as RawNode & { keyBinding?: string }).keyBinding;
+  const binding = n.keyBinding;
   const m = binding ? /^(?:<alt>|alt\+)\s*([a-z0-9])(?:;|$)/i.exec(binding.trim()) : null;
   return m?.[1]?.toLowerCase();
 }
@@ -253,7 +253,8 @@ export function mnemonicsIn(root: RawNode): { key: string; label: string }[] {
  * or stale.
  */
 export async function liveFocus(session: Session, window: WindowInfo): Promise<Pick<ActionRequest, 'focused' | 'mnemonics'>> {
-  const raw = await session.readWindow(window);
+  // With key bindings: the access keys of the window's commands decide what alt+<letter> will activate.
+  const raw = await session.readWindow(window, { keyBindings: true });
   const root = redactTree(raw.root);
   const focused = focusedIn(root);
   // Always a list (maybe empty): "no mnemonics" must be told apart from "not read" (the rules then ask).

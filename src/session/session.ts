@@ -191,9 +191,9 @@ export class Session {
    * Reads a window's raw tree from the driver (its title masked). A hidden window is never read: this throws
    * denied_by_policy before asking the driver, and again if the window the driver read turns out hidden.
    */
-  async readWindow(window: WindowInfo, opts: { bounds?: boolean } = {}): Promise<SnapshotResult> {
+  async readWindow(window: WindowInfo, opts: { bounds?: boolean; keyBindings?: boolean } = {}): Promise<SnapshotResult> {
     this.assertVisible(window);
-    const raw = await this.device.call('tree.snapshot', { window: window.id, ...(opts.bounds ? { bounds: true } : {}) });
+    const raw = await this.device.call('tree.snapshot', { window: window.id, ...(opts.bounds ? { bounds: true } : {}), ...(opts.keyBindings ? { keyBindings: true } : {}) });
     const out = { ...raw, window: masked(raw.window) };
     this.assertVisible(out.window);
     return out;

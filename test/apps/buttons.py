@@ -3,6 +3,7 @@
   --labels L1|L2|...   the button labels, one button each (default "Archive")
   --prgname NAME       the name the app gives itself (GLib.set_prgname), e.g. "gedit" to impersonate it
   --title TITLE        the window title (default "Buttons")
+  --mnemonics          labels are parsed for mnemonics: "_Delete all" is "Delete all" activated by alt+d
 Each activation prints "activated <index>" to stdout (flushed), so a test can prove a button never fired;
 "ready" is printed when the window is shown."""
 import argparse
@@ -18,15 +19,17 @@ def main():
     parser.add_argument("--labels", default="Archive")
     parser.add_argument("--prgname", default="buttons")
     parser.add_argument("--title", default="Buttons")
+    parser.add_argument("--mnemonics", action="store_true")
     args = parser.parse_args()
     GLib.set_prgname(args.prgname)
     win = Gtk.Window(title=args.title)
     win.set_default_size(420, 300)
     box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=4)
     for i, label in enumerate(args.labels.split("|")):
-        # A plain label (no mnemonic parsing): the accessible name is exactly the text given.
-        button = Gtk.Button(label=label)
-        button.set_use_underline(False)
+        # A plain label (no mnemonic parsing) unless --mnemonics: then GTK strips the "_" from the accessible name.
+        button = Gtk.Button.new_with_mnemonic(label) if args.mnemonics else Gtk.Button(label=label)
+        if not args.mnemonics:
+            button.set_use_underline(False)
         button.connect("clicked", lambda _b, i=i: print(f"activated {i}", flush=True))
         box.pack_start(button, False, False, 0)
     win.add(box)

@@ -83,6 +83,10 @@ test('a mnemonic of an irreversible control asks', () => {
   assert.equal(classifyAction(keys('alt+w', { mnemonics }))?.kind, 'irreversible');
   assert.equal(classifyAction(keys('alt+a', { mnemonics })), undefined);
   assert.equal(classifyAction(keys('alt+w'))?.kind, 'irreversible', 'controls unknown: cannot be proven');
+  // GTK strips "_" from "_Delete all": when the toolkit does not tell its access key, any alt+letter may fire it.
+  const unknownKey = [{ key: '', label: 'Delete all' }, { key: 'a', label: 'Archive' }];
+  assert.equal(classifyAction(keys('alt+d', { mnemonics: unknownKey }))?.kind, 'irreversible');
+  assert.equal(classifyAction(keys('alt+a', { mnemonics: unknownKey }))?.kind, undefined, 'alt+a is known to be Archive');
 });
 
 test('an activating key after a focus move asks when the window has an irreversible control', () => {

@@ -4,7 +4,7 @@
  */
 import { findInTree } from '../common/find.js';
 import { spawn } from 'node:child_process';
-import type { WindowInfo } from '../../engine/node.js';
+import { walk, type RawNode, type WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import { formatChords } from '../../protocol/keys.js';
 import type { Handlers } from '../../protocol/peer.js';
@@ -107,6 +107,7 @@ export class LinuxDriver {
             (process.env['COMPUTER_USE_NO_CACHE'] ? readTree : readTreeCached)(this.bus, start, { ...(p.depth !== undefined ? { depth: p.depth } : {}), maxNodes: p.maxNodes ?? 5000,
               ...(p.bounds ? { bounds: true } : {}) }),
           ]);
+          if (p.keyBindings) await readKeyBindings(this.bus, read.root);
           return { window, root: read.root, stats: { nodes: read.nodes, ms: Math.round(performance.now() - t0), truncated: read.truncated } };
         } catch (e) {
           if (isGone(e)) throw new ComputerUseError(p.scope ? 'stale_ref' : 'window_not_found', 'The element is gone; take a new snapshot.');
@@ -250,4 +251,24 @@ export class LinuxDriver {
     throw new ComputerUseError('timeout', `"${p.command}" started (pid ${spawned}) but no accessible window appeared within ${waitMs} ms. ` +
       'It may not support accessibility (Qt needs QT_ACCESSIBILITY=1, Electron --force-renderer-accessibility).');
   }
+}
+
+/** Roles whose access key activates them (the policy's mnemonic rule reads these). */
+const COMMAND_ROLES = new Set(['button', 'link', 'menuitem']);
+/** Most commands whose key binding one snapshot reads. */
+const MAX_KEY_BINDINGS = 300;
+
+/**
+ * Sets `keyBinding` on the commands of a tree from Action.GetKeyBinding(0): GTK3 strips the "_" from a
+ * mnemonic label's accessible name, so the binding ("<Alt>d") is the only place the access key shows.
+ */
+async function readKeyBindings(bus: A11yBus, root: RawNode): Promise<void> {
+  const commands: RawNode[] = [];
+  walk(root, (n) => { if (COMMAND_ROLES.has(n.role) && n.actions.includes('click') && commands.length < MAX_KEY_BINDINGS) commands.push(n); });
+  await Promise.all(commands.map(async (n) => {
+    try {
+      const [binding] = await bus.call(targetOf(n.id), 'org.a11y.atspi.Action', 'GetKeyBinding', 'i', [0], 1000);
+      if (typeof binding === 'string' && binding.trim()) n.keyBinding = binding.trim().slice(0, 200);
+    } catch { /* no binding: the policy treats the key as unknown */ }
+  }));
 }
