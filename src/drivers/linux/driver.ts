@@ -66,7 +66,7 @@ export class LinuxDriver {
   }
 
   handlers(): Handlers {
-    return {
+    return goneAsStale({
       hello: async () => {
         // Cheap prerequisite facts for doctor: XTest over the driver's own X connection, toolkit accessibility on the session bus.
         this.status ??= a11yStatus();
@@ -162,7 +162,7 @@ export class LinuxDriver {
       },
       'screen.displays': async () => ({ displays: await listDisplays() }),
       shutdown: () => { setTimeout(() => process.exit(0), 10); return { ok: true }; },
-    };
+    });
   }
 
   private boundsOf(b: WindowInfo['bounds']): [number, number, number, number] {
@@ -251,6 +251,25 @@ export class LinuxDriver {
     throw new ComputerUseError('timeout', `"${p.command}" started (pid ${spawned}) but no accessible window appeared within ${waitMs} ms. ` +
       'It may not support accessibility (Qt needs QT_ACCESSIBILITY=1, Electron --force-renderer-accessibility).');
   }
+}
+
+/**
+ * A handle that names nothing (closed, never issued, malformed) is stale, whatever method met it: the caller
+ * gets `stale_ref` and what to do, never `internal` with the handle echoed back.
+ */
+function goneAsStale(handlers: Handlers): Handlers {
+  const out: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(handlers) as [string, (p: unknown, ctx: unknown) => unknown][]) {
+    out[name] = async (p: unknown, ctx: unknown) => {
+      try { return await fn(p, ctx); } catch (e) {
+        if (!(e instanceof ComputerUseError) && (isGone(e) || /Invalid (bus|object) name|Invalid path/i.test((e as Error).message ?? ''))) {
+          throw new ComputerUseError('stale_ref', 'The element or window this handle named is gone (or never existed). Take a new snapshot (computer_observe) and use its refs.');
+        }
+        throw e;
+      }
+    };
+  }
+  return out as Handlers;
 }
 
 /** Roles whose access key activates them (the policy's mnemonic rule reads these). */

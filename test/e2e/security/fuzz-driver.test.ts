@@ -88,6 +88,8 @@ test(`protocol-line fuzz: ${LINES} lines to the Linux driver, one valid response
     const internal = new Set(received.map((m) => (m as { error?: { message: string; data?: { code?: string } } }).error)
       .filter((e) => e?.data?.code === 'internal').map((e) => e!.message.replace(/\d+/g, 'N').slice(0, 160)));
     t.diagnostic(`internal errors (unclassified by the driver): ${JSON.stringify([...internal].slice(0, 8))}`);
+    // A handle that names nothing is stale_ref/window_not_found, never an `internal` echoing the handle.
+    assert.deepEqual([...internal], [], 'every driver error carries a code that says what to do');
   } finally {
     if (alive()) { child.stdin.end(); const timer = setTimeout(() => child.kill('SIGKILL'), 5000); await exited; clearTimeout(timer); }
   }
