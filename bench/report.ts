@@ -2,6 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ActBench } from './act.js';
+import type { FixedCost } from './fixedcost.js';
 import { RESULTS, TARGETS } from './config.js';
 import type { ObserveResult } from './observe.js';
 import { table, verdict } from './stats.js';
@@ -14,11 +15,14 @@ export interface Report {
   targets: typeof TARGETS;
   observe: ObserveResult[];
   acts: ActBench[];
+  /** Tool list + server instructions, o200k tokens, as an MCP client receives them (fixedcost.ts). */
+  fixedCost?: FixedCost;
   errors: string[];
   durationMs?: number;
 }
 
 export function printReport(r: Report): void {
+  if (r.fixedCost) printFixedCost(r.fixedCost);
   const o = r.observe;
   console.log(`== Observe (${r.host.runs} runs after ${r.host.warmup} warm-ups; ms) ==`);
   console.log(table(
@@ -61,6 +65,14 @@ export function printReport(r: Report): void {
     for (const a of samples) console.log(`-- ${a.app} / ${a.name}:\n${a.sample}${a.check ? `\n   [check] ${a.check}` : ''}`);
   }
   if (r.errors.length) console.log(`\nerrors:\n${r.errors.map((e) => `  ${e}`).join('\n')}`);
+}
+
+/** The fixed cost table: what every conversation pays before the first call. */
+export function printFixedCost(c: FixedCost): void {
+  console.log('== Fixed cost per conversation (o200k tokens: tools/list JSON + server instructions, as an MCP client gets them) ==');
+  console.log(table(['tools', 'tool list', 'instructions', 'total', `≤${c.budget}`],
+    [[c.toolCount, c.tools, c.instructions, c.total, verdict(c.total <= c.budget)]]));
+  console.log(`per tool: ${Object.entries(c.perTool).map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
 }
 
 /** Writes bench/results/bench-<date>.json and bench/results/latest.json. */

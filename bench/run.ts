@@ -3,7 +3,8 @@
  *   1. observe (driver read + engine) latency, driver read alone, node counts, snapshot tokens (o200k and the
  *      engine's estimate) against screenshot-equivalent tokens (observe.ts);
  *   2. a libatspi (python3-gi) full-tree walk of the same window, side by side (baseline.ts);
- *   3. act + settle latency and act result tokens on gtk3-widget-factory and gedit (act.ts).
+ *   3. act + settle latency and act result tokens on gtk3-widget-factory and gedit (act.ts);
+ *   4. the fixed cost: tool list + server instructions in o200k tokens, as an MCP client receives them (fixedcost.ts).
  * Prints plain tables with PASS/FAIL columns against the issue's targets (never asserted: the machine is
  * noisy) and writes bench/results/bench-<date>.json and bench/results/latest.json (report.ts).
  *
@@ -16,11 +17,12 @@ import { Device } from '../src/devices/manager.js';
 import { sandboxEnv, startSandbox, stopSandbox, type SandboxInfo } from '../src/sandbox/sandbox.js';
 import { Session } from '../src/session/session.js';
 import { actsGedit, actsWidgetFactory } from './act.js';
+import { measureFixedCost } from './fixedcost.js';
 import { appSpecs, killApp, launchAndWait, type AppSpec } from './apps.js';
 import { runBaseline } from './baseline.js';
 import { BASELINE_RUNS, DUMP, RUNS, TARGETS, WARMUP, errText, sleep } from './config.js';
 import { measureFullTree, measureObserve, type ObserveResult } from './observe.js';
-import { printReport, writeReport, type Report } from './report.js';
+import { printFixedCost, printReport, writeReport, type Report } from './report.js';
 import { SCREENSHOT_FORMULA } from './screenshot.js';
 import { r1 } from './stats.js';
 import { instrument } from './trace.js';
@@ -84,6 +86,8 @@ async function main(): Promise<number> {
     host: { cpus: cpus().length, node: process.version, runs: RUNS, warmup: WARMUP, baselineRuns: BASELINE_RUNS },
     screenshotFormula: SCREENSHOT_FORMULA, targets: TARGETS, observe: [], acts: [], errors: [],
   };
+  // No desktop needed: the tool list and instructions as an MCP client receives them.
+  try { report.fixedCost = await measureFixedCost(); } catch (e) { report.errors.push(`fixed cost: ${errText(e)}`); }
   const { specs, cleanup } = await appSpecs();
   let info: SandboxInfo | undefined;
   let session: Session | undefined;
@@ -136,6 +140,13 @@ async function fuzz(calls: number): Promise<number> {
   return r.failures.length ? 1 : 0;
 }
 
+/** `npm run bench -- --fixed-cost`: only the fixed-cost table (no desktop), exit 1 over budget. */
+async function fixedCost(): Promise<number> {
+  const c = await measureFixedCost();
+  printFixedCost(c);
+  return c.total <= c.budget ? 0 : 1;
+}
+
 const fuzzAt = process.argv.indexOf('--fuzz');
-(fuzzAt >= 0 ? fuzz(Number(process.argv[fuzzAt + 1] ?? 100_000) || 100_000) : main())
+(fuzzAt >= 0 ? fuzz(Number(process.argv[fuzzAt + 1] ?? 100_000) || 100_000) : process.argv.includes('--fixed-cost') ? fixedCost() : main())
   .then((code) => { process.exitCode = code; }, (e: unknown) => { console.error(e); process.exitCode = 1; });

@@ -4,28 +4,21 @@ import { ComputerUseError } from '../protocol/errors.js';
 import { MAX_ACTIONS, runActions } from '../session/act.js';
 import { isOcrRef, ocrPoint, resolveOcrRef, runPointer } from '../session/visual.js';
 import { formatActOutcome } from './format.js';
-import { CAPS, defineTool, REF, STRICT } from './tool.js';
+import { CAPS, defineTool, REF, SETTLE, STRICT } from './tool.js';
 
 export const actTool = defineTool({
   schema: {
     name: 'computer_act',
     title: 'Act on elements',
-    description: 'Perform one or more actions on elements by ref, in order: click, double_click, right_click, focus, ' +
-      'set_value (replace text or set a number), type (insert at the caret), clear, toggle, select (value = item name), ' +
-      'expand, collapse, scroll (value = up|down|left|right|into_view), drag_to. Semantic actions: no mouse, no focus ' +
-      'stealing. OCR refs (oN, from computer_screenshot) take click, double_click, right_click, scroll: pointer input at the ' +
-      'text\'s center, one per call, receipt unknown. Returns a receipt per action (confirmed = effect observed, unknown = sent but not provable) and the ' +
-      'diff of the window (+ added, - removed, ~ changed); new dialogs come with their own snapshot.',
+    description: 'Actions on elements by ref, in order. value: text for set_value (replaces) or type (at the caret); item for select; ' +
+      'up|down|left|right|into_view for scroll; the target\'s ref for drag_to.',
     inputSchema: Type.Object({
       actions: Type.Array(Type.Object({
-        ref: Type.String({ ...REF, description: 'Element ref from the snapshot, e.g. e12' }),
+        ref: Type.String(REF),
         op: Type.Union(OPS.map((o) => Type.Literal(o))),
         value: Type.Optional(Type.String({ maxLength: CAPS.text })),
       }, STRICT), { minItems: 1, maxItems: MAX_ACTIONS }),
-      settle: Type.Optional(Type.Object({
-        quietMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 5000 })),
-        timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 30000 })),
-      }, STRICT)),
+      settle: SETTLE,
     }, STRICT),
     type: 'destructive',
   },

@@ -5,11 +5,10 @@ import { formatApps } from './format.js';
 export const appsTool = defineTool({
   schema: {
     name: 'computer_apps',
-    title: 'List apps and windows',
-    description: 'List the running applications and their windows with window refs (w1, w2, …). Read-only. Use a window ref or app name with computer_observe. ' +
-      'Apps the policy denies (password managers, keyrings, …) are listed as denied, without windows: they cannot be read or used.',
+    title: 'Apps and windows',
+    description: 'Running apps and their windows (w1, w2, …).',
     inputSchema: Type.Object({
-      displays: Type.Optional(Type.Boolean({ description: 'Also list the displays and their geometry (screen pixels)' })),
+      displays: Type.Optional(Type.Boolean()),
     }, STRICT),
     type: 'readOnly',
   },

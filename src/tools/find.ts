@@ -2,20 +2,19 @@ import { Type } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ROLES } from '../engine/role.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
-import { CAPS, defineTool, STRICT } from './tool.js';
+import { CAPS, defineTool, ENUM_UNLISTED, PROP_UNLISTED, STRICT } from './tool.js';
 
 export const findTool = defineTool({
   schema: {
     name: 'computer_find',
     title: 'Find elements',
-    description: 'Find elements by text (name, value or description) and/or role without rendering the whole window. ' +
-      'Returns matching elements with refs and where they sit. Read-only.',
+    description: 'Find elements by text and/or role: their refs and where they sit.',
     inputSchema: Type.Object({
-      text: Type.Optional(Type.String({ maxLength: CAPS.text, description: 'Case-insensitive text to look for' })),
-      role: Type.Optional(Type.Union(ROLES.map((r) => Type.Literal(r)), { description: 'Unified role, e.g. button' })),
+      text: Type.Optional(Type.String({ maxLength: CAPS.text })),
+      role: Type.Optional(Type.Union(ROLES.map((r) => Type.Literal(r)), { [ENUM_UNLISTED]: true })),
       app: Type.Optional(Type.String({ maxLength: CAPS.name })),
       window: Type.Optional(Type.String({ maxLength: CAPS.name })),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, [PROP_UNLISTED]: true })),
     }, STRICT),
     type: 'readOnly',
   },
@@ -31,7 +30,7 @@ export const findTool = defineTool({
     const limit = p.limit ?? 20;
     response.add(`${hits.length} match${hits.length === 1 ? '' : 'es'}${p.text ? ` for ${JSON.stringify(p.text)}` : ''}${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ${JSON.stringify(redactText(raw.window.title))}`);
     for (const l of hits.slice(0, limit)) response.add(`${l.text}${breadcrumb(l, byRef)}`);
-    if (hits.length > limit) response.add(`… ${hits.length - limit} more (narrow with role or a longer text)`);
+    if (hits.length > limit) response.add(`… ${hits.length - limit} more (narrow with role or a longer text, or raise limit, up to 100)`);
   },
 });
 

@@ -8,7 +8,7 @@ import { liveFocus, perform, type PipelineContext } from '../session/pipeline.js
 import type { Session } from '../session/session.js';
 import { capturePoint, resolveCapture, runPointer, type PointerRequest } from '../session/visual.js';
 import { formatActOutcome } from './format.js';
-import { CAPS, defineTool, REF, STRICT, type Response } from './tool.js';
+import { CAPS, defineTool, PROP_UNLISTED, REF, STRICT, type Response } from './tool.js';
 
 const POINTER = ['click', 'double_click', 'right_click', 'middle_click', 'move', 'drag', 'scroll'] as const;
 const CLIPBOARD = ['clipboard_read', 'clipboard_write', 'paste'] as const;
@@ -17,24 +17,19 @@ const CLIPBOARD_SHOWN = 4000;
 export const inputTool = defineTool({
   schema: {
     name: 'computer_input',
-    title: 'Raw input (fallback)',
-    description: 'Fallback when no element ref works: pointer input at a pixel, and the clipboard. Pointer actions ' +
-      '(click, double_click, right_click, middle_click, move, drag with to, scroll with direction/amount) take x,y either in the ' +
-      'pixels of a computer_screenshot capture (capture: "c3"; mapped through that capture\'s recorded geometry) or relative to a ' +
-      'window\'s top-left corner (app/window). Input goes to that window or nowhere: if it moved or resized since the capture ' +
-      'the call fails with window_changed and nothing is sent. clipboard_read, clipboard_write (text), paste (optional text, then ' +
-      'ctrl+v into the window). Every call passes the policy; receipts are unknown. Key chords: computer_keys.',
+    title: 'Pointer, clipboard (fallback)',
+    description: 'x, y (and to, for drag): pixels of a screenshot capture (c3) or from the window\'s top-left. paste: text (optional), then ctrl+v.',
     inputSchema: Type.Object({
       action: Type.Union([...POINTER, ...CLIPBOARD].map((a) => Type.Literal(a))),
-      capture: Type.Optional(Type.String({ ...REF, description: 'Capture id from computer_screenshot (c3): x, y, to are pixels of that image' })),
+      capture: Type.Optional(Type.String(REF)),
       app: Type.Optional(Type.String({ maxLength: CAPS.name })),
-      window: Type.Optional(Type.String({ maxLength: CAPS.name, description: 'Window ref (w1) or title: x, y, to are pixels from its top-left corner' })),
+      window: Type.Optional(Type.String({ maxLength: CAPS.name })),
       x: Type.Optional(Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel })),
       y: Type.Optional(Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel })),
-      to: Type.Optional(Type.Object({ x: Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel }), y: Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel }) }, { ...STRICT, description: 'drag: release point, same pixels as x, y' })),
+      to: Type.Optional(Type.Object({ x: Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel }), y: Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel }) }, STRICT)),
       direction: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('left'), Type.Literal('right')])),
-      amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'scroll: wheel steps (default 3)' })),
-      text: Type.Optional(Type.String({ maxLength: CAPS.text, description: 'clipboard_write / paste: the text' })),
+      amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, [PROP_UNLISTED]: true })),
+      text: Type.Optional(Type.String({ maxLength: CAPS.text })),
     }, STRICT),
     type: 'destructive',
   },
@@ -66,7 +61,7 @@ export const inputTool = defineTool({
     if (p.direction) req.direction = p.direction;
     if (p.amount !== undefined) req.amount = p.amount;
     const out = await runPointer(session, req, undefined, ctx);
-    response.add(`ok ${p.action} → [${session.windows.refOf(req.window)}] screen ${req.point.join(',')}${req.to ? ` → ${req.to.join(',')}` : ''} · unknown (${out.detail})`);
+    response.add(`ok ${p.action} → [${session.windows.refOf(req.window)}] screen ${req.point.join(',')}${req.to ? ` → ${req.to.join(',')}` : ''} · unknown (${out.detail})${p.action === 'scroll' ? ` · ${p.amount ?? 3} wheel steps (amount: 1 to 50)` : ''}`);
     response.add(formatActOutcome({ receipts: [], ...out.effects }, session.windows));
   },
 });

@@ -2,23 +2,18 @@ import { Type } from '@sinclair/typebox';
 import { keysTypeText } from '../policy/irreversible.js';
 import { runKeys } from '../session/keys.js';
 import { formatActOutcome } from './format.js';
-import { CAPS, defineTool, STRICT } from './tool.js';
+import { CAPS, defineTool, SETTLE, STRICT } from './tool.js';
 
 export const keysTool = defineTool({
   schema: {
     name: 'computer_keys',
     title: 'Send keys',
-    description: 'Send a key chord or sequence to a window, e.g. "ctrl+s", "Return", "alt+f4", "ctrl+a BackSpace". ' +
-      'Fallback only: prefer computer_act (set_value, click). Needs the window focused; it is focused first when not. ' +
-      'Returns the diff of the window and any new window.',
+    description: 'Key chords to a window (focused first), e.g. "ctrl+s", "ctrl+a BackSpace".',
     inputSchema: Type.Object({
-      keys: Type.String({ minLength: 1, maxLength: CAPS.keys, description: 'Space-separated chords; modifiers joined with +' }),
+      keys: Type.String({ minLength: 1, maxLength: CAPS.keys }),
       app: Type.Optional(Type.String({ maxLength: CAPS.name })),
       window: Type.Optional(Type.String({ maxLength: CAPS.name })),
-      settle: Type.Optional(Type.Object({
-        quietMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 5000 })),
-        timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 30000 })),
-      }, STRICT)),
+      settle: SETTLE,
     }, STRICT),
     type: 'destructive',
   },

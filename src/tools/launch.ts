@@ -2,17 +2,17 @@ import { Type } from '@sinclair/typebox';
 import { checkLaunched } from '../policy/launch.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import { perform } from '../session/pipeline.js';
-import { CAPS, defineTool, STRICT } from './tool.js';
+import { CAPS, defineTool, PROP_UNLISTED, STRICT } from './tool.js';
 
 export const launchTool = defineTool({
   schema: {
     name: 'computer_launch',
     title: 'Launch an app',
-    description: 'Start an application (optionally with a file or URL argument) and return a snapshot of its window.',
+    description: 'Start an app (args: files, URLs) and snapshot its window.',
     inputSchema: Type.Object({
-      command: Type.String({ minLength: 1, maxLength: CAPS.arg, description: 'Executable name, e.g. "gedit"' }),
-      args: Type.Optional(Type.Array(Type.String({ maxLength: CAPS.arg }), { maxItems: 64, description: 'Arguments, e.g. a file path or URL' })),
-      waitMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60000, description: 'How long to wait for a window (default 15000)' })),
+      command: Type.String({ minLength: 1, maxLength: CAPS.arg }),
+      args: Type.Optional(Type.Array(Type.String({ maxLength: CAPS.arg }), { maxItems: 64 })),
+      waitMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60000, [PROP_UNLISTED]: true })),
     }, STRICT),
     type: 'destructive',
   },
@@ -34,7 +34,7 @@ export const launchTool = defineTool({
       settle: async (r) => (r.window ? session.snapshotOf(await session.readWindow(r.window)) : undefined),
       receipt: (r) => (r.window ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared` } : { status: 'unknown', detail: `pid ${r.pid}; no window yet` }),
     });
-    if (!res.window || !settled) { response.add(`launched ${p.command} pid=${res.pid} (no window yet)`); return; }
+    if (!res.window || !settled) { response.add(`launched ${p.command} pid=${res.pid} (no window yet after ${waitMs} ms: computer_wait until window_appears, or launch with a longer waitMs, up to 60000)`); return; }
     response.add(`launched ${p.command} pid=${res.pid} · window [${session.windows.refOf(settled.full.window)}]`);
     response.add(settled.full.text);
   },

@@ -2,7 +2,7 @@
  * Tool definitions shared by every host (MCP, pi, CLI, library): a TypeBox schema and a handler that fills a
  * Response. Handlers never know which platform they talk to.
  */
-import type { Static, TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
 import { validationError } from '../protocol/validate.js';
@@ -75,7 +75,67 @@ export interface Tool<S extends TSchema = TSchema> {
   handle(ctx: ToolContext, params: Static<S>, response: Response): Promise<void>;
 }
 
-export function defineTool<S extends TSchema>(tool: Tool<S>): Tool<S> { return tool; }
+export function defineTool<S extends TSchema>(tool: Tool<S>): Tool<S> { listCompactly(tool.schema.inputSchema); return tool; }
+
+/**
+ * Keywords that bound a value but tell the model nothing it needs (Invariant 9 caps, strictness). They stay on
+ * the schema object as non-enumerable keys: the compiled checker reads them (validation is unchanged, and a
+ * refusal names the rule), while the JSON that hosts list — every conversation pays for it — leaves them out.
+ */
+const UNLISTED = ['minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'minimum', 'maximum', 'additionalProperties'] as const;
+
+/** Schema option: check this union of string literals but do not list its values (a refusal lists them). */
+export const ENUM_UNLISTED = Symbol('enum not listed');
+
+/**
+ * Schema option: an optional tuning field that is accepted and checked but not listed; the result that makes
+ * it useful names it (e.g. act's `settle` in "still changing after … ms"). TypeBox's checkers (ours and pi's)
+ * take an object's fields from getOwnPropertyNames, so a non-enumerable field is still known and validated.
+ */
+export const PROP_UNLISTED = Symbol('field not listed');
+
+/** How long an act or keys call waits for the UI to settle; not listed (its result names it when it matters). */
+export const SETTLE = Type.Optional(Type.Object({
+  quietMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 5000 })),
+  timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 30000 })),
+}, { ...STRICT, [PROP_UNLISTED]: true }));
+
+/**
+ * Makes a tool schema compact as listed, in place, without changing what it accepts: caps become
+ * non-enumerable (above), and a union of string literals, listed by TypeBox as `anyOf` of `{const, type}`
+ * objects, is listed as `{"type":"string","enum":[…]}` (or only `{"type":"string"}` with ENUM_UNLISTED).
+ */
+export function listCompactly(schema: TSchema): void {
+  const s = schema as unknown as Record<string | symbol, unknown>;
+  for (const k of UNLISTED) {
+    if (Object.prototype.propertyIsEnumerable.call(s, k)) Object.defineProperty(s, k, { value: s[k], enumerable: false, writable: false, configurable: true });
+  }
+  const anyOf = s['anyOf'];
+  if (Array.isArray(anyOf) && anyOf.length && anyOf.every((x: Record<string, unknown>) => typeof x['const'] === 'string')) {
+    Object.defineProperty(s, 'anyOf', { value: anyOf, enumerable: false, writable: false, configurable: true });
+    s['type'] = 'string';
+    if (!s[ENUM_UNLISTED]) s['enum'] = anyOf.map((x: Record<string, unknown>) => x['const']);
+  }
+  const props = s['properties'] as Record<string, TSchema & { [PROP_UNLISTED]?: boolean }> | undefined;
+  if (props && typeof props === 'object') {
+    for (const [k, p] of Object.entries(props)) {
+      listCompactly(p);
+      if (p[PROP_UNLISTED]) Object.defineProperty(props, k, { value: p, enumerable: false, writable: false, configurable: true });
+    }
+  }
+  const items = s['items'];
+  if (items && typeof items === 'object' && !Array.isArray(items)) listCompactly(items as TSchema);
+}
+
+/** A schema as JSON with the unlisted keywords too (what the checker enforces), for tests and tools. */
+export function fullSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(fullSchema);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const s = schema as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.getOwnPropertyNames(s)) if (!(k === 'enum' && 'anyOf' in s) && !(k === 'type' && 'anyOf' in s)) out[k] = fullSchema(s[k]);
+  return out;
+}
 
 /** The result every host turns into its own format. */
 export interface ToolResult {

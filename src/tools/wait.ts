@@ -2,22 +2,23 @@ import { Type } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
-import { CAPS, defineTool, REF, STRICT } from './tool.js';
+import { ROLES } from '../engine/role.js';
+import { CAPS, defineTool, ENUM_UNLISTED, PROP_UNLISTED, REF, STRICT } from './tool.js';
 
 export const waitTool = defineTool({
   schema: {
     name: 'computer_wait',
-    title: 'Wait for a condition',
-    description: 'Wait until an element appears or disappears (by text and/or role, or by ref), an element value ' +
-      'changes (ref), or a window appears (text = part of its title). Read-only. Returns what matched.',
+    title: 'Wait',
+    description: 'Until an element (text and/or role, or ref) appears or disappears, a ref\'s value changes, or a window whose ' +
+      'title contains text appears.',
     inputSchema: Type.Object({
       until: Type.Union([Type.Literal('appears'), Type.Literal('disappears'), Type.Literal('value_changes'), Type.Literal('window_appears')]),
       text: Type.Optional(Type.String({ maxLength: CAPS.text })),
-      role: Type.Optional(Type.String({ maxLength: 64 })),
+      role: Type.Optional(Type.Union(ROLES.map((r) => Type.Literal(r)), { [ENUM_UNLISTED]: true })),
       ref: Type.Optional(Type.String(REF)),
       app: Type.Optional(Type.String({ maxLength: CAPS.name })),
       window: Type.Optional(Type.String({ maxLength: CAPS.name })),
-      timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 120000, description: 'Default 10000' })),
+      timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 120000, [PROP_UNLISTED]: true })),
     }, STRICT),
     type: 'readOnly',
   },
@@ -61,7 +62,7 @@ export const waitTool = defineTool({
           else if (v !== initialValue) { response.add(`changed: ${found[0]?.text ?? `${p.ref} is gone`}`); return; }
         }
       }
-      if (performance.now() >= deadline) throw new ComputerUseError('timeout', `The condition "${p.until}" did not hold within ${timeoutMs} ms. Observe the window to see its state.`);
+      if (performance.now() >= deadline) throw new ComputerUseError('timeout', `The condition "${p.until}" did not hold within ${timeoutMs} ms. Observe the window to see its state; a longer wait takes timeoutMs (up to 120000).`);
       // Wake on the next UI events (or after a short poll interval).
       await session.device.call('ui.settle', { quietMs: 50, timeoutMs: Math.round(Math.min(500, Math.max(0, deadline - performance.now()))) }, 6000);
     }

@@ -17,6 +17,7 @@ import { allowAllGate } from '../../src/policy/gate.js';
 import { ERROR_CODES } from '../../src/protocol/errors.js';
 import { checkerOf } from '../../src/protocol/validate.js';
 import { TOOLS } from '../../src/tools/index.js';
+import { fullSchema } from '../../src/tools/tool.js';
 import { widgetFactory } from '../fixtures/engine/widget-factory.js';
 import { generate, mutate, Rng, type Hints, type JsonSchema, type MutationKind } from './generate.js';
 
@@ -69,7 +70,7 @@ export async function fuzzTools(calls: number, seed = 8_014, perCallBoundMs = 15
   const report: ToolFuzzReport = { calls: 0, valid: 0, invalid: 0, seed, ms: 0, byTool: {}, byMutation: {}, byCode: {}, protocolErrors: 0, slowestMs: 0, actingCalls: 0, failures: [] };
   const fail = (what: string): void => { if (report.failures.length < 50) report.failures.push(what); };
   const acting = (): number => fake.calls.filter((c) => ACTING_METHODS.has(c.method)).length;
-  const schemas = TOOLS.map((t) => ({ name: t.schema.name, schema: JSON.parse(JSON.stringify(t.schema.inputSchema)) as JsonSchema, check: checkerOf(t.schema.inputSchema) }));
+  const schemas = TOOLS.map((t) => ({ name: t.schema.name, schema: fullSchema(t.schema.inputSchema) as JsonSchema, check: checkerOf(t.schema.inputSchema) }));
   const t0 = performance.now();
   // Refs exist for the valid calls to reach the acting paths.
   await client.callTool({ name: 'computer_observe', arguments: { app: 'gtk3-widget-factory', maxTokens: 20000 } });

@@ -9,7 +9,7 @@ import { Device } from '../../src/devices/manager.js';
 import { FakeDriver } from '../../src/drivers/fake/driver.js';
 import { Session } from '../../src/session/session.js';
 import { TOOLS } from '../../src/tools/index.js';
-import { runTool, type ToolResult } from '../../src/tools/tool.js';
+import { fullSchema, runTool, type ToolResult } from '../../src/tools/tool.js';
 import { widgetFactory } from '../fixtures/engine/widget-factory.js';
 
 function setup() {
@@ -70,7 +70,7 @@ test('unknown fields, wrong types, oversize strings and prototype keys are refus
   assert.doesNotMatch(secret.text, /hunter2/);
 });
 
-test('every tool input schema is strict: no additional properties at any object level', () => {
+test('every tool input schema is strict: no additional properties at any object level (unlisted keywords included)', () => {
   const loose: string[] = [];
   const visit = (schema: unknown, path: string): void => {
     if (typeof schema !== 'object' || schema === null) return;
@@ -79,7 +79,7 @@ test('every tool input schema is strict: no additional properties at any object 
     if (s['type'] === 'string' && typeof s['maxLength'] !== 'number' && !('anyOf' in s) && !('const' in s)) loose.push(`${path} (string without maxLength)`);
     for (const [k, v] of Object.entries(s)) if (typeof v === 'object') visit(v, `${path}/${k}`);
   };
-  for (const t of TOOLS) visit(t.schema.inputSchema, t.schema.name);
+  for (const t of TOOLS) visit(fullSchema(t.schema.inputSchema), t.schema.name);
   assert.deepEqual(loose, []);
 });
 
@@ -88,4 +88,22 @@ test('valid params still run the tool', async () => {
   const r = await s.call('computer_observe', { app: 'gtk3-widget-factory' });
   assert.equal(r.isError, false, r.text);
   assert.ok(s.fake.calls.some((c) => c.method === 'tree.snapshot'));
+});
+
+test('unlisted caps, enums and tuning fields are still enforced: the listed JSON is compact, validation is not weaker', async () => {
+  const s = setup();
+  const listed = JSON.stringify(TOOLS.map((t) => t.schema.inputSchema));
+  for (const k of ['maxLength', 'pattern', 'additionalProperties', 'maxItems', 'settle', 'maxMarks', '"button"']) assert.ok(!listed.includes(k), `${k} is not listed`);
+  assert.ok(listed.includes('"enum":["click","double_click"'), 'the op list is listed as an enum');
+  refused(s, await s.call('computer_find', { role: 'buton' }), /\/role: expected one of "window", .*"button"/);
+  refused(s, await s.call('computer_wait', { until: 'appears', role: 'nonsense' }), /\/role: expected one of/);
+  refused(s, await s.call('computer_act', { actions: [{ ref: 'e1', op: 'click' }], settle: { quietMs: 1, extra: 1 } }), /\/settle\/extra: unknown field/);
+  refused(s, await s.call('computer_act', { actions: [{ ref: 'e1', op: 'click' }], settle: { timeoutMs: 30_001 } }), /\/settle\/timeoutMs: .*maximum 30000/);
+  refused(s, await s.call('computer_wait', { until: 'appears', text: 'x', timeoutMs: 120_001 }), /\/timeoutMs: .*maximum 120000/);
+  refused(s, await s.call('computer_find', { text: 'x', limit: 0 }), /\/limit: .*minimum 1/);
+  refused(s, await s.call('computer_screenshot', { mode: 'image', maxMarks: 201 }), /\/maxMarks: .*maximum 200/);
+  refused(s, await s.call('computer_observe', { scope: 'e1; rm' }), /\/scope: .*pattern/);
+  refused(s, await s.call('computer_observe', { bogus: 1 }), /\/bogus: unknown field/);
+  const ok = await s.call('computer_find', { text: 'Name', role: 'textbox', limit: 5 });
+  assert.equal(ok.isError, false, ok.text);
 });
