@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
     case 'audit': return (await import('./policy-commands.js')).runAudit(rest);
     case 'settings': return (await import('./policy-commands.js')).runSettings(rest);
     case 'mcp': {
-      const { mcpOptionsFrom } = await import('../mcp-options.js');
+      const { mcpOptionsFrom } = await import('../options.js');
       const { runMcpServer } = await import('../mcp.js');
       await runMcpServer(mcpOptionsFrom(rest));
       return new Promise<number>(() => undefined); // serves until the client disconnects
