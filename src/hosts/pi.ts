@@ -5,7 +5,7 @@
  * and a `/computer` command over the policy's controls. It only translates: every decision is the policy's,
  * every action the tools'.
  *
- * pi loads it through the `pi.extensions` field of package.json (`pi install npm:computer-use`, or
+ * pi loads it through the `pi.extensions` field of package.json (`pi install /path/to/computer-use`, or
  * `pi -e ./dist/src/hosts/pi.js`). The desktop is brought up on the first tool call, so pi starts instantly.
  */
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from '@mariozechner/pi-coding-agent';
