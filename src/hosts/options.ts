@@ -70,9 +70,12 @@ export const HOST_OPTIONS: readonly HostOption[] = [
     } },
 ];
 
-/** Flag → environment variable of a host's options, for help texts and the README. */
-export function envOf(host: Host): Record<string, string> {
-  return Object.fromEntries(HOST_OPTIONS.filter((o) => o.hosts.includes(host)).map((o) => [o.flag, o.env]));
+/** Help lines of a host's options: `--flag VALUE  ENV  description`, indented by `indent`. */
+export function optionHelp(host: Host, indent = '    ', prefix = ''): string {
+  return HOST_OPTIONS.filter((o) => o.hosts.includes(host)).map((o) => {
+    const flag = `--${prefix}${o.flag}${o.kind === 'boolean' ? '' : o.kind === 'list' ? ' a,b' : ' V'}`;
+    return `${indent}${flag.padEnd(24)} ${o.env.padEnd(30)} ${o.description}`;
+  }).join('\n');
 }
 
 /** Raw values by flag (a flag's value, or every value of a repeated list flag). */
