@@ -156,6 +156,34 @@ export interface PolicyControls {
   readonly warnings: readonly string[];
 }
 
+/** The app-list controls of a settings file alone. */
+export type SettingsAppControls = Pick<PolicyControls, 'allowApp' | 'denyApp' | 'removeApp' | 'settingsPath'>;
+
+/**
+ * The allow/deny controls of a settings file, for a host that has no computer yet (pi's `/computer allow` before
+ * the first tool call): they write what a computer's `PolicyControls` write, which add the session's own lists.
+ */
+export function settingsAppControls(settingsPath: string = defaultSettingsPath()): SettingsAppControls {
+  return {
+    settingsPath,
+    allowApp: (app) => { addAllowedApp(settingsPath, app); },
+    denyApp: (app) => {
+      updateSettings(settingsPath, (s) => {
+        const list = Array.isArray(s['denyApps']) ? (s['denyApps'] as unknown[]).filter((x): x is string => typeof x === 'string') : [];
+        if (!list.includes(app)) list.push(app);
+        s['denyApps'] = list;
+      });
+    },
+    removeApp: (app, list) => {
+      const field = list === 'allow' ? 'allowApps' : 'denyApps';
+      const norm = app.trim().toLowerCase();
+      updateSettings(settingsPath, (s) => {
+        if (Array.isArray(s[field])) s[field] = (s[field] as unknown[]).filter((x) => typeof x !== 'string' || x.trim().toLowerCase() !== norm);
+      });
+    },
+  };
+}
+
 /** Creates a computer on the chosen desktop. */
 export async function createComputer(options: ComputerOptions = {}): Promise<Computer> {
   const mode = options.desktop ?? 'auto';
@@ -226,6 +254,7 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
     ...(options.hostApprovesFirstUse && !settings.strictFirstUse ? { hostApprovesFirstUse: true } : {}),
   });
   const gate = policy ?? withStop(options.gate!, stopper);
+  const lists = settingsAppControls(settingsPath);
   const controls: PolicyControls = {
     policy, stopper, warnings, settingsPath,
     status: () => policy
@@ -235,25 +264,18 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
     stop: () => { requestStop(home, 'host command'); },
     resume: () => { requestResume(home); },
     allowApp: (app) => {
-      addAllowedApp(settingsPath, app);
+      lists.allowApp(app);
       policy?.rules.allow.push(app.trim().toLowerCase());
     },
     denyApp: (app) => {
-      updateSettings(settingsPath, (s) => {
-        const list = Array.isArray(s['denyApps']) ? (s['denyApps'] as unknown[]).filter((x): x is string => typeof x === 'string') : [];
-        if (!list.includes(app)) list.push(app);
-        s['denyApps'] = list;
-      });
+      lists.denyApp(app);
       policy?.rules.deny.push(app.trim().toLowerCase());
     },
     allowAppForSession: (app) => { policy?.grantSession(app); },
     allowAppOnce: (app) => { policy?.grantOnce(app); },
     removeApp: (app, list) => {
-      const field = list === 'allow' ? 'allowApps' : 'denyApps';
       const norm = app.trim().toLowerCase();
-      updateSettings(settingsPath, (s) => {
-        if (Array.isArray(s[field])) s[field] = (s[field] as unknown[]).filter((x) => typeof x !== 'string' || x.trim().toLowerCase() !== norm);
-      });
+      lists.removeApp(app, list);
       const rules = policy ? (list === 'allow' ? policy.rules.allow : policy.rules.deny) : [];
       for (let i = rules.length - 1; i >= 0; i--) if (rules[i] === norm) rules.splice(i, 1);
     },

@@ -75,7 +75,6 @@ export function compactCount(n: number): string {
 }
 
 // C0/C1 controls except \t and \n (escaped below), line/paragraph separators, bidi overrides and isolates.
-// eslint-disable-next-line no-control-regex
 const STRIP = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /**

@@ -5,17 +5,18 @@
  * and a `/computer` command over the policy's controls. It only translates: every decision is the policy's,
  * every action the tools'.
  *
- * pi loads it through the `pi.extensions` field of package.json (`pi install npm:computer-use`, or
+ * pi loads it through the `pi.extensions` field of package.json (`pi install /path/to/computer-use`, or
  * `pi -e ./dist/src/hosts/pi.js`). The desktop is brought up on the first tool call, so pi starts instantly.
  */
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from '@mariozechner/pi-coding-agent';
-import { createComputer, type Computer, type ComputerOptions } from '../index.js';
+import { createComputer, settingsAppControls, type Computer, type ComputerOptions } from '../index.js';
 import type { ConfirmChoice, Confirmer, ConfirmRequest } from '../policy/confirm.js';
 import { createDecider, parseDeciderConfig, testDecider, type DeciderConfig } from '../policy/decider/index.js';
 import type { PolicyGate } from '../policy/gate.js';
-import { isMode, MODES } from '../policy/modes.js';
-import { addAllowedApp, defaultSettingsPath, loadSettings, updateSettings } from '../policy/settings.js';
+import { defaultSettingsPath, loadSettings, updateSettings } from '../policy/settings.js';
 import { pauseInfo, requestResume, requestStop } from '../policy/stop.js';
+import type { McpServerOptions } from './mcp.js';
+import { piFlags, piOptionsFrom } from './options.js';
 import { GUIDANCE } from '../tools/guidance.js';
 import { TOOLS } from '../tools/index.js';
 
@@ -26,10 +27,6 @@ export interface PiExtensionOptions {
   /** Builds a gate of the caller's own (instead of the built-in policy) from the confirmer that asks through pi. */
   gate?: (confirmer: Confirmer) => PolicyGate;
 }
-
-/** The desktops `--computer-desktop` and COMPUTER_USE_DESKTOP accept. */
-const DESKTOPS = ['auto', 'current', 'sandbox'] as const;
-type DesktopKind = (typeof DESKTOPS)[number];
 
 /** The answers offered in pi's select dialog, by choice. */
 const CHOICE_LABELS: Record<ConfirmChoice, string> = {
@@ -72,23 +69,11 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: Extens
     const confirmer = new PiConfirmer();
     let computer: Promise<Computer> | null = null;
 
-    pi.registerFlag('computer-desktop', { description: 'Desktop for the computer_* tools: auto (default), current or sandbox', type: 'string' });
-    pi.registerFlag('computer-mode', { description: `Permission mode of computer-use: ${MODES.join(', ')} (default: settings.json, else default)`, type: 'string' });
-    pi.registerFlag('computer-allow-app', { description: 'Apps computer-use may act on without a first-use question (comma-separated)', type: 'string' });
-
-    const flag = (name: string, env: string): string | undefined => {
-      const v = pi.getFlag(name);
-      return typeof v === 'string' && v ? v : process.env[env] || undefined;
-    };
+    // The flags of the hosts' option table that pi takes, as --computer-<flag>.
+    for (const f of piFlags()) pi.registerFlag(f.name, { description: f.description, type: f.type });
+    const hostOptions = (): McpServerOptions => piOptionsFrom((name) => pi.getFlag(name));
     const computerOptions = (): ComputerOptions => {
-      const desktop = DESKTOPS.find((d): d is DesktopKind => d === flag('computer-desktop', 'COMPUTER_USE_DESKTOP'));
-      const mode = flag('computer-mode', 'COMPUTER_USE_MODE');
-      if (mode !== undefined && !isMode(mode)) throw new Error(`--computer-mode ${mode}: expected one of ${MODES.join(', ')}`);
-      const allow = flag('computer-allow-app', 'COMPUTER_USE_ALLOW_APPS')?.split(',').map((a) => a.trim()).filter(Boolean);
-      const base: ComputerOptions = {
-        ...(desktop ? { desktop } : {}), ...(mode ? { mode } : {}), ...(allow?.length ? { allowApps: allow } : {}),
-        confirmer, ...options.computer,
-      };
+      const base: ComputerOptions = { ...hostOptions(), confirmer, ...options.computer };
       if (options.gate && !base.gate) base.gate = options.gate(confirmer);
       return base;
     };
@@ -151,7 +136,7 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: Extens
       const [sub = 'status', ...rest] = args.trim().split(/\s+/).filter(Boolean);
       const arg = rest.join(' ');
       const c = computer ? await computer.catch(() => null) : null;
-      const settingsPath = options.computer?.settingsPath ?? defaultSettingsPath();
+      const settingsPath = c?.policy.settingsPath ?? options.computer?.settingsPath ?? hostOptions().settingsPath ?? defaultSettingsPath();
       switch (sub) {
         case 'status': {
           const lines = [`computer-use: ${TOOLS.length} tools (${TOOLS.map((t) => t.schema.name).join(', ')})`];
@@ -174,12 +159,11 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: Extens
           return 'computer-use: resumed';
         case 'allow':
           if (!arg) return 'usage: /computer allow <app>';
-          if (c) c.policy.allowApp(arg); else addAllowedApp(settingsPath, arg);
+          (c ? c.policy : settingsAppControls(settingsPath)).allowApp(arg);
           return `computer-use: ${arg} allowed (saved in ${settingsPath})`;
         case 'deny':
           if (!arg) return 'usage: /computer deny <app>';
-          if (c) c.policy.denyApp(arg);
-          else updateSettings(settingsPath, (s) => { s['denyApps'] = [...new Set([...(Array.isArray(s['denyApps']) ? s['denyApps'].filter((x): x is string => typeof x === 'string') : []), arg])]; });
+          (c ? c.policy : settingsAppControls(settingsPath)).denyApp(arg);
           return `computer-use: ${arg} denied (saved in ${settingsPath})`;
         case 'decider': return deciderCommand(rest, settingsPath);
         default: return `unknown subcommand "${sub}"; use: status | stop | resume | allow <app> | deny <app> | decider …`;

@@ -144,7 +144,6 @@ export class AuditIndex {
 
 /** True when every character is ASCII (then characters are bytes). */
 function isAscii(s: string): boolean {
-  // eslint-disable-next-line no-control-regex
   return !/[^\x00-\x7f]/.test(s);
 }
 

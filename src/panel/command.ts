@@ -8,7 +8,7 @@ import { defaultAuditPath } from '../policy/audit.js';
 import { defaultSettingsPath, loadSettings } from '../policy/settings.js';
 import { requestStop } from '../policy/stop.js';
 import { cuHome } from '../paths.js';
-import { mcpOptionsFrom } from '../hosts/mcp-options.js';
+import { mcpOptionsFrom } from '../hosts/options.js';
 import { PanelConfirmer } from './confirmations.js';
 import { DEFAULT_STOP_HOTKEY, grabStopHotkey, type HotkeyGrab } from './hotkey.js';
 import { LiveView } from './live.js';

@@ -1,7 +1,7 @@
 /** `computer-use mcp` flags of the human channel: --panel, --confirm-timeout, --strict-first-use (with env fallbacks). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mcpOptionsFrom } from '../../src/hosts/mcp-options.js';
+import { mcpOptionsFrom } from '../../src/hosts/options.js';
 
 test('panel, confirm timeout and strict first use from flags or the environment', () => {
   assert.deepEqual(mcpOptionsFrom(['--panel', '--confirm-timeout', '30', '--strict-first-use'], {}), { panel: true, confirmTimeoutMs: 30_000, strictFirstUse: true });

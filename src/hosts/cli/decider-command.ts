@@ -4,7 +4,7 @@
  *   decider test --base-url URL --model M [--api-key-env NAME] [--timeout ms] [--json]
  */
 import { createOpenAIDecider, testDecider } from '../../policy/decider/index.js';
-import { parseArgs } from './tool-commands.js';
+import { parseArgs } from './args.js';
 
 const USAGE = `usage: computer-use decider test --base-url URL --model M [--api-key-env NAME] [--timeout ms] [--json]
   asks an OpenAI-compatible endpoint one "is this irreversible?" and one "which element?" question and

@@ -2,6 +2,7 @@
 /** The `computer-use` command line: dispatches a subcommand to its module. */
 import { runSandboxCommand } from './sandbox-command.js';
 import { TOOL_COMMANDS, runToolCommand } from './tool-commands.js';
+import { optionHelp } from '../options.js';
 
 const USAGE = `usage: computer-use <command> [args...]
   apps                               list apps and windows (w1, w2, …)
@@ -16,15 +17,13 @@ const USAGE = `usage: computer-use <command> [args...]
   stop | resume                      pause every session of this home (aborts the action in flight) / continue
   audit [--json] [--tail N]          the audit log: every decision and its receipt
   settings confirm [--path P]        confirm settings that lower protection, edited outside computer-use (asks on the terminal)
-  mcp [--desktop auto|current|sandbox] [--max-tokens N] [--mode M] [--allow-app A] [--deny-app A] [--image-input]
-      [--panel] [--confirm-in auto|panel] [--confirm-timeout S] [--strict-first-use]   MCP server on stdio
-      (--image-input: the client's model takes images; computer_screenshot mode "image" also needs "allowScreenshots": true in settings)
-      (--panel: serve the local panel and ask through it when the client has no elicitation; its URL goes to stderr;
-       --confirm-in panel: ask there even when the client advertises elicitation)
-      (--strict-first-use: ask the per-app first-use question even when the host approves each call)
+  mcp [options]                      MCP server on stdio; each option also reads its environment variable:
+${optionHelp('mcp')}
+      (--image-input: computer_screenshot mode "image" also needs "allowScreenshots": true in settings;
+       --panel: the panel's URL goes to stderr; --confirm-in panel: ask there even when the client advertises elicitation)
   panel [--port N] [--desktop ...]   the local panel: apps, audit, self-check, stop (prints its URL)
-  policy flags of tool commands and mcp: --mode plan|default|accept-edits|bypass|unattended,
-    --allow-app A, --deny-app A (repeatable); settings in $COMPUTER_USE_HOME/settings.json
+  policy options of tool commands (also environment variables; settings in $COMPUTER_USE_HOME/settings.json):
+${optionHelp('cli')}
   decider test --base-url URL --model M [--api-key-env NAME]   check a decider-model endpoint
   doctor [--app NAME] [--json]       check prerequisites; why is an app's tree empty
   driver linux                       run the Linux driver on stdio (JSON-RPC)
@@ -40,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
     case 'audit': return (await import('./policy-commands.js')).runAudit(rest);
     case 'settings': return (await import('./policy-commands.js')).runSettings(rest);
     case 'mcp': {
-      const { mcpOptionsFrom } = await import('../mcp-options.js');
+      const { mcpOptionsFrom } = await import('../options.js');
       const { runMcpServer } = await import('../mcp.js');
       await runMcpServer(mcpOptionsFrom(rest));
       return new Promise<number>(() => undefined); // serves until the client disconnects

@@ -1,34 +1,14 @@
 /**
- * `computer-use stop | resume | audit | settings confirm`, the policy flags of tool commands (`--mode`, `--allow-app`,
- * `--deny-app`) and the TTY confirmer the CLI asks through when a human sits at the terminal.
+ * `computer-use stop | resume | audit | settings confirm`, and the TTY confirmer the CLI asks through when a human sits at the terminal.
  */
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { AuditLog, defaultAuditPath, formatAudit } from '../../policy/audit.js';
 import type { ConfirmChoice, Confirmer } from '../../policy/confirm.js';
-import { parseMode, type Mode } from '../../policy/modes.js';
 import { pauseInfo, requestResume, requestStop } from '../../policy/stop.js';
 import { confirmedLowering, loweringOf, recordConfirmation, unsafeSettings, defaultSettingsPath } from '../../policy/settings.js';
 import { cuHome } from '../../paths.js';
-import { parseArgs } from './tool-commands.js';
-
-/** Policy flags taken out of a command line; `rest` is what the command itself parses. */
-export interface PolicyFlags { mode?: Mode; allowApps: string[]; denyApps: string[]; rest: string[] }
-
-/** Extracts `--mode M`, `--allow-app A` and `--deny-app A` (repeatable, or comma-separated). */
-export function extractPolicyFlags(args: string[]): PolicyFlags {
-  const out: PolicyFlags = { allowApps: [], denyApps: [], rest: [] };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const m = /^--(mode|allow-app|deny-app)(?:=(.*))?$/.exec(a);
-    if (!m) { out.rest.push(a); continue; }
-    const value = m[2] ?? args[++i];
-    if (value === undefined) throw new Error(`${a} needs a value`);
-    if (m[1] === 'mode') out.mode = parseMode(value);
-    else (m[1] === 'allow-app' ? out.allowApps : out.denyApps).push(...value.split(',').map((s) => s.trim()).filter(Boolean));
-  }
-  return out;
-}
+import { parseArgs } from './args.js';
 
 const KEYS: Record<string, ConfirmChoice> = { o: 'allow_once', y: 'allow_once', s: 'allow_session', a: 'allow_always', d: 'deny', n: 'deny' };
 const LABELS: Record<ConfirmChoice, string> = { allow_once: '[o]nce', allow_session: 'this [s]ession', allow_always: '[a]lways for this app', deny: '[d]eny' };

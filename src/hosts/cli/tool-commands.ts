@@ -7,23 +7,9 @@ import { createHash } from 'node:crypto';
 import { createComputer } from '../../index.js';
 import { cuPath } from '../../paths.js';
 import type { OPS } from '../../engine/node.js';
-
-/** Splits argv into positionals and --flags (`--k v`, `--k=v`, boolean `--k`). */
-export function parseArgs(args: string[], booleans: readonly string[] = []): { pos: string[]; flags: Record<string, string> } {
-  const pos: string[] = [];
-  const flags: Record<string, string> = {};
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') { pos.push(...args.slice(i + 1)); break; }
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=');
-      if (eq > 0) flags[a.slice(2, eq)] = a.slice(eq + 1);
-      else if (booleans.includes(a.slice(2)) || i + 1 >= args.length) flags[a.slice(2)] = 'true';
-      else flags[a.slice(2)] = args[++i]!;
-    } else pos.push(a);
-  }
-  return { pos, flags };
-}
+import { cliOptionsFrom } from '../options.js';
+import { parseArgs } from './args.js';
+import { ttyConfirmer } from './policy-commands.js';
 
 const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
 const opt = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } => (v === undefined ? {} : { [k]: v }) as { [P in K]?: V };
@@ -73,16 +59,14 @@ export const TOOL_COMMANDS = ['apps', 'launch', 'observe', 'find', 'act', 'wait'
 /** Runs one tool command and prints its text; exit code 1 on a tool error. */
 export async function runToolCommand(command: string, args: string[]): Promise<number> {
   let call: { name: string; params: Record<string, unknown> };
-  const { extractPolicyFlags, ttyConfirmer } = await import('./policy-commands.js');
-  let policy: Awaited<ReturnType<typeof extractPolicyFlags>>;
+  let policy: ReturnType<typeof cliOptionsFrom>['options'];
   try {
-    policy = extractPolicyFlags(args);
-    call = toolCall(command, policy.rest);
+    const taken = cliOptionsFrom(args);
+    policy = taken.options;
+    call = toolCall(command, taken.rest);
   } catch (e) { process.stderr.write(`${(e as Error).message}\n`); return 2; }
   // A human at the terminal is asked; without one, questions become confirmation_required errors.
-  const computer = await createComputer({ desktop: 'auto', stopSandboxOnClose: false, statePath: sessionFileFor, confirmer: ttyConfirmer(),
-    ...(policy.mode ? { mode: policy.mode } : {}), ...(policy.allowApps.length ? { allowApps: policy.allowApps } : {}),
-    ...(policy.denyApps.length ? { denyApps: policy.denyApps } : {}) });
+  const computer = await createComputer({ desktop: 'auto', stopSandboxOnClose: false, statePath: sessionFileFor, confirmer: ttyConfirmer(), ...policy });
   for (const w of computer.policy.warnings) process.stderr.write(`computer-use: ${w}\n`);
   if (computer.desktop.started) process.stderr.write(`started sandbox desktop ${computer.desktop.sandbox?.display} (stop it with: computer-use sandbox down --all)\n`);
   try {

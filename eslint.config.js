@@ -1,0 +1,31 @@
+// Lint: promises that nobody awaits (typescript-eslint's type-aware no-floating-promises) and Node built-ins
+// imported without the `node:` prefix (eslint-plugin-n). tsc already checks types; this checks what it cannot.
+import tseslint from 'typescript-eslint';
+import n from 'eslint-plugin-n';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'bench/pages/**'] },
+  {
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'examples/**/*.ts'],
+    languageOptions: {
+      parser: tseslint.parser,
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { '@typescript-eslint': tseslint.plugin, n },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-floating-promises': ['error', {
+        ignoreVoid: true,
+        // node:test runs top-level test() and describe() itself and reports their failures.
+        allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }],
+      }],
+      'n/prefer-node-protocol': 'error',
+    },
+  },
+  {
+    files: ['scripts/**/*.mjs', 'eslint.config.js'],
+    plugins: { n },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: { 'n/prefer-node-protocol': 'error' },
+  },
+);

@@ -1,0 +1,18 @@
+/** The command line's argument splitter, shared by every subcommand and by the hosts' option table. */
+
+/** Splits argv into positionals and --flags (`--k v`, `--k=v`, boolean `--k`). */
+export function parseArgs(args: string[], booleans: readonly string[] = []): { pos: string[]; flags: Record<string, string> } {
+  const pos: string[] = [];
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') { pos.push(...args.slice(i + 1)); break; }
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      if (eq > 0) flags[a.slice(2, eq)] = a.slice(eq + 1);
+      else if (booleans.includes(a.slice(2)) || i + 1 >= args.length) flags[a.slice(2)] = 'true';
+      else flags[a.slice(2)] = args[++i]!;
+    } else pos.push(a);
+  }
+  return { pos, flags };
+}
