@@ -9,7 +9,9 @@ export const MODES = ['plan', 'default', 'accept-edits', 'bypass', 'unattended']
 
 /**
  * - `plan`: read-only tools only (apps, observe, find, wait); every action is refused.
- * - `default`: the first action on an app in a session asks (allow once / this session / always);
+ * - `default`: the first action on an app in a session asks (allow once / this session / always), unless the
+ *   host approves each acting call itself (an MCP client without elicitation: `hostApprovesFirstUse`, off with
+ *   `strictFirstUse`);
  *   irreversible actions and password-field writes ask every time; `computer_keys` (blind input) and
  *   `computer_launch` ask every time unless the app is allow-listed.
  * - `accept-edits`: allow-listed apps (allowApps, or granted for this session) do not ask; irreversible
