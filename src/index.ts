@@ -69,7 +69,10 @@ export interface ComputerOptions {
   allowIrreversibleUnattended?: boolean;
   /** The human channel (MCP elicitation, pi's confirm, a TTY prompt); without it questions are refused. */
   confirmer?: Confirmer;
-  /** Decider model consulted when the irreversibility rules are silent; it can only add a confirmation. */
+  /**
+   * Decider model (default: settings.json `decider`) consulted when the irreversibility rules are silent (it can
+   * only add a confirmation), and by computer_find to pick among tied candidates (it only reorders them).
+   */
   decider?: Decider;
   /** Settings file (default `<home>/settings.json`). */
   settingsPath?: string;
@@ -202,7 +205,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   const device = new Device({ platform: 'linux', env: desktop.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.driver === 'cdp' ? { driver: cdpDriver(options.cdpEndpoint ?? 'http://127.0.0.1:9222') } : {}),
     ...(options.connect ? { connect: options.connect } : {}) });
-  const { gate, controls, settings } = buildPolicy(options);
+  const { gate, controls, settings, decider } = buildPolicy(options);
   const session = new Session({
     device, ...(statePath ? { statePath } : {}), ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     ...(options.settle ? { settle: options.settle } : {}), gate,
@@ -211,7 +214,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   const call = (name: string, params: unknown, signal?: AbortSignal): Promise<ToolResult> => {
     const tool = toolByName(name);
     if (!tool) return Promise.resolve({ text: `error unsupported: no tool named ${name}; tools: ${TOOLS.map((t) => t.schema.name).join(', ')}`, isError: true, code: 'unsupported' });
-    return runTool(tool, { session, ...(signal ? { signal } : {}), stop: controls.stopper.signal }, params ?? {});
+    return runTool(tool, { session, ...(signal ? { signal } : {}), stop: controls.stopper.signal, ...(decider ? { decider } : {}) }, params ?? {});
   };
   return {
     session, desktop, call,
@@ -236,7 +239,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
 }
 
 /** The policy of a computer from its options and the settings file. */
-function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; gate: PolicyGate; controls: PolicyControls; settings: Settings } {
+function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; gate: PolicyGate; controls: PolicyControls; settings: Settings; decider: Decider | undefined } {
   const home = cuHome();
   const settingsPath = options.settingsPath ?? defaultSettingsPath();
   const { settings, warnings } = loadSettings(settingsPath);
@@ -280,7 +283,7 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
       for (let i = rules.length - 1; i >= 0; i--) if (rules[i] === norm) rules.splice(i, 1);
     },
   };
-  return { policy, gate, controls, settings };
+  return { policy, gate, controls, settings, decider };
 }
 
 export { findDesktop };
