@@ -9,7 +9,7 @@ import { Session, type SettleOptions } from './session/session.js';
 import type { PolicyGate } from './policy/gate.js';
 import type { Confirmer } from './policy/confirm.js';
 import type { Decider } from './policy/decider/types.js';
-import { createDecider, parseDeciderConfig } from './policy/decider/index.js';
+import { createDecider, parseDeciderConfig, type DeciderHost } from './policy/decider/index.js';
 import { defaultAuditPath } from './policy/audit.js';
 import { DEFAULT_MODE, type Mode } from './policy/modes.js';
 import { Policy } from './policy/policy.js';
@@ -74,6 +74,8 @@ export interface ComputerOptions {
    * only add a confirmation), and by computer_find to pick among tied candidates (it only reorders them).
    */
   decider?: Decider;
+  /** What the host lends a decider configured in settings: pi's model registry (`registry` mode), a gateway. */
+  deciderHost?: Pick<DeciderHost, 'gateway' | 'registry'>;
   /** Settings file (default `<home>/settings.json`). */
   settingsPath?: string;
   /** Audit log (default `<home>/plugin-data/computer-use/audit.jsonl`). */
@@ -246,7 +248,7 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
   const stopper = StopController.acquire(home);
   const union = (a: string[] | undefined, b: string[] | undefined): string[] => [...new Set([...(a ?? []), ...(b ?? [])])];
   // The decider of the options, else the one configured in settings (`computer-use decider …`, pi's /computer decider).
-  const decider = options.decider ?? createDecider(parseDeciderConfig(settings.decider), { warn: (m) => warnings.push(m) });
+  const decider = options.decider ?? createDecider(parseDeciderConfig(settings.decider), { ...options.deciderHost, warn: (m) => warnings.push(m) });
   const policy = options.gate ? undefined : new Policy({
     mode: options.mode ?? settings.mode ?? DEFAULT_MODE,
     allowApps: union(settings.allowApps, options.allowApps),
