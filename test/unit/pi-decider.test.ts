@@ -5,14 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { completeSimple } from '@mariozechner/pi-ai';
-import type { ExtensionAPI, ExtensionCommandContext } from '@mariozechner/pi-coding-agent';
+import { AuthStorage, ModelRegistry, type ExtensionAPI, type ExtensionCommandContext } from '@mariozechner/pi-coding-agent';
 import { createPiExtension } from '../../src/hosts/pi.js';
-import { pickRegistryModel, type PiComplete, type PiModel } from '../../src/hosts/pi-registry.js';
-import { createDecider, parseDeciderConfig } from '../../src/policy/decider/index.js';
+import { pickRegistryModel, piRegistryCall, type PiComplete, type PiModel } from '../../src/hosts/pi-registry.js';
+import { createDecider, createRegistryDecider, parseDeciderConfig, testDecider } from '../../src/policy/decider/index.js';
 import { loadSettings } from '../../src/policy/settings.js';
 
 // pi-ai's own completeSimple fits the surface the host uses (checked by tsc).
@@ -126,4 +128,43 @@ test('outside pi, registry mode is off with a warning that says why', () => {
   const warnings: string[] = [];
   assert.equal(createDecider({ mode: 'registry', model: 'openai/gpt-big' }, { warn: (m) => warnings.push(m) }), undefined);
   assert.match(warnings[0]!, /registry mode asks the host's model registry, which only the pi extension has/);
+});
+
+test('through pi\'s real ModelRegistry and pi-ai\'s completeSimple to a local streaming chat-completions server', async () => {
+  const seen: { auth: string | undefined; body: Record<string, unknown> }[] = [];
+  const srv = createServer((req, res) => {
+    let b = '';
+    req.on('data', (c: Buffer) => { b += c.toString('utf8'); });
+    req.on('end', () => {
+      const body = JSON.parse(b) as { messages: { role: string; content: string }[] };
+      seen.push({ auth: req.headers.authorization, body: body as unknown as Record<string, unknown> });
+      const answer = /yes or no/.test(body.messages.find((m) => m.role === 'user')!.content) ? 'yes' : 'C';
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = (d: unknown): void => { res.write(`data: ${JSON.stringify(d)}\n\n`); };
+      chunk({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tiny', choices: [{ index: 0, delta: { role: 'assistant', content: answer }, finish_reason: null }] });
+      chunk({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tiny', choices: [{ index: 0, delta: {}, finish_reason: 'length' }] });
+      res.end('data: [DONE]\n\n');
+    });
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  try {
+    const registry = ModelRegistry.inMemory(AuthStorage.inMemory());
+    registry.registerProvider('local', {
+      baseUrl: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`, apiKey: 'sk-local-test', api: 'openai-completions',
+      models: [{ id: 'tiny', name: 'tiny', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 4096, maxTokens: 16 }],
+    });
+    const d = createRegistryDecider({ model: 'local/tiny', call: piRegistryCall(() => ({ modelRegistry: registry, model: undefined }), 'local/tiny') });
+    const report = await testDecider(d);
+    assert.equal(report.ok, true, report.text);
+    assert.deepEqual(report.probes.map((p) => [p.value, p.source]), [[1, 'text'], [2, 'text']]);
+    assert.equal(seen.length, 2);
+    for (const s of seen) {
+      assert.equal(s.auth, 'Bearer sk-local-test', 'the credentials pi holds for the provider');
+      assert.equal(s.body['max_completion_tokens'] ?? s.body['max_tokens'], 1);
+      assert.equal(s.body['temperature'], 0);
+    }
+  } finally {
+    srv.closeAllConnections();
+    await new Promise<void>((r) => srv.close(() => r()));
+  }
 });
