@@ -9,7 +9,7 @@ import { Session, type SettleOptions } from './session/session.js';
 import type { PolicyGate } from './policy/gate.js';
 import type { Confirmer } from './policy/confirm.js';
 import type { Decider } from './policy/decider/types.js';
-import { createDecider, parseDeciderConfig } from './policy/decider/index.js';
+import { createDecider, parseDeciderConfig, type DeciderHost } from './policy/decider/index.js';
 import { defaultAuditPath } from './policy/audit.js';
 import { DEFAULT_MODE, type Mode } from './policy/modes.js';
 import { Policy } from './policy/policy.js';
@@ -69,8 +69,13 @@ export interface ComputerOptions {
   allowIrreversibleUnattended?: boolean;
   /** The human channel (MCP elicitation, pi's confirm, a TTY prompt); without it questions are refused. */
   confirmer?: Confirmer;
-  /** Decider model consulted when the irreversibility rules are silent; it can only add a confirmation. */
+  /**
+   * Decider model (default: settings.json `decider`) consulted when the irreversibility rules are silent (it can
+   * only add a confirmation), and by computer_find to pick among tied candidates (it only reorders them).
+   */
   decider?: Decider;
+  /** What the host lends a decider configured in settings: pi's model registry (`registry` mode), a gateway. */
+  deciderHost?: Pick<DeciderHost, 'gateway' | 'registry'>;
   /** Settings file (default `<home>/settings.json`). */
   settingsPath?: string;
   /** Audit log (default `<home>/plugin-data/computer-use/audit.jsonl`). */
@@ -202,7 +207,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   const device = new Device({ platform: 'linux', env: desktop.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.driver === 'cdp' ? { driver: cdpDriver(options.cdpEndpoint ?? 'http://127.0.0.1:9222') } : {}),
     ...(options.connect ? { connect: options.connect } : {}) });
-  const { gate, controls, settings } = buildPolicy(options);
+  const { gate, controls, settings, decider } = buildPolicy(options);
   const session = new Session({
     device, ...(statePath ? { statePath } : {}), ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     ...(options.settle ? { settle: options.settle } : {}), gate,
@@ -211,7 +216,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   const call = (name: string, params: unknown, signal?: AbortSignal): Promise<ToolResult> => {
     const tool = toolByName(name);
     if (!tool) return Promise.resolve({ text: `error unsupported: no tool named ${name}; tools: ${TOOLS.map((t) => t.schema.name).join(', ')}`, isError: true, code: 'unsupported' });
-    return runTool(tool, { session, ...(signal ? { signal } : {}), stop: controls.stopper.signal }, params ?? {});
+    return runTool(tool, { session, ...(signal ? { signal } : {}), stop: controls.stopper.signal, ...(decider ? { decider } : {}) }, params ?? {});
   };
   return {
     session, desktop, call,
@@ -236,14 +241,14 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
 }
 
 /** The policy of a computer from its options and the settings file. */
-function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; gate: PolicyGate; controls: PolicyControls; settings: Settings } {
+function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; gate: PolicyGate; controls: PolicyControls; settings: Settings; decider: Decider | undefined } {
   const home = cuHome();
   const settingsPath = options.settingsPath ?? defaultSettingsPath();
   const { settings, warnings } = loadSettings(settingsPath);
   const stopper = StopController.acquire(home);
   const union = (a: string[] | undefined, b: string[] | undefined): string[] => [...new Set([...(a ?? []), ...(b ?? [])])];
   // The decider of the options, else the one configured in settings (`computer-use decider …`, pi's /computer decider).
-  const decider = options.decider ?? createDecider(parseDeciderConfig(settings.decider), { warn: (m) => warnings.push(m) });
+  const decider = options.decider ?? createDecider(parseDeciderConfig(settings.decider), { ...options.deciderHost, warn: (m) => warnings.push(m) });
   const policy = options.gate ? undefined : new Policy({
     mode: options.mode ?? settings.mode ?? DEFAULT_MODE,
     allowApps: union(settings.allowApps, options.allowApps),
@@ -280,7 +285,7 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
       for (let i = rules.length - 1; i >= 0; i--) if (rules[i] === norm) rules.splice(i, 1);
     },
   };
-  return { policy, gate, controls, settings };
+  return { policy, gate, controls, settings, decider };
 }
 
 export { findDesktop };

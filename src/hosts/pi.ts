@@ -11,11 +11,12 @@
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from '@mariozechner/pi-coding-agent';
 import { createComputer, settingsAppControls, type Computer, type ComputerOptions } from '../index.js';
 import type { ConfirmChoice, Confirmer, ConfirmRequest } from '../policy/confirm.js';
-import { createDecider, parseDeciderConfig, testDecider, type DeciderConfig } from '../policy/decider/index.js';
+import { createDecider, parseDeciderConfig, REGISTRY_MODEL, testDecider, type DeciderConfig, type DeciderHost } from '../policy/decider/index.js';
 import type { PolicyGate } from '../policy/gate.js';
 import { defaultSettingsPath, loadSettings, updateSettings } from '../policy/settings.js';
 import { pauseInfo, requestResume, requestStop } from '../policy/stop.js';
 import type { McpServerOptions } from './mcp.js';
+import { loadPiComplete, piRegistryCall, type PiComplete } from './pi-registry.js';
 import { piFlags, piOptionsFrom } from './options.js';
 import { GUIDANCE } from '../tools/guidance.js';
 import { TOOLS } from '../tools/index.js';
@@ -26,6 +27,8 @@ export interface PiExtensionOptions {
   computer?: ComputerOptions;
   /** Builds a gate of the caller's own (instead of the built-in policy) from the confirmer that asks through pi. */
   gate?: (confirmer: Confirmer) => PolicyGate;
+  /** pi-ai's completeSimple for the `registry` decider (default: loaded from `@mariozechner/pi-ai`; tests stub it). */
+  complete?: () => Promise<PiComplete>;
 }
 
 /** The answers offered in pi's select dialog, by choice. */
@@ -68,12 +71,17 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: Extens
   return (pi) => {
     const confirmer = new PiConfirmer();
     let computer: Promise<Computer> | null = null;
+    /** The context of the latest tool call or command: its model registry serves the `registry` decider. */
+    let latest: ExtensionContext | undefined;
+    const deciderHost: Pick<DeciderHost, 'registry'> = {
+      registry: (model) => piRegistryCall(() => latest, model, options.complete ?? loadPiComplete),
+    };
 
     // The flags of the hosts' option table that pi takes, as --computer-<flag>.
     for (const f of piFlags()) pi.registerFlag(f.name, { description: f.description, type: f.type });
     const hostOptions = (): McpServerOptions => piOptionsFrom((name) => pi.getFlag(name));
     const computerOptions = (): ComputerOptions => {
-      const base: ComputerOptions = { ...hostOptions(), confirmer, ...options.computer };
+      const base: ComputerOptions = { ...hostOptions(), confirmer, deciderHost, ...options.computer };
       if (options.gate && !base.gate) base.gate = options.gate(confirmer);
       return base;
     };
@@ -93,6 +101,7 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: Extens
         parameters: tool.schema.inputSchema as never,
         async execute(_toolCallId, params, signal, _onUpdate, ctx) {
           confirmer.bind(ctx);
+          latest = ctx;
           let c: Computer;
           try {
             c = await getComputer();
@@ -116,13 +125,14 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: Extens
     });
 
     pi.registerCommand('computer', {
-      description: 'computer-use: status | stop | resume | allow <app> | deny <app> | decider [status|test|off|openai <baseUrl> <model> [apiKeyEnv]]',
+      description: 'computer-use: status | stop | resume | allow <app> | deny <app> | decider [status|test|off|registry [provider/model]|openai <baseUrl> <model> [apiKeyEnv]]',
       getArgumentCompletions: (prefix) => {
         const items = ['status', 'stop', 'resume', 'allow ', 'deny ', 'decider '].filter((s) => s.startsWith(prefix));
         return items.length ? items.map((value) => ({ value, label: value.trim() })) : null;
       },
       handler: async (args, ctx) => {
         confirmer.bind(ctx);
+        latest = ctx;
         try {
           ctx.ui.notify(await runCommand(args), 'info');
         } catch (e) {
@@ -165,20 +175,23 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: Extens
           if (!arg) return 'usage: /computer deny <app>';
           (c ? c.policy : settingsAppControls(settingsPath)).denyApp(arg);
           return `computer-use: ${arg} denied (saved in ${settingsPath})`;
-        case 'decider': return deciderCommand(rest, settingsPath);
+        case 'decider': return deciderCommand(rest, settingsPath, deciderHost);
         default: return `unknown subcommand "${sub}"; use: status | stop | resume | allow <app> | deny <app> | decider …`;
       }
     };
   };
 }
 
-/** `/computer decider [status | test | off | openai <baseUrl> <model> [apiKeyEnv]]`: the decider settings. */
-async function deciderCommand(args: string[], settingsPath: string): Promise<string> {
+const DECIDER_USAGE = 'usage: /computer decider [status | test | off | registry [provider/model] | openai <baseUrl> <model> [apiKeyEnv]]';
+
+/** `/computer decider …`: the decider settings; `registry` asks a model of pi's own registry. */
+async function deciderCommand(args: string[], settingsPath: string, host: Pick<DeciderHost, 'registry'>): Promise<string> {
   const [sub = 'status', ...rest] = args;
   const config = (): DeciderConfig | undefined => parseDeciderConfig(loadSettings(settingsPath).settings.decider);
   const describe = (d: DeciderConfig | undefined): string => !d ? 'none (rules only)'
     : d.mode === 'openai' ? `openai ${d.model} at ${d.baseUrl}${d.apiKeyEnv ? ` (key from $${d.apiKeyEnv})` : ''}`
-    : d.mode === 'gateway' ? `gateway${d.model ? ` ${d.model}` : ''}` : 'off';
+    : d.mode === 'gateway' ? `gateway${d.model ? ` ${d.model}` : ''}`
+    : d.mode === 'registry' ? `registry ${d.model ?? '(pi picks: the cheapest available model)'} through pi's model registry and credentials` : 'off';
   switch (sub) {
     case 'status': return `decider: ${describe(config())} · ${settingsPath}`;
     case 'off':
@@ -192,12 +205,20 @@ async function deciderCommand(args: string[], settingsPath: string): Promise<str
       updateSettings(settingsPath, (s) => { s['decider'] = next; });
       return `decider: ${describe(next)} (saved; /computer decider test checks it)`;
     }
+    case 'registry': {
+      const [model, extra] = rest;
+      if (extra !== undefined || (model !== undefined && !REGISTRY_MODEL.test(model))) return 'usage: /computer decider registry [provider/model]';
+      const next = parseDeciderConfig({ mode: 'registry', ...(model !== undefined ? { model } : {}) });
+      if (!next) return 'usage: /computer decider registry [provider/model]';
+      updateSettings(settingsPath, (s) => { s['decider'] = next; });
+      return `decider: ${describe(next)} (saved; /computer decider test checks it; answers are read from the text, pi gives no logprobs)`;
+    }
     case 'test': {
-      const decider = createDecider(config());
+      const decider = createDecider(config(), host);
       if (!decider) return `decider: ${describe(config())}: nothing to test`;
       return (await testDecider(decider)).text;
     }
-    default: return 'usage: /computer decider [status | test | off | openai <baseUrl> <model> [apiKeyEnv]]';
+    default: return DECIDER_USAGE;
   }
 }
 

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ROLES } from '../engine/role.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
+import { deciderPick, tiedCandidates } from './disambiguate.js';
 import { CAPS, defineTool, ENUM_UNLISTED, PROP_UNLISTED, STRICT } from './tool.js';
 
 export const findTool = defineTool({
@@ -18,18 +19,35 @@ export const findTool = defineTool({
     }, STRICT),
     type: 'readOnly',
   },
-  async handle({ session }, p, response) {
+  async handle({ session, decider, signal }, p, response) {
     if (!p.text && !p.role) { response.error('invalid_params', 'Give text, role or both.'); return; }
     const window = await session.resolveWindow({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
     const raw = await session.readWindow(window);
     const { full } = session.snapshotOf(raw);
     const text = p.text?.toLowerCase();
     const byRef = new Map(full.elements.map((l) => [l.ref, l]));
-    const hits = full.elements.filter((l) => (!p.role || l.role === p.role) &&
+    let hits = full.elements.filter((l) => (!p.role || l.role === p.role) &&
       (!text || (l.name ?? '').toLowerCase().includes(text) || (!l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text))));
     const limit = p.limit ?? 20;
-    response.add(`${hits.length} match${hits.length === 1 ? '' : 'es'}${p.text ? ` for ${JSON.stringify(p.text)}` : ''}${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ${JSON.stringify(redactText(raw.window.title))}`);
-    for (const l of hits.slice(0, limit)) response.add(`${l.text}${breadcrumb(l, byRef)}`);
+    const head = `${hits.length} match${hits.length === 1 ? '' : 'es'}${p.text ? ` for ${JSON.stringify(p.text)}` : ''}${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ${JSON.stringify(redactText(raw.window.title))}`;
+    // No hit, or a tie: the decider model (if configured) picks one among at most 20 candidates (seed §10).
+    let pick: SnapshotLine | undefined;
+    const candidates = decider && p.text
+      ? tiedCandidates(p.text, hits, full.elements.filter((l) => (p.role ? l.role === p.role : !!l.name) && l.depth > 0))
+      : undefined;
+    if (decider && p.text && candidates) {
+      const query = `${p.text}${p.role ? ` (role ${p.role})` : ''}`;
+      const i = await deciderPick(decider, query, candidates.map((l) => `${l.text}${breadcrumb(l, byRef)}`), signal);
+      pick = i === undefined ? undefined : candidates[i];
+    }
+    if (pick && hits.length === 0) {
+      response.add(`${head}; the decider model's pick among ${candidates!.length} ${p.role ? `${p.role} elements` : 'named elements'}:`);
+      hits = candidates!;
+    } else {
+      response.add(head);
+    }
+    if (pick) hits = [pick, ...hits.filter((l) => l !== pick)];
+    for (const l of hits.slice(0, limit)) response.add(`${l.text}${breadcrumb(l, byRef)}${l === pick ? "  (decider's pick)" : ''}`);
     if (hits.length > limit) response.add(`… ${hits.length - limit} more (narrow with role or a longer text, or raise limit, up to 100)`);
   },
 });

@@ -6,6 +6,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
 import { validationError } from '../protocol/validate.js';
+import type { Decider } from '../policy/decider/types.js';
 import type { Session } from '../session/session.js';
 
 /**
@@ -67,6 +68,8 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** The emergency stop: when it aborts, the call returns `paused` at once and no further input is sent. */
   stop?: AbortSignal;
+  /** The decider model, when one is configured: computer_find asks it to pick among tied candidates. */
+  decider?: Decider;
 }
 
 /** A tool. */

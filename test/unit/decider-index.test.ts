@@ -94,7 +94,9 @@ test('parseDeciderConfig reads settings.json values and rejects malformed ones',
   assert.deepEqual(parseDeciderConfig({ mode: 'gateway', gateway: 'g', model: 'm', call: 'x', timeoutMs: 3000 }),
     { mode: 'gateway', gateway: 'g', model: 'm', timeoutMs: 3000 });
   assert.deepEqual(parseDeciderConfig({ mode: 'off' }), { mode: 'off' });
-  for (const bad of [undefined, null, 'openai', [], { mode: 'openai', model: 'm' }, { mode: 'openai', baseUrl: 'x', model: 5 }, { mode: 'registry' }]) {
+  assert.deepEqual(parseDeciderConfig({ mode: 'registry' }), { mode: 'registry' });
+  assert.deepEqual(parseDeciderConfig({ mode: 'registry', model: 'openai/gpt-4o-mini', call: 'x' }), { mode: 'registry', model: 'openai/gpt-4o-mini' });
+  for (const bad of [undefined, null, 'openai', [], { mode: 'openai', model: 'm' }, { mode: 'openai', baseUrl: 'x', model: 5 }, { mode: 'registry', model: 'gpt' }, { mode: 'registry', model: 5 }, { mode: 'classify' }]) {
     assert.equal(parseDeciderConfig(bad), undefined, JSON.stringify(bad));
   }
 });

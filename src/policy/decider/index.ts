@@ -1,9 +1,10 @@
 /**
  * The decider model (seed §10) from its settings: `openai` (any OpenAI-compatible endpoint), `gateway` (an
- * endpoint the host provides) or `off`. `testDecider` checks a configuration with one question of each kind.
+ * endpoint the host provides), `registry` (a model of the host's model registry: pi) or `off`. `testDecider` checks a configuration with one question of each kind.
  */
 import { createGatewayDecider, type GatewayCall } from './gateway.js';
 import { createOpenAIDecider } from './openai.js';
+import { createRegistryDecider, REGISTRY_MODEL, type RegistryCall } from './registry.js';
 import { isExplainingDecider, type DeciderOutcome } from './protocol.js';
 import type { ActionContext, Decider } from './types.js';
 
@@ -12,16 +13,21 @@ export type { ChatRequest, ChatTransport, DeciderOutcome, ExplainingDecider } fr
 export { createChatDecider, isExplainingDecider, MAX_CANDIDATES } from './protocol.js';
 export { createOpenAIDecider, type OpenAIDeciderOptions } from './openai.js';
 export { createGatewayDecider, type GatewayCall, type GatewayDeciderOptions } from './gateway.js';
+export { createRegistryDecider, REGISTRY_MODEL, type RegistryCall, type RegistryDeciderOptions, type RegistryRequest } from './registry.js';
 
 /** The decider's settings (settings.json → `decider`). JSON-serialisable except a gateway's optional `call`. */
 export type DeciderConfig =
   | { mode: 'openai'; baseUrl: string; model: string; apiKeyEnv?: string; timeoutMs?: number }
   | { mode: 'gateway'; gateway?: string; model?: string; timeoutMs?: number; call?: GatewayCall }
+  /** `model` is `provider/model` in the host's registry; without it the host picks one. */
+  | { mode: 'registry'; model?: string; timeoutMs?: number; call?: RegistryCall }
   | { mode: 'off' };
 
 /** What the host contributes: the gateway endpoint (`gateway` mode), a fetch or environment (tests). */
 export interface DeciderHost {
   gateway?: GatewayCall;
+  /** The host's model registry (`registry` mode; pi): a call for the configured `provider/model`, or none. */
+  registry?: (model: string | undefined) => RegistryCall;
   fetch?: typeof fetch;
   env?: Record<string, string | undefined>;
   /** Told why a configured decider is off (e.g. an apiKeyEnv that does not name an API key). */
@@ -67,6 +73,9 @@ export function parseDeciderConfig(raw: unknown): DeciderConfig | undefined {
       return { mode: 'openai', baseUrl: r['baseUrl'], model: r['model'], ...(str(r['apiKeyEnv']) ? { apiKeyEnv: r['apiKeyEnv'] } : {}), ...timeout(r['timeoutMs']) };
     case 'gateway':
       return { mode: 'gateway', ...(str(r['gateway']) ? { gateway: r['gateway'] } : {}), ...(str(r['model']) ? { model: r['model'] } : {}), ...timeout(r['timeoutMs']) };
+    case 'registry':
+      if (r['model'] !== undefined && !(str(r['model']) && REGISTRY_MODEL.test(r['model']))) return undefined;
+      return { mode: 'registry', ...(str(r['model']) ? { model: r['model'] } : {}), ...timeout(r['timeoutMs']) };
     default: return undefined;
   }
 }
@@ -99,6 +108,14 @@ export function createDecider(config: DeciderConfig | undefined, host: DeciderHo
         ...(str(config.gateway) ? { gateway: config.gateway } : {}),
         ...timeout(config.timeoutMs),
       });
+    }
+    case 'registry': {
+      const call = config.call ?? host.registry?.(str(config.model) ? config.model : undefined);
+      if (typeof call !== 'function') {
+        host.warn?.('decider off: registry mode asks the host\'s model registry, which only the pi extension has (in the MCP server, CLI or library use openai)');
+        return undefined;
+      }
+      return createRegistryDecider({ call, ...(str(config.model) ? { model: config.model } : {}), ...timeout(config.timeoutMs) });
     }
     default:
       return undefined;
