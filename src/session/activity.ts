@@ -21,9 +21,20 @@ export const PAUSED_TITLE = 'computer-use: paused';
 export function activityOf(session: Session): string | undefined { return current.get(session); }
 const current = new WeakMap<Session, string | undefined>();
 
+const listeners = new WeakMap<Session, Set<(status: string | undefined) => void>>();
+
+/** Calls `fn` on every status change of a session (the panel's live view shows it); returns the unsubscribe. */
+export function onActivity(session: Session, fn: (status: string | undefined) => void): () => void {
+  let set = listeners.get(session);
+  if (!set) { set = new Set(); listeners.set(session, set); }
+  set.add(fn);
+  return () => set.delete(fn);
+}
+
 function send(session: Session, params: { on: boolean; window?: string; status?: string }): void {
   current.set(session, params.on ? params.status : undefined);
   if (session.options.showActivity === false) return;
+  for (const fn of listeners.get(session) ?? []) { try { fn(params.on ? params.status : undefined); } catch { /* a listener's problem */ } }
   session.device.call('ui.highlight', params, HIGHLIGHT_MS).catch(() => undefined);
 }
 
