@@ -35,7 +35,7 @@ function send(session: Session, params: { on: boolean; window?: string; status?:
   current.set(session, params.on ? params.status : undefined);
   if (session.options.showActivity === false) return;
   for (const fn of listeners.get(session) ?? []) { try { fn(params.on ? params.status : undefined); } catch { /* a listener's problem */ } }
-  session.device.call('ui.highlight', params, HIGHLIGHT_MS).catch(() => undefined);
+  try { session.device.call('ui.highlight', params, HIGHLIGHT_MS).catch(() => undefined); } catch { /* never fails an act */ }
 }
 
 /** Shows the frame around the request's window and the "acting in" status (just before dispatch). */
