@@ -6,6 +6,7 @@ import { Device, type DeviceOptions } from './devices/manager.js';
 import { cdpDriver } from './devices/stdio.js';
 import { ensureDesktop, findDesktop, stopSandbox, type SandboxInfo } from './sandbox/sandbox.js';
 import { Session, type SettleOptions } from './session/session.js';
+import { showPaused } from './session/activity.js';
 import type { PolicyGate } from './policy/gate.js';
 import type { Confirmer } from './policy/confirm.js';
 import type { Decider } from './policy/decider/types.js';
@@ -95,6 +96,8 @@ export interface ComputerOptions {
    * are returned only when `imageInput` is true as well.
    */
   allowScreenshots?: boolean;
+  /** Frame the target window and show a status window while acting (default: settings `showActivity`, else true). */
+  showActivity?: boolean;
   /** The host's model takes images (MCP then returns an image content item). Default false. */
   imageInput?: boolean;
   /**
@@ -212,7 +215,9 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
     device, ...(statePath ? { statePath } : {}), ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     ...(options.settle ? { settle: options.settle } : {}), gate,
     screenshots: { allowed: options.allowScreenshots ?? settings.allowScreenshots ?? false, imageInput: options.imageInput ?? false },
+    showActivity: options.showActivity ?? settings.showActivity ?? true, paused: () => controls.stopper.paused,
   });
+  const unwatchPause = controls.stopper.onChange((paused) => { showPaused(session, paused); });
   const call = (name: string, params: unknown, signal?: AbortSignal): Promise<ToolResult> => {
     const tool = toolByName(name);
     if (!tool) return Promise.resolve({ text: `error unsupported: no tool named ${name}; tools: ${TOOLS.map((t) => t.schema.name).join(', ')}`, isError: true, code: 'unsupported' });
@@ -233,6 +238,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
     },
     policy: controls,
     async close() {
+      unwatchPause();
       controls.stopper.release();
       await session.close();
       if (desktop.started && desktop.sandbox && options.stopSandboxOnClose !== false) await stopSandbox(desktop.sandbox.display);

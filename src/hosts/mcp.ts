@@ -16,6 +16,7 @@ import { cuHome } from '../paths.js';
 import { defaultAuditPath } from '../policy/audit.js';
 import { PanelConfirmer } from '../panel/confirmations.js';
 import { LiveView } from '../panel/live.js';
+import { onActivity } from '../session/activity.js';
 import type { Panel } from '../panel/server.js';
 
 const CHOICE_LABELS: Record<ConfirmChoice, string> = {
@@ -100,6 +101,7 @@ export function createMcpServer(options: McpServerOptions = {}): { server: Serve
   const inPanel = confirmIn === 'panel';
   const panelConfirmer = wantPanel || inPanel ? new PanelConfirmer(confirmTimeoutMs) : undefined;
   const live = new LiveView();
+  const watched = new WeakSet<Computer>();
   const settingsPath = options.settingsPath ?? defaultSettingsPath();
   const getComputer = (): Promise<Computer> => {
     // Created on the first call, after initialize: the client's capabilities are known. A client that cannot
@@ -183,6 +185,10 @@ export function createMcpServer(options: McpServerOptions = {}): { server: Serve
         c = await getComputer();
       } catch (e) {
         return { content: [{ type: 'text' as const, text: `error driver_unavailable: cannot reach a desktop: ${(e as Error).message}` }], isError: true };
+      }
+      if (!watched.has(c)) { // the live view shows what the agent does now (issue 14 item 3)
+        watched.add(c);
+        onActivity(c.session, (status) => { live.setActivity(c.policy.policy?.session ?? 'custom gate', c.policy.policy?.mode ?? 'custom', status); });
       }
       const result = await calls.run({ waiting: (message) => {
         waitingFor = message;

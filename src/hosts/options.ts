@@ -60,6 +60,8 @@ export const HOST_OPTIONS: readonly HostOption[] = [
     apply: (o) => { o.panel = true; } },
   { flag: 'strict-first-use', env: 'COMPUTER_USE_STRICT_FIRST_USE', kind: 'boolean', hosts: ['mcp'], description: 'ask the per-app first-use question even when the host approves each call',
     apply: (o) => { o.strictFirstUse = true; } },
+  { flag: 'hide-activity', env: 'COMPUTER_USE_HIDE_ACTIVITY', kind: 'boolean', hosts: MCP_PI, description: 'no frame around the target window and no status window while acting',
+    apply: (o) => { o.showActivity = false; } },
   { flag: 'confirm-in', env: 'COMPUTER_USE_CONFIRM_IN', kind: 'string', hosts: ['mcp'], description: 'where questions are asked: auto or panel',
     apply: (o, v) => { o.confirmIn = oneOf('confirm-in', ['auto', 'panel'], str(v)); } },
   { flag: 'confirm-timeout', env: 'COMPUTER_USE_CONFIRM_TIMEOUT', kind: 'string', hosts: ['mcp'], description: 'seconds a question waits in the panel (1 to 3600)',

@@ -9,6 +9,8 @@ export interface LiveSession {
   mode: string;
   snapshot?: { tool: string; time: string; text: string };
   diff?: { tool: string; time: string; text: string };
+  /** What the agent does right now ("computer-use: acting in gedit"), as its status window says; absent when idle. */
+  activity?: string;
 }
 
 const SNAPSHOT_TOOLS = new Set(['computer_observe', 'computer_launch', 'computer_find', 'computer_screenshot', 'computer_wait']);
@@ -28,6 +30,14 @@ export class LiveView {
     if (SNAPSHOT_TOOLS.has(tool)) s.snapshot = entry;
     else if (ACT_TOOLS.has(tool)) s.diff = entry;
     else return;
+    this.sessions.set(session, s);
+    for (const fn of this.listeners) fn();
+  }
+
+  /** Records the session's current activity (undefined: idle). */
+  setActivity(session: string, mode: string, activity: string | undefined): void {
+    const s = this.sessions.get(session) ?? { session, mode };
+    if (activity === undefined) delete s.activity; else s.activity = activity;
     this.sessions.set(session, s);
     for (const fn of this.listeners) fn();
   }

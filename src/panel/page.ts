@@ -139,6 +139,7 @@ async function refreshLive() {
   if (!l.sessions.length) { box.append(el('p', { class: 'muted' }, 'No session has observed or acted in this process yet.')); return; }
   for (const s of l.sessions) {
     box.append(el('div', {}, el('b', {}, 'session ' + s.session.slice(0, 8)), ' · mode ' + s.mode,
+      el('div', { class: 'activity' }, s.activity ? s.activity : 'idle'),
       el('div', { class: 'muted' }, 'last snapshot' + (s.snapshot ? ' (' + s.snapshot.tool + ', ' + new Date(s.snapshot.time).toLocaleTimeString() + ')' : ': none')), s.snapshot ? el('pre', {}, s.snapshot.text) : null,
       el('div', { class: 'muted' }, 'last diff' + (s.diff ? ' (' + s.diff.tool + ', ' + new Date(s.diff.time).toLocaleTimeString() + ')' : ': none')), s.diff ? el('pre', {}, s.diff.text) : null));
   }

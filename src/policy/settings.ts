@@ -36,6 +36,8 @@ export interface Settings {
   strictFirstUse?: boolean;
   /** The global stop hotkey of the panel on X11 (default `ctrl+shift+Escape`), a chord like computer_keys takes. */
   stopHotkey?: string;
+  /** Frame the target window and show a status window while acting (default true; issue 14 item 3). */
+  showActivity?: boolean;
 }
 
 /** Default settings path: `<home>/settings.json`. */
@@ -145,6 +147,7 @@ export function loadSettings(path: string = defaultSettingsPath()): { settings: 
   // Tightening or neutral fields: read even from a file others can write or nobody confirmed.
   if (r['strictFirstUse'] === true) settings.strictFirstUse = true;
   if (typeof r['stopHotkey'] === 'string') settings.stopHotkey = r['stopHotkey'];
+  if (typeof r['showActivity'] === 'boolean') settings.showActivity = r['showActivity'];
   if (unsafe) {
     warnings.push(`${path} ${unsafe}: everything but denyApps is ignored`);
     return { settings, warnings };

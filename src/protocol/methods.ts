@@ -237,6 +237,20 @@ export type SettleParams = Static<typeof SettleParams>;
 export const SettleResult = Type.Object({ settled: Type.Boolean(), events: Count(Number.MAX_SAFE_INTEGER), ms: Type.Number({ minimum: 0 }) });
 export type SettleResult = Static<typeof SettleResult>;
 
+/**
+ * `ui.highlight`: shows where the agent acts (issue 14 item 3), best effort. `on` with a window frames it and
+ * shows `status`; `on` without a window shows only the status ("computer-use: paused"); `on: false` removes
+ * both. Drivers that cannot draw answer `unsupported`; the acting pipeline ignores any failure.
+ */
+export const HighlightParams = Type.Object({
+  on: Type.Boolean(),
+  /** The window to frame (its handle). */
+  window: Type.Optional(Id),
+  /** The status title ("computer-use: acting in gedit"). */
+  status: Type.Optional(Str(200)),
+}, Strict);
+export type HighlightParams = Static<typeof HighlightParams>;
+
 /** One chord as protocol/keys.ts parses it: modifiers plus one X keysym name (letters, digits, underscore). */
 export const Chord = Type.Object({
   mods: Type.Array(Literals(MODIFIERS), { maxItems: MODIFIERS.length, uniqueItems: true }),
@@ -385,6 +399,7 @@ export const METHODS = [
   defineMethod('node.act', ActParams, ActResult),
   defineMethod('events.subscribe', SubscribeParams, Ok),
   defineMethod('ui.settle', SettleParams, SettleResult),
+  defineMethod('ui.highlight', HighlightParams, Ok),
   defineMethod('input.keys', KeysParams, KeysResult),
   defineMethod('input.pointer', PointerParams, PointerResult),
   defineMethod('input.clipboard', ClipboardParams, ClipboardResult),

@@ -14,6 +14,7 @@ import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
 import type { MethodName, ParamsOf, ResultOf } from '../protocol/methods.js';
 import type { ActionRequest, Decision } from '../policy/gate.js';
 import type { Session } from './session.js';
+import { showActing, showIdle } from './activity.js';
 
 /** Driver methods that change the device: sent only through a pipeline step. */
 export const ACTING_METHODS = ['node.act', 'input.keys', 'input.pointer', 'input.clipboard', 'apps.launch'] as const;
@@ -118,8 +119,10 @@ export class ActingRun {
     };
     let result: R;
     try {
+      showActing(this.session, req); // the visible agent: frame + status, best effort, not awaited
       result = await dispatch(dispatcher);
     } catch (e) {
+      showIdle(this.session);
       if (this.signal?.aborted) {
         decision.done('stopped', STOPPED);
         throw abortError(this.signal);
@@ -150,7 +153,7 @@ export class ActingRun {
         p.decision.done(r.status, r.detail);
       }
     };
-    if (signal?.aborted) { complete(true); throw abortError(signal); }
+    if (signal?.aborted) { complete(true); showIdle(this.session); throw abortError(signal); }
     let onAbort: (() => void) | undefined;
     try {
       const aborted = new Promise<never>((_, reject) => {
@@ -169,6 +172,7 @@ export class ActingRun {
       throw e;
     } finally {
       if (onAbort) signal?.removeEventListener('abort', onAbort);
+      showIdle(this.session);
     }
   }
 }

@@ -47,6 +47,10 @@ export interface SessionOptions {
    * image never leaves the machine.
    */
   screenshots?: { allowed: boolean; imageInput: boolean };
+  /** Frame the target window and show a status window while acting (default true; settings `showActivity`). */
+  showActivity?: boolean;
+  /** True while computer use is paused (the status window then says so). */
+  paused?: () => boolean;
 }
 
 interface SavedState { version: 1; refs: RefTableJSON; windows: WindowTableJSON; last: [string, Snapshot][]; visual?: VisualTableJSON }

@@ -45,3 +45,9 @@ test('the CLI takes only the policy flags out of a tool command and leaves the r
   assert.deepEqual(options, { mode: 'plan', allowApps: ['gedit'], denyApps: ['x'] });
   assert.deepEqual(rest, ['observe', 'gedit', '--max-tokens', '500', '--', '--mode']);
 });
+
+test('--hide-activity (mcp) and --computer-hide-activity (pi) turn the visible agent off', () => {
+  assert.deepEqual(mcpOptionsFrom(['--hide-activity'], {}), { showActivity: false });
+  assert.deepEqual(mcpOptionsFrom([], { COMPUTER_USE_HIDE_ACTIVITY: '1' }), { showActivity: false });
+  assert.deepEqual(piOptionsFrom((n) => (n === 'computer-hide-activity' ? true : undefined), {}), { showActivity: false });
+});

@@ -20,6 +20,8 @@ import { a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from '
 import { readElement, readTree, targetOf, toRawNode } from './reader.js';
 import { inside, sameRect } from '../../fallback/geometry.js';
 import type { KeysParams, PointerParams } from '../../protocol/methods.js';
+import { Overlay } from './x11/overlay.js';
+import { x11 } from './x11/connection.js';
 import { captureRect, listDisplays, ocrPng, readClipboard, scaleAndMark, writeClipboard } from './screen.js';
 
 export const DRIVER_VERSION = '0.1.0';
@@ -33,6 +35,8 @@ export class LinuxDriver {
   private lastInputAt = 0;
 
   private status: Promise<A11yStatus> | undefined;
+  /** The visible agent's frame and status windows (ui.highlight), on the driver's X connection. */
+  private readonly overlay = new Overlay(() => x11());
   private constructor(readonly bus: A11yBus, readonly events: EventWatcher, readonly input: LinuxInput) {}
 
   static async start(): Promise<LinuxDriver> {
@@ -126,6 +130,14 @@ export class LinuxDriver {
       'ui.settle': (p) => this.events.settle(p.quietMs, p.timeoutMs, p.window ? targetOf(p.window).dest : undefined,
         { since: this.lastInputAt, firstEventMs: FIRST_EVENT_MS }),
       'input.keys': (p, ctx?: { signal?: AbortSignal }) => this.keys(p, ctx?.signal),
+      // The visible agent (issue 14 item 3): frame the target window and title the status window, X11 only.
+      'ui.highlight': async (p) => {
+        if (displayServer() === 'wayland') throw new ComputerUseError('unsupported', 'No activity frame on Wayland (clients cannot place windows).');
+        // The bounds are read inside the overlay's queue: an "off" sent meanwhile is applied after this "on".
+        const frame = p.on && p.window ? this.windowInfo(p.window).then((w) => w.bounds, () => undefined) : undefined;
+        await this.overlay.set(p.on ? { frame, status: p.status } : {});
+        return { ok: true };
+      },
       'screen.capture': async (p) => {
         const t0 = performance.now();
         const w = await this.windowInfo(p.window);
