@@ -27,6 +27,8 @@ import { captureRect, listDisplays, ocrPng, readClipboard, scaleAndMark, writeCl
 export const DRIVER_VERSION = '0.1.0';
 /** How long settle waits for an app's first reaction to an input before calling it quiet. */
 const FIRST_EVENT_MS = 400;
+/** How long a launch handed over to a running instance waits for that instance's new window. */
+const HANDOVER_GRACE_MS = 2000;
 /** Most key strokes one input.keys call sends (chords or characters). */
 const MAX_STROKES = 10_000;
 
@@ -237,6 +239,8 @@ export class LinuxDriver {
 
   /** Starts an app detached, with the driver's desktop environment, and optionally waits for its window. */
   private async launch(p: LaunchParams): Promise<LaunchResult> {
+    // Windows open before the launch: a single-instance app that opens a new window answers with that one.
+    const before = new Set((await listApps(this.bus).catch(() => [])).flatMap((a) => a.windows.map((w) => w.id)));
     const child = spawn(p.command, p.args ?? [], {
       detached: true, stdio: 'ignore', env: { ...process.env, ...(p.env ?? {}) },
     });
@@ -249,14 +253,21 @@ export class LinuxDriver {
     if (waitMs <= 0) return { pid: spawned };
     const base = p.command.split('/').pop()!.toLowerCase();
     const deadline = performance.now() + waitMs;
+    let handedOverAt: number | undefined;
     while (performance.now() < deadline) {
       const apps = await listApps(this.bus).catch(() => []);
       // Single-instance apps (gedit) hand over to the running process and exit: match by name too.
       const app = apps.find((a) => a.pid === spawned && a.windows.length) ??
         (child.exitCode !== null || child.signalCode !== null ? apps.find((a) => a.name.toLowerCase() === base && a.windows.length) : undefined);
       if (app) {
-        const win = app.windows.find((w) => w.focused) ?? app.windows[0];
-        return win ? { pid: app.pid, window: win } : { pid: app.pid };
+        const fresh = app.windows.filter((w) => !before.has(w.id));
+        // A handover may open no new window (a file becomes a tab of the old one): after a grace, take the focused one.
+        if (app.pid !== spawned && fresh.length === 0) handedOverAt ??= performance.now();
+        if (fresh.length > 0 || app.pid === spawned || performance.now() - (handedOverAt ?? 0) > HANDOVER_GRACE_MS) {
+          const pool = fresh.length > 0 ? fresh : app.windows;
+          const win = pool.find((w) => w.focused) ?? pool[pool.length - 1];
+          return win ? { pid: app.pid, window: win } : { pid: app.pid };
+        }
       }
       await new Promise((r) => setTimeout(r, 100));
     }
