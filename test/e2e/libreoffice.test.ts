@@ -9,7 +9,11 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { LinuxDriver } from '../../src/drivers/linux/driver.js';
+import { targetOf } from '../../src/drivers/linux/reader.js';
+import { walk, type AppInfo, type RawNode } from '../../src/engine/node.js';
 import type { Computer } from '../../src/index.js';
+import { formatApps } from '../../src/tools/format.js';
 import { E2E_APPS, killApp, ok, openComputer } from './helpers.js';
 
 /** The launcher script (oosplash): it starts soffice.bin, restarting it once on a fresh profile. */
@@ -70,4 +74,41 @@ test('Calc: observing a sheet of 2³¹−1 cells answers in time, says what rang
   // The sheet is there, and the snapshot says which of its cells it shows.
   assert.match(second.text, /table/, second.text);
   assert.match(second.text, /children 1–\d+ of 2,147,483,647/, second.text);
+});
+
+test('Calc wedged by another client\'s unbounded GetChildren is listed as busy, and reads fail fast with a clear error', { timeout: 120_000 }, async () => {
+  const driver = await LinuxDriver.start();
+  try {
+    const h = driver.handlers() as unknown as Record<string, (p: unknown) => Promise<any>>;
+    const profile = await mkdtemp(join(tmpdir(), 'cu-lo-'));
+    const child = spawn(SOFFICE, ['--calc', '--norestore', '--nologo', `-env:UserInstallation=file://${profile}`],
+      { detached: true, stdio: 'ignore', env: { ...process.env, SAL_USE_VCLPLUGIN: 'gtk3' } });
+    child.unref();
+    if (child.pid) pids.push(child.pid);
+    let app: AppInfo | undefined;
+    for (let i = 0; i < 120 && !app; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      app = ((await h['apps.list']!({})).apps as AppInfo[]).find((a) => a.name === 'soffice' && a.windows.length > 0 && !pids.includes(a.pid));
+    }
+    assert.ok(app?.windows[0], 'Calc never showed a window');
+    pids.push(app.pid);
+    await new Promise((r) => setTimeout(r, 3000));
+    const snap = await h['tree.snapshot']!({ window: app.windows[0].id }) as { root: RawNode };
+    let table: RawNode | undefined;
+    walk(snap.root, (n) => { if ((n.childCount ?? 0) > 500) table = n; });
+    assert.ok(table, 'no huge table in the snapshot');
+    // What a naive client does: ask the table for all its children. The app stops answering.
+    driver.bus.call(targetOf(table.id), 'org.a11y.atspi.Accessible', 'GetChildren', '', [], 600_000).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 2000));
+    const listed = (await h['apps.list']!({})).apps as AppInfo[];
+    const busy = listed.find((a) => a.pid === app!.pid);
+    assert.equal(busy?.busy, true, JSON.stringify(listed));
+    assert.match(formatApps(listed, { refOf: () => 'w1' } as unknown as Parameters<typeof formatApps>[1]), new RegExp(`pid=${app.pid} \\(busy: not answering\\)`));
+    const t0 = performance.now();
+    await assert.rejects(h['tree.snapshot']!({ window: app.windows[0].id }),
+      (e: Error & { code?: string }) => e.code === 'timeout' && /the app is busy \(not answering\); try again in a moment/.test(e.message));
+    assert.ok(performance.now() - t0 < 2000);
+  } finally {
+    driver.close();
+  }
 });
