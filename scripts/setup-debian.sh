@@ -8,6 +8,8 @@ PACKAGES=(
   xvfb x11-utils dbus dbus-x11 at-spi2-core openbox xdotool  # xdotool: only test/e2e/fallback moves windows with it; the driver sends XTest itself
   # test and demo apps
   gedit mousepad gtk-3-examples gtk-4-examples chromium zenity fonts-noto-cjk
+  # LibreOffice Calc with the GTK 3 VCL plugin (issue 9: a sheet reports 2³¹−1 cells)
+  libreoffice-calc libreoffice-gtk3
   # libatspi for comparison tooling and constant tables
   libatspi2.0-dev python3-gi gir1.2-atspi-2.0
   # fallback ladder (issue 5): capture + Set-of-Mark (imagemagick, DejaVu for labels), OCR (tesseract), clipboard,

@@ -190,6 +190,12 @@ export async function diagnoseApp(device: Device, apps: AppInfo[], name: string 
     if (!diag.fixes.length) diag.fixes = ['Its toolkit does not speak AT-SPI: the OCR fallback (when available) or a screenshot are the remaining channels.'];
     return diag;
   }
+  if (onBus.busy) {
+    diag.status = 'fail';
+    diag.summary = `${onBus.name} (pid ${onBus.pid}) is registered with the accessibility bus but busy: it does not answer.`;
+    diag.fixes = ['Wait a moment and try again; if it stays busy, restart it (a huge list read by another client can wedge it).'];
+    return diag;
+  }
   const chromiumLike = toolkit === 'chromium' || toolkit === 'electron';
   diag.windows = await treeSizes(device, onBus.windows);
   // Chromium exposes its own UI (toolbar, tabs: ~140 nodes) either way; what goes missing is the web content.

@@ -1,6 +1,6 @@
 import { walkDistilled, type DistilledNode } from './distill.js';
 import type { WindowInfo } from './node.js';
-import { render, renderFooter, renderLine, visibleChildren, MAX_LIST_ITEMS, type FooterNotes, type Rendered } from './render.js';
+import { moreLine, render, renderFooter, renderLine, visibleChildren, MAX_LIST_ITEMS, type FooterNotes, type Rendered } from './render.js';
 import { INTERACTIVE_ROLES } from './role.js';
 
 /** Default snapshot budget in tokens (seed §3.1). */
@@ -84,7 +84,7 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
     totalCut += cut;
     const info: Info = { node, parent, order: infos.length, priority: 3,
       cost: estimateTokens(`${'  '.repeat(depth)}${renderLine(node)}\n`),
-      moreCost: cut > 0 ? estimateTokens(`${'  '.repeat(depth + 1)}… ${cut} more items (scope=${node.ref ?? ''})\n`) : 0 };
+      moreCost: ((m) => (m === undefined ? 0 : estimateTokens(`${m}\n`)))(moreLine(node, shown.length, cut, depth)) };
     infos.push(info);
     if (node.states.includes('focused')) for (let p: Info | undefined = info; p; p = p.parent) focused.add(p.node);
     for (const c of shown) collect(c, depth + 1, info);

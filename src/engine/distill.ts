@@ -20,6 +20,11 @@ export interface DistilledNode {
   range?: { min: number; max: number; step?: number };
   /** How many children the platform reported before distilling (read children or `childCount`). */
   rawChildCount: number;
+  /**
+   * How many children the platform reports when the driver read only the first ones (a sheet of 2³¹−1
+   * cells): the snapshot says which range it shows of how many.
+   */
+  totalChildren?: number;
   children: DistilledNode[];
   /** Position among the distilled parent's children (0 for the root). */
   index: number;
@@ -203,6 +208,7 @@ function convert(raw: RawNode, ancestors: RawNode[]): DistilledNode {
   if (raw.description !== undefined && raw.description !== '') n.description = raw.description;
   if (raw.stableId !== undefined && raw.stableId !== '') n.stableId = raw.stableId;
   if (raw.range !== undefined) n.range = { ...raw.range };
+  if (raw.children !== undefined && raw.childCount !== undefined && raw.childCount > raw.children.length) n.totalChildren = raw.childCount;
   if (raw.bounds !== undefined) boundsOf.set(n, raw.bounds);
   ancestors.push(raw);
   n.children = (raw.children ?? []).map((c) => convert(c, ancestors));

@@ -88,6 +88,8 @@ export interface AppInfo {
   uid?: number;
   /** X11 WM_CLASS of its windows, where there is one. */
   wmClass?: string;
+  /** Registered on the accessibility bus but not answering (stuck or busy): listed, with no windows. */
+  busy?: boolean;
   windows: WindowInfo[];
 }
 

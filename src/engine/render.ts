@@ -144,6 +144,18 @@ export function visibleChildren(node: DistilledNode, maxListItems: number, uncap
   return { shown: node.children.slice(0, maxListItems), cut: node.children.length - maxListItems };
 }
 
+/**
+ * The line below a node's shown children when some were left out: "… K more items (scope=eN)" for a list cut
+ * here, "… children 1–K of N" when the driver read only the first K of N (scope would read the same range).
+ */
+export function moreLine(node: DistilledNode, shown: number, cut: number, depth: number): string | undefined {
+  const indent = '  '.repeat(depth + 1);
+  if (node.totalChildren !== undefined && node.totalChildren > shown) {
+    return `${indent}… children ${shown ? `1–${shown.toLocaleString('en-US')}` : 'none'} of ${node.totalChildren.toLocaleString('en-US')}`;
+  }
+  return cut > 0 ? `${indent}… ${cut} more items (scope=${node.ref ?? ''})` : undefined;
+}
+
 /** The footer line, or undefined when nothing was folded or cut. */
 export function renderFooter(notes: FooterNotes, listCut: number): string | undefined {
   const parts: string[] = [];
@@ -178,10 +190,9 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
     lines.push(line);
     const { shown, cut } = visibleChildren(node, max, opts.uncapped);
     for (const c of shown) visit(c, depth + 1, line.ref);
-    if (cut > 0) {
-      listCut += cut;
-      out.push(`${'  '.repeat(depth + 1)}… ${cut} more items (scope=${line.ref})`);
-    }
+    listCut += cut;
+    const more = moreLine(node, shown.length, cut, depth);
+    if (more !== undefined) out.push(more);
   };
   visit(root, 0, undefined);
   const footer = renderFooter(opts.notes ?? {}, listCut);

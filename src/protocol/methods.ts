@@ -109,6 +109,7 @@ export const AppInfo = Type.Object({
   id: Id,
   ...Identity,
   wmClass: Type.Optional(Str(LIMITS.id)),
+  busy: Type.Optional(Type.Boolean()),
   windows: Type.Array(WindowInfo, { maxItems: LIMITS.items }),
 });
 export type AppInfo = EngineAppInfo;

@@ -25,7 +25,7 @@ export function formatApps(apps: AppInfo[], table: WindowTable, hidden: HiddenCh
     const why = hidden({ app: a.name, pid: a.pid, ...exe });
     if (why) { lines.push(`${a.name || '(unnamed)'} (denied: ${why})`); continue; }
     const shown = a.windows.filter((w) => !hidden({ ...w, ...exe }));
-    lines.push(`${a.name || '(unnamed)'} pid=${a.pid}${a.windows.length ? '' : ' (no windows)'}`);
+    lines.push(`${a.name || '(unnamed)'} pid=${a.pid}${a.busy ? ' (busy: not answering)' : a.windows.length ? '' : ' (no windows)'}`);
     for (const w of shown) lines.push(`  ${windowLine(w, table)}`);
     const n = a.windows.length - shown.length;
     if (n) lines.push(`  (${n} window${n === 1 ? '' : 's'} hidden: ${hidden({ ...a.windows.find((w) => !shown.includes(w))!, ...exe })})`);

@@ -9,6 +9,8 @@ import { CHROMIUM_REREAD_MS, diagnoseApp, formatDoctor, TINY_TREE } from '../../
 import { detectToolkit, flagOf } from '../../src/doctor/process.js';
 import { FakeDriver } from '../../src/drivers/fake/driver.js';
 import type { RawNode, WindowInfo } from '../../src/engine/node.js';
+import { WindowTable } from '../../src/session/windows.js';
+import { formatApps } from '../../src/tools/format.js';
 
 const PID = 999_999_99; // no such process: toolkit comes from the bus name
 
@@ -54,6 +56,19 @@ test('an app that is not running anywhere is reported as such', async () => {
   assert.equal(d.status, 'fail');
   assert.equal(d.onBus, false);
   assert.match(d.summary, /No app named "no-such-app-xyz"/);
+});
+
+test('an app registered on the bus but not answering is busy, not "never registered"; computer_apps lists it', async () => {
+  const device = new Device({ connect: () => new FakeDriver([]).connect() });
+  const apps = [{ name: 'soffice.bin', pid: PID, id: ':1.9/org/a11y/atspi/accessible/root', windows: [], busy: true }];
+  try {
+    const d = await diagnoseApp(device, apps, 'soffice.bin', true);
+    assert.equal(d.status, 'fail');
+    assert.equal(d.onBus, true);
+    assert.match(d.summary, /soffice\.bin \(pid \d+\) is registered with the accessibility bus but busy: it does not answer/);
+    assert.doesNotMatch(d.summary, /never registered/);
+  } finally { await device.close(); }
+  assert.equal(formatApps(apps, new WindowTable()), `soffice.bin pid=${PID} (busy: not answering)`);
 });
 
 test('toolkits are told apart by executable and mapped libraries; flags are read from argv', () => {

@@ -6,7 +6,10 @@ import { procInfo, type ProcessInfo } from '../../common/proc.js';
 import type { AppInfo, WindowInfo } from '../../engine/node.js';
 import { roleFromAtspi } from '../../engine/role.js';
 import { ATSPI_ROLES } from './atspi-constants.generated.js';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { A11yBus, Target } from './bus.js';
+import { isGone } from './bus.js';
 import { decodeStates, handleOf } from './reader.js';
 
 const ACC = 'org.a11y.atspi.Accessible';
@@ -30,7 +33,15 @@ export async function listApps(bus: A11yBus, withWindows = true): Promise<AppInf
       const app = withIdentity<AppInfo>({ name: String(name ?? ''), pid, id: handleOf(t), windows: [] }, procInfo(pid));
       if (withWindows) app.windows = await listWindowsOf(bus, t, app.name, pid);
       return app;
-    } catch { return null; /* an app that exits while listed is simply not there */ }
+    } catch (e) {
+      // Registered but not answering: listed as busy, not dropped (it has not gone away, it is stuck).
+      if (!isGone(e) && (bus.isBusy(t.dest) || (e as { code?: string }).code === 'timeout')) {
+        const pid = await bus.pidOf(t.dest);
+        const proc = procInfo(pid);
+        if (pid > 0 && proc) return withIdentity<AppInfo>({ name: commOf(pid) ?? basename(proc.executable ?? '') ?? '', pid, id: handleOf(t), windows: [], busy: true }, proc);
+      }
+      return null; /* an app that exits while listed is simply not there */
+    }
   }));
   return apps.filter((a): a is AppInfo => a !== null);
 }
@@ -59,4 +70,9 @@ export async function listWindowsOf(bus: A11yBus, appRoot: Target, appName: stri
     } catch { return null; }
   }));
   return wins.filter((w): w is WindowInfo => w !== null);
+}
+
+/** The process name the kernel knows (/proc/<pid>/comm), for an app that cannot tell its own name. */
+function commOf(pid: number): string | undefined {
+  try { return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() || undefined; } catch { return undefined; }
 }

@@ -11,6 +11,11 @@ const { Message } = dbus;
 /** A D-Bus call target. */
 export interface Target { dest: string; path: string }
 
+/** Deadline of the ping that tells whether a busy app answers again. */
+const PING_MS = 500;
+/** A busy app is pinged at most this often; calls in between fail at once. */
+const PING_RETRY_MS = 1000;
+
 /** Thin wrapper over one dbus-next MessageBus. */
 export class A11yBus {
   private constructor(readonly bus: dbus.MessageBus, readonly address: string) {}
@@ -33,6 +38,45 @@ export class A11yBus {
    * events sent before the reply are received before it).
    */
   async call(t: Target, iface: string, member: string, signature = '', body: unknown[] = [], timeoutMs = 3000, viaBus = false): Promise<any[]> {
+    const app = t.dest.startsWith(':');
+    if (app && this.busy.has(t.dest)) await this.stillBusy(t.dest);
+    try {
+      return await this.send(t, iface, member, signature, body, timeoutMs, viaBus);
+    } catch (e) {
+      // One time-out and the app is left alone: more calls would only queue up behind the one it is stuck on.
+      if (app && e instanceof ComputerUseError && e.code === 'timeout' && !this.busy.has(t.dest)) this.busy.set(t.dest, { probe: undefined, failedAt: -Infinity });
+      throw e;
+    }
+  }
+
+  /** Apps (unique bus names) that timed out once and have not answered a ping since. */
+  private readonly busy = new Map<string, { probe: Promise<boolean> | undefined; failedAt: number }>();
+
+  /** Whether an app is marked busy (it timed out and no ping has answered since). */
+  isBusy(dest: string): boolean { return this.busy.has(dest); }
+
+  /**
+   * Resolves when a busy app answers a cheap ping (GetRole on its root, short deadline), and clears the mark;
+   * rejects with `timeout` at once when it does not. Concurrent calls share one ping, and a ping that failed
+   * less than PING_RETRY_MS ago is not repeated.
+   */
+  private async stillBusy(dest: string): Promise<void> {
+    const mark = this.busy.get(dest);
+    if (!mark) return;
+    if (!mark.probe && performance.now() - mark.failedAt >= PING_RETRY_MS) {
+      mark.probe = this.send({ dest, path: '/org/a11y/atspi/accessible/root' }, 'org.a11y.atspi.Accessible', 'GetRole', '', [], PING_MS, false)
+        .then(() => true, (e: unknown) => isGone(e));
+      void mark.probe.then((answered) => {
+        if (answered) this.busy.delete(dest);
+        else { mark.failedAt = performance.now(); mark.probe = undefined; }
+      });
+    }
+    if (mark.probe && await mark.probe) return;
+    throw new ComputerUseError('timeout', 'the app is busy (not answering); try again in a moment');
+  }
+
+  /** One call with its deadline, over the app's direct connection when it has one. */
+  private async send(t: Target, iface: string, member: string, signature: string, body: unknown[], timeoutMs: number, viaBus: boolean): Promise<any[]> {
     const msg = new Message({ destination: t.dest, path: t.path, interface: iface, member, signature, body });
     const peer = !viaBus && this.p2p && t.dest.startsWith(':') ? await this.peerFor(t.dest) : null;
     const reply = await withTimeout(peer ? peer.call(msg) : this.bus.call(msg), timeoutMs, `${iface}.${member}`);

@@ -10,7 +10,7 @@ import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import type { ElementInfo, ReadOptions } from './reader.js';
-import { MAX_CHILDREN, decodeStates, enrich, handleOf, readElement, showingIsReliable, toRawNode, zeroSized } from './reader.js';
+import { MAX_CHILDREN, MAX_LIST_CHILDREN, childrenOf, decodeStates, enrich, handleOf, readElement, showingIsReliable, toRawNode, zeroSized } from './reader.js';
 
 interface CachedItem { info: ElementInfo; parent: string; index: number }
 
@@ -84,12 +84,13 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
         if (!(opts.pruneHidden !== false && reliable && parentShowing && !info.states.has('showing'))) {
           const kids = cachedChildren(info);
           const [live] = await Promise.all([
-            kids ? Promise.resolve(kids) : bus.call(t, 'org.a11y.atspi.Accessible', 'GetChildren')
-              .then(([list]) => (list as [string, string][]).map(([dest, path]) => ({ dest, path }))),
+            // Never an unbounded GetChildren: childrenOf reads huge containers by index.
+            kids ? Promise.resolve({ children: kids, count: kids.length }) : childrenOf(bus, t, info.childCount),
             // Only a node with children can hide a subtree: leaves skip the extra call.
             enrich(bus, info, (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false && info.childCount > 0)),
           ]);
-          info.children = live;
+          info.children = live.children;
+          info.childCount = live.count;
         }
       } else {
         // The start node is always read live: caches hold stale roots (GTK4 caches the app root with 0 children).
@@ -118,7 +119,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
     const showing = info.states.has('showing');
     const hidden = opts.pruneHidden !== false && depth > 0 && (reliable ? parentShowing && !showing : zeroSized(info));
     const atDepth = opts.depth !== undefined && depth >= opts.depth;
-    if (hidden || atDepth || info.children.length > MAX_CHILDREN) {
+    if (hidden || atDepth || info.children.length > MAX_CHILDREN || info.childCount > MAX_LIST_CHILDREN) {
       node.childCount = Math.max(info.childCount, info.children.length);
       if (hidden || atDepth) return node;
       truncated = true;

@@ -13,6 +13,13 @@ const ACC = 'org.a11y.atspi.Accessible';
 export const TEXT_READ_LIMIT = 400;
 /** Children read per node; huge managed lists (tables, Chromium lists) are cut here and counted. */
 export const MAX_CHILDREN = 200;
+/**
+ * A node reporting more children than this is never asked `GetChildren`: LibreOffice's sheet reports 2³¹−1,
+ * and one such call wedges the app for minutes. Its first MAX_CHILDREN children are read by index instead.
+ */
+export const MAX_LIST_CHILDREN = 500;
+/** AT-SPI's null reference (GetChildAtIndex past the end). */
+const NULL_PATH = '/org/a11y/atspi/null';
 
 /** Encodes a native handle as "<bus name><object path>". */
 export function handleOf(t: Target): string { return t.dest + t.path; }
@@ -62,12 +69,14 @@ export interface ReadOptions {
 
 /** Reads the core facts of one element with concurrent calls. */
 export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: boolean; children?: boolean } = {}): Promise<ElementInfo> {
+  const propsRead = bus.getAll(t, ACC);
   const [role, props, stateWords, ifaces, kids] = await Promise.all([
     bus.call(t, ACC, 'GetRole'),
-    bus.getAll(t, ACC),
+    propsRead,
     bus.call(t, ACC, 'GetState'),
     bus.call(t, ACC, 'GetInterfaces'),
-    opts.children === false ? Promise.resolve([[]]) : bus.call(t, ACC, 'GetChildren'),
+    // The child list is asked for only once ChildCount says it is bounded.
+    opts.children === false ? Promise.resolve({ children: [], count: 0 }) : propsRead.then((p) => childrenOf(bus, t, Number(p['ChildCount'] ?? 0))),
   ]);
   const interfaces = new Set<string>(ifaces[0] as string[]);
   const states = decodeStates(stateWords[0] as number[]);
@@ -78,11 +87,32 @@ export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: bool
     description: String(props['Description'] ?? ''),
     accessibleId: String(props['AccessibleId'] ?? ''),
     states, interfaces,
-    children: ((kids[0] ?? []) as [string, string][]).map(([dest, path]) => ({ dest, path })),
-    childCount: Number(props['ChildCount'] ?? 0),
+    children: kids.children,
+    childCount: opts.children === false ? Number(props['ChildCount'] ?? 0) : kids.count,
   };
   await enrich(bus, info, opts.bounds ?? false);
   return info;
+}
+
+/**
+ * The children of a node that reports `count` children (negative: unknown, read live). Up to
+ * MAX_LIST_CHILDREN they come from one `GetChildren`; above, only the first MAX_CHILDREN, one
+ * `GetChildAtIndex` each, so no call ever asks an app for an unbounded list.
+ */
+export async function childrenOf(bus: A11yBus, t: Target, count: number): Promise<{ children: Target[]; count: number }> {
+  if (!(count >= 0)) count = Number(await bus.getProp(t, ACC, 'ChildCount') ?? 0);
+  if (count <= MAX_LIST_CHILDREN) {
+    const [list] = await bus.call(t, ACC, 'GetChildren');
+    const children = ((list ?? []) as [string, string][]).map(([dest, path]) => ({ dest, path }));
+    return { children, count: Math.max(count, children.length) };
+  }
+  const refs = await Promise.all(Array.from({ length: Math.min(count, MAX_CHILDREN) }, (_, i) =>
+    bus.call(t, ACC, 'GetChildAtIndex', 'i', [i]).then(([ref]) => ref as [string, string] | undefined, (e: unknown) => {
+      if (isGone(e)) return undefined;
+      throw e;
+    })));
+  const children = refs.filter((r): r is [string, string] => !!r && r[1] !== NULL_PATH).map(([dest, path]) => ({ dest, path }));
+  return { children, count };
 }
 
 /** Reads the interface-specific facts (text, value, bounds) the core read does not cover. */
@@ -258,7 +288,7 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
     const showing = info.states.has('showing');
     const hidden = opts.pruneHidden !== false && depth > 0 && (reliable ? parentShowing && !showing : zeroSized(info));
     const kids = info.children.slice(0, MAX_CHILDREN);
-    if (info.children.length > MAX_CHILDREN || (opts.depth !== undefined && depth >= opts.depth) || hidden) {
+    if (info.children.length > MAX_CHILDREN || info.childCount > MAX_LIST_CHILDREN || (opts.depth !== undefined && depth >= opts.depth) || hidden) {
       node.childCount = Math.max(info.childCount, info.children.length);
       if (hidden) return node;
       if (opts.depth !== undefined && depth >= opts.depth) return node;
