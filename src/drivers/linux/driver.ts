@@ -16,7 +16,7 @@ import { A11yBus, isGone } from './bus.js';
 import { readTreeCached } from './cache.js';
 import { EventWatcher } from './events.js';
 import { chordStrokes, LinuxInput, textStrokes, type Expect } from './input.js';
-import { a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './prereq.js';
+import { A11Y_FIX_COMMANDS, a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './prereq.js';
 import { readElement, readTree, targetOf, toRawNode } from './reader.js';
 import { inside, sameRect } from '../../fallback/geometry.js';
 import type { KeysParams, PointerParams } from '../../protocol/methods.js';
@@ -69,8 +69,11 @@ export class LinuxDriver {
     return goneAsStale({
       hello: async () => {
         // Cheap prerequisite facts for doctor: XTest over the driver's own X connection, toolkit accessibility on the session bus.
-        this.status ??= a11yStatus();
-        const [status, xtest] = await Promise.all([this.status, this.input.xtestPresent()]);
+        // IsEnabled is read again until it is on (the user may have applied the fix since).
+        const known = await this.status;
+        const pending = known?.isEnabled === true ? this.status! : a11yStatus();
+        this.status = pending;
+        const [status, xtest] = await Promise.all([pending, this.input.xtestPresent()]);
         return {
           platform: 'linux', version: DRIVER_VERSION,
           capabilities: [
@@ -80,7 +83,7 @@ export class LinuxDriver {
           permissions: { a11y_bus: true, synthetic_input: this.input.available && xtest === true, xtest: xtest === true, toolkit_accessibility: status.isEnabled === true,
             capture: onPath('import'), ocr: onPath('tesseract'), clipboard: onPath('xclip') },
           session: displayServer() === 'wayland' ? 'wayland' : 'x11',
-          facts: toolkitEnv(),
+          facts: { ...toolkitEnv(), ...(status.isEnabled === false ? { a11y_is_enabled: 'false', a11y_fix: A11Y_FIX_COMMANDS.join('; ') } : {}) },
         };
       },
       'apps.list': async (p) => ({ apps: await listApps(this.bus, p.withWindows ?? true) }),
