@@ -11,6 +11,7 @@ import type { HelloResult } from '../protocol/methods.js';
 import { a11yStatus, displayServer, onPath, xtestExtension } from '../drivers/linux/prereq.js';
 import type { Confirmer } from '../policy/confirm.js';
 import { a11yFix, applyA11yFix, type DoctorFix, type FixOutcome } from './fix.js';
+import { probeWaylandInput } from '../drivers/linux/portal.js';
 import { findProcesses, flagOf, processFacts, type ProcessFacts, type Toolkit } from './process.js';
 
 /** How a check came out: `info` is neither good nor bad (an optional part). */
@@ -92,7 +93,11 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
 
   // Display server.
   if (session === 'none') add({ id: 'display', status: 'fail', summary: 'No display: DISPLAY and WAYLAND_DISPLAY are unset.', fix: 'Run inside a desktop session, or start a headless one with `computer-use sandbox up`.' });
-  else if (session === 'wayland') add({ id: 'display', status: 'warn', summary: `Wayland session (WAYLAND_DISPLAY=${env['WAYLAND_DISPLAY'] ?? ''}): element actions work, synthetic keys and pointer do not.`, fix: 'Prefer element actions; for keys run the app under Xwayland/X11.' });
+  else if (session === 'wayland') {
+    add({ id: 'display', status: 'warn', summary: `Wayland session (WAYLAND_DISPLAY=${env['WAYLAND_DISPLAY'] ?? ''}): element actions work, synthetic keys and pointer do not.`, fix: 'Prefer element actions; for keys run the app under Xwayland/X11.' });
+    const w = await probeWaylandInput(env);
+    add({ id: 'wayland_input', status: 'warn', summary: `${w.code}: ${w.reason}`, fix: w.portal ? 'Use element actions.' : 'Install xdg-desktop-portal with a backend offering RemoteDesktop (xdg-desktop-portal-gnome/-kde); keys will still need the driver to prove their window.' });
+  }
   else add({ id: 'display', status: 'ok', summary: `X11 display ${env['DISPLAY']}.` });
 
   // Synthetic input: XTest requests the driver sends over its own X connection (no helper program).
