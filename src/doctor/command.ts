@@ -1,25 +1,33 @@
 /**
- * `computer-use doctor [--app NAME] [--json]`: runs the checks on the current desktop (or a running
+ * `computer-use doctor [--app NAME] [--json] [--fix]`: runs the checks on the current desktop (or a running
  * sandbox when there is no display) and prints them. Exit code 0 when every required check passed, 1 otherwise.
+ * With --fix, the fixes doctor can apply (toolkit accessibility switched off) are asked on the terminal and
+ * applied only on a yes; when stdin is no terminal, their commands are printed and nothing is changed.
  */
 import { findDesktop } from '../sandbox/sandbox.js';
+import { ttyConfirmer } from '../hosts/cli/policy-commands.js';
 import { formatDoctor, runDoctor } from './doctor.js';
+
+const USAGE = 'usage: computer-use doctor [--app NAME] [--json] [--fix]\n';
 
 export async function runDoctorCommand(args: readonly string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
   let app: string | undefined;
   let json = false;
+  let fix = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--json') json = true;
+    else if (a === '--fix') fix = true;
     else if (a === '--app') app = args[++i];
     else if (a.startsWith('--app=')) app = a.slice(6);
-    else if (a === '-h' || a === '--help') { out.write('usage: computer-use doctor [--app NAME] [--json]\n'); return 0; }
+    else if (a === '-h' || a === '--help') { out.write(USAGE); return 0; }
     else if (!a.startsWith('-') && app === undefined) app = a;
-    else { out.write(`doctor: unknown argument ${a}\nusage: computer-use doctor [--app NAME] [--json]\n`); return 2; }
+    else { out.write(`doctor: unknown argument ${a}\n${USAGE}`); return 2; }
   }
   // The desktop the tools would use; never start one just to diagnose.
   const desktop = await findDesktop().catch(() => null);
-  const report = await runDoctor({ ...(app !== undefined ? { app } : {}), ...(desktop ? { env: desktop.env } : {}) });
+  const report = await runDoctor({ ...(app !== undefined ? { app } : {}), ...(desktop ? { env: desktop.env } : {}),
+    ...(fix ? { fix: true, confirmer: ttyConfirmer() } : {}) });
   out.write((json ? JSON.stringify(report, null, 2) : formatDoctor(report)) + '\n');
   return report.ok ? 0 : 1;
 }

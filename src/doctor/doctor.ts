@@ -1,13 +1,17 @@
 /**
  * Doctor (issue 5 part 1): are the prerequisites of computer use met on this desktop, and why is an app's
  * tree empty? It talks to the Linux driver through a Device like the tools do, and checks the rest directly
- * (display, XTest, session bus, /proc of the app). It reports; it changes nothing.
+ * (display, XTest, session bus, /proc of the app). It reports; the one thing it changes, toolkit
+ * accessibility (`org.a11y.Status.IsEnabled`), only with `fix` and after the user confirmed through a `Confirmer`.
  */
 import { Device } from '../devices/manager.js';
 import type { AppInfo, WindowInfo } from '../engine/node.js';
 import { countNodes, walk } from '../engine/node.js';
 import type { HelloResult } from '../protocol/methods.js';
 import { a11yStatus, displayServer, onPath, xtestExtension } from '../drivers/linux/prereq.js';
+import type { Confirmer } from '../policy/confirm.js';
+import { a11yFix, applyA11yFix, type DoctorFix, type FixOutcome } from './fix.js';
+import { probeWaylandInput } from '../drivers/linux/portal.js';
 import { findProcesses, flagOf, processFacts, type ProcessFacts, type Toolkit } from './process.js';
 
 /** How a check came out: `info` is neither good nor bad (an optional part). */
@@ -57,6 +61,10 @@ export interface DoctorReport {
   app?: AppDiagnosis;
   /** The driver's hello, when it started. */
   hello?: HelloResult;
+  /** Fixes doctor can apply after the user confirms (`doctor --fix`, or `fix` with a Confirmer). */
+  fixes?: DoctorFix[];
+  /** What applying them did, when `fix` was asked for. */
+  applied?: FixOutcome[];
 }
 
 /** Options of `runDoctor`. */
@@ -67,6 +75,13 @@ export interface DoctorOptions {
   env?: Record<string, string>;
   /** A device to use instead of starting the Linux driver (tests). */
   device?: Device;
+  /**
+   * Apply the fixes doctor offers, each only after `confirmer` got a yes; without an interactive confirmer
+   * nothing is changed and the outcome says so.
+   */
+  fix?: boolean;
+  /** Who confirms a fix (the CLI's TTY prompt, an MCP/pi host's dialog). */
+  confirmer?: Confirmer;
 }
 
 /** Runs every check. */
@@ -78,11 +93,26 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
 
   // Display server.
   if (session === 'none') add({ id: 'display', status: 'fail', summary: 'No display: DISPLAY and WAYLAND_DISPLAY are unset.', fix: 'Run inside a desktop session, or start a headless one with `computer-use sandbox up`.' });
-  else if (session === 'wayland') add({ id: 'display', status: 'warn', summary: `Wayland session (WAYLAND_DISPLAY=${env['WAYLAND_DISPLAY'] ?? ''}): element actions work, synthetic keys and pointer do not.`, fix: 'Prefer element actions; for keys run the app under Xwayland/X11.' });
+  else if (session === 'wayland') {
+    add({ id: 'display', status: 'warn', summary: `Wayland session (WAYLAND_DISPLAY=${env['WAYLAND_DISPLAY'] ?? ''}): element actions work, synthetic keys and pointer do not.`, fix: 'Prefer element actions; for keys run the app under Xwayland/X11.' });
+    const w = await probeWaylandInput(env);
+    add({ id: 'wayland_input', status: 'warn', summary: `${w.code}: ${w.reason}`, fix: w.portal ? 'Use element actions.' : 'Install xdg-desktop-portal with a backend offering RemoteDesktop (xdg-desktop-portal-gnome/-kde); keys will still need the driver to prove their window.' });
+  }
   else add({ id: 'display', status: 'ok', summary: `X11 display ${env['DISPLAY']}.` });
 
   // Synthetic input: XTest requests the driver sends over its own X connection (no helper program).
-  const [xtest, status] = [await xtestExtension(env), await a11yStatus(env)];
+  const xtest = await xtestExtension(env);
+  let status = await a11yStatus(env);
+  const fixes: DoctorFix[] = [];
+  const applied: FixOutcome[] = [];
+  if (status.reachable && status.isEnabled === false) {
+    const fix = a11yFix();
+    fixes.push(fix);
+    if (opts.fix) {
+      applied.push(await applyA11yFix(fix, env, opts.confirmer));
+      status = await a11yStatus(env);
+    }
+  }
   if (session !== 'x11') add({ id: 'xtest', status: 'warn', summary: 'No X11 display: computer_keys and pointer input are unavailable.', fix: 'Run the apps in an X11 session (or `computer-use sandbox up`).' });
   else if (xtest === undefined) add({ id: 'xtest', status: 'warn', summary: `The X display ${env['DISPLAY'] ?? ''} cannot be reached: synthetic keys and pointer input will fail.`, fix: 'Check DISPLAY and the X authority (XAUTHORITY).' });
   else if (!xtest) add({ id: 'xtest', status: 'warn', summary: 'The X server has no XTEST extension: synthetic keys will not arrive.', fix: 'Start Xvfb/Xorg with XTEST enabled (the default).' });
@@ -90,7 +120,7 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
 
   // The AT-SPI status: toolkits read IsEnabled to decide whether to expose their tree.
   if (!status.reachable) add({ id: 'a11y_status', status: 'fail', summary: `org.a11y.Bus is not reachable on the session bus (${status.error ?? 'no answer'}).`, fix: 'Install at-spi2-core and run in a desktop session (or `computer-use sandbox up`).' });
-  else if (status.isEnabled === false) add({ id: 'a11y_status', status: 'warn', summary: 'org.a11y.Status.IsEnabled is false: GTK/Qt apps may not expose their trees.', fix: 'gsettings set org.gnome.desktop.interface toolkit-accessibility true, then restart the apps.' });
+  else if (status.isEnabled === false) add({ id: 'a11y_status', status: 'warn', summary: 'org.a11y.Status.IsEnabled is false: GTK/Qt apps may not expose their trees.', fix: `${a11yFix().commands.join('; ')} (\`computer-use doctor --fix\` runs them after you confirm), then restart the apps.` });
   else add({ id: 'a11y_status', status: 'ok', summary: `org.a11y.Status.IsEnabled is ${String(status.isEnabled ?? 'unset')}.` });
 
   // The driver: connects to the accessibility bus and lists apps.
@@ -121,6 +151,8 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
 
   const report: DoctorReport = { ok: false, platform: 'linux', session, checks };
   if (hello) report.hello = hello;
+  if (fixes.length) report.fixes = fixes;
+  if (opts.fix) report.applied = applied;
   if (opts.app !== undefined || apps.some((a) => a.windows.some((w) => w.focused))) {
     report.app = await diagnoseApp(device, apps, opts.app, hello !== undefined);
   }
@@ -246,6 +278,10 @@ export function formatDoctor(r: DoctorReport): string {
     lines.push(`${mark[a.status]} app ${a.name}${a.pid !== undefined ? ` pid=${a.pid}` : ''} (${a.toolkit}${a.onBus ? '' : ', not on the accessibility bus'}): ${a.summary}`);
     for (const w of a.windows) lines.push(`     window ${JSON.stringify(w.title)}: ${w.nodes} nodes${w.webNodes !== undefined && (a.toolkit === 'chromium' || a.toolkit === 'electron') ? `, ${w.webNodes} in web content` : ''}`);
     for (const f of a.fixes) lines.push(`     fix: ${f}`);
+  }
+  for (const f of r.applied ?? []) {
+    lines.push(`${f.result === 'applied' ? 'ok  ' : f.result === 'failed' ? 'FAIL' : 'info'} fix ${f.id}: ${f.result}${f.isEnabledAfter !== undefined ? ` (IsEnabled now ${String(f.isEnabledAfter)})` : ''}`);
+    for (const d of f.detail) lines.push(`     ${d}`);
   }
   lines.push(r.ok ? 'All required checks passed.' : 'Some checks failed: see the fixes above.');
   return lines.join('\n');

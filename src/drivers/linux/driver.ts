@@ -16,7 +16,7 @@ import { A11yBus, isGone } from './bus.js';
 import { readTreeCached } from './cache.js';
 import { EventWatcher } from './events.js';
 import { chordStrokes, LinuxInput, textStrokes, type Expect } from './input.js';
-import { a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './prereq.js';
+import { A11Y_FIX_COMMANDS, a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './prereq.js';
 import { readElement, readTree, targetOf, toRawNode } from './reader.js';
 import { inside, sameRect } from '../../fallback/geometry.js';
 import type { KeysParams, PointerParams } from '../../protocol/methods.js';
@@ -75,8 +75,11 @@ export class LinuxDriver {
     return goneAsStale({
       hello: async () => {
         // Cheap prerequisite facts for doctor: XTest over the driver's own X connection, toolkit accessibility on the session bus.
-        this.status ??= a11yStatus();
-        const [status, xtest] = await Promise.all([this.status, this.input.xtestPresent()]);
+        // IsEnabled is read again until it is on (the user may have applied the fix since).
+        const known = await this.status;
+        const pending = known?.isEnabled === true ? this.status! : a11yStatus();
+        this.status = pending;
+        const [status, xtest, wayland] = await Promise.all([pending, this.input.xtestPresent(), this.input.waylandProbe()]);
         return {
           platform: 'linux', version: DRIVER_VERSION,
           capabilities: [
@@ -84,9 +87,11 @@ export class LinuxDriver {
             ...(onPath('import') ? ['capture'] as const : []), ...(onPath('tesseract') && onPath('convert') ? ['ocr'] as const : []),
           ],
           permissions: { a11y_bus: true, synthetic_input: this.input.available && xtest === true, xtest: xtest === true, toolkit_accessibility: status.isEnabled === true,
-            capture: onPath('import'), ocr: onPath('tesseract'), clipboard: onPath('xclip') },
+            capture: onPath('import'), ocr: onPath('tesseract'), clipboard: onPath('xclip'),
+            ...(wayland ? { remote_desktop_portal: wayland.portal !== undefined, libei: wayland.libei } : {}) },
           session: displayServer() === 'wayland' ? 'wayland' : 'x11',
-          facts: toolkitEnv(),
+          facts: { ...toolkitEnv(), ...(status.isEnabled === false ? { a11y_is_enabled: 'false', a11y_fix: A11Y_FIX_COMMANDS.join('; ') } : {}),
+            ...(wayland ? { wayland_input: wayland.reason } : {}) },
         };
       },
       'apps.list': async (p) => ({ apps: await listApps(this.bus, p.withWindows ?? true) }),
@@ -190,7 +195,7 @@ export class LinuxDriver {
    * topmost window at the point is proven afterwards, when the events are sent (LinuxInput.pointer).
    */
   private async checkPointerTarget(p: PointerParams): Promise<WindowInfo> {
-    if (!this.input.available) throw new ComputerUseError(this.input.reason?.startsWith('Wayland') ? 'input_blocked' : 'input_unavailable', this.input.reason ?? 'No pointer.');
+    if (!this.input.available) throw await this.input.unavailableError('No pointer.');
     let w = await this.windowInfo(p.window);
     const changed = (now: WindowInfo): void => {
       if (p.expectBounds && !sameRect(now.bounds, p.expectBounds)) {
@@ -224,7 +229,7 @@ export class LinuxDriver {
     if (p.text !== undefined && typeof p.text !== 'string') throw new ComputerUseError('invalid_params', 'text must be a string.');
     const strokes = p.chords !== undefined ? chordStrokes(p.chords) : textStrokes(p.text ?? '');
     if (strokes.length > MAX_STROKES) throw new ComputerUseError('invalid_params', `${strokes.length} key strokes in one call; at most ${MAX_STROKES}. Use set_value for long text.`);
-    if (!this.input.available) throw new ComputerUseError(this.input.reason?.startsWith('Wayland') ? 'input_blocked' : 'input_unavailable', this.input.reason ?? 'No keyboard.');
+    if (!this.input.available) throw await this.input.unavailableError('No keyboard.');
     const w = await this.windowInfo(p.window);
     const expect: Expect = p.expect ?? { pid: w.pid, ...(w.startTime !== undefined ? { startTime: w.startTime } : {}) };
     if (expect.pid !== w.pid || (expect.startTime !== undefined && w.startTime !== undefined && expect.startTime !== w.startTime)) {

@@ -3,7 +3,9 @@
  * proven that the focused top-level window belongs to the target's process (pid and start time); pointer
  * input only after it has proven that the window on top at each point does. Otherwise nothing is sent.
  * Events are XTest requests the driver sends itself: no text ever reaches a command line.
- * Wayland forbids synthetic input: every call then fails with input_blocked while element actions work.
+ * On Wayland there is no X11 input: every call fails with input_blocked (the RemoteDesktop portal exists but
+ * the driver cannot prove the receiving window) or input_unavailable (neither the portal nor libei), with the
+ * reason from `probeWaylandInput`, while element actions keep working. uinput is never used.
  */
 import type { WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
@@ -16,6 +18,7 @@ import { keysymValue } from './x11/keymap.js';
 import { matchWindow, type XWindowFacts } from './x11/match.js';
 import { XWindows } from './x11/windows.js';
 import { XTest, type KeyInput } from './x11/xtest.js';
+import { probeWaylandInput, type WaylandInput } from './portal.js';
 
 /** The process input must reach: a window's pid and, when known, its start time (against pid reuse). */
 export interface Expect { pid: number; startTime?: number }
@@ -51,15 +54,30 @@ export function textStrokes(text: string): KeyInput[] {
 /** X11 input for the Linux driver. */
 export class LinuxInput {
   private xtest: Promise<XTest> | undefined;
+  private waylandInput: Promise<WaylandInput> | undefined;
 
   constructor(readonly available: boolean, readonly reason: string | undefined, private readonly wayland: boolean, private readonly env: NodeJS.ProcessEnv) {}
 
   /** The input of this environment: unavailable (with the reason) on Wayland or without DISPLAY. */
   static create(env: NodeJS.ProcessEnv = process.env): LinuxInput {
     const wayland = env['XDG_SESSION_TYPE'] === 'wayland' || (!!env['WAYLAND_DISPLAY'] && !env['DISPLAY']);
-    const reason = wayland ? 'Wayland does not allow synthetic input; use element actions (click, set_value, type) instead.'
+    const reason = wayland ? 'Wayland: no synthetic input over X11; use element actions (click, set_value, type) instead.'
       : !env['DISPLAY'] ? 'No X display (DISPLAY is unset).' : undefined;
     return new LinuxInput(!reason, reason, wayland, env);
+  }
+
+  /** On Wayland, which input path exists (RemoteDesktop portal, libei), asked once; undefined elsewhere. */
+  waylandProbe(): Promise<WaylandInput> | undefined {
+    if (!this.wayland) return undefined;
+    this.waylandInput ??= probeWaylandInput(this.env);
+    return this.waylandInput;
+  }
+
+  /** The error keys and pointer fail with here: on Wayland with the probe's code and reason. */
+  async unavailableError(what: string): Promise<ComputerUseError> {
+    const w = await this.waylandProbe()?.catch(() => undefined);
+    if (w) return new ComputerUseError(w.code, w.reason);
+    return new ComputerUseError(this.wayland ? 'input_blocked' : 'input_unavailable', this.reason ?? what);
   }
 
   /** Fails with input_blocked / input_unavailable when there is no synthetic input here. */

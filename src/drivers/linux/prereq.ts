@@ -86,3 +86,34 @@ export async function xtestExtension(env: NodeJS.ProcessEnv = process.env, timeo
     x?.close();
   }
 }
+
+/**
+ * The one-step fix when `org.a11y.Status.IsEnabled` is false, as the commands a user can run. Doctor and
+ * `hello` offer them; `setA11yEnabled` (and `gsettings` when present) apply them, only after the user confirms.
+ */
+export const A11Y_FIX_COMMANDS = [
+  'gsettings set org.gnome.desktop.interface toolkit-accessibility true',
+  "gdbus call --session --dest org.a11y.Bus --object-path /org/a11y/bus --method org.freedesktop.DBus.Properties.Set org.a11y.Status IsEnabled '<true>'",
+] as const;
+
+/** Sets `org.a11y.Status.IsEnabled` on the session bus of `env` (Properties.Set on org.a11y.Bus). */
+export async function setA11yEnabled(value: boolean, env: NodeJS.ProcessEnv = process.env, timeoutMs = 2000): Promise<void> {
+  const address = env['DBUS_SESSION_BUS_ADDRESS'];
+  if (!address) throw new Error('DBUS_SESSION_BUS_ADDRESS is unset');
+  const bus = dbus.sessionBus({ busAddress: address });
+  let timer: NodeJS.Timeout | undefined;
+  const failed = new Promise<never>((_, reject) => {
+    bus.on('error', (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))));
+    timer = setTimeout(() => reject(new Error(`no answer from org.a11y.Bus within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([bus.call(new Message({
+      destination: 'org.a11y.Bus', path: '/org/a11y/bus', interface: 'org.freedesktop.DBus.Properties', member: 'Set',
+      signature: 'ssv', body: ['org.a11y.Status', 'IsEnabled', new dbus.Variant('b', value)], flags: dbus.MessageFlag.NO_AUTO_START,
+    })), failed]);
+  } finally {
+    clearTimeout(timer);
+    failed.catch(() => undefined);
+    try { bus.disconnect(); } catch { /* not connected */ }
+  }
+}

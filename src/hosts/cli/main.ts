@@ -25,7 +25,7 @@ ${optionHelp('mcp')}
   policy options of tool commands (also environment variables; settings in $COMPUTER_USE_HOME/settings.json):
 ${optionHelp('cli')}
   decider test --base-url URL --model M [--api-key-env NAME]   check a decider-model endpoint
-  doctor [--app NAME] [--json]       check prerequisites; why is an app's tree empty
+  doctor [--app NAME] [--json] [--fix] check prerequisites; why is an app's tree empty
   driver linux                       run the Linux driver on stdio (JSON-RPC)
   driver cdp --endpoint URL          run the Chromium DevTools driver on stdio (channel: cdp)`;
 

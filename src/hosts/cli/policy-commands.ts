@@ -21,7 +21,8 @@ export function ttyConfirmer(input: NodeJS.ReadStream = process.stdin, output: N
       return new Promise<ConfirmChoice>((resolve) => {
         if (signal?.aborted) { resolve('deny'); return; }
         const rl = createInterface({ input, output, terminal: true });
-        const finish = (c: ConfirmChoice): void => { signal?.removeEventListener('abort', onAbort); rl.close(); resolve(c); };
+        // Resolve before closing: close() emits 'close' at once, whose handler would answer 'deny' first.
+        const finish = (c: ConfirmChoice): void => { signal?.removeEventListener('abort', onAbort); resolve(c); rl.close(); };
         const onAbort = (): void => { output.write('\n(stopped)\n'); finish('deny'); };
         signal?.addEventListener('abort', onAbort, { once: true });
         rl.on('close', () => resolve('deny'));
