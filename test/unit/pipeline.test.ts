@@ -182,15 +182,20 @@ function rowsWindow(): { info: { id: string; title: string; app: string; pid: nu
   return { info: { id: root.id, title: 'Rows', app: 'rows', pid: 6161, role: 'window', focused: true }, root };
 }
 
-test('a removed row: its Archive ref is stale_ref with a fresh snapshot, never the other row\'s button', async () => {
+/** A session over the two-row window, its tool caller, and the ref of bob's Archive button in the first observe. */
+async function rowsSession() {
   const w = rowsWindow();
   const fake = new FakeDriver([w]);
   const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
   const call = async (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
   const snap = (await call('computer_observe', {})).text;
   const lines = snap.split('\n');
-  const bobAt = lines.findIndex((l) => /label "bob"/.test(l));
-  const bobArchive = /\[(e\d+)\] button "Archive"/.exec(lines.slice(bobAt).join('\n'))![1]!;
+  const bobArchive = /\[(e\d+)\] button "Archive"/.exec(lines.slice(lines.findIndex((l) => /label "bob"/.test(l))).join('\n'))![1]!;
+  return { w, fake, session, call, snap, bobArchive };
+}
+
+test('a removed row: its Archive ref is stale_ref with a fresh snapshot, never the other row\'s button', async () => {
+  const { w, fake, session, call, snap, bobArchive } = await rowsSession();
   const aliceArchive = refOf(snap, /button "Archive"/);
   assert.notEqual(bobArchive, aliceArchive);
   // bob's row goes away (the app removed it).
@@ -317,13 +322,7 @@ test('a stop aborts the in-flight dispatch: the call answers paused, the audit "
 
 test('a row recycled under the same handles: the old ref never acts on the new row, observed or not', async () => {
   for (const observeAgain of [true, false]) {
-    const w = rowsWindow();
-    const fake = new FakeDriver([w]);
-    const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
-    const call = async (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
-    const snap = (await call('computer_observe', {})).text;
-    const lines = snap.split('\n');
-    const bobArchive = /\[(e\d+)\] button "Archive"/.exec(lines.slice(lines.findIndex((l) => /label "bob"/.test(l))).join('\n'))![1]!;
+    const { w, fake, session, call, snap, bobArchive } = await rowsSession();
     // The list shows carol in the widgets that showed bob (same handles).
     byId(w.root, 22).name = 'carol';
     if (observeAgain) {
