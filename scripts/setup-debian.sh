@@ -10,6 +10,9 @@ PACKAGES=(
   gedit mousepad gtk-3-examples gtk-4-examples chromium zenity fonts-noto-cjk
   # LibreOffice Calc with the GTK 3 VCL plugin (issue 9: a sheet reports 2³¹−1 cells)
   libreoffice-calc libreoffice-gtk3
+  # real apps of every shape and toolkit (issues 9, 10): a VTE terminal, a PDF viewer, a file manager (Thunar),
+  # Firefox ESR (Gecko), a Qt 5 editor (FeatherPad), Java Swing (JDK + the ATK bridge), a Wayland compositor
+  xfce4-terminal evince thunar firefox-esr featherpad openjdk-17-jdk-headless libatk-wrapper-java-jni weston
   # libatspi for comparison tooling and constant tables
   libatspi2.0-dev python3-gi gir1.2-atspi-2.0
   # fallback ladder (issue 5): capture + Set-of-Mark (imagemagick, DejaVu for labels), OCR (tesseract), clipboard,

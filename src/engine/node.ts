@@ -52,6 +52,20 @@ export interface RawNode {
    * Action.GetKeyBinding(0), e.g. "<Alt>d" for a GTK3 button "_Delete all" whose name reads "Delete all".
    */
   keyBinding?: string;
+  /**
+   * Which slice of the full child list `children` holds when the driver read only part of it (huge or
+   * virtual containers): 0-based `start` inclusive, `end` exclusive; the full count is `childCount`.
+   */
+  childRange?: { start: number; end: number };
+  /** Table or grid facts (AT-SPI Table, UIA Grid): its size, on the table node itself. */
+  table?: { rows: number; cols: number };
+  /** A cell's place in its table: 0-based row and column, and the app's own address where it has one ("B7"). */
+  cell?: { row: number; col: number; address?: string };
+  /** Text interface facts: caret offset and selected range (offsets into the full text, characters). */
+  caret?: number;
+  selection?: [number, number];
+  /** Offset in the full text where `value` starts, when the driver read a range that does not start at 0. */
+  valueStart?: number;
 }
 
 /** Window (top-level surface) as drivers list it. */
@@ -90,6 +104,11 @@ export interface AppInfo {
   wmClass?: string;
   /** Registered on the accessibility bus but not answering (stuck or busy): listed, with no windows. */
   busy?: boolean;
+  /**
+   * A process with on-screen windows that is not on the accessibility bus: why, and what makes it readable.
+   * Listed so a model does not start a second copy; its windows can only be used through the fallback ladder.
+   */
+  inaccessible?: { reason: string; fix?: string };
   windows: WindowInfo[];
 }
 

@@ -81,6 +81,12 @@ export const RawNode = Type.Recursive((Self) => Type.Object({
   children: Type.Optional(Type.Array(Self, { maxItems: LIMITS.items })),
   childCount: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
   keyBinding: Type.Optional(Str(LIMITS.id)),
+  childRange: Type.Optional(Type.Object({ start: Count(Number.MAX_SAFE_INTEGER), end: Count(Number.MAX_SAFE_INTEGER) }, Strict)),
+  table: Type.Optional(Type.Object({ rows: Count(Number.MAX_SAFE_INTEGER), cols: Count(Number.MAX_SAFE_INTEGER) }, Strict)),
+  cell: Type.Optional(Type.Object({ row: Count(Number.MAX_SAFE_INTEGER), col: Count(Number.MAX_SAFE_INTEGER), address: Type.Optional(Str(LIMITS.id)) }, Strict)),
+  caret: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
+  selection: Type.Optional(Type.Tuple([Count(Number.MAX_SAFE_INTEGER), Count(Number.MAX_SAFE_INTEGER)])),
+  valueStart: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
 }), { $id: 'RawNode' });
 export type RawNode = EngineRawNode;
 
@@ -110,6 +116,7 @@ export const AppInfo = Type.Object({
   ...Identity,
   wmClass: Type.Optional(Str(LIMITS.id)),
   busy: Type.Optional(Type.Boolean()),
+  inaccessible: Type.Optional(Type.Object({ reason: Str(), fix: Type.Optional(Str()) }, Strict)),
   windows: Type.Array(WindowInfo, { maxItems: LIMITS.items }),
 });
 export type AppInfo = EngineAppInfo;
