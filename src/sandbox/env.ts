@@ -108,6 +108,8 @@ export const STRIPPED_VARS = [
   'DBUS_SESSION_BUS_WINDOWID',
   'XAUTHORITY',
   'COMPUTER_USE_SANDBOX',
+  'GDK_BACKEND', // an inherited `x11`/`wayland` would pick the wrong server for the sandbox's kind
+  'QT_QPA_PLATFORM',
 ] as const;
 
 /** A copy of `base` without undefined values and without {@link STRIPPED_VARS}. */
@@ -118,27 +120,66 @@ export function cleanEnv(base: NodeJS.ProcessEnv | Record<string, string>): Reco
   return env;
 }
 
+/**
+ * What a sandbox runs: `xvfb` (an X server, the default) or `weston` (a headless Wayland compositor, no X
+ * server at all). Both get the same private session bus and AT-SPI bus.
+ */
+export type SandboxKind = 'xvfb' | 'weston';
+
+/** The kinds `--kind` / `COMPUTER_USE_SANDBOX_KIND` accept. */
+export const SANDBOX_KINDS: readonly SandboxKind[] = ['xvfb', 'weston'];
+
+/** Parses a sandbox kind (`xvfb`, `x11`, `weston`, `wayland`); throws on anything else. */
+export function sandboxKind(value: string): SandboxKind {
+  const v = value.trim().toLowerCase();
+  if (v === 'xvfb' || v === 'x11') return 'xvfb';
+  if (v === 'weston' || v === 'wayland') return 'weston';
+  throw new Error(`unknown sandbox kind ${JSON.stringify(value.slice(0, 40))}: use xvfb or weston`);
+}
+
+/** The Wayland socket name of a Weston sandbox, relative to its private XDG_RUNTIME_DIR. */
+export const WESTON_SOCKET = 'wayland-cu';
+
 /** The parts of a sandbox that its environment is built from. */
 export interface SandboxEnvParts {
+  /** The sandbox's name `:N`: the X display of an Xvfb sandbox, only a slot number for a Weston one. */
   display: string;
   runtimeDir: string;
   dbusAddress?: string;
   a11yAddress?: string;
+  /** Default `xvfb`. */
+  kind?: SandboxKind;
+  /** The Wayland socket name (Weston sandboxes). */
+  waylandDisplay?: string;
 }
 
 /**
- * The environment for processes inside a sandbox: the cleaned `base` plus `DISPLAY`, `XDG_RUNTIME_DIR`,
- * the session and accessibility bus addresses (when known), `GSK_RENDERER=cairo` (GTK4 under Xvfb never
- * registers with the AT-SPI registry without it) and `COMPUTER_USE_SANDBOX`.
+ * The environment for processes inside a sandbox: the cleaned `base` plus `XDG_RUNTIME_DIR`, the session and
+ * accessibility bus addresses (when known) and `COMPUTER_USE_SANDBOX`, and then per kind:
+ * - xvfb: `DISPLAY`, `XDG_SESSION_TYPE=x11`, `GSK_RENDERER=cairo` (GTK4 under Xvfb never registers with the
+ *   AT-SPI registry without it);
+ * - weston: `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE=wayland`, the toolkits told to use Wayland (`GDK_BACKEND`,
+ *   `QT_QPA_PLATFORM`, `MOZ_ENABLE_WAYLAND`), and `DISPLAY` set to the empty string: not deleted, because this
+ *   environment is merged over the caller's (Device, spawnDriver), where an outer X desktop's DISPLAY would
+ *   otherwise leak back in and the apps would open on that X server instead.
  */
 export function buildSandboxEnv(parts: SandboxEnvParts,
   base: NodeJS.ProcessEnv | Record<string, string>): Record<string, string> {
   const env = cleanEnv(base);
-  env['DISPLAY'] = parts.display;
   env['XDG_RUNTIME_DIR'] = parts.runtimeDir;
-  env['XDG_SESSION_TYPE'] = 'x11';
-  env['GSK_RENDERER'] = 'cairo';
   env['COMPUTER_USE_SANDBOX'] = parts.display;
+  if ((parts.kind ?? 'xvfb') === 'weston') {
+    env['DISPLAY'] = '';
+    env['WAYLAND_DISPLAY'] = parts.waylandDisplay ?? WESTON_SOCKET;
+    env['XDG_SESSION_TYPE'] = 'wayland';
+    env['GDK_BACKEND'] = 'wayland';
+    env['QT_QPA_PLATFORM'] = 'wayland';
+    env['MOZ_ENABLE_WAYLAND'] = '1';
+  } else {
+    env['DISPLAY'] = parts.display;
+    env['XDG_SESSION_TYPE'] = 'x11';
+    env['GSK_RENDERER'] = 'cairo';
+  }
   if (parts.dbusAddress !== undefined) env['DBUS_SESSION_BUS_ADDRESS'] = parts.dbusAddress;
   if (parts.a11yAddress !== undefined) env['AT_SPI_BUS_ADDRESS'] = parts.a11yAddress;
   return env;

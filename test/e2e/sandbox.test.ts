@@ -54,7 +54,7 @@ test('two sandboxes side by side: own buses, apps register, clean teardown', { t
       await stopSandbox(info.display);
       t.diagnostic(`${info.display} stopped in ${Date.now() - t1} ms`);
       assert.deepEqual(await pidsWithEnv([`DBUS_SESSION_BUS_ADDRESS=${info.dbusAddress}`]), []);
-      assert.equal(await pidAlive(info.pids.xvfb), false, `Xvfb ${info.pids.xvfb} still runs`);
+      assert.equal(await pidAlive(info.pids.xvfb ?? -1), false, `Xvfb ${info.pids.xvfb} still runs`);
       assert.equal(existsSync(info.runtimeDir), false);
     }
     assert.deepEqual(await listSandboxes(), []);
