@@ -48,6 +48,11 @@ export interface ComputerOptions {
    * none; 'sandbox' always starts a fresh one; 'current' uses the process environment as it is.
    */
   desktop?: 'auto' | 'sandbox' | 'current';
+  /**
+   * The kind of sandbox to start or reuse: `xvfb` (X11) or `weston` (Wayland, element actions only); default
+   * `COMPUTER_USE_SANDBOX_KIND`, else xvfb. With 'auto', a kind asked for skips the real desktop.
+   */
+  sandboxKind?: 'xvfb' | 'weston';
   /** Stop a sandbox this computer started when it is closed (default true). */
   stopSandboxOnClose?: boolean;
   /** Persist refs between processes in this file, or in the file this function names for the desktop (the CLI does). */
@@ -200,10 +205,10 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
     desktop = { kind: 'real', env: {}, started: false };
   } else if (mode === 'sandbox') {
     const { startSandbox, sandboxEnv } = await import('./sandbox/sandbox.js');
-    const info = await startSandbox();
+    const info = await startSandbox(options.sandboxKind ? { kind: options.sandboxKind } : {});
     desktop = { kind: 'sandbox', env: sandboxEnv(info), sandbox: info, started: true };
   } else {
-    const found = await ensureDesktop();
+    const found = await ensureDesktop(options.sandboxKind ? { kind: options.sandboxKind } : {});
     desktop = { kind: found.info ? 'sandbox' : 'real', env: found.env, started: found.started, ...(found.info ? { sandbox: found.info } : {}) };
   }
   const statePath = typeof options.statePath === 'function' ? options.statePath(desktop) : options.statePath;

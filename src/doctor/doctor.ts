@@ -13,6 +13,7 @@ import type { Confirmer } from '../policy/confirm.js';
 import { a11yFix, applyA11yFix, type DoctorFix, type FixOutcome } from './fix.js';
 import { probeWaylandInput } from '../drivers/linux/portal.js';
 import { findProcesses, flagOf, processFacts, type ProcessFacts, type Toolkit } from './process.js';
+import { describeSession, sessionLine, type SessionInfo } from './session.js';
 
 /** How a check came out: `info` is neither good nor bad (an optional part). */
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'info';
@@ -57,6 +58,8 @@ export interface DoctorReport {
   ok: boolean;
   platform: string;
   session: 'x11' | 'wayland' | 'none';
+  /** The session in detail: headless sandbox or not, the variables that decided it, what works there. */
+  sessionInfo?: SessionInfo;
   checks: DoctorCheck[];
   app?: AppDiagnosis;
   /** The driver's hello, when it started. */
@@ -88,15 +91,19 @@ export interface DoctorOptions {
 export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...(opts.env ?? {}) };
   const session = displayServer(env);
+  const sessionInfo = describeSession(env);
   const checks: DoctorCheck[] = [];
   const add = (c: DoctorCheck): void => { checks.push(c); };
 
-  // Display server.
+  // Display server: the session type, the variables that decided it, what works there.
+  add({ id: 'session', status: 'info', summary: `${sessionLine(sessionInfo)}. Works: ${sessionInfo.works.join('; ') || 'nothing'}.` +
+    (sessionInfo.notHere.length ? ` Not here: ${sessionInfo.notHere.join('; ')}.` : '') });
   if (session === 'none') add({ id: 'display', status: 'fail', summary: 'No display: DISPLAY and WAYLAND_DISPLAY are unset.', fix: 'Run inside a desktop session, or start a headless one with `computer-use sandbox up`.' });
   else if (session === 'wayland') {
-    add({ id: 'display', status: 'warn', summary: `Wayland session (WAYLAND_DISPLAY=${env['WAYLAND_DISPLAY'] ?? ''}): element actions work, synthetic keys and pointer do not.`, fix: 'Prefer element actions; for keys run the app under Xwayland/X11.' });
+    add({ id: 'display', status: 'warn', summary: `Wayland session (WAYLAND_DISPLAY=${env['WAYLAND_DISPLAY'] ?? ''}): element actions work, synthetic keys and pointer are blocked.`, fix: 'Use element actions; for keys and pointer run the apps in an X11 session (or `computer-use sandbox up`).' });
+    // The portal's presence does not change the answer (see src/drivers/linux/portal.ts): no install advice.
     const w = await probeWaylandInput(env);
-    add({ id: 'wayland_input', status: 'warn', summary: `${w.code}: ${w.reason}`, fix: w.portal ? 'Use element actions.' : 'Install xdg-desktop-portal with a backend offering RemoteDesktop (xdg-desktop-portal-gnome/-kde); keys will still need the driver to prove their window.' });
+    add({ id: 'wayland_input', status: 'warn', summary: `${w.code}: ${w.reason}`, fix: 'Use element actions (click, set_value, type, toggle, select, scroll); keys and pointer need an X11 session.' });
   }
   else add({ id: 'display', status: 'ok', summary: `X11 display ${env['DISPLAY']}.` });
 
@@ -113,7 +120,7 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
       status = await a11yStatus(env);
     }
   }
-  if (session !== 'x11') add({ id: 'xtest', status: 'warn', summary: 'No X11 display: computer_keys and pointer input are unavailable.', fix: 'Run the apps in an X11 session (or `computer-use sandbox up`).' });
+  if (session !== 'x11') add({ id: 'xtest', status: 'warn', summary: `No X11 display: computer_keys and pointer input are ${session === 'wayland' ? 'blocked' : 'unavailable'}.`, fix: 'Run the apps in an X11 session (or `computer-use sandbox up`).' });
   else if (xtest === undefined) add({ id: 'xtest', status: 'warn', summary: `The X display ${env['DISPLAY'] ?? ''} cannot be reached: synthetic keys and pointer input will fail.`, fix: 'Check DISPLAY and the X authority (XAUTHORITY).' });
   else if (!xtest) add({ id: 'xtest', status: 'warn', summary: 'The X server has no XTEST extension: synthetic keys will not arrive.', fix: 'Start Xvfb/Xorg with XTEST enabled (the default).' });
   else add({ id: 'xtest', status: 'ok', summary: 'XTEST extension on: keys and pointer are sent over the X protocol.' });
@@ -149,7 +156,7 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
     ? { id: 'ocr', status: 'ok', summary: 'tesseract present (optional OCR fallback).' }
     : { id: 'ocr', status: 'info', summary: 'tesseract not installed (optional: OCR fallback for trees that stay empty).', fix: 'apt-get install tesseract-ocr' });
 
-  const report: DoctorReport = { ok: false, platform: 'linux', session, checks };
+  const report: DoctorReport = { ok: false, platform: 'linux', session, sessionInfo, checks };
   if (hello) report.hello = hello;
   if (fixes.length) report.fixes = fixes;
   if (opts.fix) report.applied = applied;
@@ -268,7 +275,7 @@ export async function diagnoseApp(device: Device, apps: AppInfo[], name: string 
 /** Human-readable report. */
 export function formatDoctor(r: DoctorReport): string {
   const mark: Record<CheckStatus, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL', info: 'info' };
-  const lines = [`computer-use doctor · ${r.platform} · ${r.session}${r.hello ? ` · driver ${r.hello.platform} ${r.hello.version}` : ''}`];
+  const lines = [`computer-use doctor · ${r.platform} · ${r.session}${r.sessionInfo?.headless ? ` (headless ${r.sessionInfo.headless})` : ''}${r.hello ? ` · driver ${r.hello.platform} ${r.hello.version}` : ''}`];
   for (const c of r.checks) {
     lines.push(`${mark[c.status]} ${c.id}: ${c.summary}`);
     if (c.fix && c.status !== 'ok') lines.push(`     fix: ${c.fix}`);

@@ -3,9 +3,9 @@
  * proven that the focused top-level window belongs to the target's process (pid and start time); pointer
  * input only after it has proven that the window on top at each point does. Otherwise nothing is sent.
  * Events are XTest requests the driver sends itself: no text ever reaches a command line.
- * On Wayland there is no X11 input: every call fails with input_blocked (the RemoteDesktop portal exists but
- * the driver cannot prove the receiving window) or input_unavailable (neither the portal nor libei), with the
- * reason from `probeWaylandInput`, while element actions keep working. uinput is never used.
+ * On Wayland there is no X11 input and no proof of the receiving window: every call fails with input_blocked
+ * and the reason from `probeWaylandInput` (which also says whether the RemoteDesktop portal or libei is there
+ * and why neither is used), while element actions keep working. uinput is never used.
  */
 import type { WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
@@ -18,7 +18,7 @@ import { keysymValue } from './x11/keymap.js';
 import { matchWindow, type XWindowFacts } from './x11/match.js';
 import { XWindows } from './x11/windows.js';
 import { XTest, type KeyInput } from './x11/xtest.js';
-import { probeWaylandInput, type WaylandInput } from './portal.js';
+import { probeWaylandInput, WAYLAND_NO_PROOF, type WaylandInput } from './portal.js';
 
 /** The process input must reach: a window's pid and, when known, its start time (against pid reuse). */
 export interface Expect { pid: number; startTime?: number }
@@ -61,7 +61,7 @@ export class LinuxInput {
   /** The input of this environment: unavailable (with the reason) on Wayland or without DISPLAY. */
   static create(env: NodeJS.ProcessEnv = process.env): LinuxInput {
     const wayland = env['XDG_SESSION_TYPE'] === 'wayland' || (!!env['WAYLAND_DISPLAY'] && !env['DISPLAY']);
-    const reason = wayland ? 'Wayland: no synthetic input over X11; use element actions (click, set_value, type) instead.'
+    const reason = wayland ? `${WAYLAND_NO_PROOF} Nothing was sent. Use element actions instead (click, set_value, type, toggle, select, scroll).`
       : !env['DISPLAY'] ? 'No X display (DISPLAY is unset).' : undefined;
     return new LinuxInput(!reason, reason, wayland, env);
   }

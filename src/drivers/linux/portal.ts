@@ -3,7 +3,29 @@
  * two sanctioned paths are the xdg-desktop-portal RemoteDesktop interface (the user agrees once, in the
  * system's own dialog) and libei. uinput is never used: it would bypass the compositor and the user's consent.
  *
- * `probeWaylandInput` says which path exists. `RemoteDesktopPortal` is a client of
+ * Decision (issue 14 item 5): keys and pointer on Wayland answer `input_blocked`, whether or not the portal is
+ * there, and the driver never sends through it. Invariant 8 says input goes where it was aimed or nowhere; on
+ * X11 the driver proves that from the server (GetInputFocus inside the target's top-level, X-Resource pid, the
+ * topmost window at a point). Wayland offers a client none of this: no global focus query, no window positions,
+ * no "which surface is under this point". RemoteDesktop's NotifyKeyboardKeysym goes to whatever surface the
+ * compositor focuses when it arrives (a dialog that popped up, another app), and absolute pointer events are in
+ * ScreenCast-stream coordinates that no window geometry maps to. The only focus facts left are the apps' own
+ * AT-SPI states (`active`, `focused`), which any app can claim or withhold: a window of another app that
+ * stays silent would receive the keys. So the portal's presence changes nothing the model can do, and
+ * `input_unavailable` (with its "install something" reading) would mislead: the code is `input_blocked` and the
+ * reason says what exists and why it is not used. `input_unavailable` stays for sessions with no input path at all.
+ *
+ * What a safe design would take (not built): (1) a focus proof from the compositor itself, e.g. GNOME Shell's
+ * `org.gnome.Shell.Introspect.GetWindows` (has-focus, app id; restricted to allow-listed callers since GNOME 41)
+ * or KWin's scripting, cross-checked with the target's AT-SPI `active` window and `object:state-changed:focused`
+ * events from the target's bus name, whose pid (GetConnectionUnixProcessID) and start time match; (2) the check
+ * repeated after every key with a focus-change event watch that aborts the rest; (3) for the pointer, a
+ * ScreenCast stream tied to the RemoteDesktop session plus window geometry from the compositor; (4) portal
+ * version ≥ 2 for a consent that persists (Debian 12's GNOME portal is version 1: a dialog every session) and
+ * a fix for the lost first keysym (measured on mutter 43). The RemoteDesktop client below is kept, tested
+ * against a stub portal, for that day.
+ *
+ * `probeWaylandInput` says which path exists and gives the reason. `RemoteDesktopPortal` is a client of
  * org.freedesktop.portal.RemoteDesktop over dbus-next's low-level messages: CreateSession, SelectDevices, Start
  * (each answered by a Request object's Response signal), then NotifyKeyboardKeysym / NotifyPointer*.
  */
@@ -26,9 +48,14 @@ export interface WaylandInput {
   portal?: { version: number; deviceTypes: number };
   /** Whether libei (libei.so.1) is installed. */
   libei: boolean;
+  /** Always `input_blocked` on Wayland (see the decision above); kept a union for callers that switch on it. */
   code: 'input_blocked' | 'input_unavailable';
   reason: string;
 }
+
+/** Why the driver sends no synthetic input on Wayland: the first sentence of every Wayland input error. */
+export const WAYLAND_NO_PROOF = 'Wayland: keys and pointer are blocked. Wayland lets no client prove which window has the keyboard focus or lies under a point ' +
+  '(no X11 window proof: no server-side focus, no window positions, no window pid), so input could reach another app than the one aimed at.';
 
 const LIB_DIRS = ['/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib64', '/usr/lib', '/usr/local/lib'];
 
@@ -44,7 +71,7 @@ function typesText(mask: number): string {
 
 /**
  * Asks the session bus for the RemoteDesktop portal (its `version` and `AvailableDeviceTypes`) and looks for
- * libei; returns the code and reason keys and pointer fail with on this Wayland session.
+ * libei; returns `input_blocked` and the reason keys and pointer fail with on this Wayland session.
  */
 export async function probeWaylandInput(env: NodeJS.ProcessEnv = process.env, timeoutMs = 2000): Promise<WaylandInput> {
   const libei = libeiInstalled();
@@ -57,16 +84,15 @@ export async function probeWaylandInput(env: NodeJS.ProcessEnv = process.env, ti
       try { portal = await p.properties(); } finally { p.close(); }
     } catch (e) { why = (e as Error).message.split('\n')[0] ?? 'no answer'; }
   }
+  const portalText = portal && (portal.deviceTypes & (DEVICE.keyboard | DEVICE.pointer)) !== 0
+    ? `The RemoteDesktop portal (version ${portal.version}, ${typesText(portal.deviceTypes)}) is on this session bus and could send input after you agree in the system's dialog, ` +
+      'but the driver does not send through it: the portal delivers to whatever the compositor focuses.'
+    : portal ? `The RemoteDesktop portal offers ${typesText(portal.deviceTypes)} here, and would not be used either.`
+      : `There is no xdg-desktop-portal RemoteDesktop interface on the session bus (${why}), and it would not be used either.`;
   const libeiText = libei ? 'libei is installed, but this driver has no libei client' : 'libei is not installed';
-  if (portal && (portal.deviceTypes & (DEVICE.keyboard | DEVICE.pointer)) !== 0) {
-    return { portal, libei, code: 'input_blocked', reason:
-      `Wayland: the RemoteDesktop portal (version ${portal.version}, ${typesText(portal.deviceTypes)}) could send input after you agree in the system's dialog, ` +
-      'but the driver does not send through it: on Wayland it cannot prove which window would receive the keys or clicks. ' +
-      `${libeiText}. uinput is never used. Use element actions (click, set_value, type) instead.` };
-  }
-  return { ...(portal ? { portal } : {}), libei, code: 'input_unavailable', reason:
-    `Wayland: no synthetic input here: ${portal ? `the RemoteDesktop portal offers ${typesText(portal.deviceTypes)}` : `no xdg-desktop-portal RemoteDesktop interface on the session bus (${why})`}, ` +
-    `${libeiText}; uinput is never used. Use element actions (click, set_value, type) instead.` };
+  return { ...(portal ? { portal } : {}), libei, code: 'input_blocked', reason:
+    `${WAYLAND_NO_PROOF} ${portalText} ${libeiText}; uinput is never used. Nothing was sent. ` +
+    'Use element actions instead (click, set_value, type, toggle, select, scroll): they reach the element itself.' };
 }
 
 /** A value of an a{sv} dictionary, unwrapped. */

@@ -1,30 +1,36 @@
 /**
  * `computer-use sandbox …`: start, stop, list and use headless desktops from a shell or a CI script.
  *
- *   sandbox up [--display N] [--no-wm] [--json]   start one and print it
+ *   sandbox up [--kind xvfb|weston] [--display N] [--no-wm] [--json]   start one and print it
  *   sandbox down [:N | --all]                      stop one (default: the only/first one) or all
  *   sandbox status [--json]                        list recorded sandboxes
  *   sandbox env [--json]                           `export K=V` lines for the current/first sandbox
- *   sandbox exec [--keep] -- <cmd> [args...]       run a command on a desktop (reused or started)
+ *   sandbox exec [--kind xvfb|weston] [--keep] -- <cmd> [args...]   run a command on a desktop (reused or started)
+ * `--kind` defaults to `COMPUTER_USE_SANDBOX_KIND`, else xvfb.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
-import { displayName, shellExports } from '../../sandbox/env.js';
+import { displayName, sandboxKind, shellExports } from '../../sandbox/env.js';
 import {
   ensureDesktop, listSandboxes, sandboxEnv, startSandbox, stopSandbox, type SandboxInfo, type StartOptions,
 } from '../../sandbox/sandbox.js';
 
 const USAGE = `usage: computer-use sandbox <command>
-  up [--display N] [--no-wm] [--json]   start a headless desktop (Xvfb + D-Bus + AT-SPI + openbox)
+  up [--kind xvfb|weston] [--display N] [--no-wm] [--json]
+                                         start a headless desktop: xvfb (Xvfb + D-Bus + AT-SPI + openbox,
+                                         the default) or weston (headless Wayland compositor + D-Bus +
+                                         AT-SPI, no X server: element actions only, keys are input_blocked)
   down [:N | --all]                      stop a sandbox (default: the first one) or all of them
   status [--json]                        list sandboxes
   env [--json]                           print export lines for the current or first sandbox
-  exec [--keep] -- <cmd> [args...]       run a command on a desktop; a sandbox started for it is
-                                         stopped afterwards unless --keep`;
+  exec [--kind xvfb|weston] [--keep] -- <cmd> [args...]
+                                         run a command on a desktop; a sandbox started for it is
+                                         stopped afterwards unless --keep
+--kind defaults to COMPUTER_USE_SANDBOX_KIND, else xvfb.`;
 
 /** Variables `sandbox env` prints. */
-const ENV_KEYS = ['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GSK_RENDERER',
-  'COMPUTER_USE_SANDBOX'] as const;
+const ENV_KEYS = ['DISPLAY', 'WAYLAND_DISPLAY', 'XDG_SESSION_TYPE', 'GDK_BACKEND', 'QT_QPA_PLATFORM', 'MOZ_ENABLE_WAYLAND',
+  'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GSK_RENDERER', 'COMPUTER_USE_SANDBOX'] as const;
 
 /** The sandbox's own variables (never the rest of the caller's environment, which may hold secrets). */
 function pickEnv(vars: Record<string, string>): Record<string, string> {
@@ -79,15 +85,18 @@ function rejectExtra(args: string[]): void {
 function describe(info: SandboxInfo, alive?: boolean): string {
   const pids = Object.entries(info.pids).map(([k, v]) => `${k}=${v}`).join(' ');
   const state = alive === undefined ? '' : alive ? ' alive' : ' DEAD (run `sandbox down` to clean up)';
-  return `${info.display}${state}  started ${info.startedAt}\n  a11y bus ${info.a11yAddress}\n  pids ${pids}`;
+  const kind = info.kind === 'weston' ? ` weston (Wayland socket ${info.waylandDisplay ?? ''}, no X server)` : ' xvfb';
+  return `${info.display}${kind}${state}  started ${info.startedAt}\n  a11y bus ${info.a11yAddress}\n  pids ${pids}`;
 }
 
 async function up(args: string[]): Promise<number> {
   const json = flag(args, '--json');
   const noWm = flag(args, '--no-wm');
   const display = option(args, '--display');
+  const kind = option(args, '--kind');
   rejectExtra(args);
   const opts: StartOptions = { wm: !noWm };
+  if (kind !== undefined) opts.kind = sandboxKind(kind);
   if (display !== undefined) opts.display = Number(displayName(display).slice(1));
   const t0 = Date.now();
   const info = await startSandbox(opts);
@@ -153,6 +162,7 @@ async function exec(args: string[]): Promise<number> {
   const own = sep < 0 ? args : args.slice(0, sep);
   const command = sep < 0 ? [] : args.slice(sep + 1);
   const keep = flag(own, '--keep');
+  const kind = option(own, '--kind');
   rejectExtra(own);
   const [cmd, ...cmdArgs] = command;
   if (cmd === undefined) throw new Error('nothing to run: sandbox exec [--keep] -- <cmd> [args...]');
@@ -174,7 +184,7 @@ async function exec(args: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
   let started: SandboxInfo | undefined;
   try {
-    const desktop = await ensureDesktop();
+    const desktop = await ensureDesktop(kind !== undefined ? { kind: sandboxKind(kind) } : {});
     if (desktop.started) started = desktop.info;
     if (firstSignal) return signalCode(firstSignal);
     const where = desktop.started ? `started ${started?.display}${keep ? ' (kept afterwards)' : ''}`
