@@ -26,6 +26,7 @@ import { printFixedCost, printReport, writeReport, type Report } from './report.
 import { SCREENSHOT_FORMULA } from './screenshot.js';
 import { r1 } from './stats.js';
 import { instrument } from './trace.js';
+import { benchWeston, westonLine } from './weston.js';
 
 /** Launches one app, measures it into a new row of `report` and kills it; failures become row errors. */
 async function benchApp(session: Session, bus: A11yBus, env: Record<string, string>, spec: AppSpec, report: Report): Promise<void> {
@@ -116,6 +117,12 @@ async function main(): Promise<number> {
     bus = await A11yBus.connect();
     for (const spec of specs) await benchApp(session, bus, env, spec, report);
     process.stdout.write('\n\n');
+    // Wayland (issue 10 item 6): its own Weston sandbox; BENCH_APPS=weston runs it (alone or with others).
+    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').map((a) => a.trim()).includes('weston')) {
+      const w = await benchWeston();
+      console.log(westonLine(w));
+      if (w.error) report.errors.push(`weston: ${w.error}`);
+    }
   } catch (e) {
     report.errors.push(`bench: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
     console.error(`bench failed: ${errText(e)}`);
