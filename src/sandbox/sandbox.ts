@@ -214,8 +214,9 @@ async function startOn(display: string, wm: boolean): Promise<SandboxInfo> {
 }
 
 /**
- * A Weston sandbox: headless backend (`--use-pixman`, so screenshots of it would work as on a real screen),
- * desktop shell, no Xwayland, no idle lock (`--idle-time=0`: a locked screen would deactivate every window), on
+ * A Weston sandbox: headless backend with its default no-op renderer (nothing is drawn: no screen capture is
+ * implemented on Wayland, and `--use-pixman` only cost CPU), desktop shell, no Xwayland, no idle lock
+ * (`--idle-time=0`: a locked screen would deactivate every window), on
  * the socket {@link WESTON_SOCKET} of a private XDG_RUNTIME_DIR; then the session bus and the AT-SPI bus.
  */
 async function startWeston(display: string): Promise<SandboxInfo> {
@@ -226,7 +227,7 @@ async function startWeston(display: string): Promise<SandboxInfo> {
     // No DISPLAY: Weston would otherwise pick its X11 backend's environment up, and the buses would know an X server.
     const baseEnv: Record<string, string> = { ...cleanEnv(process.env), XDG_RUNTIME_DIR: runtimeDir };
     delete baseEnv['DISPLAY'];
-    const weston = spawnDetached('weston', ['--backend=headless-backend.so', '--use-pixman', `--socket=${WESTON_SOCKET}`,
+    const weston = spawnDetached('weston', ['--backend=headless-backend.so', `--socket=${WESTON_SOCKET}`,
       '--idle-time=0', '--width=1280', '--height=1024', `--log=${log('weston')}`], baseEnv, log('weston-stderr'));
     partial.pids.weston = weston.pid;
     const socket = join(runtimeDir, WESTON_SOCKET);
