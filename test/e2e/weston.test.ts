@@ -7,7 +7,12 @@
  * never in CI (CI installs it: scripts/setup-debian.sh).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { runDoctor } from '../../src/doctor/doctor.js';
 import { onPath } from '../../src/drivers/linux/prereq.js';
@@ -120,4 +125,29 @@ test('doctor on the Weston sandbox: a headless Wayland session, element actions 
   assert.match(input?.summary ?? '', /^input_blocked: Wayland: .*no X11 window proof/);
   const bus = report.checks.find((c) => c.id === 'a11y_bus');
   assert.match(bus?.summary ?? '', /gtk3-widget-factory/);
+});
+
+test('the CLI: `sandbox exec --kind weston` starts a Weston sandbox (never the outer Xvfb one), stops it after, and reuses a running one', { skip }, async () => {
+  const cli = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url));
+  const script = 'printf "%s|%s|%s|%s|%s" "$WAYLAND_DISPLAY" "$DISPLAY" "$XDG_SESSION_TYPE" "$COMPUTER_USE_SANDBOX" "$XDG_RUNTIME_DIR"';
+  const exec = (home?: string): Promise<{ stdout: string; stderr: string }> => new Promise((resolve, reject) => {
+    execFile(process.execPath, [cli, 'sandbox', 'exec', '--kind', 'weston', '--', 'sh', '-c', script],
+      { timeout: 60_000, env: { ...process.env, ...(home !== undefined ? { COMPUTER_USE_HOME: home } : {}) } },
+      (err, out, errOut) => { if (err) reject(new Error(`${err.message}\n${errOut}`)); else resolve({ stdout: out, stderr: errOut }); });
+  });
+  // A home with no sandbox recorded: the outer Xvfb desktop (DISPLAY is set) does not count for --kind weston.
+  const fresh = await mkdtemp(join(tmpdir(), 'cu-weston-cli-'));
+  try {
+    const { stdout, stderr } = await exec(fresh);
+    const [wayland, display, type, name, runtimeDir] = stdout.split('|');
+    assert.deepEqual([wayland, display, type], ['wayland-cu', '', 'wayland'], stderr);
+    assert.match(stderr, new RegExp(`\\[sandbox\\] started ${name}`));
+    assert.ok(runtimeDir?.startsWith(fresh) && !existsSync(runtimeDir), 'the sandbox it started is stopped (runtime dir removed)');
+  } finally {
+    await rm(fresh, { recursive: true, force: true });
+  }
+  // The test's own home, where this file's Weston sandbox runs (and the outer Xvfb one): that Weston one is reused.
+  const { stdout, stderr } = await exec();
+  assert.equal(stdout.split('|')[3], computer.desktop.sandbox?.display, stderr);
+  assert.match(stderr, /\[sandbox\] running on sandbox :\d+/);
 });

@@ -117,3 +117,11 @@ test('describeSession: the session type, the headless sandbox kind only where th
   assert.equal(describeSession({}).type, 'none');
   assert.equal(sessionLine(describeSession({})), 'none · XDG_SESSION_TYPE=(unset) WAYLAND_DISPLAY=(unset) DISPLAY=(unset)');
 });
+
+test('defaultKind: the option wins, then COMPUTER_USE_SANDBOX_KIND, else xvfb', async () => {
+  const { defaultKind } = await import('../../src/sandbox/sandbox.js');
+  assert.equal(defaultKind({}, {}), 'xvfb');
+  assert.equal(defaultKind({}, { COMPUTER_USE_SANDBOX_KIND: 'wayland' }), 'weston');
+  assert.equal(defaultKind({ kind: 'xvfb' }, { COMPUTER_USE_SANDBOX_KIND: 'weston' }), 'xvfb');
+  assert.throws(() => defaultKind({}, { COMPUTER_USE_SANDBOX_KIND: 'sway' }), /unknown sandbox kind/);
+});
