@@ -230,3 +230,37 @@ test('snapshot: Gecko\'s short texts (GetText past the end reads "") and a combo
   assert.equal(byName.get(id('/para'))?.value, 'No order yet.');
   assert.equal(byName.get('Size')?.value, 'Small');
 });
+
+test('typed text the field cuts (a length cap) is reported as such, not as failed and not as set', async () => {
+  const g = fakeGecko({ mode: 'ignore' });
+  const capped = g.keyboard.keysTo.bind(g.keyboard);
+  (g.keyboard as unknown as { keysTo: typeof capped }).keysTo = async (e, input) => {
+    const n = await capped(e, input);
+    const f = g.nodes.get('/name')!;
+    f.text = (f.text ?? '').slice(0, 5);
+    return n;
+  };
+  const r = await act(g.bus, g.keyboard, { id: id('/name'), op: 'set_value', value: 'averylongname' });
+  assert.match(r.detail ?? '', /reads differently afterwards/);
+  assert.equal(g.nodes.get('/name')!.text, 'avery');
+});
+
+test('a page that moves the focus away from the field when it is focused gets no keys', async () => {
+  const g = fakeGecko({ mode: 'ignore' });
+  const focusCalls = g.calls.length;
+  // The app answers GrabFocus on Name (the driver sees it focused), then its script moves the focus to PIN.
+  const grab = g.bus.call.bind(g.bus);
+  let reads = -1;
+  (g.bus as unknown as { call: typeof grab }).call = async (t, iface, member, ...rest) => {
+    if (member === 'GrabFocus' && t.path === '/name') reads = 0;
+    if (member === 'GetState' && t.path === '/name' && reads >= 0 && ++reads === 2) {
+      g.nodes.get('/name')!.states.delete('focused');
+      g.nodes.get('/pin')!.states.add('focused');
+    }
+    return grab(t, iface, member, ...rest);
+  };
+  await assert.rejects(act(g.bus, g.keyboard, { id: id('/name'), op: 'set_value', value: 'Ada' }), /lost the keyboard focus/);
+  assert.ok(g.calls.length > focusCalls);
+  assert.ok(!g.keys.some((k) => k.startsWith('text:')), `text was sent: ${g.keys.join()}`);
+  assert.equal(g.nodes.get('/pin')!.text, '');
+});

@@ -19,15 +19,19 @@ const TOP_ROLES = /^(frame|window|dialog)$/;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** One item of a combo's list. */
-interface Item { target: Target; name: string; selected: boolean }
+/** One item of a combo's list; `grouped` when it sits in a group (an <optgroup>), not directly in the list. */
+interface Item { target: Target; name: string; selected: boolean; grouped: boolean }
 
-async function itemsOf(bus: A11yBus, list: Target): Promise<Item[]> {
+/** The items of a list, with the items of its groups (one level: HTML's <optgroup>) in document order. */
+async function itemsOf(bus: A11yBus, list: Target, grouped = false): Promise<Item[]> {
   const info = await readElement(bus, list, { children: true });
-  return Promise.all(info.children.map(async (c) => {
-    const [name, [words]] = await Promise.all([bus.getProp(c, ACC, 'Name').catch(() => ''), bus.call(c, ACC, 'GetState').catch(() => [[0, 0]])]);
-    return { target: c, name: String(name ?? ''), selected: decodeStates(words as number[]).has('selected') };
+  const rows = await Promise.all(info.children.map(async (c): Promise<Item[]> => {
+    const [name, [words], [role], count] = await Promise.all([bus.getProp(c, ACC, 'Name').catch(() => ''), bus.call(c, ACC, 'GetState').catch(() => [[0, 0]]),
+      bus.call(c, ACC, 'GetRoleName').catch(() => ['']), bus.getProp(c, ACC, 'ChildCount').catch(() => 0)]);
+    if (!grouped && Number(count) > 0 && !/item|option/.test(String(role))) return itemsOf(bus, c, true);
+    return [{ target: c, name: String(name ?? ''), selected: decodeStates(words as number[]).has('selected'), grouped }];
   }));
+  return rows.flat();
 }
 
 /** Exact name, then case-insensitive exact, then case-insensitive prefix (the first one). */
@@ -113,6 +117,11 @@ export async function selectInListCombo(bus: A11yBus, info: ElementInfo, want: s
     }
   }
   // No dropdown to choose in (or it did not take): the list's Selection. Pages get no change event this way.
+  // An item in a group has no index of its own in the list's Selection: nothing to fall back on.
+  if (item.grouped) {
+    if (opened && top) await closePopup(bus, info, top);
+    throw new ComputerUseError('action_failed', `The dropdown did not offer "${item.name.slice(0, 40)}" to choose; nothing was selected. Observe the combo box and try again.`);
+  }
   const [ok] = await bus.call(list, SEL, 'SelectChild', 'i', [index]);
   if (opened && top) await closePopup(bus, info, top);
   if (ok === false || !(await untilSelected())) throw new ComputerUseError('action_failed', `Selecting "${item.name.slice(0, 40)}" was accepted but the combo box does not show it selected.`);

@@ -8,7 +8,7 @@ import type { ActResult } from '../../protocol/methods.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import { parseChords } from '../../protocol/keys.js';
 import type { A11yBus, Target } from './bus.js';
-import type { ElementInfo } from './reader.js';
+import { readElement, type ElementInfo } from './reader.js';
 import type { Expect, LinuxInput } from './input.js';
 
 const ETEXT = 'org.a11y.atspi.EditableText';
@@ -45,6 +45,18 @@ function reads(now: FieldText, want: string, password: boolean): boolean {
 
 function same(a: FieldText | undefined, b: FieldText | undefined): boolean {
   return a !== undefined && b !== undefined && a.text === b.text && a.length === b.length;
+}
+
+/**
+ * Sends keys only while the field itself holds the focus: the keyboard proves the process, this proves the
+ * field (a page script that moves the focus on focus would otherwise receive the text in another field).
+ */
+async function keysToField(bus: A11yBus, t: Target, deps: TypingDeps, owner: Expect, keys: Parameters<LinuxInput['keysTo']>[1]): Promise<void> {
+  const now = await readElement(bus, t, { children: false });
+  if (!now.states.has('focused')) {
+    throw new ComputerUseError('action_failed', 'The field lost the keyboard focus before typing (the app moved it elsewhere); nothing more was sent. Observe and try again.');
+  }
+  await deps.keyboard.keysTo(owner, keys, deps.signal);
 }
 
 /** Polls the field until `done` holds or READBACK_MS passes; returns the last read. */
@@ -90,14 +102,15 @@ export async function setTextVerified(bus: A11yBus, info: ElementInfo, text: str
   checkTypable(text, info);
   await deps.focus();
   const owner = await deps.owner();
-  await deps.keyboard.keysTo(owner, parseChords('ctrl+a'), deps.signal);
-  if (text) await deps.keyboard.keysTo(owner, text, deps.signal);
-  else await deps.keyboard.keysTo(owner, parseChords('BackSpace'), deps.signal);
+  await keysToField(bus, t, deps, owner, parseChords('ctrl+a'));
+  await keysToField(bus, t, deps, owner, text ? text : parseChords('BackSpace'));
   const now = await waitFor(bus, t, (f) => reads(f, text, password), deps.signal);
-  if (!now || !reads(now, text, password)) {
-    throw new ComputerUseError('action_failed', `The text was typed (${why}), but the field does not read as set afterwards; observe it before retrying.`);
+  if (!now || same(now, after)) {
+    throw new ComputerUseError('action_failed', `The text was typed (${why}), but the field did not change; observe it before retrying.`);
   }
-  return { method: 'synthetic', detail: `typed: focus + select-all + XTest (${why})` };
+  // Changed, but not to the text (a length cap, an input mask): the receipt shows what it reads.
+  const differs = reads(now, text, password) ? '' : '; the field reads differently afterwards (a length cap or filter?)';
+  return { method: 'synthetic', detail: `typed: focus + select-all + XTest (${why})${differs}` };
 }
 
 /**
@@ -124,12 +137,13 @@ export async function insertTextVerified(bus: A11yBus, info: ElementInfo, text: 
   // Focusing may select the field's text or move the caret: put it back where the insert was meant to go.
   const placed = await bus.call(t, TEXT, 'SetCaretOffset', 'i', [at]).then(([r]) => r !== false, () => false);
   const owner = await deps.owner();
-  if (!placed) await deps.keyboard.keysTo(owner, parseChords(info.states.has('multi line') ? 'ctrl+End' : 'End'), deps.signal);
-  await deps.keyboard.keysTo(owner, text, deps.signal);
+  if (!placed) await keysToField(bus, t, deps, owner, parseChords(info.states.has('multi line') ? 'ctrl+End' : 'End'));
+  await keysToField(bus, t, deps, owner, text);
   const grown = (before?.length ?? 0) + [...text].length;
   const now = await waitFor(bus, t, (f) => f.length >= grown, deps.signal);
-  if (!now || now.length < grown) {
-    throw new ComputerUseError('action_failed', `The text was typed (${why}), but the field did not grow by it; observe it before retrying.`);
+  if (!now || same(now, after)) {
+    throw new ComputerUseError('action_failed', `The text was typed (${why}), but the field did not change; observe it before retrying.`);
   }
-  return { method: 'synthetic', detail: `typed: focus + XTest at ${placed ? at : 'the end'} (${why})` };
+  const short = now.length < grown ? '; the field grew by less than the text (a length cap or filter?)' : '';
+  return { method: 'synthetic', detail: `typed: focus + XTest at ${placed ? at : 'the end'} (${why})${short}` };
 }
