@@ -1,6 +1,8 @@
 /**
  * Element operations through AT-SPI interfaces (Action, EditableText, Value, Selection, Component): no
- * pointer, no focus stealing. Each op re-reads what it needs and verifies what it can.
+ * pointer, no focus stealing. Each op re-reads what it needs and verifies what it can. The exceptions take
+ * the keyboard and say so in their result: fields without EditableText, and edits an app accepted but did not
+ * apply (Gecko, see edit.ts), are focused and typed into through XTest, proven to reach the element's process.
  */
 import type { ActParams, ActResult } from '../../protocol/methods.js';
 import { ComputerUseError } from '../../protocol/errors.js';
