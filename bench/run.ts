@@ -17,6 +17,7 @@ import { Device } from '../src/devices/manager.js';
 import { sandboxEnv, startSandbox, stopSandbox, type SandboxInfo } from '../src/sandbox/sandbox.js';
 import { Session } from '../src/session/session.js';
 import { actsGedit, actsWidgetFactory } from './act.js';
+import { benchGecko } from './gecko.js';
 import { measureFixedCost } from './fixedcost.js';
 import { appSpecs, killApp, launchAndWait, type AppSpec } from './apps.js';
 import { runBaseline } from './baseline.js';
@@ -116,6 +117,7 @@ async function main(): Promise<number> {
     await device.hello();
     bus = await A11yBus.connect();
     for (const spec of specs) await benchApp(session, bus, env, spec, report);
+    if (process.env['BENCH_APPS']?.split(',').includes('gecko')) Object.assign(report, { gecko: await benchGecko(session) }); // gecko: Firefox ESR
     process.stdout.write('\n\n');
     // Wayland (issue 10 item 6): its own Weston sandbox; BENCH_APPS=weston runs it (alone or with others).
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').map((a) => a.trim()).includes('weston')) {

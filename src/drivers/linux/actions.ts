@@ -1,6 +1,8 @@
 /**
  * Element operations through AT-SPI interfaces (Action, EditableText, Value, Selection, Component): no
- * pointer, no focus stealing. Each op re-reads what it needs and verifies what it can.
+ * pointer, no focus stealing. Each op re-reads what it needs and verifies what it can. The exceptions take
+ * the keyboard and say so in their result: fields without EditableText, and edits an app accepted but did not
+ * apply (Gecko, see edit.ts), are focused and typed into through XTest, proven to reach the element's process.
  */
 import type { ActParams, ActResult } from '../../protocol/methods.js';
 import { ComputerUseError } from '../../protocol/errors.js';
@@ -11,6 +13,8 @@ import { readElement, targetOf, toRawNode } from './reader.js';
 import { procInfo } from '../../common/proc.js';
 import { center, type Expect, type LinuxInput } from './input.js';
 import { parseChords } from '../../protocol/keys.js';
+import { insertTextVerified, setTextVerified, type TypingDeps } from './edit.js';
+import { selectInListCombo, topLevelOf } from './combo.js';
 
 const ACTION = 'org.a11y.atspi.Action';
 const ETEXT = 'org.a11y.atspi.EditableText';
@@ -92,11 +96,8 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
         await bus.setProp(t, VALUE, 'CurrentValue', 'd', Number(text));
         return { method: 'pattern', detail: 'Value.CurrentValue' };
       }
-      if (has(ETEXT) && info.states.has('editable')) {
-        const [ok] = await bus.call(t, ETEXT, 'SetTextContents', 's', [text]);
-        if (ok === false) throw new ComputerUseError('action_failed', 'The field refused the new text (read-only or filtered).');
-        return { method: 'pattern', detail: 'EditableText.SetTextContents' };
-      }
+      // Read back; an edit the app accepted but ignored (Gecko) is typed instead.
+      if (has(ETEXT) && info.states.has('editable')) return setTextVerified(bus, info, text, typing(bus, keyboard, info, signal));
       if (has(VALUE) && p.op === 'set_value') {
         const n = Number(text);
         if (!Number.isFinite(n)) throw new ComputerUseError('invalid_params', `set_value on a ${info.atspiRole} needs a number, got "${text.slice(0, 20)}".`);
@@ -104,6 +105,11 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
         return { method: 'pattern', detail: 'Value.CurrentValue' };
       }
       if (p.op === 'set_value' && has(SEL)) return selectByName(bus, info, text);
+      // A combo without Selection of its own (Gecko <select>) is chosen in, never typed into.
+      if (p.op === 'set_value' && info.atspiRole === 'combo box') {
+        const done = await selectInListCombo(bus, info, text, signal);
+        if (done) return done;
+      }
       if (p.op === 'set_value' && keyboard.available && info.states.has('focusable')) {
         // Widgets without EditableText (Chromium inputs): focus, select all, type through the keyboard.
         await focus(bus, info);
@@ -116,15 +122,8 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
     }
     case 'type': {
       const text = p.value ?? '';
-      if (has(ETEXT) && info.states.has('editable')) {
-        // Insert at the caret of a focused field; an unfocused one has a stale caret, so append as a click would.
-        const caret = has(TEXT) && info.states.has('focused') ? Number(await bus.getProp(t, TEXT, 'CaretOffset').catch(() => -1)) : -1;
-        const at = caret >= 0 ? caret : Number(await bus.getProp(t, TEXT, 'CharacterCount').catch(() => 0));
-        // The length is in UTF-8 bytes (GTK's insert_text), not characters: CJK text would be cut otherwise.
-        const [ok] = await bus.call(t, ETEXT, 'InsertText', 'isi', [at, text, Buffer.byteLength(text, 'utf8')]);
-        if (ok === false) throw new ComputerUseError('action_failed', 'The field refused the inserted text.');
-        return { method: 'pattern', detail: `EditableText.InsertText at ${at}` };
-      }
+      // Insert, read back; an insert the app accepted but ignored (Gecko) is typed instead.
+      if (has(ETEXT) && has(TEXT) && info.states.has('editable')) return insertTextVerified(bus, info, text, typing(bus, keyboard, info, signal));
       if (keyboard.available) {
         await focus(bus, info);
         await keyboard.keysTo(await processOf(bus, t), text, signal);
@@ -134,6 +133,10 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
     }
     case 'select': {
       if (p.value !== undefined && has(SEL)) return selectByName(bus, info, p.value);
+      if (p.value !== undefined && info.atspiRole === 'combo box') {
+        const done = await selectInListCombo(bus, info, p.value, signal);
+        if (done) return done;
+      }
       if (await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
       const done = await doNamedAction(bus, info, ['select', 'activate', 'click', 'press'], true);
       if (done) return done;
@@ -237,6 +240,26 @@ async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, dir
     return { method: 'synthetic', detail: 'Page key' };
   }
   throw unsupported(`scroll ${direction}`, info);
+}
+
+/**
+ * What the typing fallback needs: the element focused in its own window (made active first when another
+ * window has the keyboard), and the element's process, which the keys are proven to reach.
+ */
+function typing(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, signal?: AbortSignal): TypingDeps {
+  const owner = (): Promise<Expect> => processOf(bus, info.target);
+  return {
+    keyboard, owner, signal,
+    focus: async () => {
+      const expect = await owner();
+      if (!(await keyboard.focusedIs(expect))) {
+        const top = await topLevelOf(bus, info.target).catch(() => undefined);
+        if (top) await keyboard.activate({ pid: expect.pid, title: top.name, focused: top.states.has('active'), ...(top.bounds ? { bounds: top.bounds } : {}) });
+      }
+      const now = await readElement(bus, info.target, { children: false });
+      await focus(bus, now);
+    },
+  };
 }
 
 /** The process of an element's app (pid from the bus, start time from /proc): where its input must go. */

@@ -53,6 +53,8 @@ export interface ElementInfo {
   childCount: number;
   text?: string;
   textLength?: number;
+  /** A non-editable combo box's chosen item (read from its list child's Selection: Gecko, Chromium). */
+  choice?: string;
   value?: { current: number; min: number; max: number; step: number };
   bounds?: [number, number, number, number];
 }
@@ -120,6 +122,7 @@ export async function enrich(bus: A11yBus, info: ElementInfo, bounds: boolean): 
   const extra: Promise<void>[] = [];
   if (info.interfaces.has('org.a11y.atspi.Text') && wantsText(info)) extra.push(readText(bus, info));
   if (info.interfaces.has('org.a11y.atspi.Value')) extra.push(readValue(bus, info));
+  if (info.atspiRole === 'combo box' && !info.states.has('editable') && info.childCount === 1) extra.push(readComboChoice(bus, info));
   if (bounds && info.interfaces.has('org.a11y.atspi.Component')) extra.push(readBounds(bus, info));
   await Promise.all(extra);
 }
@@ -140,10 +143,40 @@ async function readText(bus: A11yBus, info: ElementInfo): Promise<void> {
       bus.call(info.target, 'org.a11y.atspi.Text', 'GetText', 'ii', [0, TEXT_READ_LIMIT]),
     ]);
     info.textLength = Number(count ?? 0);
+    const raw = await textWithinLength(bus, info.target, String(text[0] ?? ''), info.textLength);
     // U+FFFC marks where an embedded child object sits in its parent's text (Chromium): not text to show.
-    info.text = String(text[0] ?? '').replace(/\uFFFC/g, '');
-    if (info.text === '' && !info.states.has('editable')) { delete info.text; delete info.textLength; }
+    info.text = raw.replace(/\uFFFC/g, '');
+    // Only embedded objects and spaces (a form paragraph holding a label and a field): no text of its own.
+    if (info.text.trim() === '' && !info.states.has('editable')) { delete info.text; delete info.textLength; }
   } catch { /* some widgets list Text but fail it; the name still describes them */ }
+}
+
+/**
+ * Gecko answers `GetText(0, end)` with "" when `end` lies past the text's length (Firefox ESR: entry values
+ * and paragraphs read empty). When the first read came back empty but the element has characters, read again
+ * with an end inside the text.
+ */
+export async function textWithinLength(bus: A11yBus, t: Target, first: string, length: number): Promise<string> {
+  if (first !== '' || !(length > 0)) return first;
+  const [again] = await bus.call(t, 'org.a11y.atspi.Text', 'GetText', 'ii', [0, Math.min(length, TEXT_READ_LIMIT)]);
+  return String(again ?? '');
+}
+
+/**
+ * The chosen item of a combo box whose list child has a Selection (Firefox and Chromium `<select>`): their
+ * combo's own name is the label and its list is hidden while closed, so the choice is read here.
+ */
+async function readComboChoice(bus: A11yBus, info: ElementInfo): Promise<void> {
+  try {
+    const known: Target | undefined = info.children[0];
+    const list: Target = known ?? await bus.call(info.target, ACC, 'GetChildAtIndex', 'i', [0]).then(([r]) => ({ dest: (r as [string, string])[0], path: (r as [string, string])[1] }));
+    const [ifaces] = await bus.call(list, ACC, 'GetInterfaces');
+    if (!(ifaces as string[]).includes('org.a11y.atspi.Selection')) return;
+    const [[dest, path]] = await bus.call(list, 'org.a11y.atspi.Selection', 'GetSelectedChild', 'i', [0]) as [[string, string]];
+    if (!path || path === NULL_PATH) return;
+    const name = String(await bus.getProp({ dest, path }, ACC, 'Name') ?? '');
+    if (name) info.choice = name.slice(0, TEXT_READ_LIMIT);
+  } catch { /* no list or no selection: the combo shows its name only */ }
 }
 
 async function readValue(bus: A11yBus, info: ElementInfo): Promise<void> {
@@ -228,6 +261,8 @@ export function toRawNode(info: ElementInfo, showingReliable = true): RawNode {
     node.value = password ? (info.textLength ? '••••' : '') : info.text;
     if (!password && info.textLength !== undefined && info.textLength > info.text.length) node.valueLength = info.textLength;
   }
+  // GTK3 names a combo after its choice; Gecko and Chromium name it after its label and hold the choice apart.
+  if (info.choice !== undefined && node.value === undefined && info.choice !== info.name) node.value = info.choice;
   if (info.value && VALUE_ROLES.test(info.atspiRole)) {
     // A spin button's text is its number as typed; the Value interface holds the number itself.
     if (!info.text || info.atspiRole === 'spin button') node.value = formatNumber(info.value.current);
