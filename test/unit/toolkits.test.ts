@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { inaccessibleAdvice } from '../../src/doctor/advice.js';
-import { javaA11yOptions, toolkitLaunchEnv } from '../../src/drivers/linux/toolkits.js';
+import { appLaunchEnv, javaA11yOptions, toolkitLaunchEnv } from '../../src/drivers/linux/toolkits.js';
 import { isX11Handle, x11Handle, xidOf } from '../../src/drivers/linux/x11apps.js';
 import type { AppInfo } from '../../src/engine/node.js';
 import { WindowTable } from '../../src/session/windows.js';
@@ -65,4 +65,14 @@ test('a denied app off the bus stays unseen: name and "denied", no title, no win
   const text = formatApps([offBus('keepassxc', 'Vault Quokka')], table, (w) => (w.app === 'keepassxc' ? 'it is on your denyApps list' : undefined));
   assert.equal(text, 'keepassxc (denied: it is on your denyApps list)');
   assert.equal(table.get('w1'), undefined);
+});
+
+test('the launched app does not inherit AT_SPI_BUS_ADDRESS when the session bus can tell it (Qt 6.4)', () => {
+  const base = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/tmp/s', AT_SPI_BUS_ADDRESS: 'unix:path=/tmp/a', PATH: '/usr/bin' };
+  const env = appLaunchEnv(base, {}, {});
+  assert.equal(env['AT_SPI_BUS_ADDRESS'], undefined);
+  assert.equal(env['PATH'], '/usr/bin');
+  assert.equal(env['QT_ACCESSIBILITY'], '1');
+  assert.equal(appLaunchEnv({ AT_SPI_BUS_ADDRESS: 'unix:path=/tmp/a' }, {}, {})['AT_SPI_BUS_ADDRESS'], 'unix:path=/tmp/a', 'no session bus: the only way to the bus stays');
+  assert.equal(appLaunchEnv(base, { AT_SPI_BUS_ADDRESS: 'unix:path=/tmp/b' }, {})['AT_SPI_BUS_ADDRESS'], 'unix:path=/tmp/b');
 });

@@ -23,7 +23,7 @@ import type { KeysParams, PointerParams } from '../../protocol/methods.js';
 import { Overlay } from './x11/overlay.js';
 import { x11 } from './x11/connection.js';
 import { captureRect, listDisplays, ocrPng, readClipboard, scaleAndMark, writeClipboard } from './screen.js';
-import { ATSPI_ROOT_PROPERTY, toolkitLaunchEnv } from './toolkits.js';
+import { ATSPI_ROOT_PROPERTY, appLaunchEnv } from './toolkits.js';
 import { inaccessibleApps, isX11Handle, x11WindowInfo, xidOf } from './x11apps.js';
 
 export const DRIVER_VERSION = '0.1.0';
@@ -286,7 +286,7 @@ export class LinuxDriver {
     await this.ensureAtspiRootProperty();
     // The toolkit switches (Qt, Java ATK wrapper) come first; variables the caller passes win.
     const child = spawn(p.command, p.args ?? [], {
-      detached: true, stdio: 'ignore', env: { ...process.env, ...toolkitLaunchEnv(process.env), ...(p.env ?? {}) },
+      detached: true, stdio: 'ignore', env: appLaunchEnv(process.env, p.env ?? {}),
     });
     const spawned = await new Promise<number>((resolve, reject) => {
       child.once('spawn', () => resolve(child.pid ?? 0));

@@ -11,6 +11,9 @@
  *   variables. at-spi-bus-launcher sets that property on a usual X desktop; the sandbox's did not.
  * - OpenJDK 17 loads `assistive_technologies` classes from the class path only: the wrapper's jar must be
  *   added, and `-Xbootclasspath/a:` does it for every way of starting a JVM (`-jar`, `-cp`, source files).
+ * - Qt 6.4 never registered (0 of 3) when AT_SPI_BUS_ADDRESS was in its environment: it then connects in the
+ *   bridge's constructor and announces "enabled" before anyone listens. Without the variable it asks the
+ *   session bus and registered 3 of 3; featherpad, GTK 3 and the Java wrapper registered without it too.
  */
 import { existsSync } from 'node:fs';
 
@@ -52,3 +55,14 @@ export function toolkitLaunchEnv(base: NodeJS.ProcessEnv, facts: ToolkitFacts = 
 
 /** The X root-window property through which Qt 5 (and GTK 2, Java) find the accessibility bus. */
 export const ATSPI_ROOT_PROPERTY = 'AT_SPI_BUS';
+
+/**
+ * The whole environment of a launched app: `base` with the toolkit switches, then the caller's variables.
+ * AT_SPI_BUS_ADDRESS is dropped when a session bus can tell the address (org.a11y.Bus), unless the caller
+ * passes it: with it, Qt 6.4 apps never register (see above), and every other toolkit finds the bus without it.
+ */
+export function appLaunchEnv(base: NodeJS.ProcessEnv, caller: Record<string, string> = {}, facts: ToolkitFacts = toolkitFacts()): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, ...toolkitLaunchEnv(base, facts), ...caller };
+  if (env['DBUS_SESSION_BUS_ADDRESS'] && caller['AT_SPI_BUS_ADDRESS'] === undefined) delete env['AT_SPI_BUS_ADDRESS'];
+  return env;
+}
