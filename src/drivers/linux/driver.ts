@@ -146,7 +146,7 @@ export class LinuxDriver {
       'apps.launch': (p) => this.launch(p),
       'tree.snapshot': async (p) => {
         const t0 = performance.now();
-        if (isX11Handle(p.window)) throw notAccessible();
+        if (isX11Handle(p.window)) { await this.x11Window(p.window); throw notAccessible(); } // a closed one: window_not_found
         try {
           const start = targetOf(p.scope ?? p.window);
           const [window, read] = await Promise.all([
@@ -162,7 +162,7 @@ export class LinuxDriver {
         }
       },
       'tree.find': async (p) => {
-        if (isX11Handle(p.window)) throw notAccessible();
+        if (isX11Handle(p.window)) { await this.x11Window(p.window); throw notAccessible(); } // a closed one: window_not_found
         const read = await (async () => readTree(this.bus, targetOf(p.window), { maxNodes: 5000 }))().catch((e: unknown) => {
           if (isGone(e)) throw new ComputerUseError('window_not_found', 'The window is gone. Call computer_apps to list the open windows.');
           throw e;
