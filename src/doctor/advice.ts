@@ -29,10 +29,12 @@ export function inaccessibleAdvice(f: AdviceFacts): Advice {
   switch (f.toolkit) {
     case 'qt': {
       const qtOff = f.env['QT_ACCESSIBILITY'] !== '1' && f.env['QT_LINUX_ACCESSIBILITY_ALWAYS_ON'] === undefined;
-      const why = f.atspiRootProperty === false
+      const why = f.env['AT_SPI_BUS_ADDRESS'] !== undefined
+        ? 'a Qt app started with AT_SPI_BUS_ADDRESS in its environment (Qt 6.4 then never registers; Qt 5 only now and then)'
+        : f.atspiRootProperty === false
         ? 'a Qt app started while the X root window had no AT_SPI_BUS property (Qt 5 then finds the accessibility bus only now and then)'
         : qtOff ? 'a Qt app started without QT_ACCESSIBILITY=1' : 'a Qt app whose accessibility bridge did not connect when it started';
-      return { reason: why, fix: `${relaunch} (QT_ACCESSIBILITY=1, QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 and the AT_SPI_BUS root-window property); ${FALLBACK}.` };
+      return { reason: why, fix: `${relaunch} (QT_ACCESSIBILITY=1, QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1, no AT_SPI_BUS_ADDRESS, and the AT_SPI_BUS root-window property); ${FALLBACK}.` };
     }
     case 'java': {
       const jto = f.env['JAVA_TOOL_OPTIONS'] ?? '';

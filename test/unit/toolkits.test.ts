@@ -76,3 +76,9 @@ test('the launched app does not inherit AT_SPI_BUS_ADDRESS when the session bus 
   assert.equal(appLaunchEnv({ AT_SPI_BUS_ADDRESS: 'unix:path=/tmp/a' }, {}, {})['AT_SPI_BUS_ADDRESS'], 'unix:path=/tmp/a', 'no session bus: the only way to the bus stays');
   assert.equal(appLaunchEnv(base, { AT_SPI_BUS_ADDRESS: 'unix:path=/tmp/b' }, {})['AT_SPI_BUS_ADDRESS'], 'unix:path=/tmp/b');
 });
+
+test('a Qt app started with AT_SPI_BUS_ADDRESS is told why (Qt 6.4 never registers with it)', () => {
+  const a = inaccessibleAdvice({ toolkit: 'qt', env: { QT_ACCESSIBILITY: '1', AT_SPI_BUS_ADDRESS: 'unix:path=/x' }, atspiRootProperty: true });
+  assert.match(a.reason, /AT_SPI_BUS_ADDRESS/);
+  assert.match(a.fix ?? '', /no AT_SPI_BUS_ADDRESS/);
+});
