@@ -20,7 +20,7 @@ const PING_RETRY_MS = 1000;
 const APP_ROOT_PATH = '/org/a11y/atspi/accessible/root';
 /** The properties getAll reads one by one where GetAll is unsafe (A11yBus.getAll). */
 const PER_PROPERTY: Record<string, readonly string[]> = {
-  'org.a11y.atspi.Accessible': ['Name', 'Description', 'ChildCount', 'AccessibleId', 'Locale', 'Parent', 'HelpText'],
+  'org.a11y.atspi.Accessible': ['Name', 'Description', 'ChildCount', 'AccessibleId', 'Parent'],
   'org.a11y.atspi.Value': ['CurrentValue', 'MinimumValue', 'MaximumValue', 'MinimumIncrement', 'Text'],
 };
 
