@@ -28,6 +28,7 @@ import { SCREENSHOT_FORMULA } from './screenshot.js';
 import { r1 } from './stats.js';
 import { instrument } from './trace.js';
 import { benchWeston, westonLine } from './weston.js';
+import { benchToolkits } from './toolkits.js';
 
 /** Launches one app, measures it into a new row of `report` and kills it; failures become row errors. */
 async function benchApp(session: Session, bus: A11yBus, env: Record<string, string>, spec: AppSpec, report: Report): Promise<void> {
@@ -118,6 +119,7 @@ async function main(): Promise<number> {
     bus = await A11yBus.connect();
     for (const spec of specs) await benchApp(session, bus, env, spec, report);
     if (process.env['BENCH_APPS']?.split(',').includes('gecko')) Object.assign(report, { gecko: await benchGecko(session) }); // gecko: Firefox ESR
+    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('toolkits')) await benchToolkits().catch((e: unknown) => report.errors.push(`toolkits: ${errText(e)}`));
     process.stdout.write('\n\n');
     // Wayland (issue 10 item 6): its own Weston sandbox; BENCH_APPS=weston runs it (alone or with others).
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').map((a) => a.trim()).includes('weston')) {

@@ -8,7 +8,10 @@ import { Device } from '../devices/manager.js';
 import type { AppInfo, WindowInfo } from '../engine/node.js';
 import { countNodes, walk } from '../engine/node.js';
 import type { HelloResult } from '../protocol/methods.js';
-import { a11yStatus, displayServer, onPath, xtestExtension } from '../drivers/linux/prereq.js';
+import { a11yStatus, atspiRootProperty, displayServer, onPath, xtestExtension } from '../drivers/linux/prereq.js';
+import { existsSync } from 'node:fs';
+import { inaccessibleAdvice } from './advice.js';
+import { JAVA_ATK_JAR, javaA11yOptions } from '../drivers/linux/toolkits.js';
 import type { Confirmer } from '../policy/confirm.js';
 import { a11yFix, applyA11yFix, type DoctorFix, type FixOutcome } from './fix.js';
 import { probeWaylandInput } from '../drivers/linux/portal.js';
@@ -134,19 +137,34 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
   const device = opts.device ?? new Device({ platform: 'linux', env: opts.env ?? {}, timeoutMs: 10_000 });
   let hello: HelloResult | undefined;
   let apps: AppInfo[] = [];
+  /** Apps with X windows that are not on the accessibility bus. */
+  let offBus: AppInfo[] = [];
   try {
     hello = await device.hello();
-    apps = (await device.call('apps.list', { withWindows: true })).apps;
+    const listed = (await device.call('apps.list', { withWindows: true })).apps;
+    apps = listed.filter((a) => !a.inaccessible);
+    offBus = listed.filter((a) => a.inaccessible);
     add({ id: 'a11y_bus', status: 'ok', summary: `Accessibility bus reachable; ${apps.length} app${apps.length === 1 ? '' : 's'} registered${apps.length ? `: ${apps.map((a) => a.name || '(unnamed)').slice(0, 8).join(', ')}` : ''}.` });
   } catch (e) {
     add({ id: 'a11y_bus', status: 'fail', summary: `The Linux driver cannot read the accessibility bus: ${(e as Error).message.split('\n')[0]}`, fix: 'Run inside a desktop session with AT-SPI (at-spi2-core), or `computer-use sandbox up`.' });
   }
 
-  // Toolkit environment for apps started from here (computer_launch passes it on).
+  for (const a of offBus.slice(0, 8)) add({ id: 'app_off_bus', status: 'warn', summary: `${a.name} (pid ${a.pid}) has windows but is not on the accessibility bus: ${a.inaccessible?.reason ?? ''}.`, ...(a.inaccessible?.fix ? { fix: a.inaccessible.fix } : {}) });
+  // Toolkit environment for apps started from here. computer_launch sets the Qt and Java switches itself.
   const qt = env['QT_ACCESSIBILITY'];
   add(qt === '1'
-    ? { id: 'qt_accessibility', status: 'ok', summary: 'QT_ACCESSIBILITY=1: Qt apps started from here expose their tree.' }
-    : { id: 'qt_accessibility', status: 'info', summary: `QT_ACCESSIBILITY is ${qt === undefined ? 'unset' : `"${qt}"`}: Qt apps may stay off the accessibility bus.`, fix: 'export QT_ACCESSIBILITY=1 (and QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1) before starting Qt apps.' });
+    ? { id: 'qt_accessibility', status: 'ok', summary: 'QT_ACCESSIBILITY=1: Qt apps started from here turn accessibility on.' }
+    : { id: 'qt_accessibility', status: 'info', summary: `QT_ACCESSIBILITY is ${qt === undefined ? 'unset' : `"${qt}"`}: Qt apps started outside computer_launch may stay off the accessibility bus (computer_launch sets it).`, fix: 'export QT_ACCESSIBILITY=1 QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 before starting Qt apps yourself.' });
+  // Qt 5 finds the bus reliably only through the root window's AT_SPI_BUS (3 of 6 starts without it, 8 of 8 with).
+  const rootProp = session === 'x11' ? await atspiRootProperty(env) : undefined;
+  if (rootProp === null) {
+    add({ id: 'atspi_root_property', status: 'warn', summary: 'The X root window has no AT_SPI_BUS property: Qt 5 apps started outside computer_launch reach the accessibility bus only now and then (computer_launch sets it).',
+      fix: `xprop -root -f AT_SPI_BUS 8s -set AT_SPI_BUS "$(gdbus call --session --dest org.a11y.Bus --object-path /org/a11y/bus --method org.a11y.Bus.GetAddress | cut -d"'" -f2)", then restart the Qt apps (a headless Xvfb needs -noreset, or it drops the property when its last client leaves).` });
+  } else if (typeof rootProp === 'string') add({ id: 'atspi_root_property', status: 'ok', summary: 'The X root window names the accessibility bus (AT_SPI_BUS): Qt 5 apps find it.' });
+  const javaJar = existsSync(JAVA_ATK_JAR);
+  add(javaJar
+    ? { id: 'java_atk_wrapper', status: 'ok', summary: `Java ATK wrapper installed (${JAVA_ATK_JAR}); computer_launch starts JVMs with JAVA_TOOL_OPTIONS="${javaA11yOptions()}".` }
+    : { id: 'java_atk_wrapper', status: 'info', summary: 'Java ATK wrapper not installed (optional: Java Swing/AWT apps).', fix: 'apt-get install libatk-wrapper-java-jni' });
   const gsk = env['GSK_RENDERER'];
   add(gsk === 'cairo' || session !== 'x11'
     ? { id: 'gtk4_renderer', status: 'ok', summary: `GSK_RENDERER=${gsk ?? 'unset'}.` }
@@ -161,7 +179,7 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
   if (fixes.length) report.fixes = fixes;
   if (opts.fix) report.applied = applied;
   if (opts.app !== undefined || apps.some((a) => a.windows.some((w) => w.focused))) {
-    report.app = await diagnoseApp(device, apps, opts.app, hello !== undefined);
+    report.app = await diagnoseApp(device, apps, opts.app, hello !== undefined, rootProp === undefined ? undefined : rootProp !== null);
   }
   if (!opts.device) await device.close();
   report.ok = !checks.some((c) => c.status === 'fail') && report.app?.status !== 'fail';
@@ -184,7 +202,7 @@ export const CHROMIUM_REREAD_MS = 1500;
 const CHROMIUM_FLAG = '--force-renderer-accessibility';
 
 /** Why an app's tree is empty (or that it is not). */
-export async function diagnoseApp(device: Device, apps: AppInfo[], name: string | undefined, busUp: boolean): Promise<AppDiagnosis> {
+export async function diagnoseApp(device: Device, apps: AppInfo[], name: string | undefined, busUp: boolean, rootProperty?: boolean): Promise<AppDiagnosis> {
   const want = name?.toLowerCase();
   const onBus = want === undefined ? apps.find((a) => a.windows.some((w) => w.focused))
     : apps.find((a) => a.name.toLowerCase() === want) ?? apps.find((a) => a.name.toLowerCase().includes(want))
@@ -204,8 +222,11 @@ export async function diagnoseApp(device: Device, apps: AppInfo[], name: string 
   const toolkitFixes = (): string[] => {
     switch (toolkit) {
       case 'chromium': case 'electron': return [`Restart it with ${CHROMIUM_FLAG} (Chromium exposes web content to AT-SPI only with it).`, cdpFix];
-      case 'java': return ['Enable the Java Access Bridge: apt-get install libatk-wrapper-java-jni, and set assistive_technologies=org.GNOME.Accessibility.AtkWrapper in the JRE\'s accessibility.properties (or JAVA_TOOL_OPTIONS=-Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper), then restart it.'];
-      case 'qt': return [`Restart it with QT_ACCESSIBILITY=1 and QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 in its environment${proc?.env['QT_ACCESSIBILITY'] === '1' ? ' (QT_ACCESSIBILITY=1 is already set: check that the qt at-spi bridge is installed, e.g. qt5-gtk-platformtheme / libqt5dbus5)' : ''}.`];
+      case 'java': case 'qt': {
+        // The same advice computer_apps shows beside the app (advice.ts), each recipe verified by an e2e test.
+        const a = inaccessibleAdvice({ toolkit, env: proc?.env ?? {}, javaJarInstalled: existsSync(JAVA_ATK_JAR), ...(rootProperty !== undefined ? { atspiRootProperty: rootProperty } : {}) });
+        return [`${a.reason[0]?.toUpperCase() ?? ''}${a.reason.slice(1)}. ${a.fix ?? ''}`.trim()];
+      }
       case 'gtk4': return [`Restart it with GSK_RENDERER=cairo (GTK 4.8 under Xvfb does not register otherwise)${proc?.env['GSK_RENDERER'] ? `; it runs with GSK_RENDERER=${proc.env['GSK_RENDERER']}` : ''}.`];
       case 'gtk3': return proc?.env['NO_AT_BRIDGE'] === '1' ? ['It was started with NO_AT_BRIDGE=1: restart it without.'] : [];
       default: return [];

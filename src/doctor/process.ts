@@ -19,7 +19,7 @@ export interface ProcessFacts {
   toolkit: Toolkit;
 }
 
-const ENV_KEYS = ['QT_ACCESSIBILITY', 'QT_LINUX_ACCESSIBILITY_ALWAYS_ON', 'GSK_RENDERER', 'NO_AT_BRIDGE', 'GTK_MODULES', 'DISPLAY', 'WAYLAND_DISPLAY', 'JAVA_TOOL_OPTIONS'];
+const ENV_KEYS = ['QT_ACCESSIBILITY', 'QT_LINUX_ACCESSIBILITY_ALWAYS_ON', 'GSK_RENDERER', 'NO_AT_BRIDGE', 'GTK_MODULES', 'DISPLAY', 'WAYLAND_DISPLAY', 'JAVA_TOOL_OPTIONS', 'AT_SPI_BUS_ADDRESS'];
 
 function read(path: string): string | undefined {
   try { return readFileSync(path, 'utf8'); } catch { return undefined; }

@@ -180,7 +180,9 @@ async function startOn(display: string, wm: boolean): Promise<SandboxInfo> {
   try {
     const baseEnv = { ...cleanEnv(process.env), DISPLAY: display, XDG_RUNTIME_DIR: runtimeDir };
 
-    const xvfb: Spawned = spawnDetached('Xvfb', [display, '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'],
+    // -noreset: without it Xvfb resets when its last client disconnects, which drops the AT_SPI_BUS root-window
+    // property at-spi-bus-launcher sets (and closes its display after); Qt 5 needs that property (toolkits.ts).
+    const xvfb: Spawned = spawnDetached('Xvfb', [display, '-screen', '0', '1280x1024x24', '-nolisten', 'tcp', '-noreset'],
       baseEnv, log('xvfb'));
     partial.pids.xvfb = xvfb.pid;
     await pollUntil(`Xvfb ${display}`, async () => {

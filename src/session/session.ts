@@ -154,6 +154,22 @@ export class Session {
     return w;
   }
 
+  /**
+   * The error for an app name no accessible app matches: when a running app off the accessibility bus
+   * matches (listed by computer_apps as not accessible), say that instead, so that no second copy is started.
+   */
+  private async notFound(name: string, accessible: AppInfo[]): Promise<ComputerUseError> {
+    const want = name.toLowerCase();
+    const off = (await this.device.call('apps.list', { withWindows: true }).catch(() => ({ apps: [] as AppInfo[] }))).apps
+      .find((a) => a.inaccessible && (a.name.toLowerCase() === want || a.executable?.toLowerCase().endsWith(`/${want}`)));
+    if (off?.inaccessible) {
+      const why = this.hidden({ app: off.name, pid: off.pid, ...(off.executable ? { executable: off.executable } : {}) });
+      if (why) return deniedRead(why);
+      return new ComputerUseError('unsupported', `${off.name} (pid ${off.pid}) is running but not accessible: ${off.inaccessible.reason}. ${off.inaccessible.fix ?? ''} Its windows are listed by computer_apps.`.trim());
+    }
+    return new ComputerUseError('app_not_found', `No running app matches "${name}". Running: ${accessible.map((a) => a.name).join(', ') || 'none'}. Start it with computer_launch.`);
+  }
+
   private async findWindow(target: WindowTarget): Promise<WindowInfo> {
     if (target.window && /^w\d+$/.test(target.window)) {
       const known = this.windows.get(target.window);
@@ -164,7 +180,7 @@ export class Session {
       const want = target.app.toLowerCase();
       const app = apps.find((a) => a.name.toLowerCase() === want) ?? apps.find((a) => a.name.toLowerCase().includes(want))
         ?? apps.find((a) => a.executable?.toLowerCase().endsWith(`/${want}`));
-      if (!app) throw new ComputerUseError('app_not_found', `No running app matches "${target.app}". Running: ${apps.map((a) => a.name).join(', ') || 'none'}. Start it with computer_launch.`);
+      if (!app) throw await this.notFound(target.app, apps);
       const appWhy = this.hidden({ app: app.name, pid: app.pid, ...(app.executable ? { executable: app.executable } : {}) });
       if (appWhy) throw deniedRead(appWhy);
       const windows = (await this.device.call('windows.list', { pid: app.pid })).windows.map(masked);

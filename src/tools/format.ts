@@ -25,8 +25,15 @@ export function formatApps(apps: AppInfo[], table: WindowTable, hidden: HiddenCh
     const why = hidden({ app: a.name, pid: a.pid, ...exe });
     if (why) { lines.push(`${a.name || '(unnamed)'} (denied: ${why})`); continue; }
     const shown = a.windows.filter((w) => !hidden({ ...w, ...exe }));
-    lines.push(`${a.name || '(unnamed)'} pid=${a.pid}${a.busy ? ' (busy: not answering)' : a.windows.length ? '' : ' (no windows)'}`);
-    for (const w of shown) lines.push(`  ${windowLine(w, table)}`);
+    if (a.inaccessible) {
+      // Running, with windows, but off the accessibility bus: say so, so that no second copy is started.
+      lines.push(`${a.name || '(unnamed)'} pid=${a.pid} (not accessible: ${a.inaccessible.reason})`);
+      if (a.inaccessible.fix) lines.push(`  fix: ${a.inaccessible.fix}`);
+      for (const w of shown) lines.push(`  ${windowLine(w, table)} · no tree: computer_screenshot {"window":"${table.refOf(w)}"}`);
+    } else {
+      lines.push(`${a.name || '(unnamed)'} pid=${a.pid}${a.busy ? ' (busy: not answering)' : a.windows.length ? '' : ' (no windows)'}`);
+      for (const w of shown) lines.push(`  ${windowLine(w, table)}`);
+    }
     const n = a.windows.length - shown.length;
     if (n) lines.push(`  (${n} window${n === 1 ? '' : 's'} hidden: ${hidden({ ...a.windows.find((w) => !shown.includes(w))!, ...exe })})`);
   }

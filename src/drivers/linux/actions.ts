@@ -8,6 +8,7 @@ import type { ActParams, ActResult } from '../../protocol/methods.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
+import { comboItemNames } from './combo-items.js';
 import type { ElementInfo } from './reader.js';
 import { readElement, targetOf, toRawNode } from './reader.js';
 import { procInfo } from '../../common/proc.js';
@@ -195,10 +196,25 @@ async function selectByName(bus: A11yBus, info: ElementInfo, name: string): Prom
   const kids = await Promise.all(info.children.map(async (c, i) => ({ i, name: String(await bus.getProp(c, ACC, 'Name').catch(() => '')) })));
   const want = name.toLowerCase();
   const hit = kids.find((k) => k.name === name) ?? kids.find((k) => k.name.toLowerCase().startsWith(want));
+  // Swing combos keep their items deeper (popup menu → … → list): select by the item's index (combo.ts).
+  if (!hit && info.atspiRole === 'combo box') return selectComboItem(bus, info, name, kids.map((k) => k.name));
   if (!hit) throw new ComputerUseError('invalid_params', `No item named "${name.slice(0, 40)}"; items: ${kids.map((k) => k.name).filter(Boolean).slice(0, 10).join(', ')}.`);
   const [ok] = await bus.call(info.target, SEL, 'SelectChild', 'i', [hit.i]);
   if (ok === false) throw new ComputerUseError('action_failed', `Selecting "${hit.name}" was refused.`);
   return { method: 'pattern', detail: `Selection.SelectChild(${hit.i})` };
+}
+
+/** Selects a combo item found below the combo's popup (Java Swing), verified by the combo's name after. */
+async function selectComboItem(bus: A11yBus, info: ElementInfo, name: string, direct: string[]): Promise<ActResult> {
+  const items = await comboItemNames(bus, info.target).catch(() => undefined) ?? [];
+  const want = name.toLowerCase();
+  let i = items.indexOf(name);
+  if (i < 0) i = items.findIndex((n) => n.toLowerCase().startsWith(want));
+  const listed = (items.length ? items : direct).filter(Boolean).slice(0, 10).join(', ');
+  if (i < 0) throw new ComputerUseError('invalid_params', `No item named "${name.slice(0, 40)}"; items: ${listed}.`);
+  const [ok] = await bus.call(info.target, SEL, 'SelectChild', 'i', [i]);
+  if (ok === false) throw new ComputerUseError('action_failed', `Selecting "${items[i]}" was refused.`);
+  return { method: 'pattern', detail: `Selection.SelectChild(${i}) by item index (items under the popup)` };
 }
 
 /** Grabs focus and verifies it through the focused state (GrabFocus can return true without focusing). */

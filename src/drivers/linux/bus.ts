@@ -16,6 +16,14 @@ const PING_MS = 500;
 /** A busy app is pinged at most this often; calls in between fail at once. */
 const PING_RETRY_MS = 1000;
 
+/** The path of an app's root accessible object. */
+const APP_ROOT_PATH = '/org/a11y/atspi/accessible/root';
+/** The properties getAll reads one by one where GetAll is unsafe (A11yBus.getAll). */
+const PER_PROPERTY: Record<string, readonly string[]> = {
+  'org.a11y.atspi.Accessible': ['Name', 'Description', 'ChildCount', 'AccessibleId', 'Parent'],
+  'org.a11y.atspi.Value': ['CurrentValue', 'MinimumValue', 'MaximumValue', 'MinimumIncrement', 'Text'],
+};
+
 /** Thin wrapper over one dbus-next MessageBus. */
 export class A11yBus {
   private constructor(readonly bus: dbus.MessageBus, readonly address: string) {}
@@ -111,12 +119,39 @@ export class A11yBus {
     return (v as { value: unknown } | undefined)?.value;
   }
 
-  /** Reads all properties of one interface as a plain object. */
+  /**
+   * Reads all properties of one interface as a plain object. Qt 5 apps get one Get per known property
+   * instead: Qt 5.15's AT-SPI adaptor reads a second argument of every Properties call, and GetAll has
+   * none, so GetAll crashes the app (SIGSEGV in QVariant::toString; featherpad and KeePassXC, every time).
+   */
   async getAll(t: Target, iface: string, timeoutMs = 3000): Promise<Record<string, any>> {
+    const known = PER_PROPERTY[iface];
+    if (known && t.dest.startsWith(':') && !(await this.getAllIsSafe(t.dest))) {
+      const values = await Promise.all(known.map((k) => this.getProp(t, iface, k, timeoutMs).then((v: unknown) => [k, v] as const, (e: unknown) => {
+        if (e instanceof ComputerUseError && e.code === 'timeout') throw e;
+        return [k, undefined] as const; // a property the object lacks
+      })));
+      return Object.fromEntries(values.filter(([, v]) => v !== undefined));
+    }
     const [v] = await this.call(t, 'org.freedesktop.DBus.Properties', 'GetAll', 's', [iface], timeoutMs);
     const out: Record<string, any> = {};
     for (const [k, val] of Object.entries((v ?? {}) as Record<string, { value: unknown }>)) out[k] = val.value;
     return out;
+  }
+
+  /** Per app (unique bus name): whether Properties.GetAll is safe to call, from its toolkit's name. */
+  private readonly getAllSafe = new Map<string, Promise<boolean>>();
+
+  /** False for Qt apps (ToolkitName "Qt" on the application root), true otherwise or when unknown. */
+  getAllIsSafe(dest: string): Promise<boolean> {
+    let known = this.getAllSafe.get(dest);
+    if (!known) {
+      known = this.getProp({ dest, path: APP_ROOT_PATH }, 'org.a11y.atspi.Application', 'ToolkitName', 1500)
+        .then((name: unknown) => !/^qt/i.test(String(name ?? '')), () => true);
+      this.getAllSafe.set(dest, known);
+      // Bus names are never reused; the map only grows with apps seen (a bounded number per session).
+    }
+    return known;
   }
 
   /** Sets one property. */

@@ -4,7 +4,7 @@
  */
 import { findInTree } from '../common/find.js';
 import { spawn } from 'node:child_process';
-import { walk, type RawNode, type WindowInfo } from '../../engine/node.js';
+import { walk, type AppInfo, type RawNode, type WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import { formatChords } from '../../protocol/keys.js';
 import type { Handlers } from '../../protocol/peer.js';
@@ -23,6 +23,8 @@ import type { KeysParams, PointerParams } from '../../protocol/methods.js';
 import { Overlay } from './x11/overlay.js';
 import { x11 } from './x11/connection.js';
 import { captureRect, listDisplays, ocrPng, readClipboard, scaleAndMark, writeClipboard } from './screen.js';
+import { ATSPI_ROOT_PROPERTY, appLaunchEnv } from './toolkits.js';
+import { inaccessibleApps, isX11Handle, x11WindowInfo, xidOf } from './x11apps.js';
 
 export const DRIVER_VERSION = '0.1.0';
 /** How long settle waits for an app's first reaction to an input before calling it quiet. */
@@ -51,6 +53,7 @@ export class LinuxDriver {
 
   /** Describes one window by handle (without listing every app), failing with window_not_found. */
   async windowInfo(handle: string): Promise<WindowInfo> {
+    if (isX11Handle(handle)) return this.x11Window(handle);
     try {
       const t = targetOf(handle);
       const [info, pid, app] = await Promise.all([
@@ -69,6 +72,34 @@ export class LinuxDriver {
       if (isGone(e)) throw new ComputerUseError('window_not_found', 'The window is gone. Call computer_apps to list the open windows.');
       throw e;
     }
+  }
+
+  /** A window known only to the X server (an app off the accessibility bus), or window_not_found. */
+  private async x11Window(handle: string): Promise<WindowInfo> {
+    const xw = await this.input.x11Windows();
+    const xid = xidOf(handle);
+    const w = xw && xid !== undefined ? await x11WindowInfo(xw, xid).catch(() => undefined) : undefined;
+    if (!w) throw new ComputerUseError('window_not_found', 'The window is gone. Call computer_apps to list the open windows.');
+    return w;
+  }
+
+  /** Apps with X windows and no AT-SPI registration (empty without an X display). */
+  private async offBusApps(registered: number[]): Promise<AppInfo[]> {
+    const xw = await this.input.x11Windows();
+    return xw ? inaccessibleApps(xw, new Set(registered)).catch(() => []) : [];
+  }
+
+  /**
+   * Sets the X root window's AT_SPI_BUS property to the accessibility bus address when nothing set it (as
+   * at-spi-bus-launcher does on a usual X desktop): Qt 5 finds the bus reliably only through it. A value
+   * someone else set is left alone.
+   */
+  private async ensureAtspiRootProperty(): Promise<void> {
+    const xw = await this.input.x11Windows();
+    if (!xw) return;
+    try {
+      if ((await xw.rootString(ATSPI_ROOT_PROPERTY)) === undefined) await xw.setRootString(ATSPI_ROOT_PROPERTY, this.bus.address);
+    } catch { /* no X: Qt falls back to the session bus */ }
   }
 
   handlers(): Handlers {
@@ -94,7 +125,11 @@ export class LinuxDriver {
             ...(wayland ? { wayland_input: wayland.reason } : {}) },
         };
       },
-      'apps.list': async (p) => ({ apps: await listApps(this.bus, p.withWindows ?? true) }),
+      'apps.list': async (p) => {
+        const apps = await listApps(this.bus, p.withWindows ?? true);
+        // Listing windows: also the apps that show X windows but are not on the bus (listed as inaccessible).
+        return { apps: p.withWindows ?? true ? [...apps, ...await this.offBusApps(apps.map((a) => a.pid))] : apps };
+      },
       'windows.list': async (p) => {
         // Names and pids first, windows only of the apps asked for: observing one app stays cheap.
         const apps = await listApps(this.bus, false);
@@ -111,6 +146,7 @@ export class LinuxDriver {
       'apps.launch': (p) => this.launch(p),
       'tree.snapshot': async (p) => {
         const t0 = performance.now();
+        if (isX11Handle(p.window)) { await this.x11Window(p.window); throw notAccessible(); } // a closed one: window_not_found
         try {
           const start = targetOf(p.scope ?? p.window);
           const [window, read] = await Promise.all([
@@ -126,6 +162,7 @@ export class LinuxDriver {
         }
       },
       'tree.find': async (p) => {
+        if (isX11Handle(p.window)) { await this.x11Window(p.window); throw notAccessible(); } // a closed one: window_not_found
         const read = await (async () => readTree(this.bus, targetOf(p.window), { maxNodes: 5000 }))().catch((e: unknown) => {
           if (isGone(e)) throw new ComputerUseError('window_not_found', 'The window is gone. Call computer_apps to list the open windows.');
           throw e;
@@ -246,8 +283,10 @@ export class LinuxDriver {
   private async launch(p: LaunchParams): Promise<LaunchResult> {
     // Windows open before the launch: a single-instance app that opens a new window answers with that one.
     const before = new Set((await listApps(this.bus).catch(() => [])).flatMap((a) => a.windows.map((w) => w.id)));
+    await this.ensureAtspiRootProperty();
+    // The toolkit switches (Qt, Java ATK wrapper) come first; variables the caller passes win.
     const child = spawn(p.command, p.args ?? [], {
-      detached: true, stdio: 'ignore', env: { ...process.env, ...(p.env ?? {}) },
+      detached: true, stdio: 'ignore', env: appLaunchEnv(process.env, p.env ?? {}),
     });
     const spawned = await new Promise<number>((resolve, reject) => {
       child.once('spawn', () => resolve(child.pid ?? 0));
@@ -277,8 +316,14 @@ export class LinuxDriver {
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new ComputerUseError('timeout', `"${p.command}" started (pid ${spawned}) but no accessible window appeared within ${waitMs} ms. ` +
-      'It may not support accessibility (Qt needs QT_ACCESSIBILITY=1, Electron --force-renderer-accessibility).');
+      'It may not support accessibility: computer_apps lists it as not accessible, with the reason and what to do (Electron needs --force-renderer-accessibility).');
   }
+}
+
+/** The error for reading the tree of a window whose app is not on the accessibility bus. */
+function notAccessible(): ComputerUseError {
+  return new ComputerUseError('unsupported', 'This window\'s app is not on the accessibility bus, so it has no tree (computer_apps says why and how to fix it). ' +
+    'Read it with computer_screenshot (OCR) and act with pointer input, or restart the app with computer_launch.');
 }
 
 /**

@@ -113,6 +113,12 @@ export class LinuxInput {
     return matchWindow({ pid: w.pid, title: w.title, ...(w.bounds ? { bounds: w.bounds } : {}) }, await windows.clients());
   }
 
+  /** The X window reader on the driver's connection, or undefined without a usable X display. */
+  async x11Windows(): Promise<XWindows | undefined> {
+    if (!this.available) return undefined;
+    try { return (await this.parts()).windows; } catch { return undefined; }
+  }
+
   /** `WM_CLASS` of the X window of an AT-SPI window, when one maps. */
   async wmClassOf(w: Pick<WindowInfo, 'pid' | 'title' | 'bounds'>): Promise<string | undefined> {
     return (await this.wmClasses([w]))[0];

@@ -8,6 +8,7 @@ import { delimiter, join } from 'node:path';
 import dbus from 'dbus-next';
 import { ComputerUseError } from '../../protocol/errors.js';
 import { X11 } from './x11/connection.js';
+import { XWindows } from './x11/windows.js';
 
 const { Message } = dbus;
 
@@ -85,6 +86,19 @@ export async function xtestExtension(env: NodeJS.ProcessEnv = process.env, timeo
   } finally {
     x?.close();
   }
+}
+
+/**
+ * The X root window's AT_SPI_BUS property (how Qt 5 finds the accessibility bus reliably): its value, null
+ * when it is not set, undefined when there is no X display to ask.
+ */
+export async function atspiRootProperty(env: NodeJS.ProcessEnv = process.env, timeoutMs = 2000): Promise<string | null | undefined> {
+  if (!env['DISPLAY']) return undefined;
+  let x: X11 | undefined;
+  try {
+    x = await X11.open(env['DISPLAY'], timeoutMs);
+    return (await new XWindows(x).rootString('AT_SPI_BUS')) ?? null;
+  } catch { return undefined; } finally { x?.close(); }
 }
 
 /**

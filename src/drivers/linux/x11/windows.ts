@@ -33,6 +33,19 @@ export class XWindows {
     return out;
   }
 
+  /** A STRING property of the root window (e.g. `AT_SPI_BUS`), or undefined when it is not set. */
+  async rootString(name: string): Promise<string | undefined> {
+    const p = await this.property(this.x.root, name, 4096);
+    return p && p.format === 8 ? p.data.toString('latin1') : undefined;
+  }
+
+  /** Sets a STRING property on the root window (replacing it) and waits until the server processed it. */
+  async setRootString(name: string, value: string): Promise<void> {
+    const XA_STRING = 31;
+    this.x.send(this.x.client, 'ChangeProperty', 0, this.x.root, await this.x.atom(name), XA_STRING, 8, Buffer.from(value, 'latin1'));
+    await this.x.sync();
+  }
+
   /** The window the window manager calls active (`_NET_ACTIVE_WINDOW`), or undefined. */
   async activeWindow(): Promise<number | undefined> {
     const [id] = await this.cardinals(this.x.root, '_NET_ACTIVE_WINDOW');

@@ -1,0 +1,58 @@
+/**
+ * The toolkit advice doctor gives for an app that is not on the accessibility bus, and that `computer_apps`
+ * shows beside such an app (AppInfo.inaccessible). Pure: it works from the facts /proc gave (process.ts).
+ * Each recipe here was run and seen to work (Debian 12; see src/drivers/linux/toolkits.ts for the numbers).
+ */
+import { JAVA_ATK_CLASS, JAVA_ATK_JAR, javaA11yOptions } from '../drivers/linux/toolkits.js';
+import type { Toolkit } from './process.js';
+
+/** The process facts the advice needs. */
+export interface AdviceFacts {
+  toolkit: Toolkit;
+  /** Its environment variables that matter (QT_*, JAVA_TOOL_OPTIONS, GSK_RENDERER, NO_AT_BRIDGE). */
+  env: Record<string, string>;
+  /** Whether the Java ATK wrapper jar is installed on this machine. */
+  javaJarInstalled?: boolean;
+  /** The X root window's AT_SPI_BUS property is set (Qt 5 finds the bus reliably only through it). */
+  atspiRootProperty?: boolean;
+}
+
+/** Why the app is not readable and what makes it readable; `fix` is absent when nothing does. */
+export interface Advice { reason: string; fix?: string }
+
+/** What the model can do with a window that stays unreadable. */
+export const FALLBACK = 'its windows can still be read with computer_screenshot (OCR) and used with pointer input';
+
+/** Advice for a process with windows that never registered with the accessibility bus. */
+export function inaccessibleAdvice(f: AdviceFacts): Advice {
+  const relaunch = 'Close it and start it again with computer_launch, which sets this up';
+  switch (f.toolkit) {
+    case 'qt': {
+      const qtOff = f.env['QT_ACCESSIBILITY'] !== '1' && f.env['QT_LINUX_ACCESSIBILITY_ALWAYS_ON'] === undefined;
+      const why = f.env['AT_SPI_BUS_ADDRESS'] !== undefined
+        ? 'a Qt app started with AT_SPI_BUS_ADDRESS in its environment (Qt 6.4 then never registers; Qt 5 only now and then)'
+        : f.atspiRootProperty === false
+        ? 'a Qt app started while the X root window had no AT_SPI_BUS property (Qt 5 then finds the accessibility bus only now and then)'
+        : qtOff ? 'a Qt app started without QT_ACCESSIBILITY=1' : 'a Qt app whose accessibility bridge did not connect when it started';
+      return { reason: why, fix: `${relaunch} (QT_ACCESSIBILITY=1, QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1, no AT_SPI_BUS_ADDRESS, and the AT_SPI_BUS root-window property); ${FALLBACK}.` };
+    }
+    case 'java': {
+      const jto = f.env['JAVA_TOOL_OPTIONS'] ?? '';
+      if (!f.javaJarInstalled) return { reason: 'a Java app, and the Java ATK wrapper is not installed', fix: `apt-get install libatk-wrapper-java-jni, then restart it with computer_launch; ${FALLBACK}.` };
+      const why = jto.includes(JAVA_ATK_CLASS)
+        ? (jto.includes(JAVA_ATK_JAR) ? 'a Java app whose ATK wrapper did not register' : 'a Java app started with the ATK wrapper named but not on its class path')
+        : 'a Java app started without the ATK wrapper';
+      return { reason: why, fix: `${relaunch} (JAVA_TOOL_OPTIONS="${javaA11yOptions()}"); ${FALLBACK}.` };
+    }
+    case 'gtk4':
+      return { reason: 'a GTK 4 app that did not register (GTK 4.8 under Xvfb needs GSK_RENDERER=cairo)', fix: `${relaunch} with GSK_RENDERER=cairo; ${FALLBACK}.` };
+    case 'gtk3':
+      return f.env['NO_AT_BRIDGE'] === '1'
+        ? { reason: 'a GTK app started with NO_AT_BRIDGE=1', fix: `Restart it without NO_AT_BRIDGE; ${FALLBACK}.` }
+        : { reason: 'a GTK app that did not register with the accessibility bus', fix: `Restart it with computer_launch; ${FALLBACK}.` };
+    case 'chromium': case 'electron':
+      return { reason: 'a Chromium-based app that is not on the accessibility bus', fix: `Restart it with --force-renderer-accessibility; ${FALLBACK}.` };
+    default:
+      return { reason: 'its toolkit does not speak AT-SPI', fix: `No switch makes it readable: ${FALLBACK}.` };
+  }
+}
