@@ -2,12 +2,12 @@
  * The act flow (Invariants 1-3): resolve each ref and re-check its identity, ask the policy, dispatch, settle,
  * re-observe, and return a receipt per action plus the diff against what the model last saw.
  */
-import type { Op, WindowInfo } from '../engine/node.js';
+import type { Op, RawNode, WindowInfo } from '../engine/node.js';
 import type { Snapshot, SnapshotLine } from '../engine/snapshot.js';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError, staleRef } from '../protocol/errors.js';
-import type { ActResult } from '../protocol/methods.js';
-import type { Session, SettleOptions } from './session.js';
+import type { ActionabilityCheck, ActResult } from '../protocol/methods.js';
+import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
 import { ActingRun, type PipelineContext } from './pipeline.js';
 import { collectEffects, openWindows } from './effects.js';
 
@@ -25,7 +25,26 @@ export interface ActionReceipt {
   detail: string;
   method?: ActResult['method'];
   error?: ComputerUseError;
+  /** The element as the driver read it at dispatch (receipts compare against it, not the last snapshot). */
+  before?: RawNode;
 }
+
+/**
+ * What each op waits for before it is sent (Invariant 11). Edits need a field that takes text; a drag is
+ * positional, so it needs the element on screen and still. focus and scroll act on hidden or scrolled-away
+ * elements by design (scroll into_view), so they do not wait.
+ */
+export const ACTIONABILITY: Partial<Record<Op, ActionabilityCheck[]>> = {
+  click: ['visible', 'enabled', 'stable'], double_click: ['visible', 'enabled', 'stable'], right_click: ['visible', 'enabled', 'stable'],
+  toggle: ['visible', 'enabled', 'stable'], select: ['visible', 'enabled', 'stable'],
+  expand: ['visible', 'enabled', 'stable'], collapse: ['visible', 'enabled', 'stable'],
+  set_value: ['visible', 'enabled', 'editable', 'stable'], type: ['visible', 'enabled', 'editable', 'stable'],
+  clear: ['visible', 'enabled', 'editable', 'stable'],
+  drag_to: ['visible', 'stable'],
+};
+
+/** Ops after which the settle lasts at least EDIT_SETTLE_MS (dependent state shows in the diff). */
+const EDITS: ReadonlySet<Op> = new Set(['set_value', 'type', 'clear']);
 
 export interface ActOutcome {
   receipts: ActionReceipt[];
@@ -57,7 +76,8 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
   }
   const run = new ActingRun(session, ctx);
   const receipts: ActionReceipt[] = [];
-  const settleOpts = { ...session.settleDefaults, ...(settle ?? {}) };
+  const settleOpts: SettleOptions = { ...session.settleDefaults, ...(settle ?? {}) };
+  if (actions.some((a) => EDITS.has(a.op))) settleOpts.minMs = Math.max(settleOpts.minMs ?? 0, EDIT_SETTLE_MS);
   let window: WindowInfo | undefined;
   const windowsBefore = await openWindows(session);
   let freshSnapshot: Snapshot | undefined;
@@ -110,8 +130,11 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       value = drop.id;
     }
     const before = session.last.get(fp.window)?.elements.find((l) => l.ref === spec.ref);
+    const checks = ACTIONABILITY[spec.op];
     const params = (handle: string) => ({ id: handle, op: spec.op, ...(value !== undefined ? { value } : {}),
-      expect: { role: fp.role, ...(fp.name !== undefined ? { name: fp.name } : {}) } });
+      expect: { role: fp.role, ...(fp.name !== undefined ? { name: fp.name } : {}) },
+      // Waited for after the gate approved (the pipeline runs this inside the step), never before it.
+      ...(checks ? { actionable: { timeoutMs: session.actionTimeoutMs, checks } } : {}) });
     const receipt: ActionReceipt = { ...spec, status: 'unknown', detail: '' };
     let sending = false;
     try {
@@ -147,7 +170,9 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
         }
       }, () => ({ status: receipt.status, detail: receipt.detail }));
       receipt.detail = result.detail ?? result.method;
+      if (result.waitedMs) receipt.detail += `; waited ${result.waitedMs} ms until it was actionable`;
       receipt.method = result.method;
+      if (result.before) receipt.before = result.before;
       receipts.push(receipt);
     } catch (e) {
       const err = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
@@ -188,9 +213,12 @@ function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | undefined,
   for (const r of receipts) {
     if (r.status !== 'unknown') continue;
     const now = find(after, r.ref);
-    const was = find(before, r.ref);
+    // The state at dispatch, as the driver read it, wins over the model's last snapshot: the element may have
+    // changed in between (the user, another client), and a receipt must not call that change its own.
+    const seen = find(before, r.ref);
+    const was: Pick<SnapshotLine, 'states'> | undefined = r.before ? { states: r.before.states } : seen;
     if (!now) continue;
-    const has = (l: SnapshotLine | undefined, s: string): boolean => l?.states.includes(s as never) ?? false;
+    const has = (l: Pick<SnapshotLine, 'states'> | undefined, s: string): boolean => l?.states.includes(s as never) ?? false;
     let ok = false;
     let why = '';
     const spec = r as ActionReceipt & { value?: string };
@@ -206,8 +234,10 @@ function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | undefined,
       }
       case 'type': ok = (now.value ?? '').includes((spec.value ?? '').slice(0, 40)); why = ok ? 'text present' : ''; break;
       case 'toggle': {
-        const flip = (l: SnapshotLine | undefined) => has(l, 'checked') || has(l, 'pressed');
+        const flip = (l: Pick<SnapshotLine, 'states'> | undefined) => has(l, 'checked') || has(l, 'pressed');
         ok = was !== undefined && flip(was) !== flip(now); why = ok ? `now ${flip(now) ? 'checked' : 'unchecked'}` : 'state did not change';
+        // Say so when it had changed between the model's last look and the dispatch.
+        if (seen && r.before && flip(seen) !== flip(was)) why += ` (it was ${flip(was) ? 'checked' : 'unchecked'} at dispatch, not ${flip(seen) ? 'checked' : 'unchecked'} as last observed)`;
         break;
       }
       case 'focus': ok = has(now, 'focused'); why = ok ? 'focused' : 'not focused'; break;

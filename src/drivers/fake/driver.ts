@@ -20,6 +20,8 @@ export class FakeDriver {
   capabilities: Capability[] = ['events', 'keys'];
   /** The channel hello reports (tests of degraded channels); none = the native accessibility tree. */
   channel?: string;
+  /** Acts that were carried out (passed the actionability wait and reached the "toolkit"). */
+  readonly dispatched: ActParams[] = [];
   /** Runs after each act, so a test can make the "app" react (open a dialog, destroy a node). */
   onAct?: (p: ActParams, node: RawNode) => void;
 
@@ -48,7 +50,7 @@ export class FakeDriver {
         if (!w) throw new ComputerUseError('window_not_found', 'no such window');
         return { window: w.info, root: structuredClone(w.root), stats: { nodes: 0, ms: 0, truncated: false } };
       },
-      'node.act': (p) => { this.calls.push({ method: 'node.act', params: p }); return this.act(p); },
+      'node.act': (p) => { this.calls.push({ method: 'node.act', params: p }); return this.actWhenActionable(p); },
       'ui.settle': (p) => log('ui.settle', p, { settled: true, events: 1, ms: 0 }),
       'input.keys': (p) => log('input.keys', p, { method: 'synthetic', focusedFirst: false, sent: p.chords?.length ?? [...p.text ?? ''].length }),
     };
@@ -62,6 +64,35 @@ export class FakeDriver {
       byPid.set(w.info.pid, app);
     }
     return [...byPid.values()];
+  }
+
+  /**
+   * Actionability like the real drivers: waits (re-checking every 10 ms, the tree is in memory) until the node
+   * is neither disabled nor hidden (nor read-only for edits), then acts; else fails and acts on nothing.
+   */
+  private async actWhenActionable(p: ActParams): Promise<ActResult> {
+    const checks = p.actionable?.checks ?? [];
+    const start = Date.now();
+    for (;;) {
+      const node = this.node(p.id);
+      if (!node || checks.length === 0) break;
+      const has = (st: State): boolean => node.states.includes(st);
+      const unmet = checks.includes('visible') && (has('offscreen') || has('invisible')) ? 'not_visible'
+        : checks.includes('enabled') && has('disabled') ? 'element_disabled'
+          : checks.includes('editable') && has('readonly') ? 'element_disabled' : undefined;
+      if (!unmet) break;
+      const waitedMs = Date.now() - start;
+      if (waitedMs >= (p.actionable?.timeoutMs ?? 0)) {
+        throw new ComputerUseError(unmet, `fake: not actionable (${node.states.join(', ')}); nothing was sent.`, { states: node.states, waitedMs });
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const before = this.node(p.id);
+    const snapshot = before ? { ...before, states: [...before.states] } : undefined;
+    if (snapshot) delete snapshot.children;
+    const result = this.act(p);
+    this.dispatched.push(p);
+    return snapshot ? { ...result, before: snapshot } : result;
   }
 
   private act(p: ActParams): ActResult {

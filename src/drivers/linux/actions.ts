@@ -11,6 +11,8 @@ import { readElement, targetOf, toRawNode } from './reader.js';
 import { procInfo } from '../../common/proc.js';
 import { center, type Expect, type LinuxInput } from './input.js';
 import { parseChords } from '../../protocol/keys.js';
+import { linuxProbe, showingReliableFor, waitActionable } from './actionable.js';
+import type { EventWatcher } from './events.js';
 
 const ACTION = 'org.a11y.atspi.Action';
 const ETEXT = 'org.a11y.atspi.EditableText';
@@ -31,26 +33,43 @@ const ACTION_NAMES: Record<string, string[]> = {
 };
 
 /** Runs one op; throws ComputerUseError with a code that says what to do. */
-export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, signal?: AbortSignal): Promise<ActResult> {
+export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, signal?: AbortSignal, events?: EventWatcher, sending?: () => void): Promise<ActResult> {
   const t = targetOf(p.id);
-  let info: ElementInfo;
-  try {
-    info = await readElement(bus, t, { children: true });
-  } catch (e) {
-    if (isGone(e)) throw new ComputerUseError('stale_ref', 'The element no longer exists.', { reason: 'gone' });
-    throw e;
+  const checks = p.actionable?.checks ?? [];
+  const wantBounds = checks.includes('visible') || checks.includes('stable');
+  const read = async (): Promise<ElementInfo> => {
+    try {
+      return await readElement(bus, t, { children: true, bounds: wantBounds });
+    } catch (e) {
+      if (isGone(e)) throw new ComputerUseError('stale_ref', 'The element no longer exists.', { reason: 'gone' });
+      throw e;
+    }
+  };
+  const verify = (info: ElementInfo): void => {
+    if (info.states.has('defunct')) throw new ComputerUseError('stale_ref', 'The element was destroyed.', { reason: 'defunct' });
+    const node = toRawNode(info);
+    if (p.expect?.role && p.expect.role !== node.role) {
+      throw new ComputerUseError('stale_ref', `The element is now a ${node.role}, not a ${p.expect.role}.`, { reason: 'role_changed' });
+    }
+    if (p.expect?.name !== undefined && p.expect.name !== (node.name ?? '')) {
+      throw new ComputerUseError('stale_ref', 'The element was renamed or replaced.', { reason: 'name_changed' });
+    }
+  };
+  let [info, reliable] = await Promise.all([read(), checks.includes('visible') ? showingReliableFor(bus, t.dest) : Promise.resolve(true)]);
+  verify(info);
+  let waitedMs = 0;
+  if (p.actionable && checks.length > 0) {
+    // Invariant 11: wait (bounded, on the app's events) until it can take the input, else send nothing.
+    ({ info, waitedMs } = await waitActionable(info, checks, p.actionable.timeoutMs, linuxProbe(bus, events, t, reliable), { signal, verify }));
   }
-  if (info.states.has('defunct')) throw new ComputerUseError('stale_ref', 'The element was destroyed.', { reason: 'defunct' });
-  const node = toRawNode(info);
-  if (p.expect?.role && p.expect.role !== node.role) {
-    throw new ComputerUseError('stale_ref', `The element is now a ${node.role}, not a ${p.expect.role}.`, { reason: 'role_changed' });
-  }
-  if (p.expect?.name !== undefined && p.expect.name !== (node.name ?? '')) {
-    throw new ComputerUseError('stale_ref', 'The element was renamed or replaced.', { reason: 'name_changed' });
-  }
+  // The state at dispatch: what the receipt compares against (the model's snapshot may be older).
+  const before = toRawNode(info, reliable);
+  delete before.bounds;
+  sending?.();
   const result = await dispatch(bus, keyboard, info, p, signal);
-  const after = await readElement(bus, t, { children: false }).then(toRawNode).catch(() => undefined);
-  return after ? { ...result, after } : result;
+  if (result.before?.children) before.children = result.before.children;
+  const after = await readElement(bus, t, { children: false }).then((i) => toRawNode(i, reliable)).catch(() => undefined);
+  return { ...result, before, ...(p.actionable ? { waitedMs } : {}), ...(after ? { after } : {}) };
 }
 
 async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p: ActParams, signal?: AbortSignal): Promise<ActResult> {
