@@ -196,7 +196,7 @@ async function observeEffects(session: Session, receipts: ActionReceipt[], windo
 
   const effects = await collectEffects(session, window, windowsBefore, settleOpts);
   Object.assign(out, { diff: effects.diff, newWindows: effects.newWindows, closedWindows: effects.closedWindows, popups: effects.popups, settle: effects.settle });
-  if (effects.after) verifyReceipts(receipts, effects.before, effects.after);
+  if (effects.after) verifyReceipts(receipts, effects.before, effects.after, (ref) => session.refs.lookup(ref)?.id);
   // A click that opened or closed a window had a visible effect.
   for (const r of receipts) {
     if (r.status === 'unknown' && (r.op === 'click' || r.op === 'double_click' || r.op === 'expand') && (out.newWindows.length || out.closedWindows.length || out.popups?.length)) {
@@ -207,8 +207,11 @@ async function observeEffects(session: Session, receipts: ActionReceipt[], windo
   return out;
 }
 
-/** Upgrades `unknown` receipts to `confirmed` when the fresh snapshot shows the expected effect. */
-function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | undefined, after: Snapshot): void {
+/**
+ * Upgrades `unknown` receipts to `confirmed` when the fresh snapshot shows the expected effect. `idOf` gives a
+ * ref's native handle (to find the scroll bars the driver reported at dispatch in the fresh snapshot).
+ */
+export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | undefined, after: Snapshot, idOf: (ref: string) => string | undefined = () => undefined): void {
   const find = (s: Snapshot | undefined, ref: string): SnapshotLine | undefined => s?.elements.find((l) => l.ref === ref);
   for (const r of receipts) {
     if (r.status !== 'unknown') continue;
@@ -250,10 +253,10 @@ function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | undefined,
         break;
       }
       case 'scroll': {
-        // A scroll moved something when a scroll bar inside the element changed its value.
-        const bars = (snap: Snapshot | undefined) => snap?.elements.filter((l) => l.parent === r.ref && l.role === 'scrollbar').map((l) => l.value).join() ?? '';
-        ok = bars(before) !== bars(after) || (spec.value === 'into_view' && !has(now, 'offscreen'));
-        why = ok ? 'scrolled' : 'no scroll bar moved';
+        const s = scrollEvidence(r, before, after, idOf);
+        ok = s.moved !== undefined || (spec.value === 'into_view' && !has(now, 'offscreen'));
+        why = s.moved ?? (ok ? 'scrolled into view' : 'no scroll bar moved and the visible items are the same');
+        if (s.selection) why += `; ${s.selection}`;
         break;
       }
       case 'collapse': ok = has(now, 'collapsed') || !has(now, 'expanded'); why = ok ? 'collapsed' : ''; break;
@@ -269,3 +272,47 @@ function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | undefined,
     if (why) r.detail += `; ${why}`;
   }
 }
+
+/** The subtree of `ref` in a snapshot (its descendants' lines). */
+function descendants(snap: Snapshot | undefined, ref: string): SnapshotLine[] {
+  if (!snap) return [];
+  const inside = new Set([ref]);
+  const out: SnapshotLine[] = [];
+  // Lines come in document order, parents first.
+  for (const l of snap.elements) if (l.parent !== undefined && inside.has(l.parent)) { inside.add(l.ref); out.push(l); }
+  return out;
+}
+
+/**
+ * What a scroll did (issue 9 item 5): the scroll bars the driver reported at dispatch (the element's own, or its
+ * scroll pane's) compared with the fresh snapshot, else the visible items of the element; and the side effect a
+ * Page key has in lists, the selection moving.
+ */
+function scrollEvidence(r: ActionReceipt, before: Snapshot | undefined, after: Snapshot, idOf: (ref: string) => string | undefined): { moved?: string; selection?: string } {
+  const out: { moved?: string; selection?: string } = {};
+  const atDispatch = (r.before?.children ?? []).filter((c) => c.role === 'scrollbar');
+  if (atDispatch.length > 0) {
+    const byId = new Map(after.elements.filter((l) => l.role === 'scrollbar').map((l) => [idOf(l.ref), l]));
+    for (const b of atDispatch) {
+      const now = byId.get(b.id);
+      if (now && (now.value ?? '') !== (b.value ?? '')) { out.moved = `scroll bar ${b.value ?? '?'} → ${now.value ?? '?'}`; break; }
+    }
+  } else {
+    // A driver that reports no bars: the bars inside the element or beside it in its pane, as last observed.
+    const parent = find(after, r.ref)?.parent;
+    const bars = (snap: Snapshot | undefined) => snap?.elements.filter((l) => l.role === 'scrollbar' && (l.parent === r.ref || (parent !== undefined && l.parent === parent)))
+      .map((l) => `${l.ref}=${l.value ?? ''}`).join() ?? '';
+    if (bars(before) !== bars(after)) out.moved = 'a scroll bar moved';
+  }
+  if (out.moved === undefined && before) {
+    const items = (snap: Snapshot) => descendants(snap, r.ref).map((l) => l.ref).join();
+    if (items(before) !== items(after)) out.moved = 'the visible items changed';
+  }
+  const selected = (snap: Snapshot | undefined) => descendants(snap, r.ref).filter((l) => l.states.includes('selected'));
+  const was = new Set(selected(before).map((l) => l.ref));
+  const gained = selected(after).filter((l) => !was.has(l.ref));
+  if (before && gained.length > 0) out.selection = `side effect: the selection moved to ${gained.slice(0, 3).map((l) => `[${l.ref}]${l.name ? ` "${l.name.slice(0, 40)}"` : ''}`).join(', ')}`;
+  return out;
+}
+
+const find = (s: Snapshot | undefined, ref: string): SnapshotLine | undefined => s?.elements.find((l) => l.ref === ref);

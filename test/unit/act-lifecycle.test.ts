@@ -121,3 +121,27 @@ test('a toggle is judged against the state at dispatch, not the last snapshot', 
   assert.match(res.text, new RegExp(`^ok toggle ${bold} · confirmed \\(fake toggle; now unchecked \\(it was checked at dispatch, not unchecked as last observed\\)\\)`, 'm'));
   await session.close();
 });
+
+test('a scroll is confirmed by the scroll bar of its pane, and a selection it moved is reported', async () => {
+  const { call, fake, root, session } = setup();
+  // The list's pane (node 9) gets a vertical scroll bar beside the list, as GTK puts it.
+  const pane = byId(root, 9);
+  pane.children!.push({ id: `${pane.id}-bar`, role: 'scrollbar', states: [], actions: ['set_value'], value: '0', range: { min: 0, max: 500 } });
+  const snap = (await call('computer_observe', {})).text;
+  const rows = refOf(snap, /list "Rows"/);
+  fake.onAct = (p) => {
+    if (p.op !== 'scroll') return;
+    pane.children!.find((c) => c.role === 'scrollbar')!.value = '280';
+    // A Page key moves the list's selection too.
+    const list = byId(root, 100);
+    setStates(list.children![1]!, ['selected']);
+  };
+  const res = await call('computer_act', { actions: [{ ref: rows, op: 'scroll', value: 'down' }] });
+  assert.equal(res.isError, false, res.text);
+  assert.match(res.text, new RegExp(`^ok scroll ${rows} · confirmed \\(fake scroll; scroll bar 0 → 280; side effect: the selection moved to \\[e\\d+\\] "Row \\d+"\\)`, 'm'));
+  // Nothing moved: not confirmed, and it says what was looked at.
+  fake.onAct = () => undefined;
+  const still = await call('computer_act', { actions: [{ ref: rows, op: 'scroll', value: 'down' }] });
+  assert.match(still.text, new RegExp(`^ok scroll ${rows} · unknown \\(fake scroll; no scroll bar moved and the visible items are the same\\)`, 'm'));
+  await session.close();
+});

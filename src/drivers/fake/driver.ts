@@ -27,6 +27,16 @@ export class FakeDriver {
 
   constructor(windows: FakeWindow[] = []) { this.windows.push(...windows); }
 
+  /** The parent of a node, by handle, in any window. */
+  parentOf(id: string): RawNode | undefined {
+    const visit = (n: RawNode): RawNode | undefined => {
+      for (const c of n.children ?? []) { if (c.id === id) return n; const hit = visit(c); if (hit) return hit; }
+      return undefined;
+    };
+    for (const w of this.windows) { const hit = visit(w.root); if (hit) return hit; }
+    return undefined;
+  }
+
   /** Finds a node by handle in any window. */
   node(id: string): RawNode | undefined {
     const visit = (n: RawNode): RawNode | undefined => {
@@ -90,6 +100,12 @@ export class FakeDriver {
     const before = this.node(p.id);
     const snapshot = before ? { ...before, states: [...before.states] } : undefined;
     if (snapshot) delete snapshot.children;
+    // Like the Linux driver: a scroll reports the scroll bars that move the element, as they were at dispatch.
+    if (snapshot && p.op === 'scroll') {
+      const bars = (n: RawNode | undefined): RawNode[] => (n?.children ?? []).filter((c) => c.role === 'scrollbar').map((c) => ({ ...c, states: [...c.states] }));
+      const own = bars(before);
+      snapshot.children = own.length > 0 ? own : bars(this.parentOf(p.id));
+    }
     const result = this.act(p);
     this.dispatched.push(p);
     return snapshot ? { ...result, before: snapshot } : result;
@@ -105,7 +121,7 @@ export class FakeDriver {
       case 'toggle': flip('checked'); break;
       case 'set_value': case 'clear': node.value = p.op === 'clear' ? '' : p.value ?? ''; break;
       case 'type': node.value = (node.value ?? '') + (p.value ?? ''); break;
-      case 'click': break;
+      case 'click': case 'scroll': break;
       default: throw new ComputerUseError('unsupported', `${p.op} is not supported by the fake driver`);
     }
     this.onAct?.(p, node);

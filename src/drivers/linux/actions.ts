@@ -239,23 +239,53 @@ async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, dir
   if (!['up', 'down', 'left', 'right'].includes(direction)) {
     throw new ComputerUseError('invalid_params', 'scroll takes value "up", "down", "left", "right" or "into_view".');
   }
-  // Move the matching scroll bar of this pane by a page through its Value interface.
+  // Move the matching scroll bar by a page through its Value interface: the element's own, else the one of the
+  // scroll pane holding it (a GTK TreeView's bars are its siblings). No focus taken, no selection moved.
   const vertical = direction === 'up' || direction === 'down';
-  for (const c of info.children) {
-    const child = await readElement(bus, c, { children: false }).catch(() => null);
-    if (!child || child.atspiRole !== 'scroll bar' || !child.value) continue;
-    if (child.states.has('vertical') !== vertical && (child.states.has('vertical') || child.states.has('horizontal'))) continue;
-    const page = Math.max((child.value.max - child.value.min) / 10, child.value.step || 1);
-    const next = Math.min(child.value.max, Math.max(child.value.min, child.value.current + (direction === 'down' || direction === 'right' ? page : -page)));
-    await bus.setProp(c, VALUE, 'CurrentValue', 'd', next);
-    return { method: 'pattern', detail: `scroll bar Value ${child.value.current} → ${next}` };
+  const bars = (await scrollBarsOf(bus, info)).filter((b) => !(b.states.has('vertical') !== vertical && (b.states.has('vertical') || b.states.has('horizontal'))));
+  // Reported at dispatch: the session confirms the scroll by these bars' values after settling.
+  const before = { ...toRawNode(info), children: bars.map((b) => toRawNode(b)) };
+  const bar = bars.find((b) => b.value && b.interfaces.has(VALUE));
+  if (bar?.value) {
+    // A tenth of the range, whole when the range is large (AT-SPI's Value has no page size).
+    const tenth = (bar.value.max - bar.value.min) / 10;
+    const page = Math.max(tenth > 10 ? Math.round(tenth) : tenth, bar.value.step || 1);
+    const next = Math.min(bar.value.max, Math.max(bar.value.min, bar.value.current + (direction === 'down' || direction === 'right' ? page : -page)));
+    await bus.setProp(bar.target, VALUE, 'CurrentValue', 'd', next);
+    return { method: 'pattern', detail: `scroll bar Value ${bar.value.current} → ${next}`, before };
   }
   if (keyboard.available) {
     await focus(bus, info).catch(() => undefined);
     await keyboard.keysTo(await processOf(bus, info.target), [{ mods: [], key: direction === 'up' ? 'Page_Up' : direction === 'down' ? 'Page_Down' : direction === 'left' ? 'Left' : 'Right' }], signal);
-    return { method: 'synthetic', detail: 'Page key' };
+    return { method: 'synthetic', detail: 'Page key', before };
   }
   throw unsupported(`scroll ${direction}`, info);
+}
+
+/** Most children of an ancestor read while looking for its scroll bars (scroll panes have a handful). */
+const MAX_PANE_CHILDREN = 20;
+
+/**
+ * The scroll bars that move an element: its own children, else the children of its parent or grandparent (the
+ * scroll pane around a table or a list), the first level that has any.
+ */
+async function scrollBarsOf(bus: A11yBus, info: ElementInfo): Promise<ElementInfo[]> {
+  const barsAmong = async (kids: Target[]): Promise<ElementInfo[]> => (await Promise.all(kids.slice(0, MAX_PANE_CHILDREN)
+    .map((c) => readElement(bus, c, { children: false }).catch(() => null)))).filter((c): c is ElementInfo => c?.atspiRole === 'scroll bar');
+  const own = await barsAmong(info.children);
+  if (own.length > 0) return own;
+  let t = info.target;
+  for (let up = 0; up < 2; up++) {
+    const parent = await bus.getProp(t, ACC, 'Parent').then(([dest, path]: [string, string]) => ({ dest, path }), () => null) as Target | null;
+    if (!parent || parent.path === '/org/a11y/atspi/null') return [];
+    const pane = await readElement(bus, parent, { children: false }).catch(() => null);
+    if (!pane || pane.childCount > MAX_PANE_CHILDREN) return [];
+    const [kids] = await bus.call(parent, ACC, 'GetChildren');
+    const bars = await barsAmong(((kids ?? []) as [string, string][]).map(([dest, path]) => ({ dest, path })));
+    if (bars.length > 0) return bars;
+    t = parent;
+  }
+  return [];
 }
 
 /** The process of an element's app (pid from the bus, start time from /proc): where its input must go. */

@@ -70,3 +70,15 @@ test('rows re-created with the same content keep their refs: the diff shows only
     assert.equal(refOn(again, /label "item 5"/), item5, 'the re-created row lost its ref');
   } finally { await lab.close(); }
 });
+
+test('a scroll of a tree view moves its pane\'s scroll bar, is confirmed by it, and moves no selection', async () => {
+  const lab = await startLab();
+  try {
+    const snap = ok(await lab.computer.tools.observe({ window: 'Act lab' }));
+    const rows = refOn(snap, /table "Rows"/);
+    const res = ok(await lab.computer.tools.act({ actions: [{ ref: rows, op: 'scroll', value: 'down' }] }));
+    assert.match(res, new RegExp(`ok scroll ${rows} · confirmed \\(scroll bar Value 0 → [\\d.]+; scroll bar 0 → [\\d.]+\\)`), res);
+    assert.match(res, /~ \[e\d+\] scrollbar value "0" → "[\d.]+"/, res);
+    assert.doesNotMatch(lab.out(), /selected/, 'the scroll selected a row');
+  } finally { await lab.close(); }
+});
