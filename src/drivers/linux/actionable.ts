@@ -128,23 +128,30 @@ export function notActionable(info: ElementInfo, unmet: Unmet, waitedMs: number,
     'Open or scroll to what holds it (its tab, menu or list), observe, then act again.', details);
 }
 
-/** Apps (bus names) seen to report `showing` on a window: their `showing` state can be trusted. */
-const showingApps = new Set<string>();
+/** Per app (bus name): whether its `showing` state can be trusted, once a shown window told. */
+const showingVerdicts = new Map<string, boolean>();
 
 /**
- * Whether the app owning `dest` sets `showing` at all (GTK 4.8 never does): some top-level window of it must
- * carry it. Only a yes is remembered; an app whose windows are all hidden right now is asked again next time.
+ * Whether the app owning `dest` sets `showing` faithfully, by the reader's rule (`showingIsReliable`): a shown
+ * top-level window whose children carry it too. GTK 4.8 sets it on the window only, so there bounds decide.
+ * Decided once per app, from a shown window; an app with no shown window is asked again next time.
  */
 export async function showingReliableFor(bus: A11yBus, dest: string): Promise<boolean> {
-  if (showingApps.has(dest)) return true;
+  const known = showingVerdicts.get(dest);
+  if (known !== undefined) return known;
+  const statesOf = (targets: [string, string][]): Promise<Set<string>[]> => Promise.all(targets.slice(0, 20).map(([d, path]) =>
+    bus.call({ dest: d, path }, ACC, 'GetState', '', [], 1000).then((r) => decodeStates(r[0] as number[]), () => new Set<string>())));
+  const childrenOf = async (t: Target): Promise<[string, string][]> => ((await bus.call(t, ACC, 'GetChildren', '', [], 1000))[0] ?? []) as [string, string][];
   try {
-    const root = { dest, path: '/org/a11y/atspi/accessible/root' };
-    const [kids] = await bus.call(root, ACC, 'GetChildren', '', [], 1000);
-    const states = await Promise.all(((kids ?? []) as [string, string][]).slice(0, 20).map(([d, path]) =>
-      bus.call({ dest: d, path }, ACC, 'GetState', '', [], 1000).then((r) => decodeStates(r[0] as number[]), () => new Set<string>())));
-    const yes = states.some((s) => s.has('showing'));
-    if (yes) showingApps.add(dest);
-    return yes;
+    const windows = await childrenOf({ dest, path: '/org/a11y/atspi/accessible/root' });
+    const states = await statesOf(windows);
+    const shown = windows.filter((_, i) => states[i]?.has('showing'));
+    if (shown.length === 0) return false;
+    const [d, path] = shown[0]!;
+    const kids = await childrenOf({ dest: d, path });
+    const verdict = kids.length === 0 || (await statesOf(kids)).some((st) => st.has('showing'));
+    showingVerdicts.set(dest, verdict);
+    return verdict;
   } catch { return false; }
 }
 
