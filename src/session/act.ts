@@ -131,6 +131,9 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
     }
     const before = session.last.get(fp.window)?.elements.find((l) => l.ref === spec.ref);
     const checks = ACTIONABILITY[spec.op];
+    // The driver may wait that long before sending: the call's own bound comes on top, so the caller never gives
+    // up on an act the driver still carries out (a timed-out request is not cancelled on the driver's side).
+    const actTimeout = session.device.timeoutMs + (checks ? session.actionTimeoutMs : 0);
     const params = (handle: string) => ({ id: handle, op: spec.op, ...(value !== undefined ? { value } : {}),
       expect: { role: fp.role, ...(fp.name !== undefined ? { name: fp.name } : {}) },
       // Waited for after the gate approved (the pipeline runs this inside the step), never before it.
@@ -152,7 +155,7 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       }, async (d) => {
         sending = true;
         try {
-          return await d.call('node.act', params(id));
+          return await d.call('node.act', params(id), actTimeout);
         } catch (e) {
           // An approved action goes to the approved handle or nowhere; a stop ends it.
           if (!isComputerUseError(e, 'stale_ref') || d.confirmed || d.signal?.aborted) throw e;
@@ -166,7 +169,7 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
           }
           id = where.id;
           session.refs.rebind(spec.ref, id);
-          return await d.call('node.act', params(id));
+          return await d.call('node.act', params(id), actTimeout);
         }
       }, () => ({ status: receipt.status, detail: receipt.detail }));
       receipt.detail = result.detail ?? result.method;
