@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { distill, type DistilledNode } from '../../src/engine/distill.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
+import type { RawNode, WindowInfo } from '../../src/engine/node.js';
 import { diffSnapshots } from '../../src/engine/diff.js';
 import { byId, n, removeById, type Fixture } from '../fixtures/engine/build.js';
 import { gedit } from '../fixtures/engine/gedit.js';
@@ -301,4 +303,20 @@ test('a new element that only looks like one still present gets a new ref', () =
   assert.equal(refs.length, 2);
   assert.equal(refs[0], first.elements.find((l) => l.name === 'Row 5' && l.role === 'listitem')?.ref);
   assert.notEqual(refs[1], refs[0]);
+});
+
+test('recorded GTK3 list rebuilt with identical rows (act-lab Rebuild): refs kept, the diff is the one real change', () => {
+  // test/fixtures/linux/act-lab-rebuild.json: the act-lab window read by the Linux driver before and after its
+  // Rebuild button replaced the 30 rows of "Items" with new, identical ones (the tree view's rows trimmed).
+  const f = JSON.parse(readFileSync(new URL('../../../test/fixtures/linux/act-lab-rebuild.json', import.meta.url), 'utf8')) as
+    { window: WindowInfo; before: RawNode; after: RawNode };
+  const t = new RefTable();
+  const first = buildSnapshot({ window: f.window, root: f.before }, t, { maxTokens: 100_000 });
+  const second = buildSnapshot({ window: f.window, root: f.after }, t, { maxTokens: 100_000 });
+  const lines = diffSnapshots(first, second).lines;
+  assert.deepEqual(lines.filter((l) => !/"Rebuilt \d times"/.test(l) && !/^focus:/.test(l)), [], lines.join('\n'));
+  assert.ok(lines.some((l) => /~ \[e\d+\] label name "Rebuilt 0 times" → "Rebuilt 1 times"/.test(l)), lines.join('\n'));
+  const item = (s: typeof first): string | undefined => s.elements.find((l) => l.name === 'item 7')?.ref;
+  assert.ok(item(first));
+  assert.equal(item(second), item(first));
 });
