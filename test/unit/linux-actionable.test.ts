@@ -72,3 +72,19 @@ test('only text widgets must be editable; GTK4 without "showing" is judged by si
   assert.equal(unmetCheck(gtk4, ['visible'], false), undefined);
   assert.equal(unmetCheck(gtk4, ['visible'], true)?.check, 'visible');
 });
+
+test('a stop during the wait ends it at once with paused, nothing sent', async () => {
+  const stop = new AbortController();
+  const p = probe([button(['visible', 'showing'])]);
+  p.next = (ms: number, signal?: AbortSignal) => new Promise<void>((r) => { const t = setTimeout(r, ms); signal?.addEventListener('abort', () => { clearTimeout(t); r(); }); });
+  setTimeout(() => stop.abort(), 30);
+  const t0 = performance.now();
+  await assert.rejects(waitActionable(button(['visible', 'showing']), ALL, 5000, p, { signal: stop.signal }), (e: unknown) => isComputerUseError(e, 'paused'));
+  assert.ok(performance.now() - t0 < 2000);
+});
+
+test('an element renamed while waited for is stale, not waited for', async () => {
+  const renamed = { ...button(['visible', 'showing']), name: 'Delete' };
+  const verify = (i: ElementInfo): void => { if (i.name !== 'Save') throw new Error('stale'); };
+  await assert.rejects(waitActionable(button(['visible', 'showing']), ALL, 2000, probe([renamed]), { verify }), /stale/);
+});
