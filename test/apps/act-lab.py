@@ -7,6 +7,7 @@
 - "Rebuild" button: replaces the 30 rows of the "Items" list with identical new ones (new accessible objects) and
   counts in the label "Rebuilt N times"; prints "rebuilt N".
 - "Rows" tree view, 200 rows in a short scrolled window (Page keys move the cursor and the selection).
+- Tabs "One" (a "Hello" button printing "hello") and "Two".
 Prints "ready" once the window is shown."""
 import signal
 import sys
@@ -128,6 +129,13 @@ def main():
     rows_scroll.set_min_content_height(150)
     rows_scroll.add(tree)
     outer.pack_start(rows_scroll, True, True, 0)
+
+    tabs = Gtk.Notebook()
+    hello = Gtk.Button(label="Hello")
+    hello.connect("clicked", lambda _b: say("hello"))
+    tabs.append_page(hello, Gtk.Label(label="One"))
+    tabs.append_page(Gtk.Label(label="Nothing here"), Gtk.Label(label="Two"))
+    outer.pack_start(tabs, False, False, 0)
 
     win.add(outer)
     win.connect("destroy", Gtk.main_quit)

@@ -117,7 +117,8 @@ export async function waitActionable(first: ElementInfo, checks: readonly Action
 /** The error for an element that did not become actionable in time; its current state goes in the details. */
 export function notActionable(info: ElementInfo, unmet: Unmet, waitedMs: number, showingReliable: boolean): ComputerUseError {
   const node = toRawNode(info, showingReliable);
-  const what = `${info.atspiRole}${info.name ? ` "${info.name.slice(0, 40)}"` : ''}`;
+  // The mapped node's name: GTK 4.8's class names ("GtkToggleButton") are no names to a user.
+  const what = `${info.atspiRole}${node.name ? ` "${node.name.slice(0, 40)}"` : ''}`;
   const details = { unmet: unmet.check, states: node.states, waitedMs, ...(info.bounds ? { bounds: info.bounds } : {}) };
   const state = `Its state now: ${node.states.join(', ') || 'no states'}${info.bounds ? `, bounds ${info.bounds.join(',')}` : ''}.`;
   if (unmet.check === 'enabled' || unmet.check === 'editable') {

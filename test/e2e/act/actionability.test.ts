@@ -82,3 +82,20 @@ test('a scroll of a tree view moves its pane\'s scroll bar, is confirmed by it, 
     assert.doesNotMatch(lab.out(), /selected/, 'the scroll selected a row');
   } finally { await lab.close(); }
 });
+
+test('a button on a tab switched away is not_visible and is not clicked; back on its tab it is', async () => {
+  const lab = await startLab({ actionTimeoutMs: 800 });
+  try {
+    const snap = ok(await lab.computer.tools.observe({ window: 'Act lab' }));
+    const hello = refOn(snap, /button "Hello"/);
+    const two = refOn(snap, /tab "Two"/);
+    const one = refOn(snap, /tab "One"/);
+    ok(await lab.computer.tools.act({ actions: [{ ref: two, op: 'select' }] }));
+    const res = await lab.computer.tools.act({ actions: [{ ref: hello, op: 'click' }] });
+    assert.equal(res.code, 'not_visible', res.text);
+    assert.match(res.text, /not showing .*nothing was sent/);
+    ok(await lab.computer.tools.act({ actions: [{ ref: one, op: 'select' }, { ref: hello, op: 'click' }] }));
+    await lab.printed('hello');
+    assert.equal(lab.out().split('\n').filter((l) => l === 'hello').length, 1, lab.out());
+  } finally { await lab.close(); }
+});
