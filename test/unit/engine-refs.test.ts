@@ -306,9 +306,9 @@ test('a new element that only looks like one still present gets a new ref', () =
 });
 
 test('recorded GTK3 list rebuilt with identical rows (act-lab Rebuild): refs kept, the diff is the one real change', () => {
-  // test/fixtures/linux/act-lab-rebuild.json: the act-lab window read by the Linux driver before and after its
+  // test/fixtures/act/act-lab-rebuild.json: the act-lab window read by the Linux driver before and after its
   // Rebuild button replaced the 30 rows of "Items" with new, identical ones (the tree view's rows trimmed).
-  const f = JSON.parse(readFileSync(new URL('../../../test/fixtures/linux/act-lab-rebuild.json', import.meta.url), 'utf8')) as
+  const f = JSON.parse(readFileSync(new URL('../../../test/fixtures/act/act-lab-rebuild.json', import.meta.url), 'utf8')) as
     { window: WindowInfo; before: RawNode; after: RawNode };
   const t = new RefTable();
   const first = buildSnapshot({ window: f.window, root: f.before }, t, { maxTokens: 100_000 });
