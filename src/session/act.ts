@@ -27,6 +27,8 @@ export interface ActionReceipt {
   error?: ComputerUseError;
   /** The element as the driver read it at dispatch (receipts compare against it, not the last snapshot). */
   before?: RawNode;
+  /** The element as the driver re-read it right after the act, unmasked: compared, never shown. */
+  after?: RawNode;
 }
 
 /**
@@ -176,6 +178,7 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       if (result.waitedMs) receipt.detail += `; waited ${result.waitedMs} ms until it was actionable`;
       receipt.method = result.method;
       if (result.before) receipt.before = result.before;
+      if (result.after) receipt.after = result.after;
       receipts.push(receipt);
     } catch (e) {
       const err = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
@@ -231,10 +234,13 @@ export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | und
     switch (r.op) {
       case 'set_value': case 'clear': {
         const want = r.op === 'clear' ? '' : spec.value ?? '';
-        const got = now.value ?? '';
         const num = Number(want);
-        ok = got === want || (want.length > 80 && got.length > 0 && want.startsWith(got.replace(/…$/, '')))
+        const reads = (got: string): boolean => got === want || (want.length > 80 && got.length > 0 && want.startsWith(got.replace(/…$/, '')))
           || (want !== '' && Number.isFinite(num) && Math.abs(Number(got) - num) < 1e-6);
+        const got = now.value ?? '';
+        // A value the engine masks as secret-looking (a random temp path) cannot be compared as shown: the
+        // driver's unmasked read right after the act decides, and is never printed.
+        ok = reads(got) || (got.includes('••••') && r.after?.value !== undefined && !r.after.states.includes('password') && reads(r.after.value));
         why = ok ? 'value now reads as set' : `value reads "${redactText(got).slice(0, 40)}"`;
         break;
       }

@@ -145,3 +145,14 @@ test('a scroll is confirmed by the scroll bar of its pane, and a selection it mo
   assert.match(still.text, new RegExp(`^ok scroll ${rows} · unknown \\(fake scroll; no scroll bar moved and the visible items are the same\\)`, 'm'));
   await session.close();
 });
+
+test('a set_value whose value the engine masks (a random temp path) is confirmed by the unmasked read, never shown', async () => {
+  const { call, session } = setup();
+  const snap = (await call('computer_observe', {})).text;
+  const path = '/tmp/cu-act-mousepad-Xk9Qz2/notes.txt'; // masked as secret-looking by redactText
+  const res = await call('computer_act', { actions: [{ ref: refOf(snap, /textbox "Name"/), op: 'set_value', value: path }] });
+  assert.equal(res.isError, false, res.text);
+  assert.match(res.text, /^ok set_value e\d+ · confirmed \(fake set_value; value now reads as set\)/m);
+  assert.doesNotMatch(res.text, /Xk9Qz2/);
+  await session.close();
+});

@@ -108,7 +108,10 @@ export class FakeDriver {
     }
     const result = this.act(p);
     this.dispatched.push(p);
-    return snapshot ? { ...result, before: snapshot } : result;
+    const now = this.node(p.id);
+    const after = now ? { ...now, states: [...now.states] } : undefined;
+    if (after) delete after.children;
+    return { ...result, ...(snapshot ? { before: snapshot } : {}), ...(after ? { after } : {}) };
   }
 
   private act(p: ActParams): ActResult {
