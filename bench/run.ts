@@ -18,6 +18,7 @@ import { sandboxEnv, startSandbox, stopSandbox, type SandboxInfo } from '../src/
 import { Session } from '../src/session/session.js';
 import { actsGedit, actsWidgetFactory } from './act.js';
 import { benchGecko } from './gecko.js';
+import { benchActLifecycle } from './act-lifecycle.js';
 import { measureFixedCost } from './fixedcost.js';
 import { appSpecs, killApp, launchAndWait, type AppSpec } from './apps.js';
 import { runBaseline } from './baseline.js';
@@ -120,6 +121,7 @@ async function main(): Promise<number> {
     for (const spec of specs) await benchApp(session, bus, env, spec, report);
     if (process.env['BENCH_APPS']?.split(',').includes('gecko')) Object.assign(report, { gecko: await benchGecko(session) }); // gecko: Firefox ESR
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('toolkits')) await benchToolkits().catch((e: unknown) => report.errors.push(`toolkits: ${errText(e)}`));
+    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('act-lab')) report.acts.push(...await benchActLifecycle(session));
     process.stdout.write('\n\n');
     // Wayland (issue 10 item 6): its own Weston sandbox; BENCH_APPS=weston runs it (alone or with others).
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').map((a) => a.trim()).includes('weston')) {

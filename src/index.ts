@@ -61,6 +61,11 @@ export interface ComputerOptions {
   maxTokens?: number;
   settle?: Partial<SettleOptions>;
   /**
+   * How long an element act waits, event-driven, for its element to be visible, enabled (editable) and stable
+   * before failing with element_disabled / not_visible (default 2000 ms; 0 checks without waiting).
+   */
+  actionTimeoutMs?: number;
+  /**
    * A gate of your own instead of the built-in Policy (the emergency stop still applies in front of it).
    * Tests that must not prompt pass `allowAllGate`, or better `mode: 'bypass'` with `allowApps`.
    */
@@ -218,7 +223,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   const { gate, controls, settings, decider } = buildPolicy(options);
   const session = new Session({
     device, ...(statePath ? { statePath } : {}), ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
-    ...(options.settle ? { settle: options.settle } : {}), gate,
+    ...(options.settle ? { settle: options.settle } : {}), ...(options.actionTimeoutMs !== undefined ? { actionTimeoutMs: options.actionTimeoutMs } : {}), gate,
     screenshots: { allowed: options.allowScreenshots ?? settings.allowScreenshots ?? false, imageInput: options.imageInput ?? false },
     showActivity: options.showActivity ?? settings.showActivity ?? true, paused: () => controls.stopper.paused,
   });

@@ -53,6 +53,9 @@ export interface RefTableJSON {
   entries: [string, RefEntry][];
 }
 
+/** An element of the tree being assigned, with the ref it keeps or inherits (none yet: it gets a new one). */
+interface Placed { node: DistilledNode; fingerprint: Fingerprint; ref?: string | undefined }
+
 /** Entries of elements not seen for this many snapshots of their window are forgotten. */
 const KEEP_GENERATIONS = 5;
 
@@ -80,8 +83,11 @@ function lookAlikeCounts(tree: DistilledNode): Map<string, number> {
 
 /**
  * Ref allocator and resolver (Invariant 1). One counter per table, so refs are unique across all windows and
- * never reused. An element keeps its ref while its native id lives in the same window and process and its
- * role is unchanged; name and value may change. The table outlives a single process through `toJSON`.
+ * never reused for another element. An element keeps its ref while its native id lives in the same window and
+ * process and its role is unchanged; name and value may change. An element re-created under a new native id
+ * with the same fingerprint (role, name, stable id, ancestry path, row context) as one that vanished in the
+ * same window keeps that one's ref: to the user it is the same element. The table outlives a single process
+ * through `toJSON`.
  */
 export class RefTable {
   private counter = 0;
@@ -98,6 +104,10 @@ export class RefTable {
     this.generations.set(window.id, gen);
     const out = new Map<string, DistilledNode>();
     const counts = lookAlikeCounts(tree);
+    const present = new Set<string>();
+    walkDistilled(tree, (node) => { present.add(node.id); });
+    // 1. Elements whose handle is known keep their ref; the others are collected for step 2.
+    const placed: Placed[] = [];
     walkDistilled(tree, (node) => {
       const k = key(window.id, node.id);
       const fingerprint: Fingerprint = { window: window.id, pid: window.pid, role: node.role, index: node.index,
@@ -107,7 +117,7 @@ export class RefTable {
       if (node.stableId !== undefined) fingerprint.stableId = node.stableId;
       const repeated = (counts.get(lookAlike(node)) ?? 0) > 1;
       if (repeated) fingerprint.repeated = true;
-      let ref = this.byKey.get(k);
+      const ref = this.byKey.get(k);
       const old = ref === undefined ? undefined : this.entries.get(ref);
       // A handle that now sits in another row (a recycling list) is another element: it gets a new ref, so the
       // diff never shows the old ref as unchanged. Only look-alikes need their row to tell them apart; a unique
@@ -115,19 +125,73 @@ export class RefTable {
       const sameRow = !(repeated || old?.fingerprint.repeated) || old?.fingerprint.context === (node.context ?? '');
       const same = old !== undefined && old.fingerprint.role === node.role && old.fingerprint.pid === window.pid
         && old.fingerprint.startTime === window.startTime && !out.has(ref ?? '') && sameRow;
-      if (!same) {
-        // The old ref keeps its fingerprint but may no longer use this handle.
-        if (old !== undefined && ref !== undefined && !out.has(ref)) old.retired = true;
-        ref = `e${++this.counter}`;
+      if (same) {
+        out.set(ref as string, node);
+        placed.push({ node, fingerprint, ref });
+        return;
       }
-      const r = ref as string;
-      this.entries.set(r, { id: node.id, fingerprint, seen: gen });
-      this.byKey.set(k, r);
-      node.ref = r;
-      out.set(r, node);
+      // The old ref keeps its fingerprint but may no longer use this handle.
+      if (old !== undefined && ref !== undefined && !out.has(ref)) old.retired = true;
+      placed.push({ node, fingerprint });
     });
+    // 2. Re-created elements: a new handle with exactly the fingerprint of an element whose handle is gone from
+    // the window (Swing re-creates a table's cells on every change, apps rebuild lists with identical rows)
+    // takes that element's ref, so the diff shows only what really changed.
+    this.inheritRefs(window.id, placed, present, out);
+    // 3. Refs in document order, new ones numbered top to bottom.
+    for (const p of placed) {
+      const r = p.ref ?? `e${++this.counter}`;
+      const k = key(window.id, p.node.id);
+      const prior = this.entries.get(r);
+      if (prior && prior.id !== p.node.id && this.byKey.get(key(window.id, prior.id)) === r) this.byKey.delete(key(window.id, prior.id));
+      this.entries.set(r, { id: p.node.id, fingerprint: p.fingerprint, seen: gen });
+      this.byKey.set(k, r);
+      p.node.ref = r;
+      out.set(r, p.node);
+    }
     this.forgetOld(window.id, gen);
     return out;
+  }
+
+  /**
+   * Gives each element of `placed` without a ref the ref of a vanished element of the same window with the same
+   * fingerprint (role, name, stable id, ancestry path, row context), one to one. Several candidates on either
+   * side are paired by their index in the parent; anything still ambiguous gets a new ref (never a guess).
+   */
+  private inheritRefs(window: string, placed: Placed[], present: Set<string>, taken: Map<string, DistilledNode>): void {
+    const sig = (f: Fingerprint): string => [f.pid, f.startTime ?? '', f.role, f.name ?? '', f.stableId ?? '', f.path, f.context ?? ''].join('\u0001');
+    const orphans = new Map<string, Placed[]>();
+    for (const p of placed) {
+      if (p.ref !== undefined) continue;
+      const s = sig(p.fingerprint);
+      const list = orphans.get(s);
+      if (list) list.push(p); else orphans.set(s, [p]);
+    }
+    if (orphans.size === 0) return;
+    const vanished = new Map<string, { ref: string; entry: RefEntry }[]>();
+    for (const [ref, entry] of this.entries) {
+      const f = entry.fingerprint;
+      if (f.window !== window || present.has(entry.id) || taken.has(ref)) continue;
+      const s = sig(f);
+      if (!orphans.has(s)) continue;
+      const list = vanished.get(s);
+      if (list) list.push({ ref, entry }); else vanished.set(s, [{ ref, entry }]);
+    }
+    for (const [s, olds] of vanished) {
+      const news = orphans.get(s) ?? [];
+      const pair = (p: Placed, o: { ref: string; entry: RefEntry }): void => {
+        p.ref = o.ref;
+        taken.set(o.ref, p.node);
+        delete o.entry.retired;
+      };
+      if (olds.length === 1 && news.length === 1) { pair(news[0]!, olds[0]!); continue; }
+      // Several alike: only pairs whose index is the same and unique on both sides.
+      for (const p of news) {
+        const byIndex = olds.filter((o) => o.entry.fingerprint.index === p.fingerprint.index && !taken.has(o.ref));
+        const rivals = news.filter((q) => q.fingerprint.index === p.fingerprint.index);
+        if (byIndex.length === 1 && rivals.length === 1) pair(p, byIndex[0]!);
+      }
+    }
   }
 
   private forgetOld(window: string, gen: number): void {

@@ -54,6 +54,12 @@ export const HOST_OPTIONS: readonly HostOption[] = [
       if (!Number.isInteger(n) || n < 100) throw new Error(`--max-tokens takes a whole number ≥ 100, not "${str(v)}"`);
       o.maxTokens = n;
     } },
+  { flag: 'action-timeout', env: 'COMPUTER_USE_ACTION_TIMEOUT', kind: 'string', hosts: ALL, description: 'ms an element act waits for its element to be visible, enabled and stable (0 to 60000, default 2000)',
+    apply: (o, v) => {
+      const n = Number(str(v));
+      if (!Number.isInteger(n) || n < 0 || n > 60_000) throw new Error(`--action-timeout takes whole milliseconds (0 to 60000), not "${str(v)}"`);
+      o.actionTimeoutMs = n;
+    } },
   { flag: 'image-input', env: 'COMPUTER_USE_IMAGE_INPUT', kind: 'boolean', hosts: ['mcp'], description: "the client's model takes images",
     apply: (o) => { o.imageInput = true; } },
   { flag: 'panel', env: 'COMPUTER_USE_PANEL', kind: 'boolean', hosts: ['mcp'], description: 'serve the local panel and ask through it when the client cannot elicit',

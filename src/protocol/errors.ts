@@ -39,6 +39,18 @@ export const ERROR_CODES = {
    * the focused top-level window after activation); nothing was sent.
    */
   window_not_focused: 'window_not_focused',
+  /**
+   * The element stayed disabled (or read-only, for text) for the whole actionability wait; nothing was sent.
+   * details: `states` (its current states), `waitedMs`, `unmet`. Do what enables it first (fill the required
+   * fields, pick an option), or wait longer with settle.timeoutMs.
+   */
+  element_disabled: 'element_disabled',
+  /**
+   * The element was not showing on screen (hidden, on another page or tab, collapsed, zero-sized) or kept moving
+   * for the whole actionability wait; nothing was sent. details: `states`, `bounds`, `waitedMs`, `unmet`. Open
+   * or scroll to what holds it first, then act again.
+   */
+  not_visible: 'not_visible',
   /** The ref was never issued in this session (or its window closed long ago); observe to get refs. */
   unknown_ref: 'unknown_ref',
   /** The driver process died or could not start. */

@@ -48,6 +48,10 @@ const Ms = Type.Number({ minimum: 0, maximum: LIMITS.timeoutMs });
 const Pid = Type.Integer({ minimum: 0, maximum: 2 ** 31 });
 /** Process start time (clock ticks since boot, or ms). */
 const StartTime = Type.Number({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+/** What an act may wait for before it is sent (ActParams.actionable). */
+export const ACTIONABILITY_CHECKS = ['visible', 'enabled', 'editable', 'stable'] as const;
+/** One actionability check. */
+export type ActionabilityCheck = (typeof ACTIONABILITY_CHECKS)[number];
 /** A union of string literals typed as their union (TypeBox's own mapping would widen them to string). */
 const Literals = <T extends readonly string[]>(values: T, options: object = {}) =>
   Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v)), options));
@@ -219,6 +223,16 @@ export const ActParams = Type.Object({
   /** Text for set_value/type, direction for scroll ("up"|"down"|"left"|"right"|"into_view"), target handle for drag_to, item for select. */
   value: Type.Optional(Str(LIMITS.actValue)),
   expect: Type.Optional(NodeExpectation),
+  /**
+   * Actionability (Invariant 11): before sending anything, wait up to `timeoutMs`, event-driven, until the
+   * element passes every check (`visible`: showing on screen; `enabled`; `editable`: takes text; `stable`: its
+   * bounds stopped moving). Otherwise fail with `element_disabled` or `not_visible` (details: the element's
+   * current states and what it waited for) and send nothing. Drivers without it act at once.
+   */
+  actionable: Type.Optional(Type.Object({
+    timeoutMs: Ms,
+    checks: Type.Array(Literals(ACTIONABILITY_CHECKS), { maxItems: ACTIONABILITY_CHECKS.length }),
+  }, Strict)),
 }, Strict);
 export type ActParams = Static<typeof ActParams>;
 export const ActResult = Type.Object({
@@ -228,6 +242,13 @@ export const ActResult = Type.Object({
   detail: Type.Optional(Str(LIMITS.actValue)),
   /** The node as re-read right after the act, when cheap. */
   after: Type.Optional(RawNode),
+  /**
+   * The node as read at dispatch, just before the input was sent (receipts compare against it, not against the
+   * model's last snapshot). For scroll, its `children` are the scroll bars that move it, with their values then.
+   */
+  before: Type.Optional(RawNode),
+  /** How long the actionability wait lasted before the input was sent (0: actionable at once). */
+  waitedMs: Type.Optional(Ms),
 });
 export type ActResult = Static<typeof ActResult>;
 
@@ -240,6 +261,11 @@ export const SettleParams = Type.Object({
   timeoutMs: Ms,
   /** Only count events of the app owning this window (or element) handle; all apps when missing. */
   window: Type.Optional(Id),
+  /**
+   * Do not call it settled before this long after the last input: dependent state (a default button enabled
+   * by an app's timer after a text edit) shows within it.
+   */
+  minMs: Type.Optional(Ms),
 }, Strict);
 export type SettleParams = Static<typeof SettleParams>;
 export const SettleResult = Type.Object({ settled: Type.Boolean(), events: Count(Number.MAX_SAFE_INTEGER), ms: Type.Number({ minimum: 0 }) });

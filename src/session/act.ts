@@ -2,12 +2,12 @@
  * The act flow (Invariants 1-3): resolve each ref and re-check its identity, ask the policy, dispatch, settle,
  * re-observe, and return a receipt per action plus the diff against what the model last saw.
  */
-import type { Op, WindowInfo } from '../engine/node.js';
+import type { Op, RawNode, WindowInfo } from '../engine/node.js';
 import type { Snapshot, SnapshotLine } from '../engine/snapshot.js';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError, staleRef } from '../protocol/errors.js';
-import type { ActResult } from '../protocol/methods.js';
-import type { Session, SettleOptions } from './session.js';
+import type { ActionabilityCheck, ActResult } from '../protocol/methods.js';
+import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
 import { ActingRun, type PipelineContext } from './pipeline.js';
 import { collectEffects, openWindows } from './effects.js';
 
@@ -25,7 +25,28 @@ export interface ActionReceipt {
   detail: string;
   method?: ActResult['method'];
   error?: ComputerUseError;
+  /** The element as the driver read it at dispatch (receipts compare against it, not the last snapshot). */
+  before?: RawNode;
+  /** The element as the driver re-read it right after the act, unmasked: compared, never shown. */
+  after?: RawNode;
 }
+
+/**
+ * What each op waits for before it is sent (Invariant 11). Edits need a field that takes text; a drag is
+ * positional, so it needs the element on screen and still. focus and scroll act on hidden or scrolled-away
+ * elements by design (scroll into_view), so they do not wait.
+ */
+export const ACTIONABILITY: Partial<Record<Op, ActionabilityCheck[]>> = {
+  click: ['visible', 'enabled', 'stable'], double_click: ['visible', 'enabled', 'stable'], right_click: ['visible', 'enabled', 'stable'],
+  toggle: ['visible', 'enabled', 'stable'], select: ['visible', 'enabled', 'stable'],
+  expand: ['visible', 'enabled', 'stable'], collapse: ['visible', 'enabled', 'stable'],
+  set_value: ['visible', 'enabled', 'editable', 'stable'], type: ['visible', 'enabled', 'editable', 'stable'],
+  clear: ['visible', 'enabled', 'editable', 'stable'],
+  drag_to: ['visible', 'stable'],
+};
+
+/** Ops after which the settle lasts at least EDIT_SETTLE_MS (dependent state shows in the diff). */
+const EDITS: ReadonlySet<Op> = new Set(['set_value', 'type', 'clear']);
 
 export interface ActOutcome {
   receipts: ActionReceipt[];
@@ -57,7 +78,8 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
   }
   const run = new ActingRun(session, ctx);
   const receipts: ActionReceipt[] = [];
-  const settleOpts = { ...session.settleDefaults, ...(settle ?? {}) };
+  const settleOpts: SettleOptions = { ...session.settleDefaults, ...(settle ?? {}) };
+  if (actions.some((a) => EDITS.has(a.op))) settleOpts.minMs = Math.max(settleOpts.minMs ?? 0, EDIT_SETTLE_MS);
   let window: WindowInfo | undefined;
   const windowsBefore = await openWindows(session);
   let freshSnapshot: Snapshot | undefined;
@@ -110,8 +132,14 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       value = drop.id;
     }
     const before = session.last.get(fp.window)?.elements.find((l) => l.ref === spec.ref);
+    const checks = ACTIONABILITY[spec.op];
+    // The driver may wait that long before sending: the call's own bound comes on top, so the caller never gives
+    // up on an act the driver still carries out (a timed-out request is not cancelled on the driver's side).
+    const actTimeout = session.device.timeoutMs + (checks ? session.actionTimeoutMs : 0);
     const params = (handle: string) => ({ id: handle, op: spec.op, ...(value !== undefined ? { value } : {}),
-      expect: { role: fp.role, ...(fp.name !== undefined ? { name: fp.name } : {}) } });
+      expect: { role: fp.role, ...(fp.name !== undefined ? { name: fp.name } : {}) },
+      // Waited for after the gate approved (the pipeline runs this inside the step), never before it.
+      ...(checks ? { actionable: { timeoutMs: session.actionTimeoutMs, checks } } : {}) });
     const receipt: ActionReceipt = { ...spec, status: 'unknown', detail: '' };
     let sending = false;
     try {
@@ -129,7 +157,7 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       }, async (d) => {
         sending = true;
         try {
-          return await d.call('node.act', params(id));
+          return await d.call('node.act', params(id), actTimeout);
         } catch (e) {
           // An approved action goes to the approved handle or nowhere; a stop ends it.
           if (!isComputerUseError(e, 'stale_ref') || d.confirmed || d.signal?.aborted) throw e;
@@ -143,11 +171,14 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
           }
           id = where.id;
           session.refs.rebind(spec.ref, id);
-          return await d.call('node.act', params(id));
+          return await d.call('node.act', params(id), actTimeout);
         }
       }, () => ({ status: receipt.status, detail: receipt.detail }));
       receipt.detail = result.detail ?? result.method;
+      if (result.waitedMs) receipt.detail += `; waited ${result.waitedMs} ms until it was actionable`;
       receipt.method = result.method;
+      if (result.before) receipt.before = result.before;
+      if (result.after) receipt.after = result.after;
       receipts.push(receipt);
     } catch (e) {
       const err = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
@@ -171,7 +202,7 @@ async function observeEffects(session: Session, receipts: ActionReceipt[], windo
 
   const effects = await collectEffects(session, window, windowsBefore, settleOpts);
   Object.assign(out, { diff: effects.diff, newWindows: effects.newWindows, closedWindows: effects.closedWindows, popups: effects.popups, settle: effects.settle });
-  if (effects.after) verifyReceipts(receipts, effects.before, effects.after);
+  if (effects.after) verifyReceipts(receipts, effects.before, effects.after, (ref) => session.refs.lookup(ref)?.id);
   // A click that opened or closed a window had a visible effect.
   for (const r of receipts) {
     if (r.status === 'unknown' && (r.op === 'click' || r.op === 'double_click' || r.op === 'expand') && (out.newWindows.length || out.closedWindows.length || out.popups?.length)) {
@@ -182,32 +213,43 @@ async function observeEffects(session: Session, receipts: ActionReceipt[], windo
   return out;
 }
 
-/** Upgrades `unknown` receipts to `confirmed` when the fresh snapshot shows the expected effect. */
-function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | undefined, after: Snapshot): void {
+/**
+ * Upgrades `unknown` receipts to `confirmed` when the fresh snapshot shows the expected effect. `idOf` gives a
+ * ref's native handle (to find the scroll bars the driver reported at dispatch in the fresh snapshot).
+ */
+export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | undefined, after: Snapshot, idOf: (ref: string) => string | undefined = () => undefined): void {
   const find = (s: Snapshot | undefined, ref: string): SnapshotLine | undefined => s?.elements.find((l) => l.ref === ref);
   for (const r of receipts) {
     if (r.status !== 'unknown') continue;
     const now = find(after, r.ref);
-    const was = find(before, r.ref);
+    // The state at dispatch, as the driver read it, wins over the model's last snapshot: the element may have
+    // changed in between (the user, another client), and a receipt must not call that change its own.
+    const seen = find(before, r.ref);
+    const was: Pick<SnapshotLine, 'states'> | undefined = r.before ? { states: r.before.states } : seen;
     if (!now) continue;
-    const has = (l: SnapshotLine | undefined, s: string): boolean => l?.states.includes(s as never) ?? false;
+    const has = (l: Pick<SnapshotLine, 'states'> | undefined, s: string): boolean => l?.states.includes(s as never) ?? false;
     let ok = false;
     let why = '';
     const spec = r as ActionReceipt & { value?: string };
     switch (r.op) {
       case 'set_value': case 'clear': {
         const want = r.op === 'clear' ? '' : spec.value ?? '';
-        const got = now.value ?? '';
         const num = Number(want);
-        ok = got === want || (want.length > 80 && got.length > 0 && want.startsWith(got.replace(/…$/, '')))
+        const reads = (got: string): boolean => got === want || (want.length > 80 && got.length > 0 && want.startsWith(got.replace(/…$/, '')))
           || (want !== '' && Number.isFinite(num) && Math.abs(Number(got) - num) < 1e-6);
+        const got = now.value ?? '';
+        // A value the engine masks as secret-looking (a random temp path) cannot be compared as shown: the
+        // driver's unmasked read right after the act decides, and is never printed.
+        ok = reads(got) || (got.includes('••••') && r.after?.value !== undefined && !r.after.states.includes('password') && reads(r.after.value));
         why = ok ? 'value now reads as set' : `value reads "${redactText(got).slice(0, 40)}"`;
         break;
       }
       case 'type': ok = (now.value ?? '').includes((spec.value ?? '').slice(0, 40)); why = ok ? 'text present' : ''; break;
       case 'toggle': {
-        const flip = (l: SnapshotLine | undefined) => has(l, 'checked') || has(l, 'pressed');
+        const flip = (l: Pick<SnapshotLine, 'states'> | undefined) => has(l, 'checked') || has(l, 'pressed');
         ok = was !== undefined && flip(was) !== flip(now); why = ok ? `now ${flip(now) ? 'checked' : 'unchecked'}` : 'state did not change';
+        // Say so when it had changed between the model's last look and the dispatch.
+        if (seen && r.before && flip(seen) !== flip(was)) why += ` (it was ${flip(was) ? 'checked' : 'unchecked'} at dispatch, not ${flip(seen) ? 'checked' : 'unchecked'} as last observed)`;
         break;
       }
       case 'focus': ok = has(now, 'focused'); why = ok ? 'focused' : 'not focused'; break;
@@ -220,10 +262,10 @@ function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | undefined,
         break;
       }
       case 'scroll': {
-        // A scroll moved something when a scroll bar inside the element changed its value.
-        const bars = (snap: Snapshot | undefined) => snap?.elements.filter((l) => l.parent === r.ref && l.role === 'scrollbar').map((l) => l.value).join() ?? '';
-        ok = bars(before) !== bars(after) || (spec.value === 'into_view' && !has(now, 'offscreen'));
-        why = ok ? 'scrolled' : 'no scroll bar moved';
+        const s = scrollEvidence(r, before, after, idOf);
+        ok = s.moved !== undefined || (spec.value === 'into_view' && !has(now, 'offscreen'));
+        why = s.moved ?? (ok ? 'scrolled into view' : 'no scroll bar moved and the visible items are the same');
+        if (s.selection) why += `; ${s.selection}`;
         break;
       }
       case 'collapse': ok = has(now, 'collapsed') || !has(now, 'expanded'); why = ok ? 'collapsed' : ''; break;
@@ -239,3 +281,47 @@ function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | undefined,
     if (why) r.detail += `; ${why}`;
   }
 }
+
+/** The subtree of `ref` in a snapshot (its descendants' lines). */
+function descendants(snap: Snapshot | undefined, ref: string): SnapshotLine[] {
+  if (!snap) return [];
+  const inside = new Set([ref]);
+  const out: SnapshotLine[] = [];
+  // Lines come in document order, parents first.
+  for (const l of snap.elements) if (l.parent !== undefined && inside.has(l.parent)) { inside.add(l.ref); out.push(l); }
+  return out;
+}
+
+/**
+ * What a scroll did (issue 9 item 5): the scroll bars the driver reported at dispatch (the element's own, or its
+ * scroll pane's) compared with the fresh snapshot, else the visible items of the element; and the side effect a
+ * Page key has in lists, the selection moving.
+ */
+function scrollEvidence(r: ActionReceipt, before: Snapshot | undefined, after: Snapshot, idOf: (ref: string) => string | undefined): { moved?: string; selection?: string } {
+  const out: { moved?: string; selection?: string } = {};
+  const atDispatch = (r.before?.children ?? []).filter((c) => c.role === 'scrollbar');
+  if (atDispatch.length > 0) {
+    const byId = new Map(after.elements.filter((l) => l.role === 'scrollbar').map((l) => [idOf(l.ref), l]));
+    for (const b of atDispatch) {
+      const now = byId.get(b.id);
+      if (now && (now.value ?? '') !== (b.value ?? '')) { out.moved = `scroll bar ${b.value ?? '?'} → ${now.value ?? '?'}`; break; }
+    }
+  } else {
+    // A driver that reports no bars: the bars inside the element or beside it in its pane, as last observed.
+    const parent = find(after, r.ref)?.parent;
+    const bars = (snap: Snapshot | undefined) => snap?.elements.filter((l) => l.role === 'scrollbar' && (l.parent === r.ref || (parent !== undefined && l.parent === parent)))
+      .map((l) => `${l.ref}=${l.value ?? ''}`).join() ?? '';
+    if (bars(before) !== bars(after)) out.moved = 'a scroll bar moved';
+  }
+  if (out.moved === undefined && before) {
+    const items = (snap: Snapshot) => descendants(snap, r.ref).map((l) => l.ref).join();
+    if (items(before) !== items(after)) out.moved = 'the visible items changed';
+  }
+  const selected = (snap: Snapshot | undefined) => descendants(snap, r.ref).filter((l) => l.states.includes('selected'));
+  const was = new Set(selected(before).map((l) => l.ref));
+  const gained = selected(after).filter((l) => !was.has(l.ref));
+  if (before && gained.length > 0) out.selection = `side effect: the selection moved to ${gained.slice(0, 3).map((l) => `[${l.ref}]${l.name ? ` "${l.name.slice(0, 40)}"` : ''}`).join(', ')}`;
+  return out;
+}
+
+const find = (s: Snapshot | undefined, ref: string): SnapshotLine | undefined => s?.elements.find((l) => l.ref === ref);

@@ -30,7 +30,8 @@ export interface Effects {
 export async function collectEffects(session: Session, window: WindowInfo, windowsBefore: Map<string, WindowInfo>, settle: SettleOptions): Promise<Effects> {
   const hello = await session.device.hello();
   const settled = hello.capabilities.includes('events')
-    ? await session.device.call('ui.settle', { quietMs: settle.quietMs, timeoutMs: settle.timeoutMs, window: window.id }, settle.timeoutMs + 5000)
+    ? await session.device.call('ui.settle', { quietMs: settle.quietMs, timeoutMs: settle.timeoutMs, window: window.id,
+      ...(settle.minMs !== undefined ? { minMs: Math.min(settle.minMs, settle.timeoutMs) } : {}) }, settle.timeoutMs + 5000)
     : await pollSettle(session, window, settle);
   // The window list and the re-read are independent: run them together.
   const [after, raw] = await Promise.all([

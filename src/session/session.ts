@@ -23,13 +23,26 @@ import { VisualTable } from './visual.js';
 import type { WindowTableJSON } from './windows.js';
 import { WindowTable } from './windows.js';
 
-/** Settle defaults: quiet window after the last event, cap (seed §3.3). */
-export interface SettleOptions { quietMs: number; timeoutMs: number }
+/**
+ * Settle defaults: quiet window after the last event, cap (seed §3.3); `minMs`: not settled before this long
+ * after the input (text edits: dependent state such as a default button becoming enabled shows within it).
+ */
+export interface SettleOptions { quietMs: number; timeoutMs: number; minMs?: number }
 /**
  * 60 ms of quiet after the app's last event once it answers pings (structural changes wait 250 ms for
  * closing animations); see EventWatcher.settle for why the ping makes a short window safe.
  */
 export const DEFAULT_SETTLE: SettleOptions = { quietMs: 60, timeoutMs: 3000 };
+/**
+ * Actionability wait (Invariant 11): how long an act waits for its element to become visible, enabled and
+ * stable before failing with element_disabled / not_visible.
+ */
+export const DEFAULT_ACTION_TIMEOUT_MS = 2000;
+/**
+ * Settle after set_value/type/clear lasts at least this long: GTK's file chooser enables its Save button
+ * ~150 ms after the name is set (measured on mousepad), after the edit's own events went quiet.
+ */
+export const EDIT_SETTLE_MS = 300;
 
 /** Options of a session. */
 export interface SessionOptions {
@@ -40,6 +53,8 @@ export interface SessionOptions {
   /** Default snapshot token budget. */
   maxTokens?: number;
   settle?: Partial<SettleOptions>;
+  /** Actionability wait of element acts in ms (default DEFAULT_ACTION_TIMEOUT_MS; 0 checks without waiting). */
+  actionTimeoutMs?: number;
   gate?: PolicyGate;
   /**
    * Screenshots as images for the model (issue 5 part 4): only when the settings allow them
@@ -63,6 +78,8 @@ export class Session {
   readonly gate: PolicyGate;
   readonly settleDefaults: SettleOptions;
   readonly maxTokens: number;
+  /** How long an element act waits for its element to become actionable. */
+  readonly actionTimeoutMs: number;
   refs = new RefTable();
   windows = new WindowTable();
   /** Captures (cN) and OCR pseudo-elements (oN). */
@@ -76,6 +93,7 @@ export class Session {
     this.gate = withChooserPaths(options.gate ?? allowAllGate, this.last);
     this.settleDefaults = { ...DEFAULT_SETTLE, ...(options.settle ?? {}) };
     this.maxTokens = options.maxTokens ?? 2000;
+    this.actionTimeoutMs = options.actionTimeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS;
     if (options.statePath) this.load(options.statePath);
   }
 

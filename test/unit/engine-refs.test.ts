@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { distill, type DistilledNode } from '../../src/engine/distill.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
+import type { RawNode, WindowInfo } from '../../src/engine/node.js';
+import { diffSnapshots } from '../../src/engine/diff.js';
 import { byId, n, removeById, type Fixture } from '../fixtures/engine/build.js';
 import { gedit } from '../fixtures/engine/gedit.js';
 import { widgetFactory } from '../fixtures/engine/widget-factory.js';
@@ -255,4 +258,65 @@ test('assign: look-alikes in one row (two "Menu" buttons of a header bar) keep t
   const second = refsOf(t, bar('*Untitled Document 1'));
   assert.equal(second.get('3'), first.get('3'));
   assert.equal(second.get('5'), first.get('5'));
+});
+
+test('elements re-created under new handles with the same fingerprint keep their refs; alike ones pair by index', () => {
+  const t = new RefTable();
+  const f = widgetFactory();
+  const first = buildSnapshot({ window: f.window, root: f.root }, t, { maxTokens: 100_000 });
+  // The app rebuilt the list: every row and label is a new object with the same content (Swing tables do this
+  // on every change), and one row really changed.
+  const g = widgetFactory();
+  const list = byId(g.root, 100);
+  for (const row of list.children ?? []) {
+    row.id += '-new';
+    for (const c of row.children ?? []) c.id += '-new';
+  }
+  const was = list.children![3]!.name!;
+  list.children![3]!.name = 'Row 3 renamed';
+  list.children![3]!.children![0]!.name = 'Row 3 renamed';
+  const second = buildSnapshot({ window: g.window, root: g.root }, t, { maxTokens: 100_000 });
+  const lines = diffSnapshots(first, second).lines;
+  assert.deepEqual(lines.filter((l) => !l.includes('"Row 3 renamed"') && !l.includes(`"${was}"`)), [], lines.join('\n'));
+  assert.ok(lines.some((l) => /^\+ .*"Row 3 renamed"/.test(l)) && lines.some((l) => l.startsWith('- ') && l.includes(`"${was}"`)), lines.join('\n'));
+  const ref = (s: typeof first, name: string): string | undefined => s.elements.find((l) => l.name === name && l.role === 'listitem')?.ref;
+  assert.equal(ref(second, 'Row 5'), ref(first, 'Row 5'));
+  assert.equal(t.lookup(ref(second, 'Row 5')!)?.id.endsWith('-new'), true, 'the ref points at the new handle');
+  // Two identical re-created check boxes ("checkbutton", same place) pair by index, never by guess.
+  const h = widgetFactory();
+  for (const id of [10, 11, 12]) byId(h.root, id).id += '-x';
+  const third = buildSnapshot({ window: h.window, root: h.root }, t, { maxTokens: 100_000 });
+  const boxes = (s: typeof first): string[] => s.elements.filter((l) => l.name === 'checkbutton').map((l) => l.ref);
+  assert.deepEqual(boxes(third), boxes(first));
+});
+
+test('a new element that only looks like one still present gets a new ref', () => {
+  const t = new RefTable();
+  const f = widgetFactory();
+  const first = buildSnapshot({ window: f.window, root: f.root }, t, { maxTokens: 100_000 });
+  const g = widgetFactory();
+  // A second "Row 5" added while the first stays: nothing vanished, so nothing is inherited.
+  const list = byId(g.root, 100);
+  list.children!.push(n(':1.42', 999, 'listitem', { name: 'Row 5', actions: ['select'] }, [n(':1.42', 998, 'label', { name: 'Row 5' })]));
+  const second = buildSnapshot({ window: g.window, root: g.root }, t, { maxTokens: 100_000 });
+  const refs = second.elements.filter((l) => l.name === 'Row 5' && l.role === 'listitem').map((l) => l.ref);
+  assert.equal(refs.length, 2);
+  assert.equal(refs[0], first.elements.find((l) => l.name === 'Row 5' && l.role === 'listitem')?.ref);
+  assert.notEqual(refs[1], refs[0]);
+});
+
+test('recorded GTK3 list rebuilt with identical rows (act-lab Rebuild): refs kept, the diff is the one real change', () => {
+  // test/fixtures/act/act-lab-rebuild.json: the act-lab window read by the Linux driver before and after its
+  // Rebuild button replaced the 30 rows of "Items" with new, identical ones (the tree view's rows trimmed).
+  const f = JSON.parse(readFileSync(new URL('../../../test/fixtures/act/act-lab-rebuild.json', import.meta.url), 'utf8')) as
+    { window: WindowInfo; before: RawNode; after: RawNode };
+  const t = new RefTable();
+  const first = buildSnapshot({ window: f.window, root: f.before }, t, { maxTokens: 100_000 });
+  const second = buildSnapshot({ window: f.window, root: f.after }, t, { maxTokens: 100_000 });
+  const lines = diffSnapshots(first, second).lines;
+  assert.deepEqual(lines.filter((l) => !/"Rebuilt \d times"/.test(l) && !/^focus:/.test(l)), [], lines.join('\n'));
+  assert.ok(lines.some((l) => /~ \[e\d+\] label name "Rebuilt 0 times" → "Rebuilt 1 times"/.test(l)), lines.join('\n'));
+  const item = (s: typeof first): string | undefined => s.elements.find((l) => l.name === 'item 7')?.ref;
+  assert.ok(item(first));
+  assert.equal(item(second), item(first));
 });

@@ -51,3 +51,12 @@ test('--hide-activity (mcp) and --computer-hide-activity (pi) turn the visible a
   assert.deepEqual(mcpOptionsFrom([], { COMPUTER_USE_HIDE_ACTIVITY: '1' }), { showActivity: false });
   assert.deepEqual(piOptionsFrom((n) => (n === 'computer-hide-activity' ? true : undefined), {}), { showActivity: false });
 });
+
+test('--action-timeout sets the actionability wait on every host; the environment too; bad values are refused', () => {
+  assert.equal(mcpOptionsFrom(['--action-timeout', '500'], {}).actionTimeoutMs, 500);
+  assert.equal(mcpOptionsFrom([], { COMPUTER_USE_ACTION_TIMEOUT: '0' }).actionTimeoutMs, 0);
+  assert.equal(cliOptionsFrom(['observe', '--action-timeout=750'], {}).options.actionTimeoutMs, 750);
+  assert.equal(piOptionsFrom((n) => (n === 'computer-action-timeout' ? '1200' : undefined), {}).actionTimeoutMs, 1200);
+  assert.throws(() => mcpOptionsFrom(['--action-timeout', '2.5'], {}), /whole milliseconds/);
+  assert.throws(() => mcpOptionsFrom(['--action-timeout', '100000'], {}), /0 to 60000/);
+});

@@ -20,10 +20,22 @@ export class FakeDriver {
   capabilities: Capability[] = ['events', 'keys'];
   /** The channel hello reports (tests of degraded channels); none = the native accessibility tree. */
   channel?: string;
+  /** Acts that were carried out (passed the actionability wait and reached the "toolkit"). */
+  readonly dispatched: ActParams[] = [];
   /** Runs after each act, so a test can make the "app" react (open a dialog, destroy a node). */
   onAct?: (p: ActParams, node: RawNode) => void;
 
   constructor(windows: FakeWindow[] = []) { this.windows.push(...windows); }
+
+  /** The parent of a node, by handle, in any window. */
+  parentOf(id: string): RawNode | undefined {
+    const visit = (n: RawNode): RawNode | undefined => {
+      for (const c of n.children ?? []) { if (c.id === id) return n; const hit = visit(c); if (hit) return hit; }
+      return undefined;
+    };
+    for (const w of this.windows) { const hit = visit(w.root); if (hit) return hit; }
+    return undefined;
+  }
 
   /** Finds a node by handle in any window. */
   node(id: string): RawNode | undefined {
@@ -48,7 +60,7 @@ export class FakeDriver {
         if (!w) throw new ComputerUseError('window_not_found', 'no such window');
         return { window: w.info, root: structuredClone(w.root), stats: { nodes: 0, ms: 0, truncated: false } };
       },
-      'node.act': (p) => { this.calls.push({ method: 'node.act', params: p }); return this.act(p); },
+      'node.act': (p) => { this.calls.push({ method: 'node.act', params: p }); return this.actWhenActionable(p); },
       'ui.settle': (p) => log('ui.settle', p, { settled: true, events: 1, ms: 0 }),
       'input.keys': (p) => log('input.keys', p, { method: 'synthetic', focusedFirst: false, sent: p.chords?.length ?? [...p.text ?? ''].length }),
     };
@@ -64,6 +76,44 @@ export class FakeDriver {
     return [...byPid.values()];
   }
 
+  /**
+   * Actionability like the real drivers: waits (re-checking every 10 ms, the tree is in memory) until the node
+   * is neither disabled nor hidden (nor read-only for edits), then acts; else fails and acts on nothing.
+   */
+  private async actWhenActionable(p: ActParams): Promise<ActResult> {
+    const checks = p.actionable?.checks ?? [];
+    const start = Date.now();
+    for (;;) {
+      const node = this.node(p.id);
+      if (!node || checks.length === 0) break;
+      const has = (st: State): boolean => node.states.includes(st);
+      const unmet = checks.includes('visible') && (has('offscreen') || has('invisible')) ? 'not_visible'
+        : checks.includes('enabled') && has('disabled') ? 'element_disabled'
+          : checks.includes('editable') && has('readonly') ? 'element_disabled' : undefined;
+      if (!unmet) break;
+      const waitedMs = Date.now() - start;
+      if (waitedMs >= (p.actionable?.timeoutMs ?? 0)) {
+        throw new ComputerUseError(unmet, `fake: not actionable (${node.states.join(', ')}); nothing was sent.`, { states: node.states, waitedMs });
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const before = this.node(p.id);
+    const snapshot = before ? { ...before, states: [...before.states] } : undefined;
+    if (snapshot) delete snapshot.children;
+    // Like the Linux driver: a scroll reports the scroll bars that move the element, as they were at dispatch.
+    if (snapshot && p.op === 'scroll') {
+      const bars = (n: RawNode | undefined): RawNode[] => (n?.children ?? []).filter((c) => c.role === 'scrollbar').map((c) => ({ ...c, states: [...c.states] }));
+      const own = bars(before);
+      snapshot.children = own.length > 0 ? own : bars(this.parentOf(p.id));
+    }
+    const result = this.act(p);
+    this.dispatched.push(p);
+    const now = this.node(p.id);
+    const after = now ? { ...now, states: [...now.states] } : undefined;
+    if (after) delete after.children;
+    return { ...result, ...(snapshot ? { before: snapshot } : {}), ...(after ? { after } : {}) };
+  }
+
   private act(p: ActParams): ActResult {
     const node = this.node(p.id);
     if (!node) throw new ComputerUseError('stale_ref', 'The element no longer exists.');
@@ -74,7 +124,7 @@ export class FakeDriver {
       case 'toggle': flip('checked'); break;
       case 'set_value': case 'clear': node.value = p.op === 'clear' ? '' : p.value ?? ''; break;
       case 'type': node.value = (node.value ?? '') + (p.value ?? ''); break;
-      case 'click': break;
+      case 'click': case 'scroll': break;
       default: throw new ComputerUseError('unsupported', `${p.op} is not supported by the fake driver`);
     }
     this.onAct?.(p, node);

@@ -16,6 +16,8 @@ import { center, type Expect, type LinuxInput } from './input.js';
 import { parseChords } from '../../protocol/keys.js';
 import { insertTextVerified, setTextVerified, type TypingDeps } from './edit.js';
 import { selectInListCombo, topLevelOf } from './combo.js';
+import { linuxProbe, showingReliableFor, waitActionable } from './actionable.js';
+import type { EventWatcher } from './events.js';
 
 const ACTION = 'org.a11y.atspi.Action';
 const ETEXT = 'org.a11y.atspi.EditableText';
@@ -36,26 +38,43 @@ const ACTION_NAMES: Record<string, string[]> = {
 };
 
 /** Runs one op; throws ComputerUseError with a code that says what to do. */
-export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, signal?: AbortSignal): Promise<ActResult> {
+export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, signal?: AbortSignal, events?: EventWatcher, sending?: () => void): Promise<ActResult> {
   const t = targetOf(p.id);
-  let info: ElementInfo;
-  try {
-    info = await readElement(bus, t, { children: true });
-  } catch (e) {
-    if (isGone(e)) throw new ComputerUseError('stale_ref', 'The element no longer exists.', { reason: 'gone' });
-    throw e;
+  const checks = p.actionable?.checks ?? [];
+  const wantBounds = checks.includes('visible') || checks.includes('stable');
+  const read = async (): Promise<ElementInfo> => {
+    try {
+      return await readElement(bus, t, { children: true, bounds: wantBounds });
+    } catch (e) {
+      if (isGone(e)) throw new ComputerUseError('stale_ref', 'The element no longer exists.', { reason: 'gone' });
+      throw e;
+    }
+  };
+  const verify = (info: ElementInfo): void => {
+    if (info.states.has('defunct')) throw new ComputerUseError('stale_ref', 'The element was destroyed.', { reason: 'defunct' });
+    const node = toRawNode(info);
+    if (p.expect?.role && p.expect.role !== node.role) {
+      throw new ComputerUseError('stale_ref', `The element is now a ${node.role}, not a ${p.expect.role}.`, { reason: 'role_changed' });
+    }
+    if (p.expect?.name !== undefined && p.expect.name !== (node.name ?? '')) {
+      throw new ComputerUseError('stale_ref', 'The element was renamed or replaced.', { reason: 'name_changed' });
+    }
+  };
+  let [info, reliable] = await Promise.all([read(), checks.includes('visible') ? showingReliableFor(bus, t.dest) : Promise.resolve(true)]);
+  verify(info);
+  let waitedMs = 0;
+  if (p.actionable && checks.length > 0) {
+    // Invariant 11: wait (bounded, on the app's events) until it can take the input, else send nothing.
+    ({ info, waitedMs } = await waitActionable(info, checks, p.actionable.timeoutMs, linuxProbe(bus, events, t, reliable), { signal, verify }));
   }
-  if (info.states.has('defunct')) throw new ComputerUseError('stale_ref', 'The element was destroyed.', { reason: 'defunct' });
-  const node = toRawNode(info);
-  if (p.expect?.role && p.expect.role !== node.role) {
-    throw new ComputerUseError('stale_ref', `The element is now a ${node.role}, not a ${p.expect.role}.`, { reason: 'role_changed' });
-  }
-  if (p.expect?.name !== undefined && p.expect.name !== (node.name ?? '')) {
-    throw new ComputerUseError('stale_ref', 'The element was renamed or replaced.', { reason: 'name_changed' });
-  }
+  // The state at dispatch: what the receipt compares against (the model's snapshot may be older).
+  const before = toRawNode(info, reliable);
+  delete before.bounds;
+  sending?.();
   const result = await dispatch(bus, keyboard, info, p, signal);
-  const after = await readElement(bus, t, { children: false }).then(toRawNode).catch(() => undefined);
-  return after ? { ...result, after } : result;
+  if (result.before?.children) before.children = result.before.children;
+  const after = await readElement(bus, t, { children: false }).then((i) => toRawNode(i, reliable)).catch(() => undefined);
+  return { ...result, before, ...(p.actionable ? { waitedMs } : {}), ...(after ? { after } : {}) };
 }
 
 async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p: ActParams, signal?: AbortSignal): Promise<ActResult> {
@@ -239,21 +258,25 @@ async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, dir
   if (!['up', 'down', 'left', 'right'].includes(direction)) {
     throw new ComputerUseError('invalid_params', 'scroll takes value "up", "down", "left", "right" or "into_view".');
   }
-  // Move the matching scroll bar of this pane by a page through its Value interface.
+  // Move the matching scroll bar by a page through its Value interface: the element's own, else the one of the
+  // scroll pane holding it (a GTK TreeView's bars are its siblings). No focus taken, no selection moved.
   const vertical = direction === 'up' || direction === 'down';
-  for (const c of info.children) {
-    const child = await readElement(bus, c, { children: false }).catch(() => null);
-    if (!child || child.atspiRole !== 'scroll bar' || !child.value) continue;
-    if (child.states.has('vertical') !== vertical && (child.states.has('vertical') || child.states.has('horizontal'))) continue;
-    const page = Math.max((child.value.max - child.value.min) / 10, child.value.step || 1);
-    const next = Math.min(child.value.max, Math.max(child.value.min, child.value.current + (direction === 'down' || direction === 'right' ? page : -page)));
-    await bus.setProp(c, VALUE, 'CurrentValue', 'd', next);
-    return { method: 'pattern', detail: `scroll bar Value ${child.value.current} → ${next}` };
+  const bars = (await scrollBarsOf(bus, info)).filter((b) => !(b.states.has('vertical') !== vertical && (b.states.has('vertical') || b.states.has('horizontal'))));
+  // Reported at dispatch: the session confirms the scroll by these bars' values after settling.
+  const before = { ...toRawNode(info), children: bars.map((b) => toRawNode(b)) };
+  const bar = bars.find((b) => b.value && b.interfaces.has(VALUE));
+  if (bar?.value) {
+    // A tenth of the range, whole when the range is large (AT-SPI's Value has no page size).
+    const tenth = (bar.value.max - bar.value.min) / 10;
+    const page = Math.max(tenth > 10 ? Math.round(tenth) : tenth, bar.value.step || 1);
+    const next = Math.min(bar.value.max, Math.max(bar.value.min, bar.value.current + (direction === 'down' || direction === 'right' ? page : -page)));
+    await bus.setProp(bar.target, VALUE, 'CurrentValue', 'd', next);
+    return { method: 'pattern', detail: `scroll bar Value ${bar.value.current} → ${next}`, before };
   }
   if (keyboard.available) {
     await focus(bus, info).catch(() => undefined);
     await keyboard.keysTo(await processOf(bus, info.target), [{ mods: [], key: direction === 'up' ? 'Page_Up' : direction === 'down' ? 'Page_Down' : direction === 'left' ? 'Left' : 'Right' }], signal);
-    return { method: 'synthetic', detail: 'Page key' };
+    return { method: 'synthetic', detail: 'Page key', before };
   }
   throw unsupported(`scroll ${direction}`, info);
 }
@@ -276,6 +299,32 @@ function typing(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, signal?: 
       await focus(bus, now);
     },
   };
+}
+
+/** Most children of an ancestor read while looking for its scroll bars (scroll panes have a handful). */
+const MAX_PANE_CHILDREN = 20;
+
+/**
+ * The scroll bars that move an element: its own children, else the children of its parent or grandparent (the
+ * scroll pane around a table or a list), the first level that has any.
+ */
+async function scrollBarsOf(bus: A11yBus, info: ElementInfo): Promise<ElementInfo[]> {
+  const barsAmong = async (kids: Target[]): Promise<ElementInfo[]> => (await Promise.all(kids.slice(0, MAX_PANE_CHILDREN)
+    .map((c) => readElement(bus, c, { children: false }).catch(() => null)))).filter((c): c is ElementInfo => c?.atspiRole === 'scroll bar');
+  const own = await barsAmong(info.children);
+  if (own.length > 0) return own;
+  let t = info.target;
+  for (let up = 0; up < 2; up++) {
+    const parent = await bus.getProp(t, ACC, 'Parent').then(([dest, path]: [string, string]) => ({ dest, path }), () => null) as Target | null;
+    if (!parent || parent.path === '/org/a11y/atspi/null') return [];
+    const pane = await readElement(bus, parent, { children: false }).catch(() => null);
+    if (!pane || pane.childCount > MAX_PANE_CHILDREN) return [];
+    const [kids] = await bus.call(parent, ACC, 'GetChildren');
+    const bars = await barsAmong(((kids ?? []) as [string, string][]).map(([dest, path]) => ({ dest, path })));
+    if (bars.length > 0) return bars;
+    t = parent;
+  }
+  return [];
 }
 
 /** The process of an element's app (pid from the bus, start time from /proc): where its input must go. */

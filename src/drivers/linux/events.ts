@@ -71,6 +71,22 @@ export class EventWatcher {
     return () => this.listeners.delete(listener);
   }
 
+  /** Milliseconds since `app` (a bus name) sent its last event; Infinity when it never did. */
+  quietFor(app: string): number {
+    const last = this.lastByApp.get(app);
+    return last === undefined ? Infinity : performance.now() - last;
+  }
+
+  /** Resolves on the next event of `app` (a bus name), after `ms`, or on abort, whichever comes first. */
+  next(app: string, ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = (): void => { clearTimeout(timer); off(); signal?.removeEventListener('abort', done); resolve(); };
+      const off = this.subscribe((e) => { if (e.source.startsWith(app + '/')) done(); });
+      const timer = setTimeout(done, Math.max(0, ms));
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
   /**
    * Waits until the app is idle: no event for `quietMs` and the app answers a ping, or `timeoutMs` passed.
    * The ping matters because toolkits run actions from an idle handler: an app busy for 150 ms (gedit's Save
@@ -80,7 +96,7 @@ export class EventWatcher {
    * closing popovers and dialogs animate and send their last events ~200 ms later. When the app has sent
    * nothing since `since` (the last input), the wait lasts at least `firstEventMs`.
    */
-  async settle(quietMs: number, timeoutMs: number, app?: string, opts: { since?: number; firstEventMs?: number; tailMs?: number } = {}): Promise<{ settled: boolean; events: number; ms: number }> {
+  async settle(quietMs: number, timeoutMs: number, app?: string, opts: { since?: number; firstEventMs?: number; tailMs?: number; minMs?: number } = {}): Promise<{ settled: boolean; events: number; ms: number }> {
     const start = performance.now();
     const tailMs = opts.tailMs ?? Math.max(quietMs, 250);
     // An act whose app has not reacted yet may still be working (GTK3's file chooser answers a Save click
@@ -113,7 +129,10 @@ export class EventWatcher {
         const last = lastEvent();
         const quietFor = now - Math.max(start, last);
         const reacted = last >= since || now - since >= firstEventMs;
-        if (quietFor >= quiet && reacted && (!app || pings >= 2)) return result(true);
+        // After a text edit the app may change dependent state on a timer (a default button enabled ~150 ms
+        // later): not settled before `minMs` after the input.
+        const longEnough = now - since >= (opts.minMs ?? 0);
+        if (quietFor >= quiet && reacted && longEnough && (!app || pings >= 2)) return result(true);
         if (now >= deadline) return result(false);
         await new Promise((r) => setTimeout(r, Math.max(1, Math.min(Math.max(quiet - quietFor, 5), 40, deadline - now))));
       }

@@ -1,0 +1,48 @@
+/** The act lifecycle's test app (test/apps/act-lab.py) under a computer: its stdout lines, waited for. */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Computer, ComputerOptions } from '../../../src/index.js';
+import { killApp, openComputer } from '../helpers.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+export const LAB = join(root, 'test', 'apps', 'act-lab.py');
+
+/** A running lab app and a computer allowed to act on it. */
+export interface Lab {
+  computer: Computer;
+  app: ChildProcess;
+  /** Audit log of the computer. */
+  auditPath: string;
+  /** Everything the app printed so far. */
+  out(): string;
+  /** Waits (event-driven, bounded) until the app printed `line`. */
+  printed(line: string, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startLab(options: ComputerOptions = {}): Promise<Lab> {
+  const dir = mkdtempSync(join(tmpdir(), 'cu-act-lab-'));
+  writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
+  const auditPath = join(dir, 'audit.jsonl');
+  const computer = await openComputer({ allowApps: [`/usr/bin/python3 ${LAB}`], auditPath, settingsPath: join(dir, 'settings.json'), ...options });
+  const app = spawn('/usr/bin/python3', [LAB], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const waiters: (() => void)[] = [];
+  app.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; waiters.splice(0).forEach((w) => w()); });
+  const printed = async (line: string, timeoutMs = 20000): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
+    while (!out.split('\n').includes(line)) {
+      if (Date.now() > deadline || app.exitCode !== null) assert.fail(`the app did not print "${line}"; it printed:\n${out}`);
+      await new Promise<void>((r) => { waiters.push(r); setTimeout(r, 200); });
+    }
+  };
+  await printed('ready');
+  return {
+    computer, app, auditPath, out: () => out, printed,
+    close: async () => { await computer.close(); if (app.pid) await killApp(app.pid); },
+  };
+}
