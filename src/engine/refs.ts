@@ -85,6 +85,8 @@ function lookAlikeCounts(tree: DistilledNode): Map<string, number> {
  */
 export class RefTable {
   private counter = 0;
+  /** Hook (issue 12, devices): the device prefix of new refs ("d2" → `d2e14`); '' on the first device. */
+  prefix = '';
   private readonly entries = new Map<string, RefEntry>();
   private readonly byKey = new Map<string, string>();
   private readonly generations = new Map<string, number>();
@@ -118,7 +120,7 @@ export class RefTable {
       if (!same) {
         // The old ref keeps its fingerprint but may no longer use this handle.
         if (old !== undefined && ref !== undefined && !out.has(ref)) old.retired = true;
-        ref = `e${++this.counter}`;
+        ref = `${this.prefix}e${++this.counter}`;
       }
       const r = ref as string;
       this.entries.set(r, { id: node.id, fingerprint, seen: gen });
