@@ -169,6 +169,19 @@ export class Device {
    * call: it rejects at once with the signal's reason, and the peer passes the cancel on to the driver.
    */
   async call<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs = this.timeoutMs, signal?: AbortSignal): Promise<ResultOf<M>> {
+    try {
+      return await this.callOnce(method, params, timeoutMs, signal);
+    } catch (e) {
+      // A read that met a link which had dropped (an idle ssh link cut, a restarted driver) changes nothing on
+      // the device: it is sent once more on a new link. Acting methods never are (link_lost: it may have happened).
+      if (e instanceof ComputerUseError && e.code === 'driver_unavailable' && e.details['linkDropped'] === true && !CHANGING_METHODS.has(method) && !signal?.aborted) {
+        return this.callOnce(method, params, timeoutMs, signal);
+      }
+      throw e;
+    }
+  }
+
+  private async callOnce<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs: number, signal?: AbortSignal): Promise<ResultOf<M>> {
     if (signal?.aborted) throw abortReason(signal);
     const proc = await this.ensure();
     // The peer takes the signal as its 4th argument (protocol cancellation); the race below answers at once
@@ -201,7 +214,7 @@ export class Device {
         this.lastError = e.message;
         this.schedule(0);
         const tail = proc.stderrTail();
-        throw new ComputerUseError('driver_unavailable', `${e.message} It will be restarted on the next call.${tail ? `\n${tail.slice(-500)}` : ''}`);
+        throw new ComputerUseError('driver_unavailable', `${e.message} It will be restarted on the next call.${tail ? `\n${tail.slice(-500)}` : ''}`, { linkDropped: true });
       }
       throw e;
     }
