@@ -232,8 +232,9 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
     showActivity: options.showActivity ?? settings.showActivity ?? true, paused: () => controls.stopper.paused,
   });
   const entries: DeviceEntry[] = [{ name: 'local', index: 1, kind: 'local', session }];
-  const loaded = options.devices ?? loadDevices(options.devicesPath ?? defaultDevicesPath()).devices;
-  if (!options.devices) for (const w of loadDevices(options.devicesPath ?? defaultDevicesPath()).warnings) (controls.warnings as string[]).push(w);
+  const fromFile = options.devices ? undefined : loadDevices(options.devicesPath ?? defaultDevicesPath());
+  const loaded = options.devices ?? fromFile?.devices ?? [];
+  for (const w of fromFile?.warnings ?? []) (controls.warnings as string[]).push(w);
   for (const spec of loaded) {
     const index = entries.length + 1;
     const remote = remoteDevice(spec, options.timeoutMs);
