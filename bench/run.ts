@@ -18,6 +18,7 @@ import { sandboxEnv, startSandbox, stopSandbox, type SandboxInfo } from '../src/
 import { Session } from '../src/session/session.js';
 import { actsGedit, actsWidgetFactory } from './act.js';
 import { measureFixedCost } from './fixedcost.js';
+import { benchDevices } from './devices.js';
 import { appSpecs, killApp, launchAndWait, type AppSpec } from './apps.js';
 import { runBaseline } from './baseline.js';
 import { BASELINE_RUNS, DUMP, RUNS, TARGETS, WARMUP, errText, sleep } from './config.js';
@@ -115,6 +116,8 @@ async function main(): Promise<number> {
     await device.hello();
     bus = await A11yBus.connect();
     for (const spec of specs) await benchApp(session, bus, env, spec, report);
+    // Issue 12: observe and act latency over ssh against local (BENCH_APPS=devices to run it alone).
+    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('devices')) (report as unknown as Record<string, unknown>)['devices'] = await benchDevices(info.display);
     process.stdout.write('\n\n');
   } catch (e) {
     report.errors.push(`bench: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);

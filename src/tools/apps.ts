@@ -7,7 +7,7 @@ export const appsTool = defineTool({
   schema: {
     name: 'computer_apps',
     title: 'Apps and windows',
-    description: 'Running apps and their windows (w1, w2, …) on every device.',
+    description: 'Running apps and their windows (w1, w2, …).',
     inputSchema: Type.Object({
       device: DEVICE,
       displays: Type.Optional(Type.Boolean()),

@@ -57,7 +57,8 @@ async function main(argv: string[]): Promise<number> {
         // login session has no DISPLAY of its own).
         if (rest[1] === '--desktop' && rest[2] === 'sandbox') {
           const { listSandboxes, sandboxEnv } = await import('../../sandbox/sandbox.js');
-          const box = (await listSandboxes()).find((s) => s.alive);
+          const alive = (await listSandboxes()).filter((s) => s.alive);
+          const box = alive.find((s) => s.display === process.env['COMPUTER_USE_SANDBOX']) ?? alive[0];
           if (!box) { process.stderr.write('computer-use driver: no running sandbox desktop in this home (computer-use sandbox up)\n'); return 1; }
           Object.assign(process.env, sandboxEnv(box));
         } else if (rest.length > 1) { process.stderr.write('usage: computer-use driver linux [--desktop sandbox]\n'); return 2; }
