@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CHANGING_METHODS } from '../../src/devices/manager.js';
+import { CHANGING_METHODS, Device } from '../../src/devices/manager.js';
 import { classifySshFailure, parseSshUrl, sshArgs } from '../../src/devices/ssh.js';
 import type { DriverConnection } from '../../src/devices/stdio.js';
 import { FakeDriver } from '../../src/drivers/fake/driver.js';
@@ -162,4 +162,33 @@ test('ssh addresses: parsed and checked parts only; argv puts -- before the host
   assert.equal(classifySshFailure('me@h: Permission denied (publickey).', 'lab')?.code, 'auth_failed');
   assert.equal(classifySshFailure('bash: line 1: computer-use: command not found', 'lab')?.code, 'driver_unavailable');
   assert.equal(classifySshFailure('something else', 'lab'), undefined);
+});
+
+test('heartbeat: a dropped link is brought back in the background; a link that cannot start backs off', async () => {
+  const a = widgetFactory();
+  const fake = new FakeDriver([{ info: a.window, root: a.root }]);
+  let conn: DriverConnection | undefined;
+  let fail = false;
+  const device = new Device({ name: 'hb', heartbeatMs: 40, backoff: { initialMs: 30, maxMs: 200 }, connect: () => {
+    conn = fake.connect();
+    if (fail) conn.kill();
+    return conn;
+  } });
+  const until = async (what: () => boolean): Promise<void> => { for (let i = 0; i < 500 && !what(); i++) await new Promise((r) => setTimeout(r, 10)); };
+  await device.hello();
+  assert.equal(device.status.state, 'up');
+  conn!.kill(); // the link drops while idle
+  await until(() => device.restarts >= 1 && device.status.state === 'up');
+  assert.equal(device.status.state, 'up', 'reconnected without a call');
+  fail = true;
+  conn!.kill();
+  await until(() => device.status.retryAt !== undefined);
+  assert.equal(device.status.state, 'down');
+  assert.ok(device.status.retryAt! > Date.now() - 1000 && device.status.error);
+  const before = device.restarts;
+  fail = false;
+  await until(() => device.status.state === 'up');
+  assert.equal(device.status.state, 'up', 'back once the device answers again');
+  assert.ok(device.restarts > before);
+  await device.close();
 });
