@@ -41,6 +41,8 @@ export function validateSpec(raw: unknown): DeviceSpec {
   const name = r['name'];
   if (typeof name !== 'string' || !DEVICE_NAME.test(name)) throw bad('name must be a letter then up to 31 letters, digits, - or _');
   if (name.toLowerCase() === 'local') throw bad('"local" is the name of this machine');
+  // `d3` would read as the ref prefix of device 3.
+  if (/^d\d+$/i.test(name)) throw bad(`${name} reads as a device ref prefix (d2, d3…); pick another name`);
   const url = r['url'];
   if (typeof url !== 'string') throw bad('no url');
   parseSshUrl(url);

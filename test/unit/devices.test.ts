@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CHANGING_METHODS, Device } from '../../src/devices/manager.js';
+import { validateSpec } from '../../src/devices/registry.js';
 import { classifySshFailure, parseSshUrl, sshArgs } from '../../src/devices/ssh.js';
 import type { DriverConnection } from '../../src/devices/stdio.js';
 import { FakeDriver } from '../../src/drivers/fake/driver.js';
@@ -162,6 +163,9 @@ test('ssh addresses: parsed and checked parts only; argv puts -- before the host
   assert.equal(classifySshFailure('me@h: Permission denied (publickey).', 'lab')?.code, 'auth_failed');
   assert.equal(classifySshFailure('bash: line 1: computer-use: command not found', 'lab')?.code, 'driver_unavailable');
   assert.equal(classifySshFailure('something else', 'lab'), undefined);
+  // Device names never read as the local device or a ref prefix.
+  for (const name of ['local', 'd3', 'D12', '-x', '3lab', 'a b']) assert.throws(() => validateSpec({ name, url: 'ssh://h' }), /invalid_params|refused/, name);
+  assert.equal(validateSpec({ name: 'lab-2', url: 'ssh://h' }).name, 'lab-2');
 });
 
 test('heartbeat: a dropped link is brought back in the background; a link that cannot start backs off', async () => {
