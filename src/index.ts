@@ -306,7 +306,7 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
     denyApps: union(union(settings.denyApps, options.denyApps), spec.denyApps),
     allowIrreversibleUnattended: options.allowIrreversibleUnattended ?? settings.allowIrreversibleUnattended ?? false,
     settingsPath, audit: options.auditPath ?? defaultAuditPath(), stop: stopper, device: spec.name,
-    processInfo: (pid) => device.processFacts(pid), hostPids: [],
+    processInfo: (pid) => device.processFacts(pid), hostPids: [], localPrograms: false,
     ...(options.confirmer ? { confirmer: options.confirmer } : {}), ...(decider ? { decider } : {}),
     ...(options.hostApprovesFirstUse && !settings.strictFirstUse ? { hostApprovesFirstUse: true } : {}),
   }));

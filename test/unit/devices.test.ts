@@ -4,7 +4,7 @@
  * lost mid-act. Plus the ssh address parser and argv builder (no ssh needed here; test/e2e/devices runs sshd).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -195,4 +195,19 @@ test('heartbeat: a dropped link is brought back in the background; a link that c
   assert.equal(device.status.state, 'up', 'back once the device answers again');
   assert.ok(device.restarts > before);
   await device.close();
+});
+
+test('a launch on a remote device is not proven by this machine\'s programs (the audit names no local executable)', async () => {
+  const audit = join(home, 'audit-launch.jsonl');
+  const { c } = await two({ allowApps: ['gedit', 'gtk3-widget-factory'], auditPath: audit });
+  await c.call('computer_launch', { device: 'lab', command: 'gedit' });
+  await c.call('computer_launch', { device: 'local', command: 'gedit' });
+  const records = readFileSync(audit, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { phase: string; device?: string; executable?: string; tool: string })
+    .filter((r) => r.phase === 'decided' && r.tool === 'computer_launch');
+  const lab = records.find((r) => r.device === 'lab');
+  const local = records.find((r) => r.device !== 'lab');
+  assert.ok(lab && local, JSON.stringify(records));
+  assert.equal(lab.executable, undefined, 'this machine\'s /usr/bin/gedit proves nothing about the device\'s');
+  assert.match(local.executable ?? '', /\/gedit$/, 'the local launch is proven here');
+  await c.close();
 });
