@@ -118,7 +118,7 @@ export const DEVICE = Type.Optional(Type.String({ minLength: 1, maxLength: 32, p
 
 /** A listed input schema (JSON) with the `device` field shown, for hosts with more than one device. */
 export function withDeviceField<T extends { properties?: Record<string, object> }>(listed: T): T {
-  return { ...listed, properties: { ...(listed.properties ?? {}), device: { type: 'string', description: 'device name (computer_apps); default: last used' } } };
+  return { ...listed, properties: { ...(listed.properties ?? {}), device: { type: 'string' } } };
 }
 
 /**
