@@ -20,6 +20,7 @@ import { actsGedit, actsWidgetFactory } from './act.js';
 import { benchGecko } from './gecko.js';
 import { benchActLifecycle } from './act-lifecycle.js';
 import { measureFixedCost } from './fixedcost.js';
+import { benchDevices } from './devices.js';
 import { appSpecs, killApp, launchAndWait, type AppSpec } from './apps.js';
 import { runBaseline } from './baseline.js';
 import { BASELINE_RUNS, DUMP, RUNS, TARGETS, WARMUP, errText, sleep } from './config.js';
@@ -122,6 +123,8 @@ async function main(): Promise<number> {
     if (process.env['BENCH_APPS']?.split(',').includes('gecko')) Object.assign(report, { gecko: await benchGecko(session) }); // gecko: Firefox ESR
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('toolkits')) await benchToolkits().catch((e: unknown) => report.errors.push(`toolkits: ${errText(e)}`));
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('act-lab')) report.acts.push(...await benchActLifecycle(session));
+    // Issue 12: observe and act latency over ssh against local (BENCH_APPS=devices to run it alone).
+    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('devices')) (report as unknown as Record<string, unknown>)['devices'] = await benchDevices(info.display);
     process.stdout.write('\n\n');
     // Wayland (issue 10 item 6): its own Weston sandbox; BENCH_APPS=weston runs it (alone or with others).
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').map((a) => a.trim()).includes('weston')) {

@@ -20,6 +20,9 @@ PACKAGES=(
   # fallback ladder (issue 5): capture + Set-of-Mark (imagemagick, DejaVu for labels), OCR (tesseract), clipboard,
   # displays (xrandr), and the drawn-buttons test app (python3-gi + GTK 3 introspection)
   imagemagick fonts-dejavu-core tesseract-ocr tesseract-ocr-eng xclip x11-xserver-utils gir1.2-gtk-3.0
+  # remote devices (issue 12): the ssh client devices are reached with, and a real sshd the device tests start on a
+  # loopback port with their own keys and config (test/e2e/devices/sshd.ts); the service itself is not enabled
+  openssh-client openssh-server
 )
 
 missing=()

@@ -4,6 +4,9 @@
  */
 import { Device, type DeviceOptions } from './devices/manager.js';
 import { cdpDriver } from './devices/stdio.js';
+import { defaultDevicesPath, loadDevices, type DeviceSpec } from './devices/registry.js';
+import { classifySshFailure, formatSshUrl, parseSshUrl, sshDriver } from './devices/ssh.js';
+import { DeviceSessions, devicePrefix, type DeviceEntry } from './session/devices.js';
 import { ensureDesktop, findDesktop, stopSandbox, type SandboxInfo } from './sandbox/sandbox.js';
 import { Session, type SettleOptions } from './session/session.js';
 import { showPaused } from './session/activity.js';
@@ -117,6 +120,14 @@ export interface ComputerOptions {
   hostApprovesFirstUse?: boolean;
   /** Connects to a driver without a process (the in-memory fake driver in tests); wins over `driver`. */
   connect?: DeviceOptions['connect'];
+  /**
+   * Other devices besides this machine (issue 12): default the home's devices.json (`computer-use device add`).
+   * Device N ≥ 2 prints refs as `dN…`; every tool takes `device`. An entry with `connect` is an in-memory
+   * driver (tests).
+   */
+  devices?: (DeviceSpec | (Omit<DeviceSpec, 'url'> & { url?: string; connect: NonNullable<DeviceOptions['connect']> }))[];
+  /** The devices file read when `devices` is not given (default `<home>/devices.json`). */
+  devicesPath?: string;
 }
 
 /** Params of a tool, as its handler types them. */
@@ -140,7 +151,10 @@ export interface Computer {
   tools: ComputerTools;
   /** Calls a tool by its MCP name (computer_observe, …). */
   call(name: string, params: unknown, signal?: AbortSignal): Promise<ToolResult>;
+  /** The session of the first device (this machine). */
   session: Session;
+  /** Every device and its session; `devices.pick(params)` says which one a call goes to. */
+  devices: DeviceSessions;
   desktop: { kind: 'real' | 'sandbox'; env: Record<string, string>; sandbox?: SandboxInfo; started: boolean };
   /** Policy controls for hosts (`/computer stop`, status line, allow/deny). */
   policy: PolicyControls;
@@ -220,21 +234,39 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   const device = new Device({ platform: 'linux', env: desktop.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.driver === 'cdp' ? { driver: cdpDriver(options.cdpEndpoint ?? 'http://127.0.0.1:9222') } : {}),
     ...(options.connect ? { connect: options.connect } : {}) });
-  const { gate, controls, settings, decider } = buildPolicy(options);
+  const { gate, controls, settings, decider, policyFor } = buildPolicy(options);
   const session = new Session({
     device, ...(statePath ? { statePath } : {}), ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     ...(options.settle ? { settle: options.settle } : {}), ...(options.actionTimeoutMs !== undefined ? { actionTimeoutMs: options.actionTimeoutMs } : {}), gate,
     screenshots: { allowed: options.allowScreenshots ?? settings.allowScreenshots ?? false, imageInput: options.imageInput ?? false },
     showActivity: options.showActivity ?? settings.showActivity ?? true, paused: () => controls.stopper.paused,
   });
-  const unwatchPause = controls.stopper.onChange((paused) => { showPaused(session, paused); });
+  const entries: DeviceEntry[] = [{ name: 'local', index: 1, kind: 'local', session }];
+  const fromFile = options.devices ? undefined : loadDevices(options.devicesPath ?? defaultDevicesPath());
+  const loaded = options.devices ?? fromFile?.devices ?? [];
+  for (const w of fromFile?.warnings ?? []) (controls.warnings as string[]).push(w);
+  for (const spec of loaded) {
+    const index = entries.length + 1;
+    const remote = remoteDevice(spec, options.timeoutMs);
+    entries.push({ name: spec.name, index, kind: 'connect' in spec ? 'fake' : 'ssh', ...(spec.url ? { url: spec.url } : {}), session: new Session({
+      device: remote, refPrefix: devicePrefix(index), ...(statePath ? { statePath: `${statePath}.${spec.name}` } : {}),
+      ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}), ...(options.settle ? { settle: options.settle } : {}),
+      gate: policyFor(spec, remote), screenshots: { allowed: options.allowScreenshots ?? settings.allowScreenshots ?? false, imageInput: options.imageInput ?? false },
+      // The frame and status window are drawn on the device's own screen by its driver.
+      showActivity: options.showActivity ?? settings.showActivity ?? true, paused: () => controls.stopper.paused,
+    }) });
+  }
+  const devices = new DeviceSessions(entries);
+  // The emergency stop reaches every device: each shows it paused, and the shared stop signal aborts every call in flight.
+  const unwatchPause = controls.stopper.onChange((paused) => { for (const e of entries) showPaused(e.session, paused); });
   const call = (name: string, params: unknown, signal?: AbortSignal): Promise<ToolResult> => {
     const tool = toolByName(name);
     if (!tool) return Promise.resolve({ text: `error unsupported: no tool named ${name}; tools: ${TOOLS.map((t) => t.schema.name).join(', ')}`, isError: true, code: 'unsupported' });
-    return runTool(tool, { session, ...(signal ? { signal } : {}), stop: controls.stopper.signal, ...(decider ? { decider } : {}) }, params ?? {});
+    return runTool(tool, { session: devices.last.session, devices, ...(signal ? { signal } : {}), stop: controls.stopper.signal,
+      ...(decider ? { decider } : {}) }, params ?? {});
   };
   return {
-    session, desktop, call,
+    session, devices, desktop, call,
     tools: {
       apps: (p = {}) => call('computer_apps', p),
       launch: (p) => call('computer_launch', p),
@@ -250,14 +282,15 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
     async close() {
       unwatchPause();
       controls.stopper.release();
-      await session.close();
+      await devices.close();
       if (desktop.started && desktop.sandbox && options.stopSandboxOnClose !== false) await stopSandbox(desktop.sandbox.display);
     },
   };
 }
 
 /** The policy of a computer from its options and the settings file. */
-function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; gate: PolicyGate; controls: PolicyControls; settings: Settings; decider: Decider | undefined } {
+function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; gate: PolicyGate; controls: PolicyControls; settings: Settings; decider: Decider | undefined;
+  policyFor: (spec: RemoteSpec, device: Device) => PolicyGate; } {
   const home = cuHome();
   const settingsPath = options.settingsPath ?? defaultSettingsPath();
   const { settings, warnings } = loadSettings(settingsPath);
@@ -275,6 +308,18 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
     ...(options.hostApprovesFirstUse && !settings.strictFirstUse ? { hostApprovesFirstUse: true } : {}),
   });
   const gate = policy ?? withStop(options.gate!, stopper);
+  // A device's own policy: its mode and lists on top of the session's; identity facts come from its driver
+  // (a remote pid means nothing to this machine's /proc), and no pid there is this host's.
+  const policyFor = (spec: RemoteSpec, device: Device): PolicyGate => (options.gate ? gate : new Policy({
+    mode: spec.mode ?? options.mode ?? settings.mode ?? DEFAULT_MODE,
+    allowApps: union(union(settings.allowApps, options.allowApps), spec.allowApps),
+    denyApps: union(union(settings.denyApps, options.denyApps), spec.denyApps),
+    allowIrreversibleUnattended: options.allowIrreversibleUnattended ?? settings.allowIrreversibleUnattended ?? false,
+    settingsPath, audit: options.auditPath ?? defaultAuditPath(), stop: stopper, device: spec.name,
+    processInfo: (pid) => device.processFacts(pid), hostPids: [], localPrograms: false,
+    ...(options.confirmer ? { confirmer: options.confirmer } : {}), ...(decider ? { decider } : {}),
+    ...(options.hostApprovesFirstUse && !settings.strictFirstUse ? { hostApprovesFirstUse: true } : {}),
+  }));
   const lists = settingsAppControls(settingsPath);
   const controls: PolicyControls = {
     policy, stopper, warnings, settingsPath,
@@ -301,7 +346,20 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
       for (let i = rules.length - 1; i >= 0; i--) if (rules[i] === norm) rules.splice(i, 1);
     },
   };
-  return { policy, gate, controls, settings, decider };
+  return { policy, gate, controls, settings, decider, policyFor };
+}
+
+/** A device entry of the options. */
+type RemoteSpec = NonNullable<ComputerOptions['devices']>[number];
+
+/** The Device of a remote entry: ssh with heartbeat and backoff, or an in-memory driver (tests). */
+function remoteDevice(spec: RemoteSpec, timeoutMs: number | undefined): Device {
+  const common = { name: spec.name, heartbeatMs: 15_000, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
+  if ('connect' in spec) return new Device({ ...common, connect: spec.connect });
+  const target = parseSshUrl(spec.url);
+  if (spec.command) target.command = spec.command;
+  return new Device({ ...common, driver: sshDriver(target, spec.sshConfig ? { configFile: spec.sshConfig } : {}),
+    classifyStartError: (stderr) => classifySshFailure(stderr, `device ${spec.name} (${formatSshUrl(target)})`) });
 }
 
 export { findDesktop };

@@ -1,6 +1,9 @@
 /**
- * DeviceManager: owns the connection to one device's driver. Every call has a timeout; a driver that dies
- * is restarted on the next call, and the call that was running gets a clear driver_unavailable error.
+ * Device: owns the connection to one device's driver (a local process, or `ssh host computer-use driver linux`).
+ * Every call has a timeout; a driver or link that dies is restarted on the next call, and the call that was
+ * running gets a clear error: driver_unavailable for a read, link_lost for a call that may have changed the
+ * device (it was sent; whether it happened is unknown). Remote devices also get a heartbeat, and a link that
+ * dropped is brought back in the background with backoff (issue 12 items 1 and 4).
  */
 import { ComputerUseError } from '../protocol/errors.js';
 import type { HelloResult, MethodName, ParamsOf, ResultOf } from '../protocol/methods.js';
@@ -19,6 +22,33 @@ export interface DeviceOptions {
   env?: Record<string, string>;
   /** Default per-call timeout. */
   timeoutMs?: number;
+  /** The device's name (in messages); "local" when not given. */
+  name?: string;
+  /** Turns the stderr of a link that failed to start into a clear error (ssh: host key, auth). */
+  classifyStartError?: (stderr: string) => ComputerUseError | undefined;
+  /**
+   * Heartbeat period in ms (0 = none, the default for local drivers). While the link is up it is pinged; once
+   * it has been up and dropped, it is reconnected in the background with exponential backoff.
+   */
+  heartbeatMs?: number;
+  /** Backoff of background reconnects: first delay and cap in ms (default 1 s, 60 s). */
+  backoff?: { initialMs: number; maxMs: number };
+}
+
+/**
+ * Driver methods that may change the device: a link lost while one was in flight means its effect is unknown.
+ * The same list as ACTING_METHODS in session/pipeline.ts (a unit test checks that they agree).
+ */
+export const CHANGING_METHODS: ReadonlySet<string> = new Set(['node.act', 'input.keys', 'input.pointer', 'input.clipboard', 'apps.launch']);
+
+/** How a device's link is doing, for `device list`, computer_apps and the panel. */
+export interface LinkStatus {
+  state: 'idle' | 'up' | 'down';
+  /** Why it is down (the last start or heartbeat error). */
+  error?: string;
+  /** When a background reconnect is next tried (ms since epoch). */
+  retryAt?: number;
+  restarts: number;
 }
 
 /** The error an aborted call rejects with: the signal's reason when it is an Error, else `paused`. */
@@ -33,9 +63,63 @@ export class Device {
   /** How many times the driver was (re)started; tests and status read it. */
   restarts = -1;
   readonly timeoutMs: number;
+  readonly name: string;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private failures = 0;
+  private lastError: string | undefined;
+  private retryAt: number | undefined;
+  private closed = false;
+  /** What the driver proved about the processes on the device (apps.list), by pid: the policy of a remote device reads these. */
+  private readonly facts = new Map<number, { executable?: string; startTime?: number; uid?: number }>();
 
   constructor(private readonly options: DeviceOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 20_000;
+    this.name = options.name ?? 'local';
+  }
+
+  /** The state of the link. */
+  get status(): LinkStatus {
+    const up = this.proc !== null && !this.proc.peer.isClosed;
+    const out: LinkStatus = { state: up ? 'up' : this.restarts < 0 && !this.lastError ? 'idle' : 'down', restarts: Math.max(0, this.restarts) };
+    if (!up && this.lastError) out.error = this.lastError;
+    if (!up && this.retryAt !== undefined) out.retryAt = this.retryAt;
+    return out;
+  }
+
+  /** Pings a live link; brings a dropped one back with backoff. Runs only for devices with `heartbeatMs`. */
+  private schedule(delayMs: number): void {
+    const period = this.options.heartbeatMs ?? 0;
+    if (period <= 0 || this.closed) return;
+    if (this.heartbeat) clearTimeout(this.heartbeat);
+    this.heartbeat = setTimeout(() => { void this.beat(); }, delayMs);
+    this.heartbeat.unref(); // never keeps a process alive
+  }
+
+  private async beat(): Promise<void> {
+    this.heartbeat = null;
+    if (this.closed) return;
+    const period = this.options.heartbeatMs ?? 0;
+    const proc = this.proc;
+    if (proc && !proc.peer.isClosed) {
+      try {
+        await proc.peer.request('hello', { client: 'computer-use' }, Math.min(10_000, Math.max(2000, period)));
+        this.schedule(period);
+      } catch (e) {
+        this.lastError = `heartbeat: ${(e as Error).message}`;
+        proc.kill(); // a link that does not answer is dropped; the branch below reconnects it
+        this.schedule(0);
+      }
+      return;
+    }
+    try {
+      await this.ensure();
+      this.schedule(period);
+    } catch {
+      const { initialMs, maxMs } = this.options.backoff ?? { initialMs: 1000, maxMs: 60_000 };
+      const delay = Math.min(maxMs, initialMs * 2 ** Math.min(20, this.failures - 1));
+      this.retryAt = Date.now() + delay;
+      this.schedule(delay);
+    }
   }
 
   private command(): DriverCommand {
@@ -54,11 +138,21 @@ export class Device {
         this.helloResult = await proc.peer.request('hello', { client: 'computer-use' }, 15_000);
       } catch (e) {
         proc.kill();
+        this.failures++;
+        // ssh prints why it gave up on stderr just before it exits: give it a moment to arrive.
+        if (this.options.classifyStartError) await new Promise((r) => setTimeout(r, 50));
         const tail = proc.stderrTail();
+        this.lastError = (tail || (e as Error).message).split('\n').slice(-3).join(' ').slice(0, 300);
+        const known = tail ? this.options.classifyStartError?.(tail) : undefined;
+        if (known) throw known;
         if (e instanceof ComputerUseError && e.code !== 'driver_unavailable' && e.code !== 'timeout') throw e;
-        throw new ComputerUseError('driver_unavailable', `The driver did not start: ${(e as Error).message}${tail ? `\n${tail}` : ''}`);
+        throw new ComputerUseError('driver_unavailable', `The driver${this.name === 'local' ? '' : ` of device ${this.name}`} did not start: ${(e as Error).message}${tail ? `\n${tail}` : ''}`);
       }
+      this.failures = 0;
+      this.lastError = undefined;
+      this.retryAt = undefined;
       this.proc = proc;
+      this.schedule(this.options.heartbeatMs ?? 0);
       return proc;
     })().finally(() => { this.starting = null; });
     return this.starting;
@@ -75,6 +169,19 @@ export class Device {
    * call: it rejects at once with the signal's reason, and the peer passes the cancel on to the driver.
    */
   async call<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs = this.timeoutMs, signal?: AbortSignal): Promise<ResultOf<M>> {
+    try {
+      return await this.callOnce(method, params, timeoutMs, signal);
+    } catch (e) {
+      // A read that met a link which had dropped (an idle ssh link cut, a restarted driver) changes nothing on
+      // the device: it is sent once more on a new link. Acting methods never are (link_lost: it may have happened).
+      if (e instanceof ComputerUseError && e.code === 'driver_unavailable' && e.details['linkDropped'] === true && !CHANGING_METHODS.has(method) && !signal?.aborted) {
+        return this.callOnce(method, params, timeoutMs, signal);
+      }
+      throw e;
+    }
+  }
+
+  private async callOnce<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs: number, signal?: AbortSignal): Promise<ResultOf<M>> {
     if (signal?.aborted) throw abortReason(signal);
     const proc = await this.ensure();
     // The peer takes the signal as its 4th argument (protocol cancellation); the race below answers at once
@@ -82,6 +189,7 @@ export class Device {
     const request = proc.peer.request.bind(proc.peer) as <N extends MethodName>(m: N, p: ParamsOf<N>, t?: number, s?: AbortSignal) => Promise<ResultOf<N>>;
     try {
       const pending = request(method, params, timeoutMs, signal);
+      if (method === 'apps.list') void pending.then((r) => { this.remember(r); }, () => undefined);
       if (!signal) return await pending;
       pending.catch(() => undefined);
       let onAbort: (() => void) | undefined;
@@ -95,11 +203,34 @@ export class Device {
         // A driver stuck in one call cannot be trusted for the next: restart it.
         proc.kill();
       }
+      if (e instanceof ComputerUseError && e.code === 'driver_unavailable' && CHANGING_METHODS.has(method)) {
+        // Sent, then the link went: the device may have done it. Never reported as failed (issue 12 item 4).
+        this.lastError = e.message;
+        this.schedule(0);
+        throw new ComputerUseError('link_lost', `The link to ${this.name === 'local' ? 'the driver' : `device ${this.name}`} dropped while ${method} was in flight: ` +
+          'it may have happened. The next call reconnects; observe before acting again.');
+      }
       if (e instanceof ComputerUseError && e.code === 'driver_unavailable') {
+        this.lastError = e.message;
+        this.schedule(0);
         const tail = proc.stderrTail();
-        throw new ComputerUseError('driver_unavailable', `${e.message} It will be restarted on the next call.${tail ? `\n${tail.slice(-500)}` : ''}`);
+        throw new ComputerUseError('driver_unavailable', `${e.message} It will be restarted on the next call.${tail ? `\n${tail.slice(-500)}` : ''}`, { linkDropped: true });
       }
       throw e;
+    }
+  }
+
+  /**
+   * Identity facts of a process on this device as its driver reported them in the last apps.list (issue 12: a
+   * remote pid means nothing to this machine's /proc). Undefined for a pid not listed.
+   */
+  processFacts(pid: number): { executable?: string; startTime?: number; uid?: number } | undefined { return this.facts.get(pid); }
+
+  private remember(result: unknown): void {
+    const apps = (result as { apps?: { pid: number; executable?: string; startTime?: number; uid?: number }[] }).apps ?? [];
+    this.facts.clear();
+    for (const a of apps) {
+      this.facts.set(a.pid, { ...(a.executable ? { executable: a.executable } : {}), ...(a.startTime !== undefined ? { startTime: a.startTime } : {}), ...(a.uid !== undefined ? { uid: a.uid } : {}) });
     }
   }
 
@@ -111,6 +242,8 @@ export class Device {
 
   /** Stops the driver. */
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.heartbeat) { clearTimeout(this.heartbeat); this.heartbeat = null; }
     const proc = this.proc;
     this.proc = null;
     if (!proc || proc.peer.isClosed) return;

@@ -8,21 +8,33 @@ import { findDesktop } from '../sandbox/sandbox.js';
 import { ttyConfirmer } from '../hosts/cli/policy-commands.js';
 import { formatDoctor, runDoctor } from './doctor.js';
 
-const USAGE = 'usage: computer-use doctor [--app NAME] [--json] [--fix]\n';
+const USAGE = 'usage: computer-use doctor [--app NAME] [--json] [--fix] | doctor --device NAME [--json]\n';
 
 export async function runDoctorCommand(args: readonly string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
   let app: string | undefined;
   let json = false;
   let fix = false;
+  let device: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--json') json = true;
     else if (a === '--fix') fix = true;
     else if (a === '--app') app = args[++i];
+    else if (a === '--device') device = args[++i];
+    else if (a.startsWith('--device=')) device = a.slice(9);
     else if (a.startsWith('--app=')) app = a.slice(6);
     else if (a === '-h' || a === '--help') { out.write(USAGE); return 0; }
     else if (!a.startsWith('-') && app === undefined) app = a;
     else { out.write(`doctor: unknown argument ${a}\n${USAGE}`); return 2; }
+  }
+  if (device !== undefined) {
+    const { loadDevices } = await import('../devices/registry.js');
+    const spec = loadDevices().devices.find((d) => d.name === device);
+    if (!spec) { out.write(`doctor: no device named ${device} (computer-use device list)\n`); return 2; }
+    const checks = await (await import('./device.js')).doctorDevice(spec);
+    out.write((json ? JSON.stringify({ device, ok: checks.every((c) => c.ok), checks }, null, 2)
+      : checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}${c.fix ? `\n     fix: ${c.fix}` : ''}`).join('\n')) + '\n');
+    return checks.every((c) => c.ok) ? 0 : 1;
   }
   // The desktop the tools would use; never start one just to diagnose.
   const desktop = await findDesktop().catch(() => null);

@@ -91,6 +91,8 @@ function lookAlikeCounts(tree: DistilledNode): Map<string, number> {
  */
 export class RefTable {
   private counter = 0;
+  /** Hook (issue 12, devices): the device prefix of new refs ("d2" → `d2e14`); '' on the first device. */
+  prefix = '';
   private readonly entries = new Map<string, RefEntry>();
   private readonly byKey = new Map<string, string>();
   private readonly generations = new Map<string, number>();
@@ -140,7 +142,7 @@ export class RefTable {
     this.inheritRefs(window.id, placed, present, out);
     // 3. Refs in document order, new ones numbered top to bottom.
     for (const p of placed) {
-      const r = p.ref ?? `e${++this.counter}`;
+      const r = p.ref ?? `${this.prefix}e${++this.counter}`;
       const k = key(window.id, p.node.id);
       const prior = this.entries.get(r);
       if (prior && prior.id !== p.node.id && this.byKey.get(key(window.id, prior.id)) === r) this.byKey.delete(key(window.id, prior.id));

@@ -9,6 +9,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createComputer, type Computer, type ComputerOptions } from '../index.js';
 import { TOOLS } from '../tools/index.js';
+import { withDeviceField } from '../tools/tool.js';
+import { defaultDevicesPath, loadDevices } from '../devices/registry.js';
 import { GUIDANCE } from '../tools/guidance.js';
 import type { ConfirmChoice, Confirmer } from '../policy/confirm.js';
 import { defaultSettingsPath, loadSettings } from '../policy/settings.js';
@@ -148,13 +150,15 @@ export function createMcpServer(options: McpServerOptions = {}): { server: Serve
     return panel;
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: TOOLS.map((t) => ({
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    // The `device` field is listed only when there is more than one device: one device costs no tokens.
+    const manyDevices = (options.devices ?? loadDevices(options.devicesPath ?? defaultDevicesPath()).devices).length > 0;
+    return { tools: TOOLS.map((t) => ({
       name: t.schema.name,
       title: t.schema.title,
       description: t.schema.description,
       // TypeBox schemas are JSON Schema; the round trip drops TypeBox's symbol keys.
-      inputSchema: JSON.parse(JSON.stringify(t.schema.inputSchema)) as { type: 'object'; properties?: Record<string, object> },
+      inputSchema: ((listed) => (manyDevices ? withDeviceField(listed) : listed))(JSON.parse(JSON.stringify(t.schema.inputSchema)) as { type: 'object'; properties?: Record<string, object> }),
       annotations: {
         title: t.schema.title,
         readOnlyHint: t.schema.type === 'readOnly',
@@ -162,8 +166,8 @@ export function createMcpServer(options: McpServerOptions = {}): { server: Serve
         idempotentHint: t.schema.type === 'readOnly',
         openWorldHint: false,
       },
-    })),
-  }));
+    })) };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // A client that asked for progress (a progressToken) hears every second that a long call (a wait, a launch,

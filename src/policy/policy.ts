@@ -60,6 +60,11 @@ export interface PolicyOptions {
   session?: string;
   device?: string;
   /**
+   * Hook (issue 12, devices): false for a remote device. A program it launches is not resolved on this machine
+   * (this machine's /usr/bin/x proves nothing about the device's): only its name, which may deny, never allow.
+   */
+  localPrograms?: boolean;
+  /**
    * The tool's own files, out of reach of every act (default: the home, plus the settings file and the audit
    * log when they live elsewhere).
    */
@@ -316,6 +321,7 @@ export class Policy implements PolicyGate {
     if (req.tool === 'computer_launch') {
       // The program that will really run: PATH, symlinks, wrappers, .desktop files, copies (launch.ts).
       const argv = req.argv ?? (req.command ?? '').trim().split(/\s+/);
+      if (this.options.localPrograms === false) return launchIdentity(argv, { argv: [...argv], names: argv.filter((w) => w.trim() !== '') });
       return launchIdentity(argv, resolveLaunch(argv, { isDenied: (n) => this.rules.denied({ name: n }) !== undefined, denyKey: JSON.stringify(this.rules.deny) }));
     }
     const app: AppIdentity = { name: req.app ?? '' };

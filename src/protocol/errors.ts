@@ -55,6 +55,17 @@ export const ERROR_CODES = {
   unknown_ref: 'unknown_ref',
   /** The driver process died or could not start. */
   driver_unavailable: 'driver_unavailable',
+  /**
+   * The link to a device (an ssh connection, a driver process) dropped while a call was in flight: the call
+   * may have happened on the device. The next call reconnects; observe before acting again.
+   */
+  link_lost: 'link_lost',
+  /** The device's SSH host key differs from the one in known_hosts (or is unknown there); nothing was sent. */
+  host_key_mismatch: 'host_key_mismatch',
+  /** SSH refused the login (no usable key; password prompts are never used); nothing was sent. */
+  auth_failed: 'auth_failed',
+  /** No device has that name or ref prefix; computer_apps lists the devices. */
+  unknown_device: 'unknown_device',
   /** The platform call failed for a reason the driver could not classify. */
   action_failed: 'action_failed',
   internal: 'internal',

@@ -184,6 +184,8 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       const err = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
       if (!sending) receipts.push({ ...spec, status: 'rejected', detail: err.message, error: err });
       else if (run.stopped) receipts.push({ ...spec, status: 'unknown', detail: 'stopped while sending; it may have partly happened', error: err });
+      // Hook (issue 12, devices): the link to the device dropped mid-act; it may have happened, so never `failed`.
+      else if (err.code === 'link_lost') receipts.push({ ...spec, status: 'unknown', detail: redactText(err.message), error: err });
       else receipts.push({ ...spec, status: 'failed', detail: redactText(err.message), error: err });
       break;
     }
@@ -198,6 +200,8 @@ async function observeEffects(session: Session, receipts: ActionReceipt[], windo
   const out: ActOutcome = { receipts, diff: [], newWindows: [], closedWindows: [] };
   if (freshSnapshot) out.freshSnapshot = freshSnapshot;
   if (!window || !receipts.some((r) => r.status === 'unknown')) return out;
+  // Hook (issue 12, devices): after a lost link nothing is re-read here; the next call reconnects and observes.
+  if (receipts.some((r) => r.error?.code === 'link_lost')) return out;
   out.window = window;
 
   const effects = await collectEffects(session, window, windowsBefore, settleOpts);

@@ -129,7 +129,8 @@ export class ActingRun {
       }
       const err = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
       // A refusal found during dispatch (a launched program that turned out denied) is a rejection.
-      decision.done(err.code === 'denied_by_policy' ? 'rejected' : 'failed', err.code);
+      // Hook (issue 12, devices): a link lost mid-dispatch is recorded `unknown` (it may have happened), not failed.
+      decision.done(err.code === 'denied_by_policy' ? 'rejected' : err.code === 'link_lost' ? 'unknown' : 'failed', err.code);
       throw err;
     } finally {
       live = false;

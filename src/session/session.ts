@@ -21,7 +21,7 @@ import { allowAllGate } from '../policy/gate.js';
 import type { VisualTableJSON } from './visual.js';
 import { VisualTable } from './visual.js';
 import type { WindowTableJSON } from './windows.js';
-import { WindowTable } from './windows.js';
+import { WindowTable, isWindowRef } from './windows.js';
 
 /**
  * Settle defaults: quiet window after the last event, cap (seed §3.3); `minMs`: not settled before this long
@@ -66,6 +66,8 @@ export interface SessionOptions {
   showActivity?: boolean;
   /** True while computer use is paused (the status window then says so). */
   paused?: () => boolean;
+  /** Ref prefix of this device's refs (`d2` → d2e14, d2w1); '' for the first device (issue 12). */
+  refPrefix?: string;
 }
 
 interface SavedState { version: 1; refs: RefTableJSON; windows: WindowTableJSON; last: [string, Snapshot][]; visual?: VisualTableJSON }
@@ -95,6 +97,7 @@ export class Session {
     this.maxTokens = options.maxTokens ?? 2000;
     this.actionTimeoutMs = options.actionTimeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS;
     if (options.statePath) this.load(options.statePath);
+    if (options.refPrefix) { this.refs.prefix = options.refPrefix; this.windows.prefix = options.refPrefix; this.visual.prefix = options.refPrefix; }
   }
 
   private load(path: string): void {
@@ -189,7 +192,7 @@ export class Session {
   }
 
   private async findWindow(target: WindowTarget): Promise<WindowInfo> {
-    if (target.window && /^w\d+$/.test(target.window)) {
+    if (target.window && isWindowRef(target.window)) {
       const known = this.windows.get(target.window);
       if (known) return known;
     }
@@ -211,7 +214,7 @@ export class Session {
     const apps = await this.apps();
     const all = apps.flatMap((a) => a.windows);
     if (target.window) {
-      const byRef = /^w\d+$/.test(target.window) ? this.windows.get(target.window) : undefined;
+      const byRef = isWindowRef(target.window) ? this.windows.get(target.window) : undefined;
       // By title: a visible window first; a hidden one only to say that it is hidden.
       const byTitle = (list: WindowInfo[]): WindowInfo | undefined => list.find((x) => x.title === target.window) ??
         list.find((x) => x.title.toLowerCase().includes(target.window!.toLowerCase()));

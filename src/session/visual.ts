@@ -36,6 +36,8 @@ export interface VisualTableJSON { captures: number; ocr: number; records: Captu
  * window's older captures and their `oN` refs, which then fail with stale_ref.
  */
 export class VisualTable {
+  /** The device prefix of new refs ("d2" → `d2o3`, `d2c1`); '' on the first device. */
+  prefix = '';
   private captureCounter = 0;
   private ocrCounter = 0;
   private readonly records = new Map<string, CaptureRecord>();
@@ -47,14 +49,14 @@ export class VisualTable {
       this.records.delete(id);
       for (const [ref, e] of this.elements) if (e.capture === id) this.elements.delete(ref);
     }
-    const rec: CaptureRecord = { id: `c${++this.captureCounter}`, kind, window, geometry, time: Date.now(), ...(sha256 ? { sha256 } : {}) };
+    const rec: CaptureRecord = { id: `${this.prefix}c${++this.captureCounter}`, kind, window, geometry, time: Date.now(), ...(sha256 ? { sha256 } : {}) };
     this.records.set(rec.id, rec);
     return rec;
   }
 
   addOcr(capture: CaptureRecord, lines: readonly OcrLine[]): OcrElement[] {
     return lines.map((l) => {
-      const e: OcrElement = { ref: `o${++this.ocrCounter}`, capture: capture.id, text: l.text, bounds: l.bounds, confidence: l.confidence };
+      const e: OcrElement = { ref: `${this.prefix}o${++this.ocrCounter}`, capture: capture.id, text: l.text, bounds: l.bounds, confidence: l.confidence };
       this.elements.set(e.ref, e);
       return e;
     });
@@ -78,7 +80,7 @@ export class VisualTable {
 }
 
 /** True for an OCR ref (`o12`). */
-export const isOcrRef = (ref: string): boolean => /^o\d+$/.test(ref);
+export const isOcrRef = (ref: string): boolean => /^(d\d+)?o\d+$/.test(ref);
 
 /** The OCR element and its capture, or a stale_ref error that says what to do. */
 export function resolveOcrRef(session: Session, ref: string): { element: OcrElement; capture: CaptureRecord } {

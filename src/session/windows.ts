@@ -6,6 +6,8 @@ export interface WindowTableJSON { counter: number; entries: [string, WindowInfo
 
 export class WindowTable {
   private counter = 0;
+  /** The device prefix of new refs ("d2" → `d2w1`); '' on the first device. */
+  prefix = '';
   private readonly byRef = new Map<string, WindowInfo>();
   private readonly byId = new Map<string, string>();
 
@@ -15,7 +17,7 @@ export class WindowTable {
     const old = ref ? this.byRef.get(ref) : undefined;
     // A window handle reused by another process is another window.
     if (!ref || (old && (old.pid !== w.pid || old.startTime !== w.startTime))) {
-      ref = `w${++this.counter}`;
+      ref = `${this.prefix}w${++this.counter}`;
       this.byId.set(w.id, ref);
     }
     this.byRef.set(ref, w);
@@ -33,3 +35,6 @@ export class WindowTable {
     return t;
   }
 }
+
+/** True for a window ref (`w3`, or `d2w3` on a second device). */
+export const isWindowRef = (ref: string): boolean => /^(d\d+)?w\d+$/.test(ref);

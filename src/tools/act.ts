@@ -4,7 +4,7 @@ import { ComputerUseError } from '../protocol/errors.js';
 import { MAX_ACTIONS, runActions } from '../session/act.js';
 import { isOcrRef, ocrPoint, resolveOcrRef, runPointer } from '../session/visual.js';
 import { formatActOutcome } from './format.js';
-import { CAPS, defineTool, REF, SETTLE, STRICT } from './tool.js';
+import { CAPS, defineTool, DEVICE, REF, SETTLE, STRICT } from './tool.js';
 
 export const actTool = defineTool({
   schema: {
@@ -13,6 +13,7 @@ export const actTool = defineTool({
     description: 'Actions on elements by ref, in order. value: text for set_value (replaces) or type (at the caret); item for select; ' +
       'up|down|left|right|into_view for scroll; the target\'s ref for drag_to.',
     inputSchema: Type.Object({
+      device: DEVICE,
       actions: Type.Array(Type.Object({
         ref: Type.String(REF),
         op: Type.Union(OPS.map((o) => Type.Literal(o))),

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineTool, STRICT } from './tool.js';
+import { defineTool, DEVICE, STRICT } from './tool.js';
+import { redactText } from '../engine/redact.js';
 import { formatApps } from './format.js';
 
 export const appsTool = defineTool({
@@ -8,11 +9,26 @@ export const appsTool = defineTool({
     title: 'Apps and windows',
     description: 'Running apps and their windows (w1, w2, …).',
     inputSchema: Type.Object({
+      device: DEVICE,
       displays: Type.Optional(Type.Boolean()),
     }, STRICT),
     type: 'readOnly',
   },
-  async handle({ session }, params, response) {
+  async handle({ session, devices }, params, response) {
+    if (devices && devices.entries.length > 1 && params.device === undefined) {
+      // Every device, each under its own header; one unreachable device does not hide the others.
+      for (const d of devices.entries) {
+        const s = d.session;
+        response.add(`device ${d.name}${d.index > 1 ? ` (refs d${d.index}…)` : ''}${d.url ? ` ${d.url}` : ''}:`);
+        try {
+          response.add(indent(formatApps(await s.apps(), s.windows, (w) => s.hidden(w))));
+        } catch (e) {
+          const err = e as { code?: string; message?: string };
+          response.add(`  unreachable: ${err.code ?? 'error'}: ${redactText(String(err.message ?? e)).split('\n')[0]}`);
+        }
+      }
+      return;
+    }
     response.add(formatApps(await session.apps(), session.windows, (w) => session.hidden(w)));
     if (params.displays) {
       const { displays } = await session.device.call('screen.displays', {});
@@ -20,3 +36,5 @@ export const appsTool = defineTool({
     }
   },
 });
+
+const indent = (text: string): string => text.split('\n').map((l) => `  ${l}`).join('\n');

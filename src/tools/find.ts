@@ -3,7 +3,7 @@ import { redactText } from '../engine/redact.js';
 import { ROLES } from '../engine/role.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
 import { deciderPick, tiedCandidates } from './disambiguate.js';
-import { CAPS, defineTool, ENUM_UNLISTED, PROP_UNLISTED, STRICT } from './tool.js';
+import { CAPS, defineTool, DEVICE, ENUM_UNLISTED, PROP_UNLISTED, STRICT } from './tool.js';
 
 export const findTool = defineTool({
   schema: {
@@ -11,6 +11,7 @@ export const findTool = defineTool({
     title: 'Find elements',
     description: 'Find elements by text and/or role: their refs and where they sit.',
     inputSchema: Type.Object({
+      device: DEVICE,
       text: Type.Optional(Type.String({ maxLength: CAPS.text })),
       role: Type.Optional(Type.Union(ROLES.map((r) => Type.Literal(r)), { [ENUM_UNLISTED]: true })),
       app: Type.Optional(Type.String({ maxLength: CAPS.name })),

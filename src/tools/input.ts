@@ -8,7 +8,7 @@ import { liveFocus, perform, type PipelineContext } from '../session/pipeline.js
 import type { Session } from '../session/session.js';
 import { capturePoint, resolveCapture, runPointer, type PointerRequest } from '../session/visual.js';
 import { formatActOutcome } from './format.js';
-import { CAPS, defineTool, PROP_UNLISTED, REF, STRICT, type Response } from './tool.js';
+import { CAPS, defineTool, DEVICE, PROP_UNLISTED, REF, type Response, STRICT } from './tool.js';
 
 const POINTER = ['click', 'double_click', 'right_click', 'middle_click', 'move', 'drag', 'scroll'] as const;
 const CLIPBOARD = ['clipboard_read', 'clipboard_write', 'paste'] as const;
@@ -20,6 +20,7 @@ export const inputTool = defineTool({
     title: 'Pointer, clipboard (fallback)',
     description: 'x, y (and to, for drag): pixels of a screenshot capture (c3) or from the window\'s top-left. paste: text (optional), then ctrl+v.',
     inputSchema: Type.Object({
+      device: DEVICE,
       action: Type.Union([...POINTER, ...CLIPBOARD].map((a) => Type.Literal(a))),
       capture: Type.Optional(Type.String(REF)),
       app: Type.Optional(Type.String({ maxLength: CAPS.name })),

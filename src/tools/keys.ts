@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { keysTypeText } from '../policy/irreversible.js';
 import { runKeys } from '../session/keys.js';
 import { formatActOutcome } from './format.js';
-import { CAPS, defineTool, SETTLE, STRICT } from './tool.js';
+import { CAPS, defineTool, DEVICE, SETTLE, STRICT } from './tool.js';
 
 export const keysTool = defineTool({
   schema: {
@@ -10,6 +10,7 @@ export const keysTool = defineTool({
     title: 'Send keys',
     description: 'Key chords to a window (focused first), e.g. "ctrl+s", "ctrl+a BackSpace".',
     inputSchema: Type.Object({
+      device: DEVICE,
       keys: Type.String({ minLength: 1, maxLength: CAPS.keys }),
       app: Type.Optional(Type.String({ maxLength: CAPS.name })),
       window: Type.Optional(Type.String({ maxLength: CAPS.name })),

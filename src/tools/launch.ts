@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { checkLaunched } from '../policy/launch.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import { perform } from '../session/pipeline.js';
-import { CAPS, defineTool, PROP_UNLISTED, STRICT } from './tool.js';
+import { CAPS, defineTool, DEVICE, PROP_UNLISTED, STRICT } from './tool.js';
 
 export const launchTool = defineTool({
   schema: {
@@ -10,6 +10,7 @@ export const launchTool = defineTool({
     title: 'Launch an app',
     description: 'Start an app (args: files, URLs) and snapshot its window.',
     inputSchema: Type.Object({
+      device: DEVICE,
       command: Type.String({ minLength: 1, maxLength: CAPS.arg }),
       args: Type.Optional(Type.Array(Type.String({ maxLength: CAPS.arg }), { maxItems: 64 })),
       waitMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60000, [PROP_UNLISTED]: true })),

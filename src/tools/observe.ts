@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { CAPS, defineTool, REF, STRICT } from './tool.js';
+import { CAPS, defineTool, DEVICE, REF, STRICT } from './tool.js';
 
 export const observeTool = defineTool({
   schema: {
@@ -7,6 +7,7 @@ export const observeTool = defineTool({
     title: 'Observe a window',
     description: 'Text snapshot of a window. scope=eN: only that subtree, unfolded. query: only elements containing this text.',
     inputSchema: Type.Object({
+      device: DEVICE,
       app: Type.Optional(Type.String({ maxLength: CAPS.name })),
       window: Type.Optional(Type.String({ maxLength: CAPS.name })),
       scope: Type.Optional(Type.String(REF)),

@@ -6,7 +6,7 @@ import { MAX_IMAGE_EDGE } from '../fallback/geometry.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { MarkSpec } from '../protocol/methods.js';
 import type { Session, WindowTarget } from '../session/session.js';
-import { CAPS, defineTool, PROP_UNLISTED, STRICT, type Response } from './tool.js';
+import { CAPS, defineTool, DEVICE, PROP_UNLISTED, type Response, STRICT } from './tool.js';
 
 /** Marks drawn by default (seed 003: bounded Set-of-Mark). */
 const DEFAULT_MARKS = 80;
@@ -18,6 +18,7 @@ export const screenshotTool = defineTool({
     description: 'ocr (default): the window\'s text as [oN] elements. image (if the user allowed it): ' +
       'a PNG with eN refs drawn on.',
     inputSchema: Type.Object({
+      device: DEVICE,
       app: Type.Optional(Type.String({ maxLength: CAPS.name })),
       window: Type.Optional(Type.String({ maxLength: CAPS.name })),
       mode: Type.Optional(Type.Union([Type.Literal('ocr'), Type.Literal('image')])),

@@ -7,6 +7,7 @@ import { redactText } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
 import { validationError } from '../protocol/validate.js';
 import type { Decider } from '../policy/decider/types.js';
+import type { DeviceSessions } from '../session/devices.js';
 import type { Session } from '../session/session.js';
 
 /**
@@ -28,8 +29,11 @@ export const CAPS = {
   pixel: 100_000,
 } as const;
 
-/** A ref (e12, o3, c2): a letter and digits, so a ref echoed in an answer can never carry other text. */
-export const REF = { minLength: 2, maxLength: CAPS.ref, pattern: '^[a-z][0-9]{1,14}$' } as const;
+/**
+ * A ref (e12, o3, c2; d2e12 on a second device): a letter and digits, so a ref echoed in an answer can never
+ * carry other text.
+ */
+export const REF = { minLength: 2, maxLength: CAPS.ref, pattern: '^(d[0-9]{1,3})?[a-z][0-9]{1,14}$' } as const;
 
 /** Options making a TypeBox object schema strict. */
 export const STRICT = { additionalProperties: false } as const;
@@ -70,6 +74,8 @@ export interface ToolContext {
   stop?: AbortSignal;
   /** The decider model, when one is configured: computer_find asks it to pick among tied candidates. */
   decider?: Decider;
+  /** Every device of the computer, when it has several (computer_apps lists them all). */
+  devices?: DeviceSessions;
 }
 
 /** A tool. */
@@ -102,6 +108,18 @@ export const SETTLE = Type.Optional(Type.Object({
   quietMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 5000 })),
   timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 30000 })),
 }, { ...STRICT, [PROP_UNLISTED]: true }));
+
+/**
+ * The `device` every tool takes (issue 12): a device name from computer_apps, or its ref prefix (`d2`). Not
+ * listed by default (one device costs nothing); hosts list it when more than one device is configured
+ * (`withDeviceField`). Refs already name their device, so most calls need it only to launch or list.
+ */
+export const DEVICE = Type.Optional(Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z][A-Za-z0-9_-]{0,31}$', [PROP_UNLISTED]: true }));
+
+/** A listed input schema (JSON) with the `device` field shown, for hosts with more than one device. */
+export function withDeviceField<T extends { properties?: Record<string, object> }>(listed: T): T {
+  return { ...listed, properties: { ...(listed.properties ?? {}), device: { type: 'string' } } };
+}
 
 /**
  * Makes a tool schema compact as listed, in place, without changing what it accepts: caps become
@@ -163,6 +181,8 @@ export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Pr
     return { text: response.text, isError: true, code: 'invalid_params' };
   }
   try {
+    // Many devices (issue 12): the call goes to the device its refs or its `device` name, after the schema check.
+    if (ctx.devices) ctx = { ...ctx, session: ctx.devices.pick(plain as Record<string, unknown>).session };
     const running = tool.handle(ctx, plain as never, response);
     const stop = ctx.stop;
     if (stop) {

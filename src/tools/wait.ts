@@ -3,7 +3,7 @@ import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
 import { ROLES } from '../engine/role.js';
-import { CAPS, defineTool, ENUM_UNLISTED, PROP_UNLISTED, REF, STRICT } from './tool.js';
+import { CAPS, defineTool, DEVICE, ENUM_UNLISTED, PROP_UNLISTED, REF, STRICT } from './tool.js';
 
 export const waitTool = defineTool({
   schema: {
@@ -12,6 +12,7 @@ export const waitTool = defineTool({
     description: 'Until an element (text and/or role, or ref) appears or disappears, a ref\'s value changes, or a window whose ' +
       'title contains text appears.',
     inputSchema: Type.Object({
+      device: DEVICE,
       until: Type.Union([Type.Literal('appears'), Type.Literal('disappears'), Type.Literal('value_changes'), Type.Literal('window_appears')]),
       text: Type.Optional(Type.String({ maxLength: CAPS.text })),
       role: Type.Optional(Type.Union(ROLES.map((r) => Type.Literal(r)), { [ENUM_UNLISTED]: true })),

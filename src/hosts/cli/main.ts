@@ -26,7 +26,10 @@ ${optionHelp('mcp')}
 ${optionHelp('cli')}
   decider test --base-url URL --model M [--api-key-env NAME]   check a decider-model endpoint
   doctor [--app NAME] [--json] [--fix] check prerequisites; why is an app's tree empty
-  driver linux                       run the Linux driver on stdio (JSON-RPC)
+  doctor --device NAME               check a remote device: ssh without prompts, node, the driver
+  device add ssh://user@host[:port] [--name N] [--command "..."]   another machine, driven over your own ssh
+  device list [--check] | device remove NAME
+  driver linux [--desktop sandbox]   run the Linux driver on stdio (JSON-RPC); on this home's sandbox desktop
   driver cdp --endpoint URL          run the Chromium DevTools driver on stdio (channel: cdp)`;
 
 async function main(argv: string[]): Promise<number> {
@@ -45,10 +48,22 @@ async function main(argv: string[]): Promise<number> {
       return new Promise<number>(() => undefined); // serves until the client disconnects
     }
     case 'panel': return (await import('../../panel/command.js')).runPanelCommand(rest);
+    case 'device': return (await import('./device-command.js')).runDeviceCommand(rest);
     case 'doctor': return (await import('../../doctor/command.js')).runDoctorCommand(rest);
     case 'driver': {
       if (rest[0] === 'cdp') await (await import('../../drivers/cdp/main.js')).runCdpDriver(rest.slice(1));
-      else if (rest[0] === 'linux') await (await import('../../drivers/linux/main.js')).runLinuxDriver();
+      else if (rest[0] === 'linux') {
+        // `--desktop sandbox`: drive this home's running sandbox desktop (a remote device reached over ssh, whose
+        // login session has no DISPLAY of its own).
+        if (rest[1] === '--desktop' && rest[2] === 'sandbox') {
+          const { listSandboxes, sandboxEnv } = await import('../../sandbox/sandbox.js');
+          const alive = (await listSandboxes()).filter((s) => s.alive);
+          const box = alive.find((s) => s.display === process.env['COMPUTER_USE_SANDBOX']) ?? alive[0];
+          if (!box) { process.stderr.write('computer-use driver: no running sandbox desktop in this home (computer-use sandbox up)\n'); return 1; }
+          Object.assign(process.env, sandboxEnv(box));
+        } else if (rest.length > 1) { process.stderr.write('usage: computer-use driver linux [--desktop sandbox]\n'); return 2; }
+        await (await import('../../drivers/linux/main.js')).runLinuxDriver();
+      }
       else { process.stderr.write('usage: computer-use driver linux | driver cdp --endpoint http://127.0.0.1:9222\n'); return 2; }
       return new Promise<number>(() => undefined); // the driver runs until its stdin closes
     }

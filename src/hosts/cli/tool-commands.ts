@@ -17,6 +17,13 @@ const opt = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } => (
 /** Builds the tool name and params for a CLI command. */
 export function toolCall(command: string, args: string[]): { name: string; params: Record<string, unknown> } {
   const { pos, flags } = parseArgs(args);
+  const call = toolCallOf(command, pos, flags);
+  // Every tool takes --device NAME (issue 12); refs like d2e5 name their device themselves.
+  if (flags['device'] !== undefined) call.params['device'] = flags['device'];
+  return call;
+}
+
+function toolCallOf(command: string, pos: string[], flags: Record<string, string>): { name: string; params: Record<string, unknown> } {
   const target = { ...opt('app', flags['app']), ...opt('window', flags['window']) };
   switch (command) {
     case 'apps': return { name: 'computer_apps', params: {} };

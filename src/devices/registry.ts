@@ -1,0 +1,101 @@
+/**
+ * The devices a user added (`computer-use device add …`), kept in `<home>/devices.json`, owner-only (0600),
+ * written atomically. Every host (MCP, pi, CLI) reads it, so a device added once is there in every session.
+ */
+import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { cuHome } from '../paths.js';
+import { parseMode, type Mode } from '../policy/modes.js';
+import { ComputerUseError } from '../protocol/errors.js';
+import { parseRemoteCommand, parseSshUrl } from './ssh.js';
+
+/** One added device. */
+export interface DeviceSpec {
+  /** Short name the model and the user use (`device: "lab"`); letters, digits, - and _. */
+  name: string;
+  /** Where it is: `ssh://user@host[:port]`. */
+  url: string;
+  /** Remote command words instead of `computer-use driver linux` (a package not installed globally). */
+  command?: string[];
+  /** An ssh_config file for this device (`ssh -F`), absolute. */
+  sshConfig?: string;
+  /** Permission mode on this device (default: the session's). */
+  mode?: Mode;
+  /** Apps acted on without a first-use question on this device (added to the session's list). */
+  allowApps?: string[];
+  /** Apps never read or acted on on this device (added to the session's list). */
+  denyApps?: string[];
+}
+
+/** Names the model and the CLI use; never the reserved name of the local device. */
+export const DEVICE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
+
+/** The devices file of a home. */
+export const defaultDevicesPath = (home: string = cuHome()): string => join(home, 'devices.json');
+
+/** Checks one spec (from the file or the CLI); throws invalid_params naming the problem. */
+export function validateSpec(raw: unknown): DeviceSpec {
+  const bad = (why: string): ComputerUseError => new ComputerUseError('invalid_params', `Device entry refused: ${why}.`);
+  if (typeof raw !== 'object' || raw === null) throw bad('not an object');
+  const r = raw as Record<string, unknown>;
+  const name = r['name'];
+  if (typeof name !== 'string' || !DEVICE_NAME.test(name)) throw bad('name must be a letter then up to 31 letters, digits, - or _');
+  if (name.toLowerCase() === 'local') throw bad('"local" is the name of this machine');
+  // `d3` would read as the ref prefix of device 3.
+  if (/^d\d+$/i.test(name)) throw bad(`${name} reads as a device ref prefix (d2, d3…); pick another name`);
+  const url = r['url'];
+  if (typeof url !== 'string') throw bad('no url');
+  parseSshUrl(url);
+  const out: DeviceSpec = { name, url };
+  if (r['command'] !== undefined) {
+    if (!Array.isArray(r['command']) || !r['command'].every((w) => typeof w === 'string')) throw bad('command must be a list of words');
+    out.command = parseRemoteCommand((r['command'] as string[]).join(' '));
+  }
+  if (r['sshConfig'] !== undefined) {
+    if (typeof r['sshConfig'] !== 'string' || !r['sshConfig'].startsWith('/')) throw bad('sshConfig must be an absolute path');
+    out.sshConfig = r['sshConfig'];
+  }
+  if (r['mode'] !== undefined) out.mode = parseMode(String(r['mode']));
+  for (const k of ['allowApps', 'denyApps'] as const) {
+    const v = r[k];
+    if (v === undefined) continue;
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.length > 0 && x.length <= 200)) throw bad(`${k} must be a list of app names`);
+    out[k] = v as string[];
+  }
+  return out;
+}
+
+/** Reads the devices file; a missing file is no devices. Entries that do not check out are skipped with a warning. */
+export function loadDevices(path: string = defaultDevicesPath()): { devices: DeviceSpec[]; warnings: string[] } {
+  let text: string;
+  try { text = readFileSync(path, 'utf8'); } catch { return { devices: [], warnings: [] }; }
+  const warnings: string[] = [];
+  try {
+    // Other users must not be able to point this session at their machine.
+    const st = statSync(path);
+    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return { devices: [], warnings: [`${path} is not owned by you; ignored`] };
+    if ((st.mode & 0o022) !== 0) return { devices: [], warnings: [`${path} is writable by others; ignored (chmod 600 it)`] };
+  } catch { /* read above succeeded */ }
+  let json: unknown;
+  try { json = JSON.parse(text); } catch { return { devices: [], warnings: [`${path} is not JSON; ignored`] }; }
+  const list = (json as { devices?: unknown }).devices;
+  if (!Array.isArray(list)) return { devices: [], warnings: [`${path} has no "devices" list; ignored`] };
+  const devices: DeviceSpec[] = [];
+  for (const d of list) {
+    try {
+      const spec = validateSpec(d);
+      if (devices.some((x) => x.name === spec.name)) throw new Error(`duplicate name ${spec.name}`);
+      devices.push(spec);
+    } catch (e) { warnings.push(`${path}: ${(e as Error).message}`); }
+  }
+  return { devices, warnings };
+}
+
+/** Writes the devices file (0600, atomically). */
+export function saveDevices(devices: DeviceSpec[], path: string = defaultDevicesPath()): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ version: 1, devices }, null, 2) + '\n', { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, path);
+}

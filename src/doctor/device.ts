@@ -1,0 +1,53 @@
+/**
+ * `computer-use doctor --device <name>`: checks a remote device the way a session would reach it (issue 12
+ * item 2): ssh gets in without a prompt and with a known host key, Node runs there, and the driver answers.
+ */
+import { spawn } from 'node:child_process';
+import type { DeviceSpec } from '../devices/registry.js';
+import { classifySshFailure, formatSshUrl, parseSshUrl, sshArgs } from '../devices/ssh.js';
+import { checkDevice } from '../hosts/cli/device-command.js';
+
+/** One check of a device. */
+export interface DeviceCheck { name: string; ok: boolean; detail: string; fix?: string }
+
+/** Runs one remote command over the device's ssh (validated words), with a time limit. */
+function runRemote(spec: DeviceSpec, words: string[], timeoutMs = 20_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const target = { ...parseSshUrl(spec.url), command: words };
+  const args = sshArgs(target, spec.sshConfig ? { configFile: spec.sshConfig } : {});
+  return new Promise((resolve) => {
+    const child = spawn('ssh', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout = (stdout + d).slice(-4096); });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr = (stderr + d).slice(-4096); });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (e) => { clearTimeout(timer); resolve({ code: null, stdout, stderr: `${stderr}\n${e.message}` }); });
+    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+  });
+}
+
+/** The checks of one device, in order; later ones are skipped once ssh itself fails. */
+export async function doctorDevice(spec: DeviceSpec): Promise<DeviceCheck[]> {
+  const target = parseSshUrl(spec.url);
+  const where = `device ${spec.name} (${formatSshUrl(target)})`;
+  const checks: DeviceCheck[] = [];
+  const node = await runRemote(spec, ['node', '--version']);
+  if (node.code === 255) {
+    const known = classifySshFailure(node.stderr, where);
+    checks.push({ name: 'ssh', ok: false, detail: known ? `${known.code}: ${known.message}` : node.stderr.trim().split('\n')[0] ?? 'ssh failed',
+      fix: 'ssh must log in with a key and a known host key, with no prompt (BatchMode=yes): try `ssh <host> true` by hand' });
+    return checks;
+  }
+  checks.push({ name: 'ssh', ok: true, detail: 'logs in without a prompt; host key known' });
+  const version = /^v(\d+)\./.exec(node.stdout.trim());
+  const nodeOk = node.code === 0 && version !== null && Number(version[1]) >= 20;
+  checks.push({ name: 'node', ok: nodeOk, detail: node.code === 0 ? `node ${node.stdout.trim()} on the device` : 'node is not on the device\'s PATH',
+    ...(nodeOk ? {} : { fix: 'install Node.js 20 or newer on the device (Debian: apt-get install nodejs)' }) });
+  const driver = await checkDevice(spec);
+  const command = (spec.command ?? target.command).join(' ');
+  checks.push(driver.ok
+    ? { name: 'driver', ok: true, detail: `\`${command}\` ${driver.line}` }
+    : { name: 'driver', ok: false, detail: `\`${command}\`: ${driver.code}: ${driver.message.split('\n')[0]}`,
+      fix: 'install the package on the device (npm i -g computer-use), or give the command with --command when adding the device' });
+  return checks;
+}

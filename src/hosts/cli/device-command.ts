@@ -1,0 +1,93 @@
+/**
+ * `computer-use device add | list | remove`: the devices every session of this home connects to besides this
+ * machine (issue 12). Kept in `<home>/devices.json` (0600). `add` checks the link before saving it.
+ */
+import { Device } from '../../devices/manager.js';
+import { defaultDevicesPath, loadDevices, saveDevices, validateSpec, type DeviceSpec } from '../../devices/registry.js';
+import { classifySshFailure, formatSshUrl, parseRemoteCommand, parseSshUrl, sshDriver } from '../../devices/ssh.js';
+import { isComputerUseError } from '../../protocol/errors.js';
+import { parseArgs } from './args.js';
+
+const USAGE = `usage: computer-use device add ssh://user@host[:port] [--name N] [--command "node /path/main.js driver linux"]
+                                 [--ssh-config /abs/ssh_config] [--mode M] [--allow-app a,b] [--deny-app c] [--no-check]
+       computer-use device list [--check]
+       computer-use device remove <name>
+  The device runs \`computer-use driver linux\` over your own ssh (your config, keys and known_hosts; never a
+  password prompt). Refs of the Nth device read dN… (d2e14); every tool takes device: "<name>".\n`;
+
+/** The Device of a saved spec (ssh). */
+export function deviceOf(spec: DeviceSpec, timeoutMs = 20_000): Device {
+  const target = parseSshUrl(spec.url);
+  if (spec.command) target.command = spec.command;
+  return new Device({ name: spec.name, timeoutMs, driver: sshDriver(target, spec.sshConfig ? { configFile: spec.sshConfig } : {}),
+    classifyStartError: (stderr) => classifySshFailure(stderr, `device ${spec.name} (${formatSshUrl(target)})`) });
+}
+
+/** Connects once and says hello: the platform and session type, or the error. */
+export async function checkDevice(spec: DeviceSpec): Promise<{ ok: true; line: string } | { ok: false; code: string; message: string }> {
+  const device = deviceOf(spec);
+  try {
+    const h = await device.hello();
+    return { ok: true, line: `reachable: driver ${h.platform} ${h.version}${h.session ? ` (${h.session})` : ''}, a11y bus ${h.permissions["a11y_bus"] === false ? "NOT reachable" : "ok"}` };
+  } catch (e) {
+    return { ok: false, code: isComputerUseError(e) ? e.code : 'error', message: (e as Error).message.split('\n').slice(0, 4).join('\n') };
+  } finally {
+    await device.close();
+  }
+}
+
+export async function runDeviceCommand(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+  const [sub, ...rest] = args;
+  const { pos, flags } = parseArgs(rest, ['no-check', 'check']);
+  const path = defaultDevicesPath();
+  const { devices, warnings } = loadDevices(path);
+  for (const w of warnings) err.write(`computer-use: ${w}\n`);
+  try {
+    switch (sub) {
+      case 'add': {
+        const url = pos[0];
+        if (!url) { err.write(USAGE); return 2; }
+        const target = parseSshUrl(url);
+        const name = flags['name'] ?? target.host.split('.')[0]!.replace(/[^A-Za-z0-9_-]/g, '-');
+        const list = (v: string | undefined): string[] | undefined => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
+        const spec = validateSpec({ name, url: formatSshUrl(target),
+          ...(flags['command'] !== undefined ? { command: parseRemoteCommand(flags['command']) } : target.command.join(' ') !== 'computer-use driver linux' ? { command: target.command } : {}),
+          ...(flags['ssh-config'] !== undefined ? { sshConfig: flags['ssh-config'] } : {}), ...(flags['mode'] !== undefined ? { mode: flags['mode'] } : {}),
+          ...(list(flags['allow-app']) ? { allowApps: list(flags['allow-app']) } : {}), ...(list(flags['deny-app']) ? { denyApps: list(flags['deny-app']) } : {}) });
+        if (devices.some((d) => d.name === spec.name)) { err.write(`A device named ${spec.name} exists; remove it first or pick --name.\n`); return 1; }
+        if (flags['no-check'] === undefined) {
+          const c = await checkDevice(spec);
+          if (!c.ok) { err.write(`error ${c.code}: ${c.message}\nNot added. (--no-check adds it anyway.)\n`); return 1; }
+          out.write(`${spec.name}: ${c.line}\n`);
+        }
+        saveDevices([...devices, spec], path);
+        out.write(`added ${spec.name} ${spec.url} (device ${devices.length + 2}: refs d${devices.length + 2}…) to ${path}\n`);
+        return 0;
+      }
+      case 'list': {
+        out.write(`local  this machine\n`);
+        for (const [i, d] of devices.entries()) {
+          let status = '';
+          if (flags['check'] !== undefined) { const c = await checkDevice(d); status = c.ok ? `  ${c.line}` : `  error ${c.code}: ${c.message.split('\n')[0]}`; }
+          out.write(`${d.name}  ${d.url}  refs d${i + 2}…${d.mode ? `  mode ${d.mode}` : ''}${status}\n`);
+        }
+        return 0;
+      }
+      case 'remove': {
+        const name = pos[0];
+        if (!name) { err.write(USAGE); return 2; }
+        const left = devices.filter((d) => d.name !== name);
+        if (left.length === devices.length) { err.write(`No device named ${name}.\n`); return 1; }
+        saveDevices(left, path);
+        out.write(`removed ${name}\n`);
+        return 0;
+      }
+      default:
+        (sub === 'help' || sub === undefined ? out : err).write(USAGE);
+        return sub === 'help' ? 0 : 2;
+    }
+  } catch (e) {
+    err.write(`error ${isComputerUseError(e) ? e.code : 'error'}: ${(e as Error).message}\n`);
+    return 2;
+  }
+}
