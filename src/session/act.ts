@@ -8,6 +8,8 @@ import { redactText } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError, staleRef } from '../protocol/errors.js';
 import type { ActResult } from '../protocol/methods.js';
 import type { Session, SettleOptions } from './session.js';
+import { cellShowsEntry } from '../engine/grid.js';
+import { resolveCellRef } from './cells.js';
 import { ActingRun, type PipelineContext } from './pipeline.js';
 import { collectEffects, openWindows } from './effects.js';
 
@@ -62,7 +64,16 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
   const windowsBefore = await openWindows(session);
   let freshSnapshot: Snapshot | undefined;
 
-  for (const spec of actions) {
+  for (const asked of actions) {
+    // Grid hook (cells.ts): "e34:B7" names a cell of a table by address; it acts as that cell's own ref.
+    let spec = asked;
+    try {
+      spec = { ...asked, ref: resolveCellRef(session, asked.ref) };
+    } catch (e) {
+      const err = isComputerUseError(e) ? e : new ComputerUseError('invalid_params', (e as Error).message);
+      receipts.push({ ...asked, status: 'failed', detail: err.message, error: err });
+      break;
+    }
     if (run.stopped) {
       const err = isComputerUseError(run.signal?.reason) ? run.signal.reason : new ComputerUseError('paused', 'Stopped by the user.');
       receipts.push({ ...spec, status: 'rejected', detail: err.message, error: err });
@@ -199,7 +210,8 @@ function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | undefined,
         const want = r.op === 'clear' ? '' : spec.value ?? '';
         const got = now.value ?? '';
         const num = Number(want);
-        ok = got === want || (want.length > 80 && got.length > 0 && want.startsWith(got.replace(/…$/, '')))
+        // A spreadsheet cell shows a formula's result; its formula is what was entered (grid.ts).
+        ok = got === want || cellShowsEntry(now, want) || (want.length > 80 && got.length > 0 && want.startsWith(got.replace(/…$/, '')))
           || (want !== '' && Number.isFinite(num) && Math.abs(Number(got) - num) < 1e-6);
         why = ok ? 'value now reads as set' : `value reads "${redactText(got).slice(0, 40)}"`;
         break;

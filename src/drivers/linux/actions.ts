@@ -11,6 +11,7 @@ import { readElement, targetOf, toRawNode } from './reader.js';
 import { procInfo } from '../../common/proc.js';
 import { center, type Expect, type LinuxInput } from './input.js';
 import { parseChords } from '../../protocol/keys.js';
+import { enterCell, resolveCellHandle, selectRange } from './table.js';
 
 const ACTION = 'org.a11y.atspi.Action';
 const ETEXT = 'org.a11y.atspi.EditableText';
@@ -32,9 +33,11 @@ const ACTION_NAMES: Record<string, string[]> = {
 
 /** Runs one op; throws ComputerUseError with a code that says what to do. */
 export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, signal?: AbortSignal): Promise<ActResult> {
-  const t = targetOf(p.id);
+  let t = targetOf(p.id);
   let info: ElementInfo;
   try {
+    // Grid hook (table.ts): a cell read by coordinate is found again by its coordinate.
+    t = await resolveCellHandle(bus, p.id) ?? t;
     info = await readElement(bus, t, { children: true });
   } catch (e) {
     if (isGone(e)) throw new ComputerUseError('stale_ref', 'The element no longer exists.', { reason: 'gone' });
@@ -87,6 +90,11 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
     case 'set_value':
     case 'clear': {
       const text = p.op === 'clear' ? '' : (p.value ?? '');
+      // Grid hook (table.ts): a spreadsheet cell without EditableText takes its entry typed, as a user does.
+      if (info.atspiRole === 'table cell' && !has(ETEXT)) {
+        const done = await enterCell(bus, keyboard, info, text, await processOf(bus, t), signal);
+        if (done) return done;
+      }
       // Spin buttons hold a number: set it through Value, so the text and the number agree.
       if (p.op === 'set_value' && has(VALUE) && info.atspiRole === 'spin button' && Number.isFinite(Number(text)) && text.trim() !== '') {
         await bus.setProp(t, VALUE, 'CurrentValue', 'd', Number(text));
@@ -133,6 +141,9 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       throw unsupported('type', info);
     }
     case 'select': {
+      // Grid hook (table.ts): "B1:B3" on a table selects that cell range by coordinate.
+      const range = p.value !== undefined ? await selectRange(bus, info, p.value) : undefined;
+      if (range) return range;
       if (p.value !== undefined && has(SEL)) return selectByName(bus, info, p.value);
       if (await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
       const done = await doNamedAction(bus, info, ['select', 'activate', 'click', 'press'], true);
