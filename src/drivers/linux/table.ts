@@ -249,11 +249,17 @@ async function tableOf(bus: A11yBus, cell: Target): Promise<{ table: Target; ind
   return { table: { dest, path }, index: Number(idx) };
 }
 
-/** Puts the app's cell cursor on a cell: the table's Selection.SelectChild, then focus; verified by "focused". */
+/**
+ * Puts the app's cell cursor on a cell: the table's Selection, then GrabFocus on the cell (Calc moves its
+ * cursor inside that call, measured); verified by the cell's "focused" state.
+ * Never call it while typed keys may still be queued for the app: a cursor move that lands while a formula is
+ * being typed inserts a cell reference into it ("=S" + "A1" + "UM(…").
+ */
 async function moveCursorTo(bus: A11yBus, cell: Target): Promise<void> {
   const { table, index } = await tableOf(bus, cell);
-  await bus.call(table, 'org.a11y.atspi.Selection', 'ClearSelection').catch(() => undefined);
-  await bus.call(table, 'org.a11y.atspi.Selection', 'SelectChild', 'i', [index]).catch(() => undefined);
+  const SEL = 'org.a11y.atspi.Selection';
+  await bus.call(table, SEL, 'ClearSelection').catch(() => undefined);
+  await bus.call(table, SEL, 'SelectChild', 'i', [index]).catch(() => undefined);
   await bus.call(cell, COMP, 'GrabFocus').catch(() => undefined);
   for (let i = 0; i < 40; i++) {
     const [w] = await bus.call(cell, ACC, 'GetState');
@@ -285,15 +291,16 @@ export async function enterCell(bus: A11yBus, keyboard: CellKeyboard, info: Elem
   else {
     await keyboard.keysTo(owner, text, signal);
     await keyboard.keysTo(owner, [{ mods: [], key: 'Return' }], signal);
-    // Enter moved the cursor on: put it back, so the formula bar and the snapshot show the entered cell.
-    await moveCursorTo(bus, info.target).catch(() => undefined);
   }
-  // The app recalculates after the commit: read until the entry shows (bounded), then report what it reads.
+  // The keys reach the app after keysTo returns: read until the entry shows (bounded, ~2 s), then report.
   let back = await readCellBack(bus, info.target);
-  for (let i = 0; i < 30 && !entered(back, text); i++) {
-    await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 60 && !entered(back, text); i++) {
+    await new Promise((r) => setTimeout(r, 30));
     back = await readCellBack(bus, info.target);
   }
+  // Enter moved the cursor on: put it back, so the formula bar and the snapshot show the entered cell. Only
+  // once the entry is in (no typed key is still queued), see moveCursorTo.
+  if (text !== '' && entered(back, text)) await moveCursorTo(bus, info.target).catch(() => undefined);
   const name = info.name || 'the cell';
   const formula = back.formula ?? (back.cut ? `${back.cut}…` : '');
   const ok = entered(back, text);
