@@ -78,10 +78,20 @@ function rangeText(r: [number, number, number, number]): string {
   return a === b ? a : `${a}:${b}`;
 }
 
+/**
+ * What a cell shows: its value, else its name when that is not just its address (GTK TreeView cells carry
+ * their text as the name; Calc names every cell by its address and holds the text as the value).
+ */
+export function cellShown(c: Cell): string {
+  if (c.value) return c.value;
+  return c.name && c.name !== c.cell.address && c.name !== cellAddress(c.cell.row, c.cell.col) ? c.name : '';
+}
+
 /** The SnapshotLine text of one cell (what diffs and receipts compare). */
 export function cellLine(c: Cell): string {
   let s = `[${c.ref ?? '?'}] cell "${addressOfCell(c)}"`;
-  if (c.value) s += ` value="${cellText(c.value)}"`;
+  const shown = cellShown(c);
+  if (shown) s += ` value="${cellText(shown)}"`;
   if (c.description) s += ` formula="${cellText(c.description)}"`;
   for (const st of ['selected', 'focused'] as const) if (c.states.includes(st)) s += ` ${st}`;
   return s;
@@ -108,7 +118,7 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
   const visible = range(cells);
   const focused = cells.find((c) => c.states.includes('focused'));
   const selected = cells.filter((c) => c.states.includes('selected'));
-  const filled = cells.filter((c) => (c.value ?? '') !== '' || c.description);
+  const filled = cells.filter((c) => cellShown(c) !== '' || c.description);
   const parts = [`cells ${visible ? rangeText(visible) : 'none'} of ${size.rows.toLocaleString('en-US')} × ${size.cols.toLocaleString('en-US')}`];
   if (focused) parts.push(`cursor ${addressOfCell(focused)}${focused.description ? ` ${JSON.stringify(cellText(focused.description))}` : ''}`);
   if (selected.length > 1) { const s = range(selected); if (s) parts.push(`selected ${rangeText(s)}`); }
@@ -124,13 +134,25 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
     const cols: number[] = [];
     for (let c = box[1]; c <= box[3]; c++) cols.push(c);
     const width = String(box[2] + 1).length;
-    const header = `${' '.repeat(width)} | ${cols.map(columnName).join(' | ')}`;
+    // Column headers (GTK TreeView, web tables) are the table's header children, in column order.
+    const heads = node.children.filter((c) => c.role === 'columnheader' && !c.cell);
+    const headOf = (c: number): string => {
+      const h = heads.length === size.cols ? heads[c] : undefined;
+      return h ? `${columnName(c)} [${h.ref ?? '?'}] ${cellText(h.name ?? '')}` : columnName(c);
+    };
+    for (const h of heads) {
+      const line: SnapshotLine = { ref: h.ref ?? '?', depth: 0, role: h.role, states: [], text: `[${h.ref ?? '?'}] columnheader${h.name ? ` "${cellText(h.name)}"` : ''}` };
+      if (h.name !== undefined) line.name = h.name;
+      if (node.ref !== undefined) line.parent = node.ref;
+      lines.push(line);
+    }
+    const header = `${' '.repeat(width)} | ${cols.map(headOf).join(' | ')}`;
     rows.push(header);
     let used = tokens(header);
     let lastRow = box[0] - 1;
     for (let r = box[0]; r <= box[2]; r++) {
       const rowCells = cols.map((c) => at.get(`${r},${c}`));
-      const text = `${String(r + 1).padStart(width)} | ${rowCells.map((c) => (c?.value ? cellText(c.value) : '')).join(' | ')}`.trimEnd();
+      const text = `${String(r + 1).padStart(width)} | ${rowCells.map((c) => (c ? cellText(cellShown(c)) : '')).join(' | ')}`.trimEnd();
       const cost = tokens(text);
       if (rows.length > MAX_GRID_ROWS || used + cost > maxTokens) break;
       rows.push(text);

@@ -11,7 +11,7 @@ import { readElement, targetOf, toRawNode } from './reader.js';
 import { procInfo } from '../../common/proc.js';
 import { center, type Expect, type LinuxInput } from './input.js';
 import { parseChords } from '../../protocol/keys.js';
-import { enterCell, resolveCellHandle, selectRange } from './table.js';
+import { enterCell, resolveCellHandle, selectCell, selectRange } from './table.js';
 
 const ACTION = 'org.a11y.atspi.Action';
 const ETEXT = 'org.a11y.atspi.EditableText';
@@ -144,6 +144,8 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       // Grid hook (table.ts): "B1:B3" on a table selects that cell range by coordinate.
       const range = p.value !== undefined ? await selectRange(bus, info, p.value) : undefined;
       if (range) return range;
+      const cell = p.value === undefined ? await selectCell(bus, info) : undefined;
+      if (cell) return cell;
       if (p.value !== undefined && has(SEL)) return selectByName(bus, info, p.value);
       if (await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
       const done = await doNamedAction(bus, info, ['select', 'activate', 'click', 'press'], true);

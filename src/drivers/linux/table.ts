@@ -354,3 +354,28 @@ export async function selectRange(bus: A11yBus, info: ElementInfo, value: string
   const [count] = await bus.getProp(info.target, SEL, 'NSelectedChildren').then((c) => [Number(c)], () => [-1]);
   return { method: 'pattern', detail: `Selection.SelectChild × ${n}${count !== undefined && count >= 0 ? `; the table reports ${count} selected` : ''}` };
 }
+
+/**
+ * Selects one cell of a table: the table's Selection.SelectChild when the app then reports the cell
+ * selected (Calc), else its row through Table.AddRowSelection (GTK TreeView selects rows, and answers
+ * SelectChild on a cell with false). Undefined when the element is not a table cell.
+ */
+export async function selectCell(bus: A11yBus, info: ElementInfo): Promise<{ method: 'pattern'; detail: string } | undefined> {
+  if (info.atspiRole !== 'table cell') return undefined;
+  const { table, index } = await tableOf(bus, info.target).catch(() => ({ table: undefined, index: -1 }));
+  if (!table || index < 0) return undefined;
+  const [ifaces] = await bus.call(table, ACC, 'GetInterfaces');
+  const has = (i: string): boolean => (ifaces as string[]).includes(i);
+  if (!has(TABLE)) return undefined;
+  const SEL = 'org.a11y.atspi.Selection';
+  if (has(SEL)) {
+    const [ok] = await bus.call(table, SEL, 'SelectChild', 'i', [index]).catch(() => [false]);
+    const [now] = ok ? await bus.call(table, SEL, 'IsChildSelected', 'i', [index]).catch(() => [false]) : [false];
+    if (now === true) return { method: 'pattern', detail: `Selection.SelectChild(${index}) on the table` };
+  }
+  const [row] = await bus.call(table, TABLE, 'GetRowAtIndex', 'i', [index]);
+  const [ok] = await bus.call(table, TABLE, 'AddRowSelection', 'i', [Number(row)]);
+  const [sel] = await bus.call(table, TABLE, 'IsRowSelected', 'i', [Number(row)]).catch(() => [ok]);
+  if (sel !== true) throw new ComputerUseError('action_failed', `The table refused to select row ${Number(row) + 1}.`);
+  return { method: 'pattern', detail: `Table.AddRowSelection(${Number(row)})` };
+}
