@@ -48,6 +48,28 @@ export async function resolveCellHandle(bus: A11yBus, handle: string): Promise<T
   return { dest, path };
 }
 
+/** The last active descendant (the cursor cell) each table announced, by table handle; bounded. */
+const cursors = new Map<string, string>();
+
+/** Records a table's cursor cell from an object:active-descendant-changed event. */
+export function noteActiveDescendant(ev: { type: string; source: string; object?: string }): void {
+  if (!ev.type.startsWith('object:active-descendant-changed') || !ev.object) return;
+  cursors.delete(ev.source);
+  cursors.set(ev.source, ev.object);
+  if (cursors.size > 64) cursors.delete(cursors.keys().next().value ?? '');
+}
+
+/** (row, col) of the cursor cell a table last announced, if any. */
+async function cursorOf(bus: A11yBus, table: Target): Promise<[number, number] | undefined> {
+  const h = cursors.get(handleOf(table));
+  const i = h ? h.indexOf('/') : -1;
+  if (!h || i <= 0) return undefined;
+  try {
+    const [idx] = await bus.call({ dest: h.slice(0, i), path: h.slice(i) }, ACC, 'GetIndexInParent');
+    return Number(idx) >= 0 ? await coordsOf(bus, table, Number(idx)) : undefined;
+  } catch { return undefined; }
+}
+
 /** True for an element that offers the Table interface. */
 export function isTable(info: ElementInfo): boolean {
   return info.interfaces.has(TABLE);
@@ -191,7 +213,13 @@ export async function readGrid(bus: A11yBus, info: ElementInfo, node: RawNode, f
   const cols = c1 - c0 + 1;
   if (cols <= 0 || r1 < r0) return [];
   const cap = full ? MAX_GRID_CELLS : DEFAULT_GRID_CELLS;
-  if (cols * (r1 - r0 + 1) > cap) r1 = r0 + Math.max(1, Math.floor(cap / cols)) - 1;
+  if (cols * (r1 - r0 + 1) > cap) {
+    const keep = Math.max(1, Math.floor(cap / cols));
+    // The rows read start at the top of the view, unless the cursor is lower down: then they end at it (+2).
+    const cursor = await cursorOf(bus, info.target);
+    if (cursor && cursor[0] >= r0 + keep && cursor[0] <= r1 && cursor[1] >= c0 && cursor[1] <= c1) r0 = Math.min(r1, cursor[0] + 2) - keep + 1;
+    r1 = r0 + keep - 1;
+  }
   // Spreadsheets name each cell by its address: checked on the first cell, then not asked again per cell.
   const first = await readCellAt(bus, info.target, r0, c0).catch(() => null);
   const named = first?.cell?.address !== undefined;
