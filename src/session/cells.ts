@@ -29,6 +29,9 @@ export function resolveCellRef(session: Session, ref: string): string {
   const snap = session.last.get(entry.fingerprint.window);
   const table = snap?.elements.find((l) => l.ref === split.table);
   if (!snap || !table) throw new ComputerUseError('stale_ref', `Ref ${split.table} is not in the last snapshot of its window. Call computer_observe, then act again.`);
+  if (table.role !== 'table' && table.role !== 'tree') {
+    throw new ComputerUseError('invalid_params', `${split.table} is a ${table.role}, not a table: a cell ref names a table's ref and a cell address (like e12:B7).`);
+  }
   const cells = snap.elements.filter((l) => l.parent === split.table && l.role === 'cell');
   const hit = cells.find((l) => l.name === address);
   if (hit) return hit.ref;
