@@ -40,12 +40,13 @@ type Cell = DistilledNode & { cell: { row: number; col: number; address?: string
 /** The cells of a grid node (children with coordinates); empty when the node is not a grid. */
 export function gridCells(node: DistilledNode): Cell[] {
   if (!node.table) return [];
-  return node.children.filter((c): c is Cell => c.cell !== undefined);
+  // Cells are the table's children (Calc, GTK), or its rows' children (web tables).
+  return node.children.flatMap((c) => (c.role === 'row' ? c.children : [c])).filter((c): c is Cell => c.cell !== undefined);
 }
 
 /** True when a node is rendered as a grid: a table with size and at least one cell with coordinates. */
 export function isGrid(node: DistilledNode): boolean {
-  return node.table !== undefined && node.children.some((c) => c.cell !== undefined);
+  return node.table !== undefined && gridCells(node).length > 0;
 }
 
 /** A cell's address: the app's own, else computed from its coordinates. */
@@ -84,7 +85,12 @@ function rangeText(r: [number, number, number, number]): string {
  */
 export function cellShown(c: Cell): string {
   if (c.value) return c.value;
-  return c.name && c.name !== c.cell.address && c.name !== cellAddress(c.cell.row, c.cell.col) ? c.name : '';
+  if (c.name && c.name !== c.cell.address && c.name !== cellAddress(c.cell.row, c.cell.col)) return c.name;
+  // Web cells hold their text in child text nodes.
+  const texts: string[] = [];
+  const visit = (n: DistilledNode): void => { for (const k of n.children) { const t = k.value || k.name; if (t) texts.push(t); else visit(k); } };
+  visit(c);
+  return texts.join(' ');
 }
 
 /** The SnapshotLine text of one cell (what diffs and receipts compare). */

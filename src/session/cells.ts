@@ -32,7 +32,9 @@ export function resolveCellRef(session: Session, ref: string): string {
   if (table.role !== 'table' && table.role !== 'tree') {
     throw new ComputerUseError('invalid_params', `${split.table} is a ${table.role}, not a table: a cell ref names a table's ref and a cell address (like e12:B7).`);
   }
-  const cells = snap.elements.filter((l) => l.parent === split.table && l.role === 'cell');
+  // Cells are the table's children, or its rows' children (web tables).
+  const rows = new Set(snap.elements.filter((l) => l.parent === split.table && l.role === 'row').map((l) => l.ref));
+  const cells = snap.elements.filter((l) => (l.parent === split.table || (l.parent !== undefined && rows.has(l.parent))) && (l.role === 'cell' || l.role === 'columnheader'));
   const hit = cells.find((l) => l.name === address);
   if (hit) return hit.ref;
   const range = /cells (\S+) of/.exec(snap.lines.find((l) => l.ref === split.table)?.text ?? '')?.[1];

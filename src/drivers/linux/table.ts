@@ -11,7 +11,7 @@ import { ComputerUseError } from '../../protocol/errors.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import type { ElementInfo } from './reader.js';
-import { decodeStates, handleOf, MAX_LIST_CHILDREN, toRawNode } from './reader.js';
+import { decodeStates, handleOf, MAX_LIST_CHILDREN, targetOf, toRawNode } from './reader.js';
 
 const ACC = 'org.a11y.atspi.Accessible';
 const TABLE = 'org.a11y.atspi.Table';
@@ -252,6 +252,14 @@ export async function annotateCells(bus: A11yBus, info: ElementInfo, node: RawNo
   }
   const indexOf = new Map(info.children.map((c, i) => [handleOf(c), i]));
   await Promise.all(node.children.map(async (child) => {
+    // Web tables (Chromium) hold their cells in row children: each cell says its place (TableCell.Position).
+    if (child.role === 'row') {
+      await Promise.all((child.children ?? []).map(async (cell) => {
+        const pos = await bus.getProp(targetOf(cell.id), 'org.a11y.atspi.TableCell', 'Position').catch(() => undefined) as [number, number] | undefined;
+        if (Array.isArray(pos) && Number(pos[0]) >= 0 && Number(pos[1]) >= 0) cell.cell = { row: Number(pos[0]), col: Number(pos[1]) };
+      }));
+      return;
+    }
     const i = indexOf.get(child.id);
     if (i === undefined) return;
     const [row, col] = await coordsOf(bus, info.target, i).catch(() => [-1, -1] as [number, number]);
