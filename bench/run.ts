@@ -19,6 +19,7 @@ import { Session } from '../src/session/session.js';
 import { actsGedit, actsWidgetFactory } from './act.js';
 import { benchGecko } from './gecko.js';
 import { benchActLifecycle } from './act-lifecycle.js';
+import { benchGrid } from './grid.js';
 import { measureFixedCost } from './fixedcost.js';
 import { benchDevices } from './devices.js';
 import { appSpecs, killApp, launchAndWait, type AppSpec } from './apps.js';
@@ -125,6 +126,8 @@ async function main(): Promise<number> {
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('act-lab')) report.acts.push(...await benchActLifecycle(session));
     // Issue 12: observe and act latency over ssh against local (BENCH_APPS=devices to run it alone).
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('devices')) (report as unknown as Record<string, unknown>)['devices'] = await benchDevices(info.display);
+    // Calc grid (issue 9): only when asked for by BENCH_APPS=calc-grid (it takes minutes).
+    if ((process.env['BENCH_APPS'] ?? '').split(',').includes('calc-grid')) Object.assign(report, { grid: await benchGrid() });
     process.stdout.write('\n\n');
     // Wayland (issue 10 item 6): its own Weston sandbox; BENCH_APPS=weston runs it (alone or with others).
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').map((a) => a.trim()).includes('weston')) {

@@ -1,6 +1,7 @@
 import { walkDistilled, type DistilledNode } from './distill.js';
 import type { WindowInfo } from './node.js';
-import { moreLine, render, renderFooter, renderLine, visibleChildren, MAX_LIST_ITEMS, type FooterNotes, type Rendered } from './render.js';
+import { isGrid } from './grid.js';
+import { GRID_TOKENS, gridBlock, moreLine, render, renderFooter, renderLine, visibleChildren, MAX_LIST_ITEMS, type FooterNotes, type Rendered } from './render.js';
 import { INTERACTIVE_ROLES } from './role.js';
 
 /** Default snapshot budget in tokens (seed §3.1). */
@@ -70,7 +71,9 @@ interface Info {
 export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts: BudgetOptions = {}): BudgetedRender {
   const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
   const maxList = opts.maxListItems ?? MAX_LIST_ITEMS;
-  const base = { maxListItems: maxList, ...(opts.uncapped ? { uncapped: opts.uncapped } : {}) };
+  // A grid takes at most 60% of the budget, all of it but a margin when it is the scope itself.
+  const gridTokens = opts.uncapped && isGrid(opts.uncapped) ? Math.max(100, maxTokens - 150) : Math.min(GRID_TOKENS, Math.floor(maxTokens * 0.6));
+  const base = { maxListItems: maxList, gridTokens, ...(opts.uncapped ? { uncapped: opts.uncapped } : {}) };
   const full = render(root, window, { ...base, notes: opts.notes ?? {} });
   const fullTokens = estimateTokens(full.text);
   if (fullTokens <= maxTokens) return { ...full, tokens: fullTokens, omitted: 0, scopes: [] };
@@ -87,6 +90,8 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
       moreCost: ((m) => (m === undefined ? 0 : estimateTokens(`${m}\n`)))(moreLine(node, shown.length, cut, depth)) };
     infos.push(info);
     if (node.states.includes('focused')) for (let p: Info | undefined = info; p; p = p.parent) focused.add(p.node);
+    // A grid prints as one block (its cells are not element lines): it is kept or left out whole.
+    if (isGrid(node)) { info.cost = estimateTokens(gridBlock(node, depth, gridTokens).text.join('\n') + '\n'); info.moreCost = 0; return; }
     for (const c of shown) collect(c, depth + 1, info);
   };
   collect(root, 0, undefined);
@@ -124,7 +129,7 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
 }
 
 function finish(root: DistilledNode, window: WindowInfo, infos: Info[], keep: Set<DistilledNode>,
-  base: { maxListItems: number; uncapped?: DistilledNode }, notes: FooterNotes): BudgetedRender {
+  base: { maxListItems: number; gridTokens: number; uncapped?: DistilledNode }, notes: FooterNotes): BudgetedRender {
   const omittedUnder = new Map<Info, number>();
   let omitted = 0;
   for (const i of infos) {

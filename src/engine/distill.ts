@@ -25,6 +25,10 @@ export interface DistilledNode {
    * cells): the snapshot says which range it shows of how many.
    */
   totalChildren?: number;
+  /** Table size (AT-SPI Table), copied from the raw node: the grid renderer shows it (grid.ts). */
+  table?: { rows: number; cols: number };
+  /** A cell's coordinates and spreadsheet address, copied from the raw node. */
+  cell?: { row: number; col: number; address?: string };
   children: DistilledNode[];
   /** Position among the distilled parent's children (0 for the root). */
   index: number;
@@ -208,6 +212,8 @@ function convert(raw: RawNode, ancestors: RawNode[]): DistilledNode {
   if (raw.description !== undefined && raw.description !== '') n.description = raw.description;
   if (raw.stableId !== undefined && raw.stableId !== '') n.stableId = raw.stableId;
   if (raw.range !== undefined) n.range = { ...raw.range };
+  if (raw.table !== undefined) n.table = { ...raw.table };
+  if (raw.cell !== undefined) n.cell = { ...raw.cell };
   if (raw.children !== undefined && raw.childCount !== undefined && raw.childCount > raw.children.length) n.totalChildren = raw.childCount;
   if (raw.bounds !== undefined) boundsOf.set(n, raw.bounds);
   ancestors.push(raw);

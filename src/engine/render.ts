@@ -1,4 +1,6 @@
 import type { DistilledNode } from './distill.js';
+import { estimateTokens } from './budget.js';
+import { isGrid, renderGrid } from './grid.js';
 import type { State, WindowInfo } from './node.js';
 import type { Role } from './role.js';
 
@@ -32,6 +34,8 @@ export interface SnapshotLine {
   states: State[];
   /** The line as rendered, without indentation. */
   text: string;
+  /** A spreadsheet cell's formula (its value is the computed result), see grid.ts. */
+  formula?: string;
 }
 
 /** Options of `render`. */
@@ -44,6 +48,22 @@ export interface RenderOptions {
   uncapped?: DistilledNode;
   /** Footer facts. */
   notes?: FooterNotes;
+  /** Tokens a table rendered as a grid may take (grid.ts); default GRID_TOKENS. */
+  gridTokens?: number;
+}
+
+/** Default token allowance of one grid's rows. */
+export const GRID_TOKENS = 1200;
+
+/**
+ * A table with cell coordinates as printed: its own line with the range summary, then the grid rows, each
+ * indented under it; plus the SnapshotLines of its shown cells.
+ */
+export function gridBlock(node: DistilledNode, depth: number, gridTokens = GRID_TOKENS): { text: string[]; line: string; cells: SnapshotLine[] } {
+  const g = renderGrid(node, estimateTokens, gridTokens);
+  const line = `${renderLine(node)} ${g.summary}`;
+  const pad = '  '.repeat(depth + 1);
+  return { line, text: ['  '.repeat(depth) + line, ...g.rows.map((r) => pad + r)], cells: g.cells.map((c) => ({ ...c, depth: depth + 1 })) };
 }
 
 /** What the footer reports. */
@@ -181,6 +201,16 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
   let listCut = 0;
   const visit = (node: DistilledNode, depth: number, parent: string | undefined): void => {
     if (opts.keep && !opts.keep.has(node)) return;
+    if (isGrid(node)) {
+      // Grid hook (grid.ts): the table's cells print as rows of values, not as element lines.
+      const g = gridBlock(node, depth, opts.gridTokens);
+      out.push(...g.text);
+      const line: SnapshotLine = { ref: node.ref ?? '?', depth, role: node.role, states: renderedStates(node), text: g.line };
+      if (parent !== undefined) line.parent = parent;
+      if (node.name !== undefined) line.name = node.name;
+      lines.push(line, ...g.cells);
+      return;
+    }
     const text = renderLine(node);
     out.push('  '.repeat(depth) + text);
     const line: SnapshotLine = { ref: node.ref ?? '?', depth, role: node.role, states: renderedStates(node), text };

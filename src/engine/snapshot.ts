@@ -3,6 +3,7 @@ import { distill, findByRef, walkDistilled, type DistilledNode } from './distill
 import { countNodes, type RawNode, type WindowInfo } from './node.js';
 import { redactTree } from './redact.js';
 import type { RefTable } from './refs.js';
+import { addressOfCell, cellLine } from './grid.js';
 import { renderedStates, renderLine, type SnapshotLine } from './render.js';
 
 export type { SnapshotLine } from './render.js';
@@ -93,10 +94,13 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
   const out: SnapshotLine[] = [];
   const parents: string[] = [];
   const visit = (n: DistilledNode, depth: number): void => {
-    const line: SnapshotLine = { ref: n.ref ?? '?', depth, role: n.role, states: renderedStates(n), text: renderLine(n) };
+    // Grid hook (grid.ts): a cell's line names it by address, with its formula, for diffs and receipts.
+    const cell = n.cell ? n as Parameters<typeof cellLine>[0] : undefined;
+    const line: SnapshotLine = { ref: n.ref ?? '?', depth, role: n.role, states: renderedStates(n), text: cell ? cellLine(cell) : renderLine(n) };
     const parent = parents[parents.length - 1];
     if (parent !== undefined) line.parent = parent;
-    if (n.name !== undefined) line.name = n.name;
+    if (cell) line.name = addressOfCell(cell); else if (n.name !== undefined) line.name = n.name;
+    if (cell?.description) line.formula = cell.description;
     if (n.value !== undefined) line.value = n.value;
     out.push(line);
     parents.push(line.ref);

@@ -8,6 +8,8 @@ import { redactText } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError, staleRef } from '../protocol/errors.js';
 import type { ActionabilityCheck, ActResult } from '../protocol/methods.js';
 import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
+import { cellShowsEntry } from '../engine/grid.js';
+import { resolveCellRef } from './cells.js';
 import { ActingRun, type PipelineContext } from './pipeline.js';
 import { collectEffects, openWindows } from './effects.js';
 
@@ -84,7 +86,16 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
   const windowsBefore = await openWindows(session);
   let freshSnapshot: Snapshot | undefined;
 
-  for (const spec of actions) {
+  for (const asked of actions) {
+    // Grid hook (cells.ts): "e34:B7" names a cell of a table by address; it acts as that cell's own ref.
+    let spec = asked;
+    try {
+      spec = { ...asked, ref: resolveCellRef(session, asked.ref) };
+    } catch (e) {
+      const err = isComputerUseError(e) ? e : new ComputerUseError('invalid_params', (e as Error).message);
+      receipts.push({ ...asked, status: 'failed', detail: err.message, error: err });
+      break;
+    }
     if (run.stopped) {
       const err = isComputerUseError(run.signal?.reason) ? run.signal.reason : new ComputerUseError('paused', 'Stopped by the user.');
       receipts.push({ ...spec, status: 'rejected', detail: err.message, error: err });
@@ -239,7 +250,8 @@ export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | und
       case 'set_value': case 'clear': {
         const want = r.op === 'clear' ? '' : spec.value ?? '';
         const num = Number(want);
-        const reads = (got: string): boolean => got === want || (want.length > 80 && got.length > 0 && want.startsWith(got.replace(/…$/, '')))
+        // A spreadsheet cell shows a formula's result; its formula is what was entered (grid.ts).
+        const reads = (got: string): boolean => got === want || cellShowsEntry(now, want) || (want.length > 80 && got.length > 0 && want.startsWith(got.replace(/…$/, '')))
           || (want !== '' && Number.isFinite(num) && Math.abs(Number(got) - num) < 1e-6);
         const got = now.value ?? '';
         // A value the engine masks as secret-looking (a random temp path) cannot be compared as shown: the

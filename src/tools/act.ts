@@ -10,12 +10,13 @@ export const actTool = defineTool({
   schema: {
     name: 'computer_act',
     title: 'Act on elements',
-    description: 'Actions on elements by ref, in order. value: text for set_value (replaces) or type (at the caret); item for select; ' +
+    description: 'Actions on elements by ref, in order (a grid cell: <table ref>:<address>, e.g. e34:B7). value: text for set_value (replaces) or type (at the caret); item for select; ' +
       'up|down|left|right|into_view for scroll; the target\'s ref for drag_to.',
     inputSchema: Type.Object({
       device: DEVICE,
       actions: Type.Array(Type.Object({
-        ref: Type.String(REF),
+        // A cell of a grid: "<table ref>:<address>" (e34:B7), see session/cells.ts.
+        ref: Type.String({ ...REF, maxLength: REF.maxLength + 11, pattern: '^[a-z][0-9]{1,14}(:[A-Za-z]{1,3}[0-9]{1,7})?$' }),
         op: Type.Union(OPS.map((o) => Type.Literal(o))),
         value: Type.Optional(Type.String({ maxLength: CAPS.text })),
       }, STRICT), { minItems: 1, maxItems: MAX_ACTIONS }),

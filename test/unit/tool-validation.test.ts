@@ -58,7 +58,9 @@ test('unknown fields, wrong types, oversize strings and prototype keys are refus
   refused(s, await s.call('computer_observe', { app: 'gtk3-widget-factory', verbose: true }), /\/verbose: unknown field/);
   refused(s, await s.call('computer_act', { actions: [{ ref: 'e1', op: 'click', force: true }] }), /\/actions\/0\/force: unknown field/);
   refused(s, await s.call('computer_act', JSON.parse('{"actions":[{"ref":"e1","op":"click"}],"__proto__":{"isAdmin":true}}')), /\/__proto__: unknown field/);
-  refused(s, await s.call('computer_act', { actions: [{ ref: 'e1'.repeat(20), op: 'click' }] }), /\/actions\/0\/ref: .*maxLength 16/);
+  refused(s, await s.call('computer_act', { actions: [{ ref: 'e1'.repeat(20), op: 'click' }] }), /\/actions\/0\/ref: .*maxLength 27/);
+  // A cell ref (table ref + address, session/cells.ts) passes the schema; a malformed one does not.
+  refused(s, await s.call('computer_act', { actions: [{ ref: 'e1:B7x', op: 'click' }] }), /\/actions\/0\/ref: .*pattern/);
   refused(s, await s.call('computer_act', { actions: [{ ref: 'e1', op: 'set_value', value: 'x'.repeat(10_001) }] }), /\/actions\/0\/value: .*maxLength 10000/);
   refused(s, await s.call('computer_keys', { keys: 'a '.repeat(1001), app: 'gtk3-widget-factory' }), /\/keys: .*maxLength 2000/);
   refused(s, await s.call('computer_keys', { keys: 'Return', settle: { timeoutMs: 1e9 } }), /\/settle\/timeoutMs/);

@@ -18,6 +18,7 @@ import { insertTextVerified, setTextVerified, type TypingDeps } from './edit.js'
 import { selectInListCombo, topLevelOf } from './combo.js';
 import { linuxProbe, showingReliableFor, waitActionable } from './actionable.js';
 import type { EventWatcher } from './events.js';
+import { enterCell, resolveCellHandle, selectCell, selectRange } from './table.js';
 
 const ACTION = 'org.a11y.atspi.Action';
 const ETEXT = 'org.a11y.atspi.EditableText';
@@ -39,7 +40,11 @@ const ACTION_NAMES: Record<string, string[]> = {
 
 /** Runs one op; throws ComputerUseError with a code that says what to do. */
 export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, signal?: AbortSignal, events?: EventWatcher, sending?: () => void): Promise<ActResult> {
-  const t = targetOf(p.id);
+  // Grid hook (table.ts): a cell read by coordinate is found again by its coordinate.
+  const t = await resolveCellHandle(bus, p.id).catch((e: unknown) => {
+    if (isGone(e)) throw new ComputerUseError('stale_ref', 'The element no longer exists.', { reason: 'gone' });
+    throw e;
+  }) ?? targetOf(p.id);
   const checks = p.actionable?.checks ?? [];
   const wantBounds = checks.includes('visible') || checks.includes('stable');
   const read = async (): Promise<ElementInfo> => {
@@ -111,6 +116,11 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
     case 'set_value':
     case 'clear': {
       const text = p.op === 'clear' ? '' : (p.value ?? '');
+      // Grid hook (table.ts): a spreadsheet cell without EditableText takes its entry typed, as a user does.
+      if (info.atspiRole === 'table cell' && !has(ETEXT)) {
+        const done = await enterCell(bus, keyboard, info, text, await processOf(bus, t), signal);
+        if (done) return done;
+      }
       // Spin buttons hold a number: set it through Value, so the text and the number agree.
       if (p.op === 'set_value' && has(VALUE) && info.atspiRole === 'spin button' && Number.isFinite(Number(text)) && text.trim() !== '') {
         await bus.setProp(t, VALUE, 'CurrentValue', 'd', Number(text));
@@ -152,6 +162,11 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       throw unsupported('type', info);
     }
     case 'select': {
+      // Grid hook (table.ts): "B1:B3" on a table selects that cell range by coordinate.
+      const range = p.value !== undefined ? await selectRange(bus, info, p.value) : undefined;
+      if (range) return range;
+      const cell = p.value === undefined ? await selectCell(bus, info) : undefined;
+      if (cell) return cell;
       if (p.value !== undefined && has(SEL)) return selectByName(bus, info, p.value);
       if (p.value !== undefined && info.atspiRole === 'combo box') {
         const done = await selectInListCombo(bus, info, p.value, signal);

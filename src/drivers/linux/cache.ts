@@ -10,6 +10,7 @@ import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import type { ElementInfo, ReadOptions } from './reader.js';
+import { annotateCells, readByCoordinate, readGrid } from './table.js';
 import { MAX_CHILDREN, MAX_LIST_CHILDREN, childrenOf, decodeStates, enrich, handleOf, readElement, showingIsReliable, toRawNode, zeroSized } from './reader.js';
 
 interface CachedItem { info: ElementInfo; parent: string; index: number }
@@ -85,7 +86,8 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
           const kids = cachedChildren(info);
           const [live] = await Promise.all([
             // Never an unbounded GetChildren: childrenOf reads huge containers by index.
-            kids ? Promise.resolve({ children: kids, count: kids.length }) : childrenOf(bus, t, info.childCount),
+            kids ? Promise.resolve({ children: kids, count: kids.length })
+              : readByCoordinate(info.interfaces, info.childCount) ? Promise.resolve({ children: [], count: info.childCount }) : childrenOf(bus, t, info.childCount),
             // Only a node with children can hide a subtree: leaves skip the extra call.
             enrich(bus, info, (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false && info.childCount > 0)),
           ]);
@@ -119,6 +121,9 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
     const showing = info.states.has('showing');
     const hidden = opts.pruneHidden !== false && depth > 0 && (reliable ? parentShowing && !showing : zeroSized(info));
     const atDepth = opts.depth !== undefined && depth >= opts.depth;
+    // Grid hook (table.ts): a huge table's visible cells, read by coordinate, are its children.
+    const grid = hidden || atDepth ? undefined : await readGrid(bus, info, node, depth === 0).catch(() => undefined);
+    if (grid) { nodes += grid.length; if (grid.length) node.children = grid; return node; }
     if (hidden || atDepth || info.children.length > MAX_CHILDREN || info.childCount > MAX_LIST_CHILDREN) {
       node.childCount = Math.max(info.childCount, info.children.length);
       if (hidden || atDepth) return node;
@@ -127,6 +132,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
     const children = await Promise.all(info.children.slice(0, MAX_CHILDREN).map((k) => visit(k, depth + 1, showing)));
     const present = children.filter((c): c is RawNode => c !== null);
     if (present.length) node.children = present;
+    await annotateCells(bus, info, node).catch(() => undefined);
     return node;
   };
   const top = await visit(root, 0, false);

@@ -20,7 +20,11 @@ const EVENTS = [
 const NOISE = /bounds-changed|text-caret-moved|visible-data-changed|text-attributes-changed/;
 
 /** One received event. */
-export interface A11yEvent { time: number; type: string; source: string; detail: string }
+export interface A11yEvent {
+  time: number; type: string; source: string; detail: string;
+  /** The object an event carries as its data (active-descendant-changed: the new descendant), as a handle. */
+  object?: string;
+}
 
 /** Keeps the time and kind of recent events and lets callers wait until they stop. */
 export class EventWatcher {
@@ -53,6 +57,8 @@ export class EventWatcher {
     const detail = String((m.body as unknown[] | undefined)?.[0] ?? '');
     const member = (m.member ?? '').replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
     const ev: A11yEvent = { time: performance.now(), type: `${family}:${member}${detail ? ':' + detail : ''}`, source: (m.sender ?? '') + (m.path ?? ''), detail };
+    const data = (m.body as unknown[] | undefined)?.[3] as { signature?: string; value?: unknown } | undefined;
+    if (data?.signature === '(so)' && Array.isArray(data.value)) ev.object = `${String(data.value[0] ?? '')}${String(data.value[1] ?? '')}`;
     this.lastEventAt = ev.time;
     const app = ev.source.slice(0, ev.source.indexOf('/'));
     this.lastByApp.set(app, ev.time);

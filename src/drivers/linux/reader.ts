@@ -7,6 +7,7 @@ import { roleFromAtspi } from '../../engine/role.js';
 import { ATSPI_ROLES, ATSPI_STATES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
+import { annotateCells, readByCoordinate, readGrid } from './table.js';
 
 const ACC = 'org.a11y.atspi.Accessible';
 /** Text longer than this is cut in the snapshot; the full length is reported beside it. */
@@ -72,13 +73,17 @@ export interface ReadOptions {
 /** Reads the core facts of one element with concurrent calls. */
 export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: boolean; children?: boolean } = {}): Promise<ElementInfo> {
   const propsRead = bus.getAll(t, ACC);
+  const ifacesRead = bus.call(t, ACC, 'GetInterfaces');
   const [role, props, stateWords, ifaces, kids] = await Promise.all([
     bus.call(t, ACC, 'GetRole'),
     propsRead,
     bus.call(t, ACC, 'GetState'),
-    bus.call(t, ACC, 'GetInterfaces'),
-    // The child list is asked for only once ChildCount says it is bounded.
-    opts.children === false ? Promise.resolve({ children: [], count: 0 }) : propsRead.then((p) => childrenOf(bus, t, Number(p['ChildCount'] ?? 0))),
+    ifacesRead,
+    // The child list is asked for only once ChildCount says it is bounded (huge tables: by coordinate, table.ts).
+    opts.children === false ? Promise.resolve({ children: [], count: 0 }) : Promise.all([propsRead, ifacesRead]).then(([p, i]) => {
+      const n = Number(p['ChildCount'] ?? 0);
+      return readByCoordinate(new Set(i[0] as string[]), n) ? { children: [], count: n } : childrenOf(bus, t, n);
+    }),
   ]);
   const interfaces = new Set<string>(ifaces[0] as string[]);
   const states = decodeStates(stateWords[0] as number[]);
@@ -322,6 +327,9 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
     const node = toRawNode(info, reliable);
     const showing = info.states.has('showing');
     const hidden = opts.pruneHidden !== false && depth > 0 && (reliable ? parentShowing && !showing : zeroSized(info));
+    // Grid hook (table.ts): a huge table's visible cells, read by coordinate, are its children.
+    const grid = hidden ? undefined : await readGrid(bus, info, node, depth === 0).catch(() => undefined);
+    if (grid) { nodes += grid.length; if (grid.length) node.children = grid; return node; }
     const kids = info.children.slice(0, MAX_CHILDREN);
     if (info.children.length > MAX_CHILDREN || info.childCount > MAX_LIST_CHILDREN || (opts.depth !== undefined && depth >= opts.depth) || hidden) {
       node.childCount = Math.max(info.childCount, info.children.length);
@@ -332,6 +340,7 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
     const children = await Promise.all(kids.map((k) => visit(k, depth + 1, showing)));
     const present = children.filter((c): c is RawNode => c !== null);
     if (present.length) node.children = present;
+    await annotateCells(bus, info, node).catch(() => undefined);
     return node;
   };
   let rootInfo: ElementInfo;

@@ -1,0 +1,215 @@
+/**
+ * Tables as grids: a table whose cells carry coordinates (`cell`) is printed as one header line and rows of
+ * values, not one line per cell. A sheet view of 46 × 15 cells is ~700 elements; as lines that is ~7,000
+ * tokens, as a grid of its filled part a few dozen. Cells stay addressable: `<table ref>:<address>` ("e34:B7")
+ * names a cell for computer_act, and every shown cell still has its own ref in the snapshot's elements.
+ * Pure: no I/O.
+ */
+import type { DistilledNode } from './distill.js';
+import type { SnapshotLine } from './render.js';
+
+/** Characters of a cell value shown in the grid. */
+export const MAX_CELL_CHARS = 40;
+/** Grid rows printed at most (the visible range of a tall sheet view is ~50). */
+export const MAX_GRID_ROWS = 60;
+
+/** Spreadsheet column letters of a 0-based column: 0 → A, 25 → Z, 26 → AA. */
+export function columnName(col: number): string {
+  let s = '';
+  for (let n = col + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
+/** "B7" for 0-based (6, 1). */
+export function cellAddress(row: number, col: number): string {
+  return `${columnName(col)}${row + 1}`;
+}
+
+/** Parses "B7" / "b7" / "AA10" into 0-based (row, col); undefined for anything else. */
+export function parseAddress(address: string): { row: number; col: number } | undefined {
+  const m = /^([A-Za-z]{1,3})([1-9][0-9]{0,6})$/.exec(address);
+  if (!m?.[1] || !m[2]) return undefined;
+  let col = 0;
+  for (const ch of m[1].toUpperCase()) col = col * 26 + (ch.charCodeAt(0) - 64);
+  return { row: Number(m[2]) - 1, col: col - 1 };
+}
+
+/** A cell of a grid, with its coordinates. */
+type Cell = DistilledNode & { cell: { row: number; col: number; address?: string } };
+
+/** The cells of a grid node (children with coordinates); empty when the node is not a grid. */
+export function gridCells(node: DistilledNode): Cell[] {
+  if (!node.table) return [];
+  // Cells are the table's children (Calc, GTK), or its rows' children (web tables).
+  return node.children.flatMap((c) => (c.role === 'row' ? c.children : [c])).filter((c): c is Cell => c.cell !== undefined);
+}
+
+/** True when a node is rendered as a grid: a table with size and at least one cell with coordinates. */
+export function isGrid(node: DistilledNode): boolean {
+  return node.table !== undefined && gridCells(node).length > 0;
+}
+
+/** A cell's address: the app's own, else computed from its coordinates. */
+export function addressOfCell(c: Cell): string {
+  return c.cell.address ?? cellAddress(c.cell.row, c.cell.col);
+}
+
+const STRIP = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** A value made safe for a grid row: one line, no pipe ambiguity, cut. */
+function cellText(v: string): string {
+  let s = v.replace(/\r?\n|\r/g, '⏎').replace(STRIP, '').replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+  if (s.length > MAX_CELL_CHARS) s = `${s.slice(0, MAX_CELL_CHARS)}…`;
+  return s;
+}
+
+function range(cells: readonly Cell[]): [number, number, number, number] | undefined {
+  if (cells.length === 0) return undefined;
+  let r0 = Infinity; let c0 = Infinity; let r1 = -1; let c1 = -1;
+  for (const c of cells) {
+    r0 = Math.min(r0, c.cell.row); c0 = Math.min(c0, c.cell.col);
+    r1 = Math.max(r1, c.cell.row); c1 = Math.max(c1, c.cell.col);
+  }
+  return [r0, c0, r1, c1];
+}
+
+function rangeText(r: [number, number, number, number]): string {
+  const a = cellAddress(r[0], r[1]);
+  const b = cellAddress(r[2], r[3]);
+  return a === b ? a : `${a}:${b}`;
+}
+
+/**
+ * What a cell shows: its value, else its name when that is not just its address (GTK TreeView cells carry
+ * their text as the name; Calc names every cell by its address and holds the text as the value).
+ */
+export function cellShown(c: Cell): string {
+  if (c.value) return c.value;
+  if (c.name && c.name !== c.cell.address && c.name !== cellAddress(c.cell.row, c.cell.col)) return c.name;
+  // Web cells hold their text in child text nodes.
+  const texts: string[] = [];
+  const visit = (n: DistilledNode): void => { for (const k of n.children) { const t = k.value || k.name; if (t) texts.push(t); else visit(k); } };
+  visit(c);
+  return texts.join(' ');
+}
+
+/** The SnapshotLine text of one cell (what diffs and receipts compare). */
+export function cellLine(c: Cell): string {
+  let s = `[${c.ref ?? '?'}] cell "${addressOfCell(c)}"`;
+  const shown = cellShown(c);
+  if (shown) s += ` value="${cellText(shown)}"`;
+  if (c.description) s += ` formula="${cellText(c.description)}"`;
+  for (const st of ['selected', 'focused'] as const) if (c.states.includes(st)) s += ` ${st}`;
+  return s;
+}
+
+/** What `renderGrid` prints and records. */
+export interface GridRender {
+  /** Lines below the table's own line (without indentation). */
+  rows: string[];
+  /** Suffix for the table's own line: "cells A1:O46 of 1,048,576 × 16,384 · …". */
+  summary: string;
+  /** One SnapshotLine per shown cell, so refs, diffs and receipts work per cell. */
+  cells: SnapshotLine[];
+}
+
+/**
+ * Renders a grid node: the visible range and the table's full size, the cursor and selection, then the
+ * filled part of the visible range (plus the cursor cell) as a header of column names and rows of values,
+ * `|`-separated, empty cells left empty. `maxTokens` bounds the rows (cost estimated by `tokens`).
+ */
+export function renderGrid(node: DistilledNode, tokens: (s: string) => number, maxTokens = Infinity): GridRender {
+  const cells = gridCells(node);
+  const size = node.table ?? { rows: 0, cols: 0 };
+  const visible = range(cells);
+  const focused = cells.find((c) => c.states.includes('focused'));
+  const selected = cells.filter((c) => c.states.includes('selected'));
+  const filled = cells.filter((c) => cellShown(c) !== '' || c.description);
+  const parts = [`cells ${visible ? rangeText(visible) : 'none'} of ${size.rows.toLocaleString('en-US')} × ${size.cols.toLocaleString('en-US')}`];
+  if (focused) parts.push(`cursor ${addressOfCell(focused)}${focused.description ? ` ${JSON.stringify(cellText(focused.description))}` : ''}`);
+  if (selected.length > 1) { const s = range(selected); if (s) parts.push(`selected ${rangeText(s)}`); }
+  const shownCells = focused && !filled.includes(focused) ? [...filled, focused] : filled;
+  const box = range(shownCells);
+  const rows: string[] = [];
+  const lines: SnapshotLine[] = [];
+  if (!box || filled.length === 0) {
+    parts.push(cells.length ? 'all empty' : 'no cells read');
+  } else {
+    if (visible && rangeText(box) !== rangeText(visible)) parts.push(`filled part ${rangeText(box)} shown`);
+    const at = new Map(cells.map((c) => [`${c.cell.row},${c.cell.col}`, c]));
+    const cols: number[] = [];
+    for (let c = box[1]; c <= box[3]; c++) cols.push(c);
+    const width = String(box[2] + 1).length;
+    // Column headers (GTK TreeView, web tables) are the table's header children, in column order.
+    const heads = node.children.filter((c) => c.role === 'columnheader' && !c.cell);
+    const headOf = (c: number): string => {
+      const h = heads.length === size.cols ? heads[c] : undefined;
+      return h ? `${columnName(c)} [${h.ref ?? '?'}] ${cellText(h.name ?? '')}` : columnName(c);
+    };
+    for (const h of heads) {
+      const line: SnapshotLine = { ref: h.ref ?? '?', depth: 0, role: h.role, states: [], text: `[${h.ref ?? '?'}] columnheader${h.name ? ` "${cellText(h.name)}"` : ''}` };
+      if (h.name !== undefined) line.name = h.name;
+      if (node.ref !== undefined) line.parent = node.ref;
+      lines.push(line);
+    }
+    const header = `${' '.repeat(width)} | ${cols.map(headOf).join(' | ')}`;
+    rows.push(header);
+    let used = tokens(header);
+    let lastRow = box[0] - 1;
+    for (let r = box[0]; r <= box[2]; r++) {
+      const rowCells = cols.map((c) => at.get(`${r},${c}`));
+      const text = `${String(r + 1).padStart(width)} | ${rowCells.map((c) => (c ? cellText(cellShown(c)) : '')).join(' | ')}`.trimEnd();
+      const cost = tokens(text);
+      if (rows.length > MAX_GRID_ROWS || used + cost > maxTokens) break;
+      rows.push(text);
+      used += cost;
+      lastRow = r;
+      for (const c of rowCells) {
+        if (!c) continue;
+        const line: SnapshotLine = { ref: c.ref ?? '?', depth: 0, role: c.role, name: addressOfCell(c), states: c.states.filter((s) => s === 'selected' || s === 'focused'), text: cellLine(c) };
+        if (node.ref !== undefined) line.parent = node.ref;
+        if (c.value !== undefined) line.value = c.value;
+        if (c.description) line.formula = c.description;
+        lines.push(line);
+      }
+    }
+    if (lastRow < box[2]) rows.push(`… rows ${lastRow + 2}–${box[2] + 1} not shown (budget): scroll, or observe with scope=${node.ref ?? ''}`);
+  }
+  // The focused cell is always addressable, even in an empty sheet.
+  if (focused && !lines.some((l) => l.ref === focused.ref)) {
+    const line: SnapshotLine = { ref: focused.ref ?? '?', depth: 0, role: focused.role, name: addressOfCell(focused), states: ['focused'], text: cellLine(focused) };
+    if (node.ref !== undefined) line.parent = node.ref;
+    if (focused.value !== undefined) line.value = focused.value;
+    lines.push(line);
+  }
+  parts.push(`act on a cell: ref=${node.ref ?? '?'}:B7`);
+  return { rows, summary: parts.join(' · '), cells: lines };
+}
+
+/**
+ * Finds a cell of the grid by address ("B7") among the cells read. Undefined when it is not in the range
+ * the driver read (off screen).
+ */
+export function cellAt(node: DistilledNode, address: string): DistilledNode | undefined {
+  const want = parseAddress(address);
+  if (!want) return undefined;
+  return gridCells(node).find((c) => c.cell.row === want.row && c.cell.col === want.col);
+}
+
+/**
+ * True when a cell's line shows that `want` was entered: the same formula (apps normalise case and spaces:
+ * "=sum(b1:b3)" reads back "=SUM(B1:B3)"), or the same text or number.
+ */
+export function cellShowsEntry(line: Pick<SnapshotLine, 'role' | 'value' | 'formula'>, want: string): boolean {
+  if (line.role !== 'cell') return false;
+  const norm = (s: string): string => s.replace(/\s+/g, '').toUpperCase();
+  if (want.startsWith('=')) {
+    if (line.formula === undefined) return false;
+    if (!line.formula.endsWith('…')) return norm(line.formula) === norm(want);
+    // Calc's bridge cuts a formula at its first ":" (see drivers/linux/table.ts formulaOf): match that much.
+    const head = norm(line.formula.slice(0, -1));
+    return head.length > 1 && norm(want).startsWith(head) && norm(want)[head.length] === ':';
+  }
+  const got = line.value ?? '';
+  return got === want || (want.trim() !== '' && Number.isFinite(Number(want)) && Number(got) === Number(want));
+}

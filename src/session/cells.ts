@@ -1,0 +1,43 @@
+/**
+ * Cell addressing for acts: `<table ref>:<address>` ("e34:B7") names a cell of a table shown as a grid
+ * (engine/grid.ts). It resolves to that cell's own ref in the window's last snapshot, so the one acting
+ * pipeline (identity re-check, policy, audit, receipt) runs on the cell exactly as on any element.
+ */
+import { parseAddress, cellAddress } from '../engine/grid.js';
+import { ComputerUseError } from '../protocol/errors.js';
+import type { Session } from './session.js';
+
+/** `e34:B7` → { table: 'e34', address: 'B7' }; undefined for a plain ref. */
+export function splitCellRef(ref: string): { table: string; address: string } | undefined {
+  const m = /^([a-z][0-9]{1,14}):([A-Za-z]{1,3}[0-9]{1,7})$/.exec(ref);
+  return m?.[1] && m[2] ? { table: m[1], address: m[2] } : undefined;
+}
+
+/**
+ * The ref of the cell a cell ref names, from the last snapshot of the table's window. A plain ref is
+ * returned as is. Throws invalid_params for a bad address, and not_visible-style guidance (invalid_params,
+ * with the range shown) when the cell is not among the cells read (off screen).
+ */
+export function resolveCellRef(session: Session, ref: string): string {
+  const split = splitCellRef(ref);
+  if (!split) return ref;
+  const entry = session.refs.lookup(split.table);
+  if (!entry) return ref;
+  const at = parseAddress(split.address);
+  if (!at) throw new ComputerUseError('invalid_params', `"${split.address}" is not a cell address (like B7).`);
+  const address = cellAddress(at.row, at.col);
+  const snap = session.last.get(entry.fingerprint.window);
+  const table = snap?.elements.find((l) => l.ref === split.table);
+  if (!snap || !table) throw new ComputerUseError('stale_ref', `Ref ${split.table} is not in the last snapshot of its window. Call computer_observe, then act again.`);
+  if (table.role !== 'table' && table.role !== 'tree') {
+    throw new ComputerUseError('invalid_params', `${split.table} is a ${table.role}, not a table: a cell ref names a table's ref and a cell address (like e12:B7).`);
+  }
+  // Cells are the table's children, or its rows' children (web tables).
+  const rows = new Set(snap.elements.filter((l) => l.parent === split.table && l.role === 'row').map((l) => l.ref));
+  const cells = snap.elements.filter((l) => (l.parent === split.table || (l.parent !== undefined && rows.has(l.parent))) && (l.role === 'cell' || l.role === 'columnheader'));
+  const hit = cells.find((l) => l.name === address);
+  if (hit) return hit.ref;
+  const range = /cells (\S+) of/.exec(snap.lines.find((l) => l.ref === split.table)?.text ?? '')?.[1];
+  throw new ComputerUseError('invalid_params', `Cell ${address} of ${split.table} is not on screen${range ? ` (the snapshot shows ${range})` : ''}. ` +
+    'Bring it into view first (in a spreadsheet: set the Name Box to the address and press Enter, or scroll), observe, then act on it.');
+}

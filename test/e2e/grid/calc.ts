@@ -1,0 +1,31 @@
+/** Starting LibreOffice Calc (gtk3 VCL plugin) on a fresh profile for the grid tests and the bench. */
+import { spawn } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Computer } from '../../../src/index.js';
+
+/** Apps to allow for Calc: the launcher script and the real process. */
+export const CALC_APPS = ['soffice', 'soffice.bin'];
+
+/**
+ * Starts Calc with a fresh profile (optionally opening `file`) and waits until its window is listed; returns
+ * the pids to kill (the launcher's and soffice.bin's, which registers on the bus).
+ */
+export async function startCalc(computer: Computer, file?: string): Promise<{ pid: number; pids: number[] }> {
+  const profile = await mkdtemp(join(tmpdir(), 'cu-lo-'));
+  const args = ['--calc', '--norestore', '--nologo', '--nofirststartwizard', `-env:UserInstallation=file://${profile}`, ...(file ? [file] : [])];
+  const child = spawn('soffice', args, { detached: true, stdio: 'ignore', env: { ...process.env, SAL_USE_VCLPLUGIN: 'gtk3' } });
+  child.unref();
+  const pids = child.pid ? [child.pid] : [];
+  let pid = 0;
+  for (let i = 0; i < 120 && !pid; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    const r = await computer.tools.apps({});
+    const m = /^soffice\S* pid=(\d+)\n {2}\[w\d+\] window ".*LibreOffice Calc"/m.exec(r.text);
+    if (m?.[1]) pid = Number(m[1]);
+  }
+  if (!pid) throw new Error('Calc never showed its window');
+  pids.push(pid);
+  return { pid, pids };
+}

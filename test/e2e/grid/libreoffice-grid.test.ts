@@ -1,0 +1,104 @@
+/**
+ * LibreOffice Calc as a grid (issue 9 item 2): the sheet's visible range renders as rows of values with the
+ * table's full size, a cell is set by address (a formula), its computed value is read from the grid, a range
+ * is selected, and the sheet is saved as CSV through the app's own dialogs; the file's bytes are checked.
+ */
+import assert from 'node:assert/strict';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Computer } from '../../../src/index.js';
+import { E2E_APPS, killApp, lineOf, ok, openComputer, refOn } from '../helpers.js';
+import { CALC_APPS, startCalc } from './calc.js';
+
+let computer: Computer;
+let pids: number[] = [];
+
+before(async () => {
+  computer = await openComputer({ allowApps: [...E2E_APPS, ...CALC_APPS] });
+  pids = (await startCalc(computer)).pids;
+});
+after(async () => {
+  await computer?.close();
+  for (const pid of pids) await killApp(pid);
+});
+
+/** Observes Calc until the sheet's grid line is there (start-up shows a splash first). */
+async function observeSheet(): Promise<{ text: string; table: string }> {
+  let text = '';
+  for (let i = 0; i < 20; i++) {
+    text = ok(await computer.tools.observe({ app: 'soffice' }));
+    if (/table "Sheet Sheet1".* cells A1:/.test(text)) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return { text, table: refOn(text, /table "Sheet Sheet1"/) };
+}
+
+test('Calc: the sheet is a grid with its size; a formula set by cell address shows its computed value; a range selects', { timeout: 180_000 }, async () => {
+  const first = await observeSheet();
+  const table = first.table;
+  // The visible range of a 1,048,576 × 16,384 sheet, not one line per cell, and not 2³¹−1 "children".
+  assert.match(lineOf(first.text, table) ?? '', /cells A1:[A-Z]+\d+ of 1,048,576 × 16,384 · cursor A1 · all empty/, first.text);
+  assert.doesNotMatch(first.text, /\] cell "/, 'cells are printed as a grid, not as element lines');
+  // The Name Box is there with the cursor's address.
+  assert.match(first.text, /textbox value="A1" editable/);
+
+  const set = ok(await computer.tools.act({ actions: [
+    { ref: `${table}:B1`, op: 'set_value', value: '1' },
+    { ref: `${table}:B2`, op: 'set_value', value: '2' },
+    { ref: `${table}:b3`, op: 'set_value', value: '3.5' },
+    { ref: `${table}:A1`, op: 'set_value', value: '=SUM(B1:B3)' },
+  ] }));
+  assert.equal(set.match(/· confirmed/g)?.length, 4, set);
+  assert.match(set, /A1 shows "6.5", formula =SUM\(B1/, set);
+
+  const now = ok(await computer.tools.observe({ app: 'soffice' }));
+  const grid = now.split('\n');
+  const at = grid.findIndex((l) => l.includes(`[${table}]`));
+  assert.match(grid[at] ?? '', /cursor A1 "=SUM\(B1…" · filled part A1:B3 shown/, now);
+  assert.match(grid[at + 1] ?? '', /^\s+\| A \| B$/, now);
+  assert.match(grid[at + 2] ?? '', /^\s+1 \| 6\.5 \| 1$/, now);
+  assert.match(grid[at + 3] ?? '', /^\s+2 \| {2}\| 2$/, now);
+  assert.match(grid[at + 4] ?? '', /^\s+3 \| {2}\| 3\.5$/, now);
+
+  // A range selection by coordinate: the cells report selected and the Name Box names the range.
+  const sel = ok(await computer.tools.act({ actions: [{ ref: table, op: 'select', value: 'B1:B3' }] }));
+  assert.match(sel, /the table reports 3 selected/, sel);
+  assert.match(sel, /textbox value "A1" → "B1:B3"/, sel);
+  const selected = ok(await computer.tools.observe({ app: 'soffice' }));
+  assert.match(lineOf(selected, table) ?? '', /selected B1:B3/, selected);
+
+  // A cell off screen cannot be acted on blind: the error says which range is shown and what to do.
+  const far = await computer.tools.act({ actions: [{ ref: `${table}:Z900`, op: 'set_value', value: '1' }] });
+  assert.equal(far.isError, true, far.text);
+  assert.match(far.text, /Cell Z900 of e\d+ is not on screen \(the snapshot shows A1:[A-Z]+\d+\)/, far.text);
+  // A malformed cell ref never reaches the app.
+  const bad = await computer.tools.act({ actions: [{ ref: `${table}:B0`, op: 'set_value', value: '1' }] });
+  assert.equal(bad.isError, true, bad.text);
+});
+
+test('Calc: Save As "Text CSV" through the app\'s dialogs writes the computed values', { timeout: 180_000 }, async () => {
+  const file = join(tmpdir(), `cu-grid-${process.pid}.csv`);
+  await rm(file, { force: true });
+  const opened = ok(await computer.tools.keys({ app: 'soffice', keys: 'ctrl+shift+s' }));
+  const name = refOn(opened, /textbox value="Untitled 1" editable/);
+  const type = refOn(opened, /combobox "ODF Spreadsheet \(\.ods\)"/);
+  const save = refOn(opened, /button "Save"$/);
+  const items = ok(await computer.tools.act({ actions: [{ ref: type, op: 'expand' }] }));
+  const csv = refOn(items, /menuitem "Text CSV \(\.csv\)"/);
+  ok(await computer.tools.act({ actions: [{ ref: csv, op: 'click' }] }));
+  ok(await computer.tools.act({ actions: [{ ref: name, op: 'set_value', value: file }] }));
+  const keep = ok(await computer.tools.act({ actions: [{ ref: save, op: 'click' }] }));
+  const useCsv = refOn(keep, /button "Use Text CSV Format!?"/);
+  const options = ok(await computer.tools.act({ actions: [{ ref: useCsv, op: 'click' }] }));
+  assert.match(options, /dialog "Export Text File"/, options);
+  ok(await computer.tools.act({ actions: [{ ref: refOn(options, /button "OK"/), op: 'click' }] }));
+  let bytes = '';
+  for (let i = 0; i < 40 && !bytes; i++) {
+    bytes = await readFile(file, 'utf8').catch(() => '');
+    if (!bytes) await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.equal(bytes, '6.5,1\n,2\n,3.5\n');
+  await rm(file, { force: true });
+});
