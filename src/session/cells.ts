@@ -9,7 +9,7 @@ import type { Session } from './session.js';
 
 /** `e34:B7` → { table: 'e34', address: 'B7' }; undefined for a plain ref. */
 export function splitCellRef(ref: string): { table: string; address: string } | undefined {
-  const m = /^([a-z][0-9]{1,14}):([A-Za-z]{1,3}[0-9]{1,7})$/.exec(ref);
+  const m = /^((?:d[0-9]{1,3})?[a-z][0-9]{1,14}):([A-Za-z]{1,3}[0-9]{1,7})$/.exec(ref);
   return m?.[1] && m[2] ? { table: m[1], address: m[2] } : undefined;
 }
 

@@ -31,7 +31,7 @@ const REF_FIELDS = ['ref', 'scope', 'capture'] as const;
 
 /** The device index a ref names: `d2e14` → 2, `e14` → 1; undefined for text that is not a ref. */
 export function refDevice(ref: string): number | undefined {
-  const m = /^(?:d(\d{1,3}))?[a-z]\d{1,14}$/.exec(ref);
+  const m = /^(?:d(\d{1,3}))?[a-z]\d{1,14}(?::[A-Za-z]{1,3}\d{1,7})?$/.exec(ref);
   if (!m) return undefined;
   return m[1] === undefined ? 1 : Number(m[1]);
 }

@@ -16,7 +16,7 @@ export const actTool = defineTool({
       device: DEVICE,
       actions: Type.Array(Type.Object({
         // A cell of a grid: "<table ref>:<address>" (e34:B7), see session/cells.ts.
-        ref: Type.String({ ...REF, maxLength: REF.maxLength + 11, pattern: '^[a-z][0-9]{1,14}(:[A-Za-z]{1,3}[0-9]{1,7})?$' }),
+        ref: Type.String({ ...REF, maxLength: REF.maxLength + 11, pattern: `${REF.pattern.slice(0, -1)}(:[A-Za-z]{1,3}[0-9]{1,7})?$` }),
         op: Type.Union(OPS.map((o) => Type.Literal(o))),
         value: Type.Optional(Type.String({ maxLength: CAPS.text })),
       }, STRICT), { minItems: 1, maxItems: MAX_ACTIONS }),

@@ -31,3 +31,10 @@ test('cell refs: e2:B7 is the cell B7 of table e2; plain refs pass through; wron
   // An unknown table ref is left for the act's own "unknown ref" answer.
   assert.equal(resolveCellRef(s, 'e99:B7'), 'e99:B7');
 });
+
+test('a cell ref of another device (d2e34:B7) splits with its device prefix and routes to that device', async () => {
+  const { refDevice } = await import('../../src/session/devices.js');
+  assert.deepEqual(splitCellRef('d2e34:B7'), { table: 'd2e34', address: 'B7' });
+  assert.equal(refDevice('d2e34:B7'), 2);
+  assert.equal(refDevice('e34:B7'), refDevice('e34'));
+});
