@@ -10,7 +10,7 @@ import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import type { ElementInfo, ReadOptions } from './reader.js';
-import { MAX_CHILDREN, MAX_LIST_CHILDREN, childrenOf, decodeStates, enrich, handleOf, readElement, showingIsReliable, toRawNode, zeroSized } from './reader.js';
+import { MAX_CHILDREN, MAX_LIST_CHILDREN, childrenOf, markSlice, decodeStates, enrich, handleOf, readElement, showingIsReliable, toRawNode, zeroSized } from './reader.js';
 
 interface CachedItem { info: ElementInfo; parent: string; index: number }
 
@@ -85,12 +85,13 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
           const kids = cachedChildren(info);
           const [live] = await Promise.all([
             // Never an unbounded GetChildren: childrenOf reads huge containers by index.
-            kids ? Promise.resolve({ children: kids, count: kids.length }) : childrenOf(bus, t, info.childCount),
+            kids && kids.length <= MAX_CHILDREN ? Promise.resolve({ children: kids, count: kids.length, start: 0 }) : childrenOf(bus, t, kids ? kids.length : info.childCount),
             // Only a node with children can hide a subtree: leaves skip the extra call.
             enrich(bus, info, (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false && info.childCount > 0)),
           ]);
           info.children = live.children;
           info.childCount = live.count;
+          if (live.start > 0) info.childStart = live.start;
         }
       } else {
         // The start node is always read live: caches hold stale roots (GTK4 caches the app root with 0 children).
@@ -124,6 +125,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
       if (hidden || atDepth) return node;
       truncated = true;
     }
+    markSlice(node, info, Math.min(info.children.length, MAX_CHILDREN));
     const children = await Promise.all(info.children.slice(0, MAX_CHILDREN).map((k) => visit(k, depth + 1, showing)));
     const present = children.filter((c): c is RawNode => c !== null);
     if (present.length) node.children = present;

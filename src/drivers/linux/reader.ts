@@ -7,6 +7,7 @@ import { roleFromAtspi } from '../../engine/role.js';
 import { ATSPI_ROLES, ATSPI_STATES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
+import { visibleSlice } from './visible.js';
 
 const ACC = 'org.a11y.atspi.Accessible';
 /** Text longer than this is cut in the snapshot; the full length is reported beside it. */
@@ -51,6 +52,8 @@ export interface ElementInfo {
   interfaces: Set<string>;
   children: Target[];
   childCount: number;
+  /** Index of `children[0]` in the full child list when only a slice was read (a long list's rows on screen). */
+  childStart?: number;
   text?: string;
   textLength?: number;
   value?: { current: number; min: number; max: number; step: number };
@@ -76,7 +79,7 @@ export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: bool
     bus.call(t, ACC, 'GetState'),
     bus.call(t, ACC, 'GetInterfaces'),
     // The child list is asked for only once ChildCount says it is bounded.
-    opts.children === false ? Promise.resolve({ children: [], count: 0 }) : propsRead.then((p) => childrenOf(bus, t, Number(p['ChildCount'] ?? 0))),
+    opts.children === false ? Promise.resolve({ children: [], count: 0, start: 0 }) : propsRead.then((p) => childrenOf(bus, t, Number(p['ChildCount'] ?? 0))),
   ]);
   const interfaces = new Set<string>(ifaces[0] as string[]);
   const states = decodeStates(stateWords[0] as number[]);
@@ -90,21 +93,27 @@ export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: bool
     children: kids.children,
     childCount: opts.children === false ? Number(props['ChildCount'] ?? 0) : kids.count,
   };
+  if (kids.start > 0) info.childStart = kids.start;
   await enrich(bus, info, opts.bounds ?? false);
   return info;
 }
 
 /**
- * The children of a node that reports `count` children (negative: unknown, read live). Up to
- * MAX_LIST_CHILDREN they come from one `GetChildren`; above, only the first MAX_CHILDREN, one
- * `GetChildAtIndex` each, so no call ever asks an app for an unbounded list.
+ * The children of a node that reports `count` children (negative: unknown, read live). Up to MAX_CHILDREN
+ * they come from one `GetChildren`. Above, the ones on screen (visibleSlice: bounds, by index), or where the
+ * geometry says nothing, the first MAX_CHILDREN by index; `start` says where the slice begins. Above
+ * MAX_LIST_CHILDREN no call ever asks an app for the whole list.
  */
-export async function childrenOf(bus: A11yBus, t: Target, count: number): Promise<{ children: Target[]; count: number }> {
+export async function childrenOf(bus: A11yBus, t: Target, count: number): Promise<{ children: Target[]; count: number; start: number }> {
   if (!(count >= 0)) count = Number(await bus.getProp(t, ACC, 'ChildCount') ?? 0);
+  if (count > MAX_CHILDREN) {
+    const slice = await visibleSlice(bus, t, count, MAX_CHILDREN).catch(() => undefined);
+    if (slice) return { children: slice.children, count, start: slice.start };
+  }
   if (count <= MAX_LIST_CHILDREN) {
     const [list] = await bus.call(t, ACC, 'GetChildren');
     const children = ((list ?? []) as [string, string][]).map(([dest, path]) => ({ dest, path }));
-    return { children, count: Math.max(count, children.length) };
+    return { children, count: Math.max(count, children.length), start: 0 };
   }
   const refs = await Promise.all(Array.from({ length: Math.min(count, MAX_CHILDREN) }, (_, i) =>
     bus.call(t, ACC, 'GetChildAtIndex', 'i', [i]).then(([ref]) => ref as [string, string] | undefined, (e: unknown) => {
@@ -112,7 +121,7 @@ export async function childrenOf(bus: A11yBus, t: Target, count: number): Promis
       throw e;
     })));
   const children = refs.filter((r): r is [string, string] => !!r && r[1] !== NULL_PATH).map(([dest, path]) => ({ dest, path }));
-  return { children, count };
+  return { children, count, start: 0 };
 }
 
 /** Reads the interface-specific facts (text, value, bounds) the core read does not cover. */
@@ -266,6 +275,18 @@ async function childStatesLive(bus: A11yBus, info: ElementInfo): Promise<Set<str
   return words;
 }
 
+/**
+ * Records which slice of a long child list was read: `childRange` and the full `childCount`, so the snapshot
+ * can say "rows 2,301–2,348 of 3,000" and find knows there is more to search.
+ */
+export function markSlice(node: RawNode, info: ElementInfo, read: number): void {
+  const total = Math.max(info.childCount, info.children.length);
+  if (read >= total) return;
+  const start = info.childStart ?? 0;
+  node.childCount = total;
+  node.childRange = { start, end: start + read };
+}
+
 /** Reads a whole subtree concurrently. Nodes that vanish mid-read are skipped. */
 export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {}): Promise<{ root: RawNode; nodes: number; truncated: boolean }> {
   const maxNodes = opts.maxNodes ?? 5000;
@@ -294,6 +315,7 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
       if (opts.depth !== undefined && depth >= opts.depth) return node;
       truncated = true;
     }
+    markSlice(node, info, kids.length);
     const children = await Promise.all(kids.map((k) => visit(k, depth + 1, showing)));
     const present = children.filter((c): c is RawNode => c !== null);
     if (present.length) node.children = present;
