@@ -10,7 +10,7 @@ import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import type { ElementInfo, ReadOptions } from './reader.js';
-import { MAX_CHILDREN, MAX_LIST_CHILDREN, childrenOf, markSlice, decodeStates, enrich, handleOf, readElement, showingIsReliable, toRawNode, zeroSized } from './reader.js';
+import { MAX_CHILDREN, MAX_LIST_CHILDREN, childrenOf, markSlice, decodeStates, enrich, handleOf, readElement, showingIsReliable, showsOnScreen, toRawNode, zeroSized } from './reader.js';
 
 interface CachedItem { info: ElementInfo; parent: string; index: number }
 
@@ -81,7 +81,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
         // A hidden subtree is cut below this node: its children and text are not needed.
         // Where "showing" is unreliable the size decides (zeroSized); it is read together with the children,
         // not before them, so each level still costs one round trip.
-        if (!(opts.pruneHidden !== false && reliable && parentShowing && !info.states.has('showing'))) {
+        if (!(opts.pruneHidden !== false && reliable && parentShowing && !showsOnScreen(info))) {
           const kids = cachedChildren(info);
           const [live] = await Promise.all([
             // Never an unbounded GetChildren: childrenOf reads huge containers by index.
@@ -117,7 +117,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
       throw e;
     }
     const node = toRawNode(info, reliable);
-    const showing = info.states.has('showing');
+    const showing = showsOnScreen(info);
     const hidden = opts.pruneHidden !== false && depth > 0 && (reliable ? parentShowing && !showing : zeroSized(info));
     const atDepth = opts.depth !== undefined && depth >= opts.depth;
     if (hidden || atDepth || info.children.length > MAX_CHILDREN || info.childCount > MAX_LIST_CHILDREN) {

@@ -265,6 +265,15 @@ export function zeroSized(info: ElementInfo): boolean {
   return info.bounds !== undefined && (info.bounds[2] <= 0 || info.bounds[3] <= 0);
 }
 
+/**
+ * Whether an element counts as on screen. GTK3 clears "showing" on a scrolled window's viewport once the
+ * list in it is scrolled (the viewport's own window moves), while the list inside still shows: a viewport
+ * is judged by its children, not by its own flag.
+ */
+export function showsOnScreen(info: Pick<ElementInfo, 'states' | 'atspiRole'>): boolean {
+  return info.states.has('showing') || (info.atspiRole === 'viewport' && info.states.has('visible'));
+}
+
 export function showingIsReliable(root: ElementInfo, childStates: Set<string>[]): boolean {
   return root.states.has('showing') && (childStates.length === 0 || childStates.some((s) => s.has('showing')));
 }
@@ -306,7 +315,7 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
       throw e;
     }
     const node = toRawNode(info, reliable);
-    const showing = info.states.has('showing');
+    const showing = showsOnScreen(info);
     const hidden = opts.pruneHidden !== false && depth > 0 && (reliable ? parentShowing && !showing : zeroSized(info));
     const kids = info.children.slice(0, MAX_CHILDREN);
     if (info.children.length > MAX_CHILDREN || info.childCount > MAX_LIST_CHILDREN || (opts.depth !== undefined && depth >= opts.depth) || hidden) {
