@@ -10,6 +10,7 @@ import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import type { ElementInfo, ReadOptions } from './reader.js';
+import { sliceRows } from './visible.js';
 import { MAX_CHILDREN, MAX_LIST_CHILDREN, childrenOf, markSlice, decodeStates, enrich, handleOf, readElement, showingIsReliable, showsOnScreen, toRawNode, zeroSized } from './reader.js';
 
 interface CachedItem { info: ElementInfo; parent: string; index: number }
@@ -129,6 +130,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
     const children = await Promise.all(info.children.slice(0, MAX_CHILDREN).map((k) => visit(k, depth + 1, showing)));
     const present = children.filter((c): c is RawNode => c !== null);
     if (present.length) node.children = present;
+    if (node.childRange && info.interfaces.has('org.a11y.atspi.Table')) await sliceRows(bus, info.target, node);
     return node;
   };
   const top = await visit(root, 0, false);

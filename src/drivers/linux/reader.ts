@@ -7,7 +7,7 @@ import { roleFromAtspi } from '../../engine/role.js';
 import { ATSPI_ROLES, ATSPI_STATES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
-import { visibleSlice } from './visible.js';
+import { sliceRows, visibleSlice } from './visible.js';
 
 const ACC = 'org.a11y.atspi.Accessible';
 /** Text longer than this is cut in the snapshot; the full length is reported beside it. */
@@ -198,7 +198,7 @@ export function mapStates(info: ElementInfo, showingReliable = true): State[] {
   if (s.has('busy')) out.push('busy');
   if (s.has('active')) out.push('active');
   // GTK3 clears "showing" on widgets that are not on screen (hidden pages, closed popovers).
-  if (showingReliable && s.has('visible') && !s.has('showing')) out.push('offscreen');
+  if (showingReliable && s.has('visible') && !showsOnScreen(info)) out.push('offscreen');
   if (showingReliable && !s.has('visible') && !s.has('showing') && info.states.size > 0 && !s.has('defunct')) out.push('invisible');
   return out;
 }
@@ -328,6 +328,7 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
     const children = await Promise.all(kids.map((k) => visit(k, depth + 1, showing)));
     const present = children.filter((c): c is RawNode => c !== null);
     if (present.length) node.children = present;
+    if (node.childRange && info.interfaces.has('org.a11y.atspi.Table')) await sliceRows(bus, info.target, node);
     return node;
   };
   let rootInfo: ElementInfo;

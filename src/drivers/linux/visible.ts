@@ -4,12 +4,14 @@
  * are found by binary search on `GetChildAtIndex` + `Component.GetExtents` against the viewport: about
  * 2·log₂(N) probes, flat in N, and never a child list the app has to build whole.
  */
+import type { RawNode } from '../../engine/node.js';
 import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 
 const ACC = 'org.a11y.atspi.Accessible';
 const COMP = 'org.a11y.atspi.Component';
+const TABLE = 'org.a11y.atspi.Table';
 /** AT-SPI's null reference (GetChildAtIndex past the end). */
 const NULL_PATH = '/org/a11y/atspi/null';
 /** Ancestors whose extents clip a list (the scrolled window's viewport around a ListBox). */
@@ -219,4 +221,32 @@ export async function visibleSlice(bus: A11yBus, t: Target, count: number, max: 
   const kids = await Promise.all(Array.from({ length: end - start }, (_, k) => probes.get(start + k)?.then((p) => p.t) ?? childAt(bus, t, start + k)));
   const children = kids.filter((c): c is Target => c !== undefined);
   return { children, start, end: start + children.length, count };
+}
+
+/**
+ * Table facts for the slice read of a long table (a TreeView's cells are its children): its size, and the
+ * row and column of the first and last cell read, so the snapshot can say "rows 1,492–1,520 of 5,000".
+ * Facts already set (by the table reader) are kept.
+ */
+export async function sliceRows(bus: A11yBus, t: Target, node: RawNode): Promise<void> {
+  const kids = node.children ?? [];
+  // The first and last cell, not a column header (those sit in no row).
+  const ends = [kids.find((k) => k.role !== 'columnheader' && k.role !== 'rowheader'), kids[kids.length - 1]].filter((k): k is RawNode => k !== undefined && k.cell === undefined);
+  const rc = (i: number): Promise<[number, number]> => Promise.all([
+    bus.call(t, TABLE, 'GetRowAtIndex', 'i', [i]).then((r) => Number(r[0])),
+    bus.call(t, TABLE, 'GetColumnAtIndex', 'i', [i]).then((r) => Number(r[0])),
+  ]);
+  try {
+    const start = node.childRange?.start ?? 0;
+    const [size, ...cells] = await Promise.all([
+      node.table ? Promise.resolve(undefined) : bus.getAll(t, TABLE),
+      ...ends.map((k) => rc(start + kids.indexOf(k))),
+    ]);
+    if (size) node.table = { rows: Math.max(0, Number(size['NRows'] ?? 0)), cols: Math.max(0, Number(size['NColumns'] ?? 0)) };
+    ends.forEach((k, i) => {
+      const c = cells[i] as [number, number] | undefined;
+      // Column headers answer -1: they are in no row.
+      if (c && c[0] >= 0 && c[1] >= 0) k.cell = { row: c[0], col: c[1] };
+    });
+  } catch { /* no Table facts: the range is said in children */ }
 }
