@@ -11,6 +11,7 @@ import { readElement, targetOf, toRawNode } from './reader.js';
 import { procInfo } from '../../common/proc.js';
 import { center, type Expect, type LinuxInput } from './input.js';
 import { parseChords } from '../../protocol/keys.js';
+import { scrollToRow } from './scrollto.js';
 
 const ACTION = 'org.a11y.atspi.Action';
 const ETEXT = 'org.a11y.atspi.EditableText';
@@ -18,6 +19,7 @@ const TEXT = 'org.a11y.atspi.Text';
 const VALUE = 'org.a11y.atspi.Value';
 const SEL = 'org.a11y.atspi.Selection';
 const COMP = 'org.a11y.atspi.Component';
+const TABLE = 'org.a11y.atspi.Table';
 const ACC = 'org.a11y.atspi.Accessible';
 
 /** Preferred action names per op, most specific first. */
@@ -60,6 +62,10 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
     case 'click':
     case 'double_click':
     case 'right_click': {
+      // A single click on a TreeView row selects it; its Action "activate" is a double click.
+      if (p.op === 'click' && await isSelectableCell(bus, info) && await selectInParent(bus, t)) {
+        return { method: 'pattern', detail: 'row selected through the table (Table.AddRowSelection), read back as selected' };
+      }
       const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], p.op !== 'right_click');
       if (done) return done;
       if (p.op !== 'right_click' && await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
@@ -135,6 +141,8 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
     case 'select': {
       if (p.value !== undefined && has(SEL)) return selectByName(bus, info, p.value);
       if (await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
+      // A table cell whose table takes selection but did not select it: "activate" would open it, not select it.
+      if (await isSelectableCell(bus, info)) throw new ComputerUseError('action_failed', 'The table did not select this row (its selected state did not change).');
       const done = await doNamedAction(bus, info, ['select', 'activate', 'click', 'press'], true);
       if (done) return done;
       throw unsupported('select', info);
@@ -172,7 +180,11 @@ async function doNamedAction(bus: A11yBus, info: ElementInfo, names: string[], a
   return { method: 'pattern', detail: `Action.DoAction(${index}) "${list[index]}"` };
 }
 
-/** Selects this element through its parent's Selection interface. */
+/**
+ * Selects this element through its parent's Selection interface. A table cell (GTK TreeView row) selects its
+ * row: GTK3 takes the index given to SelectChild as a row number, so the cell's row is asked of the Table
+ * first; the row's selected state is read back, since "activate" is not selection.
+ */
 async function selectInParent(bus: A11yBus, t: Target): Promise<boolean> {
   try {
     const [[pdest, ppath], idx] = await Promise.all([
@@ -182,8 +194,34 @@ async function selectInParent(bus: A11yBus, t: Target): Promise<boolean> {
     const parent = { dest: pdest, path: ppath };
     const [ifaces] = await bus.call(parent, ACC, 'GetInterfaces');
     if (!(ifaces as string[]).includes(SEL)) return false;
+    if ((ifaces as string[]).includes(TABLE)) {
+      const [row] = await bus.call(parent, TABLE, 'GetRowAtIndex', 'i', [idx]);
+      if (Number(row) < 0) return false;
+      const [ok] = await bus.call(parent, TABLE, 'AddRowSelection', 'i', [Number(row)]).catch(() => bus.call(parent, SEL, 'SelectChild', 'i', [Number(row)]));
+      return ok !== false && await becomesSelected(bus, t);
+    }
     const [ok] = await bus.call(parent, SEL, 'SelectChild', 'i', [idx]);
     return ok !== false;
+  } catch { return false; }
+}
+
+/** Whether the element reads as selected within a short wait. */
+async function becomesSelected(bus: A11yBus, t: Target): Promise<boolean> {
+  for (let i = 0; i < 20; i++) {
+    const now = await readElement(bus, t, { children: false }).catch(() => undefined);
+    if (now?.states.has('selected')) return true;
+    await new Promise((r) => setTimeout(r, 15));
+  }
+  return false;
+}
+
+/** True for a table cell whose table offers selection: a click on it selects its row, as a pointer click would. */
+async function isSelectableCell(bus: A11yBus, info: ElementInfo): Promise<boolean> {
+  if (info.atspiRole !== 'table cell') return false;
+  try {
+    const [pdest, ppath] = await bus.getProp(info.target, ACC, 'Parent') as [string, string];
+    const [ifaces] = await bus.call({ dest: pdest, path: ppath }, ACC, 'GetInterfaces');
+    return (ifaces as string[]).includes(SEL) && (ifaces as string[]).includes(TABLE);
   } catch { return false; }
 }
 
@@ -217,8 +255,10 @@ async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, dir
     await bus.call(info.target, COMP, 'ScrollTo', 'u', [6 /* ATSPI_SCROLL_ANYWHERE */]);
     return { method: 'pattern', detail: 'Component.ScrollTo' };
   }
+  const to = /^to\s+(\d[\d,]*)$/i.exec(direction.trim());
+  if (to?.[1]) return scrollToRow(bus, info, Number(to[1].replace(/,/g, '')));
   if (!['up', 'down', 'left', 'right'].includes(direction)) {
-    throw new ComputerUseError('invalid_params', 'scroll takes value "up", "down", "left", "right" or "into_view".');
+    throw new ComputerUseError('invalid_params', 'scroll takes value "up", "down", "left", "right", "into_view" or "to N" (row N of a list or table).');
   }
   // Move the matching scroll bar of this pane by a page through its Value interface.
   const vertical = direction === 'up' || direction === 'down';

@@ -124,8 +124,10 @@ function placed(r: Rect | undefined): r is Rect {
   return r !== undefined && r[1] > -(2 ** 30) && r[3] > 0;
 }
 
+/** The span of X11's 16-bit window coordinates. */
+const WRAP = 65536;
 /** Offsets tried around the estimated first row until one on screen answers. */
-const NEAR = [0, 1, -1, 2, -2, 4, -4, 8, -8, 16, -16, 32, -32, 64, -64];
+const NEAR = [0, 1, -1, 2, -2, 4, -4, 8, -8, 16, -16, 32, -32];
 
 /**
  * The rows of a list that reports its full height inside a smaller viewport: the first row is estimated from
@@ -136,19 +138,30 @@ async function sliceByOffset(bus: A11yBus, t: Target, own: Rect, view: Rect, cou
   const top = view[1];
   const bottom = view[1] + view[3];
   const rowH = own[3] / count;
-  const est = Math.min(count - 1, Math.max(0, Math.floor((top - own[1]) / rowH)));
   const probe = async (i: number): Promise<Probe> => {
     const c = await childAt(bus, t, i);
     return c ? { t: c, r: await extentsOf(bus, c) } : { t: undefined, r: undefined };
   };
-  const onScreen = (r: Rect | undefined): boolean => placed(r) && r[1] + r[3] > top && r[1] < bottom;
+  // X11 window positions are 16-bit: past 32,767 px of scrolling GTK reports the list (and its rows) shifted
+  // by a multiple of 65,536 px. Each candidate shift is tried; the right one puts a drawn row where it says.
+  const base = top - own[1];
+  let shift: number | undefined;
   let anchor: number | undefined;
-  for (const d of NEAR) {
-    const i = est + d;
-    if (i < 0 || i >= count) continue;
-    if (onScreen((await probe(i)).r)) { anchor = i; break; }
+  for (const k of [0, 1, -1, 2, -2, 3, -3, 4, -4]) {
+    const offset = base + k * WRAP;
+    if (offset < -view[3] || offset > own[3]) continue;
+    const est = Math.min(count - 1, Math.max(0, Math.floor(offset / rowH)));
+    for (const d of NEAR) {
+      const i = est + d;
+      if (i < 0 || i >= count) continue;
+      const { r } = await probe(i);
+      if (placed(r) && r[1] - k * WRAP + r[3] > top && r[1] - k * WRAP < bottom) { anchor = i; shift = k * WRAP; break; }
+    }
+    if (anchor !== undefined) break;
   }
-  if (anchor === undefined) return undefined;
+  if (anchor === undefined || shift === undefined) return undefined;
+  const dy = shift;
+  const onScreen = (r: Rect | undefined): boolean => placed(r) && r[1] - dy + r[3] > top && r[1] - dy < bottom;
   let start = anchor;
   while (start > 0 && anchor - start < max && onScreen((await probe(start - 1)).r)) start--;
   const perView = Math.ceil(view[3] / Math.max(1, rowH)) + 2;
