@@ -12,6 +12,7 @@ import { procInfo } from '../../common/proc.js';
 import { center, type Expect, type LinuxInput } from './input.js';
 import { parseChords } from '../../protocol/keys.js';
 import { scrollToRow } from './scrollto.js';
+import { ATSPI_ROLES } from './atspi-constants.generated.js';
 
 const ACTION = 'org.a11y.atspi.Action';
 const ETEXT = 'org.a11y.atspi.EditableText';
@@ -185,8 +186,10 @@ async function doNamedAction(bus: A11yBus, info: ElementInfo, names: string[], a
  * row: GTK3 takes the index given to SelectChild as a row number, so the cell's row is asked of the Table
  * first; the row's selected state is read back, since "activate" is not selection.
  */
-async function selectInParent(bus: A11yBus, t: Target): Promise<boolean> {
+async function selectInParent(bus: A11yBus, t0: Target): Promise<boolean> {
   try {
+    // A cell inside a cell (Thunar's name column: icon and text in one cell) selects through the outer one.
+    const t = await outerCell(bus, t0);
     const [[pdest, ppath], idx] = await Promise.all([
       bus.getProp(t, ACC, 'Parent') as Promise<[string, string]>,
       bus.call(t, ACC, 'GetIndexInParent').then((r) => Number(r[0])),
@@ -198,18 +201,31 @@ async function selectInParent(bus: A11yBus, t: Target): Promise<boolean> {
       const [row] = await bus.call(parent, TABLE, 'GetRowAtIndex', 'i', [idx]);
       if (Number(row) < 0) return false;
       const [ok] = await bus.call(parent, TABLE, 'AddRowSelection', 'i', [Number(row)]).catch(() => bus.call(parent, SEL, 'SelectChild', 'i', [Number(row)]));
-      return ok !== false && await becomesSelected(bus, t);
+      return ok !== false && await becomesSelected(bus, t0 === t ? [t] : [t, t0]);
     }
     const [ok] = await bus.call(parent, SEL, 'SelectChild', 'i', [idx]);
     return ok !== false;
   } catch { return false; }
 }
 
+/** The outermost table cell around a cell (itself when its parent is no cell). */
+async function outerCell(bus: A11yBus, t: Target): Promise<Target> {
+  let cur = t;
+  for (let i = 0; i < 3; i++) {
+    const [dest, path] = await bus.getProp(cur, ACC, 'Parent') as [string, string];
+    const parent = { dest, path };
+    const [role] = await bus.call(parent, ACC, 'GetRole');
+    if (ATSPI_ROLES[Number(role)] !== 'table cell') return cur;
+    cur = parent;
+  }
+  return cur;
+}
+
 /** Whether the element reads as selected within a short wait. */
-async function becomesSelected(bus: A11yBus, t: Target): Promise<boolean> {
+async function becomesSelected(bus: A11yBus, ts: Target[]): Promise<boolean> {
   for (let i = 0; i < 20; i++) {
-    const now = await readElement(bus, t, { children: false }).catch(() => undefined);
-    if (now?.states.has('selected')) return true;
+    const now = await Promise.all(ts.map((t) => readElement(bus, t, { children: false }).catch(() => undefined)));
+    if (now.some((n) => n?.states.has('selected'))) return true;
     await new Promise((r) => setTimeout(r, 15));
   }
   return false;
@@ -219,7 +235,7 @@ async function becomesSelected(bus: A11yBus, t: Target): Promise<boolean> {
 async function isSelectableCell(bus: A11yBus, info: ElementInfo): Promise<boolean> {
   if (info.atspiRole !== 'table cell') return false;
   try {
-    const [pdest, ppath] = await bus.getProp(info.target, ACC, 'Parent') as [string, string];
+    const [pdest, ppath] = await bus.getProp(await outerCell(bus, info.target), ACC, 'Parent') as [string, string];
     const [ifaces] = await bus.call({ dest: pdest, path: ppath }, ACC, 'GetInterfaces');
     return (ifaces as string[]).includes(SEL) && (ifaces as string[]).includes(TABLE);
   } catch { return false; }
