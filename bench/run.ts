@@ -17,6 +17,7 @@ import { Device } from '../src/devices/manager.js';
 import { sandboxEnv, startSandbox, stopSandbox, type SandboxInfo } from '../src/sandbox/sandbox.js';
 import { Session } from '../src/session/session.js';
 import { actsGedit, actsWidgetFactory } from './act.js';
+import { benchLists } from './lists.js';
 import { measureFixedCost } from './fixedcost.js';
 import { appSpecs, killApp, launchAndWait, type AppSpec } from './apps.js';
 import { runBaseline } from './baseline.js';
@@ -115,6 +116,8 @@ async function main(): Promise<number> {
     await device.hello();
     bus = await A11yBus.connect();
     for (const spec of specs) await benchApp(session, bus, env, spec, report);
+    // Long lists (issue 9 item 4): with BENCH_APPS unset or naming "lists".
+    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('lists')) await benchLists(RUNS).catch((e: unknown) => { report.errors.push(`lists: ${errText(e)}`); });
     process.stdout.write('\n\n');
   } catch (e) {
     report.errors.push(`bench: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
