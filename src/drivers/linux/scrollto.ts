@@ -15,6 +15,8 @@ const COMP = 'org.a11y.atspi.Component';
 const VALUE = 'org.a11y.atspi.Value';
 /** How long the row is watched for after a scroll (GTK lays out on its next frame). */
 const SETTLE_MS = 600;
+/** A container with more children than this is a list, not the scroll pane holding a bar. */
+const MAX_BAR_SIBLINGS = 8;
 
 type Rect = [number, number, number, number];
 
@@ -68,8 +70,10 @@ async function verticalBar(bus: A11yBus, t: Target): Promise<{ target: Target; c
     places.push(cur);
   }
   for (const place of places) {
+    // Never a child list of the long list itself: only small containers hold the scroll bars.
+    const count = Number(await bus.getProp(place, ACC, 'ChildCount').catch(() => 0));
+    if (!(count > 0 && count <= MAX_BAR_SIBLINGS)) continue;
     const [kids] = await bus.call(place, ACC, 'GetChildren').catch(() => [[]]);
-    if (((kids ?? []) as unknown[]).length > 50) continue;
     for (const [dest, path] of (kids ?? []) as [string, string][]) {
       const c = await readElement(bus, { dest, path }, { children: false }).catch(() => undefined);
       if (!c || c.atspiRole !== 'scroll bar' || !c.value || c.states.has('horizontal')) continue;
