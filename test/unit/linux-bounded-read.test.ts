@@ -77,7 +77,7 @@ test('the snapshot says which children it shows of how many', async () => {
   const { bus } = fakeApp();
   const r = await readTree(bus, root, {});
   const s = buildSnapshot({ root: r.root, window: { id: `${APP}/root`, title: 'Untitled 1 - LibreOffice Calc', app: 'soffice', pid: 4242, role: 'window', focused: true } }, new RefTable());
-  assert.match(s.text, /… cells 1–\d+ of 2,147,483,647 on screen/, s.text);
+  assert.match(s.text, /… children 1–\d+ of 2,147,483,647/, s.text);
 });
 
 test('one time-out marks the app busy: calls fail fast with a clear error until a ping answers', async () => {

@@ -93,6 +93,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
           info.children = live.children;
           info.childCount = live.count;
           if (live.start > 0) info.childStart = live.start;
+          if ('visible' in live && live.visible) info.childVisible = true;
         }
       } else {
         // The start node is always read live: caches hold stale roots (GTK4 caches the app root with 0 children).

@@ -54,6 +54,8 @@ export interface ElementInfo {
   childCount: number;
   /** Index of `children[0]` in the full child list when only a slice was read (a long list's rows on screen). */
   childStart?: number;
+  /** True when `children` are the ones on screen (found from bounds), not just the first ones by index. */
+  childVisible?: boolean;
   text?: string;
   textLength?: number;
   value?: { current: number; min: number; max: number; step: number };
@@ -79,7 +81,7 @@ export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: bool
     bus.call(t, ACC, 'GetState'),
     bus.call(t, ACC, 'GetInterfaces'),
     // The child list is asked for only once ChildCount says it is bounded.
-    opts.children === false ? Promise.resolve({ children: [], count: 0, start: 0 }) : propsRead.then((p) => childrenOf(bus, t, Number(p['ChildCount'] ?? 0))),
+    opts.children === false ? Promise.resolve({ children: [], count: 0, start: 0, visible: false }) : propsRead.then((p) => childrenOf(bus, t, Number(p['ChildCount'] ?? 0))),
   ]);
   const interfaces = new Set<string>(ifaces[0] as string[]);
   const states = decodeStates(stateWords[0] as number[]);
@@ -94,6 +96,7 @@ export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: bool
     childCount: opts.children === false ? Number(props['ChildCount'] ?? 0) : kids.count,
   };
   if (kids.start > 0) info.childStart = kids.start;
+  if (kids.visible) info.childVisible = true;
   await enrich(bus, info, opts.bounds ?? false);
   return info;
 }
@@ -104,11 +107,11 @@ export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: bool
  * geometry says nothing, the first MAX_CHILDREN by index; `start` says where the slice begins. Above
  * MAX_LIST_CHILDREN no call ever asks an app for the whole list.
  */
-export async function childrenOf(bus: A11yBus, t: Target, count: number): Promise<{ children: Target[]; count: number; start: number }> {
+export async function childrenOf(bus: A11yBus, t: Target, count: number): Promise<{ children: Target[]; count: number; start: number; visible?: boolean }> {
   if (!(count >= 0)) count = Number(await bus.getProp(t, ACC, 'ChildCount') ?? 0);
   if (count > MAX_CHILDREN) {
     const slice = await visibleSlice(bus, t, count, MAX_CHILDREN).catch(() => undefined);
-    if (slice) return { children: slice.children, count, start: slice.start };
+    if (slice) return { children: slice.children, count, start: slice.start, visible: true };
   }
   if (count <= MAX_LIST_CHILDREN) {
     const [list] = await bus.call(t, ACC, 'GetChildren');
@@ -293,7 +296,8 @@ export function markSlice(node: RawNode, info: ElementInfo, read: number): void 
   if (read >= total) return;
   const start = info.childStart ?? 0;
   node.childCount = total;
-  node.childRange = { start, end: start + read };
+  // The first children by index (no geometry to go by) are not "the rows on screen": only the count is said.
+  if (info.childVisible) node.childRange = { start, end: start + read };
 }
 
 /** Reads a whole subtree concurrently. Nodes that vanish mid-read are skipped. */

@@ -147,15 +147,22 @@ async function sliceByOffset(bus: A11yBus, t: Target, own: Rect, view: Rect, cou
   const base = top - own[1];
   let shift: number | undefined;
   let anchor: number | undefined;
-  for (const k of [0, 1, -1, 2, -2, 3, -3, 4, -4]) {
-    const offset = base + k * WRAP;
-    if (offset < -view[3] || offset > own[3]) continue;
-    const est = Math.min(count - 1, Math.max(0, Math.floor(offset / rowH)));
-    for (const d of NEAR) {
-      const i = est + d;
-      if (i < 0 || i >= count) continue;
-      const { r } = await probe(i);
-      if (placed(r) && r[1] - k * WRAP + r[3] > top && r[1] - k * WRAP < bottom) { anchor = i; shift = k * WRAP; break; }
+  // Every shift that puts the view inside the list is a candidate (one per 65,536 px of list height).
+  const ks: number[] = [];
+  for (let k = Math.ceil((-view[3] - base) / WRAP); base + k * WRAP <= own[3]; k++) ks.push(k);
+  ks.sort((a, b) => Math.abs(a) - Math.abs(b));
+  // First a few rows around each estimate (rows of equal height land there), then wider.
+  for (const near of [NEAR.slice(0, 5), NEAR.slice(5)]) {
+    for (const k of ks) {
+      const offset = base + k * WRAP;
+      const est = Math.min(count - 1, Math.max(0, Math.floor(offset / rowH)));
+      for (const d of near) {
+        const i = est + d;
+        if (i < 0 || i >= count) continue;
+        const { r } = await probe(i);
+        if (placed(r) && r[1] - k * WRAP + r[3] > top && r[1] - k * WRAP < bottom) { anchor = i; shift = k * WRAP; break; }
+      }
+      if (anchor !== undefined) break;
     }
     if (anchor !== undefined) break;
   }
@@ -196,7 +203,10 @@ export async function visibleSlice(bus: A11yBus, t: Target, count: number, max: 
   const byPoint = await sliceAtPoints(bus, t, view, count);
   if (byPoint) {
     const [start, last] = byPoint;
-    const end = Math.min(last + 1, start + max, count);
+    // More children on screen than can be read (a spreadsheet's cells run row by row across 16,384
+    // columns): no slice of children is "what is on screen"; the caller reads the first ones.
+    if (last + 1 - start > max) return undefined;
+    const end = Math.min(last + 1, count);
     const kids = await Promise.all(Array.from({ length: end - start }, (_, k) => childAt(bus, t, start + k)));
     const children = kids.filter((c): c is Target => c !== undefined);
     return { children, start, end: start + children.length, count };
