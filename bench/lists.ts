@@ -79,7 +79,8 @@ async function measure(c: Computer, label: string, app: string, pid: number, tex
     const [ms, sel] = await timedMs(async () => {
       await c.tools.act({ actions: [{ ref, op: 'scroll', value: hit[2]! }] });
       const now = (await c.tools.observe({ app })).text;
-      const row = new RegExp(`\\[(e\\d+)\\] (?:cell|label) "${text}"`).exec(now)?.[1];
+      // A ListBox row is a nameless listitem around its label: select the row.
+      const row = new RegExp(`\\[(e\\d+)\\] listitem\\n\\s+\\[e\\d+\\] label "${text}"|\\[(e\\d+)\\] cell "${text}"`).exec(now)?.slice(1).find(Boolean);
       if (!row) return 'row not in the snapshot after the scroll';
       return (await c.tools.act({ actions: [{ ref: row, op: 'select' }] })).text;
     });
