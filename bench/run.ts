@@ -20,6 +20,7 @@ import { actsGedit, actsWidgetFactory } from './act.js';
 import { benchGecko } from './gecko.js';
 import { benchActLifecycle } from './act-lifecycle.js';
 import { benchGrid } from './grid.js';
+import { benchLists } from './lists.js';
 import { measureFixedCost } from './fixedcost.js';
 import { benchDevices } from './devices.js';
 import { appSpecs, killApp, launchAndWait, type AppSpec } from './apps.js';
@@ -128,6 +129,8 @@ async function main(): Promise<number> {
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('devices')) (report as unknown as Record<string, unknown>)['devices'] = await benchDevices(info.display);
     // Calc grid (issue 9): only when asked for by BENCH_APPS=calc-grid (it takes minutes).
     if ((process.env['BENCH_APPS'] ?? '').split(',').includes('calc-grid')) Object.assign(report, { grid: await benchGrid() });
+    // Long lists (issue 9 item 4): with BENCH_APPS unset or naming "lists".
+    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('lists')) await benchLists(RUNS).catch((e: unknown) => { report.errors.push(`lists: ${errText(e)}`); });
     process.stdout.write('\n\n');
     // Wayland (issue 10 item 6): its own Weston sandbox; BENCH_APPS=weston runs it (alone or with others).
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').map((a) => a.trim()).includes('weston')) {

@@ -29,6 +29,11 @@ export interface DistilledNode {
   table?: { rows: number; cols: number };
   /** A cell's coordinates and spreadsheet address, copied from the raw node. */
   cell?: { row: number; col: number; address?: string };
+  /**
+   * The slice of a long list the driver read (the rows on screen): 0-based child indexes [start, end), and
+   * in table rows (1-based, inclusive) when the cells say which rows they are in.
+   */
+  shownRange?: { start: number; end: number; cells?: boolean; rows?: { first: number; last: number; total: number } };
   children: DistilledNode[];
   /** Position among the distilled parent's children (0 for the root). */
   index: number;
@@ -215,11 +220,23 @@ function convert(raw: RawNode, ancestors: RawNode[]): DistilledNode {
   if (raw.table !== undefined) n.table = { ...raw.table };
   if (raw.cell !== undefined) n.cell = { ...raw.cell };
   if (raw.children !== undefined && raw.childCount !== undefined && raw.childCount > raw.children.length) n.totalChildren = raw.childCount;
+  if (raw.childRange !== undefined && n.totalChildren !== undefined) n.shownRange = shownRange(raw);
   if (raw.bounds !== undefined) boundsOf.set(n, raw.bounds);
   ancestors.push(raw);
   n.children = (raw.children ?? []).map((c) => convert(c, ancestors));
   ancestors.pop();
   return n;
+}
+
+/** The read slice of a long list, in rows where the table and its first and last cells tell them. */
+function shownRange(raw: RawNode): NonNullable<DistilledNode['shownRange']> {
+  const range = { start: raw.childRange?.start ?? 0, end: raw.childRange?.end ?? 0 };
+  const kids = raw.children ?? [];
+  const first = kids.find((k) => k.cell !== undefined)?.cell;
+  const last = [...kids].reverse().find((k) => k.cell !== undefined)?.cell;
+  if (raw.table && first && last) return { ...range, rows: { first: first.row + 1, last: last.row + 1, total: raw.table.rows } };
+  // Children that are cells are not rows (a spreadsheet's 2³¹−1 cells): say cells.
+  return kids.some((k) => k.role === 'cell') ? { ...range, cells: true } : range;
 }
 
 function subtreeSize(n: DistilledNode): number {

@@ -46,7 +46,13 @@ export function gridCells(node: DistilledNode): Cell[] {
 
 /** True when a node is rendered as a grid: a table with size and at least one cell with coordinates. */
 export function isGrid(node: DistilledNode): boolean {
-  return node.table !== undefined && gridCells(node).length > 0;
+  if (node.table === undefined) return false;
+  const cells = gridCells(node);
+  if (cells.length === 0) return false;
+  // A long list's slice (the rows on screen) marks only its first and last cell with coordinates: it prints as
+  // rows with its range line, not as a grid.
+  if (node.shownRange === undefined) return true;
+  return cells.length === node.children.flatMap((c) => (c.role === 'row' ? c.children : [c])).filter((c) => c.role === 'cell').length;
 }
 
 /** A cell's address: the app's own, else computed from its coordinates. */

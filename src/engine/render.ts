@@ -158,7 +158,8 @@ export function renderHeader(window: WindowInfo): string {
 /** Children shown for a node after list cutting, and how many were cut. */
 export function visibleChildren(node: DistilledNode, maxListItems: number, uncapped?: DistilledNode):
   { shown: DistilledNode[]; cut: number } {
-  if (!LIST_ROLES.has(node.role) || node === uncapped || node.children.length <= maxListItems) {
+  // The rows a driver read of a long list are the ones on screen: all of them are shown.
+  if (!LIST_ROLES.has(node.role) || node === uncapped || node.shownRange !== undefined || node.children.length <= maxListItems) {
     return { shown: node.children, cut: 0 };
   }
   return { shown: node.children.slice(0, maxListItems), cut: node.children.length - maxListItems };
@@ -170,10 +171,22 @@ export function visibleChildren(node: DistilledNode, maxListItems: number, uncap
  */
 export function moreLine(node: DistilledNode, shown: number, cut: number, depth: number): string | undefined {
   const indent = '  '.repeat(depth + 1);
+  if (node.shownRange !== undefined && node.totalChildren !== undefined) return `${indent}… ${rangeText(node.shownRange, node.totalChildren, node.ref)}`;
   if (node.totalChildren !== undefined && node.totalChildren > shown) {
     return `${indent}… children ${shown ? `1–${shown.toLocaleString('en-US')}` : 'none'} of ${node.totalChildren.toLocaleString('en-US')}`;
   }
   return cut > 0 ? `${indent}… ${cut} more items (scope=${node.ref ?? ''})` : undefined;
+}
+
+/**
+ * "rows 1,492–1,520 of 5,000 on screen" (list rows, or table rows from the cells' row numbers), with what
+ * reaches the others: a find searches the whole list, a scroll moves the view.
+ */
+export function rangeText(r: NonNullable<DistilledNode['shownRange']>, total: number, ref?: string): string {
+  const n = (k: number): string => k.toLocaleString('en-US');
+  const span = r.rows ? `rows ${n(r.rows.first)}–${n(r.rows.last)} of ${n(r.rows.total)}`
+    : r.end > r.start ? `${r.cells ? 'cells' : 'rows'} ${n(r.start + 1)}–${n(r.end)} of ${n(total)}` : `none of ${n(total)} ${r.cells ? 'cells' : 'rows'}`;
+  return `${span} on screen (computer_find searches them all; scroll${ref ? ` ${ref}` : ''} value="to N" shows row N)`;
 }
 
 /** The footer line, or undefined when nothing was folded or cut. */

@@ -212,6 +212,38 @@ export type FindMatch = Static<typeof FindMatch>;
 export const FindResult = Type.Object({ matches: Type.Array(FindMatch, { maxItems: LIMITS.items }), scanned: Count(Number.MAX_SAFE_INTEGER) });
 export type FindResult = Static<typeof FindResult>;
 
+/**
+ * `list.find`: search one long list, tree or table (a container whose snapshot shows only the rows on screen)
+ * through all its rows, with a deadline. Matches carry their index (child index; table row where `rows`).
+ */
+export const ListFindParams = Type.Object({
+  container: Id,
+  /** Case-insensitive substring of a row's name (or its labels' names). */
+  text: Str(LIMITS.actValue),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.items })),
+  /** First row (0-based) to look at: where an earlier search stopped at its deadline. */
+  from: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
+  /** Most milliseconds the search may take; it then answers with what it found and `complete: false`. */
+  deadlineMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 60_000 })),
+}, Strict);
+export type ListFindParams = Static<typeof ListFindParams>;
+export const ListFindResult = Type.Object({
+  matches: Type.Array(Type.Object({ node: RawNode, index: Count(Number.MAX_SAFE_INTEGER), row: Type.Optional(Count(Number.MAX_SAFE_INTEGER)) }), { maxItems: LIMITS.items }),
+  /** Rows (tables) or children (lists) the container has. */
+  total: Count(Number.MAX_SAFE_INTEGER),
+  /** How many of them were looked at. */
+  scanned: Count(Number.MAX_SAFE_INTEGER),
+  /** Where the search stopped (0-based, exclusive): pass it as `from` to go on. */
+  next: Count(Number.MAX_SAFE_INTEGER),
+  /** False when the deadline ended the search before every row was looked at. */
+  complete: Type.Boolean(),
+  method: Literals(['collection', 'scan'] as const),
+  ms: Type.Number({ minimum: 0 }),
+  /** True when `total` and `row` count table rows. */
+  rows: Type.Optional(Type.Boolean()),
+});
+export type ListFindResult = Static<typeof ListFindResult>;
+
 /** What the host expects at the handle; the driver refuses to act if it no longer holds. */
 export const NodeExpectation = Type.Object({ role: Type.Optional(Str(LIMITS.id)), name: Type.Optional(Str()) }, Strict);
 export type NodeExpectation = Static<typeof NodeExpectation>;
@@ -441,6 +473,7 @@ export const METHODS = [
   defineMethod('screen.capture', CaptureParams, CaptureResult),
   defineMethod('screen.displays', NoParams, DisplaysResult),
   defineMethod('shutdown', NoParams, Ok),
+  defineMethod('list.find', ListFindParams, ListFindResult),
 ] as const;
 
 type Spec = (typeof METHODS)[number];

@@ -19,6 +19,8 @@ import { selectInListCombo, topLevelOf } from './combo.js';
 import { linuxProbe, showingReliableFor, waitActionable } from './actionable.js';
 import type { EventWatcher } from './events.js';
 import { enterCell, resolveCellHandle, selectCell, selectRange } from './table.js';
+import { scrollToRow } from './scrollto.js';
+import { ATSPI_ROLES } from './atspi-constants.generated.js';
 
 const ACTION = 'org.a11y.atspi.Action';
 const ETEXT = 'org.a11y.atspi.EditableText';
@@ -26,6 +28,7 @@ const TEXT = 'org.a11y.atspi.Text';
 const VALUE = 'org.a11y.atspi.Value';
 const SEL = 'org.a11y.atspi.Selection';
 const COMP = 'org.a11y.atspi.Component';
+const TABLE = 'org.a11y.atspi.Table';
 const ACC = 'org.a11y.atspi.Accessible';
 
 /** Preferred action names per op, most specific first. */
@@ -89,6 +92,10 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
     case 'click':
     case 'double_click':
     case 'right_click': {
+      // A single click on a TreeView row selects it; its Action "activate" is a double click.
+      if (p.op === 'click' && await isSelectableCell(bus, info) && await selectInParent(bus, t)) {
+        return { method: 'pattern', detail: 'row selected through the table (Table.AddRowSelection), read back as selected' };
+      }
       const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], p.op !== 'right_click');
       if (done) return done;
       if (p.op !== 'right_click' && await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
@@ -173,6 +180,8 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
         if (done) return done;
       }
       if (await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
+      // A table cell whose table takes selection but did not select it: "activate" would open it, not select it.
+      if (await isSelectableCell(bus, info)) throw new ComputerUseError('action_failed', 'The table did not select this row (its selected state did not change).');
       const done = await doNamedAction(bus, info, ['select', 'activate', 'click', 'press'], true);
       if (done) return done;
       throw unsupported('select', info);
@@ -210,9 +219,15 @@ async function doNamedAction(bus: A11yBus, info: ElementInfo, names: string[], a
   return { method: 'pattern', detail: `Action.DoAction(${index}) "${list[index]}"` };
 }
 
-/** Selects this element through its parent's Selection interface. */
-async function selectInParent(bus: A11yBus, t: Target): Promise<boolean> {
+/**
+ * Selects this element through its parent's Selection interface. A table cell (GTK TreeView row) selects its
+ * row: GTK3 takes the index given to SelectChild as a row number, so the cell's row is asked of the Table
+ * first; the row's selected state is read back, since "activate" is not selection.
+ */
+async function selectInParent(bus: A11yBus, t0: Target): Promise<boolean> {
   try {
+    // A cell inside a cell (Thunar's name column: icon and text in one cell) selects through the outer one.
+    const t = await outerCell(bus, t0);
     const [[pdest, ppath], idx] = await Promise.all([
       bus.getProp(t, ACC, 'Parent') as Promise<[string, string]>,
       bus.call(t, ACC, 'GetIndexInParent').then((r) => Number(r[0])),
@@ -220,8 +235,47 @@ async function selectInParent(bus: A11yBus, t: Target): Promise<boolean> {
     const parent = { dest: pdest, path: ppath };
     const [ifaces] = await bus.call(parent, ACC, 'GetInterfaces');
     if (!(ifaces as string[]).includes(SEL)) return false;
+    if ((ifaces as string[]).includes(TABLE)) {
+      const [row] = await bus.call(parent, TABLE, 'GetRowAtIndex', 'i', [idx]);
+      if (Number(row) < 0) return false;
+      const [ok] = await bus.call(parent, TABLE, 'AddRowSelection', 'i', [Number(row)]).catch(() => bus.call(parent, SEL, 'SelectChild', 'i', [Number(row)]));
+      return ok !== false && await becomesSelected(bus, t0 === t ? [t] : [t, t0]);
+    }
     const [ok] = await bus.call(parent, SEL, 'SelectChild', 'i', [idx]);
     return ok !== false;
+  } catch { return false; }
+}
+
+/** The outermost table cell around a cell (itself when its parent is no cell). */
+async function outerCell(bus: A11yBus, t: Target): Promise<Target> {
+  let cur = t;
+  for (let i = 0; i < 3; i++) {
+    const [dest, path] = await bus.getProp(cur, ACC, 'Parent') as [string, string];
+    const parent = { dest, path };
+    const [role] = await bus.call(parent, ACC, 'GetRole');
+    if (ATSPI_ROLES[Number(role)] !== 'table cell') return cur;
+    cur = parent;
+  }
+  return cur;
+}
+
+/** Whether the element reads as selected within a short wait. */
+async function becomesSelected(bus: A11yBus, ts: Target[]): Promise<boolean> {
+  for (let i = 0; i < 20; i++) {
+    const now = await Promise.all(ts.map((t) => readElement(bus, t, { children: false }).catch(() => undefined)));
+    if (now.some((n) => n?.states.has('selected'))) return true;
+    await new Promise((r) => setTimeout(r, 15));
+  }
+  return false;
+}
+
+/** True for a table cell whose table offers selection: a click on it selects its row, as a pointer click would. */
+async function isSelectableCell(bus: A11yBus, info: ElementInfo): Promise<boolean> {
+  if (info.atspiRole !== 'table cell') return false;
+  try {
+    const [pdest, ppath] = await bus.getProp(await outerCell(bus, info.target), ACC, 'Parent') as [string, string];
+    const [ifaces] = await bus.call({ dest: pdest, path: ppath }, ACC, 'GetInterfaces');
+    return (ifaces as string[]).includes(SEL) && (ifaces as string[]).includes(TABLE);
   } catch { return false; }
 }
 
@@ -270,8 +324,10 @@ async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, dir
     await bus.call(info.target, COMP, 'ScrollTo', 'u', [6 /* ATSPI_SCROLL_ANYWHERE */]);
     return { method: 'pattern', detail: 'Component.ScrollTo' };
   }
+  const to = /^to\s+(\d[\d,]*)$/i.exec(direction.trim());
+  if (to?.[1]) return scrollToRow(bus, info, Number(to[1].replace(/,/g, '')));
   if (!['up', 'down', 'left', 'right'].includes(direction)) {
-    throw new ComputerUseError('invalid_params', 'scroll takes value "up", "down", "left", "right" or "into_view".');
+    throw new ComputerUseError('invalid_params', 'scroll takes value "up", "down", "left", "right", "into_view" or "to N" (row N of a list or table).');
   }
   // Move the matching scroll bar by a page through its Value interface: the element's own, else the one of the
   // scroll pane holding it (a GTK TreeView's bars are its siblings). No focus taken, no selection moved.

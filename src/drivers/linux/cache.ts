@@ -11,7 +11,8 @@ import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import type { ElementInfo, ReadOptions } from './reader.js';
 import { annotateCells, readByCoordinate, readGrid } from './table.js';
-import { MAX_CHILDREN, MAX_LIST_CHILDREN, childrenOf, decodeStates, enrich, handleOf, readElement, showingIsReliable, toRawNode, zeroSized } from './reader.js';
+import { sliceRows } from './visible.js';
+import { MAX_CHILDREN, MAX_LIST_CHILDREN, childrenOf, markSlice, decodeStates, enrich, handleOf, readElement, showingIsReliable, showsOnScreen, toRawNode, zeroSized } from './reader.js';
 
 interface CachedItem { info: ElementInfo; parent: string; index: number }
 
@@ -82,17 +83,21 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
         // A hidden subtree is cut below this node: its children and text are not needed.
         // Where "showing" is unreliable the size decides (zeroSized); it is read together with the children,
         // not before them, so each level still costs one round trip.
-        if (!(opts.pruneHidden !== false && reliable && parentShowing && !info.states.has('showing'))) {
+        if (!(opts.pruneHidden !== false && reliable && parentShowing && !showsOnScreen(info))) {
           const kids = cachedChildren(info);
           const [live] = await Promise.all([
             // Never an unbounded GetChildren: childrenOf reads huge containers by index.
-            kids ? Promise.resolve({ children: kids, count: kids.length })
-              : readByCoordinate(info.interfaces, info.childCount) ? Promise.resolve({ children: [], count: info.childCount }) : childrenOf(bus, t, info.childCount),
+            kids && kids.length <= MAX_CHILDREN ? Promise.resolve({ children: kids, count: kids.length, start: 0 })
+              // Grid hook (table.ts): a spreadsheet-sized table is read by coordinate, never by child index.
+              : readByCoordinate(info.interfaces, info.childCount) ? Promise.resolve({ children: [], count: info.childCount, start: 0 })
+                : childrenOf(bus, t, kids ? kids.length : info.childCount),
             // Only a node with children can hide a subtree: leaves skip the extra call.
             enrich(bus, info, (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false && info.childCount > 0)),
           ]);
           info.children = live.children;
           info.childCount = live.count;
+          if (live.start > 0) info.childStart = live.start;
+          if ('visible' in live && live.visible) info.childVisible = true;
         }
       } else {
         // The start node is always read live: caches hold stale roots (GTK4 caches the app root with 0 children).
@@ -118,7 +123,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
       throw e;
     }
     const node = toRawNode(info, reliable);
-    const showing = info.states.has('showing');
+    const showing = showsOnScreen(info);
     const hidden = opts.pruneHidden !== false && depth > 0 && (reliable ? parentShowing && !showing : zeroSized(info));
     const atDepth = opts.depth !== undefined && depth >= opts.depth;
     // Grid hook (table.ts): a huge table's visible cells, read by coordinate, are its children.
@@ -129,10 +134,12 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
       if (hidden || atDepth) return node;
       truncated = true;
     }
+    markSlice(node, info, Math.min(info.children.length, MAX_CHILDREN));
     const children = await Promise.all(info.children.slice(0, MAX_CHILDREN).map((k) => visit(k, depth + 1, showing)));
     const present = children.filter((c): c is RawNode => c !== null);
     if (present.length) node.children = present;
     await annotateCells(bus, info, node).catch(() => undefined);
+    if (node.childRange && info.interfaces.has('org.a11y.atspi.Table')) await sliceRows(bus, info.target, node);
     return node;
   };
   const top = await visit(root, 0, false);

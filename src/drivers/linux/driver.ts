@@ -10,6 +10,7 @@ import { formatChords } from '../../protocol/keys.js';
 import type { Handlers } from '../../protocol/peer.js';
 import type { LaunchParams, LaunchResult } from '../../protocol/methods.js';
 import { act } from './actions.js';
+import { findInList } from './listfind.js';
 import { procInfo } from '../../common/proc.js';
 import { listApps, listWindowsOf, withIdentity } from './apps.js';
 import { A11yBus, isGone } from './bus.js';
@@ -222,6 +223,8 @@ export class LinuxDriver {
       },
       'screen.displays': async () => ({ displays: await listDisplays() }),
       shutdown: () => { setTimeout(() => process.exit(0), 10); return { ok: true }; },
+      // Search a long list beyond the rows on screen (issue 9 item 4).
+      'list.find': (p) => findInList(this.bus, targetOf(p.container), p),
     });
   }
 

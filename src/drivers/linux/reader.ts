@@ -8,6 +8,7 @@ import { ATSPI_ROLES, ATSPI_STATES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import { annotateCells, readByCoordinate, readGrid } from './table.js';
+import { sliceRows, visibleSlice } from './visible.js';
 
 const ACC = 'org.a11y.atspi.Accessible';
 /** Text longer than this is cut in the snapshot; the full length is reported beside it. */
@@ -52,6 +53,10 @@ export interface ElementInfo {
   interfaces: Set<string>;
   children: Target[];
   childCount: number;
+  /** Index of `children[0]` in the full child list when only a slice was read (a long list's rows on screen). */
+  childStart?: number;
+  /** True when `children` are the ones on screen (found from bounds), not just the first ones by index. */
+  childVisible?: boolean;
   text?: string;
   textLength?: number;
   /** A non-editable combo box's chosen item (read from its list child's Selection: Gecko, Chromium). */
@@ -79,10 +84,11 @@ export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: bool
     propsRead,
     bus.call(t, ACC, 'GetState'),
     ifacesRead,
-    // The child list is asked for only once ChildCount says it is bounded (huge tables: by coordinate, table.ts).
-    opts.children === false ? Promise.resolve({ children: [], count: 0 }) : Promise.all([propsRead, ifacesRead]).then(([p, i]) => {
+    // The child list is asked for only once ChildCount says it is bounded (huge tables: by coordinate, table.ts;
+    // long lists: the rows on screen, visible.ts).
+    opts.children === false ? Promise.resolve({ children: [], count: 0, start: 0, visible: false }) : Promise.all([propsRead, ifacesRead]).then(([p, i]) => {
       const n = Number(p['ChildCount'] ?? 0);
-      return readByCoordinate(new Set(i[0] as string[]), n) ? { children: [], count: n } : childrenOf(bus, t, n);
+      return readByCoordinate(new Set(i[0] as string[]), n) ? { children: [], count: n, start: 0, visible: false } : childrenOf(bus, t, n);
     }),
   ]);
   const interfaces = new Set<string>(ifaces[0] as string[]);
@@ -97,21 +103,28 @@ export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: bool
     children: kids.children,
     childCount: opts.children === false ? Number(props['ChildCount'] ?? 0) : kids.count,
   };
+  if (kids.start > 0) info.childStart = kids.start;
+  if (kids.visible) info.childVisible = true;
   await enrich(bus, info, opts.bounds ?? false);
   return info;
 }
 
 /**
- * The children of a node that reports `count` children (negative: unknown, read live). Up to
- * MAX_LIST_CHILDREN they come from one `GetChildren`; above, only the first MAX_CHILDREN, one
- * `GetChildAtIndex` each, so no call ever asks an app for an unbounded list.
+ * The children of a node that reports `count` children (negative: unknown, read live). Up to MAX_CHILDREN
+ * they come from one `GetChildren`. Above, the ones on screen (visibleSlice: bounds, by index), or where the
+ * geometry says nothing, the first MAX_CHILDREN by index; `start` says where the slice begins. Above
+ * MAX_LIST_CHILDREN no call ever asks an app for the whole list.
  */
-export async function childrenOf(bus: A11yBus, t: Target, count: number): Promise<{ children: Target[]; count: number }> {
+export async function childrenOf(bus: A11yBus, t: Target, count: number): Promise<{ children: Target[]; count: number; start: number; visible?: boolean }> {
   if (!(count >= 0)) count = Number(await bus.getProp(t, ACC, 'ChildCount') ?? 0);
+  if (count > MAX_CHILDREN) {
+    const slice = await visibleSlice(bus, t, count, MAX_CHILDREN).catch(() => undefined);
+    if (slice) return { children: slice.children, count, start: slice.start, visible: true };
+  }
   if (count <= MAX_LIST_CHILDREN) {
     const [list] = await bus.call(t, ACC, 'GetChildren');
     const children = ((list ?? []) as [string, string][]).map(([dest, path]) => ({ dest, path }));
-    return { children, count: Math.max(count, children.length) };
+    return { children, count: Math.max(count, children.length), start: 0 };
   }
   const refs = await Promise.all(Array.from({ length: Math.min(count, MAX_CHILDREN) }, (_, i) =>
     bus.call(t, ACC, 'GetChildAtIndex', 'i', [i]).then(([ref]) => ref as [string, string] | undefined, (e: unknown) => {
@@ -119,7 +132,7 @@ export async function childrenOf(bus: A11yBus, t: Target, count: number): Promis
       throw e;
     })));
   const children = refs.filter((r): r is [string, string] => !!r && r[1] !== NULL_PATH).map(([dest, path]) => ({ dest, path }));
-  return { children, count };
+  return { children, count, start: 0 };
 }
 
 /** Reads the interface-specific facts (text, value, bounds) the core read does not cover. */
@@ -227,7 +240,7 @@ export function mapStates(info: ElementInfo, showingReliable = true): State[] {
   if (s.has('busy')) out.push('busy');
   if (s.has('active')) out.push('active');
   // GTK3 clears "showing" on widgets that are not on screen (hidden pages, closed popovers).
-  if (showingReliable && s.has('visible') && !s.has('showing')) out.push('offscreen');
+  if (showingReliable && s.has('visible') && !showsOnScreen(info)) out.push('offscreen');
   if (showingReliable && !s.has('visible') && !s.has('showing') && info.states.size > 0 && !s.has('defunct')) out.push('invisible');
   return out;
 }
@@ -296,6 +309,15 @@ export function zeroSized(info: ElementInfo): boolean {
   return info.bounds !== undefined && (info.bounds[2] <= 0 || info.bounds[3] <= 0);
 }
 
+/**
+ * Whether an element counts as on screen. GTK3 clears "showing" on a scrolled window's viewport once the
+ * list in it is scrolled (the viewport's own window moves), while the list inside still shows: a viewport
+ * is judged by its children, not by its own flag.
+ */
+export function showsOnScreen(info: Pick<ElementInfo, 'states' | 'atspiRole'>): boolean {
+  return info.states.has('showing') || (info.atspiRole === 'viewport' && info.states.has('visible'));
+}
+
 export function showingIsReliable(root: ElementInfo, childStates: Set<string>[]): boolean {
   return root.states.has('showing') && (childStates.length === 0 || childStates.some((s) => s.has('showing')));
 }
@@ -304,6 +326,19 @@ async function childStatesLive(bus: A11yBus, info: ElementInfo): Promise<Set<str
   const words = await Promise.all(info.children.slice(0, MAX_CHILDREN).map((c) =>
     bus.call(c, ACC, 'GetState').then((r) => decodeStates(r[0] as number[])).catch(() => new Set<string>())));
   return words;
+}
+
+/**
+ * Records which slice of a long child list was read: `childRange` and the full `childCount`, so the snapshot
+ * can say "rows 2,301–2,348 of 3,000" and find knows there is more to search.
+ */
+export function markSlice(node: RawNode, info: ElementInfo, read: number): void {
+  const total = Math.max(info.childCount, info.children.length);
+  if (read >= total) return;
+  const start = info.childStart ?? 0;
+  node.childCount = total;
+  // The first children by index (no geometry to go by) are not "the rows on screen": only the count is said.
+  if (info.childVisible) node.childRange = { start, end: start + read };
 }
 
 /** Reads a whole subtree concurrently. Nodes that vanish mid-read are skipped. */
@@ -325,7 +360,7 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
       throw e;
     }
     const node = toRawNode(info, reliable);
-    const showing = info.states.has('showing');
+    const showing = showsOnScreen(info);
     const hidden = opts.pruneHidden !== false && depth > 0 && (reliable ? parentShowing && !showing : zeroSized(info));
     // Grid hook (table.ts): a huge table's visible cells, read by coordinate, are its children.
     const grid = hidden ? undefined : await readGrid(bus, info, node, depth === 0).catch(() => undefined);
@@ -337,10 +372,12 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
       if (opts.depth !== undefined && depth >= opts.depth) return node;
       truncated = true;
     }
+    markSlice(node, info, kids.length);
     const children = await Promise.all(kids.map((k) => visit(k, depth + 1, showing)));
     const present = children.filter((c): c is RawNode => c !== null);
     if (present.length) node.children = present;
     await annotateCells(bus, info, node).catch(() => undefined);
+    if (node.childRange && info.interfaces.has('org.a11y.atspi.Table')) await sliceRows(bus, info.target, node);
     return node;
   };
   let rootInfo: ElementInfo;

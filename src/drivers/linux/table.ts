@@ -80,8 +80,14 @@ export function isTable(info: ElementInfo): boolean {
  * read by coordinate through readGrid instead.
  */
 export function readByCoordinate(interfaces: ReadonlySet<string>, childCount: number): boolean {
-  return interfaces.has(TABLE) && childCount > MAX_LIST_CHILDREN;
+  return interfaces.has(TABLE) && childCount >= COORDINATE_MIN_CHILDREN;
 }
+
+/**
+ * Tables with at least this many children are spreadsheet-sized (Calc reports 2³¹−1) and read by coordinate;
+ * smaller long tables (a TreeView of 20,000 rows) are read as the rows on screen by child index (visible.ts).
+ */
+export const COORDINATE_MIN_CHILDREN = 1_000_000;
 
 /** Spreadsheet column letters of a 0-based column: 0 → A, 25 → Z, 26 → AA. */
 export function columnLetters(col: number): string {
@@ -198,7 +204,7 @@ const CELL_INTERFACES: ReadonlySet<string> = new Set([ACC, COMP, TEXT, 'org.a11y
 export const DEFAULT_GRID_CELLS = 400;
 
 /**
- * For a table whose child list must not be read (more than MAX_LIST_CHILDREN children, e.g. a sheet):
+ * For a table whose child list must not be read (COORDINATE_MIN_CHILDREN children or more, e.g. a sheet):
  * sets `table`, `childCount` and `childRange` on `node` and returns the cells of the visible range, read by
  * coordinate. Returns undefined for anything else (the reader walks its children as usual).
  */
@@ -207,7 +213,7 @@ export async function readGrid(bus: A11yBus, info: ElementInfo, node: RawNode, f
   const size = await tableSize(bus, info.target);
   if (!size) return undefined;
   node.table = size;
-  if (info.childCount <= MAX_LIST_CHILDREN) return undefined;
+  if (!readByCoordinate(info.interfaces, info.childCount)) return undefined;
   let [r0, c0, r1, c1] = await visibleRange(bus, info.target, size);
   // Cap the cells read: keep the columns, cut rows (the model can scroll or scope further down).
   const cols = c1 - c0 + 1;

@@ -1,0 +1,151 @@
+/**
+ * Long lists (issue 9 item 4) on real apps: Thunar showing a folder of 3,000 files, and a GTK3 window with a
+ * TreeView and a ListBox of 5,000 rows (test/apps/long-lists.py). The snapshot says which rows are on screen,
+ * find reaches rows beyond them, "scroll to N" brings one on screen and select selects it, read back.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Computer } from '../../src/index.js';
+import { E2E_APPS, killApp, lineOf, ok, openComputer, refOn } from './helpers.js';
+
+const APP_SCRIPT = realpathSync(join(import.meta.dirname, '..', '..', '..', 'test', 'apps', 'long-lists.py'));
+/** The interpreter's real path: the policy knows a script app by it and the script ("python3.11 …/long-lists.py"). */
+const PYTHON = realpathSync('/usr/bin/python3');
+let computer: Computer;
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+/** Processes found by their window (Thunar hands a second start to its running instance). */
+const pids: number[] = [];
+
+before(async () => {
+  computer = await openComputer({ allowApps: [...E2E_APPS, 'thunar', `${basename(PYTHON)} ${APP_SCRIPT}`] });
+});
+after(async () => {
+  await computer?.close();
+  for (const c of children) if (c.pid) await killApp(c.pid);
+  for (const pid of pids) await killApp(pid);
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** Starts a process detached and waits until `app` lists a window. */
+async function start(command: string, args: string[], app: string, out?: string[], ownPid = false): Promise<ChildProcess> {
+  const child = spawn(command, args, { detached: true, stdio: ['ignore', out ? 'pipe' : 'ignore', 'ignore'] });
+  if (out) child.stdout?.on('data', (b: Buffer) => out.push(...b.toString().split('\n').filter(Boolean)));
+  children.push(child);
+  for (let i = 0; i < 60; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    const m = new RegExp(`^${app} pid=(${ownPid ? String(child.pid) : '\\d+'})\\n  `, 'm').exec(ok(await computer.tools.apps({})));
+    if (m?.[1]) { pids.push(Number(m[1])); return child; }
+  }
+  throw new Error(`${app} never showed a window`);
+}
+
+/** The "row N" of a find's off-screen line for `name`, and the scroll it proposes. */
+function offScreen(text: string, name: string): { row: number; ref: string; value: string } {
+  const line = text.split('\n').find((l) => l.includes(`"${name}"`) && l.includes('off-screen'));
+  assert.ok(line, text);
+  const m = /— (?:row|item) ([\d,]+) of [\d,]+ in .*\[(e\d+)\], off-screen; bring it into view: computer_act ref=(e\d+) op=scroll value="(to \d+)"/.exec(line);
+  assert.ok(m?.[1] && m[2] && m[4], line);
+  return { row: Number(m[1].replace(/,/g, '')), ref: m[2], value: m[4] };
+}
+
+/** Waits until some line printed by the app matches. */
+async function printed(out: string[], line: string): Promise<void> {
+  for (let i = 0; i < 200 && !out.includes(line); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(out.includes(line), `the app printed ${JSON.stringify(out.slice(-5))}, not ${JSON.stringify(line)}`);
+}
+
+test('Thunar, a folder of 3,000 files: the view says which rows it shows, find reaches file-2345.txt off-screen, scroll to it and select it', { timeout: 240_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cu-files-'));
+  dirs.push(dir);
+  for (let i = 1; i <= 3000; i++) writeFileSync(join(dir, `file-${i}.txt`), '');
+  // Thunar's icon view exposes no items; its details view is a table of rows (the view Thunar opens with).
+  spawnSync('xfconf-query', ['-c', 'thunar', '-p', '/last-view', '-n', '-t', 'string', '-s', 'ThunarDetailsView']);
+  await start('thunar', [dir], 'thunar');
+  await new Promise((r) => setTimeout(r, 2000));
+  const first = ok(await computer.tools.observe({ app: 'thunar' }));
+  assert.match(first, /… rows 1–\d+ of 3,000 on screen/, first);
+  assert.doesNotMatch(first, /"file-2345\.txt"/);
+
+  const found = ok(await computer.tools.find({ app: 'thunar', text: 'file-2345.txt' }));
+  const hit = offScreen(found, 'file-2345.txt');
+  const scrolled = ok(await computer.tools.act({ actions: [{ ref: hit.ref, op: 'scroll', value: hit.value }] }));
+  assert.match(scrolled, new RegExp(`row ${hit.row} on screen`), scrolled);
+  const now = ok(await computer.tools.observe({ app: 'thunar' }));
+  assert.match(now, new RegExp(`… rows [\\d,]+–[\\d,]+ of 3,000 on screen`), now);
+  assert.doesNotMatch(now, /… rows 1–/, now);
+  const cell = refOn(now, /cell "file-2345\.txt"/);
+  const sel = ok(await computer.tools.act({ actions: [{ ref: cell, op: 'select' }] }));
+  assert.doesNotMatch(sel, /activate/, sel);
+  // Verified: the row reads as selected, and Thunar's status bar names the selected file.
+  const after = ok(await computer.tools.observe({ app: 'thunar' }));
+  assert.match(after, /statusbar "[^\n]*file-2345\.txt[^\n]*selected|statusbar "\\"file-2345\.txt\\"/, after);
+});
+
+test('GTK3 TreeView and ListBox of 5,000 rows: row 4,321 found off-screen, scrolled to and selected (the app sees it); three scroll-downs show later rows', { timeout: 240_000 }, async () => {
+  const out: string[] = [];
+  await start(PYTHON, [APP_SCRIPT, '5000'], 'long-lists', out, true);
+  await printed(out, 'ready');
+  const first = ok(await computer.tools.observe({ app: 'long-lists' }));
+  assert.match(first, /… rows 1–\d+ of 5,000 on screen/, first);
+  assert.match(first, /"entry-1"/, first);
+
+  // TreeView: find, scroll to, select; GTK's own selection says so (not "activated").
+  const inTree = offScreen(ok(await computer.tools.find({ app: 'long-lists', text: 'item-4321' })), 'item-4321');
+  assert.equal(inTree.row, 4321);
+  ok(await computer.tools.act({ actions: [{ ref: inTree.ref, op: 'scroll', value: inTree.value }] }));
+  let snap = ok(await computer.tools.observe({ app: 'long-lists' }));
+  const row = refOn(snap, /cell "item-4321"/);
+  const sel = ok(await computer.tools.act({ actions: [{ ref: row, op: 'select' }] }));
+  assert.match(sel, /confirmed/, sel);
+  await printed(out, 'selected item-4321');
+  assert.ok(!out.includes('activated item-4321'), 'select activated the row');
+  snap = ok(await computer.tools.observe({ app: 'long-lists' }));
+  assert.match(lineOf(snap, row) ?? '', /selected/, snap);
+
+  // ListBox: the same through its rows (labels inside nameless rows).
+  // A time-limited search says where to go on (a loaded machine reads about a thousand rows a second).
+  let search = ok(await computer.tools.find({ app: 'long-lists', text: 'entry-4321' }));
+  for (let i = 0; i < 4 && !search.includes('"entry-4321" —'); i++) {
+    const from = /from=(\d+)/.exec(search)?.[1];
+    assert.ok(from, search);
+    search = ok(await computer.tools.find({ app: 'long-lists', text: 'entry-4321', from: Number(from) }));
+  }
+  const inList = offScreen(search, 'entry-4321');
+  assert.equal(inList.row, 4321);
+  ok(await computer.tools.act({ actions: [{ ref: inList.ref, op: 'scroll', value: inList.value }] }));
+  snap = ok(await computer.tools.observe({ app: 'long-lists' }));
+  const label = refOn(snap, /label "entry-4321"/);
+  const item = snap.split('\n').find((l) => l.includes(`[${label}]`)) ? /\[(e\d+)\] listitem\n\s+\[e\d+\] label "entry-4321"/.exec(snap)?.[1] : undefined;
+  assert.ok(item, snap);
+  ok(await computer.tools.act({ actions: [{ ref: item, op: 'select' }] }));
+  await printed(out, 'row-selected entry-4321');
+  const pid = children[children.length - 1]?.pid;
+  if (pid) await killApp(pid);
+});
+
+test('GTK3 ListBox of 5,000 rows: after three scroll-downs the snapshot shows the rows now on screen', { timeout: 240_000 }, async () => {
+  const out: string[] = [];
+  const child = await start(PYTHON, [APP_SCRIPT, '5000'], 'long-lists', out, true);
+  await printed(out, 'ready');
+  const pid = child.pid!;
+  const app = { app: 'long-lists' };
+  const first = ok(await computer.tools.observe(app));
+  // The newest window of that pid: its ListBox's scroll area is the second scrollarea.
+  assert.match(first, new RegExp(`pid=${pid}|long-lists`));
+  const panes = [...first.matchAll(/\[(e\d+)\] scrollarea\n\s+\[e\d+\] (?:scrollarea|list "Entries")/g)].map((m) => m[1]!);
+  const pane = panes[panes.length - 1];
+  assert.ok(pane, first);
+  for (let i = 0; i < 3; i++) ok(await computer.tools.act({ actions: [{ ref: pane, op: 'scroll', value: 'down' }] }));
+  const now = ok(await computer.tools.observe(app));
+  const m = /label "entry-(\d+)"/.exec(now.slice(now.indexOf('list "Entries"')));
+  assert.ok(m?.[1], now);
+  assert.ok(Number(m[1]) > 100, `the first row shown after three scroll-downs is entry-${m[1]}`);
+  assert.match(now, /… rows [\d,]+–[\d,]+ of 5,000 on screen/, now);
+  await killApp(pid);
+});
