@@ -2,6 +2,7 @@ import { walkDistilled, type DistilledNode } from './distill.js';
 import type { WindowInfo } from './node.js';
 import { moreLine, render, renderFooter, renderLine, visibleChildren, MAX_LIST_ITEMS, type FooterNotes, type Rendered } from './render.js';
 import { INTERACTIVE_ROLES } from './role.js';
+import { bodyCharsFor } from './text.js';
 
 /** Default snapshot budget in tokens (seed §3.1). */
 export const DEFAULT_MAX_TOKENS = 2000;
@@ -70,7 +71,8 @@ interface Info {
 export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts: BudgetOptions = {}): BudgetedRender {
   const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
   const maxList = opts.maxListItems ?? MAX_LIST_ITEMS;
-  const base = { maxListItems: maxList, ...(opts.uncapped ? { uncapped: opts.uncapped } : {}) };
+  const bodyChars = bodyCharsFor(maxTokens);
+  const base = { maxListItems: maxList, bodyChars, ...(opts.uncapped ? { uncapped: opts.uncapped } : {}) };
   const full = render(root, window, { ...base, notes: opts.notes ?? {} });
   const fullTokens = estimateTokens(full.text);
   if (fullTokens <= maxTokens) return { ...full, tokens: fullTokens, omitted: 0, scopes: [] };
@@ -83,7 +85,7 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
     const { shown, cut } = visibleChildren(node, maxList, opts.uncapped);
     totalCut += cut;
     const info: Info = { node, parent, order: infos.length, priority: 3,
-      cost: estimateTokens(`${'  '.repeat(depth)}${renderLine(node)}\n`),
+      cost: estimateTokens(`${'  '.repeat(depth)}${renderLine(node, bodyChars)}\n`),
       moreCost: ((m) => (m === undefined ? 0 : estimateTokens(`${m}\n`)))(moreLine(node, shown.length, cut, depth)) };
     infos.push(info);
     if (node.states.includes('focused')) for (let p: Info | undefined = info; p; p = p.parent) focused.add(p.node);
@@ -124,7 +126,7 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
 }
 
 function finish(root: DistilledNode, window: WindowInfo, infos: Info[], keep: Set<DistilledNode>,
-  base: { maxListItems: number; uncapped?: DistilledNode }, notes: FooterNotes): BudgetedRender {
+  base: { maxListItems: number; bodyChars: number; uncapped?: DistilledNode }, notes: FooterNotes): BudgetedRender {
   const omittedUnder = new Map<Info, number>();
   let omitted = 0;
   for (const i of infos) {

@@ -1,6 +1,7 @@
 import type { DistilledNode } from './distill.js';
 import type { State, WindowInfo } from './node.js';
 import type { Role } from './role.js';
+import { textPart } from './text.js';
 
 /** States printed on a line, in this order (focusable/active/multiline/offscreen/invisible are never shown). */
 export const RENDERED_STATES: readonly State[] = [
@@ -44,6 +45,8 @@ export interface RenderOptions {
   uncapped?: DistilledNode;
   /** Footer facts. */
   notes?: FooterNotes;
+  /** Characters of a text body (document, terminal, page) shown on its line; see engine/text.ts. */
+  bodyChars?: number;
 }
 
 /** What the footer reports. */
@@ -113,10 +116,13 @@ export function hasSubmenuMarker(node: DistilledNode): boolean {
 }
 
 /** The text of one element line, without indentation. */
-export function renderLine(node: DistilledNode): string {
+export function renderLine(node: DistilledNode, bodyChars?: number): string {
   let s = `[${node.ref ?? '?'}] ${node.role}`;
   if (node.name) s += ` ${quote(node.name, MAX_NAME_CHARS)}`;
-  if (node.value !== undefined && node.value !== '' && node.value !== node.name) {
+  // Text content (documents, terminals, pages, paragraphs) and caret/selection: engine/text.ts.
+  const text = textPart(node, bodyChars);
+  if (text !== undefined) s += text;
+  else if (node.value !== undefined && node.value !== '' && node.value !== node.name) {
     s += ` value=${quote(node.value, MAX_VALUE_CHARS, node.valueLength)}`;
   }
   if (node.range && (node.role === 'slider' || node.role === 'spinbutton' || node.role === 'scrollbar'
@@ -181,7 +187,7 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
   let listCut = 0;
   const visit = (node: DistilledNode, depth: number, parent: string | undefined): void => {
     if (opts.keep && !opts.keep.has(node)) return;
-    const text = renderLine(node);
+    const text = renderLine(node, opts.bodyChars);
     out.push('  '.repeat(depth) + text);
     const line: SnapshotLine = { ref: node.ref ?? '?', depth, role: node.role, states: renderedStates(node), text };
     if (parent !== undefined) line.parent = parent;

@@ -10,6 +10,7 @@ import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import type { ElementInfo, ReadOptions } from './reader.js';
+import { TextBudget } from './text.js';
 import { MAX_CHILDREN, MAX_LIST_CHILDREN, childrenOf, decodeStates, enrich, handleOf, readElement, showingIsReliable, toRawNode, zeroSized } from './reader.js';
 
 interface CachedItem { info: ElementInfo; parent: string; index: number }
@@ -52,6 +53,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
     if (list) list.push(item); else byParent.set(item.parent, [item]);
   }
   const maxNodes = opts.maxNodes ?? 5000;
+  const text = opts.text ?? new TextBudget();
   let nodes = 0;
   let cached = 0;
   let truncated = false;
@@ -87,7 +89,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
             // Never an unbounded GetChildren: childrenOf reads huge containers by index.
             kids ? Promise.resolve({ children: kids, count: kids.length }) : childrenOf(bus, t, info.childCount),
             // Only a node with children can hide a subtree: leaves skip the extra call.
-            enrich(bus, info, (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false && info.childCount > 0)),
+            enrich(bus, info, (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false && info.childCount > 0), text),
           ]);
           info.children = live.children;
           info.childCount = live.count;
@@ -98,7 +100,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
           if ('error' in rootRead) throw rootRead.error;
           info = rootRead.info;
         } else {
-          info = await readElement(bus, t, { bounds: opts.bounds ?? false });
+          info = await readElement(bus, t, { bounds: opts.bounds ?? false, text });
         }
         if (depth === 0) {
           const states = await Promise.all(info.children.slice(0, MAX_CHILDREN).map((c) => {

@@ -18,6 +18,7 @@ import { EventWatcher } from './events.js';
 import { chordStrokes, LinuxInput, textStrokes, type Expect } from './input.js';
 import { A11Y_FIX_COMMANDS, a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './prereq.js';
 import { readElement, readTree, targetOf, toRawNode } from './reader.js';
+import { findText, readRange } from './text.js';
 import { inside, sameRect } from '../../fallback/geometry.js';
 import type { KeysParams, PointerParams } from '../../protocol/methods.js';
 import { Overlay } from './x11/overlay.js';
@@ -181,6 +182,9 @@ export class LinuxDriver {
       },
       'screen.displays': async () => ({ displays: await listDisplays() }),
       shutdown: () => { setTimeout(() => process.exit(0), 10); return { ok: true }; },
+      // Text content beyond what a snapshot shows (text.ts): a range, or a search with line and offset.
+      'text.read': (p) => readRange(this.bus, targetOf(p.id), p.start ?? 0, p.end ?? Number.MAX_SAFE_INTEGER),
+      'text.find': (p) => findText(this.bus, targetOf(p.id), p.text, p.limit ?? 20),
     });
   }
 
