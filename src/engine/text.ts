@@ -93,6 +93,9 @@ export function bodyValue(t: TextFacts, maxChars: number): { shown: string; hint
     from = to - shown.length;
   } else if (value.length > maxChars) {
     shown = value.slice(0, maxChars);
+    // End on a line break when there is one near the end, so reading on starts a line.
+    const br = shown.lastIndexOf('\n');
+    if (br >= maxChars * 0.6) shown = shown.slice(0, br + 1);
     to = from + shown.length;
   }
   if (from === 0 && to >= total) return { shown };

@@ -67,11 +67,15 @@ export async function findInText(session: Session, raw: SnapshotResult, full: Sn
     const own = refById.get(nd.id);
     let at = own;
     let offscreen: string | undefined;
+    // Which of its kind it is ("page 2 of 50"): a PDF page's number is what a user goes by.
+    const parent = anc[anc.length - 1];
+    const same = (parent?.children ?? []).filter((c) => c.nativeRole === nd.nativeRole);
+    const which = `${nd.nativeRole ?? nd.role}${same.length > 1 ? ` ${same.indexOf(nd) + 1} of ${same.length}` : ''}`;
     if (!at) {
       for (let i = anc.length - 1; i >= 0 && !at; i--) at = refById.get(anc[i]!.id);
-      const parent = anc[anc.length - 1];
-      const same = (parent?.children ?? []).filter((c) => c.nativeRole === nd.nativeRole);
-      offscreen = `${nd.nativeRole ?? nd.role}${same.length > 1 ? ` ${same.indexOf(nd) + 1} of ${same.length}` : ''} (not shown)`;
+      offscreen = `${which} (not shown)`;
+    } else if (nd.nativeRole === 'page') {
+      offscreen = which;
     }
     if (at) jobs.push({ nd, at, ...(offscreen ? { offscreen } : {}) });
     return undefined;
