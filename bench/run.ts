@@ -26,6 +26,7 @@ import { printFixedCost, printReport, writeReport, type Report } from './report.
 import { SCREENSHOT_FORMULA } from './screenshot.js';
 import { r1 } from './stats.js';
 import { instrument } from './trace.js';
+import { benchText, wantsTextBench } from './text.js';
 
 /** Launches one app, measures it into a new row of `report` and kills it; failures become row errors. */
 async function benchApp(session: Session, bus: A11yBus, env: Record<string, string>, spec: AppSpec, report: Report): Promise<void> {
@@ -115,6 +116,7 @@ async function main(): Promise<number> {
     await device.hello();
     bus = await A11yBus.connect();
     for (const spec of specs) await benchApp(session, bus, env, spec, report);
+    if (wantsTextBench()) await benchText(session, report.errors);
     process.stdout.write('\n\n');
   } catch (e) {
     report.errors.push(`bench: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);

@@ -28,7 +28,8 @@ export const findTool = defineTool({
     const text = p.text?.toLowerCase();
     const byRef = new Map(full.elements.map((l) => [l.ref, l]));
     // Text content (documents, terminals, pages) is searched whole and reported by line and offset (tools/text.ts).
-    const textHits = p.text ? (await findInText(session, raw, full, p.text)).filter((h) => !p.role || h.line.startsWith(`[${h.ref}] ${p.role}`)) : [];
+    const unsearched = { count: 0 };
+    const textHits = p.text ? (await findInText(session, raw, full, p.text, unsearched)).filter((h) => !p.role || h.line.startsWith(`[${h.ref}] ${p.role}`)) : [];
     const inText = new Set(textHits.map((h) => h.ref));
     let hits = full.elements.filter((l) => (!p.role || l.role === p.role) &&
       (!text || (l.name ?? '').toLowerCase().includes(text) || (!inText.has(l.ref) && !l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text))));
@@ -56,6 +57,7 @@ export const findTool = defineTool({
     const room = Math.max(0, limit - hits.length);
     for (const h of textHits.slice(0, room)) response.add(renderTextHit(h));
     if (total > limit) response.add(`… ${total - limit} more (narrow with role or a longer text, or raise limit, up to 100)`);
+    if (unsearched.count) response.add(`(the text of ${unsearched.count} more elements was not searched; narrow with app/window, or read one with computer_observe scope=eN)`);
   },
 });
 

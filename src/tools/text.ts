@@ -13,7 +13,7 @@ import type { SnapshotResult } from '../protocol/methods.js';
 import type { Session } from '../session/session.js';
 
 /** Most elements whose unread text one find asks the driver to search. */
-const MAX_TEXT_SEARCHES = 40;
+const MAX_TEXT_SEARCHES = 300;
 /** Most text matches one find lists per element. */
 const MATCHES_PER_ELEMENT = 5;
 
@@ -51,10 +51,10 @@ export interface TextHit { ref: string; line: string; match: TextMatch; offscree
 
 /**
  * Matches of `query` inside text content: elements whose text was read whole are searched here, the others by
- * the driver (`text.find`, at most MAX_TEXT_SEARCHES elements). An element that distilling left out (an Evince
+ * the driver (`text.find`, at most MAX_TEXT_SEARCHES elements; `unsearched.count` says how many more there were). An element that distilling left out (an Evince
  * page scrolled out of view) is reported on its nearest shown ancestor, with which child it is ("page 2 of 50").
  */
-export async function findInText(session: Session, raw: SnapshotResult, full: Snapshot, query: string): Promise<TextHit[]> {
+export async function findInText(session: Session, raw: SnapshotResult, full: Snapshot, query: string, unsearched = { count: 0 }): Promise<TextHit[]> {
   const refById = new Map<string, { ref: string; line: string }>();
   for (const l of full.elements) {
     const id = session.refs.lookup(l.ref)?.id;
@@ -81,18 +81,21 @@ export async function findInText(session: Session, raw: SnapshotResult, full: Sn
     return undefined;
   });
   const hits: TextHit[] = [];
-  let searches = 0;
-  for (const j of jobs) {
-    let matches: TextMatch[];
-    if (partial(j.nd)) {
-      if (++searches > MAX_TEXT_SEARCHES) continue;
+  const remote = jobs.filter((j) => partial(j.nd));
+  // The driver searches in parallel, a few at a time (one app answers one call at a time anyway).
+  const found = new Map<RawNode, TextMatch[]>();
+  const queue = remote.slice(0, MAX_TEXT_SEARCHES);
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    for (let j = queue.shift(); j; j = queue.shift()) {
       const r = await session.device.call('text.find', { id: j.nd.id, text: query, limit: MATCHES_PER_ELEMENT }).catch(() => undefined);
-      matches = (r?.matches ?? []).map((m) => ({ ...m, snippet: redactText(m.snippet) }));
-    } else {
-      matches = searchText(j.nd.value ?? '', query, { limit: MATCHES_PER_ELEMENT });
+      found.set(j.nd, (r?.matches ?? []).map((m) => ({ ...m, snippet: redactText(m.snippet) })));
     }
+  }));
+  for (const j of jobs) {
+    const matches = partial(j.nd) ? found.get(j.nd) ?? [] : searchText(j.nd.value ?? '', query, { limit: MATCHES_PER_ELEMENT });
     for (const m of matches) hits.push({ ref: j.at.ref, line: j.at.line, match: m, ...(j.offscreen ? { offscreen: j.offscreen } : {}) });
   }
+  unsearched.count = Math.max(0, remote.length - MAX_TEXT_SEARCHES);
   return hits;
 }
 

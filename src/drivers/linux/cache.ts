@@ -10,7 +10,7 @@ import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import type { ElementInfo, ReadOptions } from './reader.js';
-import { TextBudget } from './text.js';
+import { isTextBody, TextBudget } from './text.js';
 import { MAX_CHILDREN, MAX_LIST_CHILDREN, childrenOf, decodeStates, enrich, handleOf, readElement, showingIsReliable, toRawNode, zeroSized } from './reader.js';
 
 interface CachedItem { info: ElementInfo; parent: string; index: number }
@@ -93,6 +93,9 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
           ]);
           info.children = live.children;
           info.childCount = live.count;
+        } else if (isTextBody(info)) {
+          // A page scrolled out of view: only its text length (text.ts), so find knows to search it.
+          await enrich(bus, info, false, text);
         }
       } else {
         // The start node is always read live: caches hold stale roots (GTK4 caches the app root with 0 children).

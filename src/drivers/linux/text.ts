@@ -72,6 +72,11 @@ export function wantsText(info: TextHost): boolean {
   return false;
 }
 
+/** Whether a node is a text body (document, terminal, page): its text is content, read longer. */
+export function isTextBody(info: Pick<TextHost, 'atspiRole' | 'interfaces'>): boolean {
+  return info.interfaces.has(TEXT) && BODY_ROLES.test(info.atspiRole);
+}
+
 /** Whether a node is a terminal: its newest text is at the end, so a cut read keeps the tail. */
 export function isTerminal(info: Pick<TextHost, 'atspiRole'>): boolean { return info.atspiRole === 'terminal'; }
 
@@ -95,7 +100,10 @@ export async function readText(bus: A11yBus, info: TextHost, budget: TextBudget 
     grant > 0 ? getText(bus, info.target, start, start + grant) : Promise.resolve(''),
     caretful ? bus.call(info.target, TEXT, 'GetSelection', 'i', [0]).then(([a, b]) => [Number(a), Number(b)] as [number, number], () => undefined) : Promise.resolve(undefined),
   ]);
-  const out: TextRead = { text, length, start };
+  // Text made only of embedded-object marks (a Gecko document or section whose content is its children) is no
+  // text; where marks were dropped from a whole read, the length counts what is shown, so offsets stay honest.
+  if (text.trim() === '' && grant > 0 && !info.states.has('editable')) return undefined;
+  const out: TextRead = { text, length: start === 0 && grant >= length ? text.length : length, start };
   if (caretful) out.caret = Math.min(caretRaw, length);
   if (selection && selection[1] > selection[0] && selection[0] >= 0) out.selection = selection;
   return out;
