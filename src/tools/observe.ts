@@ -6,7 +6,7 @@ export const observeTool = defineTool({
   schema: {
     name: 'computer_observe',
     title: 'Observe a window',
-    description: 'Text snapshot of a window. scope=eN: only that subtree, unfolded, with its full text (from: text offset). query: only elements containing this text.',
+    description: 'Text snapshot of a window. scope=eN: only that subtree, unfolded, and its text (from=offset). query: only elements containing this text.',
     inputSchema: Type.Object({
       app: Type.Optional(Type.String({ maxLength: CAPS.name })),
       window: Type.Optional(Type.String({ maxLength: CAPS.name })),

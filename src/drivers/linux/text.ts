@@ -159,21 +159,25 @@ export async function readRange(bus: A11yBus, t: Target, start: number, end: num
 
 /**
  * `text.find`: case-insensitive matches of `query` in a node's whole text (up to TEXT_SEARCH_MAX characters),
- * read in chunks that overlap by the query's length so a match across a chunk edge is found once.
+ * read in chunks that overlap so a match across a chunk edge is found once, with its whole line.
  */
 export async function findText(bus: A11yBus, t: Target, query: string, limit: number): Promise<{ matches: TextMatch[]; length: number; searched: number }> {
   const length = await textNode(bus, t);
   const end = Math.min(length, TEXT_SEARCH_MAX);
   const matches: TextMatch[] = [];
   let line = 1;
-  const overlap = Math.max(0, query.length - 1);
+  // Each chunk is read with some text either side, so a match's line is whole in its snippet even at an edge;
+  // a match is kept by the chunk its offset falls in.
+  const context = 200;
   for (let at = 0; at < end && matches.length < limit; at += TEXT_CHUNK) {
-    const chunk = await getText(bus, t, at, Math.min(end, at + TEXT_CHUNK + overlap));
-    for (const m of searchText(chunk, query, { base: at, baseLine: line, limit: limit - matches.length })) {
-      // A match starting in the overlap belongs to the next chunk.
-      if (m.offset < at + TEXT_CHUNK) matches.push(m);
+    const pre = Math.min(at, context);
+    const chunk = await getText(bus, t, at - pre, Math.min(end, at + TEXT_CHUNK + query.length + context));
+    let preLines = 0;
+    for (let i = chunk.indexOf('\n'); i !== -1 && i < pre; i = chunk.indexOf('\n', i + 1)) preLines++;
+    for (const m of searchText(chunk, query, { base: at - pre, baseLine: line - preLines, limit: limit - matches.length + context })) {
+      if (m.offset >= at && m.offset < at + TEXT_CHUNK && matches.length < limit) matches.push(m);
     }
-    const own = chunk.slice(0, TEXT_CHUNK);
+    const own = chunk.slice(pre, pre + TEXT_CHUNK);
     for (let i = own.indexOf('\n'); i !== -1; i = own.indexOf('\n', i + 1)) line++;
   }
   return { matches, length, searched: end };
