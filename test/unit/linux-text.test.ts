@@ -154,3 +154,12 @@ test('text.find: line and offset in the whole text, across chunk edges', async (
   assert.equal(r.matches[1]!.offset, text.lastIndexOf('needle'));
   assert.equal(r.matches[1]!.line, TEXT_CHUNK / 2);
 });
+
+test('text.find is no oracle for masked secrets: a match inside a token is dropped', async () => {
+  const token = 'ghp_Abcdefghijklmnopqrstuvwxyz0123456789';
+  const { bus } = fakeBus({ '/d': { role: 'document frame', states: ['visible', 'showing'], text: `export TOKEN=${token}\necho ghp_ done` } });
+  const r = await findText(bus, at('/d'), 'ghp_Abc', 10);
+  assert.equal(r.matches.length, 0, JSON.stringify(r.matches));
+  const plain = await findText(bus, at('/d'), 'ghp_', 10);
+  assert.deepEqual(plain.matches.map((m) => m.line), [2]);
+});

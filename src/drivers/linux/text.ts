@@ -5,6 +5,7 @@
  * Password fields are never read: their text stays in the app.
  */
 import { ComputerUseError } from '../../protocol/errors.js';
+import { redactText } from '../../engine/redact.js';
 import { searchText, type TextMatch } from '../../engine/text.js';
 import type { A11yBus, Target } from './bus.js';
 
@@ -67,8 +68,9 @@ export function wantsText(info: TextHost): boolean {
   if (!info.interfaces.has(TEXT)) return false;
   if (info.atspiRole === 'password text') return false;
   if (info.states.has('editable')) return true;
-  if (BODY_ROLES.test(info.atspiRole) || /^(paragraph|heading|block quote|static|caption)$/.test(info.atspiRole)) return true;
-  if (/^(entry|label|spin button|combo box|link|section|table cell|list item)$/.test(info.atspiRole)) return info.name === '';
+  if (BODY_ROLES.test(info.atspiRole) || /^(paragraph|block quote)$/.test(info.atspiRole)) return true;
+  // Headings and static text are usually named by their text (Gecko, Chromium): read only when they are not.
+  if (/^(entry|label|spin button|combo box|link|section|table cell|list item|heading|static|caption)$/.test(info.atspiRole)) return info.name === '';
   return false;
 }
 
@@ -175,7 +177,14 @@ export async function findText(bus: A11yBus, t: Target, query: string, limit: nu
     let preLines = 0;
     for (let i = chunk.indexOf('\n'); i !== -1 && i < pre; i = chunk.indexOf('\n', i + 1)) preLines++;
     for (const m of searchText(chunk, query, { base: at - pre, baseLine: line - preLines, limit: limit - matches.length + context })) {
-      if (m.offset >= at && m.offset < at + TEXT_CHUNK && matches.length < limit) matches.push(m);
+      if (m.offset < at || m.offset >= at + TEXT_CHUNK || matches.length >= limit) continue;
+      // A match inside a secret (a key, a token) is no match: otherwise find would be an oracle that spells out
+      // what the snapshot masks, a character at a time.
+      const i = m.offset - (at - pre);
+      const ls = chunk.lastIndexOf('\n', i - 1) + 1;
+      const le = chunk.indexOf('\n', i);
+      if (!redactText(chunk.slice(ls, le === -1 ? undefined : le)).toLowerCase().includes(query.toLowerCase())) continue;
+      matches.push(m);
     }
     const own = chunk.slice(pre, pre + TEXT_CHUNK);
     for (let i = own.indexOf('\n'); i !== -1; i = own.indexOf('\n', i + 1)) line++;
