@@ -1,7 +1,7 @@
 import type { DistilledNode } from './distill.js';
 import type { State, WindowInfo } from './node.js';
 import type { Role } from './role.js';
-import { textPart } from './text.js';
+import { caretPart, textPart } from './text.js';
 
 /** States printed on a line, in this order (focusable/active/multiline/offscreen/invisible are never shown). */
 export const RENDERED_STATES: readonly State[] = [
@@ -132,7 +132,7 @@ export function renderLine(node: DistilledNode, bodyChars?: number): string {
   const marker = hasSubmenuMarker(node);
   for (const st of renderedStates(node)) if (!(marker && st === 'collapsed')) s += ` ${st}`;
   if (marker) s += ' ▸';
-  return s;
+  return s + caretPart(node);
 }
 
 /** The header line: app, pid, window title and whether it has focus. */

@@ -29,21 +29,28 @@ export function isBody(t: TextFacts): boolean {
   return TEXT_BODY_ROLES.has(t.role) && t.value !== undefined && (t.role !== 'generic' || t.value !== '' || (t.valueLength ?? 0) > 0);
 }
 
-/** Whether the caret is worth a few tokens: in the focused element, a document or terminal, or with a selection. */
+/**
+ * Whether the caret is worth a few tokens: in the focused element or a document/terminal with text, or with a
+ * selection. An empty field's caret says nothing.
+ */
 function showsCaret(t: TextFacts): boolean {
   if (t.selection && t.selection[1] > t.selection[0]) return true;
-  return t.caret !== undefined && t.caret >= 0 && (t.role === 'document' || (t.states?.includes('focused') ?? false));
+  return t.caret !== undefined && t.caret >= 0 && (t.value ?? '') !== '' && (t.role === 'document' || (t.states?.includes('focused') ?? false));
+}
+
+/** The caret and selection as they end an element line (after its states), or ''. */
+export function caretPart(t: TextFacts): string {
+  return showsCaret(t) ? caretSuffix(t) : '';
 }
 
 /**
  * What follows the name on an element line for a node with text content, caret or selection: the value (a
- * body's longer, with the exact "more text" hint), then ` caret=N selected=A–B`. Undefined for other nodes:
+ * body's longer, with the exact "more text" hint; caretPart ends the line). Undefined for other nodes:
  * the renderer's plain `value="…"` applies.
  */
 export function textPart(t: TextFacts, bodyChars = MAX_BODY_CHARS): string | undefined {
   const body = isBody(t);
-  const caret = showsCaret(t) ? caretSuffix(t) : '';
-  if (!body && !caret && !isPartial(t)) return undefined;
+  if (!body && !showsCaret(t) && !isPartial(t)) return undefined;
   const value = t.value ?? '';
   let s = '';
   if (body || (t.valueStart ?? 0) > 0) {
@@ -58,7 +65,7 @@ export function textPart(t: TextFacts, bodyChars = MAX_BODY_CHARS): string | und
   } else if (value !== '' && value !== t.name) {
     s += ` value=${quote(value, MAX_VALUE_CHARS, t.valueLength)}`;
   }
-  return s + caret;
+  return s;
 }
 
 /** A body's characters for a token budget: a third of it in characters (~a tenth in tokens), 80 to 600. */

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RawNode } from '../../src/engine/node.js';
 import { redactTree } from '../../src/engine/redact.js';
-import { bodyValue, lineAt, renderTextBlock, searchText, textPart } from '../../src/engine/text.js';
+import { bodyValue, caretPart, lineAt, renderTextBlock, searchText, textPart, type TextFacts } from '../../src/engine/text.js';
+
+const line = (t: TextFacts): string | undefined => { const v = textPart(t); const c = caretPart(t); return v === undefined && !c ? undefined : `${v ?? ''}${c}`; };
 
 test('a body cut at the head ends on a line break and names the exact offset to read on', () => {
   const value = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join('\n');
@@ -13,14 +15,16 @@ test('a body cut at the head ends on a line break and names the exact offset to 
 });
 
 test('a terminal tail read: the end is shown, and where earlier text is', () => {
-  const s = textPart({ role: 'document', ref: 'e5', value: 'row-1999\nrow-2000\n$ ', valueStart: 9000, valueLength: 9020, caret: 9020 });
+  const s = line({ role: 'document', ref: 'e5', value: 'row-1999\nrow-2000\n$ ', valueStart: 9000, valueLength: 9020, caret: 9020 });
   assert.equal(s, ' value="…row-1999\\nrow-2000\\n$ " (text 9,000–9,020 of 9,020; earlier: scope=e5 from=5000) caret=9020');
 });
 
 test('caret and selection on a focused field; nothing extra on an unfocused one without selection', () => {
-  assert.equal(textPart({ role: 'textbox', value: 'hello', caret: 5, states: ['focused'] }), ' value="hello" caret=5');
-  assert.equal(textPart({ role: 'textbox', value: 'hello', caret: 2, selection: [1, 3] }), ' value="hello" caret=2 selected=1–3');
-  assert.equal(textPart({ role: 'textbox', value: 'hello', caret: 5 }), undefined);
+  assert.equal(line({ role: 'textbox', value: 'hello', caret: 5, states: ['focused'] }), ' value="hello" caret=5');
+  assert.equal(line({ role: 'textbox', value: 'hello', caret: 2, selection: [1, 3] }), ' value="hello" caret=2 selected=1–3');
+  assert.equal(line({ role: 'textbox', value: 'hello', caret: 5 }), undefined);
+  // An empty field's caret says nothing.
+  assert.equal(caretPart({ role: 'document', value: '', caret: 0, states: ['focused'] }), '');
 });
 
 test('search: case-insensitive, line and offset of the full text, snippets cut around the match', () => {

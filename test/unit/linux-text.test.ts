@@ -112,10 +112,11 @@ test('the snapshot budget bounds the text read in all; each node still gets a li
   assert.ok(read >= 10_000, `read ${read}`);
 });
 
-test('a password field: no Text call at all, and text.read / text.find refuse it', async () => {
+test('a password field: only its length is asked (it reads ••••), never its text; text.read / text.find refuse it', async () => {
   const { bus, calls } = fakeBus({ '/pw': { role: 'password text', states: ['visible', 'showing', 'editable', 'focused'], text: 'hunter2-secret', caret: 14, selection: [0, 14] } });
   const raw = toRawNode(await readElement(bus, at('/pw')));
-  assert.equal(raw.value, undefined);
+  assert.equal(raw.value, '••••');
+  assert.equal(raw.valueLength, undefined);
   assert.equal(raw.caret, undefined);
   assert.equal(raw.selection, undefined);
   assert.equal(calls.length, 0, calls.join('; '));

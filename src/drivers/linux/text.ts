@@ -66,8 +66,7 @@ export interface TextHost {
  */
 export function wantsText(info: TextHost): boolean {
   if (!info.interfaces.has(TEXT)) return false;
-  if (info.atspiRole === 'password text') return false;
-  if (info.states.has('editable')) return true;
+  if (info.states.has('editable') || info.atspiRole === 'password text') return true;
   if (BODY_ROLES.test(info.atspiRole) || /^(paragraph|block quote)$/.test(info.atspiRole)) return true;
   // Headings and static text are usually named by their text (Gecko, Chromium): read only when they are not.
   if (/^(entry|label|spin button|combo box|link|section|table cell|list item|heading|static|caption)$/.test(info.atspiRole)) return info.name === '';
@@ -88,7 +87,8 @@ export function isTerminal(info: Pick<TextHost, 'atspiRole'>): boolean { return 
  * is not showing (an Evince page scrolled out) only has its length read: `text.find` searches it on demand.
  */
 export async function readText(bus: A11yBus, info: TextHost, budget: TextBudget = new TextBudget()): Promise<TextRead | undefined> {
-  if (info.atspiRole === 'password text') return undefined;
+  // A password field says only whether it holds something (the engine shows ••••): its length, never its text.
+  if (info.atspiRole === 'password text') return { text: '', length: Math.max(0, Number(await bus.getProp(info.target, TEXT, 'CharacterCount') ?? 0)), start: 0 };
   const props = await bus.getAll(info.target, TEXT);
   const length = Math.max(0, Number(props['CharacterCount'] ?? 0));
   const caretRaw = Number(props['CaretOffset'] ?? -1);
