@@ -26,7 +26,7 @@ after(async () => {
 /** Calls `fn` until it returns a text matching `pattern`, or fails with the last text. */
 async function until(fn: () => Promise<string>, pattern: RegExp): Promise<string> {
   let text = '';
-  for (let i = 0; i < 60; i++) {
+  for (let i = 0; i < 120; i++) {
     text = await fn();
     if (pattern.test(text)) return text;
     await new Promise((r) => setTimeout(r, 250));
@@ -50,7 +50,8 @@ test('PDF in Evince: find a sentence on page 2, with page, line and offset; page
   assert.match(snap, /value="Annual report 2026\\nQuarterly figures, paragraph 1:/, snap);
   assert.match(snap, /\(text 0–[\d,]+ of [\d,]+; more: scope=e\d+ from=\d+\)/, snap);
 
-  const found = ok(await computer.tools.find({ app: 'evince', text: 'auditors signed' }));
+  // Evince extracts a page's text in the background after the document loads: ask until it has.
+  const found = await until(async () => ok(await computer.tools.find({ app: 'evince', text: 'auditors signed' })), /^1 match/);
   if (process.env['TEXT_DEBUG']) console.error(found);
   assert.match(found, /^1 match for "auditors signed"/, found);
   assert.match(found, /page 2 of 2.* line 3, offset \d+: "The auditors signed the accounts on 3 March\."/, found);
