@@ -33,6 +33,7 @@ import { r1 } from './stats.js';
 import { instrument } from './trace.js';
 import { benchWeston, westonLine } from './weston.js';
 import { benchToolkits } from './toolkits.js';
+import { benchText, wantsTextBench } from './text.js';
 
 /** Launches one app, measures it into a new row of `report` and kills it; failures become row errors. */
 async function benchApp(session: Session, bus: A11yBus, env: Record<string, string>, spec: AppSpec, report: Report): Promise<void> {
@@ -131,6 +132,7 @@ async function main(): Promise<number> {
     if ((process.env['BENCH_APPS'] ?? '').split(',').includes('calc-grid')) Object.assign(report, { grid: await benchGrid() });
     // Long lists (issue 9 item 4): with BENCH_APPS unset or naming "lists".
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('lists')) await benchLists(RUNS).catch((e: unknown) => { report.errors.push(`lists: ${errText(e)}`); });
+    if (wantsTextBench()) await benchText(session, report.errors);
     process.stdout.write('\n\n');
     // Wayland (issue 10 item 6): its own Weston sandbox; BENCH_APPS=weston runs it (alone or with others).
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').map((a) => a.trim()).includes('weston')) {

@@ -3,6 +3,7 @@ import type { WindowInfo } from './node.js';
 import { isGrid } from './grid.js';
 import { GRID_TOKENS, gridBlock, moreLine, render, renderFooter, renderLine, visibleChildren, MAX_LIST_ITEMS, type FooterNotes, type Rendered } from './render.js';
 import { INTERACTIVE_ROLES } from './role.js';
+import { bodyCharsFor } from './text.js';
 
 /** Default snapshot budget in tokens (seed §3.1). */
 export const DEFAULT_MAX_TOKENS = 2000;
@@ -73,7 +74,8 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
   const maxList = opts.maxListItems ?? MAX_LIST_ITEMS;
   // A grid takes at most 60% of the budget, all of it but a margin when it is the scope itself.
   const gridTokens = opts.uncapped && isGrid(opts.uncapped) ? Math.max(100, maxTokens - 150) : Math.min(GRID_TOKENS, Math.floor(maxTokens * 0.6));
-  const base = { maxListItems: maxList, gridTokens, ...(opts.uncapped ? { uncapped: opts.uncapped } : {}) };
+  const bodyChars = bodyCharsFor(maxTokens);
+  const base = { maxListItems: maxList, gridTokens, bodyChars, ...(opts.uncapped ? { uncapped: opts.uncapped } : {}) };
   const full = render(root, window, { ...base, notes: opts.notes ?? {} });
   const fullTokens = estimateTokens(full.text);
   if (fullTokens <= maxTokens) return { ...full, tokens: fullTokens, omitted: 0, scopes: [] };
@@ -86,7 +88,7 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
     const { shown, cut } = visibleChildren(node, maxList, opts.uncapped);
     totalCut += cut;
     const info: Info = { node, parent, order: infos.length, priority: 3,
-      cost: estimateTokens(`${'  '.repeat(depth)}${renderLine(node)}\n`),
+      cost: estimateTokens(`${'  '.repeat(depth)}${renderLine(node, bodyChars)}\n`),
       moreCost: ((m) => (m === undefined ? 0 : estimateTokens(`${m}\n`)))(moreLine(node, shown.length, cut, depth)) };
     infos.push(info);
     if (node.states.includes('focused')) for (let p: Info | undefined = info; p; p = p.parent) focused.add(p.node);
@@ -129,7 +131,7 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
 }
 
 function finish(root: DistilledNode, window: WindowInfo, infos: Info[], keep: Set<DistilledNode>,
-  base: { maxListItems: number; gridTokens: number; uncapped?: DistilledNode }, notes: FooterNotes): BudgetedRender {
+  base: { maxListItems: number; gridTokens: number; bodyChars: number; uncapped?: DistilledNode }, notes: FooterNotes): BudgetedRender {
   const omittedUnder = new Map<Info, number>();
   let omitted = 0;
   for (const i of infos) {

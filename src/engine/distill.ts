@@ -13,6 +13,11 @@ export interface DistilledNode {
   value?: string;
   /** Full value length when the driver cut the value. */
   valueLength?: number;
+  /** Offset of `value` in the full text when the driver read a later range (a terminal's tail). */
+  valueStart?: number;
+  /** Text caret offset, and the selected range, where the node has them. */
+  caret?: number;
+  selection?: [number, number];
   description?: string;
   stableId?: string;
   states: State[];
@@ -214,6 +219,9 @@ function convert(raw: RawNode, ancestors: RawNode[]): DistilledNode {
   if (raw.name !== undefined && raw.name !== '') n.name = raw.name;
   if (raw.value !== undefined) n.value = raw.value;
   if (raw.valueLength !== undefined) n.valueLength = raw.valueLength;
+  if (raw.valueStart !== undefined) n.valueStart = raw.valueStart;
+  if (raw.caret !== undefined) n.caret = raw.caret;
+  if (raw.selection !== undefined) n.selection = [raw.selection[0], raw.selection[1]];
   if (raw.description !== undefined && raw.description !== '') n.description = raw.description;
   if (raw.stableId !== undefined && raw.stableId !== '') n.stableId = raw.stableId;
   if (raw.range !== undefined) n.range = { ...raw.range };

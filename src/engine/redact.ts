@@ -105,12 +105,19 @@ function redactNode(n: RawNode, parentName: string | undefined): RawNode {
   if (n.states.includes('password')) {
     // Never trust the driver alone: a password field only ever says whether it holds something.
     delete out.valueLength;
+    // Caret, selection and range offsets would tell the secret's length.
+    delete out.caret;
+    delete out.selection;
+    delete out.valueStart;
     if ((n.value !== undefined && n.value !== '') || (n.valueLength ?? 0) > 0) out.value = PASSWORD_MASK;
     else if (n.value !== undefined) out.value = '';
   } else if (n.value !== undefined) {
     if (isOneTimeCode(n.value, [n.name, n.description, parentName])) {
       out.value = SECRET_MASK;
       delete out.valueLength;
+      delete out.caret;
+      delete out.selection;
+      delete out.valueStart;
     } else {
       out.value = redactText(n.value);
       if (out.value !== n.value) delete out.valueLength;

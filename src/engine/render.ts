@@ -3,6 +3,7 @@ import { estimateTokens } from './budget.js';
 import { isGrid, renderGrid } from './grid.js';
 import type { State, WindowInfo } from './node.js';
 import type { Role } from './role.js';
+import { caretPart, textPart } from './text.js';
 
 /** States printed on a line, in this order (focusable/active/multiline/offscreen/invisible are never shown). */
 export const RENDERED_STATES: readonly State[] = [
@@ -48,6 +49,8 @@ export interface RenderOptions {
   uncapped?: DistilledNode;
   /** Footer facts. */
   notes?: FooterNotes;
+  /** Characters of a text body (document, terminal, page) shown on its line; see engine/text.ts. */
+  bodyChars?: number;
   /** Tokens a table rendered as a grid may take (grid.ts); default GRID_TOKENS. */
   gridTokens?: number;
 }
@@ -133,10 +136,13 @@ export function hasSubmenuMarker(node: DistilledNode): boolean {
 }
 
 /** The text of one element line, without indentation. */
-export function renderLine(node: DistilledNode): string {
+export function renderLine(node: DistilledNode, bodyChars?: number): string {
   let s = `[${node.ref ?? '?'}] ${node.role}`;
   if (node.name) s += ` ${quote(node.name, MAX_NAME_CHARS)}`;
-  if (node.value !== undefined && node.value !== '' && node.value !== node.name) {
+  // Text content (documents, terminals, pages, paragraphs) and caret/selection: engine/text.ts.
+  const text = textPart(node, bodyChars);
+  if (text !== undefined) s += text;
+  else if (node.value !== undefined && node.value !== '' && node.value !== node.name) {
     s += ` value=${quote(node.value, MAX_VALUE_CHARS, node.valueLength)}`;
   }
   if (node.range && (node.role === 'slider' || node.role === 'spinbutton' || node.role === 'scrollbar'
@@ -146,7 +152,7 @@ export function renderLine(node: DistilledNode): string {
   const marker = hasSubmenuMarker(node);
   for (const st of renderedStates(node)) if (!(marker && st === 'collapsed')) s += ` ${st}`;
   if (marker) s += ' ▸';
-  return s;
+  return s + caretPart(node);
 }
 
 /** The header line: app, pid, window title and whether it has focus. */
@@ -224,7 +230,7 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
       lines.push(line, ...g.cells);
       return;
     }
-    const text = renderLine(node);
+    const text = renderLine(node, opts.bodyChars);
     out.push('  '.repeat(depth) + text);
     const line: SnapshotLine = { ref: node.ref ?? '?', depth, role: node.role, states: renderedStates(node), text };
     if (parent !== undefined) line.parent = parent;

@@ -60,7 +60,9 @@ export const ATSPI_ROLE_MAP: Readonly<Record<string, Role>> = {
   'info bar': 'statusbar', 'date editor': 'group', 'calendar': 'table', 'accelerator label': 'label',
   'autocomplete': 'combobox', 'rating': 'slider', 'timer': 'text', 'chart': 'image', 'math': 'text',
   'comment': 'group', 'content deletion': 'text', 'content insertion': 'text', 'mark': 'text',
-  'suggestion': 'text', 'footnote': 'text', 'ruler': 'generic', 'directory pane': 'pane', 'page': 'tabpanel',
+  'suggestion': 'text', 'footnote': 'text', 'ruler': 'generic', 'directory pane': 'pane',
+  // ATSPI_ROLE_PAGE is a page of a document (Evince's PDF pages carry their text); notebook pages are "page tab".
+  'page': 'document',
 'input method window': 'window', 'audio': 'generic', 'video': 'generic',
   'definition': 'text', 'log': 'list', 'marquee': 'text', 'math fraction': 'text', 'math root': 'text',
   'subscript': 'text', 'superscript': 'text', 'description value': 'text',

@@ -441,6 +441,50 @@ export const LogParams = Type.Object({ level: Str(64), message: Str() });
 /** `$/cancel {id}`: the caller gave up on request `id`; the serving side aborts its handler's signal. */
 export const CancelParams = Type.Object({ id: Type.Union([Type.Integer(), Type.String({ maxLength: LIMITS.id })]) }, Strict);
 
+/**
+ * `text.read`: characters [start, end) of an element's text (Text interface), for text a snapshot cut. The
+ * driver clamps the range to the text and to a chunk it can read at once, and refuses a password field.
+ */
+export const TextReadParams = Type.Object({
+  id: Id,
+  start: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
+  /** Exclusive; the end of the text when absent. */
+  end: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
+}, Strict);
+export type TextReadParams = Static<typeof TextReadParams>;
+export const TextReadResult = Type.Object({
+  text: Str(1_000_000),
+  /** Offset of `text` in the full text. */
+  start: Count(Number.MAX_SAFE_INTEGER),
+  /** Full length of the text. */
+  length: Count(Number.MAX_SAFE_INTEGER),
+  /** 1-based line on which `text` starts. */
+  startLine: Count(Number.MAX_SAFE_INTEGER),
+  caret: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
+  selection: Type.Optional(Type.Tuple([Count(Number.MAX_SAFE_INTEGER), Count(Number.MAX_SAFE_INTEGER)])),
+});
+export type TextReadResult = Static<typeof TextReadResult>;
+
+/** `text.find`: case-insensitive matches of `text` in an element's whole text, with line and offset. */
+export const TextFindParams = Type.Object({
+  id: Id,
+  text: Type.String({ minLength: 1, maxLength: LIMITS.actValue }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+}, Strict);
+export type TextFindParams = Static<typeof TextFindParams>;
+export const TextFindResult = Type.Object({
+  matches: Type.Array(Type.Object({
+    offset: Count(Number.MAX_SAFE_INTEGER),
+    line: Count(Number.MAX_SAFE_INTEGER),
+    /** The match's line, cut around the match. */
+    snippet: Str(1000),
+  }), { maxItems: 1000 }),
+  length: Count(Number.MAX_SAFE_INTEGER),
+  /** Characters searched (the driver stops at a cap on huge texts). */
+  searched: Count(Number.MAX_SAFE_INTEGER),
+});
+export type TextFindResult = Static<typeof TextFindResult>;
+
 /** One protocol method: its literal name and its params and result schemas. */
 export interface MethodSpec<N extends string = string, P extends TSchema = TSchema, R extends TSchema = TSchema> {
   readonly method: N;
@@ -474,6 +518,8 @@ export const METHODS = [
   defineMethod('screen.displays', NoParams, DisplaysResult),
   defineMethod('shutdown', NoParams, Ok),
   defineMethod('list.find', ListFindParams, ListFindResult),
+  defineMethod('text.read', TextReadParams, TextReadResult),
+  defineMethod('text.find', TextFindParams, TextFindResult),
 ] as const;
 
 type Spec = (typeof METHODS)[number];

@@ -10,8 +10,8 @@ export const actTool = defineTool({
   schema: {
     name: 'computer_act',
     title: 'Act on elements',
-    description: 'Actions on elements by ref, in order (a grid cell: <table ref>:<address>, e.g. e34:B7). value: text for set_value (replaces) or type (at the caret); item for select; ' +
-      'up|down|left|right|into_view|"to N" (row N of a long list) for scroll; the target\'s ref for drag_to.',
+    description: 'Actions by ref, in order (grid cell: e34:B7). value: text for set_value (replaces) or type (at caret); item for select; ' +
+      'up|down|left|right|into_view|"to N" (row N) for scroll; target ref for drag_to.',
     inputSchema: Type.Object({
       device: DEVICE,
       actions: Type.Array(Type.Object({

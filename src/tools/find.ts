@@ -5,6 +5,7 @@ import type { ListFindResult } from '../protocol/methods.js';
 import { ROLES } from '../engine/role.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
 import { deciderPick, tiedCandidates } from './disambiguate.js';
+import { findInText, renderTextHit } from './text.js';
 import { CAPS, defineTool, DEVICE, ENUM_UNLISTED, PROP_UNLISTED, STRICT } from './tool.js';
 
 export const findTool = defineTool({
@@ -31,13 +32,18 @@ export const findTool = defineTool({
     const { full } = session.snapshotOf(raw);
     const text = p.text?.toLowerCase();
     const byRef = new Map(full.elements.map((l) => [l.ref, l]));
+    // Text content (documents, terminals, pages) is searched whole and reported by line and offset (tools/text.ts).
+    const unsearched = { count: 0 };
+    const textHits = p.text ? (await findInText(session, raw, full, p.text, unsearched)).filter((h) => !p.role || h.line.startsWith(`[${h.ref}] ${p.role}`)) : [];
+    const inText = new Set(textHits.map((h) => h.ref));
     let hits = full.elements.filter((l) => (!p.role || l.role === p.role) &&
-      (!text || (l.name ?? '').toLowerCase().includes(text) || (!l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text))));
+      (!text || (l.name ?? '').toLowerCase().includes(text) || (!inText.has(l.ref) && !l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text))));
     const limit = p.limit ?? 20;
-    const head = `${hits.length} match${hits.length === 1 ? '' : 'es'}${p.text ? ` for ${JSON.stringify(p.text)}` : ''}${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ${JSON.stringify(redactText(raw.window.title))}`;
+    const total = hits.length + textHits.length;
+    const head = `${total} match${total === 1 ? '' : 'es'}${p.text ? ` for ${JSON.stringify(p.text)}` : ''}${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ${JSON.stringify(redactText(raw.window.title))}`;
     // No hit, or a tie: the decider model (if configured) picks one among at most 20 candidates (seed §10).
     let pick: SnapshotLine | undefined;
-    const candidates = decider && p.text
+    const candidates = decider && p.text && textHits.length === 0
       ? tiedCandidates(p.text, hits, full.elements.filter((l) => (p.role ? l.role === p.role : !!l.name) && l.depth > 0))
       : undefined;
     if (decider && p.text && candidates) {
@@ -53,7 +59,10 @@ export const findTool = defineTool({
     }
     if (pick) hits = [pick, ...hits.filter((l) => l !== pick)];
     for (const l of hits.slice(0, limit)) response.add(`${l.text}${breadcrumb(l, byRef)}${l === pick ? "  (decider's pick)" : ''}`);
-    if (hits.length > limit) response.add(`… ${hits.length - limit} more (narrow with role or a longer text, or raise limit, up to 100)`);
+    const room = Math.max(0, limit - hits.length);
+    for (const h of textHits.slice(0, room)) response.add(renderTextHit(h));
+    if (total > limit) response.add(`… ${total - limit} more (narrow with role or a longer text, or raise limit, up to 100)`);
+    if (unsearched.count) response.add(`(the text of ${unsearched.count} more elements was not searched; narrow with app/window, or read one with computer_observe scope=eN)`);
     // Long lists show only the rows on screen: search the rest of them in the app (issue 9 item 4).
     if (p.text) for (const line of await offScreenMatches(session, raw.root, full.elements, p.text, limit, p.from, signal)) response.add(line);
   },

@@ -25,7 +25,8 @@ test('the format of the seed example', () => {
     '[e1] window "Untitled Document 1 - gedit"',
     '  [e2] menubar',
     '    [e3] menuitem "File" ▸',
-    `  [e5] document "Text view" value="hello wor${'x'.repeat(71)}…(1.2k)" editable focused`,
+    // A document is a text body: up to 600 characters, then the exact range shown and how to read on.
+    `  [e5] document "Text view" value="hello wor${'x'.repeat(100)}…" (text 0–109 of 1,234; more: scope=e5 from=109) editable focused`,
     '  [e6] statusbar "Ln 1, Col 12"',
     '  [e7] button "Close"',
     '(folded 23 nameless containers)',

@@ -21,7 +21,7 @@ test('golden: gedit', () => {
     '  [e8] tablist',
     '    [e9] tab "Untitled Document 1" selected',
     '      [e10] button "Close Document"',
-    `  [e11] document "Text view" value="${GEDIT_TEXT.slice(0, 80)}…(1.5k)" editable focused`,
+    `  [e11] document "Text view" value="${GEDIT_TEXT.slice(0, 600)}…" (text 0–600 of 1,500; more: scope=e11 from=600) editable focused`,
     '  [e12] statusbar',
     '    [e13] label "Ln 1, Col 12"',
     '    [e14] button "Tab Width: 8"',

@@ -57,7 +57,9 @@ function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean } =
     switch (member) {
       case 'GetRole': return [ATSPI_ROLES.indexOf(n.role)];
       case 'GetRoleName': return [n.role];
-      case 'GetAll': return [{ Name: { value: n.name }, Description: { value: '' }, ChildCount: { value: n.kids.length } }];
+      case 'GetAll': return [String(body[0]) === 'org.a11y.atspi.Text'
+        ? { CharacterCount: { value: [...(n.text ?? '')].length }, CaretOffset: { value: n.caret ?? 0 } }
+        : { Name: { value: n.name }, Description: { value: '' }, ChildCount: { value: n.kids.length } }];
       case 'Get': {
         const prop = String(body[1]);
         const v = prop === 'ChildCount' ? n.kids.length : prop === 'Parent' ? [APP, n.parent] : prop === 'Name' ? n.name

@@ -13,6 +13,7 @@ import type { ElementInfo, ReadOptions } from './reader.js';
 import { annotateCells, readByCoordinate, readGrid } from './table.js';
 import { sliceRows } from './visible.js';
 import { MAX_CHILDREN, MAX_LIST_CHILDREN, childrenOf, markSlice, decodeStates, enrich, handleOf, readElement, showingIsReliable, showsOnScreen, toRawNode, zeroSized } from './reader.js';
+import { isTextBody, TextBudget } from './text.js';
 
 interface CachedItem { info: ElementInfo; parent: string; index: number }
 
@@ -54,6 +55,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
     if (list) list.push(item); else byParent.set(item.parent, [item]);
   }
   const maxNodes = opts.maxNodes ?? 5000;
+  const text = opts.text ?? new TextBudget();
   let nodes = 0;
   let cached = 0;
   let truncated = false;
@@ -92,12 +94,15 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
               : readByCoordinate(info.interfaces, info.childCount) ? Promise.resolve({ children: [], count: info.childCount, start: 0 })
                 : childrenOf(bus, t, kids ? kids.length : info.childCount),
             // Only a node with children can hide a subtree: leaves skip the extra call.
-            enrich(bus, info, (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false && info.childCount > 0)),
+            enrich(bus, info, (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false && info.childCount > 0), text),
           ]);
           info.children = live.children;
           info.childCount = live.count;
           if (live.start > 0) info.childStart = live.start;
           if ('visible' in live && live.visible) info.childVisible = true;
+        } else if (isTextBody(info)) {
+          // A page scrolled out of view: only its text length (text.ts), so find knows to search it.
+          await enrich(bus, info, false, text);
         }
       } else {
         // The start node is always read live: caches hold stale roots (GTK4 caches the app root with 0 children).
@@ -105,7 +110,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
           if ('error' in rootRead) throw rootRead.error;
           info = rootRead.info;
         } else {
-          info = await readElement(bus, t, { bounds: opts.bounds ?? false });
+          info = await readElement(bus, t, { bounds: opts.bounds ?? false, text });
         }
         if (depth === 0) {
           const states = await Promise.all(info.children.slice(0, MAX_CHILDREN).map((c) => {

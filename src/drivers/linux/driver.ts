@@ -20,6 +20,7 @@ import { noteActiveDescendant } from './table.js';
 import { chordStrokes, LinuxInput, textStrokes, type Expect } from './input.js';
 import { A11Y_FIX_COMMANDS, a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './prereq.js';
 import { readElement, readTree, targetOf, toRawNode } from './reader.js';
+import { findText, readRange } from './text.js';
 import { inside, sameRect } from '../../fallback/geometry.js';
 import type { KeysParams, PointerParams } from '../../protocol/methods.js';
 import { Overlay } from './x11/overlay.js';
@@ -225,6 +226,9 @@ export class LinuxDriver {
       shutdown: () => { setTimeout(() => process.exit(0), 10); return { ok: true }; },
       // Search a long list beyond the rows on screen (issue 9 item 4).
       'list.find': (p) => findInList(this.bus, targetOf(p.container), p),
+      // Text content beyond what a snapshot shows (text.ts): a range, or a search with line and offset.
+      'text.read': (p) => readRange(this.bus, targetOf(p.id), p.start ?? 0, p.end ?? Number.MAX_SAFE_INTEGER),
+      'text.find': (p) => findText(this.bus, targetOf(p.id), p.text, p.limit ?? 20),
     });
   }
 

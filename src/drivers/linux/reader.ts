@@ -9,10 +9,9 @@ import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import { annotateCells, readByCoordinate, readGrid } from './table.js';
 import { sliceRows, visibleSlice } from './visible.js';
+import { readText as readTextFacts, TextBudget, wantsText } from './text.js';
 
 const ACC = 'org.a11y.atspi.Accessible';
-/** Text longer than this is cut in the snapshot; the full length is reported beside it. */
-export const TEXT_READ_LIMIT = 400;
 /** Children read per node; huge managed lists (tables, Chromium lists) are cut here and counted. */
 export const MAX_CHILDREN = 200;
 /**
@@ -61,6 +60,10 @@ export interface ElementInfo {
   textLength?: number;
   /** A non-editable combo box's chosen item (read from its list child's Selection: Gecko, Chromium). */
   choice?: string;
+  /** Offset where `text` starts in the full text (a terminal's tail). */
+  textStart?: number;
+  caret?: number;
+  selection?: [number, number];
   value?: { current: number; min: number; max: number; step: number };
   bounds?: [number, number, number, number];
 }
@@ -73,10 +76,12 @@ export interface ReadOptions {
   bounds?: boolean;
   /** Prune subtrees the toolkit reports as not showing (when the parent is showing). */
   pruneHidden?: boolean;
+  /** The text budget of this read (one per snapshot); a fresh one when absent. */
+  text?: TextBudget;
 }
 
 /** Reads the core facts of one element with concurrent calls. */
-export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: boolean; children?: boolean } = {}): Promise<ElementInfo> {
+export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: boolean; children?: boolean; text?: TextBudget } = {}): Promise<ElementInfo> {
   const propsRead = bus.getAll(t, ACC);
   const ifacesRead = bus.call(t, ACC, 'GetInterfaces');
   const [role, props, stateWords, ifaces, kids] = await Promise.all([
@@ -105,7 +110,7 @@ export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: bool
   };
   if (kids.start > 0) info.childStart = kids.start;
   if (kids.visible) info.childVisible = true;
-  await enrich(bus, info, opts.bounds ?? false);
+  await enrich(bus, info, opts.bounds ?? false, opts.text);
   return info;
 }
 
@@ -136,49 +141,32 @@ export async function childrenOf(bus: A11yBus, t: Target, count: number): Promis
 }
 
 /** Reads the interface-specific facts (text, value, bounds) the core read does not cover. */
-export async function enrich(bus: A11yBus, info: ElementInfo, bounds: boolean): Promise<void> {
+export async function enrich(bus: A11yBus, info: ElementInfo, bounds: boolean, text?: TextBudget): Promise<void> {
   const extra: Promise<void>[] = [];
-  if (info.interfaces.has('org.a11y.atspi.Text') && wantsText(info)) extra.push(readText(bus, info));
+  if (wantsText(info)) extra.push(readText(bus, info, text));
   if (info.interfaces.has('org.a11y.atspi.Value')) extra.push(readValue(bus, info));
   if (info.atspiRole === 'combo box' && !info.states.has('editable') && info.childCount === 1) extra.push(readComboChoice(bus, info));
   if (bounds && info.interfaces.has('org.a11y.atspi.Component')) extra.push(readBounds(bus, info));
   await Promise.all(extra);
 }
 
-/** Text is worth reading for editable fields and for text-bearing nodes without a name. */
-function wantsText(info: ElementInfo): boolean {
-  if (info.states.has('editable')) return true;
-  if (/^(text|entry|password text|document|terminal|paragraph|static|heading|label|spin button|combo box|link|section|table cell|list item)/.test(info.atspiRole)) {
-    return info.name === '' || info.states.has('editable');
-  }
-  return false;
-}
-
-async function readText(bus: A11yBus, info: ElementInfo): Promise<void> {
+/** Text interface facts (text.ts), bounded by the snapshot's budget. */
+async function readText(bus: A11yBus, info: ElementInfo, budget?: TextBudget): Promise<void> {
   try {
-    const [count, text] = await Promise.all([
-      bus.getProp(info.target, 'org.a11y.atspi.Text', 'CharacterCount'),
-      bus.call(info.target, 'org.a11y.atspi.Text', 'GetText', 'ii', [0, TEXT_READ_LIMIT]),
-    ]);
-    info.textLength = Number(count ?? 0);
-    const raw = await textWithinLength(bus, info.target, String(text[0] ?? ''), info.textLength);
-    // U+FFFC marks where an embedded child object sits in its parent's text (Chromium): not text to show.
-    info.text = raw.replace(/\uFFFC/g, '');
+    const r = await readTextFacts(bus, info, budget);
+    if (!r) return;
     // Only embedded objects and spaces (a form paragraph holding a label and a field): no text of its own.
-    if (info.text.trim() === '' && !info.states.has('editable')) { delete info.text; delete info.textLength; }
+    if (r.text.trim() === '' && r.length <= r.text.length && !info.states.has('editable')) return;
+    info.text = r.text;
+    info.textLength = r.length;
+    if (r.start > 0) info.textStart = r.start;
+    if (r.caret !== undefined) info.caret = r.caret;
+    if (r.selection) info.selection = r.selection;
   } catch { /* some widgets list Text but fail it; the name still describes them */ }
 }
 
-/**
- * Gecko answers `GetText(0, end)` with "" when `end` lies past the text's length (Firefox ESR: entry values
- * and paragraphs read empty). When the first read came back empty but the element has characters, read again
- * with an end inside the text.
- */
-export async function textWithinLength(bus: A11yBus, t: Target, first: string, length: number): Promise<string> {
-  if (first !== '' || !(length > 0)) return first;
-  const [again] = await bus.call(t, 'org.a11y.atspi.Text', 'GetText', 'ii', [0, Math.min(length, TEXT_READ_LIMIT)]);
-  return String(again ?? '');
-}
+/** Characters of a combo's chosen item kept (an item name, not a document). */
+const CHOICE_READ_LIMIT = 400;
 
 /**
  * The chosen item of a combo box whose list child has a Selection (Firefox and Chromium `<select>`): their
@@ -193,7 +181,7 @@ async function readComboChoice(bus: A11yBus, info: ElementInfo): Promise<void> {
     const [[dest, path]] = await bus.call(list, 'org.a11y.atspi.Selection', 'GetSelectedChild', 'i', [0]) as [[string, string]];
     if (!path || path === NULL_PATH) return;
     const name = String(await bus.getProp({ dest, path }, ACC, 'Name') ?? '');
-    if (name) info.choice = name.slice(0, TEXT_READ_LIMIT);
+    if (name) info.choice = name.slice(0, CHOICE_READ_LIMIT);
   } catch { /* no list or no selection: the combo shows its name only */ }
 }
 
@@ -275,9 +263,15 @@ export function toRawNode(info: ElementInfo, showingReliable = true): RawNode {
   if (info.description && info.description !== info.name) node.description = info.description;
   if (info.accessibleId) node.stableId = info.accessibleId;
   const password = info.atspiRole === 'password text';
-  if (info.text !== undefined && (info.text !== '' || info.states.has('editable'))) {
+  if (info.text !== undefined && (info.text !== '' || info.states.has('editable') || (info.textLength ?? 0) > 0)) {
     node.value = password ? (info.textLength ? '••••' : '') : info.text;
-    if (!password && info.textLength !== undefined && info.textLength > info.text.length) node.valueLength = info.textLength;
+    if (!password) {
+      if (info.textLength !== undefined && info.textLength > info.text.length) node.valueLength = info.textLength;
+      if (info.textStart) node.valueStart = info.textStart;
+      // Caret and selection say where the user is in the text; in a password field they would tell its length.
+      if (info.caret !== undefined) node.caret = info.caret;
+      if (info.selection) node.selection = info.selection;
+    }
   }
   // GTK3 names a combo after its choice; Gecko and Chromium name it after its label and hold the choice apart.
   if (info.choice !== undefined && node.value === undefined && info.choice !== info.name) node.value = info.choice;
@@ -344,6 +338,7 @@ export function markSlice(node: RawNode, info: ElementInfo, read: number): void 
 /** Reads a whole subtree concurrently. Nodes that vanish mid-read are skipped. */
 export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {}): Promise<{ root: RawNode; nodes: number; truncated: boolean }> {
   const maxNodes = opts.maxNodes ?? 5000;
+  const text = opts.text ?? new TextBudget();
   let nodes = 0;
   let truncated = false;
   let reliable = true;
@@ -352,7 +347,7 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
     nodes++;
     let info: ElementInfo;
     try {
-      info = known ?? await readElement(bus, t, { bounds: (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false) });
+      info = known ?? await readElement(bus, t, { bounds: (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false), text });
     } catch (e) {
       if (isGone(e)) return null;
       // A node that does not answer is left out (and the read marked incomplete) rather than failing it all.
@@ -382,7 +377,7 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
   };
   let rootInfo: ElementInfo;
   try {
-    rootInfo = await readElement(bus, root, { bounds: opts.bounds ?? false });
+    rootInfo = await readElement(bus, root, { bounds: opts.bounds ?? false, text });
   } catch (e) {
     if (isGone(e)) throw Object.assign(new Error('root vanished'), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
     throw e;
