@@ -1,4 +1,5 @@
 /** The apps the benchmark measures, and launching one until its tree has settled. */
+import { perform } from '../src/session/pipeline.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,7 +62,14 @@ function hasName(root: RawNode, name: string): boolean {
 export async function launchAndWait(session: Session, bus: A11yBus, spec: AppSpec):
   Promise<{ pid: number; window: WindowInfo; loadMs: number; snapshotNodes: number; fullNodes: number }> {
   const t0 = performance.now();
-  const res = await session.device.call('apps.launch', { command: spec.command, args: spec.args, waitForWindowMs: 40_000 }, 60_000);
+  // Launching changes the device: it goes through the acting pipeline (gate → audit → dispatch) like any act.
+  const argv = [spec.command, ...spec.args];
+  const { result: res } = await perform(session, {}, {
+    request: { tool: 'computer_launch', command: argv.join(' '), argv },
+    dispatch: (d) => d.call('apps.launch', { command: spec.command, args: spec.args, waitForWindowMs: 40_000 }, 60_000),
+    settle: async () => undefined,
+    receipt: (r) => (r.window ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared` } : { status: 'unknown', detail: `pid ${r.pid}; no window yet` }),
+  });
   if (!res.window) throw new Error(`${spec.command}: no window`);
   let window = res.window;
   let last = '';
