@@ -130,6 +130,9 @@ export class Device {
   /** Starts the driver if it is not running and says hello. */
   private async ensure(): Promise<DriverConnection> {
     if (this.proc && !this.proc.peer.isClosed) return this.proc;
+    // A closed device starts nothing: a read that met the link close() ended would otherwise spawn a driver
+    // nobody ends (it kept test processes and hosts alive).
+    if (this.closed) throw new ComputerUseError('driver_unavailable', `The device${this.name === 'local' ? '' : ` ${this.name}`} was closed; open a new one.`);
     if (this.starting) return this.starting;
     this.starting = (async () => {
       const proc = this.options.connect ? this.options.connect() : spawnDriver(this.command(), this.timeoutMs);
@@ -244,6 +247,8 @@ export class Device {
   async close(): Promise<void> {
     this.closed = true;
     if (this.heartbeat) { clearTimeout(this.heartbeat); this.heartbeat = null; }
+    // A driver still starting is ended too, once it is up.
+    if (this.starting) await this.starting.catch(() => undefined);
     const proc = this.proc;
     this.proc = null;
     if (!proc || proc.peer.isClosed) return;

@@ -397,3 +397,20 @@ test('protocol-line fuzz on an in-memory driver: one valid response per request,
   const acting = fake.calls.filter((c) => c.method === 'node.act' || c.method === 'input.keys').length;
   t.diagnostic(`${lines.length} lines, ${received.length} answers, ${acting} acting calls reached the fake driver`);
 });
+
+test('Device.close with a read in flight starts no new driver: the read fails, nothing is left running', async () => {
+  const fake = new FakeDriver();
+  let running = false;
+  const handlers = fake.handlers();
+  fake.handlers = () => ({ ...handlers, 'ui.settle': () => { running = true; return new Promise(() => undefined); } });
+  let connects = 0;
+  const device = new Device({ connect: () => { connects++; return fake.connect(); } });
+  const read = device.call('ui.settle', { quietMs: 10, timeoutMs: 1000 }, 5000);
+  read.catch(() => undefined);
+  await until('the read runs', () => running);
+  await device.close();
+  await assert.rejects(read, (e) => e instanceof Error);
+  assert.equal(connects, 1, 'a read that met the closed link must not start another driver');
+  await assert.rejects(device.call('hello', {}), errorWith('driver_unavailable'));
+  assert.equal(connects, 1);
+});
