@@ -52,3 +52,16 @@ function executableOf(pid: number): string | undefined {
     try { return realpathSync(path); } catch { return path; }
   } catch { return undefined; }
 }
+
+/** Kernel clock ticks per second of /proc start times (USER_HZ: 100 on every Linux architecture Node runs on). */
+const CLOCK_TICKS = 100;
+
+/** How long a process has been running, in ms, from its /proc start time and the system uptime; undefined if gone. */
+export function processAgeMs(pid: number): number | undefined {
+  const start = procInfo(pid)?.startTime;
+  if (start === undefined) return undefined;
+  try {
+    const uptime = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+    return Number.isFinite(uptime) ? Math.max(0, uptime * 1000 - (start / CLOCK_TICKS) * 1000) : undefined;
+  } catch { return undefined; }
+}

@@ -177,7 +177,10 @@ export class Device {
     } catch (e) {
       // A read that met a link which had dropped (an idle ssh link cut, a restarted driver) changes nothing on
       // the device: it is sent once more on a new link. Acting methods never are (link_lost: it may have happened).
-      if (e instanceof ComputerUseError && e.code === 'driver_unavailable' && e.details['linkDropped'] === true && !CHANGING_METHODS.has(method) && !signal?.aborted) {
+      // Only remote links (they have a heartbeat): a local driver that died mid-call is reported to the caller
+      // (invariant 6), since a read that crashed it would crash the next one too.
+      if (e instanceof ComputerUseError && e.code === 'driver_unavailable' && e.details['linkDropped'] === true && !CHANGING_METHODS.has(method)
+        && !signal?.aborted && !this.closed && (this.options.heartbeatMs ?? 0) > 0) {
         return this.callOnce(method, params, timeoutMs, signal);
       }
       throw e;

@@ -82,3 +82,24 @@ test('a Qt app started with AT_SPI_BUS_ADDRESS is told why (Qt 6.4 never registe
   assert.match(a.reason, /AT_SPI_BUS_ADDRESS/);
   assert.match(a.fix ?? '', /no AT_SPI_BUS_ADDRESS/);
 });
+
+test('a process that just mapped its window is still registering: not listed as inaccessible yet', async () => {
+  const { spawn } = await import('node:child_process');
+  const { inaccessibleApps, REGISTER_GRACE_MS } = await import('../../src/drivers/linux/x11apps.js');
+  const { processAgeMs } = await import('../../src/common/proc.js');
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: 'ignore' });
+  try {
+    const young = processAgeMs(child.pid!);
+    assert.ok(young !== undefined && young < REGISTER_GRACE_MS, `age ${young}`);
+    assert.ok((processAgeMs(process.pid) ?? 0) >= 0);
+    let windowReads = 0;
+    const xw = {
+      clients: async () => [{ id: 0x400001, pid: child.pid }],
+      rootString: async () => undefined,
+      pidOf: async () => { windowReads++; return child.pid; }, title: async () => 'Focus thief',
+      geometry: async () => ({ rect: [0, 0, 100, 100] }), wmClass: async () => undefined,
+    } as unknown as Parameters<typeof inaccessibleApps>[0];
+    assert.deepEqual(await inaccessibleApps(xw, new Set()), []);
+    assert.equal(windowReads, 0);
+  } finally { child.kill(); }
+});

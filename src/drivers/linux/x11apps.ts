@@ -4,13 +4,16 @@
  * `x11:<window id>`, which the screenshot/OCR fallback and pointer input accept and tree reads refuse.
  */
 import { existsSync } from 'node:fs';
-import { procInfo } from '../../common/proc.js';
+import { procInfo, processAgeMs } from '../../common/proc.js';
 import type { AppInfo, WindowInfo } from '../../engine/node.js';
 import { inaccessibleAdvice } from '../../doctor/advice.js';
 import { processFacts } from '../../doctor/process.js';
 import { withIdentity } from './apps.js';
 import { ATSPI_ROOT_PROPERTY, JAVA_ATK_JAR } from './toolkits.js';
 import type { XWindows } from './x11/windows.js';
+
+/** How long after its start a process with windows may still be registering on the accessibility bus. */
+export const REGISTER_GRACE_MS = 5000;
 
 /** The handle prefix of a window known only to the X server. */
 export const X11_HANDLE = 'x11:';
@@ -46,6 +49,9 @@ export async function inaccessibleApps(xw: XWindows, registered: ReadonlySet<num
   const byPid = new Map<number, number[]>();
   for (const c of clients) {
     if (c.pid === undefined || c.pid === selfPid || registered.has(c.pid)) continue;
+    // An app maps its window before it registers on the bus: a young one is still registering, not inaccessible
+    // (else a window_appears wait returns its X window, which has no tree).
+    if ((processAgeMs(c.pid) ?? Infinity) < REGISTER_GRACE_MS) continue;
     byPid.set(c.pid, [...(byPid.get(c.pid) ?? []), c.id]);
   }
   if (byPid.size === 0) return [];
