@@ -46,7 +46,11 @@ export async function runPairingCommand(args: string[], out: NodeJS.WritableStre
       } });
     out.write(`pairing code: ${code.text}  (single use, valid ${Math.round(ttlS / 60 * 10) / 10} min)\n` +
       `on the device: computer-use pair ${server.url} --code ${code.text}\n`);
-    const timer = setTimeout(() => { err.write('the code expired; nothing paired\n'); done(1); }, ttlS * 1000);
+    // After the code expires the listener stays a minute, so a device that comes late is told why, not refused a connection.
+    const timer = setTimeout(() => {
+      err.write('the code expired; nothing paired (run pairing start again)\n');
+      setTimeout(() => done(1), 60_000).unref();
+    }, ttlS * 1000);
     const rc = await finished;
     clearTimeout(timer);
     // Let the 'paired' frame and close reach the device before the listener goes.
