@@ -4,6 +4,7 @@
  * client on loopback (pair, reconnect with credentials, revoke from either end), with a tiny stand-in driver.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -169,4 +170,26 @@ test('revoked from the device: the server forgets it and closes its live link', 
   assert.equal((await ended).code, CLOSE.unpaired);
   assert.equal((await serveOnce(cred, DRIVER, () => undefined)).code, CLOSE.refused);
   await hub.close();
+});
+
+test('wss:// with a certificate the user gives: the device pairs when it trusts it (--ca), and refuses a server it does not trust', async (t) => {
+  const cert = join(dir, 'cert.pem');
+  const key = join(dir, 'key.pem');
+  const made = await new Promise<boolean>((r) => execFile('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+    '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], (e) => r(!e)));
+  if (!made) { t.skip('openssl cannot make a test certificate here'); return; }
+  const { devicesPath, credPath } = fresh();
+  const code = new PairingCode();
+  const server = await PairServer.listen({ address: parsePairUrl('wss://127.0.0.1:0'), tlsCert: cert, tlsKey: key, devicesPath, code, name: 'tls' });
+  try {
+    assert.match(server.url, /^wss:\/\/127\.0\.0\.1:\d+$/);
+    await assert.rejects(pairWithCode(server.url, code.text, credPath), /self-signed|self signed|certificate/i);
+    assert.equal(code.live, true, 'an untrusted server never saw the code');
+    const cred = await pairWithCode(server.url, code.text, credPath, cert);
+    assert.equal(cred.ca, cert);
+    const spec = loadDevices(devicesPath).devices[0]!;
+    assert.equal(spec.tlsCert, cert);
+    assert.match(spec.url, /^wss:/);
+  } finally { await server.close(); }
+  await assert.rejects(PairServer.listen({ address: parsePairUrl('wss://127.0.0.1:0'), devicesPath }), /needs --tls-cert/);
 });
