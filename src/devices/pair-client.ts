@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { ComputerUseError } from '../protocol/errors.js';
+import { DEVICE_NAME } from './registry.js';
 import { CLOSE, deleteCredential, loadCredential, parsePairUrl, requireSafeTransport, saveCredential, type DeviceCredential } from './pairing.js';
 
 /** How a link ended. */
@@ -47,7 +48,10 @@ export async function pairWithCode(server: string, code: string, credentialPath:
     ws.terminate();
     throw new ComputerUseError('auth_failed', `The server refused the pairing: ${end?.reason || 'no answer'}.`);
   }
-  const cred: DeviceCredential = { server, id: msg['id'], secret: msg['secret'], ...(typeof msg['name'] === 'string' ? { name: msg['name'] } : {}), ...(ca ? { ca } : {}) };
+  // Only plain names and values are kept: what a server sends is printed on this terminal and stored.
+  if (!/^[0-9a-f]{32}$/.test(msg['id']) || !/^[A-Za-z0-9_-]{16,256}$/.test(msg['secret'])) { ws.terminate(); throw new ComputerUseError('auth_failed', 'The server answered with malformed credentials; nothing was saved.'); }
+  const name = typeof msg['name'] === 'string' && DEVICE_NAME.test(msg['name']) ? msg['name'] : undefined;
+  const cred: DeviceCredential = { server, id: msg['id'], secret: msg['secret'], ...(name ? { name } : {}), ...(ca ? { ca } : {}) };
   saveCredential(cred, credentialPath);
   ws.close();
   return cred;
@@ -67,7 +71,7 @@ export async function serveOnce(cred: DeviceCredential, driverArgs: string[], lo
   const ws = dial(cred.server, cred.ca);
   const { msg, end } = await exchange(ws, { t: 'auth', id: cred.id, secret: cred.secret });
   if (!msg || msg['t'] !== 'ok') { ws.terminate(); return end ?? { code: 1002, reason: 'bad answer' }; }
-  log(`connected to ${cred.server} as ${String(msg['name'] ?? cred.name ?? '?')}`);
+  log(`connected to ${cred.server} as ${cred.name ?? '?'}`);
   const child: ChildProcess = spawn(process.execPath, driverArgs, { stdio: ['pipe', 'pipe', 'inherit'] });
   let buf = '';
   child.stdout!.setEncoding('utf8');

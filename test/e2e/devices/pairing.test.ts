@@ -110,7 +110,7 @@ test('refused: a code off loopback without TLS, a wrong code, an expired code', 
   assert.equal((await run(['device', 'list'])).stdout.trim(), 'local  this machine');
 });
 
-test('paired: one MCP session drives gedit on the device with d2 refs; the code is not reusable; revoked on the server', async () => {
+test('paired: one MCP session drives gedit on the device with d2 refs; the code is not reusable; revoked on the server', async (t) => {
   const { code, proc } = await pairingStart();
   const device = start(['pair', url, '--code', code, '--desktop', 'sandbox'], { COMPUTER_USE_HOME: REMOTE_HOME });
   assert.equal(await proc.exited, 0, proc.out());
@@ -132,6 +132,11 @@ test('paired: one MCP session drives gedit on the device with d2 refs; the code 
   assert.match(typed.text, new RegExp(`^ok type ${doc} · confirmed`, 'm'));
   const seen = await call('computer_observe', { app: 'gedit', device: 'lab' });
   assert.match(seen.text, /over a paired link/);
+  // Observe latency over the paired link (a loopback WebSocket to a driver on a second desktop), for the report.
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) { const t0 = performance.now(); assert.equal((await call('computer_observe', { app: 'gedit', device: 'lab' })).isError, false); times.push(performance.now() - t0); }
+  times.sort((a, b) => a - b);
+  t.diagnostic(`observe gedit over the paired link: median ${Math.round(times[2]!)} ms (min ${Math.round(times[0]!)}, max ${Math.round(times[4]!)})`);
   const apps = await call('computer_apps', {});
   assert.match(apps.text, /^device lab \(refs d2…\)[^\n]*:\n {2}gedit pid=/m);
 
