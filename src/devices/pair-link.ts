@@ -98,6 +98,8 @@ export class PairServer {
     this.http.on('request', (_req, res) => { res.writeHead(426).end(); });
     this.wss = new WebSocketServer({ server: this.http, maxPayload: MAX_FRAME_BYTES, verifyClient: (info: { origin?: string }) => !info.origin });
     this.wss.on('connection', (ws) => { this.onConnection(ws); });
+    // The ws server re-emits the http server's errors (a port in use): listen() reports those; unhandled, they would end the process.
+    this.wss.on('error', () => undefined);
     // A device revoked here (`device revoke` in another process edits the devices file) loses its link at once.
     this.watch = setInterval(() => { this.closeRevoked(); }, 1000);
     this.watch.unref();
@@ -159,10 +161,10 @@ export class PairServer {
     }
     const creds = newCredentials();
     const { devices } = loadDevices(this.options.devicesPath);
-    const name = this.options.name ?? nextName(devices);
+    const name = this.options.name && !devices.some((d) => d.name === this.options.name) ? this.options.name : nextName(devices);
     const spec = validateSpec({ name, url: this.url, kind: 'paired', pairId: creds.id, secretHash: sha256(creds.secret),
       ...(this.options.tlsCert ? { tlsCert: this.options.tlsCert } : {}), ...(this.options.tlsKey ? { tlsKey: this.options.tlsKey } : {}) });
-    saveDevices([...devices.filter((d) => d.name !== name), spec], this.options.devicesPath);
+    saveDevices([...devices, spec], this.options.devicesPath);
     ws.send(JSON.stringify({ t: 'paired', id: creds.id, secret: creds.secret, name }));
     ws.close(CLOSE.paired, 'paired; reconnect with the credentials');
     this.options.onEvent?.({ kind: 'paired', spec });

@@ -193,3 +193,24 @@ test('wss:// with a certificate the user gives: the device pairs when it trusts 
   } finally { await server.close(); }
   await assert.rejects(PairServer.listen({ address: parsePairUrl('wss://127.0.0.1:0'), devicesPath }), /needs --tls-cert/);
 });
+
+test('a pairing never overwrites a device of the same name', async () => {
+  const { devicesPath, credPath } = fresh();
+  saveDevices([validateSpec({ name: 'lab', url: 'ssh://me@lab.local' })], devicesPath);
+  const code = new PairingCode();
+  const server = await PairServer.listen({ address: LOOP, devicesPath, code, name: 'lab' });
+  try {
+    const cred = await pairWithCode(server.url, code.text, credPath);
+    assert.equal(cred.name, 'device1');
+    assert.deepEqual(loadDevices(devicesPath).devices.map((d) => `${d.name} ${d.kind ?? 'ssh'}`), ['lab ssh', 'device1 paired']);
+  } finally { await server.close(); }
+});
+
+test('a listener on a port in use rejects (the process goes on)', async () => {
+  const { devicesPath } = fresh();
+  const first = await PairServer.listen({ address: LOOP, devicesPath });
+  try {
+    await assert.rejects(PairServer.listen({ address: parsePairUrl(first.url), devicesPath }), /EADDRINUSE/);
+    await new Promise((r) => setTimeout(r, 50));
+  } finally { await first.close(); }
+});

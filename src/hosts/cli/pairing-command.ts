@@ -7,7 +7,7 @@ import { isAbsolute } from 'node:path';
 import { servePaired, pairWithCode, unpair, localDriverArgs } from '../../devices/pair-client.js';
 import { PairServer } from '../../devices/pair-link.js';
 import { CLOSE, PairingCode, defaultCredentialPath, loadCredential, parsePairUrl } from '../../devices/pairing.js';
-import { DEVICE_NAME, defaultDevicesPath } from '../../devices/registry.js';
+import { DEVICE_NAME, defaultDevicesPath, loadDevices } from '../../devices/registry.js';
 import { isComputerUseError } from '../../protocol/errors.js';
 import { parseArgs } from './args.js';
 
@@ -32,6 +32,10 @@ export async function runPairingCommand(args: string[], out: NodeJS.WritableStre
     const address = parsePairUrl(flags['listen'] ?? DEFAULT_LISTEN);
     if (flags['name'] !== undefined && !DEVICE_NAME.test(flags['name'])) { err.write('--name: a letter then up to 31 letters, digits, - or _\n'); return 2; }
     for (const k of ['tls-cert', 'tls-key']) if (flags[k] !== undefined && !isAbsolute(flags[k])) { err.write(`--${k} must be an absolute path\n`); return 2; }
+    if (flags['name'] !== undefined && loadDevices(defaultDevicesPath()).devices.some((d) => d.name === flags['name'])) {
+      err.write(`A device named ${flags['name']} exists; revoke it first (computer-use device revoke ${flags['name']}) or pick another --name.\n`);
+      return 1;
+    }
     const ttlS = Math.max(10, Math.min(600, Number(flags['ttl'] ?? 300) || 300));
     const code = new PairingCode({ ttlMs: ttlS * 1000 });
     let done: (rc: number) => void = () => undefined;
@@ -58,6 +62,11 @@ export async function runPairingCommand(args: string[], out: NodeJS.WritableStre
     await server.close();
     return rc;
   } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      err.write(`error address_in_use: ${flags['listen'] ?? DEFAULT_LISTEN} is in use: a session of this home may be listening there for paired devices. ` +
+        'Stop it while pairing, or pair on another --listen address.\n');
+      return 1;
+    }
     err.write(`error ${isComputerUseError(e) ? e.code : 'error'}: ${(e as Error).message}\n`);
     return isComputerUseError(e) ? 2 : 1;
   }

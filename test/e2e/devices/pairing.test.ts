@@ -53,7 +53,7 @@ async function pairingStart(extra: string[] = []): Promise<{ code: string; proc:
   // The port may still be held for a moment by the MCP server of the previous test, which is exiting.
   for (let i = 0; i < 20; i++) {
     await until('the code or an exit', () => /pairing code: \d{3}-\d{3}/.test(proc.out()) || proc.child.exitCode !== null, 30_000);
-    if (proc.child.exitCode === null || !/EADDRINUSE/.test(proc.out())) break;
+    if (proc.child.exitCode === null || !/address_in_use/.test(proc.out())) break;
     await new Promise((r) => setTimeout(r, 500));
     proc = start(['pairing', 'start', '--listen', url, '--name', 'lab', ...extra], { COMPUTER_USE_HOME: home });
   }
@@ -140,6 +140,10 @@ test('paired: one MCP session drives gedit on the device with d2 refs; the code 
   const apps = await call('computer_apps', {});
   assert.match(apps.text, /^device lab \(refs d2…\)[^\n]*:\n {2}gedit pid=/m);
 
+  // While the session listens there, another pairing on the same address says why it cannot start.
+  const busy = await run(['pairing', 'start', '--listen', url, '--name', 'other']);
+  assert.equal(busy.code, 1);
+  assert.match(busy.stderr, /^error address_in_use: .* a session of this home may be listening there/m);
   // The used code again, from another "device": refused (the session's listener takes no codes at all).
   const reuse = await run(['pair', url, '--code', code], { COMPUTER_USE_HOME: mkdtempSync(join(tmpdir(), 'cu-pairing-thief-')) });
   assert.equal(reuse.code, 2);
