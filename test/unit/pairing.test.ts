@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { WebSocket } from 'ws';
 import { pairWithCode, serveOnce, servePaired, unpair } from '../../src/devices/pair-client.js';
+import { Device } from '../../src/devices/manager.js';
 import { PairServer } from '../../src/devices/pair-link.js';
 import { CLOSE, PairingCode, loadCredential, parsePairUrl, requireSafeTransport, safeEqual, saveCredential, secretMatches, sha256 } from '../../src/devices/pairing.js';
 import { loadDevices, saveDevices, validateSpec } from '../../src/devices/registry.js';
@@ -213,4 +214,33 @@ test('a listener on a port in use rejects (the process goes on)', async () => {
     await assert.rejects(PairServer.listen({ address: parsePairUrl(first.url), devicesPath }), /EADDRINUSE/);
     await new Promise((r) => setTimeout(r, 50));
   } finally { await first.close(); }
+});
+
+test('a paired link dropped mid-act is link_lost (it may have happened), and the next call uses the redialed link', async () => {
+  const { devicesPath, credPath } = fresh();
+  const code = new PairingCode();
+  const pairing = await PairServer.listen({ address: LOOP, devicesPath, code, name: 'lab' });
+  const cred = await pairWithCode(pairing.url, code.text, credPath);
+  await pairing.close();
+  const hub = await PairServer.listen({ address: parsePairUrl(cred.server), devicesPath });
+  // This stand-in driver dies on an act, after it got it (as a device losing power would).
+  const dying = ['-e', DRIVER[1]!.replace('if(m.id!==undefined)', "if(m.method==='node.act')process.exit(3);if(m.id!==undefined)")];
+  const stop = new AbortController();
+  const ended = servePaired(credPath, dying, () => undefined, stop.signal);
+  const device = new Device({ name: 'lab', connect: () => hub.connection('lab') });
+  try {
+    await until(() => hub.connected.includes('lab'));
+    assert.equal((await device.hello()).platform, 'fake');
+    await assert.rejects(device.call('node.act', { ref: 'e1', op: 'click' } as never), (e: Error & { code?: string }) => e.code === 'link_lost' && /may have happened/.test(e.message));
+    // The device redials with its credentials (after ~1 s) and starts a new driver.
+    await until(() => hub.connected.includes('lab'), 10_000);
+    const before = device.restarts;
+    assert.equal((await device.hello()).platform, 'fake');
+    assert.equal(device.restarts, before + 1, 'a new link');
+  } finally {
+    stop.abort();
+    await device.close();
+    await hub.close();
+    await ended;
+  }
 });
