@@ -85,11 +85,16 @@ export async function serveOnce(cred: DeviceCredential, driverArgs: string[], lo
     }
   });
   ws.on('message', (data, isBinary) => { if (!isBinary && child.stdin?.writable) child.stdin.write(`${data.toString()}\n`); });
+  // A server gone without a close (a network cut) is noticed within 40 s: it must answer a ping every 20 s.
+  let answered = true;
+  ws.on('pong', () => { answered = true; });
+  const pinger = setInterval(() => { if (!answered) { ws.terminate(); return; } answered = false; ws.ping(); }, 20_000);
   return new Promise<LinkEnd>((resolve) => {
     let done = false;
     const finish = (e: LinkEnd): void => {
       if (done) return;
       done = true;
+      clearInterval(pinger);
       child.stdin?.end();
       setTimeout(() => { if (child.exitCode === null) child.kill('SIGKILL'); }, 1000).unref();
       if (ws.readyState === ws.OPEN) ws.close(1000, 'driver ended');
