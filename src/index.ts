@@ -5,6 +5,7 @@
 import { Device, type DeviceOptions } from './devices/manager.js';
 import { cdpDriver } from './devices/stdio.js';
 import { defaultDevicesPath, loadDevices, type DeviceSpec } from './devices/registry.js';
+import { closedConnection, closeHubs, hubFor, type PairServer } from './devices/pair-link.js';
 import { classifySshFailure, formatSshUrl, parseSshUrl, sshDriver } from './devices/ssh.js';
 import { DeviceSessions, devicePrefix, type DeviceEntry } from './session/devices.js';
 import { ensureDesktop, findDesktop, stopSandbox, type SandboxInfo } from './sandbox/sandbox.js';
@@ -245,10 +246,20 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   const fromFile = options.devices ? undefined : loadDevices(options.devicesPath ?? defaultDevicesPath());
   const loaded = options.devices ?? fromFile?.devices ?? [];
   for (const w of fromFile?.warnings ?? []) (controls.warnings as string[]).push(w);
+  // Paired devices dial in: this session listens where they were paired (one listener per address).
+  const hubs = new Map<string, PairServer | string>();
+  for (const spec of loaded) {
+    if ('connect' in spec || spec.kind !== 'paired' || hubs.has(spec.url)) continue;
+    try { hubs.set(spec.url, await hubFor(spec, options.devicesPath ?? defaultDevicesPath(), options.timeoutMs)); } catch (e) {
+      const why = `cannot listen for paired devices at ${spec.url}: ${(e as Error).message} (is \`computer-use pairing start\` or another session using it?)`;
+      hubs.set(spec.url, why);
+      (controls.warnings as string[]).push(why);
+    }
+  }
   for (const spec of loaded) {
     const index = entries.length + 1;
-    const remote = remoteDevice(spec, options.timeoutMs);
-    entries.push({ name: spec.name, index, kind: 'connect' in spec ? 'fake' : 'ssh', ...(spec.url ? { url: spec.url } : {}), session: new Session({
+    const remote = remoteDevice(spec, options.timeoutMs, hubs);
+    entries.push({ name: spec.name, index, kind: 'connect' in spec ? 'fake' : spec.kind === 'paired' ? 'paired' : 'ssh', ...(spec.url ? { url: spec.url } : {}), session: new Session({
       device: remote, refPrefix: devicePrefix(index), ...(statePath ? { statePath: `${statePath}.${spec.name}` } : {}),
       ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}), ...(options.settle ? { settle: options.settle } : {}),
       gate: policyFor(spec, remote), screenshots: { allowed: options.allowScreenshots ?? settings.allowScreenshots ?? false, imageInput: options.imageInput ?? false },
@@ -283,6 +294,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
       unwatchPause();
       controls.stopper.release();
       await devices.close();
+      if (hubs.size > 0) await closeHubs();
       if (desktop.started && desktop.sandbox && options.stopSandboxOnClose !== false) await stopSandbox(desktop.sandbox.display);
     },
   };
@@ -353,9 +365,13 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
 type RemoteSpec = NonNullable<ComputerOptions['devices']>[number];
 
 /** The Device of a remote entry: ssh with heartbeat and backoff, or an in-memory driver (tests). */
-function remoteDevice(spec: RemoteSpec, timeoutMs: number | undefined): Device {
+function remoteDevice(spec: RemoteSpec, timeoutMs: number | undefined, hubs: Map<string, PairServer | string>): Device {
   const common = { name: spec.name, heartbeatMs: 15_000, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
   if ('connect' in spec) return new Device({ ...common, connect: spec.connect });
+  if (spec.kind === 'paired') {
+    const hub = hubs.get(spec.url);
+    return new Device({ ...common, connect: () => (typeof hub === 'object' ? hub.connection(spec.name) : closedConnection(hub ?? 'no listener')) });
+  }
   const target = parseSshUrl(spec.url);
   if (spec.command) target.command = spec.command;
   return new Device({ ...common, driver: sshDriver(target, spec.sshConfig ? { configFile: spec.sshConfig } : {}),

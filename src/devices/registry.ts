@@ -7,14 +7,24 @@ import { dirname, join } from 'node:path';
 import { cuHome } from '../paths.js';
 import { parseMode, type Mode } from '../policy/modes.js';
 import { ComputerUseError } from '../protocol/errors.js';
+import { formatPairUrl, parsePairUrl, requireSafeTransport } from './pairing.js';
 import { parseRemoteCommand, parseSshUrl } from './ssh.js';
 
 /** One added device. */
 export interface DeviceSpec {
   /** Short name the model and the user use (`device: "lab"`); letters, digits, - and _. */
   name: string;
-  /** Where it is: `ssh://user@host[:port]`. */
+  /** Where it is: `ssh://user@host[:port]`; for a paired device, where this side listens for it (`ws://127.0.0.1:PORT`, `wss://…`). */
   url: string;
+  /** "paired" for a device that dialed in with a code (`computer-use pair`); ssh when absent. */
+  kind?: 'paired';
+  /** The pairing's id (paired devices). */
+  pairId?: string;
+  /** SHA-256 of the device's secret (paired devices); the secret itself stays on the device. */
+  secretHash?: string;
+  /** TLS certificate and key files the pairing listener uses (wss://), absolute. */
+  tlsCert?: string;
+  tlsKey?: string;
   /** Remote command words instead of `computer-use driver linux` (a package not installed globally). */
   command?: string[];
   /** An ssh_config file for this device (`ssh -F`), absolute. */
@@ -45,6 +55,8 @@ export function validateSpec(raw: unknown): DeviceSpec {
   if (/^d\d+$/i.test(name)) throw bad(`${name} reads as a device ref prefix (d2, d3…); pick another name`);
   const url = r['url'];
   if (typeof url !== 'string') throw bad('no url');
+  if (r['kind'] === 'paired') return validatePaired(name, url, r, bad);
+  if (r['kind'] !== undefined) throw bad(`unknown kind ${JSON.stringify(String(r['kind']).slice(0, 20))}`);
   parseSshUrl(url);
   const out: DeviceSpec = { name, url };
   if (r['command'] !== undefined) {
@@ -55,6 +67,11 @@ export function validateSpec(raw: unknown): DeviceSpec {
     if (typeof r['sshConfig'] !== 'string' || !r['sshConfig'].startsWith('/')) throw bad('sshConfig must be an absolute path');
     out.sshConfig = r['sshConfig'];
   }
+  policyFields(out, r, bad);
+  return out;
+}
+
+function policyFields(out: DeviceSpec, r: Record<string, unknown>, bad: (why: string) => ComputerUseError): void {
   if (r['mode'] !== undefined) out.mode = parseMode(String(r['mode']));
   for (const k of ['allowApps', 'denyApps'] as const) {
     const v = r[k];
@@ -62,6 +79,23 @@ export function validateSpec(raw: unknown): DeviceSpec {
     if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.length > 0 && x.length <= 200)) throw bad(`${k} must be a list of app names`);
     out[k] = v as string[];
   }
+}
+
+/** A paired device: where this side listens, the pairing id and the hash of the device's secret. */
+function validatePaired(name: string, url: string, r: Record<string, unknown>, bad: (why: string) => ComputerUseError): DeviceSpec {
+  const addr = parsePairUrl(url);
+  if (addr.port === 0) throw bad('a paired device needs a fixed port');
+  if (addr.tls && (typeof r['tlsCert'] !== 'string' || typeof r['tlsKey'] !== 'string')) throw bad('a wss:// listener needs tlsCert and tlsKey');
+  if (!addr.tls) requireSafeTransport(addr);
+  if (typeof r['pairId'] !== 'string' || !/^[0-9a-f]{32}$/.test(r['pairId'])) throw bad('pairId must be 32 hex digits');
+  if (typeof r['secretHash'] !== 'string' || !/^[0-9a-f]{64}$/.test(r['secretHash'])) throw bad('secretHash must be a SHA-256 in hex');
+  const out: DeviceSpec = { name, url: formatPairUrl(addr), kind: 'paired', pairId: r['pairId'], secretHash: r['secretHash'] };
+  for (const k of ['tlsCert', 'tlsKey'] as const) {
+    if (r[k] === undefined) continue;
+    if (typeof r[k] !== 'string' || !r[k].startsWith('/')) throw bad(`${k} must be an absolute path`);
+    out[k] = r[k];
+  }
+  policyFields(out, r, bad);
   return out;
 }
 

@@ -28,6 +28,7 @@ function runRemote(spec: DeviceSpec, words: string[], timeoutMs = 20_000): Promi
 
 /** The checks of one device, in order; later ones are skipped once ssh itself fails. */
 export async function doctorDevice(spec: DeviceSpec): Promise<DeviceCheck[]> {
+  if (spec.kind === 'paired') return doctorPaired(spec);
   const target = parseSshUrl(spec.url);
   const where = `device ${spec.name} (${formatSshUrl(target)})`;
   const checks: DeviceCheck[] = [];
@@ -50,4 +51,26 @@ export async function doctorDevice(spec: DeviceSpec): Promise<DeviceCheck[]> {
     : { name: 'driver', ok: false, detail: `\`${command}\`: ${driver.code}: ${driver.message.split('\n')[0]}`,
       fix: 'install the package on the device (npm i -g computer-use), or give the command with --command when adding the device' });
   return checks;
+}
+
+/**
+ * A paired device dials in, so nothing can be run on it from here: the checks say what this side can know
+ * (the entry, whether a session listens for it now) and what to run on the device.
+ */
+async function doctorPaired(spec: DeviceSpec): Promise<DeviceCheck[]> {
+  const { parsePairUrl } = await import('../devices/pairing.js');
+  const { connect } = await import('node:net');
+  const a = parsePairUrl(spec.url);
+  const listening = await new Promise<boolean>((resolve) => {
+    const s = connect(a.port, a.host);
+    s.setTimeout(2000, () => { s.destroy(); resolve(false); });
+    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('error', () => resolve(false));
+  });
+  return [
+    { name: 'pairing', ok: true, detail: `paired device; it dials ${spec.url} (the credential's hash is in the devices file)` },
+    { name: 'listener', ok: true, detail: listening ? `something listens at ${spec.url} (a session of this home, or pairing start)` : `nothing listens at ${spec.url} now: a session of this home listens while it runs`,
+      ...(listening ? {} : { fix: 'start a session (computer-use mcp, or the library); the device redials by itself' }) },
+    { name: 'device', ok: true, detail: 'checks on the device itself run there: `computer-use doctor`, and `computer-use pair` to serve its driver' },
+  ];
 }

@@ -62,7 +62,7 @@ export const ERROR_CODES = {
   link_lost: 'link_lost',
   /** The device's SSH host key differs from the one in known_hosts (or is unknown there); nothing was sent. */
   host_key_mismatch: 'host_key_mismatch',
-  /** SSH refused the login (no usable key; password prompts are never used); nothing was sent. */
+  /** SSH refused the login (no usable key; password prompts are never used), or a pairing server refused a code; nothing was sent. */
   auth_failed: 'auth_failed',
   /** No device has that name or ref prefix; computer_apps lists the devices. */
   unknown_device: 'unknown_device',

@@ -17,8 +17,8 @@ export interface DeviceEntry {
   name: string;
   /** 1-based position; refs of device N ≥ 2 start with `dN`. */
   index: number;
-  kind: 'local' | 'ssh' | 'fake';
-  /** The address (ssh://…), for listings. */
+  kind: 'local' | 'ssh' | 'paired' | 'fake';
+  /** The address (ssh://…; where a paired device is awaited, ws://…), for listings. */
   url?: string;
   session: Session;
 }

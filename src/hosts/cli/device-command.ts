@@ -5,18 +5,20 @@
 import { Device } from '../../devices/manager.js';
 import { defaultDevicesPath, loadDevices, saveDevices, validateSpec, type DeviceSpec } from '../../devices/registry.js';
 import { classifySshFailure, formatSshUrl, parseRemoteCommand, parseSshUrl, sshDriver } from '../../devices/ssh.js';
-import { isComputerUseError } from '../../protocol/errors.js';
+import { ComputerUseError, isComputerUseError } from '../../protocol/errors.js';
 import { parseArgs } from './args.js';
 
 const USAGE = `usage: computer-use device add ssh://user@host[:port] [--name N] [--command "node /path/main.js driver linux"]
                                  [--ssh-config /abs/ssh_config] [--mode M] [--allow-app a,b] [--deny-app c] [--no-check]
        computer-use device list [--check]
-       computer-use device remove <name>
+       computer-use device remove <name> | device revoke <name>
+       (paired devices: computer-use pairing start, then computer-use pair <url> --code … on the device)
   The device runs \`computer-use driver linux\` over your own ssh (your config, keys and known_hosts; never a
   password prompt). Refs of the Nth device read dN… (d2e14); every tool takes device: "<name>".\n`;
 
 /** The Device of a saved spec (ssh). */
 export function deviceOf(spec: DeviceSpec, timeoutMs = 20_000): Device {
+  if (spec.kind === 'paired') throw new ComputerUseError('unsupported', `${spec.name} is a paired device: it dials in while a session runs; it cannot be checked from here.`);
   const target = parseSshUrl(spec.url);
   if (spec.command) target.command = spec.command;
   return new Device({ name: spec.name, timeoutMs, driver: sshDriver(target, spec.sshConfig ? { configFile: spec.sshConfig } : {}),
@@ -68,18 +70,21 @@ export async function runDeviceCommand(args: string[], out: NodeJS.WritableStrea
         out.write(`local  this machine\n`);
         for (const [i, d] of devices.entries()) {
           let status = '';
-          if (flags['check'] !== undefined) { const c = await checkDevice(d); status = c.ok ? `  ${c.line}` : `  error ${c.code}: ${c.message.split('\n')[0]}`; }
-          out.write(`${d.name}  ${d.url}  refs d${i + 2}…${d.mode ? `  mode ${d.mode}` : ''}${status}\n`);
+          if (flags['check'] !== undefined && d.kind !== 'paired') { const c = await checkDevice(d); status = c.ok ? `  ${c.line}` : `  error ${c.code}: ${c.message.split('\n')[0]}`; }
+          out.write(`${d.name}  ${d.kind === 'paired' ? `paired, listens at ${d.url}` : d.url}  refs d${i + 2}…${d.mode ? `  mode ${d.mode}` : ''}${status}\n`);
         }
         return 0;
       }
-      case 'remove': {
+      case 'remove': case 'revoke': {
         const name = pos[0];
         if (!name) { err.write(USAGE); return 2; }
         const left = devices.filter((d) => d.name !== name);
         if (left.length === devices.length) { err.write(`No device named ${name}.\n`); return 1; }
         saveDevices(left, path);
-        out.write(`removed ${name}\n`);
+        const gone = devices.find((d) => d.name === name)!;
+        // A paired device's credential is forgotten with its entry: a session holding its link closes it within a
+        // second, and its reconnects are refused.
+        out.write(gone.kind === 'paired' ? `revoked ${name}: its credential is forgotten; a live link closes and reconnects are refused\n` : `removed ${name}\n`);
         return 0;
       }
       default:

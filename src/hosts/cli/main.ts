@@ -28,7 +28,10 @@ ${optionHelp('cli')}
   doctor [--app NAME] [--json] [--fix] check prerequisites; why is an app's tree empty
   doctor --device NAME               check a remote device: ssh without prompts, node, the driver
   device add ssh://user@host[:port] [--name N] [--command "..."]   another machine, driven over your own ssh
-  device list [--check] | device remove NAME
+  device list [--check] | device remove NAME | device revoke NAME   (revoke: also closes a paired device's link)
+  pairing start [--listen ws://127.0.0.1:7787] [--name N] [--tls-cert F --tls-key F]   show a one-time code for a device
+  pair <server-url> --code 123-456 [--desktop sandbox]   on the device: dial the server, then serve this machine's driver
+  pair --revoke | unpair             on the device: forget its pairing (the server is told when reachable)
   driver linux [--desktop sandbox]   run the Linux driver on stdio (JSON-RPC); on this home's sandbox desktop
   driver cdp --endpoint URL          run the Chromium DevTools driver on stdio (channel: cdp)`;
 
@@ -49,6 +52,9 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'panel': return (await import('../../panel/command.js')).runPanelCommand(rest);
     case 'device': return (await import('./device-command.js')).runDeviceCommand(rest);
+    case 'pairing': return (await import('./pairing-command.js')).runPairingCommand(rest);
+    case 'pair': return (await import('./pairing-command.js')).runPairCommand(rest);
+    case 'unpair': return (await import('./pairing-command.js')).runPairCommand(['--revoke', ...rest]);
     case 'doctor': return (await import('../../doctor/command.js')).runDoctorCommand(rest);
     case 'driver': {
       if (rest[0] === 'cdp') await (await import('../../drivers/cdp/main.js')).runCdpDriver(rest.slice(1));
