@@ -22,6 +22,8 @@ const APP_ROOT_PATH = '/org/a11y/atspi/accessible/root';
 const PER_PROPERTY: Record<string, readonly string[]> = {
   'org.a11y.atspi.Accessible': ['Name', 'Description', 'ChildCount', 'AccessibleId', 'Parent'],
   'org.a11y.atspi.Value': ['CurrentValue', 'MinimumValue', 'MaximumValue', 'MinimumIncrement', 'Text'],
+  'org.a11y.atspi.Text': ['CharacterCount', 'CaretOffset'],
+  'org.a11y.atspi.Table': ['NRows', 'NColumns', 'Caption', 'Summary', 'NSelectedRows', 'NSelectedColumns'],
 };
 
 /** Thin wrapper over one dbus-next MessageBus. */
@@ -125,8 +127,10 @@ export class A11yBus {
    * none, so GetAll crashes the app (SIGSEGV in QVariant::toString; featherpad and KeePassXC, every time).
    */
   async getAll(t: Target, iface: string, timeoutMs = 3000): Promise<Record<string, any>> {
-    const known = PER_PROPERTY[iface];
-    if (known && t.dest.startsWith(':') && !(await this.getAllIsSafe(t.dest))) {
+    if (t.dest.startsWith(':') && !(await this.getAllIsSafe(t.dest))) {
+      // Never a GetAll on Qt: an interface without a known property list is refused, not risked (it kills the app).
+      const known = PER_PROPERTY[iface];
+      if (!known) throw new ComputerUseError('unsupported', `Reading all ${iface.split('.').pop()} properties at once crashes this toolkit (Qt); not asked.`);
       const values = await Promise.all(known.map((k) => this.getProp(t, iface, k, timeoutMs).then((v: unknown) => [k, v] as const, (e: unknown) => {
         if (e instanceof ComputerUseError && e.code === 'timeout') throw e;
         return [k, undefined] as const; // a property the object lacks
