@@ -59,6 +59,16 @@ export function noteActiveDescendant(ev: { type: string; source: string; object?
   if (cursors.size > 64) cursors.delete(cursors.keys().next().value ?? '');
 }
 
+/**
+ * Forgets a table's kept cell objects when its rows or columns move (inserted, deleted, model changed): a kept
+ * object is tied to one address, and after an insert the coordinate must be asked anew.
+ */
+export function noteTableChange(ev: { type: string; source: string }): void {
+  if (!/^object:(row-inserted|row-deleted|column-inserted|column-deleted|model-changed|row-reordered|column-reordered)/.test(ev.type)) return;
+  const prefix = `${ev.source}#`;
+  for (const k of [...cellObjects.keys()]) if (k.startsWith(prefix)) cellObjects.delete(k);
+}
+
 /** (row, col) of the cursor cell a table last announced, if any. */
 async function cursorOf(bus: A11yBus, table: Target): Promise<[number, number] | undefined> {
   const h = cursors.get(handleOf(table));
