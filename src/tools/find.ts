@@ -3,6 +3,7 @@ import { walk, type RawNode } from '../engine/node.js';
 import { redactText } from '../engine/redact.js';
 import type { ListFindResult } from '../protocol/methods.js';
 import { ROLES } from '../engine/role.js';
+import { cellAddress, parseAddress } from '../engine/grid.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
 import { deciderPick, tiedCandidates } from './disambiguate.js';
 import { findInText, renderTextHit } from './text.js';
@@ -39,7 +40,9 @@ export const findTool = defineTool({
     let hits = full.elements.filter((l) => (!p.role || l.role === p.role) &&
       (!text || (l.name ?? '').toLowerCase().includes(text) || (!inText.has(l.ref) && !l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text))));
     const limit = p.limit ?? 20;
-    const total = hits.length + textHits.length;
+    // Sheets show only the cells on screen: an address is a coordinate, answered without reading (issue 9).
+    const sheets = p.text && !p.role ? sheetMatches(session, raw.root, full.elements, p.text) : { hits: [], notes: [] };
+    const total = hits.length + textHits.length + sheets.hits.length;
     const head = `${total} match${total === 1 ? '' : 'es'}${p.text ? ` for ${JSON.stringify(p.text)}` : ''}${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ${JSON.stringify(redactText(raw.window.title))}`;
     // No hit, or a tie: the decider model (if configured) picks one among at most 20 candidates (seed §10).
     let pick: SnapshotLine | undefined;
@@ -58,12 +61,14 @@ export const findTool = defineTool({
       response.add(head);
     }
     if (pick) hits = [pick, ...hits.filter((l) => l !== pick)];
+    for (const l of sheets.hits) response.add(l);
     for (const l of hits.slice(0, limit)) response.add(`${l.text}${breadcrumb(l, byRef)}${l === pick ? "  (decider's pick)" : ''}`);
     const room = Math.max(0, limit - hits.length);
     for (const h of textHits.slice(0, room)) response.add(renderTextHit(h));
     if (total > limit) response.add(`… ${total - limit} more (narrow with role or a longer text, or raise limit, up to 100)`);
     if (unsearched.count) response.add(`(the text of ${unsearched.count} more elements was not searched; narrow with app/window, or read one with computer_observe scope=eN)`);
     // Long lists show only the rows on screen: search the rest of them in the app (issue 9 item 4).
+    for (const l of sheets.notes) response.add(l);
     if (p.text) for (const line of await offScreenMatches(session, raw.root, full.elements, p.text, limit, p.from, signal)) response.add(line);
   },
 });
@@ -81,7 +86,7 @@ const LIST_FIND_MS = 10_000;
 async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['session'], root: RawNode, elements: readonly SnapshotLine[],
   text: string, limit: number, from: number | undefined, signal?: AbortSignal): Promise<string[]> {
   const cut: RawNode[] = [];
-  walk(root, (n) => { if (n.childRange && cut.length < MAX_CUT_LISTS) cut.push(n); });
+  walk(root, (n) => { if (n.childRange && !isSheet(n) && cut.length < MAX_CUT_LISTS) cut.push(n); });
   const out: string[] = [];
   for (const list of cut) {
     const ref = elements.find((l) => session.refs.lookup(l.ref)?.id === list.id);
@@ -110,6 +115,46 @@ async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['
       out.push(`(searched all ${total} ${unit}s of ${label}: no other match off-screen)`);
     }
   }
+  return out;
+}
+
+/**
+ * Tables read by coordinate (a sheet: the driver reads only the cells on screen, `childCount` in the
+ * millions; Calc says 2³¹−1). Their rows are not searched one by one (list.find would walk a million rows).
+ */
+function isSheet(n: RawNode): boolean {
+  return n.table !== undefined && (n.childCount ?? 0) >= 1_000_000;
+}
+
+/**
+ * Find on sheets: a cell address off screen ("T480") is a coordinate, reported with the act that brings it
+ * into view; for any other text, a note that the cells beyond the view were not searched, and how to search
+ * them (the app's own Find & Replace).
+ */
+function sheetMatches(session: Parameters<typeof findTool.handle>[0]['session'], root: RawNode, elements: readonly SnapshotLine[], text: string): { hits: string[]; notes: string[] } {
+  const out = { hits: [] as string[], notes: [] as string[] };
+  const at = parseAddress(text.trim());
+  walk(root, (n) => {
+    if (!isSheet(n)) return;
+    const line = elements.find((l) => session.refs.lookup(l.ref)?.id === n.id);
+    if (!line) return;
+    const cells = (n.children ?? []).flatMap((c) => (c.cell ? [c.cell] : []));
+    const shown = cells.length ? `${cellAddress(Math.min(...cells.map((c) => c.row)), Math.min(...cells.map((c) => c.col)))}:${cellAddress(Math.max(...cells.map((c) => c.row)), Math.max(...cells.map((c) => c.col)))}` : undefined;
+    const label = `table${line.name ? ` ${JSON.stringify(redactText(line.name).slice(0, 40))}` : ''} [${line.ref}]`;
+    const onScreen = at && (n.children ?? []).some((c) => c.cell?.row === at.row && c.cell.col === at.col);
+    if (at && !onScreen && n.table && at.row < n.table.rows && at.col < n.table.cols) {
+      const address = cellAddress(at.row, at.col);
+      // The Name Box (Calc: an editable textbox holding the cursor's address) moves the cursor there and
+      // scrolls the view; Selection.SelectChild and GrabFocus on the cell do not scroll it (measured, Calc 7.4).
+      const nameBox = elements.find((l) => l.role === 'textbox' && l.states.includes('editable') && /^[A-Z]{1,3}[1-9]\d*(:[A-Z]{1,3}[1-9]\d*)?$/.test(l.value ?? ''));
+      const go = nameBox ? `computer_act actions=[{ref:"${nameBox.ref}",op:"focus"},{ref:"${nameBox.ref}",op:"set_value",value:"${address}"}] (the Name Box), computer_keys keys="Return"` : `set the sheet's Name Box to ${address} and press Enter`;
+      out.hits.push(`cell "${address}" of ${label}, off-screen${shown ? ` (the snapshot shows ${shown})` : ''}; bring it into view: ` +
+        `${go}, then computer_observe (and act on it as ref=${line.ref}:${address})`);
+    } else if (!at) {
+      out.notes.push(`(${label} shows only its cells on screen${shown ? ` (${shown})` : ''}: cells beyond the view were not searched. ` +
+        'To search the whole sheet, use the app\'s own Find & Replace (computer_keys keys="ctrl+h"), or bring a range into view and observe it)');
+    }
+  });
   return out;
 }
 

@@ -16,7 +16,7 @@ import { listApps, listWindowsOf, withIdentity } from './apps.js';
 import { A11yBus, isGone } from './bus.js';
 import { readTreeCached } from './cache.js';
 import { EventWatcher } from './events.js';
-import { noteActiveDescendant } from './table.js';
+import { noteActiveDescendant, noteTableChange } from './table.js';
 import { chordStrokes, LinuxInput, textStrokes, type Expect } from './input.js';
 import { A11Y_FIX_COMMANDS, a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './prereq.js';
 import { readElement, readTree, targetOf, toRawNode } from './reader.js';
@@ -47,6 +47,7 @@ export class LinuxDriver {
   private constructor(readonly bus: A11yBus, readonly events: EventWatcher, readonly input: LinuxInput) {
     // Grid hook (table.ts): a sheet's cursor cell, so a capped read of its visible range keeps the cursor in.
     events.subscribe(noteActiveDescendant);
+    events.subscribe(noteTableChange);
   }
 
   static async start(): Promise<LinuxDriver> {

@@ -59,6 +59,16 @@ export function noteActiveDescendant(ev: { type: string; source: string; object?
   if (cursors.size > 64) cursors.delete(cursors.keys().next().value ?? '');
 }
 
+/**
+ * Forgets a table's kept cell objects when its rows or columns move (inserted, deleted, model changed): a kept
+ * object is tied to one address, and after an insert the coordinate must be asked anew.
+ */
+export function noteTableChange(ev: { type: string; source: string }): void {
+  if (!/^object:(row-inserted|row-deleted|column-inserted|column-deleted|model-changed|row-reordered|column-reordered)/.test(ev.type)) return;
+  const prefix = `${ev.source}#`;
+  for (const k of [...cellObjects.keys()]) if (k.startsWith(prefix)) cellObjects.delete(k);
+}
+
 /** (row, col) of the cursor cell a table last announced, if any. */
 async function cursorOf(bus: A11yBus, table: Target): Promise<[number, number] | undefined> {
   const h = cursors.get(handleOf(table));
@@ -165,24 +175,67 @@ export function formulaOf(attrs: unknown): { formula?: string; cut?: string } {
 }
 
 /**
- * Reads one cell by coordinate: states and text (two calls; the app serialises them, ~0.4 ms each on Calc);
- * its name only when `address` is not known to be its name. Null when there is no cell there.
+ * Reads one cell by coordinate: its text (one call after GetAccessibleAt; the app serialises calls, ~0.4 ms
+ * each on Calc), its states only when `states` is not given (the grid passes them from the cursor and the
+ * table's Selection), its name only when `address` is not known to be its name. Null when there is no cell.
  */
-export async function readCellAt(bus: A11yBus, table: Target, row: number, col: number, address?: string): Promise<RawNode | null> {
+export async function readCellAt(bus: A11yBus, table: Target, row: number, col: number, address?: string, states?: ReadonlySet<string>): Promise<RawNode | null> {
+  const target = await locateCell(bus, table, row, col);
+  return target ? describeKept(bus, table, target, row, col, address, states) : null;
+}
+
+/** describeCell on a possibly kept object: a kept object the app dropped is made anew once. */
+async function describeKept(bus: A11yBus, table: Target, target: Target, row: number, col: number, address?: string, states?: ReadonlySet<string>): Promise<RawNode | null> {
+  try {
+    return await describeCell(bus, table, target, row, col, address, states);
+  } catch (e) {
+    if (!isGone(e)) throw e;
+    cellObjects.delete(cellHandle(table, row, col));
+    const again = await locateCell(bus, table, row, col, true);
+    return again ? describeCell(bus, table, again, row, col, address, states) : null;
+  }
+}
+
+/**
+ * Cell objects already made, by "<table handle>#row,col". Calc makes a new object at each GetAccessibleAt and
+ * keeps every one (measured, Calc 7.4: 10,000 GetAccessibleAt → +76 MB RSS, 9,976 distinct paths; 10,000
+ * GetText on 400 kept objects → +0 MB), so re-asking grows the app by ~8 KB per cell per observe. A kept
+ * object reads its cell live (by address); a sheet switch makes a new table object, hence new keys.
+ */
+const cellObjects = new Map<string, Target>();
+/** Cell objects remembered at most (a few full sheet views). */
+const MAX_CELL_OBJECTS = 6000;
+
+/** The cell at (row, col): a kept object, or a new one from GetAccessibleAt; undefined when there is none. */
+async function locateCell(bus: A11yBus, table: Target, row: number, col: number, fresh = false): Promise<Target | undefined> {
+  const key = cellHandle(table, row, col);
+  const kept = fresh ? undefined : cellObjects.get(key);
+  if (kept) return kept;
   const [ref] = await bus.call(table, TABLE, 'GetAccessibleAt', 'ii', [row, col]);
   const [dest, path] = ref as [string, string];
-  if (!path || path === NULL_PATH) return null;
-  const target = { dest, path };
-  const [name, [stateWords], text] = await Promise.all([
+  if (!path || path === NULL_PATH) return undefined;
+  const t = { dest, path };
+  cellObjects.delete(key);
+  cellObjects.set(key, t);
+  if (cellObjects.size > MAX_CELL_OBJECTS) cellObjects.delete(cellObjects.keys().next().value ?? '');
+  return t;
+}
+
+/** Reads a located cell: text, and states/name unless given (see readCellAt). */
+async function describeCell(bus: A11yBus, table: Target, target: Target, row: number, col: number, address?: string, states?: ReadonlySet<string>): Promise<RawNode> {
+  const [name, stateSet, text] = await Promise.all([
     address ?? bus.getProp(target, ACC, 'Name').then((n) => String(n ?? '')),
-    bus.call(target, ACC, 'GetState'),
+    states ?? bus.call(target, ACC, 'GetState').then(([w]) => decodeStates(w as number[])),
     cellText(bus, target),
   ]);
   const info: ElementInfo = {
     target, atspiRole: 'table cell', name, description: '', accessibleId: '',
-    states: decodeStates(stateWords as number[]), interfaces: new Set(CELL_INTERFACES), children: [], childCount: 0,
+    states: new Set(stateSet), interfaces: new Set(CELL_INTERFACES), children: [], childCount: 0,
     ...(text !== undefined ? { text } : {}),
   };
+  // A cursor found by reading states stands in for the announcement not seen yet (a fresh app): the next
+  // grid read then takes states from the table, not from each cell.
+  if (!states && info.states.has('focused') && !cursors.has(handleOf(table))) cursors.set(handleOf(table), handleOf(target));
   const node = toRawNode(info);
   node.id = cellHandle(table, row, col);
   const own = addressOf(name, row, col);
@@ -195,6 +248,52 @@ export async function readCellAt(bus: A11yBus, table: Target, row: number, col: 
     else if (f.cut) node.description = `${f.cut}…`;
   }
   return node;
+}
+
+/**
+ * States of the cells in a range without asking each cell: the cursor cell (the table's announced active
+ * descendant, verified by its own state) and the selection (the table's Selection: first and last selected
+ * cell, taken as a rectangle only when the count matches). Undefined when either is not known that way: the
+ * caller then asks each cell (what a first observe before any cursor event does).
+ */
+async function gridStates(bus: A11yBus, table: Target): Promise<((row: number, col: number) => ReadonlySet<string>) | undefined> {
+  const h = cursors.get(handleOf(table));
+  const i = h ? h.indexOf('/') : -1;
+  if (!h || i <= 0) return undefined;
+  const cur = { dest: h.slice(0, i), path: h.slice(i) };
+  try {
+    const SEL = 'org.a11y.atspi.Selection';
+    const [[idx], [w], n] = await Promise.all([
+      bus.call(cur, ACC, 'GetIndexInParent'),
+      bus.call(cur, ACC, 'GetState'),
+      bus.getProp(table, SEL, 'NSelectedChildren').then(Number),
+    ]);
+    const curStates = decodeStates(w as number[]);
+    if (Number(idx) < 0 || !curStates.has('focused')) return undefined;
+    const [cr, cc] = await coordsOf(bus, table, Number(idx));
+    let sel: [number, number, number, number] | undefined;
+    if (n > 1) {
+      const at = async (k: number): Promise<[number, number]> => {
+        const [[d, p]] = await bus.call(table, SEL, 'GetSelectedChild', 'i', [k]) as [[string, string]];
+        const [j] = await bus.call({ dest: d, path: p }, ACC, 'GetIndexInParent');
+        return coordsOf(bus, table, Number(j));
+      };
+      const [a, b] = await Promise.all([at(0), at(n - 1)]);
+      sel = [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]), Math.max(a[1], b[1])];
+      // A selection of several ranges is not one rectangle: ask the cells.
+      if ((sel[2] - sel[0] + 1) * (sel[3] - sel[1] + 1) !== n) return undefined;
+    } else if (n < 0 || Number.isNaN(n)) return undefined;
+    const cellStates = new Set(['visible', 'showing', 'enabled', 'sensitive', 'focusable', 'selectable']);
+    const selected = new Set([...cellStates, 'selected']);
+    const cursorSet = new Set([...curStates].filter((s) => s !== 'defunct'));
+    return (r, c) => {
+      if (r === cr && c === cc) return cursorSet;
+      return sel && r >= sel[0] && r <= sel[2] && c >= sel[1] && c <= sel[3] ? selected : cellStates;
+    };
+  } catch (e) {
+    if (isGone(e)) throw e;
+    return undefined;
+  }
 }
 
 /** Interfaces a cell read by coordinate is taken to have (what Calc's cells offer); acts re-read them live. */
@@ -226,19 +325,29 @@ export async function readGrid(bus: A11yBus, info: ElementInfo, node: RawNode, f
     if (cursor && cursor[0] >= r0 + keep && cursor[0] <= r1 && cursor[1] >= c0 && cursor[1] <= c1) r0 = Math.min(r1, cursor[0] + 2) - keep + 1;
     r1 = r0 + keep - 1;
   }
+  // Cursor and selection from the table (a few calls), not from each cell's state (one call per cell).
+  const statesAt = await gridStates(bus, info.target);
   // Spreadsheets name each cell by its address: checked on the first cell, then not asked again per cell.
-  const first = await readCellAt(bus, info.target, r0, c0).catch(() => null);
+  const first = await readCellAt(bus, info.target, r0, c0, undefined, statesAt?.(r0, c0)).catch(() => null);
   const named = first?.cell?.address !== undefined;
   const coords: [number, number][] = [];
-  for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) coords.push([r, c]);
-  const [cells, firstIndex, last] = await Promise.all([
-    Promise.all(coords.map(([r, c]) => (r === r0 && c === c0 && first ? Promise.resolve(first) : readCellAt(bus, info.target, r, c, named ? `${columnLetters(c)}${r + 1}` : undefined)).catch((e: unknown) => {
-      if (isGone(e)) return null;
-      throw e;
-    }))),
+  for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) if (r !== r0 || c !== c0 || !first) coords.push([r, c]);
+  const gone = (e: unknown): null => {
+    if (isGone(e)) return null;
+    throw e;
+  };
+  // Two phases, each one batch of pipelined calls: all cells located, then all read (measured on Calc 7.4,
+  // 400 cells: 62 + 128 ms, against ~240 ms when each cell's read waits on its own GetAccessibleAt).
+  const [targets, firstIndex, last] = await Promise.all([
+    Promise.all(coords.map(([r, c]) => locateCell(bus, info.target, r, c).catch(gone))),
     bus.call(info.target, TABLE, 'GetIndexAt', 'ii', [r0, c0]).then((r) => Number(r[0]), () => -1),
     bus.call(info.target, TABLE, 'GetIndexAt', 'ii', [r1, c1]).then((r) => Number(r[0]), () => -1),
   ]);
+  const rest = await Promise.all(coords.map(([r, c], k) => {
+    const t = targets[k];
+    return t ? describeKept(bus, info.target, t, r, c, named ? `${columnLetters(c)}${r + 1}` : undefined, statesAt?.(r, c)).catch(gone) : null;
+  }));
+  const cells = first ? [first, ...rest] : rest;
   node.childCount = info.childCount;
   // The read cells lie in this index span (row-major), though not every index in it was read.
   if (firstIndex >= 0 && last >= firstIndex) node.childRange = { start: firstIndex, end: last + 1 };

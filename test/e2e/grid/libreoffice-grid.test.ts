@@ -102,3 +102,29 @@ test('Calc: Save As "Text CSV" through the app\'s dialogs writes the computed va
   assert.equal(bytes, '6.5,1\n,2\n,3.5\n');
   await rm(file, { force: true });
 });
+
+test('Calc: find of an off-screen cell address answers with the cell and the act that brings it into view', { timeout: 180_000 }, async () => {
+  const { text, table } = await observeSheet();
+  assert.doesNotMatch(lineOf(text, table) ?? '', /cells [A-Z]+\d+:[A-Z]+\d+ of .*T480/, 'T480 starts off screen');
+  // An address is a coordinate: no reading of a million rows (on main this searched for ~10 s and said 0 matches).
+  const found = ok(await computer.tools.find({ app: 'soffice', text: 'T480' }));
+  assert.match(found, /^1 match for "T480"/, found);
+  const how = new RegExp(`cell "T480" of table "Sheet Sheet1" \\[${table}\\], off-screen \\(the snapshot shows A1:[A-Z]+\\d+\\); bring it into view: computer_act actions=\\[\\{ref:"(e\\d+)",op:"focus"\\},\\{ref:"e\\d+",op:"set_value",value:"T480"\\}\\] \\(the Name Box\\), computer_keys keys="Return"`).exec(found);
+  assert.ok(how?.[1], found);
+  // The acts it names bring the cell into view; then the cell is addressable.
+  ok(await computer.tools.act({ actions: [{ ref: how[1], op: 'focus' }, { ref: how[1], op: 'set_value', value: 'T480' }] }));
+  ok(await computer.tools.keys({ app: 'soffice', keys: 'Return' }));
+  let now = '';
+  let range: RegExpExecArray | null = null;
+  // The app scrolls after the act returns: observe until it shows (bounded).
+  for (let i = 0; i < 20 && !(range && Number(range[2]) <= 480 && Number(range[4]) >= 480); i++) {
+    if (i) await new Promise((r) => setTimeout(r, 250));
+    now = ok(await computer.tools.observe({ app: 'soffice' }));
+    range = /cells ([A-Z]+)(\d+):([A-Z]+)(\d+) of/.exec(lineOf(now, table) ?? '');
+  }
+  assert.match(lineOf(now, table) ?? '', /cursor T480/, now);
+  assert.ok(range && Number(range[2]) <= 480 && Number(range[4]) >= 480, now);
+  // A value (not an address) beyond the view is not searched, and the answer says so and what to do.
+  const value = ok(await computer.tools.find({ app: 'soffice', text: 'no such value 42' }));
+  assert.match(value, /cells beyond the view were not searched.*Find & Replace/, value);
+});
