@@ -1,0 +1,84 @@
+/**
+ * Reading the tools' text the way a model does: element lines (`[e5] button "Save" value="…" focused`), the
+ * window each one sits in (the last header or window line above it), and diff marks (`+`, `-`, `~`).
+ */
+import type { Target } from './task.js';
+
+/** One element line of a tool's text. */
+export interface ElementLine {
+  ref: string;
+  role: string;
+  name?: string;
+  value?: string;
+  states: string[];
+  /** Title of the window (or dialog) the line sits under in that text, when one was printed. */
+  window?: string;
+  /** `-` when the diff removed it. */
+  mark?: '+' | '-' | '~';
+  raw: string;
+}
+
+const QUOTED = '"((?:[^"\\\\]|\\\\.)*)"';
+const ELEMENT = new RegExp(`^\\s*([+~-])?\\s*\\[((?:d\\d+)?e\\d+(?::[A-Z]{1,3}\\d+)?)\\] ([a-z]+)(?: ${QUOTED})?(.*)$`);
+const VALUE = new RegExp(`\\bvalue=${QUOTED}`);
+const WINDOW_HEADER = new RegExp(`(?:· |new window \\[[^\\]]*\\] |^)(?:window|dialog|alert|frame) ${QUOTED}`);
+
+function unescape(s: string): string {
+  return s.replace(/\\(.)/g, (_m, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
+}
+
+/** Every element line of a text, in order, with its window. */
+export function parseLines(text: string): ElementLine[] {
+  const out: ElementLine[] = [];
+  let window: string | undefined;
+  for (const raw of text.split('\n')) {
+    const m = ELEMENT.exec(raw);
+    if (!m) {
+      const w = WINDOW_HEADER.exec(raw);
+      if (w?.[1] !== undefined) window = unescape(w[1]);
+      continue;
+    }
+    const [, mark, ref, role, name, rest = ''] = m;
+    if (!ref || !role) continue;
+    // A window or dialog line starts a new window context for the lines under it.
+    if ((role === 'window' || role === 'dialog' || role === 'alert') && name !== undefined) window = unescape(name);
+    const v = VALUE.exec(rest);
+    const states = rest.replace(VALUE, '').trim().split(/\s+/).filter((s) => /^[a-z]+$/.test(s));
+    out.push({
+      ref, role, states, raw,
+      ...(name !== undefined ? { name: unescape(name) } : {}),
+      ...(v?.[1] !== undefined ? { value: unescape(v[1]) } : {}),
+      ...(window !== undefined ? { window } : {}),
+      ...(mark === '+' || mark === '-' || mark === '~' ? { mark } : {}),
+    });
+  }
+  return out;
+}
+
+function nameMatches(line: ElementLine, name: Target['name']): 'exact' | 'partial' | false {
+  if (name === undefined) return 'exact';
+  if (typeof name !== 'string') return new RegExp(name.re).test(line.name ?? '') ? 'exact' : false;
+  if (line.name === name) return 'exact';
+  return line.name?.toLowerCase().includes(name.toLowerCase()) ? 'partial' : false;
+}
+
+/** The lines matching a target, exact name matches first, in text order; removed lines never match. */
+export function matchTarget(lines: readonly ElementLine[], target: Target): ElementLine[] {
+  const exact: ElementLine[] = [];
+  const partial: ElementLine[] = [];
+  for (const l of lines) {
+    if (l.mark === '-') continue;
+    if (target.role !== undefined && l.role !== target.role) continue;
+    if (target.window !== undefined && !(l.window ?? '').includes(target.window)) continue;
+    const m = nameMatches(l, target.name);
+    if (m === 'exact') exact.push(l);
+    else if (m === 'partial') partial.push(l);
+  }
+  return [...exact, ...partial];
+}
+
+/** A target as words for a log line. */
+export function describeTarget(t: Target): string {
+  const name = t.name === undefined ? '' : typeof t.name === 'string' ? ` "${t.name}"` : ` /${t.name.re}/`;
+  return `${t.role ?? 'element'}${name}${t.window ? ` in "${t.window}"` : ''}${t.nth ? ` #${t.nth}` : ''}`;
+}

@@ -1,0 +1,50 @@
+/**
+ * Records every tool call a solver makes: its text, the o200k tokens the model reads, its milliseconds, and what a
+ * screenshot agent would have read at the same step (one screenshot of the app's windows at their real sizes).
+ */
+import type { Computer, ToolResult } from '../../src/index.js';
+import { screenshotTokens, textTokens } from '../../src/demo/tokens.js';
+
+/** One recorded tool call. */
+export interface EvalStep {
+  tool: string;
+  params: unknown;
+  isError: boolean;
+  /** o200k tokens of the result text (what the model reads). */
+  tokens: number;
+  /** One screenshot of the app's windows around this step (the larger of before and after). */
+  screenshotTokens: number;
+  ms: number;
+  /** The result text (kept in JSON only with --keep-text). */
+  text: string;
+}
+
+/** Calls tools for a solver and keeps the record. */
+export class Recorder {
+  readonly steps: EvalStep[] = [];
+  /** Time spent on accounting (screenshot sizes), subtracted from the task's wall time. */
+  accountingMs = 0;
+
+  constructor(private readonly computer: Computer, private readonly appNames: readonly string[], private readonly maxSteps = 40) {}
+
+  /** Screenshot tokens of every window of the task's apps now. */
+  private async shot(): Promise<number> {
+    const t = performance.now();
+    const apps = await this.computer.session.apps().catch(() => []);
+    const sum = apps.filter((a) => this.appNames.includes(a.name)).flatMap((a) => a.windows)
+      .reduce((s, w) => s + (w.bounds ? screenshotTokens(w.bounds[2], w.bounds[3]) : 0), 0);
+    this.accountingMs += performance.now() - t;
+    return sum;
+  }
+
+  /** Calls a tool by its MCP name; throws when the step budget is spent (a solver that loops fails). */
+  async call(tool: string, params: Record<string, unknown>): Promise<ToolResult> {
+    if (this.steps.length >= this.maxSteps) throw new Error(`step budget of ${this.maxSteps} tool calls spent`);
+    const before = await this.shot();
+    const t = performance.now();
+    const r = await this.computer.call(tool, params);
+    const ms = Math.round(performance.now() - t);
+    this.steps.push({ tool, params, isError: r.isError, tokens: textTokens(r.text), screenshotTokens: Math.max(before, await this.shot()), ms, text: r.text });
+    return r;
+  }
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+/**
+ * `npm run eval`: runs the evaluation tasks (issue 13) in the sandbox desktop (started when there is none) with the
+ * scripted solver or a model, prints a table and writes bench/results/eval-<date>.json, eval-latest.json and an
+ * SVG chart. Options: --tasks a,b · --solver scripted|model · --base-url URL --model NAME --api-key-env VAR ·
+ * --keep-text (every tool text in the JSON) · --no-peer (skip the computer-use-mcp baseline).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createComputer } from '../../src/index.js';
+import { modelSolver } from './model.js';
+import { printTable, writeResults } from './report.js';
+import { runTask, type Solver, type TaskResult } from './runner.js';
+import { solveScripted } from './scripted.js';
+import { selectTasks } from './tasks/index.js';
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      tasks: { type: 'string', default: '' },
+      solver: { type: 'string', default: 'scripted' },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key-env': { type: 'string', default: 'OPENAI_API_KEY' },
+      'keep-text': { type: 'boolean', default: false },
+      out: { type: 'string', default: 'bench/results' },
+    },
+  });
+  const tasks = selectTasks((values.tasks ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  let solver: Solver;
+  let solverName = values.solver ?? 'scripted';
+  if (solverName === 'scripted') solver = solveScripted;
+  else if (solverName === 'model') {
+    const baseUrl = values['base-url'];
+    const model = values.model;
+    if (!baseUrl || !model) throw new Error('--solver model needs --base-url and --model (and the API key in the env var --api-key-env names)');
+    solver = modelSolver({ baseUrl, model, apiKey: process.env[values['api-key-env'] ?? 'OPENAI_API_KEY'] });
+    solverName = `model:${model}`;
+  } else throw new Error(`unknown solver ${solverName}: scripted or model`);
+
+  // The eval's own policy files: it allows its apps without touching the user's settings or audit log.
+  const home = await mkdtemp(join(tmpdir(), 'cu-eval-home-'));
+  const allowApps = [...new Set(tasks.flatMap((t) => [t.appName, ...(t.allowApps ?? [])]))];
+  const computer = await createComputer({
+    desktop: 'auto', mode: 'bypass', allowApps, settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl'),
+    statePath: join(home, 'state.json'), showActivity: false,
+  });
+  const results: TaskResult[] = [];
+  const t0 = performance.now();
+  try {
+    for (const task of tasks) {
+      const r = await runTask(computer, task, { solverName, solver, keepText: values['keep-text'] ?? false });
+      results.push(r);
+      process.stdout.write(`${r.success ? 'PASS' : 'FAIL'} ${r.id}: ${r.steps} steps, ${r.tokens} tokens (screenshots ${r.screenshotTokens}), ${r.ms} ms — ${r.detail}\n`);
+    }
+  } finally {
+    await computer.close();
+    await rm(home, { recursive: true, force: true });
+  }
+  printTable(results);
+  const files = await writeResults(values.out ?? 'bench/results', { solver: solverName, durationMs: Math.round(performance.now() - t0), results });
+  process.stdout.write(`\nwrote ${files.join(', ')}\n`);
+  return results.every((r) => r.success) ? 0 : 1;
+}
+
+main().then((code) => { process.exitCode = code; }, (e: unknown) => {
+  process.stderr.write(`eval failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.exitCode = 2;
+});

@@ -1,0 +1,119 @@
+/**
+ * The scripted solver: a generic agent that knows only the tools' text. For each step of the goal spec it looks
+ * for the element by role and name in the texts it has read (latest first), asks computer_find when the element
+ * is not there, acts by the ref it read, and keeps the result (receipt + diff) as its new view. On `stale_ref`
+ * it re-reads the fresh snapshot the error carries and tries once more. It has no per-app code paths.
+ */
+import type { ToolResult } from '../../src/index.js';
+import { describeTarget, matchTarget, parseLines, type ElementLine } from './lines.js';
+import type { Recorder } from './recorder.js';
+import { fill, type EvalTask, type PlanStep, type Target } from './task.js';
+
+/** What a solver ends with. */
+export interface SolverOutcome {
+  /** The solver believes it reached the goal (the checker decides). */
+  finished: boolean;
+  /** Why it stopped early. */
+  reason?: string;
+  /** Values read (`read` steps, or the model's final answer as `answer`). */
+  answers: Record<string, string>;
+}
+
+class StepFailed extends Error {}
+
+export async function solveScripted(task: EvalTask, vars: Record<string, string>, rec: Recorder): Promise<SolverOutcome> {
+  const texts: string[] = [];
+  const answers: Record<string, string> = {};
+  const see = (r: ToolResult): ToolResult => { texts.push(r.text); return r; };
+  const app = task.appName;
+
+  const pick = (target: Target): ElementLine | undefined => {
+    for (let i = texts.length - 1; i >= 0; i--) {
+      const hits = matchTarget(parseLines(texts[i] ?? ''), target);
+      const hit = hits[target.nth ?? 0];
+      if (hit) return hit;
+    }
+    return undefined;
+  };
+  const resolve = async (target: Target, scopeApp?: string): Promise<ElementLine> => {
+    const seen = pick(target);
+    if (seen) return seen;
+    // Not in what it has read: ask find, then look at a fresh observe, like a model would.
+    const name = typeof target.name === 'string' ? target.name : undefined;
+    const found = see(await rec.call('computer_find', {
+      ...(name ? { text: name } : {}), ...(target.role ? { role: target.role } : {}),
+      ...(target.window ? { window: target.window } : { app: scopeApp ?? app }),
+    }));
+    if (!found.isError) {
+      const { window: _inWindow, ...anywhere } = target;
+      const hit = matchTarget(parseLines(found.text), anywhere)[target.nth ?? 0];
+      if (hit) return hit;
+    }
+    const observed = see(await rec.call('computer_observe', target.window ? { window: target.window } : { app: scopeApp ?? app }));
+    const hit = pick(target);
+    if (hit) return hit;
+    throw new StepFailed(`no ${describeTarget(target)} in the snapshot${observed.isError ? `: ${observed.text.slice(0, 200)}` : ''}`);
+  };
+
+  const act = async (s: Extract<PlanStep, { do: 'act' }>): Promise<void> => {
+    for (let attempt = 0; ; attempt++) {
+      const el = await resolve(s.target);
+      const action = { ref: el.ref, op: s.op, ...(s.value !== undefined ? { value: fill(s.value, vars) } : {}) };
+      const r = see(await rec.call('computer_act', { actions: [action] }));
+      if (!r.isError) return;
+      // A stale ref comes with a fresh snapshot of the window: read it and resolve again, once.
+      if (attempt === 0 && /stale_ref|not found/.test(r.text)) continue;
+      throw new StepFailed(`${s.op} on ${describeTarget(s.target)} failed: ${r.text.slice(0, 300)}`);
+    }
+  };
+
+  const mustSucceed = (r: ToolResult, what: string): void => {
+    if (r.isError) throw new StepFailed(`${what} failed: ${r.text.slice(0, 300)}`);
+  };
+
+  try {
+    for (const s of task.plan) {
+      switch (s.do) {
+        case 'launch':
+          mustSucceed(see(await rec.call('computer_launch', { command: fill(s.command, vars), args: (s.args ?? []).map((a) => fill(a, vars)) })), 'launch');
+          break;
+        case 'act':
+          await act(s);
+          break;
+        case 'keys':
+          mustSucceed(see(await rec.call('computer_keys', { keys: s.keys, ...(s.window ? { window: s.window } : { app: s.app ?? app }) })), `keys ${s.keys}`);
+          break;
+        case 'wait':
+          mustSucceed(see(await rec.call('computer_wait', {
+            until: s.until, ...(s.text !== undefined ? { text: fill(s.text, vars) } : {}), ...(s.role ? { role: s.role } : {}),
+            ...(s.until === 'window_appears' ? {} : { app: s.app ?? app }), timeoutMs: s.timeoutMs ?? 10_000,
+          })), `wait ${s.until}`);
+          break;
+        case 'observe': {
+          const scope = s.scope ? (await resolve(s.scope)).ref : undefined;
+          mustSucceed(see(await rec.call('computer_observe', {
+            ...(s.window ? { window: s.window } : { app: s.app ?? app }), ...(scope ? { scope } : {}), ...(s.query ? { query: fill(s.query, vars) } : {}),
+          })), 'observe');
+          break;
+        }
+        case 'find':
+          mustSucceed(see(await rec.call('computer_find', {
+            ...(s.text !== undefined ? { text: fill(s.text, vars) } : {}), ...(s.role ? { role: s.role } : {}),
+            ...(s.window ? { window: s.window } : { app: s.app ?? app }),
+          })), 'find');
+          break;
+        case 'read': {
+          const el = await resolve(s.target);
+          const source = el.value ?? el.name ?? '';
+          const m = s.pattern ? new RegExp(s.pattern).exec(el.raw) : null;
+          answers[s.into] = s.pattern ? (m?.[1] ?? m?.[0] ?? '') : source;
+          break;
+        }
+      }
+    }
+    return { finished: true, answers };
+  } catch (e) {
+    if (e instanceof StepFailed || (e instanceof Error && /step budget/.test(e.message))) return { finished: false, reason: e.message, answers };
+    throw e;
+  }
+}

@@ -1,0 +1,15 @@
+/** Every evaluation task, in table order. */
+import type { EvalTask } from '../task.js';
+import { geditTasks } from './gedit.js';
+
+export const TASKS: readonly EvalTask[] = [
+  ...geditTasks,
+];
+
+/** The tasks named in `ids` (all when empty); an unknown id is an error that lists the known ones. */
+export function selectTasks(ids: readonly string[]): EvalTask[] {
+  if (ids.length === 0) return [...TASKS];
+  const unknown = ids.filter((id) => !TASKS.some((t) => t.id === id));
+  if (unknown.length) throw new Error(`unknown task(s): ${unknown.join(', ')}; known: ${TASKS.map((t) => t.id).join(', ')}`);
+  return TASKS.filter((t) => ids.includes(t.id));
+}
