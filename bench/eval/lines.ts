@@ -13,6 +13,8 @@ export interface ElementLine {
   states: string[];
   /** Title of the window (or dialog) the line sits under in that text, when one was printed. */
   window?: string;
+  /** A value or name cut short (`…`) in a diff line: read it whole with an observe. */
+  cut?: boolean;
   /** `-` when the diff removed it. */
   mark?: '+' | '-' | '~';
   raw: string;
@@ -21,6 +23,9 @@ export interface ElementLine {
 const QUOTED = '"((?:[^"\\\\]|\\\\.)*)"';
 const ELEMENT = new RegExp(`^\\s*([+~-])?\\s*\\[((?:d\\d+)?e\\d+(?::[A-Z]{1,3}\\d+)?)\\] ([a-z]+)(?: ${QUOTED})?(.*)$`);
 const VALUE = new RegExp(`\\bvalue=${QUOTED}`);
+/** A diff's change line: `~ [e5] textbox "Name" value "old" → "new"`, `~ [e5] label name "a" → "b"`. */
+const CHANGED_VALUE = new RegExp(`\\bvalue ${QUOTED} → ${QUOTED}`);
+const CHANGED_NAME = new RegExp(`^ name ${QUOTED} → ${QUOTED}`);
 const WINDOW_HEADER = new RegExp(`(?:· |new window \\[[^\\]]*\\] |^)(?:window|dialog|alert|frame) ${QUOTED}`);
 
 function unescape(s: string): string {
@@ -38,16 +43,24 @@ export function parseLines(text: string): ElementLine[] {
       if (w?.[1] !== undefined) window = unescape(w[1]);
       continue;
     }
-    const [, mark, ref, role, name, rest = ''] = m;
+    const [, mark, ref, role, quotedName, rest = ''] = m;
+    let name = quotedName;
     if (!ref || !role) continue;
-    // A window or dialog line starts a new window context for the lines under it.
-    if ((role === 'window' || role === 'dialog' || role === 'alert') && name !== undefined) window = unescape(name);
-    const v = VALUE.exec(rest);
-    const states = rest.replace(VALUE, '').trim().split(/\s+/).filter((s) => /^[a-z]+$/.test(s));
+    // A top-level window or dialog line starts a new window context (a dialog nested inside one does not).
+    const topLevel = raw.replace(/^[+~-] /, '').startsWith('[');
+    if (topLevel && (role === 'window' || role === 'dialog' || role === 'alert') && name !== undefined) window = unescape(name);
+    // A change line names the new value (or name) after the arrow.
+    const cv = mark === '~' ? CHANGED_VALUE.exec(rest) : null;
+    const cn = mark === '~' && name === undefined ? CHANGED_NAME.exec(rest) : null;
+    if (cn?.[2] !== undefined) name = cn[2];
+    const value = cv?.[2] ?? VALUE.exec(rest)?.[1];
+    const cut = (cv?.[2] ?? cn?.[2] ?? '').includes('…');
+    const states = mark === '~' ? [] : rest.replace(VALUE, '').trim().split(/\s+/).filter((s) => /^[a-z]+$/.test(s));
     out.push({
       ref, role, states, raw,
       ...(name !== undefined ? { name: unescape(name) } : {}),
-      ...(v?.[1] !== undefined ? { value: unescape(v[1]) } : {}),
+      ...(value !== undefined ? { value: unescape(value) } : {}),
+      ...(cut ? { cut } : {}),
       ...(window !== undefined ? { window } : {}),
       ...(mark === '+' || mark === '-' || mark === '~' ? { mark } : {}),
     });

@@ -4,25 +4,28 @@ import { join } from 'node:path';
 import { SCREENSHOT_FORMULA } from '../../src/demo/tokens.js';
 import type { TaskResult } from './runner.js';
 
-/** A peer's measured cost per task (the screenshot MCP server), or why it could not run. */
-export interface PeerCost { id: string; tokens?: number; reason?: string }
-
 /** What a run writes. */
 export interface EvalRun {
   solver: string;
   durationMs: number;
   results: TaskResult[];
-  /** The second baseline (computer-use-mcp from npm): per task, or the reason it did not run. */
-  peer?: { name: string; note: string; perTask: PeerCost[] };
+  /** The second baseline (computer-use-mcp from npm): how it was measured, or why it did not run. */
+  peer?: { name: string; note: string; toolListTokens?: number };
+  /** o200k tokens of our own tool list (the fixed cost per conversation). */
+  toolListTokens?: number;
 }
 
 /** Totals and ratios of a run. */
-export function summarize(results: readonly TaskResult[]): { passed: number; total: number; tokens: number; screenshotTokens: number; ratio: number; steps: number; ms: number } {
+export function summarize(results: readonly TaskResult[]): { passed: number; total: number; tokens: number; screenshotTokens: number; ratio: number; peerTokens?: number; peerRatio?: number; steps: number; ms: number } {
   const tokens = results.reduce((a, r) => a + r.tokens, 0);
   const screenshotTokens = results.reduce((a, r) => a + r.screenshotTokens, 0);
+  const withPeer = results.filter((r) => r.peerTokens !== undefined);
+  const peerTokens = withPeer.reduce((a, r) => a + (r.peerTokens ?? 0), 0);
+  const peerOurs = withPeer.reduce((a, r) => a + r.tokens, 0);
   return {
     passed: results.filter((r) => r.success).length, total: results.length, tokens, screenshotTokens,
     ratio: tokens ? screenshotTokens / tokens : 0,
+    ...(withPeer.length ? { peerTokens, peerRatio: peerOurs ? peerTokens / peerOurs : 0 } : {}),
     steps: results.reduce((a, r) => a + r.steps, 0), ms: results.reduce((a, r) => a + r.ms, 0),
   };
 }
@@ -33,14 +36,15 @@ const lpad = (s: string | number, n: number): string => String(s).padStart(n);
 /** Prints one row per task and the totals. */
 export function printTable(results: readonly TaskResult[]): void {
   const idW = Math.max(4, ...results.map((r) => r.id.length));
-  process.stdout.write(`\n${pad('task', idW)}  ok    steps  tokens  shot-tokens  ratio   time ms\n`);
+  const x = (a: number, b: number): string => (b ? (a / b).toFixed(1) + '×' : '-');
+  process.stdout.write(`\n${pad('task', idW)}  ok    steps  tokens  shot-tokens  ratio  peer-tokens  ratio   time ms\n`);
   for (const r of results) {
-    const ratio = r.tokens ? (r.screenshotTokens / r.tokens).toFixed(1) + '×' : '-';
-    process.stdout.write(`${pad(r.id, idW)}  ${pad(r.success ? 'pass' : 'FAIL', 4)}  ${lpad(r.steps, 5)}  ${lpad(r.tokens, 6)}  ${lpad(r.screenshotTokens, 11)}  ${lpad(ratio, 6)}  ${lpad(r.ms, 8)}\n`);
+    const peer = r.peerTokens !== undefined ? String(r.peerTokens) : '-';
+    process.stdout.write(`${pad(r.id, idW)}  ${pad(r.success ? 'pass' : 'FAIL', 4)}  ${lpad(r.steps, 5)}  ${lpad(r.tokens, 6)}  ${lpad(r.screenshotTokens, 11)}  ${lpad(x(r.screenshotTokens, r.tokens), 5)}  ${lpad(peer, 11)}  ${lpad(r.peerTokens !== undefined ? x(r.peerTokens, r.tokens) : '-', 5)}  ${lpad(r.ms, 8)}\n`);
   }
   const s = summarize(results);
-  process.stdout.write(`${pad('total', idW)}  ${pad(`${s.passed}/${s.total}`, 4)}  ${lpad(s.steps, 5)}  ${lpad(s.tokens, 6)}  ${lpad(s.screenshotTokens, 11)}  ${lpad(s.ratio.toFixed(1) + '×', 6)}  ${lpad(s.ms, 8)}\n`);
-  process.stdout.write(`(tokens: o200k of every tool result the model reads; shot-tokens: one screenshot of the app's windows per step, ${SCREENSHOT_FORMULA})\n`);
+  process.stdout.write(`${pad('total', idW)}  ${pad(`${s.passed}/${s.total}`, 4)}  ${lpad(s.steps, 5)}  ${lpad(s.tokens, 6)}  ${lpad(s.screenshotTokens, 11)}  ${lpad(x(s.screenshotTokens, s.tokens), 5)}  ${lpad(s.peerTokens ?? '-', 11)}  ${lpad(s.peerRatio !== undefined ? s.peerRatio.toFixed(1) + '×' : '-', 5)}  ${lpad(s.ms, 8)}\n`);
+  process.stdout.write(`(tokens: o200k of every tool result the model reads; shot-tokens: one screenshot of the app's windows per step, ${SCREENSHOT_FORMULA}; peer-tokens: one computer-use-mcp screenshot result of this desktop per step, measured through its own MCP tool)\n`);
 }
 
 function esc(s: string): string {
@@ -53,7 +57,7 @@ function esc(s: string): string {
  */
 export function chartSvg(run: EvalRun): string {
   const rows = run.results;
-  const peer = new Map((run.peer?.perTask ?? []).filter((p) => p.tokens !== undefined).map((p) => [p.id, p.tokens ?? 0]));
+  const peer = new Map(rows.filter((r) => r.peerTokens !== undefined).map((r) => [r.id, r.peerTokens ?? 0]));
   const labelW = 210;
   const barW = 420;
   const timeW = 170;

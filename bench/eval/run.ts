@@ -10,11 +10,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createComputer } from '../../src/index.js';
-import { modelSolver } from './model.js';
+import { textTokens } from '../../src/demo/tokens.js';
+import { functionTools, modelSolver } from './model.js';
+import { PEER_NAME, startPeer, type Peer } from './peer.js';
 import { printTable, writeResults } from './report.js';
 import { runTask, type Solver, type TaskResult } from './runner.js';
 import { solveScripted } from './scripted.js';
 import { selectTasks } from './tasks/index.js';
+
+/** o200k tokens of our tool list as a model receives it. */
+function toolListTokens(): number {
+  return textTokens(JSON.stringify(functionTools()));
+}
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -25,6 +32,7 @@ async function main(): Promise<number> {
       model: { type: 'string' },
       'api-key-env': { type: 'string', default: 'OPENAI_API_KEY' },
       'keep-text': { type: 'boolean', default: false },
+      'no-peer': { type: 'boolean', default: false },
       out: { type: 'string', default: 'bench/results' },
     },
   });
@@ -49,18 +57,28 @@ async function main(): Promise<number> {
   });
   const results: TaskResult[] = [];
   const t0 = performance.now();
+  let peer: Peer | undefined;
+  let peerNote = 'skipped (--no-peer)';
+  if (!values['no-peer']) {
+    peer = await startPeer(computer.desktop.env).catch((e: unknown) => { peerNote = `cannot run here: ${(e as Error).message}`; return undefined; });
+    if (peer) peerNote = 'one of its screenshots of this desktop per step (it acts blind: click/type return {ok:true}), measured through its MCP tool after each task; it cannot solve tasks here (no vision model)';
+  }
   try {
     for (const task of tasks) {
-      const r = await runTask(computer, task, { solverName, solver, keepText: values['keep-text'] ?? false });
+      const r = await runTask(computer, task, { solverName, solver, keepText: values['keep-text'] ?? false, ...(peer ? { peer } : {}) });
       results.push(r);
       process.stdout.write(`${r.success ? 'PASS' : 'FAIL'} ${r.id}: ${r.steps} steps, ${r.tokens} tokens (screenshots ${r.screenshotTokens}), ${r.ms} ms — ${r.detail}\n`);
     }
   } finally {
+    await peer?.close().catch(() => undefined);
     await computer.close();
     await rm(home, { recursive: true, force: true });
   }
   printTable(results);
-  const files = await writeResults(values.out ?? 'bench/results', { solver: solverName, durationMs: Math.round(performance.now() - t0), results });
+  const files = await writeResults(values.out ?? 'bench/results', {
+    solver: solverName, durationMs: Math.round(performance.now() - t0), results, toolListTokens: toolListTokens(),
+    peer: { name: PEER_NAME, note: peerNote, ...(peer ? { toolListTokens: peer.toolListTokens } : {}) },
+  });
   process.stdout.write(`\nwrote ${files.join(', ')}\n`);
   return results.every((r) => r.success) ? 0 : 1;
 }

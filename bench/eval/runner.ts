@@ -29,6 +29,12 @@ export interface TaskResult {
   tokens: number;
   /** One screenshot of the app's windows per step (w×h/750 each). */
   screenshotTokens: number;
+  /**
+   * The screenshot MCP peer's cost for the same steps (one of its screenshots per step), or why it was not
+   * measured.
+   */
+  peerTokens?: number;
+  peerNote?: string;
   /** Wall time of the solver, accounting excluded. */
   ms: number;
   /** Tool time alone. */
@@ -59,6 +65,8 @@ export interface RunOptions {
   /** Whole-task deadline (default 120 s). */
   timeoutMs?: number;
   maxSteps?: number;
+  /** Looks through the peer once after the solver (its screenshot of the task's end state). */
+  peer?: { look(): Promise<{ tokens: number }> };
 }
 
 export async function runTask(computer: Computer, task: EvalTask, opts: RunOptions): Promise<TaskResult> {
@@ -71,6 +79,8 @@ export async function runTask(computer: Computer, task: EvalTask, opts: RunOptio
   let check: CheckResult = { ok: false, detail: 'not checked' };
   const t0 = performance.now();
   let wall = 0;
+  let peerTokens: number | undefined;
+  let peerNote: string | undefined;
   try {
     const setup = await task.setup(ctx);
     teardown = setup.teardown;
@@ -82,6 +92,9 @@ export async function runTask(computer: Computer, task: EvalTask, opts: RunOptio
       new Promise<never>((_r, reject) => { timer = setTimeout(() => reject(new Error(`task deadline of ${deadline} ms passed`)), deadline); }),
     ]).finally(() => clearTimeout(timer));
     wall = performance.now() - start - rec.accountingMs;
+    if (opts.peer) {
+      await opts.peer.look().then((l) => { peerTokens = l.tokens * rec.steps.length; }, (e: unknown) => { peerNote = `peer: ${(e as Error).message}`; });
+    }
     check = outcome.finished ? await task.check(ctx, setup.vars, outcome.answers) : { ok: false, detail: `solver stopped: ${outcome.reason ?? '?'}` };
   } catch (e) {
     wall = performance.now() - t0 - rec.accountingMs;
@@ -98,6 +111,7 @@ export async function runTask(computer: Computer, task: EvalTask, opts: RunOptio
     steps: steps.length,
     tokens: steps.reduce((a, s) => a + s.tokens, 0),
     screenshotTokens: steps.reduce((a, s) => a + s.screenshotTokens, 0),
+    ...(peerTokens !== undefined ? { peerTokens } : {}), ...(peerNote ? { peerNote } : {}),
     ms: Math.round(wall),
     toolMs: steps.reduce((a, s) => a + s.ms, 0),
     trace: opts.keepText ? steps : steps.map(({ text: _t, ...s }) => s),

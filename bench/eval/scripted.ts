@@ -21,6 +21,11 @@ export interface SolverOutcome {
 
 class StepFailed extends Error {}
 
+/** True when a tool's text announced a new window whose title contains `title`. */
+function alreadyOpen(text: string, title: string): boolean {
+  return text.split('\n').some((l) => /^new window \[/.test(l) && l.includes(title));
+}
+
 export async function solveScripted(task: EvalTask, vars: Record<string, string>, rec: Recorder): Promise<SolverOutcome> {
   const texts: string[] = [];
   const answers: Record<string, string> = {};
@@ -84,6 +89,8 @@ export async function solveScripted(task: EvalTask, vars: Record<string, string>
           mustSucceed(see(await rec.call('computer_keys', { keys: s.keys, ...(s.window ? { window: s.window } : { app: s.app ?? app }) })), `keys ${s.keys}`);
           break;
         case 'wait':
+          // The window already came with the last result (a new window and its snapshot): nothing to wait for.
+          if (s.until === 'window_appears' && s.text !== undefined && alreadyOpen(texts.at(-1) ?? '', fill(s.text, vars))) break;
           mustSucceed(see(await rec.call('computer_wait', {
             until: s.until, ...(s.text !== undefined ? { text: fill(s.text, vars) } : {}), ...(s.role ? { role: s.role } : {}),
             ...(s.until === 'window_appears' ? {} : { app: s.app ?? app }), timeoutMs: s.timeoutMs ?? 10_000,
@@ -103,7 +110,12 @@ export async function solveScripted(task: EvalTask, vars: Record<string, string>
           })), 'find');
           break;
         case 'read': {
-          const el = await resolve(s.target);
+          let el = await resolve(s.target);
+          // A value cut short in a diff is read whole from a fresh snapshot of the element.
+          if (el.cut) {
+            see(await rec.call('computer_observe', { scope: el.ref }));
+            el = await resolve(s.target);
+          }
           const source = el.value ?? el.name ?? '';
           const m = s.pattern ? new RegExp(s.pattern).exec(el.raw) : null;
           answers[s.into] = s.pattern ? (m?.[1] ?? m?.[0] ?? '') : source;
