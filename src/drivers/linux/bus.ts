@@ -127,7 +127,7 @@ export class A11yBus {
    * none, so GetAll crashes the app (SIGSEGV in QVariant::toString; featherpad and KeePassXC, every time).
    */
   async getAll(t: Target, iface: string, timeoutMs = 3000): Promise<Record<string, any>> {
-    if (t.dest.startsWith(':') && !(await this.getAllIsSafe(t.dest))) {
+    if (!(await this.getAllIsSafe(t.dest))) {
       // Never a GetAll on Qt: an interface without a known property list is refused, not risked (it kills the app).
       const known = PER_PROPERTY[iface];
       if (!known) throw new ComputerUseError('unsupported', `Reading all ${iface.split('.').pop()} properties at once crashes this toolkit (Qt); not asked.`);
@@ -143,19 +143,29 @@ export class A11yBus {
     return out;
   }
 
-  /** Per app (unique bus name): whether Properties.GetAll is safe to call, from its toolkit's name. */
-  private readonly getAllSafe = new Map<string, Promise<boolean>>();
+  /** Per app (unique bus name): its toolkit's name ("" when it does not say). */
+  private readonly toolkits = new Map<string, Promise<string>>();
 
-  /** False for Qt apps (ToolkitName "Qt" on the application root), true otherwise or when unknown. */
-  getAllIsSafe(dest: string): Promise<boolean> {
-    let known = this.getAllSafe.get(dest);
+  /** The app's ToolkitName (GTK, Qt, Gecko, …) from its application root, cached per unique bus name. */
+  toolkitName(dest: string): Promise<string> {
+    let known = this.toolkits.get(dest);
     if (!known) {
       known = this.getProp({ dest, path: APP_ROOT_PATH }, 'org.a11y.atspi.Application', 'ToolkitName', 1500)
-        .then((name: unknown) => !/^qt/i.test(String(name ?? '')), () => true);
-      this.getAllSafe.set(dest, known);
+        .then((name: unknown) => String(name ?? ''), () => '');
+      this.toolkits.set(dest, known);
       // Bus names are never reused; the map only grows with apps seen (a bounded number per session).
     }
     return known;
+  }
+
+  /** True for Qt apps (their AT-SPI adaptor differs from ATK's in ways that crash or corrupt, see callers). */
+  async isQt(dest: string): Promise<boolean> {
+    return dest.startsWith(':') && /^qt/i.test(await this.toolkitName(dest));
+  }
+
+  /** False for Qt apps (ToolkitName "Qt" on the application root), true otherwise or when unknown. */
+  async getAllIsSafe(dest: string): Promise<boolean> {
+    return !(await this.isQt(dest));
   }
 
   /** Sets one property. */

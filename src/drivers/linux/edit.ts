@@ -114,6 +114,15 @@ export async function setTextVerified(bus: A11yBus, info: ElementInfo, text: str
 }
 
 /**
+ * InsertText's length argument. ATK (GTK, Gecko) reads it in UTF-8 bytes, so a character count would cut CJK
+ * text; Qt's adaptor resizes the string to it in UTF-16 units, so a byte count pads CJK text with NULs
+ * (FeatherPad saved "牛奶" as "牛奶\0\0\0\0").
+ */
+export async function insertLength(bus: Pick<A11yBus, 'isQt'>, dest: string, text: string): Promise<number> {
+  return (await bus.isQt(dest)) ? text.length : Buffer.byteLength(text, 'utf8');
+}
+
+/**
  * type on an editable field: InsertText at the caret (or the end), read back; if the field did not change,
  * focus, put the caret there, and type.
  */
@@ -123,8 +132,7 @@ export async function insertTextVerified(bus: A11yBus, info: ElementInfo, text: 
   // Insert at the caret of a focused field; an unfocused one has a stale caret, so append as a click would.
   const caret = info.states.has('focused') ? Number(await bus.getProp(t, TEXT, 'CaretOffset').catch(() => -1)) : -1;
   const at = caret >= 0 ? caret : before?.length ?? Number(await bus.getProp(t, TEXT, 'CharacterCount').catch(() => 0));
-  // The length is in UTF-8 bytes (GTK's insert_text), not characters: CJK text would be cut otherwise.
-  const [ok] = await bus.call(t, ETEXT, 'InsertText', 'isi', [at, text, Buffer.byteLength(text, 'utf8')]);
+  const [ok] = await bus.call(t, ETEXT, 'InsertText', 'isi', [at, text, await insertLength(bus, t.dest, text)]);
   if (ok === false) throw new ComputerUseError('action_failed', 'The field refused the inserted text.');
   const after = await readField(bus, t);
   if (!after || text === '' || !same(before, after)) return { method: 'pattern', detail: `EditableText.InsertText at ${at}` };

@@ -28,7 +28,7 @@ test('featherpad (Qt 5): launch, type, save through the dialog, file bytes', asy
   const doc = refOn(started.text, /document editable/);
   assert.match(started.text, /button "Save"/);
 
-  const typed = ok(await computer.tools.act({ actions: [{ ref: doc, op: 'type', value: 'hello from Qt 5' }] }));
+  const typed = ok(await computer.tools.act({ actions: [{ ref: doc, op: 'type', value: 'hello from Qt 5, 你好' }] }));
   assert.match(typed, /\*Untitled/, typed); // the title marks the document modified
 
   const saving = ok(await computer.tools.keys({ keys: 'ctrl+s', app: 'featherpad' }));
@@ -43,7 +43,7 @@ test('featherpad (Qt 5): launch, type, save through the dialog, file bytes', asy
 
   for (let i = 0; i < 50 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
   // featherpad ends the file with a newline.
-  assert.equal(readFileSync(file, 'utf8').replace(/\n$/, ''), 'hello from Qt 5');
+  assert.equal(readFileSync(file, 'utf8').replace(/\n$/, ''), 'hello from Qt 5, 你好');
 
   // Reading it again does not crash it (Qt 5 segfaulted on the first Properties.GetAll).
   const again = ok(await computer.tools.observe({ app: 'featherpad' }));
