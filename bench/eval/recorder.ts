@@ -5,6 +5,9 @@
 import type { Computer, ToolResult } from '../../src/index.js';
 import { screenshotTokens, textTokens } from '../../src/demo/tokens.js';
 
+/** The sandbox desktop's screen (sandbox.ts starts Xvfb at 1280×1024). */
+const SANDBOX_SCREEN: [number, number] = [1280, 1024];
+
 /** One recorded tool call. */
 export interface EvalStep {
   tool: string;
@@ -32,7 +35,8 @@ export class Recorder {
     const t = performance.now();
     const apps = await this.computer.session.apps().catch(() => []);
     const sum = apps.filter((a) => this.appNames.includes(a.name)).flatMap((a) => a.windows)
-      .reduce((s, w) => s + (w.bounds ? screenshotTokens(w.bounds[2], w.bounds[3]) : 0), 0);
+      // A window whose toolkit gives no bounds (Java reports -1) is counted as the whole sandbox screen.
+      .reduce((s, w) => s + (w.bounds && w.bounds[2] > 0 && w.bounds[3] > 0 ? screenshotTokens(w.bounds[2], w.bounds[3]) : screenshotTokens(...SANDBOX_SCREEN)), 0);
     this.accountingMs += performance.now() - t;
     return sum;
   }
