@@ -1,7 +1,7 @@
 /**
  * The scripted solver: a generic agent that knows only the tools' text. For each step of the goal spec it looks
- * for the element by role and name in the texts it has read (latest first), asks computer_find when the element
- * is not there, acts by the ref it read, and keeps the result (receipt + diff) as its new view. On `stale_ref`
+ * for the element by role and name in the texts it has read (latest first), observes the window when the element
+ * is not there and asks computer_find when it is not in the snapshot either (off-screen, folded), acts by the ref it read, and keeps the result (receipt + diff) as its new view. On `stale_ref`
  * it re-reads the fresh snapshot the error carries and tries once more. It has no per-app code paths.
  */
 import type { ToolResult } from '../../src/index.js';
@@ -43,20 +43,18 @@ export async function solveScripted(task: EvalTask, vars: Record<string, string>
   const resolve = async (target: Target, scopeApp?: string): Promise<ElementLine> => {
     const seen = pick(target);
     if (seen) return seen;
-    // Not in what it has read: ask find, then look at a fresh observe, like a model would.
+    // Not in what it has read: look at the window afresh, then ask find (an off-screen row, a folded list).
+    const scope = target.window ? { window: target.window } : { app: scopeApp ?? app };
+    const observed = see(await rec.call('computer_observe', scope));
+    const seenNow = pick(target);
+    if (seenNow) return seenNow;
     const name = typeof target.name === 'string' ? target.name : undefined;
-    const found = see(await rec.call('computer_find', {
-      ...(name ? { text: name } : {}), ...(target.role ? { role: target.role } : {}),
-      ...(target.window ? { window: target.window } : { app: scopeApp ?? app }),
-    }));
+    const found = see(await rec.call('computer_find', { ...(name ? { text: name } : {}), ...(target.role ? { role: target.role } : {}), ...scope }));
     if (!found.isError) {
       const { window: _inWindow, ...anywhere } = target;
       const hit = matchTarget(parseLines(found.text), anywhere)[target.nth ?? 0];
       if (hit) return hit;
     }
-    const observed = see(await rec.call('computer_observe', target.window ? { window: target.window } : { app: scopeApp ?? app }));
-    const hit = pick(target);
-    if (hit) return hit;
     throw new StepFailed(`no ${describeTarget(target)} in the snapshot${observed.isError ? `: ${observed.text.slice(0, 200)}` : ''}`);
   };
 

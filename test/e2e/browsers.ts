@@ -34,10 +34,9 @@ const FIREFOX_PREFS: [string, boolean | number | string][] = [
   ['signon.rememberSignons', false],
 ];
 
-/** A fresh Firefox profile folder holding the user.js above. */
-export function firefoxProfile(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cu-firefox-'));
-  writeFileSync(join(dir, 'user.js'), FIREFOX_PREFS.map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});`).join('\n') + '\n');
+/** A fresh Firefox profile folder holding the user.js above (plus `extra` prefs), in `dir` or a new temp folder. */
+export function firefoxProfile(extra: [string, boolean | number | string][] = [], dir = mkdtempSync(join(tmpdir(), 'cu-firefox-'))): string {
+  writeFileSync(join(dir, 'user.js'), [...FIREFOX_PREFS, ...extra].map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});`).join('\n') + '\n');
   return dir;
 }
 

@@ -86,7 +86,7 @@ const wfTask = (plan: EvalTask['plan']): EvalTask => ({
   check: async () => ({ ok: true, detail: '' }),
 });
 
-test('the scripted solver acts by role and name from the text it read, asking find when it has read nothing', async () => {
+test('the scripted solver acts by role and name from the text it read, observing when it has read nothing', async () => {
   const { c, fake } = await fakeComputer();
   try {
     const rec = new Recorder(c, ['gtk3-widget-factory']);
@@ -96,8 +96,8 @@ test('the scripted solver acts by role and name from the text it read, asking fi
       { do: 'read', target: { role: 'textbox', name: 'Name' }, into: 'name' },
     ]), { name: 'Grace Hopper' }, rec);
     assert.equal(out.finished, true, out.reason);
-    // Nothing was read before the first act: it found the element, then acted by the ref it read.
-    assert.deepEqual(rec.steps.map((s) => s.tool), ['computer_find', 'computer_act', 'computer_find', 'computer_act']);
+    // Nothing was read before the first act: it observed, then acted by the refs it read there.
+    assert.deepEqual(rec.steps.map((s) => s.tool), ['computer_observe', 'computer_act', 'computer_act']);
     assert.equal(byName(fake, 'Name')?.value, 'Grace Hopper');
     assert.ok(byName(fake, 'Bold')?.states.includes('checked'), 'Bold is checked in the driver');
     assert.equal(out.answers['name'], 'Grace Hopper');
@@ -113,6 +113,7 @@ test('the scripted solver stops with the reason when the element is nowhere, and
     assert.equal(out.finished, false);
     assert.match(out.reason ?? '', /no button "Launch rockets"/);
     assert.ok(!rec.steps.some((s) => s.tool === 'computer_act'));
+    assert.deepEqual(rec.steps.map((s) => s.tool), ['computer_observe', 'computer_find']);
   } finally { await c.close(); }
 });
 

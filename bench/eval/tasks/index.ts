@@ -1,11 +1,13 @@
 /** Every evaluation task, in table order. */
 import type { EvalTask } from '../task.js';
+import { firefoxTasks } from './firefox.js';
 import { geditTasks } from './gedit.js';
 import { toolkitTasks } from './toolkits.js';
 
 export const TASKS: readonly EvalTask[] = [
   ...geditTasks,
   ...toolkitTasks,
+  ...firefoxTasks,
 ];
 
 /** The tasks named in `ids` (all when empty); an unknown id is an error that lists the known ones. */
