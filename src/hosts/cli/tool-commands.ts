@@ -1,5 +1,5 @@
 /**
- * `computer-use apps | launch | observe | find | act | wait | keys`: the tools from a shell, printing exactly
+ * `computer-use apps | launch | observe | screenshot | find | act | wait | keys`: the tools from a shell, printing exactly
  * what the model reads. Refs persist in a per-desktop state file, so `observe` in one process and `act` in
  * the next agree.
  */
@@ -61,7 +61,8 @@ function toolCallOf(command: string, pos: string[], flags: Record<string, string
   }
 }
 
-export const TOOL_COMMANDS = ['apps', 'launch', 'observe', 'find', 'act', 'wait', 'keys'];
+/** The commands that run one tool; every command toolCall knows is dispatched (screenshot was parsed but not listed). */
+export const TOOL_COMMANDS = ['apps', 'launch', 'observe', 'screenshot', 'find', 'act', 'wait', 'keys'];
 
 /** Runs one tool command and prints its text; exit code 1 on a tool error. */
 export async function runToolCommand(command: string, args: string[]): Promise<number> {
