@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm run eval`: runs the evaluation tasks (issue 13) in the sandbox desktop (started when there is none) with the
- * scripted solver or a model, prints a table and writes bench/results/eval-<date>.json, eval-latest.json and an
+ * `npm run eval`: runs the evaluation tasks (issue 13) in a fresh sandbox desktop (`--desktop current|auto` to
+ * use another) with the scripted solver or a model, prints a table and writes bench/results/eval-<date>.json, eval-latest.json and an
  * SVG chart. Options: --tasks a,b · --solver scripted|model · --base-url URL --model NAME --api-key-env VAR ·
  * --keep-text (every tool text in the JSON) · --no-peer (skip the computer-use-mcp baseline).
  */
@@ -17,6 +17,12 @@ import { printTable, writeResults } from './report.js';
 import { runTask, type Solver, type TaskResult } from './runner.js';
 import { solveScripted } from './scripted.js';
 import { selectTasks } from './tasks/index.js';
+
+/** A fresh sandbox by default, so runs compare (same screen, no windows of the user's); `current` inside one. */
+function desktopOf(v: string | undefined): 'sandbox' | 'current' | 'auto' {
+  if (v === 'sandbox' || v === 'current' || v === 'auto') return v;
+  throw new Error(`--desktop ${v}: sandbox (default), current or auto`);
+}
 
 /** o200k tokens of our tool list as a model receives it. */
 function toolListTokens(): number {
@@ -34,6 +40,7 @@ async function main(): Promise<number> {
       'keep-text': { type: 'boolean', default: false },
       'no-peer': { type: 'boolean', default: false },
       out: { type: 'string', default: 'bench/results' },
+      desktop: { type: 'string', default: 'sandbox' },
     },
   });
   const tasks = selectTasks((values.tasks ?? '').split(',').map((s) => s.trim()).filter(Boolean));
@@ -52,7 +59,7 @@ async function main(): Promise<number> {
   const home = await mkdtemp(join(tmpdir(), 'cu-eval-home-'));
   const allowApps = [...new Set(tasks.flatMap((t) => [t.appName, ...(t.allowApps ?? [])]))];
   const computer = await createComputer({
-    desktop: 'auto', mode: 'bypass', allowApps, settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl'),
+    desktop: desktopOf(values.desktop), mode: 'bypass', allowApps, settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl'),
     statePath: join(home, 'state.json'), showActivity: false,
   });
   const results: TaskResult[] = [];
