@@ -91,7 +91,9 @@ async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['
   for (const list of cut) {
     const ref = elements.find((l) => session.refs.lookup(l.ref)?.id === list.id);
     if (!ref) continue;
-    const onScreen = new Set((list.children ?? []).map((c) => c.id));
+    // Every element the snapshot read under the list counts as on screen (a web table's match is a cell in a row).
+    const onScreen = new Set<string>();
+    walk(list, (n) => { onScreen.add(n.id); return undefined; });
     const label = `${ref.role}${ref.name ? ` ${JSON.stringify(redactText(ref.name).slice(0, 40))}` : ''} [${ref.ref}]`;
     let r: ListFindResult;
     try {
