@@ -44,7 +44,7 @@ export const chromiumTasks: EvalTask[] = [
   {
     ...base, id: 'chromium-enable-late',
     goal: 'Subscribe ada@example.org to the weekly newsletter.',
-    hard: 'the Subscribe button is disabled until the address is validated, 0.8 s after typing',
+    hard: 'the Subscribe button is disabled until the address is validated, 1.5 s after typing',
     setup: (ctx) => chromiumSetup(ctx, 'subscribe.html'),
     plan: [
       launchChromium,

@@ -20,7 +20,7 @@ const BATCH = 128;
 export const FIND_DEADLINE_MS = 4000;
 /** Labels under a row (a ListBox row is nameless; its label child holds the text) read per row. */
 const MAX_ROW_LABELS = 4;
-/** Cells of a table row read per row: the text sought may sit in any column (a row's button in the last one). */
+/** Columns of a table searched: the text sought may sit in any of them (a row's button in the last one). */
 const MAX_ROW_CELLS = 8;
 
 /**
@@ -65,16 +65,25 @@ export async function findInList(bus: A11yBus, t: Target, p: Omit<ListFindParams
     complete = scanned >= viaCollection.length || hits.length >= limit;
     stop = scanned;
   } else {
-    // A table is scanned row by row (its first column: GetAccessibleAt), a list child by child.
+    // A table is scanned row by row (GetAccessibleAt), a list child by child. A table's first column (the row's
+    // name in most lists) is scanned first; its other cells (a web page's row actions) only when no first cell
+    // matched: reading every cell of every row makes a file manager's search of thousands of rows miss its deadline.
     const rows = table && table.cols > 0 ? table.rows : total;
-    let next = Math.min(p.from ?? 0, rows);
-    const first = next;
-    while (next < rows && hits.length < limit && performance.now() < deadline) {
-      const n = Math.min(BATCH, rows - next);
-      const batch = await Promise.all(Array.from({ length: n }, (_, k) => rowCandidate(bus, t, next + k, table)));
-      for (const c of batch) if (c && MATCHERS.every((m) => m(c, q))) hits.push(c);
-      next += n;
-      scanned = next - first;
+    const passes = table && table.cols > 1 ? [[0], Array.from({ length: Math.min(table.cols, MAX_ROW_CELLS) - 1 }, (_, c) => c + 1)] : [[0]];
+    const first = Math.min(p.from ?? 0, rows);
+    let next = first;
+    for (const cols of passes) {
+      if (hits.length) break;
+      next = first;
+      while (next < rows && hits.length < limit && performance.now() < deadline) {
+        const n = Math.min(BATCH, rows - next);
+        const batch = await Promise.all(Array.from({ length: n }, (_, k) => rowCandidate(bus, t, next + k, table, cols)));
+        for (const c of batch) if (c && MATCHERS.every((m) => m(c, q))) hits.push(c);
+        next += n;
+        scanned = next - first;
+      }
+      // Out of time: the answer says where this pass stopped (a search from there covers every column again).
+      if (next < rows && hits.length < limit) break;
     }
     stop = next;
     complete = next >= rows || hits.length >= limit;
@@ -117,12 +126,11 @@ async function collectionCandidates(bus: A11yBus, t: Target, total: number): Pro
   } catch { return undefined; }
 }
 
-/** Row `i` of a table (its first cell, with the texts of its first cells) or child `i` of a list, with its texts. */
-async function rowCandidate(bus: A11yBus, t: Target, i: number, table: { rows: number; cols: number } | undefined): Promise<Candidate | undefined> {
+/** Row `i` of a table (the cells of columns `cols`, the first of them as the row) or child `i` of a list, with its texts. */
+async function rowCandidate(bus: A11yBus, t: Target, i: number, table: { rows: number; cols: number } | undefined, cols: readonly number[]): Promise<Candidate | undefined> {
   try {
     if (table && table.cols > 0) {
-      const cells = (await Promise.all(Array.from({ length: Math.min(table.cols, MAX_ROW_CELLS) }, (_, c) => cellAt(bus, t, i, c))))
-        .filter((c): c is Target => c !== undefined);
+      const cells = (await Promise.all(cols.map((c) => cellAt(bus, t, i, c)))).filter((c): c is Target => c !== undefined);
       const first = cells[0];
       if (!first) return undefined;
       const texts = await Promise.all(cells.map((c) => textsOf(bus, c).then((ts) => ts.join(' '))));
