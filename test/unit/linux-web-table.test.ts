@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { A11yBus } from '../../src/drivers/linux/bus.js';
 import { findInList } from '../../src/drivers/linux/listfind.js';
-import { viewportOf } from '../../src/drivers/linux/visible.js';
+import { sliceRows, viewportOf } from '../../src/drivers/linux/visible.js';
+import type { RawNode } from '../../src/engine/node.js';
 
 const APP = ':1.7';
 const ROWS = 600;
@@ -93,4 +94,22 @@ function fakePage(): A11yBus {
 
 test('a table in a web page is seen through the page\'s document: its viewport is the part of the page on screen', async () => {
   assert.deepEqual(await viewportOf(fakePage(), { dest: APP, path: '/table' }), [22, 233, 257, 777]);
+});
+
+test('the rows on screen of a web table (children that are rows, not cells) are not given a cell\'s coordinates', async () => {
+  // GetRowAtIndex/GetColumnAtIndex take a cell's index: asked with a row's index they name some other cell.
+  const messageBus = {
+    call: (m: Msg) => {
+      if (m.member === 'GetRowAtIndex') return Promise.resolve({ body: [134] });
+      if (m.member === 'GetColumnAtIndex') return Promise.resolve({ body: [1] });
+      return Promise.reject(Object.assign(new Error('no such method'), { type: 'org.freedesktop.DBus.Error.UnknownMethod' }));
+    },
+    disconnect: () => undefined,
+  };
+  const bus = new (A11yBus as unknown as new (b: unknown, address: string) => A11yBus)(messageBus, 'fake');
+  bus.p2p = false;
+  const row = (i: number): RawNode => ({ id: `r${i}`, role: 'row', states: [], actions: [], children: [{ id: `c${i}`, role: 'cell', name: String(i), states: [], actions: [] }] });
+  const table: RawNode = { id: 't', role: 'table', states: [], actions: [], table: { rows: 601, cols: 3 }, childRange: { start: 403, end: 440 }, children: [row(403), row(439)] };
+  await sliceRows(bus, { dest: APP, path: '/table' }, table);
+  assert.deepEqual(table.children?.map((r) => r.cell), [undefined, undefined]);
 });

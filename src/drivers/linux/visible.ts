@@ -267,8 +267,10 @@ export async function visibleSlice(bus: A11yBus, t: Target, count: number, max: 
  */
 export async function sliceRows(bus: A11yBus, t: Target, node: RawNode): Promise<void> {
   const kids = node.children ?? [];
-  // The first and last cell, not a column header (those sit in no row).
-  const ends = [kids.find((k) => k.role !== 'columnheader' && k.role !== 'rowheader'), kids[kids.length - 1]].filter((k): k is RawNode => k !== undefined && k.cell === undefined);
+  // The first and last cell, not a column header (those sit in no row). A web table's children are rows, not
+  // cells: GetRowAtIndex takes a cell's index, so a row's index in the table would read as some cell's place.
+  const ends = [kids.find((k) => k.role !== 'columnheader' && k.role !== 'rowheader'), kids[kids.length - 1]]
+    .filter((k): k is RawNode => k !== undefined && k.cell === undefined && k.role !== 'row');
   const rc = (i: number): Promise<[number, number]> => Promise.all([
     bus.call(t, TABLE, 'GetRowAtIndex', 'i', [i]).then((r) => Number(r[0])),
     bus.call(t, TABLE, 'GetColumnAtIndex', 'i', [i]).then((r) => Number(r[0])),
