@@ -93,7 +93,7 @@ export async function findInList(bus: A11yBus, t: Target, p: Omit<ListFindParams
     const k = q.text === undefined ? -1 : c.texts.findIndex((t) => t.toLowerCase().includes(q.text!.toLowerCase()));
     const at = (k >= 0 ? c.cells?.[k] : undefined) ?? c.target;
     if (k > 0 && c.cells?.[k]) c.texts.unshift(...c.texts.splice(k, 1));
-    const node: RawNode = await readElement(bus, at, { children: false }).then((info) => toRawNode(info), () => ({ id: c.target.dest + c.target.path, role: 'generic', states: [], actions: [] } as RawNode));
+    const node: RawNode = await readElement(bus, at, { children: false }).then((info) => toRawNode(info), () => ({ id: at.dest + at.path, role: 'generic', states: [], actions: [] } as RawNode));
     const m: ListFindResult['matches'][number] = { node, index: c.index };
     if (table) m.row = c.index;
     if (!node.name && c.texts[0]) node.name = c.texts[0];
