@@ -101,12 +101,19 @@ export async function solveScripted(task: EvalTask, vars: Record<string, string>
           })), 'observe');
           break;
         }
-        case 'find':
-          mustSucceed(see(await rec.call('computer_find', {
+        case 'find': {
+          const found = see(await rec.call('computer_find', {
             ...(s.text !== undefined ? { text: fill(s.text, vars) } : {}), ...(s.role ? { role: s.role } : {}),
             ...(s.window ? { window: s.window } : { app: s.app ?? app }),
-          })), 'find');
+          }));
+          mustSucceed(found, 'find');
+          // An off-screen match comes with the act that brings it into view: do it, as a model reading it would.
+          const hint = s.follow ? /bring it into view: computer_act ref=(\S+) op=(\w+) value="([^"]*)"/.exec(found.text) : null;
+          if (hint?.[1] && hint[2] && hint[3] !== undefined) {
+            mustSucceed(see(await rec.call('computer_act', { actions: [{ ref: hint[1], op: hint[2], value: hint[3] }] })), `${hint[2]} ${hint[3]}`);
+          }
           break;
+        }
         case 'read': {
           let el = await resolve(s.target);
           // A value cut short in a diff is read whole from a fresh snapshot of the element.

@@ -26,7 +26,8 @@ export interface Target {
  * - `keys`: computer_keys to the app (or the window whose title contains `window`).
  * - `wait`: computer_wait.
  * - `observe`: computer_observe (a fresh view, optionally of a window or a subtree found by target).
- * - `find`: computer_find (the off-screen list item, text in a document).
+ * - `find`: computer_find (the off-screen list item, text in a document); with `follow`, the act the answer names to
+ *   bring an off-screen match into view (`bring it into view: computer_act ref=… op=scroll value="to N"`) is done too.
  * - `read`: resolve the target and keep its printed value (or the part matched by `pattern`) as answer `into`.
  */
 export type PlanStep =
@@ -35,7 +36,7 @@ export type PlanStep =
   | { do: 'keys'; keys: string; app?: string; window?: string }
   | { do: 'wait'; until: 'appears' | 'disappears' | 'window_appears'; text?: string; role?: string; app?: string; timeoutMs?: number }
   | { do: 'observe'; app?: string; window?: string; scope?: Target; query?: string }
-  | { do: 'find'; text?: string; role?: string; app?: string; window?: string }
+  | { do: 'find'; text?: string; role?: string; app?: string; window?: string; follow?: boolean }
   | { do: 'read'; target: Target; into: string; pattern?: string };
 
 /** What a task's setup and checker get. */

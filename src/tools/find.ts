@@ -35,10 +35,14 @@ export const findTool = defineTool({
     const byRef = new Map(full.elements.map((l) => [l.ref, l]));
     // Text content (documents, terminals, pages) is searched whole and reported by line and offset (tools/text.ts).
     const unsearched = { count: 0 };
-    const textHits = p.text ? (await findInText(session, raw, full, p.text, unsearched)).filter((h) => !p.role || h.line.startsWith(`[${h.ref}] ${p.role}`)) : [];
+    let textHits = p.text ? (await findInText(session, raw, full, p.text, unsearched)).filter((h) => !p.role || h.line.startsWith(`[${h.ref}] ${p.role}`)) : [];
     const inText = new Set(textHits.map((h) => h.ref));
     let hits = full.elements.filter((l) => (!p.role || l.role === p.role) &&
       (!text || (l.name ?? '').toLowerCase().includes(text) || (!inText.has(l.ref) && !l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text))));
+    // An element found by its name whose printed value holds the text too is one match, not two
+    // (combobox "Size" value="Choose a size").
+    const listed = new Map(hits.map((l) => [l.ref, l]));
+    if (text) textHits = textHits.filter((h) => !(listed.get(h.ref)?.value ?? '').toLowerCase().includes(text));
     const limit = p.limit ?? 20;
     // Sheets show only the cells on screen: an address is a coordinate, answered without reading (issue 9).
     const sheets = p.text && !p.role ? sheetMatches(session, raw.root, full.elements, p.text) : { hits: [], notes: [] };
@@ -91,7 +95,9 @@ async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['
   for (const list of cut) {
     const ref = elements.find((l) => session.refs.lookup(l.ref)?.id === list.id);
     if (!ref) continue;
-    const onScreen = new Set((list.children ?? []).map((c) => c.id));
+    // Every element the snapshot read under the list counts as on screen (a web table's match is a cell in a row).
+    const onScreen = new Set<string>();
+    walk(list, (n) => { onScreen.add(n.id); return undefined; });
     const label = `${ref.role}${ref.name ? ` ${JSON.stringify(redactText(ref.name).slice(0, 40))}` : ''} [${ref.ref}]`;
     let r: ListFindResult;
     try {

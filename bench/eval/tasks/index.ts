@@ -1,5 +1,6 @@
 /** Every evaluation task, in table order. */
 import type { EvalTask } from '../task.js';
+import { chromiumTasks } from './chromium.js';
 import { firefoxTasks } from './firefox.js';
 import { geditTasks } from './gedit.js';
 import { toolkitTasks } from './toolkits.js';
@@ -8,6 +9,7 @@ export const TASKS: readonly EvalTask[] = [
   ...geditTasks,
   ...toolkitTasks,
   ...firefoxTasks,
+  ...chromiumTasks,
 ];
 
 /** The tasks named in `ids` (all when empty); an unknown id is an error that lists the known ones. */

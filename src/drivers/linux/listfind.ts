@@ -20,9 +20,14 @@ const BATCH = 128;
 export const FIND_DEADLINE_MS = 4000;
 /** Labels under a row (a ListBox row is nameless; its label child holds the text) read per row. */
 const MAX_ROW_LABELS = 4;
+/** Columns of a table searched: the text sought may sit in any of them (a row's button in the last one). */
+const MAX_ROW_CELLS = 8;
 
-/** A candidate row: the texts it shows and the element to report. */
-export interface Candidate { index: number; target: Target; texts: string[] }
+/**
+ * A candidate row: the texts it shows and the element to report. A table row's texts are its cells' names, with
+ * each cell beside (`cells[k]` shows `texts[k]`), so the cell that matched is the one reported.
+ */
+export interface Candidate { index: number; target: Target; texts: string[]; cells?: Target[] }
 
 /** What a matcher is asked: does this candidate match the query? */
 export type Matcher = (c: Candidate, q: { text?: string }) => boolean;
@@ -60,22 +65,35 @@ export async function findInList(bus: A11yBus, t: Target, p: Omit<ListFindParams
     complete = scanned >= viaCollection.length || hits.length >= limit;
     stop = scanned;
   } else {
-    // A table is scanned row by row (its first column: GetAccessibleAt), a list child by child.
+    // A table is scanned row by row (GetAccessibleAt), a list child by child. A table's first column (the row's
+    // name in most lists) is scanned first; its other cells (a web page's row actions) only when no first cell
+    // matched: reading every cell of every row makes a file manager's search of thousands of rows miss its deadline.
     const rows = table && table.cols > 0 ? table.rows : total;
-    let next = Math.min(p.from ?? 0, rows);
-    const first = next;
-    while (next < rows && hits.length < limit && performance.now() < deadline) {
-      const n = Math.min(BATCH, rows - next);
-      const batch = await Promise.all(Array.from({ length: n }, (_, k) => rowCandidate(bus, t, next + k, table)));
-      for (const c of batch) if (c && MATCHERS.every((m) => m(c, q))) hits.push(c);
-      next += n;
-      scanned = next - first;
+    const passes = table && table.cols > 1 ? [[0], Array.from({ length: Math.min(table.cols, MAX_ROW_CELLS) - 1 }, (_, c) => c + 1)] : [[0]];
+    const first = Math.min(p.from ?? 0, rows);
+    let next = first;
+    for (const cols of passes) {
+      if (hits.length) break;
+      next = first;
+      while (next < rows && hits.length < limit && performance.now() < deadline) {
+        const n = Math.min(BATCH, rows - next);
+        const batch = await Promise.all(Array.from({ length: n }, (_, k) => rowCandidate(bus, t, next + k, table, cols)));
+        for (const c of batch) if (c && MATCHERS.every((m) => m(c, q))) hits.push(c);
+        next += n;
+        scanned = next - first;
+      }
+      // Out of time: the answer says where this pass stopped (a search from there covers every column again).
+      if (next < rows && hits.length < limit) break;
     }
     stop = next;
     complete = next >= rows || hits.length >= limit;
   }
   const matches = await Promise.all(hits.slice(0, limit).map(async (c) => {
-    const node: RawNode = await readElement(bus, c.target, { children: false }).then((info) => toRawNode(info), () => ({ id: c.target.dest + c.target.path, role: 'generic', states: [], actions: [] } as RawNode));
+    // A table row is reported by the cell holding the text, else its first cell.
+    const k = q.text === undefined ? -1 : c.texts.findIndex((t) => t.toLowerCase().includes(q.text!.toLowerCase()));
+    const at = (k >= 0 ? c.cells?.[k] : undefined) ?? c.target;
+    if (k > 0 && c.cells?.[k]) c.texts.unshift(...c.texts.splice(k, 1));
+    const node: RawNode = await readElement(bus, at, { children: false }).then((info) => toRawNode(info), () => ({ id: at.dest + at.path, role: 'generic', states: [], actions: [] } as RawNode));
     const m: ListFindResult['matches'][number] = { node, index: c.index };
     if (table) m.row = c.index;
     if (!node.name && c.texts[0]) node.name = c.texts[0];
@@ -108,20 +126,27 @@ async function collectionCandidates(bus: A11yBus, t: Target, total: number): Pro
   } catch { return undefined; }
 }
 
-/** Row `i` of a table (its first cell) or child `i` of a list, with its texts. */
-async function rowCandidate(bus: A11yBus, t: Target, i: number, table: { rows: number; cols: number } | undefined): Promise<Candidate | undefined> {
+/** Row `i` of a table (the cells of columns `cols`, the first of them as the row) or child `i` of a list, with its texts. */
+async function rowCandidate(bus: A11yBus, t: Target, i: number, table: { rows: number; cols: number } | undefined, cols: readonly number[]): Promise<Candidate | undefined> {
   try {
-    let target: Target | undefined;
     if (table && table.cols > 0) {
-      const [ref] = await bus.call(t, TABLE, 'GetAccessibleAt', 'ii', [i, 0]);
-      const r = ref as [string, string];
-      target = r && !r[1].endsWith('/null') ? { dest: r[0], path: r[1] } : undefined;
-    } else {
-      target = await childAt(bus, t, i);
+      const cells = (await Promise.all(cols.map((c) => cellAt(bus, t, i, c)))).filter((c): c is Target => c !== undefined);
+      const first = cells[0];
+      if (!first) return undefined;
+      const texts = await Promise.all(cells.map((c) => textsOf(bus, c).then((ts) => ts.join(' '))));
+      return { index: i, target: first, texts, cells };
     }
+    const target = await childAt(bus, t, i);
     if (!target) return undefined;
     return { index: i, target, texts: await textsOf(bus, target) };
   } catch { return undefined; }
+}
+
+/** The cell at row `i`, column `c` of a table, or undefined (a spanned or missing cell). */
+async function cellAt(bus: A11yBus, t: Target, i: number, c: number): Promise<Target | undefined> {
+  const [ref] = await bus.call(t, TABLE, 'GetAccessibleAt', 'ii', [i, c]).catch(() => [undefined]);
+  const r = ref as [string, string] | undefined;
+  return r && !r[1].endsWith('/null') ? { dest: r[0], path: r[1] } : undefined;
 }
 
 /** A row's own name, or where it has none, the names of its first children (a ListBox row's label). */

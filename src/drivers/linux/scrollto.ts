@@ -32,24 +32,26 @@ export async function scrollToRow(bus: A11yBus, info: ElementInfo, row: number):
   if (!target) throw new ComputerUseError('action_failed', `Row ${row} could not be read.`);
   const view = await viewportOf(bus, t);
   if (!view) throw new ComputerUseError('unsupported', `The ${info.atspiRole} reports no position on screen, so no row can be scrolled to.`);
-  if (await onScreen(bus, target, view, 0)) return { method: 'pattern', detail: `row ${row} already on screen` };
+  // The view is read again after a scroll: a table in a web page moves with the page, and so does its clip.
+  const viewNow = async (): Promise<Rect> => (await viewportOf(bus, t)) ?? view;
+  if (await onScreen(bus, target, viewNow, 0)) return { method: 'pattern', detail: `row ${row} already on screen` };
   const [scrolled] = await bus.call(target, COMP, 'ScrollTo', 'u', [6 /* ATSPI_SCROLL_ANYWHERE */]).catch(() => [false]);
-  if (scrolled !== false && await onScreen(bus, target, view, SETTLE_MS)) return { method: 'pattern', detail: `Component.ScrollTo: row ${row} on screen` };
+  if (scrolled !== false && await onScreen(bus, target, viewNow, SETTLE_MS)) return { method: 'pattern', detail: `Component.ScrollTo: row ${row} on screen` };
   const bar = await verticalBar(bus, t);
   if (!bar) throw new ComputerUseError('unsupported', `The ${info.atspiRole} has no scroll bar to move and its rows cannot scroll themselves into view.`);
   // The bar's range is the list's height less one page; a row sits at about (row-1)/total of the whole height.
   const whole = bar.max - bar.min + view[3];
   const want = Math.min(bar.max, Math.max(bar.min, bar.min + ((row - 1) / total) * whole - view[3] / 2));
   await bus.setProp(bar.target, VALUE, 'CurrentValue', 'd', want);
-  if (await onScreen(bus, target, view, SETTLE_MS)) return { method: 'pattern', detail: `scroll bar Value ${bar.current} → ${Math.round(want)}: row ${row} on screen` };
+  if (await onScreen(bus, target, viewNow, SETTLE_MS)) return { method: 'pattern', detail: `scroll bar Value ${bar.current} → ${Math.round(want)}: row ${row} on screen` };
   throw new ComputerUseError('action_failed', `Moved the scroll bar to ${Math.round(want)}, but row ${row} did not come on screen.`);
 }
 
 /** Whether the element lies (at least half) inside the viewport, watched for up to `waitMs`. */
-async function onScreen(bus: A11yBus, t: Target, view: Rect, waitMs: number): Promise<boolean> {
+async function onScreen(bus: A11yBus, t: Target, viewOf: () => Promise<Rect>, waitMs: number): Promise<boolean> {
   const until = performance.now() + waitMs;
   for (;;) {
-    const [r, states] = await Promise.all([extentsOf(bus, t), bus.call(t, ACC, 'GetState').then((w) => decodeStates(w[0] as number[]), () => new Set<string>())]);
+    const [r, states, view] = await Promise.all([extentsOf(bus, t), bus.call(t, ACC, 'GetState').then((w) => decodeStates(w[0] as number[]), () => new Set<string>()), viewOf()]);
     // A drawn row (not at INT_MIN) inside the view; a ListBox row far down reports a position shifted by
     // 65,536 px (16-bit X11 windows), so its "showing" state is taken there.
     const drawn = r !== undefined && r[1] > -(2 ** 30);

@@ -18,6 +18,15 @@ const NULL_PATH = '/org/a11y/atspi/null';
 const CLIP_ROLES = new Set(['scroll pane', 'viewport']);
 /** How many ancestors are looked at for a clipping viewport. */
 const CLIP_DEPTH = 3;
+/**
+ * A web page's scrolling viewport: the document (Chromium reports a long table at its full height, 15,000 px,
+ * while the document web's extents are the part of the page on screen). It may sit many sections up.
+ */
+const WEB_VIEW_ROLE = 'document web';
+/** How many ancestors are looked at for the web document around an element. */
+const WEB_DEPTH = 16;
+/** Roles above which no viewport is looked for. */
+const TOP_ROLES = new Set(['frame', 'window', 'dialog', 'application']);
 
 type Rect = [number, number, number, number];
 interface Probe { t: Target | undefined; r: Rect | undefined }
@@ -60,15 +69,20 @@ export async function viewportOf(bus: A11yBus, t: Target): Promise<Rect | undefi
   let view = await extentsOf(bus, t);
   if (!view) return undefined;
   let cur = t;
-  for (let i = 0; i < CLIP_DEPTH; i++) {
+  for (let i = 0; i < WEB_DEPTH; i++) {
     const parent = await bus.getProp(cur, ACC, 'Parent').catch(() => undefined) as [string, string] | undefined;
     if (!parent || parent[1] === NULL_PATH || parent[1] === '/org/a11y/atspi/accessible/root') break;
     cur = { dest: parent[0], path: parent[1] };
-    const [role] = await bus.call(cur, ACC, 'GetRole').catch(() => [undefined]);
-    if (!CLIP_ROLES.has(ATSPI_ROLES[Number(role)] ?? '')) continue;
+    const [code] = await bus.call(cur, ACC, 'GetRole').catch(() => [undefined]);
+    const role = ATSPI_ROLES[Number(code)] ?? '';
+    if (TOP_ROLES.has(role)) break;
+    const web = role === WEB_VIEW_ROLE;
+    if (!web && !(i < CLIP_DEPTH && CLIP_ROLES.has(role))) continue;
     const ext = await extentsOf(bus, cur);
     // GTK3 answers (INT_MIN, INT_MIN) for a viewport it considers not showing (after a scroll): no clip known.
     if (ext && ext[2] > 0 && ext[3] > 0 && ext[1] > -(2 ** 30)) view = intersect(view, ext);
+    // The page's document is its viewport: what lies above it clips nothing more.
+    if (web) break;
   }
   return view;
 }
@@ -253,8 +267,10 @@ export async function visibleSlice(bus: A11yBus, t: Target, count: number, max: 
  */
 export async function sliceRows(bus: A11yBus, t: Target, node: RawNode): Promise<void> {
   const kids = node.children ?? [];
-  // The first and last cell, not a column header (those sit in no row).
-  const ends = [kids.find((k) => k.role !== 'columnheader' && k.role !== 'rowheader'), kids[kids.length - 1]].filter((k): k is RawNode => k !== undefined && k.cell === undefined);
+  // The first and last cell, not a column header (those sit in no row). A web table's children are rows, not
+  // cells: GetRowAtIndex takes a cell's index, so a row's index in the table would read as some cell's place.
+  const ends = [kids.find((k) => k.role !== 'columnheader' && k.role !== 'rowheader'), kids[kids.length - 1]]
+    .filter((k): k is RawNode => k !== undefined && k.cell === undefined && k.role !== 'row');
   const rc = (i: number): Promise<[number, number]> => Promise.all([
     bus.call(t, TABLE, 'GetRowAtIndex', 'i', [i]).then((r) => Number(r[0])),
     bus.call(t, TABLE, 'GetColumnAtIndex', 'i', [i]).then((r) => Number(r[0])),

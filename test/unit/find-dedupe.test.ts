@@ -1,0 +1,37 @@
+/**
+ * computer_find lists an element once: a combo box found by its name ("Size") whose value also holds the text
+ * ("Choose a size") is one match, not an element line plus a text hit. Through createComputer and the fake driver.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { FakeDriver } from '../../src/drivers/fake/driver.js';
+import type { RawNode } from '../../src/engine/node.js';
+import { createComputer, type Computer } from '../../src/index.js';
+
+const home = mkdtempSync(join(tmpdir(), 'cu-find-dedupe-'));
+process.env['COMPUTER_USE_HOME'] = home;
+const open: Computer[] = [];
+after(async () => { await Promise.all(open.map((c) => c.close())); });
+
+test('find: an element whose name and value both hold the text is listed once', async () => {
+  const root: RawNode = { id: 'w', role: 'window', nativeRole: 'frame', name: 'Shirt order', states: ['active'], actions: [], children: [
+    { id: 'doc', role: 'document', nativeRole: 'document web', name: 'Shirt order', states: [], actions: [], children: [
+      { id: 'size', role: 'combobox', nativeRole: 'combo box', name: 'Size', value: 'Choose a size', states: ['collapsed'], actions: ['expand', 'select'] },
+      { id: 'other', role: 'textbox', nativeRole: 'entry', name: 'Note', value: 'any size will do', states: ['editable'], actions: ['set_value'] },
+    ] },
+  ] };
+  const fake = new FakeDriver([{ info: { id: 'w', title: 'Shirt order', app: 'shop', pid: 4242, role: 'window', focused: true, bounds: [0, 0, 800, 600] }, root }]);
+  const c = await createComputer({ desktop: 'current', connect: () => fake.connect(), settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl') });
+  open.push(c);
+  const combo = await c.tools.find({ text: 'size', role: 'combobox' });
+  assert.equal(combo.isError, false, combo.text);
+  assert.match(combo.text, /^1 match for "size" role=combobox/, combo.text);
+  assert.equal(combo.text.split('\n').filter((l) => l.includes('combobox "Size"')).length, 1, combo.text);
+  // A value hit of another element is still found (by its text).
+  const any = await c.tools.find({ text: 'size' });
+  assert.match(any.text, /^2 matches for "size"/, any.text);
+  assert.match(any.text, /textbox "Note"/, any.text);
+});
