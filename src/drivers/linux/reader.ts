@@ -3,6 +3,7 @@
  * soon as it is known (not level by level): the notes measured this 4-5x faster than one call at a time.
  */
 import type { Op, RawNode, State } from '../../engine/node.js';
+import { LIMITS } from '../../protocol/methods.js';
 import { roleFromAtspi } from '../../engine/role.js';
 import { ATSPI_ROLES, ATSPI_STATES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
@@ -198,8 +199,10 @@ async function readValue(bus: A11yBus, info: ElementInfo): Promise<void> {
 export async function readBounds(bus: A11yBus, info: ElementInfo): Promise<void> {
   try {
     const [ext] = await bus.call(info.target, 'org.a11y.atspi.Component', 'GetExtents', 'u', [0]);
-    const [x, y, w, h] = ext as number[];
-    info.bounds = [x ?? 0, y ?? 0, w ?? 0, h ?? 0];
+    const [x = 0, y = 0, w = 0, h = 0] = ext as number[];
+    // GTK 3 reports an unmapped window (a closed combo popup) at −2³¹: off any screen, so read as no area.
+    const offScreen = [x, y, w, h].some((v) => Math.abs(v) > LIMITS.pixel);
+    info.bounds = offScreen ? [0, 0, 0, 0] : [x, y, w, h];
   } catch { /* no geometry: leave unknown */ }
 }
 
