@@ -178,12 +178,21 @@ async function readComboChoice(bus: A11yBus, info: ElementInfo): Promise<void> {
     const known: Target | undefined = info.children[0];
     const list: Target = known ?? await bus.call(info.target, ACC, 'GetChildAtIndex', 'i', [0]).then(([r]) => ({ dest: (r as [string, string])[0], path: (r as [string, string])[1] }));
     const [ifaces] = await bus.call(list, ACC, 'GetInterfaces');
-    if (!(ifaces as string[]).includes('org.a11y.atspi.Selection')) return;
-    const [[dest, path]] = await bus.call(list, 'org.a11y.atspi.Selection', 'GetSelectedChild', 'i', [0]) as [[string, string]];
-    if (!path || path === NULL_PATH) return;
-    const name = String(await bus.getProp({ dest, path }, ACC, 'Name') ?? '');
+    let name = (ifaces as string[]).includes(SELECTION) ? await selectedName(bus, list) : '';
+    // GTK 3: the menu child selects only while open; the combo's own Selection holds the active item. Its name
+    // is the choice unless the app named the combo (then the choice was nowhere in the snapshot).
+    if (!name && info.interfaces.has(SELECTION)) name = await selectedName(bus, info.target);
     if (name) info.choice = name.slice(0, CHOICE_READ_LIMIT);
   } catch { /* no list or no selection: the combo shows its name only */ }
+}
+
+const SELECTION = 'org.a11y.atspi.Selection';
+
+/** The name of the first selected child of a Selection, '' when none. */
+async function selectedName(bus: A11yBus, t: Target): Promise<string> {
+  const [[dest, path]] = await bus.call(t, SELECTION, 'GetSelectedChild', 'i', [0]) as [[string, string]];
+  if (!path || path === NULL_PATH) return '';
+  return String(await bus.getProp({ dest, path }, ACC, 'Name') ?? '');
 }
 
 async function readValue(bus: A11yBus, info: ElementInfo): Promise<void> {
