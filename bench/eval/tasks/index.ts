@@ -1,9 +1,19 @@
 /** Every evaluation task, in table order. */
 import type { EvalTask } from '../task.js';
+import { calculatorTasks } from './calculator.js';
+import { dialogsTasks } from './dialogs.js';
+import { filechooserTasks } from './filechooser.js';
 import { geditTasks } from './gedit.js';
+import { mousepadTasks } from './mousepad.js';
+import { settingsTasks } from './settings.js';
 
 export const TASKS: readonly EvalTask[] = [
   ...geditTasks,
+  ...calculatorTasks,
+  ...filechooserTasks,
+  ...dialogsTasks,
+  ...settingsTasks,
+  ...mousepadTasks,
 ];
 
 /** The tasks named in `ids` (all when empty); an unknown id is an error that lists the known ones. */
