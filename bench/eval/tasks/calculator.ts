@@ -1,13 +1,26 @@
 /** galculator tasks (GTK 3): arithmetic by clicking its keypad, and a number-base change through a nested menu. */
-import { rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { answerEquals } from '../checks.js';
-import type { EvalTask, PlanStep } from '../task.js';
+import type { EvalTask, PlanStep, TaskSetup } from '../task.js';
 
-/** galculator keeps its mode and base in this file when it quits: start every task from the defaults. */
-async function freshConfig(): Promise<void> {
-  await rm(join(homedir(), '.config', 'galculator', 'galculator.conf'), { force: true });
+const CONFIG = join(homedir(), '.config', 'galculator', 'galculator.conf');
+const KEPT = `${CONFIG}.cu-eval-kept`;
+
+/**
+ * galculator keeps its mode and number base in its config file when it quits: every task starts from the
+ * defaults, with the user's own file set aside and put back afterwards (it stops by SIGTERM, which saves nothing).
+ */
+async function freshConfig(): Promise<TaskSetup> {
+  const kept = await rename(CONFIG, KEPT).then(() => true, () => false);
+  return {
+    vars: {},
+    teardown: async () => {
+      await rm(CONFIG, { force: true });
+      if (kept) await rename(KEPT, CONFIG);
+    },
+  };
 }
 
 /** Clicks the keypad buttons of `keys` one by one ("123*45=" → 1, 2, 3, *, 4, 5, =). */
@@ -29,7 +42,7 @@ export const calculatorTasks: EvalTask[] = [
   {
     id: 'calc-multiply', app: 'galculator', appName: 'galculator', ci: true,
     goal: `Use the calculator to work out ${A} × ${B} by clicking its buttons and tell me the result.`,
-    setup: async () => { await freshConfig(); return { vars: {} }; },
+    setup: freshConfig,
     plan: [
       { do: 'launch', command: 'galculator' },
       ...press(`${A}*${B}=`),
@@ -41,7 +54,7 @@ export const calculatorTasks: EvalTask[] = [
     id: 'calc-hex', app: 'galculator', appName: 'galculator',
     goal: `In the calculator, switch to scientific mode, enter ${HEX_OF}, convert it to hexadecimal with the Calculator menu's number bases, and tell me what it shows.`,
     hard: 'nested menu (Calculator › Number bases › Hexadecimal); the keypad is rebuilt by the mode change',
-    setup: async () => { await freshConfig(); return { vars: {} }; },
+    setup: freshConfig,
     plan: [
       { do: 'launch', command: 'galculator' },
       { do: 'act', op: 'click', target: { role: 'menu', name: 'View' } },
