@@ -15,6 +15,8 @@ PACKAGES=(
   xfce4-terminal evince thunar firefox-esr featherpad openjdk-17-jre openjdk-17-jdk-headless libatk-wrapper-java-jni weston
   # a Qt 6 app for the Qt 6 e2e test (test/apps/qt6-form.py): Debian has no small Qt 6 app, PyQt6 brings Qt 6
   python3-pyqt6
+  # the evaluation's calculator tasks (issue 13): galculator, a small GTK 3 calculator (bench/eval/tasks/calculator.ts)
+  galculator
   # libatspi for comparison tooling and constant tables
   libatspi2.0-dev python3-gi gir1.2-atspi-2.0
   # fallback ladder (issue 5): capture + Set-of-Mark (imagemagick, DejaVu for labels), OCR (tesseract), clipboard,

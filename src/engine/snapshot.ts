@@ -3,7 +3,7 @@ import { distill, findByRef, walkDistilled, type DistilledNode } from './distill
 import { countNodes, type RawNode, type WindowInfo } from './node.js';
 import { redactTree } from './redact.js';
 import type { RefTable } from './refs.js';
-import { addressOfCell, cellLine } from './grid.js';
+import { addressOfCell, cellLine, isGrid } from './grid.js';
 import { renderedStates, renderLine, type SnapshotLine } from './render.js';
 
 export type { SnapshotLine } from './render.js';
@@ -93,9 +93,11 @@ function filterQuery(node: DistilledNode, q: string, levelsLeft: number, isRoot:
 function elementLines(root: DistilledNode): SnapshotLine[] {
   const out: SnapshotLine[] = [];
   const parents: string[] = [];
-  const visit = (n: DistilledNode, depth: number): void => {
-    // Grid hook (grid.ts): a cell's line names it by address, with its formula, for diffs and receipts.
-    const cell = n.cell ? n as Parameters<typeof cellLine>[0] : undefined;
+  const visit = (n: DistilledNode, depth: number, inGrid: boolean): void => {
+    // Grid hook (grid.ts): a grid cell's line names it by address, with its formula, for diffs and receipts. Only
+    // in a grid: a long list's slice marks its first and last cells with coordinates too, but prints them as
+    // lines (a file chooser's row is not "A157").
+    const cell = inGrid && n.cell ? n as Parameters<typeof cellLine>[0] : undefined;
     const line: SnapshotLine = { ref: n.ref ?? '?', depth, role: n.role, states: renderedStates(n), text: cell ? cellLine(cell) : renderLine(n) };
     const parent = parents[parents.length - 1];
     if (parent !== undefined) line.parent = parent;
@@ -104,10 +106,12 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
     if (n.value !== undefined) line.value = n.value;
     out.push(line);
     parents.push(line.ref);
-    for (const c of n.children) visit(c, depth + 1);
+    // Cells are a grid's children, or its rows' children (web tables).
+    const grid = isGrid(n);
+    for (const c of n.children) visit(c, depth + 1, grid || (inGrid && n.role === 'row'));
     parents.pop();
   };
-  visit(root, 0);
+  visit(root, 0, false);
   return out;
 }
 

@@ -145,6 +145,14 @@ export class AppRules {
     return this.allow.some((a) => allowMatches(a, app));
   }
 
+  /**
+   * False when no allow entry can name the app: an interpreter whose proven command line gives no script path
+   * (code after -c, or a relative path: the working directory it was resolved in is not proven).
+   */
+  static allowable(app: AppIdentity): boolean {
+    return app.unproven === undefined && !(app.executable && isInterpreter(app.executable) && !scriptOf(app));
+  }
+
   /** The name to use for the app in settings and messages: the executable's file name, or interpreter + script. */
   static keyOf(app: AppIdentity): string {
     if (app.executable && !isInterpreter(app.executable)) return base(app.executable);

@@ -250,9 +250,14 @@ export class Policy implements PolicyGate {
     const what = describe(req);
     const reasonText = verdict ? `${verdict.kind === 'password' ? 'password field' : verdict.kind === 'decider' ? 'decider' : verdict.kind === 'unproven' ? 'unproven program' : 'irreversible'}: ${verdict.rule}` : 'first use of the app in this session';
     if (!this.confirmer.interactive) {
+      // An entry that can never match is no advice: say what would make the app nameable instead.
+      const allowable = AppRules.allowable(app);
+      const unnameable = `No allow entry can name this app: its interpreter runs no script path that can be proven (code on its command line, or a relative path); started with the script's absolute path it is allowed as "<interpreter> /path/to/script".`;
       const fix = verdict
-        ? `Run it where the user can confirm (a terminal, or an MCP client with elicitation), or the user does this step themselves${verdict.kind === 'password' ? '' : `, or allows it with --mode bypass --allow-app ${key}`}.`
-        : `The user can allow the app: --allow-app ${key} (or "allowApps": ["${key}"] in ${this.settingsPath ?? 'settings.json'}), with --mode accept-edits or bypass, or run where they can be asked.`;
+        ? `Run it where the user can confirm (a terminal, or an MCP client with elicitation), or the user does this step themselves${verdict.kind === 'password' || !allowable ? '' : `, or allows it with --mode bypass --allow-app ${key}`}.`
+        : allowable
+          ? `The user can allow the app: --allow-app ${key} (or "allowApps": ["${key}"] in ${this.settingsPath ?? 'settings.json'}), with --mode accept-edits or bypass, or run where they can be asked.`
+          : `${unnameable} Or run where the user can be asked.`;
       refuse('confirmation_required', reasonText, new ComputerUseError('confirmation_required',
         `${capital(what)} in ${quote(app.name)} needs the user's confirmation (${reasonText}), and no one can be asked here. Nothing was sent. ${fix}`));
     }

@@ -35,3 +35,15 @@ test('cells of a spreadsheet read by index without row facts are called cells', 
   const s = buildSnapshot({ window, root: node(':1.9/w', 'window', { name: 'Calc', children: [table] }) }, new RefTable(), { maxTokens: 20_000 });
   assert.match(s.text, /… cells 1–5 of 2,147,483,647 on screen/, s.text);
 });
+
+test('a long list slice: its first cell (with coordinates) is an element line by name, not a grid address', () => {
+  const cells = Array.from({ length: 4 }, (_, i) => node(`:1.9/c${i}`, 'cell', { name: i % 2 ? 'Land' : `City${157 + (i >> 1)}`,
+    ...(i === 0 ? { cell: { row: 156, col: 0 } } : i === 3 ? { cell: { row: 157, col: 1 } } : {}) }));
+  const table = node(':1.9/t', 'table', { children: cells, childCount: 800, childRange: { start: 312, end: 316 }, table: { rows: 400, cols: 2 } });
+  const s = buildSnapshot({ window, root: node(':1.9/w', 'window', { name: 'Pick a city', children: [table] }) }, new RefTable(), { maxTokens: 20_000 });
+  const first = s.elements.find((l) => l.text.includes('City157'));
+  // The diff and receipts print these lines: they must read as the snapshot does (`cell "City157"`).
+  assert.match(first?.text ?? '', /^\[e\d+\] cell "City157"$/, JSON.stringify(s.elements.map((l) => l.text)));
+  assert.equal(first?.name, 'City157');
+  assert.match(s.text, /cell "City157"/, s.text);
+});

@@ -314,3 +314,16 @@ test('an app claiming an allowed name with another executable is not allowed', a
 });
 
 void n;
+
+test('an interpreted app started by a relative script path: the refusal names no allow entry that could never match', async () => {
+  const py = { executable: '/usr/bin/python3.11', cmdline: ['/usr/bin/python3', 'mailer.py'] };
+  const s = setup({ mode: 'accept-edits', allowApps: ['mailer'], processInfo: () => py });
+  const r = await acting(s, 'act');
+  assert.equal(code(r), 'confirmation_required', r.text);
+  assert.doesNotMatch(r.text, /--allow-app python3\.11 \(/, r.text);
+  assert.match(r.text, /No allow entry can name this app[^]*absolute path/, r.text);
+  // With the script's absolute path the advice is an entry that works.
+  const t = setup({ mode: 'accept-edits', processInfo: () => ({ ...py, cmdline: ['/usr/bin/python3', '/opt/mailer/mailer.py'] }) });
+  const r2 = await acting(t, 'act');
+  assert.match(r2.text, /--allow-app python3\.11 \/opt\/mailer\/mailer\.py/, r2.text);
+});

@@ -1,15 +1,25 @@
 /** Every evaluation task, in table order. */
 import type { EvalTask } from '../task.js';
+import { calculatorTasks } from './calculator.js';
 import { chromiumTasks } from './chromium.js';
+import { dialogsTasks } from './dialogs.js';
+import { filechooserTasks } from './filechooser.js';
 import { firefoxTasks } from './firefox.js';
 import { geditTasks } from './gedit.js';
+import { mousepadTasks } from './mousepad.js';
+import { settingsTasks } from './settings.js';
 import { toolkitTasks } from './toolkits.js';
 
 export const TASKS: readonly EvalTask[] = [
   ...geditTasks,
-  ...toolkitTasks,
-  ...firefoxTasks,
+  ...mousepadTasks,
+  ...filechooserTasks,
+  ...dialogsTasks,
+  ...settingsTasks,
+  ...calculatorTasks,
   ...chromiumTasks,
+  ...firefoxTasks,
+  ...toolkitTasks,
 ];
 
 /** The tasks named in `ids` (all when empty); an unknown id is an error that lists the known ones. */

@@ -2,6 +2,7 @@
  * The items of a combo box whose own children are not its items. Measured on Java Swing (OpenJDK 17 +
  * java-atk-wrapper): a JComboBox has one child, a `popup menu`, and its items are `label`s inside
  * popup menu → scroll pane → viewport → list, present (not showing) while the popup is closed.
+ * GTK 3 (measured on zenity --forms): combo box → menu → menu items, the menu as the combo's own child.
  * `Selection.SelectChild(i)` on the combo selects item i of that list (Swing and GTK 3 map the index to the
  * model's item, not to the combo's own children).
  */
@@ -26,6 +27,11 @@ export async function comboItemNames(bus: A11yBus, combo: Target): Promise<strin
         const child = { dest, path };
         const [role] = await bus.call(child, ACC, 'GetRoleName', '', [], 1500);
         if (role === 'list' || (role === 'menu' && depth > 0)) return itemNames(bus, child);
+        // GTK 3: a GtkComboBox's one child is its menu, holding the items (named) directly.
+        if (role === 'menu') {
+          const names = await itemNames(bus, child);
+          if (names.some(Boolean)) return names;
+        }
         if (WRAPPERS.has(String(role))) next.push(child);
       }
     }

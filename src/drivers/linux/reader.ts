@@ -3,6 +3,7 @@
  * soon as it is known (not level by level): the notes measured this 4-5x faster than one call at a time.
  */
 import type { Op, RawNode, State } from '../../engine/node.js';
+import { LIMITS } from '../../protocol/methods.js';
 import { roleFromAtspi } from '../../engine/role.js';
 import { ATSPI_ROLES, ATSPI_STATES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
@@ -177,12 +178,21 @@ async function readComboChoice(bus: A11yBus, info: ElementInfo): Promise<void> {
     const known: Target | undefined = info.children[0];
     const list: Target = known ?? await bus.call(info.target, ACC, 'GetChildAtIndex', 'i', [0]).then(([r]) => ({ dest: (r as [string, string])[0], path: (r as [string, string])[1] }));
     const [ifaces] = await bus.call(list, ACC, 'GetInterfaces');
-    if (!(ifaces as string[]).includes('org.a11y.atspi.Selection')) return;
-    const [[dest, path]] = await bus.call(list, 'org.a11y.atspi.Selection', 'GetSelectedChild', 'i', [0]) as [[string, string]];
-    if (!path || path === NULL_PATH) return;
-    const name = String(await bus.getProp({ dest, path }, ACC, 'Name') ?? '');
+    let name = (ifaces as string[]).includes(SELECTION) ? await selectedName(bus, list) : '';
+    // GTK 3: the menu child selects only while open; the combo's own Selection holds the active item. Its name
+    // is the choice unless the app named the combo (then the choice was nowhere in the snapshot).
+    if (!name && info.interfaces.has(SELECTION)) name = await selectedName(bus, info.target);
     if (name) info.choice = name.slice(0, CHOICE_READ_LIMIT);
   } catch { /* no list or no selection: the combo shows its name only */ }
+}
+
+const SELECTION = 'org.a11y.atspi.Selection';
+
+/** The name of the first selected child of a Selection, '' when none. */
+async function selectedName(bus: A11yBus, t: Target): Promise<string> {
+  const [[dest, path]] = await bus.call(t, SELECTION, 'GetSelectedChild', 'i', [0]) as [[string, string]];
+  if (!path || path === NULL_PATH) return '';
+  return String(await bus.getProp({ dest, path }, ACC, 'Name') ?? '');
 }
 
 async function readValue(bus: A11yBus, info: ElementInfo): Promise<void> {
@@ -198,8 +208,10 @@ async function readValue(bus: A11yBus, info: ElementInfo): Promise<void> {
 export async function readBounds(bus: A11yBus, info: ElementInfo): Promise<void> {
   try {
     const [ext] = await bus.call(info.target, 'org.a11y.atspi.Component', 'GetExtents', 'u', [0]);
-    const [x, y, w, h] = ext as number[];
-    info.bounds = [x ?? 0, y ?? 0, w ?? 0, h ?? 0];
+    const [x = 0, y = 0, w = 0, h = 0] = ext as number[];
+    // GTK 3 reports an unmapped window (a closed combo popup) at −2³¹: off any screen, so read as no area.
+    const offScreen = [x, y, w, h].some((v) => Math.abs(v) > LIMITS.pixel);
+    info.bounds = offScreen ? [0, 0, 0, 0] : [x, y, w, h];
   } catch { /* no geometry: leave unknown */ }
 }
 
