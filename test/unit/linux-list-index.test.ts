@@ -85,3 +85,19 @@ test('a match from the index that no longer matches is not reported: the list is
   assert.deepEqual(r.matches.map((m) => m.index), [5]);
   assert.equal(r.method, 'scan');
 });
+
+test('a search cut by its deadline is completed after it answered: a later search reads no rows', async () => {
+  watchListChanges();
+  const labels = Array.from({ length: 2000 }, (_, i) => `entry-${i + 1}`);
+  const { bus, reads } = fakeList(labels, '/list3');
+  const t = { dest: APP, path: '/list3' };
+  const cut = await findInList(bus, t, { text: 'entry-1999', deadlineMs: 1 });
+  assert.equal(cut.complete, false);
+  // The fill runs on its own; wait until every row was read once.
+  for (let i = 0; i < 500 && reads() < 2000; i++) await new Promise((r) => setImmediate(r));
+  const before = reads();
+  const r = await findInList(bus, t, { text: 'entry-1999' });
+  assert.deepEqual(r.matches.map((m) => m.index), [1998]);
+  assert.equal(r.method, 'index');
+  assert.ok(reads() - before <= 2, `${reads() - before} rows read`);
+});

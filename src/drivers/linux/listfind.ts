@@ -123,12 +123,7 @@ export async function findInList(bus: A11yBus, t: Target, p: Omit<ListFindParams
       while (gapEnd < rows && idx.entries[gapEnd] === undefined) gapEnd++;
       const start = next;
       const found = await readPool(gapEnd - start, start, deadline, (i) => rowCandidate(bus, t, i, table), (c) => matches(c), limit - hits.length);
-      // Rows that failed to read (undefined: a time-out) stay unknown; null is a row with no element.
-      found.entries.forEach((c, k) => {
-        if (c === undefined) return;
-        idx!.entries[start + k] = c;
-        if (c) { idx!.members.add(handle(c.target)); for (const l of c.labels ?? []) idx!.members.add(handle(l)); }
-      });
+      remember(idx, start, found.entries);
       for (const c of found.entries) {
         if (hits.length >= limit) break;
         next++;
@@ -144,6 +139,8 @@ export async function findInList(bus: A11yBus, t: Target, p: Omit<ListFindParams
     if (watching) {
       indexes.set(key, idx);
       while (indexes.size > MAX_INDEXES) indexes.delete(indexes.keys().next().value!);
+      // Cut by the deadline: the rest of the rows are read after the answer, a few at a time.
+      if (next < rows && hits.length < limit) fillInBackground(bus, t, key, idx, table);
     }
     // A match from the index is read again: a row that no longer shows the text, or moved, drops the index.
     if (fromIndex > 0 && !(await stillThere(bus, t, hits.slice(0, limit), table, q))) {
@@ -161,14 +158,52 @@ export async function findInList(bus: A11yBus, t: Target, p: Omit<ListFindParams
   return { matches: out, total: table ? table.rows : total, scanned, next: stop, complete, method, ms: Math.round(performance.now() - t0), ...(table ? { rows: true } : {}) };
 }
 
+/** Stores rows read from `start` in the index; rows that failed to read (undefined) stay unknown, null is a row with no element. */
+function remember(idx: ListIndex, start: number, entries: (Candidate | null | undefined)[]): void {
+  entries.forEach((c, k) => {
+    if (c === undefined) return;
+    idx.entries[start + k] = c;
+    if (c) { idx.members.add(handle(c.target)); for (const l of c.labels ?? []) idx.members.add(handle(l)); }
+  });
+}
+
+/** Containers whose index is being completed after a search that its deadline cut. */
+const filling = new Set<string>();
+/** Rows read at once by a background fill: few, so the app answers other clients between them. */
+const BACKGROUND_IN_FLIGHT = 4;
+/** Rows per background step (the index is checked between steps). */
+const BACKGROUND_STEP = 256;
+
 /**
- * Reads items [base, base+n) with IN_FLIGHT readers at once, each taking the next index as it finishes one,
+ * Reads the rows a search did not reach into the index after the search answered (a GTK3 ListBox costs the
+ * app O(N) per row: 20,000 rows take the app ~50 s, more than one search may wait). It stops when the index
+ * is dropped (an event, or a newer index), a read fails, or the app is marked busy.
+ */
+function fillInBackground(bus: A11yBus, t: Target, key: string, idx: ListIndex, table: TableSize | undefined): void {
+  if (filling.has(key)) return;
+  filling.add(key);
+  void (async () => {
+    let i = 0;
+    while (i < idx.rows && indexes.get(key) === idx && !bus.isBusy(t.dest)) {
+      if (idx.entries[i] !== undefined) { i++; continue; }
+      let end = i + 1;
+      while (end < idx.rows && end - i < BACKGROUND_STEP && idx.entries[end] === undefined) end++;
+      const found = await readPool(end - i, i, Infinity, (k) => rowCandidate(bus, t, k, table), () => false, Infinity, BACKGROUND_IN_FLIGHT);
+      if (indexes.get(key) !== idx || found.entries.some((c) => c === undefined)) break;
+      remember(idx, i, found.entries);
+      i = end;
+    }
+  })().finally(() => filling.delete(key));
+}
+
+/**
+ * Reads items [base, base+n) with `inFlight` readers at once, each taking the next index as it finishes one,
  * until all are read, the deadline passes, or `enough` matches were seen. The entries come back in index
  * order as a prefix of the range (every item handed out is awaited; one whose read failed is undefined);
  * `next` is that prefix's length.
  */
 async function readPool<T>(n: number, base: number, deadline: number, read: (i: number) => Promise<T>,
-  isMatch: (v: T | undefined) => boolean, enough: number): Promise<{ entries: (T | undefined)[]; next: number }> {
+  isMatch: (v: T | undefined) => boolean, enough: number, inFlight = IN_FLIGHT): Promise<{ entries: (T | undefined)[]; next: number }> {
   const entries: (T | undefined)[] = [];
   let handed = 0;
   let seen = 0;
@@ -180,7 +215,7 @@ async function readPool<T>(n: number, base: number, deadline: number, read: (i: 
       if (isMatch(v)) seen++;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, n) }, worker));
+  await Promise.all(Array.from({ length: Math.min(inFlight, n) }, worker));
   // Every index below `handed` was awaited; undefined entries are rows with no element.
   entries.length = handed;
   return { entries, next: handed };
