@@ -237,7 +237,8 @@ export const ListFindResult = Type.Object({
   next: Count(Number.MAX_SAFE_INTEGER),
   /** False when the deadline ended the search before every row was looked at. */
   complete: Type.Boolean(),
-  method: Literals(['collection', 'scan'] as const),
+  /** collection: the app's Collection; scan: rows read by index; index: every row came from the kept name index. */
+  method: Literals(['collection', 'scan', 'index'] as const),
   ms: Type.Number({ minimum: 0 }),
   /** True when `total` and `row` count table rows. */
   rows: Type.Optional(Type.Boolean()),

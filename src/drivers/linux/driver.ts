@@ -10,7 +10,7 @@ import { formatChords } from '../../protocol/keys.js';
 import type { Handlers } from '../../protocol/peer.js';
 import type { LaunchParams, LaunchResult } from '../../protocol/methods.js';
 import { act } from './actions.js';
-import { findInList } from './listfind.js';
+import { findInList, noteListChange, watchListChanges } from './listfind.js';
 import { procInfo } from '../../common/proc.js';
 import { listApps, listWindowsOf, withIdentity } from './apps.js';
 import { A11yBus, isGone } from './bus.js';
@@ -48,6 +48,9 @@ export class LinuxDriver {
     // Grid hook (table.ts): a sheet's cursor cell, so a capped read of its visible range keeps the cursor in.
     events.subscribe(noteActiveDescendant);
     events.subscribe(noteTableChange);
+    // A long list's kept name index (listfind.ts) is dropped when an event says its rows changed.
+    events.subscribe(noteListChange);
+    watchListChanges();
   }
 
   static async start(): Promise<LinuxDriver> {

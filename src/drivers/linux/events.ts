@@ -15,6 +15,8 @@ import { isGone } from './bus.js';
 const EVENTS = [
   'object:children-changed', 'object:state-changed', 'object:property-change', 'object:text-changed',
   'object:selection-changed', 'object:active-descendant-changed', 'object:value-changed', 'window:',
+  // Table rows added, removed or reordered: kept cell objects and list name indexes are dropped on them.
+  'object:row-inserted', 'object:row-deleted', 'object:row-reordered', 'object:model-changed',
 ];
 /** Event kinds that say nothing about a UI finishing an update. */
 const NOISE = /bounds-changed|text-caret-moved|visible-data-changed|text-attributes-changed/;

@@ -61,13 +61,20 @@ function intersect(a: Rect, b: Rect): Rect {
   return [x, y, Math.max(0, Math.min(a[0] + a[2], b[0] + b[2]) - x), Math.max(0, Math.min(a[1] + a[3], b[1] + b[3]) - y)];
 }
 
+/** Clipping ancestors found per container handle: their roles and parents do not change while both live. */
+const clipChains = new Map<string, Target[]>();
+/** Containers whose clipping ancestors are remembered (oldest dropped first). */
+const MAX_CLIP_CHAINS = 64;
+
 /**
- * The screen area where a container's children can be seen: its own extents clipped by the scroll panes and
- * viewports around it. A ListBox reports its whole height (20k rows: 500,000 px); its viewport does not.
+ * The scroll panes and viewports among the first CLIP_DEPTH ancestors of `t`, and the web page's document when
+ * one is within WEB_DEPTH (it ends the chain: what lies above it clips nothing more). Remembered per container.
  */
-export async function viewportOf(bus: A11yBus, t: Target): Promise<Rect | undefined> {
-  let view = await extentsOf(bus, t);
-  if (!view) return undefined;
+async function clipAncestors(bus: A11yBus, t: Target): Promise<Target[]> {
+  const key = t.dest + t.path;
+  const known = clipChains.get(key);
+  if (known) return known;
+  const chain: Target[] = [];
   let cur = t;
   for (let i = 0; i < WEB_DEPTH; i++) {
     const parent = await bus.getProp(cur, ACC, 'Parent').catch(() => undefined) as [string, string] | undefined;
@@ -76,13 +83,26 @@ export async function viewportOf(bus: A11yBus, t: Target): Promise<Rect | undefi
     const [code] = await bus.call(cur, ACC, 'GetRole').catch(() => [undefined]);
     const role = ATSPI_ROLES[Number(code)] ?? '';
     if (TOP_ROLES.has(role)) break;
-    const web = role === WEB_VIEW_ROLE;
-    if (!web && !(i < CLIP_DEPTH && CLIP_ROLES.has(role))) continue;
-    const ext = await extentsOf(bus, cur);
+    if (role === WEB_VIEW_ROLE) { chain.push(cur); break; }
+    if (i < CLIP_DEPTH && CLIP_ROLES.has(role)) chain.push(cur);
+  }
+  clipChains.set(key, chain);
+  if (clipChains.size > MAX_CLIP_CHAINS) clipChains.delete(clipChains.keys().next().value!);
+  return chain;
+}
+
+/**
+ * The screen area where a container's children can be seen: its own extents clipped by the scroll panes and
+ * viewports around it. A ListBox reports its whole height (20k rows: 500,000 px); its viewport does not.
+ * `own` is the container's extents when the caller has read them already. All extents are read at once.
+ */
+export async function viewportOf(bus: A11yBus, t: Target, own?: Promise<Rect | undefined>): Promise<Rect | undefined> {
+  const [self, clips] = await Promise.all([own ?? extentsOf(bus, t), clipAncestors(bus, t).then((c) => Promise.all(c.map((a) => extentsOf(bus, a))))]);
+  let view = self;
+  if (!view) return undefined;
+  for (const ext of clips) {
     // GTK3 answers (INT_MIN, INT_MIN) for a viewport it considers not showing (after a scroll): no clip known.
     if (ext && ext[2] > 0 && ext[3] > 0 && ext[1] > -(2 ** 30)) view = intersect(view, ext);
-    // The page's document is its viewport: what lies above it clips nothing more.
-    if (web) break;
   }
   return view;
 }
@@ -94,9 +114,8 @@ async function indexAtPoint(bus: A11yBus, t: Target, x: number, y: number): Prom
     const r = ref as [string, string] | undefined;
     if (!r || r[1] === NULL_PATH || (r[0] === t.dest && r[1] === t.path)) return undefined;
     const hit = { dest: r[0], path: r[1] };
-    const [index] = await bus.call(hit, ACC, 'GetIndexInParent');
     // A point over a grandchild names the grandchild in some toolkits: only direct children count.
-    const parent = await bus.getProp(hit, ACC, 'Parent') as [string, string] | undefined;
+    const [[index], parent] = await Promise.all([bus.call(hit, ACC, 'GetIndexInParent'), bus.getProp(hit, ACC, 'Parent') as Promise<[string, string] | undefined>]);
     if (!parent || parent[0] !== t.dest || parent[1] !== t.path) return undefined;
     return Number(index) >= 0 ? { index: Number(index), t: hit } : undefined;
   } catch { return undefined; }
@@ -115,11 +134,12 @@ async function sliceAtPoints(bus: A11yBus, t: Target, view: Rect, count: number)
   const left = x + 2;
   const right = x + w - 3;
   const bottomHits = Promise.all([indexAtPoint(bus, t, left, y + h - 2), indexAtPoint(bus, t, right, y + h - 2)]);
+  // Every step at once (one round trip, not one per step); the first step from the top that hits a row wins.
+  const steps = TOP_STEPS.filter((dy) => dy < h);
+  const tops = await Promise.all(steps.map((dy) => Promise.all([indexAtPoint(bus, t, left, y + dy), indexAtPoint(bus, t, right, y + dy)])));
   let top: [number, number] | undefined;
-  for (const dy of TOP_STEPS) {
-    if (dy >= h) break;
-    const [l, r] = await Promise.all([indexAtPoint(bus, t, left, y + dy), indexAtPoint(bus, t, right, y + dy)]);
-    const found = [l, r].filter((p) => p !== undefined).map((p) => p!.index);
+  for (const pair of tops) {
+    const found = pair.filter((p) => p !== undefined).map((p) => p!.index);
     if (found.length) { top = [Math.min(...found), Math.max(...found)]; break; }
   }
   const [bl, br] = await bottomHits;
@@ -208,9 +228,9 @@ async function sliceByOffset(bus: A11yBus, t: Target, own: Rect, view: Rect, cou
  */
 export async function visibleSlice(bus: A11yBus, t: Target, count: number, max: number): Promise<ChildSlice | undefined> {
   if (count <= 0) return undefined;
-  const view = await viewportOf(bus, t);
+  const ownRead = extentsOf(bus, t);
+  const [view, own] = await Promise.all([viewportOf(bus, t, ownRead), ownRead]);
   if (!view || view[3] <= 0) return undefined;
-  const own = await extentsOf(bus, t);
   // A list taller than its viewport (a ListBox in a scrolled window) reports its full height: where the view
   // sits in it tells the rows. Hit-testing such a list costs the app O(N) (GTK3 ListBox: 1.5 s at 5k rows).
   if (own && own[3] > view[3] * 1.5) return sliceByOffset(bus, t, own, view, count, max);
