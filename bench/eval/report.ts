@@ -52,8 +52,8 @@ function esc(s: string): string {
 }
 
 /**
- * A horizontal bar chart: per task, tokens of ours, the screenshot baseline and the peer where measured (log
- * scale, since the baselines are one to two orders larger), and time in seconds on the right.
+ * A horizontal bar chart: per task, tokens of ours, the screenshot baseline and the peer where measured (linear
+ * scale, so the bars' lengths compare as the numbers do; ours is labelled), and time in seconds on the right.
  */
 export function chartSvg(run: EvalRun): string {
   const rows = run.results;
@@ -67,12 +67,12 @@ export function chartSvg(run: EvalRun): string {
   const height = top + rows.length * rowH + 40;
   const maxTok = Math.max(10, ...rows.map((r) => Math.max(r.tokens, r.screenshotTokens, peer.get(r.id) ?? 0)));
   const maxMs = Math.max(1, ...rows.map((r) => r.ms));
-  const x = (v: number): number => (v <= 1 ? 0 : (Math.log10(v) / Math.log10(maxTok)) * barW);
+  const x = (v: number): number => (Math.max(0, v) / maxTok) * barW;
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`);
   out.push(`<rect width="100%" height="100%" fill="white"/>`);
   const s = summarize(rows);
-  out.push(`<text x="8" y="18" font-size="13" font-weight="bold">${esc(`computer-use eval (${run.solver}): ${s.passed}/${s.total} passed, ${s.tokens} tokens vs ${s.screenshotTokens} for screenshots (${s.ratio.toFixed(1)}× fewer)`)}</text>`);
+  out.push(`<text x="8" y="18" font-size="13" font-weight="bold">${esc(`computer-use eval (${run.solver}): ${s.passed}/${s.total} passed, ${s.tokens} tokens vs ${s.screenshotTokens} for screenshots (${s.ratio.toFixed(1)}× fewer)${s.peerRatio !== undefined ? `, ${s.peerRatio.toFixed(1)}× fewer than ${run.peer?.name ?? 'the peer'}` : ''}`)}</text>`);
   out.push(`<rect x="${labelW}" y="28" width="10" height="8" fill="#2b7de9"/><text x="${labelW + 14}" y="36">ours (text tokens)</text>`);
   out.push(`<rect x="${labelW + 120}" y="28" width="10" height="8" fill="#e9812b"/><text x="${labelW + 134}" y="36">screenshot per step</text>`);
   if (peer.size) out.push(`<rect x="${labelW + 260}" y="28" width="10" height="8" fill="#999"/><text x="${labelW + 274}" y="36">${esc(run.peer?.name ?? 'peer')}</text>`);
@@ -81,18 +81,20 @@ export function chartSvg(run: EvalRun): string {
     const y = top + i * rowH;
     out.push(`<text x="${labelW - 6}" y="${y + 14}" text-anchor="end" fill="${r.success ? 'black' : '#c00'}">${esc(r.id)}${r.success ? '' : ' ✗'}</text>`);
     out.push(`<rect x="${labelW}" y="${y + 2}" width="${x(r.tokens).toFixed(1)}" height="7" fill="#2b7de9"><title>${r.tokens} tokens</title></rect>`);
+    out.push(`<text x="${(labelW + x(r.tokens) + 3).toFixed(1)}" y="${y + 9}" font-size="9" fill="#2b7de9">${r.tokens}</text>`);
     out.push(`<rect x="${labelW}" y="${y + 10}" width="${x(r.screenshotTokens).toFixed(1)}" height="7" fill="#e9812b"><title>${r.screenshotTokens} tokens</title></rect>`);
     const p = peer.get(r.id);
     if (p !== undefined) out.push(`<rect x="${labelW}" y="${y + 18}" width="${x(p).toFixed(1)}" height="7" fill="#999"><title>${p} tokens</title></rect>`);
     const tw = (r.ms / maxMs) * (timeW - 50);
     out.push(`<rect x="${labelW + barW + 10}" y="${y + 6}" width="${tw.toFixed(1)}" height="10" fill="#5a5"/><text x="${labelW + barW + 14 + tw}" y="${y + 15}">${(r.ms / 1000).toFixed(1)}</text>`);
   });
-  const ticks = [10, 100, 1000, 10000, 100000].filter((t) => t <= maxTok);
+  const step = [1000, 2000, 5000, 10000, 20000, 50000].find((t) => maxTok / t <= 6) ?? 100000;
+  const ticks = Array.from({ length: Math.floor(maxTok / step) + 1 }, (_, i) => i * step);
   for (const t of ticks) {
     const tx = labelW + x(t);
     out.push(`<line x1="${tx}" y1="${top - 4}" x2="${tx}" y2="${top + rows.length * rowH}" stroke="#ddd"/><text x="${tx}" y="${top + rows.length * rowH + 14}" text-anchor="middle">${t}</text>`);
   }
-  out.push(`<text x="${labelW}" y="${height - 8}">tokens per task (log scale)</text>`);
+  out.push(`<text x="${labelW}" y="${height - 8}">tokens per task (o200k; screenshots w×h/750)</text>`);
   out.push('</svg>');
   return out.join('\n') + '\n';
 }
