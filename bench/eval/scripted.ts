@@ -35,7 +35,16 @@ export async function solveScripted(task: EvalTask, vars: Record<string, string>
     }
     return undefined;
   };
-  const resolve = async (target: Target, scopeApp?: string): Promise<ElementLine> => {
+  // What `{{var}}` can name: the setup's vars, then values read so far.
+  const known = (): Record<string, string> => ({ ...vars, ...answers });
+  const fillTarget = (t: Target): Target => {
+    const v = known();
+    const f = <T>(x: T): T => (typeof x === 'string' ? fill(x, v) as T : x);
+    return { ...t, ...(t.name !== undefined ? { name: f(t.name) } : {}), ...(t.value !== undefined ? { value: f(t.value) } : {}),
+      ...(t.cell !== undefined ? { cell: f(t.cell) } : {}), ...(t.window !== undefined ? { window: f(t.window) } : {}) };
+  };
+  const resolve = async (target0: Target, scopeApp?: string): Promise<ElementLine> => {
+    const target = fillTarget(target0);
     const seen = pick(target);
     if (seen) return seen;
     // Not in what it has read: ask find, then look at a fresh observe, like a model would.
@@ -48,6 +57,14 @@ export async function solveScripted(task: EvalTask, vars: Record<string, string>
       const { window: _inWindow, ...anywhere } = target;
       const hit = matchTarget(parseLines(found.text), anywhere)[target.nth ?? 0];
       if (hit) return hit;
+      // A match off screen comes with the act that brings it into view (a long list): do it, as a model would.
+      const line = name ? found.text.split('\n').find((l) => l.includes(JSON.stringify(name)) && l.includes('bring it into view')) : undefined;
+      const how = line ? /bring it into view: computer_act ref=(\S+) op=(\w+) value="([^"]*)"/.exec(line) : null;
+      if (how?.[1] && how[2] && how[3] !== undefined) {
+        see(await rec.call('computer_act', { actions: [{ ref: how[1], op: how[2], value: how[3] }] }));
+        const shown = pick(target);
+        if (shown) return shown;
+      }
     }
     const observed = see(await rec.call('computer_observe', target.window ? { window: target.window } : { app: scopeApp ?? app }));
     const hit = pick(target);
@@ -58,7 +75,8 @@ export async function solveScripted(task: EvalTask, vars: Record<string, string>
   const act = async (s: Extract<PlanStep, { do: 'act' }>): Promise<void> => {
     for (let attempt = 0; ; attempt++) {
       const el = await resolve(s.target);
-      const action = { ref: el.ref, op: s.op, ...(s.value !== undefined ? { value: fill(s.value, vars) } : {}) };
+      const ref = s.target.cell !== undefined ? `${el.ref}:${fill(s.target.cell, known())}` : el.ref;
+      const action = { ref, op: s.op, ...(s.value !== undefined ? { value: fill(s.value, known()) } : {}) };
       const r = see(await rec.call('computer_act', { actions: [action] }));
       if (!r.isError) return;
       // A stale ref comes with a fresh snapshot of the window: read it and resolve again, once.
@@ -75,7 +93,7 @@ export async function solveScripted(task: EvalTask, vars: Record<string, string>
     for (const s of task.plan) {
       switch (s.do) {
         case 'launch':
-          mustSucceed(see(await rec.call('computer_launch', { command: fill(s.command, vars), args: (s.args ?? []).map((a) => fill(a, vars)) })), 'launch');
+          mustSucceed(see(await rec.call('computer_launch', { command: fill(s.command, known()), args: (s.args ?? []).map((a) => fill(a, known())) })), 'launch');
           break;
         case 'act':
           await act(s);
@@ -85,20 +103,20 @@ export async function solveScripted(task: EvalTask, vars: Record<string, string>
           break;
         case 'wait':
           mustSucceed(see(await rec.call('computer_wait', {
-            until: s.until, ...(s.text !== undefined ? { text: fill(s.text, vars) } : {}), ...(s.role ? { role: s.role } : {}),
+            until: s.until, ...(s.text !== undefined ? { text: fill(s.text, known()) } : {}), ...(s.role ? { role: s.role } : {}),
             ...(s.until === 'window_appears' ? {} : { app: s.app ?? app }), timeoutMs: s.timeoutMs ?? 10_000,
           })), `wait ${s.until}`);
           break;
         case 'observe': {
           const scope = s.scope ? (await resolve(s.scope)).ref : undefined;
           mustSucceed(see(await rec.call('computer_observe', {
-            ...(s.window ? { window: s.window } : { app: s.app ?? app }), ...(scope ? { scope } : {}), ...(s.query ? { query: fill(s.query, vars) } : {}),
+            ...(s.window ? { window: s.window } : { app: s.app ?? app }), ...(scope ? { scope } : {}), ...(s.query ? { query: fill(s.query, known()) } : {}),
           })), 'observe');
           break;
         }
         case 'find':
           mustSucceed(see(await rec.call('computer_find', {
-            ...(s.text !== undefined ? { text: fill(s.text, vars) } : {}), ...(s.role ? { role: s.role } : {}),
+            ...(s.text !== undefined ? { text: fill(s.text, known()) } : {}), ...(s.role ? { role: s.role } : {}),
             ...(s.window ? { window: s.window } : { app: s.app ?? app }),
           })), 'find');
           break;

@@ -1,9 +1,11 @@
 /** Every evaluation task, in table order. */
 import type { EvalTask } from '../task.js';
+import { calcTasks } from './calc.js';
 import { geditTasks } from './gedit.js';
 
 export const TASKS: readonly EvalTask[] = [
   ...geditTasks,
+  ...calcTasks,
 ];
 
 /** The tasks named in `ids` (all when empty); an unknown id is an error that lists the known ones. */
