@@ -1,11 +1,13 @@
 /** Every evaluation task, in table order. */
 import type { EvalTask } from '../task.js';
 import { calcTasks } from './calc.js';
+import { filesTasks } from './files.js';
 import { geditTasks } from './gedit.js';
 
 export const TASKS: readonly EvalTask[] = [
   ...geditTasks,
   ...calcTasks,
+  ...filesTasks,
 ];
 
 /** The tasks named in `ids` (all when empty); an unknown id is an error that lists the known ones. */
