@@ -121,10 +121,17 @@ export async function solveScripted(task: EvalTask, vars: Record<string, string>
           })), 'find');
           break;
         case 'read': {
-          const el = await resolve(s.target);
-          const source = el.value ?? el.name ?? '';
-          const m = s.pattern ? new RegExp(s.pattern).exec(el.raw) : null;
-          answers[s.into] = s.pattern ? (m?.[1] ?? m?.[0] ?? '') : source;
+          let el = await resolve(s.target);
+          let m = s.pattern ? new RegExp(s.pattern).exec(el.raw) : null;
+          // Not there yet (a command's output still coming): wait for the element's value to change, look again.
+          for (let i = 0; s.pattern && !m && i < 2; i++) {
+            const waited = see(await rec.call('computer_wait', { until: 'value_changes', ref: el.ref, timeoutMs: 5000 }));
+            if (waited.isError) break;
+            see(await rec.call('computer_observe', s.target.window ? { window: s.target.window } : { app }));
+            el = await resolve(s.target);
+            m = new RegExp(s.pattern).exec(el.raw);
+          }
+          answers[s.into] = s.pattern ? (m?.[1] ?? m?.[0] ?? '') : el.value ?? el.name ?? '';
           break;
         }
       }

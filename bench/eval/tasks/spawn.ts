@@ -5,6 +5,7 @@
  * meets the app as a user who already has it open.
  */
 import { spawn } from 'node:child_process';
+import { walk } from '../../../src/engine/node.js';
 import type { TaskContext } from '../task.js';
 
 /** A started app: the pids to stop (the launcher's and the one that owns the window). */
@@ -18,9 +19,10 @@ function alive(pid: number): boolean {
 
 /**
  * Starts `command args` on the task's desktop and waits (bounded) until an app named `app` shows a window whose
- * title contains `title`. Throws when none shows in time (the run reports a setup error, not a solver failure).
+ * title contains `title` (and, with `ready`, an element of it whose value matches). Throws when none shows in time (the run reports a setup error, not a solver failure).
  */
-export async function startApp(ctx: TaskContext, command: string, args: string[], want: { app: string; title: string; timeoutMs?: number; env?: Record<string, string> }): Promise<Started> {
+export async function startApp(ctx: TaskContext, command: string, args: string[],
+  want: { app: string; title: string; timeoutMs?: number; env?: Record<string, string>; ready?: RegExp }): Promise<Started> {
   const child = spawn(command, args, { detached: true, stdio: 'ignore', env: { ...process.env, ...ctx.env, ...(want.env ?? {}) } });
   child.unref();
   const pids = child.pid ? [child.pid] : [];
@@ -33,7 +35,14 @@ export async function startApp(ctx: TaskContext, command: string, args: string[]
   while (performance.now() < until) {
     const apps = await ctx.computer.session.apps().catch(() => []);
     const hit = apps.find((a) => a.name === want.app && a.windows.some((w) => w.title.includes(want.title)));
-    if (hit) {
+    const win = hit?.windows.find((w) => w.title.includes(want.title));
+    // Ready: some element's value matches (a terminal's prompt: the shell reads what is typed from then on).
+    const ready = !want.ready || (win !== undefined && await ctx.computer.session.readWindow(win).then((r) => {
+      let seen = false;
+      walk(r.root, (n) => { if (n.value !== undefined && want.ready?.test(n.value)) seen = true; });
+      return seen;
+    }, () => false));
+    if (hit && ready) {
       if (!pids.includes(hit.pid)) pids.push(hit.pid);
       return { pids, stop };
     }
