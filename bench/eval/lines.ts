@@ -83,6 +83,7 @@ export function matchTarget(lines: readonly ElementLine[], target: Target): Elem
     if (l.mark === '-') continue;
     if (target.role !== undefined && l.role !== target.role) continue;
     if (target.window !== undefined && !(l.window ?? '').includes(target.window)) continue;
+    if (target.value !== undefined && !(typeof target.value === 'string' ? l.value === target.value : new RegExp(target.value.re).test(l.value ?? ''))) continue;
     const m = nameMatches(l, target.name);
     if (m === 'exact') exact.push(l);
     else if (m === 'partial') partial.push(l);
@@ -93,5 +94,6 @@ export function matchTarget(lines: readonly ElementLine[], target: Target): Elem
 /** A target as words for a log line. */
 export function describeTarget(t: Target): string {
   const name = t.name === undefined ? '' : typeof t.name === 'string' ? ` "${t.name}"` : ` /${t.name.re}/`;
-  return `${t.role ?? 'element'}${name}${t.window ? ` in "${t.window}"` : ''}${t.nth ? ` #${t.nth}` : ''}`;
+  const value = t.value === undefined ? '' : typeof t.value === 'string' ? ` value "${t.value}"` : ` value /${t.value.re}/`;
+  return `${t.role ?? 'element'}${name}${value}${t.cell ? ` cell ${t.cell}` : ''}${t.window ? ` in "${t.window}"` : ''}${t.nth ? ` #${t.nth}` : ''}`;
 }

@@ -40,7 +40,16 @@ export async function solveScripted(task: EvalTask, vars: Record<string, string>
     }
     return undefined;
   };
-  const resolve = async (target: Target, scopeApp?: string): Promise<ElementLine> => {
+  // What `{{var}}` can name: the setup's vars, then values read so far.
+  const known = (): Record<string, string> => ({ ...vars, ...answers });
+  const fillTarget = (t: Target): Target => {
+    const v = known();
+    const f = <T>(x: T): T => (typeof x === 'string' ? fill(x, v) as T : x);
+    return { ...t, ...(t.name !== undefined ? { name: f(t.name) } : {}), ...(t.value !== undefined ? { value: f(t.value) } : {}),
+      ...(t.cell !== undefined ? { cell: f(t.cell) } : {}), ...(t.window !== undefined ? { window: f(t.window) } : {}) };
+  };
+  const resolve = async (target0: Target, scopeApp?: string): Promise<ElementLine> => {
+    const target = fillTarget(target0);
     const seen = pick(target);
     if (seen) return seen;
     // Not in what it has read: look at the window afresh, then ask find (an off-screen row, a folded list).
@@ -54,6 +63,14 @@ export async function solveScripted(task: EvalTask, vars: Record<string, string>
       const { window: _inWindow, ...anywhere } = target;
       const hit = matchTarget(parseLines(found.text), anywhere)[target.nth ?? 0];
       if (hit) return hit;
+      // A match off screen comes with the act that brings it into view (a long list): do it, as a model would.
+      const line = name ? found.text.split('\n').find((l) => l.includes(JSON.stringify(name)) && l.includes('bring it into view')) : undefined;
+      const how = line ? /bring it into view: computer_act ref=(\S+) op=(\w+) value="([^"]*)"/.exec(line) : null;
+      if (how?.[1] && how[2] && how[3] !== undefined) {
+        see(await rec.call('computer_act', { actions: [{ ref: how[1], op: how[2], value: how[3] }] }));
+        const shown = pick(target);
+        if (shown) return shown;
+      }
     }
     throw new StepFailed(`no ${describeTarget(target)} in the snapshot${observed.isError ? `: ${observed.text.slice(0, 200)}` : ''}`);
   };
@@ -61,7 +78,8 @@ export async function solveScripted(task: EvalTask, vars: Record<string, string>
   const act = async (s: Extract<PlanStep, { do: 'act' }>): Promise<void> => {
     for (let attempt = 0; ; attempt++) {
       const el = await resolve(s.target);
-      const action = { ref: el.ref, op: s.op, ...(s.value !== undefined ? { value: fill(s.value, vars) } : {}) };
+      const ref = s.target.cell !== undefined ? `${el.ref}:${fill(s.target.cell, known())}` : el.ref;
+      const action = { ref, op: s.op, ...(s.value !== undefined ? { value: fill(s.value, known()) } : {}) };
       const r = see(await rec.call('computer_act', { actions: [action] }));
       if (!r.isError) return;
       // A stale ref comes with a fresh snapshot of the window: read it and resolve again, once.
@@ -78,7 +96,7 @@ export async function solveScripted(task: EvalTask, vars: Record<string, string>
     for (const s of task.plan) {
       switch (s.do) {
         case 'launch':
-          mustSucceed(see(await rec.call('computer_launch', { command: fill(s.command, vars), args: (s.args ?? []).map((a) => fill(a, vars)) })), 'launch');
+          mustSucceed(see(await rec.call('computer_launch', { command: fill(s.command, known()), args: (s.args ?? []).map((a) => fill(a, known())) })), 'launch');
           break;
         case 'act':
           await act(s);
@@ -88,22 +106,22 @@ export async function solveScripted(task: EvalTask, vars: Record<string, string>
           break;
         case 'wait':
           // The window already came with the last result (a new window and its snapshot): nothing to wait for.
-          if (s.until === 'window_appears' && s.text !== undefined && alreadyOpen(texts.at(-1) ?? '', fill(s.text, vars))) break;
+          if (s.until === 'window_appears' && s.text !== undefined && alreadyOpen(texts.at(-1) ?? '', fill(s.text, known()))) break;
           mustSucceed(see(await rec.call('computer_wait', {
-            until: s.until, ...(s.text !== undefined ? { text: fill(s.text, vars) } : {}), ...(s.role ? { role: s.role } : {}),
+            until: s.until, ...(s.text !== undefined ? { text: fill(s.text, known()) } : {}), ...(s.role ? { role: s.role } : {}),
             ...(s.until === 'window_appears' ? {} : { app: s.app ?? app }), timeoutMs: s.timeoutMs ?? 10_000,
           })), `wait ${s.until}`);
           break;
         case 'observe': {
           const scope = s.scope ? (await resolve(s.scope)).ref : undefined;
           mustSucceed(see(await rec.call('computer_observe', {
-            ...(s.window ? { window: s.window } : { app: s.app ?? app }), ...(scope ? { scope } : {}), ...(s.query ? { query: fill(s.query, vars) } : {}),
+            ...(s.window ? { window: s.window } : { app: s.app ?? app }), ...(scope ? { scope } : {}), ...(s.query ? { query: fill(s.query, known()) } : {}),
           })), 'observe');
           break;
         }
         case 'find': {
           const found = see(await rec.call('computer_find', {
-            ...(s.text !== undefined ? { text: fill(s.text, vars) } : {}), ...(s.role ? { role: s.role } : {}),
+            ...(s.text !== undefined ? { text: fill(s.text, known()) } : {}), ...(s.role ? { role: s.role } : {}),
             ...(s.window ? { window: s.window } : { app: s.app ?? app }),
           }));
           mustSucceed(found, 'find');
@@ -121,9 +139,16 @@ export async function solveScripted(task: EvalTask, vars: Record<string, string>
             see(await rec.call('computer_observe', { scope: el.ref }));
             el = await resolve(s.target);
           }
-          const source = el.value ?? el.name ?? '';
-          const m = s.pattern ? new RegExp(s.pattern).exec(el.raw) : null;
-          answers[s.into] = s.pattern ? (m?.[1] ?? m?.[0] ?? '') : source;
+          let m = s.pattern ? new RegExp(s.pattern).exec(el.raw) : null;
+          // Not there yet (a command's output still coming): wait for the element's value to change, look again.
+          for (let i = 0; s.pattern && !m && i < 2; i++) {
+            const waited = see(await rec.call('computer_wait', { until: 'value_changes', ref: el.ref, timeoutMs: 5000 }));
+            if (waited.isError) break;
+            see(await rec.call('computer_observe', s.target.window ? { window: s.target.window } : { app }));
+            el = await resolve(s.target);
+            m = new RegExp(s.pattern).exec(el.raw);
+          }
+          answers[s.into] = s.pattern ? (m?.[1] ?? m?.[0] ?? '') : el.value ?? el.name ?? '';
           break;
         }
       }

@@ -17,6 +17,10 @@ export interface Target {
   window?: string;
   /** The n-th match (0-based) when several match; default the first. */
   nth?: number;
+  /** Only an element whose printed value matches: exact text, or `{ re }` (a nameless field known by its content). */
+  value?: string | { re: string };
+  /** A cell of a grid table by address (`B7`): the act goes to `<table ref>:<cell>`, as the table line says. */
+  cell?: string;
 }
 
 /**
@@ -28,7 +32,8 @@ export interface Target {
  * - `observe`: computer_observe (a fresh view, optionally of a window or a subtree found by target).
  * - `find`: computer_find (the off-screen list item, text in a document); with `follow`, the act the answer names to
  *   bring an off-screen match into view (`bring it into view: computer_act ref=… op=scroll value="to N"`) is done too.
- * - `read`: resolve the target and keep its printed value (or the part matched by `pattern`) as answer `into`.
+ * - `read`: resolve the target and keep its printed value (or the part matched by `pattern`) as answer `into`;
+ *   later steps can use it as `{{into}}` (a model reads a value, then uses it).
  */
 export type PlanStep =
   | { do: 'launch'; command: string; args?: string[] }

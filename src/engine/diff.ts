@@ -21,6 +21,9 @@ const OPPOSITE: Partial<Record<State, string>> = {
   collapsed: 'expanded', pressed: 'unpressed', mixed: '(not mixed)', busy: '(not busy)', modal: '(not modal)',
 };
 
+/** Siblings with one same state change from which the diff prints one line for them all. */
+const FOLD_SIBLINGS = 20;
+
 const opposite = (s: State): string => OPPOSITE[s] ?? `(not ${s})`;
 
 /** Shows where two long values differ: the context around the first difference, both sides cut alike. */
@@ -108,11 +111,32 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
     changes.push(`- ${line.text}${inside > 0 ? ` (+${inside} inside)` : ''}`);
   }
 
+  // Changed. Many siblings with one same state change (a sheet's cells all turning editable when the sheet
+  // loses focus: hundreds of lines) read as one line; otherwise they fill the line budget and hide the change
+  // that matters (a field's new value, a dialog's button).
+  const changed: { line: string; b: SnapshotLine; key?: string; states?: string }[] = [];
+  const groups = new Map<string, SnapshotLine[]>();
   for (const b of after.elements) {
     const a = old.get(b.ref);
     if (!a) continue;
     const c = changeLine(a, b);
-    if (c) changes.push(c);
+    if (!c) continue;
+    const states = stateChanges(a.states, b.states).join(', ');
+    if (a.name !== b.name || (a.value ?? '') !== (b.value ?? '') || !states) { changed.push({ line: c, b }); continue; }
+    const key = `${b.parent ?? ''}\u0000${b.role}\u0000${states}`;
+    changed.push({ line: c, b, key, states });
+    const g = groups.get(key);
+    if (g) g.push(b); else groups.set(key, [b]);
+  }
+  const label = (l: SnapshotLine): string => `[${l.ref}]${l.name ? ` ${quote(l.name, MAX_NAME_CHARS)}` : ''}`;
+  for (const c of changed) {
+    const group = c.key !== undefined ? groups.get(c.key) : undefined;
+    if (!group || group.length < FOLD_SIBLINGS) { changes.push(c.line); continue; }
+    if (group[0] !== c.b) continue;
+    const parent = c.b.parent !== undefined ? now.get(c.b.parent) : undefined;
+    const last = group[group.length - 1] ?? c.b;
+    const of = parent ? ` of [${parent.ref}] ${parent.role}${parent.name ? ` ${quote(parent.name, MAX_NAME_CHARS)}` : ''}` : '';
+    changes.push(`~ ${group.length} ${c.b.role}s${of} (${label(c.b)} … ${label(last)}) ${c.states ?? ''}`);
   }
 
   const lines = changes.length > max ? [...changes.slice(0, max), `… ${changes.length - max} more changes`] : changes;

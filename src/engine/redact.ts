@@ -47,9 +47,12 @@ function charClass(c: string): number {
 function looksRandom(run: string): boolean {
   const seg = run.includes('/') ? run.split('/').reduce((a, b) => (b.length > a.length ? b : a), '') : run;
   if (seg.length < 20 || !/[A-Z]/.test(seg) || !/[a-z]/.test(seg) || !/[0-9]/.test(seg)) return false;
+  // Letters and digits only: dashes between words ("cu-eval-thunar-delete-far-cAm2nI", a temp folder) are no
+  // randomness, and counted as switches they made a word list with a short random tail read as a secret.
+  const chars = [...seg].filter((c) => charClass(c) !== 3);
   let switches = 0;
-  for (let i = 1; i < seg.length; i++) if (charClass(seg[i - 1] ?? '') !== charClass(seg[i] ?? '')) switches++;
-  return switches / seg.length >= 0.4;
+  for (let i = 1; i < chars.length; i++) if (charClass(chars[i - 1] ?? '') !== charClass(chars[i] ?? '')) switches++;
+  return chars.length >= 20 && switches / chars.length >= 0.4;
 }
 
 /** Candidate card numbers: 13–19 digits, optionally grouped by spaces or dashes. */

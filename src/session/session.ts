@@ -75,6 +75,9 @@ interface SavedState { version: 1; refs: RefTableJSON; windows: WindowTableJSON;
 /** How a tool names a window. */
 export interface WindowTarget { app?: string; window?: string }
 
+/** Processes of one app name whose windows a target by app name looks at, first listed first. */
+const MAX_SAME_NAME = 5;
+
 export class Session {
   readonly device: Device;
   readonly gate: PolicyGate;
@@ -199,17 +202,25 @@ export class Session {
     if (target.app && !target.window) {
       const { apps } = await this.device.call('apps.list', { withWindows: false });
       const want = target.app.toLowerCase();
-      const app = apps.find((a) => a.name.toLowerCase() === want) ?? apps.find((a) => a.name.toLowerCase().includes(want))
-        ?? apps.find((a) => a.executable?.toLowerCase().endsWith(`/${want}`));
+      const exact = apps.filter((a) => a.name.toLowerCase() === want);
+      const named = exact.length ? exact : apps.filter((a) => a.name.toLowerCase().includes(want));
+      const matches = (named.length ? named : apps.filter((a) => a.executable?.toLowerCase().endsWith(`/${want}`))).slice(0, MAX_SAME_NAME);
+      const app = matches[0];
       if (!app) throw await this.notFound(target.app, apps);
-      const appWhy = this.hidden({ app: app.name, pid: app.pid, ...(app.executable ? { executable: app.executable } : {}) });
-      if (appWhy) throw deniedRead(appWhy);
-      const windows = (await this.device.call('windows.list', { pid: app.pid })).windows.map(masked);
-      const shown = windows.filter((x) => !this.hidden(x));
-      for (const w of shown) this.windows.refOf(w);
-      const w = windows.find((x) => x.focused) ?? shown[shown.length - 1] ?? windows[windows.length - 1];
-      if (!w) throw new ComputerUseError('window_not_found', `${app.name} has no open window.`);
-      return w;
+      // Several processes of one name (a second instance, or one still leaving the bus as another starts, as
+      // Thunar does between two runs): the one with a window, not the first listed.
+      let firstWhy: string | undefined;
+      for (const a of matches) {
+        const why = this.hidden({ app: a.name, pid: a.pid, ...(a.executable ? { executable: a.executable } : {}) });
+        if (why) { firstWhy ??= why; continue; }
+        const windows = (await this.device.call('windows.list', { pid: a.pid })).windows.map(masked);
+        const shown = windows.filter((x) => !this.hidden(x));
+        for (const w of shown) this.windows.refOf(w);
+        const w = windows.find((x) => x.focused) ?? shown[shown.length - 1] ?? windows[windows.length - 1];
+        if (w) return w;
+      }
+      if (firstWhy && matches.every((a) => this.hidden({ app: a.name, pid: a.pid, ...(a.executable ? { executable: a.executable } : {}) }))) throw deniedRead(firstWhy);
+      throw new ComputerUseError('window_not_found', `${app.name} has no open window.`);
     }
     const apps = await this.apps();
     const all = apps.flatMap((a) => a.windows);

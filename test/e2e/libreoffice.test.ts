@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { LinuxDriver } from '../../src/drivers/linux/driver.js';
 import { targetOf } from '../../src/drivers/linux/reader.js';
@@ -29,7 +29,8 @@ function rssMb(pid: number): number {
 
 before(async () => {
   process.env['SAL_USE_VCLPLUGIN'] = 'gtk3';
-  computer = await openComputer({ allowApps: [...E2E_APPS, 'soffice', 'soffice.bin'] });
+  // soffice is a shell script: the policy knows it as its interpreter and the script.
+  computer = await openComputer({ allowApps: [...E2E_APPS, 'soffice', 'soffice.bin', `${basename(realpathSync('/bin/sh'))} ${realpathSync('/usr/bin/soffice')}`] });
 });
 after(async () => {
   await computer?.close();
@@ -112,4 +113,15 @@ test('Calc wedged by another client\'s unbounded GetChildren is listed as busy, 
   } finally {
     driver.close();
   }
+});
+
+test('computer_launch of soffice answers with Calc\'s window, which belongs to soffice.bin, a child of the launcher it started', { timeout: 120_000 }, async () => {
+  const profile = await mkdtemp(join(tmpdir(), 'cu-lo-'));
+  // Before: the launch waited for a window of the launcher's own pid (oosplash, which never has one) and timed out.
+  const r = await computer.tools.launch({ command: SOFFICE, args: ['--calc', '--norestore', '--nologo', '--nofirststartwizard', `-env:UserInstallation=file://${profile}`], waitMs: 60_000 });
+  const m = /^launched soffice pid=(\d+)/.exec(r.text);
+  if (m?.[1]) pids.push(Number(m[1]));
+  assert.equal(r.isError, false, r.text);
+  assert.match(r.text, /· window \[w\d+\]/, r.text);
+  assert.match(readFileSync(`/proc/${m?.[1] ?? 0}/cmdline`, 'utf8'), /soffice\.bin/);
 });

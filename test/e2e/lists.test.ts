@@ -85,6 +85,14 @@ test('Thunar, a folder of 3,000 files: the view says which rows it shows, find r
   // Verified: the row reads as selected, and Thunar's status bar names the selected file.
   const after = ok(await computer.tools.observe({ app: 'thunar' }));
   assert.match(after, /statusbar "[^\n]*file-2345\.txt[^\n]*selected|statusbar "\\"file-2345\.txt\\"/, after);
+
+  // A click on another row selects that row alone, as a mouse click does: Thunar's list takes several rows,
+  // and adding the row to the selection would make a Delete pressed next take both files.
+  const next = refOn(after, /cell "file-2346\.txt"/);
+  ok(await computer.tools.act({ actions: [{ ref: next, op: 'click' }] }));
+  const one = ok(await computer.tools.observe({ app: 'thunar' }));
+  assert.match(one, /statusbar "\\"file-2346\.txt\\"/, one);
+  assert.doesNotMatch(one, /Selection: \d+ files/, one);
 });
 
 test('GTK3 TreeView and ListBox of 5,000 rows: row 4,321 found off-screen, scrolled to and selected (the app sees it); three scroll-downs show later rows', { timeout: 240_000 }, async () => {

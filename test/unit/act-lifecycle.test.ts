@@ -149,7 +149,8 @@ test('a scroll is confirmed by the scroll bar of its pane, and a selection it mo
 test('a set_value whose value the engine masks (a random temp path) is confirmed by the unmasked read, never shown', async () => {
   const { call, session } = setup();
   const snap = (await call('computer_observe', {})).text;
-  const path = '/tmp/cu-act-mousepad-Xk9Qz2/notes.txt'; // masked as secret-looking by redactText
+  // A random run masked as secret-looking by redactText (a temp folder's short random tail no longer is).
+  const path = '/tmp/cu-act-Xk9Qz2Lm4Np7Rt1Vw8Bc5/notes.txt';
   const res = await call('computer_act', { actions: [{ ref: refOf(snap, /textbox "Name"/), op: 'set_value', value: path }] });
   assert.equal(res.isError, false, res.text);
   assert.match(res.text, /^ok set_value e\d+ · confirmed \(fake set_value; value now reads as set\)/m);

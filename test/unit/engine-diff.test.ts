@@ -152,3 +152,26 @@ test('no secret text in a diff', () => {
     '~ [e13] textbox "Name" value "Ada \\"the first\\" Lovelace" → "pasted ••••(secret)"',
   ]);
 });
+
+test('many siblings with one same state change read as one line, and the other changes stay within the budget', () => {
+  // A sheet losing focus: every cell on screen turns editable (Calc, 400 cells); the Name Box's new value matters.
+  const make = (): Fixture => ({
+    window: { id: 'w', title: 'Sheet', app: 'calc', pid: 1, role: 'window', focused: true },
+    root: n(':1.1', 1, 'window', { name: 'Sheet' }, [
+      n(':1.1', 2, 'textbox', { value: 'A1', states: ['editable'] }),
+      n(':1.1', 3, 'table', { name: 'Sheet1' }, Array.from({ length: 100 }, (_, i) => n(':1.1', 100 + i, 'cell', { name: `A${i + 1}`, value: String(i) }))),
+    ]),
+  });
+  const [a, b] = around(make, (f) => {
+    for (let i = 0; i < 100; i++) byId(f.root, 100 + i).states = ['editable'];
+    byId(f.root, 2).value = 'B:B';
+  });
+  const lines = diffSnapshots(a, b).lines;
+  assert.deepEqual(lines, [
+    '~ [e2] textbox value "A1" → "B:B"',
+    '~ 100 cells of [e3] table "Sheet1" ([e4] "A1" … [e103] "A100") (not editable) → editable',
+  ]);
+  // A few rows selected still read one by one (which rows matters).
+  const [c, d] = around(make, (f) => { for (let i = 0; i < 3; i++) byId(f.root, 100 + i).states = ['selected']; });
+  assert.equal(diffSnapshots(c, d).lines.length, 3);
+});

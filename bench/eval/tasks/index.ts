@@ -1,22 +1,30 @@
 /** Every evaluation task, in table order. */
 import type { EvalTask } from '../task.js';
+import { calcTasks } from './calc.js';
 import { calculatorTasks } from './calculator.js';
 import { chromiumTasks } from './chromium.js';
 import { dialogsTasks } from './dialogs.js';
+import { evinceTasks } from './evince.js';
 import { filechooserTasks } from './filechooser.js';
+import { filesTasks } from './files.js';
 import { firefoxTasks } from './firefox.js';
 import { geditTasks } from './gedit.js';
 import { mousepadTasks } from './mousepad.js';
 import { settingsTasks } from './settings.js';
+import { terminalTasks } from './terminal.js';
 import { toolkitTasks } from './toolkits.js';
 
 export const TASKS: readonly EvalTask[] = [
   ...geditTasks,
   ...mousepadTasks,
+  ...terminalTasks,
   ...filechooserTasks,
   ...dialogsTasks,
   ...settingsTasks,
   ...calculatorTasks,
+  ...filesTasks,
+  ...evinceTasks,
+  ...calcTasks,
   ...chromiumTasks,
   ...firefoxTasks,
   ...toolkitTasks,

@@ -238,6 +238,9 @@ async function selectInParent(bus: A11yBus, t0: Target): Promise<boolean> {
     if ((ifaces as string[]).includes(TABLE)) {
       const [row] = await bus.call(parent, TABLE, 'GetRowAtIndex', 'i', [idx]);
       if (Number(row) < 0) return false;
+      // This row alone, as a click selects it: a table that takes several rows (Thunar) adds the row to what
+      // was selected, and a Delete pressed next would take them all.
+      await bus.call(parent, SEL, 'ClearSelection').catch(() => undefined);
       const [ok] = await bus.call(parent, TABLE, 'AddRowSelection', 'i', [Number(row)]).catch(() => bus.call(parent, SEL, 'SelectChild', 'i', [Number(row)]));
       return ok !== false && await becomesSelected(bus, t0 === t ? [t] : [t, t0]);
     }

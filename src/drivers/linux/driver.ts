@@ -316,7 +316,7 @@ export class LinuxDriver {
     while (performance.now() < deadline) {
       const apps = await listApps(this.bus).catch(() => []);
       // Single-instance apps (gedit) hand over to the running process and exit: match by name too.
-      const app = apps.find((a) => a.pid === spawned && a.windows.length) ??
+      const app = apps.find((a) => startedBy(a.pid, spawned) && a.windows.length) ??
         (child.exitCode !== null || child.signalCode !== null ? apps.find((a) => a.name.toLowerCase() === base && a.windows.length) : undefined);
       if (app) {
         const fresh = app.windows.filter((w) => !before.has(w.id));
@@ -333,6 +333,22 @@ export class LinuxDriver {
     throw new ComputerUseError('timeout', `"${p.command}" started (pid ${spawned}) but no accessible window appeared within ${waitMs} ms. ` +
       'It may not support accessibility: computer_apps lists it as not accessible, with the reason and what to do (Electron needs --force-renderer-accessibility).');
   }
+}
+
+/** Most parent links followed from a window's process up to the launched one. */
+const MAX_LAUNCH_DEPTH = 8;
+
+/**
+ * True when `pid` is the launched process or runs under it: a launcher may start the app as its child and stay
+ * (LibreOffice's oosplash starts soffice.bin, whose pid owns the window), so the window is not the spawned pid's.
+ */
+function startedBy(pid: number, launched: number): boolean {
+  let p: number | undefined = pid;
+  for (let i = 0; p !== undefined && p > 1 && i < MAX_LAUNCH_DEPTH; i++) {
+    if (p === launched) return true;
+    p = procInfo(p)?.ppid;
+  }
+  return false;
 }
 
 /** The error for reading the tree of a window whose app is not on the accessibility bus. */

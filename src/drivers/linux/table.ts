@@ -525,6 +525,8 @@ export async function selectCell(bus: A11yBus, info: ElementInfo): Promise<{ met
     if (now === true) return { method: 'pattern', detail: `Selection.SelectChild(${index}) on the table` };
   }
   const [row] = await bus.call(table, TABLE, 'GetRowAtIndex', 'i', [index]);
+  // This row alone: a table that takes several rows (Thunar) would add it to the rows already selected.
+  if (has(SEL)) await bus.call(table, SEL, 'ClearSelection').catch(() => undefined);
   const [ok] = await bus.call(table, TABLE, 'AddRowSelection', 'i', [Number(row)]);
   const [sel] = await bus.call(table, TABLE, 'IsRowSelected', 'i', [Number(row)]).catch(() => [ok]);
   if (sel !== true) throw new ComputerUseError('action_failed', `The table refused to select row ${Number(row) + 1}.`);
