@@ -26,7 +26,7 @@ const BASE = ['enabled', 'sensitive', 'showing', 'visible'];
 const TEXT_IFACES = ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Component', 'org.a11y.atspi.EditableText', 'org.a11y.atspi.Text'];
 
 /** A Firefox-like page: fields whose edits follow `mode`, a paragraph, a <select> with or without a popup. */
-function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean } = {}) {
+function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean; focusDelayMs?: number } = {}) {
   const mode = opts.mode ?? 'ignore';
   const nodes = new Map<string, FakeNode>();
   const add = (path: string, n: Omit<FakeNode, 'states' | 'kids'> & { states?: string[]; kids?: string[] }): void => {
@@ -75,7 +75,12 @@ function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean } =
       case 'SetTextContents': edit(n, String(body[0])); return [true];
       case 'InsertText': { const [at, t] = body as [number, string]; edit(n, (n.text ?? '').slice(0, at) + t + (n.text ?? '').slice(at)); return [true]; }
       case 'SetCaretOffset': n.caret = Number(body[0]); return [true];
-      case 'GrabFocus': for (const m of nodes.values()) m.states.delete('focused'); n.states.add('focused'); return [true];
+      case 'GrabFocus': {
+        // A window just raised: the element takes focus only after a while (Firefox after its window was activated).
+        const take = (): void => { for (const m of nodes.values()) m.states.delete('focused'); n.states.add('focused'); };
+        if (opts.focusDelayMs) setTimeout(take, opts.focusDelayMs); else take();
+        return [true];
+      }
       case 'GetActions': return [[['', '', '']]];
       case 'DoAction':
         if (path === '/combo' && opts.popup !== false && !nodes.has('/popup')) {
@@ -265,4 +270,11 @@ test('a page that moves the focus away from the field when it is focused gets no
   assert.ok(g.calls.length > focusCalls);
   assert.ok(!g.keys.some((k) => k.startsWith('text:')), `text was sent: ${g.keys.join()}`);
   assert.equal(g.nodes.get('/pin')!.text, '');
+});
+
+test('Gecko focus that arrives late (a window just raised) is waited for, bounded, before typing', async () => {
+  const g = fakeGecko({ mode: 'ignore', focusDelayMs: 600 });
+  const r = await act(g.bus, g.keyboard, { id: id('/name'), op: 'set_value', value: 'Li Lei' });
+  assert.equal(r.method, 'synthetic');
+  assert.equal(g.nodes.get('/name')?.text, 'Li Lei');
 });

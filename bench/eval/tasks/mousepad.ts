@@ -2,20 +2,23 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileMatches } from '../checks.js';
-import type { EvalTask } from '../task.js';
+import type { EvalTask, TaskContext, TaskSetup } from '../task.js';
 
 const LINES = ['Quarterly numbers', 'north: 120', 'south: 95', ''];
+
+/** Both tasks start from the same report.txt in the task folder. */
+async function writeReport(ctx: TaskContext): Promise<TaskSetup> {
+  const path = join(ctx.dir, 'report.txt');
+  await writeFile(path, LINES.join('\n'));
+  return { vars: { path } };
+}
 
 export const mousepadTasks: EvalTask[] = [
   {
     id: 'mousepad-dos-line-endings', app: 'mousepad', appName: 'mousepad',
     goal: 'Open report.txt in Mousepad, switch its line endings to DOS / Windows (CR LF) from the Document menu, and save it.',
     hard: 'nested menu (Document › Line Ending › DOS / Windows)',
-    setup: async (ctx) => {
-      const path = join(ctx.dir, 'report.txt');
-      await writeFile(path, LINES.join('\n'));
-      return { vars: { path } };
-    },
+    setup: writeReport,
     plan: [
       { do: 'launch', command: 'mousepad', args: ['{{path}}'] },
       { do: 'act', op: 'click', target: { role: 'menu', name: 'Document' } },
@@ -29,11 +32,7 @@ export const mousepadTasks: EvalTask[] = [
     id: 'mousepad-uppercase', app: 'mousepad', appName: 'mousepad',
     goal: 'Open report.txt in Mousepad, convert all of its text to upper case with the Edit menu, and save it.',
     hard: 'nested menu (Edit › Convert › To Uppercase) after Edit › Select All',
-    setup: async (ctx) => {
-      const path = join(ctx.dir, 'report.txt');
-      await writeFile(path, LINES.join('\n'));
-      return { vars: { path } };
-    },
+    setup: writeReport,
     plan: [
       { do: 'launch', command: 'mousepad', args: ['{{path}}'] },
       { do: 'act', op: 'click', target: { role: 'menu', name: 'Edit' } },

@@ -308,15 +308,23 @@ async function selectComboItem(bus: A11yBus, info: ElementInfo, name: string, di
   return { method: 'pattern', detail: `Selection.SelectChild(${i}) by item index (items under the popup)` };
 }
 
+/** How long a GrabFocus is given to show in the element's focused state. */
+const FOCUS_WAIT_MS = 1500;
+
 /** Grabs focus and verifies it through the focused state (GrabFocus can return true without focusing). */
 async function focus(bus: A11yBus, info: ElementInfo): Promise<ActResult> {
   if (info.states.has('focused')) return { method: 'pattern', detail: 'already focused' };
   if (!info.interfaces.has(COMP)) throw unsupported('focus', info);
   await bus.call(info.target, COMP, 'GrabFocus');
-  for (let i = 0; i < 20; i++) {
+  // A window just made active takes a moment before its element can take focus (Firefox: 0.3–1 s after its
+  // window was raised, measured in the eval); asked again once halfway, bounded.
+  const start = performance.now();
+  let asked = false;
+  while (performance.now() - start < FOCUS_WAIT_MS) {
     const now = await readElement(bus, info.target, { children: false });
     if (now.states.has('focused')) return { method: 'pattern', detail: 'Component.GrabFocus' };
-    await new Promise((r) => setTimeout(r, 10));
+    if (!asked && performance.now() - start > FOCUS_WAIT_MS / 2) { asked = true; await bus.call(info.target, COMP, 'GrabFocus'); }
+    await new Promise((r) => setTimeout(r, 25));
   }
   throw new ComputerUseError('action_failed', 'GrabFocus was accepted but the element did not become focused (its window may be inactive).');
 }
