@@ -119,7 +119,8 @@ export const calcTasks: EvalTask[] = [
       { do: 'act', op: 'set_value', target: { role: 'textbox', value: { re: '^[A-Z]{1,3}[1-9]\\d*$' } }, value: 'B:B' },
       { do: 'keys', keys: 'Return' },
       { do: 'observe' },
-      { do: 'read', target: { role: 'label', value: { re: 'Sum: ' } }, pattern: 'Sum: ([\\d,.]+)', into: 'total' },
+      // Calc updates its status bar on an idle timer: "Sum: 0" right after the selection is not the answer yet.
+      { do: 'read', target: { role: 'label', value: { re: 'Sum: ' } }, pattern: 'Sum: ([1-9][\\d,.]*)', into: 'total' },
     ],
     check: async (ctx, _vars, answers) => {
       const want = truth.get(ctx) as number;
