@@ -55,8 +55,9 @@ const calls = new AsyncLocalStorage<CallContext>();
 
 /**
  * The MCP server's human channel: elicitation when the client has it, else the panel (when it runs). While a
- * question waits in the panel, the tool call's progress notifications carry the panel URL and ask the model to
- * send the user there; after the timeout the call ends with `confirmation_timeout`.
+ * question waits in the panel, the tool call's progress notifications tell the model that it waits; the panel's
+ * URL goes to the human only (stderr, a desktop notification: notify.ts), since a model holding it could answer
+ * its own question. After the timeout the call ends with `confirmation_timeout`.
  */
 export function mcpConfirmer(server: Server, panel: PanelConfirmer | undefined, opts: { ignoreElicitation?: boolean } = {}): Confirmer {
   const elicit = elicitationConfirmer(server);
@@ -70,7 +71,7 @@ export function mcpConfirmer(server: Server, panel: PanelConfirmer | undefined, 
         // A call the client cancelled takes its question off the panel (and nothing is sent).
         const both = ctx ? (signal ? AbortSignal.any([signal, ctx.signal]) : ctx.signal) : signal;
         return await panel.confirm(request, both, {
-          onWaiting: () => ctx?.waiting(`Waiting for the user in the computer-use panel (${request.title}). Ask the user to open ${panel.url ?? 'the panel'} and approve or decline there.`),
+          onWaiting: () => ctx?.waiting(`Waiting for the user to answer in the computer-use panel (${request.title}). The user was told where; tell them a question waits there.`),
         });
       } finally { ctx?.waiting(undefined); }
     },
@@ -90,6 +91,8 @@ export interface McpServerOptions extends ComputerOptions {
    * decline every form); implies `panel`. Default 'auto': elicitation when the client has it.
    */
   confirmIn?: 'auto' | 'panel';
+  /** Start the desktop's browser on the panel (a one-time ticket URL) when a question waits and no page is open. */
+  openPanel?: boolean;
 }
 
 /** How often a long call reports progress to clients that asked for it. */
@@ -99,7 +102,7 @@ const PROGRESS_INTERVAL_MS = 1000;
 export function createMcpServer(options: McpServerOptions = {}): { server: Server; close: () => Promise<void>; startPanel: () => Promise<Panel> } {
   const server = new Server({ name: 'computer-use', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: GUIDANCE });
   let computer: Promise<Computer> | null = null;
-  const { panel: wantPanel, strictFirstUse, confirmTimeoutMs, confirmIn, ...computerOptions } = options;
+  const { panel: wantPanel, strictFirstUse, confirmTimeoutMs, confirmIn, openPanel, ...computerOptions } = options;
   const inPanel = confirmIn === 'panel';
   const panelConfirmer = wantPanel || inPanel ? new PanelConfirmer(confirmTimeoutMs) : undefined;
   const live = new LiveView();
@@ -132,6 +135,8 @@ export function createMcpServer(options: McpServerOptions = {}): { server: Serve
         mode: () => computerOptions.mode ?? settings.mode ?? 'default',
         hotkey: () => hotkey || undefined,
       });
+      const { humanAnnouncer } = await import('../panel/notify.js');
+      panelConfirmer.announce = humanAnnouncer(p, { open: openPanel === true });
       // The stop hotkey on this process's X display, else on the computer's (a sandbox) once it is up.
       const grab = async (display: string): Promise<void> => {
         if (hotkey !== undefined) return;
@@ -240,7 +245,7 @@ export async function runMcpServer(options: McpServerOptions = {}): Promise<void
   process.on('SIGINT', () => { void shutdown(); });
   await server.connect(transport);
   if (options.panel || options.confirmIn === 'panel') {
-    // stdout is the MCP channel: the URL goes to stderr (clients show it in their server log).
+    // stdout is the MCP channel: the URL goes to stderr (clients show it in their server log), for the human.
     const p = await startPanel();
     process.stderr.write(`computer-use panel: ${p.url}\n`);
   }

@@ -64,6 +64,8 @@ export const HOST_OPTIONS: readonly HostOption[] = [
     apply: (o) => { o.imageInput = true; } },
   { flag: 'panel', env: 'COMPUTER_USE_PANEL', kind: 'boolean', hosts: ['mcp'], description: 'serve the local panel and ask through it when the client cannot elicit',
     apply: (o) => { o.panel = true; } },
+  { flag: 'open-panel', env: 'COMPUTER_USE_OPEN_PANEL', kind: 'boolean', hosts: ['mcp'], description: 'start the desktop browser on the panel when a question waits and no panel page is open',
+    apply: (o) => { o.openPanel = true; } },
   { flag: 'strict-first-use', env: 'COMPUTER_USE_STRICT_FIRST_USE', kind: 'boolean', hosts: ['mcp'], description: 'ask the per-app first-use question even when the host approves each call',
     apply: (o) => { o.strictFirstUse = true; } },
   { flag: 'hide-activity', env: 'COMPUTER_USE_HIDE_ACTIVITY', kind: 'boolean', hosts: MCP_PI, description: 'no frame around the target window and no status window while acting',

@@ -19,7 +19,7 @@ export async function runPanelCommand(args: string[]): Promise<number> {
   const port = portAt >= 0 ? Number(args[portAt + 1]) : 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) { process.stderr.write('--port takes a port number\n'); return 2; }
   const rest = portAt >= 0 ? [...args.slice(0, portAt), ...args.slice(portAt + 2)] : args;
-  const { panel: _p, strictFirstUse: _s, confirmTimeoutMs: _t, confirmIn: _c, ...options } = mcpOptionsFrom(rest);
+  const { panel: _p, strictFirstUse: _s, confirmTimeoutMs: _t, confirmIn: _c, openPanel: _o, ...options } = mcpOptionsFrom(rest);
   const settingsPath = options.settingsPath ?? defaultSettingsPath();
   const settings = loadSettings(settingsPath).settings;
   let computer: Promise<Computer> | undefined;

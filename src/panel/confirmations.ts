@@ -17,15 +17,18 @@ export interface PendingQuestion { id: string; request: ConfirmRequest; since: s
 /** Options of one `confirm` call beyond the Confirmer interface. */
 export interface PanelConfirmOptions {
   timeoutMs?: number;
-  /** Called once the question is shown, with its id (the MCP host sends progress with the URL). */
+  /** Called once the question is shown, with its id (the MCP host tells the model a question waits, without the URL). */
   onWaiting?: (q: PendingQuestion) => void;
 }
 
 export class PanelConfirmer implements Confirmer {
   private readonly waiting = new Map<string, { q: PendingQuestion; answer: (c: ConfirmChoice) => void }>();
   private readonly listeners = new Set<() => void>();
-  /** The panel's URL once it listens (used in messages). */
-  url: string | undefined;
+  /**
+   * Tells the human a question waits (the host sets it once the panel listens: stderr, a desktop notification).
+   * The panel's URL goes only there, never into a message for the model.
+   */
+  announce: ((q: PendingQuestion) => void) | undefined;
   /** Interactive while the panel runs. */
   running = false;
 
@@ -61,11 +64,12 @@ export class PanelConfirmer implements Confirmer {
       const timer = setTimeout(() => {
         finish();
         reject(new ComputerUseError('confirmation_timeout', `No one answered in the panel within ${Math.round(timeoutMs / 1000)} s (${request.title}). ` +
-          `Nothing was sent. Ask the user to open the computer-use panel${this.url ? ` at ${this.url}` : ''} and answer there, then call again.`));
+          `Nothing was sent. Ask the user to answer in the computer-use panel (its address is in the server's log and the desktop notification), then call again.`));
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiting.set(q.id, { q, answer: (c) => { finish(); resolve(c); } });
       this.changed();
+      try { this.announce?.(q); } catch { /* telling the human is best effort; the question waits anyway */ }
       options.onWaiting?.(q);
     });
   }

@@ -1,16 +1,17 @@
 /**
  * The panel's page: one HTML document with its CSS and script inline (no build step, nothing fetched from the
- * network). The script reads the token from its own URL and sends it with every API call; it renders with
- * textContent only, so app text can never become markup.
+ * network). Its API calls ride on the session cookie (HttpOnly: the script never holds a secret) and carry
+ * the page's Origin; it renders with textContent only, so app text can never become markup. Its title carries
+ * the home's panel marker, so that the policy denies any window or tab showing it.
  */
 
-/** The page, with the per-response CSP nonce on its script. */
-export function pageHtml(nonce: string): string {
+/** The page, with the per-response CSP nonce on its script and the marker in its title. */
+export function pageHtml(nonce: string, marker: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>computer-use panel</title>
+<title>computer-use panel · ${marker}</title>
 <style nonce="${nonce}">
 :root { --bg:#f6f7f9; --fg:#1b1f24; --muted:#5b6470; --card:#fff; --line:#d9dde3; --red:#c62828; --green:#2e7d32; --blue:#1f5fbf; }
 * { box-sizing: border-box; }
@@ -72,8 +73,6 @@ ul.plain { margin:4px 0; padding-left:18px; }
 </main>
 <script nonce="${nonce}">
 'use strict';
-const token = new URLSearchParams(location.search).get('token') || '';
-history.replaceState(null, '', location.pathname + '?token=' + encodeURIComponent(token));
 const $ = (id) => document.getElementById(id);
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
@@ -82,7 +81,7 @@ function el(tag, attrs, ...kids) {
   return e;
 }
 async function api(path, body) {
-  const r = await fetch(path, { method: body ? 'POST' : 'GET', headers: { 'x-panel-token': token, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const r = await fetch(path, { method: body ? 'POST' : 'GET', credentials: 'same-origin', headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
   if (!r.ok) throw new Error(path + ': ' + r.status + ' ' + (await r.text()));
   return r.json();
 }
@@ -192,7 +191,7 @@ $('rundoctor').addEventListener('click', async () => {
   $('checks').replaceChildren(el('p', {}, d.ok ? 'All required checks passed.' : 'Some checks failed: see the fixes.'), ul);
 });
 
-const events = new EventSource('/api/events?token=' + encodeURIComponent(token));
+const events = new EventSource('/api/events');
 events.addEventListener('state', (e) => renderState(JSON.parse(e.data)));
 events.addEventListener('audit', () => { if (cursor === undefined || $('auditrows').children.length <= 50) void loadAudit(false); });
 events.addEventListener('live', () => { void refreshLive(); refreshAppsSoon(); });

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Computer } from '../index.js';
 import { AppRules, BUILTIN_DENY_CATEGORIES, builtinDenied } from '../policy/apps.js';
 import type { ConfirmChoice } from '../policy/confirm.js';
-import { pauseInfo, requestResume, requestStop } from '../policy/stop.js';
+import { isPaused, requestResume, requestStop } from '../policy/stop.js';
 import type { AuditFilter, AuditIndex } from './audit-index.js';
 import type { PanelConfirmer } from './confirmations.js';
 import type { LiveView } from './live.js';
@@ -29,7 +29,7 @@ export interface PanelHost {
 
 /** The state the header and the pending list show. */
 export function stateOf(host: PanelHost): object {
-  return { paused: pauseInfo(host.home) !== undefined, mode: host.mode(), pending: host.confirmer.pending(), hotkey: host.hotkey() ?? null };
+  return { paused: isPaused(host.home), mode: host.mode(), pending: host.confirmer.pending(), hotkey: host.hotkey() ?? null };
 }
 
 const CHOICES: readonly ConfirmChoice[] = ['allow_once', 'allow_session', 'allow_always', 'deny'];

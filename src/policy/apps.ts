@@ -15,6 +15,7 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { procInfo, type ProcessInfo } from '../common/proc.js';
 import { foldings, normalizeText, sameSkeleton } from './confusables.js';
+import { showsPanel } from './panel-marker.js';
 
 export { procInfo, type ProcessInfo };
 
@@ -74,21 +75,26 @@ export function isInterpreter(executable: string): boolean {
   return INTERPRETER.test(base(executable));
 }
 
-/** Why a category is denied, for messages. */
-interface DenyRule { what: string; names: RegExp }
+const AGENT_HOST = 'the agent host itself';
+
+/** Why a category is denied, for messages: `exact` names the whole name, `anywhere` words found inside any name or title. */
+interface DenyRule { what: string; exact: RegExp; anywhere?: RegExp }
 
 /**
- * The built-in deny list, matched against the app name, the executable's file name and the launch command.
+ * The built-in deny list, matched against the app name, the executable's file name, the launch command and
+ * window and tab titles (`anywhere` inside a title; `exact` against the title and its " - " parts).
  * Categories from seed §7: password managers, keyrings and credential managers, elevation prompts, system
  * security and privacy settings, and the agent host itself.
  */
 const BUILTIN_DENY: readonly DenyRule[] = [
-  { what: 'a password manager', names: /^(keepassxc|keepassx|keepass2?|kpcli|keeweb|bitwarden(-desktop)?|1password|lastpass|dashlane|enpass|keeper(passwordmanager)?|nordpass|proton ?pass|roboform|qtpass|gopass(-ui)?|passwordsafe|gnome-passwordsafe|secrets|pwsafe|buttercup|padloc|authenticator|authy)$|keepass|bitwarden|1password|password ?manager|密码管理/ },
-  { what: 'a keyring or credential manager', names: /^(seahorse|gnome-keyring(-daemon)?|gcr-prompter|gcr-viewer|kwalletd[0-9]*|kwalletmanager[0-9]*|ksecretd|kwallet-query|keychain access|passwords and keys|credential ?manager|credentialuibroker|pinentry(-[a-z0-9-]+)?|ssh-askpass|ksshaskpass|x11-ssh-askpass|lxqt-openssh-askpass|gnome-ssh-askpass)$|keyring|kwallet|钥匙串|凭据/ },
-  { what: 'an elevation or authentication prompt', names: /^(pkexec|sudo|su|doas|gksu(do)?|kdesu(do)?|beesu|lxpolkit|lxqt-policykit-agent|consent|securityagent|runas)$|polkit|policykit|authentication[- ]agent/ },
-  { what: 'system security settings', names: /^(firewall-config|gufw|users-admin|gnome-firewall|windows security|securityhealthhost|systempreferences-security)$/ },
-  { what: 'the agent host itself', names: /^(computer-use|prometheus)$/ },
+  { what: 'a password manager', exact: /^(keepassxc|keepassx|keepass2?|kpcli|keeweb|bitwarden(-desktop)?|1password|lastpass|dashlane|enpass|keeper(passwordmanager)?|nordpass|proton ?pass|roboform|qtpass|gopass(-ui)?|passwordsafe|gnome-passwordsafe|secrets|pwsafe|buttercup|padloc|authenticator|authy)$/, anywhere: /keepass|bitwarden|1password|password ?manager|密码管理/ },
+  { what: 'a keyring or credential manager', exact: /^(seahorse|gnome-keyring(-daemon)?|gcr-prompter|gcr-viewer|kwalletd[0-9]*|kwalletmanager[0-9]*|ksecretd|kwallet-query|keychain access|passwords and keys|credential ?manager|credentialuibroker|pinentry(-[a-z0-9-]+)?|ssh-askpass|ksshaskpass|x11-ssh-askpass|lxqt-openssh-askpass|gnome-ssh-askpass)$/, anywhere: /keyring|kwallet|钥匙串|凭据/ },
+  { what: 'an elevation or authentication prompt', exact: /^(pkexec|sudo|su|doas|gksu(do)?|kdesu(do)?|beesu|lxpolkit|lxqt-policykit-agent|consent|securityagent|runas)$/, anywhere: /polkit|policykit|authentication[- ]agent/ },
+  { what: 'system security settings', exact: /^(firewall-config|gufw|users-admin|gnome-firewall|windows security|securityhealthhost|systempreferences-security)$/ },
+  { what: AGENT_HOST, exact: /^(computer-use|prometheus)$/ },
 ];
+
+const ruleMatches = (r: DenyRule, name: string): boolean => r.exact.test(name) || Boolean(r.anywhere?.test(name));
 
 /** The built-in deny list's categories, for display (the panel shows them; nothing lifts them). */
 export const BUILTIN_DENY_CATEGORIES: readonly string[] = BUILTIN_DENY.map((r) => r.what);
@@ -101,10 +107,34 @@ export function builtinDenied(name: string): string | undefined {
   const n = normApp(normalizeText(name));
   if (!n) return undefined;
   for (const form of new Set([...foldings(n), ...foldings(base(n))])) {
-    const what = BUILTIN_DENY.find((r) => r.names.test(form) || r.names.test(base(form)))?.what;
+    const what = BUILTIN_DENY.find((r) => ruleMatches(r, form) || ruleMatches(r, base(form)))?.what;
     if (what) return what;
   }
   return undefined;
+}
+
+/**
+ * The built-in category a window title falls in: the `anywhere` words of the deny list searched in the whole
+ * title (a browser adds " - Chromium", a page adds " Web Vault"), and the whole title and each of its
+ * " - "-separated parts tested as a name ("Passwords and Keys", "sudo - Terminal"). Single words are not
+ * tested as names: a page about "Secrets" or "su" is not a password manager. Look-alike forms match too.
+ */
+export function titleDenied(title: string): string | undefined {
+  for (const form of foldings(normApp(normalizeText(title)))) {
+    const what = BUILTIN_DENY.find((r) => r.anywhere?.test(form))?.what;
+    if (what) return what;
+  }
+  for (const part of titleParts(title)) {
+    const what = builtinDenied(part);
+    // A title naming computer-use (a folder, a README) is not the tool: the host is known by pid, the panel by its marker.
+    if (what && what !== AGENT_HOST) return what;
+  }
+  return undefined;
+}
+
+/** The parts of a title that may name an app: the whole and its " - " / " — " / " | " parts. */
+function titleParts(title: string): string[] {
+  return [...new Set([title.trim(), ...title.split(/\s+[-–—|·:]\s+/).map((p) => p.trim())].filter(Boolean))];
 }
 
 /** Allow and deny lists plus the built-in deny list. */
@@ -113,11 +143,14 @@ export class AppRules {
   readonly deny: string[];
   /** Pids of the agent host (this process and its ancestors): never acted on. */
   readonly hostPids: ReadonlySet<number>;
+  /** The panel's per-install marker (panel-marker.ts): a window or tab that shows it is the panel. */
+  readonly panelMarkers: readonly string[];
 
-  constructor(opts: { allowApps?: readonly string[]; denyApps?: readonly string[]; hostPids?: readonly number[] } = {}) {
+  constructor(opts: { allowApps?: readonly string[]; denyApps?: readonly string[]; hostPids?: readonly number[]; panelMarkers?: readonly string[] } = {}) {
     this.allow = [...new Set((opts.allowApps ?? []).map(normApp).filter(Boolean))];
     this.deny = [...new Set((opts.denyApps ?? []).map(normApp).filter(Boolean))];
     this.hostPids = new Set(opts.hostPids ?? []);
+    this.panelMarkers = (opts.panelMarkers ?? []).map((m) => m.toLowerCase()).filter(Boolean);
   }
 
   /**
@@ -126,12 +159,22 @@ export class AppRules {
    */
   denied(app: AppIdentity): string | undefined {
     if (app.pid !== undefined && this.hostPids.has(app.pid)) return 'it is the agent host itself (an agent may not change its own permissions)';
+    if (this.panelMarkers.some((m) => [app.title, app.name, ...(app.also ?? [])].some((t) => showsPanel(t, m)))) {
+      return 'it is the computer-use panel, the tool itself (built-in deny list: an agent may not answer its own questions or change its own permissions)';
+    }
     const names = denyNames(app);
     for (const n of names) {
       const what = builtinDenied(n);
       if (what) return `it is ${what} (built-in deny list; no setting lifts it)`;
     }
-    if (app.title && foldings(normalizeText(app.title)).some((t) => DENY_TITLES.test(t))) return 'its window is an authentication or security dialog (built-in deny list; no setting lifts it)';
+    if (app.title) {
+      const title = normalizeText(app.title);
+      if (foldings(title).some((t) => DENY_TITLES.test(t))) return 'its window is an authentication or security dialog (built-in deny list; no setting lifts it)';
+      // A tab or window titled like a denied app ("Bitwarden Web Vault", "KeePassXC") is that app to the user.
+      const what = titleDenied(title);
+      if (what) return `its window shows ${what} (built-in deny list, matched on the title; no setting lifts it)`;
+      if (this.deny.some((d) => titleParts(title).some((w) => denyMatches(d, w)))) return 'its window title names an app on your denyApps list';
+    }
     for (const n of names) if (this.deny.some((d) => denyMatches(d, n))) return `it is on your denyApps list`;
     return undefined;
   }

@@ -21,6 +21,7 @@ import { classifyAction, keysTypeText, type IrreversibleVerdict } from './irreve
 import { launchIdentity, resolveLaunch } from './launch.js';
 import { DEFAULT_MODE, type Mode } from './modes.js';
 import { ownFileTouched, protectedRoots } from './own-files.js';
+import { panelMarker } from './panel-marker.js';
 import { addAllowedApp, confirmationsPath, defaultSettingsPath } from './settings.js';
 import { pausedError, type StopController } from './stop.js';
 
@@ -69,6 +70,8 @@ export interface PolicyOptions {
    * log when they live elsewhere).
    */
   protectedPaths?: readonly string[];
+  /** The panel's marker (default: the home's, panel-marker.ts); a window or tab showing it is denied. */
+  panelMarker?: string;
 }
 
 /** What an allowed check decided, for the audit record. */
@@ -95,6 +98,7 @@ export class Policy implements PolicyGate {
       ...(options.allowApps ? { allowApps: options.allowApps } : {}),
       ...(options.denyApps ? { denyApps: options.denyApps } : {}),
       hostPids: options.hostPids ?? ancestorPids(this.info),
+      panelMarkers: [options.panelMarker ?? panelMarker()],
     });
     this.confirmer = options.confirmer ?? noConfirmer;
     this.session = options.session ?? randomUUID();

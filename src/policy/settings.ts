@@ -1,10 +1,11 @@
 /**
  * The settings file (`<home>/settings.json`, owner-only): mode, allow/deny lists, unattended irreversible
  * actions, and the decider configuration (passed through untouched for the decider). A file others can write
- * could grant permissions, so only its denyApps is used when it is group- or world-writable. Fields that lower
- * protection take effect only when the tool itself wrote them or a human confirmed them (`computer-use
- * settings confirm`): an HMAC under the per-install key records each confirmed state, so an agent that
- * rewrote settings.json through an editor gains nothing.
+ * could grant permissions, so only its denyApps is used when it is group- or world-writable. Every other field
+ * takes effect only when the tool itself wrote it or a human confirmed it (`computer-use settings confirm`):
+ * an HMAC under the per-install key records each confirmed state, so an agent that rewrote settings.json
+ * through an editor gains nothing, not even a stop hotkey moved out of the user's reach or a hidden activity
+ * frame (README "Threat model").
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -43,8 +44,12 @@ export interface Settings {
 /** Default settings path: `<home>/settings.json`. */
 export function defaultSettingsPath(): string { return cuPath('settings.json'); }
 
-/** Fields that lower protection: honoured only when the tool wrote them or a human confirmed them. */
-export const LOWERING_FIELDS = ['mode', 'allowApps', 'allowIrreversibleUnattended', 'allowScreenshots', 'decider'] as const;
+/**
+ * Fields read from any file, confirmed or not, because they can only add protection: denyApps adds refusals,
+ * strictFirstUse adds questions. Every other field (the stop hotkey and showActivity included) needs the tool's
+ * own write or a human's confirmation.
+ */
+export const UNCONFIRMED_FIELDS: readonly string[] = ['denyApps', 'strictFirstUse'];
 
 /**
  * Where confirmations of a settings file are recorded: `plugin-data/computer-use/settings-confirmed.json` next
@@ -53,10 +58,10 @@ export const LOWERING_FIELDS = ['mode', 'allowApps', 'allowIrreversibleUnattende
 export function confirmationsPath(settingsPath: string): string { return join(dirname(resolve(settingsPath)), 'plugin-data', 'computer-use', 'settings-confirmed.json'); }
 const keyPathOf = (settingsPath: string): string => join(dirname(confirmationsPath(settingsPath)), 'audit.key');
 
-/** The lowering fields of a parsed file, in a canonical form (sorted keys), as compared and shown. */
+/** The fields of a parsed file that need confirming, in a canonical form (sorted keys), as compared and shown. */
 export function loweringOf(raw: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of LOWERING_FIELDS) if (raw[f] !== undefined) out[f] = raw[f];
+  for (const [f, v] of Object.entries(raw)) if (v !== undefined && !UNCONFIRMED_FIELDS.includes(f)) out[f] = v;
   return JSON.parse(canonical(out)) as Record<string, unknown>;
 }
 
@@ -128,7 +133,8 @@ export function unsafeSettings(path: string): string | undefined {
 /**
  * Reads settings; a missing file is empty settings. `warnings` says what was ignored and why. An unsafe file
  * (others can write it, another owner) is refused before any field is used: only denyApps (which can only add
- * protection) is kept. Lowering fields the tool did not write and no human confirmed are ignored.
+ * protection) is kept. Fields the tool did not write and no human confirmed are ignored, except those that can
+ * only add protection (UNCONFIRMED_FIELDS).
  */
 export function loadSettings(path: string = defaultSettingsPath()): { settings: Settings; warnings: string[] } {
   const warnings: string[] = [];
@@ -144,10 +150,8 @@ export function loadSettings(path: string = defaultSettingsPath()): { settings: 
   const settings: Settings = {};
   const deny = strings(r['denyApps']);
   if (deny) settings.denyApps = deny;
-  // Tightening or neutral fields: read even from a file others can write or nobody confirmed.
+  // Tightening fields: read even from a file others can write or nobody confirmed.
   if (r['strictFirstUse'] === true) settings.strictFirstUse = true;
-  if (typeof r['stopHotkey'] === 'string') settings.stopHotkey = r['stopHotkey'];
-  if (typeof r['showActivity'] === 'boolean') settings.showActivity = r['showActivity'];
   if (unsafe) {
     warnings.push(`${path} ${unsafe}: everything but denyApps is ignored`);
     return { settings, warnings };
@@ -169,6 +173,8 @@ export function loadSettings(path: string = defaultSettingsPath()): { settings: 
   if (allow) settings.allowApps = allow;
   if (r['allowIrreversibleUnattended'] === true) settings.allowIrreversibleUnattended = true;
   if (r['allowScreenshots'] === true) settings.allowScreenshots = true;
+  if (typeof r['stopHotkey'] === 'string') settings.stopHotkey = r['stopHotkey'];
+  if (typeof r['showActivity'] === 'boolean') settings.showActivity = r['showActivity'];
   return { settings, warnings };
 }
 

@@ -118,8 +118,9 @@ test('an irreversible click waits for the panel, is approved there and lands', a
   const r = await pending;
   assert.equal(r.isError, false, text(r));
   assert.equal(await dialog.exited, 0, 'zenity saw the click on Delete');
-  assert.ok(progress.some((m) => m.includes(panelUrl)), `progress carried the panel URL: ${progress.join(' | ')}`);
-  assert.match(progress.find((m) => m.includes(panelUrl)) ?? '', /Ask the user to open/);
+  // The model is told a question waits; the URL (and its token) went to stderr for the human only.
+  assert.ok(progress.some((m) => /Waiting for the user to answer in the computer-use panel/.test(m)), `progress: ${progress.join(' | ')}`);
+  assert.ok(!progress.some((m) => m.includes(new URL(panelUrl).searchParams.get('token')!)), `progress carried the token: ${progress.join(' | ')}`);
   const last = decided().at(-1)!;
   assert.deepEqual([last.decision, last.answer, last.approved_by], ['allowed', 'allow_once', 'host']);
 });
@@ -162,12 +163,14 @@ function raw(path: string, headers: Record<string, string>): Promise<number> {
   });
 }
 
-test('a wrong token or a foreign Origin gets 403', async () => {
+test('a wrong token, no session cookie or a foreign Origin gets 403', async () => {
   const token = new URL(panelUrl).searchParams.get('token')!;
-  assert.equal(await raw(`/api/state?token=${token}`, {}), 200);
+  assert.equal(await raw(`/?token=${token}`, {}), 303, 'the token is traded for a cookie');
+  assert.equal(await raw(`/api/state?token=${token}`, {}), 403, 'the token alone opens no API');
   assert.equal(await raw('/api/state?token=wrong', {}), 403);
   assert.equal(await raw('/?token=', {}), 403);
-  assert.equal(await raw(`/api/state?token=${token}`, { origin: 'http://attacker.example' }), 403);
+  assert.equal(await raw(`/?token=${token}`, { origin: 'http://attacker.example' }), 403);
+  assert.doesNotMatch(page.url(), /token/, 'the address bar holds no token');
   // From a page of another origin in the browser: the request is refused too.
   const other = await browser.newPage();
   await other.goto('about:blank');

@@ -1,6 +1,6 @@
 /**
  * The emergency stop across processes, in the sandbox desktop: `computer-use stop` from another process aborts
- * a long act in a running session and pauses it until `computer-use resume`; and a `kill -9` during an act
+ * a long act in a running session and pauses it until a human resumes; and a `kill -9` during an act
  * leaves a complete "decided" record in the audit log.
  */
 import assert from 'node:assert/strict';
@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import type { AuditRecord, DecidedRecord } from '../../src/policy/audit.js';
+import { requestResume } from '../../src/policy/stop.js';
 
 const cli = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url));
 const childScript = fileURLToPath(new URL('./policy-stop-child.js', import.meta.url));
@@ -89,7 +90,7 @@ test('computer-use stop aborts a long act in another process at once; acts are p
   assert.equal(paused.code, 'paused', paused.text);
   assert.match(paused.text ?? '', /computer-use resume/);
   assert.match(await runCli('audit', '--tail', '5'), /paused/);
-  await runCli('resume');
+  requestResume(home); // a human's resume (the panel's button; `computer-use resume` asks on a terminal)
   c.send('act');
   const resumed = await c.next('result');
   assert.equal(resumed.isError, false, resumed.text);

@@ -12,7 +12,7 @@ import { Device } from '../../src/devices/manager.js';
 import type { AuditRecord, DecidedRecord } from '../../src/policy/audit.js';
 import type { Confirmer, ConfirmRequest } from '../../src/policy/confirm.js';
 import { Policy, type PolicyOptions } from '../../src/policy/policy.js';
-import { loadSettings } from '../../src/policy/settings.js';
+import { loadSettings, recordConfirmation } from '../../src/policy/settings.js';
 import { Session } from '../../src/session/session.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { runTool, type ToolResult } from '../../src/tools/tool.js';
@@ -79,13 +79,19 @@ test('the built-in deny list still holds, and without host approval (strict) fir
   }
 });
 
-test('settings.json strictFirstUse and stopHotkey are read', () => {
+test('settings.json strictFirstUse is read from any file; stopHotkey and showActivity only once confirmed', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-host-settings-'));
   const p = join(dir, 'settings.json');
-  writeFileSync(p, JSON.stringify({ strictFirstUse: true, stopHotkey: 'ctrl+alt+End' }), { mode: 0o600 });
+  writeFileSync(p, JSON.stringify({ strictFirstUse: true, stopHotkey: 'ctrl+alt+End', showActivity: false }), { mode: 0o600 });
+  const outside = loadSettings(p);
+  assert.equal(outside.settings.strictFirstUse, true, 'it only adds questions');
+  assert.equal(outside.settings.stopHotkey, undefined, 'written from outside: not obeyed');
+  assert.equal(outside.settings.showActivity, undefined, 'written from outside: not obeyed');
+  assert.ok(outside.warnings.some((w) => /showActivity, stopHotkey are ignored/.test(w)), outside.warnings.join('\n'));
+  recordConfirmation(p);
   const { settings } = loadSettings(p);
-  assert.equal(settings.strictFirstUse, true);
   assert.equal(settings.stopHotkey, 'ctrl+alt+End');
+  assert.equal(settings.showActivity, false);
 });
 
 test('grants from the panel: once covers the next action only, session every action', async () => {

@@ -99,3 +99,17 @@ test('settings: owner-only, other fields kept, a file others can write grants no
   assert.equal(unsafe.settings.allowApps, undefined);
   assert.match(unsafe.warnings.join(), /other users/);
 });
+
+test('window and tab titles match the deny list: password managers by title, the panel by its marker; ordinary titles pass', () => {
+  const rules = new AppRules({ allowApps: ['chromium', 'zenity'], denyApps: ['thunderbird'], panelMarkers: ['cupanel-abc123def456ghij'] });
+  const deniedTitle = (title: string, name = 'chromium'): string | undefined => rules.denied({ name, executable: `/usr/lib/${name}/${name}`, title });
+  for (const t of ['Bitwarden Web Vault - Chromium', 'KeePassXC', 'Password Manager', 'passwords.kdbx - KeePassXC', 'Passwords and Keys', 'sudo - Terminal',
+    'Ｂitwarden Web Vault', 'Passwоrd Manager', 'KееPassXC', 'Bitwar\u200bden Web Vault', 'Inbox - thunderbird']) {
+    assert.ok(deniedTitle(t), `"${t}" is denied`);
+  }
+  assert.match(deniedTitle('computer-use panel · cupanel-abc123def456ghij - Chromium') ?? '', /computer-use panel, the tool itself/);
+  assert.match(deniedTitle('http://127.0.0.1:4711/p/cupanel-abc123def456ghij') ?? '', /computer-use panel/);
+  for (const t of ['Order desk - Chromium', 'Secrets of the Nile - Chromium', 'How su works', '~/src/computer-use - Terminal', 'README.md (~/computer-use) - gedit', 'computer-use panel']) {
+    assert.equal(deniedTitle(t), undefined, `"${t}" is not denied`);
+  }
+});

@@ -1,6 +1,6 @@
 /** The emergency stop inside one process: a stop aborts the act in flight, later acts are `paused` until resume. */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -59,3 +59,24 @@ for (const custom of [false, true]) {
     assert.equal(existsSync(join(home, 'run', String(process.pid))), false, 'unregistered on release');
   });
 }
+
+test('the pause lives in memory: deleting the pause file or forging a resume record lifts nothing; a signed resume does', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'cu-stop-mem-'));
+  const stopper = StopController.acquire(home);
+  try {
+    requestStop(home, 'test');
+    assert.equal(stopper.paused, true);
+    const signal = stopper.signal;
+    rmSync(join(home, 'paused'));
+    assert.equal(stopper.paused, true, 'a deleted pause file does not resume');
+    writeFileSync(join(home, 'resumed'), JSON.stringify({ time: Date.now() + 1000, hmac: '00'.repeat(32) }));
+    assert.equal(stopper.paused, true, 'a forged resume record does not resume');
+    requestResume(home);
+    assert.equal(stopper.paused, false);
+    assert.equal(signal.aborted, true);
+    assert.equal(stopper.signal.aborted, false, 'a fresh signal after resume');
+    // An old (valid) resume record does not lift a later stop.
+    requestStop(home, 'again');
+    assert.equal(stopper.paused, true);
+  } finally { stopper.release(); }
+});

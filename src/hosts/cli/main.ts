@@ -14,9 +14,9 @@ const USAGE = `usage: computer-use <command> [args...]
   wait <appears|disappears|value_changes|window_appears> [--text T] [--ref eN] [--timeout ms]
   keys <chords...> [--app A]         e.g. keys ctrl+s
   sandbox   headless desktops (up | down | status | env | exec); see \`computer-use sandbox help\`
-  stop | resume                      pause every session of this home (aborts the action in flight) / continue
+  stop | resume                      pause every session of this home (aborts the action in flight) / continue (asks you on the terminal)
   audit [--json] [--tail N]          the audit log: every decision and its receipt
-  settings confirm [--path P]        confirm settings that lower protection, edited outside computer-use (asks on the terminal)
+  settings confirm [--path P]        confirm settings edited outside computer-use (asks on the terminal)
   mcp [options]                      MCP server on stdio; each option also reads its environment variable:
 ${optionHelp('mcp')}
       (--image-input: computer_screenshot mode "image" also needs "allowScreenshots": true in settings;

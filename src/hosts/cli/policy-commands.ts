@@ -1,11 +1,13 @@
 /**
  * `computer-use stop | resume | audit | settings confirm`, and the TTY confirmer the CLI asks through when a human sits at the terminal.
  */
-import { readFileSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
+import { openSync, readFileSync } from 'node:fs';
+import { ReadStream, WriteStream } from 'node:tty';
 import { createInterface } from 'node:readline';
 import { AuditLog, defaultAuditPath, formatAudit } from '../../policy/audit.js';
 import type { ConfirmChoice, Confirmer } from '../../policy/confirm.js';
-import { pauseInfo, requestResume, requestStop } from '../../policy/stop.js';
+import { isPaused, pauseInfo, requestResume, requestStop } from '../../policy/stop.js';
 import { confirmedLowering, loweringOf, recordConfirmation, unsafeSettings, defaultSettingsPath } from '../../policy/settings.js';
 import { cuHome } from '../../paths.js';
 import { parseArgs } from './args.js';
@@ -44,16 +46,43 @@ export function ttyConfirmer(input: NodeJS.ReadStream = process.stdin, output: N
 export function runStop(): number {
   const home = cuHome();
   const { signalled } = requestStop(home, 'computer-use stop');
-  process.stdout.write(`computer-use paused (${home}): ${signalled} running process(es) signalled; acting tools return "paused" until \`computer-use resume\`\n`);
+  process.stdout.write(`computer-use paused (${home}): ${signalled} running process(es) signalled; acting tools return "paused" until you resume in the panel or with \`computer-use resume\`\n`);
   return 0;
 }
 
-/** `computer-use resume`. */
-export function runResume(): number {
+/**
+ * `computer-use resume`: asks a human on the controlling terminal (/dev/tty, not stdin: `yes |` answers
+ * nothing) to type a code it shows; without a terminal it refuses. The agent is paused while the prompt waits,
+ * so it cannot type the code into a terminal it drives, and a `computer-use resume` it typed beforehand only
+ * prints the prompt (README "Stop and resume").
+ */
+export async function runResume(openTty: () => { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; close(): void } = controllingTty): Promise<number> {
   const home = cuHome();
-  const { wasPaused } = requestResume(home);
-  process.stdout.write(wasPaused ? `computer-use resumed (${home})\n` : `computer-use was not paused (${home})\n`);
+  let tty: ReturnType<typeof openTty>;
+  try { tty = openTty(); } catch {
+    process.stderr.write('computer-use resume asks a human on a terminal and this process has none; nothing was resumed. Resume in the computer-use panel, or run `computer-use resume` in a terminal of your own.\n');
+    return 1;
+  }
+  const code = randomInt(0, 36 ** 4).toString(36).padStart(4, '0').toUpperCase();
+  const answer = await new Promise<string>((resolve) => {
+    const rl = createInterface({ input: tty.input, output: tty.output, terminal: false });
+    rl.once('close', () => resolve(''));
+    tty.output.write(`${isPaused(home) ? 'computer-use is paused' : 'The pause file is gone, but running sessions may still be paused'} (${home}). To resume them, type ${code} and Enter (anything else keeps it paused): `);
+    rl.once('line', (l) => { resolve(l); rl.close(); });
+  });
+  tty.close();
+  if (answer.trim().toUpperCase() !== code) { process.stdout.write('not resumed: computer-use stays paused\n'); return 1; }
+  requestResume(home);
+  process.stdout.write(`computer-use resumed (${home})\n`);
   return 0;
+}
+
+/** The controlling terminal of this process, opened for one question; throws without one. */
+function controllingTty(): { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; close(): void } {
+  const fd = openSync('/dev/tty', 'r+');
+  const input = new ReadStream(fd);
+  const output = new WriteStream(fd);
+  return { input, output, close: () => { input.destroy(); } };
 }
 
 /** `computer-use audit [--json] [--tail N] [--path P]`. */
@@ -77,8 +106,8 @@ export function runAudit(args: string[]): number {
 }
 
 /**
- * `computer-use settings confirm [--path P]`: a human confirms settings that lower protection (mode,
- * allowApps, allowIrreversibleUnattended, allowScreenshots, decider) written outside computer-use. Shows what
+ * `computer-use settings confirm [--path P]`: a human confirms settings written outside computer-use (every
+ * field but denyApps and strictFirstUse, which only add protection). Shows what
  * changed since the last confirmed state and asks on the terminal; without a terminal nothing is confirmed
  * (an agent running the command through a pipe cannot confirm its own change).
  */
@@ -99,7 +128,7 @@ export async function runSettings(args: string[], input: NodeJS.ReadStream = pro
   const changed = [...new Set([...Object.keys(before), ...Object.keys(now)])].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(now[k]));
   if (changed.length === 0) { process.stdout.write(`${path}: nothing to confirm\n`); return 0; }
   if (!input.isTTY) { process.stderr.write('computer-use settings confirm asks a human on a terminal; stdin is not one, so nothing was confirmed\n'); return 1; }
-  output.write(`${path} — settings that lower protection, changed outside computer-use:\n`);
+  output.write(`${path} — settings changed outside computer-use (they count only once you confirm them):\n`);
   for (const k of changed) {
     output.write(`  ${k}:\n    - ${before[k] === undefined ? '(unset)' : JSON.stringify(before[k])}\n    + ${now[k] === undefined ? '(unset)' : JSON.stringify(now[k])}\n`);
   }
