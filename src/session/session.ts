@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AppInfo, WindowInfo } from '../engine/node.js';
+import type { AppInfo, RawNode, WindowInfo } from '../engine/node.js';
 import { redactText } from '../engine/redact.js';
 import type { RefTableJSON } from '../engine/refs.js';
 import { RefTable } from '../engine/refs.js';
@@ -141,6 +141,19 @@ export class Session {
     return this.gate.visible({ name: w.app, pid: w.pid, ...(w.title !== undefined ? { title: w.title } : {}), ...(w.executable ? { executable: w.executable } : {}) });
   }
 
+  /**
+   * The window as it is now, refused when that is hidden. A browser window's title follows its active tab, so
+   * a window the model was given while it showed an ordinary page may show the panel or a vault now: paths
+   * that do not read the tree again before acting (OCR, pointer input at a capture's points) check it here.
+   */
+  async current(w: WindowInfo): Promise<WindowInfo> {
+    const { windows } = await this.device.call('windows.list', { pid: w.pid });
+    const now = windows.find((x) => x.id === w.id);
+    if (!now) throw new ComputerUseError('window_not_found', 'The window is gone. Call computer_apps.');
+    this.assertVisible({ ...now, ...(w.executable ? { executable: w.executable } : {}) });
+    return masked(now);
+  }
+
   /** Throws denied_by_policy when the window is hidden; the message names no title. */
   assertVisible(w: WindowInfo): void {
     const why = this.hidden(w);
@@ -248,6 +261,10 @@ export class Session {
     const raw = await this.device.call('tree.snapshot', { window: window.id, ...(opts.bounds ? { bounds: true } : {}), ...(opts.keyBindings ? { keyBindings: true } : {}) });
     const out = { ...raw, window: masked(raw.window) };
     this.assertVisible(out.window);
+    // A web document's name is its page's title, read with the content: a window whose title has not caught
+    // up with a tab that just opened (the panel, a vault) is refused by what it shows.
+    const shown = documentNames(out.root).find((name) => this.hidden({ ...out.window, title: name }));
+    if (shown !== undefined) throw deniedRead(this.hidden({ ...out.window, title: shown })!);
     return out;
   }
 
@@ -275,6 +292,18 @@ export class Session {
     const { full, shown } = this.snapshotOf(raw, opts);
     return { window: raw.window, snapshot: shown, full, raw };
   }
+}
+
+/** The names of the document nodes of a tree (a browser's web documents carry their page's title). */
+function documentNames(root: RawNode): string[] {
+  const out: string[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.role === 'document' && n.name) out.push(n.name);
+    if (n.children) stack.push(...n.children);
+  }
+  return out;
 }
 
 /** "w1 "Title" (app)" list for error messages (visible windows only; titles masked). */

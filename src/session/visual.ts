@@ -134,7 +134,8 @@ export interface PointerOutcome { receipt: 'unknown'; detail: string; effects: E
  * re-checks the window (moved/resized → window_changed, point outside → invalid_params) before sending.
  */
 export async function runPointer(session: Session, req: PointerRequest, settle?: Partial<SettleOptions>, ctx: PipelineContext = {}): Promise<PointerOutcome> {
-  const w = req.window;
+  // The window's title now, for the policy: a capture's window may show another tab (the panel) by now.
+  const w = { ...req.window, title: (await session.current(req.window)).title };
   const params: PointerParams = {
     action: req.action, x: req.point[0], y: req.point[1], window: w.id,
     ...(req.to ? { to: req.to } : {}), ...(req.direction ? { direction: req.direction } : {}),

@@ -36,7 +36,7 @@ export const screenshotTool = defineTool({
 });
 
 async function ocrMode(session: Session, target: WindowTarget, response: Response): Promise<void> {
-  const window = await session.resolveWindow(target);
+  const window = await session.current(await session.resolveWindow(target));
   const res = await session.device.call('screen.ocr', { window: window.id }, 60_000);
   const rec = session.visual.add('ocr', window, res.geometry);
   const els = session.visual.addOcr(rec, res.lines);

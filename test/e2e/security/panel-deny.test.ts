@@ -2,13 +2,17 @@
  * README "Threat model": the panel is the tool itself, on the built-in deny list. The panel open in an
  * allow-listed Chromium (native window over AT-SPI, and its tab over the DevTools channel) while a question
  * waits: no read tool shows it, keys aimed at it are refused, the CDP channel does not list its tab, and the
- * question is still unanswered at the end (no route clicked "Allow once").
+ * question is still unanswered at the end (no route clicked "Allow once"). The panel opens as a new tab of a
+ * window the model already holds as wN (with an OCR capture of the page before it): the window's title follows
+ * the tab, so that wN, its capture and its points are refused too.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request } from 'node:http';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, test } from 'node:test';
 import { createComputer, type Computer } from '../../../src/index.js';
 import { PanelConfirmer } from '../../../src/panel/confirmations.js';
@@ -39,6 +43,16 @@ function chromium(url: string): Promise<{ proc: ChildProcess; endpoint: string }
   });
 }
 
+const ORDER_PAGE = pathToFileURL(join(fileURLToPath(new URL('../../../../', import.meta.url)), 'test', 'fixtures', 'pages', 'cdp-app.html')).href;
+
+/** Opens `url` in a new, active tab through the DevTools HTTP endpoint (as a human opening the panel would). */
+function newTab(endpoint: string, url: string): Promise<number> {
+  const u = new URL(endpoint);
+  return new Promise((resolve, reject) => {
+    request({ host: u.hostname, port: u.port, path: `/json/new?${encodeURI(url)}`, method: 'PUT' }, (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', reject).end();
+  });
+}
+
 const PANEL_TEXT = /Pending confirmations|Nothing waits for you|computer-use panel ·|cupanel-|Delete all/;
 
 test('the panel in an allow-listed Chromium is unseen and untouchable by every tool route', async () => {
@@ -51,9 +65,22 @@ test('the panel in an allow-listed Chromium is unseen and untouchable by every t
   let answered: string | undefined;
   void confirmer.confirm({ title: 'Confirm: click button "Delete all"?', message: 'computer-use wants to click button "Delete all".', choices: ['allow_once', 'deny'], reason: 'irreversible' })
     .then((c) => { answered = c; }, () => undefined);
-  const { endpoint } = await chromium(panel.url);
+  const { endpoint } = await chromium(ORDER_PAGE);
   const native: Computer = await openComputer({ allowApps: [...E2E_APPS, 'chromium'] });
   cleanups.push(() => native.close());
+  // The model holds the browser window while it shows an ordinary page, with an OCR capture of it.
+  let held: string | undefined;
+  for (let i = 0; i < 300 && !held; i++) {
+    held = /\[(w\d+)\] window "Order desk/.exec((await native.tools.apps()).text)?.[1];
+    if (!held) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(held, 'the order page came up');
+  await new Promise((r) => setTimeout(r, 1000));
+  const ocr = await native.tools.screenshot({ window: held });
+  assert.equal(ocr.isError, false, ocr.text);
+  const capture = /capture (\S+)/.exec(ocr.text)?.[1];
+  assert.ok(capture, ocr.text);
+  assert.equal(await newTab(endpoint, panel.url), 200);
   // Below the tools: wait until the browser's window shows the panel (its title names it).
   let seen = false;
   for (let i = 0; i < 300 && !seen; i++) {
@@ -69,20 +96,30 @@ test('the panel in an allow-listed Chromium is unseen and untouchable by every t
   outputs.push(apps.text);
   assert.doesNotMatch(apps.text, /computer-use panel ·|cupanel-/, apps.text);
   assert.match(apps.text, /window hidden: it is the computer-use panel/, apps.text);
-  const observed = await native.tools.observe({ app: 'chromium' });
-  outputs.push(observed.text);
-  assert.equal(observed.isError, true, observed.text);
+  // The app's focused window may be one of Chromium's nameless bubbles: what matters is that no panel text shows.
+  outputs.push((await native.tools.observe({ app: 'chromium' })).text);
   const byTitle = await native.tools.observe({ window: 'computer-use panel' });
   outputs.push(byTitle.text);
   assert.equal(byTitle.isError, true, byTitle.text);
   const found = await native.tools.find({ text: 'Allow once' });
   outputs.push(found.text);
-  const keys = await native.tools.keys({ keys: 'Tab Tab Return', app: 'chromium' });
+  const keys = await native.tools.keys({ keys: 'Tab Tab Return', window: 'computer-use panel' });
   outputs.push(keys.text);
   assert.equal(keys.isError, true, `keys reached the panel: ${keys.text}`);
-  const shot = await native.tools.screenshot({ app: 'chromium' });
+  const shot = await native.tools.screenshot({ window: 'computer-use panel' });
   outputs.push(shot.text);
   assert.equal(shot.isError, true, `OCR read the panel: ${shot.text}`);
+  // The window the model held before the panel's tab opened in it.
+  for (const r of [
+    await native.tools.observe({ window: held }),
+    await native.tools.keys({ keys: 'Return', window: held }),
+    await native.tools.screenshot({ window: held }),
+    await native.tools.input({ action: 'click', window: held, x: 300, y: 300 }),
+    await native.tools.input({ action: 'click', capture, x: 300, y: 300 }),
+  ]) {
+    outputs.push(r.text);
+    assert.equal(r.code, 'denied_by_policy', `a route through the held window reached the panel: ${r.text}`);
+  }
 
   const cdp = await createComputer({ desktop: 'current', driver: 'cdp', cdpEndpoint: endpoint, mode: 'bypass', allowApps: ['chromium'] });
   cleanups.push(() => cdp.close());
