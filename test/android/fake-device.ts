@@ -1,0 +1,76 @@
+/**
+ * A fake phone whose shell is Debian's mksh (the shell Android runs `adb shell` commands with), with recording
+ * stubs for the device programs (`input`, `am`, `uiautomator`, `dumpsys`, `getprop`, …). Each stub writes the
+ * argv it received, NUL-separated, to its own file, so a test sees exactly the words the device's shell parsed
+ * out of the command line the driver sent — quoting is proven on the real shell, not on our idea of it. What
+ * a stub prints comes from files the test writes (`out/<program>`), so a screen is a file.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CommandResult, FakeAdbDevice } from './fake-adb-server.js';
+
+/** The device programs the stubs stand in for. */
+export const DEVICE_PROGRAMS = ['input', 'am', 'uiautomator', 'dumpsys', 'getprop', 'wm', 'settings', 'ime', 'cmd', 'pm', 'monkey', 'content'] as const;
+
+const STUB = `#!/bin/mksh
+# Records its argv (NUL-separated) to its own file, prints out/<name>[.<first arg>] and exits with exit/<name>.
+name=\${0##*/}
+n=$(( $(cat "$FAKE_DEVICE/seq" 2>/dev/null || echo 0) + 1 ))
+echo $n > "$FAKE_DEVICE/seq"
+/usr/bin/printf '%s\\0' "$name" "$@" > "$FAKE_DEVICE/calls/$(/usr/bin/printf '%06d' $n)"
+if [ -f "$FAKE_DEVICE/out/$name.$1" ]; then cat "$FAKE_DEVICE/out/$name.$1"; elif [ -f "$FAKE_DEVICE/out/$name" ]; then cat "$FAKE_DEVICE/out/$name"; fi
+[ -f "$FAKE_DEVICE/err/$name" ] && cat "$FAKE_DEVICE/err/$name" >&2
+exit $(cat "$FAKE_DEVICE/exit/$name" 2>/dev/null || echo 0)
+`;
+
+/** A fake phone for the fake adb server. */
+export class MkshDevice implements FakeAdbDevice {
+  readonly dir: string;
+  state = 'device';
+  features = ['shell_v2', 'cmd', 'stat_v2', 'ls_v2', 'fixed_push_mkdir', 'apex', 'abb', 'abb_exec'];
+  facts: Record<string, string> = { product: 'sdk_gphone64_x86_64', model: 'sdk_gphone64_x86_64', device: 'emu64x', transport_id: '1' };
+  /** Runs after each command, with the calls it made, so a test can change the screen (a tap opens a page). */
+  onCommand?: (calls: string[][]) => void;
+
+  constructor(readonly serial = 'emulator-5554') {
+    this.dir = mkdtempSync(join(tmpdir(), 'cu-fake-phone-'));
+    for (const d of ['bin', 'calls', 'out', 'err', 'exit']) mkdirSync(join(this.dir, d));
+    for (const p of DEVICE_PROGRAMS) { const f = join(this.dir, 'bin', p); writeFileSync(f, STUB); chmodSync(f, 0o755); }
+  }
+
+  /** Sets what a program prints (`key` is `name` or `name.firstArg`). */
+  print(key: string, text: string): void { writeFileSync(join(this.dir, 'out', key), text); }
+  /** Sets a program's exit code and stderr. */
+  failWith(name: string, code: number, stderr = ''): void { writeFileSync(join(this.dir, 'exit', name), String(code)); writeFileSync(join(this.dir, 'err', name), stderr); }
+
+  private history: string[][] = [];
+
+  /** Every call since the last take, each its argv (program first), in order. */
+  takeCalls(): string[][] { const h = this.history; this.history = []; return h; }
+
+  /** Moves the stubs' call files into the history. */
+  private collect(): string[][] {
+    const dir = join(this.dir, 'calls');
+    const calls = readdirSync(dir).sort().map((f) => { const raw = readFileSync(join(dir, f), 'utf8'); rmSync(join(dir, f)); return raw.split('\0').slice(0, -1); });
+    this.history.push(...calls);
+    return calls;
+  }
+
+  run(command: string): Promise<CommandResult> {
+    return new Promise((resolve) => {
+      execFile('mksh', ['-c', command], {
+        env: { PATH: `${join(this.dir, 'bin')}:/usr/bin:/bin`, FAKE_DEVICE: this.dir, LANG: 'C.UTF-8' },
+        encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: 20_000,
+      }, (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+        const calls = this.collect();
+        this.onCommand?.(calls);
+        resolve({ stdout, stderr, exitCode: code });
+      });
+    });
+  }
+
+  dispose(): void { rmSync(this.dir, { recursive: true, force: true }); }
+}
