@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { CommandResult, FakeAdbDevice } from './fake-adb-server.js';
 
 /** The device programs the stubs stand in for. */
-export const DEVICE_PROGRAMS = ['input', 'am', 'uiautomator', 'dumpsys', 'getprop', 'wm', 'settings', 'ime', 'cmd', 'pm', 'monkey', 'content'] as const;
+export const DEVICE_PROGRAMS = ['input', 'am', 'uiautomator', 'dumpsys', 'getprop', 'wm', 'settings', 'ime', 'cmd', 'pm', 'monkey', 'content', 'pidof'] as const;
 
 const STUB = `#!/bin/mksh
 # Records its argv (NUL-separated) to its own file, prints out/<name>[.<first arg>] and exits with exit/<name>.

@@ -27,7 +27,7 @@ const flat = (n: RawNode, out: RawNode[] = []): RawNode[] => { out.push(n); for 
 
 test('a Settings page parses into protocol nodes: roles, names, states, ops, stable ids', () => {
   const dump = parseUiDump(fixture('network-internet.xml'));
-  const root = toRawNode(dump.roots[0]!, [0], undefined, { width: 1080, height: 2400 });
+  const root = toRawNode('w', dump.roots[0]!, [0], undefined, { width: 1080, height: 2400 });
   const nodes = flat(root);
   const title = nodes.find((n) => n.name === 'Network & internet');
   assert.equal(title?.role, 'text', 'entities are decoded');
@@ -47,12 +47,12 @@ test('a Settings page parses into protocol nodes: roles, names, states, ops, sta
 
 test('an EditText: its text is the value, its hint the name; a password reads as bullets', () => {
   const dump = parseUiDump(fixture('messenger-draft.xml'));
-  const nodes = flat(toRawNode(dump.roots[0]!, [0], undefined));
+  const nodes = flat(toRawNode('w', dump.roots[0]!, [0], undefined));
   const box = nodes.find((n) => n.role === 'textbox');
   assert.deepEqual([box?.name, box?.value], ['Text message', '']);
   assert.ok(box?.actions.includes('set_value') && box.states.includes('editable'));
   const pw = parseUiDump('<hierarchy rotation="0"><node class="android.widget.EditText" text="hunter2" password="true" enabled="true" bounds="[0,0][10,10]"/></hierarchy>');
-  const raw = toRawNode(pw.roots[0]!, [0], undefined);
+  const raw = toRawNode('w', pw.roots[0]!, [0], undefined);
   assert.equal(raw.value, '••••');
   assert.ok(!JSON.stringify(raw).includes('hunter2'), 'the password text never leaves the driver');
 });
@@ -71,12 +71,22 @@ test('hostile dumps fail clearly instead of being guessed at', () => {
 
 test('a handle finds its node only while the same kind of node is there', () => {
   const dump = parseUiDump(fixture('network-internet.xml'));
-  const sw = dump.roots[0]!.children[1]!.children[1]!.children[1]!;
-  const h = handleOf([0, 1, 1, 1], sw);
+  const row = dump.roots[0]!.children[1]!.children[1]!;
+  const sw = row.children[1]!;
+  const h = handleOf('settings/.Net', [0, 1, 1, 1], sw, row);
   assert.equal(resolveHandle(dump.roots, h), sw);
   const other = parseUiDump(fixture('messenger-draft.xml'));
   assert.equal(resolveHandle(other.roots, h), undefined, 'another app at that path is not the same node');
-  assert.equal(parseHandle('0.1|a%7Cb|c')?.className, 'a|b', 'a class name cannot forge a handle part');
+  // A recycled row: the same classes and ids at the same path, another title (a switch without a description is
+  // named by its row). The old handle must not follow it.
+  const unnamed = parseUiDump(fixture('network-internet.xml'));
+  const unnamedRow = unnamed.roots[0]!.children[1]!.children[1]!;
+  unnamedRow.children[1]!.contentDesc = '';
+  const h2 = handleOf('settings/.Net', [0, 1, 1, 1], unnamedRow.children[1]!, unnamedRow);
+  assert.equal(resolveHandle(unnamed.roots, h2), unnamedRow.children[1]);
+  unnamedRow.children[0]!.text = 'Mobile network';
+  assert.equal(resolveHandle(unnamed.roots, h2), undefined, 'a recycled row is not the row the ref was issued for');
+  assert.equal(parseHandle('w|0.1|a%7Cb|c|00')?.className, 'a|b', 'a class name cannot forge a handle part');
   assert.equal(parseHandle('0.1|x'), undefined);
 });
 

@@ -2,8 +2,10 @@
  * Android views as protocol nodes: the class → unified role map, the states and the ops a node really takes,
  * and the handle that lets an act find the same node in the next dump. A dump has no native handles, so a
  * handle is the node's path of sibling indices plus what must still be true of the node there (its class and
- * resource id); an act that finds something else at that path is a stale ref, never a tap on the new thing.
+ * resource id and what names it); an act that finds something else at that path is a stale ref, never a tap on
+ * the new thing.
  */
+import { createHash } from 'node:crypto';
 import type { Op, RawNode, State } from '../../engine/node.js';
 import type { Role } from '../../engine/role.js';
 import type { UiNode } from './uixml.js';
@@ -77,34 +79,59 @@ export function androidStates(node: UiNode, role: Role, screen: { width: number;
   return s;
 }
 
-/** A handle: `path|class|resource-id`, every part escaped so no text can forge another part. */
-export function handleOf(path: readonly number[], node: UiNode): string {
-  return [path.join('.'), encodeURIComponent(node.className), encodeURIComponent(node.resourceId)].join('|');
+const isEditable = (n: UiNode): boolean => /EditText|AutoCompleteTextView/.test(n.className);
+
+/**
+ * What names a node for its handle: its own text (never an editable field's, which the user changes), else the
+ * first text in its parent's subtree (a switch's row title). A recycled row scrolled into the same place has
+ * another title, so its handle differs and an old ref fails as stale instead of following the row.
+ */
+export function anchorOf(node: UiNode, parent: UiNode | undefined): string {
+  if (!isEditable(node) && (node.text || node.contentDesc)) return node.text || node.contentDesc;
+  const stack = parent ? [...parent.children].reverse() : [];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n !== node && !isEditable(n) && (n.text || n.contentDesc)) return n.text || n.contentDesc;
+    stack.push(...[...n.children].reverse());
+  }
+  return '';
+}
+
+const shortHash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 12);
+
+/**
+ * A handle: `window|path|class|resource-id|anchor hash`, every part escaped so no text can forge another part.
+ * The window (package/activity) is in it so a ref of one screen never acts on the same place of another.
+ */
+export function handleOf(window: string, path: readonly number[], node: UiNode, parent: UiNode | undefined): string {
+  return [encodeURIComponent(window), path.join('.'), encodeURIComponent(node.className), encodeURIComponent(node.resourceId), shortHash(anchorOf(node, parent))].join('|');
 }
 
 /** The parts of a handle; undefined when it is not one of ours. */
-export function parseHandle(handle: string): { path: number[]; className: string; resourceId: string } | undefined {
+export function parseHandle(handle: string): { window: string; path: number[]; className: string; resourceId: string; anchor: string } | undefined {
   const parts = handle.split('|');
-  if (parts.length !== 3 || !/^\d+(\.\d+)*$/.test(parts[0]!)) return undefined;
+  if (parts.length !== 5 || !/^\d+(\.\d+)*$/.test(parts[1]!)) return undefined;
   try {
-    return { path: parts[0]!.split('.').map(Number), className: decodeURIComponent(parts[1]!), resourceId: decodeURIComponent(parts[2]!) };
+    return { window: decodeURIComponent(parts[0]!), path: parts[1]!.split('.').map(Number), className: decodeURIComponent(parts[2]!), resourceId: decodeURIComponent(parts[3]!), anchor: parts[4]! };
   } catch { return undefined; }
 }
 
-/** The node a handle names in `roots`, if it is still the same kind of node there. */
+/** The node a handle names in `roots`, if the same node is still there (same class, id and anchor). */
 export function resolveHandle(roots: readonly UiNode[], handle: string): UiNode | undefined {
   const h = parseHandle(handle);
   if (!h) return undefined;
   let level: readonly UiNode[] = roots;
   let node: UiNode | undefined;
-  for (const i of h.path) { node = level[i]; if (!node) return undefined; level = node.children; }
-  return node && node.className === h.className && node.resourceId === h.resourceId ? node : undefined;
+  let parent: UiNode | undefined;
+  for (const i of h.path) { parent = node; node = level[i]; if (!node) return undefined; level = node.children; }
+  if (!node || node.className !== h.className || node.resourceId !== h.resourceId) return undefined;
+  return shortHash(anchorOf(node, parent)) === h.anchor ? node : undefined;
 }
 
 /** Converts a dump subtree into protocol nodes. Password text never leaves: it reads as bullets. */
-export function toRawNode(node: UiNode, path: number[], parentRole: Role | undefined, screen?: { width: number; height: number }): RawNode {
-  const role = androidRole(node, parentRole);
-  const raw: RawNode = { id: handleOf(path, node), role, nativeRole: node.className, states: androidStates(node, role, screen), actions: androidOps(node, role) };
+export function toRawNode(window: string, node: UiNode, path: number[], parent: { node: UiNode; role: Role } | undefined, screen?: { width: number; height: number }): RawNode {
+  const role = androidRole(node, parent?.role);
+  const raw: RawNode = { id: handleOf(window, path, node, parent?.node), role, nativeRole: node.className, states: androidStates(node, role, screen), actions: androidOps(node, role) };
   const [l, t, r, b] = node.bounds;
   raw.bounds = [l, t, Math.max(0, r - l), Math.max(0, b - t)];
   if (node.resourceId) raw.stableId = node.resourceId;
@@ -118,6 +145,6 @@ export function toRawNode(node: UiNode, path: number[], parentRole: Role | undef
     if (name) raw.name = name;
     if (node.text && node.contentDesc && node.contentDesc !== node.text) raw.description = node.contentDesc;
   }
-  if (node.children.length) raw.children = node.children.map((c, i) => toRawNode(c, [...path, i], role, screen));
+  if (node.children.length) raw.children = node.children.map((c, i) => toRawNode(window, c, [...path, i], { node, role }, screen));
   return raw;
 }

@@ -1,0 +1,224 @@
+/**
+ * The Android driver over adb (nothing installed on the phone): observe by `uiautomator dump`, act by `input`
+ * and the ADB Keyboard IME, settle by polling the dump's signature. The phone shows one app at a time, so the
+ * driver's "window" is the foreground activity; every act first re-reads the screen and refuses when another app
+ * came to the front (`window_changed`) or the node at the handle is not the one the ref was issued for
+ * (`stale_ref`). It makes no policy decision: the host's policy, audit and receipts wrap every act.
+ */
+import type { AppInfo, RawNode, WindowInfo } from '../../engine/node.js';
+import { ComputerUseError } from '../../protocol/errors.js';
+import type { ActParams, ActResult } from '../../protocol/methods.js';
+import { AdbClient, chooseDevice } from './adb/client.js';
+import { isAdbError } from './adb/errors.js';
+import { shellCommand } from './adb/quote.js';
+import { dumpUi, isLocked, parseForeground, readFacts, type DeviceFacts, type Foreground } from './device.js';
+import {
+  ADB_KEYBOARD_IME, ANDROID_KEYCODES, SYSTEM_ACTIONS, centerOf, imeTextArgv, inputTextArgvs, keycombinationArgv, keyeventArgv,
+  longPressArgv, swipeArgv, tapArgv, typableByInput,
+} from './input.js';
+import { parseHandle, resolveHandle } from './nodes.js';
+import { screenOf, screenTree, tappableArea, visiblePart, windowIdOf, type Screen } from './screen.js';
+
+/** The node with handle `id` in a tree (a copy, so the caller may trim it). */
+function findById(n: RawNode, id: string): RawNode | undefined {
+  if (n.id === id) return { ...n };
+  for (const c of n.children ?? []) { const hit = findById(c, id); if (hit) return hit; }
+  return undefined;
+}
+
+/** Options of the driver. */
+export interface AndroidDriverOptions {
+  client?: AdbClient;
+  /** The device's serial; default: the only one attached. */
+  serial?: string;
+  /** Settle polling: interval and the quiet dumps needed. */
+  pollMs?: number;
+}
+
+/** One key chord in the protocol's key grammar (W3C key names). */
+export interface AndroidChord { mods: string[]; key: string }
+
+/** The phone's system actions. */
+export type SystemAction = keyof typeof SYSTEM_ACTIONS;
+
+export class AndroidDriver {
+  readonly client: AdbClient;
+  serial = '';
+  facts: DeviceFacts | undefined;
+  private last: Screen | undefined;
+  private readonly pollMs: number;
+
+  constructor(private readonly options: AndroidDriverOptions = {}) {
+    this.client = options.client ?? new AdbClient();
+    this.pollMs = options.pollMs ?? 200;
+  }
+
+  /** Picks the device and reads its facts; a device that is not ready says why (unauthorized, offline). */
+  async connect(): Promise<DeviceFacts> {
+    const device = chooseDevice(await this.client.devices(), this.options.serial);
+    this.serial = device.serial;
+    this.facts = await readFacts(this.client, this.serial);
+    return this.facts;
+  }
+
+  private size(): { width: number; height: number } { return this.facts?.screen ?? { width: 0, height: 0 }; }
+
+  /** Runs one argv on the phone; a non-zero exit is an error with the device's words. */
+  async run(argv: readonly string[], timeoutMs?: number): Promise<string> {
+    const r = await this.client.shell(this.serial, shellCommand(argv), timeoutMs);
+    if (r.exitCode !== undefined && r.exitCode !== 0) {
+      throw new ComputerUseError('action_failed', `${argv[0]} ${argv[1] ?? ''} failed on the device (exit ${r.exitCode}): ${r.stderr.toString('utf8').trim().slice(0, 300)}`);
+    }
+    return r.stdout.toString('utf8');
+  }
+
+  /** The foreground app, read now. */
+  async foreground(): Promise<Foreground | undefined> {
+    return parseForeground(await this.run(['dumpsys', 'window']));
+  }
+
+  /** Reads the screen now (one dump and the foreground in two round trips). A locked phone is `screen_locked`. */
+  async screen(): Promise<Screen> {
+    const window = await this.run(['dumpsys', 'window']);
+    if (isLocked(window)) {
+      throw new ComputerUseError('permission_denied', 'the phone is locked: unlock it, then try again (nothing was sent)', { reason: 'screen_locked' });
+    }
+    const dump = await dumpUi(this.client, this.serial);
+    this.last = screenOf(dump.xml, parseForeground(window), dump.ms);
+    return this.last;
+  }
+
+  /** The foreground app as the protocol's app list. */
+  async apps(): Promise<AppInfo[]> {
+    const fg = parseForeground(await this.run(['dumpsys', 'window']));
+    if (!fg) return [];
+    const pid = await this.pidOf(fg.packageName);
+    const window = this.windowInfo(fg, pid);
+    return [{ name: fg.packageName, pid, id: `app:${fg.packageName}`, executable: fg.packageName, windows: [window] }];
+  }
+
+  private windowInfo(fg: Foreground, pid: number): WindowInfo {
+    const [w, h] = [this.size().width, this.size().height];
+    return { id: windowIdOf(fg), title: fg.activity.slice(fg.activity.lastIndexOf('.') + 1), app: fg.packageName, pid, executable: fg.packageName, role: 'window', focused: true, bounds: [0, 0, w, h] };
+  }
+
+  /** The pid of a package's main process (0 when it has none). */
+  async pidOf(packageName: string): Promise<number> {
+    const r = await this.client.shell(this.serial, shellCommand(['pidof', packageName]));
+    return Number(r.stdout.toString('utf8').trim().split(/\s+/)[0]) || 0;
+  }
+
+  /** The tree of the window; another app in front is `window_not_found` (the window is gone from the screen). */
+  async snapshot(windowId: string): Promise<{ window: WindowInfo; root: RawNode; nodes: number; ms: number }> {
+    const screen = await this.screen();
+    const fg = screen.foreground;
+    if (!fg || windowIdOf(fg) !== windowId) {
+      throw new ComputerUseError('window_not_found', `that screen is no longer in front (${fg ? windowIdOf(fg) : 'nothing'} is): list the apps again`);
+    }
+    const window = this.windowInfo(fg, await this.pidOf(fg.packageName));
+    const root = screenTree(screen, windowId, window.title, this.size());
+    let nodes = 0;
+    const count = (n: RawNode): void => { nodes++; for (const c of n.children ?? []) count(c); };
+    count(root);
+    return { window, root, nodes, ms: screen.ms };
+  }
+
+  /** Carries out one act on the node at `p.id`, re-read now. */
+  async act(p: ActParams): Promise<ActResult> {
+    const handle = parseHandle(p.id);
+    if (!handle) throw new ComputerUseError('stale_ref', 'that is not a handle of this driver; observe again. Nothing was sent.');
+    const screen = await this.screen();
+    const front = screen.foreground ? windowIdOf(screen.foreground) : 'nothing';
+    if (front !== handle.window) throw new ComputerUseError('window_changed', `another screen came to the front (${front}); nothing was sent. Observe again.`);
+    const node = resolveHandle(screen.dump.roots, p.id);
+    if (!node) throw new ComputerUseError('stale_ref', 'the element is no longer on the screen where it was; nothing was sent. Observe again.');
+    const tree = screenTree(screen, handle.window, '', this.size());
+    const before = findById(tree, p.id);
+    if (!before) throw new ComputerUseError('stale_ref', 'the element is no longer on the screen where it was; nothing was sent. Observe again.');
+    delete before.children;
+    if (p.expect?.role && p.expect.role !== before.role) throw new ComputerUseError('stale_ref', `the element at that place is now a ${before.role}, not a ${p.expect.role}; nothing was sent`);
+    if (!node.enabled) throw new ComputerUseError('element_disabled', 'the element is disabled; nothing was sent', { states: before.states });
+    const visible = visiblePart(node, tappableArea(this.size(), this.facts?.density ?? 160));
+    if (!visible) throw new ComputerUseError('not_visible', 'the element is not on the visible part of the screen (off screen or under a system bar); scroll it into view first. Nothing was sent.', { states: before.states });
+    const at = centerOf(visible);
+    const sent: string[][] = [];
+    const send = async (argv: string[]): Promise<void> => { sent.push(argv); await this.run(argv); };
+    switch (p.op) {
+      case 'click': case 'toggle': case 'focus': await send(tapArgv(at)); break;
+      case 'double_click': await send(tapArgv(at)); await send(tapArgv(at)); break;
+      case 'right_click': await send(longPressArgv(at)); break;
+      case 'scroll': {
+        const [x, y, w, h] = visible;
+        const dir = p.value ?? 'down';
+        const from = { x: x + Math.round(w / 2), y: y + Math.round(h * (dir === 'up' ? 0.25 : 0.75)) };
+        const to = { x: from.x, y: y + Math.round(h * (dir === 'up' ? 0.75 : 0.25)) };
+        if (dir === 'left' || dir === 'right') { from.y = to.y = y + Math.round(h / 2); from.x = x + Math.round(w * (dir === 'left' ? 0.25 : 0.75)); to.x = x + Math.round(w * (dir === 'left' ? 0.75 : 0.25)); }
+        await send(swipeArgv(from, to));
+        break;
+      }
+      case 'set_value': case 'type': case 'clear': {
+        const text = p.op === 'clear' ? '' : p.value ?? '';
+        const argvs = await this.textArgvs(text); // refused before anything is sent when the text cannot be typed
+        if (!node.focused) await send(tapArgv(at));
+        if (p.op !== 'type') await this.clearField(node.text.length, send);
+        for (const argv of argvs) await send(argv);
+        break;
+      }
+      default: throw new ComputerUseError('unsupported', `${p.op} is not supported on Android elements yet`);
+    }
+    return { method: 'synthetic', detail: sent.map((a) => a.slice(0, 3).join(' ')).join('; ').slice(0, 300), before };
+  }
+
+  /** The commands that type `text`, or input_unavailable (nothing sent) when it needs an IME that is not selected. */
+  async textArgvs(text: string): Promise<string[][]> {
+    if (typableByInput(text)) return inputTextArgvs(text);
+    const ime = (await this.run(['settings', 'get', 'secure', 'default_input_method'])).trim();
+    if (ime !== ADB_KEYBOARD_IME) {
+      throw new ComputerUseError('input_unavailable', `typing text beyond ASCII (Chinese, emoji, accents) on Android needs the ADB Keyboard IME (${ADB_KEYBOARD_IME}) installed and selected; the current input method is ${ime || 'unknown'}. Install ADBKeyboard.apk, then: adb shell ime enable ${ADB_KEYBOARD_IME} && adb shell ime set ${ADB_KEYBOARD_IME}. Nothing was sent.`);
+    }
+    return [imeTextArgv(text)];
+  }
+
+  /** Empties the focused field: to its end, then one delete per character (select-all is not on every keyboard). */
+  private async clearField(length: number, send: (argv: string[]) => Promise<void>): Promise<void> {
+    if (length === 0) return;
+    await send(keyeventArgv(['KEYCODE_MOVE_END']));
+    for (let left = length; left > 0; left -= 50) await send(keyeventArgv(Array(Math.min(50, left)).fill('KEYCODE_DEL')));
+  }
+
+  /** Presses chords (W3C key names); an unknown name is refused before anything is sent. */
+  async keys(chords: readonly AndroidChord[]): Promise<number> {
+    const argvs = chords.map((c) => {
+      const codes = [...c.mods, c.key].map((k) => {
+        const code = ANDROID_KEYCODES[k];
+        if (!code) throw new ComputerUseError('unsupported', `the key "${k}" has no Android key code; nothing was sent`);
+        return code;
+      });
+      return codes.length === 1 ? keyeventArgv(codes) : keycombinationArgv(codes);
+    });
+    for (const argv of argvs) await this.run(argv);
+    return argvs.length;
+  }
+
+  /** Back, home, recents, notifications. */
+  async system(action: SystemAction): Promise<void> { await this.run([...SYSTEM_ACTIONS[action]]); }
+
+  /**
+   * Waits until two dumps in a row are the same (the screen stopped changing) or `timeoutMs` passed. Android
+   * has no events over adb, so this is the honest settle: it reports how long it polled and whether it settled.
+   */
+  async settle(timeoutMs: number): Promise<{ settled: boolean; events: number; ms: number }> {
+    const started = Date.now();
+    let previous = this.last?.signature;
+    let changes = 0;
+    while (Date.now() - started < timeoutMs) {
+      let screen: Screen;
+      try { screen = await this.screen(); } catch (e) { if (isAdbError(e)) throw e; break; }
+      if (screen.signature === previous) return { settled: true, events: changes, ms: Date.now() - started };
+      if (previous !== undefined) changes++;
+      previous = screen.signature;
+      await new Promise((r) => setTimeout(r, this.pollMs));
+    }
+    return { settled: false, events: changes, ms: Date.now() - started };
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * One screen of the phone as the driver sees it: a dump, parsed, with the foreground app it belongs to, and the
+ * geometry acts need (where the system bars are, so a tap never lands on the status or navigation bar).
+ */
+import { createHash } from 'node:crypto';
+import type { RawNode } from '../../engine/node.js';
+import type { Foreground } from './device.js';
+import { toRawNode } from './nodes.js';
+import { parseUiDump, type UiDump, type UiNode } from './uixml.js';
+
+/** A parsed screen. */
+export interface Screen {
+  dump: UiDump;
+  /** The package the dump's nodes belong to (the first root's), which must be the foreground app's. */
+  packageName: string;
+  foreground: Foreground | undefined;
+  /** A short hash of the dump, to tell a changed screen from an unchanged one. */
+  signature: string;
+  /** Milliseconds the dump took on the device. */
+  ms: number;
+}
+
+/** Parses a dump into a screen. */
+export function screenOf(xml: string, foreground: Foreground | undefined, ms: number): Screen {
+  const dump = parseUiDump(xml);
+  return { dump, packageName: dump.roots[0]?.packageName ?? '', foreground, signature: createHash('sha256').update(xml).digest('hex').slice(0, 16), ms };
+}
+
+/** The window id of a screen: the foreground package and activity (what the policy's identity is keyed on). */
+export function windowIdOf(fg: Foreground): string { return `${fg.packageName}/${fg.activity}`; }
+
+/** The protocol tree of a screen: a window node holding the app's roots. */
+export function screenTree(screen: Screen, windowId: string, title: string, size: { width: number; height: number }): RawNode {
+  const children = screen.dump.roots.map((r, i) => toRawNode(windowId, r, [i], undefined, size));
+  return { id: windowId, role: 'window', name: title, states: [], actions: [], bounds: [0, 0, size.width, size.height], children };
+}
+
+/** The part of the screen an app's content may be tapped in: below the status bar, above the navigation bar. */
+export function tappableArea(size: { width: number; height: number }, density: number): [number, number, number, number] {
+  const dp = (v: number): number => Math.round(v * (density || 160) / 160);
+  const top = dp(24);
+  const bottom = size.height - dp(48);
+  return [0, top, size.width, Math.max(top, bottom)];
+}
+
+/** The part of a node's bounds [l, t, r, b] that lies in `area` [l, t, r, b], as [x, y, w, h]; undefined when none. */
+export function visiblePart(node: UiNode, area: [number, number, number, number]): [number, number, number, number] | undefined {
+  const [l, t, r, b] = node.bounds;
+  const x1 = Math.max(l, area[0]); const y1 = Math.max(t, area[1]);
+  const x2 = Math.min(r, area[2]); const y2 = Math.min(b, area[3]);
+  return x2 > x1 && y2 > y1 ? [x1, y1, x2 - x1, y2 - y1] : undefined;
+}

@@ -1,0 +1,123 @@
+/**
+ * The Android driver's protocol handlers against a fake phone behind the fake adb server (every command through
+ * mksh): observe, toggle Wi-Fi with the effect read back, type a Chinese draft through the IME, and every way an
+ * act must refuse with nothing sent (stale handle, another app in front, disabled, no IME, locked, unauthorized),
+ * plus a link that drops mid-act.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AdbClient } from '../../src/drivers/android/adb/client.js';
+import { AndroidDriver } from '../../src/drivers/android/driver.js';
+import { androidHandlers } from '../../src/drivers/android/main.js';
+import { isComputerUseError } from '../../src/protocol/errors.js';
+import type { Handlers } from '../../src/protocol/peer.js';
+import type { RawNode } from '../../src/engine/node.js';
+import { FakePhone } from '../android/phone.js';
+
+const ctx = { signal: new AbortController().signal } as never;
+const flat = (n: RawNode, out: RawNode[] = []): RawNode[] => { out.push(n); for (const c of n.children ?? []) flat(c, out); return out; };
+
+async function withPhone(fn: (h: Required<Handlers>, phone: FakePhone, window: string) => Promise<void>, first = FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity')): Promise<void> {
+  const phone = new FakePhone(first);
+  const port = await phone.start();
+  try {
+    const driver = new AndroidDriver({ client: new AdbClient({ address: { host: '127.0.0.1', port }, timeoutMs: 8000 }), pollMs: 10 });
+    const h = androidHandlers(driver) as Required<Handlers>;
+    await h.hello({}, ctx);
+    const apps = await h['apps.list']({}, ctx);
+    await fn(h, phone, apps.apps[0]!.windows[0]!.id);
+  } finally { await phone.stop(); }
+}
+
+const inputCalls = (phone: FakePhone): string[][] => phone.log.filter((c) => c[0] === 'input' || (c[0] === 'am' && c[1] === 'broadcast'));
+
+test('hello reports the phone; the foreground activity is the window, the package the app', async () => {
+  await withPhone(async (h, _phone, window) => {
+    const hello = await h.hello({}, ctx);
+    assert.equal(hello.platform, 'android');
+    assert.deepEqual([hello.facts?.model, hello.facts?.api_level, hello.facts?.screen, hello.facts?.density, hello.facts?.locked], ['sdk_gphone64_x86_64', '34', '1080x2400', '420', 'false']);
+    assert.equal(window, 'com.android.settings/com.android.settings.Settings$NetworkDashboardActivity');
+    const apps = await h['apps.list']({}, ctx);
+    assert.deepEqual([apps.apps[0]?.name, apps.apps[0]?.pid], ['com.android.settings', 4242]);
+  });
+});
+
+test('toggle Wi-Fi: a tap at the switch\'s center, and the next dump shows it checked', async () => {
+  await withPhone(async (h, phone, window) => {
+    const snap = await h['tree.snapshot']({ window }, ctx);
+    const wifi = flat(snap.root).find((n) => n.role === 'switch' && n.name === 'Wi‑Fi')!;
+    assert.ok(!wifi.states.includes('checked'));
+    const r = await h['node.act']({ id: wifi.id, op: 'toggle', expect: { role: 'switch' } }, ctx);
+    assert.equal(r.method, 'synthetic');
+    assert.deepEqual(inputCalls(phone), [['input', 'tap', '954', '958']]);
+    const settled = await h['ui.settle']({ quietMs: 0, timeoutMs: 2000 }, ctx);
+    assert.ok(settled.settled);
+    const after = flat((await h['tree.snapshot']({ window }, ctx)).root).find((n) => n.id === wifi.id)!;
+    assert.ok(after.states.includes('checked'), 'the receipt can confirm the new state from the dump');
+  });
+});
+
+test('a handle whose node changed, another app in front, a disabled switch: refused, nothing sent', async () => {
+  await withPhone(async (h, phone, window) => {
+    const snap = await h['tree.snapshot']({ window }, ctx);
+    const nodes = flat(snap.root);
+    const airplane = nodes.find((n) => n.name === 'Airplane mode' && n.role === 'switch')!;
+    await assert.rejects(async () => h['node.act']({ id: airplane.id, op: 'toggle' }, ctx), (e: unknown) => isComputerUseError(e, 'element_disabled'));
+    const up = nodes.find((n) => n.name === 'Navigate up')!;
+    await assert.rejects(async () => h['node.act']({ id: up.id, op: 'click', expect: { role: 'textbox' } }, ctx), (e: unknown) => isComputerUseError(e, 'stale_ref'));
+    phone.open(FakePhone.screen('messenger-draft.xml', '.ConversationActivity'));
+    await assert.rejects(async () => h['node.act']({ id: up.id, op: 'click' }, ctx), (e: unknown) => isComputerUseError(e, 'window_changed'));
+    await assert.rejects(async () => h['tree.snapshot']({ window }, ctx), (e: unknown) => isComputerUseError(e, 'window_not_found'));
+    assert.deepEqual(inputCalls(phone), []);
+  });
+});
+
+test('a Chinese draft: refused without the ADB Keyboard (nothing sent), typed through it when selected', async () => {
+  await withPhone(async (h, phone, window) => {
+    const box = flat((await h['tree.snapshot']({ window }, ctx)).root).find((n) => n.role === 'textbox')!;
+    const draft = '明天见 👋 "ok"';
+    await assert.rejects(async () => h['node.act']({ id: box.id, op: 'set_value', value: draft }, ctx),
+      (e: unknown) => isComputerUseError(e, 'input_unavailable') && /ADB Keyboard/.test(e.message) && /Nothing was sent/.test(e.message));
+    assert.deepEqual(inputCalls(phone), []);
+    phone.ime = 'com.android.adbkeyboard/.AdbIME';
+    phone.render();
+    await h['node.act']({ id: box.id, op: 'set_value', value: draft }, ctx);
+    const after = flat((await h['tree.snapshot']({ window }, ctx)).root).find((n) => n.role === 'textbox')!;
+    assert.equal(after.value, draft);
+    assert.ok(!phone.log.some((c) => c[0] === 'input' && c[1] === 'tap' && c[2] === '970'), 'Send was never tapped');
+  }, FakePhone.screen('messenger-draft.xml', 'com.example.messenger.ConversationActivity'));
+});
+
+test('ASCII text with %s and shell metacharacters arrives exactly through input text', async () => {
+  await withPhone(async (h, phone, window) => {
+    const box = flat((await h['tree.snapshot']({ window }, ctx)).root).find((n) => n.role === 'textbox')!;
+    const text = "50%s off; $(reboot) & 'quotes'";
+    await h['node.act']({ id: box.id, op: 'set_value', value: text }, ctx);
+    const after = flat((await h['tree.snapshot']({ window }, ctx)).root).find((n) => n.role === 'textbox')!;
+    assert.equal(after.value, text);
+    void phone;
+  }, FakePhone.screen('messenger-draft.xml', 'com.example.messenger.ConversationActivity'));
+});
+
+test('keys and system actions map to key codes; an unknown key is refused before anything is sent', async () => {
+  await withPhone(async (h, phone) => {
+    await h['input.keys']({ window: 'x', chords: [{ mods: [], key: 'Return' }, { mods: ['ctrl'], key: 'a' }] }, ctx);
+    assert.deepEqual(inputCalls(phone), [['input', 'keyevent', 'KEYCODE_ENTER'], ['input', 'keycombination', 'KEYCODE_CTRL_LEFT', 'KEYCODE_A']]);
+    await assert.rejects(async () => h['input.keys']({ window: 'x', chords: [{ mods: [], key: 'Return' }, { mods: [], key: 'XF86Launch0' }] }, ctx), (e: unknown) => isComputerUseError(e, 'unsupported'));
+    assert.equal(inputCalls(phone).length, 2);
+  });
+});
+
+test('a locked phone, an unauthorized one and a link that drops mid-act each say so', async () => {
+  await withPhone(async (h, phone, window) => {
+    const up = flat((await h['tree.snapshot']({ window }, ctx)).root).find((n) => n.name === 'Navigate up')!;
+    phone.locked = true; phone.render();
+    await assert.rejects(async () => h['tree.snapshot']({ window }, ctx), (e: unknown) => isComputerUseError(e) && /locked/.test(e.message));
+    phone.locked = false; phone.render();
+    phone.server.dropOn = 'shell,v2,raw:input';
+    await assert.rejects(async () => h['node.act']({ id: up.id, op: 'click' }, ctx), (e: unknown) => isComputerUseError(e, 'link_lost'));
+    phone.server.dropOn = undefined;
+    phone.device.state = 'unauthorized';
+    await assert.rejects(async () => h['apps.list']({}, ctx), (e: unknown) => isComputerUseError(e, 'permission_denied') && /Allow USB debugging|unauthorized/.test(e.message));
+  });
+});
