@@ -25,6 +25,10 @@ PACKAGES=(
   # remote devices (issue 12): the ssh client devices are reached with, and a real sshd the device tests start on a
   # loopback port with their own keys and config (test/e2e/devices/sshd.ts); the service itself is not enabled
   openssh-client openssh-server
+  # Android: the real adb client and server check the driver's adb wire protocol and the fake adb server
+  # (test/unit/android-adb); mksh is the shell Android runs `adb shell` commands with, so the fake phone runs
+  # every command the driver sends through it (test/android/fake-device.ts)
+  adb mksh
 )
 
 missing=()

@@ -7,6 +7,7 @@ import { cdpDriver } from './devices/stdio.js';
 import { defaultDevicesPath, loadDevices, type DeviceSpec } from './devices/registry.js';
 import { closedConnection, closeHubs, hubFor, type PairServer } from './devices/pair-link.js';
 import { classifySshFailure, formatSshUrl, parseSshUrl, sshDriver } from './devices/ssh.js';
+import { adbDriver } from './devices/adb.js';
 import { DeviceSessions, devicePrefix, type DeviceEntry } from './session/devices.js';
 import { ensureDesktop, findDesktop, stopSandbox, type SandboxInfo } from './sandbox/sandbox.js';
 import { Session, type SettleOptions } from './session/session.js';
@@ -259,7 +260,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   for (const spec of loaded) {
     const index = entries.length + 1;
     const remote = remoteDevice(spec, options.timeoutMs, hubs);
-    entries.push({ name: spec.name, index, kind: 'connect' in spec ? 'fake' : spec.kind === 'paired' ? 'paired' : 'ssh', ...(spec.url ? { url: spec.url } : {}), session: new Session({
+    entries.push({ name: spec.name, index, kind: 'connect' in spec ? 'fake' : spec.kind ?? 'ssh', ...(spec.url ? { url: spec.url } : {}), session: new Session({
       device: remote, refPrefix: devicePrefix(index), ...(statePath ? { statePath: `${statePath}.${spec.name}` } : {}),
       ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}), ...(options.settle ? { settle: options.settle } : {}),
       gate: policyFor(spec, remote), screenshots: { allowed: options.allowScreenshots ?? settings.allowScreenshots ?? false, imageInput: options.imageInput ?? false },
@@ -372,6 +373,8 @@ function remoteDevice(spec: RemoteSpec, timeoutMs: number | undefined, hubs: Map
     const hub = hubs.get(spec.url);
     return new Device({ ...common, connect: () => (typeof hub === 'object' ? hub.connection(spec.name) : closedConnection(hub ?? 'no listener')) });
   }
+  // A phone's driver runs here, next to the adb server; the adb link itself is checked by every call.
+  if (spec.kind === 'adb') return new Device({ ...common, heartbeatMs: 0, driver: adbDriver(spec.url) });
   const target = parseSshUrl(spec.url);
   if (spec.command) target.command = spec.command;
   return new Device({ ...common, driver: sshDriver(target, spec.sshConfig ? { configFile: spec.sshConfig } : {}),

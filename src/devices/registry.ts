@@ -8,6 +8,7 @@ import { cuHome } from '../paths.js';
 import { parseMode, type Mode } from '../policy/modes.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import { formatPairUrl, parsePairUrl, requireSafeTransport } from './pairing.js';
+import { parseAdbUrl } from './adb.js';
 import { parseRemoteCommand, parseSshUrl } from './ssh.js';
 
 /** One added device. */
@@ -16,8 +17,8 @@ export interface DeviceSpec {
   name: string;
   /** Where it is: `ssh://user@host[:port]`; for a paired device, where this side listens for it (`ws://127.0.0.1:PORT`, `wss://…`). */
   url: string;
-  /** "paired" for a device that dialed in with a code (`computer-use pair`); ssh when absent. */
-  kind?: 'paired';
+  /** "paired" for a device that dialed in with a code (`computer-use pair`); "adb" for a phone on this machine's adb server; ssh when absent. */
+  kind?: 'paired' | 'adb';
   /** The pairing's id (paired devices). */
   pairId?: string;
   /** SHA-256 of the device's secret (paired devices); the secret itself stays on the device. */
@@ -56,6 +57,12 @@ export function validateSpec(raw: unknown): DeviceSpec {
   const url = r['url'];
   if (typeof url !== 'string') throw bad('no url');
   if (r['kind'] === 'paired') return validatePaired(name, url, r, bad);
+  if (r['kind'] === 'adb') {
+    parseAdbUrl(url);
+    const out: DeviceSpec = { name, url, kind: 'adb' };
+    policyFields(out, r, bad);
+    return out;
+  }
   if (r['kind'] !== undefined) throw bad(`unknown kind ${JSON.stringify(String(r['kind']).slice(0, 20))}`);
   parseSshUrl(url);
   const out: DeviceSpec = { name, url };

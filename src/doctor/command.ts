@@ -8,7 +8,7 @@ import { findDesktop } from '../sandbox/sandbox.js';
 import { ttyConfirmer } from '../hosts/cli/policy-commands.js';
 import { formatDoctor, runDoctor } from './doctor.js';
 
-const USAGE = 'usage: computer-use doctor [--app NAME] [--json] [--fix] | doctor --device NAME [--json]\n';
+const USAGE = 'usage: computer-use doctor [--app NAME] [--json] [--fix] | doctor --device NAME|adb[:SERIAL] [--json]\n';
 
 export async function runDoctorCommand(args: readonly string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
   let app: string | undefined;
@@ -30,8 +30,14 @@ export async function runDoctorCommand(args: readonly string[], out: NodeJS.Writ
   if (device !== undefined) {
     const { loadDevices } = await import('../devices/registry.js');
     const spec = loadDevices().devices.find((d) => d.name === device);
-    if (!spec) { out.write(`doctor: no device named ${device} (computer-use device list)\n`); return 2; }
-    const checks = await (await import('./device.js')).doctorDevice(spec);
+    // `adb` / `adb:SERIAL` is the phone on this machine's adb server, saved or not.
+    const phone = spec?.kind === 'adb' ? spec.url : device === 'adb' || device.startsWith('adb:') ? device : undefined;
+    if (!spec && phone === undefined) { out.write(`doctor: no device named ${device} (computer-use device list; an Android phone: --device adb)\n`); return 2; }
+    let checks;
+    if (phone !== undefined) {
+      const { parseAdbUrl } = await import('../devices/adb.js');
+      checks = await (await import('./phone.js')).doctorPhone(parseAdbUrl(phone === 'adb' ? 'adb:' : phone).serial);
+    } else checks = await (await import('./device.js')).doctorDevice(spec!);
     out.write((json ? JSON.stringify({ device, ok: checks.every((c) => c.ok), checks }, null, 2)
       : checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}${c.fix ? `\n     fix: ${c.fix}` : ''}`).join('\n')) + '\n');
     return checks.every((c) => c.ok) ? 0 : 1;

@@ -96,6 +96,8 @@ test('ASCII text with %s and shell metacharacters arrives exactly through input 
     const after = flat((await h['tree.snapshot']({ window }, ctx)).root).find((n) => n.role === 'textbox')!;
     assert.equal(after.value, text);
     void phone;
+    const r = await h['node.act']({ id: box.id, op: 'type', value: 'hunter2' }, ctx);
+    assert.ok(!r.detail?.includes('hunter2'), `the typed text is not in the receipt: ${r.detail}`);
   }, FakePhone.screen('messenger-draft.xml', 'com.example.messenger.ConversationActivity'));
 });
 

@@ -26,6 +26,22 @@ function findById(n: RawNode, id: string): RawNode | undefined {
   return undefined;
 }
 
+/**
+ * What was sent, for the receipt: the kind of input and where, never the typed text (it may be a password, and
+ * the model already knows what it asked for).
+ */
+export function describeInput(sent: readonly string[][]): string {
+  const words = sent.map((a) => {
+    if (a[0] === 'input' && a[1] === 'tap') return `tap ${a[2]},${a[3]}`;
+    if (a[0] === 'input' && a[1] === 'swipe') return a[2] === a[4] && a[3] === a[5] ? `long press ${a[2]},${a[3]}` : `swipe ${a[2]},${a[3]} → ${a[4]},${a[5]}`;
+    if (a[0] === 'input' && a[1] === 'text') return `input text (${a[2]?.length ?? 0} chars)`;
+    if (a[0] === 'am' && a[3] === 'ADB_INPUT_B64') return 'ADB Keyboard text';
+    if (a[0] === 'input' && (a[1] === 'keyevent' || a[1] === 'keycombination')) return `${a[1]} ${a.length > 4 ? `${a[2]} ×${a.length - 2}` : a.slice(2).join(' ')}`;
+    return a[0] ?? '';
+  });
+  return words.join('; ').slice(0, 300);
+}
+
 /** Options of the driver. */
 export interface AndroidDriverOptions {
   client?: AdbClient;
@@ -166,7 +182,7 @@ export class AndroidDriver {
       }
       default: throw new ComputerUseError('unsupported', `${p.op} is not supported on Android elements yet`);
     }
-    return { method: 'synthetic', detail: sent.map((a) => a.slice(0, 3).join(' ')).join('; ').slice(0, 300), before };
+    return { method: 'synthetic', detail: describeInput(sent), before };
   }
 
   /** The commands that type `text`, or input_unavailable (nothing sent) when it needs an IME that is not selected. */

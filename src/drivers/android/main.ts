@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `computer-use driver android [--serial S]`: the adb driver served on stdio. It runs on the computer the phone
  * is attached to (the adb server's machine) and speaks the same protocol as every other driver, so the host's
@@ -108,3 +109,5 @@ export async function runAndroidDriver(args: readonly string[]): Promise<void> {
     return { handlers: () => androidHandlers(driver), close: () => undefined };
   });
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) void runAndroidDriver(process.argv.slice(2));

@@ -4,11 +4,13 @@
  */
 import { Device } from '../../devices/manager.js';
 import { defaultDevicesPath, loadDevices, saveDevices, validateSpec, type DeviceSpec } from '../../devices/registry.js';
+import { adbDriver, parseAdbUrl, formatAdbUrl } from '../../devices/adb.js';
 import { classifySshFailure, formatSshUrl, parseRemoteCommand, parseSshUrl, sshDriver } from '../../devices/ssh.js';
 import { ComputerUseError, isComputerUseError } from '../../protocol/errors.js';
 import { parseArgs } from './args.js';
 
 const USAGE = `usage: computer-use device add ssh://user@host[:port] [--name N] [--command "node /path/main.js driver linux"]
+       computer-use device add adb:[SERIAL] [--name N]   (an Android phone on this machine's adb server)
                                  [--ssh-config /abs/ssh_config] [--mode M] [--allow-app a,b] [--deny-app c] [--no-check]
        computer-use device list [--check]
        computer-use device remove <name> | device revoke <name>
@@ -19,6 +21,7 @@ const USAGE = `usage: computer-use device add ssh://user@host[:port] [--name N] 
 /** The Device of a saved spec (ssh). */
 export function deviceOf(spec: DeviceSpec, timeoutMs = 20_000): Device {
   if (spec.kind === 'paired') throw new ComputerUseError('unsupported', `${spec.name} is a paired device: it dials in while a session runs; it cannot be checked from here.`);
+  if (spec.kind === 'adb') return new Device({ name: spec.name, timeoutMs, driver: adbDriver(spec.url) });
   const target = parseSshUrl(spec.url);
   if (spec.command) target.command = spec.command;
   return new Device({ name: spec.name, timeoutMs, driver: sshDriver(target, spec.sshConfig ? { configFile: spec.sshConfig } : {}),
@@ -30,12 +33,30 @@ export async function checkDevice(spec: DeviceSpec): Promise<{ ok: true; line: s
   const device = deviceOf(spec);
   try {
     const h = await device.hello();
+    if (h.platform === 'android') return { ok: true, line: `reachable: driver android ${h.version}, ${h.facts?.['model'] ?? 'phone'} (Android ${h.facts?.['android'] ?? '?'}, API ${h.facts?.['api_level'] ?? '?'})${h.permissions['screen_unlocked'] === false ? ', screen LOCKED' : ''}` };
     return { ok: true, line: `reachable: driver ${h.platform} ${h.version}${h.session ? ` (${h.session})` : ''}, a11y bus ${h.permissions["a11y_bus"] === false ? "NOT reachable" : "ok"}` };
   } catch (e) {
     return { ok: false, code: isComputerUseError(e) ? e.code : 'error', message: (e as Error).message.split('\n').slice(0, 4).join('\n') };
   } finally {
     await device.close();
   }
+}
+
+/** `device add adb:[SERIAL]`: checks that the phone answers (adb server, authorization, a dump), then saves it. */
+async function addPhone(url: string, flags: Record<string, string | undefined>, devices: DeviceSpec[], path: string,
+  out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const { serial } = parseAdbUrl(url);
+  const spec = validateSpec({ name: flags['name'] ?? 'phone', url: formatAdbUrl(serial), kind: 'adb',
+    ...(flags['mode'] !== undefined ? { mode: flags['mode'] } : {}) });
+  if (devices.some((d) => d.name === spec.name)) { err.write(`A device named ${spec.name} exists; remove it first or pick --name.\n`); return 1; }
+  if (flags['no-check'] === undefined) {
+    const c = await checkDevice(spec);
+    if (!c.ok) { err.write(`error ${c.code}: ${c.message}\nNot added. (computer-use doctor --device adb says what is missing; --no-check adds it anyway.)\n`); return 1; }
+    out.write(`${spec.name}: ${c.line}\n`);
+  }
+  saveDevices([...devices, spec], path);
+  out.write(`added ${spec.name} ${spec.url} (device ${devices.length + 2}: refs d${devices.length + 2}…) to ${path}\n`);
+  return 0;
 }
 
 export async function runDeviceCommand(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
@@ -49,6 +70,7 @@ export async function runDeviceCommand(args: string[], out: NodeJS.WritableStrea
       case 'add': {
         const url = pos[0];
         if (!url) { err.write(USAGE); return 2; }
+        if (url.startsWith('adb:')) return await addPhone(url, flags, devices, path, out, err);
         const target = parseSshUrl(url);
         const name = flags['name'] ?? target.host.split('.')[0]!.replace(/[^A-Za-z0-9_-]/g, '-');
         const list = (v: string | undefined): string[] | undefined => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
@@ -71,7 +93,7 @@ export async function runDeviceCommand(args: string[], out: NodeJS.WritableStrea
         for (const [i, d] of devices.entries()) {
           let status = '';
           if (flags['check'] !== undefined && d.kind !== 'paired') { const c = await checkDevice(d); status = c.ok ? `  ${c.line}` : `  error ${c.code}: ${c.message.split('\n')[0]}`; }
-          out.write(`${d.name}  ${d.kind === 'paired' ? `paired, listens at ${d.url}` : d.url}  refs d${i + 2}…${d.mode ? `  mode ${d.mode}` : ''}${status}\n`);
+          out.write(`${d.name}  ${d.kind === 'paired' ? `paired, listens at ${d.url}` : d.kind === 'adb' ? `android phone ${d.url}` : d.url}  refs d${i + 2}…${d.mode ? `  mode ${d.mode}` : ''}${status}\n`);
         }
         return 0;
       }

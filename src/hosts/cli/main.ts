@@ -58,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
     case 'doctor': return (await import('../../doctor/command.js')).runDoctorCommand(rest);
     case 'driver': {
       if (rest[0] === 'cdp') await (await import('../../drivers/cdp/main.js')).runCdpDriver(rest.slice(1));
+      else if (rest[0] === 'android') await (await import('../../drivers/android/main.js')).runAndroidDriver(rest.slice(1));
       else if (rest[0] === 'linux') {
         // `--desktop sandbox`: drive this home's running sandbox desktop (a remote device reached over ssh, whose
         // login session has no DISPLAY of its own).
@@ -70,7 +71,7 @@ async function main(argv: string[]): Promise<number> {
         } else if (rest.length > 1) { process.stderr.write('usage: computer-use driver linux [--desktop sandbox]\n'); return 2; }
         await (await import('../../drivers/linux/main.js')).runLinuxDriver();
       }
-      else { process.stderr.write('usage: computer-use driver linux | driver cdp --endpoint http://127.0.0.1:9222\n'); return 2; }
+      else { process.stderr.write('usage: computer-use driver linux | driver cdp --endpoint http://127.0.0.1:9222 | driver android [--serial S]\n'); return 2; }
       return new Promise<number>(() => undefined); // the driver runs until its stdin closes
     }
     case undefined: case 'help': case '--help': case '-h':
