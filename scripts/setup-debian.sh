@@ -29,6 +29,8 @@ PACKAGES=(
   # (test/unit/android-adb); mksh is the shell Android runs `adb shell` commands with, so the fake phone runs
   # every command the driver sends through it (test/android/fake-device.ts)
   adb mksh
+  # the Android AccessibilityService app's Java core is compiled (javac from the JDK above) and unit-tested here
+  junit4
 )
 
 missing=()
