@@ -92,6 +92,9 @@ const BUILTIN_DENY: readonly DenyRule[] = [
   { what: 'an elevation or authentication prompt', exact: /^(pkexec|sudo|su|doas|gksu(do)?|kdesu(do)?|beesu|lxpolkit|lxqt-policykit-agent|consent|securityagent|runas)$/, anywhere: /polkit|policykit|authentication[- ]agent/ },
   { what: 'system security settings', exact: /^(firewall-config|gufw|users-admin|gnome-firewall|windows security|securityhealthhost|systempreferences-security)$/ },
   { what: AGENT_HOST, exact: /^(computer-use|prometheus)$/ },
+  // Android apps are named by package: the password managers, authenticators and the permission controller
+  // (which grants an app its permissions; the agent must not grant itself any).
+  { what: 'an Android password manager, authenticator or permission screen', exact: /^(com\.x8bit\.bitwarden|com\.onepassword\.android|com\.agilebits\.onepassword|com\.lastpass\.lpandroid|com\.dashlane|keepass2android\.keepass2android(_nonet)?|com\.kunzisoft\.keepass\.(free|libre|pro)|com\.nordpass\.android\.app|proton\.android\.pass|com\.callpod\.android_apps\.keeper|com\.enpass\.android|com\.google\.android\.apps\.authenticator2|com\.authy\.authy|com\.azure\.authenticator|org\.fedorahosted\.freeotp|com\.(google\.)?android\.permissioncontroller|com\.android\.packageinstaller)$/ },
 ];
 
 const ruleMatches = (r: DenyRule, name: string): boolean => r.exact.test(name) || Boolean(r.anywhere?.test(name));
@@ -101,6 +104,13 @@ export const BUILTIN_DENY_CATEGORIES: readonly string[] = BUILTIN_DENY.map((r) =
 
 /** Window titles that mark an elevation or security dialog whatever process shows it (only add refusals). */
 const DENY_TITLES = /^(authentication required|authenticate|user account control|privacy|privacy (&|and) security|security (&|and) privacy|passwords and keys|keychain access|windows security|需要认证|用户帐户控制|用户账户控制|隐私与安全性?)$|\bpolkit\b|\bpkexec\b/i;
+
+/**
+ * Android system screens the agent may not see or change (the Android driver names a window by its activity,
+ * `Settings$SecurityDashboardActivity`): security, screen lock, biometrics, device admins, trusted credentials,
+ * accessibility (an accessibility service can read and drive everything) and developer options.
+ */
+const ANDROID_SECURITY_SCREEN = /(^|[.$])(Security\w*|ScreenLock\w*|ChooseLock\w*|ConfirmLock\w*|LockScreen\w*|Biometric\w*|Fingerprint\w*|FaceSettings\w*|DeviceAdmin\w*|TrustedCredentials\w*|Accessibility\w*|DevelopmentSettings\w*|EncryptionAndCredential\w*|CredentialStorage\w*)Activity$/;
 
 /** The built-in category `name` falls in, if any; look-alike forms of the name match too. */
 export function builtinDenied(name: string): string | undefined {
@@ -170,6 +180,7 @@ export class AppRules {
     if (app.title) {
       const title = normalizeText(app.title);
       if (foldings(title).some((t) => DENY_TITLES.test(t))) return 'its window is an authentication or security dialog (built-in deny list; no setting lifts it)';
+      if (ANDROID_SECURITY_SCREEN.test(app.title)) return 'its screen is an Android security, lock-screen or accessibility setting (built-in deny list; no setting lifts it)';
       // A tab or window titled like a denied app ("Bitwarden Web Vault", "KeePassXC") is that app to the user.
       const what = titleDenied(title);
       if (what) return `its window shows ${what} (built-in deny list, matched on the title; no setting lifts it)`;

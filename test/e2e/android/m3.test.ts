@@ -76,3 +76,15 @@ test('M3: a Chinese draft in a messenger, not sent; tapping Send asks first', as
     assert.equal(phone.log.filter((c) => c[0] === 'input' && c[1] === 'tap').length, taps, 'Send was not tapped');
   } finally { await client.close(); await phone.stop(); }
 });
+
+test('an Android security screen is unseen: listed as hidden, observe refused, nothing read', async () => {
+  const phone = new FakePhone(FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$SecurityDashboardActivity'));
+  const client = await mcpWithPhone(phone, ['--mode', 'bypass', '--allow-app', 'com.android.settings']);
+  try {
+    const apps = text(await client.callTool({ name: 'computer_apps', arguments: { device: 'phone' } }));
+    assert.match(apps, /1 window hidden: its screen is an Android security/, apps);
+    const r = await client.callTool({ name: 'computer_observe', arguments: { device: 'phone', app: 'com.android.settings' } });
+    assert.match(text(r), /denied_by_policy/, text(r));
+    assert.doesNotMatch(text(r), /Wi‑Fi|Airplane/);
+  } finally { await client.close(); await phone.stop(); }
+});
