@@ -24,7 +24,7 @@ const letters = 'abcdefghijklmnopqrst'.split('');
 const keysParams = (): never => (old
   ? { keys: letters.join(' '), window: win.id }
   : { window: win.id, chords: letters.map((key) => ({ mods: [], key })), expect }) as never;
-const clear = (): never => (old ? { keys: 'ctrl+a BackSpace', window: win.id } : { window: win.id, chords: [{ mods: ['ctrl'], key: 'a' }, { mods: [], key: 'BackSpace' }], expect }) as never;
+const clear = (): never => (old ? { keys: 'ctrl+a BackSpace', window: win.id } : { window: win.id, chords: [{ mods: ['Control'], key: 'a' }, { mods: [], key: 'Backspace' }], expect }) as never;
 
 const keysMs: number[] = [];
 const clickMs: number[] = [];

@@ -6,12 +6,14 @@
  * and `computer-use stop` remain.
  */
 import { createRequire } from 'node:module';
-import { keysymCode, parseChord, type Modifier } from '../protocol/keys.js';
+import { keysymOf, xModifiers, type XModifier } from '../drivers/linux/keysyms.js';
+import { parseChord } from '../session/chords.js';
 
 /** The chord when settings name none. */
 export const DEFAULT_STOP_HOTKEY = 'ctrl+shift+Escape';
 
-const MOD_MASK: Record<Modifier, number> = { shift: 1, ctrl: 4, alt: 8, super: 64 };
+/** X modifier masks; the chord's `ctrl` is Primary, which is Control on X11 (drivers/linux/keysyms.ts). */
+const MOD_MASK: Record<XModifier, number> = { shift: 1, ctrl: 4, alt: 8, super: 64 };
 const LOCK = 2;
 const NUM_LOCK = 16;
 
@@ -34,9 +36,9 @@ export interface HotkeyGrab { chord: string; display: string; close(): void }
 /** Grabs `chord` on the root window of `display`; `onPress` runs on every press. Rejects when it cannot. */
 export function grabStopHotkey(display: string, chord: string, onPress: () => void): Promise<HotkeyGrab> {
   const parsed = parseChord(chord);
-  const keysym = keysymCode(parsed.key);
+  const keysym = keysymOf(parsed.key);
   if (keysym === undefined) return Promise.reject(new Error(`unknown key "${parsed.key}" in stopHotkey "${chord}"`));
-  const mods = parsed.mods.reduce((m, k) => m | MOD_MASK[k], 0);
+  const mods = xModifiers(parsed.mods).reduce((m, k) => m | MOD_MASK[k], 0);
   const x11 = createRequire(import.meta.url)('x11') as X11Module;
   return new Promise<HotkeyGrab>((resolve, reject) => {
     let settled = false;

@@ -18,7 +18,7 @@ export interface ActionRequest {
   /** The typed text or value; the policy stores a digest only. */
   value?: string;
   keys?: string;
-  /** computer_keys: the keys parsed once (protocol/keys.ts); when absent the policy parses `keys`. */
+  /** computer_keys: the keys parsed once by the host into wire chords (session/chords.ts); without them the keys ask and count as typed text. */
   chords?: Chord[];
   command?: string;
   /** computer_launch: the argument vector as given (command first); `command` is its display form. */

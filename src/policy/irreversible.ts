@@ -6,14 +6,14 @@
  * soft-hyphen characters, Traditional Chinese, "删 除"). Acts are classified by what the driver does with them,
  * keys by what they will hit. Rules can only ask for a confirmation; nothing an app shows can turn one off.
  */
-import { chordChar, parseChords, type Chord } from '../protocol/keys.js';
+import { chordChar, formatChord, isShortcut, type Chord } from '../protocol/keys.js';
 import { foldings, normalizeText } from './confusables.js';
 import type { ActionRequest } from './gate.js';
 
 /** Why an action needs a confirmation every time. */
 export interface IrreversibleVerdict {
   kind: 'irreversible' | 'password';
-  /** The rule that matched, for messages and the audit log, e.g. `label "send"`, `ctrl+Return`. */
+  /** The rule that matched, for messages and the audit log, e.g. `label "send"`, `Primary+Enter`. */
   rule: string;
 }
 
@@ -97,35 +97,31 @@ export function isChatApp(app: string | undefined, executable?: string): boolean
   return (app !== undefined && CHAT_APP.test(app)) || (executable !== undefined && CHAT_APP.test(executable.split('/').pop() ?? ''));
 }
 
-const ENTER = /^(return|enter|kp_enter|iso_enter|kp_return)$/i;
+/** Keys are wire chords (protocol/keys.ts): DOM names, parsed once by the host; the rules never read a keys string. */
+const isEnter = (c: Chord): boolean => c.key === 'Enter';
 /** Keys that activate a focused button, link or menu item. */
-const ACTIVATE_KEY = /^(return|kp_enter|iso_enter|space|kp_space)$/i;
+const ACTIVATE_KEYS = new Set(['Enter', ' ']);
 /** Keys that move focus (or open a menu) before a later key acts on whatever then has focus. */
-const FOCUS_MOVE = /^(tab|iso_left_tab|up|down|left|right|kp_up|kp_down|kp_left|kp_right|home|end|page_up|page_down|prior|next|kp_home|kp_end|kp_prior|kp_next|f6|f10|menu)$/i;
+const FOCUS_MOVE = new Set(['Tab', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown', 'F6', 'F10', 'ContextMenu']);
+/** Keys that open a menu, after which plain letters pick its items. */
+const MENU_OPEN = new Set(['F10', 'ContextMenu']);
 /** Roles a key press activates. */
 const COMMAND_ROLES = new Set(['button', 'link', 'menuitem']);
 
-/** The chords of a request: parsed by the caller, else parsed here (a string that does not parse: none). */
-function chordsOf(keys: string | readonly Chord[] | undefined): readonly Chord[] {
-  if (keys === undefined) return [];
-  if (typeof keys !== 'string') return keys;
-  try { return parseChords(keys); } catch { return []; }
-}
-
 /**
- * True when the keys type characters (not only shortcuts and named keys). A string that does not parse counts
- * as text, so it is digested rather than logged.
+ * True when the keys type characters (not only shortcuts and named keys). Keys the host did not parse into
+ * chords count as text, so they are digested rather than logged.
  */
-export function keysTypeText(keys: string | readonly Chord[]): boolean {
-  if (typeof keys === 'string') {
-    try { return parseChords(keys).some(typesChar); } catch { return true; }
-  }
-  return keys.some(typesChar);
+export function keysTypeText(req: { keys?: string; chords?: readonly Chord[] }): boolean {
+  if (req.chords === undefined) return req.keys !== undefined;
+  return req.chords.some(typesChar);
 }
 
-const typesChar = (c: Chord): boolean => c.key !== 'space' && chordChar(c) !== undefined;
-const held = (c: Chord, m: 'ctrl' | 'alt' | 'super'): boolean => c.mods.includes(m);
-const plain = (c: Chord): boolean => !held(c, 'ctrl') && !held(c, 'alt') && !held(c, 'super');
+const typesChar = (c: Chord): boolean => c.key !== ' ' && chordChar(c) !== undefined;
+const held = (c: Chord, m: 'Alt'): boolean => c.mods.includes(m);
+/** Alt alone of the shortcut modifiers (Primary, Control and Meta not held): an access key. */
+const altOnly = (c: Chord): boolean => held(c, 'Alt') && !c.mods.some((m) => m === 'Primary' || m === 'Control' || m === 'Meta');
+const plain = (c: Chord): boolean => !isShortcut(c);
 
 /** The first irreversible control of the window (`mnemonics`) matching `pick`, as a rule word. */
 function irreversibleControl(req: ActionRequest, pick: (m: { key: string; label: string }) => boolean): string | undefined {
@@ -174,8 +170,8 @@ export function classifyAction(req: ActionRequest, ctx: { executable?: string } 
  * window has any irreversible control, since what will have focus then cannot be proven before sending.
  */
 function classifyKeys(req: ActionRequest, ctx: { executable?: string }): IrreversibleVerdict | undefined {
-  const chords = req.chords ?? chordsOf(req.keys);
-  // Keys that do not parse cannot be classified: what they hit is unknown, so they ask.
+  const chords = req.chords ?? [];
+  // Keys the host did not parse cannot be classified: what they hit is unknown, so they ask.
   if (chords.length === 0 && (req.keys ?? '').trim() !== '') return { kind: 'irreversible', rule: 'keys the policy cannot read' };
   const f = req.focused;
   if (f?.password && chords.some((c) => chordChar(c) !== undefined)) return { kind: 'password', rule: 'typing into a password field' };
@@ -185,33 +181,33 @@ function classifyKeys(req: ActionRequest, ctx: { executable?: string }): Irrever
   for (const c of chords) {
     const mod = !plain(c);
     const k = c.key.toLowerCase();
-    if (ENTER.test(c.key) && mod) return { kind: 'irreversible', rule: `${[...c.mods, c.key].join('+')} (sends in mail and chat apps)` };
-    if (/^(delete|kp_delete)$/i.test(c.key) && c.mods.includes('shift')) return { kind: 'irreversible', rule: 'shift+Delete (deletes without the trash)' };
-    if (held(c, 'alt') && !held(c, 'ctrl') && !held(c, 'super') && /^[a-z0-9]$/i.test(c.key)) {
+    if (isEnter(c) && mod) return { kind: 'irreversible', rule: `${formatChord(c)} (sends in mail and chat apps)` };
+    if (c.key === 'Delete' && c.mods.includes('Shift')) return { kind: 'irreversible', rule: 'Shift+Delete (deletes without the trash)' };
+    if (altOnly(c) && /^[a-z0-9]$/i.test(c.key)) {
       const w = req.mnemonics === undefined ? 'an unknown control' : irreversibleControl(req, (m) => m.key.toLowerCase() === k);
-      if (w) return { kind: 'irreversible', rule: `alt+${k} (mnemonic of ${w === 'an unknown control' ? w : `"${w}"`})` };
+      if (w) return { kind: 'irreversible', rule: `Alt+${k} (mnemonic of ${w === 'an unknown control' ? w : `"${w}"`})` };
       // An irreversible control whose access key the toolkit does not tell may be the one alt+<letter> fires.
       const known = (req.mnemonics ?? []).some((m) => m.key.toLowerCase() === k);
       const unknownKey = known ? undefined : irreversibleControl(req, (m) => m.key === '');
-      if (unknownKey) return { kind: 'irreversible', rule: `alt+${k} (the window has "${unknownKey}", whose access key is unknown)` };
+      if (unknownKey) return { kind: 'irreversible', rule: `Alt+${k} (the window has "${unknownKey}", whose access key is unknown)` };
       moved = true; menuOpen = true;
       continue;
     }
-    const activates = plain(c) && (ACTIVATE_KEY.test(c.key) || (menuOpen && chordChar(c) !== undefined));
+    const activates = plain(c) && (ACTIVATE_KEYS.has(c.key) || (menuOpen && chordChar(c) !== undefined));
     if (activates) {
       if (moved) {
         const w = req.mnemonics === undefined ? 'an unknown control' : irreversibleControl(req, () => true);
-        if (w) return { kind: 'irreversible', rule: `${c.key} after moving focus (the window has ${w === 'an unknown control' ? 'controls the policy cannot see' : `"${w}"`})` };
+        if (w) return { kind: 'irreversible', rule: `${formatChord(c)} after moving focus (the window has ${w === 'an unknown control' ? 'controls the policy cannot see' : `"${w}"`})` };
       } else if (f?.name !== undefined && COMMAND_ROLES.has(f.role)) {
         const w = irreversibleWord(f.name, f.role);
-        if (w) return { kind: 'irreversible', rule: `${c.key} on "${w}"` };
+        if (w) return { kind: 'irreversible', rule: `${formatChord(c)} on "${w}"` };
       }
     }
-    if (ENTER.test(c.key) && !moved) {
+    if (isEnter(c) && !moved) {
       if (isChatApp(req.app, ctx.executable)) return { kind: 'irreversible', rule: 'Enter in a chat or mail app (sends)' };
       if (f && (f.role === 'textbox' || f.role === 'combobox') && !f.multiline) return { kind: 'irreversible', rule: 'Enter in a single-line field (submits the form)' };
     }
-    if (FOCUS_MOVE.test(c.key)) { moved = true; if (/^(f10|menu)$/i.test(c.key)) menuOpen = true; }
+    if (FOCUS_MOVE.has(c.key)) { moved = true; if (MENU_OPEN.has(c.key)) menuOpen = true; }
   }
   return undefined;
 }

@@ -11,7 +11,7 @@ import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import { AppRules, ancestorPids, procInfo, type AppIdentity, type ProcessInfo } from './apps.js';
 import { cuHome } from '../paths.js';
-import { chordChar, parseChords } from '../protocol/keys.js';
+import { chordChar } from '../protocol/keys.js';
 import { AuditLog, auditText, type AuditDecision, type DecidedRecord, type TextDigest } from './audit.js';
 import type { ConfirmChoice, ConfirmRequest, Confirmer } from './confirm.js';
 import { noConfirmer } from './confirm.js';
@@ -136,8 +136,8 @@ export class Policy implements PolicyGate {
     if (req.value !== undefined) texts.push(req.value);
     if (req.command !== undefined) texts.push(req.command);
     if (req.keys !== undefined) {
-      // Typed characters spell a path (e.g. "slash t m p …"); named keys split it.
-      try { texts.push(parseChords(req.keys).map((c) => chordChar(c) ?? ' ').join('')); } catch { texts.push(req.keys); }
+      // Typed characters spell a path (e.g. "slash t m p …"); named keys split it. Unparsed keys are read as they are.
+      texts.push(req.chords ? req.chords.map((c) => chordChar(c) ?? ' ').join('') : req.keys);
     }
     const home = cuHome().split(/[\\/]/).filter(Boolean).pop();
     const hit = ownFileTouched(texts, req.paths ?? [], req.title, this.roots, home);
@@ -307,7 +307,7 @@ export class Policy implements PolicyGate {
   private async askDecider(req: ActionRequest, app: AppIdentity): Promise<{ kind: 'decider'; rule: string } | undefined> {
     const decider = this.options.decider;
     if (!decider) return undefined;
-    const enter = req.tool === 'computer_keys' && /(^|[\s+])(return|enter|kp_enter)$/im.test(req.keys ?? '');
+    const enter = req.tool === 'computer_keys' && (req.chords ?? []).some((c) => c.key === 'Enter');
     if (!(req.tool === 'computer_act' && DECIDER_OPS.has(req.op ?? '')) && !enter) return undefined;
     const ctx = {
       app: app.name, role: req.tool === 'computer_keys' ? (req.focused?.role ?? 'keys') : (req.role ?? 'unknown'),
@@ -372,7 +372,7 @@ export class Policy implements PolicyGate {
       if (req.password || req.op === 'set_value' || req.op === 'type' || req.tool === 'computer_input') { r.value = this.digest(req.value); redacted = true; } else r.name = `${r.name ?? ''} → ${auditText(req.value, 60)}`;
     }
     if (req.keys !== undefined) {
-      if (keysTypeText(req.keys) || req.focused?.password) { r.keys = this.digest(req.keys); redacted = true; } else r.keys = req.keys;
+      if (keysTypeText(req) || req.focused?.password) { r.keys = this.digest(req.keys); redacted = true; } else r.keys = req.keys;
     }
     if (req.point !== undefined) r.point = `${req.point.join(',')}${req.to ? `→${req.to.join(',')}` : ''}`;
     if (req.command !== undefined) { r.command = auditText(req.command, 200); if (r.command !== req.command) redacted = true; }
@@ -396,7 +396,7 @@ const hash = (s: string): string => createHash('sha256').update(s).digest('hex')
 export function withoutTyped(detail: string, req: ActionRequest): string {
   const typed: string[] = [];
   if (req.value !== undefined) typed.push(req.value);
-  if (req.keys !== undefined && (keysTypeText(req.keys) || req.focused?.password)) typed.push(req.keys);
+  if (req.keys !== undefined && (keysTypeText(req) || req.focused?.password)) typed.push(req.keys);
   if (typed.length === 0) return detail;
   const low = detail.toLowerCase();
   const words = typed.flatMap((t) => [t, ...t.split(/\s+/)]).map((w) => w.trim().toLowerCase()).filter((w) => [...w].length >= 3);
@@ -416,7 +416,7 @@ function describe(req: ActionRequest): string {
   if (req.tool === 'computer_launch') return `start ${quote(req.command ?? '')}`;
   if (req.tool === 'computer_keys') {
     const k = req.keys ?? '';
-    if (req.focused?.password || keysTypeText(k)) return `type ${[...k.replace(/\s+/g, '')].length} characters${req.focused?.password ? ' into a password field' : ''} (not shown)`;
+    if (req.focused?.password || keysTypeText(req)) return `type ${[...k.replace(/\s+/g, '')].length} characters${req.focused?.password ? ' into a password field' : ''} (not shown)`;
     return `press ${JSON.stringify(k)}`;
   }
   if (req.tool === 'computer_input' && req.point === undefined) {

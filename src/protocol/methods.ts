@@ -11,7 +11,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { OPS, STATES, type AppInfo as EngineAppInfo, type RawNode as EngineRawNode, type WindowInfo as EngineWindowInfo } from '../engine/node.js';
 import { ROLES } from '../engine/role.js';
-import { MAX_CHORDS, MODIFIERS } from './keys.js';
+import { KEY_CHAR_PATTERN, MAX_CHORDS, MODIFIERS, NAMED_KEYS } from './keys.js';
 
 /** The caps every schema below uses. */
 export const LIMITS = {
@@ -23,8 +23,6 @@ export const LIMITS = {
   keysText: 10_000,
   /** A value for set_value/type/select. */
   actValue: 10_000,
-  /** One keysym name. */
-  keyName: 32,
   /** Chords in one input.keys call. */
   chords: MAX_CHORDS,
   /** Children of one node, apps, windows, matches, OCR lines, marks. */
@@ -318,16 +316,22 @@ export const HighlightParams = Type.Object({
 }, Strict);
 export type HighlightParams = Static<typeof HighlightParams>;
 
-/** One chord as protocol/keys.ts parses it: modifiers plus one X keysym name (letters, digits, underscore). */
+/**
+ * One chord (protocol/keys.ts): modifiers plus one key, W3C/DOM names. `Primary` is Command on macOS and
+ * Control elsewhere; the key is a named key or the one character it types (" " is the space bar).
+ */
 export const Chord = Type.Object({
-  mods: Type.Array(Literals(MODIFIERS), { maxItems: MODIFIERS.length, uniqueItems: true }),
-  key: Type.String({ minLength: 1, maxLength: LIMITS.keyName, pattern: '^[A-Za-z0-9_]+$' }),
+  mods: Type.Array(Literals(MODIFIERS), { maxItems: MODIFIERS.length, uniqueItems: true,
+    description: 'Modifiers held while the key is pressed: Control, Alt, Shift, Meta, and Primary (Command on macOS, Control elsewhere).' }),
+  key: Type.Union([Literals(NAMED_KEYS), Type.String({ minLength: 1, maxLength: 2, pattern: KEY_CHAR_PATTERN })], {
+    description: 'A W3C KeyboardEvent.key name (Enter, Tab, ArrowLeft, PageDown, F5, MediaPlayPause, …) or the one character the key types ("a", "A", "+", " ").',
+  }),
 }, Strict);
 
 export const KeysParams = Type.Object({
   /** The window that must hold the keyboard focus; it is activated first. */
   window: Id,
-  /** Parsed chords (protocol/keys.ts parseChords). Exactly one of chords and text. */
+  /** Wire chords (protocol/keys.ts), parsed by the host. Exactly one of chords and text. */
   chords: Type.Optional(Type.Array(Chord, { minItems: 1, maxItems: LIMITS.chords })),
   /** Literal text to type. */
   text: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.keysText })),

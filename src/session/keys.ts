@@ -1,19 +1,21 @@
 /** Keyboard input to a window, through the acting pipeline, with the same effects report as element actions. */
 import type { WindowInfo } from '../engine/node.js';
-import { parseChords } from '../protocol/keys.js';
+import type { Chord } from '../protocol/keys.js';
 import type { KeysResult } from '../protocol/methods.js';
+import { parseChords } from './chords.js';
 import type { Effects } from './effects.js';
 import { collectEffects, openWindows } from './effects.js';
 import { liveFocus, perform, type PipelineContext } from './pipeline.js';
 import type { Session, SettleOptions } from './session.js';
 
 /**
- * Sends keys to a window. The keys are parsed first (a bad key name fails before anything is asked or sent);
+ * Sends keys to a window. The keys are parsed first, once, into wire chords (chords.ts) that the policy and
+ * the driver read (a bad key name fails before anything is asked or sent);
  * the focused element and the mnemonics are read live from the window just before the decision, so typing
  * into a password field asks even when the model never observed the window.
  */
 export async function runKeys(session: Session, window: WindowInfo, keys: string, settle?: Partial<SettleOptions>,
-  ctx: PipelineContext = {}): Promise<{ result: KeysResult; effects: Effects }> {
+  ctx: PipelineContext = {}): Promise<{ result: KeysResult; effects: Effects; chords: Chord[] }> {
   const chords = parseChords(keys);
   const live = await liveFocus(session, window);
   const { result, settled } = await perform(session, ctx, {
@@ -27,5 +29,5 @@ export async function runKeys(session: Session, window: WindowInfo, keys: string
     settle: async ({ before }) => collectEffects(session, window, before, { ...session.settleDefaults, ...(settle ?? {}) }),
     receipt: ({ sent }) => ({ status: 'unknown', detail: `${sent.method} key events` }),
   });
-  return { result: result.sent, effects: settled };
+  return { result: result.sent, effects: settled, chords };
 }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
-import { parseChords } from '../protocol/keys.js';
+import type { Chord } from '../protocol/keys.js';
 import type { Rect } from '../protocol/methods.js';
 import { collectEffects, openWindows } from '../session/effects.js';
 import { liveFocus, perform, type PipelineContext } from '../session/pipeline.js';
@@ -13,6 +13,8 @@ import { CAPS, defineTool, DEVICE, PROP_UNLISTED, REF, type Response, STRICT } f
 const POINTER = ['click', 'double_click', 'right_click', 'middle_click', 'move', 'drag', 'scroll'] as const;
 const CLIPBOARD = ['clipboard_read', 'clipboard_write', 'paste'] as const;
 const CLIPBOARD_SHOWN = 4000;
+/** Paste is the platform's shortcut modifier + v: Primary is Command on macOS, Control elsewhere (protocol/keys.ts). */
+const PASTE: Chord[] = [{ mods: ['Primary'], key: 'v' }];
 
 export const inputTool = defineTool({
   schema: {
@@ -114,7 +116,7 @@ async function clipboard(session: Session, p: { action: string; text?: string; a
     response.add(`ok clipboard_write · ${[...text].length} characters on the clipboard (not shown)`);
     return;
   }
-  // paste: optional text onto the clipboard, then ctrl+v into the window; one policy decision for both, taken
+  // paste: optional text onto the clipboard, then Primary+v into the window; one policy decision for both, taken
   // with the window's focused element read live (a paste into a password field asks).
   const window = await session.resolveWindow({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
   const live = await liveFocus(session, window);
@@ -124,12 +126,12 @@ async function clipboard(session: Session, p: { action: string; text?: string; a
     dispatch: async (d) => {
       const before = await openWindows(session);
       if (p.text !== undefined) await d.call('input.clipboard', { action: 'write', text: p.text });
-      await d.call('input.keys', { window: window.id, chords: parseChords('ctrl+v'), expect: { pid: window.pid, ...(window.startTime !== undefined ? { startTime: window.startTime } : {}) } });
+      await d.call('input.keys', { window: window.id, chords: PASTE, expect: { pid: window.pid, ...(window.startTime !== undefined ? { startTime: window.startTime } : {}) } });
       return before;
     },
     settle: (before) => collectEffects(session, window, before, session.settleDefaults),
-    receipt: () => ({ status: 'unknown', detail: 'ctrl+v' }),
+    receipt: () => ({ status: 'unknown', detail: 'Primary+v' }),
   });
-  response.add(`ok paste → [${session.windows.refOf(window)}] · unknown (ctrl+v${p.text !== undefined ? `, ${[...p.text].length} characters put on the clipboard first` : ''})`);
+  response.add(`ok paste → [${session.windows.refOf(window)}] · unknown (Primary+v${p.text !== undefined ? `, ${[...p.text].length} characters put on the clipboard first` : ''})`);
   response.add(formatActOutcome({ receipts: [], ...effects }, session.windows));
 }

@@ -8,7 +8,8 @@ export const keysTool = defineTool({
   schema: {
     name: 'computer_keys',
     title: 'Send keys',
-    description: 'Key chords to a window (focused first), e.g. "ctrl+s", "ctrl+a BackSpace".',
+    // The grammar (README "Keys"): ctrl is Primary (Command on macOS), control the real Control; DOM and X key names.
+    description: 'Key chords to a window (focused first), e.g. "ctrl+s" (Cmd on macOS), "Enter".',
     inputSchema: Type.Object({
       device: DEVICE,
       keys: Type.String({ minLength: 1, maxLength: CAPS.keys }),
@@ -20,10 +21,10 @@ export const keysTool = defineTool({
   },
   async handle({ session, stop, signal }, p, response) {
     const window = await session.resolveWindow({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
-    const { result, effects } = await runKeys(session, window, p.keys, { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) },
+    const { result, effects, chords } = await runKeys(session, window, p.keys, { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) },
       { stop, signal });
     // Typed characters are not echoed (they may be a password); shortcuts are.
-    const shown = keysTypeText(p.keys) ? `<${p.keys.split(/\s+/).filter(Boolean).length} keys typed, not shown>` : JSON.stringify(p.keys);
+    const shown = keysTypeText({ chords }) ? `<${p.keys.split(/\s+/).filter(Boolean).length} keys typed, not shown>` : JSON.stringify(p.keys);
     response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · unknown (${result.method} key events${result.focusedFirst ? '; the window was focused first' : ''})`);
     response.add(formatActOutcome({ receipts: [], ...effects }, session.windows));
   },

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { Device } from '../../src/devices/manager.js';
 import { axTreeToRaw, nodeHandle, parseHandle, type AXNode } from '../../src/drivers/cdp/axtree.js';
 import { chordEvents } from '../../src/drivers/cdp/keys.js';
-import { parseChord } from '../../src/protocol/keys.js';
+import { parseChord } from '../../src/session/chords.js';
 import { FakeDriver } from '../../src/drivers/fake/driver.js';
 import { countNodes, walk, type RawNode, type WindowInfo } from '../../src/engine/node.js';
 import { RefTable } from '../../src/engine/refs.js';

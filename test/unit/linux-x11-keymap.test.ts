@@ -3,19 +3,20 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { chordStrokes, textStrokes } from '../../src/drivers/linux/input.js';
-import { findKeysym, keysymValue, planBatches, spareKeycodes, type KeyMap } from '../../src/drivers/linux/x11/keymap.js';
-import { parseChords } from '../../src/protocol/keys.js';
+import { keysymOf } from '../../src/drivers/linux/keysyms.js';
+import { findKeysym, planBatches, spareKeycodes, type KeyMap } from '../../src/drivers/linux/x11/keymap.js';
+import { parseChords } from '../../src/session/chords.js';
 
 const MAP = JSON.parse(readFileSync(new URL('../../../test/fixtures/x11/xvfb-keymap.json', import.meta.url), 'utf8')) as KeyMap;
 
-test('keysym names and characters become keysym values; Latin-1 keeps its classic keysym', () => {
-  assert.equal(keysymValue('Return'), 0xff0d);
-  assert.equal(keysymValue('t'), 0x74);
-  assert.equal(keysymValue('T'), 0x54);
-  assert.equal(keysymValue('U00E4'), 0xe4);
-  assert.equal(keysymValue('U4E2D'), 0x01004e2d);
-  assert.equal(keysymValue('exec'), undefined);
-  assert.equal(keysymValue('windowactivate'), undefined);
+test('wire key names and characters become keysym values; Latin-1 keeps its classic keysym', () => {
+  assert.equal(keysymOf('Enter'), 0xff0d);
+  assert.equal(keysymOf('t'), 0x74);
+  assert.equal(keysymOf('T'), 0x54);
+  assert.equal(keysymOf('ä'), 0xe4);
+  assert.equal(keysymOf('中'), 0x01004e2d);
+  assert.equal(keysymOf('😀'), 0x0101f600);
+  for (const bad of ['exec', 'windowactivate', 'Return', 'BackSpace', 'U00E4', '\n', '\u0007', '']) assert.equal(keysymOf(bad), undefined, JSON.stringify(bad));
 });
 
 test('case is kept: "t" is the t key, "T" is shift + the same key', () => {
@@ -56,6 +57,8 @@ test('more distinct unmapped characters than spare keycodes are sent in batches'
 
 test('chords keep their modifiers; an unknown keysym is refused before anything is planned', () => {
   assert.deepEqual(chordStrokes(parseChords('ctrl+s shift+Tab')), [{ keysym: 0x73, mods: ['ctrl'] }, { keysym: 0xff09, mods: ['shift'] }]);
+  // Primary is Control on Linux, Meta the Super key; Primary and Control together press Control once.
+  assert.deepEqual(chordStrokes([{ mods: ['Primary', 'Control', 'Meta'], key: 'Enter' }]), [{ keysym: 0xff0d, mods: ['ctrl', 'super'] }]);
   assert.throws(() => chordStrokes([{ mods: [], key: 'exec' }]), (e: Error & { code?: string }) => e.code === 'invalid_params' && /keysym/.test(e.message));
   assert.throws(() => textStrokes('a\u0007b'), /control character/);
   assert.deepEqual(textStrokes('a\nb').map((s) => s.keysym), [0x61, 0xff0d, 0x62]);

@@ -10,7 +10,7 @@ import { chordStrokes, textStrokes } from '../../src/drivers/linux/input.js';
 import type { X11 } from '../../src/drivers/linux/x11/connection.js';
 import { spareKeycodes, type KeyMap } from '../../src/drivers/linux/x11/keymap.js';
 import { XTest } from '../../src/drivers/linux/x11/xtest.js';
-import { parseChords } from '../../src/protocol/keys.js';
+import { parseChords } from '../../src/session/chords.js';
 
 const MAP = JSON.parse(readFileSync(new URL('../../../test/fixtures/x11/xvfb-keymap.json', import.meta.url), 'utf8')) as KeyMap;
 

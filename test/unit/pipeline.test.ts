@@ -14,7 +14,7 @@ import type { Handlers } from '../../src/protocol/peer.js';
 import type { ActionRequest, PolicyGate } from '../../src/policy/gate.js';
 import { allowAllGate } from '../../src/policy/gate.js';
 import { classifyAction } from '../../src/policy/irreversible.js';
-import { parseChords } from '../../src/protocol/keys.js';
+import { parseChords } from '../../src/session/chords.js';
 import { Session } from '../../src/session/session.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { runTool } from '../../src/tools/tool.js';

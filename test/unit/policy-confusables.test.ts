@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { classifyAction, irreversibleWord, keysTypeText } from '../../src/policy/irreversible.js';
 import { normalizeText, sameSkeleton, skeleton } from '../../src/policy/confusables.js';
-import { parseChords } from '../../src/protocol/keys.js';
+import { parseChords } from '../../src/session/chords.js';
 import type { ActionRequest } from '../../src/policy/gate.js';
 
 test('look-alike labels match the rule words', () => {
@@ -103,9 +103,10 @@ test('keys that do not parse ask', () => {
   assert.equal(classifyAction({ tool: 'computer_keys', keys: 'shift exec sh -c touch${IFS}/tmp/x' })?.kind, 'irreversible');
 });
 
-test('keysTypeText reads parsed chords and strings', () => {
-  assert.equal(keysTypeText(parseChords('h i')), true);
-  assert.equal(keysTypeText(parseChords('ctrl+s Return')), false);
-  assert.equal(keysTypeText('shift+A'), true);
-  assert.equal(keysTypeText('Tab'), false);
+test('keysTypeText reads the parsed chords; keys the host did not parse count as text', () => {
+  assert.equal(keysTypeText({ chords: parseChords('h i') }), true);
+  assert.equal(keysTypeText({ chords: parseChords('ctrl+s Return') }), false);
+  assert.equal(keysTypeText({ chords: parseChords('shift+A') }), true);
+  assert.equal(keysTypeText({ chords: parseChords('Tab') }), false);
+  assert.equal(keysTypeText({ keys: 'Tab' }), true, 'unparsed: digested, never logged');
 });

@@ -8,6 +8,7 @@ import { AppRules, builtinDenied } from '../../src/policy/apps.js';
 import { classifyAction, irreversibleWord, normalizeLabel } from '../../src/policy/irreversible.js';
 import { MODES, parseMode } from '../../src/policy/modes.js';
 import { addAllowedApp, loadSettings, updateSettings } from '../../src/policy/settings.js';
+import { parseChords } from '../../src/session/chords.js';
 
 test('labels are normalized through case, width, mnemonics, accelerators and ellipses', () => {
   assert.equal(normalizeLabel('_Send'), 'send');
@@ -40,14 +41,14 @@ test('classification: activations by label, password writes, Enter in single-lin
   assert.equal(act('set_value', 'textbox', 'Subject'), undefined);
   assert.equal(act('set_value', 'textbox', 'Password', { password: true })?.kind, 'password');
   assert.equal(act('select', 'menu', 'Edit', { value: 'Delete' })?.kind, 'irreversible');
-  const keys = (k: string, extra = {}) => classifyAction({ tool: 'computer_keys', keys: k, app: 'gedit', ...extra });
+  const keys = (k: string, extra = {}) => classifyAction({ tool: 'computer_keys', keys: k, chords: parseChords(k), app: 'gedit', ...extra });
   assert.equal(keys('ctrl+s'), undefined);
   assert.equal(keys('Return'), undefined, 'Enter with nothing known about the focus');
   assert.equal(keys('Return', { focused: { role: 'textbox', multiline: true } }), undefined, 'a new line in a text editor');
   assert.ok(keys('Return', { focused: { role: 'textbox', multiline: false } }), 'Enter submits a single-line field');
   assert.ok(keys('ctrl+Return'));
   assert.ok(keys('shift+Delete'));
-  assert.ok(classifyAction({ tool: 'computer_keys', keys: 'Return', app: 'Slack', focused: { role: 'textbox', multiline: true } }), 'Enter sends in chat apps');
+  assert.ok(classifyAction({ tool: 'computer_keys', keys: 'Return', chords: parseChords('Return'), app: 'Slack', focused: { role: 'textbox', multiline: true } }), 'Enter sends in chat apps');
   assert.equal(keys('h u n t e r 2', { focused: { role: 'textbox', password: true } })?.kind, 'password');
 });
 

@@ -237,10 +237,13 @@ test('params outside the protocol are refused with -32602 invalid_params and the
     ['node.act', JSON.parse('{"id":"x","op":"click","__proto__":{"polluted":true}}'), /\/__proto__: unknown field/],
     ['node.act', { id: 'x', op: 'set_value', value: 'v'.repeat(10_001) }, /\/value: .*maxLength 10000/],
     ['node.act', { id: 7, op: 'click' }, /\/id: expected string/],
-    ['input.keys', { window: 'w', chords: [{ mods: ['ctrl'], key: 'exec; rm -rf /' }] }, /\/chords\/0\/key: .*pattern/],
+    ['input.keys', { window: 'w', chords: [{ mods: ['Control'], key: 'exec; rm -rf /' }] }, /\/chords\/0\/key: /],
     ['input.keys', { window: 'w', chords: Array.from({ length: 65 }, () => ({ mods: [], key: 'a' })) }, /\/chords: .*maxItems 64/],
     ['input.keys', { window: 'w', text: 't'.repeat(10_001) }, /\/text: .*maxLength 10000/],
-    ['input.keys', { window: 'w', chords: [{ mods: ['hyper'], key: 'a' }] }, /\/chords\/0\/mods\/0: expected one of "ctrl", "alt", "shift", "super"/],
+    ['input.keys', { window: 'w', chords: [{ mods: ['hyper'], key: 'a' }] }, /\/chords\/0\/mods\/0: expected one of "Primary", "Control", "Alt", "Shift", "Meta"/],
+    ['input.keys', { window: 'w', chords: [{ mods: ['ctrl'], key: 's' }] }, /\/chords\/0\/mods\/0: expected one of/],
+    ['input.keys', { window: 'w', chords: [{ mods: [], key: 'Return' }] }, /\/chords\/0\/key: /],
+    ['input.keys', { window: 'w', chords: [{ mods: [], key: '\n' }] }, /\/chords\/0\/key: /],
   ];
   for (const [method, params, why] of bad) {
     await assert.rejects(client.request(method, params as never), errorWith('invalid_params', (e) => assert.match(e.message, why)));
@@ -254,7 +257,7 @@ test('params outside the protocol are refused with -32602 invalid_params and the
   await until('the answer', () => wire.some((m) => (m as { id: unknown }).id === 'secret'));
   assert.doesNotMatch(JSON.stringify(wire.at(-1)), /hunter2/);
   // Valid params still reach the handler.
-  assert.deepEqual(await client.request('input.keys', { window: 'w', chords: [{ mods: ['ctrl'], key: 's' }] }), { method: 'synthetic', focusedFirst: false, sent: 1 });
+  assert.deepEqual(await client.request('input.keys', { window: 'w', chords: [{ mods: ['Primary'], key: 's' }] }), { method: 'synthetic', focusedFirst: false, sent: 1 });
   assert.equal(calls, 1);
 });
 

@@ -15,7 +15,7 @@ import type { ActParams, ActResult, SettleResult } from '../../protocol/methods.
 import type { Handlers } from '../../protocol/peer.js';
 import { axTreeToRaw, parseHandle, type AXNode } from './axtree.js';
 import { CdpConnection, isCdpGone, type CdpEvent } from './connection.js';
-import { chordEvents } from './keys.js';
+import { chordEvents, type CdpPrimary } from './keys.js';
 import { ACT_FUNCTION, MUTATION_BINDING, NEXT_FRAME, OBSERVER_SOURCE } from './page-functions.js';
 
 export const CDP_DRIVER_VERSION = '0.1.0';
@@ -40,6 +40,8 @@ export class CdpDriver {
   private readonly sessions = new Map<string, Promise<PageSession>>();
   private readonly bySessionId = new Map<string, PageSession>();
   private app: { name: string; pid: number; startTime?: number; executable?: string } = { name: 'chromium', pid: 0 };
+  /** The key the wire's Primary modifier presses in this browser (keys.ts): Meta when it runs on macOS. */
+  private primary: CdpPrimary = 'Control';
 
   private constructor(readonly cdp: CdpConnection, readonly endpoint: string) {
     cdp.on((e) => this.onEvent(e));
@@ -56,10 +58,12 @@ export class CdpDriver {
   /** Names the browser process: pid from SystemInfo, executable from /proc. */
   private async identify(): Promise<void> {
     const [version, procs] = await Promise.all([
-      this.cdp.send<{ product: string }>('Browser.getVersion').catch(() => ({ product: 'Chromium' })),
+      this.cdp.send<{ product: string; userAgent?: string }>('Browser.getVersion').catch(() => ({ product: 'Chromium', userAgent: '' })),
       this.cdp.send<{ processInfo: { type: string; id: number }[] }>('SystemInfo.getProcessInfo').catch(() => ({ processInfo: [] })),
     ]);
     const pid = procs.processInfo.find((p) => p.type === 'browser')?.id ?? 0;
+    // The browser may run on another machine than the driver: its own user agent tells its platform.
+    if (/\bMacintosh\b|\bMac OS X\b/.test(version.userAgent ?? '')) this.primary = 'Meta';
     let executable: string | undefined;
     try { if (pid) executable = readlinkSync(`/proc/${pid}/exe`); } catch { /* another machine or no access */ }
     this.app = { name: executable ? basename(executable) : version.product.split('/')[0]!.toLowerCase(), pid };
@@ -225,7 +229,7 @@ export class CdpDriver {
           return { method: 'message', focusedFirst: false, sent: [...p.text].length };
         }
         // Every chord is checked before the first is sent.
-        const chords = (p.chords ?? []).map(chordEvents);
+        const chords = (p.chords ?? []).map((c) => chordEvents(c, this.primary));
         let sent = 0;
         for (const events of chords) {
           if (ctx?.signal?.aborted) break;

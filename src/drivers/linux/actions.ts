@@ -13,8 +13,7 @@ import type { ElementInfo } from './reader.js';
 import { readElement, targetOf, toRawNode } from './reader.js';
 import { procInfo } from '../../common/proc.js';
 import { center, type Expect, type LinuxInput } from './input.js';
-import { parseChords } from '../../protocol/keys.js';
-import { insertTextVerified, setTextVerified, type TypingDeps } from './edit.js';
+import { BACKSPACE, insertTextVerified, SELECT_ALL, setTextVerified, type TypingDeps } from './edit.js';
 import { selectInListCombo, topLevelOf } from './combo.js';
 import { linuxProbe, showingReliableFor, waitActionable } from './actionable.js';
 import type { EventWatcher } from './events.js';
@@ -151,8 +150,8 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
         // Widgets without EditableText (Chromium inputs): focus, select all, type through the keyboard.
         await focus(bus, info);
         const owner = await processOf(bus, t);
-        await keyboard.keysTo(owner, parseChords('ctrl+a'), signal);
-        if (text) await keyboard.keysTo(owner, text, signal); else await keyboard.keysTo(owner, parseChords('BackSpace'), signal);
+        await keyboard.keysTo(owner, SELECT_ALL, signal);
+        if (text) await keyboard.keysTo(owner, text, signal); else await keyboard.keysTo(owner, BACKSPACE, signal);
         return { method: 'synthetic', detail: 'focus + keyboard (no EditableText)' };
       }
       throw unsupported(p.op, info);

@@ -6,7 +6,7 @@ import { findInTree } from '../common/find.js';
 import { spawn } from 'node:child_process';
 import { walk, type AppInfo, type RawNode, type WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
-import { formatChords } from '../../protocol/keys.js';
+import { checkChord, formatChords } from '../../protocol/keys.js';
 import type { Handlers } from '../../protocol/peer.js';
 import type { LaunchParams, LaunchResult } from '../../protocol/methods.js';
 import { act } from './actions.js';
@@ -274,10 +274,10 @@ export class LinuxDriver {
    */
   private async keys(p: KeysParams, signal?: AbortSignal): Promise<{ method: 'synthetic'; focusedFirst: boolean; sent: number }> {
     if ((p.chords === undefined) === (p.text === undefined)) throw new ComputerUseError('invalid_params', 'input.keys takes exactly one of chords or text.');
-    if (p.chords !== undefined && (!Array.isArray(p.chords) || p.chords.some((c) => !c || typeof c.key !== 'string' || !Array.isArray(c.mods) ||
-      c.mods.some((m) => !['ctrl', 'alt', 'shift', 'super'].includes(m))))) {
+    if (p.chords !== undefined && (!Array.isArray(p.chords) || p.chords.some((c) => !c || typeof c !== 'object'))) {
       throw new ComputerUseError('invalid_params', 'chords must be a list of {mods, key} (see protocol/keys.ts).');
     }
+    p.chords?.forEach(checkChord);
     if (p.text !== undefined && typeof p.text !== 'string') throw new ComputerUseError('invalid_params', 'text must be a string.');
     const strokes = p.chords !== undefined ? chordStrokes(p.chords) : textStrokes(p.text ?? '');
     if (strokes.length > MAX_STROKES) throw new ComputerUseError('invalid_params', `${strokes.length} key strokes in one call; at most ${MAX_STROKES}. Use set_value for long text.`);

@@ -6,10 +6,15 @@
  */
 import type { ActResult } from '../../protocol/methods.js';
 import { ComputerUseError } from '../../protocol/errors.js';
-import { parseChords } from '../../protocol/keys.js';
+import type { Chord } from '../../protocol/keys.js';
 import type { A11yBus, Target } from './bus.js';
 import { readElement, type ElementInfo } from './reader.js';
 import type { Expect, LinuxInput } from './input.js';
+
+/** Select all, as the Linux toolkits bind it (the real Control key, not a platform's Primary). */
+export const SELECT_ALL: Chord[] = [{ mods: ['Control'], key: 'a' }];
+/** Deletes the selection. */
+export const BACKSPACE: Chord[] = [{ mods: [], key: 'Backspace' }];
 
 const ETEXT = 'org.a11y.atspi.EditableText';
 const TEXT = 'org.a11y.atspi.Text';
@@ -102,8 +107,8 @@ export async function setTextVerified(bus: A11yBus, info: ElementInfo, text: str
   checkTypable(text, info);
   await deps.focus();
   const owner = await deps.owner();
-  await keysToField(bus, t, deps, owner, parseChords('ctrl+a'));
-  await keysToField(bus, t, deps, owner, text ? text : parseChords('BackSpace'));
+  await keysToField(bus, t, deps, owner, SELECT_ALL);
+  await keysToField(bus, t, deps, owner, text ? text : BACKSPACE);
   const now = await waitFor(bus, t, (f) => reads(f, text, password), deps.signal);
   if (!now || same(now, after)) {
     throw new ComputerUseError('action_failed', `The text was typed (${why}), but the field did not change; observe it before retrying.`);
@@ -145,7 +150,7 @@ export async function insertTextVerified(bus: A11yBus, info: ElementInfo, text: 
   // Focusing may select the field's text or move the caret: put it back where the insert was meant to go.
   const placed = await bus.call(t, TEXT, 'SetCaretOffset', 'i', [at]).then(([r]) => r !== false, () => false);
   const owner = await deps.owner();
-  if (!placed) await keysToField(bus, t, deps, owner, parseChords(info.states.has('multi line') ? 'ctrl+End' : 'End'));
+  if (!placed) await keysToField(bus, t, deps, owner, [{ mods: info.states.has('multi line') ? ['Control'] : [], key: 'End' }]);
   await keysToField(bus, t, deps, owner, text);
   const grown = (before?.length ?? 0) + [...text].length;
   const now = await waitFor(bus, t, (f) => f.length >= grown, deps.signal);

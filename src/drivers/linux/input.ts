@@ -14,11 +14,11 @@ import type { PointerParams, Rect } from '../../protocol/methods.js';
 import { procInfo } from '../../common/proc.js';
 import { clipboardOwner, type ClipboardOwner } from './x11/clipboard.js';
 import { x11 } from './x11/connection.js';
-import { keysymValue } from './x11/keymap.js';
 import { matchWindow, type XWindowFacts } from './x11/match.js';
 import { XWindows } from './x11/windows.js';
 import { XTest, type KeyInput } from './x11/xtest.js';
 import { probeWaylandInput, WAYLAND_NO_PROOF, type WaylandInput } from './portal.js';
+import { charKeysym, keysymOf, xModifiers } from './keysyms.js';
 
 /** The process input must reach: a window's pid and, when known, its start time (against pid reuse). */
 export interface Expect { pid: number; startTime?: number }
@@ -28,24 +28,24 @@ export type InputWindow = Pick<WindowInfo, 'pid' | 'title' | 'bounds' | 'focused
 
 const WHEEL: Record<NonNullable<PointerParams['direction']>, number> = { up: 4, down: 5, left: 6, right: 7 };
 
-/** Turns chords into key strokes; an unknown keysym is invalid_params before anything is sent. */
+/** Turns wire chords into key strokes (keysyms.ts); a key with no keysym is invalid_params before anything is sent. */
 export function chordStrokes(chords: readonly Chord[]): KeyInput[] {
   return chords.map((c) => {
-    const keysym = keysymValue(c.key);
+    const keysym = keysymOf(c.key);
     // The name is a key name, never typed text; still only a bounded piece of it is shown.
-    if (keysym === undefined) throw new ComputerUseError('invalid_params', `Unknown keysym ${JSON.stringify(String(c.key).slice(0, 32))}: not an X key name. Nothing was sent.`);
-    return { keysym, mods: c.mods };
+    if (keysym === undefined) throw new ComputerUseError('invalid_params', `Unknown key ${JSON.stringify(String(c.key).slice(0, 32))}: not a wire key name (no keysym). Nothing was sent.`);
+    return { keysym, mods: xModifiers(c.mods) };
   });
 }
 
 /** Turns text into key strokes, one per character (newline → Return, tab → Tab). */
 export function textStrokes(text: string): KeyInput[] {
   return [...text].map((ch) => {
-    if (ch === '\n' || ch === '\r') return { keysym: 0xff0d, mods: [] };
-    if (ch === '\t') return { keysym: 0xff09, mods: [] };
+    if (ch === '\n' || ch === '\r') return { keysym: keysymOf('Enter')!, mods: [] };
+    if (ch === '\t') return { keysym: keysymOf('Tab')!, mods: [] };
     const cp = ch.codePointAt(0) ?? 0;
     if (cp < 0x20 || cp === 0x7f) throw new ComputerUseError('invalid_params', 'The text holds a control character that no key types; nothing was sent.');
-    const keysym = keysymValue(`U${cp.toString(16).toUpperCase().padStart(4, '0')}`);
+    const keysym = charKeysym(ch);
     if (keysym === undefined) throw new ComputerUseError('invalid_params', 'The text holds a character that no key types; nothing was sent.');
     return { keysym, mods: [] };
   });

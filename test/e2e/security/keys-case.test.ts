@@ -66,7 +66,7 @@ test('text through input.keys keeps case and non-ASCII characters', async () => 
       await new Promise((r) => setTimeout(r, 100));
     }
     assert.equal(value, 'Tä中 Ok');
-    await device.call('input.keys', { window: w.id, chords: [{ mods: ['ctrl'], key: 'a' }, { mods: [], key: 'BackSpace' }, { mods: ['ctrl'], key: 'w' }] } as never);
+    await device.call('input.keys', { window: w.id, chords: [{ mods: ['Control'], key: 'a' }, { mods: [], key: 'Backspace' }, { mods: ['Control'], key: 'w' }] } as never);
   } finally {
     await device.close();
   }

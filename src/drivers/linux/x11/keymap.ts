@@ -4,8 +4,6 @@
  * kept. A keysym on no key ("ä", "中" on a US map) is bound for the moment to a spare keycode, as xdotool does,
  * and the binding is undone later.
  */
-import { keysymCode } from '../../../protocol/keys.js';
-
 /** The core keyboard mapping: row i lists the keysyms of keycode `minKeycode + i`. */
 export interface KeyMap { minKeycode: number; rows: number[][] }
 
@@ -17,23 +15,6 @@ export interface Binding { keycode: number; keysym: number }
 
 /** Keysyms sent in one go: the bindings to make first, then a stroke per keysym. */
 export interface Batch { bind: Binding[]; strokes: KeyStroke[] }
-
-/**
- * The keysym value of a keysym name as parsed by the chord grammar ("Return", "T", "U00E4"), or undefined
- * for an unknown name. Unicode names of Latin-1 characters map to their classic keysyms, which is what
- * keyboard maps carry.
- */
-export function keysymValue(name: string): number | undefined {
-  const u = /^U([0-9A-F]{4,6})$/.exec(name);
-  if (u?.[1]) {
-    const cp = parseInt(u[1], 16);
-    if (cp > 0x10ffff) return undefined;
-    if ((cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xff)) return cp;
-    return 0x01000000 + cp;
-  }
-  const code = keysymCode(name);
-  return code ? code : undefined;
-}
 
 /** Where a keysym sits on the map: the lowest column (0 before 1), then the lowest keycode; columns 0-1 only. */
 export function findKeysym(map: KeyMap, keysym: number): KeyStroke | undefined {

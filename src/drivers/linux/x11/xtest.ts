@@ -3,10 +3,10 @@
  * Each key stroke is pressed and released completely (modifiers included) and followed by a round trip, so
  * a cancellation between strokes never leaves a key or modifier held.
  */
-import type { Modifier } from '../../../protocol/keys.js';
 import { ComputerUseError } from '../../../protocol/errors.js';
 import type { X11, XExtension } from './connection.js';
 import { findKeysym, planBatches, type Binding, type KeyMap } from './keymap.js';
+import type { XModifier } from '../keysyms.js';
 
 const KEY_PRESS = 2;
 const KEY_RELEASE = 3;
@@ -15,10 +15,10 @@ const BUTTON_RELEASE = 5;
 const MOTION = 6;
 
 /** Keysyms of the modifier keys pressed for a chord. */
-const MODIFIER_KEYSYMS: Record<Modifier, number> = { ctrl: 0xffe3, alt: 0xffe9, shift: 0xffe1, super: 0xffeb };
+const MODIFIER_KEYSYMS: Record<XModifier, number> = { ctrl: 0xffe3, alt: 0xffe9, shift: 0xffe1, super: 0xffeb };
 
 /** One key stroke to send: a keysym with the modifiers held around it. */
-export interface KeyInput { keysym: number; mods: readonly Modifier[] }
+export interface KeyInput { keysym: number; mods: readonly XModifier[] }
 
 /** How long bindings of spare keycodes stay after a send, so that the receiving app has read its keymap. */
 const UNBIND_AFTER_MS = 1500;
@@ -59,7 +59,7 @@ export class XTest {
    */
   async keys(strokes: readonly KeyInput[], signal?: AbortSignal, delayMs = 3): Promise<number> {
     const map = await this.keyMap();
-    const modCode = (m: Modifier): number => {
+    const modCode = (m: XModifier): number => {
       const hit = findKeysym(map, MODIFIER_KEYSYMS[m]);
       if (!hit) throw new ComputerUseError('unsupported', `The keyboard map has no ${m} key; nothing was sent.`);
       return hit.keycode;
