@@ -103,7 +103,7 @@ test('ASCII text with %s and shell metacharacters arrives exactly through input 
 
 test('keys and system actions map to key codes; an unknown key is refused before anything is sent', async () => {
   await withPhone(async (h, phone) => {
-    await h['input.keys']({ window: 'x', chords: [{ mods: [], key: 'Return' }, { mods: ['ctrl'], key: 'a' }] }, ctx);
+    await h['input.keys']({ window: 'x', chords: [{ mods: [], key: 'Enter' }, { mods: ['Primary'], key: 'a' }] }, ctx);
     assert.deepEqual(inputCalls(phone), [['input', 'keyevent', 'KEYCODE_ENTER'], ['input', 'keycombination', 'KEYCODE_CTRL_LEFT', 'KEYCODE_A']]);
     await assert.rejects(async () => h['input.keys']({ window: 'x', chords: [{ mods: [], key: 'Return' }, { mods: [], key: 'XF86Launch0' }] }, ctx), (e: unknown) => isComputerUseError(e, 'unsupported'));
     assert.equal(inputCalls(phone).length, 2);
