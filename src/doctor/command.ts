@@ -8,9 +8,11 @@ import { findDesktop } from '../sandbox/sandbox.js';
 import { ttyConfirmer } from '../hosts/cli/policy-commands.js';
 import { formatDoctor, runDoctor } from './doctor.js';
 
-const USAGE = 'usage: computer-use doctor [--app NAME] [--json] [--fix] | doctor --device NAME|adb[:SERIAL] [--json]\n';
+const USAGE = 'usage: computer-use doctor [--app NAME] [--json] [--fix] | doctor --device NAME|adb[:SERIAL] [--json]\n' +
+  '       computer-use doctor --conformance --driver "<command>" [--scenarios FILE] [--record FILE] [--json]\n';
 
 export async function runDoctorCommand(args: readonly string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  if (args.includes('--conformance')) return (await import('./conformance.js')).runConformanceCommand(args, out);
   let app: string | undefined;
   let json = false;
   let fix = false;

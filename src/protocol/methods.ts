@@ -127,8 +127,15 @@ export type AppInfo = EngineAppInfo;
 export const Capability = Literals(['events', 'background_input', 'keys', 'pointer', 'ocr', 'capture', 'cache'] as const);
 export type Capability = Static<typeof Capability>;
 
+/** The protocol version this code speaks (semver): a host refuses a driver of another major version. */
+export const PROTOCOL_VERSION = '1.0.0';
+
 export const HelloParams = Type.Object({ client: Type.Optional(Str(LIMITS.id)) }, Strict);
 export const HelloResult = Type.Object({
+  /** The protocol version the driver speaks (semver, e.g. "1.0.0"). */
+  protocolVersion: Type.Optional(Type.String({ pattern: '^\\d+\\.\\d+\\.\\d+([-+][0-9A-Za-z.-]+)?$', maxLength: 64 })),
+  /** The methods the driver implements; the host calls no other. */
+  methods: Type.Optional(Type.Array(Str(LIMITS.id), { maxItems: 256 })),
   platform: Literals(['linux', 'windows', 'macos', 'android', 'cdp', 'fake'] as const),
   version: Str(LIMITS.id),
   capabilities: Type.Array(Capability, { maxItems: 32 }),

@@ -6,8 +6,9 @@
 import { PassThrough } from 'node:stream';
 import type { AppInfo, RawNode, State, WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
-import type { ActParams, ActResult, Capability } from '../../protocol/methods.js';
+import type { ActParams, ActResult, Capability, KeysParams, KeysResult } from '../../protocol/methods.js';
 import { Peer, type Handlers } from '../../protocol/peer.js';
+import { withHandshake } from '../common/serve.js';
 import type { DriverConnection } from '../../devices/stdio.js';
 
 /** One fake window: its info and its tree (root = the window node). */
@@ -50,7 +51,7 @@ export class FakeDriver {
 
   handlers(): Handlers {
     const log = <T>(method: string, params: unknown, value: T): T => { this.calls.push({ method, params }); return value; };
-    return {
+    return withHandshake({
       hello: (p) => log('hello', p, { platform: 'fake', version: '0', capabilities: this.capabilities, permissions: {}, ...(this.channel ? { channel: this.channel } : {}) }),
       'apps.list': (p) => log('apps.list', p, { apps: this.apps() }),
       'windows.list': (p) => log('windows.list', p, { windows: this.windows.map((w) => w.info).filter((w) => p.pid === undefined || w.pid === p.pid) }),
@@ -62,8 +63,16 @@ export class FakeDriver {
       },
       'node.act': (p) => { this.calls.push({ method: 'node.act', params: p }); return this.actWhenActionable(p); },
       'ui.settle': (p) => log('ui.settle', p, { settled: true, events: 1, ms: 0 }),
-      'input.keys': (p) => log('input.keys', p, { method: 'synthetic', focusedFirst: false, sent: p.chords?.length ?? [...p.text ?? ''].length }),
-    };
+      'input.keys': (p) => log('input.keys', p, this.keys(p)),
+    });
+  }
+
+  /** Keys like the Linux driver: only into the window asked for, and only when its process is the one expected. */
+  private keys(p: KeysParams): KeysResult {
+    const w = this.windows.find((x) => x.info.id === p.window);
+    if (!w) throw new ComputerUseError('window_not_found', 'no such window');
+    if (p.expect && p.expect.pid !== w.info.pid) throw new ComputerUseError('window_not_focused', 'fake: the focused window belongs to another process; nothing was sent.');
+    return { method: 'synthetic', focusedFirst: false, sent: p.chords?.length ?? [...p.text ?? ''].length };
   }
 
   private apps(): AppInfo[] {

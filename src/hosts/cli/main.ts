@@ -27,13 +27,16 @@ ${optionHelp('cli')}
   decider test --base-url URL --model M [--api-key-env NAME]   check a decider-model endpoint
   doctor [--app NAME] [--json] [--fix] check prerequisites; why is an app's tree empty
   doctor --device NAME               check a remote device: ssh without prompts, node, the driver
+  doctor --conformance --driver "<command>" [--scenarios F] [--record F]   run the driver conformance kit on any driver
   device add ssh://user@host[:port] [--name N] [--command "..."]   another machine, driven over your own ssh
   device list [--check] | device remove NAME | device revoke NAME   (revoke: also closes a paired device's link)
   pairing start [--listen ws://127.0.0.1:7787] [--name N] [--tls-cert F --tls-key F]   show a one-time code for a device
   pair <server-url> --code 123-456 [--desktop sandbox]   on the device: dial the server, then serve this machine's driver
   pair --revoke | unpair             on the device: forget its pairing (the server is told when reachable)
   driver linux [--desktop sandbox]   run the Linux driver on stdio (JSON-RPC); on this home's sandbox desktop
-  driver cdp --endpoint URL          run the Chromium DevTools driver on stdio (channel: cdp)`;
+  driver cdp --endpoint URL          run the Chromium DevTools driver on stdio (channel: cdp)
+  driver fake [--fixture F]          the in-memory test driver on stdio, serving a recorded tree (conformance harness)
+  driver replay FILE                 serve a recorded transcript (doctor --conformance --record) on stdio`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -59,6 +62,8 @@ async function main(argv: string[]): Promise<number> {
     case 'driver': {
       if (rest[0] === 'cdp') await (await import('../../drivers/cdp/main.js')).runCdpDriver(rest.slice(1));
       else if (rest[0] === 'android') await (await import('../../drivers/android/main.js')).runAndroidDriver(rest.slice(1));
+      else if (rest[0] === 'fake') await (await import('../../drivers/fake/main.js')).runFakeDriver(rest.slice(1));
+      else if (rest[0] === 'replay') await (await import('../../drivers/replay/main.js')).runReplayDriver(rest.slice(1));
       else if (rest[0] === 'linux') {
         // `--desktop sandbox`: drive this home's running sandbox desktop (a remote device reached over ssh, whose
         // login session has no DISPLAY of its own).
@@ -71,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
         } else if (rest.length > 1) { process.stderr.write('usage: computer-use driver linux [--desktop sandbox]\n'); return 2; }
         await (await import('../../drivers/linux/main.js')).runLinuxDriver();
       }
-      else { process.stderr.write('usage: computer-use driver linux | driver cdp --endpoint http://127.0.0.1:9222 | driver android [--serial S]\n'); return 2; }
+      else { process.stderr.write('usage: computer-use driver linux | driver cdp --endpoint http://127.0.0.1:9222 | driver android [--serial S] | driver fake [--fixture F] | driver replay FILE\n'); return 2; }
       return new Promise<number>(() => undefined); // the driver runs until its stdin closes
     }
     case undefined: case 'help': case '--help': case '-h':
