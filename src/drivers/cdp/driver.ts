@@ -16,7 +16,7 @@ import type { Handlers } from '../../protocol/peer.js';
 import { axTreeToRaw, parseHandle, type AXNode } from './axtree.js';
 import { CdpConnection, isCdpGone, type CdpEvent } from './connection.js';
 import { chordEvents, type CdpPrimary } from './keys.js';
-import { ACT_FUNCTION, MUTATION_BINDING, NEXT_FRAME, OBSERVER_SOURCE } from './page-functions.js';
+import { ACT_FUNCTION, ENABLED_FUNCTION, MUTATION_BINDING, NEXT_FRAME, OBSERVER_SOURCE } from './page-functions.js';
 
 export const CDP_DRIVER_VERSION = '0.1.0';
 
@@ -219,7 +219,7 @@ export class CdpDriver {
       },
       'node.act': (p) => this.act(p),
       'events.subscribe': () => ({ ok: true }),
-      'ui.settle': (p) => this.settle(p.quietMs, p.timeoutMs, p.window),
+      'ui.settle': (p, ctx?: { signal?: AbortSignal }) => this.settle(p.quietMs, p.timeoutMs, p.window, ctx?.signal),
       'input.keys': async (p, ctx?: { signal?: AbortSignal }) => {
         if ((p.chords === undefined) === (p.text === undefined)) throw new ComputerUseError('invalid_params', 'input.keys takes exactly one of chords or text.');
         const targetId = p.window ? this.targetOf(p.window) : (await this.windows()).find((w) => w.focused)?.id.slice(4);
@@ -243,7 +243,7 @@ export class CdpDriver {
   }
 
   /** Settled when no DOM/AX event came for `quietMs` and the page produced a frame since. */
-  async settle(quietMs: number, timeoutMs: number, window?: string): Promise<SettleResult> {
+  async settle(quietMs: number, timeoutMs: number, window?: string, signal?: AbortSignal): Promise<SettleResult> {
     const start = performance.now();
     const targets = window ? [this.targetOf(window)] : (await this.pages()).map((p) => p.targetId);
     const sessions = await Promise.all(targets.map((t) => this.session(t).catch(() => null)));
@@ -257,7 +257,27 @@ export class CdpDriver {
       const events = live.reduce((n, s) => n + s.events, 0) - count0;
       if (now - last >= quietMs) return { settled: true, events, ms: Math.round(now - start) };
       if (now - start >= timeoutMs) return { settled: false, events, ms: Math.round(now - start) };
-      await new Promise((r) => setTimeout(r, Math.min(quietMs, Math.max(5, quietMs - (now - last)))));
+      // A cancelled settle ends at once (doctor --conformance, wire.cancel): the caller no longer waits for it.
+      await abortableDelay(Math.min(quietMs, Math.max(5, quietMs - (now - last))), signal);
+    }
+  }
+
+  /**
+   * Actionability `enabled` (protocol ActParams.actionable): re-checks the element every 50 ms until it takes
+   * input or the wait is over, then fails with element_disabled and sends nothing. Returns the ms waited.
+   */
+  private async waitEnabled(targetId: string, objectId: string, p: ActParams): Promise<number> {
+    const wait = p.actionable;
+    if (!wait?.checks.some((c) => c === 'enabled' || c === 'editable')) return 0;
+    const start = performance.now();
+    for (;;) {
+      const r = await this.send<{ result: { value?: unknown } }>(targetId, 'Runtime.callFunctionOn', { objectId, functionDeclaration: ENABLED_FUNCTION, returnByValue: true });
+      const waitedMs = Math.round(performance.now() - start);
+      if (r.result.value !== false) return waitedMs;
+      if (waitedMs >= wait.timeoutMs) {
+        throw new ComputerUseError('element_disabled', `The element stayed disabled for ${waitedMs} ms; nothing was sent.`, { states: ['disabled'], waitedMs, unmet: ['enabled'] });
+      }
+      await new Promise((r) => setTimeout(r, Math.min(50, Math.max(1, wait.timeoutMs - waitedMs))));
     }
   }
 
@@ -286,6 +306,7 @@ export class CdpDriver {
     }
     const { object } = await this.send<{ object: { objectId?: string } }>(targetId, 'DOM.resolveNode', { backendNodeId }).catch(gone);
     if (!object.objectId) throw new ComputerUseError('stale_ref', 'The element no longer exists.', { reason: 'gone' });
+    const waitedMs = await this.waitEnabled(targetId, object.objectId, p);
     const call = async (op: string, value?: string): Promise<{ detail?: string; error?: string; code?: string; focused?: boolean }> => {
       const r = await this.send<{ result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(targetId, 'Runtime.callFunctionOn', {
         objectId: object.objectId, functionDeclaration: ACT_FUNCTION, arguments: [{ value: op }, { value: value ?? null }],
@@ -296,7 +317,7 @@ export class CdpDriver {
     };
     const check = (r: { detail?: string; error?: string; code?: string }): string => {
       if (r.error) {
-        const code = r.code && ['unsupported', 'invalid_params', 'action_failed'].includes(r.code) ? r.code as 'unsupported' : 'action_failed';
+        const code = r.code && ['unsupported', 'invalid_params', 'action_failed', 'stale_ref'].includes(r.code) ? r.code as 'unsupported' : 'action_failed';
         throw new ComputerUseError(code, r.error);
       }
       return r.detail ?? p.op;
@@ -307,13 +328,23 @@ export class CdpDriver {
         check(r);
         if (!r.focused) throw new ComputerUseError('action_failed', 'The element did not take the focus; nothing was typed.');
         await this.send(targetId, 'Input.insertText', { text: p.value ?? '' });
-        return { method: 'pattern', detail: 'focus + Input.insertText' };
+        return { method: 'pattern', detail: 'focus + Input.insertText', waitedMs };
       }
       if (p.op === 'drag_to') throw new ComputerUseError('unsupported', 'drag_to is not supported through the DevTools channel.');
-      return { method: 'pattern', detail: check(await call(p.op, p.value)) };
+      return { method: 'pattern', detail: check(await call(p.op, p.value)), waitedMs };
     } catch (e) {
       if (isComputerUseError(e)) throw e;
       throw new ComputerUseError('action_failed', (e as Error).message);
     }
   }
+}
+
+/** Waits `ms`, or less when `signal` aborts (then rejects with its reason). */
+function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason instanceof Error ? signal.reason : new ComputerUseError('timeout', 'The caller cancelled the request.'));
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => { clearTimeout(timer); reject(signal!.reason instanceof Error ? signal!.reason : new ComputerUseError('timeout', 'The caller cancelled the request.')); };
+    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

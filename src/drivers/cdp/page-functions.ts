@@ -30,6 +30,12 @@ export const NEXT_FRAME = `new Promise((r) => requestAnimationFrame(() => setTim
  * set_value uses the prototype's native value setter and fires input + change, so frameworks that track
  * the value themselves (React) see the edit; a contenteditable gets execCommand('insertText').
  */
+/** True when the element takes input: not disabled (itself, a disabled fieldset, aria-disabled on it or above). */
+export const ENABLED_FUNCTION = `function () {
+  if (this.nodeType !== 1) return true;
+  return !(this.matches(':disabled') || this.closest('[aria-disabled="true"]'));
+}`;
+
 export const ACT_FUNCTION = `function (op, value) {
   const el = this.nodeType === 9 ? (this.scrollingElement || this.documentElement) : this;
   const win = el.ownerDocument.defaultView;
@@ -44,6 +50,8 @@ export const ACT_FUNCTION = `function (op, value) {
   const checkedOf = (e) => 'checked' in e && (e instanceof win.HTMLInputElement) ? e.checked
     : e.getAttribute && e.hasAttribute('aria-checked') ? e.getAttribute('aria-checked') : e.getAttribute && e.getAttribute('aria-pressed');
   const text = (e) => (e.label || e.textContent || '').trim();
+  // A removed element stays reachable by its backend node id until collected, and click() on it "works".
+  if (this.nodeType !== 9 && !el.isConnected) return fail('stale_ref', 'The element was removed from the page; take a new snapshot.');
   switch (op) {
     case 'click': {
       if (el instanceof win.HTMLOptionElement && el.parentElement) return selectIn(el.closest('select'), el);

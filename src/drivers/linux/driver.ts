@@ -181,8 +181,8 @@ export class LinuxDriver {
       },
       'node.act': (p, ctx?: { signal?: AbortSignal }) => act(this.bus, this.input, p, ctx?.signal, this.events, () => { this.lastInputAt = performance.now(); }),
       'events.subscribe': () => ({ ok: true }),
-      'ui.settle': (p) => this.events.settle(p.quietMs, p.timeoutMs, p.window ? targetOf(p.window).dest : undefined,
-        { since: this.lastInputAt, firstEventMs: FIRST_EVENT_MS, ...(p.minMs !== undefined ? { minMs: p.minMs } : {}) }),
+      'ui.settle': (p, ctx?: { signal?: AbortSignal }) => this.events.settle(p.quietMs, p.timeoutMs, p.window ? targetOf(p.window).dest : undefined,
+        { since: this.lastInputAt, firstEventMs: FIRST_EVENT_MS, ...(p.minMs !== undefined ? { minMs: p.minMs } : {}), ...(ctx?.signal ? { signal: ctx.signal } : {}) }),
       'input.keys': (p, ctx?: { signal?: AbortSignal }) => this.keys(p, ctx?.signal),
       // The visible agent (issue 14 item 3): frame the target window and title the status window, X11 only.
       'ui.highlight': async (p) => {

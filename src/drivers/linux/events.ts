@@ -104,7 +104,7 @@ export class EventWatcher {
    * closing popovers and dialogs animate and send their last events ~200 ms later. When the app has sent
    * nothing since `since` (the last input), the wait lasts at least `firstEventMs`.
    */
-  async settle(quietMs: number, timeoutMs: number, app?: string, opts: { since?: number; firstEventMs?: number; tailMs?: number; minMs?: number } = {}): Promise<{ settled: boolean; events: number; ms: number }> {
+  async settle(quietMs: number, timeoutMs: number, app?: string, opts: { since?: number; firstEventMs?: number; tailMs?: number; minMs?: number; signal?: AbortSignal } = {}): Promise<{ settled: boolean; events: number; ms: number }> {
     const start = performance.now();
     const tailMs = opts.tailMs ?? Math.max(quietMs, 250);
     // An act whose app has not reacted yet may still be working (GTK3's file chooser answers a Save click
@@ -125,6 +125,8 @@ export class EventWatcher {
     let pings = 0;
     try {
       for (;;) {
+        // A cancelled settle ends at once (doctor --conformance, wire.cancel): the caller no longer waits for it.
+        opts.signal?.throwIfAborted();
         if (app) {
           const left = deadline - performance.now();
           if (left <= 0) return result(false);
