@@ -6,7 +6,7 @@
  * a stub prints comes from files the test writes (`out/<program>`), so a screen is a file.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandResult, FakeAdbDevice } from './fake-adb-server.js';
@@ -40,8 +40,15 @@ export class MkshDevice implements FakeAdbDevice {
     for (const p of DEVICE_PROGRAMS) { const f = join(this.dir, 'bin', p); writeFileSync(f, STUB); chmodSync(f, 0o755); }
   }
 
-  /** Sets what a program prints (`key` is `name` or `name.firstArg`). */
-  print(key: string, text: string): void { writeFileSync(join(this.dir, 'out', key), text); }
+  /**
+   * Sets what a program prints (`key` is `name` or `name.firstArg`). Written to a temp file and renamed, so a stub
+   * running meanwhile (the host reads in parallel) sees the old screen or the new one, never a half-written file.
+   */
+  print(key: string, text: string): void {
+    const tmp = join(this.dir, 'out', `.${key}.${process.pid}.tmp`);
+    writeFileSync(tmp, text);
+    renameSync(tmp, join(this.dir, 'out', key));
+  }
   /** Sets a program's exit code and stderr. */
   failWith(name: string, code: number, stderr = ''): void { writeFileSync(join(this.dir, 'exit', name), String(code)); writeFileSync(join(this.dir, 'err', name), stderr); }
 

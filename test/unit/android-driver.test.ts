@@ -123,3 +123,16 @@ test('a locked phone, an unauthorized one and a link that drops mid-act each say
     await assert.rejects(async () => h['apps.list']({}, ctx), (e: unknown) => isComputerUseError(e, 'permission_denied') && /Allow USB debugging|unauthorized/.test(e.message));
   });
 });
+
+test('dumps never overlap on the phone: screens read in parallel by the host take turns', async () => {
+  const xml = '<hierarchy rotation="0"><node class="android.widget.FrameLayout" package="p" bounds="[0,0][10,10]"/></hierarchy>';
+  let running = 0;
+  let most = 0;
+  const client = {
+    shell: async () => ({ stdout: Buffer.from('mCurrentFocus=Window{1 u0 p/p.Main}\n'), stderr: Buffer.alloc(0), exitCode: 0 }),
+    exec: async () => { running++; most = Math.max(most, running); await new Promise((r) => setTimeout(r, 30)); running--; return Buffer.from(xml); },
+  } as unknown as AdbClient;
+  const driver = new AndroidDriver({ client });
+  await Promise.all([driver.screen(), driver.screen(), driver.screen()]);
+  assert.equal(most, 1);
+});

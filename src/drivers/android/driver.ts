@@ -62,6 +62,7 @@ export class AndroidDriver {
   serial = '';
   facts: DeviceFacts | undefined;
   private last: Screen | undefined;
+  private dumping: Promise<void> = Promise.resolve();
   private readonly pollMs: number;
 
   constructor(private readonly options: AndroidDriverOptions = {}) {
@@ -99,7 +100,10 @@ export class AndroidDriver {
     if (isLocked(window)) {
       throw new ComputerUseError('permission_denied', 'the phone is locked: unlock it, then try again (nothing was sent)', { reason: 'screen_locked' });
     }
-    const dump = await dumpUi(this.client, this.serial);
+    // One uiautomator at a time: a second dump started while one runs fails on the phone (the service is taken).
+    const turn = this.dumping.then(() => dumpUi(this.client, this.serial));
+    this.dumping = turn.then(() => undefined, () => undefined);
+    const dump = await turn;
     this.last = screenOf(dump.xml, parseForeground(window), dump.ms);
     return this.last;
   }
