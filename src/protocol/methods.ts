@@ -391,6 +391,13 @@ export const CaptureResult = Type.Object({
   marks: Type.Array(Type.Object({ label: Str(16), box: Rect, labelBox: Rect }), { maxItems: 1000 }),
   /** SHA-256 of the PNG bytes. */
   sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  /**
+   * Screen rectangles of other windows (not proven to be the target's process) lying over the window, whose
+   * pixels were blacked out before the image was read or sent; top first. Absent when nothing covered it.
+   */
+  covered: Type.Optional(Type.Array(Rect, { maxItems: LIMITS.items })),
+  /** True when pixels of the capture outside the window's own rectangle (beside or under it) were blacked out. */
+  outside: Type.Optional(Type.Boolean()),
   ms: Type.Number({ minimum: 0 }),
 });
 export type CaptureResult = Static<typeof CaptureResult>;
@@ -404,6 +411,13 @@ export const OcrResult = Type.Object({
   lines: Type.Array(OcrLine, { maxItems: LIMITS.items }),
   /** The capture the text was read from (scale 1: screen pixels); the image itself never leaves the driver. */
   geometry: CaptureGeometry,
+  /**
+   * Screen rectangles of other windows (not proven to be the target's process) lying over the window, whose
+   * pixels were blacked out before the image was read or sent; top first. Absent when nothing covered it.
+   */
+  covered: Type.Optional(Type.Array(Rect, { maxItems: LIMITS.items })),
+  /** True when pixels of the capture outside the window's own rectangle (beside or under it) were blacked out. */
+  outside: Type.Optional(Type.Boolean()),
   ms: Type.Object({ capture: Type.Number({ minimum: 0 }), ocr: Type.Number({ minimum: 0 }) }),
 });
 export type OcrResult = Static<typeof OcrResult>;
@@ -436,8 +450,13 @@ export type ClipboardParams = Static<typeof ClipboardParams>;
 export const ClipboardResult = Type.Object({
   text: Type.Optional(Str(1_000_000)),
   method: Str(LIMITS.id),
-  /** Who owns the CLIPBOARD selection; `secret` when it offers the password-manager hint. */
-  owner: Type.Optional(Type.Object({ pid: Type.Optional(Pid), secret: Type.Optional(Type.Boolean()) })),
+  /**
+   * Who owns the CLIPBOARD selection: the live process the platform proves holds it (pid, start time);
+   * `secret` when it offers the password-manager hint; `unproven` when the selection has an owner but no live
+   * process can be proven to hold it (then no text is sent).
+   */
+  owner: Type.Optional(Type.Object({ pid: Type.Optional(Pid), startTime: Type.Optional(Type.Integer({ minimum: 0 })), secret: Type.Optional(Type.Boolean()),
+    unproven: Type.Optional(Type.Boolean()) })),
 });
 export type ClipboardResult = Static<typeof ClipboardResult>;
 

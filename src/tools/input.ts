@@ -71,11 +71,15 @@ export const inputTool = defineTool({
 
 /**
  * Why clipboard content may not be returned: it came from a password field (the owner offers the
- * x-kde-passwordManagerHint target) or from a process of an app the policy denies (a password manager).
- * Drivers that cannot tell the owner report none; then only the content's own redaction applies.
+ * x-kde-passwordManagerHint target), from a process of an app the policy denies (a password manager), or
+ * from an owner no live process can be proven to be. Drivers that cannot tell the owner at all report none;
+ * then only the content's own redaction applies.
  */
-function clipboardRefusal(session: Session, owner: { pid?: number; secret?: boolean } | undefined): string | undefined {
+function clipboardRefusal(session: Session, owner: { pid?: number; secret?: boolean; unproven?: boolean } | undefined): string | undefined {
   if (owner?.secret) return 'it was copied from a password field (the copying app marked it secret)';
+  if (owner?.unproven || (owner && owner.pid === undefined)) {
+    return 'no running process could be proven to hold it (the one that copied it has exited, as a copy tool that forks into the background does)';
+  }
   if (owner?.pid !== undefined) {
     const why = session.gate.visible({ name: '', pid: owner.pid });
     if (why) return `it was copied from an app computer-use may not use (${why})`;

@@ -152,7 +152,7 @@ test('a file chooser\'s current folder comes from its GTK path bar; a cut bar or
 
 test('clipboard_read refuses text a password field copied (owner.secret) or a denied app owns; other text is read', async () => {
   class ClipFake extends PolicyFake {
-    result: { text: string; method: string; owner?: { pid?: number; secret?: boolean } } = { text: '', method: 'fake' };
+    result: { text: string; method: string; owner?: { pid?: number; secret?: boolean; unproven?: boolean } } = { text: '', method: 'fake' };
     override handlers(): ReturnType<PolicyFake['handlers']> {
       return { ...super.handlers(), 'input.clipboard': () => this.result };
     }
@@ -171,6 +171,15 @@ test('clipboard_read refuses text a password field copied (owner.secret) or a de
   const denied = await read();
   assert.equal(denied.code, 'denied_by_policy', denied.text);
   assert.match(denied.text, /password manager/);
+  // An owner no live process is proven to be (a forked copy tool's exited first process): refused, whatever
+  // text a driver sent along.
+  for (const owner of [{ unproven: true }, {}]) {
+    fake.result = { text: 'horse-unproven', method: 'fake', owner };
+    const unproven = await read();
+    assert.equal(unproven.code, 'denied_by_policy', unproven.text);
+    assert.match(unproven.text, /no running process could be proven/);
+    assert.ok(!unproven.text.includes('horse'), unproven.text);
+  }
   fake.result = { text: 'plain words', method: 'fake', owner: { pid: 5000 } };
   const plain = await read();
   assert.equal(plain.isError, false, plain.text);

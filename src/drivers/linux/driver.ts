@@ -17,7 +17,7 @@ import { A11yBus, isGone } from './bus.js';
 import { readTreeCached } from './cache.js';
 import { EventWatcher } from './events.js';
 import { noteActiveDescendant, noteTableChange } from './table.js';
-import { chordStrokes, LinuxInput, textStrokes, type Expect } from './input.js';
+import { chordStrokes, LinuxInput, ownedBy, textStrokes, type Expect } from './input.js';
 import { A11Y_FIX_COMMANDS, a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './prereq.js';
 import { readElement, readTree, targetOf, toRawNode } from './reader.js';
 import { findText, readRange } from './text.js';
@@ -25,7 +25,9 @@ import { inside, sameRect } from '../../fallback/geometry.js';
 import type { KeysParams, PointerParams } from '../../protocol/methods.js';
 import { Overlay } from './x11/overlay.js';
 import { x11 } from './x11/connection.js';
-import { captureRect, listDisplays, ocrPng, readClipboard, scaleAndMark, writeClipboard } from './screen.js';
+import { listDisplays, ocrPng, readClipboard, scaleAndMark, writeClipboard } from './screen.js';
+import { captureWindow, coverFacts, type WindowCapture } from './x11/capture.js';
+import { blackAt } from '../../fallback/cover.js';
 import { ATSPI_ROOT_PROPERTY, appLaunchEnv } from './toolkits.js';
 import { inaccessibleApps, isX11Handle, x11WindowInfo, xidOf } from './x11apps.js';
 
@@ -195,17 +197,20 @@ export class LinuxDriver {
       'screen.capture': async (p) => {
         const t0 = performance.now();
         const w = await this.windowInfo(p.window);
-        const { png, rect } = await captureRect(this.boundsOf(w.bounds));
-        const res = await scaleAndMark(png, rect, this.boundsOf(w.bounds), p.maxEdge ?? 1280, p.marks ?? []);
-        return { ...res, ms: Math.round(performance.now() - t0) };
+        const { png, rect, plan } = await this.capture(w);
+        // A mark whose element is blacked out would point the model at another app's pixels: not drawn.
+        const marks = (p.marks ?? []).filter((m) => !blackAt(plan, m.bounds[0] + m.bounds[2] / 2, m.bounds[1] + m.bounds[3] / 2));
+        const res = await scaleAndMark(png, rect, this.boundsOf(w.bounds), p.maxEdge ?? 1280, marks);
+        return { ...res, ...coverFacts(plan), ms: Math.round(performance.now() - t0) };
       },
       'screen.ocr': async (p) => {
         const t0 = performance.now();
         const w = await this.windowInfo(p.window);
-        const { png, rect } = await captureRect(this.boundsOf(w.bounds));
+        const { png, rect, plan } = await this.capture(w);
         const t1 = performance.now();
         const lines = await ocrPng(png, rect);
-        return { lines, geometry: { screen: rect, window: this.boundsOf(w.bounds), width: rect[2], height: rect[3], scale: 1 }, ms: { capture: Math.round(t1 - t0), ocr: Math.round(performance.now() - t1) } };
+        return { lines, geometry: { screen: rect, window: this.boundsOf(w.bounds), width: rect[2], height: rect[3], scale: 1 }, ...coverFacts(plan),
+          ms: { capture: Math.round(t1 - t0), ocr: Math.round(performance.now() - t1) } };
       },
       'input.pointer': async (p, ctx?: { signal?: AbortSignal }) => {
         const w = await this.checkPointerTarget(p);
@@ -218,12 +223,14 @@ export class LinuxDriver {
         if (p.action === 'read') {
           // The owner first: what the clipboard held when it was read is what the owner offered.
           const owner = await this.input.clipboardOwner();
-          // A secret the owner marked as such (a password manager's copy) never leaves the driver.
-          if (owner?.secret) return { method: 'xclip', owner };
+          // A secret the owner marked as such (a password manager's copy), or a copy whose owner could not be
+          // proven (clipboard.ts), never leaves the driver.
+          if (owner?.secret || owner?.unproven) return { method: 'xclip', owner };
           const text = await readClipboard();
           return owner ? { text, method: 'xclip', owner } : { text, method: 'xclip' };
         }
-        await writeClipboard(p.text ?? '');
+        // Done once the xclip the driver started owns the selection (the owner a later read proves).
+        await writeClipboard(p.text ?? '', async (pid) => (await this.input.clipboardOwner())?.pid === pid);
         return { method: 'xclip' };
       },
       'screen.displays': async () => ({ displays: await listDisplays() }),
@@ -234,6 +241,23 @@ export class LinuxDriver {
       'text.read': (p) => readRange(this.bus, targetOf(p.id), p.start ?? 0, p.end ?? Number.MAX_SAFE_INTEGER),
       'text.find': (p) => findText(this.bus, targetOf(p.id), p.text, p.limit ?? 20),
     });
+  }
+
+  /**
+   * The window's pixels with everything that is not the window blacked out (x11/capture.ts): X11 only, since
+   * only there can the driver read the stacking order that proves what a screen area shows.
+   */
+  private async capture(w: WindowInfo): Promise<WindowCapture> {
+    const rect = this.boundsOf(w.bounds);
+    const windows = displayServer() === 'wayland' ? undefined : await this.input.x11Windows();
+    if (!windows) {
+      throw new ComputerUseError('unsupported', 'Screen capture needs an X11 display, where the stacking order proves what a screen area shows; ' +
+        'on Wayland it would go through the desktop portal, which is not implemented. Use computer_observe.');
+    }
+    const xw = await this.input.xWindowOf(w);
+    if (!xw) throw new ComputerUseError('window_changed', 'No X window of the app\'s process is on screen (minimized or closed?); nothing was captured. Call computer_apps.');
+    const expect: Expect = { pid: w.pid, ...(w.startTime !== undefined ? { startTime: w.startTime } : {}) };
+    return captureWindow(windows, { window: xw.id, owns: (pid) => ownedBy(pid, expect) }, rect);
   }
 
   private boundsOf(b: WindowInfo['bounds']): [number, number, number, number] {

@@ -51,6 +51,12 @@ export function textStrokes(text: string): KeyInput[] {
   });
 }
 
+/** True when `pid` is the expected process: the same pid and, when known, the same start time (not a reused pid). */
+export function ownedBy(pid: number | undefined, expect: Expect): boolean {
+  if (pid === undefined || pid !== expect.pid) return false;
+  return expect.startTime === undefined || procInfo(pid)?.startTime === expect.startTime;
+}
+
 /** X11 input for the Linux driver. */
 export class LinuxInput {
   private xtest: Promise<XTest> | undefined;
@@ -156,8 +162,7 @@ export class LinuxInput {
   }
 
   private owns(pid: number | undefined, expect: Expect): boolean {
-    if (pid === undefined || pid !== expect.pid) return false;
-    return expect.startTime === undefined || procInfo(pid)?.startTime === expect.startTime;
+    return ownedBy(pid, expect);
   }
 
   /**
@@ -262,13 +267,16 @@ export class LinuxInput {
     }
   }
 
-  /** The CLIPBOARD owner's pid and secret hint, when an X connection can tell. */
+  /**
+   * The CLIPBOARD owner's proven pid and secret hint; undefined without X input or when nothing owns it,
+   * unproven when the X server could not be asked.
+   */
   async clipboardOwner(): Promise<ClipboardOwner | undefined> {
     if (!this.available) return undefined;
     try {
       const { test, windows } = await this.parts();
       return await clipboardOwner(test.x, windows);
-    } catch { return undefined; }
+    } catch { return { unproven: true }; }
   }
 
   /** Gives back keycodes bound for typing. */

@@ -1,7 +1,6 @@
 /**
- * Pixels on X11, for the fallback ladder (issue 5): window capture (ImageMagick `import` of the root window,
- * cropped to the window's screen rectangle, so the image shows exactly what a click at a point would hit),
- * scaling and Set-of-Mark labels (`convert -draw`), OCR (`tesseract … tsv`), displays (`xrandr`) and the
+ * Pixels on X11, for the fallback ladder (issue 5): the window capture itself is x11/capture.ts (the screen
+ * area with every other window blacked out); here are scaling and Set-of-Mark labels (`convert -draw`), OCR (`tesseract … tsv`), displays (`xrandr`) and the
  * clipboard (`xclip`). Every image stays in this process unless `screen.capture` was asked for it.
  */
 import { spawn } from 'node:child_process';
@@ -48,18 +47,6 @@ function rootWindowSize(): Promise<[number, number]> {
     return [Number(/Width:\s*(\d+)/.exec(s)?.[1] ?? 0), Number(/Height:\s*(\d+)/.exec(s)?.[1] ?? 0)] as [number, number];
   }).catch((e: unknown) => { rootSize = undefined; throw e; });
   return rootSize;
-}
-
-/** Captures a screen rectangle (clipped to the screen) as PNG; returns the PNG and the rectangle captured. */
-export async function captureRect(rect: Rect): Promise<{ png: Buffer; rect: Rect }> {
-  if (process.env['XDG_SESSION_TYPE'] === 'wayland' && !process.env['DISPLAY']) {
-    throw new ComputerUseError('unsupported', 'Screen capture needs X11; on Wayland it goes through the desktop portal, which is not implemented.');
-  }
-  const [w, h] = await rootWindowSize();
-  const r = intersect(rect, [0, 0, w, h]);
-  if (!r) throw new ComputerUseError('window_changed', 'The window is off the screen (or minimized); nothing to capture. Bring it on screen and try again.');
-  const png = await exec('import', ['-silent', '-window', 'root', '-crop', `${r[2]}x${r[3]}+${r[0]}+${r[1]}`, '+repage', 'png:-'], { pkg: 'imagemagick' });
-  return { png, rect: r };
 }
 
 /** Scales a capture so its long edge is ≤ maxEdge and draws Set-of-Mark labels over it. */
@@ -133,15 +120,34 @@ export async function readClipboard(): Promise<string> {
   }
 }
 
-/** Owns the CLIPBOARD selection with `text` (xclip keeps serving it in the background until someone else copies). */
-export function writeClipboard(text: string): Promise<void> {
+/**
+ * Owns the CLIPBOARD selection with `text`: an xclip in the foreground (-quiet) serves it until someone else
+ * copies, so the process the X server names as the owner is the one that holds it (a forking xclip leaves the
+ * pid of an exited process, which a read cannot prove). Resolves once `owns(pid)` says that xclip owns it.
+ */
+export function writeClipboard(text: string, owns: (pid: number) => Promise<boolean>, timeoutMs = 5000): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('xclip', ['-selection', 'clipboard', '-i'], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
-    child.on('error', (e: NodeJS.ErrnoException) => reject(e.code === 'ENOENT'
+    const child = spawn('xclip', ['-quiet', '-selection', 'clipboard', '-i'], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+    let settled = false;
+    const settle = (e?: Error): void => {
+      if (settled) return;
+      settled = true;
+      if (e) reject(e); else resolve();
+    };
+    child.on('error', (e: NodeJS.ErrnoException) => settle(e.code === 'ENOENT'
       ? new ComputerUseError('unsupported', 'xclip is not installed (Debian package xclip).') : e));
-    // xclip forks a server and its first process exits once the selection is owned.
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new ComputerUseError('action_failed', `xclip exited with ${code}`))));
+    child.on('exit', (code) => settle(new ComputerUseError('action_failed', `xclip exited with ${code} before it owned the clipboard`)));
     child.unref();
+    child.stdin.on('error', () => undefined);
     child.stdin.end(text);
+    const deadline = performance.now() + timeoutMs;
+    const poll = async (): Promise<void> => {
+      while (!settled) {
+        if (child.pid !== undefined && await owns(child.pid).catch(() => false)) { settle(); return; }
+        if (performance.now() >= deadline) { child.kill('SIGKILL'); settle(new ComputerUseError('timeout', `xclip did not own the clipboard within ${timeoutMs} ms`)); return; }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    void poll();
   });
 }

@@ -7,12 +7,15 @@
  * `input.clipboard` → `owner: {pid, secret}`); without it the tool cannot tell who copied.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdtemp } from 'node:fs/promises';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Computer } from '../../../src/index.js';
+import { X11 } from '../../../src/drivers/linux/x11/connection.js';
+import { XWindows } from '../../../src/drivers/linux/x11/windows.js';
 import { killApp, openComputer } from '../helpers.js';
 
 const OWNER = join(process.cwd(), 'test', 'apps', 'clipboard-owner.py');
@@ -58,6 +61,42 @@ test('a clipboard owned by a denied app (a password manager) is not read', async
   const r = await computer.tools.input({ action: 'clipboard_read' });
   assert.equal(r.code, 'denied_by_policy', r.text);
   assert.ok(!r.text.includes('horse'), r.text);
+});
+
+/** Pids of live processes running `exe` (to end what a test started, by pid). */
+function pidsRunning(exe: string): number[] {
+  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
+    try { return readlinkSync(`/proc/${pid}/exe`) === exe; } catch { return false; }
+  });
+}
+
+test('a secret copied by a renamed xclip that forked into the background is not read', async () => {
+  await mkdir(join(dir, 'x'), { recursive: true });
+  const keepass = join(dir, 'x', 'keepassxc');
+  await copyFile('/usr/bin/xclip', keepass);
+  // xclip connects to the X server, then forks a server and its first process exits: the server's client pid
+  // for the selection owner is that first, gone process.
+  // Output not piped: the forked server inherits it and would keep spawnSync waiting.
+  const first = spawnSync(keepass, ['-selection', 'clipboard', '-i'], { input: 'vault-password-Zq81', stdio: ['pipe', 'ignore', 'ignore'], timeout: 10_000 });
+  assert.equal(first.status, 0, 'the renamed xclip failed');
+  const x = await X11.open(process.env['DISPLAY']);
+  try {
+    const clipboard = await x.atom('CLIPBOARD');
+    let ownerPid: number | undefined;
+    for (let i = 0; i < 100 && ownerPid !== first.pid; i++) {
+      const owner = await x.request<number>('GetSelectionOwner', clipboard);
+      ownerPid = owner ? await new XWindows(x).serverPidOf(owner) : undefined;
+      if (ownerPid !== first.pid) await new Promise((res) => setTimeout(res, 50));
+    }
+    assert.equal(ownerPid, first.pid, 'the selection owner is not the first xclip process: the premise of this test does not hold');
+    assert.ok(pidsRunning(keepass).length > 0, 'the forked xclip is not running');
+    const r = await computer.tools.input({ action: 'clipboard_read' });
+    assert.equal(r.code, 'denied_by_policy', r.text);
+    assert.ok(!r.text.includes('Zq81'), r.text);
+  } finally {
+    x.close();
+    for (const pid of pidsRunning(keepass)) await killApp(pid);
+  }
 });
 
 test('an ordinary clipboard is still read', async () => {

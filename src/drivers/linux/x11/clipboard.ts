@@ -1,30 +1,51 @@
 /**
- * Who owns the CLIPBOARD selection, and whether the owner marks it secret: password managers offer the
- * `x-kde-passwordManagerHint` target ("secret") with what they copy.
+ * Who owns the CLIPBOARD selection, proven from the process that holds it now, and whether the owner marks
+ * it secret: password managers offer the `x-kde-passwordManagerHint` target ("secret") with what they copy.
  */
+import { readFileSync } from 'node:fs';
+import { procInfo } from '../../../common/proc.js';
 import type { X11 } from './connection.js';
 import type { XWindows } from './windows.js';
 
-/** The clipboard owner as far as the X server can tell. */
-export interface ClipboardOwner { pid?: number; secret?: boolean }
+/**
+ * The clipboard owner as far as the X server can prove it: the pid (and start time) of the live process whose
+ * connection created the selection owner's window; `unproven` when there is none to name.
+ */
+export interface ClipboardOwner { pid?: number; startTime?: number; secret?: boolean; unproven?: boolean }
 
 /** The target a password manager offers with a copied secret. */
 export const SECRET_HINT = 'x-kde-passwordManagerHint';
 
 /**
- * Reads the owner of CLIPBOARD: its window → pid (X-Resource, else `_NET_WM_PID` through XWindows.pidOf), and
- * its TARGETS list, asked for through a small unmapped window of our own and answered with a bound.
+ * Reads the owner of CLIPBOARD: its window → the X server's client pid (X-Resource; never `_NET_WM_PID`,
+ * which the client writes itself) → that process, which must be alive. A tool that connects and then forks
+ * a server to hold the selection (xclip does) leaves the pid of its first, exited process: unproven, since
+ * nothing tells which process holds the connection now. Its TARGETS list is asked for through a small
+ * unmapped window of our own and answered with a bound.
  */
 export async function clipboardOwner(x: X11, windows: XWindows, timeoutMs = 1000): Promise<ClipboardOwner | undefined> {
   const clipboard = await x.atom('CLIPBOARD');
   const owner = await x.request<number>('GetSelectionOwner', clipboard);
   if (!owner) return undefined;
   const out: ClipboardOwner = {};
-  const pid = await windows.pidOf(owner);
-  if (pid !== undefined) out.pid = pid;
+  const pid = await windows.serverPidOf(owner);
+  const info = pid !== undefined && alive(pid) ? procInfo(pid) : undefined;
+  if (pid !== undefined && info) {
+    out.pid = pid;
+    if (info.startTime !== undefined) out.startTime = info.startTime;
+  } else out.unproven = true;
   const targets = await selectionTargets(x, clipboard, timeoutMs).catch(() => undefined);
   if (targets) out.secret = targets.includes(SECRET_HINT);
   return out;
+}
+
+/** True when the process runs (a zombie, exited but not yet reaped, holds no connection). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch { return false; }
 }
 
 /** The names of the targets the selection owner offers (ConvertSelection of TARGETS). */

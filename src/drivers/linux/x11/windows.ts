@@ -75,14 +75,36 @@ export class XWindows {
    * connection, which a client cannot fake), else `_NET_WM_PID` (which the client sets itself).
    */
   async pidOf(win: number): Promise<number | undefined> {
+    // No X-Resource answer (no extension, or a remote client): fall back to the property.
+    const proven = await this.serverPidOf(win);
+    if (proven !== undefined) return proven;
+    const [pid] = await this.cardinals(win, '_NET_WM_PID');
+    return pid ? pid : undefined;
+  }
+
+  /**
+   * The pid of the client that created a window, as the X server knows it (X-Resource LocalClientPID, taken
+   * from the connection's socket when it connected); undefined when the server cannot tell. This is the only
+   * pid that proves anything: `_NET_WM_PID` is whatever the client wrote.
+   */
+  async serverPidOf(win: number): Promise<number | undefined> {
     try {
       const res = await this.x.extension('res');
       const ids = await this.x.extRequest<{ mask: number; value: number[] }[]>(res, 'QueryClientIds', [{ client: win, mask: 2 /* LocalClientPID */ }]);
       const pid = ids.find((i) => i.mask === 2)?.value[0];
-      if (pid) return pid;
-    } catch { /* no X-Resource, or a remote client: fall back to the property */ }
-    const [pid] = await this.cardinals(win, '_NET_WM_PID');
-    return pid ? pid : undefined;
+      return pid ? pid : undefined;
+    } catch { return undefined; }
+  }
+
+  /** The root's child that holds a window (its window manager frame, or the window itself); bounded depth. */
+  async topLevelOf(win: number, depth = 8): Promise<number> {
+    let w = win;
+    for (let i = 0; i < depth; i++) {
+      const tree = await this.x.request<{ parent: number }>('QueryTree', w).catch(() => undefined);
+      if (!tree || tree.parent === this.x.root || tree.parent === 0) return w;
+      w = tree.parent;
+    }
+    return w;
   }
 
   /** The top-level client windows, bottom to top (`_NET_CLIENT_LIST_STACKING`). */
