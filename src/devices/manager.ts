@@ -5,6 +5,7 @@
  * device (it was sent; whether it happened is unknown). Remote devices also get a heartbeat, and a link that
  * dropped is brought back in the background with backoff (issue 12 items 1 and 4).
  */
+import { escapeLine } from '../engine/escape.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { HelloResult, MethodName, ParamsOf, ResultOf } from '../protocol/methods.js';
 import type { DriverCommand, DriverConnection } from './stdio.js';
@@ -172,6 +173,18 @@ export class Device {
    * call: it rejects at once with the signal's reason, and the peer passes the cancel on to the driver.
    */
   async call<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs = this.timeoutMs, signal?: AbortSignal): Promise<ResultOf<M>> {
+    try {
+      return await this.callWithRetry(method, params, timeoutMs, signal);
+    } catch (e) {
+      // A driver's (or a paired device's) error message, and the stderr tail added to it, are outside text,
+      // often quoting an app's words: they leave the device escaped to one line (engine/escape.ts).
+      const shown = e instanceof ComputerUseError ? escapeLine(e.message) : undefined;
+      if (e instanceof ComputerUseError && shown !== e.message) throw new ComputerUseError(e.code, shown ?? '', e.details);
+      throw e;
+    }
+  }
+
+  private async callWithRetry<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs: number, signal?: AbortSignal): Promise<ResultOf<M>> {
     try {
       return await this.callOnce(method, params, timeoutMs, signal);
     } catch (e) {

@@ -4,6 +4,7 @@
  * (display, XTest, session bus, /proc of the app). It reports; the one thing it changes, toolkit
  * accessibility (`org.a11y.Status.IsEnabled`), only with `fix` and after the user confirmed through a `Confirmer`.
  */
+import { escapeLine, nameText, quoteText } from '../engine/escape.js';
 import { Device } from '../devices/manager.js';
 import type { AppInfo, WindowInfo } from '../engine/node.js';
 import { countNodes, walk } from '../engine/node.js';
@@ -296,20 +297,21 @@ export async function diagnoseApp(device: Device, apps: AppInfo[], name: string 
 /** Human-readable report. */
 export function formatDoctor(r: DoctorReport): string {
   const mark: Record<CheckStatus, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL', info: 'info' };
-  const lines = [`computer-use doctor · ${r.platform} · ${r.session}${r.sessionInfo?.headless ? ` (headless ${r.sessionInfo.headless})` : ''}${r.hello ? ` · driver ${r.hello.platform} ${r.hello.version}` : ''}`];
+  const lines = [`computer-use doctor · ${r.platform} · ${r.session}${r.sessionInfo?.headless ? ` (headless ${r.sessionInfo.headless})` : ''}${r.hello ? ` · driver ${nameText(r.hello.platform)} ${nameText(r.hello.version)}` : ''}`];
+  // Summaries and fixes quote what the driver, the device and the apps said: one line each (engine/escape.ts).
   for (const c of r.checks) {
-    lines.push(`${mark[c.status]} ${c.id}: ${c.summary}`);
-    if (c.fix && c.status !== 'ok') lines.push(`     fix: ${c.fix}`);
+    lines.push(`${mark[c.status]} ${c.id}: ${escapeLine(c.summary)}`);
+    if (c.fix && c.status !== 'ok') lines.push(`     fix: ${escapeLine(c.fix)}`);
   }
   if (r.app) {
     const a = r.app;
-    lines.push(`${mark[a.status]} app ${a.name}${a.pid !== undefined ? ` pid=${a.pid}` : ''} (${a.toolkit}${a.onBus ? '' : ', not on the accessibility bus'}): ${a.summary}`);
-    for (const w of a.windows) lines.push(`     window ${JSON.stringify(w.title)}: ${w.nodes} nodes${w.webNodes !== undefined && (a.toolkit === 'chromium' || a.toolkit === 'electron') ? `, ${w.webNodes} in web content` : ''}`);
-    for (const f of a.fixes) lines.push(`     fix: ${f}`);
+    lines.push(`${mark[a.status]} app ${nameText(a.name)}${a.pid !== undefined ? ` pid=${a.pid}` : ''} (${a.toolkit}${a.onBus ? '' : ', not on the accessibility bus'}): ${escapeLine(a.summary)}`);
+    for (const w of a.windows) lines.push(`     window ${quoteText(w.title)}: ${w.nodes} nodes${w.webNodes !== undefined && (a.toolkit === 'chromium' || a.toolkit === 'electron') ? `, ${w.webNodes} in web content` : ''}`);
+    for (const f of a.fixes) lines.push(`     fix: ${escapeLine(f)}`);
   }
   for (const f of r.applied ?? []) {
     lines.push(`${f.result === 'applied' ? 'ok  ' : f.result === 'failed' ? 'FAIL' : 'info'} fix ${f.id}: ${f.result}${f.isEnabledAfter !== undefined ? ` (IsEnabled now ${String(f.isEnabledAfter)})` : ''}`);
-    for (const d of f.detail) lines.push(`     ${d}`);
+    for (const d of f.detail) lines.push(`     ${escapeLine(d)}`);
   }
   lines.push(r.ok ? 'All required checks passed.' : 'Some checks failed: see the fixes above.');
   return lines.join('\n');

@@ -1,5 +1,6 @@
 import type { State } from './node.js';
-import { compactCount, escapeText, MAX_NAME_CHARS, MAX_VALUE_CHARS, quote, type SnapshotLine } from './render.js';
+import { escapeText } from './escape.js';
+import { compactCount, MAX_NAME_CHARS, MAX_VALUE_CHARS, quote, type SnapshotLine } from './render.js';
 import type { Snapshot } from './snapshot.js';
 
 /** Result of `diffSnapshots`. */

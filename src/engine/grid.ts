@@ -1,3 +1,4 @@
+import { escapeText } from './escape.js';
 /**
  * Tables as grids: a table whose cells carry coordinates (`cell`) is printed as one header line and rows of
  * values, not one line per cell. A sheet view of 46 × 15 cells is ~700 elements; as lines that is ~7,000
@@ -60,11 +61,9 @@ export function addressOfCell(c: Cell): string {
   return c.cell.address ?? cellAddress(c.cell.row, c.cell.col);
 }
 
-const STRIP = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
 /** A value made safe for a grid row: one line, no pipe ambiguity, cut. */
 function cellText(v: string): string {
-  let s = v.replace(/\r?\n|\r/g, '⏎').replace(STRIP, '').replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+  let s = escapeText(v.replace(/\\/g, '\\\\').replace(/\|/g, '\\|'), { quoted: false, lineBreak: '⏎' });
   if (s.length > MAX_CELL_CHARS) s = `${s.slice(0, MAX_CELL_CHARS)}…`;
   return s;
 }

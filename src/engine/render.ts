@@ -1,3 +1,4 @@
+import { nameText, quoteText } from './escape.js';
 import type { DistilledNode } from './distill.js';
 import { estimateTokens } from './budget.js';
 import { isGrid, renderGrid } from './grid.js';
@@ -97,18 +98,6 @@ export function compactCount(n: number): string {
   return `${(Math.floor(n / 100_000) / 10).toString()}M`;
 }
 
-// C0/C1 controls except \t and \n (escaped below), line/paragraph separators, bidi overrides and isolates.
-const STRIP = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * Makes app text safe for one line: drops control and bidi characters, escapes `\`, `"`, newlines and tabs
- * JSON-style. The result never contains a line break.
- */
-export function escapeText(s: string): string {
-  return s.replace(STRIP, '').replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r?\n|\r/g, '\\n')
-    .replace(/\t/g, '\\t');
-}
-
 /** Cuts `s` to `max` UTF-16 units (not inside a surrogate pair) and appends `…(N)` with the total length. */
 export function cutText(s: string, max: number, total = s.length): string {
   if (s.length <= max && total <= s.length) return s;
@@ -118,9 +107,9 @@ export function cutText(s: string, max: number, total = s.length): string {
   return `${head}…(${compactCount(Math.max(total, s.length))})`;
 }
 
-/** Quoted, cut and escaped string for a line. */
+/** Quoted, cut and escaped string for a line (engine/escape.ts). */
 export function quote(s: string, max: number, total?: number): string {
-  return `"${escapeText(cutText(s, max, total))}"`;
+  return quoteText(cutText(s, max, total));
 }
 
 /** States of a node in rendering order. */
@@ -157,7 +146,7 @@ export function renderLine(node: DistilledNode, bodyChars?: number): string {
 
 /** The header line: app, pid, window title and whether it has focus. */
 export function renderHeader(window: WindowInfo): string {
-  return `app ${escapeText(window.app)} pid=${window.pid} · ${window.role} ${quote(window.title, MAX_NAME_CHARS)}`
+  return `app ${nameText(window.app)} pid=${window.pid} · ${window.role} ${quote(window.title, MAX_NAME_CHARS)}`
     + (window.focused ? ' [focused]' : '');
 }
 

@@ -3,7 +3,8 @@
  * "more text" hint that says which offsets to ask for next, a text range shown as numbered lines, and the
  * case-insensitive search that reports line and offset. Pure: the driver reads, this only formats.
  */
-import { escapeText, MAX_VALUE_CHARS, quote } from './render.js';
+import { escapeText } from './escape.js';
+import { MAX_VALUE_CHARS, quote } from './render.js';
 import type { Role } from './role.js';
 
 /** Text facts of a node, as RawNode and DistilledNode carry them. */

@@ -6,6 +6,7 @@
  * dictionary against the log), never in clear; app text (element names, commands) goes through the engine's
  * secret redaction.
  */
+import { escapeLine, nameText, quoteText } from '../engine/escape.js';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { closeSync, existsSync, fchmodSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -165,10 +166,12 @@ export function formatAudit(records: AuditRecord[], tail?: number): string[] {
   if (tail !== undefined) decided = decided.slice(-tail);
   return decided.map((r) => {
     const d = done.get(r.id);
-    const what = r.tool === 'computer_keys' ? `keys ${typeof r.keys === 'string' ? JSON.stringify(r.keys) : `<${r.keys?.len ?? 0} chars>`}`
-      : r.tool === 'computer_launch' ? `launch ${JSON.stringify(r.command ?? '')}`
-        : `${r.op ?? '?'} ${r.ref ?? ''}${r.role ? ` ${r.role}` : ''}${r.name ? ` ${JSON.stringify(r.name)}` : ''}${r.value ? ` <${r.value.len} chars ${r.value.hmac}>` : ''}`;
-    const outcome = r.decision !== 'allowed' ? '' : d ? ` → ${d.receipt}${d.detail ? ` (${d.detail})` : ''}` : ' → (no completion record: interrupted)';
-    return `${r.time} ${r.mode.padEnd(12)} ${r.decision.padEnd(10)} ${r.app ?? '?'}: ${what} · ${r.reason}${r.answer ? ` [user: ${r.answer}]` : ''}${r.approved_by ? ` [approved by the ${r.approved_by}]` : ''}${outcome}`;
+    // Names, details and reasons hold app and driver text, read by a human in a terminal: one line each, no
+    // ANSI (engine/escape.ts).
+    const what = r.tool === 'computer_keys' ? `keys ${typeof r.keys === 'string' ? quoteText(r.keys) : `<${r.keys?.len ?? 0} chars>`}`
+      : r.tool === 'computer_launch' ? `launch ${quoteText(r.command ?? '')}`
+        : `${r.op ?? '?'} ${r.ref ?? ''}${r.role ? ` ${escapeLine(r.role)}` : ''}${r.name ? ` ${quoteText(r.name)}` : ''}${r.value ? ` <${r.value.len} chars ${r.value.hmac}>` : ''}`;
+    const outcome = r.decision !== 'allowed' ? '' : d ? ` → ${d.receipt}${d.detail ? ` (${escapeLine(d.detail)})` : ''}` : ' → (no completion record: interrupted)';
+    return `${r.time} ${r.mode.padEnd(12)} ${r.decision.padEnd(10)} ${r.app ? nameText(r.app) : '?'}: ${what} · ${escapeLine(r.reason)}${r.answer ? ` [user: ${r.answer}]` : ''}${r.approved_by ? ` [approved by the ${r.approved_by}]` : ''}${outcome}`;
   });
 }

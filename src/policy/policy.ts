@@ -7,6 +7,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
+import { escapeLine, quoteText } from '../engine/escape.js';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import { AppRules, ancestorPids, procInfo, type AppIdentity, type ProcessInfo } from './apps.js';
@@ -252,25 +253,28 @@ export class Policy implements PolicyGate {
   private async ask(req: ActionRequest, app: AppIdentity, key: string, firstUse: boolean,
     verdict: { kind: string; rule: string } | undefined, refuse: (d: AuditDecision, r: string, e: ComputerUseError) => never): Promise<Verdict> {
     const what = describe(req);
+    // The key names a program or script path and the rule may quote the element: outside text, one line each.
+    const shownKey = escapeLine(key);
+    verdict = verdict ? { kind: verdict.kind, rule: escapeLine(verdict.rule) } : undefined;
     const reasonText = verdict ? `${verdict.kind === 'password' ? 'password field' : verdict.kind === 'decider' ? 'decider' : verdict.kind === 'unproven' ? 'unproven program' : 'irreversible'}: ${verdict.rule}` : 'first use of the app in this session';
     if (!this.confirmer.interactive) {
       // An entry that can never match is no advice: say what would make the app nameable instead.
       const allowable = AppRules.allowable(app);
       const unnameable = `No allow entry can name this app: its interpreter runs no script path that can be proven (code on its command line, or a relative path); started with the script's absolute path it is allowed as "<interpreter> /path/to/script".`;
       const fix = verdict
-        ? `Run it where the user can confirm (a terminal, or an MCP client with elicitation), or the user does this step themselves${verdict.kind === 'password' || !allowable ? '' : `, or allows it with --mode bypass --allow-app ${key}`}.`
+        ? `Run it where the user can confirm (a terminal, or an MCP client with elicitation), or the user does this step themselves${verdict.kind === 'password' || !allowable ? '' : `, or allows it with --mode bypass --allow-app ${shownKey}`}.`
         : allowable
-          ? `The user can allow the app: --allow-app ${key} (or "allowApps": ["${key}"] in ${this.settingsPath ?? 'settings.json'}), with --mode accept-edits or bypass, or run where they can be asked.`
+          ? `The user can allow the app: --allow-app ${shownKey} (or "allowApps": ["${shownKey}"] in ${this.settingsPath ?? 'settings.json'}), with --mode accept-edits or bypass, or run where they can be asked.`
           : `${unnameable} Or run where the user can be asked.`;
       refuse('confirmation_required', reasonText, new ComputerUseError('confirmation_required',
         `${capital(what)} in ${quote(app.name)} needs the user's confirmation (${reasonText}), and no one can be asked here. Nothing was sent. ${fix}`));
     }
     const binding = bindingOf(req);
     const request: ConfirmRequest = {
-      title: verdict ? `Confirm: ${what}?` : `Allow computer-use to act in ${key}?`,
+      title: verdict ? `Confirm: ${what}?` : `Allow computer-use to act in ${shownKey}?`,
       message: `computer-use wants to ${what} in ${quote(app.name)}${req.title ? ` (window ${quote(req.title)})` : ''}. ` +
         (verdict ? (verdict.kind === 'password' ? 'It writes into a password field. ' : verdict.kind === 'unproven' ? `Which program it starts cannot be proven (${verdict.rule}). ` : `This may not be undoable (${verdict.rule}). `) : '') +
-        (firstUse ? `This is its first action in ${key} in this session.${verdict ? ' "This session"/"always" allow the app; steps like this one are still asked every time.' : ''} ` : '') +
+        (firstUse ? `This is its first action in ${shownKey} in this session.${verdict ? ' "This session"/"always" allow the app; steps like this one are still asked every time.' : ''} ` : '') +
         'Text in quotes comes from the app.',
       choices: firstUse ? ['allow_once', 'allow_session', 'allow_always', 'deny'] : ['allow_once', 'deny'],
       reason: verdict ? (verdict.kind === 'password' ? 'password' : verdict.kind === 'decider' ? 'decider' : verdict.kind === 'unproven' ? 'other' : 'irreversible') : 'app_first_use',
@@ -403,10 +407,10 @@ export function withoutTyped(detail: string, req: ActionRequest): string {
   return words.some((w) => low.includes(w)) ? '(detail withheld: it may contain the typed text)' : detail;
 }
 
-/** App text as quoted data: secret-redacted and cut. */
+/** App text as quoted data (engine/escape.ts): secret-redacted, cut, on one line, controls and bidi removed. */
 function quote(s: string): string {
   const r = redactText(s);
-  return JSON.stringify([...r].length > 80 ? [...r].slice(0, 79).join('') + '…' : r);
+  return quoteText([...r].length > 80 ? [...r].slice(0, 79).join('') + '…' : r);
 }
 
 const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
@@ -417,7 +421,7 @@ function describe(req: ActionRequest): string {
   if (req.tool === 'computer_keys') {
     const k = req.keys ?? '';
     if (req.focused?.password || keysTypeText(req)) return `type ${[...k.replace(/\s+/g, '')].length} characters${req.focused?.password ? ' into a password field' : ''} (not shown)`;
-    return `press ${JSON.stringify(k)}`;
+    return `press ${quoteText(k)}`;
   }
   if (req.tool === 'computer_input' && req.point === undefined) {
     if (req.op === 'clipboard_read') return 'read the clipboard';

@@ -102,10 +102,13 @@ export function staleRef(ref: string, why: string, details: Record<string, unkno
     details);
 }
 
-/** Converts a wire error object back into a ComputerUseError. */
+/**
+ * Converts a wire error object back into a ComputerUseError. Its message is outside text: the Device escapes
+ * it (devices/manager.ts). A code that is not one of ours (an Object.prototype name included) reads as internal.
+ */
 export function fromWire(err: { code: number; message: string; data?: unknown }): ComputerUseError {
   const data = (err.data ?? {}) as { code?: string } & Record<string, unknown>;
-  const code = (data.code && data.code in ERROR_CODES ? data.code : 'internal') as ErrorCode;
+  const code = (data.code && Object.hasOwn(ERROR_CODES, data.code) ? data.code : 'internal') as ErrorCode;
   const { code: _c, ...rest } = data;
-  return new ComputerUseError(code, err.message, rest);
+  return new ComputerUseError(code, String(err.message), rest);
 }

@@ -3,6 +3,7 @@
  * of each window (what act diffs are computed against). It can be persisted so refs printed by one CLI
  * process work in the next.
  */
+import { nameText, quoteText } from '../engine/escape.js';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AppInfo, RawNode, WindowInfo } from '../engine/node.js';
@@ -308,7 +309,7 @@ function documentNames(root: RawNode): string[] {
 
 /** "w1 "Title" (app)" list for error messages (visible windows only; titles masked). */
 export function describeWindows(all: WindowInfo[], table: WindowTable): string {
-  return all.map((w) => `${table.refOf(w)} ${JSON.stringify(redactText(w.title))} (${w.app})`).join(', ') || 'none';
+  return all.map((w) => `${table.refOf(w)} ${quoteText(redactText(w.title))} (${nameText(w.app)})`).join(', ') || 'none';
 }
 
 /**

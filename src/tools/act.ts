@@ -1,3 +1,4 @@
+import { escapeLine, quoteText } from '../engine/escape.js';
 import { Type } from '@sinclair/typebox';
 import { OPS } from '../engine/node.js';
 import { ComputerUseError } from '../protocol/errors.js';
@@ -38,7 +39,7 @@ export const actTool = defineTool({
       const out = await runPointer(session, { tool: 'computer_act', window: capture.window, action, point: ocrPoint(element), expectBounds: capture.geometry.window,
         ref: element.ref, name: element.text, ...(dir ? { direction: dir } : {}) },
       { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) }, { stop, signal });
-      response.add(`ok ${a.op} ${a.ref} · unknown (${out.detail}; OCR text ${JSON.stringify(element.text)})`);
+      response.add(`ok ${a.op} ${a.ref} · unknown (${escapeLine(out.detail)}; OCR text ${quoteText(element.text)})`);
       response.add(formatActOutcome({ receipts: [], ...out.effects }, session.windows));
       return;
     }

@@ -1,3 +1,4 @@
+import { escapeLine, quoteText } from '../engine/escape.js';
 import { Type } from '@sinclair/typebox';
 import { walk, type RawNode } from '../engine/node.js';
 import { redactText } from '../engine/redact.js';
@@ -47,7 +48,7 @@ export const findTool = defineTool({
     // Sheets show only the cells on screen: an address is a coordinate, answered without reading (issue 9).
     const sheets = p.text && !p.role ? sheetMatches(session, raw.root, full.elements, p.text) : { hits: [], notes: [] };
     const total = hits.length + textHits.length + sheets.hits.length;
-    const head = `${total} match${total === 1 ? '' : 'es'}${p.text ? ` for ${JSON.stringify(p.text)}` : ''}${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ${JSON.stringify(redactText(raw.window.title))}`;
+    const head = `${total} match${total === 1 ? '' : 'es'}${p.text ? ` for ${quoteText(p.text)}` : ''}${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ${quoteText(redactText(raw.window.title))}`;
     // No hit, or a tie: the decider model (if configured) picks one among at most 20 candidates (seed §10).
     let pick: SnapshotLine | undefined;
     const candidates = decider && p.text && textHits.length === 0
@@ -98,12 +99,12 @@ async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['
     // Every element the snapshot read under the list counts as on screen (a web table's match is a cell in a row).
     const onScreen = new Set<string>();
     walk(list, (n) => { onScreen.add(n.id); return undefined; });
-    const label = `${ref.role}${ref.name ? ` ${JSON.stringify(redactText(ref.name).slice(0, 40))}` : ''} [${ref.ref}]`;
+    const label = `${ref.role}${ref.name ? ` ${quoteText(redactText(ref.name).slice(0, 40))}` : ''} [${ref.ref}]`;
     let r: ListFindResult;
     try {
       r = await session.device.call('list.find', { container: list.id, text, limit, deadlineMs: LIST_FIND_MS, ...(from ? { from: from - 1 } : {}) }, LIST_FIND_MS + 5000, signal);
     } catch (e) {
-      out.push(`(the ${label} shows only its rows on screen and could not be searched further: ${(e as Error).message.slice(0, 120)})`);
+      out.push(`(the ${label} shows only its rows on screen and could not be searched further: ${escapeLine((e as Error).message.slice(0, 120))})`);
       continue;
     }
     const unit = r.rows ? 'row' : 'item';
@@ -111,12 +112,12 @@ async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['
     const off = r.matches.filter((m) => !onScreen.has(m.node.id));
     for (const m of off) {
       const n = (m.row ?? m.index) + 1;
-      const name = m.node.name ? ` ${JSON.stringify(redactText(m.node.name).slice(0, 80))}` : '';
+      const name = m.node.name ? ` ${quoteText(redactText(m.node.name).slice(0, 80))}` : '';
       out.push(`${m.node.role}${name} — ${unit} ${n.toLocaleString('en-US')} of ${total} in ${label}, off-screen; bring it into view: computer_act ref=${ref.ref} op=scroll value="to ${n}"`);
     }
     if (!r.complete) {
       out.push(`(searched ${unit}s ${(r.next - r.scanned + 1).toLocaleString('en-US')}–${r.next.toLocaleString('en-US')} of ${total} in ${label} within ${Math.round(r.ms / 1000)} s; ` +
-        `the rest is not searched yet: go on with computer_find text=${JSON.stringify(text)} from=${r.next + 1})`);
+        `the rest is not searched yet: go on with computer_find text=${quoteText(text)} from=${r.next + 1})`);
     } else if (off.length === 0) {
       out.push(`(searched all ${total} ${unit}s of ${label}: no other match off-screen)`);
     }
@@ -146,7 +147,7 @@ function sheetMatches(session: Parameters<typeof findTool.handle>[0]['session'],
     if (!line) return;
     const cells = (n.children ?? []).flatMap((c) => (c.cell ? [c.cell] : []));
     const shown = cells.length ? `${cellAddress(Math.min(...cells.map((c) => c.row)), Math.min(...cells.map((c) => c.col)))}:${cellAddress(Math.max(...cells.map((c) => c.row)), Math.max(...cells.map((c) => c.col)))}` : undefined;
-    const label = `table${line.name ? ` ${JSON.stringify(redactText(line.name).slice(0, 40))}` : ''} [${line.ref}]`;
+    const label = `table${line.name ? ` ${quoteText(redactText(line.name).slice(0, 40))}` : ''} [${line.ref}]`;
     const onScreen = at && (n.children ?? []).some((c) => c.cell?.row === at.row && c.cell.col === at.col);
     if (at && !onScreen && n.table && at.row < n.table.rows && at.col < n.table.cols) {
       const address = cellAddress(at.row, at.col);
@@ -169,7 +170,7 @@ function breadcrumb(l: SnapshotLine, byRef: Map<string, SnapshotLine>): string {
   const chain: string[] = [];
   let p = l.parent ? byRef.get(l.parent) : undefined;
   while (p && chain.length < 3) {
-    if (p.name || p.depth === 0) chain.push(`${p.role}${p.name ? ` ${JSON.stringify(p.name.slice(0, 30))}` : ''} [${p.ref}]`);
+    if (p.name || p.depth === 0) chain.push(`${p.role}${p.name ? ` ${quoteText(p.name.slice(0, 30))}` : ''} [${p.ref}]`);
     p = p.parent ? byRef.get(p.parent) : undefined;
   }
   return chain.length ? `  ← in ${chain.join(' › ')}` : '';

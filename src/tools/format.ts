@@ -1,4 +1,5 @@
 /** Plain-text formatting shared by the tools. */
+import { escapeLine, nameText, quoteText } from '../engine/escape.js';
 import type { AppInfo, WindowInfo } from '../engine/node.js';
 import { redactText } from '../engine/redact.js';
 import type { WindowTable } from '../session/windows.js';
@@ -7,7 +8,7 @@ import type { ActOutcome } from '../session/act.js';
 /** "w1 window "Title" focused 910x756" (the title masked like a value). */
 export function windowLine(w: WindowInfo, table: WindowTable): string {
   const size = w.bounds ? ` ${w.bounds[2]}x${w.bounds[3]}` : '';
-  return `[${table.refOf(w)}] ${w.role} ${JSON.stringify(redactText(w.title))}${w.focused ? ' focused' : ''}${size}`;
+  return `[${table.refOf(w)}] ${w.role} ${quoteText(redactText(w.title))}${w.focused ? ' focused' : ''}${size}`;
 }
 
 /** Why an app or window is hidden from reads (Session.hidden), or undefined. */
@@ -23,21 +24,26 @@ export function formatApps(apps: AppInfo[], table: WindowTable, hidden: HiddenCh
   for (const a of apps) {
     const exe = a.executable ? { executable: a.executable } : {};
     const why = hidden({ app: a.name, pid: a.pid, ...exe });
-    if (why) { lines.push(`${a.name || '(unnamed)'} (denied: ${why})`); continue; }
+    if (why) { lines.push(`${appName(a)} (denied: ${escapeLine(why)})`); continue; }
     const shown = a.windows.filter((w) => !hidden({ ...w, ...exe }));
     if (a.inaccessible) {
       // Running, with windows, but off the accessibility bus: say so, so that no second copy is started.
-      lines.push(`${a.name || '(unnamed)'} pid=${a.pid} (not accessible: ${a.inaccessible.reason})`);
-      if (a.inaccessible.fix) lines.push(`  fix: ${a.inaccessible.fix}`);
+      lines.push(`${appName(a)} pid=${a.pid} (not accessible: ${escapeLine(a.inaccessible.reason)})`);
+      if (a.inaccessible.fix) lines.push(`  fix: ${escapeLine(a.inaccessible.fix)}`);
       for (const w of shown) lines.push(`  ${windowLine(w, table)} · no tree: computer_screenshot {"window":"${table.refOf(w)}"}`);
     } else {
-      lines.push(`${a.name || '(unnamed)'} pid=${a.pid}${a.busy ? ' (busy: not answering)' : a.windows.length ? '' : ' (no windows)'}`);
+      lines.push(`${appName(a)} pid=${a.pid}${a.busy ? ' (busy: not answering)' : a.windows.length ? '' : ' (no windows)'}`);
       for (const w of shown) lines.push(`  ${windowLine(w, table)}`);
     }
     const n = a.windows.length - shown.length;
-    if (n) lines.push(`  (${n} window${n === 1 ? '' : 's'} hidden: ${hidden({ ...a.windows.find((w) => !shown.includes(w))!, ...exe })})`);
+    if (n) lines.push(`  (${n} window${n === 1 ? '' : 's'} hidden: ${escapeLine(hidden({ ...a.windows.find((w) => !shown.includes(w))!, ...exe }) ?? '')})`);
   }
   return lines.join('\n');
+}
+
+/** An app's name as the first word of its line: bare when one plain word, else quoted (engine/escape.ts). */
+function appName(a: AppInfo): string {
+  return a.name ? nameText(a.name) : '(unnamed)';
 }
 
 /** The computer_act result: one line per action, the diff, new windows with their snapshots. */
@@ -46,14 +52,15 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
   for (const r of o.receipts) {
     const head = r.status === 'failed' || r.status === 'rejected' ? r.status : 'ok';
     const code = r.error ? ` ${r.error.code}:` : '';
-    lines.push(`${head} ${r.op} ${r.ref} · ${r.status === 'failed' || r.status === 'rejected' ? `${code} ${r.error?.message ?? r.detail}`.trim() : `${r.status} (${r.detail})`}`);
+    // The detail and the error's message carry driver and app text (engine/escape.ts): one line each.
+    lines.push(`${head} ${r.op} ${r.ref} · ${r.status === 'failed' || r.status === 'rejected' ? `${code} ${escapeLine(r.error?.message ?? r.detail)}`.trim() : `${r.status} (${escapeLine(r.detail)})`}`);
   }
   lines.push(...o.diff);
   if (o.receipts.some((r) => r.status === 'confirmed' || r.status === 'unknown') && o.diff.length === 0 && !o.newWindows.length) lines.push('(no visible change in the window)');
   for (const w of o.popups ?? []) lines.push(`popup window [${table.refOf(w)}] opened (its items are the + lines above)`);
-  for (const w of o.closedWindows) lines.push(`window closed: [${table.refOf(w)}] ${JSON.stringify(redactText(w.title))}`);
+  for (const w of o.closedWindows) lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);
   for (const n of o.newWindows) {
-    lines.push(`new window [${table.refOf(n.window)}] ${n.window.role} ${JSON.stringify(redactText(n.window.title))}:`);
+    lines.push(`new window [${table.refOf(n.window)}] ${n.window.role} ${quoteText(redactText(n.window.title))}:`);
     lines.push(n.snapshot.text);
   }
   if (o.freshSnapshot) { lines.push('fresh snapshot:'); lines.push(o.freshSnapshot.text); }

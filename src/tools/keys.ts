@@ -1,3 +1,4 @@
+import { escapeLine, quoteText } from '../engine/escape.js';
 import { Type } from '@sinclair/typebox';
 import { keysTypeText } from '../policy/irreversible.js';
 import { runKeys } from '../session/keys.js';
@@ -24,8 +25,8 @@ export const keysTool = defineTool({
     const { result, effects, chords } = await runKeys(session, window, p.keys, { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) },
       { stop, signal });
     // Typed characters are not echoed (they may be a password); shortcuts are.
-    const shown = keysTypeText({ chords }) ? `<${p.keys.split(/\s+/).filter(Boolean).length} keys typed, not shown>` : JSON.stringify(p.keys);
-    response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · unknown (${result.method} key events${result.focusedFirst ? '; the window was focused first' : ''})`);
+    const shown = keysTypeText({ chords }) ? `<${p.keys.split(/\s+/).filter(Boolean).length} keys typed, not shown>` : quoteText(p.keys);
+    response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · unknown (${escapeLine(result.method)} key events${result.focusedFirst ? '; the window was focused first' : ''})`);
     response.add(formatActOutcome({ receipts: [], ...effects }, session.windows));
   },
 });

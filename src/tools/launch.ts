@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { nameText } from '../engine/escape.js';
 import { checkLaunched } from '../policy/launch.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import { perform } from '../session/pipeline.js';
@@ -35,8 +36,8 @@ export const launchTool = defineTool({
       settle: async (r) => (r.window ? session.snapshotOf(await session.readWindow(r.window)) : undefined),
       receipt: (r) => (r.window ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared` } : { status: 'unknown', detail: `pid ${r.pid}; no window yet` }),
     });
-    if (!res.window || !settled) { response.add(`launched ${p.command} pid=${res.pid} (no window yet after ${waitMs} ms: computer_wait until window_appears, or launch with a longer waitMs, up to 60000)`); return; }
-    response.add(`launched ${p.command} pid=${res.pid} · window [${session.windows.refOf(settled.full.window)}]`);
+    if (!res.window || !settled) { response.add(`launched ${nameText(p.command)} pid=${res.pid} (no window yet after ${waitMs} ms: computer_wait until window_appears, or launch with a longer waitMs, up to 60000)`); return; }
+    response.add(`launched ${nameText(p.command)} pid=${res.pid} · window [${session.windows.refOf(settled.full.window)}]`);
     response.add(settled.full.text);
   },
 });

@@ -2,6 +2,7 @@
  * Tool definitions shared by every host (MCP, pi, CLI, library): a TypeBox schema and a handler that fills a
  * Response. Handlers never know which platform they talk to.
  */
+import { escapeLine } from '../engine/escape.js';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
@@ -61,7 +62,8 @@ export class Response {
   readonly images: { data: string; mimeType: 'image/png' }[] = [];
   image(base64: string): this { this.images.push({ data: base64, mimeType: 'image/png' }); return this; }
   add(text: string): this { if (text) this.parts.push(text); return this; }
-  error(code: string, message: string): this { this.isError = true; this.code = code; this.parts.push(`error ${code}: ${message}`); return this; }
+  /** An error line; its message may quote a driver's or an app's words, so it is kept to one line (engine/escape.ts). */
+  error(code: string, message: string): this { this.isError = true; this.code = code; this.parts.push(`error ${code}: ${escapeLine(message)}`); return this; }
   get text(): string { return this.parts.join('\n'); }
 }
 
@@ -210,7 +212,8 @@ export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Pr
   // A result read or acted through another channel than the platform's accessibility tree says so first
   // (seed §6): the driver names its channel in hello.
   const channel = response.channel ?? ctx.session.device.lastHello?.channel;
-  const text = channel ? `channel: ${channel}\n${response.text}` : response.text;
+  // The channel's name comes from the driver (a paired device chooses it): outside text like any other.
+  const text = channel ? `channel: ${escapeLine(channel)}\n${response.text}` : response.text;
   const result: ToolResult = { text, isError: response.isError };
   if (response.code) result.code = response.code;
   if (response.images.length && !response.isError) result.images = [...response.images];

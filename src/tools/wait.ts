@@ -1,3 +1,4 @@
+import { quoteText } from '../engine/escape.js';
 import { Type } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
@@ -46,7 +47,7 @@ export const waitTool = defineTool({
           .find((w) => (!initialWindows.has(w.id) || round === 0) && (!text || w.title.toLowerCase().includes(text)) && (text || !initialWindows.has(w.id)));
         if (hit) {
           const raw = await session.readWindow(hit);
-          response.add(`window [${session.windows.refOf(hit)}] ${JSON.stringify(redactText(hit.title))} is open`);
+          response.add(`window [${session.windows.refOf(hit)}] ${quoteText(redactText(hit.title))} is open`);
           response.add(session.snapshotOf(raw).full.text);
           return;
         }

@@ -4,6 +4,7 @@
  * and acted on through the DOM. Pages are windows; node handles are `cdp:<targetId>:<backendDOMNodeId>`.
  * Like every driver it enumerates, reads, acts and reports events, and decides nothing.
  */
+import { quoteText } from '../../engine/escape.js';
 import { findInTree } from '../common/find.js';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -312,7 +313,11 @@ export class CdpDriver {
         objectId: object.objectId, functionDeclaration: ACT_FUNCTION, arguments: [{ value: op }, { value: value ?? null }],
         returnByValue: true, awaitPromise: true, userGesture: true,
       }).catch(gone);
-      if (r.exceptionDetails) throw new ComputerUseError('action_failed', `The page threw: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+      if (r.exceptionDetails) {
+        // The page wrote this text (and chose its lines): quoted as data, cut (engine/escape.ts).
+        const thrown = String(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
+        throw new ComputerUseError('action_failed', `The page threw: ${quoteText(thrown.length > 300 ? `${thrown.slice(0, 299)}…` : thrown)}`);
+      }
       return (r.result.value ?? {}) as { detail?: string; error?: string; code?: string };
     };
     const check = (r: { detail?: string; error?: string; code?: string }): string => {

@@ -97,7 +97,7 @@ export const ACT_FUNCTION = `function (op, value) {
       const want = String(value ?? '').trim().toLowerCase();
       const opts = [...el.querySelectorAll('[role=option],[role=menuitem],[role=tab],[role=treeitem],li')];
       const hit = opts.find((o) => text(o).toLowerCase() === want) || opts.find((o) => text(o).toLowerCase().includes(want));
-      if (!hit) return fail('action_failed', 'No item named ' + JSON.stringify(value) + '. Items: ' + opts.slice(0, 20).map(text).join(', '));
+      if (!hit) return fail('action_failed', 'No item named ' + JSON.stringify(value) + '. Items: ' + opts.slice(0, 20).map((o) => JSON.stringify(text(o))).join(', '));
       hit.scrollIntoView({ block: 'center', behavior: 'instant' }); hit.click();
       return { detail: 'clicked item ' + JSON.stringify(text(hit)) };
     }
@@ -136,7 +136,7 @@ export const ACT_FUNCTION = `function (op, value) {
       const all = [...select.options];
       opt = all.find((o) => o.label.trim().toLowerCase() === want) || all.find((o) => o.value.toLowerCase() === want)
         || all.find((o) => o.label.trim().toLowerCase().includes(want));
-      if (!opt) return fail('action_failed', 'No option ' + JSON.stringify(label) + '. Options: ' + all.map((o) => o.label).join(', '));
+      if (!opt) return fail('action_failed', 'No option ' + JSON.stringify(label) + '. Options: ' + all.slice(0, 20).map((o) => JSON.stringify(o.label)).join(', '));
     }
     if (select.disabled || opt.disabled) return fail('action_failed', 'The list or the option is disabled.');
     select.focus();

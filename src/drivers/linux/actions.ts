@@ -4,6 +4,7 @@
  * the keyboard and say so in their result: fields without EditableText, and edits an app accepted but did not
  * apply (Gecko, see edit.ts), are focused and typed into through XTest, proven to reach the element's process.
  */
+import { quotedList, quoteText } from '../../engine/escape.js';
 import type { ActParams, ActResult } from '../../protocol/methods.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { A11yBus, Target } from './bus.js';
@@ -288,9 +289,9 @@ async function selectByName(bus: A11yBus, info: ElementInfo, name: string): Prom
   const hit = kids.find((k) => k.name === name) ?? kids.find((k) => k.name.toLowerCase().startsWith(want));
   // Swing combos keep their items deeper (popup menu → … → list): select by the item's index (combo.ts).
   if (!hit && info.atspiRole === 'combo box') return selectComboItem(bus, info, name, kids.map((k) => k.name));
-  if (!hit) throw new ComputerUseError('invalid_params', `No item named "${name.slice(0, 40)}"; items: ${kids.map((k) => k.name).filter(Boolean).slice(0, 10).join(', ')}.`);
+  if (!hit) throw new ComputerUseError('invalid_params', `No item named ${quoteText(name.slice(0, 40))}; items: ${quotedList(kids.map((k) => k.name))}.`);
   const [ok] = await bus.call(info.target, SEL, 'SelectChild', 'i', [hit.i]);
-  if (ok === false) throw new ComputerUseError('action_failed', `Selecting "${hit.name}" was refused.`);
+  if (ok === false) throw new ComputerUseError('action_failed', `Selecting ${quoteText(hit.name)} was refused.`);
   return { method: 'pattern', detail: `Selection.SelectChild(${hit.i})` };
 }
 
@@ -300,8 +301,8 @@ async function selectComboItem(bus: A11yBus, info: ElementInfo, name: string, di
   const want = name.toLowerCase();
   let i = items.indexOf(name);
   if (i < 0) i = items.findIndex((n) => n.toLowerCase().startsWith(want));
-  const listed = (items.length ? items : direct).filter(Boolean).slice(0, 10).join(', ');
-  if (i < 0) throw new ComputerUseError('invalid_params', `No item named "${name.slice(0, 40)}"; items: ${listed}.`);
+  const listed = quotedList(items.length ? items : direct);
+  if (i < 0) throw new ComputerUseError('invalid_params', `No item named ${quoteText(name.slice(0, 40))}; items: ${listed}.`);
   const [ok] = await bus.call(info.target, SEL, 'SelectChild', 'i', [i]);
   if (ok === false) throw new ComputerUseError('action_failed', `Selecting "${items[i]}" was refused.`);
   return { method: 'pattern', detail: `Selection.SelectChild(${i}) by item index (items under the popup)` };

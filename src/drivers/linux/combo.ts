@@ -4,6 +4,7 @@
  * window. Selecting goes through the popup's item, as a user's click would (the page gets its change event);
  * when no popup shows up, through the list's Selection. Either way the item's selected state is read back.
  */
+import { quotedList, quoteText } from '../../engine/escape.js';
 import type { ActResult } from '../../protocol/methods.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { A11yBus, Target } from './bus.js';
@@ -84,8 +85,8 @@ export async function selectInListCombo(bus: A11yBus, info: ElementInfo, want: s
   const items = await itemsOf(bus, list);
   const index = pick(items, want);
   const item = items[index];
-  if (!item) throw new ComputerUseError('invalid_params', `No item named "${want.slice(0, 40)}"; items: ${items.map((x) => x.name).filter(Boolean).slice(0, 10).join(', ')}.`);
-  if (item.selected) return { method: 'pattern', detail: `"${item.name.slice(0, 40)}" was already selected` };
+  if (!item) throw new ComputerUseError('invalid_params', `No item named ${quoteText(want.slice(0, 40))}; items: ${quotedList(items.map((x) => x.name))}.`);
+  if (item.selected) return { method: 'pattern', detail: `${quoteText(item.name.slice(0, 40))} was already selected` };
   const selectedNow = async (): Promise<boolean> => (await itemsOf(bus, list).catch(() => []))[index]?.selected === true;
   const untilSelected = async (): Promise<boolean> => {
     for (const end = performance.now() + POPUP_MS; performance.now() < end && !signal?.aborted; await sleep(25)) if (await selectedNow()) return true;

@@ -2,6 +2,7 @@
  * `computer-use device add | list | remove`: the devices every session of this home connects to besides this
  * machine (issue 12). Kept in `<home>/devices.json` (0600). `add` checks the link before saving it.
  */
+import { escapeLine, nameText } from '../../engine/escape.js';
 import { Device } from '../../devices/manager.js';
 import { defaultDevicesPath, loadDevices, saveDevices, validateSpec, type DeviceSpec } from '../../devices/registry.js';
 import { adbDriver, parseAdbUrl, formatAdbUrl } from '../../devices/adb.js';
@@ -28,15 +29,14 @@ export function deviceOf(spec: DeviceSpec, timeoutMs = 20_000): Device {
     classifyStartError: (stderr) => classifySshFailure(stderr, `device ${spec.name} (${formatSshUrl(target)})`) });
 }
 
-/** Connects once and says hello: the platform and session type, or the error. */
-export async function checkDevice(spec: DeviceSpec): Promise<{ ok: true; line: string } | { ok: false; code: string; message: string }> {
-  const device = deviceOf(spec);
+/** Connects once and says hello: the platform and session type, or the error. The device is the spec's own unless given (tests). */
+export async function checkDevice(spec: DeviceSpec, device = deviceOf(spec)): Promise<{ ok: true; line: string } | { ok: false; code: string; message: string }> {
   try {
     const h = await device.hello();
-    if (h.platform === 'android') return { ok: true, line: `reachable: driver android ${h.version}, ${h.facts?.['model'] ?? 'phone'} (Android ${h.facts?.['android'] ?? '?'}, API ${h.facts?.['api_level'] ?? '?'})${h.permissions['screen_unlocked'] === false ? ', screen LOCKED' : ''}` };
-    return { ok: true, line: `reachable: driver ${h.platform} ${h.version}${h.session ? ` (${h.session})` : ''}, a11y bus ${h.permissions["a11y_bus"] === false ? "NOT reachable" : "ok"}` };
+    if (h.platform === 'android') return { ok: true, line: `reachable: driver android ${nameText(h.version)}, ${escapeLine(h.facts?.['model'] ?? 'phone')} (Android ${escapeLine(h.facts?.['android'] ?? '?')}, API ${escapeLine(h.facts?.['api_level'] ?? '?')})${h.permissions['screen_unlocked'] === false ? ', screen LOCKED' : ''}` };
+    return { ok: true, line: `reachable: driver ${nameText(h.platform)} ${nameText(h.version)}${h.session ? ` (${escapeLine(h.session)})` : ''}, a11y bus ${h.permissions["a11y_bus"] === false ? "NOT reachable" : "ok"}` };
   } catch (e) {
-    return { ok: false, code: isComputerUseError(e) ? e.code : 'error', message: (e as Error).message.split('\n').slice(0, 4).join('\n') };
+    return { ok: false, code: isComputerUseError(e) ? e.code : 'error', message: escapeLine((e as Error).message.split('\n').slice(0, 4).join('\n')) };
   } finally {
     await device.close();
   }
@@ -81,7 +81,7 @@ export async function runDeviceCommand(args: string[], out: NodeJS.WritableStrea
         if (devices.some((d) => d.name === spec.name)) { err.write(`A device named ${spec.name} exists; remove it first or pick --name.\n`); return 1; }
         if (flags['no-check'] === undefined) {
           const c = await checkDevice(spec);
-          if (!c.ok) { err.write(`error ${c.code}: ${c.message}\nNot added. (--no-check adds it anyway.)\n`); return 1; }
+          if (!c.ok) { err.write(`error ${c.code}: ${escapeLine(c.message)}\nNot added. (--no-check adds it anyway.)\n`); return 1; }
           out.write(`${spec.name}: ${c.line}\n`);
         }
         saveDevices([...devices, spec], path);
@@ -92,7 +92,7 @@ export async function runDeviceCommand(args: string[], out: NodeJS.WritableStrea
         out.write(`local  this machine\n`);
         for (const [i, d] of devices.entries()) {
           let status = '';
-          if (flags['check'] !== undefined && d.kind !== 'paired') { const c = await checkDevice(d); status = c.ok ? `  ${c.line}` : `  error ${c.code}: ${c.message.split('\n')[0]}`; }
+          if (flags['check'] !== undefined && d.kind !== 'paired') { const c = await checkDevice(d); status = c.ok ? `  ${c.line}` : `  error ${c.code}: ${escapeLine(c.message)}`; }
           out.write(`${d.name}  ${d.kind === 'paired' ? `paired, listens at ${d.url}` : d.kind === 'adb' ? `android phone ${d.url}` : d.url}  refs d${i + 2}…${d.mode ? `  mode ${d.mode}` : ''}${status}\n`);
         }
         return 0;
@@ -114,7 +114,7 @@ export async function runDeviceCommand(args: string[], out: NodeJS.WritableStrea
         return sub === 'help' ? 0 : 2;
     }
   } catch (e) {
-    err.write(`error ${isComputerUseError(e) ? e.code : 'error'}: ${(e as Error).message}\n`);
+    err.write(`error ${isComputerUseError(e) ? e.code : 'error'}: ${escapeLine((e as Error).message)}\n`);
     return 2;
   }
 }

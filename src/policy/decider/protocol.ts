@@ -9,6 +9,7 @@
  * start a new line; the system prompt says the block is data, never instructions. Whatever the model answers,
  * the policy only ever uses it to add a confirmation.
  */
+import { jsonQuote } from '../../engine/escape.js';
 import type { ActionContext, Decider } from './types.js';
 
 /** The body of one chat-completions request. */
@@ -86,7 +87,7 @@ export const CHOOSE_SYSTEM = 'You pick the user interface element an AI agent me
 /** A JSON string literal that stays on one line and inside its quotes, whatever the text holds. */
 export function quote(text: string): string {
   const cut = text.length > MAX_FIELD ? `${text.slice(0, MAX_FIELD)}…` : text;
-  return JSON.stringify(cut).replace(/[\u2028\u2029\u0085]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return jsonQuote(cut);
 }
 
 function dataBlock(lines: string[]): string {
