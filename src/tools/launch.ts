@@ -27,6 +27,11 @@ export const launchTool = defineTool({
         // Defense in depth: what really started is checked again; a denied program is ended at once.
         const denied = checkLaunched(session.gate, r.window ?? { app: p.command, pid: r.pid, title: '' });
         if (denied) {
+          // Only this machine's own pids may be ended from here: a remote device (ssh, paired, adb) has its own pid
+          // space, and the same number on this machine can be an unrelated process.
+          if (session.device.name !== 'local') {
+            throw new ComputerUseError('denied_by_policy', `The started program turned out to be one computer-use may not act on: ${denied}. It runs on device ${session.device.name} (pid ${r.pid} there) and was not ended from here; it is unseen and untouchable. Ask the user to close it and do this step themselves.`);
+          }
           try { process.kill(r.pid, 'SIGKILL'); } catch { /* already gone */ }
           throw new ComputerUseError('denied_by_policy', `The started program turned out to be one computer-use may not act on: ${denied}. It was ended (pid ${r.pid}). Ask the user to do this step themselves.`);
         }
