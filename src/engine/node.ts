@@ -85,6 +85,8 @@ export interface WindowInfo {
   wmClass?: string;
   role: Role;
   focused: boolean;
+  /** A browser tab's address (the DevTools channel): page text, used only to deny (a vault's URL, the panel's marker). */
+  url?: string;
   bounds?: [number, number, number, number];
 }
 

@@ -74,7 +74,8 @@ export interface Decision {
 }
 
 /** An app (or one of its windows) as a read path sees it: names and title are untrusted and may only deny. */
-export interface VisibleApp { name: string; pid?: number; executable?: string; title?: string; wmClass?: string }
+/** What a read shows of an app or window; every field but pid and executable is app text that may only deny. */
+export interface VisibleApp { name: string; pid?: number; executable?: string; title?: string; wmClass?: string; url?: string }
 
 /**
  * Approves or refuses an action; throws a ComputerUseError (denied_by_policy, confirmation_declined, paused).

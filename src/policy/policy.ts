@@ -125,7 +125,9 @@ export class Policy implements PolicyGate {
       if (exe) id.executable = exe;
     } else if (app.executable) id.executable = app.executable;
     if (app.title) id.title = app.title;
-    if (app.wmClass) id.also = [app.wmClass];
+    // A tab's URL names what it shows ("vault.bitwarden.com", the panel's /p/<marker>): it may deny like a title.
+    const also = [...(app.wmClass ? [app.wmClass] : []), ...(app.url ? [app.url] : [])];
+    if (also.length) id.also = also;
     const why = this.rules.denied(id);
     // The agent host's own process is not acted on, but its windows (a terminal) are not secret.
     return why && !why.startsWith('it is the agent host itself') ? why : undefined;

@@ -108,6 +108,7 @@ export const WindowInfo = Type.Object({
   wmClass: Type.Optional(Str(LIMITS.id)),
   role: Role,
   focused: Type.Boolean(),
+  url: Type.Optional(Str()),
   bounds: Type.Optional(Rect),
 });
 export type WindowInfo = EngineWindowInfo;

@@ -138,8 +138,9 @@ export class Session {
    * Why a window or an app is hidden from every read path (a denied app is unseen: issue 8 item 2), or
    * undefined. The policy decides, with the same deny rules as acting.
    */
-  hidden(w: { app: string; pid: number; title?: string; executable?: string }): string | undefined {
-    return this.gate.visible({ name: w.app, pid: w.pid, ...(w.title !== undefined ? { title: w.title } : {}), ...(w.executable ? { executable: w.executable } : {}) });
+  hidden(w: { app: string; pid: number; title?: string; executable?: string; url?: string }): string | undefined {
+    return this.gate.visible({ name: w.app, pid: w.pid, ...(w.title !== undefined ? { title: w.title } : {}), ...(w.executable ? { executable: w.executable } : {}),
+      ...(w.url ? { url: w.url } : {}) });
   }
 
   /**
@@ -327,10 +328,11 @@ function withChooserPaths(gate: PolicyGate, last: ReadonlyMap<string, Snapshot>)
   };
 }
 
-/** A window with its title masked like a value (tokens in titles: issue 8 item 12). */
-export function masked<W extends { title: string }>(w: W): W {
+/** A window with its title (and a tab's URL) masked like a value (tokens in titles: issue 8 item 12). */
+export function masked<W extends { title: string; url?: string }>(w: W): W {
   const title = redactText(w.title);
-  return title === w.title ? w : { ...w, title };
+  const url = w.url === undefined ? undefined : redactText(w.url);
+  return title === w.title && url === w.url ? w : { ...w, title, ...(url !== undefined ? { url } : {}) };
 }
 
 /** The refusal of a read: says why, names no title, and says what to do. */

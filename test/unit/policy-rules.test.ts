@@ -110,6 +110,9 @@ test('window and tab titles match the deny list: password managers by title, the
   }
   assert.match(deniedTitle('computer-use panel · cupanel-abc123def456ghij - Chromium') ?? '', /computer-use panel, the tool itself/);
   assert.match(deniedTitle('http://127.0.0.1:4711/p/cupanel-abc123def456ghij') ?? '', /computer-use panel/);
+  // A tab's URL (the DevTools channel) denies like its title.
+  assert.ok(rules.denied({ name: 'chromium', executable: '/usr/lib/chromium/chromium', title: 'Quiet vault', also: ['https://vault.bitwarden.com/#/vault'] }));
+  assert.match(rules.denied({ name: 'chromium', executable: '/usr/lib/chromium/chromium', title: '', also: ['http://127.0.0.1:4711/p/cupanel-abc123def456ghij'] }) ?? '', /computer-use panel/);
   for (const t of ['Order desk - Chromium', 'Secrets of the Nile - Chromium', 'How su works', '~/src/computer-use - Terminal', 'README.md (~/computer-use) - gedit', 'computer-use panel']) {
     assert.equal(deniedTitle(t), undefined, `"${t}" is not denied`);
   }

@@ -134,6 +134,7 @@ export class CdpDriver {
   private async windowOf(t: TargetInfo, focused: boolean): Promise<WindowInfo> {
     const w: WindowInfo = { id: `cdp:${t.targetId}`, title: t.title || t.url, app: this.app.name, pid: this.app.pid, role: 'window', focused };
     if (this.app.startTime !== undefined) w.startTime = this.app.startTime;
+    if (t.url) w.url = t.url;
     const b = await this.cdp.send<{ bounds: { left?: number; top?: number; width?: number; height?: number } }>('Browser.getWindowForTarget', { targetId: t.targetId }).catch(() => null);
     if (b?.bounds.width) w.bounds = [b.bounds.left ?? 0, b.bounds.top ?? 0, b.bounds.width, b.bounds.height ?? 0];
     return w;

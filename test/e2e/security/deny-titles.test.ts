@@ -1,11 +1,12 @@
 /**
  * README "Threat model": titles match the deny list. Native windows titled Bitwarden, KeePassXC and Password
  * Manager (shown by zenity, an allow-listed app) and a Chromium tab titled "Bitwarden Web Vault" (over the
- * DevTools channel and over AT-SPI) are unseen: not listed, not observed, not found, their text never returned.
+ * DevTools channel and over AT-SPI) are unseen: not listed, not observed, not found, their text never returned;
+ * over CDP a tab whose URL names the vault (its title does not) is unseen too.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -56,10 +57,13 @@ test('native windows titled like a password manager are unseen', async () => {
 test('a Chromium tab titled "Bitwarden Web Vault" is unseen over CDP and over AT-SPI', async () => {
   const page = join(dir, 'vault.html');
   writeFileSync(page, `<!doctype html><title>Bitwarden Web Vault</title><h1>My vault</h1><p>${SECRET}</p><button>Delete entry</button>`);
+  mkdirSync(join(dir, 'bitwarden-export'));
+  const byUrl = join(dir, 'bitwarden-export', 'index.html');
+  writeFileSync(byUrl, `<!doctype html><title>Quiet vault</title><p>${SECRET}</p>`);
   const profile = join(dir, 'chromium');
   const proc = spawn('/usr/bin/chromium', ['--no-sandbox', '--no-first-run', '--no-default-browser-check', '--disable-gpu', '--password-store=basic',
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--force-renderer-accessibility',
-    `--user-data-dir=${profile}`, '--remote-debugging-port=0', pathToFileURL(page).href], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    `--user-data-dir=${profile}`, '--remote-debugging-port=0', pathToFileURL(page).href, pathToFileURL(byUrl).href], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   children.push(proc);
   let err = '';
   const endpoint = await new Promise<string>((resolve, reject) => {
@@ -76,12 +80,16 @@ test('a Chromium tab titled "Bitwarden Web Vault" is unseen over CDP and over AT
     let listed = '';
     for (let i = 0; i < 100; i++) {
       const raw = await cdp.session.apps();
-      if (raw.some((a) => a.windows.some((w) => /Bitwarden/.test(w.title)))) break;
+      if (raw.some((a) => a.windows.some((w) => /Bitwarden/.test(w.title))) && raw.some((a) => a.windows.some((w) => /Quiet vault/.test(w.title)))) break;
       await new Promise((r) => setTimeout(r, 100));
     }
     listed = (await cdp.tools.apps()).text;
     outputs.push(listed);
     assert.doesNotMatch(listed, /Bitwarden Web Vault/, listed);
+    assert.doesNotMatch(listed, /Quiet vault/, `a tab whose URL names the vault is listed:\n${listed}`);
+    const quiet = await cdp.tools.observe({ window: 'Quiet vault' });
+    outputs.push(quiet.text);
+    assert.equal(quiet.isError, true, quiet.text);
     const o = await cdp.tools.observe({ window: 'Bitwarden Web Vault' });
     outputs.push(o.text);
     assert.equal(o.isError, true, o.text);
