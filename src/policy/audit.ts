@@ -4,7 +4,8 @@
  * A crash between the two leaves the decision on disk. Typed text is stored as its length and a keyed digest
  * prefix (HMAC-SHA-256 with a random per-install key, so a short password cannot be recovered by trying a
  * dictionary against the log), never in clear; app text (element names, commands) goes through the engine's
- * secret redaction.
+ * secret redaction. A crash mid-write leaves a torn last line: the next writer starts a new line first, and the
+ * readers (`read`, the panel's index) skip torn lines and count them, so no complete record is lost.
  */
 import { escapeLine, nameText, quoteText } from '../engine/escape.js';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
@@ -126,30 +127,72 @@ export class AuditLog {
   /** A new record id. */
   static newId(): string { return randomUUID(); }
 
-  /** Appends one record and fsyncs it; creates the file with mode 0600 and its folder with 0700. */
+  /**
+   * Appends one record and fsyncs it; creates the file with mode 0600 and its folder with 0700. A file that
+   * does not end in a newline has a torn last line (a writer killed mid-write): the record starts a new line,
+   * else it would be glued onto the torn one and lost to every reader.
+   */
   append(record: AuditRecord): void {
     const line = JSON.stringify(record) + '\n';
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     const fresh = !existsSync(this.path);
-    const fd = openSync(this.path, 'a', 0o600);
+    const fd = openSync(this.path, 'a+', 0o600);
     try {
       if (fresh) fchmodSync(fd, 0o600);
-      writeSync(fd, line);
+      writeSync(fd, endsTorn(fd) ? '\n' + line : line);
       fsyncSync(fd);
     } finally { closeSync(fd); }
   }
 
-  /** Reads every record; a torn last line (a crash mid-write) is skipped. */
-  read(): AuditRecord[] {
+  /** Reads every record; torn lines (a crash mid-write) are skipped. */
+  read(): AuditRecord[] { return this.readAll().records; }
+
+  /** Every complete record, and how many torn lines were skipped. */
+  readAll(): { records: AuditRecord[]; torn: number } {
     let text: string;
-    try { text = readFileSync(this.path, 'utf8'); } catch { return []; }
-    const out: AuditRecord[] = [];
+    try { text = readFileSync(this.path, 'utf8'); } catch { return { records: [], torn: 0 }; }
+    const records: AuditRecord[] = [];
+    let torn = 0;
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
-      try { out.push(JSON.parse(line) as AuditRecord); } catch { /* torn line */ }
+      const parsed = parseAuditLine(line);
+      torn += parsed.torn;
+      if (parsed.record) records.push(parsed.record);
     }
-    return out;
+    return { records, torn };
   }
+}
+
+/** True when the open file's last byte is not a newline (a torn last line). */
+function endsTorn(fd: number): boolean {
+  const size = fstatSync(fd).size;
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 10;
+}
+
+/** How every record line starts (JSON.stringify of a record whose first field is `v`). */
+const RECORD_START = '{"v":1,"phase":"';
+
+/**
+ * One line of the log: its record, or none when the line is torn. A line written before torn tails were
+ * healed may hold a torn record with a whole one glued after it: that one is recovered (`at` is its character
+ * offset in the line). `torn` counts the torn pieces.
+ */
+export function parseAuditLine(line: string): { record?: AuditRecord; at: number; torn: number } {
+  const whole = recordOf(line);
+  if (whole) return { record: whole, at: 0, torn: 0 };
+  const at = line.lastIndexOf(RECORD_START);
+  const glued = at > 0 ? recordOf(line.slice(at)) : undefined;
+  return glued ? { record: glued, at, torn: 1 } : { at: 0, torn: 1 };
+}
+
+/** A line parsed as a record of this log (an object with a known phase and an id), else undefined. */
+function recordOf(line: string): AuditRecord | undefined {
+  try {
+    const r = JSON.parse(line) as Partial<AuditRecord> | null;
+    return r && typeof r === 'object' && (r.phase === 'decided' || r.phase === 'done') && typeof r.id === 'string' ? r as AuditRecord : undefined;
+  } catch { return undefined; }
 }
 
 /** Secret-redacted, cut app text for a record. */

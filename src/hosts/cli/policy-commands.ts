@@ -91,7 +91,9 @@ export function runAudit(args: string[]): number {
   const path = flags['path'] ?? defaultAuditPath();
   const tail = flags['tail'] !== undefined ? Number(flags['tail']) : undefined;
   if (tail !== undefined && !(Number.isInteger(tail) && tail >= 0)) { process.stderr.write('--tail needs a whole number\n'); return 2; }
-  const records = new AuditLog(path).read();
+  const { records, torn } = new AuditLog(path).readAll();
+  // Said on stderr, so --json output stays one record per line.
+  if (torn) process.stderr.write(`(${torn} torn line${torn === 1 ? '' : 's'} skipped in ${path}: a write was interrupted, e.g. by a crash)\n`);
   if (flags['json'] === 'true') {
     // Raw records of the last N decisions, with their completions.
     const decided = records.filter((r) => r.phase === 'decided');
