@@ -79,6 +79,8 @@ export interface ComputerOptions {
   mode?: Mode;
   /** Apps allowed without a first-use question, added to settings.json `allowApps`. */
   allowApps?: string[];
+  /** Terminals whose typed command lines run without a question, added to settings.json `allowCommands`. */
+  allowCommands?: string[];
   /** Apps never acted on, added to settings.json `denyApps` and the built-in deny list. */
   denyApps?: string[];
   /** In unattended mode, allow irreversible actions on allow-listed apps (default: settings.json). */
@@ -314,6 +316,7 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
   const policy = options.gate ? undefined : new Policy({
     mode: options.mode ?? settings.mode ?? DEFAULT_MODE,
     allowApps: union(settings.allowApps, options.allowApps),
+    allowCommands: union(settings.allowCommands, options.allowCommands),
     denyApps: union(settings.denyApps, options.denyApps),
     allowIrreversibleUnattended: options.allowIrreversibleUnattended ?? settings.allowIrreversibleUnattended ?? false,
     settingsPath, audit: options.auditPath ?? defaultAuditPath(), stop: stopper,
@@ -326,6 +329,7 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
   const policyFor = (spec: RemoteSpec, device: Device): PolicyGate => (options.gate ? gate : new Policy({
     mode: spec.mode ?? options.mode ?? settings.mode ?? DEFAULT_MODE,
     allowApps: union(union(settings.allowApps, options.allowApps), spec.allowApps),
+    allowCommands: union(settings.allowCommands, options.allowCommands),
     denyApps: union(union(settings.denyApps, options.denyApps), spec.denyApps),
     allowIrreversibleUnattended: options.allowIrreversibleUnattended ?? settings.allowIrreversibleUnattended ?? false,
     settingsPath, audit: options.auditPath ?? defaultAuditPath(), stop: stopper, device: spec.name,

@@ -59,7 +59,8 @@ async function main(): Promise<number> {
   const home = await mkdtemp(join(tmpdir(), 'cu-eval-home-'));
   const allowApps = [...new Set(tasks.flatMap((t) => [t.appName, ...(t.allowApps ?? [])]))];
   const computer = await createComputer({
-    desktop: desktopOf(values.desktop), mode: 'bypass', allowApps, settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl'),
+    // The terminal tasks run commands: the eval's human (whoever starts it) allows them for the terminal.
+    desktop: desktopOf(values.desktop), mode: 'bypass', allowApps, allowCommands: ['xfce4-terminal'], settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl'),
     statePath: join(home, 'state.json'), showActivity: false,
   });
   const results: TaskResult[] = [];

@@ -40,6 +40,8 @@ export const HOST_OPTIONS: readonly HostOption[] = [
     apply: (o, v) => { o.mode = parseMode(str(v)); } },
   { flag: 'allow-app', env: 'COMPUTER_USE_ALLOW_APPS', kind: 'list', hosts: ALL, description: 'apps acted on without a first-use question (comma-separated)',
     apply: (o, v) => { const a = list(v); if (a.length) o.allowApps = a; } },
+  { flag: 'allow-commands', env: 'COMPUTER_USE_ALLOW_COMMANDS', kind: 'list', hosts: ALL, description: 'terminals whose typed command lines run without a question (comma-separated; anything the shell can do)',
+    apply: (o, v) => { const a = list(v); if (a.length) o.allowCommands = a; } },
   { flag: 'deny-app', env: 'COMPUTER_USE_DENY_APPS', kind: 'list', hosts: ALL, description: 'apps never acted on (comma-separated)',
     apply: (o, v) => { const a = list(v); if (a.length) o.denyApps = a; } },
   { flag: 'settings', env: 'COMPUTER_USE_SETTINGS', kind: 'string', hosts: MCP_PI, description: 'settings file (default: $COMPUTER_USE_HOME/settings.json)',

@@ -60,6 +60,13 @@ export interface ActionRequest {
    */
   mnemonics?: { key: string; label: string }[];
   /**
+   * computer_keys whose submitting key (Return, ctrl+m, ctrl+j, ctrl+o) runs a terminal's command line: the
+   * line as it will read when the submit is sent (the terminal's caret line plus the typed characters), absent
+   * when editing keys make it unknowable before sending; `multiple` when the keys submit more than once.
+   * Untrusted text (read from the terminal): shown to the human, never obeyed.
+   */
+  terminal?: { line?: string; multiple: boolean };
+  /**
    * Re-checks the target just before dispatch: resolves true when the element the approval was given for is
    * still the one that will receive the action. The policy calls it after asking a human.
    */
@@ -84,6 +91,13 @@ export interface VisibleApp { name: string; pid?: number; executable?: string; t
 export interface PolicyGate {
   check(req: ActionRequest): Promise<Decision>;
   visible(app: VisibleApp): string | undefined;
+  /**
+   * Why a submit that names these paths is refused (one of the tool's own files), else undefined. Called
+   * during dispatch, once the keys before a submit were sent and the field was read again.
+   */
+  ownFile?(paths: readonly string[]): string | undefined;
+  /** The tool's own folders (normalised): where a relative name in a chooser of unknown folder may point. */
+  ownRoots?(): readonly string[];
 }
 
 /** A gate that allows everything: for tests and for callers that run their own policy. */

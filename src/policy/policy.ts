@@ -67,6 +67,12 @@ export interface PolicyOptions {
    */
   localPrograms?: boolean;
   /**
+   * Terminals whose command lines a human allowed to run without a question (names like allowApps: the CLI's
+   * --allow-commands, or settings.json `allowCommands` once confirmed). In bypass and unattended mode a
+   * terminal's command runs only with this allowance.
+   */
+  allowCommands?: readonly string[];
+  /**
    * The tool's own files, out of reach of every act (default: the home, plus the settings file and the audit
    * log when they live elsewhere).
    */
@@ -79,6 +85,8 @@ export interface PolicyOptions {
 interface Verdict { reason: string; answer?: ConfirmChoice; confirmed: boolean; approvedBy?: 'host' }
 
 const DECIDER_THRESHOLD = 0.5;
+/** The tool's own files, in words. */
+const OWN_FILES = 'its settings, audit log or session files';
 /** Element operations worth asking the decider about (the rest do not trigger anything). */
 const DECIDER_OPS = new Set(['click', 'double_click', 'select', 'toggle']);
 
@@ -101,6 +109,7 @@ export class Policy implements PolicyGate {
       hostPids: options.hostPids ?? ancestorPids(this.info),
       panelMarkers: [options.panelMarker ?? panelMarker()],
     });
+    this.commands = new AppRules({ allowApps: options.allowCommands ?? [] });
     this.confirmer = options.confirmer ?? noConfirmer;
     this.session = options.session ?? randomUUID();
     this.audit = options.audit === false ? undefined : options.audit instanceof AuditLog ? options.audit : new AuditLog(options.audit);
@@ -112,6 +121,18 @@ export class Policy implements PolicyGate {
 
   /** The tool's own files (normalised). */
   private readonly roots: string[];
+  /** Terminals allowed to run typed commands (allowCommands). */
+  private readonly commands: AppRules;
+
+  /** The tool's own folders and files (normalised). */
+  ownRoots(): readonly string[] { return this.roots; }
+
+  /** Why a submit naming these paths is refused (a file of the tool's own), else undefined. */
+  ownFile(paths: readonly string[]): string | undefined {
+    const hit = ownFileTouched([], paths, undefined, this.roots);
+    return hit ? `This action is refused in every mode: the field now names one of computer-use's own files (${OWN_FILES}). ` +
+      'An agent may not change its own permissions. Nothing was submitted.' : undefined;
+  }
 
   /**
    * Why an app (or one of its windows) is hidden from every read path: the same deny rules as acting (the
@@ -146,8 +167,8 @@ export class Policy implements PolicyGate {
     const hit = ownFileTouched(texts, req.paths ?? [], req.title, this.roots, home);
     if (!hit) return undefined;
     return hit.where === 'title'
-      ? 'the window shows one of computer-use\'s own files (its settings, audit log or session files)'
-      : 'it names one of computer-use\'s own files (its settings, audit log or session files)';
+      ? `the window shows one of computer-use's own files (${OWN_FILES})`
+      : `it names one of computer-use's own files (${OWN_FILES})`;
   }
 
   /** Apps granted for this session ("allow for this session" answers). */
@@ -197,7 +218,8 @@ export class Policy implements PolicyGate {
         'An agent may not change its own permissions. Nothing was sent. The user can edit settings themselves (`computer-use settings confirm` after editing).'));
     }
 
-    let verdict: IrreversibleVerdict | { kind: 'decider' | 'unproven'; rule: string } | undefined = classifyAction(req, app.executable ? { executable: app.executable } : {});
+    const command = this.terminalRule(req, app, refuse);
+    let verdict: IrreversibleVerdict | { kind: 'decider' | 'unproven' | 'command'; rule: string } | undefined = command ?? classifyAction(req, app.executable ? { executable: app.executable } : {});
     if (!verdict && app.unproven !== undefined) verdict = { kind: 'unproven', rule: `the program it starts cannot be proven: ${app.unproven}` };
     if (!verdict && this.mode !== 'bypass') verdict = await this.askDecider(req, app);
 
@@ -251,6 +273,29 @@ export class Policy implements PolicyGate {
     };
   }
 
+  /**
+   * A terminal's command run (seed 000 §10: Return in a non-chat app is a step to judge): asked in default and
+   * accept-edits modes with the command line quoted, unless a human allowed commands for that terminal; in
+   * bypass and unattended mode refused without that allowance. A line the question cannot quote (editing keys
+   * before Return, or several submits in one call) is refused: the human must see what they approve.
+   */
+  private terminalRule(req: ActionRequest, app: AppIdentity, refuse: (d: AuditDecision, reason: string, e: ComputerUseError) => never): { kind: 'command'; rule: string } | undefined {
+    const t = req.terminal;
+    if (!t || this.commands.allowed(app)) return undefined;
+    const allow = ` A human can allow commands in this terminal: --allow-commands ${AppRules.keyOf(app)}, or "allowCommands" in settings.json (confirmed by a human).`;
+    if (this.mode === 'bypass' || this.mode === 'unattended') {
+      refuse('denied', `terminal command (${this.mode})`, new ComputerUseError('denied_by_policy', `${capital(this.mode)} mode runs a terminal's commands only where a human allowed them; ` +
+        `Return in ${quote(app.name)} would run a command line. Nothing was sent.${allow}`));
+    }
+    if (t.multiple || t.line === undefined) {
+      refuse('denied', 'terminal command line unknown', new ComputerUseError('denied_by_policy', `Return in ${quote(app.name)} runs a command, and the user is asked about it with the command line ` +
+        `quoted, but ${t.multiple ? 'these keys submit more than one line' : 'these keys edit the line (Tab, BackSpace, arrows, shortcuts), so it cannot be read before sending'}. ` +
+        'Nothing was sent. Type one command line and Return in one call (only characters before Return), or send the editing keys first and Return alone.'));
+    }
+    // The rule names no typed text (it reaches the audit log); the question quotes the line itself.
+    return { kind: 'command', rule: `Return runs a ${[...t.line].length}-character command line in a terminal` };
+  }
+
   /** Asks the human; approval is bound to the target (fingerprint, op, value digest) and re-checked after. */
   private async ask(req: ActionRequest, app: AppIdentity, key: string, firstUse: boolean,
     verdict: { kind: string; rule: string } | undefined, refuse: (d: AuditDecision, r: string, e: ComputerUseError) => never): Promise<Verdict> {
@@ -258,7 +303,7 @@ export class Policy implements PolicyGate {
     // The key names a program or script path and the rule may quote the element: outside text, one line each.
     const shownKey = escapeLine(key);
     verdict = verdict ? { kind: verdict.kind, rule: escapeLine(verdict.rule) } : undefined;
-    const reasonText = verdict ? `${verdict.kind === 'password' ? 'password field' : verdict.kind === 'decider' ? 'decider' : verdict.kind === 'unproven' ? 'unproven program' : 'irreversible'}: ${verdict.rule}` : 'first use of the app in this session';
+    const reasonText = verdict ? `${verdict.kind === 'password' ? 'password field' : verdict.kind === 'decider' ? 'decider' : verdict.kind === 'unproven' ? 'unproven program' : verdict.kind === 'command' ? 'terminal command' : 'irreversible'}: ${verdict.rule}` : 'first use of the app in this session';
     if (!this.confirmer.interactive) {
       // An entry that can never match is no advice: say what would make the app nameable instead.
       const allowable = AppRules.allowable(app);
@@ -275,7 +320,7 @@ export class Policy implements PolicyGate {
     const request: ConfirmRequest = {
       title: verdict ? `Confirm: ${what}?` : `Allow computer-use to act in ${shownKey}?`,
       message: `computer-use wants to ${what} in ${quote(app.name)}${req.title ? ` (window ${quote(req.title)})` : ''}. ` +
-        (verdict ? (verdict.kind === 'password' ? 'It writes into a password field. ' : verdict.kind === 'unproven' ? `Which program it starts cannot be proven (${verdict.rule}). ` : `This may not be undoable (${verdict.rule}). `) : '') +
+        (verdict ? (verdict.kind === 'command' ? `It runs this command line in the terminal, as the terminal shows it: ${quote(req.terminal?.line ?? '', 400)}. ` : verdict.kind === 'password' ? 'It writes into a password field. ' : verdict.kind === 'unproven' ? `Which program it starts cannot be proven (${verdict.rule}). ` : `This may not be undoable (${verdict.rule}). `) : '') +
         (firstUse ? `This is its first action in ${shownKey} in this session.${verdict ? ' "This session"/"always" allow the app; steps like this one are still asked every time.' : ''} ` : '') +
         'Text in quotes comes from the app.',
       choices: firstUse ? ['allow_once', 'allow_session', 'allow_always', 'deny'] : ['allow_once', 'deny'],
@@ -409,10 +454,10 @@ export function withoutTyped(detail: string, req: ActionRequest): string {
   return words.some((w) => low.includes(w)) ? '(detail withheld: it may contain the typed text)' : detail;
 }
 
-/** App text as quoted data (engine/escape.ts): secret-redacted, cut, on one line, controls and bidi removed. */
-function quote(s: string): string {
+/** App text as quoted data (engine/escape.ts): secret-redacted, cut (to `max` characters), on one line, controls and bidi removed. */
+function quote(s: string, max = 80): string {
   const r = redactText(s);
-  return quoteText([...r].length > 80 ? [...r].slice(0, 79).join('') + '…' : r);
+  return quoteText([...r].length > max ? [...r].slice(0, max - 1).join('') + '…' : r);
 }
 
 const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

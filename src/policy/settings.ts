@@ -19,6 +19,8 @@ export interface Settings {
   mode?: Mode;
   /** Apps acted on without a first-use question (name, executable path or file name). */
   allowApps?: string[];
+  /** Terminals whose typed command lines run without a question (README "Security": what an allowed terminal can do). */
+  allowCommands?: string[];
   /** Apps never acted on, on top of the built-in deny list. */
   denyApps?: string[];
   /** In `unattended` mode, allow irreversible actions and password writes on allow-listed apps. */
@@ -171,6 +173,8 @@ export function loadSettings(path: string = defaultSettingsPath()): { settings: 
   else if (r['mode'] !== undefined) warnings.push(`${path}: unknown mode ${JSON.stringify(r['mode'])} ignored`);
   const allow = strings(r['allowApps']);
   if (allow) settings.allowApps = allow;
+  const commands = strings(r['allowCommands']);
+  if (commands) settings.allowCommands = commands;
   if (r['allowIrreversibleUnattended'] === true) settings.allowIrreversibleUnattended = true;
   if (r['allowScreenshots'] === true) settings.allowScreenshots = true;
   if (typeof r['stopHotkey'] === 'string') settings.stopHotkey = r['stopHotkey'];

@@ -12,6 +12,8 @@ import { cellShowsEntry } from '../engine/grid.js';
 import { resolveCellRef } from './cells.js';
 import { ActingRun, type PipelineContext } from './pipeline.js';
 import { collectEffects, openWindows } from './effects.js';
+import { chooserFacts, submitPaths } from './chooser.js';
+import { normalizeLabel } from '../policy/irreversible.js';
 
 /** One requested action. */
 export interface ActionSpec { ref: string; op: Op; value?: string }
@@ -154,11 +156,13 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
     const receipt: ActionReceipt = { ...spec, status: 'unknown', detail: '' };
     let sending = false;
     try {
+      const submits = await chooserSubmit(session, target, spec.op, fp.role, fp.name);
       const result = await run.step({
         tool: 'computer_act', app: target.app, pid: target.pid, window: target.id, ref: spec.ref, op: spec.op, role: fp.role,
         ...(fp.name !== undefined ? { name: fp.name } : {}), ...(spec.value !== undefined ? { value: spec.value } : {}),
         ...(target.startTime !== undefined ? { startTime: target.startTime } : {}), title: target.title,
         fingerprint: fp, password: before?.states.includes('password') ?? false,
+        ...(submits.length ? { paths: submits } : {}),
         // After a human approved, the element must still be the one approved: same handle, same identity.
         recheck: async () => {
           const raw = await session.readWindow(target);
@@ -341,3 +345,20 @@ function scrollEvidence(r: ActionReceipt, before: Snapshot | undefined, after: S
 }
 
 const find = (s: Snapshot | undefined, ref: string): SnapshotLine | undefined => s?.elements.find((l) => l.ref === ref);
+
+/** A file chooser's default buttons: a click on one opens or saves what the chooser names. */
+const CHOOSER_SUBMIT = /^(save|save as|open|select|ok|replace|export|import|保存|另存为|打开|确定|替换)$/;
+const ROWS = new Set(['row', 'listitem', 'treeitem', 'cell', 'gridcell']);
+
+/**
+ * The paths a click submits in a file chooser (self-protection by result): a click on its default button
+ * (Save, Open) or a double click on a row of its list opens or saves the name field's text, relative to the
+ * chooser's folder, or a file of that folder. Read live; none outside a chooser.
+ */
+async function chooserSubmit(session: Session, target: WindowInfo, op: Op, role: string, name: string | undefined): Promise<string[]> {
+  const button = (op === 'click' || op === 'double_click') && role === 'button' && CHOOSER_SUBMIT.test(normalizeLabel(name ?? ''));
+  const row = op === 'double_click' && ROWS.has(role);
+  if (!button && !row) return [];
+  const facts = chooserFacts((await session.readWindow(target)).root);
+  return facts.chooser ? submitPaths(facts, facts.fields, session.gate.ownRoots?.() ?? []) : [];
+}

@@ -1,33 +1,78 @@
 /** Keyboard input to a window, through the acting pipeline, with the same effects report as element actions. */
-import type { WindowInfo } from '../engine/node.js';
+import type { RawNode, WindowInfo } from '../engine/node.js';
+import { ComputerUseError } from '../protocol/errors.js';
 import type { Chord } from '../protocol/keys.js';
 import type { KeysResult } from '../protocol/methods.js';
 import { parseChords } from './chords.js';
 import type { Effects } from './effects.js';
 import { collectEffects, openWindows } from './effects.js';
-import { liveFocus, perform, type PipelineContext } from './pipeline.js';
+import { liveRead, perform, type Dispatcher, type PipelineContext } from './pipeline.js';
 import type { Session, SettleOptions } from './session.js';
+import { planSubmit, submitNow, type SubmitPlan } from './submit.js';
 
 /**
  * Sends keys to a window. The keys are parsed first, once, into wire chords (chords.ts) that the policy and
  * the driver read (a bad key name fails before anything is asked or sent);
  * the focused element and the mnemonics are read live from the window just before the decision, so typing
- * into a password field asks even when the model never observed the window.
+ * into a password field asks even when the model never observed the window. A submitting key (Return in a
+ * field, a file chooser or a terminal) is judged by what it submits (submit.ts): the keys before it are sent,
+ * the field is read again, and the submit goes only if it still submits what was decided on.
  */
 export async function runKeys(session: Session, window: WindowInfo, keys: string, settle?: Partial<SettleOptions>,
   ctx: PipelineContext = {}): Promise<{ result: KeysResult; effects: Effects; chords: Chord[] }> {
   const chords = parseChords(keys);
-  const live = await liveFocus(session, window);
+  const { live, root } = await liveRead(session, window);
+  const guesses = session.gate.ownRoots?.() ?? [];
+  const plan = planSubmit(root, chords, guesses);
+  const expect = { pid: window.pid, ...(window.startTime !== undefined ? { startTime: window.startTime } : {}) };
   const { result, settled } = await perform(session, ctx, {
     request: { tool: 'computer_keys', app: window.app, pid: window.pid, window: window.id, keys, chords, title: window.title,
-      ...(window.startTime !== undefined ? { startTime: window.startTime } : {}), ...live },
+      ...(window.startTime !== undefined ? { startTime: window.startTime } : {}), ...live,
+      ...(plan?.kind === 'field' && plan.paths.length ? { paths: plan.paths } : {}),
+      ...(plan?.kind === 'terminal' ? { terminal: { ...(plan.line !== undefined ? { line: plan.line } : {}), multiple: plan.multiple } } : {}) },
     dispatch: async (d) => {
       const before = await openWindows(session);
       // The driver proves the focused window belongs to this process (pid, start time) before sending.
-      return { sent: await d.call('input.keys', { window: window.id, chords, expect: { pid: window.pid, ...(window.startTime !== undefined ? { startTime: window.startTime } : {}) } }), before };
+      const send = (part: Chord[]): Promise<KeysResult> => d.call('input.keys', { window: window.id, chords: part, expect });
+      if (!plan || (plan.kind === 'terminal' && !d.confirmed)) return { sent: await send(chords), before };
+      if (plan.at > 0) await send(chords.slice(0, plan.at));
+      await checkSubmit(session, window, plan, d, guesses);
+      return { sent: await send(chords.slice(plan.at)), before };
     },
     settle: async ({ before }) => collectEffects(session, window, before, { ...session.settleDefaults, ...(settle ?? {}) }),
     receipt: ({ sent }) => ({ status: 'unknown', detail: `${sent.method} key events` }),
   });
   return { result: result.sent, effects: settled, chords };
 }
+
+/** How long the typed keys may take to show in the field or terminal before the submit is held back. */
+const SHOW_MS = 2000;
+const POLL_MS = 100;
+
+/**
+ * Reads the window again once the keys before a submit were sent. A field: the paths it now names must not
+ * be the tool's own (a chooser's autocompletion or an earlier call may have filled it). A terminal whose
+ * command a human approved: its line must read as the question quoted it, else nothing is submitted.
+ */
+async function checkSubmit(session: Session, window: WindowInfo, plan: SubmitPlan, d: Dispatcher, guesses: readonly string[]): Promise<void> {
+  const deadline = Date.now() + SHOW_MS;
+  let now: ReturnType<typeof submitNow>;
+  for (;;) {
+    const root: RawNode = (await session.readWindow(window)).root;
+    now = submitNow(root, guesses);
+    const settledOn = plan.kind === 'terminal' ? now.line === plan.line : samePaths(now.paths, plan.paths);
+    if (settledOn || Date.now() > deadline || d.signal?.aborted) break;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+  if (plan.kind === 'terminal') {
+    if (now.line !== plan.line) {
+      throw new ComputerUseError('stale_ref', `The command line now reads ${JSON.stringify(now.line ?? '')}, not what the user approved; Return was not sent ` +
+        '(the typed characters were). Observe the terminal; Return alone will ask about the line as it reads.');
+    }
+    return;
+  }
+  const why = session.gate.ownFile?.(now.paths);
+  if (why) throw new ComputerUseError('denied_by_policy', `${why} The keys before Return were typed; Return was not sent.`);
+}
+
+const samePaths = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((p, i) => p === b[i]);

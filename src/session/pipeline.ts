@@ -258,10 +258,15 @@ export function mnemonicsIn(root: RawNode): { key: string; label: string }[] {
  * or stale.
  */
 export async function liveFocus(session: Session, window: WindowInfo): Promise<Pick<ActionRequest, 'focused' | 'mnemonics'>> {
+  return (await liveRead(session, window)).live;
+}
+
+/** liveFocus, with the live tree itself (unredacted: what a submit would submit is read from it, never shown). */
+export async function liveRead(session: Session, window: WindowInfo): Promise<{ live: Pick<ActionRequest, 'focused' | 'mnemonics'>; root: RawNode }> {
   // With key bindings: the access keys of the window's commands decide what alt+<letter> will activate.
   const raw = await session.readWindow(window, { keyBindings: true });
   const root = redactTree(raw.root);
   const focused = focusedIn(root);
   // Always a list (maybe empty): "no mnemonics" must be told apart from "not read" (the rules then ask).
-  return { ...(focused ? { focused } : {}), mnemonics: mnemonicsIn(root) };
+  return { live: { ...(focused ? { focused } : {}), mnemonics: mnemonicsIn(root) }, root: raw.root };
 }

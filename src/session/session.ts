@@ -325,6 +325,8 @@ function withChooserPaths(gate: PolicyGate, last: ReadonlyMap<string, Snapshot>)
       return gate.check(extra.length ? { ...req, paths: [...(req.paths ?? []), ...extra] } : req);
     },
     visible: (app) => gate.visible(app),
+    ...(gate.ownFile ? { ownFile: gate.ownFile.bind(gate) } : {}),
+    ...(gate.ownRoots ? { ownRoots: gate.ownRoots.bind(gate) } : {}),
   };
 }
 

@@ -19,7 +19,7 @@ let computer: Computer;
 
 before(async () => {
   computer = await createComputer({
-    desktop: 'current', mode: 'bypass', allowApps: [...new Set(subset.flatMap((t) => [t.appName, ...(t.allowApps ?? [])]))],
+    desktop: 'current', mode: 'bypass', allowCommands: ['xfce4-terminal'], allowApps: [...new Set(subset.flatMap((t) => [t.appName, ...(t.allowApps ?? [])]))],
     settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl'), statePath: join(home, 'state.json'), showActivity: false,
   });
 });

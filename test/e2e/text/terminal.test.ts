@@ -12,7 +12,8 @@ import { E2E_APPS, killApp, ok, openComputer, refOn } from '../helpers.js';
 let computer: Computer;
 const pids: number[] = [];
 
-before(async () => { computer = await openComputer({ allowApps: [...E2E_APPS, 'xfce4-terminal'] }); });
+// Commands typed into the terminal run only where a human allowed them (bypass mode refuses them otherwise).
+before(async () => { computer = await openComputer({ allowApps: [...E2E_APPS, 'xfce4-terminal'], allowCommands: ['xfce4-terminal'] }); });
 after(async () => {
   await computer?.close();
   for (const pid of pids) await killApp(pid);
