@@ -25,6 +25,9 @@ process.env['COMPUTER_USE_HOME'] = home;
 async function two(extra: Partial<ComputerOptions> = {}, lab: Record<string, unknown> = {}) {
   const a = widgetFactory();
   const b = widgetFactory();
+  // A pid no process on this machine can have (pid_max is at most 2^22): the fixture's 5151 was sometimes a live
+  // process here (another test's driver), whose /proc then proved a different program than the fake app.
+  a.window.pid = b.window.pid = 2_000_000_001;
   const local = new FakeDriver([{ info: a.window, root: a.root }]);
   const remote = new FakeDriver([{ info: b.window, root: b.root }]);
   // The remote driver proves the executable (as the Linux driver does from /proc on its own machine).
@@ -49,8 +52,8 @@ const refOf = (text: string, pattern: RegExp): string => {
 test('the second device prints d2 refs, the first keeps plain ones; acts go where the ref says', async () => {
   const { c, local, remote } = await two();
   const apps = await c.call('computer_apps', {});
-  assert.match(apps.text, /^device local:\n {2}gtk3-widget-factory pid=5151\n {4}\[w1\] window/m);
-  assert.match(apps.text, /^device lab \(refs d2…\):\n {2}gtk3-widget-factory pid=5151\n {4}\[d2w1\] window/m);
+  assert.match(apps.text, /^device local:\n {2}gtk3-widget-factory pid=2000000001\n {4}\[w1\] window/m);
+  assert.match(apps.text, /^device lab \(refs d2…\):\n {2}gtk3-widget-factory pid=2000000001\n {4}\[d2w1\] window/m);
   const onLab = await c.call('computer_observe', { device: 'lab' });
   const boldLab = refOf(onLab.text, /checkbox "Bold"/);
   assert.match(boldLab, /^d2e\d+$/);
