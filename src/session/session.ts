@@ -150,7 +150,10 @@ export class Session {
    */
   async current(w: WindowInfo): Promise<WindowInfo> {
     const { windows } = await this.device.call('windows.list', { pid: w.pid });
-    const now = windows.find((x) => x.id === w.id);
+    let now = windows.find((x) => x.id === w.id);
+    // A window of an app off the accessibility bus (xmessage, a JVM without the wrapper) is listed only by
+    // apps.list, with the app marked inaccessible: the fallback ladder is what reads it.
+    now ??= (await this.device.call('apps.list', {})).apps.flatMap((a) => a.windows).find((x) => x.id === w.id);
     if (!now) throw new ComputerUseError('window_not_found', 'The window is gone. Call computer_apps.');
     this.assertVisible({ ...now, ...(w.executable ? { executable: w.executable } : {}) });
     return masked(now);

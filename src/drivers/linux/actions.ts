@@ -357,7 +357,7 @@ async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, dir
   }
   if (keyboard.available) {
     await focus(bus, info).catch(() => undefined);
-    await keyboard.keysTo(await processOf(bus, info.target), [{ mods: [], key: direction === 'up' ? 'Page_Up' : direction === 'down' ? 'Page_Down' : direction === 'left' ? 'Left' : 'Right' }], signal);
+    await keyboard.keysTo(await processOf(bus, info.target), [{ mods: [], key: direction === 'up' ? 'PageUp' : direction === 'down' ? 'PageDown' : direction === 'left' ? 'ArrowLeft' : 'ArrowRight' }], signal);
     return { method: 'synthetic', detail: 'Page key', before };
   }
   throw unsupported(`scroll ${direction}`, info);

@@ -441,7 +441,7 @@ export async function enterCell(bus: A11yBus, keyboard: CellKeyboard, info: Elem
   if (text === '') await keyboard.keysTo(owner, [{ mods: [], key: 'Delete' }], signal);
   else {
     await keyboard.keysTo(owner, text, signal);
-    await keyboard.keysTo(owner, [{ mods: [], key: 'Return' }], signal);
+    await keyboard.keysTo(owner, [{ mods: [], key: 'Enter' }], signal);
   }
   // The keys reach the app after keysTo returns: read until the entry shows (bounded, ~2 s), then report.
   let back = await readCellBack(bus, info.target);

@@ -39,7 +39,7 @@ test('Swing form: set, toggle, select, click, read the result', async () => {
   assert.match(r3, /"Large"/, r3);
   // An item that is not there names the items that are.
   const bad = await computer.tools.act({ actions: [{ ref: combo, op: 'select', value: 'Huge' }] });
-  assert.match(bad.text, /items: Small, Medium, Large/, bad.text);
+  assert.match(bad.text, /items: "Small", "Medium", "Large"/, bad.text);
 
   ok(await computer.tools.act({ actions: [{ ref: submit, op: 'click' }] }));
   const after = ok(await computer.tools.observe({ app: 'Swing Form' }));
