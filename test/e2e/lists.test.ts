@@ -67,8 +67,14 @@ test('Thunar, a folder of 3,000 files: the view says which rows it shows, find r
   // Thunar's icon view exposes no items; its details view is a table of rows (the view Thunar opens with).
   spawnSync('xfconf-query', ['-c', 'thunar', '-p', '/last-view', '-n', '-t', 'string', '-s', 'ThunarDetailsView']);
   await start('thunar', [dir], 'thunar');
-  await new Promise((r) => setTimeout(r, 2000));
-  const first = ok(await computer.tools.observe({ app: 'thunar' }));
+  // Thunar fills its view of 3,000 files over a few seconds (one CI run observed it mid-load, the view scrolled to
+  // row 192): wait, bounded, for the view to be laid out from its first row.
+  let first = '';
+  for (let i = 0; i < 30; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    first = ok(await computer.tools.observe({ app: 'thunar' }));
+    if (/… rows 1–\d+ of 3,000 on screen/.test(first)) break;
+  }
   assert.match(first, /… rows 1–\d+ of 3,000 on screen/, first);
   assert.doesNotMatch(first, /"file-2345\.txt"/);
 
