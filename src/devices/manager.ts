@@ -36,6 +36,9 @@ export interface DeviceOptions {
   backoff?: { initialMs: number; maxMs: number };
 }
 
+/** How long a stopped acting call waits for the driver to confirm it ended before answering anyway. */
+const STOP_DRAIN_MS = 1500;
+
 /**
  * Driver methods that may change the device: a link lost while one was in flight means its effect is unknown.
  * The same list as ACTING_METHODS in session/pipeline.ts (a unit test checks that they agree).
@@ -203,13 +206,15 @@ export class Device {
   private async callOnce<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs: number, signal?: AbortSignal): Promise<ResultOf<M>> {
     if (signal?.aborted) throw abortReason(signal);
     const proc = await this.ensure();
-    // The peer takes the signal as its 4th argument (protocol cancellation); the race below answers at once
-    // even when the peer or the driver is slow to react.
-    const request = proc.peer.request.bind(proc.peer) as <N extends MethodName>(m: N, p: ParamsOf<N>, t?: number, s?: AbortSignal) => Promise<ResultOf<N>>;
+    // The peer takes the signal as its 4th argument (protocol cancellation). A read answers a stop at once
+    // (the race below, even when the driver is slow to react); an acting method answers once the driver has
+    // ended the call (bounded by STOP_DRAIN_MS): "stopped" must mean no more input arrives after the answer.
+    const request = proc.peer.request.bind(proc.peer) as <N extends MethodName>(m: N, p: ParamsOf<N>, t?: number, s?: AbortSignal, drainMs?: number) => Promise<ResultOf<N>>;
+    const changing = CHANGING_METHODS.has(method);
     try {
-      const pending = request(method, params, timeoutMs, signal);
+      const pending = request(method, params, timeoutMs, signal, changing ? STOP_DRAIN_MS : 0);
       if (method === 'apps.list') void pending.then((r) => { this.remember(r); }, () => undefined);
-      if (!signal) return await pending;
+      if (!signal || changing) return await pending;
       pending.catch(() => undefined);
       let onAbort: (() => void) | undefined;
       const aborted = new Promise<never>((_, reject) => {

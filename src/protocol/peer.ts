@@ -22,7 +22,11 @@ export interface HandlerContext {
 /** A request handler table; missing methods answer "Method not found". */
 export type Handlers = { [M in MethodName]?: (params: ParamsOf<M>, ctx: HandlerContext) => Promise<ResultOf<M>> | ResultOf<M> };
 
-interface Pending { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout; method: string; cleanup: () => void }
+interface Pending {
+  resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout; method: string; cleanup: () => void;
+  /** Cancelled, waiting for the other side's answer (which is not validated: it only says the handler ended). */
+  draining?: boolean;
+}
 
 /** JSON-RPC "Invalid params". */
 const INVALID_PARAMS = -32602;
@@ -63,10 +67,12 @@ export class Peer {
   }
 
   /**
-   * Sends a request and waits for its result, rejecting after the timeout. When `signal` aborts, the call
-   * rejects at once with the signal's reason and the other side is told to stop (`$/cancel {id}`).
+   * Sends a request and waits for its result, rejecting after the timeout. When `signal` aborts, the other
+   * side is told to stop (`$/cancel {id}`) and the call rejects with the signal's reason: at once, or, with
+   * `drainMs`, once the other side answered the cancelled request (it stopped) or `drainMs` passed, whichever
+   * is first. Input methods drain: their caller answers "stopped" only after the driver sent its last event.
    */
-  request<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs = this.timeoutMs, signal?: AbortSignal): Promise<ResultOf<M>> {
+  request<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs = this.timeoutMs, signal?: AbortSignal, drainMs = 0): Promise<ResultOf<M>> {
     if (this.closed) return Promise.reject(new ComputerUseError('driver_unavailable', 'The driver connection is closed.'));
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     const id = this.nextId++;
@@ -75,9 +81,12 @@ export class Peer {
         const p = this.pending.get(id);
         if (!p) return;
         this.settle(id, p);
-        this.remember(id);
         this.write({ jsonrpc: '2.0', method: '$/cancel', params: { id } });
-        reject(abortReason(signal!));
+        const stopped = (): void => reject(abortReason(signal!));
+        if (drainMs <= 0) { this.remember(id); stopped(); return; }
+        // Whatever the answer (result, error, the connection closing), it means the handler has ended.
+        const timer = setTimeout(() => { this.pending.delete(id); this.remember(id); stopped(); }, drainMs);
+        this.pending.set(id, { resolve: stopped, reject: stopped, timer, method, cleanup: () => undefined, draining: true });
       };
       const timer = setTimeout(() => {
         const p = this.pending.get(id);
@@ -179,6 +188,7 @@ export class Peer {
         return;
       }
       this.settle(m.id as number, p);
+      if (p.draining) { p.resolve(undefined); return; }
       if (m.error) { p.reject(wireError(m.error)); return; }
       const spec = methodSpec(p.method);
       const bad = spec ? validationError(spec.result, m.result) : undefined;

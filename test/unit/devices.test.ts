@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { CHANGING_METHODS, Device } from '../../src/devices/manager.js';
 import { validateSpec } from '../../src/devices/registry.js';
@@ -14,6 +15,8 @@ import { classifySshFailure, parseSshUrl, sshArgs } from '../../src/devices/ssh.
 import type { DriverConnection } from '../../src/devices/stdio.js';
 import { FakeDriver } from '../../src/drivers/fake/driver.js';
 import type { AppInfo } from '../../src/engine/node.js';
+import { ComputerUseError } from '../../src/protocol/errors.js';
+import { Peer, type Handlers } from '../../src/protocol/peer.js';
 import { createComputer, type ComputerOptions } from '../../src/index.js';
 import { requestResume, requestStop } from '../../src/policy/stop.js';
 import { ACTING_METHODS } from '../../src/session/pipeline.js';
@@ -213,4 +216,40 @@ test('a launch on a remote device is not proven by this machine\'s programs (the
   assert.equal(lab.executable, undefined, 'this machine\'s /usr/bin/gedit proves nothing about the device\'s');
   assert.match(local.executable ?? '', /\/gedit$/, 'the local launch is proven here');
   await c.close();
+});
+
+test('a stopped input call answers only once the driver ended it: no key arrives after the answer', async () => {
+  // A driver that notices the cancel late (it checks between keys, each one taking a while), as a busy
+  // driver process does: the host must not answer "stopped" while it is still typing.
+  let typed = 0;
+  const handlers: Handlers = {
+    hello: () => ({ platform: 'fake', version: '0', capabilities: [], permissions: {} }),
+    'input.keys': async (_p, ctx) => {
+      for (let i = 0; i < 200; i++) {
+        await new Promise((r) => setTimeout(r, 5));
+        typed++;
+        if (ctx.signal.aborted && i % 10 === 9) break; // looks at the signal every tenth key
+      }
+      return { method: 'synthetic', focusedFirst: false, sent: typed };
+    },
+  };
+  const device = new Device({ connect: () => {
+    const toDriver = new PassThrough();
+    const toHost = new PassThrough();
+    const server = new Peer(toDriver, toHost, handlers);
+    const client = new Peer(toHost, toDriver, {}, { timeoutMs: 5000 });
+    const close = (): void => { server.close('closed'); client.close('closed'); };
+    return { peer: client, stderrTail: () => '', kill: close, end: async () => close() };
+  } });
+  await device.hello();
+  const stop = new AbortController();
+  const call = device.call('input.keys', { window: 'w', text: 'x'.repeat(200) }, 5000, stop.signal);
+  while (typed < 3) await new Promise((r) => setTimeout(r, 2));
+  stop.abort(new ComputerUseError('paused', 'Stopped by the user.'));
+  await assert.rejects(call, (e: unknown) => e instanceof ComputerUseError && e.code === 'paused');
+  const atAnswer = typed;
+  await new Promise((r) => setTimeout(r, 150));
+  assert.equal(typed, atAnswer, `${typed - atAnswer} keys arrived after the stop answered`);
+  assert.ok(typed < 200, 'the driver did stop');
+  await device.close();
 });
