@@ -67,10 +67,22 @@ export function localDriverArgs(desktop?: 'sandbox'): string[] {
  * One authenticated link: serves a freshly started driver over it until either ends. Resolves with how the
  * link ended (CLOSE.refused: the pairing was revoked; do not retry).
  */
-export async function serveOnce(cred: DeviceCredential, driverArgs: string[], log: (line: string) => void): Promise<LinkEnd> {
+export async function serveOnce(cred: DeviceCredential, driverArgs: string[], log: (line: string) => void, signal?: AbortSignal): Promise<LinkEnd> {
+  if (signal?.aborted) return STOPPED;
   const ws = dial(cred.server, cred.ca);
+  // A stop ends the link whatever phase it is in (dialing, proving, serving): the close below finishes it.
+  const onAbort = (): void => { ws.close(1000, STOPPED.reason); setTimeout(() => ws.terminate(), 1000).unref(); };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try { return await serveLink(ws, cred, driverArgs, log); } finally { signal?.removeEventListener('abort', onAbort); }
+}
+
+/** How a link stopped on this device's own request. */
+const STOPPED: LinkEnd = { code: 1000, reason: 'stopped on this device' };
+
+async function serveLink(ws: WebSocket, cred: DeviceCredential, driverArgs: string[], log: (line: string) => void): Promise<LinkEnd> {
   const { msg, end } = await exchange(ws, { t: 'auth', id: cred.id, secret: cred.secret });
   if (!msg || msg['t'] !== 'ok') { ws.terminate(); return end ?? { code: 1002, reason: 'bad answer' }; }
+  if (ws.readyState !== ws.OPEN) return STOPPED; // stopped between the answer and here
   log(`connected to ${cred.server} as ${cred.name ?? '?'}`);
   const child: ChildProcess = spawn(process.execPath, driverArgs, { stdio: ['pipe', 'pipe', 'inherit'] });
   let buf = '';
@@ -117,7 +129,7 @@ export async function servePaired(credentialPath: string, driverArgs: string[], 
     if (!cred) return { code: CLOSE.unpaired, reason: 'no pairing on this device' };
     const started = Date.now();
     let end: LinkEnd;
-    try { end = await serveOnce(cred, driverArgs, log); } catch (e) { end = { code: 1006, reason: (e as Error).message }; }
+    try { end = await serveOnce(cred, driverArgs, log, signal); } catch (e) { end = { code: 1006, reason: (e as Error).message }; }
     if (end.code === CLOSE.refused) {
       // The server no longer knows this pairing: the credential is useless, and keeping it would only retry.
       deleteCredential(credentialPath);
@@ -127,7 +139,11 @@ export async function servePaired(credentialPath: string, driverArgs: string[], 
     if (signal?.aborted) return end;
     if (Date.now() - started > 10_000) delay = 1000;
     log(`link ended (${end.code} ${end.reason}); redialing in ${Math.round(delay / 1000)} s`);
-    await new Promise((r) => setTimeout(r, delay));
+    await new Promise<void>((r) => {
+      const t = setTimeout(done, delay);
+      function done(): void { clearTimeout(t); signal?.removeEventListener('abort', done); r(); }
+      signal?.addEventListener('abort', done, { once: true });
+    });
     if (signal?.aborted) return end;
     delay = Math.min(30_000, delay * 2);
   }

@@ -244,3 +244,30 @@ test('a paired link dropped mid-act is link_lost (it may have happened), and the
     await ended;
   }
 });
+
+test('a stop on the device ends a live link at once, and its driver with it (the server stays up)', async () => {
+  const { devicesPath, credPath } = fresh();
+  const code = new PairingCode();
+  const pairing = await PairServer.listen({ address: LOOP, devicesPath, code, name: 'lab' });
+  const cred = await pairWithCode(pairing.url, code.text, credPath);
+  await pairing.close();
+  const hub = await PairServer.listen({ address: parsePairUrl(cred.server), devicesPath });
+  const stop = new AbortController();
+  const ended = servePaired(credPath, DRIVER, () => undefined, stop.signal);
+  try {
+    await until(() => hub.connected.includes('lab'));
+    assert.equal((await hub.connection('lab').peer.request('hello', { client: 'test' })).platform, 'fake');
+    stop.abort();
+    // Before, the stop was only looked at between links: a live link served on until the server went away.
+    let timer: NodeJS.Timeout | undefined;
+    const end = await Promise.race([ended, new Promise<'still serving'>((r) => { timer = setTimeout(() => r('still serving'), 10_000); })]);
+    clearTimeout(timer);
+    assert.notEqual(end, 'still serving', 'the link outlived the stop');
+    await until(() => !hub.connected.includes('lab'));
+    assert.ok(!hub.connected.includes('lab'), 'the server saw the link close');
+  } finally {
+    stop.abort();
+    await hub.close();
+    await ended;
+  }
+});
