@@ -6,6 +6,7 @@
  * the MCP progress only say that a question waits (README "Threat model").
  */
 import { spawn } from 'node:child_process';
+import { escapeLine } from '../engine/escape.js';
 import type { PendingQuestion } from './confirmations.js';
 import type { Panel } from './server.js';
 
@@ -26,8 +27,11 @@ function quietly(command: string, args: string[]): void {
   } catch { /* not installed */ }
 }
 
-/** A notification body shows no markup: some daemons read a subset of HTML. */
-const plain = (s: string): string => s.replace(/[<>&]/g, ' ').replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').slice(0, 200);
+/**
+ * An app's words shown to the human on one line: escaped like every outside text (line breaks, controls and
+ * bidi marks visible, engine/escape.ts), and no markup (some notification daemons read a subset of HTML).
+ */
+const plain = (s: string): string => escapeLine(s).replace(/[<>&]/g, ' ').slice(0, 200);
 
 /** Returns the host's announce hook for a running panel. */
 export function humanAnnouncer(panel: Panel, opts: NotifyOptions = {}): (q: PendingQuestion) => void {
