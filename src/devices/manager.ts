@@ -7,7 +7,8 @@
  */
 import { escapeLine } from '../engine/escape.js';
 import { ComputerUseError } from '../protocol/errors.js';
-import type { HelloResult, MethodName, ParamsOf, ResultOf } from '../protocol/methods.js';
+import { isActing, type HelloResult, type MethodName, type ParamsOf, type ResultOf } from '../protocol/methods.js';
+import { announcedMethods, checkProtocolVersion, notImplemented } from '../protocol/handshake.js';
 import type { DriverCommand, DriverConnection } from './stdio.js';
 import { builtinDriver, spawnDriver } from './stdio.js';
 
@@ -39,12 +40,6 @@ export interface DeviceOptions {
 /** How long a stopped acting call waits for the driver to confirm it ended before answering anyway. */
 const STOP_DRAIN_MS = 1500;
 
-/**
- * Driver methods that may change the device: a link lost while one was in flight means its effect is unknown.
- * The same list as ACTING_METHODS in session/pipeline.ts (a unit test checks that they agree).
- */
-export const CHANGING_METHODS: ReadonlySet<string> = new Set(['node.act', 'input.keys', 'input.pointer', 'input.clipboard', 'apps.launch']);
-
 /** How a device's link is doing, for `device list`, computer_apps and the panel. */
 export interface LinkStatus {
   state: 'idle' | 'up' | 'down';
@@ -63,6 +58,8 @@ function abortReason(signal: AbortSignal): Error {
 export class Device {
   private proc: DriverConnection | null = null;
   private helloResult: HelloResult | null = null;
+  /** The methods the driver's hello listed: the host calls no other (docs/protocol.md, "Handshake"). */
+  private methods: ReadonlySet<string> = new Set(['hello']);
   private starting: Promise<DriverConnection> | null = null;
   /** How many times the driver was (re)started; tests and status read it. */
   restarts = -1;
@@ -142,7 +139,10 @@ export class Device {
       const proc = this.options.connect ? this.options.connect() : spawnDriver(this.command(), this.timeoutMs);
       this.restarts++;
       try {
-        this.helloResult = await proc.peer.request('hello', { client: 'computer-use' }, 15_000);
+        const hello = await proc.peer.request('hello', { client: 'computer-use' }, 15_000);
+        checkProtocolVersion(hello);
+        this.helloResult = hello;
+        this.methods = announcedMethods(hello);
       } catch (e) {
         proc.kill();
         this.failures++;
@@ -195,7 +195,7 @@ export class Device {
       // the device: it is sent once more on a new link. Acting methods never are (link_lost: it may have happened).
       // Only remote links (they have a heartbeat): a local driver that died mid-call is reported to the caller
       // (invariant 6), since a read that crashed it would crash the next one too.
-      if (e instanceof ComputerUseError && e.code === 'driver_unavailable' && e.details['linkDropped'] === true && !CHANGING_METHODS.has(method)
+      if (e instanceof ComputerUseError && e.code === 'driver_unavailable' && e.details['linkDropped'] === true && !isActing(method)
         && !signal?.aborted && !this.closed && (this.options.heartbeatMs ?? 0) > 0) {
         return this.callOnce(method, params, timeoutMs, signal);
       }
@@ -206,11 +206,12 @@ export class Device {
   private async callOnce<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs: number, signal?: AbortSignal): Promise<ResultOf<M>> {
     if (signal?.aborted) throw abortReason(signal);
     const proc = await this.ensure();
+    if (!this.methods.has(method)) throw notImplemented(method, this.helloResult!);
     // The peer takes the signal as its 4th argument (protocol cancellation). A read answers a stop at once
     // (the race below, even when the driver is slow to react); an acting method answers once the driver has
     // ended the call (bounded by STOP_DRAIN_MS): "stopped" must mean no more input arrives after the answer.
     const request = proc.peer.request.bind(proc.peer) as <N extends MethodName>(m: N, p: ParamsOf<N>, t?: number, s?: AbortSignal, drainMs?: number) => Promise<ResultOf<N>>;
-    const changing = CHANGING_METHODS.has(method);
+    const changing = isActing(method);
     try {
       const pending = request(method, params, timeoutMs, signal, changing ? STOP_DRAIN_MS : 0);
       if (method === 'apps.list') void pending.then((r) => { this.remember(r); }, () => undefined);
@@ -227,7 +228,7 @@ export class Device {
         // A driver stuck in one call cannot be trusted for the next: restart it.
         proc.kill();
       }
-      if (e instanceof ComputerUseError && e.code === 'driver_unavailable' && CHANGING_METHODS.has(method)) {
+      if (e instanceof ComputerUseError && e.code === 'driver_unavailable' && isActing(method)) {
         // Sent, then the link went: the device may have done it. Never reported as failed (issue 12 item 4).
         this.lastError = e.message;
         this.schedule(0);

@@ -8,32 +8,15 @@ import { escapeText } from './escape.js';
  */
 import type { DistilledNode } from './distill.js';
 import type { SnapshotLine } from './render.js';
+import { cellAddress, columnName, parseAddress } from '../protocol/cells.js';
+
+/** The cell address grammar lives in the protocol (drivers report and take addresses); re-exported for the engine's users. */
+export { cellAddress, columnName, parseAddress };
 
 /** Characters of a cell value shown in the grid. */
 export const MAX_CELL_CHARS = 40;
 /** Grid rows printed at most (the visible range of a tall sheet view is ~50). */
 export const MAX_GRID_ROWS = 60;
-
-/** Spreadsheet column letters of a 0-based column: 0 → A, 25 → Z, 26 → AA. */
-export function columnName(col: number): string {
-  let s = '';
-  for (let n = col + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
-}
-
-/** "B7" for 0-based (6, 1). */
-export function cellAddress(row: number, col: number): string {
-  return `${columnName(col)}${row + 1}`;
-}
-
-/** Parses "B7" / "b7" / "AA10" into 0-based (row, col); undefined for anything else. */
-export function parseAddress(address: string): { row: number; col: number } | undefined {
-  const m = /^([A-Za-z]{1,3})([1-9][0-9]{0,6})$/.exec(address);
-  if (!m?.[1] || !m[2]) return undefined;
-  let col = 0;
-  for (const ch of m[1].toUpperCase()) col = col * 26 + (ch.charCodeAt(0) - 64);
-  return { row: Number(m[2]) - 1, col: col - 1 };
-}
 
 /** A cell of a grid, with its coordinates. */
 type Cell = DistilledNode & { cell: { row: number; col: number; address?: string } };

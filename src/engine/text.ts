@@ -21,7 +21,7 @@ export interface TextFacts {
 }
 
 /** Roles whose text is content to read (documents, terminals, PDF pages), shown longer than a field value. */
-export const TEXT_BODY_ROLES: ReadonlySet<Role> = new Set<Role>(['document', 'paragraph', 'text', 'heading', 'generic']);
+export const TEXT_BODY_ROLES: ReadonlySet<Role> = new Set<Role>(['document', 'page', 'paragraph', 'text', 'heading', 'generic']);
 /** Characters of a body's text shown on its line; a field's value keeps the renderer's shorter cut. */
 export const MAX_BODY_CHARS = 600;
 

@@ -1,74 +1,40 @@
 /**
- * Error codes carried in JSON-RPC `error.data.code`. Each says what happened; the message says what to do.
+ * Error codes carried in JSON-RPC `error.data.code`, each with its meaning (docs/protocol.md and the schema read
+ * these values). A code says what happened, with facts in `data`; drivers say what happened, the host writes the
+ * advice that names its tools. "Host only" codes never come from a driver.
  */
 export const ERROR_CODES = {
-  /** The ref no longer points at the element it was given for; take a new snapshot. */
-  stale_ref: 'stale_ref',
-  /** The OS refused access (accessibility permission, bus not reachable). */
-  permission_denied: 'permission_denied',
-  /** The target runs with more privileges than the driver. */
-  elevation_required: 'elevation_required',
-  /** Synthetic input is blocked by the platform (Wayland without a portal). */
-  input_blocked: 'input_blocked',
-  /** No synthetic input method is available at all. */
-  input_unavailable: 'input_unavailable',
-  app_not_found: 'app_not_found',
-  window_not_found: 'window_not_found',
-  /** The call or the awaited condition did not complete in time. */
-  timeout: 'timeout',
-  /** The element or platform does not support the operation. */
-  unsupported: 'unsupported',
-  /** Bad parameters. */
-  invalid_params: 'invalid_params',
-  denied_by_policy: 'denied_by_policy',
-  confirmation_declined: 'confirmation_declined',
-  confirmation_required: 'confirmation_required',
-  /**
-   * A question waited in the panel and no one answered in time (default 120 s); nothing was sent. Ask the user
-   * to open the panel URL and answer, then call again.
-   */
-  confirmation_timeout: 'confirmation_timeout',
-  paused: 'paused',
-  /**
-   * The window moved, resized or closed since the capture a visual act refers to; nothing was sent. Take a
-   * new screenshot.
-   */
-  window_changed: 'window_changed',
-  /**
-   * Keys were aimed at a window that does not hold the keyboard focus (its process could not be proven to own
-   * the focused top-level window after activation); nothing was sent.
-   */
-  window_not_focused: 'window_not_focused',
-  /**
-   * The element stayed disabled (or read-only, for text) for the whole actionability wait; nothing was sent.
-   * details: `states` (its current states), `waitedMs`, `unmet`. Do what enables it first (fill the required
-   * fields, pick an option), or wait longer with settle.timeoutMs.
-   */
-  element_disabled: 'element_disabled',
-  /**
-   * The element was not showing on screen (hidden, on another page or tab, collapsed, zero-sized) or kept moving
-   * for the whole actionability wait; nothing was sent. details: `states`, `bounds`, `waitedMs`, `unmet`. Open
-   * or scroll to what holds it first, then act again.
-   */
-  not_visible: 'not_visible',
-  /** The ref was never issued in this session (or its window closed long ago); observe to get refs. */
-  unknown_ref: 'unknown_ref',
-  /** The driver process died or could not start. */
-  driver_unavailable: 'driver_unavailable',
-  /**
-   * The link to a device (an ssh connection, a driver process) dropped while a call was in flight: the call
-   * may have happened on the device. The next call reconnects; observe before acting again.
-   */
-  link_lost: 'link_lost',
-  /** The device's SSH host key differs from the one in known_hosts (or is unknown there); nothing was sent. */
-  host_key_mismatch: 'host_key_mismatch',
-  /** SSH refused the login (no usable key; password prompts are never used), or a pairing server refused a code; nothing was sent. */
-  auth_failed: 'auth_failed',
-  /** No device has that name or ref prefix; computer_apps lists the devices. */
-  unknown_device: 'unknown_device',
-  /** The platform call failed for a reason the driver could not classify. */
-  action_failed: 'action_failed',
-  internal: 'internal',
+  stale_ref: 'The handle (or the host\'s ref) no longer points at the element it was given for (it is gone, or `expect` no longer holds); nothing was sent. Take a new snapshot.',
+  permission_denied: 'The OS refused access (an accessibility permission not granted, the accessibility service not reachable, a secret field). details: `grant` (what to grant), `to` (which app needs it), `where` (where the human grants it), when the driver knows.',
+  elevation_required: 'The target runs with more privileges than the driver (an elevated or system process); nothing was sent.',
+  input_blocked: 'Synthetic input is blocked by the platform (a display server or policy that refuses injected input without a grant); nothing was sent. details as for permission_denied.',
+  input_unavailable: 'No synthetic input method is available at all; nothing was sent.',
+  app_not_found: 'No application matches (name, pid or launch target); nothing was sent.',
+  window_not_found: 'No window has that handle (it closed); list windows again.',
+  timeout: 'The call or the awaited condition did not complete in time.',
+  unsupported: 'The element, the driver or the platform does not support the operation (or the method: the host answers it for a method the driver did not list in hello); nothing was sent. details: `method` or `op`.',
+  invalid_params: 'The params do not match the method\'s schema, or a value does not fit this element (a cell outside the table, a row that does not exist); nothing was sent. JSON-RPC code -32602 for schema failures.',
+  denied_by_policy: 'Host only: the policy refused the action (mode, app deny list, a rule); nothing was sent.',
+  confirmation_declined: 'Host only: the human said no to the action; nothing was sent.',
+  confirmation_required: "Host only: the action needs a human's confirmation and no one can be asked here; nothing was sent.",
+  confirmation_timeout: 'Host only: a question waited in the panel and no one answered in time (default 120 s); nothing was sent.',
+  paused: 'Host only: computer use is paused or stopped by the human, or the call was cancelled.',
+  window_changed: 'The window moved, resized or closed since the capture or bounds an input refers to (`expectBounds`), or another window covers the point; nothing was sent.',
+  window_not_focused: 'Keys were aimed at a window that does not hold the keyboard focus (its process could not be proven to own the focused top-level window after activation); nothing was sent.',
+  element_disabled: 'The element stayed disabled (or read-only, for text) for the whole actionability wait; nothing was sent. details: `states` (its current states), `waitedMs`, `unmet` (the checks that failed).',
+  not_visible: 'The element was not showing on screen (hidden, on another page or tab, collapsed, zero-sized) or kept moving for the whole actionability wait; nothing was sent. details: `states`, `bounds`, `waitedMs`, `unmet`.',
+  unknown_ref: 'Host only: the ref was never issued in this session (or its window closed long ago).',
+  driver_unavailable: 'The driver process died or could not start (host only: a driver reports its own failures with other codes).',
+  screen_locked: 'The device\'s screen is locked or a secure desktop (a lock screen, a credentials prompt) has the input; nothing was sent. The human unlocks it.',
+  device_offline: 'The device is not reachable now (asleep, disconnected, its pairing link down); nothing was sent.',
+  unauthorized: 'The device has not authorized this driver or host (a debugging authorization not accepted, a pairing revoked); nothing was sent. details: `where` the human authorizes it.',
+  protocol_mismatch: 'The driver speaks another major protocol version (hello `protocolVersion`); nothing was sent. details: both versions.',
+  link_lost: 'The link to a device (an ssh connection, a driver process) dropped while a call was in flight: the call may have happened on the device. The next call reconnects; observe before acting again.',
+  host_key_mismatch: "The device's SSH host key differs from the one in known_hosts (or is unknown there); nothing was sent.",
+  auth_failed: 'SSH refused the login (no usable key; password prompts are never used), or a pairing server refused a code; nothing was sent.',
+  unknown_device: 'Host only: no device has that name or ref prefix.',
+  action_failed: 'The platform call failed for a reason the driver could not classify; the input may not have been sent.',
+  internal: 'A bug or an unexpected failure; the message says what.',
 } as const;
 
 /** One of the error codes. */

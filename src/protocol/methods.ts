@@ -1,326 +1,241 @@
 /**
- * The driver protocol (seed §4): every method declared once, as a value carrying its literal name and its
- * TypeBox params and result schemas. The TypeScript types derive from the schemas (`Static<>`), the method
- * table and METHOD_NAMES derive from the list, the peer validates against the same values at run time, and
- * `npm run schema` publishes them as JSON Schema (docs/protocol.schema.json) for drivers in other languages.
+ * The driver protocol (seed §4): every method declared once, as a value carrying its literal name, its TypeBox
+ * params and result schemas and its meaning (`doc`, and `description` on every field), plus whether it acts on
+ * the device (`acting`), whether a driver may leave it out (`optional`) and the protocol version that
+ * introduced it (`since`). The TypeScript types derive from the schemas (`Static<>`), the method table and
+ * METHOD_NAMES derive from the list, the peer validates against the same values at run time, the acting
+ * pipeline's guard reads `acting`, and `npm run schema` publishes them as docs/protocol.schema.json and
+ * docs/protocol.md for drivers in other languages.
  *
  * Params are strict (unknown fields are errors: a typo or a hostile field must never be silently ignored) and
  * capped (string sizes, counts, timeouts). Results are checked for their declared fields and caps but may carry
  * extra fields, so a newer driver can add facts without breaking an older host (the engine ignores them).
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { OPS, STATES, type AppInfo as EngineAppInfo, type RawNode as EngineRawNode, type WindowInfo as EngineWindowInfo } from '../engine/node.js';
-import { ROLES } from '../engine/role.js';
-import { KEY_CHAR_PATTERN, MAX_CHORDS, MODIFIERS, NAMED_KEYS } from './keys.js';
+import { KEY_CHAR_PATTERN, MODIFIERS, NAMED_KEYS } from './keys.js';
+import { AppInfo, Op, RawNode, WindowInfo } from './nodes.js';
+import { Count, doc, DocumentedLiterals, Id, LIMITS, Literals, Ms, Pid, Pixel, Rect, Str, Strict } from './primitives.js';
 
-/** The caps every schema below uses. */
-export const LIMITS = {
-  /** Native handles, window ids, short names (roles, app names in params). */
-  id: 1024,
-  /** Names, values and descriptions a driver reports (drivers cut long values and say so in valueLength). */
-  text: 100_000,
-  /** Text to type in one input.keys call. */
-  keysText: 10_000,
-  /** A value for set_value/type/select. */
-  actValue: 10_000,
-  /** Chords in one input.keys call. */
-  chords: MAX_CHORDS,
-  /** Children of one node, apps, windows, matches, OCR lines, marks. */
-  items: 10_000,
-  /** Nodes one snapshot may read. */
-  nodes: 50_000,
-  /** Any timeout or wait, in ms. */
-  timeoutMs: 120_000,
-  /** Screen pixels, either sign (multi-monitor layouts can be negative). */
-  pixel: 1_000_000,
-  /** A base64 PNG. */
-  png: 64 * 1024 * 1024,
-} as const;
+export { AppInfo, Op, RawNode, Role, State, WindowInfo } from './nodes.js';
+export { LIMITS, Rect } from './primitives.js';
 
-const Id = Type.String({ minLength: 1, maxLength: LIMITS.id });
-const Str = (maxLength: number = LIMITS.text) => Type.String({ maxLength });
-const Pixel = Type.Integer({ minimum: -LIMITS.pixel, maximum: LIMITS.pixel });
-const Count = (maximum: number) => Type.Integer({ minimum: 0, maximum });
-/** A duration in ms (fractions allowed: callers pass what remains of a deadline). */
-const Ms = Type.Number({ minimum: 0, maximum: LIMITS.timeoutMs });
-const Pid = Type.Integer({ minimum: 0, maximum: 2 ** 31 });
-/** Process start time (clock ticks since boot, or ms). */
-const StartTime = Type.Number({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
-/** What an act may wait for before it is sent (ActParams.actionable). */
-export const ACTIONABILITY_CHECKS = ['visible', 'enabled', 'editable', 'stable'] as const;
-/** One actionability check. */
-export type ActionabilityCheck = (typeof ACTIONABILITY_CHECKS)[number];
-/** A union of string literals typed as their union (TypeBox's own mapping would widen them to string). */
-const Literals = <T extends readonly string[]>(values: T, options: object = {}) =>
-  Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v)), options));
-const Strict = { additionalProperties: false } as const;
-/** Params with no fields. */
-const NoParams = Type.Object({}, Strict);
-const Ok = Type.Object({ ok: Type.Boolean() });
-
-/** A screen rectangle [x, y, width, height] in screen pixels. */
-export const Rect = Type.Tuple([Pixel, Pixel, Pixel, Pixel]);
-export type Rect = [number, number, number, number];
-
-export const Role = Literals(ROLES);
-export const State = Literals(STATES);
-export const Op = Literals(OPS);
-
-/** A node as a driver reports it (see engine/node.ts RawNode); recursive through `children`. */
-export const RawNode = Type.Recursive((Self) => Type.Object({
-  id: Id,
-  role: Role,
-  nativeRole: Type.Optional(Str(LIMITS.id)),
-  name: Type.Optional(Str()),
-  value: Type.Optional(Str()),
-  valueLength: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
-  description: Type.Optional(Str()),
-  stableId: Type.Optional(Str(LIMITS.id)),
-  states: Type.Array(State, { maxItems: STATES.length }),
-  actions: Type.Array(Op, { maxItems: OPS.length }),
-  bounds: Type.Optional(Rect),
-  range: Type.Optional(Type.Object({ min: Type.Number(), max: Type.Number(), step: Type.Optional(Type.Number()) })),
-  children: Type.Optional(Type.Array(Self, { maxItems: LIMITS.items })),
-  childCount: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
-  keyBinding: Type.Optional(Str(LIMITS.id)),
-  childRange: Type.Optional(Type.Object({ start: Count(Number.MAX_SAFE_INTEGER), end: Count(Number.MAX_SAFE_INTEGER) }, Strict)),
-  table: Type.Optional(Type.Object({ rows: Count(Number.MAX_SAFE_INTEGER), cols: Count(Number.MAX_SAFE_INTEGER) }, Strict)),
-  cell: Type.Optional(Type.Object({ row: Count(Number.MAX_SAFE_INTEGER), col: Count(Number.MAX_SAFE_INTEGER), address: Type.Optional(Str(LIMITS.id)) }, Strict)),
-  caret: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
-  selection: Type.Optional(Type.Tuple([Count(Number.MAX_SAFE_INTEGER), Count(Number.MAX_SAFE_INTEGER)])),
-  valueStart: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
-}), { $id: 'RawNode' });
-export type RawNode = EngineRawNode;
-
-/** Identity facts the driver proves for a process (contract: executable realpath, start time, uid). */
-const Identity = {
-  pid: Pid,
-  startTime: Type.Optional(StartTime),
-  executable: Type.Optional(Str(4096)),
-  uid: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 32 })),
-};
-
-export const WindowInfo = Type.Object({
-  id: Id,
-  title: Str(),
-  app: Str(LIMITS.id),
-  ...Identity,
-  wmClass: Type.Optional(Str(LIMITS.id)),
-  role: Role,
-  focused: Type.Boolean(),
-  url: Type.Optional(Str()),
-  bounds: Type.Optional(Rect),
-});
-export type WindowInfo = EngineWindowInfo;
-
-export const AppInfo = Type.Object({
-  name: Str(LIMITS.id),
-  id: Id,
-  ...Identity,
-  wmClass: Type.Optional(Str(LIMITS.id)),
-  busy: Type.Optional(Type.Boolean()),
-  inaccessible: Type.Optional(Type.Object({ reason: Str(), fix: Type.Optional(Str()) }, Strict)),
-  windows: Type.Array(WindowInfo, { maxItems: LIMITS.items }),
-});
-export type AppInfo = EngineAppInfo;
-
-/** What the driver can do; the host adapts (e.g. polls for settle when `events` is missing). */
-export const Capability = Literals(['events', 'background_input', 'keys', 'pointer', 'ocr', 'capture', 'cache'] as const);
-export type Capability = Static<typeof Capability>;
-
-/** The protocol version this code speaks (semver): a host refuses a driver of another major version. */
+/** The protocol version this host and its drivers speak (semver: a different major version is refused). */
 export const PROTOCOL_VERSION = '1.0.0';
 
-export const HelloParams = Type.Object({ client: Type.Optional(Str(LIMITS.id)) }, Strict);
+/** Process start time (platform clock ticks or ms), compared only for equality. */
+const StartTime = Type.Number({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+/** What an act may wait for before it is sent (ActParams.actionable), and what each check means. */
+const ACTIONABILITY_DOCS = {
+  visible: 'Showing on screen: not `offscreen` or `invisible`, with a non-empty rectangle.',
+  enabled: 'Not `disabled`.',
+  editable: 'Takes text: `editable` and not `readonly`.',
+  stable: 'Its bounds stopped moving (two reads a frame apart agree).',
+} as const;
+/** What an act may wait for before it is sent (ActParams.actionable). */
+export const ACTIONABILITY_CHECKS = Object.keys(ACTIONABILITY_DOCS) as readonly (keyof typeof ACTIONABILITY_DOCS)[];
+/** One actionability check. */
+export type ActionabilityCheck = (typeof ACTIONABILITY_CHECKS)[number];
+/** Params with no fields. */
+const NoParams = Type.Object({}, Strict);
+const Ok = Type.Object({ ok: doc('Always true: the call did what it says (failures are errors).', Type.Boolean()) });
+
+/** What a driver can do; the host adapts (e.g. polls for settle when `events` is missing). */
+export const CAPABILITY_DOCS = {
+  events: 'The driver sends `events.batch` notifications after events.subscribe; without it the host polls to settle.',
+  background_input: 'Input reaches a window without raising it first (a page\'s own input dispatch).',
+  keys: 'input.keys can send key events.',
+  pointer: 'input.pointer and pointer drags can send pointer events.',
+  ocr: 'screen.ocr can read text from pixels.',
+  capture: 'screen.capture can return an image of a window.',
+  cache: 'The driver keeps a tree cache fed by events, so snapshots after the first are cheap.',
+} as const;
+/** One capability. */
+export const Capability = DocumentedLiterals(CAPABILITY_DOCS, { description: 'Something the driver can do (see Capabilities).' });
+export type Capability = Static<typeof Capability>;
+
+/** A semantic version "MAJOR.MINOR.PATCH". */
+const SEMVER = '^(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})$';
+/** A method or platform name on the wire. */
+const Name = Type.String({ minLength: 1, maxLength: 64, pattern: '^[$A-Za-z][A-Za-z0-9_.$/-]*$' });
+
+export const HelloParams = Type.Object({
+  client: Type.Optional(doc('Who is calling, for the driver\'s logs ("computer-use").', Str(LIMITS.id))),
+}, Strict);
 export const HelloResult = Type.Object({
-  /** The protocol version the driver speaks (semver, e.g. "1.0.0"). */
-  protocolVersion: Type.Optional(Type.String({ pattern: '^\\d+\\.\\d+\\.\\d+([-+][0-9A-Za-z.-]+)?$', maxLength: 64 })),
-  /** The methods the driver implements; the host calls no other. */
-  methods: Type.Optional(Type.Array(Str(LIMITS.id), { maxItems: 256 })),
-  platform: Literals(['linux', 'windows', 'macos', 'android', 'cdp', 'fake'] as const),
-  version: Str(LIMITS.id),
-  capabilities: Type.Array(Capability, { maxItems: 32 }),
-  /** Named prerequisites and whether they hold, e.g. {a11y_bus: true, synthetic_input: false}. */
-  permissions: Type.Record(Type.String(), Type.Boolean()),
-  /** Display server when it matters: 'x11' | 'wayland'. */
-  session: Type.Optional(Str(LIMITS.id)),
-  /**
-   * The channel when the driver does not read the platform's own accessibility tree (e.g. 'cdp' for the
-   * Chromium DevTools channel, 'ocr (degraded)'). Every tool result produced through it starts with
-   * `channel: <channel>`; absent for the native accessibility tree.
-   */
-  channel: Type.Optional(Str(LIMITS.id)),
-  /** Extra facts for diagnostics (doctor): toolkit hints, environment. */
-  facts: Type.Optional(Type.Record(Type.String(), Str())),
+  protocolVersion: doc(`The protocol version the driver speaks, semver "MAJOR.MINOR.PATCH" (this document: ${PROTOCOL_VERSION}). ` +
+    'The host refuses a driver of another MAJOR version and never calls a method it did not list in `methods`.', Type.String({ pattern: SEMVER })),
+  platform: doc('What the driver drives, lower case: "linux", "windows", "macos", "android", "web" (a browser page), "fake" (tests), ' +
+    'or another name. Diagnostics only: the host decides nothing by it.', Name),
+  version: doc('The driver\'s own version, free text.', Str(LIMITS.id)),
+  methods: doc('The methods this driver implements, `hello` included. The host calls no other (it answers `unsupported` itself).',
+    Type.Array(Name, { maxItems: 256, uniqueItems: true })),
+  capabilities: doc('What the driver can do.', Type.Array(Capability, { maxItems: 32 })),
+  permissions: doc('Named prerequisites and whether they hold, e.g. {"accessibility": true, "synthetic_input": false}; doctor ' +
+    'prints them. A driver-specific vocabulary; the host decides nothing by the names.', Type.Record(Type.String(), Type.Boolean())),
+  session: Type.Optional(doc('The kind of graphical session when it changes what works (the display server); diagnostics only.', Str(LIMITS.id))),
+  channel: Type.Optional(doc('The channel when the driver does not read the platform\'s own accessibility tree (e.g. "cdp" for the ' +
+    'Chromium DevTools channel, "ocr (degraded)"). Every tool result produced through it starts with `channel: <channel>`; absent ' +
+    'for the native accessibility tree.', Str(LIMITS.id))),
+  facts: Type.Optional(doc('Extra facts for diagnostics (doctor): toolkit hints, environment.', Type.Record(Type.String(), Str()))),
 });
 export type HelloResult = Static<typeof HelloResult>;
 
-export const AppsListParams = Type.Object({ withWindows: Type.Optional(Type.Boolean()) }, Strict);
-export const AppsListResult = Type.Object({ apps: Type.Array(AppInfo, { maxItems: LIMITS.items }) });
+export const AppsListParams = Type.Object({
+  withWindows: Type.Optional(doc('Also list each application\'s windows (default true).', Type.Boolean())),
+}, Strict);
+export const AppsListResult = Type.Object({ apps: doc('The running applications the driver can see.', Type.Array(AppInfo, { maxItems: LIMITS.items })) });
 
 export const LaunchParams = Type.Object({
-  /** Executable or desktop command, e.g. "gedit". Never run through a shell. */
-  command: Type.String({ minLength: 1, maxLength: 4096 }),
-  args: Type.Optional(Type.Array(Str(4096), { maxItems: 256 })),
-  /** Extra environment for the app. */
-  env: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,255}$' }), Str(32_768), { additionalProperties: false })),
-  /** Wait until a window of the app appears, up to this many ms (0 = do not wait). */
-  waitForWindowMs: Type.Optional(Ms),
+  command: doc('Executable or desktop command, e.g. "gedit". Never run through a shell.', Type.String({ minLength: 1, maxLength: 4096 })),
+  args: Type.Optional(doc('Arguments, each passed as one argument (never split, never interpreted by a shell).', Type.Array(Str(4096), { maxItems: 256 }))),
+  env: Type.Optional(doc('Extra environment for the app.',
+    Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,255}$' }), Str(32_768), { additionalProperties: false }))),
+  waitForWindowMs: Type.Optional(doc('Wait until a window of the app appears, up to this many ms (0 = do not wait).', Ms)),
 }, Strict);
 export type LaunchParams = Static<typeof LaunchParams>;
-export const LaunchResult = Type.Object({ pid: Pid, window: Type.Optional(WindowInfo) });
+export const LaunchResult = Type.Object({
+  pid: doc('Process id of the started application on the device.', Pid),
+  window: Type.Optional(doc('Its first window, when `waitForWindowMs` was given and one appeared.', WindowInfo)),
+});
 export type LaunchResult = Static<typeof LaunchResult>;
 
-export const WindowsListParams = Type.Object({ app: Type.Optional(Str(LIMITS.id)), pid: Type.Optional(Pid) }, Strict);
-export const WindowsListResult = Type.Object({ windows: Type.Array(WindowInfo, { maxItems: LIMITS.items }) });
-export const WindowParams = Type.Object({ window: Id }, Strict);
+export const WindowsListParams = Type.Object({
+  app: Type.Optional(doc('Only windows of applications of this name (case-insensitive).', Str(LIMITS.id))),
+  pid: Type.Optional(doc('Only windows of this process.', Pid)),
+}, Strict);
+export const WindowsListResult = Type.Object({ windows: doc('The top-level windows, front to back where the platform knows.', Type.Array(WindowInfo, { maxItems: LIMITS.items })) });
+export const WindowParams = Type.Object({ window: doc('Window handle from windows.list.', Id) }, Strict);
 
 export const SnapshotParams = Type.Object({
-  /** Window handle from windows.list. */
-  window: Id,
-  /** Read only the subtree under this node handle. */
-  scope: Type.Optional(Id),
-  /** Maximum depth below the start node (default unlimited). */
-  depth: Type.Optional(Count(1000)),
-  /** Stop reading after this many nodes (protects against runaway trees). */
-  maxNodes: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.nodes })),
-  /** Also read each node's screen rectangle (one more call per node): for Set-of-Mark labels. */
-  bounds: Type.Optional(Type.Boolean()),
-  /**
-   * Also read the access key of each command (button, link, menu item): `RawNode.keyBinding`. The policy needs
-   * it to tell what `alt+<letter>` activates; one more call per command, so only the keys path asks for it.
-   */
-  keyBindings: Type.Optional(Type.Boolean()),
+  window: doc('Window handle from windows.list.', Id),
+  scope: Type.Optional(doc('Read only the subtree under this node handle.', Id)),
+  depth: Type.Optional(doc('Maximum depth below the start node (default unlimited).', Count(1000))),
+  maxNodes: Type.Optional(doc('Stop reading after this many nodes (protects against runaway trees); `stats.truncated` says so.',
+    Type.Integer({ minimum: 1, maximum: LIMITS.nodes }))),
+  bounds: Type.Optional(doc('Also read each node\'s screen rectangle (one more call per node on some platforms): for Set-of-Mark labels.', Type.Boolean())),
+  keyBindings: Type.Optional(doc('Also read the access key of each command (button, link, menu item): `RawNode.keyBinding`. The policy ' +
+    'needs it to tell what an Alt chord activates; one more call per command, so only the keys path asks for it.', Type.Boolean())),
 }, Strict);
 export type SnapshotParams = Static<typeof SnapshotParams>;
 export const SnapshotResult = Type.Object({
-  window: WindowInfo,
-  root: RawNode,
-  /** Nodes read and the milliseconds the read took, for benchmarks and budget decisions. */
-  stats: Type.Object({ nodes: Count(Number.MAX_SAFE_INTEGER), ms: Type.Number({ minimum: 0 }), truncated: Type.Boolean() }),
+  window: doc('The window as it is now.', WindowInfo),
+  root: doc('The window\'s root node and its subtree (or the `scope` node\'s).', RawNode),
+  stats: doc('Nodes read and the milliseconds the read took, for benchmarks and budget decisions.', Type.Object({
+    nodes: doc('Nodes read.', Count()),
+    ms: doc('Milliseconds the read took.', Type.Number({ minimum: 0 })),
+    truncated: doc('True when `maxNodes` or `depth` cut the read.', Type.Boolean()),
+  })),
 });
 export type SnapshotResult = Static<typeof SnapshotResult>;
 
 export const FindParams = Type.Object({
-  window: Id,
-  /** Case-insensitive substring of name, value or description. */
-  text: Type.Optional(Str(LIMITS.actValue)),
-  role: Type.Optional(Str(LIMITS.id)),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.items })),
+  window: doc('Window handle from windows.list.', Id),
+  text: Type.Optional(doc('Case-insensitive substring of name, value or description.', Str(LIMITS.actValue))),
+  role: Type.Optional(doc('Only nodes of this unified role.', Str(LIMITS.id))),
+  limit: Type.Optional(doc('Most matches to return.', Type.Integer({ minimum: 1, maximum: LIMITS.items }))),
 }, Strict);
 export type FindParams = Static<typeof FindParams>;
 export const FindMatch = Type.Object({
-  node: RawNode,
-  /** Handles from the window root down to the node's parent. */
-  path: Type.Array(Id, { maxItems: LIMITS.items }),
+  node: doc('The matching node (without children).', RawNode),
+  path: doc('Handles from the window root down to the node\'s parent.', Type.Array(Id, { maxItems: LIMITS.items })),
 });
 export type FindMatch = Static<typeof FindMatch>;
-export const FindResult = Type.Object({ matches: Type.Array(FindMatch, { maxItems: LIMITS.items }), scanned: Count(Number.MAX_SAFE_INTEGER) });
+export const FindResult = Type.Object({
+  matches: doc('The matches in reading order.', Type.Array(FindMatch, { maxItems: LIMITS.items })),
+  scanned: doc('Nodes looked at.', Count()),
+});
 export type FindResult = Static<typeof FindResult>;
 
-/**
- * `list.find`: search one long list, tree or table (a container whose snapshot shows only the rows on screen)
- * through all its rows, with a deadline. Matches carry their index (child index; table row where `rows`).
- */
 export const ListFindParams = Type.Object({
-  container: Id,
-  /** Case-insensitive substring of a row's name (or its labels' names). */
-  text: Str(LIMITS.actValue),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.items })),
-  /** First row (0-based) to look at: where an earlier search stopped at its deadline. */
-  from: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
-  /** Most milliseconds the search may take; it then answers with what it found and `complete: false`. */
-  deadlineMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 60_000 })),
+  container: doc('Handle of the list, tree or table.', Id),
+  text: doc('Case-insensitive substring of a row\'s name (or its labels\' names).', Str(LIMITS.actValue)),
+  limit: Type.Optional(doc('Most matches to return.', Type.Integer({ minimum: 1, maximum: LIMITS.items }))),
+  from: Type.Optional(doc('First row (0-based) to look at: where an earlier search stopped at its deadline.', Count())),
+  deadlineMs: Type.Optional(doc('Most milliseconds the search may take; it then answers with what it found and `complete: false`.',
+    Type.Integer({ minimum: 1, maximum: 60_000 }))),
 }, Strict);
 export type ListFindParams = Static<typeof ListFindParams>;
 export const ListFindResult = Type.Object({
-  matches: Type.Array(Type.Object({ node: RawNode, index: Count(Number.MAX_SAFE_INTEGER), row: Type.Optional(Count(Number.MAX_SAFE_INTEGER)) }), { maxItems: LIMITS.items }),
-  /** Rows (tables) or children (lists) the container has. */
-  total: Count(Number.MAX_SAFE_INTEGER),
-  /** How many of them were looked at. */
-  scanned: Count(Number.MAX_SAFE_INTEGER),
-  /** Where the search stopped (0-based, exclusive): pass it as `from` to go on. */
-  next: Count(Number.MAX_SAFE_INTEGER),
-  /** False when the deadline ended the search before every row was looked at. */
-  complete: Type.Boolean(),
-  /** collection: the app's Collection; scan: rows read by index; index: every row came from the kept name index. */
-  method: Literals(['collection', 'scan', 'index'] as const),
-  ms: Type.Number({ minimum: 0 }),
-  /** True when `total` and `row` count table rows. */
-  rows: Type.Optional(Type.Boolean()),
+  matches: doc('The matching rows.', Type.Array(Type.Object({
+    node: doc('The row (or the list child).', RawNode),
+    index: doc('Its 0-based child index in the container.', Count()),
+    row: Type.Optional(doc('Its 0-based table row, where `rows` is true.', Count())),
+  }), { maxItems: LIMITS.items })),
+  total: doc('Rows (tables) or children (lists) the container has.', Count()),
+  scanned: doc('How many of them were looked at.', Count()),
+  next: doc('Where the search stopped (0-based, exclusive): pass it as `from` to go on.', Count()),
+  complete: doc('False when the deadline ended the search before every row was looked at.', Type.Boolean()),
+  method: doc('How the rows were searched.', DocumentedLiterals({
+    native: 'The platform\'s own search of the container.',
+    scan: 'Rows read one by one by index.',
+    index: 'Every row came from a name index the driver keeps.',
+  })),
+  ms: doc('Milliseconds the search took.', Type.Number({ minimum: 0 })),
+  rows: Type.Optional(doc('True when `total`, `index` positions and `row` count table rows.', Type.Boolean())),
 });
 export type ListFindResult = Static<typeof ListFindResult>;
 
 /** What the host expects at the handle; the driver refuses to act if it no longer holds. */
-export const NodeExpectation = Type.Object({ role: Type.Optional(Str(LIMITS.id)), name: Type.Optional(Str()) }, Strict);
+export const NodeExpectation = Type.Object({
+  role: Type.Optional(doc('The unified role the element must still have.', Str(LIMITS.id))),
+  name: Type.Optional(doc('The name the element must still have.', Str())),
+}, Strict);
 export type NodeExpectation = Static<typeof NodeExpectation>;
 
 export const ActParams = Type.Object({
-  /** Node handle. */
-  id: Id,
+  id: doc('Node handle.', Id),
   op: Op,
-  /** Text for set_value/type, direction for scroll ("up"|"down"|"left"|"right"|"into_view"), target handle for drag_to, item for select. */
-  value: Type.Optional(Str(LIMITS.actValue)),
-  expect: Type.Optional(NodeExpectation),
-  /**
-   * Actionability (Invariant 11): before sending anything, wait up to `timeoutMs`, event-driven, until the
-   * element passes every check (`visible`: showing on screen; `enabled`; `editable`: takes text; `stable`: its
-   * bounds stopped moving). Otherwise fail with `element_disabled` or `not_visible` (details: the element's
-   * current states and what it waited for) and send nothing. Drivers without it act at once.
-   */
-  actionable: Type.Optional(Type.Object({
-    timeoutMs: Ms,
-    checks: Type.Array(Literals(ACTIONABILITY_CHECKS), { maxItems: ACTIONABILITY_CHECKS.length }),
-  }, Strict)),
+  value: Type.Optional(doc('What the op takes (see Operations): text for set_value and type, an item or a cell range for select, ' +
+    '"up", "down", "left", "right", "into_view" or "to N" for scroll, the target\'s handle for drag_to.', Str(LIMITS.actValue))),
+  expect: Type.Optional(doc('What the host expects at the handle: if it no longer holds, the driver fails with `stale_ref` and sends nothing.', NodeExpectation)),
+  actionable: Type.Optional(doc('Actionability: before sending anything, wait up to `timeoutMs`, event-driven, until the element passes ' +
+    'every check (`visible`: showing on screen; `enabled`; `editable`: takes text; `stable`: its bounds stopped moving). Otherwise ' +
+    'fail with `element_disabled` or `not_visible` (details: the element\'s current states and what it waited for) and send ' +
+    'nothing. Drivers without it act at once.', Type.Object({
+    timeoutMs: doc('Longest wait.', Ms),
+    checks: doc('The checks that must all pass.', Type.Array(DocumentedLiterals(ACTIONABILITY_DOCS), { maxItems: ACTIONABILITY_CHECKS.length })),
+  }, Strict))),
 }, Strict);
 export type ActParams = Static<typeof ActParams>;
 export const ActResult = Type.Object({
-  /** How the act was carried out: an accessibility pattern, a toolkit message, or synthetic input. */
-  method: Literals(['pattern', 'message', 'synthetic'] as const),
-  /** Human-readable note, e.g. "Action.DoAction(0) 'click'". */
-  detail: Type.Optional(Str(LIMITS.actValue)),
-  /** The node as re-read right after the act, when cheap. */
-  after: Type.Optional(RawNode),
-  /**
-   * The node as read at dispatch, just before the input was sent (receipts compare against it, not against the
-   * model's last snapshot). For scroll, its `children` are the scroll bars that move it, with their values then.
-   */
-  before: Type.Optional(RawNode),
-  /** How long the actionability wait lasted before the input was sent (0: actionable at once). */
-  waitedMs: Type.Optional(Ms),
+  method: doc('How the act was carried out.', DocumentedLiterals({
+    pattern: 'An accessibility action or pattern of the element (no synthetic input).',
+    message: 'A toolkit or page message (the application\'s own input dispatch).',
+    synthetic: 'Synthetic pointer or key input aimed at the element.',
+  })),
+  activated: Type.Optional(doc('True when the act ran the element\'s command (pressed a button, followed a link, picked a menu item: what ' +
+    'a click or Enter does to it), false when it only moved focus, selection or scroll. The policy\'s irreversible rules read it.', Type.Boolean())),
+  detail: Type.Optional(doc('Human-readable note for logs, e.g. "Action.DoAction(0) \'click\'".', Str(LIMITS.actValue))),
+  after: Type.Optional(doc('The node as re-read right after the act, when cheap.', RawNode)),
+  before: Type.Optional(doc('The node as read at dispatch, just before the input was sent (receipts compare against it, not against the ' +
+    'model\'s last snapshot). For scroll, its `children` are the scroll bars that move it, with their values then.', RawNode)),
+  waitedMs: Type.Optional(doc('How long the actionability wait lasted before the input was sent (0: actionable at once).', Ms)),
 });
 export type ActResult = Static<typeof ActResult>;
 
-export const SubscribeParams = Type.Object({ window: Type.Optional(Id) }, Strict);
+export const SubscribeParams = Type.Object({
+  window: Type.Optional(doc('Only events of the application owning this window; all applications when absent.', Id)),
+}, Strict);
 
 export const SettleParams = Type.Object({
-  /** Quiet window: settled when no event arrived for this long. */
-  quietMs: Ms,
-  /** Give up after this long. */
-  timeoutMs: Ms,
-  /** Only count events of the app owning this window (or element) handle; all apps when missing. */
-  window: Type.Optional(Id),
-  /**
-   * Do not call it settled before this long after the last input: dependent state (a default button enabled
-   * by an app's timer after a text edit) shows within it.
-   */
-  minMs: Type.Optional(Ms),
+  quietMs: doc('Quiet window: settled when no event arrived for this long.', Ms),
+  timeoutMs: doc('Give up after this long (`settled: false`).', Ms),
+  window: Type.Optional(doc('Only count events of the app owning this window (or element) handle; all apps when absent.', Id)),
+  minMs: Type.Optional(doc('Do not call it settled before this long after the last input: dependent state (a default button enabled ' +
+    'by an app\'s timer after a text edit) shows within it.', Ms)),
 }, Strict);
 export type SettleParams = Static<typeof SettleParams>;
-export const SettleResult = Type.Object({ settled: Type.Boolean(), events: Count(Number.MAX_SAFE_INTEGER), ms: Type.Number({ minimum: 0 }) });
+export const SettleResult = Type.Object({
+  settled: doc('True when the quiet window passed before the timeout.', Type.Boolean()),
+  events: doc('Events counted while waiting.', Count()),
+  ms: doc('Milliseconds waited.', Type.Number({ minimum: 0 })),
+});
 export type SettleResult = Static<typeof SettleResult>;
 
-/**
- * `ui.highlight`: shows where the agent acts (issue 14 item 3), best effort. `on` with a window frames it and
- * shows `status`; `on` without a window shows only the status ("computer-use: paused"); `on: false` removes
- * both. Drivers that cannot draw answer `unsupported`; the acting pipeline ignores any failure.
- */
 export const HighlightParams = Type.Object({
-  on: Type.Boolean(),
-  /** The window to frame (its handle). */
-  window: Type.Optional(Id),
-  /** The status title ("computer-use: acting in gedit"). */
-  status: Type.Optional(Str(200)),
+  on: doc('Show (true) or remove (false) the frame and the status.', Type.Boolean()),
+  window: Type.Optional(doc('The window to frame (its handle).', Id)),
+  status: Type.Optional(doc('The status title ("computer-use: acting in gedit").', Str(200))),
 }, Strict);
 export type HighlightParams = Static<typeof HighlightParams>;
 
@@ -329,229 +244,251 @@ export type HighlightParams = Static<typeof HighlightParams>;
  * Control elsewhere; the key is a named key or the one character it types (" " is the space bar).
  */
 export const Chord = Type.Object({
-  mods: Type.Array(Literals(MODIFIERS), { maxItems: MODIFIERS.length, uniqueItems: true,
-    description: 'Modifiers held while the key is pressed: Control, Alt, Shift, Meta, and Primary (Command on macOS, Control elsewhere).' }),
-  key: Type.Union([Literals(NAMED_KEYS), Type.String({ minLength: 1, maxLength: 2, pattern: KEY_CHAR_PATTERN })], {
-    description: 'A W3C KeyboardEvent.key name (Enter, Tab, ArrowLeft, PageDown, F5, MediaPlayPause, …) or the one character the key types ("a", "A", "+", " ").',
-  }),
+  mods: doc('Modifiers held while the key is pressed, each at most once: Control, Alt, Shift, Meta, and Primary (Command on macOS, Control elsewhere).',
+    Type.Array(Literals(MODIFIERS), { maxItems: MODIFIERS.length, uniqueItems: true })),
+  key: doc('A W3C KeyboardEvent.key name (Enter, Tab, ArrowLeft, PageDown, F5, MediaPlayPause, …; see Keys) or the one character the key types ("a", "A", "+", " ").',
+    Type.Union([Literals(NAMED_KEYS), Type.String({ minLength: 1, maxLength: 2, pattern: KEY_CHAR_PATTERN })])),
 }, Strict);
 
 export const KeysParams = Type.Object({
-  /** The window that must hold the keyboard focus; it is activated first. */
-  window: Id,
-  /** Wire chords (protocol/keys.ts), parsed by the host. Exactly one of chords and text. */
-  chords: Type.Optional(Type.Array(Chord, { minItems: 1, maxItems: LIMITS.chords })),
-  /** Literal text to type. */
-  text: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.keysText })),
-  /** The process that must own the focused top-level window, else window_not_focused and nothing is sent. */
-  expect: Type.Optional(Type.Object({ pid: Pid, startTime: Type.Optional(StartTime) }, Strict)),
+  window: doc('The window that must hold the keyboard focus; it is activated first.', Id),
+  chords: Type.Optional(doc('Wire chords (parsed by the host) to press in order. Exactly one of `chords` and `text`.', Type.Array(Chord, { minItems: 1, maxItems: LIMITS.chords }))),
+  text: Type.Optional(doc('Literal text to type, character by character (any Unicode).', Type.String({ minLength: 1, maxLength: LIMITS.keysText }))),
+  expect: Type.Optional(doc('The process that must own the focused top-level window, else `window_not_focused` and nothing is sent.',
+    Type.Object({ pid: doc('Process id.', Pid), startTime: Type.Optional(doc('Its start time, as in WindowInfo.', StartTime)) }, Strict))),
 }, Strict);
 export type KeysParams = Static<typeof KeysParams>;
 export const KeysResult = Type.Object({
-  method: Literals(['synthetic', 'message'] as const),
-  focusedFirst: Type.Boolean(),
-  /** Key events sent (fewer than asked when cancelled). */
-  sent: Count(Number.MAX_SAFE_INTEGER),
+  method: doc('How the keys were sent.', DocumentedLiterals({
+    synthetic: 'Synthetic key events through the platform\'s input injection.',
+    message: 'The toolkit\'s or page\'s own input dispatch.',
+  })),
+  focusedFirst: doc('True when the window had to be activated first.', Type.Boolean()),
+  sent: doc('Key events sent (fewer than asked when cancelled).', Count()),
 });
 export type KeysResult = Static<typeof KeysResult>;
 
-/**
- * What a capture was taken of, recorded with it so a pixel of the image maps back to the screen:
- * screen = origin + image / scale. A visual act maps through this, never through numbers a model supplies.
- */
 export const CaptureGeometry = Type.Object({
-  /** The captured area: the window's screen rectangle when it was captured, clipped to the screen. */
-  screen: Rect,
-  /** The window's own bounds at capture time: a later act re-checks them (window_changed). */
-  window: Rect,
-  /** Size of the image returned. */
-  width: Count(LIMITS.pixel),
-  height: Count(LIMITS.pixel),
-  /** Image pixels per screen pixel (≤ 1: images are only scaled down). */
-  scale: Type.Number({ exclusiveMinimum: 0, maximum: 1 }),
-});
+  screen: doc('The captured area: the window\'s screen rectangle when it was captured, clipped to the screen.', Rect),
+  window: doc('The window\'s own bounds at capture time: a later act re-checks them (`window_changed`).', Rect),
+  width: doc('Width of the image returned, in image pixels.', Count(LIMITS.pixel)),
+  height: doc('Height of the image returned, in image pixels.', Count(LIMITS.pixel)),
+  scale: doc('Image pixels per screen unit: below 1 when the image was scaled down, above 1 on a display of more pixels than ' +
+    'screen units (2 on a Retina display). screen = origin + image / scale.', Type.Number({ exclusiveMinimum: 0, maximum: 16 })),
+}, { description: 'What a capture was taken of, recorded with it so a pixel of the image maps back to the screen: ' +
+  'screen = origin + image / scale. A visual act maps through this, never through numbers a model supplies.' });
 export type CaptureGeometry = Static<typeof CaptureGeometry>;
 
 /** A Set-of-Mark label to draw: the element's ref at its screen rectangle. */
-export const MarkSpec = Type.Object({ label: Str(16), bounds: Rect }, Strict);
+export const MarkSpec = Type.Object({
+  label: doc('The label text (a ref, "e12").', Str(16)),
+  bounds: doc('The element\'s screen rectangle.', Rect),
+}, Strict);
 export type MarkSpec = Static<typeof MarkSpec>;
 
 export const CaptureParams = Type.Object({
-  window: Id,
-  /** Scale the image down so that its long edge is at most this many pixels (default 1280). */
-  maxEdge: Type.Optional(Type.Integer({ minimum: 16, maximum: 8192 })),
-  /** Labels to draw over the image. */
-  marks: Type.Optional(Type.Array(MarkSpec, { maxItems: 1000 })),
+  window: doc('Window handle.', Id),
+  maxEdge: Type.Optional(doc('Scale the image down so that its long edge is at most this many pixels (default 1280).', Type.Integer({ minimum: 16, maximum: 8192 }))),
+  marks: Type.Optional(doc('Labels to draw over the image.', Type.Array(MarkSpec, { maxItems: 1000 }))),
 }, Strict);
 export type CaptureParams = Static<typeof CaptureParams>;
 export const CaptureResult = Type.Object({
-  /** PNG, base64. */
-  png: Type.String({ maxLength: LIMITS.png }),
+  png: doc('The image, PNG, base64. Whatever is not the target window (other windows over it) is blacked out.', Type.String({ maxLength: LIMITS.png })),
   geometry: CaptureGeometry,
-  /** Where each drawn mark ended up, in image pixels: the element's box and the label's box. */
-  marks: Type.Array(Type.Object({ label: Str(16), box: Rect, labelBox: Rect }), { maxItems: 1000 }),
-  /** SHA-256 of the PNG bytes. */
-  sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
-  /**
-   * Screen rectangles of other windows (not proven to be the target's process) lying over the window, whose
-   * pixels were blacked out before the image was read or sent; top first. Absent when nothing covered it.
-   */
-  covered: Type.Optional(Type.Array(Rect, { maxItems: LIMITS.items })),
-  /** True when pixels of the capture outside the window's own rectangle (beside or under it) were blacked out. */
-  outside: Type.Optional(Type.Boolean()),
-  ms: Type.Number({ minimum: 0 }),
+  marks: doc('Where each drawn mark ended up, in image pixels.', Type.Array(Type.Object({
+    label: doc('The label.', Str(16)),
+    box: doc('The element\'s box in image pixels.', Rect),
+    labelBox: doc('The label\'s box in image pixels.', Rect),
+  }), { maxItems: 1000 })),
+  sha256: doc('SHA-256 of the PNG bytes, lower-case hex.', Type.String({ pattern: '^[0-9a-f]{64}$' })),
+  covered: Type.Optional(doc('Screen rectangles of other windows (not proven to be the target\'s process) lying over the window, whose ' +
+    'pixels were blacked out before the image was read or sent; top first. Absent when nothing covered it.', Type.Array(Rect, { maxItems: LIMITS.items }))),
+  outside: Type.Optional(doc('True when pixels of the capture outside the window\'s own rectangle (beside or under it) were blacked out.', Type.Boolean())),
+  ms: doc('Milliseconds the capture took.', Type.Number({ minimum: 0 })),
 });
 export type CaptureResult = Static<typeof CaptureResult>;
 
 /** One line of recognized text; `bounds` in screen pixels. */
-export const OcrLine = Type.Object({ text: Str(LIMITS.actValue), bounds: Rect, confidence: Type.Number() });
+export const OcrLine = Type.Object({
+  text: doc('The text recognized.', Str(LIMITS.actValue)),
+  bounds: doc('Where it is on screen.', Rect),
+  confidence: doc('The recognizer\'s confidence, 0 to 100.', Type.Number()),
+});
 export type OcrLine = Static<typeof OcrLine>;
-export const OcrParams = Type.Object({ window: Id }, Strict);
+export const OcrParams = Type.Object({ window: doc('Window handle.', Id) }, Strict);
 export type OcrParams = Static<typeof OcrParams>;
 export const OcrResult = Type.Object({
-  lines: Type.Array(OcrLine, { maxItems: LIMITS.items }),
-  /** The capture the text was read from (scale 1: screen pixels); the image itself never leaves the driver. */
-  geometry: CaptureGeometry,
-  /**
-   * Screen rectangles of other windows (not proven to be the target's process) lying over the window, whose
-   * pixels were blacked out before the image was read or sent; top first. Absent when nothing covered it.
-   */
-  covered: Type.Optional(Type.Array(Rect, { maxItems: LIMITS.items })),
-  /** True when pixels of the capture outside the window's own rectangle (beside or under it) were blacked out. */
-  outside: Type.Optional(Type.Boolean()),
-  ms: Type.Object({ capture: Type.Number({ minimum: 0 }), ocr: Type.Number({ minimum: 0 }) }),
+  lines: doc('Lines of text, top to bottom.', Type.Array(OcrLine, { maxItems: LIMITS.items })),
+  geometry: doc('The capture the text was read from; the image itself never leaves the driver.', CaptureGeometry),
+  covered: Type.Optional(doc('Screen rectangles of other windows (not proven to be the target\'s process) lying over the window, whose ' +
+    'pixels were blacked out before the image was read or sent; top first. Absent when nothing covered it.', Type.Array(Rect, { maxItems: LIMITS.items }))),
+  outside: Type.Optional(doc('True when pixels of the capture outside the window\'s own rectangle (beside or under it) were blacked out.', Type.Boolean())),
+  ms: doc('Milliseconds taken.', Type.Object({
+    capture: doc('Capturing.', Type.Number({ minimum: 0 })),
+    ocr: doc('Recognizing.', Type.Number({ minimum: 0 })),
+  })),
 });
 export type OcrResult = Static<typeof OcrResult>;
 
-/** Pointer input at screen coordinates, bound to a window whose position is checked first. */
 export const PointerParams = Type.Object({
-  action: Literals(['move', 'click', 'double_click', 'right_click', 'middle_click', 'drag', 'scroll'] as const),
-  /** Screen pixels. */
-  x: Pixel,
-  y: Pixel,
-  /** drag: where to release (screen pixels). */
-  to: Type.Optional(Type.Tuple([Pixel, Pixel])),
-  /** scroll: direction and number of wheel steps (default 3). */
-  direction: Type.Optional(Literals(['up', 'down', 'left', 'right'] as const)),
-  amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-  /** The window that must receive the input: the point (and `to`) must lie inside its current bounds. */
-  window: Id,
-  /** The window's bounds as the caller last saw them; if they differ now, the driver fails with window_changed and sends nothing. */
-  expectBounds: Type.Optional(Rect),
+  action: doc('What to do at (x, y).', DocumentedLiterals({
+    move: 'Move the pointer there.', click: 'Primary button click.', double_click: 'Two primary clicks.',
+    right_click: 'Secondary button click.', middle_click: 'Middle button click.',
+    drag: 'Press there, move to `to`, release.', scroll: 'Turn the wheel there: `direction`, `amount` steps.',
+  })),
+  x: doc('Screen x (see Coordinates).', Pixel),
+  y: doc('Screen y.', Pixel),
+  to: Type.Optional(doc('drag: where to release (screen coordinates).', Type.Tuple([Pixel, Pixel]))),
+  direction: Type.Optional(doc('scroll: the direction.', DocumentedLiterals({ up: 'Content moves down (towards its start).', down: 'Towards its end.',
+    left: 'Towards its left edge.', right: 'Towards its right edge.' }))),
+  amount: Type.Optional(doc('scroll: wheel steps (default 3).', Type.Integer({ minimum: 1, maximum: 100 }))),
+  window: doc('The window that must receive the input: the point (and `to`) must lie inside its current bounds and show that window, ' +
+    'else `window_changed` and nothing is sent.', Id),
+  expectBounds: Type.Optional(doc('The window\'s bounds as the caller last saw them; if they differ now, the driver fails with ' +
+    '`window_changed` and sends nothing.', Rect)),
 }, Strict);
 export type PointerParams = Static<typeof PointerParams>;
-export const PointerResult = Type.Object({ method: Type.Literal('synthetic'), detail: Str(LIMITS.actValue) });
+export const PointerResult = Type.Object({
+  method: doc('Always "synthetic".', Type.Literal('synthetic')),
+  detail: doc('Human-readable note for logs.', Str(LIMITS.actValue)),
+});
 export type PointerResult = Static<typeof PointerResult>;
 
 export const ClipboardParams = Type.Object({
-  action: Literals(['read', 'write'] as const),
-  text: Type.Optional(Str(LIMITS.actValue)),
+  action: doc('What to do.', DocumentedLiterals({ read: 'Read the clipboard\'s text.', write: 'Replace the clipboard\'s content with `text`.' })),
+  text: Type.Optional(doc('write: the text.', Str(LIMITS.actValue))),
 }, Strict);
 export type ClipboardParams = Static<typeof ClipboardParams>;
 export const ClipboardResult = Type.Object({
-  text: Type.Optional(Str(1_000_000)),
-  method: Str(LIMITS.id),
-  /**
-   * Who owns the CLIPBOARD selection: the live process the platform proves holds it (pid, start time);
-   * `secret` when it offers the password-manager hint; `unproven` when the selection has an owner but no live
-   * process can be proven to hold it (then no text is sent).
-   */
-  owner: Type.Optional(Type.Object({ pid: Type.Optional(Pid), startTime: Type.Optional(Type.Integer({ minimum: 0 })), secret: Type.Optional(Type.Boolean()),
-    unproven: Type.Optional(Type.Boolean()) })),
+  text: Type.Optional(doc('read: the clipboard\'s text (absent when it holds none, or a secret).', Str(1_000_000))),
+  method: doc('How the clipboard was reached, for logs.', Str(LIMITS.id)),
+  owner: Type.Optional(doc('Who owns the clipboard now: the live process the platform proves holds it.', Type.Object({
+    pid: Type.Optional(doc('The owning process, when the platform proves it.', Pid)),
+    startTime: Type.Optional(doc('Its start time, as in WindowInfo.', Type.Integer({ minimum: 0 }))),
+    secret: Type.Optional(doc('True when the owner marked the content as secret (a password manager\'s copy): its text is never read.', Type.Boolean())),
+    unproven: Type.Optional(doc('True when the clipboard has an owner but no live process can be proven to hold it (then no text is sent).', Type.Boolean())),
+  }))),
 });
 export type ClipboardResult = Static<typeof ClipboardResult>;
 
-export const DisplayInfo = Type.Object({ name: Str(LIMITS.id), bounds: Rect, primary: Type.Boolean() });
+export const DisplayInfo = Type.Object({
+  name: doc('The display\'s name as the platform reports it.', Str(LIMITS.id)),
+  bounds: doc('Its rectangle in screen coordinates.', Rect),
+  primary: doc('True for the primary display.', Type.Boolean()),
+  scale: Type.Optional(doc('Device pixels per screen unit (1 on most Linux and Windows setups where coordinates are pixels; 2 on a Retina ' +
+    'display where they are points).', Type.Number({ exclusiveMinimum: 0, maximum: 16 }))),
+  dpi: Type.Optional(doc('Dots per inch of the display\'s device pixels, when the platform reports it.', Type.Number({ exclusiveMinimum: 0, maximum: 10_000 }))),
+});
 export type DisplayInfo = Static<typeof DisplayInfo>;
-export const DisplaysResult = Type.Object({ displays: Type.Array(DisplayInfo, { maxItems: 64 }) });
+export const DisplaysResult = Type.Object({ displays: doc('Every display.', Type.Array(DisplayInfo, { maxItems: 64 })) });
 
 export const EventBatch = Type.Object({
-  events: Type.Array(Type.Object({ type: Str(LIMITS.id), source: Str(LIMITS.id), detail: Type.Optional(Str()) }), { maxItems: LIMITS.items }),
+  events: doc('Events since the last batch.', Type.Array(Type.Object({
+    type: doc('The kind of event (platform event name; the host counts events, it does not interpret them).', Str(LIMITS.id)),
+    source: doc('Handle of the node or application the event came from.', Str(LIMITS.id)),
+    detail: Type.Optional(doc('More about it, for logs.', Str())),
+  }), { maxItems: LIMITS.items })),
 });
 export type EventBatch = Static<typeof EventBatch>;
-export const LogParams = Type.Object({ level: Str(64), message: Str() });
-/** `$/cancel {id}`: the caller gave up on request `id`; the serving side aborts its handler's signal. */
-export const CancelParams = Type.Object({ id: Type.Union([Type.Integer(), Type.String({ maxLength: LIMITS.id })]) }, Strict);
+export const LogParams = Type.Object({
+  level: doc('"debug", "info", "warn" or "error".', Str(64)),
+  message: doc('The message.', Str()),
+});
+export const CancelParams = Type.Object({
+  id: doc('The id of the request to cancel.', Type.Union([Type.Integer(), Type.String({ maxLength: LIMITS.id })])),
+}, Strict);
 
-/**
- * `text.read`: characters [start, end) of an element's text (Text interface), for text a snapshot cut. The
- * driver clamps the range to the text and to a chunk it can read at once, and refuses a password field.
- */
 export const TextReadParams = Type.Object({
-  id: Id,
-  start: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
-  /** Exclusive; the end of the text when absent. */
-  end: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
+  id: doc('Node handle.', Id),
+  start: Type.Optional(doc('First character (default 0).', Count())),
+  end: Type.Optional(doc('One past the last character; the end of the text when absent.', Count())),
 }, Strict);
 export type TextReadParams = Static<typeof TextReadParams>;
 export const TextReadResult = Type.Object({
-  text: Str(1_000_000),
-  /** Offset of `text` in the full text. */
-  start: Count(Number.MAX_SAFE_INTEGER),
-  /** Full length of the text. */
-  length: Count(Number.MAX_SAFE_INTEGER),
-  /** 1-based line on which `text` starts. */
-  startLine: Count(Number.MAX_SAFE_INTEGER),
-  caret: Type.Optional(Count(Number.MAX_SAFE_INTEGER)),
-  selection: Type.Optional(Type.Tuple([Count(Number.MAX_SAFE_INTEGER), Count(Number.MAX_SAFE_INTEGER)])),
+  text: doc('The characters read.', Str(1_000_000)),
+  start: doc('Offset of `text` in the full text.', Count()),
+  length: doc('Full length of the text.', Count()),
+  startLine: doc('1-based line on which `text` starts.', Count()),
+  caret: Type.Optional(doc('Caret offset in the full text.', Count())),
+  selection: Type.Optional(doc('Selected range [start, end) in the full text.', Type.Tuple([Count(), Count()]))),
 });
 export type TextReadResult = Static<typeof TextReadResult>;
 
-/** `text.find`: case-insensitive matches of `text` in an element's whole text, with line and offset. */
 export const TextFindParams = Type.Object({
-  id: Id,
-  text: Type.String({ minLength: 1, maxLength: LIMITS.actValue }),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  id: doc('Node handle.', Id),
+  text: doc('What to look for (case-insensitive).', Type.String({ minLength: 1, maxLength: LIMITS.actValue })),
+  limit: Type.Optional(doc('Most matches to return.', Type.Integer({ minimum: 1, maximum: 1000 }))),
 }, Strict);
 export type TextFindParams = Static<typeof TextFindParams>;
 export const TextFindResult = Type.Object({
-  matches: Type.Array(Type.Object({
-    offset: Count(Number.MAX_SAFE_INTEGER),
-    line: Count(Number.MAX_SAFE_INTEGER),
-    /** The match's line, cut around the match. */
-    snippet: Str(1000),
-  }), { maxItems: 1000 }),
-  length: Count(Number.MAX_SAFE_INTEGER),
-  /** Characters searched (the driver stops at a cap on huge texts). */
-  searched: Count(Number.MAX_SAFE_INTEGER),
+  matches: doc('The matches in text order.', Type.Array(Type.Object({
+    offset: doc('Offset of the match in the full text.', Count()),
+    line: doc('1-based line of the match.', Count()),
+    snippet: doc('The match\'s line, cut around the match.', Str(1000)),
+  }), { maxItems: 1000 })),
+  length: doc('Full length of the text.', Count()),
+  searched: doc('Characters searched (the driver stops at a cap on huge texts).', Count()),
 });
 export type TextFindResult = Static<typeof TextFindResult>;
 
-/** One protocol method: its literal name and its params and result schemas. */
+/** What a declaration says about its method beyond its schemas. */
+export interface MethodMeta {
+  /** What the method does, for drivers in other languages (docs/protocol.md, the schema's `description`). */
+  readonly doc: string;
+  /**
+   * True when the method changes something on the device (input, focus, the clipboard, a launch): the host sends it only
+   * through the acting pipeline (gate → audit → dispatch) and never resends it over a new link.
+   */
+  readonly acting: boolean;
+  /** True when a driver may leave it out (it then does not list it in hello `methods`; the host answers `unsupported`). */
+  readonly optional?: boolean;
+  /** The protocol version that introduced it. */
+  readonly since?: string;
+}
+
+/** One protocol method: its literal name, its params and result schemas and what it means. */
 export interface MethodSpec<N extends string = string, P extends TSchema = TSchema, R extends TSchema = TSchema> {
   readonly method: N;
   readonly params: P;
   readonly result: R;
+  readonly doc: string;
+  readonly acting: boolean;
+  readonly optional: boolean;
+  readonly since: string;
 }
 
 /** Declares one method as a value. */
-export function defineMethod<N extends string, P extends TSchema, R extends TSchema>(method: N, params: P, result: R): MethodSpec<N, P, R> {
-  return { method, params, result };
+export function defineMethod<N extends string, P extends TSchema, R extends TSchema>(method: N, params: P, result: R, meta: MethodMeta): MethodSpec<N, P, R> {
+  return { method, params, result, doc: meta.doc, acting: meta.acting, optional: meta.optional ?? false, since: meta.since ?? '1.0.0' };
 }
+
+const READ = { acting: false } as const;
+const ACTS = { acting: true } as const;
+const OPTIONAL = { optional: true } as const;
 
 /** Every method, once. */
 export const METHODS = [
-  defineMethod('hello', HelloParams, HelloResult),
-  defineMethod('apps.list', AppsListParams, AppsListResult),
-  defineMethod('apps.launch', LaunchParams, LaunchResult),
-  defineMethod('windows.list', WindowsListParams, WindowsListResult),
-  defineMethod('window.activate', WindowParams, Ok),
-  defineMethod('tree.snapshot', SnapshotParams, SnapshotResult),
-  defineMethod('tree.find', FindParams, FindResult),
-  defineMethod('node.act', ActParams, ActResult),
-  defineMethod('events.subscribe', SubscribeParams, Ok),
-  defineMethod('ui.settle', SettleParams, SettleResult),
-  defineMethod('ui.highlight', HighlightParams, Ok),
-  defineMethod('input.keys', KeysParams, KeysResult),
-  defineMethod('input.pointer', PointerParams, PointerResult),
-  defineMethod('input.clipboard', ClipboardParams, ClipboardResult),
-  defineMethod('screen.ocr', OcrParams, OcrResult),
-  defineMethod('screen.capture', CaptureParams, CaptureResult),
-  defineMethod('screen.displays', NoParams, DisplaysResult),
-  defineMethod('shutdown', NoParams, Ok),
-  defineMethod('list.find', ListFindParams, ListFindResult),
-  defineMethod('text.read', TextReadParams, TextReadResult),
-  defineMethod('text.find', TextFindParams, TextFindResult),
+  defineMethod('hello', HelloParams, HelloResult, { ...READ, doc: 'The handshake, the host\'s first call: the driver says which protocol version it speaks, what it is, which methods it implements and what it can do. Also the heartbeat of remote links.' }),
+  defineMethod('apps.list', AppsListParams, AppsListResult, { ...READ, doc: 'Lists the running applications the driver can see, with their windows.' }),
+  defineMethod('apps.launch', LaunchParams, LaunchResult, { ...ACTS, ...OPTIONAL, doc: 'Starts an application (never through a shell) and optionally waits for its first window.' }),
+  defineMethod('windows.list', WindowsListParams, WindowsListResult, { ...READ, doc: 'Lists top-level windows, optionally of one application or process.' }),
+  defineMethod('window.activate', WindowParams, Ok, { ...ACTS, ...OPTIONAL, doc: 'Raises a window and gives it the keyboard focus.' }),
+  defineMethod('tree.snapshot', SnapshotParams, SnapshotResult, { ...READ, doc: 'Reads a window\'s element tree (or a subtree), bounded by depth and node count.' }),
+  defineMethod('tree.find', FindParams, FindResult, { ...READ, ...OPTIONAL, doc: 'Searches a window\'s tree for nodes by text and role, without returning the whole tree.' }),
+  defineMethod('node.act', ActParams, ActResult, { ...ACTS, doc: 'Performs one operation on one element (see Operations), after the expectation and actionability checks; sends nothing when they fail.' }),
+  defineMethod('events.subscribe', SubscribeParams, Ok, { ...READ, ...OPTIONAL, doc: 'Starts `events.batch` notifications (capability `events`).' }),
+  defineMethod('ui.settle', SettleParams, SettleResult, { ...READ, ...OPTIONAL, doc: 'Waits until the application stops changing (no event for `quietMs`), bounded by `timeoutMs`.' }),
+  defineMethod('ui.highlight', HighlightParams, Ok, { ...READ, ...OPTIONAL, doc: 'Shows where the agent acts, best effort: `on` with a window frames it and shows `status`; `on` without a window shows only the status; `on: false` removes both. Draws only the tool\'s own overlay (it changes nothing in any app); drivers that cannot draw answer `unsupported` and the host ignores any failure.' }),
+  defineMethod('input.keys', KeysParams, KeysResult, { ...ACTS, ...OPTIONAL, doc: 'Sends chords or types text into a window, which is activated first; the focused window\'s process is proven (`expect`) before anything is sent.' }),
+  defineMethod('input.pointer', PointerParams, PointerResult, { ...ACTS, ...OPTIONAL, doc: 'Pointer input at screen coordinates, bound to a window whose position is checked first.' }),
+  defineMethod('input.clipboard', ClipboardParams, ClipboardResult, { ...ACTS, ...OPTIONAL, doc: 'Reads or writes the clipboard\'s text. A clipboard its owner marked secret is never read.' }),
+  defineMethod('screen.ocr', OcrParams, OcrResult, { ...READ, ...OPTIONAL, doc: 'Recognizes text in a window\'s pixels (capability `ocr`); the fallback when the tree says nothing.' }),
+  defineMethod('screen.capture', CaptureParams, CaptureResult, { ...READ, ...OPTIONAL, doc: 'Captures a window as a PNG (capability `capture`), other windows blacked out, optionally with Set-of-Mark labels.' }),
+  defineMethod('screen.displays', NoParams, DisplaysResult, { ...READ, ...OPTIONAL, doc: 'Lists the displays with their bounds, scale and DPI.' }),
+  defineMethod('shutdown', NoParams, Ok, { ...READ, ...OPTIONAL, doc: 'Asks the driver to release what it holds and exit after answering.' }),
+  defineMethod('list.find', ListFindParams, ListFindResult, { ...READ, ...OPTIONAL, doc: 'Searches one long list, tree or table (whose snapshot shows only the rows on screen) through all its rows, with a deadline; matches carry their index.' }),
+  defineMethod('text.read', TextReadParams, TextReadResult, { ...READ, ...OPTIONAL, doc: 'Reads characters [start, end) of an element\'s text, for text a snapshot cut. The driver clamps the range to the text and to a chunk it can read at once, and refuses a `password` node.' }),
+  defineMethod('text.find', TextFindParams, TextFindResult, { ...READ, ...OPTIONAL, doc: 'Finds case-insensitive matches of `text` in an element\'s whole text, with line and offset.' }),
 ] as const;
 
 type Spec = (typeof METHODS)[number];
@@ -573,12 +510,20 @@ export function methodSpec(name: string): MethodSpec | undefined {
 }
 const METHOD_BY_NAME: ReadonlyMap<string, MethodSpec> = new Map(METHODS.map((m) => [m.method, m as MethodSpec]));
 
-/** Notifications either side sends, with their schemas. */
-export const NOTIFICATIONS = { 'events.batch': EventBatch, 'log': LogParams, '$/cancel': CancelParams } as const;
+/**
+ * True unless the method is declared with `acting: false`: an undeclared name counts as acting, so the guard of the
+ * acting pipeline refuses it by default and a dropped link never resends it.
+ */
+export function isActing(name: string): boolean {
+  return methodSpec(name)?.acting !== false;
+}
+
+/** Notifications either side sends, with their schemas and meaning. */
+export const NOTIFICATIONS = {
+  'events.batch': doc('Driver → host, after events.subscribe: what changed, batched.', EventBatch),
+  'log': doc('Driver → host: a log line (the host logs it; it is never shown to a model).', LogParams),
+  '$/cancel': doc('Either side: the caller gave up on request `id`; the serving side aborts its handler (stops sending input) and may ' +
+    'still answer, which the caller drops.', CancelParams),
+} as const;
 /** Notifications a driver sends (and `$/cancel`, which the peer handles itself). */
 export type Notifications = { [N in keyof typeof NOTIFICATIONS]: Static<(typeof NOTIFICATIONS)[N]> };
-
-// The engine's node types and the wire schemas must describe the same values (checked at compile time).
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameShapes: [Same<Static<typeof WindowInfo>, EngineWindowInfo>, Same<Static<typeof AppInfo>, EngineAppInfo>, Same<Static<typeof RawNode>, EngineRawNode>] = [true, true, true];
-void sameShapes;

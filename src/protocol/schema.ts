@@ -1,9 +1,12 @@
 /**
- * The protocol as JSON Schema (draft 2020-12) for drivers written in other languages: one document with each
- * method's params and result schema and each notification's params, generated from the method values in
- * methods.ts. `npm run schema` writes it to docs/protocol.schema.json; a unit test fails when it is stale.
+ * The protocol as JSON Schema (draft 2020-12) for drivers written in other languages, shaped like the LSP's
+ * metaModel.json: one document with each method's params and result schemas and its meaning (`description`,
+ * `acting`, `optional`, `since`), each notification's params, the error codes and the caps, generated from the
+ * values in methods.ts, nodes.ts, vocabulary.ts and errors.ts. `npm run schema` writes it to
+ * docs/protocol.schema.json together with docs/protocol.md (spec.ts); a unit test fails when either is stale.
  */
-import { LIMITS, METHODS, NOTIFICATIONS, RawNode } from './methods.js';
+import { ERROR_CODES } from './errors.js';
+import { LIMITS, METHODS, NOTIFICATIONS, PROTOCOL_VERSION, RawNode } from './methods.js';
 
 /** The document as a value. TypeBox schemas are JSON Schema already; the round trip drops its symbol keys. */
 export function protocolSchema(): Record<string, unknown> {
@@ -18,11 +21,16 @@ export function protocolSchema(): Record<string, unknown> {
     description: 'JSON-RPC 2.0, one JSON object per line over stdio. Requests carry `method` and `params`; errors carry ' +
       'a string code in error.data.code. Params are strict (unknown fields are errors, answered with -32602 and ' +
       'data.code "invalid_params"); results may carry extra fields. Cancel a request with the notification ' +
-      '`$/cancel {id}`. Generated from src/protocol/methods.ts by `npm run schema`; do not edit.',
+      '`$/cancel {id}`. The readable spec is docs/protocol.md. Generated from src/protocol/ by `npm run schema`; do not edit.',
+    protocolVersion: PROTOCOL_VERSION,
     limits: LIMITS,
     $defs: { RawNode: plain(RawNode) },
-    methods: Object.fromEntries(METHODS.map((m) => [m.method, { params: refNodes(m.params), result: refNodes(m.result) }])),
-    notifications: Object.fromEntries(Object.entries(NOTIFICATIONS).map(([name, s]) => [name, { params: refNodes(s) }])),
+    methods: Object.fromEntries(METHODS.map((m) => [m.method, {
+      description: m.doc, acting: m.acting, optional: m.optional, since: m.since,
+      params: refNodes(m.params), result: refNodes(m.result),
+    }])),
+    notifications: Object.fromEntries(Object.entries(NOTIFICATIONS).map(([name, s]) => [name, { description: s.description, params: refNodes({ ...s, description: undefined }) }])),
+    errors: Object.fromEntries(Object.entries(ERROR_CODES).map(([code, description]) => [code, { description }])),
   };
 }
 

@@ -11,16 +11,11 @@ import type { RawNode, WindowInfo } from '../engine/node.js';
 import { walk } from '../engine/node.js';
 import { redactTree } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
-import type { MethodName, ParamsOf, ResultOf } from '../protocol/methods.js';
+import { isActing, type MethodName, type ParamsOf, type ResultOf } from '../protocol/methods.js';
 import type { ActionRequest, Decision } from '../policy/gate.js';
 import type { Session } from './session.js';
 import { showActing, showIdle } from './activity.js';
 
-/** Driver methods that change the device: sent only through a pipeline step. */
-export const ACTING_METHODS = ['node.act', 'input.keys', 'input.pointer', 'input.clipboard', 'apps.launch'] as const;
-/** One acting method. */
-export type ActingMethod = (typeof ACTING_METHODS)[number];
-const ACTING: ReadonlySet<string> = new Set(ACTING_METHODS);
 
 type RawCall = <M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs?: number, signal?: AbortSignal) => Promise<ResultOf<M>>;
 /** The unguarded `call` of each guarded device; only this module holds it. */
@@ -35,7 +30,8 @@ export function guardDevice(device: Device): Device {
   const raw = device.call.bind(device) as RawCall;
   rawCalls.set(device, raw);
   const guarded: RawCall = (method, params, timeoutMs, signal) => {
-    if (ACTING.has(method)) {
+    // `acting` on the method's declaration (protocol/methods.ts) decides; an undeclared method counts as acting.
+    if (isActing(method)) {
       return Promise.reject(new ComputerUseError('internal', `${method} changes the device and is sent only through the acting pipeline ` +
         '(gate → audit → dispatch). Nothing was sent.'));
     }
@@ -206,11 +202,9 @@ export function focusedIn(root: RawNode): FocusedElement | undefined {
   });
   if (!best) return undefined;
   const n = best.node;
-  const password = n.states.includes('password') || /password/i.test(n.nativeRole ?? '');
-  return {
-    role: n.role, ...(n.name ? { name: n.name } : {}), multiline: n.states.includes('multiline'), password,
-    states: [...n.states, ...(password && !n.states.includes('password') ? ['password'] : [])],
-  };
+  // `password` is a unified state: every driver reports it, so the host decides nothing by the native role.
+  const password = n.states.includes('password');
+  return { role: n.role, ...(n.name ? { name: n.name } : {}), multiline: n.states.includes('multiline'), password, states: [...n.states] };
 }
 
 /** Roles of the controls an activating key can trigger (ActionRequest.mnemonics lists them all). */

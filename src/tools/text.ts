@@ -69,12 +69,12 @@ export async function findInText(session: Session, raw: SnapshotResult, full: Sn
     let offscreen: string | undefined;
     // Which of its kind it is ("page 2 of 50"): a PDF page's number is what a user goes by.
     const parent = anc[anc.length - 1];
-    const same = (parent?.children ?? []).filter((c) => c.nativeRole === nd.nativeRole);
-    const which = `${nd.nativeRole ?? nd.role}${same.length > 1 ? ` ${same.indexOf(nd) + 1} of ${same.length}` : ''}`;
+    const same = (parent?.children ?? []).filter((c) => c.role === nd.role);
+    const which = `${nd.role}${same.length > 1 ? ` ${same.indexOf(nd) + 1} of ${same.length}` : ''}`;
     if (!at) {
       for (let i = anc.length - 1; i >= 0 && !at; i--) at = refById.get(anc[i]!.id);
       offscreen = `${which} (not shown)`;
-    } else if (nd.nativeRole === 'page') {
+    } else if (nd.role === 'page') {
       offscreen = which;
     }
     if (at) jobs.push({ nd, at, ...(offscreen ? { offscreen } : {}) });

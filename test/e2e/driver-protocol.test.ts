@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Device } from '../../src/devices/manager.js';
 import { isComputerUseError } from '../../src/protocol/errors.js';
 import { LineReader } from '../../src/protocol/framing.js';
+import { METHOD_NAMES } from '../../src/protocol/methods.js';
 
 const ENTRY = fileURLToPath(new URL('../../src/drivers/linux/main.js', import.meta.url));
 
@@ -87,12 +88,15 @@ before(() => {
 });
 after(async () => { await driver.stop(); });
 
-test('hello: platform linux, version, capabilities and permissions', async () => {
+test('hello: protocolVersion, every method, platform linux, version, capabilities and permissions', async () => {
   driver.request(1, 'hello', { client: 'e2e' });
   const r = await driver.response(1, 20_000);
   assert.equal(r.error, undefined, JSON.stringify(r.error));
-  const hello = r.result as { platform: string; version: string; capabilities: string[]; permissions: Record<string, boolean>; session?: string };
+  const hello = r.result as { protocolVersion: string; methods: string[]; platform: string; version: string; capabilities: string[]; permissions: Record<string, boolean>; session?: string };
   assert.equal(hello.platform, 'linux');
+  assert.equal(hello.protocolVersion, '1.0.0');
+  // The Linux driver serves every declared method.
+  assert.deepEqual([...hello.methods].sort(), [...METHOD_NAMES].sort());
   assert.match(hello.version, /^\d+\.\d+\.\d+/);
   assert.ok(Array.isArray(hello.capabilities) && hello.capabilities.includes('events'), JSON.stringify(hello.capabilities));
   assert.equal(hello.permissions['a11y_bus'], true);

@@ -15,14 +15,15 @@ import { FakeDriver } from '../../src/drivers/fake/driver.js';
 import { createMcpServer } from '../../src/hosts/mcp.js';
 import { allowAllGate } from '../../src/policy/gate.js';
 import { ERROR_CODES } from '../../src/protocol/errors.js';
+import { METHODS } from '../../src/protocol/methods.js';
 import { checkerOf } from '../../src/protocol/validate.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { fullSchema } from '../../src/tools/tool.js';
 import { widgetFactory } from '../fixtures/engine/widget-factory.js';
 import { generate, mutate, Rng, type Hints, type JsonSchema, type MutationKind } from './generate.js';
 
-/** Driver methods that act on the desktop. */
-export const ACTING_METHODS: ReadonlySet<string> = new Set(['node.act', 'input.keys', 'input.pointer', 'input.clipboard', 'apps.launch', 'window.activate']);
+/** The methods declared as acting (protocol/methods.ts): none may be sent for a refused call. */
+export const ACTING_METHODS: ReadonlySet<string> = new Set(METHODS.filter((m) => m.acting).map((m) => m.method));
 
 /** What a run found. */
 export interface ToolFuzzReport {

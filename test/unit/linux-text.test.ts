@@ -93,7 +93,7 @@ test('Evince pages: the shown page is read, a page scrolled out only counted', a
   });
   const p1 = toRawNode(await readElement(bus, at('/p1')));
   const p2 = toRawNode(await readElement(bus, at('/p2')));
-  assert.equal(p1.role, 'document');
+  assert.equal(p1.role, 'page');
   assert.equal(p1.value, 'Page one.');
   assert.equal(p2.value, '');
   assert.equal(p2.valueLength, 20);

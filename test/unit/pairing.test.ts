@@ -22,7 +22,7 @@ const fresh = (): { devicesPath: string; credPath: string } => { n++; return { d
 const LOOP = parsePairUrl('ws://127.0.0.1:0');
 // A stand-in driver on stdio: answers hello, echoes nothing else.
 const DRIVER = ['-e', `let b='';process.stdin.setEncoding('utf8');process.stdin.on('data',d=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);
-if(m.id!==undefined)process.stdout.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:{platform:'fake',version:'1',capabilities:[],permissions:{}}})+'\\n');}});`];
+if(m.id!==undefined)process.stdout.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:{protocolVersion:'1.0.0',platform:'fake',version:'1',methods:['hello','node.act'],capabilities:[],permissions:{}}})+'\\n');}});`];
 const until = async (cond: () => boolean, ms = 5000): Promise<void> => {
   const end = Date.now() + ms;
   while (!cond()) { if (Date.now() > end) throw new Error('timed out'); await new Promise((r) => setTimeout(r, 20)); }

@@ -14,7 +14,7 @@ import { validationError } from '../../src/protocol/validate.js';
 import { checkAnswers, fuzzLines } from '../fuzz/lines.js';
 import { Peer, type Handlers, type PeerOptions } from '../../src/protocol/peer.js';
 
-const HELLO: HelloResult = { platform: 'fake', version: '0.0.1', capabilities: ['events'], permissions: { a11y_bus: true } };
+const HELLO: HelloResult = { protocolVersion: '1.0.0', platform: 'fake', version: '0.0.1', methods: ['hello', 'windows.list'], capabilities: ['events'], permissions: { a11y_bus: true } };
 
 /** A client and a server peer linked in memory; `toServer`/`toClient` are the raw wires. */
 function link(handlers: Handlers, clientOptions: PeerOptions = {}, serverOptions: PeerOptions = {}) {

@@ -9,8 +9,9 @@
  *   is on the textbox; a contenteditable ("richtext") keeps its children;
  * - password inputs (known by the DOM, or by Chromium's own bullet masking) read `••••` and carry `password`.
  */
-import type { Op, RawNode, State } from '../../engine/node.js';
-import { roleFromCdp, type Role } from '../../engine/role.js';
+import type { Op, RawNode, State } from '../../protocol/nodes.js';
+import { roleFromCdp } from './roles.js';
+import type { Role } from '../../protocol/vocabulary.js';
 
 /** An AXValue as DevTools sends it. */
 export interface AXValue { type: string; value?: unknown }

@@ -8,9 +8,10 @@ import { quoteText } from '../../engine/escape.js';
 import { findInTree } from '../common/find.js';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { AppInfo, RawNode, WindowInfo } from '../../engine/node.js';
+import type { AppInfo, RawNode, WindowInfo } from '../../protocol/nodes.js';
 import { walk } from '../../engine/node.js';
-import { roleFromCdp } from '../../engine/role.js';
+import { roleFromCdp } from './roles.js';
+import { handshake } from '../../protocol/handshake.js';
 import { ComputerUseError, isComputerUseError } from '../../protocol/errors.js';
 import type { ActParams, ActResult, SettleResult } from '../../protocol/methods.js';
 import type { Handlers } from '../../protocol/peer.js';
@@ -179,9 +180,9 @@ export class CdpDriver {
   }
 
   handlers(): Handlers {
-    return {
+    const table: Handlers = {
       hello: () => ({
-        platform: 'cdp', version: CDP_DRIVER_VERSION, capabilities: ['events', 'keys', 'background_input'],
+        ...handshake(table), platform: 'web', version: CDP_DRIVER_VERSION, capabilities: ['events', 'keys', 'background_input'],
         permissions: { devtools_endpoint: !this.cdp.isClosed }, channel: 'cdp',
         facts: { endpoint: this.endpoint, browser: this.app.name, browser_pid: String(this.app.pid) },
       }),
@@ -242,6 +243,7 @@ export class CdpDriver {
       },
       shutdown: () => { setTimeout(() => process.exit(0), 10); return { ok: true }; },
     };
+    return table;
   }
 
   /** Settled when no DOM/AX event came for `quietMs` and the page produced a frame since. */

@@ -1,5 +1,5 @@
 /** `tree.find` over a raw tree, shared by the drivers that search a tree they have read. */
-import type { RawNode } from '../../engine/node.js';
+import type { RawNode } from '../../protocol/nodes.js';
 import { walk } from '../../engine/node.js';
 import type { FindMatch, FindParams } from '../../protocol/methods.js';
 

@@ -1,17 +1,6 @@
 /** Serving a driver on stdio: the protocol on stdin/stdout, logs on stderr. */
-import { METHOD_NAMES, PROTOCOL_VERSION } from '../../protocol/methods.js';
+import { METHOD_NAMES } from '../../protocol/methods.js';
 import { Peer, type Handlers } from '../../protocol/peer.js';
-
-/**
- * The handshake every served driver answers: its own hello plus the protocol version and the methods it
- * implements (the keys of its handler table), unless the driver reports them itself.
- */
-export function withHandshake(handlers: Handlers): Handlers {
-  const hello = handlers.hello;
-  if (!hello) return handlers;
-  const methods = Object.keys(handlers);
-  return { ...handlers, hello: async (p, ctx) => ({ protocolVersion: PROTOCOL_VERSION, methods, ...await hello(p, ctx) }) };
-}
 
 /** What a started driver offers. */
 export interface ServedDriver { handlers(): Handlers; close(): void }
@@ -33,7 +22,7 @@ export async function serveDriver<D extends ServedDriver>(name: string, start: (
     process.stderr.write(`${name}: ${(e as Error).message}\n`);
     return null;
   }
-  const peer = new Peer(process.stdin, process.stdout, withHandshake(driver.handlers()), { onJunk });
+  const peer = new Peer(process.stdin, process.stdout, driver.handlers(), { onJunk });
   peer.onClose(() => { driver.close(); process.exit(0); });
   return { driver, peer };
 }

@@ -4,11 +4,11 @@
  * sets values, and tests can mutate the tree (replace handles, destroy elements, open windows) between calls.
  */
 import { PassThrough } from 'node:stream';
-import type { AppInfo, RawNode, State, WindowInfo } from '../../engine/node.js';
+import type { AppInfo, RawNode, State, WindowInfo } from '../../protocol/nodes.js';
+import { handshake } from '../../protocol/handshake.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { ActParams, ActResult, Capability, KeysParams, KeysResult } from '../../protocol/methods.js';
 import { Peer, type Handlers } from '../../protocol/peer.js';
-import { withHandshake } from '../common/serve.js';
 import type { DriverConnection } from '../../devices/stdio.js';
 
 /** One fake window: its info and its tree (root = the window node). */
@@ -49,10 +49,11 @@ export class FakeDriver {
     return undefined;
   }
 
+  /** The handler table; hello lists the methods of the table served (`this.handlers()`, subclasses' additions included). */
   handlers(): Handlers {
     const log = <T>(method: string, params: unknown, value: T): T => { this.calls.push({ method, params }); return value; };
-    return withHandshake({
-      hello: (p) => log('hello', p, { platform: 'fake', version: '0', capabilities: this.capabilities, permissions: {}, ...(this.channel ? { channel: this.channel } : {}) }),
+    return {
+      hello: (p) => log('hello', p, { ...handshake(this.handlers()), platform: 'fake', version: '0', capabilities: this.capabilities, permissions: {}, ...(this.channel ? { channel: this.channel } : {}) }),
       'apps.list': (p) => log('apps.list', p, { apps: this.apps() }),
       'windows.list': (p) => log('windows.list', p, { windows: this.windows.map((w) => w.info).filter((w) => p.pid === undefined || w.pid === p.pid) }),
       'tree.snapshot': (p) => {
@@ -64,7 +65,7 @@ export class FakeDriver {
       'node.act': (p) => { this.calls.push({ method: 'node.act', params: p }); return this.actWhenActionable(p); },
       'ui.settle': (p) => log('ui.settle', p, { settled: true, events: 1, ms: 0 }),
       'input.keys': (p) => log('input.keys', p, this.keys(p)),
-    });
+    };
   }
 
   /** Keys like the Linux driver: only into the window asked for, and only when its process is the one expected. */

@@ -3,8 +3,8 @@
  * (pid from the bus daemon; executable, start time and uid from /proc, see common/proc.ts).
  */
 import { procInfo, type ProcessInfo } from '../../common/proc.js';
-import type { AppInfo, WindowInfo } from '../../engine/node.js';
-import { roleFromAtspi } from '../../engine/role.js';
+import type { AppInfo, WindowInfo } from '../../protocol/nodes.js';
+import { roleFromAtspi } from './roles.js';
 import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';

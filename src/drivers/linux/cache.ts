@@ -5,7 +5,7 @@
  * rebuilt from (parent, index in parent) and any node whose cached children do not exactly cover
  * 0..childCount-1 is read live. Measured in the notes: same node set and content as a full walk.
  */
-import type { RawNode } from '../../engine/node.js';
+import type { RawNode } from '../../protocol/nodes.js';
 import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';

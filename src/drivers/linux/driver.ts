@@ -4,7 +4,9 @@
  */
 import { findInTree } from '../common/find.js';
 import { spawn } from 'node:child_process';
-import { walk, type AppInfo, type RawNode, type WindowInfo } from '../../engine/node.js';
+import type { AppInfo, RawNode, WindowInfo } from '../../protocol/nodes.js';
+import { handshake } from '../../protocol/handshake.js';
+import { walk } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import { checkChord, formatChords } from '../../protocol/keys.js';
 import type { Handlers } from '../../protocol/peer.js';
@@ -115,7 +117,7 @@ export class LinuxDriver {
   }
 
   handlers(): Handlers {
-    return goneAsStale({
+    const table: Handlers = goneAsStale({
       hello: async () => {
         // Cheap prerequisite facts for doctor: XTest over the driver's own X connection, toolkit accessibility on the session bus.
         // IsEnabled is read again until it is on (the user may have applied the fix since).
@@ -124,7 +126,7 @@ export class LinuxDriver {
         this.status = pending;
         const [status, xtest, wayland] = await Promise.all([pending, this.input.xtestPresent(), this.input.waylandProbe()]);
         return {
-          platform: 'linux', version: DRIVER_VERSION,
+          ...handshake(table), platform: 'linux', version: DRIVER_VERSION,
           capabilities: [
             'events', ...(this.input.available ? ['keys', 'pointer'] as const : []),
             ...(onPath('import') ? ['capture'] as const : []), ...(onPath('tesseract') && onPath('convert') ? ['ocr'] as const : []),
@@ -241,6 +243,7 @@ export class LinuxDriver {
       'text.read': (p) => readRange(this.bus, targetOf(p.id), p.start ?? 0, p.end ?? Number.MAX_SAFE_INTEGER),
       'text.find': (p) => findText(this.bus, targetOf(p.id), p.text, p.limit ?? 20),
     });
+    return table;
   }
 
   /**

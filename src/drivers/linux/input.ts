@@ -7,7 +7,7 @@
  * and the reason from `probeWaylandInput` (which also says whether the RemoteDesktop portal or libei is there
  * and why neither is used), while element actions keep working. uinput is never used.
  */
-import type { WindowInfo } from '../../engine/node.js';
+import type { WindowInfo } from '../../protocol/nodes.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { Chord } from '../../protocol/keys.js';
 import type { PointerParams, Rect } from '../../protocol/methods.js';

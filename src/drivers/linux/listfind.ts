@@ -9,7 +9,7 @@
  * Each candidate is tested by the matchers beside each other (name and role here; a text-content matcher
  * can be added to MATCHERS), so the strategies share one notion of a match.
  */
-import type { RawNode } from '../../engine/node.js';
+import type { RawNode } from '../../protocol/nodes.js';
 import type { ListFindParams, ListFindResult } from '../../protocol/methods.js';
 import type { A11yBus, Target } from './bus.js';
 import { readElement, toRawNode } from './reader.js';
@@ -96,7 +96,7 @@ export async function findInList(bus: A11yBus, t: Target, p: Omit<ListFindParams
 
   const viaCollection = interfaces.has(COLLECTION) && !p.from ? await collectionCandidates(bus, t, total) : undefined;
   if (viaCollection) {
-    method = 'collection';
+    method = 'native';
     const found = await readPool(viaCollection.length, 0, deadline, async (i) => {
       const c = viaCollection[i]!;
       return { ...c, ...await textsOf(bus, c.target) };

@@ -6,7 +6,8 @@
  * `GetIndexAt`, and its Component answers `GetAccessibleAtPoint`: the cells under the viewport's corners give
  * the visible range (measured on Calc 7.4: A1 at the top-left and O46 at the bottom-right of a 1166×783 view).
  */
-import type { RawNode } from '../../engine/node.js';
+import type { RawNode } from '../../protocol/nodes.js';
+import { cellAddress, parseRange } from '../../protocol/cells.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
@@ -99,16 +100,9 @@ export function readByCoordinate(interfaces: ReadonlySet<string>, childCount: nu
  */
 export const COORDINATE_MIN_CHILDREN = 1_000_000;
 
-/** Spreadsheet column letters of a 0-based column: 0 → A, 25 → Z, 26 → AA. */
-export function columnLetters(col: number): string {
-  let s = '';
-  for (let n = col + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
-}
-
 /** A cell's own spreadsheet address when its name is one ("B7", "AA10"), else undefined. */
 export function addressOf(name: string, row: number, col: number): string | undefined {
-  return name === `${columnLetters(col)}${row + 1}` ? name : undefined;
+  return name === cellAddress(row, col) ? name : undefined;
 }
 
 /** Reads a table's NRows/NColumns; undefined when the app does not answer them. */
@@ -345,7 +339,7 @@ export async function readGrid(bus: A11yBus, info: ElementInfo, node: RawNode, f
   ]);
   const rest = await Promise.all(coords.map(([r, c], k) => {
     const t = targets[k];
-    return t ? describeKept(bus, info.target, t, r, c, named ? `${columnLetters(c)}${r + 1}` : undefined, statesAt?.(r, c)).catch(gone) : null;
+    return t ? describeKept(bus, info.target, t, r, c, named ? cellAddress(r, c) : undefined, statesAt?.(r, c)).catch(gone) : null;
   }));
   const cells = first ? [first, ...rest] : rest;
   node.childCount = info.childCount;
@@ -469,16 +463,6 @@ export function entered(back: { text: string; formula?: string; cut?: string }, 
     return back.cut !== undefined && back.cut.length > 1 && norm(text).startsWith(norm(back.cut)) && norm(text)[norm(back.cut).length] === ':';
   }
   return back.text === text || (text.trim() !== '' && Number(back.text) === Number(text));
-}
-
-/** Parses "A1:C3" (or one address) into an inclusive [r0, c0, r1, c1]. */
-export function parseRange(s: string): [number, number, number, number] | undefined {
-  const m = /^\s*([A-Za-z]{1,3})([1-9][0-9]{0,6})(?::([A-Za-z]{1,3})([1-9][0-9]{0,6}))?\s*$/.exec(s);
-  if (!m?.[1] || !m[2]) return undefined;
-  const col = (l: string): number => [...l.toUpperCase()].reduce((a, ch) => a * 26 + ch.charCodeAt(0) - 64, 0) - 1;
-  const a = [Number(m[2]) - 1, col(m[1])] as const;
-  const b = m[3] && m[4] ? [Number(m[4]) - 1, col(m[3])] as const : a;
-  return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]), Math.max(a[1], b[1])];
 }
 
 /** Cells one range selection may name. */

@@ -4,7 +4,7 @@
  * are found by binary search on `GetChildAtIndex` + `Component.GetExtents` against the viewport: about
  * 2·log₂(N) probes, flat in N, and never a child list the app has to build whole.
  */
-import type { RawNode } from '../../engine/node.js';
+import type { RawNode } from '../../protocol/nodes.js';
 import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { procInfo, processAgeMs } from '../../common/proc.js';
-import type { AppInfo, WindowInfo } from '../../engine/node.js';
+import type { AppInfo, WindowInfo } from '../../protocol/nodes.js';
 import { inaccessibleAdvice } from '../../doctor/advice.js';
 import { processFacts } from '../../doctor/process.js';
 import { withIdentity } from './apps.js';

@@ -1,0 +1,45 @@
+/**
+ * The cell address grammar, defined once for the wire, the engine and every driver (docs/protocol.md, "Cell
+ * addresses"): a column in spreadsheet letters (0 → A, 25 → Z, 26 → AA, 16383 → XFD, 1 to 3 letters, either
+ * case) followed by a 1-based row number (1 to 7 digits, no leading zero): "B7" is row 6, column 1 (0-based).
+ * A range is two addresses joined by ":" ("B1:B3"), corners in any order.
+ */
+
+/** The grammar as a regular expression (one address), for the docs and the schema. */
+export const CELL_ADDRESS_PATTERN = '^[A-Za-z]{1,3}[1-9][0-9]{0,6}$';
+
+/** Spreadsheet column letters of a 0-based column: 0 → A, 25 → Z, 26 → AA. */
+export function columnName(col: number): string {
+  let s = '';
+  for (let n = col + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
+/** "B7" for 0-based (6, 1). */
+export function cellAddress(row: number, col: number): string {
+  return `${columnName(col)}${row + 1}`;
+}
+
+/** 0-based column of spreadsheet letters ("AA" → 26). */
+function columnOf(letters: string): number {
+  let col = 0;
+  for (const ch of letters.toUpperCase()) col = col * 26 + (ch.charCodeAt(0) - 64);
+  return col - 1;
+}
+
+/** Parses "B7" / "b7" / "AA10" into 0-based (row, col); undefined for anything else. */
+export function parseAddress(address: string): { row: number; col: number } | undefined {
+  const m = /^([A-Za-z]{1,3})([1-9][0-9]{0,6})$/.exec(address);
+  if (!m?.[1] || !m[2]) return undefined;
+  return { row: Number(m[2]) - 1, col: columnOf(m[1]) };
+}
+
+/** Parses "A1:C3" (or one address; spaces around allowed) into an inclusive 0-based [r0, c0, r1, c1]. */
+export function parseRange(s: string): [number, number, number, number] | undefined {
+  const [first, second, ...rest] = s.trim().split(':');
+  if (first === undefined || rest.length > 0) return undefined;
+  const a = parseAddress(first);
+  const b = second === undefined ? a : parseAddress(second);
+  if (!a || !b) return undefined;
+  return [Math.min(a.row, b.row), Math.min(a.col, b.col), Math.max(a.row, b.row), Math.max(a.col, b.col)];
+}
