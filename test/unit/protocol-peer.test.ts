@@ -263,11 +263,11 @@ test('params outside the protocol are refused with -32602 invalid_params and the
 
 test('a result outside the protocol fails the call with internal (the driver answered outside the protocol)', async () => {
   const { client } = link({
-    hello: () => ({ ...HELLO, platform: 'amiga' }) as unknown as HelloResult,
+    hello: () => ({ ...HELLO, protocolVersion: 'one' }) as unknown as HelloResult,
     'windows.list': () => ({ windows: [{ id: 'w', title: 't', app: 'a', pid: -1, role: 'window', focused: true }] }),
     'node.act': () => ({ method: 'pattern', after: { id: 'n', role: 'button', states: ['on-fire'], actions: [] } }) as never,
   });
-  await assert.rejects(client.request('hello', {}), errorWith('internal', (e) => assert.match(e.message, /answered hello outside the protocol \(\/platform: expected one of/)));
+  await assert.rejects(client.request('hello', {}), errorWith('internal', (e) => assert.match(e.message, /answered hello outside the protocol \(\/protocolVersion: expected/)));
   await assert.rejects(client.request('windows.list', {}), errorWith('internal', (e) => assert.match(e.message, /\/windows\/0\/pid/)));
   await assert.rejects(client.request('node.act', { id: 'n', op: 'click' }), errorWith('internal', (e) => assert.match(e.message, /\/after\/states\/0/)));
 });
