@@ -39,8 +39,10 @@ export function protocolSchemaText(): string {
   return `${JSON.stringify(protocolSchema(), null, 2)}\n`;
 }
 
-/** Writes the document (npm run schema). */
-export async function writeProtocolSchema(path: string): Promise<void> {
+/** Writes docs/protocol.schema.json and docs/protocol.md into `dir` (npm run schema). */
+export async function writeProtocolDocs(dir: string): Promise<void> {
   const { writeFile } = await import('node:fs/promises');
-  await writeFile(path, protocolSchemaText());
+  const { protocolMarkdown } = await import('./spec.js');
+  await writeFile(`${dir}/protocol.schema.json`, protocolSchemaText());
+  await writeFile(`${dir}/protocol.md`, protocolMarkdown());
 }

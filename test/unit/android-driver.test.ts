@@ -120,7 +120,7 @@ test('a locked phone, an unauthorized one and a link that drops mid-act each say
     await assert.rejects(async () => h['node.act']({ id: up.id, op: 'click' }, ctx), (e: unknown) => isComputerUseError(e, 'link_lost'));
     phone.server.dropOn = undefined;
     phone.device.state = 'unauthorized';
-    await assert.rejects(async () => h['apps.list']({}, ctx), (e: unknown) => isComputerUseError(e, 'permission_denied') && /Allow USB debugging|unauthorized/.test(e.message));
+    await assert.rejects(async () => h['apps.list']({}, ctx), (e: unknown) => isComputerUseError(e, 'unauthorized') && /Allow USB debugging|unauthorized/.test(e.message));
   });
 });
 

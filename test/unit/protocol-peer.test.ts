@@ -10,6 +10,7 @@ import { LineReader } from '../../src/protocol/framing.js';
 import type { EventBatch, HelloResult, MethodName, SnapshotResult } from '../../src/protocol/methods.js';
 import { methodSpec } from '../../src/protocol/methods.js';
 import { protocolSchemaText } from '../../src/protocol/schema.js';
+import { protocolMarkdown } from '../../src/protocol/spec.js';
 import { validationError } from '../../src/protocol/validate.js';
 import { checkAnswers, fuzzLines } from '../fuzz/lines.js';
 import { Peer, type Handlers, type PeerOptions } from '../../src/protocol/peer.js';
@@ -368,9 +369,11 @@ test('Device.call forwards the signal to the driver connection', async () => {
   await device.close();
 });
 
-test('docs/protocol.schema.json is up to date with the method values (run npm run schema)', () => {
+test('docs/protocol.schema.json and docs/protocol.md are up to date with the declarations (run npm run schema)', () => {
   const committed = readFileSync(new URL('../../../docs/protocol.schema.json', import.meta.url), 'utf8');
   assert.equal(committed, protocolSchemaText(), 'docs/protocol.schema.json is out of date: run `npm run schema` and commit it');
+  const spec = readFileSync(new URL('../../../docs/protocol.md', import.meta.url), 'utf8');
+  assert.equal(spec, protocolMarkdown(), 'docs/protocol.md is out of date: run `npm run schema` and commit it');
 });
 
 test('a request with a wrong or missing jsonrpc version is refused under its id', async () => {

@@ -5,6 +5,7 @@
  * session, policy, audit and receipts treat a phone as one more device.
  */
 import { ComputerUseError } from '../../protocol/errors.js';
+import { handshake } from '../../protocol/handshake.js';
 import type { Handlers } from '../../protocol/peer.js';
 import { findInTree } from '../common/find.js';
 import { serveDriver } from '../common/serve.js';
@@ -29,7 +30,7 @@ const wireName = (k: string): string => KEY_NAME_ALIASES[k] ?? k;
 export function adbToProtocol(e: unknown): unknown {
   if (!isAdbError(e)) return e;
   const codes: Record<AdbError['kind'], ConstructorParameters<typeof ComputerUseError>[0]> = {
-    unauthorized: 'permission_denied', offline: 'link_lost', not_found: 'app_not_found', ambiguous: 'invalid_params',
+    unauthorized: 'unauthorized', offline: 'device_offline', not_found: 'app_not_found', ambiguous: 'invalid_params',
     no_server: 'driver_unavailable', protocol: 'internal', timeout: 'timeout', closed: 'link_lost', failed: 'action_failed',
   };
   return new ComputerUseError(codes[e.kind], e.message, { adb: e.kind });
@@ -40,11 +41,11 @@ export function androidHandlers(driver: AndroidDriver): Handlers {
   const guard = <A extends unknown[], R>(fn: (...a: A) => Promise<R>) => async (...a: A): Promise<R> => {
     try { return await fn(...a); } catch (e) { throw adbToProtocol(e); }
   };
-  return {
+  const table: Handlers = {
     hello: guard(async () => {
       const f = driver.facts ?? await driver.connect();
       return {
-        platform: 'android' as const, version: ANDROID_DRIVER_VERSION, capabilities: ['keys' as const],
+        ...handshake(table), platform: 'android', version: ANDROID_DRIVER_VERSION, capabilities: ['keys' as const],
         permissions: { adb_authorized: true, screen_unlocked: !f.locked },
         facts: {
           serial: driver.serial, model: f.model, manufacturer: f.manufacturer, android: f.release, api_level: String(f.apiLevel),
@@ -97,6 +98,7 @@ export function androidHandlers(driver: AndroidDriver): Handlers {
     }),
     shutdown: () => ({ ok: true }),
   };
+  return table;
 }
 
 /** Entry point of `computer-use driver android`. */
