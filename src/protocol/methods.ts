@@ -12,7 +12,7 @@
  * extra fields, so a newer driver can add facts without breaking an older host (the engine ignores them).
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { KEY_CHAR_PATTERN, MODIFIERS, NAMED_KEYS } from './keys.js';
+import { KEY_CHAR_PATTERN, MODIFIERS, NAMED_KEYS, type Modifier, type NamedKey } from './keys.js';
 import { AppInfo, Op, RawNode, WindowInfo } from './nodes.js';
 import { Count, doc, DocumentedLiterals, Id, LIMITS, Literals, Ms, Pid, Pixel, Rect, Str, Strict } from './primitives.js';
 
@@ -239,15 +239,38 @@ export const HighlightParams = Type.Object({
 }, Strict);
 export type HighlightParams = Static<typeof HighlightParams>;
 
+/** What each modifier means on the wire. */
+const MODIFIER_DOCS: Record<Modifier, string> = {
+  Primary: 'The platform\'s shortcut modifier: Command on macOS, Control everywhere else.',
+  Control: 'The Control key itself (on macOS too).',
+  Alt: 'The Alt key (Option on macOS).',
+  Shift: 'The Shift key.',
+  Meta: 'The logo key: Windows, Super, or Command on macOS.',
+};
+
+/** What each named key other than a function key is, in words a driver author maps from. */
+const KEY_WORDS: Record<Exclude<NamedKey, `F${number}`>, string> = {
+  Enter: 'Enter (Return).', Tab: 'Tab.', Backspace: 'Backspace (deletes backwards).', Delete: 'Delete (forward delete).',
+  Insert: 'Insert.', Escape: 'Escape.', ArrowUp: 'Up arrow.', ArrowDown: 'Down arrow.', ArrowLeft: 'Left arrow.', ArrowRight: 'Right arrow.',
+  Home: 'Home.', End: 'End.', PageUp: 'Page Up.', PageDown: 'Page Down.',
+  Control: 'The Control key pressed on its own.', Alt: 'The Alt key pressed on its own.', Shift: 'The Shift key pressed on its own.',
+  Meta: 'The logo key pressed on its own.', CapsLock: 'Caps Lock.', NumLock: 'Num Lock.', ScrollLock: 'Scroll Lock.',
+  ContextMenu: 'The context-menu (Menu) key.', PrintScreen: 'Print Screen.', Pause: 'Pause (Break).',
+  MediaPlayPause: 'Media play/pause.', MediaStop: 'Media stop.', MediaTrackNext: 'Media next track.', MediaTrackPrevious: 'Media previous track.',
+  AudioVolumeUp: 'Volume up.', AudioVolumeDown: 'Volume down.', AudioVolumeMute: 'Mute.',
+};
+/** Every named key (W3C UI Events KeyboardEvent.key values) with its meaning, in NAMED_KEYS order. */
+const NAMED_KEY_DOCS = Object.fromEntries(NAMED_KEYS.map((k) => [k, (KEY_WORDS as Record<string, string>)[k] ?? `Function key ${k}.`])) as Record<NamedKey, string>;
+
 /**
  * One chord (protocol/keys.ts): modifiers plus one key, W3C/DOM names. `Primary` is Command on macOS and
  * Control elsewhere; the key is a named key or the one character it types (" " is the space bar).
  */
 export const Chord = Type.Object({
   mods: doc('Modifiers held while the key is pressed, each at most once: Control, Alt, Shift, Meta, and Primary (Command on macOS, Control elsewhere).',
-    Type.Array(Literals(MODIFIERS), { maxItems: MODIFIERS.length, uniqueItems: true })),
+    Type.Array(DocumentedLiterals(MODIFIER_DOCS), { maxItems: MODIFIERS.length, uniqueItems: true })),
   key: doc('A W3C KeyboardEvent.key name (Enter, Tab, ArrowLeft, PageDown, F5, MediaPlayPause, …; see Keys) or the one character the key types ("a", "A", "+", " ").',
-    Type.Union([Literals(NAMED_KEYS), Type.String({ minLength: 1, maxLength: 2, pattern: KEY_CHAR_PATTERN })])),
+    Type.Union([DocumentedLiterals(NAMED_KEY_DOCS), Type.String({ minLength: 1, maxLength: 2, pattern: KEY_CHAR_PATTERN })])),
 }, Strict);
 
 export const KeysParams = Type.Object({

@@ -7,6 +7,7 @@
 import { CELL_ADDRESS_PATTERN, cellAddress } from './cells.js';
 import { ERROR_CODES } from './errors.js';
 import { DEFAULT_MAX_LINE_BYTES } from './framing.js';
+import { MODIFIERS, NAMED_KEYS } from './keys.js';
 import { CAPABILITY_DOCS, LIMITS, METHODS, NOTIFICATIONS, PROTOCOL_VERSION } from './methods.js';
 import { AppInfo, RawNode, WindowInfo } from './nodes.js';
 import { OP_DOCS, ROLE_DOCS, STATE_DOCS } from './vocabulary.js';
@@ -60,6 +61,7 @@ function named(options: Json[]): string {
   if (values.has('checkbox')) return 'Role';
   if (values.has('focused')) return 'State';
   if (values.has('drag_to')) return 'Op';
+  if (values.has('ArrowLeft')) return 'named key (see Keys)';
   return options.map((o) => `"${String(o['const'])}"`).join(' | ');
 }
 const wrap = (t: string): string => (t.includes(' ') ? `(${t})` : t);
@@ -163,6 +165,13 @@ export function protocolMarkdown(): string {
     `0-based (row 6, column 1) is \`${cellAddress(6, 1)}\`. A range is two addresses joined by \`:\` (\`B1:B3\`), corners in ` +
     'any order; it covers the rectangle between them. `RawNode.cell` carries the 0-based row and column in every case; ' +
     '`address` only when the application shows that address itself (a spreadsheet).');
+
+  h(2, 'Keys');
+  p('input.keys chords name keys the W3C/DOM way (`KeyboardEvent.key`): a named key below, or the one character the key ' +
+    'types (`a`, `A`, `1`, `+`, `é`, and `" "` for the space bar). Modifiers are ' + MODIFIERS.map((m) => `\`${m}\``).join(', ') +
+    '; `Primary` is the platform\'s shortcut modifier: Command on macOS, Control everywhere else. The host parses what the ' +
+    'model writes (`ctrl+s`, `Return`) into these chords; each driver maps the names onto its own key codes and must map ' +
+    'every one. Named keys: ' + NAMED_KEYS.map((k) => `\`${k}\``).join(', ') + '.');
 
   h(2, 'Roles');
   p('Each node has one unified role. A driver maps its native roles onto these (each driver keeps its own map) and ' +

@@ -16,6 +16,7 @@ import type { DriverConnection } from '../../src/devices/stdio.js';
 import { FakeDriver } from '../../src/drivers/fake/driver.js';
 import type { AppInfo } from '../../src/engine/node.js';
 import { ComputerUseError } from '../../src/protocol/errors.js';
+import { handshake } from '../../src/protocol/handshake.js';
 import { Peer, type Handlers } from '../../src/protocol/peer.js';
 import { createComputer, type ComputerOptions } from '../../src/index.js';
 import { requestResume, requestStop } from '../../src/policy/stop.js';
@@ -218,7 +219,7 @@ test('a stopped input call answers only once the driver ended it: no key arrives
   // driver process does: the host must not answer "stopped" while it is still typing.
   let typed = 0;
   const handlers: Handlers = {
-    hello: () => ({ platform: 'fake', version: '0', capabilities: [], permissions: {} }),
+    hello: () => ({ ...handshake(handlers), platform: 'fake', version: '0', capabilities: [], permissions: {} }),
     'input.keys': async (_p, ctx) => {
       for (let i = 0; i < 200; i++) {
         await new Promise((r) => setTimeout(r, 5));
