@@ -15,7 +15,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { Peer } from '../protocol/peer.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import { CLOSE, formatPairUrl, parsePairUrl as parsePairAddress, newCredentials, requireSafeTransport, secretMatches, sha256, type PairAddress, type PairingCode } from './pairing.js';
-import { loadDevices, saveDevices, validateSpec, type DeviceSpec } from './registry.js';
+import { LINK_TOKEN, loadDevices, saveDevices, validateSpec, type DeviceSpec } from './registry.js';
 import type { DriverConnection } from './stdio.js';
 
 /** Largest control frame before a device has proven who it is. */
@@ -141,7 +141,7 @@ export class PairServer {
       let msg: Record<string, unknown>;
       try { msg = JSON.parse(raw.toString('utf8')) as Record<string, unknown>; } catch { ws.close(CLOSE.refused, 'bad hello'); return; }
       if (typeof msg !== 'object' || msg === null) { ws.close(CLOSE.refused, 'bad hello'); return; }
-      if (msg['t'] === 'pair') this.onPair(ws, msg['code']);
+      if (msg['t'] === 'pair') this.onPair(ws, msg['code'], msg['token']);
       else if (msg['t'] === 'auth') this.onAuth(ws, msg['id'], msg['secret']);
       else if (msg['t'] === 'unpair') this.onUnpair(ws, msg['id'], msg['secret']);
       else ws.close(CLOSE.refused, 'bad hello');
@@ -149,7 +149,9 @@ export class PairServer {
     ws.on('error', () => undefined);
   }
 
-  private onPair(ws: WebSocket, code: unknown): void {
+  private onPair(ws: WebSocket, code: unknown, token: unknown): void {
+    // A phone's app gives a token for this side to prove itself with (registry.ts linkToken); a malformed one pairs nothing.
+    if (token !== undefined && (typeof token !== 'string' || !LINK_TOKEN.test(token))) { ws.close(CLOSE.refused, 'bad hello'); return; }
     const c = this.options.code;
     if (!c) { ws.close(CLOSE.badCode, 'this server takes no pairing code now: run computer-use pairing start'); return; }
     const refusal = c.redeem(code);
@@ -162,7 +164,7 @@ export class PairServer {
     const creds = newCredentials();
     const { devices } = loadDevices(this.options.devicesPath);
     const name = this.options.name && !devices.some((d) => d.name === this.options.name) ? this.options.name : nextName(devices);
-    const spec = validateSpec({ name, url: this.url, kind: 'paired', pairId: creds.id, secretHash: sha256(creds.secret),
+    const spec = validateSpec({ name, url: this.url, kind: 'paired', pairId: creds.id, secretHash: sha256(creds.secret), ...(token !== undefined ? { linkToken: token } : {}),
       ...(this.options.tlsCert ? { tlsCert: this.options.tlsCert } : {}), ...(this.options.tlsKey ? { tlsKey: this.options.tlsKey } : {}) });
     saveDevices([...devices, spec], this.options.devicesPath);
     ws.send(JSON.stringify({ t: 'paired', id: creds.id, secret: creds.secret, name }));
@@ -188,7 +190,7 @@ export class PairServer {
     const conn = wsConnection(ws, this.options.timeoutMs ?? 20_000);
     this.links.set(spec.name, { ws, id: spec.pairId!, conn });
     ws.on('close', () => { if (this.links.get(spec.name)?.ws === ws) this.links.delete(spec.name); });
-    ws.send(JSON.stringify({ t: 'ok', name: spec.name }));
+    ws.send(JSON.stringify({ t: 'ok', name: spec.name, ...(spec.linkToken ? { token: spec.linkToken } : {}) }));
     this.options.onEvent?.({ kind: 'connected', name: spec.name });
   }
 

@@ -23,6 +23,12 @@ export interface DeviceSpec {
   pairId?: string;
   /** SHA-256 of the device's secret (paired devices); the secret itself stays on the device. */
   secretHash?: string;
+  /**
+   * The token a paired phone gave when pairing (the AccessibilityService app): this side sends it back in the
+   * link's `ok` frame, proving to the phone that it talks to the host it paired with, not to another program on
+   * the phone listening on the paired port. Kept here (0600) because the phone checks it on every link.
+   */
+  linkToken?: string;
   /** TLS certificate and key files the pairing listener uses (wss://), absolute. */
   tlsCert?: string;
   tlsKey?: string;
@@ -88,6 +94,9 @@ function policyFields(out: DeviceSpec, r: Record<string, unknown>, bad: (why: st
   }
 }
 
+/** A phone's link token (PairClient.newToken: 256 bits, base64url). */
+export const LINK_TOKEN = /^[A-Za-z0-9_-]{22,256}$/;
+
 /** A paired device: where this side listens, the pairing id and the hash of the device's secret. */
 function validatePaired(name: string, url: string, r: Record<string, unknown>, bad: (why: string) => ComputerUseError): DeviceSpec {
   const addr = parsePairUrl(url);
@@ -97,6 +106,10 @@ function validatePaired(name: string, url: string, r: Record<string, unknown>, b
   if (typeof r['pairId'] !== 'string' || !/^[0-9a-f]{32}$/.test(r['pairId'])) throw bad('pairId must be 32 hex digits');
   if (typeof r['secretHash'] !== 'string' || !/^[0-9a-f]{64}$/.test(r['secretHash'])) throw bad('secretHash must be a SHA-256 in hex');
   const out: DeviceSpec = { name, url: formatPairUrl(addr), kind: 'paired', pairId: r['pairId'], secretHash: r['secretHash'] };
+  if (r['linkToken'] !== undefined) {
+    if (typeof r['linkToken'] !== 'string' || !LINK_TOKEN.test(r['linkToken'])) throw bad('linkToken must be 22–256 base64url characters');
+    out.linkToken = r['linkToken'];
+  }
   for (const k of ['tlsCert', 'tlsKey'] as const) {
     if (r[k] === undefined) continue;
     if (typeof r[k] !== 'string' || !r[k].startsWith('/')) throw bad(`${k} must be an absolute path`);

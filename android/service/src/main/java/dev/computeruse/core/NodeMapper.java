@@ -46,6 +46,9 @@ public final class NodeMapper {
 
   private int count;
 
+  /** Views mapped so far. */
+  public int count() { return count; }
+
   /** The simple name of a view class (after the last '.' or '$'). */
   public static String simpleClass(String className) {
     return className.substring(Math.max(className.lastIndexOf('.'), className.lastIndexOf('$')) + 1);

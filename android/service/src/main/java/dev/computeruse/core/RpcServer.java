@@ -28,8 +28,18 @@ public final class RpcServer {
   /** Registers a method. `hello` is answered by the given handler after the token check. */
   public RpcServer on(String method, Handler h) { handlers.put(method, h); return this; }
 
+  /**
+   * Opens the session with a token that arrived outside hello (the pairing link's `ok` frame, PairClient); true
+   * once, for the right token.
+   */
+  public synchronized boolean authenticate(String token) {
+    if (authenticated || !auth.consume(token)) return false;
+    authenticated = true;
+    return true;
+  }
+
   /** Answers one line; null for a notification (no id) or `$/cancel`. */
-  public String handleLine(String line) {
+  public synchronized String handleLine(String line) {
     Object msg;
     try { msg = Json.parse(line); } catch (IllegalArgumentException e) { return error(null, -32700, "parse error: " + e.getMessage(), null); }
     if (!(msg instanceof Map)) return error(null, -32600, "a request is a JSON object", null);

@@ -30,4 +30,9 @@ public interface ViewNode {
   int childCount();
   /** The i-th child, or null when the view went away meanwhile. */
   ViewNode child(int i);
+  /**
+   * Performs one of Acts' accessibility actions on the view (click, long_click, focus, set_text, scroll_forward,
+   * scroll_backward; `argument` is set_text's text, else null). False when the view refused it.
+   */
+  boolean perform(String action, String argument);
 }

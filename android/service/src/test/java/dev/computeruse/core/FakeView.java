@@ -9,6 +9,9 @@ final class FakeView implements ViewNode {
   int[] bounds = {0, 0, 100, 100};
   boolean checkable, checked, clickable, longClickable, enabled = true, focusable, focused, scrollable, selected, password, editable, visible = true;
   final List<FakeView> kids = new ArrayList<FakeView>();
+  /** Actions performed on this view ("set_text=…" with the text); `refuse` makes every action fail. */
+  final List<String> performed = new ArrayList<String>();
+  boolean refuse;
 
   static FakeView of(String cls) { FakeView v = new FakeView(); v.cls = cls; return v; }
   FakeView add(FakeView c) { kids.add(c); return this; }
@@ -34,4 +37,11 @@ final class FakeView implements ViewNode {
   public boolean isVisibleToUser() { return visible; }
   public int childCount() { return kids.size(); }
   public ViewNode child(int i) { return kids.get(i); }
+  public boolean perform(String action, String argument) {
+    if (refuse) return false;
+    performed.add(argument == null ? action : action + "=" + argument);
+    if ("click".equals(action) && checkable) checked = !checked;
+    if ("set_text".equals(action)) text = argument;
+    return true;
+  }
 }
