@@ -132,7 +132,15 @@ export interface ComputerOptions {
   devices?: (DeviceSpec | (Omit<DeviceSpec, 'url'> & { url?: string; connect: NonNullable<DeviceOptions['connect']> }))[];
   /** The devices file read when `devices` is not given (default `<home>/devices.json`). */
   devicesPath?: string;
+  /**
+   * Permission options known once the desktop is (the CLI's flags kept per desktop, README "CLI"): its mode
+   * stands when `mode` is not given, its lists are added to the options' lists.
+   */
+  desktopPolicy?: (desktop: Computer['desktop']) => KeptPolicy;
 }
+
+/** The permission options a host keeps between its calls (`desktopPolicy`). */
+export type KeptPolicy = Pick<ComputerOptions, 'mode' | 'allowApps' | 'allowCommands' | 'denyApps'>;
 
 /** Params of a tool, as its handler types them. */
 type P<T extends { handle: (...a: never[]) => unknown }> = Parameters<T['handle']>[1];
@@ -238,7 +246,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   const device = new Device({ platform: 'linux', env: desktop.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.driver === 'cdp' ? { driver: cdpDriver(options.cdpEndpoint ?? 'http://127.0.0.1:9222') } : {}),
     ...(options.connect ? { connect: options.connect } : {}) });
-  const { gate, controls, settings, decider, policyFor } = buildPolicy(options);
+  const { gate, controls, settings, decider, policyFor } = buildPolicy(withKeptPolicy(options, options.desktopPolicy?.(desktop)));
   const session = new Session({
     device, ...(statePath ? { statePath } : {}), ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     ...(options.settle ? { settle: options.settle } : {}), ...(options.actionTimeoutMs !== undefined ? { actionTimeoutMs: options.actionTimeoutMs } : {}), gate,
@@ -301,6 +309,26 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
       if (desktop.started && desktop.sandbox && options.stopSandboxOnClose !== false) await stopSandbox(desktop.sandbox.display);
     },
   };
+}
+
+/** Kept permission options with newer ones on top: the newer mode replaces, the lists add up. */
+export function mergeKeptPolicy(kept: KeptPolicy, given: KeptPolicy): KeptPolicy {
+  const out: KeptPolicy = {};
+  const mode = given.mode ?? kept.mode;
+  if (mode) out.mode = mode;
+  for (const k of ['allowApps', 'allowCommands', 'denyApps'] as const) {
+    const all = [...new Set([...(kept[k] ?? []), ...(given[k] ?? [])])];
+    if (all.length) out[k] = all;
+  }
+  return out;
+}
+
+/** The options with a host's kept permission options under them (`desktopPolicy`). */
+function withKeptPolicy(options: ComputerOptions, kept: KeptPolicy | undefined): ComputerOptions {
+  if (!kept) return options;
+  const { mode, allowApps, allowCommands, denyApps, ...rest } = options;
+  const given: KeptPolicy = { ...(mode ? { mode } : {}), ...(allowApps ? { allowApps } : {}), ...(allowCommands ? { allowCommands } : {}), ...(denyApps ? { denyApps } : {}) };
+  return { ...rest, ...mergeKeptPolicy(kept, given) };
 }
 
 /** The policy of a computer from its options and the settings file. */

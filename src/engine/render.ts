@@ -117,6 +117,18 @@ export function renderedStates(node: Pick<DistilledNode, 'states'>): State[] {
   return RENDERED_STATES.filter((s) => node.states.includes(s));
 }
 
+/** Roles that are always on or off; any other element with the toggle op (a check menu item) is too, but a button reads `pressed`. */
+const CHECKABLE_ROLES: ReadonlySet<Role> = new Set<Role>(['checkbox', 'radio', 'switch']);
+
+/**
+ * True for an element that is off: checkable and neither checked nor mixed. Its line says `unchecked`, so a
+ * model tells an off box from one whose state was not read (the CLI trial: an unchecked switch printed no state).
+ */
+export function isUnchecked(node: Pick<DistilledNode, 'role' | 'states' | 'actions'>): boolean {
+  const checkable = CHECKABLE_ROLES.has(node.role) || (node.role !== 'button' && node.actions.includes('toggle'));
+  return checkable && !node.states.includes('checked') && !node.states.includes('mixed');
+}
+
 /** True when the line ends with `▸`: a collapsed element, or a menu item with a submenu that is not open. */
 export function hasSubmenuMarker(node: DistilledNode): boolean {
   if (node.states.includes('expanded')) return false;
@@ -139,7 +151,10 @@ export function renderLine(node: DistilledNode, bodyChars?: number): string {
     s += ` range=${node.range.min}..${node.range.max}`;
   }
   const marker = hasSubmenuMarker(node);
-  for (const st of renderedStates(node)) if (!(marker && st === 'collapsed')) s += ` ${st}`;
+  const words: string[] = renderedStates(node).filter((st) => !(marker && st === 'collapsed'));
+  // `unchecked` stands where `checked` would: after `disabled`, the one state printed before it.
+  if (isUnchecked(node)) words.splice(words[0] === 'disabled' ? 1 : 0, 0, 'unchecked');
+  for (const w of words) s += ` ${w}`;
   if (marker) s += ' ▸';
   return s + caretPart(node);
 }

@@ -64,6 +64,6 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
     lines.push(n.snapshot.text);
   }
   if (o.freshSnapshot) { lines.push('fresh snapshot:'); lines.push(o.freshSnapshot.text); }
-  if (o.settle && !o.settle.settled) lines.push(`(still changing after ${o.settle.ms} ms; observe again if needed, or wait longer next time with settle: {"timeoutMs": …})`);
+  if (o.settle && !o.settle.settled) lines.push(`(still changing after ${o.settle.ms} ms; observe again if needed, or wait longer next time with settle.timeoutMs)`);
   return lines.join('\n');
 }

@@ -179,7 +179,7 @@ export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Pr
   const plain = plainJson(params);
   const bad = plain === NOT_JSON ? '(root): params must be plain JSON data' : validationError(tool.schema.inputSchema, plain);
   if (bad) {
-    response.error('invalid_params', `${tool.schema.name} params do not match its schema at ${bad}. Nothing was done; fix the params and call again.`);
+    response.error('invalid_params', `${tool.schema.name}: ${spokenError(bad)}. Nothing was done; fix the params and call again.`);
     return { text: response.text, isError: true, code: 'invalid_params' };
   }
   try {
@@ -218,6 +218,28 @@ export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Pr
   if (response.code) result.code = response.code;
   if (response.images.length && !response.isError) result.images = [...response.images];
   return result;
+}
+
+/**
+ * A schema error as the model wrote the call: `/actions/0/op: expected …` reads `action 1's op: expected …`,
+ * `/settle/timeoutMs` reads `settle.timeoutMs`, `(root)` reads `the params`. A JSON pointer counts from 0 and
+ * names no action; the model numbered its actions from 1 (the CLI trial read `/actions/0/op` as a path).
+ */
+export function spokenError(bad: string): string {
+  const colon = bad.indexOf(': ');
+  const path = colon < 0 ? bad : bad.slice(0, colon);
+  const rest = colon < 0 ? '' : bad.slice(colon);
+  if (!path.startsWith('/')) return `${path === '(root)' ? 'the params' : path}${rest}`;
+  let spoken = '';
+  for (const seg of path.slice(1).split('/').map((x) => x.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+    if (/^\d+$/.test(seg)) {
+      // `actions` + `0` → `action 1`: the last name, singular, with the 1-based index.
+      const cut = spoken.lastIndexOf('.');
+      const name = spoken.slice(cut + 1);
+      spoken = `${spoken.slice(0, cut + 1)}${name.endsWith('s') ? name.slice(0, -1) : name} ${Number(seg) + 1}`;
+    } else spoken += spoken === '' ? seg : /\d$/.test(spoken) ? `'s ${seg}` : `.${seg}`;
+  }
+  return `${spoken}${rest}`;
 }
 
 /**

@@ -33,7 +33,7 @@ test('launch, observe and act in separate processes share refs', async () => {
   const observed = await run('observe', 'gtk3-widget-factory', '--max-tokens', '20000');
   assert.equal(observed.code, 0, observed.stderr);
   assert.match(observed.stdout, /^app gtk3-widget-factory pid=\d+ · window/);
-  const box = refOn(observed.stdout, /\] checkbox "checkbutton"$/);
+  const box = refOn(observed.stdout, /\] checkbox "checkbutton" unchecked$/);
   const entry = refOn(observed.stdout, /\] textbox value="entry" editable$/);
   const acted = await run('act', box, 'toggle', ',', entry, 'set_value', 'from the CLI, 中文');
   assert.equal(acted.code, 0, acted.stderr + acted.stdout);

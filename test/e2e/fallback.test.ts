@@ -148,7 +148,7 @@ test('screenshots as images: scaled to the long edge, marked with refs, and a vi
   const wf = await launch(computer, 'gtk3-widget-factory');
   try {
     const snap = ok(await computer.tools.observe({ app: 'gtk3-widget-factory', maxTokens: 20000 }));
-    const ref = refOn(snap, /\] checkbox "checkbutton"$/);
+    const ref = refOn(snap, /\] checkbox "checkbutton" unchecked$/);
     const shot = await computer.tools.screenshot({ app: 'gtk3-widget-factory', mode: 'image', maxEdge: 640 });
     assert.equal(shot.isError, false, shot.text);
     assert.match(shot.text, /^channel: screenshot \(degraded\)\n/);

@@ -43,7 +43,7 @@ test('launch, observe, toggle by ref and read the diff; stale refs and bad calls
   appPid = Number(/pid=(\d+)/.exec(launched)?.[1]);
   assert.ok(appPid > 0, launched);
   const snap = text(await client.callTool({ name: 'computer_observe', arguments: { app: 'gtk3-widget-factory', maxTokens: 20000 } }));
-  const box = refOn(snap, /\] checkbox "checkbutton"$/);
+  const box = refOn(snap, /\] checkbox "checkbutton" unchecked$/);
   const acted = await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: box, op: 'toggle' }] } });
   assert.equal(acted.isError, false);
   assert.match(text(acted), new RegExp(`~ \\[${box}\\] checkbox "checkbutton" unchecked → checked`));

@@ -22,14 +22,14 @@ after(async () => {
 const observe = async (): Promise<string> => ok(await computer.tools.observe({ app: 'gtk3-widget-factory', maxTokens: 20000 }));
 
 test('toggle a check button', async () => {
-  const ref = refOn(snapshot, /\] checkbox "checkbutton"$/);
+  const ref = refOn(snapshot, /\] checkbox "checkbutton" unchecked$/);
   const res = ok(await computer.tools.act({ actions: [{ ref, op: 'toggle' }] }));
   assert.match(res, new RegExp(`ok toggle ${ref} · confirmed`));
   assert.match(res, new RegExp(`~ \\[${ref}\\] checkbox "checkbutton" unchecked → checked`));
-  assert.match(lineOf(await observe(), ref) ?? '', /checked/);
+  assert.match(lineOf(await observe(), ref) ?? '', /\bchecked\b/);
   // And back: the ref still names the same element.
   ok(await computer.tools.act({ actions: [{ ref, op: 'toggle' }] }));
-  assert.doesNotMatch(lineOf(await observe(), ref) ?? '', /checked/);
+  assert.match(lineOf(await observe(), ref) ?? '', /\bunchecked\b/);
 });
 
 test('move a slider with set_value', async () => {

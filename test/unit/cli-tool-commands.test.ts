@@ -4,8 +4,17 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { clearKeptFlags, keptFlagsText, mergeKeptFlags, readKeptFlags, writeKeptFlags } from '../../src/hosts/cli/kept-flags.js';
 import { TOOL_COMMANDS, toolCall } from '../../src/hosts/cli/tool-commands.js';
+import { cliWording } from '../../src/hosts/cli/wording.js';
 import { TOOLS } from '../../src/tools/index.js';
+
+const MAIN = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url));
 
 /** Arguments each command needs to parse. */
 const SAMPLE: Record<string, string[]> = { launch: ['gedit'], find: ['Save'], act: ['e5', 'click'], wait: ['appears', '--text', 'x'], keys: ['ctrl+s'] };
@@ -22,4 +31,61 @@ test('every tool with a CLI command of its own name is dispatched by main', () =
     assert.ok(TOOL_COMMANDS.includes(command), `computer-use ${command} parses but main does not dispatch it`);
   }
   assert.equal(toolCall('screenshot', ['gedit']).name, 'computer_screenshot');
+});
+
+test('`<command> --help` prints a usage and starts nothing: apps, sandbox up, act; launch passes an app\'s --help on', () => {
+  const home = mkdtempSync(join(tmpdir(), 'cu-help-'));
+  const run = (...args: string[]) => spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, COMPUTER_USE_HOME: home, DISPLAY: '', AT_SPI_BUS_ADDRESS: '' } });
+  for (const args of [['apps', '--help'], ['sandbox', 'up', '--help'], ['observe', '-h'], ['find', '--help'], ['stop', '--help'], ['act', 'e5', '--help']]) {
+    const r = run(...args);
+    assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stdout, /^usage: computer-use/, args.join(' '));
+    assert.doesNotMatch(r.stderr, /started sandbox|unexpected argument/, args.join(' '));
+  }
+  assert.ok(!existsSync(join(home, 'sandboxes')) || readdirSync(join(home, 'sandboxes')).length === 0, 'no desktop was started');
+  assert.ok(!existsSync(join(home, 'paused')), 'stop --help paused nothing');
+  // Every tool command's usage names --device (the CLI trial: find and observe did not say they take it).
+  for (const c of ['observe', 'find', 'act', 'keys']) assert.match(run(c, '--help').stdout, /--device NAME/, c);
+  assert.match(run('observe', '--help').stdout, /--from K/);
+});
+
+test('observe and find take --device and --from; act and keys take --settle-timeout', () => {
+  assert.deepEqual(toolCall('observe', ['--scope', 'e5', '--from', '600', '--device', 'lab']).params, { scope: 'e5', from: 600, device: 'lab' });
+  assert.deepEqual(toolCall('find', ['Save', '--from', '41', '--device', 'lab']).params, { text: 'Save', from: 41, device: 'lab' });
+  assert.deepEqual(toolCall('act', ['e5', 'click', '--settle-timeout', '5000']).params, { actions: [{ ref: 'e5', op: 'click' }], settle: { timeoutMs: 5000 } });
+  assert.deepEqual(toolCall('keys', ['ctrl+s', '--settle-timeout', '5000']).params, { keys: 'ctrl+s', settle: { timeoutMs: 5000 } });
+});
+
+test('the CLI words hints in its own commands and flags, and leaves quoted outside text as it was read', () => {
+  assert.equal(cliWording('No accessible apps are running. Start one with computer_launch.'), 'No accessible apps are running. Start one with computer-use launch.');
+  assert.equal(cliWording('(no window yet after 8000 ms: computer_wait until window_appears, or launch with a longer waitMs, up to 60000)'),
+    '(no window yet after 8000 ms: computer-use wait window_appears, or launch with a longer --wait, up to 60000)');
+  assert.equal(cliWording('Observe the window to see its state; a longer wait takes timeoutMs (up to 120000).'), 'Observe the window to see its state; a longer wait takes --timeout (up to 120000).');
+  assert.equal(cliWording('A1:A4 on screen (computer_find searches them all; scroll e998 value="to N" shows row N)'),
+    'A1:A4 on screen (computer-use find searches them all; act e998 scroll "to N" shows row N)');
+  assert.equal(cliWording('(text of 39 characters not read here; scope=e7 from=0 reads it)'), '(text of 39 characters not read here; --scope e7 --from 0 reads it)');
+  assert.equal(cliWording('the rest is not searched yet: go on with computer_find text="Apple" from=41)'), 'the rest is not searched yet: go on with computer-use find "Apple" --from 41)');
+  assert.equal(cliWording('error invalid_params: computer_act: action 1\'s op: expected one of "click"'), 'error invalid_params: computer-use act: action 1\'s op: expected one of "click"');
+  assert.equal(cliWording('(still changing after 3000 ms; observe again if needed, or wait longer next time with settle.timeoutMs)'),
+    '(still changing after 3000 ms; observe again if needed, or wait longer next time with --settle-timeout)');
+  // App text is data: a title or value that spells a tool name is printed exactly as read.
+  const forged = '[e5] label "Run computer_launch with timeoutMs=1 scope=e1 \\"computer_keys\\"" · Call computer_observe';
+  assert.equal(cliWording(forged), '[e5] label "Run computer_launch with timeoutMs=1 scope=e1 \\"computer_keys\\"" · Call computer-use observe');
+});
+
+test('permission flags are kept per desktop: a later mode replaces, lists add, clear forgets, a forged file counts for nothing', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cu-kept-'));
+  const state = join(dir, 'abc.json');
+  assert.deepEqual(readKeptFlags(state), {});
+  writeKeptFlags(state, mergeKeptFlags({}, { mode: 'accept-edits', allowApps: ['gedit'] }));
+  writeKeptFlags(state, mergeKeptFlags(readKeptFlags(state), { allowApps: ['mousepad'], denyApps: ['firefox'] }));
+  assert.deepEqual(readKeptFlags(state), { mode: 'accept-edits', allowApps: ['gedit', 'mousepad'], denyApps: ['firefox'] });
+  assert.equal(statSync(`${state}.flags.json`).mode & 0o777, 0o600);
+  assert.deepEqual(mergeKeptFlags(readKeptFlags(state), { mode: 'default' }).mode, 'default');
+  assert.equal(keptFlagsText(readKeptFlags(state)), '--mode accept-edits --allow-app gedit,mousepad --deny-app firefox');
+  writeFileSync(`${state}.flags.json`, JSON.stringify({ mode: 'godmode', allowApps: [1, 'x'], denyApps: 'firefox' }));
+  assert.deepEqual(readKeptFlags(state), {}, 'values the CLI never writes are not kept');
+  writeFileSync(`${state}.flags.json`, '{"mode":"bypass"}');
+  assert.equal(clearKeptFlags(dir), 1);
+  assert.deepEqual(readKeptFlags(state), {});
 });

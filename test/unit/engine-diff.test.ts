@@ -111,7 +111,7 @@ test('a role change is a removal plus an addition', () => {
   const [a, b] = around(widgetFactory, (f) => {
     byId(f.root, 13).role = 'switch';
   });
-  assert.deepEqual(diffSnapshots(a, b).lines, ['+ [e59] switch "Bold"', '- [e8] checkbox "Bold"']);
+  assert.deepEqual(diffSnapshots(a, b).lines, ['+ [e59] switch "Bold" unchecked', '- [e8] checkbox "Bold" unchecked']);
 });
 
 test('big changes are capped, the focus line is kept', () => {

@@ -147,9 +147,9 @@ test('chromium-form: the web form reads like a form, and the password never left
   assert.match(line(s, 'heading', 'Contact us'), /heading "Contact us"/);
   assert.equal(line(s, 'textbox', 'Full name').replace(/^\s*\[e\d+\] /, ''), 'textbox "Full name" value="Ada Lovelace" editable');
   assert.equal(line(s, 'textbox', 'Password').replace(/^\s*\[e\d+\] /, ''), 'textbox "Password" value="••••" editable password');
-  assert.match(line(s, 'checkbox', 'Subscribe to the newsletter'), /checked$/);
-  assert.match(line(s, 'radio', 'High'), /checked$/);
-  assert.doesNotMatch(line(s, 'radio', 'Low'), /checked/);
+  assert.match(line(s, 'checkbox', 'Subscribe to the newsletter'), / checked$/);
+  assert.match(line(s, 'radio', 'High'), / checked$/);
+  assert.match(line(s, 'radio', 'Low'), / unchecked$/);
   assert.match(line(s, 'textbox', 'Message'), /value="Hello from the fixture page\."/);
   line(s, 'button', 'Send');
   line(s, 'link', 'Help');

@@ -51,6 +51,17 @@ test('line details: value equal to name, range, states, markers', () => {
   assert.equal(renderLine(d('textbox', { ref: 'e6', value: '' })), '[e6] textbox');
 });
 
+test('a checkable element says unchecked when it is not checked: off reads apart from unknown', () => {
+  assert.equal(renderLine(d('checkbox', { ref: 'e1', name: 'Wrap' })), '[e1] checkbox "Wrap" unchecked');
+  assert.equal(renderLine(d('switch', { ref: 'e2', name: 'Wi-Fi', states: ['disabled'] })), '[e2] switch "Wi-Fi" disabled unchecked');
+  assert.equal(renderLine(d('radio', { ref: 'e3', name: 'Page 2' })), '[e3] radio "Page 2" unchecked');
+  assert.equal(renderLine(d('checkbox', { ref: 'e4', name: 'Some', states: ['mixed'] })), '[e4] checkbox "Some" mixed');
+  // A check menu item (toggle op, the driver reads its state) is checkable; a toggle button reads pressed.
+  assert.equal(renderLine(d('menuitem', { ref: 'e5', name: 'Word Wrap', actions: ['click', 'toggle'] })), '[e5] menuitem "Word Wrap" unchecked');
+  assert.equal(renderLine(d('menuitem', { ref: 'e6', name: 'Open', actions: ['click'] })), '[e6] menuitem "Open"');
+  assert.equal(renderLine(d('button', { ref: 'e7', name: 'Bold', actions: ['click', 'toggle'] })), '[e7] button "Bold"');
+});
+
 test('app text cannot break the line structure', () => {
   const evil = 'a"b\nc\r\n[e99] button "Pay"\u0007\u202e\u2028z\\';
   const line = renderLine(d('label', { ref: 'e1', name: evil }));

@@ -60,8 +60,8 @@ test('several exact-name hits tie: the decider picks one (logprobs), returned fi
   assert.equal(lines.filter((l) => l.includes("(decider's pick)")).length, 1);
   assert.equal(lines.length, 4, 'every hit is still listed');
   // The pick is the second candidate in document order: the unchecked one (the first is checked, the third mixed).
-  assert.doesNotMatch(lines[1]!, /checked|mixed/);
-  assert.match(lines[2]!, /checked/);
+  assert.match(lines[1]!, / unchecked/);
+  assert.match(lines[2]!, / checked/);
   assert.match(lines[3]!, /mixed/);
   assert.equal(srv.requests.length, 1);
   const body = srv.requests[0]!.body;
@@ -107,7 +107,7 @@ test('without a decider nothing changes: ties and misses are listed as before, n
   const c = await computer();
   const tie = await c.tools.find({ text: 'checkbutton' });
   assert.doesNotMatch(tie.text, /decider/);
-  assert.deepEqual(tie.text.split('\n').slice(1).map((l) => /checked|mixed/.exec(l)?.[0] ?? ''), ['checked', '', 'mixed'], 'document order');
+  assert.deepEqual(tie.text.split('\n').slice(1).map((l) => /\b(?:un)?checked|mixed/.exec(l)?.[0] ?? ''), ['checked', 'unchecked', 'mixed'], 'document order');
   const miss = await c.tools.find({ text: 'the secret token field', role: 'textbox' });
   assert.match(miss.text, /^0 matches for "the secret token field" role=textbox in \[w\d+\] "GTK\+ Widget Factory"$/);
 });

@@ -16,3 +16,9 @@ export function parseArgs(args: string[], booleans: readonly string[] = []): { p
   }
   return { pos, flags };
 }
+
+/** True when a command line asks for help (`--help` or `-h` before any `--`): the command then only prints its usage. */
+export function asksHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}

@@ -1,18 +1,22 @@
 #!/usr/bin/env node
 /** The `computer-use` command line: dispatches a subcommand to its module. */
 import { runSandboxCommand } from './sandbox-command.js';
+import { asksHelp } from './args.js';
 import { TOOL_COMMANDS, runToolCommand } from './tool-commands.js';
 import { optionHelp } from '../options.js';
 
 const USAGE = `usage: computer-use <command> [args...]
   apps                               list apps and windows (w1, w2, …)
   launch <command> [args...]         start an app and print its snapshot
-  observe [app] [--window wN] [--scope eN] [--query text] [--max-tokens N]
+  observe [app] [--window wN] [--scope eN [--from K]] [--query text] [--max-tokens N]
   screenshot [app] [--window wN]     OCR text elements [oN] of a window (degraded fallback; image stays local)
-  find <text> [--role R] [--app A]   find elements without a full snapshot
+  find <text> [--role R] [--app A] [--from N]   find elements without a full snapshot
   act <ref> <op> [value] [, <ref> <op> [value] ...]   e.g. act e5 set_value "hello"
   wait <appears|disappears|value_changes|window_appears> [--text T] [--ref eN] [--timeout ms]
   keys <chords...> [--app A]         e.g. keys ctrl+s
+      every command above takes --device NAME, and --help for its own usage; permission flags given to one
+      are kept for the next ones on the same desktop (session clear forgets them)
+  session clear                      forget the permission flags kept by earlier commands
   sandbox   headless desktops (up | down | status | env | exec); see \`computer-use sandbox help\`
   stop | resume                      pause every session of this home (aborts the action in flight) / continue (asks you on the terminal)
   audit [--json] [--tail N]          the audit log: every decision and its receipt
@@ -40,12 +44,25 @@ ${optionHelp('cli')}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // `<command> --help` prints a usage and does nothing else: `stop --help` must not pause every session, nor
+  // `apps --help` start a desktop (the CLI trial). Tool commands, sandbox and doctor print their own.
+  if (command !== undefined && asksHelp(rest) && !['sandbox', 'doctor'].includes(command)) {
+    if (TOOL_COMMANDS.includes(command)) return runToolCommand(command, rest); // each knows its own help (launch passes an app's --help on)
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
   switch (command) {
     case 'sandbox': return runSandboxCommand(rest);
     case 'decider': return (await import('./decider-command.js')).runDeciderCommand(rest);
     case 'stop': return (await import('./policy-commands.js')).runStop();
     case 'resume': return (await import('./policy-commands.js')).runResume();
     case 'audit': return (await import('./policy-commands.js')).runAudit(rest);
+    case 'session': {
+      if (rest[0] !== 'clear') { process.stdout.write('usage: computer-use session clear   forget the permission flags kept by earlier tool commands\n'); return rest.length && !asksHelp(rest) ? 2 : 0; }
+      const n = (await import('./kept-flags.js')).clearKeptFlags();
+      process.stdout.write(`forgot the kept permission flags of ${n} desktop${n === 1 ? '' : 's'}\n`);
+      return 0;
+    }
     case 'settings': return (await import('./policy-commands.js')).runSettings(rest);
     case 'mcp': {
       const { mcpOptionsFrom } = await import('../options.js');

@@ -11,6 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { displayName, sandboxKind, shellExports } from '../../sandbox/env.js';
+import { asksHelp } from './args.js';
 import {
   ensureDesktop, listSandboxes, sandboxEnv, startSandbox, stopSandbox, type SandboxInfo, type StartOptions,
 } from '../../sandbox/sandbox.js';
@@ -42,6 +43,8 @@ function pickEnv(vars: Record<string, string>): Record<string, string> {
 /** Runs `computer-use sandbox <args>` and resolves with the process exit code. */
 export async function runSandboxCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
+  // `sandbox up --help` prints the usage; it neither starts a desktop nor calls --help an unexpected argument.
+  if (sub !== undefined && asksHelp(rest)) { process.stdout.write(USAGE + '\n'); return 0; }
   try {
     switch (sub) {
       case 'up': return await up(rest);

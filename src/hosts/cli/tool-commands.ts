@@ -8,8 +8,10 @@ import { createComputer } from '../../index.js';
 import { cuPath } from '../../paths.js';
 import type { OPS } from '../../engine/node.js';
 import { cliOptionsFrom } from '../options.js';
-import { parseArgs } from './args.js';
+import { asksHelp, parseArgs } from './args.js';
+import { keptFlagsText, mergeKeptFlags, readKeptFlags, writeKeptFlags } from './kept-flags.js';
 import { ttyConfirmer } from './policy-commands.js';
+import { cliWording } from './wording.js';
 
 const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
 const opt = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } => (v === undefined ? {} : { [k]: v }) as { [P in K]?: V };
@@ -25,6 +27,8 @@ export function toolCall(command: string, args: string[]): { name: string; param
 
 function toolCallOf(command: string, pos: string[], flags: Record<string, string>): { name: string; params: Record<string, unknown> } {
   const target = { ...opt('app', flags['app']), ...opt('window', flags['window']) };
+  const settleMs = num(flags['settle-timeout']);
+  const settle = settleMs === undefined ? {} : { settle: { timeoutMs: settleMs } };
   switch (command) {
     case 'apps': return { name: 'computer_apps', params: {} };
     case 'launch': {
@@ -32,11 +36,11 @@ function toolCallOf(command: string, pos: string[], flags: Record<string, string
       if (!cmd) throw new Error('usage: computer-use launch <command> [args...]');
       return { name: 'computer_launch', params: { command: cmd, args: rest, ...opt('waitMs', num(flags['wait'])) } };
     }
-    case 'observe': return { name: 'computer_observe', params: { ...target, ...opt('app', flags['app'] ?? pos[0]), ...opt('scope', flags['scope']), ...opt('query', flags['query']), ...opt('maxTokens', num(flags['max-tokens'])) } };
+    case 'observe': return { name: 'computer_observe', params: { ...target, ...opt('app', flags['app'] ?? pos[0]), ...opt('scope', flags['scope']), ...opt('from', num(flags['from'])), ...opt('query', flags['query']), ...opt('maxTokens', num(flags['max-tokens'])) } };
     case 'screenshot': return { name: 'computer_screenshot', params: { ...target, ...opt('app', flags['app'] ?? pos[0]), mode: 'ocr' } };
-    case 'find': return { name: 'computer_find', params: { ...target, ...opt('text', pos[0] ?? flags['text']), ...opt('role', flags['role']), ...opt('limit', num(flags['limit'])) } };
+    case 'find': return { name: 'computer_find', params: { ...target, ...opt('text', pos[0] ?? flags['text']), ...opt('role', flags['role']), ...opt('limit', num(flags['limit'])), ...opt('from', num(flags['from'])) } };
     case 'act': {
-      if (flags['json']) return { name: 'computer_act', params: { actions: JSON.parse(flags['json']) } };
+      if (flags['json']) return { name: 'computer_act', params: { actions: JSON.parse(flags['json']), ...settle } };
       // act e5 click  |  act e5 set_value "text"  |  act e5 click , e6 toggle
       const actions: { ref: string; op: (typeof OPS)[number]; value?: string }[] = [];
       const groups: string[][] = [[]];
@@ -46,7 +50,7 @@ function toolCallOf(command: string, pos: string[], flags: Record<string, string
         if (!ref || !op) throw new Error('usage: computer-use act <ref> <op> [value] [, <ref> <op> [value] ...]');
         actions.push({ ref, op: op as (typeof OPS)[number], ...(value.length ? { value: value.join(' ') } : {}) });
       }
-      return { name: 'computer_act', params: { actions } };
+      return { name: 'computer_act', params: { actions, ...settle } };
     }
     case 'wait': {
       const [until] = pos;
@@ -55,7 +59,7 @@ function toolCallOf(command: string, pos: string[], flags: Record<string, string
     }
     case 'keys': {
       if (!pos.length) throw new Error('usage: computer-use keys <chords...> [--app A | --window wN]');
-      return { name: 'computer_keys', params: { keys: pos.join(' '), ...target } };
+      return { name: 'computer_keys', params: { keys: pos.join(' '), ...target, ...settle } };
     }
     default: throw new Error(`unknown tool command ${command}`);
   }
@@ -64,22 +68,52 @@ function toolCallOf(command: string, pos: string[], flags: Record<string, string
 /** The commands that run one tool; every command toolCall knows is dispatched (screenshot was parsed but not listed). */
 export const TOOL_COMMANDS = ['apps', 'launch', 'observe', 'screenshot', 'find', 'act', 'wait', 'keys'];
 
+/** Flags every tool command takes (README "CLI"). */
+const COMMON = '  --device NAME   the device (computer-use device list); refs like d2e5 name theirs\n'
+  + '  --mode M, --allow-app A, --allow-commands T, --deny-app A   permission flags, kept for later commands on this desktop (computer-use session clear forgets them)';
+
+/** Each tool command's help (`computer-use <command> --help`), printed without starting anything. */
+export const TOOL_HELP: Readonly<Record<string, string>> = {
+  apps: 'usage: computer-use apps [--device NAME]\n  the running apps and their windows (w1, w2, …)',
+  launch: 'usage: computer-use launch <command> [args...] [--wait ms]\n  start an app and print its first snapshot; the app\'s own flags go after its name (put -- before flags computer-use also takes)',
+  observe: 'usage: computer-use observe [app] [--window wN] [--scope eN [--from K]] [--query text] [--max-tokens N]\n  a text snapshot of a window; --scope shows one element\'s subtree unfolded, --from reads its text from offset K',
+  screenshot: 'usage: computer-use screenshot [app] [--window wN]\n  OCR text elements [oN] of a window (degraded fallback; the image stays on this machine)',
+  find: 'usage: computer-use find <text> [--role R] [--app A | --window wN] [--limit N] [--from N]\n  find elements without a full snapshot',
+  act: 'usage: computer-use act <ref> <op> [value] [, <ref> <op> [value] ...] [--settle-timeout ms]\n       computer-use act --json \'[{"ref":"e5","op":"click"}]\'\n  ops: click double_click right_click focus set_value type clear toggle select expand collapse scroll drag_to\n  e.g. act e5 set_value "hello" , e9 click   ·   act e12 scroll "to 40"   ·   act e3 drag_to e8',
+  wait: 'usage: computer-use wait <appears|disappears|value_changes|window_appears> [--text T] [--role R] [--ref eN] [--app A | --window wN] [--timeout ms]',
+  keys: 'usage: computer-use keys <chords...> [--app A | --window wN] [--settle-timeout ms]\n  e.g. keys ctrl+s   ·   keys Tab Tab Enter',
+};
+
 /** Runs one tool command and prints its text; exit code 1 on a tool error. */
 export async function runToolCommand(command: string, args: string[]): Promise<number> {
+  // A launched app's own flags are its own (`launch gedit --help`): launch prints its usage only when asked first.
+  if (command === 'launch' ? asksHelp(args.slice(0, 1)) : asksHelp(args)) { process.stdout.write(`${TOOL_HELP[command] ?? ''}\n${COMMON}\n`); return 0; }
   let call: { name: string; params: Record<string, unknown> };
   let policy: ReturnType<typeof cliOptionsFrom>['options'];
+  let given: ReturnType<typeof cliOptionsFrom>['options'];
   try {
     const taken = cliOptionsFrom(args);
     policy = taken.options;
+    // The flags alone (no environment): these are what the session keeps.
+    given = cliOptionsFrom(args, {}).options;
     call = toolCall(command, taken.rest);
-  } catch (e) { process.stderr.write(`${(e as Error).message}\n`); return 2; }
+  } catch (e) { process.stderr.write(`${cliWording((e as Error).message)}\n`); return 2; }
+  const keep = (desktop: { env: Record<string, string> }): ReturnType<typeof readKeptFlags> => {
+    const path = sessionFileFor(desktop);
+    const kept = readKeptFlags(path);
+    const mine = { ...opt('mode', given.mode), ...opt('allowApps', given.allowApps), ...opt('allowCommands', given.allowCommands), ...opt('denyApps', given.denyApps) };
+    const merged = mergeKeptFlags(kept, mine);
+    if (Object.keys(mine).length) writeKeptFlags(path, merged);
+    if (keptFlagsText(kept)) process.stderr.write(`computer-use: this session keeps ${keptFlagsText(kept)} from earlier commands (computer-use session clear forgets them)\n`);
+    return kept;
+  };
   // A human at the terminal is asked; without one, questions become confirmation_required errors.
-  const computer = await createComputer({ desktop: 'auto', stopSandboxOnClose: false, statePath: sessionFileFor, confirmer: ttyConfirmer(), ...policy });
+  const computer = await createComputer({ desktop: 'auto', stopSandboxOnClose: false, statePath: sessionFileFor, desktopPolicy: keep, confirmer: ttyConfirmer(), ...policy });
   for (const w of computer.policy.warnings) process.stderr.write(`computer-use: ${w}\n`);
   if (computer.desktop.started) process.stderr.write(`started sandbox desktop ${computer.desktop.sandbox?.display} (stop it with: computer-use sandbox down --all)\n`);
   try {
     const result = await computer.call(call.name, call.params);
-    process.stdout.write(result.text + '\n');
+    process.stdout.write(cliWording(result.text) + '\n');
     return result.isError ? 1 : 0;
   } finally {
     await computer.close();

@@ -50,7 +50,7 @@ test('M3: open Wi-Fi in Settings; the receipt confirms the switch is on', async 
     const wifi = refOf(snap, /switch "Wi‑Fi"/);
     const r = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: wifi, op: 'toggle' }] } }));
     assert.match(r, /confirmed/, r);
-    assert.match(r, /checked/, r);
+    assert.match(r, /\bchecked\b/, r);
     assert.ok(phone.front.dump.roots[0]!.children[1]!.children[1]!.children[1]!.checked, 'the phone\'s switch is on');
   } finally { await client.close(); await phone.stop(); }
 });
