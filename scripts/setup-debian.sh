@@ -29,6 +29,9 @@ PACKAGES=(
   # (test/unit/android-adb); mksh is the shell Android runs `adb shell` commands with, so the fake phone runs
   # every command the driver sends through it (test/android/fake-device.ts)
   adb mksh
+  # macOS driver: the fake AX library (test/macos-fake) is compiled by the unit tests with gcc, once plain and once
+  # with AddressSanitizer (gcc's libasan), and the driver is replay-tested against it
+  gcc libc6-dev
   # the Android AccessibilityService app's Java core is compiled (javac from the JDK above) and unit-tested here
   junit4
 )

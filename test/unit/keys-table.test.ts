@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { CDP_KEYS, chordEvents } from '../../src/drivers/cdp/keys.js';
 import { keysymOf, LINUX_KEYSYMS, xModifiers } from '../../src/drivers/linux/keysyms.js';
+import { chordEvents as macChordEvents, MACOS_KEYCODES } from '../../src/drivers/macos/keys.js';
 import { MODIFIERS, NAMED_KEYS, type Modifier, type NamedKey } from '../../src/protocol/keys.js';
 
 /** Per named key: linux, the X keysym name (keysymdef.h / XF86keysym.h); cdp, the DOM code and Windows virtual key. */
@@ -100,4 +101,46 @@ test('cdp: every named key is its DOM key, code and virtual key; Primary is Meta
     assert.equal(chordEvents({ mods: [m], key: 'F5' })[0]?.['modifiers'], MODS[m].cdp, m);
     assert.equal(chordEvents({ mods: [m], key: 'F5' }, 'Meta')[0]?.['modifiers'], MODS[m].cdpMac, `${m} on macOS`);
   }
+});
+
+/**
+ * macOS: HIToolbox Events.h kVK_* per named key (null: no such key on a Mac keyboard, refused before sending),
+ * the CGEventFlags each wire modifier holds (Primary and Meta are Command: seed §12, the model's ctrl is
+ * Command on macOS and control is the real Control key), and US-layout codes of characters.
+ */
+const MACOS: Record<NamedKey, number | null> = {
+  Enter: 0x24, Tab: 0x30, Backspace: 0x33, Delete: 0x75, Insert: 0x72, Escape: 0x35, ArrowUp: 0x7e, ArrowDown: 0x7d,
+  ArrowLeft: 0x7b, ArrowRight: 0x7c, Home: 0x73, End: 0x77, PageUp: 0x74, PageDown: 0x79, Control: 0x3b, Alt: 0x3a,
+  Shift: 0x38, Meta: 0x37, CapsLock: 0x39, NumLock: 0x47, ScrollLock: 0x6b, ContextMenu: 0x6e, PrintScreen: 0x69, Pause: 0x71,
+  F1: 0x7a, F2: 0x78, F3: 0x63, F4: 0x76, F5: 0x60, F6: 0x61, F7: 0x62, F8: 0x64, F9: 0x65, F10: 0x6d, F11: 0x67, F12: 0x6f,
+  F13: 0x69, F14: 0x6b, F15: 0x71, F16: 0x6a, F17: 0x40, F18: 0x4f, F19: 0x50, F20: 0x5a, F21: null, F22: null, F23: null, F24: null,
+  MediaPlayPause: null, MediaStop: null, MediaTrackNext: null, MediaTrackPrevious: null,
+  AudioVolumeUp: 0x48, AudioVolumeDown: 0x49, AudioVolumeMute: 0x4a,
+};
+const MACOS_MODS: Record<Modifier, number> = { Primary: 0x100000, Control: 0x40000, Alt: 0x80000, Shift: 0x20000, Meta: 0x100000 };
+
+test('macos: every named key is its kVK code, Primary is Command and Control the real Control key', () => {
+  assert.deepEqual(Object.keys(MACOS_KEYCODES).sort(), [...NAMED_KEYS].sort(), 'macos maps exactly the wire names');
+  for (const key of NAMED_KEYS) {
+    const want = MACOS[key];
+    if (want === null) { assert.throws(() => macChordEvents([], key), /does not exist on a Mac keyboard/, key); continue; }
+    const events = macChordEvents([], key);
+    assert.deepEqual(events.map((e) => [e.code, e.down]), [[want, true], [want, false]], key);
+  }
+  for (const m of MODIFIERS) {
+    const key = macChordEvents([m], 'F5').find((e) => e.code === 0x60 && e.down);
+    assert.equal(key?.flags, MACOS_MODS[m], m);
+  }
+  // ctrl+s as the host parses it (Primary+s) is Command-S: kVK_Command down, kVK_ANSI_S with the Command flag.
+  assert.deepEqual(macChordEvents(['Primary'], 's').map((e) => [e.code, e.down, e.flags]),
+    [[0x37, true, 0x100000], [0x01, true, 0x100000], [0x01, false, 0x100000], [0x37, false, 0]]);
+  // Characters: their US key; shifted ones add Shift; others type as a Unicode string on key code 0.
+  const typed = (ch: string) => macChordEvents([], ch)[0];
+  assert.deepEqual(typed('a'), { code: 0x00, down: true, flags: 0, text: 'a' });
+  assert.deepEqual(typed('A'), { code: 0x00, down: true, flags: 0x20000, text: 'A' });
+  assert.deepEqual(typed('+'), { code: 0x18, down: true, flags: 0x20000, text: '+' });
+  assert.deepEqual(typed(' '), { code: 0x31, down: true, flags: 0, text: ' ' });
+  assert.deepEqual(typed('中'), { code: 0, down: true, flags: 0, text: '中' });
+  assert.deepEqual(typed('😀'), { code: 0, down: true, flags: 0, text: '😀' });
+  assert.throws(() => macChordEvents(['Primary'], '中'), /no key on a US Mac keyboard/);
 });

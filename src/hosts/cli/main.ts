@@ -79,6 +79,7 @@ async function main(argv: string[]): Promise<number> {
     case 'driver': {
       if (rest[0] === 'cdp') await (await import('../../drivers/cdp/main.js')).runCdpDriver(rest.slice(1));
       else if (rest[0] === 'android') await (await import('../../drivers/android/main.js')).runAndroidDriver(rest.slice(1));
+      else if (rest[0] === 'macos') await (await import('../../drivers/macos/main.js')).runMacDriver();
       else if (rest[0] === 'fake') await (await import('../../drivers/fake/main.js')).runFakeDriver(rest.slice(1));
       else if (rest[0] === 'replay') await (await import('../../drivers/replay/main.js')).runReplayDriver(rest.slice(1));
       else if (rest[0] === 'linux') {
@@ -93,7 +94,7 @@ async function main(argv: string[]): Promise<number> {
         } else if (rest.length > 1) { process.stderr.write('usage: computer-use driver linux [--desktop sandbox]\n'); return 2; }
         await (await import('../../drivers/linux/main.js')).runLinuxDriver();
       }
-      else { process.stderr.write('usage: computer-use driver linux | driver cdp --endpoint http://127.0.0.1:9222 | driver android [--serial S] | driver fake [--fixture F] | driver replay FILE\n'); return 2; }
+      else { process.stderr.write('usage: computer-use driver linux | driver cdp --endpoint http://127.0.0.1:9222 | driver android [--serial S] | driver macos | driver fake [--fixture F] | driver replay FILE\n'); return 2; }
       return new Promise<number>(() => undefined); // the driver runs until its stdin closes
     }
     case undefined: case 'help': case '--help': case '-h':

@@ -1,0 +1,219 @@
+/**
+ * The C functions the macOS driver calls, bound through koffi (README "macOS"): HIServices' Accessibility API
+ * (AXUIElement*, AXObserver*, AXIsProcessTrustedWithOptions), CoreFoundation (ownership and conversions),
+ * CoreGraphics (keyboard events posted to a pid, the window list) and libproc (process identity). Nothing is
+ * compiled on the user's Mac: koffi ships prebuilt binaries for macOS x64 and arm64.
+ *
+ * koffi is loaded here, lazily, on the first bind: nothing on Linux or Windows imports it. The library paths
+ * are injectable so the same code runs on Linux against the fake AX library of test/macos-fake (one .so that
+ * exports every symbol), which is how the driver is replay-tested.
+ */
+import { createRequire } from 'node:module';
+import type * as Koffi from 'koffi';
+
+/** Where each group of symbols lives. */
+export interface MacLibraries {
+  /** AX*, CGEvent*, CGWindowList*: the ApplicationServices umbrella re-exports HIServices and CoreGraphics. */
+  ax: string;
+  /** CF*. */
+  cf: string;
+  /** proc_pidinfo, proc_pidpath. */
+  proc: string;
+}
+
+/** The system frameworks on macOS. */
+export const SYSTEM_LIBRARIES: MacLibraries = {
+  ax: '/System/Library/Frameworks/ApplicationServices.framework/ApplicationServices',
+  cf: '/System/Library/Frameworks/CoreFoundation.framework/CoreFoundation',
+  proc: '/usr/lib/libSystem.B.dylib',
+};
+
+/**
+ * The libraries to bind: the system's, or one library for all (COMPUTER_USE_MACOS_AX_LIB, what the tests
+ * set to the fake). Whoever sets a process's environment can already preload code into it, so the variable
+ * gives nothing new away.
+ */
+export function librariesFrom(env: NodeJS.ProcessEnv = process.env): MacLibraries {
+  const one = env['COMPUTER_USE_MACOS_AX_LIB'];
+  return one ? { ax: one, cf: one, proc: one } : SYSTEM_LIBRARIES;
+}
+
+/** An opaque CoreFoundation reference (koffi external); `null` is NULL. */
+export type CFRef = unknown;
+
+/** A function bound by koffi. */
+type Fn<A extends unknown[], R> = (...args: A) => R;
+
+/** The bound API. Every `Copy`/`Create` result is owned by the caller and released once (cf.ts). */
+export interface MacApi {
+  koffi: typeof Koffi;
+  // CoreFoundation
+  CFRetain: Fn<[CFRef], CFRef>;
+  CFRelease: Fn<[CFRef], void>;
+  CFGetRetainCount: Fn<[CFRef], number>;
+  CFGetTypeID: Fn<[CFRef], number>;
+  CFEqual: Fn<[CFRef, CFRef], number>;
+  CFHash: Fn<[CFRef], number>;
+  CFStringGetTypeID: Fn<[], number>;
+  CFNumberGetTypeID: Fn<[], number>;
+  CFBooleanGetTypeID: Fn<[], number>;
+  CFArrayGetTypeID: Fn<[], number>;
+  CFDictionaryGetTypeID: Fn<[], number>;
+  AXValueGetTypeID: Fn<[], number>;
+  AXUIElementGetTypeID: Fn<[], number>;
+  CFStringCreateWithCharacters: Fn<[CFRef, Uint16Array, number], CFRef>;
+  CFStringGetLength: Fn<[CFRef], number>;
+  CFStringGetCharacters: Fn<[CFRef, { location: number; length: number }, Uint16Array], void>;
+  CFNumberCreate: Fn<[CFRef, number, Float64Array], CFRef>;
+  CFNumberGetValue: Fn<[CFRef, number, Float64Array], number>;
+  CFBooleanGetValue: Fn<[CFRef], number>;
+  CFArrayCreate: Fn<[CFRef, CFRef[], number, CFRef], CFRef>;
+  CFArrayGetCount: Fn<[CFRef], number>;
+  CFArrayGetValueAtIndex: Fn<[CFRef, number], CFRef>;
+  CFDictionaryCreate: Fn<[CFRef, CFRef[], CFRef[], number, CFRef, CFRef], CFRef>;
+  CFDictionaryGetValue: Fn<[CFRef, CFRef], CFRef>;
+  CFRunLoopGetCurrent: Fn<[], CFRef>;
+  CFRunLoopAddSource: Fn<[CFRef, CFRef, CFRef], void>;
+  CFRunLoopRemoveSource: Fn<[CFRef, CFRef, CFRef], void>;
+  CFRunLoopRunInMode: Fn<[CFRef, number, number], number>;
+  kCFBooleanTrue: CFRef;
+  kCFBooleanFalse: CFRef;
+  kCFRunLoopDefaultMode: CFRef;
+  kCFTypeArrayCallBacks: CFRef;
+  kCFTypeDictionaryKeyCallBacks: CFRef;
+  kCFTypeDictionaryValueCallBacks: CFRef;
+  // Accessibility
+  AXIsProcessTrustedWithOptions: Fn<[CFRef], number>;
+  AXUIElementCreateApplication: Fn<[number], CFRef>;
+  AXUIElementCreateSystemWide: Fn<[], CFRef>;
+  AXUIElementSetMessagingTimeout: Fn<[CFRef, number], number>;
+  AXUIElementCopyAttributeValue: Fn<[CFRef, CFRef, [CFRef]], number>;
+  AXUIElementCopyMultipleAttributeValues: Fn<[CFRef, CFRef, number, [CFRef]], number>;
+  AXUIElementCopyActionNames: Fn<[CFRef, [CFRef]], number>;
+  AXUIElementIsAttributeSettable: Fn<[CFRef, CFRef, Uint8Array], number>;
+  AXUIElementSetAttributeValue: Fn<[CFRef, CFRef, CFRef], number>;
+  AXUIElementPerformAction: Fn<[CFRef, CFRef], number>;
+  AXUIElementCopyElementAtPosition: Fn<[CFRef, number, number, [CFRef]], number>;
+  AXUIElementGetPid: Fn<[CFRef, Int32Array], number>;
+  AXValueGetType: Fn<[CFRef], number>;
+  AXValueGetValue: Fn<[CFRef, number, Uint8Array], number>;
+  AXValueCreate: Fn<[number, Uint8Array], CFRef>;
+  AXObserverCreate: Fn<[number, unknown, [CFRef]], number>;
+  AXObserverAddNotification: Fn<[CFRef, CFRef, CFRef, CFRef], number>;
+  AXObserverRemoveNotification: Fn<[CFRef, CFRef, CFRef], number>;
+  AXObserverGetRunLoopSource: Fn<[CFRef], CFRef>;
+  /** The AXObserverCallback prototype, for koffi.register. */
+  observerCallback: Koffi.IKoffiCType;
+  // CoreGraphics
+  CGEventCreateKeyboardEvent: Fn<[CFRef, number, boolean], CFRef>;
+  CGEventSetFlags: Fn<[CFRef, bigint], void>;
+  CGEventKeyboardSetUnicodeString: Fn<[CFRef, number, Uint16Array], void>;
+  CGEventPostToPid: Fn<[number, CFRef], void>;
+  CGWindowListCopyWindowInfo: Fn<[number, number], CFRef>;
+  // libproc
+  proc_pidinfo: Fn<[number, number, bigint, Uint8Array, number], number>;
+  proc_pidpath: Fn<[number, Uint8Array, number], number>;
+}
+
+let koffiModule: typeof Koffi | undefined;
+/** koffi itself, required on first use (a CommonJS package with a native binary). */
+function loadKoffi(): typeof Koffi {
+  koffiModule ??= createRequire(import.meta.url)('koffi') as typeof Koffi;
+  return koffiModule;
+}
+
+const bound = new Map<string, MacApi>();
+
+/** Binds every symbol (once per set of libraries); a missing library or symbol throws with its name. */
+export function bindMacApi(libs: MacLibraries = librariesFrom()): MacApi {
+  const key = `${libs.ax}\n${libs.cf}\n${libs.proc}`;
+  const hit = bound.get(key);
+  if (hit) return hit;
+  const koffi = loadKoffi();
+  const types = sharedTypes(koffi);
+  const ax = koffi.load(libs.ax);
+  const cf = libs.cf === libs.ax ? ax : koffi.load(libs.cf);
+  const proc = libs.proc === libs.ax ? ax : koffi.load(libs.proc);
+  const ptrSymbol = (name: string): CFRef => koffi.decode(cf.symbol(name, 'CFTypeRef'), 'CFTypeRef');
+  const dataSymbol = (name: string): CFRef => cf.symbol(name, types.callbacks);
+  const api: MacApi = {
+    koffi,
+    CFRetain: cf.func('CFTypeRef CFRetain(CFTypeRef cf)'),
+    CFRelease: cf.func('void CFRelease(CFTypeRef cf)'),
+    CFGetRetainCount: cf.func('long CFGetRetainCount(CFTypeRef cf)'),
+    CFGetTypeID: cf.func('unsigned long CFGetTypeID(CFTypeRef cf)'),
+    CFEqual: cf.func('uint8_t CFEqual(CFTypeRef a, CFTypeRef b)'),
+    CFHash: cf.func('unsigned long CFHash(CFTypeRef cf)'),
+    CFStringGetTypeID: cf.func('unsigned long CFStringGetTypeID()'),
+    CFNumberGetTypeID: cf.func('unsigned long CFNumberGetTypeID()'),
+    CFBooleanGetTypeID: cf.func('unsigned long CFBooleanGetTypeID()'),
+    CFArrayGetTypeID: cf.func('unsigned long CFArrayGetTypeID()'),
+    CFDictionaryGetTypeID: cf.func('unsigned long CFDictionaryGetTypeID()'),
+    AXValueGetTypeID: ax.func('unsigned long AXValueGetTypeID()'),
+    AXUIElementGetTypeID: ax.func('unsigned long AXUIElementGetTypeID()'),
+    CFStringCreateWithCharacters: cf.func('CFTypeRef CFStringCreateWithCharacters(CFTypeRef alloc, const uint16_t *chars, long n)'),
+    CFStringGetLength: cf.func('long CFStringGetLength(CFTypeRef s)'),
+    CFStringGetCharacters: cf.func('void CFStringGetCharacters(CFTypeRef s, CFRange range, _Out_ uint16_t *buf)'),
+    CFNumberCreate: cf.func('CFTypeRef CFNumberCreate(CFTypeRef alloc, long type, const void *value)'),
+    CFNumberGetValue: cf.func('uint8_t CFNumberGetValue(CFTypeRef n, long type, _Out_ void *value)'),
+    CFBooleanGetValue: cf.func('uint8_t CFBooleanGetValue(CFTypeRef b)'),
+    CFArrayCreate: cf.func('CFTypeRef CFArrayCreate(CFTypeRef alloc, CFTypeRef *values, long n, const void *callbacks)'),
+    CFArrayGetCount: cf.func('long CFArrayGetCount(CFTypeRef a)'),
+    CFArrayGetValueAtIndex: cf.func('CFTypeRef CFArrayGetValueAtIndex(CFTypeRef a, long i)'),
+    CFDictionaryCreate: cf.func('CFTypeRef CFDictionaryCreate(CFTypeRef alloc, CFTypeRef *keys, CFTypeRef *values, long n, const void *kcb, const void *vcb)'),
+    CFDictionaryGetValue: cf.func('CFTypeRef CFDictionaryGetValue(CFTypeRef d, CFTypeRef key)'),
+    CFRunLoopGetCurrent: cf.func('CFTypeRef CFRunLoopGetCurrent()'),
+    CFRunLoopAddSource: cf.func('void CFRunLoopAddSource(CFTypeRef rl, CFTypeRef source, CFTypeRef mode)'),
+    CFRunLoopRemoveSource: cf.func('void CFRunLoopRemoveSource(CFTypeRef rl, CFTypeRef source, CFTypeRef mode)'),
+    CFRunLoopRunInMode: cf.func('int32_t CFRunLoopRunInMode(CFTypeRef mode, double seconds, uint8_t returnAfterSourceHandled)'),
+    kCFBooleanTrue: ptrSymbol('kCFBooleanTrue'),
+    kCFBooleanFalse: ptrSymbol('kCFBooleanFalse'),
+    kCFRunLoopDefaultMode: ptrSymbol('kCFRunLoopDefaultMode'),
+    kCFTypeArrayCallBacks: dataSymbol('kCFTypeArrayCallBacks'),
+    kCFTypeDictionaryKeyCallBacks: dataSymbol('kCFTypeDictionaryKeyCallBacks'),
+    kCFTypeDictionaryValueCallBacks: dataSymbol('kCFTypeDictionaryValueCallBacks'),
+    AXIsProcessTrustedWithOptions: ax.func('uint8_t AXIsProcessTrustedWithOptions(CFTypeRef options)'),
+    AXUIElementCreateApplication: ax.func('CFTypeRef AXUIElementCreateApplication(int32_t pid)'),
+    AXUIElementCreateSystemWide: ax.func('CFTypeRef AXUIElementCreateSystemWide()'),
+    AXUIElementSetMessagingTimeout: ax.func('int32_t AXUIElementSetMessagingTimeout(CFTypeRef el, float seconds)'),
+    AXUIElementCopyAttributeValue: ax.func('int32_t AXUIElementCopyAttributeValue(CFTypeRef el, CFTypeRef attr, _Out_ CFTypeRef *value)'),
+    AXUIElementCopyMultipleAttributeValues: ax.func('int32_t AXUIElementCopyMultipleAttributeValues(CFTypeRef el, CFTypeRef attrs, int32_t options, _Out_ CFTypeRef *values)'),
+    AXUIElementCopyActionNames: ax.func('int32_t AXUIElementCopyActionNames(CFTypeRef el, _Out_ CFTypeRef *names)'),
+    AXUIElementIsAttributeSettable: ax.func('int32_t AXUIElementIsAttributeSettable(CFTypeRef el, CFTypeRef attr, _Out_ uint8_t *settable)'),
+    AXUIElementSetAttributeValue: ax.func('int32_t AXUIElementSetAttributeValue(CFTypeRef el, CFTypeRef attr, CFTypeRef value)'),
+    AXUIElementPerformAction: ax.func('int32_t AXUIElementPerformAction(CFTypeRef el, CFTypeRef action)'),
+    AXUIElementCopyElementAtPosition: ax.func('int32_t AXUIElementCopyElementAtPosition(CFTypeRef el, float x, float y, _Out_ CFTypeRef *element)'),
+    AXUIElementGetPid: ax.func('int32_t AXUIElementGetPid(CFTypeRef el, _Out_ int32_t *pid)'),
+    AXValueGetType: ax.func('int32_t AXValueGetType(CFTypeRef v)'),
+    AXValueGetValue: ax.func('uint8_t AXValueGetValue(CFTypeRef v, int32_t type, _Out_ void *out)'),
+    AXValueCreate: ax.func('CFTypeRef AXValueCreate(int32_t type, const void *value)'),
+    AXObserverCreate: ax.func('int32_t AXObserverCreate(int32_t pid, AXObserverCallback *cb, _Out_ CFTypeRef *observer)'),
+    AXObserverAddNotification: ax.func('int32_t AXObserverAddNotification(CFTypeRef observer, CFTypeRef el, CFTypeRef name, void *refcon)'),
+    AXObserverRemoveNotification: ax.func('int32_t AXObserverRemoveNotification(CFTypeRef observer, CFTypeRef el, CFTypeRef name)'),
+    AXObserverGetRunLoopSource: ax.func('CFTypeRef AXObserverGetRunLoopSource(CFTypeRef observer)'),
+    observerCallback: types.observerCallback,
+    CGEventCreateKeyboardEvent: ax.func('CFTypeRef CGEventCreateKeyboardEvent(CFTypeRef source, uint16_t key, bool down)'),
+    CGEventSetFlags: ax.func('void CGEventSetFlags(CFTypeRef ev, uint64_t flags)'),
+    CGEventKeyboardSetUnicodeString: ax.func('void CGEventKeyboardSetUnicodeString(CFTypeRef ev, long n, const uint16_t *chars)'),
+    CGEventPostToPid: ax.func('void CGEventPostToPid(int32_t pid, CFTypeRef ev)'),
+    CGWindowListCopyWindowInfo: ax.func('CFTypeRef CGWindowListCopyWindowInfo(uint32_t option, uint32_t relativeTo)'),
+    proc_pidinfo: proc.func('int proc_pidinfo(int pid, int flavor, uint64_t arg, _Out_ uint8_t *buffer, int size)'),
+    proc_pidpath: proc.func('int proc_pidpath(int pid, _Out_ uint8_t *buffer, uint32_t size)'),
+  };
+  bound.set(key, api);
+  return api;
+}
+
+let typeCache: { observerCallback: Koffi.IKoffiCType; callbacks: Koffi.IKoffiCType } | undefined;
+/** Named koffi types are process-wide: declared once. */
+function sharedTypes(koffi: typeof Koffi): NonNullable<typeof typeCache> {
+  if (typeCache) return typeCache;
+  // void *: a reference read from a symbol, a callback or a return value passes anywhere a CF reference goes.
+  koffi.alias('CFTypeRef', 'void *');
+  koffi.struct('CFRange', { location: 'long', length: 'long' });
+  const observerCallback = koffi.proto('void AXObserverCallback(CFTypeRef observer, CFTypeRef element, CFTypeRef notification, void *refcon)');
+  // CFArrayCallBacks / CFDictionary*CallBacks: their address is all a caller passes.
+  const callbacks = koffi.array('uint8_t', 40);
+  typeCache = { observerCallback, callbacks };
+  return typeCache;
+}

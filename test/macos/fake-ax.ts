@@ -1,0 +1,102 @@
+/**
+ * Builds the fake AX library of test/macos-fake (gcc; `asan: true` adds AddressSanitizer) into a cache keyed
+ * by its sources, and binds its control calls (fake_*) for tests. koffi loads a path once per process, so
+ * the driver under test and these calls share the fake's state.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type * as Koffi from 'koffi';
+
+/** The fake's C sources. */
+export const FAKE_SRC = fileURLToPath(new URL('../../../test/macos-fake/', import.meta.url));
+/** The assembled fixtures. */
+export const MACOS_FIXTURES = fileURLToPath(new URL('../../../test/fixtures/macos/', import.meta.url));
+
+/** Compiles the fake (once per source version) and returns the .so path. */
+export function buildFakeAx(opts: { asan?: boolean } = {}): string {
+  const sources = readdirSync(FAKE_SRC).filter((f) => f.endsWith('.c') || f.endsWith('.h')).sort();
+  const hash = createHash('sha256');
+  for (const f of sources) hash.update(f).update(readFileSync(join(FAKE_SRC, f)));
+  const dir = join(tmpdir(), 'computer-use-macos-fake');
+  mkdirSync(dir, { recursive: true });
+  const out = join(dir, `libfakeax-${hash.digest('hex').slice(0, 12)}${opts.asan ? '-asan' : ''}.so`);
+  if (existsSync(out)) return out;
+  const flags = ['-std=c11', '-D_POSIX_C_SOURCE=200809L', '-Wall', '-Wextra', '-Werror', '-fPIC', '-shared', '-g',
+    ...(opts.asan ? ['-fsanitize=address', '-fno-omit-frame-pointer', '-O1'] : ['-O1'])];
+  const tmp = `${out}.${process.pid}.tmp`;
+  execFileSync('gcc', [...flags, '-o', tmp, ...sources.filter((f) => f.endsWith('.c')).map((f) => join(FAKE_SRC, f))], { stdio: 'pipe' });
+  renameSync(tmp, out); // atomic: a parallel test never loads a half-written library
+  return out;
+}
+
+/** The environment that runs a driver process under AddressSanitizer against the fake. */
+export function asanEnv(lib: string, tree: string, extra: Record<string, string> = {}): Record<string, string> {
+  const libasan = execFileSync('gcc', ['-print-file-name=libasan.so'], { encoding: 'utf8' }).trim();
+  return { COMPUTER_USE_MACOS_AX_LIB: lib, FAKE_AX_TREE: tree, LD_PRELOAD: libasan, ASAN_OPTIONS: 'detect_leaks=0:abort_on_error=1', ...extra };
+}
+
+/** The fake's control calls. */
+export interface FakeAx {
+  load(path: string): number;
+  reset(): void;
+  /** Caller references not released yet, and which. */
+  outstanding(): { count: number; report: string };
+  overreleases(): number;
+  prompts(): number;
+  setTrusted(on: boolean): void;
+  setHang(pid: number, ms: number): void;
+  timeoutS(pid: number): number;
+  log(): string;
+  clearLog(): void;
+  appSetString(id: string, attr: string, value: string): void;
+  destroy(id: string): void;
+  reusePid(pid: number, startSec: number): void;
+  failObservers(on: boolean): void;
+  observerCount(): number;
+}
+
+/** Binds the control calls of the fake at `lib`. */
+export function fakeAx(lib: string): FakeAx {
+  const koffi = createRequire(import.meta.url)('koffi') as typeof Koffi;
+  const l = koffi.load(lib);
+  const f = {
+    load: l.func('int fake_load(const char *path)'),
+    reset: l.func('void fake_reset()'),
+    outstanding: l.func('long fake_outstanding(_Out_ uint8_t *report, int len)'),
+    overreleases: l.func('long fake_overreleases()'),
+    prompts: l.func('long fake_prompts()'),
+    setTrusted: l.func('void fake_set_trusted(int trusted)'),
+    setHang: l.func('int fake_set_hang(int pid, int ms)'),
+    timeoutS: l.func('double fake_timeout_s(int pid)'),
+    log: l.func('long fake_log(_Out_ uint8_t *buf, int len)'),
+    clearLog: l.func('void fake_clear_log()'),
+    appSetString: l.func('int fake_app_set_string(const char *id, const char *attr, const char *value)'),
+    destroy: l.func('int fake_destroy(const char *id)'),
+    reusePid: l.func('int fake_reuse_pid(int pid, long start)'),
+    failObservers: l.func('void fake_fail_observers(int fail)'),
+    observerCount: l.func('int fake_observer_count()'),
+  };
+  const text = (buf: Uint8Array): string => Buffer.from(buf).toString('utf8').replace(/\0[\s\S]*$/, '');
+  return {
+    load: (path) => { const n = f.load(path) as number; if (n < 0) throw new Error(`fake_load ${path} failed`); return n; },
+    reset: () => f.reset(),
+    outstanding: () => { const buf = new Uint8Array(4096); const count = f.outstanding(buf, buf.length) as number; return { count, report: text(buf) }; },
+    overreleases: () => f.overreleases() as number,
+    prompts: () => f.prompts() as number,
+    setTrusted: (on) => f.setTrusted(on ? 1 : 0),
+    setHang: (pid, ms) => { f.setHang(pid, ms); },
+    timeoutS: (pid) => f.timeoutS(pid) as number,
+    log: () => { const n = f.log(null, 0) as number; const buf = new Uint8Array(n + 1); f.log(buf, buf.length); return text(buf); },
+    clearLog: () => f.clearLog(),
+    appSetString: (id, attr, value) => { if (f.appSetString(id, attr, value) !== 0) throw new Error(`no fake element ${id}`); },
+    destroy: (id) => { if (f.destroy(id) !== 0) throw new Error(`no fake element ${id}`); },
+    reusePid: (pid, start) => { f.reusePid(pid, start); },
+    failObservers: (on) => f.failObservers(on ? 1 : 0),
+    observerCount: () => f.observerCount() as number,
+  };
+}
