@@ -182,6 +182,14 @@ export class LinuxInput {
         `${xw ? '' : ' (no X window of its process is on screen)'}; another window has it, so nothing was sent. ` +
         'Bring the window to the front (or close what holds the focus) and try again, or use element actions (computer_act).');
     }
+    // The process is proven; the window must be the one the decision read: activating a window hands the focus
+    // to a modal dialog of the same process (openbox, most window managers), whose fields were not judged.
+    const now = xw ? await windows.activeWindow() : undefined;
+    if (xw && now !== undefined && now !== xw.id) {
+      const holder = (await windows.title(now)) ?? '';
+      throw new ComputerUseError('window_not_focused', `Another window of the same app has the keyboard focus (${JSON.stringify(holder.slice(0, 80))}), ` +
+        'not the one these keys were aimed at; nothing was sent. Observe that window and aim the keys at it, or close it first.');
+    }
     return focusedFirst;
   }
 
