@@ -32,6 +32,9 @@ PACKAGES=(
   # macOS driver: the fake AX library (test/macos-fake) is compiled by the unit tests with gcc, once plain and once
   # with AddressSanitizer (gcc's libasan), and the driver is replay-tested against it
   gcc libc6-dev
+  # a mail client whose compose window recycles recipient rows: refs never follow a row the app scrolls in
+  # (test/e2e/security/recycled-rows.test.ts)
+  claws-mail
   # the Android AccessibilityService app's Java core is compiled (javac from the JDK above) and unit-tested here
   junit4
 )

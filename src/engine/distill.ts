@@ -46,9 +46,20 @@ export interface DistilledNode {
   path: string;
   /** Hash of the texts that tell this element's row or container apart (see `rowContext`); '' when none. */
   context?: string;
+  /**
+   * The real index of the row it stands in (a cell's table row, or the child index in the whole list of a
+   * list child the driver read as a slice), inherited by everything inside that row; undefined outside lists.
+   * Unlike `index` it does not change when the list scrolls: it names the row, not its place on screen.
+   */
+  slot?: number;
+  /** Native ids of its nearest raw ancestors, nearest first (up to `RAW_PARENTS`): see `RefTable.assign`. */
+  rawParents?: string[];
   /** `eN`, set by `RefTable.assign`. */
   ref?: string;
 }
+
+/** How many raw ancestors a distilled node remembers (a row's entry sits 1–3 levels under its row). */
+const RAW_PARENTS = 3;
 
 /** What a pass asks for: drop the node with its subtree, or replace it by its children. */
 export type PassResult = 'remove' | 'unwrap' | undefined;
@@ -204,7 +215,7 @@ export function focusPath(root: RawNode): Set<string> {
   return new Set((best ?? []).map((n) => n.id));
 }
 
-function convert(raw: RawNode, ancestors: RawNode[]): DistilledNode {
+function convert(raw: RawNode, ancestors: RawNode[], slot?: number): DistilledNode {
   const n: DistilledNode = {
     id: raw.id,
     role: raw.role,
@@ -230,8 +241,13 @@ function convert(raw: RawNode, ancestors: RawNode[]): DistilledNode {
   if (raw.children !== undefined && raw.childCount !== undefined && raw.childCount > raw.children.length) n.totalChildren = raw.childCount;
   if (raw.childRange !== undefined && n.totalChildren !== undefined) n.shownRange = shownRange(raw);
   if (raw.bounds !== undefined) boundsOf.set(n, raw.bounds);
+  const row = raw.cell?.row ?? slot;
+  if (row !== undefined) n.slot = row;
+  if (ancestors.length) n.rawParents = ancestors.slice(-RAW_PARENTS).reverse().map((a) => a.id);
   ancestors.push(raw);
-  n.children = (raw.children ?? []).map((c) => convert(c, ancestors));
+  // Children of a slice of a long list are numbered from the slice's start: their index in the whole list.
+  const start = raw.childRange?.start;
+  n.children = (raw.children ?? []).map((c, i) => convert(c, ancestors, start !== undefined ? start + i : row));
   ancestors.pop();
   return n;
 }

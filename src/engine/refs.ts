@@ -1,4 +1,4 @@
-import { ancestryPath, distill, walkDistilled, type DistilledNode } from './distill.js';
+import { ancestryPath, distill, fnv1a, walkDistilled, type DistilledNode } from './distill.js';
 import type { RawNode, WindowInfo } from './node.js';
 import { redactTree } from './redact.js';
 import type { Role } from './role.js';
@@ -26,6 +26,21 @@ export interface Fingerprint {
   context?: string;
   /** Other elements of the window had the same role, name and path when it was seen (rows of a list). */
   repeated?: boolean;
+  /**
+   * Other elements had the same role, name and path, whatever their row texts (`repeated` needs different
+   * ones): alike recipient rows whose only difference is the address their entry holds.
+   */
+  alike?: boolean;
+  /**
+   * Hash of what the element held when seen (its value, `contentOf`): the address in one of several alike
+   * recipient rows. A look-alike whose content changed under it is another row's element in a recycled widget.
+   * Undefined when unknown (an edit of ours in flight): then it is not compared.
+   */
+  content?: string;
+  /** The real index of its row (`DistilledNode.slot`): a list child's index in the whole list, a cell's row. */
+  slot?: number;
+  /** Native ids of its nearest raw ancestors (`DistilledNode.rawParents`), nearest first. */
+  parents?: string[];
 }
 
 /** One table entry: the native handle a ref pointed at last, and its fingerprint. */
@@ -61,6 +76,62 @@ const KEEP_GENERATIONS = 5;
 
 const key = (window: string, id: string): string => `${window}\n${id}`;
 
+/** What an element holds, hashed (a value may be a secret the table must not keep). */
+const contentOf = (n: { value?: string }): string => fnv1a(n.value ?? '');
+
+/**
+ * The native ids a raw tree read (`all`) and those of them that are hidden (offscreen or invisible: the driver
+ * did not read their children). An element missing from a snapshot whose handle is still read, or whose
+ * nearest remembered ancestor is hidden, was scrolled or hidden away, not re-created: no other element may
+ * take its ref (the recipient row a compose window scrolls out while it scrolls a new empty one in).
+ */
+export interface RawPresence { all: ReadonlySet<string>; hidden: ReadonlySet<string> }
+
+/** Presence of every node of a raw tree. */
+export function rawPresence(raw: RawNode): RawPresence {
+  const all = new Set<string>();
+  const hidden = new Set<string>();
+  const stack = [raw];
+  while (stack.length) {
+    const n = stack.pop()!;
+    all.add(n.id);
+    if (n.states.includes('offscreen') || n.states.includes('invisible')) hidden.add(n.id);
+    if (n.children) stack.push(...n.children);
+  }
+  return { all, hidden };
+}
+
+/** True when the raw tree proves the element of `f` (native id `id`) still exists, out of sight. */
+function stillThere(id: string, f: Fingerprint, presence: RawPresence): boolean {
+  if (presence.all.has(id)) return true;
+  const nearest = (f.parents ?? []).find((p) => presence.all.has(p));
+  return nearest !== undefined && presence.hidden.has(nearest);
+}
+
+/**
+ * Whether `now` may be the element `was` described, by what its row held. In another real row (both know
+ * it) only a unique element with its name unchanged is the same one moved (a row inserted above it); a
+ * recycled row widget shows another item under the same handle. Look-alikes must also hold the same content
+ * when both know it: alike recipient rows differ only by the address in their entry.
+ */
+function sameHolding(was: Fingerprint, now: Holding): boolean {
+  const alike = was.alike === true || now.alike === true;
+  if (was.slot !== undefined && now.slot !== undefined && was.slot !== now.slot && (alike || was.name !== now.name)) return false;
+  return !alike || was.content === undefined || now.content === undefined || was.content === now.content;
+}
+
+/** The facts `sameHolding` compares. */
+type Holding = Pick<Fingerprint, 'slot' | 'content' | 'alike' | 'name'>;
+
+/** The facts `sameHolding` compares, of a distilled node (focused: being typed into, its content not compared). */
+function holdingOf(n: DistilledNode, alike: boolean): Holding {
+  const out: Holding = { alike };
+  if (n.slot !== undefined) out.slot = n.slot;
+  if (n.name !== undefined) out.name = n.name;
+  if (!n.states.includes('focused')) out.content = contentOf(n);
+  return out;
+}
+
 /** What makes two elements look alike: same role, name and ancestry path. */
 const lookAlike = (n: DistilledNode): string => `${n.role}\n${n.name ?? ''}\n${n.path}`;
 
@@ -81,6 +152,13 @@ function lookAlikeCounts(tree: DistilledNode): Map<string, number> {
   return new Map([...rows].map(([k, set]) => [k, set.size]));
 }
 
+/** For each look-alike key, how many elements have it (in any rows). */
+function alikeCounts(tree: DistilledNode): Map<string, number> {
+  const out = new Map<string, number>();
+  walkDistilled(tree, (n) => { const k = lookAlike(n); out.set(k, (out.get(k) ?? 0) + 1); });
+  return out;
+}
+
 /**
  * Ref allocator and resolver (Invariant 1). One counter per table, so refs are unique across all windows and
  * never reused for another element. An element keeps its ref while its native id lives in the same window and
@@ -99,13 +177,16 @@ export class RefTable {
 
   /**
    * Gives every node of a distilled window tree a ref (setting `node.ref`), reusing the refs of elements
-   * already known. Returns ref → node for this tree. Call it with the whole window tree, not a scoped part.
+   * already known. Returns ref → node for this tree. Call it with the whole window tree, not a scoped part,
+   * and the raw tree it was distilled from: without it, an element scrolled out of sight cannot be told from
+   * one that is gone, and a look-alike scrolled in might inherit its ref.
    */
-  assign(tree: DistilledNode, window: WindowInfo): Map<string, DistilledNode> {
+  assign(tree: DistilledNode, window: WindowInfo, raw?: RawNode): Map<string, DistilledNode> {
     const gen = (this.generations.get(window.id) ?? 0) + 1;
     this.generations.set(window.id, gen);
     const out = new Map<string, DistilledNode>();
     const counts = lookAlikeCounts(tree);
+    const alikes = alikeCounts(tree);
     const present = new Set<string>();
     walkDistilled(tree, (node) => { present.add(node.id); });
     // 1. Elements whose handle is known keep their ref; the others are collected for step 2.
@@ -119,14 +200,21 @@ export class RefTable {
       if (node.stableId !== undefined) fingerprint.stableId = node.stableId;
       const repeated = (counts.get(lookAlike(node)) ?? 0) > 1;
       if (repeated) fingerprint.repeated = true;
+      const alike = (alikes.get(lookAlike(node)) ?? 0) > 1;
+      if (alike) fingerprint.alike = true;
+      fingerprint.content = contentOf(node);
+      if (node.slot !== undefined) fingerprint.slot = node.slot;
+      if (node.rawParents) fingerprint.parents = [...node.rawParents];
       const ref = this.byKey.get(k);
       const old = ref === undefined ? undefined : this.entries.get(ref);
       // A handle that now sits in another row (a recycling list) is another element: it gets a new ref, so the
       // diff never shows the old ref as unchanged. Only look-alikes need their row to tell them apart; a unique
       // element keeps its ref when a label next to it changes (a status bar's "Ln 1, Col 8").
       const sameRow = !(repeated || old?.fingerprint.repeated) || old?.fingerprint.context === (node.context ?? '');
+      // What the row holds must not have changed under it either, unless it is being typed into (focused).
+      const holding = holdingOf(node, alike);
       const same = old !== undefined && old.fingerprint.role === node.role && old.fingerprint.pid === window.pid
-        && old.fingerprint.startTime === window.startTime && !out.has(ref ?? '') && sameRow;
+        && old.fingerprint.startTime === window.startTime && !out.has(ref ?? '') && sameRow && sameHolding(old.fingerprint, holding);
       if (same) {
         out.set(ref as string, node);
         placed.push({ node, fingerprint, ref });
@@ -139,7 +227,7 @@ export class RefTable {
     // 2. Re-created elements: a new handle with exactly the fingerprint of an element whose handle is gone from
     // the window (Swing re-creates a table's cells on every change, apps rebuild lists with identical rows)
     // takes that element's ref, so the diff shows only what really changed.
-    this.inheritRefs(window.id, placed, present, out);
+    this.inheritRefs(window.id, placed, present, out, raw === undefined ? undefined : rawPresence(raw));
     // 3. Refs in document order, new ones numbered top to bottom.
     for (const p of placed) {
       const r = p.ref ?? `${this.prefix}e${++this.counter}`;
@@ -160,7 +248,7 @@ export class RefTable {
    * fingerprint (role, name, stable id, ancestry path, row context), one to one. Several candidates on either
    * side are paired by their index in the parent; anything still ambiguous gets a new ref (never a guess).
    */
-  private inheritRefs(window: string, placed: Placed[], present: Set<string>, taken: Map<string, DistilledNode>): void {
+  private inheritRefs(window: string, placed: Placed[], present: Set<string>, taken: Map<string, DistilledNode>, raw?: RawPresence): void {
     const sig = (f: Fingerprint): string => [f.pid, f.startTime ?? '', f.role, f.name ?? '', f.stableId ?? '', f.path, f.context ?? ''].join('\u0001');
     const orphans = new Map<string, Placed[]>();
     for (const p of placed) {
@@ -174,6 +262,8 @@ export class RefTable {
     for (const [ref, entry] of this.entries) {
       const f = entry.fingerprint;
       if (f.window !== window || present.has(entry.id) || taken.has(ref)) continue;
+      // Out of sight is not gone: its ref stays its own.
+      if (raw !== undefined && stillThere(entry.id, f, raw)) continue;
       const s = sig(f);
       if (!orphans.has(s)) continue;
       const list = vanished.get(s);
@@ -181,15 +271,20 @@ export class RefTable {
     }
     for (const [s, olds] of vanished) {
       const news = orphans.get(s) ?? [];
+      // Only an element holding what the vanished one held, in its real row, is it re-created.
+      const fits = (p: Placed, o: { entry: RefEntry }): boolean => sameHolding(o.entry.fingerprint, p.fingerprint);
       const pair = (p: Placed, o: { ref: string; entry: RefEntry }): void => {
         p.ref = o.ref;
         taken.set(o.ref, p.node);
         delete o.entry.retired;
       };
-      if (olds.length === 1 && news.length === 1) { pair(news[0]!, olds[0]!); continue; }
+      if (olds.length === 1 && news.length === 1) {
+        if (fits(news[0]!, olds[0]!)) pair(news[0]!, olds[0]!);
+        continue;
+      }
       // Several alike: only pairs whose index is the same and unique on both sides.
       for (const p of news) {
-        const byIndex = olds.filter((o) => o.entry.fingerprint.index === p.fingerprint.index && !taken.has(o.ref));
+        const byIndex = olds.filter((o) => o.entry.fingerprint.index === p.fingerprint.index && !taken.has(o.ref) && fits(p, o));
         const rivals = news.filter((q) => q.fingerprint.index === p.fingerprint.index);
         if (byIndex.length === 1 && rivals.length === 1) pair(p, byIndex[0]!);
       }
@@ -207,6 +302,15 @@ export class RefTable {
         if (this.byKey.get(k) === ref) this.byKey.delete(k);
       }
     }
+  }
+
+  /**
+   * After an edit of ours on a ref: what its element holds is unknown until the next snapshot records it, so
+   * the next identity check does not take our own edit for a recycled row (handle, row and labels still count).
+   */
+  forgetContent(ref: string): void {
+    const e = this.entries.get(ref);
+    if (e) delete e.fingerprint.content;
   }
 
   /** The native id and fingerprint a ref stood for when last seen. */
@@ -241,7 +345,9 @@ export class RefTable {
     const placed = new Map<string, DistilledNode>();
     walkDistilled(distilled, (n) => placed.set(n.id, n));
     const counts = lookAlikeCounts(distilled);
-    interface Candidate { id: string; path: string; index: number | undefined; context: string | undefined }
+    const alikes = alikeCounts(distilled);
+    const isAlike = (d: DistilledNode): boolean => fp.alike === true || (alikes.get(lookAlike(d)) ?? 0) > 1;
+    interface Candidate { id: string; path: string; index: number | undefined; context: string | undefined; node: DistilledNode | undefined }
     const candidates: Candidate[] = [];
     let sameId: RawNode | undefined;
     const visit = (n: RawNode, ancestors: RawNode[]): void => {
@@ -249,7 +355,7 @@ export class RefTable {
       if (n.id === e.id) sameId = n;
       if (n.role === fp.role && name === fp.name && (fp.stableId === undefined || n.stableId === fp.stableId)) {
         const d = placed.get(n.id);
-        candidates.push({ id: n.id, path: ancestryPath(ancestors), index: d?.index, context: d === undefined ? undefined : d.context ?? '' });
+        candidates.push({ id: n.id, path: ancestryPath(ancestors), index: d?.index, context: d === undefined ? undefined : d.context ?? '', node: d });
       }
       ancestors.push(n);
       for (const c of n.children ?? []) visit(c, ancestors);
@@ -261,10 +367,13 @@ export class RefTable {
       || (fp.stableId !== undefined && live.stableId === fp.stableId))) {
       const d = placed.get(live.id);
       const lookAlikes = fp.repeated === true || (d !== undefined && (counts.get(lookAlike(d)) ?? 0) > 1);
+      // The same handle in another row, or holding another row's content: not the element the ref was given for.
+      if (d !== undefined && !sameHolding(fp, holdingOf(d, isAlike(d)))) return { missing: true };
       if (!lookAlikes || (d?.context ?? '') === fp.context) return { id: live.id };
-      // The same handle in another row: not the element the ref was given for.
       return { missing: true };
     }
+    // Its handle is still read (out of sight) or its row is hidden: no other element is it.
+    if (stillThere(e.id, fp, rawPresence(fresh))) return { missing: true };
     let left = candidates;
     const narrow = (keep: (c: Candidate) => boolean): void => {
       const next = left.filter(keep);
@@ -272,7 +381,8 @@ export class RefTable {
     };
     // The ancestry must match: a same-named button under another parent (the close button of another tab)
     // is another element, and acting on it would be a guess.
-    left = left.filter((c) => c.path === fp.path && c.context !== undefined && c.context === fp.context);
+    left = left.filter((c) => c.path === fp.path && c.context !== undefined && c.context === fp.context
+      && c.node !== undefined && sameHolding(fp, holdingOf(c.node, isAlike(c.node))));
     if (left.length > 1) narrow((c) => c.index === fp.index);
     const only = left[0];
     if (left.length === 1 && only) return { id: only.id };

@@ -123,7 +123,7 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
 export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: SnapshotOptions = {}): Snapshot {
   const rawNodes = countNodes(input.root);
   const distilled = distill(redactTree(input.root));
-  refs.assign(distilled.root, input.window);
+  refs.assign(distilled.root, input.window, input.root);
 
   let focusRef: string | undefined;
   walkDistilled(distilled.root, (n) => {

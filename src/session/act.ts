@@ -9,7 +9,7 @@ import { ComputerUseError, isComputerUseError, staleRef } from '../protocol/erro
 import type { ActionabilityCheck, ActResult } from '../protocol/methods.js';
 import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
 import { cellShowsEntry } from '../engine/grid.js';
-import { resolveCellRef } from './cells.js';
+import { resolveCellRefNow } from './cells.js';
 import { ActingRun, type PipelineContext } from './pipeline.js';
 import { collectEffects, openWindows } from './effects.js';
 import { chooserFacts, submitPaths } from './chooser.js';
@@ -92,7 +92,7 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
     // Grid hook (cells.ts): "e34:B7" names a cell of a table by address; it acts as that cell's own ref.
     let spec = asked;
     try {
-      spec = { ...asked, ref: resolveCellRef(session, asked.ref) };
+      spec = { ...asked, ref: await resolveCellRefNow(session, asked.ref, receipts.length > 0) };
     } catch (e) {
       const err = isComputerUseError(e) ? e : new ComputerUseError('invalid_params', (e as Error).message);
       receipts.push({ ...asked, status: 'failed', detail: err.message, error: err });
@@ -118,10 +118,11 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
     }
     const target = window;
     let id = entry.id;
-    if (entry.retired || fp.repeated) {
-      // A look-alike (an "Archive" button of one row among many) is told apart only by its row, which the
-      // driver cannot check: a handle recycled for another row would pass its role and name test. So its row
-      // is checked here first, on a live read; a retired ref (its handle shows another row) must relocate.
+    if (entry.retired || fp.repeated || fp.alike) {
+      // A look-alike (an "Archive" button of one row among many, one of several alike recipient entries) is
+      // told apart only by its row and what it holds, which the driver cannot check: a handle recycled for
+      // another row would pass its role and name test. So its row, real row index and content are checked here
+      // first, on a live read; a retired ref (its handle shows another row) must relocate.
       const raw = await session.readWindow(target);
       const where = session.refs.relocate(spec.ref, raw.root, raw.window);
       if (!('id' in where)) {
@@ -189,6 +190,9 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
           return await d.call('node.act', params(id), actTimeout);
         }
       }, () => ({ status: receipt.status, detail: receipt.detail }));
+      // Our own edit changes what the element holds (as the app shows it: masked, trimmed, moved away), so its
+      // content is not compared until the next snapshot records it; its handle, row and labels still are.
+      if (EDITS.has(spec.op)) session.refs.forgetContent(spec.ref);
       receipt.detail = result.detail ?? result.method;
       if (result.waitedMs) receipt.detail += `; waited ${result.waitedMs} ms until it was actionable`;
       receipt.method = result.method;
