@@ -170,7 +170,9 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
     if (focused.value !== undefined) line.value = focused.value;
     lines.push(line);
   }
-  parts.push(`act on a cell: ref=${node.ref ?? '?'}:B7`);
+  // The example names a cell the table has: a one-column tree has no B7, so it names a cell shown.
+  const example = size.cols >= 2 && size.rows >= 7 ? 'B7' : lines[0]?.name ?? (visible ? cellAddress(visible[0], visible[1]) : 'A1');
+  parts.push(`act on a cell: ref=${node.ref ?? '?'}:${example}`);
   return { rows, summary: parts.join(' · '), cells: lines };
 }
 

@@ -4,6 +4,7 @@
  * pipeline (identity re-check, policy, audit, receipt) runs on the cell exactly as on any element.
  */
 import { parseAddress, cellAddress } from '../engine/grid.js';
+import { buildSnapshot, type Snapshot } from '../engine/snapshot.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { Session } from './session.js';
 
@@ -14,11 +15,11 @@ export function splitCellRef(ref: string): { table: string; address: string } | 
 }
 
 /**
- * The ref of the cell a cell ref names, from the last snapshot of the table's window. A plain ref is
- * returned as is. Throws invalid_params for a bad address, and not_visible-style guidance (invalid_params,
- * with the range shown) when the cell is not among the cells read (off screen).
+ * The ref of the cell a cell ref names, from the last snapshot of the table's window (or `snap`, a newer
+ * read of it). A plain ref is returned as is. Throws invalid_params for a bad address, and not_visible-style
+ * guidance (invalid_params, with the range shown) when the cell is not among the cells read (off screen).
  */
-export function resolveCellRef(session: Session, ref: string): string {
+export function resolveCellRef(session: Session, ref: string, snap?: Snapshot): string {
   const split = splitCellRef(ref);
   if (!split) return ref;
   const entry = session.refs.lookup(split.table);
@@ -26,7 +27,7 @@ export function resolveCellRef(session: Session, ref: string): string {
   const at = parseAddress(split.address);
   if (!at) throw new ComputerUseError('invalid_params', `"${split.address}" is not a cell address (like B7).`);
   const address = cellAddress(at.row, at.col);
-  const snap = session.last.get(entry.fingerprint.window);
+  snap ??= session.last.get(entry.fingerprint.window);
   const table = snap?.elements.find((l) => l.ref === split.table);
   if (!snap || !table) throw new ComputerUseError('stale_ref', `Ref ${split.table} is not in the last snapshot of its window. Call computer_observe, then act again.`);
   if (table.role !== 'table' && table.role !== 'tree') {
@@ -38,6 +39,29 @@ export function resolveCellRef(session: Session, ref: string): string {
   const hit = cells.find((l) => l.name === address);
   if (hit) return hit.ref;
   const range = /cells (\S+) of/.exec(snap.lines.find((l) => l.ref === split.table)?.text ?? '')?.[1];
-  throw new ComputerUseError('invalid_params', `Cell ${address} of ${split.table} is not on screen${range ? ` (the snapshot shows ${range})` : ''}. ` +
+  throw new OffScreenCell(`Cell ${address} of ${split.table} is not on screen${range ? ` (the snapshot shows ${range})` : ''}. ` +
     'Bring it into view first (in a spreadsheet: set the Name Box to the address and press Enter, or scroll), observe, then act on it.');
+}
+
+/** A cell ref whose cell is not among the cells read. */
+class OffScreenCell extends ComputerUseError {
+  constructor(message: string) { super('invalid_params', message); }
+}
+
+/**
+ * `resolveCellRef` within a batch: a cell an earlier action of the same call brought into view ("scroll to
+ * 257, then A257 select") is not in the snapshot the model saw, so when `reread` (an earlier action ran) the
+ * window is read again and the address looked up there. That read assigns refs but does not replace the
+ * last snapshot: the call's diff still compares with what the model saw.
+ */
+export async function resolveCellRefNow(session: Session, ref: string, reread: boolean): Promise<string> {
+  try {
+    return resolveCellRef(session, ref);
+  } catch (e) {
+    const split = splitCellRef(ref);
+    const window = split && session.last.get(session.refs.lookup(split.table)?.fingerprint.window ?? '')?.window;
+    if (!(e instanceof OffScreenCell) || !reread || !window) throw e;
+    const raw = await session.readWindow(window);
+    return resolveCellRef(session, ref, buildSnapshot({ window: raw.window, root: raw.root }, session.refs, { maxTokens: session.maxTokens }));
+  }
 }

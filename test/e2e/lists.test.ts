@@ -163,3 +163,21 @@ test('GTK3 ListBox of 5,000 rows: after three scroll-downs the snapshot shows th
   assert.match(now, /… rows [\d,]+–[\d,]+ of 5,000 on screen/, now);
   await killApp(pid);
 });
+
+test('GTK3 TreeView of 240 rows (480 cells): "scroll to 217" then A217 select in one call; cells are named by their real row', { timeout: 240_000 }, async () => {
+  const out: string[] = [];
+  await start(PYTHON, [APP_SCRIPT, '240'], 'long-lists', out, true);
+  await printed(out, 'ready');
+  const first = ok(await computer.tools.observe({ app: 'long-lists' }));
+  const tree = refOn(first, /table .*cells A1:/);
+  // One call: the cell ref of the second action names a cell the first one brought into view.
+  const res = ok(await computer.tools.act({ actions: [{ ref: tree, op: 'scroll', value: 'to 217' }, { ref: `${tree}:A217`, op: 'select' }] }));
+  assert.match(res, /row 217 on screen/, res);
+  assert.doesNotMatch(res, /is not on screen/, res);
+  await printed(out, 'selected item-217');
+  // Rows on screen keep their real index: item-217 is A217, never A2 (its place among the rows on screen).
+  assert.doesNotMatch(res, /cell "A\d{1,2}" value="item-2[0-3]\d"/, res);
+  const snap = ok(await computer.tools.observe({ app: 'long-lists' }));
+  assert.match(snap, /cells A\d+:B\d+ of 240 × 2/, snap);
+  assert.doesNotMatch(snap, /cells A1:B\d+ of 240/, `after the scroll the grid still starts at A1:\n${snap}`);
+});

@@ -102,3 +102,15 @@ test('receipts: a formula entry is confirmed by the formula, whole or as Calc\'s
   assert.equal(entered({ text: '3.5' }, '3.5'), true);
   assert.equal(entered({ text: '' }, 'x'), false);
 });
+
+test('a one-column tree\'s grid offers a cell ref it has (Geany\'s symbol tree has no B7)', () => {
+  const cells: RawNode[] = Array.from({ length: 9 }, (_, r) => ({ id: `g#${r}`, role: 'cell', name: `symbol${r}`, states: [], actions: ['select'], cell: { row: r, col: 0 } }));
+  const root: RawNode = { id: 'win', role: 'window', name: 'geany', states: [], actions: [], children: [
+    { id: 'g', role: 'tree', name: 'Symbols', states: [], actions: [], table: { rows: 9, cols: 1 }, children: cells },
+  ] };
+  const snap = buildSnapshot({ window: { ...WIN, title: 'geany' }, root }, new RefTable());
+  const hint = /act on a cell: ref=(e\d+):(\w+)/.exec(snap.text);
+  assert.ok(hint?.[2], snap.text);
+  assert.notEqual(hint[2], 'B7', snap.text);
+  assert.equal(parseAddress(hint[2])?.col, 0, snap.text);
+});

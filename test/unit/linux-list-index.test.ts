@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { A11yBus } from '../../src/drivers/linux/bus.js';
+import type { A11yBus } from '../../src/drivers/linux/bus.js';
+import { busAnswering, type Msg } from './fake-bus.js';
 import { findInList, noteListChange, watchListChanges } from '../../src/drivers/linux/listfind.js';
 
 const APP = ':1.9';
 
-interface Msg { destination: string; path: string; interface: string; member: string; body: unknown[] }
 
 /** A list of `labels.length` rows "/rowI", each holding the label "/labelI" (the array can be edited). */
 function fakeList(labels: string[], path: string): { bus: A11yBus; reads: () => number } {
@@ -34,12 +34,7 @@ function fakeList(labels: string[], path: string): { bus: A11yBus; reads: () => 
     if (label && m.member === 'Get' && m.body[1] === 'Name') return [{ value: labels[Number(label[1])] ?? '' }];
     throw Object.assign(new Error(`no ${m.member} on ${m.path}`), { type: 'org.freedesktop.DBus.Error.UnknownMethod' });
   };
-  const messageBus = {
-    call: (m: Msg) => { try { return Promise.resolve({ body: answer(m) }); } catch (e) { return Promise.reject(e); } },
-    disconnect: () => undefined,
-  };
-  const bus = new (A11yBus as unknown as new (b: unknown, address: string) => A11yBus)(messageBus, 'fake');
-  bus.p2p = false;
+  const bus = busAnswering(answer);
   return { bus, reads: () => reads };
 }
 

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { A11yBus } from '../../src/drivers/linux/bus.js';
+import { busAnswering, type Msg } from './fake-bus.js';
 import { findInList } from '../../src/drivers/linux/listfind.js';
 import { sliceRows, viewportOf } from '../../src/drivers/linux/visible.js';
 import type { RawNode } from '../../src/engine/node.js';
@@ -14,7 +15,6 @@ const APP = ':1.7';
 const ROWS = 600;
 const ROLE = { table: 55, cell: 56 };
 
-interface Msg { destination: string; path: string; interface: string; member: string; body: unknown[] }
 
 /** A page-like table of ROWS rows × 3 columns: number, subject, and the row's action cell. */
 function fakeTable(): A11yBus {
@@ -39,12 +39,7 @@ function fakeTable(): A11yBus {
       default: throw Object.assign(new Error('no such method'), { type: 'org.freedesktop.DBus.Error.UnknownMethod' });
     }
   };
-  const messageBus = {
-    call: (m: Msg) => { try { return Promise.resolve({ body: answer(m) }); } catch (e) { return Promise.reject(e); } },
-    disconnect: () => undefined,
-  };
-  const bus = new (A11yBus as unknown as new (b: unknown, address: string) => A11yBus)(messageBus, 'fake');
-  bus.p2p = false;
+  const bus = busAnswering(answer);
   return bus;
 }
 

@@ -359,7 +359,10 @@ export async function annotateCells(bus: A11yBus, info: ElementInfo, node: RawNo
     if (!size) return;
     node.table = size;
   }
-  const indexOf = new Map(info.children.map((c, i) => [handleOf(c), i]));
+  // The children read may be the rows on screen of a longer list: a child's index in the table counts from the
+  // slice's start, or row 257 on screen after a scroll would be numbered by its place on screen (A2).
+  const start = info.childStart ?? 0;
+  const indexOf = new Map(info.children.map((c, i) => [handleOf(c), start + i]));
   await Promise.all(node.children.map(async (child) => {
     // Web tables (Chromium) hold their cells in row children: each cell says its place (TableCell.Position).
     if (child.role === 'row') {
