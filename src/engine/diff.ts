@@ -22,24 +22,43 @@ const OPPOSITE: Partial<Record<State, string>> = {
   collapsed: 'expanded', pressed: 'unpressed', mixed: '(not mixed)', busy: '(not busy)', modal: '(not modal)',
 };
 
-/** Siblings with one same state change from which the diff prints one line for them all. */
-const FOLD_SIBLINGS = 20;
+/**
+ * Elements of one role with one same state change from which the diff prints one line for them all, wherever
+ * they sit: gnumeric's edit line flipped ~40 toolbar buttons to enabled with each keystroke (~600 tokens of
+ * diff), Calc's sheet turned hundreds of cells editable, and the change that mattered drowned.
+ */
+const FOLD_LIKE = 5;
+/** Names a folded line lists one by one; more read as first … last. */
+const FOLD_NAMES = 6;
+/** Tokens of grid rows an added grid shows in a diff (a new sheet: observe shows the rest). */
+const DIFF_GRID_TOKENS = 400;
 
 const opposite = (s: State): string => OPPOSITE[s] ?? `(not ${s})`;
 
-/** Shows where two long values differ: the context around the first difference, both sides cut alike. */
-function valuePair(a: string, b: string): [string, string] {
+/** Characters of the new value a long change shows from its first difference on (a terminal's new output). */
+const NEW_TEXT_CHARS = 240;
+
+/** A value without the blank lines that end it (a terminal's screen reads 20+ empty rows after its prompt). */
+const withoutBlankTail = (s: string): string => s.replace(/\s*\n\s*$/u, '');
+
+/**
+ * Shows where two long values differ: the context around the first difference, the old side cut short and the
+ * new side longer (what appeared: a command's output). Trailing blank lines are left out of both, unless they
+ * are the whole change (a line break typed at the end).
+ */
+function valuePair(rawA: string, rawB: string): [string, string] {
+  const [a, b] = withoutBlankTail(rawA) === withoutBlankTail(rawB) ? [rawA, rawB] : [withoutBlankTail(rawA), withoutBlankTail(rawB)];
   if (a.length <= MAX_VALUE_CHARS && b.length <= MAX_VALUE_CHARS) return [quote(a, MAX_VALUE_CHARS), quote(b, MAX_VALUE_CHARS)];
   let p = 0;
   while (p < a.length && p < b.length && a[p] === b[p]) p++;
   const start = Math.max(0, p - 30);
-  const show = (s: string): string => {
+  const show = (s: string, chars: number): string => {
     const head = start > 0 ? '…' : '';
-    const part = s.slice(start, start + 60);
-    const tail = start + 60 < s.length ? `…(${compactCount(s.length)})` : '';
+    const part = s.slice(start, start + chars);
+    const tail = start + chars < s.length ? `…(${compactCount(s.length)})` : '';
     return `"${head}${escapeText(part)}${tail}"`;
   };
-  return [show(a), show(b)];
+  return [show(a, 60), show(b, NEW_TEXT_CHARS)];
 }
 
 function stateChanges(before: readonly State[], after: readonly State[]): string[] {
@@ -84,12 +103,22 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
   const changes: string[] = [];
 
   // Added: an element whose parent is also new is printed under it, indented relative to the added top.
+  // A new grid (a sheet, a web table) reads as a grid block, as in observe: its cells are not lines of their own
+  // (a click on Calc's "Calc Spreadsheet" gave ~470 `+ cell` lines).
   const addedDepth = new Map<string, number>();
+  const inNewGrid = new Set<string>();
   for (const l of after.elements) {
     if (old.has(l.ref)) continue;
+    if (l.parent !== undefined && inNewGrid.has(l.parent)) { inNewGrid.add(l.ref); continue; }
     const parentRel = l.parent !== undefined ? addedDepth.get(l.parent) : undefined;
     const rel = parentRel === undefined ? 0 : parentRel + 1;
     addedDepth.set(l.ref, rel);
+    if (l.grid) {
+      inNewGrid.add(l.ref);
+      const g = l.grid(DIFF_GRID_TOKENS);
+      changes.push(`+ ${'  '.repeat(rel)}${l.text} ${g.summary}`, ...g.rows.map((r) => `+ ${'  '.repeat(rel + 1)}${r}`));
+      continue;
+    }
     changes.push(`+ ${'  '.repeat(rel)}${l.text}`);
   }
 
@@ -124,7 +153,7 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
     if (!c) continue;
     const states = stateChanges(a.states, b.states).join(', ');
     if (a.name !== b.name || (a.value ?? '') !== (b.value ?? '') || !states) { changed.push({ line: c, b }); continue; }
-    const key = `${b.parent ?? ''}\u0000${b.role}\u0000${states}`;
+    const key = `${b.role}\u0000${states}`;
     changed.push({ line: c, b, key, states });
     const g = groups.get(key);
     if (g) g.push(b); else groups.set(key, [b]);
@@ -132,12 +161,14 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
   const label = (l: SnapshotLine): string => `[${l.ref}]${l.name ? ` ${quote(l.name, MAX_NAME_CHARS)}` : ''}`;
   for (const c of changed) {
     const group = c.key !== undefined ? groups.get(c.key) : undefined;
-    if (!group || group.length < FOLD_SIBLINGS) { changes.push(c.line); continue; }
+    if (!group || group.length < FOLD_LIKE) { changes.push(c.line); continue; }
     if (group[0] !== c.b) continue;
-    const parent = c.b.parent !== undefined ? now.get(c.b.parent) : undefined;
+    // "of [e3] table" when they share a parent; their names one by one when few, else the first and the last.
+    const parent = group.every((g) => g.parent === c.b.parent) && c.b.parent !== undefined ? now.get(c.b.parent) : undefined;
     const last = group[group.length - 1] ?? c.b;
     const of = parent ? ` of [${parent.ref}] ${parent.role}${parent.name ? ` ${quote(parent.name, MAX_NAME_CHARS)}` : ''}` : '';
-    changes.push(`~ ${group.length} ${c.b.role}s${of} (${label(c.b)} … ${label(last)}) ${c.states ?? ''}`);
+    const names = group.length <= FOLD_NAMES ? group.map(label).join(', ') : `${label(c.b)} … ${label(last)}`;
+    changes.push(`~ ${group.length} ${c.b.role}s${of} (${names}) ${c.states ?? ''}`);
   }
 
   const lines = changes.length > max ? [...changes.slice(0, max), `… ${changes.length - max} more changes`] : changes;

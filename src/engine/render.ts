@@ -38,6 +38,11 @@ export interface SnapshotLine {
   text: string;
   /** A spreadsheet cell's formula (its value is the computed result), see grid.ts. */
   formula?: string;
+  /**
+   * A table shown as a grid: its summary and rows within a token allowance, as observe prints them (a diff
+   * prints a new grid this way). Not enumerable: a saved snapshot keeps only data.
+   */
+  readonly grid?: (tokens: number) => { summary: string; rows: string[] };
 }
 
 /** Options of `render`. */

@@ -1,9 +1,9 @@
-import { renderWithinBudget } from './budget.js';
+import { estimateTokens, renderWithinBudget } from './budget.js';
 import { distill, findByRef, walkDistilled, type DistilledNode } from './distill.js';
 import { countNodes, type RawNode, type WindowInfo } from './node.js';
 import { redactTree } from './redact.js';
 import type { RefTable } from './refs.js';
-import { addressOfCell, cellLine, isGrid } from './grid.js';
+import { addressOfCell, cellLine, isGrid, renderGrid } from './grid.js';
 import { renderedStates, renderLine, type SnapshotLine } from './render.js';
 
 export type { SnapshotLine } from './render.js';
@@ -104,6 +104,10 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
     if (cell) line.name = addressOfCell(cell); else if (n.name !== undefined) line.name = n.name;
     if (cell?.description) line.formula = cell.description;
     if (n.value !== undefined) line.value = n.value;
+    if (isGrid(n)) {
+      const grid = (tokens: number): { summary: string; rows: string[] } => { const g = renderGrid(n, estimateTokens, tokens); return { summary: g.summary, rows: g.rows }; };
+      Object.defineProperty(line, 'grid', { value: grid, enumerable: false });
+    }
     out.push(line);
     parents.push(line.ref);
     // Cells are a grid's children, or its rows' children (web tables).

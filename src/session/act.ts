@@ -63,6 +63,12 @@ export interface ActOutcome {
   closedWindows: WindowInfo[];
   /** Popup windows whose content the diff already shows. */
   popups?: WindowInfo[];
+  /** The window that took the focus back when the target closed (a dialog): the diff is that window's. */
+  refocused?: WindowInfo;
+  /** The app did not answer the re-read after the act (busy): its effect was not read. */
+  busy?: boolean;
+  /** New windows listed by title only: their app did not answer. */
+  unread?: WindowInfo[];
   settle?: { settled: boolean; events: number; ms: number };
   /** A fresh local snapshot when a ref was stale. */
   freshSnapshot?: Snapshot;
@@ -224,8 +230,18 @@ async function observeEffects(session: Session, receipts: ActionReceipt[], windo
   out.window = window;
 
   const effects = await collectEffects(session, window, windowsBefore, settleOpts);
-  Object.assign(out, { diff: effects.diff, newWindows: effects.newWindows, closedWindows: effects.closedWindows, popups: effects.popups, settle: effects.settle });
+  Object.assign(out, { diff: effects.diff, newWindows: effects.newWindows, closedWindows: effects.closedWindows, popups: effects.popups, settle: effects.settle,
+    ...(effects.refocused ? { refocused: effects.refocused } : {}), ...(effects.busy ? { busy: true } : {}), ...(effects.unread ? { unread: effects.unread } : {}) });
   if (effects.after) verifyReceipts(receipts, effects.before, effects.after, (ref) => session.refs.lookup(ref)?.id);
+  // A click whose window changed had a visible effect, when it is the one act of the call the change can be
+  // laid to (kcalc's display turning to "42" stayed `unknown`): the diff below is what it did.
+  const open = receipts.filter((r) => r.status === 'unknown');
+  const changed = effects.diff.some((l) => !l.startsWith('focus:'));
+  if (open.length === 1 && changed && !effects.refocused && (open[0]!.op === 'click' || open[0]!.op === 'double_click')) {
+    open[0]!.status = 'confirmed';
+    open[0]!.detail += '; the window changed (the diff below)';
+  }
+  if (effects.busy) for (const r of open) if (r.status === 'unknown') r.detail += '; then the app stopped answering (busy), so its effect was not read: observe again in a moment, do not repeat the act';
   // A click that opened or closed a window had a visible effect.
   for (const r of receipts) {
     if (r.status === 'unknown' && (r.op === 'click' || r.op === 'double_click' || r.op === 'expand') && (out.newWindows.length || out.closedWindows.length || out.popups?.length)) {

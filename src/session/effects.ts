@@ -9,6 +9,9 @@ import { diffSnapshots } from '../engine/diff.js';
 import { isComputerUseError } from '../protocol/errors.js';
 import type { Session, SettleOptions } from './session.js';
 
+/** The re-read that found the app busy. */
+const BUSY = Symbol('busy');
+
 /** Open windows by id. */
 export async function openWindows(session: Session): Promise<Map<string, WindowInfo>> {
   const out = new Map<string, WindowInfo>();
@@ -22,6 +25,12 @@ export interface Effects {
   closedWindows: WindowInfo[];
   /** New windows whose content already shows in the target window's diff. */
   popups: WindowInfo[];
+  /** The window that took the focus back when the target closed; `diff` is then its diff. */
+  refocused?: WindowInfo;
+  /** The target's app did not answer the re-read (busy: a modal dialog it is running, a long job). */
+  busy?: boolean;
+  /** New windows that could not be read (their app is busy): listed by title, without content. */
+  unread?: WindowInfo[];
   settle: { settled: boolean; events: number; ms: number };
   before?: Snapshot;
   after?: Snapshot;
@@ -39,21 +48,34 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
     session.readWindow(window).catch((e) => {
       // A target that became hidden (e.g. it now shows an authentication dialog) is not read either.
       if (isComputerUseError(e, 'window_not_found') || isComputerUseError(e, 'stale_ref') || isComputerUseError(e, 'denied_by_policy')) return null;
+      // Dispatched, then the app stopped answering (claws-mail's Compose ran a modal spell check): the act may
+      // have worked, so the receipt stays unknown with what can be seen, never a bare timeout that invites a retry.
+      if (isComputerUseError(e, 'timeout')) return BUSY;
       throw e;
     }),
   ]);
   const fx: Effects = { diff: [], newWindows: [], closedWindows: [], popups: [], settle: settled };
+  if (raw === BUSY) fx.busy = true;
   const before = session.last.get(window.id);
   if (before) fx.before = before;
   const still = after.get(window.id);
   if (still) {
-    if (raw) {
+    if (raw && raw !== BUSY) {
       const { full } = session.snapshotOf(raw);
       fx.after = full;
       if (before) fx.diff = diffSnapshots(before, full).lines;
     }
   } else {
     fx.closedWindows.push(window);
+    // A dialog that closed hands the focus back to a window the model saw: its diff is what the dialog did
+    // (gedit's title after Save As read "(no visible change in the window)").
+    const back = refocusedWindow(session, window, after, windowsBefore);
+    const seen = back ? session.last.get(back.id) : undefined;
+    const raw2 = back && seen ? await session.readWindow(back).catch(() => null) : null;
+    if (back && seen && raw2) {
+      fx.refocused = raw2.window;
+      fx.diff = diffSnapshots(seen, session.snapshotOf(raw2).full).lines;
+    }
   }
   // Handles already shown in the target window: a popup window holding the same menu (GTK3 combo boxes)
   // is reported as a window without repeating its content.
@@ -63,7 +85,7 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
     // A denied app's window is reported without its title or content (denied means unseen).
     if (session.hidden(w)) { fx.diff.push('(a window of a denied app appeared; computer-use may not read it)'); continue; }
     const raw = await session.readWindow(w).catch(() => null);
-    if (!raw) continue;
+    if (!raw) { (fx.unread ??= []).push(w); continue; }
     const inner: string[] = [];
     walk(raw.root, (n) => { if (n !== raw.root) inner.push(n.id); });
     if (inner.length > 0 && inner.every((h) => shown.has(h))) { fx.popups.push(raw.window); continue; }
@@ -71,6 +93,16 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
   }
   for (const [id, w] of windowsBefore) if (!after.has(id) && id !== window.id && w.pid === window.pid) fx.closedWindows.push(w);
   return fx;
+}
+
+/**
+ * The window that has the focus after `closed` closed, when the model has seen it: the app's focused window, else
+ * its one other window that was open before. Never a window hidden from reads.
+ */
+function refocusedWindow(session: Session, closed: WindowInfo, now: Map<string, WindowInfo>, before: Map<string, WindowInfo>): WindowInfo | undefined {
+  const seen = [...now.values()].filter((w) => w.id !== closed.id && before.has(w.id) && session.last.has(w.id) && !session.hidden(w));
+  const mine = seen.filter((w) => w.pid === closed.pid);
+  return mine.find((w) => w.focused) ?? seen.find((w) => w.focused) ?? (mine.length === 1 ? mine[0] : undefined);
 }
 
 /**

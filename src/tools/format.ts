@@ -55,14 +55,19 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
     // The detail and the error's message carry driver and app text (engine/escape.ts): one line each.
     lines.push(`${head} ${r.op} ${r.ref} · ${r.status === 'failed' || r.status === 'rejected' ? `${code} ${escapeLine(r.error?.message ?? r.detail)}`.trim() : `${r.status} (${escapeLine(r.detail)})`}`);
   }
+  // A closed dialog first, then what it did to the window that took the focus back.
+  for (const w of o.refocused ? o.closedWindows : []) lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);
+  if (o.refocused) lines.push(`[${table.refOf(o.refocused)}] ${o.refocused.role} ${quoteText(redactText(o.refocused.title))} has the focus back${o.diff.length ? ':' : ' (no visible change in it)'}`);
   lines.push(...o.diff);
-  if (o.receipts.some((r) => r.status === 'confirmed' || r.status === 'unknown') && o.diff.length === 0 && !o.newWindows.length) lines.push('(no visible change in the window)');
+  if (o.busy) lines.push('(the app is busy: it did not answer after the act, so the window was not read again)');
+  else if (!o.refocused && o.receipts.some((r) => r.status === 'confirmed' || r.status === 'unknown') && o.diff.length === 0 && !o.newWindows.length && !o.unread?.length) lines.push('(no visible change in the window)');
   for (const w of o.popups ?? []) lines.push(`popup window [${table.refOf(w)}] opened (its items are the + lines above)`);
-  for (const w of o.closedWindows) lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);
+  for (const w of o.refocused ? [] : o.closedWindows) lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);
   for (const n of o.newWindows) {
     lines.push(`new window [${table.refOf(n.window)}] ${n.window.role} ${quoteText(redactText(n.window.title))}:`);
     lines.push(n.snapshot.text);
   }
+  for (const w of o.unread ?? []) lines.push(`new window [${table.refOf(w)}] ${w.role} ${quoteText(redactText(w.title))} (not read: its app is busy; observe it in a moment)`);
   if (o.freshSnapshot) { lines.push('fresh snapshot:'); lines.push(o.freshSnapshot.text); }
   if (o.settle && !o.settle.settled) lines.push(`(still changing after ${o.settle.ms} ms; observe again if needed, or wait longer next time with settle.timeoutMs)`);
   return lines.join('\n');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { diffSnapshots } from '../../src/engine/diff.js';
+import { escapeText } from '../../src/engine/escape.js';
 import type { RawNode } from '../../src/engine/node.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { buildSnapshot, type Snapshot } from '../../src/engine/snapshot.js';
@@ -45,10 +46,11 @@ test('value and name changes; long values show where they differ', () => {
     byId(f.root, 24).value = `${GEDIT_TEXT.slice(0, 700)}X${GEDIT_TEXT.slice(700)}`;
     byId(f.root, 29).name = 'Ln 1, Col 13';
   });
-  const ctx = (s: string): string => `"…${s.slice(670, 730)}…(1.5k)"`;
+  // The old side 60 characters around the change, the new side 240 (what appeared).
+  const ctx = (s: string, n: number): string => `"…${escapeText(s.slice(670, 670 + n))}…(1.5k)"`;
   const after = `${GEDIT_TEXT.slice(0, 700)}X${GEDIT_TEXT.slice(700)}`;
   assert.deepEqual(diffSnapshots(a, b).lines, [
-    `~ [e11] document "Text view" value ${ctx(GEDIT_TEXT)} → ${ctx(after)}`,
+    `~ [e11] document "Text view" value ${ctx(GEDIT_TEXT, 60)} → ${ctx(after, 240)}`,
     '~ [e13] label name "Ln 1, Col 12" → "Ln 1, Col 13"',
   ]);
   const [c, d] = around(widgetFactory, (f) => {
@@ -174,4 +176,63 @@ test('many siblings with one same state change read as one line, and the other c
   // A few rows selected still read one by one (which rows matters).
   const [c, d] = around(make, (f) => { for (let i = 0; i < 3; i++) byId(f.root, 100 + i).states = ['selected']; });
   assert.equal(diffSnapshots(c, d).lines.length, 3);
+});
+
+test('a terminal\'s diff leaves out the blank rows after its prompt and shows the new output, not 60 characters of it', () => {
+  const screen = (text: string): Fixture => ({
+    window: { id: 'w', title: 'Terminal', app: 'xfce4-terminal', pid: 1, role: 'window', focused: true },
+    root: n(':1.1', 1, 'window', { name: 'Terminal' }, [n(':1.1', 2, 'document', { name: 'Terminal', value: `${text}${'\n'.repeat(24)}` })]),
+  });
+  const prompt = `${'user@host:~$ echo warmup\nwarmup\n'.repeat(3)}user@host:~$ `;
+  const output = Array.from({ length: 8 }, (_, i) => `file-${i}.txt`).join('\n');
+  const t = new RefTable();
+  const a = buildSnapshot(screen(prompt), t);
+  const b = buildSnapshot(screen(`${prompt}ls\n${output}\nuser@host:~$ `), t);
+  const [line] = diffSnapshots(a, b).lines;
+  assert.ok(line !== undefined);
+  assert.doesNotMatch(line, /(\\n){3}/, 'no run of blank rows');
+  assert.match(line, /file-7\.txt\\nuser@host:~\$"$/, 'the whole new output, up to the new prompt');
+  // A line break typed at the end of a text is the change itself: it is shown.
+  const c = buildSnapshot(screen('abc'), t);
+  const e = buildSnapshot({ ...screen('abc'), root: n(':1.1', 1, 'window', { name: 'Terminal' }, [n(':1.1', 2, 'document', { name: 'Terminal', value: 'abc\n' })]) }, t);
+  assert.ok(diffSnapshots(c, e).lines.some((l) => l.includes('value')), diffSnapshots(c, e).lines.join('\n'));
+});
+
+test('like changes fold into one line wherever they sit: 40 toolbar buttons turning enabled across 4 toolbars', () => {
+  const make = (): Fixture => ({
+    window: { id: 'w', title: 'gnumeric', app: 'gnumeric', pid: 1, role: 'window', focused: true },
+    root: n(':1.1', 1, 'window', { name: 'Book1' }, [
+      n(':1.1', 2, 'textbox', { name: 'Edit line', value: '4', states: ['editable', 'focused'] }),
+      ...Array.from({ length: 4 }, (_, t) => n(':1.1', 10 + t, 'toolbar', { name: `Bar ${t}` },
+        Array.from({ length: 10 }, (_, i) => n(':1.1', 100 + t * 10 + i, 'button', { name: `Tool ${t}.${i}`, states: ['disabled'] })))),
+      ...Array.from({ length: 3 }, (_, i) => n(':1.1', 300 + i, 'checkbox', { name: `Opt ${i}` })),
+    ]),
+  });
+  const [a, b] = around(make, (f) => {
+    byId(f.root, 2).value = '42';
+    for (let i = 0; i < 40; i++) byId(f.root, 100 + i).states = [];
+    for (let i = 0; i < 3; i++) byId(f.root, 300 + i).states = ['checked'];
+  });
+  assert.deepEqual(diffSnapshots(a, b).lines, [
+    '~ [e2] textbox "Edit line" value "4" → "42"',
+    '~ 40 buttons ([e4] "Tool 0.0" … [e46] "Tool 3.9") disabled → enabled',
+    '~ [e47] checkbox "Opt 0" unchecked → checked',
+    '~ [e48] checkbox "Opt 1" unchecked → checked',
+    '~ [e49] checkbox "Opt 2" unchecked → checked',
+  ]);
+});
+
+test('a new grid reads as a grid block, as in observe, not one + line per cell', () => {
+  const make = (): Fixture => ({
+    window: { id: 'w', title: 'Start Center', app: 'soffice', pid: 1, role: 'window', focused: true },
+    root: n(':1.1', 1, 'window', { name: 'LibreOffice' }, [n(':1.1', 2, 'button', { name: 'Calc Spreadsheet' })]),
+  });
+  const [a, b] = around(make, (f) => {
+    f.root.children = [n(':1.1', 3, 'table', { name: 'Sheet1', table: { rows: 1_048_576, cols: 1024 } },
+      Array.from({ length: 470 }, (_, i) => n(':1.1', 1000 + i, 'cell', { name: '', value: i === 0 ? 'x' : '', cell: { row: Math.floor(i / 10), col: i % 10 } })))];
+  });
+  const lines = diffSnapshots(a, b).lines;
+  assert.ok(lines.length < 12, lines.join('\n'));
+  assert.match(lines[0] ?? '', /^\+ \[e\d+\] table "Sheet1" .*act on a cell: ref=e\d+:B7/);
+  assert.ok(!lines.some((l) => /^\+ +\[e\d+\] cell/.test(l)), lines.join('\n'));
 });

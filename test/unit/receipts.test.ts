@@ -1,0 +1,111 @@
+/**
+ * Receipts that showed what happened, through the in-memory fake driver shaped like the apps of the trial: a
+ * dialog that closes hands the focus back to a window whose diff is the effect (gedit's title after Save As); a
+ * click whose window changed is confirmed by that diff (kcalc's display); an app that turns busy after the act
+ * (claws-mail's Compose with a modal spell check) gives `unknown` and the new window, not a bare timeout.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Device } from '../../src/devices/manager.js';
+import { FakeDriver, type FakeWindow } from '../../src/drivers/fake/driver.js';
+import type { Handlers } from '../../src/protocol/peer.js';
+import { ComputerUseError } from '../../src/protocol/errors.js';
+import { Session } from '../../src/session/session.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { runTool } from '../../src/tools/tool.js';
+import { n } from '../fixtures/engine/build.js';
+
+/** A driver whose app stops answering reads once `busy` is set (the Linux driver's "the app is busy"). */
+class BusyFake extends FakeDriver {
+  busy = false;
+  override handlers(): Handlers {
+    const h = super.handlers();
+    const read = h['tree.snapshot']!;
+    return { ...h, 'tree.snapshot': (p, ctx) => {
+      if (this.busy) throw new ComputerUseError('timeout', 'the app is busy (not answering); try again in a moment');
+      return read(p, ctx);
+    } } as Handlers;
+  }
+}
+
+function setup(windows: FakeWindow[], fake: FakeDriver = new FakeDriver()) {
+  fake.windows.push(...windows);
+  const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
+  const call = async (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+  return { fake, session, call };
+}
+
+const refOf = (text: string, pattern: RegExp): string => {
+  const line = text.split('\n').find((l) => pattern.test(l));
+  assert.ok(line, `no line matches ${pattern} in\n${text}`);
+  return /\[(e\d+)\]/.exec(line)![1]!;
+};
+
+const gedit = (title: string, focused: boolean): FakeWindow => ({
+  info: { id: 'w-main', title, app: 'gedit', pid: 700, role: 'window', focused },
+  root: n(':1.7', 1, 'window', { name: title }, [n(':1.7', 2, 'document', { name: 'Text view', value: 'hello', states: ['editable', 'multiline'] })]),
+});
+
+test('Save As closes: the receipt shows the diff of the window that takes the focus back (its new title)', async () => {
+  const dialog: FakeWindow = {
+    info: { id: 'w-dlg', title: 'Save As', app: 'gedit', pid: 700, role: 'dialog', focused: true },
+    root: n(':1.7', 10, 'dialog', { name: 'Save As' }, [n(':1.7', 11, 'textbox', { name: 'Name', value: 'note.txt', states: ['editable'] }), n(':1.7', 12, 'button', { name: 'Save' })]),
+  };
+  const { fake, session, call } = setup([gedit('Untitled Document 1 - gedit', false), dialog]);
+  await call('computer_observe', { app: 'gedit', window: 'w1' });
+  const d = (await call('computer_observe', { window: 'w2' })).text;
+  fake.onAct = () => {
+    fake.windows.splice(fake.windows.findIndex((w) => w.info.id === 'w-dlg'), 1);
+    const saved = gedit('note.txt (/tmp) - gedit', true);
+    fake.windows[0] = saved;
+  };
+  const save = refOf(d, /button "Save"/);
+  const r = await call('computer_act', { actions: [{ ref: save, op: 'click' }] });
+  assert.equal(r.isError, false, r.text);
+  assert.match(r.text, new RegExp(`^ok click ${save} · confirmed`, 'm'));
+  assert.doesNotMatch(r.text, /no visible change/);
+  assert.match(r.text, /^window closed: \[w2\] "Save As"$/m);
+  assert.match(r.text, /^\[w1\] window "note\.txt \(\/tmp\) - gedit" has the focus back:$/m);
+  assert.match(r.text, /^~ \[e1\] window name "Untitled Document 1 - gedit" → "note\.txt \(\/tmp\) - gedit"$/m);
+  await session.close();
+});
+
+test('a click whose window changed is confirmed by the diff (kcalc\'s display turning to "42")', async () => {
+  const kcalc: FakeWindow = {
+    info: { id: 'w-k', title: 'KCalc', app: 'kcalc', pid: 701, role: 'window', focused: true },
+    root: n(':1.8', 1, 'window', { name: 'KCalc' }, [n(':1.8', 2, 'label', { name: 'Display', value: '4' }), n(':1.8', 3, 'button', { name: '2' })]),
+  };
+  const { fake, session, call } = setup([kcalc]);
+  const s = (await call('computer_observe', { app: 'kcalc' })).text;
+  fake.onAct = () => { kcalc.root.children![0]!.value = '42'; };
+  const two = refOf(s, /button "2"/);
+  const r = await call('computer_act', { actions: [{ ref: two, op: 'click' }] });
+  assert.match(r.text, new RegExp(`^ok click ${two} · confirmed \\(fake click; the window changed \\(the diff below\\)\\)$`, 'm'), r.text);
+  assert.match(r.text, /value "4" → "42"/);
+  // Nothing changed: the click stays unknown (no effect is claimed).
+  delete fake.onAct;
+  const again = await call('computer_act', { actions: [{ ref: two, op: 'click' }] });
+  assert.match(again.text, new RegExp(`^ok click ${two} · unknown`, 'm'), again.text);
+  await session.close();
+});
+
+test('an app busy after a dispatched click answers unknown with the new window, not a bare timeout that invites a retry', async () => {
+  const mail: FakeWindow = {
+    info: { id: 'w-m', title: 'Claws Mail', app: 'claws-mail', pid: 702, role: 'window', focused: true },
+    root: n(':1.9', 1, 'window', { name: 'Claws Mail' }, [n(':1.9', 2, 'button', { name: 'Compose' })]),
+  };
+  const fake = new BusyFake();
+  const { session, call } = setup([mail], fake);
+  const s = (await call('computer_observe', { app: 'claws-mail' })).text;
+  fake.onAct = () => {
+    fake.busy = true;
+    fake.windows.push({ info: { id: 'w-spell', title: 'Spell check', app: 'claws-mail', pid: 702, role: 'dialog', focused: true }, root: n(':1.9', 50, 'dialog', { name: 'Spell check' }) });
+  };
+  const compose = refOf(s, /button "Compose"/);
+  const r = await call('computer_act', { actions: [{ ref: compose, op: 'click' }] });
+  assert.equal(r.isError, false, r.text);
+  assert.match(r.text, new RegExp(`^ok click ${compose} · unknown \\(fake click; then the app stopped answering \\(busy\\).*do not repeat the act\\)$`, 'm'));
+  assert.match(r.text, /^new window \[w2\] dialog "Spell check" \(not read: its app is busy; observe it in a moment\)$/m);
+  assert.doesNotMatch(r.text, /^error/m);
+  await session.close();
+});
