@@ -10,7 +10,9 @@ export interface DriverCommand { command: string; args: string[]; env?: Record<s
 
 /** The built-in driver entry for a platform, run with the current Node. */
 export function builtinDriver(platform: string): DriverCommand {
-  const entry = fileURLToPath(new URL(`../drivers/${platform}/main.js`, import.meta.url));
+  // Node names the platforms darwin and win32; the driver folders are macos and windows.
+  const folder = platform === 'darwin' ? 'macos' : platform === 'win32' ? 'windows' : platform;
+  const entry = fileURLToPath(new URL(`../drivers/${folder}/main.js`, import.meta.url));
   return { command: process.execPath, args: [entry] };
 }
 

@@ -6,10 +6,19 @@
  */
 import { findDesktop } from '../sandbox/sandbox.js';
 import { ttyConfirmer } from '../hosts/cli/policy-commands.js';
+import type { DeviceCheck } from './device.js';
 import { formatDoctor, runDoctor } from './doctor.js';
 
 const USAGE = 'usage: computer-use doctor [--app NAME] [--json] [--fix] | doctor --device NAME|adb[:SERIAL] [--json]\n' +
   '       computer-use doctor --conformance --driver "<command>" [--scenarios FILE] [--record FILE] [--json]\n';
+
+/** Writes a list of checks (one line each, or JSON with `head`); exit code 1 when one failed. */
+function writeChecks(out: NodeJS.WritableStream, json: boolean, head: Record<string, string>, checks: readonly DeviceCheck[]): number {
+  const ok = checks.every((c) => c.ok);
+  out.write((json ? JSON.stringify({ ...head, ok, checks }, null, 2)
+    : checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}${c.fix ? `\n     fix: ${c.fix}` : ''}`).join('\n')) + '\n');
+  return ok ? 0 : 1;
+}
 
 export async function runDoctorCommand(args: readonly string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
   if (args.includes('--conformance')) return (await import('./conformance.js')).runConformanceCommand(args, out);
@@ -40,9 +49,11 @@ export async function runDoctorCommand(args: readonly string[], out: NodeJS.Writ
       const { parseAdbUrl } = await import('../devices/adb.js');
       checks = await (await import('./phone.js')).doctorPhone(parseAdbUrl(phone === 'adb' ? 'adb:' : phone).serial);
     } else checks = await (await import('./device.js')).doctorDevice(spec!);
-    out.write((json ? JSON.stringify({ device, ok: checks.every((c) => c.ok), checks }, null, 2)
-      : checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}${c.fix ? `\n     fix: ${c.fix}` : ''}`).join('\n')) + '\n');
-    return checks.every((c) => c.ok) ? 0 : 1;
+    return writeChecks(out, json, { device }, checks);
+  }
+  // A Mac (or the fake AX library standing in for one in tests) has its own checks.
+  if (process.platform === 'darwin' || process.env['COMPUTER_USE_MACOS_AX_LIB']) {
+    return writeChecks(out, json, { platform: 'macos' }, (await import('./macos.js')).doctorMac());
   }
   // The desktop the tools would use; never start one just to diagnose.
   const desktop = await findDesktop().catch(() => null);

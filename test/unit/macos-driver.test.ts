@@ -5,8 +5,11 @@
  * the fake proves that every reference the driver was given or made was released exactly once.
  */
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
+import { builtinDriver } from '../../src/devices/stdio.js';
+import { doctorMac } from '../../src/doctor/macos.js';
 import { MacDriver } from '../../src/drivers/macos/driver.js';
 import { macHandlers, macHello } from '../../src/drivers/macos/main.js';
 import { RefTable } from '../../src/engine/refs.js';
@@ -239,4 +242,22 @@ test('Chromium and Electron are asked for their full tree (AXManualAccessibility
   d.snapshot({ window: windowOf(d, 'TextEdit').id });
   // The fixture apps do not take it (not settable): asked once each, refused, ignored.
   assert.deepEqual(fake.log().match(/refused \S+ AXManualAccessibility/g), ['refused AXApplication AXManualAccessibility', 'refused AXApplication AXManualAccessibility']);
+});
+
+test('doctor on a Mac: the permission (never prompting) and what can be read', () => {
+  const libs = { libraries: { ax: LIB, cf: LIB, proc: LIB }, messagingTimeoutS: 0.3 };
+  const ok = doctorMac(libs);
+  assert.deepEqual(ok.map((c) => [c.name, c.ok]), [['accessibility', true], ['apps', true], ['screen recording', true]]);
+  assert.match(ok[1]!.detail, /2 apps with 2 windows/);
+  fake.setTrusted(false);
+  const denied = doctorMac(libs);
+  assert.deepEqual(denied.map((c) => [c.name, c.ok]), [['accessibility', false]]);
+  assert.match(denied[0]!.fix ?? '', /System Settings › Privacy & Security › Accessibility/);
+  assert.equal(fake.prompts(), 0);
+});
+
+test('on darwin the session starts the macOS driver', () => {
+  const cmd = builtinDriver('darwin');
+  assert.match(cmd.args[0] ?? '', /drivers\/macos\/main\.js$/);
+  assert.ok(existsSync(cmd.args[0]!));
 });

@@ -1,0 +1,34 @@
+/**
+ * `computer-use doctor` on a Mac: the accessibility permission (read with AXIsProcessTrustedWithOptions(NULL),
+ * so the system prompt never appears), which app must be granted, and whether apps and windows can be read.
+ * Screen Recording is reported as not needed: the macOS driver takes no screenshots.
+ */
+import { ACCESSIBILITY_FIX, responsibleApp } from '../drivers/macos/cf.js';
+import { MacDriver, type MacDriverOptions } from '../drivers/macos/driver.js';
+import type { DeviceCheck } from './device.js';
+
+/** Runs the checks in the order a user fixes them; the app list is skipped while the permission is missing. */
+export function doctorMac(options: MacDriverOptions = {}): DeviceCheck[] {
+  const checks: DeviceCheck[] = [];
+  let driver: MacDriver;
+  try { driver = new MacDriver(options); } catch (e) {
+    checks.push({ name: 'accessibility API', ok: false, detail: `the frameworks could not be bound: ${(e as Error).message}`, fix: 'run computer-use on macOS 12 or later with Node 20+' });
+    return checks;
+  }
+  try {
+    if (!driver.trusted()) {
+      checks.push({ name: 'accessibility', ok: false, detail: `macOS does not trust ${responsibleApp()} for accessibility (asked without the system prompt)`,
+        fix: `open ${ACCESSIBILITY_FIX}, turn it on for ${responsibleApp()} (add it with + if it is not listed), then restart it` });
+      return checks;
+    }
+    checks.push({ name: 'accessibility', ok: true, detail: `${responsibleApp()} is trusted for accessibility` });
+    const apps = driver.apps();
+    const windows = apps.reduce((n, a) => n + a.windows.length, 0);
+    const busy = apps.filter((a) => a.busy).map((a) => a.name);
+    checks.push({ name: 'apps', ok: true, detail: `${apps.length} app${apps.length === 1 ? '' : 's'} with ${windows} window${windows === 1 ? '' : 's'}${busy.length ? `; not answering: ${busy.join(', ')}` : ''}` });
+    checks.push({ name: 'screen recording', ok: true, detail: 'not needed: the macOS driver takes no screenshots' });
+  } catch (e) {
+    checks.push({ name: 'apps', ok: false, detail: (e as Error).message });
+  } finally { driver.close(); }
+  return checks;
+}
