@@ -261,3 +261,16 @@ test('on darwin the session starts the macOS driver', () => {
   assert.match(cmd.args[0] ?? '', /drivers\/macos\/main\.js$/);
   assert.ok(existsSync(cmd.args[0]!));
 });
+
+test('launch: open -a with the name as one argv element, then the app\'s window; hostile names refused', async () => {
+  const calls: [string, readonly string[]][] = [];
+  const d = start({ spawner: async (file, args) => { calls.push([file, args]); } });
+  const r = await d.launch({ command: 'TextEdit', args: ['--x; rm -rf ~'], waitForWindowMs: 2000 });
+  assert.deepEqual(calls, [['/usr/bin/open', ['-a', 'TextEdit', '--args', '--x; rm -rf ~']]]);
+  assert.equal(r.pid, 4242);
+  assert.equal(r.window?.title, 'Untitled');
+  await assert.rejects(d.launch({ command: '-n /bin/sh' }), (e) => code(e) === 'invalid_params');
+  await assert.rejects(d.launch({ command: 'TextEdit', env: { DYLD_INSERT_LIBRARIES: '/tmp/x.dylib' } }), (e) => code(e) === 'unsupported');
+  assert.equal(calls.length, 1, 'nothing else was started');
+  await assert.rejects(d.launch({ command: 'Nothing', waitForWindowMs: 300 }), (e) => code(e) === 'timeout');
+});

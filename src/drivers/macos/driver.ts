@@ -10,7 +10,7 @@
 import type { AppInfo, RawNode, WindowInfo } from '../../engine/node.js';
 import type { Role } from '../../engine/role.js';
 import { ComputerUseError } from '../../protocol/errors.js';
-import type { ActParams, ActResult, KeysParams, KeysResult, SettleParams, SettleResult } from '../../protocol/methods.js';
+import type { ActParams, ActResult, KeysParams, KeysResult, LaunchParams, LaunchResult, SettleParams, SettleResult } from '../../protocol/methods.js';
 import { AX_ERROR, ACCESSIBILITY_FIX, arrayItems, axError, CfScope, readValue, responsibleApp, withScope } from './cf.js';
 import { EventHub } from './events.js';
 import { bindMacApi, librariesFrom, type CFRef, type MacApi, type MacLibraries } from './ffi.js';
@@ -18,6 +18,7 @@ import { HandleTable, type HandleEntry, type HandleTableOptions } from './handle
 import { chordEvents, textEvents, type MacKeyEvent } from './keys.js';
 import { batchNames, copyAttribute, readElement, type ElementRead } from './read.js';
 import { axOps, axRole, axStates, axText, isSecure, type AxFacts } from './roles.js';
+import { launchArgv, systemSpawner, type Spawner } from './launch.js';
 import { procIdentity, type ProcIdentity } from './proc.js';
 
 /** Options of the driver. */
@@ -28,6 +29,8 @@ export interface MacDriverOptions {
   handles?: HandleTableOptions;
   /** Run-loop pump interval for notifications (ms). */
   pumpMs?: number;
+  /** How apps.launch starts a program. */
+  spawner?: Spawner;
 }
 
 /** kCGWindowListOptionOnScreenOnly | kCGWindowListExcludeDesktopElements. */
@@ -119,6 +122,28 @@ export class MacDriver {
       apps.push({ name, id: `pid:${pid}`, ...identityFields(pid, id), windows });
     }
     return apps;
+  }
+
+  /**
+   * Starts an app (launch.ts) and waits up to `waitForWindowMs` (default 10 s) for a window of a process that
+   * was not showing one before, whose name or executable matches; an app that was already running answers with
+   * its existing window (Launch Services brings it to the front instead of starting another).
+   */
+  async launch(p: LaunchParams): Promise<LaunchResult> {
+    this.requireTrust();
+    const { file, args, name } = launchArgv(p);
+    const before = new Set(this.windowOwners().keys());
+    await (this.options.spawner ?? systemSpawner)(file, args);
+    const deadline = Date.now() + (p.waitForWindowMs ?? 10_000);
+    const matches = (a: AppInfo): boolean => a.name === name || (a.executable !== undefined && a.executable.split('/').includes(file === '/usr/bin/open' ? `${name}.app` : name)) || a.executable === file;
+    for (;;) {
+      const apps = this.apps(true).filter(matches);
+      const fresh = apps.find((a) => !before.has(a.pid) && a.windows.length) ?? apps.find((a) => a.windows.length);
+      if (fresh?.windows[0]) return { pid: fresh.pid, window: fresh.windows[0] };
+      if (p.waitForWindowMs === 0 && apps[0]) return { pid: apps[0].pid };
+      if (Date.now() >= deadline) throw new ComputerUseError('timeout', `${name} started but showed no window in time; list the apps again`);
+      await sleep(200);
+    }
   }
 
   /** The windows of one process (AXWindows), each with a handle. */

@@ -39,6 +39,7 @@ export function macHandlers(driver: MacDriver): Handlers {
       const apps = driver.apps(true);
       return { windows: apps.flatMap((a) => a.windows).filter((w) => (p.app === undefined || w.app === p.app) && (p.pid === undefined || w.pid === p.pid)) };
     },
+    'apps.launch': (p) => driver.launch(p),
     'window.activate': (p) => { driver.activate(p.window); return { ok: true }; },
     'tree.snapshot': (p) => {
       const t0 = performance.now();
