@@ -19,7 +19,7 @@ const old = hello.permissions['xdotool'] !== undefined;
 const launched = await device.call('apps.launch', { command: 'gedit', args: ['--new-window'], waitForWindowMs: 20_000 });
 const win = launched.window;
 if (!win?.bounds) throw new Error('gedit reported no window bounds');
-const expect = { pid: win.pid, ...(win.startTime !== undefined ? { startTime: win.startTime } : {}) };
+const expect = { pid: win.pid, ...(win.startToken !== undefined ? { startToken: win.startToken } : {}) };
 const letters = 'abcdefghijklmnopqrst'.split('');
 const keysParams = (): never => (old
   ? { keys: letters.join(' '), window: win.id }

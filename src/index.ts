@@ -273,7 +273,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
     entries.push({ name: spec.name, index, kind: 'connect' in spec ? 'fake' : spec.kind ?? 'ssh', ...(spec.url ? { url: spec.url } : {}), session: new Session({
       device: remote, refPrefix: devicePrefix(index), ...(statePath ? { statePath: `${statePath}.${spec.name}` } : {}),
       ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}), ...(options.settle ? { settle: options.settle } : {}),
-      gate: policyFor(spec, remote), screenshots: { allowed: options.allowScreenshots ?? settings.allowScreenshots ?? false, imageInput: options.imageInput ?? false },
+      gate: policyFor(spec), screenshots: { allowed: options.allowScreenshots ?? settings.allowScreenshots ?? false, imageInput: options.imageInput ?? false },
       // The frame and status window are drawn on the device's own screen by its driver.
       showActivity: options.showActivity ?? settings.showActivity ?? true, paused: () => controls.stopper.paused,
     }) });
@@ -333,7 +333,7 @@ function withKeptPolicy(options: ComputerOptions, kept: KeptPolicy | undefined):
 
 /** The policy of a computer from its options and the settings file. */
 function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; gate: PolicyGate; controls: PolicyControls; settings: Settings; decider: Decider | undefined;
-  policyFor: (spec: RemoteSpec, device: Device) => PolicyGate; } {
+  policyFor: (spec: RemoteSpec) => PolicyGate; } {
   const home = cuHome();
   const settingsPath = options.settingsPath ?? defaultSettingsPath();
   const { settings, warnings } = loadSettings(settingsPath);
@@ -353,15 +353,15 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
   });
   const gate = policy ?? withStop(options.gate!, stopper);
   // A device's own policy: its mode and lists on top of the session's; identity facts come from its driver
-  // (a remote pid means nothing to this machine's /proc), and no pid there is this host's.
-  const policyFor = (spec: RemoteSpec, device: Device): PolicyGate => (options.gate ? gate : new Policy({
+  // (process.identify, apps.resolveLaunch, as for the local device), and no pid there is this host's.
+  const policyFor = (spec: RemoteSpec): PolicyGate => (options.gate ? gate : new Policy({
     mode: spec.mode ?? options.mode ?? settings.mode ?? DEFAULT_MODE,
     allowApps: union(union(settings.allowApps, options.allowApps), spec.allowApps),
     allowCommands: union(settings.allowCommands, options.allowCommands),
     denyApps: union(union(settings.denyApps, options.denyApps), spec.denyApps),
     allowIrreversibleUnattended: options.allowIrreversibleUnattended ?? settings.allowIrreversibleUnattended ?? false,
     settingsPath, audit: options.auditPath ?? defaultAuditPath(), stop: stopper, device: spec.name,
-    processInfo: (pid) => device.processFacts(pid), hostPids: [], localPrograms: false,
+    hostPids: [],
     ...(options.confirmer ? { confirmer: options.confirmer } : {}), ...(decider ? { decider } : {}),
     ...(options.hostApprovesFirstUse && !settings.strictFirstUse ? { hostApprovesFirstUse: true } : {}),
   }));

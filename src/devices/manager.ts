@@ -71,7 +71,7 @@ export class Device {
   private retryAt: number | undefined;
   private closed = false;
   /** What the driver proved about the processes on the device (apps.list), by pid: the policy of a remote device reads these. */
-  private readonly facts = new Map<number, { executable?: string; startTime?: number; uid?: number }>();
+  private readonly facts = new Map<number, { executable?: string; startToken?: number; user?: number }>();
 
   constructor(private readonly options: DeviceOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 20_000;
@@ -214,7 +214,6 @@ export class Device {
     const changing = isActing(method);
     try {
       const pending = request(method, params, timeoutMs, signal, changing ? STOP_DRAIN_MS : 0);
-      if (method === 'apps.list') void pending.then((r) => { this.remember(r); }, () => undefined);
       if (!signal || changing) return await pending;
       pending.catch(() => undefined);
       let onAbort: (() => void) | undefined;
@@ -242,20 +241,6 @@ export class Device {
         throw new ComputerUseError('driver_unavailable', `${e.message} It will be restarted on the next call.${tail ? `\n${tail.slice(-500)}` : ''}`, { linkDropped: true });
       }
       throw e;
-    }
-  }
-
-  /**
-   * Identity facts of a process on this device as its driver reported them in the last apps.list (issue 12: a
-   * remote pid means nothing to this machine's /proc). Undefined for a pid not listed.
-   */
-  processFacts(pid: number): { executable?: string; startTime?: number; uid?: number } | undefined { return this.facts.get(pid); }
-
-  private remember(result: unknown): void {
-    const apps = (result as { apps?: { pid: number; executable?: string; startTime?: number; uid?: number }[] }).apps ?? [];
-    this.facts.clear();
-    for (const a of apps) {
-      this.facts.set(a.pid, { ...(a.executable ? { executable: a.executable } : {}), ...(a.startTime !== undefined ? { startTime: a.startTime } : {}), ...(a.uid !== undefined ? { uid: a.uid } : {}) });
     }
   }
 

@@ -11,7 +11,7 @@ export interface Fingerprint {
   /** Native id of the window root the element belongs to. */
   window: string;
   pid: number;
-  startTime?: number;
+  startToken?: string;
   role: Role;
   name?: string;
   stableId?: string;
@@ -195,7 +195,7 @@ export class RefTable {
       const k = key(window.id, node.id);
       const fingerprint: Fingerprint = { window: window.id, pid: window.pid, role: node.role, index: node.index,
         path: node.path, context: node.context ?? '' };
-      if (window.startTime !== undefined) fingerprint.startTime = window.startTime;
+      if (window.startToken !== undefined) fingerprint.startToken = window.startToken;
       if (node.name !== undefined) fingerprint.name = node.name;
       if (node.stableId !== undefined) fingerprint.stableId = node.stableId;
       const repeated = (counts.get(lookAlike(node)) ?? 0) > 1;
@@ -214,7 +214,7 @@ export class RefTable {
       // What the row holds must not have changed under it either, unless it is being typed into (focused).
       const holding = holdingOf(node, alike);
       const same = old !== undefined && old.fingerprint.role === node.role && old.fingerprint.pid === window.pid
-        && old.fingerprint.startTime === window.startTime && !out.has(ref ?? '') && sameRow && sameHolding(old.fingerprint, holding);
+        && old.fingerprint.startToken === window.startToken && !out.has(ref ?? '') && sameRow && sameHolding(old.fingerprint, holding);
       if (same) {
         out.set(ref as string, node);
         placed.push({ node, fingerprint, ref });
@@ -249,7 +249,7 @@ export class RefTable {
    * side are paired by their index in the parent; anything still ambiguous gets a new ref (never a guess).
    */
   private inheritRefs(window: string, placed: Placed[], present: Set<string>, taken: Map<string, DistilledNode>, raw?: RawPresence): void {
-    const sig = (f: Fingerprint): string => [f.pid, f.startTime ?? '', f.role, f.name ?? '', f.stableId ?? '', f.path, f.context ?? ''].join('\u0001');
+    const sig = (f: Fingerprint): string => [f.pid, f.startToken ?? '', f.role, f.name ?? '', f.stableId ?? '', f.path, f.context ?? ''].join('\u0001');
     const orphans = new Map<string, Placed[]>();
     for (const p of placed) {
       if (p.ref !== undefined) continue;
@@ -337,7 +337,7 @@ export class RefTable {
     const e = this.entries.get(ref);
     if (e === undefined) return { missing: true };
     const fp = e.fingerprint;
-    if (window !== undefined && (window.id !== fp.window || window.pid !== fp.pid || window.startTime !== fp.startTime)) {
+    if (window !== undefined && (window.id !== fp.window || window.pid !== fp.pid || window.startToken !== fp.startToken)) {
       return { missing: true };
     }
     const fresh = redactTree(freshRawTree);

@@ -130,6 +130,11 @@ export function takeHostFlags(host: Host, args: string[]): { raw: Raw; rest: str
   return { raw, rest };
 }
 
+/** True for a host flag that takes no value (`--flag` alone), so the word after it is not its value. */
+export function isBooleanHostFlag(host: Host, flag: string): boolean {
+  return HOST_OPTIONS.some((o) => o.flag === flag && o.hosts.includes(host) && o.kind === 'boolean');
+}
+
 /** `computer-use mcp` (and `panel`) options; throws on a value it cannot use (an unknown mode, desktop or driver). */
 export function mcpOptionsFrom(args: string[], env: NodeJS.ProcessEnv = process.env): McpServerOptions {
   return resolve('mcp', takeHostFlags('mcp', args).raw, env);

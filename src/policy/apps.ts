@@ -13,14 +13,34 @@
  */
 import { realpathSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { procInfo, type ProcessInfo } from '../common/proc.js';
+import { procInfo } from '../common/proc.js';
+import type { IdentifyResult, ResolveLaunchResult } from '../protocol/identity.js';
 import { foldings, normalizeText, sameSkeleton } from './confusables.js';
 import { showsPanel } from './panel-marker.js';
 
-export { procInfo, type ProcessInfo };
+/**
+ * What the device's driver proves about a process (`process.identify`, protocol/identity.ts), as the policy
+ * reads it: the policy never reads /proc itself, so a local and a remote device take the same route.
+ */
+export type ProcessFacts = Omit<IdentifyResult, 'pid' | 'argv' | 'content'> & { cmdline?: string[]; sameAs?: string[] };
+/** What the device's driver says a launch will run (`apps.resolveLaunch`). */
+export type LaunchFacts = ResolveLaunchResult;
 
-/** The pids of this process and its ancestors (the agent host, its terminal), without init. */
-export function ancestorPids(info: (pid: number) => ProcessInfo | undefined = procInfo): number[] {
+/** The facts of an `process.identify` answer, in the policy's terms. */
+export function factsOfIdentify(r: IdentifyResult): ProcessFacts {
+  const { pid: _pid, argv, content, ...rest } = r;
+  const out: ProcessFacts = { ...rest };
+  if (argv) out.cmdline = argv;
+  const same = [...(r.sameAs ?? []), ...(content?.sameAs ?? [])];
+  if (same.length) out.sameAs = [...new Set(same)];
+  return out;
+}
+
+/**
+ * The pids of this process and its ancestors (the agent host, its terminal), without init. This is the host
+ * knowing itself (its own /proc), not identity of a device's process.
+ */
+export function ancestorPids(info: (pid: number) => { ppid?: number } | undefined = procInfo): number[] {
   const out = [process.pid];
   let pid = process.ppid;
   for (let i = 0; i < 64 && pid > 1 && !out.includes(pid); i++) {
@@ -39,11 +59,16 @@ export interface AppIdentity {
   pid?: number;
   /** Proven executable path (from the platform, not from the app). */
   executable?: string;
-  startTime?: number;
+  startToken?: string;
   /** Window title (untrusted; only used to add refusals). */
   title?: string;
-  /** X11 WM_CLASS of the window (set by the app: untrusted; only used to add refusals). */
-  wmClass?: string;
+  /** The window class the app sets (X11 WM_CLASS: untrusted; only used to add refusals). */
+  className?: string;
+  /**
+   * The installed package of the proven program ("binary/source"), which the driver reports only for a
+   * system-owned file; for an interpreter, only the package of the script it runs. An allow entry may name it.
+   */
+  package?: string;
   /** The process's argument vector as /proc shows it (for interpreted apps: which script runs). */
   cmdline?: string[];
   /** The process's working directory, to resolve a relative script path in `cmdline`. */
@@ -211,6 +236,9 @@ export class AppRules {
   static keyOf(app: AppIdentity): string {
     if (app.executable && !isInterpreter(app.executable)) return base(app.executable);
     if (app.executable) {
+      // A packaged launcher script (LibreOffice's soffice run by dash): the name the user knows.
+      const source = packageNames(app.package).pop();
+      if (source) return source;
       const script = scriptOf(app);
       if (script) return `${base(app.executable)} ${normApp(script)}`;
       // No script to prove (code on the command line): a key no allow entry matches, and session grants of
@@ -223,9 +251,9 @@ export class AppRules {
 
 /** Every name of an app that may add a refusal. */
 function denyNames(app: AppIdentity): string[] {
-  const out = [app.name];
+  const out = [app.name, ...packageNames(app.package)];
   if (app.executable) out.push(app.executable);
-  if (app.wmClass) out.push(...app.wmClass.split(/[\0,]/).filter(Boolean));
+  if (app.className) out.push(...app.className.split(/[\0,]/).filter(Boolean));
   const script = scriptOf(app);
   if (script) out.push(script);
   out.push(...(app.also ?? []));
@@ -241,6 +269,9 @@ function denyMatches(entry: string, nameOrPath: string): boolean {
 
 /** Does an allow entry match the proven identity? Exact path or file name; interpreters need their script. */
 function allowMatches(entry: string, app: AppIdentity): boolean {
+  // One entry by the name a user knows: the installed package (or its source package) of a system-owned
+  // program, e.g. "libreoffice" for its launcher script and soffice.bin (README "One app, one allow entry").
+  if (app.executable && !entry.includes('/') && !entry.includes(' ') && packageNames(app.package).includes(entry)) return true;
   if (app.executable) {
     if (!isInterpreter(app.executable)) return pathMatches(entry, app.executable);
     // "python3 /path/app.py": the interpreter and the script the proven command line runs.
@@ -253,6 +284,11 @@ function allowMatches(entry: string, app: AppIdentity): boolean {
   // Nothing proven (a platform that cannot tell, e.g. a process on another host): the name is all there is.
   // An interpreter's name is never enough, even then.
   return !entry.includes('/') && !entry.includes(' ') && !INTERPRETER.test(entry) && normApp(app.name) === entry;
+}
+
+/** "libreoffice-core/libreoffice" → both names. */
+function packageNames(pkg: string | undefined): string[] {
+  return pkg ? pkg.split('/').map(normApp).filter(Boolean) : [];
 }
 
 /** Exact path (entries with a slash) or file name. */

@@ -4,6 +4,7 @@
  */
 import type { Fingerprint } from '../engine/refs.js';
 import type { Chord } from '../protocol/keys.js';
+import type { LaunchFacts, ProcessFacts } from './apps.js';
 
 /** What an acting tool is about to do. Values are given only so the policy can digest them, never to log. */
 export interface ActionRequest {
@@ -37,8 +38,12 @@ export interface ActionRequest {
   description?: string;
   /** Window title (untrusted; may only add a refusal). */
   title?: string;
-  /** Process start time of `pid` as the driver saw it, to detect pid reuse. */
-  startTime?: number;
+  /** Start token of `pid` as the driver saw it when the target was read, to detect pid reuse. */
+  startToken?: string;
+  /** What the device's driver proves about `pid` now (`process.identify`), filled by the acting pipeline. */
+  identity?: ProcessFacts;
+  /** computer_launch: what the device's driver says the launch will run (`apps.resolveLaunch`). */
+  launch?: LaunchFacts;
   /**
    * File paths the action names (a set_value/type value or typed text that names a file, resolved by the
    * caller where it knows more, e.g. a file chooser's current folder). The policy refuses paths inside the
@@ -80,9 +85,11 @@ export interface Decision {
   confirmed?: boolean;
 }
 
-/** An app (or one of its windows) as a read path sees it: names and title are untrusted and may only deny. */
-/** What a read shows of an app or window; every field but pid and executable is app text that may only deny. */
-export interface VisibleApp { name: string; pid?: number; executable?: string; title?: string; wmClass?: string; url?: string }
+/**
+ * An app (or one of its windows) as a read path sees it: name, title, className and url are app text that may
+ * only deny; pid, executable, package and sameAs (the programs it is a copy of) are the driver's proof.
+ */
+export interface VisibleApp { name: string; pid?: number; executable?: string; title?: string; className?: string; url?: string; sameAs?: string[]; package?: string }
 
 /**
  * Approves or refuses an action; throws a ComputerUseError (denied_by_policy, confirmation_declined, paused).

@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { escapeLine, quoteText } from '../engine/escape.js';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
-import { AppRules, ancestorPids, procInfo, type AppIdentity, type ProcessInfo } from './apps.js';
+import { AppRules, ancestorPids, isInterpreter, type AppIdentity, type ProcessFacts } from './apps.js';
 import { cuHome } from '../paths.js';
 import { chordChar } from '../protocol/keys.js';
 import { AuditLog, auditText, type AuditDecision, type DecidedRecord, type TextDigest } from './audit.js';
@@ -19,7 +19,7 @@ import { noConfirmer } from './confirm.js';
 import type { Decider } from './decider/types.js';
 import type { ActionRequest, Decision, PolicyGate, VisibleApp } from './gate.js';
 import { classifyAction, keysTypeText, type IrreversibleVerdict } from './irreversible.js';
-import { launchIdentity, resolveLaunch } from './launch.js';
+import { launchIdentity } from './launched.js';
 import { DEFAULT_MODE, type Mode } from './modes.js';
 import { ownFileTouched, protectedRoots } from './own-files.js';
 import { panelMarker } from './panel-marker.js';
@@ -48,8 +48,11 @@ export interface PolicyOptions {
   audit?: AuditLog | string | false;
   /** The home's pause state; without it the policy never reports `paused`. */
   stop?: StopController;
-  /** How a pid is proven (default /proc on Linux); tests on fixture pids pass `() => undefined`. */
-  processInfo?: (pid: number) => ProcessInfo | undefined;
+  /**
+   * Facts about a pid when a request carries none from the driver (`ActionRequest.identity`): tests and
+   * embedders. The policy never reads this machine's /proc for a device's process (default: no facts).
+   */
+  processInfo?: (pid: number) => ProcessFacts | undefined;
   /** Pids of the agent host, never acted on (default this process and its ancestors). */
   hostPids?: readonly number[];
   /**
@@ -61,11 +64,6 @@ export interface PolicyOptions {
   /** Session and device ids written to the audit log. */
   session?: string;
   device?: string;
-  /**
-   * Hook (issue 12, devices): false for a remote device. A program it launches is not resolved on this machine
-   * (this machine's /usr/bin/x proves nothing about the device's): only its name, which may deny, never allow.
-   */
-  localPrograms?: boolean;
   /**
    * Terminals whose command lines a human allowed to run without a question (names like allowApps: the CLI's
    * --allow-commands, or settings.json `allowCommands` once confirmed). In bypass and unattended mode a
@@ -97,16 +95,16 @@ export class Policy implements PolicyGate {
   readonly audit: AuditLog | undefined;
   private readonly confirmer: Confirmer;
   private readonly grants = new Set<string>();
-  private readonly info: (pid: number) => ProcessInfo | undefined;
+  private readonly info: (pid: number) => ProcessFacts | undefined;
   private readonly settingsPath: string | undefined;
 
   constructor(readonly options: PolicyOptions = {}) {
     this.mode = options.mode ?? DEFAULT_MODE;
-    this.info = options.processInfo ?? procInfo;
+    this.info = options.processInfo ?? (() => undefined);
     this.rules = new AppRules({
       ...(options.allowApps ? { allowApps: options.allowApps } : {}),
       ...(options.denyApps ? { denyApps: options.denyApps } : {}),
-      hostPids: options.hostPids ?? ancestorPids(this.info),
+      hostPids: options.hostPids ?? ancestorPids(),
       panelMarkers: [options.panelMarker ?? panelMarker()],
     });
     this.commands = new AppRules({ allowApps: options.allowCommands ?? [] });
@@ -146,9 +144,13 @@ export class Policy implements PolicyGate {
       if (exe) id.executable = exe;
     } else if (app.executable) id.executable = app.executable;
     if (app.title) id.title = app.title;
+    if (app.className) id.className = app.className;
+    // Identity by content: programs the executable is a copy of deny by their names (README "App identity").
+    const facts = app.pid !== undefined ? this.info(app.pid) : undefined;
     // A tab's URL names what it shows ("vault.bitwarden.com", the panel's /p/<marker>): it may deny like a title.
-    const also = [...(app.wmClass ? [app.wmClass] : []), ...(app.url ? [app.url] : [])];
+    const also = [...(app.sameAs ?? []), ...(facts?.sameAs ?? []), ...(app.url ? [app.url] : [])];
     if (also.length) id.also = also;
+    if (app.package) id.package = app.package;
     const why = this.rules.denied(id);
     // The agent host's own process is not acted on, but its windows (a terminal) are not secret.
     return why && !why.startsWith('it is the agent host itself') ? why : undefined;
@@ -196,9 +198,10 @@ export class Policy implements PolicyGate {
       refuse('denied', 'plan mode', new ComputerUseError('denied_by_policy', `Plan mode: ${req.tool} is refused; only computer_apps, computer_observe, ` +
         'computer_find and computer_wait run. Nothing was sent. Describe the plan to the user; to act, they can switch the mode (--mode default, or "mode" in settings.json).'));
     }
-    if (req.pid !== undefined && req.startTime !== undefined) {
-      const now = this.info(req.pid)?.startTime;
-      if (now !== undefined && now !== req.startTime) {
+    if (req.pid !== undefined && req.startToken !== undefined) {
+      const facts = req.identity ?? this.info(req.pid);
+      const now = facts?.startToken;
+      if (facts?.gone === true || (now !== undefined && now !== req.startToken)) {
         refuse('stale', 'pid reused', new ComputerUseError('stale_ref', `The process behind this window (pid ${req.pid}) has exited and its pid now belongs to another process. Nothing was sent. Call computer_apps and observe again.`));
       }
     }
@@ -376,24 +379,27 @@ export class Policy implements PolicyGate {
     } finally { clearTimeout(timer); ac.abort(); }
   }
 
-  /** The app as the platform proves it. */
+  /** The app as the device's driver proves it (process.identify, apps.resolveLaunch): facts, never names. */
   private identify(req: ActionRequest): AppIdentity {
     if (req.tool === 'computer_launch') {
-      // The program that will really run: PATH, symlinks, wrappers, .desktop files, copies (launch.ts).
       const argv = req.argv ?? (req.command ?? '').trim().split(/\s+/);
-      if (this.options.localPrograms === false) return launchIdentity(argv, { argv: [...argv], names: argv.filter((w) => w.trim() !== '') });
-      return launchIdentity(argv, resolveLaunch(argv, { isDenied: (n) => this.rules.denied({ name: n }) !== undefined, denyKey: JSON.stringify(this.rules.deny) }));
+      return launchIdentity(argv, req.launch);
     }
     const app: AppIdentity = { name: req.app ?? '' };
     if (req.pid !== undefined) {
       app.pid = req.pid;
-      const info = this.info(req.pid);
+      const info = req.identity ?? this.info(req.pid);
       if (info?.executable) app.executable = info.executable;
-      // The process is there but its executable is not readable (another user's): nothing proves what it is.
-      else if (info) app.unproven = 'its executable cannot be read';
+      // The process is there but its driver proves no executable (another user's process, a driver that cannot
+      // tell): nothing proves what it is, so no allow entry names it.
+      else if (info && info.gone !== true) app.unproven = 'its executable cannot be proven';
       if (info?.cmdline) app.cmdline = info.cmdline;
-      const st = info?.startTime ?? req.startTime;
-      if (st !== undefined) app.startTime = st;
+      if (info?.cwd) app.cwd = info.cwd;
+      if (info?.sameAs?.length) app.also = [...info.sameAs];
+      // An interpreter's own package says nothing about the script it runs.
+      if (info?.package && info.executable && !isInterpreter(info.executable)) app.package = info.package;
+      const st = info?.startToken ?? req.startToken;
+      if (st !== undefined) app.startToken = st;
     }
     if (req.title) app.title = req.title;
     return app;

@@ -13,6 +13,7 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { KEY_CHAR_PATTERN, MODIFIERS, NAMED_KEYS, type Modifier, type NamedKey } from './keys.js';
+import { IdentifyParams, IdentifyResult, ResolveLaunchParams, ResolveLaunchResult, StartToken, TargetKind, TerminateParams, TerminateResult } from './identity.js';
 import { AppInfo, Op, RawNode, WindowInfo } from './nodes.js';
 import { Count, doc, DocumentedLiterals, Id, LIMITS, Literals, Ms, Pid, Pixel, Rect, Str, Strict } from './primitives.js';
 
@@ -22,8 +23,6 @@ export { LIMITS, Rect } from './primitives.js';
 /** The protocol version this host and its drivers speak (semver: a different major version is refused). */
 export const PROTOCOL_VERSION = '1.0.0';
 
-/** Process start time (platform clock ticks or ms), compared only for equality. */
-const StartTime = Type.Number({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 /** What an act may wait for before it is sent (ActParams.actionable), and what each check means. */
 const ACTIONABILITY_DOCS = {
   visible: 'Showing on screen: not `offscreen` or `invisible`, with a non-empty rectangle.',
@@ -86,7 +85,8 @@ export const AppsListParams = Type.Object({
 export const AppsListResult = Type.Object({ apps: doc('The running applications the driver can see.', Type.Array(AppInfo, { maxItems: LIMITS.items })) });
 
 export const LaunchParams = Type.Object({
-  command: doc('Executable or desktop command, e.g. "gedit". Never run through a shell.', Type.String({ minLength: 1, maxLength: 4096 })),
+  command: doc('Executable or desktop command, e.g. "gedit" (or a bundle id, AUMID/URI, package per `kind`). Never run through a shell.', Type.String({ minLength: 1, maxLength: 4096 })),
+  kind: Type.Optional(TargetKind),
   args: Type.Optional(doc('Arguments, each passed as one argument (never split, never interpreted by a shell).', Type.Array(Str(4096), { maxItems: 256 }))),
   env: Type.Optional(doc('Extra environment for the app.',
     Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,255}$' }), Str(32_768), { additionalProperties: false }))),
@@ -96,6 +96,14 @@ export type LaunchParams = Static<typeof LaunchParams>;
 export const LaunchResult = Type.Object({
   pid: doc('Process id of the started application on the device.', Pid),
   window: Type.Optional(doc('Its first window, when `waitForWindowMs` was given and one appeared.', WindowInfo)),
+  startToken: Type.Optional(StartToken),
+  argv: Type.Optional(doc('The argument vector that ran (after the driver\'s resolution of the command).', Type.Array(Str(65_536), { maxItems: 4096 }))),
+  exited: Type.Optional(doc('Set when the started process exited before any window appeared: its exit code (or signal) and the tail of its stderr, so a ' +
+    'program that failed or answered at once is reported as such, not as an accessibility problem.', Type.Object({
+    code: Type.Optional(doc('Exit code.', Type.Integer({ minimum: -1, maximum: 65_535 }))),
+    signal: Type.Optional(doc('The signal that ended it.', Str(32))),
+    stderr: doc('The tail of its stderr.', Str(4096)),
+  }))),
 });
 export type LaunchResult = Static<typeof LaunchResult>;
 
@@ -278,7 +286,7 @@ export const KeysParams = Type.Object({
   chords: Type.Optional(doc('Wire chords (parsed by the host) to press in order. Exactly one of `chords` and `text`.', Type.Array(Chord, { minItems: 1, maxItems: LIMITS.chords }))),
   text: Type.Optional(doc('Literal text to type, character by character (any Unicode).', Type.String({ minLength: 1, maxLength: LIMITS.keysText }))),
   expect: Type.Optional(doc('The process that must own the focused top-level window, else `window_not_focused` and nothing is sent.',
-    Type.Object({ pid: doc('Process id.', Pid), startTime: Type.Optional(doc('Its start time, as in WindowInfo.', StartTime)) }, Strict))),
+    Type.Object({ pid: doc('Process id.', Pid), startToken: Type.Optional(doc('Its start token, as in WindowInfo.', StartToken)) }, Strict))),
 }, Strict);
 export type KeysParams = Static<typeof KeysParams>;
 export const KeysResult = Type.Object({
@@ -385,9 +393,9 @@ export type ClipboardParams = Static<typeof ClipboardParams>;
 export const ClipboardResult = Type.Object({
   text: Type.Optional(doc('read: the clipboard\'s text (absent when it holds none, or a secret).', Str(1_000_000))),
   method: doc('How the clipboard was reached, for logs.', Str(LIMITS.id)),
-  owner: Type.Optional(doc('Who owns the clipboard now: the live process the platform proves holds it.', Type.Object({
+  owner: Type.Optional(doc('Who owns the clipboard now: the live process the platform proves holds it (pid, start token).', Type.Object({
     pid: Type.Optional(doc('The owning process, when the platform proves it.', Pid)),
-    startTime: Type.Optional(doc('Its start time, as in WindowInfo.', Type.Integer({ minimum: 0 }))),
+    startToken: Type.Optional(doc('Its start token, as in WindowInfo.', StartToken)),
     secret: Type.Optional(doc('True when the owner marked the content as secret (a password manager\'s copy): its text is never read.', Type.Boolean())),
     unproven: Type.Optional(doc('True when the clipboard has an owner but no live process can be proven to hold it (then no text is sent).', Type.Boolean())),
   }))),
@@ -494,6 +502,9 @@ export const METHODS = [
   defineMethod('hello', HelloParams, HelloResult, { ...READ, doc: 'The handshake, the host\'s first call: the driver says which protocol version it speaks, what it is, which methods it implements and what it can do. Also the heartbeat of remote links.' }),
   defineMethod('apps.list', AppsListParams, AppsListResult, { ...READ, doc: 'Lists the running applications the driver can see, with their windows.' }),
   defineMethod('apps.launch', LaunchParams, LaunchResult, { ...ACTS, ...OPTIONAL, doc: 'Starts an application (never through a shell) and optionally waits for its first window.' }),
+  defineMethod('process.identify', IdentifyParams, IdentifyResult, { ...READ, ...OPTIONAL, doc: 'What the platform proves about a process where it runs (identity for reading, acting and the pid-reuse check); the policy decides from these facts alone.' }),
+  defineMethod('apps.resolveLaunch', ResolveLaunchParams, ResolveLaunchResult, { ...READ, ...OPTIONAL, doc: 'What a launch would run, resolved where it runs (symlinks, wrappers, launcher scripts, .desktop files, bundles, AUMIDs, packages), without starting anything.' }),
+  defineMethod('apps.terminate', TerminateParams, TerminateResult, { ...ACTS, ...OPTIONAL, doc: 'Ends a process of the device, only while its start token still matches (another process that took the pid is never signalled).' }),
   defineMethod('windows.list', WindowsListParams, WindowsListResult, { ...READ, doc: 'Lists top-level windows, optionally of one application or process.' }),
   defineMethod('window.activate', WindowParams, Ok, { ...ACTS, ...OPTIONAL, doc: 'Raises a window and gives it the keyboard focus.' }),
   defineMethod('tree.snapshot', SnapshotParams, SnapshotResult, { ...READ, doc: 'Reads a window\'s element tree (or a subtree), bounded by depth and node count.' }),

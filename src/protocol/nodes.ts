@@ -4,6 +4,7 @@
  * the policy and every driver import them from here (the protocol owns the vocabulary, ARCHITECTURE.md).
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { ClassName, IdentityFields } from './identity.js';
 import { Count, DocumentedLiterals, doc, Id, LIMITS, Pid, Rect, Str, Strict } from './primitives.js';
 import { OP_DOCS, OPS, ROLE_DOCS, STATE_DOCS, STATES } from './vocabulary.js';
 
@@ -67,22 +68,13 @@ export const RawNode = Type.Recursive((Self) => Type.Object({
 /** A node as a driver reports it. */
 export type RawNode = Static<typeof RawNode>;
 
-/** Identity facts the driver proves for a process (contract: executable realpath, start time, uid). */
-const Identity = {
-  pid: doc('Process id of the owning process on the device.', Pid),
-  startTime: Type.Optional(doc('Process start time (platform clock ticks or ms), compared only for equality to tell a reused pid apart.',
-    Type.Number({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }))),
-  executable: Type.Optional(doc('Realpath of the process\'s executable, when the driver can prove it.', Str(4096))),
-  uid: Type.Optional(doc('Owner user of the process.', Type.Integer({ minimum: 0, maximum: 2 ** 32 }))),
-};
-
 /** A top-level surface as drivers list it. */
 export const WindowInfo = Type.Object({
   id: doc('Handle of the window\'s root node (as `window` in other methods; see Handles).', Id),
   title: doc('The window title.', Str()),
   app: doc('The name of the owning application as the platform reports it (data, never proof of identity).', Str(LIMITS.id)),
-  ...Identity,
-  wmClass: Type.Optional(doc('The window\'s class name where the platform has one (data, never proof of identity).', Str(LIMITS.id))),
+  ...IdentityFields,
+  className: Type.Optional(ClassName),
   role: doc('`window`, `dialog`, `alert` or another unified role of the root.', Role),
   focused: doc('True when this window holds the keyboard focus now.', Type.Boolean()),
   url: Type.Optional(doc('A browser tab\'s address (a page driver): page text, used only to deny (a vault\'s URL, the panel\'s marker).', Str())),
@@ -95,8 +87,8 @@ export type WindowInfo = Static<typeof WindowInfo>;
 export const AppInfo = Type.Object({
   name: doc('The application name as the platform reports it (data, never proof of identity).', Str(LIMITS.id)),
   id: doc('Handle of the application root.', Id),
-  ...Identity,
-  wmClass: Type.Optional(doc('The class name of its windows where the platform has one.', Str(LIMITS.id))),
+  ...IdentityFields,
+  className: Type.Optional(ClassName),
   busy: Type.Optional(doc('Registered with the accessibility service but not answering (stuck or busy): listed, with no windows.', Type.Boolean())),
   inaccessible: Type.Optional(doc('A process with on-screen windows that is not readable through the accessibility service: listed so a model ' +
     'does not start a second copy; its windows can only be used through the fallback ladder.', Type.Object({

@@ -167,7 +167,7 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       const result = await run.step({
         tool: 'computer_act', app: target.app, pid: target.pid, window: target.id, ref: spec.ref, op: spec.op, role: fp.role,
         ...(fp.name !== undefined ? { name: fp.name } : {}), ...(spec.value !== undefined ? { value: spec.value } : {}),
-        ...(target.startTime !== undefined ? { startTime: target.startTime } : {}), title: target.title,
+        ...(target.startToken !== undefined ? { startToken: target.startToken } : {}), title: target.title,
         fingerprint: fp, password: before?.states.includes('password') ?? false,
         ...(submits.length ? { paths: submits } : {}),
         // After a human approved, the element must still be the one approved: same handle, same identity.

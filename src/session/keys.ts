@@ -24,15 +24,15 @@ export async function runKeys(session: Session, window: WindowInfo, keys: string
   const { live, root } = await liveRead(session, window);
   const guesses = session.gate.ownRoots?.() ?? [];
   const plan = planSubmit(root, chords, guesses);
-  const expect = { pid: window.pid, ...(window.startTime !== undefined ? { startTime: window.startTime } : {}) };
+  const expect = { pid: window.pid, ...(window.startToken !== undefined ? { startToken: window.startToken } : {}) };
   const { result, settled } = await perform(session, ctx, {
     request: { tool: 'computer_keys', app: window.app, pid: window.pid, window: window.id, keys, chords, title: window.title,
-      ...(window.startTime !== undefined ? { startTime: window.startTime } : {}), ...live,
+      ...(window.startToken !== undefined ? { startToken: window.startToken } : {}), ...live,
       ...(plan?.kind === 'field' && plan.paths.length ? { paths: plan.paths } : {}),
       ...(plan?.kind === 'terminal' ? { terminal: { ...(plan.line !== undefined ? { line: plan.line } : {}), multiple: plan.multiple } } : {}) },
     dispatch: async (d) => {
       const before = await openWindows(session);
-      // The driver proves the focused window belongs to this process (pid, start time) before sending.
+      // The driver proves the focused window belongs to this process (pid, start token) before sending.
       const send = (part: Chord[]): Promise<KeysResult> => d.call('input.keys', { window: window.id, chords: part, expect });
       if (!plan || (plan.kind === 'terminal' && !d.confirmed)) return { sent: await send(chords), before };
       if (plan.at > 0) await send(chords.slice(0, plan.at));

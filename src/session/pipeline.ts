@@ -15,6 +15,7 @@ import { isActing, type MethodName, type ParamsOf, type ResultOf } from '../prot
 import type { ActionRequest, Decision } from '../policy/gate.js';
 import type { Session } from './session.js';
 import { showActing, showIdle } from './activity.js';
+import { identifyOn } from './identify.js';
 
 
 type RawCall = <M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs?: number, signal?: AbortSignal) => Promise<ResultOf<M>>;
@@ -100,6 +101,12 @@ export class ActingRun {
   async step<R>(req: ActionRequest, dispatch: (d: Dispatcher) => Promise<R>, receipt: (result: R, settled: unknown) => StepReceipt): Promise<R> {
     if (this.finished) throw new ComputerUseError('internal', 'This acting run has finished; start a new one.');
     if (this.signal?.aborted) throw abortError(this.signal);
+    // The policy decides from what the device's driver proves about the target process now (pid reuse,
+    // executable, copies), the same route for a local and a remote device.
+    if (req.pid !== undefined && req.identity === undefined) {
+      const facts = await identifyOn((m, p) => this.session.device.call(m, p), req.pid);
+      if (facts) req = { ...req, identity: facts };
+    }
     const decision = await this.session.gate.check(req);
     if (this.signal?.aborted) { decision.done('stopped', 'stopped before dispatch: nothing was sent'); throw abortError(this.signal); }
     const raw = rawCalls.get(this.session.device);

@@ -144,7 +144,7 @@ export async function runPointer(session: Session, req: PointerRequest, settle?:
   const action: ActionRequest = {
     tool: req.tool, app: w.app, pid: w.pid, window: w.id, op: req.action, role: req.ref && isOcrRef(req.ref) ? 'text (ocr)' : 'pixel',
     title: w.title, point: req.point, ...(req.to ? { to: req.to } : {}), ...(req.ref ? { ref: req.ref } : {}), ...(req.name ? { name: req.name } : {}),
-    ...(w.startTime !== undefined ? { startTime: w.startTime } : {}),
+    ...(w.startToken !== undefined ? { startToken: w.startToken } : {}),
   };
   const { result, settled } = await perform(session, ctx, {
     request: action,

@@ -16,7 +16,7 @@ export class WindowTable {
     let ref = this.byId.get(w.id);
     const old = ref ? this.byRef.get(ref) : undefined;
     // A window handle reused by another process is another window.
-    if (!ref || (old && (old.pid !== w.pid || old.startTime !== w.startTime))) {
+    if (!ref || (old && (old.pid !== w.pid || old.startToken !== w.startToken))) {
       ref = `${this.prefix}w${++this.counter}`;
       this.byId.set(w.id, ref);
     }

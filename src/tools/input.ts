@@ -127,11 +127,11 @@ async function clipboard(session: Session, p: { action: string; text?: string; a
   const live = await liveFocus(session, window);
   const { settled: effects } = await perform(session, ctx, {
     request: { tool: 'computer_input', app: window.app, pid: window.pid, window: window.id, title: window.title, op: 'paste',
-      ...(p.text !== undefined ? { value: p.text } : {}), ...(window.startTime !== undefined ? { startTime: window.startTime } : {}), ...live },
+      ...(p.text !== undefined ? { value: p.text } : {}), ...(window.startToken !== undefined ? { startToken: window.startToken } : {}), ...live },
     dispatch: async (d) => {
       const before = await openWindows(session);
       if (p.text !== undefined) await d.call('input.clipboard', { action: 'write', text: p.text });
-      await d.call('input.keys', { window: window.id, chords: PASTE, expect: { pid: window.pid, ...(window.startTime !== undefined ? { startTime: window.startTime } : {}) } });
+      await d.call('input.keys', { window: window.id, chords: PASTE, expect: { pid: window.pid, ...(window.startToken !== undefined ? { startToken: window.startToken } : {}) } });
       return before;
     },
     settle: (before) => collectEffects(session, window, before, session.settleDefaults),

@@ -1,15 +1,19 @@
 import { Type } from '@sinclair/typebox';
-import { nameText } from '../engine/escape.js';
-import { checkLaunched } from '../policy/launch.js';
-import { ComputerUseError } from '../protocol/errors.js';
+import { escapeLine, jsonQuote, nameText } from '../engine/escape.js';
+import type { LaunchFacts } from '../policy/apps.js';
+import { checkLaunched } from '../policy/launched.js';
+import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
+import type { LaunchResult } from '../protocol/methods.js';
+import { identifyOn } from '../session/identify.js';
 import { perform } from '../session/pipeline.js';
+import type { Session } from '../session/session.js';
 import { CAPS, defineTool, DEVICE, PROP_UNLISTED, STRICT } from './tool.js';
 
 export const launchTool = defineTool({
   schema: {
     name: 'computer_launch',
     title: 'Launch an app',
-    description: 'Start an app (args: files, URLs) and snapshot its window.',
+    description: 'Start an app (args: its own flags, files, URLs) and snapshot its window.',
     inputSchema: Type.Object({
       device: DEVICE,
       command: Type.String({ minLength: 1, maxLength: CAPS.arg }),
@@ -20,29 +24,59 @@ export const launchTool = defineTool({
   },
   async handle({ session, stop, signal }, p, response) {
     const waitMs = p.waitMs ?? 15000;
+    const argv = [p.command, ...(p.args ?? [])];
+    // What will run, resolved by the device's driver where it runs; the policy decides from these facts.
+    const launch = await resolveOn(session, p.command, p.args ?? []);
     const { result: res, settled } = await perform(session, { stop, signal }, {
-      request: { tool: 'computer_launch', command: [p.command, ...(p.args ?? [])].join(' '), argv: [p.command, ...(p.args ?? [])] },
+      request: { tool: 'computer_launch', command: argv.join(' '), argv, ...(launch ? { launch } : {}) },
       dispatch: async (d) => {
         const r = await d.call('apps.launch', { command: p.command, args: p.args ?? [], waitForWindowMs: waitMs }, waitMs + 10000);
-        // Defense in depth: what really started is checked again; a denied program is ended at once.
-        const denied = checkLaunched(session.gate, r.window ?? { app: p.command, pid: r.pid, title: '' });
+        // Defense in depth: what really started is checked again; a denied program is ended at once, by the
+        // device's driver (the pid is the device's: on this machine it may be any other process).
+        const facts = await identifyOn(d.call.bind(d), r.pid);
+        const denied = checkLaunched(session.gate, r.window ?? { app: p.command, pid: r.pid, title: '' }, facts);
         if (denied) {
-          // Only this machine's own pids may be ended from here: a remote device (ssh, paired, adb) has its own pid
-          // space, and the same number on this machine can be an unrelated process.
-          if (session.device.name !== 'local') {
-            throw new ComputerUseError('denied_by_policy', `The started program turned out to be one computer-use may not act on: ${denied}. It runs on device ${session.device.name} (pid ${r.pid} there) and was not ended from here; it is unseen and untouchable. Ask the user to close it and do this step themselves.`);
-          }
-          try { process.kill(r.pid, 'SIGKILL'); } catch { /* already gone */ }
-          throw new ComputerUseError('denied_by_policy', `The started program turned out to be one computer-use may not act on: ${denied}. It was ended (pid ${r.pid}). Ask the user to do this step themselves.`);
+          const token = r.startToken ?? r.window?.startToken ?? facts?.startToken;
+          // A driver that cannot end it (no apps.terminate, or it failed) leaves it running: it stays unseen.
+          const ended = await d.call('apps.terminate', { pid: r.pid, ...(token ? { startToken: token } : {}) }).then((x) => x.ended, () => false);
+          const where = session.device.name === 'local' ? `pid ${r.pid}` : `on device ${session.device.name}, pid ${r.pid} there`;
+          throw new ComputerUseError('denied_by_policy', `The started program turned out to be one computer-use may not act on: ${denied}. ` +
+            `${ended ? `It was ended (${where}).` : `It was not ended (${where}): it had already exited, or the device's driver could not end it; it is unseen and untouchable.`} ` +
+            'Ask the user to close it and do this step themselves.');
         }
         return r;
       },
       // The launched window, read once: that is what the model sees first.
       settle: async (r) => (r.window ? session.snapshotOf(await session.readWindow(r.window)) : undefined),
-      receipt: (r) => (r.window ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared` } : { status: 'unknown', detail: `pid ${r.pid}; no window yet` }),
+      receipt: (r) => (r.window ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared` }
+        : r.exited ? { status: 'failed', detail: `pid ${r.pid}; exited ${exitText(r.exited)} before any window appeared` }
+          : { status: 'unknown', detail: `pid ${r.pid}; no window yet` }),
     });
-    if (!res.window || !settled) { response.add(`launched ${nameText(p.command)} pid=${res.pid} (no window yet after ${waitMs} ms: computer_wait until window_appears, or launch with a longer waitMs, up to 60000)`); return; }
-    response.add(`launched ${nameText(p.command)} pid=${res.pid} · window [${session.windows.refOf(settled.full.window)}]`);
+    const ran = `ran [${(res.argv ?? argv).map(jsonQuote).join(', ')}]`;
+    if (res.exited) {
+      response.add(`${nameText(p.command)} exited ${exitText(res.exited)} before any window appeared (pid ${res.pid}; ${ran}).`);
+      // The program's own stderr is outside text: each line escaped, never a line the model could take for ours.
+      if (res.exited.stderr.trim()) response.add(`stderr (last lines):\n${res.exited.stderr.trimEnd().split('\n').map((l) => `  ${escapeLine(l)}`).join('\n')}`);
+      response.add('The program ended by itself: check its arguments (the app\'s own flags go in args), or it answered at once (a dialog with nobody to answer).');
+      return;
+    }
+    if (!res.window || !settled) { response.add(`launched ${nameText(p.command)} pid=${res.pid} (${ran}; no window yet after ${waitMs} ms: computer_wait until window_appears, or launch with a longer waitMs, up to 60000)`); return; }
+    response.add(`launched ${nameText(p.command)} pid=${res.pid} · window [${session.windows.refOf(settled.full.window)}] · ${ran}`);
     response.add(settled.full.text);
   },
 });
+
+/** "with code 2" / "on signal SIGTERM". */
+function exitText(e: NonNullable<LaunchResult['exited']>): string {
+  return e.signal ? `on signal ${escapeLine(e.signal)}` : `with code ${e.code ?? 'unknown'}`;
+}
+
+/** The driver's resolution of a launch; undefined from a driver that does not implement it (names only then). */
+async function resolveOn(session: Session, command: string, args: string[]): Promise<LaunchFacts | undefined> {
+  try {
+    return await session.device.call('apps.resolveLaunch', { command, args });
+  } catch (e) {
+    if (isComputerUseError(e) && e.code === 'unsupported') return undefined;
+    throw e;
+  }
+}

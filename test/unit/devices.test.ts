@@ -14,6 +14,7 @@ import { validateSpec } from '../../src/devices/registry.js';
 import { classifySshFailure, parseSshUrl, sshArgs } from '../../src/devices/ssh.js';
 import type { DriverConnection } from '../../src/devices/stdio.js';
 import { FakeDriver } from '../../src/drivers/fake/driver.js';
+import { resolveLaunchFacts } from '../../src/drivers/linux/resolve.js';
 import type { AppInfo } from '../../src/engine/node.js';
 import { ComputerUseError } from '../../src/protocol/errors.js';
 import { handshake } from '../../src/protocol/handshake.js';
@@ -34,10 +35,15 @@ async function two(extra: Partial<ComputerOptions> = {}, lab: Record<string, unk
   const local = new FakeDriver([{ info: a.window, root: a.root }]);
   const remote = new FakeDriver([{ info: b.window, root: b.root }]);
   // The remote driver proves the executable (as the Linux driver does from /proc on its own machine).
-  if (lab['unproven'] !== true) {
+  const proven = lab['unproven'] !== true;
+  if (proven) {
     const plain = (remote as unknown as { apps: () => AppInfo[] }).apps.bind(remote);
     (remote as unknown as { apps: () => AppInfo[] }).apps = () => plain().map((a) => ({ ...a, executable: '/usr/bin/gtk3-widget-factory' }));
   }
+  // process.identify as a driver answers it: the executable when it can prove it, else only the pid.
+  remote.extra['process.identify'] = (p) => (proven ? { pid: p.pid, executable: '/usr/bin/gtk3-widget-factory' } : { pid: p.pid });
+  // The local device resolves launches on this machine, as the Linux driver does.
+  local.extra['apps.resolveLaunch'] = (p) => resolveLaunchFacts(p);
   delete lab['unproven'];
   let remoteConn: DriverConnection | undefined;
   const c = await createComputer({ desktop: 'current', mode: 'bypass', allowApps: ['gtk3-widget-factory'], settingsPath: join(home, 'settings.json'),

@@ -52,7 +52,7 @@ for (const name of FIXTURES) {
     assert.ok(existsSync(new URL(`${name}.json`, DIR)), `missing fixture ${name}.json: run node dist/test/fixtures/record.js`);
     const input = load(name);
     assert.equal(input.window.pid, 4242, 'the fixture is normalized');
-    assert.equal(input.window.startTime, undefined);
+    assert.equal(input.window.startToken, undefined);
     assert.ok(nodes(input.root).every((n) => n.id.startsWith(':app')), 'bus names are normalized');
     const s = buildSnapshot(input, new RefTable());
     assert.ok(s.tokens <= 2000, `${s.tokens} tokens`);

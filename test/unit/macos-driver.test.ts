@@ -55,9 +55,9 @@ test('apps and windows carry the identity libproc proves; the frontmost app\'s k
   assert.deepEqual(apps.map((a) => a.name), ['TextEdit', 'Login']);
   const te = apps[0]!;
   assert.equal(te.pid, 4242);
-  assert.equal(te.startTime, 1764633600 * 1000 + 250);
+  assert.equal(te.startToken, String(1764633600 * 1000 + 250));
   assert.equal(te.executable, '/System/Applications/TextEdit.app/Contents/MacOS/TextEdit');
-  assert.equal(te.uid, 501);
+  assert.equal(te.user, '501');
   assert.equal(te.windows[0]?.title, 'Untitled');
   assert.equal(te.windows[0]?.focused, true);
   assert.deepEqual(te.windows[0]?.bounds, [200, 120, 640, 480]);

@@ -296,8 +296,8 @@ test('audit: mode 0600, a fsynced "decided" record before dispatch, completed by
 
 test('a window whose process was replaced (pid reused) is not acted on', async () => {
   const w = mailWindow();
-  w.info.startTime = 1000;
-  const s = setup({ mode: 'bypass', allowApps: ['mailer'], processInfo: () => ({ startTime: 2000, executable: '/usr/bin/mailer' }) }, [w]);
+  w.info.startToken = '1000';
+  const s = setup({ mode: 'bypass', allowApps: ['mailer'], processInfo: () => ({ startToken: '2000', executable: '/usr/bin/mailer' }) }, [w]);
   const r = await acting(s, 'act');
   assert.equal(r.code, 'stale_ref', r.text);
   assert.match(r.text, /pid 4242.*another process/);

@@ -37,11 +37,11 @@ test('an interpreted app is allowed by interpreter + script, matched on the prov
 test('any name may deny: executable, basename, app name, WM_CLASS, title, look-alikes', () => {
   const rules = new AppRules({ denyApps: ['mousepad'] });
   assert.match(rules.denied({ name: 'Notes', executable: '/opt/x/keepassxc' }) ?? '', /password manager/);
-  assert.match(rules.denied({ name: 'Notes', executable: '/usr/bin/zenity', wmClass: 'keepassxc\0KeePassXC' }) ?? '', /password manager/);
+  assert.match(rules.denied({ name: 'Notes', executable: '/usr/bin/zenity', className: 'keepassxc\0KeePassXC' }) ?? '', /password manager/);
   assert.match(rules.denied({ name: 'k\u0435\u0435passxc', executable: '/usr/bin/zenity' }) ?? '', /password manager/, 'Cyrillic е');
   assert.match(rules.denied({ name: 'x', executable: '/usr/bin/zenity', title: 'Authentic\u0430tion Required' }) ?? '', /authentication/);
   assert.match(rules.denied({ name: 'Text', executable: '/usr/bin/m\u043eusepad' }) ?? '', /denyApps/);
-  assert.match(rules.denied({ name: 'Text', wmClass: 'Mousepad' }) ?? '', /denyApps/);
+  assert.match(rules.denied({ name: 'Text', className: 'Mousepad' }) ?? '', /denyApps/);
   assert.equal(rules.denied({ name: 'gedit', executable: '/usr/bin/gedit', title: 'notes.txt' }), undefined);
 });
 

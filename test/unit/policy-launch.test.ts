@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { builtinDenied } from '../../src/policy/apps.js';
-import { resolveLaunch, shellWords, type LaunchContext } from '../../src/policy/launch.js';
+import { resolveLaunch, resolveLaunchFacts, shellWords, type LaunchContext } from '../../src/drivers/linux/resolve.js';
 import { Policy } from '../../src/policy/policy.js';
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'cu-launch-')));
@@ -25,21 +25,29 @@ writeFileSync(join(other, 'app.py'), 'print(1)\n');
 writeFileSync(join(other, 'tool'), `#!/usr/bin/env python3\nprint(1)\n`);
 chmodSync(join(other, 'tool'), 0o755);
 const PATH = `${bin}:${other}:/usr/bin:/bin`;
-const ctx: LaunchContext = { path: PATH, cwd: dir, isDenied: (n) => builtinDenied(n) !== undefined };
+const ctx: LaunchContext = { path: PATH, cwd: dir };
+/** A launch request with the facts the Linux driver reports for it (apps.resolveLaunch), on this PATH. */
+const launchReq = (argv: string[]) => ({ tool: 'computer_launch' as const, command: argv.join(' '), argv, launch: resolveLaunchFacts({ command: argv[0]!, args: argv.slice(1) }) });
+/** Denied by a name the resolution met or by a program the target is a copy of (the policy's view). */
 const denied = (argv: string[]): boolean => {
-  const r = resolveLaunch(argv, ctx);
-  return r.names.some((n) => builtinDenied(n) !== undefined);
+  const saved = process.env['PATH'];
+  process.env['PATH'] = PATH;
+  try {
+    const r = resolveLaunchFacts({ command: argv[0]!, args: argv.slice(1) });
+    return [...r.names, ...(r.content?.sameAs ?? [])].some((n) => builtinDenied(n) !== undefined);
+  } finally { process.env['PATH'] = saved; }
 };
 
 test('a symlink, a copy and a hard link resolve to the deny-listed program', () => {
   assert.equal(resolveLaunch(['notes'], ctx).executable, keepass);
   assert.ok(denied(['notes']));
-  const copy = resolveLaunch(['notes2'], ctx);
-  assert.equal(copy.copyOf, keepass);
+  const saved = process.env['PATH'];
+  process.env['PATH'] = PATH;
+  try { assert.ok(resolveLaunchFacts({ command: join(other, 'notes2') }).content?.sameAs.includes(keepass), 'the copy is reported as the same content as keepassxc'); } finally { process.env['PATH'] = saved; }
   assert.ok(denied(['notes2']));
   assert.ok(denied(['notes3']));
   assert.ok(!denied(['harmless']));
-  assert.equal(resolveLaunch(['harmless'], ctx).copyOf, undefined);
+  assert.deepEqual(resolveLaunchFacts({ command: join(other, 'harmless') }).content?.sameAs.filter((p) => p.startsWith(dir)), []);
 });
 
 test('wrappers are seen through', () => {
@@ -88,10 +96,10 @@ test('the policy refuses unproven and deny-listed launches in bypass and unatten
     for (const mode of ['bypass', 'unattended'] as const) {
       const policy = new Policy({ mode, allowApps: ['notes', 'notes2', 'sh', 'env', 'python3', 'gio', 'harmless'], audit: false, settingsPath: false, hostPids: [] });
       for (const argv of [['notes'], ['notes2'], ['sh', '-c', `exec ${bin}/keep""assxc`], ['env', 'notes'], ['python3', '-c', 'import os; os.execv("x", [])'], ['gio', 'launch', join(other, 'x.desktop')]]) {
-        await assert.rejects(policy.check({ tool: 'computer_launch', command: argv.join(' '), argv }), { code: 'denied_by_policy' }, `${mode}: ${argv.join(' ')}`);
+        await assert.rejects(policy.check(launchReq(argv)), { code: 'denied_by_policy' }, `${mode}: ${argv.join(' ')}`);
       }
       // A proven, allow-listed program still starts.
-      const d = await policy.check({ tool: 'computer_launch', command: 'harmless', argv: ['harmless'] });
+      const d = await policy.check(launchReq(['harmless']));
       d.done('ok');
     }
   } finally { process.env['PATH'] = savedPath; }
@@ -102,8 +110,8 @@ test('an unproven launch is asked about once, never granted for the session or s
   const policy = new Policy({ mode: 'accept-edits', allowApps: ['python3'], audit: false, settingsPath: false, hostPids: [],
     confirmer: { interactive: true, confirm: async (q) => { asked.push([...q.choices]); return 'allow_once'; } } });
   const argv = ['python3', '-c', 'print(1)'];
-  for (let i = 0; i < 2; i++) (await policy.check({ tool: 'computer_launch', command: argv.join(' '), argv })).done('ok');
+  for (let i = 0; i < 2; i++) (await policy.check(launchReq(argv))).done('ok');
   assert.deepEqual(asked, [['allow_once', 'deny'], ['allow_once', 'deny']], 'asked every time, with no "always" choice');
   const none = new Policy({ mode: 'accept-edits', allowApps: ['python3'], audit: false, settingsPath: false, hostPids: [] });
-  await assert.rejects(none.check({ tool: 'computer_launch', command: argv.join(' '), argv }), { code: 'confirmation_required' });
+  await assert.rejects(none.check(launchReq(argv)), { code: 'confirmation_required' });
 });

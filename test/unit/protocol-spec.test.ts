@@ -60,7 +60,7 @@ test('every method, field, op, state, role, capability and error code carries a 
 
 test('acting comes from the declarations: the methods that change the device, and any undeclared name', () => {
   assert.deepEqual(METHODS.filter((m) => m.acting).map((m) => m.method).sort(),
-    ['apps.launch', 'input.clipboard', 'input.keys', 'input.pointer', 'node.act', 'window.activate']);
+    ['apps.launch', 'apps.terminate', 'input.clipboard', 'input.keys', 'input.pointer', 'node.act', 'window.activate']);
   for (const m of METHODS) assert.equal(isActing(m.method), m.acting, m.method);
   assert.equal(isActing('process.kill'), true);
   assert.equal(isActing('toString'), true);

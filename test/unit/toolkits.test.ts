@@ -97,7 +97,7 @@ test('a process that just mapped its window is still registering: not listed as 
       clients: async () => [{ id: 0x400001, pid: child.pid }],
       rootString: async () => undefined,
       pidOf: async () => { windowReads++; return child.pid; }, title: async () => 'Focus thief',
-      geometry: async () => ({ rect: [0, 0, 100, 100] }), wmClass: async () => undefined,
+      geometry: async () => ({ rect: [0, 0, 100, 100] }), className: async () => undefined,
     } as unknown as Parameters<typeof inaccessibleApps>[0];
     assert.deepEqual(await inaccessibleApps(xw, new Set()), []);
     assert.equal(windowReads, 0);

@@ -41,7 +41,7 @@ function processStartTime(pid: number): number | undefined {
 export class CdpDriver {
   private readonly sessions = new Map<string, Promise<PageSession>>();
   private readonly bySessionId = new Map<string, PageSession>();
-  private app: { name: string; pid: number; startTime?: number; executable?: string } = { name: 'chromium', pid: 0 };
+  private app: { name: string; pid: number; startToken?: string; executable?: string } = { name: 'chromium', pid: 0 };
   /** The key the wire's Primary modifier presses in this browser (keys.ts): Meta when it runs on macOS. */
   private primary: CdpPrimary = 'Control';
 
@@ -71,7 +71,7 @@ export class CdpDriver {
     this.app = { name: executable ? basename(executable) : version.product.split('/')[0]!.toLowerCase(), pid };
     if (executable) this.app.executable = executable;
     const st = pid ? processStartTime(pid) : undefined;
-    if (st !== undefined) this.app.startTime = st;
+    if (st !== undefined) this.app.startToken = String(st);
   }
 
   private onEvent(e: CdpEvent): void {
@@ -134,7 +134,7 @@ export class CdpDriver {
 
   private async windowOf(t: TargetInfo, focused: boolean): Promise<WindowInfo> {
     const w: WindowInfo = { id: `cdp:${t.targetId}`, title: t.title || t.url, app: this.app.name, pid: this.app.pid, role: 'window', focused };
-    if (this.app.startTime !== undefined) w.startTime = this.app.startTime;
+    if (this.app.startToken !== undefined) w.startToken = this.app.startToken;
     if (t.url) w.url = t.url;
     const b = await this.cdp.send<{ bounds: { left?: number; top?: number; width?: number; height?: number } }>('Browser.getWindowForTarget', { targetId: t.targetId }).catch(() => null);
     if (b?.bounds.width) w.bounds = [b.bounds.left ?? 0, b.bounds.top ?? 0, b.bounds.width, b.bounds.height ?? 0];

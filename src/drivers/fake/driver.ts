@@ -25,6 +25,8 @@ export class FakeDriver {
   readonly dispatched: ActParams[] = [];
   /** Runs after each act, so a test can make the "app" react (open a dialog, destroy a node). */
   onAct?: (p: ActParams, node: RawNode) => void;
+  /** Extra method handlers a test installs (apps.launch, process.identify, …); they win over the built-in ones. */
+  readonly extra: Handlers = {};
 
   constructor(windows: FakeWindow[] = []) { this.windows.push(...windows); }
 
@@ -65,6 +67,7 @@ export class FakeDriver {
       'node.act': (p) => { this.calls.push({ method: 'node.act', params: p }); return this.actWhenActionable(p); },
       'ui.settle': (p) => log('ui.settle', p, { settled: true, events: 1, ms: 0 }),
       'input.keys': (p) => log('input.keys', p, this.keys(p)),
+      ...this.loggedExtra(),
     };
   }
 
@@ -74,6 +77,15 @@ export class FakeDriver {
     if (!w) throw new ComputerUseError('window_not_found', 'no such window');
     if (p.expect && p.expect.pid !== w.info.pid) throw new ComputerUseError('window_not_focused', 'fake: the focused window belongs to another process; nothing was sent.');
     return { method: 'synthetic', focusedFirst: false, sent: p.chords?.length ?? [...p.text ?? ''].length };
+  }
+
+  /** The test's handlers, each call recorded like the built-in ones. */
+  private loggedExtra(): Handlers {
+    const out: Record<string, (p: unknown, ctx: unknown) => unknown> = {};
+    for (const [method, h] of Object.entries(this.extra) as [string, (p: unknown, ctx: unknown) => unknown][]) {
+      out[method] = (p, ctx) => { this.calls.push({ method, params: p }); return h(p, ctx); };
+    }
+    return out as Handlers;
   }
 
   private apps(): AppInfo[] {

@@ -12,7 +12,7 @@ import { isGone } from './bus.js';
 import { comboItemNames } from './combo-items.js';
 import type { ElementInfo } from './reader.js';
 import { readElement, targetOf, toRawNode } from './reader.js';
-import { procInfo } from '../../common/proc.js';
+import { startTokenOf } from './identity.js';
 import { center, type Expect, type LinuxInput } from './input.js';
 import { BACKSPACE, insertTextVerified, SELECT_ALL, setTextVerified, type TypingDeps } from './edit.js';
 import { selectInListCombo, topLevelOf } from './combo.js';
@@ -412,6 +412,6 @@ async function scrollBarsOf(bus: A11yBus, info: ElementInfo): Promise<ElementInf
 /** The process of an element's app (pid from the bus, start time from /proc): where its input must go. */
 async function processOf(bus: A11yBus, t: Target): Promise<Expect> {
   const pid = await bus.pidOf(t.dest);
-  const startTime = procInfo(pid)?.startTime;
-  return startTime !== undefined ? { pid, startTime } : { pid };
+  const startToken = startTokenOf(pid);
+  return startToken !== undefined ? { pid, startToken } : { pid };
 }

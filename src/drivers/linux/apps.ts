@@ -1,9 +1,10 @@
 /**
  * Applications and windows from the AT-SPI registry, with the process identity the platform proves
- * (pid from the bus daemon; executable, start time and uid from /proc, see common/proc.ts).
+ * (pid from the bus daemon; appId, start token, user and copies from /proc, see identity.ts).
  */
 import { procInfo, type ProcessInfo } from '../../common/proc.js';
 import type { AppInfo, WindowInfo } from '../../protocol/nodes.js';
+import { withIdentity } from './identity.js';
 import { roleFromAtspi } from './roles.js';
 import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import { readFileSync } from 'node:fs';
@@ -14,14 +15,6 @@ import { decodeStates, handleOf } from './reader.js';
 
 const ACC = 'org.a11y.atspi.Accessible';
 const REGISTRY_ROOT: Target = { dest: 'org.a11y.atspi.Registry', path: '/org/a11y/atspi/accessible/root' };
-
-/** Copies what /proc proves about the process (executable realpath, start time, uid) onto an app or window. */
-export function withIdentity<T extends { executable?: string; startTime?: number; uid?: number }>(target: T, info: ProcessInfo | undefined): T {
-  if (info?.executable) target.executable = info.executable;
-  if (info?.startTime !== undefined) target.startTime = info.startTime;
-  if (info?.uid !== undefined) target.uid = info.uid;
-  return target;
-}
 
 /** Lists the applications registered on the accessibility bus. */
 export async function listApps(bus: A11yBus, withWindows = true): Promise<AppInfo[]> {

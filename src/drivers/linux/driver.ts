@@ -3,7 +3,6 @@
  * reports events; it makes no policy decision.
  */
 import { findInTree } from '../common/find.js';
-import { spawn } from 'node:child_process';
 import type { AppInfo, RawNode, WindowInfo } from '../../protocol/nodes.js';
 import { handshake } from '../../protocol/handshake.js';
 import { walk } from '../../engine/node.js';
@@ -14,7 +13,11 @@ import type { LaunchParams, LaunchResult } from '../../protocol/methods.js';
 import { act } from './actions.js';
 import { findInList, noteListChange, watchListChanges } from './listfind.js';
 import { procInfo } from '../../common/proc.js';
-import { listApps, listWindowsOf, withIdentity } from './apps.js';
+import { listApps, listWindowsOf } from './apps.js';
+import { identify, startTokenOf, terminate, withIdentity } from './identity.js';
+import { warmPackages } from './packages.js';
+import { resolveLaunchFacts } from './resolve.js';
+import { startDetached } from './spawn.js';
 import { A11yBus, isGone } from './bus.js';
 import { readTreeCached } from './cache.js';
 import { EventWatcher } from './events.js';
@@ -55,6 +58,8 @@ export class LinuxDriver {
     // A long list's kept name index (listfind.ts) is dropped when an event says its rows changed.
     events.subscribe(noteListChange);
     watchListChanges();
+    // Package facts (packages.ts) take ~0.5 s to read: warmed now so the first launch or act finds them ready.
+    warmPackages();
   }
 
   static async start(): Promise<LinuxDriver> {
@@ -79,8 +84,8 @@ export class LinuxDriver {
       if (info.states.has('defunct')) throw new ComputerUseError('window_not_found', 'The window was closed. Call computer_apps to list the open windows.');
       const win = withIdentity<WindowInfo>({ id: handle, title: info.name, app: String(app ?? ''), pid, role: toRawNode(info).role, focused: info.states.has('active') }, procInfo(pid));
       if (info.bounds && info.bounds[2] > 0) win.bounds = info.bounds;
-      const wmClass = await this.input.wmClassOf(win);
-      if (wmClass !== undefined) win.wmClass = wmClass;
+      const className = await this.input.classNameOf(win);
+      if (className !== undefined) win.className = className;
       return win;
     } catch (e) {
       if (isGone(e)) throw new ComputerUseError('window_not_found', 'The window is gone. Call computer_apps to list the open windows.');
@@ -149,8 +154,8 @@ export class LinuxDriver {
         const apps = await listApps(this.bus, false);
         const sel = apps.filter((a) => (p.pid === undefined || a.pid === p.pid) && (p.app === undefined || a.name.toLowerCase() === p.app.toLowerCase()));
         const wins = (await Promise.all(sel.map((a) => listWindowsOf(this.bus, targetOf(a.id), a.name, a.pid).catch(() => [])))).flat();
-        const classes = await this.input.wmClasses(wins);
-        wins.forEach((w, i) => { const c = classes[i]; if (c !== undefined) w.wmClass = c; });
+        const classes = await this.input.classNames(wins);
+        wins.forEach((w, i) => { const c = classes[i]; if (c !== undefined) w.className = c; });
         return { windows: wins };
       },
       'window.activate': async (p) => {
@@ -158,6 +163,9 @@ export class LinuxDriver {
         return { ok: this.input.available ? await this.input.activate(w) : false };
       },
       'apps.launch': (p) => this.launch(p),
+      'apps.resolveLaunch': (p) => resolveLaunchFacts(p),
+      'apps.terminate': (p) => terminate(p),
+      'process.identify': (p) => identify(p),
       'tree.snapshot': async (p) => {
         const t0 = performance.now();
         if (isX11Handle(p.window)) { await this.x11Window(p.window); throw notAccessible(); } // a closed one: window_not_found
@@ -218,7 +226,7 @@ export class LinuxDriver {
         const w = await this.checkPointerTarget(p);
         if (ctx?.signal?.aborted) throw new ComputerUseError('paused', 'Stopped before anything was sent.');
         this.lastInputAt = performance.now();
-        const expect: Expect = { pid: w.pid, ...(w.startTime !== undefined ? { startTime: w.startTime } : {}) };
+        const expect: Expect = { pid: w.pid, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}) };
         return { method: 'synthetic', detail: await this.input.pointer(p, expect, ctx?.signal) };
       },
       'input.clipboard': async (p) => {
@@ -259,7 +267,7 @@ export class LinuxDriver {
     }
     const xw = await this.input.xWindowOf(w);
     if (!xw) throw new ComputerUseError('window_changed', 'No X window of the app\'s process is on screen (minimized or closed?); nothing was captured. Call computer_apps.');
-    const expect: Expect = { pid: w.pid, ...(w.startTime !== undefined ? { startTime: w.startTime } : {}) };
+    const expect: Expect = { pid: w.pid, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}) };
     return captureWindow(windows, { window: xw.id, owns: (pid) => ownedBy(pid, expect) }, rect);
   }
 
@@ -310,8 +318,8 @@ export class LinuxDriver {
     if (strokes.length > MAX_STROKES) throw new ComputerUseError('invalid_params', `${strokes.length} key strokes in one call; at most ${MAX_STROKES}. Use set_value for long text.`);
     if (!this.input.available) throw await this.input.unavailableError('No keyboard.');
     const w = await this.windowInfo(p.window);
-    const expect: Expect = p.expect ?? { pid: w.pid, ...(w.startTime !== undefined ? { startTime: w.startTime } : {}) };
-    if (expect.pid !== w.pid || (expect.startTime !== undefined && w.startTime !== undefined && expect.startTime !== w.startTime)) {
+    const expect: Expect = p.expect ?? { pid: w.pid, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}) };
+    if (expect.pid !== w.pid || (expect.startToken !== undefined && w.startToken !== undefined && expect.startToken !== w.startToken)) {
       throw new ComputerUseError('window_not_focused', 'The window belongs to another process than expected (it was closed and its handle reused?); nothing was sent. Call computer_apps.');
     }
     const focusedFirst = await this.input.focus(w, expect);
@@ -327,16 +335,13 @@ export class LinuxDriver {
     const before = new Set((await listApps(this.bus).catch(() => [])).flatMap((a) => a.windows.map((w) => w.id)));
     await this.ensureAtspiRootProperty();
     // The toolkit switches (Qt, Java ATK wrapper) come first; variables the caller passes win.
-    const child = spawn(p.command, p.args ?? [], {
-      detached: true, stdio: 'ignore', env: appLaunchEnv(process.env, p.env ?? {}),
-    });
-    const spawned = await new Promise<number>((resolve, reject) => {
-      child.once('spawn', () => resolve(child.pid ?? 0));
-      child.once('error', (e) => reject(new ComputerUseError('app_not_found', `Cannot start "${p.command}": ${e.message}. Is it installed and on PATH?`)));
-    });
-    child.unref();
+    const argv = [p.command, ...(p.args ?? [])];
+    const child = await startDetached(argv, appLaunchEnv(process.env, p.env ?? {}));
+    const spawned = child.pid;
+    const token = startTokenOf(spawned);
+    const started = { pid: spawned, argv, ...(token ? { startToken: token } : {}) };
     const waitMs = p.waitForWindowMs ?? 10_000;
-    if (waitMs <= 0) return { pid: spawned };
+    if (waitMs <= 0) { child.release(); return started; }
     const base = p.command.split('/').pop()!.toLowerCase();
     const deadline = performance.now() + waitMs;
     let handedOverAt: number | undefined;
@@ -344,7 +349,7 @@ export class LinuxDriver {
       const apps = await listApps(this.bus).catch(() => []);
       // Single-instance apps (gedit) hand over to the running process and exit: match by name too.
       const app = apps.find((a) => startedBy(a.pid, spawned) && a.windows.length) ??
-        (child.exitCode !== null || child.signalCode !== null ? apps.find((a) => a.name.toLowerCase() === base && a.windows.length) : undefined);
+        (child.exit ? apps.find((a) => a.name.toLowerCase() === base && a.windows.length) : undefined);
       if (app) {
         const fresh = app.windows.filter((w) => !before.has(w.id));
         // A handover may open no new window (a file becomes a tab of the old one): after a grace, take the focused one.
@@ -352,11 +357,21 @@ export class LinuxDriver {
         if (fresh.length > 0 || app.pid === spawned || performance.now() - (handedOverAt ?? 0) > HANDOVER_GRACE_MS) {
           const pool = fresh.length > 0 ? fresh : app.windows;
           const win = pool.find((w) => w.focused) ?? pool[pool.length - 1];
-          return win ? { pid: app.pid, window: win } : { pid: app.pid };
+          child.release();
+          return { ...started, pid: app.pid, ...(win ? { window: win } : {}) };
         }
+      }
+      // Exited with no window: a failure (non-zero, a signal) at once; a clean exit after the handover grace
+      // (a single-instance app passes its arguments to the running one and exits 0).
+      const exit = child.exit;
+      if (exit && (exit.code !== 0 || performance.now() - exit.at > HANDOVER_GRACE_MS)) {
+        const exited = { ...(exit.code !== null ? { code: exit.code } : {}), ...(exit.signal ? { signal: exit.signal } : {}), stderr: child.stderrTail() };
+        child.release();
+        return { ...started, exited };
       }
       await new Promise((r) => setTimeout(r, 100));
     }
+    child.release();
     throw new ComputerUseError('timeout', `"${p.command}" started (pid ${spawned}) but no accessible window appeared within ${waitMs} ms. ` +
       'It may not support accessibility: computer_apps lists it as not accessible, with the reason and what to do (Electron needs --force-renderer-accessibility).');
   }

@@ -11,7 +11,7 @@ import type { WindowInfo } from '../../protocol/nodes.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { Chord } from '../../protocol/keys.js';
 import type { PointerParams, Rect } from '../../protocol/methods.js';
-import { procInfo } from '../../common/proc.js';
+import { startTokenOf } from './identity.js';
 import { clipboardOwner, type ClipboardOwner } from './x11/clipboard.js';
 import { x11 } from './x11/connection.js';
 import { matchWindow, type XWindowFacts } from './x11/match.js';
@@ -21,10 +21,10 @@ import { probeWaylandInput, WAYLAND_NO_PROOF, type WaylandInput } from './portal
 import { charKeysym, keysymOf, xModifiers } from './keysyms.js';
 
 /** The process input must reach: a window's pid and, when known, its start time (against pid reuse). */
-export interface Expect { pid: number; startTime?: number }
+export interface Expect { pid: number; startToken?: string }
 
 /** The window input is aimed at, as the AT-SPI side reports it. */
-export type InputWindow = Pick<WindowInfo, 'pid' | 'title' | 'bounds' | 'focused'> & { startTime?: number };
+export type InputWindow = Pick<WindowInfo, 'pid' | 'title' | 'bounds' | 'focused'> & { startToken?: string };
 
 const WHEEL: Record<NonNullable<PointerParams['direction']>, number> = { up: 4, down: 5, left: 6, right: 7 };
 
@@ -51,10 +51,10 @@ export function textStrokes(text: string): KeyInput[] {
   });
 }
 
-/** True when `pid` is the expected process: the same pid and, when known, the same start time (not a reused pid). */
+/** True when `pid` is the expected process: the same pid and, when known, the same start token (not a reused pid). */
 export function ownedBy(pid: number | undefined, expect: Expect): boolean {
   if (pid === undefined || pid !== expect.pid) return false;
-  return expect.startTime === undefined || procInfo(pid)?.startTime === expect.startTime;
+  return expect.startToken === undefined || startTokenOf(pid) === expect.startToken;
 }
 
 /** X11 input for the Linux driver. */
@@ -126,12 +126,12 @@ export class LinuxInput {
   }
 
   /** `WM_CLASS` of the X window of an AT-SPI window, when one maps. */
-  async wmClassOf(w: Pick<WindowInfo, 'pid' | 'title' | 'bounds'>): Promise<string | undefined> {
-    return (await this.wmClasses([w]))[0];
+  async classNameOf(w: Pick<WindowInfo, 'pid' | 'title' | 'bounds'>): Promise<string | undefined> {
+    return (await this.classNames([w]))[0];
   }
 
   /** `WM_CLASS` of each window's X window (undefined where none maps), reading the client list once. */
-  async wmClasses(ws: readonly Pick<WindowInfo, 'pid' | 'title' | 'bounds'>[]): Promise<(string | undefined)[]> {
+  async classNames(ws: readonly Pick<WindowInfo, 'pid' | 'title' | 'bounds'>[]): Promise<(string | undefined)[]> {
     if (!this.available || ws.length === 0) return ws.map(() => undefined);
     try {
       const { windows } = await this.parts();

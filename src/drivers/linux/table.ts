@@ -385,7 +385,7 @@ export async function annotateCells(bus: A11yBus, info: ElementInfo, node: RawNo
 /** Whom keys go to, and how: the driver's keyboard (proven focus), as actions.ts uses it. */
 export interface CellKeyboard {
   available: boolean;
-  keysTo(expect: { pid: number; startTime?: number }, chords: readonly { mods: string[]; key: string }[] | string, signal?: AbortSignal): Promise<number>;
+  keysTo(expect: { pid: number; startToken?: string }, chords: readonly { mods: string[]; key: string }[] | string, signal?: AbortSignal): Promise<number>;
 }
 
 /** Parent table and index of a cell. */
@@ -430,7 +430,7 @@ export async function readCellBack(bus: A11yBus, cell: Target): Promise<{ text: 
  * shows and its formula. Returns undefined when the element is not such a cell.
  */
 export async function enterCell(bus: A11yBus, keyboard: CellKeyboard, info: ElementInfo, text: string,
-  owner: { pid: number; startTime?: number }, signal?: AbortSignal): Promise<{ method: 'synthetic'; detail: string } | undefined> {
+  owner: { pid: number; startToken?: string }, signal?: AbortSignal): Promise<{ method: 'synthetic'; detail: string } | undefined> {
   if (info.atspiRole !== 'table cell' || info.interfaces.has('org.a11y.atspi.EditableText') || !keyboard.available) return undefined;
   // Typed text must stay one cell entry: a newline or tab would commit it and move on to another cell.
   if (/[\n\r\t]/.test(text)) throw new ComputerUseError('invalid_params', 'A cell entry cannot contain a newline or tab; set one cell per action.');

@@ -8,7 +8,7 @@ import { procInfo, processAgeMs } from '../../common/proc.js';
 import type { AppInfo, WindowInfo } from '../../protocol/nodes.js';
 import { inaccessibleAdvice } from '../../doctor/advice.js';
 import { processFacts } from '../../doctor/process.js';
-import { withIdentity } from './apps.js';
+import { withIdentity } from './identity.js';
 import { ATSPI_ROOT_PROPERTY, JAVA_ATK_JAR } from './toolkits.js';
 import type { XWindows } from './x11/windows.js';
 
@@ -35,8 +35,8 @@ export async function x11WindowInfo(xw: XWindows, xid: number, app?: string): Pr
   const [pid, title, geo] = await Promise.all([xw.pidOf(xid), xw.title(xid), xw.geometry(xid)]);
   if (!geo || !pid) return undefined;
   const w = withIdentity<WindowInfo>({ id: x11Handle(xid), title: title ?? '', app: app ?? commOf(pid), pid, role: 'window', focused: false, bounds: geo.rect }, procInfo(pid));
-  const wmClass = await xw.wmClass(xid);
-  if (wmClass) w.wmClass = wmClass;
+  const className = await xw.wmClass(xid);
+  if (className) w.className = className;
   return w;
 }
 

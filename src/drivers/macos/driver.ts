@@ -418,7 +418,7 @@ export class MacDriver {
   keys(p: KeysParams, signal?: AbortSignal): KeysResult {
     this.requireTrust();
     const w = this.windowEntry(p.window);
-    if (p.expect && (p.expect.pid !== w.pid || (p.expect.startTime !== undefined && p.expect.startTime !== w.startTime))) {
+    if (p.expect && (p.expect.pid !== w.pid || (p.expect.startToken !== undefined && p.expect.startToken !== String(w.startTime)))) {
       throw new ComputerUseError('window_not_focused', 'that window belongs to another process than the one the keys were aimed at; nothing was sent');
     }
     // Parse every chord before sending anything: an unknown key refuses the whole call.
@@ -490,6 +490,10 @@ export class MacDriver {
   }
 }
 
-function identityFields(pid: number, id: ProcIdentity): { pid: number; startTime: number; executable?: string; uid: number } {
-  return { pid, startTime: id.startTime, uid: id.uid, ...(id.executable ? { executable: id.executable } : {}) };
+/**
+ * The wire's identity facts (protocol/identity.ts): the start time (ms) as an opaque start token, the uid as the
+ * user string, the executable path as appId until bundle id + team id are read (the bundle is not proven yet).
+ */
+function identityFields(pid: number, id: ProcIdentity): { pid: number; startToken: string; executable?: string; appId?: string; user: string } {
+  return { pid, startToken: String(id.startTime), user: String(id.uid), ...(id.executable ? { executable: id.executable, appId: id.executable } : {}) };
 }

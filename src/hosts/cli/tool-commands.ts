@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { createComputer } from '../../index.js';
 import { cuPath } from '../../paths.js';
 import type { OPS } from '../../engine/node.js';
-import { cliOptionsFrom } from '../options.js';
+import { cliOptionsFrom, isBooleanHostFlag } from '../options.js';
 import { asksHelp, parseArgs } from './args.js';
 import { keptFlagsText, mergeKeptFlags, readKeptFlags, writeKeptFlags } from './kept-flags.js';
 import { ttyConfirmer } from './policy-commands.js';
@@ -92,11 +92,13 @@ export async function runToolCommand(command: string, args: string[]): Promise<n
   let policy: ReturnType<typeof cliOptionsFrom>['options'];
   let given: ReturnType<typeof cliOptionsFrom>['options'];
   try {
-    const taken = cliOptionsFrom(args);
+    // launch: the words from the app's command on are the app's own (`launch soffice --calc`), never ours.
+    const [ours, app] = command === 'launch' ? splitLaunchArgs(args) : [args, []];
+    const taken = cliOptionsFrom(ours);
     policy = taken.options;
     // The flags alone (no environment): these are what the session keeps.
-    given = cliOptionsFrom(args, {}).options;
-    call = toolCall(command, taken.rest);
+    given = cliOptionsFrom(ours, {}).options;
+    call = toolCall(command, app.length ? [...taken.rest, '--', ...app] : taken.rest);
   } catch (e) { process.stderr.write(`${cliWording((e as Error).message)}\n`); return 2; }
   const keep = (desktop: { env: Record<string, string> }): ReturnType<typeof readKeptFlags> => {
     const path = sessionFileFor(desktop);
@@ -118,6 +120,20 @@ export async function runToolCommand(command: string, args: string[]): Promise<n
   } finally {
     await computer.close();
   }
+}
+
+/**
+ * `launch [our flags] COMMAND [ITS ARGS…]`: splits at the app's command, the first word that is not one of our
+ * flags or a flag's value. Everything from there on goes to the app untouched (`--calc` included).
+ */
+export function splitLaunchArgs(args: string[]): [string[], string[]] {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return [args.slice(0, i), args.slice(i + 1)];
+    if (!a.startsWith('--')) return [args.slice(0, i), args.slice(i)];
+    if (!a.includes('=') && !isBooleanHostFlag('cli', a.slice(2))) i++;
+  }
+  return [args, []];
 }
 
 /** One state file per desktop: refs belong to the desktop they were read from. */

@@ -63,7 +63,7 @@ test('the driver refuses a chord whose key is not a keysym (exec), sending nothi
     const win = windows[0];
     assert.ok(win, 'gedit has a window');
     // The X window behind the AT-SPI window is found (same process): its WM_CLASS is reported.
-    assert.equal(win.wmClass, 'Gedit');
+    assert.equal(win.className, 'Gedit');
     for (const key of ['exec', '--window', 'sh -c touch /tmp/x', 'windowactivate']) {
       await assert.rejects(
         device.call('input.keys', { window: win.id, chords: [{ mods: [], key }], expect: { pid: win.pid } } as never),

@@ -11,7 +11,7 @@ import type { XWindows } from './windows.js';
  * The clipboard owner as far as the X server can prove it: the pid (and start time) of the live process whose
  * connection created the selection owner's window; `unproven` when there is none to name.
  */
-export interface ClipboardOwner { pid?: number; startTime?: number; secret?: boolean; unproven?: boolean }
+export interface ClipboardOwner { pid?: number; startToken?: string; secret?: boolean; unproven?: boolean }
 
 /** The target a password manager offers with a copied secret. */
 export const SECRET_HINT = 'x-kde-passwordManagerHint';
@@ -32,7 +32,8 @@ export async function clipboardOwner(x: X11, windows: XWindows, timeoutMs = 1000
   const info = pid !== undefined && alive(pid) ? procInfo(pid) : undefined;
   if (pid !== undefined && info) {
     out.pid = pid;
-    if (info.startTime !== undefined) out.startTime = info.startTime;
+    // The start token as identity.ts writes it (the /proc start time, as a string).
+    if (info.startTime !== undefined) out.startToken = String(info.startTime);
   } else out.unproven = true;
   const targets = await selectionTargets(x, clipboard, timeoutMs).catch(() => undefined);
   if (targets) out.secret = targets.includes(SECRET_HINT);

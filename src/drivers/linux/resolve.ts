@@ -1,19 +1,18 @@
 /**
- * Launch identity (issue 8 item 5): which program a `computer_launch` will really run. A name proves nothing:
- * a symlink `notes` → keepassxc, a copy of it under another name, `sh -c "exec keep""assxc"`, `env`, `nohup`,
- * `setsid`, an interpreter's `os.execv`, or `gio launch x.desktop` all start the same password manager. So the
- * command is resolved through PATH to its realpath, wrappers are seen through, .desktop files are read, and the
- * resulting file is compared by size and SHA-256 with the deny-listed executables on PATH. Every name met on
- * the way may add a refusal. Where the target cannot be proven (code strings, unknown wrappers, a default
- * handler), the result says why: the policy then asks, or refuses where nobody can be asked.
+ * `apps.resolveLaunch` on Linux (README "App identity"): which program a launch will really run, resolved on
+ * the machine it runs on. A name proves nothing: a symlink `notes` → keepassxc, a copy of it under another name,
+ * `sh -c "exec keep""assxc"`, `env`, `nohup`, `setsid`, an interpreter's `os.execv`, or `gio launch x.desktop`
+ * all start the same password manager. So the command is resolved through PATH to its realpath, wrappers are
+ * seen through, .desktop files are read, and the resulting file's content is compared with the programs on
+ * PATH (identity.ts `contentOf`). Every name met on the way is reported: the policy may deny by any of them.
+ * Where the target cannot be proven (code strings, unknown wrappers, a default handler), the result says why.
+ * This module reports facts only; the host's policy decides.
  */
-import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
-import type { WindowInfo } from '../engine/node.js';
-import { procInfo } from '../common/proc.js';
-import type { AppIdentity } from './apps.js';
-import type { PolicyGate } from './gate.js';
+import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
+import type { ResolveLaunchParams, ResolveLaunchResult } from '../../protocol/identity.js';
+import { contentOf } from './identity.js';
+import { packageOf, systemOwned } from './packages.js';
 
 /** What a launch resolves to. */
 export interface LaunchResolution {
@@ -25,8 +24,10 @@ export interface LaunchResolution {
   names: string[];
   /** Why the program that will run cannot be proven. */
   unproven?: string;
-  /** A deny-listed executable the target is a byte-for-byte copy (or hard link) of. */
-  copyOf?: string;
+  /** The program runs another program named in its arguments (a terminal's -e/-x, an exec wrapper). */
+  runsCommand?: boolean;
+  /** Launcher scripts met on the way (realpaths, in order): Debian's /usr/bin/chromium, LibreOffice's soffice. */
+  scripts: string[];
 }
 
 /** Where and how to resolve. */
@@ -37,10 +38,8 @@ export interface LaunchContext {
   cwd?: string;
   /** Directories holding `applications/*.desktop` (default XDG_DATA_HOME and XDG_DATA_DIRS). */
   dataDirs?: string[];
-  /** True when a file name is deny-listed: such files on PATH are compared with the target's content. */
-  isDenied?: (name: string) => boolean;
-  /** Identifies the rules behind `isDenied` (e.g. the user's deny list), so its verdicts per directory are cached. */
-  denyKey?: string;
+  /** Collects the launcher scripts met (resolveLaunch fills it). */
+  scripts?: string[];
 }
 
 const MAX_DEPTH = 8;
@@ -51,8 +50,12 @@ const INTERPRETERS = /^(python[0-9.]*m?|pypy[0-9.]*|perl[0-9.]*|node|nodejs|bun|
 const CODE_OPTIONS = /^(-c|-e|-E|-m|-p|-r|-x|--eval|--print|--require|--import|--command|--exec)$|^--(eval|print|require|import)=|^-[a-zA-Z]*[ceE]$/;
 /** Interpreter options that take the next word as their value (so it is not the script). */
 const VALUE_OPTIONS = /^(-X|-W|-I|-M|-C|--loader|--cp|-cp|-classpath|--classpath|-jar)$/;
+/** Terminal emulators: with no command in their arguments they run the user's shell, a program the user knows. */
+const TERMINALS = /^(xterm|uxterm|x-terminal-emulator|gnome-terminal|konsole|xfce4-terminal|lxterminal|mate-terminal|terminator|tilix|kitty|alacritty|foot|wezterm|urxvt|rxvt|st)$/;
+/** Terminal options that start no command (flags, and `--name=value` forms of window options only). */
+const TERMINAL_PLAIN_OPTION = /^--(maximize|fullscreen|disable-server|hide-menubar|show-menubar|hide-toolbar|show-toolbar|hide-borders|show-borders|hide-scrollbar|show-scrollbar|tab|window)$|^--(working-directory|default-working-directory|title|initial-title|geometry|role|zoom|font)=[^\0]*$/;
 /** Programs that run another program named somewhere in their arguments, in ways not modelled here. */
-const EXEC_WRAPPERS = /^(xterm|uxterm|x-terminal-emulator|gnome-terminal|konsole|xfce4-terminal|lxterminal|mate-terminal|terminator|tilix|kitty|alacritty|foot|wezterm|urxvt|rxvt|st|script|watch|xargs|flock|firejail|bwrap|flatpak|flatpak-spawn|dbus-launch|dbus-run-session|systemd-run|strace|ltrace|gdb|valgrind|xvfb-run|time|chrt|taskset|unshare|nsenter|chroot|runuser|setpriv|capsh|prlimit|torsocks|proxychains4?|sg|newgrp|catchsegv|parallel|at|batch|tmux|screen|ssh|expect|start-stop-daemon|busybox|toybox|exec|command|builtin|eval|sudo|doas|su|pkexec|kde-open5?|kioclient5?|exo-open|gnome-open|mimeopen|see|run-mailcap|sensible-browser|sensible-editor|x-www-browser|www-browser|open|dex|gtk4-launch|ld-linux.*|ld\.so|rlwrap|emacs|vim?|nvim|make|npx|npm|pnpm|yarn|uv|pipx|cargo|go)$/;
+const EXEC_WRAPPERS = /^(script|watch|xargs|flock|firejail|bwrap|flatpak|flatpak-spawn|dbus-launch|dbus-run-session|systemd-run|strace|ltrace|gdb|valgrind|xvfb-run|time|chrt|taskset|unshare|nsenter|chroot|runuser|setpriv|capsh|prlimit|torsocks|proxychains4?|sg|newgrp|catchsegv|parallel|at|batch|tmux|screen|ssh|expect|start-stop-daemon|busybox|toybox|exec|command|builtin|eval|sudo|doas|su|pkexec|kde-open5?|kioclient5?|exo-open|gnome-open|mimeopen|see|run-mailcap|sensible-browser|sensible-editor|x-www-browser|www-browser|open|dex|gtk4-launch|ld-linux.*|ld\.so|rlwrap|emacs|vim?|nvim|make|npx|npm|pnpm|yarn|uv|pipx|cargo|go)$/;
 
 /**
  * Resolves a launch's argument vector to the program that will run. Never throws: what cannot be proven is
@@ -60,18 +63,16 @@ const EXEC_WRAPPERS = /^(xterm|uxterm|x-terminal-emulator|gnome-terminal|konsole
  */
 export function resolveLaunch(argv: readonly string[], ctx: LaunchContext = {}): LaunchResolution {
   const names: string[] = [];
-  const out = step([...argv], ctx.cwd ?? process.cwd(), ctx, names, 0);
-  const res: LaunchResolution = { argv: out.argv, names: [...new Set(names.filter((n) => n.trim() !== ''))] };
+  const scripts: string[] = [];
+  const out = step([...argv], ctx.cwd ?? process.cwd(), { ...ctx, scripts }, names, 0);
+  const res: LaunchResolution = { argv: out.argv, names: [...new Set(names.filter((n) => n.trim() !== ''))], scripts };
   if (out.executable) res.executable = out.executable;
   if (out.unproven) res.unproven = out.unproven;
-  if (out.executable && ctx.isDenied) {
-    const copy = deniedCopy(out.executable, ctx.isDenied, searchDirs(ctx.path, dirname(out.executable)), ctx.denyKey);
-    if (copy) { res.copyOf = copy; res.names.push(copy); }
-  }
+  if (out.runsCommand) res.runsCommand = true;
   return res;
 }
 
-interface Step { executable?: string; argv: string[]; unproven?: string }
+interface Step { executable?: string; argv: string[]; unproven?: string; runsCommand?: boolean }
 
 function step(argv: string[], cwd: string, ctx: LaunchContext, names: string[], depth: number): Step {
   const [cmd, ...args] = argv;
@@ -103,6 +104,12 @@ function step(argv: string[], cwd: string, ctx: LaunchContext, names: string[], 
   if (is(SHELLS)) return shellStep(args, cwd, real, names, next);
   if (is(/^(xdg-open|gio|gtk-launch|gtk4-launch)$/)) return openerStep(prog === 'gio' || called === 'gio' ? 'gio' : called, args, cwd, ctx, names, real, next);
   if (is(INTERPRETERS)) return interpreterStep(args, cwd, real, names);
+  if (is(TERMINALS)) {
+    // A terminal started as the user starts it (no command): the terminal itself runs. With anything else in
+    // its arguments it may run a program named there (-e, -x, --command, a tab's command): that is not proven.
+    if (args.every((a) => TERMINAL_PLAIN_OPTION.test(a))) return { executable: real, argv: [real, ...args] };
+    return { argv, unproven: `${called} with these arguments runs a command named in them, which cannot be proven here`, runsCommand: true };
+  }
   if (is(EXEC_WRAPPERS)) return { argv, unproven: `${called} runs a program named in its arguments, which cannot be proven here` };
   return shebangStep(real, args, ctx, cwd, names);
 }
@@ -287,6 +294,7 @@ function shebangStep(real: string, args: string[], ctx: LaunchContext, cwd: stri
   const line = firstLine(real);
   if (!line?.startsWith('#!')) return { executable: real, argv: [real, ...args] };
   names.push(line.slice(2).trim());
+  ctx.scripts?.push(real);
   const words = line.slice(2).trim().split(/\s+/);
   let interp = words[0] ?? '';
   let rest = words.slice(1);
@@ -370,91 +378,27 @@ function isExecutableFile(p: string): boolean {
 
 const realOr = (p: string): string => { try { return realpathSync(p); } catch { return p; } };
 
-/** PATH's directories plus the target's own directory (a copy is often made next to the original). */
-function searchDirs(path: string | undefined, own: string): string[] {
-  return [...new Set([own, ...(path ?? process.env['PATH'] ?? '').split(delimiter).filter((d) => isAbsolute(d))])];
-}
-
-/** Cached listings of directories (by mtime) and hashes of files (by inode, size and mtime). */
-const listings = new Map<string, { mtimeMs: number; names: string[] }>();
-const hashes = new Map<string, string>();
-
-/**
- * The deny-listed executable `file` is a copy of: same inode (a hard link), or same size and SHA-256, among
- * the files of `dirs` whose name is deny-listed. Undefined when there is none.
- */
-export function deniedCopy(file: string, isDenied: (name: string) => boolean, dirs: readonly string[], denyKey?: string): string | undefined {
-  let st: Stats;
-  try { st = statSync(file); } catch { return undefined; }
-  if (!st.isFile()) return undefined;
-  if (isDenied(basename(file))) return file;
-  for (const dir of dirs) {
-    for (const name of deniedIn(dir, isDenied, denyKey)) {
-      const other = join(dir, name);
-      let ot: Stats;
-      try { ot = statSync(other); } catch { continue; }
-      if (!ot.isFile()) continue;
-      if (ot.ino === st.ino && ot.dev === st.dev) return other;
-      if (ot.size === st.size && hashOf(other, ot) === hashOf(file, st)) return other;
-    }
+/** `apps.resolveLaunch`: the resolution plus the facts the policy needs (launchers, package, content). */
+export function resolveLaunchFacts(p: ResolveLaunchParams): ResolveLaunchResult {
+  if ((p.kind ?? 'command') !== 'command') return { argv: [p.command, ...(p.args ?? [])], names: [p.command], unproven: `launch targets of kind ${p.kind ?? ''} are not known on Linux` };
+  const r = resolveLaunch([p.command, ...(p.args ?? [])]);
+  const out: ResolveLaunchResult = { argv: r.argv, names: r.names };
+  if (r.executable) { out.executable = r.executable; out.appId = r.executable; }
+  if (r.unproven) out.unproven = r.unproven;
+  if (r.runsCommand) out.runsCommand = true;
+  if (r.scripts.length) {
+    out.launchers = r.scripts.map((path) => {
+      const pkg = packageOf(path);
+      return { path, systemOwned: systemOwned(path), ...(pkg ? { package: pkg } : {}) };
+    });
   }
-  return undefined;
-}
-
-/** The deny-listed file names of a directory, cached by its mtime and the rules' key. */
-function deniedIn(dir: string, isDenied: (name: string) => boolean, denyKey: string | undefined): string[] {
-  let mtimeMs: number;
-  try { mtimeMs = statSync(dir).mtimeMs; } catch { return []; }
-  const key = `${dir}\0${denyKey ?? ''}`;
-  const hit = denyKey === undefined ? undefined : listings.get(key);
-  if (hit && hit.mtimeMs === mtimeMs) return hit.names;
-  let names: string[];
-  try { names = readdirSync(dir).filter(isDenied); } catch { names = []; }
-  if (denyKey !== undefined) listings.set(key, { mtimeMs, names });
-  return names;
-}
-
-function hashOf(file: string, st: Stats): string | undefined {
-  const key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
-  const hit = hashes.get(key);
-  if (hit) return hit;
-  try {
-    const h = createHash('sha256').update(readFileSync(file)).digest('hex');
-    hashes.set(key, h);
-    return h;
-  } catch { return undefined; }
-}
-
-/** The identity a launch resolution gives the policy. */
-export function launchIdentity(argv: readonly string[], res: LaunchResolution): AppIdentity {
-  const name = res.executable ? basename(res.executable) : basename(argv[0] ?? '');
-  const app: AppIdentity = { name, also: res.names, cmdline: res.argv, cwd: process.cwd() };
-  if (res.executable) app.executable = res.executable;
-  if (res.unproven) app.unproven = res.unproven;
-  return app;
-}
-
-/** The window a launch produced, as the driver reported it. */
-export type LaunchedWindow = Pick<WindowInfo, 'app' | 'pid' | 'title'> & { executable?: string; wmClass?: string };
-
-/**
- * Defense in depth after a launch: why the launched process or its window is denied (by its proven executable,
- * its command line's script, app name, WM_CLASS or title), or undefined. The caller kills it when denied.
- */
-export function checkLaunched(gate: PolicyGate, win: LaunchedWindow): string | undefined {
-  const g = gate as PolicyGate & {
-    visible?: (app: { name: string; pid?: number; executable?: string; title?: string; wmClass?: string }) => string | undefined;
-    rules?: { denied(app: AppIdentity): string | undefined };
-  };
-  const info = procInfo(win.pid);
-  const app: AppIdentity = { name: win.app, pid: win.pid, title: win.title };
-  const exe = info?.executable ?? win.executable;
-  if (exe) app.executable = exe;
-  if (win.wmClass) app.wmClass = win.wmClass;
-  if (info?.cmdline) app.cmdline = info.cmdline;
-  if (typeof g.visible === 'function') {
-    const why = g.visible({ name: app.name, pid: win.pid, ...(exe ? { executable: exe } : {}), title: win.title, ...(win.wmClass ? { wmClass: win.wmClass } : {}) });
-    if (why) return why;
+  // The package the user knows: of the program, or for an interpreter of the (system-owned) script it runs.
+  const script = r.scripts[r.scripts.length - 1];
+  const pkg = script !== undefined && r.argv.includes(script) ? packageOf(script) : r.executable ? packageOf(r.executable) : undefined;
+  if (pkg) out.package = pkg;
+  if (r.executable) {
+    const c = contentOf(r.executable);
+    if (c) out.content = c;
   }
-  return g.rules?.denied(app);
+  return out;
 }

@@ -1,0 +1,52 @@
+/**
+ * The policy's view of a launch (README "App identity"): the facts the device's driver reported for what a
+ * `computer_launch` will run (`apps.resolveLaunch`), and, after the start, for what really started. The
+ * resolution itself runs in the driver, on the machine the program runs on (drivers/linux/resolve.ts); here
+ * the facts become an AppIdentity the rules decide on, one route for a local and a remote device.
+ */
+import type { WindowInfo } from '../engine/node.js';
+import { isInterpreter, type AppIdentity, type LaunchFacts, type ProcessFacts } from './apps.js';
+import type { PolicyGate } from './gate.js';
+
+const baseName = (p: string): string => p.split(/[\\/]/).pop() ?? p;
+
+/**
+ * The identity a launch resolution gives the policy. Without facts (a driver that cannot resolve launches)
+ * only the names of the command line are known: they may deny, never allow, so the launch is unproven.
+ */
+export function launchIdentity(argv: readonly string[], facts: LaunchFacts | undefined): AppIdentity {
+  if (!facts) return { name: baseName(argv[0] ?? ''), also: argv.filter((w) => w.trim() !== ''), unproven: 'the device\'s driver does not resolve launches (apps.resolveLaunch)' };
+  const name = facts.executable ? baseName(facts.executable) : baseName(argv[0] ?? '');
+  const same = facts.content?.sameAs ?? [];
+  const app: AppIdentity = { name, also: [...facts.names, ...same], cmdline: [...facts.argv] };
+  if (facts.executable) app.executable = facts.executable;
+  if (facts.unproven) app.unproven = facts.unproven;
+  // An interpreter is allowed by a package only when it runs that package's system-owned launcher script
+  // (LibreOffice's soffice under dash), never by its own package (python3 running any script).
+  const viaScript = facts.launchers?.some((l) => l.systemOwned && l.package === facts.package) === true;
+  if (facts.package && (!facts.executable || !isInterpreter(facts.executable) || viaScript)) app.package = facts.package;
+  return app;
+}
+
+/** The window a launch produced, as the driver reported it, and what it proves about the started process. */
+export type LaunchedWindow = Pick<WindowInfo, 'app' | 'pid' | 'title'> & { executable?: string; className?: string; sameAs?: string[] };
+
+/**
+ * Defense in depth after a launch: why the launched process or its window is denied (by its proven executable,
+ * the programs it is a copy of, its command line's script, app name, window class or title), or undefined.
+ * The caller has the device end it when denied.
+ */
+export function checkLaunched(gate: PolicyGate, win: LaunchedWindow, facts?: ProcessFacts): string | undefined {
+  const g = gate as PolicyGate & { rules?: { denied(app: AppIdentity): string | undefined } };
+  const exe = facts?.executable ?? win.executable;
+  const same = [...(win.sameAs ?? []), ...(facts?.sameAs ?? [])];
+  const why = gate.visible({ name: win.app, pid: win.pid, title: win.title, ...(exe ? { executable: exe } : {}),
+    ...(win.className ? { className: win.className } : {}), ...(same.length ? { sameAs: same } : {}) });
+  if (why) return why;
+  const app: AppIdentity = { name: win.app, pid: win.pid, title: win.title };
+  if (exe) app.executable = exe;
+  if (win.className) app.className = win.className;
+  if (facts?.cmdline) app.cmdline = facts.cmdline;
+  if (same.length) app.also = same;
+  return g.rules?.denied(app);
+}
