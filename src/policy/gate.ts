@@ -91,6 +91,20 @@ export interface Decision {
  */
 export interface VisibleApp { name: string; pid?: number; executable?: string; title?: string; className?: string; url?: string; sameAs?: string[]; package?: string }
 
+/** What a listing proves about an app or window, as the read paths pass it to the policy (identity by content included). */
+export type IdentityView = Pick<VisibleApp, 'executable' | 'className' | 'sameAs' | 'package' | 'url'>;
+
+/** The facts of an app or window (AppInfo, WindowInfo) that may deny a read: executable, class, copies, package, URL. */
+export function identityView(a: IdentityView): IdentityView {
+  const out: IdentityView = {};
+  if (a.executable) out.executable = a.executable;
+  if (a.className) out.className = a.className;
+  if (a.sameAs?.length) out.sameAs = a.sameAs;
+  if (a.package) out.package = a.package;
+  if (a.url) out.url = a.url;
+  return out;
+}
+
 /**
  * Approves or refuses an action; throws a ComputerUseError (denied_by_policy, confirmation_declined, paused).
  * `visible` says why an app is hidden from every read path (a denied app is unseen), or undefined.

@@ -15,7 +15,7 @@ import { buildSnapshot, isUnknownScopeError } from '../engine/snapshot.js';
 import { Device, type DeviceOptions } from '../devices/manager.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { SnapshotResult } from '../protocol/methods.js';
-import type { PolicyGate } from '../policy/gate.js';
+import { identityView, type IdentityView, type PolicyGate } from '../policy/gate.js';
 import { guardDevice } from './pipeline.js';
 import { chooserPaths } from './chooser.js';
 import { allowAllGate } from '../policy/gate.js';
@@ -138,9 +138,8 @@ export class Session {
    * Why a window or an app is hidden from every read path (a denied app is unseen: issue 8 item 2), or
    * undefined. The policy decides, with the same deny rules as acting.
    */
-  hidden(w: { app: string; pid: number; title?: string; executable?: string; url?: string }): string | undefined {
-    return this.gate.visible({ name: w.app, pid: w.pid, ...(w.title !== undefined ? { title: w.title } : {}), ...(w.executable ? { executable: w.executable } : {}),
-      ...(w.url ? { url: w.url } : {}) });
+  hidden(w: { app: string; pid: number; title?: string } & IdentityView): string | undefined {
+    return this.gate.visible({ name: w.app, pid: w.pid, ...(w.title !== undefined ? { title: w.title } : {}), ...identityView(w) });
   }
 
   /**
@@ -176,7 +175,7 @@ export class Session {
     for (const a of apps) {
       for (const w of a.windows) {
         live.push(w.id);
-        if (!this.hidden({ ...w, ...(a.executable ? { executable: a.executable } : {}) })) this.windows.refOf(w);
+        if (!this.hidden({ ...identityView(a), ...w })) this.windows.refOf(w);
       }
     }
     this.refs.prune(live);
@@ -205,7 +204,7 @@ export class Session {
     const off = (await this.device.call('apps.list', { withWindows: true }).catch(() => ({ apps: [] as AppInfo[] }))).apps
       .find((a) => a.inaccessible && (a.name.toLowerCase() === want || a.executable?.toLowerCase().endsWith(`/${want}`)));
     if (off?.inaccessible) {
-      const why = this.hidden({ app: off.name, pid: off.pid, ...(off.executable ? { executable: off.executable } : {}) });
+      const why = this.hidden({ app: off.name, pid: off.pid, ...identityView(off) });
       if (why) return deniedRead(why);
       return new ComputerUseError('unsupported', `${off.name} (pid ${off.pid}) is running but not accessible: ${off.inaccessible.reason}. ${off.inaccessible.fix ?? ''} Its windows are listed by computer_apps.`.trim());
     }
@@ -229,7 +228,7 @@ export class Session {
       // Thunar does between two runs): the one with a window, not the first listed.
       let firstWhy: string | undefined;
       for (const a of matches) {
-        const why = this.hidden({ app: a.name, pid: a.pid, ...(a.executable ? { executable: a.executable } : {}) });
+        const why = this.hidden({ app: a.name, pid: a.pid, ...identityView(a) });
         if (why) { firstWhy ??= why; continue; }
         const windows = (await this.device.call('windows.list', { pid: a.pid })).windows.map(masked);
         const shown = windows.filter((x) => !this.hidden(x));
@@ -237,7 +236,7 @@ export class Session {
         const w = windows.find((x) => x.focused) ?? shown[shown.length - 1] ?? windows[windows.length - 1];
         if (w) return w;
       }
-      if (firstWhy && matches.every((a) => this.hidden({ app: a.name, pid: a.pid, ...(a.executable ? { executable: a.executable } : {}) }))) throw deniedRead(firstWhy);
+      if (firstWhy && matches.every((a) => this.hidden({ app: a.name, pid: a.pid, ...identityView(a) }))) throw deniedRead(firstWhy);
       throw new ComputerUseError('window_not_found', `${app.name} has no open window.`);
     }
     const apps = await this.apps();
@@ -345,3 +344,4 @@ export function deniedRead(why: string): ComputerUseError {
   return new ComputerUseError('denied_by_policy', `This window belongs to an app computer-use may not read or act on: ${why}. ` +
     'Nothing was read. Ask the user to do this step themselves, or to work in another app.');
 }
+

@@ -4,6 +4,7 @@ import type { AppInfo, WindowInfo } from '../engine/node.js';
 import { redactText } from '../engine/redact.js';
 import type { WindowTable } from '../session/windows.js';
 import type { ActOutcome } from '../session/act.js';
+import { identityView, type IdentityView } from '../policy/gate.js';
 
 /** "w1 window "Title" focused 910x756" (the title masked like a value). */
 export function windowLine(w: WindowInfo, table: WindowTable): string {
@@ -12,7 +13,7 @@ export function windowLine(w: WindowInfo, table: WindowTable): string {
 }
 
 /** Why an app or window is hidden from reads (Session.hidden), or undefined. */
-export type HiddenCheck = (w: { app: string; pid: number; title?: string; executable?: string }) => string | undefined;
+export type HiddenCheck = (w: { app: string; pid: number; title?: string } & IdentityView) => string | undefined;
 
 /**
  * The computer_apps listing. A denied app is listed as `<name> (denied: <why>)` with no window titles and no
@@ -22,7 +23,8 @@ export function formatApps(apps: AppInfo[], table: WindowTable, hidden: HiddenCh
   if (apps.length === 0) return 'No accessible apps are running. Start one with computer_launch.';
   const lines: string[] = [];
   for (const a of apps) {
-    const exe = a.executable ? { executable: a.executable } : {};
+    // The app's proof (executable, copies by content, package) also judges each of its windows.
+    const exe = identityView(a);
     const why = hidden({ app: a.name, pid: a.pid, ...exe });
     if (why) { lines.push(`${appName(a)} (denied: ${escapeLine(why)})`); continue; }
     const shown = a.windows.filter((w) => !hidden({ ...w, ...exe }));

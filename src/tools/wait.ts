@@ -2,6 +2,7 @@ import { quoteText } from '../engine/escape.js';
 import { Type } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
+import { identityView } from '../policy/gate.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
 import { ROLES } from '../engine/role.js';
 import { CAPS, defineTool, DEVICE, ENUM_UNLISTED, PROP_UNLISTED, REF, STRICT } from './tool.js';
@@ -42,8 +43,7 @@ export const waitTool = defineTool({
       if (p.until === 'window_appears') {
         const apps = await session.apps();
         // A denied app's window never matches and is never read (denied means unseen).
-        const hit = apps.flatMap((a) => a.windows.map((w) => ({ w, exe: a.executable }))).filter(({ w, exe }) => !session.hidden({ ...w, ...(exe ? { executable: exe } : {}) }))
-          .map(({ w }) => w)
+        const hit = apps.flatMap((a) => a.windows.filter((w) => !session.hidden({ ...identityView(a), ...w })))
           .find((w) => (!initialWindows.has(w.id) || round === 0) && (!text || w.title.toLowerCase().includes(text)) && (text || !initialWindows.has(w.id)));
         if (hit) {
           const raw = await session.readWindow(hit);
