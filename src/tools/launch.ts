@@ -13,7 +13,7 @@ export const launchTool = defineTool({
   schema: {
     name: 'computer_launch',
     title: 'Launch an app',
-    description: 'Start an app (args: its own flags, files, URLs) and snapshot its window.',
+    description: 'Start an app (args: files, URLs) and snapshot its window.',
     inputSchema: Type.Object({
       device: DEVICE,
       command: Type.String({ minLength: 1, maxLength: CAPS.arg }),

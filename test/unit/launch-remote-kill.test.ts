@@ -26,7 +26,9 @@ test('a denied program started on a remote device is not "ended" by killing the 
     const local = new FakeDriver([{ info: w.window, root: w.root }]);
     const remote = new FakeDriver();
     const base = remote.handlers.bind(remote);
-    remote.handlers = (): Handlers => ({ ...base(), 'apps.launch': () => ({ pid, window: { id: 'w9', title: 'Passwords', app: 'keepassxc', pid, role: 'window', focused: true } }) });
+    // A device driver that resolves launches but cannot end a process (no apps.terminate).
+    remote.handlers = (): Handlers => ({ ...base(), 'apps.launch': () => ({ pid, window: { id: 'w9', title: 'Passwords', app: 'keepassxc', pid, role: 'window', focused: true } }),
+      'apps.resolveLaunch': () => ({ executable: '/opt/notes/notes', argv: ['/opt/notes/notes'], names: ['notes'] }) });
     const c = await createComputer({ desktop: 'current', mode: 'bypass', allowApps: ['notes'], settingsPath: join(home, 'settings.json'),
       auditPath: join(home, 'audit.jsonl'), connect: () => local.connect(), showActivity: false,
       devices: [{ name: 'lab', connect: () => remote.connect() }] });
@@ -35,7 +37,7 @@ test('a denied program started on a remote device is not "ended" by killing the 
       assert.equal(r.code, 'denied_by_policy', r.text);
       await new Promise((res) => setTimeout(res, 100));
       assert.ok(alive(pid), 'the local process that has the device\'s pid number lives on');
-      assert.match(r.text, /device lab/, r.text);
+      assert.match(r.text, /not ended \(on device lab/, r.text);
     } finally { await c.close(); }
   } finally { bystander.kill('SIGKILL'); }
 });
