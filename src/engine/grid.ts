@@ -72,6 +72,8 @@ function rangeText(r: [number, number, number, number]): string {
  * their text as the name; Calc names every cell by its address and holds the text as the value).
  */
 export function cellShown(c: Cell): string {
+  // A check column's cell (a toggle renderer) shows its box: which rows are checked is what the list holds.
+  if (c.actions.includes('toggle')) return c.states.includes('mixed') ? '[-]' : c.states.includes('checked') ? '[x]' : '[ ]';
   if (c.value) return c.value;
   if (c.name && c.name !== c.cell.address && c.name !== cellAddress(c.cell.row, c.cell.col)) return c.name;
   // Web cells hold their text in child text nodes.
@@ -171,7 +173,7 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
     lines.push(line);
   }
   // The example names a cell the table has: a one-column tree has no B7, so it names a cell shown.
-  const example = size.cols >= 2 && size.rows >= 7 ? 'B7' : lines[0]?.name ?? (visible ? cellAddress(visible[0], visible[1]) : 'A1');
+  const example = size.cols >= 2 && size.rows >= 7 ? 'B7' : lines.find((l) => l.role === 'cell')?.name ?? (visible ? cellAddress(visible[0], visible[1]) : 'A1');
   parts.push(`act on a cell: ref=${node.ref ?? '?'}:${example}`);
   return { rows, summary: parts.join(' · '), cells: lines };
 }

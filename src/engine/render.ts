@@ -43,6 +43,8 @@ export interface SnapshotLine {
    * prints a new grid this way). Not enumerable: a saved snapshot keeps only data.
    */
   readonly grid?: (tokens: number) => { summary: string; rows: string[] };
+  /** What a grid cell shows (`cellShown`: its text, or its box in a check column); its name is its address. */
+  shown?: string;
 }
 
 /** Options of `render`. */

@@ -3,7 +3,7 @@ import { distill, findByRef, walkDistilled, type DistilledNode } from './distill
 import { countNodes, type RawNode, type WindowInfo } from './node.js';
 import { redactTree } from './redact.js';
 import type { RefTable } from './refs.js';
-import { addressOfCell, cellLine, isGrid, renderGrid } from './grid.js';
+import { addressOfCell, cellLine, cellShown, isGrid, renderGrid } from './grid.js';
 import { renderedStates, renderLine, type SnapshotLine } from './render.js';
 
 export type { SnapshotLine } from './render.js';
@@ -101,7 +101,11 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
     const line: SnapshotLine = { ref: n.ref ?? '?', depth, role: n.role, states: renderedStates(n), text: cell ? cellLine(cell) : renderLine(n) };
     const parent = parents[parents.length - 1];
     if (parent !== undefined) line.parent = parent;
-    if (cell) line.name = addressOfCell(cell); else if (n.name !== undefined) line.name = n.name;
+    if (cell) {
+      line.name = addressOfCell(cell);
+      const shown = cellShown(cell);
+      if (shown) line.shown = shown;
+    } else if (n.name !== undefined) line.name = n.name;
     if (cell?.description) line.formula = cell.description;
     if (n.value !== undefined) line.value = n.value;
     if (isGrid(n)) {

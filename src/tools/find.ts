@@ -38,8 +38,10 @@ export const findTool = defineTool({
     const unsearched = { count: 0 };
     let textHits = p.text ? (await findInText(session, raw, full, p.text, unsearched)).filter((h) => !p.role || h.line.startsWith(`[${h.ref}] ${p.role}`)) : [];
     const inText = new Set(textHits.map((h) => h.ref));
+    // A grid cell's name is its address: what it shows counts as its text (a list row "Apple" is found).
     let hits = full.elements.filter((l) => (!p.role || l.role === p.role) &&
-      (!text || (l.name ?? '').toLowerCase().includes(text) || (!inText.has(l.ref) && !l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text))));
+      (!text || (l.name ?? '').toLowerCase().includes(text) || (l.shown ?? '').toLowerCase().includes(text)
+        || (!inText.has(l.ref) && !l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text))));
     // An element found by its name whose printed value holds the text too is one match, not two
     // (combobox "Size" value="Choose a size").
     const listed = new Map(hits.map((l) => [l.ref, l]));

@@ -61,6 +61,8 @@ export interface ElementInfo {
   textLength?: number;
   /** A non-editable combo box's chosen item (read from its list child's Selection: Gecko, Chromium). */
   choice?: string;
+  /** A table cell drawn by a toggle renderer (its Action "toggle"): a check column's cell, checked or not. */
+  toggles?: boolean;
   /** Offset where `text` starts in the full text (a terminal's tail). */
   textStart?: number;
   caret?: number;
@@ -148,7 +150,24 @@ export async function enrich(bus: A11yBus, info: ElementInfo, bounds: boolean, t
   if (info.interfaces.has('org.a11y.atspi.Value')) extra.push(readValue(bus, info));
   if (info.atspiRole === 'combo box' && !info.states.has('editable') && info.childCount === 1) extra.push(readComboChoice(bus, info));
   if (bounds && info.interfaces.has('org.a11y.atspi.Component')) extra.push(readBounds(bus, info));
+  if (mayToggle(info)) extra.push(readToggles(bus, info));
   await Promise.all(extra);
+}
+
+/**
+ * A nameless table cell with actions and no text: a toggle (a checklist's check column) or a picture. Only
+ * its action names tell; an unchecked toggle cell otherwise reads as an empty cell (zenity --checklist printed
+ * its fruit column only, and which boxes were checked never appeared).
+ */
+function mayToggle(info: ElementInfo): boolean {
+  return info.atspiRole === 'table cell' && !info.name && info.interfaces.has('org.a11y.atspi.Action') && !info.interfaces.has('org.a11y.atspi.Text');
+}
+
+async function readToggles(bus: A11yBus, info: ElementInfo): Promise<void> {
+  try {
+    const [actions] = await bus.call(info.target, 'org.a11y.atspi.Action', 'GetActions');
+    if ((actions as [string, string, string][]).some(([n]) => n.toLowerCase() === 'toggle')) info.toggles = true;
+  } catch { /* no action names: an ordinary cell */ }
 }
 
 /** Text interface facts (text.ts), bounded by the snapshot's budget. */
@@ -258,7 +277,7 @@ export function mapActions(info: ElementInfo): Op[] {
   if (info.states.has('focusable')) ops.add('focus');
   if (i.has('org.a11y.atspi.EditableText') && info.states.has('editable')) { ops.add('set_value'); ops.add('type'); ops.add('clear'); }
   if (i.has('org.a11y.atspi.Value') && !/progress|level/.test(info.atspiRole)) ops.add('set_value');
-  if (/check|toggle|radio|switch/.test(info.atspiRole)) ops.add('toggle');
+  if (/check|toggle|radio|switch/.test(info.atspiRole) || info.toggles) ops.add('toggle');
   if (i.has('org.a11y.atspi.Selection')) ops.add('select');
   if (info.states.has('expandable')) { ops.add('expand'); ops.add('collapse'); }
   if (/scroll pane|viewport|list|tree|table|document/.test(info.atspiRole)) ops.add('scroll');
