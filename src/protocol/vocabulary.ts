@@ -111,6 +111,10 @@ export const OP_DOCS = {
     'containers until the element shows), or `"to N"` on a long list or table (N: 1-based row of a table, or child of a list; thousands separators ' +
     'allowed): the container scrolls until that row shows.',
   drag_to: 'Drags the element onto another. `value`: the target\'s node handle (as `id` in node.act), in the same window.',
+  back: 'On a window (its root node): the system\'s Back, as a phone\'s back button or gesture (closes a dialog, leaves a screen); no `value`.',
+  home: 'On a window (its root node): goes to the system\'s home screen; no `value`.',
+  recents: 'On a window (its root node): opens the system\'s list of recent apps; no `value`.',
+  notifications: 'On a window (its root node): opens the system\'s notification shade; no `value`.',
 } as const;
 
 /** Every element operation. */

@@ -11,8 +11,8 @@ export const actTool = defineTool({
   schema: {
     name: 'computer_act',
     title: 'Act on elements',
-    description: 'Actions by ref, in order (grid cell: e34:B7). value: text for set_value (replaces) or type (at caret); item for select; ' +
-      'up|down|left|right|into_view|"to N" (row N) for scroll; target ref for drag_to.',
+    description: 'Actions by ref, in order (grid cell e34:B7). value: set_value text (replaces), type text (at caret), select item, ' +
+      'scroll up|down|left|right|into_view|"to N", drag_to target ref.',
     inputSchema: Type.Object({
       device: DEVICE,
       actions: Type.Array(Type.Object({

@@ -110,6 +110,24 @@ test('keys and system actions map to key codes; an unknown key is refused before
   });
 });
 
+test('back, home, recents and notifications are ops of the window node: key events and the status bar through mksh; refused when another screen is in front', async () => {
+  await withPhone(async (h, phone, window) => {
+    const root = (await h['tree.snapshot']({ window }, ctx)).root;
+    assert.deepEqual(root.actions, ['back', 'home', 'recents', 'notifications']);
+    const before = phone.log.length;
+    for (const op of ['back', 'home', 'recents', 'notifications'] as const) {
+      const r = await h['node.act']({ id: root.id, op }, ctx);
+      assert.equal(r.before?.role, 'window');
+    }
+    const sent = phone.log.slice(before).filter((c) => c[0] === 'input' || c[0] === 'cmd');
+    assert.deepEqual(sent, [['input', 'keyevent', 'KEYCODE_BACK'], ['input', 'keyevent', 'KEYCODE_HOME'], ['input', 'keyevent', 'KEYCODE_APP_SWITCH'], ['cmd', 'statusbar', 'expand-notifications']]);
+    const element = flat(root).find((n) => n.name === 'Navigate up')!;
+    await assert.rejects(async () => h['node.act']({ id: element.id, op: 'back' }, ctx), (e: unknown) => isComputerUseError(e, 'unsupported'));
+    await assert.rejects(async () => h['node.act']({ id: 'com.android.launcher3/.Launcher', op: 'home' }, ctx), (e: unknown) => isComputerUseError(e, 'window_changed'));
+    assert.equal(phone.log.slice(before).filter((c) => c[0] === 'input' || c[0] === 'cmd').length, 4, 'nothing more was sent');
+  });
+});
+
 test('a locked phone, an unauthorized one and a link that drops mid-act each say so', async () => {
   await withPhone(async (h, phone, window) => {
     const up = flat((await h['tree.snapshot']({ window }, ctx)).root).find((n) => n.name === 'Navigate up')!;

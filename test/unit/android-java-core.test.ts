@@ -109,7 +109,7 @@ test('the phone pairs with the code, redials with its credentials and serves the
     // Every answer below passes the host's schemas (the Peer validates results against protocol/methods.ts).
     const hello = await peer.request('hello', { client: 'computer-use' });
     assert.equal(hello.platform, 'android');
-    assert.ok(hello.methods?.includes('input.keys'));
+    assert.ok(hello.methods?.includes('node.act'));
     const { windows } = await peer.request('windows.list', {});
     assert.equal(windows[0]?.executable, 'com.android.settings');
     const snap = await peer.request('tree.snapshot', { window: windows[0]!.id });
@@ -122,8 +122,9 @@ test('the phone pairs with the code, redials with its credentials and serves the
     assert.equal(typed.detail, 'set_text (7 chars)', 'the receipt counts the text, never carries it');
     const after = await peer.request('tree.snapshot', { window: windows[0]!.id });
     assert.equal(find(after.root, 'Search settings')?.value, '\u4f60\u597d\uff0c\u4e16\u754c \ud83d\ude00', 'Chinese and emoji arrive intact over the link');
-    assert.equal((await peer.request('input.keys', { window: windows[0]!.id, chords: [{ mods: [], key: 'GoBack' }] })).sent, 1);
-    await assert.rejects(peer.request('node.act', { id: `${windows[0]!.id}.9|x|`, op: 'click' }), /no longer on the screen/);
+    assert.deepEqual(snap.root.actions, ['back', 'home', 'recents', 'notifications'], 'the window node\'s ops are the system actions');
+    assert.equal((await peer.request('node.act', { id: snap.root.id, op: 'back' })).detail, 'global action back');
+    await assert.rejects(peer.request('node.act', { id: `${windows[0]!.id}.0.9|x|`, op: 'click' }), /no longer on the screen/);
   } finally {
     p.child.kill();
     await hub?.close();

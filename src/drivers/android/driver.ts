@@ -17,7 +17,7 @@ import {
   longPressArgv, swipeArgv, tapArgv, typableByInput,
 } from './input.js';
 import { parseHandle, resolveHandle } from './nodes.js';
-import { screenOf, screenTree, tappableArea, visiblePart, windowIdOf, type Screen } from './screen.js';
+import { WINDOW_OPS, screenOf, screenTree, tappableArea, visiblePart, windowIdOf, type Screen } from './screen.js';
 
 /** The node with handle `id` in a tree (a copy, so the caller may trim it). */
 function findById(n: RawNode, id: string): RawNode | undefined {
@@ -54,8 +54,10 @@ export interface AndroidDriverOptions {
 /** One key chord in the protocol's key grammar (W3C key names). */
 export interface AndroidChord { mods: string[]; key: string }
 
-/** The phone's system actions. */
-export type SystemAction = keyof typeof SYSTEM_ACTIONS;
+/** The phone's system actions: the window node's ops. */
+export type SystemAction = (typeof WINDOW_OPS)[number];
+
+const isWindowOp = (op: string): op is SystemAction => (WINDOW_OPS as readonly string[]).includes(op);
 
 export class AndroidDriver {
   readonly client: AdbClient;
@@ -145,6 +147,7 @@ export class AndroidDriver {
 
   /** Carries out one act on the node at `p.id`, re-read now. */
   async act(p: ActParams): Promise<ActResult> {
+    if (isWindowOp(p.op)) return this.windowAct(p.id, p.op);
     const handle = parseHandle(p.id);
     if (!handle) throw new ComputerUseError('stale_ref', 'that is not a handle of this driver; observe again. Nothing was sent.');
     const screen = await this.screen();
@@ -189,6 +192,23 @@ export class AndroidDriver {
     return { method: 'synthetic', detail: describeInput(sent), before };
   }
 
+  /**
+   * A system action on the window node (its id is the window's): only while that screen is still in front
+   * (else window_changed, nothing sent); the receipt's `before` is the window node.
+   */
+  private async windowAct(id: string, op: SystemAction): Promise<ActResult> {
+    const fg = await this.foreground();
+    const front = fg ? windowIdOf(fg) : 'nothing';
+    if (front !== id) {
+      if (parseHandle(id)) throw new ComputerUseError('unsupported', `${op} acts on the window (the snapshot's root), not on an element; nothing was sent`);
+      throw new ComputerUseError('window_changed', `another screen came to the front (${front}); nothing was sent. Observe again.`);
+    }
+    const argv = [...SYSTEM_ACTIONS[op]];
+    await this.run(argv);
+    const before: RawNode = { id, role: 'window', name: fg!.activity.slice(fg!.activity.lastIndexOf('.') + 1), states: [], actions: [...WINDOW_OPS] };
+    return { method: 'synthetic', detail: `${op} (${argv.slice(argv[0] === 'input' ? 2 : 0).join(' ')})`, before };
+  }
+
   /** The commands that type `text`, or input_unavailable (nothing sent) when it needs an IME that is not selected. */
   async textArgvs(text: string): Promise<string[][]> {
     if (typableByInput(text)) return inputTextArgvs(text);
@@ -219,9 +239,6 @@ export class AndroidDriver {
     for (const argv of argvs) await this.run(argv);
     return argvs.length;
   }
-
-  /** Back, home, recents, notifications. */
-  async system(action: SystemAction): Promise<void> { await this.run([...SYSTEM_ACTIONS[action]]); }
 
   /**
    * Waits until two dumps in a row are the same (the screen stopped changing) or `timeoutMs` passed. Android

@@ -85,10 +85,10 @@ export const ANDROID_KEYCODES: Readonly<Record<string, string>> = (() => {
   return map;
 })();
 
-/** The system actions a phone has instead of keys (the protocol's ops back / home / recents / notifications). */
+/** The system actions a phone has instead of keys: the protocol's ops back / home / recents / notifications on the window node. */
 export const SYSTEM_ACTIONS = {
   back: ['input', 'keyevent', 'KEYCODE_BACK'],
   home: ['input', 'keyevent', 'KEYCODE_HOME'],
   recents: ['input', 'keyevent', 'KEYCODE_APP_SWITCH'],
   notifications: ['cmd', 'statusbar', 'expand-notifications'],
-} as const satisfies Record<string, readonly string[]>;
+} as const satisfies Record<'back' | 'home' | 'recents' | 'notifications', readonly string[]>;

@@ -3,7 +3,7 @@
  * geometry acts need (where the system bars are, so a tap never lands on the status or navigation bar).
  */
 import { createHash } from 'node:crypto';
-import type { RawNode } from '../../engine/node.js';
+import type { Op, RawNode } from '../../engine/node.js';
 import type { Foreground } from './device.js';
 import { toRawNode } from './nodes.js';
 import { parseUiDump, type UiDump, type UiNode } from './uixml.js';
@@ -29,10 +29,13 @@ export function screenOf(xml: string, foreground: Foreground | undefined, ms: nu
 /** The window id of a screen: the foreground package and activity (what the policy's identity is keyed on). */
 export function windowIdOf(fg: Foreground): string { return `${fg.packageName}/${fg.activity}`; }
 
-/** The protocol tree of a screen: a window node holding the app's roots. */
+/** The ops of the window node: the phone's system actions (SYSTEM_ACTIONS), which act on no element. */
+export const WINDOW_OPS = ['back', 'home', 'recents', 'notifications'] as const satisfies readonly Op[];
+
+/** The protocol tree of a screen: a window node holding the app's roots, with the system actions as its ops. */
 export function screenTree(screen: Screen, windowId: string, title: string, size: { width: number; height: number }): RawNode {
   const children = screen.dump.roots.map((r, i) => toRawNode(windowId, r, [i], undefined, size));
-  return { id: windowId, role: 'window', name: title, states: [], actions: [], bounds: [0, 0, size.width, size.height], children };
+  return { id: windowId, role: 'window', name: title, states: [], actions: [...WINDOW_OPS], bounds: [0, 0, size.width, size.height], children };
 }
 
 /** The part of the screen an app's content may be tapped in: below the status bar, above the navigation bar. */

@@ -198,6 +198,8 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       await keyboard.drag(center(from.bounds), center(target.bounds), await processOf(bus, t), signal);
       return { method: 'synthetic', detail: 'pointer drag (XTest): no semantic drag in AT-SPI' };
     }
+    // A phone's system actions (docs/protocol.md ops): a desktop window has none.
+    case 'back': case 'home': case 'recents': case 'notifications': throw unsupported(p.op, info, 'The desktop has no system action of that name.');
   }
 }
 

@@ -55,6 +55,18 @@ test('M3: open Wi-Fi in Settings; the receipt confirms the switch is on', async 
   } finally { await client.close(); await phone.stop(); }
 });
 
+test('the phone\'s Back is an op of the window: computer_act on the window\'s ref sends KEYCODE_BACK through the policy', async () => {
+  const phone = new FakePhone(FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'));
+  const client = await mcpWithPhone(phone, ['--mode', 'bypass', '--allow-app', 'com.android.settings']);
+  try {
+    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { device: 'phone', app: 'com.android.settings' } }));
+    const window = refOf(snap, /^\[d\d+e\d+\] window /);
+    const r = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: window, op: 'back' }] } }));
+    assert.match(r, /ok back/, r);
+    assert.deepEqual(phone.log.filter((c) => c[0] === 'input').at(-1), ['input', 'keyevent', 'KEYCODE_BACK']);
+  } finally { await client.close(); await phone.stop(); }
+});
+
 test('M3: a Chinese draft in a messenger, not sent; tapping Send asks first', async () => {
   const phone = new FakePhone(FakePhone.screen('messenger-draft.xml', 'com.example.messenger.ConversationActivity'));
   phone.ime = 'com.android.adbkeyboard/.AdbIME';

@@ -1,5 +1,6 @@
 package dev.computeruse.core;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -38,9 +39,10 @@ public final class Acts {
     if (parts.length != 3 || path.length == 0) throw new RpcError("stale_ref", "that is not a handle of this driver; observe again. Nothing was sent.");
     WindowView w = window(p, path[0]);
     if (w == null) throw new RpcError("window_not_found", "that window is no longer on the screen; list the windows again. Nothing was sent.");
-    ViewNode n = w.root();
+    // The window node is the snapshot's root (Methods.snapshot): its only child, ".0", is the root view.
+    ViewNode n = path.length >= 2 && "0".equals(path[1]) ? w.root() : null;
     String role = n == null ? "" : NodeMapper.role(n, "window");
-    for (int k = 1; k < path.length && n != null; k++) {
+    for (int k = 2; k < path.length && n != null; k++) {
       int i;
       try { i = Integer.parseInt(path[k]); } catch (NumberFormatException e) { i = -1; }
       ViewNode c = i >= 0 && i < n.childCount() ? n.child(i) : null;
@@ -58,7 +60,9 @@ public final class Acts {
     Params.only(params, "id", "op", "value", "expect", "actionable");
     String op = Params.string(params, "op", true);
     String value = Params.string(params, "value", false);
-    Target t = resolve(p, Params.string(params, "id", true));
+    String id = Params.string(params, "id", true);
+    if (Arrays.asList(Methods.WINDOW_OPS).contains(op)) return windowAct(p, id, op);
+    Target t = resolve(p, id);
     Map<String, Object> before = new NodeMapper().map(t.view, Params.string(params, "id", true).split("\\|", 2)[0], "");
     before.put("role", t.role);
     before.remove("children");
@@ -101,6 +105,23 @@ public final class Acts {
     Map<String, Object> out = new LinkedHashMap<String, Object>();
     out.put("method", method);
     out.put("detail", detail);
+    out.put("before", before);
+    return out;
+  }
+
+  /** A system action on the window node (its id is the window's); on an element it is unsupported. */
+  static Map<String, Object> windowAct(Platform p, String id, String op) throws RpcError {
+    WindowView w = window(p, id);
+    if (w == null) {
+      if (id.contains("|")) throw new RpcError("unsupported", op + " acts on the window (the snapshot's root), not on an element; nothing was sent");
+      throw new RpcError("window_not_found", "that window is no longer on the screen; list the windows again. Nothing was sent.");
+    }
+    if (!w.isFocused()) throw new RpcError("window_changed", "another window is in front; nothing was sent. Observe again.");
+    if (!p.global(op)) throw new RpcError("action_failed", "the system refused the " + op + " action");
+    Map<String, Object> before = Methods.windowNode(w);
+    Map<String, Object> out = new LinkedHashMap<String, Object>();
+    out.put("method", "pattern");
+    out.put("detail", "global action " + op);
     out.put("before", before);
     return out;
   }

@@ -9,17 +9,18 @@ import java.util.Map;
 /**
  * The protocol methods the AccessibilityService serves (docs/protocol.md), over a Platform. Windows are the
  * system's application windows; apps group them by package (the package name is the app's identity, as in the
- * adb driver); keys are only the phone's system actions (GoBack, GoHome, AppSwitch, Notification), because an
- * accessibility service cannot type keys into other apps.
+ * adb driver); a snapshot's root is the window, whose ops are the phone's system actions (back, home, recents,
+ * notifications, as the adb driver's). There is no input.keys: an accessibility service cannot type keys into
+ * other apps (text goes in by set_value).
  */
 public final class Methods {
   /** The service's version, reported by hello. */
   public static final String VERSION = "0.1.0";
   /** The protocol version this code speaks. */
   public static final String PROTOCOL_VERSION = "1.0.0";
-  /** W3C key names (the protocol's key grammar) of the system actions → the global action. */
-  static final String[][] SYSTEM_KEYS = {{"GoBack", "back"}, {"GoHome", "home"}, {"AppSwitch", "recents"}, {"Notification", "notifications"}};
-  private static final String[] METHODS = {"hello", "apps.list", "windows.list", "window.activate", "tree.snapshot", "node.act", "ui.settle", "events.subscribe", "input.keys", "shutdown"};
+  /** The window node's ops: the system's global actions (docs/protocol.md ops back, home, recents, notifications). */
+  static final String[] WINDOW_OPS = {"back", "home", "recents", "notifications"};
+  private static final String[] METHODS = {"hello", "apps.list", "windows.list", "window.activate", "tree.snapshot", "node.act", "ui.settle", "events.subscribe", "shutdown"};
 
   private Methods() {}
 
@@ -33,7 +34,6 @@ public final class Methods {
     server.on("node.act", new Handler() { public Object handle(Map<String, Object> params) throws RpcError { return Acts.act(p, params); } });
     server.on("ui.settle", new Handler() { public Object handle(Map<String, Object> params) throws RpcError { return settle(p, params); } });
     server.on("events.subscribe", new Handler() { public Object handle(Map<String, Object> params) { return ok(); } });
-    server.on("input.keys", new Handler() { public Object handle(Map<String, Object> params) throws RpcError { return keys(p, params); } });
     server.on("shutdown", new Handler() { public Object handle(Map<String, Object> params) { return ok(); } });
     return server;
   }
@@ -47,7 +47,7 @@ public final class Methods {
     out.put("methods", new ArrayList<Object>(Arrays.asList((Object[]) METHODS)));
     out.put("platform", "android");
     out.put("version", VERSION);
-    out.put("capabilities", new ArrayList<Object>(Arrays.asList((Object) "keys")));
+    out.put("capabilities", new ArrayList<Object>());
     Map<String, Object> perms = new LinkedHashMap<String, Object>();
     perms.put("accessibility_service", Boolean.TRUE);
     out.put("permissions", perms);
@@ -68,6 +68,19 @@ public final class Methods {
     m.put("focused", Boolean.valueOf(w.isFocused()));
     int[] b = w.boundsInScreen();
     m.put("bounds", new ArrayList<Object>(Arrays.asList((Object) Long.valueOf(b[0]), Long.valueOf(b[1]), Long.valueOf(Math.max(0, b[2] - b[0])), Long.valueOf(Math.max(0, b[3] - b[1])))));
+    return m;
+  }
+
+  /** A window as the root of its snapshot: its handle is the window's id, its ops the system actions. */
+  static Map<String, Object> windowNode(WindowView w) {
+    Map<String, Object> info = windowInfo(w);
+    Map<String, Object> m = new LinkedHashMap<String, Object>();
+    m.put("id", w.id());
+    m.put("role", "window");
+    m.put("name", info.get("title"));
+    m.put("states", new ArrayList<Object>());
+    m.put("actions", new ArrayList<Object>(Arrays.asList((Object[]) WINDOW_OPS)));
+    m.put("bounds", info.get("bounds"));
     return m;
   }
 
@@ -120,7 +133,10 @@ public final class Methods {
     ViewNode root = w.root();
     if (root == null) throw new RpcError("window_not_found", "that window has no views (it is closing); list the windows again");
     NodeMapper mapper = new NodeMapper();
-    Map<String, Object> tree = mapper.map(root, w.id(), "window");
+    Map<String, Object> tree = windowNode(w);
+    List<Object> children = new ArrayList<Object>();
+    children.add(mapper.map(root, w.id() + ".0", "window"));
+    tree.put("children", children);
     Map<String, Object> stats = new LinkedHashMap<String, Object>();
     stats.put("nodes", Long.valueOf(mapper.count()));
     stats.put("ms", Double.valueOf((System.nanoTime() - t0) / 1e6));
@@ -153,35 +169,5 @@ public final class Methods {
       }
       try { Thread.sleep(Math.min(50, Math.max(1, quiet / 4))); } catch (InterruptedException e) { Thread.currentThread().interrupt(); throw new RpcError("paused", "cancelled"); }
     }
-  }
-
-  /** The global action of a key name, or null. */
-  static String systemAction(String key) {
-    for (String[] k : SYSTEM_KEYS) if (k[0].equals(key)) return k[1];
-    return null;
-  }
-
-  /** input.keys: chords of system keys only, each without modifiers; anything else is refused before one is sent. */
-  static Map<String, Object> keys(Platform p, Map<String, Object> params) throws RpcError {
-    Params.only(params, "window", "chords", "text", "expect");
-    if (params.get("text") != null) throw new RpcError("input_unavailable", "the accessibility service cannot type into the focused field: act on the text field with set_value or type. Nothing was sent.");
-    Object chords = params.get("chords");
-    if (!(chords instanceof List)) throw new RpcError("invalid_params", "chords must be a list");
-    List<String> actions = new ArrayList<String>();
-    for (Object c : (List<?>) chords) {
-      Object key = c instanceof Map ? ((Map<?, ?>) c).get("key") : null;
-      Object mods = c instanceof Map ? ((Map<?, ?>) c).get("mods") : null;
-      String action = key instanceof String ? systemAction((String) key) : null;
-      if (action == null || (mods instanceof List && !((List<?>) mods).isEmpty())) {
-        throw new RpcError("unsupported", "the accessibility service presses only GoBack, GoHome, AppSwitch and Notification; act on elements for the rest. Nothing was sent.");
-      }
-      actions.add(action);
-    }
-    for (String a : actions) if (!p.global(a)) throw new RpcError("action_failed", "the system refused the " + a + " action");
-    Map<String, Object> out = new LinkedHashMap<String, Object>();
-    out.put("method", "message");
-    out.put("focusedFirst", Boolean.FALSE);
-    out.put("sent", Long.valueOf(actions.size()));
-    return out;
   }
 }

@@ -108,9 +108,9 @@ public class ServiceTest {
     assertEquals("stale_ref", code(call(s, "node.act", act(sw, "toggle", null))));
     row.kids.clear();
     assertEquals("stale_ref", code(call(s, "node.act", act(sw, "toggle", null))));
-    assertEquals("stale_ref", code(call(s, "node.act", act("w1.0.99|x|", "click", null))));
+    assertEquals("stale_ref", code(call(s, "node.act", act("w1.0.0.99|x|", "click", null))));
     assertEquals("stale_ref", code(call(s, "node.act", act("not a handle", "click", null))));
-    assertEquals("window_not_found", code(call(s, "node.act", act("w7.0|android.widget.Button|", "click", null))));
+    assertEquals("window_not_found", code(call(s, "node.act", act("w7.0.0|android.widget.Button|", "click", null))));
     String search = (String) n.get("Search settings").get("id");
     assertEquals("stale_ref", code(call(s, "node.act", "{\"id\":" + Json.write(search) + ",\"op\":\"click\",\"expect\":{\"role\":\"button\"}}")));
     FakeView box = p.wins.get(0).root.kids.get(0);
@@ -122,16 +122,21 @@ public class ServiceTest {
     assertTrue(box.performed.isEmpty());
   }
 
-  @Test public void keysAreTheSystemActionsOnlyAndAllOrNothing() {
+  @Test public void theWindowNodesOpsAreTheGlobalActions() {
     FakePlatform p = FakePlatform.settings();
     RpcServer s = open(p);
-    Map<String, Object> r = call(s, "input.keys", "{\"window\":\"w1\",\"chords\":[{\"mods\":[],\"key\":\"GoBack\"},{\"mods\":[],\"key\":\"GoHome\"},{\"mods\":[],\"key\":\"AppSwitch\"},{\"mods\":[],\"key\":\"Notification\"}]}");
-    assertEquals(Long.valueOf(4), ((Map<?, ?>) r.get("result")).get("sent"));
+    Map<?, ?> root = (Map<?, ?>) ((Map<?, ?>) call(s, "tree.snapshot", "{\"window\":\"w1\"}").get("result")).get("root");
+    assertEquals("window", root.get("role"));
+    assertEquals("[back, home, recents, notifications]", root.get("actions").toString());
+    for (String op : Methods.WINDOW_OPS) assertEquals("ok", code(call(s, "node.act", act("w1", op, null))));
     assertEquals("[global back, global home, global recents, global notifications]", p.sent.toString());
     p.sent.clear();
-    assertEquals("unsupported", code(call(s, "input.keys", "{\"window\":\"w1\",\"chords\":[{\"mods\":[],\"key\":\"GoBack\"},{\"mods\":[],\"key\":\"a\"}]}")));
-    assertEquals("unsupported", code(call(s, "input.keys", "{\"window\":\"w1\",\"chords\":[{\"mods\":[\"Control\"],\"key\":\"GoBack\"}]}")));
-    assertEquals("input_unavailable", code(call(s, "input.keys", "{\"window\":\"w1\",\"text\":\"hi\"}")));
+    String sw = (String) snapshot(s).get("Wi\u2011Fi").get("id");
+    assertEquals("unsupported", code(call(s, "node.act", act(sw, "back", null))));
+    p.wins.get(0).focused = false;
+    assertEquals("window_changed", code(call(s, "node.act", act("w1", "home", null))));
+    assertEquals("window_not_found", code(call(s, "node.act", act("w2", "home", null))));
+    assertEquals("method_not_found: no input.keys", Long.valueOf(-32601), ((Map<?, ?>) call(s, "input.keys", "{}").get("error")).get("code"));
     assertEquals(new ArrayList<String>(), p.sent);
   }
 
