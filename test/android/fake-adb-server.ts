@@ -41,6 +41,8 @@ export class FakeAdbServer {
   port = 0;
   /** When set, a device connection is dropped after OKAY of this service prefix (a cable pulled mid-call). */
   dropOn: string | undefined;
+  /** When set, the device leaves the server's list at this service prefix and its connection drops (unplugged mid-call). */
+  vanishOn: string | undefined;
 
   constructor(readonly devices: FakeAdbDevice[]) {}
 
@@ -121,6 +123,7 @@ export class FakeAdbServer {
     if (command === '') { socket.end(fail('interactive shells are not supported by the fake device')); return; }
     socket.write(okay());
     if (this.dropOn && req.startsWith(this.dropOn)) { socket.destroy(); return; }
+    if (this.vanishOn && req.startsWith(this.vanishOn)) { this.devices.splice(this.devices.indexOf(device), 1); socket.destroy(); return; }
     if (v2) void reader.read(5).catch(() => undefined); // the client's close-stdin packet; nothing reads stdin here
     const r = await device.run(command);
     const out = Buffer.from(r.stdout);

@@ -132,13 +132,26 @@ test('a locked phone, an unauthorized one and a link that drops mid-act each say
   await withPhone(async (h, phone, window) => {
     const up = flat((await h['tree.snapshot']({ window }, ctx)).root).find((n) => n.name === 'Navigate up')!;
     phone.locked = true; phone.render();
-    await assert.rejects(async () => h['tree.snapshot']({ window }, ctx), (e: unknown) => isComputerUseError(e) && /locked/.test(e.message));
+    await assert.rejects(async () => h['tree.snapshot']({ window }, ctx), (e: unknown) => isComputerUseError(e, 'screen_locked') && /unlock/.test(e.message));
+    const sent = inputCalls(phone).length;
+    await assert.rejects(async () => h['node.act']({ id: up.id, op: 'click' }, ctx), (e: unknown) => isComputerUseError(e, 'screen_locked'));
+    assert.equal(inputCalls(phone).length, sent, 'nothing was sent to a locked phone');
     phone.locked = false; phone.render();
     phone.server.dropOn = 'shell,v2,raw:input';
     await assert.rejects(async () => h['node.act']({ id: up.id, op: 'click' }, ctx), (e: unknown) => isComputerUseError(e, 'link_lost'));
     phone.server.dropOn = undefined;
     phone.device.state = 'unauthorized';
-    await assert.rejects(async () => h['apps.list']({}, ctx), (e: unknown) => isComputerUseError(e, 'unauthorized') && /Allow USB debugging|unauthorized/.test(e.message));
+    // The server's own words say nothing of what to do: the error names the fix on the phone.
+    await assert.rejects(async () => h['apps.list']({}, ctx), (e: unknown) => isComputerUseError(e, 'unauthorized') && /accept "Allow USB debugging\?"/.test(e.message) && e.details['where'] === 'the phone\'s screen');
+  });
+});
+
+test('a phone unplugged mid-act: the act is link_lost (it may have run), every later call device_offline with what to do', async () => {
+  await withPhone(async (h, phone, window) => {
+    const up = flat((await h['tree.snapshot']({ window }, ctx)).root).find((n) => n.name === 'Navigate up')!;
+    phone.server.vanishOn = 'shell,v2,raw:input';
+    await assert.rejects(async () => h['node.act']({ id: up.id, op: 'click' }, ctx), (e: unknown) => isComputerUseError(e, 'link_lost'));
+    await assert.rejects(async () => h['tree.snapshot']({ window }, ctx), (e: unknown) => isComputerUseError(e, 'device_offline') && /adb devices/.test(e.message));
   });
 });
 

@@ -100,7 +100,7 @@ export class AndroidDriver {
   async screen(): Promise<Screen> {
     const window = await this.run(['dumpsys', 'window']);
     if (isLocked(window)) {
-      throw new ComputerUseError('permission_denied', 'the phone is locked: unlock it, then try again (nothing was sent)', { reason: 'screen_locked' });
+      throw new ComputerUseError('screen_locked', 'the phone is locked: unlock it, then try again (nothing was sent)');
     }
     // One uiautomator at a time: a second dump started while one runs fails on the phone (the service is taken).
     const turn = this.dumping.then(() => dumpUi(this.client, this.serial));

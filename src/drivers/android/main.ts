@@ -26,14 +26,22 @@ const KEY_NAME_ALIASES: Readonly<Record<string, string>> = {
 };
 const wireName = (k: string): string => KEY_NAME_ALIASES[k] ?? k;
 
+/** What the user does about an adb failure, when the server's own words do not say it. */
+const ADB_FIXES: Partial<Record<AdbError['kind'], string>> = {
+  unauthorized: 'On the phone: unlock it and accept "Allow USB debugging?" for this computer (tick "Always allow"), then try again. Nothing was sent.',
+  not_found: 'The phone is gone from adb (unplugged, rebooting, or its wireless debugging ended): reconnect it and check `adb devices`. Nothing more was sent.',
+};
+
 /** Maps an adb failure to the protocol's words: what happened and what the user does about it. */
 export function adbToProtocol(e: unknown): unknown {
   if (!isAdbError(e)) return e;
   const codes: Record<AdbError['kind'], ConstructorParameters<typeof ComputerUseError>[0]> = {
-    unauthorized: 'unauthorized', offline: 'device_offline', not_found: 'app_not_found', ambiguous: 'invalid_params',
+    // A device that left the server's list (unplugged mid-session) is not reachable now, not an app that is missing.
+    unauthorized: 'unauthorized', offline: 'device_offline', not_found: 'device_offline', ambiguous: 'invalid_params',
     no_server: 'driver_unavailable', protocol: 'internal', timeout: 'timeout', closed: 'link_lost', failed: 'action_failed',
   };
-  return new ComputerUseError(codes[e.kind], e.message, { adb: e.kind });
+  const fix = ADB_FIXES[e.kind];
+  return new ComputerUseError(codes[e.kind], fix ? `${e.message.trim()} — ${fix}` : e.message, { adb: e.kind, ...(e.kind === 'unauthorized' ? { where: 'the phone\'s screen' } : {}) });
 }
 
 /** The handlers of a connected driver. */

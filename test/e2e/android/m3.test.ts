@@ -67,6 +67,21 @@ test('the phone\'s Back is an op of the window: computer_act on the window\'s re
   } finally { await client.close(); await phone.stop(); }
 });
 
+test('a phone unplugged mid-act: the receipt is unknown (the tap may have landed), the next observe says the phone is gone', async () => {
+  const phone = new FakePhone(FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'));
+  const client = await mcpWithPhone(phone, ['--mode', 'bypass', '--allow-app', 'com.android.settings']);
+  try {
+    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { device: 'phone', app: 'com.android.settings' } }));
+    const wifi = refOf(snap, /switch "Wi‑Fi"/);
+    phone.server.vanishOn = 'shell,v2,raw:input';
+    const r = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: wifi, op: 'toggle' }] } }));
+    assert.match(r, /unknown/, r);
+    assert.doesNotMatch(r, /confirmed/, r);
+    const again = text(await client.callTool({ name: 'computer_observe', arguments: { device: 'phone', app: 'com.android.settings' } }));
+    assert.match(again, /device_offline|adb devices/, again);
+  } finally { await client.close(); await phone.stop(); }
+});
+
 test('M3: a Chinese draft in a messenger, not sent; tapping Send asks first', async () => {
   const phone = new FakePhone(FakePhone.screen('messenger-draft.xml', 'com.example.messenger.ConversationActivity'));
   phone.ime = 'com.android.adbkeyboard/.AdbIME';
