@@ -23,6 +23,7 @@ import { benchGrid } from './grid.js';
 import { benchLists } from './lists.js';
 import { measureFixedCost } from './fixedcost.js';
 import { benchDevices } from './devices.js';
+import { androidTable, benchAndroid } from './android.js';
 import { appSpecs, killApp, launchAndWait, type AppSpec } from './apps.js';
 import { runBaseline } from './baseline.js';
 import { BASELINE_RUNS, DUMP, RUNS, TARGETS, WARMUP, errText, sleep } from './config.js';
@@ -132,6 +133,12 @@ async function main(): Promise<number> {
     if ((process.env['BENCH_APPS'] ?? '').split(',').includes('calc-grid')) Object.assign(report, { grid: await benchGrid() });
     // Long lists (issue 9 item 4): with BENCH_APPS unset or naming "lists".
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('lists')) await benchLists(RUNS).catch((e: unknown) => { report.errors.push(`lists: ${errText(e)}`); });
+    // Android (README "Verified on"): parse + render per node of an assembled 300-row dump; no phone needed.
+    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('android')) {
+      const a = benchAndroid(RUNS);
+      (report as unknown as Record<string, unknown>)['android'] = a;
+      process.stdout.write(`\nAndroid: parse + render of a long list\n${androidTable(a)}\n`);
+    }
     if (wantsTextBench()) await benchText(session, report.errors);
     process.stdout.write('\n\n');
     // Wayland (issue 10 item 6): its own Weston sandbox; BENCH_APPS=weston runs it (alone or with others).
