@@ -1,0 +1,49 @@
+/**
+ * Name cleaning every driver applies to the names it reports, and to the names it checks an act's `expect`
+ * against (so a cleaned name still proves the element). What the trial's apps printed as names, and is not:
+ * - Qt rich text (`x<sup>2</sup>`, `<i>Rich Text</i>` in a combo): the text without its tags, `x²`;
+ * - GTK 4 / libadwaita class names (`AdwTabBar`, `AdwGizmo`, `GtkBox`): no name at all;
+ * - a label doubled by the toolkit (`Save Save`, `_Retry Retry`, Thunar's `Places Places`): said once.
+ */
+
+/** Toolkit class names GTK 4 and libadwaita report when a widget has no accessible name. */
+const CLASS_NAME = /^(?:Gtk|Adw|Gsk|Gdk)[A-Z][A-Za-z0-9]*$/;
+
+/** The tags of Qt's rich text subset that a name may carry. */
+const RICH_TAG = /<\/?(?:b|i|u|s|em|strong|sup|sub|span|font|br|p|qt|html|body|head|small|big|tt|code|a|nobr|center|div)\b[^<>]*>/gi;
+
+/** One rich text tag (no `g` flag: a test that keeps no position). */
+const RICH_TAG_ONE = new RegExp(RICH_TAG.source, 'i');
+
+const SUPER: Readonly<Record<string, string>> = { 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹', '+': '⁺', '-': '⁻', n: 'ⁿ' };
+const SUB: Readonly<Record<string, string>> = { 0: '₀', 1: '₁', 2: '₂', 3: '₃', 4: '₄', 5: '₅', 6: '₆', 7: '₇', 8: '₈', 9: '₉', '+': '₊', '-': '₋' };
+const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/** Rich text as plain text: superscript and subscript digits as their characters (else `^x`, `_x`), other tags dropped. */
+function plainOfRich(s: string): string {
+  const script = (map: Readonly<Record<string, string>>, mark: string) => (_: string, inner: string): string =>
+    ([...inner].every((c) => map[c] !== undefined) ? [...inner].map((c) => map[c]).join('') : `${mark}${inner}`);
+  return s.replace(/<sup>([^<]*)<\/sup>/gi, script(SUPER, '^')).replace(/<sub>([^<]*)<\/sub>/gi, script(SUB, '_'))
+    .replace(/<br\s*\/?>/gi, ' ').replace(RICH_TAG, '')
+    .replace(/&(amp|lt|gt|quot|apos|nbsp);/g, (_, e: string) => ENTITIES[e] ?? '').replace(/&#(\d{1,6});/g, (_, d: string) => String.fromCodePoint(Math.min(Number(d), 0x10ffff)));
+}
+
+/** A name said twice, the first time maybe with its mnemonic underscore (`_Retry Retry`): said once, else undefined. */
+function undoubled(s: string): string | undefined {
+  for (let i = s.indexOf(' '); i > 0; i = s.indexOf(' ', i + 1)) {
+    const left = s.slice(0, i).replace(/_/g, '');
+    const right = s.slice(i + 1);
+    if (right && left === right.replace(/_/g, '')) return right;
+  }
+  return undefined;
+}
+
+/** The name a driver reports for `raw`, or undefined when it is no name (empty, a class name). */
+export function cleanName(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (CLASS_NAME.test(raw)) return undefined;
+  let s = raw;
+  if (RICH_TAG_ONE.test(s)) s = plainOfRich(s).trim();
+  s = undoubled(s) ?? s;
+  return s === '' ? undefined : s;
+}
