@@ -77,7 +77,12 @@ const KEEP_GENERATIONS = 5;
 const key = (window: string, id: string): string => `${window}\n${id}`;
 
 /** What an element holds, hashed (a value may be a secret the table must not keep). */
-const contentOf = (n: { value?: string }): string => fnv1a(n.value ?? '');
+/**
+ * What an element holds, hashed (a value may be a secret the table must not keep); undefined for a value
+ * within a range (a scroll bar, a slider): that is where it stands, not what it holds, and it moves by itself
+ * (a tree view's two scroll bars look alike, and the vertical one lost its ref on every scroll).
+ */
+const contentOf = (n: { value?: string; range?: unknown }): string | undefined => (n.range !== undefined ? undefined : fnv1a(n.value ?? ''));
 
 /**
  * The native ids a raw tree read (`all`) and those of them that are hidden (offscreen or invisible: the driver
@@ -128,7 +133,8 @@ function holdingOf(n: DistilledNode, alike: boolean): Holding {
   const out: Holding = { alike };
   if (n.slot !== undefined) out.slot = n.slot;
   if (n.name !== undefined) out.name = n.name;
-  if (!n.states.includes('focused')) out.content = contentOf(n);
+  const content = n.states.includes('focused') ? undefined : contentOf(n);
+  if (content !== undefined) out.content = content;
   return out;
 }
 
@@ -202,7 +208,8 @@ export class RefTable {
       if (repeated) fingerprint.repeated = true;
       const alike = (alikes.get(lookAlike(node)) ?? 0) > 1;
       if (alike) fingerprint.alike = true;
-      fingerprint.content = contentOf(node);
+      const content = contentOf(node);
+      if (content !== undefined) fingerprint.content = content;
       if (node.slot !== undefined) fingerprint.slot = node.slot;
       if (node.rawParents) fingerprint.parents = [...node.rawParents];
       const ref = this.byKey.get(k);

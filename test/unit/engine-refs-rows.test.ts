@@ -123,3 +123,18 @@ test('a handle reused for another real row of a sliced list is another element; 
   const s2 = buildSnapshot(moved, t);
   assert.equal(s2.elements.find((l) => l.name === 'Item 1')?.ref, item1, s2.text);
 });
+
+test('a tree view\'s two scroll bars keep their refs when one moves: a value within a range is a position, not what a row holds', () => {
+  const refs = new RefTable();
+  const window: WindowInfo = { id: 'w1', pid: 4242, app: 'lab', title: 'Lab', bounds: [0, 0, 400, 300], focused: true } as WindowInfo;
+  const bar = (id: string, value: string): RawNode => ({ id, role: 'scrollbar', states: [], actions: [], value, range: { min: 0, max: 4378 }, bounds: [380, 0, 20, 300] }) as RawNode;
+  const tree = (v: string): RawNode => ({ id: 'root', role: 'window', name: 'Lab', states: [], actions: [], bounds: [0, 0, 400, 300], children: [
+    { id: 'pane', role: 'scrollarea', states: [], actions: [], bounds: [0, 0, 400, 300], children: [bar('h', '0'), bar('v', v)] },
+  ] }) as RawNode;
+  const first = buildSnapshot({ window, root: tree('0') }, refs);
+  const refOf = (snap: typeof first, id: string): string | undefined => snap.elements.find((l) => refs.lookup(l.ref)?.id === id)?.ref;
+  const v1 = refOf(first, 'v');
+  assert.ok(v1, first.text);
+  const second = buildSnapshot({ window, root: tree('438') }, refs);
+  assert.equal(refOf(second, 'v'), v1, `the scrolled bar got a new ref:\n${second.text}`);
+});
