@@ -40,6 +40,12 @@ PACKAGES=(
   # identity by content (test/e2e/security/identity-content.test.ts): a renamed copy of the real seahorse (the
   # keyring manager on the built-in deny list) must read as seahorse
   seahorse
+  # Windows: Mono's C# compiler stands in for the .NET Framework's csc.exe (the helper must compile as C# 5 with
+  # warnings as errors), and Mono runs the helper on recorded answers (test/unit/windows-*.test.ts)
+  mono-mcs mono-runtime
+  # the helper declares UIA's COM interfaces and ids itself; test/unit/windows-helper-abi.test.ts checks them against
+  # Wine's uiautomationclient.idl (libwine-dev) and mingw-w64's uiautomationclient.h / uiautomationcoreapi.h
+  libwine-dev mingw-w64-x86-64-dev
 )
 
 missing=()

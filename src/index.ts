@@ -231,8 +231,10 @@ export function settingsAppControls(settingsPath: string = defaultSettingsPath()
 /** Creates a computer on the chosen desktop. */
 export async function createComputer(options: ComputerOptions = {}): Promise<Computer> {
   const mode = options.desktop ?? 'auto';
+  // Windows has no sandbox desktop (Xvfb is Linux's): its own desktop is driven, by the Windows driver.
+  const windows = process.platform === 'win32';
   let desktop: Computer['desktop'];
-  if (mode === 'current') {
+  if (mode === 'current' || (windows && mode === 'auto')) {
     desktop = { kind: 'real', env: {}, started: false };
   } else if (mode === 'sandbox') {
     const { startSandbox, sandboxEnv } = await import('./sandbox/sandbox.js');
@@ -243,7 +245,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
     desktop = { kind: found.info ? 'sandbox' : 'real', env: found.env, started: found.started, ...(found.info ? { sandbox: found.info } : {}) };
   }
   const statePath = typeof options.statePath === 'function' ? options.statePath(desktop) : options.statePath;
-  const device = new Device({ platform: 'linux', env: desktop.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+  const device = new Device({ platform: windows ? 'windows' : 'linux', env: desktop.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.driver === 'cdp' ? { driver: cdpDriver(options.cdpEndpoint ?? 'http://127.0.0.1:9222') } : {}),
     ...(options.connect ? { connect: options.connect } : {}) });
   const { gate, controls, settings, decider, policyFor } = buildPolicy(withKeptPolicy(options, options.desktopPolicy?.(desktop)));

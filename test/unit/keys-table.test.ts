@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { CDP_KEYS, chordEvents } from '../../src/drivers/cdp/keys.js';
 import { keysymOf, LINUX_KEYSYMS, xModifiers } from '../../src/drivers/linux/keysyms.js';
 import { chordEvents as macChordEvents, MACOS_KEYCODES } from '../../src/drivers/macos/keys.js';
+import { MODIFIER_VKS, WINDOWS_VKS } from '../../src/drivers/windows/keys.js';
 import { MODIFIERS, NAMED_KEYS, type Modifier, type NamedKey } from '../../src/protocol/keys.js';
 
 /** Per named key: linux, the X keysym name (keysymdef.h / XF86keysym.h); cdp, the DOM code and Windows virtual key. */
@@ -68,7 +69,7 @@ const keysymNamed = (name: string): number | undefined => XF86[name] ?? keysymde
 
 test('the table has a row for every wire key name, and every driver maps exactly the wire names', () => {
   assert.deepEqual(Object.keys(TABLE).sort(), [...NAMED_KEYS].sort());
-  for (const [driver, map] of [['linux', LINUX_KEYSYMS], ['cdp', CDP_KEYS]] as const) {
+  for (const [driver, map] of [['linux', LINUX_KEYSYMS], ['cdp', CDP_KEYS], ['windows', WINDOWS_VKS]] as const) {
     const missing = NAMED_KEYS.filter((k) => !(k in map));
     assert.deepEqual(missing, [], `${driver} lacks ${missing.join(', ')}`);
     assert.deepEqual(Object.keys(map).sort(), [...NAMED_KEYS].sort(), `${driver} maps names the wire does not have`);
@@ -143,4 +144,9 @@ test('macos: every named key is its kVK code, Primary is Command and Control the
   assert.deepEqual(typed('中'), { code: 0, down: true, flags: 0, text: '中' });
   assert.deepEqual(typed('😀'), { code: 0, down: true, flags: 0, text: '😀' });
   assert.throws(() => macChordEvents(['Primary'], '中'), /no key on a US Mac keyboard/);
+});
+
+test('windows: every named key is its Windows virtual key (the same VK_* the cdp column names); Primary is Control', () => {
+  for (const k of NAMED_KEYS) assert.equal(WINDOWS_VKS[k], TABLE[k].cdp[1], k);
+  assert.deepEqual(MODIFIER_VKS, { Primary: 0x11, Control: 0x11, Alt: 0x12, Shift: 0x10, Meta: 0x5b });
 });

@@ -39,6 +39,7 @@ ${optionHelp('cli')}
   pair --revoke | unpair             on the device: forget its pairing (the server is told when reachable)
   driver linux [--desktop sandbox]   run the Linux driver on stdio (JSON-RPC); on this home's sandbox desktop
   driver cdp --endpoint URL          run the Chromium DevTools driver on stdio (channel: cdp)
+  driver windows [--replay FILE]     run the Windows UI Automation driver on stdio (compiles its C# helper on first use)
   driver fake [--fixture F]          the in-memory test driver on stdio, serving a recorded tree (conformance harness)
   driver replay FILE                 serve a recorded transcript (doctor --conformance --record) on stdio`;
 
@@ -80,6 +81,7 @@ async function main(argv: string[]): Promise<number> {
       if (rest[0] === 'cdp') await (await import('../../drivers/cdp/main.js')).runCdpDriver(rest.slice(1));
       else if (rest[0] === 'android') await (await import('../../drivers/android/main.js')).runAndroidDriver(rest.slice(1));
       else if (rest[0] === 'macos') await (await import('../../drivers/macos/main.js')).runMacDriver();
+      else if (rest[0] === 'windows') await (await import('../../drivers/windows/main.js')).runWindowsDriver(rest.slice(1));
       else if (rest[0] === 'fake') await (await import('../../drivers/fake/main.js')).runFakeDriver(rest.slice(1));
       else if (rest[0] === 'replay') await (await import('../../drivers/replay/main.js')).runReplayDriver(rest.slice(1));
       else if (rest[0] === 'linux') {
@@ -94,7 +96,7 @@ async function main(argv: string[]): Promise<number> {
         } else if (rest.length > 1) { process.stderr.write('usage: computer-use driver linux [--desktop sandbox]\n'); return 2; }
         await (await import('../../drivers/linux/main.js')).runLinuxDriver();
       }
-      else { process.stderr.write('usage: computer-use driver linux | driver cdp --endpoint http://127.0.0.1:9222 | driver android [--serial S] | driver macos | driver fake [--fixture F] | driver replay FILE\n'); return 2; }
+      else { process.stderr.write('usage: computer-use driver linux | driver cdp --endpoint http://127.0.0.1:9222 | driver android [--serial S] | driver macos | driver windows [--replay FILE] | driver fake [--fixture F] | driver replay FILE\n'); return 2; }
       return new Promise<number>(() => undefined); // the driver runs until its stdin closes
     }
     case undefined: case 'help': case '--help': case '-h':

@@ -1,0 +1,214 @@
+/**
+ * The Windows driver: the protocol's methods served over the helper (helper-client.ts), which does the UI
+ * Automation and Win32 work. Here: handles, the UIA → protocol mapping, identity checks before every act,
+ * actionability waits, keys by the foreground-proven or the background path, and settle from the helper's
+ * events. It makes no policy decision: the host's policy, audit and receipts wrap every act.
+ */
+import type { RawNode, WindowInfo } from '../../engine/node.js';
+import { ComputerUseError } from '../../protocol/errors.js';
+import type {
+  ActParams, ActResult, KeysParams, KeysResult, LaunchParams, LaunchResult, SettleParams, SettleResult, SnapshotParams, SnapshotResult,
+  TextReadParams, TextReadResult,
+} from '../../protocol/methods.js';
+import type { HelperClient } from './helper-client.js';
+import { helperChord } from './keys.js';
+import { MEDIUM_INTEGRITY, parseNodeId, parseWindowId, toApps, toRawNode, toWindowInfo, type UiaWindow } from './nodes.js';
+import type { UiaElement } from './roles.js';
+
+/** What the helper's hello says about itself. */
+export interface HelperHello { backend?: string; version?: string; os?: string; self?: { integrity?: number; elevated?: boolean } }
+
+/** How long one actionability poll waits for an event before reading the element again. */
+const ACTIONABLE_POLL_MS = 250;
+
+const notFound = (): ComputerUseError => new ComputerUseError('window_not_found', 'no window has that handle (it closed, or it is not a Windows window handle); list windows again');
+
+export class WindowsDriver {
+  private hello: HelperHello | undefined;
+  private readonly pids = new Map<string, number>();
+
+  constructor(readonly helper: HelperClient) {}
+
+  /** The helper's hello, asked once. */
+  async helperHello(): Promise<HelperHello> {
+    this.hello ??= await this.helper.request<HelperHello>('hello');
+    return this.hello;
+  }
+
+  /** Every visible top-level window, with its process facts. */
+  async rawWindows(signal?: AbortSignal): Promise<UiaWindow[]> {
+    const r = await this.helper.request<{ windows: UiaWindow[] }>('windows', {}, signal ? { signal } : {});
+    for (const w of r.windows) if (w.process?.pid !== undefined) this.pids.set(w.hwnd, w.process.pid);
+    return r.windows;
+  }
+
+  async apps(): Promise<ReturnType<typeof toApps>> {
+    const integrity = (await this.helperHello()).self?.integrity ?? MEDIUM_INTEGRITY;
+    return toApps(await this.rawWindows(), integrity);
+  }
+
+  async windows(filter: { app?: string; pid?: number } = {}): Promise<WindowInfo[]> {
+    return (await this.rawWindows()).map(toWindowInfo)
+      .filter((w) => (filter.app === undefined || w.app === filter.app) && (filter.pid === undefined || w.pid === filter.pid));
+  }
+
+  private async window(hwnd: string): Promise<WindowInfo> {
+    const w = (await this.rawWindows()).find((x) => x.hwnd === hwnd);
+    if (!w) throw notFound();
+    return toWindowInfo(w);
+  }
+
+  async activate(windowId: string): Promise<void> {
+    const hwnd = parseWindowId(windowId);
+    if (!hwnd) throw notFound();
+    const r = await this.helper.request<{ foreground: boolean }>('focus', { hwnd });
+    if (!r.foreground) throw new ComputerUseError('window_not_focused', 'Windows did not bring the window to the front (another app holds the foreground); nothing was sent');
+  }
+
+  async launch(p: LaunchParams): Promise<LaunchResult> {
+    if (p.env) throw new ComputerUseError('unsupported', 'the Windows driver starts apps with the user\'s own environment; env is not supported. Nothing was started.');
+    const facts = await this.helper.request<{ pid: number; startTime?: number }>('launch', { command: p.command, args: p.args ?? [] });
+    const deadline = Date.now() + (p.waitForWindowMs ?? 0);
+    for (;;) {
+      const w = (await this.windows({ pid: facts.pid }))[0];
+      if (w) return { pid: facts.pid, window: w };
+      if (Date.now() >= deadline) return { pid: facts.pid };
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  async snapshot(p: SnapshotParams, signal?: AbortSignal): Promise<SnapshotResult> {
+    const hwnd = parseWindowId(p.window);
+    if (!hwnd) throw notFound();
+    const window = await this.window(hwnd);
+    let scope: string | undefined;
+    if (p.scope !== undefined) {
+      const node = parseNodeId(p.scope);
+      if (!node || node.hwnd !== hwnd) throw new ComputerUseError('stale_ref', 'that scope is not an element of this window; take a new snapshot');
+      scope = node.rid;
+    }
+    const r = await this.helper.request<{ root: UiaElement; nodes: number; truncated: boolean; ms: number }>('tree',
+      { hwnd, ...(scope ? { scope } : {}), ...(p.depth !== undefined ? { depth: p.depth } : {}), ...(p.maxNodes !== undefined ? { maxNodes: p.maxNodes } : {}) },
+      { timeoutMs: 60_000, ...(signal ? { signal } : {}) });
+    // Settle counts this window's events from now on (a failure only costs event-driven settle).
+    this.helper.request('subscribe', { hwnd }).catch(() => undefined);
+    return { window, root: toRawNode(r.root, hwnd), stats: { nodes: r.nodes, ms: r.ms, truncated: r.truncated } };
+  }
+
+  /** The element at a handle, read now. */
+  private async node(hwnd: string, rid: string, signal?: AbortSignal): Promise<{ raw: UiaElement; node: RawNode }> {
+    const raw = await this.helper.request<UiaElement>('node', { hwnd, rid }, signal ? { signal } : {});
+    return { raw, node: toRawNode(raw, hwnd) };
+  }
+
+  async act(p: ActParams, signal?: AbortSignal): Promise<ActResult> {
+    const id = parseNodeId(p.id);
+    if (!id) throw new ComputerUseError('stale_ref', 'that is not a handle of this driver; observe again. Nothing was sent.');
+    let { raw, node } = await this.node(id.hwnd, id.rid, signal);
+    if (p.expect?.role !== undefined && p.expect.role !== node.role) throw new ComputerUseError('stale_ref', `the element at that handle is now a ${node.role}, not a ${p.expect.role}; nothing was sent`);
+    if (p.expect?.name !== undefined && p.expect.name !== (node.name ?? '')) throw new ComputerUseError('stale_ref', 'the element at that handle has another name now; nothing was sent');
+    if (p.actionable) ({ raw, node } = await this.waitActionable(id, p.actionable, { raw, node }, signal));
+    if (!node.actions.includes(p.op) && !(p.op === 'click' && node.actions.includes('toggle'))) {
+      throw new ComputerUseError('unsupported', `this ${node.role} does not support ${p.op} (it offers ${node.actions.join(', ') || 'no op'}); nothing was sent`, { op: p.op });
+    }
+    const r = await this.helper.request<{ pattern: string; before: UiaElement; after?: UiaElement }>('act',
+      { hwnd: id.hwnd, rid: id.rid, op: p.op, ...(p.value !== undefined ? { value: p.value } : {}), ...(raw.ct !== undefined ? { ct: raw.ct } : {}), name: raw.name ?? '' },
+      { timeoutMs: 30_000, ...(signal ? { signal } : {}) });
+    const strip = (e: UiaElement): RawNode => { const { children: _c, ...n } = toRawNode({ ...e, children: [] }, id.hwnd); return n; };
+    return {
+      method: p.op === 'type' ? 'synthetic' : 'pattern', detail: r.pattern.slice(0, 200), before: strip(r.before),
+      ...(r.after ? { after: strip(r.after) } : {}),
+    };
+  }
+
+  /** Waits, event-driven and bounded, until the element passes every check; else element_disabled / not_visible. */
+  private async waitActionable(id: { hwnd: string; rid: string }, a: NonNullable<ActParams['actionable']>, first: { raw: UiaElement; node: RawNode }, signal?: AbortSignal): Promise<{ raw: UiaElement; node: RawNode }> {
+    const t0 = Date.now();
+    let cur = first;
+    let lastBounds = JSON.stringify(cur.node.bounds);
+    for (;;) {
+      const unmet = a.checks.filter((c) => {
+        if (c === 'enabled') return cur.node.states.includes('disabled');
+        if (c === 'visible') return cur.node.states.includes('offscreen') || !cur.node.bounds || cur.node.bounds[2] <= 0 || cur.node.bounds[3] <= 0;
+        if (c === 'editable') return !cur.node.states.includes('editable');
+        return false;
+      });
+      if (!unmet.length) return cur;
+      const waited = Date.now() - t0;
+      if (waited >= a.timeoutMs || signal?.aborted) {
+        const details = { states: cur.node.states, waitedMs: waited, unmet, ...(cur.node.bounds ? { bounds: cur.node.bounds } : {}) };
+        if (unmet.includes('enabled') || unmet.includes('editable')) throw new ComputerUseError('element_disabled', `the element stayed ${unmet.includes('enabled') ? 'disabled' : 'read-only'}; nothing was sent`, details);
+        throw new ComputerUseError('not_visible', 'the element is not showing on screen; scroll it into view first. Nothing was sent.', details);
+      }
+      await this.nextEvent(Math.min(ACTIONABLE_POLL_MS, a.timeoutMs - waited), signal);
+      cur = await this.node(id.hwnd, id.rid, signal);
+      const bounds = JSON.stringify(cur.node.bounds);
+      if (a.checks.includes('stable') && bounds !== lastBounds) { lastBounds = bounds; continue; }
+    }
+  }
+
+  /** Resolves at the helper's next event, after `ms`, or at abort, whichever comes first. */
+  private nextEvent(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => { clearTimeout(t); off(); signal?.removeEventListener('abort', done); resolve(); };
+      const t = setTimeout(done, ms);
+      const off = this.helper.onEvent(done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  async keys(p: KeysParams, signal?: AbortSignal): Promise<KeysResult> {
+    const hwnd = parseWindowId(p.window);
+    if (!hwnd) throw notFound();
+    const w = await this.window(hwnd);
+    if (p.expect && (p.expect.pid !== w.pid || (p.expect.startToken !== undefined && w.startToken !== undefined && p.expect.startToken !== w.startToken))) {
+      throw new ComputerUseError('window_not_focused', 'that window no longer belongs to the process the keys were meant for; nothing was sent');
+    }
+    const chords = (p.chords ?? []).map(helperChord);
+    const focus = await this.helper.request<{ foreground: boolean }>('focus', { hwnd }, signal ? { signal } : {}).catch(() => ({ foreground: false }));
+    const base = { hwnd, pid: w.pid, ...(w.startToken !== undefined ? { startTime: Number(w.startToken) } : {}), chords, ...(p.text !== undefined ? { text: p.text } : {}) };
+    if (focus.foreground) {
+      const r = await this.helper.request<{ sent: number }>('keys', { ...base, via: 'input' }, { timeoutMs: 60_000, ...(signal ? { signal } : {}) });
+      return { method: 'synthetic', focusedFirst: true, sent: r.sent };
+    }
+    // Not in front: plain keys and text can still be posted to the window's focused control (seed §5.1,
+    // background first); a chord with modifiers cannot (apps read the modifier state, not the message).
+    if (chords.some((c) => c.vks.length > 1 || c.ch !== undefined)) {
+      throw new ComputerUseError('window_not_focused', 'Windows did not bring the window to the front, and a chord with modifiers cannot be sent to a background window; nothing was sent');
+    }
+    const r = await this.helper.request<{ sent: number }>('keys', { ...base, via: 'message' }, { timeoutMs: 60_000, ...(signal ? { signal } : {}) });
+    return { method: 'message', focusedFirst: false, sent: r.sent };
+  }
+
+  /** Settled when no event of the window's process arrived for `quietMs` (and `minMs` passed). */
+  async settle(p: SettleParams, signal?: AbortSignal): Promise<SettleResult> {
+    const t0 = Date.now();
+    let pid: number | undefined;
+    if (p.window !== undefined) {
+      const hwnd = parseWindowId(p.window) ?? parseNodeId(p.window)?.hwnd;
+      if (hwnd) pid = this.pids.get(hwnd) ?? (await this.rawWindows(signal).catch(() => [])).find((w) => w.hwnd === hwnd)?.process?.pid;
+    }
+    let events = 0;
+    let last = t0;
+    const off = this.helper.onEvent((e) => { if (pid === undefined || e.pid === pid) { events++; last = Date.now(); } });
+    try {
+      for (;;) {
+        const now = Date.now();
+        if (signal?.aborted) return { settled: false, events, ms: now - t0 };
+        if (now - last >= p.quietMs && now - t0 >= (p.minMs ?? 0)) return { settled: true, events, ms: now - t0 };
+        if (now - t0 >= p.timeoutMs) return { settled: false, events, ms: now - t0 };
+        const until = Math.min(Math.max(last + p.quietMs, t0 + (p.minMs ?? 0)), t0 + p.timeoutMs);
+        await this.nextEvent(Math.max(1, until - now), signal);
+      }
+    } finally { off(); }
+  }
+
+  async textRead(p: TextReadParams): Promise<TextReadResult> {
+    const id = parseNodeId(p.id);
+    if (!id) throw new ComputerUseError('stale_ref', 'that is not a handle of this driver; observe again');
+    const { text } = await this.helper.request<{ text: string }>('text', { hwnd: id.hwnd, rid: id.rid });
+    const start = Math.min(p.start ?? 0, text.length);
+    const end = Math.min(p.end ?? text.length, text.length, start + 1_000_000);
+    return { text: text.slice(start, end), start, length: text.length, startLine: text.slice(0, start).split('\n').length };
+  }
+}

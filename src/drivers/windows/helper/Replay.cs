@@ -1,0 +1,87 @@
+// The replay backend: answers from a recorded file instead of UI Automation, behind the same IBackend as the
+// COM backend, so the helper's framing, routing, cancellation and error path run end to end under Mono on
+// Linux (test/unit/windows-helper.test.ts, the conformance kit). A recording is
+// {"answers": [{"op": "...", "match": {field: value}, "result": ... | "error": {"code", "message"}, "events": [...]}]};
+// the first answer whose op and match fields equal the request's answers it.
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Text;
+using System.Threading;
+
+namespace ComputerUse.Windows
+{
+    public sealed class ReplayBackend : IBackend
+    {
+        private readonly List<Dictionary<string, object>> answers = new List<Dictionary<string, object>>();
+        private Action<IDictionary<string, object>> sink;
+
+        public ReplayBackend(string path)
+        {
+            Dictionary<string, object> doc = JsonReader.Parse(File.ReadAllText(path, Encoding.UTF8)) as Dictionary<string, object>;
+            if (doc == null) throw new HelperException("internal", "a replay file is a JSON object");
+            foreach (object a in Args.List(doc, "answers"))
+            {
+                Dictionary<string, object> d = a as Dictionary<string, object>;
+                if (d == null || !(d.ContainsKey("op"))) throw new HelperException("internal", "each replay answer has an op");
+                answers.Add(d);
+            }
+        }
+
+        public void StartEvents(Action<IDictionary<string, object>> write) { sink = write; }
+        public void Stop() { }
+
+        public object Handle(string op, IDictionary<string, object> args, RequestContext ctx)
+        {
+            switch (op)
+            {
+                case "selftest": return Win32.StructSizes();
+                case "echo": return args;
+                case "sleep":
+                    // A long request the driver can cancel (wire conformance: $/cancel).
+                    long until = Environment.TickCount + Math.Min(Args.Int(args, "ms", 0), 120000);
+                    while (Environment.TickCount < until) { ctx.ThrowIfCancelled(); Thread.Sleep(10); }
+                    return true;
+            }
+            foreach (Dictionary<string, object> a in answers)
+            {
+                if ((string)a["op"] != op || !Matches(a, args)) continue;
+                object events;
+                if (sink != null && a.TryGetValue("events", out events) && events is List<object>)
+                    foreach (object ev in (List<object>)events) { IDictionary<string, object> e = ev as IDictionary<string, object>; if (e != null) sink(e); }
+                object error;
+                if (a.TryGetValue("error", out error))
+                {
+                    IDictionary<string, object> err = error as IDictionary<string, object> ?? new Dictionary<string, object>();
+                    throw new HelperException(Args.OptStr(err, "code") ?? "internal", Args.OptStr(err, "message") ?? "recorded error", (int)Args.Int(err, "hresult", 0));
+                }
+                object result;
+                a.TryGetValue("result", out result);
+                return result;
+            }
+            if (op == "hello")
+            {
+                Dictionary<string, object> d = new Dictionary<string, object>();
+                d["backend"] = "replay";
+                d["version"] = Program.Version;
+                return d;
+            }
+            throw new HelperException("window_not_found", "the recording has no answer for " + op);
+        }
+
+        private static bool Matches(Dictionary<string, object> answer, IDictionary<string, object> args)
+        {
+            object m;
+            if (!answer.TryGetValue("match", out m)) return true;
+            IDictionary<string, object> match = m as IDictionary<string, object>;
+            if (match == null) return true;
+            foreach (KeyValuePair<string, object> kv in match)
+            {
+                object v;
+                if (!args.TryGetValue(kv.Key, out v)) return false;
+                if (JsonWriter.Write(v) != JsonWriter.Write(kv.Value)) return false;
+            }
+            return true;
+        }
+    }
+}

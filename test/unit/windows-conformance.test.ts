@@ -1,0 +1,31 @@
+/**
+ * The conformance kit's wire layer against the real Windows driver process (`computer-use driver windows
+ * --replay`): the TypeScript driver, compiled on first use into a fresh data dir (mcs standing in for csc), with
+ * its C# helper running under Mono on an assembled recording (test/fixtures/windows/notepad.helper.json).
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import { runConformance } from '../../src/conformance/kit.js';
+import { formatReport } from '../../src/conformance/report.js';
+
+const CLI = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/windows/notepad.helper.json', import.meta.url));
+
+test('the Windows driver (C# helper under Mono, replaying) passes the wire layer of the conformance kit', { timeout: 240_000 }, async () => {
+  const home = mkdtempSync(join(tmpdir(), 'cu-win-conf-'));
+  try {
+    const driver = [process.execPath, CLI, 'driver', 'windows', '--replay', FIXTURE].map((a) => `'${a}'`).join(' ');
+    const report = await runConformance({ driver, env: { COMPUTER_USE_HOME: home } });
+    const text = formatReport(report);
+    assert.ok(report.ok, text);
+    assert.equal(report.hello?.platform, 'windows', text);
+    const passed = report.results.filter((r) => r.verdict === 'PASS').map((r) => r.rule);
+    for (const rule of ['wire.hello', 'wire.strict-params', 'wire.unknown-method', 'wire.malformed-lines', 'wire.cancel', 'wire.out-of-order', 'wire.non-bmp', 'wire.oversize-line', 'wire.schema', 'wire.eof-exit']) {
+      assert.ok(passed.includes(rule), `${rule} did not pass:\n${text}`);
+    }
+  } finally { rmSync(home, { recursive: true, force: true }); }
+});

@@ -1,0 +1,112 @@
+/**
+ * The Windows driver's own checks (src/drivers/windows/driver.ts) over the real helper under Mono, replaying an
+ * assembled Notepad recording: identity re-checked before acting (stale_ref, nothing sent), ops only where the
+ * patterns allow, actionability, keys only to the window of the expected process, background keys when the
+ * window cannot come to the front, settle from events, cancellation.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+import { ensureHelper, monoMcs } from '../../src/drivers/windows/build.js';
+import { WindowsDriver } from '../../src/drivers/windows/driver.js';
+import { HelperClient, helperCommand } from '../../src/drivers/windows/helper-client.js';
+import { HELPER_SOURCES } from '../../src/drivers/windows/helper-sources.generated.js';
+import { isComputerUseError } from '../../src/protocol/errors.js';
+
+const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/windows/notepad.helper.json', import.meta.url));
+const EDIT = '264462:42.264462.4.7';
+let dir = '';
+let exe = '';
+const helpers: HelperClient[] = [];
+const driverOn = (recording = FIXTURE): WindowsDriver => { const h = new HelperClient(helperCommand(exe, ['--replay', recording])); helpers.push(h); return new WindowsDriver(h); };
+/** A recording like the fixture with some answers replaced (matched by op, first wins). */
+const variant = (name: string, first: unknown[]): string => {
+  const doc = JSON.parse(readFileSync(FIXTURE, 'utf8')) as { answers: unknown[] };
+  const p = join(dir, name);
+  writeFileSync(p, JSON.stringify({ answers: [...first, ...doc.answers] }));
+  return p;
+};
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'cu-win-driver-'));
+  exe = (await ensureHelper({ sources: HELPER_SOURCES, driversDir: join(dir, 'drivers'), compiler: monoMcs() })).path;
+});
+after(() => { for (const h of helpers) h.close(0); rmSync(dir, { recursive: true, force: true }); });
+
+test('a snapshot maps the window\'s UIA tree and says what it read', { timeout: 60_000 }, async () => {
+  const s = await driverOn().snapshot({ window: 'hwnd:264462' });
+  assert.equal(s.window.app, 'notepad');
+  assert.equal(s.root.role, 'window');
+  assert.deepEqual(s.root.children!.map((c) => c.role), ['generic', 'menubar', 'textbox', 'statusbar', 'button']);
+  assert.deepEqual(s.stats, { nodes: 16, ms: 12.5, truncated: false });
+  const file = s.root.children![1]!.children![0]!;
+  assert.deepEqual([file.name, file.role, file.states, file.keyBinding], ['File', 'menuitem', ['collapsed'], 'Alt+F']);
+});
+
+test('set_value goes through Value.SetValue and returns the element before and after', { timeout: 60_000 }, async () => {
+  const r = await driverOn().act({ id: EDIT, op: 'set_value', value: 'written' });
+  assert.equal(r.method, 'pattern');
+  assert.equal(r.detail, 'Value.SetValue');
+  assert.equal(r.before?.value, 'hello 世界');
+  assert.equal(r.after?.value, 'written');
+});
+
+test('an element whose role or name no longer matches is stale_ref, and the act is never sent', { timeout: 60_000 }, async () => {
+  const d = driverOn(variant('no-act.json', [{ op: 'act', error: { code: 'internal', message: 'the act reached the helper' } }]));
+  await assert.rejects(d.act({ id: EDIT, op: 'set_value', value: 'x', expect: { role: 'button' } }), (e: unknown) => isComputerUseError(e, 'stale_ref') && /now a textbox/.test(e.message));
+  await assert.rejects(d.act({ id: EDIT, op: 'set_value', value: 'x', expect: { role: 'textbox', name: 'Other' } }), (e: unknown) => isComputerUseError(e, 'stale_ref'));
+  await assert.rejects(d.act({ id: '264462:42.264462.9', op: 'click' }), (e: unknown) => isComputerUseError(e, 'stale_ref'), 'the helper answered UIA_E_ELEMENTNOTAVAILABLE');
+  await assert.rejects(d.act({ id: 'hwnd:264462', op: 'click' }), (e: unknown) => isComputerUseError(e, 'stale_ref'), 'a window id is no element handle');
+  await assert.rejects(d.act({ id: EDIT, op: 'toggle' }), (e: unknown) => isComputerUseError(e, 'unsupported'), 'an Edit has no Toggle pattern');
+});
+
+test('actionability: a disabled element fails element_disabled after the wait, and nothing is sent', { timeout: 60_000 }, async () => {
+  const d = driverOn(variant('no-act2.json', [{ op: 'act', error: { code: 'internal', message: 'the act reached the helper' } }]));
+  await assert.rejects(d.act({ id: '264462:42.264462.5.1', op: 'click', actionable: { timeoutMs: 200, checks: ['enabled', 'visible'] } }), (e: unknown) => {
+    assert.ok(isComputerUseError(e, 'element_disabled'));
+    assert.deepEqual(e.details['unmet'], ['enabled']);
+    return true;
+  });
+});
+
+test('keys go only to the window of the expected process; the foreground path sends by SendInput', { timeout: 60_000 }, async () => {
+  const d = driverOn();
+  await assert.rejects(d.keys({ window: 'hwnd:264462', text: 'x', expect: { pid: 4813 } }), (e: unknown) => isComputerUseError(e, 'window_not_focused'));
+  await assert.rejects(d.keys({ window: 'hwnd:264462', text: 'x', expect: { pid: 4812, startToken: '1' } }), (e: unknown) => isComputerUseError(e, 'window_not_focused'), 'a reused pid');
+  assert.deepEqual(await d.keys({ window: 'hwnd:264462', chords: [{ mods: ['Primary'], key: 's' }], expect: { pid: 4812, startToken: '1764637200123' } }), { method: 'synthetic', focusedFirst: true, sent: 1 });
+  await assert.rejects(d.keys({ window: 'hwnd:999', text: 'x' }), (e: unknown) => isComputerUseError(e, 'window_not_found'));
+});
+
+test('a window that cannot come to the front gets plain keys by message, and no chord with modifiers', { timeout: 60_000 }, async () => {
+  const d = driverOn(variant('background.json', [
+    { op: 'focus', result: { foreground: false } },
+    { op: 'keys', match: { via: 'message' }, result: { sent: 3, via: 'message' } },
+    { op: 'keys', error: { code: 'internal', message: 'SendInput was used without the foreground' } },
+  ]));
+  assert.deepEqual(await d.keys({ window: 'hwnd:264462', text: 'abc' }), { method: 'message', focusedFirst: false, sent: 3 });
+  await assert.rejects(d.keys({ window: 'hwnd:264462', chords: [{ mods: ['Primary'], key: 's' }] }), (e: unknown) => isComputerUseError(e, 'window_not_focused'));
+});
+
+test('settle counts the window\'s events and ends when they stop; a cancelled settle ends at once', { timeout: 60_000 }, async () => {
+  const d = driverOn();
+  const quiet = await d.settle({ quietMs: 100, timeoutMs: 5000, window: 'hwnd:264462' });
+  assert.equal(quiet.settled, true);
+  const settling = d.settle({ quietMs: 300, timeoutMs: 5000, window: 'hwnd:264462' });
+  await d.act({ id: EDIT, op: 'set_value', value: 'written' }); // its recording emits a property event of pid 4812
+  const r = await settling;
+  assert.equal(r.settled, true);
+  assert.equal(r.events, 1);
+  const ac = new AbortController();
+  const t0 = Date.now();
+  const long = d.settle({ quietMs: 60_000, timeoutMs: 60_000 }, ac.signal);
+  setTimeout(() => ac.abort(), 100);
+  assert.equal((await long).settled, false);
+  assert.ok(Date.now() - t0 < 10_000);
+});
+
+test('text.read slices the element\'s text and counts lines', { timeout: 60_000 }, async () => {
+  assert.deepEqual(await driverOn().textRead({ id: EDIT, start: 6 }), { text: '世界', start: 6, length: 8, startLine: 1 });
+});

@@ -1,0 +1,95 @@
+/**
+ * The Windows helper's first-use build (src/drivers/windows/build.ts), with Mono's mcs standing in for the .NET
+ * Framework's csc: the embedded sources compile as C# 5 with warnings as errors, land in
+ * `<drivers>/<sha256>/`, are reused while unchanged, and a changed source makes a new entry. A failed build says
+ * what the compiler said.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import { ensureHelper, frameworkCsc, helperHash, HELPER_EXE, monoMcs } from '../../src/drivers/windows/build.js';
+import { HELPER_SOURCES } from '../../src/drivers/windows/helper-sources.generated.js';
+import { isComputerUseError } from '../../src/protocol/errors.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const tmp = (): string => mkdtempSync(join(tmpdir(), 'cu-win-build-'));
+
+test('the generated module embeds exactly the helper sources (npm run embed:windows after an edit)', async () => {
+  const { generate } = await import(join(ROOT, 'scripts/embed-windows-helper.mjs')) as { generate(): string };
+  const onDisk = readFileSync(join(ROOT, 'src/drivers/windows/helper-sources.generated.ts'), 'utf8');
+  assert.ok(onDisk === generate(), 'src/drivers/windows/helper-sources.generated.ts is stale: run npm run embed:windows');
+  const files = readdirSync(join(ROOT, 'src/drivers/windows/helper')).filter((f) => f.endsWith('.cs')).sort();
+  assert.deepEqual(HELPER_SOURCES.map((s) => s.name), files);
+});
+
+test('the helper compiles as C# 5 with warnings as errors, is cached by hash, and a changed source makes a new entry', { timeout: 120_000 }, async () => {
+  const dir = tmp();
+  try {
+    const first = await ensureHelper({ sources: HELPER_SOURCES, driversDir: dir, compiler: monoMcs() });
+    assert.equal(first.origin, 'compiled');
+    assert.equal(first.path, join(dir, first.hash!, HELPER_EXE));
+    assert.ok(existsSync(first.path));
+    const again = await ensureHelper({ sources: HELPER_SOURCES, driversDir: dir, compiler: monoMcs() });
+    assert.deepEqual(again, { ...first, origin: 'cached' });
+    const changed = HELPER_SOURCES.map((s) => (s.name === 'Program.cs' ? { ...s, text: `${s.text}\n// changed\n` } : s));
+    const next = await ensureHelper({ sources: changed, driversDir: dir, compiler: monoMcs() });
+    assert.equal(next.origin, 'compiled');
+    assert.notEqual(next.hash, first.hash);
+    assert.ok(existsSync(first.path), 'the old entry stays');
+    assert.deepEqual(readdirSync(dir).sort(), [first.hash, next.hash].sort(), 'one folder per hash, no leftovers');
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('a C# 6 feature fails the build with the compiler\'s own message (what a user\'s first run would show)', { timeout: 120_000 }, async () => {
+  const dir = tmp();
+  try {
+    const broken = [...HELPER_SOURCES, { name: 'Six.cs', text: 'namespace ComputerUse.Windows { static class Six { static string S(int x) { return $"{x}"; } } }\n' }];
+    await assert.rejects(ensureHelper({ sources: broken, driversDir: dir, compiler: monoMcs() }), (e: unknown) => {
+      assert.ok(isComputerUseError(e, 'internal'));
+      assert.match(e.message, /did not compile with mcs/);
+      assert.match(e.message, /Six\.cs\(1,\d+\): error CS\d+/);
+      return true;
+    });
+    assert.deepEqual(readdirSync(dir), [], 'a failed build leaves no entry behind');
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('a warning fails the build too (warnings are errors, as in CI)', { timeout: 120_000 }, async () => {
+  const dir = tmp();
+  try {
+    const warns = [...HELPER_SOURCES, { name: 'Warn.cs', text: 'namespace ComputerUse.Windows { static class Warn { static void W() { int unused = 1; } } }\n' }];
+    await assert.rejects(ensureHelper({ sources: warns, driversDir: dir, compiler: monoMcs() }), /warning CS0219|error CS0219/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('COMPUTER_USE_DRIVER_WINDOWS names a prebuilt helper; a missing one is an error, never a silent build', async () => {
+  const dir = tmp();
+  try {
+    const exe = join(dir, 'prebuilt.exe');
+    writeFileSync(exe, 'MZ');
+    assert.deepEqual(await ensureHelper({ sources: HELPER_SOURCES, driversDir: dir, compiler: monoMcs(), prebuilt: exe }), { path: exe, origin: 'prebuilt' });
+    await assert.rejects(ensureHelper({ sources: HELPER_SOURCES, driversDir: dir, compiler: monoMcs(), prebuilt: join(dir, 'nope.exe') }), /COMPUTER_USE_DRIVER_WINDOWS/);
+    await assert.rejects(ensureHelper({ sources: HELPER_SOURCES, driversDir: dir, compiler: undefined }), /csc\.exe/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('csc is the .NET Framework 4 compiler under WINDIR, 64-bit first; the compiler is part of the cache key', () => {
+  const seen: string[] = [];
+  const csc = frameworkCsc('C:\\Windows', (p) => { seen.push(p); return p.includes('Framework64'); });
+  assert.equal(csc?.command, 'C:\\Windows\\Microsoft.NET\\Framework64\\v4.0.30319\\csc.exe');
+  assert.deepEqual(csc?.args('o.exe', ['a.cs']).slice(0, 5), ['-nologo', '-noconfig', '-langversion:5', '-warnaserror+', '-target:exe']);
+  assert.equal(frameworkCsc('C:\\Windows', () => false), undefined);
+  assert.notEqual(helperHash(HELPER_SOURCES, csc!), helperHash(HELPER_SOURCES, monoMcs()));
+  assert.ok(seen.length >= 1);
+});
+
+test('a source name that is not a plain .cs name is refused before anything is written', async () => {
+  const dir = tmp();
+  try {
+    await assert.rejects(ensureHelper({ sources: [{ name: '../evil.cs', text: '' }], driversDir: dir, compiler: monoMcs() }), /plain \.cs name/);
+    assert.ok(!existsSync(join(dir, '..', 'evil.cs')));
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
