@@ -5,6 +5,8 @@ import { ComputerUseError } from '../protocol/errors.js';
 import type { Chord } from '../protocol/keys.js';
 import type { Rect } from '../protocol/methods.js';
 import { collectEffects, openWindows } from '../session/effects.js';
+import { identifyOn } from '../session/identify.js';
+import type { ProcessFacts } from '../policy/apps.js';
 import { liveFocus, perform, type PipelineContext } from '../session/pipeline.js';
 import type { Session } from '../session/session.js';
 import { capturePoint, resolveCapture, runPointer, type PointerRequest } from '../session/visual.js';
@@ -76,13 +78,16 @@ export const inputTool = defineTool({
  * from an owner no live process can be proven to be. Drivers that cannot tell the owner at all report none;
  * then only the content's own redaction applies.
  */
-function clipboardRefusal(session: Session, owner: { pid?: number; secret?: boolean; unproven?: boolean } | undefined): string | undefined {
+function clipboardRefusal(session: Session, owner: { pid?: number; secret?: boolean; unproven?: boolean } | undefined, facts?: ProcessFacts): string | undefined {
   if (owner?.secret) return 'it was copied from a password field (the copying app marked it secret)';
   if (owner?.unproven || (owner && owner.pid === undefined)) {
     return 'no running process could be proven to hold it (the one that copied it has exited, as a copy tool that forks into the background does)';
   }
   if (owner?.pid !== undefined) {
-    const why = session.gate.visible({ name: '', pid: owner.pid });
+    // Judged by what the device's driver proves of the owner (its executable, the programs it is a copy of):
+    // the policy has no /proc of its own for a device's process.
+    const why = session.gate.visible({ name: '', pid: owner.pid, ...(facts?.executable ? { executable: facts.executable } : {}),
+      ...(facts?.sameAs?.length ? { sameAs: facts.sameAs } : {}) });
     if (why) return `it was copied from an app computer-use may not use (${why})`;
   }
   return undefined;
@@ -91,17 +96,22 @@ function clipboardRefusal(session: Session, owner: { pid?: number; secret?: bool
 async function clipboard(session: Session, p: { action: string; text?: string; app?: string; window?: string }, response: Response, ctx: PipelineContext): Promise<void> {
   const none = async (): Promise<undefined> => undefined;
   if (p.action === 'clipboard_read') {
-    const { result: res } = await perform(session, ctx, {
+    const { result: out } = await perform(session, ctx, {
       request: { tool: 'computer_input', app: 'clipboard', op: 'clipboard_read' },
-      dispatch: (d) => d.call('input.clipboard', { action: 'read' }),
+      dispatch: async (d) => {
+        const read = await d.call('input.clipboard', { action: 'read' });
+        const facts = read.owner?.pid !== undefined ? await identifyOn((m, q) => d.call(m, q), read.owner.pid) : undefined;
+        return { read, facts };
+      },
       settle: none,
       // The audit's done record says whether the text was withheld; the check itself follows.
-      receipt: (r) => {
-        const why = clipboardRefusal(session, r.owner);
+      receipt: ({ read: r, facts }) => {
+        const why = clipboardRefusal(session, r.owner, facts);
         return why ? { status: 'rejected', detail: why } : { status: 'confirmed', detail: `${[...(r.text ?? '')].length} characters` };
       },
     });
-    const why = clipboardRefusal(session, res.owner);
+    const { read: res, facts } = out;
+    const why = clipboardRefusal(session, res.owner, facts);
     if (why) throw new ComputerUseError('denied_by_policy', `The clipboard was not read: ${why}. Its text is not shown. Ask the user to paste what you need, or copy it again from an app you may use.`);
     const text = redactText(res.text ?? '');
     const cut = [...text].length > CLIPBOARD_SHOWN ? `${[...text].slice(0, CLIPBOARD_SHOWN).join('')}… (${[...text].length} characters)` : text;
