@@ -8,6 +8,7 @@ import { findDesktop } from '../sandbox/sandbox.js';
 import { ttyConfirmer } from '../hosts/cli/policy-commands.js';
 import type { DeviceCheck } from './device.js';
 import { formatDoctor, runDoctor } from './doctor.js';
+import { platformDoctor } from './platform.js';
 
 const USAGE = 'usage: computer-use doctor [--app NAME] [--json] [--fix] | doctor --device NAME|adb[:SERIAL] [--json]\n' +
   '       computer-use doctor --conformance --driver "<command>" [--scenarios FILE] [--record FILE] [--json]\n';
@@ -16,7 +17,7 @@ const USAGE = 'usage: computer-use doctor [--app NAME] [--json] [--fix] | doctor
 function writeChecks(out: NodeJS.WritableStream, json: boolean, head: Record<string, string>, checks: readonly DeviceCheck[]): number {
   const ok = checks.every((c) => c.ok);
   out.write((json ? JSON.stringify({ ...head, ok, checks }, null, 2)
-    : checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}${c.fix ? `\n     fix: ${c.fix}` : ''}`).join('\n')) + '\n');
+    : checks.map((c) => `${c.ok ? c.warn ? 'warn' : 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}${c.fix ? `\n     fix: ${c.fix}` : ''}`).join('\n')) + '\n');
   return ok ? 0 : 1;
 }
 
@@ -51,10 +52,9 @@ export async function runDoctorCommand(args: readonly string[], out: NodeJS.Writ
     } else checks = await (await import('./device.js')).doctorDevice(spec!);
     return writeChecks(out, json, { device }, checks);
   }
-  // A Mac (or the fake AX library standing in for one in tests) has its own checks.
-  if (process.platform === 'darwin' || process.env['COMPUTER_USE_MACOS_AX_LIB']) {
-    return writeChecks(out, json, { platform: 'macos' }, (await import('./macos.js')).doctorMac());
-  }
+  // A Mac or a Windows machine has its own checks (platform.ts).
+  const own = platformDoctor();
+  if (own) return writeChecks(out, json, { platform: own.platform }, await own.run());
   // The desktop the tools would use; never start one just to diagnose.
   const desktop = await findDesktop().catch(() => null);
   const report = await runDoctor({ ...(app !== undefined ? { app } : {}), ...(desktop ? { env: desktop.env } : {}),

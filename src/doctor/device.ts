@@ -8,7 +8,14 @@ import { classifySshFailure, formatSshUrl, parseSshUrl, sshArgs } from '../devic
 import { checkDevice } from '../hosts/cli/device-command.js';
 
 /** One check of a device. */
-export interface DeviceCheck { name: string; ok: boolean; detail: string; fix?: string }
+export interface DeviceCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+  fix?: string;
+  /** Passed, but with something the user should know (an elevated app computer-use cannot reach). */
+  warn?: boolean;
+}
 
 /** Runs one remote command over the device's ssh (validated words), with a time limit. */
 function runRemote(spec: DeviceSpec, words: string[], timeoutMs = 20_000): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -92,6 +92,16 @@ export function toWindowInfo(w: UiaWindow): WindowInfo {
 /** Medium integrity, the level a normal user's apps (and an unelevated driver) run at. */
 export const MEDIUM_INTEGRITY = 0x2000;
 
+/** The integrity level's name: 0x1000 low, 0x2000 medium, 0x3000 high, 0x4000 system. */
+export function integrityName(rid: number): string {
+  return rid >= 0x4000 ? 'system' : rid >= 0x3000 ? 'high' : rid >= 0x2000 ? 'medium' : rid >= 0x1000 ? 'low' : 'untrusted';
+}
+
+/** Whether UIPI keeps a helper of `selfIntegrity` from the window's process (higher integrity, or not even openable). */
+export function blockedByUipi(w: UiaWindow, selfIntegrity = MEDIUM_INTEGRITY): boolean {
+  return w.process?.denied === true || (w.process?.integrity ?? 0) > selfIntegrity;
+}
+
 /**
  * Windows grouped into apps by process (pid and start time: a reused pid is another app). An app above the
  * helper's integrity level is marked inaccessible: UIPI lets the helper read little of it and send it nothing.
@@ -106,7 +116,7 @@ export function toApps(windows: readonly UiaWindow[], selfIntegrity = MEDIUM_INT
       app = { name: info.app, id: `pid:${key}`, pid: info.pid, windows: [] };
       if (info.startToken !== undefined) app.startToken = info.startToken;
       if (info.executable) app.executable = info.executable;
-      if (w.process?.denied || (w.process?.integrity ?? 0) > selfIntegrity) app.inaccessible = { reason: 'runs with more privileges than computer-use (elevated)', fix: 'run the app without administrator rights, or computer-use with them' };
+      if (blockedByUipi(w, selfIntegrity)) app.inaccessible = { reason: 'runs with more privileges than computer-use (elevated)', fix: 'run the app without administrator rights, or computer-use with them' };
       apps.set(key, app);
     }
     app.windows.push(info);

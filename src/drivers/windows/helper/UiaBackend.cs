@@ -69,6 +69,7 @@ namespace ComputerUse.Windows
             {
                 case "hello": return Hello();
                 case "selftest": return Win32.StructSizes();
+                case "desktop": return Win32.InputDesktop();
                 case "windows": return Windows();
                 case "tree": return Tree(args, ctx);
                 case "node": return NodeNow(args);

@@ -69,6 +69,8 @@ namespace ComputerUse.Windows
         public const int TokenElevation = 20, TokenIntegrityLevel = 25;
         public const uint TOKEN_QUERY = 0x8;
         public const int SW_RESTORE = 9;
+        public const uint DESKTOP_READOBJECTS = 0x1;
+        public const int UOI_NAME = 2;
 
         [DllImport("user32.dll")] public static extern bool EnumWindows(EnumWindowsProc proc, IntPtr lParam);
         [DllImport("user32.dll", CharSet = CharSet.Unicode)] public static extern int GetWindowTextW(IntPtr hwnd, StringBuilder text, int max);
@@ -91,6 +93,10 @@ namespace ComputerUse.Windows
         [DllImport("user32.dll")] public static extern uint MapVirtualKeyW(uint code, uint mapType);
         [DllImport("user32.dll")] public static extern short VkKeyScanW(char ch);
         [DllImport("user32.dll")] public static extern bool AllowSetForegroundWindow(uint pid);
+        [DllImport("user32.dll", SetLastError = true)] public static extern IntPtr OpenInputDesktop(uint flags, bool inherit, uint access);
+        [DllImport("user32.dll")] public static extern bool CloseDesktop(IntPtr desktop);
+        [DllImport("user32.dll", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern bool GetUserObjectInformationW(IntPtr obj, int index, StringBuilder info, int length, out int needed);
 
         [DllImport("kernel32.dll", SetLastError = true)] public static extern IntPtr OpenProcess(uint access, bool inherit, uint pid);
         [DllImport("kernel32.dll")] public static extern bool CloseHandle(IntPtr handle);
@@ -118,6 +124,31 @@ namespace ComputerUse.Windows
             StringBuilder sb = new StringBuilder(257);
             GetClassNameW(hwnd, sb, sb.Capacity);
             return sb.ToString();
+        }
+
+        /// <summary>
+        /// The desktop that takes input now. While the screen is locked, a UAC prompt is up or Ctrl+Alt+Del is shown,
+        /// input goes to the secure desktop (Winlogon), which a user process cannot open: nothing can be read or typed.
+        /// </summary>
+        public static object InputDesktop()
+        {
+            System.Collections.Generic.Dictionary<string, object> d = new System.Collections.Generic.Dictionary<string, object>();
+            IntPtr desk = OpenInputDesktop(0, false, DESKTOP_READOBJECTS);
+            if (desk == IntPtr.Zero)
+            {
+                d["open"] = false;
+                d["error"] = Marshal.GetLastWin32Error();
+                return d;
+            }
+            try
+            {
+                StringBuilder sb = new StringBuilder(256);
+                int needed;
+                d["open"] = true;
+                if (GetUserObjectInformationW(desk, UOI_NAME, sb, sb.Capacity * 2, out needed)) d["name"] = sb.ToString();
+            }
+            finally { CloseDesktop(desk); }
+            return d;
         }
 
         /// <summary>The struct sizes the helper was compiled with, for the ABI test.</summary>
