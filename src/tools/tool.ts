@@ -7,6 +7,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
 import { validationError } from '../protocol/validate.js';
+import { missingMethodAdvice } from './missing.js';
 import type { Decider } from '../policy/decider/types.js';
 import type { DeviceSessions } from '../session/devices.js';
 import type { Session } from '../session/session.js';
@@ -206,7 +207,7 @@ export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Pr
       partial.error(err.code, err.message);
       return { text: partial.text, isError: true, code: err.code };
     }
-    if (isComputerUseError(e)) response.error(e.code, redactText(e.message));
+    if (isComputerUseError(e)) response.error(e.code, redactText(withAdvice(e, ctx.session)));
     else response.error('internal', redactText((e as Error).message ?? String(e)));
   }
   // A result read or acted through another channel than the platform's accessibility tree says so first
@@ -218,6 +219,17 @@ export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Pr
   if (response.code) result.code = response.code;
   if (response.images.length && !response.isError) result.images = [...response.images];
   return result;
+}
+
+/**
+ * An error's message plus what to do instead when the host refused a method the device's driver did not list
+ * (tools/missing.ts): the driver states the fact, the host names the tool that works.
+ */
+function withAdvice(e: ComputerUseError, session: Session): string {
+  const method = e.details['missingMethod'];
+  if (e.code !== 'unsupported' || typeof method !== 'string') return e.message;
+  const advice = missingMethodAdvice(method, new Set(session.device.lastHello?.methods ?? []));
+  return advice ? `${e.message} ${advice}` : e.message;
 }
 
 /**
