@@ -11,12 +11,12 @@ import { countNodes, walk } from '../engine/node.js';
 import type { HelloResult } from '../protocol/methods.js';
 import { a11yStatus, atspiRootProperty, displayServer, onPath, xtestExtension } from '../drivers/linux/prereq.js';
 import { existsSync } from 'node:fs';
-import { inaccessibleAdvice } from './advice.js';
+import { inaccessibleAdvice } from '../drivers/linux/advice.js';
 import { JAVA_ATK_JAR, javaA11yOptions } from '../drivers/linux/toolkits.js';
 import type { Confirmer } from '../policy/confirm.js';
 import { a11yFix, applyA11yFix, type DoctorFix, type FixOutcome } from './fix.js';
 import { probeWaylandInput } from '../drivers/linux/portal.js';
-import { findProcesses, flagOf, processFacts, type ProcessFacts, type Toolkit } from './process.js';
+import { findProcesses, flagOf, processFacts, type ProcessFacts, type Toolkit } from '../drivers/linux/process.js';
 import { describeSession, sessionLine, type SessionInfo } from './session.js';
 
 /** How a check came out: `info` is neither good nor bad (an optional part). */

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inaccessibleAdvice } from '../../src/doctor/advice.js';
+import { inaccessibleAdvice } from '../../src/drivers/linux/advice.js';
 import { appLaunchEnv, javaA11yOptions, toolkitLaunchEnv } from '../../src/drivers/linux/toolkits.js';
 import { isX11Handle, x11Handle, xidOf } from '../../src/drivers/linux/x11apps.js';
 import type { AppInfo } from '../../src/engine/node.js';

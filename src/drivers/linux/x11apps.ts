@@ -6,8 +6,8 @@
 import { existsSync } from 'node:fs';
 import { procInfo, processAgeMs } from '../../common/proc.js';
 import type { AppInfo, WindowInfo } from '../../protocol/nodes.js';
-import { inaccessibleAdvice } from '../../doctor/advice.js';
-import { processFacts } from '../../doctor/process.js';
+import { inaccessibleAdvice } from './advice.js';
+import { processFacts } from './process.js';
 import { withIdentity } from './identity.js';
 import { ATSPI_ROOT_PROPERTY, JAVA_ATK_JAR } from './toolkits.js';
 import type { XWindows } from './x11/windows.js';

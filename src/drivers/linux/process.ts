@@ -1,6 +1,7 @@
 /**
  * What /proc tells about an app process: its executable, command line, the environment it was started
- * with, and which UI toolkit it loaded. Doctor uses it to explain an empty tree.
+ * with, and which UI toolkit it loaded. The Linux driver uses it for apps off the accessibility bus (x11apps.ts)
+ * and doctor to explain an empty tree; it lives with the driver, since drivers import no doctor.
  */
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

@@ -1,9 +1,10 @@
 /**
  * The toolkit advice doctor gives for an app that is not on the accessibility bus, and that `computer_apps`
  * shows beside such an app (AppInfo.inaccessible). Pure: it works from the facts /proc gave (process.ts).
- * Each recipe here was run and seen to work (Debian 12; see src/drivers/linux/toolkits.ts for the numbers).
+ * Each recipe here was run and seen to work (Debian 12; see toolkits.ts for the numbers). It lives with the
+ * Linux driver, which reports it on each such app, and doctor imports it from here (drivers import no doctor).
  */
-import { JAVA_ATK_CLASS, JAVA_ATK_JAR, javaA11yOptions } from '../drivers/linux/toolkits.js';
+import { JAVA_ATK_CLASS, JAVA_ATK_JAR, javaA11yOptions } from './toolkits.js';
 import type { Toolkit } from './process.js';
 
 /** The process facts the advice needs. */

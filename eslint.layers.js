@@ -1,0 +1,26 @@
+// The layering of ARCHITECTURE.md ("The way data flows") as lint rules, one no-restricted-imports rule per folder:
+// each layer imports only the layers below it. eslint.config.js applies them; test/unit/lint-layers.test.ts lints a
+// deliberate violation of each with exactly these rules and sees it refused.
+
+/** A forbidden import: the gitignore-style patterns it matches and why it is forbidden. */
+const forbid = (group, message) => ({ group, message });
+const NO_CHILD_PROCESS = { name: 'node:child_process', message: 'The engine and the policy start no process: drivers and hosts do (ARCHITECTURE.md).' };
+
+/** One no-restricted-imports rule per layer (a file matches one layer, so the options never need merging). */
+export function layerRules() {
+  const layer = (files, patterns, paths = []) => ({ files, rules: { 'no-restricted-imports': ['error', { paths, patterns }] } });
+  return [
+    // Anything of ours but the protocol and common: a relative import that leaves the folder for another one.
+    layer(['src/engine/**/*.ts'], [forbid(['../*', '!../protocol', '!../protocol/*', '!../common', '!../common/*'],
+      'The engine is pure: it imports only src/protocol and src/common (ARCHITECTURE.md, "The way data flows").')], [NO_CHILD_PROCESS, { ...NO_CHILD_PROCESS, name: 'child_process' }]),
+    layer(['src/protocol/**/*.ts'], [forbid(['../*', '!../common', '!../common/*'],
+      'The protocol owns the vocabulary: it imports nothing of ours but src/common (ARCHITECTURE.md, "Protocol").')]),
+    layer(['src/tools/**/*.ts'], [forbid(['**/drivers', '**/drivers/**', '**/devices', '**/devices/**'],
+      'The tools never know which platform they talk to: they reach a device through the session, never a driver or a device module (ARCHITECTURE.md).')]),
+    layer(['src/drivers/**/*.ts'], [forbid(['**/doctor/**', '**/policy/**', '**/tools/**', '**/session/**', '**/hosts/**'],
+      'A driver only enumerates, reads, acts and reports: it imports no doctor, policy, tools, session or hosts (ARCHITECTURE.md). Move the shared piece down to the driver, src/protocol or src/common.')]),
+    layer(['src/policy/**/*.ts'], [forbid(['**/drivers/**', '**/hosts/**'],
+      'The policy decides from facts the drivers report through the protocol: it imports no driver and no host (ARCHITECTURE.md).')], [NO_CHILD_PROCESS, { ...NO_CHILD_PROCESS, name: 'child_process' }]),
+  ];
+}
+

@@ -1,0 +1,61 @@
+/**
+ * The layering of ARCHITECTURE.md is checked by lint (eslint.layers.js, applied by eslint.config.js): each rule is
+ * shown refusing a deliberate violation and passing the imports its layer may make, by linting text placed in
+ * that folder with exactly those rules, so a rule that never fires cannot pass this test.
+ */
+import assert from 'node:assert/strict';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ESLint, type Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const load = async <T>(file: string): Promise<T> => await import(pathToFileURL(join(root, file)).href) as T;
+
+/** The messages of no-restricted-imports for `code` as the file `path` (relative to the repository). */
+async function refusals(path: string, code: string): Promise<string[]> {
+  const { layerRules } = await load<{ layerRules: () => Linter.Config[] }>('eslint.layers.js');
+  const eslint = new ESLint({ cwd: root, overrideConfigFile: true,
+    overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } }, ...layerRules()] });
+  const [result] = await eslint.lintText(code, { filePath: join(root, path) });
+  assert.ok(result, path);
+  assert.deepEqual(result.messages.filter((m) => m.ruleId !== 'no-restricted-imports').map((m) => m.message), [], path);
+  return result.messages.map((m) => m.message);
+}
+
+const CASES: { path: string; bad: string[]; ok: string[]; says: RegExp }[] = [
+  { path: 'src/tools/x.ts', bad: ['../drivers/linux/driver.js', '../devices/manager.js'], ok: ['../session/session.js', '../protocol/errors.js', './tool.js'], says: /never know which platform/ },
+  { path: 'src/engine/x.ts', bad: ['../drivers/fake/driver.js', '../session/session.js', '../policy/policy.js', 'node:child_process', 'child_process'],
+    ok: ['../protocol/nodes.js', '../common/proc.js', './node.js', 'node:crypto'], says: /The engine is pure|start no process/ },
+  { path: 'src/protocol/x.ts', bad: ['../engine/node.js', '../devices/stdio.js'], ok: ['../common/proc.js', './nodes.js', '@sinclair/typebox'], says: /imports nothing of ours but src\/common/ },
+  { path: 'src/drivers/linux/x.ts', bad: ['../../doctor/process.js', '../../policy/apps.js', '../../tools/act.js', '../../session/session.js', '../../hosts/mcp.js'],
+    ok: ['../../protocol/nodes.js', '../common/names.js', './toolkits.js', '../../common/proc.js'], says: /A driver only enumerates/ },
+  { path: 'src/drivers/linux/x11/x.ts', bad: ['../../../doctor/advice.js'], ok: ['../toolkits.js'], says: /A driver only enumerates/ },
+  { path: 'src/policy/x.ts', bad: ['../drivers/linux/identity.js', '../hosts/mcp.js', 'node:child_process'], ok: ['../protocol/identity.js', '../engine/escape.js', './apps.js'], says: /The policy decides|start no process/ },
+  { path: 'src/policy/decider/x.ts', bad: ['../../drivers/linux/identity.js', 'node:child_process'], ok: ['../policy.js'], says: /The policy decides|start no process/ },
+];
+
+for (const c of CASES) {
+  test(`layering: ${c.path} may not import ${c.bad.join(', ')}`, async () => {
+    for (const spec of c.bad) {
+      const got = await refusals(c.path, `import { x } from '${spec}';\nexport const y = x;\n`);
+      assert.equal(got.length, 1, `${c.path} importing ${spec} must be refused: ${got.join(' | ')}`);
+      assert.match(got[0]!, c.says);
+      // A type import and a re-export cross the layer just the same.
+      assert.equal((await refusals(c.path, `import type { X } from '${spec}';\nexport type Y = X;\n`)).length, 1, `type import of ${spec}`);
+      assert.equal((await refusals(c.path, `export { x } from '${spec}';\n`)).length, 1, `re-export of ${spec}`);
+    }
+    for (const spec of c.ok) assert.deepEqual(await refusals(c.path, `import { x } from '${spec}';\nexport const y = x;\n`), [], `${c.path} may import ${spec}`);
+  });
+}
+
+test('the lint config applies the layer rules to the source tree', async () => {
+  const eslint = new ESLint({ cwd: root, overrideConfigFile: join(root, 'eslint.config.js') });
+  for (const file of ['src/engine/node.ts', 'src/protocol/nodes.ts', 'src/tools/act.ts', 'src/drivers/linux/x11apps.ts', 'src/policy/policy.ts', 'src/policy/decider/types.ts']) {
+    const applied = await eslint.calculateConfigForFile(join(root, file)) as Linter.Config;
+    const rule = applied.rules?.['no-restricted-imports'] as [number, { patterns: { message: string }[] }] | undefined;
+    assert.equal(rule?.[0], 2, `no-restricted-imports is on (error) for ${file}`);
+    assert.match(rule[1].patterns[0]!.message, /ARCHITECTURE\.md/, file);
+  }
+});
