@@ -46,6 +46,9 @@ PACKAGES=(
   # the helper declares UIA's COM interfaces and ids itself; test/unit/windows-helper-abi.test.ts checks them against
   # Wine's uiautomationclient.idl (libwine-dev) and mingw-w64's uiautomationclient.h / uiautomationcoreapi.h
   libwine-dev mingw-w64-x86-64-dev
+  # test/unit/windows-cmdline.test.ts compiles a probe with mingw-w64 and runs it under Wine: hostile argv and
+  # variables must round-trip through CreateProcessW, CommandLineToArgvW and the C runtime byte for byte
+  wine64 gcc-mingw-w64-x86-64-win32
 )
 
 missing=()

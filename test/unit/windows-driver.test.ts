@@ -110,3 +110,19 @@ test('settle counts the window\'s events and ends when they stop; a cancelled se
 test('text.read slices the element\'s text and counts lines', { timeout: 60_000 }, async () => {
   assert.deepEqual(await driverOn().textRead({ id: EDIT, start: 6 }), { text: '世界', start: 6, length: 8, startLine: 1 });
 });
+
+test('launch: the program found in System32, the command line built from argv, the environment extended; the helper is asked for exactly those', { timeout: 60_000 }, async () => {
+  const application = 'C:\\Windows\\System32\\notepad.exe';
+  const commandLine = '"C:\\Windows\\System32\\notepad.exe" "C:\\My Files\\a.txt" "x\\" & calc" ""';
+  const environment = ['MY_VAR=a b "c" %PATH%', 'PATH=C:\\Windows\\System32', 'USERPROFILE=C:\\Users\\me', 'WINDIR=C:\\Windows'];
+  const rec = variant('launch.json', [{ op: 'launch', match: { application, commandLine, environment }, result: { pid: 4812, startTime: 1764637200123 } }]);
+  const h = new HelperClient(helperCommand(exe, ['--replay', rec]));
+  helpers.push(h);
+  const driver = new WindowsDriver(h, { WINDIR: 'C:\\Windows', PATH: 'C:\\Windows\\System32', USERPROFILE: 'C:\\Users\\me' }, (p) => p === application);
+  const r = await driver.launch({ command: 'notepad', args: ['C:\\My Files\\a.txt', 'x" & calc', ''], env: { MY_VAR: 'a b "c" %PATH%' }, waitForWindowMs: 2000 });
+  assert.equal(r.pid, 4812);
+  assert.equal(r.startToken, '1764637200123');
+  assert.deepEqual(r.argv, [application, 'C:\\My Files\\a.txt', 'x" & calc', '']);
+  assert.equal(r.window?.title, 'Untitled - Notepad');
+  await assert.rejects(driver.launch({ command: '.\\notepad.exe' }), (e: unknown) => isComputerUseError(e, 'invalid_params'), 'a relative path is refused before the helper is asked');
+});

@@ -11,6 +11,7 @@ import type {
   TextReadParams, TextReadResult,
 } from '../../protocol/methods.js';
 import type { HelperClient } from './helper-client.js';
+import { commandLine, environmentBlock, resolveProgram } from './cmdline.js';
 import { helperChord } from './keys.js';
 import { MEDIUM_INTEGRITY, parseNodeId, parseWindowId, toApps, toRawNode, toWindowInfo, type UiaWindow } from './nodes.js';
 import type { UiaElement } from './roles.js';
@@ -27,7 +28,11 @@ export class WindowsDriver {
   private hello: HelperHello | undefined;
   private readonly pids = new Map<string, number>();
 
-  constructor(readonly helper: HelperClient) {}
+  /**
+   * `env` is the environment apps start from (the driver's own: the signed-in user's), which a launch's `env`
+   * extends; `exists` answers for program lookup (tests).
+   */
+  constructor(readonly helper: HelperClient, private readonly env: Readonly<Record<string, string | undefined>> = process.env, private readonly exists?: (p: string) => boolean) {}
 
   /** The helper's hello, asked once. */
   async helperHello(): Promise<HelperHello> {
@@ -66,13 +71,18 @@ export class WindowsDriver {
   }
 
   async launch(p: LaunchParams): Promise<LaunchResult> {
-    if (p.env) throw new ComputerUseError('unsupported', 'the Windows driver starts apps with the user\'s own environment; env is not supported. Nothing was started.');
-    const facts = await this.helper.request<{ pid: number; startTime?: number }>('launch', { command: p.command, args: p.args ?? [] });
+    const application = resolveProgram(p.command, { windir: this.env['WINDIR'] ?? this.env['SystemRoot'] ?? 'C:\\Windows', path: this.env['PATH'] ?? '', ...(this.exists ? { exists: this.exists } : {}) });
+    const args = p.args ?? [];
+    const facts = await this.helper.request<{ pid: number; startTime?: number }>('launch', {
+      application, commandLine: commandLine(application, args),
+      ...(p.env ? { environment: environmentBlock(this.env, p.env) } : {}),
+    });
+    const started: LaunchResult = { pid: facts.pid, argv: [application, ...args], ...(facts.startTime !== undefined ? { startToken: String(facts.startTime) } : {}) };
     const deadline = Date.now() + (p.waitForWindowMs ?? 0);
     for (;;) {
       const w = (await this.windows({ pid: facts.pid }))[0];
-      if (w) return { pid: facts.pid, window: w };
-      if (Date.now() >= deadline) return { pid: facts.pid };
+      if (w) return { ...started, window: w };
+      if (Date.now() >= deadline) return started;
       await new Promise((r) => setTimeout(r, 200));
     }
   }

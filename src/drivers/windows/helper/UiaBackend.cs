@@ -534,22 +534,44 @@ namespace ComputerUse.Windows
             return d;
         }
 
+        /// <summary>
+        /// launch {application, commandLine, environment?: ["NAME=value", ...]}: CreateProcessW with the program's full
+        /// path and the command line the driver built (src/drivers/windows/cmdline.ts), never a shell; with an
+        /// environment, exactly that block (CREATE_UNICODE_ENVIRONMENT), else the helper's own.
+        /// </summary>
         private object Launch(IDictionary<string, object> args)
         {
-            ProcessStartInfo si = new ProcessStartInfo(Args.Str(args, "command"));
-            si.UseShellExecute = false;
-            List<string> quoted = new List<string>();
-            foreach (object a in Args.List(args, "args")) quoted.Add(CommandLine.Quote(a as string ?? ""));
-            si.Arguments = string.Join(" ", quoted.ToArray());
-            Process p;
-            try { p = Process.Start(si); }
-            catch (System.ComponentModel.Win32Exception e)
+            string application = Args.Str(args, "application");
+            string line = Args.Str(args, "commandLine");
+            List<object> env = args.ContainsKey("environment") ? Args.List(args, "environment") : null;
+            string block = null;
+            if (env != null)
             {
-                if (e.NativeErrorCode == 740) throw new HelperException("elevation_required", "the program asks for administrator rights; computer-use does not elevate");
-                throw new HelperException("app_not_found", "could not start the program: " + e.Message);
+                System.Text.StringBuilder sb = new System.Text.StringBuilder();
+                foreach (object o in env)
+                {
+                    string entry = o as string;
+                    if (entry == null || entry.IndexOf('\0') >= 0 || entry.IndexOf('=', 1) < 0) throw new HelperException("invalid_params", "an environment entry is NAME=value without NUL");
+                    sb.Append(entry).Append('\0');
+                }
+                if (env.Count == 0) sb.Append('\0');
+                sb.Append('\0');
+                block = sb.ToString();
             }
-            if (p == null) throw new HelperException("app_not_found", "the program did not start");
-            return ProcessFacts.Of((uint)p.Id);
+            STARTUPINFOW si = new STARTUPINFOW();
+            si.cb = Marshal.SizeOf(typeof(STARTUPINFOW));
+            PROCESS_INFORMATION pi;
+            // CreateProcessW may write into the command line: it gets its own buffer.
+            System.Text.StringBuilder cmd = new System.Text.StringBuilder(line, line.Length + 1);
+            if (!Win32.CreateProcessW(application, cmd, IntPtr.Zero, IntPtr.Zero, false, Win32.CREATE_UNICODE_ENVIRONMENT, block, null, ref si, out pi))
+            {
+                int err = Marshal.GetLastWin32Error();
+                if (err == 740) throw new HelperException("elevation_required", "the program asks for administrator rights; computer-use does not elevate");
+                throw new HelperException("app_not_found", "could not start the program (Windows error " + err + ")");
+            }
+            Win32.CloseHandle(pi.hThread);
+            Win32.CloseHandle(pi.hProcess);
+            return ProcessFacts.Of(pi.dwProcessId);
         }
 
         private object Subscribe(IDictionary<string, object> args)
@@ -593,27 +615,5 @@ namespace ComputerUse.Windows
         public void HandleFocusChangedEvent(IUIAutomationElement sender) { Emit("focus", sender); }
         public void HandleStructureChangedEvent(IUIAutomationElement sender, int changeType, int[] runtimeId) { Emit("structure", sender); }
         public void HandlePropertyChangedEvent(IUIAutomationElement sender, int propertyId, object newValue) { Emit("property", sender); }
-    }
-
-    /// <summary>Windows command-line quoting (the rules CommandLineToArgvW and the C runtime parse by).</summary>
-    public static class CommandLine
-    {
-        public static string Quote(string arg)
-        {
-            if (arg.Length > 0 && arg.IndexOfAny(new char[] { ' ', '\t', '\n', '\v', '"' }) < 0) return arg;
-            System.Text.StringBuilder sb = new System.Text.StringBuilder("\"");
-            int slashes = 0;
-            foreach (char c in arg)
-            {
-                if (c == '\\') { slashes++; continue; }
-                if (c == '"') { sb.Append('\\', slashes * 2 + 1); sb.Append('"'); slashes = 0; continue; }
-                sb.Append('\\', slashes);
-                slashes = 0;
-                sb.Append(c);
-            }
-            sb.Append('\\', slashes * 2);
-            sb.Append('"');
-            return sb.ToString();
-        }
     }
 }

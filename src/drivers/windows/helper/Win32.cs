@@ -55,6 +55,23 @@ namespace ComputerUse.Windows
         public RECT rcCaret;
     }
 
+    [StructLayout(LayoutKind.Sequential, CharSet = CharSet.Unicode)]
+    public struct STARTUPINFOW
+    {
+        public int cb;
+        public string lpReserved, lpDesktop, lpTitle;
+        public int dwX, dwY, dwXSize, dwYSize, dwXCountChars, dwYCountChars, dwFillAttribute, dwFlags;
+        public short wShowWindow, cbReserved2;
+        public IntPtr lpReserved2, hStdInput, hStdOutput, hStdError;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct PROCESS_INFORMATION
+    {
+        public IntPtr hProcess, hThread;
+        public uint dwProcessId, dwThreadId;
+    }
+
     public delegate bool EnumWindowsProc(IntPtr hwnd, IntPtr lParam);
 
     public static class Win32
@@ -71,6 +88,7 @@ namespace ComputerUse.Windows
         public const int SW_RESTORE = 9;
         public const uint DESKTOP_READOBJECTS = 0x1;
         public const int UOI_NAME = 2;
+        public const uint CREATE_UNICODE_ENVIRONMENT = 0x400;
 
         [DllImport("user32.dll")] public static extern bool EnumWindows(EnumWindowsProc proc, IntPtr lParam);
         [DllImport("user32.dll", CharSet = CharSet.Unicode)] public static extern int GetWindowTextW(IntPtr hwnd, StringBuilder text, int max);
@@ -100,6 +118,9 @@ namespace ComputerUse.Windows
 
         [DllImport("kernel32.dll", SetLastError = true)] public static extern IntPtr OpenProcess(uint access, bool inherit, uint pid);
         [DllImport("kernel32.dll")] public static extern bool CloseHandle(IntPtr handle);
+        [DllImport("kernel32.dll", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern bool CreateProcessW(string application, StringBuilder commandLine, IntPtr processAttributes, IntPtr threadAttributes,
+            bool inheritHandles, uint flags, string environment, string currentDirectory, ref STARTUPINFOW startup, out PROCESS_INFORMATION info);
         [DllImport("kernel32.dll", CharSet = CharSet.Unicode, SetLastError = true)]
         public static extern bool QueryFullProcessImageNameW(IntPtr process, uint flags, StringBuilder name, ref uint size);
         [DllImport("kernel32.dll")] public static extern bool GetProcessTimes(IntPtr process, out FILETIME creation, out FILETIME exit, out FILETIME kernel, out FILETIME user);
@@ -159,6 +180,8 @@ namespace ComputerUse.Windows
             d["KEYBDINPUT"] = Marshal.SizeOf(typeof(KEYBDINPUT));
             d["MOUSEINPUT"] = Marshal.SizeOf(typeof(MOUSEINPUT));
             d["GUITHREADINFO"] = Marshal.SizeOf(typeof(GUITHREADINFO));
+            d["STARTUPINFOW"] = Marshal.SizeOf(typeof(STARTUPINFOW));
+            d["PROCESS_INFORMATION"] = Marshal.SizeOf(typeof(PROCESS_INFORMATION));
             d["pointer"] = IntPtr.Size;
             return d;
         }
