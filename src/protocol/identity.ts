@@ -21,7 +21,7 @@ export const StartToken = Type.String({ minLength: 1, maxLength: 64, description
 export const IdentityFields = {
   pid: doc('Process id of the owning process on the device.', Pid),
   appId: Type.Optional(Type.String({ maxLength: 4096, description:
-    'Opaque app identity the driver proves (never the name the app gives itself): Linux the executable realpath; macOS bundle id + team id; ' +
+    'Opaque app identity the driver proves (never the name the app gives itself): Linux the executable realpath; macOS "bundle id@team id" ("@apple" for Apple\'s code) from a validated signature, else the executable path; ' +
     'Windows the AUMID or the executable path; Android the package name.' })),
   startToken: Type.Optional(StartToken),
   executable: Type.Optional(Path('Realpath of the process\'s executable, where the platform has one.')),
@@ -32,6 +32,15 @@ export const IdentityFields = {
   sameAs: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 32, description:
     'Other programs on the device that the executable is the same file as or a byte-for-byte copy of (see ContentFacts.sameAs): identity by content on every read.' })),
 };
+
+/** macOS: how the code of an app is signed, as Security.framework validates it. */
+export const Signing = DocumentedLiterals({
+  apple: 'Signed by Apple (requirement "anchor apple"): appId is the bundle id with "@apple".',
+  developer: 'Signed with a Developer ID or App Store certificate of the team in appId ("bundle id@team id"), validated.',
+  adhoc: 'Ad-hoc signed (no certificate: it can claim any identifier): known by its executable path.',
+  unsigned: 'Not signed: known by its executable path.',
+  invalid: 'A signature that does not validate (modified after signing, or an unusual identifier): known by its executable path.',
+}, { description: 'macOS: how the code is signed, as validated; only apple and developer give an appId other than the executable path.' });
 
 /** A window's class as the app sets it (X11 WM_CLASS, a Win32 class name): untrusted, may only deny. */
 export const ClassName = Type.String({ maxLength: 1024, description: 'The window class the app sets (X11 WM_CLASS instance and class joined by a comma; a Win32 window class). Set by the app: it may only deny.' });
@@ -60,6 +69,7 @@ export const IdentifyResult = Type.Object({
   argv: Type.Optional(Type.Array(Type.String({ maxLength: 65_536 }), { maxItems: 4096, description: 'The argument vector as the platform shows it (the process can rewrite it): for an interpreter, which script it runs.' })),
   cwd: Type.Optional(Path('The process\'s working directory, to resolve a relative script path in `argv`.')),
   unreadable: Type.Optional(Type.Boolean({ description: 'True when the process exists but its executable cannot be read (another user\'s): nothing proves what it is.' })),
+  signing: Type.Optional(Signing),
   content: Type.Optional(ContentFacts),
 }, { description: 'What the platform proves about one process.' });
 export type IdentifyResult = Static<typeof IdentifyResult>;
@@ -96,6 +106,7 @@ export const ResolveLaunchResult = Type.Object({
   launchers: Type.Optional(Type.Array(Launcher, { maxItems: 16, description: 'The launcher scripts and links between the command and the executable, in order.' })),
   package: Type.Optional(Type.String({ maxLength: 256, description: 'The installed package of the program (or of the script an interpreter runs), as for `launchers`.' })),
   runsCommand: Type.Optional(Type.Boolean({ description: 'The program runs another program named in its arguments (a terminal with -e/-x, a wrapper): the arguments name it.' })),
+  signing: Type.Optional(Signing),
   content: Type.Optional(ContentFacts),
 }, { description: 'What a launch would run, resolved where it runs.' });
 export type ResolveLaunchResult = Static<typeof ResolveLaunchResult>;

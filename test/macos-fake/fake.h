@@ -29,7 +29,7 @@ enum {
 /* AXValueType */
 enum { kAXValueCGPointType = 1, kAXValueCGSizeType = 2, kAXValueCGRectType = 3, kAXValueCFRangeType = 4, kAXValueAXErrorType = 5 };
 
-typedef enum { T_STRING = 1, T_NUMBER, T_BOOLEAN, T_ARRAY, T_DICT, T_AXVALUE, T_ELEMENT, T_OBSERVER, T_SOURCE, T_EVENT, T_RUNLOOP } ObjType;
+typedef enum { T_STRING = 1, T_NUMBER, T_BOOLEAN, T_ARRAY, T_DICT, T_AXVALUE, T_ELEMENT, T_OBSERVER, T_SOURCE, T_EVENT, T_RUNLOOP, T_URL, T_CODE, T_REQUIREMENT, T_BUNDLE } ObjType;
 
 typedef struct Node Node;
 typedef struct App App;
@@ -53,6 +53,10 @@ struct Obj {
     struct { int pid; void *cb; Obj *source; } obs;
     struct { Obj *observer; bool added; } src;
     struct { uint16_t key; bool down; uint64_t flags; UniChar *text; CFIndex tlen; } ev;
+    struct { char *path; } url;
+    struct { int entry; int pid; bool dynamic; } code; /* entry: index into the code table, -1 = unsigned */
+    struct { char *text; } req;
+    struct { int entry; Obj *ident; } bundle; /* ident: CFBundleGetIdentifier's string, the bundle's own */
   } u;
 };
 
@@ -115,6 +119,11 @@ bool node_has(char **list, int n, const char *name);
 Node *node_by_id(const char *id);
 const char *node_role(Node *n);
 void fake_log_line(const char *fmt, ...);
+
+/* security.c: code signatures, bundles and Launch Services from the fixture's "code" table */
+struct JVal;
+void security_load(const struct JVal *root);
+void security_reset(void);
 
 /* ax.c */
 void post_notification(App *app, Node *n, const char *name);

@@ -50,6 +50,9 @@ static void obj_free_payload(Obj *o) {
       for (CFIndex i = 0; i < o->u.dict.n; i++) { obj_drop(o->u.dict.keys[i]); obj_drop(o->u.dict.vals[i]); }
       free(o->u.dict.keys); free(o->u.dict.vals); o->u.dict.keys = o->u.dict.vals = NULL; break;
     case T_EVENT: free(o->u.ev.text); o->u.ev.text = NULL; break;
+    case T_URL: free(o->u.url.path); o->u.url.path = NULL; break;
+    case T_REQUIREMENT: free(o->u.req.text); o->u.req.text = NULL; break;
+    case T_BUNDLE: obj_drop(o->u.bundle.ident); o->u.bundle.ident = NULL; break;
     case T_OBSERVER: if (o->u.obs.source) { o->u.obs.source->u.src.observer = NULL; obj_drop(o->u.obs.source); o->u.obs.source = NULL; } break;
     default: break;
   }
@@ -64,8 +67,8 @@ void objects_reset(void) {
 }
 
 static const char *type_name(ObjType t) {
-  static const char *names[] = { "?", "CFString", "CFNumber", "CFBoolean", "CFArray", "CFDictionary", "AXValue", "AXUIElement", "AXObserver", "CFRunLoopSource", "CGEvent", "CFRunLoop" };
-  return t <= T_RUNLOOP ? names[t] : "?";
+  static const char *names[] = { "?", "CFString", "CFNumber", "CFBoolean", "CFArray", "CFDictionary", "AXValue", "AXUIElement", "AXObserver", "CFRunLoopSource", "CGEvent", "CFRunLoop", "CFURL", "SecCode", "SecRequirement", "CFBundle" };
+  return t <= T_BUNDLE ? names[t] : "?";
 }
 
 long objects_outstanding(char *report, size_t len) {

@@ -157,6 +157,7 @@ int tree_load(const char *path) {
   if (!j) { fprintf(stderr, "macos-fake: %s: %s\n", path, err); return -1; }
   JVal *trusted = json_get(j, "trusted");
   if (trusted && trusted->t == J_BOOL) g_trusted = trusted->b;
+  security_load(j);
   JVal *apps = json_get(j, "apps");
   for (int i = 0; apps && apps->t == J_ARR && i < apps->len; i++) {
     JVal *a = apps->items[i];
@@ -202,8 +203,8 @@ Node *node_by_id(const char *id) {
 
 /* ---- control calls for tests ---- */
 
-int fake_load(const char *path) { ax_reset(); tree_reset(); objects_reset(); return tree_load(path); }
-void fake_reset(void) { ax_reset(); tree_reset(); objects_reset(); }
+int fake_load(const char *path) { ax_reset(); tree_reset(); security_reset(); objects_reset(); return tree_load(path); }
+void fake_reset(void) { ax_reset(); tree_reset(); security_reset(); objects_reset(); }
 long fake_outstanding(char *report, int len) { return objects_outstanding(report, (size_t)(len > 0 ? len : 0)); }
 long fake_overreleases(void) { return g_overreleases; }
 void fake_set_trusted(int trusted) { g_trusted = trusted != 0; }
@@ -247,10 +248,12 @@ int proc_pidinfo(int pid, int flavor, uint64_t arg, void *buffer, int size) {
   if (!a || flavor != 3 /* PROC_PIDTBSDINFO */ || size < 136) return 0;
   unsigned char *b = buffer;
   memset(b, 0, 136);
-  uint32_t p = (uint32_t)pid, uid = a->uid;
+  uint32_t p = (uint32_t)pid, uid = a->uid, ppid = 1; /* launchd starts apps */
   uint64_t sec = (uint64_t)a->start_sec, usec = (uint64_t)a->start_usec;
   memcpy(b + 12, &p, 4);
+  memcpy(b + 16, &ppid, 4);
   memcpy(b + 20, &uid, 4);
+  memcpy(b + 28, &uid, 4); /* pbi_ruid */
   snprintf((char *)b + 48, 16, "%s", a->name);
   memcpy(b + 120, &sec, 8);
   memcpy(b + 128, &usec, 8);

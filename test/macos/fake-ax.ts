@@ -60,6 +60,13 @@ export interface FakeAx {
   observerCount(): number;
 }
 
+/** Throws unless every reference a driver was given or made was released exactly once (no leak, no over-release). */
+export function assertBalanced(fake: FakeAx): void {
+  const left = fake.outstanding();
+  if (left.count !== 0) throw new Error(`references the driver still owns (${left.count}): ${left.report}`);
+  if (fake.overreleases() !== 0) throw new Error(`${fake.overreleases()} references were released more than once`);
+}
+
 /** Binds the control calls of the fake at `lib`. */
 export function fakeAx(lib: string): FakeAx {
   const koffi = createRequire(import.meta.url)('koffi') as typeof Koffi;

@@ -11,12 +11,13 @@ import { afterEach, beforeEach, test } from 'node:test';
 import { builtinDriver } from '../../src/devices/stdio.js';
 import { doctorMac } from '../../src/doctor/macos.js';
 import { MacDriver } from '../../src/drivers/macos/driver.js';
+import { oneLibrary } from '../../src/drivers/macos/ffi.js';
 import { macHandlers, macHello } from '../../src/drivers/macos/main.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
 import { isComputerUseError } from '../../src/protocol/errors.js';
 import type { RawNode } from '../../src/engine/node.js';
-import { buildFakeAx, fakeAx, MACOS_FIXTURES } from '../macos/fake-ax.js';
+import { assertBalanced, buildFakeAx, fakeAx, MACOS_FIXTURES } from '../macos/fake-ax.js';
 
 const LIB = buildFakeAx();
 const fake = fakeAx(LIB);
@@ -24,7 +25,7 @@ const TEXTEDIT = join(MACOS_FIXTURES, 'textedit.json');
 let driver: MacDriver | undefined;
 
 function start(opts: ConstructorParameters<typeof MacDriver>[0] = {}): MacDriver {
-  driver = new MacDriver({ libraries: { ax: LIB, cf: LIB, proc: LIB }, messagingTimeoutS: 0.3, ...opts });
+  driver = new MacDriver({ libraries: oneLibrary(LIB), messagingTimeoutS: 0.3, resolve: { realpath: (p) => p }, ...opts });
   return driver;
 }
 
@@ -32,9 +33,7 @@ beforeEach(() => { fake.load(TEXTEDIT); });
 afterEach(() => {
   driver?.close();
   driver = undefined;
-  const left = fake.outstanding();
-  assert.equal(left.count, 0, `references the driver still owns: ${left.report}`);
-  assert.equal(fake.overreleases(), 0, 'a reference was released more than once');
+  assertBalanced(fake);
 });
 
 const find = (n: RawNode, pred: (n: RawNode) => boolean): RawNode | undefined => {
@@ -55,7 +54,7 @@ test('apps and windows carry the identity libproc proves; the frontmost app\'s k
   assert.deepEqual(apps.map((a) => a.name), ['TextEdit', 'Login']);
   const te = apps[0]!;
   assert.equal(te.pid, 4242);
-  assert.equal(te.startToken, String(1764633600 * 1000 + 250));
+  assert.equal(te.startToken, String(1764633600 * 1_000_000 + 250_000));
   assert.equal(te.executable, '/System/Applications/TextEdit.app/Contents/MacOS/TextEdit');
   assert.equal(te.user, '501');
   assert.equal(te.windows[0]?.title, 'Untitled');
@@ -245,7 +244,7 @@ test('Chromium and Electron are asked for their full tree (AXManualAccessibility
 });
 
 test('doctor on a Mac: the permission (never prompting) and what can be read', () => {
-  const libs = { libraries: { ax: LIB, cf: LIB, proc: LIB }, messagingTimeoutS: 0.3 };
+  const libs = { libraries: oneLibrary(LIB), messagingTimeoutS: 0.3 };
   const ok = doctorMac(libs);
   assert.deepEqual(ok.map((c) => [c.name, c.ok]), [['accessibility', true], ['apps', true], ['screen recording', true]]);
   assert.match(ok[1]!.detail, /2 apps with 2 windows/);
@@ -262,11 +261,11 @@ test('on darwin the session starts the macOS driver', () => {
   assert.ok(existsSync(cmd.args[0]!));
 });
 
-test('launch: open -a with the name as one argv element, then the app\'s window; hostile names refused', async () => {
+test('launch: open -a with the bundle the name resolved to as one argv element, then the app\'s window; hostile names refused', async () => {
   const calls: [string, readonly string[]][] = [];
   const d = start({ spawner: async (file, args) => { calls.push([file, args]); } });
   const r = await d.launch({ command: 'TextEdit', args: ['--x; rm -rf ~'], waitForWindowMs: 2000 });
-  assert.deepEqual(calls, [['/usr/bin/open', ['-a', 'TextEdit', '--args', '--x; rm -rf ~']]]);
+  assert.deepEqual(calls, [['/usr/bin/open', ['-a', '/System/Applications/TextEdit.app', '--args', '--x; rm -rf ~']]]);
   assert.equal(r.pid, 4242);
   assert.equal(r.window?.title, 'Untitled');
   await assert.rejects(d.launch({ command: '-n /bin/sh' }), (e) => code(e) === 'invalid_params');

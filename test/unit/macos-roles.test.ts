@@ -7,12 +7,13 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { MacDriver } from '../../src/drivers/macos/driver.js';
+import { oneLibrary } from '../../src/drivers/macos/ffi.js';
 import { axRole, SUBROLE_MAP } from '../../src/drivers/macos/roles.js';
 import type { RawNode } from '../../src/engine/node.js';
 import { ROLES } from '../../src/engine/role.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
-import { buildFakeAx, fakeAx, MACOS_FIXTURES } from '../macos/fake-ax.js';
+import { assertBalanced, buildFakeAx, fakeAx, MACOS_FIXTURES } from '../macos/fake-ax.js';
 
 const LIB = buildFakeAx();
 const fake = fakeAx(LIB);
@@ -20,13 +21,12 @@ let driver: MacDriver | undefined;
 afterEach(() => {
   driver?.close();
   driver = undefined;
-  assert.equal(fake.outstanding().count, 0, fake.outstanding().report);
-  assert.equal(fake.overreleases(), 0);
+  assertBalanced(fake);
 });
 
 function read(app: string): RawNode[] {
   fake.load(join(MACOS_FIXTURES, 'web-and-lists.json'));
-  driver = new MacDriver({ libraries: { ax: LIB, cf: LIB, proc: LIB } });
+  driver = new MacDriver({ libraries: oneLibrary(LIB) });
   const w = driver.apps().find((a) => a.name === app)!.windows[0]!;
   const all: RawNode[] = [];
   const walk = (n: RawNode): void => { all.push(n); for (const c of n.children ?? []) walk(c); };

@@ -18,8 +18,10 @@ import { HandleTable, type HandleEntry, type HandleTableOptions } from './handle
 import { chordEvents, textEvents, type MacKeyEvent } from './keys.js';
 import { batchNames, copyAttribute, readElement, type ElementRead } from './read.js';
 import { axOps, axRole, axStates, axText, isSecure, type AxFacts } from './roles.js';
-import { launchArgv, systemSpawner, type Spawner } from './launch.js';
+import { launchArgv, refuseLaunch, systemSpawner, type Spawner } from './launch.js';
 import { procIdentity, type ProcIdentity } from './proc.js';
+import { identify, identityFields, resolveApp, resolveLaunch, SignatureCache, type ResolveOptions } from './resolve.js';
+import type { IdentifyParams, IdentifyResult, ResolveLaunchParams, ResolveLaunchResult, TerminateParams, TerminateResult } from '../../protocol/identity.js';
 
 /** Options of the driver. */
 export interface MacDriverOptions {
@@ -31,6 +33,10 @@ export interface MacDriverOptions {
   pumpMs?: number;
   /** How apps.launch starts a program. */
   spawner?: Spawner;
+  /** How launches are resolved to a bundle (tests point it at the fake's bundles). */
+  resolve?: ResolveOptions;
+  /** How apps.terminate signals a process (tests record instead). */
+  kill?: (pid: number) => void;
 }
 
 /** kCGWindowListOptionOnScreenOnly | kCGWindowListExcludeDesktopElements. */
@@ -44,6 +50,8 @@ export class MacDriver {
   readonly api: MacApi;
   readonly handles: HandleTable;
   readonly events: EventHub;
+  /** Code signatures of live processes, by pid and start time. */
+  readonly signatures: SignatureCache;
   /** Names of the batch read and other constants, owned for the driver's life. */
   private readonly constants: CfScope;
   private readonly names: CFRef;
@@ -56,6 +64,7 @@ export class MacDriver {
     this.api = bindMacApi(options.libraries ?? librariesFrom());
     this.handles = new HandleTable(this.api, options.handles);
     this.events = new EventHub(this.api, options.pumpMs);
+    this.signatures = new SignatureCache(this.api);
     this.constants = new CfScope(this.api);
     this.names = batchNames(this.constants);
     const system = this.api.AXUIElementCreateSystemWide();
@@ -84,6 +93,26 @@ export class MacDriver {
 
   private read(scope: CfScope, el: CFRef, ops = true): ElementRead {
     return readElement(this.api, scope, this.names, el, { maxText: MAX_TEXT, ops });
+  }
+
+  // ---- identity ----
+
+  /** The identity fields of a process: libproc's facts and the appId its validated signature proves. */
+  private identityOf(pid: number, id: ProcIdentity): ReturnType<typeof identityFields> {
+    return identityFields(pid, id, this.signatures.of(pid, id));
+  }
+
+  /** `process.identify` (resolve.ts). */
+  identify(p: IdentifyParams): IdentifyResult { return identify(this.api, this.signatures, p); }
+
+  /** `apps.resolveLaunch` (resolve.ts): what `launch` would start, without starting it. */
+  resolveLaunch(p: ResolveLaunchParams): ResolveLaunchResult { return resolveLaunch(this.api, p, this.options.resolve); }
+
+  /** `apps.terminate`: SIGKILL, only while the pid still has the start token the caller saw. */
+  terminate(p: TerminateParams): TerminateResult {
+    const now = procIdentity(this.api, p.pid);
+    if (!now || (p.startToken !== undefined && String(now.startTime) !== p.startToken)) return { ended: false };
+    try { (this.options.kill ?? ((pid: number) => process.kill(pid, 'SIGKILL')))(p.pid); return { ended: true }; } catch { return { ended: false }; }
   }
 
   // ---- apps and windows ----
@@ -115,11 +144,11 @@ export class MacDriver {
       let windows: WindowInfo[] = [];
       if (withWindows) {
         try { windows = this.windowsOf(pid, name, id); } catch (e) {
-          if (e instanceof ComputerUseError && e.code === 'timeout') { apps.push({ name, id: `pid:${pid}`, ...identityFields(pid, id), busy: true, windows: [] }); continue; }
+          if (e instanceof ComputerUseError && e.code === 'timeout') { apps.push({ name, id: `pid:${pid}`, ...this.identityOf(pid, id), busy: true, windows: [] }); continue; }
           throw e;
         }
       }
-      apps.push({ name, id: `pid:${pid}`, ...identityFields(pid, id), windows });
+      apps.push({ name, id: `pid:${pid}`, ...this.identityOf(pid, id), windows });
     }
     return apps;
   }
@@ -131,7 +160,10 @@ export class MacDriver {
    */
   async launch(p: LaunchParams): Promise<LaunchResult> {
     this.requireTrust();
-    const { file, args, name } = launchArgv(p);
+    refuseLaunch(p);
+    const target = resolveApp(this.api, p, this.options.resolve);
+    if ('unproven' in target) throw new ComputerUseError('app_not_found', `${target.unproven}; nothing was started`);
+    const { file, args, name } = launchArgv(p, target);
     const before = new Set(this.windowOwners().keys());
     await (this.options.spawner ?? systemSpawner)(file, args);
     const deadline = Date.now() + (p.waitForWindowMs ?? 10_000);
@@ -159,7 +191,7 @@ export class MacDriver {
         const r = this.read(s, w, false);
         const handle = this.handles.issue(w, { kind: 'window', pid, startTime: id.startTime, role: r.facts.role, ...(r.facts.subrole ? { subrole: r.facts.subrole } : {}) });
         const isFocused = front === pid && !!focused && typeof focused === 'object' && 'kind' in focused && focused.kind === 'element' && this.api.CFEqual(focused.ref, w) !== 0;
-        const info: WindowInfo = { id: handle, title: r.facts.title ?? '', app: appName, ...identityFields(pid, id), role: axRole(r.facts.role, r.facts.subrole) === 'dialog' ? 'dialog' : 'window', focused: isFocused };
+        const info: WindowInfo = { id: handle, title: r.facts.title ?? '', app: appName, ...this.identityOf(pid, id), role: axRole(r.facts.role, r.facts.subrole) === 'dialog' ? 'dialog' : 'window', focused: isFocused };
         if (r.facts.bounds) info.bounds = r.facts.bounds;
         return info;
       });
@@ -197,7 +229,7 @@ export class MacDriver {
     const id = procIdentity(this.api, e.pid);
     const r = this.read(s, e.ref, false);
     const name = this.windowOwners().get(e.pid) ?? '';
-    const info: WindowInfo = { id: e.id, title: r.facts.title ?? '', app: name, pid: e.pid, ...(id ? identityFields(e.pid, id) : {}), role: axRole(r.facts.role, r.facts.subrole) === 'dialog' ? 'dialog' : 'window', focused: false };
+    const info: WindowInfo = { id: e.id, title: r.facts.title ?? '', app: name, pid: e.pid, ...(id ? this.identityOf(e.pid, id) : {}), role: axRole(r.facts.role, r.facts.subrole) === 'dialog' ? 'dialog' : 'window', focused: false };
     if (r.facts.bounds) info.bounds = r.facts.bounds;
     return info;
   }
@@ -488,12 +520,4 @@ export class MacDriver {
   private signature(windowId: string): string {
     try { return JSON.stringify(this.snapshot({ window: windowId, maxNodes: 2000 }).root); } catch (e) { return e instanceof Error ? e.message : 'gone'; }
   }
-}
-
-/**
- * The wire's identity facts (protocol/identity.ts): the start time (ms) as an opaque start token, the uid as the
- * user string, the executable path as appId until bundle id + team id are read (the bundle is not proven yet).
- */
-function identityFields(pid: number, id: ProcIdentity): { pid: number; startToken: string; executable?: string; appId?: string; user: string } {
-  return { pid, startToken: String(id.startTime), user: String(id.uid), ...(id.executable ? { executable: id.executable, appId: id.executable } : {}) };
 }

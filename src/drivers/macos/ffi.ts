@@ -1,7 +1,8 @@
 /**
  * The C functions the macOS driver calls, bound through koffi (README "macOS"): HIServices' Accessibility API
  * (AXUIElement*, AXObserver*, AXIsProcessTrustedWithOptions), CoreFoundation (ownership and conversions),
- * CoreGraphics (keyboard events posted to a pid, the window list) and libproc (process identity). Nothing is
+ * CoreGraphics (keyboard events posted to a pid, the window list), libproc (process identity), Security (code
+ * signatures: the app identity) and CoreServices (Launch Services' bundle-id lookup). Nothing is
  * compiled on the user's Mac: koffi ships prebuilt binaries for macOS x64 and arm64.
  *
  * koffi is loaded here, lazily, on the first bind: nothing on Linux or Windows imports it. The library paths
@@ -19,6 +20,10 @@ export interface MacLibraries {
   cf: string;
   /** proc_pidinfo, proc_pidpath. */
   proc: string;
+  /** SecCode*, SecStaticCode*, SecRequirement* and their kSec* keys. */
+  security: string;
+  /** LSCopyApplicationURLsForBundleIdentifier (CoreServices re-exports LaunchServices). */
+  launchServices: string;
 }
 
 /** The system frameworks on macOS. */
@@ -26,6 +31,8 @@ export const SYSTEM_LIBRARIES: MacLibraries = {
   ax: '/System/Library/Frameworks/ApplicationServices.framework/ApplicationServices',
   cf: '/System/Library/Frameworks/CoreFoundation.framework/CoreFoundation',
   proc: '/usr/lib/libSystem.B.dylib',
+  security: '/System/Library/Frameworks/Security.framework/Security',
+  launchServices: '/System/Library/Frameworks/CoreServices.framework/CoreServices',
 };
 
 /**
@@ -35,7 +42,12 @@ export const SYSTEM_LIBRARIES: MacLibraries = {
  */
 export function librariesFrom(env: NodeJS.ProcessEnv = process.env): MacLibraries {
   const one = env['COMPUTER_USE_MACOS_AX_LIB'];
-  return one ? { ax: one, cf: one, proc: one } : SYSTEM_LIBRARIES;
+  return one ? oneLibrary(one) : SYSTEM_LIBRARIES;
+}
+
+/** Every group of symbols from one library (the fake AX library exports them all). */
+export function oneLibrary(path: string): MacLibraries {
+  return { ax: path, cf: path, proc: path, security: path, launchServices: path };
 }
 
 /** An opaque CoreFoundation reference (koffi external); `null` is NULL. */
@@ -64,7 +76,7 @@ export interface MacApi {
   CFStringCreateWithCharacters: Fn<[CFRef, Uint16Array, number], CFRef>;
   CFStringGetLength: Fn<[CFRef], number>;
   CFStringGetCharacters: Fn<[CFRef, { location: number; length: number }, Uint16Array], void>;
-  CFNumberCreate: Fn<[CFRef, number, Float64Array], CFRef>;
+  CFNumberCreate: Fn<[CFRef, number, Float64Array | Int32Array], CFRef>;
   CFNumberGetValue: Fn<[CFRef, number, Float64Array], number>;
   CFBooleanGetValue: Fn<[CFRef], number>;
   CFArrayCreate: Fn<[CFRef, CFRef[], number, CFRef], CFRef>;
@@ -82,6 +94,25 @@ export interface MacApi {
   kCFTypeArrayCallBacks: CFRef;
   kCFTypeDictionaryKeyCallBacks: CFRef;
   kCFTypeDictionaryValueCallBacks: CFRef;
+  CFURLCreateFromFileSystemRepresentation: Fn<[CFRef, Uint8Array, number, number], CFRef>;
+  CFURLGetFileSystemRepresentation: Fn<[CFRef, number, Uint8Array, number], number>;
+  CFBundleCreate: Fn<[CFRef, CFRef], CFRef>;
+  CFBundleCopyExecutableURL: Fn<[CFRef], CFRef>;
+  /** A Get: the string is the bundle's, never released by the caller. */
+  CFBundleGetIdentifier: Fn<[CFRef], CFRef>;
+  // Security (code signatures)
+  SecCodeCopyGuestWithAttributes: Fn<[CFRef, CFRef, number, [CFRef]], number>;
+  SecStaticCodeCreateWithPath: Fn<[CFRef, number, [CFRef]], number>;
+  SecCodeCopySigningInformation: Fn<[CFRef, number, [CFRef]], number>;
+  SecRequirementCreateWithString: Fn<[CFRef, number, [CFRef]], number>;
+  SecCodeCheckValidity: Fn<[CFRef, number, CFRef], number>;
+  SecStaticCodeCheckValidity: Fn<[CFRef, number, CFRef], number>;
+  kSecGuestAttributePid: CFRef;
+  kSecCodeInfoIdentifier: CFRef;
+  kSecCodeInfoTeamIdentifier: CFRef;
+  kSecCodeInfoFlags: CFRef;
+  // Launch Services
+  LSCopyApplicationURLsForBundleIdentifier: Fn<[CFRef, [CFRef]], CFRef>;
   // Accessibility
   AXIsProcessTrustedWithOptions: Fn<[CFRef], number>;
   AXUIElementCreateApplication: Fn<[number], CFRef>;
@@ -126,15 +157,18 @@ const bound = new Map<string, MacApi>();
 
 /** Binds every symbol (once per set of libraries); a missing library or symbol throws with its name. */
 export function bindMacApi(libs: MacLibraries = librariesFrom()): MacApi {
-  const key = `${libs.ax}\n${libs.cf}\n${libs.proc}`;
+  const key = [libs.ax, libs.cf, libs.proc, libs.security, libs.launchServices].join('\n');
   const hit = bound.get(key);
   if (hit) return hit;
   const koffi = loadKoffi();
   const types = sharedTypes(koffi);
   const ax = koffi.load(libs.ax);
   const cf = libs.cf === libs.ax ? ax : koffi.load(libs.cf);
-  const proc = libs.proc === libs.ax ? ax : koffi.load(libs.proc);
-  const ptrSymbol = (name: string): CFRef => koffi.decode(cf.symbol(name, 'CFTypeRef'), 'CFTypeRef');
+  const load = (path: string): Koffi.IKoffiLib => (path === libs.ax ? ax : path === libs.cf ? cf : koffi.load(path));
+  const proc = load(libs.proc);
+  const sec = load(libs.security);
+  const ls = load(libs.launchServices);
+  const ptrSymbol = (name: string, lib = cf): CFRef => koffi.decode(lib.symbol(name, 'CFTypeRef'), 'CFTypeRef');
   const dataSymbol = (name: string): CFRef => cf.symbol(name, types.callbacks);
   const api: MacApi = {
     koffi,
@@ -172,6 +206,22 @@ export function bindMacApi(libs: MacLibraries = librariesFrom()): MacApi {
     kCFTypeArrayCallBacks: dataSymbol('kCFTypeArrayCallBacks'),
     kCFTypeDictionaryKeyCallBacks: dataSymbol('kCFTypeDictionaryKeyCallBacks'),
     kCFTypeDictionaryValueCallBacks: dataSymbol('kCFTypeDictionaryValueCallBacks'),
+    CFURLCreateFromFileSystemRepresentation: cf.func('CFTypeRef CFURLCreateFromFileSystemRepresentation(CFTypeRef alloc, const uint8_t *buf, long len, uint8_t isDirectory)'),
+    CFURLGetFileSystemRepresentation: cf.func('uint8_t CFURLGetFileSystemRepresentation(CFTypeRef url, uint8_t resolveAgainstBase, _Out_ uint8_t *buf, long max)'),
+    CFBundleCreate: cf.func('CFTypeRef CFBundleCreate(CFTypeRef alloc, CFTypeRef url)'),
+    CFBundleCopyExecutableURL: cf.func('CFTypeRef CFBundleCopyExecutableURL(CFTypeRef bundle)'),
+    CFBundleGetIdentifier: cf.func('CFTypeRef CFBundleGetIdentifier(CFTypeRef bundle)'),
+    SecCodeCopyGuestWithAttributes: sec.func('int32_t SecCodeCopyGuestWithAttributes(CFTypeRef host, CFTypeRef attrs, uint32_t flags, _Out_ CFTypeRef *guest)'),
+    SecStaticCodeCreateWithPath: sec.func('int32_t SecStaticCodeCreateWithPath(CFTypeRef path, uint32_t flags, _Out_ CFTypeRef *code)'),
+    SecCodeCopySigningInformation: sec.func('int32_t SecCodeCopySigningInformation(CFTypeRef code, uint32_t flags, _Out_ CFTypeRef *info)'),
+    SecRequirementCreateWithString: sec.func('int32_t SecRequirementCreateWithString(CFTypeRef text, uint32_t flags, _Out_ CFTypeRef *req)'),
+    SecCodeCheckValidity: sec.func('int32_t SecCodeCheckValidity(CFTypeRef code, uint32_t flags, CFTypeRef req)'),
+    SecStaticCodeCheckValidity: sec.func('int32_t SecStaticCodeCheckValidity(CFTypeRef code, uint32_t flags, CFTypeRef req)'),
+    kSecGuestAttributePid: ptrSymbol('kSecGuestAttributePid', sec),
+    kSecCodeInfoIdentifier: ptrSymbol('kSecCodeInfoIdentifier', sec),
+    kSecCodeInfoTeamIdentifier: ptrSymbol('kSecCodeInfoTeamIdentifier', sec),
+    kSecCodeInfoFlags: ptrSymbol('kSecCodeInfoFlags', sec),
+    LSCopyApplicationURLsForBundleIdentifier: ls.func('CFTypeRef LSCopyApplicationURLsForBundleIdentifier(CFTypeRef bundleId, _Out_ CFTypeRef *error)'),
     AXIsProcessTrustedWithOptions: ax.func('uint8_t AXIsProcessTrustedWithOptions(CFTypeRef options)'),
     AXUIElementCreateApplication: ax.func('CFTypeRef AXUIElementCreateApplication(int32_t pid)'),
     AXUIElementCreateSystemWide: ax.func('CFTypeRef AXUIElementCreateSystemWide()'),

@@ -1,13 +1,15 @@
 /**
- * `apps.launch` on macOS: `open -a NAME` (an app name, a .app bundle path) or the executable itself (an
- * absolute path), run without a shell, its text only ever an argv element. A name that starts with `-` would
- * be read as an option of `open` and is refused. The app's window is then waited for among the window owners:
- * a process that was not there before whose name or executable matches what was launched.
+ * `apps.launch` on macOS: `open -a BUNDLE` with the bundle path the launch resolved to (resolve.ts: the same
+ * bundle `apps.resolveLaunch` judged, never a name Launch Services would look up again), or the executable
+ * itself (an absolute path), run without a shell, its text only ever an argv element. A name that starts with
+ * `-` would be read as an option of `open` and is refused. The app's window is then waited for among the window
+ * owners: a process that was not there before whose name or executable matches what was launched.
  */
 import { execFile, spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { LaunchParams } from '../../protocol/methods.js';
+import type { ResolvedApp } from './resolve.js';
 
 /** How a launch starts its program (tests replace it). */
 export type Spawner = (file: string, args: readonly string[]) => Promise<void>;
@@ -23,12 +25,17 @@ export const systemSpawner: Spawner = (file, args) => new Promise((resolve, reje
   child.once('spawn', () => { child.unref(); resolve(); });
 });
 
-/** The argv of a launch, and the name its window owner will have. */
-export function launchArgv(p: LaunchParams): { file: string; args: string[]; name: string } {
+/** Refuses what a launch can never be, before anything is resolved or started. */
+export function refuseLaunch(p: LaunchParams): void {
   if (p.command.startsWith('-')) throw new ComputerUseError('invalid_params', 'an app name cannot start with "-"; nothing was started');
   if (p.env && Object.keys(p.env).length) throw new ComputerUseError('unsupported', 'the macOS driver cannot set an app\'s environment (Launch Services starts it); nothing was started');
+}
+
+/** The argv of a launch of `target` (what `p` resolved to), and the name its window owner will have. */
+export function launchArgv(p: LaunchParams, target: ResolvedApp): { file: string; args: string[]; name: string } {
+  refuseLaunch(p);
   const args = p.args ?? [];
-  if (p.command.startsWith('/') && !p.command.endsWith('.app')) return { file: p.command, args, name: basename(p.command) };
-  const name = basename(p.command).replace(/\.app$/, '');
-  return { file: '/usr/bin/open', args: ['-a', p.command, ...(args.length ? ['--args', ...args] : [])], name };
+  if (!target.bundle) return { file: target.executable, args, name: basename(target.executable) };
+  const name = basename(target.bundle).replace(/\.app$/, '');
+  return { file: '/usr/bin/open', args: ['-a', target.bundle, ...(args.length ? ['--args', ...args] : [])], name };
 }

@@ -40,6 +40,9 @@ export function macHandlers(driver: MacDriver): Handlers {
       return { windows: apps.flatMap((a) => a.windows).filter((w) => (p.app === undefined || w.app === p.app) && (p.pid === undefined || w.pid === p.pid)) };
     },
     'apps.launch': (p) => driver.launch(p),
+    'process.identify': (p) => driver.identify(p),
+    'apps.resolveLaunch': (p) => driver.resolveLaunch(p),
+    'apps.terminate': (p) => driver.terminate(p),
     'window.activate': (p) => { driver.activate(p.window); return { ok: true }; },
     'tree.snapshot': (p) => {
       const t0 = performance.now();
