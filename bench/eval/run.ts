@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createComputer } from '../../src/index.js';
+import { createComputer, type Confirmer, type ConfirmRequest } from '../../src/index.js';
 import { textTokens } from '../../src/demo/tokens.js';
 import { functionTools, modelSolver } from './model.js';
 import { PEER_NAME, startPeer, type Peer } from './peer.js';
@@ -58,9 +58,13 @@ async function main(): Promise<number> {
   // The eval's own policy files: it allows its apps without touching the user's settings or audit log.
   const home = await mkdtemp(join(tmpdir(), 'cu-eval-home-'));
   const allowApps = [...new Set(tasks.flatMap((t) => [t.appName, ...(t.allowApps ?? [])]))];
+  // The eval's human: approves every question the policy asks and keeps it, so a task can require that it was
+  // asked (claws-mail's Send). accept-edits: allow-listed apps act without a question, irreversible acts still ask.
+  const asked: ConfirmRequest[] = [];
+  const human: Confirmer = { interactive: true, confirm: async (q) => { asked.push(q); return q.reason === 'app_first_use' ? 'allow_session' : 'allow_once'; } };
   const computer = await createComputer({
     // The terminal tasks run commands: the eval's human (whoever starts it) allows them for the terminal.
-    desktop: desktopOf(values.desktop), mode: 'bypass', allowApps, allowCommands: ['xfce4-terminal'], settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl'),
+    desktop: desktopOf(values.desktop), mode: 'accept-edits', confirmer: human, allowApps, allowCommands: ['xfce4-terminal'], settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl'),
     statePath: join(home, 'state.json'), showActivity: false,
   });
   const results: TaskResult[] = [];
@@ -73,7 +77,7 @@ async function main(): Promise<number> {
   }
   try {
     for (const task of tasks) {
-      const r = await runTask(computer, task, { solverName, solver, keepText: values['keep-text'] ?? false, ...(peer ? { peer } : {}) });
+      const r = await runTask(computer, task, { solverName, solver, asked, keepText: values['keep-text'] ?? false, ...(peer ? { peer } : {}) });
       results.push(r);
       process.stdout.write(`${r.success ? 'PASS' : 'FAIL'} ${r.id}: ${r.steps} steps, ${r.tokens} tokens (screenshots ${r.screenshotTokens}), ${r.ms} ms — ${r.detail}\n`);
     }

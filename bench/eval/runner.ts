@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Computer } from '../../src/index.js';
+import type { Computer, ConfirmRequest } from '../../src/index.js';
 import { Recorder, type EvalStep } from './recorder.js';
 import type { SolverOutcome } from './scripted.js';
 import type { CheckResult, EvalTask, TaskContext } from './task.js';
@@ -65,13 +65,17 @@ export interface RunOptions {
   /** Whole-task deadline (default 120 s). */
   timeoutMs?: number;
   maxSteps?: number;
+  /** Every question the policy asked so far (the runner hands each task the ones asked during it). */
+  asked?: readonly ConfirmRequest[];
   /** Looks through the peer once after the solver (its screenshot of the task's end state). */
   peer?: { look(): Promise<{ tokens: number }> };
 }
 
 export async function runTask(computer: Computer, task: EvalTask, opts: RunOptions): Promise<TaskResult> {
   const dir = await mkdtemp(join(tmpdir(), `cu-eval-${task.id}-`));
-  const ctx: TaskContext = { dir, env: computer.desktop.env, computer };
+  const asked = opts.asked ?? [];
+  const askedBefore = asked.length;
+  const ctx: TaskContext = { dir, env: computer.desktop.env, computer, asked: () => asked.slice(askedBefore) };
   const before = new Set((await computer.session.apps().catch(() => [])).map((a) => a.pid));
   const names = [task.appName, ...(task.allowApps ?? [])];
   const rec = new Recorder(computer, names, opts.maxSteps ?? 40);

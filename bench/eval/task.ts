@@ -4,7 +4,7 @@
  * app's output file, the page's DOM over DevTools). `plan` is the goal spec the scripted solver follows: which
  * element (by role and name, never a ref) to act on and how; it holds no app-specific code.
  */
-import type { Computer } from '../../src/index.js';
+import type { Computer, ConfirmRequest } from '../../src/index.js';
 import type { Op } from '../../src/engine/node.js';
 
 /** How the solver picks an element from the tools' text: by role and name, like a model reading the snapshot. */
@@ -52,6 +52,8 @@ export interface TaskContext {
   env: Record<string, string>;
   /** The computer the solver uses (setup may read the session, never act through it). */
   computer: Computer;
+  /** The questions the policy asked the eval's human since this task started (each was approved). */
+  asked(): readonly ConfirmRequest[];
 }
 
 /** What setup returns: placeholder values for the plan, and anything the checker needs later. */

@@ -10,6 +10,7 @@ import { filesTasks } from './files.js';
 import { firefoxTasks } from './firefox.js';
 import { geditTasks } from './gedit.js';
 import { mousepadTasks } from './mousepad.js';
+import { newAppTasks } from './newapps.js';
 import { settingsTasks } from './settings.js';
 import { terminalTasks } from './terminal.js';
 import { toolkitTasks } from './toolkits.js';
@@ -28,6 +29,7 @@ export const TASKS: readonly EvalTask[] = [
   ...chromiumTasks,
   ...firefoxTasks,
   ...toolkitTasks,
+  ...newAppTasks,
 ];
 
 /** The tasks named in `ids` (all when empty); an unknown id is an error that lists the known ones. */
