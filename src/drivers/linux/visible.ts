@@ -102,9 +102,22 @@ export async function viewportOf(bus: A11yBus, t: Target, own?: Promise<Rect | u
   if (!view) return undefined;
   for (const ext of clips) {
     // GTK3 answers (INT_MIN, INT_MIN) for a viewport it considers not showing (after a scroll): no clip known.
-    if (ext && ext[2] > 0 && ext[3] > 0 && ext[1] > -(2 ** 30)) view = intersect(view, ext);
+    if (ext && ext[2] > 0 && ext[3] > 0 && ext[1] > -(2 ** 30)) view = intersect(unwrapped(view, ext), ext);
   }
   return view;
+}
+
+/**
+ * `r` moved by the multiple of 65,536 px that makes it overlap `clip` vertically, when it is tall enough for X11's
+ * 16-bit wrap to have moved it (a GTK ListBox of 20,000 rows scrolled 377,679 px reports y 15,557 under a view at
+ * y 20); `r` itself otherwise. The rows keep their wrapped positions: sliceByOffset finds their shift.
+ */
+function unwrapped(r: Rect, clip: Rect): Rect {
+  const overlaps = (y: number): boolean => y < clip[1] + clip[3] && y + r[3] > clip[1];
+  if (r[3] < WRAP / 2 || overlaps(r[1])) return r;
+  const k = Math.round((clip[1] - r[1]) / WRAP);
+  for (const d of [k, k - 1, k + 1]) if (overlaps(r[1] + d * WRAP)) return [r[0], r[1] + d * WRAP, r[2], r[3]];
+  return r;
 }
 
 /** The index in its parent of the child of `t` at a screen point, undefined when none is there. */
