@@ -27,9 +27,17 @@ export function estimateTokens(text: string): number {
   return tokens;
 }
 
-/** Priority class for the budget: lower is kept first. */
+/** Rows of a list, tree or table: a long list is cut before the controls that come after it. */
+const ROW_ROLES: ReadonlySet<string> = new Set(['listitem', 'treeitem', 'row', 'cell', 'gridcell', 'option']);
+
+/**
+ * Priority class for the budget: lower is kept first. The rows of a list rank after the other
+ * controls: a file chooser's 30 rows came first in document order and used the whole budget, so its Cancel
+ * and Save buttons were cut ("108 elements over budget"); rows are what a scope shows later.
+ */
 export function priorityOf(node: DistilledNode, focusPath: ReadonlySet<DistilledNode>): number {
   if (focusPath.has(node)) return 0;
+  if (ROW_ROLES.has(node.role)) return 1.5;
   if (INTERACTIVE_ROLES.has(node.role) || node.actions.length > 0) return 1;
   if (node.name || node.value) return 2;
   return 3;

@@ -36,6 +36,11 @@ export interface ActionRequest {
   password?: boolean;
   /** Element description (untrusted; rules may only add a confirmation from it). */
   description?: string;
+  /**
+   * computer_act: how many single-line editable text fields the target window shows (its last snapshot). A bare
+   * "Replace" button beside one replaces text in a document (undoable), not a file on disk. Untrusted.
+   */
+  textFields?: number;
   /** Window title (untrusted; may only add a refusal). */
   title?: string;
   /** Start token of `pid` as the driver saw it when the target was read, to detect pid reuse. */

@@ -43,7 +43,10 @@ const EN_RULES: readonly { re: RegExp; roles?: ReadonlySet<string> }[] = [
   { re: /\b(place|submit|complete|confirm) (the |your |my )?order\b|\border now\b/ },
   { re: /\b(delete|remove|erase|wipe|destroy|purge|shred|empty (the )?(trash|bin|recycle bin)|move to (the )?(trash|bin))\b/ },
   { re: /\b(discard|don'?t save|do not save|close without saving|overwrite)\b/ },
+  // A Replace button asks where it overwrites a file ("A file named … already exists": no text field); next to a
+  // text field it replaces text in a document, which the editor undoes (geany's Replace dialog): see REPLACES_TEXT.
   { re: /^replace( all)?$/, roles: new Set(['button']) },
+  { re: /\breplace\b.*\b(files?|disk|folders?|directory|directories)\b/ },
   { re: /\b(submit|publish|post|share|transfer|tweet|broadcast|deploy|commit|push|merge|approve|authorize|authorise|sign|revoke|deactivate|unsubscribe|uninstall)\b/ },
   { re: /\bconfirm (payment|purchase|transfer|deletion|delete)\b/ },
   { re: /\b(factory reset|reset (all|everything|settings|to defaults)|shut ?down|power off|reboot|log ?out|sign ?out)\b/ },
@@ -88,6 +91,8 @@ const NOT_COMMANDS = new Set(['textbox', 'document', 'page', 'checkbox', 'radio'
 /** Roles whose `select` value names an item that is triggered (menus), not just chosen (a list row). */
 const SELECT_TRIGGERS = new Set(['menu', 'menubar', 'menuitem', 'combobox', 'toolbar']);
 const WRITES = new Set(['set_value', 'type', 'clear']);
+/** The rule word of a bare Replace / Replace All button: in a window with a text field it replaces typed text. */
+const REPLACES_TEXT = /^replace( all)?$/;
 
 /** Apps in which Enter in the message field sends a message. */
 const CHAT_APP = /slack|discord|telegram|signal|element|teams|whatsapp|wechat|weixin|微信|qq|dingtalk|钉钉|feishu|lark|飞书|mattermost|rocket\.?chat|zulip|skype|zoom|messenger|pidgin|hexchat|irssi|weechat|thunderbird|evolution|geary|mailspring|outlook/i;
@@ -152,7 +157,7 @@ export function classifyAction(req: ActionRequest, ctx: { executable?: string } 
     if (op === 'toggle' && role !== 'button') return undefined;
     for (const label of [req.name, req.description]) {
       const w = label === undefined ? undefined : irreversibleWord(label, role);
-      if (w) return { kind: 'irreversible', rule: `label "${w}"` };
+      if (w && !(REPLACES_TEXT.test(w) && (req.textFields ?? 0) > 0)) return { kind: 'irreversible', rule: `label "${w}"` };
     }
     return undefined;
   }
@@ -205,7 +210,13 @@ function classifyKeys(req: ActionRequest, ctx: { executable?: string }): Irrever
     }
     if (isEnter(c) && !moved) {
       if (isChatApp(req.app, ctx.executable)) return { kind: 'irreversible', rule: 'Enter in a chat or mail app (sends)' };
-      if (f && (f.role === 'textbox' || f.role === 'combobox') && !f.multiline) return { kind: 'irreversible', rule: 'Enter in a single-line field (submits the form)' };
+      // Enter in a field activates the form's default control, so it asks as a click on that control would: when
+      // the window has an irreversible control, or when its controls are not seen (a form submitted by Enter
+      // alone). A file chooser's Name field saves like its Save button (asked before, the click not).
+      const submitsSafely = req.mnemonics !== undefined && req.mnemonics.length > 0 && irreversibleControl(req, () => true) === undefined;
+      if (f && (f.role === 'textbox' || f.role === 'combobox') && !f.multiline && !submitsSafely) {
+        return { kind: 'irreversible', rule: 'Enter in a single-line field (submits the form)' };
+      }
     }
     if (FOCUS_MOVE.has(c.key)) { moved = true; if (MENU_OPEN.has(c.key)) menuOpen = true; }
   }

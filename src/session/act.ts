@@ -168,7 +168,7 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
         tool: 'computer_act', app: target.app, pid: target.pid, window: target.id, ref: spec.ref, op: spec.op, role: fp.role,
         ...(fp.name !== undefined ? { name: fp.name } : {}), ...(spec.value !== undefined ? { value: spec.value } : {}),
         ...(target.startToken !== undefined ? { startToken: target.startToken } : {}), title: target.title,
-        fingerprint: fp, password: before?.states.includes('password') ?? false,
+        fingerprint: fp, password: before?.states.includes('password') ?? false, textFields: textFieldsOf(session.last.get(fp.window)),
         ...(submits.length ? { paths: submits } : {}),
         // After a human approved, the element must still be the one approved: same handle, same identity.
         recheck: async () => {
@@ -381,4 +381,9 @@ async function chooserSubmit(session: Session, target: WindowInfo, op: Op, role:
   if (!button && !row) return [];
   const facts = chooserFacts((await session.readWindow(target)).root);
   return facts.chooser ? submitPaths(facts, facts.fields, session.gate.ownRoots?.() ?? []) : [];
+}
+
+/** The single-line editable text fields of a window's last snapshot (the policy's Replace rule reads it). */
+function textFieldsOf(snap: Snapshot | undefined): number {
+  return snap?.elements.filter((l) => l.role === 'textbox' && l.states.includes('editable') && !l.states.includes('multiline')).length ?? 0;
 }

@@ -63,7 +63,10 @@ export function chooserFacts(root: RawNode): ChooserFacts {
     if (n.nativeRole === 'file chooser') chooser = true;
     if (n.name === BAR) {
       chooser = true;
-      folder ??= folderOfBar((n.children ?? []).filter((k) => k.role === 'button'));
+      // GTK 3 puts the folder buttons in a nameless panel inside the bar (measured in geany's Save File).
+      const buttons: RawNode[] = [];
+      walk(n, (k) => { if (k.role === 'button') buttons.push(k); });
+      folder ??= folderOfBar(buttons);
     }
     if (n.role === 'textbox' && n.states.includes('editable') && !n.states.includes('multiline') && n.value) fields.push(n.value);
   });
@@ -86,5 +89,6 @@ export function submitPaths(facts: ChooserFacts, texts: readonly string[], guess
     for (const base of facts.folder !== undefined ? [facts.folder] : [homedir(), ...guesses]) out.push(join(base, t));
   }
   if (facts.folder !== undefined) out.push(facts.folder);
-  return out;
+  // The focused field is also one of the chooser's fields: each path once.
+  return [...new Set(out)];
 }

@@ -4,7 +4,7 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { estimateTokens } from '../../src/engine/budget.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
-import { byId } from '../fixtures/engine/build.js';
+import { byId, n } from '../fixtures/engine/build.js';
 import { gedit } from '../fixtures/engine/gedit.js';
 import { widgetFactory } from '../fixtures/engine/widget-factory.js';
 
@@ -79,4 +79,20 @@ test('the full render is returned untouched when it fits', () => {
   const s = buildSnapshot(gedit(), new RefTable());
   assert.equal(s.stats.omitted, 0);
   assert.ok(!s.text.includes('over budget'));
+});
+
+test('a dialog\'s buttons outrank the rows of its long list: the rows are cut first (a file chooser\'s 30 rows cut Cancel and Save)', () => {
+  // Assembled here in the shape of a GTK file chooser: a list of file rows, then the dialog's buttons.
+  const rows = Array.from({ length: 30 }, (_, i) => n(':1.9', 100 + i, 'listitem', { name: `report-${i}.txt 12 kB Text 10:0${i % 10}`, actions: ['select'] }));
+  const root = n(':1.9', 1, 'dialog', { name: 'Save File' }, [
+    n(':1.9', 2, 'textbox', { name: 'Name', value: 'a.txt', states: ['editable', 'focused'] }),
+    n(':1.9', 3, 'list', { name: 'Files' }, rows),
+    n(':1.9', 4, 'button', { name: 'Cancel', actions: ['click'] }),
+    n(':1.9', 5, 'button', { name: 'Save', actions: ['click'] }),
+  ]);
+  const s = buildSnapshot({ window: { id: 'w', title: 'Save File', app: 'geany', pid: 7, role: 'dialog', focused: true }, root }, new RefTable(), { maxTokens: 220 });
+  assert.ok(s.tokens <= 220);
+  assert.match(s.text, /button "Cancel"/);
+  assert.match(s.text, /button "Save"/);
+  assert.match(s.text, /listitem "report-0\.txt/, 'the first rows still show');
 });

@@ -41,11 +41,25 @@ test('classification: activations by label, password writes, Enter in single-lin
   assert.equal(act('set_value', 'textbox', 'Subject'), undefined);
   assert.equal(act('set_value', 'textbox', 'Password', { password: true })?.kind, 'password');
   assert.equal(act('select', 'menu', 'Edit', { value: 'Delete' })?.kind, 'irreversible');
+  // Replace in geany's Replace dialog (two text fields) replaces text the editor can undo; a question with no
+  // field ("A file named … already exists. Replace?") overwrites a file; a replace in files always asks.
+  assert.equal(act('click', 'button', 'Replace', { textFields: 2 }), undefined, 'Replace beside a text field');
+  assert.equal(act('click', 'button', 'Replace All', { textFields: 2 }), undefined, 'Replace All beside a text field');
+  assert.ok(act('click', 'button', '_Replace', { textFields: 0 }), 'Replace in a question dialog (overwrite)');
+  assert.ok(act('click', 'button', 'Replace'), 'Replace with nothing known about the window');
+  assert.ok(act('click', 'button', 'Replace All in Files', { textFields: 2 }), 'replace in files');
+  assert.ok(act('click', 'button', 'Delete', { textFields: 2 }), 'a text field relaxes only Replace');
   const keys = (k: string, extra = {}) => classifyAction({ tool: 'computer_keys', keys: k, chords: parseChords(k), app: 'gedit', ...extra });
   assert.equal(keys('ctrl+s'), undefined);
   assert.equal(keys('Return'), undefined, 'Enter with nothing known about the focus');
   assert.equal(keys('Return', { focused: { role: 'textbox', multiline: true } }), undefined, 'a new line in a text editor');
   assert.ok(keys('Return', { focused: { role: 'textbox', multiline: false } }), 'Enter submits a single-line field');
+  // Enter in a field activates the form's default control: it asks as a click on that control would.
+  const chooser = [{ key: '', label: 'Create Folder' }, { key: '', label: 'Rename' }, { key: '', label: 'Cancel' }, { key: '', label: 'Save' }];
+  assert.equal(keys('Return', { focused: { role: 'textbox', multiline: false }, mnemonics: chooser }), undefined,
+    'Enter in a file chooser\'s Name field saves, as a click on Save does (asked before, the click not)');
+  assert.ok(keys('Return', { focused: { role: 'textbox', multiline: false }, mnemonics: [...chooser, { key: '', label: 'Delete' }] }), 'a form with an irreversible control asks');
+  assert.ok(keys('Return', { focused: { role: 'textbox', multiline: false }, mnemonics: [] }), 'a form whose submitting control is not seen asks');
   assert.ok(keys('ctrl+Return'));
   assert.ok(keys('shift+Delete'));
   assert.ok(classifyAction({ tool: 'computer_keys', keys: 'Return', chords: parseChords('Return'), app: 'Slack', focused: { role: 'textbox', multiline: true } }), 'Enter sends in chat apps');

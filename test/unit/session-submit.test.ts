@@ -41,3 +41,15 @@ test('a chooser field: its text plus the typed characters, resolved against the 
   assert.deepEqual(planSubmit(node({ role: 'window', children: [node({ role: 'textbox', states: ['focused', 'editable'], value: 'hi' })] }), parseChords('Return'), [join(homedir(), 'x')]),
     { kind: 'field', at: 0, paths: [] });
 });
+
+test('a chooser\'s folder is read through the nameless panel GTK 3 puts its path bar buttons in (geany\'s Save File)', () => {
+  // Measured on geany 1.38's Save File dialog: PathBar Layer > panel > toggle buttons, Create Folder beside the panel.
+  const panel = node({ role: 'group', nativeRole: 'panel', children: [
+    node({ role: 'button', name: 'trial', states: ['checked'] }), node({ role: 'button', name: 'tmp' }), node({ role: 'button', name: 'File System Root' }),
+    node({ role: 'button', name: 'Up Path', states: ['disabled'] }), node({ role: 'button', name: 'Down Path', states: ['disabled'] })] });
+  const bar = node({ role: 'generic', name: 'PathBar Layer', children: [panel, node({ role: 'button', name: 'Create Folder' })] });
+  const field = node({ role: 'textbox', states: ['focused', 'editable'], value: 'hello2.py' });
+  const win = node({ role: 'dialog', children: [node({ role: 'dialog', name: 'File Chooser Widget', children: [field, bar] })] });
+  // A folder read as unknown made the name count as inside every protected folder, so Return was refused in every mode.
+  assert.deepEqual(planSubmit(win, parseChords('Return'), ['/tmp/views-home']), { kind: 'field', at: 0, paths: ['/tmp/trial/hello2.py', '/tmp/trial'] });
+});
