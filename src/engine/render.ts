@@ -1,3 +1,4 @@
+import { isOpaqueView, OPAQUE_MARK } from './opaque.js';
 import { nameText, quoteText } from './escape.js';
 import type { DistilledNode } from './distill.js';
 import { estimateTokens } from './budget.js';
@@ -163,6 +164,8 @@ export function renderLine(node: DistilledNode, bodyChars?: number): string {
   if (isUnchecked(node)) words.splice(words[0] === 'disabled' ? 1 : 0, 0, 'unchecked');
   for (const w of words) s += ` ${w}`;
   if (marker) s += ' ▸';
+  // A drawn view (a canvas, an icon view) that holds items the tree does not show: engine/opaque.ts.
+  if (isOpaqueView(node)) s += ` ${OPAQUE_MARK}`;
   return s + caretPart(node);
 }
 

@@ -1,3 +1,4 @@
+import { opaqueNote, opaqueViews } from './opaque.js';
 import { estimateTokens, renderWithinBudget } from './budget.js';
 import { distill, findByRef, walkDistilled, type DistilledNode } from './distill.js';
 import { countNodes, type RawNode, type WindowInfo } from './node.js';
@@ -43,6 +44,8 @@ export interface Snapshot {
   elements: SnapshotLine[];
   /** Ref of the focused element of the window, wherever it is. */
   focusRef?: string;
+  /** Refs of the views that draw their content without exposing items (engine/opaque.ts). */
+  opaque?: string[];
   /** The window as the driver described it. */
   window: WindowInfo;
   stats: {
@@ -157,6 +160,8 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   }
 
   const elements = elementLines(root);
+  const opaque = opaqueViews(root);
+  if (opaque.length) extra.push(opaqueNote(opaque));
   const r = renderWithinBudget(root, input.window, {
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     ...(opts.scope !== undefined ? { uncapped: root } : {}),
@@ -171,5 +176,6 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
     stats: { rawNodes, shownNodes: r.lines.length, folded: distilled.folded, omitted: elements.length - r.lines.length },
   };
   if (focusRef !== undefined) snap.focusRef = focusRef;
+  if (opaque.length) snap.opaque = opaque;
   return snap;
 }

@@ -1,6 +1,7 @@
 import { escapeLine, quoteText } from '../engine/escape.js';
 import { Type } from '@sinclair/typebox';
 import { walk, type RawNode } from '../engine/node.js';
+import { opaqueNote } from '../engine/opaque.js';
 import { redactText } from '../engine/redact.js';
 import type { ListFindResult } from '../protocol/methods.js';
 import { ROLES } from '../engine/role.js';
@@ -49,7 +50,10 @@ export const findTool = defineTool({
     const limit = p.limit ?? 20;
     // Sheets show only the cells on screen: an address is a coordinate, answered without reading (issue 9).
     const sheets = p.text && !p.role ? sheetMatches(session, raw.root, full.elements, p.text) : { hits: [], notes: [] };
-    const total = hits.length + textHits.length + sheets.hits.length;
+    // Long lists show only the rows on screen: the rest is searched in the app (list.find) first, so the count
+    // on the first line includes what it found ("0 matches" above a match found there misled a model).
+    const offScreen = p.text ? await offScreenMatches(session, raw.root, full.elements, p.text, limit, p.from, signal) : { lines: [], found: 0 };
+    const total = hits.length + textHits.length + sheets.hits.length + offScreen.found;
     const head = `${total} match${total === 1 ? '' : 'es'}${p.text ? ` for ${quoteText(p.text)}` : ''}${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ${quoteText(redactText(raw.window.title))}`;
     // No hit, or a tie: the decider model (if configured) picks one among at most 20 candidates (seed §10).
     let pick: SnapshotLine | undefined;
@@ -72,11 +76,12 @@ export const findTool = defineTool({
     for (const l of hits.slice(0, limit)) response.add(`${l.text}${breadcrumb(l, byRef)}${l === pick ? "  (decider's pick)" : ''}`);
     const room = Math.max(0, limit - hits.length);
     for (const h of textHits.slice(0, room)) response.add(renderTextHit(h));
-    if (total > limit) response.add(`… ${total - limit} more (narrow with role or a longer text, or raise limit, up to 100)`);
+    if (total - offScreen.found > limit) response.add(`… ${total - offScreen.found - limit} more (narrow with role or a longer text, or raise limit, up to 100)`);
     if (unsearched.count) response.add(`(the text of ${unsearched.count} more elements was not searched; narrow with app/window, or read one with computer_observe scope=eN)`);
-    // Long lists show only the rows on screen: search the rest of them in the app (issue 9 item 4).
     for (const l of sheets.notes) response.add(l);
-    if (p.text) for (const line of await offScreenMatches(session, raw.root, full.elements, p.text, limit, p.from, signal)) response.add(line);
+    for (const line of offScreen.lines) response.add(line);
+    // A view that draws its items without exposing them (an icon view, a canvas): find cannot see into it.
+    if (full.opaque?.length) response.add(`(${opaqueNote(full.opaque)})`);
   },
 });
 
@@ -91,10 +96,11 @@ const LIST_FIND_MS = 10_000;
  * into view. Drivers without `list.find` (or a failed search) add a line that says so, never a silent 0.
  */
 async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['session'], root: RawNode, elements: readonly SnapshotLine[],
-  text: string, limit: number, from: number | undefined, signal?: AbortSignal): Promise<string[]> {
+  text: string, limit: number, from: number | undefined, signal?: AbortSignal): Promise<{ lines: string[]; found: number }> {
   const cut: RawNode[] = [];
   walk(root, (n) => { if (n.childRange && !isSheet(n) && cut.length < MAX_CUT_LISTS) cut.push(n); });
   const out: string[] = [];
+  let found = 0;
   for (const list of cut) {
     const ref = elements.find((l) => session.refs.lookup(l.ref)?.id === list.id);
     if (!ref) continue;
@@ -112,6 +118,7 @@ async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['
     const unit = r.rows ? 'row' : 'item';
     const total = r.total.toLocaleString('en-US');
     const off = r.matches.filter((m) => !onScreen.has(m.node.id));
+    found += off.length;
     for (const m of off) {
       const n = (m.row ?? m.index) + 1;
       const name = m.node.name ? ` ${quoteText(redactText(m.node.name).slice(0, 80))}` : '';
@@ -124,7 +131,7 @@ async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['
       out.push(`(searched all ${total} ${unit}s of ${label}: no other match off-screen)`);
     }
   }
-  return out;
+  return { lines: out, found };
 }
 
 /**

@@ -1,0 +1,38 @@
+/**
+ * Views that draw their content but expose none of it to accessibility: Thunar's icon view is an empty focusable
+ * group next to its scroll bars, gnumeric's sheet an empty focused panel beside a drawing area, abiword's page a
+ * focused drawing area (all measured on Debian's builds). Their items are not in the tree, so a snapshot or a
+ * find that stays silent about them reads as "there is nothing here": the snapshot and find say so instead,
+ * and what works (README "When the tree is not enough").
+ */
+import type { DistilledNode } from './distill.js';
+import { walkDistilled } from './distill.js';
+
+/** Roles a drawn view takes: a canvas, or the toolkit's generic widget around a custom-drawn area. */
+const VIEW_ROLES: ReadonlySet<string> = new Set(['canvas', 'group', 'generic', 'pane', 'unknown']);
+
+/**
+ * True for a view that exposes no items: no children (read or reported), no name, value or text, and it takes
+ * the keyboard focus (an empty decorative panel does not).
+ */
+export function isOpaqueView(n: DistilledNode): boolean {
+  return VIEW_ROLES.has(n.role) && n.children.length === 0 && n.rawChildCount === 0 && n.totalChildren === undefined
+    && !n.name && !n.value && (n.actions.includes('focus') || n.states.includes('focused'));
+}
+
+/** The refs of the opaque views under `root` (document order). */
+export function opaqueViews(root: DistilledNode): string[] {
+  const out: string[] = [];
+  walkDistilled(root, (n) => { if (n.ref !== undefined && isOpaqueView(n)) out.push(n.ref); });
+  return out;
+}
+
+/** The words after an opaque view's element line. */
+export const OPAQUE_MARK = '(exposes no items)';
+
+/** One note naming the opaque views and what reaches their content instead. */
+export function opaqueNote(refs: readonly string[]): string {
+  const shown = refs.slice(0, 3).join(', ') + (refs.length > 3 ? ` and ${refs.length - 3} more` : '');
+  return `${shown} ${refs.length === 1 ? 'draws its content' : 'draw their content'} without exposing items, so neither observe nor find sees them: ` +
+    'use a view of the app that lists them (a file manager\'s list view: ctrl+2), its own Find or Search dialog, or computer_screenshot (OCR)';
+}

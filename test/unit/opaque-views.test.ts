@@ -1,0 +1,72 @@
+/**
+ * Views that expose nothing, and answers that say so: an icon view (Thunar: an empty focusable group beside its
+ * scroll bars) or a canvas (abiword's page, gnumeric's sheet: a focused drawing area or panel) holds items the
+ * tree does not show, so observe and find say so and what works; a find whose matches came from the list's own
+ * search (list.find) counts them on its first line. Trees assembled here in the measured shapes; through
+ * createComputer and the fake driver.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { FakeDriver } from '../../src/drivers/fake/driver.js';
+import type { RawNode } from '../../src/engine/node.js';
+import { createComputer, type Computer } from '../../src/index.js';
+
+const home = mkdtempSync(join(tmpdir(), 'cu-opaque-'));
+process.env['COMPUTER_USE_HOME'] = home;
+const open: Computer[] = [];
+after(async () => { await Promise.all(open.map((c) => c.close())); });
+
+async function computerOf(root: RawNode, title: string, fake = new FakeDriver()): Promise<Computer> {
+  fake.windows.push({ info: { id: 'w', title, app: 'thunar', pid: 4343, role: 'window', focused: true, bounds: [0, 0, 800, 600] }, root });
+  const c = await createComputer({ desktop: 'current', connect: () => fake.connect(), settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl') });
+  open.push(c);
+  return c;
+}
+
+test('Thunar\'s icon view: observe marks the empty view and says what works; find does not answer a bare 0 matches', async () => {
+  const root: RawNode = { id: 'w', role: 'window', nativeRole: 'frame', name: 'files - Thunar', states: ['active'], actions: [], children: [
+    { id: 'loc', role: 'textbox', nativeRole: 'text', value: '/tmp/files/', states: ['editable'], actions: ['set_value'] },
+    { id: 'pane', role: 'pane', nativeRole: 'directory pane', name: 'Icon view', description: 'Icon based directory listing', states: [], actions: ['focus'], children: [
+      { id: 'icons', role: 'group', nativeRole: 'panel', states: ['focused'], actions: ['focus'] },
+      { id: 'sb', role: 'scrollbar', nativeRole: 'scroll bar', states: ['offscreen'], actions: ['set_value'], childCount: 0 },
+    ] },
+    // An empty panel that takes no focus is decoration, not a view.
+    { id: 'deco', role: 'group', nativeRole: 'panel', states: [], actions: [] },
+  ] };
+  const c = await computerOf(root, 'files - Thunar');
+  const o = await c.tools.observe({});
+  assert.match(o.text, /\[e\d+\] group focused \(exposes no items\)/, o.text);
+  assert.equal(o.text.match(/exposes no items/g)?.length, 1, o.text);
+  assert.match(o.text, /without exposing items, so neither observe nor find sees them: use a view of the app that lists them \(a file manager's list view: ctrl\+2\), its own Find or Search dialog, or computer_screenshot \(OCR\)/, o.text);
+  const f = await c.tools.find({ text: 'zenity' });
+  assert.match(f.text, /^0 matches for "zenity"/, f.text);
+  assert.match(f.text, /without exposing items, so neither observe nor find sees them/, f.text);
+});
+
+test('abiword\'s page: a focused drawing area is an opaque view; a ruler (no focus) is not marked', async () => {
+  const root: RawNode = { id: 'w', role: 'window', nativeRole: 'frame', name: 'Untitled1 - AbiWord', states: ['active'], actions: [], children: [
+    { id: 'page', role: 'canvas', nativeRole: 'drawing area', states: ['focused'], actions: ['focus'] },
+    { id: 'ruler', role: 'canvas', nativeRole: 'drawing area', states: [], actions: [] },
+  ] };
+  const c = await computerOf(root, 'Untitled1 - AbiWord');
+  const o = await c.tools.observe({});
+  assert.match(o.text, /canvas focused \(exposes no items\)/, o.text);
+  assert.equal(o.text.match(/\(exposes no items\)/g)?.length, 1, o.text);
+});
+
+test('a find whose only match is off-screen, found by the list\'s own search, does not open with "0 matches"', async () => {
+  const rows = Array.from({ length: 3 }, (_, i): RawNode => ({ id: `r${i}`, role: 'listitem', nativeRole: 'list item', name: `file-${i}`, states: [], actions: ['select'] }));
+  const root: RawNode = { id: 'w', role: 'window', nativeRole: 'frame', name: 'big', states: ['active'], actions: [], children: [
+    { id: 'list', role: 'list', nativeRole: 'list', name: 'Files', states: [], actions: [], children: rows, childCount: 3000, childRange: { start: 0, end: 3 } },
+  ] };
+  const fake = new FakeDriver();
+  fake.extra['list.find'] = () => ({ matches: [{ node: { id: 'r2659', role: 'listitem', nativeRole: 'list item', name: 'file-2659', states: [], actions: ['select'] }, index: 2659 }],
+    total: 3000, scanned: 3000, next: 3000, complete: true, method: 'index', ms: 3 });
+  const c = await computerOf(root, 'big', fake);
+  const f = await c.tools.find({ text: 'file-2659' });
+  assert.match(f.text, /^1 match for "file-2659"/, f.text);
+  assert.match(f.text, /listitem "file-2659" — item 2,660 of 3,000 in list "Files" \[e\d+\], off-screen/, f.text);
+});
