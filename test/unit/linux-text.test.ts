@@ -125,6 +125,14 @@ test('a password field: only its length is asked (it reads ••••), never 
   assert.ok(!calls.some((c: string) => c.includes('GetText')), calls.join('; '));
 });
 
+test('a GTK 4 entry reports visible but never showing: its text is read (a set_value read back as "")', async () => {
+  // The states gnome-text-editor's Save As name field reports (GTK 4.8), with the path set_value put there.
+  const { bus } = fakeBus({ '/n': { role: 'text', name: 'Name:', states: ['editable', 'focusable', 'focused', 'sensitive', 'visible'], text: '/tmp/eval/packing.txt', caret: 0 } });
+  const raw = toRawNode(await readElement(bus, at('/n')));
+  assert.equal(raw.value, '/tmp/eval/packing.txt');
+  assert.equal(raw.valueLength, undefined);
+});
+
 test('an editable field: caret and selection', async () => {
   const { bus } = fakeBus({ '/e': { role: 'entry', states: ['visible', 'showing', 'editable', 'focusable', 'focused'], text: 'hello world', caret: 5, selection: [0, 5] } });
   const raw = toRawNode(await readElement(bus, at('/e')));

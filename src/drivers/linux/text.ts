@@ -93,7 +93,9 @@ export async function readText(bus: A11yBus, info: TextHost, budget: TextBudget 
   const length = Math.max(0, Number(props['CharacterCount'] ?? 0));
   const caretRaw = Number(props['CaretOffset'] ?? -1);
   const body = BODY_ROLES.test(info.atspiRole);
-  const hidden = body && info.states.has('visible') && !info.states.has('showing');
+  // GTK 4 never reports showing (its Save As name field: visible, editable, focused): an editable body is the
+  // field being worked in, read whatever its showing state says.
+  const hidden = body && info.states.has('visible') && !info.states.has('showing') && !info.states.has('editable');
   const want = hidden ? 0 : Math.min(length, body ? TEXT_BODY_CAP : TEXT_NODE_CAP);
   const grant = want > 0 ? budget.take(want) : 0;
   const start = isTerminal(info) && grant < length ? length - grant : 0;
