@@ -469,9 +469,36 @@ static void deliver_key(App *a, const Obj *ev) {
   }
 }
 
+/* ---- pointer events: logged with where they went (what a click would hit is the test's to check) ---- */
+
+typedef struct { double x, y; } CGPoint;
+const void *CGEventCreateMouseEvent(const void *source, uint32_t type, CGPoint pos, uint32_t button) {
+  (void)source;
+  Obj *o = obj_new(T_EVENT);
+  o->u.ev.mouse = (int)type;
+  o->u.ev.x = pos.x;
+  o->u.ev.y = pos.y;
+  o->u.ev.button = (int)button;
+  o->u.ev.clicks = 1;
+  return o;
+}
+const void *CGEventCreateScrollWheelEvent2(const void *source, uint32_t units, uint32_t count, int32_t w1, int32_t w2, int32_t w3) {
+  (void)source; (void)units; (void)w3;
+  if (count < 1 || count > 3) return NULL;
+  Obj *o = obj_new(T_EVENT);
+  o->u.ev.mouse = -1;
+  o->u.ev.wheel1 = w1;
+  o->u.ev.wheel2 = count > 1 ? w2 : 0;
+  return o;
+}
+/* kCGMouseEventClickState (1) is the only field the driver sets. */
+void CGEventSetIntegerValueField(const void *ev, uint32_t field, int64_t value) { if (is_obj(ev, T_EVENT) && field == 1) ((Obj *)ev)->u.ev.clicks = (int)value; }
+
 void CGEventPostToPid(int pid, const void *ev) {
   if (!is_obj(ev, T_EVENT)) return;
   const Obj *o = ev;
+  if (o->u.ev.mouse > 0) { fake_log_line("mouse pid=%d type=%d at=%.0f,%.0f button=%d clicks=%d", pid, o->u.ev.mouse, o->u.ev.x, o->u.ev.y, o->u.ev.button, o->u.ev.clicks); return; }
+  if (o->u.ev.mouse < 0) { fake_log_line("scroll pid=%d vertical=%d horizontal=%d", pid, o->u.ev.wheel1, o->u.ev.wheel2); return; }
   char text[256] = "";
   if (o->u.ev.tlen) {
     Obj tmp = { .magic = 0xCF0BCAFEu, .type = T_STRING, .rc = 1 };

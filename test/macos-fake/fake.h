@@ -52,7 +52,7 @@ struct Obj {
     struct { Node *node; App *app; bool system; } el;
     struct { int pid; void *cb; Obj *source; } obs;
     struct { Obj *observer; bool added; } src;
-    struct { uint16_t key; bool down; uint64_t flags; UniChar *text; CFIndex tlen; } ev;
+    struct { uint16_t key; bool down; uint64_t flags; UniChar *text; CFIndex tlen; int mouse; double x, y; int button, clicks, wheel1, wheel2; } ev; /* mouse: CGEventType, 0 = a key event; -1 = a scroll */
     struct { char *path; } url;
     struct { int entry; int pid; bool dynamic; } code; /* entry: index into the code table, -1 = unsigned */
     struct { char *text; } req;

@@ -240,6 +240,18 @@ int fake_destroy(const char *id) {
 /* The app quits and another process takes its pid (start time differs): identity must not carry over. */
 int fake_reuse_pid(int pid, long start_sec) { App *a = app_by_pid(pid); if (!a) return -1; a->start_sec = start_sec; return 0; }
 
+/* The app's windows come to the front: the system-wide hit test (apps in order) finds them first. */
+int fake_raise(int pid) {
+  for (int i = 0; i < g_napps; i++) {
+    if (g_apps[i]->pid != pid) continue;
+    App *a = g_apps[i];
+    memmove(g_apps + 1, g_apps, sizeof(App *) * (size_t)i);
+    g_apps[0] = a;
+    return 0;
+  }
+  return -1;
+}
+
 /* ---- libproc ---- */
 
 int proc_pidinfo(int pid, int flavor, uint64_t arg, void *buffer, int size) {

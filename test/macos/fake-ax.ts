@@ -58,6 +58,8 @@ export interface FakeAx {
   reusePid(pid: number, startSec: number): void;
   failObservers(on: boolean): void;
   observerCount(): number;
+  /** Brings an app's windows in front of the others (the system-wide hit test finds them first). */
+  raise(pid: number): void;
 }
 
 /** Throws unless every reference a driver was given or made was released exactly once (no leak, no over-release). */
@@ -87,6 +89,7 @@ export function fakeAx(lib: string): FakeAx {
     reusePid: l.func('int fake_reuse_pid(int pid, long start)'),
     failObservers: l.func('void fake_fail_observers(int fail)'),
     observerCount: l.func('int fake_observer_count()'),
+    raise: l.func('int fake_raise(int pid)'),
   };
   const text = (buf: Uint8Array): string => Buffer.from(buf).toString('utf8').replace(/\0[\s\S]*$/, '');
   return {
@@ -105,5 +108,6 @@ export function fakeAx(lib: string): FakeAx {
     reusePid: (pid, start) => { f.reusePid(pid, start); },
     failObservers: (on) => f.failObservers(on ? 1 : 0),
     observerCount: () => f.observerCount() as number,
+    raise: (pid) => { if (f.raise(pid) !== 0) throw new Error(`no fake app ${pid}`); },
   };
 }

@@ -10,7 +10,7 @@
 import type { AppInfo, RawNode, WindowInfo } from '../../engine/node.js';
 import type { Role } from '../../engine/role.js';
 import { ComputerUseError } from '../../protocol/errors.js';
-import type { ActParams, ActResult, KeysParams, KeysResult, LaunchParams, LaunchResult, SettleParams, SettleResult } from '../../protocol/methods.js';
+import type { ActParams, ActResult, KeysParams, KeysResult, LaunchParams, LaunchResult, PointerParams, PointerResult, SettleParams, SettleResult } from '../../protocol/methods.js';
 import { AX_ERROR, ACCESSIBILITY_FIX, arrayItems, axError, CfScope, readValue, responsibleApp, withScope } from './cf.js';
 import { EventHub } from './events.js';
 import { bindMacApi, librariesFrom, type CFRef, type MacApi, type MacLibraries } from './ffi.js';
@@ -18,6 +18,7 @@ import { HandleTable, type HandleEntry, type HandleTableOptions } from './handle
 import { chordEvents, textEvents, type MacKeyEvent } from './keys.js';
 import { batchNames, copyAttribute, readElement, type ElementRead } from './read.js';
 import { axOps, axRole, axStates, axText, isSecure, type AxFacts } from './roles.js';
+import { centre, pointerEvents, postPointer, requireShows, type PointerEvent } from './pointer.js';
 import { launchArgv, refuseLaunch, systemSpawner, type Spawner } from './launch.js';
 import { procIdentity, type ProcIdentity } from './proc.js';
 import { identify, identityFields, resolveApp, resolveLaunch, SignatureCache, type ResolveOptions } from './resolve.js';
@@ -41,6 +42,8 @@ export interface MacDriverOptions {
 
 /** kCGWindowListOptionOnScreenOnly | kCGWindowListExcludeDesktopElements. */
 const WINDOW_LIST_OPTIONS = 1 | 16;
+/** Scroll-bar steps (or wheel lines) of one scroll op. */
+const SCROLL_STEPS = 3;
 /** Longest text read from one attribute. */
 const MAX_TEXT = 100_000;
 
@@ -392,9 +395,24 @@ export class MacDriver {
       if (err !== AX_ERROR.success) throw axError(err, `setting ${attr}`);
       return { method: 'pattern', text: `AXUIElementSetAttributeValue ${attr}${shown}` };
     };
+    // The last resort: pointer events at the element's centre, posted to its process (pointer.ts).
+    const pointer = (events: (at: { x: number; y: number }) => PointerEvent[], what: string): { method: 'synthetic'; text: string } => {
+      if (!f.bounds) throw new ComputerUseError('unsupported', `the element offers no AX action for ${p.op} and has no frame to point at; nothing was sent`);
+      const at = centre(f.bounds);
+      const w = this.handles.get(e.window ?? '');
+      if (!w) throw new ComputerUseError('stale_ref', 'the element\'s window handle expired; observe again. Nothing was sent.');
+      requireShows(s, e.pid, w.ref, at.x, at.y);
+      return { method: 'synthetic', text: `CGEventPostToPid ${postPointer(api, e.pid, events(at))} ${what} events` };
+    };
     const text = p.value ?? '';
     switch (p.op) {
-      case 'click': return f.actions.includes('AXPress') ? perform('AXPress') : set('AXSelected', s.boolean(true), '');
+      case 'click':
+        if (f.actions.includes('AXPress')) return perform('AXPress');
+        if (f.settable.has('AXSelected')) return set('AXSelected', s.boolean(true), '');
+        return pointer((at) => pointerEvents({ action: 'click', ...at }), 'click');
+      case 'double_click':
+        if (f.actions.includes('AXOpen')) return perform('AXOpen');
+        return pointer((at) => pointerEvents({ action: 'double_click', ...at }), 'double-click');
       case 'toggle': return perform('AXPress');
       case 'right_click': return perform('AXShowMenu');
       case 'focus': return set('AXFocused', s.boolean(true), '');
@@ -415,12 +433,59 @@ export class MacDriver {
         if (f.settable.has('AXDisclosing')) return set('AXDisclosing', s.boolean(p.op === 'expand'), '');
         if (p.op === 'expand') return perform(f.actions.includes('AXShowMenu') ? 'AXShowMenu' : 'AXPress');
         return perform('AXCancel');
-      case 'scroll':
+      case 'scroll': {
         if (p.value === undefined || p.value === 'into_view') return perform('AXScrollToVisible');
-        throw new ComputerUseError('unsupported', 'scrolling by direction is not in the macOS driver yet; use scroll into_view or keys (PageDown); nothing was sent');
+        const direction = p.value;
+        if (direction !== 'up' && direction !== 'down' && direction !== 'left' && direction !== 'right') {
+          throw new ComputerUseError('unsupported', `scroll ${JSON.stringify(direction.slice(0, 40))} is not in the macOS driver: give up, down, left, right or into_view; nothing was sent`);
+        }
+        const bar = scrollBarOf(api, s, e.ref, direction === 'up' || direction === 'down' ? 'vertical' : 'horizontal');
+        const step = direction === 'down' || direction === 'right' ? 'AXIncrement' : 'AXDecrement';
+        if (bar?.actions.includes(step)) {
+          for (let i = 0; i < SCROLL_STEPS; i++) {
+            const err = api.AXUIElementPerformAction(bar.ref, s.string(step));
+            if (err !== AX_ERROR.success) throw axError(err, `${step} on the scroll bar`);
+          }
+          return { method: 'pattern', text: `AXUIElementPerformAction ${step} ×${SCROLL_STEPS} on the ${bar.orientation} scroll bar` };
+        }
+        return pointer((at) => pointerEvents({ action: 'scroll', ...at, direction, amount: SCROLL_STEPS }), 'scroll-wheel');
+      }
+      case 'drag_to': {
+        // AX has no drag: the pointer, from this element's centre to the target's, both in the same window.
+        const target = this.nodeEntry(text);
+        if (target.window !== e.window) throw new ComputerUseError('invalid_params', 'drag_to needs a target in the same window; nothing was sent');
+        const to = this.read(s, target.ref, false).facts.bounds;
+        if (!to) throw new ComputerUseError('unsupported', 'the drag target has no frame; nothing was sent');
+        const end = centre(to);
+        const w = this.handles.get(e.window ?? '');
+        if (w) requireShows(s, e.pid, w.ref, end.x, end.y);
+        return pointer((at) => pointerEvents({ action: 'drag', ...at, to: [end.x, end.y] }), 'drag');
+      }
       default:
         throw new ComputerUseError('unsupported', `${p.op} is not supported by the macOS driver yet; nothing was sent`);
     }
+  }
+
+  // ---- pointer ----
+
+  /**
+   * `input.pointer`: events posted to the window's process at screen points that must show that window (and,
+   * with expectBounds, the window must not have moved), else window_changed and nothing is sent.
+   */
+  pointer(p: PointerParams, signal?: AbortSignal): PointerResult {
+    this.requireTrust();
+    const w = this.windowEntry(p.window);
+    return withScope(this.api, (s) => {
+      const bounds = this.read(s, w.ref, false).facts.bounds;
+      if (p.expectBounds && (!bounds || bounds.some((v, i) => Math.round(v) !== Math.round(p.expectBounds![i] ?? NaN)))) {
+        throw new ComputerUseError('window_changed', 'the window moved or was resized since it was observed; observe again. Nothing was sent.');
+      }
+      const events = pointerEvents(p);
+      requireShows(s, w.pid, w.ref, p.x, p.y);
+      if (p.to) requireShows(s, w.pid, w.ref, p.to[0], p.to[1]);
+      this.markInput(w.pid);
+      return { method: 'synthetic', detail: `CGEventPostToPid ${postPointer(this.api, w.pid, events, signal)} ${p.action} events` };
+    });
   }
 
   // ---- keys ----
@@ -520,4 +585,33 @@ export class MacDriver {
   private signature(windowId: string): string {
     try { return JSON.stringify(this.snapshot({ window: windowId, maxNodes: 2000 }).root); } catch (e) { return e instanceof Error ? e.message : 'gone'; }
   }
+}
+
+/**
+ * The scroll bar that moves an element: among the children of the element, or of its nearest AXScrollArea
+ * ancestor, the AXScrollBar of that orientation (AXOrientation, else its shape). Borrowed into the scope.
+ */
+function scrollBarOf(api: MacApi, s: CfScope, el: CFRef, orientation: 'vertical' | 'horizontal'): { ref: CFRef; actions: string[]; orientation: string } | undefined {
+  let cur: CFRef | undefined = el;
+  for (let depth = 0; cur && depth < 32; depth++) {
+    const role = copyAttribute(api, s, cur, 'AXRole');
+    if (role === 'AXScrollArea' || depth === 0) {
+      const kids = copyAttribute(api, s, cur, 'AXChildren');
+      for (const k of kids && typeof kids === 'object' && 'kind' in kids && kids.kind === 'array' ? kids.items : []) {
+        if (copyAttribute(api, s, k, 'AXRole') !== 'AXScrollBar') continue;
+        const o = copyAttribute(api, s, k, 'AXOrientation');
+        const size = copyAttribute(api, s, k, 'AXSize');
+        const tall = size && typeof size === 'object' && 'kind' in size && size.kind === 'size' ? size.h > size.w : undefined;
+        const vertical = o === 'AXVerticalOrientation' || (o === undefined && tall === true);
+        if (vertical !== (orientation === 'vertical')) continue;
+        const names: [CFRef] = [null];
+        const actions = api.AXUIElementCopyActionNames(k, names) === AX_ERROR.success ? arrayItems(api, s.own(names[0])).map((n) => readValue(api, n)).filter((n): n is string => typeof n === 'string') : [];
+        return { ref: k, actions, orientation };
+      }
+      if (role === 'AXScrollArea') return undefined;
+    }
+    const parent = copyAttribute(api, s, cur, 'AXParent');
+    cur = parent && typeof parent === 'object' && 'kind' in parent && parent.kind === 'element' ? parent.ref : undefined;
+  }
+  return undefined;
 }

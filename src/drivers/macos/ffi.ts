@@ -140,6 +140,9 @@ export interface MacApi {
   CGEventSetFlags: Fn<[CFRef, bigint], void>;
   CGEventKeyboardSetUnicodeString: Fn<[CFRef, number, Uint16Array], void>;
   CGEventPostToPid: Fn<[number, CFRef], void>;
+  CGEventCreateMouseEvent: Fn<[CFRef, number, { x: number; y: number }, number], CFRef>;
+  CGEventCreateScrollWheelEvent2: Fn<[CFRef, number, number, number, number, number], CFRef>;
+  CGEventSetIntegerValueField: Fn<[CFRef, number, bigint], void>;
   CGWindowListCopyWindowInfo: Fn<[number, number], CFRef>;
   // libproc
   proc_pidinfo: Fn<[number, number, bigint, Uint8Array, number], number>;
@@ -246,6 +249,10 @@ export function bindMacApi(libs: MacLibraries = librariesFrom()): MacApi {
     CGEventSetFlags: ax.func('void CGEventSetFlags(CFTypeRef ev, uint64_t flags)'),
     CGEventKeyboardSetUnicodeString: ax.func('void CGEventKeyboardSetUnicodeString(CFTypeRef ev, long n, const uint16_t *chars)'),
     CGEventPostToPid: ax.func('void CGEventPostToPid(int32_t pid, CFTypeRef ev)'),
+    CGEventCreateMouseEvent: ax.func('CFTypeRef CGEventCreateMouseEvent(CFTypeRef source, uint32_t type, CGPoint pos, uint32_t button)'),
+    // The non-variadic form (macOS 10.13+): koffi then needs no per-call argument types.
+    CGEventCreateScrollWheelEvent2: ax.func('CFTypeRef CGEventCreateScrollWheelEvent2(CFTypeRef source, uint32_t units, uint32_t wheelCount, int32_t wheel1, int32_t wheel2, int32_t wheel3)'),
+    CGEventSetIntegerValueField: ax.func('void CGEventSetIntegerValueField(CFTypeRef ev, uint32_t field, int64_t value)'),
     CGWindowListCopyWindowInfo: ax.func('CFTypeRef CGWindowListCopyWindowInfo(uint32_t option, uint32_t relativeTo)'),
     proc_pidinfo: proc.func('int proc_pidinfo(int pid, int flavor, uint64_t arg, _Out_ uint8_t *buffer, int size)'),
     proc_pidpath: proc.func('int proc_pidpath(int pid, _Out_ uint8_t *buffer, uint32_t size)'),
@@ -261,6 +268,7 @@ function sharedTypes(koffi: typeof Koffi): NonNullable<typeof typeCache> {
   // void *: a reference read from a symbol, a callback or a return value passes anywhere a CF reference goes.
   koffi.alias('CFTypeRef', 'void *');
   koffi.struct('CFRange', { location: 'long', length: 'long' });
+  koffi.struct('CGPoint', { x: 'double', y: 'double' });
   const observerCallback = koffi.proto('void AXObserverCallback(CFTypeRef observer, CFTypeRef element, CFTypeRef notification, void *refcon)');
   // CFArrayCallBacks / CFDictionary*CallBacks: their address is all a caller passes.
   const callbacks = koffi.array('uint8_t', 40);

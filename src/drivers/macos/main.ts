@@ -20,7 +20,7 @@ export const MACOS_DRIVER_VERSION = '0.1.0';
 export function macHello(driver: MacDriver, handlers: Handlers): HelloResult {
   const trusted = driver.trusted();
   return {
-    ...handshake(handlers), platform: 'macos', version: MACOS_DRIVER_VERSION, capabilities: ['events', 'keys', 'background_input'],
+    ...handshake(handlers), platform: 'macos', version: MACOS_DRIVER_VERSION, capabilities: ['events', 'keys', 'pointer', 'background_input'],
     permissions: { accessibility: trusted },
     facts: {
       responsible_process: responsibleApp(),
@@ -56,6 +56,7 @@ export function macHandlers(driver: MacDriver): Handlers {
     'node.act': (p, ctx) => driver.act(p, ctx.signal),
     'ui.settle': (p, ctx) => driver.settle(p, ctx.signal),
     'events.subscribe': () => ({ ok: true }),
+    'input.pointer': (p, ctx) => driver.pointer(p, ctx.signal),
     'input.keys': (p, ctx) => {
       if ((p.text === undefined) === (p.chords === undefined)) throw new ComputerUseError('invalid_params', 'give exactly one of chords and text; nothing was sent');
       return driver.keys(p, ctx.signal);

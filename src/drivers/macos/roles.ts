@@ -131,7 +131,8 @@ export function axOps(f: AxFacts, role: Role): Op[] {
   if (f.settable.has('AXDisclosing') || f.role === 'AXPopUpButton' || f.role === 'AXComboBox' || f.role === 'AXMenuButton' || f.role === 'AXMenuBarItem') {
     if (f.settable.has('AXDisclosing') || has('AXShowMenu') || has('AXPress')) ops.push('expand', 'collapse');
   }
-  if (has('AXScrollToVisible')) ops.push('scroll');
+  if (has('AXScrollToVisible') || f.role === 'AXScrollArea') ops.push('scroll');
+  if (has('AXOpen')) ops.push('double_click');
   if (has('AXIncrement') && !ops.includes('set_value')) ops.push('set_value');
   return [...new Set(ops)];
 }
