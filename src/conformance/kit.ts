@@ -15,6 +15,7 @@ import {
   cancelRule, eofRule, helloRule, malformedLinesRule, nonBmpRule, outOfOrderRule, oversizeLineRule, schemaRule,
   strictParamsRule, unknownMethodRule, type KitContext,
 } from './wire.js';
+import { identityRule } from './identity.js';
 
 /** Options of one kit run. */
 export interface ConformanceOptions {
@@ -28,7 +29,7 @@ export interface ConformanceOptions {
   env?: Record<string, string>;
 }
 
-const WIRE_RULES = [strictParamsRule, unknownMethodRule, malformedLinesRule, cancelRule, outOfOrderRule, nonBmpRule, oversizeLineRule];
+const WIRE_RULES = [strictParamsRule, unknownMethodRule, malformedLinesRule, cancelRule, outOfOrderRule, nonBmpRule, oversizeLineRule, identityRule];
 
 /** Runs the kit against one driver. */
 export async function runConformance(opts: ConformanceOptions): Promise<ConformanceReport> {

@@ -131,6 +131,16 @@ export function protocolMarkdown(): string {
     'version adds methods or optional fields only. Methods marked optional below may be left out; the others are the ' +
     'core every driver implements. `hello` is also the heartbeat of remote links (a driver answers it at any time).');
 
+  h(2, 'Identity');
+  p('The three identity methods are optional: `process.identify` (what the platform proves about a process), ' +
+    '`apps.resolveLaunch` (what a launch would run) and `apps.terminate` (end a process while its start token matches). A ' +
+    'driver lists only those it implements; the conformance kit (rule `wire.identity`) passes a driver that lists none and ' +
+    'holds one that lists them to a process and a command that do not exist: identify answers `gone: true`, terminate ' +
+    '`ended: false`, resolve a resolution or `app_not_found`. Without them the host proves less, never more: without ' +
+    '`process.identify` nothing proves what an app is, so no allow entry matches it and each act asks (or is refused where ' +
+    'no one can be asked); without `apps.resolveLaunch` a launch is judged by its command words alone; without ' +
+    '`apps.terminate` a started program the policy then denies is left running, and the model is told.');
+
   h(2, 'Handles');
   p('Handles (`id` of a node, `window`, `container`, `scope`) are opaque strings of at most ' +
     `${LIMITS.id} characters, made by the driver and only compared or passed back by the host. A handle names one element ` +

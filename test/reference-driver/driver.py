@@ -8,7 +8,11 @@ spec is enough to pass the conformance kit's wire layer and the read part of its
 
 Framing: JSON-RPC 2.0, one JSON object per line on stdin/stdout, lines over 16 MiB dropped. Params are checked
 against the schema's params of each method (unknown fields refused); requests run on their own threads, so a
-long ui.settle does not hold up others and `$/cancel {id}` ends it. End of stdin ends the process."""
+long ui.settle does not hold up others and `$/cancel {id}` ends it. End of stdin ends the process.
+
+Its hello lists exactly the methods of its table below. It implements none of the optional identity methods
+(process.identify, apps.resolveLaunch, apps.terminate: docs/protocol.md, "Identity"), so it lists none of them, and
+the kit's wire.identity rule passes it with a note of what the host does without them."""
 import json
 import os
 import re

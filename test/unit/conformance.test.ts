@@ -56,7 +56,7 @@ test('the fake driver passes every rule, the GTK harness included, and says whic
 });
 
 test('a broken driver fails the kit under the rule that names each defect, with what was expected and what came', { timeout: 120_000 }, async () => {
-  const [version, schema, cancel, nonbmp] = await Promise.all(['version', 'schema', 'cancel', 'nonbmp'].map((d) => runConformance({ driver: broken(d) })));
+  const [version, schema, cancel, nonbmp, identity] = await Promise.all(['version', 'schema', 'cancel', 'nonbmp', 'identity'].map((d) => runConformance({ driver: broken(d) })));
   const line = (r: ConformanceReport, rule: string): string => formatReport(r).split('\n').find((l) => l.startsWith(`FAIL ${rule}:`)) ?? formatReport(r);
   assert.deepEqual(failed(version!), ['wire.hello']);
   assert.match(line(version!, 'wire.hello'), /expected protocolVersion with major version 1, got "2\.0\.0"/);
@@ -68,7 +68,9 @@ test('a broken driver fails the kit under the rule that names each defect, with 
   assert.match(line(nonbmp!, 'wire.non-bmp'), /expected a result echoing the id, got no answer: the driver exited/);
   // The crash did not hide the rules after it: the kit started the driver again.
   assert.equal(verdict(nonbmp!, 'wire.oversize-line'), 'PASS');
-  for (const r of [version!, schema!, cancel!, nonbmp!]) assert.match(formatReport(r), /\d+ passed, [1-9]\d* failed, .*: the driver does not conform\.$/);
+  assert.deepEqual(failed(identity!), ['wire.identity']);
+  assert.match(line(identity!, 'wire.identity'), /apps\.terminate of pid 2147483647 \(no such process\): expected ended: false, got result/);
+  for (const r of [version!, schema!, cancel!, nonbmp!, identity!]) assert.match(formatReport(r), /\d+ passed, [1-9]\d* failed, .*: the driver does not conform\.$/);
 });
 
 test('a transcript recorded from the Linux driver on the GTK harness replays as a golden test', { timeout: 120_000 }, async () => {
@@ -108,5 +110,8 @@ test('the Python reference driver, written from the schema alone, passes the wir
   }
   // It serves a recording: every act is a SKIP that names the method it lacks, never a FAIL.
   assert.match(text, /^SKIP semantic\.gtk\.hello\.click: the driver does not list node\.act$/m);
+  // The identity methods are optional: it lists none, passes, and the kit says what the host does without them.
+  assert.equal(verdict(report, 'wire.identity'), 'PASS', text);
+  assert.match(text, /^PASS wire\.identity: optional, not listed: process\.identify \(without it nothing proves what an app is.*apps\.resolveLaunch .*apps\.terminate /m);
   assert.match(text, /^PASS wire\.cancel: the cancelled ui\.settle was answered: error -32000 \(timeout\)/m);
 });
