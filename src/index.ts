@@ -228,13 +228,23 @@ export function settingsAppControls(settingsPath: string = defaultSettingsPath()
   };
 }
 
+/**
+ * The built-in driver of this machine's own desktop, and whether that desktop is the one to drive (no sandbox:
+ * Xvfb is Linux's). Node names the platforms darwin and win32; every other one is driven through AT-SPI.
+ */
+export function nativeDesktop(nodePlatform: string): { platform: 'linux' | 'windows' | 'macos'; ownDesktop: boolean } {
+  if (nodePlatform === 'win32') return { platform: 'windows', ownDesktop: true };
+  if (nodePlatform === 'darwin') return { platform: 'macos', ownDesktop: true };
+  return { platform: 'linux', ownDesktop: false };
+}
+
 /** Creates a computer on the chosen desktop. */
 export async function createComputer(options: ComputerOptions = {}): Promise<Computer> {
   const mode = options.desktop ?? 'auto';
-  // Windows has no sandbox desktop (Xvfb is Linux's): its own desktop is driven, by the Windows driver.
-  const windows = process.platform === 'win32';
+  // Windows and macOS have no sandbox desktop (Xvfb is Linux's): their own desktop is driven, by their driver.
+  const native = nativeDesktop(process.platform);
   let desktop: Computer['desktop'];
-  if (mode === 'current' || (windows && mode === 'auto')) {
+  if (mode === 'current' || (native.ownDesktop && mode === 'auto')) {
     desktop = { kind: 'real', env: {}, started: false };
   } else if (mode === 'sandbox') {
     const { startSandbox, sandboxEnv } = await import('./sandbox/sandbox.js');
@@ -245,7 +255,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
     desktop = { kind: found.info ? 'sandbox' : 'real', env: found.env, started: found.started, ...(found.info ? { sandbox: found.info } : {}) };
   }
   const statePath = typeof options.statePath === 'function' ? options.statePath(desktop) : options.statePath;
-  const device = new Device({ platform: windows ? 'windows' : 'linux', env: desktop.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+  const device = new Device({ platform: native.platform, env: desktop.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.driver === 'cdp' ? { driver: cdpDriver(options.cdpEndpoint ?? 'http://127.0.0.1:9222') } : {}),
     ...(options.connect ? { connect: options.connect } : {}) });
   const { gate, controls, settings, decider, policyFor } = buildPolicy(withKeptPolicy(options, options.desktopPolicy?.(desktop)));
