@@ -26,6 +26,13 @@ export interface ActBench {
   restP50?: number;
   tokensP50?: number;
   tokensMax?: number;
+  /**
+   * Median driver round trips (requests) the op waits for; a click should need 3 (act, settle, snapshot). The
+   * visible agent's ui.highlight calls are not counted: they are sent without waiting (session/activity.ts).
+   */
+  roundTripsP50?: number;
+  /** The requests of one run, in order (`apps.list node.act ui.settle …`, ui.highlight included), to see which ones an op pays for. */
+  roundTripMethods?: string;
   sample?: string;
   failures: number;
   /** A post-condition read directly from the bus. */
@@ -34,6 +41,9 @@ export interface ActBench {
 }
 
 type Apply = ActBench['targetsApply'];
+
+/** The one driver call an act sends without waiting for it (the visible agent's frame and status). */
+const NOT_AWAITED = 'ui.highlight';
 
 async function callTool(session: Session, name: string, params: unknown): Promise<ToolResult> {
   const tool = toolByName(name);
@@ -48,6 +58,8 @@ class ActSamples {
   private readonly dispatch: number[] = [];
   private readonly rest: number[] = [];
   private readonly toks: number[] = [];
+  private readonly trips: number[] = [];
+  private methods = '';
   private sample = '';
   private failures = 0;
 
@@ -64,13 +76,15 @@ class ActSamples {
     this.dispatch.push(d);
     this.rest.push(t.ms - s - d);
     this.toks.push(textTokens(t.value.text));
-    if (i === WARMUP) this.sample = t.value.text;
+    this.trips.push(t.calls.filter((c) => c.method !== NOT_AWAITED).length);
+    if (i === WARMUP) { this.sample = t.value.text; this.methods = t.calls.map((c) => c.method).join(' '); }
   }
 
   row(app: string, name: string, target: string, apply: Apply): ActBench {
     const out: ActBench = {
       app, name, target, latency: summarize(this.lat), settleP50: r1(median(this.settle)), dispatchP50: r1(median(this.dispatch)),
       restP50: r1(median(this.rest)), tokensP50: median(this.toks), tokensMax: Math.max(...this.toks), sample: this.sample,
+      roundTripsP50: median(this.trips), roundTripMethods: this.methods,
       failures: this.failures, targetsApply: apply,
     };
     if (this.failures) out.error = `${this.failures} failed: ${this.lastError.text.slice(0, 140)}`;

@@ -54,15 +54,15 @@ export function printReport(r: Report): void {
   ));
   console.log(`\n== Act + settle (${r.host.runs} runs after ${r.host.warmup} warm-ups; ms; tokens = o200k of the tool result) ==`);
   console.log(table(
-    ['app', 'action', 'target', 'p50', 'p95', 'settle p50', 'dispatch p50', 'rest p50', 'tokens p50', 'max', `p50≤${TARGETS.actSettleP50Ms}`, `tok≤${TARGETS.actResultTokens}`, 'error'],
-    r.acts.map((a) => [a.app, a.name, a.target, a.latency?.p50, a.latency?.p95, a.settleP50, a.dispatchP50, a.restP50, a.tokensP50, a.tokensMax,
+    ['app', 'action', 'target', 'p50', 'p95', 'settle p50', 'dispatch p50', 'rest p50', 'round trips', 'tokens p50', 'max', `p50≤${TARGETS.actSettleP50Ms}`, `tok≤${TARGETS.actResultTokens}`, 'error'],
+    r.acts.map((a) => [a.app, a.name, a.target, a.latency?.p50, a.latency?.p95, a.settleP50, a.dispatchP50, a.restP50, a.roundTripsP50, a.tokensP50, a.tokensMax,
       a.targetsApply.latency && a.latency ? verdict(a.latency.p50 <= TARGETS.actSettleP50Ms) : 'n/a',
       a.targetsApply.tokens && a.tokensP50 !== undefined ? verdict(a.tokensP50 <= TARGETS.actResultTokens) : 'n/a', a.error]),
   ));
   const samples = r.acts.filter((a) => a.sample);
   if (samples.length) {
     console.log('\n== Sample act results ==');
-    for (const a of samples) console.log(`-- ${a.app} / ${a.name}:\n${a.sample}${a.check ? `\n   [check] ${a.check}` : ''}`);
+    for (const a of samples) console.log(`-- ${a.app} / ${a.name}:\n${a.sample}${a.check ? `\n   [check] ${a.check}` : ''}${a.roundTripMethods ? `\n   [round trips] ${a.roundTripMethods}` : ''}`);
   }
   if (r.errors.length) console.log(`\nerrors:\n${r.errors.map((e) => `  ${e}`).join('\n')}`);
 }
