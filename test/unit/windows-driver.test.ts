@@ -126,3 +126,30 @@ test('launch: the program found in System32, the command line built from argv, t
   assert.equal(r.window?.title, 'Untitled - Notepad');
   await assert.rejects(driver.launch({ command: '.\\notepad.exe' }), (e: unknown) => isComputerUseError(e, 'invalid_params'), 'a relative path is refused before the helper is asked');
 });
+
+test('pointer: only inside the window as it is now and as the caller saw it; the helper gets the proven process', { timeout: 60_000 }, async () => {
+  const rec = variant('pointer.json', [
+    { op: 'focus', result: { foreground: true } },
+    { op: 'pointer', match: { hwnd: '264462', pid: 4812, startTime: 1764637200123, action: 'click', x: 100, y: 120 }, result: { detail: 'SendInput click at 100,120' } },
+  ]);
+  const d = driverOn(rec);
+  assert.deepEqual(await d.pointer({ window: 'hwnd:264462', action: 'click', x: 100, y: 120 }), { method: 'synthetic', detail: 'SendInput click at 100,120' });
+  await assert.rejects(d.pointer({ window: 'hwnd:264462', action: 'click', x: 900, y: 120 }), (e: unknown) => isComputerUseError(e, 'window_changed'), 'outside the window');
+  await assert.rejects(d.pointer({ window: 'hwnd:264462', action: 'drag', x: 10, y: 10, to: [10, 700] }), (e: unknown) => isComputerUseError(e, 'window_changed'), 'a drag that ends outside');
+  await assert.rejects(d.pointer({ window: 'hwnd:264462', action: 'click', x: 100, y: 120, expectBounds: [5, 0, 800, 600] }), (e: unknown) => isComputerUseError(e, 'window_changed'), 'the window moved');
+  const back = variant('pointer-back.json', [{ op: 'focus', result: { foreground: false } }]);
+  await assert.rejects(driverOn(back).pointer({ window: 'hwnd:264462', action: 'click', x: 100, y: 120 }), (e: unknown) => isComputerUseError(e, 'window_not_focused'));
+});
+
+test('clipboard: text with its proven owner; a secret or an unproven owner\'s text never passes, even when a helper sends it', { timeout: 60_000 }, async () => {
+  const plain = variant('clip.json', [{ op: 'clipboard', match: { action: 'read' }, result: { text: '世界 \u2028 line', owner: { pid: 4812, startTime: 1764637200123 } } }]);
+  assert.deepEqual(await driverOn(plain).clipboard({ action: 'read' }), { method: 'win32 clipboard', text: '世界 \u2028 line', owner: { pid: 4812, startToken: '1764637200123' } });
+  const secret = variant('clip-secret.json', [{ op: 'clipboard', match: { action: 'read' }, result: { text: 'hunter2', owner: { pid: 77, startTime: 5, secret: true } } }]);
+  const s = await driverOn(secret).clipboard({ action: 'read' });
+  assert.equal(s.text, undefined);
+  assert.equal(s.owner?.secret, true);
+  const unproven = variant('clip-unproven.json', [{ op: 'clipboard', match: { action: 'read' }, result: { text: 'hunter2', owner: { unproven: true } } }]);
+  assert.equal((await driverOn(unproven).clipboard({ action: 'read' })).text, undefined);
+  const write = variant('clip-write.json', [{ op: 'clipboard', match: { action: 'write', text: 'a\u0000b "c"' }, result: { ok: true } }]);
+  assert.deepEqual(await driverOn(write).clipboard({ action: 'write', text: 'a\u0000b "c"' }), { method: 'win32 clipboard' });
+});

@@ -7,10 +7,11 @@
 import type { RawNode, WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type {
-  ActParams, ActResult, KeysParams, KeysResult, LaunchParams, LaunchResult, SettleParams, SettleResult, SnapshotParams, SnapshotResult,
+  ActParams, ActResult, ClipboardParams, ClipboardResult, KeysParams, PointerParams, PointerResult, KeysResult, LaunchParams, LaunchResult, SettleParams, SettleResult, SnapshotParams, SnapshotResult,
   TextReadParams, TextReadResult,
 } from '../../protocol/methods.js';
 import type { HelperClient } from './helper-client.js';
+import { inside, sameRect } from '../../fallback/geometry.js';
 import { commandLine, environmentBlock, resolveProgram } from './cmdline.js';
 import { helperChord } from './keys.js';
 import { MEDIUM_INTEGRITY, parseNodeId, parseWindowId, toApps, toRawNode, toWindowInfo, type UiaWindow } from './nodes.js';
@@ -211,6 +212,45 @@ export class WindowsDriver {
         await this.nextEvent(Math.max(1, until - now), signal);
       }
     } finally { off(); }
+  }
+
+  /**
+   * Pointer input at screen pixels: only inside the window's current bounds (and the bounds the caller saw, when
+   * given), and the helper sends only where the point shows the window, with the window in front and its process
+   * proven (pid, start time) before each press.
+   */
+  async pointer(p: PointerParams, signal?: AbortSignal): Promise<PointerResult> {
+    const hwnd = parseWindowId(p.window);
+    if (!hwnd) throw notFound();
+    const w = await this.window(hwnd);
+    if (p.expectBounds && !sameRect(p.expectBounds, w.bounds)) throw new ComputerUseError('window_changed', 'the window moved or was resized since it was seen; look again. Nothing was sent.', { bounds: w.bounds ?? null });
+    const points: [number, number][] = [[p.x, p.y], ...(p.to ? [p.to] : [])];
+    if (!w.bounds || points.some(([x, y]) => !inside(w.bounds!, x, y))) throw new ComputerUseError('window_changed', 'that point is not inside the window; nothing was sent', w.bounds ? { bounds: w.bounds } : {});
+    const focus = await this.helper.request<{ foreground: boolean }>('focus', { hwnd }, signal ? { signal } : {});
+    if (!focus.foreground) throw new ComputerUseError('window_not_focused', 'Windows did not bring the window to the front; pointer input goes to the front window, so nothing was sent');
+    const r = await this.helper.request<{ detail: string }>('pointer', {
+      hwnd, pid: w.pid, ...(w.startToken !== undefined ? { startTime: Number(w.startToken) } : {}), action: p.action, x: p.x, y: p.y,
+      ...(p.to ? { to: p.to } : {}), ...(p.direction ? { direction: p.direction } : {}), ...(p.amount !== undefined ? { amount: p.amount } : {}),
+    }, { timeoutMs: 30_000, ...(signal ? { signal } : {}) });
+    return { method: 'synthetic', detail: String(r.detail).slice(0, 200) };
+  }
+
+  /** The clipboard's text, with its owner as Windows proves it; a secret or an unproven owner's copy is never read. */
+  async clipboard(p: ClipboardParams): Promise<ClipboardResult> {
+    if (p.action === 'write') {
+      await this.helper.request('clipboard', { action: 'write', text: p.text ?? '' });
+      return { method: 'win32 clipboard' };
+    }
+    const r = await this.helper.request<{ text?: unknown; owner?: { pid?: unknown; startTime?: unknown; secret?: unknown; unproven?: unknown } }>('clipboard', { action: 'read' });
+    const owner: NonNullable<ClipboardResult['owner']> = {};
+    if (typeof r.owner?.pid === 'number') owner.pid = r.owner.pid;
+    if (typeof r.owner?.startTime === 'number') owner.startToken = String(r.owner.startTime);
+    if (r.owner?.secret === true) owner.secret = true;
+    if (r.owner?.unproven === true) owner.unproven = true;
+    const res: ClipboardResult = { method: 'win32 clipboard', ...(r.owner ? { owner } : {}) };
+    // The helper withholds such text already; a helper that sent it anyway is not believed.
+    if (typeof r.text === 'string' && !owner.secret && !owner.unproven) res.text = r.text.slice(0, 1_000_000);
+    return res;
   }
 
   async textRead(p: TextReadParams): Promise<TextReadResult> {

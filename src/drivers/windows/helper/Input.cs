@@ -94,7 +94,7 @@ namespace ComputerUse.Windows
         }
 
         /// <summary>The foreground window must be the target's (same top-level window, pid, start time), else nothing is sent.</summary>
-        private static void RequireForeground(IntPtr hwnd, long pid, long startTime)
+        internal static void RequireForeground(IntPtr hwnd, long pid, long startTime)
         {
             IntPtr fg = Win32.GetAncestor(Win32.GetForegroundWindow(), Win32.GA_ROOT);
             uint fgPid = fg == IntPtr.Zero ? 0 : UiaBackend.PidOf(fg);

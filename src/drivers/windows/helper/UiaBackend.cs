@@ -41,6 +41,10 @@ namespace ComputerUse.Windows
 
         public UiaBackend()
         {
+            // Physical pixels everywhere, as UI Automation's rectangles are: per-monitor aware (v2, Windows 10
+            // 1703+), else system aware; without it GetWindowRect and SendInput would use scaled coordinates.
+            try { if (!Win32.SetProcessDpiAwarenessContext(new IntPtr(-4))) Win32.SetProcessDPIAware(); }
+            catch (EntryPointNotFoundException) { Win32.SetProcessDPIAware(); }
             try { uia = (IUIAutomation)new CUIAutomation(); }
             catch (Exception e)
             {
@@ -77,6 +81,8 @@ namespace ComputerUse.Windows
                 case "text": return Text(args);
                 case "focus": return Focus(args);
                 case "keys": return Input.Keys(args, this);
+                case "pointer": return Pointer.Send(args, this);
+                case "clipboard": return Clipboard.Handle(args);
                 case "launch": return Launch(args);
                 case "subscribe": return Subscribe(args);
                 default: throw new HelperException("unsupported", "the helper has no op " + op);

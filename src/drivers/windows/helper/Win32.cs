@@ -72,11 +72,14 @@ namespace ComputerUse.Windows
         public uint dwProcessId, dwThreadId;
     }
 
+    [StructLayout(LayoutKind.Sequential)]
+    public struct POINT { public int X, Y; }
+
     public delegate bool EnumWindowsProc(IntPtr hwnd, IntPtr lParam);
 
     public static class Win32
     {
-        public const uint INPUT_KEYBOARD = 1;
+        public const uint INPUT_MOUSE = 0, INPUT_KEYBOARD = 1;
         public const uint KEYEVENTF_EXTENDEDKEY = 0x1, KEYEVENTF_KEYUP = 0x2, KEYEVENTF_UNICODE = 0x4;
         public const uint WM_KEYDOWN = 0x100, WM_KEYUP = 0x101, WM_CHAR = 0x102, WM_SYSKEYDOWN = 0x104, WM_SYSKEYUP = 0x105;
         public const uint PROCESS_QUERY_LIMITED_INFORMATION = 0x1000;
@@ -117,6 +120,23 @@ namespace ComputerUse.Windows
         public static extern bool GetUserObjectInformationW(IntPtr obj, int index, StringBuilder info, int length, out int needed);
 
         [DllImport("kernel32.dll", SetLastError = true)] public static extern IntPtr OpenProcess(uint access, bool inherit, uint pid);
+        [DllImport("user32.dll")] public static extern IntPtr WindowFromPoint(POINT p);
+        [DllImport("user32.dll")] public static extern int GetSystemMetrics(int index);
+        [DllImport("user32.dll", SetLastError = true)] public static extern bool OpenClipboard(IntPtr owner);
+        [DllImport("user32.dll")] public static extern bool CloseClipboard();
+        [DllImport("user32.dll")] public static extern bool EmptyClipboard();
+        [DllImport("user32.dll")] public static extern IntPtr GetClipboardOwner();
+        [DllImport("user32.dll")] public static extern bool IsClipboardFormatAvailable(uint format);
+        [DllImport("user32.dll", CharSet = CharSet.Unicode)] public static extern uint RegisterClipboardFormatW(string name);
+        [DllImport("user32.dll")] public static extern IntPtr GetClipboardData(uint format);
+        [DllImport("user32.dll")] public static extern IntPtr SetClipboardData(uint format, IntPtr mem);
+        [DllImport("user32.dll")] public static extern bool SetProcessDpiAwarenessContext(IntPtr context);
+        [DllImport("user32.dll")] public static extern bool SetProcessDPIAware();
+        [DllImport("kernel32.dll")] public static extern IntPtr GlobalAlloc(uint flags, UIntPtr bytes);
+        [DllImport("kernel32.dll")] public static extern IntPtr GlobalLock(IntPtr mem);
+        [DllImport("kernel32.dll")] public static extern bool GlobalUnlock(IntPtr mem);
+        [DllImport("kernel32.dll")] public static extern UIntPtr GlobalSize(IntPtr mem);
+        [DllImport("kernel32.dll")] public static extern IntPtr GlobalFree(IntPtr mem);
         [DllImport("kernel32.dll")] public static extern bool CloseHandle(IntPtr handle);
         [DllImport("kernel32.dll", CharSet = CharSet.Unicode, SetLastError = true)]
         public static extern bool CreateProcessW(string application, StringBuilder commandLine, IntPtr processAttributes, IntPtr threadAttributes,
