@@ -223,8 +223,10 @@ export class Device {
       });
       try { return await Promise.race([pending, aborted]); } finally { if (onAbort) signal.removeEventListener('abort', onAbort); }
     } catch (e) {
-      if (e instanceof ComputerUseError && e.code === 'timeout' && !proc.peer.isClosed) {
-        // A driver stuck in one call cannot be trusted for the next: restart it.
+      if (e instanceof ComputerUseError && e.code === 'timeout' && e.details['unanswered'] === true && !proc.peer.isClosed) {
+        // A driver stuck in one call cannot be trusted for the next: restart it. A driver that answered `timeout`
+        // itself (an app busy in a modal dialog's own loop did not answer it in time) is not stuck: killing it
+        // turned geany's File › Save As click into driver_unavailable.
         proc.kill();
       }
       if (e instanceof ComputerUseError && e.code === 'driver_unavailable' && isActing(method)) {

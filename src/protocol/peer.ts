@@ -92,7 +92,7 @@ export class Peer {
         const p = this.pending.get(id);
         if (p) this.settle(id, p);
         this.remember(id);
-        reject(new ComputerUseError('timeout', `${method} did not answer within ${timeoutMs} ms.`, { method }));
+        reject(new ComputerUseError('timeout', `${method} did not answer within ${timeoutMs} ms.`, { method, unanswered: true }));
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       const cleanup = (): void => signal?.removeEventListener('abort', onAbort);

@@ -59,7 +59,8 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
   const before = session.last.get(window.id);
   if (before) fx.before = before;
   const still = after.get(window.id);
-  if (still) {
+  // A busy app is listed with no windows (the Linux driver cannot ask it for them): its windows did not close.
+  if (still || fx.busy) {
     if (raw && raw !== BUSY) {
       const { full } = session.snapshotOf(raw);
       fx.after = full;
@@ -91,7 +92,7 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
     if (inner.length > 0 && inner.every((h) => shown.has(h))) { fx.popups.push(raw.window); continue; }
     fx.newWindows.push({ window: raw.window, snapshot: session.snapshotOf(raw).full });
   }
-  for (const [id, w] of windowsBefore) if (!after.has(id) && id !== window.id && w.pid === window.pid) fx.closedWindows.push(w);
+  if (!fx.busy) for (const [id, w] of windowsBefore) if (!after.has(id) && id !== window.id && w.pid === window.pid) fx.closedWindows.push(w);
   return fx;
 }
 

@@ -51,6 +51,16 @@ async function two(extra: Partial<ComputerOptions> = {}, lab: Record<string, unk
     devices: [{ name: 'lab', connect: () => (remoteConn = remote.connect()), ...lab }], ...extra });
   return { c, local, remote, conn: () => remoteConn };
 }
+/** A driver served by `handlers` in memory, as a DriverConnection (kill closes both ends). */
+function inMemoryDriver(handlers: Handlers): DriverConnection {
+  const toDriver = new PassThrough();
+  const toHost = new PassThrough();
+  const server = new Peer(toDriver, toHost, handlers);
+  const client = new Peer(toHost, toDriver, {}, { timeoutMs: 5000 });
+  const close = (): void => { server.close('closed'); client.close('closed'); };
+  return { peer: client, stderrTail: () => '', kill: close, end: async () => close() };
+}
+
 const refOf = (text: string, pattern: RegExp): string => {
   const line = text.split('\n').find((l) => pattern.test(l));
   const m = line ? /\[((?:d\d+)?e\d+)\]/.exec(line) : null;
@@ -235,14 +245,7 @@ test('a stopped input call answers only once the driver ended it: no key arrives
       return { method: 'synthetic', focusedFirst: false, sent: typed };
     },
   };
-  const device = new Device({ connect: () => {
-    const toDriver = new PassThrough();
-    const toHost = new PassThrough();
-    const server = new Peer(toDriver, toHost, handlers);
-    const client = new Peer(toHost, toDriver, {}, { timeoutMs: 5000 });
-    const close = (): void => { server.close('closed'); client.close('closed'); };
-    return { peer: client, stderrTail: () => '', kill: close, end: async () => close() };
-  } });
+  const device = new Device({ connect: () => inMemoryDriver(handlers) });
   await device.hello();
   const stop = new AbortController();
   const call = device.call('input.keys', { window: 'w', text: 'x'.repeat(200) }, 5000, stop.signal);
@@ -253,5 +256,31 @@ test('a stopped input call answers only once the driver ended it: no key arrives
   await new Promise((r) => setTimeout(r, 150));
   assert.equal(typed, atAnswer, `${typed - atAnswer} keys arrived after the stop answered`);
   assert.ok(typed < 200, 'the driver did stop');
+  await device.close();
+});
+
+test('a driver that answers `timeout` itself is not restarted; one that does not answer in time is', async () => {
+  // geany's File › Save As: the app sat in its modal dialog's own loop, the Linux driver answered tree.snapshot
+  // with `timeout`, and the host killed the driver for it: the next call answered driver_unavailable.
+  let hang = false;
+  const handlers: Handlers = {
+    hello: () => ({ ...handshake(handlers), platform: 'fake', version: '0', capabilities: [], permissions: {} }),
+    'apps.list': async () => {
+      if (hang) await new Promise((r) => setTimeout(r, 400));
+      return { apps: [] };
+    },
+    'tree.snapshot': () => { throw new ComputerUseError('timeout', 'The app did not answer within 2000 ms (busy).'); },
+  };
+  let connects = 0;
+  const device = new Device({ connect: () => { connects++; return inMemoryDriver(handlers); } });
+  await device.hello();
+  await assert.rejects(device.call('tree.snapshot', { window: 'w' } as never, 5000), (e: unknown) => e instanceof ComputerUseError && e.code === 'timeout');
+  assert.deepEqual(await device.call('apps.list', {} as never, 5000), { apps: [] }, 'the same driver answers the next call');
+  assert.equal(connects, 1, 'the driver was not restarted');
+  hang = true;
+  await assert.rejects(device.call('apps.list', {} as never, 50), (e: unknown) => e instanceof ComputerUseError && e.code === 'timeout');
+  hang = false;
+  await device.call('apps.list', {} as never, 5000);
+  assert.equal(connects, 2, 'a driver that did not answer in time was restarted');
   await device.close();
 });

@@ -154,7 +154,7 @@ test('timeout rejects with code timeout; the peer keeps working and ignores the 
   const t0 = Date.now();
   await assert.rejects(client.request('hello', {}), errorWith('timeout', (e) => {
     assert.match(e.message, /hello did not answer within 60 ms/);
-    assert.deepEqual(e.details, { method: 'hello' });
+    assert.deepEqual(e.details, { method: 'hello', unanswered: true });
   }));
   assert.ok(Date.now() - t0 < 1000);
   release(HELLO);

@@ -109,3 +109,31 @@ test('an app busy after a dispatched click answers unknown with the new window, 
   assert.doesNotMatch(r.text, /^error/m);
   await session.close();
 });
+
+test('an app busy after a click is listed with no windows, as the Linux driver lists it: its window did not close', async () => {
+  // geany's File › Save As: the app ran its file chooser's loop, the window list showed it busy with no windows,
+  // and the receipt said "a window closed" and "window closed: [w1]" for the window still on screen.
+  class ListsBusy extends BusyFake {
+    override handlers(): Handlers {
+      const h = super.handlers();
+      const list = h['apps.list']!;
+      return { ...h, 'apps.list': async (p, ctx) => {
+        const r = await list(p, ctx) as { apps: { pid: number; windows: unknown[]; busy?: boolean }[] };
+        return this.busy ? { apps: r.apps.map((a) => ({ ...a, windows: [], busy: true })) } : r;
+      } } as Handlers;
+    }
+  }
+  const editor: FakeWindow = {
+    info: { id: 'w-g', title: 'untitled - Geany', app: 'geany', pid: 703, role: 'window', focused: true },
+    root: n(':1.10', 1, 'window', { name: 'untitled - Geany' }, [n(':1.10', 2, 'menuitem', { name: 'Save As...' })]),
+  };
+  const fake = new ListsBusy();
+  const { session, call } = setup([editor], fake);
+  const s = (await call('computer_observe', { app: 'geany' })).text;
+  fake.onAct = () => { fake.busy = true; };
+  const r = await call('computer_act', { actions: [{ ref: refOf(s, /menuitem "Save As\.\.\."/), op: 'click' }] });
+  assert.equal(r.isError, false, r.text);
+  assert.match(r.text, /then the app stopped answering \(busy\)/, r.text);
+  assert.doesNotMatch(r.text, /window closed|a window closed/, r.text);
+  await session.close();
+});
