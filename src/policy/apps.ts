@@ -5,7 +5,8 @@
  *
  * Names may deny, never allow (Invariant 10). Any of the executable's path, its file name, the name the app
  * gives itself, its X11 WM_CLASS or its window title (or a name a launch involves) can add a refusal, after
- * look-alike normalisation (confusables.ts). An allowance comes only from the proven executable. An
+ * look-alike normalisation (confusables.ts). An allowance comes only from the proven executable, or from an
+ * identifier a validated signature proves (appId kind `signed`: a macOS bundle id and its team). An
  * interpreter (python3, node, java, sh…) says nothing about the app it runs, so it is never allowed by its own
  * name nor by the name the app chooses: an interpreted app is allowed by an entry naming the interpreter and
  * the script, `"/usr/bin/python3 /path/app.py"` (or `"python3 /path/app.py"`), matched against the proven
@@ -73,6 +74,11 @@ export interface AppIdentity {
   cmdline?: string[];
   /** The process's working directory, to resolve a relative script path in `cmdline`. */
   cwd?: string;
+  /**
+   * The identifier and signer a validated signature proves (a macOS bundle id and team, appId kind `signed`):
+   * an allow entry may name the app by it. Set only from a driver's `signed` appId (signedIdOf).
+   */
+  signedId?: SignedId;
   /** Other names the action involves, e.g. the arguments of a launch (`env keepassxc`); they can only deny. */
   also?: string[];
   /**
@@ -80,6 +86,30 @@ export interface AppIdentity {
    * /proc/<pid>/exe). Such an app is never allowed by a list; it is asked about, or refused where nobody asks.
    */
   unproven?: string;
+}
+
+/** An identifier claimed by code whose signature by `signer` the OS validated ("com.apple.TextEdit", "apple"). */
+export interface SignedId { id: string; signer: string }
+
+/** Signing results that validate a signer (protocol `Signing`); any other one proves no identifier. */
+const VALIDATED_SIGNING = new Set(['apple', 'developer']);
+/** One identifier, one signer: no space, slash, control character or second "@" (a forged or garbled id proves nothing). */
+const SIGNED_APP_ID = /^([A-Za-z0-9][A-Za-z0-9._!-]{0,254})@([A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
+
+/**
+ * The identifier a driver's facts prove, platform-neutrally: only an appId the driver marks `signed`, of the
+ * form "<id>@<signer>", and, where the driver reports how the code is signed (macOS `signing`), only a
+ * validated signature. Anything else (a path, an ad-hoc or modified signature, a kind the policy does not
+ * know) proves no identifier and the app is judged by its executable path.
+ */
+export function signedIdOf(facts: { appId?: string; appIdKind?: string; signing?: string }): SignedId | undefined {
+  if (facts.appIdKind !== 'signed' || facts.appId === undefined) return undefined;
+  if (facts.signing !== undefined && !VALIDATED_SIGNING.has(facts.signing)) return undefined;
+  const m = SIGNED_APP_ID.exec(facts.appId);
+  if (!m?.[1] || !m[2]) return undefined;
+  // Apple's own code is signed by "apple" and only by it; a team id is never "apple".
+  if (facts.signing !== undefined && (facts.signing === 'apple') !== (m[2] === 'apple')) return undefined;
+  return { id: m[1], signer: m[2] };
 }
 
 /** Lower-case, no `.exe`, no surrounding space (allow entries for interpreted apps keep their inner space). */
@@ -234,6 +264,8 @@ export class AppRules {
 
   /** The name to use for the app in settings and messages: the executable's file name, or interpreter + script. */
   static keyOf(app: AppIdentity): string {
+    // A signed app by identifier and signer: a grant names the team that signed it, not any claimant of the id.
+    if (app.signedId && !(app.executable && isInterpreter(app.executable))) return normApp(`${app.signedId.id}@${app.signedId.signer}`);
     if (app.executable && !isInterpreter(app.executable)) return base(app.executable);
     if (app.executable) {
       // A packaged launcher script (LibreOffice's soffice run by dash): the name the user knows.
@@ -252,6 +284,7 @@ export class AppRules {
 /** Every name of an app that may add a refusal. */
 function denyNames(app: AppIdentity): string[] {
   const out = [app.name, ...packageNames(app.package)];
+  if (app.signedId) out.push(app.signedId.id);
   if (app.executable) out.push(app.executable);
   if (app.className) out.push(...app.className.split(/[\0,]/).filter(Boolean));
   const script = scriptOf(app);
@@ -272,6 +305,12 @@ function allowMatches(entry: string, app: AppIdentity): boolean {
   // One entry by the name a user knows: the installed package (or its source package) of a system-owned
   // program, e.g. "libreoffice" for its launcher script and soffice.bin (README "One app, one allow entry").
   if (app.executable && !entry.includes('/') && !entry.includes(' ') && packageNames(app.package).includes(entry)) return true;
+  // A validated signature's identifier: "com.apple.textedit" (any validated signer) or "com.apple.textedit@apple"
+  // (that signer only). An interpreter's signature says nothing about the script it runs (python3 is Apple's).
+  if (app.signedId && !(app.executable && isInterpreter(app.executable))) {
+    const { id, signer } = app.signedId;
+    if (entry === normApp(id) || entry === normApp(`${id}@${signer}`)) return true;
+  }
   if (app.executable) {
     if (!isInterpreter(app.executable)) return pathMatches(entry, app.executable);
     // "python3 /path/app.py": the interpreter and the script the proven command line runs.

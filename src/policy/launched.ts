@@ -5,7 +5,7 @@
  * the facts become an AppIdentity the rules decide on, one route for a local and a remote device.
  */
 import type { WindowInfo } from '../engine/node.js';
-import { isInterpreter, type AppIdentity, type LaunchFacts, type ProcessFacts } from './apps.js';
+import { isInterpreter, signedIdOf, type AppIdentity, type LaunchFacts, type ProcessFacts } from './apps.js';
 import type { PolicyGate } from './gate.js';
 
 const baseName = (p: string): string => p.split(/[\\/]/).pop() ?? p;
@@ -21,6 +21,8 @@ export function launchIdentity(argv: readonly string[], facts: LaunchFacts | und
   const app: AppIdentity = { name, also: [...facts.names, ...same], cmdline: [...facts.argv] };
   if (facts.executable) app.executable = facts.executable;
   if (facts.unproven) app.unproven = facts.unproven;
+  const signed = signedIdOf(facts);
+  if (signed) app.signedId = signed;
   // An interpreter is allowed by a package only when it runs that package's system-owned launcher script
   // (LibreOffice's soffice under dash), never by its own package (python3 running any script).
   const viaScript = facts.launchers?.some((l) => l.systemOwned && l.package === facts.package) === true;

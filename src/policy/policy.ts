@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { escapeLine, quoteText } from '../engine/escape.js';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
-import { AppRules, ancestorPids, isInterpreter, type AppIdentity, type ProcessFacts } from './apps.js';
+import { AppRules, ancestorPids, isInterpreter, signedIdOf, type AppIdentity, type ProcessFacts } from './apps.js';
 import { cuHome } from '../paths.js';
 import { chordChar } from '../protocol/keys.js';
 import { AuditLog, auditText, type AuditDecision, type DecidedRecord, type TextDigest } from './audit.js';
@@ -30,7 +30,7 @@ import { pausedError, type StopController } from './stop.js';
 export interface PolicyOptions {
   /** Permission mode (default `default`). */
   mode?: Mode;
-  /** Apps acted on without a first-use question: name, executable path or file name. */
+  /** Apps acted on without a first-use question: executable path or file name, interpreter + script, or a signed id ("com.apple.TextEdit", "id@team"). */
   allowApps?: readonly string[];
   /** Apps never acted on (on top of the built-in deny list). */
   denyApps?: readonly string[];
@@ -151,6 +151,9 @@ export class Policy implements PolicyGate {
     const also = [...(app.sameAs ?? []), ...(facts?.sameAs ?? []), ...(app.url ? [app.url] : [])];
     if (also.length) id.also = also;
     if (app.package) id.package = app.package;
+    // A bundle id a signature proves may deny a read like any name (denyApps "com.example.vault").
+    const signed = facts ? signedIdOf(facts) : undefined;
+    if (signed) id.signedId = signed;
     const why = this.rules.denied(id);
     // The agent host's own process is not acted on, but its windows (a terminal) are not secret.
     return why && !why.startsWith('it is the agent host itself') ? why : undefined;
@@ -393,6 +396,8 @@ export class Policy implements PolicyGate {
       // The process is there but its driver proves no executable (another user's process, a driver that cannot
       // tell): nothing proves what it is, so no allow entry names it.
       else if (info && info.gone !== true) app.unproven = 'its executable cannot be proven';
+      const signed = info ? signedIdOf(info) : undefined;
+      if (signed) app.signedId = signed;
       if (info?.cmdline) app.cmdline = info.cmdline;
       if (info?.cwd) app.cwd = info.cwd;
       if (info?.sameAs?.length) app.also = [...info.sameAs];

@@ -17,12 +17,24 @@ export const StartToken = Type.String({ minLength: 1, maxLength: 64, description
   'Opaque token of the process start (Linux: /proc start time in clock ticks; Windows: creation FILETIME; macOS: start time in µs), ' +
   'compared only for equality: a pid with another token is another process.' });
 
+/**
+ * What kind of thing `appId` is, as the driver says (the policy reads appId only through it): absent or
+ * `executable` means the executable's realpath, judged by path as on Linux.
+ */
+export const AppIdKind = DocumentedLiterals({
+  executable: 'appId is the executable\'s realpath (judged by path).',
+  signed: 'appId is "<id>@<signer>": an identifier (a macOS bundle id, a Windows package identity) claimed by code whose signature by <signer> ' +
+    'the OS validated ("apple" for Apple\'s code, else the team or publisher id). An allow entry may name "<id>@<signer>", or "<id>" for any validated signer.',
+}, { description: 'What kind of identity appId is; only `signed` lets an allow entry name the app by its identifier rather than its executable path.' });
+export type AppIdKind = Static<typeof AppIdKind>;
+
 /** The identity fields every app and window carries (drivers fill what their platform proves). */
 export const IdentityFields = {
   pid: doc('Process id of the owning process on the device.', Pid),
   appId: Type.Optional(Type.String({ maxLength: 4096, description:
     'Opaque app identity the driver proves (never the name the app gives itself): Linux the executable realpath; macOS "bundle id@team id" ("@apple" for Apple\'s code) from a validated signature, else the executable path; ' +
     'Windows the AUMID or the executable path; Android the package name.' })),
+  appIdKind: Type.Optional(AppIdKind),
   startToken: Type.Optional(StartToken),
   executable: Type.Optional(Path('Realpath of the process\'s executable, where the platform has one.')),
   user: Type.Optional(Type.String({ maxLength: 256, description: 'The process owner as the platform names it: a decimal uid on POSIX, a SID on Windows.' })),
@@ -100,6 +112,7 @@ export const Launcher = Type.Object({
 export const ResolveLaunchResult = Type.Object({
   executable: Type.Optional(Path('Realpath of the program that will run, when proven (for a script: its interpreter).')),
   appId: Type.Optional(Type.String({ maxLength: 4096, description: 'The appId the started process will have, when proven.' })),
+  appIdKind: Type.Optional(AppIdKind),
   argv: Type.Array(Type.String({ maxLength: 65_536 }), { maxItems: 4096, description: 'The argument vector from that program on (for an interpreter: which script it runs).' }),
   names: Paths('Every name met on the way (commands, paths, realpaths, .desktop Name=, argument words): each may deny.', 4096),
   unproven: Type.Optional(Type.String({ maxLength: 1024, description: 'Why the program that will run cannot be proven (code strings, an unknown wrapper, a default handler).' })),

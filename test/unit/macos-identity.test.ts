@@ -11,6 +11,9 @@ import { afterEach, beforeEach, test } from 'node:test';
 import { MacDriver } from '../../src/drivers/macos/driver.js';
 import { oneLibrary } from '../../src/drivers/macos/ffi.js';
 import { macHandlers } from '../../src/drivers/macos/main.js';
+import { AppRules, factsOfIdentify } from '../../src/policy/apps.js';
+import { launchIdentity } from '../../src/policy/launched.js';
+import { Policy } from '../../src/policy/policy.js';
 import { assertBalanced, buildFakeAx, fakeAx, MACOS_FIXTURES } from '../macos/fake-ax.js';
 
 const LIB = buildFakeAx();
@@ -54,7 +57,7 @@ test('process.identify: libproc\'s facts plus the signature; a reused pid is val
   const h = macHandlers(d);
   const r = d.identify({ pid: 4343 });
   assert.deepEqual({ ...r }, { pid: 4343, startToken: String(1764633700 * 1_000_000), user: '501', ppid: 1,
-    executable: '/Applications/Login.app/Contents/MacOS/Login', appId: 'com.example.login@ABCDE12345', signing: 'developer' });
+    executable: '/Applications/Login.app/Contents/MacOS/Login', appId: 'com.example.login@ABCDE12345', appIdKind: 'signed', signing: 'developer' });
   // The developer requirement names the team the signing information claimed, validated by the running code.
   assert.match(fake.log(), /SecCodeCheckValidity anchor apple generic and certificate leaf\[subject\.OU\] = "ABCDE12345"/);
   fake.clearLog();
@@ -129,4 +132,22 @@ test('apps.terminate signals only the process that still has the start token', (
   assert.deepEqual(killed, []);
   assert.deepEqual(d.terminate({ pid: 4242, startToken: token }), { ended: true });
   assert.deepEqual(killed, [4242]);
+});
+
+test('the policy allows by bundle id what the fake library\'s signatures prove, and never a forged or ad-hoc claim to it', async () => {
+  const d = start();
+  const policy = (allowApps: string[]) => new Policy({ mode: 'unattended', allowApps, processInfo: (pid) => factsOfIdentify(d.identify({ pid })), hostPids: [], audit: false, settingsPath: false });
+  const act = (p: Policy, pid: number, app: string) => p.check({ tool: 'computer_act', app, pid, op: 'click', role: 'button', name: 'Bold' });
+  const sent = async (p: Promise<unknown>): Promise<boolean> => p.then(() => true, (e: unknown) => { assert.equal((e as { code?: string }).code, 'denied_by_policy'); return false; });
+  assert.equal(await sent(act(policy(['com.apple.TextEdit']), 4242, 'TextEdit')), true, 'Apple\'s TextEdit by its bundle id');
+  assert.equal(await sent(act(policy(['com.example.login@ABCDE12345']), 4343, 'Login')), true, 'a Developer ID app by id and team');
+  assert.equal(await sent(act(policy(['com.example.login@ZZZZZ99999']), 4343, 'Login')), false, 'another team');
+  // The app's own name proves nothing: Login calling itself com.apple.TextEdit.
+  assert.equal(await sent(act(policy(['com.apple.TextEdit']), 4343, 'com.apple.TextEdit')), false);
+  // The ad-hoc bundle that claims com.apple.TextEdit (through the /Applications/TextEdit.app link) is known by its path only.
+  const forged = launchIdentity(['/Applications/TextEdit.app'], d.resolveLaunch({ command: '/Applications/TextEdit.app' }));
+  assert.equal(forged.signedId, undefined);
+  assert.equal(new AppRules({ allowApps: ['com.apple.TextEdit'] }).allowed(forged), false);
+  const real = launchIdentity(['TextEdit'], d.resolveLaunch({ command: '/System/Applications/TextEdit.app' }));
+  assert.equal(new AppRules({ allowApps: ['com.apple.TextEdit'] }).allowed(real), true);
 });

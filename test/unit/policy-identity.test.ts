@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { procInfo } from '../../src/common/proc.js';
-import { AppRules } from '../../src/policy/apps.js';
+import { AppRules, signedIdOf } from '../../src/policy/apps.js';
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'cu-ident-')));
 const app = join(dir, 'app.py');
@@ -59,4 +59,57 @@ test('procInfo proves this process: realpath executable, start time, parent, uid
   assert.equal(info.uid, process.getuid?.());
   assert.ok(info.cmdline?.some((a) => a.includes('policy-identity')));
   assert.equal(procInfo(-1), undefined);
+});
+
+/** What a macOS driver proves of TextEdit: Apple's validated signature, kind `signed`. */
+const TEXTEDIT = { executable: '/System/Applications/TextEdit.app/Contents/MacOS/TextEdit', appId: 'com.apple.TextEdit@apple', appIdKind: 'signed', signing: 'apple' } as const;
+const identityOf = (facts: { executable?: string; appId?: string; appIdKind?: string; signing?: string }, name = 'TextEdit') => {
+  const signed = signedIdOf(facts);
+  return { name, ...(facts.executable ? { executable: facts.executable } : {}), ...(signed ? { signedId: signed } : {}) };
+};
+
+test('a forged appId grants nothing: only a validated signature of kind signed names the app by its bundle id', () => {
+  const rules = new AppRules({ allowApps: ['com.apple.TextEdit', 'com.example.login@ABCDE12345'] });
+  const forged = [
+    { ...TEXTEDIT, signing: 'adhoc' }, { ...TEXTEDIT, signing: 'invalid' }, { ...TEXTEDIT, signing: 'unsigned' },
+    // A driver that says nothing of the kind (Linux, a remote device) or an unknown kind: appId is a path to the policy.
+    { executable: TEXTEDIT.executable, appId: TEXTEDIT.appId }, { ...TEXTEDIT, appIdKind: 'executable' }, { ...TEXTEDIT, appIdKind: 'bundle' },
+    // Signer and signing disagree: Apple's code is "apple" only, a team is never "apple".
+    { ...TEXTEDIT, appId: 'com.apple.TextEdit@ABCDE12345' }, { ...TEXTEDIT, appId: 'com.example.login@apple', signing: 'developer' },
+    // Garbled ids: a second @, a newline, U+2028, a space, an empty signer or id.
+    { ...TEXTEDIT, appId: 'com.apple.TextEdit@apple@x' }, { ...TEXTEDIT, appId: 'com.apple.TextEdit\n@apple' },
+    { ...TEXTEDIT, appId: 'com.apple.TextEdit\u2028@apple' }, { ...TEXTEDIT, appId: 'com.apple.TextEdit @apple' },
+    { ...TEXTEDIT, appId: 'com.apple.TextEdit@' }, { ...TEXTEDIT, appId: '@apple' },
+  ];
+  for (const f of forged) assert.equal(rules.allowed(identityOf(f)), false, JSON.stringify(f));
+  // An unsigned or ad-hoc app is still judged by its path, as on Linux.
+  assert.equal(new AppRules({ allowApps: [TEXTEDIT.executable] }).allowed(identityOf({ ...TEXTEDIT, signing: 'adhoc' })), true);
+  assert.equal(AppRules.keyOf(identityOf({ ...TEXTEDIT, signing: 'adhoc' })), 'textedit');
+});
+
+test('a validated signature names the app: a bare bundle id for any validated signer, "id@team" for that team only', () => {
+  assert.deepEqual(signedIdOf(TEXTEDIT), { id: 'com.apple.TextEdit', signer: 'apple' });
+  assert.equal(new AppRules({ allowApps: ['com.apple.TextEdit'] }).allowed(identityOf(TEXTEDIT)), true);
+  assert.equal(new AppRules({ allowApps: ['com.apple.textedit@apple'] }).allowed(identityOf(TEXTEDIT)), true, 'bundle ids compare without case');
+  const login = { executable: '/Applications/Login.app/Contents/MacOS/Login', appId: 'com.example.login@ABCDE12345', appIdKind: 'signed', signing: 'developer' };
+  assert.equal(new AppRules({ allowApps: ['com.example.login@ABCDE12345'] }).allowed(identityOf(login, 'Login')), true);
+  assert.equal(new AppRules({ allowApps: ['com.example.login@ZZZZZ99999'] }).allowed(identityOf(login, 'Login')), false, 'another team');
+  assert.equal(new AppRules({ allowApps: ['com.example'] }).allowed(identityOf(login, 'Login')), false, 'a prefix is not the id');
+  // The executable's name still allows a signed app, as on Linux; the name the app gives itself never does.
+  assert.equal(new AppRules({ allowApps: ['login'] }).allowed(identityOf(login, 'com.apple.TextEdit')), true);
+  assert.equal(new AppRules({ allowApps: ['com.apple.TextEdit'] }).allowed(identityOf(login, 'com.apple.TextEdit')), false);
+  // A grant is keyed by id and signer: "always allow" pins the team that signed it.
+  assert.equal(AppRules.keyOf(identityOf(login, 'Login')), 'com.example.login@abcde12345');
+  // Platform-neutral: a driver without `signing` (a Windows package identity) is believed on its kind.
+  const pkg = { executable: 'C:\\Program Files\\WindowsApps\\Contoso\\app.exe', appId: 'Contoso.Notes_8wekyb3d8bbwe!App@8wekyb3d8bbwe', appIdKind: 'signed' };
+  assert.equal(new AppRules({ allowApps: ['Contoso.Notes_8wekyb3d8bbwe!App'] }).allowed(identityOf(pkg, 'Notes')), true);
+});
+
+test('an interpreter\'s signature allows no script; a signed bundle id may deny like any name', () => {
+  const py = { executable: '/usr/bin/python3', appId: 'com.apple.python3@apple', appIdKind: 'signed', signing: 'apple' };
+  const rules = new AppRules({ allowApps: ['com.apple.python3', 'com.apple.python3@apple'] });
+  assert.equal(rules.allowed({ ...identityOf(py, 'Notes'), cmdline: ['/usr/bin/python3', app] }), false);
+  assert.notEqual(AppRules.keyOf({ ...identityOf(py, 'Notes'), cmdline: ['/usr/bin/python3', app] }), 'com.apple.python3@apple');
+  const vault = { executable: '/Applications/Notes2.app/Contents/MacOS/Notes2', appId: 'com.example.vault@ABCDE12345', appIdKind: 'signed', signing: 'developer' };
+  assert.match(new AppRules({ denyApps: ['com.example.vault'] }).denied(identityOf(vault, 'Notes')) ?? '', /denyApps/);
 });

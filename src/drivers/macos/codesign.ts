@@ -8,6 +8,7 @@
  * an ad-hoc, unsigned, tampered or otherwise unproven signature gives no appId from the signature: the app is
  * then known by its executable path, as on Linux.
  */
+import type { AppIdKind } from '../../protocol/identity.js';
 import { readValue, type CfScope } from './cf.js';
 import type { CFRef, MacApi } from './ffi.js';
 
@@ -87,10 +88,10 @@ function signatureOf(s: CfScope, code: CFRef, check: (req: CFRef) => number): Si
 
 /**
  * The appId of a signed app: `bundle id@team id`, `bundle id@apple` for Apple's own code (which has no team
- * id); an app the signature does not prove is known by its executable path.
+ * id), of kind `signed`; an app the signature does not prove is known by its executable path (kind `executable`).
  */
-export function appIdOf(sig: SignatureFacts | undefined, executable: string | undefined): string | undefined {
-  if (sig?.bundleId && sig.signing === 'apple') return `${sig.bundleId}@apple`;
-  if (sig?.bundleId && sig.teamId && sig.signing === 'developer') return `${sig.bundleId}@${sig.teamId}`;
-  return executable;
+export function appIdOf(sig: SignatureFacts | undefined, executable: string | undefined): { appId?: string; appIdKind?: AppIdKind } {
+  if (sig?.bundleId && sig.signing === 'apple') return { appId: `${sig.bundleId}@apple`, appIdKind: 'signed' };
+  if (sig?.bundleId && sig.teamId && sig.signing === 'developer') return { appId: `${sig.bundleId}@${sig.teamId}`, appIdKind: 'signed' };
+  return executable ? { appId: executable, appIdKind: 'executable' } : {};
 }

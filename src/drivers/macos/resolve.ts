@@ -9,7 +9,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { IdentifyParams, IdentifyResult, ResolveLaunchParams, ResolveLaunchResult } from '../../protocol/identity.js';
+import type { AppIdKind, IdentifyParams, IdentifyResult, ResolveLaunchParams, ResolveLaunchResult } from '../../protocol/identity.js';
 import { contentOf } from '../linux/identity.js';
 import { arrayItems, readValue, withScope, type CfScope } from './cf.js';
 import { appIdOf, fileUrl, signatureOfPath, signatureOfPid, urlPath, type SignatureFacts } from './codesign.js';
@@ -46,9 +46,8 @@ export class SignatureCache {
 }
 
 /** The identity fields of an app or window: appId from the signature, else the executable path. */
-export function identityFields(pid: number, id: ProcIdentity, sig: SignatureFacts | undefined): { pid: number; startToken: string; executable?: string; appId?: string; user: string } {
-  const appId = appIdOf(sig, id.executable);
-  return { pid, startToken: String(id.startTime), user: String(id.uid), ...(id.executable ? { executable: id.executable } : {}), ...(appId ? { appId } : {}) };
+export function identityFields(pid: number, id: ProcIdentity, sig: SignatureFacts | undefined): { pid: number; startToken: string; executable?: string; appId?: string; appIdKind?: AppIdKind; user: string } {
+  return { pid, startToken: String(id.startTime), user: String(id.uid), ...(id.executable ? { executable: id.executable } : {}), ...appIdOf(sig, id.executable) };
 }
 
 /** `process.identify`. */
@@ -137,8 +136,7 @@ export function resolveLaunch(api: MacApi, p: ResolveLaunchParams, opts: Resolve
   if (r.bundle) names.push(r.bundle, basename(r.bundle).replace(/\.app$/, ''));
   if (r.bundleId) names.push(r.bundleId);
   const out: ResolveLaunchResult = { executable: r.executable, argv: [r.executable, ...args], names: [...new Set(names)], signing: r.signature?.signing ?? 'unsigned' };
-  const appId = appIdOf(r.signature, r.executable);
-  if (appId) out.appId = appId;
+  Object.assign(out, appIdOf(r.signature, r.executable));
   const c = contentOf(r.executable);
   if (c) out.content = c;
   return out;
