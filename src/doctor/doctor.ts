@@ -12,6 +12,8 @@ import type { HelloResult } from '../protocol/methods.js';
 import { a11yStatus, atspiRootProperty, displayServer, onPath, xtestExtension } from '../drivers/linux/prereq.js';
 import { existsSync } from 'node:fs';
 import { inaccessibleAdvice } from '../drivers/linux/advice.js';
+import { remedyAdvice } from '../tools/remedy.js';
+import { remediesOf } from '../protocol/errors.js';
 import { JAVA_ATK_JAR, javaA11yOptions } from '../drivers/linux/toolkits.js';
 import type { Confirmer } from '../policy/confirm.js';
 import { a11yFix, applyA11yFix, type DoctorFix, type FixOutcome } from './fix.js';
@@ -150,7 +152,7 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
     add({ id: 'a11y_bus', status: 'fail', summary: `The Linux driver cannot read the accessibility bus: ${(e as Error).message.split('\n')[0]}`, fix: 'Run inside a desktop session with AT-SPI (at-spi2-core), or `computer-use sandbox up`.' });
   }
 
-  for (const a of offBus.slice(0, 8)) add({ id: 'app_off_bus', status: 'warn', summary: `${a.name} (pid ${a.pid}) has windows but is not on the accessibility bus: ${a.inaccessible?.reason ?? ''}.`, ...(a.inaccessible?.fix ? { fix: a.inaccessible.fix } : {}) });
+  for (const a of offBus.slice(0, 8)) add({ id: 'app_off_bus', status: 'warn', summary: `${a.name} (pid ${a.pid}) has windows but is not on the accessibility bus: ${a.inaccessible?.reason ?? ''}.`, ...offBusFix(a) });
   // Toolkit environment for apps started from here. computer_launch sets the Qt and Java switches itself.
   const qt = env['QT_ACCESSIBILITY'];
   add(qt === '1'
@@ -226,7 +228,7 @@ export async function diagnoseApp(device: Device, apps: AppInfo[], name: string 
       case 'java': case 'qt': {
         // The same advice computer_apps shows beside the app (advice.ts), each recipe verified by an e2e test.
         const a = inaccessibleAdvice({ toolkit, env: proc?.env ?? {}, javaJarInstalled: existsSync(JAVA_ATK_JAR), ...(rootProperty !== undefined ? { atspiRootProperty: rootProperty } : {}) });
-        return [`${a.reason[0]?.toUpperCase() ?? ''}${a.reason.slice(1)}. ${a.fix ?? ''}`.trim()];
+        return [`${a.reason[0]?.toUpperCase() ?? ''}${a.reason.slice(1)}. ${a.fix ?? ''} ${remedyAdvice(a.remedy)}`.replace(/\s+/g, ' ').trim()];
       }
       case 'gtk4': return [`Restart it with GSK_RENDERER=cairo (GTK 4.8 under Xvfb does not register otherwise)${proc?.env['GSK_RENDERER'] ? `; it runs with GSK_RENDERER=${proc.env['GSK_RENDERER']}` : ''}.`];
       case 'gtk3': return proc?.env['NO_AT_BRIDGE'] === '1' ? ['It was started with NO_AT_BRIDGE=1: restart it without.'] : [];
@@ -315,4 +317,10 @@ export function formatDoctor(r: DoctorReport): string {
   }
   lines.push(r.ok ? 'All required checks passed.' : 'Some checks failed: see the fixes above.');
   return lines.join('\n');
+}
+
+/** The fix doctor prints for an app off the bus: the driver's words for the human, then the remedies in tools' names. */
+function offBusFix(a: AppInfo): { fix?: string } {
+  const fix = `${a.inaccessible?.fix ?? ''} ${remedyAdvice(remediesOf(a.inaccessible ?? {}))}`.trim();
+  return fix ? { fix } : {};
 }

@@ -37,6 +37,32 @@ export const ERROR_CODES = {
   internal: 'A bug or an unexpected failure; the message says what.',
 } as const;
 
+/**
+ * What the caller can do next, as facts a driver attaches to an error (`error.data.remedy`, a list of these
+ * names): the driver knows which step helps, only the host knows what its tools are called, so the host writes the
+ * words (tools/remedy.ts). A name not in this table is ignored; a driver message never names a host's tools.
+ */
+export const REMEDIES = {
+  list_windows: 'List the open apps and windows again (apps.list): the window closed or its handle changed.',
+  snapshot: 'Take a new snapshot (tree.snapshot) and use its handles.',
+  capture: 'Take a new capture (screen.capture) and act on what it shows.',
+  read_pixels: 'The window has no accessibility tree: read it from its pixels (screen.ocr) and use pointer input.',
+  relaunch: 'Start the app again through the host (apps.launch), which starts it the way that makes it readable.',
+  raise_window: 'Bring the window to the front (or close what holds the focus) and try again.',
+  element_actions: 'Act on elements (node.act) instead: element actions need no keyboard focus.',
+  keys: 'Focus the element and send keys (input.keys) instead.',
+} as const;
+
+/** One of the remedy names. */
+export type Remedy = keyof typeof REMEDIES;
+
+/** The known remedy names in `details.remedy` (anything else a device sent is dropped). */
+export function remediesOf(details: Record<string, unknown>): Remedy[] {
+  const r = details['remedy'];
+  if (!Array.isArray(r)) return [];
+  return r.filter((x): x is Remedy => typeof x === 'string' && Object.hasOwn(REMEDIES, x)).slice(0, 4);
+}
+
 /** One of the error codes. */
 export type ErrorCode = keyof typeof ERROR_CODES;
 
@@ -64,7 +90,7 @@ export function isComputerUseError(e: unknown, code?: ErrorCode): e is ComputerU
 /** Builds a stale_ref error with the standard advice. */
 export function staleRef(ref: string, why: string, details: Record<string, unknown> = {}): ComputerUseError {
   return new ComputerUseError('stale_ref',
-    `Ref ${ref} no longer matches a unique element (${why}). Use the fresh snapshot below or call computer_observe again.`,
+    `Ref ${ref} no longer matches a unique element (${why}). Use the fresh snapshot below.`,
     details);
 }
 

@@ -94,6 +94,8 @@ export const AppInfo = Type.Object({
     'does not start a second copy; its windows can only be used through the fallback ladder.', Type.Object({
     reason: doc('Why it cannot be read.', Str()),
     fix: Type.Optional(doc('What makes it readable (for the human, not the model).', Str())),
+    remedy: Type.Optional(doc('What the host can do about it: remedy names (see Error codes › remedies); the host words them.',
+      Type.Array(Str(LIMITS.id), { maxItems: 8 }))),
   }, Strict))),
   windows: doc('Its top-level windows (empty unless asked for with apps.list `withWindows`).', Type.Array(WindowInfo, { maxItems: LIMITS.items })),
 }, { description: 'A running application.' });

@@ -5,7 +5,7 @@
  * `npm run schema` writes it; a unit test fails when the committed file differs.
  */
 import { CELL_ADDRESS_PATTERN, cellAddress } from './cells.js';
-import { ERROR_CODES } from './errors.js';
+import { ERROR_CODES, REMEDIES } from './errors.js';
 import { DEFAULT_MAX_LINE_BYTES } from './framing.js';
 import { MODIFIERS, NAMED_KEYS } from './keys.js';
 import { CAPABILITY_DOCS, LIMITS, METHODS, NOTIFICATIONS, PROTOCOL_VERSION } from './methods.js';
@@ -202,6 +202,9 @@ export function protocolMarkdown(): string {
   h(2, 'Error codes');
   p('In `error.data.code`. "Host only" codes are what the host answers its own callers; a driver never sends them.');
   p(valueTable('Code', ERROR_CODES));
+  p('`error.data.remedy` may list what the caller can do next (names below). A driver states facts and remedies; the ' +
+    'host writes the advice in its own tools\' names, so a driver\'s message never names them.');
+  p(valueTable('Remedy', REMEDIES));
 
   h(2, 'Types');
   for (const [name, schema] of [['RawNode', RawNode], ['WindowInfo', WindowInfo], ['AppInfo', AppInfo]] as const) {

@@ -13,7 +13,7 @@ import { RefTable } from '../engine/refs.js';
 import type { Snapshot, SnapshotOptions } from '../engine/snapshot.js';
 import { buildSnapshot, isUnknownScopeError } from '../engine/snapshot.js';
 import { Device, type DeviceOptions } from '../devices/manager.js';
-import { ComputerUseError } from '../protocol/errors.js';
+import { ComputerUseError, remediesOf } from '../protocol/errors.js';
 import type { SnapshotResult } from '../protocol/methods.js';
 import { identityView, type IdentityView, type PolicyGate } from '../policy/gate.js';
 import { guardDevice } from './pipeline.js';
@@ -206,7 +206,8 @@ export class Session {
     if (off?.inaccessible) {
       const why = this.hidden({ app: off.name, pid: off.pid, ...identityView(off) });
       if (why) return deniedRead(why);
-      return new ComputerUseError('unsupported', `${off.name} (pid ${off.pid}) is running but not accessible: ${off.inaccessible.reason}. ${off.inaccessible.fix ?? ''} Its windows are listed by computer_apps.`.trim());
+      return new ComputerUseError('unsupported', `${off.name} (pid ${off.pid}) is running but not accessible: ${off.inaccessible.reason}. ${off.inaccessible.fix ?? ''} Its windows are listed by computer_apps.`.replace(/\s+/g, ' ').trim(),
+        { remedy: remediesOf(off.inaccessible) });
     }
     return new ComputerUseError('app_not_found', `No running app matches "${name}". Running: ${accessible.map((a) => a.name).join(', ') || 'none'}. Start it with computer_launch.`);
   }

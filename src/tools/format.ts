@@ -2,6 +2,8 @@
 import { escapeLine, nameText, quoteText } from '../engine/escape.js';
 import type { AppInfo, WindowInfo } from '../engine/node.js';
 import { redactText } from '../engine/redact.js';
+import { adviseError, remedyAdvice } from './remedy.js';
+import { remediesOf } from '../protocol/errors.js';
 import type { WindowTable } from '../session/windows.js';
 import type { ActOutcome } from '../session/act.js';
 import { identityView, type IdentityView } from '../policy/gate.js';
@@ -31,7 +33,9 @@ export function formatApps(apps: AppInfo[], table: WindowTable, hidden: HiddenCh
     if (a.inaccessible) {
       // Running, with windows, but off the accessibility bus: say so, so that no second copy is started.
       lines.push(`${appName(a)} pid=${a.pid} (not accessible: ${escapeLine(a.inaccessible.reason)})`);
-      if (a.inaccessible.fix) lines.push(`  fix: ${escapeLine(a.inaccessible.fix)}`);
+      // The driver's fix is outside text; the remedies are names the host words in its tools' names.
+      const fix = [a.inaccessible.fix ? escapeLine(a.inaccessible.fix) : '', remedyAdvice(remediesOf(a.inaccessible))].filter(Boolean).join(' ');
+      if (fix) lines.push(`  fix: ${fix}`);
       for (const w of shown) lines.push(`  ${windowLine(w, table)} · no tree: computer_screenshot {"window":"${table.refOf(w)}"}`);
     } else {
       lines.push(`${appName(a)} pid=${a.pid}${a.busy ? ' (busy: not answering)' : a.windows.length ? '' : ' (no windows)'}`);
@@ -55,7 +59,7 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
     const head = r.status === 'failed' || r.status === 'rejected' ? r.status : 'ok';
     const code = r.error ? ` ${r.error.code}:` : '';
     // The detail and the error's message carry driver and app text (engine/escape.ts): one line each.
-    lines.push(`${head} ${r.op} ${r.ref} · ${r.status === 'failed' || r.status === 'rejected' ? `${code} ${escapeLine(r.error?.message ?? r.detail)}`.trim() : `${r.status} (${escapeLine(r.detail)})`}`);
+    lines.push(`${head} ${r.op} ${r.ref} · ${r.status === 'failed' || r.status === 'rejected' ? `${code} ${escapeLine(r.error ? adviseError(r.error) : r.detail)}`.trim() : `${r.status} (${escapeLine(r.detail)})`}`);
   }
   // A closed dialog first, then what it did to the window that took the focus back.
   for (const w of o.refocused ? o.closedWindows : []) lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);

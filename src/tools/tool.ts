@@ -7,7 +7,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
 import { validationError } from '../protocol/validate.js';
-import { missingMethodAdvice } from './missing.js';
+import { adviseError } from './remedy.js';
 import type { Decider } from '../policy/decider/types.js';
 import type { DeviceSessions } from '../session/devices.js';
 import type { Session } from '../session/session.js';
@@ -221,15 +221,9 @@ export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Pr
   return result;
 }
 
-/**
- * An error's message plus what to do instead when the host refused a method the device's driver did not list
- * (tools/missing.ts): the driver states the fact, the host names the tool that works.
- */
+/** An error's message plus the host's advice in its tools' names (tools/remedy.ts). */
 function withAdvice(e: ComputerUseError, session: Session): string {
-  const method = e.details['missingMethod'];
-  if (e.code !== 'unsupported' || typeof method !== 'string') return e.message;
-  const advice = missingMethodAdvice(method, new Set(session.device.lastHello?.methods ?? []));
-  return advice ? `${e.message} ${advice}` : e.message;
+  return adviseError(e, new Set(session.device.lastHello?.methods ?? []));
 }
 
 /**

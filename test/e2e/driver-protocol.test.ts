@@ -138,7 +138,10 @@ test('tree.snapshot of a window that does not exist answers window_not_found pro
     const r = await driver.response(id, 10_000);
     assert.equal(r.result, undefined, `${id}: got a result`);
     assert.equal(r.error?.data?.code, 'window_not_found', `${id}: ${JSON.stringify(r.error)}`);
-    assert.match(r.error?.message ?? '', /computer_apps|snapshot/);
+    // The driver states the fact and the remedy by name; the host words it in its tools' names (tools/remedy.ts).
+    assert.match(r.error?.message ?? '', /gone|closed/);
+    assert.doesNotMatch(r.error?.message ?? '', /computer_/);
+    assert.deepEqual((r.error?.data as { remedy?: unknown } | undefined)?.remedy, ['list_windows'], JSON.stringify(r.error));
   }
   assert.ok(Date.now() - t0 < 10_000);
 });

@@ -29,14 +29,15 @@ test('launch env: Qt switches on, the Java wrapper only when its jar is installe
 test('advice names the cause per toolkit and always the fallback', () => {
   const qt = inaccessibleAdvice({ toolkit: 'qt', env: { QT_ACCESSIBILITY: '1' }, atspiRootProperty: false });
   assert.match(qt.reason, /AT_SPI_BUS/);
-  assert.match(qt.fix ?? '', /computer_launch.*computer_screenshot/);
+  // The remedies, not tool names: the host words them (tools/remedy.ts).
+  assert.deepEqual(qt.remedy, ['relaunch', 'read_pixels']);
   assert.match(inaccessibleAdvice({ toolkit: 'qt', env: {}, atspiRootProperty: true }).reason, /without QT_ACCESSIBILITY=1/);
   assert.match(inaccessibleAdvice({ toolkit: 'java', env: {}, javaJarInstalled: true }).reason, /without the ATK wrapper/);
   assert.match(inaccessibleAdvice({ toolkit: 'java', env: { JAVA_TOOL_OPTIONS: '-Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper' }, javaJarInstalled: true }).reason, /not on its class path/);
   assert.match(inaccessibleAdvice({ toolkit: 'java', env: {}, javaJarInstalled: false }).fix ?? '', /apt-get install libatk-wrapper-java-jni/);
   const x = inaccessibleAdvice({ toolkit: 'unknown', env: {} });
   assert.match(x.reason, /does not speak AT-SPI/);
-  assert.match(x.fix ?? '', /computer_screenshot/);
+  assert.deepEqual(x.remedy, ['read_pixels'], 'no start fixes it: only the pixels');
 });
 
 test('x11 window handles round-trip and are told apart from AT-SPI handles', () => {

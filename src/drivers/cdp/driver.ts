@@ -102,7 +102,7 @@ export class CdpDriver {
     if (!s) {
       s = (async () => {
         const { sessionId } = await this.cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true }).catch((e: unknown) => {
-          throw isCdpGone(e) ? new ComputerUseError('window_not_found', 'The page is closed. Call computer_apps to list the open pages.') : e;
+          throw isCdpGone(e) ? new ComputerUseError('window_not_found', 'The page is closed.') : e;
         });
         const ps: PageSession = { sessionId, lastEvent: 0, events: 0 };
         this.bySessionId.set(sessionId, ps);
@@ -123,7 +123,7 @@ export class CdpDriver {
 
   private targetOf(handle: string): string {
     const h = parseHandle(handle);
-    if (!h) throw new ComputerUseError('window_not_found', `"${handle}" is not a DevTools page handle. Call computer_apps to list the pages.`);
+    if (!h) throw new ComputerUseError('window_not_found', `"${handle}" is not a DevTools page handle.`);
     return h.window.slice(4);
   }
 
@@ -153,7 +153,7 @@ export class CdpDriver {
   async windowInfo(handle: string): Promise<WindowInfo> {
     const targetId = this.targetOf(handle);
     const info = await this.cdp.send<{ targetInfo: TargetInfo }>('Target.getTargetInfo', { targetId }).catch((e: unknown) => {
-      throw isCdpGone(e) ? new ComputerUseError('window_not_found', 'The page is closed. Call computer_apps to list the open pages.') : e;
+      throw isCdpGone(e) ? new ComputerUseError('window_not_found', 'The page is closed.') : e;
     });
     const vis = await this.send<{ result: { value?: unknown } }>(targetId, 'Runtime.evaluate', { expression: 'document.visibilityState', returnByValue: true }, 2000).catch(() => null);
     return this.windowOf(info.targetInfo, vis?.result.value === 'visible');

@@ -6,7 +6,7 @@
  */
 import { quotedList, quoteText } from '../../engine/escape.js';
 import type { ActParams, ActResult } from '../../protocol/methods.js';
-import { ComputerUseError } from '../../protocol/errors.js';
+import { ComputerUseError, type Remedy } from '../../protocol/errors.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import { comboItemNames } from './combo-items.js';
@@ -99,7 +99,7 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], p.op !== 'right_click');
       if (done) return done;
       if (p.op !== 'right_click' && await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
-      throw unsupported(p.op, info, 'Use computer_keys after focusing it, or another element.');
+      throw unsupported(p.op, info, '', ['keys']);
     }
     case 'toggle': {
       const before = info.states.has('checked') || info.states.has('pressed');
@@ -203,8 +203,9 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
   }
 }
 
-function unsupported(op: string, info: ElementInfo, hint = ''): ComputerUseError {
-  return new ComputerUseError('unsupported', `${op} is not supported by this ${info.atspiRole}${info.name ? ` "${info.name.slice(0, 40)}"` : ''}. ${hint}`.trim());
+function unsupported(op: string, info: ElementInfo, hint = '', remedy: Remedy[] = []): ComputerUseError {
+  return new ComputerUseError('unsupported', `${op} is not supported by this ${info.atspiRole}${info.name ? ` "${info.name.slice(0, 40)}"` : ''}. ${hint}`.trim(),
+    remedy.length ? { remedy } : {});
 }
 
 /** Runs the first action whose name matches one of `names`; falls back to action 0 when allowed. */

@@ -81,14 +81,14 @@ export class LinuxDriver {
         this.bus.call(t, 'org.a11y.atspi.Accessible', 'GetApplication')
           .then(([ref]) => this.bus.getProp({ dest: (ref as [string, string])[0], path: (ref as [string, string])[1] }, 'org.a11y.atspi.Accessible', 'Name')),
       ]);
-      if (info.states.has('defunct')) throw new ComputerUseError('window_not_found', 'The window was closed. Call computer_apps to list the open windows.');
+      if (info.states.has('defunct')) throw new ComputerUseError('window_not_found', 'The window was closed.', { remedy: ['list_windows'] });
       const win = withIdentity<WindowInfo>({ id: handle, title: info.name, app: String(app ?? ''), pid, role: toRawNode(info).role, focused: info.states.has('active') }, procInfo(pid));
       if (info.bounds && info.bounds[2] > 0) win.bounds = info.bounds;
       const className = await this.input.classNameOf(win);
       if (className !== undefined) win.className = className;
       return win;
     } catch (e) {
-      if (isGone(e)) throw new ComputerUseError('window_not_found', 'The window is gone. Call computer_apps to list the open windows.');
+      if (isGone(e)) throw new ComputerUseError('window_not_found', 'The window is gone.', { remedy: ['list_windows'] });
       throw e;
     }
   }
@@ -98,7 +98,7 @@ export class LinuxDriver {
     const xw = await this.input.x11Windows();
     const xid = xidOf(handle);
     const w = xw && xid !== undefined ? await x11WindowInfo(xw, xid).catch(() => undefined) : undefined;
-    if (!w) throw new ComputerUseError('window_not_found', 'The window is gone. Call computer_apps to list the open windows.');
+    if (!w) throw new ComputerUseError('window_not_found', 'The window is gone.', { remedy: ['list_windows'] });
     return w;
   }
 
@@ -186,7 +186,7 @@ export class LinuxDriver {
       'tree.find': async (p) => {
         if (isX11Handle(p.window)) { await this.x11Window(p.window); throw notAccessible(); } // a closed one: window_not_found
         const read = await (async () => readTree(this.bus, targetOf(p.window), { maxNodes: 5000 }))().catch((e: unknown) => {
-          if (isGone(e)) throw new ComputerUseError('window_not_found', 'The window is gone. Call computer_apps to list the open windows.');
+          if (isGone(e)) throw new ComputerUseError('window_not_found', 'The window is gone.', { remedy: ['list_windows'] });
           throw e;
         });
         return { matches: findInTree(read.root, p), scanned: read.nodes };
@@ -263,10 +263,10 @@ export class LinuxDriver {
     const windows = displayServer() === 'wayland' ? undefined : await this.input.x11Windows();
     if (!windows) {
       throw new ComputerUseError('unsupported', 'Screen capture needs an X11 display, where the stacking order proves what a screen area shows; ' +
-        'on Wayland it would go through the desktop portal, which is not implemented. Use computer_observe.');
+        'on Wayland it would go through the desktop portal, which is not implemented.', { remedy: ['snapshot'] });
     }
     const xw = await this.input.xWindowOf(w);
-    if (!xw) throw new ComputerUseError('window_changed', 'No X window of the app\'s process is on screen (minimized or closed?); nothing was captured. Call computer_apps.');
+    if (!xw) throw new ComputerUseError('window_changed', 'No X window of the app\'s process is on screen (minimized or closed?); nothing was captured.', { remedy: ['list_windows'] });
     const expect: Expect = { pid: w.pid, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}) };
     return captureWindow(windows, { window: xw.id, owns: (pid) => ownedBy(pid, expect) }, rect);
   }
@@ -286,8 +286,8 @@ export class LinuxDriver {
     let w = await this.windowInfo(p.window);
     const changed = (now: WindowInfo): void => {
       if (p.expectBounds && !sameRect(now.bounds, p.expectBounds)) {
-        throw new ComputerUseError('window_changed', `The window moved or resized since the capture (${p.expectBounds.join(',')} → ${now.bounds?.join(',') ?? 'unknown'}); nothing was sent. ` +
-          'Take a new screenshot (computer_screenshot) and act on it.');
+        throw new ComputerUseError('window_changed', `The window moved or resized since the capture (${p.expectBounds.join(',')} → ${now.bounds?.join(',') ?? 'unknown'}); nothing was sent.`,
+          { remedy: ['capture'] });
       }
     };
     changed(w);
@@ -320,7 +320,7 @@ export class LinuxDriver {
     const w = await this.windowInfo(p.window);
     const expect: Expect = p.expect ?? { pid: w.pid, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}) };
     if (expect.pid !== w.pid || (expect.startToken !== undefined && w.startToken !== undefined && expect.startToken !== w.startToken)) {
-      throw new ComputerUseError('window_not_focused', 'The window belongs to another process than expected (it was closed and its handle reused?); nothing was sent. Call computer_apps.');
+      throw new ComputerUseError('window_not_focused', 'The window belongs to another process than expected (it was closed and its handle reused?); nothing was sent.', { remedy: ['list_windows'] });
     }
     const focusedFirst = await this.input.focus(w, expect);
     if (signal?.aborted) return { method: 'synthetic', focusedFirst, sent: 0 };
@@ -373,7 +373,8 @@ export class LinuxDriver {
     }
     child.release();
     throw new ComputerUseError('timeout', `"${p.command}" started (pid ${spawned}) but no accessible window appeared within ${waitMs} ms. ` +
-      'It may not support accessibility: computer_apps lists it as not accessible, with the reason and what to do (Electron needs --force-renderer-accessibility).');
+      'It may not support accessibility (Electron needs --force-renderer-accessibility); the app list marks such an app not accessible, with the reason and what to do.',
+      { remedy: ['list_windows'] });
   }
 }
 
@@ -395,8 +396,8 @@ function startedBy(pid: number, launched: number): boolean {
 
 /** The error for reading the tree of a window whose app is not on the accessibility bus. */
 function notAccessible(): ComputerUseError {
-  return new ComputerUseError('unsupported', 'This window\'s app is not on the accessibility bus, so it has no tree (computer_apps says why and how to fix it). ' +
-    'Read it with computer_screenshot (OCR) and act with pointer input, or restart the app with computer_launch.');
+  return new ComputerUseError('unsupported', 'This window\'s app is not on the accessibility bus, so it has no tree (the app list says why and how to fix it).',
+    { remedy: ['read_pixels', 'relaunch'] });
 }
 
 /**
@@ -409,7 +410,7 @@ function goneAsStale(handlers: Handlers): Handlers {
     out[name] = async (p: unknown, ctx: unknown) => {
       try { return await fn(p, ctx); } catch (e) {
         if (!(e instanceof ComputerUseError) && (isGone(e) || /Invalid (bus|object) name|Invalid path/i.test((e as Error).message ?? ''))) {
-          throw new ComputerUseError('stale_ref', 'The element or window this handle named is gone (or never existed). Take a new snapshot (computer_observe) and use its refs.');
+          throw new ComputerUseError('stale_ref', 'The element or window this handle named is gone (or never existed).', { remedy: ['snapshot'] });
         }
         throw e;
       }

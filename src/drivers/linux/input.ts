@@ -179,8 +179,8 @@ export class LinuxInput {
     }
     if (!(await this.focusedIs(expect))) {
       throw new ComputerUseError('window_not_focused', `The window "${w.title.slice(0, 60)}" could not be given the keyboard focus` +
-        `${xw ? '' : ' (no X window of its process is on screen)'}; another window has it, so nothing was sent. ` +
-        'Bring the window to the front (or close what holds the focus) and try again, or use element actions (computer_act).');
+        `${xw ? '' : ' (no X window of its process is on screen)'}; another window has it, so nothing was sent.`,
+        { remedy: ['raise_window', 'element_actions'] });
     }
     // The process is proven; the window must be the one the decision read: activating a window hands the focus
     // to a modal dialog of the same process (openbox, most window managers), whose fields were not judged.

@@ -1,6 +1,6 @@
 /**
  * What an app needs in its environment, and on the desktop, to expose its tree on the accessibility bus,
- * per toolkit. `computer_launch` applies it; doctor names the same recipe (advice.ts).
+ * per toolkit. The driver's apps.launch applies it; doctor names the same recipe (advice.ts).
  *
  * Measured on Debian 12 (Qt 5.15.8, at-spi2-core 2.46, OpenJDK 17):
  * - Qt 5 reaches the accessibility bus in one of two ways. Through the session bus (org.a11y.Bus.GetAddress,

@@ -1,6 +1,6 @@
 /**
  * Apps that have windows on the X display but are not on the accessibility bus (issue 10 item 4): without
- * them `computer_apps` says nothing runs, and a model starts a second copy. Their windows get handles
+ * them the app list says nothing runs, and a model starts a second copy. Their windows get handles
  * `x11:<window id>`, which the screenshot/OCR fallback and pointer input accept and tree reads refuse.
  */
 import { existsSync } from 'node:fs';
@@ -63,7 +63,7 @@ export async function inaccessibleApps(xw: XWindows, registered: ReadonlySet<num
     const name = facts.comm;
     const windows = (await Promise.all(xids.map((x) => x11WindowInfo(xw, x, name)))).filter((w): w is WindowInfo => w !== undefined);
     const advice = inaccessibleAdvice({ toolkit: facts.toolkit, env: facts.env, javaJarInstalled: jar, atspiRootProperty: rootProp });
-    return withIdentity<AppInfo>({ name, pid, id: `x11-app:${pid}`, windows, inaccessible: advice.fix ? { reason: advice.reason, fix: advice.fix } : { reason: advice.reason } }, procInfo(pid));
+    return withIdentity<AppInfo>({ name, pid, id: `x11-app:${pid}`, windows, inaccessible: { reason: advice.reason, ...(advice.fix ? { fix: advice.fix } : {}), remedy: advice.remedy } }, procInfo(pid));
   }));
   return apps.filter((a): a is AppInfo => a !== undefined);
 }

@@ -55,8 +55,8 @@ export async function captureWindow(windows: XWindows, target: CaptureTarget, re
   }
   const plan = planCover(stack, r);
   if (!plan) {
-    throw new ComputerUseError('window_changed', 'The window is not on screen (minimized, closed, or not the window of its process any more); nothing was captured. ' +
-      'Call computer_apps, bring the window to the front and try again.');
+    throw new ComputerUseError('window_changed', 'The window is not on screen (minimized, closed, or not the window of its process any more); nothing was captured.',
+      { remedy: ['list_windows', 'raise_window'] });
   }
   if (fullyCovered(plan)) {
     throw new ComputerUseError('not_visible', `Other windows cover all of this window (${plan.covered.length} of another process lie over it); nothing was captured. ` +
