@@ -122,8 +122,10 @@ const base = (p: string): string => normApp(p.split(/[\\/]/).pop() ?? p);
 /**
  * Executables that run someone else's code: their path does not say which app it is, so they are never
  * allowed by their own name or the app's; only an entry naming interpreter and script allows (see above).
+ * Windows has its own (`.exe` is dropped before the match): cmd, PowerShell, the script hosts, mshta,
+ * rundll32/regsvr32 (any DLL's code), msiexec, the py launcher, pythonw, javaw, wsl.
  */
-export const INTERPRETER = /^(python[0-9.]*m?|pypy[0-9.]*|node|nodejs|bun|deno|gjs|cjs|seed|java|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*|lua[0-9.]*|luajit|tclsh[0-9.]*|wish[0-9.]*|osascript|sh|bash|dash|zsh|ksh|mksh|fish|busybox|electron[0-9]*|mono|dotnet|wine(64)?(-preloader)?|qemu.*|flatpak-spawn|bwrap|snap|env|ld-linux.*\.so.*|ld\.so|rlwrap|guile[0-9.]*|racket|sbcl|emacs|vim?|nvim|awk|gawk|mawk|nawk)$/;
+export const INTERPRETER = /^(python[0-9.]*m?|pypy[0-9.]*|node|nodejs|bun|deno|gjs|cjs|seed|java|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*|lua[0-9.]*|luajit|tclsh[0-9.]*|wish[0-9.]*|osascript|sh|bash|dash|zsh|ksh|mksh|fish|busybox|electron[0-9]*|mono|dotnet|wine(64)?(-preloader)?|qemu.*|flatpak-spawn|bwrap|snap|env|ld-linux.*\.so.*|ld\.so|rlwrap|guile[0-9.]*|racket|sbcl|emacs|vim?|nvim|awk|gawk|mawk|nawk|cmd|powershell(_ise)?|pwsh|wscript|cscript|mshta|rundll32|regsvr32|msiexec|py|pythonw[0-9.]*|javaw|wsl)$/;
 
 /** True when the executable (path or file name) is an interpreter. */
 export function isInterpreter(executable: string): boolean {

@@ -114,6 +114,19 @@ test('program lookup: System32, then the Windows folder, then PATH; never the cu
   assert.throws(() => resolveProgram('C:\\nope.exe', o), (e: unknown) => isComputerUseError(e, 'app_not_found'));
 });
 
+test('a batch file is never started: CreateProcessW runs it through cmd.exe, which reparses the quoted arguments', () => {
+  // cmd.exe reads `"a&calc"` by its own rules (& and | and % still act), so quoting for the C runtime cannot keep
+  // an argument data: `code.cmd "x\"&calc"` would run calc.
+  const files = new Set(['C:\\Tools\\code.cmd', 'C:\\Tools\\setup.bat', 'C:\\Tools\\rg.exe', 'C:\\Tools\\old.com']);
+  const o = { windir: 'C:\\Windows', path: 'C:\\Tools', exists: (p: string) => files.has(p) };
+  for (const cmd of ['code.cmd', 'C:\\Tools\\code.cmd', 'C:\\Tools\\setup.bat', 'C:\\Tools\\SETUP.BAT', 'setup.bat', 'C:\\Tools\\setup.bat. .', 'C:\\Tools\\setup.bat::$DATA']) {
+    assert.throws(() => resolveProgram(cmd, { ...o, exists: (p) => files.has(p) || files.has(p.replace('SETUP.BAT', 'setup.bat')) }),
+      (e: unknown) => isComputerUseError(e, 'invalid_params') && /cmd\.exe/.test(e.message), cmd);
+  }
+  assert.equal(resolveProgram('rg', o), 'C:\\Tools\\rg.exe');
+  assert.equal(resolveProgram('old.com', o), 'C:\\Tools\\old.com');
+});
+
 // ---- the round trip under Wine ----
 
 const WINE = ['/usr/lib/wine/wine64', '/usr/bin/wine64', '/usr/bin/wine'].find((p) => existsSync(p));

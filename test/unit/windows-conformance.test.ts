@@ -24,7 +24,7 @@ test('the Windows driver (C# helper under Mono, replaying) passes the wire layer
     assert.ok(report.ok, text);
     assert.equal(report.hello?.platform, 'windows', text);
     const passed = report.results.filter((r) => r.verdict === 'PASS').map((r) => r.rule);
-    for (const rule of ['wire.hello', 'wire.strict-params', 'wire.unknown-method', 'wire.malformed-lines', 'wire.cancel', 'wire.out-of-order', 'wire.non-bmp', 'wire.oversize-line', 'wire.schema', 'wire.eof-exit']) {
+    for (const rule of ['wire.hello', 'wire.strict-params', 'wire.unknown-method', 'wire.malformed-lines', 'wire.cancel', 'wire.out-of-order', 'wire.non-bmp', 'wire.oversize-line', 'wire.schema', 'wire.eof-exit', 'wire.identity']) {
       assert.ok(passed.includes(rule), `${rule} did not pass:\n${text}`);
     }
   } finally { rmSync(home, { recursive: true, force: true }); }

@@ -76,7 +76,7 @@ test('keys go only to the window of the expected process; the foreground path se
   const d = driverOn();
   await assert.rejects(d.keys({ window: 'hwnd:264462', text: 'x', expect: { pid: 4813 } }), (e: unknown) => isComputerUseError(e, 'window_not_focused'));
   await assert.rejects(d.keys({ window: 'hwnd:264462', text: 'x', expect: { pid: 4812, startToken: '1' } }), (e: unknown) => isComputerUseError(e, 'window_not_focused'), 'a reused pid');
-  assert.deepEqual(await d.keys({ window: 'hwnd:264462', chords: [{ mods: ['Primary'], key: 's' }], expect: { pid: 4812, startToken: '1764637200123' } }), { method: 'synthetic', focusedFirst: true, sent: 1 });
+  assert.deepEqual(await d.keys({ window: 'hwnd:264462', chords: [{ mods: ['Primary'], key: 's' }], expect: { pid: 4812, startToken: '134091108001230000' } }), { method: 'synthetic', focusedFirst: true, sent: 1 });
   await assert.rejects(d.keys({ window: 'hwnd:999', text: 'x' }), (e: unknown) => isComputerUseError(e, 'window_not_found'));
 });
 
@@ -115,13 +115,13 @@ test('launch: the program found in System32, the command line built from argv, t
   const application = 'C:\\Windows\\System32\\notepad.exe';
   const commandLine = '"C:\\Windows\\System32\\notepad.exe" "C:\\My Files\\a.txt" "x\\" & calc" ""';
   const environment = ['MY_VAR=a b "c" %PATH%', 'PATH=C:\\Windows\\System32', 'USERPROFILE=C:\\Users\\me', 'WINDIR=C:\\Windows'];
-  const rec = variant('launch.json', [{ op: 'launch', match: { application, commandLine, environment }, result: { pid: 4812, startTime: 1764637200123 } }]);
+  const rec = variant('launch.json', [{ op: 'launch', match: { application, commandLine, environment }, result: { pid: 4812, startToken: '134091108001230000' } }]);
   const h = new HelperClient(helperCommand(exe, ['--replay', rec]));
   helpers.push(h);
   const driver = new WindowsDriver(h, { WINDIR: 'C:\\Windows', PATH: 'C:\\Windows\\System32', USERPROFILE: 'C:\\Users\\me' }, (p) => p === application);
   const r = await driver.launch({ command: 'notepad', args: ['C:\\My Files\\a.txt', 'x" & calc', ''], env: { MY_VAR: 'a b "c" %PATH%' }, waitForWindowMs: 2000 });
   assert.equal(r.pid, 4812);
-  assert.equal(r.startToken, '1764637200123');
+  assert.equal(r.startToken, '134091108001230000');
   assert.deepEqual(r.argv, [application, 'C:\\My Files\\a.txt', 'x" & calc', '']);
   assert.equal(r.window?.title, 'Untitled - Notepad');
   await assert.rejects(driver.launch({ command: '.\\notepad.exe' }), (e: unknown) => isComputerUseError(e, 'invalid_params'), 'a relative path is refused before the helper is asked');
@@ -130,7 +130,7 @@ test('launch: the program found in System32, the command line built from argv, t
 test('pointer: only inside the window as it is now and as the caller saw it; the helper gets the proven process', { timeout: 60_000 }, async () => {
   const rec = variant('pointer.json', [
     { op: 'focus', result: { foreground: true } },
-    { op: 'pointer', match: { hwnd: '264462', pid: 4812, startTime: 1764637200123, action: 'click', x: 100, y: 120 }, result: { detail: 'SendInput click at 100,120' } },
+    { op: 'pointer', match: { hwnd: '264462', pid: 4812, startToken: '134091108001230000', action: 'click', x: 100, y: 120 }, result: { detail: 'SendInput click at 100,120' } },
   ]);
   const d = driverOn(rec);
   assert.deepEqual(await d.pointer({ window: 'hwnd:264462', action: 'click', x: 100, y: 120 }), { method: 'synthetic', detail: 'SendInput click at 100,120' });
@@ -142,9 +142,9 @@ test('pointer: only inside the window as it is now and as the caller saw it; the
 });
 
 test('clipboard: text with its proven owner; a secret or an unproven owner\'s text never passes, even when a helper sends it', { timeout: 60_000 }, async () => {
-  const plain = variant('clip.json', [{ op: 'clipboard', match: { action: 'read' }, result: { text: '世界 \u2028 line', owner: { pid: 4812, startTime: 1764637200123 } } }]);
-  assert.deepEqual(await driverOn(plain).clipboard({ action: 'read' }), { method: 'win32 clipboard', text: '世界 \u2028 line', owner: { pid: 4812, startToken: '1764637200123' } });
-  const secret = variant('clip-secret.json', [{ op: 'clipboard', match: { action: 'read' }, result: { text: 'hunter2', owner: { pid: 77, startTime: 5, secret: true } } }]);
+  const plain = variant('clip.json', [{ op: 'clipboard', match: { action: 'read' }, result: { text: '世界 \u2028 line', owner: { pid: 4812, startToken: '134091108001230000' } } }]);
+  assert.deepEqual(await driverOn(plain).clipboard({ action: 'read' }), { method: 'win32 clipboard', text: '世界 \u2028 line', owner: { pid: 4812, startToken: '134091108001230000' } });
+  const secret = variant('clip-secret.json', [{ op: 'clipboard', match: { action: 'read' }, result: { text: 'hunter2', owner: { pid: 77, startToken: '5', secret: true } } }]);
   const s = await driverOn(secret).clipboard({ action: 'read' });
   assert.equal(s.text, undefined);
   assert.equal(s.owner?.secret, true);
@@ -152,4 +152,33 @@ test('clipboard: text with its proven owner; a secret or an unproven owner\'s te
   assert.equal((await driverOn(unproven).clipboard({ action: 'read' })).text, undefined);
   const write = variant('clip-write.json', [{ op: 'clipboard', match: { action: 'write', text: 'a\u0000b "c"' }, result: { ok: true } }]);
   assert.deepEqual(await driverOn(write).clipboard({ action: 'write', text: 'a\u0000b "c"' }), { method: 'win32 clipboard' });
+});
+
+test('process.identify: image path (or AUMID) as appId, FILETIME start token, SID; unreadable and gone said plainly; odd helper facts dropped', { timeout: 60_000 }, async () => {
+  const rec = variant('identify.json', [
+    { op: 'identify', match: { pid: 77 }, result: { pid: 77, image: 'C:\\Program Files\\WindowsApps\\Microsoft.WindowsCalculator_11.2311.0.0_x64__8wekyb3d8bbwe\\CalculatorApp.exe',
+      aumid: 'Microsoft.WindowsCalculator_8wekyb3d8bbwe!App', startToken: '134091108001230001', user: 'S-1-5-21-1-2-3-1001' } },
+    { op: 'identify', match: { pid: 78 }, result: { pid: 78, image: 'C:\\x.exe', aumid: 'evil\nname', startToken: '12ab', user: 'S-1-5-21-1\u2028' } },
+  ]);
+  const d = driverOn(rec);
+  assert.deepEqual(await d.identify({ pid: 4812 }), { pid: 4812, appId: 'C:\\Windows\\System32\\notepad.exe', executable: 'C:\\Windows\\System32\\notepad.exe',
+    startToken: '134091108001230000', user: 'S-1-5-21-1004336348-1177238915-682003330-1001' });
+  assert.equal((await d.identify({ pid: 77 })).appId, 'Microsoft.WindowsCalculator_8wekyb3d8bbwe!App', 'a packaged app is known by its AUMID');
+  assert.deepEqual(await d.identify({ pid: 78 }), { pid: 78, appId: 'C:\\x.exe', executable: 'C:\\x.exe' }, 'a malformed AUMID, token or SID is no fact');
+  assert.deepEqual(await d.identify({ pid: 6020 }), { pid: 6020, unreadable: true }, 'OpenProcess denied: nothing proves what it is');
+  assert.deepEqual(await d.identify({ pid: 9 }), { pid: 9, gone: true });
+});
+
+test('apps.terminate is bound to the start token; apps.resolveLaunch finds the program as launch would, and starts nothing', { timeout: 60_000 }, async () => {
+  const d = driverOn();
+  assert.deepEqual(await d.terminate({ pid: 4812, startToken: '134091108001230000' }), { ended: true });
+  assert.deepEqual(await d.terminate({ pid: 4812, startToken: '134091108001239999' }), { ended: false }, 'a reused pid is never ended');
+  const files = new Set(['C:\\Windows\\System32\\notepad.exe', 'C:\\Tools\\run.cmd']);
+  const r = new WindowsDriver(d.helper, { WINDIR: 'C:\\Windows', PATH: 'C:\\Tools' }, (p) => files.has(p));
+  assert.deepEqual(r.resolveLaunch({ command: 'notepad', args: ['C:\\notes\\a b.txt'] }), {
+    executable: 'C:\\Windows\\System32\\notepad.exe', appId: 'C:\\Windows\\System32\\notepad.exe',
+    argv: ['C:\\Windows\\System32\\notepad.exe', 'C:\\notes\\a b.txt'], names: ['notepad', 'C:\\Windows\\System32\\notepad.exe', 'C:\\notes\\a b.txt'],
+  });
+  assert.throws(() => r.resolveLaunch({ command: 'C:\\Tools\\run.cmd' }), (e: unknown) => isComputerUseError(e, 'invalid_params'));
+  assert.throws(() => r.resolveLaunch({ command: 'Microsoft.WindowsCalculator_8wekyb3d8bbwe!App', kind: 'aumid' }), (e: unknown) => isComputerUseError(e, 'unsupported'));
 });

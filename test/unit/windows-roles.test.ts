@@ -90,8 +90,9 @@ test('windows carry the identity the OS proves; an app above the helper\'s integ
   const windows = (fixture('notepad.helper.json')['answers'] as { op: string; result: { windows?: UiaWindow[] } }[]).find((a) => a.op === 'windows')!.result.windows!;
   const notepad = toWindowInfo(windows[0]!);
   assert.deepEqual(notepad, {
-    id: 'hwnd:264462', title: 'Untitled - Notepad', app: 'notepad', pid: 4812, role: 'window', focused: true, startToken: '1764637200123',
-    executable: 'C:\\Windows\\System32\\notepad.exe', className: 'Notepad', bounds: [0, 0, 800, 600],
+    id: 'hwnd:264462', title: 'Untitled - Notepad', app: 'notepad', pid: 4812, role: 'window', focused: true, startToken: '134091108001230000',
+    executable: 'C:\\Windows\\System32\\notepad.exe', appId: 'C:\\Windows\\System32\\notepad.exe', user: 'S-1-5-21-1004336348-1177238915-682003330-1001',
+    className: 'Notepad', bounds: [0, 0, 800, 600],
   });
   const apps = toApps(windows);
   assert.equal(apps.length, 2);

@@ -77,6 +77,10 @@ export interface ResolveOptions {
 export function resolveProgram(command: string, o: ResolveOptions): string {
   const exists = o.exists ?? existsSync;
   if (/[\0"<>|*?\r\n]/.test(command)) throw new ComputerUseError('invalid_params', 'that is not a Windows program name or path; nothing was started');
+  // CreateProcessW starts a .bat or .cmd through cmd.exe, which reparses the whole command line by its own rules
+  // (& | % still act inside C-runtime quotes): no quoting keeps an argument data there, so such files never start.
+  // Windows drops trailing dots and spaces from a file name, and `::$DATA` names the file's own stream.
+  if (/\.(bat|cmd)[. ]*$/i.test(command) || command.slice(2).includes(':')) throw new ComputerUseError('invalid_params', 'a batch file runs through cmd.exe, which reinterprets its arguments as commands; start the program it runs instead. Nothing was started.');
   const absolute = /^[A-Za-z]:\\/.test(command) || command.startsWith('\\\\');
   if (absolute) {
     if (!exists(command)) throw new ComputerUseError('app_not_found', 'no program at that path; nothing was started');

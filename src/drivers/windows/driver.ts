@@ -6,13 +6,15 @@
  */
 import type { RawNode, WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
+import type { IdentifyParams, IdentifyResult, ResolveLaunchParams, ResolveLaunchResult, TerminateParams, TerminateResult } from '../../protocol/identity.js';
 import type {
   ActParams, ActResult, ClipboardParams, ClipboardResult, KeysParams, PointerParams, PointerResult, KeysResult, LaunchParams, LaunchResult, SettleParams, SettleResult, SnapshotParams, SnapshotResult,
   TextReadParams, TextReadResult,
 } from '../../protocol/methods.js';
 import type { HelperClient } from './helper-client.js';
 import { inside, sameRect } from '../../fallback/geometry.js';
-import { commandLine, environmentBlock, resolveProgram } from './cmdline.js';
+import { commandLine, environmentBlock, resolveProgram, type ResolveOptions } from './cmdline.js';
+import { resolveLaunch, startTokenOf, terminateArgs, toIdentify, toTerminate, type HelperProcess } from './identity.js';
 import { helperChord } from './keys.js';
 import { MEDIUM_INTEGRITY, parseNodeId, parseWindowId, toApps, toRawNode, toWindowInfo, type UiaWindow } from './nodes.js';
 import type { UiaElement } from './roles.js';
@@ -71,14 +73,35 @@ export class WindowsDriver {
     if (!r.foreground) throw new ComputerUseError('window_not_focused', 'Windows did not bring the window to the front (another app holds the foreground); nothing was sent');
   }
 
+  /** Where programs are looked up: the Windows folder and PATH of the driver's environment. */
+  private lookup(): ResolveOptions {
+    return { windir: this.env['WINDIR'] ?? this.env['SystemRoot'] ?? 'C:\\Windows', path: this.env['PATH'] ?? this.env['Path'] ?? '', ...(this.exists ? { exists: this.exists } : {}) };
+  }
+
+  /** `process.identify`: what Windows proves about a process now (identity.ts). */
+  async identify(p: IdentifyParams): Promise<IdentifyResult> {
+    return toIdentify(p.pid, await this.helper.request<HelperProcess>('identify', { pid: p.pid }), p);
+  }
+
+  /** `apps.resolveLaunch`: the program `launch` would start, without starting it. */
+  resolveLaunch(p: ResolveLaunchParams): ResolveLaunchResult {
+    return resolveLaunch(p, this.lookup());
+  }
+
+  /** `apps.terminate`: only while the pid still has the start token the caller saw. */
+  async terminate(p: TerminateParams): Promise<TerminateResult> {
+    return toTerminate(await this.helper.request<{ ended?: unknown }>('terminate', terminateArgs(p)));
+  }
+
   async launch(p: LaunchParams): Promise<LaunchResult> {
-    const application = resolveProgram(p.command, { windir: this.env['WINDIR'] ?? this.env['SystemRoot'] ?? 'C:\\Windows', path: this.env['PATH'] ?? '', ...(this.exists ? { exists: this.exists } : {}) });
+    const application = resolveProgram(p.command, this.lookup());
     const args = p.args ?? [];
-    const facts = await this.helper.request<{ pid: number; startTime?: number }>('launch', {
+    const facts = await this.helper.request<HelperProcess & { pid: number }>('launch', {
       application, commandLine: commandLine(application, args),
       ...(p.env ? { environment: environmentBlock(this.env, p.env) } : {}),
     });
-    const started: LaunchResult = { pid: facts.pid, argv: [application, ...args], ...(facts.startTime !== undefined ? { startToken: String(facts.startTime) } : {}) };
+    const token = startTokenOf(facts);
+    const started: LaunchResult = { pid: facts.pid, argv: [application, ...args], ...(token ? { startToken: token } : {}) };
     const deadline = Date.now() + (p.waitForWindowMs ?? 0);
     for (;;) {
       const w = (await this.windows({ pid: facts.pid }))[0];
@@ -177,7 +200,7 @@ export class WindowsDriver {
     }
     const chords = (p.chords ?? []).map(helperChord);
     const focus = await this.helper.request<{ foreground: boolean }>('focus', { hwnd }, signal ? { signal } : {}).catch(() => ({ foreground: false }));
-    const base = { hwnd, pid: w.pid, ...(w.startToken !== undefined ? { startTime: Number(w.startToken) } : {}), chords, ...(p.text !== undefined ? { text: p.text } : {}) };
+    const base = { hwnd, pid: w.pid, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}), chords, ...(p.text !== undefined ? { text: p.text } : {}) };
     if (focus.foreground) {
       const r = await this.helper.request<{ sent: number }>('keys', { ...base, via: 'input' }, { timeoutMs: 60_000, ...(signal ? { signal } : {}) });
       return { method: 'synthetic', focusedFirst: true, sent: r.sent };
@@ -229,7 +252,7 @@ export class WindowsDriver {
     const focus = await this.helper.request<{ foreground: boolean }>('focus', { hwnd }, signal ? { signal } : {});
     if (!focus.foreground) throw new ComputerUseError('window_not_focused', 'Windows did not bring the window to the front; pointer input goes to the front window, so nothing was sent');
     const r = await this.helper.request<{ detail: string }>('pointer', {
-      hwnd, pid: w.pid, ...(w.startToken !== undefined ? { startTime: Number(w.startToken) } : {}), action: p.action, x: p.x, y: p.y,
+      hwnd, pid: w.pid, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}), action: p.action, x: p.x, y: p.y,
       ...(p.to ? { to: p.to } : {}), ...(p.direction ? { direction: p.direction } : {}), ...(p.amount !== undefined ? { amount: p.amount } : {}),
     }, { timeoutMs: 30_000, ...(signal ? { signal } : {}) });
     return { method: 'synthetic', detail: String(r.detail).slice(0, 200) };
@@ -241,10 +264,11 @@ export class WindowsDriver {
       await this.helper.request('clipboard', { action: 'write', text: p.text ?? '' });
       return { method: 'win32 clipboard' };
     }
-    const r = await this.helper.request<{ text?: unknown; owner?: { pid?: unknown; startTime?: unknown; secret?: unknown; unproven?: unknown } }>('clipboard', { action: 'read' });
+    const r = await this.helper.request<{ text?: unknown; owner?: { pid?: unknown; startToken?: unknown; secret?: unknown; unproven?: unknown } }>('clipboard', { action: 'read' });
     const owner: NonNullable<ClipboardResult['owner']> = {};
     if (typeof r.owner?.pid === 'number') owner.pid = r.owner.pid;
-    if (typeof r.owner?.startTime === 'number') owner.startToken = String(r.owner.startTime);
+    const token = startTokenOf(r.owner as HelperProcess | undefined);
+    if (token) owner.startToken = token;
     if (r.owner?.secret === true) owner.secret = true;
     if (r.owner?.unproven === true) owner.unproven = true;
     const res: ClipboardResult = { method: 'win32 clipboard', ...(r.owner ? { owner } : {}) };

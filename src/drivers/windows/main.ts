@@ -39,6 +39,9 @@ export function windowsHandlers(driver: WindowsDriver, built: BuiltHelper): Hand
     'windows.list': async (p) => ({ windows: await driver.windows(p) }),
     'window.activate': async (p) => { await driver.activate(p.window); return { ok: true }; },
     'apps.launch': async (p) => driver.launch(p),
+    'process.identify': async (p) => driver.identify(p),
+    'apps.resolveLaunch': (p) => driver.resolveLaunch(p),
+    'apps.terminate': async (p) => driver.terminate(p),
     'tree.snapshot': async (p, ctx) => driver.snapshot(p, ctx.signal),
     'tree.find': async (p, ctx) => {
       const s = await driver.snapshot({ window: p.window }, ctx.signal);

@@ -5,6 +5,7 @@
  */
 import type { AppInfo, RawNode, WindowInfo } from '../../engine/node.js';
 import { LIMITS } from '../../protocol/methods.js';
+import { identityFields, type HelperProcess } from './identity.js';
 import { opsOf, roleOf, statesOf, UIA_CONTROL_TYPES, type UiaElement } from './roles.js';
 
 /** What the helper's `windows` op reports per top-level window. */
@@ -15,7 +16,7 @@ export interface UiaWindow {
   foreground?: boolean;
   minimized?: boolean;
   bounds?: [number, number, number, number];
-  process?: { pid?: number; image?: string; startTime?: number; integrity?: number; elevated?: boolean; denied?: boolean };
+  process?: HelperProcess;
 }
 
 const HWND = /^hwnd:(\d{1,20})$/;
@@ -76,14 +77,13 @@ function appName(w: UiaWindow): string {
   return (base.replace(/\.exe$/i, '') || w.className || 'unknown').slice(0, LIMITS.id);
 }
 
-/** One top-level window as the protocol's window, with the identity the OS proves (image path, start time). */
+/** One top-level window as the protocol's window, with the identity the OS proves (identity.ts). */
 export function toWindowInfo(w: UiaWindow): WindowInfo {
   const info: WindowInfo = {
     id: `hwnd:${w.hwnd}`, title: w.title.slice(0, LIMITS.text), app: appName(w), pid: w.process?.pid ?? 0,
     role: 'window', focused: w.foreground === true,
   };
-  if (w.process?.startTime !== undefined) info.startToken = String(w.process.startTime);
-  if (w.process?.image) info.executable = w.process.image.slice(0, 4096);
+  Object.assign(info, identityFields(w.process));
   if (w.className) info.className = w.className.slice(0, LIMITS.id);
   if (w.bounds) info.bounds = w.bounds;
   return info;
@@ -114,8 +114,7 @@ export function toApps(windows: readonly UiaWindow[], selfIntegrity = MEDIUM_INT
     let app = apps.get(key);
     if (!app) {
       app = { name: info.app, id: `pid:${key}`, pid: info.pid, windows: [] };
-      if (info.startToken !== undefined) app.startToken = info.startToken;
-      if (info.executable) app.executable = info.executable;
+      for (const k of ['appId', 'executable', 'startToken', 'user'] as const) if (info[k] !== undefined) app[k] = info[k];
       if (blockedByUipi(w, selfIntegrity)) app.inaccessible = { reason: 'runs with more privileges than computer-use (elevated)', fix: 'run the app without administrator rights, or computer-use with them' };
       apps.set(key, app);
     }

@@ -16,7 +16,7 @@ namespace ComputerUse.Windows
         /// <summary>Keys Windows reports as extended (the arrows and the editing block beside them, Win, Apps).</summary>
         private static readonly ushort[] Extended = { 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x2D, 0x2E, 0x5B, 0x5C, 0x5D, 0x6F, 0x90 };
 
-        /// <summary>keys {hwnd, pid, startTime?, via: "input"|"message", chords?: [{vks: [mods..., key]}], text?}.</summary>
+        /// <summary>keys {hwnd, pid, startToken?, via: "input"|"message", chords?: [{vks: [mods..., key]}], text?}.</summary>
         public static object Keys(IDictionary<string, object> args, UiaBackend backend)
         {
             IntPtr hwnd = UiaBackend.WindowArg(args);
@@ -25,7 +25,7 @@ namespace ComputerUse.Windows
             string text = Args.OptStr(args, "text");
             List<object> chords = Args.List(args, "chords");
             long pid = Args.Int(args, "pid", -1);
-            long startTime = Args.Int(args, "startTime", -1);
+            string startToken = Args.OptStr(args, "startToken");
             int sent = 0;
             if (via == "message")
             {
@@ -43,14 +43,14 @@ namespace ComputerUse.Windows
             }
             else
             {
-                RequireForeground(hwnd, pid, startTime);
+                RequireForeground(hwnd, pid, startToken);
                 foreach (object o in chords)
                 {
-                    RequireForeground(hwnd, pid, startTime);
+                    RequireForeground(hwnd, pid, startToken);
                     SendChord(Vks(o));
                     sent++;
                 }
-                if (text != null) sent += SendText(text, delegate () { RequireForeground(hwnd, pid, startTime); });
+                if (text != null) sent += SendText(text, delegate () { RequireForeground(hwnd, pid, startToken); });
             }
             Dictionary<string, object> d = new Dictionary<string, object>();
             d["sent"] = sent;
@@ -62,8 +62,8 @@ namespace ComputerUse.Windows
         public static void TypeInto(IntPtr hwnd, string text)
         {
             uint pid = UiaBackend.PidOf(hwnd);
-            RequireForeground(hwnd, pid, -1);
-            SendText(text, delegate () { RequireForeground(hwnd, pid, -1); });
+            RequireForeground(hwnd, pid, null);
+            SendText(text, delegate () { RequireForeground(hwnd, pid, null); });
         }
 
         private static List<ushort> Vks(object chord)
@@ -94,16 +94,12 @@ namespace ComputerUse.Windows
         }
 
         /// <summary>The foreground window must be the target's (same top-level window, pid, start time), else nothing is sent.</summary>
-        internal static void RequireForeground(IntPtr hwnd, long pid, long startTime)
+        internal static void RequireForeground(IntPtr hwnd, long pid, string startToken)
         {
             IntPtr fg = Win32.GetAncestor(Win32.GetForegroundWindow(), Win32.GA_ROOT);
             uint fgPid = fg == IntPtr.Zero ? 0 : UiaBackend.PidOf(fg);
             bool ok = fg == hwnd && (pid < 0 || fgPid == pid);
-            if (ok && startTime >= 0)
-            {
-                object st;
-                ok = ProcessFacts.Of(fgPid).TryGetValue("startTime", out st) && Convert.ToInt64(st) == startTime;
-            }
+            if (ok && startToken != null) ok = ProcessFacts.StartTokenOf(fgPid) == startToken;
             if (!ok) throw new HelperException("window_not_focused", "the target window is not in front (another window holds the keyboard); nothing more was sent");
         }
 

@@ -17,13 +17,13 @@ namespace ComputerUse.Windows
         private const uint WHEEL = 0x800, HWHEEL = 0x1000, VIRTUALDESK = 0x4000, ABSOLUTE = 0x8000;
         private const int WheelDelta = 120;
 
-        /// <summary>pointer {hwnd, pid, startTime?, action, x, y, to?: [x, y], direction?, amount?}.</summary>
+        /// <summary>pointer {hwnd, pid, startToken?, action, x, y, to?: [x, y], direction?, amount?}.</summary>
         public static object Send(IDictionary<string, object> args, UiaBackend backend)
         {
             IntPtr hwnd = UiaBackend.WindowArg(args);
             backend.RequireReach(hwnd);
             long pid = Args.Int(args, "pid", -1);
-            long startTime = Args.Int(args, "startTime", -1);
+            string startToken = Args.OptStr(args, "startToken");
             string action = Args.Str(args, "action");
             int x = (int)Args.Int(args, "x", int.MinValue), y = (int)Args.Int(args, "y", int.MinValue);
             RequireShows(hwnd, x, y);
@@ -36,17 +36,17 @@ namespace ComputerUse.Windows
                 ty = (int)(double)to[1];
                 RequireShows(hwnd, tx, ty);
             }
-            Input.RequireForeground(hwnd, pid, startTime);
+            Input.RequireForeground(hwnd, pid, startToken);
             Send(Move(x, y));
             switch (action)
             {
                 case "move": break;
-                case "click": Press(hwnd, pid, startTime, LEFTDOWN, LEFTUP, 1); break;
-                case "double_click": Press(hwnd, pid, startTime, LEFTDOWN, LEFTUP, 2); break;
-                case "right_click": Press(hwnd, pid, startTime, RIGHTDOWN, RIGHTUP, 1); break;
-                case "middle_click": Press(hwnd, pid, startTime, MIDDLEDOWN, MIDDLEUP, 1); break;
+                case "click": Press(hwnd, pid, startToken, LEFTDOWN, LEFTUP, 1); break;
+                case "double_click": Press(hwnd, pid, startToken, LEFTDOWN, LEFTUP, 2); break;
+                case "right_click": Press(hwnd, pid, startToken, RIGHTDOWN, RIGHTUP, 1); break;
+                case "middle_click": Press(hwnd, pid, startToken, MIDDLEDOWN, MIDDLEUP, 1); break;
                 case "drag":
-                    Input.RequireForeground(hwnd, pid, startTime);
+                    Input.RequireForeground(hwnd, pid, startToken);
                     Send(Button(LEFTDOWN));
                     Thread.Sleep(30);
                     Send(Move(tx, ty));
@@ -61,7 +61,7 @@ namespace ComputerUse.Windows
                     int delta = (dir == "up" || dir == "right" ? 1 : -1) * WheelDelta;
                     for (int i = 0; i < steps; i++)
                     {
-                        Input.RequireForeground(hwnd, pid, startTime);
+                        Input.RequireForeground(hwnd, pid, startToken);
                         INPUT w = Button(horizontal ? HWHEEL : WHEEL);
                         w.u.mi.mouseData = unchecked((uint)delta);
                         Send(w);
@@ -85,11 +85,11 @@ namespace ComputerUse.Windows
             if (root != hwnd) throw new HelperException("window_changed", "another window (or none of the target's) is at that point now; nothing was sent");
         }
 
-        private static void Press(IntPtr hwnd, long pid, long startTime, uint down, uint up, int times)
+        private static void Press(IntPtr hwnd, long pid, string startToken, uint down, uint up, int times)
         {
             for (int i = 0; i < times; i++)
             {
-                Input.RequireForeground(hwnd, pid, startTime);
+                Input.RequireForeground(hwnd, pid, startToken);
                 Send(Button(down), Button(up));
             }
         }
@@ -155,8 +155,8 @@ namespace ComputerUse.Windows
                 uint pid = UiaBackend.PidOf(ownerWindow);
                 Dictionary<string, object> facts = pid == 0 ? null : ProcessFacts.Of(pid);
                 object st;
-                if (facts == null || !facts.TryGetValue("startTime", out st)) owner["unproven"] = true;
-                else { owner["pid"] = pid; owner["startTime"] = st; }
+                if (facts == null || !facts.TryGetValue("startToken", out st)) owner["unproven"] = true;
+                else { owner["pid"] = pid; owner["startToken"] = st; }
                 if (secret) owner["secret"] = true;
                 d["owner"] = owner;
             }

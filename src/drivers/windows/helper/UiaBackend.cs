@@ -84,6 +84,8 @@ namespace ComputerUse.Windows
                 case "pointer": return Pointer.Send(args, this);
                 case "clipboard": return Clipboard.Handle(args);
                 case "launch": return Launch(args);
+                case "identify": return ProcessFacts.Of((uint)Math.Max(0, Math.Min(Args.Int(args, "pid", 0), uint.MaxValue)));
+                case "terminate": return ProcessFacts.Terminate(args);
                 case "subscribe": return Subscribe(args);
                 default: throw new HelperException("unsupported", "the helper has no op " + op);
             }

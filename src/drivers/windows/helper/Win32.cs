@@ -2,6 +2,7 @@
 // x64 (INPUT 40, KEYBDINPUT 24, MOUSEINPUT 32) are checked by the helper's `selftest` op in
 // test/unit/windows-helper.test.ts.
 using System;
+using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Text;
 
@@ -82,7 +83,7 @@ namespace ComputerUse.Windows
         public const uint INPUT_MOUSE = 0, INPUT_KEYBOARD = 1;
         public const uint KEYEVENTF_EXTENDEDKEY = 0x1, KEYEVENTF_KEYUP = 0x2, KEYEVENTF_UNICODE = 0x4;
         public const uint WM_KEYDOWN = 0x100, WM_KEYUP = 0x101, WM_CHAR = 0x102, WM_SYSKEYDOWN = 0x104, WM_SYSKEYUP = 0x105;
-        public const uint PROCESS_QUERY_LIMITED_INFORMATION = 0x1000;
+        public const uint PROCESS_QUERY_LIMITED_INFORMATION = 0x1000, PROCESS_TERMINATE = 0x1;
         public const int GA_ROOT = 2;
         public const int GWL_EXSTYLE = -20;
         public const int WS_EX_TOOLWINDOW = 0x80;
@@ -143,6 +144,17 @@ namespace ComputerUse.Windows
             bool inheritHandles, uint flags, string environment, string currentDirectory, ref STARTUPINFOW startup, out PROCESS_INFORMATION info);
         [DllImport("kernel32.dll", CharSet = CharSet.Unicode, SetLastError = true)]
         public static extern bool QueryFullProcessImageNameW(IntPtr process, uint flags, StringBuilder name, ref uint size);
+        [DllImport("kernel32.dll")] public static extern bool GetExitCodeProcess(IntPtr process, out int code);
+        [DllImport("kernel32.dll")] public static extern bool TerminateProcess(IntPtr process, uint code);
+        [DllImport("kernel32.dll", CharSet = CharSet.Unicode)]
+        public static extern int GetApplicationUserModelId(IntPtr process, ref uint length, StringBuilder aumid);
+        [DllImport("kernel32.dll", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern IntPtr CreateFileW(string name, uint access, uint share, IntPtr security, uint disposition, uint flags, IntPtr template);
+        [DllImport("kernel32.dll", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern int GetFinalPathNameByHandleW(IntPtr file, StringBuilder path, int length, uint flags);
+        [DllImport("advapi32.dll", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern bool ConvertSidToStringSidW(IntPtr sid, out IntPtr text);
+        [DllImport("kernel32.dll")] public static extern IntPtr LocalFree(IntPtr mem);
         [DllImport("kernel32.dll")] public static extern bool GetProcessTimes(IntPtr process, out FILETIME creation, out FILETIME exit, out FILETIME kernel, out FILETIME user);
         [DllImport("kernel32.dll")] public static extern IntPtr GetCurrentProcess();
         [DllImport("kernel32.dll")] public static extern uint GetCurrentThreadId();
@@ -207,10 +219,15 @@ namespace ComputerUse.Windows
         }
     }
 
-    /// <summary>What the OS proves about a process: image path, start time, integrity level, elevation.</summary>
+    /// <summary>
+    /// What the OS proves about a process (protocol process.identify): the image's final path (links and junctions
+    /// resolved), the creation FILETIME as a decimal string (the start token: 100 ns ticks, above 2^53, so never a
+    /// JSON number), the owner's SID, the package's AUMID for a packaged app, integrity level and elevation.
+    /// </summary>
     public static class ProcessFacts
     {
-        private const long EpochFileTime = 116444736000000000L; // 1970-01-01 in 100 ns ticks since 1601
+        private const int ErrorInvalidParameter = 87, ErrorAccessDenied = 5, StillActive = 259;
+        private const int TokenUser = 1;
 
         public static System.Collections.Generic.Dictionary<string, object> Of(uint pid)
         {
@@ -219,36 +236,145 @@ namespace ComputerUse.Windows
             IntPtr h = Win32.OpenProcess(Win32.PROCESS_QUERY_LIMITED_INFORMATION, false, pid);
             if (h == IntPtr.Zero)
             {
-                // Access denied here means a protected or higher-integrity process: say so instead of guessing.
-                d["denied"] = Marshal.GetLastWin32Error() == 5;
+                int err = Marshal.GetLastWin32Error();
+                // No such process is ERROR_INVALID_PARAMETER; access denied means a protected or higher-integrity
+                // process: say which instead of guessing.
+                if (err == ErrorInvalidParameter) d["gone"] = true;
+                else d["denied"] = err == ErrorAccessDenied;
+                return d;
+            }
+            try { Fill(h, d); }
+            finally { Win32.CloseHandle(h); }
+            return d;
+        }
+
+        /// <summary>The facts of an open process handle (identify and terminate read the same ones).</summary>
+        internal static void Fill(IntPtr h, System.Collections.Generic.Dictionary<string, object> d)
+        {
+            int code;
+            // A process that exited but whose object another handle keeps is gone, though it still opens.
+            if (Win32.GetExitCodeProcess(h, out code) && code != StillActive) { d["gone"] = true; return; }
+            StringBuilder sb = new StringBuilder(32768);
+            uint size = (uint)sb.Capacity;
+            if (Win32.QueryFullProcessImageNameW(h, 0, sb, ref size)) d["image"] = FinalPath(sb.ToString());
+            string token = StartToken(h);
+            if (token != null) d["startToken"] = token;
+            string aumid = Aumid(h);
+            if (aumid != null) d["aumid"] = aumid;
+            IntPtr tok;
+            if (Win32.OpenProcessToken(h, Win32.TOKEN_QUERY, out tok))
+            {
+                try
+                {
+                    int integrity = Integrity(tok);
+                    if (integrity >= 0) d["integrity"] = integrity;
+                    int elevated = TokenInt(tok, Win32.TokenElevation);
+                    if (elevated >= 0) d["elevated"] = elevated != 0;
+                    string sid = UserSid(tok);
+                    if (sid != null) d["user"] = sid;
+                }
+                finally { Win32.CloseHandle(tok); }
+            }
+        }
+
+        /// <summary>The creation FILETIME of an open process, as a decimal string; null when Windows does not say.</summary>
+        internal static string StartToken(IntPtr h)
+        {
+            FILETIME c, e, k, u;
+            if (!Win32.GetProcessTimes(h, out c, out e, out k, out u)) return null;
+            return (((ulong)c.High << 32) | c.Low).ToString(System.Globalization.CultureInfo.InvariantCulture);
+        }
+
+        /// <summary>The start token of a pid now, or null (gone, or not openable).</summary>
+        public static string StartTokenOf(uint pid)
+        {
+            IntPtr h = Win32.OpenProcess(Win32.PROCESS_QUERY_LIMITED_INFORMATION, false, pid);
+            if (h == IntPtr.Zero) return null;
+            try
+            {
+                int code;
+                if (Win32.GetExitCodeProcess(h, out code) && code != StillActive) return null;
+                return StartToken(h);
+            }
+            finally { Win32.CloseHandle(h); }
+        }
+
+        /// <summary>
+        /// terminate {pid, startToken?}: ends the process only while the handle it opened has that start token. The
+        /// open handle keeps the process object, so its pid cannot pass to another process between check and kill.
+        /// </summary>
+        public static object Terminate(IDictionary<string, object> args)
+        {
+            long pid = Args.Int(args, "pid", 0);
+            string want = Args.OptStr(args, "startToken");
+            System.Collections.Generic.Dictionary<string, object> d = new System.Collections.Generic.Dictionary<string, object>();
+            d["ended"] = false;
+            if (pid <= 4 || pid > uint.MaxValue || pid == System.Diagnostics.Process.GetCurrentProcess().Id) return d;
+            IntPtr h = Win32.OpenProcess(Win32.PROCESS_TERMINATE | Win32.PROCESS_QUERY_LIMITED_INFORMATION, false, (uint)pid);
+            if (h == IntPtr.Zero)
+            {
+                if (Marshal.GetLastWin32Error() == ErrorAccessDenied)
+                    throw new HelperException("elevation_required", "Windows does not let computer-use end that process (it runs with more privileges); nothing was sent", Errors.AccessDenied);
                 return d;
             }
             try
             {
-                StringBuilder sb = new StringBuilder(32768);
-                uint size = (uint)sb.Capacity;
-                if (Win32.QueryFullProcessImageNameW(h, 0, sb, ref size)) d["image"] = sb.ToString();
-                FILETIME c, e, k, u;
-                if (Win32.GetProcessTimes(h, out c, out e, out k, out u))
-                {
-                    long ticks = ((long)c.High << 32) | c.Low;
-                    d["startTime"] = (ticks - EpochFileTime) / 10000; // ms since 1970: unique per process with the pid
-                }
-                IntPtr token;
-                if (Win32.OpenProcessToken(h, Win32.TOKEN_QUERY, out token))
-                {
-                    try
-                    {
-                        int integrity = Integrity(token);
-                        if (integrity >= 0) d["integrity"] = integrity;
-                        int elevated = TokenInt(token, Win32.TokenElevation);
-                        if (elevated >= 0) d["elevated"] = elevated != 0;
-                    }
-                    finally { Win32.CloseHandle(token); }
-                }
+                int code;
+                if (Win32.GetExitCodeProcess(h, out code) && code != StillActive) return d;
+                string now = StartToken(h);
+                if (now == null || (want != null && now != want)) return d;
+                d["ended"] = Win32.TerminateProcess(h, 1);
             }
             finally { Win32.CloseHandle(h); }
             return d;
+        }
+
+        /// <summary>The path with links and junctions resolved (GetFinalPathNameByHandleW), else as Windows named it.</summary>
+        private static string FinalPath(string image)
+        {
+            IntPtr f = Win32.CreateFileW(image, 0x80 /* FILE_READ_ATTRIBUTES */, 7 /* share all */, IntPtr.Zero, 3 /* OPEN_EXISTING */, 0x02000000 /* BACKUP_SEMANTICS */, IntPtr.Zero);
+            if (f == IntPtr.Zero || f == new IntPtr(-1)) return image;
+            try
+            {
+                StringBuilder sb = new StringBuilder(32768);
+                int n = Win32.GetFinalPathNameByHandleW(f, sb, sb.Capacity, 0);
+                if (n <= 0 || n >= sb.Capacity) return image;
+                string p = sb.ToString();
+                if (p.StartsWith(@"\\?\UNC\", StringComparison.Ordinal)) return @"\\" + p.Substring(8);
+                if (p.StartsWith(@"\\?\", StringComparison.Ordinal)) return p.Substring(4);
+                return p;
+            }
+            finally { Win32.CloseHandle(f); }
+        }
+
+        /// <summary>A packaged app's Application User Model ID; null for an unpackaged process (or before Windows 8).</summary>
+        private static string Aumid(IntPtr h)
+        {
+            try
+            {
+                uint len = 1024;
+                StringBuilder sb = new StringBuilder((int)len);
+                return Win32.GetApplicationUserModelId(h, ref len, sb) == 0 && sb.Length > 0 ? sb.ToString() : null;
+            }
+            catch (EntryPointNotFoundException) { return null; }
+        }
+
+        /// <summary>The token owner's SID as a string ("S-1-5-21-…").</summary>
+        private static string UserSid(IntPtr token)
+        {
+            int need;
+            Win32.GetTokenInformation(token, TokenUser, IntPtr.Zero, 0, out need);
+            if (need <= 0 || need > 4096) return null;
+            IntPtr buf = Marshal.AllocHGlobal(need);
+            try
+            {
+                if (!Win32.GetTokenInformation(token, TokenUser, buf, need, out need)) return null;
+                IntPtr text;
+                if (!Win32.ConvertSidToStringSidW(Marshal.ReadIntPtr(buf) /* TOKEN_USER.User.Sid */, out text)) return null;
+                try { return Marshal.PtrToStringUni(text); }
+                finally { Win32.LocalFree(text); }
+            }
+            finally { Marshal.FreeHGlobal(buf); }
         }
 
         /// <summary>The helper's own facts (its integrity decides which windows UIPI lets it drive).</summary>

@@ -1,0 +1,103 @@
+/**
+ * The policy decides on Windows from the facts the Windows driver proves, exactly as on Linux (README "App
+ * identity"): the whole host (createComputer, unattended mode, an allow list) over the real Windows driver and its
+ * C# helper under Mono, replaying the assembled Notepad recording with process.identify answers varied per test.
+ * An allow comes only from the proven image path; a process Windows will not show is unproven; an interpreter
+ * (cmd.exe) is never allowed by its own name; a pid that now belongs to a password manager is denied; and in
+ * each refused case the act never reaches the helper.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+import type { DriverConnection } from '../../src/devices/stdio.js';
+import { ensureHelper, monoMcs } from '../../src/drivers/windows/build.js';
+import { WindowsDriver } from '../../src/drivers/windows/driver.js';
+import { HelperClient, helperCommand } from '../../src/drivers/windows/helper-client.js';
+import { HELPER_SOURCES } from '../../src/drivers/windows/helper-sources.generated.js';
+import { windowsHandlers } from '../../src/drivers/windows/main.js';
+import { createComputer } from '../../src/index.js';
+import { Peer } from '../../src/protocol/peer.js';
+
+const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/windows/notepad.helper.json', import.meta.url));
+const NOTEPAD = { pid: 4812, image: 'C:\\Windows\\System32\\notepad.exe', startToken: '134091108001230000', user: 'S-1-5-21-1004336348-1177238915-682003330-1001', integrity: 0x2000, elevated: false };
+/** The recording's act answer is replaced by this error: a refused act must never reach the helper. */
+const REACHED = 'the act reached the helper';
+let dir = '';
+let exe = '';
+const helpers: HelperClient[] = [];
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'cu-win-policy-'));
+  process.env['COMPUTER_USE_HOME'] = dir;
+  exe = (await ensureHelper({ sources: HELPER_SOURCES, driversDir: join(dir, 'drivers'), compiler: monoMcs() })).path;
+});
+after(() => { for (const h of helpers) h.close(0); rmSync(dir, { recursive: true, force: true }); });
+
+/** The fixture with `first` answering before its own answers, and the windows' process facts replaced by `proc`. */
+function recording(name: string, first: unknown[], proc?: Record<string, unknown>): string {
+  const doc = JSON.parse(readFileSync(FIXTURE, 'utf8')) as { answers: { op: string; result?: { windows?: { process?: unknown }[] } }[] };
+  if (proc) for (const a of doc.answers) if (a.op === 'windows') a.result!.windows![0]!.process = proc;
+  const p = join(dir, `${name}.json`);
+  writeFileSync(p, JSON.stringify({ answers: [...first, ...doc.answers] }));
+  return p;
+}
+
+/** The Windows driver in this process, linked to the host in memory. */
+function connect(rec: string): DriverConnection {
+  const helper = new HelperClient(helperCommand(exe, ['--replay', rec]));
+  helpers.push(helper);
+  const toDriver = new PassThrough();
+  const toHost = new PassThrough();
+  const server = new Peer(toDriver, toHost, windowsHandlers(new WindowsDriver(helper), { path: exe, origin: 'compiled' }));
+  const client = new Peer(toHost, toDriver, {}, { timeoutMs: 20_000 });
+  const close = (): void => { server.close('closed'); client.close('closed'); };
+  return { peer: client, stderrTail: () => '', kill: close, end: async () => close() };
+}
+
+/** Observes Notepad and sets its text field's value through the host, unattended, with `allowApps`. */
+async function setText(rec: string, allowApps: string[]): Promise<{ apps: string; act: { code?: string; text: string } }> {
+  const c = await createComputer({ desktop: 'current', mode: 'unattended', allowApps, settingsPath: join(dir, 'settings.json'),
+    auditPath: join(dir, 'audit.jsonl'), connect: () => connect(rec), showActivity: false });
+  try {
+    const apps = (await c.call('computer_apps', {})).text;
+    const seen = await c.call('computer_observe', { window: 'w1' });
+    const ref = /\[(e\d+)\] textbox/.exec(seen.text)?.[1];
+    if (!ref) return { apps, act: { code: seen.code ?? 'no_textbox', text: seen.text } };
+    const act = await c.call('computer_act', { actions: [{ ref, op: 'set_value', value: 'written' }] });
+    return { apps, act: { ...(act.code ? { code: act.code } : {}), text: act.text } };
+  } finally { await c.close(); }
+}
+
+const noAct = { op: 'act', error: { code: 'internal', message: REACHED } };
+
+test('an allow-listed app passes by its proven image path, and the act reaches the helper', { timeout: 120_000 }, async () => {
+  const r = await setText(recording('allowed', [{ op: 'identify', match: { pid: 4812 }, result: NOTEPAD }]), ['notepad']);
+  assert.match(r.apps, /notepad/, r.apps);
+  assert.equal(r.act.code, undefined, r.act.text);
+  assert.match(r.act.text, /^ok set_value e\d+ · .*Value\.SetValue/, r.act.text);
+});
+
+test('a process Windows will not show (OpenProcess denied) is unproven: refused unattended, nothing sent', { timeout: 120_000 }, async () => {
+  const r = await setText(recording('unproven', [{ op: 'identify', match: { pid: 4812 }, result: { pid: 4812, denied: true } }, noAct]), ['notepad']);
+  assert.equal(r.act.code, 'denied_by_policy', r.act.text);
+  assert.doesNotMatch(r.act.text, new RegExp(REACHED));
+});
+
+test('cmd.exe is an interpreter: an allow entry naming it does not allow it', { timeout: 120_000 }, async () => {
+  const cmd = { ...NOTEPAD, image: 'C:\\Windows\\System32\\cmd.exe' };
+  const r = await setText(recording('cmd', [{ op: 'identify', match: { pid: 4812 }, result: cmd }, noAct], cmd), ['cmd']);
+  assert.equal(r.act.code, 'denied_by_policy', r.act.text);
+  assert.doesNotMatch(r.act.text, new RegExp(REACHED));
+});
+
+test('a pid that process.identify proves to be a password manager now is denied, whatever the window list said', { timeout: 120_000 }, async () => {
+  const keepass = { ...NOTEPAD, image: 'C:\\Program Files\\KeePass Password Safe 2\\KeePass.exe' };
+  const r = await setText(recording('keepass', [{ op: 'identify', match: { pid: 4812 }, result: keepass }, noAct]), ['notepad']);
+  assert.equal(r.act.code, 'denied_by_policy', r.act.text);
+  assert.match(r.act.text, /password manager/, r.act.text);
+  assert.doesNotMatch(r.act.text, new RegExp(REACHED));
+});
