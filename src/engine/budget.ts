@@ -1,9 +1,10 @@
 import { walkDistilled, type DistilledNode } from './distill.js';
 import type { WindowInfo } from './node.js';
 import { isGrid } from './grid.js';
-import { GRID_TOKENS, gridBlock, moreLine, render, renderFooter, renderLine, visibleChildren, MAX_LIST_ITEMS, type FooterNotes, type Rendered } from './render.js';
+import { GRID_TOKENS, gridBlock, moreLine, render, renderFooter, renderLine, rowLine, visibleChildren, MAX_LIST_ITEMS, type FooterNotes, type Rendered } from './render.js';
 import { INTERACTIVE_ROLES } from './role.js';
 import { bodyCharsFor } from './text.js';
+import { columnsLine, sliceRows } from './rows.js';
 
 /** Default snapshot budget in tokens (seed §3.1). */
 export const DEFAULT_MAX_TOKENS = 2000;
@@ -102,6 +103,22 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
     if (node.states.includes('focused')) for (let p: Info | undefined = info; p; p = p.parent) focused.add(p.node);
     // A grid prints as one block (its cells are not element lines): it is kept or left out whole.
     if (isGrid(node)) { info.cost = estimateTokens(gridBlock(node, depth, gridTokens).text.join('\n') + '\n'); info.moreCost = 0; return; }
+    const rows = sliceRows(node);
+    if (rows) {
+      // A sliced table prints a line per row (rows.ts): the row's cost sits on its first cell, the header's on
+      // the first column header; the cells inside print on those lines.
+      const pad = '  '.repeat(depth + 1);
+      const cols = columnsLine(node);
+      node.children.filter((c) => c.role === 'columnheader').forEach((h, i) => {
+        infos.push({ node: h, parent: info, order: infos.length, priority: 3, cost: i === 0 && cols ? estimateTokens(`${pad}${cols}\n`) : 0, moreCost: 0 });
+      });
+      for (const r of rows) {
+        r.cells.forEach((c, i) => {
+          infos.push({ node: c, parent: info, order: infos.length, priority: 3, cost: i === 0 ? estimateTokens(`${pad}${rowLine(r)}\n`) : 0, moreCost: 0 });
+        });
+      }
+      return;
+    }
     for (const c of shown) collect(c, depth + 1, info);
   };
   collect(root, 0, undefined);

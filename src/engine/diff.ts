@@ -33,6 +33,23 @@ const FOLD_NAMES = 6;
 /** Tokens of grid rows an added grid shows in a diff (a new sheet: observe shows the rest). */
 const DIFF_GRID_TOKENS = 400;
 
+/** "rows 1–12", "rows 3, 7–9", "row 4": row numbers as spans (row 0 is the column headers' line). */
+function rowSpans(rows: number[]): string {
+  const heads = rows.includes(0) ? 'the column headers and ' : '';
+  const sorted = [...new Set(rows)].filter((r) => r > 0).sort((a, b) => a - b);
+  if (sorted.length === 0) return 'the column headers';
+  const spans: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === (sorted[j] ?? 0) + 1) j++;
+    const a = (sorted[i] ?? 0).toLocaleString('en-US');
+    const b = (sorted[j] ?? 0).toLocaleString('en-US');
+    spans.push(i === j ? a : `${a}–${b}`);
+    i = j + 1;
+  }
+  return `${heads}${sorted.length === 1 ? 'row' : 'rows'} ${spans.join(', ')}`;
+}
+
 const opposite = (s: State): string => OPPOSITE[s] ?? `(not ${s})`;
 
 /** Characters of the new value a long change shows from its first difference on (a terminal's new output). */
@@ -107,8 +124,27 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
   // (a click on Calc's "Calc Spreadsheet" gave ~470 `+ cell` lines).
   const addedDepth = new Map<string, number>();
   const inNewGrid = new Set<string>();
+  // Rows hook (rows.ts): a sliced table's row with new elements (it came into view) prints as its one row line.
+  const rowKey = (l: SnapshotLine): string | undefined => (l.row ? `${l.row.table}\u0000${l.row.n}` : undefined);
+  // A row that lost elements it had (a file deleted above it: the rows moved up) prints its old line removed.
+  const rowsBefore = new Map<string, string>();
+  for (const l of before.elements) {
+    const k = rowKey(l);
+    if (k !== undefined && l.row && !now.has(l.ref)) rowsBefore.set(k, l.row.text);
+  }
+  const rowPrinted = new Set<string>();
   for (const l of after.elements) {
     if (old.has(l.ref)) continue;
+    const k = rowKey(l);
+    if (k !== undefined && l.row) {
+      if (!rowPrinted.has(k)) {
+        rowPrinted.add(k);
+        const was = rowsBefore.get(k);
+        if (was !== undefined && was !== l.row.text) changes.push(`- ${was}`);
+        changes.push(`+ ${l.row.text}`);
+      }
+      continue;
+    }
     if (l.parent !== undefined && inNewGrid.has(l.parent)) { inNewGrid.add(l.ref); continue; }
     const parentRel = l.parent !== undefined ? addedDepth.get(l.parent) : undefined;
     const rel = parentRel === undefined ? 0 : parentRel + 1;
@@ -122,11 +158,24 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
     changes.push(`+ ${'  '.repeat(rel)}${l.text}`);
   }
 
-  // Removed: only tops of removed subtrees, with the number of removed descendants.
+  // Removed: only tops of removed subtrees, with the number of removed descendants. Rows of a sliced table that
+  // left it (a scroll moved them out of view) read as one line per table: which rows, not every cell.
   const removedTop = new Map<string, { line: SnapshotLine; inside: number }>();
   const topOf = new Map<string, string>();
+  const rowsLeft = new Map<string, Set<number>>();
+  const rowsStay = new Set(after.elements.map(rowKey).filter((k): k is string => k !== undefined));
   for (const l of before.elements) {
     if (now.has(l.ref)) continue;
+    const k = rowKey(l);
+    // A row still there whose new elements were printed above came with its old line.
+    if (k !== undefined && l.row && (!rowsStay.has(k) || rowPrinted.has(k))) {
+      topOf.set(l.ref, l.ref);
+      if (rowsStay.has(k)) continue;
+      const set = rowsLeft.get(l.row.table) ?? new Set<number>();
+      set.add(l.row.n);
+      rowsLeft.set(l.row.table, set);
+      continue;
+    }
     const top = l.parent !== undefined ? topOf.get(l.parent) : undefined;
     if (top !== undefined) {
       topOf.set(l.ref, top);
@@ -139,6 +188,10 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
   }
   for (const { line, inside } of removedTop.values()) {
     changes.push(`- ${line.text}${inside > 0 ? ` (+${inside} inside)` : ''}`);
+  }
+  for (const [table, set] of rowsLeft) {
+    const t = now.get(table) ?? old.get(table);
+    changes.push(`- ${rowSpans([...set])} of [${table}]${t ? ` ${t.role}${t.name ? ` ${quote(t.name, MAX_NAME_CHARS)}` : ''}` : ''}`);
   }
 
   // Changed. Many siblings with one same state change (a sheet's cells all turning editable when the sheet

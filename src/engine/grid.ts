@@ -74,13 +74,22 @@ function rangeText(r: [number, number, number, number]): string {
 export function cellShown(c: Cell): string {
   // A check column's cell (a toggle renderer) shows its box: which rows are checked is what the list holds.
   if (c.actions.includes('toggle')) return c.states.includes('mixed') ? '[-]' : c.states.includes('checked') ? '[x]' : '[ ]';
-  if (c.value) return c.value;
-  if (c.name && c.name !== c.cell.address && c.name !== cellAddress(c.cell.row, c.cell.col)) return c.name;
-  // Web cells hold their text in child text nodes.
+  if (c.value) return undoubled(c.value);
+  if (c.name && c.name !== c.cell.address && c.name !== cellAddress(c.cell.row, c.cell.col)) return undoubled(c.name);
+  // Web cells hold their text in child text nodes; a text shown twice (an icon's name and its label) reads once.
   const texts: string[] = [];
-  const visit = (n: DistilledNode): void => { for (const k of n.children) { const t = k.value || k.name; if (t) texts.push(t); else visit(k); } };
+  const visit = (n: DistilledNode): void => { for (const k of n.children) { const t = k.value || k.name; if (t) { if (!texts.includes(t)) texts.push(t); } else visit(k); } };
   visit(c);
   return texts.join(' ');
+}
+
+/**
+ * A text that is one text twice over ("Places Places", "File System File System": the cells of Thunar's side
+ * pane read their icon's name and their label as one text, measured): read once.
+ */
+export function undoubled(s: string): string {
+  const half = (s.length - 1) / 2;
+  return Number.isInteger(half) && half > 0 && s[half] === ' ' && s.slice(0, half) === s.slice(half + 1) ? s.slice(0, half) : s;
 }
 
 /** The SnapshotLine text of one cell (what diffs and receipts compare). */

@@ -6,6 +6,7 @@ import { isGrid, renderGrid } from './grid.js';
 import type { State, WindowInfo } from './node.js';
 import type { Role } from './role.js';
 import { caretPart, textPart } from './text.js';
+import { columnsLine, rowElements, rowLead, rowStates, rowTail, sliceRows, type SliceRow } from './rows.js';
 
 /** States printed on a line, in this order (focusable/active/multiline/offscreen/invisible are never shown). */
 export const RENDERED_STATES: readonly State[] = [
@@ -46,6 +47,40 @@ export interface SnapshotLine {
   readonly grid?: (tokens: number) => { summary: string; rows: string[] };
   /** What a grid cell shows (`cellShown`: its text, or its box in a check column); its name is its address. */
   shown?: string;
+  /**
+   * The row of a sliced table this element sits in (engine/rows.ts): its table's ref, its row number and the
+   * row's line as printed, so a diff prints a row that came into view as that one line.
+   */
+  row?: { table: string; n: number; text: string };
+}
+
+/** The line of a sliced table's row (engine/rows.ts): its lead element as an element line, then the other columns. */
+export function rowLine(r: SliceRow): string {
+  const lead = rowLead(r);
+  let s = `[${lead?.ref ?? '?'}] ${lead?.role ?? 'cell'}`;
+  if (lead?.name) s += ` ${quote(lead.name, MAX_NAME_CHARS)}`;
+  if (lead?.value && lead.value !== lead.name) s += ` value=${quote(lead.value, MAX_VALUE_CHARS, lead.valueLength)}`;
+  return s + rowTail(r, lead, rowStates(r));
+}
+
+/** The SnapshotLines of a row's elements (each keeps its own line text for diffs), all marked with the row. */
+export function rowSnapshotLines(table: DistilledNode, r: SliceRow, depth: number): SnapshotLine[] {
+  const text = rowLine(r);
+  const tableRef = table.ref ?? '?';
+  const depthOf = new Map<DistilledNode, number>(r.cells.map((c) => [c, depth]));
+  const parentOf = new Map<DistilledNode, string>(r.cells.map((c) => [c, tableRef]));
+  const out: SnapshotLine[] = [];
+  for (const n of rowElements(r)) {
+    const d = depthOf.get(n) ?? depth;
+    for (const k of n.children) { depthOf.set(k, d + 1); parentOf.set(k, n.ref ?? '?'); }
+    const line: SnapshotLine = { ref: n.ref ?? '?', depth: d, role: n.role, states: renderedStates(n), text: renderLine(n), row: { table: tableRef, n: r.row, text } };
+    const parent = parentOf.get(n);
+    if (parent !== undefined) line.parent = parent;
+    if (n.name !== undefined) line.name = n.name;
+    if (n.value !== undefined) line.value = n.value;
+    out.push(line);
+  }
+  return out;
 }
 
 /** Options of `render`. */
@@ -169,6 +204,32 @@ export function renderLine(node: DistilledNode, bodyChars?: number): string {
   return s + caretPart(node);
 }
 
+/** Siblings in a row that print as one line: this many alike with nothing to tell them apart. */
+const NAMELESS_RUN = 4;
+
+/** True for an element with nothing of its own to print but its role and states: no name, value, text or children. */
+function isBlank(n: DistilledNode): boolean {
+  return !n.name && !n.value && n.children.length === 0 && !hasSubmenuMarker(n) && n.totalChildren === undefined
+    && !n.states.includes('focused') && textPart(n) === undefined && !isOpaqueView(n) && !isUnchecked(n);
+}
+
+/**
+ * How many siblings from `i` on are blank and alike (one role, the same states) when at least NAMELESS_RUN
+ * are; 1 otherwise. Such a run prints as `[e5] … [e32] 28 buttons without a name`: every ref stays valid.
+ */
+export function namelessRun(kids: readonly DistilledNode[], i: number): number {
+  const a = kids[i];
+  if (!a || !isBlank(a)) return 1;
+  const states = a.states.join(' ');
+  let j = i + 1;
+  while (j < kids.length) {
+    const b = kids[j] as DistilledNode;
+    if (b.role !== a.role || !isBlank(b) || b.states.join(' ') !== states) break;
+    j++;
+  }
+  return j - i >= NAMELESS_RUN ? j - i : 1;
+}
+
 /** The header line: app, pid, window title and whether it has focus. */
 export function renderHeader(window: WindowInfo): string {
   return `app ${nameText(window.app)} pid=${window.pid} · ${window.role} ${quote(window.title, MAX_NAME_CHARS)}`
@@ -251,8 +312,40 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
     if (node.name !== undefined) line.name = node.name;
     if (node.value !== undefined) line.value = node.value;
     lines.push(line);
+    const rows = sliceRows(node);
+    if (rows) {
+      // Rows hook (rows.ts): a sliced table's cells print as one line per row.
+      const pad = '  '.repeat(depth + 1);
+      const cols = columnsLine(node);
+      if (cols !== undefined && (!opts.keep || node.children.some((c) => c.role === 'columnheader' && opts.keep?.has(c)))) out.push(pad + cols);
+      for (const r of rows) {
+        if (opts.keep && !r.cells.some((c) => opts.keep?.has(c))) continue;
+        out.push(pad + rowLine(r));
+        // `lines` holds the elements that start a printed line: the row's lead.
+        const lead = rowLead(r);
+        lines.push(...rowSnapshotLines(node, r, depth + 1).filter((l) => l.ref === lead?.ref));
+      }
+      const more = moreLine(node, node.children.length, 0, depth);
+      if (more !== undefined) out.push(more);
+      return;
+    }
     const { shown, cut } = visibleChildren(node, max, opts.uncapped);
-    for (const c of shown) visit(c, depth + 1, line.ref);
+    const kept = opts.keep ? shown.filter((c) => opts.keep?.has(c)) : shown;
+    for (let i = 0; i < kept.length;) {
+      const run = namelessRun(kept, i);
+      if (run > 1) {
+        // Chromium's toolbar held 28 nameless buttons (two snapshots per task in every Chromium eval task): one line.
+        const first = kept[i] as DistilledNode;
+        const last = kept[i + run - 1] as DistilledNode;
+        out.push(`${'  '.repeat(depth + 1)}[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run} ${first.role}s without a name${renderedStates(first).map((st) => ` ${st}`).join('')}`);
+        // `lines` holds the elements that start a printed line: the run's first (the snapshot's elements hold all).
+        lines.push({ ref: first.ref ?? '?', depth: depth + 1, parent: line.ref, role: first.role, states: renderedStates(first), text: renderLine(first) });
+        i += run;
+        continue;
+      }
+      visit(kept[i] as DistilledNode, depth + 1, line.ref);
+      i++;
+    }
     listCut += cut;
     const more = moreLine(node, shown.length, cut, depth);
     if (more !== undefined) out.push(more);

@@ -5,7 +5,8 @@ import { countNodes, type RawNode, type WindowInfo } from './node.js';
 import { redactTree } from './redact.js';
 import type { RefTable } from './refs.js';
 import { addressOfCell, cellLine, cellShown, isGrid, renderGrid } from './grid.js';
-import { renderedStates, renderLine, type SnapshotLine } from './render.js';
+import { renderedStates, renderLine, rowLine, type SnapshotLine } from './render.js';
+import { columnsLine, rowElements, sliceRows } from './rows.js';
 
 export type { SnapshotLine } from './render.js';
 
@@ -96,7 +97,17 @@ function filterQuery(node: DistilledNode, q: string, levelsLeft: number, isRoot:
 function elementLines(root: DistilledNode): SnapshotLine[] {
   const out: SnapshotLine[] = [];
   const parents: string[] = [];
+  // Rows hook (rows.ts): each element of a sliced table's row knows the row's line, for diffs.
+  const rowOf = new Map<DistilledNode, NonNullable<SnapshotLine['row']>>();
   const visit = (n: DistilledNode, depth: number, inGrid: boolean): void => {
+    const rows = sliceRows(n);
+    for (const r of rows ?? []) {
+      const row = { table: n.ref ?? '?', n: r.row, text: rowLine(r) };
+      for (const e of rowElements(r)) rowOf.set(e, row);
+    }
+    // Its column headers are its line 0: a scroll that moves them out reads as one line with the rows.
+    const cols = rows ? columnsLine(n) : undefined;
+    if (cols !== undefined) for (const h of n.children) if (h.role === 'columnheader') rowOf.set(h, { table: n.ref ?? '?', n: 0, text: cols });
     // Grid hook (grid.ts): a grid cell's line names it by address, with its formula, for diffs and receipts. Only
     // in a grid: a long list's slice marks its first and last cells with coordinates too, but prints them as
     // lines (a file chooser's row is not "A157").
@@ -111,6 +122,8 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
     } else if (n.name !== undefined) line.name = n.name;
     if (cell?.description) line.formula = cell.description;
     if (n.value !== undefined) line.value = n.value;
+    const row = rowOf.get(n);
+    if (row) line.row = row;
     if (isGrid(n)) {
       const grid = (tokens: number): { summary: string; rows: string[] } => { const g = renderGrid(n, estimateTokens, tokens); return { summary: g.summary, rows: g.rows }; };
       Object.defineProperty(line, 'grid', { value: grid, enumerable: false });
