@@ -182,3 +182,32 @@ test('apps.terminate is bound to the start token; apps.resolveLaunch finds the p
   assert.throws(() => r.resolveLaunch({ command: 'C:\\Tools\\run.cmd' }), (e: unknown) => isComputerUseError(e, 'invalid_params'));
   assert.throws(() => r.resolveLaunch({ command: 'Microsoft.WindowsCalculator_8wekyb3d8bbwe!App', kind: 'aumid' }), (e: unknown) => isComputerUseError(e, 'unsupported'));
 });
+
+test('tree.find asks UIA one FindAll (condition on text and control types, a limit) and answers in the other drivers\' shape', { timeout: 60_000 }, async () => {
+  const d = driverOn();
+  const byText = await d.find({ window: 'hwnd:264462', text: 'replace' });
+  assert.deepEqual(byText.matches.map((m) => [m.node.id, m.node.role, m.node.name, m.path]), [['264462:42.264462.5.1', 'button', 'Replace All', ['264462:42.264462']]]);
+  assert.equal(byText.matches[0]!.node.children, undefined, 'matches carry no children');
+  const buttons = await d.find({ window: 'hwnd:264462', role: 'button', limit: 2 });
+  assert.deepEqual(buttons.matches.map((m) => m.node.name), ['Minimize', 'Maximize'], 'the limit holds');
+  assert.deepEqual(buttons.matches[0]!.path, ['264462:42.264462', '264462:42.264462.1']);
+  assert.equal(buttons.scanned, 4);
+  assert.deepEqual((await d.find({ window: 'hwnd:264462', role: 'no-such-role' })).matches, []);
+  await assert.rejects(d.find({ window: 'w1', text: 'x' }), (e: unknown) => isComputerUseError(e, 'window_not_found'));
+});
+
+test('tree.find checks what the helper found: a Button that is a switch is no button, hidden or password values never pass, odd paths dropped', { timeout: 60_000 }, async () => {
+  const el = (rid: string, extra: Record<string, unknown>) => ({ rid, ct: 50000, enabled: true, patterns: ['invoke'], ...extra });
+  const rec = variant('find-hostile.json', [{ op: 'find', match: { hwnd: '264462' }, result: { found: 5, matches: [
+    { node: el('42.1.1', { name: 'Dark mode', cls: 'ToggleSwitch', patterns: ['toggle'], toggle: 1 }), path: ['42.1'] },
+    { node: el('42.1.2', { name: 'Hidden', offscreen: true }), path: ['42.1'] },
+    { node: el('42.1.3', { name: 'OK' }), path: ['42.1', '42;rm -rf', 7] },
+    { node: { rid: '42.1.4', ct: 50004, name: 'Password', password: true, value: 'hunter2', patterns: ['value'] }, path: [] },
+  ] } }]);
+  const d = driverOn(rec);
+  const r = await d.find({ window: 'hwnd:264462', role: 'button' });
+  assert.deepEqual(r.matches.map((m) => [m.node.name, m.path]), [['OK', ['264462:42.1']]]);
+  const sw = await d.find({ window: 'hwnd:264462', role: 'switch' });
+  assert.deepEqual(sw.matches.map((m) => [m.node.name, m.node.role, m.node.states.includes('checked')]), [['Dark mode', 'switch', true]]);
+  assert.doesNotMatch(JSON.stringify(await d.find({ window: 'hwnd:264462', role: 'button' })), /hunter2/);
+});

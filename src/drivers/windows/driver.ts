@@ -8,7 +8,7 @@ import type { RawNode, WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { IdentifyParams, IdentifyResult, ResolveLaunchParams, ResolveLaunchResult, TerminateParams, TerminateResult } from '../../protocol/identity.js';
 import type {
-  ActParams, ActResult, ClipboardParams, ClipboardResult, KeysParams, PointerParams, PointerResult, KeysResult, LaunchParams, LaunchResult, SettleParams, SettleResult, SnapshotParams, SnapshotResult,
+  ActParams, ActResult, ClipboardParams, FindMatch, FindParams, FindResult, ClipboardResult, KeysParams, PointerParams, PointerResult, KeysResult, LaunchParams, LaunchResult, SettleParams, SettleResult, SnapshotParams, SnapshotResult,
   TextReadParams, TextReadResult,
 } from '../../protocol/methods.js';
 import type { HelperClient } from './helper-client.js';
@@ -17,7 +17,9 @@ import { commandLine, environmentBlock, resolveProgram, type ResolveOptions } fr
 import { resolveLaunch, startTokenOf, terminateArgs, toIdentify, toTerminate, type HelperProcess } from './identity.js';
 import { helperChord } from './keys.js';
 import { MEDIUM_INTEGRITY, parseNodeId, parseWindowId, toApps, toRawNode, toWindowInfo, type UiaWindow } from './nodes.js';
-import type { UiaElement } from './roles.js';
+import { controlTypesOf, type UiaElement } from './roles.js';
+import type { Role } from '../../engine/role.js';
+import { LIMITS } from '../../protocol/methods.js';
 
 /** What the helper's hello says about itself. */
 export interface HelperHello { backend?: string; version?: string; os?: string; self?: { integrity?: number; elevated?: boolean } }
@@ -127,6 +129,34 @@ export class WindowsDriver {
     // Settle counts this window's events from now on (a failure only costs event-driven settle).
     this.helper.request('subscribe', { hwnd }).catch(() => undefined);
     return { window, root: toRawNode(r.root, hwnd), stats: { nodes: r.nodes, ms: r.ms, truncated: r.truncated } };
+  }
+
+  /**
+   * `tree.find` by UI Automation's own search (helper `find`: FindAllBuildCache on a condition, one cross-process
+   * call), with the result shape of the other drivers (drivers/common/find.ts): nodes without children, their
+   * path from the window root, hidden elements skipped, at most `limit` (20).
+   */
+  async find(p: FindParams, signal?: AbortSignal): Promise<FindResult> {
+    const hwnd = parseWindowId(p.window);
+    if (!hwnd) throw notFound();
+    const limit = p.limit ?? 20;
+    const role = p.role as Role | undefined;
+    const { cts, exact } = role === undefined ? { cts: undefined, exact: true } : controlTypesOf(role);
+    if (cts?.length === 0) return { matches: [], scanned: 0 };
+    // A role the control type does not prove is checked here, so the helper returns more than the limit.
+    const r = await this.helper.request<{ matches?: { node: UiaElement; path?: unknown[] }[]; found?: number }>('find', {
+      hwnd, ...(p.text !== undefined ? { text: p.text } : {}), ...(cts ? { cts } : {}), limit: exact ? limit : LIMITS.items,
+    }, { timeoutMs: 60_000, ...(signal ? { signal } : {}) });
+    const matches: FindMatch[] = [];
+    for (const m of r.matches ?? []) {
+      if (matches.length >= limit) break;
+      const { children: _c, ...node } = toRawNode({ ...m.node, children: [] }, hwnd);
+      if (role !== undefined && node.role !== role) continue;
+      if (node.states.includes('offscreen') || node.states.includes('invisible')) continue;
+      const path = (m.path ?? []).filter((x): x is string => typeof x === 'string' && parseNodeId(`${hwnd}:${x}`) !== undefined).map((x) => `${hwnd}:${x}`);
+      matches.push({ node, path: path.slice(0, LIMITS.items) });
+    }
+    return { matches, scanned: Number.isSafeInteger(r.found) && r.found! >= 0 ? r.found! : matches.length };
   }
 
   /** The element at a handle, read now. */

@@ -10,7 +10,6 @@ import { cuPath } from '../../paths.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import { handshake } from '../../protocol/handshake.js';
 import type { Handlers } from '../../protocol/peer.js';
-import { findInTree } from '../common/find.js';
 import { serveDriver } from '../common/serve.js';
 import { ensureHelper, frameworkCsc, monoMcs, type BuiltHelper } from './build.js';
 import { WindowsDriver } from './driver.js';
@@ -43,10 +42,7 @@ export function windowsHandlers(driver: WindowsDriver, built: BuiltHelper): Hand
     'apps.resolveLaunch': (p) => driver.resolveLaunch(p),
     'apps.terminate': async (p) => driver.terminate(p),
     'tree.snapshot': async (p, ctx) => driver.snapshot(p, ctx.signal),
-    'tree.find': async (p, ctx) => {
-      const s = await driver.snapshot({ window: p.window }, ctx.signal);
-      return { matches: findInTree(s.root, p), scanned: s.stats.nodes };
-    },
+    'tree.find': async (p, ctx) => driver.find(p, ctx.signal),
     'node.act': async (p, ctx) => driver.act(p, ctx.signal),
     'events.subscribe': async (p) => {
       const hwnd = /^hwnd:(\d+)$/.exec(p.window ?? '')?.[1];

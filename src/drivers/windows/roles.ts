@@ -116,6 +116,20 @@ export function roleOf(e: UiaElement): Role {
   return base;
 }
 
+/** Roles roleOf derives from another control type's base role (a switch is a Button, a heading Text, a dialog a Window). */
+const DERIVED_FROM: Partial<Record<Role, number>> = { switch: 50000, heading: 50020, dialog: 50032 };
+
+/**
+ * tree.find's condition for `role`: the control types whose elements can have it, and whether the control type
+ * alone proves it (else roleOf decides on each match: a Button may be a switch, Text a heading, a Window a dialog).
+ */
+export function controlTypesOf(role: Role): { cts: number[]; exact: boolean } {
+  const cts = Object.entries(UIA_CONTROL_TYPES).filter(([, v]) => v.role === role).map(([k]) => Number(k));
+  const derived = DERIVED_FROM[role];
+  const bases = new Set(Object.values(DERIVED_FROM));
+  return derived === undefined ? { cts, exact: !cts.some((ct) => bases.has(ct)) } : { cts: [...cts, derived], exact: false };
+}
+
 const has = (e: UiaElement, p: UiaPattern): boolean => e.patterns?.includes(p) ?? false;
 const TEXT_ROLES = new Set<Role>(['textbox', 'document', 'combobox', 'spinbutton']);
 

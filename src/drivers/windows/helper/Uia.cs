@@ -80,6 +80,9 @@ namespace ComputerUse.Windows
         IUIAutomationElement GetFirstChildElement(IUIAutomationElement element);
         IUIAutomationElement GetLastChildElement(IUIAutomationElement element);
         IUIAutomationElement GetNextSiblingElement(IUIAutomationElement element);
+        IUIAutomationElement GetPreviousSiblingElement(IUIAutomationElement element);
+        IUIAutomationElement NormalizeElement(IUIAutomationElement element);
+        IUIAutomationElement GetParentElementBuildCache(IUIAutomationElement element, IUIAutomationCacheRequest cacheRequest);
     }
 
     [ComImport, Guid("c270f6b5-5c69-4290-9745-7a7f97169468"), InterfaceType(ComInterfaceType.InterfaceIsIUnknown)]
@@ -122,7 +125,13 @@ namespace ComputerUse.Windows
         IUIAutomationCondition CreateTrueCondition();
         IUIAutomationCondition CreateFalseCondition();
         IUIAutomationCondition CreatePropertyCondition(int propertyId, [MarshalAs(UnmanagedType.Struct)] object value);
-        void _VtblGap3_11(); // CreatePropertyConditionEx … AddPropertyChangedEventHandlerNativeArray
+        IUIAutomationCondition CreatePropertyConditionEx(int propertyId, [MarshalAs(UnmanagedType.Struct)] object value, int flags);
+        IUIAutomationCondition CreateAndCondition(IUIAutomationCondition condition1, IUIAutomationCondition condition2);
+        void _VtblGap3_2(); // CreateAndConditionFromArray, CreateAndConditionFromNativeArray
+        IUIAutomationCondition CreateOrCondition(IUIAutomationCondition condition1, IUIAutomationCondition condition2);
+        void _VtblGap4_2(); // CreateOrConditionFromArray, CreateOrConditionFromNativeArray
+        IUIAutomationCondition CreateNotCondition(IUIAutomationCondition condition);
+        void _VtblGap5_3(); // AddAutomationEventHandler, RemoveAutomationEventHandler, AddPropertyChangedEventHandlerNativeArray
         void AddPropertyChangedEventHandler(IUIAutomationElement element, int scope, IUIAutomationCacheRequest cacheRequest,
             IUIAutomationPropertyChangedEventHandler handler, [MarshalAs(UnmanagedType.SafeArray, SafeArraySubType = VarEnum.VT_I4)] int[] propertyArray);
         void RemovePropertyChangedEventHandler(IUIAutomationElement element, IUIAutomationPropertyChangedEventHandler handler);

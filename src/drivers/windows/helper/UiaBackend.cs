@@ -76,6 +76,7 @@ namespace ComputerUse.Windows
                 case "desktop": return Win32.InputDesktop();
                 case "windows": return Windows();
                 case "tree": return Tree(args, ctx);
+                case "find": return Find(args, ctx);
                 case "node": return NodeNow(args);
                 case "act": return Act(args, ctx);
                 case "text": return Text(args);
@@ -259,6 +260,141 @@ namespace ComputerUse.Windows
             }
             if (children.Count > 0) n["children"] = children;
             return n;
+        }
+
+        /// <summary>PropertyConditionFlags: case-insensitive, substring (Windows 10 1809+).</summary>
+        private const int IgnoreCase = 1, MatchSubstring = 2;
+        /// <summary>The most matches one find returns (the protocol's cap on items).</summary>
+        private const int MaxFindMatches = 2000;
+
+        /// <summary>
+        /// find {hwnd, text?, cts?: [ControlType...], aid?, limit}: one FindAllBuildCache over the window's descendants
+        /// in the ControlView, on a condition UIA evaluates inside the app (control type any of `cts`; not offscreen;
+        /// `text` a case-insensitive substring of Name, HelpText or, except in a password field, Value; AutomationId
+        /// equal to `aid`), with every snapshot field cached, so the search and the matches' facts cost one
+        /// cross-process call. Each match's path (runtime ids from the window down to its parent) is read with the
+        /// ControlView walker, one call per ancestor not met before. Before 1809 substring conditions fail: then the
+        /// text is matched here on the cached properties.
+        /// </summary>
+        private object Find(IDictionary<string, object> args, RequestContext ctx)
+        {
+            IntPtr hwnd = WindowArg(args);
+            string text = Args.OptStr(args, "text");
+            string aid = Args.OptStr(args, "aid");
+            int limit = (int)Math.Max(1, Math.Min(Args.Int(args, "limit", 20), MaxFindMatches));
+            IUIAutomationCondition cond = uia.CreateAndCondition(uia.get_ControlViewCondition(), uia.CreatePropertyCondition(Prop.IsOffscreen, false));
+            if (args.ContainsKey("cts"))
+            {
+                IUIAutomationCondition any = null;
+                foreach (object o in Args.List(args, "cts"))
+                {
+                    if (!(o is double)) throw new HelperException("invalid_params", "a control type is a number");
+                    IUIAutomationCondition one = uia.CreatePropertyCondition(Prop.ControlType, (int)(double)o);
+                    any = any == null ? one : uia.CreateOrCondition(any, one);
+                }
+                if (any == null) return FindResult(new List<object>(), 0);
+                cond = uia.CreateAndCondition(cond, any);
+            }
+            if (aid != null) cond = uia.CreateAndCondition(cond, uia.CreatePropertyCondition(Prop.AutomationId, aid));
+            IUIAutomationElement root = Root(hwnd);
+            IUIAutomationCacheRequest cr = Request(TreeScope.Element);
+            IUIAutomationElementArray found = null;
+            bool filterHere = false;
+            if (text != null)
+            {
+                try { found = root.FindAllBuildCache(TreeScope.Descendants, uia.CreateAndCondition(cond, TextCondition(text)), cr); }
+                catch (COMException) { filterHere = true; }
+                catch (ArgumentException) { filterHere = true; }
+            }
+            if (found == null) found = root.FindAllBuildCache(TreeScope.Descendants, cond, cr);
+            ctx.ThrowIfCancelled();
+            int n = found == null ? 0 : found.get_Length();
+            List<object> matches = new List<object>();
+            string rootRid = RuntimeIdOf(root.BuildUpdatedCache(RidRequest()));
+            Dictionary<string, List<object>> paths = new Dictionary<string, List<object>>();
+            IUIAutomationTreeWalker walker = uia.get_ControlViewWalker();
+            for (int i = 0; i < n && matches.Count < limit; i++)
+            {
+                ctx.ThrowIfCancelled();
+                IUIAutomationElement e = found.GetElement(i);
+                Dictionary<string, object> node = Node(e, true);
+                if (filterHere && !TextMatches(node, text)) continue;
+                Dictionary<string, object> m = new Dictionary<string, object>();
+                m["node"] = node;
+                m["path"] = PathOf(walker, e, rootRid, paths);
+                matches.Add(m);
+            }
+            return FindResult(matches, n);
+        }
+
+        private static Dictionary<string, object> FindResult(List<object> matches, int found)
+        {
+            Dictionary<string, object> d = new Dictionary<string, object>();
+            d["matches"] = matches;
+            d["found"] = found;
+            return d;
+        }
+
+        /// <summary>Name, HelpText or (never a password's) Value holds `text`, ignoring case: evaluated by UIA in the app.</summary>
+        private IUIAutomationCondition TextCondition(string text)
+        {
+            const int flags = IgnoreCase | MatchSubstring;
+            IUIAutomationCondition value = uia.CreateAndCondition(uia.CreatePropertyConditionEx(Prop.ValueValue, text, flags), uia.CreatePropertyCondition(Prop.IsPassword, false));
+            return uia.CreateOrCondition(uia.CreateOrCondition(uia.CreatePropertyConditionEx(Prop.Name, text, flags), uia.CreatePropertyConditionEx(Prop.HelpText, text, flags)), value);
+        }
+
+        /// <summary>The same match on a node already read (the helper never puts a password's value in a node).</summary>
+        internal static bool TextMatches(Dictionary<string, object> node, string text)
+        {
+            foreach (string key in new[] { "name", "help", "value" })
+            {
+                object v;
+                if (node.TryGetValue(key, out v) && v is string && ((string)v).IndexOf(text, StringComparison.OrdinalIgnoreCase) >= 0) return true;
+            }
+            return false;
+        }
+
+        private IUIAutomationCacheRequest RidRequest()
+        {
+            IUIAutomationCacheRequest cr = uia.CreateCacheRequest();
+            cr.AddProperty(Prop.RuntimeId);
+            return cr;
+        }
+
+        private static string RuntimeIdOf(IUIAutomationElement e)
+        {
+            int[] rid = null;
+            try { rid = e.GetCachedPropertyValue(Prop.RuntimeId) as int[]; } catch (COMException) { }
+            return rid == null ? "" : string.Join(".", Array.ConvertAll(rid, delegate (int x) { return x.ToString(); }));
+        }
+
+        /// <summary>Runtime ids from the window down to the element's parent; ancestors already walked are reused.</summary>
+        private List<object> PathOf(IUIAutomationTreeWalker walker, IUIAutomationElement e, string rootRid, Dictionary<string, List<object>> known)
+        {
+            List<string> up = new List<string>();
+            List<object> above = null;
+            IUIAutomationCacheRequest cr = RidRequest();
+            IUIAutomationElement cur = e;
+            for (int depth = 0; depth < 64; depth++)
+            {
+                IUIAutomationElement parent;
+                try { parent = walker.GetParentElementBuildCache(cur, cr); } catch (COMException) { parent = null; }
+                if (parent == null) break;
+                string rid = RuntimeIdOf(parent);
+                if (known.TryGetValue(rid, out above)) break;
+                up.Add(rid);
+                if (rid == rootRid) break;
+                cur = parent;
+            }
+            List<object> path = above == null ? new List<object>() : new List<object>(above);
+            for (int i = up.Count - 1; i >= 0; i--)
+            {
+                path.Add(up[i]);
+                if (!known.ContainsKey(up[i])) known[up[i]] = new List<object>(path);
+            }
+            // A walk that never met the window (the element left it mid-read) gives no path rather than a wrong one.
+            if (path.Count == 0 || !Equals(path[0], rootRid)) return new List<object>();
+            return path;
         }
 
         private object NodeNow(IDictionary<string, object> args)
