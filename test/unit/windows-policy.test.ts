@@ -23,7 +23,9 @@ import { createComputer } from '../../src/index.js';
 import { Peer } from '../../src/protocol/peer.js';
 
 const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/windows/notepad.helper.json', import.meta.url));
-const NOTEPAD = { pid: 4812, image: 'C:\\Windows\\System32\\notepad.exe', startToken: '134091108001230000', user: 'S-1-5-21-1004336348-1177238915-682003330-1001', integrity: 0x2000, elevated: false };
+/** Notepad's pid in these recordings. */
+const PID = 2_000_004_812;
+const NOTEPAD = { pid: PID, image: 'C:\\Windows\\System32\\notepad.exe', startToken: '134091108001230000', user: 'S-1-5-21-1004336348-1177238915-682003330-1001', integrity: 0x2000, elevated: false };
 /** The recording's act answer is replaced by this error: a refused act must never reach the helper. */
 const REACHED = 'the act reached the helper';
 let dir = '';
@@ -39,7 +41,9 @@ after(() => { for (const h of helpers) h.close(0); rmSync(dir, { recursive: true
 
 /** The fixture with `first` answering before its own answers, and the windows' process facts replaced by `proc`. */
 function recording(name: string, first: unknown[], proc?: Record<string, unknown>): string {
-  const doc = JSON.parse(readFileSync(FIXTURE, 'utf8')) as { answers: { op: string; result?: { windows?: { process?: unknown }[] } }[] };
+  // The fixture's pid 4812 may be a live process here, even one of this host's ancestors, which the policy refuses
+  // as the agent host itself: the recording gets a pid no Linux process can have (pid_max is at most 2^22).
+  const doc = JSON.parse(readFileSync(FIXTURE, 'utf8').replaceAll('"pid": 4812', `"pid": ${PID}`)) as { answers: { op: string; result?: { windows?: { process?: unknown }[] } }[] };
   if (proc) for (const a of doc.answers) if (a.op === 'windows') a.result!.windows![0]!.process = proc;
   const p = join(dir, `${name}.json`);
   writeFileSync(p, JSON.stringify({ answers: [...first, ...doc.answers] }));
@@ -75,28 +79,28 @@ async function setText(rec: string, allowApps: string[]): Promise<{ apps: string
 const noAct = { op: 'act', error: { code: 'internal', message: REACHED } };
 
 test('an allow-listed app passes by its proven image path, and the act reaches the helper', { timeout: 120_000 }, async () => {
-  const r = await setText(recording('allowed', [{ op: 'identify', match: { pid: 4812 }, result: NOTEPAD }]), ['notepad']);
+  const r = await setText(recording('allowed', [{ op: 'identify', match: { pid: PID }, result: NOTEPAD }]), ['notepad']);
   assert.match(r.apps, /notepad/, r.apps);
   assert.equal(r.act.code, undefined, r.act.text);
   assert.match(r.act.text, /^ok set_value e\d+ · .*Value\.SetValue/, r.act.text);
 });
 
 test('a process Windows will not show (OpenProcess denied) is unproven: refused unattended, nothing sent', { timeout: 120_000 }, async () => {
-  const r = await setText(recording('unproven', [{ op: 'identify', match: { pid: 4812 }, result: { pid: 4812, denied: true } }, noAct]), ['notepad']);
+  const r = await setText(recording('unproven', [{ op: 'identify', match: { pid: PID }, result: { pid: PID, denied: true } }, noAct]), ['notepad']);
   assert.equal(r.act.code, 'denied_by_policy', r.act.text);
   assert.doesNotMatch(r.act.text, new RegExp(REACHED));
 });
 
 test('cmd.exe is an interpreter: an allow entry naming it does not allow it', { timeout: 120_000 }, async () => {
   const cmd = { ...NOTEPAD, image: 'C:\\Windows\\System32\\cmd.exe' };
-  const r = await setText(recording('cmd', [{ op: 'identify', match: { pid: 4812 }, result: cmd }, noAct], cmd), ['cmd']);
+  const r = await setText(recording('cmd', [{ op: 'identify', match: { pid: PID }, result: cmd }, noAct], cmd), ['cmd']);
   assert.equal(r.act.code, 'denied_by_policy', r.act.text);
   assert.doesNotMatch(r.act.text, new RegExp(REACHED));
 });
 
 test('a pid that process.identify proves to be a password manager now is denied, whatever the window list said', { timeout: 120_000 }, async () => {
   const keepass = { ...NOTEPAD, image: 'C:\\Program Files\\KeePass Password Safe 2\\KeePass.exe' };
-  const r = await setText(recording('keepass', [{ op: 'identify', match: { pid: 4812 }, result: keepass }, noAct]), ['notepad']);
+  const r = await setText(recording('keepass', [{ op: 'identify', match: { pid: PID }, result: keepass }, noAct]), ['notepad']);
   assert.equal(r.act.code, 'denied_by_policy', r.act.text);
   assert.match(r.act.text, /password manager/, r.act.text);
   assert.doesNotMatch(r.act.text, new RegExp(REACHED));
