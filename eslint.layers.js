@@ -4,6 +4,10 @@
 
 /** A forbidden import: the gitignore-style patterns it matches and why it is forbidden. */
 const forbid = (group, message) => ({ group, message });
+/** The driver folders of src/drivers apart from common (ARCHITECTURE.md, "Layout": drivers/<os>/, one per platform). */
+export const DRIVER_FOLDERS = ['android', 'cdp', 'fake', 'linux', 'macos', 'replay', 'windows'];
+const DRIVER_ONLY = { group: ['**/doctor/**', '**/policy/**', '**/tools/**', '**/session/**', '**/hosts/**'],
+  message: 'A driver only enumerates, reads, acts and reports: it imports no doctor, policy, tools, session or hosts (ARCHITECTURE.md). Move the shared piece down to the driver, src/protocol or src/common.' };
 const NO_CHILD_PROCESS = { name: 'node:child_process', message: 'The engine and the policy start no process: drivers and hosts do (ARCHITECTURE.md).' };
 
 /** One no-restricted-imports rule per layer (a file matches one layer, so the options never need merging). */
@@ -17,8 +21,12 @@ export function layerRules() {
       'The protocol owns the vocabulary: it imports nothing of ours but src/common (ARCHITECTURE.md, "Protocol").')]),
     layer(['src/tools/**/*.ts'], [forbid(['**/drivers', '**/drivers/**', '**/devices', '**/devices/**'],
       'The tools never know which platform they talk to: they reach a device through the session, never a driver or a device module (ARCHITECTURE.md).')]),
-    layer(['src/drivers/**/*.ts'], [forbid(['**/doctor/**', '**/policy/**', '**/tools/**', '**/session/**', '**/hosts/**'],
-      'A driver only enumerates, reads, acts and reports: it imports no doctor, policy, tools, session or hosts (ARCHITECTURE.md). Move the shared piece down to the driver, src/protocol or src/common.')]),
+    // A platform's folder (and src/drivers/common) may not import another platform's folder either: what two
+    // drivers share lives in src/drivers/common. One rule per folder, the driver prohibition included in each.
+    layer(['src/drivers/*.ts'], [DRIVER_ONLY]),
+    ...['common', ...DRIVER_FOLDERS].map((folder) => layer([`src/drivers/${folder}/**/*.ts`], [DRIVER_ONLY,
+      forbid(DRIVER_FOLDERS.filter((f) => f !== folder).flatMap((f) => [`**/${f}`, `**/${f}/**`]),
+        'A platform driver imports no other platform\'s folder (ARCHITECTURE.md, "Layout": one folder per platform): move what both need to src/drivers/common.')])),
     layer(['src/policy/**/*.ts'], [forbid(['**/drivers/**', '**/hosts/**'],
       'The policy decides from facts the drivers report through the protocol: it imports no driver and no host (ARCHITECTURE.md).')], [NO_CHILD_PROCESS, { ...NO_CHILD_PROCESS, name: 'child_process' }]),
   ];

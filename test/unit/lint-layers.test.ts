@@ -4,6 +4,7 @@
  * that folder with exactly those rules, so a rule that never fires cannot pass this test.
  */
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -32,6 +33,10 @@ const CASES: { path: string; bad: string[]; ok: string[]; says: RegExp }[] = [
   { path: 'src/drivers/linux/x.ts', bad: ['../../doctor/process.js', '../../policy/apps.js', '../../tools/act.js', '../../session/session.js', '../../hosts/mcp.js'],
     ok: ['../../protocol/nodes.js', '../common/names.js', './toolkits.js', '../../common/proc.js'], says: /A driver only enumerates/ },
   { path: 'src/drivers/linux/x11/x.ts', bad: ['../../../doctor/advice.js'], ok: ['../toolkits.js'], says: /A driver only enumerates/ },
+  { path: 'src/drivers/macos/x.ts', bad: ['../linux/identity.js', '../windows/identity.js', '../cdp/keys.js', '../fake/driver.js', '../../drivers/linux/x11apps.js', '../../doctor/process.js'],
+    ok: ['../common/content.js', './cf.js', '../../protocol/identity.js', '../../common/proc.js', 'koffi'], says: /imports no other platform's folder|A driver only enumerates/ },
+  { path: 'src/drivers/linux/x11/x.ts', bad: ['../../macos/keys.js', '../../windows/cmdline.js'], ok: ['../identity.js', '../../common/content.js'], says: /imports no other platform's folder/ },
+  { path: 'src/drivers/common/x.ts', bad: ['../linux/identity.js', '../replay/driver.js', '../../policy/apps.js'], ok: ['./names.js', '../../protocol/identity.js'], says: /imports no other platform's folder|A driver only enumerates/ },
   { path: 'src/policy/x.ts', bad: ['../drivers/linux/identity.js', '../hosts/mcp.js', 'node:child_process'], ok: ['../protocol/identity.js', '../engine/escape.js', './apps.js'], says: /The policy decides|start no process/ },
   { path: 'src/policy/decider/x.ts', bad: ['../../drivers/linux/identity.js', 'node:child_process'], ok: ['../policy.js'], says: /The policy decides|start no process/ },
 ];
@@ -50,12 +55,19 @@ for (const c of CASES) {
   });
 }
 
+test('every platform folder of src/drivers has its own rule', async () => {
+  const { DRIVER_FOLDERS } = await load<{ DRIVER_FOLDERS: string[] }>('eslint.layers.js');
+  const folders = readdirSync(join(root, 'src', 'drivers'), { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'common').map((d) => d.name).sort();
+  assert.deepEqual([...DRIVER_FOLDERS].sort(), folders, 'a new driver folder is listed in eslint.layers.js DRIVER_FOLDERS');
+});
+
 test('the lint config applies the layer rules to the source tree', async () => {
   const eslint = new ESLint({ cwd: root, overrideConfigFile: join(root, 'eslint.config.js') });
-  for (const file of ['src/engine/node.ts', 'src/protocol/nodes.ts', 'src/tools/act.ts', 'src/drivers/linux/x11apps.ts', 'src/policy/policy.ts', 'src/policy/decider/types.ts']) {
+  for (const file of ['src/engine/node.ts', 'src/protocol/nodes.ts', 'src/tools/act.ts', 'src/drivers/linux/x11apps.ts', 'src/policy/policy.ts', 'src/policy/decider/types.ts', 'src/drivers/macos/resolve.ts', 'src/drivers/common/content.ts']) {
     const applied = await eslint.calculateConfigForFile(join(root, file)) as Linter.Config;
     const rule = applied.rules?.['no-restricted-imports'] as [number, { patterns: { message: string }[] }] | undefined;
     assert.equal(rule?.[0], 2, `no-restricted-imports is on (error) for ${file}`);
     assert.match(rule[1].patterns[0]!.message, /ARCHITECTURE\.md/, file);
+    if (file.startsWith('src/drivers/')) assert.ok(rule[1].patterns.some((p) => /other platform's folder/.test(p.message)), `the platform rule applies to ${file}`);
   }
 });

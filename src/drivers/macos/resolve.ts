@@ -10,7 +10,7 @@
 import { realpathSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { AppIdKind, IdentifyParams, IdentifyResult, ResolveLaunchParams, ResolveLaunchResult } from '../../protocol/identity.js';
-import { contentOf } from '../linux/identity.js';
+import { contentOf } from '../common/content.js';
 import { arrayItems, readValue, withScope, type CfScope } from './cf.js';
 import { appIdOf, fileUrl, signatureOfPath, signatureOfPid, urlPath, type SignatureFacts } from './codesign.js';
 import type { MacApi } from './ffi.js';
