@@ -69,7 +69,7 @@ async function measure(session: Session, app: string, query: string, row: TextRo
   const find = await timedRuns(() => call(session, 'computer_find', { app, text: query }));
   row.find = find.summary;
   row.findText = find.last.split('\n').slice(0, 2).join(' | ');
-  const hint = /scope=(e\d+) from=(\d+)/.exec(obs.last) ?? /\[(e\d+)\] document "Terminal"/.exec(obs.last);
+  const hint = /scope=(e\d+) from=(\d+)/.exec(obs.last) ?? /\[(e\d+)\] terminal "Terminal"/.exec(obs.last);
   if (hint?.[1]) {
     const range = await timedRuns(() => call(session, 'computer_observe', { app, scope: hint[1], from: Number(hint[2] ?? 0) }));
     row.range = range.summary;

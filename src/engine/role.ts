@@ -9,7 +9,7 @@ export { ROLES, type Role } from '../protocol/vocabulary.js';
 
 /** Roles a user can act on directly; they win the token budget over plain containers. */
 export const INTERACTIVE_ROLES: ReadonlySet<Role> = new Set<Role>([
-  'button', 'link', 'checkbox', 'radio', 'switch', 'textbox', 'document', 'page', 'combobox', 'spinbutton', 'slider',
+  'button', 'link', 'checkbox', 'radio', 'switch', 'textbox', 'document', 'terminal', 'page', 'combobox', 'spinbutton', 'slider',
   'scrollbar', 'listitem', 'treeitem', 'cell', 'columnheader', 'rowheader', 'tab', 'menuitem',
 ]);
 

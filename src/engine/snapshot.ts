@@ -1,7 +1,7 @@
 import { opaqueNote, opaqueViews } from './opaque.js';
 import { estimateTokens, renderWithinBudget } from './budget.js';
 import { distill, findByRef, walkDistilled, type DistilledNode } from './distill.js';
-import { countNodes, type RawNode, type WindowInfo } from './node.js';
+import { countNodes, walk, type RawNode, type WindowInfo } from './node.js';
 import { redactTree } from './redact.js';
 import type { RefTable } from './refs.js';
 import { addressOfCell, cellLine, cellShown, isGrid, renderGrid } from './grid.js';
@@ -47,6 +47,8 @@ export interface Snapshot {
   focusRef?: string;
   /** Refs of the views that draw their content without exposing items (engine/opaque.ts). */
   opaque?: string[];
+  /** The window holds a file chooser (the driver's `chooser` fact); `folder` is the folder it shows, when known. */
+  chooser?: { folder?: string };
   /** The window as the driver described it. */
   window: WindowInfo;
   stats: {
@@ -146,6 +148,7 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
  */
 export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: SnapshotOptions = {}): Snapshot {
   const rawNodes = countNodes(input.root);
+  const chooser = chooserOf(input.root);
   const distilled = distill(redactTree(input.root));
   refs.assign(distilled.root, input.window, input.root);
 
@@ -190,5 +193,17 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   };
   if (focusRef !== undefined) snap.focusRef = focusRef;
   if (opaque.length) snap.opaque = opaque;
+  if (chooser) snap.chooser = chooser;
   return snap;
+}
+
+/** The first file chooser fact of a raw tree, with the first folder any chooser in it knows. */
+function chooserOf(root: RawNode): { folder?: string } | undefined {
+  let found: { folder?: string } | undefined;
+  walk(root, (n) => {
+    if (!n.chooser) return;
+    found ??= {};
+    if (found.folder === undefined && n.chooser.folder !== undefined) found.folder = n.chooser.folder;
+  });
+  return found;
 }

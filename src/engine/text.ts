@@ -21,7 +21,7 @@ export interface TextFacts {
 }
 
 /** Roles whose text is content to read (documents, terminals, PDF pages), shown longer than a field value. */
-export const TEXT_BODY_ROLES: ReadonlySet<Role> = new Set<Role>(['document', 'page', 'paragraph', 'text', 'heading', 'generic']);
+export const TEXT_BODY_ROLES: ReadonlySet<Role> = new Set<Role>(['document', 'terminal', 'page', 'paragraph', 'text', 'heading', 'generic']);
 /** Characters of a body's text shown on its line; a field's value keeps the renderer's shorter cut. */
 export const MAX_BODY_CHARS = 600;
 
@@ -36,7 +36,7 @@ export function isBody(t: TextFacts): boolean {
  */
 function showsCaret(t: TextFacts): boolean {
   if (t.selection && t.selection[1] > t.selection[0]) return true;
-  return t.caret !== undefined && t.caret >= 0 && (t.value ?? '') !== '' && (t.role === 'document' || (t.states?.includes('focused') ?? false));
+  return t.caret !== undefined && t.caret >= 0 && (t.value ?? '') !== '' && (t.role === 'document' || t.role === 'terminal' || (t.states?.includes('focused') ?? false));
 }
 
 /** The caret and selection as they end an element line (after its states), or ''. */

@@ -87,7 +87,7 @@ const ACTIVATING = new Set(['click', 'double_click', 'select', 'toggle', 'expand
  */
 const WRITE_ACTIVATES = new Set(['button', 'link', 'menuitem']);
 /** Roles whose activation changes a setting or a value, not a command (a checkbox "Delete after reading"). */
-const NOT_COMMANDS = new Set(['textbox', 'document', 'page', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'scrollbar', 'tab', 'tablist']);
+const NOT_COMMANDS = new Set(['textbox', 'document', 'terminal', 'page', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'scrollbar', 'tab', 'tablist']);
 /** Roles whose `select` value names an item that is triggered (menus), not just chosen (a list row). */
 const SELECT_TRIGGERS = new Set(['menu', 'menubar', 'menuitem', 'combobox', 'toolbar']);
 const WRITES = new Set(['set_value', 'type', 'clear']);

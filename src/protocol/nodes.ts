@@ -64,6 +64,11 @@ export const RawNode = Type.Recursive((Self) => Type.Object({
   caret: Type.Optional(doc('Caret offset in the full text (characters); never on a `password` node.', Big)),
   selection: Type.Optional(doc('Selected text range [start, end) in the full text (characters); never on a `password` node.', Type.Tuple([Big, Big]))),
   valueStart: Type.Optional(doc('Offset in the full text where `value` starts, when the driver read a range that does not start at 0.', Big)),
+  chooser: Type.Optional(doc('Set on a file chooser (the open or save dialog\'s chooser, or the dialog when the platform has no chooser ' +
+    'node): the host reads a relative file name typed into it against `folder`.', Type.Object({
+    folder: Type.Optional(doc('The folder the chooser shows, an absolute path on the device; absent when the driver cannot read it whole ' +
+      '(a cut path bar): the host then treats the folder as unknown.', Str())),
+  }, Strict))),
 }, { description: 'An element as the driver reads it.' }), { $id: 'RawNode' });
 /** A node as a driver reports it. */
 export type RawNode = Static<typeof RawNode>;

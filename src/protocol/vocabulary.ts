@@ -17,7 +17,9 @@ export const ROLE_DOCS = {
   radio: 'One choice of a group of mutually exclusive choices; `checked` when chosen.',
   switch: 'An on/off toggle; `checked` when on.',
   textbox: 'A single- or multi-line text field (`multiline`, `editable`, `password` say which).',
-  document: 'A document body: a web page, a rich text or a terminal\'s text area.',
+  document: 'A document body: a web page or a rich or multi-line text.',
+  terminal: 'A terminal\'s screen: `value` is its screen and scrollback (the driver may keep only the tail), `caret` is on the command ' +
+    'line being edited, and a submitting key (Enter) runs that line.',
   page: 'One page of a paginated document (a PDF page): its text is the page\'s text, it is not a tab.',
   combobox: 'A field with a drop-down list of choices; `select` picks one by its text.',
   spinbutton: 'A number field with up/down steps; `range` gives its bounds.',

@@ -32,8 +32,8 @@ function focusedNode(root: RawNode): RawNode | undefined {
   return best?.node;
 }
 
-/** A terminal node (VTE reports AT-SPI role "terminal"; its text is the screen and scrollback, tail kept). */
-const isTerminalNode = (n: RawNode): boolean => n.nativeRole === 'terminal';
+/** A terminal node: its text is the screen and scrollback, the caret on the command line (protocol role `terminal`). */
+const isTerminalNode = (n: RawNode): boolean => n.role === 'terminal';
 
 /**
  * Where typed keys go: the focused node, else the window's only terminal. A terminal window read before the

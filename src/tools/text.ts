@@ -99,7 +99,7 @@ export async function findInText(session: Session, raw: SnapshotResult, full: Sn
   return hits;
 }
 
-/** `[e7] document "Terminal" line 3, offset 214: "…match…"` (the element line without its value). */
+/** `[e7] terminal "Terminal" line 3, offset 214: "…match…"` (the element line without its value). */
 export function renderTextHit(h: TextHit): string {
   // Only the element's ref, role and name: its value and states would repeat what the match shows.
   const head = /^\[[a-z]\d+\] \S+(?: "(?:[^"\\]|\\.)*")?/.exec(h.line)?.[0] ?? h.line;

@@ -12,7 +12,7 @@ import { Device } from '../../src/devices/manager.js';
 import type { FakeWindow } from '../../src/drivers/fake/driver.js';
 import { Policy } from '../../src/policy/policy.js';
 import type { Snapshot } from '../../src/engine/snapshot.js';
-import { chooserFolder, chooserPaths } from '../../src/session/chooser.js';
+import { chooserPaths } from '../../src/session/chooser.js';
 import { Session } from '../../src/session/session.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { runTool, type ToolResult } from '../../src/tools/tool.js';
@@ -134,20 +134,12 @@ test('acts that name the tool\'s own files are refused in bypass mode: value, ty
   }
 });
 
-test('a file chooser\'s current folder comes from its GTK path bar; a cut bar or no bar is unknown', () => {
-  const line = (ref: string, role: string, name: string, states: string[] = [], parent?: string) =>
-    ({ ref, depth: parent ? 1 : 0, role, name, states, text: '', ...(parent ? { parent } : {}) });
-  const bar = (states: Record<string, string[]>) => ({ elements: [
-    line('e1', 'generic', 'PathBar Layer'),
-    ...['home', 'cu-x', 'tmp', 'File System Root', 'Up Path', 'Down Path', 'Create Folder'].map((nm, i) => line(`e${i + 2}`, 'button', nm, states[nm] ?? [], 'e1')),
-  ] }) as unknown as Snapshot;
-  const disabled = { 'Up Path': ['disabled'], 'Down Path': ['disabled'] };
-  assert.equal(chooserFolder(bar({ ...disabled, home: ['checked'] })), '/tmp/cu-x/home');
-  assert.equal(chooserFolder(bar({ ...disabled, 'cu-x': ['checked'] })), '/tmp/cu-x');
-  assert.equal(chooserFolder(bar({ home: ['checked'] })), undefined, 'slider buttons enabled: the bar is cut');
-  assert.deepEqual(chooserPaths(bar({ ...disabled, 'cu-x': ['checked'] }), '../cu-x/home/settings.json'), ['/tmp/cu-x/home/settings.json']);
-  assert.deepEqual(chooserPaths(bar({ ...disabled, home: ['checked'] }), '/abs/path'), []);
-  assert.deepEqual(chooserPaths({ elements: [] } as unknown as Snapshot, 'settings.json'), []);
+test('a relative name typed into a file chooser names the file in the folder the driver reported; an unknown folder names none', () => {
+  const snap = (chooser?: { folder?: string }) => ({ elements: [], ...(chooser ? { chooser } : {}) }) as unknown as Snapshot;
+  assert.deepEqual(chooserPaths(snap({ folder: '/tmp/cu-x' }), '../cu-x/home/settings.json'), ['/tmp/cu-x/home/settings.json']);
+  assert.deepEqual(chooserPaths(snap({ folder: '/tmp/cu-x' }), '/abs/path'), []);
+  assert.deepEqual(chooserPaths(snap({}), 'settings.json'), []);
+  assert.deepEqual(chooserPaths(snap(), 'settings.json'), []);
 });
 
 test('clipboard_read refuses text a password field copied (owner.secret) or a denied app owns; other text is read', async () => {

@@ -18,7 +18,7 @@ test('submitting chords: Return and its aliases, ctrl+m and ctrl+j; ctrl+o only 
 });
 
 test('a terminal: the command line is the caret line plus the typed characters; editing keys make it unknown', () => {
-  const term = node({ role: 'document', nativeRole: 'terminal', value: 'old output\nroot@vm:/tmp# \n\n', caret: 1013, valueStart: 1000 });
+  const term = node({ role: 'terminal', value: 'old output\nroot@vm:/tmp# \n\n', caret: 1013, valueStart: 1000 });
   assert.equal(caretLine(term), 'root@vm:/tmp#');
   const win = node({ role: 'window', children: [term] });
   assert.deepEqual(planSubmit(win, parseChords('r m space x Return'), []), { kind: 'terminal', at: 4, line: 'root@vm:/tmp#rm x', multiple: false });
@@ -28,11 +28,9 @@ test('a terminal: the command line is the caret line plus the typed characters; 
   assert.equal(planSubmit(win, parseChords('r m'), []), undefined);
 });
 
-test('a chooser field: its text plus the typed characters, resolved against the path bar\'s folder', () => {
-  const bar = node({ role: 'generic', name: 'PathBar Layer', children: [
-    node({ role: 'button', name: 'other', states: ['checked'] }), node({ role: 'button', name: 'tmp' }), node({ role: 'button', name: 'File System Root' })] });
+test('a chooser field: its text plus the typed characters, resolved against the folder the driver reports', () => {
   const field = node({ role: 'textbox', states: ['focused', 'editable'], value: '../ho' });
-  const win = node({ role: 'dialog', nativeRole: 'file chooser', children: [bar, field] });
+  const win = node({ role: 'dialog', chooser: { folder: '/tmp/other' }, children: [node({ role: 'generic' }), field] });
   const plan = planSubmit(win, parseChords('m e slash s Return'), []);
   assert.deepEqual(plan, { kind: 'field', at: 4, paths: ['/tmp/home/s', '/tmp/ho', '/tmp/other'] });
   // Outside a chooser only a path-like text names a file.
@@ -42,14 +40,15 @@ test('a chooser field: its text plus the typed characters, resolved against the 
     { kind: 'field', at: 0, paths: [] });
 });
 
-test('a chooser\'s folder is read through the nameless panel GTK 3 puts its path bar buttons in (geany\'s Save File)', () => {
-  // Measured on geany 1.38's Save File dialog: PathBar Layer > panel > toggle buttons, Create Folder beside the panel.
-  const panel = node({ role: 'group', nativeRole: 'panel', children: [
-    node({ role: 'button', name: 'trial', states: ['checked'] }), node({ role: 'button', name: 'tmp' }), node({ role: 'button', name: 'File System Root' }),
-    node({ role: 'button', name: 'Up Path', states: ['disabled'] }), node({ role: 'button', name: 'Down Path', states: ['disabled'] })] });
-  const bar = node({ role: 'generic', name: 'PathBar Layer', children: [panel, node({ role: 'button', name: 'Create Folder' })] });
-  const field = node({ role: 'textbox', states: ['focused', 'editable'], value: 'hello2.py' });
-  const win = node({ role: 'dialog', children: [node({ role: 'dialog', name: 'File Chooser Widget', children: [field, bar] })] });
-  // A folder read as unknown made the name count as inside every protected folder, so Return was refused in every mode.
-  assert.deepEqual(planSubmit(win, parseChords('Return'), ['/tmp/views-home']), { kind: 'field', at: 0, paths: ['/tmp/trial/hello2.py', '/tmp/trial'] });
+test('the host decides by protocol facts, never by nativeRole: a chooser is the `chooser` fact, a terminal the `terminal` role', () => {
+  // A platform name alone proves nothing: before, nativeRole 'file chooser' and 'terminal' decided both.
+  const field = node({ role: 'textbox', states: ['focused', 'editable'], value: 'notes.txt' });
+  assert.deepEqual(planSubmit(node({ role: 'dialog', nativeRole: 'file chooser', children: [field] }), parseChords('Return'), []),
+    { kind: 'field', at: 0, paths: [] }, 'no chooser fact: a bare name names no file');
+  const unknown = planSubmit(node({ role: 'dialog', chooser: {}, children: [field] }), parseChords('Return'), ['/tmp/guess']);
+  assert.deepEqual(unknown, { kind: 'field', at: 0, paths: [join(homedir(), 'notes.txt'), '/tmp/guess/notes.txt'] }, 'a chooser of unknown folder: every guess');
+  const term = node({ role: 'terminal', value: 'user@host:~$ ', caret: 13 });
+  assert.equal(planSubmit(node({ role: 'window', children: [term] }), parseChords('l s Return'), [])?.kind, 'terminal', 'a terminal by its unified role');
+  const lookalike = node({ role: 'document', nativeRole: 'terminal', value: 'user@host:~$ ', caret: 13 });
+  assert.notEqual(planSubmit(node({ role: 'window', children: [lookalike] }), parseChords('l s Return'), [])?.kind, 'terminal', 'nativeRole alone is no terminal');
 });

@@ -31,7 +31,7 @@ export const terminalTasks: EvalTask[] = [
       return { vars: { path: join(ctx.dir, 'sorted.txt') }, teardown: await openTerminal(ctx) };
     },
     plan: [
-      { do: 'act', op: 'type', target: { role: 'document', name: 'Terminal' }, value: 'sort -u fruits.txt > sorted.txt' },
+      { do: 'act', op: 'type', target: { role: 'terminal', name: 'Terminal' }, value: 'sort -u fruits.txt > sorted.txt' },
       { do: 'keys', keys: 'Return' },
     ],
     check: (ctx, vars) => fileEquals(vars['path'] ?? '', truth.get(ctx) ?? ''),
@@ -48,10 +48,10 @@ export const terminalTasks: EvalTask[] = [
       return { vars: {}, teardown: await openTerminal(ctx) };
     },
     plan: [
-      { do: 'act', op: 'type', target: { role: 'document', name: 'Terminal' }, value: 'grep -c ERROR log.txt' },
+      { do: 'act', op: 'type', target: { role: 'terminal', name: 'Terminal' }, value: 'grep -c ERROR log.txt' },
       { do: 'keys', keys: 'Return' },
       { do: 'observe' },
-      { do: 'read', target: { role: 'document', name: 'Terminal' }, pattern: 'grep -c ERROR log\\.txt\\\\n(\\d+)\\\\n', into: 'count' },
+      { do: 'read', target: { role: 'terminal', name: 'Terminal' }, pattern: 'grep -c ERROR log\\.txt\\\\n(\\d+)\\\\n', into: 'count' },
     ],
     check: async (ctx, _vars, answers) => {
       const want = truth.get(ctx);

@@ -2,6 +2,7 @@
  * The Linux driver: AT-SPI2 over D-Bus behind the protocol's method table. It enumerates, reads, acts and
  * reports events; it makes no policy decision.
  */
+import { markChoosers } from './chooser.js';
 import { findInTree } from '../common/find.js';
 import type { AppInfo, RawNode, WindowInfo } from '../../protocol/nodes.js';
 import { handshake } from '../../protocol/handshake.js';
@@ -177,6 +178,7 @@ export class LinuxDriver {
               ...(p.bounds ? { bounds: true } : {}) }),
           ]);
           if (p.keyBindings) await readKeyBindings(this.bus, read.root);
+          markChoosers(read.root);
           return { window, root: read.root, stats: { nodes: read.nodes, ms: Math.round(performance.now() - t0), truncated: read.truncated } };
         } catch (e) {
           if (isGone(e)) throw new ComputerUseError(p.scope ? 'stale_ref' : 'window_not_found', 'The element is gone; take a new snapshot.');

@@ -10,7 +10,7 @@ export const ATSPI_ROLE_MAP: Readonly<Record<string, Role>> = {
   'push button': 'button', 'button': 'button', 'toggle button': 'button', 'push button menu': 'button',
   'link': 'link', 'check box': 'checkbox', 'check menu item': 'menuitem', 'radio button': 'radio',
   'radio menu item': 'menuitem', 'switch': 'switch', 'text': 'textbox', 'entry': 'textbox',
-  'password text': 'textbox', 'editbar': 'textbox', 'terminal': 'document', 'document frame': 'document',
+  'password text': 'textbox', 'editbar': 'textbox', 'terminal': 'terminal', 'document frame': 'document',
   'document text': 'document', 'document web': 'document', 'document email': 'document',
   'document presentation': 'document', 'document spreadsheet': 'document', 'combo box': 'combobox',
   'spin button': 'spinbutton', 'slider': 'slider', 'dial': 'slider', 'scroll bar': 'scrollbar',

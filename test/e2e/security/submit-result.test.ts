@@ -78,7 +78,7 @@ async function terminal(computer: Computer, cwd: string): Promise<number | undef
   if (child.pid) pids.push(child.pid);
   for (let i = 0; i < 60; i++) {
     const r = await computer.tools.observe({ app: 'xfce4-terminal' });
-    if (/document "Terminal" value="[^"]*[#$] /.test(r.text)) return child.pid;
+    if (/terminal "Terminal" value="[^"]*[#$] /.test(r.text)) return child.pid;
     await new Promise((res) => setTimeout(res, 250));
   }
   assert.fail('the terminal showed no prompt');

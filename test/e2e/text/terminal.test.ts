@@ -42,8 +42,8 @@ test('terminal: run a command through computer_keys and read its output from the
   child.unref();
   if (child.pid) pids.push(child.pid);
   // The prompt is text of the terminal, read even though the node is named.
-  const first = await until(/document "Terminal" value="[^"]*[#$] /);
-  const term = refOn(first, /document "Terminal"/);
+  const first = await until(/terminal "Terminal" value="[^"]*[#$] /);
+  const term = refOn(first, /terminal "Terminal"/);
   ok(await computer.tools.keys({ app: 'xfce4-terminal', keys: `${keysFor('echo result-$((6*7))')} Return` }));
   const after1 = await until(/result-42/);
   const line = after1.split('\n').find((l) => l.includes(`[${term}]`)) ?? '';
@@ -52,7 +52,7 @@ test('terminal: run a command through computer_keys and read its output from the
   assert.match(line, / caret=\d+/, line);
 
   const found = ok(await computer.tools.find({ app: 'xfce4-terminal', text: 'result-42' }));
-  assert.match(found, new RegExp(`\\[${term}\\] document "Terminal" line \\d+, offset \\d+: "result-42"`), found);
+  assert.match(found, new RegExp(`\\[${term}\\] terminal "Terminal" line \\d+, offset \\d+: "result-42"`), found);
 });
 
 // VTE (0.70) exposes only the rows on screen through the Text interface, not the scrollback: the snapshot must
@@ -60,7 +60,7 @@ test('terminal: run a command through computer_keys and read its output from the
 test('terminal: 2,000 lines of output; the snapshot shows the newest, a range reads as numbered lines, find reports the line', { timeout: 120_000 }, async () => {
   ok(await computer.tools.keys({ app: 'xfce4-terminal', keys: `${keysFor('clear; seq -f row-%g 2000')} Return` }));
   const snap = await until(/row-2000/);
-  const term = refOn(snap, /document "Terminal"/);
+  const term = refOn(snap, /terminal "Terminal"/);
   const line = snap.split('\n').find((l) => l.includes(`[${term}]`)) ?? '';
   // The newest output is shown; the hint names the exact range and the call that reads earlier text.
   assert.match(line, /row-2000/, line);
