@@ -36,6 +36,8 @@ export interface SnapshotLine {
   value?: string;
   /** States as rendered (see RENDERED_STATES). */
   states: State[];
+  /** A text field of more than one line (`multiline` is never rendered): a line break there is text, not a submit. */
+  multiline?: true;
   /** The line as rendered, without indentation. */
   text: string;
   /** A spreadsheet cell's formula (its value is the computed result), see grid.ts. */

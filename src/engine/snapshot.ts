@@ -115,6 +115,7 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
     // lines (a file chooser's row is not "A157").
     const cell = inGrid && n.cell ? n as Parameters<typeof cellLine>[0] : undefined;
     const line: SnapshotLine = { ref: n.ref ?? '?', depth, role: n.role, states: renderedStates(n), text: cell ? cellLine(cell) : renderLine(n) };
+    if (n.states.includes('multiline')) line.multiline = true;
     const parent = parents[parents.length - 1];
     if (parent !== undefined) line.parent = parent;
     if (cell) {

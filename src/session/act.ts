@@ -154,6 +154,11 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       value = drop.id;
     }
     const before = session.last.get(fp.window)?.elements.find((l) => l.ref === spec.ref);
+    const submits = lineBreakSubmit(spec.op, spec.value, fp.role, before?.multiline === true);
+    if (submits) {
+      receipts.push({ ...spec, status: 'rejected', detail: 'line break would press Return', error: submits });
+      break;
+    }
     const checks = ACTIONABILITY[spec.op];
     // The driver may wait that long before sending: the call's own bound comes on top, so the caller never gives
     // up on an act the driver still carries out (a timed-out request is not cancelled on the driver's side).
@@ -387,7 +392,25 @@ async function chooserSubmit(session: Session, target: WindowInfo, op: Op, role:
   return facts.chooser ? submitPaths(facts, facts.fields, session.gate.ownRoots?.() ?? []) : [];
 }
 
+/**
+ * A line break typed as text presses Return (drivers type "\n" and "\r" as the Enter key): in a terminal that runs
+ * the command line, in a one-line field it submits the form. Both are judged on the keys path (a terminal's line is
+ * quoted to the user, a field's submit is checked for what it names), so typing one here is refused, nothing sent.
+ */
+export function lineBreakSubmit(op: Op, value: string | undefined, role: string, multiline: boolean): ComputerUseError | undefined {
+  if (value === undefined || !/[\r\n]/.test(value)) return undefined;
+  if (role === 'terminal' && (op === 'type' || op === 'set_value')) {
+    return new ComputerUseError('invalid_params', 'A line break typed into a terminal presses Return and runs the command line, which the user is asked ' +
+      'about with the line quoted. Nothing was sent. Type the command without the line break, then send Return with computer_keys.');
+  }
+  if (op === 'type' && (role === 'textbox' || role === 'combobox') && !multiline) {
+    return new ComputerUseError('invalid_params', 'A line break typed into a one-line field presses Return and submits it. Nothing was sent. ' +
+      'Type the text without the line break, then send Return with computer_keys, which judges what the submit does.');
+  }
+  return undefined;
+}
+
 /** The single-line editable text fields of a window's last snapshot (the policy's Replace rule reads it). */
 function textFieldsOf(snap: Snapshot | undefined): number {
-  return snap?.elements.filter((l) => l.role === 'textbox' && l.states.includes('editable') && !l.states.includes('multiline')).length ?? 0;
+  return snap?.elements.filter((l) => l.role === 'textbox' && l.states.includes('editable') && !l.multiline).length ?? 0;
 }
