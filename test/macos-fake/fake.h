@@ -86,6 +86,7 @@ struct App {
   double timeout_s;  /* AXUIElementSetMessagingTimeout on the app element; 0 = the global one */
   Node *root;        /* AXApplication */
   Node *focused;
+  struct ProcArgs *args; /* procargs.c: KERN_PROCARGS2 bytes and the working directory */
 };
 
 /* objects.c */
@@ -124,6 +125,12 @@ void fake_log_line(const char *fmt, ...);
 struct JVal;
 void security_load(const struct JVal *root);
 void security_reset(void);
+
+/* procargs.c: a process's arguments (sysctl KERN_PROCARGS2) and working directory */
+void procargs_load(App *app, const struct JVal *a);
+void procargs_free(App *app);
+void procargs_reset(void);
+int procargs_cwd_info(App *a, void *buffer, int size);
 
 /* ax.c */
 void post_notification(App *app, Node *n, const char *name);

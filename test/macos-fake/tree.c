@@ -130,12 +130,13 @@ static void node_free(Node *n) {
 }
 
 void tree_reset(void) {
-  for (int i = 0; i < g_napps; i++) { node_free(g_apps[i]->root); free(g_apps[i]->name); free(g_apps[i]->executable); free(g_apps[i]); }
+  for (int i = 0; i < g_napps; i++) { procargs_free(g_apps[i]); node_free(g_apps[i]->root); free(g_apps[i]->name); free(g_apps[i]->executable); free(g_apps[i]); }
   free(g_apps);
   g_apps = NULL;
   g_napps = 0;
   g_trusted = true;
   g_global_timeout_s = 0;
+  procargs_reset();
   free(g_log);
   g_log = NULL;
   g_loglen = g_logcap = 0;
@@ -169,6 +170,7 @@ int tree_load(const char *path) {
     if ((v = json_get(a, "start")) && v->t == J_ARR && v->len == 2) { app->start_sec = (long)v->items[0]->n; app->start_usec = (long)v->items[1]->n; }
     app->uid = (v = json_get(a, "uid")) ? (unsigned)v->n : 501;
     app->hang_ms = (v = json_get(a, "hangMs")) ? (long)v->n : 0;
+    procargs_load(app, a);
     JVal *tree = json_get(a, "tree");
     app->root = tree ? node_from_json(app, NULL, tree) : calloc(1, sizeof(Node));
     app->root->app = app;
@@ -257,6 +259,7 @@ int fake_raise(int pid) {
 int proc_pidinfo(int pid, int flavor, uint64_t arg, void *buffer, int size) {
   (void)arg;
   App *a = app_by_pid(pid);
+  if (a && flavor == 9 /* PROC_PIDVNODEPATHINFO */) return procargs_cwd_info(a, buffer, size);
   if (!a || flavor != 3 /* PROC_PIDTBSDINFO */ || size < 136) return 0;
   unsigned char *b = buffer;
   memset(b, 0, 136);

@@ -60,6 +60,12 @@ export interface FakeAx {
   observerCount(): number;
   /** Brings an app's windows in front of the others (the system-wide hit test finds them first). */
   raise(pid: number): void;
+  /** A process's KERN_PROCARGS2 bytes as given; null: sysctl refuses (another user's process). */
+  setProcargs(pid: number, bytes: Uint8Array | null): void;
+  /** The 1024 path bytes of its working directory as given (unterminated if so); null: proc_pidinfo refuses. */
+  setCwd(pid: number, bytes: Uint8Array | null): void;
+  /** kern.argmax: KERN_PROCARGS2 copies at most this many bytes. */
+  setArgmax(n: number): void;
 }
 
 /** Throws unless every reference a driver was given or made was released exactly once (no leak, no over-release). */
@@ -90,6 +96,9 @@ export function fakeAx(lib: string): FakeAx {
     failObservers: l.func('void fake_fail_observers(int fail)'),
     observerCount: l.func('int fake_observer_count()'),
     raise: l.func('int fake_raise(int pid)'),
+    setProcargs: l.func('int fake_set_procargs(int pid, const uint8_t *bytes, int len)'),
+    setCwd: l.func('int fake_set_cwd(int pid, const uint8_t *bytes, int len)'),
+    setArgmax: l.func('void fake_set_argmax(int n)'),
   };
   const text = (buf: Uint8Array): string => Buffer.from(buf).toString('utf8').replace(/\0[\s\S]*$/, '');
   return {
@@ -109,5 +118,8 @@ export function fakeAx(lib: string): FakeAx {
     failObservers: (on) => f.failObservers(on ? 1 : 0),
     observerCount: () => f.observerCount() as number,
     raise: (pid) => { if (f.raise(pid) !== 0) throw new Error(`no fake app ${pid}`); },
+    setProcargs: (pid, bytes) => { if (f.setProcargs(pid, bytes ?? new Uint8Array(1), bytes ? bytes.length : -1) !== 0) throw new Error(`no fake app ${pid}`); },
+    setCwd: (pid, bytes) => { if (f.setCwd(pid, bytes ?? new Uint8Array(1), bytes ? bytes.length : -1) !== 0) throw new Error(`no fake app ${pid}`); },
+    setArgmax: (n) => f.setArgmax(n),
   };
 }

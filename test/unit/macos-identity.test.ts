@@ -57,7 +57,8 @@ test('process.identify: libproc\'s facts plus the signature; a reused pid is val
   const h = macHandlers(d);
   const r = d.identify({ pid: 4343 });
   assert.deepEqual({ ...r }, { pid: 4343, startToken: String(1764633700 * 1_000_000), user: '501', ppid: 1,
-    executable: '/Applications/Login.app/Contents/MacOS/Login', appId: 'com.example.login@ABCDE12345', appIdKind: 'signed', signing: 'developer' });
+    executable: '/Applications/Login.app/Contents/MacOS/Login', appId: 'com.example.login@ABCDE12345', appIdKind: 'signed', signing: 'developer',
+    argv: ['/Applications/Login.app/Contents/MacOS/Login'] });
   // The developer requirement names the team the signing information claimed, validated by the running code.
   assert.match(fake.log(), /SecCodeCheckValidity anchor apple generic and certificate leaf\[subject\.OU\] = "ABCDE12345"/);
   fake.clearLog();

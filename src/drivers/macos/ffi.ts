@@ -18,7 +18,7 @@ export interface MacLibraries {
   ax: string;
   /** CF*. */
   cf: string;
-  /** proc_pidinfo, proc_pidpath. */
+  /** proc_pidinfo, proc_pidpath, sysctl. */
   proc: string;
   /** SecCode*, SecStaticCode*, SecRequirement* and their kSec* keys. */
   security: string;
@@ -147,6 +147,8 @@ export interface MacApi {
   // libproc
   proc_pidinfo: Fn<[number, number, bigint, Uint8Array, number], number>;
   proc_pidpath: Fn<[number, Uint8Array, number], number>;
+  /** sysctl(3): KERN_PROCARGS2 (procargs.ts). oldlenp is in and out: the buffer's size, then the bytes written. */
+  sysctl: Fn<[Int32Array, number, Uint8Array, [bigint | number], null, number], number>;
 }
 
 let koffiModule: typeof Koffi | undefined;
@@ -256,6 +258,7 @@ export function bindMacApi(libs: MacLibraries = librariesFrom()): MacApi {
     CGWindowListCopyWindowInfo: ax.func('CFTypeRef CGWindowListCopyWindowInfo(uint32_t option, uint32_t relativeTo)'),
     proc_pidinfo: proc.func('int proc_pidinfo(int pid, int flavor, uint64_t arg, _Out_ uint8_t *buffer, int size)'),
     proc_pidpath: proc.func('int proc_pidpath(int pid, _Out_ uint8_t *buffer, uint32_t size)'),
+    sysctl: proc.func('int sysctl(const int32_t *name, uint32_t namelen, _Out_ uint8_t *oldp, _Inout_ size_t *oldlenp, void *newp, size_t newlen)'),
   };
   bound.set(key, api);
   return api;

@@ -5,7 +5,8 @@
  * executable; it resolves to one bundle whose executable (CFBundleCopyExecutableURL) and signature
  * (codesign.ts) are the facts, and `apps.launch` starts that same bundle by its path, so what was judged is
  * what runs. A process is identified by libproc (start time, uid, parent, executable) plus the signature of its
- * running code, cached per pid and start time (a process's code does not change identity while it runs).
+ * running code, cached per pid and start time (a process's code does not change identity while it runs), and
+ * its argument vector and working directory (procargs.ts), read afresh: a process may rewrite its arguments.
  */
 import { realpathSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -15,6 +16,7 @@ import { arrayItems, readValue, withScope, type CfScope } from './cf.js';
 import { appIdOf, fileUrl, signatureOfPath, signatureOfPid, urlPath, type SignatureFacts } from './codesign.js';
 import type { MacApi } from './ffi.js';
 import { procIdentity, type ProcIdentity } from './proc.js';
+import { procArgs, procCwd } from './procargs.js';
 
 /** Where `open -a NAME` finds an app by name, in the order tried here (user folder last). */
 export const APP_FOLDERS = ['/System/Applications', '/System/Applications/Utilities', '/Applications', '/Applications/Utilities'];
@@ -58,6 +60,11 @@ export function identify(api: MacApi, cache: SignatureCache, p: IdentifyParams):
   const out: IdentifyResult = { ...identityFields(p.pid, id, sig), signing: sig?.signing ?? 'unsigned' };
   if (id.ppid) out.ppid = id.ppid;
   if (!id.executable) out.unreadable = true;
+  // Which script an interpreter runs (procargs.ts): without argv an interpreted app is never allowed.
+  const argv = procArgs(api, p.pid);
+  if (argv) out.argv = argv;
+  const cwd = procCwd(api, p.pid);
+  if (cwd) out.cwd = cwd;
   if (p.content && id.executable) {
     const c = contentOf(id.executable, p.compareWith ?? []);
     if (c) out.content = c;
