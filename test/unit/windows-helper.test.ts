@@ -74,7 +74,7 @@ test('events a recording carries arrive before its answer', { timeout: 60_000 },
 
 test('the P/Invoke structs have their documented x64 sizes (INPUT 40, KEYBDINPUT 24, MOUSEINPUT 32)', { timeout: 60_000 }, async () => {
   const sizes = await start().request<Record<string, number>>('selftest');
-  assert.deepEqual(sizes, { INPUT: 40, KEYBDINPUT: 24, MOUSEINPUT: 32, GUITHREADINFO: 72, STARTUPINFOW: 104, PROCESS_INFORMATION: 24, pointer: 8 });
+  assert.deepEqual(sizes, { INPUT: 40, KEYBDINPUT: 24, MOUSEINPUT: 32, GUITHREADINFO: 72, STARTUPINFOW: 104, PROCESS_INFORMATION: 24, BITMAPINFOHEADER: 40, pointer: 8 });
 });
 
 test('a helper that exits fails what is in flight with its reason; later requests fail at once', { timeout: 60_000 }, async () => {

@@ -7,24 +7,17 @@
  * each refused case the act never reaches the helper.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import type { DriverConnection } from '../../src/devices/stdio.js';
 import { ensureHelper, monoMcs } from '../../src/drivers/windows/build.js';
-import { WindowsDriver } from '../../src/drivers/windows/driver.js';
-import { HelperClient, helperCommand } from '../../src/drivers/windows/helper-client.js';
+import type { HelperClient } from '../../src/drivers/windows/helper-client.js';
 import { HELPER_SOURCES } from '../../src/drivers/windows/helper-sources.generated.js';
-import { windowsHandlers } from '../../src/drivers/windows/main.js';
 import { createComputer } from '../../src/index.js';
-import { Peer } from '../../src/protocol/peer.js';
+import { connectWindows, notepadRecording, PID, replayHelper } from './windows-replay.js';
 
-const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/windows/notepad.helper.json', import.meta.url));
-/** Notepad's pid in these recordings. */
-const PID = 2_000_004_812;
 const NOTEPAD = { pid: PID, image: 'C:\\Windows\\System32\\notepad.exe', startToken: '134091108001230000', user: 'S-1-5-21-1004336348-1177238915-682003330-1001', integrity: 0x2000, elevated: false };
 /** The recording's act answer is replaced by this error: a refused act must never reach the helper. */
 const REACHED = 'the act reached the helper';
@@ -39,28 +32,8 @@ before(async () => {
 });
 after(() => { for (const h of helpers) h.close(0); rmSync(dir, { recursive: true, force: true }); });
 
-/** The fixture with `first` answering before its own answers, and the windows' process facts replaced by `proc`. */
-function recording(name: string, first: unknown[], proc?: Record<string, unknown>): string {
-  // The fixture's pid 4812 may be a live process here, even one of this host's ancestors, which the policy refuses
-  // as the agent host itself: the recording gets a pid no Linux process can have (pid_max is at most 2^22).
-  const doc = JSON.parse(readFileSync(FIXTURE, 'utf8').replaceAll('"pid": 4812', `"pid": ${PID}`)) as { answers: { op: string; result?: { windows?: { process?: unknown }[] } }[] };
-  if (proc) for (const a of doc.answers) if (a.op === 'windows') a.result!.windows![0]!.process = proc;
-  const p = join(dir, `${name}.json`);
-  writeFileSync(p, JSON.stringify({ answers: [...first, ...doc.answers] }));
-  return p;
-}
-
-/** The Windows driver in this process, linked to the host in memory. */
-function connect(rec: string): DriverConnection {
-  const helper = new HelperClient(helperCommand(exe, ['--replay', rec]));
-  helpers.push(helper);
-  const toDriver = new PassThrough();
-  const toHost = new PassThrough();
-  const server = new Peer(toDriver, toHost, windowsHandlers(new WindowsDriver(helper), { path: exe, origin: 'compiled' }));
-  const client = new Peer(toHost, toDriver, {}, { timeoutMs: 20_000 });
-  const close = (): void => { server.close('closed'); client.close('closed'); };
-  return { peer: client, stderrTail: () => '', kill: close, end: async () => close() };
-}
+const recording = (name: string, first: unknown[], proc?: Record<string, unknown>): string => notepadRecording(dir, name, first, proc);
+const connect = (rec: string): DriverConnection => connectWindows(replayHelper(exe, rec, helpers), exe);
 
 /** Observes Notepad and sets its text field's value through the host, unattended, with `allowApps`. */
 async function setText(rec: string, allowApps: string[]): Promise<{ apps: string; act: { code?: string; text: string } }> {

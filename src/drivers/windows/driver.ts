@@ -8,11 +8,12 @@ import type { RawNode, WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { IdentifyParams, IdentifyResult, ResolveLaunchParams, ResolveLaunchResult, TerminateParams, TerminateResult } from '../../protocol/identity.js';
 import type {
-  ActParams, ActResult, ClipboardParams, FindMatch, FindParams, FindResult, ClipboardResult, KeysParams, PointerParams, PointerResult, KeysResult, LaunchParams, LaunchResult, SettleParams, SettleResult, SnapshotParams, SnapshotResult,
+  ActParams, ActResult, CaptureParams, CaptureResult, ClipboardParams, FindMatch, FindParams, FindResult, ClipboardResult, KeysParams, PointerParams, PointerResult, KeysResult, LaunchParams, LaunchResult, SettleParams, SettleResult, SnapshotParams, SnapshotResult,
   TextReadParams, TextReadResult,
 } from '../../protocol/methods.js';
 import type { HelperClient } from './helper-client.js';
 import { inside, sameRect } from '../../fallback/geometry.js';
+import { toCapture, type HelperCapture } from './capture.js';
 import { commandLine, environmentBlock, resolveProgram, type ResolveOptions } from './cmdline.js';
 import { resolveLaunch, startTokenOf, terminateArgs, toIdentify, toTerminate, type HelperProcess } from './identity.js';
 import { helperChord } from './keys.js';
@@ -286,6 +287,21 @@ export class WindowsDriver {
       ...(p.to ? { to: p.to } : {}), ...(p.direction ? { direction: p.direction } : {}), ...(p.amount !== undefined ? { amount: p.amount } : {}),
     }, { timeoutMs: 30_000, ...(signal ? { signal } : {}) });
     return { method: 'synthetic', detail: String(r.detail).slice(0, 200) };
+  }
+
+  /**
+   * `screen.capture`: the window's own pixels (helper/Capture.cs), only while it still belongs to the process it
+   * was listed for; other processes' windows over it are blacked out when the helper had to copy the screen.
+   */
+  async capture(p: CaptureParams, signal?: AbortSignal): Promise<CaptureResult> {
+    const t0 = Date.now();
+    const hwnd = parseWindowId(p.window);
+    if (!hwnd) throw notFound();
+    const w = await this.window(hwnd);
+    const r = await this.helper.request<HelperCapture>('capture', {
+      hwnd, pid: w.pid, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}), maxEdge: p.maxEdge ?? 1280, marks: p.marks ?? [],
+    }, { timeoutMs: 60_000, ...(signal ? { signal } : {}) });
+    return toCapture(r, Date.now() - t0);
   }
 
   /** The clipboard's text, with its owner as Windows proves it; a secret or an unproven owner's copy is never read. */

@@ -30,7 +30,7 @@ export function windowsHandlers(driver: WindowsDriver, built: BuiltHelper): Hand
       if (h.self?.integrity !== undefined) facts['integrity'] = `0x${h.self.integrity.toString(16)}`;
       if (h.self?.elevated !== undefined) facts['elevated'] = String(h.self.elevated);
       return {
-        ...handshake(table), platform: 'windows' as const, version: WINDOWS_DRIVER_VERSION, capabilities: ['events' as const, 'keys' as const, 'pointer' as const, 'background_input' as const],
+        ...handshake(table), platform: 'windows' as const, version: WINDOWS_DRIVER_VERSION, capabilities: ['events' as const, 'keys' as const, 'pointer' as const, 'background_input' as const, 'capture' as const],
         permissions: { ui_automation: h.backend === 'uia' || h.backend === 'replay' }, facts,
       };
     },
@@ -53,6 +53,7 @@ export function windowsHandlers(driver: WindowsDriver, built: BuiltHelper): Hand
     'input.keys': async (p, ctx) => driver.keys(p, ctx.signal),
     'input.pointer': async (p, ctx) => driver.pointer(p, ctx.signal),
     'input.clipboard': async (p) => driver.clipboard(p),
+    'screen.capture': async (p, ctx) => driver.capture(p, ctx.signal),
     'text.read': async (p) => driver.textRead(p),
     shutdown: () => ({ ok: true }),
   };

@@ -57,6 +57,9 @@ namespace ComputerUse.Windows
                 }
                 object result;
                 a.TryGetValue("result", out result);
+                // A recorded capture holds the pixels: the same blackout, scaling, marks and PNG writer run on them.
+                IDictionary<string, object> rec = result as IDictionary<string, object>;
+                if (op == "capture" && rec != null && rec.ContainsKey("frame")) return Capture.FromRecording(rec, args);
                 return result;
             }
             if (op == "hello")

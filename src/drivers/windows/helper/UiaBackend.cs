@@ -83,6 +83,7 @@ namespace ComputerUse.Windows
                 case "focus": return Focus(args);
                 case "keys": return Input.Keys(args, this);
                 case "pointer": return Pointer.Send(args, this);
+                case "capture": return Capture.OfWindow(args, this);
                 case "clipboard": return Clipboard.Handle(args);
                 case "launch": return Launch(args);
                 case "identify": return ProcessFacts.Of((uint)Math.Max(0, Math.Min(Args.Int(args, "pid", 0), uint.MaxValue)));

@@ -1,5 +1,5 @@
 // The Win32 calls the helper makes, declared by P/Invoke. Struct layouts follow the Windows SDK; their sizes on
-// x64 (INPUT 40, KEYBDINPUT 24, MOUSEINPUT 32) are checked by the helper's `selftest` op in
+// x64 (INPUT 40, KEYBDINPUT 24, MOUSEINPUT 32, BITMAPINFOHEADER 40) are checked by the helper's `selftest` op in
 // test/unit/windows-helper.test.ts.
 using System;
 using System.Collections.Generic;
@@ -76,6 +76,18 @@ namespace ComputerUse.Windows
     [StructLayout(LayoutKind.Sequential)]
     public struct POINT { public int X, Y; }
 
+    /// <summary>The header of a BITMAPINFO (40 bytes); a 32-bit BI_RGB DIB needs no colour table after it.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct BITMAPINFOHEADER
+    {
+        public uint biSize;
+        public int biWidth, biHeight;
+        public ushort biPlanes, biBitCount;
+        public uint biCompression, biSizeImage;
+        public int biXPelsPerMeter, biYPelsPerMeter;
+        public uint biClrUsed, biClrImportant;
+    }
+
     public delegate bool EnumWindowsProc(IntPtr hwnd, IntPtr lParam);
 
     public static class Win32
@@ -122,6 +134,18 @@ namespace ComputerUse.Windows
 
         [DllImport("kernel32.dll", SetLastError = true)] public static extern IntPtr OpenProcess(uint access, bool inherit, uint pid);
         [DllImport("user32.dll")] public static extern IntPtr WindowFromPoint(POINT p);
+        [DllImport("user32.dll")] public static extern bool PrintWindow(IntPtr hwnd, IntPtr hdc, uint flags);
+        [DllImport("user32.dll")] public static extern bool IsHungAppWindow(IntPtr hwnd);
+        [DllImport("user32.dll")] public static extern IntPtr GetDC(IntPtr hwnd);
+        [DllImport("user32.dll")] public static extern int ReleaseDC(IntPtr hwnd, IntPtr hdc);
+        [DllImport("gdi32.dll")] public static extern IntPtr CreateCompatibleDC(IntPtr hdc);
+        [DllImport("gdi32.dll")] public static extern IntPtr CreateDIBSection(IntPtr hdc, ref BITMAPINFOHEADER info, uint usage, out IntPtr bits, IntPtr section, uint offset);
+        [DllImport("gdi32.dll")] public static extern IntPtr SelectObject(IntPtr hdc, IntPtr obj);
+        [DllImport("gdi32.dll")] public static extern bool DeleteObject(IntPtr obj);
+        [DllImport("gdi32.dll")] public static extern bool DeleteDC(IntPtr hdc);
+        [DllImport("gdi32.dll")] public static extern bool GdiFlush();
+        [DllImport("gdi32.dll")] public static extern bool BitBlt(IntPtr dst, int x, int y, int w, int h, IntPtr src, int sx, int sy, uint rop);
+        [DllImport("dwmapi.dll")] public static extern int DwmGetWindowAttribute(IntPtr hwnd, int attribute, out int value, int size);
         [DllImport("user32.dll")] public static extern int GetSystemMetrics(int index);
         [DllImport("user32.dll", SetLastError = true)] public static extern bool OpenClipboard(IntPtr owner);
         [DllImport("user32.dll")] public static extern bool CloseClipboard();
@@ -214,6 +238,7 @@ namespace ComputerUse.Windows
             d["GUITHREADINFO"] = Marshal.SizeOf(typeof(GUITHREADINFO));
             d["STARTUPINFOW"] = Marshal.SizeOf(typeof(STARTUPINFOW));
             d["PROCESS_INFORMATION"] = Marshal.SizeOf(typeof(PROCESS_INFORMATION));
+            d["BITMAPINFOHEADER"] = Marshal.SizeOf(typeof(BITMAPINFOHEADER));
             d["pointer"] = IntPtr.Size;
             return d;
         }
