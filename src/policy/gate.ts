@@ -75,7 +75,9 @@ export interface ActionRequest {
    * when editing keys make it unknowable before sending; `multiple` when the keys submit more than once.
    * Untrusted text (read from the terminal): shown to the human, never obeyed.
    */
-  terminal?: { line?: string; multiple: boolean };
+  terminal?: { line?: string; multiple: boolean;
+    /** computer_input paste into a terminal of text with a line break, or of the clipboard's unread text: it may run commands. */
+    paste?: boolean };
   /**
    * Re-checks the target just before dispatch: resolves true when the element the approval was given for is
    * still the one that will receive the action. The policy calls it after asking a human.

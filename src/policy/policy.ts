@@ -289,6 +289,11 @@ export class Policy implements PolicyGate {
     const t = req.terminal;
     if (!t || this.commands.allowed(app)) return undefined;
     const allow = ` A human can allow commands in this terminal: --allow-commands ${AppRules.keyOf(app)}, or "allowCommands" in settings.json (confirmed by a human).`;
+    if (t.paste) {
+      refuse('denied', 'paste into a terminal', new ComputerUseError('denied_by_policy', `A paste into ${quote(app.name)} can run commands: ` +
+        'the terminal takes each line break as Return, and the user could not see the lines before they run. Nothing was sent. Type the command ' +
+        `without a line break (an element act's type), then send Return with computer_keys, which asks about the line.${allow}`));
+    }
     if (this.mode === 'bypass' || this.mode === 'unattended') {
       refuse('denied', `terminal command (${this.mode})`, new ComputerUseError('denied_by_policy', `${capital(this.mode)} mode runs a terminal's commands only where a human allowed them; ` +
         `Return in ${quote(app.name)} would run a command line. Nothing was sent.${allow}`));

@@ -47,6 +47,12 @@ function keyTarget(root: RawNode): RawNode | undefined {
   return terminals.length === 1 ? terminals[0] : undefined;
 }
 
+/** True when keys sent to the window would go to a terminal (its focused node, or its only terminal). */
+export function keysGoToTerminal(root: RawNode): boolean {
+  const target = keyTarget(root);
+  return target !== undefined && isTerminalNode(target);
+}
+
 /** The line of a terminal's text the caret is on (the command line being edited), trailing blanks cut. */
 export function caretLine(n: RawNode): string | undefined {
   const text = n.value;

@@ -7,7 +7,8 @@ import type { Rect } from '../protocol/methods.js';
 import { collectEffects, openWindows } from '../session/effects.js';
 import { identifyOn } from '../session/identify.js';
 import type { ProcessFacts } from '../policy/apps.js';
-import { liveFocus, perform, type PipelineContext } from '../session/pipeline.js';
+import { liveRead, perform, type PipelineContext } from '../session/pipeline.js';
+import { keysGoToTerminal } from '../session/submit.js';
 import type { Session } from '../session/session.js';
 import { capturePoint, resolveCapture, runPointer, type PointerRequest } from '../session/visual.js';
 import { formatActOutcome } from './format.js';
@@ -134,9 +135,12 @@ async function clipboard(session: Session, p: { action: string; text?: string; a
   // paste: optional text onto the clipboard, then Primary+v into the window; one policy decision for both, taken
   // with the window's focused element read live (a paste into a password field asks).
   const window = await session.resolveWindow({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
-  const live = await liveFocus(session, window);
+  const { live, root } = await liveRead(session, window);
+  // A terminal runs each pasted line; text not given is the clipboard's, unread here, so it may hold lines too.
+  const runs = keysGoToTerminal(root) && (p.text === undefined || /[\r\n]/.test(p.text));
   const { settled: effects } = await perform(session, ctx, {
     request: { tool: 'computer_input', app: window.app, pid: window.pid, window: window.id, title: window.title, op: 'paste',
+      ...(runs ? { terminal: { multiple: true, paste: true } } : {}),
       ...(p.text !== undefined ? { value: p.text } : {}), ...(window.startToken !== undefined ? { startToken: window.startToken } : {}), ...live },
     dispatch: async (d) => {
       const before = await openWindows(session);

@@ -69,3 +69,16 @@ test('a line break into a one-line field is refused; a multi-line field takes it
   assert.equal(s.acts().length, 1);
   await s.session.close();
 });
+
+test('a paste into a terminal of text with a line break, or of the clipboard unread, is refused unless a human allowed commands there', async () => {
+  const s = setup([terminalWindow()]);
+  for (const params of [{ action: 'paste', text: 'rm -rf ~\n' }, { action: 'paste' }]) {
+    const r = await s.call('computer_input', { ...params, app: 'xfce4-terminal' });
+    assert.equal(r.code, 'denied_by_policy', r.text);
+    assert.match(r.text, /can run commands/, r.text);
+  }
+  assert.equal(s.acts().length, 0, 'no key reached the terminal');
+  const one = await s.call('computer_input', { action: 'paste', text: 'echo hi', app: 'xfce4-terminal' });
+  assert.notEqual(one.code, 'denied_by_policy', one.text);
+  await s.session.close();
+});
