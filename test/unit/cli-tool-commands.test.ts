@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clearKeptFlags, keptFlagsText, mergeKeptFlags, readKeptFlags, writeKeptFlags } from '../../src/hosts/cli/kept-flags.js';
 import { TOOL_COMMANDS, toolCall } from '../../src/hosts/cli/tool-commands.js';
+import { commandFirst } from '../../src/hosts/cli/args.js';
 import { cliWording } from '../../src/hosts/cli/wording.js';
 import { TOOLS } from '../../src/tools/index.js';
 
@@ -88,4 +89,28 @@ test('permission flags are kept per desktop: a later mode replaces, lists add, c
   writeFileSync(`${state}.flags.json`, '{"mode":"bypass"}');
   assert.equal(clearKeptFlags(dir), 1);
   assert.deepEqual(readKeptFlags(state), {});
+});
+
+test('permission flags before the command are the command\'s; an unknown command with --help is an error (a model in the loop tripped on both)', () => {
+  assert.deepEqual(commandFirst(['--allow-app', 'gnome-calculator', 'launch', 'gnome-calculator', '--help']),
+    ['launch', '--allow-app', 'gnome-calculator', 'gnome-calculator', '--help']);
+  assert.deepEqual(commandFirst(['--mode=bypass', '--device', 'lab', 'observe', 'gedit']), ['observe', '--mode=bypass', '--device', 'lab', 'gedit']);
+  assert.deepEqual(commandFirst(['act', 'e5', 'type', '--allow-app']), ['act', 'e5', 'type', '--allow-app'], 'flags after the command stay');
+  assert.deepEqual(commandFirst(['--bogus', 'apps']), ['--bogus', 'apps'], 'only known flags move');
+  const home = mkdtempSync(join(tmpdir(), 'cu-unknown-'));
+  const run = (...args: string[]) => spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, COMPUTER_USE_HOME: home, DISPLAY: '', AT_SPI_BUS_ADDRESS: '' } });
+  const r = run('input', '--help');
+  assert.equal(r.status, 2, r.stdout);
+  assert.match(r.stderr, /unknown command: input/);
+  const lead = run('--allow-app', 'gedit', 'apps', '--help');
+  assert.equal(lead.status, 0, lead.stderr);
+  assert.match(lead.stdout, /usage: computer-use apps/);
+});
+
+test('clipboard read | write | paste are computer_input\'s clipboard actions', () => {
+  assert.deepEqual(toolCall('clipboard', ['read']), { name: 'computer_input', params: { action: 'clipboard_read' } });
+  assert.deepEqual(toolCall('clipboard', ['write', 'hello', 'world']), { name: 'computer_input', params: { action: 'clipboard_write', text: 'hello world' } });
+  assert.deepEqual(toolCall('clipboard', ['paste', '--app', 'gedit']), { name: 'computer_input', params: { action: 'paste', app: 'gedit' } });
+  assert.throws(() => toolCall('clipboard', ['write']), /usage: computer-use clipboard/);
+  assert.throws(() => toolCall('clipboard', ['erase']), /usage: computer-use clipboard/);
 });

@@ -22,3 +22,22 @@ export function asksHelp(args: readonly string[]): boolean {
   const end = args.indexOf('--');
   return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
 }
+
+/** The flags a command line may carry before its command, and which of them take a value (all of them today). */
+const LEADING_FLAGS = new Set(['--mode', '--allow-app', '--allow-commands', '--deny-app', '--device']);
+
+/**
+ * Permission and device flags written before the command (`computer-use --allow-app gedit launch gedit`) are the
+ * command's: they move after its name, where every command reads them (for launch: before the app's own words).
+ */
+export function commandFirst(args: readonly string[]): string[] {
+  const lead: string[] = [];
+  let i = 0;
+  while (i < args.length && LEADING_FLAGS.has(args[i]!.split('=')[0]!)) {
+    const a = args[i++]!;
+    lead.push(a);
+    if (!a.includes('=') && i < args.length) lead.push(args[i++]!);
+  }
+  if (!lead.length || i >= args.length) return [...args];
+  return [args[i]!, ...lead, ...args.slice(i + 1)];
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The `computer-use` command line: dispatches a subcommand to its module. */
 import { runSandboxCommand } from './sandbox-command.js';
-import { asksHelp } from './args.js';
+import { asksHelp, commandFirst } from './args.js';
 import { TOOL_COMMANDS, runToolCommand } from './tool-commands.js';
 import { optionHelp } from '../options.js';
 
@@ -14,6 +14,7 @@ const USAGE = `usage: computer-use <command> [args...]
   act <ref> <op> [value] [, <ref> <op> [value] ...]   e.g. act e5 set_value "hello"
   wait <appears|disappears|value_changes|window_appears> [--text T] [--ref eN] [--timeout ms]
   keys <chords...> [--app A]         e.g. keys ctrl+s
+  clipboard read | write <text> | paste [text] [--app A]   the clipboard (paste: into the app's focused element)
       every command above takes --device NAME, and --help for its own usage; permission flags given to one
       are kept for the next ones on the same desktop (session clear forgets them)
   session clear                      forget the permission flags kept by earlier commands
@@ -43,11 +44,11 @@ ${optionHelp('cli')}
   driver fake [--fixture F]          the in-memory test driver on stdio, serving a recorded tree (conformance harness)
   driver replay FILE                 serve a recorded transcript (doctor --conformance --record) on stdio`;
 
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+async function main(args: string[]): Promise<number> {
+  const [command, ...rest] = commandFirst(args);
   // `<command> --help` prints a usage and does nothing else: `stop --help` must not pause every session, nor
   // `apps --help` start a desktop (the CLI trial). Tool commands, sandbox and doctor print their own.
-  if (command !== undefined && asksHelp(rest) && !['sandbox', 'doctor'].includes(command)) {
+  if (command !== undefined && asksHelp(rest) && !['sandbox', 'doctor'].includes(command) && KNOWN.has(command)) {
     if (TOOL_COMMANDS.includes(command)) return runToolCommand(command, rest); // each knows its own help (launch passes an app's --help on)
     process.stdout.write(USAGE + '\n');
     return 0;
@@ -108,6 +109,10 @@ async function main(argv: string[]): Promise<number> {
       return 2;
   }
 }
+
+/** Every command the switch above dispatches: `<unknown> --help` is an unknown command, not the usage with exit 0. */
+const KNOWN = new Set([...TOOL_COMMANDS, 'sandbox', 'decider', 'stop', 'resume', 'audit', 'session', 'settings', 'mcp', 'panel', 'device',
+  'pairing', 'pair', 'unpair', 'doctor', 'driver', 'help']);
 
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },

@@ -61,12 +61,22 @@ function toolCallOf(command: string, pos: string[], flags: Record<string, string
       if (!pos.length) throw new Error('usage: computer-use keys <chords...> [--app A | --window wN]');
       return { name: 'computer_keys', params: { keys: pos.join(' '), ...target, ...settle } };
     }
+    case 'clipboard': {
+      // clipboard read | write <text> | paste [text]: computer_input's clipboard actions.
+      const [action, ...text] = pos;
+      const usage = 'usage: computer-use clipboard read | write <text> | paste [text] [--app A | --window wN]';
+      const value = text.length ? { text: text.join(' ') } : {};
+      if (action === 'read' && !text.length) return { name: 'computer_input', params: { action: 'clipboard_read', ...target } };
+      if (action === 'write' && text.length) return { name: 'computer_input', params: { action: 'clipboard_write', ...value, ...target } };
+      if (action === 'paste') return { name: 'computer_input', params: { action: 'paste', ...value, ...target } };
+      throw new Error(usage);
+    }
     default: throw new Error(`unknown tool command ${command}`);
   }
 }
 
 /** The commands that run one tool; every command toolCall knows is dispatched (screenshot was parsed but not listed). */
-export const TOOL_COMMANDS = ['apps', 'launch', 'observe', 'screenshot', 'find', 'act', 'wait', 'keys'];
+export const TOOL_COMMANDS = ['apps', 'launch', 'observe', 'screenshot', 'find', 'act', 'wait', 'keys', 'clipboard'];
 
 /** Flags every tool command takes (README "CLI"). */
 const COMMON = '  --device NAME   the device (computer-use device list); refs like d2e5 name theirs\n'
@@ -82,6 +92,7 @@ export const TOOL_HELP: Readonly<Record<string, string>> = {
   act: 'usage: computer-use act <ref> <op> [value] [, <ref> <op> [value] ...] [--settle-timeout ms]\n       computer-use act --json \'[{"ref":"e5","op":"click"}]\'\n  ops: click double_click right_click focus set_value type clear toggle select expand collapse scroll drag_to\n  e.g. act e5 set_value "hello" , e9 click   ·   act e12 scroll "to 40"   ·   act e3 drag_to e8',
   wait: 'usage: computer-use wait <appears|disappears|value_changes|window_appears> [--text T] [--role R] [--ref eN] [--app A | --window wN] [--timeout ms]',
   keys: 'usage: computer-use keys <chords...> [--app A | --window wN] [--settle-timeout ms]\n  e.g. keys ctrl+s   ·   keys Tab Tab Enter',
+  clipboard: 'usage: computer-use clipboard read | write <text> | paste [text] [--app A | --window wN]\n  read or set the clipboard\'s text; paste puts text (if given) on it and pastes into the focused element of the app',
 };
 
 /** Runs one tool command and prints its text; exit code 1 on a tool error. */
