@@ -49,6 +49,8 @@ export const ACTIONABILITY: Partial<Record<Op, ActionabilityCheck[]>> = {
   drag_to: ['visible', 'stable'],
 };
 
+/** Ops whose request, once sent, may have acted though the app never answered (a modal dialog it opened). */
+const ACTIVATING: ReadonlySet<Op> = new Set(['click', 'double_click', 'right_click', 'toggle', 'expand', 'collapse', 'select']);
 /** Ops after which the settle lasts at least EDIT_SETTLE_MS (dependent state shows in the diff). */
 const EDITS: ReadonlySet<Op> = new Set(['set_value', 'type', 'clear']);
 /** An actionability wait a receipt mentions: one the element really made (shorter ones are the checks' own time). */
@@ -220,6 +222,11 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       else if (run.stopped) receipts.push({ ...spec, status: 'unknown', detail: 'stopped while sending; it may have partly happened', error: err });
       // Hook (issue 12, devices): the link to the device dropped mid-act; it may have happened, so never `failed`.
       else if (err.code === 'link_lost') receipts.push({ ...spec, status: 'unknown', detail: redactText(err.message), error: err });
+      // The request reached the app, which did not answer in time: a modal dialog the click opened holds Qt's and
+      // GTK's answer until it closes (featherpad's Save). It may have happened, so it is read, never `failed`.
+      else if (err.code === 'timeout' && ACTIVATING.has(spec.op)) {
+        receipts.push({ ...spec, status: 'unknown', detail: `${redactText(err.message)} It may have happened (a dialog it opened can hold the app's answer): see what changed below before repeating it`, error: err });
+      }
       else receipts.push({ ...spec, status: 'failed', detail: redactText(err.message), error: err });
       break;
     }

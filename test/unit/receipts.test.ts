@@ -137,3 +137,24 @@ test('an app busy after a click is listed with no windows, as the Linux driver l
   assert.doesNotMatch(r.text, /window closed|a window closed/, r.text);
   await session.close();
 });
+
+test('a click the app never answers (a modal dialog it opened holds the answer) is not `failed`: the new dialog shows it happened', async () => {
+  // featherpad's Save, measured by a model in the loop: `failed click e382 · timeout: …DoAction did not answer within
+  // 3000 ms` while the Save as dialog was already on screen; the model had to look for it itself.
+  const editor: FakeWindow = {
+    info: { id: 'w-f', title: '*Untitled', app: 'featherpad', pid: 704, role: 'window', focused: true },
+    root: n(':1.11', 1, 'window', { name: '*Untitled' }, [n(':1.11', 2, 'button', { name: 'Save' })]),
+  };
+  const { fake, session, call } = setup([editor]);
+  const s = (await call('computer_observe', { app: 'featherpad' })).text;
+  fake.onAct = () => {
+    fake.windows.push({ info: { id: 'w-save', title: 'Save as...', app: 'featherpad', pid: 704, role: 'dialog', focused: true },
+      root: n(':1.11', 60, 'dialog', { name: 'Save as...' }, [n(':1.11', 61, 'textbox', { name: 'File name', states: ['editable'] })]) });
+    throw new ComputerUseError('timeout', 'org.a11y.atspi.Action.DoAction did not answer within 3000 ms; the app may be busy or hung.');
+  };
+  const r = await call('computer_act', { actions: [{ ref: refOf(s, /button "Save"/), op: 'click' }] });
+  assert.doesNotMatch(r.text, /^failed/m, r.text);
+  assert.match(r.text, /^ok click e\d+ · confirmed \(.*did not answer.*; a window appeared\)$/m, r.text);
+  assert.match(r.text, /dialog "Save as\.\.\."/, r.text);
+  await session.close();
+});
