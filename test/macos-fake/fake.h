@@ -29,7 +29,7 @@ enum {
 /* AXValueType */
 enum { kAXValueCGPointType = 1, kAXValueCGSizeType = 2, kAXValueCGRectType = 3, kAXValueCFRangeType = 4, kAXValueAXErrorType = 5 };
 
-typedef enum { T_STRING = 1, T_NUMBER, T_BOOLEAN, T_ARRAY, T_DICT, T_AXVALUE, T_ELEMENT, T_OBSERVER, T_SOURCE, T_EVENT, T_RUNLOOP, T_URL, T_CODE, T_REQUIREMENT, T_BUNDLE } ObjType;
+typedef enum { T_STRING = 1, T_NUMBER, T_BOOLEAN, T_ARRAY, T_DICT, T_AXVALUE, T_ELEMENT, T_OBSERVER, T_SOURCE, T_EVENT, T_RUNLOOP, T_URL, T_CODE, T_REQUIREMENT, T_BUNDLE, T_DATA, T_PASTEBOARD } ObjType;
 
 typedef struct Node Node;
 typedef struct App App;
@@ -57,6 +57,7 @@ struct Obj {
     struct { int entry; int pid; bool dynamic; } code; /* entry: index into the code table, -1 = unsigned */
     struct { char *text; } req;
     struct { int entry; Obj *ident; } bundle; /* ident: CFBundleGetIdentifier's string, the bundle's own */
+    struct { unsigned char *bytes; CFIndex len; } data;
   } u;
 };
 
@@ -131,6 +132,9 @@ void procargs_load(App *app, const struct JVal *a);
 void procargs_free(App *app);
 void procargs_reset(void);
 int procargs_cwd_info(App *a, void *buffer, int size);
+
+/* pasteboard.c: the general pasteboard and CFData */
+void pasteboard_reset(void);
 
 /* ax.c */
 void post_notification(App *app, Node *n, const char *name);

@@ -205,8 +205,8 @@ Node *node_by_id(const char *id) {
 
 /* ---- control calls for tests ---- */
 
-int fake_load(const char *path) { ax_reset(); tree_reset(); security_reset(); objects_reset(); return tree_load(path); }
-void fake_reset(void) { ax_reset(); tree_reset(); security_reset(); objects_reset(); }
+int fake_load(const char *path) { ax_reset(); tree_reset(); security_reset(); pasteboard_reset(); objects_reset(); return tree_load(path); }
+void fake_reset(void) { ax_reset(); tree_reset(); security_reset(); pasteboard_reset(); objects_reset(); }
 long fake_outstanding(char *report, int len) { return objects_outstanding(report, (size_t)(len > 0 ? len : 0)); }
 long fake_overreleases(void) { return g_overreleases; }
 void fake_set_trusted(int trusted) { g_trusted = trusted != 0; }

@@ -10,7 +10,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach } from 'node:test';
 import type * as Koffi from 'koffi';
+import { MacDriver, type MacDriverOptions } from '../../src/drivers/macos/driver.js';
+import { oneLibrary } from '../../src/drivers/macos/ffi.js';
 
 /** The fake's C sources. */
 export const FAKE_SRC = fileURLToPath(new URL('../../../test/macos-fake/', import.meta.url));
@@ -66,6 +69,13 @@ export interface FakeAx {
   setCwd(pid: number, bytes: Uint8Array | null): void;
   /** kern.argmax: KERN_PROCARGS2 copies at most this many bytes. */
   setArgmax(n: number): void;
+  /** Another app's copy: a flavor's bytes on item `item` (1 = the first); the driver no longer owns the pasteboard. */
+  pasteboardPut(item: number, flavor: string, bytes: Uint8Array | string): void;
+  /** Another app clears the pasteboard. */
+  pasteboardClear(): void;
+  /** The bytes of a flavor on the pasteboard (the first item that has it), or undefined. */
+  pasteboardGet(flavor: string): Buffer | undefined;
+  pasteboardItems(): number;
 }
 
 /** Throws unless every reference a driver was given or made was released exactly once (no leak, no over-release). */
@@ -99,6 +109,10 @@ export function fakeAx(lib: string): FakeAx {
     setProcargs: l.func('int fake_set_procargs(int pid, const uint8_t *bytes, int len)'),
     setCwd: l.func('int fake_set_cwd(int pid, const uint8_t *bytes, int len)'),
     setArgmax: l.func('void fake_set_argmax(int n)'),
+    pasteboardPut: l.func('int fake_pasteboard_put(int item, const char *flavor, const uint8_t *bytes, int len)'),
+    pasteboardClear: l.func('void fake_pasteboard_clear()'),
+    pasteboardGet: l.func('int fake_pasteboard_get(const char *flavor, _Out_ uint8_t *buf, int len)'),
+    pasteboardItems: l.func('int fake_pasteboard_items()'),
   };
   const text = (buf: Uint8Array): string => Buffer.from(buf).toString('utf8').replace(/\0[\s\S]*$/, '');
   return {
@@ -121,5 +135,32 @@ export function fakeAx(lib: string): FakeAx {
     setProcargs: (pid, bytes) => { if (f.setProcargs(pid, bytes ?? new Uint8Array(1), bytes ? bytes.length : -1) !== 0) throw new Error(`no fake app ${pid}`); },
     setCwd: (pid, bytes) => { if (f.setCwd(pid, bytes ?? new Uint8Array(1), bytes ? bytes.length : -1) !== 0) throw new Error(`no fake app ${pid}`); },
     setArgmax: (n) => f.setArgmax(n),
+    pasteboardPut: (item, flavor, bytes) => { const b = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes; if (f.pasteboardPut(item, flavor, b, b.length) !== 0) throw new Error('fake_pasteboard_put'); },
+    pasteboardClear: () => f.pasteboardClear(),
+    pasteboardGet: (flavor) => {
+      const n = f.pasteboardGet(flavor, null, 0) as number;
+      if (n < 0) return undefined;
+      const buf = new Uint8Array(Math.max(n, 1));
+      f.pasteboardGet(flavor, buf, n);
+      return Buffer.from(buf.subarray(0, n));
+    },
+    pasteboardItems: () => f.pasteboardItems() as number,
   };
+}
+
+/**
+ * The usual test setup: the fake built and loaded with `fixture` before each test, a driver started on it by
+ * `start()`, and after each test the driver closed and every reference proven released once.
+ */
+export function fakeDriverTests(fixture: string, defaults: MacDriverOptions = {}): { fake: FakeAx; start: (opts?: MacDriverOptions) => MacDriver } {
+  const lib = buildFakeAx();
+  const fake = fakeAx(lib);
+  let driver: MacDriver | undefined;
+  beforeEach(() => { fake.load(join(MACOS_FIXTURES, fixture)); });
+  afterEach(() => {
+    driver?.close();
+    driver = undefined;
+    assertBalanced(fake);
+  });
+  return { fake, start: (opts = {}) => (driver = new MacDriver({ libraries: oneLibrary(lib), messagingTimeoutS: 0.3, ...defaults, ...opts })) };
 }

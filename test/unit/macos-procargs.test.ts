@@ -6,33 +6,16 @@
  * never read.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { afterEach, beforeEach, test } from 'node:test';
-import { MacDriver } from '../../src/drivers/macos/driver.js';
-import { oneLibrary } from '../../src/drivers/macos/ffi.js';
+import { test } from 'node:test';
 import { macHandlers } from '../../src/drivers/macos/main.js';
 import { MAX_ARG_UNITS, MAX_ARGS, parseProcArgs } from '../../src/drivers/macos/procargs.js';
 import { factsOfIdentify } from '../../src/policy/apps.js';
 import { Policy } from '../../src/policy/policy.js';
 import { IdentifyResult } from '../../src/protocol/identity.js';
 import { checkerOf } from '../../src/protocol/validate.js';
-import { assertBalanced, buildFakeAx, fakeAx, MACOS_FIXTURES } from '../macos/fake-ax.js';
+import { fakeDriverTests } from '../macos/fake-ax.js';
 
-const LIB = buildFakeAx();
-const fake = fakeAx(LIB);
-let driver: MacDriver | undefined;
-
-function start(): MacDriver {
-  driver = new MacDriver({ libraries: oneLibrary(LIB), messagingTimeoutS: 0.3, resolve: { realpath: (p) => p } });
-  return driver;
-}
-
-beforeEach(() => { fake.load(join(MACOS_FIXTURES, 'processes.json')); });
-afterEach(() => {
-  driver?.close();
-  driver = undefined;
-  assertBalanced(fake);
-});
+const { fake, start } = fakeDriverTests('processes.json', { resolve: { realpath: (p) => p } });
 
 /** A KERN_PROCARGS2 buffer: argc, the executable path, padding, then the strings (arguments and environment). */
 function procargs(argc: number, exec: string, strings: (string | Uint8Array)[], pad = 3): Uint8Array {

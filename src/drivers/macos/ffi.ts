@@ -1,7 +1,7 @@
 /**
  * The C functions the macOS driver calls, bound through koffi (README "macOS"): HIServices' Accessibility API
  * (AXUIElement*, AXObserver*, AXIsProcessTrustedWithOptions), CoreFoundation (ownership and conversions),
- * CoreGraphics (keyboard events posted to a pid, the window list), libproc (process identity), Security (code
+ * HIServices' Pasteboard (the clipboard), CoreGraphics (keyboard events posted to a pid, the window list), libproc (process identity), Security (code
  * signatures: the app identity) and CoreServices (Launch Services' bundle-id lookup). Nothing is
  * compiled on the user's Mac: koffi ships prebuilt binaries for macOS x64 and arm64.
  *
@@ -98,6 +98,9 @@ export interface MacApi {
   CFURLGetFileSystemRepresentation: Fn<[CFRef, number, Uint8Array, number], number>;
   CFBundleCreate: Fn<[CFRef, CFRef], CFRef>;
   CFBundleCopyExecutableURL: Fn<[CFRef], CFRef>;
+  CFDataCreate: Fn<[CFRef, Uint8Array, number], CFRef>;
+  CFDataGetLength: Fn<[CFRef], number>;
+  CFDataGetBytes: Fn<[CFRef, { location: number; length: number }, Uint8Array], void>;
   /** A Get: the string is the bundle's, never released by the caller. */
   CFBundleGetIdentifier: Fn<[CFRef], CFRef>;
   // Security (code signatures)
@@ -135,6 +138,15 @@ export interface MacApi {
   AXObserverGetRunLoopSource: Fn<[CFRef], CFRef>;
   /** The AXObserverCallback prototype, for koffi.register. */
   observerCallback: Koffi.IKoffiCType;
+  // Pasteboard (HIServices): the general pasteboard, clipboard.ts. Item ids are opaque integers.
+  PasteboardCreate: Fn<[CFRef, [CFRef]], number>;
+  PasteboardSynchronize: Fn<[CFRef], number>;
+  PasteboardClear: Fn<[CFRef], number>;
+  PasteboardGetItemCount: Fn<[CFRef, [number | bigint]], number>;
+  PasteboardGetItemIdentifier: Fn<[CFRef, number, [number | bigint]], number>;
+  PasteboardCopyItemFlavors: Fn<[CFRef, number | bigint, [CFRef]], number>;
+  PasteboardCopyItemFlavorData: Fn<[CFRef, number | bigint, CFRef, [CFRef]], number>;
+  PasteboardPutItemFlavor: Fn<[CFRef, number | bigint, CFRef, CFRef, number], number>;
   // CoreGraphics
   CGEventCreateKeyboardEvent: Fn<[CFRef, number, boolean], CFRef>;
   CGEventSetFlags: Fn<[CFRef, bigint], void>;
@@ -213,6 +225,9 @@ export function bindMacApi(libs: MacLibraries = librariesFrom()): MacApi {
     kCFTypeDictionaryValueCallBacks: dataSymbol('kCFTypeDictionaryValueCallBacks'),
     CFURLCreateFromFileSystemRepresentation: cf.func('CFTypeRef CFURLCreateFromFileSystemRepresentation(CFTypeRef alloc, const uint8_t *buf, long len, uint8_t isDirectory)'),
     CFURLGetFileSystemRepresentation: cf.func('uint8_t CFURLGetFileSystemRepresentation(CFTypeRef url, uint8_t resolveAgainstBase, _Out_ uint8_t *buf, long max)'),
+    CFDataCreate: cf.func('CFTypeRef CFDataCreate(CFTypeRef alloc, const uint8_t *bytes, long length)'),
+    CFDataGetLength: cf.func('long CFDataGetLength(CFTypeRef data)'),
+    CFDataGetBytes: cf.func('void CFDataGetBytes(CFTypeRef data, CFRange range, _Out_ uint8_t *buf)'),
     CFBundleCreate: cf.func('CFTypeRef CFBundleCreate(CFTypeRef alloc, CFTypeRef url)'),
     CFBundleCopyExecutableURL: cf.func('CFTypeRef CFBundleCopyExecutableURL(CFTypeRef bundle)'),
     CFBundleGetIdentifier: cf.func('CFTypeRef CFBundleGetIdentifier(CFTypeRef bundle)'),
@@ -247,6 +262,14 @@ export function bindMacApi(libs: MacLibraries = librariesFrom()): MacApi {
     AXObserverRemoveNotification: ax.func('int32_t AXObserverRemoveNotification(CFTypeRef observer, CFTypeRef el, CFTypeRef name)'),
     AXObserverGetRunLoopSource: ax.func('CFTypeRef AXObserverGetRunLoopSource(CFTypeRef observer)'),
     observerCallback: types.observerCallback,
+    PasteboardCreate: ax.func('int32_t PasteboardCreate(CFTypeRef name, _Out_ CFTypeRef *pasteboard)'),
+    PasteboardSynchronize: ax.func('uint32_t PasteboardSynchronize(CFTypeRef pasteboard)'),
+    PasteboardClear: ax.func('int32_t PasteboardClear(CFTypeRef pasteboard)'),
+    PasteboardGetItemCount: ax.func('int32_t PasteboardGetItemCount(CFTypeRef pasteboard, _Out_ unsigned long *count)'),
+    PasteboardGetItemIdentifier: ax.func('int32_t PasteboardGetItemIdentifier(CFTypeRef pasteboard, long index, _Out_ uintptr_t *item)'),
+    PasteboardCopyItemFlavors: ax.func('int32_t PasteboardCopyItemFlavors(CFTypeRef pasteboard, uintptr_t item, _Out_ CFTypeRef *flavors)'),
+    PasteboardCopyItemFlavorData: ax.func('int32_t PasteboardCopyItemFlavorData(CFTypeRef pasteboard, uintptr_t item, CFTypeRef flavor, _Out_ CFTypeRef *data)'),
+    PasteboardPutItemFlavor: ax.func('int32_t PasteboardPutItemFlavor(CFTypeRef pasteboard, uintptr_t item, CFTypeRef flavor, CFTypeRef data, uint32_t flags)'),
     CGEventCreateKeyboardEvent: ax.func('CFTypeRef CGEventCreateKeyboardEvent(CFTypeRef source, uint16_t key, bool down)'),
     CGEventSetFlags: ax.func('void CGEventSetFlags(CFTypeRef ev, uint64_t flags)'),
     CGEventKeyboardSetUnicodeString: ax.func('void CGEventKeyboardSetUnicodeString(CFTypeRef ev, long n, const uint16_t *chars)'),

@@ -11,6 +11,7 @@ import type { Handlers } from '../../protocol/peer.js';
 import { findInTree } from '../common/find.js';
 import { serveDriver } from '../common/serve.js';
 import { ACCESSIBILITY_FIX, responsibleApp } from './cf.js';
+import { clipboard } from './clipboard.js';
 import { MacDriver } from './driver.js';
 
 /** The driver's version, reported by hello. */
@@ -57,6 +58,7 @@ export function macHandlers(driver: MacDriver): Handlers {
     'ui.settle': (p, ctx) => driver.settle(p, ctx.signal),
     'events.subscribe': () => ({ ok: true }),
     'input.pointer': (p, ctx) => driver.pointer(p, ctx.signal),
+    'input.clipboard': (p) => clipboard(driver.api, p),
     'input.keys': (p, ctx) => {
       if ((p.text === undefined) === (p.chords === undefined)) throw new ComputerUseError('invalid_params', 'give exactly one of chords and text; nothing was sent');
       return driver.keys(p, ctx.signal);
