@@ -7,6 +7,9 @@ import type { ListFindResult } from '../protocol/methods.js';
 import { ROLES } from '../engine/role.js';
 import { cellAddress, parseAddress } from '../engine/grid.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
+import type { WindowInfo } from '../engine/node.js';
+import { identityView } from '../policy/gate.js';
+import type { Session } from '../session/session.js';
 import { deciderPick, tiedCandidates } from './disambiguate.js';
 import { findInText, renderTextHit } from './text.js';
 import { CAPS, defineTool, DEVICE, ENUM_UNLISTED, PROP_UNLISTED, STRICT } from './tool.js';
@@ -82,8 +85,23 @@ export const findTool = defineTool({
     for (const line of offScreen.lines) response.add(line);
     // A view that draws its items without exposing them (an icon view, a canvas): find cannot see into it.
     if (full.opaque?.length) response.add(`(${opaqueNote(full.opaque)})`);
+    // One window is searched: a model that named the app expected all of them (gucharmap's status bar was in
+    // its main window while its Find dialog had the focus).
+    if (p.window === undefined) {
+      const others = await otherWindowsOf(session, raw.window);
+      if (others.length) {
+        response.add(`(searched this window only; ${others.length === 1 ? 'its app has 1 more window' : `its app has ${others.length} more windows`}: ` +
+          `${others.slice(0, 5).map((w) => `[${session.windows.refOf(w)}] ${quoteText(redactText(w.title))}`).join(', ')}; window=wN searches one)`);
+      }
+    }
   },
 });
+
+/** The other windows of a window's process that the model may see (a denied app's are never named). */
+async function otherWindowsOf(session: Session, window: WindowInfo): Promise<WindowInfo[]> {
+  const app = (await session.apps()).find((a) => a.pid === window.pid && a.windows.some((w) => w.id === window.id));
+  return app ? app.windows.filter((w) => w.id !== window.id && !session.hidden({ ...identityView(app), ...w })) : [];
+}
 
 /** Most cut lists one find searches beyond their rows on screen. */
 const MAX_CUT_LISTS = 3;

@@ -20,6 +20,7 @@ const REWRITES: readonly Rewrite[] = [
   { from: /\bcomputer_([a-z]+)\b/g, to: 'computer-use $1' },
   { from: /\bscope=([a-z]?\d*e\d+|eN|<[a-z]+>)/g, to: '--scope $1' },
   { from: /\bfrom=(\d+|N|K|offset)/g, to: '--from $1' },
+  { from: /\bwindow=(w\d+|wN)/g, to: '--window $1' },
   { from: /\bsettle\.timeoutMs\b/g, to: '--settle-timeout' },
   { from: /\btimeoutMs\b/g, to: '--timeout' },
   { from: /\bwaitMs\b/g, to: '--wait' },
