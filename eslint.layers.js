@@ -6,8 +6,8 @@
 const forbid = (group, message) => ({ group, message });
 /** The driver folders of src/drivers apart from common (ARCHITECTURE.md, "Layout": drivers/<os>/, one per platform). */
 export const DRIVER_FOLDERS = ['android', 'cdp', 'fake', 'linux', 'macos', 'replay', 'windows'];
-const DRIVER_ONLY = { group: ['**/doctor/**', '**/policy/**', '**/tools/**', '**/session/**', '**/hosts/**'],
-  message: 'A driver only enumerates, reads, acts and reports: it imports no doctor, policy, tools, session or hosts (ARCHITECTURE.md). Move the shared piece down to the driver, src/protocol or src/common.' };
+const DRIVER_ONLY = { group: ['**/doctor/**', '**/policy/**', '**/tools/**', '**/session/**', '**/hosts/**', '**/devices/**', '**/conformance/**'],
+  message: 'A driver only enumerates, reads, acts and reports: it imports no doctor, policy, tools, session, hosts, devices or conformance kit (ARCHITECTURE.md). Move the shared piece down to the driver, src/protocol or src/common.' };
 const NO_CHILD_PROCESS = { name: 'node:child_process', message: 'The engine and the policy start no process: drivers and hosts do (ARCHITECTURE.md).' };
 
 /** One no-restricted-imports rule per layer (a file matches one layer, so the options never need merging). */
@@ -27,6 +27,9 @@ export function layerRules() {
     ...['common', ...DRIVER_FOLDERS].map((folder) => layer([`src/drivers/${folder}/**/*.ts`], [DRIVER_ONLY,
       forbid(DRIVER_FOLDERS.filter((f) => f !== folder).flatMap((f) => [`**/${f}`, `**/${f}/**`]),
         'A platform driver imports no other platform\'s folder (ARCHITECTURE.md, "Layout": one folder per platform): move what both need to src/drivers/common.')])),
+    // The doctor and the panel serve the hosts; the commands that start them live in src/hosts/cli.
+    layer(['src/doctor/**/*.ts', 'src/panel/**/*.ts'], [forbid(['**/hosts', '**/hosts/**'],
+      'The doctor and the panel are used by the hosts, never the reverse: a command that runs them belongs in src/hosts/cli (ARCHITECTURE.md).')]),
     layer(['src/policy/**/*.ts'], [forbid(['**/drivers/**', '**/hosts/**'],
       'The policy decides from facts the drivers report through the protocol: it imports no driver and no host (ARCHITECTURE.md).')], [NO_CHILD_PROCESS, { ...NO_CHILD_PROCESS, name: 'child_process' }]),
   ];

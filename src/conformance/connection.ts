@@ -9,7 +9,7 @@ import { ERROR_CODES } from '../protocol/errors.js';
 import { LineReader } from '../protocol/framing.js';
 import { methodSpec } from '../protocol/methods.js';
 import { validationError } from '../protocol/validate.js';
-import { entryOf, type TranscriptRecorder } from './transcript.js';
+import { entryOf, type TranscriptRecorder } from '../protocol/transcript.js';
 
 /** A response as it came off the wire. */
 export interface WireResponse {

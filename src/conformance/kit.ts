@@ -10,7 +10,7 @@ import { splitCommand } from './command.js';
 import { Verdicts, type ConformanceReport } from './report.js';
 import { loadScenarios, type Scenarios } from './scenarios.js';
 import { semanticLayer } from './semantic.js';
-import { TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, TranscriptRecorder } from './transcript.js';
+import { TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, TranscriptRecorder } from '../protocol/transcript.js';
 import {
   cancelRule, eofRule, helloRule, malformedLinesRule, nonBmpRule, outOfOrderRule, oversizeLineRule, schemaRule,
   strictParamsRule, unknownMethodRule, type KitContext,

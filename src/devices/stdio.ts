@@ -3,7 +3,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Peer } from '../protocol/peer.js';
+import { Peer, type DriverConnection } from '../protocol/peer.js';
 
 /** How to start a driver process. */
 export interface DriverCommand { command: string; args: string[]; env?: Record<string, string> }
@@ -21,17 +21,7 @@ export function cdpDriver(endpoint: string): DriverCommand {
   return { ...builtinDriver('cdp'), args: [...builtinDriver('cdp').args, '--endpoint', endpoint] };
 }
 
-/** A live driver connection: its protocol peer and how to stop it. */
-export interface DriverConnection {
-  peer: Peer;
-  /** Last lines the driver wrote to stderr, for error messages. */
-  stderrTail: () => string;
-  /** Ends it at once (a driver stuck in a call). */
-  kill(): void;
-  /** Ends it gracefully, then at once after a grace period. */
-  end(): Promise<void>;
-  pid?: number;
-}
+export type { DriverConnection } from '../protocol/peer.js';
 
 /** Spawns the driver; its stderr is kept (last 4 KB) for error messages. */
 export function spawnDriver(cmd: DriverCommand, timeoutMs: number): DriverConnection {

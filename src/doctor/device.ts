@@ -5,7 +5,34 @@
 import { spawn } from 'node:child_process';
 import type { DeviceSpec } from '../devices/registry.js';
 import { classifySshFailure, formatSshUrl, parseSshUrl, sshArgs } from '../devices/ssh.js';
-import { checkDevice } from '../hosts/cli/device-command.js';
+import { escapeLine, nameText } from '../engine/escape.js';
+import { Device } from '../devices/manager.js';
+import { adbDriver } from '../devices/adb.js';
+import { sshDriver } from '../devices/ssh.js';
+import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
+
+/** The Device of a saved spec (ssh). */
+export function deviceOf(spec: DeviceSpec, timeoutMs = 20_000): Device {
+  if (spec.kind === 'paired') throw new ComputerUseError('unsupported', `${spec.name} is a paired device: it dials in while a session runs; it cannot be checked from here.`);
+  if (spec.kind === 'adb') return new Device({ name: spec.name, timeoutMs, driver: adbDriver(spec.url) });
+  const target = parseSshUrl(spec.url);
+  if (spec.command) target.command = spec.command;
+  return new Device({ name: spec.name, timeoutMs, driver: sshDriver(target, spec.sshConfig ? { configFile: spec.sshConfig } : {}),
+    classifyStartError: (stderr) => classifySshFailure(stderr, `device ${spec.name} (${formatSshUrl(target)})`) });
+}
+
+/** Connects once and says hello: the platform and session type, or the error. The device is the spec's own unless given (tests). */
+export async function checkDevice(spec: DeviceSpec, device = deviceOf(spec)): Promise<{ ok: true; line: string } | { ok: false; code: string; message: string }> {
+  try {
+    const h = await device.hello();
+    if (h.platform === 'android') return { ok: true, line: `reachable: driver android ${nameText(h.version)}, ${escapeLine(h.facts?.['model'] ?? 'phone')} (Android ${escapeLine(h.facts?.['android'] ?? '?')}, API ${escapeLine(h.facts?.['api_level'] ?? '?')})${h.permissions['screen_unlocked'] === false ? ', screen LOCKED' : ''}` };
+    return { ok: true, line: `reachable: driver ${nameText(h.platform)} ${nameText(h.version)}${h.session ? ` (${escapeLine(h.session)})` : ''}, a11y bus ${h.permissions["a11y_bus"] === false ? "NOT reachable" : "ok"}` };
+  } catch (e) {
+    return { ok: false, code: isComputerUseError(e) ? e.code : 'error', message: escapeLine((e as Error).message.split('\n').slice(0, 4).join('\n')) };
+  } finally {
+    await device.close();
+  }
+}
 
 /** One check of a device. */
 export interface DeviceCheck {

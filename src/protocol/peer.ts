@@ -274,3 +274,15 @@ function wireError(err: unknown): ComputerUseError {
   if (data && !(typeof data['code'] === 'string' && Object.hasOwn(ERROR_CODES, data['code']))) data = { ...data, code: 'internal' };
   return fromWire({ code: e.code, message: e.message.slice(0, 10_000), ...(data ? { data } : {}) });
 }
+
+/** A live driver connection: its protocol peer and how to stop it. */
+export interface DriverConnection {
+  peer: Peer;
+  /** Last lines the driver wrote to stderr, for error messages. */
+  stderrTail: () => string;
+  /** Ends it at once (a driver stuck in a call). */
+  kill(): void;
+  /** Ends it gracefully, then at once after a grace period. */
+  end(): Promise<void>;
+  pid?: number;
+}

@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import { splitCommand } from '../../src/conformance/command.js';
 import { runConformance } from '../../src/conformance/kit.js';
 import { formatReport, type ConformanceReport } from '../../src/conformance/report.js';
-import { parseTranscript } from '../../src/conformance/transcript.js';
+import { parseTranscript } from '../../src/protocol/transcript.js';
 import { canonical, exchanges } from '../../src/drivers/replay/driver.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

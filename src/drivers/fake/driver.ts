@@ -9,7 +9,7 @@ import { handshake } from '../../protocol/handshake.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { ActParams, ActResult, Capability, KeysParams, KeysResult } from '../../protocol/methods.js';
 import { Peer, type Handlers } from '../../protocol/peer.js';
-import type { DriverConnection } from '../../devices/stdio.js';
+import type { DriverConnection } from '../../protocol/peer.js';
 
 /** One fake window: its info and its tree (root = the window node). */
 export interface FakeWindow { info: WindowInfo; root: RawNode }

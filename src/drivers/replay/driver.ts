@@ -9,7 +9,7 @@
 import { ComputerUseError, ERROR_CODES, type ErrorCode } from '../../protocol/errors.js';
 import { METHOD_NAMES, type MethodName } from '../../protocol/methods.js';
 import type { HandlerContext, Handlers, Peer } from '../../protocol/peer.js';
-import type { Transcript, TranscriptEntry } from '../../conformance/transcript.js';
+import type { Transcript, TranscriptEntry } from '../../protocol/transcript.js';
 
 /** How long a recorded-as-cancelled request waits for its cancel. */
 const CANCEL_WAIT_MS = 10_000;

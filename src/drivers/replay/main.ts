@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** Process entry of the replay driver (`computer-use driver replay FILE`): a recorded transcript on stdio. */
 import { readFileSync } from 'node:fs';
-import { parseTranscript } from '../../conformance/transcript.js';
+import { parseTranscript } from '../../protocol/transcript.js';
 import { Peer } from '../../protocol/peer.js';
 import { ReplayDriver } from './driver.js';
 

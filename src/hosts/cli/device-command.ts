@@ -9,6 +9,7 @@ import { adbDriver, parseAdbUrl, formatAdbUrl } from '../../devices/adb.js';
 import { classifySshFailure, formatSshUrl, parseRemoteCommand, parseSshUrl, sshDriver } from '../../devices/ssh.js';
 import { ComputerUseError, isComputerUseError } from '../../protocol/errors.js';
 import { parseArgs } from './args.js';
+import { checkDevice, deviceOf } from '../../doctor/device.js';
 
 const USAGE = `usage: computer-use device add ssh://user@host[:port] [--name N] [--command "node /path/main.js driver linux"]
        computer-use device add adb:[SERIAL] [--name N]   (an Android phone on this machine's adb server)
@@ -18,29 +19,6 @@ const USAGE = `usage: computer-use device add ssh://user@host[:port] [--name N] 
        (paired devices: computer-use pairing start, then computer-use pair <url> --code … on the device)
   The device runs \`computer-use driver linux\` over your own ssh (your config, keys and known_hosts; never a
   password prompt). Refs of the Nth device read dN… (d2e14); every tool takes device: "<name>".\n`;
-
-/** The Device of a saved spec (ssh). */
-export function deviceOf(spec: DeviceSpec, timeoutMs = 20_000): Device {
-  if (spec.kind === 'paired') throw new ComputerUseError('unsupported', `${spec.name} is a paired device: it dials in while a session runs; it cannot be checked from here.`);
-  if (spec.kind === 'adb') return new Device({ name: spec.name, timeoutMs, driver: adbDriver(spec.url) });
-  const target = parseSshUrl(spec.url);
-  if (spec.command) target.command = spec.command;
-  return new Device({ name: spec.name, timeoutMs, driver: sshDriver(target, spec.sshConfig ? { configFile: spec.sshConfig } : {}),
-    classifyStartError: (stderr) => classifySshFailure(stderr, `device ${spec.name} (${formatSshUrl(target)})`) });
-}
-
-/** Connects once and says hello: the platform and session type, or the error. The device is the spec's own unless given (tests). */
-export async function checkDevice(spec: DeviceSpec, device = deviceOf(spec)): Promise<{ ok: true; line: string } | { ok: false; code: string; message: string }> {
-  try {
-    const h = await device.hello();
-    if (h.platform === 'android') return { ok: true, line: `reachable: driver android ${nameText(h.version)}, ${escapeLine(h.facts?.['model'] ?? 'phone')} (Android ${escapeLine(h.facts?.['android'] ?? '?')}, API ${escapeLine(h.facts?.['api_level'] ?? '?')})${h.permissions['screen_unlocked'] === false ? ', screen LOCKED' : ''}` };
-    return { ok: true, line: `reachable: driver ${nameText(h.platform)} ${nameText(h.version)}${h.session ? ` (${escapeLine(h.session)})` : ''}, a11y bus ${h.permissions["a11y_bus"] === false ? "NOT reachable" : "ok"}` };
-  } catch (e) {
-    return { ok: false, code: isComputerUseError(e) ? e.code : 'error', message: escapeLine((e as Error).message.split('\n').slice(0, 4).join('\n')) };
-  } finally {
-    await device.close();
-  }
-}
 
 /** `device add adb:[SERIAL]`: checks that the phone answers (adb server, authorization, a dump), then saves it. */
 async function addPhone(url: string, flags: Record<string, string | undefined>, devices: DeviceSpec[], path: string,

@@ -72,12 +72,12 @@ async function main(args: string[]): Promise<number> {
       await runMcpServer(mcpOptionsFrom(rest));
       return new Promise<number>(() => undefined); // serves until the client disconnects
     }
-    case 'panel': return (await import('../../panel/command.js')).runPanelCommand(rest);
+    case 'panel': return (await import('./panel-command.js')).runPanelCommand(rest);
     case 'device': return (await import('./device-command.js')).runDeviceCommand(rest);
     case 'pairing': return (await import('./pairing-command.js')).runPairingCommand(rest);
     case 'pair': return (await import('./pairing-command.js')).runPairCommand(rest);
     case 'unpair': return (await import('./pairing-command.js')).runPairCommand(['--revoke', ...rest]);
-    case 'doctor': return (await import('../../doctor/command.js')).runDoctorCommand(rest);
+    case 'doctor': return (await import('./doctor-command.js')).runDoctorCommand(rest);
     case 'driver': {
       if (rest[0] === 'cdp') await (await import('../../drivers/cdp/main.js')).runCdpDriver(rest.slice(1));
       else if (rest[0] === 'android') await (await import('../../drivers/android/main.js')).runAndroidDriver(rest.slice(1));

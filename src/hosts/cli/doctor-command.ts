@@ -4,11 +4,11 @@
  * With --fix, the fixes doctor can apply (toolkit accessibility switched off) are asked on the terminal and
  * applied only on a yes; when stdin is no terminal, their commands are printed and nothing is changed.
  */
-import { findDesktop } from '../sandbox/sandbox.js';
-import { ttyConfirmer } from '../hosts/cli/policy-commands.js';
-import type { DeviceCheck } from './device.js';
-import { formatDoctor, runDoctor } from './doctor.js';
-import { platformDoctor } from './platform.js';
+import { findDesktop } from '../../sandbox/sandbox.js';
+import { ttyConfirmer } from './policy-commands.js';
+import type { DeviceCheck } from '../../doctor/device.js';
+import { formatDoctor, runDoctor } from '../../doctor/doctor.js';
+import { platformDoctor } from '../../doctor/platform.js';
 
 const USAGE = 'usage: computer-use doctor [--app NAME] [--json] [--fix] | doctor --device NAME|adb[:SERIAL] [--json]\n' +
   '       computer-use doctor --conformance --driver "<command>" [--scenarios FILE] [--record FILE] [--json]\n';
@@ -22,7 +22,7 @@ function writeChecks(out: NodeJS.WritableStream, json: boolean, head: Record<str
 }
 
 export async function runDoctorCommand(args: readonly string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  if (args.includes('--conformance')) return (await import('./conformance.js')).runConformanceCommand(args, out);
+  if (args.includes('--conformance')) return (await import('../../doctor/conformance.js')).runConformanceCommand(args, out);
   let app: string | undefined;
   let json = false;
   let fix = false;
@@ -40,16 +40,16 @@ export async function runDoctorCommand(args: readonly string[], out: NodeJS.Writ
     else { out.write(`doctor: unknown argument ${a}\n${USAGE}`); return 2; }
   }
   if (device !== undefined) {
-    const { loadDevices } = await import('../devices/registry.js');
+    const { loadDevices } = await import('../../devices/registry.js');
     const spec = loadDevices().devices.find((d) => d.name === device);
     // `adb` / `adb:SERIAL` is the phone on this machine's adb server, saved or not.
     const phone = spec?.kind === 'adb' ? spec.url : device === 'adb' || device.startsWith('adb:') ? device : undefined;
     if (!spec && phone === undefined) { out.write(`doctor: no device named ${device} (computer-use device list; an Android phone: --device adb)\n`); return 2; }
     let checks;
     if (phone !== undefined) {
-      const { parseAdbUrl } = await import('../devices/adb.js');
-      checks = await (await import('./phone.js')).doctorPhone(parseAdbUrl(phone === 'adb' ? 'adb:' : phone).serial);
-    } else checks = await (await import('./device.js')).doctorDevice(spec!);
+      const { parseAdbUrl } = await import('../../devices/adb.js');
+      checks = await (await import('../../doctor/phone.js')).doctorPhone(parseAdbUrl(phone === 'adb' ? 'adb:' : phone).serial);
+    } else checks = await (await import('../../doctor/device.js')).doctorDevice(spec!);
     return writeChecks(out, json, { device }, checks);
   }
   // A Mac or a Windows machine has its own checks (platform.ts).

@@ -3,16 +3,16 @@
  * of this home (COMPUTER_USE_HOME). Questions are answered in the panel of the process that asks them
  * (`computer-use mcp --panel`); this one shows none of its own. Runs until interrupted.
  */
-import { createComputer, type Computer } from '../index.js';
-import { defaultAuditPath } from '../policy/audit.js';
-import { defaultSettingsPath, loadSettings } from '../policy/settings.js';
-import { requestStop } from '../policy/stop.js';
-import { cuHome } from '../paths.js';
-import { mcpOptionsFrom } from '../hosts/options.js';
-import { PanelConfirmer } from './confirmations.js';
-import { DEFAULT_STOP_HOTKEY, grabStopHotkey, type HotkeyGrab } from './hotkey.js';
-import { LiveView } from './live.js';
-import { startPanel } from './server.js';
+import { createComputer, type Computer } from '../../index.js';
+import { defaultAuditPath } from '../../policy/audit.js';
+import { defaultSettingsPath, loadSettings } from '../../policy/settings.js';
+import { requestStop } from '../../policy/stop.js';
+import { cuHome } from '../../paths.js';
+import { mcpOptionsFrom } from '../options.js';
+import { PanelConfirmer } from '../../panel/confirmations.js';
+import { DEFAULT_STOP_HOTKEY, grabStopHotkey, type HotkeyGrab } from '../../panel/hotkey.js';
+import { LiveView } from '../../panel/live.js';
+import { startPanel } from '../../panel/server.js';
 
 export async function runPanelCommand(args: string[]): Promise<number> {
   const portAt = args.indexOf('--port');
