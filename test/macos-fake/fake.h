@@ -29,7 +29,7 @@ enum {
 /* AXValueType */
 enum { kAXValueCGPointType = 1, kAXValueCGSizeType = 2, kAXValueCGRectType = 3, kAXValueCFRangeType = 4, kAXValueAXErrorType = 5 };
 
-typedef enum { T_STRING = 1, T_NUMBER, T_BOOLEAN, T_ARRAY, T_DICT, T_AXVALUE, T_ELEMENT, T_OBSERVER, T_SOURCE, T_EVENT, T_RUNLOOP, T_URL, T_CODE, T_REQUIREMENT, T_BUNDLE, T_DATA, T_PASTEBOARD } ObjType;
+typedef enum { T_STRING = 1, T_NUMBER, T_BOOLEAN, T_ARRAY, T_DICT, T_AXVALUE, T_ELEMENT, T_OBSERVER, T_SOURCE, T_EVENT, T_RUNLOOP, T_URL, T_CODE, T_REQUIREMENT, T_BUNDLE, T_DATA, T_PASTEBOARD, T_IMAGE, T_IMAGEDEST } ObjType;
 
 typedef struct Node Node;
 typedef struct App App;
@@ -58,6 +58,8 @@ struct Obj {
     struct { char *text; } req;
     struct { int entry; Obj *ident; } bundle; /* ident: CFBundleGetIdentifier's string, the bundle's own */
     struct { unsigned char *bytes; CFIndex len; } data;
+    struct { long width, height; int number; } image;
+    struct { Obj *data; Obj *image; long max_pixel; bool png; } dest;
   } u;
 };
 
@@ -135,6 +137,10 @@ int procargs_cwd_info(App *a, void *buffer, int size);
 
 /* pasteboard.c: the general pasteboard and CFData */
 void pasteboard_reset(void);
+void data_append(Obj *data, const void *bytes, size_t len);
+
+/* screen.c: the window list, window images and their PNG encoding */
+void screen_reset(void);
 
 /* ax.c */
 void post_notification(App *app, Node *n, const char *name);

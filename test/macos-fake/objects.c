@@ -54,6 +54,7 @@ static void obj_free_payload(Obj *o) {
     case T_REQUIREMENT: free(o->u.req.text); o->u.req.text = NULL; break;
     case T_BUNDLE: obj_drop(o->u.bundle.ident); o->u.bundle.ident = NULL; break;
     case T_DATA: free(o->u.data.bytes); o->u.data.bytes = NULL; break;
+    case T_IMAGEDEST: obj_drop(o->u.dest.data); obj_drop(o->u.dest.image); o->u.dest.data = o->u.dest.image = NULL; break;
     case T_OBSERVER: if (o->u.obs.source) { o->u.obs.source->u.src.observer = NULL; obj_drop(o->u.obs.source); o->u.obs.source = NULL; } break;
     default: break;
   }
@@ -68,8 +69,8 @@ void objects_reset(void) {
 }
 
 static const char *type_name(ObjType t) {
-  static const char *names[] = { "?", "CFString", "CFNumber", "CFBoolean", "CFArray", "CFDictionary", "AXValue", "AXUIElement", "AXObserver", "CFRunLoopSource", "CGEvent", "CFRunLoop", "CFURL", "SecCode", "SecRequirement", "CFBundle", "CFData", "Pasteboard" };
-  return t <= T_PASTEBOARD ? names[t] : "?";
+  static const char *names[] = { "?", "CFString", "CFNumber", "CFBoolean", "CFArray", "CFDictionary", "AXValue", "AXUIElement", "AXObserver", "CFRunLoopSource", "CGEvent", "CFRunLoop", "CFURL", "SecCode", "SecRequirement", "CFBundle", "CFData", "Pasteboard", "CGImage", "CGImageDestination" };
+  return t <= T_IMAGEDEST ? names[t] : "?";
 }
 
 long objects_outstanding(char *report, size_t len) {

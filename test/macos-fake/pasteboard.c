@@ -54,6 +54,12 @@ const void *CFDataCreate(const void *alloc, const unsigned char *bytes, CFIndex 
   return o;
 }
 CFTypeID CFDataGetTypeID(void) { return T_DATA; }
+const void *CFDataCreateMutable(const void *alloc, CFIndex capacity) { (void)capacity; return CFDataCreate(alloc, NULL, 0); }
+void data_append(Obj *d, const void *bytes, size_t len) {
+  d->u.data.bytes = realloc(d->u.data.bytes, (size_t)d->u.data.len + len + 1);
+  memcpy(d->u.data.bytes + d->u.data.len, bytes, len);
+  d->u.data.len += (CFIndex)len;
+}
 CFIndex CFDataGetLength(const void *d) { return is_obj(d, T_DATA) ? ((const Obj *)d)->u.data.len : 0; }
 void CFDataGetBytes(const void *d, CFRange r, unsigned char *buf) {
   const Obj *o = d;

@@ -2,7 +2,7 @@
  * The replayed apps: read from a JSON fixture (test/macos-fake/README.md describes the format), plus the
  * fake's control calls (fake_*) that tests use to change the app from its side, hang it, and read what the
  * driver did (the log) and what it still owns (fake_outstanding). Also the process facts the driver proves
- * identity with (libproc's proc_pidinfo/proc_pidpath) and the window list (CGWindowListCopyWindowInfo).
+ * identity with (libproc's proc_pidinfo/proc_pidpath); the window list is screen.c's.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -205,8 +205,8 @@ Node *node_by_id(const char *id) {
 
 /* ---- control calls for tests ---- */
 
-int fake_load(const char *path) { ax_reset(); tree_reset(); security_reset(); pasteboard_reset(); objects_reset(); return tree_load(path); }
-void fake_reset(void) { ax_reset(); tree_reset(); security_reset(); pasteboard_reset(); objects_reset(); }
+int fake_load(const char *path) { ax_reset(); tree_reset(); security_reset(); pasteboard_reset(); screen_reset(); objects_reset(); return tree_load(path); }
+void fake_reset(void) { ax_reset(); tree_reset(); security_reset(); pasteboard_reset(); screen_reset(); objects_reset(); }
 long fake_outstanding(char *report, int len) { return objects_outstanding(report, (size_t)(len > 0 ? len : 0)); }
 long fake_overreleases(void) { return g_overreleases; }
 void fake_set_trusted(int trusted) { g_trusted = trusted != 0; }
@@ -280,27 +280,4 @@ int proc_pidpath(int pid, void *buffer, uint32_t size) {
   if (!a || !size) return 0;
   snprintf(buffer, size, "%s", a->executable);
   return (int)strlen(buffer);
-}
-
-/* ---- CoreGraphics window list: one dictionary per window of every app ---- */
-
-const void *CGWindowListCopyWindowInfo(uint32_t option, uint32_t relative) {
-  (void)option; (void)relative;
-  Obj **dicts = NULL;
-  int n = 0, number = 100;
-  for (int i = 0; i < g_napps; i++) {
-    App *a = g_apps[i];
-    for (int k = 0; k < a->root->nkids; k++) {
-      if (strcmp(node_role(a->root->kids[k]), "AXWindow")) continue;
-      Obj *keys[4] = { str_from_utf8("kCGWindowOwnerPID"), str_from_utf8("kCGWindowOwnerName"), str_from_utf8("kCGWindowLayer"), str_from_utf8("kCGWindowNumber") };
-      Obj *vals[4] = { num_new(a->pid), str_from_utf8(a->name), num_new(0), num_new(number++) };
-      dicts = realloc(dicts, sizeof(Obj *) * (size_t)(n + 1));
-      dicts[n++] = (Obj *)CFDictionaryCreate(NULL, (const void **)keys, (const void **)vals, 4, NULL, NULL);
-      for (int m = 0; m < 4; m++) { CFRelease(keys[m]); CFRelease(vals[m]); }
-    }
-  }
-  Obj *arr = arr_new(dicts, n);
-  for (int i = 0; i < n; i++) CFRelease(dicts[i]);
-  free(dicts);
-  return arr;
 }

@@ -76,6 +76,10 @@ export interface FakeAx {
   /** The bytes of a flavor on the pasteboard (the first item that has it), or undefined. */
   pasteboardGet(flavor: string): Buffer | undefined;
   pasteboardItems(): number;
+  /** Screen Recording granted or not (CGPreflightScreenCaptureAccess, window titles in the window list, images). */
+  setScreenRecording(on: boolean): void;
+  /** The window list's frames of one app's windows move dx points away from what AX reports. */
+  cgShift(pid: number, dx: number): void;
 }
 
 /** Throws unless every reference a driver was given or made was released exactly once (no leak, no over-release). */
@@ -113,6 +117,8 @@ export function fakeAx(lib: string): FakeAx {
     pasteboardClear: l.func('void fake_pasteboard_clear()'),
     pasteboardGet: l.func('int fake_pasteboard_get(const char *flavor, _Out_ uint8_t *buf, int len)'),
     pasteboardItems: l.func('int fake_pasteboard_items()'),
+    setScreenRecording: l.func('void fake_set_screen_recording(int on)'),
+    cgShift: l.func('void fake_cg_shift(int pid, double dx)'),
   };
   const text = (buf: Uint8Array): string => Buffer.from(buf).toString('utf8').replace(/\0[\s\S]*$/, '');
   return {
@@ -145,6 +151,8 @@ export function fakeAx(lib: string): FakeAx {
       return Buffer.from(buf.subarray(0, n));
     },
     pasteboardItems: () => f.pasteboardItems() as number,
+    setScreenRecording: (on) => f.setScreenRecording(on ? 1 : 0),
+    cgShift: (pid, dx) => f.cgShift(pid, dx),
   };
 }
 

@@ -225,7 +225,7 @@ test('permissions: hello reads trust without prompting; untrusted, every read sa
   fake.setTrusted(false);
   const d = start();
   const h = macHello(d, macHandlers(d));
-  assert.ok(h.methods.includes('node.act') && !h.methods.includes('screen.capture'));
+  assert.ok(h.methods.includes('node.act') && h.methods.includes('screen.capture') && h.capabilities.includes('capture'));
   assert.equal(h.permissions['accessibility'], false);
   assert.match(h.facts?.['accessibility'] ?? '', /Privacy & Security › Accessibility/);
   assert.throws(() => d.apps(), (e) => code(e) === 'permission_denied' && /Privacy & Security › Accessibility/.test((e as Error).message));

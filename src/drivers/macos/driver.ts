@@ -10,7 +10,8 @@
 import type { AppInfo, RawNode, WindowInfo } from '../../engine/node.js';
 import type { Role } from '../../engine/role.js';
 import { ComputerUseError } from '../../protocol/errors.js';
-import type { ActParams, ActResult, KeysParams, KeysResult, LaunchParams, LaunchResult, PointerParams, PointerResult, SettleParams, SettleResult } from '../../protocol/methods.js';
+import type { ActParams, ActResult, CaptureParams, CaptureResult, KeysParams, KeysResult, LaunchParams, LaunchResult, PointerParams, PointerResult, SettleParams, SettleResult } from '../../protocol/methods.js';
+import { captureWindow, cgWindows, windowNumbers } from './capture.js';
 import { AX_ERROR, ACCESSIBILITY_FIX, arrayItems, axError, CfScope, readValue, responsibleApp, withScope } from './cf.js';
 import { EventHub } from './events.js';
 import { bindMacApi, librariesFrom, type CFRef, type MacApi, type MacLibraries } from './ffi.js';
@@ -190,9 +191,14 @@ export class MacDriver {
       const focused = copyAttribute(this.api, s, app, 'AXFocusedWindow');
       const front = this.frontmostPid(s);
       if (!list || typeof list !== 'object' || !('kind' in list) || list.kind !== 'array') return [];
-      return list.items.map((w) => {
-        const r = this.read(s, w, false);
+      const reads = list.items.map((w) => ({ w, r: this.read(s, w, false) }));
+      // Each window's CGWindowID, where the window list proves it (capture.ts): what screen.capture images.
+      const numbers = windowNumbers(cgWindows(s), pid, reads.map(({ r }) => ({ ...(r.facts.bounds ? { bounds: r.facts.bounds } : {}), title: r.facts.title ?? '' })));
+      return reads.map(({ w, r }, i) => {
         const handle = this.handles.issue(w, { kind: 'window', pid, startTime: id.startTime, role: r.facts.role, ...(r.facts.subrole ? { subrole: r.facts.subrole } : {}) });
+        const entry = this.handles.get(handle);
+        const number = numbers[i];
+        if (entry && number !== undefined) entry.windowNumber = number; else if (entry) delete entry.windowNumber;
         const isFocused = front === pid && !!focused && typeof focused === 'object' && 'kind' in focused && focused.kind === 'element' && this.api.CFEqual(focused.ref, w) !== 0;
         const info: WindowInfo = { id: handle, title: r.facts.title ?? '', app: appName, ...this.identityOf(pid, id), role: axRole(r.facts.role, r.facts.subrole) === 'dialog' ? 'dialog' : 'window', focused: isFocused };
         if (r.facts.bounds) info.bounds = r.facts.bounds;
@@ -464,6 +470,23 @@ export class MacDriver {
       default:
         throw new ComputerUseError('unsupported', `${p.op} is not supported by the macOS driver yet; nothing was sent`);
     }
+  }
+
+  // ---- capture ----
+
+  /**
+   * `screen.capture`: the window alone by its CGWindowID (capture.ts), which the window list proved when the
+   * window was listed and proves again now (same process, same frame as AX reads now).
+   */
+  capture(p: CaptureParams): CaptureResult {
+    const t0 = performance.now();
+    const w = this.windowEntry(p.window);
+    if (w.windowNumber === undefined) {
+      throw new ComputerUseError('unsupported', 'no window of the window list has this window\'s process, frame and title, so which one to image is not proven; nothing was captured. List the windows again.');
+    }
+    const frame = withScope(this.api, (s) => this.read(s, w.ref, false).facts.bounds);
+    if (!frame) throw new ComputerUseError('window_changed', 'the window reports no frame; list the windows again. Nothing was captured.');
+    return { ...captureWindow(this.api, w.pid, w.windowNumber, frame, p.maxEdge ?? 1280), ms: Math.round(performance.now() - t0) };
   }
 
   // ---- pointer ----

@@ -1,7 +1,7 @@
 /**
  * The C functions the macOS driver calls, bound through koffi (README "macOS"): HIServices' Accessibility API
  * (AXUIElement*, AXObserver*, AXIsProcessTrustedWithOptions), CoreFoundation (ownership and conversions),
- * HIServices' Pasteboard (the clipboard), CoreGraphics (keyboard events posted to a pid, the window list), libproc (process identity), Security (code
+ * HIServices' Pasteboard (the clipboard), CoreGraphics (keyboard events posted to a pid, the window list and window images), ImageIO (PNG), libproc (process identity), Security (code
  * signatures: the app identity) and CoreServices (Launch Services' bundle-id lookup). Nothing is
  * compiled on the user's Mac: koffi ships prebuilt binaries for macOS x64 and arm64.
  *
@@ -24,6 +24,8 @@ export interface MacLibraries {
   security: string;
   /** LSCopyApplicationURLsForBundleIdentifier (CoreServices re-exports LaunchServices). */
   launchServices: string;
+  /** CGImageDestination* and kCGImageDestination* keys (PNG encoding of window captures). */
+  imageIO: string;
 }
 
 /** The system frameworks on macOS. */
@@ -33,6 +35,7 @@ export const SYSTEM_LIBRARIES: MacLibraries = {
   proc: '/usr/lib/libSystem.B.dylib',
   security: '/System/Library/Frameworks/Security.framework/Security',
   launchServices: '/System/Library/Frameworks/CoreServices.framework/CoreServices',
+  imageIO: '/System/Library/Frameworks/ImageIO.framework/ImageIO',
 };
 
 /**
@@ -47,7 +50,7 @@ export function librariesFrom(env: NodeJS.ProcessEnv = process.env): MacLibrarie
 
 /** Every group of symbols from one library (the fake AX library exports them all). */
 export function oneLibrary(path: string): MacLibraries {
-  return { ax: path, cf: path, proc: path, security: path, launchServices: path };
+  return { ax: path, cf: path, proc: path, security: path, launchServices: path, imageIO: path };
 }
 
 /** An opaque CoreFoundation reference (koffi external); `null` is NULL. */
@@ -100,6 +103,7 @@ export interface MacApi {
   CFBundleCopyExecutableURL: Fn<[CFRef], CFRef>;
   CFDataCreate: Fn<[CFRef, Uint8Array, number], CFRef>;
   CFDataGetLength: Fn<[CFRef], number>;
+  CFDataCreateMutable: Fn<[CFRef, number], CFRef>;
   CFDataGetBytes: Fn<[CFRef, { location: number; length: number }, Uint8Array], void>;
   /** A Get: the string is the bundle's, never released by the caller. */
   CFBundleGetIdentifier: Fn<[CFRef], CFRef>;
@@ -156,6 +160,16 @@ export interface MacApi {
   CGEventCreateScrollWheelEvent2: Fn<[CFRef, number, number, number, number, number], CFRef>;
   CGEventSetIntegerValueField: Fn<[CFRef, number, bigint], void>;
   CGWindowListCopyWindowInfo: Fn<[number, number], CFRef>;
+  CGWindowListCreateImage: Fn<[{ x: number; y: number; w: number; h: number }, number, number, number], CFRef>;
+  /** Whether Screen Recording is granted, without the system prompt (macOS 10.15+). */
+  CGPreflightScreenCaptureAccess: Fn<[], number>;
+  CGImageGetWidth: Fn<[CFRef], number>;
+  CGImageGetHeight: Fn<[CFRef], number>;
+  // ImageIO
+  CGImageDestinationCreateWithData: Fn<[CFRef, CFRef, number, CFRef], CFRef>;
+  CGImageDestinationAddImage: Fn<[CFRef, CFRef, CFRef], void>;
+  CGImageDestinationFinalize: Fn<[CFRef], number>;
+  kCGImageDestinationImageMaxPixelSize: CFRef;
   // libproc
   proc_pidinfo: Fn<[number, number, bigint, Uint8Array, number], number>;
   proc_pidpath: Fn<[number, Uint8Array, number], number>;
@@ -174,7 +188,7 @@ const bound = new Map<string, MacApi>();
 
 /** Binds every symbol (once per set of libraries); a missing library or symbol throws with its name. */
 export function bindMacApi(libs: MacLibraries = librariesFrom()): MacApi {
-  const key = [libs.ax, libs.cf, libs.proc, libs.security, libs.launchServices].join('\n');
+  const key = [libs.ax, libs.cf, libs.proc, libs.security, libs.launchServices, libs.imageIO].join('\n');
   const hit = bound.get(key);
   if (hit) return hit;
   const koffi = loadKoffi();
@@ -185,6 +199,7 @@ export function bindMacApi(libs: MacLibraries = librariesFrom()): MacApi {
   const proc = load(libs.proc);
   const sec = load(libs.security);
   const ls = load(libs.launchServices);
+  const io = load(libs.imageIO);
   const ptrSymbol = (name: string, lib = cf): CFRef => koffi.decode(lib.symbol(name, 'CFTypeRef'), 'CFTypeRef');
   const dataSymbol = (name: string): CFRef => cf.symbol(name, types.callbacks);
   const api: MacApi = {
@@ -227,6 +242,7 @@ export function bindMacApi(libs: MacLibraries = librariesFrom()): MacApi {
     CFURLGetFileSystemRepresentation: cf.func('uint8_t CFURLGetFileSystemRepresentation(CFTypeRef url, uint8_t resolveAgainstBase, _Out_ uint8_t *buf, long max)'),
     CFDataCreate: cf.func('CFTypeRef CFDataCreate(CFTypeRef alloc, const uint8_t *bytes, long length)'),
     CFDataGetLength: cf.func('long CFDataGetLength(CFTypeRef data)'),
+    CFDataCreateMutable: cf.func('CFTypeRef CFDataCreateMutable(CFTypeRef alloc, long capacity)'),
     CFDataGetBytes: cf.func('void CFDataGetBytes(CFTypeRef data, CFRange range, _Out_ uint8_t *buf)'),
     CFBundleCreate: cf.func('CFTypeRef CFBundleCreate(CFTypeRef alloc, CFTypeRef url)'),
     CFBundleCopyExecutableURL: cf.func('CFTypeRef CFBundleCopyExecutableURL(CFTypeRef bundle)'),
@@ -279,6 +295,14 @@ export function bindMacApi(libs: MacLibraries = librariesFrom()): MacApi {
     CGEventCreateScrollWheelEvent2: ax.func('CFTypeRef CGEventCreateScrollWheelEvent2(CFTypeRef source, uint32_t units, uint32_t wheelCount, int32_t wheel1, int32_t wheel2, int32_t wheel3)'),
     CGEventSetIntegerValueField: ax.func('void CGEventSetIntegerValueField(CFTypeRef ev, uint32_t field, int64_t value)'),
     CGWindowListCopyWindowInfo: ax.func('CFTypeRef CGWindowListCopyWindowInfo(uint32_t option, uint32_t relativeTo)'),
+    CGWindowListCreateImage: ax.func('CFTypeRef CGWindowListCreateImage(CGRect bounds, uint32_t listOption, uint32_t windowID, uint32_t imageOption)'),
+    CGPreflightScreenCaptureAccess: ax.func('uint8_t CGPreflightScreenCaptureAccess()'),
+    CGImageGetWidth: ax.func('size_t CGImageGetWidth(CFTypeRef image)'),
+    CGImageGetHeight: ax.func('size_t CGImageGetHeight(CFTypeRef image)'),
+    CGImageDestinationCreateWithData: io.func('CFTypeRef CGImageDestinationCreateWithData(CFTypeRef data, CFTypeRef type, size_t count, CFTypeRef options)'),
+    CGImageDestinationAddImage: io.func('void CGImageDestinationAddImage(CFTypeRef dest, CFTypeRef image, CFTypeRef properties)'),
+    CGImageDestinationFinalize: io.func('uint8_t CGImageDestinationFinalize(CFTypeRef dest)'),
+    kCGImageDestinationImageMaxPixelSize: ptrSymbol('kCGImageDestinationImageMaxPixelSize', io),
     proc_pidinfo: proc.func('int proc_pidinfo(int pid, int flavor, uint64_t arg, _Out_ uint8_t *buffer, int size)'),
     proc_pidpath: proc.func('int proc_pidpath(int pid, _Out_ uint8_t *buffer, uint32_t size)'),
     sysctl: proc.func('int sysctl(const int32_t *name, uint32_t namelen, _Out_ uint8_t *oldp, _Inout_ size_t *oldlenp, void *newp, size_t newlen)'),
@@ -295,6 +319,8 @@ function sharedTypes(koffi: typeof Koffi): NonNullable<typeof typeCache> {
   koffi.alias('CFTypeRef', 'void *');
   koffi.struct('CFRange', { location: 'long', length: 'long' });
   koffi.struct('CGPoint', { x: 'double', y: 'double' });
+  // CGRect is { CGPoint origin; CGSize size; }: four doubles in this order.
+  koffi.struct('CGRect', { x: 'double', y: 'double', w: 'double', h: 'double' });
   const observerCallback = koffi.proto('void AXObserverCallback(CFTypeRef observer, CFTypeRef element, CFTypeRef notification, void *refcon)');
   // CFArrayCallBacks / CFDictionary*CallBacks: their address is all a caller passes.
   const callbacks = koffi.array('uint8_t', 40);

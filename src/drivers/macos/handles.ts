@@ -21,6 +21,8 @@ export interface HandleFacts {
   role: string;
   subrole?: string;
   identifier?: string;
+  /** A window's CGWindowID, when exactly one CG window of its process has its frame and title (capture.ts). */
+  windowNumber?: number;
 }
 
 /** One live handle. */

@@ -11,6 +11,7 @@ import type { Handlers } from '../../protocol/peer.js';
 import { findInTree } from '../common/find.js';
 import { serveDriver } from '../common/serve.js';
 import { ACCESSIBILITY_FIX, responsibleApp } from './cf.js';
+import { SCREEN_RECORDING_FIX } from './capture.js';
 import { clipboard } from './clipboard.js';
 import { MacDriver } from './driver.js';
 
@@ -20,13 +21,14 @@ export const MACOS_DRIVER_VERSION = '0.1.0';
 /** What hello says: trust read with AXIsProcessTrustedWithOptions(NULL), which never shows the system prompt. */
 export function macHello(driver: MacDriver, handlers: Handlers): HelloResult {
   const trusted = driver.trusted();
+  const recording = driver.api.CGPreflightScreenCaptureAccess() !== 0;
   return {
-    ...handshake(handlers), platform: 'macos', version: MACOS_DRIVER_VERSION, capabilities: ['events', 'keys', 'pointer', 'background_input'],
-    permissions: { accessibility: trusted },
+    ...handshake(handlers), platform: 'macos', version: MACOS_DRIVER_VERSION, capabilities: ['events', 'keys', 'pointer', 'background_input', 'capture'],
+    permissions: { accessibility: trusted, screen_recording: recording },
     facts: {
       responsible_process: responsibleApp(),
       accessibility: trusted ? 'granted' : `not granted: turn on ${responsibleApp()} in ${ACCESSIBILITY_FIX}, then restart it`,
-      screen_recording: 'not needed: only a screenshot fallback would need it, and this driver does not capture',
+      screen_recording: recording ? 'granted (screen.capture images one window)' : `not granted: only screen.capture needs it; turn it on in ${SCREEN_RECORDING_FIX}`,
     },
   };
 }
@@ -59,6 +61,7 @@ export function macHandlers(driver: MacDriver): Handlers {
     'events.subscribe': () => ({ ok: true }),
     'input.pointer': (p, ctx) => driver.pointer(p, ctx.signal),
     'input.clipboard': (p) => clipboard(driver.api, p),
+    'screen.capture': (p) => driver.capture(p),
     'input.keys': (p, ctx) => {
       if ((p.text === undefined) === (p.chords === undefined)) throw new ComputerUseError('invalid_params', 'give exactly one of chords and text; nothing was sent');
       return driver.keys(p, ctx.signal);
