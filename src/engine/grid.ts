@@ -1,4 +1,4 @@
-import { escapeText } from './escape.js';
+import { escapeText, quoteText } from './escape.js';
 /**
  * Tables as grids: a table whose cells carry coordinates (`cell`) is printed as one header line and rows of
  * values, not one line per cell. A sheet view of 46 × 15 cells is ~700 elements; as lines that is ~7,000
@@ -43,6 +43,9 @@ export function isGrid(node: DistilledNode): boolean {
 export function addressOfCell(c: Cell): string {
   return c.cell.address ?? cellAddress(c.cell.row, c.cell.col);
 }
+
+/** A cell's text cut to the length a grid shows. */
+const cutCell = (v: string): string => (v.length > MAX_CELL_CHARS ? `${v.slice(0, MAX_CELL_CHARS)}…` : v);
 
 /** A value made safe for a grid row: one line, no pipe ambiguity, cut. */
 function cellText(v: string): string {
@@ -94,10 +97,11 @@ export function undoubled(s: string): string {
 
 /** The SnapshotLine text of one cell (what diffs and receipts compare). */
 export function cellLine(c: Cell): string {
-  let s = `[${c.ref ?? '?'}] cell "${addressOfCell(c)}"`;
+  // Quoted as every element line is (a value's `"` escaped): a cell's text must not forge attributes or refs.
+  let s = `[${c.ref ?? '?'}] cell ${quoteText(addressOfCell(c))}`;
   const shown = cellShown(c);
-  if (shown) s += ` value="${cellText(shown)}"`;
-  if (c.description) s += ` formula="${cellText(c.description)}"`;
+  if (shown) s += ` value=${quoteText(cutCell(shown))}`;
+  if (c.description) s += ` formula=${quoteText(cutCell(c.description))}`;
   for (const st of ['selected', 'focused'] as const) if (c.states.includes(st)) s += ` ${st}`;
   return s;
 }

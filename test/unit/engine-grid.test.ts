@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DistilledNode } from '../../src/engine/distill.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
-import { cellAddress, cellShowsEntry, columnName, parseAddress, renderGrid } from '../../src/engine/grid.js';
+import { cellAddress, cellLine, cellShowsEntry, columnName, parseAddress, renderGrid } from '../../src/engine/grid.js';
 import { estimateTokens } from '../../src/engine/budget.js';
 import type { RawNode, WindowInfo } from '../../src/engine/node.js';
 import { RefTable } from '../../src/engine/refs.js';
@@ -113,4 +113,13 @@ test('a one-column tree\'s grid offers a cell ref it has (Geany\'s symbol tree h
   assert.ok(hint?.[2], snap.text);
   assert.notEqual(hint[2], 'B7', snap.text);
   assert.equal(parseAddress(hint[2])?.col, 0, snap.text);
+});
+
+test('a cell line quotes its text as every element line does: a cell cannot forge attributes or refs (found in a geany log diff)', () => {
+  // `+ [e230] cell "A4" value="15:46:53: New file "untitled" opened."` printed the app's quotes raw.
+  const cell = { ref: 'e230', role: 'cell', states: [], actions: [], children: [], cell: { row: 3, col: 0 },
+    value: 'a "b" c." focused [e1] button "Pay', description: 'x" formula="=1' } as unknown as Parameters<typeof cellLine>[0];
+  const line = cellLine(cell);
+  assert.equal(line, '[e230] cell "A4" value="a \\"b\\" c.\\" focused [e1] button \\"Pay" formula="x\\" formula=\\"=1"');
+  assert.equal(line.match(/(?<!\\)"/g)?.length, 6, 'only the three pairs of quotes of its own');
 });
