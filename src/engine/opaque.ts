@@ -16,7 +16,8 @@ const VIEW_ROLES: ReadonlySet<string> = new Set(['canvas', 'group', 'generic', '
  * the keyboard focus (an empty decorative panel does not).
  */
 export function isOpaqueView(n: DistilledNode): boolean {
-  return VIEW_ROLES.has(n.role) && n.children.length === 0 && n.rawChildCount === 0 && n.totalChildren === undefined
+  // A view still loading (busy: a page Firefox has not laid out yet) has not exposed its items yet; it may.
+  return VIEW_ROLES.has(n.role) && !n.states.includes('busy') && n.children.length === 0 && n.rawChildCount === 0 && n.totalChildren === undefined
     && !n.name && !n.value && (n.actions.includes('focus') || n.states.includes('focused'));
 }
 
@@ -34,5 +35,6 @@ export const OPAQUE_MARK = '(exposes no items)';
 export function opaqueNote(refs: readonly string[]): string {
   const shown = refs.slice(0, 3).join(', ') + (refs.length > 3 ? ` and ${refs.length - 3} more` : '');
   return `${shown} ${refs.length === 1 ? 'draws its content' : 'draw their content'} without exposing items, so neither observe nor find sees them: ` +
-    'use a view of the app that lists them (a file manager\'s list view: ctrl+2), its own Find or Search dialog, or computer_screenshot (OCR)';
+    'if it is still loading, wait and observe again; else use a view of the app that lists them (a file manager\'s list view, e.g. Thunar\'s ctrl+2), ' +
+    'its own Find or Search dialog, or computer_screenshot (OCR)';
 }

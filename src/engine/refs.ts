@@ -427,6 +427,12 @@ export class RefTable {
     return dropped;
   }
 
+  /** True when this table gave out `ref` (its device prefix, a number it has reached), whether or not it still holds it. */
+  issued(ref: string): boolean {
+    const m = /^(.*?)e(\d+)$/.exec(ref);
+    return m !== null && m[1] === this.prefix && Number(m[2]) >= 1 && Number(m[2]) <= this.counter;
+  }
+
   /** Number of refs the table remembers. */
   get size(): number {
     return this.entries.size;

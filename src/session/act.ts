@@ -116,7 +116,9 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
     const entry = session.refs.lookup(spec.ref);
     if (!entry) {
       receipts.push({ ...spec, status: 'failed', detail: 'unknown ref',
-        error: new ComputerUseError('unknown_ref', `Ref ${spec.ref} not found: it was never given in this session (or its window closed long ago). Call computer_observe to get refs, then act on one it shows.`) });
+        error: new ComputerUseError('unknown_ref', session.refs.issued(spec.ref)
+          ? `Ref ${spec.ref} is gone: its window closed, or its element has not been seen for several snapshots, since it was shown. Call computer_observe on the window you want now, then act on a ref it shows.`
+          : `Ref ${spec.ref} was never given in this session. Call computer_observe to get refs, then act on one it shows.`) });
       break;
     }
     const fp = entry.fingerprint;

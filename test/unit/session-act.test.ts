@@ -144,9 +144,22 @@ test('unknown refs and unknown windows give errors that say what to do', async (
   const { call, session } = setup();
   const stale = await call('computer_act', { actions: [{ ref: 'e424242', op: 'click' }] });
   assert.equal(stale.code, 'unknown_ref');
-  assert.match(stale.text, /Ref e424242 not found: it was never given in this session .*Call computer_observe to get refs/);
+  assert.match(stale.text, /Ref e424242 was never given in this session\. Call computer_observe to get refs/);
   const noApp = await call('computer_observe', { app: 'nonexistent' });
   assert.equal(noApp.code, 'app_not_found');
   assert.match(noApp.text, /Running: gtk3-widget-factory\. Start it with computer_launch/);
+  await session.close();
+});
+
+test('a ref whose window closed is "gone", not "never given" (a model in the loop read the old wording as false)', async () => {
+  const { call, session, fake } = setup();
+  const snap = (await call('computer_observe', {})).text;
+  const bold = refOf(snap, /checkbox "Bold"/);
+  fake.windows.splice(0, fake.windows.length);
+  await call('computer_apps', {});
+  const r = await call('computer_act', { actions: [{ ref: bold, op: 'toggle' }] });
+  assert.equal(r.code, 'unknown_ref', r.text);
+  assert.match(r.text, new RegExp(`Ref ${bold} is gone: its window closed, or its element has not been seen for several snapshots`), r.text);
+  assert.doesNotMatch(r.text, /never given/);
   await session.close();
 });
