@@ -37,6 +37,12 @@ export interface ActBench {
   failures: number;
   /** A post-condition read directly from the bus. */
   check?: string;
+  /**
+   * Which acting path the row measured: `proving` (the driver proves the process at dispatch and lists the windows
+   * around the act: capabilities act_identity, act_windows) or `listed` (those capabilities hidden from the host:
+   * apps.list and process.identify first, the path of drivers without them), interleaved run by run.
+   */
+  path?: 'proving' | 'listed';
   targetsApply: { tokens: boolean; latency: boolean };
 }
 
@@ -92,11 +98,30 @@ class ActSamples {
   }
 }
 
-/** Repeats one act (params may vary by run) WARMUP + RUNS times. */
-async function benchAct(app: string, name: string, target: string, step: (i: number) => Promise<ToolResult>, apply: Apply): Promise<ActBench> {
-  const samples = new ActSamples();
-  for (let i = 0; i < WARMUP + RUNS; i++) samples.add(i, await timed(() => step(i)));
-  return samples.row(app, name, target, apply);
+/** The capabilities that let an act ride on the last snapshot; hidden from the host, it takes the listed path. */
+const PROVING = new Set(['act_identity', 'act_windows']);
+
+/** Runs `fn` with the driver's hello as a driver without act_identity and act_windows would send it. */
+async function onListedPath<T>(session: Session, fn: () => Promise<T>): Promise<T> {
+  const device = session.device;
+  const own = Object.getOwnPropertyDescriptor(device, 'hello');
+  const hello = device.hello.bind(device);
+  device.hello = async () => { const h = await hello(); return { ...h, capabilities: h.capabilities.filter((c) => !PROVING.has(c)) }; };
+  try { return await fn(); } finally { if (own) Object.defineProperty(device, 'hello', own); else delete (device as Partial<typeof device>).hello; }
+}
+
+/**
+ * Repeats one act (params may vary by run) WARMUP + RUNS times on each path, the two interleaved run by run (and
+ * which goes first alternating), so both see the same machine: one row per path.
+ */
+async function benchAct(session: Session, app: string, name: string, target: string, step: (i: number) => Promise<ToolResult>, apply: Apply): Promise<ActBench[]> {
+  const proving = new ActSamples();
+  const listed = new ActSamples();
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    const runs = [async () => proving.add(i, await timed(() => step(2 * i))), async () => listed.add(i, await timed(() => onListedPath(session, () => step(2 * i + 1))))];
+    for (const r of i % 2 === 0 ? runs : runs.reverse()) await r();
+  }
+  return [{ ...listed.row(app, name, target, apply), path: 'listed' }, { ...proving.row(app, name, target, apply), path: 'proving' }];
 }
 
 interface Found { line: SnapshotLine; raw: RawNode }
@@ -128,7 +153,7 @@ export async function actsWidgetFactory(session: Session, winRef: string, bus?: 
   const run = async (name: string, pick: Found | undefined, step: (f: Found, i: number) => Promise<ToolResult>, apply: Apply): Promise<void> => {
     if (!pick) { out.push({ app, name, error: 'no suitable element found', failures: 0, targetsApply: apply }); return; }
     try {
-      out.push(await benchAct(app, name, describe(pick), (i) => step(pick, i), apply));
+      out.push(...await benchAct(session, app, name, describe(pick), (i) => step(pick, i), apply));
     } catch (e) {
       out.push({ app, name, target: describe(pick), error: errText(e), failures: 1, targetsApply: apply });
     }
@@ -151,7 +176,7 @@ export async function actsWidgetFactory(session: Session, winRef: string, bus?: 
       return act(f.line.ref, 'set_value', String(Math.round(v / step) * step));
     }, { tokens: true, latency: true });
     const last = out[out.length - 1];
-    if (pick && last && bus) {
+    if (pick && last && bus && !last.error) {
       // Which interface did it go through, and does the numeric Value agree with what was set?
       const v = await bus.getProp(targetOf(pick.raw.id), 'org.a11y.atspi.Value', 'CurrentValue').catch(() => undefined);
       const text = await bus.call(targetOf(pick.raw.id), 'org.a11y.atspi.Text', 'GetText', 'ii', [0, 40]).then((r) => String(r[0])).catch(() => undefined);

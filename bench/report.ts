@@ -55,16 +55,40 @@ export function printReport(r: Report): void {
   console.log(`\n== Act + settle (${r.host.runs} runs after ${r.host.warmup} warm-ups; ms; tokens = o200k of the tool result) ==`);
   console.log(table(
     ['app', 'action', 'target', 'p50', 'p95', 'settle p50', 'dispatch p50', 'rest p50', 'round trips', 'tokens p50', 'max', `p50≤${TARGETS.actSettleP50Ms}`, `tok≤${TARGETS.actResultTokens}`, 'error'],
-    r.acts.map((a) => [a.app, a.name, a.target, a.latency?.p50, a.latency?.p95, a.settleP50, a.dispatchP50, a.restP50, a.roundTripsP50, a.tokensP50, a.tokensMax,
+    r.acts.map((a) => [a.app, a.path === 'listed' ? `${a.name} (listed path)` : a.name, a.target, a.latency?.p50, a.latency?.p95, a.settleP50, a.dispatchP50, a.restP50, a.roundTripsP50, a.tokensP50, a.tokensMax,
       a.targetsApply.latency && a.latency ? verdict(a.latency.p50 <= TARGETS.actSettleP50Ms) : 'n/a',
       a.targetsApply.tokens && a.tokensP50 !== undefined ? verdict(a.tokensP50 <= TARGETS.actResultTokens) : 'n/a', a.error]),
   ));
+  const paths = actPaths(r.acts);
+  if (paths.length) {
+    console.log('\n== Acting paths, same run (listed: apps.list + process.identify first, as drivers without act_identity/act_windows; proving: the driver proves at dispatch) ==');
+    console.log(table(['app', 'action', 'round trips listed → proving', 'p50 listed', 'p50 proving', 'proving/listed p50', 'settle p50 listed → proving'],
+      paths.map((p) => [p.app, p.name, `${p.roundTrips[0]} → ${p.roundTrips[1]}`, p.p50[0], p.p50[1], p.ratio, `${p.settleP50[0]} → ${p.settleP50[1]}`])));
+  }
   const samples = r.acts.filter((a) => a.sample);
   if (samples.length) {
     console.log('\n== Sample act results ==');
-    for (const a of samples) console.log(`-- ${a.app} / ${a.name}:\n${a.sample}${a.check ? `\n   [check] ${a.check}` : ''}${a.roundTripMethods ? `\n   [round trips] ${a.roundTripMethods}` : ''}`);
+    for (const a of samples) console.log(`-- ${a.app} / ${a.name}${a.path === 'listed' ? ' (listed path)' : ''}:\n${a.sample}${a.check ? `\n   [check] ${a.check}` : ''}${a.roundTripMethods ? `\n   [round trips] ${a.roundTripMethods}` : ''}`);
   }
   if (r.errors.length) console.log(`\nerrors:\n${r.errors.map((e) => `  ${e}`).join('\n')}`);
+}
+
+/** One act measured on both acting paths in the same run (bench/act.ts `path`). */
+export interface ActPathPair { app: string; name: string; roundTrips: Pair; p50: Pair; settleP50: Pair; ratio?: number }
+/** A value on the listed path, then on the proving path (undefined when not measured). */
+type Pair = [number | undefined, number | undefined];
+
+/** Pairs the listed and proving rows of each act. */
+export function actPaths(acts: ActBench[]): ActPathPair[] {
+  const out: ActPathPair[] = [];
+  for (const after of acts.filter((a) => a.path === 'proving')) {
+    const before = acts.find((a) => a.path === 'listed' && a.app === after.app && a.name === after.name);
+    if (!before) continue;
+    const ratio = before.latency && after.latency && before.latency.p50 > 0 ? Math.round((after.latency.p50 / before.latency.p50) * 100) / 100 : undefined;
+    out.push({ app: after.app, name: after.name, roundTrips: [before.roundTripsP50, after.roundTripsP50], p50: [before.latency?.p50, after.latency?.p50],
+      settleP50: [before.settleP50, after.settleP50], ...(ratio !== undefined ? { ratio } : {}) });
+  }
+  return out;
 }
 
 /** The fixed cost table: what every conversation pays before the first call. */
@@ -78,7 +102,7 @@ export function printFixedCost(c: FixedCost): void {
 /** Writes bench/results/bench-<date>.json and bench/results/latest.json. */
 export async function writeReport(r: Report): Promise<void> {
   await mkdir(RESULTS, { recursive: true });
-  const json = JSON.stringify(r, null, 2) + '\n';
+  const json = JSON.stringify({ ...r, actPaths: actPaths(r.acts) }, null, 2) + '\n';
   const stamp = r.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
   await writeFile(join(RESULTS, `bench-${stamp}.json`), json);
   await writeFile(join(RESULTS, 'latest.json'), json);

@@ -326,6 +326,23 @@ export class RefTable {
     return e === undefined ? undefined : { id: e.id, fingerprint: { ...e.fingerprint }, ...(e.retired ? { retired: true } : {}) };
   }
 
+  /**
+   * Why an act on `ref` must read its window live first instead of riding on the last snapshot, or undefined when
+   * the handle and the driver's own checks at dispatch (role, name, process) are proof enough:
+   * - `retired`: its handle now holds another element (a recycled row); only a relocation may find it again;
+   * - `look-alike`: one of several alike elements (an "Archive" button of one row among many, alike recipient
+   *   entries), told apart only by its row and what it holds, which the driver cannot check: a handle recycled for
+   *   another row would pass its role and name test.
+   * Any other ref, even one not in the latest snapshot (a far row computer_find gave), goes to its handle: the
+   * driver refuses it with stale_ref when the handle died or its role or name changed, and the act relocates then.
+   */
+  needsLiveRead(ref: string): 'retired' | 'look-alike' | undefined {
+    const e = this.entries.get(ref);
+    if (e === undefined) return undefined;
+    if (e.retired) return 'retired';
+    return e.fingerprint.repeated === true || e.fingerprint.alike === true ? 'look-alike' : undefined;
+  }
+
   /** True when the ref's element was present in the latest snapshot of its window. */
   isCurrent(ref: string): boolean {
     const e = this.entries.get(ref);

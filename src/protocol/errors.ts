@@ -19,7 +19,8 @@ export const ERROR_CODES = {
   confirmation_required: "Host only: the action needs a human's confirmation and no one can be asked here; nothing was sent.",
   confirmation_timeout: 'Host only: a question waited in the panel and no one answered in time (default 120 s); nothing was sent.',
   paused: 'Host only: computer use is paused or stopped by the human, or the call was cancelled.',
-  window_changed: 'The window moved, resized or closed since the capture or bounds an input refers to (`expectBounds`), or another window covers the point; nothing was sent.',
+  window_changed: 'The window moved, resized or closed since the capture or bounds an input refers to (`expectBounds`), or another window covers the point; ' +
+    'or (node.act `expect`) the element\'s process or window is not the one expected; nothing was sent.',
   window_not_focused: 'Keys were aimed at a window that does not hold the keyboard focus (its process could not be proven to own the focused top-level window after activation); nothing was sent.',
   element_disabled: 'The element stayed disabled (or read-only, for text) for the whole actionability wait; nothing was sent. details: `states` (its current states), `waitedMs`, `unmet` (the checks that failed).',
   not_visible: 'The element was not showing on screen (hidden, on another page or tab, collapsed, zero-sized) or kept moving for the whole actionability wait; nothing was sent. details: `states`, `bounds`, `waitedMs`, `unmet`.',

@@ -47,6 +47,10 @@ export const CAPABILITY_DOCS = {
   ocr: 'screen.ocr can read text from pixels.',
   capture: 'screen.capture can return an image of a window.',
   cache: 'The driver keeps a tree cache fed by events, so snapshots after the first are cheap.',
+  act_identity: 'node.act proves the process behind the element (`expect` pid, startToken, appId, window title) where the element lives and ' +
+    'refuses with `window_changed`, sending nothing, when it is another: the host then needs no separate process.identify or window listing per act.',
+  act_windows: 'node.act and ui.settle list the running applications with their windows when asked (`apps: true`), as apps.list does: ' +
+    'the windows open just before the input was sent, and those open once settled, without two more requests.',
 } as const;
 /** One capability. */
 export const Capability = DocumentedLiterals(CAPABILITY_DOCS, { description: 'Something the driver can do (see Capabilities).' });
@@ -187,6 +191,11 @@ export type ListFindResult = Static<typeof ListFindResult>;
 export const NodeExpectation = Type.Object({
   role: Type.Optional(doc('The unified role the element must still have.', Str(LIMITS.id))),
   name: Type.Optional(doc('The name the element must still have.', Str())),
+  pid: Type.Optional(doc('Capability `act_identity`: the process the element must still belong to; another (or none) is `window_changed`, nothing sent.', Pid)),
+  startToken: Type.Optional(doc('With `pid`: that process\'s start token, as in WindowInfo (a reused pid has another).', StartToken)),
+  appId: Type.Optional(doc('With `pid`: the appId the process must still have, as in WindowInfo (a process that replaced its program has another).', Str(4096))),
+  window: Type.Optional(doc('With `pid`: the handle of the top-level window the element is in, which must still be open and belong to `pid`.', Id)),
+  title: Type.Optional(doc('With `window`: the title that window must still have (the host decided on it).', Str())),
 }, Strict);
 export type NodeExpectation = Static<typeof NodeExpectation>;
 
@@ -203,6 +212,8 @@ export const ActParams = Type.Object({
     timeoutMs: doc('Longest wait.', Ms),
     checks: doc('The checks that must all pass.', Type.Array(DocumentedLiterals(ACTIONABILITY_DOCS), { maxItems: ACTIONABILITY_CHECKS.length })),
   }, Strict))),
+  apps: Type.Optional(doc('Capability `act_windows`: also list the running applications with their windows (as apps.list) as they were just ' +
+    'before the input was sent, in ActResult `apps`.', Type.Boolean())),
 }, Strict);
 export type ActParams = Static<typeof ActParams>;
 export const ActResult = Type.Object({
@@ -218,6 +229,7 @@ export const ActResult = Type.Object({
   before: Type.Optional(doc('The node as read at dispatch, just before the input was sent (receipts compare against it, not against the ' +
     'model\'s last snapshot). For scroll, its `children` are the scroll bars that move it, with their values then.', RawNode)),
   waitedMs: Type.Optional(doc('How long the actionability wait lasted before the input was sent (0: actionable at once).', Ms)),
+  apps: Type.Optional(doc('When asked (`apps`): the running applications with their windows just before the input was sent.', Type.Array(AppInfo, { maxItems: LIMITS.items }))),
 });
 export type ActResult = Static<typeof ActResult>;
 
@@ -231,12 +243,14 @@ export const SettleParams = Type.Object({
   window: Type.Optional(doc('Only count events of the app owning this window (or element) handle; all apps when absent.', Id)),
   minMs: Type.Optional(doc('Do not call it settled before this long after the last input: dependent state (a default button enabled ' +
     'by an app\'s timer after a text edit) shows within it.', Ms)),
+  apps: Type.Optional(doc('Capability `act_windows`: also list the running applications with their windows (as apps.list) once settled, in `apps`.', Type.Boolean())),
 }, Strict);
 export type SettleParams = Static<typeof SettleParams>;
 export const SettleResult = Type.Object({
   settled: doc('True when the quiet window passed before the timeout.', Type.Boolean()),
   events: doc('Events counted while waiting.', Count()),
   ms: doc('Milliseconds waited.', Type.Number({ minimum: 0 })),
+  apps: Type.Optional(doc('When asked (`apps`): the running applications with their windows once settled.', Type.Array(AppInfo, { maxItems: LIMITS.items }))),
 });
 export type SettleResult = Static<typeof SettleResult>;
 

@@ -4,14 +4,15 @@
  */
 import type { Op, RawNode, WindowInfo } from '../engine/node.js';
 import type { Snapshot, SnapshotLine } from '../engine/snapshot.js';
-import { redactText } from '../engine/redact.js';
+import { PASSWORD_MASK, redactText } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError, staleRef } from '../protocol/errors.js';
-import type { ActionabilityCheck, ActResult } from '../protocol/methods.js';
+import type { ActionabilityCheck, ActResult, SnapshotResult } from '../protocol/methods.js';
 import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
 import { cellShowsEntry } from '../engine/grid.js';
 import { resolveCellRefNow } from './cells.js';
 import { ActingRun, type PipelineContext } from './pipeline.js';
-import { collectEffects, openWindows } from './effects.js';
+import { collectEffects, openWindows, windowsOf } from './effects.js';
+import { identifyOn } from './identify.js';
 import { chooserFacts, submitPaths } from './chooser.js';
 import { normalizeLabel } from '../policy/irreversible.js';
 
@@ -94,11 +95,17 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
   const receipts: ActionReceipt[] = [];
   const settleOpts: SettleOptions = { ...session.settleDefaults, ...(settle ?? {}) };
   if (actions.some((a) => EDITS.has(a.op))) settleOpts.minMs = Math.max(settleOpts.minMs ?? 0, EDIT_SETTLE_MS);
+  // A driver that proves the element's process and window at dispatch (act_identity) and lists the windows around
+  // the act (act_windows) lets an act ride on the last snapshot: a click is node.act, ui.settle, tree.snapshot.
+  // Other drivers, and a window the driver finds changed, take the listed path: apps.list and process.identify first.
+  const caps = (await session.device.hello()).capabilities;
+  const proving = caps.includes('act_identity') && caps.includes('act_windows');
+  /** Windows open before the first dispatch: listed up front, or by the first node.act (act_windows). */
+  let windowsBefore = proving ? undefined : await openWindows(session);
   let window: WindowInfo | undefined;
-  const windowsBefore = await openWindows(session);
   let freshSnapshot: Snapshot | undefined;
 
-  for (const asked of actions) {
+  actions: for (const asked of actions) {
     // Grid hook (cells.ts): "e34:B7" names a cell of a table by address; it acts as that cell's own ref.
     let spec = asked;
     try {
@@ -122,26 +129,59 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       break;
     }
     const fp = entry.fingerprint;
-    window = windowsBefore.get(fp.window) ?? session.last.get(fp.window)?.window;
-    if (!window || !windowsBefore.has(fp.window)) {
-      receipts.push({ ...spec, status: 'failed', detail: 'window closed',
-        error: new ComputerUseError('stale_ref', `Ref ${spec.ref} belonged to a window that is closed. Call computer_apps, then computer_observe.`) });
+    const seen = session.last.get(fp.window)?.window;
+    // The window as the model last saw it, which the driver proves unchanged at dispatch (a masked title cannot be
+    // compared with the one the driver reads: such a window is listed).
+    let fast = proving && seen !== undefined && !seen.title.includes(PASSWORD_MASK);
+    // At most two passes: a fast one the driver refused with window_changed (nothing sent), then a listed one.
+    for (;;) {
+      let target: WindowInfo;
+      if (fast) target = seen!;
+      else {
+        // After a refusal the windows are listed again: the policy decides on what the window is now.
+        const open = windowsBefore && !proving ? windowsBefore : await openWindows(session);
+        windowsBefore ??= open;
+        const now = open.get(fp.window);
+        if (!now) {
+          receipts.push({ ...spec, status: 'failed', detail: 'window closed', error: closedWindow(spec.ref) });
+          break actions;
+        }
+        // A window handle that another process holds now (a reused handle): not the element the ref was given for.
+        if (now.pid !== fp.pid || now.startToken !== fp.startToken) {
+          receipts.push({ ...spec, status: 'failed', detail: 'another process',
+            error: new ComputerUseError('stale_ref', `Ref ${spec.ref} belonged to a window that another process holds now. Nothing was sent. Call computer_apps, then computer_observe.`) });
+          break actions;
+        }
+        target = now;
+      }
+      window = target;
+      const next = await actOnce(spec, target, fast);
+      if (next === 'retry' && fast) { fast = false; continue; }
+      if (next !== 'ok') break actions;
       break;
     }
-    const target = window;
+  }
+
+  /** One pass of one action at `target`: 'ok', 'stop' (a receipt ended the list) or 'retry' (window_changed, nothing sent). */
+  async function actOnce(spec: ActionSpec, target: WindowInfo, fast: boolean): Promise<'ok' | 'stop' | 'retry'> {
+    const entry = session.refs.lookup(spec.ref)!;
+    const fp = entry.fingerprint;
     let id = entry.id;
-    if (entry.retired || fp.repeated || fp.alike) {
-      // A look-alike (an "Archive" button of one row among many, one of several alike recipient entries) is
-      // told apart only by its row and what it holds, which the driver cannot check: a handle recycled for
-      // another row would pass its role and name test. So its row, real row index and content are checked here
-      // first, on a live read; a retired ref (its handle shows another row) must relocate.
-      const raw = await session.readWindow(target);
+    /** Relocation reads the window: one that closed makes the ref stale, as the listed path says. */
+    const readTarget = (): Promise<SnapshotResult> => session.readWindow(target).catch((e: unknown) => {
+      throw isComputerUseError(e, 'window_not_found') ? closedWindow(spec.ref) : e;
+    });
+    let live: SnapshotResult | undefined;
+    if (session.refs.needsLiveRead(spec.ref)) {
+      // Checked here first, on a live read (RefTable.needsLiveRead says why); a retired ref must relocate.
+      const raw = live = await readTarget().catch((e: unknown) => { receipts.push(failedReceipt(spec, e)); return undefined; });
+      if (!raw) return 'stop';
       const where = session.refs.relocate(spec.ref, raw.root, raw.window);
       if (!('id' in where)) {
         freshSnapshot = session.snapshotOf(raw, { maxTokens: 800 }).full;
         const why = 'ambiguous' in where ? `${where.ambiguous} elements now match it` : 'its row changed or is gone';
         receipts.push({ ...spec, status: 'failed', detail: why, error: staleRef(spec.ref, why, { snapshot: true }) });
-        break;
+        return 'stop';
       }
       if (where.id !== id) session.refs.rebind(spec.ref, where.id);
       id = where.id;
@@ -153,7 +193,7 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       if (!drop) {
         receipts.push({ ...spec, status: 'failed', detail: 'unknown drop target',
           error: new ComputerUseError('invalid_params', `drag_to needs value = the ref of the drop target (got ${JSON.stringify(spec.value ?? '')}).`) });
-        break;
+        return 'stop';
       }
       value = drop.id;
     }
@@ -161,24 +201,35 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
     const submits = lineBreakSubmit(spec.op, spec.value, fp.role, before?.multiline === true);
     if (submits) {
       receipts.push({ ...spec, status: 'rejected', detail: 'line break would press Return', error: submits });
-      break;
+      return 'stop';
     }
     const checks = ACTIONABILITY[spec.op];
     // The driver may wait that long before sending: the call's own bound comes on top, so the caller never gives
     // up on an act the driver still carries out (a timed-out request is not cancelled on the driver's side).
     const actTimeout = session.device.timeoutMs + (checks ? session.actionTimeoutMs : 0);
+    // What the driver proved about the process once (Session.provenIdentity), while it proves at dispatch that the
+    // element's process is still that one; else process.identify now (the pipeline's step asks it otherwise).
+    const identity = fast ? session.provenIdentity(fp.pid, fp.startToken) ?? await identifyOn((m, q) => session.device.call(m, q), fp.pid) : undefined;
+    if (identity) session.rememberIdentity(fp.pid, identity);
+    const appId = identity?.appId ?? target.appId;
     const params = (handle: string) => ({ id: handle, op: spec.op, ...(value !== undefined ? { value } : {}),
-      expect: { role: fp.role, ...(fp.name !== undefined ? { name: fp.name } : {}) },
+      expect: { role: fp.role, ...(fp.name !== undefined ? { name: fp.name } : {}),
+        // act_identity: the process (and, on the fast path, the window title) the policy decides on, proven where the element lives.
+        ...(proving ? { pid: fp.pid, ...(fp.startToken !== undefined ? { startToken: fp.startToken } : {}), ...(appId !== undefined ? { appId } : {}),
+          window: fp.window, ...(fast ? { title: target.title } : {}) } : {}) },
+      // act_windows: the first act lists the windows open before it (what the effects compare with).
+      ...(proving && windowsBefore === undefined ? { apps: true } : {}),
       // Waited for after the gate approved (the pipeline runs this inside the step), never before it.
       ...(checks ? { actionable: { timeoutMs: session.actionTimeoutMs, checks } } : {}) });
     const receipt: ActionReceipt = { ...spec, status: 'unknown', detail: '' };
     let sending = false;
     try {
-      const submits = await chooserSubmit(session, target, spec.op, fp.role, fp.name);
+      const submits = await chooserSubmit(session, target, spec.op, fp.role, fp.name, live);
       const result = await run.step({
         tool: 'computer_act', app: target.app, pid: target.pid, window: target.id, ref: spec.ref, op: spec.op, role: fp.role,
         ...(fp.name !== undefined ? { name: fp.name } : {}), ...(spec.value !== undefined ? { value: spec.value } : {}),
         ...(target.startToken !== undefined ? { startToken: target.startToken } : {}), title: target.title,
+        ...(identity ? { identity } : {}),
         fingerprint: fp, password: before?.states.includes('password') ?? false, textFields: textFieldsOf(session.last.get(fp.window)),
         ...(submits.length ? { paths: submits } : {}),
         // After a human approved, the element must still be the one approved: same handle, same identity.
@@ -196,7 +247,7 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
           if (!isComputerUseError(e, 'stale_ref') || d.confirmed || d.signal?.aborted) throw e;
           // The handle died or now holds something else: find the element again by its fingerprint, row
           // context included; anything short of one sure match is stale_ref with a fresh snapshot.
-          const raw = await session.readWindow(target);
+          const raw = await readTarget();
           const where = session.refs.relocate(spec.ref, raw.root, raw.window);
           if (!('id' in where)) {
             freshSnapshot = session.snapshotOf(raw, { maxTokens: 800 }).full;
@@ -207,6 +258,7 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
           return await d.call('node.act', params(id), actTimeout);
         }
       }, () => ({ status: receipt.status, detail: receipt.detail }));
+      if (result.apps && windowsBefore === undefined) windowsBefore = windowsOf(session.noteApps(result.apps));
       // Our own edit changes what the element holds (as the app shows it: masked, trimmed, moved away), so its
       // content is not compared until the next snapshot records it; its handle, row and labels still are.
       if (EDITS.has(spec.op)) session.refs.forgetContent(spec.ref);
@@ -218,8 +270,11 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       if (result.before) receipt.before = result.before;
       if (result.after) receipt.after = result.after;
       receipts.push(receipt);
+      return 'ok';
     } catch (e) {
       const err = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
+      // The driver found the window changed since the model saw it and sent nothing: list it and decide again.
+      if (fast && err.code === 'window_changed' && !run.stopped) return 'retry';
       if (!sending) receipts.push({ ...spec, status: 'rejected', detail: err.message, error: err });
       else if (run.stopped) receipts.push({ ...spec, status: 'unknown', detail: 'stopped while sending; it may have partly happened', error: err });
       // Hook (issue 12, devices): the link to the device dropped mid-act; it may have happened, so never `failed`.
@@ -230,11 +285,29 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
         receipts.push({ ...spec, status: 'unknown', detail: `${redactText(err.message)} It may have happened (a dialog it opened can hold the app's answer): see what changed below before repeating it`, error: err });
       }
       else receipts.push({ ...spec, status: 'failed', detail: redactText(err.message), error: err });
-      break;
+      return 'stop';
     }
   }
 
-  return run.finish(() => observeEffects(session, receipts, window, windowsBefore, settleOpts, freshSnapshot));
+  // No list before the input when the first act's answer never came (an app that did not answer, a dialog it
+  // opened holding it): the windows the model has seen stand for it, so a window the act opened still shows as new.
+  return run.finish(async () => observeEffects(session, receipts, window, windowsBefore ?? seenWindows(session), settleOpts, freshSnapshot));
+}
+
+/** The windows the session has snapshots of (kept only while listed as open). */
+function seenWindows(session: Session): Map<string, WindowInfo> {
+  return new Map([...session.last].map(([id, snap]) => [id, snap.window]));
+}
+
+/** The receipt of a ref whose window closed. */
+function closedWindow(ref: string): ComputerUseError {
+  return new ComputerUseError('stale_ref', `Ref ${ref} belonged to a window that is closed. Call computer_apps, then computer_observe.`);
+}
+
+/** A failed receipt for an error before anything was sent. */
+function failedReceipt(spec: ActionSpec, e: unknown): ActionReceipt {
+  const err = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
+  return { ...spec, status: 'failed', detail: redactText(err.message), error: err };
 }
 
 /** Settles, re-observes and verifies the receipts of dispatched actions. */
@@ -393,11 +466,11 @@ const ROWS = new Set(['row', 'listitem', 'treeitem', 'cell', 'gridcell']);
  * (Save, Open) or a double click on a row of its list opens or saves the name field's text, relative to the
  * chooser's folder, or a file of that folder. Read live; none outside a chooser.
  */
-async function chooserSubmit(session: Session, target: WindowInfo, op: Op, role: string, name: string | undefined): Promise<string[]> {
+async function chooserSubmit(session: Session, target: WindowInfo, op: Op, role: string, name: string | undefined, live?: SnapshotResult): Promise<string[]> {
   const button = (op === 'click' || op === 'double_click') && role === 'button' && CHOOSER_SUBMIT.test(normalizeLabel(name ?? ''));
   const row = op === 'double_click' && ROWS.has(role);
   if (!button && !row) return [];
-  const facts = chooserFacts((await session.readWindow(target)).root);
+  const facts = chooserFacts((live ?? await session.readWindow(target)).root);
   return facts.chooser ? submitPaths(facts, facts.fields, session.gate.ownRoots?.() ?? []) : [];
 }
 

@@ -2,7 +2,7 @@
  * What an input did: settle, re-observe the target window, diff it against what the model last saw, and
  * snapshot windows that appeared. Shared by element actions and keys.
  */
-import type { WindowInfo } from '../engine/node.js';
+import type { AppInfo, WindowInfo } from '../engine/node.js';
 import { walk } from '../engine/node.js';
 import type { Snapshot } from '../engine/snapshot.js';
 import { diffSnapshots } from '../engine/diff.js';
@@ -14,8 +14,13 @@ const BUSY = Symbol('busy');
 
 /** Open windows by id. */
 export async function openWindows(session: Session): Promise<Map<string, WindowInfo>> {
+  return windowsOf(await session.apps());
+}
+
+/** The windows of listed apps by id. */
+export function windowsOf(apps: AppInfo[]): Map<string, WindowInfo> {
   const out = new Map<string, WindowInfo>();
-  for (const a of await session.apps()) for (const w of a.windows) out.set(w.id, w);
+  for (const a of apps) for (const w of a.windows) out.set(w.id, w);
   return out;
 }
 
@@ -38,13 +43,15 @@ export interface Effects {
 
 export async function collectEffects(session: Session, window: WindowInfo, windowsBefore: Map<string, WindowInfo>, settle: SettleOptions): Promise<Effects> {
   const hello = await session.device.hello();
-  const settled = hello.capabilities.includes('events')
+  // With act_windows the settle's answer lists the windows open then: no apps.list follows it.
+  const listing = hello.capabilities.includes('act_windows');
+  const { apps, ...settled } = hello.capabilities.includes('events')
     ? await session.device.call('ui.settle', { quietMs: settle.quietMs, timeoutMs: settle.timeoutMs, window: window.id,
-      ...(settle.minMs !== undefined ? { minMs: Math.min(settle.minMs, settle.timeoutMs) } : {}) }, settle.timeoutMs + 5000)
-    : await pollSettle(session, window, settle);
+      ...(settle.minMs !== undefined ? { minMs: Math.min(settle.minMs, settle.timeoutMs) } : {}), ...(listing ? { apps: true } : {}) }, settle.timeoutMs + 5000)
+    : { ...await pollSettle(session, window, settle), apps: undefined };
   // The window list and the re-read are independent: run them together.
   const [after, raw] = await Promise.all([
-    openWindows(session),
+    apps ? windowsOf(session.noteApps(apps)) : openWindows(session),
     session.readWindow(window).catch((e) => {
       // A target that became hidden (e.g. it now shows an authentication dialog) is not read either.
       if (isComputerUseError(e, 'window_not_found') || isComputerUseError(e, 'stale_ref') || isComputerUseError(e, 'denied_by_policy')) return null;

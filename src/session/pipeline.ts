@@ -103,9 +103,12 @@ export class ActingRun {
     if (this.signal?.aborted) throw abortError(this.signal);
     // The policy decides from what the device's driver proves about the target process now (pid reuse,
     // executable, copies), the same route for a local and a remote device.
-    if (req.pid !== undefined && req.identity === undefined) {
-      const facts = await identifyOn((m, p) => this.session.device.call(m, p), req.pid);
-      if (facts) req = { ...req, identity: facts };
+    // A caller whose dispatch proves the process (node.act `expect`, capability act_identity) passes the facts
+    // proven earlier for that pid and start token instead (Session.provenIdentity).
+    const pid = req.pid;
+    if (pid !== undefined && req.identity === undefined) {
+      const facts = await identifyOn((m, p) => this.session.device.call(m, p), pid);
+      if (facts) { req = { ...req, identity: facts }; this.session.rememberIdentity(pid, facts); }
     }
     const decision = await this.session.gate.check(req);
     if (this.signal?.aborted) { decision.done('stopped', 'stopped before dispatch: nothing was sent'); throw abortError(this.signal); }

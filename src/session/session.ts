@@ -16,6 +16,7 @@ import { Device, type DeviceOptions } from '../devices/manager.js';
 import { ComputerUseError, remediesOf } from '../protocol/errors.js';
 import type { SnapshotResult } from '../protocol/methods.js';
 import { identityView, type IdentityView, type PolicyGate } from '../policy/gate.js';
+import type { ProcessFacts } from '../policy/apps.js';
 import { guardDevice } from './pipeline.js';
 import { chooserPaths } from './chooser.js';
 import { allowAllGate } from '../policy/gate.js';
@@ -78,6 +79,8 @@ export interface WindowTarget { app?: string; window?: string }
 
 /** Processes of one app name whose windows a target by app name looks at, first listed first. */
 const MAX_SAME_NAME = 5;
+/** Processes whose proven identity the session keeps (the oldest is forgotten first). */
+const MAX_PROVEN = 64;
 
 export class Session {
   readonly device: Device;
@@ -92,6 +95,13 @@ export class Session {
   visual = new VisualTable();
   /** Last full snapshot the model saw, per window id. */
   readonly last = new Map<string, Snapshot>();
+  /**
+   * What the driver proved about a process (process.identify), by pid and start token. The facts of one process
+   * do not change while it runs (its program included: a driver with `act_identity` proves pid, start token and
+   * appId at each dispatch), so an act on it needs no new identify; the policy still decides on every act from
+   * them. Never persisted: a new process of the CLI proves them again.
+   */
+  private readonly proven = new Map<string, ProcessFacts>();
 
   constructor(readonly options: SessionOptions = {}) {
     // Acting methods are refused on this device except through the acting pipeline (session/pipeline.ts).
@@ -164,12 +174,30 @@ export class Session {
     if (why) throw deniedRead(why);
   }
 
+  /** The facts proven for a process with this start token, when an earlier act proved them (see `proven`). */
+  provenIdentity(pid: number, startToken: string | undefined): ProcessFacts | undefined {
+    return startToken === undefined ? undefined : this.proven.get(`${pid}\n${startToken}`);
+  }
+
+  /** Keeps what the driver proved about a live process (one with a start token), for the next acts on it. */
+  rememberIdentity(pid: number, facts: ProcessFacts): void {
+    if (facts.gone === true || facts.startToken === undefined) return;
+    const key = `${pid}\n${facts.startToken}`;
+    this.proven.delete(key);
+    this.proven.set(key, facts);
+    if (this.proven.size > MAX_PROVEN) this.proven.delete(this.proven.keys().next().value!);
+  }
+
   /**
    * Lists apps and registers their windows (titles masked like values); forgets refs of windows that closed.
    * Hidden windows get no ref: callers that show windows check `hidden` (denied apps are listed as denied).
    */
   async apps(): Promise<AppInfo[]> {
-    const listed = (await this.device.call('apps.list', { withWindows: true })).apps;
+    return this.noteApps((await this.device.call('apps.list', { withWindows: true })).apps);
+  }
+
+  /** `apps` for a list the driver gave otherwise (node.act and ui.settle with capability act_windows). */
+  noteApps(listed: AppInfo[]): AppInfo[] {
     const apps = listed.map((a) => ({ ...a, windows: a.windows.map(masked) }));
     const live: string[] = [];
     for (const a of apps) {

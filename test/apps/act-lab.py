@@ -4,6 +4,7 @@
   name changes (an app timer, like a file chooser's); clicking it prints "saved <name>".
 - "Never" button: always disabled; a click would print "never clicked".
 - "Agree" check box prints "agree on|off" when toggled; SIGUSR1 flips it behind the agent's back ("flipped on|off").
+- SIGUSR2 retitles the window "KeePassXC" (a title the deny list names) and prints "retitled".
 - "Rebuild" button: replaces the 30 rows of the "Items" list with identical new ones (new accessible objects) and
   counts in the label "Rebuilt N times"; prints "rebuilt N".
 - "Rows" tree view, 200 rows in a short scrolled window (Page keys move the cursor and the selection).
@@ -78,6 +79,13 @@ def main():
         return GLib.SOURCE_CONTINUE
 
     GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, flip)
+
+    def retitle():
+        win.set_title("KeePassXC")
+        say("retitled")
+        return GLib.SOURCE_CONTINUE
+
+    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR2, retitle)
 
     rebuild_row = Gtk.Box(orientation=Gtk.Orientation.HORIZONTAL, spacing=6)
     rebuild = Gtk.Button(label="Rebuild")

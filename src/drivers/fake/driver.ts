@@ -18,7 +18,8 @@ export class FakeDriver {
   readonly windows: FakeWindow[] = [];
   /** Calls received, by method name, for assertions. */
   readonly calls: { method: string; params: unknown }[] = [];
-  capabilities: Capability[] = ['events', 'keys'];
+  /** act_identity and act_windows as the Linux driver has them; a test removes them to take the path of drivers without. */
+  capabilities: Capability[] = ['events', 'keys', 'act_identity', 'act_windows'];
   /** The channel hello reports (tests of degraded channels); none = the native accessibility tree. */
   channel?: string;
   /** Acts that were carried out (passed the actionability wait and reached the "toolkit"). */
@@ -65,10 +66,32 @@ export class FakeDriver {
         return { window: w.info, root: structuredClone(w.root), stats: { nodes: 0, ms: 0, truncated: false } };
       },
       'node.act': (p) => { this.calls.push({ method: 'node.act', params: p }); return this.actWhenActionable(p); },
-      'ui.settle': (p) => log('ui.settle', p, { settled: true, events: 1, ms: 0 }),
+      'ui.settle': (p) => log('ui.settle', p, { settled: true, events: 1, ms: 0, ...(p.apps && this.has('act_windows') ? { apps: this.apps() } : {}) }),
       'input.keys': (p) => log('input.keys', p, this.keys(p)),
       ...this.loggedExtra(),
     };
+  }
+
+  private has(c: Capability): boolean { return this.capabilities.includes(c); }
+
+  /** The window a node is in. */
+  windowOf(id: string): FakeWindow | undefined {
+    const inside = (n: RawNode): boolean => n.id === id || (n.children ?? []).some(inside);
+    return this.windows.find((w) => inside(w.root));
+  }
+
+  /** Like the Linux driver (capability act_identity): why the node's process or window is not the one expected, or undefined. */
+  private identityMismatch(p: ActParams): string | undefined {
+    const e = p.expect;
+    if (e?.pid === undefined || !this.has('act_identity')) return undefined;
+    const w = this.windowOf(p.id);
+    if (!w) return undefined; // a gone node is stale_ref
+    if (w.info.pid !== e.pid) return `the element belongs to process ${w.info.pid}, not ${e.pid}`;
+    if (e.startToken !== undefined && w.info.startToken !== e.startToken) return 'another start token';
+    if (e.appId !== undefined && w.info.appId !== e.appId) return 'another program';
+    if (e.window !== undefined && w.info.id !== e.window) return 'not in the window expected';
+    if (e.title !== undefined && w.info.title !== e.title) return 'the window\'s title changed';
+    return undefined;
   }
 
   /** Keys like the Linux driver: only into the window asked for, and only when its process is the one expected. */
@@ -92,7 +115,7 @@ export class FakeDriver {
     const byPid = new Map<number, AppInfo>();
     for (const w of this.windows) {
       const app = byPid.get(w.info.pid) ?? { name: w.info.app, pid: w.info.pid, id: `app-${w.info.pid}`, windows: [] };
-      app.windows.push(w.info);
+      app.windows.push(structuredClone(w.info));
       byPid.set(w.info.pid, app);
     }
     return [...byPid.values()];
@@ -103,6 +126,8 @@ export class FakeDriver {
    * is neither disabled nor hidden (nor read-only for edits), then acts; else fails and acts on nothing.
    */
   private async actWhenActionable(p: ActParams): Promise<ActResult> {
+    const mismatch = this.identityMismatch(p);
+    if (mismatch) throw new ComputerUseError('window_changed', `fake: ${mismatch}; nothing was sent.`, { reason: 'identity' });
     const checks = p.actionable?.checks ?? [];
     const start = Date.now();
     for (;;) {
@@ -128,12 +153,13 @@ export class FakeDriver {
       const own = bars(before);
       snapshot.children = own.length > 0 ? own : bars(this.parentOf(p.id));
     }
+    const apps = p.apps && this.has('act_windows') ? this.apps() : undefined;
     const result = this.act(p);
     this.dispatched.push(p);
     const now = this.node(p.id);
     const after = now ? { ...now, states: [...now.states] } : undefined;
     if (after) delete after.children;
-    return { ...result, ...(snapshot ? { before: snapshot } : {}), ...(after ? { after } : {}) };
+    return { ...result, ...(snapshot ? { before: snapshot } : {}), ...(after ? { after } : {}), ...(apps ? { apps } : {}) };
   }
 
   private act(p: ActParams): ActResult {

@@ -12,7 +12,8 @@ import { isGone } from './bus.js';
 import { comboItemNames } from './combo-items.js';
 import type { ElementInfo } from './reader.js';
 import { readElement, targetOf, toRawNode } from './reader.js';
-import { startTokenOf } from './identity.js';
+import { processMismatch, startTokenOf } from './identity.js';
+import type { AppInfo } from '../../protocol/nodes.js';
 import { center, type Expect, type LinuxInput } from './input.js';
 import { BACKSPACE, insertTextVerified, SELECT_ALL, setTextVerified, type TypingDeps } from './edit.js';
 import { selectInListCombo, topLevelOf } from './combo.js';
@@ -41,8 +42,27 @@ const ACTION_NAMES: Record<string, string[]> = {
   collapse: ['expand or contract', 'collapse', 'close', 'press', 'click', 'activate'],
 };
 
-/** Runs one op; throws ComputerUseError with a code that says what to do. */
-export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, signal?: AbortSignal, events?: EventWatcher, sending?: () => void): Promise<ActResult> {
+/**
+ * Capability `act_identity`: why the element's process or window is not the one `expect` names (nothing may be
+ * sent then), or undefined. The bus daemon says which process owns the element's connection, /proc proves it is
+ * the one the host decided on; the window must be of that connection and still have the title the host saw.
+ */
+async function identityMismatch(bus: A11yBus, t: Target, expect: NonNullable<ActParams['expect']>): Promise<string | undefined> {
+  if (expect.pid === undefined) return undefined;
+  const win = expect.window === undefined ? undefined : targetOf(expect.window);
+  if (win && win.dest !== t.dest) return 'the element is not in the window expected';
+  const [pid, title] = await Promise.all([bus.pidOf(t.dest),
+    win && expect.title !== undefined ? bus.getProp(win, ACC, 'Name').then((n) => String(n ?? ''), () => undefined) : Promise.resolve(expect.title)]);
+  const why = processMismatch(expect, pid);
+  if (why) return why;
+  if (title === undefined && expect.title !== undefined) return 'the window is gone';
+  if (title !== expect.title) return 'the window\'s title changed';
+  return undefined;
+}
+
+/** Runs one op; throws ComputerUseError with a code that says what to do. `listApps` serves `apps` (capability `act_windows`). */
+export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, signal?: AbortSignal, events?: EventWatcher, sending?: () => void,
+  listApps?: () => Promise<AppInfo[]>): Promise<ActResult> {
   // Grid hook (table.ts): a cell read by coordinate is found again by its coordinate.
   const t = await resolveCellHandle(bus, p.id).catch((e: unknown) => {
     if (isGone(e)) throw new ComputerUseError('stale_ref', 'The element no longer exists.', { reason: 'gone' });
@@ -68,13 +88,17 @@ export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, sign
       throw new ComputerUseError('stale_ref', 'The element was renamed or replaced.', { reason: 'name_changed' });
     }
   };
-  let [info, reliable] = await Promise.all([read(), checks.includes('visible') ? showingReliableFor(bus, t.dest) : Promise.resolve(true)]);
+  let [info, reliable, mismatch] = await Promise.all([read(), checks.includes('visible') ? showingReliableFor(bus, t.dest) : Promise.resolve(true),
+    p.expect ? identityMismatch(bus, t, p.expect) : Promise.resolve(undefined)]);
+  if (mismatch) throw new ComputerUseError('window_changed', `Not the window the act was decided for: ${mismatch}. Nothing was sent.`, { reason: 'identity', remedy: ['list_windows'] });
   verify(info);
   let waitedMs = 0;
   if (p.actionable && checks.length > 0) {
     // Invariant 11: wait (bounded, on the app's events) until it can take the input, else send nothing.
     ({ info, waitedMs } = await waitActionable(info, checks, p.actionable.timeoutMs, linuxProbe(bus, events, t, reliable), { signal, verify }));
   }
+  // The windows open just before the input (capability act_windows): a window missing here and listed after settling is the act's.
+  const apps = p.apps && listApps ? await listApps() : undefined;
   // The state at dispatch: what the receipt compares against (the model's snapshot may be older).
   const before = toRawNode(info, reliable);
   delete before.bounds;
@@ -82,7 +106,7 @@ export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, sign
   const result = await dispatch(bus, keyboard, info, p, signal);
   if (result.before?.children) before.children = result.before.children;
   const after = await readElement(bus, t, { children: false }).then((i) => toRawNode(i, reliable)).catch(() => undefined);
-  return { ...result, before, ...(p.actionable ? { waitedMs } : {}), ...(after ? { after } : {}) };
+  return { ...result, before, ...(p.actionable ? { waitedMs } : {}), ...(after ? { after } : {}), ...(apps ? { apps } : {}) };
 }
 
 async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p: ActParams, signal?: AbortSignal): Promise<ActResult> {

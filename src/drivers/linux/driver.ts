@@ -103,6 +103,12 @@ export class LinuxDriver {
     return w;
   }
 
+  /** apps.list: the apps on the bus, and when listing windows also those that show X windows but are not on the bus (listed as inaccessible). */
+  private async apps(withWindows: boolean): Promise<AppInfo[]> {
+    const apps = await listApps(this.bus, withWindows);
+    return withWindows ? [...apps, ...await this.offBusApps(apps.map((a) => a.pid))] : apps;
+  }
+
   /** Apps with X windows and no AT-SPI registration (empty without an X display). */
   private async offBusApps(registered: number[]): Promise<AppInfo[]> {
     const xw = await this.input.x11Windows();
@@ -134,7 +140,7 @@ export class LinuxDriver {
         return {
           ...handshake(table), platform: 'linux', version: DRIVER_VERSION,
           capabilities: [
-            'events', ...(this.input.available ? ['keys', 'pointer'] as const : []),
+            'events', 'act_identity', 'act_windows', ...(this.input.available ? ['keys', 'pointer'] as const : []),
             ...(onPath('import') ? ['capture'] as const : []), ...(onPath('tesseract') && onPath('convert') ? ['ocr'] as const : []),
           ],
           permissions: { a11y_bus: true, synthetic_input: this.input.available && xtest === true, xtest: xtest === true, toolkit_accessibility: status.isEnabled === true,
@@ -145,11 +151,7 @@ export class LinuxDriver {
             ...(wayland ? { wayland_input: wayland.reason } : {}) },
         };
       },
-      'apps.list': async (p) => {
-        const apps = await listApps(this.bus, p.withWindows ?? true);
-        // Listing windows: also the apps that show X windows but are not on the bus (listed as inaccessible).
-        return { apps: p.withWindows ?? true ? [...apps, ...await this.offBusApps(apps.map((a) => a.pid))] : apps };
-      },
+      'apps.list': async (p) => ({ apps: await this.apps(p.withWindows ?? true) }),
       'windows.list': async (p) => {
         // Names and pids first, windows only of the apps asked for: observing one app stays cheap.
         const apps = await listApps(this.bus, false);
@@ -193,10 +195,14 @@ export class LinuxDriver {
         });
         return { matches: findInTree(read.root, p), scanned: read.nodes };
       },
-      'node.act': (p, ctx?: { signal?: AbortSignal }) => act(this.bus, this.input, p, ctx?.signal, this.events, () => { this.lastInputAt = performance.now(); }),
+      'node.act': (p, ctx?: { signal?: AbortSignal }) => act(this.bus, this.input, p, ctx?.signal, this.events, () => { this.lastInputAt = performance.now(); },
+        () => this.apps(true)),
       'events.subscribe': () => ({ ok: true }),
-      'ui.settle': (p, ctx?: { signal?: AbortSignal }) => this.events.settle(p.quietMs, p.timeoutMs, p.window ? targetOf(p.window).dest : undefined,
-        { since: this.lastInputAt, firstEventMs: FIRST_EVENT_MS, ...(p.minMs !== undefined ? { minMs: p.minMs } : {}), ...(ctx?.signal ? { signal: ctx.signal } : {}) }),
+      'ui.settle': async (p, ctx?: { signal?: AbortSignal }) => {
+        const settled = await this.events.settle(p.quietMs, p.timeoutMs, p.window ? targetOf(p.window).dest : undefined,
+          { since: this.lastInputAt, firstEventMs: FIRST_EVENT_MS, ...(p.minMs !== undefined ? { minMs: p.minMs } : {}), ...(ctx?.signal ? { signal: ctx.signal } : {}) });
+        return p.apps ? { ...settled, apps: await this.apps(true) } : settled;
+      },
       'input.keys': (p, ctx?: { signal?: AbortSignal }) => this.keys(p, ctx?.signal),
       // The visible agent (issue 14 item 3): frame the target window and title the status window, X11 only.
       'ui.highlight': async (p) => {

@@ -58,6 +58,25 @@ export function identify(p: IdentifyParams): IdentifyResult {
   return out;
 }
 
+/** What node.act's `expect` says about the process behind the element (protocol NodeExpectation). */
+export interface ProcessExpectation { pid?: number; startToken?: string; appId?: string }
+
+/**
+ * Why the process `pid` (the one the bus daemon says owns the element's connection) is not the one expected, or
+ * undefined when /proc proves it is: same pid, same start time (a reused pid has another), same executable (a
+ * process that exec'd another program keeps its pid and start time). No pid expected: nothing to prove.
+ */
+export function processMismatch(expect: ProcessExpectation, pid: number): string | undefined {
+  if (expect.pid === undefined) return undefined;
+  if (pid <= 0) return 'the process behind the element cannot be proven';
+  if (pid !== expect.pid) return `the element belongs to process ${pid}, not ${expect.pid}`;
+  const info = procInfo(pid);
+  if (info?.startTime === undefined) return `process ${pid} has exited`;
+  if (expect.startToken !== undefined && String(info.startTime) !== expect.startToken) return `pid ${pid} now belongs to another process (another start time)`;
+  if (expect.appId !== undefined && info.executable !== expect.appId) return `process ${pid} now runs another program`;
+  return undefined;
+}
+
 /** `apps.terminate`: SIGKILL, only while the pid still has the start token the caller saw. */
 export function terminate(p: TerminateParams): TerminateResult {
   const now = startTokenOf(p.pid);
