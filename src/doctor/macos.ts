@@ -1,8 +1,10 @@
 /**
  * `computer-use doctor` on a Mac: the accessibility permission (read with AXIsProcessTrustedWithOptions(NULL),
  * so the system prompt never appears), which app must be granted, and whether apps and windows can be read.
- * Screen Recording is reported as not needed: the macOS driver takes no screenshots.
+ * Screen Recording (CGPreflightScreenCaptureAccess, no prompt either) is needed only for screen.capture, the image
+ * mode of computer_screenshot: without it the check passes with a warning that says where to grant it.
  */
+import { SCREEN_RECORDING_FIX } from '../drivers/macos/capture.js';
 import { ACCESSIBILITY_FIX, responsibleApp } from '../drivers/macos/cf.js';
 import { MacDriver, type MacDriverOptions } from '../drivers/macos/driver.js';
 import type { DeviceCheck } from './device.js';
@@ -26,7 +28,10 @@ export function doctorMac(options: MacDriverOptions = {}): DeviceCheck[] {
     const windows = apps.reduce((n, a) => n + a.windows.length, 0);
     const busy = apps.filter((a) => a.busy).map((a) => a.name);
     checks.push({ name: 'apps', ok: true, detail: `${apps.length} app${apps.length === 1 ? '' : 's'} with ${windows} window${windows === 1 ? '' : 's'}${busy.length ? `; not answering: ${busy.join(', ')}` : ''}` });
-    checks.push({ name: 'screen recording', ok: true, detail: 'not needed: the macOS driver takes no screenshots' });
+    checks.push(driver.api.CGPreflightScreenCaptureAccess() !== 0
+      ? { name: 'screen recording', ok: true, detail: `${responsibleApp()} may record the screen (only screen.capture, the screenshot image mode, uses it)` }
+      : { name: 'screen recording', ok: true, warn: true, detail: 'not granted: everything but screenshots in image mode works without it',
+        fix: `for image screenshots, open ${SCREEN_RECORDING_FIX}, turn it on for ${responsibleApp()}, then restart it` });
   } catch (e) {
     checks.push({ name: 'apps', ok: false, detail: (e as Error).message });
   } finally { driver.close(); }

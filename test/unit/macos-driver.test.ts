@@ -248,6 +248,11 @@ test('doctor on a Mac: the permission (never prompting) and what can be read', (
   const ok = doctorMac(libs);
   assert.deepEqual(ok.map((c) => [c.name, c.ok]), [['accessibility', true], ['apps', true], ['screen recording', true]]);
   assert.match(ok[1]!.detail, /2 apps with 2 windows/);
+  assert.equal(ok[2]!.warn, undefined);
+  fake.setScreenRecording(false);
+  const noRecording = doctorMac(libs)[2]!;
+  assert.deepEqual([noRecording.ok, noRecording.warn], [true, true]);
+  assert.match(noRecording.fix ?? '', /Privacy & Security › Screen Recording/);
   fake.setTrusted(false);
   const denied = doctorMac(libs);
   assert.deepEqual(denied.map((c) => [c.name, c.ok]), [['accessibility', false]]);
