@@ -85,6 +85,8 @@ interface Verdict { reason: string; answer?: ConfirmChoice; confirmed: boolean; 
 const DECIDER_THRESHOLD = 0.5;
 /** The tool's own files, in words. */
 const OWN_FILES = 'its settings, audit log or session files';
+/** Why no allow entry can name an interpreter that runs no provable script, and what would make it nameable. */
+const UNNAMEABLE = 'No allow entry can name this app: its interpreter runs no script path that can be proven (code on its command line, or a relative path); started with the script\'s absolute path it is allowed as "<interpreter> /path/to/script".';
 /** Element operations worth asking the decider about (the rest do not trigger anything). */
 const DECIDER_OPS = new Set(['click', 'double_click', 'select', 'toggle']);
 
@@ -233,10 +235,7 @@ export class Policy implements PolicyGate {
     const granted = listed || (app.unproven === undefined && (this.grants.has(key) || this.once.delete(key)));
     let result: Verdict;
     if (this.mode === 'unattended') {
-      if (!listed) {
-        refuse('denied', 'not allow-listed (unattended)', new ComputerUseError('denied_by_policy', `Unattended mode acts only on allow-listed apps and never asks; ${quote(key)} is not on the list. ` +
-          `Nothing was sent. The user can add it: --allow-app ${key}, or "allowApps": ["${key}"] in ${this.settingsPath ?? 'settings.json'}.`));
-      }
+      if (!listed) refuse('denied', 'not allow-listed (unattended)', new ComputerUseError('denied_by_policy', this.unlistedAdvice(app, key)));
       if (verdict && !this.options.allowIrreversibleUnattended) {
         refuse('denied', `irreversible (${verdict.rule}), unattended`, new ComputerUseError('denied_by_policy', `This action looks irreversible (${verdict.rule}) and unattended mode never asks, so it is refused. ` +
           `Nothing was sent. The user can do it themselves, or set "allowIrreversibleUnattended": true in ${this.settingsPath ?? 'settings.json'}.`));
@@ -307,6 +306,24 @@ export class Policy implements PolicyGate {
     return { kind: 'command', rule: `Return runs a ${[...t.line].length}-character command line in a terminal` };
   }
 
+  /**
+   * Why unattended mode refused an app no allow entry matched, and what the user can do. An app whose program
+   * cannot be proven, or that no entry can name (an interpreter without a provable script), is not "missing from
+   * the list": adding the entry the message would name changes nothing, so the advice says what does.
+   */
+  private unlistedAdvice(app: AppIdentity, key: string): string {
+    const head = 'Unattended mode acts only on allow-listed apps and never asks; ';
+    const where = this.settingsPath ?? 'settings.json';
+    if (app.unproven !== undefined) {
+      return `${head}computer-use cannot prove which program ${quote(app.name)} is (${escapeLine(app.unproven)}), and an allow entry matches only a program the OS proves, ` +
+        'so no entry allows it. Nothing was sent. The user can do this step themselves, or run computer-use where that process can be read ' +
+        '(the same user, with the same or more privileges), or in a mode that asks (--mode default).';
+    }
+    if (!AppRules.allowable(app)) return `${head}${quote(key)} is an interpreter that runs no script path that can be proven. Nothing was sent. ${UNNAMEABLE} Or run where the user can be asked.`;
+    const entry = JSON.stringify(key);
+    return `${head}${quote(key)} is not on the allow list. Nothing was sent. The user can add it: --allow-app ${key.includes(' ') ? entry : key}, or "allowApps": [${entry}] in ${where}.`;
+  }
+
   /** Asks the human; approval is bound to the target (fingerprint, op, value digest) and re-checked after. */
   private async ask(req: ActionRequest, app: AppIdentity, key: string, firstUse: boolean,
     verdict: { kind: string; rule: string } | undefined, refuse: (d: AuditDecision, r: string, e: ComputerUseError) => never): Promise<Verdict> {
@@ -318,12 +335,11 @@ export class Policy implements PolicyGate {
     if (!this.confirmer.interactive) {
       // An entry that can never match is no advice: say what would make the app nameable instead.
       const allowable = AppRules.allowable(app);
-      const unnameable = `No allow entry can name this app: its interpreter runs no script path that can be proven (code on its command line, or a relative path); started with the script's absolute path it is allowed as "<interpreter> /path/to/script".`;
       const fix = verdict
         ? `Run it where the user can confirm (a terminal, or an MCP client with elicitation), or the user does this step themselves${verdict.kind === 'password' || !allowable ? '' : `, or allows it with --mode bypass --allow-app ${shownKey}`}.`
         : allowable
           ? `The user can allow the app: --allow-app ${shownKey} (or "allowApps": ["${shownKey}"] in ${this.settingsPath ?? 'settings.json'}), with --mode accept-edits or bypass, or run where they can be asked.`
-          : `${unnameable} Or run where the user can be asked.`;
+          : `${UNNAMEABLE} Or run where the user can be asked.`;
       refuse('confirmation_required', reasonText, new ComputerUseError('confirmation_required',
         `${capital(what)} in ${quote(app.name)} needs the user's confirmation (${reasonText}), and no one can be asked here. Nothing was sent. ${fix}`));
     }

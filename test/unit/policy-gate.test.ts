@@ -309,7 +309,7 @@ test('an app claiming an allowed name with another executable is not allowed', a
   const s = setup({ mode: 'unattended', allowApps: ['mailer'], processInfo: () => ({ executable: '/tmp/impostor' }) });
   const r = await acting(s, 'act');
   assert.equal(r.code, 'denied_by_policy', r.text);
-  assert.match(r.text, /"impostor" is not on the list/);
+  assert.match(r.text, /"impostor" is not on the allow list/);
   await s.session.close();
 });
 

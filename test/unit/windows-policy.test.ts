@@ -51,7 +51,10 @@ async function setText(rec: string, allowApps: string[]): Promise<{ apps: string
 
 const noAct = { op: 'act', error: { code: 'internal', message: REACHED } };
 
-test('an allow-listed app passes by its proven image path, and the act reaches the helper', { timeout: 120_000 }, async () => {
+test('an allow-listed app passes by its proven image path, and the act reaches the helper; an unlisted one is refused naming the entry that allows it', { timeout: 120_000 }, async () => {
+  const other = await setText(recording('unlisted', [{ op: 'identify', match: { pid: PID }, result: NOTEPAD }, noAct]), ['wordpad']);
+  assert.equal(other.act.code, 'denied_by_policy', other.act.text);
+  assert.match(other.act.text, /"notepad" is not on the allow list\. Nothing was sent\. The user can add it: --allow-app notepad, or "allowApps": \["notepad"\]/, other.act.text);
   const r = await setText(recording('allowed', [{ op: 'identify', match: { pid: PID }, result: NOTEPAD }]), ['notepad']);
   assert.match(r.apps, /notepad/, r.apps);
   assert.equal(r.act.code, undefined, r.act.text);
@@ -62,6 +65,9 @@ test('a process Windows will not show (OpenProcess denied) is unproven: refused 
   const r = await setText(recording('unproven', [{ op: 'identify', match: { pid: PID }, result: { pid: PID, denied: true } }, noAct]), ['notepad']);
   assert.equal(r.act.code, 'denied_by_policy', r.act.text);
   assert.doesNotMatch(r.act.text, new RegExp(REACHED));
+  // "notepad" is on the list: the refusal says why it does not count, and names no entry that would change nothing.
+  assert.doesNotMatch(r.act.text, /not on the (allow )?list|--allow-app|allowApps/, r.act.text);
+  assert.match(r.act.text, /cannot prove which program "notepad" is \(its executable cannot be proven\)/, r.act.text);
 });
 
 test('cmd.exe is an interpreter: an allow entry naming it does not allow it', { timeout: 120_000 }, async () => {
@@ -69,6 +75,9 @@ test('cmd.exe is an interpreter: an allow entry naming it does not allow it', { 
   const r = await setText(recording('cmd', [{ op: 'identify', match: { pid: PID }, result: cmd }, noAct], cmd), ['cmd']);
   assert.equal(r.act.code, 'denied_by_policy', r.act.text);
   assert.doesNotMatch(r.act.text, new RegExp(REACHED));
+  // No entry names cmd.exe running no script: the advice is not "--allow-app cmd (notepad)", which could never match.
+  assert.doesNotMatch(r.act.text, /--allow-app|allowApps/, r.act.text);
+  assert.match(r.act.text, /No allow entry can name this app/, r.act.text);
 });
 
 test('a pid that process.identify proves to be a password manager now is denied, whatever the window list said', { timeout: 120_000 }, async () => {
