@@ -47,9 +47,17 @@ export function startTokenOf(p: HelperProcess | undefined): string | undefined {
   return bounded(p?.startToken, 64, FILETIME);
 }
 
+/**
+ * ApplicationFrameHost.exe frames every UWP app's window (helper/AppWindow.cs): its facts say nothing about which
+ * app a window is, and an allow entry naming it would reach them all. The helper reports the app's own process;
+ * facts of the frame host itself prove no identity.
+ */
+const FRAME_HOST = /(^|[\\/])applicationframehost\.exe$/i;
+
 /** The identity fields of a process for apps, windows and process.identify. */
 export function identityFields(p: HelperProcess | undefined): Pick<IdentifyResult, 'appId' | 'executable' | 'startToken' | 'user'> {
   const out: Pick<IdentifyResult, 'appId' | 'executable' | 'startToken' | 'user'> = {};
+  if (p?.image !== undefined && FRAME_HOST.test(p.image)) return out;
   const image = bounded(p?.image, 4096);
   const aumid = bounded(p?.aumid, 4096, AUMID);
   if (image) out.executable = image;

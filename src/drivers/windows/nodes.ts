@@ -70,9 +70,9 @@ export function toRawNode(e: UiaElement, hwnd: string): RawNode {
   return n;
 }
 
-/** The app name of a window: its image's file name without `.exe` ("notepad"), else its class. */
+/** The app name of a window: its proven image's file name without `.exe` ("notepad"), else its class. */
 function appName(w: UiaWindow): string {
-  const image = w.process?.image;
+  const image = identityFields(w.process).executable;
   const base = image ? image.slice(Math.max(image.lastIndexOf('\\'), image.lastIndexOf('/')) + 1) : '';
   return (base.replace(/\.exe$/i, '') || w.className || 'unknown').slice(0, LIMITS.id);
 }

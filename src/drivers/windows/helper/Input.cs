@@ -106,7 +106,8 @@ namespace ComputerUse.Windows
         private static IntPtr FocusOf(IntPtr hwnd)
         {
             uint pid;
-            uint thread = Win32.GetWindowThreadProcessId(hwnd, out pid);
+            // A UWP app's focus is on its CoreWindow's thread, not the frame host's.
+            uint thread = Win32.GetWindowThreadProcessId(AppWindow.ContentOf(hwnd), out pid);
             GUITHREADINFO info = new GUITHREADINFO();
             info.cbSize = Marshal.SizeOf(typeof(GUITHREADINFO));
             if (Win32.GetGUIThreadInfo(thread, ref info) && info.hwndFocus != IntPtr.Zero) return info.hwndFocus;

@@ -60,6 +60,8 @@ namespace ComputerUse.Windows
                 // A recorded capture holds the pixels: the same blackout, scaling, marks and PNG writer run on them.
                 IDictionary<string, object> rec = result as IDictionary<string, object>;
                 if (op == "capture" && rec != null && rec.ContainsKey("frame")) return Capture.FromRecording(rec, args);
+                // Recorded raw window facts: listed by the same rule as on Windows (a UWP frame by its app's process).
+                if (op == "windows" && rec != null && rec.ContainsKey("desktop")) return Windows(rec);
                 return result;
             }
             if (op == "hello")
@@ -70,6 +72,33 @@ namespace ComputerUse.Windows
                 return d;
             }
             throw new HelperException("window_not_found", "the recording has no answer for " + op);
+        }
+
+        private static object Windows(IDictionary<string, object> rec)
+        {
+            IDictionary<string, object> procs = null;
+            object p;
+            if (rec.TryGetValue("processes", out p)) procs = p as IDictionary<string, object>;
+            List<object> list = new List<object>();
+            foreach (object o in Args.List(rec, "desktop"))
+            {
+                IDictionary<string, object> r = o as IDictionary<string, object>;
+                if (r == null) continue;
+                Dictionary<string, object> w = AppWindow.Entry(AppWindow.FromRecording(r), delegate (uint pid)
+                {
+                    object f;
+                    Dictionary<string, object> facts = procs != null && procs.TryGetValue(pid.ToString(), out f) ? f as Dictionary<string, object> : null;
+                    if (facts != null) return facts;
+                    facts = new Dictionary<string, object>();
+                    facts["pid"] = pid;
+                    facts["gone"] = true;
+                    return facts;
+                });
+                if (w != null) list.Add(w);
+            }
+            Dictionary<string, object> d = new Dictionary<string, object>();
+            d["windows"] = list;
+            return d;
         }
 
         private static bool Matches(Dictionary<string, object> answer, IDictionary<string, object> args)

@@ -118,19 +118,23 @@ namespace ComputerUse.Windows
                 if (Win32.GetWindow(hwnd, 4 /* GW_OWNER */) != IntPtr.Zero && Win32.WindowText(hwnd).Length == 0) return true;
                 string title = Win32.WindowText(hwnd);
                 if (title.Length == 0) return true;
-                uint pid;
-                Win32.GetWindowThreadProcessId(hwnd, out pid);
-                Dictionary<string, object> f;
-                if (!facts.TryGetValue(pid, out f)) { f = ProcessFacts.Of(pid); facts[pid] = f; }
-                Dictionary<string, object> w = new Dictionary<string, object>();
-                w["hwnd"] = hwnd.ToInt64().ToString();
-                w["title"] = title;
-                w["className"] = Win32.ClassName(hwnd);
-                w["foreground"] = hwnd == fg;
-                w["minimized"] = Win32.IsIconic(hwnd);
+                RawWindow raw = new RawWindow();
+                raw.Hwnd = hwnd.ToInt64().ToString();
+                raw.Title = title;
+                raw.ClassName = Win32.ClassName(hwnd);
+                Win32.GetWindowThreadProcessId(hwnd, out raw.Pid);
+                if (raw.ClassName == AppWindow.FrameClass) raw.Children = AppWindow.Children(hwnd);
+                raw.Foreground = hwnd == fg;
+                raw.Minimized = Win32.IsIconic(hwnd);
                 RECT r;
-                if (Win32.GetWindowRect(hwnd, out r)) w["bounds"] = new object[] { r.Left, r.Top, r.Right - r.Left, r.Bottom - r.Top };
-                w["process"] = f;
+                if (Win32.GetWindowRect(hwnd, out r)) raw.Bounds = new object[] { r.Left, r.Top, r.Right - r.Left, r.Bottom - r.Top };
+                Dictionary<string, object> w = AppWindow.Entry(raw, delegate (uint pid)
+                {
+                    Dictionary<string, object> f;
+                    if (!facts.TryGetValue(pid, out f)) { f = ProcessFacts.Of(pid); facts[pid] = f; }
+                    return f;
+                });
+                if (w == null) return true;
                 list.Add(w);
                 return true;
             }, IntPtr.Zero);
@@ -149,12 +153,8 @@ namespace ComputerUse.Windows
             return hwnd;
         }
 
-        internal static uint PidOf(IntPtr hwnd)
-        {
-            uint pid;
-            Win32.GetWindowThreadProcessId(hwnd, out pid);
-            return pid;
-        }
+        /// <summary>The app's process of a window (a UWP frame's app, never ApplicationFrameHost: AppWindow.cs).</summary>
+        internal static uint PidOf(IntPtr hwnd) { return AppWindow.PidOf(hwnd); }
 
         /// <summary>UIPI: a client of lower integrity than the target may read little and send nothing.</summary>
         internal void RequireReach(IntPtr hwnd)

@@ -116,6 +116,7 @@ namespace ComputerUse.Windows
         [DllImport("user32.dll")] public static extern bool IsIconic(IntPtr hwnd);
         [DllImport("user32.dll")] public static extern IntPtr GetWindow(IntPtr hwnd, uint cmd);
         [DllImport("user32.dll")] public static extern IntPtr GetAncestor(IntPtr hwnd, int flags);
+        [DllImport("user32.dll", CharSet = CharSet.Unicode)] public static extern IntPtr FindWindowExW(IntPtr parent, IntPtr after, string className, string title);
         [DllImport("user32.dll")] public static extern int GetWindowLongW(IntPtr hwnd, int index);
         [DllImport("user32.dll")] public static extern bool GetWindowRect(IntPtr hwnd, out RECT rect);
         [DllImport("user32.dll")] public static extern IntPtr GetForegroundWindow();
