@@ -54,6 +54,19 @@ export const Signing = DocumentedLiterals({
   invalid: 'A signature that does not validate (modified after signing, or an unusual identifier): known by its executable path.',
 }, { description: 'macOS: how the code is signed, as validated; only apple and developer give an appId other than the executable path.' });
 
+/** How much the OS lets a process do, as its token says (Windows: the integrity level and UAC elevation). */
+export const Privilege = Type.Object({
+  level: Type.Optional(DocumentedLiterals({
+    untrusted: 'Windows: untrusted integrity (below 0x1000).',
+    low: 'Windows: low integrity (0x1000): a sandboxed process, e.g. a browser\'s renderer.',
+    medium: 'Windows: medium integrity (0x2000): a normal user\'s apps.',
+    high: 'Windows: high integrity (0x3000): run as administrator.',
+    system: 'Windows: system integrity (0x4000) or above: services.',
+  }, { description: 'The mandatory integrity level of the process\'s token. A driver of lower level cannot send it input (Windows UIPI): acting on it is elevation_required.' })),
+  elevated: Type.Optional(Type.Boolean({ description: 'True when the process runs with administrator rights (Windows: an elevated token).' })),
+}, { ...Strict, description: 'Privilege facts of the process as the OS reports them; facts only: the policy decides nothing from them, and a driver that cannot reach the process says so with elevation_required.' });
+export type Privilege = Static<typeof Privilege>;
+
 /** A window's class as the app sets it (X11 WM_CLASS, a Win32 class name): untrusted, may only deny. */
 export const ClassName = Type.String({ maxLength: 1024, description: 'The window class the app sets (X11 WM_CLASS instance and class joined by a comma; a Win32 window class). Set by the app: it may only deny.' });
 
@@ -83,6 +96,7 @@ export const IdentifyResult = Type.Object({
   unreadable: Type.Optional(Type.Boolean({ description: 'True when the process exists but its executable cannot be read (another user\'s): nothing proves what it is.' })),
   signing: Type.Optional(Signing),
   content: Type.Optional(ContentFacts),
+  privilege: Type.Optional(Privilege),
 }, { description: 'What the platform proves about one process.' });
 export type IdentifyResult = Static<typeof IdentifyResult>;
 

@@ -154,15 +154,17 @@ test('clipboard: text with its proven owner; a secret or an unproven owner\'s te
   assert.deepEqual(await driverOn(write).clipboard({ action: 'write', text: 'a\u0000b "c"' }), { method: 'win32 clipboard' });
 });
 
-test('process.identify: image path (or AUMID) as appId, FILETIME start token, SID; unreadable and gone said plainly; odd helper facts dropped', { timeout: 60_000 }, async () => {
+test('process.identify: image path (or AUMID) as appId, FILETIME start token, SID, integrity level and elevation; unreadable and gone said plainly; odd helper facts dropped', { timeout: 60_000 }, async () => {
   const rec = variant('identify.json', [
     { op: 'identify', match: { pid: 77 }, result: { pid: 77, image: 'C:\\Program Files\\WindowsApps\\Microsoft.WindowsCalculator_11.2311.0.0_x64__8wekyb3d8bbwe\\CalculatorApp.exe',
       aumid: 'Microsoft.WindowsCalculator_8wekyb3d8bbwe!App', startToken: '134091108001230001', user: 'S-1-5-21-1-2-3-1001' } },
-    { op: 'identify', match: { pid: 78 }, result: { pid: 78, image: 'C:\\x.exe', aumid: 'evil\nname', startToken: '12ab', user: 'S-1-5-21-1\u2028' } },
+    { op: 'identify', match: { pid: 78 }, result: { pid: 78, image: 'C:\\x.exe', aumid: 'evil\nname', startToken: '12ab', user: 'S-1-5-21-1\u2028', integrity: -1, elevated: 'yes' } },
+    { op: 'identify', match: { pid: 79 }, result: { pid: 79, image: 'C:\\Windows\\regedit.exe', integrity: 0x3000, elevated: true } },
   ]);
   const d = driverOn(rec);
   assert.deepEqual(await d.identify({ pid: 4812 }), { pid: 4812, appId: 'C:\\Windows\\System32\\notepad.exe', executable: 'C:\\Windows\\System32\\notepad.exe',
-    startToken: '134091108001230000', user: 'S-1-5-21-1004336348-1177238915-682003330-1001' });
+    startToken: '134091108001230000', user: 'S-1-5-21-1004336348-1177238915-682003330-1001', privilege: { level: 'medium', elevated: false } });
+  assert.deepEqual((await d.identify({ pid: 79 })).privilege, { level: 'high', elevated: true }, 'an app run as administrator says so');
   assert.equal((await d.identify({ pid: 77 })).appId, 'Microsoft.WindowsCalculator_8wekyb3d8bbwe!App', 'a packaged app is known by its AUMID');
   assert.deepEqual(await d.identify({ pid: 78 }), { pid: 78, appId: 'C:\\x.exe', executable: 'C:\\x.exe' }, 'a malformed AUMID, token or SID is no fact');
   assert.deepEqual(await d.identify({ pid: 6020 }), { pid: 6020, unreadable: true }, 'OpenProcess denied: nothing proves what it is');

@@ -8,7 +8,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { contentOf } from '../common/content.js';
-import type { IdentifyParams, IdentifyResult, ResolveLaunchParams, ResolveLaunchResult, TerminateParams, TerminateResult } from '../../protocol/identity.js';
+import type { IdentifyParams, IdentifyResult, Privilege, ResolveLaunchParams, ResolveLaunchResult, TerminateParams, TerminateResult } from '../../protocol/identity.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import { resolveProgram, type ResolveOptions } from './cmdline.js';
 
@@ -69,12 +69,27 @@ export function identityFields(p: HelperProcess | undefined): Pick<IdentifyResul
   return out;
 }
 
+/** The integrity level's name: 0x1000 low, 0x2000 medium, 0x3000 high, 0x4000 system. */
+export function integrityName(rid: number): NonNullable<Privilege['level']> {
+  return rid >= 0x4000 ? 'system' : rid >= 0x3000 ? 'high' : rid >= 0x2000 ? 'medium' : rid >= 0x1000 ? 'low' : 'untrusted';
+}
+
+/** The token's integrity level and elevation, when the helper read them (a process it cannot open has neither). */
+export function privilegeOf(p: HelperProcess): Privilege | undefined {
+  const out: Privilege = {};
+  if (Number.isSafeInteger(p.integrity) && p.integrity! >= 0) out.level = integrityName(p.integrity!);
+  if (typeof p.elevated === 'boolean') out.elevated = p.elevated;
+  return out.level !== undefined || out.elevated !== undefined ? out : undefined;
+}
+
 /** `process.identify` from the helper's facts. */
 export function toIdentify(pid: number, p: HelperProcess, params: Pick<IdentifyParams, 'content' | 'compareWith'> = {}): IdentifyResult {
   if (p.gone === true) return { pid, gone: true };
   const out: IdentifyResult = { pid, ...identityFields(p) };
   // The process is there but Windows shows nothing of it (a protected or elevated process): nothing proves what it is.
   if (!out.executable) out.unreadable = true;
+  const privilege = privilegeOf(p);
+  if (privilege) out.privilege = privilege;
   if (params.content && out.executable) {
     const c = contentOf(out.executable, params.compareWith ?? []);
     if (c) out.content = c;

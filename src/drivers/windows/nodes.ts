@@ -6,6 +6,7 @@
 import type { AppInfo, RawNode, WindowInfo } from '../../engine/node.js';
 import { LIMITS } from '../../protocol/methods.js';
 import { identityFields, type HelperProcess } from './identity.js';
+export { integrityName } from './identity.js';
 import { opsOf, roleOf, statesOf, UIA_CONTROL_TYPES, type UiaElement } from './roles.js';
 
 /** What the helper's `windows` op reports per top-level window. */
@@ -92,10 +93,6 @@ export function toWindowInfo(w: UiaWindow): WindowInfo {
 /** Medium integrity, the level a normal user's apps (and an unelevated driver) run at. */
 export const MEDIUM_INTEGRITY = 0x2000;
 
-/** The integrity level's name: 0x1000 low, 0x2000 medium, 0x3000 high, 0x4000 system. */
-export function integrityName(rid: number): string {
-  return rid >= 0x4000 ? 'system' : rid >= 0x3000 ? 'high' : rid >= 0x2000 ? 'medium' : rid >= 0x1000 ? 'low' : 'untrusted';
-}
 
 /** Whether UIPI keeps a helper of `selfIntegrity` from the window's process (higher integrity, or not even openable). */
 export function blockedByUipi(w: UiaWindow, selfIntegrity = MEDIUM_INTEGRITY): boolean {
