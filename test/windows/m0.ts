@@ -63,7 +63,9 @@ async function darkMode(client: Client): Promise<void> {
   await call(client, 'computer_launch', { command: 'explorer.exe', args: ['ms-settings:colors'], waitMs: 15000 });
   await wait(3000);
   const apps = await call(client, 'computer_apps', {});
-  const app = /ApplicationFrameHost|SystemSettings/.exec(apps)?.[0] ?? 'SystemSettings';
+  // Settings is a UWP app: its window is known by its own process (SystemSettings), not the frame host's.
+  if (!/SystemSettings/.test(apps)) throw new Error(`no SystemSettings app listed:\n${apps.slice(0, 4000)}`);
+  const app = 'SystemSettings';
   let snap = await call(client, 'computer_observe', { app, maxTokens: 20000 });
   const mode = ref(snap, /\] combobox "Choose your (app )?mode"/);
   const before = /"Choose your (?:app )?mode"[^\n]*?(Light|Dark|Custom)/.exec(snap)?.[1];
@@ -80,7 +82,7 @@ const env: Record<string, string> = { COMPUTER_USE_HOME: home };
 for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !(k in env)) env[k] = v;
 const transport = new StdioClientTransport({
   command: process.execPath, env, stderr: 'inherit',
-  args: [CLI, 'mcp', '--desktop', 'current', '--mode', 'bypass', '--allow-app', 'notepad', '--allow-app', 'explorer', '--allow-app', 'ApplicationFrameHost', '--allow-app', 'SystemSettings'],
+  args: [CLI, 'mcp', '--desktop', 'current', '--mode', 'bypass', '--allow-app', 'notepad', '--allow-app', 'explorer', '--allow-app', 'SystemSettings'],
 });
 const client = new Client({ name: 'windows-m0', version: '0' });
 let failed = false;
