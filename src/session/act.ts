@@ -284,6 +284,12 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       else if (err.code === 'timeout' && ACTIVATING.has(spec.op)) {
         receipts.push({ ...spec, status: 'unknown', detail: `${redactText(err.message)} It may have happened (a dialog it opened can hold the app's answer): see what changed below before repeating it`, error: err });
       }
+      else if (err.code === 'window_not_found' && !(await processRuns(session, target.pid))) {
+        // The window went with its process: say so, not "the window is gone" (Firefox crashed on a link's click).
+        const gone = new ComputerUseError('window_not_found', `${target.app} (pid ${target.pid}) is no longer running: it quit or crashed during the act. ` +
+          'Call computer_apps (a crash reporter may show), then computer_launch it again if needed.');
+        receipts.push({ ...spec, status: 'failed', detail: gone.message, error: gone });
+      }
       else receipts.push({ ...spec, status: 'failed', detail: redactText(err.message), error: err });
       return 'stop';
     }
@@ -308,6 +314,15 @@ function closedWindow(ref: string): ComputerUseError {
 function failedReceipt(spec: ActionSpec, e: unknown): ActionReceipt {
   const err = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
   return { ...spec, status: 'failed', detail: redactText(err.message), error: err };
+}
+
+/** Whether a process still shows on the device's app list (an answer that fails counts as running: no claim). */
+async function processRuns(session: Session, pid: number): Promise<boolean> {
+  try {
+    return (await session.apps()).some((a) => a.pid === pid);
+  } catch {
+    return true;
+  }
 }
 
 /** Settles, re-observes and verifies the receipts of dispatched actions. */

@@ -1,5 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { escapeLine, jsonQuote, nameText } from '../engine/escape.js';
+import { escapeLine, jsonQuote, nameText, quoteText } from '../engine/escape.js';
+import type { AppInfo } from '../engine/node.js';
+import { redactText } from '../engine/redact.js';
+import { identityView } from '../policy/gate.js';
 import type { LaunchFacts } from '../policy/apps.js';
 import { checkLaunched } from '../policy/launched.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
@@ -57,6 +60,15 @@ export const launchTool = defineTool({
       response.add(`${nameText(p.command)} exited ${exitText(res.exited)} before any window appeared (pid ${res.pid}; ${ran}).`);
       // The program's own stderr is outside text: each line escaped, never a line the model could take for ours.
       if (res.exited.stderr.trim()) response.add(`stderr (last lines):\n${res.exited.stderr.trimEnd().split('\n').map((l) => `  ${escapeLine(l)}`).join('\n')}`);
+      // Firefox, gedit, soffice and Thunar hand a second start to the instance already running and exit with 0.
+      const running = res.exited.code === 0 ? await runningInstance(session, p.command, launch, res.pid) : undefined;
+      if (running) {
+        const windows = running.windows.filter((w) => !session.hidden({ ...identityView(running), ...w })).slice(0, 3)
+          .map((w) => `[${session.windows.refOf(w)}] ${quoteText(redactText(w.title))}`);
+        response.add(`It exited at once with code 0, as an app does that hands the start to its instance already running: ${nameText(running.name)} ` +
+          `pid=${running.pid} is running${windows.length ? ` (${windows.join(', ')})` : ''}, and what was asked (a file, a page) may have opened there: observe it.`);
+        return;
+      }
       response.add('The program ended by itself: check its arguments (the app\'s own flags go in args), or it answered at once (a dialog with nobody to answer).');
       return;
     }
@@ -65,6 +77,15 @@ export const launchTool = defineTool({
     response.add(settled.full.text);
   },
 });
+
+/** A running app the launched program may have handed its start to: the same executable, else the same name. */
+async function runningInstance(session: Session, command: string, launch: LaunchFacts | undefined, pid: number): Promise<AppInfo | undefined> {
+  const apps = (await session.apps().catch(() => [] as AppInfo[])).filter((a) => a.pid !== pid && !a.inaccessible && a.windows.length > 0);
+  const want = command.split('/').pop()!.toLowerCase();
+  return apps.find((a) => launch?.executable !== undefined && a.executable === launch.executable)
+    ?? apps.find((a) => a.name.toLowerCase() === want || a.executable?.split('/').pop()?.toLowerCase() === want)
+    ?? apps.find((a) => want.startsWith(a.name.toLowerCase()) && a.name.length >= 4);
+}
 
 /** "with code 2" / "on signal SIGTERM". */
 function exitText(e: NonNullable<LaunchResult['exited']>): string {

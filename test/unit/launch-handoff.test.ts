@@ -1,0 +1,50 @@
+/**
+ * A second start of Firefox (gedit, soffice, Thunar) hands its work to the running instance and exits with 0: the
+ * launch answer says so and names that instance's windows, instead of "check its arguments" (measured by hand with
+ * firefox-esr: `exited with code 0 before any window appeared … The program ended by itself: check its arguments`).
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { Device } from '../../src/devices/manager.js';
+import { Policy } from '../../src/policy/policy.js';
+import type { Handlers } from '../../src/protocol/peer.js';
+import { Session } from '../../src/session/session.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { runTool } from '../../src/tools/tool.js';
+import { n } from '../fixtures/engine/build.js';
+import { PolicyFake } from '../fixtures/policy/apps.js';
+
+class HandoffFake extends PolicyFake {
+  override handlers(): Handlers {
+    return { ...super.handlers(), 'apps.launch': () => ({ pid: 9999, exited: { code: 0, stderr: '' } }) };
+  }
+}
+
+function setup(running: boolean) {
+  const fake = new HandoffFake(running ? [{ info: { id: 'w-ff', title: 'Introduction — Mozilla Firefox', app: 'Firefox', pid: 3809, role: 'window', focused: true },
+    root: n(':1.3', 1, 'window', { name: 'Introduction — Mozilla Firefox' }) }] : []);
+  const dir = mkdtempSync(join(tmpdir(), 'cu-handoff-'));
+  const policy = new Policy({ mode: 'bypass', allowApps: ['firefox-esr', 'Firefox'], processInfo: () => undefined, hostPids: [], audit: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'home', 'settings.json'), protectedPaths: [join(dir, 'home')] });
+  const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
+  return { session, call: (params: unknown) => runTool(TOOLS.find((t) => t.schema.name === 'computer_launch')!, { session }, params) };
+}
+
+test('a start handed to the running instance names it and its windows', async () => {
+  const s = setup(true);
+  const r = await s.call({ command: 'firefox-esr', args: ['file:///tmp/x.html'] });
+  assert.match(r.text, /exited with code 0 before any window appeared/, r.text);
+  assert.match(r.text, /hands the start to its instance already running: Firefox pid=3809 is running \(\[w\d+\] "Introduction — Mozilla Firefox"\)/, r.text);
+  assert.doesNotMatch(r.text, /check its arguments/, r.text);
+  await s.session.close();
+});
+
+test('with no instance running, an exit with 0 still says to check the arguments', async () => {
+  const s = setup(false);
+  const r = await s.call({ command: 'firefox-esr', args: [] });
+  assert.match(r.text, /check its arguments/, r.text);
+  await s.session.close();
+});
