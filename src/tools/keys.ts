@@ -26,7 +26,12 @@ export const keysTool = defineTool({
       { stop, signal });
     // Typed characters are not echoed (they may be a password); shortcuts are.
     const shown = keysTypeText({ chords }) ? `<${p.keys.split(/\s+/).filter(Boolean).length} keys typed, not shown>` : quoteText(p.keys);
-    response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · unknown (${escapeLine(result.method)} key events${result.focusedFirst ? '; the window was focused first' : ''})`);
+    // Keys whose effect shows (a window opened or closed, the window changed) are confirmed by it, as clicks are:
+    // Escape answered `unknown` above "window closed: [w2]" in a trial.
+    const seen = effects.newWindows.length ? 'a window appeared' : effects.closedWindows.length ? 'a window closed'
+      : effects.diff.some((l) => !l.startsWith('focus:')) ? 'the window changed (the diff below)' : undefined;
+    response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · ${seen ? 'confirmed' : 'unknown'} (${escapeLine(result.method)} key events` +
+      `${result.focusedFirst ? '; the window was focused first' : ''}${seen ? `; ${seen}` : ''})`);
     response.add(formatActOutcome({ receipts: [], ...effects }, session.windows));
   },
 });

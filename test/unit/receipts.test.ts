@@ -176,3 +176,22 @@ test('an act whose app went away says the app is no longer running, not only tha
   assert.match(r.text, /Firefox \(pid 705\) is no longer running: it quit or crashed during the act/, r.text);
   await session.close();
 });
+
+test('keys whose effect shows are confirmed by it: Escape that closed a dialog', async () => {
+  // A trial: `ok keys "Escape" → [w2] · unknown (synthetic key events)` above `window closed: [w2]`.
+  const dialog: FakeWindow = {
+    info: { id: 'w-pref', title: 'Preferences', app: 'mousepad', pid: 706, role: 'dialog', focused: true },
+    root: n(':1.13', 1, 'dialog', { name: 'Preferences' }, [n(':1.13', 2, 'button', { name: 'Close' })]),
+  };
+  const { fake, session, call } = setup([dialog]);
+  await call('computer_observe', { app: 'mousepad' });
+  fake.onKeys = () => { fake.windows.splice(0, fake.windows.length); };
+  const r = await call('computer_keys', { keys: 'Escape', app: 'mousepad' });
+  assert.match(r.text, /^ok keys "Escape" → \[w\d+\] · confirmed \(synthetic key events; a window closed\)$/m, r.text);
+  fake.windows.push(dialog);
+  delete fake.onKeys;
+  await call('computer_observe', { app: 'mousepad' });
+  const idle = await call('computer_keys', { keys: 'shift', app: 'mousepad' });
+  assert.match(idle.text, /· unknown \(synthetic key events\)$/m, idle.text);
+  await session.close();
+});

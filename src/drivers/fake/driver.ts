@@ -26,6 +26,8 @@ export class FakeDriver {
   readonly dispatched: ActParams[] = [];
   /** Runs after each act, so a test can make the "app" react (open a dialog, destroy a node). */
   onAct?: (p: ActParams, node: RawNode) => void;
+  /** Called after keys were "sent" to a window (tests make them close a dialog). */
+  onKeys?: (p: KeysParams) => void;
   /** Extra method handlers a test installs (apps.launch, process.identify, …); they win over the built-in ones. */
   readonly extra: Handlers = {};
 
@@ -99,6 +101,7 @@ export class FakeDriver {
     const w = this.windows.find((x) => x.info.id === p.window);
     if (!w) throw new ComputerUseError('window_not_found', 'no such window');
     if (p.expect && p.expect.pid !== w.info.pid) throw new ComputerUseError('window_not_focused', 'fake: the focused window belongs to another process; nothing was sent.');
+    this.onKeys?.(p);
     return { method: 'synthetic', focusedFirst: false, sent: p.chords?.length ?? [...p.text ?? ''].length };
   }
 
