@@ -4,10 +4,10 @@
  *      engine's estimate) against screenshot-equivalent tokens (observe.ts);
  *   2. a libatspi (python3-gi) full-tree walk of the same window, side by side (baseline.ts);
  *   3. act + settle latency and act result tokens on gtk3-widget-factory and gedit (act.ts);
- *   4. the fixed cost: tool list + server instructions in o200k tokens, as an MCP client receives them (fixedcost.ts).
+ *   4. the fixed cost: tool list + server instructions in o200k tokens, as an MCP client receives them (fixedcost.ts);
+ *   5. find + click side by side with dogtail, delays off (dogtail.ts).
  * Prints plain tables with PASS/FAIL columns against the issue's targets (never asserted: the machine is
  * noisy) and writes bench/results/bench-<date>.json and bench/results/latest.json (report.ts).
- *
  * Env: BENCH_RUNS (default 10), BENCH_WARMUP (2), BENCH_APPS (comma list of app keys to run), BENCH_KEEP=1
  * (leave the sandbox running), BENCH_DUMP=1 (print each snapshot).
  */
@@ -19,6 +19,7 @@ import { Session } from '../src/session/session.js';
 import { actsGedit, actsWidgetFactory } from './act.js';
 import { benchGecko } from './gecko.js';
 import { benchActLifecycle } from './act-lifecycle.js';
+import { benchDogtail, dogtailTable } from './dogtail.js';
 import { benchGrid } from './grid.js';
 import { benchLists } from './lists.js';
 import { measureFixedCost } from './fixedcost.js';
@@ -127,6 +128,12 @@ async function main(): Promise<number> {
     if (process.env['BENCH_APPS']?.split(',').includes('gecko')) Object.assign(report, { gecko: await benchGecko(session) }); // gecko: Firefox ESR
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('toolkits')) await benchToolkits().catch((e: unknown) => report.errors.push(`toolkits: ${errText(e)}`));
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('act-lab')) report.acts.push(...await benchActLifecycle(session));
+    // Find + click side by side with dogtail (python3-dogtail), same window, same run.
+    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('dogtail')) {
+      const d = await benchDogtail(session);
+      (report as unknown as Record<string, unknown>)['dogtail'] = d;
+      process.stdout.write(`\nFind + click, ours and dogtail's (act-lab check box "Agree", ${RUNS} runs after ${WARMUP} warm-ups, ms)\n${dogtailTable(d)}\n`);
+    }
     // Issue 12: observe and act latency over ssh against local (BENCH_APPS=devices to run it alone).
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('devices')) (report as unknown as Record<string, unknown>)['devices'] = await benchDevices(info.display);
     // Calc grid (issue 9): only when asked for by BENCH_APPS=calc-grid (it takes minutes).

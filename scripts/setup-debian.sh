@@ -22,6 +22,8 @@ PACKAGES=(
   galculator
   # libatspi for comparison tooling and constant tables
   libatspi2.0-dev python3-gi gir1.2-atspi-2.0
+  # bench: find + click side by side with dogtail (bench/dogtail.ts)
+  python3-dogtail
   # fallback ladder (issue 5): capture + Set-of-Mark (imagemagick, DejaVu for labels), OCR (tesseract), clipboard,
   # displays (xrandr), and the drawn-buttons test app (python3-gi + GTK 3 introspection)
   imagemagick fonts-dejavu-core tesseract-ocr tesseract-ocr-eng xclip x11-xserver-utils gir1.2-gtk-3.0

@@ -1,0 +1,85 @@
+/**
+ * Find + click side by side with dogtail (python3-dogtail, Debian), in one run on one window: the "Agree" check box
+ * of test/apps/act-lab.py (GTK3), found by name and role and clicked through its accessibility action (a check box
+ * shows its effect at once; a button whose click changes nothing on screen makes our settle wait 400 ms for a
+ * first event, which says more about that app than about either tool). dogtail runs with
+ * every delay off (bench/dogtail_click.py); ours is computer_find then computer_act through the library, so it
+ * also pays for what dogtail does not do: the policy and its audit, the settle, the re-read and the diff that
+ * make the receipt. Both sides are checked by what the app printed (one "agree on|off" per click).
+ */
+import { execFile, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { Session } from '../src/session/session.js';
+import { toolByName } from '../src/tools/index.js';
+import { runTool, type ToolResult } from '../src/tools/tool.js';
+import { ROOT, RUNS, WARMUP, errText, sleep } from './config.js';
+import { median, r1, table } from './stats.js';
+import { sumOf, timed } from './trace.js';
+
+const APP = join(ROOT, 'test', 'apps', 'act-lab.py');
+const SCRIPT = join(ROOT, 'bench', 'dogtail_click.py');
+
+/** One side's medians (ms). */
+export interface ClickSide { total: number; find: number; click: number; settle?: number; dispatch?: number; roundTrips?: number; runs: number[] }
+export interface DogtailBench { app: string; target: string; runs: number; ours?: ClickSide; dogtail?: ClickSide; oursOverDogtail?: number; clicksSeen?: number; error?: string }
+
+const call = (session: Session, name: string, params: unknown): Promise<ToolResult> => runTool(toolByName(name)!, { session }, params);
+
+/** dogtail's runs, from its script's JSON line. */
+function runDogtail(env: NodeJS.ProcessEnv): Promise<ClickSide> {
+  return new Promise((resolve, reject) => {
+    execFile('/usr/bin/python3', [SCRIPT, '--app', 'act-lab', '--control', 'Agree', '--role', 'check box', '--runs', String(RUNS), '--warmup', String(WARMUP)],
+      { env, timeout: 120_000, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+        let out: { runs_ms?: number[]; median_ms?: number; find_median_ms?: number; click_median_ms?: number; error?: string } | undefined;
+        try { out = JSON.parse(stdout.trim().split('\n').pop() ?? '') as typeof out; } catch { /* below */ }
+        if (out?.error) return reject(new Error(`dogtail: ${out.error}`));
+        if (err || out?.median_ms === undefined) return reject(new Error(`dogtail: ${err?.message ?? 'no output'} ${stderr.trim().split('\n').slice(-2).join(' ')}`));
+        resolve({ total: out.median_ms, find: out.find_median_ms ?? Number.NaN, click: out.click_median_ms ?? Number.NaN, runs: out.runs_ms ?? [] });
+      });
+  });
+}
+
+export async function benchDogtail(session: Session): Promise<DogtailBench> {
+  const row: DogtailBench = { app: 'act-lab (GTK3)', target: 'checkbox "Agree"', runs: RUNS };
+  const child = spawn('/usr/bin/python3', [APP], { stdio: ['ignore', 'pipe', 'ignore'] });
+  let printed = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => { printed += d; });
+  try {
+    const seen = await call(session, 'computer_wait', { until: 'window_appears', text: 'Act lab', timeoutMs: 20000 });
+    if (seen.isError) throw new Error(seen.text.split('\n')[0] ?? 'no window');
+    const total: number[] = []; const find: number[] = []; const click: number[] = []; const settle: number[] = []; const dispatch: number[] = []; const trips: number[] = [];
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      await sleep(250);
+      const f = await timed(() => call(session, 'computer_find', { window: 'Act lab', text: 'Agree', role: 'checkbox' }));
+      const ref = /\[(e\d+)\] checkbox "Agree"/.exec(f.value.text)?.[1];
+      if (!ref) throw new Error(`computer_find did not find the check box: ${f.value.text.split('\n')[0] ?? ''}`);
+      const a = await timed(() => call(session, 'computer_act', { actions: [{ ref, op: 'click' }] }));
+      if (a.value.isError) throw new Error(`computer_act: ${a.value.text.split('\n')[0] ?? ''}`);
+      if (i < WARMUP) continue;
+      find.push(f.ms); click.push(a.ms); total.push(f.ms + a.ms);
+      settle.push(sumOf(a.calls, 'ui.settle')); dispatch.push(sumOf(a.calls, 'node.act'));
+      trips.push([...f.calls, ...a.calls].filter((c) => c.method !== 'ui.highlight').length);
+    }
+    row.ours = { total: r1(median(total)), find: r1(median(find)), click: r1(median(click)), settle: r1(median(settle)), dispatch: r1(median(dispatch)),
+      roundTrips: median(trips), runs: total.map(r1) };
+    row.dogtail = await runDogtail(process.env);
+    row.oursOverDogtail = Math.round((row.ours.total / row.dogtail.total) * 100) / 100;
+    await sleep(300);
+    row.clicksSeen = printed.split('\n').filter((l) => l === 'agree on' || l === 'agree off').length;
+    if (row.clicksSeen !== 2 * (WARMUP + RUNS)) row.error = `the app printed ${row.clicksSeen} clicks of ${2 * (WARMUP + RUNS)}`;
+  } catch (e) {
+    row.error = errText(e);
+  } finally {
+    child.kill();
+  }
+  return row;
+}
+
+/** The side-by-side table. */
+export function dogtailTable(r: DogtailBench): string {
+  const side = (name: string, s: ClickSide | undefined): (string | number | undefined)[] =>
+    [name, s?.total, s?.find, s?.click, s?.dispatch, s?.settle, s?.roundTrips];
+  return `${table(['find + click', 'p50 total', 'find p50', 'click p50', 'node.act p50', 'settle p50', 'round trips'],
+    [side('computer_find + computer_act (receipt, settle, diff)', r.ours), side('dogtail (delays off, no wait, no check)', r.dogtail)])}\n` +
+    `ours/dogtail p50: ${r.oursOverDogtail ?? '?'}; clicks the app printed: ${r.clicksSeen ?? '?'}${r.error ? `; error: ${r.error}` : ''}`;
+}
