@@ -26,18 +26,31 @@ function dial(server: string, ca?: string): WebSocket {
 }
 
 /** Sends one control frame once open and waits for the first answer frame, or the close. */
-function exchange(ws: WebSocket, hello: Record<string, unknown>): Promise<{ msg?: Record<string, unknown>; end?: LinkEnd }> {
+function exchange(ws: WebSocket, hello: Record<string, unknown>): Promise<{ msg?: Record<string, unknown>; end?: LinkEnd; held?: Held }> {
   return new Promise((resolve) => {
     ws.once('open', () => { ws.send(JSON.stringify(hello)); });
     const onMessage = (data: Buffer): void => {
       ws.off('close', onClose);
-      try { resolve({ msg: JSON.parse(data.toString('utf8')) as Record<string, unknown> }); } catch { ws.terminate(); resolve({ end: { code: 1002, reason: 'bad answer' } }); }
+      // The host may send its first request right behind the answer, in the same frame batch: ws emits both
+      // before the caller's continuation runs, so what follows the answer is held here until the caller listens.
+      const held = holdMessages(ws);
+      try { resolve({ msg: JSON.parse(data.toString('utf8')) as Record<string, unknown>, held }); } catch { held.stop(); ws.terminate(); resolve({ end: { code: 1002, reason: 'bad answer' } }); }
     };
     const onClose = (code: number, reason: Buffer): void => { ws.off('message', onMessage); resolve({ end: { code, reason: reason.toString() } }); };
     ws.once('message', onMessage);
     ws.once('close', onClose);
     ws.on('error', (e) => { resolve({ end: { code: 1006, reason: e.message } }); });
   });
+}
+
+/** Text messages that arrived before their listener was attached, and how to stop holding them. */
+interface Held { messages: string[]; stop: () => void }
+
+function holdMessages(ws: WebSocket): Held {
+  const messages: string[] = [];
+  const hold = (data: Buffer, isBinary: boolean): void => { if (!isBinary) messages.push(data.toString('utf8')); };
+  ws.on('message', hold);
+  return { messages, stop: () => { ws.off('message', hold); } };
 }
 
 /** Proves a one-time code; returns the credentials (saved 0600 at `credentialPath`). Throws pairing_refused. */
@@ -80,9 +93,9 @@ export async function serveOnce(cred: DeviceCredential, driverArgs: string[], lo
 const STOPPED: LinkEnd = { code: 1000, reason: 'stopped on this device' };
 
 async function serveLink(ws: WebSocket, cred: DeviceCredential, driverArgs: string[], log: (line: string) => void): Promise<LinkEnd> {
-  const { msg, end } = await exchange(ws, { t: 'auth', id: cred.id, secret: cred.secret });
-  if (!msg || msg['t'] !== 'ok') { ws.terminate(); return end ?? { code: 1002, reason: 'bad answer' }; }
-  if (ws.readyState !== ws.OPEN) return STOPPED; // stopped between the answer and here
+  const { msg, end, held } = await exchange(ws, { t: 'auth', id: cred.id, secret: cred.secret });
+  if (!msg || msg['t'] !== 'ok') { held?.stop(); ws.terminate(); return end ?? { code: 1002, reason: 'bad answer' }; }
+  if (ws.readyState !== ws.OPEN) { held?.stop(); return STOPPED; } // stopped between the answer and here
   log(`connected to ${cred.server} as ${cred.name ?? '?'}`);
   const child: ChildProcess = spawn(process.execPath, driverArgs, { stdio: ['pipe', 'pipe', 'inherit'] });
   let buf = '';
@@ -96,6 +109,9 @@ async function serveLink(ws: WebSocket, cred: DeviceCredential, driverArgs: stri
       if (line.trim() && ws.readyState === ws.OPEN) ws.send(line);
     }
   });
+  // What arrived right behind the answer goes first, in order; then the live listener takes over.
+  held?.stop();
+  for (const m of held?.messages ?? []) child.stdin?.write(`${m}\n`);
   ws.on('message', (data, isBinary) => { if (!isBinary && child.stdin?.writable) child.stdin.write(`${data.toString()}\n`); });
   // A server gone without a close (a network cut) is noticed within 40 s: it must answer a ping every 20 s.
   let answered = true;

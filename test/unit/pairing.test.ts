@@ -271,3 +271,33 @@ test('a stop on the device ends a live link at once, and its driver with it (the
     await ended;
   }
 });
+
+test('a request sent right behind the auth answer, in the same frame batch, reaches the driver (it was dropped: a flaky hello timeout)', async () => {
+  // The server answers the device's auth and the host's first request follows at once; ws emits both messages in
+  // one go, before the device's serving code had attached its listener, so the hello was lost (the full unit
+  // suite's "a stop on the device ends a live link" timed out on hello under load, 3 runs in 5).
+  const { WebSocketServer } = await import('ws');
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((r) => wss.once('listening', () => r()));
+  const port = (wss.address() as { port: number }).port;
+  const answered = new Promise<unknown>((resolve) => {
+    wss.on('connection', (sock) => {
+      sock.once('message', () => {
+        // Both frames in one write: the answer and the request behind it.
+        sock.send(JSON.stringify({ t: 'ok' }));
+        sock.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'hello', params: { client: 'test' } }));
+        sock.on('message', (d) => resolve(JSON.parse(d.toString()) as unknown));
+      });
+    });
+  });
+  const stop = new AbortController();
+  const served = serveOnce({ server: `ws://127.0.0.1:${port}`, id: '0'.repeat(32), secret: 'x'.repeat(32) }, DRIVER, () => undefined, stop.signal);
+  let timer: NodeJS.Timeout | undefined;
+  const got = await Promise.race([answered, new Promise<'lost'>((r) => { timer = setTimeout(() => r('lost'), 8000); })]);
+  clearTimeout(timer);
+  stop.abort();
+  await served;
+  wss.close();
+  assert.notEqual(got, 'lost', 'the hello behind the answer never reached the driver');
+  assert.equal((got as { id: number }).id, 1);
+});
