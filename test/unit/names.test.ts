@@ -35,3 +35,9 @@ test('the Linux driver reports the cleaned name (and checks an act\'s expect aga
   assert.equal(toRawNode(info('AdwGizmo')).name, undefined);
   assert.equal(toRawNode(info('x<sup>2</sup>')).name, 'x²');
 });
+
+test('a name padded with blanks reads trimmed; blanks alone are no name (mousepad\'s menu items, seen by a model in the loop)', () => {
+  assert.equal(cleanName('Preferences...      '), 'Preferences...');
+  assert.equal(cleanName('  Save\t'), 'Save');
+  assert.equal(cleanName('   '), undefined);
+});

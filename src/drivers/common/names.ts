@@ -3,7 +3,8 @@
  * against (so a cleaned name still proves the element). What the trial's apps printed as names, and is not:
  * - Qt rich text (`x<sup>2</sup>`, `<i>Rich Text</i>` in a combo): the text without its tags, `x²`;
  * - GTK 4 / libadwaita class names (`AdwTabBar`, `AdwGizmo`, `GtkBox`): no name at all;
- * - a label doubled by the toolkit (`Save Save`, `_Retry Retry`, Thunar's `Places Places`): said once.
+ * - a label doubled by the toolkit (`Save Save`, `_Retry Retry`, Thunar's `Places Places`): said once;
+ * - a menu item padded with blanks up to its accelerator column (mousepad's `"Preferences...      "`): trimmed.
  */
 
 /** Toolkit class names GTK 4 and libadwaita report when a widget has no accessible name. */
@@ -42,7 +43,7 @@ function undoubled(s: string): string | undefined {
 export function cleanName(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
   if (CLASS_NAME.test(raw)) return undefined;
-  let s = raw;
+  let s = raw.trim();
   if (RICH_TAG_ONE.test(s)) s = plainOfRich(s).trim();
   s = undoubled(s) ?? s;
   return s === '' ? undefined : s;
