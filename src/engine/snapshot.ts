@@ -182,7 +182,8 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   const r = renderWithinBudget(root, input.window, {
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     ...(opts.scope !== undefined ? { uncapped: root } : {}),
-    notes: { folded: distilled.folded, extra },
+    // The folded count is the whole window's: under a scope it would count containers the view does not show.
+    notes: { folded: opts.scope === undefined ? distilled.folded : 0, extra },
   });
   const snap: Snapshot = {
     text: r.text,

@@ -5,6 +5,7 @@ import { estimateTokens } from '../../src/engine/budget.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
 import { byId, n } from '../fixtures/engine/build.js';
+import type { RawNode } from '../../src/engine/node.js';
 import { gedit } from '../fixtures/engine/gedit.js';
 import { widgetFactory } from '../fixtures/engine/widget-factory.js';
 
@@ -95,4 +96,20 @@ test('a dialog\'s buttons outrank the rows of its long list: the rows are cut fi
   assert.match(s.text, /button "Cancel"/);
   assert.match(s.text, /button "Save"/);
   assert.match(s.text, /listitem "report-0\.txt/, 'the first rows still show');
+});
+
+test('a scoped snapshot does not print the whole window\'s folded count (a model in the loop read it as the scope\'s)', () => {
+  const b = ':1.90';
+  const wrap = (id: number, kids: RawNode[]): RawNode => ({ id: `${b}/${id}`, role: 'generic', states: [], actions: [], children: kids });
+  const root: RawNode = { id: `${b}/1`, role: 'window', name: 'W', states: [], actions: [], children: [
+    wrap(2, [wrap(3, [wrap(4, [{ id: `${b}/5`, role: 'button', name: 'Deep', states: [], actions: ['click'] }])])]),
+    { id: `${b}/6`, role: 'list', name: 'Items', states: [], actions: [], children: [{ id: `${b}/7`, role: 'listitem', name: 'One', states: [], actions: ['select'] }] },
+  ] };
+  const window = { id: `${b}/1`, title: 'W', app: 'x', pid: 1, role: 'window', focused: true } as const;
+  const refs = new RefTable();
+  const whole = buildSnapshot({ window, root }, refs);
+  assert.match(whole.text, /folded \d+ nameless container/, whole.text);
+  const list = /\[(e\d+)\] list "Items"/.exec(whole.text)![1]!;
+  const scoped = buildSnapshot({ window, root }, refs, { scope: list });
+  assert.doesNotMatch(scoped.text, /folded/, scoped.text);
 });
