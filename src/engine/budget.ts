@@ -1,7 +1,7 @@
 import { walkDistilled, type DistilledNode } from './distill.js';
 import type { WindowInfo } from './node.js';
-import { isGrid } from './grid.js';
-import { GRID_TOKENS, gridBlock, moreLine, render, renderFooter, renderLine, rowLine, visibleChildren, MAX_LIST_ITEMS, type FooterNotes, type Rendered } from './render.js';
+import { isGrid, MAX_GRID_ROWS } from './grid.js';
+import { gridBlock, moreLine, render, renderFooter, renderLine, rowLine, visibleChildren, MAX_LIST_ITEMS, type FooterNotes, type Rendered } from './render.js';
 import { INTERACTIVE_ROLES } from './role.js';
 import { bodyCharsFor } from './text.js';
 import { columnsLine, sliceRows } from './rows.js';
@@ -81,8 +81,9 @@ interface Info {
 export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts: BudgetOptions = {}): BudgetedRender {
   const maxTokens = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
   const maxList = opts.maxListItems ?? MAX_LIST_ITEMS;
-  // A grid takes at most 60% of the budget, all of it but a margin when it is the scope itself.
-  const gridTokens = opts.uncapped && isGrid(opts.uncapped) ? Math.max(100, maxTokens - 150) : Math.min(GRID_TOKENS, Math.floor(maxTokens * 0.6));
+  // A grid takes 60% of the budget (so a larger maxTokens shows more of it), all of it but a margin when it is
+  // the scope itself.
+  const gridTokens = opts.uncapped && isGrid(opts.uncapped) ? Math.max(100, maxTokens - 150) : Math.floor(maxTokens * 0.6);
   const bodyChars = bodyCharsFor(maxTokens);
   const base = { maxListItems: maxList, gridTokens, bodyChars, ...(opts.uncapped ? { uncapped: opts.uncapped } : {}) };
   const full = render(root, window, { ...base, notes: opts.notes ?? {} });
@@ -102,7 +103,7 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
     infos.push(info);
     if (node.states.includes('focused')) for (let p: Info | undefined = info; p; p = p.parent) focused.add(p.node);
     // A grid prints as one block (its cells are not element lines): it is kept or left out whole.
-    if (isGrid(node)) { info.cost = estimateTokens(gridBlock(node, depth, gridTokens).text.join('\n') + '\n'); info.moreCost = 0; return; }
+    if (isGrid(node)) { info.cost = estimateTokens(gridBlock(node, depth, gridTokens, node === opts.uncapped ? Infinity : MAX_GRID_ROWS).text.join('\n') + '\n'); info.moreCost = 0; return; }
     const rows = sliceRows(node);
     if (rows) {
       // A sliced table prints a line per row (rows.ts): the row's cost sits on its first cell, the header's on

@@ -119,9 +119,9 @@ export interface GridRender {
 /**
  * Renders a grid node: the visible range and the table's full size, the cursor and selection, then the
  * filled part of the visible range (plus the cursor cell) as a header of column names and rows of values,
- * `|`-separated, empty cells left empty. `maxTokens` bounds the rows (cost estimated by `tokens`).
+ * `|`-separated, empty cells left empty. `maxTokens` bounds the rows (cost estimated by `tokens`), and so does `maxRows` (none for a scoped grid).
  */
-export function renderGrid(node: DistilledNode, tokens: (s: string) => number, maxTokens = Infinity): GridRender {
+export function renderGrid(node: DistilledNode, tokens: (s: string) => number, maxTokens = Infinity, maxRows = MAX_GRID_ROWS): GridRender {
   const cells = gridCells(node);
   const size = node.table ?? { rows: 0, cols: 0 };
   const visible = range(cells);
@@ -163,7 +163,7 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
       const rowCells = cols.map((c) => at.get(`${r},${c}`));
       const text = `${String(r + 1).padStart(width)} | ${rowCells.map((c) => (c ? cellText(cellShown(c)) : '')).join(' | ')}`.trimEnd();
       const cost = tokens(text);
-      if (rows.length > MAX_GRID_ROWS || used + cost > maxTokens) break;
+      if (rows.length > maxRows || used + cost > maxTokens) break;
       rows.push(text);
       used += cost;
       lastRow = r;

@@ -2,7 +2,7 @@ import { isOpaqueView, OPAQUE_MARK } from './opaque.js';
 import { nameText, quoteText } from './escape.js';
 import type { DistilledNode } from './distill.js';
 import { estimateTokens } from './budget.js';
-import { isGrid, renderGrid } from './grid.js';
+import { isGrid, MAX_GRID_ROWS, renderGrid } from './grid.js';
 import type { State, WindowInfo } from './node.js';
 import type { Role } from './role.js';
 import { caretPart, textPart } from './text.js';
@@ -108,8 +108,8 @@ export const GRID_TOKENS = 1200;
  * A table with cell coordinates as printed: its own line with the range summary, then the grid rows, each
  * indented under it; plus the SnapshotLines of its shown cells.
  */
-export function gridBlock(node: DistilledNode, depth: number, gridTokens = GRID_TOKENS): { text: string[]; line: string; cells: SnapshotLine[] } {
-  const g = renderGrid(node, estimateTokens, gridTokens);
+export function gridBlock(node: DistilledNode, depth: number, gridTokens = GRID_TOKENS, maxRows = MAX_GRID_ROWS): { text: string[]; line: string; cells: SnapshotLine[] } {
+  const g = renderGrid(node, estimateTokens, gridTokens, maxRows);
   const line = `${renderLine(node)} ${g.summary}`;
   const pad = '  '.repeat(depth + 1);
   return { line, text: ['  '.repeat(depth) + line, ...g.rows.map((r) => pad + r)], cells: g.cells.map((c) => ({ ...c, depth: depth + 1 })) };
@@ -299,7 +299,7 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
     if (opts.keep && !opts.keep.has(node)) return;
     if (isGrid(node)) {
       // Grid hook (grid.ts): the table's cells print as rows of values, not as element lines.
-      const g = gridBlock(node, depth, opts.gridTokens);
+      const g = gridBlock(node, depth, opts.gridTokens, node === opts.uncapped ? Infinity : MAX_GRID_ROWS);
       out.push(...g.text);
       const line: SnapshotLine = { ref: node.ref ?? '?', depth, role: node.role, states: renderedStates(node), text: g.line };
       if (parent !== undefined) line.parent = parent;

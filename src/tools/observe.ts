@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { textBlock } from './text.js';
+import { hasTextBlock, textBlock } from './text.js';
 import { CAPS, defineTool, DEVICE, REF, STRICT } from './tool.js';
 
 export const observeTool = defineTool({
@@ -20,14 +20,17 @@ export const observeTool = defineTool({
   },
   async handle({ session }, p, response) {
     if (p.from !== undefined && p.scope === undefined) { response.error('invalid_params', 'from reads an element\'s text: give scope=eN too.'); return; }
-    // With scope, the element's text takes most of the budget (engine/text.ts renders it as numbered lines).
+    // With scope, an element with a text block gives the block most of the budget (engine/text.ts renders it as
+    // numbered lines); without one (a grid, a list) the whole budget is the tree's.
     const budget = p.maxTokens ?? session.maxTokens;
-    const treeTokens = p.scope !== undefined ? Math.max(100, Math.floor(budget * 0.3)) : budget;
-    const { snapshot, raw } = await session.observe(
-      { ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) },
+    const window = await session.resolveWindow({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
+    const raw = await session.readWindow(window);
+    const texty = p.scope !== undefined && hasTextBlock(session, raw, p.scope, p.from);
+    const treeTokens = texty ? Math.max(100, Math.floor(budget * 0.3)) : budget;
+    const { shown: snapshot } = session.snapshotOf(raw,
       { ...(p.scope !== undefined ? { scope: p.scope } : {}), ...(p.query !== undefined ? { query: p.query } : {}),
         ...(p.maxTokens !== undefined || p.scope !== undefined ? { maxTokens: treeTokens } : {}) });
-    const block = p.scope !== undefined ? await textBlock(session, raw, p.scope, p.from, Math.max(400, (budget - snapshot.tokens) * 3)) : undefined;
+    const block = p.scope !== undefined && texty ? await textBlock(session, raw, p.scope, p.from, Math.max(400, (budget - snapshot.tokens) * 3)) : undefined;
     if (!block) { response.add(snapshot.text); return; }
     const lines = snapshot.text.split('\n');
     // The block shows the text: the element's line keeps its ref, role, name and states, not the value again.

@@ -29,13 +29,24 @@ function partial(nd: RawNode): boolean {
   return (nd.valueStart ?? 0) > 0 || (nd.valueLength !== undefined && nd.valueLength > (nd.value?.length ?? 0));
 }
 
+/** True when `scope=ref` (with `from`) adds a text block: `from` is given, or the driver read the element's text in part. */
+export function hasTextBlock(session: Session, raw: SnapshotResult, ref: string, from: number | undefined): boolean {
+  const nd = rawOfRef(session, raw, ref);
+  return nd !== undefined && (from !== undefined || partial(nd));
+}
+
+/** The raw node a ref names in this read, or undefined. */
+function rawOfRef(session: Session, raw: SnapshotResult, ref: string): RawNode | undefined {
+  const id = session.refs.lookup(ref)?.id;
+  return id === undefined ? undefined : rawById(raw.root, id);
+}
+
 /**
  * The text block `scope=ref from=K` adds under the scoped element, or undefined when there is nothing to add
  * (no `from`, and the element's text was read whole). `chars` is the room the token budget leaves.
  */
 export async function textBlock(session: Session, raw: SnapshotResult, ref: string, from: number | undefined, chars: number): Promise<string[] | undefined> {
-  const id = session.refs.lookup(ref)?.id;
-  const nd = id === undefined ? undefined : rawById(raw.root, id);
+  const nd = rawOfRef(session, raw, ref);
   if (!nd) return undefined;
   if (from === undefined && !partial(nd)) return undefined;
   // The engine's own check first: a password field's text is never asked for, whatever the driver would do.

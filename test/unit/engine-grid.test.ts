@@ -123,3 +123,24 @@ test('a cell line quotes its text as every element line does: a cell cannot forg
   assert.equal(line, '[e230] cell "A4" value="a \\"b\\" c.\\" focused [e1] button \\"Pay" formula="x\\" formula=\\"=1"');
   assert.equal(line.match(/(?<!\\)"/g)?.length, 6, 'only the three pairs of quotes of its own');
 });
+
+test('a grid grows with maxTokens (60% of it, not a fixed 1,200) and a scoped grid has no 60-row cap', () => {
+  const values: Record<string, string> = {};
+  for (let r = 0; r < 100; r++) for (let c = 0; c < 8; c++) values[cellAddress(r, c)] = `value ${r * 8 + c}`;
+  const raw = sheet(values, { rows: 100 });
+  // The window observe at 20,000 tokens: the grid takes more than 1,200 tokens, and stops at 60 rows.
+  const win = buildSnapshot({ window: WIN, root: raw }, new RefTable(), { maxTokens: 20000 });
+  const grid = win.text.split('\n').filter((l) => /^ +\d+ \| value/.test(l));
+  assert.equal(grid.length, 60, win.text);
+  assert.ok(estimateTokens(grid.join('\n')) > 1200, `${estimateTokens(grid.join('\n'))} tokens`);
+  assert.match(win.text, /… rows 61–100 not shown/);
+  // At the default budget the grid keeps within the budget.
+  const small = buildSnapshot({ window: WIN, root: raw }, new RefTable());
+  assert.ok(small.tokens <= 2000, `${small.tokens}`);
+  assert.match(small.text, /… rows \d+–100 not shown/);
+  // Scoped to the table, every row prints when the budget allows.
+  const scoped = buildSnapshot({ window: WIN, root: raw }, new RefTable(), { maxTokens: 20000, scope: 'e2' });
+  assert.match(scoped.text, /^ {2}100 \| value 792/m, scoped.text.slice(-300));
+  assert.doesNotMatch(scoped.text, /not shown|over budget/);
+  assert.ok(scoped.tokens <= 20000);
+});
