@@ -123,6 +123,10 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], p.op !== 'right_click');
       if (done) return done;
       if (p.op !== 'right_click' && await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
+      // No action (a web table's cell): a pointer click at its center, after proving the window on top there is
+      // the element's own process (an element scrolled out of view or covered is refused, nothing sent).
+      const clicked = await pointerClick(bus, keyboard, t, info, p.op, signal);
+      if (clicked) return clicked;
       throw unsupported(p.op, info, '', ['keys']);
     }
     case 'toggle': {
@@ -225,6 +229,17 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
     // A phone's system actions (docs/protocol.md ops): a desktop window has none.
     case 'back': case 'home': case 'recents': case 'notifications': throw unsupported(p.op, info, 'The desktop has no system action of that name.');
   }
+}
+
+/** A pointer click at a showing element's center (XTest) once the top window there is proven to be its process's; undefined when it has no place on screen. */
+async function pointerClick(bus: A11yBus, keyboard: LinuxInput, t: Target, info: ElementInfo, op: 'click' | 'double_click' | 'right_click',
+  signal?: AbortSignal): Promise<ActResult | undefined> {
+  if (!keyboard.available || !info.states.has('showing') || !info.states.has('visible')) return undefined;
+  const { bounds } = await readElement(bus, t, { children: false, bounds: true });
+  if (!bounds || bounds[2] <= 0 || bounds[3] <= 0) return undefined;
+  const [x, y] = center(bounds);
+  const sent = await keyboard.pointer({ action: op, x, y }, await processOf(bus, t), signal);
+  return { method: 'synthetic', detail: `pointer ${sent} (XTest): the element has no action; the window on top there is its app's` };
 }
 
 function unsupported(op: string, info: ElementInfo, hint = '', remedy: Remedy[] = []): ComputerUseError {

@@ -225,7 +225,7 @@ export class LinuxInput {
   }
 
   /** Sends one pointer action after proving its points; returns a short description of what was sent. */
-  async pointer(p: PointerParams, expect: Expect, signal?: AbortSignal): Promise<string> {
+  async pointer(p: Omit<PointerParams, 'window'>, expect: Expect, signal?: AbortSignal): Promise<string> {
     const at: [number, number] = [Math.round(p.x), Math.round(p.y)];
     const to: [number, number] | undefined = p.action === 'drag' ? [Math.round((p.to ?? at)[0]), Math.round((p.to ?? at)[1])] : undefined;
     await this.proveTopmost(to ? [at, to] : [at], expect);

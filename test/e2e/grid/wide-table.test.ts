@@ -1,7 +1,8 @@
 /**
  * A wide HTML table in Firefox (60 columns × 25 rows, all on screen, test/apps/wide-table.html): a scope on the
  * table and a larger maxTokens show more of its rows (a scope gave the grid 30% of the budget, a grid was capped
- * at 1,200 tokens).
+ * at 1,200 tokens); find reaches a cell the snapshot prints; a click on a cell, which has no action in Gecko, is
+ * a pointer click at its center (it answered `unsupported`).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -22,7 +23,7 @@ function gridRows(text: string, table: string): string[] {
   return rows;
 }
 
-test('Firefox: a 60×25 web table — a scope and a larger maxTokens show more of its rows', { timeout: 180_000 }, async () => {
+test('Firefox: a 60×25 web table — a scope and a larger maxTokens show more of its rows, find finds a cell, a click lands on a cell', { timeout: 180_000 }, async () => {
   const computer = await openComputer({ allowApps: [...E2E_APPS, 'firefox-esr', 'firefox'] });
   const browser = startBrowser('firefox', PAGE);
   try {
@@ -50,6 +51,18 @@ test('Firefox: a 60×25 web table — a scope and a larger maxTokens show more o
     // The window observe's grid grows with maxTokens (it was capped at 1,200 tokens, 8 rows here).
     const wide = ok(await computer.tools.observe({ app: 'firefox', maxTokens: 20000 }));
     assert.equal(gridRows(wide, table).length, 25, wide.slice(-800));
+
+    // (2) find reaches a cell the snapshot prints, by its text, named by address under the table.
+    assert.match(text, /\| 1517 \|/);
+    const found = ok(await computer.tools.find({ app: 'firefox', text: '1517' }));
+    assert.match(found, /^1 match for "1517"/, found);
+    assert.match(found, /\] cell "Q16"/, found);
+
+    // (3) A click on a cell (no action in Gecko) is a pointer click at its center, proven to land in Firefox's
+    // window; the page names the clicked cell's text in its title.
+    const click = ok(await computer.tools.act({ actions: [{ ref: `${table}:Q16`, op: 'click' }] }));
+    assert.match(click, /pointer left click at \d+,\d+/, click);
+    ok(await computer.tools.wait({ until: 'window_appears', text: 'clicked 1517', timeoutMs: 5000 }));
   } finally {
     await computer.close();
     await stopBrowser(browser);
