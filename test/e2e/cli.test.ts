@@ -46,7 +46,7 @@ test('launch, observe and act in separate processes share refs', async () => {
 test('errors exit non-zero with the code and what to do', async () => {
   const stale = await run('act', 'e999999', 'click');
   assert.equal(stale.code, 1);
-  assert.match(stale.stdout, /unknown_ref: Ref e999999 not found: /);
+  assert.match(stale.stdout, /unknown_ref: Ref e999999 was never given in this session\. Call computer-use observe/);
   const usage = await run('act', 'e1');
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /usage: computer-use act/);

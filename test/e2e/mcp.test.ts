@@ -50,7 +50,7 @@ test('launch, observe, toggle by ref and read the diff; stale refs and bad calls
 
   const stale = await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: 'e987654', op: 'click' }] } });
   assert.equal(stale.isError, true);
-  assert.match(text(stale), /unknown_ref: Ref e987654 not found: /);
+  assert.match(text(stale), /unknown_ref: Ref e987654 was never given in this session\. Call computer_observe/);
   const bad = await client.callTool({ name: 'computer_observe', arguments: { app: 'no-such-app' } });
   assert.equal(bad.isError, true);
   assert.match(text(bad), /app_not_found/);

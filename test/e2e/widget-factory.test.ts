@@ -65,5 +65,5 @@ test('an unknown ref is an unknown_ref error that says what to do', async () => 
   const res = await computer.tools.act({ actions: [{ ref: 'e99999', op: 'click' }] });
   assert.equal(res.isError, true);
   assert.equal(res.code, 'unknown_ref');
-  assert.match(res.text, /Ref e99999 not found: .*computer_observe/);
+  assert.match(res.text, /Ref e99999 was never given in this session\. Call computer_observe/);
 });
