@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { inflateSync } from 'node:zlib';
+import { pngScanlines } from '../fixtures/png.js';
 import { windowNumbers } from '../../src/drivers/macos/capture.js';
 import { macHandlers, macHello } from '../../src/drivers/macos/main.js';
 import { CaptureResult } from '../../src/protocol/methods.js';
@@ -21,15 +21,7 @@ const code = (e: unknown): string | undefined => (e as { code?: string }).code;
 
 /** Width, height and the first pixel (RGB) of an 8-bit RGB PNG. */
 function decode(png: Buffer): { width: number; height: number; first: number[] } {
-  const width = png.readUInt32BE(16);
-  const height = png.readUInt32BE(20);
-  const idat: Buffer[] = [];
-  for (let at = 8; at < png.length;) {
-    const len = png.readUInt32BE(at);
-    if (png.toString('latin1', at + 4, at + 8) === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + len));
-    at += 12 + len;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
+  const { width, height, raw } = pngScanlines(png);
   assert.equal(raw.length, height * (width * 3 + 1));
   return { width, height, first: [...raw.subarray(1, 4)] };
 }

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { inflateSync } from 'node:zlib';
+import { pngScanlines } from '../fixtures/png.js';
 
 const cli = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url));
 const child = spawn(process.execPath, [cli, 'driver', 'windows'], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -35,13 +35,7 @@ function call<T>(method: string, params: unknown): Promise<T> {
 function check(png: Buffer, width: number, height: number): string {
   if (!png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'no PNG signature';
   if (png.readUInt32BE(16) !== width || png.readUInt32BE(20) !== height) return `IHDR says ${png.readUInt32BE(16)}x${png.readUInt32BE(20)}, geometry ${width}x${height}`;
-  const idat: Buffer[] = [];
-  for (let at = 8; at < png.length;) {
-    const len = png.readUInt32BE(at);
-    if (png.toString('latin1', at + 4, at + 8) === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + len));
-    at += 12 + len;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
+  const { raw } = pngScanlines(png);
   if (raw.length !== (width * 3 + 1) * height) return `${raw.length} bytes inflated, expected ${(width * 3 + 1) * height}`;
   let lit = 0;
   for (let y = 0; y < height; y++) {
