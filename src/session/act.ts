@@ -5,6 +5,7 @@
 import type { Op, RawNode, WindowInfo } from '../engine/node.js';
 import type { Snapshot, SnapshotLine } from '../engine/snapshot.js';
 import { PASSWORD_MASK, redactText } from '../engine/redact.js';
+import { nameText } from '../engine/escape.js';
 import { ComputerUseError, isComputerUseError, staleRef } from '../protocol/errors.js';
 import type { ActionabilityCheck, ActResult, SnapshotResult } from '../protocol/methods.js';
 import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
@@ -286,7 +287,7 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       }
       else if (err.code === 'window_not_found' && !(await processRuns(session, target.pid))) {
         // The window went with its process: say so, not "the window is gone" (Firefox crashed on a link's click).
-        const gone = new ComputerUseError('window_not_found', `${target.app} (pid ${target.pid}) is no longer running: it quit or crashed during the act. ` +
+        const gone = new ComputerUseError('window_not_found', `${nameText(target.app)} (pid ${target.pid}) is no longer running: it quit or crashed during the act. ` +
           'Call computer_apps (a crash reporter may show), then computer_launch it again if needed.');
         receipts.push({ ...spec, status: 'failed', detail: gone.message, error: gone });
       }
