@@ -1,5 +1,6 @@
 /** The apps the benchmark measures, and launching one until its tree has settled. */
 import { perform } from '../src/session/pipeline.js';
+import { launchStep } from '../src/session/steps.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,7 +66,7 @@ export async function launchAndWait(session: Session, bus: A11yBus, spec: AppSpe
   // Launching changes the device: it goes through the acting pipeline (gate → audit → dispatch) like any act.
   const argv = [spec.command, ...spec.args];
   const { result: res } = await perform(session, {}, {
-    request: { tool: 'computer_launch', command: argv.join(' '), argv },
+    request: launchStep(argv, undefined),
     dispatch: (d) => d.call('apps.launch', { command: spec.command, args: spec.args, waitForWindowMs: 40_000 }, 60_000),
     settle: async () => undefined,
     receipt: (r) => (r.window ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared` } : { status: 'unknown', detail: `pid ${r.pid}; no window yet` }),

@@ -11,7 +11,8 @@ import { createComputer, type ActionRequest, type Computer, type ComputerOptions
 /** A gate that allows everything and says what it allowed (a real policy asks, refuses and audits). */
 const loggingGate: PolicyGate = {
   async check(req: ActionRequest) {
-    console.error(`[gate] ${req.tool} ${req.app ?? req.command ?? ''} ${req.op ?? req.keys ?? ''} ${req.ref ?? ''}`.trimEnd());
+    const what = req.kind === 'launch' ? req.command : req.kind === 'keys' ? `${req.app ?? ''} ${req.keys}` : `${req.app ?? ''} ${req.op}${req.kind === 'element' ? ` ${req.ref}` : ''}`;
+    console.error(`[gate] ${req.tool} ${what}`.trimEnd());
     return { done: (receipt: string) => console.error(`[gate] → ${receipt}`) };
   },
   // Hides nothing; the built-in policy hides denied apps (password managers) from every read.

@@ -6,83 +6,139 @@ import type { Fingerprint } from '../engine/refs.js';
 import type { Chord } from '../protocol/keys.js';
 import type { LaunchFacts, ProcessFacts } from './apps.js';
 
-/** What an acting tool is about to do. Values are given only so the policy can digest them, never to log. */
-export interface ActionRequest {
-  tool: 'computer_act' | 'computer_keys' | 'computer_launch' | 'computer_input';
+/**
+ * Where a step acts, as the caller read it: the app's process and window. `app` and `title` are the app's own
+ * text (untrusted: they may only add a refusal); `pid` and `startToken` are what the device's driver reported.
+ */
+export interface StepTarget {
   app?: string;
   pid?: number;
   window?: string;
-  ref?: string;
-  op?: string;
-  role?: string;
-  name?: string;
-  /** The typed text or value; the policy stores a digest only. */
-  value?: string;
-  keys?: string;
-  /** computer_keys: the keys parsed once by the host into wire chords (session/chords.ts); without them the keys ask and count as typed text. */
-  chords?: Chord[];
-  command?: string;
-  /** computer_launch: the argument vector as given (command first); `command` is its display form. */
-  argv?: string[];
-  /**
-   * Pointer input at a screen pixel (raw input, a visual act, an OCR element's center): coordinates name no
-   * element, so the policy treats it like keys (asked in default mode unless the app is allow-listed).
-   */
-  point?: [number, number];
-  /** Drag end point (screen pixels). */
-  to?: [number, number];
-  fingerprint?: Fingerprint;
-  /** The target is a password field. */
-  password?: boolean;
-  /** Element description (untrusted; rules may only add a confirmation from it). */
-  description?: string;
-  /**
-   * computer_act: how many single-line editable text fields the target window shows (its last snapshot). A bare
-   * "Replace" button beside one replaces text in a document (undoable), not a file on disk. Untrusted.
-   */
-  textFields?: number;
   /** Window title (untrusted; may only add a refusal). */
   title?: string;
   /** Start token of `pid` as the driver saw it when the target was read, to detect pid reuse. */
   startToken?: string;
   /** What the device's driver proves about `pid` now (`process.identify`), filled by the acting pipeline. */
   identity?: ProcessFacts;
-  /** computer_launch: what the device's driver says the launch will run (`apps.resolveLaunch`). */
-  launch?: LaunchFacts;
   /**
    * File paths the action names (a set_value/type value or typed text that names a file, resolved by the
    * caller where it knows more, e.g. a file chooser's current folder). The policy refuses paths inside the
-   * tool's own home; it also finds absolute and `~` paths in `value`/`keys` itself.
+   * tool's own home; it also finds absolute and `~` paths in typed values and keys itself.
    */
   paths?: string[];
-  /**
-   * computer_keys and computer_input paste: the element that has focus in the target window, read live just before the decision
-   * (untrusted; only adds caution). `states` are its node states (e.g. `focused`, `pressed`).
-   */
-  focused?: { role: string; name?: string; multiline?: boolean; password?: boolean; states?: string[] };
-  /**
-   * computer_keys: the activatable controls (buttons, links, menu items) of the target window, read live from
-   * its tree: `label` the control's name, `key` its mnemonic letter in lower case (from the toolkit's key
-   * binding, e.g. "<Alt>d" → "d", or the "_D" in its label), "" when it has none. List every such control, with
-   * or without a mnemonic: the rules use it both for `alt+<letter>` and for an activating key sent after a
-   * focus-moving key (the control that will have focus cannot be proven before sending). When absent, the
-   * rules cannot prove that no irreversible control is reachable and ask for those key sequences.
-   */
-  mnemonics?: { key: string; label: string }[];
-  /**
-   * computer_keys whose submitting key (Return, ctrl+m, ctrl+j, ctrl+o) runs a terminal's command line: the
-   * line as it will read when the submit is sent (the terminal's caret line plus the typed characters), absent
-   * when editing keys make it unknowable before sending; `multiple` when the keys submit more than once.
-   * Untrusted text (read from the terminal): shown to the human, never obeyed.
-   */
-  terminal?: { line?: string; multiple: boolean;
-    /** computer_input paste into a terminal of text with a line break, or of the clipboard's unread text: it may run commands. */
-    paste?: boolean };
   /**
    * Re-checks the target just before dispatch: resolves true when the element the approval was given for is
    * still the one that will receive the action. The policy calls it after asking a human.
    */
   recheck?: () => Promise<boolean>;
+}
+
+/** The element that has focus in the target window, read live just before the decision (untrusted; only adds caution). */
+export interface FocusedFacts { role: string; name?: string; multiline?: boolean; password?: boolean; states?: string[] }
+
+/**
+ * The window's activatable controls (buttons, links, menu items), read live: `label` the control's name, `key`
+ * its access key in lower case ("" when it has none). Absent means not read: the rules then ask for key
+ * sequences that could reach an irreversible control.
+ */
+export type Mnemonics = { key: string; label: string }[];
+
+/** What the focus-sensitive steps (keys, paste) carry about the window they go to. */
+interface LiveFocus {
+  focused?: FocusedFacts;
+  mnemonics?: Mnemonics;
+  /**
+   * Keys whose submitting key runs a terminal's command line: the line as it will read when the submit is sent,
+   * absent when editing keys make it unknowable; `multiple` when the keys submit more than once; `paste` for a
+   * paste of text with a line break, or of the clipboard's unread text. Untrusted text: shown, never obeyed.
+   */
+  terminal?: { line?: string; multiple: boolean; paste?: boolean };
+}
+
+/** computer_act on an element by ref: the op goes to the element's handle (node.act). */
+export interface ElementStep extends StepTarget {
+  kind: 'element';
+  tool: 'computer_act';
+  ref: string;
+  op: string;
+  role: string;
+  name?: string;
+  /** The typed text or value; the policy stores a digest only. */
+  value?: string;
+  fingerprint?: Fingerprint;
+  /** The target is a password field. */
+  password?: boolean;
+  /** Element description (untrusted; rules may only add a confirmation from it). */
+  description?: string;
+  /**
+   * How many single-line editable text fields the target window shows (its last snapshot). A bare "Replace"
+   * button beside one replaces text in a document (undoable), not a file on disk. Untrusted.
+   */
+  textFields?: number;
+}
+
+/**
+ * Pointer input at a screen pixel (raw input, a visual act, an OCR element's center): coordinates name no
+ * element, so the policy treats it like keys (asked in default mode unless the app is allow-listed).
+ */
+export interface PointerStep extends StepTarget {
+  kind: 'pointer';
+  tool: 'computer_act' | 'computer_input';
+  op: string;
+  /** `pixel`, or `text (ocr)` for an OCR element's center. */
+  role: string;
+  /** The OCR text at the point (untrusted; only adds caution). */
+  name?: string;
+  /** The OCR ref or capture the point came from. */
+  ref?: string;
+  point: [number, number];
+  /** Drag end point (screen pixels). */
+  to?: [number, number];
+}
+
+/** computer_keys: key chords sent to the focused element of a window whose process the driver proves. */
+export interface KeysStep extends StepTarget, LiveFocus {
+  kind: 'keys';
+  tool: 'computer_keys';
+  /** The keys as the model gave them (digested in the audit when they type text). */
+  keys: string;
+  /** The keys parsed once by the host into wire chords (session/chords.ts); without them the keys ask and count as typed text. */
+  chords?: Chord[];
+}
+
+/** computer_input's clipboard: read it, write it, or paste (optional text, then Primary+v into a window). */
+export interface ClipboardStep extends StepTarget, LiveFocus {
+  kind: 'clipboard';
+  tool: 'computer_input';
+  op: 'clipboard_read' | 'clipboard_write' | 'paste';
+  /** The text written or pasted; the policy stores a digest only. */
+  value?: string;
+}
+
+/** computer_launch: a program started on the device. */
+export interface LaunchStep {
+  kind: 'launch';
+  tool: 'computer_launch';
+  /** The argument vector as given (command first). */
+  argv: string[];
+  /** `argv`'s display form. */
+  command: string;
+  /** What the device's driver says the launch will run (`apps.resolveLaunch`). */
+  launch?: LaunchFacts;
+  paths?: string[];
+  recheck?: () => Promise<boolean>;
+}
+
+/**
+ * What an acting tool is about to do, one kind of step each (built by session/steps.ts). Values are given only
+ * so the policy can digest them, never to log.
+ */
+export type ActionRequest = ElementStep | PointerStep | KeysStep | ClipboardStep | LaunchStep;
+
+/** The text a step writes or types (a value, pasted text, keys that type characters), for digests and redaction. */
+export function typedTextOf(req: ActionRequest): string | undefined {
+  if (req.kind === 'element' || req.kind === 'clipboard') return req.value;
+  return undefined;
 }
 
 /** A decision handle: call `done` after dispatch with the receipt, so the audit record is completed. */

@@ -8,7 +8,7 @@
  */
 import { chordChar, formatChord, isShortcut, type Chord } from '../protocol/keys.js';
 import { foldings, normalizeText } from './confusables.js';
-import type { ActionRequest } from './gate.js';
+import type { ActionRequest, KeysStep } from './gate.js';
 
 /** Why an action needs a confirmation every time. */
 export interface IrreversibleVerdict {
@@ -129,7 +129,7 @@ const altOnly = (c: Chord): boolean => held(c, 'Alt') && !c.mods.some((m) => m =
 const plain = (c: Chord): boolean => !isShortcut(c);
 
 /** The first irreversible control of the window (`mnemonics`) matching `pick`, as a rule word. */
-function irreversibleControl(req: ActionRequest, pick: (m: { key: string; label: string }) => boolean): string | undefined {
+function irreversibleControl(req: KeysStep, pick: (m: { key: string; label: string }) => boolean): string | undefined {
   for (const m of req.mnemonics ?? []) {
     if (!pick(m)) continue;
     const w = irreversibleWord(m.label, 'button');
@@ -143,27 +143,28 @@ function irreversibleControl(req: ActionRequest, pick: (m: { key: string; label:
  * are silent (the decider may still add a confirmation).
  */
 export function classifyAction(req: ActionRequest, ctx: { executable?: string } = {}): IrreversibleVerdict | undefined {
-  if (req.tool === 'computer_act' || (req.tool === 'computer_input' && req.point !== undefined)) {
-    const op = req.op ?? '';
-    if (req.password && WRITES.has(op)) return { kind: 'password', rule: 'write into a password field' };
-    const role = req.role ?? '';
+  if (req.kind === 'element' || req.kind === 'pointer') {
+    const op = req.op;
+    const element = req.kind === 'element' ? req : undefined;
+    if (element?.password && WRITES.has(op)) return { kind: 'password', rule: 'write into a password field' };
+    const role = req.role;
     const writeActivates = (op === 'set_value' || op === 'type') && WRITE_ACTIVATES.has(role);
     if (!ACTIVATING.has(op) && !writeActivates) return undefined;
-    if (op === 'select' && SELECT_TRIGGERS.has(role) && req.value !== undefined) {
-      const w = irreversibleWord(req.value, 'menuitem');
+    if (op === 'select' && SELECT_TRIGGERS.has(role) && element?.value !== undefined) {
+      const w = irreversibleWord(element.value, 'menuitem');
       if (w) return { kind: 'irreversible', rule: `menu item "${w}"` };
     }
     if (NOT_COMMANDS.has(role) && op !== 'select') return undefined;
     if (op === 'toggle' && role !== 'button') return undefined;
-    for (const label of [req.name, req.description]) {
+    for (const label of [req.name, element?.description]) {
       const w = label === undefined ? undefined : irreversibleWord(label, role);
-      if (w && !(REPLACES_TEXT.test(w) && (req.textFields ?? 0) > 0)) return { kind: 'irreversible', rule: `label "${w}"` };
+      if (w && !(REPLACES_TEXT.test(w) && (element?.textFields ?? 0) > 0)) return { kind: 'irreversible', rule: `label "${w}"` };
     }
     return undefined;
   }
   // A paste (of given text or of whatever the clipboard holds) into a focused password field writes a password.
-  if (req.tool === 'computer_input' && req.op === 'paste' && req.focused?.password) return { kind: 'password', rule: 'paste into a password field' };
-  if (req.tool === 'computer_keys') return classifyKeys(req, ctx);
+  if (req.kind === 'clipboard' && req.op === 'paste' && req.focused?.password) return { kind: 'password', rule: 'paste into a password field' };
+  if (req.kind === 'keys') return classifyKeys(req, ctx);
   return undefined;
 }
 
@@ -174,10 +175,10 @@ export function classifyAction(req: ActionRequest, ctx: { executable?: string } 
  * control; an activating key after a focus-moving key (Tab, arrows, a menu opened by alt or F10) asks when the
  * window has any irreversible control, since what will have focus then cannot be proven before sending.
  */
-function classifyKeys(req: ActionRequest, ctx: { executable?: string }): IrreversibleVerdict | undefined {
+function classifyKeys(req: KeysStep, ctx: { executable?: string }): IrreversibleVerdict | undefined {
   const chords = req.chords ?? [];
   // Keys the host did not parse cannot be classified: what they hit is unknown, so they ask.
-  if (chords.length === 0 && (req.keys ?? '').trim() !== '') return { kind: 'irreversible', rule: 'keys the policy cannot read' };
+  if (chords.length === 0 && req.keys.trim() !== '') return { kind: 'irreversible', rule: 'keys the policy cannot read' };
   const f = req.focused;
   if (f?.password && chords.some((c) => chordChar(c) !== undefined)) return { kind: 'password', rule: 'typing into a password field' };
   // After a focus move, focus is unknown; after a menu opens (alt+letter, F10, Menu), plain letters pick items.

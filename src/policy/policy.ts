@@ -17,7 +17,7 @@ import { AuditLog, auditText, type AuditDecision, type DecidedRecord, type TextD
 import type { ConfirmChoice, ConfirmRequest, Confirmer } from './confirm.js';
 import { noConfirmer } from './confirm.js';
 import type { Decider } from './decider/types.js';
-import type { ActionRequest, Decision, PolicyGate, VisibleApp } from './gate.js';
+import { typedTextOf, type ActionRequest, type Decision, type PolicyGate, type StepTarget, type VisibleApp } from './gate.js';
 import { classifyAction, keysTypeText, type IrreversibleVerdict } from './irreversible.js';
 import { launchIdentity } from './launched.js';
 import { DEFAULT_MODE, type Mode } from './modes.js';
@@ -164,14 +164,15 @@ export class Policy implements PolicyGate {
   /** A file of the tool's own that the act would write or act in, as a refusal message; else undefined. */
   private ownFiles(req: ActionRequest): string | undefined {
     const texts: string[] = [];
-    if (req.value !== undefined) texts.push(req.value);
-    if (req.command !== undefined) texts.push(req.command);
-    if (req.keys !== undefined) {
+    const value = typedTextOf(req);
+    if (value !== undefined) texts.push(value);
+    if (req.kind === 'launch') texts.push(req.command);
+    if (req.kind === 'keys') {
       // Typed characters spell a path (e.g. "slash t m p …"); named keys split it. Unparsed keys are read as they are.
       texts.push(req.chords ? req.chords.map((c) => chordChar(c) ?? ' ').join('') : req.keys);
     }
     const home = cuHome().split(/[\\/]/).filter(Boolean).pop();
-    const hit = ownFileTouched(texts, req.paths ?? [], req.title, this.roots, home);
+    const hit = ownFileTouched(texts, req.paths ?? [], targetIn(req).title, this.roots, home);
     if (!hit) return undefined;
     return hit.where === 'title'
       ? `the window shows one of computer-use's own files (${OWN_FILES})`
@@ -203,11 +204,12 @@ export class Policy implements PolicyGate {
       refuse('denied', 'plan mode', new ComputerUseError('denied_by_policy', `Plan mode: ${req.tool} is refused; only computer_apps, computer_observe, ` +
         'computer_find and computer_wait run. Nothing was sent. Describe the plan to the user; to act, they can switch the mode (--mode default, or "mode" in settings.json).'));
     }
-    if (req.pid !== undefined && req.startToken !== undefined) {
-      const facts = req.identity ?? this.info(req.pid);
+    const target = targetIn(req);
+    if (target.pid !== undefined && target.startToken !== undefined) {
+      const facts = target.identity ?? this.info(target.pid);
       const now = facts?.startToken;
-      if (facts?.gone === true || (now !== undefined && now !== req.startToken)) {
-        refuse('stale', 'pid reused', new ComputerUseError('stale_ref', `The process behind this window (pid ${req.pid}) has exited and its pid now belongs to another process. Nothing was sent. Call computer_apps and observe again.`));
+      if (facts?.gone === true || (now !== undefined && now !== target.startToken)) {
+        refuse('stale', 'pid reused', new ComputerUseError('stale_ref', `The process behind this window (pid ${target.pid}) has exited and its pid now belongs to another process. Nothing was sent. Call computer_apps and observe again.`));
       }
     }
     const deniedWhy = this.rules.denied(app);
@@ -216,8 +218,8 @@ export class Policy implements PolicyGate {
       refuse('denied', deniedWhy, new ComputerUseError('denied_by_policy', `computer-use may not act on ${quote(app.name)}: ${deniedWhy}. Nothing was sent.${fix}`));
     }
     // A launch whose real program cannot be proven is never allow-listed: refused where nobody is asked.
-    if (app.unproven !== undefined && req.tool === 'computer_launch' && (this.mode === 'unattended' || this.mode === 'bypass')) {
-      refuse('denied', `unproven launch target (${this.mode})`, new ComputerUseError('denied_by_policy', `computer-use cannot prove which program ${quote(req.command ?? '')} starts: ` +
+    if (app.unproven !== undefined && req.kind === 'launch' && (this.mode === 'unattended' || this.mode === 'bypass')) {
+      refuse('denied', `unproven launch target (${this.mode})`, new ComputerUseError('denied_by_policy', `computer-use cannot prove which program ${quote(req.command)} starts: ` +
         `${app.unproven}. ${this.mode} mode starts only programs it can prove, so nothing was started. Launch the app by its executable (e.g. "gedit", or the script for an interpreted app), or the user starts it.`));
     }
     const own = this.ownFiles(req);
@@ -243,7 +245,7 @@ export class Policy implements PolicyGate {
       result = { reason: verdict ? `unattended, ${verdict.rule} allowed by allowIrreversibleUnattended` : 'unattended, allow-listed', confirmed: false };
     } else {
       // Keys, launches and input at coordinates name no element: default mode asks unless the app is listed.
-      const raw = req.tool === 'computer_keys' || req.tool === 'computer_launch' || req.tool === 'computer_input' || req.point !== undefined;
+      const raw = req.kind !== 'element';
       const appQuestion = !granted || (this.mode === 'default' && !listed && raw);
       // Issue 11: the host asked its user before this call, which answers the app question (not the action's).
       const byHost = appQuestion && this.mode === 'default' && this.options.hostApprovesFirstUse === true;
@@ -285,7 +287,7 @@ export class Policy implements PolicyGate {
    * before Return, or several submits in one call) is refused: the human must see what they approve.
    */
   private terminalRule(req: ActionRequest, app: AppIdentity, refuse: (d: AuditDecision, reason: string, e: ComputerUseError) => never): { kind: 'command'; rule: string } | undefined {
-    const t = req.terminal;
+    const t = req.kind === 'keys' || req.kind === 'clipboard' ? req.terminal : undefined;
     if (!t || this.commands.allowed(app)) return undefined;
     const allow = ` A human can allow commands in this terminal: --allow-commands ${AppRules.keyOf(app)}, or "allowCommands" in settings.json (confirmed by a human).`;
     if (t.paste) {
@@ -328,6 +330,7 @@ export class Policy implements PolicyGate {
   private async ask(req: ActionRequest, app: AppIdentity, key: string, firstUse: boolean,
     verdict: { kind: string; rule: string } | undefined, refuse: (d: AuditDecision, r: string, e: ComputerUseError) => never): Promise<Verdict> {
     const what = describe(req);
+    const target = targetIn(req);
     // The key names a program or script path and the rule may quote the element: outside text, one line each.
     const shownKey = escapeLine(key);
     verdict = verdict ? { kind: verdict.kind, rule: escapeLine(verdict.rule) } : undefined;
@@ -346,8 +349,8 @@ export class Policy implements PolicyGate {
     const binding = bindingOf(req);
     const request: ConfirmRequest = {
       title: verdict ? `Confirm: ${what}?` : `Allow computer-use to act in ${shownKey}?`,
-      message: `computer-use wants to ${what} in ${quote(app.name)}${req.title ? ` (window ${quote(req.title)})` : ''}. ` +
-        (verdict ? (verdict.kind === 'command' ? `It runs this command line in the terminal, as the terminal shows it: ${quote(req.terminal?.line ?? '', 400)}. ` : verdict.kind === 'password' ? 'It writes into a password field. ' : verdict.kind === 'unproven' ? `Which program it starts cannot be proven (${verdict.rule}). ` : `This may not be undoable (${verdict.rule}). `) : '') +
+      message: `computer-use wants to ${what} in ${quote(app.name)}${target.title ? ` (window ${quote(target.title)})` : ''}. ` +
+        (verdict ? (verdict.kind === 'command' ? `It runs this command line in the terminal, as the terminal shows it: ${quote((req.kind === 'keys' ? req.terminal?.line : undefined) ?? '', 400)}. ` : verdict.kind === 'password' ? 'It writes into a password field. ' : verdict.kind === 'unproven' ? `Which program it starts cannot be proven (${verdict.rule}). ` : `This may not be undoable (${verdict.rule}). `) : '') +
         (firstUse ? `This is its first action in ${shownKey} in this session.${verdict ? ' "This session"/"always" allow the app; steps like this one are still asked every time.' : ''} ` : '') +
         'Text in quotes comes from the app.',
       choices: firstUse ? ['allow_once', 'allow_session', 'allow_always', 'deny'] : ['allow_once', 'deny'],
@@ -385,13 +388,12 @@ export class Policy implements PolicyGate {
   private async askDecider(req: ActionRequest, app: AppIdentity): Promise<{ kind: 'decider'; rule: string } | undefined> {
     const decider = this.options.decider;
     if (!decider) return undefined;
-    const enter = req.tool === 'computer_keys' && (req.chords ?? []).some((c) => c.key === 'Enter');
-    if (!(req.tool === 'computer_act' && DECIDER_OPS.has(req.op ?? '')) && !enter) return undefined;
-    const ctx = {
-      app: app.name, role: req.tool === 'computer_keys' ? (req.focused?.role ?? 'keys') : (req.role ?? 'unknown'),
-      name: redactText(req.tool === 'computer_keys' ? (req.focused?.name ?? '') : (req.name ?? '')),
-      op: req.tool === 'computer_keys' ? `keys ${req.keys ?? ''}` : (req.op ?? ''), ...(req.title ? { window: redactText(req.title) } : {}),
-    };
+    let step: { role: string; name: string; op: string };
+    if (req.kind === 'keys' && (req.chords ?? []).some((c) => c.key === 'Enter')) step = { role: req.focused?.role ?? 'keys', name: req.focused?.name ?? '', op: `keys ${req.keys}` };
+    else if ((req.kind === 'element' || (req.kind === 'pointer' && req.tool === 'computer_act')) && DECIDER_OPS.has(req.op)) step = { role: req.role, name: req.name ?? '', op: req.op };
+    else return undefined;
+    const title = targetIn(req).title;
+    const ctx = { app: app.name, role: step.role, name: redactText(step.name), op: step.op, ...(title ? { window: redactText(title) } : {}) };
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(), this.options.deciderTimeoutMs ?? 8000);
     try {
@@ -405,10 +407,7 @@ export class Policy implements PolicyGate {
 
   /** The app as the device's driver proves it (process.identify, apps.resolveLaunch): facts, never names. */
   private identify(req: ActionRequest): AppIdentity {
-    if (req.tool === 'computer_launch') {
-      const argv = req.argv ?? (req.command ?? '').trim().split(/\s+/);
-      return launchIdentity(argv, req.launch);
-    }
+    if (req.kind === 'launch') return launchIdentity(req.argv, req.launch);
     const app: AppIdentity = { name: req.app ?? '' };
     if (req.pid !== undefined) {
       app.pid = req.pid;
@@ -438,27 +437,37 @@ export class Policy implements PolicyGate {
 
   /** The parts of an audit record known before the decision. */
   private recordOf(id: string, req: ActionRequest, app: AppIdentity): Omit<DecidedRecord, 'decision' | 'reason'> {
-    let redacted = req.password === true;
+    let redacted = req.kind === 'element' && req.password === true;
     const r: Omit<DecidedRecord, 'decision' | 'reason'> = {
       v: 1, phase: 'decided', id, time: new Date().toISOString(), session: this.session, device: this.options.device ?? 'local',
       mode: this.mode, tool: req.tool, app: auditText(app.name, 80), redacted: false,
     };
     if (app.executable) r.executable = app.executable;
+    if (req.kind === 'launch') {
+      r.command = auditText(req.command, 200);
+      r.redacted = r.command !== req.command;
+      return r;
+    }
     if (req.pid !== undefined) r.pid = req.pid;
     if (req.window !== undefined) r.window = req.window;
-    if (req.ref !== undefined) r.ref = req.ref;
-    if (req.fingerprint) r.fingerprint = hash(JSON.stringify(req.fingerprint));
-    if (req.op !== undefined) r.op = req.op;
-    if (req.role !== undefined) r.role = req.role;
-    if (req.name !== undefined) { r.name = auditText(req.name, 80); if (r.name !== req.name) redacted = true; }
-    if (req.value !== undefined) {
-      if (req.password || req.op === 'set_value' || req.op === 'type' || req.tool === 'computer_input') { r.value = this.digest(req.value); redacted = true; } else r.name = `${r.name ?? ''} → ${auditText(req.value, 60)}`;
-    }
-    if (req.keys !== undefined) {
+    if (req.kind === 'keys') {
       if (keysTypeText(req) || req.focused?.password) { r.keys = this.digest(req.keys); redacted = true; } else r.keys = req.keys;
+      r.redacted = redacted;
+      return r;
     }
-    if (req.point !== undefined) r.point = `${req.point.join(',')}${req.to ? `→${req.to.join(',')}` : ''}`;
-    if (req.command !== undefined) { r.command = auditText(req.command, 200); if (r.command !== req.command) redacted = true; }
+    r.op = req.op;
+    if (req.kind === 'element' || req.kind === 'pointer') {
+      if (req.ref !== undefined) r.ref = req.ref;
+      r.role = req.role;
+      if (req.name !== undefined) { r.name = auditText(req.name, 80); if (r.name !== req.name) redacted = true; }
+    }
+    if (req.kind === 'element' && req.fingerprint) r.fingerprint = hash(JSON.stringify(req.fingerprint));
+    if (req.kind === 'pointer') r.point = `${req.point.join(',')}${req.to ? `→${req.to.join(',')}` : ''}`;
+    const value = typedTextOf(req);
+    if (value !== undefined) {
+      // Typed text, a password and the clipboard's text are digested; a chosen item (select "Large") is shown.
+      if (req.kind === 'clipboard' || (req.kind === 'element' && req.password === true) || req.op === 'set_value' || req.op === 'type') { r.value = this.digest(value); redacted = true; } else r.name = `${r.name ?? ''} → ${auditText(value, 60)}`;
+    }
     r.redacted = redacted;
     return r;
   }
@@ -466,8 +475,16 @@ export class Policy implements PolicyGate {
 
 /** What the approval is bound to: the target's fingerprint, the op and a digest of the value. */
 function bindingOf(req: ActionRequest): string {
-  return hash(JSON.stringify([req.tool, req.fingerprint ?? null, req.window ?? null, req.op ?? null, req.value === undefined ? null : hash(req.value),
-    req.keys ?? null, req.command ?? null, req.point ?? null, req.to ?? null]));
+  const value = typedTextOf(req);
+  return hash(JSON.stringify([req.kind, req.tool, req.kind === 'element' ? req.fingerprint ?? null : null, targetIn(req).window ?? null,
+    req.kind === 'keys' || req.kind === 'launch' ? null : req.op, value === undefined ? null : hash(value),
+    req.kind === 'keys' ? req.keys : null, req.kind === 'launch' ? req.command : null,
+    req.kind === 'pointer' ? req.point : null, req.kind === 'pointer' ? req.to ?? null : null]));
+}
+
+/** The target facts of a step (a launch has none yet: its process is not started). */
+function targetIn(req: ActionRequest): StepTarget {
+  return req.kind === 'launch' ? {} : req;
 }
 
 const hash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 16);
@@ -478,8 +495,9 @@ const hash = (s: string): string => createHash('sha256').update(s).digest('hex')
  */
 export function withoutTyped(detail: string, req: ActionRequest): string {
   const typed: string[] = [];
-  if (req.value !== undefined) typed.push(req.value);
-  if (req.keys !== undefined && (keysTypeText(req) || req.focused?.password)) typed.push(req.keys);
+  const value = typedTextOf(req);
+  if (value !== undefined) typed.push(value);
+  if (req.kind === 'keys' && (keysTypeText(req) || req.focused?.password)) typed.push(req.keys);
   if (typed.length === 0) return detail;
   const low = detail.toLowerCase();
   const words = typed.flatMap((t) => [t, ...t.split(/\s+/)]).map((w) => w.trim().toLowerCase()).filter((w) => [...w].length >= 3);
@@ -496,21 +514,24 @@ const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The action in a few words, without secrets. */
 function describe(req: ActionRequest): string {
-  if (req.tool === 'computer_launch') return `start ${quote(req.command ?? '')}`;
-  if (req.tool === 'computer_keys') {
-    const k = req.keys ?? '';
-    if (req.focused?.password || keysTypeText(req)) return `type ${[...k.replace(/\s+/g, '')].length} characters${req.focused?.password ? ' into a password field' : ''} (not shown)`;
-    return `press ${quoteText(k)}`;
+  switch (req.kind) {
+    case 'launch': return `start ${quote(req.command)}`;
+    case 'keys': {
+      const k = req.keys;
+      if (req.focused?.password || keysTypeText(req)) return `type ${[...k.replace(/\s+/g, '')].length} characters${req.focused?.password ? ' into a password field' : ''} (not shown)`;
+      return `press ${quoteText(k)}`;
+    }
+    case 'clipboard':
+      if (req.op === 'clipboard_read') return 'read the clipboard';
+      return `${req.op === 'paste' ? 'paste' : 'put'} ${[...(req.value ?? '')].length} characters ${req.op === 'paste' ? '' : 'on the clipboard '}(not shown)`.replace('  ', ' ');
+    case 'pointer': {
+      const at = `at screen pixel ${req.point.join(',')}${req.to ? ` to ${req.to.join(',')}` : ''}`;
+      return `${req.op.replace('_', ' ')} ${at}${req.name ? ` (OCR text ${quote(req.name)})` : ''}`;
+    }
+    case 'element': {
+      const target = `${req.role}${req.name ? ` ${quote(req.name)}` : ''}`;
+      const value = req.value === undefined ? '' : req.password ? ` (${[...req.value].length} characters, not shown)` : ` with ${quote(req.value)}`;
+      return `${req.op.replace('_', ' ')} ${target}${value}`;
+    }
   }
-  if (req.tool === 'computer_input' && req.point === undefined) {
-    if (req.op === 'clipboard_read') return 'read the clipboard';
-    return `${req.op === 'paste' ? 'paste' : 'put'} ${[...(req.value ?? '')].length} characters ${req.op === 'paste' ? '' : 'on the clipboard '}(not shown)`.replace('  ', ' ');
-  }
-  if (req.point !== undefined) {
-    const at = `at screen pixel ${req.point.join(',')}${req.to ? ` to ${req.to.join(',')}` : ''}`;
-    return `${(req.op ?? 'click').replace('_', ' ')} ${at}${req.name ? ` (OCR text ${quote(req.name)})` : ''}`;
-  }
-  const target = `${req.role ?? 'element'}${req.name ? ` ${quote(req.name)}` : ''}`;
-  const value = req.value === undefined ? '' : req.password ? ` (${[...req.value].length} characters, not shown)` : ` with ${quote(req.value)}`;
-  return `${(req.op ?? 'act').replace('_', ' ')} ${target}${value}`;
 }

@@ -12,6 +12,7 @@ import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
 import { cellShowsEntry } from '../engine/grid.js';
 import { resolveCellRefNow } from './cells.js';
 import { ActingRun, type PipelineContext } from './pipeline.js';
+import { elementStep } from './steps.js';
 import { collectEffects, openWindows, windowsOf } from './effects.js';
 import { identifyOn } from './identify.js';
 import { chooserFacts, submitPaths } from './chooser.js';
@@ -226,20 +227,16 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
     let sending = false;
     try {
       const submits = await chooserSubmit(session, target, spec.op, fp.role, fp.name, live);
-      const result = await run.step({
-        tool: 'computer_act', app: target.app, pid: target.pid, window: target.id, ref: spec.ref, op: spec.op, role: fp.role,
-        ...(fp.name !== undefined ? { name: fp.name } : {}), ...(spec.value !== undefined ? { value: spec.value } : {}),
-        ...(target.startToken !== undefined ? { startToken: target.startToken } : {}), title: target.title,
-        ...(identity ? { identity } : {}),
-        fingerprint: fp, password: before?.states.includes('password') ?? false, textFields: textFieldsOf(session.last.get(fp.window)),
-        ...(submits.length ? { paths: submits } : {}),
+      const result = await run.step(elementStep(target, {
+        ref: spec.ref, op: spec.op, fingerprint: fp, value: spec.value, ...(identity ? { identity } : {}),
+        password: before?.states.includes('password') ?? false, textFields: textFieldsOf(session.last.get(fp.window)), paths: submits,
         // After a human approved, the element must still be the one approved: same handle, same identity.
         recheck: async () => {
           const raw = await session.readWindow(target);
           const where = session.refs.relocate(spec.ref, raw.root, raw.window);
           return 'id' in where && where.id === id;
         },
-      }, async (d) => {
+      }), async (d) => {
         sending = true;
         try {
           return await d.call('node.act', params(id), actTimeout);

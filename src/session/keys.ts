@@ -7,6 +7,7 @@ import { parseChords } from './chords.js';
 import type { Effects } from './effects.js';
 import { collectEffects, openWindows } from './effects.js';
 import { liveRead, perform, type Dispatcher, type PipelineContext } from './pipeline.js';
+import { keysStep } from './steps.js';
 import type { Session, SettleOptions } from './session.js';
 import { planSubmit, submitNow, type SubmitPlan } from './submit.js';
 
@@ -26,10 +27,9 @@ export async function runKeys(session: Session, window: WindowInfo, keys: string
   const plan = planSubmit(root, chords, guesses);
   const expect = { pid: window.pid, ...(window.startToken !== undefined ? { startToken: window.startToken } : {}) };
   const { result, settled } = await perform(session, ctx, {
-    request: { tool: 'computer_keys', app: window.app, pid: window.pid, window: window.id, keys, chords, title: window.title,
-      ...(window.startToken !== undefined ? { startToken: window.startToken } : {}), ...live,
-      ...(plan?.kind === 'field' && plan.paths.length ? { paths: plan.paths } : {}),
-      ...(plan?.kind === 'terminal' ? { terminal: { ...(plan.line !== undefined ? { line: plan.line } : {}), multiple: plan.multiple } } : {}) },
+    request: keysStep(window, keys, chords, live, {
+      ...(plan?.kind === 'field' ? { paths: plan.paths } : {}),
+      ...(plan?.kind === 'terminal' ? { terminal: { ...(plan.line !== undefined ? { line: plan.line } : {}), multiple: plan.multiple } } : {}) }),
     dispatch: async (d) => {
       const before = await openWindows(session);
       // The driver proves the focused window belongs to this process (pid, start token) before sending.

@@ -12,7 +12,8 @@ import { walk } from '../engine/node.js';
 import { redactTree } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
 import { isActing, type MethodName, type ParamsOf, type ResultOf } from '../protocol/methods.js';
-import type { ActionRequest, Decision } from '../policy/gate.js';
+import type { ActionRequest, Decision, FocusedFacts } from '../policy/gate.js';
+import type { LiveFacts } from './steps.js';
 import type { Session } from './session.js';
 import { showActing, showIdle } from './activity.js';
 import { identifyOn } from './identify.js';
@@ -105,10 +106,10 @@ export class ActingRun {
     // executable, copies), the same route for a local and a remote device.
     // A caller whose dispatch proves the process (node.act `expect`, capability act_identity) passes the facts
     // proven earlier for that pid and start token instead (Session.provenIdentity).
-    const pid = req.pid;
-    if (pid !== undefined && req.identity === undefined) {
+    const pid = req.kind === 'launch' ? undefined : req.pid;
+    if (pid !== undefined && req.kind !== 'launch' && req.identity === undefined) {
       const facts = await identifyOn((m, p) => this.session.device.call(m, p), pid);
-      if (facts) { req = { ...req, identity: facts }; this.session.rememberIdentity(pid, facts); }
+      if (facts) { req = Object.assign({}, req, { identity: facts }); this.session.rememberIdentity(pid, facts); }
     }
     const decision = await this.session.gate.check(req);
     if (this.signal?.aborted) { decision.done('stopped', 'stopped before dispatch: nothing was sent'); throw abortError(this.signal); }
@@ -202,7 +203,7 @@ export async function perform<R, O>(session: Session, ctx: PipelineContext, step
 }
 
 /** The element holding the focus in a live window tree, as the policy reads it (ActionRequest.focused). */
-export type FocusedElement = NonNullable<ActionRequest['focused']>;
+export type FocusedElement = FocusedFacts;
 
 /** The deepest focused node of a (redacted) raw tree, or undefined. */
 export function focusedIn(root: RawNode): FocusedElement | undefined {
@@ -261,12 +262,12 @@ export function mnemonicsIn(root: RawNode): { key: string; label: string }[] {
  * focused element (a password field asks) and the mnemonics. Never the last snapshot, which may be absent
  * or stale.
  */
-export async function liveFocus(session: Session, window: WindowInfo): Promise<Pick<ActionRequest, 'focused' | 'mnemonics'>> {
+export async function liveFocus(session: Session, window: WindowInfo): Promise<LiveFacts> {
   return (await liveRead(session, window)).live;
 }
 
 /** liveFocus, with the live tree itself (unredacted: what a submit would submit is read from it, never shown). */
-export async function liveRead(session: Session, window: WindowInfo): Promise<{ live: Pick<ActionRequest, 'focused' | 'mnemonics'>; root: RawNode }> {
+export async function liveRead(session: Session, window: WindowInfo): Promise<{ live: LiveFacts; root: RawNode }> {
   // With key bindings: the access keys of the window's commands decide what alt+<letter> will activate.
   const raw = await session.readWindow(window, { keyBindings: true });
   const root = redactTree(raw.root);

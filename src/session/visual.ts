@@ -10,7 +10,7 @@ import { centerOf } from '../fallback/ocr.js';
 import { imageToScreen } from '../fallback/geometry.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { CaptureGeometry, OcrLine, PointerParams, Rect } from '../protocol/methods.js';
-import type { ActionRequest } from '../policy/gate.js';
+import { pointerStep } from './steps.js';
 import { collectEffects, openWindows, type Effects } from './effects.js';
 import { perform, type PipelineContext } from './pipeline.js';
 import type { Session, SettleOptions } from './session.js';
@@ -141,11 +141,7 @@ export async function runPointer(session: Session, req: PointerRequest, settle?:
     ...(req.to ? { to: req.to } : {}), ...(req.direction ? { direction: req.direction } : {}),
     ...(req.amount !== undefined ? { amount: req.amount } : {}), ...(req.expectBounds ? { expectBounds: req.expectBounds } : {}),
   };
-  const action: ActionRequest = {
-    tool: req.tool, app: w.app, pid: w.pid, window: w.id, op: req.action, role: req.ref && isOcrRef(req.ref) ? 'text (ocr)' : 'pixel',
-    title: w.title, point: req.point, ...(req.to ? { to: req.to } : {}), ...(req.ref ? { ref: req.ref } : {}), ...(req.name ? { name: req.name } : {}),
-    ...(w.startToken !== undefined ? { startToken: w.startToken } : {}),
-  };
+  const action = pointerStep(w, { tool: req.tool, op: req.action, point: req.point, to: req.to, ocr: req.ref !== undefined && isOcrRef(req.ref), ref: req.ref, name: req.name });
   const { result, settled } = await perform(session, ctx, {
     request: action,
     dispatch: async (d) => {

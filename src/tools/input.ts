@@ -2,13 +2,10 @@ import { quoteText } from '../engine/escape.js';
 import { Type } from '@sinclair/typebox';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
-import type { Chord } from '../protocol/keys.js';
 import type { Rect } from '../protocol/methods.js';
-import { collectEffects, openWindows } from '../session/effects.js';
-import { identifyOn } from '../session/identify.js';
+import { pasteInto, readClipboard, writeClipboard } from '../session/clipboard.js';
 import type { ProcessFacts } from '../policy/apps.js';
-import { liveRead, perform, type PipelineContext } from '../session/pipeline.js';
-import { keysGoToTerminal } from '../session/submit.js';
+import type { PipelineContext } from '../session/pipeline.js';
 import type { Session } from '../session/session.js';
 import { capturePoint, resolveCapture, runPointer, type PointerRequest } from '../session/visual.js';
 import { formatActOutcome } from './format.js';
@@ -17,8 +14,6 @@ import { CAPS, defineTool, DEVICE, PROP_UNLISTED, REF, type Response, STRICT } f
 const POINTER = ['click', 'double_click', 'right_click', 'middle_click', 'move', 'drag', 'scroll'] as const;
 const CLIPBOARD = ['clipboard_read', 'clipboard_write', 'paste'] as const;
 const CLIPBOARD_SHOWN = 4000;
-/** Paste is the platform's shortcut modifier + v: Primary is Command on macOS, Control elsewhere (protocol/keys.ts). */
-const PASTE: Chord[] = [{ mods: ['Primary'], key: 'v' }];
 
 export const inputTool = defineTool({
   schema: {
@@ -95,23 +90,8 @@ function clipboardRefusal(session: Session, owner: { pid?: number; secret?: bool
 }
 
 async function clipboard(session: Session, p: { action: string; text?: string; app?: string; window?: string }, response: Response, ctx: PipelineContext): Promise<void> {
-  const none = async (): Promise<undefined> => undefined;
   if (p.action === 'clipboard_read') {
-    const { result: out } = await perform(session, ctx, {
-      request: { tool: 'computer_input', app: 'clipboard', op: 'clipboard_read' },
-      dispatch: async (d) => {
-        const read = await d.call('input.clipboard', { action: 'read' });
-        const facts = read.owner?.pid !== undefined ? await identifyOn((m, q) => d.call(m, q), read.owner.pid) : undefined;
-        return { read, facts };
-      },
-      settle: none,
-      // The audit's done record says whether the text was withheld; the check itself follows.
-      receipt: ({ read: r, facts }) => {
-        const why = clipboardRefusal(session, r.owner, facts);
-        return why ? { status: 'rejected', detail: why } : { status: 'confirmed', detail: `${[...(r.text ?? '')].length} characters` };
-      },
-    });
-    const { read: res, facts } = out;
+    const { read: res, facts } = await readClipboard(session, ctx, (read, facts) => clipboardRefusal(session, read.owner, facts));
     const why = clipboardRefusal(session, res.owner, facts);
     if (why) throw new ComputerUseError('denied_by_policy', `The clipboard was not read: ${why}. Its text is not shown. Ask the user to paste what you need, or copy it again from an app you may use.`);
     const text = redactText(res.text ?? '');
@@ -123,34 +103,12 @@ async function clipboard(session: Session, p: { action: string; text?: string; a
   if (p.action === 'clipboard_write') {
     const text = p.text;
     if (text === undefined) throw new ComputerUseError('invalid_params', 'clipboard_write needs text.');
-    await perform(session, ctx, {
-      request: { tool: 'computer_input', app: 'clipboard', op: 'clipboard_write', value: text },
-      dispatch: (d) => d.call('input.clipboard', { action: 'write', text }),
-      settle: none,
-      receipt: () => ({ status: 'unknown', detail: `${[...text].length} characters written` }),
-    });
+    await writeClipboard(session, ctx, text);
     response.add(`ok clipboard_write · ${[...text].length} characters on the clipboard (not shown)`);
     return;
   }
-  // paste: optional text onto the clipboard, then Primary+v into the window; one policy decision for both, taken
-  // with the window's focused element read live (a paste into a password field asks).
   const window = await session.resolveWindow({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
-  const { live, root } = await liveRead(session, window);
-  // A terminal runs each pasted line; text not given is the clipboard's, unread here, so it may hold lines too.
-  const runs = keysGoToTerminal(root) && (p.text === undefined || /[\r\n]/.test(p.text));
-  const { settled: effects } = await perform(session, ctx, {
-    request: { tool: 'computer_input', app: window.app, pid: window.pid, window: window.id, title: window.title, op: 'paste',
-      ...(runs ? { terminal: { multiple: true, paste: true } } : {}),
-      ...(p.text !== undefined ? { value: p.text } : {}), ...(window.startToken !== undefined ? { startToken: window.startToken } : {}), ...live },
-    dispatch: async (d) => {
-      const before = await openWindows(session);
-      if (p.text !== undefined) await d.call('input.clipboard', { action: 'write', text: p.text });
-      await d.call('input.keys', { window: window.id, chords: PASTE, expect: { pid: window.pid, ...(window.startToken !== undefined ? { startToken: window.startToken } : {}) } });
-      return before;
-    },
-    settle: (before) => collectEffects(session, window, before, session.settleDefaults),
-    receipt: () => ({ status: 'unknown', detail: 'Primary+v' }),
-  });
+  const effects = await pasteInto(session, ctx, window, p.text);
   response.add(`ok paste → [${session.windows.refOf(window)}] · unknown (Primary+v${p.text !== undefined ? `, ${[...p.text].length} characters put on the clipboard first` : ''})`);
   response.add(formatActOutcome({ receipts: [], ...effects }, session.windows));
 }

@@ -9,6 +9,7 @@ import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
 import type { LaunchResult } from '../protocol/methods.js';
 import { identifyOn } from '../session/identify.js';
 import { perform } from '../session/pipeline.js';
+import { launchStep } from '../session/steps.js';
 import type { Session } from '../session/session.js';
 import { CAPS, defineTool, DEVICE, PROP_UNLISTED, STRICT } from './tool.js';
 
@@ -31,7 +32,7 @@ export const launchTool = defineTool({
     // What will run, resolved by the device's driver where it runs; the policy decides from these facts.
     const launch = await resolveOn(session, p.command, p.args ?? []);
     const { result: res, settled } = await perform(session, { stop, signal }, {
-      request: { tool: 'computer_launch', command: argv.join(' '), argv, ...(launch ? { launch } : {}) },
+      request: launchStep(argv, launch),
       dispatch: async (d) => {
         const r = await d.call('apps.launch', { command: p.command, args: p.args ?? [], waitForWindowMs: waitMs }, waitMs + 10000);
         // Defense in depth: what really started is checked again; a denied program is ended at once, by the

@@ -83,7 +83,7 @@ test('the policy decides before any wait: a refused act never waits for its elem
   const gate: PolicyGate = {
     check: async (req) => {
       order.push('gate');
-      if (req.name === 'Bold') throw new ComputerUseError('denied_by_policy', 'no');
+      if (req.kind === 'element' && req.name === 'Bold') throw new ComputerUseError('denied_by_policy', 'no');
       return { done: () => undefined };
     },
     visible: () => undefined,

@@ -64,7 +64,7 @@ test('a toggle and a click on refs of the last observe cost 3 round trips: node.
   assert.deepEqual(sent(fake, from), ['node.act', 'ui.settle', 'tree.snapshot']);
   // Each act was decided from the facts the driver proved, and the driver was told to prove them again.
   assert.equal(asked.length, 3);
-  for (const req of asked) assert.deepEqual([req.identity?.executable, req.identity?.startToken, req.title], [EXE, '777', 'GTK+ Widget Factory']);
+  for (const req of asked) assert.deepEqual(req.kind === 'launch' ? [] : [req.identity?.executable, req.identity?.startToken, req.title], [EXE, '777', 'GTK+ Widget Factory']);
   const act = fake.calls.filter((c) => c.method === 'node.act').map((c) => c.params as ActParams);
   for (const p of act) assert.deepEqual({ ...p.expect, role: undefined, name: undefined }, { role: undefined, name: undefined, pid: 5151, startToken: '777', appId: EXE, window: fake.windows[0]!.info.id, title: 'GTK+ Widget Factory' });
   assert.ok(act.every((p) => p.apps === true), 'each act lists the windows open before its input');
@@ -113,7 +113,7 @@ test('a window retitled since the observe is listed and decided again on its tit
   assert.equal(res.isError, false, res.text);
   // The driver refused the first dispatch (window_changed, nothing sent); the listed one went through.
   assert.deepEqual(sent(fake, from), ['process.identify', 'node.act', 'apps.list', 'process.identify', 'node.act', 'ui.settle', 'tree.snapshot']);
-  assert.deepEqual(asked.map((r) => r.title), ['GTK+ Widget Factory', 'Vault — unlocked']);
+  assert.deepEqual(asked.map((r) => (r.kind === 'launch' ? undefined : r.title)), ['GTK+ Widget Factory', 'Vault — unlocked']);
   assert.equal(fake.dispatched.length, 1);
   await session.close();
 });

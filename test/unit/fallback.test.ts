@@ -103,10 +103,10 @@ test('policy: input at a pixel asks in default mode, is audited with its point, 
   const dir = await mkdtemp(join(tmpdir(), 'cu-pol-'));
   const audit = join(dir, 'audit.jsonl');
   const policy = new Policy({ mode: 'default', audit, settingsPath: false, processInfo: () => undefined, hostPids: [] });
-  await assert.rejects(policy.check({ tool: 'computer_input', app: 'drawn-buttons', op: 'click', point: [10, 20] }),
+  await assert.rejects(policy.check({ kind: 'pointer', tool: 'computer_input', app: 'drawn-buttons', op: 'click', role: 'pixel', point: [10, 20] }),
     (e: Error & { code?: string }) => e.code === 'confirmation_required' && /click at screen pixel 10,20/i.test(e.message));
   const bypass = new Policy({ mode: 'bypass', allowApps: ['clipboard'], audit, settingsPath: false, processInfo: () => undefined, hostPids: [] });
-  const d = await bypass.check({ tool: 'computer_input', app: 'clipboard', op: 'clipboard_write', value: 'secret text' });
+  const d = await bypass.check({ kind: 'clipboard', tool: 'computer_input', app: 'clipboard', op: 'clipboard_write', value: 'secret text' });
   d.done('dispatched');
   const { readFile } = await import('node:fs/promises');
   const log = await readFile(audit, 'utf8');
@@ -115,6 +115,6 @@ test('policy: input at a pixel asks in default mode, is audited with its point, 
   assert.match(log, /"op":"clipboard_write".*"hmac"/);
   // An OCR'd "Delete" is untrusted text, but it can add a confirmation.
   await assert.rejects(new Policy({ mode: 'accept-edits', allowApps: ['drawn-buttons'], audit: false, settingsPath: false, processInfo: () => undefined, hostPids: [] })
-    .check({ tool: 'computer_act', app: 'drawn-buttons', op: 'click', role: 'text (ocr)', name: 'Delete', point: [5, 5] }),
+    .check({ kind: 'pointer', tool: 'computer_act', app: 'drawn-buttons', op: 'click', role: 'text (ocr)', name: 'Delete', point: [5, 5] }),
   (e: Error & { code?: string }) => e.code === 'confirmation_required' && /irreversible/.test(e.message));
 });

@@ -138,7 +138,7 @@ test('apps.terminate signals only the process that still has the start token', (
 test('the policy allows by bundle id what the fake library\'s signatures prove, and never a forged or ad-hoc claim to it', async () => {
   const d = start();
   const policy = (allowApps: string[]) => new Policy({ mode: 'unattended', allowApps, processInfo: (pid) => factsOfIdentify(d.identify({ pid })), hostPids: [], audit: false, settingsPath: false });
-  const act = (p: Policy, pid: number, app: string) => p.check({ tool: 'computer_act', app, pid, op: 'click', role: 'button', name: 'Bold' });
+  const act = (p: Policy, pid: number, app: string) => p.check({ kind: 'element', tool: 'computer_act', ref: 'e1', app, pid, op: 'click', role: 'button', name: 'Bold' });
   const sent = async (p: Promise<unknown>): Promise<boolean> => p.then(() => true, (e: unknown) => { assert.equal((e as { code?: string }).code, 'denied_by_policy'); return false; });
   assert.equal(await sent(act(policy(['com.apple.TextEdit']), 4242, 'TextEdit')), true, 'Apple\'s TextEdit by its bundle id');
   assert.equal(await sent(act(policy(['com.example.login@ABCDE12345']), 4343, 'Login')), true, 'a Developer ID app by id and team');

@@ -45,7 +45,7 @@ test('process.identify reports argv and cwd from KERN_PROCARGS2 and PROC_PIDVNOD
 test('the policy judges an interpreter by the script its proven argv runs (was: never allowed on macOS)', async () => {
   const d = start();
   const policy = (allowApps: string[]) => new Policy({ mode: 'unattended', allowApps, processInfo: (pid) => factsOfIdentify(d.identify({ pid })), hostPids: [], audit: false, settingsPath: false });
-  const sent = async (p: Policy, pid: number, app: string): Promise<boolean> => p.check({ tool: 'computer_act', app, pid, op: 'click', role: 'button', name: 'Save' })
+  const sent = async (p: Policy, pid: number, app: string): Promise<boolean> => p.check({ kind: 'element', tool: 'computer_act', ref: 'e1', app, pid, op: 'click', role: 'button', name: 'Save' })
     .then(() => true, (e: unknown) => { assert.equal((e as { code?: string }).code, 'denied_by_policy'); return false; });
   assert.equal(await sent(policy(['python3 /Users/me/tools/notes.py']), 4545, 'python3'), true, 'interpreter + the script it runs');
   assert.equal(await sent(policy(['node /Users/me/project/app/main.js']), 4646, 'node'), true, 'a relative script, resolved against the proven cwd');

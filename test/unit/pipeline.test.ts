@@ -11,7 +11,7 @@ import { OPS } from '../../src/engine/node.js';
 import type { RawNode } from '../../src/engine/node.js';
 import { ComputerUseError } from '../../src/protocol/errors.js';
 import type { Handlers } from '../../src/protocol/peer.js';
-import type { ActionRequest, PolicyGate } from '../../src/policy/gate.js';
+import type { ActionRequest, ClipboardStep, KeysStep, PolicyGate } from '../../src/policy/gate.js';
 import { allowAllGate } from '../../src/policy/gate.js';
 import { classifyAction } from '../../src/policy/irreversible.js';
 import { parseChords } from '../../src/session/chords.js';
@@ -213,7 +213,7 @@ test('a removed row: its Archive ref is stale_ref with a fresh snapshot, never t
 
 test('computer_act refuses more than 20 actions before anything runs; an unknown ref is unknown_ref', async () => {
   const seen: string[] = [];
-  const gate: PolicyGate = { visible: () => undefined, check: async (req) => { seen.push(req.op ?? ''); return { done: () => undefined }; } };
+  const gate: PolicyGate = { visible: () => undefined, check: async (req) => { seen.push(req.kind === 'element' ? req.op : req.kind); return { done: () => undefined }; } };
   const { fake, session, call } = setup(gate);
   const bold = refOf((await call('computer_observe', {})).text, /checkbox "Bold"/);
   const many = await call('computer_act', { actions: Array.from({ length: 21 }, () => ({ ref: bold, op: 'toggle' })) });
@@ -237,8 +237,8 @@ function passwordFocused(gate: PolicyGate) {
 }
 
 test('keys and paste read the focused element live (no prior observe) and pass chords to the gate', async () => {
-  const asked: ActionRequest[] = [];
-  const gate: PolicyGate = { visible: () => undefined, check: async (req) => { asked.push(req); return { done: () => undefined }; } };
+  const asked: (KeysStep | ClipboardStep)[] = [];
+  const gate: PolicyGate = { visible: () => undefined, check: async (req) => { if (req.kind === 'keys' || req.kind === 'clipboard') asked.push(req); return { done: () => undefined }; } };
   const { session, call } = passwordFocused(gate);
   await call('computer_keys', { keys: 's e c r e t Return' });
   await call('computer_input', { action: 'paste', text: 'secret', app: 'gtk3-widget-factory' });
@@ -250,7 +250,9 @@ test('keys and paste read the focused element live (no prior observe) and pass c
     assert.equal(req.focused?.password, true);
     assert.ok(req.focused?.states?.includes('password'));
   }
-  assert.deepEqual(asked[0]!.chords, parseChords('s e c r e t Return'));
+  const first = asked[0];
+  assert.ok(first?.kind === 'keys');
+  assert.deepEqual(first.chords, parseChords('s e c r e t Return'));
   assert.equal(classifyAction(asked[0]!)?.kind, 'password');
   assert.equal(classifyAction(asked[1]!)?.kind, 'password', 'paste with text into a password field asks');
   assert.equal(classifyAction(asked[2]!)?.kind, 'password', 'paste of the clipboard into a password field asks');
@@ -258,8 +260,8 @@ test('keys and paste read the focused element live (no prior observe) and pass c
 });
 
 test('the focused element is read at decision time, not taken from an older snapshot', async () => {
-  const asked: ActionRequest[] = [];
-  const gate: PolicyGate = { visible: () => undefined, check: async (req) => { asked.push(req); return { done: () => undefined }; } };
+  const asked: (KeysStep | ClipboardStep)[] = [];
+  const gate: PolicyGate = { visible: () => undefined, check: async (req) => { if (req.kind === 'keys' || req.kind === 'clipboard') asked.push(req); return { done: () => undefined }; } };
   const { session, call, fake } = setup(gate);
   await call('computer_observe', {}); // "Name" is focused in this snapshot
   const root = fake.windows[0]!.root;
@@ -271,8 +273,8 @@ test('the focused element is read at decision time, not taken from an older snap
 });
 
 test('the live window\'s command controls and their access keys reach the gate (key binding, else "_X" / "&X" in a name)', async () => {
-  const asked: ActionRequest[] = [];
-  const gate: PolicyGate = { visible: () => undefined, check: async (req) => { asked.push(req); return { done: () => undefined }; } };
+  const asked: (KeysStep | ClipboardStep)[] = [];
+  const gate: PolicyGate = { visible: () => undefined, check: async (req) => { if (req.kind === 'keys' || req.kind === 'clipboard') asked.push(req); return { done: () => undefined }; } };
   const { session, call, fake } = setup(gate);
   const root = fake.windows[0]!.root;
   byId(root, 7).children!.push(

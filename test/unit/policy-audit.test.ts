@@ -37,13 +37,13 @@ test('a key file others can read, or of the wrong size, is refused', () => {
 test('audit records hold the HMAC, never the text; a done detail that echoes the typed text is withheld', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-audit-'));
   const policy = new Policy({ mode: 'bypass', allowApps: ['mousepad'], processInfo: () => undefined, hostPids: [], audit: join(dir, 'audit.jsonl'), settingsPath: false });
-  const d = await policy.check({ tool: 'computer_act', app: 'mousepad', op: 'type', value: 'correct horse battery', title: 'notes' });
+  const d = await policy.check({ kind: 'element', tool: 'computer_act', ref: 'e1', role: 'textbox', app: 'mousepad', op: 'type', value: 'correct horse battery', title: 'notes' });
   d.done('failed', 'xdotool: cannot type "correct horse battery" into window 0x1');
-  const k = await policy.check({ tool: 'computer_keys', app: 'mousepad', keys: 'h u n t e r', title: 'notes' });
+  const k = await policy.check({ kind: 'keys', tool: 'computer_keys', app: 'mousepad', keys: 'h u n t e r', title: 'notes' });
   k.done('failed', 'xdotool key h u n t e r failed');
   const text = readFileSync(join(dir, 'audit.jsonl'), 'utf8');
   assert.ok(!text.includes('horse') && !text.includes('h u n t e r'), text);
   assert.match(text, /"hmac":"[0-9a-f]{16}"/);
   assert.match(text, /detail withheld/);
-  assert.equal(withoutTyped('timeout after 3000 ms', { tool: 'computer_act', value: 'secret words' }), 'timeout after 3000 ms');
+  assert.equal(withoutTyped('timeout after 3000 ms', { kind: 'element', tool: 'computer_act', ref: 'e1', op: 'type', role: 'textbox', value: 'secret words' }), 'timeout after 3000 ms');
 });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { classifyAction, irreversibleWord, keysTypeText } from '../../src/policy/irreversible.js';
 import { normalizeText, sameSkeleton, skeleton } from '../../src/policy/confusables.js';
 import { parseChords } from '../../src/session/chords.js';
-import type { ActionRequest } from '../../src/policy/gate.js';
+import type { ActionRequest, KeysStep } from '../../src/policy/gate.js';
 
 test('look-alike labels match the rule words', () => {
   const cases: [string, string][] = [
@@ -52,7 +52,7 @@ test('the normalisation steps', () => {
 });
 
 const act = (op: string, role: string, name: string, value?: string): ActionRequest =>
-  ({ tool: 'computer_act', op, role, name, ...(value !== undefined ? { value } : {}) });
+  ({ kind: 'element', tool: 'computer_act', ref: 'e1', op, role, name, ...(value !== undefined ? { value } : {}) });
 
 test('ops are classified by what the driver does with them', () => {
   assert.equal(classifyAction(act('double_click', 'button', 'Delete all'))?.kind, 'irreversible');
@@ -67,7 +67,7 @@ test('ops are classified by what the driver does with them', () => {
   assert.equal(classifyAction(act('focus', 'button', 'Delete all')), undefined);
 });
 
-const keys = (k: string, extra: Partial<ActionRequest> = {}): ActionRequest => ({ tool: 'computer_keys', keys: k, chords: parseChords(k), ...extra });
+const keys = (k: string, extra: Partial<KeysStep> = {}): ActionRequest => ({ kind: 'keys', tool: 'computer_keys', keys: k, chords: parseChords(k), ...extra });
 const deleteButton = { role: 'button', name: 'Delete all' };
 
 test('activating keys on a focused irreversible command ask', () => {
@@ -100,7 +100,7 @@ test('an activating key after a focus move asks when the window has an irreversi
 });
 
 test('keys that do not parse ask', () => {
-  assert.equal(classifyAction({ tool: 'computer_keys', keys: 'shift exec sh -c touch${IFS}/tmp/x' })?.kind, 'irreversible');
+  assert.equal(classifyAction({ kind: 'keys', tool: 'computer_keys', keys: 'shift exec sh -c touch${IFS}/tmp/x' })?.kind, 'irreversible');
 });
 
 test('keysTypeText reads the parsed chords; keys the host did not parse count as text', () => {

@@ -27,7 +27,7 @@ chmodSync(join(other, 'tool'), 0o755);
 const PATH = `${bin}:${other}:/usr/bin:/bin`;
 const ctx: LaunchContext = { path: PATH, cwd: dir };
 /** A launch request with the facts the Linux driver reports for it (apps.resolveLaunch), on this PATH. */
-const launchReq = (argv: string[]) => ({ tool: 'computer_launch' as const, command: argv.join(' '), argv, launch: resolveLaunchFacts({ command: argv[0]!, args: argv.slice(1) }) });
+const launchReq = (argv: string[]) => ({ kind: 'launch' as const, tool: 'computer_launch' as const, command: argv.join(' '), argv, launch: resolveLaunchFacts({ command: argv[0]!, args: argv.slice(1) }) });
 /** Denied by a name the resolution met or by a program the target is a copy of (the policy's view). */
 const denied = (argv: string[]): boolean => {
   const saved = process.env['PATH'];

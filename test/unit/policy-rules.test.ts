@@ -33,7 +33,7 @@ test('irreversible words in English and Chinese; false friends stay silent', () 
 });
 
 test('classification: activations by label, password writes, Enter in single-line fields and chat apps, accelerators', () => {
-  const act = (op: string, role: string, name: string, extra = {}) => classifyAction({ tool: 'computer_act', op, role, name, ...extra });
+  const act = (op: string, role: string, name: string, extra = {}) => classifyAction({ kind: 'element', tool: 'computer_act', ref: 'e1', op, role, name, ...extra });
   assert.equal(act('click', 'button', 'Send')?.kind, 'irreversible');
   assert.equal(act('click', 'menuitem', '_Delete\tShift+Del')?.kind, 'irreversible');
   assert.equal(act('focus', 'button', 'Send'), undefined);
@@ -49,7 +49,7 @@ test('classification: activations by label, password writes, Enter in single-lin
   assert.ok(act('click', 'button', 'Replace'), 'Replace with nothing known about the window');
   assert.ok(act('click', 'button', 'Replace All in Files', { textFields: 2 }), 'replace in files');
   assert.ok(act('click', 'button', 'Delete', { textFields: 2 }), 'a text field relaxes only Replace');
-  const keys = (k: string, extra = {}) => classifyAction({ tool: 'computer_keys', keys: k, chords: parseChords(k), app: 'gedit', ...extra });
+  const keys = (k: string, extra = {}) => classifyAction({ kind: 'keys', tool: 'computer_keys', keys: k, chords: parseChords(k), app: 'gedit', ...extra });
   assert.equal(keys('ctrl+s'), undefined);
   assert.equal(keys('Return'), undefined, 'Enter with nothing known about the focus');
   assert.equal(keys('Return', { focused: { role: 'textbox', multiline: true } }), undefined, 'a new line in a text editor');
@@ -62,7 +62,7 @@ test('classification: activations by label, password writes, Enter in single-lin
   assert.ok(keys('Return', { focused: { role: 'textbox', multiline: false }, mnemonics: [] }), 'a form whose submitting control is not seen asks');
   assert.ok(keys('ctrl+Return'));
   assert.ok(keys('shift+Delete'));
-  assert.ok(classifyAction({ tool: 'computer_keys', keys: 'Return', chords: parseChords('Return'), app: 'Slack', focused: { role: 'textbox', multiline: true } }), 'Enter sends in chat apps');
+  assert.ok(classifyAction({ kind: 'keys', tool: 'computer_keys', keys: 'Return', chords: parseChords('Return'), app: 'Slack', focused: { role: 'textbox', multiline: true } }), 'Enter sends in chat apps');
   assert.equal(keys('h u n t e r 2', { focused: { role: 'textbox', password: true } })?.kind, 'password');
 });
 

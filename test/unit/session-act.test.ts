@@ -77,8 +77,9 @@ test('the policy gate sees every act first; a refusal sends nothing', async () =
   const seen: string[] = [];
   const gate: PolicyGate = {
     check: async (req) => {
-      seen.push(`${req.tool} ${req.op ?? req.keys ?? ''} ${req.name ?? ''}`.trim());
-      if (req.name === 'Bold') throw new ComputerUseError('denied_by_policy', 'Bold is not allowed in this test.');
+      const name = req.kind === 'element' ? req.name ?? '' : '';
+      seen.push(`${req.tool} ${req.kind === 'keys' ? req.keys : req.kind === 'launch' ? '' : req.op} ${name}`.trim());
+      if (name === 'Bold') throw new ComputerUseError('denied_by_policy', 'Bold is not allowed in this test.');
       return { done: () => undefined };
     },
     visible: () => undefined,

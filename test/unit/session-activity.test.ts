@@ -17,7 +17,7 @@ test('acting frames the window with "acting in <app>", idle removes it, idle wit
   onActivity(session, (s) => seen.push(s));
   showIdle(session);
   assert.deepEqual(calls, []);
-  showActing(session, { tool: 'computer_act', app: 'gedit', window: 'w1' });
+  showActing(session, { kind: 'element', tool: 'computer_act', ref: 'e1', op: 'click', role: 'button', app: 'gedit', window: 'w1' });
   assert.equal(activityOf(session), 'computer-use: acting in gedit');
   showIdle(session);
   assert.deepEqual(calls, [['ui.highlight', { on: true, window: 'w1', status: 'computer-use: acting in gedit' }], ['ui.highlight', { on: false }]]);
@@ -27,7 +27,7 @@ test('acting frames the window with "acting in <app>", idle removes it, idle wit
 test('paused: the status says so after the act and on a stop; resume clears it', () => {
   let paused = true;
   const { session, calls } = fakeSession({ paused: () => paused });
-  showActing(session, { tool: 'computer_keys', app: 'gedit' });
+  showActing(session, { kind: 'keys', tool: 'computer_keys', keys: 'a', app: 'gedit' });
   showIdle(session);
   assert.deepEqual(calls.at(-1), ['ui.highlight', { on: true, status: 'computer-use: paused' }]);
   paused = false;
@@ -41,7 +41,7 @@ test('showActivity: false sends nothing and tells no listener', () => {
   const { session, calls } = fakeSession({ showActivity: false });
   const seen: unknown[] = [];
   onActivity(session, (s) => seen.push(s));
-  showActing(session, { tool: 'computer_act', app: 'gedit', window: 'w1' });
+  showActing(session, { kind: 'element', tool: 'computer_act', ref: 'e1', op: 'click', role: 'button', app: 'gedit', window: 'w1' });
   showIdle(session);
   assert.deepEqual(calls, []);
   assert.deepEqual(seen, []);
