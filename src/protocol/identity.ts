@@ -67,8 +67,8 @@ export const Privilege = Type.Object({
 }, { ...Strict, description: 'Privilege facts of the process as the OS reports them; facts only: the policy decides nothing from them, and a driver that cannot reach the process says so with elevation_required.' });
 export type Privilege = Static<typeof Privilege>;
 
-/** A window's class as the app sets it (X11 WM_CLASS, a Win32 class name): untrusted, may only deny. */
-export const ClassName = Type.String({ maxLength: 1024, description: 'The window class the app sets (X11 WM_CLASS instance and class joined by a comma; a Win32 window class). Set by the app: it may only deny.' });
+/** A window's class as the app sets it (the platform's window class): untrusted, may only deny. */
+export const ClassName = Type.String({ maxLength: 1024, description: 'The window class the app sets, as the platform names it (where it has an instance and a class name, both joined by a comma). Set by the app: it may only deny.' });
 
 /** What the driver found by content: the executable's digest and the programs it is a copy of. */
 export const ContentFacts = Type.Object({

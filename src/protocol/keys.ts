@@ -5,9 +5,8 @@
  * the space bar: the DOM's own name for it). Modifiers are `Control`, `Alt`, `Shift`, `Meta` and `Primary`, the
  * platform's shortcut modifier (Command on macOS, Control elsewhere), like Playwright's `ControlOrMeta`.
  *
- * Nothing here names a platform: each driver maps these names to its own codes (the Linux driver to X
- * keysyms, the CDP driver to `Input.dispatchKeyEvent` fields; Windows virtual keys, macOS CGKeyCodes and Android
- * KEYCODE_* come with their drivers), each in a `Record<NamedKey, …>` so a driver that lacks a name does not
+ * Nothing here names a platform: each driver maps these names to its own codes (its key table, in its own
+ * folder under src/drivers/), each in a `Record<NamedKey, …>` so a driver that lacks a name does not
  * compile, and test/unit/keys-table.test.ts pins every mapping. Android's Back, Home and Recents are not keys
  * here: they are ops. The grammar the model writes (`ctrl+s`, `Return`, `alt+F4`) is parsed once by the host
  * (session/chords.ts) into these chords; drivers and the policy read only the parsed form.

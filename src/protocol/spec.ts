@@ -152,7 +152,7 @@ export function protocolMarkdown(): string {
   h(2, 'Coordinates');
   p('Every rectangle is `[x, y, width, height]` and every point `[x, y]`, in screen coordinates: the unit the platform\'s ' +
     'own input and window APIs use for the whole desktop, with the origin at the top left of the primary display; x grows ' +
-    'right and y down; negative values are other displays left of or above it. That unit is device pixels on X11 and on ' +
+    'right and y down; negative values are other displays left of or above it. That unit is device pixels on a Linux desktop and on ' +
     'per-monitor DPI-aware Windows processes, points on macOS, pixels on Android, CSS pixels of the viewport for a web ' +
     'page. screen.displays says per display how many device pixels one unit is (`scale`, 2 on a Retina display) and the ' +
     'DPI. A capture\'s `geometry.scale` is image pixels per screen unit (below 1 when scaled down, above 1 on a HiDPI ' +
