@@ -6,6 +6,7 @@
  */
 import { GUIDANCE } from '../../src/tools/guidance.js';
 import { TOOLS } from '../../src/tools/index.js';
+import type { ChatMessage, FunctionTool, Usage } from './chat.js';
 import type { Recorder } from './recorder.js';
 import type { SolverOutcome } from './scripted.js';
 import type { Solver } from './runner.js';
@@ -22,11 +23,8 @@ export interface ModelOptions {
   requestTimeoutMs?: number;
 }
 
-interface ToolCall { id: string; type?: 'function'; function: { name: string; arguments: string } }
-interface Message { role: 'system' | 'user' | 'assistant' | 'tool'; content: string | null; tool_calls?: ToolCall[]; tool_call_id?: string }
-
 /** The tools as OpenAI function definitions (the same schemas the MCP server lists). */
-export function functionTools(): { type: 'function'; function: { name: string; description: string; parameters: unknown } }[] {
+export function functionTools(): FunctionTool[] {
   return TOOLS.map((t) => ({
     type: 'function' as const,
     // JSON round trip: TypeBox schemas are JSON Schema; fields marked unlisted are not enumerable and drop out.
@@ -40,19 +38,20 @@ export function goalMessage(task: EvalTask, vars: Record<string, string>): strin
   return `${task.goal}${details ? `\nValues:\n${details}` : ''}\nWhen the goal is reached, answer with a short final message (and the value asked for, if any).`;
 }
 
-async function complete(opts: ModelOptions, messages: Message[]): Promise<Message> {
+async function complete(opts: ModelOptions, messages: ChatMessage[], stop: AbortSignal): Promise<{ message: ChatMessage; usage?: Usage }> {
   const res = await fetch(`${opts.baseUrl.replace(/\/$/, '')}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}) },
     body: JSON.stringify({ model: opts.model, messages, tools: functionTools(), stream: false }),
-    signal: AbortSignal.timeout(opts.requestTimeoutMs ?? 120_000),
+    // The task's end (its deadline) also ends the request, so a late answer cannot act on the next task's desktop.
+    signal: AbortSignal.any([stop, AbortSignal.timeout(opts.requestTimeoutMs ?? 120_000)]),
   });
   const body = await res.text();
   if (!res.ok) throw new Error(`model endpoint answered ${res.status}: ${body.slice(0, 300)}`);
-  const parsed = JSON.parse(body) as { choices?: { message?: Message }[] };
+  const parsed = JSON.parse(body) as { choices?: { message?: ChatMessage }[]; usage?: Usage };
   const message = parsed.choices?.[0]?.message;
   if (!message) throw new Error(`model endpoint gave no message: ${body.slice(0, 300)}`);
-  return message;
+  return { message, ...(parsed.usage ? { usage: parsed.usage } : {}) };
 }
 
 function parseArguments(raw: string): Record<string, unknown> | string {
@@ -64,12 +63,19 @@ function parseArguments(raw: string): Record<string, unknown> | string {
   }
 }
 
-/** A solver that asks the model for each next tool call. */
+/**
+ * A solver that asks the model for each next tool call. The conversation lives in the recorder's (so the runner
+ * keeps it as the task's transcript even when the task ends by its deadline or an error).
+ */
 export function modelSolver(opts: ModelOptions): Solver {
   return async (task: EvalTask, vars: Record<string, string>, rec: Recorder): Promise<SolverOutcome> => {
-    const messages: Message[] = [{ role: 'system', content: GUIDANCE }, { role: 'user', content: goalMessage(task, vars) }];
+    const conv = rec.conversation;
+    const messages = conv.messages;
+    messages.push({ role: 'system', content: GUIDANCE }, { role: 'user', content: goalMessage(task, vars) });
     for (;;) {
-      const reply = await complete(opts, messages);
+      const { message: reply, usage } = await complete(opts, messages, rec.signal);
+      conv.requests++;
+      if (usage) { conv.promptTokens += usage.prompt_tokens; conv.completionTokens += usage.completion_tokens; }
       const calls = reply.tool_calls ?? [];
       messages.push({ role: 'assistant', content: reply.content ?? null, ...(calls.length ? { tool_calls: calls } : {}) });
       if (calls.length === 0) return { finished: true, answers: { answer: reply.content ?? '' } };

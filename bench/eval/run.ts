@@ -3,7 +3,10 @@
  * `npm run eval`: runs the evaluation tasks (issue 13) in a fresh sandbox desktop (`--desktop current|auto` to
  * use another) with the scripted solver or a model, prints a table and writes bench/results/eval-<date>.json, eval-latest.json and an
  * SVG chart. Options: --tasks a,b · --solver scripted|model · --base-url URL --model NAME --api-key-env VAR ·
- * --keep-text (every tool text in the JSON) · --no-peer (skip the computer-use-mcp baseline).
+ * --keep-text (every tool text in the JSON) · --no-peer (skip the computer-use-mcp baseline) · --max-steps N (tool
+ * calls per task, 40) · --task-timeout S (per task: 120 s scripted, 3600 s model) · --request-timeout S (per model
+ * request, 1860 s: longer than the relay's 30 min wait, so a model answering by hand through relay.ts fits).
+ * A model solver's tasks each leave a transcript in <out>/transcripts/ (transcript.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -41,19 +44,33 @@ async function main(): Promise<number> {
       'no-peer': { type: 'boolean', default: false },
       out: { type: 'string', default: 'bench/results' },
       desktop: { type: 'string', default: 'sandbox' },
+      'max-steps': { type: 'string', default: '40' },
+      'task-timeout': { type: 'string' },
+      'request-timeout': { type: 'string', default: '1860' },
     },
   });
+  const seconds = (flag: string, v: string): number => {
+    const n = Number(v);
+    if (!(n > 0)) throw new Error(`--${flag} ${v}: a positive number of seconds`);
+    return n * 1000;
+  };
   const tasks = selectTasks((values.tasks ?? '').split(',').map((s) => s.trim()).filter(Boolean));
   let solver: Solver;
   let solverName = values.solver ?? 'scripted';
+  const byModel = solverName === 'model';
   if (solverName === 'scripted') solver = solveScripted;
   else if (solverName === 'model') {
     const baseUrl = values['base-url'];
     const model = values.model;
     if (!baseUrl || !model) throw new Error('--solver model needs --base-url and --model (and the API key in the env var --api-key-env names)');
-    solver = modelSolver({ baseUrl, model, apiKey: process.env[values['api-key-env'] ?? 'OPENAI_API_KEY'] });
+    solver = modelSolver({ baseUrl, model, apiKey: process.env[values['api-key-env'] ?? 'OPENAI_API_KEY'], requestTimeoutMs: seconds('request-timeout', values['request-timeout'] ?? '1860') });
     solverName = `model:${model}`;
   } else throw new Error(`unknown solver ${solverName}: scripted or model`);
+  const maxSteps = Number(values['max-steps']);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new Error(`--max-steps ${values['max-steps']}: a positive whole number`);
+  // A model (above all one answering by hand through the relay) takes minutes per task; the scripted solver seconds.
+  const timeoutMs = seconds('task-timeout', values['task-timeout'] ?? (byModel ? '3600' : '120'));
+  const outDir = values.out ?? 'bench/results';
 
   // The eval's own policy files: it allows its apps without touching the user's settings or audit log.
   const home = await mkdtemp(join(tmpdir(), 'cu-eval-home-'));
@@ -77,9 +94,12 @@ async function main(): Promise<number> {
   }
   try {
     for (const task of tasks) {
-      const r = await runTask(computer, task, { solverName, solver, asked, keepText: values['keep-text'] ?? false, ...(peer ? { peer } : {}) });
+      const r = await runTask(computer, task, {
+        solverName, solver, asked, keepText: values['keep-text'] ?? false, maxSteps, timeoutMs,
+        ...(byModel ? { transcriptDir: join(outDir, 'transcripts') } : {}), ...(peer ? { peer } : {}),
+      });
       results.push(r);
-      process.stdout.write(`${r.success ? 'PASS' : 'FAIL'} ${r.id}: ${r.steps} steps, ${r.tokens} tokens (screenshots ${r.screenshotTokens}), ${r.ms} ms — ${r.detail}\n`);
+      process.stdout.write(`${r.success ? 'PASS' : 'FAIL'} ${r.id}: ${r.steps} steps, ${r.tokens} tokens (screenshots ${r.screenshotTokens}), ${r.ms} ms — ${r.detail}${r.transcript ? ` (transcript ${r.transcript})` : ''}\n`);
     }
   } finally {
     await peer?.close().catch(() => undefined);
@@ -87,7 +107,7 @@ async function main(): Promise<number> {
     await rm(home, { recursive: true, force: true });
   }
   printTable(results);
-  const files = await writeResults(values.out ?? 'bench/results', {
+  const files = await writeResults(outDir, {
     solver: solverName, durationMs: Math.round(performance.now() - t0), results, toolListTokens: toolListTokens(),
     peer: { name: PEER_NAME, note: peerNote, ...(peer ? { toolListTokens: peer.toolListTokens } : {}) },
   });

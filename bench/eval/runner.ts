@@ -9,6 +9,7 @@ import type { Computer, ConfirmRequest } from '../../src/index.js';
 import { Recorder, type EvalStep } from './recorder.js';
 import type { SolverOutcome } from './scripted.js';
 import type { CheckResult, EvalTask, TaskContext } from './task.js';
+import { transcriptOf, writeTranscript } from './transcript.js';
 
 /** A solver: gets the task, the setup's vars and the recorder it must call tools through. */
 export type Solver = (task: EvalTask, vars: Record<string, string>, rec: Recorder) => Promise<SolverOutcome>;
@@ -40,6 +41,8 @@ export interface TaskResult {
   /** Tool time alone. */
   toolMs: number;
   trace: Omit<EvalStep, 'text'>[] | EvalStep[];
+  /** The transcript file written for a model solver's task. */
+  transcript?: string;
 }
 
 async function sleep(ms: number): Promise<void> { await new Promise((r) => setTimeout(r, ms)); }
@@ -65,6 +68,8 @@ export interface RunOptions {
   /** Whole-task deadline (default 120 s). */
   timeoutMs?: number;
   maxSteps?: number;
+  /** Where to write the task's transcript (transcript.ts) when the solver held a conversation with a model. */
+  transcriptDir?: string;
   /** Every question the policy asked so far (the runner hands each task the ones asked during it). */
   asked?: readonly ConfirmRequest[];
   /** Looks through the peer once after the solver (its screenshot of the task's end state). */
@@ -94,7 +99,8 @@ export async function runTask(computer: Computer, task: EvalTask, opts: RunOptio
     const outcome = await Promise.race([
       opts.solver(task, setup.vars, rec),
       new Promise<never>((_r, reject) => { timer = setTimeout(() => reject(new Error(`task deadline of ${deadline} ms passed`)), deadline); }),
-    ]).finally(() => clearTimeout(timer));
+    // A solver still running past its deadline is cut off from the tools (eval unit 'a solver that outlives').
+    ]).finally(() => { clearTimeout(timer); rec.end('the task ended'); });
     wall = performance.now() - start - rec.accountingMs;
     if (opts.peer) {
       await opts.peer.look().then((l) => { peerTokens = l.tokens * rec.steps.length; }, (e: unknown) => { peerNote = `peer: ${(e as Error).message}`; });
@@ -109,7 +115,7 @@ export async function runTask(computer: Computer, task: EvalTask, opts: RunOptio
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
   const steps = rec.steps;
-  return {
+  const result: TaskResult = {
     id: task.id, app: task.app, goal: task.goal, ...(task.hard ? { hard: task.hard } : {}), solver: opts.solverName,
     success: check.ok, detail: check.detail,
     steps: steps.length,
@@ -120,4 +126,8 @@ export async function runTask(computer: Computer, task: EvalTask, opts: RunOptio
     toolMs: steps.reduce((a, s) => a + s.ms, 0),
     trace: opts.keepText ? steps : steps.map(({ text: _t, ...s }) => s),
   };
+  if (opts.transcriptDir && rec.conversation.messages.length > 0) {
+    result.transcript = await writeTranscript(opts.transcriptDir, transcriptOf(new Date(), result, steps, rec.conversation));
+  }
+  return result;
 }

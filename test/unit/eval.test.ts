@@ -5,7 +5,7 @@
  * chat-completions endpoint, and the report's totals and chart.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -16,7 +16,8 @@ import { matchTarget, parseLines } from '../../bench/eval/lines.js';
 import { modelSolver, functionTools } from '../../bench/eval/model.js';
 import { Recorder } from '../../bench/eval/recorder.js';
 import { chartSvg, summarize } from '../../bench/eval/report.js';
-import type { TaskResult } from '../../bench/eval/runner.js';
+import { runTask, type TaskResult } from '../../bench/eval/runner.js';
+import type { Transcript } from '../../bench/eval/transcript.js';
 import { solveScripted } from '../../bench/eval/scripted.js';
 import { fill, type EvalTask } from '../../bench/eval/task.js';
 import { widgetFactory } from '../fixtures/engine/widget-factory.js';
@@ -152,6 +153,55 @@ test('the model solver speaks the tools as function calls to an OpenAI-compatibl
     assert.match(String(first?.messages[1]?.content), /Set the name and turn Bold on\.\nValues:\n- name: x/);
     assert.deepEqual(first?.tools?.map((t) => t.function.name), functionTools().map((t) => t.function.name));
   } finally { await model.close(); await c.close(); }
+});
+
+test('a model solver\'s task leaves its transcript: every message, the checker\'s verdict and the counts; a scripted one leaves none', async () => {
+  const { c } = await fakeComputer();
+  const model = await startScriptedModel((seen) => (seen.length === 0 ? { tool: 'computer_observe', args: {} } : { text: 'Bold is off.' }));
+  const out = mkdtempSync(join(tmpdir(), 'cu-eval-transcripts-'));
+  try {
+    const solver = modelSolver({ baseUrl: model.baseUrl, model: 'scripted' });
+    const r = await runTask(c, wfTask([]), { solverName: 'model:scripted', solver, transcriptDir: out });
+    assert.equal(r.success, true, r.detail);
+    const files = readdirSync(out);
+    assert.equal(files.length, 1);
+    assert.match(files[0] ?? '', /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-fake-form\.json$/);
+    assert.equal(r.transcript, join(out, files[0] ?? ''));
+    const t = JSON.parse(readFileSync(join(out, files[0] ?? ''), 'utf8')) as Transcript;
+    assert.deepEqual(t.messages.map((m) => m.role), ['system', 'user', 'assistant', 'tool', 'assistant']);
+    assert.equal(t.messages[2]?.tool_calls?.[0]?.function.name, 'computer_observe');
+    assert.match(t.messages[3]?.content ?? '', /\[e\d+\] checkbox "Bold"/);
+    assert.equal(t.messages[4]?.content, 'Bold is off.');
+    assert.equal(t.task.id, 'fake-form');
+    assert.equal(t.success, true);
+    // The stub reports 10 prompt and 5 completion tokens per answer.
+    assert.deepEqual({ ...t.counts, toolTextTokens: t.counts.toolTextTokens > 0 }, { toolCalls: 1, toolErrors: 0, modelRequests: 2, toolTextTokens: true, promptTokens: 20, completionTokens: 10 });
+    const scripted = await runTask(c, wfTask([{ do: 'observe' }]), { solverName: 'scripted', solver: solveScripted, transcriptDir: out });
+    assert.equal(scripted.transcript, undefined);
+    assert.equal(readdirSync(out).length, 1);
+  } finally { await model.close(); await c.close(); }
+});
+
+test('a solver that outlives its task\'s deadline gets no more tool calls', async () => {
+  const { c } = await fakeComputer();
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => { release = r; });
+  let said: (v: string) => void = () => undefined;
+  const lateCall = new Promise<string>((r) => { said = r; });
+  try {
+    const r = await runTask(c, wfTask([]), {
+      solverName: 'slow', timeoutMs: 1,
+      solver: async (_t, _v, rec) => {
+        // Waits past the deadline (a model still thinking), then tries to act on whatever the desktop shows now.
+        await gate;
+        await rec.call('computer_observe', {}).then(() => said(`called (${rec.steps.length} step)`), (e: unknown) => said((e as Error).message));
+        return { finished: true, answers: {} };
+      },
+    });
+    assert.match(r.detail, /task deadline of 1 ms passed/);
+    release();
+    assert.match(await lateCall, /the task is over/);
+  } finally { await c.close(); }
 });
 
 test('the report sums tokens and ratios and draws one bar group per task', () => {
