@@ -346,12 +346,13 @@ async function observeEffects(session: Session, receipts: ActionReceipt[], windo
     open[0]!.detail += '; the window changed (the diff below)';
   }
   if (effects.busy) for (const r of open) if (r.status === 'unknown') r.detail += '; then the app stopped answering (busy), so its effect was not read: observe again in a moment, do not repeat the act';
-  // A click that opened or closed a window had a visible effect.
-  for (const r of receipts) {
-    if (r.status === 'unknown' && (r.op === 'click' || r.op === 'double_click' || r.op === 'expand') && (out.newWindows.length || out.closedWindows.length || out.popups?.length)) {
-      r.status = 'confirmed';
-      r.detail += out.newWindows.length ? '; a window appeared' : '; a window closed';
-    }
+  // A click that opened or closed a window had a visible effect. Windows are read once after the whole batch, so
+  // the change is laid to the last click that could have made it, never to every click before it (a row click
+  // followed by OK read "row selected; a window closed" as if the row click had closed the dialog).
+  const opener = [...receipts].reverse().find((r) => r.status !== 'failed' && r.status !== 'rejected' && (r.op === 'click' || r.op === 'double_click' || r.op === 'expand'));
+  if (opener?.status === 'unknown' && (out.newWindows.length || out.closedWindows.length || out.popups?.length)) {
+    opener.status = 'confirmed';
+    opener.detail += out.newWindows.length ? '; a window appeared' : '; a window closed';
   }
   return out;
 }

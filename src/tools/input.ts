@@ -36,12 +36,13 @@ export const inputTool = defineTool({
     type: 'destructive',
   },
   async handle({ session, stop, signal }, p, response) {
-    response.channel = 'raw input (degraded)';
     const ctx: PipelineContext = { stop, signal };
+    // The clipboard is the platform's own text channel, not a fallback: only pointer input is degraded.
     if ((CLIPBOARD as readonly string[]).includes(p.action)) {
       await clipboard(session, p, response, ctx);
       return;
     }
+    response.channel = 'raw input (degraded)';
     if (p.x === undefined || p.y === undefined) throw new ComputerUseError('invalid_params', `${p.action} needs x and y.`);
     if (p.action === 'drag' && !p.to) throw new ComputerUseError('invalid_params', 'drag needs to: {x, y}.');
     let req: PointerRequest;

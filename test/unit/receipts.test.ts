@@ -212,3 +212,43 @@ test('keys whose effect shows are confirmed by it: Escape that closed a dialog',
   assert.match(idle.text, /· unknown \(synthetic key events\)$/m, idle.text);
   await session.close();
 });
+
+test('a batch whose last click closed the dialog: only that click is confirmed by it, and "no visible change" never sits beside "window closed"', async () => {
+  // dialogs-long-list and the file chooser, as a model met them: [click a row, click OK] read "row selected …; a window
+  // closed" on the row click, and a lone OK read "(no visible change in the window)" above "window closed: [w1]".
+  const list: FakeWindow = {
+    info: { id: 'w-l', title: 'Pick one', app: 'zenity', pid: 702, role: 'dialog', focused: true },
+    root: n(':1.9', 1, 'dialog', { name: 'Pick one' }, [n(':1.9', 2, 'button', { name: 'Refresh' }), n(':1.9', 3, 'button', { name: 'OK' })]),
+  };
+  const { fake, session, call } = setup([list]);
+  const s = (await call('computer_observe', { app: 'zenity' })).text;
+  const refresh = refOf(s, /button "Refresh"/);
+  const ok = refOf(s, /button "OK"/);
+  fake.onAct = (_p, node) => { if (node.name === 'OK') fake.windows.splice(0, 1); };
+  const r = await call('computer_act', { actions: [{ ref: refresh, op: 'click' }, { ref: ok, op: 'click' }] });
+  assert.match(r.text, new RegExp(`^ok click ${refresh} · unknown \\(fake click\\)$`, 'm'), r.text);
+  assert.match(r.text, new RegExp(`^ok click ${ok} · confirmed \\(fake click; a window closed\\)$`, 'm'), r.text);
+  assert.match(r.text, /^window closed: \[w\d+\] "Pick one"$/m, r.text);
+  assert.doesNotMatch(r.text, /no visible change/, r.text);
+  await session.close();
+});
+
+test('the clipboard is no degraded channel: a read and a write print no "raw input (degraded)" line', async () => {
+  // A model in the loop read "channel: raw input (degraded)" above a clipboard read and doubted the text.
+  class ClipFake extends FakeDriver {
+    text = 'hello';
+    override handlers(): Handlers {
+      return { ...super.handlers(), 'input.clipboard': (p: { action: string; text?: string }) => {
+        if (p.action === 'write') { this.text = p.text ?? ''; return { method: 'fake' }; }
+        return { text: this.text, method: 'fake' };
+      } } as unknown as Handlers;
+    }
+  }
+  const { session, call } = setup([gedit('notes - gedit', true)], new ClipFake());
+  const read = await call('computer_input', { action: 'clipboard_read' });
+  assert.equal(read.isError, false, read.text);
+  assert.match(read.text, /^"hello"$/m);
+  const write = await call('computer_input', { action: 'clipboard_write', text: 'x' });
+  for (const r of [read, write]) assert.doesNotMatch(r.text, /degraded/, r.text);
+  await session.close();
+});
