@@ -36,5 +36,7 @@ export function opaqueNote(refs: readonly string[]): string {
   const shown = refs.slice(0, 3).join(', ') + (refs.length > 3 ? ` and ${refs.length - 3} more` : '');
   return `${shown} ${refs.length === 1 ? 'draws its content' : 'draw their content'} without exposing items, so neither observe nor find sees them: ` +
     'if it is still loading, wait and observe again; else use a view of the app that lists them (a file manager\'s list view, e.g. Thunar\'s ctrl+2), ' +
-    'its own Find or Search dialog, or computer_screenshot (OCR)';
+    'its own Find or Search dialog, or computer_screenshot (OCR). To write into it: the app\'s own entry fields (a spreadsheet\'s ' +
+    'cell-address box and edit line: set_value, then Enter commits), or type while it has the focus and read it back by copying ' +
+    '(ctrl+a, ctrl+c, then the clipboard)';
 }

@@ -41,6 +41,8 @@ test('Thunar\'s icon view: observe marks the empty view and says what works; fin
   assert.match(o.text, /\[e\d+\] group focused \(exposes no items\)/, o.text);
   assert.equal(o.text.match(/exposes no items/g)?.length, 1, o.text);
   assert.match(o.text, /without exposing items, so neither observe nor find sees them: if it is still loading, wait and observe again; else use a view of the app that lists them \(a file manager's list view, e.g. Thunar's ctrl\+2\), its own Find or Search dialog, or computer_screenshot \(OCR\)/, o.text);
+  // What writes into such a view: gnumeric's sheet took a model 6 calls to learn that its edit line needs Enter.
+  assert.match(o.text, /To write into it: the app's own entry fields \(a spreadsheet's cell-address box and edit line: set_value, then Enter commits\), or type while it has the focus and read it back by copying \(ctrl\+a, ctrl\+c, then the clipboard\)/, o.text);
   const f = await c.tools.find({ text: 'zenity' });
   assert.match(f.text, /^0 matches for "zenity"/, f.text);
   assert.match(f.text, /without exposing items, so neither observe nor find sees them/, f.text);
