@@ -2,7 +2,7 @@
  * What an input did: settle, re-observe the target window, diff it against what the model last saw, and
  * snapshot windows that appeared. Shared by element actions and keys.
  */
-import type { AppInfo, WindowInfo } from '../engine/node.js';
+import type { AppInfo, RawNode, WindowInfo } from '../engine/node.js';
 import { walk } from '../engine/node.js';
 import type { Snapshot } from '../engine/snapshot.js';
 import { diffSnapshots } from '../engine/diff.js';
@@ -118,18 +118,28 @@ function refocusedWindow(session: Session, closed: WindowInfo, now: Map<string, 
  * the same signature (the text of every element), or the timeout passes.
  */
 export async function pollSettle(session: Session, window: WindowInfo, settle: SettleOptions): Promise<{ settled: boolean; events: number; ms: number }> {
+  const { settled, ms } = await readUntilStable(() => session.device.call('tree.snapshot', { window: window.id }).catch(() => null), settle);
+  return { settled, events: 0, ms };
+}
+
+/** Most reads one wait for a stable tree makes. */
+const MAX_STABLE_READS = 200;
+
+/**
+ * Reads a window until two reads in a row, `quietMs` apart, have the same signature (every element's role,
+ * name, states, value and children; bounds left out), or `timeoutMs` passed; answers the last read. A null
+ * read (the window is gone) counts as a signature of its own.
+ */
+export async function readUntilStable<T extends { root: RawNode } | null>(read: () => Promise<T>, settle: SettleOptions): Promise<{ last: T; settled: boolean; ms: number; reads: number }> {
   const start = performance.now();
-  let previous = '';
-  let reads = 0;
-  for (;;) {
-    const raw = await session.device.call('tree.snapshot', { window: window.id }).catch(() => null);
-    reads++;
-    const signature = raw ? JSON.stringify(raw.root, (k, v: unknown) => (k === 'bounds' ? undefined : v)) : 'gone';
+  let previous: string | undefined;
+  for (let reads = 1; ; reads++) {
+    const last = await read();
+    const signature = last ? JSON.stringify(last.root, (k, v: unknown) => (k === 'bounds' ? undefined : v)) : 'gone';
     const ms = Math.round(performance.now() - start);
-    if (signature === previous) return { settled: true, events: 0, ms };
-    if (ms >= settle.timeoutMs) return { settled: false, events: 0, ms };
+    if (signature === previous) return { last, settled: true, ms, reads };
+    if (ms >= settle.timeoutMs || reads >= MAX_STABLE_READS) return { last, settled: false, ms, reads };
     previous = signature;
     await new Promise((r) => setTimeout(r, Math.max(10, settle.quietMs)));
-    if (reads > 200) return { settled: false, events: 0, ms };
   }
 }
