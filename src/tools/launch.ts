@@ -7,18 +7,11 @@ import type { LaunchFacts } from '../policy/apps.js';
 import { checkLaunched } from '../policy/launched.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
 import type { LaunchResult } from '../protocol/methods.js';
-import { readUntilStable } from '../session/effects.js';
+import { FIRST_LAYOUT, readUntilStable } from '../session/effects.js';
 import { identifyOn } from '../session/identify.js';
 import { perform } from '../session/pipeline.js';
 import type { Session } from '../session/session.js';
 import { CAPS, defineTool, DEVICE, PROP_UNLISTED, STRICT } from './tool.js';
-
-/**
- * The wait for a launched window's first layout: two reads alike, 150 ms apart, within 2 s. gnome-text-editor
- * (GTK 4) lists its window before laying it out, with an info bar that is never shown ("Could Not Open File",
- * 114 nodes) and gone one read later (49 nodes); its few events do not tell (test/unit/launch-first-layout).
- */
-const FIRST_LAYOUT = { quietMs: 150, timeoutMs: 2000 };
 
 export const launchTool = defineTool({
   schema: {
