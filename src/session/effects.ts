@@ -2,7 +2,7 @@
  * What an input did: settle, re-observe the target window, diff it against what the model last saw, and
  * snapshot windows that appeared. Shared by element actions and keys.
  */
-import type { AppInfo, WindowInfo } from '../engine/node.js';
+import type { AppInfo, RawNode, WindowInfo } from '../engine/node.js';
 import { walk } from '../engine/node.js';
 import type { Snapshot } from '../engine/snapshot.js';
 import { diffSnapshots } from '../engine/diff.js';
@@ -92,8 +92,10 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
     if (windowsBefore.has(id)) continue;
     // A denied app's window is reported without its title or content (denied means unseen).
     if (session.hidden(w)) { fx.diff.push('(a window of a denied app appeared; computer-use may not read it)'); continue; }
-    const raw = await session.readWindow(w).catch(() => null);
-    if (!raw) { (fx.unread ??= []).push(w); continue; }
+    const first = await session.readWindow(w).catch(() => null);
+    if (!first) { (fx.unread ??= []).push(w); continue; }
+    // Shown once laid out (FIRST_LAYOUT); a read that fails later keeps the one that worked.
+    const raw = (await readUntilStable(async () => (await session.readWindow(w).catch(() => null)) ?? first, FIRST_LAYOUT, first)).last;
     const inner: string[] = [];
     walk(raw.root, (n) => { if (n !== raw.root) inner.push(n.id); });
     if (inner.length > 0 && inner.every((h) => shown.has(h))) { fx.popups.push(raw.window); continue; }
@@ -118,18 +120,37 @@ function refocusedWindow(session: Session, closed: WindowInfo, now: Map<string, 
  * the same signature (the text of every element), or the timeout passes.
  */
 export async function pollSettle(session: Session, window: WindowInfo, settle: SettleOptions): Promise<{ settled: boolean; events: number; ms: number }> {
+  const { settled, ms } = await readUntilStable(() => session.device.call('tree.snapshot', { window: window.id }).catch(() => null), settle);
+  return { settled, events: 0, ms };
+}
+
+/**
+ * The wait for a new window's first layout: two reads alike, 150 ms apart, within 2 s. GTK 4 lists a window
+ * before laying it out: gnome-text-editor's window read with an info bar that is never shown ("Could Not Open
+ * File", 114 nodes) and its Save As dialog with "No results found" (175 nodes), each gone one read later (49 and
+ * 140 nodes), and the few events between do not tell (test/unit/first-layout).
+ */
+export const FIRST_LAYOUT: SettleOptions = { quietMs: 30, timeoutMs: 2000 };
+
+/** Most reads one wait for a stable tree makes. */
+const MAX_STABLE_READS = 200;
+
+/**
+ * Reads a window until two reads in a row, `quietMs` apart, have the same signature (every element's role,
+ * name, states, value and children; bounds left out), or `timeoutMs` passed; answers the last read. A null
+ * read (the window is gone) counts as a signature of its own. `first`: a read already made, counted as the first.
+ */
+export async function readUntilStable<T extends { root: RawNode } | null>(read: () => Promise<T>, settle: SettleOptions, first?: T): Promise<{ last: T; settled: boolean; ms: number; reads: number }> {
   const start = performance.now();
-  let previous = '';
-  let reads = 0;
-  for (;;) {
-    const raw = await session.device.call('tree.snapshot', { window: window.id }).catch(() => null);
-    reads++;
-    const signature = raw ? JSON.stringify(raw.root, (k, v: unknown) => (k === 'bounds' ? undefined : v)) : 'gone';
+  const signatureOf = (r: T): string => (r ? JSON.stringify(r.root, (k, v: unknown) => (k === 'bounds' ? undefined : v)) : 'gone');
+  let previous = first !== undefined ? signatureOf(first) : undefined;
+  for (let reads = first !== undefined ? 2 : 1; ; reads++) {
+    if (previous !== undefined) await new Promise((r) => setTimeout(r, Math.max(10, settle.quietMs)));
+    const last = await read();
+    const signature = signatureOf(last);
     const ms = Math.round(performance.now() - start);
-    if (signature === previous) return { settled: true, events: 0, ms };
-    if (ms >= settle.timeoutMs) return { settled: false, events: 0, ms };
+    if (signature === previous) return { last, settled: true, ms, reads };
+    if (ms >= settle.timeoutMs || reads >= MAX_STABLE_READS) return { last, settled: false, ms, reads };
     previous = signature;
-    await new Promise((r) => setTimeout(r, Math.max(10, settle.quietMs)));
-    if (reads > 200) return { settled: false, events: 0, ms };
   }
 }

@@ -7,8 +7,8 @@ import { parseChords } from './chords.js';
 import type { Effects } from './effects.js';
 import { collectEffects, openWindows } from './effects.js';
 import { liveRead, perform, type Dispatcher, type PipelineContext } from './pipeline.js';
+import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
 import { keysStep } from './steps.js';
-import type { Session, SettleOptions } from './session.js';
 import { planSubmit, submitNow, type SubmitPlan } from './submit.js';
 
 /**
@@ -39,7 +39,8 @@ export async function runKeys(session: Session, window: WindowInfo, keys: string
       await checkSubmit(session, window, plan, d, guesses);
       return { sent: await send(chords.slice(plan.at)), before };
     },
-    settle: async ({ before }) => collectEffects(session, window, before, { ...session.settleDefaults, ...(settle ?? {}) }),
+    // Keys change state the app shows on a timer, as edits do (test/e2e/act/gnumeric-status): as long a settle.
+    settle: async ({ before }) => collectEffects(session, window, before, { ...session.settleDefaults, minMs: EDIT_SETTLE_MS, ...(settle ?? {}) }),
     receipt: ({ sent }) => ({ status: 'unknown', detail: `${sent.method} key events` }),
   });
   return { result: result.sent, effects: settled, chords };

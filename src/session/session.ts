@@ -41,8 +41,9 @@ export const DEFAULT_SETTLE: SettleOptions = { quietMs: 60, timeoutMs: 3000 };
  */
 export const DEFAULT_ACTION_TIMEOUT_MS = 2000;
 /**
- * Settle after set_value/type/clear lasts at least this long: GTK's file chooser enables its Save button
- * ~150 ms after the name is set (measured on mousepad), after the edit's own events went quiet.
+ * Settle after set_value/type/clear and after keys lasts at least this long: GTK's file chooser enables its Save
+ * button ~150 ms after the name is set (measured on mousepad), gnumeric's status "Sum =" follows a selection made
+ * by keys ~190 ms after the selection's last event; both after the input's own events went quiet.
  */
 export const EDIT_SETTLE_MS = 300;
 

@@ -7,6 +7,7 @@ import type { LaunchFacts } from '../policy/apps.js';
 import { checkLaunched } from '../policy/launched.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
 import type { LaunchResult } from '../protocol/methods.js';
+import { FIRST_LAYOUT, readUntilStable } from '../session/effects.js';
 import { identifyOn } from '../session/identify.js';
 import { perform } from '../session/pipeline.js';
 import { launchStep } from '../session/steps.js';
@@ -50,8 +51,8 @@ export const launchTool = defineTool({
         }
         return r;
       },
-      // The launched window, read once: that is what the model sees first.
-      settle: async (r) => (r.window ? session.snapshotOf(await session.readWindow(r.window)) : undefined),
+      // The launched window once its first layout is done: what the model sees first.
+      settle: async (r) => (r.window ? session.snapshotOf((await readUntilStable(() => session.readWindow(r.window!), FIRST_LAYOUT)).last) : undefined),
       receipt: (r) => (r.window ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared` }
         : r.exited ? { status: 'failed', detail: `pid ${r.pid}; exited ${exitText(r.exited)} before any window appeared` }
           : { status: 'unknown', detail: `pid ${r.pid}; no window yet` }),
