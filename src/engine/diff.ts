@@ -61,9 +61,10 @@ const withoutBlankTail = (s: string): string => s.replace(/\s*\n\s*$/u, '');
 /**
  * Shows where two long values differ: the context around the first difference, the old side cut short and the
  * new side longer (what appeared: a command's output). Trailing blank lines are left out of both, unless they
- * are the whole change (a line break typed at the end).
+ * are the whole change (a line break typed at the end). A new side cut short ends with the read that goes on
+ * where it stops (`(more: scope=e12 from=270)`): xfce4-terminal's output read `…(605)` and no way on.
  */
-function valuePair(rawA: string, rawB: string): [string, string] {
+function valuePair(rawA: string, rawB: string, b0: SnapshotLine): [string, string] {
   const [a, b] = withoutBlankTail(rawA) === withoutBlankTail(rawB) ? [rawA, rawB] : [withoutBlankTail(rawA), withoutBlankTail(rawB)];
   if (a.length <= MAX_VALUE_CHARS && b.length <= MAX_VALUE_CHARS) return [quote(a, MAX_VALUE_CHARS), quote(b, MAX_VALUE_CHARS)];
   let p = 0;
@@ -75,7 +76,8 @@ function valuePair(rawA: string, rawB: string): [string, string] {
     const tail = start + chars < s.length ? `…(${compactCount(s.length)})` : '';
     return `"${head}${escapeText(part)}${tail}"`;
   };
-  return [show(a, 60), show(b, NEW_TEXT_CHARS)];
+  const cut = start + NEW_TEXT_CHARS < b.length ? ` (more: scope=${b0.ref} from=${(b0.valueStart ?? 0) + start + NEW_TEXT_CHARS})` : '';
+  return [show(a, 60), show(b, NEW_TEXT_CHARS) + cut];
 }
 
 function stateChanges(before: readonly State[], after: readonly State[]): string[] {
@@ -100,7 +102,7 @@ function changeLine(a: SnapshotLine, b: SnapshotLine): string | undefined {
   if (a.name !== b.name) parts.push(`name ${quote(a.name ?? '', MAX_NAME_CHARS)} → ${quote(b.name ?? '', MAX_NAME_CHARS)}`);
   else if (b.name) head += ` ${quote(b.name, MAX_NAME_CHARS)}`;
   if ((a.value ?? '') !== (b.value ?? '')) {
-    const [x, y] = valuePair(a.value ?? '', b.value ?? '');
+    const [x, y] = valuePair(a.value ?? '', b.value ?? '', b);
     parts.push(`value ${x} → ${y}`);
   }
   parts.push(...stateChanges(a.states, b.states));
