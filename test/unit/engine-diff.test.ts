@@ -178,6 +178,30 @@ test('many siblings with one same state change read as one line, and the other c
   assert.equal(diffSnapshots(c, d).lines.length, 3);
 });
 
+test('like value changes fold as like state changes do: Calc\'s alt+Return filling A1:A20 with 5', () => {
+  // By hand: twenty `~ [e50] cell "A2" value "" → "5"` lines, 453 tokens for the receipt.
+  const make = (): Fixture => ({
+    window: { id: 'w', title: 'Sheet', app: 'calc', pid: 1, role: 'window', focused: true },
+    root: n(':1.1', 1, 'window', { name: 'Sheet' }, [
+      n(':1.1', 2, 'label', { value: 'Sum: 0' }),
+      n(':1.1', 3, 'table', { name: 'Sheet1' }, Array.from({ length: 30 }, (_, i) => n(':1.1', 100 + i, 'cell', { name: `A${i + 1}`, value: '' }))),
+    ]),
+  });
+  const [a, b] = around(make, (f) => {
+    for (let i = 0; i < 20; i++) byId(f.root, 100 + i).value = '5';
+    byId(f.root, 125).value = '7';
+    byId(f.root, 2).value = 'Sum: 107';
+  });
+  assert.deepEqual(diffSnapshots(a, b).lines, [
+    '~ [e2] label value "Sum: 0" → "Sum: 107"',
+    '~ 20 cells of [e3] table "Sheet1" ([e4] "A1" … [e23] "A20") value "" → "5"',
+    '~ [e29] cell "A26" value "" → "7"',
+  ]);
+  // Different new values are different changes: each reads on its own line.
+  const [c, d] = around(make, (f) => { for (let i = 0; i < 6; i++) byId(f.root, 100 + i).value = String(i); });
+  assert.equal(diffSnapshots(c, d).lines.length, 6);
+});
+
 test('a terminal\'s diff leaves out the blank rows after its prompt and shows the new output, not 60 characters of it', () => {
   const screen = (text: string): Fixture => ({
     window: { id: 'w', title: 'Terminal', app: 'xfce4-terminal', pid: 1, role: 'window', focused: true },
