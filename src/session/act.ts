@@ -10,7 +10,7 @@ import { ComputerUseError, isComputerUseError, staleRef } from '../protocol/erro
 import type { ActionabilityCheck, ActResult, SnapshotResult } from '../protocol/methods.js';
 import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
 import { cellShowsEntry } from '../engine/grid.js';
-import { resolveCellRefNow } from './cells.js';
+import { cellsInRange, resolveCellRefNow } from './cells.js';
 import { ActingRun, type PipelineContext } from './pipeline.js';
 import { collectEffects, openWindows, windowsOf } from './effects.js';
 import { identifyOn } from './identify.js';
@@ -400,7 +400,13 @@ export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | und
         break;
       }
       case 'focus': ok = has(now, 'focused'); why = ok ? 'focused' : 'not focused'; break;
-      case 'select': ok = has(now, 'selected') || (spec.value !== undefined && (now.value ?? '').includes(spec.value)); why = ok ? 'selected' : ''; break;
+      case 'select': {
+        // A grid's range is selected when each of its cells on screen reads selected (Calc's A1:A20 stayed unknown).
+        const cells = spec.value !== undefined ? cellsInRange(after, r.ref, spec.value) : undefined;
+        if (cells?.length) { ok = cells.every((l) => has(l, 'selected')); why = ok ? `${spec.value ?? ''} selected` : ''; break; }
+        ok = has(now, 'selected') || (spec.value !== undefined && (now.value ?? '').includes(spec.value)); why = ok ? 'selected' : '';
+        break;
+      }
       case 'expand': {
         // Combo boxes do not always report "expanded"; items appearing under the element show it opened.
         const kids = (snap: Snapshot | undefined) => snap?.elements.filter((l) => l.parent === r.ref).length ?? 0;
