@@ -23,9 +23,9 @@ const OPPOSITE: Partial<Record<State, string>> = {
 };
 
 /**
- * Elements of one role with one same state change from which the diff prints one line for them all, wherever
- * they sit: gnumeric's edit line flipped ~40 toolbar buttons to enabled with each keystroke (~600 tokens of
- * diff), Calc's sheet turned hundreds of cells editable, and the change that mattered drowned.
+ * Elements of one role with one same change of value or states from which the diff prints one line for them all,
+ * wherever they sit: gnumeric's edit line flipped ~40 toolbar buttons to enabled with each keystroke (~600 tokens
+ * of diff), Calc's sheet turned hundreds of cells editable, and the change that mattered drowned.
  */
 const FOLD_LIKE = 5;
 /** Names a folded line lists one by one; more read as first … last. */
@@ -61,11 +61,12 @@ const withoutBlankTail = (s: string): string => s.replace(/\s*\n\s*$/u, '');
 /**
  * Shows where two long values differ: the context around the first difference, the old side cut short and the
  * new side longer (what appeared: a command's output). Trailing blank lines are left out of both, unless they
- * are the whole change (a line break typed at the end).
+ * are the whole change (a line break typed at the end). A new side cut short ends with the read that goes on
+ * where it stops (`(more: scope=e12 from=270)`): xfce4-terminal's output read `…(605)` and no way on.
  */
-function valuePair(rawA: string, rawB: string): [string, string] {
+function valuePair(rawA: string, rawB: string, b0: SnapshotLine): [string, string, string] {
   const [a, b] = withoutBlankTail(rawA) === withoutBlankTail(rawB) ? [rawA, rawB] : [withoutBlankTail(rawA), withoutBlankTail(rawB)];
-  if (a.length <= MAX_VALUE_CHARS && b.length <= MAX_VALUE_CHARS) return [quote(a, MAX_VALUE_CHARS), quote(b, MAX_VALUE_CHARS)];
+  if (a.length <= MAX_VALUE_CHARS && b.length <= MAX_VALUE_CHARS) return [quote(a, MAX_VALUE_CHARS), quote(b, MAX_VALUE_CHARS), ''];
   let p = 0;
   while (p < a.length && p < b.length && a[p] === b[p]) p++;
   const start = Math.max(0, p - 30);
@@ -75,7 +76,8 @@ function valuePair(rawA: string, rawB: string): [string, string] {
     const tail = start + chars < s.length ? `…(${compactCount(s.length)})` : '';
     return `"${head}${escapeText(part)}${tail}"`;
   };
-  return [show(a, 60), show(b, NEW_TEXT_CHARS)];
+  const cut = start + NEW_TEXT_CHARS < b.length ? ` (more: scope=${b0.ref} from=${(b0.valueStart ?? 0) + start + NEW_TEXT_CHARS})` : '';
+  return [show(a, 60), show(b, NEW_TEXT_CHARS), cut];
 }
 
 function stateChanges(before: readonly State[], after: readonly State[]): string[] {
@@ -94,17 +96,28 @@ function stateChanges(before: readonly State[], after: readonly State[]): string
   return out;
 }
 
-function changeLine(a: SnapshotLine, b: SnapshotLine): string | undefined {
+/** One element's change: its line, and what changed without naming the element when like elements could share it. */
+interface Change { line: string; what?: string }
+
+/**
+ * The change line of one element. `what` (the value and state changes alone) is set when the element kept its
+ * name and its value is not cut to a part (a cut names its own ref): like elements fold on it.
+ */
+function changeOf(a: SnapshotLine, b: SnapshotLine): Change | undefined {
   const parts: string[] = [];
   let head = `[${b.ref}] ${b.role}`;
   if (a.name !== b.name) parts.push(`name ${quote(a.name ?? '', MAX_NAME_CHARS)} → ${quote(b.name ?? '', MAX_NAME_CHARS)}`);
   else if (b.name) head += ` ${quote(b.name, MAX_NAME_CHARS)}`;
+  let whole = true;
   if ((a.value ?? '') !== (b.value ?? '')) {
-    const [x, y] = valuePair(a.value ?? '', b.value ?? '');
-    parts.push(`value ${x} → ${y}`);
+    const [x, y, more] = valuePair(a.value ?? '', b.value ?? '', b);
+    parts.push(`value ${x} → ${y}${more}`);
+    whole = more === '';
   }
   parts.push(...stateChanges(a.states, b.states));
-  return parts.length > 0 ? `~ ${head} ${parts.join(', ')}` : undefined;
+  if (parts.length === 0) return undefined;
+  const line = `~ ${head} ${parts.join(', ')}`;
+  return a.name === b.name && whole ? { line, what: parts.join(', ') } : { line };
 }
 
 /**
@@ -194,20 +207,19 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
     changes.push(`- ${rowSpans([...set])} of [${table}]${t ? ` ${t.role}${t.name ? ` ${quote(t.name, MAX_NAME_CHARS)}` : ''}` : ''}`);
   }
 
-  // Changed. Many siblings with one same state change (a sheet's cells all turning editable when the sheet
-  // loses focus: hundreds of lines) read as one line; otherwise they fill the line budget and hide the change
-  // that matters (a field's new value, a dialog's button).
-  const changed: { line: string; b: SnapshotLine; key?: string; states?: string }[] = [];
+  // Changed. Many elements of one role with one same change (a sheet's cells all turning editable when the sheet
+  // loses focus: hundreds of lines; Calc's alt+Return filling A1:A20 with "5": twenty value lines) read as one
+  // line; otherwise they fill the line budget and hide the change that matters (a field's new value, a button).
+  const changed: { line: string; b: SnapshotLine; key?: string; what?: string }[] = [];
   const groups = new Map<string, SnapshotLine[]>();
   for (const b of after.elements) {
     const a = old.get(b.ref);
     if (!a) continue;
-    const c = changeLine(a, b);
+    const c = changeOf(a, b);
     if (!c) continue;
-    const states = stateChanges(a.states, b.states).join(', ');
-    if (a.name !== b.name || (a.value ?? '') !== (b.value ?? '') || !states) { changed.push({ line: c, b }); continue; }
-    const key = `${b.role}\u0000${states}`;
-    changed.push({ line: c, b, key, states });
+    if (c.what === undefined) { changed.push({ line: c.line, b }); continue; }
+    const key = `${b.role}\u0000${c.what}`;
+    changed.push({ line: c.line, b, key, what: c.what });
     const g = groups.get(key);
     if (g) g.push(b); else groups.set(key, [b]);
   }
@@ -221,7 +233,7 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
     const last = group[group.length - 1] ?? c.b;
     const of = parent ? ` of [${parent.ref}] ${parent.role}${parent.name ? ` ${quote(parent.name, MAX_NAME_CHARS)}` : ''}` : '';
     const names = group.length <= FOLD_NAMES ? group.map(label).join(', ') : `${label(c.b)} … ${label(last)}`;
-    changes.push(`~ ${group.length} ${c.b.role}s${of} (${names}) ${c.states ?? ''}`);
+    changes.push(`~ ${group.length} ${c.b.role}s${of} (${names}) ${c.what ?? ''}`);
   }
 
   const lines = changes.length > max ? [...changes.slice(0, max), `… ${changes.length - max} more changes`] : changes;

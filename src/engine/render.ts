@@ -34,6 +34,8 @@ export interface SnapshotLine {
   role: Role;
   name?: string;
   value?: string;
+  /** Offset in the element's whole text where `value` starts (a terminal read from its tail): a diff's `from`. */
+  valueStart?: number;
   /** States as rendered (see RENDERED_STATES). */
   states: State[];
   /** A text field of more than one line (`multiline` is never rendered): a line break there is text, not a submit. */

@@ -125,6 +125,7 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
     } else if (n.name !== undefined) line.name = n.name;
     if (cell?.description) line.formula = cell.description;
     if (n.value !== undefined) line.value = n.value;
+    if (n.valueStart !== undefined) line.valueStart = n.valueStart;
     const row = rowOf.get(n);
     if (row) line.row = row;
     if (isGrid(n)) {

@@ -4,7 +4,8 @@
  * pipeline (identity re-check, policy, audit, receipt) runs on the cell exactly as on any element.
  */
 import { parseAddress, cellAddress } from '../engine/grid.js';
-import { buildSnapshot, type Snapshot } from '../engine/snapshot.js';
+import { buildSnapshot, type Snapshot, type SnapshotLine } from '../engine/snapshot.js';
+import { parseRange } from '../protocol/cells.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { Session } from './session.js';
 
@@ -33,14 +34,31 @@ export function resolveCellRef(session: Session, ref: string, snap?: Snapshot): 
   if (table.role !== 'table' && table.role !== 'tree') {
     throw new ComputerUseError('invalid_params', `${split.table} is a ${table.role}, not a table: a cell ref names a table's ref and a cell address (like e12:B7).`);
   }
-  // Cells are the table's children, or its rows' children (web tables).
-  const rows = new Set(snap.elements.filter((l) => l.parent === split.table && l.role === 'row').map((l) => l.ref));
-  const cells = snap.elements.filter((l) => (l.parent === split.table || (l.parent !== undefined && rows.has(l.parent))) && (l.role === 'cell' || l.role === 'columnheader'));
-  const hit = cells.find((l) => l.name === address);
+  const hit = cellsOf(snap, split.table).find((l) => l.name === address);
   if (hit) return hit.ref;
   const range = /cells (\S+) of/.exec(snap.lines.find((l) => l.ref === split.table)?.text ?? '')?.[1];
   throw new OffScreenCell(`Cell ${address} of ${split.table} is not on screen${range ? ` (the snapshot shows ${range})` : ''}. ` +
     'Bring it into view first (in a spreadsheet: set the Name Box to the address and press Enter, or scroll), observe, then act on it.');
+}
+
+/** The cell lines of a table in a snapshot: the table's children, or its rows' children (web tables). */
+function cellsOf(snap: Snapshot, table: string): SnapshotLine[] {
+  const rows = new Set(snap.elements.filter((l) => l.parent === table && l.role === 'row').map((l) => l.ref));
+  return snap.elements.filter((l) => (l.parent === table || (l.parent !== undefined && rows.has(l.parent))) && (l.role === 'cell' || l.role === 'columnheader'));
+}
+
+/**
+ * The cells of `table` in `snap` that a range value (`A1:A20`, `B7`) names, by their addresses; undefined when
+ * the value is no range or the ref is no table (a select by an item's name).
+ */
+export function cellsInRange(snap: Snapshot, table: string, value: string): SnapshotLine[] | undefined {
+  const r = parseRange(value);
+  const line = snap.elements.find((l) => l.ref === table);
+  if (!r || (line?.role !== 'table' && line?.role !== 'tree')) return undefined;
+  return cellsOf(snap, table).filter((l) => {
+    const at = l.name !== undefined ? parseAddress(l.name) : undefined;
+    return at !== undefined && at.row >= r[0] && at.row <= r[2] && at.col >= r[1] && at.col <= r[3];
+  });
 }
 
 /** A cell ref whose cell is not among the cells read. */

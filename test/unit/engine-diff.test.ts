@@ -46,11 +46,11 @@ test('value and name changes; long values show where they differ', () => {
     byId(f.root, 24).value = `${GEDIT_TEXT.slice(0, 700)}X${GEDIT_TEXT.slice(700)}`;
     byId(f.root, 29).name = 'Ln 1, Col 13';
   });
-  // The old side 60 characters around the change, the new side 240 (what appeared).
+  // The old side 60 characters around the change, the new side 240 (what appeared), then where the rest is read.
   const ctx = (s: string, n: number): string => `"…${escapeText(s.slice(670, 670 + n))}…(1.5k)"`;
   const after = `${GEDIT_TEXT.slice(0, 700)}X${GEDIT_TEXT.slice(700)}`;
   assert.deepEqual(diffSnapshots(a, b).lines, [
-    `~ [e11] document "Text view" value ${ctx(GEDIT_TEXT, 60)} → ${ctx(after, 240)}`,
+    `~ [e11] document "Text view" value ${ctx(GEDIT_TEXT, 60)} → ${ctx(after, 240)} (more: scope=e11 from=910)`,
     '~ [e13] label name "Ln 1, Col 12" → "Ln 1, Col 13"',
   ]);
   const [c, d] = around(widgetFactory, (f) => {
@@ -178,6 +178,30 @@ test('many siblings with one same state change read as one line, and the other c
   assert.equal(diffSnapshots(c, d).lines.length, 3);
 });
 
+test('like value changes fold as like state changes do: Calc\'s alt+Return filling A1:A20 with 5', () => {
+  // By hand: twenty `~ [e50] cell "A2" value "" → "5"` lines, 453 tokens for the receipt.
+  const make = (): Fixture => ({
+    window: { id: 'w', title: 'Sheet', app: 'calc', pid: 1, role: 'window', focused: true },
+    root: n(':1.1', 1, 'window', { name: 'Sheet' }, [
+      n(':1.1', 2, 'label', { value: 'Sum: 0' }),
+      n(':1.1', 3, 'table', { name: 'Sheet1' }, Array.from({ length: 30 }, (_, i) => n(':1.1', 100 + i, 'cell', { name: `A${i + 1}`, value: '' }))),
+    ]),
+  });
+  const [a, b] = around(make, (f) => {
+    for (let i = 0; i < 20; i++) byId(f.root, 100 + i).value = '5';
+    byId(f.root, 125).value = '7';
+    byId(f.root, 2).value = 'Sum: 107';
+  });
+  assert.deepEqual(diffSnapshots(a, b).lines, [
+    '~ [e2] label value "Sum: 0" → "Sum: 107"',
+    '~ 20 cells of [e3] table "Sheet1" ([e4] "A1" … [e23] "A20") value "" → "5"',
+    '~ [e29] cell "A26" value "" → "7"',
+  ]);
+  // Different new values are different changes: each reads on its own line.
+  const [c, d] = around(make, (f) => { for (let i = 0; i < 6; i++) byId(f.root, 100 + i).value = String(i); });
+  assert.equal(diffSnapshots(c, d).lines.length, 6);
+});
+
 test('a terminal\'s diff leaves out the blank rows after its prompt and shows the new output, not 60 characters of it', () => {
   const screen = (text: string): Fixture => ({
     window: { id: 'w', title: 'Terminal', app: 'xfce4-terminal', pid: 1, role: 'window', focused: true },
@@ -196,6 +220,28 @@ test('a terminal\'s diff leaves out the blank rows after its prompt and shows th
   const c = buildSnapshot(screen('abc'), t);
   const e = buildSnapshot({ ...screen('abc'), root: n(':1.1', 1, 'window', { name: 'Terminal' }, [n(':1.1', 2, 'document', { name: 'Terminal', value: 'abc\n' })]) }, t);
   assert.ok(diffSnapshots(c, e).lines.some((l) => l.includes('value')), diffSnapshots(c, e).lines.join('\n'));
+});
+
+test('a terminal\'s output cut in a diff says where the rest is read (scope and from), from the offset the cut ends at', () => {
+  // xfce4-terminal's `ls -la /usr/lib | head -12` read `"…drwxr-xr-x  5 root root    …(605)"`: no way on was named.
+  const screen = (text: string, valueStart?: number): Fixture => ({
+    window: { id: 'w', title: 'Terminal', app: 'xfce4-terminal', pid: 1, role: 'window', focused: true },
+    root: n(':1.1', 1, 'window', { name: 'Terminal' }, [n(':1.1', 2, 'terminal', { name: 'Terminal', value: text, ...(valueStart !== undefined ? { valueStart } : {}) })]),
+  });
+  const prompt = `${'user@host:~$ echo warmup\nwarmup\n'.repeat(3)}user@host:~$ `;
+  const after = `${prompt}ls -la\n${Array.from({ length: 40 }, (_, i) => `-rw-r--r-- 1 root root 4096 file-${i}.txt`).join('\n')}\nuser@host:~$ `;
+  for (const valueStart of [undefined, 5000]) {
+    const t = new RefTable();
+    const a = buildSnapshot(screen(prompt, valueStart), t);
+    const [line] = diffSnapshots(a, buildSnapshot(screen(after, valueStart), t)).lines;
+    const m = /→ "…(.*)…\([\d.,k]+\)" \(more: scope=e2 from=(\d+)\)$/.exec(line ?? '');
+    assert.ok(m, line);
+    // What was shown and what `from` reads on join up: no character is skipped or read twice.
+    const shown = m[1]!.replaceAll('\\n', '\n');
+    const from = Number(m[2]) - (valueStart ?? 0);
+    assert.ok(after.slice(0, from).endsWith(shown), `${from}: ${shown}`);
+    assert.ok(from < after.length);
+  }
 });
 
 test('like changes fold into one line wherever they sit: 40 toolbar buttons turning enabled across 4 toolbars', () => {

@@ -213,6 +213,41 @@ test('keys whose effect shows are confirmed by it: Escape that closed a dialog',
   await session.close();
 });
 
+test('a name typed into Save As and Save clicked in one call: the name is confirmed by the read right after it, though the dialog closed', async () => {
+  // gedit by hand: `act e796 set_value /tmp/recv-note2.txt , e838 click` read `set_value e796 · unknown
+  // (EditableText.SetTextContents)` above the title that showed the file saved under that very name.
+  const saveAs = (id: string, base: number): FakeWindow => ({
+    info: { id, title: 'Save As', app: 'gedit', pid: 700, role: 'dialog', focused: true },
+    root: n(':1.7', base, 'dialog', { name: 'Save As' }, [n(':1.7', base + 1, 'textbox', { name: 'Name', value: 'Untitled Document 1', states: ['editable'] }),
+      n(':1.7', base + 2, 'button', { name: 'Save' })]),
+  });
+  const { fake, session, call } = setup([gedit('*Untitled Document 1 - gedit', false), saveAs('w-dlg', 10)]);
+  /** Observes the editor and the dialog (the model's view), then sets the name and clicks Save in one call. */
+  const saveWith = async (win: string, value: string): Promise<{ text: string; name: string }> => {
+    await call('computer_observe', { app: 'gedit', window: 'w1' });
+    const d = (await call('computer_observe', { window: win })).text;
+    const name = refOf(d, /textbox "Name"/);
+    const r = await call('computer_act', { actions: [{ ref: name, op: 'set_value', value }, { ref: refOf(d, /button "Save"/), op: 'click' }] });
+    assert.equal(r.isError, false, r.text);
+    return { text: r.text, name };
+  };
+  let taken: string | undefined;
+  fake.onAct = (p, node) => {
+    if (p.op === 'set_value' && taken !== undefined) node.value = taken;
+    if (p.op !== 'click') return;
+    fake.windows.splice(fake.windows.findIndex((w) => w.info.role === 'dialog'), 1);
+    fake.windows[0] = gedit('note.txt (/tmp) - gedit', true);
+  };
+  const first = await saveWith('w2', '/tmp/note.txt');
+  assert.match(first.text, new RegExp(`^ok set_value ${first.name} · confirmed \\(fake set_value; value read as set right after the act\\)$`, 'm'), first.text);
+  // A value the field did not take stays unknown: the read-back is compared, not taken on trust.
+  fake.windows.push(saveAs('w-dlg2', 20));
+  taken = 'note';
+  const second = await saveWith('w3', '/tmp/other.txt');
+  assert.match(second.text, new RegExp(`^ok set_value ${second.name} · unknown \\(fake set_value\\)$`, 'm'), second.text);
+  await session.close();
+});
+
 test('a batch whose last click closed the dialog: only that click is confirmed by it, and "no visible change" never sits beside "window closed"', async () => {
   // dialogs-long-list and the file chooser, as a model met them: [click a row, click OK] read "row selected …; a window
   // closed" on the row click, and a lone OK read "(no visible change in the window)" above "window closed: [w1]".

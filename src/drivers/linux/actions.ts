@@ -9,6 +9,7 @@ import type { ActParams, ActResult } from '../../protocol/methods.js';
 import { ComputerUseError, type Remedy } from '../../protocol/errors.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
+import { actionName } from './action-name.js';
 import { comboItemNames } from './combo-items.js';
 import type { ElementInfo } from './reader.js';
 import { readElement, targetOf, toRawNode } from './reader.js';
@@ -120,7 +121,7 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       if (p.op === 'click' && await isSelectableCell(bus, info) && await selectInParent(bus, t)) {
         return { method: 'pattern', detail: 'row selected through the table (Table.AddRowSelection), read back as selected' };
       }
-      const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], p.op !== 'right_click');
+      const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], p.op !== 'right_click', p.op);
       if (done) return done;
       if (p.op !== 'right_click' && await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
       // No action (a web table's cell): a pointer click at its center, after proving the window on top there is
@@ -131,7 +132,7 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
     }
     case 'toggle': {
       const before = info.states.has('checked') || info.states.has('pressed');
-      const done = await doNamedAction(bus, info, ACTION_NAMES['toggle'] ?? [], true);
+      const done = await doNamedAction(bus, info, ACTION_NAMES['toggle'] ?? [], true, p.op);
       if (!done) throw unsupported('toggle', info);
       const now = await readElement(bus, t, { children: false });
       if ((now.states.has('checked') || now.states.has('pressed')) === before) {
@@ -143,7 +144,7 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
     case 'collapse': {
       const expanded = info.states.has('expanded');
       if ((p.op === 'expand') === expanded && info.states.has('expandable')) return { method: 'pattern', detail: `already ${expanded ? 'expanded' : 'collapsed'}` };
-      const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], true);
+      const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], true, p.op);
       if (!done) throw unsupported(p.op, info);
       return done;
     }
@@ -210,7 +211,7 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       if (await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
       // A table cell whose table takes selection but did not select it: "activate" would open it, not select it.
       if (await isSelectableCell(bus, info)) throw new ComputerUseError('action_failed', 'The table did not select this row (its selected state did not change).');
-      const done = await doNamedAction(bus, info, ['select', 'activate', 'click', 'press'], true);
+      const done = await doNamedAction(bus, info, ['select', 'activate', 'click', 'press'], true, p.op);
       if (done) return done;
       throw unsupported('select', info);
     }
@@ -247,18 +248,19 @@ function unsupported(op: string, info: ElementInfo, hint = '', remedy: Remedy[] 
     remedy.length ? { remedy } : {});
 }
 
-/** Runs the first action whose name matches one of `names`; falls back to action 0 when allowed. */
-async function doNamedAction(bus: A11yBus, info: ElementInfo, names: string[], allowFirst: boolean): Promise<ActResult | null> {
+/** Runs the first action whose name matches one of `names`; falls back to action 0 when allowed. `op` names it when its own name does not (action-name.ts). */
+export async function doNamedAction(bus: A11yBus, info: ElementInfo, names: string[], allowFirst: boolean, op: string): Promise<ActResult | null> {
   if (!info.interfaces.has(ACTION)) return null;
-  const [actions] = await bus.call(info.target, ACTION, 'GetActions');
-  const list = (actions as [string, string, string][]).map(([n]) => n.toLowerCase());
+  const [raw] = await bus.call(info.target, ACTION, 'GetActions');
+  const actions = raw as [string, string, string][];
+  const list = actions.map(([n]) => n.toLowerCase());
   let index = -1;
   for (const want of names) { index = list.indexOf(want); if (index >= 0) break; }
   if (index < 0 && allowFirst && list.length > 0) index = 0;
   if (index < 0) return null;
   const [ok] = await bus.call(info.target, ACTION, 'DoAction', 'i', [index]);
-  if (ok === false) throw new ComputerUseError('action_failed', `The toolkit refused action "${list[index]}".`);
-  return { method: 'pattern', detail: `Action.DoAction(${index}) "${list[index]}"` };
+  if (ok === false) throw new ComputerUseError('action_failed', `The toolkit refused action "${actionName(actions[index], op)}".`);
+  return { method: 'pattern', detail: `Action.DoAction(${index}) "${actionName(actions[index], op)}"` };
 }
 
 /**
