@@ -5,7 +5,7 @@
  * the facts become an AppIdentity the rules decide on, one route for a local and a remote device.
  */
 import type { WindowInfo } from '../engine/node.js';
-import { isInterpreter, signedIdOf, type AppIdentity, type LaunchFacts, type ProcessFacts } from './apps.js';
+import { signedIdOf, type AppIdentity, type LaunchFacts, type ProcessFacts } from './apps.js';
 import type { PolicyGate } from './gate.js';
 
 const baseName = (p: string): string => p.split(/[\\/]/).pop() ?? p;
@@ -23,11 +23,23 @@ export function launchIdentity(argv: readonly string[], facts: LaunchFacts | und
   if (facts.unproven) app.unproven = facts.unproven;
   const signed = signedIdOf(facts);
   if (signed) app.signedId = signed;
-  // An interpreter is allowed by a package only when it runs that package's system-owned launcher script
-  // (LibreOffice's soffice under dash), never by its own package (python3 running any script).
-  const viaScript = facts.launchers?.some((l) => l.systemOwned && l.package === facts.package) === true;
-  if (facts.package && (!facts.executable || !isInterpreter(facts.executable) || viaScript)) app.package = facts.package;
+  // The installed launcher script it runs (LibreOffice's soffice under dash, Debian's /usr/bin/chromium) is named
+  // by the commands the system gives it ("libreoffice"): the app the user knows, shown and allowed by that name.
+  const launcher = facts.launchers?.find((l) => l.systemOwned && facts.argv.includes(l.path) && l.commands?.length);
+  if (launcher?.commands) {
+    app.launcher = preferredFirst(launcher.commands, [...(launcher.package?.split('/').reverse() ?? []), baseName(argv[0] ?? '')]);
+    app.name = app.launcher[0] ?? name;
+  }
+  // A package only denies a launch: it holds other programs as well (LibreOffice's unopkg installs extensions,
+  // uno.bin loads any library), so allowing one by its package would start them all (launch-one-entry.test.ts).
+  if (facts.package) app.also!.push(...facts.package.split('/').filter(Boolean));
   return app;
+}
+
+/** The names, those in `wanted` first (in its order), then the rest as they came. */
+function preferredFirst(names: readonly string[], wanted: readonly string[]): string[] {
+  const first = wanted.filter((w) => names.includes(w));
+  return [...new Set([...first, ...names])];
 }
 
 /** The window a launch produced, as the driver reported it, and what it proves about the started process. */

@@ -121,6 +121,10 @@ export const Launcher = Type.Object({
   path: Path('Realpath of the launcher.'),
   systemOwned: Type.Boolean({ description: 'Owned by root (or the system), not writable by anyone else, in a directory likewise: installed, not planted by a user or an agent.' }),
   package: Type.Optional(Type.String({ maxLength: 256, description: 'The installed package the file belongs to, from the package manager\'s own database (Debian: dpkg), with its source package after a slash when they differ.' })),
+  commands: Type.Optional(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 16, description: 'The commands the system\'s program directories ' +
+    '(/usr/bin, /usr/sbin, /usr/games, /usr/local/bin: root-owned, writable by no one else) give this launcher: its own file name there, or a ' +
+    'link whose every step is root-owned and that resolves to it (`libreoffice` and `soffice` for /usr/lib/libreoffice/program/soffice). ' +
+    'An allow entry may name the launch by one of them; only for a `systemOwned` launcher.' })),
 });
 
 export const ResolveLaunchResult = Type.Object({

@@ -39,8 +39,9 @@ test('a terminal wrapper script told to run a command is a terminal running a co
 const hasTerminal = existsSync('/usr/bin/xfce4-terminal');
 const hasWrapper = existsSync('/usr/bin/xfce4-terminal.wrapper');
 
-test('unattended with one entry for the terminal: started with no command, refused with one', { skip: !hasTerminal && 'xfce4-terminal is not installed' }, async () => {
-  const policy = new Policy({ mode: 'unattended', allowApps: ['xfce4-terminal'], audit: false, settingsPath: false, hostPids: [] });
+test('unattended with an entry for the terminal: started with no command, refused with one', { skip: !hasTerminal && 'xfce4-terminal is not installed' }, async () => {
+  // x-terminal-emulator is the command /usr/bin gives the wrapper (launch-one-entry.test.ts): it names that launcher.
+  const policy = new Policy({ mode: 'unattended', allowApps: ['xfce4-terminal', 'x-terminal-emulator'], audit: false, settingsPath: false, hostPids: [] });
   for (const argv of [['xfce4-terminal'], ['xfce4-terminal', '--disable-server', '--maximize'], ['xfce4-terminal', '--working-directory=/tmp'],
     ...(hasWrapper ? [['xfce4-terminal.wrapper'], ['x-terminal-emulator']] : [])]) {
     (await policy.check(launchReq(argv))).done('ok');

@@ -11,6 +11,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { ResolveLaunchParams, ResolveLaunchResult } from '../../protocol/identity.js';
+import { commandsOf } from './commands.js';
 import { contentOf } from './identity.js';
 import { packageOf, systemOwned } from './packages.js';
 
@@ -400,7 +401,10 @@ export function resolveLaunchFacts(p: ResolveLaunchParams): ResolveLaunchResult 
   if (r.scripts.length) {
     out.launchers = r.scripts.map((path) => {
       const pkg = packageOf(path);
-      return { path, systemOwned: systemOwned(path), ...(pkg ? { package: pkg } : {}) };
+      const owned = systemOwned(path);
+      // The names a user knows it by (/usr/bin/libreoffice for LibreOffice's soffice), for an installed launcher only.
+      const commands = owned ? commandsOf(path).slice(0, 16) : [];
+      return { path, systemOwned: owned, ...(pkg ? { package: pkg } : {}), ...(commands.length ? { commands } : {}) };
     });
   }
   // The package the user knows: of the program, or for an interpreter of the (system-owned) script it runs.

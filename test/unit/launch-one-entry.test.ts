@@ -1,0 +1,99 @@
+/**
+ * One app, one allow entry (README "App identity"): `libreoffice` covers the launch of its launcher script
+ * (/usr/bin/libreoffice → /usr/lib/libreoffice/program/soffice, run by dash) and the acts on soffice.bin, which it
+ * starts; `chromium` covers Debian's /usr/bin/chromium script and /usr/lib/chromium/chromium. The launch is named by
+ * the commands the system's program directories give the launcher (driver fact `launchers[].commands`), never by the
+ * whole package: before, `libreoffice` also started every other program built from that source, `unopkg add x.oxt`
+ * (installs an extension: code) and `uno.bin -l file:///tmp/x.so` (loads any library), in unattended mode.
+ * The policy part runs on facts recorded from the Linux driver on Debian 12; the driver part on this machine's
+ * packages when they are installed.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { test } from 'node:test';
+import { resolveLaunchFacts } from '../../src/drivers/linux/resolve.js';
+import type { LaunchFacts, ProcessFacts } from '../../src/policy/apps.js';
+import type { ActionRequest } from '../../src/policy/gate.js';
+import { Policy } from '../../src/policy/policy.js';
+
+const LO = '/usr/lib/libreoffice/program';
+const DASH = { executable: '/usr/bin/dash', appId: '/usr/bin/dash' };
+/** apps.resolveLaunch answers recorded on Debian 12 (LibreOffice 7.4, Chromium), `commands` as the driver now reports them. */
+const RECORDED: Record<string, LaunchFacts> = {
+  'soffice --calc': { ...DASH, argv: ['/usr/bin/dash', `${LO}/soffice`, '--calc'], names: ['soffice', '--calc', '/usr/bin/soffice', `${LO}/soffice`, '/bin/sh'],
+    launchers: [{ path: `${LO}/soffice`, systemOwned: true, package: 'libreoffice-common/libreoffice', commands: ['libreoffice', 'soffice'] }], package: 'libreoffice-common/libreoffice' },
+  'unopkg add /tmp/x.oxt': { ...DASH, argv: ['/usr/bin/dash', `${LO}/unopkg`, 'add', '/tmp/x.oxt'], names: ['unopkg', 'add', '/tmp/x.oxt', '/usr/bin/unopkg', `${LO}/unopkg`, '/bin/sh'],
+    launchers: [{ path: `${LO}/unopkg`, systemOwned: true, package: 'libreoffice-common/libreoffice', commands: ['unopkg'] }], package: 'libreoffice-common/libreoffice' },
+  [`${LO}/uno.bin -l file:///tmp/x.so`]: { executable: `${LO}/uno.bin`, appId: `${LO}/uno.bin`, argv: [`${LO}/uno.bin`, '-l', 'file:///tmp/x.so'], names: [`${LO}/uno.bin`, '-l', 'file:///tmp/x.so'], package: 'ure/libreoffice' },
+  chromium: { ...DASH, argv: ['/usr/bin/dash', '/usr/bin/chromium'], names: ['chromium', '/usr/bin/chromium', '/bin/sh'],
+    launchers: [{ path: '/usr/bin/chromium', systemOwned: true, package: 'chromium', commands: ['chromium'] }], package: 'chromium' },
+  '/usr/lib/chromium/chrome_crashpad_handler': { executable: '/usr/lib/chromium/chrome_crashpad_handler', appId: '/usr/lib/chromium/chrome_crashpad_handler',
+    argv: ['/usr/lib/chromium/chrome_crashpad_handler'], names: ['/usr/lib/chromium/chrome_crashpad_handler'], package: 'chromium' },
+};
+/** process.identify of the processes the launchers start, recorded the same way. */
+const SOFFICE_BIN: ProcessFacts = { executable: `${LO}/soffice.bin`, appId: `${LO}/soffice.bin`, startToken: '4242', user: '0', package: 'libreoffice-core/libreoffice', cmdline: [`${LO}/soffice.bin`, '--calc'] };
+const CHROMIUM_BIN: ProcessFacts = { executable: '/usr/lib/chromium/chromium', appId: '/usr/lib/chromium/chromium', startToken: '4343', user: '0', package: 'chromium', cmdline: ['/usr/lib/chromium/chromium'] };
+
+const launch = (command: string, facts = RECORDED[command]): ActionRequest =>
+  ({ tool: 'computer_launch', command, argv: command.split(' '), ...(facts ? { launch: facts } : {}) });
+const act = (app: string, pid: number, identity: ProcessFacts): ActionRequest =>
+  ({ tool: 'computer_act', app, pid, startToken: identity.startToken!, identity, role: 'button', name: 'Bold', op: 'click', title: 'Untitled 1' });
+const unattended = (allowApps: string[]): Policy => new Policy({ mode: 'unattended', allowApps, audit: false, settingsPath: false, hostPids: [] });
+
+async function allowed(policy: Policy, req: ActionRequest): Promise<boolean> {
+  try { (await policy.check(req)).done('ok'); return true; } catch (e) {
+    if ((e as { code?: string }).code === 'denied_by_policy') return false;
+    throw e;
+  }
+}
+
+test('libreoffice: one entry starts the launcher and acts on soffice.bin; other programs of its source are not covered', async () => {
+  const policy = unattended(['libreoffice']);
+  assert.equal(await allowed(policy, launch('soffice --calc')), true, 'the launcher, by a command that names it');
+  assert.equal(await allowed(policy, act('soffice', 5001, SOFFICE_BIN)), true, 'soffice.bin, which it starts');
+  assert.equal(await allowed(policy, launch('unopkg add /tmp/x.oxt')), false, 'another launcher of the same source package');
+  assert.equal(await allowed(policy, launch(`${LO}/uno.bin -l file:///tmp/x.so`)), false, 'a program of the source package started directly');
+  // The launcher's own command allows it too (its name in /usr/bin), and then only it.
+  assert.equal(await allowed(unattended(['unopkg']), launch('unopkg add /tmp/x.oxt')), true);
+  assert.equal(await allowed(unattended(['unopkg']), launch('soffice --calc')), false);
+});
+
+test('chromium: one entry starts Debian\'s launcher script and acts on the browser it runs', async () => {
+  const policy = unattended(['chromium']);
+  assert.equal(await allowed(policy, launch('chromium')), true);
+  assert.equal(await allowed(policy, act('Chromium', 5002, CHROMIUM_BIN)), true);
+  assert.equal(await allowed(policy, launch('/usr/lib/chromium/chrome_crashpad_handler')), false);
+});
+
+test('a launcher\'s refusal names the app by the command the user knows, not by dash, and advises that one entry', async () => {
+  const policy = new Policy({ mode: 'default', audit: false, settingsPath: false, hostPids: [] });
+  await assert.rejects(policy.check(launch('soffice --calc')), (e: Error) => {
+    assert.match(e.message, /Start "soffice --calc" in "libreoffice" needs the user's confirmation/, e.message);
+    assert.match(e.message, /--allow-app libreoffice /, e.message);
+    assert.doesNotMatch(e.message, /"dash"/, e.message);
+    return true;
+  });
+});
+
+const hasLibreOffice = existsSync(`${LO}/soffice`) && existsSync('/usr/bin/unopkg');
+const hasChromium = existsSync('/usr/bin/chromium');
+
+test('the Linux driver names a launcher by the system commands that run it', { skip: !hasLibreOffice && 'LibreOffice is not installed' }, async () => {
+  const soffice = resolveLaunchFacts({ command: 'soffice', args: ['--calc'] });
+  const lo = soffice.launchers?.find((l) => l.path === `${LO}/soffice`);
+  assert.deepEqual([...(lo?.commands ?? [])].sort(), ['libreoffice', 'soffice'], JSON.stringify(soffice.launchers));
+  const unopkg = resolveLaunchFacts({ command: 'unopkg', args: ['add', '/tmp/x.oxt'] });
+  assert.ok(!unopkg.launchers?.some((l) => l.commands?.includes('libreoffice')), JSON.stringify(unopkg.launchers));
+  const policy = unattended(['libreoffice']);
+  const real = (argv: string[]): ActionRequest => launch(argv.join(' '), resolveLaunchFacts({ command: argv[0]!, args: argv.slice(1) }));
+  assert.equal(await allowed(policy, real(['libreoffice', '--calc'])), true);
+  assert.equal(await allowed(policy, real(['soffice', '--writer'])), true);
+  assert.equal(await allowed(policy, real(['unopkg', 'add', '/tmp/x.oxt'])), false);
+  assert.equal(await allowed(policy, real([`${LO}/uno`, '-l', 'file:///tmp/x.so'])), false);
+});
+
+test('the Linux driver names Debian\'s chromium script by its command', { skip: !hasChromium && 'chromium is not installed' }, async () => {
+  const r = resolveLaunchFacts({ command: 'chromium', args: [] });
+  assert.ok(r.launchers?.some((l) => l.path === '/usr/bin/chromium' && l.commands?.includes('chromium')), JSON.stringify(r.launchers));
+  assert.equal(await allowed(unattended(['chromium']), launch('chromium', r)), true);
+});
