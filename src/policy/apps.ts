@@ -262,6 +262,13 @@ export class AppRules {
     return this.allow.some((a) => allowMatches(a, app));
   }
 
+  /** True when one of `entries` (session grants: keys as keyOf makes them) names the app as an allow entry would. */
+  static allowedBy(entries: Iterable<string>, app: AppIdentity): boolean {
+    if (app.unproven !== undefined) return false;
+    for (const e of entries) if (allowMatches(normApp(e), app)) return true;
+    return false;
+  }
+
   /**
    * False when no allow entry can name the app: an interpreter whose proven command line gives no script path
    * (code after -c, or a relative path: the working directory it was resolved in is not proven).

@@ -232,7 +232,8 @@ export class Policy implements PolicyGate {
     if (!verdict && this.mode !== 'bypass') verdict = await this.askDecider(req, app);
 
     const listed = this.rules.allowed(app);
-    const granted = listed || (app.unproven === undefined && (this.grants.has(key) || this.once.delete(key)));
+    // A session grant counts as an allow entry would: "libreoffice" granted at the launch covers soffice.bin's acts.
+    const granted = listed || (app.unproven === undefined && (this.grants.has(key) || AppRules.allowedBy(this.grants, app) || this.once.delete(key)));
     let result: Verdict;
     if (this.mode === 'unattended') {
       if (!listed) refuse('denied', 'not allow-listed (unattended)', new ComputerUseError('denied_by_policy', this.unlistedAdvice(app, key)));

@@ -97,3 +97,15 @@ test('the Linux driver names Debian\'s chromium script by its command', { skip: 
   assert.ok(r.launchers?.some((l) => l.path === '/usr/bin/chromium' && l.commands?.includes('chromium')), JSON.stringify(r.launchers));
   assert.equal(await allowed(unattended(['chromium']), launch('chromium', r)), true);
 });
+
+test('"allow for this session" on the launch covers the acts on what it starts: the user is asked once', async () => {
+  const asked: string[] = [];
+  const policy = new Policy({ mode: 'default', audit: false, settingsPath: false, hostPids: [],
+    confirmer: { interactive: true, confirm: async (q) => { asked.push(q.message); return 'allow_session'; } } });
+  (await policy.check(launch('soffice --calc'))).done('ok');
+  (await policy.check(act('soffice', 5001, SOFFICE_BIN))).done('ok');
+  assert.equal(asked.length, 1, asked.join('\n'));
+  // The grant is the launcher's entry, no wider: another program of the same source is still asked about.
+  await policy.check(launch('unopkg add /tmp/x.oxt')).then((d) => d.done('ok'));
+  assert.equal(asked.length, 2, asked.join('\n'));
+});
