@@ -5,6 +5,7 @@
  * the facts become an AppIdentity the rules decide on, one route for a local and a remote device.
  */
 import type { WindowInfo } from '../engine/node.js';
+import type { Launcher } from '../protocol/identity.js';
 import { signedIdOf, type AppIdentity, type LaunchFacts, type ProcessFacts } from './apps.js';
 import type { PolicyGate } from './gate.js';
 
@@ -25,10 +26,11 @@ export function launchIdentity(argv: readonly string[], facts: LaunchFacts | und
   if (signed) app.signedId = signed;
   // The installed launcher script it runs (LibreOffice's soffice under dash, Debian's /usr/bin/chromium) is named
   // by the commands the system gives it ("libreoffice"): the app the user knows, shown and allowed by that name.
-  const launcher = facts.launchers?.find((l) => l.systemOwned && facts.argv.includes(l.path) && l.commands?.length);
-  if (launcher?.commands) {
-    app.launcher = preferredFirst(launcher.commands, [...(launcher.package?.split('/').reverse() ?? []), baseName(argv[0] ?? '')]);
-    app.name = app.launcher[0] ?? name;
+  const launcher = facts.launchers?.find((l) => facts.argv.includes(l.path));
+  const names = launcher ? launcherNames(launcher, argv[0]) : [];
+  if (names.length) {
+    app.launcher = names;
+    app.name = names[0] ?? name;
   }
   // A package only denies a launch: it holds other programs as well (LibreOffice's unopkg installs extensions,
   // uno.bin loads any library), so allowing one by its package would start them all (launch-one-entry.test.ts).
@@ -36,10 +38,15 @@ export function launchIdentity(argv: readonly string[], facts: LaunchFacts | und
   return app;
 }
 
-/** The names, those in `wanted` first (in its order), then the rest as they came. */
-function preferredFirst(names: readonly string[], wanted: readonly string[]): string[] {
-  const first = wanted.filter((w) => names.includes(w));
-  return [...new Set([...first, ...names])];
+/**
+ * The commands an installed launcher script is named by (AppIdentity.launcher), the one a user knows first: its
+ * package's name (source, then binary: "libreoffice"), else the command it was called by. None for a script that
+ * is not the system's.
+ */
+export function launcherNames(l: Launcher, called?: string): string[] {
+  if (!l.systemOwned || !l.commands?.length) return [];
+  const wanted = [...(l.package?.split('/').reverse() ?? []), ...(called ? [baseName(called)] : [])].filter((w) => l.commands!.includes(w));
+  return [...new Set([...wanted, ...l.commands])];
 }
 
 /** The window a launch produced, as the driver reported it, and what it proves about the started process. */

@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { escapeLine, quoteText } from '../engine/escape.js';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
-import { AppRules, ancestorPids, isInterpreter, signedIdOf, type AppIdentity, type ProcessFacts } from './apps.js';
+import { AppRules, ancestorPids, isInterpreter, scriptOf, signedIdOf, type AppIdentity, type ProcessFacts } from './apps.js';
 import { cuHome } from '../paths.js';
 import { chordChar } from '../protocol/keys.js';
 import { AuditLog, auditText, type AuditDecision, type DecidedRecord, type TextDigest } from './audit.js';
@@ -19,7 +19,7 @@ import { noConfirmer } from './confirm.js';
 import type { Decider } from './decider/types.js';
 import type { ActionRequest, Decision, PolicyGate, VisibleApp } from './gate.js';
 import { classifyAction, keysTypeText, type IrreversibleVerdict } from './irreversible.js';
-import { launchIdentity } from './launched.js';
+import { launcherNames, launchIdentity } from './launched.js';
 import { DEFAULT_MODE, type Mode } from './modes.js';
 import { ownFileTouched, protectedRoots } from './own-files.js';
 import { panelMarker } from './panel-marker.js';
@@ -425,6 +425,12 @@ export class Policy implements PolicyGate {
       if (info?.sameAs?.length) app.also = [...info.sameAs];
       // An interpreter's own package says nothing about the script it runs.
       if (info?.package && info.executable && !isInterpreter(info.executable)) app.package = info.package;
+      // An interpreter running an installed script its command line names (python3 /usr/bin/meld) is named like
+      // that script's launch, so the entry that started it acts on it (launch-one-entry.test.ts).
+      if (info?.launcher && info.executable && isInterpreter(info.executable) && scriptOf(app) === info.launcher.path) {
+        const names = launcherNames(info.launcher);
+        if (names.length) app.launcher = names;
+      }
       const st = info?.startToken ?? req.startToken;
       if (st !== undefined) app.startToken = st;
     }

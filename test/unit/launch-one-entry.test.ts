@@ -109,3 +109,34 @@ test('"allow for this session" on the launch covers the acts on what it starts: 
   await policy.check(launch('unopkg add /tmp/x.oxt')).then((d) => d.done('ok'));
   assert.equal(asked.length, 2, asked.join('\n'));
 });
+
+/** process.identify of meld (python3 running Debian's /usr/bin/meld), recorded, `launcher` as the driver now reports it. */
+const MELD: ProcessFacts = { executable: '/usr/bin/python3.11', appId: '/usr/bin/python3.11', startToken: '4444', user: '0', package: 'python3.11-minimal/python3.11',
+  cmdline: ['/usr/bin/python3', '/usr/bin/meld'], cwd: '/', launcher: { path: '/usr/bin/meld', systemOwned: true, package: 'meld', commands: ['meld'] } };
+
+test('an interpreted app started by its installed script is acted on by the same one entry (meld: python3 /usr/bin/meld)', async () => {
+  const policy = unattended(['meld']);
+  assert.equal(await allowed(policy, act('org.gnome.Meld', 5003, MELD)), true, 'the entry that started it');
+  // The script must be the one the command line runs, installed, and named by the entry; python3's own package allows nothing.
+  assert.equal(await allowed(policy, act('org.gnome.Meld', 5003, { ...MELD, cmdline: ['/usr/bin/python3', '/tmp/evil.py'] })), false, 'another script');
+  assert.equal(await allowed(policy, act('org.gnome.Meld', 5003, { ...MELD, cmdline: ['/usr/bin/python3', '-c', 'import runpy', '/usr/bin/meld'] })), false, 'code, not the script');
+  assert.equal(await allowed(policy, act('org.gnome.Meld', 5003, { ...MELD, launcher: { ...MELD.launcher!, systemOwned: false } })), false, 'a script anyone could have written');
+  assert.equal(await allowed(unattended(['python3.11']), act('org.gnome.Meld', 5003, MELD)), false);
+});
+
+test('the Linux driver reports the installed script an interpreter process runs', { skip: !existsSync('/usr/bin/zmore') && 'gzip\'s zcat script is not here' }, async () => {
+  const { spawn } = await import('node:child_process');
+  const { identify } = await import('../../src/drivers/linux/identity.js');
+  // dash running gzip's zmore script (its pipeline keeps the shell), blocked reading its stdin: a real interpreter process with an installed script.
+  const child = spawn('/bin/sh', ['/usr/bin/zmore'], { stdio: ['pipe', 'ignore', 'ignore'] });
+  try {
+    await new Promise((r) => child.once('spawn', r));
+    let facts = identify({ pid: child.pid! });
+    for (let i = 0; i < 50 && !facts.argv?.includes('/usr/bin/zmore'); i++) { await new Promise((r) => setTimeout(r, 20)); facts = identify({ pid: child.pid! }); }
+    assert.equal(facts.launcher?.path, '/usr/bin/zmore', JSON.stringify(facts));
+    assert.equal(facts.launcher?.systemOwned, true);
+    assert.ok(facts.launcher?.commands?.includes('zmore'), JSON.stringify(facts.launcher));
+  } finally { child.kill('SIGKILL'); }
+  const self = identify({ pid: process.pid });
+  assert.equal(self.launcher, undefined, 'node running a test file runs no script a system command names');
+});

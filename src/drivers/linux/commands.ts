@@ -8,6 +8,8 @@
  */
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import type { Launcher } from '../../protocol/identity.js';
+import { packageOf, systemOwned } from './packages.js';
 
 /** Where commands live; /bin and /sbin are these on a merged /usr (deduplicated by realpath). */
 const PROGRAM_DIRS = ['/usr/local/bin', '/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/games'];
@@ -16,6 +18,14 @@ const MAX_HOPS = 8;
 
 interface DirLinks { mtimeMs: number; target: Map<string, string> }
 const cache = new Map<string, DirLinks>();
+
+/** The facts of a launcher script (a realpath): ownership, package, and for an installed one the commands that run it. */
+export function launcherFacts(path: string): Launcher {
+  const pkg = packageOf(path);
+  const owned = systemOwned(path);
+  const commands = owned ? commandsOf(path).slice(0, 16) : [];
+  return { path, systemOwned: owned, ...(pkg ? { package: pkg } : {}), ...(commands.length ? { commands } : {}) };
+}
 
 /** The commands that run `launcher` (a realpath), sorted; none when it is nowhere in a system program directory. */
 export function commandsOf(launcher: string): string[] {

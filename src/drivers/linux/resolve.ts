@@ -11,9 +11,10 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { ResolveLaunchParams, ResolveLaunchResult } from '../../protocol/identity.js';
-import { commandsOf } from './commands.js';
-import { contentOf } from './identity.js';
-import { packageOf, systemOwned } from './packages.js';
+import type { Launcher } from '../../protocol/identity.js';
+import { contentOf } from '../common/content.js';
+import { launcherFacts } from './commands.js';
+import { packageOf } from './packages.js';
 
 /** What a launch resolves to. */
 export interface LaunchResolution {
@@ -390,6 +391,20 @@ function isExecutableFile(p: string): boolean {
 
 const realOr = (p: string): string => { try { return realpathSync(p); } catch { return p; } };
 
+/**
+ * The installed script an interpreter process runs (`process.identify`'s `launcher`): its argument vector read as
+ * a launch of its own executable would be (`python3 /usr/bin/meld`, `sh /usr/lib/libreoffice/program/soffice`);
+ * none for code (`-c`), a module (`-m`), a script no system command names, or a program that is no interpreter.
+ */
+export function scriptLauncher(executable: string, argv: readonly string[], cwd: string): Launcher | undefined {
+  if (argv.length < 2 || !(SHELLS.test(basename(executable)) || INTERPRETERS.test(basename(executable)))) return undefined;
+  const r = resolveLaunch([executable, ...argv.slice(1)], { cwd });
+  const script = r.argv[1];
+  if (r.unproven || r.executable !== executable || script === undefined || !isAbsolute(script)) return undefined;
+  const facts = launcherFacts(script);
+  return facts.systemOwned && facts.commands?.length ? facts : undefined;
+}
+
 /** `apps.resolveLaunch`: the resolution plus the facts the policy needs (launchers, package, content). */
 export function resolveLaunchFacts(p: ResolveLaunchParams): ResolveLaunchResult {
   if ((p.kind ?? 'command') !== 'command') return { argv: [p.command, ...(p.args ?? [])], names: [p.command], unproven: `launch targets of kind ${p.kind ?? ''} are not known on Linux` };
@@ -399,13 +414,7 @@ export function resolveLaunchFacts(p: ResolveLaunchParams): ResolveLaunchResult 
   if (r.unproven) out.unproven = r.unproven;
   if (r.runsCommand) out.runsCommand = true;
   if (r.scripts.length) {
-    out.launchers = r.scripts.map((path) => {
-      const pkg = packageOf(path);
-      const owned = systemOwned(path);
-      // The names a user knows it by (/usr/bin/libreoffice for LibreOffice's soffice), for an installed launcher only.
-      const commands = owned ? commandsOf(path).slice(0, 16) : [];
-      return { path, systemOwned: owned, ...(pkg ? { package: pkg } : {}), ...(commands.length ? { commands } : {}) };
-    });
+    out.launchers = r.scripts.map(launcherFacts);
   }
   // The package the user knows: of the program, or for an interpreter of the (system-owned) script it runs.
   const script = r.scripts[r.scripts.length - 1];
