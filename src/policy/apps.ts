@@ -81,8 +81,9 @@ export interface AppIdentity {
    */
   signedId?: SignedId;
   /**
-   * A launch of an installed launcher script: the commands the system's program directories give it, preferred
-   * first (`libreoffice`, `soffice`), as the driver proves them (`launchers[].commands`). An allow entry may name it.
+   * A launch of an installed launcher script, or an interpreter process running one (meld): the commands the
+   * system's program directories give that script, preferred first (`libreoffice`, `soffice`), as the driver proves
+   * them (`launchers[].commands`, `process.identify` `launcher`). An allow entry may name it.
    */
   launcher?: string[];
   /** Other names the action involves, e.g. the arguments of a launch (`env keepassxc`); they can only deny. */

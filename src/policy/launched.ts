@@ -26,7 +26,8 @@ export function launchIdentity(argv: readonly string[], facts: LaunchFacts | und
   if (signed) app.signedId = signed;
   // The installed launcher script it runs (LibreOffice's soffice under dash, Debian's /usr/bin/chromium) is named
   // by the commands the system gives it ("libreoffice"): the app the user knows, shown and allowed by that name.
-  const launcher = facts.launchers?.find((l) => facts.argv.includes(l.path));
+  // The last launcher met is the script the interpreter runs (an earlier one may only be an argument to it).
+  const launcher = [...(facts.launchers ?? [])].reverse().find((l) => facts.argv.includes(l.path));
   const names = launcher ? launcherNames(launcher, argv[0]) : [];
   if (names.length) {
     app.launcher = names;

@@ -10,8 +10,7 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
-import type { ResolveLaunchParams, ResolveLaunchResult } from '../../protocol/identity.js';
-import type { Launcher } from '../../protocol/identity.js';
+import type { Launcher, ResolveLaunchParams, ResolveLaunchResult } from '../../protocol/identity.js';
 import { contentOf } from '../common/content.js';
 import { launcherFacts } from './commands.js';
 import { packageOf } from './packages.js';
