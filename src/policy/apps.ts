@@ -66,8 +66,9 @@ export interface AppIdentity {
   /** The window class the app sets (X11 WM_CLASS: untrusted; only used to add refusals). */
   className?: string;
   /**
-   * The installed package of the proven program ("binary/source"), which the driver reports only for a
-   * system-owned file; for an interpreter, only the package of the script it runs. An allow entry may name it.
+   * The installed package of a running program ("binary/source"), which the driver reports only for a
+   * system-owned file; never an interpreter's (python3's package runs any script), never a launch's (a package
+   * holds other programs too: `launcher` names those). An allow entry may name it.
    */
   package?: string;
   /** The process's argument vector as /proc shows it (for interpreted apps: which script runs). */
@@ -79,6 +80,12 @@ export interface AppIdentity {
    * an allow entry may name the app by it. Set only from a driver's `signed` appId (signedIdOf).
    */
   signedId?: SignedId;
+  /**
+   * A launch of an installed launcher script, or an interpreter process running one (meld): the commands the
+   * system's program directories give that script, preferred first (`libreoffice`, `soffice`), as the driver proves
+   * them (`launchers[].commands`, `process.identify` `launcher`). An allow entry may name it.
+   */
+  launcher?: string[];
   /** Other names the action involves, e.g. the arguments of a launch (`env keepassxc`); they can only deny. */
   also?: string[];
   /**
@@ -256,6 +263,13 @@ export class AppRules {
     return this.allow.some((a) => allowMatches(a, app));
   }
 
+  /** True when one of `entries` (session grants: keys as keyOf makes them) names the app as an allow entry would. */
+  static allowedBy(entries: Iterable<string>, app: AppIdentity): boolean {
+    if (app.unproven !== undefined) return false;
+    for (const e of entries) if (allowMatches(normApp(e), app)) return true;
+    return false;
+  }
+
   /**
    * False when no allow entry can name the app: an interpreter whose proven command line gives no script path
    * (code after -c, or a relative path: the working directory it was resolved in is not proven).
@@ -268,11 +282,10 @@ export class AppRules {
   static keyOf(app: AppIdentity): string {
     // A signed app by identifier and signer: a grant names the team that signed it, not any claimant of the id.
     if (app.signedId && !(app.executable && isInterpreter(app.executable))) return normApp(`${app.signedId.id}@${app.signedId.signer}`);
+    // An installed launcher by the command a user knows: the same key as the acts on what it starts (its package).
+    if (app.launcher?.[0]) return normApp(app.launcher[0]);
     if (app.executable && !isInterpreter(app.executable)) return base(app.executable);
     if (app.executable) {
-      // A packaged launcher script (LibreOffice's soffice run by dash): the name the user knows.
-      const source = packageNames(app.package).pop();
-      if (source) return source;
       const script = scriptOf(app);
       if (script) return `${base(app.executable)} ${normApp(script)}`;
       // No script to prove (code on the command line): a key no allow entry matches, and session grants of
@@ -304,9 +317,11 @@ function denyMatches(entry: string, nameOrPath: string): boolean {
 
 /** Does an allow entry match the proven identity? Exact path or file name; interpreters need their script. */
 function allowMatches(entry: string, app: AppIdentity): boolean {
-  // One entry by the name a user knows: the installed package (or its source package) of a system-owned
-  // program, e.g. "libreoffice" for its launcher script and soffice.bin (README "One app, one allow entry").
-  if (app.executable && !entry.includes('/') && !entry.includes(' ') && packageNames(app.package).includes(entry)) return true;
+  // One entry by the name a user knows (README "One app, one allow entry"): a running program by the installed
+  // package (or source package) of its system-owned executable, soffice.bin by "libreoffice"; a launch of an
+  // installed launcher script by a command the system gives it, /usr/lib/libreoffice/program/soffice by "libreoffice".
+  if (app.executable && !entry.includes('/') && !entry.includes(' ') &&
+    (packageNames(app.package).includes(entry) || app.launcher?.some((c) => normApp(c) === entry) === true)) return true;
   // A validated signature's identifier: "com.apple.textedit" (any validated signer) or "com.apple.textedit@apple"
   // (that signer only). An interpreter's signature says nothing about the script it runs (python3 is Apple's).
   if (app.signedId && !(app.executable && isInterpreter(app.executable))) {

@@ -5,7 +5,8 @@
  * the facts become an AppIdentity the rules decide on, one route for a local and a remote device.
  */
 import type { WindowInfo } from '../engine/node.js';
-import { isInterpreter, signedIdOf, type AppIdentity, type LaunchFacts, type ProcessFacts } from './apps.js';
+import type { Launcher } from '../protocol/identity.js';
+import { signedIdOf, type AppIdentity, type LaunchFacts, type ProcessFacts } from './apps.js';
 import type { PolicyGate } from './gate.js';
 
 const baseName = (p: string): string => p.split(/[\\/]/).pop() ?? p;
@@ -23,11 +24,30 @@ export function launchIdentity(argv: readonly string[], facts: LaunchFacts | und
   if (facts.unproven) app.unproven = facts.unproven;
   const signed = signedIdOf(facts);
   if (signed) app.signedId = signed;
-  // An interpreter is allowed by a package only when it runs that package's system-owned launcher script
-  // (LibreOffice's soffice under dash), never by its own package (python3 running any script).
-  const viaScript = facts.launchers?.some((l) => l.systemOwned && l.package === facts.package) === true;
-  if (facts.package && (!facts.executable || !isInterpreter(facts.executable) || viaScript)) app.package = facts.package;
+  // The installed launcher script it runs (LibreOffice's soffice under dash, Debian's /usr/bin/chromium) is named
+  // by the commands the system gives it ("libreoffice"): the app the user knows, shown and allowed by that name.
+  // The last launcher met is the script the interpreter runs (an earlier one may only be an argument to it).
+  const launcher = [...(facts.launchers ?? [])].reverse().find((l) => facts.argv.includes(l.path));
+  const names = launcher ? launcherNames(launcher, argv[0]) : [];
+  if (names.length) {
+    app.launcher = names;
+    app.name = names[0] ?? name;
+  }
+  // A package only denies a launch: it holds other programs as well (LibreOffice's unopkg installs extensions,
+  // uno.bin loads any library), so allowing one by its package would start them all (launch-one-entry.test.ts).
+  if (facts.package) app.also!.push(...facts.package.split('/').filter(Boolean));
   return app;
+}
+
+/**
+ * The commands an installed launcher script is named by (AppIdentity.launcher), the one a user knows first: its
+ * package's name (source, then binary: "libreoffice"), else the command it was called by. None for a script that
+ * is not the system's.
+ */
+export function launcherNames(l: Launcher, called?: string): string[] {
+  if (!l.systemOwned || !l.commands?.length) return [];
+  const wanted = [...(l.package?.split('/').reverse() ?? []), ...(called ? [baseName(called)] : [])].filter((w) => l.commands!.includes(w));
+  return [...new Set([...wanted, ...l.commands])];
 }
 
 /** The window a launch produced, as the driver reported it, and what it proves about the started process. */

@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { escapeLine, quoteText } from '../engine/escape.js';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
-import { AppRules, ancestorPids, isInterpreter, signedIdOf, type AppIdentity, type ProcessFacts } from './apps.js';
+import { AppRules, ancestorPids, isInterpreter, scriptOf, signedIdOf, type AppIdentity, type ProcessFacts } from './apps.js';
 import { cuHome } from '../paths.js';
 import { chordChar } from '../protocol/keys.js';
 import { AuditLog, auditText, type AuditDecision, type DecidedRecord, type TextDigest } from './audit.js';
@@ -19,7 +19,7 @@ import { noConfirmer } from './confirm.js';
 import type { Decider } from './decider/types.js';
 import { typedTextOf, type ActionRequest, type Decision, type PolicyGate, type StepTarget, type VisibleApp } from './gate.js';
 import { classifyAction, keysTypeText, type IrreversibleVerdict } from './irreversible.js';
-import { launchIdentity } from './launched.js';
+import { launcherNames, launchIdentity } from './launched.js';
 import { DEFAULT_MODE, type Mode } from './modes.js';
 import { ownFileTouched, protectedRoots } from './own-files.js';
 import { panelMarker } from './panel-marker.js';
@@ -234,7 +234,8 @@ export class Policy implements PolicyGate {
     if (!verdict && this.mode !== 'bypass') verdict = await this.askDecider(req, app);
 
     const listed = this.rules.allowed(app);
-    const granted = listed || (app.unproven === undefined && (this.grants.has(key) || this.once.delete(key)));
+    // A session grant counts as an allow entry would: "libreoffice" granted at the launch covers soffice.bin's acts.
+    const granted = listed || (app.unproven === undefined && (this.grants.has(key) || AppRules.allowedBy(this.grants, app) || this.once.delete(key)));
     let result: Verdict;
     if (this.mode === 'unattended') {
       if (!listed) refuse('denied', 'not allow-listed (unattended)', new ComputerUseError('denied_by_policy', this.unlistedAdvice(app, key)));
@@ -423,6 +424,12 @@ export class Policy implements PolicyGate {
       if (info?.sameAs?.length) app.also = [...info.sameAs];
       // An interpreter's own package says nothing about the script it runs.
       if (info?.package && info.executable && !isInterpreter(info.executable)) app.package = info.package;
+      // An interpreter running an installed script its command line names (python3 /usr/bin/meld) is named like
+      // that script's launch, so the entry that started it acts on it (launch-one-entry.test.ts).
+      if (info?.launcher && info.executable && isInterpreter(info.executable) && scriptOf(app) === info.launcher.path) {
+        const names = launcherNames(info.launcher);
+        if (names.length) app.launcher = names;
+      }
       const st = info?.startToken ?? req.startToken;
       if (st !== undefined) app.startToken = st;
     }

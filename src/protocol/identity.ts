@@ -87,6 +87,20 @@ export const IdentifyParams = Type.Object({
 }, Strict);
 export type IdentifyParams = Static<typeof IdentifyParams>;
 
+/** One launcher met on the way (a symlink, a wrapper script): with the facts that make it trustworthy or not. */
+const LauncherFields = {
+  path: Path('Realpath of the launcher.'),
+  systemOwned: Type.Boolean({ description: 'Owned by root (or the system), not writable by anyone else, in a directory likewise: installed, not planted by a user or an agent.' }),
+  package: Type.Optional(Type.String({ maxLength: 256, description: 'The installed package the file belongs to, from the package manager\'s own database (Debian: dpkg), with its source package after a slash when they differ.' })),
+  commands: Type.Optional(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 16, description: 'The commands the system\'s program directories ' +
+    '(/usr/bin, /usr/sbin, /usr/games, /usr/local/bin: root-owned, writable by no one else) give this launcher: its own file name there, or a ' +
+    'link whose every step is root-owned and that resolves to it (`libreoffice` and `soffice` for /usr/lib/libreoffice/program/soffice). ' +
+    'An allow entry may name the launch by one of them; only for a `systemOwned` launcher.' })),
+};
+export const Launcher = Type.Object(LauncherFields);
+/** One launcher met on the way, with the facts that make it trustworthy or not. */
+export type Launcher = Static<typeof Launcher>;
+
 export const IdentifyResult = Type.Object({
   ...IdentityFields,
   gone: Type.Optional(Type.Boolean({ description: 'True when no such process exists (any other field is absent).' })),
@@ -97,6 +111,8 @@ export const IdentifyResult = Type.Object({
   signing: Type.Optional(Signing),
   content: Type.Optional(ContentFacts),
   privilege: Type.Optional(Privilege),
+  launcher: Type.Optional(Type.Object(LauncherFields, { description: 'For an interpreter (python3, sh, perl…): the installed script its `argv` runs, ' +
+    'with the same facts as a launch\'s launchers (meld is python3 running /usr/bin/meld): an allow entry may name the process by its `commands`.' })),
 }, { description: 'What the platform proves about one process.' });
 export type IdentifyResult = Static<typeof IdentifyResult>;
 
@@ -115,13 +131,6 @@ export const ResolveLaunchParams = Type.Object({
   kind: Type.Optional(TargetKind),
 }, Strict);
 export type ResolveLaunchParams = Static<typeof ResolveLaunchParams>;
-
-/** One launcher met on the way (a symlink, a wrapper script): with the facts that make it trustworthy or not. */
-export const Launcher = Type.Object({
-  path: Path('Realpath of the launcher.'),
-  systemOwned: Type.Boolean({ description: 'Owned by root (or the system), not writable by anyone else, in a directory likewise: installed, not planted by a user or an agent.' }),
-  package: Type.Optional(Type.String({ maxLength: 256, description: 'The installed package the file belongs to, from the package manager\'s own database (Debian: dpkg), with its source package after a slash when they differ.' })),
-});
 
 export const ResolveLaunchResult = Type.Object({
   executable: Type.Optional(Path('Realpath of the program that will run, when proven (for a script: its interpreter).')),

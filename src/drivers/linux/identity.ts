@@ -10,6 +10,7 @@ import { readlinkSync } from 'node:fs';
 import { procInfo, type ProcessInfo } from '../../common/proc.js';
 import { contentOf, sameAs } from '../common/content.js';
 import { packageOf } from './packages.js';
+import { scriptLauncher } from './resolve.js';
 import type { IdentifyParams, IdentifyResult, TerminateParams, TerminateResult } from '../../protocol/identity.js';
 
 /** The identity fields of apps and windows. */
@@ -50,6 +51,9 @@ export function identify(p: IdentifyParams): IdentifyResult {
   if (info.ppid !== undefined) out.ppid = info.ppid;
   if (info.cmdline) out.argv = info.cmdline.slice(0, 4096);
   try { out.cwd = readlinkSync(`/proc/${p.pid}/cwd`); } catch { /* another user's process */ }
+  // An interpreter running an installed script (meld: python3 /usr/bin/meld) is named by that script's commands.
+  const launcher = info.executable && out.argv && out.cwd ? scriptLauncher(info.executable, out.argv, out.cwd) : undefined;
+  if (launcher) out.launcher = launcher;
   if (!info.executable) out.unreadable = true;
   if (p.content && info.executable) {
     const c = contentOf(info.executable, p.compareWith ?? []);

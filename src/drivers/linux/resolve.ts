@@ -10,9 +10,10 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
-import type { ResolveLaunchParams, ResolveLaunchResult } from '../../protocol/identity.js';
-import { contentOf } from './identity.js';
-import { packageOf, systemOwned } from './packages.js';
+import type { Launcher, ResolveLaunchParams, ResolveLaunchResult } from '../../protocol/identity.js';
+import { contentOf } from '../common/content.js';
+import { launcherFacts } from './commands.js';
+import { packageOf } from './packages.js';
 
 /** What a launch resolves to. */
 export interface LaunchResolution {
@@ -51,9 +52,19 @@ const CODE_OPTIONS = /^(-c|-e|-E|-m|-p|-r|-x|--eval|--print|--require|--import|-
 /** Interpreter options that take the next word as their value (so it is not the script). */
 const VALUE_OPTIONS = /^(-X|-W|-I|-M|-C|--loader|--cp|-cp|-classpath|--classpath|-jar)$/;
 /** Terminal emulators: with no command in their arguments they run the user's shell, a program the user knows. */
-const TERMINALS = /^(xterm|uxterm|x-terminal-emulator|gnome-terminal|konsole|xfce4-terminal|lxterminal|mate-terminal|terminator|tilix|kitty|alacritty|foot|wezterm|urxvt|rxvt|st)$/;
+const TERMINALS = /^(xterm|uxterm|rxvt-unicode|stterm|x-terminal-emulator|gnome-terminal|konsole|xfce4-terminal|lxterminal|mate-terminal|terminator|tilix|kitty|alacritty|foot|wezterm|urxvt|rxvt|st)$/;
 /** Terminal options that start no command (flags, and `--name=value` forms of window options only). */
 const TERMINAL_PLAIN_OPTION = /^--(maximize|fullscreen|disable-server|hide-menubar|show-menubar|hide-toolbar|show-toolbar|hide-borders|show-borders|hide-scrollbar|show-scrollbar|tab|window)$|^--(working-directory|default-working-directory|title|initial-title|geometry|role|zoom|font)=[^\0]*$/;
+/**
+ * A terminal under another name: Debian's `xfce4-terminal.wrapper` (x-terminal-emulator's target, a perl script
+ * that hands its -e to the terminal), or any program of a terminal's package (xterm's lxterm and koi8rxterm).
+ * Judged by name only, it was a packaged script its terminal's allow entry covers (launch-terminal.test.ts).
+ */
+function terminalLauncher(real: string): boolean {
+  if (TERMINALS.test(basename(real).replace(/\.wrapper$/, ''))) return true;
+  return (packageOf(real) ?? '').split('/').some((p) => TERMINALS.test(p));
+}
+
 /** Programs that run another program named somewhere in their arguments, in ways not modelled here. */
 const EXEC_WRAPPERS = /^(script|watch|xargs|flock|firejail|bwrap|flatpak|flatpak-spawn|dbus-launch|dbus-run-session|systemd-run|strace|ltrace|gdb|valgrind|xvfb-run|time|chrt|taskset|unshare|nsenter|chroot|runuser|setpriv|capsh|prlimit|torsocks|proxychains4?|sg|newgrp|catchsegv|parallel|at|batch|tmux|screen|ssh|expect|start-stop-daemon|busybox|toybox|exec|command|builtin|eval|sudo|doas|su|pkexec|kde-open5?|kioclient5?|exo-open|gnome-open|mimeopen|see|run-mailcap|sensible-browser|sensible-editor|x-www-browser|www-browser|open|dex|gtk4-launch|ld-linux.*|ld\.so|rlwrap|emacs|vim?|nvim|make|npx|npm|pnpm|yarn|uv|pipx|cargo|go)$/;
 
@@ -104,10 +115,11 @@ function step(argv: string[], cwd: string, ctx: LaunchContext, names: string[], 
   if (is(SHELLS)) return shellStep(args, cwd, real, names, next);
   if (is(/^(xdg-open|gio|gtk-launch|gtk4-launch)$/)) return openerStep(prog === 'gio' || called === 'gio' ? 'gio' : called, args, cwd, ctx, names, real, next);
   if (is(INTERPRETERS)) return interpreterStep(args, cwd, real, names);
-  if (is(TERMINALS)) {
-    // A terminal started as the user starts it (no command): the terminal itself runs. With anything else in
-    // its arguments it may run a program named there (-e, -x, --command, a tab's command): that is not proven.
-    if (args.every((a) => TERMINAL_PLAIN_OPTION.test(a))) return { executable: real, argv: [real, ...args] };
+  if (is(TERMINALS) || terminalLauncher(real)) {
+    // A terminal started as the user starts it (no command): the terminal itself runs (through its launcher
+    // script, if it is one). With anything else in its arguments it may run a program named there (-e, -x,
+    // --command, a tab's command): that is not proven.
+    if (args.every((a) => TERMINAL_PLAIN_OPTION.test(a))) return shebangStep(real, args, ctx, cwd, names);
     return { argv, unproven: `${called} with these arguments runs a command named in them, which cannot be proven here`, runsCommand: true };
   }
   if (is(EXEC_WRAPPERS)) return { argv, unproven: `${called} runs a program named in its arguments, which cannot be proven here` };
@@ -378,6 +390,20 @@ function isExecutableFile(p: string): boolean {
 
 const realOr = (p: string): string => { try { return realpathSync(p); } catch { return p; } };
 
+/**
+ * The installed script an interpreter process runs (`process.identify`'s `launcher`): its argument vector read as
+ * a launch of its own executable would be (`python3 /usr/bin/meld`, `sh /usr/lib/libreoffice/program/soffice`);
+ * none for code (`-c`), a module (`-m`), a script no system command names, or a program that is no interpreter.
+ */
+export function scriptLauncher(executable: string, argv: readonly string[], cwd: string): Launcher | undefined {
+  if (argv.length < 2 || !(SHELLS.test(basename(executable)) || INTERPRETERS.test(basename(executable)))) return undefined;
+  const r = resolveLaunch([executable, ...argv.slice(1)], { cwd });
+  const script = r.argv[1];
+  if (r.unproven || r.executable !== executable || script === undefined || !isAbsolute(script)) return undefined;
+  const facts = launcherFacts(script);
+  return facts.systemOwned && facts.commands?.length ? facts : undefined;
+}
+
 /** `apps.resolveLaunch`: the resolution plus the facts the policy needs (launchers, package, content). */
 export function resolveLaunchFacts(p: ResolveLaunchParams): ResolveLaunchResult {
   if ((p.kind ?? 'command') !== 'command') return { argv: [p.command, ...(p.args ?? [])], names: [p.command], unproven: `launch targets of kind ${p.kind ?? ''} are not known on Linux` };
@@ -387,10 +413,7 @@ export function resolveLaunchFacts(p: ResolveLaunchParams): ResolveLaunchResult 
   if (r.unproven) out.unproven = r.unproven;
   if (r.runsCommand) out.runsCommand = true;
   if (r.scripts.length) {
-    out.launchers = r.scripts.map((path) => {
-      const pkg = packageOf(path);
-      return { path, systemOwned: systemOwned(path), ...(pkg ? { package: pkg } : {}) };
-    });
+    out.launchers = r.scripts.map(launcherFacts);
   }
   // The package the user knows: of the program, or for an interpreter of the (system-owned) script it runs.
   const script = r.scripts[r.scripts.length - 1];
