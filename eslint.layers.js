@@ -20,7 +20,9 @@ export function layerRules() {
     layer(['src/protocol/**/*.ts'], [forbid(['../*', '!../common', '!../common/*'],
       'The protocol owns the vocabulary: it imports nothing of ours but src/common (ARCHITECTURE.md, "Protocol").')]),
     layer(['src/tools/**/*.ts'], [forbid(['**/drivers', '**/drivers/**', '**/devices', '**/devices/**'],
-      'The tools never know which platform they talk to: they reach a device through the session, never a driver or a device module (ARCHITECTURE.md).')]),
+      'The tools never know which platform they talk to: they reach a device through the session, never a driver or a device module (ARCHITECTURE.md).'),
+    { group: ['**/session/pipeline.js'], importNames: ['perform', 'ActingRun', 'Dispatcher'],
+      message: 'A tool builds no acting step: session/steps.ts builds the request and a session module (act, keys, clipboard, launch, visual) runs it through the pipeline; the tool words the outcome.' }]),
     // A platform's folder (and src/drivers/common) may not import another platform's folder either: what two
     // drivers share lives in src/drivers/common. One rule per folder, the driver prohibition included in each.
     layer(['src/drivers/*.ts'], [DRIVER_ONLY]),

@@ -35,9 +35,9 @@ const SOFFICE_BIN: ProcessFacts = { executable: `${LO}/soffice.bin`, appId: `${L
 const CHROMIUM_BIN: ProcessFacts = { executable: '/usr/lib/chromium/chromium', appId: '/usr/lib/chromium/chromium', startToken: '4343', user: '0', package: 'chromium', cmdline: ['/usr/lib/chromium/chromium'] };
 
 const launch = (command: string, facts = RECORDED[command]): ActionRequest =>
-  ({ tool: 'computer_launch', command, argv: command.split(' '), ...(facts ? { launch: facts } : {}) });
+  ({ kind: 'launch', tool: 'computer_launch', command, argv: command.split(' '), ...(facts ? { launch: facts } : {}) });
 const act = (app: string, pid: number, identity: ProcessFacts): ActionRequest =>
-  ({ tool: 'computer_act', app, pid, startToken: identity.startToken!, identity, role: 'button', name: 'Bold', op: 'click', title: 'Untitled 1' });
+  ({ kind: 'element', tool: 'computer_act', ref: 'e1', app, pid, startToken: identity.startToken!, identity, role: 'button', name: 'Bold', op: 'click', title: 'Untitled 1' });
 const unattended = (allowApps: string[]): Policy => new Policy({ mode: 'unattended', allowApps, audit: false, settingsPath: false, hostPids: [] });
 
 async function allowed(policy: Policy, req: ActionRequest): Promise<boolean> {

@@ -20,7 +20,7 @@ chmodSync(wrapper, 0o755);
 const ctx = { path: `${dir}:/usr/bin:/bin`, cwd: dir };
 
 /** A launch request with the facts the Linux driver reports for it (apps.resolveLaunch). */
-const launchReq = (argv: string[]) => ({ tool: 'computer_launch' as const, command: argv.join(' '), argv, launch: resolveLaunchFacts({ command: argv[0]!, args: argv.slice(1) }) });
+const launchReq = (argv: string[]) => ({ kind: 'launch' as const, tool: 'computer_launch' as const, command: argv.join(' '), argv, launch: resolveLaunchFacts({ command: argv[0]!, args: argv.slice(1) }) });
 
 test('a terminal wrapper script told to run a command is a terminal running a command: unproven', () => {
   for (const args of [['-e', 'touch /tmp/x'], ['-e', 'touch', '/tmp/x'], ['-x', 'ls'], ['--command=ls']]) {

@@ -74,3 +74,13 @@ test('the lint config applies the layer rules to the source tree', async () => {
     if (file.startsWith('src/drivers/')) assert.ok(rule[1].patterns.some((p) => /other platform's folder/.test(p.message)), `the platform rule applies to ${file}`);
   }
 });
+
+test('a tool builds no acting step: it may not take the pipeline\'s runner, only its context type', async () => {
+  for (const name of ['perform', 'ActingRun', 'Dispatcher']) {
+    const got = await refusals('src/tools/x.ts', `import { ${name} } from '../session/pipeline.js';\nexport const y = ${name};\n`);
+    assert.equal(got.length, 1, `${name}: ${got.join(' | ')}`);
+    assert.match(got[0]!, /A tool builds no acting step/);
+  }
+  assert.deepEqual(await refusals('src/tools/x.ts', 'import type { PipelineContext } from \'../session/pipeline.js\';\nexport type Y = PipelineContext;\n'), []);
+  assert.deepEqual(await refusals('src/session/x.ts', 'import { perform } from \'./pipeline.js\';\nexport const y = perform;\n'), []);
+});

@@ -1,0 +1,66 @@
+/**
+ * The launch step: the device's driver resolves what a command will run (the policy decides from those facts),
+ * the program starts through the acting pipeline, what really started is proven again, and a denied program is
+ * ended by the device's driver, never by this host (its pid is the device's). The tool only words the outcome.
+ */
+import type { LaunchFacts } from '../policy/apps.js';
+import { checkLaunched } from '../policy/launched.js';
+import { escapeLine } from '../engine/escape.js';
+import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
+import type { LaunchResult } from '../protocol/methods.js';
+import { FIRST_LAYOUT, readUntilStable } from './effects.js';
+import { identifyOn } from './identify.js';
+import { perform, type PipelineContext } from './pipeline.js';
+import type { Session } from './session.js';
+import { launchStep } from './steps.js';
+
+/** What a launch did: the driver's resolution, its result, and the launched window's first laid-out snapshot. */
+export interface Launched { launch: LaunchFacts | undefined; result: LaunchResult; settled: ReturnType<Session['snapshotOf']> | undefined }
+
+/** Starts `command args` on the session's device and reads its first window (waiting up to `waitMs` for one). */
+export async function launchApp(session: Session, ctx: PipelineContext, command: string, args: string[], waitMs: number): Promise<Launched> {
+  const argv = [command, ...args];
+  // What will run, resolved by the device's driver where it runs; the policy decides from these facts.
+  const launch = await resolveOn(session, command, args);
+  const { result, settled } = await perform(session, ctx, {
+    request: launchStep(argv, launch),
+    dispatch: async (d) => {
+      const r = await d.call('apps.launch', { command, args, waitForWindowMs: waitMs }, waitMs + 10000);
+      // Defense in depth: what really started is checked again; a denied program is ended at once, by the
+      // device's driver (the pid is the device's: on this machine it may be any other process).
+      const facts = await identifyOn(d.call.bind(d), r.pid);
+      const denied = checkLaunched(session.gate, r.window ?? { app: command, pid: r.pid, title: '' }, facts);
+      if (denied) {
+        const token = r.startToken ?? r.window?.startToken ?? facts?.startToken;
+        // A driver that cannot end it (no apps.terminate, or it failed) leaves it running: it stays unseen.
+        const ended = await d.call('apps.terminate', { pid: r.pid, ...(token ? { startToken: token } : {}) }).then((x) => x.ended, () => false);
+        const where = session.device.name === 'local' ? `pid ${r.pid}` : `on device ${session.device.name}, pid ${r.pid} there`;
+        throw new ComputerUseError('denied_by_policy', `The started program turned out to be one computer-use may not act on: ${denied}. ` +
+          `${ended ? `It was ended (${where}).` : `It was not ended (${where}): it had already exited, or the device's driver could not end it; it is unseen and untouchable.`} ` +
+          'Ask the user to close it and do this step themselves.');
+      }
+      return r;
+    },
+    // The launched window once its first layout is done: what the model sees first.
+    settle: async (r) => (r.window ? session.snapshotOf((await readUntilStable(() => session.readWindow(r.window!), FIRST_LAYOUT)).last) : undefined),
+    receipt: (r) => (r.window ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared` }
+      : r.exited ? { status: 'failed', detail: `pid ${r.pid}; exited ${exitText(r.exited)} before any window appeared` }
+        : { status: 'unknown', detail: `pid ${r.pid}; no window yet` }),
+  });
+  return { launch, result, settled };
+}
+
+/** "with code 2" / "on signal SIGTERM". */
+export function exitText(e: NonNullable<LaunchResult['exited']>): string {
+  return e.signal ? `on signal ${escapeLine(e.signal)}` : `with code ${e.code ?? 'unknown'}`;
+}
+
+/** The driver's resolution of a launch; undefined from a driver that does not implement it (names only then). */
+async function resolveOn(session: Session, command: string, args: string[]): Promise<LaunchFacts | undefined> {
+  try {
+    return await session.device.call('apps.resolveLaunch', { command, args });
+  } catch (e) {
+    if (isComputerUseError(e) && e.code === 'unsupported') return undefined;
+    throw e;
+  }
+}
