@@ -99,6 +99,8 @@ export interface RenderOptions {
   bodyChars?: number;
   /** Tokens a table rendered as a grid may take (grid.ts); default GRID_TOKENS. */
   gridTokens?: number;
+  /** The node whose text the caller prints below its line as a block (observe's scope): its line carries none. */
+  textBelow?: DistilledNode;
 }
 
 /** Default token allowance of one grid's rows. */
@@ -181,12 +183,16 @@ export function hasSubmenuMarker(node: DistilledNode): boolean {
   return node.role === 'menuitem' && node.rawChildCount > 0;
 }
 
-/** The text of one element line, without indentation. */
-export function renderLine(node: DistilledNode, bodyChars?: number): string {
+/**
+ * The text of one element line, without indentation. `textBelow`: the caller prints the node's text under the
+ * line, so the line says nothing of it (a scope read printed "(text of 39 characters not read here …)" right
+ * above the 39 characters it read).
+ */
+export function renderLine(node: DistilledNode, bodyChars?: number, textBelow = false): string {
   let s = `[${node.ref ?? '?'}] ${node.role}`;
   if (node.name) s += ` ${quote(node.name, MAX_NAME_CHARS)}`;
   // Text content (documents, terminals, pages, paragraphs) and caret/selection: engine/text.ts.
-  const text = textPart(node, bodyChars);
+  const text = textBelow ? '' : textPart(node, bodyChars);
   if (text !== undefined) s += text;
   else if (node.value !== undefined && node.value !== '' && node.value !== node.name) {
     s += ` value=${quote(node.value, MAX_VALUE_CHARS, node.valueLength)}`;
@@ -307,7 +313,7 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
       lines.push(line, ...g.cells);
       return;
     }
-    const text = renderLine(node, opts.bodyChars);
+    const text = renderLine(node, opts.bodyChars, node === opts.textBelow);
     out.push('  '.repeat(depth) + text);
     const line: SnapshotLine = { ref: node.ref ?? '?', depth, role: node.role, states: renderedStates(node), text };
     if (parent !== undefined) line.parent = parent;

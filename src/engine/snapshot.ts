@@ -27,6 +27,8 @@ export interface SnapshotOptions {
    * their descendants up to 2 levels down.
    */
   query?: string;
+  /** The caller prints the scoped element's text as a block under its line (observe's scope): the line carries none. */
+  textBelow?: boolean;
 }
 
 /** A rendered snapshot plus the data `diffSnapshots` compares. */
@@ -182,6 +184,7 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   const r = renderWithinBudget(root, input.window, {
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     ...(opts.scope !== undefined ? { uncapped: root } : {}),
+    ...(opts.scope !== undefined && opts.textBelow ? { textBelow: root } : {}),
     // The folded count is the whole window's: under a scope it would count containers the view does not show.
     notes: { folded: opts.scope === undefined ? distilled.folded : 0, extra },
   });
