@@ -33,6 +33,8 @@ export interface SnapshotLine {
   parent?: string;
   role: Role;
   name?: string;
+  /** A nameless element's description as printed (`nameDescription`): find matches it like a name. */
+  description?: string;
   value?: string;
   /** States as rendered (see RENDERED_STATES). */
   states: State[];
@@ -184,6 +186,15 @@ export function hasSubmenuMarker(node: DistilledNode): boolean {
 }
 
 /**
+ * The description a nameless element prints in place of a name: meld's toolbar buttons have no name, only a
+ * description ("Go to the next change"), and a model could neither tell them apart nor find them. A named
+ * element's description is left out (tokens); a cell's description is its formula (grid.ts).
+ */
+export function nameDescription(n: Pick<DistilledNode, 'name' | 'description' | 'role'>): string | undefined {
+  return !n.name && n.description && n.role !== 'cell' ? n.description : undefined;
+}
+
+/**
  * The text of one element line, without indentation. `textBelow`: the caller prints the node's text under the
  * line, so the line says nothing of it (a scope read printed "(text of 39 characters not read here …)" right
  * above the 39 characters it read).
@@ -191,6 +202,8 @@ export function hasSubmenuMarker(node: DistilledNode): boolean {
 export function renderLine(node: DistilledNode, bodyChars?: number, textBelow = false): string {
   let s = `[${node.ref ?? '?'}] ${node.role}`;
   if (node.name) s += ` ${quote(node.name, MAX_NAME_CHARS)}`;
+  const described = nameDescription(node);
+  if (described) s += ` description=${quote(described, MAX_NAME_CHARS)}`;
   // Text content (documents, terminals, pages, paragraphs) and caret/selection: engine/text.ts.
   const text = textBelow ? '' : textPart(node, bodyChars);
   if (text !== undefined) s += text;
@@ -217,7 +230,7 @@ const NAMELESS_RUN = 4;
 
 /** True for an element with nothing of its own to print but its role and states: no name, value, text or children. */
 function isBlank(n: DistilledNode): boolean {
-  return !n.name && !n.value && n.children.length === 0 && !hasSubmenuMarker(n) && n.totalChildren === undefined
+  return !n.name && !nameDescription(n) && !n.value && n.children.length === 0 && !hasSubmenuMarker(n) && n.totalChildren === undefined
     && !n.states.includes('focused') && textPart(n) === undefined && !isOpaqueView(n) && !isUnchecked(n);
 }
 
@@ -318,6 +331,8 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
     const line: SnapshotLine = { ref: node.ref ?? '?', depth, role: node.role, states: renderedStates(node), text };
     if (parent !== undefined) line.parent = parent;
     if (node.name !== undefined) line.name = node.name;
+    const described = nameDescription(node);
+    if (described !== undefined) line.description = described;
     if (node.value !== undefined) line.value = node.value;
     lines.push(line);
     const rows = sliceRows(node);
