@@ -70,6 +70,8 @@ export interface ElementInfo {
   selection?: [number, number];
   value?: { current: number; min: number; max: number; step: number };
   bounds?: [number, number, number, number];
+  /** A `frame` whose parent is not the application: no window of its own (Qt's QFrame, kcalc's display). */
+  innerFrame?: boolean;
 }
 
 /** Options of a tree read. */
@@ -82,6 +84,16 @@ export interface ReadOptions {
   pruneHidden?: boolean;
   /** The text budget of this read (one per snapshot); a fresh one when absent. */
   text?: TextBudget;
+}
+
+/**
+ * Whether a frame sits inside another element rather than under its application. Qt reports a QFrame (kcalc's
+ * result display) as role frame, and it printed as `window "0"` inside the calculator's window.
+ */
+async function isInnerFrame(bus: A11yBus, parent: unknown): Promise<boolean> {
+  if (!Array.isArray(parent) || typeof parent[1] !== 'string' || parent[1] === '/org/a11y/atspi/null') return false;
+  const [role] = await bus.call({ dest: String(parent[0]), path: parent[1] }, ACC, 'GetRole').catch(() => [undefined]);
+  return role !== undefined && ATSPI_ROLES[Number(role)] !== 'application';
 }
 
 /** Reads the core facts of one element with concurrent calls. */
@@ -114,7 +126,8 @@ export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: bool
   };
   if (kids.start > 0) info.childStart = kids.start;
   if (kids.visible) info.childVisible = true;
-  await enrich(bus, info, opts.bounds ?? false, opts.text);
+  await Promise.all([enrich(bus, info, opts.bounds ?? false, opts.text),
+    info.atspiRole === 'frame' ? isInnerFrame(bus, props['Parent']).then((inner) => { if (inner) info.innerFrame = true; }) : undefined]);
   return info;
 }
 
@@ -288,7 +301,9 @@ export function mapActions(info: ElementInfo): Op[] {
 /** Maps read facts to a RawNode (without children). Password text never leaves the driver. */
 export function toRawNode(info: ElementInfo, showingReliable = true): RawNode {
   // A multi-line text view is a document to the user, as the seed's snapshot format shows it.
-  const role = info.atspiRole === 'text' && info.states.has('multi line') ? 'document' : roleFromAtspi(info.atspiRole);
+  const role = info.atspiRole === 'text' && info.states.has('multi line') ? 'document'
+    // A frame inside a window is a box: a group, or the text it shows when it holds nothing (kcalc's display).
+    : info.innerFrame ? (info.childCount > 0 ? 'group' : 'label') : roleFromAtspi(info.atspiRole);
   const node: RawNode = { id: handleOf(info.target), role, nativeRole: info.atspiRole, states: mapStates(info, showingReliable), actions: mapActions(info) };
   // GTK 4.8 names unlabelled widgets after their class ("GtkToggleButton"): that is no name to a user.
   // Rich text, toolkit class names and doubled labels are cleaned (drivers/common/names.ts); `expect` is checked against this.
