@@ -26,13 +26,13 @@ const BASE = ['enabled', 'sensitive', 'showing', 'visible'];
 const TEXT_IFACES = ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Component', 'org.a11y.atspi.EditableText', 'org.a11y.atspi.Text'];
 
 /** A Firefox-like page: fields whose edits follow `mode`, a paragraph, a <select> with or without a popup. */
-function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean; focusDelayMs?: number } = {}) {
+function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean; focusDelayMs?: number; items?: string[] } = {}) {
   const mode = opts.mode ?? 'ignore';
   const nodes = new Map<string, FakeNode>();
   const add = (path: string, n: Omit<FakeNode, 'states' | 'kids'> & { states?: string[]; kids?: string[] }): void => {
     nodes.set(path, { ...n, states: new Set([...BASE, ...(n.states ?? [])]), kids: n.kids ?? [] });
   };
-  const items = ['Small', 'Medium', 'Large', 'Extra large'];
+  const items = opts.items ?? ['Small', 'Medium', 'Large', 'Extra large'];
   add('/frame', { role: 'frame', name: 'Order form — Mozilla Firefox', ifaces: ['org.a11y.atspi.Accessible'], parent: ROOT, states: ['active'], kids: ['/name', '/pin', '/note', '/para', '/combo'] });
   add('/name', { role: 'entry', name: 'Name', ifaces: TEXT_IFACES, parent: '/frame', states: ['editable', 'focusable', 'single line'], text: '' });
   add('/pin', { role: 'password text', name: 'PIN', ifaces: TEXT_IFACES, parent: '/frame', states: ['editable', 'focusable', 'single line'], text: '' });
@@ -218,6 +218,22 @@ test('select on a <select>: chosen in the opened dropdown (the page sees a click
   assert.match(s.detail ?? '', /"Medium" chosen/);
   assert.deepEqual(g.keys, []);
   await assert.rejects(act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'Huge' }), /No item named "Huge"; items: "Small", "Medium", "Large", "Extra large"\./);
+});
+
+test('select names an item by a unique word or start of it (abiword\'s file types: "ODT", ".odt"); several candidates are refused', async () => {
+  const items = ['AbiWord (.abw, .zabw, abw.gz)', 'Microsoft Word (.doc)', 'OpenDocument Text (.odt)', 'OpenDocument Template (.ott)', 'Text (.txt, .text)', 'Encoded Text (.txt, .text)'];
+  for (const value of ['ODT', '.odt', 'opendocument text']) {
+    const g = fakeGecko({ items });
+    const r = await act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value });
+    assert.match(r.detail ?? '', /"OpenDocument Text \(\.odt\)" chosen/, value);
+    assert.ok(g.nodes.get('/item2')!.states.has('selected'), value);
+  }
+  const g = fakeGecko({ items });
+  // "Text" is the whole name of one item: that one, not the others that hold the word.
+  assert.match((await act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'text' })).detail ?? '', /"Text \(\.txt, \.text\)" chosen/);
+  await assert.rejects(act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'txt' }),
+    /"txt" names 2 items: "Text \(\.txt, \.text\)", "Encoded Text \(\.txt, \.text\)"\. Give more/);
+  await assert.rejects(act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'OpenDoc' }), /names 2 items/);
 });
 
 test('select on a <select> whose dropdown never shows: the list\'s Selection, verified, and the detail says so', async () => {

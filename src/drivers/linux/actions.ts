@@ -4,12 +4,13 @@
  * the keyboard and say so in their result: fields without EditableText, and edits an app accepted but did not
  * apply (Gecko, see edit.ts), are focused and typed into through XTest, proven to reach the element's process.
  */
-import { quotedList, quoteText } from '../../engine/escape.js';
+import { quoteText } from '../../engine/escape.js';
 import type { ActParams, ActResult } from '../../protocol/methods.js';
 import { ComputerUseError, type Remedy } from '../../protocol/errors.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import { comboItemNames } from './combo-items.js';
+import { itemIndex, noItemError, pickItem } from '../common/items.js';
 import type { ElementInfo } from './reader.js';
 import { readElement, targetOf, toRawNode } from './reader.js';
 import { processMismatch, startTokenOf } from './identity.js';
@@ -324,14 +325,14 @@ async function isSelectableCell(bus: A11yBus, info: ElementInfo): Promise<boolea
   } catch { return false; }
 }
 
-/** Selects the child whose name matches `name` (exact, then case-insensitive prefix). */
+/** Selects the child whose name `name` names (drivers/common/items.ts: exact, a unique prefix or word). */
 async function selectByName(bus: A11yBus, info: ElementInfo, name: string): Promise<ActResult> {
   const kids = await Promise.all(info.children.map(async (c, i) => ({ i, name: String(await bus.getProp(c, ACC, 'Name').catch(() => '')) })));
-  const want = name.toLowerCase();
-  const hit = kids.find((k) => k.name === name) ?? kids.find((k) => k.name.toLowerCase().startsWith(want));
-  // Swing combos keep their items deeper (popup menu → … → list): select by the item's index (combo.ts).
-  if (!hit && info.atspiRole === 'combo box') return selectComboItem(bus, info, name, kids.map((k) => k.name));
-  if (!hit) throw new ComputerUseError('invalid_params', `No item named ${quoteText(name.slice(0, 40))}; items: ${quotedList(kids.map((k) => k.name))}.`);
+  const names = kids.map((k) => k.name);
+  const pick = pickItem(names, name);
+  // Swing and GTK 3 combos keep their items deeper (popup menu → … → list): select by the item's index (combo.ts).
+  if ('none' in pick && info.atspiRole === 'combo box') return selectComboItem(bus, info, name, names);
+  const hit = kids[itemIndex(names, name)]!;
   const [ok] = await bus.call(info.target, SEL, 'SelectChild', 'i', [hit.i]);
   if (ok === false) throw new ComputerUseError('action_failed', `Selecting ${quoteText(hit.name)} was refused.`);
   return { method: 'pattern', detail: `Selection.SelectChild(${hit.i})` };
@@ -340,13 +341,11 @@ async function selectByName(bus: A11yBus, info: ElementInfo, name: string): Prom
 /** Selects a combo item found below the combo's popup (Java Swing), verified by the combo's name after. */
 async function selectComboItem(bus: A11yBus, info: ElementInfo, name: string, direct: string[]): Promise<ActResult> {
   const items = await comboItemNames(bus, info.target).catch(() => undefined) ?? [];
-  const want = name.toLowerCase();
-  let i = items.indexOf(name);
-  if (i < 0) i = items.findIndex((n) => n.toLowerCase().startsWith(want));
-  const listed = quotedList(items.length ? items : direct);
-  if (i < 0) throw new ComputerUseError('invalid_params', `No item named ${quoteText(name.slice(0, 40))}; items: ${listed}.`);
+  // No list below the popup either: the refusal names the combo's own children.
+  if (!items.length) throw noItemError(direct, name);
+  const i = itemIndex(items, name);
   const [ok] = await bus.call(info.target, SEL, 'SelectChild', 'i', [i]);
-  if (ok === false) throw new ComputerUseError('action_failed', `Selecting "${items[i]}" was refused.`);
+  if (ok === false) throw new ComputerUseError('action_failed', `Selecting ${quoteText(items[i] ?? '')} was refused.`);
   return { method: 'pattern', detail: `Selection.SelectChild(${i}) by item index (items under the popup)` };
 }
 
