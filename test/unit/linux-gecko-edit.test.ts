@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { procInfo } from '../../src/common/proc.js';
 import { act } from '../../src/drivers/linux/actions.js';
 import { ATSPI_ROLES, ATSPI_STATES } from '../../src/drivers/linux/atspi-constants.generated.js';
 import { A11yBus } from '../../src/drivers/linux/bus.js';
@@ -26,14 +27,15 @@ const BASE = ['enabled', 'sensitive', 'showing', 'visible'];
 const TEXT_IFACES = ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Component', 'org.a11y.atspi.EditableText', 'org.a11y.atspi.Text'];
 
 /** A Firefox-like page: fields whose edits follow `mode`, a paragraph, a <select> with or without a popup. */
-function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean; focusDelayMs?: number; items?: string[] } = {}) {
+/** `frameName`: the window's accessible name; `xTitle`: the title its X window shows (LinuxInput.windowFacts). */
+function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean; focusDelayMs?: number; items?: string[]; frameName?: string; xTitle?: string } = {}) {
   const mode = opts.mode ?? 'ignore';
   const nodes = new Map<string, FakeNode>();
   const add = (path: string, n: Omit<FakeNode, 'states' | 'kids'> & { states?: string[]; kids?: string[] }): void => {
     nodes.set(path, { ...n, states: new Set([...BASE, ...(n.states ?? [])]), kids: n.kids ?? [] });
   };
   const items = opts.items ?? ['Small', 'Medium', 'Large', 'Extra large'];
-  add('/frame', { role: 'frame', name: 'Order form — Mozilla Firefox', ifaces: ['org.a11y.atspi.Accessible'], parent: ROOT, states: ['active'], kids: ['/name', '/pin', '/note', '/para', '/combo'] });
+  add('/frame', { role: 'frame', name: opts.frameName ?? 'Order form — Mozilla Firefox', ifaces: ['org.a11y.atspi.Accessible'], parent: ROOT, states: ['active'], kids: ['/name', '/pin', '/note', '/para', '/combo'] });
   add('/name', { role: 'entry', name: 'Name', ifaces: TEXT_IFACES, parent: '/frame', states: ['editable', 'focusable', 'single line'], text: '' });
   add('/pin', { role: 'password text', name: 'PIN', ifaces: TEXT_IFACES, parent: '/frame', states: ['editable', 'focusable', 'single line'], text: '' });
   add('/note', { role: 'entry', name: 'Note', ifaces: TEXT_IFACES, parent: '/frame', states: ['editable', 'focusable', 'multi line'], text: 'Hello' });
@@ -82,6 +84,8 @@ function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean; fo
         return [true];
       }
       case 'GetActions': return [[['', '', '']]];
+      case 'GetConnectionUnixProcessID': return [process.pid];
+      case 'GetExtents': return [[0, 0, 800, 600]];
       case 'DoAction':
         if (path === '/combo' && opts.popup !== false && !nodes.has('/popup')) {
           add('/popup', { role: 'combo box', name: '', ifaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Action'], parent: '/frame', states: ['expanded'], kids: ['/pmenu'] });
@@ -113,6 +117,7 @@ function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean; fo
   const keyboard = {
     available: true, reason: undefined,
     focusedIs: () => Promise.resolve(true), activate: () => Promise.resolve(true),
+    windowFacts: (ws: readonly unknown[]) => Promise.resolve(ws.map(() => (opts.xTitle !== undefined ? { title: opts.xTitle } : {}))),
     keysTo: (_expect: unknown, input: readonly Chord[] | string) => {
       const f = [...nodes.values()].find((x) => x.states.has('focused'));
       if (typeof input === 'string') {
@@ -234,6 +239,16 @@ test('select names an item by a unique word or start of it (abiword\'s file type
   await assert.rejects(act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'txt' }),
     /"txt" names 2 items: "Text \(\.txt, \.text\)", "Encoded Text \(\.txt, \.text\)"\. Give more/);
   await assert.rejects(act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'OpenDoc' }), /names 2 items/);
+});
+
+test('a window with no accessible name is checked by its window manager\'s title (kcalc\'s Qt window): same title acts, another refuses', { skip: process.platform !== 'linux' }, async () => {
+  const expect = { pid: process.pid, startToken: String(procInfo(process.pid)!.startTime), window: id('/frame'), title: 'KCalc' };
+  const g = fakeGecko({ frameName: '', xTitle: 'KCalc' });
+  const r = await act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'Large', expect });
+  assert.match(r.detail ?? '', /"Large" chosen/);
+  const other = fakeGecko({ frameName: '', xTitle: 'Another window' });
+  await assert.rejects(act(other.bus, other.keyboard, { id: id('/combo'), op: 'select', value: 'Large', expect }), /title changed/);
+  assert.ok(!other.nodes.get('/item2')!.states.has('selected'), 'nothing was sent');
 });
 
 test('select on a <select> whose dropdown never shows: the list\'s Selection, verified, and the detail says so', async () => {

@@ -16,6 +16,7 @@ import { readElement, targetOf, toRawNode } from './reader.js';
 import { processMismatch, startTokenOf } from './identity.js';
 import type { AppInfo } from '../../protocol/nodes.js';
 import { center, type Expect, type LinuxInput } from './input.js';
+import { titleOf } from './x11/match.js';
 import { BACKSPACE, insertTextVerified, SELECT_ALL, setTextVerified, type TypingDeps } from './edit.js';
 import { selectInListCombo, topLevelOf } from './combo.js';
 import { linuxProbe, showingReliableFor, waitActionable } from './actionable.js';
@@ -48,17 +49,27 @@ const ACTION_NAMES: Record<string, string[]> = {
  * sent then), or undefined. The bus daemon says which process owns the element's connection, /proc proves it is
  * the one the host decided on; the window must be of that connection and still have the title the host saw.
  */
-async function identityMismatch(bus: A11yBus, t: Target, expect: NonNullable<ActParams['expect']>): Promise<string | undefined> {
+async function identityMismatch(bus: A11yBus, t: Target, expect: NonNullable<ActParams['expect']>, keyboard: LinuxInput): Promise<string | undefined> {
   if (expect.pid === undefined) return undefined;
   const win = expect.window === undefined ? undefined : targetOf(expect.window);
   if (win && win.dest !== t.dest) return 'the element is not in the window expected';
-  const [pid, title] = await Promise.all([bus.pidOf(t.dest),
+  const [pid, name] = await Promise.all([bus.pidOf(t.dest),
     win && expect.title !== undefined ? bus.getProp(win, ACC, 'Name').then((n) => String(n ?? ''), () => undefined) : Promise.resolve(expect.title)]);
+  // A window with no accessible name was reported by its window manager's title (driver.ts withXFacts): the same here.
+  const title = win && name !== undefined && titleOf(name, undefined) === '' && expect.title ? titleOf(name, await xTitleOf(bus, keyboard, win, pid)) : name;
   const why = processMismatch(expect, pid);
   if (why) return why;
   if (title === undefined && expect.title !== undefined) return 'the window is gone';
   if (title !== expect.title) return 'the window\'s title changed';
   return undefined;
+}
+
+/** The window manager's title of an AT-SPI window (matched by process and bounds), or undefined. */
+async function xTitleOf(bus: A11yBus, keyboard: LinuxInput, win: Target, pid: number): Promise<string | undefined> {
+  const ext = await bus.call(win, 'org.a11y.atspi.Component', 'GetExtents', 'u', [0]).catch(() => undefined);
+  const [x, y, w, h] = (ext?.[0] ?? []) as number[];
+  const bounds: [number, number, number, number] | undefined = w && h ? [x ?? 0, y ?? 0, w, h] : undefined;
+  return (await keyboard.windowFacts([{ pid, title: '', ...(bounds ? { bounds } : {}) }]))[0]?.title;
 }
 
 /** Runs one op; throws ComputerUseError with a code that says what to do. `listApps` serves `apps` (capability `act_windows`). */
@@ -90,7 +101,7 @@ export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, sign
     }
   };
   let [info, reliable, mismatch] = await Promise.all([read(), checks.includes('visible') ? showingReliableFor(bus, t.dest) : Promise.resolve(true),
-    p.expect ? identityMismatch(bus, t, p.expect) : Promise.resolve(undefined)]);
+    p.expect ? identityMismatch(bus, t, p.expect, keyboard) : Promise.resolve(undefined)]);
   if (mismatch) throw new ComputerUseError('window_changed', `Not the window the act was decided for: ${mismatch}. Nothing was sent.`, { reason: 'identity', remedy: ['list_windows'] });
   verify(info);
   let waitedMs = 0;
