@@ -41,3 +41,21 @@ test('a name padded with blanks reads trimmed; blanks alone are no name (mousepa
   assert.equal(cleanName('  Save\t'), 'Save');
   assert.equal(cleanName('   '), undefined);
 });
+
+test('a GTK 4 app\'s own widget type names are no names on containers and text views, and stay on buttons, labels and elsewhere', () => {
+  const gtk4 = '/org/gnome/TextEditor/a11y/9e651222_f984_4efc_859c_d42b3bd7d9da';
+  const info = (name: string, atspiRole: string, path = gtk4, states = ['enabled', 'visible', 'showing']): ElementInfo => ({ target: { dest: ':1.19', path }, name, description: '',
+    accessibleId: '', atspiRole, states: new Set(states), interfaces: new Set(), actions: [], children: [], childCount: 0 } as unknown as ElementInfo);
+  assert.equal(toRawNode(info('EditorPage', 'filler')).name, undefined);
+  assert.equal(toRawNode(info('EditorInfoBar', 'panel')).name, undefined);
+  assert.equal(toRawNode(info('EditorSourceView', 'text', gtk4, ['multi line', 'editable'])).name, undefined);
+  // A button or label says its text; a one-line entry its label; a GTK 3 or Qt container keeps what it reports.
+  assert.equal(toRawNode(info('GitHub', 'push button')).name, 'GitHub');
+  assert.equal(toRawNode(info('YouTube', 'label')).name, 'YouTube');
+  assert.equal(toRawNode(info('UserName', 'text')).name, 'UserName');
+  assert.equal(toRawNode(info('MainPanel', 'panel', '/org/a11y/atspi/accessible/12')).name, 'MainPanel');
+  // A named container of GTK 4 (two words, or one) keeps its name.
+  assert.equal(toRawNode(info('Start or Open a Document', 'panel')).name, 'Start or Open a Document');
+  assert.equal(toRawNode(info('Sidebar', 'panel')).name, 'Sidebar');
+  assert.equal(cleanName('EditorPage'), 'EditorPage', 'without the context, a CamelCase word is a name');
+});

@@ -298,6 +298,20 @@ export function mapActions(info: ElementInfo): Op[] {
   return [...ops];
 }
 
+/** GTK 4's object paths end in a random UUID (`/org/gnome/TextEditor/a11y/9e651222_f984_…`); GTK 3's, Qt's and Gecko's do not. */
+const GTK4_PATH = /\/a11y\/[0-9a-f]{8}(?:_[0-9a-f]{4}){3}_[0-9a-f]{12}$/;
+/** Roles whose name GTK 4 takes from no content: a nameless one is named after its widget type. */
+const TYPE_NAMED_ROLES = /^(filler|panel|scroll pane|viewport|section|grouping|drawing area|canvas|list|list box|tree table|table|tool bar)$/;
+
+/**
+ * Whether the element's name, when it looks like a widget type, is one: gnome-text-editor (GTK 4.8) printed
+ * `generic "EditorPage"` and `document "EditorSourceView"`. Only containers and multi-line text views of GTK 4:
+ * a button's or a label's name is its text, and a window's its title.
+ */
+function typeNamed(info: ElementInfo): boolean {
+  return GTK4_PATH.test(info.target.path) && (TYPE_NAMED_ROLES.test(info.atspiRole) || (info.atspiRole === 'text' && info.states.has('multi line')));
+}
+
 /** Maps read facts to a RawNode (without children). Password text never leaves the driver. */
 export function toRawNode(info: ElementInfo, showingReliable = true): RawNode {
   // A multi-line text view is a document to the user, as the seed's snapshot format shows it.
@@ -307,7 +321,7 @@ export function toRawNode(info: ElementInfo, showingReliable = true): RawNode {
   const node: RawNode = { id: handleOf(info.target), role, nativeRole: info.atspiRole, states: mapStates(info, showingReliable), actions: mapActions(info) };
   // GTK 4.8 names unlabelled widgets after their class ("GtkToggleButton"): that is no name to a user.
   // Rich text, toolkit class names and doubled labels are cleaned (drivers/common/names.ts); `expect` is checked against this.
-  const name = cleanName(info.name);
+  const name = cleanName(info.name, { typeNames: typeNamed(info) });
   if (name) node.name = name;
   if (info.description && info.description !== info.name) node.description = info.description;
   if (info.accessibleId) node.stableId = info.accessibleId;
