@@ -188,10 +188,13 @@ export function hasSubmenuMarker(node: DistilledNode): boolean {
 /**
  * The description a nameless element prints in place of a name: meld's toolbar buttons have no name, only a
  * description ("Go to the next change"), and a model could neither tell them apart nor find them. A named
- * element's description is left out (tokens); a cell's description is its formula (grid.ts).
+ * element's description is left out (tokens); a cell's description is its formula (grid.ts); a number or a
+ * blank is no description.
  */
 export function nameDescription(n: Pick<DistilledNode, 'name' | 'description' | 'role'>): string | undefined {
-  return !n.name && n.description && n.role !== 'cell' ? n.description : undefined;
+  const d = n.description?.trim();
+  // GTK 3's sliders describe themselves by their number ("50.0") or a blank: no name, the value says it.
+  return !n.name && d && !/^[\p{N}\s.,:%+-]*$/u.test(d) && n.role !== 'cell' ? d : undefined;
 }
 
 /**

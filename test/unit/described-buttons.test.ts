@@ -35,6 +35,16 @@ test('a nameless button prints its description; alike described buttons do not f
   assert.equal(s.elements.find((l) => l.description === 'Go to the next change')?.role, 'button');
 });
 
+test('a number or a blank is no description (GTK 3 sliders describe themselves as "50.0" or " ")', () => {
+  const b = ':1.93';
+  const root = n(b, 1, 'window', { name: 'Factory', states: ['active'] }, [
+    n(b, 2, 'slider', { description: '50.0', value: '50', range: { min: 1, max: 100 } }),
+    n(b, 3, 'slider', { description: ' ', value: '50', range: { min: 1, max: 100 } }),
+  ]);
+  const s = buildSnapshot({ window: { id: root.id, title: 'Factory', app: 'f', pid: 1, role: 'window', focused: true }, root }, new RefTable());
+  assert.doesNotMatch(s.text, /description/, s.text);
+});
+
 test('find and observe query match a nameless button by its description', async () => {
   const fake = new FakeDriver([meld()]);
   const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
