@@ -231,6 +231,11 @@ export function renderLine(node: DistilledNode, bodyChars?: number, textBelow = 
 /** Siblings in a row that print as one line: this many alike with nothing to tell them apart. */
 const NAMELESS_RUN = 4;
 
+/** A role's plural as a line says it ("4 canvases", "5 checkboxes"; meld's drawing areas read "4 canvass"). */
+export function pluralRole(role: Role): string {
+  return /(?:s|x)$/.test(role) ? `${role}es` : `${role}s`;
+}
+
 /** True for an element with nothing of its own to print but its role and states: no name, value, text or children. */
 function isBlank(n: DistilledNode): boolean {
   return !n.name && !nameDescription(n) && !n.value && n.children.length === 0 && !hasSubmenuMarker(n) && n.totalChildren === undefined
@@ -363,7 +368,7 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
         // Chromium's toolbar held 28 nameless buttons (two snapshots per task in every Chromium eval task): one line.
         const first = kept[i] as DistilledNode;
         const last = kept[i + run - 1] as DistilledNode;
-        out.push(`${'  '.repeat(depth + 1)}[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run} ${first.role}s without a name${renderedStates(first).map((st) => ` ${st}`).join('')}`);
+        out.push(`${'  '.repeat(depth + 1)}[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run} ${pluralRole(first.role)} without a name${renderedStates(first).map((st) => ` ${st}`).join('')}`);
         // `lines` holds the elements that start a printed line: the run's first (the snapshot's elements hold all).
         lines.push({ ref: first.ref ?? '?', depth: depth + 1, parent: line.ref, role: first.role, states: renderedStates(first), text: renderLine(first) });
         i += run;
