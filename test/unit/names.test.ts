@@ -59,3 +59,17 @@ test('a GTK 4 app\'s own widget type names are no names on containers and text v
   assert.equal(toRawNode(info('Sidebar', 'panel')).name, 'Sidebar');
   assert.equal(cleanName('EditorPage'), 'EditorPage', 'without the context, a CamelCase word is a name');
 });
+
+test('GTK 4 controls lose the one mnemonic underscore of their label (gtk4-widget-factory\'s tabs "Page _1"); file names keep theirs', () => {
+  const gtk4 = '/org/gtk/WidgetFactory4/a11y/ab88cc03_fa9d_482b_9e74_e2f216c25f17';
+  const info = (name: string, atspiRole: string, path = gtk4): ElementInfo => ({ target: { dest: ':1.42', path }, name, description: '',
+    accessibleId: '', atspiRole, states: new Set(['enabled', 'visible', 'showing']), interfaces: new Set(), actions: [], children: [], childCount: 0 } as unknown as ElementInfo);
+  assert.equal(toRawNode(info('Page _1', 'page tab')).name, 'Page 1');
+  assert.equal(toRawNode(info('Page _2', 'panel')).name, 'Page 2');
+  assert.equal(toRawNode(info('_Open', 'push button')).name, 'Open');
+  // A list's file, a name with several underscores, a snake_case word, and GTK 3 (which strips its own) stay.
+  assert.equal(toRawNode(info('_config.yml', 'table cell')).name, '_config.yml');
+  assert.equal(toRawNode(info('my_file_name', 'push button')).name, 'my_file_name');
+  assert.equal(toRawNode(info('snake_case', 'push button')).name, 'snake_case');
+  assert.equal(toRawNode(info('_Open', 'push button', '/org/a11y/atspi/accessible/7')).name, '_Open');
+});

@@ -6,6 +6,8 @@
  *   types (gnome-text-editor's `EditorPage`, `EditorSourceView`) too, where the driver knows the name can only
  *   be a type name (`typeNames`);
  * - a label doubled by the toolkit (`Save Save`, `_Retry Retry`, Thunar's `Places Places`): said once;
+ * - a mnemonic underscore GTK 4 leaves in a control's name (gtk4-widget-factory's tabs `Page _1`): dropped, where
+ *   the driver knows the name is a control's label (`mnemonics`);
  * - a menu item padded with blanks up to its accelerator column (mousepad's `"Preferences...      "`): trimmed.
  */
 
@@ -19,7 +21,12 @@ const TYPE_NAME = /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$/;
 export interface NameContext {
   /** The toolkit names this element after its widget type when it has no name (GTK 4 containers and text views). */
   typeNames?: boolean;
+  /** The name is a control's label that may carry one mnemonic underscore (`Page _1`, `_Open`). */
+  mnemonics?: boolean;
 }
+
+/** One mnemonic underscore at the start of a word (`_Open`, `Page _1`); a name with more underscores is left whole (`my_file_name`). */
+const MNEMONIC = /^([^_]*(?:^|\s))_([\p{L}\p{N}][^_]*)$/u;
 
 /** The tags of Qt's rich text subset that a name may carry. */
 const RICH_TAG = /<\/?(?:b|i|u|s|em|strong|sup|sub|span|font|br|p|qt|html|body|head|small|big|tt|code|a|nobr|center|div)\b[^<>]*>/gi;
@@ -57,5 +64,6 @@ export function cleanName(raw: string | undefined, ctx: NameContext = {}): strin
   let s = raw.trim();
   if (RICH_TAG_ONE.test(s)) s = plainOfRich(s).trim();
   s = undoubled(s) ?? s;
+  if (ctx.mnemonics) s = s.replace(MNEMONIC, '$1$2');
   return s === '' ? undefined : s;
 }

@@ -303,6 +303,9 @@ const GTK4_PATH = /\/a11y\/[0-9a-f]{8}(?:_[0-9a-f]{4}){3}_[0-9a-f]{12}$/;
 /** Roles whose name GTK 4 takes from no content: a nameless one is named after its widget type. */
 const TYPE_NAMED_ROLES = /^(filler|panel|scroll pane|viewport|section|grouping|drawing area|canvas|list|list box|tree table|table|tool bar)$/;
 
+/** Controls whose GTK 4 name is a label that may keep its mnemonic underscore (never list items, cells or text: a file may be "_config"). */
+const MNEMONIC_ROLES = /^(page tab|panel|push button|toggle button|menu item|check box|radio button|check menu item|radio menu item)$/;
+
 /**
  * Whether the element's name, when it looks like a widget type, is one: gnome-text-editor (GTK 4.8) printed
  * `generic "EditorPage"` and `document "EditorSourceView"`. Only containers and multi-line text views of GTK 4:
@@ -321,7 +324,7 @@ export function toRawNode(info: ElementInfo, showingReliable = true): RawNode {
   const node: RawNode = { id: handleOf(info.target), role, nativeRole: info.atspiRole, states: mapStates(info, showingReliable), actions: mapActions(info) };
   // GTK 4.8 names unlabelled widgets after their class ("GtkToggleButton"): that is no name to a user.
   // Rich text, toolkit class names and doubled labels are cleaned (drivers/common/names.ts); `expect` is checked against this.
-  const name = cleanName(info.name, { typeNames: typeNamed(info) });
+  const name = cleanName(info.name, { typeNames: typeNamed(info), mnemonics: GTK4_PATH.test(info.target.path) && MNEMONIC_ROLES.test(info.atspiRole) });
   if (name) node.name = name;
   if (info.description && info.description !== info.name) node.description = info.description;
   if (info.accessibleId) node.stableId = info.accessibleId;
