@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cleanName } from '../../src/drivers/common/names.js';
 import { toRawNode, type ElementInfo } from '../../src/drivers/linux/reader.js';
+import type { RawNode } from '../../src/engine/node.js';
+import { mnemonicsIn } from '../../src/session/pipeline.js';
 
 test('Qt rich text reads as its text: x², <i>…</i> without tags, entities decoded', () => {
   assert.equal(cleanName('x<sup>2</sup>'), 'x²');
@@ -72,4 +74,12 @@ test('GTK 4 controls lose the one mnemonic underscore of their label (gtk4-widge
   assert.equal(toRawNode(info('my_file_name', 'push button')).name, 'my_file_name');
   assert.equal(toRawNode(info('snake_case', 'push button')).name, 'snake_case');
   assert.equal(toRawNode(info('_Open', 'push button', '/org/a11y/atspi/accessible/7')).name, '_Open');
+});
+
+test('an access key whose marker name cleaning dropped stays known to the policy (Alt+R presses "_Retry Retry", Alt+O GTK 4\'s "_Open")', () => {
+  const gtk4 = '/org/gtk/WidgetFactory4/a11y/ab88cc03_fa9d_482b_9e74_e2f216c25f17';
+  const info = (name: string, path = gtk4): ElementInfo => ({ target: { dest: ':1.42', path }, name, description: '', accessibleId: '', atspiRole: 'push button',
+    states: new Set(['enabled', 'sensitive', 'visible', 'showing']), interfaces: new Set(['org.a11y.atspi.Action']), actions: [], children: [], childCount: 0 } as unknown as ElementInfo);
+  const window = { id: 'w', role: 'window', states: [], actions: [], children: [toRawNode(info('_Retry Retry', '/o/1')), toRawNode(info('_Open')), toRawNode(info('Save'))] } as RawNode;
+  assert.deepEqual(mnemonicsIn(window), [{ key: 'r', label: 'Retry' }, { key: 'o', label: 'Open' }, { key: '', label: 'Save' }]);
 });

@@ -303,6 +303,16 @@ const GTK4_PATH = /\/a11y\/[0-9a-f]{8}(?:_[0-9a-f]{4}){3}_[0-9a-f]{12}$/;
 /** Roles whose name GTK 4 takes from no content: a nameless one is named after its widget type. */
 const TYPE_NAMED_ROLES = /^(filler|panel|scroll pane|viewport|section|grouping|drawing area|canvas|list|list box|tree table|table|tool bar)$/;
 
+/**
+ * The access key of a `_X` marker that name cleaning dropped ("_Retry Retry", GTK 4's "_Open"), in lower case: it
+ * stays known as the element's key binding, where the policy reads what Alt+X would press (session/pipeline.ts
+ * mnemonicsIn), as it read it from the marker before cleaning.
+ */
+function droppedMnemonic(raw: string, cleaned: string | undefined): string | undefined {
+  const key = /(?:^|\s)_([\p{L}\p{N}])/u.exec(raw)?.[1];
+  return key && cleaned !== undefined && !cleaned.includes(`_${key}`) ? key.toLowerCase() : undefined;
+}
+
 /** Controls whose GTK 4 name is a label that may keep its mnemonic underscore (never list items, cells or text: a file may be "_config"). */
 const MNEMONIC_ROLES = /^(page tab|panel|push button|toggle button|menu item|check box|radio button|check menu item|radio menu item)$/;
 
@@ -326,6 +336,8 @@ export function toRawNode(info: ElementInfo, showingReliable = true): RawNode {
   // Rich text, toolkit class names and doubled labels are cleaned (drivers/common/names.ts); `expect` is checked against this.
   const name = cleanName(info.name, { typeNames: typeNamed(info), mnemonics: GTK4_PATH.test(info.target.path) && MNEMONIC_ROLES.test(info.atspiRole) });
   if (name) node.name = name;
+  const key = droppedMnemonic(info.name, name);
+  if (key) node.keyBinding = `<Alt>${key}`;
   if (info.description && info.description !== info.name) node.description = info.description;
   if (info.accessibleId) node.stableId = info.accessibleId;
   const password = info.atspiRole === 'password text';
