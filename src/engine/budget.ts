@@ -50,6 +50,8 @@ export interface BudgetOptions {
   maxListItems?: number;
   uncapped?: DistilledNode;
   notes?: FooterNotes;
+  /** The node whose text the caller prints below it (RenderOptions.textBelow). */
+  textBelow?: DistilledNode;
 }
 
 /** A render that fits the budget, with what was left out. */
@@ -85,7 +87,7 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
   // the scope itself.
   const gridTokens = opts.uncapped && isGrid(opts.uncapped) ? Math.max(100, maxTokens - 150) : Math.floor(maxTokens * 0.6);
   const bodyChars = bodyCharsFor(maxTokens);
-  const base = { maxListItems: maxList, gridTokens, bodyChars, ...(opts.uncapped ? { uncapped: opts.uncapped } : {}) };
+  const base = { maxListItems: maxList, gridTokens, bodyChars, ...(opts.uncapped ? { uncapped: opts.uncapped } : {}), ...(opts.textBelow ? { textBelow: opts.textBelow } : {}) };
   const full = render(root, window, { ...base, notes: opts.notes ?? {} });
   const fullTokens = estimateTokens(full.text);
   if (fullTokens <= maxTokens) return { ...full, tokens: fullTokens, omitted: 0, scopes: [] };
@@ -98,7 +100,7 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
     const { shown, cut } = visibleChildren(node, maxList, opts.uncapped);
     totalCut += cut;
     const info: Info = { node, parent, order: infos.length, priority: 3,
-      cost: estimateTokens(`${'  '.repeat(depth)}${renderLine(node, bodyChars)}\n`),
+      cost: estimateTokens(`${'  '.repeat(depth)}${renderLine(node, bodyChars, node === opts.textBelow)}\n`),
       moreCost: ((m) => (m === undefined ? 0 : estimateTokens(`${m}\n`)))(moreLine(node, shown.length, cut, depth)) };
     infos.push(info);
     if (node.states.includes('focused')) for (let p: Info | undefined = info; p; p = p.parent) focused.add(p.node);
@@ -157,7 +159,7 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
 }
 
 function finish(root: DistilledNode, window: WindowInfo, infos: Info[], keep: Set<DistilledNode>,
-  base: { maxListItems: number; gridTokens: number; bodyChars: number; uncapped?: DistilledNode }, notes: FooterNotes): BudgetedRender {
+  base: { maxListItems: number; gridTokens: number; bodyChars: number; uncapped?: DistilledNode; textBelow?: DistilledNode }, notes: FooterNotes): BudgetedRender {
   const omittedUnder = new Map<Info, number>();
   let omitted = 0;
   for (const i of infos) {

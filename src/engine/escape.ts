@@ -87,9 +87,12 @@ export function jsonQuote(s: string): string {
     .replace(/\udb40[\udc00-\udc7f]/g, (c) => `\\udb40\\u${c.charCodeAt(1).toString(16)}`);
 }
 
-/** Outside names as a list for a message: at most `max`, each quoted and cut (a combo's items, a page's options). */
+/**
+ * Outside names as a list for a message: at most `max`, each quoted and cut (a combo's items, a page's options),
+ * then how many more there are ("… (28 in all)" after 10 read to a model as if the list ended there).
+ */
 export function quotedList(names: readonly string[], max = 10, chars = 60): string {
   const shown = names.filter(Boolean);
   const cut = shown.slice(0, max).map((n) => quoteText([...n].length > chars ? `${[...n].slice(0, chars - 1).join('')}…` : n));
-  return cut.join(', ') + (shown.length > max ? `, … (${shown.length} in all)` : '');
+  return cut.join(', ') + (shown.length > max ? `, … and ${shown.length - max} more` : '');
 }

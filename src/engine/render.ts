@@ -33,6 +33,8 @@ export interface SnapshotLine {
   parent?: string;
   role: Role;
   name?: string;
+  /** A nameless element's description as printed (`nameDescription`): find matches it like a name. */
+  description?: string;
   value?: string;
   /** Offset in the element's whole text where `value` starts (a terminal read from its tail): a diff's `from`. */
   valueStart?: number;
@@ -101,6 +103,8 @@ export interface RenderOptions {
   bodyChars?: number;
   /** Tokens a table rendered as a grid may take (grid.ts); default GRID_TOKENS. */
   gridTokens?: number;
+  /** The node whose text the caller prints below its line as a block (observe's scope): its line carries none. */
+  textBelow?: DistilledNode;
 }
 
 /** Default token allowance of one grid's rows. */
@@ -183,12 +187,30 @@ export function hasSubmenuMarker(node: DistilledNode): boolean {
   return node.role === 'menuitem' && node.rawChildCount > 0;
 }
 
-/** The text of one element line, without indentation. */
-export function renderLine(node: DistilledNode, bodyChars?: number): string {
+/**
+ * The description a nameless element prints in place of a name: meld's toolbar buttons have no name, only a
+ * description ("Go to the next change"), and a model could neither tell them apart nor find them. A named
+ * element's description is left out (tokens); a cell's description is its formula (grid.ts); a number or a
+ * blank is no description.
+ */
+export function nameDescription(n: Pick<DistilledNode, 'name' | 'description' | 'role'>): string | undefined {
+  const d = n.description?.trim();
+  // GTK 3's sliders describe themselves by their number ("50.0") or a blank: no name, the value says it.
+  return !n.name && d && !/^[\p{N}\s.,:%+-]*$/u.test(d) && n.role !== 'cell' ? d : undefined;
+}
+
+/**
+ * The text of one element line, without indentation. `textBelow`: the caller prints the node's text under the
+ * line, so the line says nothing of it (a scope read printed "(text of 39 characters not read here …)" right
+ * above the 39 characters it read).
+ */
+export function renderLine(node: DistilledNode, bodyChars?: number, textBelow = false): string {
   let s = `[${node.ref ?? '?'}] ${node.role}`;
   if (node.name) s += ` ${quote(node.name, MAX_NAME_CHARS)}`;
+  const described = nameDescription(node);
+  if (described) s += ` description=${quote(described, MAX_NAME_CHARS)}`;
   // Text content (documents, terminals, pages, paragraphs) and caret/selection: engine/text.ts.
-  const text = textPart(node, bodyChars);
+  const text = textBelow ? '' : textPart(node, bodyChars);
   if (text !== undefined) s += text;
   else if (node.value !== undefined && node.value !== '' && node.value !== node.name) {
     s += ` value=${quote(node.value, MAX_VALUE_CHARS, node.valueLength)}`;
@@ -211,9 +233,14 @@ export function renderLine(node: DistilledNode, bodyChars?: number): string {
 /** Siblings in a row that print as one line: this many alike with nothing to tell them apart. */
 const NAMELESS_RUN = 4;
 
+/** A role's plural as a line says it ("4 canvases", "5 checkboxes"; meld's drawing areas read "4 canvass"). */
+export function pluralRole(role: Role): string {
+  return /(?:s|x)$/.test(role) ? `${role}es` : `${role}s`;
+}
+
 /** True for an element with nothing of its own to print but its role and states: no name, value, text or children. */
 function isBlank(n: DistilledNode): boolean {
-  return !n.name && !n.value && n.children.length === 0 && !hasSubmenuMarker(n) && n.totalChildren === undefined
+  return !n.name && !nameDescription(n) && !n.value && n.children.length === 0 && !hasSubmenuMarker(n) && n.totalChildren === undefined
     && !n.states.includes('focused') && textPart(n) === undefined && !isOpaqueView(n) && !isUnchecked(n);
 }
 
@@ -309,11 +336,13 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
       lines.push(line, ...g.cells);
       return;
     }
-    const text = renderLine(node, opts.bodyChars);
+    const text = renderLine(node, opts.bodyChars, node === opts.textBelow);
     out.push('  '.repeat(depth) + text);
     const line: SnapshotLine = { ref: node.ref ?? '?', depth, role: node.role, states: renderedStates(node), text };
     if (parent !== undefined) line.parent = parent;
     if (node.name !== undefined) line.name = node.name;
+    const described = nameDescription(node);
+    if (described !== undefined) line.description = described;
     if (node.value !== undefined) line.value = node.value;
     lines.push(line);
     const rows = sliceRows(node);
@@ -341,7 +370,7 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
         // Chromium's toolbar held 28 nameless buttons (two snapshots per task in every Chromium eval task): one line.
         const first = kept[i] as DistilledNode;
         const last = kept[i + run - 1] as DistilledNode;
-        out.push(`${'  '.repeat(depth + 1)}[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run} ${first.role}s without a name${renderedStates(first).map((st) => ` ${st}`).join('')}`);
+        out.push(`${'  '.repeat(depth + 1)}[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run} ${pluralRole(first.role)} without a name${renderedStates(first).map((st) => ` ${st}`).join('')}`);
         // `lines` holds the elements that start a printed line: the run's first (the snapshot's elements hold all).
         lines.push({ ref: first.ref ?? '?', depth: depth + 1, parent: line.ref, role: first.role, states: renderedStates(first), text: renderLine(first) });
         i += run;

@@ -5,7 +5,7 @@ import { countNodes, walk, type RawNode, type WindowInfo } from './node.js';
 import { redactTree } from './redact.js';
 import type { RefTable } from './refs.js';
 import { addressOfCell, cellLine, cellShown, isGrid, renderGrid } from './grid.js';
-import { renderedStates, renderLine, rowLine, type SnapshotLine } from './render.js';
+import { nameDescription, renderedStates, renderLine, rowLine, type SnapshotLine } from './render.js';
 import { columnsLine, rowElements, sliceRows } from './rows.js';
 
 export type { SnapshotLine } from './render.js';
@@ -27,6 +27,8 @@ export interface SnapshotOptions {
    * their descendants up to 2 levels down.
    */
   query?: string;
+  /** The caller prints the scoped element's text as a block under its line (observe's scope): the line carries none. */
+  textBelow?: boolean;
 }
 
 /** A rendered snapshot plus the data `diffSnapshots` compares. */
@@ -80,7 +82,7 @@ export function isUnknownScopeError(e: unknown): e is UnknownScopeError {
 
 function matches(n: DistilledNode, q: string): boolean {
   return n.role.includes(q) || (n.name?.toLowerCase().includes(q) ?? false)
-    || (n.value?.toLowerCase().includes(q) ?? false);
+    || (nameDescription(n)?.toLowerCase().includes(q) ?? false) || (n.value?.toLowerCase().includes(q) ?? false);
 }
 
 /** A filtered copy for `query`; nodes are shallow copies sharing refs, `undefined` when nothing is kept. */
@@ -123,6 +125,8 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
       const shown = cellShown(cell);
       if (shown) line.shown = shown;
     } else if (n.name !== undefined) line.name = n.name;
+    const described = cell ? undefined : nameDescription(n);
+    if (described !== undefined) line.description = described;
     if (cell?.description) line.formula = cell.description;
     if (n.value !== undefined) line.value = n.value;
     if (n.valueStart !== undefined) line.valueStart = n.valueStart;
@@ -183,6 +187,7 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   const r = renderWithinBudget(root, input.window, {
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     ...(opts.scope !== undefined ? { uncapped: root } : {}),
+    ...(opts.scope !== undefined && opts.textBelow ? { textBelow: root } : {}),
     // The folded count is the whole window's: under a scope it would count containers the view does not show.
     notes: { folded: opts.scope === undefined ? distilled.folded : 0, extra },
   });

@@ -29,12 +29,11 @@ export const observeTool = defineTool({
     const treeTokens = texty ? Math.max(100, Math.floor(budget * 0.3)) : budget;
     const { shown: snapshot } = session.snapshotOf(raw,
       { ...(p.scope !== undefined ? { scope: p.scope } : {}), ...(p.query !== undefined ? { query: p.query } : {}),
-        ...(p.maxTokens !== undefined || p.scope !== undefined ? { maxTokens: treeTokens } : {}) });
+        ...(p.maxTokens !== undefined || p.scope !== undefined ? { maxTokens: treeTokens } : {}), ...(texty ? { textBelow: true } : {}) });
     const block = p.scope !== undefined && texty ? await textBlock(session, raw, p.scope, p.from, Math.max(400, (budget - snapshot.tokens) * 3)) : undefined;
     if (!block) { response.add(snapshot.text); return; }
+    // The block shows the text: the element's line (textBelow) keeps its ref, role, name and states, not the value again.
     const lines = snapshot.text.split('\n');
-    // The block shows the text: the element's line keeps its ref, role, name and states, not the value again.
-    lines[1] = (lines[1] ?? '').replace(/ value="(?:[^"\\]|\\.)*"(?: \(text [^)]*\))?/, '');
     response.add([...lines.slice(0, 2), ...block, ...lines.slice(2)].join('\n'));
   },
 });

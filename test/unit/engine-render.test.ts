@@ -4,6 +4,9 @@ import type { DistilledNode } from '../../src/engine/distill.js';
 import type { WindowInfo } from '../../src/engine/node.js';
 import { escapeText } from '../../src/engine/escape.js';
 import { compactCount, cutText, render, renderHeader, renderLine } from '../../src/engine/render.js';
+import { buildSnapshot } from '../../src/engine/snapshot.js';
+import { RefTable } from '../../src/engine/refs.js';
+import { n } from '../fixtures/engine/build.js';
 
 function d(role: DistilledNode['role'], props: Partial<DistilledNode> = {}, children: DistilledNode[] = []): DistilledNode {
   return { id: 'x', role, states: [], actions: [], rawChildCount: children.length, children, index: 0, path: '', ...props };
@@ -101,4 +104,15 @@ test('long lists show 25 items and a more line; the uncapped node shows all', ()
 test('no footer when nothing was folded or cut', () => {
   const r = render(d('window', { ref: 'e1', name: 'W' }), { ...WIN, focused: false, title: 'W' });
   assert.equal(r.text, 'app gedit pid=4242 · window "W"\n[e1] window "W"');
+});
+
+test('a run of nameless alike siblings says its role in the plural (meld\'s drawing areas read "4 canvass")', () => {
+  const b = ':1.94';
+  const root = n(b, 1, 'window', { name: 'W', states: ['active'] }, [
+    n(b, 2, 'group', {}, [1, 2, 3, 4].map((i) => n(b, 10 + i, 'canvas', { actions: ['click'] }))),
+    n(b, 3, 'group', {}, [1, 2, 3, 4].map((i) => n(b, 20 + i, 'checkbox', { actions: ['toggle'], states: ['checked'] }))),
+  ]);
+  const s = buildSnapshot({ window: { id: root.id, title: 'W', app: 'w', pid: 1, role: 'window', focused: true }, root }, new RefTable());
+  assert.match(s.text, /\] 4 canvases without a name/, s.text);
+  assert.match(s.text, /\] 4 checkboxes without a name checked/, s.text);
 });

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { procInfo } from '../../src/common/proc.js';
 import { act } from '../../src/drivers/linux/actions.js';
 import { ATSPI_ROLES, ATSPI_STATES } from '../../src/drivers/linux/atspi-constants.generated.js';
 import { A11yBus } from '../../src/drivers/linux/bus.js';
@@ -26,14 +27,15 @@ const BASE = ['enabled', 'sensitive', 'showing', 'visible'];
 const TEXT_IFACES = ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Component', 'org.a11y.atspi.EditableText', 'org.a11y.atspi.Text'];
 
 /** A Firefox-like page: fields whose edits follow `mode`, a paragraph, a <select> with or without a popup. */
-function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean; focusDelayMs?: number } = {}) {
+/** `frameName`: the window's accessible name; `xTitle`: the title its X window shows (LinuxInput.windowFacts). */
+function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean; focusDelayMs?: number; items?: string[]; frameName?: string; xTitle?: string } = {}) {
   const mode = opts.mode ?? 'ignore';
   const nodes = new Map<string, FakeNode>();
   const add = (path: string, n: Omit<FakeNode, 'states' | 'kids'> & { states?: string[]; kids?: string[] }): void => {
     nodes.set(path, { ...n, states: new Set([...BASE, ...(n.states ?? [])]), kids: n.kids ?? [] });
   };
-  const items = ['Small', 'Medium', 'Large', 'Extra large'];
-  add('/frame', { role: 'frame', name: 'Order form — Mozilla Firefox', ifaces: ['org.a11y.atspi.Accessible'], parent: ROOT, states: ['active'], kids: ['/name', '/pin', '/note', '/para', '/combo'] });
+  const items = opts.items ?? ['Small', 'Medium', 'Large', 'Extra large'];
+  add('/frame', { role: 'frame', name: opts.frameName ?? 'Order form — Mozilla Firefox', ifaces: ['org.a11y.atspi.Accessible'], parent: ROOT, states: ['active'], kids: ['/name', '/pin', '/note', '/para', '/combo'] });
   add('/name', { role: 'entry', name: 'Name', ifaces: TEXT_IFACES, parent: '/frame', states: ['editable', 'focusable', 'single line'], text: '' });
   add('/pin', { role: 'password text', name: 'PIN', ifaces: TEXT_IFACES, parent: '/frame', states: ['editable', 'focusable', 'single line'], text: '' });
   add('/note', { role: 'entry', name: 'Note', ifaces: TEXT_IFACES, parent: '/frame', states: ['editable', 'focusable', 'multi line'], text: 'Hello' });
@@ -82,6 +84,8 @@ function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean; fo
         return [true];
       }
       case 'GetActions': return [[['', '', '']]];
+      case 'GetConnectionUnixProcessID': return [process.pid];
+      case 'GetExtents': return [[0, 0, 800, 600]];
       case 'DoAction':
         if (path === '/combo' && opts.popup !== false && !nodes.has('/popup')) {
           add('/popup', { role: 'combo box', name: '', ifaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Action'], parent: '/frame', states: ['expanded'], kids: ['/pmenu'] });
@@ -113,6 +117,7 @@ function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean; fo
   const keyboard = {
     available: true, reason: undefined,
     focusedIs: () => Promise.resolve(true), activate: () => Promise.resolve(true),
+    windowFacts: (ws: readonly unknown[]) => Promise.resolve(ws.map(() => (opts.xTitle !== undefined ? { title: opts.xTitle } : {}))),
     keysTo: (_expect: unknown, input: readonly Chord[] | string) => {
       const f = [...nodes.values()].find((x) => x.states.has('focused'));
       if (typeof input === 'string') {
@@ -218,6 +223,32 @@ test('select on a <select>: chosen in the opened dropdown (the page sees a click
   assert.match(s.detail ?? '', /"Medium" chosen/);
   assert.deepEqual(g.keys, []);
   await assert.rejects(act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'Huge' }), /No item named "Huge"; items: "Small", "Medium", "Large", "Extra large"\./);
+});
+
+test('select names an item by a unique word or start of it (abiword\'s file types: "ODT", ".odt"); several candidates are refused', async () => {
+  const items = ['AbiWord (.abw, .zabw, abw.gz)', 'Microsoft Word (.doc)', 'OpenDocument Text (.odt)', 'OpenDocument Template (.ott)', 'Text (.txt, .text)', 'Encoded Text (.txt, .text)'];
+  for (const value of ['ODT', '.odt', 'opendocument text']) {
+    const g = fakeGecko({ items });
+    const r = await act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value });
+    assert.match(r.detail ?? '', /"OpenDocument Text \(\.odt\)" chosen/, value);
+    assert.ok(g.nodes.get('/item2')!.states.has('selected'), value);
+  }
+  const g = fakeGecko({ items });
+  // "Text" is the whole name of one item: that one, not the others that hold the word.
+  assert.match((await act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'text' })).detail ?? '', /"Text \(\.txt, \.text\)" chosen/);
+  await assert.rejects(act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'txt' }),
+    /"txt" names 2 items: "Text \(\.txt, \.text\)", "Encoded Text \(\.txt, \.text\)"\. Give more/);
+  await assert.rejects(act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'OpenDoc' }), /names 2 items/);
+});
+
+test('a window with no accessible name is checked by its window manager\'s title (kcalc\'s Qt window): same title acts, another refuses', { skip: process.platform !== 'linux' }, async () => {
+  const expect = { pid: process.pid, startToken: String(procInfo(process.pid)!.startTime), window: id('/frame'), title: 'KCalc' };
+  const g = fakeGecko({ frameName: '', xTitle: 'KCalc' });
+  const r = await act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'Large', expect });
+  assert.match(r.detail ?? '', /"Large" chosen/);
+  const other = fakeGecko({ frameName: '', xTitle: 'Another window' });
+  await assert.rejects(act(other.bus, other.keyboard, { id: id('/combo'), op: 'select', value: 'Large', expect }), /title changed/);
+  assert.ok(!other.nodes.get('/item2')!.states.has('selected'), 'nothing was sent');
 });
 
 test('select on a <select> whose dropdown never shows: the list\'s Selection, verified, and the detail says so', async () => {

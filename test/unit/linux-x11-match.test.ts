@@ -1,7 +1,7 @@
 /** Matching AT-SPI windows to X windows, and hit testing in stacking order (pure, on recorded facts). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { matchWindow, topmostAt, type StackedWindow, type XWindowFacts } from '../../src/drivers/linux/x11/match.js';
+import { matchWindow, titleOf, topmostAt, type StackedWindow, type XWindowFacts } from '../../src/drivers/linux/x11/match.js';
 
 // Facts as read in the sandbox: two gedit windows, a python overlay calling itself "gedit".
 const CLIENTS: XWindowFacts[] = [
@@ -36,4 +36,11 @@ test('the topmost viewable window at a point wins; unmapped ones are skipped', (
   assert.equal(topmostAt(stack, 5, 5)?.id, 1);
   assert.equal(topmostAt(stack, 250 + 260, 300)?.id, 2, 'right edge is exclusive');
   assert.equal(topmostAt([], 1, 1), undefined);
+});
+
+test('a window with an empty or blank accessible name takes its window manager\'s title (kcalc: window "" → "KCalc")', () => {
+  assert.equal(titleOf('', 'KCalc'), 'KCalc');
+  assert.equal(titleOf('  ', 'KCalc'), 'KCalc');
+  assert.equal(titleOf('Untitled - gedit', 'other'), 'Untitled - gedit');
+  assert.equal(titleOf('', undefined), '');
 });

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cleanName } from '../../src/drivers/common/names.js';
 import { toRawNode, type ElementInfo } from '../../src/drivers/linux/reader.js';
+import type { RawNode } from '../../src/engine/node.js';
+import { mnemonicsIn } from '../../src/session/pipeline.js';
 
 test('Qt rich text reads as its text: x², <i>…</i> without tags, entities decoded', () => {
   assert.equal(cleanName('x<sup>2</sup>'), 'x²');
@@ -40,4 +42,44 @@ test('a name padded with blanks reads trimmed; blanks alone are no name (mousepa
   assert.equal(cleanName('Preferences...      '), 'Preferences...');
   assert.equal(cleanName('  Save\t'), 'Save');
   assert.equal(cleanName('   '), undefined);
+});
+
+test('a GTK 4 app\'s own widget type names are no names on containers and text views, and stay on buttons, labels and elsewhere', () => {
+  const gtk4 = '/org/gnome/TextEditor/a11y/9e651222_f984_4efc_859c_d42b3bd7d9da';
+  const info = (name: string, atspiRole: string, path = gtk4, states = ['enabled', 'visible', 'showing']): ElementInfo => ({ target: { dest: ':1.19', path }, name, description: '',
+    accessibleId: '', atspiRole, states: new Set(states), interfaces: new Set(), actions: [], children: [], childCount: 0 } as unknown as ElementInfo);
+  assert.equal(toRawNode(info('EditorPage', 'filler')).name, undefined);
+  assert.equal(toRawNode(info('EditorInfoBar', 'panel')).name, undefined);
+  assert.equal(toRawNode(info('EditorSourceView', 'text', gtk4, ['multi line', 'editable'])).name, undefined);
+  // A button or label says its text; a one-line entry its label; a GTK 3 or Qt container keeps what it reports.
+  assert.equal(toRawNode(info('GitHub', 'push button')).name, 'GitHub');
+  assert.equal(toRawNode(info('YouTube', 'label')).name, 'YouTube');
+  assert.equal(toRawNode(info('UserName', 'text')).name, 'UserName');
+  assert.equal(toRawNode(info('MainPanel', 'panel', '/org/a11y/atspi/accessible/12')).name, 'MainPanel');
+  // A named container of GTK 4 (two words, or one) keeps its name.
+  assert.equal(toRawNode(info('Start or Open a Document', 'panel')).name, 'Start or Open a Document');
+  assert.equal(toRawNode(info('Sidebar', 'panel')).name, 'Sidebar');
+  assert.equal(cleanName('EditorPage'), 'EditorPage', 'without the context, a CamelCase word is a name');
+});
+
+test('GTK 4 controls lose the one mnemonic underscore of their label (gtk4-widget-factory\'s tabs "Page _1"); file names keep theirs', () => {
+  const gtk4 = '/org/gtk/WidgetFactory4/a11y/ab88cc03_fa9d_482b_9e74_e2f216c25f17';
+  const info = (name: string, atspiRole: string, path = gtk4): ElementInfo => ({ target: { dest: ':1.42', path }, name, description: '',
+    accessibleId: '', atspiRole, states: new Set(['enabled', 'visible', 'showing']), interfaces: new Set(), actions: [], children: [], childCount: 0 } as unknown as ElementInfo);
+  assert.equal(toRawNode(info('Page _1', 'page tab')).name, 'Page 1');
+  assert.equal(toRawNode(info('Page _2', 'panel')).name, 'Page 2');
+  assert.equal(toRawNode(info('_Open', 'push button')).name, 'Open');
+  // A list's file, a name with several underscores, a snake_case word, and GTK 3 (which strips its own) stay.
+  assert.equal(toRawNode(info('_config.yml', 'table cell')).name, '_config.yml');
+  assert.equal(toRawNode(info('my_file_name', 'push button')).name, 'my_file_name');
+  assert.equal(toRawNode(info('snake_case', 'push button')).name, 'snake_case');
+  assert.equal(toRawNode(info('_Open', 'push button', '/org/a11y/atspi/accessible/7')).name, '_Open');
+});
+
+test('an access key whose marker name cleaning dropped stays known to the policy (Alt+R presses "_Retry Retry", Alt+O GTK 4\'s "_Open")', () => {
+  const gtk4 = '/org/gtk/WidgetFactory4/a11y/ab88cc03_fa9d_482b_9e74_e2f216c25f17';
+  const info = (name: string, path = gtk4): ElementInfo => ({ target: { dest: ':1.42', path }, name, description: '', accessibleId: '', atspiRole: 'push button',
+    states: new Set(['enabled', 'sensitive', 'visible', 'showing']), interfaces: new Set(['org.a11y.atspi.Action']), actions: [], children: [], childCount: 0 } as unknown as ElementInfo);
+  const window = { id: 'w', role: 'window', states: [], actions: [], children: [toRawNode(info('_Retry Retry', '/o/1')), toRawNode(info('_Open')), toRawNode(info('Save'))] } as RawNode;
+  assert.deepEqual(mnemonicsIn(window), [{ key: 'r', label: 'Retry' }, { key: 'o', label: 'Open' }, { key: '', label: 'Save' }]);
 });

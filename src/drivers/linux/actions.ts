@@ -4,18 +4,20 @@
  * the keyboard and say so in their result: fields without EditableText, and edits an app accepted but did not
  * apply (Gecko, see edit.ts), are focused and typed into through XTest, proven to reach the element's process.
  */
-import { quotedList, quoteText } from '../../engine/escape.js';
+import { quoteText } from '../../engine/escape.js';
 import type { ActParams, ActResult } from '../../protocol/methods.js';
 import { ComputerUseError, type Remedy } from '../../protocol/errors.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import { actionName } from './action-name.js';
 import { comboItemNames } from './combo-items.js';
+import { itemIndex, noItemError, pickItem } from '../common/items.js';
 import type { ElementInfo } from './reader.js';
 import { readElement, targetOf, toRawNode } from './reader.js';
 import { processMismatch, startTokenOf } from './identity.js';
 import type { AppInfo } from '../../protocol/nodes.js';
 import { center, type Expect, type LinuxInput } from './input.js';
+import { titleOf } from './x11/match.js';
 import { BACKSPACE, insertTextVerified, SELECT_ALL, setTextVerified, type TypingDeps } from './edit.js';
 import { selectInListCombo, topLevelOf } from './combo.js';
 import { linuxProbe, showingReliableFor, waitActionable } from './actionable.js';
@@ -48,17 +50,27 @@ const ACTION_NAMES: Record<string, string[]> = {
  * sent then), or undefined. The bus daemon says which process owns the element's connection, /proc proves it is
  * the one the host decided on; the window must be of that connection and still have the title the host saw.
  */
-async function identityMismatch(bus: A11yBus, t: Target, expect: NonNullable<ActParams['expect']>): Promise<string | undefined> {
+async function identityMismatch(bus: A11yBus, t: Target, expect: NonNullable<ActParams['expect']>, keyboard: LinuxInput): Promise<string | undefined> {
   if (expect.pid === undefined) return undefined;
   const win = expect.window === undefined ? undefined : targetOf(expect.window);
   if (win && win.dest !== t.dest) return 'the element is not in the window expected';
-  const [pid, title] = await Promise.all([bus.pidOf(t.dest),
+  const [pid, name] = await Promise.all([bus.pidOf(t.dest),
     win && expect.title !== undefined ? bus.getProp(win, ACC, 'Name').then((n) => String(n ?? ''), () => undefined) : Promise.resolve(expect.title)]);
+  // A window with no accessible name was reported by its window manager's title (driver.ts withXFacts): the same here.
+  const title = win && name !== undefined && titleOf(name, undefined) === '' && expect.title ? titleOf(name, await xTitleOf(bus, keyboard, win, pid)) : name;
   const why = processMismatch(expect, pid);
   if (why) return why;
   if (title === undefined && expect.title !== undefined) return 'the window is gone';
   if (title !== expect.title) return 'the window\'s title changed';
   return undefined;
+}
+
+/** The window manager's title of an AT-SPI window (matched by process and bounds), or undefined. */
+async function xTitleOf(bus: A11yBus, keyboard: LinuxInput, win: Target, pid: number): Promise<string | undefined> {
+  const ext = await bus.call(win, 'org.a11y.atspi.Component', 'GetExtents', 'u', [0]).catch(() => undefined);
+  const [x, y, w, h] = (ext?.[0] ?? []) as number[];
+  const bounds: [number, number, number, number] | undefined = w && h ? [x ?? 0, y ?? 0, w, h] : undefined;
+  return (await keyboard.windowFacts([{ pid, title: '', ...(bounds ? { bounds } : {}) }]))[0]?.title;
 }
 
 /** Runs one op; throws ComputerUseError with a code that says what to do. `listApps` serves `apps` (capability `act_windows`). */
@@ -90,7 +102,7 @@ export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, sign
     }
   };
   let [info, reliable, mismatch] = await Promise.all([read(), checks.includes('visible') ? showingReliableFor(bus, t.dest) : Promise.resolve(true),
-    p.expect ? identityMismatch(bus, t, p.expect) : Promise.resolve(undefined)]);
+    p.expect ? identityMismatch(bus, t, p.expect, keyboard) : Promise.resolve(undefined)]);
   if (mismatch) throw new ComputerUseError('window_changed', `Not the window the act was decided for: ${mismatch}. Nothing was sent.`, { reason: 'identity', remedy: ['list_windows'] });
   verify(info);
   let waitedMs = 0;
@@ -326,14 +338,14 @@ async function isSelectableCell(bus: A11yBus, info: ElementInfo): Promise<boolea
   } catch { return false; }
 }
 
-/** Selects the child whose name matches `name` (exact, then case-insensitive prefix). */
+/** Selects the child whose name `name` names (drivers/common/items.ts: exact, a unique prefix or word). */
 async function selectByName(bus: A11yBus, info: ElementInfo, name: string): Promise<ActResult> {
   const kids = await Promise.all(info.children.map(async (c, i) => ({ i, name: String(await bus.getProp(c, ACC, 'Name').catch(() => '')) })));
-  const want = name.toLowerCase();
-  const hit = kids.find((k) => k.name === name) ?? kids.find((k) => k.name.toLowerCase().startsWith(want));
-  // Swing combos keep their items deeper (popup menu → … → list): select by the item's index (combo.ts).
-  if (!hit && info.atspiRole === 'combo box') return selectComboItem(bus, info, name, kids.map((k) => k.name));
-  if (!hit) throw new ComputerUseError('invalid_params', `No item named ${quoteText(name.slice(0, 40))}; items: ${quotedList(kids.map((k) => k.name))}.`);
+  const names = kids.map((k) => k.name);
+  const pick = pickItem(names, name);
+  // Swing and GTK 3 combos keep their items deeper (popup menu → … → list): select by the item's index (combo.ts).
+  if ('none' in pick && info.atspiRole === 'combo box') return selectComboItem(bus, info, name, names);
+  const hit = kids[itemIndex(names, name)]!;
   const [ok] = await bus.call(info.target, SEL, 'SelectChild', 'i', [hit.i]);
   if (ok === false) throw new ComputerUseError('action_failed', `Selecting ${quoteText(hit.name)} was refused.`);
   return { method: 'pattern', detail: `Selection.SelectChild(${hit.i})` };
@@ -342,13 +354,11 @@ async function selectByName(bus: A11yBus, info: ElementInfo, name: string): Prom
 /** Selects a combo item found below the combo's popup (Java Swing), verified by the combo's name after. */
 async function selectComboItem(bus: A11yBus, info: ElementInfo, name: string, direct: string[]): Promise<ActResult> {
   const items = await comboItemNames(bus, info.target).catch(() => undefined) ?? [];
-  const want = name.toLowerCase();
-  let i = items.indexOf(name);
-  if (i < 0) i = items.findIndex((n) => n.toLowerCase().startsWith(want));
-  const listed = quotedList(items.length ? items : direct);
-  if (i < 0) throw new ComputerUseError('invalid_params', `No item named ${quoteText(name.slice(0, 40))}; items: ${listed}.`);
+  // No list below the popup either: the refusal names the combo's own children.
+  if (!items.length) throw noItemError(direct, name);
+  const i = itemIndex(items, name);
   const [ok] = await bus.call(info.target, SEL, 'SelectChild', 'i', [i]);
-  if (ok === false) throw new ComputerUseError('action_failed', `Selecting "${items[i]}" was refused.`);
+  if (ok === false) throw new ComputerUseError('action_failed', `Selecting ${quoteText(items[i] ?? '')} was refused.`);
   return { method: 'pattern', detail: `Selection.SelectChild(${i}) by item index (items under the popup)` };
 }
 

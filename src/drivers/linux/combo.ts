@@ -4,7 +4,8 @@
  * window. Selecting goes through the popup's item, as a user's click would (the page gets its change event);
  * when no popup shows up, through the list's Selection. Either way the item's selected state is read back.
  */
-import { quotedList, quoteText } from '../../engine/escape.js';
+import { quoteText } from '../../engine/escape.js';
+import { itemIndex } from '../common/items.js';
 import type { ActResult } from '../../protocol/methods.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { A11yBus, Target } from './bus.js';
@@ -33,15 +34,6 @@ async function itemsOf(bus: A11yBus, list: Target, grouped = false): Promise<Ite
     return [{ target: c, name: String(name ?? ''), selected: decodeStates(words as number[]).has('selected'), grouped }];
   }));
   return rows.flat();
-}
-
-/** Exact name, then case-insensitive exact, then case-insensitive prefix (the first one). */
-function pick(items: Item[], want: string): number {
-  const lower = want.toLowerCase();
-  const i = items.findIndex((x) => x.name === want);
-  if (i >= 0) return i;
-  const j = items.findIndex((x) => x.name.toLowerCase() === lower);
-  return j >= 0 ? j : items.findIndex((x) => x.name.toLowerCase().startsWith(lower));
 }
 
 /** The top-level window (frame, dialog) an element is in, walking up its parents. */
@@ -83,9 +75,8 @@ export async function selectInListCombo(bus: A11yBus, info: ElementInfo, want: s
   }
   if (!list) return null;
   const items = await itemsOf(bus, list);
-  const index = pick(items, want);
-  const item = items[index];
-  if (!item) throw new ComputerUseError('invalid_params', `No item named ${quoteText(want.slice(0, 40))}; items: ${quotedList(items.map((x) => x.name))}.`);
+  const index = itemIndex(items.map((x) => x.name), want);
+  const item = items[index]!;
   if (item.selected) return { method: 'pattern', detail: `${quoteText(item.name.slice(0, 40))} was already selected` };
   const selectedNow = async (): Promise<boolean> => (await itemsOf(bus, list).catch(() => []))[index]?.selected === true;
   const untilSelected = async (): Promise<boolean> => {

@@ -4,6 +4,7 @@
  */
 import { markChoosers } from './chooser.js';
 import { findInTree } from '../common/find.js';
+import { orderContentPanes } from './panes.js';
 import type { AppInfo, RawNode, WindowInfo } from '../../protocol/nodes.js';
 import { handshake } from '../../protocol/handshake.js';
 import { walk } from '../../engine/node.js';
@@ -30,6 +31,7 @@ import { findText, readRange } from './text.js';
 import { inside, sameRect } from '../../fallback/geometry.js';
 import type { KeysParams, PointerParams } from '../../protocol/methods.js';
 import { Overlay } from './x11/overlay.js';
+import { titleOf } from './x11/match.js';
 import { x11 } from './x11/connection.js';
 import { listDisplays, ocrPng, readClipboard, scaleAndMark, writeClipboard } from './screen.js';
 import { captureWindow, coverFacts, type WindowCapture } from './x11/capture.js';
@@ -85,8 +87,7 @@ export class LinuxDriver {
       if (info.states.has('defunct')) throw new ComputerUseError('window_not_found', 'The window was closed.', { remedy: ['list_windows'] });
       const win = withIdentity<WindowInfo>({ id: handle, title: info.name, app: String(app ?? ''), pid, role: toRawNode(info).role, focused: info.states.has('active') }, procInfo(pid));
       if (info.bounds && info.bounds[2] > 0) win.bounds = info.bounds;
-      const className = await this.input.classNameOf(win);
-      if (className !== undefined) win.className = className;
+      await this.withXFacts([win]);
       return win;
     } catch (e) {
       if (isGone(e)) throw new ComputerUseError('window_not_found', 'The window is gone.', { remedy: ['list_windows'] });
@@ -106,7 +107,18 @@ export class LinuxDriver {
   /** apps.list: the apps on the bus, and when listing windows also those that show X windows but are not on the bus (listed as inaccessible). */
   private async apps(withWindows: boolean): Promise<AppInfo[]> {
     const apps = await listApps(this.bus, withWindows);
+    if (withWindows) await this.withXFacts(apps.flatMap((a) => a.windows));
     return withWindows ? [...apps, ...await this.offBusApps(apps.map((a) => a.pid))] : apps;
+  }
+
+  /** Fills each window's WM_CLASS, and its title from the window manager where its accessible name is empty (kcalc). */
+  private async withXFacts(wins: WindowInfo[]): Promise<void> {
+    const facts = await this.input.windowFacts(wins);
+    wins.forEach((w, i) => {
+      const f = facts[i];
+      if (f?.className !== undefined) w.className = f.className;
+      w.title = titleOf(w.title, f?.title);
+    });
   }
 
   /** Apps with X windows and no AT-SPI registration (empty without an X display). */
@@ -157,8 +169,7 @@ export class LinuxDriver {
         const apps = await listApps(this.bus, false);
         const sel = apps.filter((a) => (p.pid === undefined || a.pid === p.pid) && (p.app === undefined || a.name.toLowerCase() === p.app.toLowerCase()));
         const wins = (await Promise.all(sel.map((a) => listWindowsOf(this.bus, targetOf(a.id), a.name, a.pid).catch(() => [])))).flat();
-        const classes = await this.input.classNames(wins);
-        wins.forEach((w, i) => { const c = classes[i]; if (c !== undefined) w.className = c; });
+        await this.withXFacts(wins);
         return { windows: wins };
       },
       'window.activate': async (p) => {
@@ -180,6 +191,7 @@ export class LinuxDriver {
               ...(p.bounds ? { bounds: true } : {}) }),
           ]);
           if (p.keyBindings) await readKeyBindings(this.bus, read.root);
+          await orderContentPanes(this.bus, read.root);
           markChoosers(read.root);
           return { window, root: read.root, stats: { nodes: read.nodes, ms: Math.round(performance.now() - t0), truncated: read.truncated } };
         } catch (e) {

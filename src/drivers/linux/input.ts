@@ -127,20 +127,25 @@ export class LinuxInput {
 
   /** `WM_CLASS` of the X window of an AT-SPI window, when one maps. */
   async classNameOf(w: Pick<WindowInfo, 'pid' | 'title' | 'bounds'>): Promise<string | undefined> {
-    return (await this.classNames([w]))[0];
+    return (await this.windowFacts([w]))[0]?.className;
   }
 
-  /** `WM_CLASS` of each window's X window (undefined where none maps), reading the client list once. */
-  async classNames(ws: readonly Pick<WindowInfo, 'pid' | 'title' | 'bounds'>[]): Promise<(string | undefined)[]> {
-    if (!this.available || ws.length === 0) return ws.map(() => undefined);
+  /**
+   * `WM_CLASS` and title of each window's X window (empty where none maps), reading the client list once. The
+   * title is the window manager's: kcalc's AT-SPI window has an empty name and the title bar says "KCalc".
+   */
+  async windowFacts(ws: readonly Pick<WindowInfo, 'pid' | 'title' | 'bounds'>[]): Promise<{ className?: string; title?: string }[]> {
+    if (!this.available || ws.length === 0) return ws.map(() => ({}));
     try {
       const { windows } = await this.parts();
       const clients = await windows.clients();
       return await Promise.all(ws.map(async (w) => {
         const xw = matchWindow({ pid: w.pid, title: w.title, ...(w.bounds ? { bounds: w.bounds } : {}) }, clients);
-        return xw ? windows.wmClass(xw.id) : undefined;
+        if (!xw) return {};
+        const className = await windows.wmClass(xw.id);
+        return { ...(className !== undefined ? { className } : {}), ...(xw.title ? { title: xw.title } : {}) };
       }));
-    } catch { return ws.map(() => undefined); }
+    } catch { return ws.map(() => ({})); }
   }
 
   /** Asks the window manager to activate the window; true when it became the active window. */

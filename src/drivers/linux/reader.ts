@@ -70,6 +70,8 @@ export interface ElementInfo {
   selection?: [number, number];
   value?: { current: number; min: number; max: number; step: number };
   bounds?: [number, number, number, number];
+  /** A `frame` whose parent is not the application: no window of its own (Qt's QFrame, kcalc's display). */
+  innerFrame?: boolean;
 }
 
 /** Options of a tree read. */
@@ -82,6 +84,16 @@ export interface ReadOptions {
   pruneHidden?: boolean;
   /** The text budget of this read (one per snapshot); a fresh one when absent. */
   text?: TextBudget;
+}
+
+/**
+ * Whether a frame sits inside another element rather than under its application. Qt reports a QFrame (kcalc's
+ * result display) as role frame, and it printed as `window "0"` inside the calculator's window.
+ */
+async function isInnerFrame(bus: A11yBus, parent: unknown): Promise<boolean> {
+  if (!Array.isArray(parent) || typeof parent[1] !== 'string' || parent[1] === '/org/a11y/atspi/null') return false;
+  const [role] = await bus.call({ dest: String(parent[0]), path: parent[1] }, ACC, 'GetRole').catch(() => [undefined]);
+  return role !== undefined && ATSPI_ROLES[Number(role)] !== 'application';
 }
 
 /** Reads the core facts of one element with concurrent calls. */
@@ -114,7 +126,8 @@ export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: bool
   };
   if (kids.start > 0) info.childStart = kids.start;
   if (kids.visible) info.childVisible = true;
-  await enrich(bus, info, opts.bounds ?? false, opts.text);
+  await Promise.all([enrich(bus, info, opts.bounds ?? false, opts.text),
+    info.atspiRole === 'frame' ? isInnerFrame(bus, props['Parent']).then((inner) => { if (inner) info.innerFrame = true; }) : undefined]);
   return info;
 }
 
@@ -285,15 +298,46 @@ export function mapActions(info: ElementInfo): Op[] {
   return [...ops];
 }
 
+/** GTK 4's object paths end in a random UUID (`/org/gnome/TextEditor/a11y/9e651222_f984_…`); GTK 3's, Qt's and Gecko's do not. */
+const GTK4_PATH = /\/a11y\/[0-9a-f]{8}(?:_[0-9a-f]{4}){3}_[0-9a-f]{12}$/;
+/** Roles whose name GTK 4 takes from no content: a nameless one is named after its widget type. */
+const TYPE_NAMED_ROLES = /^(filler|panel|scroll pane|viewport|section|grouping|drawing area|canvas|list|list box|tree table|table|tool bar)$/;
+
+/**
+ * The access key of a `_X` marker that name cleaning dropped ("_Retry Retry", GTK 4's "_Open"), in lower case: it
+ * stays known as the element's key binding, where the policy reads what Alt+X would press (session/pipeline.ts
+ * mnemonicsIn), as it read it from the marker before cleaning.
+ */
+function droppedMnemonic(raw: string, cleaned: string | undefined): string | undefined {
+  const key = /(?:^|\s)_([\p{L}\p{N}])/u.exec(raw)?.[1];
+  return key && cleaned !== undefined && !cleaned.includes(`_${key}`) ? key.toLowerCase() : undefined;
+}
+
+/** Controls whose GTK 4 name is a label that may keep its mnemonic underscore (never list items, cells or text: a file may be "_config"). */
+const MNEMONIC_ROLES = /^(page tab|panel|push button|toggle button|menu item|check box|radio button|check menu item|radio menu item)$/;
+
+/**
+ * Whether the element's name, when it looks like a widget type, is one: gnome-text-editor (GTK 4.8) printed
+ * `generic "EditorPage"` and `document "EditorSourceView"`. Only containers and multi-line text views of GTK 4:
+ * a button's or a label's name is its text, and a window's its title.
+ */
+function typeNamed(info: ElementInfo): boolean {
+  return GTK4_PATH.test(info.target.path) && (TYPE_NAMED_ROLES.test(info.atspiRole) || (info.atspiRole === 'text' && info.states.has('multi line')));
+}
+
 /** Maps read facts to a RawNode (without children). Password text never leaves the driver. */
 export function toRawNode(info: ElementInfo, showingReliable = true): RawNode {
   // A multi-line text view is a document to the user, as the seed's snapshot format shows it.
-  const role = info.atspiRole === 'text' && info.states.has('multi line') ? 'document' : roleFromAtspi(info.atspiRole);
+  const role = info.atspiRole === 'text' && info.states.has('multi line') ? 'document'
+    // A frame inside a window is a box: a group, or the text it shows when it holds nothing (kcalc's display).
+    : info.innerFrame ? (info.childCount > 0 ? 'group' : 'label') : roleFromAtspi(info.atspiRole);
   const node: RawNode = { id: handleOf(info.target), role, nativeRole: info.atspiRole, states: mapStates(info, showingReliable), actions: mapActions(info) };
   // GTK 4.8 names unlabelled widgets after their class ("GtkToggleButton"): that is no name to a user.
   // Rich text, toolkit class names and doubled labels are cleaned (drivers/common/names.ts); `expect` is checked against this.
-  const name = cleanName(info.name);
+  const name = cleanName(info.name, { typeNames: typeNamed(info), mnemonics: GTK4_PATH.test(info.target.path) && MNEMONIC_ROLES.test(info.atspiRole) });
   if (name) node.name = name;
+  const key = droppedMnemonic(info.name, name);
+  if (key) node.keyBinding = `<Alt>${key}`;
   if (info.description && info.description !== info.name) node.description = info.description;
   if (info.accessibleId) node.stableId = info.accessibleId;
   const password = info.atspiRole === 'password text';

@@ -45,6 +45,14 @@ export function matchWindow(target: AtspiWindowRef, candidates: readonly XWindow
   return scored[0]?.c;
 }
 
+/**
+ * The title a window is reported and checked by: its accessible name, else (empty or blank, as kcalc's Qt window
+ * reports it: `window ""`) the title the window manager shows for its X window.
+ */
+export function titleOf(accessibleName: string, xTitle: string | undefined): string {
+  return accessibleName.trim() === '' && xTitle ? xTitle : accessibleName;
+}
+
 /** One window of the root's stacking order, as far as hit testing needs it. */
 export interface StackedWindow {
   id: number;
