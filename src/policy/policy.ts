@@ -462,13 +462,14 @@ export class Policy implements PolicyGate {
       r.redacted = redacted;
       return r;
     }
+    // The record's fields keep one order for every kind (ref, fingerprint, op, role, name, …): readers of the log match on it.
+    if (req.kind !== 'clipboard' && req.ref !== undefined) r.ref = req.ref;
+    if (req.kind === 'element' && req.fingerprint) r.fingerprint = hash(JSON.stringify(req.fingerprint));
     r.op = req.op;
-    if (req.kind === 'element' || req.kind === 'pointer') {
-      if (req.ref !== undefined) r.ref = req.ref;
+    if (req.kind !== 'clipboard') {
       r.role = req.role;
       if (req.name !== undefined) { r.name = auditText(req.name, 80); if (r.name !== req.name) redacted = true; }
     }
-    if (req.kind === 'element' && req.fingerprint) r.fingerprint = hash(JSON.stringify(req.fingerprint));
     if (req.kind === 'pointer') r.point = `${req.point.join(',')}${req.to ? `→${req.to.join(',')}` : ''}`;
     const value = typedTextOf(req);
     if (value !== undefined) {

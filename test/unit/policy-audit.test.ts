@@ -47,3 +47,15 @@ test('audit records hold the HMAC, never the text; a done detail that echoes the
   assert.match(text, /detail withheld/);
   assert.equal(withoutTyped('timeout after 3000 ms', { kind: 'element', tool: 'computer_act', ref: 'e1', op: 'type', role: 'textbox', value: 'secret words' }), 'timeout after 3000 ms');
 });
+
+test('audit records keep one field order for every step kind: ref before op (an OCR click read "op" first after the request became a union)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cu-audit-'));
+  const policy = new Policy({ mode: 'bypass', allowApps: ['drawn-buttons'], processInfo: () => undefined, hostPids: [], audit: join(dir, 'audit.jsonl'), settingsPath: false });
+  (await policy.check({ kind: 'pointer', tool: 'computer_act', app: 'drawn-buttons', ref: 'o2', op: 'click', role: 'text (ocr)', name: 'OK', point: [5, 5] })).done('unknown');
+  (await policy.check({ kind: 'element', tool: 'computer_act', app: 'drawn-buttons', ref: 'e4', op: 'click', role: 'button', name: 'OK' })).done('unknown');
+  const decided = readFileSync(join(dir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r['phase'] === 'decided');
+  for (const r of decided) {
+    const keys = Object.keys(r).filter((k) => ['ref', 'op', 'role', 'name'].includes(k));
+    assert.deepEqual(keys, ['ref', 'op', 'role', 'name'], JSON.stringify(r));
+  }
+});
