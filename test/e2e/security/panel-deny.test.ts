@@ -95,7 +95,7 @@ test('the panel in an allow-listed Chromium is unseen and untouchable by every t
   const apps = await native.tools.apps();
   outputs.push(apps.text);
   assert.doesNotMatch(apps.text, /computer-use panel ·|cupanel-/, apps.text);
-  assert.match(apps.text, /window hidden: it is the computer-use panel/, apps.text);
+  assert.match(apps.text, /windows? hidden: it is the computer-use panel/, apps.text);
   // The app's focused window may be one of Chromium's nameless bubbles: what matters is that no panel text shows.
   outputs.push((await native.tools.observe({ app: 'chromium' })).text);
   const byTitle = await native.tools.observe({ window: 'computer-use panel' });

@@ -91,7 +91,7 @@ test('claws-mail compose: the To entry\'s ref is stale_ref once the address move
   const app = spawn('/usr/bin/claws-mail', ['--compose'], { stdio: 'ignore', env: { ...process.env, HOME: home } });
   try {
     const snap = ok(await computer.tools.wait({ until: 'window_appears', text: 'Compose message', timeoutMs: 30000 }));
-    const to = refOn(snap, /textbox editable focused/);
+    const to = refOn(snap, /textbox (description="[^"]*" )?editable focused/);
     ok(await computer.tools.act({ actions: [{ ref: to, op: 'set_value', value: 'alice@example.com' }] }));
     const again = await computer.tools.act({ actions: [{ ref: to, op: 'set_value', value: 'alice@example.com' }] });
     assert.equal(again.code, 'stale_ref', `the ref followed the new empty row:\n${again.text}`);
