@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clearKeptFlags, keptFlagsText, mergeKeptFlags, readKeptFlags, writeKeptFlags } from '../../src/hosts/cli/kept-flags.js';
-import { TOOL_COMMANDS, toolCall } from '../../src/hosts/cli/tool-commands.js';
+import { strayLaunchFlag, TOOL_COMMANDS, toolCall } from '../../src/hosts/cli/tool-commands.js';
 import { commandFirst } from '../../src/hosts/cli/args.js';
 import { cliWording } from '../../src/hosts/cli/wording.js';
 import { TOOLS } from '../../src/tools/index.js';
@@ -113,4 +113,18 @@ test('clipboard read | write | paste are computer_input\'s clipboard actions', (
   assert.deepEqual(toolCall('clipboard', ['paste', '--app', 'gedit']), { name: 'computer_input', params: { action: 'paste', app: 'gedit' } });
   assert.throws(() => toolCall('clipboard', ['write']), /usage: computer-use clipboard/);
   assert.throws(() => toolCall('clipboard', ['erase']), /usage: computer-use clipboard/);
+});
+
+test('launch: a permission flag after the app\'s command is caught, not handed to the app and then asked about', () => {
+  // A model in the loop wrote `launch pluma notes.txt --mode accept-edits --allow-app pluma`; the flags went to pluma and
+  // the refusal told it to add the --allow-app it had just given.
+  const why = strayLaunchFlag(['pluma', '/tmp/notes.txt', '--mode', 'accept-edits', '--allow-app', 'pluma']);
+  assert.ok(why);
+  assert.match(why, /--mode after the app's command "pluma" would go to the app/);
+  assert.match(why, /launch --mode accept-edits --allow-app pluma pluma \/tmp\/notes\.txt/);
+  assert.match(why, /launch -- pluma/);
+  assert.equal(strayLaunchFlag(['--allow-app=pluma', 'pluma', '/tmp/notes.txt']), undefined, 'flags before the command are ours');
+  assert.equal(strayLaunchFlag(['soffice', '--calc']), undefined, 'the app\'s own flags');
+  assert.equal(strayLaunchFlag(['--', 'tool', '--mode', 'fast']), undefined, 'after --, everything is the app\'s on purpose');
+  assert.ok(strayLaunchFlag(['gedit', '--deny-app=x']));
 });

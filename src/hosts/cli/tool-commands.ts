@@ -105,6 +105,8 @@ export async function runToolCommand(command: string, args: string[]): Promise<n
   try {
     // launch: the words from the app's command on are the app's own (`launch soffice --calc`), never ours.
     const [ours, app] = command === 'launch' ? splitLaunchArgs(args) : [args, []];
+    const stray = command === 'launch' ? strayLaunchFlag(args) : undefined;
+    if (stray) throw new Error(stray);
     const taken = cliOptionsFrom(ours);
     policy = taken.options;
     // The flags alone (no environment): these are what the session keeps.
@@ -145,6 +147,32 @@ export function splitLaunchArgs(args: string[]): [string[], string[]] {
     if (!a.includes('=') && !isBooleanHostFlag('cli', a.slice(2))) i++;
   }
   return [args, []];
+}
+
+/** The CLI's own flags, as `--name` (a launched app gets every word after its command). */
+const OWN_FLAGS = new Set(['--mode', '--allow-app', '--allow-commands', '--deny-app', '--action-timeout', '--device']);
+
+/**
+ * Why `launch ARGS` is refused before anything starts: one of the CLI's own flags stands after the app's command,
+ * where it would be the app's argument and the policy would never see it. Words after `--` are the app's on purpose.
+ */
+export function strayLaunchFlag(args: string[]): string | undefined {
+  const [ours, app] = splitLaunchArgs(args);
+  if (args.includes('--') || app.length < 2) return undefined;
+  const at = app.findIndex((a, i) => i > 0 && OWN_FLAGS.has(a.split('=')[0]!));
+  if (at < 0) return undefined;
+  const flag = app[at]!.split('=')[0]!;
+  // Our flags from there on (with their values) move before the command; the app keeps the rest.
+  const moved: string[] = [];
+  const kept: string[] = [];
+  for (let i = 1; i < app.length; i++) {
+    const a = app[i]!;
+    if (OWN_FLAGS.has(a.split('=')[0]!)) { moved.push(a); if (!a.includes('=') && i + 1 < app.length) moved.push(app[++i]!); } else kept.push(a);
+  }
+  const command = app[0]!;
+  return `${flag} after the app's command ${JSON.stringify(command)} would go to the app as its own argument, so computer-use would not ` +
+    `take it; nothing was started. Put computer-use's flags before the command: launch ${[...ours, ...moved, command, ...kept].join(' ')} ` +
+    `(or, to give ${flag} to the app itself: launch -- ${command} …).`;
 }
 
 /** One state file per desktop: refs belong to the desktop they were read from. */
