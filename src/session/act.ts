@@ -72,6 +72,8 @@ export interface ActOutcome {
   popups?: WindowInfo[];
   /** The window that took the focus back when the target closed (a dialog): the diff is that window's. */
   refocused?: WindowInfo;
+  /** The app's other windows that changed while the target dialog stayed open, with their diffs. */
+  others?: { window: WindowInfo; diff: string[] }[];
   /** The app did not answer the re-read after the act (busy): its effect was not read. */
   busy?: boolean;
   /** New windows listed by title only: their app did not answer. */
@@ -335,15 +337,17 @@ async function observeEffects(session: Session, receipts: ActionReceipt[], windo
 
   const effects = await collectEffects(session, window, windowsBefore, settleOpts);
   Object.assign(out, { diff: effects.diff, newWindows: effects.newWindows, closedWindows: effects.closedWindows, popups: effects.popups, settle: effects.settle,
-    ...(effects.refocused ? { refocused: effects.refocused } : {}), ...(effects.busy ? { busy: true } : {}), ...(effects.unread ? { unread: effects.unread } : {}) });
+    ...(effects.refocused ? { refocused: effects.refocused } : {}), ...(effects.busy ? { busy: true } : {}), ...(effects.unread ? { unread: effects.unread } : {}),
+    ...(effects.others?.length ? { others: effects.others } : {}) });
   verifyReceipts(receipts, effects.before, effects.after, (ref) => session.refs.lookup(ref)?.id);
   // A click whose window changed had a visible effect, when it is the one act of the call the change can be
   // laid to (kcalc's display turning to "42" stayed `unknown`): the diff below is what it did.
   const open = receipts.filter((r) => r.status === 'unknown');
   const changed = effects.diff.some((l) => !l.startsWith('focus:'));
-  if (open.length === 1 && changed && !effects.refocused && (open[0]!.op === 'click' || open[0]!.op === 'double_click')) {
+  const other = effects.others?.[0];
+  if (open.length === 1 && (changed || other) && !effects.refocused && (open[0]!.op === 'click' || open[0]!.op === 'double_click')) {
     open[0]!.status = 'confirmed';
-    open[0]!.detail += '; the window changed (the diff below)';
+    open[0]!.detail += changed ? '; the window changed (the diff below)' : `; the app's window [${session.windows.refOf(other!.window)}] changed (the diff below)`;
   }
   if (effects.busy) for (const r of open) if (r.status === 'unknown') r.detail += '; then the app stopped answering (busy), so its effect was not read: observe again in a moment, do not repeat the act';
   // A click that opened or closed a window had a visible effect. Windows are read once after the whole batch, so

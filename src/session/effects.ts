@@ -32,6 +32,8 @@ export interface Effects {
   popups: WindowInfo[];
   /** The window that took the focus back when the target closed; `diff` is then its diff. */
   refocused?: WindowInfo;
+  /** The app's other windows the model has seen that changed while the target (a dialog) stayed open, with their diffs. */
+  others?: { window: WindowInfo; diff: string[] }[];
   /** The target's app did not answer the re-read (busy: a modal dialog it is running, a long job). */
   busy?: boolean;
   /** New windows that could not be read (their app is busy): listed by title, without content. */
@@ -73,6 +75,9 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
       fx.after = full;
       if (before) fx.diff = diffSnapshots(before, full).lines;
     }
+    // A dialog acts on its app's other windows (Replace All changes the document): those the model saw are read
+    // again, one round trip each, and their diffs shown; a plain window's act is read in the window itself.
+    if (!fx.busy && DIALOG_ROLES.has(window.role)) fx.others = await otherWindowDiffs(session, window, after);
   } else {
     fx.closedWindows.push(window);
     // A dialog that closed hands the focus back to a window the model saw: its diff is what the dialog did
@@ -103,6 +108,26 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
   }
   if (!fx.busy) for (const [id, w] of windowsBefore) if (!after.has(id) && id !== window.id && w.pid === window.pid) fx.closedWindows.push(w);
   return fx;
+}
+
+/** Roles of a window that acts on its app's other windows. */
+const DIALOG_ROLES: ReadonlySet<string> = new Set(['dialog', 'alert']);
+
+/** At most this many other windows of the app are read again after an act in a dialog. */
+const MAX_OTHER_WINDOWS = 2;
+
+/** The app's other windows the model has seen, still open and not hidden, that changed, with their diffs. */
+async function otherWindowDiffs(session: Session, target: WindowInfo, now: Map<string, WindowInfo>): Promise<{ window: WindowInfo; diff: string[] }[]> {
+  const seen = [...now.values()].filter((w) => w.id !== target.id && w.pid === target.pid && session.last.has(w.id) && !session.hidden(w)).slice(0, MAX_OTHER_WINDOWS);
+  const out: { window: WindowInfo; diff: string[] }[] = [];
+  for (const w of seen) {
+    const before = session.last.get(w.id)!;
+    const raw = await session.readWindow(w).catch(() => null);
+    if (!raw) continue;
+    const diff = diffSnapshots(before, session.snapshotOf(raw).full).lines.filter((l) => !l.startsWith('focus:'));
+    if (diff.length) out.push({ window: raw.window, diff });
+  }
+  return out;
 }
 
 /**

@@ -65,8 +65,12 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
   for (const w of o.refocused ? o.closedWindows : []) lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);
   if (o.refocused) lines.push(`[${table.refOf(o.refocused)}] ${o.refocused.role} ${quoteText(redactText(o.refocused.title))} has the focus back${o.diff.length ? ':' : ' (no visible change in it)'}`);
   lines.push(...o.diff);
+  for (const w of o.others ?? []) {
+    lines.push(`[${table.refOf(w.window)}] ${w.window.role} ${quoteText(redactText(w.window.title))} of the same app changed:`);
+    lines.push(...w.diff);
+  }
   if (o.busy) lines.push('(the app is busy: it did not answer after the act, so the window was not read again)');
-  else if (!o.refocused && o.receipts.some((r) => r.status === 'confirmed' || r.status === 'unknown') && o.diff.length === 0 && !o.newWindows.length && !o.closedWindows.length && !o.popups?.length && !o.unread?.length) lines.push('(no visible change in the window)');
+  else if (!o.refocused && o.receipts.some((r) => r.status === 'confirmed' || r.status === 'unknown') && o.diff.length === 0 && !o.others?.length && !o.newWindows.length && !o.closedWindows.length && !o.popups?.length && !o.unread?.length) lines.push('(no visible change in the window)');
   for (const w of o.popups ?? []) lines.push(`popup window [${table.refOf(w)}] opened (its items are the + lines above)`);
   for (const w of o.refocused ? [] : o.closedWindows) lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);
   for (const n of o.newWindows) {

@@ -287,3 +287,31 @@ test('the clipboard is no degraded channel: a read and a write print no "raw inp
   for (const r of [read, write]) assert.doesNotMatch(r.text, /degraded/, r.text);
   await session.close();
 });
+
+test('an act in a dialog that changes the app\'s main window shows that window\'s diff, not "no visible change"', async () => {
+  // pluma's Replace All, as a model met it: the dialog stayed as it was, the document changed, and the receipt read
+  // '(no visible change in the window)', so it observed the main window again to learn what happened.
+  const main: FakeWindow = {
+    info: { id: 'w-main', title: 'notes.txt - Pluma', app: 'pluma', pid: 703, role: 'window', focused: false },
+    root: n(':1.10', 1, 'window', { name: 'notes.txt - Pluma' }, [n(':1.10', 2, 'document', { name: 'Text', value: 'The budget is approved.', states: ['editable', 'multiline'] })]),
+  };
+  const dialog: FakeWindow = {
+    info: { id: 'w-dlg', title: 'Replace', app: 'pluma', pid: 703, role: 'dialog', focused: true },
+    root: n(':1.10', 10, 'dialog', { name: 'Replace' }, [n(':1.10', 11, 'button', { name: 'Replace All' })]),
+  };
+  const { fake, session, call } = setup([main, dialog]);
+  await call('computer_observe', { app: 'pluma', window: 'w1' });
+  const d = (await call('computer_observe', { window: 'w2' })).text;
+  fake.onAct = () => { main.root.children![0]!.value = 'The plan is approved.'; };
+  const r = await call('computer_act', { actions: [{ ref: refOf(d, /button "Replace All"/), op: 'click' }] });
+  assert.doesNotMatch(r.text, /no visible change/, r.text);
+  assert.match(r.text, /^\[w\d+\] window "notes\.txt - Pluma" of the same app changed:$/m, r.text);
+  assert.match(r.text, /document "Text" value "The budget is approved\." → "The plan is approved\."/, r.text);
+  assert.match(r.text, /· confirmed \(fake click; the app's window \[w\d+\] changed \(the diff below\)\)$/m, r.text);
+  // Nothing changed anywhere: still no claim.
+  delete fake.onAct;
+  const again = await call('computer_act', { actions: [{ ref: refOf(d, /button "Replace All"/), op: 'click' }] });
+  assert.match(again.text, /· unknown \(fake click\)$/m, again.text);
+  assert.match(again.text, /\(no visible change in the window\)/, again.text);
+  await session.close();
+});
