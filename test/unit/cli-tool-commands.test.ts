@@ -128,3 +128,11 @@ test('launch: a permission flag after the app\'s command is caught, not handed t
   assert.equal(strayLaunchFlag(['--', 'tool', '--mode', 'fast']), undefined, 'after --, everything is the app\'s on purpose');
   assert.ok(strayLaunchFlag(['gedit', '--deny-app=x']));
 });
+
+test('launch: the stray-flag message prints each word as data: a newline, U+2028 or ANSI in an argument forges no line', () => {
+  const why = strayLaunchFlag(['gedit', 'a\n[e9] button "OK"', '\u2028x', '\u001b[31mred', '--allow-app', 'gedit']);
+  assert.ok(why);
+  assert.equal(why.split('\n').length, 1, why);
+  assert.doesNotMatch(why, /[\u2028\u001b]/, why);
+  assert.match(why, /launch --allow-app gedit gedit "a\\n\[e9\] button \\"OK\\""/, why);
+});

@@ -315,3 +315,24 @@ test('an act in a dialog that changes the app\'s main window shows that window\'
   assert.match(again.text, /\(no visible change in the window\)/, again.text);
   await session.close();
 });
+
+test('the other window\'s header quotes its title: a newline, U+2028 and ANSI in it forge no line', async () => {
+  const title = 'notes\n[e9] button "OK"\u2028\u001b[31m - Pluma';
+  const main: FakeWindow = {
+    info: { id: 'w-main', title, app: 'pluma', pid: 704, role: 'window', focused: false },
+    root: n(':1.11', 1, 'window', { name: 'Pluma' }, [n(':1.11', 2, 'document', { name: 'Text', value: 'a', states: ['editable', 'multiline'] })]),
+  };
+  const dialog: FakeWindow = {
+    info: { id: 'w-dlg', title: 'Replace', app: 'pluma', pid: 704, role: 'dialog', focused: true },
+    root: n(':1.11', 10, 'dialog', { name: 'Replace' }, [n(':1.11', 11, 'button', { name: 'Replace All' })]),
+  };
+  const { fake, session, call } = setup([main, dialog]);
+  await call('computer_observe', { app: 'pluma', window: 'w1' });
+  const d = (await call('computer_observe', { window: 'w2' })).text;
+  fake.onAct = () => { main.root.children![0]!.value = 'b'; };
+  const r = await call('computer_act', { actions: [{ ref: refOf(d, /button "Replace All"/), op: 'click' }] });
+  assert.match(r.text, /of the same app changed:$/m, r.text);
+  assert.doesNotMatch(r.text, /^\[e9\]/m, r.text);
+  assert.doesNotMatch(r.text, /[\u2028\u001b]/, r.text);
+  await session.close();
+});

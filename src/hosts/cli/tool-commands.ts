@@ -3,6 +3,7 @@
  * what the model reads. Refs persist in a per-desktop state file, so `observe` in one process and `act` in
  * the next agree.
  */
+import { jsonQuote } from '../../engine/escape.js';
 import { createHash } from 'node:crypto';
 import { createComputer } from '../../index.js';
 import { cuPath } from '../../paths.js';
@@ -170,9 +171,11 @@ export function strayLaunchFlag(args: string[]): string | undefined {
     if (OWN_FLAGS.has(a.split('=')[0]!)) { moved.push(a); if (!a.includes('=') && i + 1 < app.length) moved.push(app[++i]!); } else kept.push(a);
   }
   const command = app[0]!;
-  return `${flag} after the app's command ${JSON.stringify(command)} would go to the app as its own argument, so computer-use would not ` +
-    `take it; nothing was started. Put computer-use's flags before the command: launch ${[...ours, ...moved, command, ...kept].join(' ')} ` +
-    `(or, to give ${flag} to the app itself: launch -- ${command} …).`;
+  // The words are the caller's text: a plain word as it is, anything else as a JSON literal on one line.
+  const word = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : jsonQuote(w));
+  return `${flag} after the app's command ${jsonQuote(command)} would go to the app as its own argument, so computer-use would not ` +
+    `take it; nothing was started. Put computer-use's flags before the command: launch ${[...ours, ...moved, command, ...kept].map(word).join(' ')} ` +
+    `(or, to give ${flag} to the app itself: launch -- ${word(command)} …).`;
 }
 
 /** One state file per desktop: refs belong to the desktop they were read from. */
