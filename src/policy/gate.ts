@@ -135,6 +135,11 @@ export interface LaunchStep {
  */
 export type ActionRequest = ElementStep | PointerStep | KeysStep | ClipboardStep | LaunchStep;
 
+/** The target facts of a step (a launch has none yet: its process is not started). */
+export function targetOfStep(req: ActionRequest): StepTarget {
+  return req.kind === 'launch' ? {} : req;
+}
+
 /** The text a step writes or types (a value, pasted text, keys that type characters), for digests and redaction. */
 export function typedTextOf(req: ActionRequest): string | undefined {
   if (req.kind === 'element' || req.kind === 'clipboard') return req.value;

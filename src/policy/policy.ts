@@ -17,7 +17,7 @@ import { AuditLog, auditText, type AuditDecision, type DecidedRecord, type TextD
 import type { ConfirmChoice, ConfirmRequest, Confirmer } from './confirm.js';
 import { noConfirmer } from './confirm.js';
 import type { Decider } from './decider/types.js';
-import { typedTextOf, type ActionRequest, type Decision, type PolicyGate, type StepTarget, type VisibleApp } from './gate.js';
+import { targetOfStep as targetIn, typedTextOf, type ActionRequest, type Decision, type PolicyGate, type VisibleApp } from './gate.js';
 import { classifyAction, keysTypeText, type IrreversibleVerdict } from './irreversible.js';
 import { launcherNames, launchIdentity } from './launched.js';
 import { DEFAULT_MODE, type Mode } from './modes.js';
@@ -490,10 +490,6 @@ function bindingOf(req: ActionRequest): string {
     req.kind === 'pointer' ? req.point : null, req.kind === 'pointer' ? req.to ?? null : null]));
 }
 
-/** The target facts of a step (a launch has none yet: its process is not started). */
-function targetIn(req: ActionRequest): StepTarget {
-  return req.kind === 'launch' ? {} : req;
-}
 
 const hash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 16);
 

@@ -4,7 +4,7 @@
  * "computer-use: paused" while paused. Best effort and never awaited by an act: a driver that cannot draw
  * (fake, cdp, Wayland) answers unsupported, which is ignored. Off with `showActivity: false` (settings or option).
  */
-import type { ActionRequest, StepTarget } from '../policy/gate.js';
+import { targetOfStep, type ActionRequest } from '../policy/gate.js';
 import type { Session } from './session.js';
 
 /** How long the driver may take over one highlight before the call is given up (nothing waits on it). */
@@ -40,7 +40,7 @@ function send(session: Session, params: { on: boolean; window?: string; status?:
 
 /** Shows the frame around the request's window and the "acting in" status (just before dispatch). */
 export function showActing(session: Session, req: ActionRequest): void {
-  const target: StepTarget = req.kind === 'launch' ? {} : req;
+  const target = targetOfStep(req);
   send(session, { on: true, ...(target.window ? { window: target.window } : {}), status: actingTitle(target.app) });
 }
 

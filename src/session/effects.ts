@@ -119,10 +119,10 @@ const MAX_OTHER_WINDOWS = 2;
 /** The app's other windows the model has seen, still open and not hidden, that changed, with their diffs. */
 async function otherWindowDiffs(session: Session, target: WindowInfo, now: Map<string, WindowInfo>): Promise<{ window: WindowInfo; diff: string[] }[]> {
   const seen = [...now.values()].filter((w) => w.id !== target.id && w.pid === target.pid && session.last.has(w.id) && !session.hidden(w)).slice(0, MAX_OTHER_WINDOWS);
+  // Read together: each is one round trip to the same app, and none depends on another.
+  const reads = await Promise.all(seen.map(async (w) => ({ before: session.last.get(w.id)!, raw: await session.readWindow(w).catch(() => null) })));
   const out: { window: WindowInfo; diff: string[] }[] = [];
-  for (const w of seen) {
-    const before = session.last.get(w.id)!;
-    const raw = await session.readWindow(w).catch(() => null);
+  for (const { before, raw } of reads) {
     if (!raw) continue;
     const diff = diffSnapshots(before, session.snapshotOf(raw).full).lines.filter((l) => !l.startsWith('focus:'));
     if (diff.length) out.push({ window: raw.window, diff });

@@ -15,7 +15,7 @@ import { buildSnapshot, isUnknownScopeError } from '../engine/snapshot.js';
 import { Device, type DeviceOptions } from '../devices/manager.js';
 import { ComputerUseError, remediesOf } from '../protocol/errors.js';
 import type { SnapshotResult } from '../protocol/methods.js';
-import { identityView, typedTextOf, type IdentityView, type PolicyGate } from '../policy/gate.js';
+import { identityView, targetOfStep, typedTextOf, type IdentityView, type PolicyGate } from '../policy/gate.js';
 import type { ProcessFacts } from '../policy/apps.js';
 import { guardDevice } from './pipeline.js';
 import { chooserPaths } from './chooser.js';
@@ -353,7 +353,8 @@ export function describeWindows(all: WindowInfo[], table: WindowTable): string {
 function withChooserPaths(gate: PolicyGate, last: ReadonlyMap<string, Snapshot>): PolicyGate {
   return {
     check: (req) => {
-      const extra = req.kind !== 'launch' && req.window ? chooserPaths(last.get(req.window), typedTextOf(req)) : [];
+      const window = targetOfStep(req).window;
+      const extra = window ? chooserPaths(last.get(window), typedTextOf(req)) : [];
       return gate.check(extra.length ? { ...req, paths: [...(req.paths ?? []), ...extra] } : req);
     },
     visible: (app) => gate.visible(app),

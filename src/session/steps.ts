@@ -12,8 +12,11 @@ import type {
   ClipboardStep, ElementStep, FocusedFacts, KeysStep, LaunchStep, Mnemonics, PointerStep, StepTarget,
 } from '../policy/gate.js';
 
+/** What a step needs of the window it goes to. */
+export type TargetWindow = Pick<WindowInfo, 'id' | 'app' | 'pid' | 'title' | 'startToken'>;
+
 /** The target facts of a window as the session read it (app and title are its own text, pid and token the driver's). */
-export function targetOf(w: Pick<WindowInfo, 'id' | 'app' | 'pid' | 'title' | 'startToken'>): StepTarget {
+export function targetOf(w: TargetWindow): StepTarget {
   return { app: w.app, pid: w.pid, window: w.id, title: w.title, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}) };
 }
 
@@ -35,7 +38,7 @@ export interface ElementFacts {
 }
 
 /** A computer_act on an element by ref. */
-export function elementStep(window: Pick<WindowInfo, 'id' | 'app' | 'pid' | 'title' | 'startToken'>, f: ElementFacts): ElementStep {
+export function elementStep(window: TargetWindow, f: ElementFacts): ElementStep {
   return {
     kind: 'element', tool: 'computer_act', ...targetOf(window), ref: f.ref, op: f.op, role: f.fingerprint.role,
     ...(f.fingerprint.name !== undefined ? { name: f.fingerprint.name } : {}), ...(f.value !== undefined ? { value: f.value } : {}),
@@ -45,7 +48,7 @@ export function elementStep(window: Pick<WindowInfo, 'id' | 'app' | 'pid' | 'tit
 }
 
 /** Pointer input at screen pixels: a raw computer_input, or a visual act (an OCR element's center, a capture's pixel). */
-export function pointerStep(window: Pick<WindowInfo, 'id' | 'app' | 'pid' | 'title' | 'startToken'>, f: {
+export function pointerStep(window: TargetWindow, f: {
   tool: PointerStep['tool']; op: string; point: [number, number]; to?: [number, number] | undefined;
   /** The OCR element or capture the point came from; an OCR element's text is `name`. */
   ocr: boolean; ref?: string | undefined; name?: string | undefined;
@@ -57,7 +60,7 @@ export function pointerStep(window: Pick<WindowInfo, 'id' | 'app' | 'pid' | 'tit
 }
 
 /** computer_keys into a window, with its focus read live and what a submitting key would submit. */
-export function keysStep(window: Pick<WindowInfo, 'id' | 'app' | 'pid' | 'title' | 'startToken'>, keys: string, chords: Chord[], live: LiveFacts,
+export function keysStep(window: TargetWindow, keys: string, chords: Chord[], live: LiveFacts,
   submit?: { paths?: string[]; terminal?: KeysStep['terminal'] }): KeysStep {
   return {
     kind: 'keys', tool: 'computer_keys', ...targetOf(window), keys, chords, ...live,
@@ -71,7 +74,7 @@ export function clipboardStep(op: 'clipboard_read' | 'clipboard_write', text?: s
 }
 
 /** A paste into a window (optional text first, then Primary+v), judged with its focus read live. */
-export function pasteStep(window: Pick<WindowInfo, 'id' | 'app' | 'pid' | 'title' | 'startToken'>, text: string | undefined, live: LiveFacts,
+export function pasteStep(window: TargetWindow, text: string | undefined, live: LiveFacts,
   intoTerminal: boolean): ClipboardStep {
   return {
     kind: 'clipboard', tool: 'computer_input', ...targetOf(window), op: 'paste', ...live,
