@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
+import { freshCalcProfile } from './grid/calc.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +50,7 @@ async function mcp(allow: string[]): Promise<{ launch: (args: Record<string, unk
 
 test('CLI: launch soffice --calc with the one entry libreoffice opens the spreadsheet and acts in it, unattended', { timeout: 180_000, skip: !existsSync('/usr/bin/soffice') && 'LibreOffice is not installed' }, async () => {
   const run = await cliIn();
-  const profile = await mkdtemp(join(tmpdir(), 'cu-lo-'));
+  const profile = await freshCalcProfile();
   const r = await run('--mode', 'unattended', '--allow-app', 'libreoffice', 'launch', '--wait', '60000', 'soffice', '--calc', '--norestore', `-env:UserInstallation=file://${profile}`);
   const pid = Number(/^launched \S+ pid=(\d+)/m.exec(r.stdout)?.[1]);
   if (pid > 0) pids.push(pid);

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { freshCalcProfile } from './grid/calc.js';
 import { readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -38,7 +38,7 @@ after(async () => {
 });
 
 test('Calc: observing a sheet of 2³¹−1 cells answers in time, says what range it shows, and leaves the app answering', { timeout: 120_000 }, async () => {
-  const profile = await mkdtemp(join(tmpdir(), 'cu-lo-'));
+  const profile = await freshCalcProfile();
   // soffice restarts itself once on a fresh profile, so the pid to watch is the one that registers.
   const child = spawn(SOFFICE, ['--calc', '--norestore', '--nologo', '--nofirststartwizard', `-env:UserInstallation=file://${profile}`],
     { detached: true, stdio: 'ignore', env: { ...process.env, SAL_USE_VCLPLUGIN: 'gtk3' } });
@@ -82,7 +82,7 @@ test('Calc wedged by another client\'s unbounded GetChildren is listed as busy, 
   const driver = await LinuxDriver.start();
   try {
     const h = driver.handlers() as unknown as Record<string, (p: unknown) => Promise<any>>;
-    const profile = await mkdtemp(join(tmpdir(), 'cu-lo-'));
+    const profile = await freshCalcProfile();
     const child = spawn(SOFFICE, ['--calc', '--norestore', '--nologo', `-env:UserInstallation=file://${profile}`],
       { detached: true, stdio: 'ignore', env: { ...process.env, SAL_USE_VCLPLUGIN: 'gtk3' } });
     child.unref();
@@ -116,7 +116,7 @@ test('Calc wedged by another client\'s unbounded GetChildren is listed as busy, 
 });
 
 test('computer_launch of soffice answers with Calc\'s window, which belongs to soffice.bin, a child of the launcher it started', { timeout: 120_000 }, async () => {
-  const profile = await mkdtemp(join(tmpdir(), 'cu-lo-'));
+  const profile = await freshCalcProfile();
   // Before: the launch waited for a window of the launcher's own pid (oosplash, which never has one) and timed out.
   const r = await computer.tools.launch({ command: SOFFICE, args: ['--calc', '--norestore', '--nologo', '--nofirststartwizard', `-env:UserInstallation=file://${profile}`], waitMs: 60_000 });
   const m = /^launched soffice pid=(\d+)/.exec(r.text);
