@@ -12,6 +12,7 @@ import type { RefTableJSON } from '../engine/refs.js';
 import { RefTable } from '../engine/refs.js';
 import type { Snapshot, SnapshotOptions } from '../engine/snapshot.js';
 import { buildSnapshot, isUnknownScopeError } from '../engine/snapshot.js';
+import { incrementalText } from '../engine/incremental.js';
 import { Device, type DeviceOptions } from '../devices/manager.js';
 import { ComputerUseError, remediesOf } from '../protocol/errors.js';
 import type { SnapshotResult } from '../protocol/methods.js';
@@ -73,7 +74,7 @@ export interface SessionOptions {
   refPrefix?: string;
 }
 
-interface SavedState { version: 1; refs: RefTableJSON; windows: WindowTableJSON; last: [string, Snapshot][]; visual?: VisualTableJSON }
+interface SavedState { version: 1; refs: RefTableJSON; windows: WindowTableJSON; last: [string, Snapshot][]; visual?: VisualTableJSON; printed?: [string, string][] }
 
 /** How a tool names a window. */
 export interface WindowTarget { app?: string; window?: string }
@@ -82,6 +83,8 @@ export interface WindowTarget { app?: string; window?: string }
 const MAX_SAME_NAME = 5;
 /** Processes whose proven identity the session keeps (the oldest is forgotten first). */
 const MAX_PROVEN = 64;
+/** Windows whose last whole print the session keeps (the oldest is forgotten first: it prints whole again). */
+const MAX_PRINTED = 16;
 
 export class Session {
   readonly device: Device;
@@ -96,6 +99,8 @@ export class Session {
   visual = new VisualTable();
   /** Last full snapshot the model saw, per window id. */
   readonly last = new Map<string, Snapshot>();
+  /** The text of each window's last whole-window print, per window id: what a new print is compared with. */
+  readonly printed = new Map<string, string>();
   /**
    * What the driver proved about a process (process.identify), by pid and start token. The facts of one process
    * do not change while it runs (its program included: a driver with `act_identity` proves pid, start token and
@@ -112,7 +117,13 @@ export class Session {
     this.maxTokens = options.maxTokens ?? 2000;
     this.actionTimeoutMs = options.actionTimeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS;
     if (options.statePath) this.load(options.statePath);
-    if (options.refPrefix) { this.refs.prefix = options.refPrefix; this.windows.prefix = options.refPrefix; this.visual.prefix = options.refPrefix; }
+    this.applyRefPrefix();
+  }
+
+  /** This device's ref prefix on its three ref tables (refs like d2e14). */
+  private applyRefPrefix(): void {
+    const p = this.options.refPrefix;
+    if (p) { this.refs.prefix = p; this.windows.prefix = p; this.visual.prefix = p; }
   }
 
   private load(path: string): void {
@@ -124,6 +135,7 @@ export class Session {
     this.windows = WindowTable.fromJSON({ ...state.windows, entries: state.windows.entries.map(([r, w]) => [r, masked(w)]) });
     for (const [id, snap] of state.last) this.last.set(id, { ...snap, window: masked(snap.window) });
     if (state.visual) this.visual = VisualTable.fromJSON(state.visual);
+    for (const [id, text] of state.printed ?? []) this.printed.set(id, text);
   }
 
   /** Writes the state file (owner-only), atomically. */
@@ -134,7 +146,7 @@ export class Session {
     // Titles are app text: persisted masked, like the snapshots (whose header and values are masked already).
     const windows = this.windows.toJSON();
     const state: SavedState = { version: 1, refs: this.refs.toJSON(), windows: { ...windows, entries: windows.entries.map(([r, w]) => [r, masked(w)]) },
-      last: [...this.last].map(([id, snap]) => [id, { ...snap, window: masked(snap.window) }]), visual: this.visual.toJSON() };
+      last: [...this.last].map(([id, snap]) => [id, { ...snap, window: masked(snap.window) }]), visual: this.visual.toJSON(), printed: [...this.printed] };
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
     renameSync(tmp, path);
@@ -209,6 +221,7 @@ export class Session {
     }
     this.refs.prune(live);
     for (const id of [...this.last.keys()]) if (!live.includes(id)) this.last.delete(id);
+    for (const id of [...this.printed.keys()]) if (!live.includes(id)) this.printed.delete(id);
     return apps;
   }
 
@@ -317,6 +330,39 @@ export class Session {
       if (isUnknownScopeError(e)) throw new ComputerUseError('stale_ref', e.message);
       throw e;
     }
+  }
+
+  /**
+   * Starts over as a new conversation does: no ref, window ref, last snapshot or print of the one before is
+   * known (refs count from e1 again). What the driver proved of processes stays: it does not depend on what
+   * a model was shown. The eval runs each task as its own conversation.
+   */
+  newConversation(): void {
+    this.refs = new RefTable();
+    this.windows = new WindowTable();
+    this.visual = new VisualTable();
+    this.applyRefPrefix();
+    this.last.clear();
+    this.printed.clear();
+  }
+
+  /** Keeps a whole-window snapshot's text as printed to the model (a launch's window, a new window in a receipt). */
+  notePrinted(snapshot: Snapshot): void {
+    const id = snapshot.window.id;
+    this.printed.delete(id);
+    this.printed.set(id, snapshot.text);
+    if (this.printed.size > MAX_PRINTED) this.printed.delete(this.printed.keys().next().value!);
+  }
+
+  /**
+   * A whole-window snapshot as the model reads it: a window printed before reads as what changed since
+   * (engine/incremental.ts), unless `whole` or too little is unchanged. Kept as printed either way.
+   */
+  present(snapshot: Snapshot, whole = false): string {
+    const before = this.printed.get(snapshot.window.id);
+    this.notePrinted(snapshot);
+    if (whole || before === undefined) return snapshot.text;
+    return incrementalText(before, snapshot.text, 'full=true')?.text ?? snapshot.text;
   }
 
   /** Observes a window: driver read + engine pipeline. */

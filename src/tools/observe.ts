@@ -15,6 +15,7 @@ export const observeTool = defineTool({
       from: Type.Optional(Type.Integer({ minimum: 0 })),
       query: Type.Optional(Type.String({ maxLength: CAPS.name })),
       maxTokens: Type.Optional(Type.Integer({ minimum: 100, maximum: 20000 })),
+      full: Type.Optional(Type.Boolean()),
     }, STRICT),
     type: 'readOnly',
   },
@@ -31,6 +32,9 @@ export const observeTool = defineTool({
       { ...(p.scope !== undefined ? { scope: p.scope } : {}), ...(p.query !== undefined ? { query: p.query } : {}),
         ...(p.maxTokens !== undefined || p.scope !== undefined ? { maxTokens: treeTokens } : {}), ...(texty ? { textBelow: true } : {}) });
     const block = p.scope !== undefined && texty ? await textBlock(session, raw, p.scope, p.from, Math.max(400, (budget - snapshot.tokens) * 3)) : undefined;
+    // A whole-window read is compared with the window's last print; a scope, a query or a budget of its own is
+    // a read the model asked for whole.
+    if (p.scope === undefined && p.query === undefined) { response.add(session.present(snapshot, p.full === true || p.maxTokens !== undefined)); return; }
     if (!block) { response.add(snapshot.text); return; }
     // The block shows the text: the element's line (textBelow) keeps its ref, role, name and states, not the value again.
     const lines = snapshot.text.split('\n');

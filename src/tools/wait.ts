@@ -48,7 +48,8 @@ export const waitTool = defineTool({
         if (hit) {
           const raw = await session.readWindow(hit);
           response.add(`window [${session.windows.refOf(hit)}] ${quoteText(redactText(hit.title))} is open`);
-          response.add(session.snapshotOf(raw).full.text);
+          // A window that appeared is printed whole, as launch prints its window (kept as printed for observe).
+          response.add(session.present(session.snapshotOf(raw).full, true));
           return;
         }
       } else {

@@ -86,7 +86,7 @@ test('the DevTools channel observes, fills and submits a form, grows a list and 
     outputs.push(waited);
 
     const t0 = performance.now();
-    const r = await computer.tools.observe({ window: 'Order desk' });
+    const r = await computer.tools.observe({ full: true, window: 'Order desk' });
     measured['cdp_observe_ms'] = Math.round(performance.now() - t0);
     const snap = ok(r);
     outputs.push(snap);
@@ -147,7 +147,7 @@ test('the DevTools channel observes, fills and submits a form, grows a list and 
       const w = ok(await native.tools.wait({ until: 'appears', text: 'Delete all items', app: 'Chromium', timeoutMs: 15000 }));
       assert.ok(!w.startsWith('channel:'));
       const t2 = performance.now();
-      const n = ok(await native.tools.observe({ app: 'Chromium' }));
+      const n = ok(await native.tools.observe({ full: true, app: 'Chromium' }));
       measured['atspi_observe_ms'] = Math.round(performance.now() - t2);
       assert.ok(!n.startsWith('channel:'), n);
       const ns = [...native.session.last.values()].find((x) => x.window.app.toLowerCase() === 'chromium');

@@ -52,7 +52,7 @@ after(async () => {
 });
 
 test('the drawn app has no accessible children: observe shows only a canvas', async () => {
-  const text = ok(await computer.tools.observe({ app: 'drawn-buttons' }));
+  const text = ok(await computer.tools.observe({ full: true, app: 'drawn-buttons' }));
   assert.match(text, /\] canvas$/m);
   assert.doesNotMatch(text, /"OK"|"Cancel"/);
 });
@@ -147,7 +147,7 @@ async function pixel(png: Buffer, x: number, y: number): Promise<[number, number
 test('screenshots as images: scaled to the long edge, marked with refs, and a visual click lands on the intended element', async () => {
   const wf = await launch(computer, 'gtk3-widget-factory');
   try {
-    const snap = ok(await computer.tools.observe({ app: 'gtk3-widget-factory', maxTokens: 20000 }));
+    const snap = ok(await computer.tools.observe({ full: true, app: 'gtk3-widget-factory', maxTokens: 20000 }));
     const ref = refOn(snap, /\] checkbox "checkbutton" unchecked$/);
     const shot = await computer.tools.screenshot({ app: 'gtk3-widget-factory', mode: 'image', maxEdge: 640 });
     assert.equal(shot.isError, false, shot.text);
@@ -171,7 +171,7 @@ test('screenshots as images: scaled to the long edge, marked with refs, and a vi
     const cid = head[1]!;
     const res = ok(await computer.tools.input({ action: 'click', capture: cid, x: mx! + Math.floor(mw! / 2), y: my! + Math.floor(mh! / 2) }));
     assert.match(res, /· unknown \(left click at/);
-    assert.match(lineOf(ok(await computer.tools.observe({ app: 'gtk3-widget-factory', maxTokens: 20000 })), ref) ?? '', /checkbox "checkbutton" checked/);
+    assert.match(lineOf(ok(await computer.tools.observe({ full: true, app: 'gtk3-widget-factory', maxTokens: 20000 })), ref) ?? '', /checkbox "checkbutton" checked/);
 
     // Moved between capture and act: window_changed, nothing sent (the check button stays checked).
     const shot2 = ok(await computer.tools.screenshot({ app: 'gtk3-widget-factory', mode: 'image', maxEdge: 640 }));
@@ -184,7 +184,7 @@ test('screenshots as images: scaled to the long edge, marked with refs, and a vi
     const changed = await computer.tools.input({ action: 'click', capture: c2, x: m2[0]! + Math.floor(m2[2]! / 2), y: m2[1]! + Math.floor(m2[3]! / 2) });
     assert.equal(changed.code, 'window_changed', changed.text);
     await sleep(300);
-    assert.match(lineOf(ok(await computer.tools.observe({ app: 'gtk3-widget-factory', maxTokens: 20000 })), ref) ?? '', /checkbox "checkbutton" checked/);
+    assert.match(lineOf(ok(await computer.tools.observe({ full: true, app: 'gtk3-widget-factory', maxTokens: 20000 })), ref) ?? '', /checkbox "checkbutton" checked/);
     assert.match(readFileSync(audit, 'utf8'), /"phase":"done".*"receipt":"failed","detail":"window_changed"/);
   } finally {
     await killApp(wf.pid);

@@ -24,7 +24,7 @@ after(async () => { for (const c of started) await stopBrowser(c); });
 async function formSnapshot(computer: Computer, app: string): Promise<string> {
   let last = '';
   for (let i = 0; i < 240; i++) {
-    const r = await computer.tools.observe({ app });
+    const r = await computer.tools.observe({ full: true, app });
     last = r.text;
     if (!r.isError && /button "Place order"/.test(r.text)) return r.text;
     await new Promise((res) => setTimeout(res, 250));
@@ -63,7 +63,7 @@ async function fillForm(computer: Computer, app: string): Promise<{ outputs: str
 
   let final = '';
   for (let i = 0; i < 40 && !/Ordered:/.test(final); i++) {
-    final = ok(await computer.tools.observe({ app }));
+    final = ok(await computer.tools.observe({ full: true, app }));
     if (!/Ordered:/.test(final)) await new Promise((r) => setTimeout(r, 100));
   }
   outputs.push(final);
@@ -117,10 +117,10 @@ test('Firefox ESR: with another app\'s window in front, the keys go to Firefox o
     assert.match(ok(await computer.tools.apps({})), /"Focus thief" focused/, 'the other app did not take the focus');
     const set = ok(await computer.tools.act({ actions: [{ ref: name, op: 'set_value', value: 'Grace Hopper' }] }));
     assert.match(set, new RegExp(`ok set_value ${name} · confirmed \\(typed:`), set);
-    const other = ok(await computer.tools.observe({ window: 'Focus thief' }));
+    const other = ok(await computer.tools.observe({ full: true, window: 'Focus thief' }));
     assert.ok(lineOf(other, entry), other);
     assert.doesNotMatch(lineOf(other, entry) ?? '', /value=|Grace|Hopper/, `keys reached the other app:\n${other}`);
-    const mine = ok(await computer.tools.observe({ app: 'firefox' }));
+    const mine = ok(await computer.tools.observe({ full: true, app: 'firefox' }));
     assert.match(lineOf(mine, name) ?? '', /value="Grace Hopper"/, mine);
   } finally {
     zenity?.kill();

@@ -32,7 +32,7 @@ test('a ref whose element was destroyed fails with stale_ref and a fresh snapsho
   assert.equal(res.code, 'stale_ref');
   assert.match(res.text, /fresh snapshot:\napp gedit/);
   // The other document, same role and name but another tab, was not taken for it.
-  const now = ok(await computer.tools.observe({ app: 'gedit' }));
+  const now = ok(await computer.tools.observe({ full: true, app: 'gedit' }));
   assert.doesNotMatch(now, /must not land anywhere/);
   assert.match(lineOf(now, tab1Doc) ?? '', /document editable/);
   ok(await computer.tools.keys({ keys: 'ctrl+q', app: 'gedit' }));

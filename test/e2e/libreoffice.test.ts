@@ -56,10 +56,10 @@ test('Calc: observing a sheet of 2³¹−1 cells answers in time, says what rang
   await new Promise((r) => setTimeout(r, 3000));
   const rssBefore = rssMb(pid);
   const t0 = performance.now();
-  const first = await computer.tools.observe({ app: 'soffice' });
+  const first = await computer.tools.observe({ full: true, app: 'soffice' });
   const ms1 = Math.round(performance.now() - t0);
   const t1 = performance.now();
-  const second = await computer.tools.observe({ app: 'soffice' });
+  const second = await computer.tools.observe({ full: true, app: 'soffice' });
   const ms2 = Math.round(performance.now() - t1);
   const apps = ok(await computer.tools.apps({}));
   const rssAfter = rssMb(pid);

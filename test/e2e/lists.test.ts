@@ -74,7 +74,7 @@ test('Thunar, a folder of 3,000 files: the view says which rows it shows, find r
   let shown: [number, number] | undefined;
   for (let i = 0, last = ''; i < 30; i++) {
     await new Promise((r) => setTimeout(r, 500));
-    first = ok(await computer.tools.observe({ app: 'thunar' }));
+    first = ok(await computer.tools.observe({ app: 'thunar', full: true }));
     const m = /… rows ([\d,]+)–([\d,]+) of 3,000 on screen/.exec(first);
     if (m?.[1] && m[2] && m[0] === last) { shown = [Number(m[1].replace(/,/g, '')), Number(m[2].replace(/,/g, ''))]; break; }
     last = m?.[0] ?? '';
@@ -90,21 +90,21 @@ test('Thunar, a folder of 3,000 files: the view says which rows it shows, find r
   assert.equal(hit.row, target, found);
   const scrolled = ok(await computer.tools.act({ actions: [{ ref: hit.ref, op: 'scroll', value: hit.value }] }));
   assert.match(scrolled, new RegExp(`row ${hit.row} on screen`), scrolled);
-  const now = ok(await computer.tools.observe({ app: 'thunar' }));
+  const now = ok(await computer.tools.observe({ app: 'thunar', full: true }));
   assert.match(now, new RegExp(`… rows [\\d,]+–[\\d,]+ of 3,000 on screen`), now);
   assert.doesNotMatch(now, new RegExp(`… rows ${shown[0].toLocaleString('en-US')}–`), now);
   const cell = refOn(now, new RegExp(`cell "file-${target}\\.txt"`));
   const sel = ok(await computer.tools.act({ actions: [{ ref: cell, op: 'select' }] }));
   assert.doesNotMatch(sel, /activate/, sel);
   // Verified: the row reads as selected, and Thunar's status bar names the selected file.
-  const after = ok(await computer.tools.observe({ app: 'thunar' }));
+  const after = ok(await computer.tools.observe({ app: 'thunar', full: true }));
   assert.match(after, new RegExp(`statusbar "[^\\n]*file-${target}\\.txt[^\\n]*selected|statusbar "\\\\"file-${target}\\.txt\\\\"`), after);
 
   // A click on another row selects that row alone, as a mouse click does: Thunar's list takes several rows,
   // and adding the row to the selection would make a Delete pressed next take both files.
   const next = refOn(after, new RegExp(`cell "file-${target + 1}\\.txt"`));
   ok(await computer.tools.act({ actions: [{ ref: next, op: 'click' }] }));
-  const one = ok(await computer.tools.observe({ app: 'thunar' }));
+  const one = ok(await computer.tools.observe({ app: 'thunar', full: true }));
   assert.match(one, new RegExp(`statusbar "\\\\"file-${target + 1}\\.txt\\\\"`), one);
   assert.doesNotMatch(one, /Selection: \d+ files/, one);
 });
@@ -113,7 +113,7 @@ test('GTK3 TreeView and ListBox of 5,000 rows: row 4,321 found off-screen, scrol
   const out: string[] = [];
   await start(PYTHON, [APP_SCRIPT, '5000'], 'long-lists', out, true);
   await printed(out, 'ready');
-  const first = ok(await computer.tools.observe({ app: 'long-lists' }));
+  const first = ok(await computer.tools.observe({ app: 'long-lists', full: true }));
   assert.match(first, /… rows 1–\d+ of 5,000 on screen/, first);
   assert.match(first, /"entry-1"/, first);
 
@@ -121,13 +121,13 @@ test('GTK3 TreeView and ListBox of 5,000 rows: row 4,321 found off-screen, scrol
   const inTree = offScreen(ok(await computer.tools.find({ app: 'long-lists', text: 'item-4321' })), 'item-4321');
   assert.equal(inTree.row, 4321);
   ok(await computer.tools.act({ actions: [{ ref: inTree.ref, op: 'scroll', value: inTree.value }] }));
-  let snap = ok(await computer.tools.observe({ app: 'long-lists' }));
+  let snap = ok(await computer.tools.observe({ app: 'long-lists', full: true }));
   const row = refOn(snap, /cell "item-4321"/);
   const sel = ok(await computer.tools.act({ actions: [{ ref: row, op: 'select' }] }));
   assert.match(sel, /confirmed/, sel);
   await printed(out, 'selected item-4321');
   assert.ok(!out.includes('activated item-4321'), 'select activated the row');
-  snap = ok(await computer.tools.observe({ app: 'long-lists' }));
+  snap = ok(await computer.tools.observe({ app: 'long-lists', full: true }));
   assert.match(lineOf(snap, row) ?? '', /selected/, snap);
 
   // ListBox: the same through its rows (labels inside nameless rows).
@@ -141,7 +141,7 @@ test('GTK3 TreeView and ListBox of 5,000 rows: row 4,321 found off-screen, scrol
   const inList = offScreen(search, 'entry-4321');
   assert.equal(inList.row, 4321);
   ok(await computer.tools.act({ actions: [{ ref: inList.ref, op: 'scroll', value: inList.value }] }));
-  snap = ok(await computer.tools.observe({ app: 'long-lists' }));
+  snap = ok(await computer.tools.observe({ app: 'long-lists', full: true }));
   const label = refOn(snap, /label "entry-4321"/);
   const item = snap.split('\n').find((l) => l.includes(`[${label}]`)) ? /\[(e\d+)\] listitem\n\s+\[e\d+\] label "entry-4321"/.exec(snap)?.[1] : undefined;
   assert.ok(item, snap);
@@ -157,14 +157,14 @@ test('GTK3 ListBox of 5,000 rows: after three scroll-downs the snapshot shows th
   await printed(out, 'ready');
   const pid = child.pid!;
   const app = { app: 'long-lists' };
-  const first = ok(await computer.tools.observe(app));
+  const first = ok(await computer.tools.observe({ ...app, full: true }));
   // The newest window of that pid: its ListBox's scroll area is the second scrollarea.
   assert.match(first, new RegExp(`pid=${pid}|long-lists`));
   const panes = [...first.matchAll(/\[(e\d+)\] scrollarea\n\s+\[e\d+\] (?:scrollarea|list "Entries")/g)].map((m) => m[1]!);
   const pane = panes[panes.length - 1];
   assert.ok(pane, first);
   for (let i = 0; i < 3; i++) ok(await computer.tools.act({ actions: [{ ref: pane, op: 'scroll', value: 'down' }] }));
-  const now = ok(await computer.tools.observe(app));
+  const now = ok(await computer.tools.observe({ ...app, full: true }));
   const m = /label "entry-(\d+)"/.exec(now.slice(now.indexOf('list "Entries"')));
   assert.ok(m?.[1], now);
   assert.ok(Number(m[1]) > 100, `the first row shown after three scroll-downs is entry-${m[1]}`);
@@ -176,7 +176,7 @@ test('GTK3 TreeView of 240 rows (480 cells): "scroll to 217" then A217 select in
   const out: string[] = [];
   await start(PYTHON, [APP_SCRIPT, '240'], 'long-lists', out, true);
   await printed(out, 'ready');
-  const first = ok(await computer.tools.observe({ app: 'long-lists' }));
+  const first = ok(await computer.tools.observe({ app: 'long-lists', full: true }));
   const tree = refOn(first, /table .*cells A1:/);
   // One call: the cell ref of the second action names a cell the first one brought into view.
   const res = ok(await computer.tools.act({ actions: [{ ref: tree, op: 'scroll', value: 'to 217' }, { ref: `${tree}:A217`, op: 'select' }] }));
@@ -185,7 +185,7 @@ test('GTK3 TreeView of 240 rows (480 cells): "scroll to 217" then A217 select in
   await printed(out, 'selected item-217');
   // Rows on screen keep their real index: item-217 is A217, never A2 (its place among the rows on screen).
   assert.doesNotMatch(res, /cell "A\d{1,2}" value="item-2[0-3]\d"/, res);
-  const snap = ok(await computer.tools.observe({ app: 'long-lists' }));
+  const snap = ok(await computer.tools.observe({ app: 'long-lists', full: true }));
   assert.match(snap, /cells A\d+:B\d+ of 240 × 2/, snap);
   assert.doesNotMatch(snap, /cells A1:B\d+ of 240/, `after the scroll the grid still starts at A1:\n${snap}`);
 });

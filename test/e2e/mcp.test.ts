@@ -42,7 +42,7 @@ test('launch, observe, toggle by ref and read the diff; stale refs and bad calls
   const launched = text(await client.callTool({ name: 'computer_launch', arguments: { command: 'gtk3-widget-factory' } }));
   appPid = Number(/pid=(\d+)/.exec(launched)?.[1]);
   assert.ok(appPid > 0, launched);
-  const snap = text(await client.callTool({ name: 'computer_observe', arguments: { app: 'gtk3-widget-factory', maxTokens: 20000 } }));
+  const snap = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, app: 'gtk3-widget-factory', maxTokens: 20000 } }));
   const box = refOn(snap, /\] checkbox "checkbutton" unchecked$/);
   const acted = await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: box, op: 'toggle' }] } });
   assert.equal(acted.isError, false);
@@ -51,7 +51,7 @@ test('launch, observe, toggle by ref and read the diff; stale refs and bad calls
   const stale = await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: 'e987654', op: 'click' }] } });
   assert.equal(stale.isError, true);
   assert.match(text(stale), /unknown_ref: Ref e987654 was never given in this session\. Call computer_observe/);
-  const bad = await client.callTool({ name: 'computer_observe', arguments: { app: 'no-such-app' } });
+  const bad = await client.callTool({ name: 'computer_observe', arguments: { full: true, app: 'no-such-app' } });
   assert.equal(bad.isError, true);
   assert.match(text(bad), /app_not_found/);
 });

@@ -79,7 +79,7 @@ function deleteDialog(title: string): { exited: Promise<number | null>; proc: Ch
 async function deleteRef(title: string): Promise<string> {
   const w = await call('computer_wait', { until: 'window_appears', text: title, timeoutMs: 20000 });
   assert.equal(w.isError, false, text(w));
-  const snap = text(await call('computer_observe', { window: title }));
+  const snap = text(await call('computer_observe', { window: title, full: true }));
   return refOn(snap, /\] button "Delete"/);
 }
 
@@ -195,7 +195,7 @@ test('an allow edit in the Apps list lands in settings.json (mode 0600)', async 
 });
 
 test('the stop button halts an act in flight; resume lets acts run again', async () => {
-  const snap = text(await call('computer_observe', { app: 'gedit' }));
+  const snap = text(await call('computer_observe', { app: 'gedit', full: true }));
   const doc = refOn(snap, /\] document .*editable/);
   const before = decided().length;
   const started = Date.now();

@@ -25,7 +25,7 @@ test('a password typed through the tools never appears in any output or state fi
     const set = await computer.tools.act({ actions: [{ ref: field, op: 'set_value', value: SECRET }] });
     outputs.push(set.text);
     assert.equal(set.isError, false, set.text);
-    const observed = ok(await computer.tools.observe({ window: 'Unlock test' }));
+    const observed = ok(await computer.tools.observe({ full: true, window: 'Unlock test' }));
     outputs.push(observed);
     assert.match(observed, new RegExp(`\\[${field}\\] textbox value="••••".*password`));
     // Searching for the secret finds nothing: the field's text is not searchable. (The query itself is echoed.)

@@ -26,7 +26,7 @@ const skip = haveWeston ? false : 'weston is not installed (apt-get install west
 let computer: Computer;
 let pid = 0;
 let snapshot = '';
-const observe = async (): Promise<string> => ok(await computer.tools.observe({ app: 'gtk3-widget-factory', maxTokens: 20000 }));
+const observe = async (): Promise<string> => ok(await computer.tools.observe({ full: true, app: 'gtk3-widget-factory', maxTokens: 20000 }));
 
 before(async () => {
   if (!haveWeston) return;

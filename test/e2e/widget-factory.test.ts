@@ -12,14 +12,14 @@ before(async () => {
   computer = await openComputer();
   const launched = await launch(computer, 'gtk3-widget-factory');
   pid = launched.pid;
-  snapshot = ok(await computer.tools.observe({ app: 'gtk3-widget-factory', maxTokens: 20000 }));
+  snapshot = ok(await computer.tools.observe({ full: true, app: 'gtk3-widget-factory', maxTokens: 20000 }));
 });
 after(async () => {
   await computer?.close();
   if (pid) await killApp(pid);
 });
 
-const observe = async (): Promise<string> => ok(await computer.tools.observe({ app: 'gtk3-widget-factory', maxTokens: 20000 }));
+const observe = async (): Promise<string> => ok(await computer.tools.observe({ full: true, app: 'gtk3-widget-factory', maxTokens: 20000 }));
 
 test('toggle a check button', async () => {
   const ref = refOn(snapshot, /\] checkbox "checkbutton" unchecked$/);

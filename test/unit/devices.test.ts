@@ -85,11 +85,11 @@ test('the second device prints d2 refs, the first keeps plain ones; acts go wher
   assert.equal(remote.calls.filter((x) => x.method === 'node.act').length, 1);
   assert.equal(local.calls.filter((x) => x.method === 'node.act').length, 0);
   // Without refs or device, a call goes to the device used last (lab now).
-  const last = await c.call('computer_observe', {});
+  const last = await c.call('computer_observe', { full: true });
   assert.match(last.text, /\[d2e\d+\] checkbox "Bold" checked/);
   // A window ref names its device too.
-  assert.match((await c.call('computer_observe', { window: 'd2w1' })).text, /\[d2e\d+\]/);
-  assert.match((await c.call('computer_observe', { window: 'w1' })).text, /\[e\d+\] checkbox "Bold"(?! checked)/);
+  assert.match((await c.call('computer_observe', { window: 'd2w1', full: true })).text, /\[d2e\d+\]/);
+  assert.match((await c.call('computer_observe', { window: 'w1', full: true })).text, /\[e\d+\] checkbox "Bold"(?! checked)/);
   await c.close();
 });
 

@@ -206,7 +206,7 @@ test('a removed row: its Archive ref is stale_ref with a fresh snapshot, never t
   const acts = fake.calls.filter((c) => c.method === 'node.act').map((c) => (c.params as { id: string }).id);
   assert.ok(acts.every((id) => !id.endsWith('/13')), `alice's Archive was clicked: ${acts.join(', ')}`);
   // alice's button keeps its ref: the diff never shows bob's ref on alice's button.
-  const again = (await call('computer_observe', {})).text;
+  const again = (await call('computer_observe', { full: true })).text;
   assert.equal(refOf(again, /button "Archive"/), aliceArchive);
   await session.close();
 });
@@ -328,7 +328,7 @@ test('a row recycled under the same handles: the old ref never acts on the new r
     // The list shows carol in the widgets that showed bob (same handles).
     byId(w.root, 22).name = 'carol';
     if (observeAgain) {
-      const again = (await call('computer_observe', {})).text;
+      const again = (await call('computer_observe', { full: true })).text;
       assert.doesNotMatch(again, new RegExp(`\\[${bobArchive}\\]`), 'bob\'s ref shown on carol\'s button');
     }
     const res = await call('computer_act', { actions: [{ ref: bobArchive, op: 'click' }] });

@@ -56,7 +56,7 @@ const refOf = (text: string, pattern: RegExp): string => {
 async function acting(s: ReturnType<typeof setup>, kind: 'act' | 'send' | 'keys' | 'launch'): Promise<ToolResult> {
   if (kind === 'launch') return s.call('computer_launch', { command: 'mailer', waitMs: 0 });
   if (kind === 'keys') return s.call('computer_keys', { keys: 'ctrl+a', app: 'mailer' });
-  const snap = (await s.call('computer_observe', { app: 'mailer' })).text;
+  const snap = (await s.call('computer_observe', { app: 'mailer', full: true })).text;
   const ref = kind === 'send' ? refOf(snap, /button "Send"/) : refOf(snap, /checkbox "Request receipt"/);
   return s.call('computer_act', { actions: [{ ref, op: kind === 'send' ? 'click' : 'toggle' }] });
 }
@@ -164,7 +164,7 @@ test('deny-listed apps are refused through act, keys and launch in every mode, w
 test('a label telling the agent to skip confirmation is data: Send still asks', async () => {
   const confirmer = stubConfirmer(() => 'deny');
   const s = setup({ mode: 'accept-edits', allowApps: ['mailer'], confirmer });
-  const snap = (await s.call('computer_observe', { app: 'mailer' })).text;
+  const snap = (await s.call('computer_observe', { app: 'mailer', full: true })).text;
   assert.ok(snap.includes(INJECTION));
   const send = refOf(snap, /button "Send"/);
   const r = await s.call('computer_act', { actions: [{ ref: send, op: 'click' }] });
@@ -190,18 +190,18 @@ test('the decider can add a confirmation where rules are silent, and never remov
   assert.equal(code(await acting(noHuman, 'send')), 'confirmation_required');
   // 0.9 adds a question to an action the rules let through.
   const strict = setup({ mode: 'accept-edits', allowApps: ['mailer'], decider: decider(0.9), confirmer: stubConfirmer(() => 'deny') });
-  const snap = (await strict.call('computer_observe', { app: 'mailer' })).text;
+  const snap = (await strict.call('computer_observe', { app: 'mailer', full: true })).text;
   const archive = await strict.call('computer_act', { actions: [{ ref: refOf(snap, /button "Archive"/), op: 'click' }] });
   assert.equal(archive.code, 'confirmation_declined', archive.text);
   assert.ok(calls.includes('click Archive'));
   const unattended = setup({ mode: 'unattended', allowApps: ['mailer'], decider: decider(0.9) });
-  const snap2 = (await unattended.call('computer_observe', { app: 'mailer' })).text;
+  const snap2 = (await unattended.call('computer_observe', { app: 'mailer', full: true })).text;
   const r = await unattended.call('computer_act', { actions: [{ ref: refOf(snap2, /button "Archive"/), op: 'click' }] });
   assert.equal(r.code, 'denied_by_policy');
   // A decider that never answers is no opinion after its timeout.
   const slow = setup({ mode: 'accept-edits', allowApps: ['mailer'], deciderTimeoutMs: 50,
     decider: { irreversible: () => new Promise<number | null>(() => undefined), choose: async () => null } });
-  const snap3 = (await slow.call('computer_observe', { app: 'mailer' })).text;
+  const snap3 = (await slow.call('computer_observe', { app: 'mailer', full: true })).text;
   assert.equal(code(await slow.call('computer_act', { actions: [{ ref: refOf(snap3, /button "Archive"/), op: 'click' }] })), 'ok');
   for (const s of [lenient, noHuman, strict, unattended, slow]) await s.session.close();
 });
@@ -212,7 +212,7 @@ test('an approval is bound to its target: a target changed while the user was as
   const s = setup({ mode: 'accept-edits', allowApps: ['mailer'], confirmer });
   const root = s.fake.windows[0]!.root;
   // 1. The button the user approved was relabelled meanwhile (same handle, now "Send to all contacts").
-  let snap = (await s.call('computer_observe', { app: 'mailer' })).text;
+  let snap = (await s.call('computer_observe', { app: 'mailer', full: true })).text;
   mutate = () => { byId(root, 6).name = 'Send to all contacts'; };
   let r = await s.call('computer_act', { actions: [{ ref: refOf(snap, /button "Send"/), op: 'click' }] });
   assert.equal(r.code, 'stale_ref', r.text);
@@ -220,14 +220,14 @@ test('an approval is bound to its target: a target changed while the user was as
   assert.equal(s.sent(), 0);
   // 2. The element was replaced by another one with the same name (new handle): not the approved element either.
   byId(root, 6).name = 'Send';
-  snap = (await s.call('computer_observe', { app: 'mailer' })).text;
+  snap = (await s.call('computer_observe', { app: 'mailer', full: true })).text;
   mutate = () => { const b = byId(root, 6); b.id = b.id.replace(/\/6$/, '/66'); };
   r = await s.call('computer_act', { actions: [{ ref: refOf(snap, /button "Send"/), op: 'click' }] });
   assert.equal(r.code, 'stale_ref', r.text);
   assert.equal(s.sent(), 0);
   // Observing again and retrying asks again, and then sends.
   mutate = undefined;
-  snap = (await s.call('computer_observe', { app: 'mailer' })).text;
+  snap = (await s.call('computer_observe', { app: 'mailer', full: true })).text;
   r = await s.call('computer_act', { actions: [{ ref: refOf(snap, /button "Send"/), op: 'click' }] });
   assert.equal(r.isError, false, r.text);
   assert.equal(confirmer.asked.length, 3);
@@ -240,7 +240,7 @@ test('an approval is bound to its target: a target changed while the user was as
 test('a password typed through act or keys never appears in outputs, questions or the audit log', async () => {
   const confirmer = stubConfirmer();
   const s = setup({ mode: 'accept-edits', allowApps: ['mailer'], confirmer });
-  const snap = (await s.call('computer_observe', { app: 'mailer' })).text;
+  const snap = (await s.call('computer_observe', { app: 'mailer', full: true })).text;
   const field = refOf(snap, /textbox "SMTP password"/);
   const r = await s.call('computer_act', { actions: [{ ref: field, op: 'set_value', value: SECRET }] });
   assert.equal(r.isError, false, r.text);
@@ -248,12 +248,12 @@ test('a password typed through act or keys never appears in outputs, questions o
   // Keys typed while the password field has focus.
   byId(s.fake.windows[0]!.root, 3).states = ['editable', 'focusable'];
   byId(s.fake.windows[0]!.root, 5).states = ['editable', 'password', 'focusable', 'focused'];
-  await s.call('computer_observe', { app: 'mailer' });
+  await s.call('computer_observe', { app: 'mailer', full: true });
   const typed = await s.call('computer_keys', { keys: [...'hunter2'].join(' '), app: 'mailer' });
   assert.equal(typed.isError, false, typed.text);
   assert.equal(confirmer.asked.at(-1)?.reason, 'password');
   assert.equal(byId(s.fake.windows[0]!.root, 5).value, SECRET, 'the secret reached the field');
-  await s.call('computer_observe', { app: 'mailer' });
+  await s.call('computer_observe', { app: 'mailer', full: true });
   const log = readFileSync(s.auditPath, 'utf8');
   for (const text of [...s.outputs, log, ...confirmer.asked.map((q) => `${q.title}\n${q.message}`)]) {
     assert.ok(!text.includes(SECRET) && !text.includes('hunter2') && !text.includes('h u n t e r'), `secret leaked in:\n${text}`);

@@ -28,7 +28,7 @@ function setup(opts: PolicyOptions) {
   const decided = (): DecidedRecord[] => readFileSync(auditPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as AuditRecord)
     .filter((r): r is DecidedRecord => r.phase === 'decided');
   const act = async (pattern: RegExp, op: string): Promise<ToolResult> => {
-    const snap = (await call('computer_observe', { app: 'mailer' })).text;
+    const snap = (await call('computer_observe', { app: 'mailer', full: true })).text;
     const line = snap.split('\n').find((l) => pattern.test(l));
     assert.ok(line, snap);
     return call('computer_act', { actions: [{ ref: /\[(e\d+)\]/.exec(line)![1]!, op }] });

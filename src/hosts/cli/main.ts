@@ -8,7 +8,7 @@ import { optionHelp } from '../options.js';
 const USAGE = `usage: computer-use <command> [args...]
   apps                               list apps and windows (w1, w2, …)
   launch <command> [args...]         start an app and print its snapshot
-  observe [app] [--window wN] [--scope eN [--from K]] [--query text] [--max-tokens N]
+  observe [app] [--window wN] [--scope eN [--from K]] [--query text] [--max-tokens N] [--full]
   screenshot [app] [--window wN]     OCR text elements [oN] of a window (degraded fallback; image stays local)
   find <text> [--role R] [--app A] [--from N]   find elements without a full snapshot
   act <ref> <op> [value] [, <ref> <op> [value] ...]   e.g. act e5 set_value "hello"

@@ -19,7 +19,8 @@ const opt = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } => (
 
 /** Builds the tool name and params for a CLI command. */
 export function toolCall(command: string, args: string[]): { name: string; params: Record<string, unknown> } {
-  const { pos, flags } = parseArgs(args);
+  // observe --full takes no value: `observe --full gedit` names the app.
+  const { pos, flags } = parseArgs(args, command === 'observe' ? ['full'] : []);
   const call = toolCallOf(command, pos, flags);
   // Every tool takes --device NAME (issue 12); refs like d2e5 name their device themselves.
   if (flags['device'] !== undefined) call.params['device'] = flags['device'];
@@ -37,7 +38,7 @@ function toolCallOf(command: string, pos: string[], flags: Record<string, string
       if (!cmd) throw new Error('usage: computer-use launch <command> [args...]');
       return { name: 'computer_launch', params: { command: cmd, args: rest, ...opt('waitMs', num(flags['wait'])) } };
     }
-    case 'observe': return { name: 'computer_observe', params: { ...target, ...opt('app', flags['app'] ?? pos[0]), ...opt('scope', flags['scope']), ...opt('from', num(flags['from'])), ...opt('query', flags['query']), ...opt('maxTokens', num(flags['max-tokens'])) } };
+    case 'observe': return { name: 'computer_observe', params: { ...target, ...opt('app', flags['app'] ?? pos[0]), ...opt('scope', flags['scope']), ...opt('from', num(flags['from'])), ...opt('query', flags['query']), ...opt('maxTokens', num(flags['max-tokens'])), ...(flags['full'] !== undefined ? { full: flags['full'] !== 'false' } : {}) } };
     case 'screenshot': return { name: 'computer_screenshot', params: { ...target, ...opt('app', flags['app'] ?? pos[0]), mode: 'ocr' } };
     case 'find': return { name: 'computer_find', params: { ...target, ...opt('text', pos[0] ?? flags['text']), ...opt('role', flags['role']), ...opt('limit', num(flags['limit'])), ...opt('from', num(flags['from'])) } };
     case 'act': {
@@ -87,7 +88,7 @@ const COMMON = '  --device NAME   the device (computer-use device list); refs li
 export const TOOL_HELP: Readonly<Record<string, string>> = {
   apps: 'usage: computer-use apps [--device NAME]\n  the running apps and their windows (w1, w2, …)',
   launch: 'usage: computer-use launch <command> [args...] [--wait ms]\n  start an app and print its first snapshot; the app\'s own flags go after its name (put -- before flags computer-use also takes)',
-  observe: 'usage: computer-use observe [app] [--window wN] [--scope eN [--from K]] [--query text] [--max-tokens N]\n  a text snapshot of a window; --scope shows one element\'s subtree unfolded, --from reads its text from offset K',
+  observe: 'usage: computer-use observe [app] [--window wN] [--scope eN [--from K]] [--query text] [--max-tokens N] [--full]\n  a text snapshot of a window (one printed before: what changed since; --full prints all); --scope shows one element\'s subtree unfolded, --from reads its text from offset K',
   screenshot: 'usage: computer-use screenshot [app] [--window wN]\n  OCR text elements [oN] of a window (degraded fallback; the image stays on this machine)',
   find: 'usage: computer-use find <text> [--role R] [--app A | --window wN] [--limit N] [--from N]\n  find elements without a full snapshot',
   act: 'usage: computer-use act <ref> <op> [value] [, <ref> <op> [value] ...] [--settle-timeout ms]\n       computer-use act --json \'[{"ref":"e5","op":"click"}]\'\n  ops: click double_click right_click focus set_value type clear toggle select expand collapse scroll drag_to\n  e.g. act e5 set_value "hello" , e9 click   ·   act e12 scroll "to 40"   ·   act e3 drag_to e8',

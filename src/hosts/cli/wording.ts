@@ -25,6 +25,7 @@ const REWRITES: readonly Rewrite[] = [
   { from: /\btimeoutMs\b/g, to: '--timeout' },
   { from: /\bwaitMs\b/g, to: '--wait' },
   { from: /\bmaxTokens\b/g, to: '--max-tokens' },
+  { from: /\bfull=true\b/g, to: '--full' },
   { from: /\bmode "ocr"/g, to: 'computer-use screenshot' },
 ];
 

@@ -12,7 +12,7 @@ import { startLab } from './lab.js';
 test('a click waits until a button an app timer enables (500 ms after typing) can take it, then clicks it', async () => {
   const lab = await startLab();
   try {
-    const snap = ok(await lab.computer.tools.observe({ window: 'Act lab' }));
+    const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Act lab' }));
     const name = refOn(snap, /textbox "Name"/);
     const save = refOn(snap, /button "Save"/);
     assert.match(lineOf(snap, save) ?? '', /disabled/);
@@ -26,7 +26,7 @@ test('a click waits until a button an app timer enables (500 ms after typing) ca
 test('a button that stays disabled fails with element_disabled, its state attached, and nothing is sent', async () => {
   const lab = await startLab({ actionTimeoutMs: 1000 });
   try {
-    const snap = ok(await lab.computer.tools.observe({ window: 'Act lab' }));
+    const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Act lab' }));
     const never = refOn(snap, /button "Never"/);
     const t0 = performance.now();
     const res = await lab.computer.tools.act({ actions: [{ ref: never, op: 'click' }] });
@@ -44,7 +44,7 @@ test('a button that stays disabled fails with element_disabled, its state attach
 test('a toggle is judged against the state at dispatch: a box flipped by someone else since the observe', async () => {
   const lab = await startLab();
   try {
-    const snap = ok(await lab.computer.tools.observe({ window: 'Act lab' }));
+    const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Act lab' }));
     const agree = refOn(snap, /checkbox "Agree"/);
     assert.match(lineOf(snap, agree) ?? '', /\bunchecked\b/);
     lab.app.kill('SIGUSR1'); // "the user" checks it after the model looked
@@ -58,7 +58,7 @@ test('a toggle is judged against the state at dispatch: a box flipped by someone
 test('rows re-created with the same content keep their refs: the diff shows only the real change', async () => {
   const lab = await startLab();
   try {
-    const snap = ok(await lab.computer.tools.observe({ window: 'Act lab' }));
+    const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Act lab' }));
     const rebuild = refOn(snap, /button "Rebuild"/);
     const item5 = refOn(snap, /label "item 5"/);
     const res = ok(await lab.computer.tools.act({ actions: [{ ref: rebuild, op: 'click' }] }));
@@ -66,7 +66,7 @@ test('rows re-created with the same content keep their refs: the diff shows only
     assert.match(res, /~ \[e\d+\] label name "Rebuilt 0 times" → "Rebuilt 1 times"/);
     const noise = res.split('\n').filter((l) => /^[+-] /.test(l) || /more changes/.test(l));
     assert.deepEqual(noise, [], `the rebuilt rows showed as changes:\n${res}`);
-    const again = ok(await lab.computer.tools.observe({ window: 'Act lab' }));
+    const again = ok(await lab.computer.tools.observe({ full: true, window: 'Act lab' }));
     assert.equal(refOn(again, /label "item 5"/), item5, 'the re-created row lost its ref');
   } finally { await lab.close(); }
 });
@@ -74,7 +74,7 @@ test('rows re-created with the same content keep their refs: the diff shows only
 test('a scroll of a tree view moves its pane\'s scroll bar, is confirmed by it, and moves no selection', async () => {
   const lab = await startLab();
   try {
-    const snap = ok(await lab.computer.tools.observe({ window: 'Act lab' }));
+    const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Act lab' }));
     const rows = refOn(snap, /table "Rows"/);
     const res = ok(await lab.computer.tools.act({ actions: [{ ref: rows, op: 'scroll', value: 'down' }] }));
     assert.match(res, new RegExp(`ok scroll ${rows} · confirmed \\(scroll bar Value 0 → [\\d.]+; scroll bar 0 → [\\d.]+\\)`), res);
@@ -86,7 +86,7 @@ test('a scroll of a tree view moves its pane\'s scroll bar, is confirmed by it, 
 test('a button on a tab switched away is not_visible and is not clicked; back on its tab it is', async () => {
   const lab = await startLab({ actionTimeoutMs: 800 });
   try {
-    const snap = ok(await lab.computer.tools.observe({ window: 'Act lab' }));
+    const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Act lab' }));
     const hello = refOn(snap, /button "Hello"/);
     const two = refOn(snap, /tab "Two"/);
     const one = refOn(snap, /tab "One"/);

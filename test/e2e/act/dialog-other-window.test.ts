@@ -19,7 +19,7 @@ test('gedit Replace All in its dialog: the receipt shows the document it changed
   const app = spawn('gedit', ['--new-window', file], { env: { ...process.env, GSETTINGS_BACKEND: 'memory' }, stdio: 'ignore' });
   try {
     ok(await computer.tools.wait({ until: 'window_appears', text: 'rep.txt', timeoutMs: 20000 }));
-    ok(await computer.tools.observe({ app: 'gedit' }));
+    ok(await computer.tools.observe({ full: true, app: 'gedit' }));
     const dialog = ok(await computer.tools.keys({ keys: 'ctrl+h', app: 'gedit' }));
     assert.match(dialog, /new window \[w\d+\] dialog "Find and Replace"/, dialog);
     // The search field has the focus; the replace field is the other one.

@@ -21,7 +21,7 @@ test('mousepad Save As by set_value then click in separate calls writes the file
   const file = join(dir, 'notes.txt');
   try {
     ok(await computer.tools.wait({ until: 'window_appears', text: 'Mousepad', timeoutMs: 20000 }));
-    const main = ok(await computer.tools.observe({ app: 'mousepad' }));
+    const main = ok(await computer.tools.observe({ full: true, app: 'mousepad' }));
     ok(await computer.tools.act({ actions: [{ ref: refOn(main, /document editable/), op: 'type', value: 'saved by set_value and click' }] }));
     const dialog = ok(await computer.tools.keys({ keys: 'ctrl+shift+s', app: 'mousepad' }));
     assert.match(dialog, /new window \[w\d+\] dialog "Save As"/, dialog);

@@ -16,7 +16,7 @@ test('a window whose process was swapped (same title, new process) between obser
   let out = '';
   const other = { pid: 0 };
   try {
-    const snap = ok(await lab.computer.tools.observe({ window: 'Act lab' }));
+    const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Act lab' }));
     const agree = refOn(snap, /checkbox "Agree"/);
     // Proves the path works on this window first (and that its process's identity is kept from here on).
     ok(await lab.computer.tools.act({ actions: [{ ref: agree, op: 'toggle' }] }));
@@ -39,7 +39,7 @@ test('a window whose process was swapped (same title, new process) between obser
     assert.equal(done.filter((r) => r.phase === 'done' && r.receipt !== 'failed').length, 1, 'only the first toggle was carried out');
 
     // The new window, once observed, is acted on as usual.
-    const again = ok(await lab.computer.tools.observe({ window: 'Act lab' }));
+    const again = ok(await lab.computer.tools.observe({ full: true, window: 'Act lab' }));
     const fresh = refOn(again, /checkbox "Agree"/);
     assert.notEqual(fresh, agree, 'another process: another element, another ref');
     ok(await lab.computer.tools.act({ actions: [{ ref: fresh, op: 'toggle' }] }));
@@ -54,7 +54,7 @@ test('a window whose process was swapped (same title, new process) between obser
 test('a window retitled to a denied title between observe and act: the driver sees it, the policy refuses, nothing sent', async () => {
   const lab = await startLab();
   try {
-    const snap = ok(await lab.computer.tools.observe({ window: 'Act lab' }));
+    const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Act lab' }));
     const agree = refOn(snap, /checkbox "Agree"/);
     ok(await lab.computer.tools.act({ actions: [{ ref: agree, op: 'toggle' }] }));
     await lab.printed('agree on');

@@ -47,7 +47,7 @@ test('M3 on the device: open Wi-Fi in Settings through the adb driver; the recei
   const client = await mcp(['--mode', 'bypass', '--allow-app', 'com.android.settings']);
   try {
     await client.callTool({ name: 'computer_wait', arguments: { device: 'phone', until: 'appears', app: 'com.android.settings', text: 'Wi', timeoutMs: 10_000 } });
-    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { device: 'phone', app: 'com.android.settings' } }));
+    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'phone', app: 'com.android.settings' } }));
     const wifi = refOf(snap, /switch "(Use )?Wi.?Fi"/i);
     const r = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: wifi, op: 'toggle' }] } }));
     assert.match(r, /confirmed/, r);
@@ -74,12 +74,12 @@ test('M3 on the device: the paired service types a Chinese draft into the messen
     const apps = text(await client.callTool({ name: 'computer_apps', arguments: { device: 'app' } }));
     const messenger = /^(com\.[\w.]*messaging[\w.]*)/m.exec(apps)?.[1];
     assert.ok(messenger, apps);
-    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { device: 'app', app: messenger } }));
+    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'app', app: messenger } }));
     const box = refOf(snap, /textbox/);
     const draft = '明天下午三点见，带上合同 🙏';
     const r = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: box, op: 'set_value', value: draft }] } }));
     assert.match(r, /confirmed|asks|question/, r);
-    const after = text(await client.callTool({ name: 'computer_observe', arguments: { device: 'app', app: messenger } }));
+    const after = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'app', app: messenger } }));
     assert.ok(after.includes('明天下午三点见'), after);
     const send = refOf(after, /button "Send/i);
     const s = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: send, op: 'click' }] } }));

@@ -46,7 +46,7 @@ test('M3: open Wi-Fi in Settings; the receipt confirms the switch is on', async 
   try {
     const apps = text(await client.callTool({ name: 'computer_apps', arguments: { device: 'phone' } }));
     assert.match(apps, /com\.android\.settings/, apps);
-    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { device: 'phone', app: 'com.android.settings' } }));
+    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'phone', app: 'com.android.settings' } }));
     const wifi = refOf(snap, /switch "Wi‑Fi"/);
     const r = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: wifi, op: 'toggle' }] } }));
     assert.match(r, /confirmed/, r);
@@ -59,7 +59,7 @@ test('the phone\'s Back is an op of the window: computer_act on the window\'s re
   const phone = new FakePhone(FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'));
   const client = await mcpWithPhone(phone, ['--mode', 'bypass', '--allow-app', 'com.android.settings']);
   try {
-    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { device: 'phone', app: 'com.android.settings' } }));
+    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'phone', app: 'com.android.settings' } }));
     const window = refOf(snap, /^\[d\d+e\d+\] window /);
     const r = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: window, op: 'back' }] } }));
     assert.match(r, /ok back/, r);
@@ -71,13 +71,13 @@ test('a phone unplugged mid-act: the receipt is unknown (the tap may have landed
   const phone = new FakePhone(FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'));
   const client = await mcpWithPhone(phone, ['--mode', 'bypass', '--allow-app', 'com.android.settings']);
   try {
-    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { device: 'phone', app: 'com.android.settings' } }));
+    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'phone', app: 'com.android.settings' } }));
     const wifi = refOf(snap, /switch "Wi‑Fi"/);
     phone.server.vanishOn = 'shell,v2,raw:input';
     const r = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: wifi, op: 'toggle' }] } }));
     assert.match(r, /unknown/, r);
     assert.doesNotMatch(r, /confirmed/, r);
-    const again = text(await client.callTool({ name: 'computer_observe', arguments: { device: 'phone', app: 'com.android.settings' } }));
+    const again = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'phone', app: 'com.android.settings' } }));
     assert.match(again, /device_offline|adb devices/, again);
   } finally { await client.close(); await phone.stop(); }
 });
@@ -89,7 +89,7 @@ test('M3: a Chinese draft in a messenger, not sent; tapping Send asks first', as
   // accept-edits: the allow-listed app is acted on without a question, irreversible steps still ask.
   const client = await mcpWithPhone(phone, ['--mode', 'acceptEdits', '--allow-app', 'com.example.messenger']);
   try {
-    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { device: 'phone', app: 'com.example.messenger' } }));
+    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'phone', app: 'com.example.messenger' } }));
     const box = refOf(snap, /textbox "Text message"/);
     const draft = '明天下午三点见，带上合同 🙏';
     const r = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: box, op: 'set_value', value: draft }] } }));
@@ -110,7 +110,7 @@ test('an Android security screen is unseen: listed as hidden, observe refused, n
   try {
     const apps = text(await client.callTool({ name: 'computer_apps', arguments: { device: 'phone' } }));
     assert.match(apps, /1 window hidden: its screen is an Android security/, apps);
-    const r = await client.callTool({ name: 'computer_observe', arguments: { device: 'phone', app: 'com.android.settings' } });
+    const r = await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'phone', app: 'com.android.settings' } });
     assert.match(text(r), /denied_by_policy/, text(r));
     assert.doesNotMatch(text(r), /Wi‑Fi|Airplane/);
   } finally { await client.close(); await phone.stop(); }

@@ -130,11 +130,11 @@ test('paired: one MCP session drives gedit on the device with d2 refs; the code 
   const typed = await call('computer_act', { actions: [{ ref: doc, op: 'type', value: 'over a paired link' }] });
   assert.equal(typed.isError, false, typed.text);
   assert.match(typed.text, new RegExp(`^ok type ${doc} · confirmed`, 'm'));
-  const seen = await call('computer_observe', { app: 'gedit', device: 'lab' });
+  const seen = await call('computer_observe', { full: true, app: 'gedit', device: 'lab' });
   assert.match(seen.text, /over a paired link/);
   // Observe latency over the paired link (a loopback WebSocket to a driver on a second desktop), for the report.
   const times: number[] = [];
-  for (let i = 0; i < 5; i++) { const t0 = performance.now(); assert.equal((await call('computer_observe', { app: 'gedit', device: 'lab' })).isError, false); times.push(performance.now() - t0); }
+  for (let i = 0; i < 5; i++) { const t0 = performance.now(); assert.equal((await call('computer_observe', { full: true, app: 'gedit', device: 'lab' })).isError, false); times.push(performance.now() - t0); }
   times.sort((a, b) => a - b);
   t.diagnostic(`observe gedit over the paired link: median ${Math.round(times[2]!)} ms (min ${Math.round(times[0]!)}, max ${Math.round(times[4]!)})`);
   const apps = await call('computer_apps', {});
@@ -158,7 +158,7 @@ test('paired: one MCP session drives gedit on the device with d2 refs; the code 
   assert.equal(await device.exited, 1, device.out());
   assert.match(device.out(), /the server refused this pairing \(revoked\)/);
   assert.equal(existsSync(join(REMOTE_HOME, 'paired-server.json')), false, 'the device deleted the refused credential');
-  const gone = await call('computer_observe', { device: 'lab' });
+  const gone = await call('computer_observe', { full: true, device: 'lab' });
   assert.equal(gone.isError, true);
   assert.match(gone.text, /driver_unavailable/);
   // A redial with the old credential is refused.
@@ -185,7 +185,7 @@ test('revoked on the device: the server forgets it and closes its link; a redial
   assert.equal(await device.exited, 0, device.out());
   assert.match(device.out(), /unpaired/);
   assert.equal((await run(['device', 'list'])).stdout.trim(), 'local  this machine');
-  const gone = await call('computer_observe', { device: 'lab' });
+  const gone = await call('computer_observe', { full: true, device: 'lab' });
   assert.equal(gone.isError, true);
   copyFileSync(saved, join(REMOTE_HOME, 'paired-server.json'));
   const redial = await onDevice(['pair', '--desktop', 'sandbox']);

@@ -129,10 +129,10 @@ test('one MCP session drives both devices: refs name their device, a call cannot
   assert.match(typed.text, new RegExp(`^ok type ${doc} · confirmed`, 'm'));
   const typedLocal = await call('computer_act', { actions: [{ ref: area, op: 'type', value: 'here' }] });
   assert.match(typedLocal.text, new RegExp(`^ok type ${area} · confirmed`, 'm'));
-  const seen = await call('computer_observe', { app: 'gedit', device: 'lab' });
+  const seen = await call('computer_observe', { full: true, app: 'gedit', device: 'lab' });
   assert.match(seen.text, /over ssh/);
   assert.doesNotMatch(seen.text, /here/);
-  const seenLocal = await call('computer_observe', { app: 'gedit', device: 'local' });
+  const seenLocal = await call('computer_observe', { full: true, app: 'gedit', device: 'local' });
   assert.match(seenLocal.text, /here/);
   assert.doesNotMatch(seenLocal.text, /over ssh/);
 
@@ -141,7 +141,7 @@ test('one MCP session drives both devices: refs name their device, a call cannot
   assert.match(mixed.text, /^error invalid_params: This call mixes refs of 2 devices \(lab, local\|local, lab\)|^error invalid_params: This call mixes refs of 2 devices/m);
   const wrong = await call('computer_act', { device: 'local', actions: [{ ref: doc, op: 'click' }] });
   assert.match(wrong.text, /^error invalid_params: The refs belong to device lab, not local/m);
-  const nobody = await call('computer_observe', { device: 'nowhere' });
+  const nobody = await call('computer_observe', { full: true, device: 'nowhere' });
   assert.match(nobody.text, /^error unknown_device: No device is named "nowhere"/m);
 });
 
@@ -149,7 +149,7 @@ test('the link killed mid-act: receipt unknown (never failed), and the next call
   const server = transport.pid!;
   const sshClient = descendants(server).find((p) => cmdline(p).startsWith('ssh '));
   assert.ok(sshClient, 'the MCP server runs ssh for the lab device');
-  const seen = await call('computer_observe', { app: 'gedit', device: 'lab' });
+  const seen = await call('computer_observe', { full: true, app: 'gedit', device: 'lab' });
   const doc = refIn(seen.text, /\] document\b.*editable/);
   // Armed: the remote end passes the next act to the driver, then its sshd session is killed.
   writeFileSync(armFile, '');
@@ -159,11 +159,11 @@ test('the link killed mid-act: receipt unknown (never failed), and the next call
   assert.match(res.text, new RegExp(`^ok type ${doc} · unknown \\(The link to device lab dropped while node.act was in flight: it may have happened`, 'm'));
   assert.doesNotMatch(res.text, /failed/);
   // The next call starts a new link (a new ssh, a new driver) and works; it shows why the receipt said unknown.
-  const again = await call('computer_observe', { app: 'gedit', device: 'lab' });
+  const again = await call('computer_observe', { full: true, app: 'gedit', device: 'lab' });
   assert.equal(again.isError, false, again.text);
   assert.match(again.text, /over ssh more/);
   const newSsh = descendants(server).find((p) => cmdline(p).startsWith('ssh '));
   assert.ok(newSsh && newSsh !== sshClient, 'a new ssh link');
   // The local device was never disturbed.
-  assert.equal((await call('computer_observe', { app: 'gedit', device: 'local' })).isError, false);
+  assert.equal((await call('computer_observe', { full: true, app: 'gedit', device: 'local' })).isError, false);
 });

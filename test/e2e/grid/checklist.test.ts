@@ -33,7 +33,7 @@ test('zenity --checklist: the check column and its state print, find "Apple" fin
     const toggled = ok(await computer.tools.act({ actions: [{ ref: `${table}:A2`, op: 'toggle' }] }));
     assert.match(toggled, /· confirmed/, toggled);
     assert.match(toggled, /cell "A2" unchecked → checked/, `the diff shows Banana's box checked:\n${toggled}`);
-    const okButton = refOn(ok(await computer.tools.observe({ app: 'zenity' })), /button "OK"/);
+    const okButton = refOn(ok(await computer.tools.observe({ app: 'zenity', full: true })), /button "OK"/);
     ok(await computer.tools.act({ actions: [{ ref: okButton, op: 'click' }] }));
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10000))]);
     assert.equal(out.trim(), 'Apple|Banana|Cherry');

@@ -36,7 +36,7 @@ test('GTK TreeView: rows of values under headers; a cell by address selects its 
 
     const sel = ok(await computer.tools.act({ actions: [{ ref: `${table}:B5`, op: 'select' }] }));
     assert.match(sel, /· confirmed/, sel);
-    const after = ok(await computer.tools.observe({ app: 'grid-table' }));
+    const after = ok(await computer.tools.observe({ full: true, app: 'grid-table' }));
     assert.match(lineOf(after, table) ?? '', /selected A5:C5/, after);
   } finally {
     await computer.close();

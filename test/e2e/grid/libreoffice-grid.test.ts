@@ -28,7 +28,7 @@ after(async () => {
 async function observeSheet(): Promise<{ text: string; table: string }> {
   let text = '';
   for (let i = 0; i < 20; i++) {
-    text = ok(await computer.tools.observe({ app: 'soffice' }));
+    text = ok(await computer.tools.observe({ app: 'soffice', full: true }));
     if (/table "Sheet Sheet1".* cells A1:/.test(text)) break;
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -53,7 +53,7 @@ test('Calc: the sheet is a grid with its size; a formula set by cell address sho
   assert.equal(set.match(/· confirmed/g)?.length, 4, set);
   assert.match(set, /A1 shows "6.5", formula =SUM\(B1/, set);
 
-  const now = ok(await computer.tools.observe({ app: 'soffice' }));
+  const now = ok(await computer.tools.observe({ app: 'soffice', full: true }));
   const grid = now.split('\n');
   const at = grid.findIndex((l) => l.includes(`[${table}]`));
   assert.match(grid[at] ?? '', /cursor A1 "=SUM\(B1…" · filled part A1:B3 shown/, now);
@@ -66,7 +66,7 @@ test('Calc: the sheet is a grid with its size; a formula set by cell address sho
   const sel = ok(await computer.tools.act({ actions: [{ ref: table, op: 'select', value: 'B1:B3' }] }));
   assert.match(sel, /the table reports 3 selected/, sel);
   assert.match(sel, /textbox value "A1" → "B1:B3"/, sel);
-  const selected = ok(await computer.tools.observe({ app: 'soffice' }));
+  const selected = ok(await computer.tools.observe({ app: 'soffice', full: true }));
   assert.match(lineOf(selected, table) ?? '', /selected B1:B3/, selected);
 
   // A cell off screen cannot be acted on blind: the error says which range is shown and what to do.
@@ -119,7 +119,7 @@ test('Calc: find of an off-screen cell address answers with the cell and the act
   // The app scrolls after the act returns: observe until it shows (bounded).
   for (let i = 0; i < 20 && !(range && Number(range[2]) <= 480 && Number(range[4]) >= 480); i++) {
     if (i) await new Promise((r) => setTimeout(r, 250));
-    now = ok(await computer.tools.observe({ app: 'soffice' }));
+    now = ok(await computer.tools.observe({ app: 'soffice', full: true }));
     range = /cells ([A-Z]+)(\d+):([A-Z]+)(\d+) of/.exec(lineOf(now, table) ?? '');
   }
   assert.match(lineOf(now, table) ?? '', /cursor T480/, now);

@@ -23,7 +23,7 @@ test('Chromium: an HTML table renders as rows of values; a cell ref resolves to 
     let text = '';
     for (let i = 0; i < 60 && !/\| Lyon \|/.test(text); i++) {
       await new Promise((r) => setTimeout(r, 500));
-      text = (await computer.tools.observe({ app: 'chromium', maxTokens: 6000 })).text;
+      text = (await computer.tools.observe({ full: true, app: 'chromium', maxTokens: 6000 })).text;
     }
     const table = refOn(text, /\] table cells A1:C4 of 4 × 3/);
     const lines = text.split('\n');
@@ -35,7 +35,7 @@ test('Chromium: an HTML table renders as rows of values; a cell ref resolves to 
     const r = await computer.tools.act({ actions: [{ ref: `${table}:A2`, op: 'focus' }] });
     assert.doesNotMatch(r.text, /not on screen|not a table|unknown ref/, r.text);
     assert.match(r.text, /focus e\d+/, r.text);
-    ok(await computer.tools.observe({ app: 'chromium' }));
+    ok(await computer.tools.observe({ full: true, app: 'chromium' }));
   } finally {
     await computer.close();
     try { process.kill(-(app.pid ?? 0), 'SIGKILL'); } catch { /* gone */ }

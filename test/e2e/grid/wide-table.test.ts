@@ -30,26 +30,26 @@ test('Firefox: a 60×25 web table — a scope and a larger maxTokens show more o
     let text = '';
     for (let i = 0; i < 90 && !/\] table cells/.test(text); i++) {
       await new Promise((r) => setTimeout(r, 1000));
-      text = (await computer.tools.observe({ app: 'firefox', maxTokens: 6000 })).text;
+      text = (await computer.tools.observe({ full: true, app: 'firefox', maxTokens: 6000 })).text;
     }
     const table = refOn(text, /\] table cells/);
     const windowRows = gridRows(text, table).length;
     assert.ok(windowRows > 0, text);
 
     // (1) The scope on the grid keeps the budget for the grid: at maxTokens 20000 every row prints.
-    const big = ok(await computer.tools.observe({ app: 'firefox', scope: table, maxTokens: 20000 }));
+    const big = ok(await computer.tools.observe({ full: true, app: 'firefox', scope: table, maxTokens: 20000 }));
     assert.doesNotMatch(big, /over budget/, big.slice(-600));
     const bigRows = gridRows(big, table);
     assert.equal(bigRows.length, 25, big.slice(-800));
     assert.match(bigRows[24] ?? '', /^25 \| 2401 \| 2402 \|.*\| 2460$/, bigRows[24]);
     // At the default budget a scope shows at least as many rows as the window observe at 6000 tokens does.
-    const small = ok(await computer.tools.observe({ app: 'firefox', scope: table }));
+    const small = ok(await computer.tools.observe({ full: true, app: 'firefox', scope: table }));
     const smallRows = gridRows(small, table).length;
     console.log('rows: window@6000', windowRows, 'scope@default', smallRows, 'scope@20000', bigRows.length);
-    const win = ok(await computer.tools.observe({ app: 'firefox' }));
+    const win = ok(await computer.tools.observe({ app: 'firefox', full: true }));
     assert.ok(smallRows >= gridRows(win, table).length && smallRows > 3, `scope rows ${smallRows}:\n${small}`);
     // The window observe's grid grows with maxTokens (it was capped at 1,200 tokens, 8 rows here).
-    const wide = ok(await computer.tools.observe({ app: 'firefox', maxTokens: 20000 }));
+    const wide = ok(await computer.tools.observe({ full: true, app: 'firefox', maxTokens: 20000 }));
     assert.equal(gridRows(wide, table).length, 25, wide.slice(-800));
 
     // (2) find reaches a cell the snapshot prints, by its text, named by address under the table.

@@ -67,9 +67,9 @@ test('computer_apps lists the vault as denied, with no title and no window ref',
 });
 
 test('observe refuses the vault by app, by title and as the focused window', async () => {
-  refused(await computer.tools.observe({ app: 'keepassxc' }));
-  refused(await computer.tools.observe({ window: TITLE }));
-  refused(await computer.tools.observe({}));
+  refused(await computer.tools.observe({ full: true, app: 'keepassxc' }));
+  refused(await computer.tools.observe({ full: true, window: TITLE }));
+  refused(await computer.tools.observe({ full: true }));
 });
 
 test('find refuses the vault', async () => {

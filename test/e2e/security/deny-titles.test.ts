@@ -40,14 +40,14 @@ test('native windows titled like a password manager are unseen', async () => {
     outputs.push(apps.text);
     for (const t of titles) {
       assert.ok(!apps.text.includes(`"${t}"`), `computer_apps lists "${t}":\n${apps.text}`);
-      const o = await computer.tools.observe({ window: t });
+      const o = await computer.tools.observe({ full: true, window: t });
       outputs.push(o.text);
       assert.equal(o.isError, true, `observe "${t}": ${o.text}`);
       const k = await computer.tools.keys({ keys: 'Return', window: t });
       outputs.push(k.text);
       assert.equal(k.isError, true, `keys to "${t}": ${k.text}`);
     }
-    const z = await computer.tools.observe({ app: 'zenity' });
+    const z = await computer.tools.observe({ full: true, app: 'zenity' });
     outputs.push(z.text);
     outputs.push((await computer.tools.find({ text: 'hunter2', app: 'zenity' })).text);
     for (const o of outputs) assert.ok(!o.includes('hunter2'), `the vault's text leaked:\n${o}`);
@@ -87,10 +87,10 @@ test('a Chromium tab titled "Bitwarden Web Vault" is unseen over CDP and over AT
     outputs.push(listed);
     assert.doesNotMatch(listed, /Bitwarden Web Vault/, listed);
     assert.doesNotMatch(listed, /Quiet vault/, `a tab whose URL names the vault is listed:\n${listed}`);
-    const quiet = await cdp.tools.observe({ window: 'Quiet vault' });
+    const quiet = await cdp.tools.observe({ full: true, window: 'Quiet vault' });
     outputs.push(quiet.text);
     assert.equal(quiet.isError, true, quiet.text);
-    const o = await cdp.tools.observe({ window: 'Bitwarden Web Vault' });
+    const o = await cdp.tools.observe({ full: true, window: 'Bitwarden Web Vault' });
     outputs.push(o.text);
     assert.equal(o.isError, true, o.text);
     outputs.push((await cdp.tools.find({ text: 'hunter2' })).text);
@@ -102,7 +102,7 @@ test('a Chromium tab titled "Bitwarden Web Vault" is unseen over CDP and over AT
       if (raw.some((a) => a.windows.some((w) => /Bitwarden/.test(w.title)))) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    const n = await native.tools.observe({ app: 'chromium' });
+    const n = await native.tools.observe({ full: true, app: 'chromium' });
     outputs.push(n.text);
     assert.equal(n.isError, true, n.text);
     outputs.push((await native.tools.apps()).text);

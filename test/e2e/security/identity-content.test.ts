@@ -44,7 +44,7 @@ after(async () => {
 test('a renamed copy of seahorse is denied by its content on every read path', { skip }, async () => {
   const apps = (await computer.tools.apps()).text;
   assert.match(apps, /notes .*\(denied: .*keyring or credential manager/, apps);
-  for (const r of [await computer.tools.observe({ app: 'notes' }), await computer.call('computer_find', { app: 'notes', text: 'Passwords' }),
+  for (const r of [await computer.tools.observe({ full: true, app: 'notes' }), await computer.call('computer_find', { app: 'notes', text: 'Passwords' }),
     await computer.call('computer_screenshot', { app: 'notes', mode: 'ocr' })]) {
     assert.equal(r.code, 'denied_by_policy', r.text);
     assert.doesNotMatch(r.text, /Passwords|Keys|GnuPG|Login/i, 'nothing of the window reaches the model');

@@ -33,7 +33,7 @@ async function documentText(want: string): Promise<string> {
   const deadline = Date.now() + 10_000;
   let line = '';
   while (Date.now() < deadline) {
-    const text = ok(await computer.tools.observe({ window: win }));
+    const text = ok(await computer.tools.observe({ full: true, window: win }));
     line = text.split('\n').find((l) => /\] document .*editable/.test(l)) ?? '';
     if (line.includes(want)) return line;
     await new Promise((r) => setTimeout(r, 100));

@@ -69,7 +69,7 @@ test('space on a focused "Delete all" button asks', async () => {
   const refs = await buttonRefs();
   const del = refs[LABELS.indexOf('Delete all')] ?? '';
   ok(await computer.tools.act({ actions: [{ ref: del, op: 'focus' }] }));
-  const seen = ok(await computer.tools.observe({ window: TITLE }));
+  const seen = ok(await computer.tools.observe({ full: true, window: TITLE }));
   assert.match(seen.split('\n').find((l) => l.includes(`[${del}]`)) ?? '', /focused/, seen);
   const r = await computer.tools.keys({ keys: 'space', window: TITLE });
   assert.equal(r.code, 'confirmation_required', r.text);

@@ -57,7 +57,7 @@ test('a GTK app with a forged name, title and labels: apps list, find header, ob
   const found = await computer.tools.find({ text: 'Save', window: 'Outside text' });
   assert.equal(found.isError, false, found.text);
   assertClean(found.text, 'computer_find');
-  const snap = await computer.tools.observe({ window: 'Outside text' });
+  const snap = await computer.tools.observe({ full: true, window: 'Outside text' });
   assertClean(snap.text, 'computer_observe');
   const ref = /\[(e\d+)\] button "Save/.exec(snap.text)?.[1];
   assert.ok(ref, snap.text);
@@ -107,7 +107,7 @@ test('a Chromium page that throws a forged text, and a list whose items forge li
   let snap = '';
   for (let i = 0; i < 100 && !/button "Throw"/.test(snap); i++) {
     if (i) await new Promise((r) => setTimeout(r, 100));
-    snap = (await computer.tools.observe({ window: 'Hostile page' })).text;
+    snap = (await computer.tools.observe({ full: true, window: 'Hostile page' })).text;
   }
   assertClean(snap, 'observe');
   const button = /\[(e\d+)\] button "Throw"/.exec(snap)?.[1];
@@ -147,7 +147,7 @@ test('a paired device that lies in its channel, details and errors, over a real 
   const apps = await call('computer_apps', {});
   assert.match(apps.text, /^channel: /);
   assertClean(apps.text, 'apps of the device');
-  const snap = await call('computer_observe', { window: 'w1' });
+  const snap = await call('computer_observe', { full: true, window: 'w1' });
   assertClean(snap.text, 'observe on the device');
   const go = /\[(e\d+)\] button "Go /.exec(snap.text)?.[1];
   const broken = /\[(e\d+)\] button "Broken /.exec(snap.text)?.[1];

@@ -97,8 +97,8 @@ test('the panel in an allow-listed Chromium is unseen and untouchable by every t
   assert.doesNotMatch(apps.text, /computer-use panel ·|cupanel-/, apps.text);
   assert.match(apps.text, /windows? hidden: it is the computer-use panel/, apps.text);
   // The app's focused window may be one of Chromium's nameless bubbles: what matters is that no panel text shows.
-  outputs.push((await native.tools.observe({ app: 'chromium' })).text);
-  const byTitle = await native.tools.observe({ window: 'computer-use panel' });
+  outputs.push((await native.tools.observe({ full: true, app: 'chromium' })).text);
+  const byTitle = await native.tools.observe({ full: true, window: 'computer-use panel' });
   outputs.push(byTitle.text);
   assert.equal(byTitle.isError, true, byTitle.text);
   const found = await native.tools.find({ text: 'Allow once' });
@@ -111,7 +111,7 @@ test('the panel in an allow-listed Chromium is unseen and untouchable by every t
   assert.equal(shot.isError, true, `OCR read the panel: ${shot.text}`);
   // The window the model held before the panel's tab opened in it.
   for (const r of [
-    await native.tools.observe({ window: held }),
+    await native.tools.observe({ full: true, window: held }),
     await native.tools.keys({ keys: 'Return', window: held }),
     await native.tools.screenshot({ window: held }),
     await native.tools.input({ action: 'click', window: held, x: 300, y: 300 }),
@@ -126,7 +126,7 @@ test('the panel in an allow-listed Chromium is unseen and untouchable by every t
   const tabs = await cdp.tools.apps();
   outputs.push(tabs.text);
   assert.doesNotMatch(tabs.text, /computer-use panel ·|cupanel-|\/p\//, tabs.text);
-  const tab = await cdp.tools.observe({ window: 'computer-use panel' });
+  const tab = await cdp.tools.observe({ full: true, window: 'computer-use panel' });
   outputs.push(tab.text);
   assert.equal(tab.isError, true, tab.text);
   const cdpKeys = await cdp.tools.keys({ keys: 'Tab Return' });

@@ -66,7 +66,7 @@ test('the progress message tells the model a question waits, without the URL; a 
   const modelSaw: string[] = [];
   const w = await client.callTool({ name: 'computer_wait', arguments: { until: 'window_appears', text: title, timeoutMs: 20000 } }, undefined, { timeout: 60_000 });
   modelSaw.push(text(w));
-  const snap = text(await client.callTool({ name: 'computer_observe', arguments: { window: title } }));
+  const snap = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, window: title } }));
   modelSaw.push(snap);
   const ref = refOn(snap, /\] button "Delete"/);
 

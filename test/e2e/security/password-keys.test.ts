@@ -34,7 +34,7 @@ async function intoPasswordField(title: string, write: (computer: Computer) => P
     assert.match(res.text, /password field/);
     assert.doesNotMatch(res.text, /secret/);
     assert.equal(zenity.exitCode, null, `zenity was submitted; it printed ${JSON.stringify(printed)}`);
-    const snap = ok(await computer.tools.observe({ window: title }));
+    const snap = ok(await computer.tools.observe({ full: true, window: title }));
     ok(await computer.tools.act({ actions: [{ ref: refOn(snap, /\] button "OK"/), op: 'click' }] }));
     await exited;
     // zenity prints what the field held: nothing.

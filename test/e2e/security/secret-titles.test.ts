@@ -37,10 +37,10 @@ test('tokens in window titles are masked in every answer and in the session file
     const one = /\[(w\d+)\][^\n]*deploy/.exec(apps)?.[1];
     const two = /\[(w\d+)\][^\n]*"key /.exec(apps)?.[1];
     assert.ok(one && two, apps);
-    const observed = ok(await computer.tools.observe({ window: one }));
+    const observed = ok(await computer.tools.observe({ full: true, window: one }));
     answers.push(observed);
     assert.match(observed.split('\n').find((l) => l.startsWith('app ')) ?? '', /deploy ••••\(secret\)/);
-    answers.push(ok(await computer.tools.observe({ window: two })));
+    answers.push(ok(await computer.tools.observe({ full: true, window: two })));
     answers.push(ok(await computer.tools.find({ text: 'Token window', window: one })));
     answers.push(ok(await computer.tools.find({ text: 'Token window', window: two })));
     answers.push(ok(await computer.tools.screenshot({ window: one })));

@@ -78,7 +78,7 @@ test('settings rewritten behind the tool\'s back do not lower the next session\'
     const shown = ok(await computer.tools.wait({ until: 'window_appears', text: 'Tamper check', timeoutMs: 15000 }));
     const field = refOn(shown, /\] textbox\b.*editable/);
     // The first session's refs are not the next's: observe in the next session.
-    const seen = ok(await next.tools.observe({ window: 'Tamper check' }));
+    const seen = ok(await next.tools.observe({ full: true, window: 'Tamper check' }));
     const f2 = refOn(seen, /\] textbox\b.*editable/);
     void field;
     const r = await next.tools.act({ actions: [{ ref: f2, op: 'set_value', value: 'hello' }] });

@@ -77,7 +77,7 @@ async function terminal(computer: Computer, cwd: string): Promise<number | undef
   child.unref();
   if (child.pid) pids.push(child.pid);
   for (let i = 0; i < 60; i++) {
-    const r = await computer.tools.observe({ app: 'xfce4-terminal' });
+    const r = await computer.tools.observe({ full: true, app: 'xfce4-terminal' });
     if (/terminal "Terminal" value="[^"]*[#$] /.test(r.text)) return child.pid;
     await new Promise((res) => setTimeout(res, 250));
   }

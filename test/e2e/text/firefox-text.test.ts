@@ -37,7 +37,7 @@ test('Firefox: paragraphs and field values in the snapshot, find in a paragraph 
   for (let i = 0; i < 120 && !/Your order number/.test(snap); i++) {
     await new Promise((r) => setTimeout(r, 500));
     const apps = ok(await computer.tools.apps({}));
-    if (/Order form/.test(apps)) snap = ok(await computer.tools.observe({ app: 'Firefox', maxTokens: 4000 }));
+    if (/Order form/.test(apps)) snap = ok(await computer.tools.observe({ full: true, app: 'Firefox', maxTokens: 4000 }));
   }
   assert.match(snap, /paragraph value="Your order number is 4711 and it ships on Monday\."/, snap);
   assert.match(snap, /textbox "Name" value="Ada Lovelace"/, snap);
@@ -50,7 +50,7 @@ test('Firefox: paragraphs and field values in the snapshot, find in a paragraph 
   const secret = ok(await computer.tools.find({ app: 'Firefox', text: SECRET.slice(0, 7) }));
   assert.match(secret, /^0 matches/, secret);
   const pw = refOn(snap, /textbox "Password"/);
-  const read = await computer.tools.observe({ app: 'Firefox', scope: pw, from: 0 });
+  const read = await computer.tools.observe({ full: true, app: 'Firefox', scope: pw, from: 0 });
   assert.equal(read.code, 'permission_denied', read.text);
   assert.doesNotMatch(read.text, new RegExp(SECRET.slice(0, 7)), read.text);
 });

@@ -44,7 +44,7 @@ test('PDF in Evince: find a sentence on page 2, with page, line and offset; page
   child.unref();
   if (child.pid) pids.push(child.pid);
 
-  const snap = await until(async () => ok(await computer.tools.observe({ app: 'evince' })), /Annual report 2026/);
+  const snap = await until(async () => ok(await computer.tools.observe({ full: true, app: 'evince' })), /Annual report 2026/);
   if (process.env['TEXT_DEBUG']) console.error(snap);
   // The page shown carries its text, cut with the exact range and how to read on.
   assert.match(snap, /value="Annual report 2026\\nQuarterly figures, paragraph 1:/, snap);
@@ -58,7 +58,7 @@ test('PDF in Evince: find a sentence on page 2, with page, line and offset; page
 
   // Reading on from the offset the hint names gives the rest of page 1 as numbered lines.
   const hint = /more: scope=(e\d+) from=(\d+)/.exec(snap)!;
-  const more = ok(await computer.tools.observe({ app: 'evince', scope: hint[1]!, from: Number(hint[2]) }));
+  const more = ok(await computer.tools.observe({ full: true, app: 'evince', scope: hint[1]!, from: Number(hint[2]) }));
   if (process.env['TEXT_DEBUG']) console.error(more);
   assert.match(more, /^ {2}\d+│ .*paragraph 40: revenue/m, more);
 });

@@ -29,7 +29,7 @@ function keysFor(s: string): string {
 async function until(pattern: RegExp, args: Record<string, unknown> = {}): Promise<string> {
   let text = '';
   for (let i = 0; i < 40; i++) {
-    text = ok(await computer.tools.observe({ app: 'xfce4-terminal', ...args }));
+    text = ok(await computer.tools.observe({ full: true, app: 'xfce4-terminal', ...args }));
     if (pattern.test(text)) return text;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -73,7 +73,7 @@ test('terminal: 2,000 lines of output; the snapshot shows the newest, a range re
     assert.equal(Number(hint[2]!.replace(/,/g, '')), total, 'a tail read ends at the end of the text');
   }
   // Reading a range from offset 0 shows numbered lines and where to read on.
-  const range = ok(await computer.tools.observe({ app: 'xfce4-terminal', scope: term, from: 0, maxTokens: 1000 }));
+  const range = ok(await computer.tools.observe({ full: true, app: 'xfce4-terminal', scope: term, from: 0, maxTokens: 1000 }));
   assert.match(range, /^ {2}1│ /m, range);
   assert.match(range, /\(text 0–[\d,]+ of [\d,]+(; more: scope=e\d+ from=\d+)?\)/, range);
   // find sees the text wherever it is, with the line number the shell printed it on.

@@ -53,10 +53,10 @@ test('computer_apps lists running apps that are not accessible, with reason, fix
 
   // Its window has no tree: observe says why; observing by name does not say "not running".
   const ref = new RegExp(`\\[(w\\d+)\\] window "${TITLE}"`).exec(text)?.[1] ?? '';
-  const obs = await computer.tools.observe({ window: ref });
+  const obs = await computer.tools.observe({ full: true, window: ref });
   assert.equal(obs.isError, true);
   assert.match(obs.text, /not on the accessibility bus.*computer_screenshot/, obs.text);
-  const byName = await computer.tools.observe({ app: 'xmessage' });
+  const byName = await computer.tools.observe({ full: true, app: 'xmessage' });
   assert.match(byName.text, /running but not accessible/, byName.text);
 
   // The fallback works on it: OCR reads the message.
@@ -71,7 +71,7 @@ test('a denied app that is not accessible stays unseen', async () => {
     const text = await listed(denied, /xmessage \(denied/);
     assert.doesNotMatch(text, new RegExp(TITLE), text);
     assert.doesNotMatch(text, /xmessage pid=/, text);
-    const byName = await denied.tools.observe({ app: 'xmessage' });
+    const byName = await denied.tools.observe({ full: true, app: 'xmessage' });
     assert.equal(byName.isError, true);
     assert.doesNotMatch(byName.text, new RegExp(`${TITLE}|quokka`, 'i'), byName.text);
   } finally { await denied.close(); }

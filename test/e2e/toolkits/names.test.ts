@@ -23,7 +23,7 @@ after(async () => {
 async function observed(c: Computer, app: string, pattern: RegExp): Promise<string> {
   let text = '';
   for (let i = 0; i < 40; i++) {
-    text = (await c.tools.observe({ app })).text;
+    text = (await c.tools.observe({ full: true, app })).text;
     if (pattern.test(text)) return text;
     await new Promise((r) => setTimeout(r, 250));
   }

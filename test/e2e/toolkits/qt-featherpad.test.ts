@@ -33,7 +33,7 @@ test('featherpad (Qt 5): launch, type, save through the dialog, file bytes', asy
 
   const saving = ok(await computer.tools.keys({ keys: 'ctrl+s', app: 'featherpad' }));
   assert.match(saving, /dialog "Save as\.\.\."/, saving);
-  const dialog = ok(await computer.tools.observe({ app: 'featherpad' }));
+  const dialog = ok(await computer.tools.observe({ full: true, app: 'featherpad' }));
   const name = refOn(dialog, /textbox "File name:"/);
   const save = refOn(dialog, /button "Save"/);
   const file = join(dir, 'qt-note.txt');
@@ -46,7 +46,7 @@ test('featherpad (Qt 5): launch, type, save through the dialog, file bytes', asy
   assert.equal(readFileSync(file, 'utf8').replace(/\n$/, ''), 'hello from Qt 5, 你好');
 
   // Reading it again does not crash it (Qt 5 segfaulted on the first Properties.GetAll).
-  const again = ok(await computer.tools.observe({ app: 'featherpad' }));
+  const again = ok(await computer.tools.observe({ full: true, app: 'featherpad' }));
   assert.match(again, /qt-note\.txt/, again);
   process.kill(pid, 0);
 });

@@ -42,7 +42,7 @@ test('Swing form: set, toggle, select, click, read the result', async () => {
   assert.match(bad.text, /items: "Small", "Medium", "Large"/, bad.text);
 
   ok(await computer.tools.act({ actions: [{ ref: submit, op: 'click' }] }));
-  const after = ok(await computer.tools.observe({ app: 'Swing Form' }));
+  const after = ok(await computer.tools.observe({ full: true, app: 'Swing Form' }));
   const result = refOn(after, /label "Result:/);
   assert.match(lineOf(after, result) ?? '', /Result: Ada \/ subscribed \/ Large/, after);
 });
