@@ -14,7 +14,15 @@ export interface SnapshotDiff {
 export interface DiffOptions {
   /** Change lines before `… K more changes`; default 60. The focus line is always added. */
   maxLines?: number;
+  /**
+   * A scroll to row `row` of table `table`: of its rows that came into view only those within ROWS_NEAR of it are
+   * printed, the rest as one line (a file chooser's scroll to row 173 listed 33 rows, 1,019 tokens).
+   */
+  near?: { table: string; row: number };
 }
+
+/** Rows either side of the row a scroll went to that its receipt prints. */
+const ROWS_NEAR = 3;
 
 /** How a state reads when it is absent. */
 const OPPOSITE: Partial<Record<State, string>> = {
@@ -30,8 +38,16 @@ const OPPOSITE: Partial<Record<State, string>> = {
 const FOLD_LIKE = 5;
 /** Names a folded line lists one by one; more read as first … last. */
 const FOLD_NAMES = 6;
+/** Cells of a kept grid that came into or left view from which the diff prints the grid's rows instead of them. */
+const GRID_MOVED = 10;
 /** Tokens of grid rows an added grid shows in a diff (a new sheet: observe shows the rest). */
 const DIFF_GRID_TOKENS = 400;
+
+/** The ref a row's line starts with (its lead element). */
+const leadRef = (rowText: string): string | undefined => /^\[([^\]]+)\]/.exec(rowText)?.[1];
+
+/** A row line without its states and row number: what it shows (rows that moved compare equal). */
+const rowContent = (rowText: string): string => rowText.replace(/^(\[[^\]]+\] \S+(?: "(?:[^"\\]|\\.)*")?)(?: [a-z]+)* — row [\d,]+/u, '$1 — row');
 
 /** "rows 1–12", "rows 3, 7–9", "row 4": row numbers as spans (row 0 is the column headers' line). */
 function rowSpans(rows: number[]): string {
@@ -146,14 +162,59 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
     if (k !== undefined && l.row && !now.has(l.ref)) rowsBefore.set(k, l.row.text);
   }
   const rowPrinted = new Set<string>();
+  // Rows whose line reads as a line printed before at another row number (rows that moved), per table.
+  const rowMoves = new Map<string, { by: number; rows: number[] }>();
+  const oldRowOf = new Map<string, NonNullable<SnapshotLine['row']>>();
+  for (const l of before.elements) if (l.row && leadRef(l.row.text) === l.ref) oldRowOf.set(l.ref, l.row);
+  const movedFrom = (r: NonNullable<SnapshotLine['row']>): number | undefined => {
+    const lead = leadRef(r.text);
+    const was = lead === undefined ? undefined : oldRowOf.get(lead);
+    return was && was.table === r.table && was.n !== r.n && rowContent(was.text) === rowContent(r.text) ? was.n : undefined;
+  };
+  const near = opts.near;
+  const far = (r: NonNullable<SnapshotLine['row']>): boolean => near !== undefined && r.table === near.table && Math.abs(r.n - near.row) > ROWS_NEAR;
+  // Rows of the scrolled table that came into view and are not printed (see `near`).
+  const unprinted = new Set<number>();
+  // A grid that stays but shows other cells (Calc's sheet after Find Next scrolled it): one grid block, as in
+  // observe, not a `+` line per cell that came into view and a `-` line per cell that left (842 tokens).
+  const gridOf = (l: SnapshotLine, within: ReadonlyMap<string, SnapshotLine>): SnapshotLine | undefined => {
+    const p = l.parent !== undefined ? within.get(l.parent) : undefined;
+    if (p?.grid) return p;
+    const up = p?.role === 'row' && p.parent !== undefined ? within.get(p.parent) : undefined;
+    return up?.grid ? up : undefined;
+  };
+  const keptGrid = (l: SnapshotLine, within: ReadonlyMap<string, SnapshotLine>): SnapshotLine | undefined => {
+    if (l.role !== 'cell' && l.role !== 'row') return undefined;
+    const g = gridOf(l, within);
+    return g && old.has(g.ref) && now.get(g.ref)?.grid ? now.get(g.ref) : undefined;
+  };
+  // Per kept grid, the lines of its cells that came or went: a grid block replaces them when they are many.
+  const movedGrids = new Map<string, { grid: SnapshotLine; lines: string[] }>();
+  const noteMoved = (grid: SnapshotLine, line: string): void => {
+    const m = movedGrids.get(grid.ref) ?? { grid, lines: [] };
+    m.lines.push(line);
+    movedGrids.set(grid.ref, m);
+  };
   for (const l of after.elements) {
     if (old.has(l.ref)) continue;
+    const grid = keptGrid(l, now);
+    if (grid) { noteMoved(grid, `+ ${l.text}`); continue; }
     const k = rowKey(l);
     if (k !== undefined && l.row) {
       if (!rowPrinted.has(k)) {
         rowPrinted.add(k);
+        if (far(l.row)) { unprinted.add(l.row.n); continue; }
         const was = rowsBefore.get(k);
-        if (was !== undefined && was !== l.row.text) changes.push(`- ${was}`);
+        // The row's line names an element that stays: its old line left only if that element is gone.
+        const wasLead = was === undefined ? undefined : leadRef(was);
+        const wasGone = was !== undefined && was !== l.row.text && (wasLead === undefined || !now.has(wasLead));
+        const moved = movedFrom(l.row);
+        if (moved !== undefined) {
+          // The same row one or more places up or down (a file deleted above it): one line for all such rows.
+          const m = rowMoves.get(l.row.table) ?? { by: l.row.n - moved, rows: [] };
+          if (m.by === l.row.n - moved) { m.rows.push(l.row.n); rowMoves.set(l.row.table, m); if (wasGone) changes.push(`- ${was}`); continue; }
+        }
+        if (wasGone) changes.push(`- ${was}`);
         changes.push(`+ ${l.row.text}`);
       }
       continue;
@@ -171,6 +232,16 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
     changes.push(`+ ${'  '.repeat(rel)}${l.text}`);
   }
 
+  for (const [table, m] of rowMoves) {
+    const t = now.get(table);
+    const n = m.rows.length;
+    changes.push(`~ ${n} row${n === 1 ? '' : 's'} of [${table}]${t ? ` ${t.role}${t.name ? ` ${quote(t.name, MAX_NAME_CHARS)}` : ''}` : ''} moved ${m.by < 0 ? 'up' : 'down'} ${Math.abs(m.by)} and read as before (now ${rowSpans(m.rows)})`);
+  }
+  if (near && unprinted.size > 0) {
+    const all = [...unprinted, ...after.elements.filter((l) => l.row?.table === near.table && rowPrinted.has(rowKey(l) ?? '')).map((l) => l.row!.n)];
+    changes.push(`+ … ${unprinted.size} more row${unprinted.size === 1 ? '' : 's'} in view (${rowSpans(all)} on screen; computer_observe scope=${near.table} lists them)`);
+  }
+
   // Removed: only tops of removed subtrees, with the number of removed descendants. Rows of a sliced table that
   // left it (a scroll moved them out of view) read as one line per table: which rows, not every cell.
   const removedTop = new Map<string, { line: SnapshotLine; inside: number }>();
@@ -179,6 +250,8 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
   const rowsStay = new Set(after.elements.map(rowKey).filter((k): k is string => k !== undefined));
   for (const l of before.elements) {
     if (now.has(l.ref)) continue;
+    const grid = keptGrid(l, old);
+    if (grid) { noteMoved(grid, `- ${l.text}`); topOf.set(l.ref, l.ref); continue; }
     const k = rowKey(l);
     // A row still there whose new elements were printed above came with its old line.
     if (k !== undefined && l.row && (!rowsStay.has(k) || rowPrinted.has(k))) {
@@ -201,6 +274,11 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
   }
   for (const { line, inside } of removedTop.values()) {
     changes.push(`- ${line.text}${inside > 0 ? ` (+${inside} inside)` : ''}`);
+  }
+  for (const { grid: g, lines: moved } of movedGrids.values()) {
+    const shown = moved.length >= GRID_MOVED ? g.grid?.(DIFF_GRID_TOKENS) : undefined;
+    if (!shown) { changes.push(...moved); continue; }
+    changes.push(`~ [${g.ref}] ${g.role}${g.name ? ` ${quote(g.name, MAX_NAME_CHARS)}` : ''} shows other cells: ${shown.summary}`, ...shown.rows.map((r) => `+   ${r}`));
   }
   for (const [table, set] of rowsLeft) {
     const t = now.get(table) ?? old.get(table);

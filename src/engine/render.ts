@@ -73,8 +73,9 @@ export function rowLine(r: SliceRow): string {
 export function rowSnapshotLines(table: DistilledNode, r: SliceRow, depth: number): SnapshotLine[] {
   const text = rowLine(r);
   const tableRef = table.ref ?? '?';
-  const depthOf = new Map<DistilledNode, number>(r.cells.map((c) => [c, depth]));
-  const parentOf = new Map<DistilledNode, string>(r.cells.map((c) => [c, tableRef]));
+  const heads = r.node ? [r.node] : r.cells;
+  const depthOf = new Map<DistilledNode, number>(heads.map((c) => [c, depth]));
+  const parentOf = new Map<DistilledNode, string>(heads.map((c) => [c, tableRef]));
   const out: SnapshotLine[] = [];
   for (const n of rowElements(r)) {
     const d = depthOf.get(n) ?? depth;
@@ -315,17 +316,53 @@ export function renderFooter(notes: FooterNotes, listCut: number): string | unde
   return parts.length > 0 ? `(${parts.join(' · ')})` : undefined;
 }
 
+/** Elements under a subtree from which a second, identical copy prints as one line (`same as [eN]`). */
+const REPEAT_MIN_INSIDE = 4;
+
+/**
+ * What a subtree shows, refs aside: LibreOffice lists its menu bar twice (a second, zero-height copy under the
+ * document pane: 12 lines and ~110 tokens in every Calc snapshot). Computed once per node, bottom up.
+ */
+function subtreeKeys(root: DistilledNode): Map<DistilledNode, { key: string; inside: number }> {
+  const out = new Map<DistilledNode, { key: string; inside: number }>();
+  const visit = (n: DistilledNode): { key: string; inside: number } => {
+    const kids = n.children.map(visit);
+    const key = JSON.stringify([n.role, n.name ?? '', n.value ?? '', n.states.join(' '), kids.map((k) => k.key)]);
+    const got = { key, inside: kids.reduce((a, k) => a + 1 + k.inside, 0) };
+    out.set(n, got);
+    return got;
+  };
+  visit(root);
+  return out;
+}
+
 /**
  * Renders a distilled tree (refs assigned) under a header, two spaces per level, cutting long lists and
- * printing only `keep` nodes when given. Pure: the same input gives the same text.
+ * printing only `keep` nodes when given. A subtree identical to one printed before it (REPEAT_MIN_INSIDE
+ * elements or more) prints as its own line and `(same as [eN], K inside)`: its refs stay in the elements.
+ * Pure: the same input gives the same text.
  */
 export function render(root: DistilledNode, window: WindowInfo, opts: RenderOptions = {}): Rendered {
   const max = opts.maxListItems ?? MAX_LIST_ITEMS;
   const out: string[] = [renderHeader(window)];
   const lines: SnapshotLine[] = [];
   let listCut = 0;
+  const keys = subtreeKeys(root);
+  const printedKeys = new Map<string, string>();
   const visit = (node: DistilledNode, depth: number, parent: string | undefined): void => {
     if (opts.keep && !opts.keep.has(node)) return;
+    const sub = keys.get(node);
+    const first = sub && sub.inside >= REPEAT_MIN_INSIDE ? printedKeys.get(sub.key) : undefined;
+    if (sub && first !== undefined) {
+      const text = `${renderLine(node, opts.bodyChars, node === opts.textBelow)} (same as [${first}], ${sub.inside} inside)`;
+      out.push('  '.repeat(depth) + text);
+      const line: SnapshotLine = { ref: node.ref ?? '?', depth, role: node.role, states: renderedStates(node), text };
+      if (parent !== undefined) line.parent = parent;
+      if (node.name !== undefined) line.name = node.name;
+      lines.push(line);
+      return;
+    }
+    if (sub && sub.inside >= REPEAT_MIN_INSIDE) printedKeys.set(sub.key, node.ref ?? '?');
     if (isGrid(node)) {
       // Grid hook (grid.ts): the table's cells print as rows of values, not as element lines.
       const g = gridBlock(node, depth, opts.gridTokens, node === opts.uncapped ? Infinity : MAX_GRID_ROWS);

@@ -6,16 +6,50 @@
  * text. Every cell keeps its ref in the snapshot's elements (diffs, receipts, find). Pure: no I/O.
  */
 import type { DistilledNode } from './distill.js';
-import { escapeText } from './escape.js';
+import { escapeText, quoteText } from './escape.js';
 import { isGrid } from './grid.js';
 
 /** One table row of a slice: its 1-based row number and its cells, in column order. */
 export interface SliceRow {
   row: number;
   cells: DistilledNode[];
+  /** The row element that holds the cells, when the table has one per row (a web page's `<tr>`). */
+  node?: DistilledNode;
 }
 
 const HEADER_ROLES: ReadonlySet<string> = new Set(['columnheader', 'rowheader']);
+
+/** Controls inside a cell whose refs a row line prints (a web table's "Archive" button): the model acts on them. */
+const CONTROL_ROLES: ReadonlySet<string> = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'textbox', 'combobox', 'spinbutton', 'slider', 'menuitem']);
+
+/** The controls inside a cell (not the cell itself), outermost first. */
+function controlsIn(c: DistilledNode): DistilledNode[] {
+  const out: DistilledNode[] = [];
+  const visit = (n: DistilledNode): void => {
+    if (n !== c && CONTROL_ROLES.has(n.role)) { out.push(n); return; }
+    for (const k of n.children) visit(k);
+  };
+  visit(c);
+  return out;
+}
+
+/** A row element whose children are all header cells: its names are the columns line, it is no row of its own. */
+const isHeaderRow = (r: DistilledNode): boolean => r.children.length > 0 && r.children.every((c) => HEADER_ROLES.has(c.role));
+
+/**
+ * The rows of a slice whose children are row elements holding cells (Chromium's and Firefox's tables: 35 rows
+ * on screen printed ~4 lines each, ~1,700 tokens): numbered from the slice's first child, as find numbers them.
+ */
+function wrappedRows(node: DistilledNode, start: number): SliceRow[] | undefined {
+  const rows: SliceRow[] = [];
+  for (const [i, r] of node.children.entries()) {
+    if (r.role !== 'row' || r.children.length === 0) return undefined;
+    if (isHeaderRow(r)) continue;
+    if (!r.children.every((c) => c.role === 'cell' || HEADER_ROLES.has(c.role))) return undefined;
+    rows.push({ row: start + i + 1, cells: r.children, node: r });
+  }
+  return rows.length >= 2 ? rows : undefined;
+}
 
 /**
  * The rows of a table slice whose children are cells (not a grid): the driver gives the first and the last
@@ -27,6 +61,7 @@ export function sliceRows(node: DistilledNode): SliceRow[] | undefined {
   if (node.shownRange === undefined || node.table === undefined || isGrid(node)) return undefined;
   const cols = node.table.cols;
   if (cols < 1) return undefined;
+  if (node.children.length >= 2 && node.children.every((c) => c.role === 'row')) return wrappedRows(node, node.shownRange.start);
   const kids = node.children.filter((c) => !HEADER_ROLES.has(c.role));
   if (kids.length < 2 || kids.some((c) => c.role !== 'cell')) return undefined;
   const first = kids[0]?.cell;
@@ -54,6 +89,17 @@ function textNode(c: DistilledNode): DistilledNode | undefined {
   return undefined;
 }
 
+/** The controls of a cell as the row line prints them: `[e12] button "Archive row 403"` (escaped, quoted). */
+function controlsText(controls: readonly DistilledNode[]): string {
+  return controls.map((k) => `[${k.ref ?? '?'}] ${k.role}${k.name ? ` ${quoteText(k.name.length > 60 ? `${k.name.slice(0, 60)}…` : k.name)}` : ''}`).join(' ');
+}
+
+/** A cell's part of a row line: its controls by ref, else its text. */
+function cellPart(c: DistilledNode): string {
+  const controls = controlsIn(c);
+  return controls.length ? controlsText(controls) : rowText(cellWords(c));
+}
+
 /** A cell's text, once: a cell around an icon and a label reads the label; a time shown twice reads once. */
 function cellWords(c: DistilledNode): string {
   if (c.actions.includes('toggle')) return c.states.includes('mixed') ? '[-]' : c.states.includes('checked') ? '[x]' : '[ ]';
@@ -79,6 +125,9 @@ function rowText(v: string): string {
 export function rowLead(r: SliceRow): DistilledNode | undefined {
   for (const c of r.cells) {
     if (c.actions.includes('toggle')) continue;
+    // A link in the first column leads its row: its ref is the one to act on.
+    const control = controlsIn(c)[0];
+    if (control) return control;
     const t = textNode(c);
     if (t) return t;
   }
@@ -102,20 +151,21 @@ function walk(n: DistilledNode, f: (n: DistilledNode) => void): void {
  */
 export function rowTail(r: SliceRow, lead: DistilledNode | undefined, states: readonly string[]): string {
   const others = r.cells.filter((c) => { let has = false; if (lead) walk(c, (n) => { if (n === lead) has = true; }); return !has; });
-  const words = others.map((c) => rowText(cellWords(c)));
+  const words = others.map(cellPart);
   while (words.length > 0 && words[words.length - 1] === '') words.pop();
   return `${states.length ? ` ${states.join(' ')}` : ''} — row ${r.row.toLocaleString('en-US')}${words.length ? `: ${words.join(' | ')}` : ''}`;
 }
 
 /** The header line of a sliced table's rows: its column names. */
 export function columnsLine(node: DistilledNode): string | undefined {
-  const heads = node.children.filter((c) => c.role === 'columnheader' && c.name);
+  const header = node.children.find((c) => c.role === 'row' && isHeaderRow(c));
+  const heads = (header ? header.children : node.children).filter((c) => c.role === 'columnheader' && c.name);
   return heads.length ? `columns: ${heads.map((h) => rowText(h.name ?? '')).join(' | ')}` : undefined;
 }
 
 /** Every element of a row (its cells and what is inside them). */
 export function rowElements(r: SliceRow): DistilledNode[] {
   const out: DistilledNode[] = [];
-  for (const c of r.cells) walk(c, (n) => out.push(n));
+  for (const c of r.node ? [r.node] : r.cells) walk(c, (n) => out.push(n));
   return out;
 }

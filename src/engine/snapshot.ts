@@ -111,7 +111,17 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
     }
     // Its column headers are its line 0: a scroll that moves them out reads as one line with the rows.
     const cols = rows ? columnsLine(n) : undefined;
-    if (cols !== undefined) for (const h of n.children) if (h.role === 'columnheader') rowOf.set(h, { table: n.ref ?? '?', n: 0, text: cols });
+    const heads = { table: n.ref ?? '?', n: 0, text: cols ?? '' };
+    if (cols !== undefined) {
+      for (const h of n.children) {
+        if (h.role === 'columnheader') rowOf.set(h, heads);
+        // A web table's header row and its header cells (rows.ts isHeaderRow).
+        else if (h.role === 'row' && h.children.length > 0 && h.children.every((c) => c.role === 'columnheader' || c.role === 'rowheader')) {
+          rowOf.set(h, heads);
+          for (const c of h.children) rowOf.set(c, heads);
+        }
+      }
+    }
     // Grid hook (grid.ts): a grid cell's line names it by address, with its formula, for diffs and receipts. Only
     // in a grid: a long list's slice marks its first and last cells with coordinates too, but prints them as
     // lines (a file chooser's row is not "A157").

@@ -27,6 +27,8 @@ export type ReceiptStatus = 'confirmed' | 'unknown' | 'rejected' | 'failed';
 export interface ActionReceipt {
   ref: string;
   op: Op;
+  /** The value asked for (set_value's text, scroll's "to N"); never printed from here. */
+  value?: string;
   status: ReceiptStatus;
   /** How it was done or why it failed. */
   detail: string;
@@ -335,7 +337,10 @@ async function observeEffects(session: Session, receipts: ActionReceipt[], windo
   if (receipts.some((r) => r.error?.code === 'link_lost')) return out;
   out.window = window;
 
-  const effects = await collectEffects(session, window, windowsBefore, settleOpts);
+  // A scroll to row N asked for that row: the receipt shows the rows around it, not every row that came into view.
+  const toRow = [...receipts].reverse().find((r) => r.op === 'scroll' && r.status === 'unknown' && /^to \d+$/.test(r.value ?? ''));
+  const effects = await collectEffects(session, window, windowsBefore, settleOpts,
+    toRow ? { near: { table: toRow.ref, row: Number(toRow.value!.slice(3)) } } : {});
   Object.assign(out, { diff: effects.diff, newWindows: effects.newWindows, closedWindows: effects.closedWindows, popups: effects.popups, settle: effects.settle,
     ...(effects.refocused ? { refocused: effects.refocused } : {}), ...(effects.busy ? { busy: true } : {}), ...(effects.unread ? { unread: effects.unread } : {}),
     ...(effects.others?.length ? { others: effects.others } : {}) });

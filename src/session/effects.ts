@@ -5,7 +5,7 @@
 import type { AppInfo, RawNode, WindowInfo } from '../engine/node.js';
 import { walk } from '../engine/node.js';
 import type { Snapshot } from '../engine/snapshot.js';
-import { diffSnapshots } from '../engine/diff.js';
+import { diffSnapshots, type DiffOptions } from '../engine/diff.js';
 import { isComputerUseError } from '../protocol/errors.js';
 import type { Session, SettleOptions } from './session.js';
 
@@ -43,7 +43,8 @@ export interface Effects {
   after?: Snapshot;
 }
 
-export async function collectEffects(session: Session, window: WindowInfo, windowsBefore: Map<string, WindowInfo>, settle: SettleOptions): Promise<Effects> {
+export async function collectEffects(session: Session, window: WindowInfo, windowsBefore: Map<string, WindowInfo>, settle: SettleOptions,
+  diffOptions: DiffOptions = {}): Promise<Effects> {
   const hello = await session.device.hello();
   // With act_windows the settle's answer lists the windows open then: no apps.list follows it.
   const listing = hello.capabilities.includes('act_windows');
@@ -73,7 +74,7 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
     if (raw && raw !== BUSY) {
       const { full } = session.snapshotOf(raw);
       fx.after = full;
-      if (before) fx.diff = diffSnapshots(before, full).lines;
+      if (before) fx.diff = diffSnapshots(before, full, diffOptions).lines;
     }
     // A dialog acts on its app's other windows (Replace All changes the document): those the model saw are read
     // again, one round trip each, and their diffs shown; a plain window's act is read in the window itself.
@@ -104,7 +105,10 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
     const inner: string[] = [];
     walk(raw.root, (n) => { if (n !== raw.root) inner.push(n.id); });
     if (inner.length > 0 && inner.every((h) => shown.has(h))) { fx.popups.push(raw.window); continue; }
-    fx.newWindows.push({ window: raw.window, snapshot: session.snapshotOf(raw).full });
+    const snapshot = session.snapshotOf(raw).full;
+    // Every receipt prints its new windows whole: the next observe of one reads as what changed since.
+    session.notePrinted(snapshot);
+    fx.newWindows.push({ window: raw.window, snapshot });
   }
   if (!fx.busy) for (const [id, w] of windowsBefore) if (!after.has(id) && id !== window.id && w.pid === window.pid) fx.closedWindows.push(w);
   return fx;

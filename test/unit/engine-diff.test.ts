@@ -282,3 +282,29 @@ test('a new grid reads as a grid block, as in observe, not one + line per cell',
   assert.match(lines[0] ?? '', /^\+ \[e\d+\] table "Sheet1" .*act on a cell: ref=e\d+:B7/);
   assert.ok(!lines.some((l) => /^\+ +\[e\d+\] cell/.test(l)), lines.join('\n'));
 });
+
+test('a grid that stays but shows other cells reads as one grid block, not a line per cell in and out of view', () => {
+  // Calc's sheet after Find Next moved it from rows 1–26 to 1852–1876: 842 tokens of `+ [e3028] cell "A1852" …`.
+  const sheet = (first: number): Fixture => ({
+    window: { id: 'w', title: 'inventory.csv', app: 'soffice', pid: 1, role: 'window', focused: true },
+    root: n(':1.1', 1, 'window', { name: 'inventory.csv' }, [
+      n(':1.1', 2, 'table', { name: 'Sheet inventory', table: { rows: 1_048_576, cols: 16_384 } },
+        Array.from({ length: 25 * 3 }, (_, i) => {
+          const row = first + Math.floor(i / 3);
+          return n(':1.1', `${row}-${i % 3}`, 'cell', { value: i % 3 === 0 ? `widget-${row}` : String(row % 97), cell: { row, col: i % 3 } });
+        })),
+      n(':1.1', 3, 'label', { name: 'Found' }),
+    ]),
+  });
+  const t = new RefTable();
+  const a = buildSnapshot(sheet(0), t);
+  const moved = sheet(1851);
+  byId(moved.root, 3).name = 'Found 1 match';
+  const lines = diffSnapshots(a, buildSnapshot(moved, t)).lines;
+  assert.ok(!lines.some((l) => /^[+-] \[e\d+\] cell/.test(l)), lines.join('\n'));
+  assert.ok(lines.some((l) => /^~ \[e\d+\] label name "Found" → "Found 1 match"$/.test(l)), lines.join('\n'));
+  const head = lines.find((l) => l.includes('shows other cells'));
+  assert.match(head ?? '', /^~ \[e2\] table "Sheet inventory" shows other cells: cells A1852:C1876 of 1,048,576 × 16,384/, lines.join('\n'));
+  assert.ok(lines.some((l) => /^\+ +1852 \| widget-1851 \|/.test(l)), lines.join('\n'));
+  assert.ok(lines.length < 40, lines.join('\n'));
+});

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DistilledNode } from '../../src/engine/distill.js';
-import type { WindowInfo } from '../../src/engine/node.js';
+import type { RawNode, WindowInfo } from '../../src/engine/node.js';
 import { escapeText } from '../../src/engine/escape.js';
 import { compactCount, cutText, render, renderHeader, renderLine } from '../../src/engine/render.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
@@ -115,4 +115,19 @@ test('a run of nameless alike siblings says its role in the plural (meld\'s draw
   const s = buildSnapshot({ window: { id: root.id, title: 'W', app: 'w', pid: 1, role: 'window', focused: true }, root }, new RefTable());
   assert.match(s.text, /\] 4 canvases without a name/, s.text);
   assert.match(s.text, /\] 4 checkboxes without a name checked/, s.text);
+});
+
+test('a subtree identical to one printed before it prints as one line that says so; its refs stay in the elements', () => {
+  // LibreOffice Calc's second, zero-height copy of its menu bar: 12 lines in every snapshot.
+  const menus = (bus: string, base: number): RawNode[] => ['File', 'Edit', 'View', 'Insert', 'Help'].map((m, i) => n(bus, base + i, 'menu', { name: m, actions: ['click'] }));
+  const root = n(':1.4', 1, 'window', { name: 'Calc' }, [
+    n(':1.4', 2, 'menubar', {}, menus(':1.4', 10)),
+    n(':1.4', 3, 'pane', { name: 'Doc' }, [n(':1.4', 4, 'menubar', {}, menus(':1.4', 20)), n(':1.4', 5, 'button', { name: 'Save', actions: ['click'] })]),
+  ]);
+  const s = buildSnapshot({ window: { id: 'w', title: 'Calc', app: 'soffice', pid: 1, role: 'window', focused: true }, root }, new RefTable());
+  const lines = s.text.split('\n');
+  assert.equal(lines.filter((l) => /menu "Edit"/.test(l)).length, 1, s.text);
+  assert.ok(lines.includes('    [e9] menubar (same as [e2], 5 inside)'), s.text);
+  assert.ok(lines.includes('    [e15] button "Save"'), s.text);
+  assert.equal(s.elements.filter((l) => l.role === 'menu' && l.name === 'Edit').length, 2);
 });

@@ -63,6 +63,20 @@ test('a scroll diff prints the rows that came into view as row lines and the row
   assert.doesNotMatch(text, /more changes/, text);
 });
 
+test('a scroll to row N prints the rows around N and the others that came into view as one line', () => {
+  // The eval's file chooser: `scroll e199 "to 173"` listed the 33 rows that came into view, 1,019 tokens.
+  const refs = new RefTable();
+  const before = buildSnapshot({ window, root: root(slice(1, 20, true)) }, refs);
+  const after = buildSnapshot({ window, root: root(slice(157, 20, false)) }, refs);
+  const table = before.elements.find((l) => l.role === 'table')!.ref;
+  const d = diffSnapshots(before, after, { near: { table, row: 173 } });
+  const added = d.lines.filter((l) => l.startsWith('+ '));
+  assert.deepEqual(added.map((l) => /row (\d+):/.exec(l)?.[1] ?? l), ['170', '171', '172', '173', '174', '175', '176',
+    `+ … 13 more rows in view (rows 157–176 on screen; computer_observe scope=${table} lists them)`]);
+  // Another table's rows, or no target row: every row that came into view, as before.
+  assert.equal(diffSnapshots(before, after, { near: { table: 'e999', row: 173 } }).lines.filter((l) => l.startsWith('+ ')).length, 20);
+});
+
 test('a row whose cells were re-created (a file deleted above it) reads as its old line and its new one', () => {
   const refs = new RefTable();
   const before = buildSnapshot({ window, root: root(slice(1, 5, true)) }, refs);
@@ -79,6 +93,37 @@ test('a row whose cells were re-created (a file deleted above it) reads as its o
   assert.match(text, /^- \[e\d+\] cell "report-3\.txt" — row 3: 3 bytes \| Text \| 07∶10$/m, text);
   assert.match(text, /^\+ \[e\d+\] cell "new report-3\.txt" — row 3: new 3 bytes \| new Text \| new 07∶10$/m, text);
   assert.equal(d.lines.length, 2, text);
+});
+
+/** Rows showing files `files` (row i shows files[i]): the text cells keep their file's element, the wrappers are per row and `gen`. */
+function filesSlice(files: number[], gen: string): RawNode {
+  const kids: RawNode[] = ['Name', 'Size', 'Type', 'Modified'].map((h, i) => node(`:1.9/h${i}`, 'columnheader', { name: h }));
+  files.forEach((f, row) => {
+    kids.push(
+      node(`:1.9/w${row}${gen}`, 'cell', { children: [node(`:1.9/i${row}${gen}`, 'cell', { actions: ['click'] }), node(`:1.9/f${f}t`, 'cell', { name: `report-${f}.txt` })] }),
+      node(`:1.9/f${f}b`, 'cell', { name: `${f} bytes` }),
+      node(`:1.9/f${f}c`, 'cell', { name: 'Text' }),
+      node(`:1.9/d${row}${gen}`, 'cell', { name: 'Today' }),
+    );
+  });
+  const cells = kids.filter((k) => k.role === 'cell');
+  cells[0]!.cell = { row: 0, col: 0 };
+  cells[cells.length - 1]!.cell = { row: files.length - 1, col: 3 };
+  return node(':1.9/t', 'table', { name: 'Files', children: kids, childCount: 4 + 3000 * 4, childRange: { start: 0, end: kids.length }, table: { rows: 3000, cols: 4 } });
+}
+
+test('a file deleted above rows: the rows that moved up read as one line, the deleted row and the new last row as their own', () => {
+  // Thunar after Delete: each row below the deleted one printed as its old line and its new one (~300 tokens).
+  const refs = new RefTable();
+  const before = buildSnapshot({ window, root: root(filesSlice([1, 2, 3, 4, 5, 6, 7, 8], 'a')) }, refs);
+  const after = buildSnapshot({ window, root: root(filesSlice([1, 2, 4, 5, 6, 7, 8, 9], 'b')) }, refs);
+  const lines = diffSnapshots(before, after).lines;
+  const text = lines.join('\n');
+  assert.match(text, /^- \[e\d+\] cell "report-3\.txt" — row 3: 3 bytes \| Text \| Today$/m, text);
+  assert.match(text, /^\+ \[e\d+\] cell "report-9\.txt" — row 8: 9 bytes \| Text \| Today$/m, text);
+  assert.match(text, /^~ 5 rows of \[e\d+\] table "Files" moved up 1 and read as before \(now rows 3–7\)$/m, text);
+  assert.ok(!/report-[45678]\.txt/.test(text), text);
+  assert.equal(lines.length, 3, text);
 });
 
 test('cells that do not add up to the first and last cell\'s coordinates print as element lines', () => {
@@ -100,4 +145,47 @@ test('four or more nameless alike siblings print as one line; every ref stays in
   const three = node(':1.9/bar', 'toolbar', { children: buttons.slice(0, 3) });
   const s3 = buildSnapshot({ window, root: node(':1.9/w', 'dialog', { name: 'Tickets', children: [three] }) }, new RefTable());
   assert.equal(s3.text.split('\n').filter((l) => /^\s*\[e\d+\] button$/.test(l)).length, 3, s3.text);
+});
+
+/** A web page's table slice (Chromium): a header row, then rows `first`..`first+n-1` of number, subject and an Archive button cell. */
+function webSlice(first: number, n: number): RawNode {
+  const kids: RawNode[] = first === 1 ? [node(':1.8/h', 'row', { children: ['#', 'Subject', 'Action'].map((h, i) => node(`:1.8/h${i}`, 'columnheader', { name: h })) })] : [];
+  for (let r = first; r < first + n; r++) {
+    const id = (c: string): string => `:1.8/r${r}${c}`;
+    kids.push(node(id(''), 'row', { children: [
+      node(id('a'), 'cell', { name: String(r) }),
+      node(id('b'), 'cell', { name: `Ticket subject ${r}` }),
+      node(id('c'), 'cell', { name: `Archive row ${r}`, children: [node(id('k'), 'button', { name: `Archive row ${r}`, actions: ['click'] })] }),
+    ] }));
+  }
+  const start = first === 1 ? 0 : first;
+  return node(':1.8/t', 'table', { children: kids, childCount: 601, childRange: { start, end: start + kids.length }, table: { rows: 601, cols: 3 } });
+}
+
+const page = (table: RawNode): RawNode => node(':1.8/w', 'window', { name: 'Tickets', children: [node(':1.8/d', 'document', { name: 'Tickets', children: [table] })] });
+const web = { ...window, id: ':1.8/w', title: 'Tickets', app: 'Chromium', role: 'window' as const };
+
+test('a web table\'s rows print one line each, with the refs of the controls in their cells', () => {
+  const s = buildSnapshot({ window: web, root: page(webSlice(403, 12)) }, new RefTable());
+  const line = s.text.split('\n').find((l) => l.includes('"404"')) ?? '';
+  assert.match(line, /^ {6}\[e\d+\] cell "404" — row 405: Ticket subject 404 \| \[e\d+\] button "Archive row 404"$/, s.text);
+  assert.doesNotMatch(s.text, /\] row$/m, s.text);
+  const button = /\[(e\d+)\] button "Archive row 404"/.exec(line)?.[1];
+  assert.ok(button && s.elements.some((l) => l.ref === button && l.role === 'button'), 'the button keeps its ref in the elements');
+  const top = buildSnapshot({ window: web, root: page(webSlice(1, 12)) }, new RefTable());
+  assert.match(top.text, /\n {6}columns: # \| Subject \| Action\n/, top.text);
+});
+
+test('a scroll of a web table reads as the rows that came into view, around the row asked for', () => {
+  const refs = new RefTable();
+  const before = buildSnapshot({ window: web, root: page(webSlice(1, 30)) }, refs);
+  const after = buildSnapshot({ window: web, root: page(webSlice(403, 35)) }, refs);
+  const table = before.elements.find((l) => l.role === 'table')!.ref;
+  const lines = diffSnapshots(before, after, { near: { table, row: 438 } }).lines;
+  const added = lines.filter((l) => l.startsWith('+ '));
+  // Rows 435–438 (438 is the last on screen) and one line for the 31 others.
+  assert.equal(added.length, 5, lines.join('\n'));
+  assert.match(added.find((l) => l.includes('"437"')) ?? '', /^\+ \[e\d+\] cell "437" — row 438: Ticket subject 437 \| \[e\d+\] button "Archive row 437"$/, lines.join('\n'));
+  assert.match(lines.join('\n'), /^- the column headers and rows 2–31 of \[e\d+\] table$/m, lines.join('\n'));
+  assert.ok(!lines.some((l) => /^- \[e\d+\] row/.test(l)), lines.join('\n'));
 });
