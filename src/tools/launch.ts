@@ -27,6 +27,10 @@ export const launchTool = defineTool({
     const argv = [p.command, ...(p.args ?? [])];
     const { launch, result: res, settled } = await launchApp(session, { stop, signal }, p.command, p.args ?? [], waitMs);
     const ran = `ran [${(res.argv ?? argv).map(jsonQuote).join(', ')}]`;
+    // A window came: the argv is echoed only when it is not the one asked for (Chromium's 14 flags came back in
+    // every eval launch, ~150 tokens each); an exit keeps it whole, as its diagnosis.
+    const same = res.argv === undefined || (res.argv.length === argv.length && res.argv.every((a, i) => a === argv[i]));
+    const ranShort = same ? 'ran as given' : ran;
     if (res.exited) {
       response.add(`${nameText(p.command)} exited ${exitText(res.exited)} before any window appeared (pid ${res.pid}; ${ran}).`);
       // The program's own stderr is outside text: each line escaped, never a line the model could take for ours.
@@ -44,8 +48,8 @@ export const launchTool = defineTool({
       return;
     }
     if (!res.window || !settled) { response.add(`launched ${nameText(p.command)} pid=${res.pid} (${ran}; no window yet after ${waitMs} ms: computer_wait until window_appears, or launch with a longer waitMs, up to 60000)`); return; }
-    response.add(`launched ${nameText(p.command)} pid=${res.pid} · window [${session.windows.refOf(settled.full.window)}] · ${ran}`);
-    response.add(settled.full.text);
+    response.add(`launched ${nameText(p.command)} pid=${res.pid} · window [${session.windows.refOf(settled.full.window)}] · ${ranShort}`);
+    response.add(session.present(settled.full));
   },
 });
 
