@@ -93,6 +93,8 @@ export async function runTask(computer: Computer, task: EvalTask, opts: RunOptio
   try {
     const setup = await task.setup(ctx);
     teardown = setup.teardown;
+    // Each task is a conversation of its own, as a model meets it: refs from e1, no window printed before.
+    computer.session.newConversation();
     const start = performance.now();
     const deadline = opts.timeoutMs ?? 120_000;
     let timer: NodeJS.Timeout | undefined;
