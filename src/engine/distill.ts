@@ -19,6 +19,8 @@ export interface DistilledNode {
   caret?: number;
   selection?: [number, number];
   description?: string;
+  /** The text of the label beside a nameless field (RawNode `beside`). */
+  beside?: string;
   stableId?: string;
   states: State[];
   actions: Op[];
@@ -234,6 +236,7 @@ function convert(raw: RawNode, ancestors: RawNode[], slot?: number): DistilledNo
   if (raw.caret !== undefined) n.caret = raw.caret;
   if (raw.selection !== undefined) n.selection = [raw.selection[0], raw.selection[1]];
   if (raw.description !== undefined && raw.description !== '') n.description = raw.description;
+  if (raw.beside !== undefined && raw.beside !== '') n.beside = raw.beside;
   if (raw.stableId !== undefined && raw.stableId !== '') n.stableId = raw.stableId;
   if (raw.range !== undefined) n.range = { ...raw.range };
   if (raw.table !== undefined) n.table = { ...raw.table };

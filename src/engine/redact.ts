@@ -105,6 +105,7 @@ function redactNode(n: RawNode, parentName: string | undefined): RawNode {
   const out: RawNode = { ...n, states: [...n.states], actions: [...n.actions] };
   if (n.name !== undefined) out.name = redactText(n.name);
   if (n.description !== undefined) out.description = redactText(n.description);
+  if (n.beside !== undefined) out.beside = redactText(n.beside);
   if (n.states.includes('password')) {
     // Never trust the driver alone: a password field only ever says whether it holds something.
     delete out.valueLength;

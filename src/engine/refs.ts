@@ -444,6 +444,12 @@ export class RefTable {
     return dropped;
   }
 
+  /** The ref an element of `window` holds by its native id (an element the driver named itself), if it has one. */
+  refOfHandle(window: string, id: string): string | undefined {
+    const ref = this.byKey.get(key(window, id));
+    return ref !== undefined && this.entries.get(ref)?.id === id ? ref : undefined;
+  }
+
   /** True when this table gave out `ref` (its device prefix, a number it has reached), whether or not it still holds it. */
   issued(ref: string): boolean {
     const m = /^(.*?)e(\d+)$/.exec(ref);

@@ -35,6 +35,8 @@ export interface SnapshotLine {
   name?: string;
   /** A nameless element's description as printed (`nameDescription`): find matches it like a name. */
   description?: string;
+  /** The label beside a nameless field as printed (`besideLabel`): find matches it like a name. */
+  beside?: string;
   value?: string;
   /** Offset in the element's whole text where `value` starts (a terminal read from its tail): a diff's `from`. */
   valueStart?: number;
@@ -201,6 +203,25 @@ export function nameDescription(n: Pick<DistilledNode, 'name' | 'description' | 
 }
 
 /**
+ * The text of the label beside a nameless field, printed `beside="Search for:"` after its role: pluma's Find and
+ * Replace entries have no name, only a label next to them that nothing links (drivers/common/labels.ts), and a
+ * model could not tell the fields apart. Printed apart from a name, since the field does not carry it: the
+ * neighbouring label says it. Left out when the field has a name or a description stands for one.
+ */
+export function besideLabel(n: Pick<DistilledNode, 'name' | 'description' | 'role' | 'beside'>): string | undefined {
+  const b = n.beside?.trim();
+  return b && !n.name && !nameDescription(n) ? b : undefined;
+}
+
+/** What a nameless element prints in place of a name (its description, the label beside it), onto its line: find matches them like a name. */
+export function setStandIns(line: SnapshotLine, n: DistilledNode): void {
+  const described = nameDescription(n);
+  if (described !== undefined) line.description = described;
+  const beside = besideLabel(n);
+  if (beside !== undefined) line.beside = beside;
+}
+
+/**
  * The text of one element line, without indentation. `textBelow`: the caller prints the node's text under the
  * line, so the line says nothing of it (a scope read printed "(text of 39 characters not read here …)" right
  * above the 39 characters it read).
@@ -210,6 +231,8 @@ export function renderLine(node: DistilledNode, bodyChars?: number, textBelow = 
   if (node.name) s += ` ${quote(node.name, MAX_NAME_CHARS)}`;
   const described = nameDescription(node);
   if (described) s += ` description=${quote(described, MAX_NAME_CHARS)}`;
+  const beside = besideLabel(node);
+  if (beside) s += ` beside=${quote(beside, MAX_NAME_CHARS)}`;
   // Text content (documents, terminals, pages, paragraphs) and caret/selection: engine/text.ts.
   const text = textBelow ? '' : textPart(node, bodyChars);
   if (text !== undefined) s += text;
@@ -241,7 +264,7 @@ export function pluralRole(role: Role): string {
 
 /** True for an element with nothing of its own to print but its role and states: no name, value, text or children. */
 function isBlank(n: DistilledNode): boolean {
-  return !n.name && !nameDescription(n) && !n.value && n.children.length === 0 && !hasSubmenuMarker(n) && n.totalChildren === undefined
+  return !n.name && !nameDescription(n) && !besideLabel(n) && !n.value && n.children.length === 0 && !hasSubmenuMarker(n) && n.totalChildren === undefined
     && !n.states.includes('focused') && textPart(n) === undefined && !isOpaqueView(n) && !isUnchecked(n);
 }
 
@@ -378,8 +401,7 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
     const line: SnapshotLine = { ref: node.ref ?? '?', depth, role: node.role, states: renderedStates(node), text };
     if (parent !== undefined) line.parent = parent;
     if (node.name !== undefined) line.name = node.name;
-    const described = nameDescription(node);
-    if (described !== undefined) line.description = described;
+    setStandIns(line, node);
     if (node.value !== undefined) line.value = node.value;
     lines.push(line);
     const rows = sliceRows(node);

@@ -5,7 +5,7 @@ import { countNodes, walk, type RawNode, type WindowInfo } from './node.js';
 import { redactTree } from './redact.js';
 import type { RefTable } from './refs.js';
 import { addressOfCell, cellLine, cellShown, isGrid, renderGrid } from './grid.js';
-import { nameDescription, renderedStates, renderLine, rowLine, type SnapshotLine } from './render.js';
+import { besideLabel, nameDescription, renderedStates, renderLine, rowLine, setStandIns, type SnapshotLine } from './render.js';
 import { columnsLine, rowElements, sliceRows } from './rows.js';
 
 export type { SnapshotLine } from './render.js';
@@ -82,7 +82,7 @@ export function isUnknownScopeError(e: unknown): e is UnknownScopeError {
 
 function matches(n: DistilledNode, q: string): boolean {
   return n.role.includes(q) || (n.name?.toLowerCase().includes(q) ?? false)
-    || (nameDescription(n)?.toLowerCase().includes(q) ?? false) || (n.value?.toLowerCase().includes(q) ?? false);
+    || (nameDescription(n)?.toLowerCase().includes(q) ?? false) || (besideLabel(n)?.toLowerCase().includes(q) ?? false) || (n.value?.toLowerCase().includes(q) ?? false);
 }
 
 /** A filtered copy for `query`; nodes are shallow copies sharing refs, `undefined` when nothing is kept. */
@@ -135,8 +135,7 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
       const shown = cellShown(cell);
       if (shown) line.shown = shown;
     } else if (n.name !== undefined) line.name = n.name;
-    const described = cell ? undefined : nameDescription(n);
-    if (described !== undefined) line.description = described;
+    if (!cell) setStandIns(line, n);
     if (cell?.description) line.formula = cell.description;
     if (n.value !== undefined) line.value = n.value;
     if (n.valueStart !== undefined) line.valueStart = n.valueStart;

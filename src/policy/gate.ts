@@ -71,6 +71,11 @@ export interface ElementStep extends StepTarget {
   /** Element description (untrusted; rules may only add a confirmation from it). */
   description?: string;
   /**
+   * Names of the elements inside the target as its window's last snapshot showed them (untrusted; rules may only
+   * add a confirmation from them): a click on an element with no action of its own goes to the one inside it.
+   */
+  inside?: string[];
+  /**
    * How many single-line editable text fields the target window shows (its last snapshot). A bare "Replace"
    * button beside one replaces text in a document (undoable), not a file on disk. Untrusted.
    */

@@ -156,7 +156,8 @@ export function classifyAction(req: ActionRequest, ctx: { executable?: string } 
     }
     if (NOT_COMMANDS.has(role) && op !== 'select') return undefined;
     if (op === 'toggle' && role !== 'button') return undefined;
-    for (const label of [req.name, element?.description]) {
+    // A click on an element without an action of its own reaches the one inside it (session/inner.ts).
+    for (const label of [req.name, element?.description, ...(op === 'click' ? element?.inside ?? [] : [])]) {
       const w = label === undefined ? undefined : irreversibleWord(label, role);
       if (w && !(REPLACES_TEXT.test(w) && (element?.textFields ?? 0) > 0)) return { kind: 'irreversible', rule: `label "${w}"` };
     }

@@ -14,7 +14,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { KEY_CHAR_PATTERN, MODIFIERS, NAMED_KEYS, type Modifier, type NamedKey } from './keys.js';
 import { IdentifyParams, IdentifyResult, ResolveLaunchParams, ResolveLaunchResult, StartToken, TargetKind, TerminateParams, TerminateResult } from './identity.js';
-import { AppInfo, Op, RawNode, WindowInfo } from './nodes.js';
+import { AppInfo, Op, RawNode, Role, WindowInfo } from './nodes.js';
 import { Count, doc, DocumentedLiterals, Id, LIMITS, Literals, Ms, Pid, Pixel, Rect, Str, Strict } from './primitives.js';
 
 export { AppInfo, Op, RawNode, Role, State, WindowInfo } from './nodes.js';
@@ -216,6 +216,15 @@ export const ActParams = Type.Object({
     'before the input was sent, in ActResult `apps`.', Type.Boolean())),
 }, Strict);
 export type ActParams = Static<typeof ActParams>;
+/** An element inside the one an act named (ActResult `via`; `unsupported` details `inside`). */
+export const Inner = Type.Object({
+  id: doc('Its handle (see Handles).', Id),
+  role: doc('Its unified role.', Role),
+  name: Type.Optional(doc('Its name, cleaned as in snapshots.', Str())),
+  description: Type.Optional(doc('Its description, when it has no name (as snapshots print it then).', Str())),
+}, { ...Strict, description: 'An element inside the one an act named.' });
+/** An element inside the one an act named. */
+export type Inner = Static<typeof Inner>;
 export const ActResult = Type.Object({
   method: doc('How the act was carried out.', DocumentedLiterals({
     pattern: 'An accessibility action or pattern of the element (no synthetic input).',
@@ -230,6 +239,8 @@ export const ActResult = Type.Object({
     'model\'s last snapshot). For scroll, its `children` are the scroll bars that move it, with their values then.', RawNode)),
   waitedMs: Type.Optional(doc('How long the actionability wait lasted before the input was sent (0: actionable at once).', Ms)),
   apps: Type.Optional(doc('When asked (`apps`): the running applications with their windows just before the input was sent.', Type.Array(AppInfo, { maxItems: LIMITS.items }))),
+  via: Type.Optional(doc('The element the act really went to, when not the one named: a click on an element with no action of its own ' +
+    'goes to its only clickable descendant that fills it (a GTK 4 menu button\'s inner button). The host names it in the receipt.', Inner)),
 });
 export type ActResult = Static<typeof ActResult>;
 

@@ -34,6 +34,10 @@ export const RawNode = Type.Recursive((Self) => Type.Object({
   value: Type.Optional(doc('Current value or text content, possibly cut by the driver (see `valueLength`). `••••` or empty for a `password` node.', Str())),
   valueLength: Type.Optional(doc('Full length of the value (characters) when the driver cut `value`.', Big)),
   description: Type.Optional(doc('The accessible description (tooltip, help text).', Str())),
+  beside: Type.Optional(doc('On a field (text box, combo box, spin button) with no name or description of its own: the text of the label ' +
+    'beside it, when the platform links none. The label is one of its siblings: on its row, to its left, with nothing between them; else its ' +
+    'immediate previous sibling, left of it or above it, by screen bounds. A label two fields would take names neither. On a combo box with ' +
+    'one entry, the entry carries it. Derived by the driver, not the field\'s own name: the host prints it apart from one.', Str())),
   stableId: Type.Optional(doc('An identifier the toolkit keeps across runs (an automation id, a DOM id), when there is one.', Str(LIMITS.id))),
   states: doc('The element\'s states, unordered, each at most once.', Type.Array(State, { maxItems: STATES.length })),
   actions: doc('The operations this element really supports (an op not listed is refused with `unsupported`).', Type.Array(Op, { maxItems: OPS.length })),

@@ -17,6 +17,7 @@ import { collectEffects, openWindows, windowsOf } from './effects.js';
 import { identifyOn } from './identify.js';
 import { chooserFacts, submitPaths } from './chooser.js';
 import { normalizeLabel } from '../policy/irreversible.js';
+import { namesInside, namingInside, viaText } from './inner.js';
 
 /** One requested action. */
 export interface ActionSpec { ref: string; op: Op; value?: string }
@@ -234,6 +235,7 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       const result = await run.step(elementStep(target, {
         ref: spec.ref, op: spec.op, fingerprint: fp, value: spec.value, ...(identity ? { identity } : {}),
         password: before?.states.includes('password') ?? false, textFields: textFieldsOf(session.last.get(fp.window)), paths: submits,
+        inside: namesInside(session.last.get(fp.window), spec.ref),
         // After a human approved, the element must still be the one approved: same handle, same identity.
         recheck: async () => {
           const raw = await session.readWindow(target);
@@ -265,6 +267,8 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       // content is not compared until the next snapshot records it; its handle, row and labels still are.
       if (EDITS.has(spec.op)) session.refs.forgetContent(spec.ref);
       receipt.detail = result.detail ?? result.method;
+      // A click the driver gave to the one clickable element inside (inner.ts): the receipt names it by ref.
+      if (result.via) receipt.detail += ` ${viaText(session.refs, fp.window, spec.ref, result.via)}`;
       // A wait the model should know of (a button an app enabled late); the ~21 ms of the stable check that most
       // acts spend (58 of the eval's receipts) said nothing and cost ~9 tokens each.
       if (result.waitedMs !== undefined && result.waitedMs >= NOTABLE_WAIT_MS) receipt.detail += `; waited ${result.waitedMs} ms until it was actionable`;
@@ -274,7 +278,9 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       receipts.push(receipt);
       return 'ok';
     } catch (e) {
-      const err = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
+      const caught = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
+      // Several clickable elements inside one without an action: named by their refs (inner.ts).
+      const err = namingInside(session.refs, fp.window, spec.ref, caught) ?? caught;
       // The driver found the window changed since the model saw it and sent nothing: list it and decide again.
       if (fast && err.code === 'window_changed' && !run.stopped) return 'retry';
       if (!sending) receipts.push({ ...spec, status: 'rejected', detail: err.message, error: err });

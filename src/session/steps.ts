@@ -33,6 +33,8 @@ export interface ElementFacts {
   textFields: number;
   /** Paths a submit would name (a file chooser's Save), resolved by the caller. */
   paths?: string[];
+  /** Names of the elements inside the target in the last snapshot (ElementStep `inside`). */
+  inside?: string[];
   identity?: StepTarget['identity'];
   recheck: () => Promise<boolean>;
 }
@@ -43,7 +45,7 @@ export function elementStep(window: TargetWindow, f: ElementFacts): ElementStep 
     kind: 'element', tool: 'computer_act', ...targetOf(window), ref: f.ref, op: f.op, role: f.fingerprint.role,
     ...(f.fingerprint.name !== undefined ? { name: f.fingerprint.name } : {}), ...(f.value !== undefined ? { value: f.value } : {}),
     ...(f.identity ? { identity: f.identity } : {}), fingerprint: f.fingerprint, password: f.password, textFields: f.textFields,
-    ...(f.paths?.length ? { paths: f.paths } : {}), recheck: f.recheck,
+    ...(f.paths?.length ? { paths: f.paths } : {}), ...(f.inside?.length ? { inside: f.inside } : {}), recheck: f.recheck,
   };
 }
 

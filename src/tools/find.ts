@@ -45,7 +45,7 @@ export const findTool = defineTool({
     // A grid cell's name is its address: what it shows counts as its text (a list row "Apple" is found).
     let hits = full.elements.filter((l) => (!p.role || l.role === p.role) &&
       (!text || (l.name ?? '').toLowerCase().includes(text) || (l.shown ?? '').toLowerCase().includes(text)
-        || (l.description ?? '').toLowerCase().includes(text)
+        || (l.description ?? '').toLowerCase().includes(text) || (l.beside ?? '').toLowerCase().includes(text)
         || (!inText.has(l.ref) && !l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text))));
     // An element found by its name whose printed value holds the text too is one match, not two
     // (combobox "Size" value="Choose a size").

@@ -6,8 +6,7 @@
  * they sit in one row (ordered left to right) or one column (top to bottom); otherwise the tree's order stays.
  */
 import type { RawNode } from '../../protocol/nodes.js';
-
-type Rect = readonly [number, number, number, number];
+import { empty, overlap, spansMeet, type Rect } from './rects.js';
 
 /** Roles whose node shows text a user reads as a pane's content. */
 const CONTENT_ROLES: ReadonlySet<string> = new Set(['document', 'terminal']);
@@ -19,22 +18,12 @@ function holdsContent(n: RawNode): boolean {
   return CONTENT_ROLES.has(n.role) || (n.children ?? []).some(holdsContent);
 }
 
-/** True when two rectangles share area. */
-function overlap(a: Rect, b: Rect): boolean {
-  return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
-}
-
-/** True when the spans [a, a+al) and [b, b+bl) share a part. */
-function spansMeet(a: number, al: number, b: number, bl: number): boolean {
-  return a < b + bl && b < a + al;
-}
-
 /**
  * The rectangles in screen order: indexes into `rects` sorted left to right when all share a row, top to bottom
  * when all share a column; undefined when their order cannot be told (overlapping, scattered, or no area).
  */
 export function screenOrder(rects: readonly Rect[]): number[] | undefined {
-  if (rects.some((r) => r[2] <= 0 || r[3] <= 0)) return undefined;
+  if (rects.some(empty)) return undefined;
   for (let i = 0; i < rects.length; i++) for (let j = i + 1; j < rects.length; j++) if (overlap(rects[i]!, rects[j]!)) return undefined;
   const idx = rects.map((_, i) => i);
   const all = (meet: (a: Rect, b: Rect) => boolean): boolean => rects.every((a) => rects.every((b) => meet(a, b)));

@@ -24,6 +24,7 @@ import { linuxProbe, showingReliableFor, waitActionable } from './actionable.js'
 import type { EventWatcher } from './events.js';
 import { enterCell, resolveCellHandle, selectCell, selectRange } from './table.js';
 import { scrollToRow } from './scrollto.js';
+import { clickInside } from './inner-click.js';
 import { ATSPI_ROLES } from './atspi-constants.generated.js';
 
 const ACTION = 'org.a11y.atspi.Action';
@@ -116,13 +117,13 @@ export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, sign
   const before = toRawNode(info, reliable);
   delete before.bounds;
   sending?.();
-  const result = await dispatch(bus, keyboard, info, p, signal);
+  const result = await dispatch(bus, keyboard, info, p, signal, reliable);
   if (result.before?.children) before.children = result.before.children;
   const after = await readElement(bus, t, { children: false }).then((i) => toRawNode(i, reliable)).catch(() => undefined);
   return { ...result, before, ...(p.actionable ? { waitedMs } : {}), ...(after ? { after } : {}), ...(apps ? { apps } : {}) };
 }
 
-async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p: ActParams, signal?: AbortSignal): Promise<ActResult> {
+async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p: ActParams, signal?: AbortSignal, showingReliable = true): Promise<ActResult> {
   const t = info.target;
   const has = (i: string): boolean => info.interfaces.has(i);
   switch (p.op) {
@@ -136,6 +137,11 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], p.op !== 'right_click', p.op);
       if (done) return done;
       if (p.op !== 'right_click' && await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
+      // No action of its own around clickable elements (GNOME Calculator's GtkMenuButton): inner-click.ts.
+      if (p.op === 'click') {
+        const inner = await clickInside(bus, info, showingReliable, (child) => doNamedAction(bus, child, ACTION_NAMES['click'] ?? [], true, 'click'));
+        if (inner) return inner;
+      }
       // No action (a web table's cell): a pointer click at its center, after proving the window on top there is
       // the element's own process (an element scrolled out of view or covered is refused, nothing sent).
       const clicked = await pointerClick(bus, keyboard, t, info, p.op, signal);

@@ -5,6 +5,7 @@
 import { markChoosers } from './chooser.js';
 import { findInTree } from '../common/find.js';
 import { orderContentPanes } from './panes.js';
+import { nameFieldsBeside } from './field-labels.js';
 import type { AppInfo, RawNode, WindowInfo } from '../../protocol/nodes.js';
 import { handshake } from '../../protocol/handshake.js';
 import { walk } from '../../engine/node.js';
@@ -191,7 +192,7 @@ export class LinuxDriver {
               ...(p.bounds ? { bounds: true } : {}) }),
           ]);
           if (p.keyBindings) await readKeyBindings(this.bus, read.root);
-          await orderContentPanes(this.bus, read.root);
+          await Promise.all([orderContentPanes(this.bus, read.root), nameFieldsBeside(this.bus, read.root)]);
           markChoosers(read.root);
           return { window, root: read.root, stats: { nodes: read.nodes, ms: Math.round(performance.now() - t0), truncated: read.truncated } };
         } catch (e) {

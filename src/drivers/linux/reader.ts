@@ -238,6 +238,14 @@ async function readValue(bus: A11yBus, info: ElementInfo): Promise<void> {
   } catch { /* value-less Value implementations exist (GTK4 progress) */ }
 }
 
+/** The bounds of a read node: as read, else asked for (one GetExtents; GTK 3 snapshots read none); undefined when it has none. */
+export async function boundsOfNode(bus: A11yBus, n: RawNode): Promise<[number, number, number, number] | undefined> {
+  if (n.bounds) return n.bounds;
+  const ext = await bus.call(targetOf(n.id), 'org.a11y.atspi.Component', 'GetExtents', 'u', [0]).catch(() => undefined);
+  const [x, y, w, h] = (ext?.[0] ?? []) as number[];
+  return w && h ? [x ?? 0, y ?? 0, w, h] : undefined;
+}
+
 export async function readBounds(bus: A11yBus, info: ElementInfo): Promise<void> {
   try {
     const [ext] = await bus.call(info.target, 'org.a11y.atspi.Component', 'GetExtents', 'u', [0]);

@@ -22,10 +22,9 @@ test('gedit Replace All in its dialog: the receipt shows the document it changed
     ok(await computer.tools.observe({ full: true, app: 'gedit' }));
     const dialog = ok(await computer.tools.keys({ keys: 'ctrl+h', app: 'gedit' }));
     assert.match(dialog, /new window \[w\d+\] dialog "Find and Replace"/, dialog);
-    // The search field has the focus; the replace field is the other one.
-    const find = refOn(dialog, /textbox editable focused/);
-    const fields = [...dialog.matchAll(/\[(e\d+)\] textbox editable/g)].map((m) => m[1]!);
-    const replace = fields.find((r) => r !== find)!;
+    // The fields are named by the labels beside them (drivers/common/labels.ts); the search field has the focus.
+    const find = refOn(dialog, /textbox beside="Find" editable focused/);
+    const replace = refOn(dialog, /textbox beside="Replace with" editable/);
     ok(await computer.tools.act({ actions: [{ ref: find, op: 'set_value', value: 'budget' }, { ref: replace, op: 'set_value', value: 'plan' }] }));
     const r = ok(await computer.tools.act({ actions: [{ ref: refOn(dialog, /button "Replace All"/), op: 'click' }] }));
     assert.match(r, /^\[w\d+\] window "\*?rep\.txt[^"]*" of the same app changed:$/m, r);

@@ -1,4 +1,4 @@
-/** The act lifecycle's test app (test/apps/act-lab.py) under a computer: its stdout lines, waited for. */
+/** The act lifecycle's test apps (test/apps/act-lab.py, composite.py) under a computer: their stdout lines, waited for. */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,8 @@ import { killApp, openComputer } from '../helpers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 export const LAB = join(root, 'test', 'apps', 'act-lab.py');
+/** Composite controls and unlinked field labels (test/apps/composite.py), a lab of the same shape. */
+export const COMPOSITE = join(root, 'test', 'apps', 'composite.py');
 
 /** A running lab app and a computer allowed to act on it. */
 export interface Lab {
@@ -24,12 +26,13 @@ export interface Lab {
   close(): Promise<void>;
 }
 
-export async function startLab(options: ComputerOptions = {}): Promise<Lab> {
+/** Starts a lab app (`script`: act-lab.py unless given) and a computer allowed to act on it. */
+export async function startLab(options: ComputerOptions = {}, script = LAB): Promise<Lab> {
   const dir = mkdtempSync(join(tmpdir(), 'cu-act-lab-'));
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
   const auditPath = join(dir, 'audit.jsonl');
-  const computer = await openComputer({ allowApps: [`/usr/bin/python3 ${LAB}`], auditPath, settingsPath: join(dir, 'settings.json'), ...options });
-  const app = spawn('/usr/bin/python3', [LAB], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const computer = await openComputer({ allowApps: [`/usr/bin/python3 ${script}`], auditPath, settingsPath: join(dir, 'settings.json'), ...options });
+  const app = spawn('/usr/bin/python3', [script], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   const waiters: (() => void)[] = [];
   app.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; waiters.splice(0).forEach((w) => w()); });

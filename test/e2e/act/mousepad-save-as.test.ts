@@ -25,7 +25,7 @@ test('mousepad Save As by set_value then click in separate calls writes the file
     ok(await computer.tools.act({ actions: [{ ref: refOn(main, /document editable/), op: 'type', value: 'saved by set_value and click' }] }));
     const dialog = ok(await computer.tools.keys({ keys: 'ctrl+shift+s', app: 'mousepad' }));
     assert.match(dialog, /new window \[w\d+\] dialog "Save As"/, dialog);
-    const name = refOn(dialog, /textbox editable focused/);
+    const name = refOn(dialog, /textbox beside="Name:" editable focused/);
     const save = refOn(dialog, /button "Save"/);
     assert.match(lineOf(dialog, save) ?? '', /disabled/, 'Save starts disabled (empty name)');
     const set = ok(await computer.tools.act({ actions: [{ ref: name, op: 'set_value', value: file }] }));

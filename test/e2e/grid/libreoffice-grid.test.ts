@@ -82,7 +82,7 @@ test('Calc: Save As "Text CSV" through the app\'s dialogs writes the computed va
   const file = join(tmpdir(), `cu-grid-${process.pid}.csv`);
   await rm(file, { force: true });
   const opened = ok(await computer.tools.keys({ app: 'soffice', keys: 'ctrl+shift+s' }));
-  const name = refOn(opened, /textbox value="Untitled 1" editable/);
+  const name = refOn(opened, /textbox beside="Name:" value="Untitled 1" editable/);
   const type = refOn(opened, /combobox "ODF Spreadsheet \(\.ods\)"/);
   const save = refOn(opened, /button "Save"$/);
   const items = ok(await computer.tools.act({ actions: [{ ref: type, op: 'expand' }] }));
