@@ -12,7 +12,7 @@ import { COMPOSITE, startLab } from './lab.js';
 test('a click on a button without an action goes to its only clickable child that fills it, and the receipt names the child', async () => {
   const lab = await startLab({}, COMPOSITE);
   try {
-    const snap = ok(await lab.computer.tools.observe({ window: 'Composite lab' }));
+    const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Composite lab' }));
     const mode = refOn(snap, /button description="Mode selection"/);
     const advanced = refOn(snap, /button "Advanced"/);
     const res = ok(await lab.computer.tools.act({ actions: [{ ref: mode, op: 'click' }] }));
@@ -24,7 +24,7 @@ test('a click on a button without an action goes to its only clickable child tha
 test('a click on a button without an action around several clickable children fails naming their refs; nothing is clicked', async () => {
   const lab = await startLab({}, COMPOSITE);
   try {
-    const snap = ok(await lab.computer.tools.observe({ window: 'Composite lab' }));
+    const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Composite lab' }));
     const tools = refOn(snap, /button description="Edit tools"/);
     const cut = refOn(snap, /button "Cut"/);
     const copy = refOn(snap, /button "Copy"/);

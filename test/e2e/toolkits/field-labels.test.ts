@@ -12,7 +12,7 @@ import { COMPOSITE, startLab } from '../act/lab.js';
 test('nameless fields print the label beside them: grid rows (listed in reverse), a box row; not a second field, not a named one', async () => {
   const lab = await startLab({}, COMPOSITE);
   try {
-    const snap = ok(await lab.computer.tools.observe({ window: 'Composite lab' }));
+    const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Composite lab' }));
     // The combo's entry takes the text, so it carries the label; the grid lists "Replace with:" first.
     assert.match(snap, /\] combobox\n\s+\[e\d+\] textbox beside="Search for:" editable/, snap);
     assert.match(snap, /\] textbox beside="Replace with:" editable/, snap);
