@@ -74,6 +74,9 @@ async function main(): Promise<number> {
 
   // The eval's own policy files: it allows its apps without touching the user's settings or audit log.
   const home = await mkdtemp(join(tmpdir(), 'cu-eval-home-'));
+  // The apps' data folder of this run (GTK's recent files above all): a file chooser's "Recent" list held 28 rows
+  // of whatever the machine's tests had opened, ~1,000 tokens that varied from machine to machine.
+  process.env['XDG_DATA_HOME'] = join(home, 'data');
   const allowApps = [...new Set(tasks.flatMap((t) => [t.appName, ...(t.allowApps ?? [])]))];
   // The eval's human: approves every question the policy asks and keeps it, so a task can require that it was
   // asked (claws-mail's Send). accept-edits: allow-listed apps act without a question, irreversible acts still ask.
