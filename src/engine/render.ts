@@ -350,7 +350,7 @@ function subtreeKeys(root: DistilledNode): Map<DistilledNode, { key: string; ins
   const out = new Map<DistilledNode, { key: string; inside: number }>();
   const visit = (n: DistilledNode): { key: string; inside: number } => {
     const kids = n.children.map(visit);
-    const key = JSON.stringify([n.role, n.name ?? '', n.value ?? '', n.states.join(' '), kids.map((k) => k.key)]);
+    const key = JSON.stringify([n.role, n.name ?? '', n.value ?? '', renderedStates(n).join(' '), kids.map((k) => k.key)]);
     const got = { key, inside: kids.reduce((a, k) => a + 1 + k.inside, 0) };
     out.set(n, got);
     return got;
