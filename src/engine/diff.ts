@@ -43,6 +43,59 @@ const GRID_MOVED = 10;
 /** Tokens of grid rows an added grid shows in a diff (a new sheet: observe shows the rest). */
 const DIFF_GRID_TOKENS = 400;
 
+/**
+ * Added lines that read alike but for their ref, FOLD_LIKE or more with nothing under them, as one line where the
+ * first stood: `+ [e100] … [e163] 64× button "0"` (GNOME Calculator's Programming mode added 64 bit buttons, and
+ * the diff was cut before the change that mattered).
+ */
+function foldAlikeAdded(added: string[]): string[] {
+  const indent = (l: string): number => l.length - l.replace(/^\+ */, '').length;
+  const keyOf = (l: string, i: number): string | undefined => {
+    const m = /^(\+ *)\[[^\]]+\] (.*)$/.exec(l);
+    const next = added[i + 1];
+    // A line with lines under it (an added subtree) is no leaf: it keeps its lines.
+    if (!m || (next !== undefined && indent(next) > indent(l))) return undefined;
+    return `${m[1] ?? ''}\u0000${m[2] ?? ''}`;
+  };
+  const groups = new Map<string, number[]>();
+  added.forEach((l, i) => { const k = keyOf(l, i); if (k !== undefined) groups.set(k, [...(groups.get(k) ?? []), i]); });
+  const drop = new Set<number>();
+  const out = [...added];
+  for (const [k, at] of groups) {
+    if (at.length < FOLD_LIKE) continue;
+    const ref = (i: number): string => /\[([^\]]+)\]/.exec(added[i] ?? '')?.[1] ?? '?';
+    const [pad, text] = k.split('\u0000') as [string, string];
+    out[at[0]!] = `${pad}[${ref(at[0]!)}] … [${ref(at[at.length - 1]!)}] ${at.length}× ${text}`;
+    for (const i of at.slice(1)) drop.add(i);
+  }
+  return out.filter((_, i) => !drop.has(i));
+}
+
+/**
+ * At most `max` change lines: when cut, added lines take at most half of them, so a change (`~`) or a removal is
+ * not pushed out by a new window's or a view's many added lines; each cut part says how much it left out.
+ */
+function withinMax(changes: string[], max: number): string[] {
+  if (changes.length <= max) return changes;
+  const isAdded = (l: string): boolean => l.startsWith('+ ');
+  const added = changes.filter(isAdded).length;
+  const others = changes.length - added;
+  const forOthers = Math.min(others, Math.max(max - added, Math.floor(max / 2)));
+  const forAdded = Math.min(added, max - forOthers);
+  // Of the other lines, changes (`~`) are kept before removals.
+  const otherIdx = changes.map((l, i) => i).filter((i) => !isAdded(changes[i] ?? ''));
+  const keptOthers = new Set([...otherIdx.filter((i) => changes[i]?.startsWith('~')), ...otherIdx.filter((i) => !changes[i]?.startsWith('~'))].slice(0, forOthers));
+  const out: string[] = [];
+  let a = 0;
+  let lastAdded = -1;
+  changes.forEach((l, i) => {
+    if (isAdded(l)) { if (a++ < forAdded) { out.push(l); lastAdded = out.length; } } else if (keptOthers.has(i)) out.push(l);
+  });
+  if (added > forAdded) out.splice(lastAdded < 0 ? 0 : lastAdded, 0, `+ … ${added - forAdded} more added`);
+  if (others > forOthers) out.push(`… ${others - forOthers} more changes`);
+  return out;
+}
+
 /** The ref a row's line starts with (its lead element). */
 const leadRef = (rowText: string): string | undefined => /^\[([^\]]+)\]/.exec(rowText)?.[1];
 
@@ -195,6 +248,7 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
     m.lines.push(line);
     movedGrids.set(grid.ref, m);
   };
+  const addedFrom = changes.length;
   for (const l of after.elements) {
     if (old.has(l.ref)) continue;
     const grid = keptGrid(l, now);
@@ -231,6 +285,7 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
     }
     changes.push(`+ ${'  '.repeat(rel)}${l.text}`);
   }
+  changes.splice(addedFrom, changes.length - addedFrom, ...foldAlikeAdded(changes.slice(addedFrom)));
 
   for (const [table, m] of rowMoves) {
     const t = now.get(table);
@@ -314,7 +369,7 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
     changes.push(`~ ${group.length} ${c.b.role}s${of} (${names}) ${c.what ?? ''}`);
   }
 
-  const lines = changes.length > max ? [...changes.slice(0, max), `… ${changes.length - max} more changes`] : changes;
+  const lines = withinMax(changes, max);
   if (before.focusRef !== after.focusRef) lines.push(`focus: ${after.focusRef ?? '(none)'}`);
   return { lines, changed: lines.length > 0 };
 }

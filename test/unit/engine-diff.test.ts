@@ -126,10 +126,14 @@ test('big changes are capped, the focus line is kept', () => {
     byId(f.root, 1000).states = ['focused'];
   });
   const d = diffSnapshots(a, b);
-  assert.equal(d.lines.length, 62);
-  // 100 rows added, 40 rows removed, Name lost focus: 141 changes.
-  assert.equal(d.lines[60], '… 81 more changes');
-  assert.equal(d.lines[61], 'focus: e59');
+  // 100 rows added, 40 rows removed, Name lost focus: 141 changes. The added take half the 60 lines, and the
+  // change is kept before the removals (a trial's change that mattered came after '… 49 more changes').
+  assert.equal(d.lines.length, 63);
+  assert.equal(d.lines.filter((l) => /^\+ \[/.test(l)).length, 30);
+  assert.equal(d.lines[30], '+ … 70 more added');
+  assert.ok(d.lines.some((l) => /^~ \[e\d+\] textbox "Name" .*focused → \(unfocused\)$/.test(l)), d.lines.join("\n"));
+  assert.equal(d.lines[61], '… 11 more changes');
+  assert.equal(d.lines[62], 'focus: e59');
 });
 
 test('elements hidden by the budget are not reported as removed', () => {
@@ -307,4 +311,18 @@ test('a grid that stays but shows other cells reads as one grid block, not a lin
   assert.match(head ?? '', /^~ \[e2\] table "Sheet inventory" shows other cells: cells A1852:C1876 of 1,048,576 × 16,384/, lines.join('\n'));
   assert.ok(lines.some((l) => /^\+ +1852 \| widget-1851 \|/.test(l)), lines.join('\n'));
   assert.ok(lines.length < 40, lines.join('\n'));
+});
+
+test('alike added leaves fold into one line; the change that matters is not cut by them', () => {
+  // GNOME Calculator's Programming mode: 64 bit buttons "0" came with the mode, and the diff ended '… 136 more changes'.
+  const make = (): Fixture => ({
+    window: { id: 'w', title: 'Calculator', app: 'calc', pid: 1, role: 'window', focused: true },
+    root: n(':1.1', 1, 'window', { name: 'Calculator' }, [n(':1.1', 2, 'label', { name: 'Basic' }), n(':1.1', 3, 'group', { name: 'Bits' })]),
+  });
+  const [a, b] = around(make, (f) => {
+    byId(f.root, 2).name = 'Programming';
+    byId(f.root, 3).children = Array.from({ length: 64 }, (_, i) => n(':1.1', 100 + i, 'button', { name: '0', actions: ['click'] }));
+  });
+  const lines = diffSnapshots(a, b).lines;
+  assert.deepEqual(lines, ['+ [e4] … [e67] 64× button "0"', '~ [e2] label name "Basic" → "Programming"']);
 });
