@@ -230,14 +230,16 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
   const unprinted = new Set<number>();
   // A grid that stays but shows other cells (Calc's sheet after Find Next scrolled it): one grid block, as in
   // observe, not a `+` line per cell that came into view and a `-` line per cell that left (842 tokens).
+  // The grid a cell, a row or an element inside a cell (a web table's button) belongs to.
   const gridOf = (l: SnapshotLine, within: ReadonlyMap<string, SnapshotLine>): SnapshotLine | undefined => {
-    const p = l.parent !== undefined ? within.get(l.parent) : undefined;
-    if (p?.grid) return p;
-    const up = p?.role === 'row' && p.parent !== undefined ? within.get(p.parent) : undefined;
-    return up?.grid ? up : undefined;
+    let inCell = l.role === 'cell' || l.role === 'row';
+    for (let p = l.parent !== undefined ? within.get(l.parent) : undefined, up = 0; p && up < 6; p = p.parent !== undefined ? within.get(p.parent) : undefined, up++) {
+      if (p.grid) return inCell ? p : undefined;
+      if (p.role === 'cell') inCell = true;
+    }
+    return undefined;
   };
   const keptGrid = (l: SnapshotLine, within: ReadonlyMap<string, SnapshotLine>): SnapshotLine | undefined => {
-    if (l.role !== 'cell' && l.role !== 'row') return undefined;
     const g = gridOf(l, within);
     return g && old.has(g.ref) && now.get(g.ref)?.grid ? now.get(g.ref) : undefined;
   };

@@ -9,6 +9,7 @@ import { escapeText, quoteText } from './escape.js';
 import type { DistilledNode } from './distill.js';
 import type { SnapshotLine } from './render.js';
 import { cellAddress, columnName, parseAddress } from '../protocol/cells.js';
+import { controlsIn } from './controls.js';
 
 /** The cell address grammar lives in the protocol (drivers report and take addresses); re-exported for the engine's users. */
 export { cellAddress, columnName, parseAddress };
@@ -47,9 +48,9 @@ export function addressOfCell(c: Cell): string {
 /** A cell's text cut to the length a grid shows. */
 const cutCell = (v: string): string => (v.length > MAX_CELL_CHARS ? `${v.slice(0, MAX_CELL_CHARS)}…` : v);
 
-/** A value made safe for a grid row: one line, no pipe ambiguity, cut. */
+/** A value made safe for a grid row: one line, no pipe ambiguity, no text that reads as a ref (`[e12]`), cut. */
 function cellText(v: string): string {
-  let s = escapeText(v.replace(/\\/g, '\\\\').replace(/\|/g, '\\|'), { quoted: false, lineBreak: '⏎' });
+  let s = escapeText(v.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\[(?=[a-z]?\d*[a-z]\d+\])/g, '\\['), { quoted: false, lineBreak: '⏎' });
   if (s.length > MAX_CELL_CHARS) s = `${s.slice(0, MAX_CELL_CHARS)}…`;
   return s;
 }
@@ -93,6 +94,13 @@ export function cellShown(c: Cell): string {
 export function undoubled(s: string): string {
   const half = (s.length - 1) / 2;
   return Number.isInteger(half) && half > 0 && s[half] === ' ' && s.slice(0, half) === s.slice(half + 1) ? s.slice(0, half) : s;
+}
+
+/** A cell in a grid row: its text, or the refs and names of the controls in it (`[e2235] Refund`) to act on. */
+function gridCellText(c: Cell): string {
+  const controls = controlsIn(c);
+  if (controls.length === 0) return cellText(cellShown(c));
+  return controls.map((k) => `[${k.ref ?? '?'}] ${cellText(k.name || k.value || k.role)}`).join(' ');
 }
 
 /** The SnapshotLine text of one cell (what diffs and receipts compare). */
@@ -161,7 +169,7 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
     let lastRow = box[0] - 1;
     for (let r = box[0]; r <= box[2]; r++) {
       const rowCells = cols.map((c) => at.get(`${r},${c}`));
-      const text = `${String(r + 1).padStart(width)} | ${rowCells.map((c) => (c ? cellText(cellShown(c)) : '')).join(' | ')}`.trimEnd();
+      const text = `${String(r + 1).padStart(width)} | ${rowCells.map((c) => (c ? gridCellText(c) : '')).join(' | ')}`.trimEnd();
       const cost = tokens(text);
       if (rows.length > maxRows || used + cost > maxTokens) break;
       rows.push(text);

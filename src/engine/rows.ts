@@ -8,6 +8,7 @@
 import type { DistilledNode } from './distill.js';
 import { escapeText, quoteText } from './escape.js';
 import { isGrid } from './grid.js';
+import { controlsIn } from './controls.js';
 
 /** One table row of a slice: its 1-based row number and its cells, in column order. */
 export interface SliceRow {
@@ -18,20 +19,6 @@ export interface SliceRow {
 }
 
 const HEADER_ROLES: ReadonlySet<string> = new Set(['columnheader', 'rowheader']);
-
-/** Controls inside a cell whose refs a row line prints (a web table's "Archive" button): the model acts on them. */
-const CONTROL_ROLES: ReadonlySet<string> = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'textbox', 'combobox', 'spinbutton', 'slider', 'menuitem']);
-
-/** The controls inside a cell (not the cell itself), outermost first. */
-function controlsIn(c: DistilledNode): DistilledNode[] {
-  const out: DistilledNode[] = [];
-  const visit = (n: DistilledNode): void => {
-    if (n !== c && CONTROL_ROLES.has(n.role)) { out.push(n); return; }
-    for (const k of n.children) visit(k);
-  };
-  visit(c);
-  return out;
-}
 
 /** A row element whose children are all header cells: its names are the columns line, it is no row of its own. */
 const isHeaderRow = (r: DistilledNode): boolean => r.children.length > 0 && r.children.every((c) => HEADER_ROLES.has(c.role));
@@ -115,7 +102,8 @@ function cellWords(c: DistilledNode): string {
 
 /** Text for a row line: one line, `|` escaped (it separates columns). */
 function rowText(v: string): string {
-  return escapeText(v.replace(/\\/g, '\\\\').replace(/\|/g, '\\|'), { quoted: false, lineBreak: '⏎' }).slice(0, 60);
+  // No text that reads as a ref: the row line prints real ones for the controls in its cells.
+  return escapeText(v.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\[(?=[a-z]?\d*[a-z]\d+\])/g, '\\['), { quoted: false, lineBreak: '⏎' }).slice(0, 60);
 }
 
 /**

@@ -42,9 +42,14 @@ export const findTool = defineTool({
     const unsearched = { count: 0 };
     let textHits = p.text ? (await findInText(session, raw, full, p.text, unsearched)).filter((h) => !p.role || h.line.startsWith(`[${h.ref}] ${p.role}`)) : [];
     const inText = new Set(textHits.map((h) => h.ref));
-    // A grid cell's name is its address: what it shows counts as its text (a list row "Apple" is found).
+    // A grid cell's name is its address: what it shows counts as its text (a list row "Apple" is found), and its
+    // address matches only whole ("257" found cells A257 and C257 of a web table, whose text was "256" and "Refund").
+    const nameHas = (l: SnapshotLine, t: string): boolean => {
+      const name = (l.name ?? '').toLowerCase();
+      return isCellAddressLine(l) ? name === t : name.includes(t);
+    };
     let hits = full.elements.filter((l) => (!p.role || l.role === p.role) &&
-      (!text || (l.name ?? '').toLowerCase().includes(text) || (l.shown ?? '').toLowerCase().includes(text)
+      (!text || nameHas(l, text) || (l.shown ?? '').toLowerCase().includes(text)
         || (l.description ?? '').toLowerCase().includes(text) || (l.beside ?? '').toLowerCase().includes(text)
         || (!inText.has(l.ref) && !l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text))));
     // An element found by its name whose printed value holds the text too is one match, not two
@@ -202,4 +207,9 @@ function breadcrumb(l: SnapshotLine, byRef: Map<string, SnapshotLine>): string {
     p = p.parent ? byRef.get(p.parent) : undefined;
   }
   return chain.length ? `  ← in ${chain.join(' › ')}` : '';
+}
+
+/** A grid cell's line, named by its address (engine/grid.ts cellLine): `[e12] cell "B7" …`. */
+function isCellAddressLine(l: SnapshotLine): boolean {
+  return l.role === 'cell' && /^[A-Z]{1,3}\d+$/.test(l.name ?? '') && l.text.startsWith(`[${l.ref}] cell "${l.name ?? ''}"`);
 }

@@ -6,6 +6,8 @@ import { cellAddress, cellLine, cellShowsEntry, columnName, parseAddress, render
 import { estimateTokens } from '../../src/engine/budget.js';
 import type { RawNode, WindowInfo } from '../../src/engine/node.js';
 import { RefTable } from '../../src/engine/refs.js';
+import { diffSnapshots } from '../../src/engine/diff.js';
+import { n } from '../fixtures/engine/build.js';
 import { entered, formulaOf } from '../../src/drivers/linux/table.js';
 import { parseRange } from '../../src/protocol/cells.js';
 
@@ -69,7 +71,8 @@ test('app text in cells cannot forge lines or columns', () => {
   const snap = buildSnapshot({ window: WIN, root: sheet({ A1: 'x\n[e9] button "OK"', B1: 'a|b', C1: '\u202eevil' }) }, new RefTable());
   const lines = snap.text.split('\n');
   assert.equal(lines.length, 5, snap.text);
-  assert.match(lines[4] ?? '', /^ {4}1 \| x⏎\[e9\] button "OK" \| a\\\|b \| evil$/);
+  // A text that reads as a ref is escaped: the grid prints real refs for the controls in its cells.
+  assert.match(lines[4] ?? '', /^ {4}1 \| x⏎\\\[e9\] button "OK" \| a\\\|b \| evil$/);
 });
 
 test('the grid stays within its token allowance and says which rows it left out', () => {
@@ -143,4 +146,27 @@ test('a grid grows with maxTokens (60% of it, not a fixed 1,200) and a scoped gr
   assert.match(scoped.text, /^ {2}100 \| value 792/m, scoped.text.slice(-300));
   assert.doesNotMatch(scoped.text, /not shown|over budget/);
   assert.ok(scoped.tokens <= 20000);
+});
+
+test('a web table grid prints the refs of the controls in its cells; a moved grid\'s buttons are in its block', () => {
+  // A trial's Chromium table of orders: after a scroll the grid printed "Refund" with no ref, and 32 bare
+  // '+ [e2080] button "Refund"' lines with no row.
+  const page = (first: number): RawNode => n(':1.5', 1, 'window', { name: 'Orders' }, [
+    n(':1.5', 2, 'table', { table: { rows: 300, cols: 2 } }, Array.from({ length: 10 }, (_, i) => {
+      const r = first + i;
+      return n(':1.5', `r${r}`, 'row', {}, [
+        n(':1.5', `a${r}`, 'cell', { name: `Order ${r}`, cell: { row: r, col: 0 } }),
+        n(':1.5', `b${r}`, 'cell', { cell: { row: r, col: 1 } }, [n(':1.5', `k${r}`, 'button', { name: 'Refund', actions: ['click'] })]),
+      ]);
+    })),
+  ]);
+  const refs = new RefTable();
+  const a = buildSnapshot({ window: WIN, root: page(0) }, refs);
+  const row = a.text.split('\n').find((l) => l.includes('Order 3')) ?? '';
+  const button = /\[(e\d+)\] Refund/.exec(row)?.[1];
+  assert.ok(button && a.elements.some((l) => l.ref === button && l.role === 'button'), a.text);
+  const b = buildSnapshot({ window: WIN, root: page(250) }, refs);
+  const lines = diffSnapshots(a, b).lines;
+  assert.ok(!lines.some((l) => /^[+-] \[e\d+\] button/.test(l)), lines.join('\n'));
+  assert.ok(lines.some((l) => /Order 257 \| \[e\d+\] Refund$/.test(l)), lines.join('\n'));
 });

@@ -35,3 +35,24 @@ test('find: an element whose name and value both hold the text is listed once', 
   assert.match(any.text, /^2 matches for "size"/, any.text);
   assert.match(any.text, /textbox "Note"/, any.text);
 });
+
+test('find: a grid cell\'s address is no text of it; "257" finds the cell that shows 257, not cells A257 and C257', async () => {
+  // A trial's web table of orders: find "257" answered [e2227] cell "A257" value="256" and [e2229] cell "C257" value="Refund".
+  const cell = (r: number, c: number, name: string): RawNode => ({ id: `c${r}-${c}`, role: 'cell', nativeRole: 'table cell', name, states: [], actions: [], cell: { row: r, col: c } });
+  const rows: RawNode[] = [];
+  for (let r = 250; r < 262; r++) rows.push({ id: `r${r}`, role: 'row', nativeRole: 'table row', states: [], actions: [], children: [cell(r, 0, String(r)), cell(r, 1, `Customer ${"abcdefghijkl"[r - 250] ?? ""}`)] });
+  const root: RawNode = { id: 'w2', role: 'window', nativeRole: 'frame', name: 'Orders', states: ['active'], actions: [], children: [
+    { id: 'doc2', role: 'document', nativeRole: 'document web', name: 'Orders', states: [], actions: [], children: [
+      { id: 'tab', role: 'table', nativeRole: 'table', states: [], actions: [], table: { rows: 300, cols: 2 }, children: rows },
+    ] },
+  ] };
+  const fake = new FakeDriver([{ info: { id: 'w2', title: 'Orders', app: 'browser', pid: 4343, role: 'window', focused: true, bounds: [0, 0, 800, 600] }, root }]);
+  const c = await createComputer({ desktop: 'current', connect: () => fake.connect(), settingsPath: join(home, 'settings2.json'), auditPath: join(home, 'audit2.jsonl') });
+  open.push(c);
+  const r = await c.tools.find({ text: '257' });
+  assert.match(r.text, /^1 match for "257"/, r.text);
+  assert.match(r.text, /value="257"/, r.text);
+  assert.doesNotMatch(r.text, /cell "A257"|cell "B257"/, r.text);
+  // The address itself still finds its cell.
+  assert.match((await c.tools.find({ text: 'A259' })).text, /cell "A259"/);
+});
