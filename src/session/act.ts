@@ -11,6 +11,7 @@ import type { ActionabilityCheck, ActResult, SnapshotResult } from '../protocol/
 import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
 import { cellShowsEntry } from '../engine/grid.js';
 import { cellsInRange, resolveCellRefNow, scrolledTo, withGoToCell } from './cells.js';
+import { pendingReturnNote } from './commit.js';
 import { ActingRun, type PipelineContext } from './pipeline.js';
 import { elementStep } from './steps.js';
 import { collectEffects, openWindows, windowsOf } from './effects.js';
@@ -397,6 +398,9 @@ export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | und
         // driver's unmasked read right after the act decides, and is never printed.
         ok = reads(got) || (got.includes('••••') && r.after?.value !== undefined && !r.after.states.includes('password') && reads(r.after.value));
         why = ok ? 'value now reads as set' : `value reads "${redactText(got).slice(0, 40)}"`;
+        // A toolbar's field (Calc's Name Box) holds the text until Return: say so, or the job reads as done.
+        const pending = ok && r.op === 'set_value' ? pendingReturnNote(after, r.ref) : undefined;
+        if (pending) why += `; ${pending}`;
         break;
       }
       case 'type': ok = (now.value ?? '').includes((spec.value ?? '').slice(0, 40)); why = ok ? 'text present' : ''; break;

@@ -112,7 +112,9 @@ test('Calc: find of an off-screen cell address answers with the cell and the act
   const how = new RegExp(`cell "T480" of table "Sheet Sheet1" \\[${table}\\], off-screen \\(the snapshot shows A1:[A-Z]+\\d+\\); bring it into view: computer_act actions=\\[\\{ref:"(e\\d+)",op:"focus"\\},\\{ref:"e\\d+",op:"set_value",value:"T480"\\}\\] \\(the Name Box\\), computer_keys keys="Return"`).exec(found);
   assert.ok(how?.[1], found);
   // The acts it names bring the cell into view; then the cell is addressable.
-  ok(await computer.tools.act({ actions: [{ ref: how[1], op: 'focus' }, { ref: how[1], op: 'set_value', value: 'T480' }] }));
+  const typed = ok(await computer.tools.act({ actions: [{ ref: how[1], op: 'focus' }, { ref: how[1], op: 'set_value', value: 'T480' }] }));
+  // The Name Box holds the address until Return: the receipt says so (a model took `confirmed` as the cursor moved).
+  assert.match(typed, new RegExp(`ok set_value ${how[1]} · confirmed \\(.*; not applied yet: a toolbar field takes its text on Return`), typed);
   ok(await computer.tools.keys({ app: 'soffice', keys: 'Return' }));
   let now = '';
   let range: RegExpExecArray | null = null;
