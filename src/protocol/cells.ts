@@ -43,3 +43,13 @@ export function parseRange(s: string): [number, number, number, number] | undefi
   if (!a || !b) return undefined;
   return [Math.min(a.row, b.row), Math.min(a.col, b.col), Math.max(a.row, b.row), Math.max(a.col, b.col)];
 }
+
+/**
+ * A scroll's target value: "to N" (row N, 1-based; thousands separators allowed) or "to B7" (a cell) as 0-based
+ * { row, col? }; undefined for anything else ("up", "into_view").
+ */
+export function parseScrollTo(value: string): { row: number; col?: number } | undefined {
+  const m = /^to\s+(?:(\d[\d,]*)|([A-Za-z]{1,3}\d+))$/i.exec(value.trim());
+  if (m?.[1]) return { row: Number(m[1].replace(/,/g, '')) - 1 };
+  return m?.[2] ? parseAddress(m[2]) : undefined;
+}

@@ -12,7 +12,7 @@ export const ERROR_CODES = {
   app_not_found: 'No application matches (name, pid or launch target); nothing was sent.',
   window_not_found: 'No window has that handle (it closed); list windows again.',
   timeout: 'The call or the awaited condition did not complete in time.',
-  unsupported: 'The element, the driver or the platform does not support the operation (or the method: the host answers it for a method the driver did not list in hello); nothing was sent. details: `method` or `op`; `inside` (a click on an element with no action of its own that holds several clickable ones: those, each as ActResult `via` names one).',
+  unsupported: 'The element, the driver or the platform does not support the operation (or the method: the host answers it for a method the driver did not list in hello); nothing was sent. details: `method` or `op`; `inside` (a click on an element with no action of its own that holds several clickable ones: those, each as ActResult `via` names one); `goToCell`, a cell address, when a row of a sheet is too far to scroll to and the host can bring that cell into view another way (the Name Box).',
   invalid_params: 'The params do not match the method\'s schema, or a value does not fit this element (a cell outside the table, a row that does not exist); nothing was sent. JSON-RPC code -32602 for schema failures.',
   denied_by_policy: 'Host only: the policy refused the action (mode, app deny list, a rule); nothing was sent.',
   confirmation_declined: 'Host only: the human said no to the action; nothing was sent.',

@@ -203,7 +203,7 @@ export const ActParams = Type.Object({
   id: doc('Node handle.', Id),
   op: Op,
   value: Type.Optional(doc('What the op takes (see Operations): text for set_value and type, an item or a cell range for select, ' +
-    '"up", "down", "left", "right", "into_view" or "to N" for scroll, the target\'s handle for drag_to.', Str(LIMITS.actValue))),
+    '"up", "down", "left", "right", "into_view", "to N" or "to B7" for scroll, the target\'s handle for drag_to.', Str(LIMITS.actValue))),
   expect: Type.Optional(doc('What the host expects at the handle: if it no longer holds, the driver fails with `stale_ref` and sends nothing.', NodeExpectation)),
   actionable: Type.Optional(doc('Actionability: before sending anything, wait up to `timeoutMs`, event-driven, until the element passes ' +
     'every check (`visible`: showing on screen; `enabled`; `editable`: takes text; `stable`: its bounds stopped moving). Otherwise ' +

@@ -10,7 +10,8 @@ import { ComputerUseError, isComputerUseError, staleRef } from '../protocol/erro
 import type { ActionabilityCheck, ActResult, SnapshotResult } from '../protocol/methods.js';
 import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
 import { cellShowsEntry } from '../engine/grid.js';
-import { cellsInRange, resolveCellRefNow } from './cells.js';
+import { cellsInRange, resolveCellRefNow, scrolledTo, withGoToCell } from './cells.js';
+import { pendingReturnNote } from './commit.js';
 import { ActingRun, type PipelineContext } from './pipeline.js';
 import { elementStep } from './steps.js';
 import { collectEffects, openWindows, windowsOf } from './effects.js';
@@ -298,7 +299,11 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
           'Call computer_apps (a crash reporter may show), then computer_launch it again if needed.');
         receipts.push({ ...spec, status: 'failed', detail: gone.message, error: gone });
       }
-      else receipts.push({ ...spec, status: 'failed', detail: redactText(err.message), error: err });
+      else {
+        // A sheet's row too far to scroll to: the error names the Name Box acts that go there.
+        const told = withGoToCell(session, spec.ref, err);
+        receipts.push({ ...spec, status: 'failed', detail: redactText(told.message), error: told });
+      }
       return 'stop';
     }
   }
@@ -404,6 +409,9 @@ export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | und
         // driver's unmasked read right after the act decides, and is never printed.
         ok = reads(got) || (got.includes('••••') && r.after?.value !== undefined && !r.after.states.includes('password') && reads(r.after.value));
         why = ok ? 'value now reads as set' : `value reads "${redactText(got).slice(0, 40)}"`;
+        // A toolbar's field (Calc's Name Box) holds the text until Return: say so, or the job reads as done.
+        const pending = ok && r.op === 'set_value' ? pendingReturnNote(after, r.ref) : undefined;
+        if (pending) why += `; ${pending}`;
         break;
       }
       case 'type': ok = (now.value ?? '').includes((spec.value ?? '').slice(0, 40)); why = ok ? 'text present' : ''; break;
@@ -431,8 +439,10 @@ export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | und
       }
       case 'scroll': {
         const s = scrollEvidence(r, before, after, idOf);
-        ok = s.moved !== undefined || (spec.value === 'into_view' && !has(now, 'offscreen'));
-        why = s.moved ?? (ok ? 'scrolled into view' : 'no scroll bar moved and the visible items are the same');
+        // "to N" on a table is done when row N shows among the cells read again (the driver's detail says so).
+        const shown = scrolledTo(after, r.ref, spec.value);
+        ok = shown || s.moved !== undefined || (spec.value === 'into_view' && !has(now, 'offscreen'));
+        why = shown ? '' : s.moved ?? (ok ? 'scrolled into view' : 'no scroll bar moved and the visible items are the same');
         if (s.selection) why += `; ${s.selection}`;
         break;
       }

@@ -9,6 +9,7 @@ import { cellAddress, parseAddress } from '../engine/grid.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
 import type { WindowInfo } from '../engine/node.js';
 import { identityView } from '../policy/gate.js';
+import { goToCellHint } from '../session/cells.js';
 import type { Session } from '../session/session.js';
 import { deciderPick, tiedCandidates } from './disambiguate.js';
 import { findInText, renderTextHit } from './text.js';
@@ -184,12 +185,8 @@ function sheetMatches(session: Parameters<typeof findTool.handle>[0]['session'],
     const onScreen = at && (n.children ?? []).some((c) => c.cell?.row === at.row && c.cell.col === at.col);
     if (at && !onScreen && n.table && at.row < n.table.rows && at.col < n.table.cols) {
       const address = cellAddress(at.row, at.col);
-      // The Name Box (Calc: an editable textbox holding the cursor's address) moves the cursor there and
-      // scrolls the view; Selection.SelectChild and GrabFocus on the cell do not scroll it (measured, Calc 7.4).
-      const nameBox = elements.find((l) => l.role === 'textbox' && l.states.includes('editable') && /^[A-Z]{1,3}[1-9]\d*(:[A-Z]{1,3}[1-9]\d*)?$/.test(l.value ?? ''));
-      const go = nameBox ? `computer_act actions=[{ref:"${nameBox.ref}",op:"focus"},{ref:"${nameBox.ref}",op:"set_value",value:"${address}"}] (the Name Box), computer_keys keys="Return"` : `set the sheet's Name Box to ${address} and press Enter`;
       out.hits.push(`cell "${address}" of ${label}, off-screen${shown ? ` (the snapshot shows ${shown})` : ''}; bring it into view: ` +
-        `${go}, then computer_observe (and act on it as ref=${line.ref}:${address})`);
+        `${goToCellHint(elements, address)}, then computer_observe (and act on it as ref=${line.ref}:${address})`);
     } else if (!at) {
       out.notes.push(`(${label} shows only its cells on screen${shown ? ` (${shown})` : ''}: cells beyond the view were not searched. ` +
         'To search the whole sheet, use the app\'s own Find & Replace (computer_keys keys="ctrl+h"), or bring a range into view and observe it)');

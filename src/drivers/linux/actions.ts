@@ -5,6 +5,7 @@
  * apply (Gecko, see edit.ts), are focused and typed into through XTest, proven to reach the element's process.
  */
 import { quoteText } from '../../engine/escape.js';
+import { parseScrollTo } from '../../protocol/cells.js';
 import type { ActParams, ActResult } from '../../protocol/methods.js';
 import { ComputerUseError, type Remedy } from '../../protocol/errors.js';
 import type { A11yBus, Target } from './bus.js';
@@ -25,6 +26,7 @@ import type { EventWatcher } from './events.js';
 import { enterCell, resolveCellHandle, selectCell, selectRange } from './table.js';
 import { scrollToRow } from './scrollto.js';
 import { clickInside } from './inner-click.js';
+import { scrollBarsOf } from './scrollbars.js';
 import { ATSPI_ROLES } from './atspi-constants.generated.js';
 
 const ACTION = 'org.a11y.atspi.Action';
@@ -395,10 +397,10 @@ async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, dir
     await bus.call(info.target, COMP, 'ScrollTo', 'u', [6 /* ATSPI_SCROLL_ANYWHERE */]);
     return { method: 'pattern', detail: 'Component.ScrollTo' };
   }
-  const to = /^to\s+(\d[\d,]*)$/i.exec(direction.trim());
-  if (to?.[1]) return scrollToRow(bus, info, Number(to[1].replace(/,/g, '')));
+  const to = parseScrollTo(direction);
+  if (to) return scrollToRow(bus, info, to.row + 1, to.col, signal);
   if (!['up', 'down', 'left', 'right'].includes(direction)) {
-    throw new ComputerUseError('invalid_params', 'scroll takes value "up", "down", "left", "right", "into_view" or "to N" (row N of a list or table).');
+    throw new ComputerUseError('invalid_params', 'scroll takes value "up", "down", "left", "right", "into_view", "to N" (row N of a list or table) or "to B7" (a cell of a sheet).');
   }
   // Move the matching scroll bar by a page through its Value interface: the element's own, else the one of the
   // scroll pane holding it (a GTK TreeView's bars are its siblings). No focus taken, no selection moved.
@@ -441,32 +443,6 @@ function typing(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, signal?: 
       await focus(bus, now);
     },
   };
-}
-
-/** Most children of an ancestor read while looking for its scroll bars (scroll panes have a handful). */
-const MAX_PANE_CHILDREN = 20;
-
-/**
- * The scroll bars that move an element: its own children, else the children of its parent or grandparent (the
- * scroll pane around a table or a list), the first level that has any.
- */
-async function scrollBarsOf(bus: A11yBus, info: ElementInfo): Promise<ElementInfo[]> {
-  const barsAmong = async (kids: Target[]): Promise<ElementInfo[]> => (await Promise.all(kids.slice(0, MAX_PANE_CHILDREN)
-    .map((c) => readElement(bus, c, { children: false }).catch(() => null)))).filter((c): c is ElementInfo => c?.atspiRole === 'scroll bar');
-  const own = await barsAmong(info.children);
-  if (own.length > 0) return own;
-  let t = info.target;
-  for (let up = 0; up < 2; up++) {
-    const parent = await bus.getProp(t, ACC, 'Parent').then(([dest, path]: [string, string]) => ({ dest, path }), () => null) as Target | null;
-    if (!parent || parent.path === '/org/a11y/atspi/null') return [];
-    const pane = await readElement(bus, parent, { children: false }).catch(() => null);
-    if (!pane || pane.childCount > MAX_PANE_CHILDREN) return [];
-    const [kids] = await bus.call(parent, ACC, 'GetChildren');
-    const bars = await barsAmong(((kids ?? []) as [string, string][]).map(([dest, path]) => ({ dest, path })));
-    if (bars.length > 0) return bars;
-    t = parent;
-  }
-  return [];
 }
 
 /** The process of an element's app (pid from the bus, start time from /proc): where its input must go. */

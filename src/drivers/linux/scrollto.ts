@@ -6,7 +6,10 @@
 import type { ActResult } from '../../protocol/methods.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { A11yBus, Target } from './bus.js';
-import { decodeStates, readElement, type ElementInfo } from './reader.js';
+import { decodeStates, type ElementInfo } from './reader.js';
+import { verticalBarOf } from './scrollbars.js';
+import { scrollSheetTo } from './scrollsheet.js';
+import { readByCoordinate } from './table.js';
 import { childAt, extentsOf, viewportOf } from './visible.js';
 
 const ACC = 'org.a11y.atspi.Accessible';
@@ -15,13 +18,16 @@ const COMP = 'org.a11y.atspi.Component';
 const VALUE = 'org.a11y.atspi.Value';
 /** How long the row is watched for after a scroll (GTK lays out on its next frame). */
 const SETTLE_MS = 600;
-/** A container with more children than this is a list, not the scroll pane holding a bar. */
-const MAX_BAR_SIBLINGS = 8;
 
 type Rect = [number, number, number, number];
 
-/** Row `row` (1-based) of the list or table `info`, scrolled on screen. */
-export async function scrollToRow(bus: A11yBus, info: ElementInfo, row: number): Promise<ActResult> {
+/**
+ * Row `row` (1-based) of the list or table `info`, scrolled on screen; on a spreadsheet also column `col` (0-based)
+ * when given (a list scrolls only up and down: its column is ignored).
+ */
+export async function scrollToRow(bus: A11yBus, info: ElementInfo, row: number, col?: number, signal?: AbortSignal): Promise<ActResult> {
+  // A spreadsheet (2³¹−1 children) is read by coordinate, and scrolled by its cells on screen (scrollsheet.ts).
+  if (readByCoordinate(info.interfaces, info.childCount)) return scrollSheetTo(bus, info, row, col, signal);
   const t = info.target;
   const table = info.interfaces.has(TABLE) ? await bus.getAll(t, TABLE).then((a) => ({ rows: Number(a['NRows'] ?? 0) }), () => undefined) : undefined;
   const total = table ? table.rows : info.childCount;
@@ -37,7 +43,8 @@ export async function scrollToRow(bus: A11yBus, info: ElementInfo, row: number):
   if (await onScreen(bus, target, viewNow, 0)) return { method: 'pattern', detail: `row ${row} already on screen` };
   const [scrolled] = await bus.call(target, COMP, 'ScrollTo', 'u', [6 /* ATSPI_SCROLL_ANYWHERE */]).catch(() => [false]);
   if (scrolled !== false && await onScreen(bus, target, viewNow, SETTLE_MS)) return { method: 'pattern', detail: `Component.ScrollTo: row ${row} on screen` };
-  const bar = await verticalBar(bus, t);
+  const found = await verticalBarOf(bus, info);
+  const bar = found && { target: found.target, ...found.value };
   if (!bar) throw new ComputerUseError('unsupported', `The ${info.atspiRole} has no scroll bar to move and its rows cannot scroll themselves into view.`);
   // The bar's range is the list's height less one page; a row sits at about (row-1)/total of the whole height.
   const whole = bar.max - bar.min + view[3];
@@ -59,29 +66,4 @@ async function onScreen(bus: A11yBus, t: Target, viewOf: () => Promise<Rect>, wa
     if (performance.now() >= until) return false;
     await new Promise((res) => setTimeout(res, 30));
   }
-}
-
-/** The vertical scroll bar beside the list (a child of the scroll pane around it, or of the list itself). */
-async function verticalBar(bus: A11yBus, t: Target): Promise<{ target: Target; current: number; min: number; max: number } | undefined> {
-  const places: Target[] = [t];
-  let cur = t;
-  for (let i = 0; i < 3; i++) {
-    const p = await bus.getProp(cur, ACC, 'Parent').catch(() => undefined) as [string, string] | undefined;
-    if (!p || p[1].endsWith('/null')) break;
-    cur = { dest: p[0], path: p[1] };
-    places.push(cur);
-  }
-  for (const place of places) {
-    // Never a child list of the long list itself: only small containers hold the scroll bars.
-    const count = Number(await bus.getProp(place, ACC, 'ChildCount').catch(() => 0));
-    if (!(count > 0 && count <= MAX_BAR_SIBLINGS)) continue;
-    const [kids] = await bus.call(place, ACC, 'GetChildren').catch(() => [[]]);
-    for (const [dest, path] of (kids ?? []) as [string, string][]) {
-      const c = await readElement(bus, { dest, path }, { children: false }).catch(() => undefined);
-      if (!c || c.atspiRole !== 'scroll bar' || !c.value || c.states.has('horizontal')) continue;
-      if (!c.states.has('vertical') && !c.states.has('showing')) continue;
-      return { target: c.target, current: c.value.current, min: c.value.min, max: c.value.max };
-    }
-  }
-  return undefined;
 }

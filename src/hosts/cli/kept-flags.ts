@@ -5,7 +5,7 @@
  * session is a desktop of a home: the file sits next to the desktop's ref state (tool-commands.ts), and a new
  * sandbox desktop starts with none. A later `--mode` replaces the kept mode; list flags add to the kept lists;
  * `computer-use session clear` forgets them all. Only flags are kept, never the environment (it is there on
- * every call anyway), and the kept values are printed on stderr whenever they apply unasked.
+ * every call anyway), and the kept values are printed on stderr when a command changes them (keptFlagsNotice).
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -55,6 +55,15 @@ export function keptFlagsText(kept: KeptPolicy): string {
   const flag = { allowApps: '--allow-app', allowCommands: '--allow-commands', denyApps: '--deny-app' } as const;
   return [kept.mode ? `--mode ${kept.mode}` : '', ...lists.map((k) => (kept[k]?.length ? `${flag[k]} ${kept[k].map(nameText).join(',')}` : ''))]
     .filter(Boolean).join(' ');
+}
+
+/**
+ * The stderr note for a command that changed the kept flags (`kept` before it, `merged` after), else undefined:
+ * said once when they change, not on every command (two agents in the CLI trial called the repeat noise).
+ */
+export function keptFlagsNotice(kept: KeptPolicy, merged: KeptPolicy): string | undefined {
+  const now = keptFlagsText(merged);
+  return now && now !== keptFlagsText(kept) ? `this session keeps ${now} for the next commands (computer-use session clear forgets them)` : undefined;
 }
 
 /** `computer-use session clear`: forgets the kept flags of every desktop of this home; the number forgotten. */

@@ -10,7 +10,7 @@ import { cuPath } from '../../paths.js';
 import type { OPS } from '../../engine/node.js';
 import { cliOptionsFrom, isBooleanHostFlag } from '../options.js';
 import { asksHelp, parseArgs } from './args.js';
-import { keptFlagsText, mergeKeptFlags, readKeptFlags, writeKeptFlags } from './kept-flags.js';
+import { keptFlagsNotice, mergeKeptFlags, readKeptFlags, writeKeptFlags } from './kept-flags.js';
 import { ttyConfirmer } from './policy-commands.js';
 import { cliWording } from './wording.js';
 
@@ -121,7 +121,8 @@ export async function runToolCommand(command: string, args: string[]): Promise<n
     const mine = { ...opt('mode', given.mode), ...opt('allowApps', given.allowApps), ...opt('allowCommands', given.allowCommands), ...opt('denyApps', given.denyApps) };
     const merged = mergeKeptFlags(kept, mine);
     if (Object.keys(mine).length) writeKeptFlags(path, merged);
-    if (keptFlagsText(kept)) process.stderr.write(`computer-use: this session keeps ${keptFlagsText(kept)} from earlier commands (computer-use session clear forgets them)\n`);
+    const notice = keptFlagsNotice(kept, merged);
+    if (notice) process.stderr.write(`computer-use: ${notice}\n`);
     return kept;
   };
   // A human at the terminal is asked; without one, questions become confirmation_required errors.

@@ -1,0 +1,26 @@
+/**
+ * Text set into a field that applies it only on Return. set_value writes the text (EditableText) without the
+ * Return a user types after it, and a toolbar's single-line field holds such text until Return: Calc's Name Box
+ * (the cursor stays where it was), Font Name and Font Size, gnumeric's edit line (the cell stays empty) and Zoom
+ * (measured, Calc 7.4 and gnumeric 1.12), a browser's address bar. A receipt that only said `confirmed (…value now
+ * reads as set)` there was taken as the job done by a model in the eval, so it says what is left and how.
+ */
+import type { Snapshot } from '../engine/snapshot.js';
+
+/** Ancestors looked at for the toolbar (Calc: toolbar › group › textbox). */
+const TOOLBAR_DEPTH = 3;
+
+/**
+ * The note for a set_value receipt on `ref` when the field in `snap` is a single-line text field inside a toolbar:
+ * not applied yet, and the acts that apply it (the focus first: keys go to the focused element, and set_value
+ * leaves the focus where it was). Undefined for any other element.
+ */
+export function pendingReturnNote(snap: Snapshot, ref: string): string | undefined {
+  const byRef = new Map(snap.elements.map((l) => [l.ref, l]));
+  const field = byRef.get(ref);
+  if (!field || field.role !== 'textbox' || field.multiline || !field.states.includes('editable')) return undefined;
+  let up = field.parent ? byRef.get(field.parent) : undefined;
+  for (let i = 0; up && i < TOOLBAR_DEPTH && up.role !== 'toolbar'; i++) up = up.parent ? byRef.get(up.parent) : undefined;
+  if (up?.role !== 'toolbar') return undefined;
+  return `not applied yet: a toolbar field takes its text on Return: computer_act actions=[{ref:"${ref}",op:"focus"}], then computer_keys keys="Return"`;
+}
