@@ -144,7 +144,7 @@ test('Calc: scroll "to N" / "to C2500" brings a row or cell of the sheet on scre
   // The bar counts the used area's rows (0..94 here), the table 1,048,576: row 2,500 is far beyond the bar's range.
   const down = ok(await computer.tools.act({ actions: [{ ref: table, op: 'scroll', value: 'to 2,500' }] }));
   assert.match(down, /ok scroll e\d+ · confirmed \(.*row 2,500 on screen/, down);
-  const thereText = ok(await computer.tools.observe({ app: 'soffice' }));
+  const thereText = ok(await computer.tools.observe({ full: true, app: 'soffice' }));
   const there = rowsShown(thereText, table);
   assert.ok(there && there[0] <= 2500 && there[1] >= 2500, thereText);
   // A cell off screen (its column too, once the view is moved right): the error's act, sent as it says, reaches it.
@@ -158,11 +158,11 @@ test('Calc: scroll "to N" / "to C2500" brings a row or cell of the sheet on scre
   assert.match(set, /ok set_value e\d+ · confirmed .*C2600 shows "42"/, set);
   const up = ok(await computer.tools.act({ actions: [{ ref: table, op: 'scroll', value: 'to 3' }] }));
   assert.match(up, /· confirmed \(.*row 3 on screen/, up);
-  const back = rowsShown(ok(await computer.tools.observe({ app: 'soffice' })), table);
+  const back = rowsShown(ok(await computer.tools.observe({ full: true, app: 'soffice' })), table);
   assert.ok(back && back[0] <= 3 && back[1] >= 3, String(back));
   // Row 900,000 is thousands of pages away: the answer names the Name Box acts that go there, and nothing moved.
   const far = await computer.tools.act({ actions: [{ ref: table, op: 'scroll', value: 'to 900000' }] });
   assert.equal(far.isError, true, far.text);
   assert.match(far.text, /nothing moved\. Bring it into view: computer_act actions=\[\{ref:"e\d+",op:"focus"\},\{ref:"e\d+",op:"set_value",value:"A900000"\}\] \(the Name Box\), computer_keys keys="Return"/, far.text);
-  assert.deepEqual(rowsShown(ok(await computer.tools.observe({ app: 'soffice' })), table), back, 'a refused scroll leaves the view where it was');
+  assert.deepEqual(rowsShown(ok(await computer.tools.observe({ full: true, app: 'soffice' })), table), back, 'a refused scroll leaves the view where it was');
 });
