@@ -292,7 +292,7 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
   for (const [table, m] of rowMoves) {
     const t = now.get(table);
     const n = m.rows.length;
-    changes.push(`~ ${n} row${n === 1 ? '' : 's'} of [${table}]${t ? ` ${t.role}${t.name ? ` ${quote(t.name, MAX_NAME_CHARS)}` : ''}` : ''} moved ${m.by < 0 ? 'up' : 'down'} ${Math.abs(m.by)} and read as before (now ${rowSpans(m.rows)})`);
+    changes.push(`~ ${n} row${n === 1 ? '' : 's'} of [${table}]${t ? ` ${t.role}${t.name ? ` ${quote(t.name, MAX_NAME_CHARS)}` : ''}` : ''} moved ${m.by < 0 ? 'up' : 'down'} ${Math.abs(m.by)}, each showing what it showed before (now ${rowSpans(m.rows)})`);
   }
   if (near && unprinted.size > 0) {
     const all = [...unprinted, ...after.elements.filter((l) => l.row?.table === near.table && rowPrinted.has(rowKey(l) ?? '')).map((l) => l.row!.n)];
@@ -363,6 +363,9 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
     const group = c.key !== undefined ? groups.get(c.key) : undefined;
     if (!group || group.length < FOLD_LIKE) { changes.push(c.line); continue; }
     if (group[0] !== c.b) continue;
+    // Calc's cells all turn editable when the sheet takes the focus and back when it loses it: a line on nearly
+    // every receipt (a trial called it noise), and no cell became any more or less writable for the model.
+    if (c.b.role === 'cell' && /^(?:editable → \(not editable\)|\(not editable\) → editable)$/.test(c.what ?? '')) continue;
     // "of [e3] table" when they share a parent; their names one by one when few, else the first and the last.
     const parent = group.every((g) => g.parent === c.b.parent) && c.b.parent !== undefined ? now.get(c.b.parent) : undefined;
     const last = group[group.length - 1] ?? c.b;

@@ -276,7 +276,7 @@ export class Session {
         const windows = (await this.device.call('windows.list', { pid: a.pid })).windows.map(masked);
         const shown = windows.filter((x) => !this.hidden(x));
         for (const w of shown) this.windows.refOf(w);
-        const w = windows.find((x) => x.focused) ?? shown[shown.length - 1] ?? windows[windows.length - 1];
+        const w = windows.find((x) => x.focused) ?? unfocusedPick(shown) ?? windows[windows.length - 1];
         if (w) return w;
       }
       if (firstWhy && matches.every((a) => this.hidden({ app: a.name, pid: a.pid, ...identityView(a) }))) throw deniedRead(firstWhy);
@@ -372,6 +372,19 @@ export class Session {
     const { full, shown } = this.snapshotOf(raw, opts);
     return { window: raw.window, snapshot: shown, full, raw };
   }
+}
+
+/**
+ * The window of an app none of whose windows has the focus: its last dialog (a question waits there), else its
+ * largest (Chromium lists an 880×89 helper window after its main one: find searched that and answered 0 matches).
+ */
+export function unfocusedPick(windows: readonly WindowInfo[]): WindowInfo | undefined {
+  const dialogs = windows.filter((w) => w.role === 'dialog' || w.role === 'alert');
+  if (dialogs.length) return dialogs[dialogs.length - 1];
+  const area = (w: WindowInfo): number => (w.bounds ? w.bounds[2] * w.bounds[3] : 0);
+  let best = windows[windows.length - 1];
+  for (const w of windows) if (best && area(w) > area(best)) best = w;
+  return best;
 }
 
 /** The names of the document nodes of a tree (a browser's web documents carry their page's title). */

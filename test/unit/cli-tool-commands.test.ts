@@ -59,6 +59,10 @@ test('observe and find take --device and --from; act and keys take --settle-time
 
 test('the CLI words hints in its own commands and flags, and leaves quoted outside text as it was read', () => {
   assert.equal(cliWording('No accessible apps are running. Start one with computer_launch.'), 'No accessible apps are running. Start one with computer-use launch.');
+  // A trial read find's hint as `computer-use act ref=e51 op=act scroll "to 321"` and a keys hint as `keys keys="ctrl+h"`.
+  assert.equal(cliWording('off-screen; bring it into view: computer_act ref=e51 op=scroll value="to 321"'), 'off-screen; bring it into view: computer-use act e51 scroll "to 321"');
+  assert.equal(cliWording('then computer_act ref=e5:B7 op=click.'), 'then computer-use act e5:B7 click.');
+  assert.equal(cliWording('(computer_keys keys="ctrl+h")'), '(computer-use keys "ctrl+h")');
   assert.equal(cliWording('(no window yet after 8000 ms: computer_wait until window_appears, or launch with a longer waitMs, up to 60000)'),
     '(no window yet after 8000 ms: computer-use wait window_appears, or launch with a longer --wait, up to 60000)');
   assert.equal(cliWording('Observe the window to see its state; a longer wait takes timeoutMs (up to 120000).'), 'Observe the window to see its state; a longer wait takes --timeout (up to 120000).');

@@ -121,7 +121,7 @@ test('a file deleted above rows: the rows that moved up read as one line, the de
   const text = lines.join('\n');
   assert.match(text, /^- \[e\d+\] cell "report-3\.txt" — row 3: 3 bytes \| Text \| Today$/m, text);
   assert.match(text, /^\+ \[e\d+\] cell "report-9\.txt" — row 8: 9 bytes \| Text \| Today$/m, text);
-  assert.match(text, /^~ 5 rows of \[e\d+\] table "Files" moved up 1 and read as before \(now rows 3–7\)$/m, text);
+  assert.match(text, /^~ 5 rows of \[e\d+\] table "Files" moved up 1, each showing what it showed before \(now rows 3–7\)$/m, text);
   assert.ok(!/report-[45678]\.txt/.test(text), text);
   assert.equal(lines.length, 3, text);
 });

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Device } from '../../src/devices/manager.js';
-import type { AppInfo } from '../../src/engine/node.js';
+import type { AppInfo, WindowInfo } from '../../src/engine/node.js';
 import { Policy } from '../../src/policy/policy.js';
 import type { Handlers } from '../../src/protocol/peer.js';
-import { Session } from '../../src/session/session.js';
+import { Session, unfocusedPick } from '../../src/session/session.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { runTool } from '../../src/tools/tool.js';
 import { mailWindow, PolicyFake } from '../fixtures/policy/apps.js';
@@ -49,4 +49,12 @@ test('observe and wait by app name read the process of that name that has a wind
   } finally {
     await session.close();
   }
+});
+
+test('an app with no focused window: its last dialog, else its largest window (not a helper listed last)', () => {
+  const w = (id: string, role: WindowInfo['role'], width: number, height: number): WindowInfo => ({ id, title: id, app: 'Chromium', pid: 1, role, focused: false, bounds: [0, 0, width, height] });
+  // A trial's find --app chromium searched an 880×89 helper window and answered 0 matches.
+  assert.equal(unfocusedPick([w('main', 'window', 1050, 1004), w('helper', 'window', 880, 89)])?.id, 'main');
+  assert.equal(unfocusedPick([w('main', 'window', 1050, 1004), w('ask', 'dialog', 400, 200), w('helper', 'window', 880, 89)])?.id, 'ask');
+  assert.equal(unfocusedPick([]), undefined);
 });
