@@ -333,7 +333,9 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
     changes.push(`- ${line.text}${inside > 0 ? ` (+${inside} inside)` : ''}`);
   }
   for (const { grid: g, lines: moved } of movedGrids.values()) {
-    const shown = moved.length >= GRID_MOVED ? g.grid?.(DIFF_GRID_TOKENS) : undefined;
+    // A scroll to a row of this grid asked for that row: room for the rows down to it (a trial's 'to 151' was
+    // cut at row 135, before the row and its button).
+    const shown = moved.length >= GRID_MOVED ? g.grid?.(near?.table === g.ref ? DIFF_GRID_TOKENS * 3 : DIFF_GRID_TOKENS) : undefined;
     if (!shown) { changes.push(...moved); continue; }
     changes.push(`~ [${g.ref}] ${g.role}${g.name ? ` ${quote(g.name, MAX_NAME_CHARS)}` : ''} shows other cells: ${shown.summary}`, ...shown.rows.map((r) => `+   ${r}`));
   }

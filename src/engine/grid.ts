@@ -184,7 +184,8 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
         lines.push(line);
       }
     }
-    if (lastRow < box[2]) rows.push(`… rows ${lastRow + 2}–${box[2] + 1} not shown (budget): scroll, or observe with scope=${node.ref ?? ''}`);
+    // A scope read of the grid is cut by its own budget too: maxTokens is what shows more (a trial ran the same scope twice).
+    if (lastRow < box[2]) rows.push(`… rows ${lastRow + 2}–${box[2] + 1} not shown (budget): scroll, or observe with scope=${node.ref ?? ''} and a larger maxTokens`);
   }
   // The focused cell is always addressable, even in an empty sheet.
   if (focused && !lines.some((l) => l.ref === focused.ref)) {

@@ -87,7 +87,7 @@ const COMMON = '  --device NAME   the device (computer-use device list); refs li
 /** Each tool command's help (`computer-use <command> --help`), printed without starting anything. */
 export const TOOL_HELP: Readonly<Record<string, string>> = {
   apps: 'usage: computer-use apps [--device NAME]\n  the running apps and their windows (w1, w2, …)',
-  launch: 'usage: computer-use launch <command> [args...] [--wait ms]\n  start an app and print its first snapshot; the app\'s own flags go after its name (put -- before flags computer-use also takes)',
+  launch: 'usage: computer-use launch [--wait ms] [--] <command> [args...]\n  start an app and print its first snapshot; the app\'s own flags go after its name; a -- before the name hands every later word to the app, even one computer-use also takes (launch -- geany --help)',
   observe: 'usage: computer-use observe [app] [--window wN] [--scope eN [--from K]] [--query text] [--max-tokens N] [--full]\n  a text snapshot of a window (one printed before: what changed since; --full prints all); --scope shows one element\'s subtree unfolded, --from reads its text from offset K',
   screenshot: 'usage: computer-use screenshot [app] [--window wN]\n  OCR text elements [oN] of a window (degraded fallback; the image stays on this machine)',
   find: 'usage: computer-use find <text> [--role R] [--app A | --window wN] [--limit N] [--from N]\n  find elements without a full snapshot',
