@@ -123,7 +123,7 @@ const LIST_FIND_MS = 10_000;
 async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['session'], root: RawNode, elements: readonly SnapshotLine[],
   text: string, limit: number, from: number | undefined, signal?: AbortSignal): Promise<{ lines: string[]; found: number }> {
   const cut: RawNode[] = [];
-  walk(root, (n) => { if (n.childRange && !isSheet(n) && cut.length < MAX_CUT_LISTS) cut.push(n); });
+  walk(root, (n) => { if ((n.childRange || showsFewerRows(n)) && !isSheet(n) && cut.length < MAX_CUT_LISTS) cut.push(n); });
   const out: string[] = [];
   let found = 0;
   for (const list of cut) {
@@ -157,6 +157,20 @@ async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['
     }
   }
   return { lines: out, found };
+}
+
+/**
+ * A table whose read rows are fewer than it has, with no slice marked (a web table after a scroll read as a grid
+ * of the rows on screen: a trial's find "Person 200" answered 0 matches on a 200-row table, unmarked as partial).
+ */
+function showsFewerRows(n: RawNode): boolean {
+  if (!n.table || n.table.rows <= 1) return false;
+  const rows = new Set<number>();
+  for (const c of n.children ?? []) {
+    if (c.role === 'row') rows.add(rows.size);
+    else if (c.cell) rows.add(c.cell.row);
+  }
+  return rows.size > 0 && rows.size < n.table.rows;
 }
 
 /**

@@ -56,3 +56,23 @@ test('find: a grid cell\'s address is no text of it; "257" finds the cell that s
   // The address itself still finds its cell.
   assert.match((await c.tools.find({ text: 'A259' })).text, /cell "A259"/);
 });
+
+test('find on a table that shows fewer rows than it has searches the rest (list.find), so a row off screen is no "0 matches"', async () => {
+  // A trial's 200-row web table read as a grid of the rows on screen after a scroll: find "Person 200" said 0 matches.
+  const cell = (r: number, c: number, name: string): RawNode => ({ id: `p${r}-${c}`, role: 'cell', nativeRole: 'table cell', name, states: [], actions: [], cell: { row: r, col: c } });
+  const rows: RawNode[] = [];
+  for (let r = 116; r < 151; r++) rows.push({ id: `pr${r}`, role: 'row', nativeRole: 'table row', states: [], actions: [], children: [cell(r, 0, `Person ${r}`), cell(r, 1, `p${r}@example.com`)] });
+  const root: RawNode = { id: 'w3', role: 'window', nativeRole: 'frame', name: 'Contacts', states: ['active'], actions: [], children: [
+    { id: 'doc3', role: 'document', nativeRole: 'document web', name: 'Contacts', states: [], actions: [], children: [
+      { id: 'tab3', role: 'table', nativeRole: 'table', states: [], actions: [], table: { rows: 200, cols: 2 }, children: rows },
+    ] },
+  ] };
+  const fake = new FakeDriver([{ info: { id: 'w3', title: 'Contacts', app: 'browser', pid: 4444, role: 'window', focused: true, bounds: [0, 0, 800, 600] }, root }]);
+  fake.extra['list.find'] = () => ({ matches: [{ node: { id: 'p199-0', role: 'cell', nativeRole: 'table cell', name: 'Person 199', states: [], actions: [] }, index: 199, row: 199 }],
+    total: 200, scanned: 200, next: 200, complete: true, method: 'scan', ms: 4 });
+  const c = await createComputer({ desktop: 'current', connect: () => fake.connect(), settingsPath: join(home, 'settings3.json'), auditPath: join(home, 'audit3.jsonl') });
+  open.push(c);
+  const r = await c.tools.find({ text: 'Person 199' });
+  assert.match(r.text, /^1 match for "Person 199"/, r.text);
+  assert.match(r.text, /cell "Person 199" — (?:row|item) 200 of 200 in table \[e\d+\], off-screen; bring it into view: computer_act ref=e\d+ op=scroll value="to 200"/, r.text);
+});
