@@ -25,6 +25,7 @@ import type { EventWatcher } from './events.js';
 import { enterCell, resolveCellHandle, selectCell, selectRange } from './table.js';
 import { scrollToRow } from './scrollto.js';
 import { clickInside } from './inner-click.js';
+import { activateRow } from './row-activate.js';
 import { ATSPI_ROLES } from './atspi-constants.generated.js';
 
 const ACTION = 'org.a11y.atspi.Action';
@@ -133,6 +134,10 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       // A single click on a TreeView row selects it; its Action "activate" is a double click.
       if (p.op === 'click' && await isSelectableCell(bus, info) && await selectInParent(bus, t)) {
         return { method: 'pattern', detail: 'row selected through the table (Table.AddRowSelection), read back as selected' };
+      }
+      // A row's cell activates its own row, selected first: the cell's action alone activates another (row-activate.ts).
+      if (p.op === 'double_click' && await isSelectableCell(bus, info)) {
+        return activateRow(bus, info, { selectRow: (cell) => selectInParent(bus, cell), pointerDoubleClick: () => pointerClick(bus, keyboard, t, info, 'double_click', signal) });
       }
       const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], p.op !== 'right_click', p.op);
       if (done) return done;
