@@ -19,6 +19,7 @@ import { identifyOn } from './identify.js';
 import { chooserFacts, submitPaths } from './chooser.js';
 import { normalizeLabel } from '../policy/irreversible.js';
 import { namesInside, namingInside, viaText } from './inner.js';
+import { onlySelectionMoved } from './selection-diff.js';
 
 /** One requested action. */
 export interface ActionSpec { ref: string; op: Op; value?: string }
@@ -359,7 +360,8 @@ async function observeEffects(session: Session, receipts: ActionReceipt[], windo
   // A click whose window changed had a visible effect, when it is the one act of the call the change can be
   // laid to (kcalc's display turning to "42" stayed `unknown`): the diff below is what it did.
   const open = receipts.filter((r) => r.status === 'unknown');
-  const changed = effects.diff.some((l) => !l.startsWith('focus:'));
+  // A double click's own selection of the row is not its activation (selection-diff.ts).
+  const changed = effects.diff.some((l) => !l.startsWith('focus:') && !(open[0]?.op === 'double_click' && onlySelectionMoved(l)));
   const other = effects.others?.[0];
   if (open.length === 1 && (changed || other) && !effects.refocused && (open[0]!.op === 'click' || open[0]!.op === 'double_click')) {
     open[0]!.status = 'confirmed';

@@ -10,6 +10,7 @@ import { liveRead, perform, type Dispatcher, type PipelineContext } from './pipe
 import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
 import { keysStep } from './steps.js';
 import { planSubmit, submitNow, type SubmitPlan } from './submit.js';
+import { nameFocusHolder } from './focus-holder.js';
 
 /**
  * Sends keys to a window. The keys are parsed first, once, into wire chords (chords.ts) that the policy and
@@ -33,7 +34,8 @@ export async function runKeys(session: Session, window: WindowInfo, keys: string
     dispatch: async (d) => {
       const before = await openWindows(session);
       // The driver proves the focused window belongs to this process (pid, start token) before sending.
-      const send = (part: Chord[]): Promise<KeysResult> => d.call('input.keys', { window: window.id, chords: part, expect });
+      const send = (part: Chord[]): Promise<KeysResult> => d.call('input.keys', { window: window.id, chords: part, expect })
+        .catch((e: unknown) => { throw nameFocusHolder(session, e); });
       if (!plan || (plan.kind === 'terminal' && !d.confirmed)) return { sent: await send(chords), before };
       if (plan.at > 0) await send(chords.slice(0, plan.at));
       await checkSubmit(session, window, plan, d, guesses);

@@ -2,7 +2,9 @@
 """A GTK3 window with a long TreeView and a long ListBox side by side, N rows each (N from argv, default 1000).
 TreeView rows read "item-<i>" (1-based) with a size column; ListBox rows are labels "entry-<i>".
 Prints "ready" once shown, "selected item-<i>" when the TreeView selection changes, "activated item-<i>" on a
-row activation (double click / Enter) and "row-selected entry-<i>" when the ListBox selection changes."""
+row activation (double click / Enter) followed by "opened item-<i>" naming the selected row (what an app that acts
+on its selection opens then, as GTK's file chooser does) and "row-selected entry-<i>" when the ListBox selection
+changes."""
 import sys
 
 import gi
@@ -36,7 +38,12 @@ def main():
         if it is not None:
             say("selected " + model[it][0])
     tree.get_selection().connect("changed", on_changed)
-    tree.connect("row-activated", lambda _t, path, _c: say("activated " + store[path][0]))
+
+    def on_activated(_t, path, _c):
+        say("activated " + store[path][0])
+        model, it = tree.get_selection().get_selected()
+        say("opened " + (model[it][0] if it is not None else "nothing"))
+    tree.connect("row-activated", on_activated)
     left = Gtk.ScrolledWindow()
     left.set_hexpand(True)
     left.add(tree)

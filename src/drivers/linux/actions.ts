@@ -27,6 +27,7 @@ import { enterCell, resolveCellHandle, selectCell, selectRange } from './table.j
 import { scrollToRow } from './scrollto.js';
 import { clickInside } from './inner-click.js';
 import { scrollBarsOf } from './scrollbars.js';
+import { activateRow } from './row-activate.js';
 import { ATSPI_ROLES } from './atspi-constants.generated.js';
 
 const ACTION = 'org.a11y.atspi.Action';
@@ -135,6 +136,11 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       // A single click on a TreeView row selects it; its Action "activate" is a double click.
       if (p.op === 'click' && await isSelectableCell(bus, info) && await selectInParent(bus, t)) {
         return { method: 'pattern', detail: 'row selected through the table (Table.AddRowSelection), read back as selected' };
+      }
+      // A row's cell activates its own row, selected first: the cell's action alone activates another (row-activate.ts).
+      // Qt's tables offer no Selection and their cells only Toggle: the row is double-clicked with the pointer there.
+      if (p.op === 'double_click' && (await cellTableIfaces(bus, info)).includes(TABLE)) {
+        return activateRow(bus, info, { selectRow: (cell) => selectInParent(bus, cell), pointerDoubleClick: () => pointerClick(bus, keyboard, t, info, 'double_click', signal, 'the row has no activate action') });
       }
       const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], p.op !== 'right_click', p.op);
       if (done) return done;
@@ -254,13 +260,13 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
 
 /** A pointer click at a showing element's center (XTest) once the top window there is proven to be its process's; undefined when it has no place on screen. */
 async function pointerClick(bus: A11yBus, keyboard: LinuxInput, t: Target, info: ElementInfo, op: 'click' | 'double_click' | 'right_click',
-  signal?: AbortSignal): Promise<ActResult | undefined> {
+  signal?: AbortSignal, why = 'the element has no action'): Promise<ActResult | undefined> {
   if (!keyboard.available || !info.states.has('showing') || !info.states.has('visible')) return undefined;
   const { bounds } = await readElement(bus, t, { children: false, bounds: true });
   if (!bounds || bounds[2] <= 0 || bounds[3] <= 0) return undefined;
   const [x, y] = center(bounds);
   const sent = await keyboard.pointer({ action: op, x, y }, await processOf(bus, t), signal);
-  return { method: 'synthetic', detail: `pointer ${sent} (XTest): the element has no action; the window on top there is its app's` };
+  return { method: 'synthetic', detail: `pointer ${sent} (XTest): ${why}; the window on top there is its app's` };
 }
 
 function unsupported(op: string, info: ElementInfo, hint = '', remedy: Remedy[] = []): ComputerUseError {
@@ -336,14 +342,20 @@ async function becomesSelected(bus: A11yBus, ts: Target[]): Promise<boolean> {
   return false;
 }
 
-/** True for a table cell whose table offers selection: a click on it selects its row, as a pointer click would. */
-async function isSelectableCell(bus: A11yBus, info: ElementInfo): Promise<boolean> {
-  if (info.atspiRole !== 'table cell') return false;
+/** The interfaces of the table around a table cell (the outermost cell's parent); empty for anything else. */
+async function cellTableIfaces(bus: A11yBus, info: ElementInfo): Promise<string[]> {
+  if (info.atspiRole !== 'table cell') return [];
   try {
     const [pdest, ppath] = await bus.getProp(await outerCell(bus, info.target), ACC, 'Parent') as [string, string];
     const [ifaces] = await bus.call({ dest: pdest, path: ppath }, ACC, 'GetInterfaces');
-    return (ifaces as string[]).includes(SEL) && (ifaces as string[]).includes(TABLE);
-  } catch { return false; }
+    return ifaces as string[];
+  } catch { return []; }
+}
+
+/** True for a table cell whose table offers selection: a click on it selects its row, as a pointer click would. */
+async function isSelectableCell(bus: A11yBus, info: ElementInfo): Promise<boolean> {
+  const ifaces = await cellTableIfaces(bus, info);
+  return ifaces.includes(SEL) && ifaces.includes(TABLE);
 }
 
 /** Selects the child whose name `name` names (drivers/common/items.ts: exact, a unique prefix or word). */

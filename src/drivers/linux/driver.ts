@@ -56,6 +56,8 @@ export class LinuxDriver {
   /** The visible agent's frame and status windows (ui.highlight), on the driver's X connection. */
   private readonly overlay = new Overlay(() => x11());
   private constructor(readonly bus: A11yBus, readonly events: EventWatcher, readonly input: LinuxInput) {
+    // Asked by the keys' proof while the keyboard is grabbed: does the target's toolkit see the focus (input.ts)?
+    input.activeWindows = async () => (await listApps(bus)).flatMap((a) => a.windows.filter((w) => w.focused).map((w) => ({ app: a.name, pid: w.pid, title: w.title })));
     // Grid hook (table.ts): a sheet's cursor cell, so a capped read of its visible range keeps the cursor in.
     events.subscribe(noteActiveDescendant);
     events.subscribe(noteTableChange);

@@ -17,6 +17,7 @@ import { x11 } from './x11/connection.js';
 import { matchWindow, type XWindowFacts } from './x11/match.js';
 import { XWindows } from './x11/windows.js';
 import { XTest, type KeyInput } from './x11/xtest.js';
+import { keyboardGrabbed } from './x11/grab.js';
 import { probeWaylandInput, WAYLAND_NO_PROOF, type WaylandInput } from './portal.js';
 import { charKeysym, keysymOf, xModifiers } from './keysyms.js';
 
@@ -57,10 +58,15 @@ export function ownedBy(pid: number | undefined, expect: Expect): boolean {
   return expect.startToken === undefined || startTokenOf(pid) === expect.startToken;
 }
 
+/** A window the toolkits call active (AT-SPI), named when another app holds the keyboard. */
+export type ActiveWindow = Pick<WindowInfo, 'app' | 'pid' | 'title'>;
+
 /** X11 input for the Linux driver. */
 export class LinuxInput {
   private xtest: Promise<XTest> | undefined;
   private waylandInput: Promise<WaylandInput> | undefined;
+  /** The windows the toolkits call active, asked only while the keyboard is grabbed; the driver sets it. */
+  activeWindows: (() => Promise<ActiveWindow[]>) | undefined;
 
   constructor(readonly available: boolean, readonly reason: string | undefined, private readonly wayland: boolean, private readonly env: NodeJS.ProcessEnv) {}
 
@@ -195,7 +201,25 @@ export class LinuxInput {
       throw new ComputerUseError('window_not_focused', `Another window of the same app has the keyboard focus (${JSON.stringify(holder.slice(0, 80))}), ` +
         'not the one these keys were aimed at; nothing was sent. Observe that window and aim the keys at it, or close it first.');
     }
+    await this.assertKeyboardFree(expect, `the window "${w.title.slice(0, 60)}"`);
     return focusedFirst;
+  }
+
+  /**
+   * Refuses (window_not_focused, nothing sent) while another client holds the keyboard: the keys would reach
+   * the grabbing client, not the proven focus (x11/grab.ts). A grab of the target's own process passes (its open
+   * menu: gedit's context menu grabs the keyboard, and its popup window reads active); the error carries the
+   * window the toolkits call active as `holder`, which the session names unless that app is denied.
+   */
+  private async assertKeyboardFree(expect: Expect, aimed: string): Promise<void> {
+    const { windows } = await this.parts();
+    if (await keyboardGrabbed(windows.x) === false) return;
+    const active = await this.activeWindows?.().catch(() => undefined) ?? [];
+    if (active.some((a) => this.owns(a.pid, expect))) return;
+    const holder = active.find((a) => !this.owns(a.pid, expect));
+    throw new ComputerUseError('window_not_focused', `Another application holds the keyboard (an X keyboard grab, as an open menu or popup takes it), ` +
+      `so keys sent now would reach it, not ${aimed}; nothing was sent. Close that menu or popup (or that app), then try again.`,
+    { remedy: ['raise_window', 'element_actions'], ...(holder ? { holder } : {}) });
   }
 
   /** Sends key strokes to the proven focus; stops between strokes when `signal` aborts. Returns strokes sent. */
@@ -211,6 +235,7 @@ export class LinuxInput {
       throw new ComputerUseError('window_not_focused', "The element's window does not have the keyboard focus; nothing was sent. " +
         'Bring it to the front and try again.');
     }
+    await this.assertKeyboardFree(expect, "the element's window");
     return this.keys(strokes, signal);
   }
 
