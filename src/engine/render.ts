@@ -348,9 +348,14 @@ const REPEAT_MIN_INSIDE = 4;
  */
 function subtreeKeys(root: DistilledNode): Map<DistilledNode, { key: string; inside: number }> {
   const out = new Map<DistilledNode, { key: string; inside: number }>();
+  // Each distinct subtree gets a short id, so a parent's key names its children's ids, not their whole text:
+  // a sheet's 400 cells would otherwise be copied into the key of every ancestor, on every render.
+  const ids = new Map<string, string>();
   const visit = (n: DistilledNode): { key: string; inside: number } => {
     const kids = n.children.map(visit);
-    const key = JSON.stringify([n.role, n.name ?? '', n.value ?? '', renderedStates(n).join(' '), kids.map((k) => k.key)]);
+    const text = JSON.stringify([n.role, n.name ?? '', n.value ?? '', renderedStates(n).join(' '), kids.map((k) => k.key)]);
+    let key = ids.get(text);
+    if (key === undefined) { key = String(ids.size); ids.set(text, key); }
     const got = { key, inside: kids.reduce((a, k) => a + 1 + k.inside, 0) };
     out.set(n, got);
     return got;
