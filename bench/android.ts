@@ -11,6 +11,7 @@ import { buildSnapshot } from '../src/engine/snapshot.js';
 import { countNodes } from '../src/engine/node.js';
 import { RUNS } from './config.js';
 import { summarize, table, type Summary } from './stats.js';
+import { isEntryModule } from '../src/drivers/common/entry.js';
 
 /** One row of Settings (a clickable LinearLayout with a title and a summary), as the fixtures write it. */
 function row(i: number, top: number): string {
@@ -66,4 +67,4 @@ export function androidTable(b: AndroidBench): string {
     [['300-row list (assembled dump)', b.nodes, b.parse.p50, b.parseUsPerNode, b.render.p50, b.renderUsPerNode, b.tokens]]);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.stdout.write(`Android: parse + render of a long list\n${androidTable(benchAndroid())}\n`);
+if (isEntryModule(import.meta.url)) process.stdout.write(`Android: parse + render of a long list\n${androidTable(benchAndroid())}\n`);

@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { textTokens } from '../../src/demo/tokens.js';
 import type { ChatMessage, ChatRequest, Usage } from './chat.js';
 import { defaultRelayDir, RelayStore, type RelayReply } from './relay-store.js';
+import { isEntryModule } from '../../src/drivers/common/entry.js';
 
 /** How to start a relay. */
 export interface RelayOptions {
@@ -175,6 +176,6 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
-if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {
+if (isEntryModule(import.meta.url)) {
   main().catch((e: unknown) => { process.stderr.write(`relay: ${(e as Error).message}\n`); process.exitCode = 2; });
 }

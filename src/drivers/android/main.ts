@@ -13,6 +13,7 @@ import { AdbClient } from './adb/client.js';
 import { AdbError, isAdbError } from './adb/errors.js';
 import { AndroidDriver, type AndroidChord } from './driver.js';
 import { windowIdOf } from './screen.js';
+import { isEntryModule } from '../common/entry.js';
 
 /** The driver's version, reported by hello. */
 export const ANDROID_DRIVER_VERSION = '0.1.0';
@@ -120,4 +121,4 @@ export async function runAndroidDriver(args: readonly string[]): Promise<void> {
   });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) void runAndroidDriver(process.argv.slice(2));
+if (isEntryModule(import.meta.url)) void runAndroidDriver(process.argv.slice(2));

@@ -5,6 +5,7 @@
  */
 import { serveDriver } from '../common/serve.js';
 import { CdpDriver } from './driver.js';
+import { isEntryModule } from '../common/entry.js';
 
 /** The endpoint named on the command line or in the environment. */
 export function endpointFrom(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -24,4 +25,4 @@ export async function runCdpDriver(argv: readonly string[] = process.argv.slice(
   });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) void runCdpDriver();
+if (isEntryModule(import.meta.url)) void runCdpDriver();

@@ -10,6 +10,7 @@ import type { RawNode, WindowInfo } from '../../engine/node.js';
 import { Peer } from '../../protocol/peer.js';
 import { FakeDriver } from './driver.js';
 import { harnessBehaviour } from './harness.js';
+import { isEntryModule } from '../common/entry.js';
 
 /** The recorded native conformance harness (test/apps/conformance-harness.py). */
 export const HARNESS_FIXTURE = fileURLToPath(new URL('../../../../test/fixtures/linux/conformance-harness.json', import.meta.url));
@@ -25,4 +26,4 @@ export function runFakeDriver(argv: readonly string[] = process.argv.slice(2)): 
   peer.onClose(() => process.exit(0));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) runFakeDriver();
+if (isEntryModule(import.meta.url)) runFakeDriver();

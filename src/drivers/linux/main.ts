@@ -2,9 +2,10 @@
 /** Process entry of the Linux driver: the protocol on stdin/stdout, logs on stderr. */
 import { serveDriver } from '../common/serve.js';
 import { LinuxDriver } from './driver.js';
+import { isEntryModule } from '../common/entry.js';
 
 export async function runLinuxDriver(): Promise<void> {
   await serveDriver('linux driver', () => LinuxDriver.start());
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) void runLinuxDriver();
+if (isEntryModule(import.meta.url)) void runLinuxDriver();

@@ -14,6 +14,7 @@ import { ACCESSIBILITY_FIX, responsibleApp } from './cf.js';
 import { SCREEN_RECORDING_FIX } from './capture.js';
 import { clipboard } from './clipboard.js';
 import { MacDriver } from './driver.js';
+import { isEntryModule } from '../common/entry.js';
 
 /** The driver's version, reported by hello. */
 export const MACOS_DRIVER_VERSION = '0.1.0';
@@ -79,4 +80,4 @@ export async function runMacDriver(): Promise<void> {
   });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) void runMacDriver();
+if (isEntryModule(import.meta.url)) void runMacDriver();

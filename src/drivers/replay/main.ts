@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { parseTranscript } from '../../protocol/transcript.js';
 import { Peer } from '../../protocol/peer.js';
 import { ReplayDriver } from './driver.js';
+import { isEntryModule } from '../common/entry.js';
 
 export function runReplayDriver(argv: readonly string[] = process.argv.slice(2)): void {
   const path = argv[0];
@@ -14,4 +15,4 @@ export function runReplayDriver(argv: readonly string[] = process.argv.slice(2))
   peer.onClose(() => process.exit(0));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) runReplayDriver();
+if (isEntryModule(import.meta.url)) runReplayDriver();

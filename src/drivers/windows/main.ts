@@ -5,11 +5,11 @@
  * the host. `--replay FILE` runs the same helper on recorded answers instead of UI Automation (tests, the
  * conformance kit off Windows; Mono runs the helper there).
  */
-import { pathToFileURL } from 'node:url';
 import { cuPath } from '../../paths.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import { handshake } from '../../protocol/handshake.js';
 import type { Handlers } from '../../protocol/peer.js';
+import { isEntryModule } from '../common/entry.js';
 import { serveDriver } from '../common/serve.js';
 import { ensureHelper, frameworkCsc, monoMcs, type BuiltHelper } from './build.js';
 import { WindowsDriver } from './driver.js';
@@ -77,5 +77,4 @@ export async function runWindowsDriver(args: readonly string[]): Promise<void> {
   });
 }
 
-// Compared as URLs: on Windows argv[1] is a drive path (C:\…), which `file://${argv[1]}` never equals.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void runWindowsDriver(process.argv.slice(2));
+if (isEntryModule(import.meta.url)) void runWindowsDriver(process.argv.slice(2));
