@@ -21,6 +21,7 @@ import { MEDIUM_INTEGRITY, parseNodeId, parseWindowId, toApps, toRawNode, toWind
 import { controlTypesOf, type UiaElement } from './roles.js';
 import type { Role } from '../../engine/role.js';
 import { LIMITS } from '../../protocol/methods.js';
+import { notInFront, type FocusAnswer } from './foreground.js';
 
 /** What the helper's hello says about itself. */
 export interface HelperHello { backend?: string; version?: string; os?: string; self?: { integrity?: number; elevated?: boolean } }
@@ -72,8 +73,8 @@ export class WindowsDriver {
   async activate(windowId: string): Promise<void> {
     const hwnd = parseWindowId(windowId);
     if (!hwnd) throw notFound();
-    const r = await this.helper.request<{ foreground: boolean }>('focus', { hwnd });
-    if (!r.foreground) throw new ComputerUseError('window_not_focused', 'Windows did not bring the window to the front (another app holds the foreground); nothing was sent');
+    const r = await this.helper.request<FocusAnswer>('focus', { hwnd });
+    if (!r.foreground) throw new ComputerUseError('window_not_focused', `${notInFront(r)}; nothing was sent`);
   }
 
   /** Where programs are looked up: the Windows folder and PATH of the driver's environment. */
@@ -230,7 +231,7 @@ export class WindowsDriver {
       throw new ComputerUseError('window_not_focused', 'that window no longer belongs to the process the keys were meant for; nothing was sent');
     }
     const chords = (p.chords ?? []).map(helperChord);
-    const focus = await this.helper.request<{ foreground: boolean }>('focus', { hwnd }, signal ? { signal } : {}).catch(() => ({ foreground: false }));
+    const focus = await this.helper.request<FocusAnswer>('focus', { hwnd }, signal ? { signal } : {}).catch((): FocusAnswer => ({ foreground: false }));
     const base = { hwnd, pid: w.pid, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}), chords, ...(p.text !== undefined ? { text: p.text } : {}) };
     if (focus.foreground) {
       const r = await this.helper.request<{ sent: number }>('keys', { ...base, via: 'input' }, { timeoutMs: 60_000, ...(signal ? { signal } : {}) });
@@ -239,7 +240,7 @@ export class WindowsDriver {
     // Not in front: plain keys and text can still be posted to the window's focused control (seed §5.1,
     // background first); a chord with modifiers cannot (apps read the modifier state, not the message).
     if (chords.some((c) => c.vks.length > 1 || c.ch !== undefined)) {
-      throw new ComputerUseError('window_not_focused', 'Windows did not bring the window to the front, and a chord with modifiers cannot be sent to a background window; nothing was sent');
+      throw new ComputerUseError('window_not_focused', `${notInFront(focus)}, and a chord with modifiers cannot be sent to a background window; nothing was sent`);
     }
     const r = await this.helper.request<{ sent: number }>('keys', { ...base, via: 'message' }, { timeoutMs: 60_000, ...(signal ? { signal } : {}) });
     return { method: 'message', focusedFirst: false, sent: r.sent };
@@ -280,8 +281,8 @@ export class WindowsDriver {
     if (p.expectBounds && !sameRect(p.expectBounds, w.bounds)) throw new ComputerUseError('window_changed', 'the window moved or was resized since it was seen; look again. Nothing was sent.', { bounds: w.bounds ?? null });
     const points: [number, number][] = [[p.x, p.y], ...(p.to ? [p.to] : [])];
     if (!w.bounds || points.some(([x, y]) => !inside(w.bounds!, x, y))) throw new ComputerUseError('window_changed', 'that point is not inside the window; nothing was sent', w.bounds ? { bounds: w.bounds } : {});
-    const focus = await this.helper.request<{ foreground: boolean }>('focus', { hwnd }, signal ? { signal } : {});
-    if (!focus.foreground) throw new ComputerUseError('window_not_focused', 'Windows did not bring the window to the front; pointer input goes to the front window, so nothing was sent');
+    const focus = await this.helper.request<FocusAnswer>('focus', { hwnd }, signal ? { signal } : {});
+    if (!focus.foreground) throw new ComputerUseError('window_not_focused', `${notInFront(focus)}; pointer input goes to the window in front, so nothing was sent`);
     const r = await this.helper.request<{ detail: string }>('pointer', {
       hwnd, pid: w.pid, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}), action: p.action, x: p.x, y: p.y,
       ...(p.to ? { to: p.to } : {}), ...(p.direction ? { direction: p.direction } : {}), ...(p.amount !== undefined ? { amount: p.amount } : {}),

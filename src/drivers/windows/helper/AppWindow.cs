@@ -35,6 +35,27 @@ namespace ComputerUse.Windows
             return 0;
         }
 
+        /// <summary>
+        /// Whether an element found in a window belongs to the window's app. A UWP frame's title bar and caption buttons
+        /// are ApplicationFrameHost's own elements: the frame host (the frame window's owner) and the app (its CoreWindow
+        /// child's process) are one app by the window. Any other process is not, and a frame with no app proves none.
+        /// </summary>
+        public static bool ElementBelongs(string className, uint windowPid, IList<KeyValuePair<string, uint>> children, uint elementPid)
+        {
+            uint app = OwnerOf(className, windowPid, children);
+            if (app == 0 || elementPid == 0) return false;
+            return elementPid == app || (className == FrameClass && elementPid == windowPid);
+        }
+
+        /// <summary>ElementBelongs for a live window.</summary>
+        public static bool ElementBelongs(IntPtr hwnd, uint elementPid)
+        {
+            uint pid;
+            Win32.GetWindowThreadProcessId(hwnd, out pid);
+            string cls = Win32.ClassName(hwnd);
+            return ElementBelongs(cls, pid, cls == FrameClass ? Children(hwnd) : new List<KeyValuePair<string, uint>>(), elementPid);
+        }
+
         /// <summary>One `windows` entry, or null when the window proves no app process.</summary>
         public static Dictionary<string, object> Entry(RawWindow w, Func<uint, Dictionary<string, object>> facts)
         {

@@ -13,6 +13,8 @@ namespace ComputerUse.Windows
     {
         private const int Chunk = 32;
         private const ushort VK_RETURN = 0x0D;
+        /// <summary>VK_MENU, the Alt key.</summary>
+        internal const ushort VkMenu = 0x12;
         /// <summary>Keys Windows reports as extended (the arrows and the editing block beside them, Win, Apps).</summary>
         private static readonly ushort[] Extended = { 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x2D, 0x2E, 0x5B, 0x5C, 0x5D, 0x6F, 0x90 };
 
@@ -56,6 +58,22 @@ namespace ComputerUse.Windows
             d["sent"] = sent;
             d["via"] = via;
             return d;
+        }
+
+        /// <summary>
+        /// Two Alt taps (down, up, down, up) in one SendInput: the helper becomes the process that received the last
+        /// input event, which lifts the foreground lock for it; the second tap closes a menu bar the first one opened.
+        /// </summary>
+        internal static bool TapAltTwice()
+        {
+            List<INPUT> inputs = new List<INPUT>();
+            for (int i = 0; i < 2; i++)
+            {
+                inputs.Add(Key(VkMenu, (ushort)Win32.MapVirtualKeyW(VkMenu, 0), 0));
+                inputs.Add(Key(VkMenu, (ushort)Win32.MapVirtualKeyW(VkMenu, 0), Win32.KEYEVENTF_KEYUP));
+            }
+            INPUT[] arr = inputs.ToArray();
+            return Win32.SendInput((uint)arr.Length, arr, Marshal.SizeOf(typeof(INPUT))) == arr.Length;
         }
 
         /// <summary>Types text into the element that was just focused in `hwnd` (node.act type).</summary>

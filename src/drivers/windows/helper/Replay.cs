@@ -62,6 +62,8 @@ namespace ComputerUse.Windows
                 if (op == "capture" && rec != null && rec.ContainsKey("frame")) return Capture.FromRecording(rec, args);
                 // Recorded raw window facts: listed by the same rule as on Windows (a UWP frame by its app's process).
                 if (op == "windows" && rec != null && rec.ContainsKey("desktop")) return Windows(rec);
+                // A simulated desktop: the same foreground ladder as on Windows runs against its lock (DesktopSim.cs).
+                if (op == "focus" && rec != null && rec.ContainsKey("simulate")) return Focus(rec, args);
                 return result;
             }
             if (op == "hello")
@@ -72,6 +74,20 @@ namespace ComputerUse.Windows
                 return d;
             }
             throw new HelperException("window_not_found", "the recording has no answer for " + op);
+        }
+
+        private static object Focus(IDictionary<string, object> rec, IDictionary<string, object> args)
+        {
+            DesktopSim sim = new DesktopSim(rec["simulate"] as IDictionary<string, object> ?? new Dictionary<string, object>());
+            long h;
+            if (!long.TryParse(Args.Str(args, "hwnd"), out h) || h == 0) throw new HelperException("window_not_found", "not a window handle");
+            IntPtr hwnd = new IntPtr(h);
+            uint pid;
+            sim.ThreadOf(hwnd, out pid);
+            Dictionary<string, object> d = Foreground.Bring(sim, hwnd, new uint[] { pid });
+            d["calls"] = sim.Calls;
+            d["detached"] = sim.Detached;
+            return d;
         }
 
         private static object Windows(IDictionary<string, object> rec)

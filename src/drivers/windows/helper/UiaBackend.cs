@@ -33,6 +33,8 @@ namespace ComputerUse.Windows
             Prop.IsEnabled, Prop.SelectionItemIsSelected, Prop.RangeValueValue,
         };
         private const int MaxSubscribedWindows = 32;
+        /// <summary>The last snapshot's elements of the most recent windows, by runtime id (RuntimeIdCache.cs).</summary>
+        private readonly RuntimeIdCache<IUIAutomationElement> elements = new RuntimeIdCache<IUIAutomationElement>(8, 20000);
 
         private readonly IUIAutomation uia;
         private readonly Dictionary<long, object> subscribed = new Dictionary<long, object>();
@@ -184,10 +186,20 @@ namespace ComputerUse.Windows
             catch (COMException e) { throw Errors.FromException(e); }
         }
 
-        /// <summary>The element of a runtime id inside the window, or stale_ref.</summary>
+        /// <summary>
+        /// The element of a runtime id inside the window, or stale_ref: the one the last snapshot cached when it is alive
+        /// and still the same, else a descendant search of the window.
+        /// </summary>
         private IUIAutomationElement Resolve(IntPtr hwnd, string rid, IUIAutomationCacheRequest cr)
         {
             int[] id = ParseRuntimeId(rid);
+            IUIAutomationElement hit = elements.Take(hwnd.ToInt64(), rid, delegate (IUIAutomationElement c)
+            {
+                // A gone element answers UIA_E_ELEMENTNOTAVAILABLE here (Take forgets it); a live one proves its id.
+                IUIAutomationElement now = c.BuildUpdatedCache(cr ?? RidRequest());
+                return now != null && uia.CompareRuntimeIds(now.GetRuntimeId(), id) != 0 ? (cr == null ? c : now) : null;
+            });
+            if (hit != null) return hit;
             IUIAutomationElement root = Root(hwnd);
             if (uia.CompareRuntimeIds(root.GetRuntimeId(), id) != 0) return cr == null ? root : root.BuildUpdatedCache(cr);
             IUIAutomationCondition cond = uia.CreatePropertyCondition(Prop.RuntimeId, id);
@@ -223,7 +235,8 @@ namespace ComputerUse.Windows
                 IUIAutomationElement start = scope == null ? Root(hwnd).BuildUpdatedCache(cr) : Resolve(hwnd, scope, cr);
                 count[0] = 0;
                 truncated[0] = false;
-                node = Walk(start, depth, maxNodes, count, truncated, ctx);
+                if (scope == null) elements.Reset(hwnd.ToInt64());
+                node = Walk(start, depth, maxNodes, count, truncated, ctx, hwnd.ToInt64());
                 // Chromium and Electron build their accessibility tree only once a UIA client asks: the first read
                 // of such a window finds an empty document; one short wait and a second read get the real tree.
                 if (attempt == 0 && count[0] <= 3 && Win32.ClassName(hwnd).StartsWith("Chrome_WidgetWin", StringComparison.Ordinal))
@@ -243,11 +256,12 @@ namespace ComputerUse.Windows
             return d;
         }
 
-        private Dictionary<string, object> Walk(IUIAutomationElement e, int depth, int maxNodes, int[] count, bool[] truncated, RequestContext ctx)
+        private Dictionary<string, object> Walk(IUIAutomationElement e, int depth, int maxNodes, int[] count, bool[] truncated, RequestContext ctx, long window)
         {
             ctx.ThrowIfCancelled();
             count[0]++;
             Dictionary<string, object> n = Node(e, true);
+            elements.Add(window, (string)n["rid"], e);
             if (depth <= 0) return n;
             IUIAutomationElementArray kids;
             try { kids = e.GetCachedChildren(); } catch (COMException) { kids = null; }
@@ -257,7 +271,7 @@ namespace ComputerUse.Windows
             for (int i = 0; i < len; i++)
             {
                 if (count[0] >= maxNodes) { truncated[0] = true; n["childCount"] = len; break; }
-                children.Add(Walk(kids.GetElement(i), depth - 1, maxNodes, count, truncated, ctx));
+                children.Add(Walk(kids.GetElement(i), depth - 1, maxNodes, count, truncated, ctx, window));
             }
             if (children.Count > 0) n["children"] = children;
             return n;
@@ -320,6 +334,7 @@ namespace ComputerUse.Windows
                 IUIAutomationElement e = found.GetElement(i);
                 Dictionary<string, object> node = Node(e, true);
                 if (filterHere && !TextMatches(node, text)) continue;
+                elements.Add(hwnd.ToInt64(), (string)node["rid"], e);
                 Dictionary<string, object> m = new Dictionary<string, object>();
                 m["node"] = node;
                 m["path"] = PathOf(walker, e, rootRid, paths);
@@ -514,8 +529,9 @@ namespace ComputerUse.Windows
             if (name != null && !(before.TryGetValue("name", out nowName) ? (string)nowName == name : name.Length == 0))
                 throw new HelperException("stale_ref", "the element changed its name; nothing was sent");
             object pid;
-            if (before.TryGetValue("pid", out pid) && Convert.ToUInt32(pid) != PidOf(hwnd))
-                throw new HelperException("stale_ref", "the element belongs to another process than the window; nothing was sent");
+            // A UWP frame's caption buttons are the frame host's: one app with the app by the window (AppWindow.cs).
+            if (before.TryGetValue("pid", out pid) && !AppWindow.ElementBelongs(hwnd, Convert.ToUInt32(pid)))
+                throw new HelperException("stale_ref", "the element belongs to another process than the window's app; nothing was sent");
             string op = Args.Str(args, "op");
             string value = Args.OptStr(args, "value");
             if (!(bool)before["enabled"] && op != "scroll") throw new HelperException("element_disabled", "the element is disabled; nothing was sent", Errors.ElementNotEnabled);
@@ -564,9 +580,14 @@ namespace ComputerUse.Windows
                 case "clear":
                     return SetValue(e, n, op == "clear" ? "" : value ?? "");
                 case "type":
+                    // An empty writable field takes the text by its pattern: the same result with no focus and no
+                    // foreground needed (keys go to the window in front only, and Windows' foreground lock may refuse it).
+                    if (Focusless.TypeBySetValue(n)) { Pat<IUIAutomationValuePattern>(e, Pattern.Value).SetValue(value ?? ""); return "Value.SetValue (empty field: no focus needed)"; }
+                    Dictionary<string, object> front = BringToFront(hwnd);
+                    if (!Equals(front["foreground"], true)) throw new HelperException("window_not_focused", (string)front["why"] + "; nothing was sent");
                     e.SetFocus();
                     Input.TypeInto(hwnd, value ?? "");
-                    return "SetFocus + SendInput (unicode)";
+                    return "SetFocus + SendInput (unicode), window brought to the front by " + front["method"];
                 case "scroll": return Scroll(e, n, value ?? "down");
                 default: throw new HelperException("unsupported", op + " is not supported by the Windows helper yet; nothing was sent");
             }
@@ -671,12 +692,15 @@ namespace ComputerUse.Windows
         {
             IntPtr hwnd = WindowArg(args);
             RequireReach(hwnd);
-            if (Win32.IsIconic(hwnd)) Win32.ShowWindow(hwnd, Win32.SW_RESTORE);
-            Win32.SetForegroundWindow(hwnd);
-            for (int i = 0; i < 20 && Win32.GetAncestor(Win32.GetForegroundWindow(), Win32.GA_ROOT) != hwnd; i++) Thread.Sleep(25);
-            Dictionary<string, object> d = new Dictionary<string, object>();
-            d["foreground"] = Win32.GetAncestor(Win32.GetForegroundWindow(), Win32.GA_ROOT) == hwnd;
-            return d;
+            return BringToFront(hwnd);
+        }
+
+        /// <summary>The foreground ladder (Foreground.cs) on the real desktop; the frame host and a UWP app both may take it.</summary>
+        internal static Dictionary<string, object> BringToFront(IntPtr hwnd)
+        {
+            uint framePid;
+            Win32.GetWindowThreadProcessId(hwnd, out framePid);
+            return Foreground.Bring(new Win32Desktop(), hwnd, new uint[] { framePid, PidOf(hwnd) });
         }
 
         /// <summary>

@@ -128,6 +128,9 @@ namespace ComputerUse.Windows
         [DllImport("user32.dll")] public static extern uint MapVirtualKeyW(uint code, uint mapType);
         [DllImport("user32.dll")] public static extern short VkKeyScanW(char ch);
         [DllImport("user32.dll")] public static extern bool AllowSetForegroundWindow(uint pid);
+        [DllImport("user32.dll")] public static extern bool AttachThreadInput(uint attach, uint attachTo, bool on);
+        [DllImport("user32.dll")] public static extern bool BringWindowToTop(IntPtr hwnd);
+        [DllImport("user32.dll")] public static extern short GetAsyncKeyState(int vk);
         [DllImport("user32.dll", SetLastError = true)] public static extern IntPtr OpenInputDesktop(uint flags, bool inherit, uint access);
         [DllImport("user32.dll")] public static extern bool CloseDesktop(IntPtr desktop);
         [DllImport("user32.dll", CharSet = CharSet.Unicode, SetLastError = true)]
