@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { ensureHelper, frameworkCsc, helperHash, HELPER_EXE, monoMcs } from '../../src/drivers/windows/build.js';
+import { execFileSync } from 'node:child_process';
+import { ensureHelper, frameworkCsc, helperHash, HELPER_EXE, monoMcs, type Compiler } from '../../src/drivers/windows/build.js';
 import { HELPER_SOURCES } from '../../src/drivers/windows/helper-sources.generated.js';
 import { isComputerUseError } from '../../src/protocol/errors.js';
 
@@ -54,6 +55,59 @@ test('a C# 6 feature fails the build with the compiler\'s own message (what a us
       return true;
     });
     assert.deepEqual(readdirSync(dir), [], 'a failed build leaves no entry behind');
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+/**
+ * A stand-in for csc.exe that answers as csc does: its diagnostics on stdout, full paths of the build folder, a
+ * long list of warnings before the one error, exit 1. It also refuses to run with LIB set, as csc turns each
+ * missing folder of LIB into CS1668, an error under -warnaserror.
+ */
+const FAKE_CSC = `
+const [out, ...sources] = process.argv.slice(2);
+if (process.env.LIB !== undefined) { console.log('warning CS1668: Invalid search path ' + process.env.LIB + ' specified in LIB environment variable'); process.exit(1); }
+const program = sources.find((s) => s.endsWith('Program.cs'));
+for (let i = 0; i < 45; i++) console.log(program + '(' + (i + 1) + ',1): warning CS0168: The variable x' + i + ' is declared but never used');
+console.log(program + '(12,5): error CS1002: ; expected');
+void out;
+process.exit(1);
+`;
+
+test('a failed build prints the compiler\'s own lines: its error first however much came before, paths cut to the file name, LIB not passed on', { timeout: 60_000 }, async () => {
+  const dir = tmp();
+  const lib = process.env['LIB'];
+  process.env['LIB'] = 'C:\\Program Files (x86)\\Gone\\lib';
+  try {
+    writeFileSync(join(dir, 'fake-csc.cjs'), FAKE_CSC);
+    const csc: Compiler = { id: 'csc (fake)', command: process.execPath, args: (out, sources) => [join(dir, 'fake-csc.cjs'), out, ...sources] };
+    await assert.rejects(ensureHelper({ sources: HELPER_SOURCES, driversDir: join(dir, 'José Smith', 'drivers'), compiler: csc }), (e: unknown) => {
+      assert.ok(isComputerUseError(e, 'internal'));
+      const lines = e.message.split('\n');
+      assert.match(lines[0]!, /did not compile with csc \(fake\) \(exit 1\)/);
+      assert.equal(lines[1], 'Program.cs(12,5): error CS1002: ; expected', 'the error comes first, as csc wrote it, without the build folder');
+      assert.ok(!e.message.includes('José Smith'), 'no path of the build folder (under the user\'s home) in the message');
+      assert.ok(!e.message.includes('CS1668'), 'LIB was not passed to the compiler');
+      assert.match(e.message, /\(6 more lines\)/);
+      return true;
+    });
+  } finally {
+    if (lib === undefined) delete process.env['LIB']; else process.env['LIB'] = lib;
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('csc is asked for UTF-8 output, so a path under a home named José reaches the user readable', () => {
+  const csc = frameworkCsc('C:\\Windows', () => true);
+  assert.ok(csc?.args('o.exe', ['a.cs']).includes('-utf8output'));
+});
+
+test('the helper\'s XML doc comments are well placed and well formed (csc may check them where mcs does not unless asked)', { timeout: 120_000 }, () => {
+  const dir = tmp();
+  try {
+    const files = HELPER_SOURCES.map((s) => { const p = join(dir, s.name); writeFileSync(p, s.text); return p; });
+    // CS1587 misplaced, CS1570 malformed, CS1572/CS1573 param names, CS1574 crefs; CS1591 (undocumented public member) is not a rule here.
+    execFileSync('mcs', ['-nologo', '-noconfig', '-langversion:5', '-warnaserror+', '-warn:4', '-nowarn:1591', `-doc:${join(dir, 'doc.xml')}`,
+      '-target:library', '-r:System.dll', `-out:${join(dir, 'helper.dll')}`, ...files], { stdio: 'pipe' });
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 

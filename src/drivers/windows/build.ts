@@ -32,7 +32,9 @@ const COMMON_ARGS = ['-nologo', '-noconfig', '-langversion:5', '-warnaserror+', 
 export function frameworkCsc(windir: string, exists: (p: string) => boolean = existsSync): Compiler | undefined {
   for (const fw of ['Framework64', 'Framework']) {
     const command = `${windir}\\Microsoft.NET\\${fw}\\v4.0.30319\\csc.exe`;
-    if (exists(command)) return { id: `csc (.NET Framework 4, ${fw})`, command, args: (out, sources) => [...COMMON_ARGS, '-platform:anycpu', `-out:${out}`, ...sources] };
+    // -utf8output: csc writes its messages in the console's OEM code page otherwise, and a path under a home named
+    // José would reach the user garbled.
+    if (exists(command)) return { id: `csc (.NET Framework 4, ${fw})`, command, args: (out, sources) => [...COMMON_ARGS, '-utf8output', '-platform:anycpu', `-out:${out}`, ...sources] };
   }
   return undefined;
 }
@@ -101,7 +103,7 @@ export async function ensureHelper(o: EnsureOptions): Promise<BuiltHelper> {
     const out = join(work, HELPER_EXE);
     const r = await run(o.compiler.command, o.compiler.args(out, files), o.timeoutMs ?? 120_000);
     if (r.code !== 0 || !existsSync(out)) {
-      const said = `${r.stdout}\n${r.stderr}`.trim().split(/\r?\n/).slice(0, 40).join('\n');
+      const said = compilerSaid(`${r.stdout}\n${r.stderr}`, work);
       throw new ComputerUseError('internal', `the Windows helper did not compile with ${o.compiler.id} (exit ${r.code ?? r.signal}):\n${said}\nRun \`computer-use doctor\`; or set COMPUTER_USE_DRIVER_WINDOWS to a prebuilt helper.`);
     }
     try { renameSync(work, entry); } catch (e) {
@@ -113,12 +115,32 @@ export async function ensureHelper(o: EnsureOptions): Promise<BuiltHelper> {
   }
 }
 
+/** Lines of compiler output a failed build shows: at most this many. */
+const SAID_LINES = 40;
+
+/**
+ * What the compiler said, as its own lines: its diagnostics (`file(line,col): error CSnnnn: ...`) first, so a long
+ * list of other output cannot push the error out of the message, with the build folder (under the user's home)
+ * cut from each path so a line reads `Program.cs(12,5): error CS1002: ; expected`.
+ */
+export function compilerSaid(output: string, workDir: string): string {
+  const lines = output.split(/\r?\n/).map((l) => l.split(`${workDir}\\`).join('').split(`${workDir}/`).join('').trimEnd()).filter((l) => l.trim() !== '');
+  const diagnostic = (l: string): boolean => /\b(error|warning) CS\d{4}\b/.test(l);
+  const ordered = [...lines.filter((l) => diagnostic(l) && /\berror CS/.test(l)), ...lines.filter((l) => diagnostic(l) && !/\berror CS/.test(l)), ...lines.filter((l) => !diagnostic(l))];
+  const shown = ordered.slice(0, SAID_LINES);
+  return ordered.length > shown.length ? `${shown.join('\n')}\n(${ordered.length - shown.length} more lines)` : shown.join('\n');
+}
+
 /** Runs a compiler with argv (no shell), collecting its output, bounded in time. */
 function run(command: string, args: readonly string[], timeoutMs: number): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     let stdout = '';
     let stderr = '';
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    // LIB is a search path for references: csc warns (CS1668, an error under -warnaserror) for each folder in it that
+    // does not exist, which a Visual Studio install left behind is enough for. The helper references nothing from it.
+    const env = { ...process.env };
+    delete env['LIB'];
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, env });
     const timer = setTimeout(() => child.kill(), timeoutMs);
     child.stdout.setEncoding('utf8').on('data', (c: string) => { if (stdout.length < 65_536) stdout += c; });
     child.stderr.setEncoding('utf8').on('data', (c: string) => { if (stderr.length < 65_536) stderr += c; });
