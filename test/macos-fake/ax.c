@@ -102,6 +102,13 @@ static Obj *copy_attr(App *a, Node *n, const char *name, AXError *err) {
 
 static char *name_of(const void *cfname) { return is_obj(cfname, T_STRING) ? str_to_utf8(cfname) : NULL; }
 
+/* A background app's "ghost click" (seen on real Macs): AXPress answers success and the app does nothing. */
+static int g_ghost_press;
+void fake_set_ghost_press(int on) { g_ghost_press = on; }
+/* The app the system-wide element reports as focused (0: the fixture's first app; another pid: an app outside it). */
+static int g_front_pid;
+void fake_set_frontmost(int pid) { g_front_pid = pid; }
+
 AXError AXUIElementCopyAttributeValue(const void *el, const void *attr, const void **out) {
   App *a; Node *n;
   AXError e = resolve(el, &a, &n);
@@ -112,7 +119,10 @@ AXError AXUIElementCopyAttributeValue(const void *el, const void *attr, const vo
     bool focused_app = !strcmp(name, "AXFocusedApplication");
     free(name);
     if (!focused_app || !g_napps) return kAXErrorAttributeUnsupported;
-    *out = element_new(g_apps[0], g_apps[0]->root);
+    App *front = g_apps[0];
+    /* Another app (one the fixture does not hold) is in front: no element of the fixture to give. */
+    if (g_front_pid && !(front = app_by_pid(g_front_pid))) return kAXErrorNoValue;
+    *out = element_new(front, front->root);
     return kAXErrorSuccess;
   }
   Obj *v = copy_attr(a, n, name, &e);
@@ -260,6 +270,11 @@ AXError AXUIElementPerformAction(const void *el, const void *action) {
   char *name = name_of(action);
   if (!n || !name) { free(name); return kAXErrorIllegalArgument; }
   if (!node_has(n->actions, n->nactions, name)) { free(name); return kAXErrorActionUnsupported; }
+  if (g_ghost_press && !strcmp(name, "AXPress")) {
+    fake_log_line("action %s %s (ghost: nothing happens)", n->id ? n->id : node_role(n), name);
+    free(name);
+    return kAXErrorSuccess;
+  }
   fake_log_line("action %s %s", n->id ? n->id : node_role(n), name);
   const char *role = node_role(n);
   if (!strcmp(name, "AXPress") && (!strcmp(role, "AXCheckBox") || !strcmp(role, "AXRadioButton"))) {
@@ -520,4 +535,6 @@ void ax_reset(void) {
   nregs = 0;
   g_prompts = 0;
   g_fail_observers = 0;
+  g_ghost_press = 0;
+  g_front_pid = 0;
 }

@@ -52,6 +52,10 @@ export interface FakeAx {
   overreleases(): number;
   prompts(): number;
   setTrusted(on: boolean): void;
+  /** AXPress answers success and does nothing (a background app's ghost click). */
+  setGhostPress(on: boolean): void;
+  /** The app the system reports as frontmost (0: the fixture's first). */
+  setFrontmost(pid: number): void;
   setHang(pid: number, ms: number): void;
   timeoutS(pid: number): number;
   log(): string;
@@ -100,6 +104,8 @@ export function fakeAx(lib: string): FakeAx {
     overreleases: l.func('long fake_overreleases()'),
     prompts: l.func('long fake_prompts()'),
     setTrusted: l.func('void fake_set_trusted(int trusted)'),
+    setGhostPress: l.func('void fake_set_ghost_press(int on)'),
+    setFrontmost: l.func('void fake_set_frontmost(int pid)'),
     setHang: l.func('int fake_set_hang(int pid, int ms)'),
     timeoutS: l.func('double fake_timeout_s(int pid)'),
     log: l.func('long fake_log(_Out_ uint8_t *buf, int len)'),
@@ -128,6 +134,8 @@ export function fakeAx(lib: string): FakeAx {
     overreleases: () => f.overreleases() as number,
     prompts: () => f.prompts() as number,
     setTrusted: (on) => f.setTrusted(on ? 1 : 0),
+    setGhostPress: (on) => f.setGhostPress(on ? 1 : 0),
+    setFrontmost: (pid) => f.setFrontmost(pid),
     setHang: (pid, ms) => { f.setHang(pid, ms); },
     timeoutS: (pid) => f.timeoutS(pid) as number,
     log: () => { const n = f.log(null, 0) as number; const buf = new Uint8Array(n + 1); f.log(buf, buf.length); return text(buf); },

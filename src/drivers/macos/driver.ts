@@ -12,7 +12,9 @@ import type { Role } from '../../engine/role.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { ActParams, ActResult, CaptureParams, CaptureResult, KeysParams, KeysResult, LaunchParams, LaunchResult, PointerParams, PointerResult, SettleParams, SettleResult } from '../../protocol/methods.js';
 import { captureWindow, cgWindows, windowNumbers } from './capture.js';
-import { AX_ERROR, ACCESSIBILITY_FIX, arrayItems, axError, CfScope, readValue, responsibleApp, withScope } from './cf.js';
+import { AX_ERROR, ACCESSIBILITY_FIX, arrayItems, axError, CfScope, readValue, withScope } from './cf.js';
+import { accessibilityGrant } from './permission.js';
+import { ghostPressNote } from './ghost.js';
 import { EventHub } from './events.js';
 import { bindMacApi, librariesFrom, type CFRef, type MacApi, type MacLibraries } from './ffi.js';
 import { HandleTable, type HandleEntry, type HandleTableOptions } from './handles.js';
@@ -82,8 +84,8 @@ export class MacDriver {
   /** permission_denied naming what to grant, when untrusted. */
   requireTrust(): void {
     if (this.trusted()) return;
-    throw new ComputerUseError('permission_denied', `macOS does not trust ${responsibleApp()} for accessibility: open ${ACCESSIBILITY_FIX}, turn it on for ${responsibleApp()}, then restart it. Nothing was read or sent.`,
-      { grant: responsibleApp(), pane: ACCESSIBILITY_FIX });
+    const how = accessibilityGrant();
+    throw new ComputerUseError('permission_denied', how.message, { grant: how.grant, binary: how.binary, pane: ACCESSIBILITY_FIX });
   }
 
   /** Releases every retained reference, observer and callback. */
@@ -364,7 +366,9 @@ export class MacDriver {
     this.markInput(e.pid);
     const detail = withScope(this.api, (s) => this.dispatch(s, e, cur.facts, p));
     const after = withScope(this.api, (s) => { try { return this.current(s, e).node; } catch { return undefined; } });
-    return { method: detail.method, detail: detail.text, before, ...(after ? { after } : {}) };
+    const pressed = /AXUIElementPerformAction (\w+)$/.exec(detail.text)?.[1];
+    const ghost = pressed === 'AXPress' ? ghostPressNote(pressed, before, after, e.pid, withScope(this.api, (s) => this.frontmostPid(s))) : '';
+    return { method: detail.method, detail: detail.text + ghost, before, ...(after ? { after } : {}) };
   }
 
   /** Waits (bounded) until the element is enabled/visible/editable as asked; refuses when it is not. */

@@ -10,7 +10,8 @@ import type { HelloResult } from '../../protocol/methods.js';
 import type { Handlers } from '../../protocol/peer.js';
 import { findInTree } from '../common/find.js';
 import { serveDriver } from '../common/serve.js';
-import { ACCESSIBILITY_FIX, responsibleApp } from './cf.js';
+import { responsibleApp } from './cf.js';
+import { accessibilityGrant } from './permission.js';
 import { SCREEN_RECORDING_FIX } from './capture.js';
 import { clipboard } from './clipboard.js';
 import { MacDriver } from './driver.js';
@@ -28,7 +29,7 @@ export function macHello(driver: MacDriver, handlers: Handlers): HelloResult {
     permissions: { accessibility: trusted, screen_recording: recording },
     facts: {
       responsible_process: responsibleApp(),
-      accessibility: trusted ? 'granted' : `not granted: turn on ${responsibleApp()} in ${ACCESSIBILITY_FIX}, then restart it`,
+      accessibility: trusted ? 'granted' : `not granted: ${accessibilityGrant().message}`,
       screen_recording: recording ? 'granted (screen.capture images one window)' : `not granted: only screen.capture needs it; turn it on in ${SCREEN_RECORDING_FIX}`,
     },
   };
