@@ -186,6 +186,29 @@ uint8_t CGImageDestinationFinalize(const void *dest) {
   return 1;
 }
 
+/*
+ * ImageIO's decoding, as the driver uses it on the PNG that `screencapture -l` wrote: the "source" is the decoded
+ * image itself (its size from the PNG's IHDR; it is written back in the colour of window number 0).
+ */
+const void *CGImageSourceCreateWithData(const void *data, const void *options) {
+  (void)options;
+  if (!is_obj(data, T_DATA)) return NULL;
+  const Obj *d = data;
+  const unsigned char *b = d->u.data.bytes;
+  if (d->u.data.len < 24 || b[0] != 0x89 || memcmp(b + 12, "IHDR", 4)) return NULL;
+  Obj *o = obj_new(T_IMAGE);
+  o->u.image.width = (long)((unsigned long)b[16] << 24 | (unsigned long)b[17] << 16 | (unsigned long)b[18] << 8 | b[19]);
+  o->u.image.height = (long)((unsigned long)b[20] << 24 | (unsigned long)b[21] << 16 | (unsigned long)b[22] << 8 | b[23]);
+  o->u.image.number = 0;
+  fake_log_line("CGImageSourceCreateWithData %ldx%ld", o->u.image.width, o->u.image.height);
+  return o;
+}
+const void *CGImageSourceCreateImageAtIndex(const void *source, size_t index, const void *options) {
+  (void)options;
+  if (!is_obj(source, T_IMAGE) || index != 0) return NULL;
+  return CFRetain(source);
+}
+
 /* ---- control calls ---- */
 void fake_set_screen_recording(int on) { g_screen_recording = on != 0; }
 /* The CG bounds of one app's windows move `dx` points from what AX reports (the two no longer agree). */

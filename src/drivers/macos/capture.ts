@@ -1,13 +1,20 @@
 /**
- * `screen.capture` on macOS: an image of one window by its CGWindowID (CGWindowListCreateImage with
- * kCGWindowListOptionIncludingWindow), encoded as PNG by ImageIO (CGImageDestination, scaled down to maxEdge by
- * kCGImageDestinationImageMaxPixelSize). The image is composed of that window alone, so no other app's pixels are
+ * `screen.capture` on macOS: an image of one window by its CGWindowID, encoded as PNG by ImageIO
+ * (CGImageDestination, scaled down to maxEdge by kCGImageDestinationImageMaxPixelSize). The pixels come from
+ * `screencapture -l <id>` first, the system's own tool, which reads them through ScreenCaptureKit on the macOS
+ * versions that have it (a ScreenCaptureKit call of our own needs Objective-C blocks and a dispatch queue, which
+ * koffi cannot serve on the JS thread); CGWindowListCreateImage, obsoleted in the macOS 15 SDK but still exported,
+ * is the fallback when the tool is missing or fails. The result's `detail` says which ran. The image is composed of that window alone, so no other app's pixels are
  * in it whatever lies on top (nothing to black out). AX knows no CGWindowID: a window handle carries the CG window
  * of its process with the same frame and, where CG shows titles (Screen Recording granted), the same title, only
  * when exactly one matches; at capture the window number must still belong to that process with that frame.
  * Set-of-Mark labels are not drawn by this driver (marks come back empty).
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { CaptureResult, Rect } from '../../protocol/methods.js';
 import { arrayItems, readValue, withScope, type CfScope } from './cf.js';
@@ -19,6 +26,13 @@ const INCLUDING_WINDOW = 8;
 const IMAGE_OPTIONS = 1 | 2;
 /** CGRectNull: the window's own bounds. */
 const RECT_NULL = { x: Infinity, y: Infinity, w: 0, h: 0 };
+/** The system's window capture tool (ScreenCaptureKit inside, where macOS has it). */
+export const SCREENCAPTURE = '/usr/sbin/screencapture';
+/** Longest a capture by the tool may take. */
+const TOOL_TIMEOUT_MS = 10_000;
+/** Largest PNG the tool may hand back (a 6K window at 2x is well under it). */
+const TOOL_MAX_BYTES = 200 * 1024 * 1024;
+
 /** Where macOS asks for Screen Recording. */
 export const SCREEN_RECORDING_FIX = 'System Settings › Privacy & Security › Screen Recording';
 
@@ -78,8 +92,30 @@ function pngSize(png: Buffer): [number, number] | undefined {
   return [png.readUInt32BE(16), png.readUInt32BE(20)];
 }
 
-/** The window `number` of `pid` as a PNG, its frame re-proven against `frame` (the AX frame read now). */
-export function captureWindow(api: MacApi, pid: number, number: number, frame: Rect, maxEdge: number): Omit<CaptureResult, 'ms'> {
+/**
+ * The PNG `screencapture -l number -o -x` writes (no shadow, no sound), read from a private folder and removed,
+ * or why not. The window number is the only argument that varies, and it is a number.
+ */
+export function toolCapture(tool: string, number: number): { png?: Buffer; why?: string } {
+  if (!Number.isInteger(number) || number <= 0) return { why: 'no window number' };
+  const dir = mkdtempSync(join(tmpdir(), 'cu-capture-'));
+  try {
+    const file = join(dir, 'window.png');
+    execFileSync(tool, ['-l', String(number), '-o', '-x', '-t', 'png', file], { stdio: 'pipe', timeout: TOOL_TIMEOUT_MS, maxBuffer: 65_536 });
+    const png = readFileSync(file);
+    if (png.length > TOOL_MAX_BYTES || !pngSize(png)) return { why: 'it wrote no readable PNG' };
+    return { png };
+  } catch (e) {
+    const err = e as { code?: string; status?: number };
+    return { why: err.code === 'ENOENT' ? 'it is not there' : `it failed (${err.status !== undefined ? `exit ${err.status}` : err.code ?? 'error'})` };
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+}
+
+/**
+ * The window `number` of `pid` as a PNG, its frame re-proven against `frame` (the AX frame read now); the pixels
+ * from `tool` (screencapture) when given and it works, else from CGWindowListCreateImage.
+ */
+export function captureWindow(api: MacApi, pid: number, number: number, frame: Rect, maxEdge: number, tool?: string): Omit<CaptureResult, 'ms'> {
   if (!(frame[2] > 0 && frame[3] > 0)) throw new ComputerUseError('window_changed', 'the window has no area to capture; list the windows again. Nothing was captured.');
   if (!api.CGPreflightScreenCaptureAccess()) {
     throw new ComputerUseError('permission_denied', `macOS does not allow this process to record the screen: turn it on in ${SCREEN_RECORDING_FIX}, then restart it. Nothing was captured.`, { pane: SCREEN_RECORDING_FIX });
@@ -89,7 +125,20 @@ export function captureWindow(api: MacApi, pid: number, number: number, frame: R
     if (!now || now.pid !== pid || !sameFrame(now.bounds, frame)) {
       throw new ComputerUseError('window_changed', 'the window is not where it was listed (moved, resized or closed); list the windows again. Nothing was captured.');
     }
-    const image = s.own(api.CGWindowListCreateImage(RECT_NULL, INCLUDING_WINDOW, number, IMAGE_OPTIONS));
+    const shot = tool ? toolCapture(tool, number) : { why: 'not used' };
+    let image: CFRef = null;
+    let how = '';
+    if (shot.png) {
+      const bytes = s.own(api.CFDataCreate(null, new Uint8Array(shot.png), shot.png.length));
+      const source = bytes ? s.own(api.CGImageSourceCreateWithData(bytes, null)) : null;
+      image = source ? s.own(api.CGImageSourceCreateImageAtIndex(source, 0, null)) : null;
+      how = image ? 'screencapture -l (ScreenCaptureKit where macOS has it)' : '';
+      if (!image) shot.why = 'ImageIO could not read its PNG';
+    }
+    if (!image) {
+      image = s.own(api.CGWindowListCreateImage(RECT_NULL, INCLUDING_WINDOW, number, IMAGE_OPTIONS));
+      how = `CGWindowListCreateImage (screencapture: ${shot.why ?? 'unused'})`;
+    }
     if (!image) throw new ComputerUseError('action_failed', 'macOS returned no image of the window (minimized, on another Space, or not shown); raise it and try again');
     const data = s.own(api.CFDataCreateMutable(null, 0));
     const dest = s.own(api.CGImageDestinationCreateWithData(data, s.string('public.png'), 1, null));
@@ -109,7 +158,7 @@ export function captureWindow(api: MacApi, pid: number, number: number, frame: R
     if (!size || !size[0] || !size[1]) throw new ComputerUseError('action_failed', 'ImageIO wrote no readable PNG');
     const [width, height] = size;
     return {
-      png: png.toString('base64'), sha256: createHash('sha256').update(png).digest('hex'), marks: [],
+      png: png.toString('base64'), sha256: createHash('sha256').update(png).digest('hex'), marks: [], detail: how,
       geometry: { screen: frame, window: frame, width, height, scale: Math.min(16, width / frame[2]) },
     };
   });

@@ -11,7 +11,7 @@ import type { AppInfo, RawNode, WindowInfo } from '../../engine/node.js';
 import type { Role } from '../../engine/role.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { ActParams, ActResult, CaptureParams, CaptureResult, KeysParams, KeysResult, LaunchParams, LaunchResult, PointerParams, PointerResult, SettleParams, SettleResult } from '../../protocol/methods.js';
-import { captureWindow, cgWindows, windowNumbers } from './capture.js';
+import { captureWindow, cgWindows, SCREENCAPTURE, windowNumbers } from './capture.js';
 import { AX_ERROR, ACCESSIBILITY_FIX, arrayItems, axError, CfScope, readValue, withScope } from './cf.js';
 import { accessibilityGrant } from './permission.js';
 import { ghostPressNote } from './ghost.js';
@@ -21,7 +21,7 @@ import { HandleTable, type HandleEntry, type HandleTableOptions } from './handle
 import { chordEvents, textEvents, type MacKeyEvent } from './keys.js';
 import { batchNames, copyAttribute, readElement, type ElementRead } from './read.js';
 import { axOps, axRole, axStates, axText, isSecure, type AxFacts } from './roles.js';
-import { centre, pointerEvents, postPointer, requireShows, type PointerEvent } from './pointer.js';
+import { centre, POINTER_FOCUS_NOTE, pointerEvents, postPointer, requireShows, type PointerEvent } from './pointer.js';
 import { launchArgv, refuseLaunch, systemSpawner, type Spawner } from './launch.js';
 import { procIdentity, type ProcIdentity } from './proc.js';
 import { identify, identityFields, resolveApp, resolveLaunch, SignatureCache, type ResolveOptions } from './resolve.js';
@@ -41,6 +41,8 @@ export interface MacDriverOptions {
   resolve?: ResolveOptions;
   /** How apps.terminate signals a process (tests record instead). */
   kill?: (pid: number) => void;
+  /** The window capture tool tried before CGWindowListCreateImage (default /usr/sbin/screencapture; null: none). */
+  screencapture?: string | null;
 }
 
 /** kCGWindowListOptionOnScreenOnly | kCGWindowListExcludeDesktopElements. */
@@ -412,7 +414,7 @@ export class MacDriver {
       const w = this.handles.get(e.window ?? '');
       if (!w) throw new ComputerUseError('stale_ref', 'the element\'s window handle expired; observe again. Nothing was sent.');
       requireShows(s, e.pid, w.ref, at.x, at.y);
-      return { method: 'synthetic', text: `CGEventPostToPid ${postPointer(api, e.pid, events(at))} ${what} events` };
+      return { method: 'synthetic', text: `CGEventPostToPid ${postPointer(api, e.pid, events(at))} ${what} events; ${POINTER_FOCUS_NOTE}` };
     };
     const text = p.value ?? '';
     switch (p.op) {
@@ -490,7 +492,8 @@ export class MacDriver {
     }
     const frame = withScope(this.api, (s) => this.read(s, w.ref, false).facts.bounds);
     if (!frame) throw new ComputerUseError('window_changed', 'the window reports no frame; list the windows again. Nothing was captured.');
-    return { ...captureWindow(this.api, w.pid, w.windowNumber, frame, p.maxEdge ?? 1280), ms: Math.round(performance.now() - t0) };
+    const tool = this.options.screencapture === undefined ? SCREENCAPTURE : this.options.screencapture ?? undefined;
+    return { ...captureWindow(this.api, w.pid, w.windowNumber, frame, p.maxEdge ?? 1280, tool), ms: Math.round(performance.now() - t0) };
   }
 
   // ---- pointer ----
@@ -511,7 +514,7 @@ export class MacDriver {
       requireShows(s, w.pid, w.ref, p.x, p.y);
       if (p.to) requireShows(s, w.pid, w.ref, p.to[0], p.to[1]);
       this.markInput(w.pid);
-      return { method: 'synthetic', detail: `CGEventPostToPid ${postPointer(this.api, w.pid, events, signal)} ${p.action} events` };
+      return { method: 'synthetic', detail: `CGEventPostToPid ${postPointer(this.api, w.pid, events, signal)} ${p.action} events; ${POINTER_FOCUS_NOTE}` };
     });
   }
 

@@ -24,7 +24,7 @@ export interface MacLibraries {
   security: string;
   /** LSCopyApplicationURLsForBundleIdentifier (CoreServices re-exports LaunchServices). */
   launchServices: string;
-  /** CGImageDestination* and kCGImageDestination* keys (PNG encoding of window captures). */
+  /** CGImageDestination*, CGImageSource* and kCGImageDestination* keys (PNG encoding and decoding of window captures). */
   imageIO: string;
 }
 
@@ -170,6 +170,8 @@ export interface MacApi {
   CGImageDestinationAddImage: Fn<[CFRef, CFRef, CFRef], void>;
   CGImageDestinationFinalize: Fn<[CFRef], number>;
   kCGImageDestinationImageMaxPixelSize: CFRef;
+  CGImageSourceCreateWithData: Fn<[CFRef, CFRef], CFRef>;
+  CGImageSourceCreateImageAtIndex: Fn<[CFRef, number, CFRef], CFRef>;
   // libproc
   proc_pidinfo: Fn<[number, number, bigint, Uint8Array, number], number>;
   proc_pidpath: Fn<[number, Uint8Array, number], number>;
@@ -303,6 +305,8 @@ export function bindMacApi(libs: MacLibraries = librariesFrom()): MacApi {
     CGImageDestinationAddImage: io.func('void CGImageDestinationAddImage(CFTypeRef dest, CFTypeRef image, CFTypeRef properties)'),
     CGImageDestinationFinalize: io.func('uint8_t CGImageDestinationFinalize(CFTypeRef dest)'),
     kCGImageDestinationImageMaxPixelSize: ptrSymbol('kCGImageDestinationImageMaxPixelSize', io),
+    CGImageSourceCreateWithData: io.func('CFTypeRef CGImageSourceCreateWithData(CFTypeRef data, CFTypeRef options)'),
+    CGImageSourceCreateImageAtIndex: io.func('CFTypeRef CGImageSourceCreateImageAtIndex(CFTypeRef source, size_t index, CFTypeRef options)'),
     proc_pidinfo: proc.func('int proc_pidinfo(int pid, int flavor, uint64_t arg, _Out_ uint8_t *buffer, int size)'),
     proc_pidpath: proc.func('int proc_pidpath(int pid, _Out_ uint8_t *buffer, uint32_t size)'),
     sysctl: proc.func('int sysctl(const int32_t *name, uint32_t namelen, _Out_ uint8_t *oldp, _Inout_ size_t *oldlenp, void *newp, size_t newlen)'),
