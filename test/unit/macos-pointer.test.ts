@@ -58,6 +58,7 @@ test('the pointer is the last resort: a click, a double click, a wheel scroll an
   // The text area has no AXPress and no AXSelected: a click at its centre (200 + 625/2, 178 + 422/2).
   let r = await d.act({ id: text.id, op: 'click' });
   assert.equal(r.method, 'synthetic');
+  assert.match(r.detail ?? '', /pointer events posted to the app, which may take the focus and come to the front \(AX actions do not\)/, 'the receipt says the pointer may steal focus');
   assert.deepEqual(events('mouse'), ['mouse pid=4242 type=1 at=512,389 button=0 clicks=1', 'mouse pid=4242 type=2 at=512,389 button=0 clicks=1']);
   fake.clearLog();
   await d.act({ id: text.id, op: 'double_click' });
@@ -103,6 +104,7 @@ test('input.pointer: bound to the window (its bounds as observed, the point show
   assert.deepEqual(events('mouse'), []);
   const r = d.pointer({ action: 'right_click', x: 300, y: 200, window, expectBounds: [200, 120, 640, 480] });
   assert.equal(r.method, 'synthetic');
+  assert.match(r.detail ?? '', /which may take the focus and come to the front/);
   assert.deepEqual(events('mouse'), ['mouse pid=4242 type=3 at=300,200 button=1 clicks=1', 'mouse pid=4242 type=4 at=300,200 button=1 clicks=1']);
   d.pointer({ action: 'scroll', x: 300, y: 200, direction: 'left', amount: 2, window });
   assert.deepEqual(events('scroll'), ['scroll pid=4242 vertical=0 horizontal=2']);

@@ -88,3 +88,18 @@ test('when nothing lifts the lock (attach refused, input blocked, or the user ho
     });
   }
 });
+
+test('pointer input brings the window to the front through the lock and its receipt says it took the focus', { timeout: 120_000 }, async () => {
+  const p = join(dir, 'pointer.json');
+  writeFileSync(p, JSON.stringify({ answers: [
+    { op: 'windows', result: { desktop: [
+      { hwnd: '5001', title: 'Edge', className: 'Chrome_WidgetWin_1', pid: 5000, foreground: true, bounds: [0, 0, 1000, 700] },
+      { hwnd: '264462', title: 'Untitled - Notepad', className: 'Notepad', pid: 4812, bounds: [100, 100, 800, 600] },
+    ], processes: { 5000: { pid: 5000, image: 'C:\\edge.exe' }, 4812: { pid: 4812, image: 'C:\\Windows\\notepad.exe' } } } },
+    { op: 'focus', result: { simulate: desktop({}) } },
+    { op: 'pointer', result: { detail: 'SendInput click at 300,300' } },
+    { op: 'hello', result: { backend: 'replay', version: '1.0.0' } },
+  ] }));
+  const r = await new WindowsDriver(replayHelper(exe, p, helpers)).pointer({ window: 'hwnd:264462', action: 'click', x: 300, y: 300 });
+  assert.match(r.detail ?? '', /^SendInput click at 300,300; the window was brought to the front for it \(AttachThreadInput\), taking the focus from the user's app/);
+});

@@ -21,7 +21,7 @@ import { MEDIUM_INTEGRITY, parseNodeId, parseWindowId, toApps, toRawNode, toWind
 import { controlTypesOf, type UiaElement } from './roles.js';
 import type { Role } from '../../engine/role.js';
 import { LIMITS } from '../../protocol/methods.js';
-import { notInFront, type FocusAnswer } from './foreground.js';
+import { notInFront, tookFront, type FocusAnswer } from './foreground.js';
 
 /** What the helper's hello says about itself. */
 export interface HelperHello { backend?: string; version?: string; os?: string; self?: { integrity?: number; elevated?: boolean } }
@@ -287,7 +287,7 @@ export class WindowsDriver {
       hwnd, pid: w.pid, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}), action: p.action, x: p.x, y: p.y,
       ...(p.to ? { to: p.to } : {}), ...(p.direction ? { direction: p.direction } : {}), ...(p.amount !== undefined ? { amount: p.amount } : {}),
     }, { timeoutMs: 30_000, ...(signal ? { signal } : {}) });
-    return { method: 'synthetic', detail: String(r.detail).slice(0, 200) };
+    return { method: 'synthetic', detail: `${String(r.detail).slice(0, 200)}; ${tookFront(focus)}` };
   }
 
   /**
