@@ -1,6 +1,6 @@
 /**
- * `node dist/test/macos/permission.js`: the first check of .github/workflows/macos.yml. Starts `computer-use
- * driver macos` as a host does, asks hello and the window list, and fails loudly (a GitHub error annotation and
+ * `node dist/test/macos/permission.js`: the first check of .github/workflows/macos.yml. Starts the macOS driver
+ * as a host does, asks hello and the window list, and fails loudly (a GitHub error annotation and
  * exit 1) when macOS does not trust it for Accessibility, printing the driver's own instruction, so a run without
  * the grant stops here instead of failing every later step with the same permission_denied.
  */
@@ -8,8 +8,10 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const cli = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url));
-const child = spawn(process.execPath, [cli, 'driver', 'macos'], { stdio: ['pipe', 'pipe', 'inherit'] });
+// The driver's own entry, as a host starts it (src/devices/stdio.ts builtinDriver): run from a copy under a folder
+// named with a space and an accent, this also proves the entry check.
+const entry = fileURLToPath(new URL('../../src/drivers/macos/main.js', import.meta.url));
+const child = spawn(process.execPath, [entry], { stdio: ['pipe', 'pipe', 'inherit'] });
 const lines = createInterface({ input: child.stdout });
 const send = (id: number, method: string, params: unknown): void => { child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`); };
 const finish = (ok: boolean, text: string): never => {

@@ -1,5 +1,5 @@
 /**
- * `node dist/test/windows/first-use.js compiled|cached`: starts `computer-use driver windows` the way a host does,
+ * `node dist/test/windows/first-use.js compiled|cached`: starts the Windows driver the way a host does,
  * asks hello and checks how its helper came to be (compiled now through csc.exe, or reused from the cache) and
  * that UI Automation answered. Run by .github/workflows/windows.yml; it needs Windows.
  */
@@ -8,9 +8,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const want = process.argv[2] ?? 'compiled';
-const cli = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url));
+// The driver's own entry, as a host starts it (src/devices/stdio.ts builtinDriver): run from a copy under a folder
+// named with a space and an accent, this also proves the entry check.
+const entry = fileURLToPath(new URL('../../src/drivers/windows/main.js', import.meta.url));
 const t0 = Date.now();
-const child = spawn(process.execPath, [cli, 'driver', 'windows'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [entry], { stdio: ['pipe', 'pipe', 'inherit'] });
 const lines = createInterface({ input: child.stdout });
 const timer = setTimeout(() => { process.stdout.write('FAIL: no hello within 120 s\n'); child.kill(); process.exit(1); }, 120_000);
 child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'hello', params: {} })}\n`);
