@@ -361,8 +361,8 @@ export const CaptureResult = Type.Object({
     'pixels were blacked out before the image was read or sent; top first. Absent when nothing covered it.', Type.Array(Rect, { maxItems: LIMITS.items }))),
   outside: Type.Optional(doc('True when pixels of the capture outside the window\'s own rectangle (beside or under it) were blacked out.', Type.Boolean())),
   ms: doc('Milliseconds the capture took.', Type.Number({ minimum: 0 })),
-  detail: Type.Optional(doc('How the driver read the pixels, for logs and the user (free text naming the platform\'s way, e.g. the API that ' +
-    'ran and the fallback it took).', Str(200))),
+  detail: Type.Optional(doc('How the driver read the pixels, for logs and the user (free text naming the ' +
+    'platform\'s way, e.g. the API that ran and the fallback it took).', Str(200))),
 });
 export type CaptureResult = Static<typeof CaptureResult>;
 

@@ -190,6 +190,9 @@ uint8_t CGImageDestinationFinalize(const void *dest) {
  * ImageIO's decoding, as the driver uses it on the PNG that `screencapture -l` wrote: the "source" is the decoded
  * image itself (its size from the PNG's IHDR; it is written back in the colour of window number 0).
  */
+static unsigned long be32_at(const unsigned char *p) {
+  return (unsigned long)p[0] << 24 | (unsigned long)p[1] << 16 | (unsigned long)p[2] << 8 | p[3];
+}
 const void *CGImageSourceCreateWithData(const void *data, const void *options) {
   (void)options;
   if (!is_obj(data, T_DATA)) return NULL;
@@ -197,8 +200,8 @@ const void *CGImageSourceCreateWithData(const void *data, const void *options) {
   const unsigned char *b = d->u.data.bytes;
   if (d->u.data.len < 24 || b[0] != 0x89 || memcmp(b + 12, "IHDR", 4)) return NULL;
   Obj *o = obj_new(T_IMAGE);
-  o->u.image.width = (long)((unsigned long)b[16] << 24 | (unsigned long)b[17] << 16 | (unsigned long)b[18] << 8 | b[19]);
-  o->u.image.height = (long)((unsigned long)b[20] << 24 | (unsigned long)b[21] << 16 | (unsigned long)b[22] << 8 | b[23]);
+  o->u.image.width = (long)be32_at(b + 16);
+  o->u.image.height = (long)be32_at(b + 20);
   o->u.image.number = 0;
   fake_log_line("CGImageSourceCreateWithData %ldx%ld", o->u.image.width, o->u.image.height);
   return o;

@@ -4,7 +4,8 @@
  * `screencapture -l <id>` first, the system's own tool, which reads them through ScreenCaptureKit on the macOS
  * versions that have it (a ScreenCaptureKit call of our own needs Objective-C blocks and a dispatch queue, which
  * koffi cannot serve on the JS thread); CGWindowListCreateImage, obsoleted in the macOS 15 SDK but still exported,
- * is the fallback when the tool is missing or fails. The result's `detail` says which ran. The image is composed of that window alone, so no other app's pixels are
+ * is the fallback when the tool is missing or fails. The result's `detail` says which ran. The image is composed of
+ * that window alone, so no other app's pixels are
  * in it whatever lies on top (nothing to black out). AX knows no CGWindowID: a window handle carries the CG window
  * of its process with the same frame and, where CG shows titles (Screen Recording granted), the same title, only
  * when exactly one matches; at capture the window number must still belong to that process with that frame.
@@ -101,13 +102,15 @@ export function toolCapture(tool: string, number: number): { png?: Buffer; why?:
   const dir = mkdtempSync(join(tmpdir(), 'cu-capture-'));
   try {
     const file = join(dir, 'window.png');
-    execFileSync(tool, ['-l', String(number), '-o', '-x', '-t', 'png', file], { stdio: 'pipe', timeout: TOOL_TIMEOUT_MS, maxBuffer: 65_536 });
+    const argv = ['-l', String(number), '-o', '-x', '-t', 'png', file];
+    execFileSync(tool, argv, { stdio: 'pipe', timeout: TOOL_TIMEOUT_MS, maxBuffer: 65_536 });
     const png = readFileSync(file);
     if (png.length > TOOL_MAX_BYTES || !pngSize(png)) return { why: 'it wrote no readable PNG' };
     return { png };
   } catch (e) {
     const err = e as { code?: string; status?: number };
-    return { why: err.code === 'ENOENT' ? 'it is not there' : `it failed (${err.status !== undefined ? `exit ${err.status}` : err.code ?? 'error'})` };
+    if (err.code === 'ENOENT') return { why: 'it is not there' };
+    return { why: `it failed (${err.status !== undefined ? `exit ${err.status}` : err.code ?? 'error'})` };
   } finally { rmSync(dir, { recursive: true, force: true }); }
 }
 
@@ -115,7 +118,8 @@ export function toolCapture(tool: string, number: number): { png?: Buffer; why?:
  * The window `number` of `pid` as a PNG, its frame re-proven against `frame` (the AX frame read now); the pixels
  * from `tool` (screencapture) when given and it works, else from CGWindowListCreateImage.
  */
-export function captureWindow(api: MacApi, pid: number, number: number, frame: Rect, maxEdge: number, tool?: string): Omit<CaptureResult, 'ms'> {
+export function captureWindow(api: MacApi, pid: number, number: number, frame: Rect, maxEdge: number,
+  tool?: string): Omit<CaptureResult, 'ms'> {
   if (!(frame[2] > 0 && frame[3] > 0)) throw new ComputerUseError('window_changed', 'the window has no area to capture; list the windows again. Nothing was captured.');
   if (!api.CGPreflightScreenCaptureAccess()) {
     throw new ComputerUseError('permission_denied', `macOS does not allow this process to record the screen: turn it on in ${SCREEN_RECORDING_FIX}, then restart it. Nothing was captured.`, { pane: SCREEN_RECORDING_FIX });

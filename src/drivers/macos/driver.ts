@@ -87,7 +87,8 @@ export class MacDriver {
   requireTrust(): void {
     if (this.trusted()) return;
     const how = accessibilityGrant();
-    throw new ComputerUseError('permission_denied', how.message, { grant: how.grant, binary: how.binary, pane: ACCESSIBILITY_FIX });
+    throw new ComputerUseError('permission_denied', how.message,
+      { grant: how.grant, binary: how.binary, pane: ACCESSIBILITY_FIX });
   }
 
   /** Releases every retained reference, observer and callback. */
@@ -369,7 +370,8 @@ export class MacDriver {
     const detail = withScope(this.api, (s) => this.dispatch(s, e, cur.facts, p));
     const after = withScope(this.api, (s) => { try { return this.current(s, e).node; } catch { return undefined; } });
     const pressed = /AXUIElementPerformAction (\w+)$/.exec(detail.text)?.[1];
-    const ghost = pressed === 'AXPress' ? ghostPressNote(pressed, before, after, e.pid, withScope(this.api, (s) => this.frontmostPid(s))) : '';
+    const front = pressed === 'AXPress' ? withScope(this.api, (s) => this.frontmostPid(s)) : undefined;
+    const ghost = ghostPressNote(pressed, before, after, e.pid, front);
     return { method: detail.method, detail: detail.text + ghost, before, ...(after ? { after } : {}) };
   }
 
@@ -414,7 +416,8 @@ export class MacDriver {
       const w = this.handles.get(e.window ?? '');
       if (!w) throw new ComputerUseError('stale_ref', 'the element\'s window handle expired; observe again. Nothing was sent.');
       requireShows(s, e.pid, w.ref, at.x, at.y);
-      return { method: 'synthetic', text: `CGEventPostToPid ${postPointer(api, e.pid, events(at))} ${what} events; ${POINTER_FOCUS_NOTE}` };
+      const sent = postPointer(api, e.pid, events(at));
+      return { method: 'synthetic', text: `CGEventPostToPid ${sent} ${what} events; ${POINTER_FOCUS_NOTE}` };
     };
     const text = p.value ?? '';
     switch (p.op) {
@@ -493,7 +496,8 @@ export class MacDriver {
     const frame = withScope(this.api, (s) => this.read(s, w.ref, false).facts.bounds);
     if (!frame) throw new ComputerUseError('window_changed', 'the window reports no frame; list the windows again. Nothing was captured.');
     const tool = this.options.screencapture === undefined ? SCREENCAPTURE : this.options.screencapture ?? undefined;
-    return { ...captureWindow(this.api, w.pid, w.windowNumber, frame, p.maxEdge ?? 1280, tool), ms: Math.round(performance.now() - t0) };
+    const shot = captureWindow(this.api, w.pid, w.windowNumber, frame, p.maxEdge ?? 1280, tool);
+    return { ...shot, ms: Math.round(performance.now() - t0) };
   }
 
   // ---- pointer ----
@@ -514,7 +518,8 @@ export class MacDriver {
       requireShows(s, w.pid, w.ref, p.x, p.y);
       if (p.to) requireShows(s, w.pid, w.ref, p.to[0], p.to[1]);
       this.markInput(w.pid);
-      return { method: 'synthetic', detail: `CGEventPostToPid ${postPointer(this.api, w.pid, events, signal)} ${p.action} events; ${POINTER_FOCUS_NOTE}` };
+      const sent = postPointer(this.api, w.pid, events, signal);
+      return { method: 'synthetic', detail: `CGEventPostToPid ${sent} ${p.action} events; ${POINTER_FOCUS_NOTE}` };
     });
   }
 

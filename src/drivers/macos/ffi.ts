@@ -24,7 +24,7 @@ export interface MacLibraries {
   security: string;
   /** LSCopyApplicationURLsForBundleIdentifier (CoreServices re-exports LaunchServices). */
   launchServices: string;
-  /** CGImageDestination*, CGImageSource* and kCGImageDestination* keys (PNG encoding and decoding of window captures). */
+  /** CGImageDestination*, CGImageSource* and kCGImageDestination* keys (window captures: PNG out and in). */
   imageIO: string;
 }
 
@@ -306,7 +306,8 @@ export function bindMacApi(libs: MacLibraries = librariesFrom()): MacApi {
     CGImageDestinationFinalize: io.func('uint8_t CGImageDestinationFinalize(CFTypeRef dest)'),
     kCGImageDestinationImageMaxPixelSize: ptrSymbol('kCGImageDestinationImageMaxPixelSize', io),
     CGImageSourceCreateWithData: io.func('CFTypeRef CGImageSourceCreateWithData(CFTypeRef data, CFTypeRef options)'),
-    CGImageSourceCreateImageAtIndex: io.func('CFTypeRef CGImageSourceCreateImageAtIndex(CFTypeRef source, size_t index, CFTypeRef options)'),
+    CGImageSourceCreateImageAtIndex:
+      io.func('CFTypeRef CGImageSourceCreateImageAtIndex(CFTypeRef source, size_t index, CFTypeRef options)'),
     proc_pidinfo: proc.func('int proc_pidinfo(int pid, int flavor, uint64_t arg, _Out_ uint8_t *buffer, int size)'),
     proc_pidpath: proc.func('int proc_pidpath(int pid, _Out_ uint8_t *buffer, uint32_t size)'),
     sysctl: proc.func('int sysctl(const int32_t *name, uint32_t namelen, _Out_ uint8_t *oldp, _Inout_ size_t *oldlenp, void *newp, size_t newlen)'),

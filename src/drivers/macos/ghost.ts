@@ -17,7 +17,8 @@ export function sameNode(a: RawNode, b: RawNode): boolean {
  * The note for a press that answered success on an element that did not change while its app was not frontmost,
  * else ''. `frontmost` is the pid of the frontmost app, when known.
  */
-export function ghostPressNote(action: string | undefined, before: RawNode, after: RawNode | undefined, pid: number, frontmost: number | undefined): string {
+export function ghostPressNote(action: string | undefined, before: RawNode, after: RawNode | undefined, pid: number,
+  frontmost: number | undefined): string {
   if (action !== 'AXPress' || !after || frontmost === pid || !sameNode(before, after)) return '';
   return '; the app is in the background, where macOS may answer a press as done and do nothing (a ghost click): ' +
     'nothing on the element changed, so only a change seen in the window counts; if none shows, observe again, ' +

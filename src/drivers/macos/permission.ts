@@ -24,20 +24,24 @@ export function tildePath(path: string, home: string = homedir()): string {
 }
 
 /** What to grant, where, and how, for this process. */
-export function accessibilityGrant(env: NodeJS.ProcessEnv = process.env, exec: string = process.execPath, home: string = homedir()): AccessibilityGrant {
+export function accessibilityGrant(env: NodeJS.ProcessEnv = process.env, exec: string = process.execPath,
+  home: string = homedir()): AccessibilityGrant {
   let real = exec;
   try { real = realpathSync(exec); } catch { /* keep the path node reports */ }
   const binary = tildePath(real, home);
   const app = env['__CFBundleIdentifier'] ?? env['TERM_PROGRAM'];
   const grant = app ?? binary;
-  const add = app ? `${app} (if it is not listed, press + and add it; started from elsewhere, add ${binary})` : `${binary} (press +, then ⌘⇧G and paste that path)`;
+  const add = app ? `${app} (if it is not listed, press + and add it; started from elsewhere, add ${binary})`
+    : `${binary} (press +, then ⌘⇧G and paste that path)`;
   return {
     grant, binary,
-    message: `macOS does not trust ${grant} for Accessibility, so nothing was read or sent. Open ${ACCESSIBILITY_FIX}, turn on ${add}, ` +
+    message: `macOS does not trust ${grant} for Accessibility, so nothing was read or sent. ` +
+      `Open ${ACCESSIBILITY_FIX}, turn on ${add}, ` +
       `then quit ${app ?? 'the program that started computer-use'} and start it again. ${responsibleNote(app)}`.trim(),
   };
 }
 
 function responsibleNote(app: string | undefined): string {
-  return app ? '' : `(macOS asks the app that started this process: ${responsibleApp({})}; with none, the node binary itself.)`;
+  if (app) return '';
+  return `(macOS asks the app that started this process: ${responsibleApp({})}; with none, the node binary itself.)`;
 }

@@ -17,7 +17,8 @@ import { copyAttribute } from './read.js';
  * Said in every receipt of pointer input: whether the app takes the focus from the user on a click posted to it is
  * not measured, and AppKit activates an app on a click, so the user is told it may.
  */
-export const POINTER_FOCUS_NOTE = 'pointer events posted to the app, which may take the focus and come to the front (AX actions do not)';
+export const POINTER_FOCUS_NOTE =
+  'pointer events posted to the app, which may take the focus and come to the front (AX actions do not)';
 
 /** CGEventType values (CGEventTypes.h). */
 const MOUSE = { leftDown: 1, leftUp: 2, rightDown: 3, rightUp: 4, moved: 5, leftDragged: 6, otherDown: 25, otherUp: 26 } as const;

@@ -34,7 +34,10 @@ export function frameworkCsc(windir: string, exists: (p: string) => boolean = ex
     const command = `${windir}\\Microsoft.NET\\${fw}\\v4.0.30319\\csc.exe`;
     // -utf8output: csc writes its messages in the console's OEM code page otherwise, and a path under a home named
     // José would reach the user garbled.
-    if (exists(command)) return { id: `csc (.NET Framework 4, ${fw})`, command, args: (out, sources) => [...COMMON_ARGS, '-utf8output', '-platform:anycpu', `-out:${out}`, ...sources] };
+    if (exists(command)) {
+      return { id: `csc (.NET Framework 4, ${fw})`, command,
+        args: (out, sources) => [...COMMON_ARGS, '-utf8output', '-platform:anycpu', `-out:${out}`, ...sources] };
+    }
   }
   return undefined;
 }
@@ -124,11 +127,15 @@ const SAID_LINES = 40;
  * cut from each path so a line reads `Program.cs(12,5): error CS1002: ; expected`.
  */
 export function compilerSaid(output: string, workDir: string): string {
-  const lines = output.split(/\r?\n/).map((l) => l.split(`${workDir}\\`).join('').split(`${workDir}/`).join('').trimEnd()).filter((l) => l.trim() !== '');
+  const cut = (l: string): string => l.split(`${workDir}\\`).join('').split(`${workDir}/`).join('').trimEnd();
+  const lines = output.split(/\r?\n/).map(cut).filter((l) => l.trim() !== '');
   const diagnostic = (l: string): boolean => /\b(error|warning) CS\d{4}\b/.test(l);
-  const ordered = [...lines.filter((l) => diagnostic(l) && /\berror CS/.test(l)), ...lines.filter((l) => diagnostic(l) && !/\berror CS/.test(l)), ...lines.filter((l) => !diagnostic(l))];
+  const error = (l: string): boolean => diagnostic(l) && /\berror CS/.test(l);
+  const warning = (l: string): boolean => diagnostic(l) && !error(l);
+  const ordered = [...lines.filter(error), ...lines.filter(warning), ...lines.filter((l) => !diagnostic(l))];
   const shown = ordered.slice(0, SAID_LINES);
-  return ordered.length > shown.length ? `${shown.join('\n')}\n(${ordered.length - shown.length} more lines)` : shown.join('\n');
+  const more = ordered.length - shown.length;
+  return more > 0 ? `${shown.join('\n')}\n(${more} more lines)` : shown.join('\n');
 }
 
 /** Runs a compiler with argv (no shell), collecting its output, bounded in time. */

@@ -231,7 +231,8 @@ export class WindowsDriver {
       throw new ComputerUseError('window_not_focused', 'that window no longer belongs to the process the keys were meant for; nothing was sent');
     }
     const chords = (p.chords ?? []).map(helperChord);
-    const focus = await this.helper.request<FocusAnswer>('focus', { hwnd }, signal ? { signal } : {}).catch((): FocusAnswer => ({ foreground: false }));
+    const focus = await this.helper.request<FocusAnswer>('focus', { hwnd }, signal ? { signal } : {})
+      .catch((): FocusAnswer => ({ foreground: false }));
     const base = { hwnd, pid: w.pid, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}), chords, ...(p.text !== undefined ? { text: p.text } : {}) };
     if (focus.foreground) {
       const r = await this.helper.request<{ sent: number }>('keys', { ...base, via: 'input' }, { timeoutMs: 60_000, ...(signal ? { signal } : {}) });
@@ -240,7 +241,8 @@ export class WindowsDriver {
     // Not in front: plain keys and text can still be posted to the window's focused control (seed §5.1,
     // background first); a chord with modifiers cannot (apps read the modifier state, not the message).
     if (chords.some((c) => c.vks.length > 1 || c.ch !== undefined)) {
-      throw new ComputerUseError('window_not_focused', `${notInFront(focus)}, and a chord with modifiers cannot be sent to a background window; nothing was sent`);
+      throw new ComputerUseError('window_not_focused',
+        `${notInFront(focus)}, and a chord with modifiers cannot be sent to a background window; nothing was sent`);
     }
     const r = await this.helper.request<{ sent: number }>('keys', { ...base, via: 'message' }, { timeoutMs: 60_000, ...(signal ? { signal } : {}) });
     return { method: 'message', focusedFirst: false, sent: r.sent };
@@ -282,7 +284,10 @@ export class WindowsDriver {
     const points: [number, number][] = [[p.x, p.y], ...(p.to ? [p.to] : [])];
     if (!w.bounds || points.some(([x, y]) => !inside(w.bounds!, x, y))) throw new ComputerUseError('window_changed', 'that point is not inside the window; nothing was sent', w.bounds ? { bounds: w.bounds } : {});
     const focus = await this.helper.request<FocusAnswer>('focus', { hwnd }, signal ? { signal } : {});
-    if (!focus.foreground) throw new ComputerUseError('window_not_focused', `${notInFront(focus)}; pointer input goes to the window in front, so nothing was sent`);
+    if (!focus.foreground) {
+      throw new ComputerUseError('window_not_focused',
+        `${notInFront(focus)}; pointer input goes to the window in front, so nothing was sent`);
+    }
     const r = await this.helper.request<{ detail: string }>('pointer', {
       hwnd, pid: w.pid, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}), action: p.action, x: p.x, y: p.y,
       ...(p.to ? { to: p.to } : {}), ...(p.direction ? { direction: p.direction } : {}), ...(p.amount !== undefined ? { amount: p.amount } : {}),

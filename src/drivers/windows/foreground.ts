@@ -17,11 +17,13 @@ export interface FocusAnswer {
 
 /** The start of a window_not_focused message: the helper's reason, or the plain fact. */
 export function notInFront(a: FocusAnswer): string {
-  return typeof a.why === 'string' && a.why.length > 0 ? a.why.slice(0, 400) : 'Windows did not bring the window to the front (another app holds the foreground)';
+  if (typeof a.why === 'string' && a.why.length > 0) return a.why.slice(0, 400);
+  return 'Windows did not bring the window to the front (another app holds the foreground)';
 }
 
 /** Said in the receipt of pointer input: it needs the window in front, which takes the focus from the user. */
 export function tookFront(a: FocusAnswer): string {
   return a.method === 'already' ? 'the window was already in front (pointer input goes to the window in front)'
-    : `the window was brought to the front for it (${a.method ?? 'SetForegroundWindow'}), taking the focus from the user's app: pointer input goes to the window in front`;
+    : `the window was brought to the front for it (${a.method ?? 'SetForegroundWindow'}), taking the focus from the ` +
+      'user\'s app: pointer input goes to the window in front';
 }

@@ -36,11 +36,13 @@ namespace ComputerUse.Windows
         }
 
         /// <summary>
-        /// Whether an element found in a window belongs to the window's app. A UWP frame's title bar and caption buttons
-        /// are ApplicationFrameHost's own elements: the frame host (the frame window's owner) and the app (its CoreWindow
-        /// child's process) are one app by the window. Any other process is not, and a frame with no app proves none.
+        /// Whether an element found in a window belongs to the window's app. A UWP frame's title bar and caption
+        /// buttons are ApplicationFrameHost's own elements: the frame host (the frame window's owner) and the app (its
+        /// CoreWindow child's process) are one app by the window. Any other process is not, and a frame with no app
+        /// proves none.
         /// </summary>
-        public static bool ElementBelongs(string className, uint windowPid, IList<KeyValuePair<string, uint>> children, uint elementPid)
+        public static bool ElementBelongs(string className, uint windowPid, IList<KeyValuePair<string, uint>> children,
+            uint elementPid)
         {
             uint app = OwnerOf(className, windowPid, children);
             if (app == 0 || elementPid == 0) return false;
@@ -53,7 +55,9 @@ namespace ComputerUse.Windows
             uint pid;
             Win32.GetWindowThreadProcessId(hwnd, out pid);
             string cls = Win32.ClassName(hwnd);
-            return ElementBelongs(cls, pid, cls == FrameClass ? Children(hwnd) : new List<KeyValuePair<string, uint>>(), elementPid);
+            List<KeyValuePair<string, uint>> kids =
+                cls == FrameClass ? Children(hwnd) : new List<KeyValuePair<string, uint>>();
+            return ElementBelongs(cls, pid, kids, elementPid);
         }
 
         /// <summary>One `windows` entry, or null when the window proves no app process.</summary>

@@ -26,7 +26,8 @@ namespace ComputerUse.Windows
         public DesktopSim(IDictionary<string, object> s)
         {
             object self;
-            IDictionary<string, object> me = s.TryGetValue("self", out self) ? self as IDictionary<string, object> : null;
+            IDictionary<string, object> me = s.TryGetValue("self", out self)
+                ? self as IDictionary<string, object> : null;
             selfThread = me == null ? 1 : (uint)Args.Int(me, "thread", 1);
             long.TryParse(Args.OptStr(s, "foreground") ?? "0", out foreground);
             locked = Args.Bool(s, "lock");
@@ -51,13 +52,18 @@ namespace ComputerUse.Windows
         private Win Of(IntPtr hwnd)
         {
             Win w;
-            if (!windows.TryGetValue(hwnd.ToInt64(), out w)) throw new HelperException("window_not_found", "the simulated desktop has no window " + hwnd.ToInt64());
+            if (!windows.TryGetValue(hwnd.ToInt64(), out w))
+                throw new HelperException("window_not_found", "the simulated desktop has no window " + hwnd.ToInt64());
             return w;
         }
 
         public IntPtr Foreground() { return new IntPtr(foreground); }
         public bool IsMinimized(IntPtr hwnd) { return Of(hwnd).Minimized; }
-        public void Restore(IntPtr hwnd) { Of(hwnd).Minimized = false; Log("ShowWindow " + hwnd.ToInt64() + " SW_RESTORE", true); }
+        public void Restore(IntPtr hwnd)
+        {
+            Of(hwnd).Minimized = false;
+            Log("ShowWindow " + hwnd.ToInt64() + " SW_RESTORE", true);
+        }
 
         public uint ThreadOf(IntPtr hwnd, out uint pid)
         {
@@ -100,7 +106,8 @@ namespace ComputerUse.Windows
 
         public void Wait(int ms) { }
 
-        /// <summary>Whether every AttachThreadInput made was undone (a thread left attached shares the user's input state).</summary>
+        /// <summary>Whether every AttachThreadInput made was undone (a thread left attached shares the user's input
+        /// state).</summary>
         public bool Detached { get { return attached.Count == 0; } }
     }
 }

@@ -17,7 +17,9 @@ namespace ComputerUse.Windows
         {
             object pats, v;
             List<object> list = node.TryGetValue("patterns", out pats) ? pats as List<object> : null;
-            if (list == null || !list.Contains("value") || Equals(node.ContainsKey("readOnly") ? node["readOnly"] : null, true)) return false;
+            object readOnly;
+            if (list == null || !list.Contains("value")) return false;
+            if (node.TryGetValue("readOnly", out readOnly) && Equals(readOnly, true)) return false;
             if (node.ContainsKey("password")) return !node.ContainsKey("filled");
             return !node.TryGetValue("value", out v) || v == null || (v is string && ((string)v).Length == 0);
         }

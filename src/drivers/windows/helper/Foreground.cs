@@ -19,7 +19,8 @@ namespace ComputerUse.Windows
         IntPtr Foreground();
         bool IsMinimized(IntPtr hwnd);
         void Restore(IntPtr hwnd);
-        /// <summary>The thread that owns the window; its process in `pid` (the raw owner, a frame host included).</summary>
+        /// <summary>The thread that owns the window; its process in `pid` (the raw owner, a frame host
+        /// included).</summary>
         uint ThreadOf(IntPtr hwnd, out uint pid);
         uint SelfThread();
         bool AttachInput(uint from, uint to, bool attach);
@@ -73,8 +74,9 @@ namespace ComputerUse.Windows
                 if (Poll(d, hwnd)) return Done(r, "Alt key", d, appPids);
             }
             r["foreground"] = false;
-            r["why"] = "Windows kept another window in front (its foreground lock held against every way the helper tried: " +
-                "SetForegroundWindow, AttachThreadInput, an Alt key of its own); click the window or its taskbar button once, then try again";
+            r["why"] = "Windows kept another window in front (its foreground lock held against every way the " +
+                "helper tried: SetForegroundWindow, AttachThreadInput, an Alt key of its own); click the window or " +
+                "its taskbar button once, then try again";
             return r;
         }
 
@@ -85,7 +87,8 @@ namespace ComputerUse.Windows
             return r;
         }
 
-        private static Dictionary<string, object> Done(Dictionary<string, object> r, string method, IDesktop d, uint[] appPids)
+        private static Dictionary<string, object> Done(Dictionary<string, object> r, string method, IDesktop d,
+            uint[] appPids)
         {
             // Once the helper may set the foreground it may pass that on: a UWP frame hands activation to its app.
             if (appPids != null) foreach (uint pid in appPids) if (pid != 0) d.AllowForeground(pid);

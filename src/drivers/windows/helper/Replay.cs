@@ -78,9 +78,11 @@ namespace ComputerUse.Windows
 
         private static object Focus(IDictionary<string, object> rec, IDictionary<string, object> args)
         {
-            DesktopSim sim = new DesktopSim(rec["simulate"] as IDictionary<string, object> ?? new Dictionary<string, object>());
+            IDictionary<string, object> simulate = rec["simulate"] as IDictionary<string, object>;
+            DesktopSim sim = new DesktopSim(simulate ?? new Dictionary<string, object>());
             long h;
-            if (!long.TryParse(Args.Str(args, "hwnd"), out h) || h == 0) throw new HelperException("window_not_found", "not a window handle");
+            if (!long.TryParse(Args.Str(args, "hwnd"), out h) || h == 0)
+                throw new HelperException("window_not_found", "not a window handle");
             IntPtr hwnd = new IntPtr(h);
             uint pid;
             sim.ThreadOf(hwnd, out pid);

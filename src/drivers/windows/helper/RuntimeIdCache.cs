@@ -11,7 +11,8 @@ namespace ComputerUse.Windows
     public sealed class RuntimeIdCache<T> where T : class
     {
         private readonly int maxWindows, maxPerWindow;
-        private readonly Dictionary<long, Dictionary<string, T>> byWindow = new Dictionary<long, Dictionary<string, T>>();
+        private readonly Dictionary<long, Dictionary<string, T>> byWindow =
+            new Dictionary<long, Dictionary<string, T>>();
         /// <summary>Windows from least to most recently filled: the first is evicted when there are too many.</summary>
         private readonly List<long> order = new List<long>();
 
@@ -30,11 +31,13 @@ namespace ComputerUse.Windows
             while (order.Count > maxWindows) { byWindow.Remove(order[0]); order.RemoveAt(0); }
         }
 
-        /// <summary>Remembers one element of a window; past the cap the rest of the snapshot is not remembered.</summary>
+        /// <summary>Remembers one element of a window; past the cap the rest of the snapshot is not
+        /// remembered.</summary>
         public void Add(long window, string rid, T element)
         {
             Dictionary<string, T> m;
-            if (string.IsNullOrEmpty(rid) || element == null || !byWindow.TryGetValue(window, out m) || m.Count >= maxPerWindow) return;
+            if (string.IsNullOrEmpty(rid) || element == null) return;
+            if (!byWindow.TryGetValue(window, out m) || m.Count >= maxPerWindow) return;
             m[rid] = element;
         }
 

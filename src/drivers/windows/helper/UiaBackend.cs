@@ -33,8 +33,12 @@ namespace ComputerUse.Windows
             Prop.IsEnabled, Prop.SelectionItemIsSelected, Prop.RangeValueValue,
         };
         private const int MaxSubscribedWindows = 32;
-        /// <summary>The last snapshot's elements of the most recent windows, by runtime id (RuntimeIdCache.cs).</summary>
-        private readonly RuntimeIdCache<IUIAutomationElement> elements = new RuntimeIdCache<IUIAutomationElement>(8, 20000);
+        /// <summary>
+        /// The last snapshot's elements of the 4 most recent windows, by runtime id (RuntimeIdCache.cs): each holds its
+        /// cached properties on this side, so the cap keeps a 10,000-element window from pinning much memory.
+        /// </summary>
+        private readonly RuntimeIdCache<IUIAutomationElement> elements =
+            new RuntimeIdCache<IUIAutomationElement>(4, 10000);
 
         private readonly IUIAutomation uia;
         private readonly Dictionary<long, object> subscribed = new Dictionary<long, object>();
@@ -187,8 +191,8 @@ namespace ComputerUse.Windows
         }
 
         /// <summary>
-        /// The element of a runtime id inside the window, or stale_ref: the one the last snapshot cached when it is alive
-        /// and still the same, else a descendant search of the window.
+        /// The element of a runtime id inside the window, or stale_ref: the one the last snapshot cached when it is
+        /// alive and still the same, else a descendant search of the window.
         /// </summary>
         private IUIAutomationElement Resolve(IntPtr hwnd, string rid, IUIAutomationCacheRequest cr)
         {
@@ -197,7 +201,8 @@ namespace ComputerUse.Windows
             {
                 // A gone element answers UIA_E_ELEMENTNOTAVAILABLE here (Take forgets it); a live one proves its id.
                 IUIAutomationElement now = c.BuildUpdatedCache(cr ?? RidRequest());
-                return now != null && uia.CompareRuntimeIds(now.GetRuntimeId(), id) != 0 ? (cr == null ? c : now) : null;
+                bool same = now != null && uia.CompareRuntimeIds(now.GetRuntimeId(), id) != 0;
+                return same ? (cr == null ? c : now) : null;
             });
             if (hit != null) return hit;
             IUIAutomationElement root = Root(hwnd);
@@ -256,7 +261,8 @@ namespace ComputerUse.Windows
             return d;
         }
 
-        private Dictionary<string, object> Walk(IUIAutomationElement e, int depth, int maxNodes, int[] count, bool[] truncated, RequestContext ctx, long window)
+        private Dictionary<string, object> Walk(IUIAutomationElement e, int depth, int maxNodes, int[] count,
+            bool[] truncated, RequestContext ctx, long window)
         {
             ctx.ThrowIfCancelled();
             count[0]++;
@@ -531,7 +537,8 @@ namespace ComputerUse.Windows
             object pid;
             // A UWP frame's caption buttons are the frame host's: one app with the app by the window (AppWindow.cs).
             if (before.TryGetValue("pid", out pid) && !AppWindow.ElementBelongs(hwnd, Convert.ToUInt32(pid)))
-                throw new HelperException("stale_ref", "the element belongs to another process than the window's app; nothing was sent");
+                throw new HelperException("stale_ref",
+                    "the element belongs to another process than the window's app; nothing was sent");
             string op = Args.Str(args, "op");
             string value = Args.OptStr(args, "value");
             if (!(bool)before["enabled"] && op != "scroll") throw new HelperException("element_disabled", "the element is disabled; nothing was sent", Errors.ElementNotEnabled);
@@ -581,10 +588,15 @@ namespace ComputerUse.Windows
                     return SetValue(e, n, op == "clear" ? "" : value ?? "");
                 case "type":
                     // An empty writable field takes the text by its pattern: the same result with no focus and no
-                    // foreground needed (keys go to the window in front only, and Windows' foreground lock may refuse it).
-                    if (Focusless.TypeBySetValue(n)) { Pat<IUIAutomationValuePattern>(e, Pattern.Value).SetValue(value ?? ""); return "Value.SetValue (empty field: no focus needed)"; }
+                    // foreground needed (keys go to the window in front only, which the foreground lock may refuse).
+                    if (Focusless.TypeBySetValue(n))
+                    {
+                        Pat<IUIAutomationValuePattern>(e, Pattern.Value).SetValue(value ?? "");
+                        return "Value.SetValue (empty field: no focus needed)";
+                    }
                     Dictionary<string, object> front = BringToFront(hwnd);
-                    if (!Equals(front["foreground"], true)) throw new HelperException("window_not_focused", (string)front["why"] + "; nothing was sent");
+                    if (!Equals(front["foreground"], true))
+                        throw new HelperException("window_not_focused", (string)front["why"] + "; nothing was sent");
                     e.SetFocus();
                     Input.TypeInto(hwnd, value ?? "");
                     return "SetFocus + SendInput (unicode), window brought to the front by " + front["method"];
@@ -695,7 +707,9 @@ namespace ComputerUse.Windows
             return BringToFront(hwnd);
         }
 
-        /// <summary>The foreground ladder (Foreground.cs) on the real desktop; the frame host and a UWP app both may take it.</summary>
+        /// <summary>
+        /// The foreground ladder (Foreground.cs) on the real desktop; the frame host and a UWP app both may take it.
+        /// </summary>
         internal static Dictionary<string, object> BringToFront(IntPtr hwnd)
         {
             uint framePid;
