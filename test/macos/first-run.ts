@@ -22,10 +22,14 @@ async function main(): Promise<void> {
     const w = te?.windows[0];
     assert.ok(w, `a TextEdit window: ${JSON.stringify(d.apps().map((a) => a.name))}`);
     const r = d.capture({ window: w.id, maxEdge: 800 });
-    process.stdout.write(`capture: ${r.detail ?? '(no detail)'} ${r.geometry.width}x${r.geometry.height} in ${r.ms} ms\n`);
+    const size = `${r.geometry.width}x${r.geometry.height}`;
+    process.stdout.write(`capture: ${r.detail ?? '(no detail)'} ${size} in ${r.ms} ms\n`);
     assert.match(r.detail ?? '', /^screencapture -l/, 'the system tool ran, not the obsoleted call');
     assert.ok(r.geometry.width > 0 && r.geometry.height > 0);
   } finally { d.close(); }
 }
 
-main().catch((e: unknown) => { process.stderr.write(`${e instanceof Error ? e.stack ?? e.message : String(e)}\n`); process.exit(1); });
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.exit(1);
+});

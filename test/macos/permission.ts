@@ -13,23 +13,31 @@ import { fileURLToPath } from 'node:url';
 const entry = fileURLToPath(new URL('../../src/drivers/macos/main.js', import.meta.url));
 const child = spawn(process.execPath, [entry], { stdio: ['pipe', 'pipe', 'inherit'] });
 const lines = createInterface({ input: child.stdout });
-const send = (id: number, method: string, params: unknown): void => { child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`); };
+const send = (id: number, method: string, params: unknown): void => {
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+};
 const finish = (ok: boolean, text: string): never => {
-  process.stdout.write(ok ? `PASS: ${text}\n` : `::error title=macOS Accessibility not granted::${text.replace(/\n/g, ' ')}\nFAIL: ${text}\n`);
+  const annotation = `::error title=macOS Accessibility not granted::${text.replace(/\n/g, ' ')}`;
+  process.stdout.write(ok ? `PASS: ${text}\n` : `${annotation}\nFAIL: ${text}\n`);
   child.stdin.end();
   child.kill();
   process.exit(ok ? 0 : 1);
 };
 const timer = setTimeout(() => finish(false, 'the macOS driver did not answer within 60 s'), 60_000);
 
-interface Msg { id?: number; result?: { permissions?: Record<string, boolean>; facts?: Record<string, string> }; error?: { message?: string; data?: { code?: string } } }
+interface Msg {
+  id?: number;
+  result?: { permissions?: Record<string, boolean>; facts?: Record<string, string> };
+  error?: { message?: string; data?: { code?: string } };
+}
 send(1, 'hello', { client: 'computer-use permission check' });
 for await (const line of lines) {
   let msg: Msg;
   try { msg = JSON.parse(line) as Msg; } catch { continue; }
   if (msg.id === 1) {
     if (msg.error) finish(false, `hello failed: ${msg.error.message ?? ''}`);
-    if (msg.result?.permissions?.['accessibility'] !== true) finish(false, `hello says accessibility ${msg.result?.facts?.['accessibility'] ?? 'not granted'}`);
+    const said = msg.result?.facts?.['accessibility'] ?? 'not granted';
+    if (msg.result?.permissions?.['accessibility'] !== true) finish(false, `hello says accessibility ${said}`);
     send(2, 'windows.list', {});
   } else if (msg.id === 2) {
     clearTimeout(timer);

@@ -57,7 +57,8 @@ function hello(name: string, args: string[], env: Record<string, string> = {}): 
     });
     child.on('exit', () => setTimeout(() => finish(undefined), 100));
     child.stdin.on('error', () => undefined);
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'hello', params: { client: 'computer-use conformance' } })}\n`);
+    const request = { jsonrpc: '2.0', id: 1, method: 'hello', params: { client: 'computer-use conformance' } };
+    child.stdin.write(`${JSON.stringify(request)}\n`);
   });
 }
 
@@ -82,20 +83,24 @@ test('the replay driver answers hello from there', { timeout: 90_000 }, async ()
 });
 
 test('the macOS driver answers hello from there (on the fake AX library)', { timeout: 90_000 }, async () => {
-  const a = await hello('macos', [], { COMPUTER_USE_MACOS_AX_LIB: buildFakeAx(), FAKE_AX_TREE: join(MACOS_FIXTURES, 'textedit.json') });
+  const env = { COMPUTER_USE_MACOS_AX_LIB: buildFakeAx(), FAKE_AX_TREE: join(MACOS_FIXTURES, 'textedit.json') };
+  const a = await hello('macos', [], env);
   assert.equal(a?.result?.platform, 'macos', JSON.stringify(a));
 });
 
 test('the Windows driver answers hello from there (its helper under Mono on a recording)', { timeout: 180_000 }, async () => {
-  const helper = await ensureHelper({ sources: HELPER_SOURCES, driversDir: join(base, 'Zoë drivers'), compiler: monoMcs() });
-  const a = await hello('windows', ['--replay', join(ROOT, 'test/fixtures/windows/notepad.helper.json')], { COMPUTER_USE_DRIVER_WINDOWS: helper.path });
+  const driversDir = join(base, 'Zoë drivers');
+  const helper = await ensureHelper({ sources: HELPER_SOURCES, driversDir, compiler: monoMcs() });
+  const recording = join(ROOT, 'test/fixtures/windows/notepad.helper.json');
+  const a = await hello('windows', ['--replay', recording], { COMPUTER_USE_DRIVER_WINDOWS: helper.path });
   assert.equal(a?.result?.platform, 'windows', JSON.stringify(a));
 });
 
 // Without a device, a browser or an accessibility bus these drivers answer hello with the reason they cannot
 // serve: an answer all the same, which a driver that never started cannot give.
 for (const [name, args, env] of [
-  ['linux', [], { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus', AT_SPI_BUS_ADDRESS: 'unix:path=/nonexistent/atspi', DISPLAY: '' }],
+  ['linux', [], { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+    AT_SPI_BUS_ADDRESS: 'unix:path=/nonexistent/atspi', DISPLAY: '' }],
   ['cdp', ['--endpoint', 'http://127.0.0.1:9'], {}],
   ['android', [], { ADB_SERVER_SOCKET: 'tcp:127.0.0.1:9' }],
 ] as const) {

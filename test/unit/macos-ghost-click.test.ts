@@ -40,8 +40,8 @@ function connect(): DriverConnection {
 
 /** Observes TextEdit and clicks its Bold check box through the host; returns the act's text. */
 async function clickBold(): Promise<string> {
-  const c = await createComputer({ desktop: 'current', mode: 'bypass', allowApps: ['TextEdit'], settingsPath: join(dir, 'settings.json'),
-    auditPath: join(dir, 'audit.jsonl'), connect, showActivity: false });
+  const c = await createComputer({ desktop: 'current', mode: 'bypass', allowApps: ['TextEdit'],
+    settingsPath: join(dir, 'settings.json'), auditPath: join(dir, 'audit.jsonl'), connect, showActivity: false });
   try {
     await c.call('computer_apps', {});
     const seen = await c.call('computer_observe', { window: 'w1' });
@@ -57,7 +57,8 @@ test('a press that answers success and changes nothing, on an app in the backgro
   const text = await clickBold();
   assert.match(text, /· unknown/, text);
   assert.doesNotMatch(text, /confirmed/, text);
-  assert.match(text, /in the background, where macOS may answer a press as done and do nothing \(a ghost click\)/, text);
+  assert.match(text, /in the background, where macOS may answer a press as done and do nothing \(a ghost click\)/,
+    text);
   assert.match(fake.log(), /action bold AXPress \(ghost: nothing happens\)/);
 });
 

@@ -32,7 +32,8 @@ function check(trusted: boolean, env: Record<string, string> = {}): { status: nu
   delete base['__CFBundleIdentifier'];
   delete base['TERM_PROGRAM'];
   const r = spawnSync(process.execPath, [CHECK], { encoding: 'utf8', timeout: 90_000,
-    env: { ...base, COMPUTER_USE_MACOS_AX_LIB: lib, FAKE_AX_TREE: tree(trusted), COMPUTER_USE_HOME: join(dir, 'home'), ...env } });
+    env: { ...base, COMPUTER_USE_MACOS_AX_LIB: lib, FAKE_AX_TREE: tree(trusted), COMPUTER_USE_HOME: join(dir, 'home'),
+      ...env } });
   return { status: r.status, out: r.stdout };
 }
 
@@ -52,7 +53,8 @@ test('with the grant it passes', { timeout: 120_000 }, () => {
 });
 
 test('started from an app, the instruction names the app first; the home folder is never named', () => {
-  const g = accessibilityGrant({ __CFBundleIdentifier: 'com.apple.Terminal' }, '/Users/josé/.nvm/versions/node/v20.11.0/bin/node', '/Users/josé');
+  const node = '/Users/josé/.nvm/versions/node/v20.11.0/bin/node';
+  const g = accessibilityGrant({ __CFBundleIdentifier: 'com.apple.Terminal' }, node, '/Users/josé');
   assert.equal(g.grant, 'com.apple.Terminal');
   assert.match(g.message, /turn on com\.apple\.Terminal/);
   assert.match(g.message, /quit com\.apple\.Terminal and start it again/);

@@ -51,7 +51,11 @@ test('the window is captured by screencapture -l with its CGWindowID, decoded by
 });
 
 test('a tool that fails or is missing leaves the old call to run, and the result says why', () => {
-  for (const [path, why] of [[tool('sc-fail', 10, 10, 3), 'it failed \\(exit 3\\)'], [join(dir, 'nothing-here'), 'it is not there']] as const) {
+  const cases = [
+    [tool('sc-fail', 10, 10, 3), 'it failed \\(exit 3\\)'],
+    [join(dir, 'nothing-here'), 'it is not there'],
+  ] as const;
+  for (const [path, why] of cases) {
     const d = start({ screencapture: path });
     const w = d.apps()[0]!.windows[0]!;
     fake.clearLog();

@@ -38,18 +38,22 @@ function desktop(extra: Record<string, unknown>, notepad: Record<string, unknown
 
 function helperOn(name: string, simulate: unknown): HelperClient {
   const p = join(dir, `${name}.json`);
-  writeFileSync(p, JSON.stringify({ answers: [{ op: 'focus', result: { simulate } }, { op: 'hello', result: { backend: 'replay', version: '1.0.0' } }] }));
+  const hello = { op: 'hello', result: { backend: 'replay', version: '1.0.0' } };
+  writeFileSync(p, JSON.stringify({ answers: [{ op: 'focus', result: { simulate } }, hello] }));
   return replayHelper(exe, p, helpers);
 }
 
-interface Focus { foreground: boolean; method?: string; restored?: boolean; why?: string; calls: string[]; detached: boolean }
+interface Focus {
+  foreground: boolean; method?: string; restored?: boolean; why?: string; calls: string[]; detached: boolean;
+}
 
 test('under the foreground lock a bare SetForegroundWindow is refused; attaching to the foreground thread brings the window, then detaches', { timeout: 120_000 }, async () => {
   const r = await helperOn('attach', desktop({})).request<Focus>('focus', { hwnd: '264462' });
   assert.equal(r.foreground, true);
   assert.equal(r.method, 'AttachThreadInput');
   assert.equal(r.calls[0], 'SetForegroundWindow 264462 -> false', 'the simulated lock refuses the old bare call');
-  assert.ok(r.calls.includes('AttachThreadInput 700 50 TRUE -> true') && r.calls.includes('AttachThreadInput 700 50 FALSE -> true'), r.calls.join('\n'));
+  assert.ok(r.calls.includes('AttachThreadInput 700 50 TRUE -> true'), r.calls.join('\n'));
+  assert.ok(r.calls.includes('AttachThreadInput 700 50 FALSE -> true'), r.calls.join('\n'));
   assert.equal(r.detached, true, 'no thread is left sharing the user\'s input state');
   assert.ok(r.calls.includes('AllowSetForegroundWindow 4812 -> true'), 'the app may take the foreground on from there');
 });
@@ -69,7 +73,8 @@ test('a minimized window is restored before it is brought to the front', { timeo
 });
 
 test('a window already in front needs nothing; without the lock the plain call is enough', { timeout: 120_000 }, async () => {
-  const already = await helperOn('already', { ...desktop({}) as object, foreground: '264462' }).request<Focus>('focus', { hwnd: '264462' });
+  const front = { ...desktop({}) as object, foreground: '264462' };
+  const already = await helperOn('already', front).request<Focus>('focus', { hwnd: '264462' });
   assert.deepEqual([already.foreground, already.method, already.calls], [true, 'already', []]);
   const plain = await helperOn('plain', desktop({ lock: false })).request<Focus>('focus', { hwnd: '264462' });
   assert.equal(plain.method, 'SetForegroundWindow');
@@ -93,13 +98,19 @@ test('pointer input brings the window to the front through the lock and its rece
   const p = join(dir, 'pointer.json');
   writeFileSync(p, JSON.stringify({ answers: [
     { op: 'windows', result: { desktop: [
-      { hwnd: '5001', title: 'Edge', className: 'Chrome_WidgetWin_1', pid: 5000, foreground: true, bounds: [0, 0, 1000, 700] },
+      { hwnd: '5001', title: 'Edge', className: 'Chrome_WidgetWin_1', pid: 5000, foreground: true,
+        bounds: [0, 0, 1000, 700] },
       { hwnd: '264462', title: 'Untitled - Notepad', className: 'Notepad', pid: 4812, bounds: [100, 100, 800, 600] },
-    ], processes: { 5000: { pid: 5000, image: 'C:\\edge.exe' }, 4812: { pid: 4812, image: 'C:\\Windows\\notepad.exe' } } } },
+    ], processes: {
+      5000: { pid: 5000, image: 'C:\\edge.exe' }, 4812: { pid: 4812, image: 'C:\\Windows\\notepad.exe' },
+    },
+    } },
     { op: 'focus', result: { simulate: desktop({}) } },
     { op: 'pointer', result: { detail: 'SendInput click at 300,300' } },
     { op: 'hello', result: { backend: 'replay', version: '1.0.0' } },
   ] }));
-  const r = await new WindowsDriver(replayHelper(exe, p, helpers)).pointer({ window: 'hwnd:264462', action: 'click', x: 300, y: 300 });
-  assert.match(r.detail ?? '', /^SendInput click at 300,300; the window was brought to the front for it \(AttachThreadInput\), taking the focus from the user's app/);
+  const driver = new WindowsDriver(replayHelper(exe, p, helpers));
+  const r = await driver.pointer({ window: 'hwnd:264462', action: 'click', x: 300, y: 300 });
+  assert.match(r.detail ?? '',
+    /^SendInput click at 300,300; the window was brought to the front for it \(AttachThreadInput\), taking the focus/);
 });

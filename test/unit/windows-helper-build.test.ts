@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { execFileSync } from 'node:child_process';
-import { ensureHelper, frameworkCsc, helperHash, HELPER_EXE, monoMcs, type Compiler } from '../../src/drivers/windows/build.js';
+import {
+  ensureHelper, frameworkCsc, helperHash, HELPER_EXE, monoMcs, type Compiler,
+} from '../../src/drivers/windows/build.js';
 import { HELPER_SOURCES } from '../../src/drivers/windows/helper-sources.generated.js';
 import { isComputerUseError } from '../../src/protocol/errors.js';
 
@@ -65,9 +67,12 @@ test('a C# 6 feature fails the build with the compiler\'s own message (what a us
  */
 const FAKE_CSC = `
 const [out, ...sources] = process.argv.slice(2);
-if (process.env.LIB !== undefined) { console.log('warning CS1668: Invalid search path ' + process.env.LIB + ' specified in LIB environment variable'); process.exit(1); }
+if (process.env.LIB !== undefined) {
+  console.log('warning CS1668: Invalid search path ' + process.env.LIB + ' specified in LIB environment variable');
+  process.exit(1);
+}
 const program = sources.find((s) => s.endsWith('Program.cs'));
-for (let i = 0; i < 45; i++) console.log(program + '(' + (i + 1) + ',1): warning CS0168: The variable x' + i + ' is declared but never used');
+for (let i = 0; i < 45; i++) console.log(program + '(' + (i + 1) + ',1): warning CS0168: x' + i + ' is never used');
 console.log(program + '(12,5): error CS1002: ; expected');
 void out;
 process.exit(1);
@@ -79,13 +84,17 @@ test('a failed build prints the compiler\'s own lines: its error first however m
   process.env['LIB'] = 'C:\\Program Files (x86)\\Gone\\lib';
   try {
     writeFileSync(join(dir, 'fake-csc.cjs'), FAKE_CSC);
-    const csc: Compiler = { id: 'csc (fake)', command: process.execPath, args: (out, sources) => [join(dir, 'fake-csc.cjs'), out, ...sources] };
-    await assert.rejects(ensureHelper({ sources: HELPER_SOURCES, driversDir: join(dir, 'José Smith', 'drivers'), compiler: csc }), (e: unknown) => {
+    const csc: Compiler = { id: 'csc (fake)', command: process.execPath,
+      args: (out, sources) => [join(dir, 'fake-csc.cjs'), out, ...sources] };
+    const driversDir = join(dir, 'José Smith', 'drivers');
+    const build = ensureHelper({ sources: HELPER_SOURCES, driversDir, compiler: csc });
+    await assert.rejects(build, (e: unknown) => {
       assert.ok(isComputerUseError(e, 'internal'));
       const lines = e.message.split('\n');
       assert.match(lines[0]!, /did not compile with csc \(fake\) \(exit 1\)/);
-      assert.equal(lines[1], 'Program.cs(12,5): error CS1002: ; expected', 'the error comes first, as csc wrote it, without the build folder');
-      assert.ok(!e.message.includes('José Smith'), 'no path of the build folder (under the user\'s home) in the message');
+      // The error comes first, as csc wrote it, without the build folder (under the user's home).
+      assert.equal(lines[1], 'Program.cs(12,5): error CS1002: ; expected');
+      assert.ok(!e.message.includes('José Smith'), e.message);
       assert.ok(!e.message.includes('CS1668'), 'LIB was not passed to the compiler');
       assert.match(e.message, /\(6 more lines\)/);
       return true;
@@ -105,8 +114,10 @@ test('the helper\'s XML doc comments are well placed and well formed (csc may ch
   const dir = tmp();
   try {
     const files = HELPER_SOURCES.map((s) => { const p = join(dir, s.name); writeFileSync(p, s.text); return p; });
-    // CS1587 misplaced, CS1570 malformed, CS1572/CS1573 param names, CS1574 crefs; CS1591 (undocumented public member) is not a rule here.
-    execFileSync('mcs', ['-nologo', '-noconfig', '-langversion:5', '-warnaserror+', '-warn:4', '-nowarn:1591', `-doc:${join(dir, 'doc.xml')}`,
+    // CS1587 misplaced, CS1570 malformed, CS1572/CS1573 param names, CS1574 crefs; CS1591 (an undocumented public
+    // member) is not a rule here.
+    execFileSync('mcs', ['-nologo', '-noconfig', '-langversion:5', '-warnaserror+', '-warn:4', '-nowarn:1591',
+      `-doc:${join(dir, 'doc.xml')}`,
       '-target:library', '-r:System.dll', `-out:${join(dir, 'helper.dll')}`, ...files], { stdio: 'pipe' });
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });

@@ -23,7 +23,8 @@ before(() => {
   dir = mkdtempSync(join(tmpdir(), 'cu-win-units-'));
   const files = HELPER_SOURCES.map((s) => { const p = join(dir, s.name); writeFileSync(p, s.text); return p; });
   execFileSync('mcs', [...MCS, '-target:library', `-out:${join(dir, 'helper.dll')}`, ...files], { stdio: 'pipe' });
-  execFileSync('mcs', [...MCS, `-r:${join(dir, 'helper.dll')}`, `-out:${join(dir, 'units.exe')}`, UNITS], { stdio: 'pipe' });
+  const out = `-out:${join(dir, 'units.exe')}`;
+  execFileSync('mcs', [...MCS, `-r:${join(dir, 'helper.dll')}`, out, UNITS], { stdio: 'pipe' });
   got = JSON.parse(execFileSync('mono', [join(dir, 'units.exe')], { encoding: 'utf8' })) as Record<string, unknown>;
 });
 after(() => { rmSync(dir, { recursive: true, force: true }); });
@@ -54,6 +55,7 @@ test('the runtime-id cache gives an element only when it proves alive and the sa
 });
 
 test('type sets the value (no focus, no foreground) only into an empty writable field', () => {
-  assert.deepEqual([got['typeEmpty'], got['typeHasText'], got['typeReadOnly'], got['typeNoValuePattern'], got['typePasswordEmpty'], got['typePasswordFilled']],
-    [true, false, false, false, true, false]);
+  const keys = ['typeEmpty', 'typeHasText', 'typeReadOnly', 'typeNoValuePattern', 'typePasswordEmpty',
+    'typePasswordFilled'];
+  assert.deepEqual(keys.map((k) => got[k]), [true, false, false, false, true, false]);
 });

@@ -12,9 +12,14 @@ const pads = [spawn('notepad.exe', [], { detached: true }), spawn('notepad.exe',
 const driver = spawn(process.execPath, [cli, 'driver', 'windows'], { stdio: ['pipe', 'pipe', 'inherit'] });
 const lines = createInterface({ input: driver.stdout });
 const waiting = new Map<number, (m: { result?: unknown; error?: { message?: string } }) => void>();
-lines.on('line', (l) => { try { const m = JSON.parse(l) as { id?: number }; if (m.id !== undefined) waiting.get(m.id)?.(m as never); } catch { /* a log line */ } });
+lines.on('line', (l) => {
+  let m: { id?: number };
+  try { m = JSON.parse(l) as { id?: number }; } catch { return; } // a log line
+  if (m.id !== undefined) waiting.get(m.id)?.(m as never);
+});
 let next = 1;
-const call = (method: string, params: unknown): Promise<{ result?: unknown; error?: { message?: string } }> => new Promise((resolve) => {
+type Answer = { result?: unknown; error?: { message?: string } };
+const call = (method: string, params: unknown): Promise<Answer> => new Promise((resolve) => {
   const id = next++;
   waiting.set(id, resolve);
   driver.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
@@ -28,7 +33,8 @@ try {
   for (let i = 0; i < 40 && windows.length < 2; i++) {
     await sleep(250);
     const r = await call('windows.list', {});
-    windows = ((r.result as { windows?: typeof windows })?.windows ?? []).filter((w) => pads.some((p) => p.pid === w.pid));
+    const all = (r.result as { windows?: typeof windows })?.windows ?? [];
+    windows = all.filter((w) => pads.some((p) => p.pid === w.pid));
   }
   if (windows.length < 2) throw new Error(`expected two Notepad windows, saw ${windows.length}`);
   for (const w of [windows[0]!, windows[1]!, windows[0]!]) {
@@ -46,5 +52,6 @@ try {
   driver.stdin.end();
   driver.kill();
 }
-process.stdout.write(failed ? `FAIL: ${failed} activation(s) did not bring the window to the front\n` : 'PASS: every activation brought its window to the front\n');
+process.stdout.write(failed ? `FAIL: ${failed} activation(s) did not bring the window to the front\n`
+  : 'PASS: every activation brought its window to the front\n');
 process.exit(failed ? 1 : 0);

@@ -14,7 +14,8 @@ public static class HelperUnits
         return l;
     }
 
-    private static Dictionary<string, object> Node(string value, bool readOnly, bool password, bool filled, params string[] patterns)
+    private static Dictionary<string, object> Node(string value, bool readOnly, bool password, bool filled,
+        params string[] patterns)
     {
         Dictionary<string, object> n = new Dictionary<string, object>();
         n["patterns"] = new List<object>(patterns);
@@ -50,7 +51,7 @@ public static class HelperUnits
         r["cacheOtherWindow"] = cache.Take(2, "42.1", delegate (string e) { return e; });
         r["cacheDeadElement"] = cache.Take(1, "42.2", delegate (string e) { return null; });
         r["cacheDeadForgotten"] = cache.Take(1, "42.2", delegate (string e) { return e; });
-        r["cacheThrowing"] = cache.Take(1, "42.1", delegate (string e) { throw new InvalidOperationException("gone"); });
+        r["cacheThrowing"] = cache.Take(1, "42.1", delegate (string e) { throw new InvalidOperationException(e); });
         r["cacheAfterThrow"] = cache.Count(1);
         cache.Reset(1);
         for (int i = 0; i < 10; i++) cache.Add(1, "7." + i, "x");
