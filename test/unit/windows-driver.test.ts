@@ -129,11 +129,12 @@ test('launch: the program found in System32, the command line built from argv, t
 
 test('pointer: only inside the window as it is now and as the caller saw it; the helper gets the proven process', { timeout: 60_000 }, async () => {
   const rec = variant('pointer.json', [
-    { op: 'focus', result: { foreground: true } },
+    { op: 'focus', result: { foreground: true, method: 'already' } },
     { op: 'pointer', match: { hwnd: '264462', pid: 4812, startToken: '134091108001230000', action: 'click', x: 100, y: 120 }, result: { detail: 'SendInput click at 100,120' } },
   ]);
   const d = driverOn(rec);
-  assert.deepEqual(await d.pointer({ window: 'hwnd:264462', action: 'click', x: 100, y: 120 }), { method: 'synthetic', detail: 'SendInput click at 100,120' });
+  assert.deepEqual(await d.pointer({ window: 'hwnd:264462', action: 'click', x: 100, y: 120 }),
+    { method: 'synthetic', detail: 'SendInput click at 100,120; the window was already in front (pointer input goes to the window in front)' });
   await assert.rejects(d.pointer({ window: 'hwnd:264462', action: 'click', x: 900, y: 120 }), (e: unknown) => isComputerUseError(e, 'window_changed'), 'outside the window');
   await assert.rejects(d.pointer({ window: 'hwnd:264462', action: 'drag', x: 10, y: 10, to: [10, 700] }), (e: unknown) => isComputerUseError(e, 'window_changed'), 'a drag that ends outside');
   await assert.rejects(d.pointer({ window: 'hwnd:264462', action: 'click', x: 100, y: 120, expectBounds: [5, 0, 800, 600] }), (e: unknown) => isComputerUseError(e, 'window_changed'), 'the window moved');

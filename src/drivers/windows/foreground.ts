@@ -24,6 +24,6 @@ export function notInFront(a: FocusAnswer): string {
 /** Said in the receipt of pointer input: it needs the window in front, which takes the focus from the user. */
 export function tookFront(a: FocusAnswer): string {
   return a.method === 'already' ? 'the window was already in front (pointer input goes to the window in front)'
-    : `the window was brought to the front for it (${a.method ?? 'SetForegroundWindow'}), taking the focus from the ` +
+    : `the window was brought to the front for it${a.method ? ` (${a.method})` : ''}, taking the focus from the ` +
       'user\'s app: pointer input goes to the window in front';
 }
