@@ -4,7 +4,7 @@
  * works, and the IME that types text beyond ASCII. Each failed check says what to do.
  */
 import { spawnSync } from 'node:child_process';
-import { AdbClient, chooseDevice } from '../drivers/android/adb/client.js';
+import { AdbClient, chooseDevice, listDevices } from '../drivers/android/adb/client.js';
 import { isAdbError } from '../drivers/android/adb/errors.js';
 import { shellCommand } from '../drivers/android/adb/quote.js';
 import { dumpUi, readFacts } from '../drivers/android/device.js';
@@ -30,8 +30,10 @@ export async function doctorPhone(serial: string | undefined, client: AdbClient 
   }
   checks.push({ name: 'adb server', ok: true, detail: `adb server protocol ${version} at ${where}` });
   let chosen: string;
+  const attached = await client.devices();
+  if (attached.length > 1) checks.push({ name: 'devices', ok: true, detail: `adb lists ${listDevices(attached)}` });
   try {
-    chosen = chooseDevice(await client.devices(), serial).serial;
+    chosen = chooseDevice(attached, serial).serial;
   } catch (e) {
     if (!isAdbError(e)) throw e;
     checks.push({ name: 'phone', ok: false, detail: e.message,

@@ -33,6 +33,9 @@ export function serializeDump(d: UiDump): string {
   return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="${d.rotation}">${d.roots.map(node).join('')}</hierarchy>`;
 }
 
+/** The uids the fake phone's packages were installed with (`pm list packages -U`). */
+export const PACKAGE_UIDS: Readonly<Record<string, number>> = { 'com.android.settings': 1000, 'com.example.messenger': 10123, 'org.mozilla.firefox': 10140 };
+
 /** One screen of the fake phone: its dump and the activity in front. */
 export interface PhoneScreen { dump: UiDump; activity: string }
 
@@ -59,6 +62,7 @@ export class FakePhone {
     this.device.print('wm.size', 'Physical size: 1080x2400\n');
     this.device.print('wm.density', 'Physical density: 420\n');
     this.device.print('pidof', '4242\n');
+    this.device.print('pm.list', Object.entries(PACKAGE_UIDS).map(([p, u]) => `package:${p} uid:${u}`).join('\n') + '\n');
     this.device.onCommand = (calls) => { for (const c of calls) { this.log.push(c); this.apply(c); } this.render(); };
     this.render();
   }
@@ -74,6 +78,8 @@ export class FakePhone {
     this.device.print('uiautomator', `${serializeDump(this.front.dump)}\nUI hierchary dumped to: /dev/tty\n`);
     this.device.print('dumpsys.window', `  mCurrentFocus=Window{1a2b u0 ${pkg}/${this.front.activity}}\n  mShowingLockscreen=${this.locked}\n`);
     this.device.print('settings', `${this.ime}\n`);
+    // Every app's pid is 4242 here (one pidof answer): its /proc shows the app in front, under its package's uid.
+    this.device.proc(4242, pkg, PACKAGE_UIDS[pkg] ?? 10999);
   }
 
   private all(): UiNode[] {

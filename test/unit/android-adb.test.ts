@@ -133,7 +133,10 @@ test('unauthorized, offline, unknown serial and a dropped link are told apart', 
 test('the device is the one named or the only one attached; a device not ready says what to do', () => {
   const list = parseDeviceList('emulator-5554          device product:sdk model:Pixel_7 device:emu transport_id:1\nR58M123       unauthorized usb:1-1 transport_id:2\n');
   assert.equal(chooseDevice(list, 'emulator-5554').facts.model, 'Pixel_7');
-  assert.throws(() => chooseDevice(list), (e) => isAdbError(e, 'ambiguous') && /adbSerial/.test(e.message));
+  // Several attached: each listed with its state, and how to name one (a device added as adb:SERIAL).
+  assert.throws(() => chooseDevice(list), (e) => isAdbError(e, 'ambiguous') && /adb:SERIAL/.test(e.message)
+    && /emulator-5554 \(ready\), R58M123 \(unauthorized: accept "Allow USB debugging\?" on the phone\)/.test(e.message));
+  assert.throws(() => chooseDevice(list, 'nope'), (e) => isAdbError(e, 'not_found') && /R58M123 \(unauthorized/.test(e.message));
   assert.throws(() => chooseDevice(list, 'R58M123'), (e) => isAdbError(e, 'unauthorized') && /Allow USB debugging/.test(e.message));
   assert.throws(() => chooseDevice([]), (e) => isAdbError(e, 'not_found'));
 });

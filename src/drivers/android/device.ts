@@ -3,6 +3,7 @@
  * lock state), the app in the foreground, and the tree itself through `uiautomator dump`. Every read is one shell
  * round trip over the adb server protocol; the outputs are the phone's text and are parsed, never trusted.
  */
+import { ComputerUseError } from '../../protocol/errors.js';
 import type { AdbClient } from './adb/client.js';
 import { shellCommand } from './adb/quote.js';
 
@@ -84,6 +85,20 @@ export interface DumpResult { xml: string; ms: number; attempts: number }
 
 /** Why a dump can fail for a moment: the screen is animating, or the service is restarting. */
 const TRANSIENT = /could not get idle state|null root node|UiAutomationService .* already registered|Killed/i;
+/** uiautomator's words when the screen never went idle (it dumps only an idle screen). */
+const NOT_IDLE = /could not get idle state/i;
+
+/**
+ * A screen that never went idle: an app that animates without pause (a video, a spinner, a live wallpaper) never
+ * gives uiautomator the idle moment it waits for, however often it is asked. Said as what it is, with the ways out.
+ */
+export function neverIdleError(attempts: number, ms: number, said: string): ComputerUseError {
+  return new ComputerUseError('timeout', `the phone's screen never went idle in ${attempts} tries over ${ms} ms (uiautomator: ${said}): it reads ` +
+    'only a screen that stops changing, and the app in front keeps animating (a video, a progress spinner, a live ' +
+    'wallpaper). Pause or leave the animation, or turn animations off (Developer options › Animator duration scale › ' +
+    'Animation off); the AccessibilityService app (android/service, paired as its own device) reads a screen while it ' +
+    'animates. Nothing was sent.', { reason: 'not_idle' });
+}
 
 /**
  * Dumps the view tree: `uiautomator dump --compressed /dev/tty` over exec (the XML on stdout, no temp file),
@@ -105,7 +120,10 @@ export async function dumpUi(client: AdbClient, serial: string, options: { attem
     if (/<hierarchy[^>]*\/>/.test(out)) return { xml: out, ms: Date.now() - started, attempts: i };
     last = out.trim().split('\n').slice(-3).join(' ').slice(0, 300);
     if (compressed && /unrecognized|unknown option|Usage/i.test(out)) { compressed = false; continue; }
-    if (!TRANSIENT.test(out) || i === attempts) break;
+    if (!TRANSIENT.test(out) || i === attempts) {
+      if (NOT_IDLE.test(out)) throw neverIdleError(i, Date.now() - started, out.trim().split('\n').slice(-1)[0]!.slice(0, 200));
+      break;
+    }
     await sleep(backoff * 2 ** (i - 1));
   }
   throw new Error(`uiautomator could not dump the screen (${last || 'no output'})`);

@@ -8,16 +8,20 @@
 import type { AppInfo, RawNode, WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { ActParams, ActResult } from '../../protocol/methods.js';
+import type { CaptureResult } from '../../protocol/methods.js';
+import type { IdentifyResult } from '../../protocol/identity.js';
 import { AdbClient, chooseDevice } from './adb/client.js';
+import { screenImage } from './capture.js';
 import { isAdbError } from './adb/errors.js';
 import { shellCommand } from './adb/quote.js';
 import { dumpUi, isLocked, parseForeground, readFacts, type DeviceFacts, type Foreground } from './device.js';
+import { parseProcessFacts, parsePackageUids, parseRecentPackages } from './processes.js';
 import {
   ADB_KEYBOARD_IME, ANDROID_KEYCODES, SYSTEM_ACTIONS, centerOf, imeTextArgv, inputTextArgvs, keycombinationArgv, keyeventArgv,
   longPressArgv, swipeArgv, tapArgv, typableByInput,
 } from './input.js';
 import { parseHandle, resolveHandle } from './nodes.js';
-import { WINDOW_OPS, screenOf, screenTree, tappableArea, visiblePart, windowIdOf, type Screen } from './screen.js';
+import { WINDOW_OPS, rotatedSize, screenOf, screenTree, tappableArea, visiblePart, windowIdOf, type Screen } from './screen.js';
 
 /** The node with handle `id` in a tree (a copy, so the caller may trim it). */
 function findById(n: RawNode, id: string): RawNode | undefined {
@@ -59,6 +63,9 @@ export type SystemAction = (typeof WINDOW_OPS)[number];
 
 const isWindowOp = (op: string): op is SystemAction => (WINDOW_OPS as readonly string[]).includes(op);
 
+/** Apps listed beyond the one in front (the recent-tasks list can be long; each costs a round trip). */
+const MAX_LISTED_APPS = 16;
+
 export class AndroidDriver {
   readonly client: AdbClient;
   serial = '';
@@ -80,7 +87,13 @@ export class AndroidDriver {
     return this.facts;
   }
 
-  private size(): { width: number; height: number } { return this.facts?.screen ?? { width: 0, height: 0 }; }
+  /** The rotation of the last dump (0–3, quarter turns): a landscape dump's bounds lie on the swapped screen. */
+  private rotation(): number { return this.last?.dump.rotation ?? 0; }
+
+  /** The screen size the dump's bounds are laid out on. */
+  private size(): { width: number; height: number } {
+    return rotatedSize(this.facts?.screen ?? { width: 0, height: 0 }, this.rotation());
+  }
 
   /** Runs one argv on the phone; a non-zero exit is an error with the device's words. */
   async run(argv: readonly string[], timeoutMs?: number): Promise<string> {
@@ -110,13 +123,58 @@ export class AndroidDriver {
     return this.last;
   }
 
-  /** The foreground app as the protocol's app list. */
+  /**
+   * The phone's apps: the one in front with its window (the only screen a phone shows), then the other apps of
+   * the recent-tasks list that have a process, without windows (launch one to bring it to the front).
+   */
   async apps(): Promise<AppInfo[]> {
     const fg = parseForeground(await this.run(['dumpsys', 'window']));
-    if (!fg) return [];
-    const pid = await this.pidOf(fg.packageName);
-    const window = this.windowInfo(fg, pid);
-    return [{ name: fg.packageName, pid, id: `app:${fg.packageName}`, executable: fg.packageName, windows: [window] }];
+    const out: AppInfo[] = [];
+    if (fg) {
+      const pid = await this.pidOf(fg.packageName);
+      out.push({ name: fg.packageName, pid, id: `app:${fg.packageName}`, executable: fg.packageName, windows: [this.windowInfo(fg, pid)] });
+    }
+    let recents: string[] = [];
+    try { recents = parseRecentPackages(await this.run(['dumpsys', 'activity', 'recents'])); } catch { /* an old image without it: the front app only */ }
+    for (const pkg of recents) {
+      if (pkg === fg?.packageName || out.length >= MAX_LISTED_APPS) continue;
+      const pid = await this.pidOf(pkg);
+      if (pid > 0) out.push({ name: pkg, pid, id: `app:${pkg}`, executable: pkg, windows: [] });
+    }
+    return out;
+  }
+
+  /**
+   * What the phone proves about a process: its start time and uid from /proc, its process name, and the package
+   * whose uid it runs under (an app runs as its package's own uid, assigned at install; the process name alone is
+   * the app's to choose). appId is the package only when both agree.
+   */
+  async identify(pid: number): Promise<IdentifyResult> {
+    const MARK = '__cu_proc__';
+    if (!Number.isSafeInteger(pid) || pid <= 0) return { pid, gone: true };
+    const read = ['stat', 'status', 'cmdline'].map((f) => shellCommand(['cat', `/proc/${pid}/${f}`])).join(`; echo ${MARK}; `);
+    const out = (await this.client.shell(this.serial, read)).stdout.toString('utf8').split(`${MARK}\n`);
+    const proc = parseProcessFacts(pid, out[0] ?? '', out[1] ?? '', out[2] ?? '');
+    if (!proc) return { pid, gone: true };
+    const result: IdentifyResult = { pid, startToken: proc.startTicks, user: String(proc.uid) };
+    if (proc.packageName) {
+      const uids = parsePackageUids(await this.run(['pm', 'list', 'packages', '-U', proc.packageName]));
+      if (uids.get(proc.packageName) === proc.uid) Object.assign(result, { appId: proc.packageName, executable: proc.packageName, argv: [proc.processName] });
+    }
+    return result;
+  }
+
+  /** The screen as a PNG while `windowId` is in front (checked before and after the capture). */
+  async capture(windowId: string, maxEdge: number): Promise<Omit<CaptureResult, 'ms'>> {
+    const inFront = async (when: string): Promise<void> => {
+      const fg = await this.foreground();
+      const front = fg ? windowIdOf(fg) : 'nothing';
+      if (front !== windowId) throw new ComputerUseError('window_changed', `another screen is in front ${when} (${front}); list the apps again. Nothing was captured.`);
+    };
+    await inFront('now');
+    const png = await this.client.exec(this.serial, shellCommand(['screencap', '-p']), 20_000);
+    await inFront('after the capture');
+    return screenImage(png, this.facts?.density ?? 160, maxEdge);
   }
 
   private windowInfo(fg: Foreground, pid: number): WindowInfo {
@@ -161,7 +219,7 @@ export class AndroidDriver {
     delete before.children;
     if (p.expect?.role && p.expect.role !== before.role) throw new ComputerUseError('stale_ref', `the element at that place is now a ${before.role}, not a ${p.expect.role}; nothing was sent`);
     if (!node.enabled) throw new ComputerUseError('element_disabled', 'the element is disabled; nothing was sent', { states: before.states });
-    const visible = visiblePart(node, tappableArea(this.size(), this.facts?.density ?? 160));
+    const visible = visiblePart(node, tappableArea(this.size(), this.facts?.density ?? 160, this.rotation()));
     if (!visible) throw new ComputerUseError('not_visible', 'the element is not on the visible part of the screen (off screen or under a system bar); scroll it into view first. Nothing was sent.', { states: before.states });
     const at = centerOf(visible);
     const sent: string[][] = [];

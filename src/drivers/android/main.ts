@@ -45,6 +45,29 @@ export function adbToProtocol(e: unknown): unknown {
   return new ComputerUseError(codes[e.kind], fix ? `${e.message.trim()} — ${fix}` : e.message, { adb: e.kind, ...(e.kind === 'unauthorized' ? { where: 'the phone\'s screen' } : {}) });
 }
 
+/** A package name, as Android accepts it. */
+const PACKAGE = /^[A-Za-z][\w]*(\.[A-Za-z][\w]*)+$/;
+/** An activity class, absolute or relative to its package (`.Settings$WifiSettingsActivity`). */
+const ACTIVITY = /^\.?[A-Za-z][\w$]*(\.[A-Za-z][\w$]*)*$/;
+
+/** What `apps.launch` runs for a command: a package, a package/activity, or a web URL (its default app). */
+export function launchTarget(command: string, args: readonly string[]): { argv: string[]; packageName?: string; what: string } {
+  if (/^https?:\/\/[^\s]+$/i.test(command) && command.length <= 2048) {
+    return { argv: ['am', 'start', '-a', 'android.intent.action.VIEW', '-d', command], what: 'the app that opens the URL' };
+  }
+  const slash = command.indexOf('/');
+  const pkg = slash < 0 ? command : command.slice(0, slash);
+  const activity = slash < 0 ? undefined : command.slice(slash + 1);
+  if (!PACKAGE.test(pkg) || (activity !== undefined && !ACTIVITY.test(activity))) {
+    throw new ComputerUseError('invalid_params', 'on Android, launch takes a package (com.android.settings), a package/activity ' +
+      '(com.android.settings/.Settings$WifiSettingsActivity) or an http(s) URL');
+  }
+  if (args.length) throw new ComputerUseError('invalid_params', 'an Android app takes no arguments here: open a URL by launching the URL itself');
+  return activity === undefined
+    ? { argv: ['monkey', '-p', pkg, '-c', 'android.intent.category.LAUNCHER', '1'], packageName: pkg, what: pkg }
+    : { argv: ['am', 'start', '-n', `${pkg}/${activity}`], packageName: pkg, what: command };
+}
+
 /** The handlers of a connected driver. */
 export function androidHandlers(driver: AndroidDriver): Handlers {
   const guard = <A extends unknown[], R>(fn: (...a: A) => Promise<R>) => async (...a: A): Promise<R> => {
@@ -54,7 +77,7 @@ export function androidHandlers(driver: AndroidDriver): Handlers {
     hello: guard(async () => {
       const f = driver.facts ?? await driver.connect();
       return {
-        ...handshake(table), platform: 'android', version: ANDROID_DRIVER_VERSION, capabilities: ['keys' as const],
+        ...handshake(table), platform: 'android', version: ANDROID_DRIVER_VERSION, capabilities: ['keys' as const, 'capture' as const],
         permissions: { adb_authorized: true, screen_unlocked: !f.locked },
         facts: {
           serial: driver.serial, model: f.model, manufacturer: f.manufacturer, android: f.release, api_level: String(f.apiLevel),
@@ -73,16 +96,25 @@ export function androidHandlers(driver: AndroidDriver): Handlers {
       return { ok: true };
     }),
     'apps.launch': guard(async (p) => {
-      if (!/^[A-Za-z][\w]*(\.[A-Za-z][\w]*)+$/.test(p.command)) throw new ComputerUseError('invalid_params', 'on Android, launch takes a package name (com.android.settings)');
-      await driver.run(['monkey', '-p', p.command, '-c', 'android.intent.category.LAUNCHER', '1']);
+      const target = launchTarget(p.command, p.args ?? []);
+      const before = await driver.foreground();
+      await driver.run(target.argv);
       const deadline = Date.now() + (p.waitForWindowMs ?? 10_000);
       for (;;) {
         const apps = await driver.apps();
-        const app = apps.find((a) => a.name === p.command);
+        // A package opens that package; a URL opens whatever app handles it, so any app that came to the front.
+        const app = apps.find((a) => a.windows[0] && (target.packageName ? a.name === target.packageName
+          : a.windows[0].id !== (before ? windowIdOf(before) : '')));
         if (app?.windows[0]) return { pid: app.pid, window: app.windows[0] };
-        if (Date.now() > deadline) throw new ComputerUseError('timeout', `${p.command} did not come to the front`);
+        if (Date.now() > deadline) throw new ComputerUseError('timeout', `${target.what} did not come to the front in ${p.waitForWindowMs ?? 10_000} ms`);
         await new Promise((r) => setTimeout(r, 200));
       }
+    }),
+    'process.identify': guard(async (p) => driver.identify(p.pid)),
+    'screen.capture': guard(async (p) => {
+      const t0 = performance.now();
+      const shot = await driver.capture(p.window, p.maxEdge ?? 1280);
+      return { ...shot, ms: performance.now() - t0 };
     }),
     'tree.snapshot': guard(async (p) => {
       const t0 = performance.now();

@@ -38,12 +38,32 @@ export function screenTree(screen: Screen, windowId: string, title: string, size
   return { id: windowId, role: 'window', name: title, states: [], actions: [...WINDOW_OPS], bounds: [0, 0, size.width, size.height], children };
 }
 
-/** The part of the screen an app's content may be tapped in: below the status bar, above the navigation bar. */
-export function tappableArea(size: { width: number; height: number }, density: number): [number, number, number, number] {
-  const dp = (v: number): number => Math.round(v * (density || 160) / 160);
+/**
+ * The screen as the dump's coordinates see it: `wm size` reports the natural (portrait) size whatever the
+ * rotation, while a dump taken in landscape (rotation 1 or 3) lays its bounds out on the swapped size.
+ */
+export function rotatedSize(natural: { width: number; height: number }, rotation: number): { width: number; height: number } {
+  return rotation % 2 === 1 ? { width: natural.height, height: natural.width } : natural;
+}
+
+/** Below this smallest width (dp) Android puts the navigation bar at the side in landscape (a phone), else at the bottom. */
+const SIDE_NAV_BELOW_DP = 600;
+
+/**
+ * The part of the screen an app's content may be tapped in, [l, t, r, b]: below the status bar and clear of the
+ * navigation bar, which sits at the bottom, or in landscape on a phone at the side the rotation puts it
+ * (right for rotation 1, left for rotation 3). `size` is the rotated size.
+ */
+export function tappableArea(size: { width: number; height: number }, density: number, rotation = 0): [number, number, number, number] {
+  const dpi = density || 160;
+  const dp = (v: number): number => Math.round(v * dpi / 160);
   const top = dp(24);
-  const bottom = size.height - dp(48);
-  return [0, top, size.width, Math.max(top, bottom)];
+  const nav = dp(48);
+  const smallestDp = Math.min(size.width, size.height) * 160 / dpi;
+  if (rotation % 2 === 1 && smallestDp < SIDE_NAV_BELOW_DP) {
+    return rotation === 1 ? [0, top, Math.max(0, size.width - nav), size.height] : [Math.min(nav, size.width), top, size.width, size.height];
+  }
+  return [0, top, size.width, Math.max(top, size.height - nav)];
 }
 
 /** The part of a node's bounds [l, t, r, b] that lies in `area` [l, t, r, b], as [x, y, w, h]; undefined when none. */

@@ -131,12 +131,20 @@ export function parseDeviceList(text: string): AdbDevice[] {
 export function chooseDevice(devices: readonly AdbDevice[], serial?: string): AdbDevice {
   if (serial !== undefined) {
     const d = devices.find((x) => x.serial === serial);
-    if (!d) throw new AdbError('not_found', `no Android device "${serial}" is attached (adb lists ${devices.length ? devices.map((x) => x.serial).join(', ') : 'none'})`);
+    if (!d) throw new AdbError('not_found', `no Android device "${serial}" is attached (adb lists ${devices.length ? listDevices(devices) : 'none'})`);
     return usable(d);
   }
   if (devices.length === 0) throw new AdbError('not_found', 'no Android device is attached: connect one with USB debugging on (or start an emulator), then check `adb devices`');
-  if (devices.length > 1) throw new AdbError('ambiguous', `${devices.length} Android devices are attached (${devices.map((x) => x.serial).join(', ')}): name one with adbSerial`);
+  if (devices.length > 1) throw new AdbError('ambiguous', `${devices.length} Android devices are attached (${listDevices(devices)}): name one as adb:SERIAL`);
   return usable(devices[0]!);
+}
+
+/** The devices adb lists, each with its state: "emulator-5554 (ready), R58N31 (unauthorized: accept on the phone)". */
+export function listDevices(devices: readonly AdbDevice[]): string {
+  const says: Record<string, string> = { device: 'ready', unauthorized: 'unauthorized: accept "Allow USB debugging?" on the phone', offline: 'offline: reconnect it' };
+  // The serial and state are the adb server's text: printable ASCII only, so a forged one cannot add lines.
+  const clean = (s: string): string => s.replace(/[^\x21-\x7e]/g, '?').slice(0, 64);
+  return devices.slice(0, 16).map((d) => `${clean(d.serial)} (${says[d.state] ?? clean(d.state)})`).join(', ') + (devices.length > 16 ? `, and ${devices.length - 16} more` : '');
 }
 
 /** A device that is not ready says why. */
