@@ -13,6 +13,7 @@ import { isGone } from './bus.js';
 import { actionName } from './action-name.js';
 import { comboItemNames } from './combo-items.js';
 import { itemIndex, noItemError, pickItem } from '../common/items.js';
+import { checkExpect, elementGone } from '../common/expect.js';
 import type { ElementInfo } from './reader.js';
 import { readElement, targetOf, toRawNode } from './reader.js';
 import { processMismatch, startTokenOf } from './identity.js';
@@ -21,7 +22,8 @@ import { center, type Expect, type LinuxInput } from './input.js';
 import { titleOf } from './x11/match.js';
 import { BACKSPACE, insertTextVerified, SELECT_ALL, setTextVerified, type TypingDeps } from './edit.js';
 import { selectInListCombo, topLevelOf } from './combo.js';
-import { linuxProbe, showingReliableFor, waitActionable } from './actionable.js';
+import { linuxProbe, showingReliableFor } from './actionable.js';
+import { waitActionable } from '../common/actionable.js';
 import type { EventWatcher } from './events.js';
 import { enterCell, resolveCellHandle, selectCell, selectRange } from './table.js';
 import { scrollToRow } from './scrollto.js';
@@ -82,7 +84,7 @@ export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, sign
   listApps?: () => Promise<AppInfo[]>): Promise<ActResult> {
   // Grid hook (table.ts): a cell read by coordinate is found again by its coordinate.
   const t = await resolveCellHandle(bus, p.id).catch((e: unknown) => {
-    if (isGone(e)) throw new ComputerUseError('stale_ref', 'The element no longer exists.', { reason: 'gone' });
+    if (isGone(e)) throw elementGone();
     throw e;
   }) ?? targetOf(p.id);
   const checks = p.actionable?.checks ?? [];
@@ -91,19 +93,13 @@ export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, sign
     try {
       return await readElement(bus, t, { children: true, bounds: wantBounds });
     } catch (e) {
-      if (isGone(e)) throw new ComputerUseError('stale_ref', 'The element no longer exists.', { reason: 'gone' });
+      if (isGone(e)) throw elementGone();
       throw e;
     }
   };
   const verify = (info: ElementInfo): void => {
     if (info.states.has('defunct')) throw new ComputerUseError('stale_ref', 'The element was destroyed.', { reason: 'defunct' });
-    const node = toRawNode(info);
-    if (p.expect?.role && p.expect.role !== node.role) {
-      throw new ComputerUseError('stale_ref', `The element is now a ${node.role}, not a ${p.expect.role}.`, { reason: 'role_changed' });
-    }
-    if (p.expect?.name !== undefined && p.expect.name !== (node.name ?? '')) {
-      throw new ComputerUseError('stale_ref', 'The element was renamed or replaced.', { reason: 'name_changed' });
-    }
+    checkExpect(p.expect, toRawNode(info));
   };
   let [info, reliable, mismatch] = await Promise.all([read(), checks.includes('visible') ? showingReliableFor(bus, t.dest) : Promise.resolve(true),
     p.expect ? identityMismatch(bus, t, p.expect, keyboard) : Promise.resolve(undefined)]);
