@@ -64,6 +64,11 @@ export const ROLES = Object.keys(ROLE_DOCS) as readonly Role[];
 /** One of the unified roles. */
 export type Role = keyof typeof ROLE_DOCS;
 
+/** Commands: the roles a click, Enter, Space or an access key activates (the policy's activation and mnemonic rules). */
+export const COMMAND_ROLES: ReadonlySet<string> = new Set<Role>(['button', 'link', 'menuitem']);
+/** Roles that only carry text (a label, a paragraph); an empty one is decoration. */
+export const TEXT_ROLES: ReadonlySet<string> = new Set<Role>(['label', 'text', 'paragraph', 'heading']);
+
 /** Node states and what each means (the renderer prints them after the name). */
 export const STATE_DOCS = {
   focused: 'Holds the keyboard focus.',

@@ -11,6 +11,8 @@ import { handshake } from '../../protocol/handshake.js';
 import { walk } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import { checkChord, formatChords } from '../../protocol/keys.js';
+import { COMMAND_ROLES } from '../../protocol/vocabulary.js';
+import { markedAccessKey } from '../common/names.js';
 import type { Handlers } from '../../protocol/peer.js';
 import type { LaunchParams, LaunchResult } from '../../protocol/methods.js';
 import { act } from './actions.js';
@@ -442,22 +444,39 @@ function goneAsStale(handlers: Handlers): Handlers {
   return out as Handlers;
 }
 
-/** Roles whose access key activates them (the policy's mnemonic rule reads these). */
-const COMMAND_ROLES = new Set(['button', 'link', 'menuitem']);
 /** Most commands whose key binding one snapshot reads. */
 const MAX_KEY_BINDINGS = 300;
 
 /**
- * Sets `keyBinding` on the commands of a tree from Action.GetKeyBinding(0): GTK3 strips the "_" from a
- * mnemonic label's accessible name, so the binding ("<Alt>d") is the only place the access key shows.
+ * The access key of an AT-SPI key binding in W3C key names (`<Alt>d;;<Control>d` → `Alt+d`): the first of
+ * its `;`-separated parts is the mnemonic. Undefined when that part is no Alt + letter or digit.
+ */
+export function accessKeyOf(binding: string): string | undefined {
+  const key = /^(?:<alt>|alt\+)\s*([a-z0-9])(?:;|$)/i.exec(binding.trim())?.[1];
+  return key ? `Alt+${key.toLowerCase()}` : undefined;
+}
+
+/**
+ * Sets `keyBinding` on the commands of a tree, in W3C key names, from Action.GetKeyBinding(0): GTK3 strips the
+ * "_" from a mnemonic label's accessible name, so the binding ("<Alt>d") is the only place the access key shows.
+ * A name that still carries its marker ("_Delete all", "&Send") is said without it, its key taken from it.
  */
 async function readKeyBindings(bus: A11yBus, root: RawNode): Promise<void> {
   const commands: RawNode[] = [];
-  walk(root, (n) => { if (COMMAND_ROLES.has(n.role) && n.actions.includes('click') && commands.length < MAX_KEY_BINDINGS) commands.push(n); });
+  walk(root, (n) => {
+    if (!COMMAND_ROLES.has(n.role)) return;
+    const marked = n.name ? markedAccessKey(n.name) : undefined;
+    if (marked) {
+      n.name = marked.label;
+      n.keyBinding ??= `Alt+${marked.key}`;
+    }
+    if (n.actions.includes('click') && commands.length < MAX_KEY_BINDINGS) commands.push(n);
+  });
   await Promise.all(commands.map(async (n) => {
     try {
       const [binding] = await bus.call(targetOf(n.id), 'org.a11y.atspi.Action', 'GetKeyBinding', 'i', [0], 1000);
-      if (typeof binding === 'string' && binding.trim()) n.keyBinding = binding.trim().slice(0, 200);
+      const key = typeof binding === 'string' ? accessKeyOf(binding) : undefined;
+      if (key) n.keyBinding = key;
     } catch { /* no binding: the policy treats the key as unknown */ }
   }));
 }

@@ -345,7 +345,7 @@ export function toRawNode(info: ElementInfo, showingReliable = true): RawNode {
   const name = cleanName(info.name, { typeNames: typeNamed(info), mnemonics: GTK4_PATH.test(info.target.path) && MNEMONIC_ROLES.test(info.atspiRole) });
   if (name) node.name = name;
   const key = droppedMnemonic(info.name, name);
-  if (key) node.keyBinding = `<Alt>${key}`;
+  if (key) node.keyBinding = `Alt+${key}`;
   if (info.description && info.description !== info.name) node.description = info.description;
   if (info.accessibleId) node.stableId = info.accessibleId;
   const password = info.atspiRole === 'password text';
