@@ -19,7 +19,7 @@ import type { Confirmer } from '../policy/confirm.js';
 import { a11yFix, applyA11yFix, type DoctorFix, type FixOutcome } from './fix.js';
 import { probeWaylandInput } from '../drivers/linux/portal.js';
 import { findProcesses, flagOf, processFacts, type ProcessFacts, type Toolkit } from '../drivers/linux/process.js';
-import { describeSession, sessionLine, type SessionInfo } from './session.js';
+import { describeSession, sessionLine, type SessionInfo } from '../drivers/linux/session-info.js';
 
 /** How a check came out: `info` is neither good nor bad (an optional part). */
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'info';

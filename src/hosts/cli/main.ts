@@ -89,7 +89,7 @@ async function main(args: string[]): Promise<number> {
         // `--desktop sandbox`: drive this home's running sandbox desktop (a remote device reached over ssh, whose
         // login session has no DISPLAY of its own).
         if (rest[1] === '--desktop' && rest[2] === 'sandbox') {
-          const { listSandboxes, sandboxEnv } = await import('../../sandbox/sandbox.js');
+          const { listSandboxes, sandboxEnv } = await import('../../drivers/linux/sandbox/sandbox.js');
           const alive = (await listSandboxes()).filter((s) => s.alive);
           const box = alive.find((s) => s.display === process.env['COMPUTER_USE_SANDBOX']) ?? alive[0];
           if (!box) { process.stderr.write('computer-use driver: no running sandbox desktop in this home (computer-use sandbox up)\n'); return 1; }

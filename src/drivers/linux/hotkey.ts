@@ -6,8 +6,8 @@
  * and `computer-use stop` remain.
  */
 import { createRequire } from 'node:module';
-import { keysymOf, xModifiers, type XModifier } from '../drivers/linux/keysyms.js';
-import { parseChord } from '../session/chords.js';
+import { keysymOf, xModifiers, type XModifier } from './keysyms.js';
+import { parseChord } from '../../session/chords.js';
 
 /** The chord when settings name none. */
 export const DEFAULT_STOP_HOTKEY = 'ctrl+shift+Escape';

@@ -12,7 +12,7 @@ import { connect } from 'node:net';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cuPath } from '../paths.js';
+import { cuPath } from '../../../paths.js';
 import { getA11yAddress } from './dbus.js';
 import {
   buildSandboxEnv, chooseDisplay, cleanEnv, displayName, parseDbusLaunch, sandboxKind, takenDisplays, WESTON_SOCKET,

@@ -4,13 +4,13 @@
  * works, and the IME that types text beyond ASCII. Each failed check says what to do.
  */
 import { spawnSync } from 'node:child_process';
-import { AdbClient, chooseDevice } from '../drivers/android/adb/client.js';
-import { isAdbError } from '../drivers/android/adb/errors.js';
-import { shellCommand } from '../drivers/android/adb/quote.js';
-import { dumpUi, readFacts } from '../drivers/android/device.js';
-import { ADB_KEYBOARD_IME } from '../drivers/android/input.js';
-import { parseUiDump } from '../drivers/android/uixml.js';
-import type { DeviceCheck } from './device.js';
+import { AdbClient, chooseDevice } from './adb/client.js';
+import { isAdbError } from './adb/errors.js';
+import { shellCommand } from './adb/quote.js';
+import { dumpUi, readFacts } from './device.js';
+import { ADB_KEYBOARD_IME } from './input.js';
+import { parseUiDump } from './uixml.js';
+import type { DeviceCheck } from '../../doctor/device.js';
 
 /** Runs the checks; later ones are skipped once the phone cannot be reached. */
 export async function doctorPhone(serial: string | undefined, client: AdbClient = new AdbClient()): Promise<DeviceCheck[]> {

@@ -4,10 +4,10 @@
  * Screen Recording (CGPreflightScreenCaptureAccess, no prompt either) is needed only for screen.capture, the image
  * mode of computer_screenshot: without it the check passes with a warning that says where to grant it.
  */
-import { SCREEN_RECORDING_FIX } from '../drivers/macos/capture.js';
-import { ACCESSIBILITY_FIX, responsibleApp } from '../drivers/macos/cf.js';
-import { MacDriver, type MacDriverOptions } from '../drivers/macos/driver.js';
-import type { DeviceCheck } from './device.js';
+import { SCREEN_RECORDING_FIX } from './capture.js';
+import { ACCESSIBILITY_FIX, responsibleApp } from './cf.js';
+import { MacDriver, type MacDriverOptions } from './driver.js';
+import type { DeviceCheck } from '../../doctor/device.js';
 
 /** Runs the checks in the order a user fixes them; the app list is skipped while the permission is missing. */
 export function doctorMac(options: MacDriverOptions = {}): DeviceCheck[] {

@@ -4,14 +4,14 @@
  * Automation through the helper, the input desktop (locked screen, UAC prompt), and the windows UIPI keeps from
  * a host of lower integrity. Platform-neutral: the tests run it with Mono's mcs and a replay recording.
  */
-import { cuPath } from '../paths.js';
-import { ensureHelper, frameworkCsc, type BuiltHelper, type Compiler } from '../drivers/windows/build.js';
-import { HelperClient, helperCommand } from '../drivers/windows/helper-client.js';
-import { HELPER_SOURCES, type HelperSource } from '../drivers/windows/helper-sources.generated.js';
-import type { HelperHello } from '../drivers/windows/driver.js';
-import { blockedByUipi, integrityName, MEDIUM_INTEGRITY, type UiaWindow } from '../drivers/windows/nodes.js';
-import { escapeLine, nameText } from '../engine/escape.js';
-import type { DeviceCheck } from './device.js';
+import { cuPath } from '../../paths.js';
+import { ensureHelper, frameworkCsc, type BuiltHelper, type Compiler } from './build.js';
+import { HelperClient, helperCommand } from './helper-client.js';
+import { HELPER_SOURCES, type HelperSource } from './helper-sources.generated.js';
+import type { HelperHello } from './driver.js';
+import { blockedByUipi, integrityName, MEDIUM_INTEGRITY, type UiaWindow } from './nodes.js';
+import { escapeLine, nameText } from '../../engine/escape.js';
+import type { DeviceCheck } from '../../doctor/device.js';
 
 /** Options of doctorWindows; every default is the real machine's. */
 export interface WindowsDoctorOptions {

@@ -3,7 +3,7 @@
  * the command picks the one that applies here. Linux keeps its richer report (doctor.ts: the app diagnosis, fixes
  * applied after a confirmation); the others answer a list of checks, each with its fix.
  */
-import type { DeviceCheck } from './device.js';
+import type { DeviceCheck } from '../doctor/device.js';
 
 /** The doctor of one platform. */
 export interface PlatformDoctor {
@@ -21,12 +21,12 @@ export const PLATFORM_DOCTORS: readonly PlatformDoctor[] = [
     platform: 'macos',
     // The fake AX library stands in for a Mac in tests.
     applies: (env, platform) => platform === 'darwin' || Boolean(env['COMPUTER_USE_MACOS_AX_LIB']),
-    run: async () => (await import('./macos.js')).doctorMac(),
+    run: async () => (await import('./macos/doctor.js')).doctorMac(),
   },
   {
     platform: 'windows',
     applies: (_env, platform) => platform === 'win32',
-    run: async () => (await import('./windows.js')).doctorWindows(),
+    run: async () => (await import('./windows/doctor.js')).doctorWindows(),
   },
 ];
 
