@@ -9,17 +9,16 @@ import { Device } from '../devices/manager.js';
 import type { AppInfo, WindowInfo } from '../engine/node.js';
 import { countNodes, walk } from '../engine/node.js';
 import type { HelloResult } from '../protocol/methods.js';
-import { a11yStatus, atspiRootProperty, displayServer, onPath, xtestExtension } from '../drivers/linux/prereq.js';
 import { existsSync } from 'node:fs';
-import { inaccessibleAdvice } from '../drivers/linux/advice.js';
 import { remedyAdvice } from '../tools/remedy.js';
 import { remediesOf } from '../protocol/errors.js';
-import { JAVA_ATK_JAR, javaA11yOptions } from '../drivers/linux/toolkits.js';
 import type { Confirmer } from '../policy/confirm.js';
 import { a11yFix, applyA11yFix, type DoctorFix, type FixOutcome } from './fix.js';
-import { probeWaylandInput } from '../drivers/linux/portal.js';
-import { findProcesses, flagOf, processFacts, type ProcessFacts, type Toolkit } from '../drivers/linux/process.js';
-import { describeSession, sessionLine, type SessionInfo } from '../drivers/linux/session-info.js';
+import { linuxDoctor, type ProcessFacts, type SessionInfo, type Toolkit } from '../drivers/doctors.js';
+
+const { a11yStatus, atspiRootProperty, describeSession, displayServer, findProcesses, flagOf, inaccessibleAdvice, javaA11yOptions, onPath,
+  probeWaylandInput, processFacts, sessionLine, xtestExtension } = linuxDoctor;
+const JAVA_ATK_JAR = linuxDoctor.javaAtkJar;
 
 /** How a check came out: `info` is neither good nor bad (an optional part). */
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'info';

@@ -5,7 +5,9 @@
  */
 import { execFile } from 'node:child_process';
 import type { Confirmer } from '../policy/confirm.js';
-import { A11Y_FIX_COMMANDS, a11yStatus, onPath, setA11yEnabled } from '../drivers/linux/prereq.js';
+import { linuxDoctor } from '../drivers/doctors.js';
+
+const { a11yStatus, onPath, setA11yEnabled } = linuxDoctor;
 
 /** A fix doctor offers: what it does, the commands, and whether doctor can apply it after confirmation. */
 export interface DoctorFix {
@@ -27,7 +29,7 @@ export interface FixOutcome {
 
 /** The fix for IsEnabled = false. */
 export function a11yFix(): DoctorFix {
-  return { id: 'a11y_status', title: 'Switch toolkit accessibility on (org.a11y.Status.IsEnabled = true)', commands: [...A11Y_FIX_COMMANDS] };
+  return { id: 'a11y_status', title: 'Switch toolkit accessibility on (org.a11y.Status.IsEnabled = true)', commands: [...linuxDoctor.a11yFixCommands] };
 }
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {

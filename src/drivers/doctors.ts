@@ -1,9 +1,13 @@
 /**
- * `computer-use doctor` per platform: each desktop OS other than Linux puts its checks behind one interface, and
- * the command picks the one that applies here. Linux keeps its richer report (doctor.ts: the app diagnosis, fixes
- * applied after a confirmation); the others answer a list of checks, each with its fix.
+ * `computer-use doctor` per platform, each platform's checks in its own folder: each desktop OS other than Linux
+ * puts its checks behind one interface, and the command picks the one that applies here; a phone is checked over
+ * adb. Linux keeps its richer report (src/doctor/doctor.ts: the app diagnosis, fixes applied after a
+ * confirmation), which reads the desktop through the Linux doctor module (linux/doctor.ts) and the driver
+ * through the protocol. The others answer a list of checks, each with its fix.
  */
-import type { DeviceCheck } from '../doctor/device.js';
+import type { DeviceCheck } from './common/checks.js';
+
+export { linuxDoctor, type ProcessFacts, type SessionInfo, type Toolkit } from './linux/doctor.js';
 
 /** The doctor of one platform. */
 export interface PlatformDoctor {
@@ -33,4 +37,9 @@ export const PLATFORM_DOCTORS: readonly PlatformDoctor[] = [
 /** The doctor for this machine, or undefined on Linux (doctor.ts). */
 export function platformDoctor(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): PlatformDoctor | undefined {
   return PLATFORM_DOCTORS.find((d) => d.applies(env, platform));
+}
+
+/** The checks of the Android phone with adb serial `serial` (the only one attached, when undefined). */
+export async function doctorPhone(serial: string | undefined): Promise<DeviceCheck[]> {
+  return (await import('./android/doctor.js')).doctorPhone(serial);
 }

@@ -137,11 +137,11 @@ export function createMcpServer(options: McpServerOptions = {}): { server: Serve
       });
       const { humanAnnouncer } = await import('../panel/notify.js');
       panelConfirmer.announce = humanAnnouncer(p, { open: openPanel === true });
-      // The stop hotkey on this process's X display, else on the computer's (a sandbox) once it is up.
+      // The stop hotkey on this process's display, else on the computer's (a sandbox) once it is up.
       const grab = async (display: string): Promise<void> => {
         if (hotkey !== undefined) return;
         hotkey = '';
-        const { grabStopHotkey, DEFAULT_STOP_HOTKEY } = await import('../drivers/linux/hotkey.js');
+        const { grabStopHotkey, DEFAULT_STOP_HOTKEY } = await import('../panel/hotkey.js');
         const { requestStop } = await import('../policy/stop.js');
         await grabStopHotkey(display, settings.stopHotkey ?? DEFAULT_STOP_HOTKEY, () => { requestStop(cuHome(), 'stop hotkey'); })
           .then((g) => { hotkey = g.chord; const close = p.close; p.close = async () => { g.close(); await close(); }; },

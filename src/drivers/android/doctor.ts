@@ -10,7 +10,7 @@ import { shellCommand } from './adb/quote.js';
 import { dumpUi, readFacts } from './device.js';
 import { ADB_KEYBOARD_IME } from './input.js';
 import { parseUiDump } from './uixml.js';
-import type { DeviceCheck } from '../../doctor/device.js';
+import type { DeviceCheck } from '../common/checks.js';
 
 /** Runs the checks; later ones are skipped once the phone cannot be reached. */
 export async function doctorPhone(serial: string | undefined, client: AdbClient = new AdbClient()): Promise<DeviceCheck[]> {

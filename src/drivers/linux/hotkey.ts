@@ -1,18 +1,13 @@
 /**
- * The global stop hotkey on X11 (default `ctrl+shift+Escape`, settings.json `stopHotkey`): the panel's process
- * grabs the chord on the root window with a pure-JS X11 client (the `x11` package), so it reaches us whichever
- * window has the focus, and pressing it pauses every session of the home like `computer-use stop`. The grab is
- * also made with Caps Lock and Num Lock on. Wayland has no global grab for clients; there the panel's button
- * and `computer-use stop` remain.
+ * The global stop hotkey on X11 (panel/hotkey.ts): the panel's process grabs the chord on the root window with a
+ * pure-JS X11 client (the `x11` package), so it reaches us whichever window has the focus. The grab is also made
+ * with Caps Lock and Num Lock on. Wayland has no global grab for clients.
  */
 import { createRequire } from 'node:module';
+import type { Chord } from '../../protocol/keys.js';
 import { keysymOf, xModifiers, type XModifier } from './keysyms.js';
-import { parseChord } from '../../session/chords.js';
 
-/** The chord when settings name none. */
-export const DEFAULT_STOP_HOTKEY = 'ctrl+shift+Escape';
-
-/** X modifier masks; the chord's `ctrl` is Primary, which is Control on X11 (drivers/linux/keysyms.ts). */
+/** X modifier masks; the chord's Primary is Control on X11 (keysyms.ts). */
 const MOD_MASK: Record<XModifier, number> = { shift: 1, ctrl: 4, alt: 8, super: 64 };
 const LOCK = 2;
 const NUM_LOCK = 16;
@@ -33,9 +28,11 @@ interface X11Module { createClient(opts: { display: string }, cb: (err: unknown,
 /** A held grab. */
 export interface HotkeyGrab { chord: string; display: string; close(): void }
 
-/** Grabs `chord` on the root window of `display`; `onPress` runs on every press. Rejects when it cannot. */
-export function grabStopHotkey(display: string, chord: string, onPress: () => void): Promise<HotkeyGrab> {
-  const parsed = parseChord(chord);
+/**
+ * Grabs `parsed` on the root window of `display`; `onPress` runs on every press. `chord` is how the user wrote
+ * it, for messages and HotkeyGrab. Rejects when it cannot.
+ */
+export function grabStopHotkey(display: string, parsed: Chord, chord: string, onPress: () => void): Promise<HotkeyGrab> {
   const keysym = keysymOf(parsed.key);
   if (keysym === undefined) return Promise.reject(new Error(`unknown key "${parsed.key}" in stopHotkey "${chord}"`));
   const mods = xModifiers(parsed.mods).reduce((m, k) => m | MOD_MASK[k], 0);

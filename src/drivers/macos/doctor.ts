@@ -7,7 +7,7 @@
 import { SCREEN_RECORDING_FIX } from './capture.js';
 import { ACCESSIBILITY_FIX, responsibleApp } from './cf.js';
 import { MacDriver, type MacDriverOptions } from './driver.js';
-import type { DeviceCheck } from '../../doctor/device.js';
+import type { DeviceCheck } from '../common/checks.js';
 
 /** Runs the checks in the order a user fixes them; the app list is skipped while the permission is missing. */
 export function doctorMac(options: MacDriverOptions = {}): DeviceCheck[] {

@@ -11,7 +11,7 @@ import { HELPER_SOURCES, type HelperSource } from './helper-sources.generated.js
 import type { HelperHello } from './driver.js';
 import { blockedByUipi, integrityName, MEDIUM_INTEGRITY, type UiaWindow } from './nodes.js';
 import { escapeLine, nameText } from '../../engine/escape.js';
-import type { DeviceCheck } from '../../doctor/device.js';
+import type { DeviceCheck } from '../common/checks.js';
 
 /** Options of doctorWindows; every default is the real machine's. */
 export interface WindowsDoctorOptions {

@@ -10,7 +10,7 @@ import { requestStop } from '../../policy/stop.js';
 import { cuHome } from '../../paths.js';
 import { mcpOptionsFrom } from '../options.js';
 import { PanelConfirmer } from '../../panel/confirmations.js';
-import { DEFAULT_STOP_HOTKEY, grabStopHotkey, type HotkeyGrab } from '../../drivers/linux/hotkey.js';
+import { DEFAULT_STOP_HOTKEY, grabStopHotkey, type HotkeyGrab } from '../../panel/hotkey.js';
 import { LiveView } from '../../panel/live.js';
 import { startPanel } from '../../panel/server.js';
 
