@@ -8,11 +8,11 @@ import { inaccessibleAdvice } from './advice.js';
 import { A11Y_FIX_COMMANDS, a11yStatus, atspiRootProperty, displayServer, onPath, setA11yEnabled, xtestExtension } from './prereq.js';
 import { probeWaylandInput } from './portal.js';
 import { findProcesses, flagOf, processFacts } from './process.js';
-import { describeSession, sessionLine } from './session-info.js';
+import { describeSession, sessionLine } from './doctor/session.js';
 import { JAVA_ATK_JAR, javaA11yOptions } from './toolkits.js';
 
 export type { ProcessFacts, Toolkit } from './process.js';
-export type { SessionInfo } from './session-info.js';
+export type { SessionInfo } from './doctor/session.js';
 
 /** The Linux facts doctor reads, one interface for the host's doctor. */
 export const linuxDoctor = {

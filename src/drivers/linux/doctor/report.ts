@@ -4,17 +4,17 @@
  * (display, XTest, session bus, /proc of the app). It reports; the one thing it changes, toolkit
  * accessibility (`org.a11y.Status.IsEnabled`), only with `fix` and after the user confirmed through a `Confirmer`.
  */
-import { escapeLine, nameText, quoteText } from '../engine/escape.js';
-import { Device } from '../devices/manager.js';
-import type { AppInfo, WindowInfo } from '../engine/node.js';
-import { countNodes, walk } from '../engine/node.js';
-import type { HelloResult } from '../protocol/methods.js';
+import { escapeLine, nameText, quoteText } from '../../../engine/escape.js';
+import { Device } from '../../../devices/manager.js';
+import type { AppInfo, WindowInfo } from '../../../engine/node.js';
+import { countNodes, walk } from '../../../engine/node.js';
+import type { HelloResult } from '../../../protocol/methods.js';
 import { existsSync } from 'node:fs';
-import { remedyAdvice } from '../tools/remedy.js';
-import { remediesOf } from '../protocol/errors.js';
-import type { Confirmer } from '../policy/confirm.js';
+import { remedyAdvice } from '../../../tools/remedy.js';
+import { remediesOf } from '../../../protocol/errors.js';
+import type { Confirmer } from '../../../policy/confirm.js';
 import { a11yFix, applyA11yFix, type DoctorFix, type FixOutcome } from './fix.js';
-import { linuxDoctor, type ProcessFacts, type SessionInfo, type Toolkit } from '../drivers/doctors.js';
+import { linuxDoctor, type ProcessFacts, type SessionInfo, type Toolkit } from '../../doctors.js';
 
 const { a11yStatus, atspiRootProperty, describeSession, displayServer, findProcesses, flagOf, inaccessibleAdvice, javaA11yOptions, onPath,
   probeWaylandInput, processFacts, sessionLine, xtestExtension } = linuxDoctor;

@@ -4,8 +4,8 @@
  * without one, the commands are only described.
  */
 import { execFile } from 'node:child_process';
-import type { Confirmer } from '../policy/confirm.js';
-import { linuxDoctor } from '../drivers/doctors.js';
+import type { Confirmer } from '../../../policy/confirm.js';
+import { linuxDoctor } from '../../doctors.js';
 
 const { a11yStatus, onPath, setA11yEnabled } = linuxDoctor;
 
