@@ -1,13 +1,17 @@
 /**
  * `computer-use doctor` per platform, each platform's checks in its own folder: each desktop OS other than Linux
  * puts its checks behind one interface, and the command picks the one that applies here; a phone is checked over
- * adb. Linux keeps its richer report (src/doctor/doctor.ts: the app diagnosis, fixes applied after a
- * confirmation), which reads the desktop through the Linux doctor module (linux/doctor.ts) and the driver
- * through the protocol. The others answer a list of checks, each with its fix.
+ * adb. Linux keeps its richer report (linux/checkup/report.ts: the app diagnosis, fixes applied after a
+ * confirmation), which reads the driver through the protocol (src/doctor/doctor.ts gives it the host's device).
+ * The others answer a list of checks, each with its fix.
  */
 import type { DeviceCheck } from './common/checks.js';
 
-export { linuxDoctor, type ProcessFacts, type SessionInfo, type Toolkit } from './linux/doctor.js';
+export {
+  CHROMIUM_REREAD_MS, diagnoseApp, formatDoctor, runDoctor as runLinuxDoctor, TINY_TREE, type AppDiagnosis, type CheckStatus, type DoctorCheck,
+  type DoctorOptions as LinuxDoctorOptions, type DoctorReport, type DriverLink, type RemedyWords,
+} from './linux/checkup/report.js';
+export type { DoctorFix, FixConfirmer, FixOutcome } from './linux/checkup/fix.js';
 
 /** The doctor of one platform. */
 export interface PlatformDoctor {

@@ -111,7 +111,7 @@ export async function handleApi(host: PanelHost, audit: AuditIndex, req: Incomin
     }
     case 'GET /api/live': json(res, 200, { sessions: host.live.list() }); return true;
     case 'GET /api/doctor': {
-      const { runDoctor } = await import('../drivers/linux/doctor/report.js');
+      const { runDoctor } = await import('../doctor/doctor.js');
       let env: Record<string, string> | undefined;
       try { env = (await host.computer()).desktop.env; } catch { /* the process's own environment */ }
       json(res, 200, await runDoctor(env ? { env } : {}));

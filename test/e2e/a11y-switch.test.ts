@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { runDoctor } from '../../src/drivers/linux/doctor/report.js';
+import { runDoctor } from '../../src/doctor/doctor.js';
 import { a11yStatus, onPath, setA11yEnabled } from '../../src/drivers/linux/prereq.js';
 import type { ConfirmChoice, ConfirmRequest, Confirmer } from '../../src/policy/confirm.js';
 

@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, test } from 'node:test';
 import { createComputer } from '../../src/index.js';
 import { allowAllGate } from '../../src/policy/gate.js';
-import { runDoctor, TINY_TREE } from '../../src/drivers/linux/doctor/report.js';
+import { runDoctor, TINY_TREE } from '../../src/doctor/doctor.js';
 import { lineOf, ok, refOn } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

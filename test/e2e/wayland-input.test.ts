@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Device } from '../../src/devices/manager.js';
-import { runDoctor } from '../../src/drivers/linux/doctor/report.js';
+import { runDoctor } from '../../src/doctor/doctor.js';
 import { isComputerUseError } from '../../src/protocol/errors.js';
 
 test('a Wayland session without the RemoteDesktop portal or libei: input_blocked with the reason', async () => {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import { runDoctor } from '../../src/drivers/linux/doctor/report.js';
+import { runDoctor } from '../../src/doctor/doctor.js';
 import { onPath } from '../../src/drivers/linux/prereq.js';
 import { createComputer, type Computer } from '../../src/index.js';
 import { E2E_APPS, killApp, launch, lineOf, ok, refOn } from './helpers.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { escapeText, jsonQuote, nameText, quotedList, quoteText } from '../../src/engine/escape.js';
 import { Device } from '../../src/devices/manager.js';
-import { formatDoctor, type DoctorReport } from '../../src/drivers/linux/doctor/report.js';
+import { formatDoctor, type DoctorReport } from '../../src/doctor/doctor.js';
 import { checkDevice } from '../../src/doctor/device.js';
 import { formatAudit, type AuditRecord } from '../../src/policy/audit.js';
 import type { Confirmer, ConfirmRequest } from '../../src/policy/confirm.js';

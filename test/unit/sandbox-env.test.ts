@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   buildSandboxEnv, chooseDisplay, cleanEnv, displayName, parseDbusLaunch, sandboxKind, shellExports, takenDisplays,
 } from '../../src/drivers/linux/sandbox/env.js';
-import { describeSession, sessionLine } from '../../src/drivers/linux/doctor/session.js';
+import { describeSession, sessionLine } from '../../src/drivers/linux/checkup/session.js';
 
 test('parseDbusLaunch reads the address and pid from --sh-syntax output', () => {
   const out = [

@@ -7,7 +7,7 @@
 import { findDesktop } from '../../drivers/host.js';
 import { ttyConfirmer } from './policy-commands.js';
 import type { DeviceCheck } from '../../doctor/device.js';
-import { formatDoctor, runDoctor } from '../../drivers/linux/doctor/report.js';
+import { formatDoctor, runDoctor } from '../../doctor/doctor.js';
 import { doctorPhone, platformDoctor } from '../../drivers/doctors.js';
 
 const USAGE = 'usage: computer-use doctor [--app NAME] [--json] [--fix] | doctor --device NAME|adb[:SERIAL] [--json]\n' +

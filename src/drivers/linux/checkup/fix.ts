@@ -4,10 +4,14 @@
  * without one, the commands are only described.
  */
 import { execFile } from 'node:child_process';
-import type { Confirmer } from '../../../policy/confirm.js';
-import { linuxDoctor } from '../../doctors.js';
+import { A11Y_FIX_COMMANDS, a11yStatus, onPath, setA11yEnabled } from '../prereq.js';
 
-const { a11yStatus, onPath, setA11yEnabled } = linuxDoctor;
+/** Who confirms a fix: the host's confirmer (the CLI's TTY prompt, an MCP/pi host's dialog), as far as doctor asks it. */
+export interface FixConfirmer {
+  /** True when a human can actually answer. */
+  readonly interactive: boolean;
+  confirm(request: { title: string; message: string; choices: ['allow_once', 'deny']; reason: 'other' }, signal?: AbortSignal): Promise<string>;
+}
 
 /** A fix doctor offers: what it does, the commands, and whether doctor can apply it after confirmation. */
 export interface DoctorFix {
@@ -29,7 +33,7 @@ export interface FixOutcome {
 
 /** The fix for IsEnabled = false. */
 export function a11yFix(): DoctorFix {
-  return { id: 'a11y_status', title: 'Switch toolkit accessibility on (org.a11y.Status.IsEnabled = true)', commands: [...linuxDoctor.a11yFixCommands] };
+  return { id: 'a11y_status', title: 'Switch toolkit accessibility on (org.a11y.Status.IsEnabled = true)', commands: [...A11Y_FIX_COMMANDS] };
 }
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
@@ -42,7 +46,7 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<strin
  * Asks `confirmer` whether to apply `fix`; when the user allows it, sets the GNOME key (when gsettings is
  * installed) and the `org.a11y.Status` property on the session bus of `env`, then reads the status again.
  */
-export async function applyA11yFix(fix: DoctorFix, env: NodeJS.ProcessEnv, confirmer: Confirmer | undefined, signal?: AbortSignal): Promise<FixOutcome> {
+export async function applyA11yFix(fix: DoctorFix, env: NodeJS.ProcessEnv, confirmer: FixConfirmer | undefined, signal?: AbortSignal): Promise<FixOutcome> {
   if (!confirmer?.interactive) return { id: fix.id, result: 'not_asked', detail: ['No one to confirm: nothing was changed. Run these commands yourself:', ...fix.commands] };
   const choice = await confirmer.confirm({
     title: 'Switch toolkit accessibility on?',

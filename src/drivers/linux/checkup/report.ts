@@ -1,24 +1,32 @@
 /**
- * Doctor (issue 5 part 1): are the prerequisites of computer use met on this desktop, and why is an app's
- * tree empty? It talks to the Linux driver through a Device like the tools do, and checks the rest directly
- * (display, XTest, session bus, /proc of the app). It reports; the one thing it changes, toolkit
- * accessibility (`org.a11y.Status.IsEnabled`), only with `fix` and after the user confirmed through a `Confirmer`.
+ * The Linux doctor: are the prerequisites of computer use met on this desktop, and why is an app's tree empty?
+ * It talks to the Linux driver through the protocol (a DriverLink the host gives it, like the tools' device), and
+ * checks the rest directly (display, XTest, session bus, /proc of the app). It reports; the one thing it changes,
+ * toolkit accessibility (`org.a11y.Status.IsEnabled`), only with `fix` and after the user confirmed through a
+ * FixConfirmer. src/doctor/doctor.ts runs it with the host's services.
  */
 import { escapeLine, nameText, quoteText } from '../../../engine/escape.js';
-import { Device } from '../../../devices/manager.js';
 import type { AppInfo, WindowInfo } from '../../../engine/node.js';
 import { countNodes, walk } from '../../../engine/node.js';
-import type { HelloResult } from '../../../protocol/methods.js';
+import type { HelloResult, MethodName, ParamsOf, ResultOf } from '../../../protocol/methods.js';
 import { existsSync } from 'node:fs';
-import { remedyAdvice } from '../../../tools/remedy.js';
-import { remediesOf } from '../../../protocol/errors.js';
-import type { Confirmer } from '../../../policy/confirm.js';
-import { a11yFix, applyA11yFix, type DoctorFix, type FixOutcome } from './fix.js';
-import { linuxDoctor, type ProcessFacts, type SessionInfo, type Toolkit } from '../../doctors.js';
+import { remediesOf, type Remedy } from '../../../protocol/errors.js';
+import { a11yFix, applyA11yFix, type DoctorFix, type FixConfirmer, type FixOutcome } from './fix.js';
+import { describeSession, sessionLine, type SessionInfo } from './session.js';
+import { a11yStatus, atspiRootProperty, displayServer, onPath, xtestExtension } from '../prereq.js';
+import { inaccessibleAdvice } from '../advice.js';
+import { JAVA_ATK_JAR, javaA11yOptions } from '../toolkits.js';
+import { probeWaylandInput } from '../portal.js';
+import { findProcesses, flagOf, processFacts, type ProcessFacts, type Toolkit } from '../process.js';
 
-const { a11yStatus, atspiRootProperty, describeSession, displayServer, findProcesses, flagOf, inaccessibleAdvice, javaA11yOptions, onPath,
-  probeWaylandInput, processFacts, sessionLine, xtestExtension } = linuxDoctor;
-const JAVA_ATK_JAR = linuxDoctor.javaAtkJar;
+/** The doctor's link to the Linux driver: the protocol, through the host's device. */
+export interface DriverLink {
+  hello(): Promise<HelloResult>;
+  call<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
+}
+
+/** How the host words remedies (names of its tools), for the fixes doctor prints. */
+export type RemedyWords = (remedies: readonly Remedy[]) => string;
 
 /** How a check came out: `info` is neither good nor bad (an optional part). */
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'info';
@@ -81,19 +89,21 @@ export interface DoctorOptions {
   app?: string;
   /** Environment of the desktop (DISPLAY, DBUS_SESSION_BUS_ADDRESS, …); default the process's. */
   env?: Record<string, string>;
-  /** A device to use instead of starting the Linux driver (tests). */
-  device?: Device;
+  /** The Linux driver, through the protocol. */
+  device: DriverLink;
+  /** The host's words for remedies. */
+  remedyWords: RemedyWords;
   /**
    * Apply the fixes doctor offers, each only after `confirmer` got a yes; without an interactive confirmer
    * nothing is changed and the outcome says so.
    */
   fix?: boolean;
   /** Who confirms a fix (the CLI's TTY prompt, an MCP/pi host's dialog). */
-  confirmer?: Confirmer;
+  confirmer?: FixConfirmer;
 }
 
 /** Runs every check. */
-export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport> {
+export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...(opts.env ?? {}) };
   const session = displayServer(env);
   const sessionInfo = describeSession(env);
@@ -136,7 +146,7 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
   else add({ id: 'a11y_status', status: 'ok', summary: `org.a11y.Status.IsEnabled is ${String(status.isEnabled ?? 'unset')}.` });
 
   // The driver: connects to the accessibility bus and lists apps.
-  const device = opts.device ?? new Device({ platform: 'linux', env: opts.env ?? {}, timeoutMs: 10_000 });
+  const device = opts.device;
   let hello: HelloResult | undefined;
   let apps: AppInfo[] = [];
   /** Apps with X windows that are not on the accessibility bus. */
@@ -151,7 +161,7 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
     add({ id: 'a11y_bus', status: 'fail', summary: `The Linux driver cannot read the accessibility bus: ${(e as Error).message.split('\n')[0]}`, fix: 'Run inside a desktop session with AT-SPI (at-spi2-core), or `computer-use sandbox up`.' });
   }
 
-  for (const a of offBus.slice(0, 8)) add({ id: 'app_off_bus', status: 'warn', summary: `${a.name} (pid ${a.pid}) has windows but is not on the accessibility bus: ${a.inaccessible?.reason ?? ''}.`, ...offBusFix(a) });
+  for (const a of offBus.slice(0, 8)) add({ id: 'app_off_bus', status: 'warn', summary: `${a.name} (pid ${a.pid}) has windows but is not on the accessibility bus: ${a.inaccessible?.reason ?? ''}.`, ...offBusFix(a, opts.remedyWords) });
   // Toolkit environment for apps started from here. computer_launch sets the Qt and Java switches itself.
   const qt = env['QT_ACCESSIBILITY'];
   add(qt === '1'
@@ -181,15 +191,14 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
   if (fixes.length) report.fixes = fixes;
   if (opts.fix) report.applied = applied;
   if (opts.app !== undefined || apps.some((a) => a.windows.some((w) => w.focused))) {
-    report.app = await diagnoseApp(device, apps, opts.app, hello !== undefined, rootProp === undefined ? undefined : rootProp !== null);
+    report.app = await diagnoseApp(device, apps, opts.app, hello !== undefined, rootProp === undefined ? undefined : rootProp !== null, opts.remedyWords);
   }
-  if (!opts.device) await device.close();
   report.ok = !checks.some((c) => c.status === 'fail') && report.app?.status !== 'fail';
   return report;
 }
 
 /** Window tree sizes of an app on the bus, with the web content's size. */
-async function treeSizes(device: Device, windows: WindowInfo[]): Promise<AppDiagnosis['windows']> {
+async function treeSizes(device: DriverLink, windows: WindowInfo[]): Promise<AppDiagnosis['windows']> {
   return Promise.all(windows.map(async (w) => {
     const r = await device.call('tree.snapshot', { window: w.id, maxNodes: 400 }).catch(() => null);
     let webNodes = 0;
@@ -204,7 +213,8 @@ export const CHROMIUM_REREAD_MS = 1500;
 const CHROMIUM_FLAG = '--force-renderer-accessibility';
 
 /** Why an app's tree is empty (or that it is not). */
-export async function diagnoseApp(device: Device, apps: AppInfo[], name: string | undefined, busUp: boolean, rootProperty?: boolean): Promise<AppDiagnosis> {
+export async function diagnoseApp(device: DriverLink, apps: AppInfo[], name: string | undefined, busUp: boolean, rootProperty: boolean | undefined,
+  remedyWords: RemedyWords): Promise<AppDiagnosis> {
   const want = name?.toLowerCase();
   const onBus = want === undefined ? apps.find((a) => a.windows.some((w) => w.focused))
     : apps.find((a) => a.name.toLowerCase() === want) ?? apps.find((a) => a.name.toLowerCase().includes(want))
@@ -227,7 +237,7 @@ export async function diagnoseApp(device: Device, apps: AppInfo[], name: string 
       case 'java': case 'qt': {
         // The same advice computer_apps shows beside the app (advice.ts), each recipe verified by an e2e test.
         const a = inaccessibleAdvice({ toolkit, env: proc?.env ?? {}, javaJarInstalled: existsSync(JAVA_ATK_JAR), ...(rootProperty !== undefined ? { atspiRootProperty: rootProperty } : {}) });
-        return [`${a.reason[0]?.toUpperCase() ?? ''}${a.reason.slice(1)}. ${a.fix ?? ''} ${remedyAdvice(a.remedy)}`.replace(/\s+/g, ' ').trim()];
+        return [`${a.reason[0]?.toUpperCase() ?? ''}${a.reason.slice(1)}. ${a.fix ?? ''} ${remedyWords(a.remedy)}`.replace(/\s+/g, ' ').trim()];
       }
       case 'gtk4': return [`Restart it with GSK_RENDERER=cairo (GTK 4.8 under Xvfb does not register otherwise)${proc?.env['GSK_RENDERER'] ? `; it runs with GSK_RENDERER=${proc.env['GSK_RENDERER']}` : ''}.`];
       case 'gtk3': return proc?.env['NO_AT_BRIDGE'] === '1' ? ['It was started with NO_AT_BRIDGE=1: restart it without.'] : [];
@@ -319,7 +329,7 @@ export function formatDoctor(r: DoctorReport): string {
 }
 
 /** The fix doctor prints for an app off the bus: the driver's words for the human, then the remedies in tools' names. */
-function offBusFix(a: AppInfo): { fix?: string } {
-  const fix = `${a.inaccessible?.fix ?? ''} ${remedyAdvice(remediesOf(a.inaccessible ?? {}))}`.trim();
+function offBusFix(a: AppInfo, remedyWords: RemedyWords): { fix?: string } {
+  const fix = `${a.inaccessible?.fix ?? ''} ${remedyWords(remediesOf(a.inaccessible ?? {}))}`.trim();
   return fix ? { fix } : {};
 }
