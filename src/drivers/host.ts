@@ -5,7 +5,7 @@
  * doctors.ts. A platform's code is loaded when it is asked for, except the sandbox's small modules.
  */
 import type { Chord } from '../protocol/keys.js';
-import type { HotkeyGrab } from './linux/hotkey.js';
+import type { HotkeyGrab } from './linux/input/hotkey.js';
 
 /** The drivers a `computer-use driver <name>` process can run. */
 export const DRIVER_NAMES = ['linux', 'cdp', 'android', 'macos', 'windows', 'fake', 'replay'] as const;
@@ -45,5 +45,5 @@ export type { HotkeyGrab };
  * has no global grab for clients).
  */
 export async function grabStopHotkey(display: string, chord: Chord, shown: string, onPress: () => void): Promise<HotkeyGrab> {
-  return (await import('./linux/hotkey.js')).grabStopHotkey(display, chord, shown, onPress);
+  return (await import('./linux/input/hotkey.js')).grabStopHotkey(display, chord, shown, onPress);
 }

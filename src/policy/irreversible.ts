@@ -77,7 +77,7 @@ export function irreversibleWord(label: string, role?: string): string | undefin
 
 /**
  * Element operations that trigger the element (as opposed to focusing, scrolling, editing), by what the Linux
- * driver does (drivers/linux/actions.ts): double_click runs the same activate/click action as click; expand
+ * driver does (drivers/linux/act/actions.ts): double_click runs the same activate/click action as click; expand
  * and collapse fall back to the element's press/click/activate action when it has no expand action, which is
  * the case of GTK buttons and menu items (their only action is "click"), so on a command they activate it.
  */

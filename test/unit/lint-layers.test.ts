@@ -90,7 +90,7 @@ test('every platform folder of src/drivers has its own rule', async () => {
 
 test('the lint config applies the layer rules to the source tree', async () => {
   const eslint = new ESLint({ cwd: root, overrideConfigFile: join(root, 'eslint.config.js') });
-  for (const file of ['src/engine/node.ts', 'src/protocol/nodes.ts', 'src/tools/act.ts', 'src/drivers/linux/x11apps.ts', 'src/policy/policy.ts', 'src/policy/decider/types.ts', 'src/drivers/macos/resolve.ts', 'src/drivers/common/content.ts',
+  for (const file of ['src/engine/node.ts', 'src/protocol/nodes.ts', 'src/tools/act.ts', 'src/drivers/linux/apps/x11apps.ts', 'src/policy/policy.ts', 'src/policy/decider/types.ts', 'src/drivers/macos/resolve.ts', 'src/drivers/common/content.ts',
     'src/session/session.ts', 'src/hosts/mcp.ts', 'src/index.ts', 'src/devices/manager.ts']) {
     const applied = await eslint.calculateConfigForFile(join(root, file)) as Linter.Config;
     const rule = applied.rules?.['no-restricted-imports'] as [number, { patterns: { message: string }[] }] | undefined;

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { STABLE_QUIET_MS, waitActionable, type ActionabilityProbe } from '../../src/drivers/common/actionable.js';
-import { elementFacts, unmetCheck } from '../../src/drivers/linux/actionable.js';
-import type { ElementInfo } from '../../src/drivers/linux/reader.js';
+import { elementFacts, unmetCheck } from '../../src/drivers/linux/act/actionable.js';
+import type { ElementInfo } from '../../src/drivers/linux/tree/reader.js';
 import { isComputerUseError } from '../../src/protocol/errors.js';
 
 const button = (states: string[], bounds: [number, number, number, number] = [10, 10, 80, 30]): ElementInfo => ({

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cleanName, markedAccessKey } from '../../src/drivers/common/names.js';
 import { accessKeyOf } from '../../src/drivers/linux/driver.js';
-import { toRawNode, type ElementInfo } from '../../src/drivers/linux/reader.js';
+import { toRawNode, type ElementInfo } from '../../src/drivers/linux/tree/reader.js';
 import type { RawNode } from '../../src/engine/node.js';
 import { mnemonicsIn } from '../../src/session/mnemonics.js';
 

@@ -4,7 +4,7 @@
  * without one, the commands are only described.
  */
 import { execFile } from 'node:child_process';
-import { A11Y_FIX_COMMANDS, a11yStatus, onPath, setA11yEnabled } from '../prereq.js';
+import { A11Y_FIX_COMMANDS, a11yStatus, onPath, setA11yEnabled } from './prereq.js';
 
 /** Who confirms a fix: the host's confirmer (the CLI's TTY prompt, an MCP/pi host's dialog), as far as doctor asks it. */
 export interface FixConfirmer {

@@ -13,11 +13,11 @@ import { existsSync } from 'node:fs';
 import { remediesOf, type Remedy } from '../../../protocol/errors.js';
 import { a11yFix, applyA11yFix, type DoctorFix, type FixConfirmer, type FixOutcome } from './fix.js';
 import { describeSession, sessionLine, type SessionInfo } from './session.js';
-import { a11yStatus, atspiRootProperty, displayServer, onPath, xtestExtension } from '../prereq.js';
-import { inaccessibleAdvice } from '../advice.js';
-import { JAVA_ATK_JAR, javaA11yOptions } from '../toolkits.js';
-import { probeWaylandInput } from '../portal.js';
-import { findProcesses, flagOf, processFacts, type ProcessFacts, type Toolkit } from '../process.js';
+import { a11yStatus, atspiRootProperty, displayServer, onPath, xtestExtension } from './prereq.js';
+import { inaccessibleAdvice } from '../apps/advice.js';
+import { JAVA_ATK_JAR, javaA11yOptions } from '../apps/toolkits.js';
+import { probeWaylandInput } from '../input/portal.js';
+import { findProcesses, flagOf, processFacts, type ProcessFacts, type Toolkit } from '../apps/process.js';
 
 /** The doctor's link to the Linux driver: the protocol, through the host's device. */
 export interface DriverLink {
@@ -116,7 +116,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   if (session === 'none') add({ id: 'display', status: 'fail', summary: 'No display: DISPLAY and WAYLAND_DISPLAY are unset.', fix: 'Run inside a desktop session, or start a headless one with `computer-use sandbox up`.' });
   else if (session === 'wayland') {
     add({ id: 'display', status: 'warn', summary: `Wayland session (WAYLAND_DISPLAY=${env['WAYLAND_DISPLAY'] ?? ''}): element actions work, synthetic keys and pointer are blocked.`, fix: 'Use element actions; for keys and pointer run the apps in an X11 session (or `computer-use sandbox up`).' });
-    // The portal's presence does not change the answer (see src/drivers/linux/portal.ts): no install advice.
+    // The portal's presence does not change the answer (see src/drivers/linux/input/portal.ts): no install advice.
     const w = await probeWaylandInput(env);
     add({ id: 'wayland_input', status: 'warn', summary: `${w.code}: ${w.reason}`, fix: 'Use element actions (click, set_value, type, toggle, select, scroll); keys and pointer need an X11 session.' });
   }

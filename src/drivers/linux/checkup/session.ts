@@ -3,7 +3,7 @@
  * whether it is a headless computer-use sandbox (Xvfb or Weston), the variables that decided it, and what
  * computer use can and cannot do there. Pure: it reads only the environment it is given.
  */
-import { displayServer } from '../prereq.js';
+import { displayServer } from './prereq.js';
 import { WESTON_SOCKET } from '../sandbox/env.js';
 
 /** The desktop session as doctor sees it. */
