@@ -2,7 +2,7 @@
 // imported without the `node:` prefix (eslint-plugin-n). tsc already checks types; this checks what it cannot.
 import tseslint from 'typescript-eslint';
 import n from 'eslint-plugin-n';
-import { layerRules } from './eslint.layers.js';
+import { dynamicImportRules, layerRules } from './eslint.layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'bench/pages/**'] },
@@ -26,6 +26,7 @@ export default tseslint.config(
   // The layering of ARCHITECTURE.md ("The way data flows"), checked per folder rather than kept by memory: each
   // layer imports only the layers below it. test/unit/lint-layers.test.ts shows each rule failing on a violation.
   ...layerRules(),
+  ...dynamicImportRules(),
   {
     files: ['scripts/**/*.mjs', 'eslint.config.js', 'eslint.layers.js'],
     plugins: { n },

@@ -9,6 +9,13 @@ export const DRIVER_FOLDERS = ['android', 'cdp', 'fake', 'linux', 'macos', 'repl
 const DRIVER_ONLY = { group: ['**/doctor/**', '**/policy/**', '**/tools/**', '**/session/**', '**/hosts/**', '**/devices/**', '**/conformance/**'],
   message: 'A driver only enumerates, reads, acts and reports: it imports no doctor, policy, tools, session, hosts, devices or conformance kit (ARCHITECTURE.md). Move the shared piece down to the driver, src/protocol or src/common.' };
 const NO_CHILD_PROCESS = { name: 'node:child_process', message: 'The engine and the policy start no process: drivers and hosts do (ARCHITECTURE.md).' };
+/** Where only src/drivers may reach: a platform's own folder. */
+const PLATFORM_FOLDER = DRIVER_FOLDERS.flatMap((f) => [`**/drivers/${f}`, `**/drivers/${f}/**`]);
+const PLATFORM_MESSAGE = 'Only src/drivers reaches into a platform\'s folder (ARCHITECTURE.md, "Layout"): the rest of src talks to a driver through ' +
+  'the protocol, and to what a platform offers a host (driver processes, the sandbox, the stop hotkey, its doctor) through the entries at the top of src/drivers.';
+const NO_PLATFORM = forbid(PLATFORM_FOLDER, PLATFORM_MESSAGE);
+/** The folders with a layer rule of their own below; every other file of src gets the platform rule alone. */
+const LAYERED = ['src/engine/**', 'src/protocol/**', 'src/tools/**', 'src/drivers/**', 'src/doctor/**', 'src/panel/**', 'src/policy/**'];
 
 /** One no-restricted-imports rule per layer (a file matches one layer, so the options never need merging). */
 export function layerRules() {
@@ -31,9 +38,24 @@ export function layerRules() {
         'A platform driver imports no other platform\'s folder (ARCHITECTURE.md, "Layout": one folder per platform): move what both need to src/drivers/common.')])),
     // The doctor and the panel serve the hosts; the commands that start them live in src/hosts/cli.
     layer(['src/doctor/**/*.ts', 'src/panel/**/*.ts'], [forbid(['**/hosts', '**/hosts/**'],
-      'The doctor and the panel are used by the hosts, never the reverse: a command that runs them belongs in src/hosts/cli (ARCHITECTURE.md).')]),
+      'The doctor and the panel are used by the hosts, never the reverse: a command that runs them belongs in src/hosts/cli (ARCHITECTURE.md).'), NO_PLATFORM]),
+    // Everything else outside src/drivers (session, devices, hosts, the library entry, …): no platform folder either.
+    { files: ['src/**/*.ts'], ignores: LAYERED, rules: { 'no-restricted-imports': ['error', { paths: [], patterns: [NO_PLATFORM] }] } },
     layer(['src/policy/**/*.ts'], [forbid(['**/drivers/**', '**/hosts/**'],
       'The policy decides from facts the drivers report through the protocol: it imports no driver and no host (ARCHITECTURE.md).')], [NO_CHILD_PROCESS, { ...NO_CHILD_PROCESS, name: 'child_process' }]),
   ];
 }
 
+
+/**
+ * A dynamic `import()` of a platform's folder from outside src/drivers (no-restricted-imports reads only static
+ * imports and re-exports): the same rule as PLATFORM_FOLDER, for the driver entries a host loads on demand.
+ */
+export function dynamicImportRules() {
+  const platforms = DRIVER_FOLDERS.join('|');
+  // esquery ends a regular expression at its first "/", so the slashes inside it are written \u002F.
+  return [{
+    files: ['src/**/*.ts'], ignores: ['src/drivers/**'],
+    rules: { 'no-restricted-syntax': ['error', { selector: `ImportExpression[source.value=/(^|\\u002F)drivers\\u002F(${platforms})(\\u002F|$)/]`, message: PLATFORM_MESSAGE }] },
+  }];
+}

@@ -2,8 +2,8 @@
 import type { RawNode } from '../src/engine/node.js';
 import { walk } from '../src/engine/node.js';
 import type { SnapshotLine } from '../src/engine/snapshot.js';
-import type { A11yBus } from '../src/drivers/linux/bus.js';
-import { targetOf } from '../src/drivers/linux/reader.js';
+import type { A11yBus } from '../src/drivers/linux/bus/bus.js';
+import { targetOf } from '../src/drivers/linux/tree/reader.js';
 import type { Session } from '../src/session/session.js';
 import { toolByName } from '../src/tools/index.js';
 import { runTool, type ToolResult } from '../src/tools/tool.js';

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RawNode, WindowInfo } from '../src/engine/node.js';
 import { walk } from '../src/engine/node.js';
-import type { A11yBus } from '../src/drivers/linux/bus.js';
-import { readTreeCached } from '../src/drivers/linux/cache.js';
-import { targetOf } from '../src/drivers/linux/reader.js';
+import type { A11yBus } from '../src/drivers/linux/bus/bus.js';
+import { readTreeCached } from '../src/drivers/linux/bus/cache.js';
+import { targetOf } from '../src/drivers/linux/tree/reader.js';
 import type { Session } from '../src/session/session.js';
 import { PAGE, errText, sleep } from './config.js';
 

@@ -1,8 +1,8 @@
 /** Observe measurements: latency broken down by driver method, node counts and tokens against a screenshot. */
 import type { WindowInfo } from '../src/engine/node.js';
-import type { A11yBus } from '../src/drivers/linux/bus.js';
-import { readTreeCached } from '../src/drivers/linux/cache.js';
-import { targetOf } from '../src/drivers/linux/reader.js';
+import type { A11yBus } from '../src/drivers/linux/bus/bus.js';
+import { readTreeCached } from '../src/drivers/linux/bus/cache.js';
+import { targetOf } from '../src/drivers/linux/tree/reader.js';
 import type { Session } from '../src/session/session.js';
 import { textTokens } from '../src/demo/tokens.js';
 import type { Baseline } from './baseline.js';

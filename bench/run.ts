@@ -12,9 +12,9 @@
  * (leave the sandbox running), BENCH_DUMP=1 (print each snapshot).
  */
 import { cpus } from 'node:os';
-import { A11yBus } from '../src/drivers/linux/bus.js';
+import { A11yBus } from '../src/drivers/linux/bus/bus.js';
 import { Device } from '../src/devices/manager.js';
-import { sandboxEnv, startSandbox, stopSandbox, type SandboxInfo } from '../src/sandbox/sandbox.js';
+import { sandboxEnv, startSandbox, stopSandbox, type SandboxInfo } from '../src/drivers/linux/sandbox/sandbox.js';
 import { Session } from '../src/session/session.js';
 import { actsGedit, actsWidgetFactory } from './act.js';
 import { benchGecko } from './gecko.js';

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// Generates src/drivers/linux/atspi-constants.generated.ts from at-spi2-core's atspi-constants.h
+// Generates src/drivers/linux/bus/atspi-constants.generated.ts from at-spi2-core's atspi-constants.h
 // (Debian package libatspi2.0-dev), so role and state numbers are never typed by hand.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const header = process.argv[2] ?? '/usr/include/at-spi-2.0/atspi/atspi-constants.h';
-const out = process.argv[3] ?? new URL('../src/drivers/linux/atspi-constants.generated.ts', import.meta.url).pathname;
+const out = process.argv[3] ?? new URL('../src/drivers/linux/bus/atspi-constants.generated.ts', import.meta.url).pathname;
 const src = readFileSync(header, 'utf8');
 
 /** Returns the member names of `typedef enum { ... } NAME;` in declaration order, checking implicit numbering. */

@@ -9,7 +9,7 @@ import { closedConnection, closeHubs, hubFor, type PairServer } from './devices/
 import { classifySshFailure, formatSshUrl, parseSshUrl, sshDriver } from './devices/ssh.js';
 import { adbDriver } from './devices/adb.js';
 import { DeviceSessions, devicePrefix, type DeviceEntry } from './session/devices.js';
-import { ensureDesktop, findDesktop, stopSandbox, type SandboxInfo } from './sandbox/sandbox.js';
+import { ensureDesktop, findDesktop, stopSandbox, type SandboxInfo } from './drivers/host.js';
 import { Session, type SettleOptions } from './session/session.js';
 import { showPaused } from './session/activity.js';
 import type { PolicyGate } from './policy/gate.js';
@@ -247,7 +247,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   if (mode === 'current' || (native.ownDesktop && mode === 'auto')) {
     desktop = { kind: 'real', env: {}, started: false };
   } else if (mode === 'sandbox') {
-    const { startSandbox, sandboxEnv } = await import('./sandbox/sandbox.js');
+    const { startSandbox, sandboxEnv } = await import('./drivers/host.js');
     const info = await startSandbox(options.sandboxKind ? { kind: options.sandboxKind } : {});
     desktop = { kind: 'sandbox', env: sandboxEnv(info), sandbox: info, started: true };
   } else {

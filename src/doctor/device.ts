@@ -10,6 +10,7 @@ import { Device } from '../devices/manager.js';
 import { adbDriver } from '../devices/adb.js';
 import { sshDriver } from '../devices/ssh.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
+import type { DeviceCheck } from '../drivers/common/checks.js';
 
 /** The Device of a saved spec (ssh). */
 export function deviceOf(spec: DeviceSpec, timeoutMs = 20_000): Device {
@@ -34,15 +35,7 @@ export async function checkDevice(spec: DeviceSpec, device = deviceOf(spec)): Pr
   }
 }
 
-/** One check of a device. */
-export interface DeviceCheck {
-  name: string;
-  ok: boolean;
-  detail: string;
-  fix?: string;
-  /** Passed, but with something the user should know (an elevated app computer-use cannot reach). */
-  warn?: boolean;
-}
+export type { DeviceCheck };
 
 /** Runs one remote command over the device's ssh (validated words), with a time limit. */
 function runRemote(spec: DeviceSpec, words: string[], timeoutMs = 20_000): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -1,5 +1,6 @@
 import type { Op, RawNode, State } from './node.js';
 import { CONTAINER_ROLES, type Role } from './role.js';
+import { TEXT_ROLES } from '../protocol/vocabulary.js';
 
 /**
  * A node after distilling: the raw node's meaningful fields, its surviving children, its position in the
@@ -98,8 +99,6 @@ function isZeroSize(bounds: RawNode['bounds']): boolean {
   return bounds !== undefined && (bounds[2] === 0 || bounds[3] === 0);
 }
 
-/** Roles that only carry text; empty ones are decoration. */
-const TEXT_ROLES: ReadonlySet<Role> = new Set<Role>(['label', 'text', 'paragraph', 'heading']);
 
 /** True for a node that carries nothing of its own: no name, no value, no actions. */
 function isBare(n: DistilledNode): boolean {

@@ -220,7 +220,7 @@ export function cellShowsEntry(line: Pick<SnapshotLine, 'role' | 'value' | 'form
   if (want.startsWith('=')) {
     if (line.formula === undefined) return false;
     if (!line.formula.endsWith('…')) return norm(line.formula) === norm(want);
-    // Calc's bridge cuts a formula at its first ":" (see drivers/linux/table.ts formulaOf): match that much.
+    // Calc's bridge cuts a formula at its first ":" (see drivers/linux/tree/table.ts formulaOf): match that much.
     const head = norm(line.formula.slice(0, -1));
     return head.length > 1 && norm(want).startsWith(head) && norm(want)[head.length] === ':';
   }

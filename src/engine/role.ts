@@ -1,7 +1,7 @@
 /**
  * Unified roles: the kinds of element every platform's tree is mapped onto (seed §4). The list and each role's
  * meaning live in the protocol (protocol/vocabulary.ts); each driver maps its native roles itself
- * (drivers/linux/roles.ts, drivers/cdp/roles.ts). Here: how the engine groups them.
+ * (drivers/linux/tree/roles.ts, drivers/cdp/roles.ts). Here: how the engine groups them.
  */
 import type { Role } from '../protocol/vocabulary.js';
 

@@ -137,7 +137,7 @@ export function createMcpServer(options: McpServerOptions = {}): { server: Serve
       });
       const { humanAnnouncer } = await import('../panel/notify.js');
       panelConfirmer.announce = humanAnnouncer(p, { open: openPanel === true });
-      // The stop hotkey on this process's X display, else on the computer's (a sandbox) once it is up.
+      // The stop hotkey on this process's display, else on the computer's (a sandbox) once it is up.
       const grab = async (display: string): Promise<void> => {
         if (hotkey !== undefined) return;
         hotkey = '';

@@ -7,6 +7,7 @@
  * keys by what they will hit. Rules can only ask for a confirmation; nothing an app shows can turn one off.
  */
 import { chordChar, formatChord, isShortcut, type Chord } from '../protocol/keys.js';
+import { COMMAND_ROLES } from '../protocol/vocabulary.js';
 import { foldings, normalizeText } from './confusables.js';
 import type { ActionRequest, KeysStep } from './gate.js';
 
@@ -76,7 +77,7 @@ export function irreversibleWord(label: string, role?: string): string | undefin
 
 /**
  * Element operations that trigger the element (as opposed to focusing, scrolling, editing), by what the Linux
- * driver does (drivers/linux/actions.ts): double_click runs the same activate/click action as click; expand
+ * driver does (drivers/linux/act/actions.ts): double_click runs the same activate/click action as click; expand
  * and collapse fall back to the element's press/click/activate action when it has no expand action, which is
  * the case of GTK buttons and menu items (their only action is "click"), so on a command they activate it.
  */
@@ -85,7 +86,7 @@ const ACTIVATING = new Set(['click', 'double_click', 'select', 'toggle', 'expand
  * Writes into an element that has no text to write: the driver focuses it and types the value, and a space or
  * Return typed into a focused button activates it. So on a command, `set_value` and `type` (any value) activate.
  */
-const WRITE_ACTIVATES = new Set(['button', 'link', 'menuitem']);
+const WRITE_ACTIVATES = COMMAND_ROLES;
 /** Roles whose activation changes a setting or a value, not a command (a checkbox "Delete after reading"). */
 const NOT_COMMANDS = new Set(['textbox', 'document', 'terminal', 'page', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'scrollbar', 'tab', 'tablist']);
 /** Roles whose `select` value names an item that is triggered (menus), not just chosen (a list row). */
@@ -110,8 +111,6 @@ const ACTIVATE_KEYS = new Set(['Enter', ' ']);
 const FOCUS_MOVE = new Set(['Tab', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown', 'F6', 'F10', 'ContextMenu']);
 /** Keys that open a menu, after which plain letters pick its items. */
 const MENU_OPEN = new Set(['F10', 'ContextMenu']);
-/** Roles a key press activates. */
-const COMMAND_ROLES = new Set(['button', 'link', 'menuitem']);
 
 /**
  * True when the keys type characters (not only shortcuts and named keys). Keys the host did not parse into

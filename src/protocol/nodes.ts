@@ -50,7 +50,7 @@ export const RawNode = Type.Recursive((Self) => Type.Object({
   children: Type.Optional(doc('Child nodes in reading order (absent when not read: depth limit, see `childCount`).', Type.Array(Self, { maxItems: LIMITS.items }))),
   childCount: Type.Optional(doc('How many children the platform reports when `children` was not read, or holds only a slice (`childRange`).', Big)),
   keyBinding: Type.Optional(doc('The access key of a command, when asked for (tree.snapshot `keyBindings`) or when the driver dropped its marker ' +
-    'from the name (`_Open` reported as `Open`), in the platform\'s own notation: the host only compares its letter with an Alt chord.', Str(LIMITS.id))),
+    'from the name (`_Open` reported as `Open`), in W3C key names joined by `+` (`Alt+o`): the host compares its letter with an Alt chord.', Str(LIMITS.id))),
   childRange: Type.Optional(doc('Which slice of the full child list `children` holds when the driver read only part of it (huge or virtual ' +
     'containers): 0-based `start` inclusive, `end` exclusive; the full count is `childCount`.', Type.Object({
     start: doc('First child index held (0-based).', Big),

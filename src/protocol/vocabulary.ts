@@ -2,7 +2,7 @@
  * The unified vocabulary every driver maps its platform onto (seed §4): roles, states and element operations,
  * each with the meaning a driver author needs. The lists below are the one source: the TypeScript unions, the
  * JSON Schema enums (each value with its `description`) and docs/protocol.md all derive from them. Nothing here
- * names a platform; each driver keeps its own native → unified maps (drivers/linux/roles.ts, drivers/cdp/roles.ts).
+ * names a platform; each driver keeps its own native → unified maps (drivers/linux/tree/roles.ts, drivers/cdp/roles.ts).
  */
 
 /** Unified roles and what each means; a driver maps anything it cannot place to `generic`. */
@@ -63,6 +63,11 @@ export const ROLE_DOCS = {
 export const ROLES = Object.keys(ROLE_DOCS) as readonly Role[];
 /** One of the unified roles. */
 export type Role = keyof typeof ROLE_DOCS;
+
+/** Commands: the roles a click, Enter, Space or an access key activates (the policy's activation and mnemonic rules). */
+export const COMMAND_ROLES: ReadonlySet<string> = new Set<Role>(['button', 'link', 'menuitem']);
+/** Roles that only carry text (a label, a paragraph); an empty one is decoration. */
+export const TEXT_ROLES: ReadonlySet<string> = new Set<Role>(['label', 'text', 'paragraph', 'heading']);
 
 /** Node states and what each means (the renderer prints them after the name). */
 export const STATE_DOCS = {

@@ -1,6 +1,6 @@
 /**
  * Names the window that holds the keyboard when keys were refused for it (window_not_focused with a `holder`
- * from the driver: another app's grab, drivers/linux/input.ts). Named only when the policy lets that app be
+ * from the driver: another app's grab, drivers/linux/input/input.ts). Named only when the policy lets that app be
  * seen: a denied app is unseen, its title included (README "Threat model").
  */
 import { quoteText } from '../engine/escape.js';

@@ -47,7 +47,7 @@ export function namingInside(refs: RefTable, window: string, ref: string, err: C
 
 /** Most names of inner elements the policy is given for one act. */
 const MAX_INSIDE = 8;
-/** Levels below the target searched (the drivers' search goes as deep: drivers/linux/inner-click.ts). */
+/** Levels below the target searched (the drivers' search goes as deep: drivers/linux/act/inner-click.ts). */
 const MAX_DEPTH = 3;
 
 /**

@@ -17,6 +17,7 @@ import type { LiveFacts } from './steps.js';
 import type { Session } from './session.js';
 import { showActing, showIdle } from './activity.js';
 import { identifyOn } from './identify.js';
+import { mnemonicsIn } from './mnemonics.js';
 
 
 type RawCall = <M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs?: number, signal?: AbortSignal) => Promise<ResultOf<M>>;
@@ -216,45 +217,6 @@ export function focusedIn(root: RawNode): FocusedElement | undefined {
   // `password` is a unified state: every driver reports it, so the host decides nothing by the native role.
   const password = n.states.includes('password');
   return { role: n.role, ...(n.name ? { name: n.name } : {}), multiline: n.states.includes('multiline'), password, states: [...n.states] };
-}
-
-/** Roles of the controls an activating key can trigger (ActionRequest.mnemonics lists them all). */
-const COMMAND_ROLES = new Set(['button', 'link', 'menuitem']);
-
-/**
- * The toolkit's access key of a node, when the driver reports one: AT-SPI's Action.GetKeyBinding(0) gives
- * "<Alt>d" for a GTK3 button labelled "_Delete all" (measured), whose accessible name is "Delete all".
- * RawNode does not carry it yet; a driver that adds `keyBinding` is read here.
- */
-function bindingKey(n: RawNode): string | undefined {
-  const binding = n.keyBinding;
-  const m = binding ? /^(?:<alt>|alt\+)\s*([a-z0-9])(?:;|$)/i.exec(binding.trim()) : null;
-  return m?.[1]?.toLowerCase();
-}
-
-/** The access key marked in a label with `_X` (GTK) or `&X` (Qt, Windows; `&&` is a literal ampersand). */
-function labelKey(name: string): { key: string; label: string } | undefined {
-  const t = name.replace(/&&/g, '\u0000').replace(/__/g, '\u0001');
-  const m = /[_&]([^\s_&\u0000\u0001])/u.exec(t);
-  if (!m?.[1]) return undefined;
-  const label = t.replace(/[_&](?=[^\s_&\u0000\u0001])/u, '').replace(/\u0000/g, '&').replace(/\u0001/g, '_');
-  return { key: m[1].toLowerCase(), label };
-}
-
-/**
- * Every enabled command control of a live window (buttons, links, menu items, hidden menu items included:
- * a menu opened by keys shows them) with its access key in lower case, "" when none is known: from the
- * toolkit's key binding, else from a `_X`/`&X` marker in its name. GTK strips the marker from accessible names,
- * so GTK mnemonics are known only once the driver reports the key binding.
- */
-export function mnemonicsIn(root: RawNode): { key: string; label: string }[] {
-  const out: { key: string; label: string }[] = [];
-  walk(root, (n) => {
-    if (!n.name || !COMMAND_ROLES.has(n.role) || n.states.includes('disabled')) return;
-    const marked = labelKey(n.name);
-    out.push({ key: bindingKey(n) ?? marked?.key ?? '', label: marked?.label ?? n.name });
-  });
-  return out;
 }
 
 /**

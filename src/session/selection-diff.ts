@@ -1,6 +1,6 @@
 /**
  * Diff lines that only move a selection or the focus. A double click on a row selects it first (its first
- * click; drivers/linux/row-activate.ts does so on purpose), so such lines do not show that the row was
+ * click; drivers/linux/act/row-activate.ts does so on purpose), so such lines do not show that the row was
  * activated: a double_click is confirmed by what changed beyond them (e2e/act/row-activate.test.ts).
  */
 

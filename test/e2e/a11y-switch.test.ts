@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { runDoctor } from '../../src/doctor/doctor.js';
-import { a11yStatus, onPath, setA11yEnabled } from '../../src/drivers/linux/prereq.js';
+import { a11yStatus, onPath, setA11yEnabled } from '../../src/drivers/linux/checkup/prereq.js';
 import type { ConfirmChoice, ConfirmRequest, Confirmer } from '../../src/policy/confirm.js';
 
 const CLI = join(fileURLToPath(new URL('../../../', import.meta.url)), 'dist', 'src', 'hosts', 'cli', 'main.js');

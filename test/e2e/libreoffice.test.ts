@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { LinuxDriver } from '../../src/drivers/linux/driver.js';
-import { targetOf } from '../../src/drivers/linux/reader.js';
+import { targetOf } from '../../src/drivers/linux/tree/reader.js';
 import { walk, type AppInfo, type RawNode } from '../../src/engine/node.js';
 import type { Computer } from '../../src/index.js';
 import { formatApps } from '../../src/tools/format.js';

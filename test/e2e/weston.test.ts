@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { runDoctor } from '../../src/doctor/doctor.js';
-import { onPath } from '../../src/drivers/linux/prereq.js';
+import { onPath } from '../../src/drivers/linux/checkup/prereq.js';
 import { createComputer, type Computer } from '../../src/index.js';
 import { E2E_APPS, killApp, launch, lineOf, ok, refOn } from './helpers.js';
 

@@ -14,7 +14,7 @@ import { validateSpec } from '../../src/devices/registry.js';
 import { classifySshFailure, parseSshUrl, sshArgs } from '../../src/devices/ssh.js';
 import type { DriverConnection } from '../../src/devices/stdio.js';
 import { FakeDriver } from '../../src/drivers/fake/driver.js';
-import { resolveLaunchFacts } from '../../src/drivers/linux/resolve.js';
+import { resolveLaunchFacts } from '../../src/drivers/linux/apps/resolve.js';
 import type { AppInfo } from '../../src/engine/node.js';
 import { ComputerUseError } from '../../src/protocol/errors.js';
 import { handshake } from '../../src/protocol/handshake.js';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Device } from '../../src/devices/manager.js';
 import { CHROMIUM_REREAD_MS, diagnoseApp, formatDoctor, TINY_TREE } from '../../src/doctor/doctor.js';
-import { detectToolkit, flagOf } from '../../src/drivers/linux/process.js';
+import { detectToolkit, flagOf } from '../../src/drivers/linux/apps/process.js';
 import { FakeDriver } from '../../src/drivers/fake/driver.js';
 import type { RawNode, WindowInfo } from '../../src/engine/node.js';
 import { WindowTable } from '../../src/session/windows.js';

@@ -8,7 +8,7 @@ import type { RawNode, WindowInfo } from '../../src/engine/node.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { diffSnapshots } from '../../src/engine/diff.js';
 import { n } from '../fixtures/engine/build.js';
-import { entered, formulaOf } from '../../src/drivers/linux/table.js';
+import { entered, formulaOf } from '../../src/drivers/linux/tree/table.js';
 import { parseRange } from '../../src/protocol/cells.js';
 
 const WIN: WindowInfo = { id: 'w', title: 'Untitled 1 - LibreOffice Calc', app: 'soffice', pid: 42, role: 'window', focused: true };

@@ -1,5 +1,5 @@
 /** A fake accessibility bus for the Linux driver's unit tests: every call is answered by a function. */
-import { A11yBus } from '../../src/drivers/linux/bus.js';
+import { A11yBus } from '../../src/drivers/linux/bus/bus.js';
 
 /** One D-Bus method call as the fake sees it. */
 export interface Msg { destination: string; path: string; interface: string; member: string; body: unknown[] }

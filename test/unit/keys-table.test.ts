@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { CDP_KEYS, chordEvents } from '../../src/drivers/cdp/keys.js';
-import { keysymOf, LINUX_KEYSYMS, xModifiers } from '../../src/drivers/linux/keysyms.js';
+import { keysymOf, LINUX_KEYSYMS, xModifiers } from '../../src/drivers/linux/input/keysyms.js';
 import { chordEvents as macChordEvents, MACOS_KEYCODES } from '../../src/drivers/macos/keys.js';
 import { MODIFIER_VKS, WINDOWS_VKS } from '../../src/drivers/windows/keys.js';
 import { MODIFIERS, NAMED_KEYS, type Modifier, type NamedKey } from '../../src/protocol/keys.js';

@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { resolveLaunchFacts } from '../../src/drivers/linux/resolve.js';
+import { resolveLaunchFacts } from '../../src/drivers/linux/apps/resolve.js';
 import type { LaunchFacts, ProcessFacts } from '../../src/policy/apps.js';
 import type { ActionRequest } from '../../src/policy/gate.js';
 import { Policy } from '../../src/policy/policy.js';
@@ -126,7 +126,7 @@ test('an interpreted app started by its installed script is acted on by the same
 
 test('the Linux driver reports the installed script an interpreter process runs', { skip: !existsSync('/usr/bin/zmore') && 'gzip\'s zcat script is not here' }, async () => {
   const { spawn } = await import('node:child_process');
-  const { identify } = await import('../../src/drivers/linux/identity.js');
+  const { identify } = await import('../../src/drivers/linux/apps/identity.js');
   // dash running gzip's zmore script (its pipeline keeps the shell), blocked reading its stdin: a real interpreter process with an installed script.
   const child = spawn('/bin/sh', ['/usr/bin/zmore'], { stdio: ['pipe', 'ignore', 'ignore'] });
   try {

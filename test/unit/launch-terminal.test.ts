@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdtempSync, realpathSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { resolveLaunch, resolveLaunchFacts } from '../../src/drivers/linux/resolve.js';
+import { resolveLaunch, resolveLaunchFacts } from '../../src/drivers/linux/apps/resolve.js';
 import { Policy } from '../../src/policy/policy.js';
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'cu-term-')));

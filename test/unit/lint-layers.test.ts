@@ -42,6 +42,14 @@ const CASES: { path: string; bad: string[]; ok: string[]; says: RegExp }[] = [
   { path: 'src/drivers/common/x.ts', bad: ['../linux/identity.js', '../replay/driver.js', '../../policy/apps.js'], ok: ['./names.js', '../../protocol/identity.js'], says: /imports no other platform's folder|A driver only enumerates/ },
   { path: 'src/policy/x.ts', bad: ['../drivers/linux/identity.js', '../hosts/mcp.js', 'node:child_process'], ok: ['../protocol/identity.js', '../engine/escape.js', './apps.js'], says: /The policy decides|start no process/ },
   { path: 'src/policy/decider/x.ts', bad: ['../../drivers/linux/identity.js', 'node:child_process'], ok: ['../policy.js'], says: /The policy decides|start no process/ },
+  // Outside src/drivers nothing reaches into a platform's folder: the protocol, drivers/common and the entries at the top of src/drivers.
+  { path: 'src/session/x.ts', bad: ['../drivers/linux/keysyms.js', '../drivers/windows/keys.js', '../drivers/android/adb/client.js'],
+    ok: ['../drivers/common/names.js', '../drivers/host.js', '../protocol/keys.js', './pipeline.js'], says: /Only src\/drivers reaches into a platform's folder/ },
+  { path: 'src/hosts/cli/x.ts', bad: ['../../drivers/linux/main.js', '../../drivers/linux/sandbox/sandbox.js', '../../drivers/cdp'],
+    ok: ['../../drivers/host.js', '../../session/session.js', '../options.js'], says: /Only src\/drivers reaches into a platform's folder/ },
+  { path: 'src/x.ts', bad: ['./drivers/macos/driver.js', './drivers/replay/main.js'], ok: ['./drivers/host.js', './session/session.js'], says: /Only src\/drivers reaches into a platform's folder/ },
+  { path: 'src/doctor/x.ts', bad: ['../drivers/linux/prereq.js', '../drivers/windows/build.js'], ok: ['../drivers/host.js', '../drivers/common/checks.js'], says: /Only src\/drivers reaches into a platform's folder/ },
+  { path: 'src/panel/x.ts', bad: ['../drivers/linux/keysyms.js'], ok: ['../drivers/host.js'], says: /Only src\/drivers reaches into a platform's folder/ },
 ];
 
 for (const c of CASES) {
@@ -58,6 +66,22 @@ for (const c of CASES) {
   });
 }
 
+test('a dynamic import of a platform folder from outside src/drivers is refused too; the entries of src/drivers may make it', async () => {
+  const { layerRules, dynamicImportRules } = await load<{ layerRules: () => Linter.Config[]; dynamicImportRules: () => Linter.Config[] }>('eslint.layers.js');
+  const eslint = new ESLint({ cwd: root, overrideConfigFile: true,
+    overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } }, ...layerRules(), ...dynamicImportRules()] });
+  const lint = async (path: string, spec: string): Promise<string[]> =>
+    (await eslint.lintText(`export const m = await import('${spec}');\n`, { filePath: join(root, path) }))[0]!.messages.map((m) => m.message);
+  for (const [path, spec] of [['src/hosts/cli/x.ts', '../../drivers/linux/main.js'], ['src/doctor/x.ts', '../drivers/android/doctor.js'], ['src/x.ts', './drivers/cdp/main.js']] as const) {
+    const got = await lint(path, spec);
+    assert.equal(got.length, 1, `${path} importing ${spec}`);
+    assert.match(got[0]!, /Only src\/drivers reaches into a platform's folder/);
+  }
+  assert.deepEqual(await lint('src/hosts/cli/x.ts', '../../drivers/host.js'), []);
+  assert.deepEqual(await lint('src/drivers/host.ts', './linux/main.js'), []);
+  assert.deepEqual(await lint('src/hosts/cli/x.ts', '../../session/session.js'), []);
+});
+
 test('every platform folder of src/drivers has its own rule', async () => {
   const { DRIVER_FOLDERS } = await load<{ DRIVER_FOLDERS: string[] }>('eslint.layers.js');
   const folders = readdirSync(join(root, 'src', 'drivers'), { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'common').map((d) => d.name).sort();
@@ -66,12 +90,14 @@ test('every platform folder of src/drivers has its own rule', async () => {
 
 test('the lint config applies the layer rules to the source tree', async () => {
   const eslint = new ESLint({ cwd: root, overrideConfigFile: join(root, 'eslint.config.js') });
-  for (const file of ['src/engine/node.ts', 'src/protocol/nodes.ts', 'src/tools/act.ts', 'src/drivers/linux/x11apps.ts', 'src/policy/policy.ts', 'src/policy/decider/types.ts', 'src/drivers/macos/resolve.ts', 'src/drivers/common/content.ts']) {
+  for (const file of ['src/engine/node.ts', 'src/protocol/nodes.ts', 'src/tools/act.ts', 'src/drivers/linux/apps/x11apps.ts', 'src/policy/policy.ts', 'src/policy/decider/types.ts', 'src/drivers/macos/resolve.ts', 'src/drivers/common/content.ts',
+    'src/session/session.ts', 'src/hosts/mcp.ts', 'src/index.ts', 'src/devices/manager.ts']) {
     const applied = await eslint.calculateConfigForFile(join(root, file)) as Linter.Config;
     const rule = applied.rules?.['no-restricted-imports'] as [number, { patterns: { message: string }[] }] | undefined;
     assert.equal(rule?.[0], 2, `no-restricted-imports is on (error) for ${file}`);
     assert.match(rule[1].patterns[0]!.message, /ARCHITECTURE\.md/, file);
     if (file.startsWith('src/drivers/')) assert.ok(rule[1].patterns.some((p) => /other platform's folder/.test(p.message)), `the platform rule applies to ${file}`);
+    else assert.equal((applied.rules?.['no-restricted-syntax'] as [number] | undefined)?.[0], 2, `dynamic imports of a platform are refused in ${file}`);
   }
 });
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { procInfo } from '../../src/common/proc.js';
-import { processMismatch } from '../../src/drivers/linux/identity.js';
+import { processMismatch } from '../../src/drivers/linux/apps/identity.js';
 
 const linux = process.platform === 'linux';
 

@@ -1,12 +1,12 @@
 /**
- * The action a receipt names (drivers/linux/action-name.ts): Gecko's action names are key bindings, and a
+ * The action a receipt names (drivers/linux/act/action-name.ts): Gecko's action names are key bindings, and a
  * receipt read `Action.DoAction(0) ";;"`; the description, then the op asked for, name the action instead.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { actionName } from '../../src/drivers/linux/action-name.js';
-import { doNamedAction } from '../../src/drivers/linux/actions.js';
-import type { ElementInfo } from '../../src/drivers/linux/reader.js';
+import { actionName } from '../../src/drivers/linux/act/action-name.js';
+import { doNamedAction } from '../../src/drivers/linux/act/actions.js';
+import type { ElementInfo } from '../../src/drivers/linux/tree/reader.js';
 import { busAnswering, type Msg } from './fake-bus.js';
 
 test('an action named by its key binding is named by its description, else by the op', () => {

@@ -1,8 +1,9 @@
-/** The Linux driver's actionability wait (drivers/linux/actionable.ts) against a scripted probe. */
+/** The actionability wait (drivers/common/actionable.ts) with the Linux driver's judgement, against a scripted probe. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { STABLE_QUIET_MS, unmetCheck, waitActionable, type ActionabilityProbe } from '../../src/drivers/linux/actionable.js';
-import type { ElementInfo } from '../../src/drivers/linux/reader.js';
+import { STABLE_QUIET_MS, waitActionable, type ActionabilityProbe } from '../../src/drivers/common/actionable.js';
+import { elementFacts, unmetCheck } from '../../src/drivers/linux/act/actionable.js';
+import type { ElementInfo } from '../../src/drivers/linux/tree/reader.js';
 import { isComputerUseError } from '../../src/protocol/errors.js';
 
 const button = (states: string[], bounds: [number, number, number, number] = [10, 10, 80, 30]): ElementInfo => ({
@@ -13,10 +14,12 @@ const READY = ['enabled', 'sensitive', 'visible', 'showing', 'focusable'];
 const ALL = ['visible', 'enabled', 'stable'] as const;
 
 /** A probe whose reads return `reads` in turn (the last one repeats); counts what the wait asked for. */
-function probe(reads: ElementInfo[], quietFor = Infinity): ActionabilityProbe & { nexts: number; readCount: number } {
+function probe(reads: ElementInfo[], quietFor = Infinity): ActionabilityProbe<ElementInfo> & { nexts: number; readCount: number } {
   const p = {
-    nexts: 0, readCount: 0, showingReliable: true,
+    nexts: 0, readCount: 0,
     read: async () => reads[Math.min(p.readCount++, reads.length - 1)]!,
+    unmet: (info: ElementInfo, checks: readonly ('visible' | 'enabled' | 'editable' | 'stable')[]) => unmetCheck(info, checks, true),
+    facts: (info: ElementInfo) => elementFacts(info, true),
     next: async (ms: number) => { p.nexts++; await new Promise((r) => setTimeout(r, Math.min(ms, 5))); },
     quietFor: () => quietFor,
     scrollIntoView: async () => false,
@@ -43,7 +46,7 @@ test('a button that stays disabled fails with element_disabled and its state', a
   const p = probe([button(['visible', 'showing'])]);
   await assert.rejects(waitActionable(button(['visible', 'showing']), ALL, 60, p), (e: unknown) => {
     assert.ok(isComputerUseError(e, 'element_disabled'));
-    assert.equal(e.details['unmet'], 'enabled');
+    assert.deepEqual(e.details['unmet'], ['enabled']);
     assert.deepEqual(e.details['states'], ['disabled']);
     assert.match(e.message, /"Save" stayed disabled .*nothing was sent\. Its state now: disabled, bounds 10,10,80,30\./);
     return true;

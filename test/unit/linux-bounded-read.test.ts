@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { A11yBus } from '../../src/drivers/linux/bus.js';
-import { readTreeCached } from '../../src/drivers/linux/cache.js';
-import { MAX_CHILDREN, readTree } from '../../src/drivers/linux/reader.js';
+import { A11yBus } from '../../src/drivers/linux/bus/bus.js';
+import { readTreeCached } from '../../src/drivers/linux/bus/cache.js';
+import { MAX_CHILDREN, readTree } from '../../src/drivers/linux/tree/reader.js';
 import type { RawNode } from '../../src/engine/node.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';

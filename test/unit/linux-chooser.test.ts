@@ -1,8 +1,8 @@
-/** The Linux driver's file chooser fact (drivers/linux/chooser.ts): which node is a chooser, the folder GTK's path bar shows. */
+/** The Linux driver's file chooser fact (drivers/linux/tree/chooser.ts): which node is a chooser, the folder GTK's path bar shows. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RawNode } from '../../src/protocol/nodes.js';
-import { folderOfBar, markChoosers } from '../../src/drivers/linux/chooser.js';
+import { folderOfBar, markChoosers } from '../../src/drivers/linux/tree/chooser.js';
 
 const node = (n: Partial<RawNode> & { role: RawNode['role'] }): RawNode => ({ id: n.role + Math.random(), states: [], actions: [], ...n });
 const buttons = (states: Record<string, RawNode['states']>) =>

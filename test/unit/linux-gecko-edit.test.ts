@@ -8,11 +8,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { procInfo } from '../../src/common/proc.js';
-import { act } from '../../src/drivers/linux/actions.js';
-import { ATSPI_ROLES, ATSPI_STATES } from '../../src/drivers/linux/atspi-constants.generated.js';
-import { A11yBus } from '../../src/drivers/linux/bus.js';
-import type { LinuxInput } from '../../src/drivers/linux/input.js';
-import { readTree } from '../../src/drivers/linux/reader.js';
+import { act } from '../../src/drivers/linux/act/actions.js';
+import { ATSPI_ROLES, ATSPI_STATES } from '../../src/drivers/linux/bus/atspi-constants.generated.js';
+import { A11yBus } from '../../src/drivers/linux/bus/bus.js';
+import type { LinuxInput } from '../../src/drivers/linux/input/input.js';
+import { readTree } from '../../src/drivers/linux/tree/reader.js';
 import { walk, type RawNode } from '../../src/engine/node.js';
 import { ComputerUseError } from '../../src/protocol/errors.js';
 import type { Chord } from '../../src/protocol/keys.js';

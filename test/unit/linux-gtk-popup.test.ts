@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { A11yBus, Target } from '../../src/drivers/linux/bus.js';
-import { comboItemNames } from '../../src/drivers/linux/combo-items.js';
-import { enrich, readBounds, type ElementInfo } from '../../src/drivers/linux/reader.js';
+import type { A11yBus, Target } from '../../src/drivers/linux/bus/bus.js';
+import { comboItemNames } from '../../src/drivers/linux/tree/combo-items.js';
+import { enrich, readBounds, type ElementInfo } from '../../src/drivers/linux/tree/reader.js';
 
 const APP = ':1.7';
 

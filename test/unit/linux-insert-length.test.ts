@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { A11yBus } from '../../src/drivers/linux/bus.js';
-import { insertLength } from '../../src/drivers/linux/edit.js';
+import { A11yBus } from '../../src/drivers/linux/bus/bus.js';
+import { insertLength } from '../../src/drivers/linux/act/edit.js';
 
 function busOf(toolkit: string): { bus: A11yBus; asked: () => number } {
   let asked = 0;

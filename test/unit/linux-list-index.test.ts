@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { A11yBus } from '../../src/drivers/linux/bus.js';
+import type { A11yBus } from '../../src/drivers/linux/bus/bus.js';
 import { busAnswering, type Msg } from './fake-bus.js';
-import { findInList, noteListChange, watchListChanges } from '../../src/drivers/linux/listfind.js';
+import { findInList, noteListChange, watchListChanges } from '../../src/drivers/linux/tree/listfind.js';
 
 const APP = ':1.9';
 

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import dbus from 'dbus-next';
-import { onPath } from '../../src/drivers/linux/prereq.js';
-import { LinuxInput } from '../../src/drivers/linux/input.js';
-import { DEVICE, probeWaylandInput, RemoteDesktopPortal } from '../../src/drivers/linux/portal.js';
+import { onPath } from '../../src/drivers/linux/checkup/prereq.js';
+import { LinuxInput } from '../../src/drivers/linux/input/input.js';
+import { DEVICE, probeWaylandInput, RemoteDesktopPortal } from '../../src/drivers/linux/input/portal.js';
 import { ComputerUseError } from '../../src/protocol/errors.js';
 
 const { Message, Variant } = dbus;

@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { A11yBus } from '../../src/drivers/linux/bus.js';
+import type { A11yBus } from '../../src/drivers/linux/bus/bus.js';
 import { busAnswering, type Msg } from './fake-bus.js';
 import type { RawNode } from '../../src/engine/node.js';
-import { handleOf, type ElementInfo } from '../../src/drivers/linux/reader.js';
-import { annotateCells } from '../../src/drivers/linux/table.js';
+import { handleOf, type ElementInfo } from '../../src/drivers/linux/tree/reader.js';
+import { annotateCells } from '../../src/drivers/linux/tree/table.js';
 
 const APP = ':1.5';
 

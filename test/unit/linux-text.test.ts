@@ -1,14 +1,14 @@
 /**
- * AT-SPI Text reading (src/drivers/linux/text.ts) against a fake bus that answers like the real toolkits:
+ * AT-SPI Text reading (src/drivers/linux/tree/text.ts) against a fake bus that answers like the real toolkits:
  * Gecko's GetText answers "" to a range past the end, a terminal is named "Terminal", Evince's pages have the
  * `page` role, a password field must never be asked for its text.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { A11yBus, Target } from '../../src/drivers/linux/bus.js';
-import { ATSPI_ROLES, ATSPI_STATES } from '../../src/drivers/linux/atspi-constants.generated.js';
-import { readElement, toRawNode } from '../../src/drivers/linux/reader.js';
-import { findText, readRange, TEXT_BODY_CAP, TEXT_CHUNK, TextBudget } from '../../src/drivers/linux/text.js';
+import type { A11yBus, Target } from '../../src/drivers/linux/bus/bus.js';
+import { ATSPI_ROLES, ATSPI_STATES } from '../../src/drivers/linux/bus/atspi-constants.generated.js';
+import { readElement, toRawNode } from '../../src/drivers/linux/tree/reader.js';
+import { findText, readRange, TEXT_BODY_CAP, TEXT_CHUNK, TextBudget } from '../../src/drivers/linux/tree/text.js';
 
 interface FakeNode { role: string; name?: string; states: string[]; text?: string; caret?: number; selection?: [number, number] }
 

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { A11yBus } from '../../src/drivers/linux/bus.js';
-import { visibleSlice } from '../../src/drivers/linux/visible.js';
+import { A11yBus } from '../../src/drivers/linux/bus/bus.js';
+import { visibleSlice } from '../../src/drivers/linux/tree/visible.js';
 
 const APP = ':1.7';
 const ROW_H = 21;

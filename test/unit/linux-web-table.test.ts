@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { A11yBus } from '../../src/drivers/linux/bus.js';
+import { A11yBus } from '../../src/drivers/linux/bus/bus.js';
 import { busAnswering, type Msg } from './fake-bus.js';
-import { findInList } from '../../src/drivers/linux/listfind.js';
-import { sliceRows, viewportOf } from '../../src/drivers/linux/visible.js';
+import { findInList } from '../../src/drivers/linux/tree/listfind.js';
+import { sliceRows, viewportOf } from '../../src/drivers/linux/tree/visible.js';
 import type { RawNode } from '../../src/engine/node.js';
 
 const APP = ':1.7';

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { chordStrokes, textStrokes } from '../../src/drivers/linux/input.js';
-import { keysymOf } from '../../src/drivers/linux/keysyms.js';
+import { chordStrokes, textStrokes } from '../../src/drivers/linux/input/input.js';
+import { keysymOf } from '../../src/drivers/linux/input/keysyms.js';
 import { findKeysym, planBatches, spareKeycodes, type KeyMap } from '../../src/drivers/linux/x11/keymap.js';
 import { parseChords } from '../../src/session/chords.js';
 

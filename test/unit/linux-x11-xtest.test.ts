@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { chordStrokes, textStrokes } from '../../src/drivers/linux/input.js';
+import { chordStrokes, textStrokes } from '../../src/drivers/linux/input/input.js';
 import type { X11 } from '../../src/drivers/linux/x11/connection.js';
 import { spareKeycodes, type KeyMap } from '../../src/drivers/linux/x11/keymap.js';
 import { XTest } from '../../src/drivers/linux/x11/xtest.js';

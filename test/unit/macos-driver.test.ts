@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { builtinDriver } from '../../src/devices/stdio.js';
-import { doctorMac } from '../../src/doctor/macos.js';
+import { doctorMac } from '../../src/drivers/macos/doctor.js';
 import { MacDriver } from '../../src/drivers/macos/driver.js';
 import { oneLibrary } from '../../src/drivers/macos/ffi.js';
 import { macHandlers, macHello } from '../../src/drivers/macos/main.js';

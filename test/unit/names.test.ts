@@ -4,10 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cleanName } from '../../src/drivers/common/names.js';
-import { toRawNode, type ElementInfo } from '../../src/drivers/linux/reader.js';
+import { cleanName, markedAccessKey } from '../../src/drivers/common/names.js';
+import { accessKeyOf } from '../../src/drivers/linux/driver.js';
+import { toRawNode, type ElementInfo } from '../../src/drivers/linux/tree/reader.js';
 import type { RawNode } from '../../src/engine/node.js';
-import { mnemonicsIn } from '../../src/session/pipeline.js';
+import { mnemonicsIn } from '../../src/session/mnemonics.js';
 
 test('Qt rich text reads as its text: x², <i>…</i> without tags, entities decoded', () => {
   assert.equal(cleanName('x<sup>2</sup>'), 'x²');
@@ -82,4 +83,16 @@ test('an access key whose marker name cleaning dropped stays known to the policy
     states: new Set(['enabled', 'sensitive', 'visible', 'showing']), interfaces: new Set(['org.a11y.atspi.Action']), actions: [], children: [], childCount: 0 } as unknown as ElementInfo);
   const window = { id: 'w', role: 'window', states: [], actions: [], children: [toRawNode(info('_Retry Retry', '/o/1')), toRawNode(info('_Open')), toRawNode(info('Save'))] } as RawNode;
   assert.deepEqual(mnemonicsIn(window), [{ key: 'r', label: 'Retry' }, { key: 'o', label: 'Open' }, { key: '', label: 'Save' }]);
+});
+
+test('an access key the toolkit marks in a label, or names in its AT-SPI key binding, reaches the host in W3C key names', () => {
+  assert.deepEqual(markedAccessKey('_Delete all'), { key: 'd', label: 'Delete all' });
+  assert.deepEqual(markedAccessKey('&Send'), { key: 's', label: 'Send' });
+  assert.deepEqual(markedAccessKey('Save _As'), { key: 'a', label: 'Save As' });
+  assert.equal(markedAccessKey('Fish && chips'), undefined, '&& is an ampersand');
+  assert.equal(markedAccessKey('my__file'), undefined, '__ is an underscore');
+  assert.equal(accessKeyOf('<Alt>d'), 'Alt+d');
+  assert.equal(accessKeyOf('<Alt>D;;<Control>d'), 'Alt+d', 'the first part is the mnemonic');
+  assert.equal(accessKeyOf(';;<Control>s'), undefined, 'a shortcut is no access key');
+  assert.equal(accessKeyOf('<Control>s'), undefined);
 });

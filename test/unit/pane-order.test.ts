@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { orderPanes, screenOrder, contentPanes } from '../../src/drivers/common/order.js';
-import { orderContentPanes } from '../../src/drivers/linux/panes.js';
+import { orderContentPanes } from '../../src/drivers/linux/tree/panes.js';
 import type { RawNode } from '../../src/engine/node.js';
 import { n } from '../fixtures/engine/build.js';
 import { busAnswering, type Msg } from './fake-bus.js';

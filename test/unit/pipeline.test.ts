@@ -272,21 +272,23 @@ test('the focused element is read at decision time, not taken from an older snap
   await session.close();
 });
 
-test('the live window\'s command controls and their access keys reach the gate (key binding, else "_X" / "&X" in a name)', async () => {
+test('the live window\'s command controls and their access keys reach the gate (the driver\'s key binding, in W3C key names)', async () => {
   const asked: (KeysStep | ClipboardStep)[] = [];
   const gate: PolicyGate = { visible: () => undefined, check: async (req) => { if (req.kind === 'keys' || req.kind === 'clipboard') asked.push(req); return { done: () => undefined }; } };
   const { session, call, fake } = setup(gate);
   const root = fake.windows[0]!.root;
   byId(root, 7).children!.push(
-    n(':1.77', 700, 'button', { nativeRole: 'push button', name: '_Delete all', actions: ['click'] }),
-    n(':1.77', 701, 'button', { nativeRole: 'push button', name: '&Send', actions: ['click'] }),
+    // As a driver reports them with `keyBindings`: the name without the toolkit's marker, the key in W3C names.
+    { ...n(':1.77', 700, 'button', { nativeRole: 'push button', name: 'Delete all', actions: ['click'] }), keyBinding: 'Alt+d' } as RawNode,
+    { ...n(':1.77', 701, 'button', { nativeRole: 'push button', name: 'Send', actions: ['click'] }), keyBinding: 'Alt+S' } as RawNode,
     n(':1.77', 702, 'button', { nativeRole: 'push button', name: 'Fish && chips', actions: ['click'] }),
-    // GTK strips "_" from the name; the key binding (when a driver reports it) still says alt+g.
-    { ...n(':1.77', 703, 'button', { nativeRole: 'push button', name: 'Green light', actions: ['click'] }), keyBinding: '<Alt>g' } as RawNode,
+    // A binding that is no access key (a shortcut) names none.
+    { ...n(':1.77', 703, 'button', { nativeRole: 'push button', name: 'Green light', actions: ['click'] }), keyBinding: 'Control+g' } as RawNode,
+    { ...n(':1.77', 704, 'button', { nativeRole: 'push button', name: 'Go', actions: ['click'] }), keyBinding: 'Alt+g' } as RawNode,
   );
   await call('computer_keys', { keys: 'alt+d' });
   const keyed = asked[0]?.mnemonics?.filter((m) => m.key !== '').map((m) => `${m.key}=${m.label}`).sort();
-  assert.deepEqual(keyed, ['d=Delete all', 'g=Green light', 's=Send']);
+  assert.deepEqual(keyed, ['d=Delete all', 'g=Go', 's=Send']);
   // Every command control is listed, with or without an access key; a check box is not a command.
   assert.ok(asked[0]?.mnemonics?.some((m) => m.key === '' && m.label === 'Fish && chips'));
   assert.ok(asked[0]?.mnemonics?.some((m) => m.key === '' && m.label === 'togglebutton'));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { builtinDenied } from '../../src/policy/apps.js';
-import { resolveLaunch, resolveLaunchFacts, shellWords, type LaunchContext } from '../../src/drivers/linux/resolve.js';
+import { resolveLaunch, resolveLaunchFacts, shellWords, type LaunchContext } from '../../src/drivers/linux/apps/resolve.js';
 import { Policy } from '../../src/policy/policy.js';
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'cu-launch-')));

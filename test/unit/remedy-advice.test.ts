@@ -12,7 +12,7 @@ import { FakeDriver } from '../../src/drivers/fake/driver.js';
 import { cliWording } from '../../src/hosts/cli/wording.js';
 import { createComputer, type Computer } from '../../src/index.js';
 import { ComputerUseError } from '../../src/protocol/errors.js';
-import { inaccessibleAdvice } from '../../src/drivers/linux/advice.js';
+import { inaccessibleAdvice } from '../../src/drivers/linux/apps/advice.js';
 import { widgetFactory } from '../fixtures/engine/widget-factory.js';
 
 const home = mkdtempSync(join(tmpdir(), 'cu-remedy-'));

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   buildSandboxEnv, chooseDisplay, cleanEnv, displayName, parseDbusLaunch, sandboxKind, shellExports, takenDisplays,
-} from '../../src/sandbox/env.js';
-import { describeSession, sessionLine } from '../../src/doctor/session.js';
+} from '../../src/drivers/linux/sandbox/env.js';
+import { describeSession, sessionLine } from '../../src/drivers/linux/checkup/session.js';
 
 test('parseDbusLaunch reads the address and pid from --sh-syntax output', () => {
   const out = [
@@ -119,7 +119,7 @@ test('describeSession: the session type, the headless sandbox kind only where th
 });
 
 test('defaultKind: the option wins, then COMPUTER_USE_SANDBOX_KIND, else xvfb', async () => {
-  const { defaultKind } = await import('../../src/sandbox/sandbox.js');
+  const { defaultKind } = await import('../../src/drivers/linux/sandbox/sandbox.js');
   assert.equal(defaultKind({}, {}), 'xvfb');
   assert.equal(defaultKind({}, { COMPUTER_USE_SANDBOX_KIND: 'wayland' }), 'weston');
   assert.equal(defaultKind({ kind: 'xvfb' }, { COMPUTER_USE_SANDBOX_KIND: 'weston' }), 'xvfb');

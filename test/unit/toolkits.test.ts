@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inaccessibleAdvice } from '../../src/drivers/linux/advice.js';
-import { appLaunchEnv, javaA11yOptions, toolkitLaunchEnv } from '../../src/drivers/linux/toolkits.js';
-import { isX11Handle, x11Handle, xidOf } from '../../src/drivers/linux/x11apps.js';
+import { inaccessibleAdvice } from '../../src/drivers/linux/apps/advice.js';
+import { appLaunchEnv, javaA11yOptions, toolkitLaunchEnv } from '../../src/drivers/linux/apps/toolkits.js';
+import { isX11Handle, x11Handle, xidOf } from '../../src/drivers/linux/apps/x11apps.js';
 import type { AppInfo } from '../../src/engine/node.js';
 import { WindowTable } from '../../src/session/windows.js';
 import { formatApps } from '../../src/tools/format.js';
@@ -86,7 +86,7 @@ test('a Qt app started with AT_SPI_BUS_ADDRESS is told why (Qt 6.4 never registe
 
 test('a process that just mapped its window is still registering: not listed as inaccessible yet', async () => {
   const { spawn } = await import('node:child_process');
-  const { inaccessibleApps, REGISTER_GRACE_MS } = await import('../../src/drivers/linux/x11apps.js');
+  const { inaccessibleApps, REGISTER_GRACE_MS } = await import('../../src/drivers/linux/apps/x11apps.js');
   const { processAgeMs } = await import('../../src/common/proc.js');
   const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: 'ignore' });
   try {

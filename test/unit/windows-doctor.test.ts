@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { monoMcs } from '../../src/drivers/windows/build.js';
 import { HELPER_SOURCES } from '../../src/drivers/windows/helper-sources.generated.js';
-import { platformDoctor } from '../../src/doctor/platform.js';
-import { desktopCheck, doctorWindows } from '../../src/doctor/windows.js';
+import { platformDoctor } from '../../src/drivers/doctors.js';
+import { desktopCheck, doctorWindows } from '../../src/drivers/windows/doctor.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cu-win-doctor-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

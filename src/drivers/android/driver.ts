@@ -7,7 +7,10 @@
  */
 import type { AppInfo, RawNode, WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
-import type { ActParams, ActResult } from '../../protocol/methods.js';
+import { checkExpect, notAHandle } from '../common/expect.js';
+import { elementWhat, waitActionable, type ActionabilityProbe } from '../common/actionable.js';
+import type { UiNode } from './uixml.js';
+import type { ActionabilityCheck, ActParams, ActResult } from '../../protocol/methods.js';
 import type { CaptureResult } from '../../protocol/methods.js';
 import type { IdentifyResult } from '../../protocol/identity.js';
 import { AdbClient, chooseDevice } from './adb/client.js';
@@ -60,6 +63,9 @@ export interface AndroidChord { mods: string[]; key: string }
 
 /** The phone's system actions: the window node's ops. */
 export type SystemAction = (typeof WINDOW_OPS)[number];
+
+/** An element as a tap needs it: the view, its protocol node, and the part of it a tap can reach (none: hidden). */
+interface Tappable { node: UiNode; before: RawNode; visible: [number, number, number, number] | undefined }
 
 const isWindowOp = (op: string): op is SystemAction => (WINDOW_OPS as readonly string[]).includes(op);
 
@@ -207,20 +213,22 @@ export class AndroidDriver {
   async act(p: ActParams): Promise<ActResult> {
     if (isWindowOp(p.op)) return this.windowAct(p.id, p.op);
     const handle = parseHandle(p.id);
-    if (!handle) throw new ComputerUseError('stale_ref', 'that is not a handle of this driver; observe again. Nothing was sent.');
-    const screen = await this.screen();
-    const front = screen.foreground ? windowIdOf(screen.foreground) : 'nothing';
-    if (front !== handle.window) throw new ComputerUseError('window_changed', `another screen came to the front (${front}); nothing was sent. Observe again.`);
-    const node = resolveHandle(screen.dump.roots, p.id);
-    if (!node) throw new ComputerUseError('stale_ref', 'the element is no longer on the screen where it was; nothing was sent. Observe again.');
-    const tree = screenTree(screen, handle.window, '', this.size());
-    const before = findById(tree, p.id);
-    if (!before) throw new ComputerUseError('stale_ref', 'the element is no longer on the screen where it was; nothing was sent. Observe again.');
-    delete before.children;
-    if (p.expect?.role && p.expect.role !== before.role) throw new ComputerUseError('stale_ref', `the element at that place is now a ${before.role}, not a ${p.expect.role}; nothing was sent`);
-    if (!node.enabled) throw new ComputerUseError('element_disabled', 'the element is disabled; nothing was sent', { states: before.states });
-    const visible = visiblePart(node, tappableArea(this.size(), this.facts?.density ?? 160, this.rotation()));
-    if (!visible) throw new ComputerUseError('not_visible', 'the element is not on the visible part of the screen (off screen or under a system bar); scroll it into view first. Nothing was sent.', { states: before.states });
+    if (!handle) throw notAHandle();
+    const verify = (t: Tappable): void => checkExpect(p.expect, t.before);
+    const first = await this.tappable(p.id, handle.window);
+    verify(first);
+    // A tap needs an element that takes it where it shows: enabled and on the visible screen, waited for when asked.
+    const checks = [...new Set<ActionabilityCheck>([...(p.actionable?.checks ?? []), 'enabled', 'visible'])];
+    const probe: ActionabilityProbe<Tappable> = {
+      read: () => this.tappable(p.id, handle.window),
+      unmet: (t) => (!t.node.enabled ? { check: 'enabled', why: 'it is disabled' }
+        : !t.visible ? { check: 'visible', why: 'it is off screen or under a system bar' } : undefined),
+      facts: (t) => ({ what: elementWhat(t.before.role, t.before.name), states: t.before.states, bounds: t.before.bounds }),
+      next: (ms) => new Promise((r) => setTimeout(r, Math.min(this.pollMs, ms))),
+    };
+    const { node, before, visible: shown } = (await waitActionable(first, checks, p.actionable?.timeoutMs ?? 0, probe, { verify })).info;
+    // The wait passed `visible`, so the element has a part a tap reaches.
+    const visible = shown!;
     const at = centerOf(visible);
     const sent: string[][] = [];
     const send = async (argv: string[]): Promise<void> => { sent.push(argv); await this.run(argv); };
@@ -248,6 +256,19 @@ export class AndroidDriver {
       default: throw new ComputerUseError('unsupported', `${p.op} is not supported on Android elements yet`);
     }
     return { method: 'synthetic', detail: describeInput(sent), before };
+  }
+
+  /** The element at a handle as the screen shows it now, with the part of it a tap can reach. */
+  private async tappable(id: string, window: string): Promise<Tappable> {
+    const screen = await this.screen();
+    const front = screen.foreground ? windowIdOf(screen.foreground) : 'nothing';
+    if (front !== window) throw new ComputerUseError('window_changed', `another screen came to the front (${front}); nothing was sent. Observe again.`);
+    const node = resolveHandle(screen.dump.roots, id);
+    if (!node) throw new ComputerUseError('stale_ref', 'the element is no longer on the screen where it was; nothing was sent. Observe again.');
+    const before = findById(screenTree(screen, window, '', this.size()), id);
+    if (!before) throw new ComputerUseError('stale_ref', 'the element is no longer on the screen where it was; nothing was sent. Observe again.');
+    delete before.children;
+    return { node, before, visible: visiblePart(node, tappableArea(this.size(), this.facts?.density ?? 160, this.rotation())) };
   }
 
   /**

@@ -6,6 +6,8 @@
  */
 import { quoteText } from '../../engine/escape.js';
 import { findInTree } from '../common/find.js';
+import { checkExpect, elementGone, notAHandle } from '../common/expect.js';
+import { elementWhat, waitActionable, type ActionabilityProbe } from '../common/actionable.js';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { AppInfo, RawNode, WindowInfo } from '../../protocol/nodes.js';
@@ -267,50 +269,44 @@ export class CdpDriver {
   }
 
   /**
-   * Actionability `enabled` (protocol ActParams.actionable): re-checks the element every 50 ms until it takes
-   * input or the wait is over, then fails with element_disabled and sends nothing. Returns the ms waited.
+   * Actionability `enabled` (protocol ActParams.actionable, drivers/common/actionable.ts): re-checks the element
+   * every 50 ms (a page sends no state events) until it takes input or the wait is over. Returns the ms waited.
    */
-  private async waitEnabled(targetId: string, objectId: string, p: ActParams): Promise<number> {
+  private async waitEnabled(targetId: string, objectId: string, p: ActParams, what: string): Promise<number> {
     const wait = p.actionable;
     if (!wait?.checks.some((c) => c === 'enabled' || c === 'editable')) return 0;
-    const start = performance.now();
-    for (;;) {
-      const r = await this.send<{ result: { value?: unknown } }>(targetId, 'Runtime.callFunctionOn', { objectId, functionDeclaration: ENABLED_FUNCTION, returnByValue: true });
-      const waitedMs = Math.round(performance.now() - start);
-      if (r.result.value !== false) return waitedMs;
-      if (waitedMs >= wait.timeoutMs) {
-        throw new ComputerUseError('element_disabled', `The element stayed disabled for ${waitedMs} ms; nothing was sent.`, { states: ['disabled'], waitedMs, unmet: ['enabled'] });
-      }
-      await new Promise((r) => setTimeout(r, Math.min(50, Math.max(1, wait.timeoutMs - waitedMs))));
-    }
+    const probe: ActionabilityProbe<boolean> = {
+      read: async () => (await this.send<{ result: { value?: unknown } }>(targetId, 'Runtime.callFunctionOn',
+        { objectId, functionDeclaration: ENABLED_FUNCTION, returnByValue: true })).result.value !== false,
+      // The page is asked only whether the element is disabled (ENABLED_FUNCTION), for `enabled` and `editable` alike.
+      unmet: (enabled) => (enabled ? undefined : { check: 'enabled', why: 'it is disabled' }),
+      facts: (enabled) => ({ what, states: enabled ? [] : ['disabled'] }),
+      next: (ms) => new Promise((r) => setTimeout(r, Math.min(50, ms))),
+    };
+    return (await waitActionable(await probe.read(false), wait.checks, wait.timeoutMs, probe)).waitedMs;
   }
 
   /** One element operation through the DOM. */
   async act(p: ActParams): Promise<ActResult> {
     const h = parseHandle(p.id);
-    if (!h) throw new ComputerUseError('stale_ref', `"${p.id}" is not a DevTools element handle; take a new snapshot.`);
+    if (!h) throw notAHandle();
     if (h.backendNodeId === undefined) throw new ComputerUseError('unsupported', 'This element has no DOM node (it is the page itself or browser-generated); act on its parent or child.');
     const targetId = h.window.slice(4);
     const backendNodeId = h.backendNodeId;
     const gone = (e: unknown): never => {
-      if (isCdpGone(e)) throw new ComputerUseError('stale_ref', 'The element no longer exists.', { reason: 'gone' });
+      if (isCdpGone(e)) throw elementGone();
       throw e;
     };
     // Identity check: the node's AX role and name must still be what the ref was given for.
     const partial = await this.send<{ nodes: AXNode[] }>(targetId, 'Accessibility.getPartialAXTree', { backendNodeId, fetchRelatives: false }).catch(gone);
     const ax = partial.nodes.find((n) => n.backendDOMNodeId === backendNodeId) ?? partial.nodes[0];
-    if (ax && p.expect) {
-      const role = roleFromCdp(String(ax.role?.value ?? ''));
-      if (p.expect.role && !ax.ignored && p.expect.role !== role && p.expect.role !== 'window') {
-        throw new ComputerUseError('stale_ref', `The element is now a ${role}, not a ${p.expect.role}.`, { reason: 'role_changed' });
-      }
-      if (p.expect.name !== undefined && p.expect.name !== String(ax.name?.value ?? '')) {
-        throw new ComputerUseError('stale_ref', 'The element was renamed or replaced.', { reason: 'name_changed' });
-      }
-    }
+    // An ignored node has no role to compare; the page's root document is the `window` node of a snapshot.
+    if (ax) checkExpect(p.expect, { role: ax.ignored || p.expect?.role === 'window' ? undefined : roleFromCdp(String(ax.role?.value ?? '')),
+      name: String(ax.name?.value ?? '') });
     const { object } = await this.send<{ object: { objectId?: string } }>(targetId, 'DOM.resolveNode', { backendNodeId }).catch(gone);
-    if (!object.objectId) throw new ComputerUseError('stale_ref', 'The element no longer exists.', { reason: 'gone' });
-    const waitedMs = await this.waitEnabled(targetId, object.objectId, p);
+    if (!object.objectId) throw elementGone();
+    const waitedMs = await this.waitEnabled(targetId, object.objectId, p, elementWhat(ax ? roleFromCdp(String(ax.role?.value ?? '')) : 'element',
+      ax ? String(ax.name?.value ?? '') : undefined));
     const call = async (op: string, value?: string): Promise<{ detail?: string; error?: string; code?: string; focused?: boolean }> => {
       const r = await this.send<{ result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(targetId, 'Runtime.callFunctionOn', {
         objectId: object.objectId, functionDeclaration: ACT_FUNCTION, arguments: [{ value: op }, { value: value ?? null }],

@@ -67,3 +67,15 @@ export function cleanName(raw: string | undefined, ctx: NameContext = {}): strin
   if (ctx.mnemonics) s = s.replace(MNEMONIC, '$1$2');
   return s === '' ? undefined : s;
 }
+
+/**
+ * The access key a label marks with `_X` (GTK) or `&X` (Qt, Win32), and the label without the marker; `&&` and
+ * `__` are the characters themselves. Undefined when the label marks no key.
+ */
+export function markedAccessKey(label: string): { key: string; label: string } | undefined {
+  const t = label.replace(/&&/g, '\u0000').replace(/__/g, '\u0001');
+  const m = /[_&]([^\s_&\u0000\u0001])/u.exec(t);
+  if (!m?.[1]) return undefined;
+  const bare = t.replace(/[_&](?=[^\s_&\u0000\u0001])/u, '').replace(/\u0000/g, '&').replace(/\u0001/g, '_');
+  return { key: m[1].toLowerCase(), label: bare };
+}

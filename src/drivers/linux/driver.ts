@@ -2,43 +2,45 @@
  * The Linux driver: AT-SPI2 over D-Bus behind the protocol's method table. It enumerates, reads, acts and
  * reports events; it makes no policy decision.
  */
-import { markChoosers } from './chooser.js';
+import { markChoosers } from './tree/chooser.js';
 import { findInTree } from '../common/find.js';
-import { orderContentPanes } from './panes.js';
-import { nameFieldsBeside } from './field-labels.js';
+import { orderContentPanes } from './tree/panes.js';
+import { nameFieldsBeside } from './tree/field-labels.js';
 import type { AppInfo, RawNode, WindowInfo } from '../../protocol/nodes.js';
 import { handshake } from '../../protocol/handshake.js';
 import { walk } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import { checkChord, formatChords } from '../../protocol/keys.js';
+import { COMMAND_ROLES } from '../../protocol/vocabulary.js';
+import { markedAccessKey } from '../common/names.js';
 import type { Handlers } from '../../protocol/peer.js';
 import type { LaunchParams, LaunchResult } from '../../protocol/methods.js';
-import { act } from './actions.js';
-import { findInList, noteListChange, watchListChanges } from './listfind.js';
+import { act } from './act/actions.js';
+import { findInList, noteListChange, watchListChanges } from './tree/listfind.js';
 import { procInfo } from '../../common/proc.js';
-import { listApps, listWindowsOf } from './apps.js';
-import { identify, startTokenOf, terminate, withIdentity } from './identity.js';
-import { warmPackages } from './packages.js';
-import { resolveLaunchFacts } from './resolve.js';
-import { startDetached } from './spawn.js';
-import { A11yBus, isGone } from './bus.js';
-import { readTreeCached } from './cache.js';
-import { EventWatcher } from './events.js';
-import { noteActiveDescendant, noteTableChange } from './table.js';
-import { chordStrokes, LinuxInput, ownedBy, textStrokes, type Expect } from './input.js';
-import { A11Y_FIX_COMMANDS, a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './prereq.js';
-import { readElement, readTree, targetOf, toRawNode } from './reader.js';
-import { findText, readRange } from './text.js';
+import { listApps, listWindowsOf } from './apps/apps.js';
+import { identify, startTokenOf, terminate, withIdentity } from './apps/identity.js';
+import { warmPackages } from './apps/packages.js';
+import { resolveLaunchFacts } from './apps/resolve.js';
+import { startDetached } from './apps/spawn.js';
+import { A11yBus, isGone } from './bus/bus.js';
+import { readTreeCached } from './bus/cache.js';
+import { EventWatcher } from './bus/events.js';
+import { noteActiveDescendant, noteTableChange } from './tree/table.js';
+import { chordStrokes, LinuxInput, ownedBy, textStrokes, type Expect } from './input/input.js';
+import { A11Y_FIX_COMMANDS, a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './checkup/prereq.js';
+import { readElement, readTree, targetOf, toRawNode } from './tree/reader.js';
+import { findText, readRange } from './tree/text.js';
 import { inside, sameRect } from '../../fallback/geometry.js';
 import type { KeysParams, PointerParams } from '../../protocol/methods.js';
 import { Overlay } from './x11/overlay.js';
 import { titleOf } from './x11/match.js';
 import { x11 } from './x11/connection.js';
-import { listDisplays, ocrPng, readClipboard, scaleAndMark, writeClipboard } from './screen.js';
+import { listDisplays, ocrPng, readClipboard, scaleAndMark, writeClipboard } from './input/screen.js';
 import { captureWindow, coverFacts, type WindowCapture } from './x11/capture.js';
 import { blackAt } from '../../fallback/cover.js';
-import { ATSPI_ROOT_PROPERTY, appLaunchEnv } from './toolkits.js';
-import { inaccessibleApps, isX11Handle, x11WindowInfo, xidOf } from './x11apps.js';
+import { ATSPI_ROOT_PROPERTY, appLaunchEnv } from './apps/toolkits.js';
+import { inaccessibleApps, isX11Handle, x11WindowInfo, xidOf } from './apps/x11apps.js';
 
 export const DRIVER_VERSION = '0.1.0';
 /** How long settle waits for an app's first reaction to an input before calling it quiet. */
@@ -442,22 +444,39 @@ function goneAsStale(handlers: Handlers): Handlers {
   return out as Handlers;
 }
 
-/** Roles whose access key activates them (the policy's mnemonic rule reads these). */
-const COMMAND_ROLES = new Set(['button', 'link', 'menuitem']);
 /** Most commands whose key binding one snapshot reads. */
 const MAX_KEY_BINDINGS = 300;
 
 /**
- * Sets `keyBinding` on the commands of a tree from Action.GetKeyBinding(0): GTK3 strips the "_" from a
- * mnemonic label's accessible name, so the binding ("<Alt>d") is the only place the access key shows.
+ * The access key of an AT-SPI key binding in W3C key names (`<Alt>d;;<Control>d` → `Alt+d`): the first of
+ * its `;`-separated parts is the mnemonic. Undefined when that part is no Alt + letter or digit.
+ */
+export function accessKeyOf(binding: string): string | undefined {
+  const key = /^(?:<alt>|alt\+)\s*([a-z0-9])(?:;|$)/i.exec(binding.trim())?.[1];
+  return key ? `Alt+${key.toLowerCase()}` : undefined;
+}
+
+/**
+ * Sets `keyBinding` on the commands of a tree, in W3C key names, from Action.GetKeyBinding(0): GTK3 strips the
+ * "_" from a mnemonic label's accessible name, so the binding ("<Alt>d") is the only place the access key shows.
+ * A name that still carries its marker ("_Delete all", "&Send") is said without it, its key taken from it.
  */
 async function readKeyBindings(bus: A11yBus, root: RawNode): Promise<void> {
   const commands: RawNode[] = [];
-  walk(root, (n) => { if (COMMAND_ROLES.has(n.role) && n.actions.includes('click') && commands.length < MAX_KEY_BINDINGS) commands.push(n); });
+  walk(root, (n) => {
+    if (!COMMAND_ROLES.has(n.role)) return;
+    const marked = n.name ? markedAccessKey(n.name) : undefined;
+    if (marked) {
+      n.name = marked.label;
+      n.keyBinding ??= `Alt+${marked.key}`;
+    }
+    if (n.actions.includes('click') && commands.length < MAX_KEY_BINDINGS) commands.push(n);
+  });
   await Promise.all(commands.map(async (n) => {
     try {
       const [binding] = await bus.call(targetOf(n.id), 'org.a11y.atspi.Action', 'GetKeyBinding', 'i', [0], 1000);
-      if (typeof binding === 'string' && binding.trim()) n.keyBinding = binding.trim().slice(0, 200);
+      const key = typeof binding === 'string' ? accessKeyOf(binding) : undefined;
+      if (key) n.keyBinding = key;
     } catch { /* no binding: the policy treats the key as unknown */ }
   }));
 }

@@ -10,6 +10,8 @@
 import type { AppInfo, RawNode, WindowInfo } from '../../engine/node.js';
 import type { Role } from '../../engine/role.js';
 import { ComputerUseError } from '../../protocol/errors.js';
+import { checkExpect } from '../common/expect.js';
+import { elementWhat, unmetOnNode, waitActionable, type ActionabilityProbe } from '../common/actionable.js';
 import type { ActParams, ActResult, CaptureParams, CaptureResult, KeysParams, KeysResult, LaunchParams, LaunchResult, PointerParams, PointerResult, SettleParams, SettleResult } from '../../protocol/methods.js';
 import { captureWindow, cgWindows, SCREENCAPTURE, windowNumbers } from './capture.js';
 import { AX_ERROR, ACCESSIBILITY_FIX, arrayItems, axError, CfScope, readValue, withScope } from './cf.js';
@@ -362,8 +364,7 @@ export class MacDriver {
     this.requireTrust();
     const e = this.nodeEntry(p.id);
     let cur = withScope(this.api, (s) => this.current(s, e));
-    if (p.expect?.role && p.expect.role !== cur.node.role) throw new ComputerUseError('stale_ref', `the element is now a ${cur.node.role}, not a ${p.expect.role}; nothing was sent`);
-    if (p.expect?.name !== undefined && p.expect.name !== (cur.node.name ?? '')) throw new ComputerUseError('stale_ref', 'the element has another name now; observe again. Nothing was sent.');
+    checkExpect(p.expect, cur.node);
     cur = await this.waitActionable(e, cur, p, signal);
     const before: RawNode = { ...cur.node };
     this.markInput(e.pid);
@@ -375,24 +376,19 @@ export class MacDriver {
     return { method: detail.method, detail: detail.text + ghost, before, ...(after ? { after } : {}) };
   }
 
-  /** Waits (bounded) until the element is enabled/visible/editable as asked; refuses when it is not. */
+  /**
+   * Waits (bounded, drivers/common/actionable.ts) until the element passes the checks asked for; without them it
+   * must be enabled at once. Only a text op needs an editable element.
+   */
   private async waitActionable(e: HandleEntry, cur: { facts: AxFacts; node: RawNode }, p: ActParams, signal?: AbortSignal): Promise<{ facts: AxFacts; node: RawNode }> {
-    const checks = new Set(p.actionable?.checks ?? ['enabled']);
-    const deadline = Date.now() + (p.actionable?.timeoutMs ?? 0);
-    for (;;) {
-      const st = cur.node.states;
-      const unmet: string[] = [];
-      if (checks.has('enabled') && st.includes('disabled')) unmet.push('enabled');
-      if (checks.has('editable') && ['set_value', 'type', 'clear'].includes(p.op) && !st.includes('editable')) unmet.push('editable');
-      if (checks.has('visible') && (st.includes('offscreen') || st.includes('invisible'))) unmet.push('visible');
-      if (!unmet.length) return cur;
-      if (Date.now() >= deadline || signal?.aborted) {
-        const code = unmet.includes('visible') ? 'not_visible' : 'element_disabled';
-        throw new ComputerUseError(code, `the element is not ${unmet.join(', ')}; nothing was sent`, { states: st, unmet });
-      }
-      await sleep(50);
-      cur = withScope(this.api, (s) => this.current(s, e));
-    }
+    const text = ['set_value', 'type', 'clear'].includes(p.op);
+    const probe: ActionabilityProbe<{ facts: AxFacts; node: RawNode }> = {
+      read: async () => withScope(this.api, (s) => this.current(s, e)),
+      unmet: ({ node }, checks) => unmetOnNode(node, checks, { editable: () => !text || node.states.includes('editable') }),
+      facts: ({ facts, node }) => ({ what: elementWhat(facts.role, node.name), states: node.states, bounds: node.bounds }),
+      next: (ms) => sleep(Math.min(50, ms)),
+    };
+    return (await waitActionable(cur, p.actionable?.checks ?? ['enabled'], p.actionable?.timeoutMs ?? 0, probe, { signal })).info;
   }
 
   private dispatch(s: CfScope, e: HandleEntry, f: AxFacts, p: ActParams): { method: 'pattern' | 'synthetic'; text: string } {

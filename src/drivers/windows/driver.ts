@@ -6,6 +6,8 @@
  */
 import type { RawNode, WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
+import { checkExpect, notAHandle } from '../common/expect.js';
+import { elementWhat, unmetOnNode, waitActionable, type ActionabilityProbe } from '../common/actionable.js';
 import type { IdentifyParams, IdentifyResult, ResolveLaunchParams, ResolveLaunchResult, TerminateParams, TerminateResult } from '../../protocol/identity.js';
 import type {
   ActParams, ActResult, CaptureParams, CaptureResult, ClipboardParams, FindMatch, FindParams, FindResult, ClipboardResult, KeysParams, PointerParams, PointerResult, KeysResult, LaunchParams, LaunchResult, SettleParams, SettleResult, SnapshotParams, SnapshotResult,
@@ -169,10 +171,9 @@ export class WindowsDriver {
 
   async act(p: ActParams, signal?: AbortSignal): Promise<ActResult> {
     const id = parseNodeId(p.id);
-    if (!id) throw new ComputerUseError('stale_ref', 'that is not a handle of this driver; observe again. Nothing was sent.');
+    if (!id) throw notAHandle();
     let { raw, node } = await this.node(id.hwnd, id.rid, signal);
-    if (p.expect?.role !== undefined && p.expect.role !== node.role) throw new ComputerUseError('stale_ref', `the element at that handle is now a ${node.role}, not a ${p.expect.role}; nothing was sent`);
-    if (p.expect?.name !== undefined && p.expect.name !== (node.name ?? '')) throw new ComputerUseError('stale_ref', 'the element at that handle has another name now; nothing was sent');
+    checkExpect(p.expect, node);
     if (p.actionable) ({ raw, node } = await this.waitActionable(id, p.actionable, { raw, node }, signal));
     if (!node.actions.includes(p.op) && !(p.op === 'click' && node.actions.includes('toggle'))) {
       throw new ComputerUseError('unsupported', `this ${node.role} does not support ${p.op} (it offers ${node.actions.join(', ') || 'no op'}); nothing was sent`, { op: p.op });
@@ -187,30 +188,16 @@ export class WindowsDriver {
     };
   }
 
-  /** Waits, event-driven and bounded, until the element passes every check; else element_disabled / not_visible. */
+  /** Waits, event-driven and bounded, until the element passes every check (drivers/common/actionable.ts). */
   private async waitActionable(id: { hwnd: string; rid: string }, a: NonNullable<ActParams['actionable']>, first: { raw: UiaElement; node: RawNode }, signal?: AbortSignal): Promise<{ raw: UiaElement; node: RawNode }> {
-    const t0 = Date.now();
-    let cur = first;
-    let lastBounds = JSON.stringify(cur.node.bounds);
-    for (;;) {
-      const unmet = a.checks.filter((c) => {
-        if (c === 'enabled') return cur.node.states.includes('disabled');
-        if (c === 'visible') return cur.node.states.includes('offscreen') || !cur.node.bounds || cur.node.bounds[2] <= 0 || cur.node.bounds[3] <= 0;
-        if (c === 'editable') return !cur.node.states.includes('editable');
-        return false;
-      });
-      if (!unmet.length) return cur;
-      const waited = Date.now() - t0;
-      if (waited >= a.timeoutMs || signal?.aborted) {
-        const details = { states: cur.node.states, waitedMs: waited, unmet, ...(cur.node.bounds ? { bounds: cur.node.bounds } : {}) };
-        if (unmet.includes('enabled') || unmet.includes('editable')) throw new ComputerUseError('element_disabled', `the element stayed ${unmet.includes('enabled') ? 'disabled' : 'read-only'}; nothing was sent`, details);
-        throw new ComputerUseError('not_visible', 'the element is not showing on screen; scroll it into view first. Nothing was sent.', details);
-      }
-      await this.nextEvent(Math.min(ACTIONABLE_POLL_MS, a.timeoutMs - waited), signal);
-      cur = await this.node(id.hwnd, id.rid, signal);
-      const bounds = JSON.stringify(cur.node.bounds);
-      if (a.checks.includes('stable') && bounds !== lastBounds) { lastBounds = bounds; continue; }
-    }
+    const probe: ActionabilityProbe<{ raw: UiaElement; node: RawNode }> = {
+      read: () => this.node(id.hwnd, id.rid, signal),
+      // UIA reports an element without a rectangle when it is not on screen.
+      unmet: ({ node }, checks) => unmetOnNode(node, checks, { boundsRequired: true, editable: () => node.states.includes('editable') }),
+      facts: ({ node }) => ({ what: elementWhat(node.role, node.name), states: node.states, bounds: node.bounds }),
+      next: (ms, sig) => this.nextEvent(Math.min(ACTIONABLE_POLL_MS, ms), sig),
+    };
+    return (await waitActionable(first, a.checks, a.timeoutMs, probe, { signal })).info;
   }
 
   /** Resolves at the helper's next event, after `ms`, or at abort, whichever comes first. */

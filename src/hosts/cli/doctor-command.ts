@@ -4,11 +4,11 @@
  * With --fix, the fixes doctor can apply (toolkit accessibility switched off) are asked on the terminal and
  * applied only on a yes; when stdin is no terminal, their commands are printed and nothing is changed.
  */
-import { findDesktop } from '../../sandbox/sandbox.js';
+import { findDesktop } from '../../drivers/host.js';
 import { ttyConfirmer } from './policy-commands.js';
 import type { DeviceCheck } from '../../doctor/device.js';
 import { formatDoctor, runDoctor } from '../../doctor/doctor.js';
-import { platformDoctor } from '../../doctor/platform.js';
+import { doctorPhone, platformDoctor } from '../../drivers/doctors.js';
 
 const USAGE = 'usage: computer-use doctor [--app NAME] [--json] [--fix] | doctor --device NAME|adb[:SERIAL] [--json]\n' +
   '       computer-use doctor --conformance --driver "<command>" [--scenarios FILE] [--record FILE] [--json]\n';
@@ -48,7 +48,7 @@ export async function runDoctorCommand(args: readonly string[], out: NodeJS.Writ
     let checks;
     if (phone !== undefined) {
       const { parseAdbUrl } = await import('../../devices/adb.js');
-      checks = await (await import('../../doctor/phone.js')).doctorPhone(parseAdbUrl(phone === 'adb' ? 'adb:' : phone).serial);
+      checks = await doctorPhone(parseAdbUrl(phone === 'adb' ? 'adb:' : phone).serial);
     } else checks = await (await import('../../doctor/device.js')).doctorDevice(spec!);
     return writeChecks(out, json, { device }, checks);
   }

@@ -79,24 +79,18 @@ async function main(args: string[]): Promise<number> {
     case 'unpair': return (await import('./pairing-command.js')).runPairCommand(['--revoke', ...rest]);
     case 'doctor': return (await import('./doctor-command.js')).runDoctorCommand(rest);
     case 'driver': {
-      if (rest[0] === 'cdp') await (await import('../../drivers/cdp/main.js')).runCdpDriver(rest.slice(1));
-      else if (rest[0] === 'android') await (await import('../../drivers/android/main.js')).runAndroidDriver(rest.slice(1));
-      else if (rest[0] === 'macos') await (await import('../../drivers/macos/main.js')).runMacDriver();
-      else if (rest[0] === 'windows') await (await import('../../drivers/windows/main.js')).runWindowsDriver(rest.slice(1));
-      else if (rest[0] === 'fake') await (await import('../../drivers/fake/main.js')).runFakeDriver(rest.slice(1));
-      else if (rest[0] === 'replay') await (await import('../../drivers/replay/main.js')).runReplayDriver(rest.slice(1));
-      else if (rest[0] === 'linux') {
+      const { isDriverName, listSandboxes, runDriver, sandboxEnv } = await import('../../drivers/host.js');
+      if (rest[0] === 'linux') {
         // `--desktop sandbox`: drive this home's running sandbox desktop (a remote device reached over ssh, whose
         // login session has no DISPLAY of its own).
         if (rest[1] === '--desktop' && rest[2] === 'sandbox') {
-          const { listSandboxes, sandboxEnv } = await import('../../sandbox/sandbox.js');
           const alive = (await listSandboxes()).filter((s) => s.alive);
           const box = alive.find((s) => s.display === process.env['COMPUTER_USE_SANDBOX']) ?? alive[0];
           if (!box) { process.stderr.write('computer-use driver: no running sandbox desktop in this home (computer-use sandbox up)\n'); return 1; }
           Object.assign(process.env, sandboxEnv(box));
         } else if (rest.length > 1) { process.stderr.write('usage: computer-use driver linux [--desktop sandbox]\n'); return 2; }
-        await (await import('../../drivers/linux/main.js')).runLinuxDriver();
-      }
+        await runDriver('linux', []);
+      } else if (isDriverName(rest[0])) await runDriver(rest[0], rest.slice(1));
       else { process.stderr.write('usage: computer-use driver linux | driver cdp --endpoint http://127.0.0.1:9222 | driver android [--serial S] | driver macos | driver windows [--replay FILE] | driver fake [--fixture F] | driver replay FILE\n'); return 2; }
       return new Promise<number>(() => undefined); // the driver runs until its stdin closes
     }

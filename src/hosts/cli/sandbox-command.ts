@@ -10,11 +10,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
-import { displayName, sandboxKind, shellExports } from '../../sandbox/env.js';
+import { displayName, sandboxKind, shellExports } from '../../drivers/host.js';
 import { asksHelp } from './args.js';
 import {
   ensureDesktop, listSandboxes, sandboxEnv, startSandbox, stopSandbox, type SandboxInfo, type StartOptions,
-} from '../../sandbox/sandbox.js';
+} from '../../drivers/host.js';
 
 const USAGE = `usage: computer-use sandbox <command>
   up [--kind xvfb|weston] [--display N] [--no-wm] [--json]

@@ -2,7 +2,7 @@
  * A PDF in Evince: a 2-page PDF written at test time (test/apps/minipdf.ts, no converter, no network); the
  * page text is in the Text interface of Evince's `page` nodes. computer_find must find a sentence on page 2
  * (scrolled out of view) and say which page, line and offset; the first page's text shows in the snapshot.
- * Before src/drivers/linux/text.ts the `page` role was never read: find answered 0 matches.
+ * Before src/drivers/linux/tree/text.ts the `page` role was never read: find answered 0 matches.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -1,7 +1,7 @@
 /**
  * A VTE terminal (xfce4-terminal): a command typed through computer_keys (the policy's path) and its output
  * read from the snapshot, then found by computer_find with its line and offset. Before the Text reading of
- * src/drivers/linux/text.ts the terminal (named "Terminal") had its text skipped: no output to read.
+ * src/drivers/linux/tree/text.ts the terminal (named "Terminal") had its text skipped: no output to read.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

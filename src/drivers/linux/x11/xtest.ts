@@ -6,7 +6,7 @@
 import { ComputerUseError } from '../../../protocol/errors.js';
 import type { X11, XExtension } from './connection.js';
 import { findKeysym, planBatches, type Binding, type KeyMap } from './keymap.js';
-import type { XModifier } from '../keysyms.js';
+import type { XModifier } from '../input/keysyms.js';
 
 const KEY_PRESS = 2;
 const KEY_RELEASE = 3;
