@@ -37,3 +37,37 @@ export function layerRules() {
   ];
 }
 
+/**
+ * The acting device of a session is taken back only by the acting pipeline: `actingDevice` may be imported by
+ * src/session/pipeline.ts alone, by name or through a namespace import (a different rule from the layers', so the
+ * two never override each other).
+ */
+export function actingDeviceRule() {
+  const message = 'Only the acting pipeline (src/session/pipeline.ts) takes the acting device: build a step for it instead ' +
+    '(ARCHITECTURE.md, "The act flow").';
+  return [{
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'examples/**/*.ts'],
+    ignores: ['src/session/pipeline.ts'],
+    rules: { 'no-restricted-syntax': ['error',
+      { selector: "ImportSpecifier[imported.name='actingDevice']", message },
+      { selector: 'ImportDeclaration[source.value=/acting-device/] > ImportNamespaceSpecifier', message },
+      { selector: "ExportSpecifier[local.name='actingDevice']", message },
+      { selector: 'ExportAllDeclaration[source.value=/acting-device/]', message }] },
+  }];
+}
+
+/** The folders whose functions stay short: the session's flows, the engine's passes and the policy's rules. */
+export const SHORT_FUNCTION_FOLDERS = ['src/session', 'src/engine', 'src/policy'];
+/** The longest function body there, in lines of code (blank lines and comments not counted). */
+export const MAX_FUNCTION_LINES = 80;
+
+/**
+ * No function over MAX_FUNCTION_LINES in SHORT_FUNCTION_FOLDERS (ARCHITECTURE.md, "Keeping it true"): a longer one
+ * is split by meaning, into named stages or passes, not chopped.
+ */
+export function functionLengthRule() {
+  return [{
+    files: SHORT_FUNCTION_FOLDERS.map((f) => `${f}/**/*.ts`),
+    rules: { 'max-lines-per-function': ['error', { max: MAX_FUNCTION_LINES, skipBlankLines: true, skipComments: true, IIFEs: true }] },
+  }];
+}
