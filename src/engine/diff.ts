@@ -316,7 +316,7 @@ function addedLines(p: DiffPass): string[] {
   return out;
 }
 
-/** Part of the added pass: a sliced table's row with new elements, printed once as its row line (or counted as moved, or far). */
+/** Part of the added pass: a sliced table's row with new elements, printed once as its row line (or as moved, or far). */
 function addedRow(p: DiffPass, walk: AddedWalk, row: Row): void {
   const k = `${row.table}\u0000${row.n}`;
   if (p.rowPrinted.has(k)) return;

@@ -238,7 +238,8 @@ export class Policy implements PolicyGate {
    * The refusals no answer can lift, checked before anything is asked: a pause, plan mode, a pid that another
    * process took, a denied app, a launch that cannot be proven where nobody is asked, and the tool's own files.
    */
-  private refuseOutright(req: ActionRequest, app: AppIdentity, key: string, refuse: (d: AuditDecision, reason: string, e: ComputerUseError) => never): void {
+  private refuseOutright(req: ActionRequest, app: AppIdentity, key: string,
+    refuse: (d: AuditDecision, reason: string, e: ComputerUseError) => never): void {
     if (this.options.stop?.paused) refuse('paused', 'paused by the user', pausedError());
     if (this.mode === 'plan') {
       refuse('denied', 'plan mode', new ComputerUseError('denied_by_policy', `Plan mode: ${req.tool} is refused; only computer_apps, computer_observe, ` +

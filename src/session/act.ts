@@ -63,7 +63,7 @@ export interface ActOutcome {
   freshSnapshot?: Snapshot;
 }
 
-/** Most actions one computer_act call runs: the tool's schema caps the list, checked where every tool call is validated. */
+/** Most actions one computer_act call runs: the tool's schema caps the list, checked where every tool call enters. */
 export const MAX_ACTIONS = 20;
 
 /** The state one computer_act call carries through its stages. */
@@ -110,8 +110,12 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
   return state.run.finish(async () => receiptStage(state, await settleStage(state)));
 }
 
-/** The state before the first action: the settle the list needs and, from a driver that does not prove windows, the windows open now. */
-async function begin(session: Session, actions: ActionSpec[], settle: Partial<SettleOptions> | undefined, ctx: PipelineContext): Promise<ActState> {
+/**
+ * The state before the first action: the settle the list needs and, from a driver that does not prove windows,
+ * the windows open now.
+ */
+async function begin(session: Session, actions: ActionSpec[], settle: Partial<SettleOptions> | undefined,
+  ctx: PipelineContext): Promise<ActState> {
   const settleOpts: SettleOptions = { ...session.settleDefaults, ...(settle ?? {}) };
   if (actions.some((a) => EDIT_OPS.has(a.op))) settleOpts.minMs = Math.max(settleOpts.minMs ?? 0, EDIT_SETTLE_MS);
   const caps = (await session.device.hello()).capabilities;
@@ -269,7 +273,8 @@ async function locateLive(state: ActState, t: Targeted): Promise<{ id: string; l
  * (Session.provenIdentity), while it proves at dispatch that the element's process is still that one; else
  * process.identify now (the pipeline asks it otherwise). A click on a chooser's Save names the paths it submits.
  */
-async function elementRequest(state: ActState, t: Targeted, located: { id: string; live?: SnapshotResult }, password: boolean): Promise<ElementStep> {
+async function elementRequest(state: ActState, t: Targeted, located: { id: string; live?: SnapshotResult },
+  password: boolean): Promise<ElementStep> {
   const { session } = state;
   const { spec, fingerprint: fp, target: to } = t;
   const identity = t.fast ? session.provenIdentity(fp.pid, fp.startToken) ?? await identifyOn((m, q) => session.device.call(m, q), fp.pid) : undefined;
@@ -289,7 +294,8 @@ async function elementRequest(state: ActState, t: Targeted, located: { id: strin
 }
 
 /** Part of precheck: the node.act call, with what the driver checks before it sends anything. */
-function actCall(state: ActState, t: Targeted, id: string, value: string | undefined, appId: string | undefined): CallPlan<'node.act'>['call'] {
+function actCall(state: ActState, t: Targeted, id: string, value: string | undefined,
+  appId: string | undefined): CallPlan<'node.act'>['call'] {
   const { session, proving } = state;
   const { spec, fingerprint: fp, fast } = t;
   const checks = ACTIONABILITY[spec.op];

@@ -141,7 +141,10 @@ export class ActingRun {
     const decision = await this.session.gate.check(await this.proven(plan.request));
     if (this.signal?.aborted) { decision.done('stopped', 'stopped before dispatch: nothing was sent'); throw abortError(this.signal); }
     const device = actingDevice(this.session);
-    if (!device) { decision.done('failed', 'no acting device'); throw new ComputerUseError('internal', 'The session has no acting device; nothing was sent.'); }
+    if (!device) {
+      decision.done('failed', 'no acting device');
+      throw new ComputerUseError('internal', 'The session has no acting device; nothing was sent.');
+    }
     let live = true;
     const signal = this.signal;
     const dispatcher: Dispatcher = {
@@ -246,7 +249,8 @@ export async function perform<R, O>(session: Session, ctx: PipelineContext, step
 }): Promise<{ result: R; settled: O; receipt: StepReceipt }> {
   const run = new ActingRun(session, ctx);
   let receipt: StepReceipt | undefined;
-  const result = await run.step({ request: step.request, dispatch: step.dispatch, receipt: (r, settled) => (receipt = step.receipt(r, settled as O)) });
+  const result = await run.step({ request: step.request, dispatch: step.dispatch,
+    receipt: (r, settled) => (receipt = step.receipt(r, settled as O)) });
   const settled = await run.finish(() => step.settle(result));
   return { result, settled, receipt: receipt ?? step.receipt(result, settled) };
 }

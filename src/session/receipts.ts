@@ -15,7 +15,7 @@ import { pendingReturnNote } from './commit.js';
 /** One requested action. */
 export interface ActionSpec { ref: string; op: Op; value?: string }
 
-/** What happened to one action: confirmed (its effect was observed), unknown (sent, effect not provable), rejected, failed. */
+/** What happened to one action: confirmed (its effect was observed), unknown (sent, not provable), rejected, failed. */
 export type ReceiptStatus = 'confirmed' | 'unknown' | 'rejected' | 'failed';
 
 /** The receipt of one action. */
