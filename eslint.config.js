@@ -2,7 +2,7 @@
 // imported without the `node:` prefix (eslint-plugin-n). tsc already checks types; this checks what it cannot.
 import tseslint from 'typescript-eslint';
 import n from 'eslint-plugin-n';
-import { dynamicImportRules, layerRules } from './eslint.layers.js';
+import { functionLengthRule, layerRules, restrictedSyntaxRules } from './eslint.layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'bench/pages/**'] },
@@ -26,7 +26,11 @@ export default tseslint.config(
   // The layering of ARCHITECTURE.md ("The way data flows"), checked per folder rather than kept by memory: each
   // layer imports only the layers below it. test/unit/lint-layers.test.ts shows each rule failing on a violation.
   ...layerRules(),
-  ...dynamicImportRules(),
+  // No dynamic import of a platform's folder outside src/drivers; only the acting pipeline takes the session's acting
+  // device back (src/session/acting-device.ts): everything else holds the read-only device.
+  ...restrictedSyntaxRules(),
+  // Short functions where the flows, passes and rules live (eslint.layers.js says which folders).
+  ...functionLengthRule(),
   {
     files: ['scripts/**/*.mjs', 'eslint.config.js', 'eslint.layers.js'],
     plugins: { n },

@@ -51,11 +51,55 @@ export function layerRules() {
  * A dynamic `import()` of a platform's folder from outside src/drivers (no-restricted-imports reads only static
  * imports and re-exports): the same rule as PLATFORM_FOLDER, for the driver entries a host loads on demand.
  */
-export function dynamicImportRules() {
+function dynamicImportSelectors() {
   const platforms = DRIVER_FOLDERS.join('|');
   // esquery ends a regular expression at its first "/", so the slashes inside it are written \u002F.
+  return [{ selector: `ImportExpression[source.value=/(^|\\u002F)drivers\\u002F(${platforms})(\\u002F|$)/]`, message: PLATFORM_MESSAGE }];
+}
+
+/**
+ * The acting device of a session is taken back only by the acting pipeline: `actingDevice` may be imported by
+ * src/session/pipeline.ts alone, by name or through a namespace import (a different rule from the layers', so the
+ * two never override each other).
+ */
+function actingDeviceSelectors() {
+  const message = 'Only the acting pipeline (src/session/pipeline.ts) takes the acting device: build a step for it instead ' +
+    '(ARCHITECTURE.md, "The act flow").';
+  return [
+    { selector: "ImportSpecifier[imported.name='actingDevice']", message },
+    { selector: 'ImportDeclaration[source.value=/acting-device/] > ImportNamespaceSpecifier', message },
+    { selector: "ExportSpecifier[local.name='actingDevice']", message },
+    { selector: 'ExportAllDeclaration[source.value=/acting-device/]', message },
+  ];
+}
+
+/**
+ * The syntax rules, composed per group of files: ESLint keeps only the last `no-restricted-syntax` that matches a
+ * file, so each group gets every selector that applies to it in one entry. Outside src/drivers no dynamic
+ * `import()` of a platform's folder (no-restricted-imports reads only static imports); everywhere but the acting
+ * pipeline no `actingDevice`.
+ */
+export function restrictedSyntaxRules() {
+  const rule = (selectors) => ({ 'no-restricted-syntax': ['error', ...selectors] });
+  return [
+    { files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'examples/**/*.ts'], ignores: ['src/session/pipeline.ts'], rules: rule(actingDeviceSelectors()) },
+    { files: ['src/**/*.ts'], ignores: ['src/drivers/**', 'src/session/pipeline.ts'], rules: rule([...dynamicImportSelectors(), ...actingDeviceSelectors()]) },
+    { files: ['src/session/pipeline.ts'], rules: rule(dynamicImportSelectors()) },
+  ];
+}
+
+/** The folders whose functions stay short: the session's flows, the engine's passes and the policy's rules. */
+export const SHORT_FUNCTION_FOLDERS = ['src/session', 'src/engine', 'src/policy'];
+/** The longest function body there, in lines of code (blank lines and comments not counted). */
+export const MAX_FUNCTION_LINES = 80;
+
+/**
+ * No function over MAX_FUNCTION_LINES in SHORT_FUNCTION_FOLDERS (ARCHITECTURE.md, "Keeping it true"): a longer one
+ * is split by meaning, into named stages or passes, not chopped.
+ */
+export function functionLengthRule() {
   return [{
-    files: ['src/**/*.ts'], ignores: ['src/drivers/**'],
-    rules: { 'no-restricted-syntax': ['error', { selector: `ImportExpression[source.value=/(^|\\u002F)drivers\\u002F(${platforms})(\\u002F|$)/]`, message: PLATFORM_MESSAGE }] },
+    files: SHORT_FUNCTION_FOLDERS.map((f) => `${f}/**/*.ts`),
+    rules: { 'max-lines-per-function': ['error', { max: MAX_FUNCTION_LINES, skipBlankLines: true, skipComments: true, IIFEs: true }] },
   }];
 }

@@ -30,7 +30,8 @@ const refOn = (text: string, re: RegExp): string => {
 async function nodeAct(session: Session, params: ActParams): Promise<number> {
   const run = new ActingRun(session);
   const t0 = performance.now();
-  await run.step({ kind: 'element', tool: 'computer_act', ref: 'bench', op: params.op, role: 'unknown' }, (d) => d.call('node.act', params), () => ({ status: 'unknown', detail: 'bench' }));
+  await run.call({ request: { kind: 'element', tool: 'computer_act', ref: 'bench', op: params.op, role: 'unknown' }, call: { method: 'node.act', params },
+    receipt: { status: 'unknown', detail: 'bench' } });
   const ms = performance.now() - t0;
   await run.finish(async () => undefined);
   return ms;

@@ -13,7 +13,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { estimateTokens } from '../src/engine/budget.js';
+import { estimateTokens } from '../src/engine/measure.js';
 import { createComputer, type Computer } from '../src/index.js';
 import { CALC_APPS, startCalc } from '../test/e2e/grid/calc.js';
 import { RUNS, WARMUP, errText } from './config.js';

@@ -7,7 +7,7 @@
  */
 import { escapeLine } from '../engine/escape.js';
 import { ComputerUseError } from '../protocol/errors.js';
-import { isActing, type HelloResult, type MethodName, type ParamsOf, type ResultOf } from '../protocol/methods.js';
+import { isActing, type HelloResult, type MethodName, type ParamsOf, type ReadMethodName, type ResultOf } from '../protocol/methods.js';
 import { announcedMethods, checkProtocolVersion, notImplemented } from '../protocol/handshake.js';
 import type { DriverCommand, DriverConnection } from './stdio.js';
 import { builtinDriver, spawnDriver } from './stdio.js';
@@ -263,4 +263,15 @@ export class Device {
     if (!proc || proc.peer.isClosed) return;
     await proc.end();
   }
+}
+
+/**
+ * A device as everything but the acting pipeline holds it: its reads, its link's state and `close`. Its `call` takes
+ * only the methods declared `acting: false` (ReadMethodName), so code that tries to send `node.act` or `input.*`
+ * through it does not compile; only the acting pipeline holds the `Device` itself (session/acting-device.ts).
+ */
+export interface ReadDevice extends Pick<Device, 'hello' | 'timeoutMs' | 'name' | 'status' | 'lastHello' | 'driverPid' | 'close'> {
+  /** How many times the driver was (re)started. */
+  readonly restarts: number;
+  call<M extends ReadMethodName>(method: M, params: ParamsOf<M>, timeoutMs?: number, signal?: AbortSignal): Promise<ResultOf<M>>;
 }

@@ -1,32 +1,11 @@
 import { walkDistilled, type DistilledNode } from './distill.js';
 import type { WindowInfo } from './node.js';
 import { isGrid, MAX_GRID_ROWS } from './grid.js';
-import { gridBlock, moreLine, render, renderFooter, renderLine, rowLine, visibleChildren, MAX_LIST_ITEMS, type FooterNotes, type Rendered } from './render.js';
+import { gridBlock, moreLine, render, renderFooter, renderLine, rowLine, visibleChildren, type FooterNotes, type Rendered } from './render.js';
+import { DEFAULT_MAX_TOKENS, estimateTokens, MAX_LIST_ITEMS } from './measure.js';
 import { INTERACTIVE_ROLES } from './role.js';
 import { bodyCharsFor } from './text.js';
 import { columnsLine, sliceRows } from './rows.js';
-
-/** Default snapshot budget in tokens (seed §3.1). */
-export const DEFAULT_MAX_TOKENS = 2000;
-
-/**
- * Cheap token estimate, calibrated against o200k_base on snapshot text (see the engine-budget test; it runs
- * a few percent high, which is the safe side for a budget): a letter run costs one token per 5 characters,
- * a digit run one per 3, a run of ASCII punctuation or line breaks one per 2, a run of several spaces one
- * (a single space merges into the next token), each CJK or other non-ASCII character one.
- */
-export function estimateTokens(text: string): number {
-  let tokens = 0;
-  const re = /([A-Za-z]+)|([0-9]+)|( +)|([\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e\n]+)|(.)/gsu;
-  for (const m of text.matchAll(re)) {
-    if (m[1] !== undefined) tokens += Math.ceil(m[1].length / 5);
-    else if (m[2] !== undefined) tokens += Math.ceil(m[2].length / 3);
-    else if (m[3] !== undefined) tokens += m[3].length > 1 ? 1 : 0;
-    else if (m[4] !== undefined) tokens += Math.ceil(m[4].length / 2);
-    else tokens += 1;
-  }
-  return tokens;
-}
 
 /** Rows of a list, tree or table: a long list is cut before the controls that come after it. */
 const ROW_ROLES: ReadonlySet<string> = new Set(['listitem', 'treeitem', 'row', 'cell', 'gridcell', 'option']);

@@ -1,6 +1,7 @@
 import type { State } from './node.js';
 import { escapeText } from './escape.js';
-import { compactCount, MAX_NAME_CHARS, MAX_VALUE_CHARS, quote, type SnapshotLine } from './render.js';
+import { compactCount, MAX_NAME_CHARS, MAX_VALUE_CHARS, quote } from './measure.js';
+import type { SnapshotLine } from './line.js';
 import type { Snapshot } from './snapshot.js';
 
 /** Result of `diffSnapshots`. */
@@ -189,6 +190,22 @@ function changeOf(a: SnapshotLine, b: SnapshotLine): Change | undefined {
   return a.name === b.name && whole ? { line, what: parts.join(', ') } : { line };
 }
 
+/** The row of a sliced table an element sits in (engine/rows.ts). */
+type Row = NonNullable<SnapshotLine['row']>;
+
+/** What the passes of one diff share: both snapshots by ref, the rows the added pass printed, the moved grids. */
+interface DiffPass {
+  readonly before: Snapshot;
+  readonly after: Snapshot;
+  readonly old: ReadonlyMap<string, SnapshotLine>;
+  readonly now: ReadonlyMap<string, SnapshotLine>;
+  readonly near: DiffOptions['near'];
+  /** Rows of sliced tables the added pass printed as their row line (their old line went with them). */
+  readonly rowPrinted: Set<string>;
+  /** Per kept grid, the lines of its cells that came or went: a grid block replaces them when they are many. */
+  readonly movedGrids: Map<string, { grid: SnapshotLine; lines: string[] }>;
+}
+
 /**
  * What changed between two snapshots of one window, by ref (refs are stable): added elements with their
  * added subtree indented under them, removed elements (only the top of a removed subtree, with `(+K inside)`),
@@ -196,122 +213,149 @@ function changeOf(a: SnapshotLine, b: SnapshotLine): Change | undefined {
  * then `… K more changes`. Compares `elements`, so what the budget hid is not reported as removed.
  */
 export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptions = {}): SnapshotDiff {
-  const max = opts.maxLines ?? 60;
-  const old = new Map(before.elements.map((l) => [l.ref, l]));
-  const now = new Map(after.elements.map((l) => [l.ref, l]));
-  const changes: string[] = [];
+  const pass: DiffPass = {
+    before, after, old: new Map(before.elements.map((l) => [l.ref, l])), now: new Map(after.elements.map((l) => [l.ref, l])),
+    near: opts.near, rowPrinted: new Set(), movedGrids: new Map(),
+  };
+  // In this order: the added pass notes the rows it printed and the grid cells that came, which the removed pass reads.
+  const added = addedLines(pass);
+  const removed = removedLines(pass);
+  const lines = withinMax([...added, ...removed, ...changedLines(pass)], opts.maxLines ?? 60);
+  if (before.focusRef !== after.focusRef) lines.push(`focus: ${after.focusRef ?? '(none)'}`);
+  return { lines, changed: lines.length > 0 };
+}
 
-  // Added: an element whose parent is also new is printed under it, indented relative to the added top.
-  // A new grid (a sheet, a web table) reads as a grid block, as in observe: its cells are not lines of their own
-  // (a click on Calc's "Calc Spreadsheet" gave ~470 `+ cell` lines).
-  const addedDepth = new Map<string, number>();
-  const inNewGrid = new Set<string>();
-  // Rows hook (rows.ts): a sliced table's row with new elements (it came into view) prints as its one row line.
-  const rowKey = (l: SnapshotLine): string | undefined => (l.row ? `${l.row.table}\u0000${l.row.n}` : undefined);
-  // A row that lost elements it had (a file deleted above it: the rows moved up) prints its old line removed.
-  const rowsBefore = new Map<string, string>();
-  for (const l of before.elements) {
-    const k = rowKey(l);
-    if (k !== undefined && l.row && !now.has(l.ref)) rowsBefore.set(k, l.row.text);
+/** A sliced table's row an element sits in, as one key. */
+const rowKey = (l: SnapshotLine): string | undefined => (l.row ? `${l.row.table}\u0000${l.row.n}` : undefined);
+
+/** "[e3] table "Files"": how a table or grid is named on a line. */
+const tableLabel = (t: SnapshotLine | undefined): string => (t ? ` ${t.role}${t.name ? ` ${quote(t.name, MAX_NAME_CHARS)}` : ''}` : '');
+
+/** The grid a cell, a row or an element inside a cell (a web table's button) belongs to. */
+function gridOf(l: SnapshotLine, within: ReadonlyMap<string, SnapshotLine>): SnapshotLine | undefined {
+  let inCell = l.role === 'cell' || l.role === 'row';
+  for (let p = l.parent !== undefined ? within.get(l.parent) : undefined, up = 0; p && up < 6; p = p.parent !== undefined ? within.get(p.parent) : undefined, up++) {
+    if (p.grid) return inCell ? p : undefined;
+    if (p.role === 'cell') inCell = true;
   }
-  const rowPrinted = new Set<string>();
-  // Rows whose line reads as a line printed before at another row number (rows that moved), per table.
-  const rowMoves = new Map<string, { by: number; rows: number[] }>();
-  const oldRowOf = new Map<string, NonNullable<SnapshotLine['row']>>();
-  for (const l of before.elements) if (l.row && leadRef(l.row.text) === l.ref) oldRowOf.set(l.ref, l.row);
-  const movedFrom = (r: NonNullable<SnapshotLine['row']>): number | undefined => {
-    const lead = leadRef(r.text);
-    const was = lead === undefined ? undefined : oldRowOf.get(lead);
-    return was && was.table === r.table && was.n !== r.n && rowContent(was.text) === rowContent(r.text) ? was.n : undefined;
-  };
-  const near = opts.near;
-  const far = (r: NonNullable<SnapshotLine['row']>): boolean => near !== undefined && r.table === near.table && Math.abs(r.n - near.row) > ROWS_NEAR;
-  // Rows of the scrolled table that came into view and are not printed (see `near`).
-  const unprinted = new Set<number>();
-  // A grid that stays but shows other cells (Calc's sheet after Find Next scrolled it): one grid block, as in
-  // observe, not a `+` line per cell that came into view and a `-` line per cell that left (842 tokens).
-  // The grid a cell, a row or an element inside a cell (a web table's button) belongs to.
-  const gridOf = (l: SnapshotLine, within: ReadonlyMap<string, SnapshotLine>): SnapshotLine | undefined => {
-    let inCell = l.role === 'cell' || l.role === 'row';
-    for (let p = l.parent !== undefined ? within.get(l.parent) : undefined, up = 0; p && up < 6; p = p.parent !== undefined ? within.get(p.parent) : undefined, up++) {
-      if (p.grid) return inCell ? p : undefined;
-      if (p.role === 'cell') inCell = true;
-    }
-    return undefined;
-  };
-  const keptGrid = (l: SnapshotLine, within: ReadonlyMap<string, SnapshotLine>): SnapshotLine | undefined => {
-    const g = gridOf(l, within);
-    return g && old.has(g.ref) && now.get(g.ref)?.grid ? now.get(g.ref) : undefined;
-  };
-  // Per kept grid, the lines of its cells that came or went: a grid block replaces them when they are many.
-  const movedGrids = new Map<string, { grid: SnapshotLine; lines: string[] }>();
-  const noteMoved = (grid: SnapshotLine, line: string): void => {
-    const m = movedGrids.get(grid.ref) ?? { grid, lines: [] };
-    m.lines.push(line);
-    movedGrids.set(grid.ref, m);
-  };
-  const addedFrom = changes.length;
-  for (const l of after.elements) {
-    if (old.has(l.ref)) continue;
-    const grid = keptGrid(l, now);
-    if (grid) { noteMoved(grid, `+ ${l.text}`); continue; }
+  return undefined;
+}
+
+/**
+ * A grid that stays but shows other cells (Calc's sheet after Find Next scrolled it): one grid block, as in
+ * observe, not a `+` line per cell that came into view and a `-` line per cell that left (842 tokens). The kept
+ * grid an element belongs to, if any.
+ */
+function keptGrid(p: DiffPass, l: SnapshotLine, within: ReadonlyMap<string, SnapshotLine>): SnapshotLine | undefined {
+  const g = gridOf(l, within);
+  return g && p.old.has(g.ref) && p.now.get(g.ref)?.grid ? p.now.get(g.ref) : undefined;
+}
+
+/** Notes a line of a kept grid's cell that came or went (printed by the removed pass, as lines or as a block). */
+function noteMoved(p: DiffPass, grid: SnapshotLine, line: string): void {
+  const m = p.movedGrids.get(grid.ref) ?? { grid, lines: [] };
+  m.lines.push(line);
+  p.movedGrids.set(grid.ref, m);
+}
+
+/** What the added pass keeps while it walks: depths of added subtrees, new grids, sliced rows and how they moved. */
+interface AddedWalk {
+  readonly out: string[];
+  readonly addedDepth: Map<string, number>;
+  readonly inNewGrid: Set<string>;
+  /** A row that lost elements it had (a file deleted above it: the rows moved up): its old line, by row key. */
+  readonly rowsBefore: Map<string, string>;
+  /** Each row's lead element's row, before: what a row that moved is recognized by. */
+  readonly oldRowOf: Map<string, Row>;
+  /** Rows whose line reads as a line printed before at another row number (rows that moved), per table. */
+  readonly rowMoves: Map<string, { by: number; rows: number[] }>;
+  /** Rows of the scrolled table that came into view and are not printed (see DiffOptions `near`). */
+  readonly unprinted: Set<number>;
+}
+
+/**
+ * The added pass: an element whose parent is also new is printed under it, indented relative to the added top.
+ * A new grid (a sheet, a web table) reads as a grid block, as in observe: its cells are not lines of their own
+ * (a click on Calc's "Calc Spreadsheet" gave ~470 `+ cell` lines). Rows hook (rows.ts): a sliced table's row with
+ * new elements (it came into view) prints as its one row line; rows that moved read as one line per table.
+ */
+function addedLines(p: DiffPass): string[] {
+  const walk: AddedWalk = { out: [], addedDepth: new Map(), inNewGrid: new Set(), rowsBefore: new Map(), oldRowOf: new Map(), rowMoves: new Map(), unprinted: new Set() };
+  for (const l of p.before.elements) {
     const k = rowKey(l);
-    if (k !== undefined && l.row) {
-      if (!rowPrinted.has(k)) {
-        rowPrinted.add(k);
-        if (far(l.row)) { unprinted.add(l.row.n); continue; }
-        const was = rowsBefore.get(k);
-        // The row's line names an element that stays: its old line left only if that element is gone.
-        const wasLead = was === undefined ? undefined : leadRef(was);
-        const wasGone = was !== undefined && was !== l.row.text && (wasLead === undefined || !now.has(wasLead));
-        const moved = movedFrom(l.row);
-        if (moved !== undefined) {
-          // The same row one or more places up or down (a file deleted above it): one line for all such rows.
-          const m = rowMoves.get(l.row.table) ?? { by: l.row.n - moved, rows: [] };
-          if (m.by === l.row.n - moved) { m.rows.push(l.row.n); rowMoves.set(l.row.table, m); if (wasGone) changes.push(`- ${was}`); continue; }
-        }
-        if (wasGone) changes.push(`- ${was}`);
-        changes.push(`+ ${l.row.text}`);
-      }
-      continue;
-    }
-    if (l.parent !== undefined && inNewGrid.has(l.parent)) { inNewGrid.add(l.ref); continue; }
-    const parentRel = l.parent !== undefined ? addedDepth.get(l.parent) : undefined;
+    if (k !== undefined && l.row && !p.now.has(l.ref)) walk.rowsBefore.set(k, l.row.text);
+    if (l.row && leadRef(l.row.text) === l.ref) walk.oldRowOf.set(l.ref, l.row);
+  }
+  for (const l of p.after.elements) {
+    if (p.old.has(l.ref)) continue;
+    const grid = keptGrid(p, l, p.now);
+    if (grid) { noteMoved(p, grid, `+ ${l.text}`); continue; }
+    if (rowKey(l) !== undefined && l.row) { addedRow(p, walk, l.row); continue; }
+    if (l.parent !== undefined && walk.inNewGrid.has(l.parent)) { walk.inNewGrid.add(l.ref); continue; }
+    const parentRel = l.parent !== undefined ? walk.addedDepth.get(l.parent) : undefined;
     const rel = parentRel === undefined ? 0 : parentRel + 1;
-    addedDepth.set(l.ref, rel);
+    walk.addedDepth.set(l.ref, rel);
     if (l.grid) {
-      inNewGrid.add(l.ref);
+      walk.inNewGrid.add(l.ref);
       const g = l.grid(DIFF_GRID_TOKENS);
-      changes.push(`+ ${'  '.repeat(rel)}${l.text} ${g.summary}`, ...g.rows.map((r) => `+ ${'  '.repeat(rel + 1)}${r}`));
+      walk.out.push(`+ ${'  '.repeat(rel)}${l.text} ${g.summary}`, ...g.rows.map((r) => `+ ${'  '.repeat(rel + 1)}${r}`));
       continue;
     }
-    changes.push(`+ ${'  '.repeat(rel)}${l.text}`);
+    walk.out.push(`+ ${'  '.repeat(rel)}${l.text}`);
   }
-  changes.splice(addedFrom, changes.length - addedFrom, ...foldAlikeAdded(changes.slice(addedFrom)));
-
-  for (const [table, m] of rowMoves) {
-    const t = now.get(table);
+  const out = foldAlikeAdded(walk.out);
+  for (const [table, m] of walk.rowMoves) {
     const n = m.rows.length;
-    changes.push(`~ ${n} row${n === 1 ? '' : 's'} of [${table}]${t ? ` ${t.role}${t.name ? ` ${quote(t.name, MAX_NAME_CHARS)}` : ''}` : ''} moved ${m.by < 0 ? 'up' : 'down'} ${Math.abs(m.by)}, each showing what it showed before (now ${rowSpans(m.rows)})`);
+    out.push(`~ ${n} row${n === 1 ? '' : 's'} of [${table}]${tableLabel(p.now.get(table))} moved ${m.by < 0 ? 'up' : 'down'} ${Math.abs(m.by)}, each showing what it showed before (now ${rowSpans(m.rows)})`);
   }
-  if (near && unprinted.size > 0) {
-    const all = [...unprinted, ...after.elements.filter((l) => l.row?.table === near.table && rowPrinted.has(rowKey(l) ?? '')).map((l) => l.row!.n)];
-    changes.push(`+ … ${unprinted.size} more row${unprinted.size === 1 ? '' : 's'} in view (${rowSpans(all)} on screen; computer_observe scope=${near.table} lists them)`);
+  const near = p.near;
+  if (near && walk.unprinted.size > 0) {
+    const all = [...walk.unprinted, ...p.after.elements.filter((l) => l.row?.table === near.table && p.rowPrinted.has(rowKey(l) ?? '')).map((l) => l.row!.n)];
+    out.push(`+ … ${walk.unprinted.size} more row${walk.unprinted.size === 1 ? '' : 's'} in view (${rowSpans(all)} on screen; computer_observe scope=${near.table} lists them)`);
   }
+  return out;
+}
 
-  // Removed: only tops of removed subtrees, with the number of removed descendants. Rows of a sliced table that
-  // left it (a scroll moved them out of view) read as one line per table: which rows, not every cell.
+/** Part of the added pass: a sliced table's row with new elements, printed once as its row line (or as moved, or far). */
+function addedRow(p: DiffPass, walk: AddedWalk, row: Row): void {
+  const k = `${row.table}\u0000${row.n}`;
+  if (p.rowPrinted.has(k)) return;
+  p.rowPrinted.add(k);
+  if (p.near !== undefined && row.table === p.near.table && Math.abs(row.n - p.near.row) > ROWS_NEAR) { walk.unprinted.add(row.n); return; }
+  const was = walk.rowsBefore.get(k);
+  // The row's line names an element that stays: its old line left only if that element is gone.
+  const wasLead = was === undefined ? undefined : leadRef(was);
+  const wasGone = was !== undefined && was !== row.text && (wasLead === undefined || !p.now.has(wasLead));
+  const lead = leadRef(row.text);
+  const prior = lead === undefined ? undefined : walk.oldRowOf.get(lead);
+  const moved = prior && prior.table === row.table && prior.n !== row.n && rowContent(prior.text) === rowContent(row.text) ? prior.n : undefined;
+  if (moved !== undefined) {
+    // The same row one or more places up or down (a file deleted above it): one line for all such rows.
+    const m = walk.rowMoves.get(row.table) ?? { by: row.n - moved, rows: [] };
+    if (m.by === row.n - moved) { m.rows.push(row.n); walk.rowMoves.set(row.table, m); if (wasGone) walk.out.push(`- ${was}`); return; }
+  }
+  if (wasGone) walk.out.push(`- ${was}`);
+  walk.out.push(`+ ${row.text}`);
+}
+
+/**
+ * The removed pass: only tops of removed subtrees, with the number of removed descendants. Rows of a sliced table
+ * that left it (a scroll moved them out of view) read as one line per table: which rows, not every cell. Then the
+ * kept grids whose cells came or went, as a grid block when they are many.
+ */
+function removedLines(p: DiffPass): string[] {
+  const out: string[] = [];
   const removedTop = new Map<string, { line: SnapshotLine; inside: number }>();
   const topOf = new Map<string, string>();
   const rowsLeft = new Map<string, Set<number>>();
-  const rowsStay = new Set(after.elements.map(rowKey).filter((k): k is string => k !== undefined));
-  for (const l of before.elements) {
-    if (now.has(l.ref)) continue;
-    const grid = keptGrid(l, old);
-    if (grid) { noteMoved(grid, `- ${l.text}`); topOf.set(l.ref, l.ref); continue; }
+  const rowsStay = new Set(p.after.elements.map(rowKey).filter((k): k is string => k !== undefined));
+  for (const l of p.before.elements) {
+    if (p.now.has(l.ref)) continue;
+    const grid = keptGrid(p, l, p.old);
+    if (grid) { noteMoved(p, grid, `- ${l.text}`); topOf.set(l.ref, l.ref); continue; }
     const k = rowKey(l);
     // A row still there whose new elements were printed above came with its old line.
-    if (k !== undefined && l.row && (!rowsStay.has(k) || rowPrinted.has(k))) {
+    if (k !== undefined && l.row && (!rowsStay.has(k) || p.rowPrinted.has(k))) {
       topOf.set(l.ref, l.ref);
       if (rowsStay.has(k)) continue;
       const set = rowsLeft.get(l.row.table) ?? new Set<number>();
@@ -329,28 +373,29 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
       removedTop.set(l.ref, { line: l, inside: 0 });
     }
   }
-  for (const { line, inside } of removedTop.values()) {
-    changes.push(`- ${line.text}${inside > 0 ? ` (+${inside} inside)` : ''}`);
-  }
-  for (const { grid: g, lines: moved } of movedGrids.values()) {
+  for (const { line, inside } of removedTop.values()) out.push(`- ${line.text}${inside > 0 ? ` (+${inside} inside)` : ''}`);
+  for (const { grid: g, lines: moved } of p.movedGrids.values()) {
     // A scroll to a row of this grid asked for that row: room for the rows down to it (a trial's 'to 151' was
     // cut at row 135, before the row and its button).
-    const shown = moved.length >= GRID_MOVED ? g.grid?.(near?.table === g.ref ? DIFF_GRID_TOKENS * 3 : DIFF_GRID_TOKENS) : undefined;
-    if (!shown) { changes.push(...moved); continue; }
-    changes.push(`~ [${g.ref}] ${g.role}${g.name ? ` ${quote(g.name, MAX_NAME_CHARS)}` : ''} shows other cells: ${shown.summary}`, ...shown.rows.map((r) => `+   ${r}`));
+    const shown = moved.length >= GRID_MOVED ? g.grid?.(p.near?.table === g.ref ? DIFF_GRID_TOKENS * 3 : DIFF_GRID_TOKENS) : undefined;
+    if (!shown) { out.push(...moved); continue; }
+    out.push(`~ [${g.ref}]${tableLabel(g)} shows other cells: ${shown.summary}`, ...shown.rows.map((r) => `+   ${r}`));
   }
-  for (const [table, set] of rowsLeft) {
-    const t = now.get(table) ?? old.get(table);
-    changes.push(`- ${rowSpans([...set])} of [${table}]${t ? ` ${t.role}${t.name ? ` ${quote(t.name, MAX_NAME_CHARS)}` : ''}` : ''}`);
-  }
+  for (const [table, set] of rowsLeft) out.push(`- ${rowSpans([...set])} of [${table}]${tableLabel(p.now.get(table) ?? p.old.get(table))}`);
+  return out;
+}
 
-  // Changed. Many elements of one role with one same change (a sheet's cells all turning editable when the sheet
-  // loses focus: hundreds of lines; Calc's alt+Return filling A1:A20 with "5": twenty value lines) read as one
-  // line; otherwise they fill the line budget and hide the change that matters (a field's new value, a button).
+/**
+ * The changed pass. Many elements of one role with one same change (a sheet's cells all turning editable when the
+ * sheet loses focus: hundreds of lines; Calc's alt+Return filling A1:A20 with "5": twenty value lines) read as one
+ * line; otherwise they fill the line budget and hide the change that matters (a field's new value, a button).
+ */
+function changedLines(p: DiffPass): string[] {
+  const out: string[] = [];
   const changed: { line: string; b: SnapshotLine; key?: string; what?: string }[] = [];
   const groups = new Map<string, SnapshotLine[]>();
-  for (const b of after.elements) {
-    const a = old.get(b.ref);
+  for (const b of p.after.elements) {
+    const a = p.old.get(b.ref);
     if (!a) continue;
     const c = changeOf(a, b);
     if (!c) continue;
@@ -363,20 +408,17 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
   const label = (l: SnapshotLine): string => `[${l.ref}]${l.name ? ` ${quote(l.name, MAX_NAME_CHARS)}` : ''}`;
   for (const c of changed) {
     const group = c.key !== undefined ? groups.get(c.key) : undefined;
-    if (!group || group.length < FOLD_LIKE) { changes.push(c.line); continue; }
+    if (!group || group.length < FOLD_LIKE) { out.push(c.line); continue; }
     if (group[0] !== c.b) continue;
     // Calc's cells all turn editable when the sheet takes the focus and back when it loses it: a line on nearly
     // every receipt (a trial called it noise), and no cell became any more or less writable for the model.
     if (c.b.role === 'cell' && /^(?:editable → \(not editable\)|\(not editable\) → editable)$/.test(c.what ?? '')) continue;
     // "of [e3] table" when they share a parent; their names one by one when few, else the first and the last.
-    const parent = group.every((g) => g.parent === c.b.parent) && c.b.parent !== undefined ? now.get(c.b.parent) : undefined;
+    const parent = group.every((g) => g.parent === c.b.parent) && c.b.parent !== undefined ? p.now.get(c.b.parent) : undefined;
     const last = group[group.length - 1] ?? c.b;
-    const of = parent ? ` of [${parent.ref}] ${parent.role}${parent.name ? ` ${quote(parent.name, MAX_NAME_CHARS)}` : ''}` : '';
+    const of = parent ? ` of [${parent.ref}]${tableLabel(parent)}` : '';
     const names = group.length <= FOLD_NAMES ? group.map(label).join(', ') : `${label(c.b)} … ${label(last)}`;
-    changes.push(`~ ${group.length} ${c.b.role}s${of} (${names}) ${c.what ?? ''}`);
+    out.push(`~ ${group.length} ${c.b.role}s${of} (${names}) ${c.what ?? ''}`);
   }
-
-  const lines = withinMax(changes, max);
-  if (before.focusRef !== after.focusRef) lines.push(`focus: ${after.focusRef ?? '(none)'}`);
-  return { lines, changed: lines.length > 0 };
+  return out;
 }

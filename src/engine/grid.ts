@@ -7,7 +7,7 @@ import { escapeText, quoteText } from './escape.js';
  * Pure: no I/O.
  */
 import type { DistilledNode } from './distill.js';
-import type { SnapshotLine } from './render.js';
+import type { SnapshotLine } from './line.js';
 import { cellAddress, columnName, parseAddress } from '../protocol/cells.js';
 import { controlsIn } from './controls.js';
 

@@ -1,7 +1,8 @@
 import { isOpaqueView, OPAQUE_MARK } from './opaque.js';
 import { nameText, quoteText } from './escape.js';
 import type { DistilledNode } from './distill.js';
-import { estimateTokens } from './budget.js';
+import { estimateTokens, MAX_LIST_ITEMS, MAX_NAME_CHARS, MAX_VALUE_CHARS, quote } from './measure.js';
+import type { SnapshotLine } from './line.js';
 import { isGrid, MAX_GRID_ROWS, renderGrid } from './grid.js';
 import type { State, WindowInfo } from './node.js';
 import type { Role } from './role.js';
@@ -16,51 +17,6 @@ export const RENDERED_STATES: readonly State[] = [
 
 /** Roles whose children are cut after `maxListItems`. */
 export const LIST_ROLES: ReadonlySet<Role> = new Set<Role>(['list', 'tree', 'table', 'menu', 'tablist', 'combobox']);
-
-/** Default number of children shown for a list-like element. */
-export const MAX_LIST_ITEMS = 25;
-/** Values are cut after this many characters. */
-export const MAX_VALUE_CHARS = 80;
-/** Names are cut after this many characters. */
-export const MAX_NAME_CHARS = 120;
-
-/** One rendered element line. */
-export interface SnapshotLine {
-  ref: string;
-  /** Indentation level (0 = the rendered root). */
-  depth: number;
-  /** Ref of the nearest rendered ancestor. */
-  parent?: string;
-  role: Role;
-  name?: string;
-  /** A nameless element's description as printed (`nameDescription`): find matches it like a name. */
-  description?: string;
-  /** The label beside a nameless field as printed (`besideLabel`): find matches it like a name. */
-  beside?: string;
-  value?: string;
-  /** Offset in the element's whole text where `value` starts (a terminal read from its tail): a diff's `from`. */
-  valueStart?: number;
-  /** States as rendered (see RENDERED_STATES). */
-  states: State[];
-  /** A text field of more than one line (`multiline` is never rendered): a line break there is text, not a submit. */
-  multiline?: true;
-  /** The line as rendered, without indentation. */
-  text: string;
-  /** A spreadsheet cell's formula (its value is the computed result), see grid.ts. */
-  formula?: string;
-  /**
-   * A table shown as a grid: its summary and rows within a token allowance, as observe prints them (a diff
-   * prints a new grid this way). Not enumerable: a saved snapshot keeps only data.
-   */
-  readonly grid?: (tokens: number) => { summary: string; rows: string[] };
-  /** What a grid cell shows (`cellShown`: its text, or its box in a check column); its name is its address. */
-  shown?: string;
-  /**
-   * The row of a sliced table this element sits in (engine/rows.ts): its table's ref, its row number and the
-   * row's line as printed, so a diff prints a row that came into view as that one line.
-   */
-  row?: { table: string; n: number; text: string };
-}
 
 /** The line of a sliced table's row (engine/rows.ts): its lead element as an element line, then the other columns. */
 export function rowLine(r: SliceRow): string {
@@ -142,28 +98,6 @@ export interface Rendered {
   lines: SnapshotLine[];
   /** Children not shown because of list cutting. */
   listCut: number;
-}
-
-/** Compact number: 812, 1.2k, 15k, 2.3M. */
-export function compactCount(n: number): string {
-  if (n < 1000) return String(n);
-  if (n < 10_000) return `${(Math.floor(n / 100) / 10).toString()}k`;
-  if (n < 1_000_000) return `${Math.round(n / 1000)}k`;
-  return `${(Math.floor(n / 100_000) / 10).toString()}M`;
-}
-
-/** Cuts `s` to `max` UTF-16 units (not inside a surrogate pair) and appends `…(N)` with the total length. */
-export function cutText(s: string, max: number, total = s.length): string {
-  if (s.length <= max && total <= s.length) return s;
-  let head = s.slice(0, max);
-  const last = head.charCodeAt(head.length - 1);
-  if (last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1);
-  return `${head}…(${compactCount(Math.max(total, s.length))})`;
-}
-
-/** Quoted, cut and escaped string for a line (engine/escape.ts). */
-export function quote(s: string, max: number, total?: number): string {
-  return quoteText(cutText(s, max, total));
 }
 
 /** States of a node in rendering order. */

@@ -1,14 +1,16 @@
 import { opaqueNote, opaqueViews } from './opaque.js';
-import { estimateTokens, renderWithinBudget } from './budget.js';
+import { renderWithinBudget } from './budget.js';
+import { estimateTokens } from './measure.js';
 import { distill, findByRef, walkDistilled, type DistilledNode } from './distill.js';
 import { countNodes, walk, type RawNode, type WindowInfo } from './node.js';
 import { redactTree } from './redact.js';
 import type { RefTable } from './refs.js';
 import { addressOfCell, cellLine, cellShown, isGrid, renderGrid } from './grid.js';
-import { besideLabel, nameDescription, renderedStates, renderLine, rowLine, setStandIns, type SnapshotLine } from './render.js';
+import { besideLabel, nameDescription, renderedStates, renderLine, rowLine, setStandIns } from './render.js';
+import type { SnapshotLine } from './line.js';
 import { columnsLine, rowElements, sliceRows } from './rows.js';
 
-export type { SnapshotLine } from './render.js';
+export type { SnapshotLine } from './line.js';
 
 /** A driver's answer to `tree.snapshot`: the window and its root node. */
 export interface SnapshotInput {

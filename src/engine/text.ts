@@ -4,7 +4,7 @@
  * case-insensitive search that reports line and offset. Pure: the driver reads, this only formats.
  */
 import { escapeText } from './escape.js';
-import { MAX_VALUE_CHARS, quote } from './render.js';
+import { MAX_VALUE_CHARS, quote } from './measure.js';
 import type { Role } from './role.js';
 
 /** Text facts of a node, as RawNode and DistilledNode carry them. */

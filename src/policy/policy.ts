@@ -198,7 +198,48 @@ export class Policy implements PolicyGate {
       try { this.audit?.append({ ...record, decision, reason }); } catch { /* refusing anyway */ }
       throw error;
     };
+    this.refuseOutright(req, app, key, refuse);
+    const command = this.terminalRule(req, app, refuse);
+    let verdict: IrreversibleVerdict | { kind: 'decider' | 'unproven' | 'command'; rule: string } | undefined = command ?? classifyAction(req, app.executable ? { executable: app.executable } : {});
+    if (!verdict && app.unproven !== undefined) verdict = { kind: 'unproven', rule: `the program it starts cannot be proven: ${app.unproven}` };
+    if (!verdict && this.mode !== 'bypass') verdict = await this.askDecider(req, app);
 
+    const listed = this.rules.allowed(app);
+    // A session grant counts as an allow entry would: "libreoffice" granted at the launch covers soffice.bin's acts.
+    const granted = listed || (app.unproven === undefined && (this.grants.has(key) || AppRules.allowedBy(this.grants, app) || this.once.delete(key)));
+    let result: Verdict;
+    if (this.mode === 'unattended') {
+      if (!listed) refuse('denied', 'not allow-listed (unattended)', new ComputerUseError('denied_by_policy', this.unlistedAdvice(app, key)));
+      if (verdict && !this.options.allowIrreversibleUnattended) {
+        refuse('denied', `irreversible (${verdict.rule}), unattended`, new ComputerUseError('denied_by_policy', `This action looks irreversible (${verdict.rule}) and unattended mode never asks, so it is refused. ` +
+          `Nothing was sent. The user can do it themselves, or set "allowIrreversibleUnattended": true in ${this.settingsPath ?? 'settings.json'}.`));
+      }
+      result = { reason: verdict ? `unattended, ${verdict.rule} allowed by allowIrreversibleUnattended` : 'unattended, allow-listed', confirmed: false };
+    } else {
+      // Keys, launches and input at coordinates name no element: default mode asks unless the app is listed.
+      const raw = req.kind !== 'element';
+      const appQuestion = !granted || (this.mode === 'default' && !listed && raw);
+      // The host asked its user before this call, which answers the app question (not the action's).
+      const byHost = appQuestion && this.mode === 'default' && this.options.hostApprovesFirstUse === true;
+      const askApp = appQuestion && !byHost;
+      const askAction = verdict !== undefined && !(this.mode === 'bypass' && granted);
+      if (!askApp && !askAction) {
+        result = byHost ? { reason: 'default, approved by the host', confirmed: false, approvedBy: 'host' }
+          : { reason: `${this.mode}, ${listed ? 'allow-listed' : 'granted for this session'}`, confirmed: false };
+      } else {
+        result = await this.ask(req, app, key, askApp && !granted && app.unproven === undefined, verdict, refuse);
+        if (byHost) result.approvedBy = 'host';
+      }
+    }
+    return this.decided(id, req, record, result);
+  }
+
+  /**
+   * The refusals no answer can lift, checked before anything is asked: a pause, plan mode, a pid that another
+   * process took, a denied app, a launch that cannot be proven where nobody is asked, and the tool's own files.
+   */
+  private refuseOutright(req: ActionRequest, app: AppIdentity, key: string,
+    refuse: (d: AuditDecision, reason: string, e: ComputerUseError) => never): void {
     if (this.options.stop?.paused) refuse('paused', 'paused by the user', pausedError());
     if (this.mode === 'plan') {
       refuse('denied', 'plan mode', new ComputerUseError('denied_by_policy', `Plan mode: ${req.tool} is refused; only computer_apps, computer_observe, ` +
@@ -227,40 +268,13 @@ export class Policy implements PolicyGate {
       refuse('denied', `own files: ${own}`, new ComputerUseError('denied_by_policy', `This action is refused in every mode: ${own}. ` +
         'An agent may not change its own permissions. Nothing was sent. The user can edit settings themselves (`computer-use settings confirm` after editing).'));
     }
+  }
 
-    const command = this.terminalRule(req, app, refuse);
-    let verdict: IrreversibleVerdict | { kind: 'decider' | 'unproven' | 'command'; rule: string } | undefined = command ?? classifyAction(req, app.executable ? { executable: app.executable } : {});
-    if (!verdict && app.unproven !== undefined) verdict = { kind: 'unproven', rule: `the program it starts cannot be proven: ${app.unproven}` };
-    if (!verdict && this.mode !== 'bypass') verdict = await this.askDecider(req, app);
-
-    const listed = this.rules.allowed(app);
-    // A session grant counts as an allow entry would: "libreoffice" granted at the launch covers soffice.bin's acts.
-    const granted = listed || (app.unproven === undefined && (this.grants.has(key) || AppRules.allowedBy(this.grants, app) || this.once.delete(key)));
-    let result: Verdict;
-    if (this.mode === 'unattended') {
-      if (!listed) refuse('denied', 'not allow-listed (unattended)', new ComputerUseError('denied_by_policy', this.unlistedAdvice(app, key)));
-      if (verdict && !this.options.allowIrreversibleUnattended) {
-        refuse('denied', `irreversible (${verdict.rule}), unattended`, new ComputerUseError('denied_by_policy', `This action looks irreversible (${verdict.rule}) and unattended mode never asks, so it is refused. ` +
-          `Nothing was sent. The user can do it themselves, or set "allowIrreversibleUnattended": true in ${this.settingsPath ?? 'settings.json'}.`));
-      }
-      result = { reason: verdict ? `unattended, ${verdict.rule} allowed by allowIrreversibleUnattended` : 'unattended, allow-listed', confirmed: false };
-    } else {
-      // Keys, launches and input at coordinates name no element: default mode asks unless the app is listed.
-      const raw = req.kind !== 'element';
-      const appQuestion = !granted || (this.mode === 'default' && !listed && raw);
-      // Issue 11: the host asked its user before this call, which answers the app question (not the action's).
-      const byHost = appQuestion && this.mode === 'default' && this.options.hostApprovesFirstUse === true;
-      const askApp = appQuestion && !byHost;
-      const askAction = verdict !== undefined && !(this.mode === 'bypass' && granted);
-      if (!askApp && !askAction) {
-        result = byHost ? { reason: 'default, approved by the host', confirmed: false, approvedBy: 'host' }
-          : { reason: `${this.mode}, ${listed ? 'allow-listed' : 'granted for this session'}`, confirmed: false };
-      } else {
-        result = await this.ask(req, app, key, askApp && !granted && app.unproven === undefined, verdict, refuse);
-        if (byHost) result.approvedBy = 'host';
-      }
-    }
-
+  /**
+   * Writes the "decided" record of an allowed action (nothing is sent when it cannot be written) and returns the
+   * decision whose `done` completes it once, after the dispatch.
+   */
+  private decided(id: string, req: ActionRequest, record: ReturnType<Policy['recordOf']>, result: Verdict): Decision {
     const decided: DecidedRecord = { ...record, decision: 'allowed', reason: result.reason, ...(result.answer ? { answer: result.answer } : {}),
       ...(result.approvedBy ? { approved_by: result.approvedBy } : {}) };
     try { this.audit?.append(decided); } catch (e) {

@@ -3,9 +3,9 @@
  * params and result schemas and its meaning (`doc`, and `description` on every field), plus whether it acts on
  * the device (`acting`), whether a driver may leave it out (`optional`) and the protocol version that
  * introduced it (`since`). The TypeScript types derive from the schemas (`Static<>`), the method table and
- * METHOD_NAMES derive from the list, the peer validates against the same values at run time, the acting
- * pipeline's guard reads `acting`, and `npm run schema` publishes them as docs/protocol.schema.json and
- * docs/protocol.md for drivers in other languages.
+ * METHOD_NAMES derive from the list, the peer validates against the same values at run time, the read-only
+ * device type the session holds takes only the methods declared `acting: false` (ReadMethodName), and
+ * `npm run schema` publishes them as docs/protocol.schema.json and docs/protocol.md for drivers in other languages.
  *
  * Params are strict (unknown fields are errors: a typo or a hostile field must never be silently ignored) and
  * capped (string sizes, counts, timeouts). Results are checked for their declared fields and caps but may carry
@@ -505,18 +505,20 @@ export interface MethodMeta {
 }
 
 /** One protocol method: its literal name, its params and result schemas and what it means. */
-export interface MethodSpec<N extends string = string, P extends TSchema = TSchema, R extends TSchema = TSchema> {
+export interface MethodSpec<N extends string = string, P extends TSchema = TSchema, R extends TSchema = TSchema, A extends boolean = boolean> {
   readonly method: N;
   readonly params: P;
   readonly result: R;
   readonly doc: string;
-  readonly acting: boolean;
+  /** Kept as a literal type, so that ReadMethodName and ActingMethodName are derived from the declarations. */
+  readonly acting: A;
   readonly optional: boolean;
   readonly since: string;
 }
 
 /** Declares one method as a value. */
-export function defineMethod<N extends string, P extends TSchema, R extends TSchema>(method: N, params: P, result: R, meta: MethodMeta): MethodSpec<N, P, R> {
+export function defineMethod<N extends string, P extends TSchema, R extends TSchema, A extends boolean>(method: N, params: P, result: R,
+  meta: MethodMeta & { readonly acting: A }): MethodSpec<N, P, R, A> {
   return { method, params, result, doc: meta.doc, acting: meta.acting, optional: meta.optional ?? false, since: meta.since ?? '1.0.0' };
 }
 
@@ -562,6 +564,11 @@ export type ParamsOf<M extends MethodName> = Methods[M]['params'];
 /** Result of a method. */
 export type ResultOf<M extends MethodName> = Methods[M]['result'];
 
+/** The methods that only read the device (declared `acting: false`): all a read-only holder of a device may send. */
+export type ReadMethodName = Extract<Spec, { acting: false }>['method'];
+/** The methods that change the device (declared `acting: true`): only the acting pipeline sends them. */
+export type ActingMethodName = Exclude<MethodName, ReadMethodName>;
+
 /** Every method name, for validation of incoming requests. */
 export const METHOD_NAMES: readonly MethodName[] = METHODS.map((m) => m.method);
 
@@ -572,8 +579,8 @@ export function methodSpec(name: string): MethodSpec | undefined {
 const METHOD_BY_NAME: ReadonlyMap<string, MethodSpec> = new Map(METHODS.map((m) => [m.method, m as MethodSpec]));
 
 /**
- * True unless the method is declared with `acting: false`: an undeclared name counts as acting, so the guard of the
- * acting pipeline refuses it by default and a dropped link never resends it.
+ * True unless the method is declared with `acting: false`: an undeclared name counts as acting, so a dropped link
+ * never resends it.
  */
 export function isActing(name: string): boolean {
   return methodSpec(name)?.acting !== false;

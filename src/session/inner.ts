@@ -5,7 +5,7 @@
  * the app's names quoted (engine/escape.ts).
  */
 import type { RefTable } from '../engine/refs.js';
-import { MAX_NAME_CHARS, quote } from '../engine/render.js';
+import { MAX_NAME_CHARS, quote } from '../engine/measure.js';
 import type { Snapshot } from '../engine/snapshot.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import type { Inner } from '../protocol/methods.js';

@@ -1,48 +1,28 @@
 /**
- * The one acting pipeline (Invariant 3, issue 8): every input that changes something on the device — element
- * acts, keys, launches, pointer input, the clipboard — goes gate → audit "decided" → dispatch → settle →
- * audit "done" → receipt, here and nowhere else. The session's device refuses the acting methods outright
- * (`guardDevice`); the only way to send one is the dispatcher handed to a step after the gate approved it,
- * and it is revoked when the step ends. The emergency stop and the host's cancel abort the in-flight
- * dispatch; a stopped step's receipt is `unknown` (it may have partly happened) and its audit record says so.
+ * The one acting pipeline: every input that changes something on the device — element acts, keys, launches,
+ * pointer input, the clipboard — goes gate → audit "decided" → dispatch → settle → audit "done" → receipt, here
+ * and nowhere else. The session holds only a read-only device (ReadDevice: an acting method does not type-check
+ * on it); this module alone takes the acting Device (acting-device.ts), and hands it to a step only as a
+ * dispatcher that is live while the step the gate approved runs. The emergency stop and the host's cancel abort
+ * the in-flight dispatch; a stopped step's receipt is `unknown` (it may have partly happened) and its audit
+ * record says so.
+ *
+ * A step comes as a plan: `call` takes a CallPlan (the request, the one call to send, how to aim it again at an
+ * element found again), `step` a ScriptedStep for inputs made of several calls (keys around a submit check, a
+ * launch proven after it started).
  */
-import type { Device } from '../devices/manager.js';
 import type { RawNode, WindowInfo } from '../engine/node.js';
 import { walk } from '../engine/node.js';
 import { redactTree } from '../engine/redact.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
-import { isActing, type MethodName, type ParamsOf, type ResultOf } from '../protocol/methods.js';
+import type { ActingMethodName, MethodName, ParamsOf, ResultOf } from '../protocol/methods.js';
 import type { ActionRequest, Decision, FocusedFacts } from '../policy/gate.js';
 import type { LiveFacts } from './steps.js';
 import type { Session } from './session.js';
+import { actingDevice } from './acting-device.js';
 import { showActing, showIdle } from './activity.js';
 import { identifyOn } from './identify.js';
 import { mnemonicsIn } from './mnemonics.js';
-
-
-type RawCall = <M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs?: number, signal?: AbortSignal) => Promise<ResultOf<M>>;
-/** The unguarded `call` of each guarded device; only this module holds it. */
-const rawCalls = new WeakMap<Device, RawCall>();
-
-/**
- * Guards a device in place (idempotent): its `call` refuses the acting methods, so neither `session.device` nor
- * the device object a caller passed in can reach them except through a pipeline step. Reads pass through.
- */
-export function guardDevice(device: Device): Device {
-  if (rawCalls.has(device)) return device;
-  const raw = device.call.bind(device) as RawCall;
-  rawCalls.set(device, raw);
-  const guarded: RawCall = (method, params, timeoutMs, signal) => {
-    // `acting` on the method's declaration (protocol/methods.ts) decides; an undeclared method counts as acting.
-    if (isActing(method)) {
-      return Promise.reject(new ComputerUseError('internal', `${method} changes the device and is sent only through the acting pipeline ` +
-        '(gate → audit → dispatch). Nothing was sent.'));
-    }
-    return raw(method, params, timeoutMs, signal);
-  };
-  device.call = guarded as Device['call'];
-  return device;
-}
 
 /** What a step may send once the gate approved it; revoked when the step ends. */
 export interface Dispatcher {
@@ -63,6 +43,37 @@ export interface PipelineContext {
   stop?: AbortSignal | undefined;
   /** The host cancelled the call. */
   signal?: AbortSignal | undefined;
+}
+
+/** One acting call as data: what the pipeline sends once the gate approved the step. */
+export interface PlannedCall<M extends ActingMethodName = ActingMethodName> {
+  method: M;
+  params: ParamsOf<M>;
+  timeoutMs?: number;
+}
+
+/** A step the pipeline carries out itself: one acting call. */
+export interface CallPlan<M extends ActingMethodName = ActingMethodName> {
+  /** What the policy decides on. */
+  request: ActionRequest;
+  /** What is sent once it is approved. */
+  call: PlannedCall<M>;
+  /**
+   * Aims the call again when the driver answers stale_ref (the handle died or holds another element): the params
+   * for the element found again, else it throws. Never used once a human approved the step (an approved action
+   * goes to the approved handle or nowhere), nor after a stop.
+   */
+  retarget?: (stale: ComputerUseError) => Promise<ParamsOf<M>>;
+  /** Read once the run settled: its status and detail complete the step's audit record. */
+  receipt: Readonly<StepReceipt>;
+}
+
+/** A step made of several calls: `dispatch` sends them through the dispatcher once the gate approved. */
+export interface ScriptedStep<R> {
+  request: ActionRequest;
+  dispatch: (d: Dispatcher) => Promise<R>;
+  /** The receipt for the audit record, from the dispatch's result and what settling observed. */
+  receipt: (result: R, settled: unknown) => StepReceipt;
 }
 
 /** A dispatched step waiting for its receipt. */
@@ -95,56 +106,95 @@ export class ActingRun {
   /** True once a stop or cancel arrived. */
   get stopped(): boolean { return this.signal?.aborted ?? false; }
 
+  /** Whether the last step got as far as its dispatch (input may have been sent), not refused or stopped before it. */
+  get dispatched(): boolean { return this.sent; }
+  private sent = false;
+
+  /**
+   * Runs a planned call: gate, then the call, aimed again by `retarget` when its element went stale. Returns the
+   * driver's answer; throws as `step` does.
+   */
+  async call<M extends ActingMethodName>(plan: CallPlan<M>): Promise<ResultOf<M>> {
+    const { call, retarget } = plan;
+    return this.step({
+      request: plan.request,
+      dispatch: async (d) => {
+        try {
+          return await d.call(call.method, call.params, call.timeoutMs);
+        } catch (e) {
+          if (!retarget || !isComputerUseError(e, 'stale_ref') || d.confirmed || d.signal?.aborted) throw e;
+          return await d.call(call.method, await retarget(e), call.timeoutMs);
+        }
+      },
+      receipt: () => ({ status: plan.receipt.status, detail: plan.receipt.detail }),
+    });
+  }
+
   /**
    * Asks the gate (which writes the "decided" record), then runs `dispatch` with a dispatcher that is live only
    * while it runs. `receipt` is read at `finish`, after settling. Throws the gate's refusal, the dispatch error
    * (its audit record then says failed, or stopped), or `paused` when stopped before dispatch.
    */
-  async step<R>(req: ActionRequest, dispatch: (d: Dispatcher) => Promise<R>, receipt: (result: R, settled: unknown) => StepReceipt): Promise<R> {
+  async step<R>(plan: ScriptedStep<R>): Promise<R> {
     if (this.finished) throw new ComputerUseError('internal', 'This acting run has finished; start a new one.');
+    this.sent = false;
     if (this.signal?.aborted) throw abortError(this.signal);
-    // The policy decides from what the device's driver proves about the target process now (pid reuse,
-    // executable, copies), the same route for a local and a remote device.
-    // A caller whose dispatch proves the process (node.act `expect`, capability act_identity) passes the facts
-    // proven earlier for that pid and start token instead (Session.provenIdentity).
-    const pid = req.kind === 'launch' ? undefined : req.pid;
-    if (pid !== undefined && req.kind !== 'launch' && req.identity === undefined) {
-      const facts = await identifyOn((m, p) => this.session.device.call(m, p), pid);
-      if (facts) { req = Object.assign({}, req, { identity: facts }); this.session.rememberIdentity(pid, facts); }
-    }
-    const decision = await this.session.gate.check(req);
+    const decision = await this.session.gate.check(await this.proven(plan.request));
     if (this.signal?.aborted) { decision.done('stopped', 'stopped before dispatch: nothing was sent'); throw abortError(this.signal); }
-    const raw = rawCalls.get(this.session.device);
-    if (!raw) { decision.done('failed', 'device not guarded'); throw new ComputerUseError('internal', 'The session device is not guarded; nothing was sent.'); }
+    const device = actingDevice(this.session);
+    if (!device) {
+      decision.done('failed', 'no acting device');
+      throw new ComputerUseError('internal', 'The session has no acting device; nothing was sent.');
+    }
     let live = true;
     const signal = this.signal;
     const dispatcher: Dispatcher = {
       signal, confirmed: decision.confirmed === true,
       call: (method, params, timeoutMs) => {
         if (!live) return Promise.reject(new ComputerUseError('internal', `${method}: this dispatch step has ended; nothing was sent.`));
-        return raw(method, params, timeoutMs, signal);
+        return device.call(method, params, timeoutMs, signal);
       },
     };
     let result: R;
     try {
-      showActing(this.session, req); // the visible agent: frame + status, best effort, not awaited
-      result = await dispatch(dispatcher);
+      showActing(this.session, plan.request); // the visible agent: frame + status, best effort, not awaited
+      this.sent = true;
+      result = await plan.dispatch(dispatcher);
     } catch (e) {
       showIdle(this.session);
-      if (this.signal?.aborted) {
-        decision.done('stopped', STOPPED);
-        throw abortError(this.signal);
-      }
-      const err = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
-      // A refusal found during dispatch (a launched program that turned out denied) is a rejection.
-      // Hook (issue 12, devices): a link lost mid-dispatch is recorded `unknown` (it may have happened), not failed.
-      decision.done(err.code === 'denied_by_policy' ? 'rejected' : err.code === 'link_lost' ? 'unknown' : 'failed', err.code);
-      throw err;
+      throw this.failed(decision, e);
     } finally {
       live = false;
     }
-    this.pending.push({ decision, receipt: (settled) => receipt(result, settled) });
+    this.pending.push({ decision, receipt: (settled) => plan.receipt(result, settled) });
     return result;
+  }
+
+  /**
+   * The request with what the device's driver proves about the target process now (pid reuse, executable,
+   * copies): the policy decides from it, the same route for a local and a remote device. A caller whose dispatch
+   * proves the process (node.act `expect`, capability act_identity) passes the facts proven earlier for that pid
+   * and start token instead (Session.provenIdentity).
+   */
+  private async proven(req: ActionRequest): Promise<ActionRequest> {
+    if (req.kind === 'launch' || req.pid === undefined || req.identity !== undefined) return req;
+    const facts = await identifyOn((m, p) => this.session.device.call(m, p), req.pid);
+    if (!facts) return req;
+    this.session.rememberIdentity(req.pid, facts);
+    return Object.assign({}, req, { identity: facts });
+  }
+
+  /** Completes the audit record of a dispatch that threw, and gives the error the caller gets. */
+  private failed(decision: Decision, e: unknown): ComputerUseError {
+    if (this.signal?.aborted) {
+      decision.done('stopped', STOPPED);
+      return abortError(this.signal);
+    }
+    const err = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
+    // A refusal found during dispatch (a launched program that turned out denied) is a rejection; a link lost
+    // mid-dispatch is recorded `unknown` (it may have happened), never failed.
+    decision.done(err.code === 'denied_by_policy' ? 'rejected' : err.code === 'link_lost' ? 'unknown' : 'failed', err.code);
+    return err;
   }
 
   /**
@@ -154,19 +204,11 @@ export class ActingRun {
   async finish<O>(settle: () => Promise<O>): Promise<O> {
     this.finished = true;
     const signal = this.signal;
-    const complete = (stopped: boolean, settled?: O): void => {
-      for (const p of this.pending.splice(0)) {
-        if (stopped) { p.decision.done('stopped', STOPPED); continue; }
-        let r: StepReceipt;
-        try { r = p.receipt(settled); } catch (e) { r = { status: 'unknown', detail: (e as Error).message }; }
-        p.decision.done(r.status, r.detail);
-      }
-    };
-    if (signal?.aborted) { complete(true); showIdle(this.session); throw abortError(signal); }
+    if (signal?.aborted) { this.complete(true); showIdle(this.session); throw abortError(signal); }
     let onAbort: (() => void) | undefined;
     try {
       const aborted = new Promise<never>((_, reject) => {
-        onAbort = () => { complete(true); reject(abortError(signal!)); };
+        onAbort = () => { this.complete(true); reject(abortError(signal!)); };
         signal?.addEventListener('abort', onAbort, { once: true });
       });
       aborted.catch(() => undefined);
@@ -174,14 +216,24 @@ export class ActingRun {
       // After a stop the settle may still fail in the background; its result is not wanted any more.
       if (signal) settling.catch(() => undefined);
       const out = await (signal ? Promise.race([settling, aborted]) : settling);
-      complete(false, out);
+      this.complete(false, out);
       return out;
     } catch (e) {
-      complete(signal?.aborted ?? false);
+      this.complete(signal?.aborted ?? false);
       throw e;
     } finally {
       if (onAbort) signal?.removeEventListener('abort', onAbort);
       showIdle(this.session);
+    }
+  }
+
+  /** Writes the "done" record of every dispatched step: its receipt, or stopped. */
+  private complete(stopped: boolean, settled?: unknown): void {
+    for (const p of this.pending.splice(0)) {
+      if (stopped) { p.decision.done('stopped', STOPPED); continue; }
+      let r: StepReceipt;
+      try { r = p.receipt(settled); } catch (e) { r = { status: 'unknown', detail: (e as Error).message }; }
+      p.decision.done(r.status, r.detail);
     }
   }
 }
@@ -198,7 +250,8 @@ export async function perform<R, O>(session: Session, ctx: PipelineContext, step
 }): Promise<{ result: R; settled: O; receipt: StepReceipt }> {
   const run = new ActingRun(session, ctx);
   let receipt: StepReceipt | undefined;
-  const result = await run.step(step.request, step.dispatch, (r, settled) => (receipt = step.receipt(r, settled as O)));
+  const result = await run.step({ request: step.request, dispatch: step.dispatch,
+    receipt: (r, settled) => (receipt = step.receipt(r, settled as O)) });
   const settled = await run.finish(() => step.settle(result));
   return { result, settled, receipt: receipt ?? step.receipt(result, settled) };
 }

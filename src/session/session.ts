@@ -13,16 +13,16 @@ import { RefTable } from '../engine/refs.js';
 import type { Snapshot, SnapshotOptions } from '../engine/snapshot.js';
 import { buildSnapshot, isUnknownScopeError } from '../engine/snapshot.js';
 import { incrementalText } from '../engine/incremental.js';
-import { Device, type DeviceOptions } from '../devices/manager.js';
+import { Device, type DeviceOptions, type ReadDevice } from '../devices/manager.js';
 import { ComputerUseError, remediesOf } from '../protocol/errors.js';
 import type { SnapshotResult } from '../protocol/methods.js';
 import { identityView, targetOfStep, typedTextOf, type IdentityView, type PolicyGate } from '../policy/gate.js';
 import type { ProcessFacts } from '../policy/apps.js';
-import { guardDevice } from './pipeline.js';
+import { entrust } from './acting-device.js';
 import { chooserPaths } from './chooser.js';
 import { allowAllGate } from '../policy/gate.js';
-import type { VisualTableJSON } from './visual.js';
-import { VisualTable } from './visual.js';
+import type { VisualTableJSON } from './visual-table.js';
+import { VisualTable } from './visual-table.js';
 import type { WindowTableJSON } from './windows.js';
 import { WindowTable, isWindowRef } from './windows.js';
 
@@ -86,8 +86,13 @@ const MAX_PROVEN = 64;
 /** Windows whose last whole print the session keeps (the oldest is forgotten first: it prints whole again). */
 const MAX_PRINTED = 16;
 
+/** What a session keeps of its options: the device it was made with is entrusted to the acting pipeline. */
+export type SessionSettings = Readonly<Omit<SessionOptions, 'device' | 'deviceOptions'>>;
+
 export class Session {
-  readonly device: Device;
+  /** The device, read-only: an acting method does not type-check on it (the acting pipeline holds the Device). */
+  readonly device: ReadDevice;
+  readonly options: SessionSettings;
   readonly gate: PolicyGate;
   readonly settleDefaults: SettleOptions;
   readonly maxTokens: number;
@@ -109,9 +114,11 @@ export class Session {
    */
   private readonly proven = new Map<string, ProcessFacts>();
 
-  constructor(readonly options: SessionOptions = {}) {
-    // Acting methods are refused on this device except through the acting pipeline (session/pipeline.ts).
-    this.device = guardDevice(options.device ?? new Device(options.deviceOptions ?? {}));
+  constructor(options: SessionOptions = {}) {
+    const { device, deviceOptions, ...settings } = options;
+    this.options = settings;
+    // The acting device goes to the acting pipeline alone (acting-device.ts); the session keeps its read-only face.
+    this.device = entrust(this, device ?? new Device(deviceOptions ?? {}));
     this.gate = withChooserPaths(options.gate ?? allowAllGate, this.last);
     this.settleDefaults = { ...DEFAULT_SETTLE, ...(options.settle ?? {}) };
     this.maxTokens = options.maxTokens ?? 2000;

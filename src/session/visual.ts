@@ -1,83 +1,19 @@
 /**
- * The visual rungs of the ladder (issue 5, seed 003): captures (`cN`) with the geometry recorded when they
- * were taken, OCR pseudo-elements (`oN`) bound to the capture they were read from, and pointer input bound to
- * a window. A pixel maps to the screen only through the recorded geometry; before anything is sent the driver
- * re-checks that the window has not moved or resized (window_changed), and every dispatch passes the policy
+ * The visual rungs of the ladder: captures (`cN`) with the geometry recorded when they were taken (visual-table.ts),
+ * OCR pseudo-elements (`oN`) bound to the capture they were read from, and pointer input bound to a window. A pixel
+ * maps to the screen only through the recorded geometry; before anything is sent the driver re-checks that the window has not moved or resized (window_changed), and every dispatch passes the policy
  * and returns receipt `unknown`: pixels cannot prove an effect.
  */
 import type { WindowInfo } from '../engine/node.js';
 import { centerOf } from '../fallback/ocr.js';
 import { imageToScreen } from '../fallback/geometry.js';
 import { ComputerUseError } from '../protocol/errors.js';
-import type { CaptureGeometry, OcrLine, PointerParams, Rect } from '../protocol/methods.js';
+import type { PointerParams, Rect } from '../protocol/methods.js';
+import type { CaptureRecord, OcrElement } from './visual-table.js';
 import { pointerStep } from './steps.js';
 import { collectEffects, openWindows, type Effects } from './effects.js';
 import { perform, type PipelineContext } from './pipeline.js';
 import type { Session, SettleOptions } from './session.js';
-
-/** One capture: of which window, when, and how its pixels map to the screen. */
-export interface CaptureRecord {
-  id: string;
-  kind: 'ocr' | 'image';
-  window: WindowInfo;
-  geometry: CaptureGeometry;
-  sha256?: string;
-  time: number;
-}
-
-/** One OCR pseudo-element. */
-export interface OcrElement { ref: string; capture: string; text: string; bounds: Rect; confidence: number }
-
-/** Serialized VisualTable. */
-export interface VisualTableJSON { captures: number; ocr: number; records: CaptureRecord[]; elements: OcrElement[] }
-
-/**
- * Captures and OCR refs. Refs are never reused (one counter each); a new capture of a window retires the
- * window's older captures and their `oN` refs, which then fail with stale_ref.
- */
-export class VisualTable {
-  /** The device prefix of new refs ("d2" → `d2o3`, `d2c1`); '' on the first device. */
-  prefix = '';
-  private captureCounter = 0;
-  private ocrCounter = 0;
-  private readonly records = new Map<string, CaptureRecord>();
-  private readonly elements = new Map<string, OcrElement>();
-
-  add(kind: CaptureRecord['kind'], window: WindowInfo, geometry: CaptureGeometry, sha256?: string): CaptureRecord {
-    for (const [id, r] of this.records) {
-      if (r.window.id !== window.id) continue;
-      this.records.delete(id);
-      for (const [ref, e] of this.elements) if (e.capture === id) this.elements.delete(ref);
-    }
-    const rec: CaptureRecord = { id: `${this.prefix}c${++this.captureCounter}`, kind, window, geometry, time: Date.now(), ...(sha256 ? { sha256 } : {}) };
-    this.records.set(rec.id, rec);
-    return rec;
-  }
-
-  addOcr(capture: CaptureRecord, lines: readonly OcrLine[]): OcrElement[] {
-    return lines.map((l) => {
-      const e: OcrElement = { ref: `${this.prefix}o${++this.ocrCounter}`, capture: capture.id, text: l.text, bounds: l.bounds, confidence: l.confidence };
-      this.elements.set(e.ref, e);
-      return e;
-    });
-  }
-
-  capture(id: string): CaptureRecord | undefined { return this.records.get(id); }
-  ocr(ref: string): OcrElement | undefined { return this.elements.get(ref); }
-
-  toJSON(): VisualTableJSON {
-    return { captures: this.captureCounter, ocr: this.ocrCounter, records: [...this.records.values()], elements: [...this.elements.values()] };
-  }
-
-  static fromJSON(j: VisualTableJSON): VisualTable {
-    const t = new VisualTable();
-    t.captureCounter = j.captures;
-    t.ocrCounter = j.ocr;
-    for (const r of j.records) t.records.set(r.id, r);
-    for (const e of j.elements) t.elements.set(e.ref, e);
-    return t;
-  }
-}
 
 /** True for an OCR ref (`o12`). */
 export const isOcrRef = (ref: string): boolean => /^(d\d+)?o\d+$/.test(ref);

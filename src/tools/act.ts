@@ -26,8 +26,6 @@ export const actTool = defineTool({
     type: 'destructive',
   },
   async handle({ session, stop, signal }, p, response) {
-    // The schema's maxItems, enforced here too: nothing runs when the list is too long.
-    if (p.actions.length > MAX_ACTIONS) throw new ComputerUseError('invalid_params', `computer_act takes at most ${MAX_ACTIONS} actions per call (got ${p.actions.length}). Nothing was run; split them into several calls.`);
     if (p.actions.some((a) => isOcrRef(a.ref))) {
       const a = p.actions[0]!;
       if (p.actions.length !== 1) throw new ComputerUseError('invalid_params', 'An OCR ref (oN) acts alone: one action per call, then look again.');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { estimateTokens } from '../../src/engine/budget.js';
+import { estimateTokens } from '../../src/engine/measure.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
 import { byId, n } from '../fixtures/engine/build.js';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { DistilledNode } from '../../src/engine/distill.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
 import { cellAddress, cellLine, cellShowsEntry, columnName, parseAddress, renderGrid } from '../../src/engine/grid.js';
-import { estimateTokens } from '../../src/engine/budget.js';
+import { estimateTokens } from '../../src/engine/measure.js';
 import type { RawNode, WindowInfo } from '../../src/engine/node.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { diffSnapshots } from '../../src/engine/diff.js';

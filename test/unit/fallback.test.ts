@@ -12,7 +12,7 @@ import { Policy } from '../../src/policy/policy.js';
 import { loadSettings, updateSettings } from '../../src/policy/settings.js';
 import type { CaptureGeometry } from '../../src/protocol/methods.js';
 import { Session } from '../../src/session/session.js';
-import { VisualTable } from '../../src/session/visual.js';
+import { VisualTable } from '../../src/session/visual-table.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { runTool } from '../../src/tools/tool.js';
 import { widgetFactory } from '../fixtures/engine/widget-factory.js';

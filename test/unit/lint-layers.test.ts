@@ -67,9 +67,9 @@ for (const c of CASES) {
 }
 
 test('a dynamic import of a platform folder from outside src/drivers is refused too; the entries of src/drivers may make it', async () => {
-  const { layerRules, dynamicImportRules } = await load<{ layerRules: () => Linter.Config[]; dynamicImportRules: () => Linter.Config[] }>('eslint.layers.js');
+  const { layerRules, restrictedSyntaxRules } = await load<{ layerRules: () => Linter.Config[]; restrictedSyntaxRules: () => Linter.Config[] }>('eslint.layers.js');
   const eslint = new ESLint({ cwd: root, overrideConfigFile: true,
-    overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } }, ...layerRules(), ...dynamicImportRules()] });
+    overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } }, ...layerRules(), ...restrictedSyntaxRules()] });
   const lint = async (path: string, spec: string): Promise<string[]> =>
     (await eslint.lintText(`export const m = await import('${spec}');\n`, { filePath: join(root, path) }))[0]!.messages.map((m) => m.message);
   for (const [path, spec] of [['src/hosts/cli/x.ts', '../../drivers/linux/main.js'], ['src/doctor/x.ts', '../drivers/android/doctor.js'], ['src/x.ts', './drivers/cdp/main.js']] as const) {

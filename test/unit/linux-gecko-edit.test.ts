@@ -12,7 +12,7 @@ import { act } from '../../src/drivers/linux/act/actions.js';
 import { ATSPI_ROLES, ATSPI_STATES } from '../../src/drivers/linux/bus/atspi-constants.generated.js';
 import { A11yBus } from '../../src/drivers/linux/bus/bus.js';
 import type { LinuxInput } from '../../src/drivers/linux/input/input.js';
-import { readTree } from '../../src/drivers/linux/tree/reader.js';
+import { readTree } from '../../src/drivers/linux/tree/read-tree.js';
 import { walk, type RawNode } from '../../src/engine/node.js';
 import { ComputerUseError } from '../../src/protocol/errors.js';
 import type { Chord } from '../../src/protocol/keys.js';

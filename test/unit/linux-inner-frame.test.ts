@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { busAnswering, type Msg } from './fake-bus.js';
-import { readElement, readTree, toRawNode } from '../../src/drivers/linux/tree/reader.js';
+import { readElement, toRawNode } from '../../src/drivers/linux/tree/reader.js';
+import { readTree } from '../../src/drivers/linux/tree/read-tree.js';
 import { ATSPI_ROLES } from '../../src/drivers/linux/bus/atspi-constants.generated.js';
 
 const APP = ':1.4';

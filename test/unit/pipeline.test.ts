@@ -1,16 +1,17 @@
 /**
- * The one acting pipeline (issue 8, "one acting pipeline"): every acting tool reaches the driver's acting
+ * The one acting pipeline: every acting tool reaches the driver's acting
  * methods only through the gate, and nothing else in a session can call them.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TSchema } from '@sinclair/typebox';
-import { Device } from '../../src/devices/manager.js';
+import { Device, type ReadDevice } from '../../src/devices/manager.js';
 import { FakeDriver } from '../../src/drivers/fake/driver.js';
 import { OPS } from '../../src/engine/node.js';
 import type { RawNode } from '../../src/engine/node.js';
 import { ComputerUseError } from '../../src/protocol/errors.js';
 import type { Handlers } from '../../src/protocol/peer.js';
+import { METHODS, type ActingMethodName } from '../../src/protocol/methods.js';
 import type { ActionRequest, ClipboardStep, KeysStep, PolicyGate } from '../../src/policy/gate.js';
 import { allowAllGate } from '../../src/policy/gate.js';
 import { classifyAction } from '../../src/policy/irreversible.js';
@@ -147,24 +148,49 @@ test('control: with a gate that allows everything, the same walk does reach the 
   await session.close();
 });
 
-test('a direct acting call on the session device throws and reaches nothing; reads still work', async () => {
-  const { fake, session } = setup(allowAllGate);
-  const w = fake.windows[0]!.info;
-  const tries: [string, () => Promise<unknown>][] = [
-    ['node.act', () => session.device.call('node.act', { id: byId(fake.windows[0]!.root, 13).id, op: 'toggle' })],
-    ['input.keys', () => session.device.call('input.keys', { window: w.id, chords: parseChords('a') })],
-    ['input.pointer', () => session.device.call('input.pointer', { action: 'click', x: 1, y: 1, window: w.id })],
-    ['input.clipboard', () => session.device.call('input.clipboard', { action: 'write', text: 'x' })],
-    ['apps.launch', () => session.device.call('apps.launch', { command: 'gedit' })],
+/** The acting methods of the protocol, each tried on a read-only device in `readOnlyHolder` below. */
+const TRIED_ACTING = ['node.act', 'input.keys', 'input.pointer', 'input.clipboard', 'apps.launch', 'apps.terminate', 'window.activate'] as const;
+/** Holds only when A and B are the same type. */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+const triedAll: Same<(typeof TRIED_ACTING)[number], ActingMethodName> = true;
+
+/**
+ * Never run: a type test. Each acting call below must fail to compile (`@ts-expect-error` fails the build the day
+ * one type-checks), so a tool or the session, which hold a ReadDevice, cannot even write one.
+ */
+export function readOnlyHolder(device: ReadDevice, session: Session): unknown[] {
+  return [
+    // @ts-expect-error node.act is an acting method: only the acting pipeline sends it
+    device.call('node.act', { id: 'x', op: 'click' }),
+    // @ts-expect-error input.keys is an acting method
+    device.call('input.keys', { window: 'w', chords: parseChords('a') }),
+    // @ts-expect-error input.pointer is an acting method
+    device.call('input.pointer', { action: 'click', x: 1, y: 1, window: 'w' }),
+    // @ts-expect-error input.clipboard is an acting method
+    device.call('input.clipboard', { action: 'write', text: 'x' }),
+    // @ts-expect-error apps.launch is an acting method
+    device.call('apps.launch', { command: 'gedit' }),
+    // @ts-expect-error apps.terminate is an acting method
+    device.call('apps.terminate', { pid: 1 }),
+    // @ts-expect-error window.activate is an acting method
+    device.call('window.activate', { window: 'w' }),
+    // @ts-expect-error the session's own device is the read-only one
+    session.device.call('node.act', { id: 'x', op: 'click' }),
+    // @ts-expect-error the device a session was made with is not kept in its options (no second door)
+    session.options.device,
   ];
-  for (const [method, run] of tries) {
-    await assert.rejects(run(), (e: unknown) => e instanceof ComputerUseError && e.code === 'internal' && /acting pipeline/.test(e.message), method);
-  }
-  // The raw device given to the session is guarded too: there is no second door.
-  await assert.rejects(session.options.device!.call('input.keys', { window: w.id, chords: parseChords('a') }), /acting pipeline/);
-  assert.deepEqual(fake.calls.filter((c) => ACTING.has(c.method)), []);
+}
+
+test('a session holds a read-only device: every acting method is refused by its type, reads go through', async () => {
+  assert.equal(triedAll, true);
+  // The type test above covers every method the protocol declares acting (a new one must be added there).
+  assert.deepEqual([...TRIED_ACTING].sort(), METHODS.filter((m) => m.acting).map((m) => m.method).sort());
+  const { fake, session } = setup(allowAllGate);
+  assert.equal('device' in session.options, false, 'the session keeps no acting device in its options');
+  const w = fake.windows[0]!.info;
   const snap = await session.device.call('tree.snapshot', { window: w.id });
   assert.equal(snap.window.id, w.id);
+  assert.deepEqual(fake.calls.filter((c) => ACTING.has(c.method)), []);
   await session.close();
 });
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RefTable } from '../../src/engine/refs.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
-import { verifyReceipts, type ActionReceipt } from '../../src/session/act.js';
+import { verifyReceipts, type ActionReceipt } from '../../src/session/receipts.js';
 import { n, type Fixture } from '../fixtures/engine/build.js';
 
 /** A sheet of A1:B10 whose cells in `selected` read selected. */

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { RefTable } from '../../src/engine/refs.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
 import type { RawNode } from '../../src/engine/node.js';
-import { verifyReceipts, type ActionReceipt } from '../../src/session/act.js';
+import { verifyReceipts, type ActionReceipt } from '../../src/session/receipts.js';
 import { n, type Fixture } from '../fixtures/engine/build.js';
 
 /** A window holding `field` (value `value`) under `holder`, as the toolbar or dialog group it sits in. */

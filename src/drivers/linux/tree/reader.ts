@@ -9,8 +9,7 @@ import { roleFromAtspi } from './roles.js';
 import { ATSPI_ROLES, ATSPI_STATES } from '../bus/atspi-constants.generated.js';
 import type { A11yBus, Target } from '../bus/bus.js';
 import { isGone } from '../bus/bus.js';
-import { annotateCells, readByCoordinate, readGrid } from './table.js';
-import { sliceRows, visibleSlice } from './visible.js';
+import { visibleSlice } from './visible.js';
 import { readText as readTextFacts, TextBudget, wantsText } from './text.js';
 
 const ACC = 'org.a11y.atspi.Accessible';
@@ -130,6 +129,20 @@ export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: bool
     info.atspiRole === 'frame' ? isInnerFrame(bus, props['Parent']).then((inner) => { if (inner) info.innerFrame = true; }) : undefined]);
   return info;
 }
+
+/**
+ * True when a table's child list must not be asked for at all (not even its first children by index): it is
+ * read by coordinate through readGrid instead.
+ */
+export function readByCoordinate(interfaces: ReadonlySet<string>, childCount: number): boolean {
+  return interfaces.has('org.a11y.atspi.Table') && childCount >= COORDINATE_MIN_CHILDREN;
+}
+
+/**
+ * Tables with at least this many children are spreadsheet-sized (Calc reports 2³¹−1) and read by coordinate;
+ * smaller long tables (a TreeView of 20,000 rows) are read as the rows on screen by child index (visible.ts).
+ */
+export const COORDINATE_MIN_CHILDREN = 1_000_000;
 
 /**
  * The children of a node that reports `count` children (negative: unknown, read live). Up to MAX_CHILDREN
@@ -402,12 +415,6 @@ export function showingIsReliable(root: ElementInfo, childStates: Set<string>[])
   return root.states.has('showing') && (childStates.length === 0 || childStates.some((s) => s.has('showing')));
 }
 
-async function childStatesLive(bus: A11yBus, info: ElementInfo): Promise<Set<string>[]> {
-  const words = await Promise.all(info.children.slice(0, MAX_CHILDREN).map((c) =>
-    bus.call(c, ACC, 'GetState').then((r) => decodeStates(r[0] as number[])).catch(() => new Set<string>())));
-  return words;
-}
-
 /**
  * Records which slice of a long child list was read: `childRange` and the full `childCount`, so the snapshot
  * can say "rows 2,301–2,348 of 3,000" and find knows there is more to search.
@@ -419,57 +426,4 @@ export function markSlice(node: RawNode, info: ElementInfo, read: number): void 
   node.childCount = total;
   // The first children by index (no geometry to go by) are not "the rows on screen": only the count is said.
   if (info.childVisible) node.childRange = { start, end: start + read };
-}
-
-/** Reads a whole subtree concurrently. Nodes that vanish mid-read are skipped. */
-export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {}): Promise<{ root: RawNode; nodes: number; truncated: boolean }> {
-  const maxNodes = opts.maxNodes ?? 5000;
-  const text = opts.text ?? new TextBudget();
-  let nodes = 0;
-  let truncated = false;
-  let reliable = true;
-  const visit = async (t: Target, depth: number, parentShowing: boolean, known?: ElementInfo): Promise<RawNode | null> => {
-    if (nodes >= maxNodes) { truncated = true; return null; }
-    nodes++;
-    let info: ElementInfo;
-    try {
-      info = known ?? await readElement(bus, t, { bounds: (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false), text });
-    } catch (e) {
-      if (isGone(e)) return null;
-      // A node that does not answer is left out (and the read marked incomplete) rather than failing it all.
-      if (depth > 0) { truncated = true; return null; }
-      throw e;
-    }
-    const node = toRawNode(info, reliable);
-    const showing = showsOnScreen(info);
-    const hidden = opts.pruneHidden !== false && depth > 0 && (reliable ? parentShowing && !showing : zeroSized(info));
-    // Grid hook (table.ts): a huge table's visible cells, read by coordinate, are its children.
-    const grid = hidden ? undefined : await readGrid(bus, info, node, depth === 0).catch(() => undefined);
-    if (grid) { nodes += grid.length; if (grid.length) node.children = grid; return node; }
-    const kids = info.children.slice(0, MAX_CHILDREN);
-    if (info.children.length > MAX_CHILDREN || info.childCount > MAX_LIST_CHILDREN || (opts.depth !== undefined && depth >= opts.depth) || hidden) {
-      node.childCount = Math.max(info.childCount, info.children.length);
-      if (hidden) return node;
-      if (opts.depth !== undefined && depth >= opts.depth) return node;
-      truncated = true;
-    }
-    markSlice(node, info, kids.length);
-    const children = await Promise.all(kids.map((k) => visit(k, depth + 1, showing)));
-    const present = children.filter((c): c is RawNode => c !== null);
-    if (present.length) node.children = present;
-    await annotateCells(bus, info, node).catch(() => undefined);
-    if (node.childRange && info.interfaces.has('org.a11y.atspi.Table')) await sliceRows(bus, info.target, node);
-    return node;
-  };
-  let rootInfo: ElementInfo;
-  try {
-    rootInfo = await readElement(bus, root, { bounds: opts.bounds ?? false, text });
-  } catch (e) {
-    if (isGone(e)) throw Object.assign(new Error('root vanished'), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
-    throw e;
-  }
-  reliable = showingIsReliable(rootInfo, await childStatesLive(bus, rootInfo));
-  const root_ = await visit(root, 0, false, rootInfo);
-  if (!root_) throw Object.assign(new Error('root vanished'), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
-  return { root: root_, nodes, truncated };
 }

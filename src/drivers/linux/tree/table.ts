@@ -12,7 +12,7 @@ import { ComputerUseError } from '../../../protocol/errors.js';
 import type { A11yBus, Target } from '../bus/bus.js';
 import { isGone } from '../bus/bus.js';
 import type { ElementInfo } from './reader.js';
-import { decodeStates, handleOf, MAX_LIST_CHILDREN, targetOf, toRawNode } from './reader.js';
+import { decodeStates, handleOf, MAX_LIST_CHILDREN, readByCoordinate, targetOf, toRawNode } from './reader.js';
 
 const ACC = 'org.a11y.atspi.Accessible';
 const TABLE = 'org.a11y.atspi.Table';
@@ -86,19 +86,8 @@ export function isTable(info: ElementInfo): boolean {
   return info.interfaces.has(TABLE);
 }
 
-/**
- * True when a table's child list must not be asked for at all (not even its first children by index): it is
- * read by coordinate through readGrid instead.
- */
-export function readByCoordinate(interfaces: ReadonlySet<string>, childCount: number): boolean {
-  return interfaces.has(TABLE) && childCount >= COORDINATE_MIN_CHILDREN;
-}
-
-/**
- * Tables with at least this many children are spreadsheet-sized (Calc reports 2³¹−1) and read by coordinate;
- * smaller long tables (a TreeView of 20,000 rows) are read as the rows on screen by child index (visible.ts).
- */
-export const COORDINATE_MIN_CHILDREN = 1_000_000;
+// Whether a table is read by coordinate is decided where child lists are read (reader.ts).
+export { COORDINATE_MIN_CHILDREN, readByCoordinate } from './reader.js';
 
 /** A cell's own spreadsheet address when its name is one ("B7", "AA10"), else undefined. */
 export function addressOf(name: string, row: number, col: number): string | undefined {

@@ -1,0 +1,184 @@
+/**
+ * What an act's receipt says (confirmed, unknown, rejected, failed: never a success that was not observed) and
+ * how an `unknown` one is confirmed: by the effect each op should have, read in the snapshot taken after the
+ * act, or by the driver's own read of the element right after it.
+ */
+import type { Op, RawNode } from '../engine/node.js';
+import type { Snapshot, SnapshotLine } from '../engine/snapshot.js';
+import { redactText } from '../engine/redact.js';
+import { cellShowsEntry } from '../engine/grid.js';
+import type { ComputerUseError } from '../protocol/errors.js';
+import type { ActResult } from '../protocol/methods.js';
+import { cellsInRange, scrolledTo } from './cells.js';
+import { pendingReturnNote } from './commit.js';
+
+/** One requested action. */
+export interface ActionSpec { ref: string; op: Op; value?: string }
+
+/** What happened to one action: confirmed (its effect was observed), unknown (sent, not provable), rejected, failed. */
+export type ReceiptStatus = 'confirmed' | 'unknown' | 'rejected' | 'failed';
+
+/** The receipt of one action. */
+export interface ActionReceipt {
+  ref: string;
+  op: Op;
+  /** The value asked for (set_value's text, scroll's "to N"); never printed from here. */
+  value?: string;
+  status: ReceiptStatus;
+  /** How it was done or why it failed. */
+  detail: string;
+  method?: ActResult['method'];
+  error?: ComputerUseError;
+  /** The element as the driver read it at dispatch (receipts compare against it, not the last snapshot). */
+  before?: RawNode;
+  /** The element as the driver re-read it right after the act, unmasked: compared, never shown. */
+  after?: RawNode;
+}
+
+/** Ops that edit an element's text: their settle lasts at least EDIT_SETTLE_MS, and the driver's read-back counts. */
+export const EDIT_OPS: ReadonlySet<Op> = new Set(['set_value', 'type', 'clear']);
+
+/**
+ * Upgrades `unknown` receipts to `confirmed` when the fresh snapshot shows the expected effect. `idOf` gives a
+ * ref's native handle (to find the scroll bars the driver reported at dispatch in the fresh snapshot).
+ */
+export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | undefined, after: Snapshot | undefined, idOf: (ref: string) => string | undefined = () => undefined): void {
+  const find = (s: Snapshot | undefined, ref: string): SnapshotLine | undefined => s?.elements.find((l) => l.ref === ref);
+  for (const r of receipts) {
+    if (r.status !== 'unknown') continue;
+    const now = find(after, r.ref);
+    // The state at dispatch, as the driver read it, wins over the model's last snapshot: the element may have
+    // changed in between (the user, another client), and a receipt must not call that change its own.
+    const seen = find(before, r.ref);
+    const was: Pick<SnapshotLine, 'states'> | undefined = r.before ? { states: r.before.states } : seen;
+    const spec = r as ActionReceipt & { value?: string };
+    if (!now || !after) {
+      // An edit whose element left with its window (gedit's Save As name field, then Save in the same call) is
+      // judged by the driver's read right after the act: compared, never printed.
+      if (readBack(r, spec.value)) { r.status = 'confirmed'; r.detail += '; value read as set right after the act'; }
+      continue;
+    }
+    const has = (l: Pick<SnapshotLine, 'states'> | undefined, s: string): boolean => l?.states.includes(s as never) ?? false;
+    let ok = false;
+    let why = '';
+    switch (r.op) {
+      case 'set_value': case 'clear': {
+        const want = r.op === 'clear' ? '' : spec.value ?? '';
+        const reads = (got: string): boolean => readsAsSet(got, want, now);
+        const got = now.value ?? '';
+        // A value the engine masks as secret-looking (a random temp path) cannot be compared as shown: the
+        // driver's unmasked read right after the act decides, and is never printed.
+        ok = reads(got) || (got.includes('••••') && r.after?.value !== undefined && !r.after.states.includes('password') && reads(r.after.value));
+        why = ok ? 'value now reads as set' : `value reads "${redactText(got).slice(0, 40)}"`;
+        // A toolbar's field (Calc's Name Box) holds the text until Return: say so, or the job reads as done.
+        const pending = ok && r.op === 'set_value' ? pendingReturnNote(after, r.ref) : undefined;
+        if (pending) why += `; ${pending}`;
+        break;
+      }
+      case 'type': ok = (now.value ?? '').includes((spec.value ?? '').slice(0, 40)); why = ok ? 'text present' : ''; break;
+      case 'toggle': {
+        const flip = (l: Pick<SnapshotLine, 'states'> | undefined) => has(l, 'checked') || has(l, 'pressed');
+        ok = was !== undefined && flip(was) !== flip(now); why = ok ? `now ${flip(now) ? 'checked' : 'unchecked'}` : 'state did not change';
+        // Say so when it had changed between the model's last look and the dispatch.
+        if (seen && r.before && flip(seen) !== flip(was)) why += ` (it was ${flip(was) ? 'checked' : 'unchecked'} at dispatch, not ${flip(seen) ? 'checked' : 'unchecked'} as last observed)`;
+        break;
+      }
+      case 'focus': ok = has(now, 'focused'); why = ok ? 'focused' : 'not focused'; break;
+      case 'select': {
+        // A grid's range is selected when each of its cells on screen reads selected (Calc's A1:A20 stayed unknown).
+        const cells = spec.value !== undefined ? cellsInRange(after, r.ref, spec.value) : undefined;
+        if (cells?.length) { ok = cells.every((l) => has(l, 'selected')); why = ok ? `${spec.value ?? ''} selected` : ''; break; }
+        ok = has(now, 'selected') || (spec.value !== undefined && (now.value ?? '').includes(spec.value)); why = ok ? 'selected' : '';
+        break;
+      }
+      case 'expand': {
+        // Combo boxes do not always report "expanded"; items appearing under the element show it opened.
+        const kids = (snap: Snapshot | undefined) => snap?.elements.filter((l) => l.parent === r.ref).length ?? 0;
+        ok = has(now, 'expanded') || kids(after) > kids(before);
+        why = ok ? (has(now, 'expanded') ? 'expanded' : 'items appeared') : '';
+        break;
+      }
+      case 'scroll': {
+        const s = scrollEvidence(r, before, after, idOf);
+        // "to N" on a table is done when row N shows among the cells read again (the driver's detail says so).
+        const shown = scrolledTo(after, r.ref, spec.value);
+        ok = shown || s.moved !== undefined || (spec.value === 'into_view' && !has(now, 'offscreen'));
+        why = shown ? '' : s.moved ?? (ok ? 'scrolled into view' : 'no scroll bar moved and the visible items are the same');
+        if (s.selection) why += `; ${s.selection}`;
+        break;
+      }
+      case 'collapse': ok = has(now, 'collapsed') || !has(now, 'expanded'); why = ok ? 'collapsed' : ''; break;
+      case 'click': {
+        for (const s of ['checked', 'pressed', 'selected', 'expanded'] as const) {
+          if (was && has(was, s) !== has(now, s)) { ok = true; why = `${s} ${has(now, s) ? 'on' : 'off'}`; }
+        }
+        break;
+      }
+      default: break;
+    }
+    if (ok) r.status = 'confirmed';
+    if (why) r.detail += `; ${why}`;
+  }
+}
+
+/**
+ * Whether a value reads as `want` was set: the same text, a spreadsheet cell showing the result of the formula
+ * entered (grid.ts), a long value shown cut, or the same number.
+ */
+function readsAsSet(got: string, want: string, line?: Pick<SnapshotLine, 'role' | 'value' | 'formula'>): boolean {
+  const num = Number(want);
+  return got === want || (line !== undefined && cellShowsEntry(line, want)) || (want.length > 80 && got.length > 0 && want.startsWith(got.replace(/…$/, '')))
+    || (want !== '' && Number.isFinite(num) && Math.abs(Number(got) - num) < 1e-6);
+}
+
+/** True when an edit's element, as the driver re-read it right after the act, holds what was set or typed (never a password field's). */
+function readBack(r: ActionReceipt, value: string | undefined): boolean {
+  const got = r.after?.value;
+  if (got === undefined || r.after?.states.includes('password') || !EDIT_OPS.has(r.op)) return false;
+  return r.op === 'type' ? got.includes((value ?? '').slice(0, 40)) : readsAsSet(got, r.op === 'clear' ? '' : value ?? '');
+}
+
+/** The subtree of `ref` in a snapshot (its descendants' lines). */
+function descendants(snap: Snapshot | undefined, ref: string): SnapshotLine[] {
+  if (!snap) return [];
+  const inside = new Set([ref]);
+  const out: SnapshotLine[] = [];
+  // Lines come in document order, parents first.
+  for (const l of snap.elements) if (l.parent !== undefined && inside.has(l.parent)) { inside.add(l.ref); out.push(l); }
+  return out;
+}
+
+/**
+ * What a scroll did: the scroll bars the driver reported at dispatch (the element's own, or its
+ * scroll pane's) compared with the fresh snapshot, else the visible items of the element; and the side effect a
+ * Page key has in lists, the selection moving.
+ */
+function scrollEvidence(r: ActionReceipt, before: Snapshot | undefined, after: Snapshot, idOf: (ref: string) => string | undefined): { moved?: string; selection?: string } {
+  const out: { moved?: string; selection?: string } = {};
+  const atDispatch = (r.before?.children ?? []).filter((c) => c.role === 'scrollbar');
+  if (atDispatch.length > 0) {
+    const byId = new Map(after.elements.filter((l) => l.role === 'scrollbar').map((l) => [idOf(l.ref), l]));
+    for (const b of atDispatch) {
+      const now = byId.get(b.id);
+      if (now && (now.value ?? '') !== (b.value ?? '')) { out.moved = `scroll bar ${b.value ?? '?'} → ${now.value ?? '?'}`; break; }
+    }
+  } else {
+    // A driver that reports no bars: the bars inside the element or beside it in its pane, as last observed.
+    const parent = find(after, r.ref)?.parent;
+    const bars = (snap: Snapshot | undefined) => snap?.elements.filter((l) => l.role === 'scrollbar' && (l.parent === r.ref || (parent !== undefined && l.parent === parent)))
+      .map((l) => `${l.ref}=${l.value ?? ''}`).join() ?? '';
+    if (bars(before) !== bars(after)) out.moved = 'a scroll bar moved';
+  }
+  if (out.moved === undefined && before) {
+    const items = (snap: Snapshot) => descendants(snap, r.ref).map((l) => l.ref).join();
+    if (items(before) !== items(after)) out.moved = 'the visible items changed';
+  }
+  const selected = (snap: Snapshot | undefined) => descendants(snap, r.ref).filter((l) => l.states.includes('selected'));
+  const was = new Set(selected(before).map((l) => l.ref));
+  const gained = selected(after).filter((l) => !was.has(l.ref));
+  if (before && gained.length > 0) out.selection = `side effect: the selection moved to ${gained.slice(0, 3).map((l) => `[${l.ref}]${l.name ? ` "${l.name.slice(0, 40)}"` : ''}`).join(', ')}`;
+  return out;
+}
+
+const find = (s: Snapshot | undefined, ref: string): SnapshotLine | undefined => s?.elements.find((l) => l.ref === ref);
+
