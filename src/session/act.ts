@@ -4,6 +4,7 @@
  */
 import type { Op, RawNode, WindowInfo } from '../engine/node.js';
 import type { Snapshot, SnapshotLine } from '../engine/snapshot.js';
+import { nameFocusHolder } from './focus-holder.js';
 import { PASSWORD_MASK, redactText } from '../engine/redact.js';
 import { nameText } from '../engine/escape.js';
 import { ComputerUseError, isComputerUseError, staleRef } from '../protocol/errors.js';
@@ -280,7 +281,8 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       receipts.push(receipt);
       return 'ok';
     } catch (e) {
-      const caught = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
+      // Keys an element op needed were blocked by another app's keyboard grab: the holder is named (focus-holder.ts).
+      const caught = nameFocusHolder(session, isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message)) as ComputerUseError;
       // Several clickable elements inside one without an action: named by their refs (inner.ts).
       const err = namingInside(session.refs, fp.window, spec.ref, caught) ?? caught;
       // The driver found the window changed since the model saw it and sent nothing: list it and decide again.
