@@ -21,6 +21,7 @@ import { identify, startTokenOf, terminate, withIdentity } from './identity.js';
 import { warmPackages } from './packages.js';
 import { resolveLaunchFacts } from './resolve.js';
 import { startDetached } from './spawn.js';
+import { engineOfCommand, engineSetup } from './engines.js';
 import { LAUNCH_MARKER, windowlessLaunches } from './launched.js';
 import { A11yBus, isGone } from './bus.js';
 import { readTreeCached } from './cache.js';
@@ -367,12 +368,15 @@ export class LinuxDriver {
     // Windows open before the launch: a single-instance app that opens a new window answers with that one.
     const before = new Set((await listApps(this.bus).catch(() => [])).flatMap((a) => a.windows.map((w) => w.id)));
     await this.ensureAtspiRootProperty();
-    const argv = [p.command, ...(p.args ?? [])];
-    // The toolkit switches (Qt, Java ATK wrapper) come first; variables the caller passes win; the launch marker last.
-    const child = await startDetached(argv, appLaunchEnv(process.env, { ...(p.env ?? {}), [LAUNCH_MARKER]: '1' }));
+    // A browser engine gets what it needs to be readable and unattended (engines.ts), before the caller's arguments.
+    const setup = engineSetup(engineOfCommand(p.command), p.args ?? [], { ...process.env, ...(p.env ?? {}) }, process.getuid?.() ?? -1);
+    const argv = [p.command, ...(setup?.args ?? []), ...(p.args ?? [])];
+    // The toolkit switches (Qt, Java ATK wrapper) come first; variables the caller passes win.
+    const child = await startDetached(argv, appLaunchEnv(process.env, { ...(setup?.env ?? {}), ...(p.env ?? {}), [LAUNCH_MARKER]: '1' }));
     const spawned = child.pid;
     const token = startTokenOf(spawned);
-    const started = { pid: spawned, argv, ...(token ? { startToken: token } : {}) };
+    const added = setup ? { added: { args: setup.args, env: Object.keys(setup.env), note: setup.note } } : {};
+    const started = { pid: spawned, argv, ...(token ? { startToken: token } : {}), ...added };
     const waitMs = p.waitForWindowMs ?? 10_000;
     if (waitMs <= 0) { child.release(); return started; }
     const base = p.command.split('/').pop()!.toLowerCase();
@@ -391,7 +395,9 @@ export class LinuxDriver {
           const pool = fresh.length > 0 ? fresh : app.windows;
           const win = pool.find((w) => w.focused) ?? pool[pool.length - 1];
           child.release();
-          return { ...started, pid: app.pid, ...(win ? { window: win } : {}) };
+          // The start token is the window's process's (the pid returned); startedHere proves it came from this start.
+          const appToken = app.pid === spawned ? token : startTokenOf(app.pid);
+          return { argv, ...added, pid: app.pid, ...(appToken ? { startToken: appToken } : {}), startedHere: startedBy(app.pid, spawned), ...(win ? { window: win } : {}) };
         }
       }
       // Exited with no window: a failure (non-zero, a signal) at once; a clean exit after the handover grace
