@@ -272,7 +272,9 @@ export class AppRules {
   /** True when one of `entries` (session grants: keys as keyOf makes them) names the app as an allow entry would. */
   static allowedBy(entries: Iterable<string>, app: AppIdentity): boolean {
     if (app.unproven !== undefined) return false;
-    for (const e of entries) if (allowMatches(normApp(e), app) || (app.launchedAs && AppRules.allowedBy([e], app.launchedAs))) return true;
+    for (const e of entries) {
+      if (allowMatches(normApp(e), app) || (app.launchedAs && AppRules.allowedBy([e], app.launchedAs))) return true;
+    }
     return false;
   }
 

@@ -282,7 +282,8 @@ export async function runActions(session: Session, actions: ActionSpec[], settle
       return 'ok';
     } catch (e) {
       // Keys an element op needed were blocked by another app's keyboard grab: the holder is named (focus-holder.ts).
-      const caught = nameFocusHolder(session, isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message)) as ComputerUseError;
+      const raw = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
+      const caught = nameFocusHolder(session, raw) as ComputerUseError;
       // Several clickable elements inside one without an action: named by their refs (inner.ts).
       const err = namingInside(session.refs, fp.window, spec.ref, caught) ?? caught;
       // The driver found the window changed since the model saw it and sent nothing: list it and decide again.

@@ -8,7 +8,10 @@ import { nameText, quoteText } from '../engine/escape.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
 import type { Session } from './session.js';
 
-/** `e` with its holder named (or said to be denied, and why) in the message and dropped from the details; other errors as they are. */
+/**
+ * `e` with its holder named (or said to be denied, and why) in the message and dropped from the details; other
+ * errors as they are.
+ */
 export function nameFocusHolder(session: Session, e: unknown): unknown {
   if (!isComputerUseError(e, 'window_not_focused')) return e;
   const { holder, ...rest } = e.details as { holder?: unknown } & Record<string, unknown>;

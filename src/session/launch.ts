@@ -70,7 +70,8 @@ async function firstLayout(session: Session, pid: number, first: WindowInfo): Pr
     try {
       return (await readUntilStable(() => session.readWindow(window), FIRST_LAYOUT)).last;
     } catch (e) {
-      if (!(isComputerUseError(e, 'window_not_found') || isComputerUseError(e, 'stale_ref')) || performance.now() > deadline) throw e;
+      const closed = isComputerUseError(e, 'window_not_found') || isComputerUseError(e, 'stale_ref');
+      if (!closed || performance.now() > deadline) throw e;
       const next = await nextWindowOf(session, pid, window.id, deadline);
       if (!next) throw e;
       window = next;

@@ -147,7 +147,8 @@ export class Session {
     if (state.visual) this.visual = VisualTable.fromJSON(state.visual);
     for (const [id, text] of state.printed ?? []) this.printed.set(id, text);
     for (const l of Array.isArray(state.launched) ? state.launched.slice(-MAX_LAUNCHED) : []) {
-      if (typeof l?.pid === 'number' && typeof l.startToken === 'string' && Array.isArray(l.argv) && l.argv.every((a) => typeof a === 'string')) {
+      const argv = Array.isArray(l?.argv) && l.argv.every((a) => typeof a === 'string');
+      if (typeof l?.pid === 'number' && typeof l.startToken === 'string' && argv) {
         this.noteLaunched({ pid: l.pid, startToken: l.startToken }, l.argv, l.facts);
       }
     }
@@ -159,7 +160,8 @@ export class Session {
    */
   noteLaunched(proc: { pid: number; startToken: string }, argv: readonly string[], facts: LaunchFacts | undefined): void {
     this.gate.noteLaunched?.(proc, argv, facts);
-    this.launched = [...this.launched.filter((l) => l.pid !== proc.pid), { ...proc, argv: [...argv], ...(facts ? { facts } : {}) }].slice(-MAX_LAUNCHED);
+    const entry = { ...proc, argv: [...argv], ...(facts ? { facts } : {}) };
+    this.launched = [...this.launched.filter((l) => l.pid !== proc.pid), entry].slice(-MAX_LAUNCHED);
   }
 
   /** Writes the state file (owner-only), atomically. */

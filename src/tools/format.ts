@@ -65,10 +65,12 @@ function windowlessWhy(ageMs: number, apps: readonly AppInfo[], hidden: HiddenCh
   for (const a of apps) {
     if (a.windowless) continue;
     const why = hidden({ app: a.name, pid: a.pid, ...identityView(a) });
-    if (why) return `${age}: ${a.name ? nameText(a.name) : 'an app'}, which computer-use may not see (${escapeLine(why)}), is open and may be ` +
-      'what it waits for; ask the user to answer or close it';
+    const who = a.name ? nameText(a.name) : 'an app';
+    if (why) return `${age}: ${who}, which computer-use may not see (${escapeLine(why)}), is open and may be what it waits for; ` +
+      'ask the user to answer or close it';
   }
-  return ageMs < STARTING_MS ? `${age} yet: still starting` : `${age}: it runs without one (waiting for something, or a program that shows none)`;
+  return ageMs < STARTING_MS ? `${age} yet: still starting`
+    : `${age}: it runs without one (waiting for something, or a program that shows none)`;
 }
 
 /**
@@ -79,7 +81,8 @@ function windowlessWhy(ageMs: number, apps: readonly AppInfo[], hidden: HiddenCh
  */
 const BUSY_WAYS = 'read it with computer_screenshot (OCR) and click its button (computer_act on the oN ref, or computer_input); ' +
   'keys may not reach it while the app is stuck inside an accessibility call';
-const BUSY_WAY_OUT = `its windows below are from the display (no tree while it is busy; a dialog of its own may be waiting): ${BUSY_WAYS}.`;
+const BUSY_WAY_OUT = 'its windows below are from the display (no tree while it is busy; a dialog of its own may be waiting): ' +
+  `${BUSY_WAYS}.`;
 
 /** An app's name as the first word of its line: bare when one plain word, else quoted (engine/escape.ts). */
 function appName(a: AppInfo): string {

@@ -32,7 +32,7 @@ export const launchTool = defineTool({
     // for a browser engine are said once, in its own line.
     const asked = withoutAdded(res.argv, res.added?.args ?? []);
     const same = asked === undefined || (asked.length === argv.length && asked.every((a, i) => a === argv[i]));
-    const ranShort = same ? `ran as given${res.added ? ' plus the flags above' : ''}` : ran;
+    const ranShort = same ? `ran as given${res.added ? ' plus what the line above adds' : ''}` : ran;
     if (res.added) response.add(escapeLine(res.added.note));
     if (res.exited) {
       // A launch that failed is an error (the CLI exits non-zero); a start handed to a running instance is not.

@@ -27,7 +27,7 @@ test('launch chromium URL, as a person types it: the flags it needs are added an
     assert.equal(note.length, 1, text);
     assert.match(note[0] ?? '', /^added for Chromium: --force-renderer-accessibility \(its pages readable\), --password-store=basic \(no keyring prompt\)/, text);
     if (process.getuid?.() === 0) assert.match(note[0] ?? '', /--no-sandbox \(it refuses to run as root without it\)/, text);
-    assert.match(text, /ran as given plus the flags above/, text);
+    assert.match(text, /ran as given plus what the line above adds/, text);
     // Readable: the page's own elements are in the tree (the launch's first read may come before the page loaded).
     const seen = /button "Press me"/.test(text) ? text : ok(await computer.tools.wait({ until: 'appears', text: 'Press me', app: 'Chromium', timeoutMs: 20000 }));
     assert.match(seen, /button "Press me"/, seen);

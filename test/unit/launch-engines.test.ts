@@ -71,5 +71,6 @@ test('Electron gets accessibility and the basic password store, not Chromium\'s 
   assert.deepEqual(ff?.env, { GNOME_ACCESSIBILITY: '1' });
   assert.match(ff?.note ?? '', /^added for Firefox: GNOME_ACCESSIBILITY=1/);
   assert.equal(engineSetup('Firefox', [], { GNOME_ACCESSIBILITY: '0' }, 0), undefined, 'a value the user set is kept');
+  assert.equal(engineSetup('Firefox', [], {}, 0, true), undefined, 'a desktop that says accessibility is on needs nothing');
   assert.equal(engineSetup(undefined, [], {}, 0), undefined);
 });

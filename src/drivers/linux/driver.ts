@@ -369,10 +369,14 @@ export class LinuxDriver {
     const before = new Set((await listApps(this.bus).catch(() => [])).flatMap((a) => a.windows.map((w) => w.id)));
     await this.ensureAtspiRootProperty();
     // A browser engine gets what it needs to be readable and unattended (engines.ts), before the caller's arguments.
-    const setup = engineSetup(engineOfCommand(p.command), p.args ?? [], { ...process.env, ...(p.env ?? {}) }, process.getuid?.() ?? -1);
+    const engine = engineOfCommand(p.command);
+    const a11yOn = engine === 'Firefox' && (await (this.status ?? a11yStatus()).catch(() => undefined))?.isEnabled === true;
+    const setup = engineSetup(engine, p.args ?? [], { ...process.env, ...(p.env ?? {}) }, process.getuid?.() ?? -1,
+      a11yOn);
     const argv = [p.command, ...(setup?.args ?? []), ...(p.args ?? [])];
     // The toolkit switches (Qt, Java ATK wrapper) come first; variables the caller passes win.
-    const child = await startDetached(argv, appLaunchEnv(process.env, { ...(setup?.env ?? {}), ...(p.env ?? {}), [LAUNCH_MARKER]: '1' }));
+    const env = { ...(setup?.env ?? {}), ...(p.env ?? {}), [LAUNCH_MARKER]: '1' };
+    const child = await startDetached(argv, appLaunchEnv(process.env, env));
     const spawned = child.pid;
     const token = startTokenOf(spawned);
     const added = setup ? { added: { args: setup.args, env: Object.keys(setup.env), note: setup.note } } : {};
@@ -397,7 +401,8 @@ export class LinuxDriver {
           child.release();
           // The start token is the window's process's (the pid returned); startedHere proves it came from this start.
           const appToken = app.pid === spawned ? token : startTokenOf(app.pid);
-          return { argv, ...added, pid: app.pid, ...(appToken ? { startToken: appToken } : {}), startedHere: startedBy(app.pid, spawned), ...(win ? { window: win } : {}) };
+          return { argv, ...added, pid: app.pid, ...(appToken ? { startToken: appToken } : {}), startedHere: startedBy(app.pid, spawned),
+            ...(win ? { window: win } : {}) };
         }
       }
       // Exited with no window: a failure (non-zero, a signal) at once; a clean exit after the handover grace
@@ -435,8 +440,8 @@ function startedBy(pid: number, launched: number): boolean {
 
 /** The error for reading the tree of a window known only from the display (its app off the bus, or busy). */
 function notAccessible(): ComputerUseError {
-  return new ComputerUseError('unsupported', 'This window is known only from the display\'s window list: its app is not on the accessibility bus, ' +
-    'or is busy and not answering (a dialog it runs holds it), so it has no tree now (the app list says which).',
+  return new ComputerUseError('unsupported', 'This window is known only from the display\'s window list: its app is not on the ' +
+    'accessibility bus, or is busy and not answering (a dialog it runs holds it), so it has no tree now (the app list says which).',
   { remedy: ['read_pixels', 'relaunch'] });
 }
 

@@ -85,15 +85,21 @@ const CHROMIUM_FLAGS: readonly { flag: string; why: string; only?: Engine; root?
 
 /**
  * The flags and variables a launch of `engine` needs that the caller did not give (a flag given in any form, e.g.
- * `--password-store=gnome`, is left as given), or undefined when it needs none.
+ * `--password-store=gnome`, is left as given), or undefined when it needs none. `a11yOn`: the desktop says
+ * accessibility is on (org.a11y.Status IsEnabled), which Firefox reads when GNOME_ACCESSIBILITY is unset.
  */
-export function engineSetup(engine: Engine | undefined, args: readonly string[], env: NodeJS.ProcessEnv, uid: number): EngineSetup | undefined {
+export function engineSetup(engine: Engine | undefined, args: readonly string[], env: NodeJS.ProcessEnv,
+  uid: number, a11yOn = false): EngineSetup | undefined {
   if (!engine) return undefined;
   const given = new Set(args.map((a) => a.split('=')[0]));
   const parts: string[] = [];
   const out: EngineSetup = { engine, args: [], env: {}, note: '' };
   if (engine === 'Firefox') {
-    if (env['GNOME_ACCESSIBILITY'] === undefined) { out.env['GNOME_ACCESSIBILITY'] = '1'; parts.push('GNOME_ACCESSIBILITY=1 (its pages readable)'); }
+    // Gecko asks the desktop (org.a11y.Status IsEnabled) when the variable is unset: needed only where that says no.
+    if (env['GNOME_ACCESSIBILITY'] === undefined && !a11yOn) {
+      out.env['GNOME_ACCESSIBILITY'] = '1';
+      parts.push('GNOME_ACCESSIBILITY=1 (its pages readable)');
+    }
   } else {
     for (const f of CHROMIUM_FLAGS) {
       if ((f.only && f.only !== engine) || (f.root && uid !== 0) || given.has(f.flag.split('=')[0])) continue;

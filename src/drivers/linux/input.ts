@@ -232,7 +232,8 @@ export class LinuxInput {
     const id = await windows.activeWindow().catch(() => undefined);
     const pid = id === undefined ? undefined : await windows.pidOf(id).catch(() => undefined);
     if (id === undefined || pid === undefined || this.owns(pid, expect)) return undefined;
-    const [title, className] = await Promise.all([windows.title(id).catch(() => undefined), windows.wmClass(id).catch(() => undefined)]);
+    const [title, className] = await Promise.all([windows.title(id).catch(() => undefined),
+      windows.wmClass(id).catch(() => undefined)]);
     let app = '';
     try { app = readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch { /* gone */ }
     return { app: app || (className?.split('\0')[0] ?? ''), pid, title: title ?? '', ...(className ? { className } : {}) };

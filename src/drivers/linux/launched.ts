@@ -43,7 +43,8 @@ export function windowlessLaunches(listed: ReadonlySet<number>): AppInfo[] {
     const info = procInfo(pid);
     if (!info) return [];
     const name = comm(pid) ?? String(pid);
-    return [withIdentity<AppInfo>({ name, pid, id: `launched:${pid}`, windows: [], windowless: { ageMs: Math.round(processAgeMs(pid) ?? 0) } }, info)];
+    const windowless = { ageMs: Math.round(processAgeMs(pid) ?? 0) };
+    return [withIdentity<AppInfo>({ name, pid, id: `launched:${pid}`, windows: [], windowless }, info)];
   });
 }
 

@@ -17,6 +17,8 @@ const MAX_DEPTH = 8;
 const MAX_CHILDREN = 1000;
 
 type Rect = [number, number, number, number];
+/** A child and its place on screen. */
+interface Placed { target: Target; rect: Rect }
 type Direction = 'up' | 'down' | 'left' | 'right';
 
 /**
@@ -37,10 +39,14 @@ export async function scrollByElements(bus: A11yBus, view: Target, direction: Di
     const kids = await placedChildren(bus, node);
     const past = kids.filter((k) => (forward ? start(k.rect) >= edge - 1 : end(k.rect) <= edge + 1));
     if (past.length > 0) {
-      const next = past.reduce((a, b) => (forward ? (start(b.rect) < start(a.rect) ? b : a) : (end(b.rect) > end(a.rect) ? b : a)));
+      // The nearest one past the edge: the smallest start going forward, the largest end going back.
+      const nearer = (a: Placed, b: Placed): Placed => (forward ? (start(b.rect) < start(a.rect) ? b : a)
+        : (end(b.rect) > end(a.rect) ? b : a));
+      const next = past.reduce(nearer);
       const to = vertical ? (forward ? EDGE.top : EDGE.bottom) : (forward ? EDGE.left : EDGE.right);
       await bus.call(next.target, COMP, 'ScrollTo', 'u', [to]);
-      return `Component.ScrollTo of the first element past the view's ${vertical ? (forward ? 'bottom' : 'top') : (forward ? 'right' : 'left')} edge`;
+      const side = vertical ? (forward ? 'bottom' : 'top') : (forward ? 'right' : 'left');
+      return `Component.ScrollTo of the first element past the view's ${side} edge`;
     }
     // Nothing wholly past the edge here: go into the element that spans it (a wrapper around the page's content).
     const across = kids.find((k) => start(k.rect) < edge && end(k.rect) > edge);
@@ -58,9 +64,9 @@ async function extents(bus: A11yBus, t: Target): Promise<Rect | undefined> {
 }
 
 /** The children of a node that report a place on screen, with it (read together). */
-async function placedChildren(bus: A11yBus, t: Target): Promise<{ target: Target; rect: Rect }[]> {
+async function placedChildren(bus: A11yBus, t: Target): Promise<Placed[]> {
   const [kids] = await bus.call(t, ACC, 'GetChildren').catch(() => [[]]);
   const targets = ((kids ?? []) as [string, string][]).slice(0, MAX_CHILDREN).map(([dest, path]) => ({ dest, path }));
   const placed = await Promise.all(targets.map(async (target) => ({ target, rect: await extents(bus, target) })));
-  return placed.filter((p): p is { target: Target; rect: Rect } => p.rect !== undefined);
+  return placed.filter((p): p is Placed => p.rect !== undefined);
 }

@@ -79,5 +79,6 @@ function commOf(pid: number): string {
  */
 export async function displayWindowsOf(xw: XWindows, pid: number, app: string): Promise<WindowInfo[]> {
   const ids = (await xw.clients()).filter((c) => c.pid === pid).map((c) => c.id);
-  return (await Promise.all(ids.map((x) => x11WindowInfo(xw, x, app).catch(() => undefined)))).filter((w): w is WindowInfo => w !== undefined);
+  const wins = await Promise.all(ids.map((x) => x11WindowInfo(xw, x, app).catch(() => undefined)));
+  return wins.filter((w): w is WindowInfo => w !== undefined);
 }
