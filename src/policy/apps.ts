@@ -86,6 +86,12 @@ export interface AppIdentity {
    * them (`launchers[].commands`, `process.identify` `launcher`). An allow entry may name it.
    */
   launcher?: string[];
+  /**
+   * The launch this process came from, when computer_launch started it and the driver proved, by the process tree
+   * at the launch, that it is the started process or runs under it (`launch lowriter` becomes soffice.bin): an
+   * allow entry or a session grant that names the launch covers it. Never from a name: only the host records it.
+   */
+  launchedAs?: AppIdentity;
   /** Other names the action involves, e.g. the arguments of a launch (`env keepassxc`); they can only deny. */
   also?: string[];
   /**
@@ -260,13 +266,15 @@ export class AppRules {
    */
   allowed(app: AppIdentity): boolean {
     if (app.unproven !== undefined) return false;
-    return this.allow.some((a) => allowMatches(a, app));
+    return this.allow.some((a) => allowMatches(a, app)) || (app.launchedAs !== undefined && this.allowed(app.launchedAs));
   }
 
   /** True when one of `entries` (session grants: keys as keyOf makes them) names the app as an allow entry would. */
   static allowedBy(entries: Iterable<string>, app: AppIdentity): boolean {
     if (app.unproven !== undefined) return false;
-    for (const e of entries) if (allowMatches(normApp(e), app)) return true;
+    for (const e of entries) {
+      if (allowMatches(normApp(e), app) || (app.launchedAs && AppRules.allowedBy([e], app.launchedAs))) return true;
+    }
     return false;
   }
 

@@ -192,6 +192,11 @@ export interface PolicyGate {
   ownFile?(paths: readonly string[]): string | undefined;
   /** The tool's own folders (normalised): where a relative name in a chooser of unknown folder may point. */
   ownRoots?(): readonly string[];
+  /**
+   * A process the device's driver proved to be what a launch became (the started process or one under it): the
+   * entry that allowed the launch covers it (AppIdentity.launchedAs).
+   */
+  noteLaunched?(proc: { pid: number; startToken: string }, argv: readonly string[], facts: LaunchFacts | undefined): void;
 }
 
 /** A gate that allows everything: for tests and for callers that run their own policy. */

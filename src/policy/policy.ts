@@ -10,7 +10,8 @@ import { dirname } from 'node:path';
 import { escapeLine, quoteText } from '../engine/escape.js';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
-import { AppRules, ancestorPids, isInterpreter, scriptOf, signedIdOf, type AppIdentity, type ProcessFacts } from './apps.js';
+import { AppRules, ancestorPids, isInterpreter, scriptOf, signedIdOf } from './apps.js';
+import type { AppIdentity, LaunchFacts, ProcessFacts } from './apps.js';
 import { cuHome } from '../paths.js';
 import { chordChar } from '../protocol/keys.js';
 import { AuditLog, auditText, type AuditDecision, type DecidedRecord, type TextDigest } from './audit.js';
@@ -87,6 +88,9 @@ const DECIDER_THRESHOLD = 0.5;
 const OWN_FILES = 'its settings, audit log or session files';
 /** Why no allow entry can name an interpreter that runs no provable script, and what would make it nameable. */
 const UNNAMEABLE = 'No allow entry can name this app: its interpreter runs no script path that can be proven (code on its command line, or a relative path); started with the script\'s absolute path it is allowed as "<interpreter> /path/to/script".';
+/** Launched processes the policy remembers (the oldest is forgotten first). */
+const MAX_LAUNCHED = 64;
+
 /** Element operations worth asking the decider about (the rest do not trigger anything). */
 const DECIDER_OPS = new Set(['click', 'double_click', 'select', 'toggle']);
 
@@ -181,6 +185,20 @@ export class Policy implements PolicyGate {
 
   /** Apps granted for this session ("allow for this session" answers). */
   get sessionGrants(): ReadonlySet<string> { return this.grants; }
+
+  /** Processes computer_launch started, by pid and start token: the launch's identity (AppIdentity.launchedAs). */
+  private readonly launched = new Map<string, AppIdentity>();
+
+  /**
+   * Records that a process (pid, start token) is what a launch became, as the device's driver proved by its process
+   * tree (LaunchResult.startedHere): the allow entry or grant that names the launch then names the process too.
+   */
+  noteLaunched(proc: { pid: number; startToken: string }, argv: readonly string[], facts: LaunchFacts | undefined): void {
+    const key = `${proc.pid}\n${proc.startToken}`;
+    this.launched.delete(key);
+    this.launched.set(key, launchIdentity(argv, facts));
+    if (this.launched.size > MAX_LAUNCHED) this.launched.delete(this.launched.keys().next().value!);
+  }
 
   /** Grants an app for this session, as an "allow for this session" answer does (the panel's Apps list). */
   grantSession(app: string): void { this.grants.add(app.trim().toLowerCase()); }
@@ -446,6 +464,9 @@ export class Policy implements PolicyGate {
       }
       const st = info?.startToken ?? req.startToken;
       if (st !== undefined) app.startToken = st;
+      // Started by a launch this host made (proven by the tree at the launch): that launch's entry covers it.
+      const launched = st !== undefined ? this.launched.get(`${req.pid}\n${st}`) : undefined;
+      if (launched && info?.gone !== true) app.launchedAs = launched;
     }
     if (req.title) app.title = req.title;
     return app;

@@ -101,7 +101,16 @@ export const LaunchResult = Type.Object({
   pid: doc('Process id of the started application on the device.', Pid),
   window: Type.Optional(doc('Its first window, when `waitForWindowMs` was given and one appeared.', WindowInfo)),
   startToken: Type.Optional(StartToken),
+  startedHere: Type.Optional(doc('True when `pid` (the window\'s process) is the started process or runs under it, as its parent chain ' +
+    'proved when the window appeared (a launcher that became another program: lowriter → soffice.bin); false when the start was handed to ' +
+    'an instance already running. The host lets the entry that allowed the launch cover that process.', Type.Boolean())),
   argv: Type.Optional(doc('The argument vector that ran (after the driver\'s resolution of the command).', Type.Array(Str(65_536), { maxItems: 4096 }))),
+  added: Type.Optional(doc('What the driver added so the app is readable and unattended (a browser engine\'s accessibility and keyring flags), ' +
+    'recognised by what the program is: the flags put before the caller\'s arguments, the variables set, and one line that says so.', Type.Object({
+    args: doc('Flags put before the caller\'s arguments.', Type.Array(Str(256), { maxItems: 32 })),
+    env: doc('Names of the variables set.', Type.Array(Str(256), { maxItems: 32 })),
+    note: doc('One line that says what was added and why.', Str(1024)),
+  }))),
   exited: Type.Optional(doc('Set when the started process exited before any window appeared: its exit code (or signal) and the tail of its stderr, so a ' +
     'program that failed or answered at once is reported as such, not as an accessibility problem.', Type.Object({
     code: Type.Optional(doc('Exit code.', Type.Integer({ minimum: -1, maximum: 65_535 }))),

@@ -106,6 +106,10 @@ export const AppInfo = Type.Object({
     remedy: Type.Optional(doc('What the host can do about it: remedy names (see Error codes › remedies); the host words them.',
       Type.Array(Str(LIMITS.id), { maxItems: 8 }))),
   }, Strict))),
+  windowless: Type.Optional(doc('A process apps.launch started that shows no window on the display and is not on the accessibility bus ' +
+    '(still starting, waiting for something, or a program with no window): listed so a launch is never invisible.', Type.Object({
+    ageMs: doc('How long it has been running.', Type.Integer({ minimum: 0 })),
+  }, Strict))),
   windows: doc('Its top-level windows (empty unless asked for with apps.list `withWindows`).', Type.Array(WindowInfo, { maxItems: LIMITS.items })),
 }, { description: 'A running application.' });
 /** A running application and its windows. */

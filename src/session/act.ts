@@ -14,6 +14,7 @@
  */
 import type { WindowInfo } from '../engine/node.js';
 import type { Snapshot } from '../engine/snapshot.js';
+import { nameFocusHolder } from './focus-holder.js';
 import type { Fingerprint } from '../engine/refs.js';
 import { PASSWORD_MASK, redactText } from '../engine/redact.js';
 import { nameText } from '../engine/escape.js';
@@ -374,7 +375,9 @@ async function step(state: ActState, p: Planned): Promise<StepEnd> {
 async function failure(state: ActState, t: Targeted, e: unknown, sent: boolean): Promise<'stop' | 'retry'> {
   const { session, run, receipts } = state;
   const { spec, target: to } = t;
-  const caught = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
+  // Keys an element op needed were blocked by another app's keyboard grab: the holder is named (focus-holder.ts).
+  const raw = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
+  const caught = nameFocusHolder(state.session, raw) as ComputerUseError;
   // Several clickable elements inside one without an action: named by their refs (inner.ts).
   const err = namingInside(session.refs, t.fingerprint.window, spec.ref, caught) ?? caught;
   if (t.fast && err.code === 'window_changed' && !run.stopped) return 'retry';

@@ -57,7 +57,9 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
     apps ? windowsOf(session.noteApps(apps)) : openWindows(session),
     session.readWindow(window).catch((e) => {
       // A target that became hidden (e.g. it now shows an authentication dialog) is not read either.
-      if (isComputerUseError(e, 'window_not_found') || isComputerUseError(e, 'stale_ref') || isComputerUseError(e, 'denied_by_policy')) return null;
+      // A window known from the display only (its app busy or off the bus) has no tree to read: unread, not an error.
+      if (isComputerUseError(e, 'window_not_found') || isComputerUseError(e, 'stale_ref') || isComputerUseError(e, 'denied_by_policy') ||
+        isComputerUseError(e, 'unsupported')) return null;
       // Dispatched, then the app stopped answering (claws-mail's Compose ran a modal spell check): the act may
       // have worked, so the receipt stays unknown with what can be seen, never a bare timeout that invites a retry.
       if (isComputerUseError(e, 'timeout')) return BUSY;
@@ -94,8 +96,11 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
   // Handles already shown in the target window: a popup window holding the same menu (GTK3 combo boxes)
   // is reported as a window without repeating its content.
   const shown = new Set((fx.after?.elements ?? []).map((l) => session.refs.lookup(l.ref)?.id));
+  const seenBefore = [...windowsBefore.values()];
   for (const [id, w] of after) {
     if (windowsBefore.has(id)) continue;
+    // A busy app's windows are listed from the display under other handles: one seen before is not new.
+    if (fx.busy && w.pid === window.pid && seenBefore.some((b) => b.pid === w.pid && b.title === w.title)) continue;
     // A denied app's window is reported without its title or content (denied means unseen).
     if (session.hidden(w)) { fx.diff.push('(a window of a denied app appeared; computer-use may not read it)'); continue; }
     const first = await session.readWindow(w).catch(() => null);

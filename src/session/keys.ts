@@ -1,6 +1,6 @@
 /** Keyboard input to a window, through the acting pipeline, with the same effects report as element actions. */
 import type { RawNode, WindowInfo } from '../engine/node.js';
-import { ComputerUseError } from '../protocol/errors.js';
+import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
 import type { Chord } from '../protocol/keys.js';
 import type { KeysResult } from '../protocol/methods.js';
 import { parseChords } from './chords.js';
@@ -23,9 +23,14 @@ import { nameFocusHolder } from './focus-holder.js';
 export async function runKeys(session: Session, window: WindowInfo, keys: string, settle?: Partial<SettleOptions>,
   ctx: PipelineContext = {}): Promise<{ result: KeysResult; effects: Effects; chords: Chord[] }> {
   const chords = parseChords(keys);
-  const { live, root } = await liveRead(session, window);
+  // A window with no tree (its app busy, or off the accessibility bus) is known from the display only: its focus is
+  // not read, so the policy judges the keys as going to an unknown element (README "Threat model").
+  const { live, root } = await liveRead(session, window).catch((e: unknown) => {
+    if (isComputerUseError(e, 'unsupported')) return { live: {}, root: undefined };
+    throw e;
+  });
   const guesses = session.gate.ownRoots?.() ?? [];
-  const plan = planSubmit(root, chords, guesses);
+  const plan = root ? planSubmit(root, chords, guesses) : undefined;
   const expect = { pid: window.pid, ...(window.startToken !== undefined ? { startToken: window.startToken } : {}) };
   const { result, settled } = await perform(session, ctx, {
     request: keysStep(window, keys, chords, live, {

@@ -7,7 +7,8 @@ import type { LaunchFacts } from '../policy/apps.js';
 import { checkLaunched } from '../policy/launched.js';
 import { escapeLine } from '../engine/escape.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
-import type { LaunchResult } from '../protocol/methods.js';
+import type { LaunchResult, SnapshotResult } from '../protocol/methods.js';
+import type { WindowInfo } from '../protocol/nodes.js';
 import { FIRST_LAYOUT, readUntilStable } from './effects.js';
 import { identifyOn } from './identify.js';
 import { perform, type PipelineContext } from './pipeline.js';
@@ -39,15 +40,55 @@ export async function launchApp(session: Session, ctx: PipelineContext, command:
           `${ended ? `It was ended (${where}).` : `It was not ended (${where}): it had already exited, or the device's driver could not end it; it is unseen and untouchable.`} ` +
           'Ask the user to close it and do this step themselves.');
       }
+      // The process the launch became (proven by the driver from its parent chain): the launch's entry covers it.
+      if (r.window && r.startedHere === true && facts?.startToken !== undefined && facts.gone !== true) {
+        session.noteLaunched({ pid: r.pid, startToken: facts.startToken }, argv, launch);
+      }
       return r;
     },
     // The launched window once its first layout is done: what the model sees first.
-    settle: async (r) => (r.window ? session.snapshotOf((await readUntilStable(() => session.readWindow(r.window!), FIRST_LAYOUT)).last) : undefined),
+    settle: async (r) => (r.window ? session.snapshotOf(await firstLayout(session, r.pid, r.window)) : undefined),
     receipt: (r) => (r.window ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared` }
       : r.exited ? { status: 'failed', detail: `pid ${r.pid}; exited ${exitText(r.exited)} before any window appeared` }
         : { status: 'unknown', detail: `pid ${r.pid}; no window yet` }),
   });
   return { launch, result, settled };
+}
+
+/** How long a launch waits for the window that replaces a first window that closed (a splash screen's). */
+const REPLACED_WAIT_MS = 10_000;
+
+/**
+ * The first window's tree once laid out. A first window that closes while it is read (a splash screen giving way
+ * to the app's window) is followed to the window of the same process that replaced it: the launch worked, and
+ * answering "window_not_found: The element is gone" made it read as failed.
+ */
+async function firstLayout(session: Session, pid: number, first: WindowInfo): Promise<SnapshotResult> {
+  let window = first;
+  const deadline = performance.now() + REPLACED_WAIT_MS;
+  for (;;) {
+    try {
+      return (await readUntilStable(() => session.readWindow(window), FIRST_LAYOUT)).last;
+    } catch (e) {
+      const closed = isComputerUseError(e, 'window_not_found') || isComputerUseError(e, 'stale_ref');
+      if (!closed || performance.now() > deadline) throw e;
+      const next = await nextWindowOf(session, pid, window.id, deadline);
+      if (!next) throw e;
+      window = next;
+    }
+  }
+}
+
+/** A window of `pid` other than `gone` (the focused one first), waiting for one until the deadline. */
+async function nextWindowOf(session: Session, pid: number, gone: string, deadline: number): Promise<WindowInfo | undefined> {
+  while (performance.now() < deadline) {
+    const { windows } = await session.device.call('windows.list', { pid }).catch(() => ({ windows: [] as WindowInfo[] }));
+    const others = windows.filter((w) => w.id !== gone);
+    const next = others.find((w) => w.focused) ?? others[others.length - 1];
+    if (next) return next;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return undefined;
 }
 
 /** "with code 2" / "on signal SIGTERM". */

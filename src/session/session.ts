@@ -17,7 +17,7 @@ import { Device, type DeviceOptions, type ReadDevice } from '../devices/manager.
 import { ComputerUseError, remediesOf } from '../protocol/errors.js';
 import type { SnapshotResult } from '../protocol/methods.js';
 import { identityView, targetOfStep, typedTextOf, type IdentityView, type PolicyGate } from '../policy/gate.js';
-import type { ProcessFacts } from '../policy/apps.js';
+import type { ProcessFacts, LaunchFacts } from '../policy/apps.js';
 import { entrust } from './acting-device.js';
 import { chooserPaths } from './chooser.js';
 import { allowAllGate } from '../policy/gate.js';
@@ -74,7 +74,13 @@ export interface SessionOptions {
   refPrefix?: string;
 }
 
-interface SavedState { version: 1; refs: RefTableJSON; windows: WindowTableJSON; last: [string, Snapshot][]; visual?: VisualTableJSON; printed?: [string, string][] }
+interface SavedState {
+  version: 1; refs: RefTableJSON; windows: WindowTableJSON; last: [string, Snapshot][]; visual?: VisualTableJSON; printed?: [string, string][];
+  launched?: LaunchedProcess[];
+}
+
+/** A process a launch became, as the driver proved it (Session.noteLaunched), kept for the next CLI call's policy. */
+interface LaunchedProcess { pid: number; startToken: string; argv: string[]; facts?: LaunchFacts }
 
 /** How a tool names a window. */
 export interface WindowTarget { app?: string; window?: string }
@@ -85,6 +91,8 @@ const MAX_SAME_NAME = 5;
 const MAX_PROVEN = 64;
 /** Windows whose last whole print the session keeps (the oldest is forgotten first: it prints whole again). */
 const MAX_PRINTED = 16;
+/** Launched processes the session keeps for the policy (the oldest is forgotten first). */
+const MAX_LAUNCHED = 16;
 
 /** What a session keeps of its options: the device it was made with is entrusted to the acting pipeline. */
 export type SessionSettings = Readonly<Omit<SessionOptions, 'device' | 'deviceOptions'>>;
@@ -113,6 +121,8 @@ export class Session {
    * them. Never persisted: a new process of the CLI proves them again.
    */
   private readonly proven = new Map<string, ProcessFacts>();
+  /** Processes launches became; persisted with the state so that a launch's allow entry covers them in the next call. */
+  private launched: LaunchedProcess[] = [];
 
   constructor(options: SessionOptions = {}) {
     const { device, deviceOptions, ...settings } = options;
@@ -143,6 +153,22 @@ export class Session {
     for (const [id, snap] of state.last) this.last.set(id, { ...snap, window: masked(snap.window) });
     if (state.visual) this.visual = VisualTable.fromJSON(state.visual);
     for (const [id, text] of state.printed ?? []) this.printed.set(id, text);
+    for (const l of Array.isArray(state.launched) ? state.launched.slice(-MAX_LAUNCHED) : []) {
+      const argv = Array.isArray(l?.argv) && l.argv.every((a) => typeof a === 'string');
+      if (typeof l?.pid === 'number' && typeof l.startToken === 'string' && argv) {
+        this.noteLaunched({ pid: l.pid, startToken: l.startToken }, l.argv, l.facts);
+      }
+    }
+  }
+
+  /**
+   * A process a launch became, proven by the driver (LaunchResult.startedHere): the policy lets the entry that allowed
+   * the launch cover it, in this call and, through the state file, the next ones.
+   */
+  noteLaunched(proc: { pid: number; startToken: string }, argv: readonly string[], facts: LaunchFacts | undefined): void {
+    this.gate.noteLaunched?.(proc, argv, facts);
+    const entry = { ...proc, argv: [...argv], ...(facts ? { facts } : {}) };
+    this.launched = [...this.launched.filter((l) => l.pid !== proc.pid), entry].slice(-MAX_LAUNCHED);
   }
 
   /** Writes the state file (owner-only), atomically. */
@@ -153,7 +179,8 @@ export class Session {
     // Titles are app text: persisted masked, like the snapshots (whose header and values are masked already).
     const windows = this.windows.toJSON();
     const state: SavedState = { version: 1, refs: this.refs.toJSON(), windows: { ...windows, entries: windows.entries.map(([r, w]) => [r, masked(w)]) },
-      last: [...this.last].map(([id, snap]) => [id, { ...snap, window: masked(snap.window) }]), visual: this.visual.toJSON(), printed: [...this.printed] };
+      last: [...this.last].map(([id, snap]) => [id, { ...snap, window: masked(snap.window) }]), visual: this.visual.toJSON(), printed: [...this.printed],
+      ...(this.launched.length ? { launched: this.launched } : {}) };
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
     renameSync(tmp, path);
@@ -426,6 +453,7 @@ function withChooserPaths(gate: PolicyGate, last: ReadonlyMap<string, Snapshot>)
     visible: (app) => gate.visible(app),
     ...(gate.ownFile ? { ownFile: gate.ownFile.bind(gate) } : {}),
     ...(gate.ownRoots ? { ownRoots: gate.ownRoots.bind(gate) } : {}),
+    ...(gate.noteLaunched ? { noteLaunched: gate.noteLaunched.bind(gate) } : {}),
   };
 }
 

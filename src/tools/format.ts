@@ -30,6 +30,10 @@ export function formatApps(apps: AppInfo[], table: WindowTable, hidden: HiddenCh
     const why = hidden({ app: a.name, pid: a.pid, ...exe });
     if (why) { lines.push(`${appName(a)} (denied: ${escapeLine(why)})`); continue; }
     const shown = a.windows.filter((w) => !hidden({ ...w, ...exe }));
+    if (a.windowless) {
+      lines.push(`${appName(a)} pid=${a.pid} (${windowlessWhy(a.windowless.ageMs, apps, hidden)})`);
+      continue;
+    }
     if (a.inaccessible) {
       // Running, with windows, but off the accessibility bus: say so, so that no second copy is started.
       lines.push(`${appName(a)} pid=${a.pid} (not accessible: ${escapeLine(a.inaccessible.reason)})`);
@@ -39,6 +43,8 @@ export function formatApps(apps: AppInfo[], table: WindowTable, hidden: HiddenCh
       for (const w of shown) lines.push(`  ${windowLine(w, table)} · no tree: computer_screenshot {"window":"${table.refOf(w)}"}`);
     } else {
       lines.push(`${appName(a)} pid=${a.pid}${a.busy ? ' (busy: not answering)' : a.windows.length ? '' : ' (no windows)'}`);
+      // A busy app's windows come from the display's list: no tree until it answers, but keys, clicks and OCR reach them.
+      if (a.busy && shown.length) lines.push(`  ${BUSY_WAY_OUT}`);
       for (const w of shown) lines.push(`  ${windowLine(w, table)}`);
     }
     const n = a.windows.length - shown.length;
@@ -46,6 +52,37 @@ export function formatApps(apps: AppInfo[], table: WindowTable, hidden: HiddenCh
   }
   return lines.join('\n');
 }
+
+/** A launch still running while it shows no window yet. */
+const STARTING_MS = 15_000;
+
+/**
+ * Why a launched process shows no window, as far as the list tells: a denied app that is open may be what it waits
+ * for (a keyring prompt a browser's first start opens), else it is young (still starting), else it runs windowless.
+ */
+function windowlessWhy(ageMs: number, apps: readonly AppInfo[], hidden: HiddenCheck): string {
+  const age = `launched ${Math.round(ageMs / 1000)} s ago, no window`;
+  for (const a of apps) {
+    if (a.windowless) continue;
+    const why = hidden({ app: a.name, pid: a.pid, ...identityView(a) });
+    const who = a.name ? nameText(a.name) : 'an app';
+    if (why) return `${age}: ${who}, which computer-use may not see (${escapeLine(why)}), is open and may be what it waits for; ` +
+      'ask the user to answer or close it';
+  }
+  return ageMs < STARTING_MS ? `${age} yet: still starting`
+    : `${age}: it runs without one (waiting for something, or a program that shows none)`;
+}
+
+/**
+ * What to do about an app that does not answer while one of its windows waits (a modal dialog it opened inside the
+ * act that opened it): its windows, listed from the display, are read by OCR and take a pointer click. Keys did not
+ * reach a GTK 3 dialog run inside the click's own accessibility call (test/apps/busy-dialog.py): the app's bridge
+ * waits on the bus with each key event, so the keys stay queued until the call returns.
+ */
+const BUSY_WAYS = 'read it with computer_screenshot (OCR) and click its button (computer_act on the oN ref, or computer_input); ' +
+  'keys may not reach it while the app is stuck inside an accessibility call';
+const BUSY_WAY_OUT = 'its windows below are from the display (no tree while it is busy; a dialog of its own may be waiting): ' +
+  `${BUSY_WAYS}.`;
 
 /** An app's name as the first word of its line: bare when one plain word, else quoted (engine/escape.ts). */
 function appName(a: AppInfo): string {
@@ -78,6 +115,8 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
     lines.push(n.snapshot.text);
   }
   for (const w of o.unread ?? []) lines.push(`new window [${table.refOf(w)}] ${w.role} ${quoteText(redactText(w.title))} (not read: its app is busy; observe it in a moment)`);
+  // The app stopped answering with a window open that the display lists: name the way out, not only "wait".
+  if (o.busy && o.unread?.length) lines.push(`(the app may wait for an answer in a window above: ${BUSY_WAYS})`);
   if (o.freshSnapshot) { lines.push('fresh snapshot:'); lines.push(o.freshSnapshot.text); }
   if (o.settle && !o.settle.settled) lines.push(`(still changing after ${o.settle.ms} ms; observe again if needed, or wait longer next time with settle.timeoutMs)`);
   return lines.join('\n');

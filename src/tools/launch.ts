@@ -28,15 +28,20 @@ export const launchTool = defineTool({
     const { launch, result: res, settled } = await launchApp(session, { stop, signal }, p.command, p.args ?? [], waitMs);
     const ran = `ran [${(res.argv ?? argv).map(jsonQuote).join(', ')}]`;
     // A window came: the argv is echoed only when it is not the one asked for (Chromium's 14 flags came back in
-    // every eval launch, ~150 tokens each); an exit keeps it whole, as its diagnosis.
-    const same = res.argv === undefined || (res.argv.length === argv.length && res.argv.every((a, i) => a === argv[i]));
-    const ranShort = same ? 'ran as given' : ran;
+    // every eval launch, ~150 tokens each); an exit keeps it whole, as its diagnosis. The flags the driver added
+    // for a browser engine are said once, in its own line.
+    const asked = withoutAdded(res.argv, res.added?.args ?? []);
+    const same = asked === undefined || (asked.length === argv.length && asked.every((a, i) => a === argv[i]));
+    const ranShort = same ? `ran as given${res.added ? ' plus what the line above adds' : ''}` : ran;
+    if (res.added) response.add(escapeLine(res.added.note));
     if (res.exited) {
-      response.add(`${nameText(p.command)} exited ${exitText(res.exited)} before any window appeared (pid ${res.pid}; ${ran}).`);
+      // A launch that failed is an error (the CLI exits non-zero); a start handed to a running instance is not.
+      const line = `${nameText(p.command)} exited ${exitText(res.exited)} before any window appeared (pid ${res.pid}; ${ran}).`;
+      const running = res.exited.code === 0 ? await runningInstance(session, p.command, launch, res.pid) : undefined;
+      if (running) response.add(line); else response.error('action_failed', line);
       // The program's own stderr is outside text: each line escaped, never a line the model could take for ours.
       if (res.exited.stderr.trim()) response.add(`stderr (last lines):\n${res.exited.stderr.trimEnd().split('\n').map((l) => `  ${escapeLine(l)}`).join('\n')}`);
       // Firefox, gedit, soffice and Thunar hand a second start to the instance already running and exit with 0.
-      const running = res.exited.code === 0 ? await runningInstance(session, p.command, launch, res.pid) : undefined;
       if (running) {
         const windows = running.windows.filter((w) => !session.hidden({ ...identityView(running), ...w })).slice(0, 3)
           .map((w) => `[${session.windows.refOf(w)}] ${quoteText(redactText(w.title))}`);
@@ -52,6 +57,12 @@ export const launchTool = defineTool({
     response.add(session.present(settled.full));
   },
 });
+
+/** The argv that ran without the flags the driver added after the command (engines.ts), to compare with the asked one. */
+function withoutAdded(ran: string[] | undefined, added: readonly string[]): string[] | undefined {
+  if (!ran || added.length === 0) return ran;
+  return added.every((a, i) => ran[i + 1] === a) ? [ran[0] ?? '', ...ran.slice(added.length + 1)] : ran;
+}
 
 /** A running app the launched program may have handed its start to: the same executable, else the same name. */
 async function runningInstance(session: Session, command: string, launch: LaunchFacts | undefined, pid: number): Promise<AppInfo | undefined> {

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """A window "Grabber" that takes an active grab of the keyboard once shown and keeps it, as an open menu or
 popup of a browser does: the X server then hands every key to this process, wherever the window manager puts
-the input focus. Prints "grabbed" once the grab holds (or "grab failed <status>") and "key <name>" for each key
-it receives."""
+the input focus. The grab never ends by itself. Prints "grabbed" once the grab holds (or "grab failed <status>") and
+"key <name>" for each key it receives. `--as NAME` gives the process that program name (a credential prompt's,
+"gcr-prompter", to stand for one the deny list names)."""
 import sys
 
 import gi
@@ -11,7 +12,7 @@ gi.require_version("Gtk", "3.0")
 gi.require_version("Gdk", "3.0")
 from gi.repository import Gdk, GLib, Gtk  # noqa: E402
 
-GLib.set_prgname("keyboard-grab")
+GLib.set_prgname(sys.argv[sys.argv.index("--as") + 1] if "--as" in sys.argv else "keyboard-grab")
 
 
 def say(text):

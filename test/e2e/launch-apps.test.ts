@@ -68,15 +68,35 @@ test('CLI: launch soffice --calc with the one entry libreoffice opens the spread
   assert.match(keys.stdout, /^ok keys "ctrl\+Home"/m, keys.stdout);
 });
 
+test('CLI: launch localc with the one entry localc acts in the soffice.bin it became, in the next call too, unattended', { timeout: 180_000, skip: !existsSync('/usr/bin/localc') && 'LibreOffice is not installed' }, async () => {
+  // localc is a launcher script (soffice --calc) whose command is no package name: before, the window's process,
+  // soffice.bin, needed an entry of its own, and every act was refused.
+  const run = await cliIn();
+  const profile = await freshCalcProfile();
+  const r = await run('--mode', 'unattended', '--allow-app', 'localc', 'launch', '--wait', '60000', 'localc', '--norestore', `-env:UserInstallation=file://${profile}`);
+  const pid = Number(/^launched \S+ pid=(\d+)/m.exec(r.stdout)?.[1]);
+  if (pid > 0) pids.push(pid);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  assert.doesNotMatch(r.stdout, /window_not_found/, r.stdout);
+  assert.match(r.stdout, /table "Sheet Sheet1"/, r.stdout);
+  const win = /^launched \S+ pid=\d+ · window \[(w\d+)\]/m.exec(r.stdout)?.[1] ?? 'w1';
+  const keys = await run('keys', 'ctrl+Home', '--window', win);
+  assert.equal(keys.code, 0, keys.stderr + keys.stdout);
+  assert.match(keys.stdout, /^ok keys "ctrl\+Home"/m, keys.stdout);
+});
+
 test('CLI and MCP: a program that exits at once is reported with its exit code, stderr and argv, not as an accessibility timeout', { timeout: 120_000 }, async () => {
   const run = await cliIn();
   const r = await run('--mode', 'unattended', '--allow-app', 'zenity', 'launch', 'zenity', '--question', '--no-such-option');
+  // A launch that failed is an error: the CLI exits non-zero (it exited 0 before).
+  assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.stdout, /zenity exited with code 255 before any window appeared \(pid \d+; ran \["zenity", "--question", "--no-such-option"\]\)/, r.stdout + r.stderr);
   assert.match(r.stdout, /stderr \(last lines\):\n {2}This option is not available/, r.stdout);
   assert.doesNotMatch(r.stdout + r.stderr, /accessib/i);
   const server = await mcp(['zenity']);
   try {
     const m = await server.launch({ command: 'zenity', args: ['--question', '--no-such-option'] });
+    assert.equal(m.isError, true, m.text);
     assert.match(m.text, /zenity exited with code 255 before any window appeared \(pid \d+; ran \["zenity", "--question", "--no-such-option"\]\)/, m.text);
     assert.match(m.text, /This option is not available/, m.text);
     assert.doesNotMatch(m.text, /accessib/i);

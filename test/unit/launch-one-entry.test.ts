@@ -140,3 +140,22 @@ test('the Linux driver reports the installed script an interpreter process runs'
   const self = identify({ pid: process.pid });
   assert.equal(self.launcher, undefined, 'node running a test file runs no script a system command names');
 });
+
+test('lowriter: the entry that allowed a launch covers the process it became, proven by the launch, for that process only', async () => {
+  // Debian's /usr/bin/lowriter is a launcher script whose command is not a package name: before, every act on
+  // soffice.bin needed a second entry. Recorded facts of `lowriter` (dash running the script).
+  const LOWRITER: LaunchFacts = { ...DASH, argv: ['/usr/bin/dash', '/usr/bin/lowriter'], names: ['lowriter', '/usr/bin/lowriter', '/bin/sh'],
+    launchers: [{ path: '/usr/bin/lowriter', systemOwned: true, package: 'libreoffice-writer/libreoffice', commands: ['lowriter'] }], package: 'libreoffice-writer/libreoffice' };
+  const policy = unattended(['lowriter']);
+  assert.equal(await allowed(policy, launch('lowriter', LOWRITER)), true);
+  assert.equal(await allowed(policy, act('soffice', 5001, SOFFICE_BIN)), false, 'not yet proven to be what the launch became');
+  // The driver proved pid 5001 (start token 4242) runs under the started process (LaunchResult.startedHere).
+  policy.noteLaunched({ pid: 5001, startToken: '4242' }, ['lowriter'], LOWRITER);
+  assert.equal(await allowed(policy, act('soffice', 5001, SOFFICE_BIN)), true, 'the launch\'s entry covers the process it became');
+  assert.equal(await allowed(policy, act('soffice', 5002, { ...SOFFICE_BIN, startToken: '9999' })), false, 'another soffice.bin is not covered');
+  assert.equal(await allowed(policy, act('soffice', 5001, { ...SOFFICE_BIN, startToken: '1' })), false, 'nor a process that reused the pid');
+  // Deny still wins over the launch's entry.
+  const denying = new Policy({ mode: 'unattended', allowApps: ['lowriter'], denyApps: ['soffice.bin'], audit: false, settingsPath: false, hostPids: [] });
+  denying.noteLaunched({ pid: 5001, startToken: '4242' }, ['lowriter'], LOWRITER);
+  assert.equal(await allowed(denying, act('soffice', 5001, SOFFICE_BIN)), false);
+});

@@ -32,6 +32,8 @@ import { A11Y_FIX_COMMANDS, a11yStatus, displayServer, onPath, toolkitEnv, type 
 import { readElement, targetOf, toRawNode } from './tree/reader.js';
 import { readTree } from './tree/read-tree.js';
 import { findText, readRange } from './tree/text.js';
+import { engineOfCommand, engineSetup } from './apps/engines.js';
+import { LAUNCH_MARKER, windowlessLaunches } from './apps/launched.js';
 import { inside, sameRect } from '../../fallback/geometry.js';
 import type { KeysParams, PointerParams } from '../../protocol/methods.js';
 import { Overlay } from './x11/overlay.js';
@@ -41,7 +43,7 @@ import { listDisplays, ocrPng, readClipboard, scaleAndMark, writeClipboard } fro
 import { captureWindow, coverFacts, type WindowCapture } from './x11/capture.js';
 import { blackAt } from '../../fallback/cover.js';
 import { ATSPI_ROOT_PROPERTY, appLaunchEnv } from './apps/toolkits.js';
-import { inaccessibleApps, isX11Handle, x11WindowInfo, xidOf } from './apps/x11apps.js';
+import { inaccessibleApps, isX11Handle, x11WindowInfo, xidOf, displayWindowsOf } from './apps/x11apps.js';
 
 export const DRIVER_VERSION = '0.1.0';
 /** How long settle waits for an app's first reaction to an input before calling it quiet. */
@@ -114,6 +116,9 @@ export class LinuxDriver {
   private async apps(withWindows: boolean): Promise<AppInfo[]> {
     const apps = await listApps(this.bus, withWindows);
     if (withWindows) await this.withXFacts(apps.flatMap((a) => a.windows));
+    // A busy app answers nothing over the bus; its windows are still on the display's list (x11apps.ts).
+    const xw = withWindows && apps.some((a) => a.busy) ? await this.input.x11Windows() : undefined;
+    if (xw) for (const a of apps) if (a.busy) a.windows = await displayWindowsOf(xw, a.pid, a.name).catch(() => []);
     return withWindows ? [...apps, ...await this.offBusApps(apps.map((a) => a.pid))] : apps;
   }
 
@@ -169,7 +174,11 @@ export class LinuxDriver {
             ...(wayland ? { wayland_input: wayland.reason } : {}) },
         };
       },
-      'apps.list': async (p) => ({ apps: await this.apps(p.withWindows ?? true) }),
+      'apps.list': async (p) => {
+        const apps = await this.apps(p.withWindows ?? true);
+        // A launch that shows nothing anywhere is listed too (launched.ts): asked only here, not after every act.
+        return { apps: p.withWindows ?? true ? [...apps, ...windowlessLaunches(new Set(apps.map((a) => a.pid)))] : apps };
+      },
       'windows.list': async (p) => {
         // Names and pids first, windows only of the apps asked for: observing one app stays cheap.
         const apps = await listApps(this.bus, false);
@@ -217,7 +226,9 @@ export class LinuxDriver {
         () => this.apps(true)),
       'events.subscribe': () => ({ ok: true }),
       'ui.settle': async (p, ctx?: { signal?: AbortSignal }) => {
-        const settled = await this.events.settle(p.quietMs, p.timeoutMs, p.window ? targetOf(p.window).dest : undefined,
+        // A window known from the display only (x11:, its app busy or off the bus) names no bus peer: settle on all events.
+        const dest = p.window && !isX11Handle(p.window) ? targetOf(p.window).dest : undefined;
+        const settled = await this.events.settle(p.quietMs, p.timeoutMs, dest,
           { since: this.lastInputAt, firstEventMs: FIRST_EVENT_MS, ...(p.minMs !== undefined ? { minMs: p.minMs } : {}), ...(ctx?.signal ? { signal: ctx.signal } : {}) });
         return p.apps ? { ...settled, apps: await this.apps(true) } : settled;
       },
@@ -360,12 +371,19 @@ export class LinuxDriver {
     // Windows open before the launch: a single-instance app that opens a new window answers with that one.
     const before = new Set((await listApps(this.bus).catch(() => [])).flatMap((a) => a.windows.map((w) => w.id)));
     await this.ensureAtspiRootProperty();
+    // A browser engine gets what it needs to be readable and unattended (engines.ts), before the caller's arguments.
+    const engine = engineOfCommand(p.command);
+    const a11yOn = engine === 'Firefox' && (await (this.status ?? a11yStatus()).catch(() => undefined))?.isEnabled === true;
+    const setup = engineSetup(engine, p.args ?? [], { ...process.env, ...(p.env ?? {}) }, process.getuid?.() ?? -1,
+      a11yOn);
+    const argv = [p.command, ...(setup?.args ?? []), ...(p.args ?? [])];
     // The toolkit switches (Qt, Java ATK wrapper) come first; variables the caller passes win.
-    const argv = [p.command, ...(p.args ?? [])];
-    const child = await startDetached(argv, appLaunchEnv(process.env, p.env ?? {}));
+    const env = { ...(setup?.env ?? {}), ...(p.env ?? {}), [LAUNCH_MARKER]: '1' };
+    const child = await startDetached(argv, appLaunchEnv(process.env, env));
     const spawned = child.pid;
     const token = startTokenOf(spawned);
-    const started = { pid: spawned, argv, ...(token ? { startToken: token } : {}) };
+    const added = setup ? { added: { args: setup.args, env: Object.keys(setup.env), note: setup.note } } : {};
+    const started = { pid: spawned, argv, ...(token ? { startToken: token } : {}), ...added };
     const waitMs = p.waitForWindowMs ?? 10_000;
     if (waitMs <= 0) { child.release(); return started; }
     const base = p.command.split('/').pop()!.toLowerCase();
@@ -384,7 +402,10 @@ export class LinuxDriver {
           const pool = fresh.length > 0 ? fresh : app.windows;
           const win = pool.find((w) => w.focused) ?? pool[pool.length - 1];
           child.release();
-          return { ...started, pid: app.pid, ...(win ? { window: win } : {}) };
+          // The start token is the window's process's (the pid returned); startedHere proves it came from this start.
+          const appToken = app.pid === spawned ? token : startTokenOf(app.pid);
+          return { argv, ...added, pid: app.pid, ...(appToken ? { startToken: appToken } : {}), startedHere: startedBy(app.pid, spawned),
+            ...(win ? { window: win } : {}) };
         }
       }
       // Exited with no window: a failure (non-zero, a signal) at once; a clean exit after the handover grace
@@ -420,10 +441,11 @@ function startedBy(pid: number, launched: number): boolean {
   return false;
 }
 
-/** The error for reading the tree of a window whose app is not on the accessibility bus. */
+/** The error for reading the tree of a window known only from the display (its app off the bus, or busy). */
 function notAccessible(): ComputerUseError {
-  return new ComputerUseError('unsupported', 'This window\'s app is not on the accessibility bus, so it has no tree (the app list says why and how to fix it).',
-    { remedy: ['read_pixels', 'relaunch'] });
+  return new ComputerUseError('unsupported', 'This window is known only from the display\'s window list: its app is not on the ' +
+    'accessibility bus, or is busy and not answering (a dialog it runs holds it), so it has no tree now (the app list says which).',
+  { remedy: ['read_pixels', 'relaunch'] });
 }
 
 /**

@@ -29,6 +29,7 @@ import { enterCell, resolveCellHandle, selectCell, selectRange } from '../tree/t
 import { scrollToRow } from './scrollto.js';
 import { clickInside } from './inner-click.js';
 import { scrollBarsOf } from './scrollbars.js';
+import { scrollByElements } from './scrollby.js';
 import { activateRow } from './row-activate.js';
 import { ATSPI_ROLES } from '../bus/atspi-constants.generated.js';
 
@@ -425,6 +426,9 @@ async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, dir
     await bus.setProp(bar.target, VALUE, 'CurrentValue', 'd', next);
     return { method: 'pattern', detail: `scroll bar Value ${bar.value.current} → ${next}`, before };
   }
+  // No bar (a web page): the next page's first element is scrolled into the view, no key sent (scrollby.ts).
+  const moved = await scrollByElements(bus, info.target, direction as 'up' | 'down' | 'left' | 'right');
+  if (moved) return { method: 'pattern', detail: moved, before };
   if (keyboard.available) {
     await focus(bus, info).catch(() => undefined);
     await keyboard.keysTo(await processOf(bus, info.target), [{ mods: [], key: direction === 'up' ? 'PageUp' : direction === 'down' ? 'PageDown' : direction === 'left' ? 'ArrowLeft' : 'ArrowRight' }], signal);

@@ -42,6 +42,15 @@ export function packageOf(path: string): string | undefined {
   return src && src !== pkg ? `${pkg}/${src}` : pkg;
 }
 
+/** The program files of an installed package (from its file list), for a launcher script's real program. */
+export function programsOf(pkg: string): string[] {
+  const idx = current();
+  if (!idx) return [];
+  const out: string[] = [];
+  for (const [path, owner] of idx.owner) if (owner === pkg) out.push(path);
+  return out;
+}
+
 /** Starts reading the database in the background (the first launch or act then finds it ready). */
 export function warmPackages(): void {
   if (index || warming || !dbTrusted()) return;

@@ -319,7 +319,7 @@ function shebangStep(real: string, args: string[], ctx: LaunchContext, cwd: stri
   return { executable: realOr(interp), argv: [realOr(interp), ...rest, real, ...args] };
 }
 
-function firstLine(file: string): string | undefined {
+export function firstLine(file: string): string | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
@@ -373,7 +373,7 @@ function wordsOf(arg: string): string[] {
 }
 
 /** An executable's path: as given when it has a slash, else the first match on PATH. */
-function which(cmd: string, path: string | undefined, cwd: string): string | undefined {
+export function which(cmd: string, path: string | undefined, cwd: string): string | undefined {
   if (!cmd) return undefined;
   if (cmd.includes('/')) { const p = resolve(cwd, cmd); return isExecutableFile(p) ? p : undefined; }
   for (const dir of (path ?? process.env['PATH'] ?? '').split(delimiter)) {
@@ -384,11 +384,11 @@ function which(cmd: string, path: string | undefined, cwd: string): string | und
   return undefined;
 }
 
-function isExecutableFile(p: string): boolean {
+export function isExecutableFile(p: string): boolean {
   try { const st = statSync(p); return st.isFile() && (st.mode & 0o111) !== 0; } catch { return false; }
 }
 
-const realOr = (p: string): string => { try { return realpathSync(p); } catch { return p; } };
+export const realOr = (p: string): string => { try { return realpathSync(p); } catch { return p; } };
 
 /**
  * The installed script an interpreter process runs (`process.identify`'s `launcher`): its argument vector read as

@@ -71,3 +71,14 @@ export async function inaccessibleApps(xw: XWindows, registered: ReadonlySet<num
 function commOf(pid: number): string {
   return processFacts(pid)?.comm ?? String(pid);
 }
+
+/**
+ * The X windows of a process (`_NET_CLIENT_LIST`): the windows of an app that is registered on the accessibility
+ * bus but busy, not answering (claws-mail ran a modal error dialog inside the click that opened it, and answered
+ * nothing until it closed). The display still lists them: OCR reads them and a pointer click reaches them.
+ */
+export async function displayWindowsOf(xw: XWindows, pid: number, app: string): Promise<WindowInfo[]> {
+  const ids = (await xw.clients()).filter((c) => c.pid === pid).map((c) => c.id);
+  const wins = await Promise.all(ids.map((x) => x11WindowInfo(xw, x, app).catch(() => undefined)));
+  return wins.filter((w): w is WindowInfo => w !== undefined);
+}

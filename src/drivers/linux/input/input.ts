@@ -18,6 +18,7 @@ import { matchWindow, type XWindowFacts } from '../x11/match.js';
 import { XWindows } from '../x11/windows.js';
 import { XTest, type KeyInput } from '../x11/xtest.js';
 import { keyboardGrabbed } from '../x11/grab.js';
+import { readFileSync } from 'node:fs';
 import { probeWaylandInput, WAYLAND_NO_PROOF, type WaylandInput } from './portal.js';
 import { charKeysym, keysymOf, xModifiers } from './keysyms.js';
 
@@ -59,7 +60,7 @@ export function ownedBy(pid: number | undefined, expect: Expect): boolean {
 }
 
 /** A window the toolkits call active (AT-SPI), named when another app holds the keyboard. */
-export type ActiveWindow = Pick<WindowInfo, 'app' | 'pid' | 'title'>;
+export type ActiveWindow = Pick<WindowInfo, 'app' | 'pid' | 'title'> & { className?: string };
 
 /** X11 input for the Linux driver. */
 export class LinuxInput {
@@ -215,11 +216,27 @@ export class LinuxInput {
     const { windows } = await this.parts();
     if (await keyboardGrabbed(windows.x) === false) return;
     const active = await this.activeWindows?.().catch(() => undefined) ?? [];
-    if (active.some((a) => this.owns(a.pid, expect))) return;
-    const holder = active.find((a) => !this.owns(a.pid, expect));
+    // Another process's window that also reads active holds it: a denied prompt's grab took the Page Down a web
+    // page's scroll sent while Chromium's window still read active (keys-grab-denied.test.ts).
+    const other = active.find((a) => !this.owns(a.pid, expect));
+    if (!other && active.some((a) => this.owns(a.pid, expect))) return;
+    // A holder off the accessibility bus (or one no toolkit calls active) is named from the display's active window.
+    const holder = other ?? await this.xActiveHolder(windows, expect);
     throw new ComputerUseError('window_not_focused', `Another application holds the keyboard (an X keyboard grab, as an open menu or popup takes it), ` +
       `so keys sent now would reach it, not ${aimed}; nothing was sent. Close that menu or popup (or that app), then try again.`,
     { remedy: ['raise_window', 'element_actions'], ...(holder ? { holder } : {}) });
+  }
+
+  /** The window manager's active window as a holder (app = its process name), when another process owns it. */
+  private async xActiveHolder(windows: XWindows, expect: Expect): Promise<ActiveWindow | undefined> {
+    const id = await windows.activeWindow().catch(() => undefined);
+    const pid = id === undefined ? undefined : await windows.pidOf(id).catch(() => undefined);
+    if (id === undefined || pid === undefined || this.owns(pid, expect)) return undefined;
+    const [title, className] = await Promise.all([windows.title(id).catch(() => undefined),
+      windows.wmClass(id).catch(() => undefined)]);
+    let app = '';
+    try { app = readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch { /* gone */ }
+    return { app: app || (className?.split('\0')[0] ?? ''), pid, title: title ?? '', ...(className ? { className } : {}) };
   }
 
   /** Sends key strokes to the proven focus; stops between strokes when `signal` aborts. Returns strokes sent. */
