@@ -17,6 +17,7 @@ import type { LiveFacts } from './steps.js';
 import type { Session } from './session.js';
 import { showActing, showIdle } from './activity.js';
 import { identifyOn } from './identify.js';
+import { enterKindOf } from './field-kind.js';
 
 
 type RawCall = <M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs?: number, signal?: AbortSignal) => Promise<ResultOf<M>>;
@@ -207,15 +208,16 @@ export type FocusedElement = FocusedFacts;
 
 /** The deepest focused node of a (redacted) raw tree, or undefined. */
 export function focusedIn(root: RawNode): FocusedElement | undefined {
-  let best: { node: RawNode; depth: number } | undefined;
+  let best: { node: RawNode; depth: number; ancestors: RawNode[] } | undefined;
   walk(root, (n, ancestors) => {
-    if (n.states.includes('focused') && (!best || ancestors.length >= best.depth)) best = { node: n, depth: ancestors.length };
+    if (n.states.includes('focused') && (!best || ancestors.length >= best.depth)) best = { node: n, depth: ancestors.length, ancestors: [...ancestors] };
   });
   if (!best) return undefined;
   const n = best.node;
   // `password` is a unified state: every driver reports it, so the host decides nothing by the native role.
   const password = n.states.includes('password');
-  return { role: n.role, ...(n.name ? { name: n.name } : {}), multiline: n.states.includes('multiline'), password, states: [...n.states] };
+  return { role: n.role, ...(n.name ? { name: n.name } : {}), multiline: n.states.includes('multiline'), password, states: [...n.states],
+    ...enterKindOf(n, best.ancestors) };
 }
 
 /** Roles of the controls an activating key can trigger (ActionRequest.mnemonics lists them all). */
@@ -247,12 +249,12 @@ function labelKey(name: string): { key: string; label: string } | undefined {
  * toolkit's key binding, else from a `_X`/`&X` marker in its name. GTK strips the marker from accessible names,
  * so GTK mnemonics are known only once the driver reports the key binding.
  */
-export function mnemonicsIn(root: RawNode): { key: string; label: string }[] {
-  const out: { key: string; label: string }[] = [];
+export function mnemonicsIn(root: RawNode): { key: string; label: string; role: string }[] {
+  const out: { key: string; label: string; role: string }[] = [];
   walk(root, (n) => {
     if (!n.name || !COMMAND_ROLES.has(n.role) || n.states.includes('disabled')) return;
     const marked = labelKey(n.name);
-    out.push({ key: bindingKey(n) ?? marked?.key ?? '', label: marked?.label ?? n.name });
+    out.push({ key: bindingKey(n) ?? marked?.key ?? '', label: marked?.label ?? n.name, role: n.role });
   });
   return out;
 }
