@@ -22,7 +22,11 @@ import { namesInside, namingInside, viaText } from './inner.js';
 import { onlySelectionMoved } from './selection-diff.js';
 
 /** One requested action. */
-export interface ActionSpec { ref: string; op: Op; value?: string }
+export interface ActionSpec {
+  ref: string; op: Op; value?: string;
+  /** set_value only: press Return in the field once it is set (set-submit.ts). */
+  submit?: boolean;
+}
 
 /** What happened to one action (Invariant 2). */
 export type ReceiptStatus = 'confirmed' | 'unknown' | 'rejected' | 'failed';
@@ -32,6 +36,8 @@ export interface ActionReceipt {
   op: Op;
   /** The value asked for (set_value's text, scroll's "to N"); never printed from here. */
   value?: string;
+  /** A set_value that presses Return in its field after (set-submit.ts). */
+  submit?: boolean;
   status: ReceiptStatus;
   /** How it was done or why it failed. */
   detail: string;
@@ -412,7 +418,7 @@ export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | und
         ok = reads(got) || (got.includes('••••') && r.after?.value !== undefined && !r.after.states.includes('password') && reads(r.after.value));
         why = ok ? 'value now reads as set' : `value reads "${redactText(got).slice(0, 40)}"`;
         // A toolbar's field (Calc's Name Box) holds the text until Return: say so, or the job reads as done.
-        const pending = ok && r.op === 'set_value' ? pendingReturnNote(after, r.ref) : undefined;
+        const pending = ok && r.op === 'set_value' && !r.submit ? pendingReturnNote(after, r.ref) : undefined;
         if (pending) why += `; ${pending}`;
         break;
       }
@@ -420,6 +426,7 @@ export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | und
       case 'toggle': {
         const flip = (l: Pick<SnapshotLine, 'states'> | undefined) => has(l, 'checked') || has(l, 'pressed');
         ok = was !== undefined && flip(was) !== flip(now); why = ok ? `now ${flip(now) ? 'checked' : 'unchecked'}` : 'state did not change';
+        if (ok) r.detail = settledToggleDetail(r.detail);
         // Say so when it had changed between the model's last look and the dispatch.
         if (seen && r.before && flip(seen) !== flip(was)) why += ` (it was ${flip(was) ? 'checked' : 'unchecked'} at dispatch, not ${flip(seen) ? 'checked' : 'unchecked'} as last observed)`;
         break;
@@ -460,6 +467,15 @@ export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | und
     if (ok) r.status = 'confirmed';
     if (why) r.detail += `; ${why}`;
   }
+}
+
+/**
+ * A toggle's driver detail once the settled snapshot shows the state flipped: a driver that read the element right
+ * after the action may have said it had not flipped yet (the Linux driver: "state did not flip yet"), which next to
+ * "now checked" read as a contradiction. It flipped while the app settled, and the detail says so.
+ */
+export function settledToggleDetail(detail: string): string {
+  return detail.replace(/; state did not flip yet\b/, '; it flipped after the first read');
 }
 
 /**
