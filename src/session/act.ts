@@ -422,7 +422,12 @@ export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | und
         if (pending) why += `; ${pending}`;
         break;
       }
-      case 'type': ok = (now.value ?? '').includes((spec.value ?? '').slice(0, 40)); why = ok ? 'text present' : ''; break;
+      case 'type': {
+        ok = (now.value ?? '').includes((spec.value ?? '').slice(0, 40)); why = ok ? 'text present' : '';
+        const breaks = lineBreaksNote(r, after);
+        if (breaks) why = why ? `${why}; ${breaks}` : breaks;
+        break;
+      }
       case 'toggle': {
         const flip = (l: Pick<SnapshotLine, 'states'> | undefined) => has(l, 'checked') || has(l, 'pressed');
         ok = was !== undefined && flip(was) !== flip(now); why = ok ? `now ${flip(now) ? 'checked' : 'unchecked'}` : 'state did not change';
@@ -467,6 +472,24 @@ export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | und
     if (ok) r.status = 'confirmed';
     if (why) r.detail += `; ${why}`;
   }
+}
+
+/** Roles of a word processor's text: its paragraphs are elements of their own (LibreOffice Writer). */
+const PARAGRAPH_TEXT = new Set(['paragraph', 'heading']);
+
+/**
+ * What line breaks typed as text did in a document made of paragraph elements: a driver that inserts text through
+ * the toolkit (EditableText, method `pattern`) inserts "\n" as a line break inside the one paragraph (Shift+Enter in
+ * Writer), not as new paragraphs (Enter), and the receipt says so. Undefined when nothing needs saying: no line
+ * break, keys typed (a typed "\n" is the Enter key), or a plain multi-line text field.
+ */
+export function lineBreaksNote(r: Pick<ActionReceipt, 'ref' | 'value' | 'method'>, after: Snapshot): string | undefined {
+  if (!/\n/.test(r.value ?? '') || r.method !== 'pattern') return undefined;
+  const line = after.elements.find((l) => l.ref === r.ref);
+  const paragraphs = PARAGRAPH_TEXT.has(line?.role ?? '') || after.elements.some((l) => l.parent === r.ref && PARAGRAPH_TEXT.has(l.role));
+  if (!paragraphs) return undefined;
+  return 'its line breaks are line breaks inside one paragraph (inserted as text, like Shift+Enter), not new paragraphs: ' +
+    'for a new paragraph type the text without the line break and press Return with computer_keys';
 }
 
 /**

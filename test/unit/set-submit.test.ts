@@ -134,3 +134,23 @@ test('a toggle that flipped after the driver\'s first read reads as flipped, not
   assert.ok(!/did not flip/.test(r.detail), r.detail);
   assert.match(r.detail, /now checked/, r.detail);
 });
+
+test('type with a line break into a word processor\'s paragraph says the breaks stay inside the paragraph; a text field or typed keys say nothing', () => {
+  const doc = (value: string, role: RawNode['role'] = 'paragraph') => ({
+    window: { id: 'w', title: 'Letter', app: 'writer', pid: 1, role: 'window' as const, focused: true },
+    root: n(':1.1', 1, 'window', { name: 'Letter' }, [n(':1.1', 2, 'document', { name: 'Letter', states: ['editable'] }, [
+      n(':1.1', 3, role, { value, states: ['editable', 'focused', ...(role === 'textbox' ? ['multiline' as const] : [])] })])]),
+  });
+  const receipt = (role: RawNode['role'], method: ActionReceipt['method']): ActionReceipt => {
+    const refs = new RefTable();
+    const before = buildSnapshot(doc('Dear Ann,', role), refs);
+    const after = buildSnapshot(doc('Dear Ann,one\ntwo', role), refs);
+    const ref = after.elements.find((l) => l.role === role)!.ref;
+    const r = { ref, op: 'type', value: 'one\ntwo', status: 'unknown', detail: 'EditableText.InsertText', ...(method ? { method } : {}) } as ActionReceipt;
+    verifyReceipts([r], before, after);
+    return r;
+  };
+  assert.match(receipt('paragraph', 'pattern').detail, /line breaks inside one paragraph .* press Return with computer_keys/);
+  assert.doesNotMatch(receipt('paragraph', 'synthetic').detail, /paragraph/, 'keys typed: a typed line break is the Enter key');
+  assert.doesNotMatch(receipt('textbox', 'pattern').detail, /paragraph/, 'a plain multi-line field');
+});
