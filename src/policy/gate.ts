@@ -34,14 +34,25 @@ export interface StepTarget {
 }
 
 /** The element that has focus in the target window, read live just before the decision (untrusted; only adds caution). */
-export interface FocusedFacts { role: string; name?: string; multiline?: boolean; password?: boolean; states?: string[] }
+export interface FocusedFacts {
+  role: string; name?: string; multiline?: boolean; password?: boolean; states?: string[];
+  /**
+   * What Enter does in this field, by its kind (roles and structure, never its name): `commits` for a field of a
+   * window that is not a dialog which takes its own value on Enter (a spin button, a combo box or its entry, a
+   * field in a tool bar: no default button is near it); `form` for a field inside a form, whose buttons
+   * (`formButtons`) are then the ones Enter can submit. Absent: the window's buttons judge.
+   */
+  enter?: 'commits' | 'form';
+  /** The labels of the buttons of the focused field's form (`enter: 'form'`). Untrusted: they only add caution. */
+  formButtons?: string[];
+}
 
 /**
  * The window's activatable controls (buttons, links, menu items), read live: `label` the control's name, `key`
- * its access key in lower case ("" when it has none). Absent means not read: the rules then ask for key
+ * its access key in lower case ("" when it has none), `role` its role when known. Absent means not read: the rules then ask for key
  * sequences that could reach an irreversible control.
  */
-export type Mnemonics = { key: string; label: string }[];
+export type Mnemonics = { key: string; label: string; role?: string }[];
 
 /** What the focus-sensitive steps (keys, paste) carry about the window they go to. */
 interface LiveFocus {

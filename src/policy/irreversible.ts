@@ -9,7 +9,7 @@
 import { chordChar, formatChord, isShortcut, type Chord } from '../protocol/keys.js';
 import { COMMAND_ROLES } from '../protocol/vocabulary.js';
 import { foldings, normalizeText } from './confusables.js';
-import type { ActionRequest, KeysStep } from './gate.js';
+import type { ActionRequest, FocusedFacts, KeysStep } from './gate.js';
 
 /** Why an action needs a confirmation every time. */
 export interface IrreversibleVerdict {
@@ -111,6 +111,17 @@ const ACTIVATE_KEYS = new Set(['Enter', ' ']);
 const FOCUS_MOVE = new Set(['Tab', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown', 'F6', 'F10', 'ContextMenu']);
 /** Keys that open a menu, after which plain letters pick its items. */
 const MENU_OPEN = new Set(['F10', 'ContextMenu']);
+/** Fields in which Enter activates their form's or window's default button (unless multi-line). */
+const ENTER_FIELDS = new Set(['textbox', 'combobox', 'spinbutton']);
+/**
+ * Keys that move the caret, not the focus, in an editable text: a multi-line text (a document body, a text view)
+ * keeps all of them; a single-line field only the horizontal ones (its toolkit passes Up and Down on to the
+ * window, which moves the focus: GTK's entries).
+ */
+const CARET_MULTI = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown']);
+const CARET_SINGLE = new Set(['ArrowLeft', 'ArrowRight', 'Home', 'End']);
+/** Modifiers that keep a caret key a caret move (by word, to the document's end, extending the selection). */
+const CARET_MODS = new Set(['Shift', 'Primary', 'Control']);
 
 /**
  * True when the keys type characters (not only shortcuts and named keys). Keys the host did not parse into
@@ -211,15 +222,34 @@ function classifyKeys(req: KeysStep, ctx: { executable?: string }): Irreversible
     }
     if (isEnter(c) && !moved) {
       if (isChatApp(req.app, ctx.executable)) return { kind: 'irreversible', rule: 'Enter in a chat or mail app (sends)' };
-      // Enter in a field activates the form's default control, so it asks as a click on that control would: when
-      // the window has an irreversible control, or when its controls are not seen (a form submitted by Enter
-      // alone). A file chooser's Name field saves like its Save button (asked before, the click not).
-      const submitsSafely = req.mnemonics !== undefined && req.mnemonics.length > 0 && irreversibleControl(req, () => true) === undefined;
-      if (f && (f.role === 'textbox' || f.role === 'combobox') && !f.multiline && !submitsSafely) {
-        return { kind: 'irreversible', rule: 'Enter in a single-line field (submits the form)' };
-      }
+      const submits = f && ENTER_FIELDS.has(f.role) && !f.multiline ? enterSubmits(req, f) : undefined;
+      if (submits) return { kind: 'irreversible', rule: submits };
     }
-    if (FOCUS_MOVE.has(c.key)) { moved = true; if (MENU_OPEN.has(c.key)) menuOpen = true; }
+    if (FOCUS_MOVE.has(c.key) && !(!moved && movesCaret(f, c))) { moved = true; if (MENU_OPEN.has(c.key)) menuOpen = true; }
   }
   return undefined;
+}
+
+/** True when `c`, sent to the focused element `f`, moves a caret inside it rather than the focus. */
+function movesCaret(f: FocusedFacts | undefined, c: Chord): boolean {
+  if (!f?.states?.includes('editable') || f.password) return false;
+  if (!c.mods.every((m) => CARET_MODS.has(m))) return false;
+  return (f.multiline ? CARET_MULTI : CARET_SINGLE).has(c.key);
+}
+
+/**
+ * Enter in a single-line field activates the default button of its form or window, so it asks as a click on that
+ * button would: when one of the buttons it can reach is irreversible, or when none is seen (a form submitted by
+ * Enter alone). Which buttons: the field's form's (a web form), none for a field that takes its own value on Enter
+ * in a window that is not a dialog (field-kind.ts: a Name Box, a page box), else the window's. Menu items and links
+ * are never a default button. A file chooser's Name field saves like its Save button (asked before, the click not).
+ */
+function enterSubmits(req: KeysStep, f: FocusedFacts): string | undefined {
+  if (f.enter === 'commits') return undefined;
+  const buttons = f.enter === 'form'
+    ? (f.formButtons ?? []).map((label) => ({ key: '', label }))
+    : req.mnemonics?.filter((m) => m.role === undefined || m.role === 'button');
+  if (buttons === undefined || buttons.length === 0) return 'Enter in a single-line field (submits the form)';
+  const w = irreversibleControl({ ...req, mnemonics: buttons }, () => true);
+  return w ? `Enter in a single-line field (submits the form, which has "${w}")` : undefined;
 }

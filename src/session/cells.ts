@@ -31,7 +31,7 @@ export function resolveCellRef(session: Session, ref: string, snap?: Snapshot): 
   snap ??= session.last.get(entry.fingerprint.window);
   const table = snap?.elements.find((l) => l.ref === split.table);
   if (!snap || !table) throw new ComputerUseError('stale_ref', `Ref ${split.table} is not in the last snapshot of its window. Call computer_observe, then act again.`);
-  if (table.role !== 'table' && table.role !== 'tree') {
+  if (!showsGrid(snap, split.table, table.role)) {
     throw new ComputerUseError('invalid_params', `${split.table} is a ${table.role}, not a table: a cell ref names a table's ref and a cell address (like e12:B7).`);
   }
   const hit = cellsOf(snap, split.table).find((l) => l.name === address);
@@ -52,6 +52,14 @@ export function goToCellHint(elements: readonly SnapshotLine[], address: string)
     : `set the sheet's Name Box to ${address} and press Return`;
 }
 
+/**
+ * Whether a snapshot element takes cell refs: a table or tree, or any view the snapshot printed as a grid with
+ * cells (Qt's list views are lists with a table's cells), so that its own hint `act on a cell: ref=eN:B7` works.
+ */
+function showsGrid(snap: Snapshot, ref: string, role: string): boolean {
+  return role === 'table' || role === 'tree' || cellsOf(snap, ref).some((l) => l.role === 'cell');
+}
+
 /** The cell lines of a table in a snapshot: the table's children, or its rows' children (web tables). */
 function cellsOf(snap: Snapshot, table: string): SnapshotLine[] {
   const rows = new Set(snap.elements.filter((l) => l.parent === table && l.role === 'row').map((l) => l.ref));
@@ -65,7 +73,7 @@ function cellsOf(snap: Snapshot, table: string): SnapshotLine[] {
 export function cellsInRange(snap: Snapshot, table: string, value: string): SnapshotLine[] | undefined {
   const r = parseRange(value);
   const line = snap.elements.find((l) => l.ref === table);
-  if (!r || (line?.role !== 'table' && line?.role !== 'tree')) return undefined;
+  if (!r || !line || !showsGrid(snap, table, line.role)) return undefined;
   return cellsOf(snap, table).filter((l) => {
     const at = l.name !== undefined ? parseAddress(l.name) : undefined;
     return at !== undefined && at.row >= r[0] && at.row <= r[2] && at.col >= r[1] && at.col <= r[3];

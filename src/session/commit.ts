@@ -22,7 +22,7 @@ export function pendingReturnNote(snap: Snapshot, ref: string): string | undefin
   let up = field.parent ? byRef.get(field.parent) : undefined;
   for (let i = 0; up && i < TOOLBAR_DEPTH && up.role !== 'toolbar'; i++) up = up.parent ? byRef.get(up.parent) : undefined;
   if (up?.role !== 'toolbar') return undefined;
-  // Worded as the CLI rewrites it (computer-use act eN focus); the Return may ask the user, as Return in any
-  // single-line field does, and the hint says so rather than be refused by surprise (a trial took it for a bug).
-  return `not applied yet: a toolbar field takes its text on Return: computer_act ref=${ref} op=focus, then computer_keys keys="Return" (the user may be asked first)`;
+  // Worded as the CLI rewrites it (submit=true → --submit). The Return is judged like any Enter: a toolbar field of
+  // a main window commits itself (session/field-kind.ts), so the step recommended here is not then refused.
+  return 'not applied yet: a toolbar field takes its text on Return: repeat the set_value with submit=true (it presses Return in the field)';
 }

@@ -1,5 +1,6 @@
 /** Keyboard input to a window, through the acting pipeline, with the same effects report as element actions. */
 import type { RawNode, WindowInfo } from '../engine/node.js';
+import { quoteText } from '../engine/escape.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
 import type { Chord } from '../protocol/keys.js';
 import type { KeysResult } from '../protocol/methods.js';
@@ -7,10 +8,12 @@ import { parseChords } from './chords.js';
 import type { Effects } from './effects.js';
 import { collectEffects, openWindows } from './effects.js';
 import { liveRead, perform, type Dispatcher, type PipelineContext } from './pipeline.js';
+import type { LiveFacts } from './steps.js';
 import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
 import { keysStep } from './steps.js';
 import { planSubmit, submitNow, type SubmitPlan } from './submit.js';
 import { nameFocusHolder } from './focus-holder.js';
+import type { FocusedFacts } from '../policy/gate.js';
 
 /**
  * Sends keys to a window. The keys are parsed first, once, into wire chords (chords.ts) that the policy and
@@ -21,11 +24,11 @@ import { nameFocusHolder } from './focus-holder.js';
  * the field is read again, and the submit goes only if it still submits what was decided on.
  */
 export async function runKeys(session: Session, window: WindowInfo, keys: string, settle?: Partial<SettleOptions>,
-  ctx: PipelineContext = {}): Promise<{ result: KeysResult; effects: Effects; chords: Chord[] }> {
+  ctx: PipelineContext = {}): Promise<{ result: KeysResult; effects: Effects; chords: Chord[]; focused?: FocusedFacts }> {
   const chords = parseChords(keys);
   // A window with no tree (its app busy, or off the accessibility bus) is known from the display only: its focus is
   // not read, so the policy judges the keys as going to an unknown element (README "Threat model").
-  const { live, root } = await liveRead(session, window).catch((e: unknown) => {
+  const { live, root } = await liveRead(session, window).catch((e: unknown): { live: LiveFacts; root: undefined } => {
     if (isComputerUseError(e, 'unsupported')) return { live: {}, root: undefined };
     throw e;
   });
@@ -48,9 +51,34 @@ export async function runKeys(session: Session, window: WindowInfo, keys: string
     },
     // Keys change state the app shows on a timer, as edits do (test/e2e/act/gnumeric-status): as long a settle.
     settle: async ({ before }) => collectEffects(session, window, before, { ...session.settleDefaults, minMs: EDIT_SETTLE_MS, ...(settle ?? {}) }),
-    receipt: ({ sent }) => ({ status: 'unknown', detail: `${sent.method} key events` }),
+    // The audit's receipt is the one the tool prints: confirmed by what the keys visibly did (keysSeen).
+    receipt: ({ sent }, fx) => {
+      const seen = keysSeen(fx);
+      return { status: seen ? 'confirmed' : 'unknown', detail: `${sent.method} key events${seen ? `; ${seen}` : ''}` };
+    },
   });
-  return { result: result.sent, effects: settled, chords };
+  return { result: result.sent, effects: settled, chords, ...(live.focused ? { focused: live.focused } : {}) };
+}
+
+/**
+ * What keys visibly did, which confirms them as it confirms a click: a window opened or closed, or the window
+ * changed (focus moves alone do not count). Undefined when nothing shows (the receipt is then `unknown`).
+ */
+export function keysSeen(fx: Pick<Effects, 'newWindows' | 'closedWindows' | 'diff'>): string | undefined {
+  return fx.newWindows.length ? 'a window appeared' : fx.closedWindows.length ? 'a window closed'
+    : fx.diff.some((l) => !l.startsWith('focus:')) ? 'the window changed (the diff below)' : undefined;
+}
+
+/** Roles of a view's items: keys sent while one has the focus act on that item (F2 renames it, Enter opens it). */
+const ITEM_ROLES = new Set(['cell', 'row', 'listitem', 'treeitem']);
+
+/**
+ * Where keys went when the focus was on an item of a view (its current item), for the receipt: a view's current
+ * item is not always the row the model selected, and F2 or Enter act on the current one. Undefined otherwise.
+ */
+export function currentItemNote(focused: FocusedFacts | undefined): string | undefined {
+  if (!focused || !ITEM_ROLES.has(focused.role)) return undefined;
+  return `sent to the current item: ${focused.role}${focused.name ? ` ${quoteText(focused.name)}` : ''}`;
 }
 
 /** How long the typed keys may take to show in the field or terminal before the submit is held back. */

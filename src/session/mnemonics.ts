@@ -17,11 +17,11 @@ function accessKey(n: RawNode): string | undefined {
  * a menu opened by keys shows them) with its access key in lower case, "" when none is known. The driver
  * reports the key (tree.snapshot `keyBindings`), and a command's name without the toolkit's marker of it.
  */
-export function mnemonicsIn(root: RawNode): { key: string; label: string }[] {
-  const out: { key: string; label: string }[] = [];
+export function mnemonicsIn(root: RawNode): { key: string; label: string; role: string }[] {
+  const out: { key: string; label: string; role: string }[] = [];
   walk(root, (n) => {
     if (!n.name || !COMMAND_ROLES.has(n.role) || n.states.includes('disabled')) return;
-    out.push({ key: accessKey(n) ?? '', label: n.name });
+    out.push({ key: accessKey(n) ?? '', label: n.name, role: n.role });
   });
   return out;
 }

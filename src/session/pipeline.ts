@@ -23,6 +23,7 @@ import { actingDevice } from './acting-device.js';
 import { showActing, showIdle } from './activity.js';
 import { identifyOn } from './identify.js';
 import { mnemonicsIn } from './mnemonics.js';
+import { enterKindOf } from './field-kind.js';
 
 /** What a step may send once the gate approved it; revoked when the step ends. */
 export interface Dispatcher {
@@ -261,15 +262,16 @@ export type FocusedElement = FocusedFacts;
 
 /** The deepest focused node of a (redacted) raw tree, or undefined. */
 export function focusedIn(root: RawNode): FocusedElement | undefined {
-  let best: { node: RawNode; depth: number } | undefined;
+  let best: { node: RawNode; depth: number; ancestors: RawNode[] } | undefined;
   walk(root, (n, ancestors) => {
-    if (n.states.includes('focused') && (!best || ancestors.length >= best.depth)) best = { node: n, depth: ancestors.length };
+    if (n.states.includes('focused') && (!best || ancestors.length >= best.depth)) best = { node: n, depth: ancestors.length, ancestors: [...ancestors] };
   });
   if (!best) return undefined;
   const n = best.node;
   // `password` is a unified state: every driver reports it, so the host decides nothing by the native role.
   const password = n.states.includes('password');
-  return { role: n.role, ...(n.name ? { name: n.name } : {}), multiline: n.states.includes('multiline'), password, states: [...n.states] };
+  return { role: n.role, ...(n.name ? { name: n.name } : {}), multiline: n.states.includes('multiline'), password, states: [...n.states],
+    ...enterKindOf(n, best.ancestors) };
 }
 
 /**

@@ -13,7 +13,11 @@ import { cellsInRange, scrolledTo } from './cells.js';
 import { pendingReturnNote } from './commit.js';
 
 /** One requested action. */
-export interface ActionSpec { ref: string; op: Op; value?: string }
+export interface ActionSpec {
+  ref: string; op: Op; value?: string;
+  /** set_value only: press Return in the field once it is set (set-submit.ts). */
+  submit?: boolean;
+}
 
 /** What happened to one action: confirmed (its effect was observed), unknown (sent, not provable), rejected, failed. */
 export type ReceiptStatus = 'confirmed' | 'unknown' | 'rejected' | 'failed';
@@ -24,6 +28,8 @@ export interface ActionReceipt {
   op: Op;
   /** The value asked for (set_value's text, scroll's "to N"); never printed from here. */
   value?: string;
+  /** A set_value that presses Return in its field after (set-submit.ts). */
+  submit?: boolean;
   status: ReceiptStatus;
   /** How it was done or why it failed. */
   detail: string;
@@ -71,14 +77,20 @@ export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | und
         ok = reads(got) || (got.includes('••••') && r.after?.value !== undefined && !r.after.states.includes('password') && reads(r.after.value));
         why = ok ? 'value now reads as set' : `value reads "${redactText(got).slice(0, 40)}"`;
         // A toolbar's field (Calc's Name Box) holds the text until Return: say so, or the job reads as done.
-        const pending = ok && r.op === 'set_value' ? pendingReturnNote(after, r.ref) : undefined;
+        const pending = ok && r.op === 'set_value' && !r.submit ? pendingReturnNote(after, r.ref) : undefined;
         if (pending) why += `; ${pending}`;
         break;
       }
-      case 'type': ok = (now.value ?? '').includes((spec.value ?? '').slice(0, 40)); why = ok ? 'text present' : ''; break;
+      case 'type': {
+        ok = (now.value ?? '').includes((spec.value ?? '').slice(0, 40)); why = ok ? 'text present' : '';
+        const breaks = lineBreaksNote(r, after);
+        if (breaks) why = why ? `${why}; ${breaks}` : breaks;
+        break;
+      }
       case 'toggle': {
         const flip = (l: Pick<SnapshotLine, 'states'> | undefined) => has(l, 'checked') || has(l, 'pressed');
         ok = was !== undefined && flip(was) !== flip(now); why = ok ? `now ${flip(now) ? 'checked' : 'unchecked'}` : 'state did not change';
+        if (ok) r.detail = settledToggleDetail(r.detail);
         // Say so when it had changed between the model's last look and the dispatch.
         if (seen && r.before && flip(seen) !== flip(was)) why += ` (it was ${flip(was) ? 'checked' : 'unchecked'} at dispatch, not ${flip(seen) ? 'checked' : 'unchecked'} as last observed)`;
         break;
@@ -182,3 +194,30 @@ function scrollEvidence(r: ActionReceipt, before: Snapshot | undefined, after: S
 
 const find = (s: Snapshot | undefined, ref: string): SnapshotLine | undefined => s?.elements.find((l) => l.ref === ref);
 
+
+/** Roles of a word processor's text: its paragraphs are elements of their own (LibreOffice Writer). */
+const PARAGRAPH_TEXT = new Set(['paragraph', 'heading']);
+
+/**
+ * What line breaks typed as text did in a document made of paragraph elements: a driver that inserts text through
+ * the toolkit (EditableText, method `pattern`) inserts "\n" as a line break inside the one paragraph (Shift+Enter in
+ * Writer), not as new paragraphs (Enter), and the receipt says so. Undefined when nothing needs saying: no line
+ * break, keys typed (a typed "\n" is the Enter key), or a plain multi-line text field.
+ */
+export function lineBreaksNote(r: Pick<ActionReceipt, 'ref' | 'value' | 'method'>, after: Snapshot): string | undefined {
+  if (!/\n/.test(r.value ?? '') || r.method !== 'pattern') return undefined;
+  const line = after.elements.find((l) => l.ref === r.ref);
+  const paragraphs = PARAGRAPH_TEXT.has(line?.role ?? '') || after.elements.some((l) => l.parent === r.ref && PARAGRAPH_TEXT.has(l.role));
+  if (!paragraphs) return undefined;
+  return 'its line breaks are line breaks inside one paragraph (inserted as text, like Shift+Enter), not new paragraphs: ' +
+    'for a new paragraph type the text without the line break and press Return with computer_keys';
+}
+
+/**
+ * A toggle's driver detail once the settled snapshot shows the state flipped: a driver that read the element right
+ * after the action may have said it had not flipped yet (the Linux driver: "state did not flip yet"), which next to
+ * "now checked" read as a contradiction. It flipped while the app settled, and the detail says so.
+ */
+export function settledToggleDetail(detail: string): string {
+  return detail.replace(/; state did not flip yet\b/, '; it flipped after the first read');
+}

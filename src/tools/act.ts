@@ -5,14 +5,16 @@ import { ComputerUseError } from '../protocol/errors.js';
 import { MAX_ACTIONS, runActions } from '../session/act.js';
 import { isOcrRef, ocrPoint, resolveOcrRef, runPointer } from '../session/visual.js';
 import { formatActOutcome } from './format.js';
+import { runSetAndSubmit } from '../session/set-submit.js';
 import { CAPS, defineTool, DEVICE, REF, SETTLE, STRICT } from './tool.js';
 
 export const actTool = defineTool({
   schema: {
     name: 'computer_act',
     title: 'Act on elements',
-    description: 'Actions by ref, in order (grid cell e34:B7). value: set_value text (replaces), type text (at caret), select item, ' +
-      'scroll up|down|left|right|into_view|"to N", drag_to target ref.',
+    // A grid's cell ref (e34:B7) is taken from the snapshot's own hint ("act on a cell: ref=…"), printed with every grid.
+    description: 'Actions by ref in order. value: set_value text (replaces; submit: Return after), type text (at caret), select item, ' +
+      'scroll up|down|left|right|into_view|"to N", drag_to ref.',
     inputSchema: Type.Object({
       device: DEVICE,
       actions: Type.Array(Type.Object({
@@ -20,6 +22,7 @@ export const actTool = defineTool({
         ref: Type.String({ ...REF, maxLength: REF.maxLength + 11, pattern: `${REF.pattern.slice(0, -1)}(:[A-Za-z]{1,3}[0-9]{1,7})?$` }),
         op: Type.Union(OPS.map((o) => Type.Literal(o))),
         value: Type.Optional(Type.String({ maxLength: CAPS.text })),
+        submit: Type.Optional(Type.Boolean()),
       }, STRICT), { minItems: 1, maxItems: MAX_ACTIONS }),
       settle: SETTLE,
     }, STRICT),
@@ -41,11 +44,26 @@ export const actTool = defineTool({
       response.add(formatActOutcome({ receipts: [], ...out.effects }, session.windows));
       return;
     }
-    const outcome = await runActions(session, p.actions.map((a) => ({ ref: a.ref, op: a.op, ...(a.value !== undefined ? { value: a.value } : {}) })),
-      { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) }, { stop, signal });
+    const specs = p.actions.map((a) => ({ ref: a.ref, op: a.op, ...(a.value !== undefined ? { value: a.value } : {}) }));
+    const settle = { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) };
+    const outcome = submitOf(p.actions)
+      ? await runSetAndSubmit(session, specs.slice(0, -1), specs[specs.length - 1]!, settle, { stop, signal })
+      : await runActions(session, specs, settle, { stop, signal });
     const text = formatActOutcome(outcome, session.windows);
     const failed = outcome.receipts.find((r) => r.status === 'failed' || r.status === 'rejected');
     if (failed) { response.isError = true; response.code = failed.error?.code ?? 'action_failed'; }
     response.add(text);
   },
 });
+
+/**
+ * Whether the call ends with a set_value that submits. `submit` belongs to a set_value and to the last action
+ * (what follows a Return is read from the window it left): anything else is refused before anything runs.
+ */
+function submitOf(actions: readonly { op: string; submit?: boolean | undefined }[]): boolean {
+  const at = actions.findIndex((a) => a.submit === true);
+  if (at < 0) return false;
+  if (actions[at]!.op !== 'set_value') throw new ComputerUseError('invalid_params', `submit goes with set_value only (got ${actions[at]!.op}). Nothing was run.`);
+  if (at !== actions.length - 1) throw new ComputerUseError('invalid_params', 'A set_value with submit must be the last action of the call. Nothing was run; put the actions after it in the next call.');
+  return true;
+}

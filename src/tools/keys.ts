@@ -1,7 +1,7 @@
 import { escapeLine, quoteText } from '../engine/escape.js';
 import { Type } from '@sinclair/typebox';
 import { keysTypeText } from '../policy/irreversible.js';
-import { runKeys } from '../session/keys.js';
+import { currentItemNote, keysSeen, runKeys } from '../session/keys.js';
 import { formatActOutcome } from './format.js';
 import { CAPS, defineTool, DEVICE, SETTLE, STRICT } from './tool.js';
 
@@ -22,16 +22,16 @@ export const keysTool = defineTool({
   },
   async handle({ session, stop, signal }, p, response) {
     const window = await session.resolveWindow({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
-    const { result, effects, chords } = await runKeys(session, window, p.keys, { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) },
+    const { result, effects, chords, focused } = await runKeys(session, window, p.keys, { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) },
       { stop, signal });
     // Typed characters are not echoed (they may be a password); shortcuts are.
     const shown = keysTypeText({ chords }) ? `<${p.keys.split(/\s+/).filter(Boolean).length} keys typed, not shown>` : quoteText(p.keys);
     // Keys whose effect shows (a window opened or closed, the window changed) are confirmed by it, as clicks are:
     // Escape answered `unknown` above "window closed: [w2]" in a trial.
-    const seen = effects.newWindows.length ? 'a window appeared' : effects.closedWindows.length ? 'a window closed'
-      : effects.diff.some((l) => !l.startsWith('focus:')) ? 'the window changed (the diff below)' : undefined;
+    const seen = keysSeen(effects);
+    const item = currentItemNote(focused);
     response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · ${seen ? 'confirmed' : 'unknown'} (${escapeLine(result.method)} key events` +
-      `${result.focusedFirst ? '; the window was focused first' : ''}${seen ? `; ${seen}` : ''})`);
+      `${result.focusedFirst ? '; the window was focused first' : ''}${item ? `; ${item}` : ''}${seen ? `; ${seen}` : ''})`);
     response.add(formatActOutcome({ receipts: [], ...effects }, session.windows));
   },
 });

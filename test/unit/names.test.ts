@@ -82,7 +82,7 @@ test('an access key whose marker name cleaning dropped stays known to the policy
   const info = (name: string, path = gtk4): ElementInfo => ({ target: { dest: ':1.42', path }, name, description: '', accessibleId: '', atspiRole: 'push button',
     states: new Set(['enabled', 'sensitive', 'visible', 'showing']), interfaces: new Set(['org.a11y.atspi.Action']), actions: [], children: [], childCount: 0 } as unknown as ElementInfo);
   const window = { id: 'w', role: 'window', states: [], actions: [], children: [toRawNode(info('_Retry Retry', '/o/1')), toRawNode(info('_Open')), toRawNode(info('Save'))] } as RawNode;
-  assert.deepEqual(mnemonicsIn(window), [{ key: 'r', label: 'Retry' }, { key: 'o', label: 'Open' }, { key: '', label: 'Save' }]);
+  assert.deepEqual(mnemonicsIn(window), [{ key: 'r', label: 'Retry', role: 'button' }, { key: 'o', label: 'Open', role: 'button' }, { key: '', label: 'Save', role: 'button' }]);
 });
 
 test('an access key the toolkit marks in a label, or names in its AT-SPI key binding, reaches the host in W3C key names', () => {

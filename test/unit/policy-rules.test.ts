@@ -9,6 +9,15 @@ import { classifyAction, irreversibleWord, normalizeLabel } from '../../src/poli
 import { MODES, parseMode } from '../../src/policy/modes.js';
 import { addAllowedApp, loadSettings, updateSettings } from '../../src/policy/settings.js';
 import { parseChords } from '../../src/session/chords.js';
+import { focusedIn } from '../../src/session/pipeline.js';
+import { mnemonicsIn } from '../../src/session/mnemonics.js';
+import type { RawNode } from '../../src/engine/node.js';
+
+/** The live facts the keys pipeline reads from a window (session/pipeline.ts), for the rules. */
+function liveFactsOf(root: RawNode) {
+  const focused = focusedIn(root);
+  return { ...(focused ? { focused } : {}), mnemonics: mnemonicsIn(root) };
+}
 
 test('labels are normalized through case, width, mnemonics, accelerators and ellipses', () => {
   assert.equal(normalizeLabel('_Send'), 'send');
@@ -130,4 +139,38 @@ test('window and tab titles match the deny list: password managers by title, the
   for (const t of ['Order desk - Chromium', 'Secrets of the Nile - Chromium', 'How su works', '~/src/computer-use - Terminal', 'README.md (~/computer-use) - gedit', 'computer-use panel']) {
     assert.equal(deniedTitle(t), undefined, `"${t}" is not denied`);
   }
+});
+
+test('Enter is judged by the kind of field it goes to: a line break, a field that commits itself, a form\'s own buttons', () => {
+  type N = { id: string; role: string; name?: string; states: string[]; actions: never[]; children?: N[] };
+  let n = 0;
+  const node = (role: string, name?: string, states: string[] = [], children: N[] = []): N =>
+    ({ id: `n${n++}`, role, ...(name !== undefined ? { name } : {}), states, actions: [], ...(children.length ? { children } : {}) });
+  const judge = (keys: string, root: N) => classifyAction({ kind: 'keys', tool: 'computer_keys', keys, chords: parseChords(keys), app: 'someapp',
+    ...liveFactsOf(root as RawNode) });
+  const menus = node('menubar', undefined, [], [node('menu', 'Edit', [], [node('menuitem', 'Delete'), node('menuitem', 'Push')])]);
+  // A document body after End: the caret moved, not the focus; Enter is a line break (a word processor's text body).
+  const body = node('window', 'Doc', [], [menus, node('button', 'Publish'), node('document', undefined, ['editable', 'multiline', 'focused'])]);
+  assert.equal(judge('End Return', body), undefined, 'End then Enter in a multi-line text is a line break');
+  assert.equal(judge('ctrl+End shift+Home Return', body), undefined, 'caret moves with modifiers');
+  assert.ok(judge('Tab Return', body), 'Tab moves the focus: what Enter then hits is unknown');
+  // A spreadsheet's Name Box (a field in a tool bar) and a viewer's page box (a plain field of a main window).
+  const nameBox = node('window', 'Book1', [], [menus, node('toolbar', undefined, [], [node('textbox', undefined, ['editable', 'focused'])])]);
+  assert.equal(judge('Return', nameBox), undefined, 'Enter in a tool bar field moves the view');
+  const pageBox = node('window', 'doc.pdf', [], [node('group', 'Select page', [], [node('textbox', undefined, ['editable', 'focused'])]), node('button', 'Find')]);
+  assert.equal(judge('Return', pageBox), undefined, 'menu items and links are never a default button');
+  // Genuine asks stay: a dialog's field, a web form's field with Place order, a field with no button seen.
+  const payDialog = node('dialog', 'Payment', [], [node('spinbutton', 'Amount', ['editable', 'focused']), node('button', 'Pay')]);
+  assert.ok(judge('Return', payDialog), 'a spin button in a dialog with Pay');
+  const toolbarInDialog = node('dialog', 'Send', [], [node('toolbar', undefined, [], [node('textbox', 'To', ['editable', 'focused'])]), node('button', 'Send')]);
+  assert.ok(judge('Return', toolbarInDialog), 'a tool bar field of a dialog still submits it');
+  const order = (fieldButtons: N[]) => node('window', 'Shop', [], [node('document', 'Shop', [], [node('button', 'Delete'),
+    node('form', undefined, [], [node('textbox', 'Card', ['editable', 'focused']), ...fieldButtons])])]);
+  assert.ok(judge('Return', order([node('button', 'Place order')])), 'a web form with Place order');
+  assert.equal(judge('Return', order([node('button', 'Search')])), undefined, 'a search form is judged by its own buttons, not the page\'s Delete');
+  assert.ok(judge('Return', order([])), 'a form submitted by Enter alone asks');
+  const mainForm = node('window', 'Mail', [], [node('textbox', 'Subject', ['editable', 'focused']), node('button', 'Send')]);
+  assert.ok(judge('Return', mainForm), 'a main window showing a Send button');
+  assert.ok(judge('Home Return', mainForm), 'Home keeps the caret in a single-line field: Enter still submits');
+  assert.ok(judge('Down Return', node('window', 'W', [], [node('textbox', 'x', ['editable', 'focused']), node('button', 'Delete')])), 'Down leaves a single-line field');
 });

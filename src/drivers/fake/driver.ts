@@ -176,10 +176,20 @@ export class FakeDriver {
       case 'set_value': case 'clear': node.value = p.op === 'clear' ? '' : p.value ?? ''; break;
       case 'type': node.value = (node.value ?? '') + (p.value ?? ''); break;
       case 'click': case 'scroll': break;
+      // Like a toolkit's grab focus: the node takes the focus from every other node of its window.
+      case 'focus': this.focusOnly(node); break;
       default: throw new ComputerUseError('unsupported', `${p.op} is not supported by the fake driver`);
     }
     this.onAct?.(p, node);
     return { method: 'pattern', detail: `fake ${p.op}` };
+  }
+
+  /** Moves the focused state of the node's window to `node`. */
+  private focusOnly(node: RawNode): void {
+    const clear = (n: RawNode): void => { n.states = n.states.filter((s) => s !== 'focused'); for (const c of n.children ?? []) clear(c); };
+    const w = this.windowOf(node.id);
+    if (w) clear(w.root);
+    node.states = [...node.states, 'focused'];
   }
 
   /** A connection for `new Device({connect: () => fake.connect()})`. */

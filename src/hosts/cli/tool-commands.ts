@@ -20,7 +20,7 @@ const opt = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } => (
 /** Builds the tool name and params for a CLI command. */
 export function toolCall(command: string, args: string[]): { name: string; params: Record<string, unknown> } {
   // observe --full takes no value: `observe --full gedit` names the app.
-  const { pos, flags } = parseArgs(args, command === 'observe' ? ['full'] : []);
+  const { pos, flags } = parseArgs(args, command === 'observe' ? ['full'] : command === 'act' ? ['submit'] : []);
   const call = toolCallOf(command, pos, flags);
   // Every tool takes --device NAME (issue 12); refs like d2e5 name their device themselves.
   if (flags['device'] !== undefined) call.params['device'] = flags['device'];
@@ -44,7 +44,7 @@ function toolCallOf(command: string, pos: string[], flags: Record<string, string
     case 'act': {
       if (flags['json']) return { name: 'computer_act', params: { actions: JSON.parse(flags['json']), ...settle } };
       // act e5 click  |  act e5 set_value "text"  |  act e5 click , e6 toggle
-      const actions: { ref: string; op: (typeof OPS)[number]; value?: string }[] = [];
+      const actions: { ref: string; op: (typeof OPS)[number]; value?: string; submit?: boolean }[] = [];
       const groups: string[][] = [[]];
       for (const a of pos) { if (a === ',') groups.push([]); else groups[groups.length - 1]!.push(a); }
       for (const group of groups) {
@@ -52,6 +52,8 @@ function toolCallOf(command: string, pos: string[], flags: Record<string, string
         if (!ref || !op) throw new Error('usage: computer-use act <ref> <op> [value] [, <ref> <op> [value] ...]');
         actions.push({ ref, op: op as (typeof OPS)[number], ...(value.length ? { value: value.join(' ') } : {}) });
       }
+      // --submit: the last action (a set_value) presses Return in its field once set.
+      if (flags['submit'] !== undefined && flags['submit'] !== 'false' && actions.length) actions[actions.length - 1]!.submit = true;
       return { name: 'computer_act', params: { actions, ...settle } };
     }
     case 'wait': {
@@ -91,7 +93,7 @@ export const TOOL_HELP: Readonly<Record<string, string>> = {
   observe: 'usage: computer-use observe [app] [--window wN] [--scope eN [--from K]] [--query text] [--max-tokens N] [--full]\n  a text snapshot of a window (one printed before: what changed since; --full prints all); --scope shows one element\'s subtree unfolded, --from reads its text from offset K',
   screenshot: 'usage: computer-use screenshot [app] [--window wN]\n  OCR text elements [oN] of a window (degraded fallback; the image stays on this machine)',
   find: 'usage: computer-use find <text> [--role R] [--app A | --window wN] [--limit N] [--from N]\n  find elements without a full snapshot',
-  act: 'usage: computer-use act <ref> <op> [value] [, <ref> <op> [value] ...] [--settle-timeout ms]\n       computer-use act --json \'[{"ref":"e5","op":"click"}]\'\n  ops: click double_click right_click focus set_value type clear toggle select expand collapse scroll drag_to\n  e.g. act e5 set_value "hello" , e9 click   ·   act e12 scroll "to 40"   ·   act e3 drag_to e8',
+  act: 'usage: computer-use act <ref> <op> [value] [, <ref> <op> [value] ...] [--submit] [--settle-timeout ms]\n       computer-use act --json \'[{"ref":"e5","op":"click"}]\'\n  ops: click double_click right_click focus set_value type clear toggle select expand collapse scroll drag_to\n  e.g. act e5 set_value "hello" , e9 click   ·   act e12 scroll "to 40"   ·   act e3 drag_to e8',
   wait: 'usage: computer-use wait <appears|disappears|value_changes|window_appears> [--text T] [--role R] [--ref eN] [--app A | --window wN] [--timeout ms]',
   keys: 'usage: computer-use keys <chords...> [--app A | --window wN] [--settle-timeout ms]\n  e.g. keys ctrl+s   ·   keys Tab Tab Enter',
   clipboard: 'usage: computer-use clipboard read | write <text> | paste [text] [--app A | --window wN]\n  read or set the clipboard\'s text; paste puts text (if given) on it and pastes into the focused element of the app',

@@ -30,6 +30,7 @@ const REWRITES: readonly Rewrite[] = [
   { from: /\bwaitMs\b/g, to: '--wait' },
   { from: /\bmaxTokens\b/g, to: '--max-tokens' },
   { from: /\bfull=true\b/g, to: '--full' },
+  { from: /\bsubmit=true\b/g, to: '--submit' },
   { from: /\bmode "ocr"/g, to: 'computer-use screenshot' },
 ];
 

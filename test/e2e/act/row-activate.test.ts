@@ -29,8 +29,10 @@ after(async () => {
   for (const c of children) if (c.pid) await killApp(c.pid);
 });
 
-/** Starts a test app and collects what it prints; resolves once it printed "ready". */
+/** Starts a test app (ending the one started before) and collects what it prints; resolves once it printed "ready". */
 async function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string[]> {
+  // One app of a name at a time: an earlier test's copy would make its name ambiguous.
+  for (const c of children.splice(0)) if (c.pid) await killApp(c.pid);
   const out: string[] = [];
   const child = spawn(PYTHON, args, { detached: true, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...env } });
   child.stdout?.on('data', (b: Buffer) => out.push(...b.toString().split('\n').filter(Boolean)));
@@ -79,4 +81,39 @@ test('Qt 6 tree: with item-1 current and selected, double_click on item-7\'s cel
   await printed(out, 'activated item-7');
   await printed(out, 'opened item-7');
   assert.match(receipt, /^ok double_click .*pointer double click/m, receipt);
+});
+
+/*
+ * The current item and the selection are different things: Qt's and GTK's item views keep a current item (where
+ * F2, Enter and the arrow keys act) apart from the selection. A click or focus on a row makes it the current item
+ * as a person's click does, and keys say which item they went to (PCManFM-Qt's F2 renamed another file).
+ */
+test('Qt 6 tree: with item-1 current and item-3 selected, a click on item-5 makes it current, and F2 renames item-5', { timeout: 60_000 }, async () => {
+  const out = await start([QT_APP, 'split'], { QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1', QT_ACCESSIBILITY: '1', AT_SPI_BUS_ADDRESS: undefined });
+  const table = await tableOf('qt-rows.py', /tree "Qt rows"|\] tree /);
+  const click = ok(await computer.tools.act({ actions: [{ ref: `${table}:A5`, op: 'click' }] }));
+  assert.match(click, /^ok click .*it is the current item/m, click);
+  await printed(out, 'current item-5');
+  const f2 = ok(await computer.tools.keys({ keys: 'F2', app: 'qt-rows.py' }));
+  assert.match(f2, /sent to the current item: cell "item-5"/, f2);
+  ok(await computer.tools.keys({ keys: 'ctrl+a r e n a m e d Return', app: 'qt-rows.py' }));
+  await printed(out, 'renamed item-5 → renamed');
+  assert.ok(!out.some((l) => l.startsWith('renamed item-1')), JSON.stringify(out));
+});
+
+test('Qt 6 tree: focus on a row works (Qt\'s cells refuse GrabFocus) and makes it the current item', { timeout: 60_000 }, async () => {
+  const out = await start([QT_APP, 'split'], { QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1', QT_ACCESSIBILITY: '1', AT_SPI_BUS_ADDRESS: undefined });
+  const table = await tableOf('qt-rows.py', /tree "Qt rows"|\] tree /);
+  const focus = ok(await computer.tools.act({ actions: [{ ref: `${table}:A7`, op: 'focus' }] }));
+  assert.match(focus, /^ok focus .* · confirmed \(.*it is the current item/m, focus);
+  await printed(out, 'current item-7');
+});
+
+test('GTK 3 TreeView: a click on item-3 moves the cursor (the current item) there, not only the selection', { timeout: 60_000 }, async () => {
+  await start([GTK_APP, '30']);
+  const table = await tableOf('long-lists', /table "Items"/);
+  const click = ok(await computer.tools.act({ actions: [{ ref: `${table}:A3`, op: 'click' }] }));
+  assert.match(click, /it is the current item/, click);
+  const after = await computer.tools.observe({ app: 'long-lists', full: true });
+  assert.match(after.text, /table "Items".* cursor A3/, after.text);
 });

@@ -32,6 +32,7 @@ import { scrollBarsOf } from './scrollbars.js';
 import { scrollByElements } from './scrollby.js';
 import { activateRow } from './row-activate.js';
 import { ATSPI_ROLES } from '../bus/atspi-constants.generated.js';
+import { clickToCurrent, currentNote } from './current-item.js';
 
 const ACTION = 'org.a11y.atspi.Action';
 const ETEXT = 'org.a11y.atspi.EditableText';
@@ -130,9 +131,12 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
     case 'click':
     case 'double_click':
     case 'right_click': {
+      // A click on a row of an item view on screen: the pointer's, which makes it the current item (current-item.ts).
+      const made = p.op === 'click' ? await clickToCurrent(bus, info, p.op, (why) => pointerClick(bus, keyboard, t, info, 'click', signal, why)) : undefined;
+      if (made) return made;
       // A single click on a TreeView row selects it; its Action "activate" is a double click.
       if (p.op === 'click' && await isSelectableCell(bus, info) && await selectInParent(bus, t)) {
-        return { method: 'pattern', detail: 'row selected through the table (Table.AddRowSelection), read back as selected' };
+        return { method: 'pattern', detail: `row selected through the table (Table.AddRowSelection), read back as selected${await currentNote(bus, info)}` };
       }
       // A row's cell activates its own row, selected first: the cell's action alone activates another (row-activate.ts).
       // Qt's tables offer no Selection and their cells only Toggle: the row is double-clicked with the pointer there.
@@ -140,7 +144,7 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
         return activateRow(bus, info, { selectRow: (cell) => selectInParent(bus, cell), pointerDoubleClick: () => pointerClick(bus, keyboard, t, info, 'double_click', signal, 'the row has no activate action') });
       }
       const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], p.op !== 'right_click', p.op);
-      if (done) return done;
+      if (done) return p.op === 'click' ? { ...done, detail: `${done.detail}${await currentNote(bus, info)}` } : done;
       if (p.op !== 'right_click' && await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
       // No action of its own around clickable elements (GNOME Calculator's GtkMenuButton): inner-click.ts.
       if (p.op === 'click') {
@@ -171,7 +175,9 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       if (!done) throw unsupported(p.op, info);
       return done;
     }
-    case 'focus': return focus(bus, info);
+    // A row takes the focus as the current item of its view (Qt's cells refuse GrabFocus): current-item.ts.
+    case 'focus': return (info.states.has('focused') ? undefined : await clickToCurrent(bus, info, p.op, (why) => pointerClick(bus, keyboard, t, info, 'click', signal, why)))
+      ?? focus(bus, info);
     case 'set_value':
     case 'clear': {
       const text = p.op === 'clear' ? '' : (p.value ?? '');
@@ -224,8 +230,10 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       // Grid hook (table.ts): "B1:B3" on a table selects that cell range by coordinate.
       const range = p.value !== undefined ? await selectRange(bus, info, p.value) : undefined;
       if (range) return range;
+      const made = p.value === undefined ? await clickToCurrent(bus, info, p.op, (why) => pointerClick(bus, keyboard, t, info, 'click', signal, why)) : undefined;
+      if (made) return made;
       const cell = p.value === undefined ? await selectCell(bus, info) : undefined;
-      if (cell) return cell;
+      if (cell) return { ...cell, detail: `${cell.detail}${await currentNote(bus, info)}` };
       if (p.value !== undefined && has(SEL)) return selectByName(bus, info, p.value);
       if (p.value !== undefined && info.atspiRole === 'combo box') {
         const done = await selectInListCombo(bus, info, p.value, signal);

@@ -1,0 +1,70 @@
+/**
+ * set_value with `submit`: set a field's text, give it the focus, then press Return in it, for fields that take
+ * their value only on Return (a spreadsheet's Name Box, a viewer's page box, a zoom box). set_value alone writes
+ * the text without the Return a person types after it, and the field then holds it unused. The Return goes through
+ * the keys path (keys.ts), so the policy judges it by the field it goes to, as it judges any Enter; it is sent only
+ * once the field is proven focused. The receipt says whether the field took the value: the view changed, or the
+ * field reads something else now, or nothing changed at all.
+ */
+import type { SettleOptions, Session } from './session.js';
+import type { PipelineContext } from './pipeline.js';
+import { runActions, type ActionReceipt, type ActionSpec, type ActOutcome } from './act.js';
+import { runKeys } from './keys.js';
+import type { Effects } from './effects.js';
+import { redactText } from '../engine/redact.js';
+import { onlySelectionMoved } from './selection-diff.js';
+
+/** Runs one set_value with submit (the last action of a call) after the actions before it. */
+export async function runSetAndSubmit(session: Session, before: ActionSpec[], spec: ActionSpec, settle: Partial<SettleOptions> | undefined,
+  ctx: PipelineContext): Promise<ActOutcome> {
+  const first = await runActions(session, [...before, { ref: spec.ref, op: 'set_value', value: spec.value ?? '', submit: true }, { ref: spec.ref, op: 'focus' }], settle, ctx);
+  const focus = first.receipts.length === before.length + 2 ? first.receipts.pop() : undefined;
+  const set = first.receipts[before.length];
+  if (!set || set.status === 'failed' || set.status === 'rejected' || !first.window) return first;
+  if (focus?.status !== 'confirmed') {
+    set.detail += `; Return not sent: the field did not take the focus (${focus?.detail ?? 'focus failed'})`;
+    return first;
+  }
+  const window = first.window;
+  const shown = session.last.get(window.id)?.elements.find((l) => l.ref === spec.ref)?.value;
+  let keys: Awaited<ReturnType<typeof runKeys>>;
+  try {
+    keys = await runKeys(session, window, 'Enter', settle, ctx);
+  } catch (e) {
+    // Refused by the policy (a field whose Return submits a form with an irreversible button), or failed: the
+    // text stays set and the receipt of the Return says why, as a keys call would.
+    const err = e as ActionReceipt['error'];
+    set.detail += '; Return was not sent';
+    first.receipts.push({ ref: spec.ref, op: 'set_value', status: err?.code === 'denied_by_policy' || err?.code === 'confirmation_required'
+      || err?.code === 'confirmation_declined' ? 'rejected' : 'failed', detail: (e as Error).message, ...(err ? { error: err } : {}) });
+    return first;
+  }
+  const taken = takenBy(keys.effects, spec.ref, shown, set.before?.value);
+  set.detail += `; Return pressed in the field (${keys.result.method} key events): ${taken.words}`;
+  if (!taken.taken && set.status === 'confirmed') set.status = 'unknown';
+  return { ...first, receipts: first.receipts, diff: [...first.diff, ...keys.effects.diff], newWindows: [...first.newWindows, ...keys.effects.newWindows],
+    closedWindows: [...first.closedWindows, ...keys.effects.closedWindows], popups: [...(first.popups ?? []), ...keys.effects.popups],
+    settle: keys.effects.settle, ...(keys.effects.busy ? { busy: true } : {}) };
+}
+
+/**
+ * Whether the field took its value on Return, from what the Return changed: another part of the window (the view
+ * moved to the cell or page), a window that opened or closed, or the field's own text (normalized: "c5" → "C5";
+ * back to what it held before, `old`: refused). `shown` is the field's text after the set_value (what Return committed).
+ */
+export function takenBy(fx: Pick<Effects, 'diff' | 'newWindows' | 'closedWindows' | 'after'>, ref: string, shown: string | undefined,
+  old: string | undefined): { taken: boolean; words: string } {
+  const mark = `[${ref}]`;
+  const elsewhere = fx.diff.filter((l) => !l.startsWith('focus:') && !l.includes(mark));
+  if (fx.newWindows.length || fx.closedWindows.length) return { taken: true, words: fx.newWindows.length ? 'a window appeared' : 'a window closed' };
+  const now = fx.after?.elements.find((l) => l.ref === ref)?.value;
+  if (elsewhere.some((l) => !onlySelectionMoved(l))) return { taken: true, words: 'taken: the view changed (the diff below)' };
+  // The focus left the field for the view (a spreadsheet's grid after its Name Box): the app handled the Return.
+  const to = /^focus: (e\d+)/.exec(fx.diff.filter((l) => l.startsWith('focus:')).pop() ?? '')?.[1];
+  if (to !== undefined && to !== ref) return { taken: true, words: `taken: the focus went from the field to [${to}]` };
+  if (now !== undefined && old !== undefined && now === old && now !== shown) {
+    return { taken: false, words: `not taken: the field reads "${redactText(now).slice(0, 40)}" again` };
+  }
+  if (now !== undefined && shown !== undefined && now !== shown) return { taken: true, words: `taken: the field now reads "${redactText(now).slice(0, 40)}"` };
+  return { taken: false, words: 'nothing changed in the window, so the field may not have taken the value (observe it, or press Return with computer_keys)' };
+}

@@ -1,0 +1,156 @@
+/**
+ * Fields that take their value on Return (a spreadsheet's Name Box, a viewer's page box): set_value with `submit`
+ * sets the text, focuses the field and presses Return there, judged by the policy's Enter rule like any Enter, and
+ * the receipt says whether the field took it. A trial's model set Gnumeric's address box and Evince's page box,
+ * then nothing happened; and Return in the address box, which the set_value receipt had recommended, was refused.
+ * Also: the audit records the receipt the tool printed (keys confirmed by their visible effect), and a toggle that
+ * flipped after the driver's first read does not read "did not flip yet; now checked".
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { Device } from '../../src/devices/manager.js';
+import type { FakeWindow } from '../../src/drivers/fake/driver.js';
+import type { RawNode } from '../../src/engine/node.js';
+import { RefTable } from '../../src/engine/refs.js';
+import { buildSnapshot } from '../../src/engine/snapshot.js';
+import { Policy } from '../../src/policy/policy.js';
+import { verifyReceipts, type ActionReceipt } from '../../src/session/receipts.js';
+import { Session } from '../../src/session/session.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { runTool } from '../../src/tools/tool.js';
+import { n } from '../fixtures/engine/build.js';
+import { PolicyFake } from '../fixtures/policy/apps.js';
+
+const B = ':1.90';
+
+/** A spreadsheet: a menu with Delete, a tool bar with the Name Box, and the cell cursor's place as a label. */
+function sheetWindow(role: 'window' | 'dialog' = 'window', button = 'Sum'): FakeWindow {
+  const root = n(B, 1, role, { name: 'Book1', states: ['active'] }, [
+    n(B, 2, 'menubar', {}, [n(B, 3, 'menu', { name: 'Edit' }, [n(B, 4, 'menuitem', { name: 'Delete', actions: ['click'] })])]),
+    n(B, 5, 'toolbar', {}, [
+      n(B, 6, 'textbox', { name: 'Name Box', value: 'A1', states: ['editable', 'focusable'], actions: ['set_value', 'type', 'clear', 'focus'] }),
+      n(B, 7, 'button', { name: button, actions: ['click'] }),
+    ]),
+    n(B, 8, 'label', { name: 'Cursor at A1' }),
+  ]);
+  return { info: { id: root.id, title: 'Book1', app: 'sheet', pid: 5151, role, focused: true }, root };
+}
+
+function setup(windows: FakeWindow[], mode: 'default' | 'bypass' = 'default') {
+  const fake = new PolicyFake(windows);
+  const dir = mkdtempSync(join(tmpdir(), 'cu-submit-'));
+  const audit = join(dir, 'audit.jsonl');
+  const policy = new Policy({ mode, allowApps: ['sheet'], processInfo: () => undefined, hostPids: [], audit,
+    settingsPath: join(dir, 'home', 'settings.json'), protectedPaths: [join(dir, 'home')] });
+  const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
+  const call = (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+  const find = (id: number): RawNode | undefined => {
+    const walk = (x: RawNode): RawNode | undefined => x.id === `${B}/org/a11y/atspi/accessible/${id}` ? x : (x.children ?? []).map(walk).find(Boolean);
+    return windows.map((w) => walk(w.root)).find(Boolean);
+  };
+  // Return in the focused Name Box moves the cell cursor there, as a spreadsheet does.
+  fake.onKeys = (p) => {
+    const box = find(6);
+    if (p.chords?.some((c) => c.key === 'Enter') && box?.states.includes('focused')) find(8)!.name = `Cursor at ${box.value ?? ''}`;
+  };
+  const records = () => readFileSync(audit, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { fake, session, call, records };
+}
+
+const refOf = (text: string, re: RegExp): string => { const m = re.exec(text); assert.ok(m?.[1], text); return m[1]; };
+
+test('set_value with submit in a tool bar field: set, focused, Return sent without a question, and the receipt says the view moved', async () => {
+  const s = setup([sheetWindow()]);
+  const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
+  const r = await s.call('computer_act', { actions: [{ ref: box, op: 'set_value', value: 'C5', submit: true }] });
+  assert.equal(r.code, undefined, r.text);
+  assert.match(r.text, /^ok set_value e\d+ · confirmed \(.*value now reads as set; Return pressed in the field \(synthetic key events\): taken: the view changed/m, r.text);
+  assert.match(r.text, /Cursor at C5/, r.text);
+  assert.ok(!/not applied yet/.test(r.text), r.text);
+  assert.ok(s.fake.calls.some((c) => c.method === 'input.keys'), 'Return was sent');
+  await s.session.close();
+});
+
+test('the same field in a dialog with Pay: the Return is a genuine ask (refused where no one can answer), the text stays set', async () => {
+  const s = setup([sheetWindow('dialog', 'Pay')]);
+  const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
+  const r = await s.call('computer_act', { actions: [{ ref: box, op: 'set_value', value: '100', submit: true }] });
+  assert.match(r.text, /Return was not sent/, r.text);
+  assert.match(r.text, /^rejected set_value .*confirmation_required/m, r.text);
+  assert.ok(!s.fake.calls.some((c) => c.method === 'input.keys'), 'no Return reached the dialog');
+  await s.session.close();
+});
+
+test('a field whose Return changes nothing: the receipt says the value may not have been taken', async () => {
+  const s = setup([sheetWindow()]);
+  s.fake.onKeys = () => undefined;
+  const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
+  const r = await s.call('computer_act', { actions: [{ ref: box, op: 'set_value', value: 'C5', submit: true }] });
+  assert.match(r.text, /^ok set_value e\d+ · unknown \(.*nothing changed in the window, so the field may not have taken the value/m, r.text);
+  await s.session.close();
+});
+
+test('submit goes with a last set_value only; nothing runs otherwise', async () => {
+  const s = setup([sheetWindow()]);
+  const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
+  for (const actions of [[{ ref: box, op: 'click', submit: true }], [{ ref: box, op: 'set_value', value: 'C5', submit: true }, { ref: box, op: 'focus' }]]) {
+    const r = await s.call('computer_act', { actions });
+    assert.equal(r.code, 'invalid_params', r.text);
+  }
+  assert.ok(!s.fake.calls.some((c) => c.method === 'node.act'), 'nothing was sent');
+  await s.session.close();
+});
+
+test('the receipt a set_value gives for a tool bar field is accepted when followed: focus, then Return, is not refused', async () => {
+  const s = setup([sheetWindow()]);
+  const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
+  const set = await s.call('computer_act', { actions: [{ ref: box, op: 'set_value', value: 'C5' }] });
+  assert.match(set.text, /repeat the set_value with submit=true/, set.text);
+  await s.call('computer_act', { actions: [{ ref: box, op: 'focus' }] });
+  const keys = await s.call('computer_keys', { keys: 'Return', app: 'sheet' });
+  assert.equal(keys.code, undefined, keys.text);
+  assert.match(keys.text, /· confirmed \(/, keys.text);
+  // The audit records what the tool printed: keys confirmed by the window's change.
+  const done = s.records().filter((r) => r['phase'] === 'done');
+  assert.equal(done[done.length - 1]?.['receipt'], 'confirmed', JSON.stringify(done[done.length - 1]));
+  await s.session.close();
+});
+
+test('a toggle that flipped after the driver\'s first read reads as flipped, not "did not flip yet; now checked"', () => {
+  const win = (checked: boolean) => ({
+    window: { id: 'w', title: 'Prefs', app: 'prefs', pid: 1, role: 'window' as const, focused: true },
+    root: n(':1.1', 1, 'window', { name: 'Prefs' }, [n(':1.1', 2, 'checkbox', { name: 'Wrap', states: checked ? ['checked'] : [], actions: ['toggle'] })]),
+  });
+  const refs = new RefTable();
+  const before = buildSnapshot(win(false), refs);
+  const after = buildSnapshot(win(true), refs);
+  const ref = after.elements.find((l) => l.role === 'checkbox')!.ref;
+  const r = { ref, op: 'toggle', status: 'unknown', detail: 'Action.DoAction "toggle"; state did not flip yet' } as ActionReceipt;
+  verifyReceipts([r], before, after);
+  assert.equal(r.status, 'confirmed');
+  assert.ok(!/did not flip/.test(r.detail), r.detail);
+  assert.match(r.detail, /now checked/, r.detail);
+});
+
+test('type with a line break into a word processor\'s paragraph says the breaks stay inside the paragraph; a text field or typed keys say nothing', () => {
+  const doc = (value: string, role: RawNode['role'] = 'paragraph') => ({
+    window: { id: 'w', title: 'Letter', app: 'writer', pid: 1, role: 'window' as const, focused: true },
+    root: n(':1.1', 1, 'window', { name: 'Letter' }, [n(':1.1', 2, 'document', { name: 'Letter', states: ['editable'] }, [
+      n(':1.1', 3, role, { value, states: ['editable', 'focused', ...(role === 'textbox' ? ['multiline' as const] : [])] })])]),
+  });
+  const receipt = (role: RawNode['role'], method: ActionReceipt['method']): ActionReceipt => {
+    const refs = new RefTable();
+    const before = buildSnapshot(doc('Dear Ann,', role), refs);
+    const after = buildSnapshot(doc('Dear Ann,one\ntwo', role), refs);
+    const ref = after.elements.find((l) => l.role === role)!.ref;
+    const r = { ref, op: 'type', value: 'one\ntwo', status: 'unknown', detail: 'EditableText.InsertText', ...(method ? { method } : {}) } as ActionReceipt;
+    verifyReceipts([r], before, after);
+    return r;
+  };
+  assert.match(receipt('paragraph', 'pattern').detail, /line breaks inside one paragraph .* press Return with computer_keys/);
+  assert.doesNotMatch(receipt('paragraph', 'synthetic').detail, /paragraph/, 'keys typed: a typed line break is the Enter key');
+  assert.doesNotMatch(receipt('textbox', 'pattern').detail, /paragraph/, 'a plain multi-line field');
+});
