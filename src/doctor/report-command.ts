@@ -11,7 +11,8 @@ import { platformDoctor } from './platform.js';
 import { buildReport, writeReport, type ReportCheck, type ReportOptions } from './report.js';
 import { androidTask, fakeTasks, linuxTask, macosTask, windowsTask, type SmokeTask } from './smoke-tasks.js';
 
-const USAGE = 'usage: computer-use doctor --report [--out DIR] [--desktop auto|sandbox|current] [--device adb[:SERIAL]]\n';
+const USAGE = 'usage: computer-use doctor --report [--out DIR]' +
+  ' [--desktop auto|sandbox|current] [--device adb[:SERIAL]]\n';
 
 /** A platform doctor's checks as the report shows them. */
 export function reportChecks(checks: readonly DeviceCheck[]): ReportCheck[] {
@@ -25,7 +26,10 @@ function onPath(names: readonly string[], env: NodeJS.ProcessEnv): string | unde
 }
 
 /** Linux: the doctor on the desktop found or started, the editor and calculator a Debian desktop has. */
-async function linuxOptions(desktop: string): Promise<{ options: Omit<ReportOptions, 'outDir'>; stop?: () => Promise<void> }> {
+/** A report's options, and what stops the desktop started for it. */
+type Prepared = { options: Omit<ReportOptions, 'outDir'>; stop?: () => Promise<void> };
+
+async function linuxOptions(desktop: string): Promise<Prepared> {
   const sandbox = await import('../sandbox/sandbox.js');
   let env: Record<string, string> | undefined;
   let stop: (() => Promise<void>) | undefined;
@@ -47,13 +51,17 @@ async function linuxOptions(desktop: string): Promise<{ options: Omit<ReportOpti
     options: {
       platform: 'linux', driver: builtinDriver('linux'), smoke: linuxTask(editor, calculator), ...(env ? { env } : {}),
       // The app diagnosis names windows of the user's apps: only the checks go into a report.
-      checks: async () => (await runDoctor(env ? { env } : {})).checks.map((c) => ({ name: c.id, status: c.status, detail: c.summary })),
+      checks: async () => (await runDoctor(env ? { env } : {})).checks
+        .map((c) => ({ name: c.id, status: c.status, detail: c.summary })),
     },
   };
 }
 
-/** The options for this machine (or the phone named). A test fake stands in through the same variables the drivers read. */
-export async function reportOptionsFor(device: string | undefined, desktop: string): Promise<{ options: Omit<ReportOptions, 'outDir'>; stop?: () => Promise<void> }> {
+/**
+ * The options for this machine (or the phone named). A test fake stands in through the same variables the
+ * drivers read.
+ */
+export async function reportOptionsFor(device: string | undefined, desktop: string): Promise<Prepared> {
   if (device !== undefined) {
     const { parseAdbUrl, adbDriver } = await import('../devices/adb.js');
     const serial = parseAdbUrl(device === 'adb' ? 'adb:' : device).serial;
@@ -63,23 +71,27 @@ export async function reportOptionsFor(device: string | undefined, desktop: stri
     // Every attached phone's serial is shown only as its hash (the doctor's lines name the phone by it).
     const { AdbClient } = await import('../drivers/android/adb/client.js');
     const serials = (await new AdbClient().devices().catch(() => [])).map((d) => d.serial);
-    return { options: { platform: 'android', driver, smoke: fake ? fakeTasks.android : androidTask, privateFacts: { serials },
+    return { options: {
+      platform: 'android', driver, smoke: fake ? fakeTasks.android : androidTask, privateFacts: { serials },
       checks: async () => reportChecks(await (await import('./phone.js')).doctorPhone(serial)) } };
   }
   const own = platformDoctor();
   if (own?.platform === 'macos') {
     // The fake AX library (COMPUTER_USE_MACOS_AX_LIB) stands in for a Mac in tests.
     const fake = process.platform !== 'darwin';
-    return { options: { platform: 'macos', driver: builtinDriver('macos'), smoke: fake ? fakeTasks.macos : macosTask, checks: async () => reportChecks(await own.run()) } };
+    return { options: { platform: 'macos', driver: builtinDriver('macos'), smoke: fake ? fakeTasks.macos : macosTask,
+      checks: async () => reportChecks(await own.run()) } };
   }
   if (own?.platform === 'windows') {
-    return { options: { platform: 'windows', driver: builtinDriver('windows'), smoke: windowsTask, checks: async () => reportChecks(await own.run()) } };
+    return { options: { platform: 'windows', driver: builtinDriver('windows'), smoke: windowsTask,
+      checks: async () => reportChecks(await own.run()) } };
   }
   return linuxOptions(desktop);
 }
 
 /** The command. */
-export async function runReportCommand(args: readonly string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
+export async function runReportCommand(args: readonly string[], out: NodeJS.WritableStream = process.stdout):
+  Promise<number> {
   let outDir = '.';
   let desktop = 'auto';
   let device: string | undefined;
@@ -95,11 +107,13 @@ export async function runReportCommand(args: readonly string[], out: NodeJS.Writ
     else if (a === '-h' || a === '--help') { out.write(USAGE); return 0; }
     else { out.write(`doctor --report: unknown argument ${a}\n${USAGE}`); return 2; }
   }
-  if (!outDir || !['auto', 'sandbox', 'current'].includes(desktop) || (device !== undefined && device !== 'adb' && !device.startsWith('adb:'))) {
+  const badDevice = device !== undefined && device !== 'adb' && !device.startsWith('adb:');
+  if (!outDir || !['auto', 'sandbox', 'current'].includes(desktop) || badDevice) {
     out.write(`doctor --report: bad argument\n${USAGE}`);
     return 2;
   }
-  out.write('computer-use doctor --report: the doctor checks, the conformance kit, then a short task on this OS\'s own apps ' +
+  out.write('computer-use doctor --report: the doctor checks, the conformance kit, then a short task on this OS\'s ' +
+    'own apps ' +
     '(nothing is saved or changed; do not use the keyboard or mouse meanwhile) …\n');
   const { options, stop } = await reportOptionsFor(device, desktop);
   try {

@@ -27,7 +27,9 @@ export const ALLOWED_FACTS: readonly string[] = [
 ];
 
 /** Accounts that name no one: the superuser, CI runners' and images' default users. */
-const GENERIC_ACCOUNTS: readonly string[] = ['root', 'runner', 'admin', 'administrator', 'user', 'vagrant', 'ubuntu', 'debian', 'pi'];
+const GENERIC_ACCOUNTS: readonly string[] = [
+  'root', 'runner', 'admin', 'administrator', 'user', 'vagrant', 'ubuntu', 'debian', 'pi',
+];
 
 /** Tokens that look like secrets: vendor key prefixes, JWTs, and long runs of letters and digits mixed. */
 const SECRET_PATTERNS: readonly RegExp[] = [
@@ -46,7 +48,8 @@ function escapeRegExp(s: string): string { return s.replace(/[.*+?^${}()|[\]\\]/
 
 /** The forms a path takes in text: as given, with the other slash, and percent-encoded in a URL. */
 function pathForms(path: string): string[] {
-  const forms = new Set([path, path.replace(/\\/g, '/'), path.replace(/\//g, '\\'), encodeURI(path.replace(/\\/g, '/'))]);
+  const slashed = path.replace(/\\/g, '/');
+  const forms = new Set([path, slashed, path.replace(/\//g, '\\'), encodeURI(slashed)]);
   return [...forms].filter((f) => f.length > 1);
 }
 
@@ -58,9 +61,11 @@ export function scrubber(facts: PrivateFacts): (text: string) => string {
   /** [the text, its pattern, what replaces it] */
   const rows: [string, string, string][] = [
     ...pathForms(facts.home).map((f): [string, string, string] => [f, escapeRegExp(f), '~']),
-    ...facts.strings.filter((s) => s.trim().length >= 3).map((s): [string, string, string] => [s, escapeRegExp(s), '<private>']),
+    ...facts.strings.filter((s) => s.trim().length >= 3)
+      .map((s): [string, string, string] => [s, escapeRegExp(s), '<private>']),
     ...(facts.serials ?? []).filter((s) => s.length >= 3).map((s): [string, string, string] => [s, word(s), hashed(s)]),
-    ...(facts.hostname.length >= 2 ? [[facts.hostname, word(facts.hostname), '<host>'] as [string, string, string]] : []),
+    ...(facts.hostname.length >= 2
+      ? [[facts.hostname, word(facts.hostname), '<host>'] as [string, string, string]] : []),
     ...(facts.username.length >= 2 && !GENERIC_ACCOUNTS.includes(facts.username.toLowerCase())
       ? [[facts.username, word(facts.username), '<user>'] as [string, string, string]] : []),
   ];
@@ -69,7 +74,11 @@ export function scrubber(facts: PrivateFacts): (text: string) => string {
   return (text) => {
     let out = text;
     for (const [re, to] of literal) out = out.replace(re, to);
-    for (const re of SECRET_PATTERNS) out = out.replace(re, (m, key?: string) => typeof key === 'string' && /^[a-z_-]+$/i.test(key) ? `${key}=<secret>` : '<secret>');
+    // The pattern with a key name keeps the name (`token=<secret>`); the others replace the whole match.
+    for (const re of SECRET_PATTERNS) {
+      out = out.replace(re, (_m, key?: unknown) =>
+        typeof key === 'string' && /^[a-z_-]+$/i.test(key) ? `${key}=<secret>` : '<secret>');
+    }
     return out;
   };
 }
@@ -90,7 +99,8 @@ export function scrubReport<T>(value: T, facts: PrivateFacts): T {
 export function allowedFacts(facts: Record<string, unknown> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(facts ?? {})) {
-    if (ALLOWED_FACTS.includes(k) && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) out[k] = String(v).slice(0, 200);
+    const plain = typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+    if (ALLOWED_FACTS.includes(k) && plain) out[k] = String(v).slice(0, 200);
     else if (k === 'serial' && typeof v === 'string') out['serial_hash'] = hashed(v);
   }
   return out;

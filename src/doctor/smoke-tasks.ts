@@ -33,18 +33,23 @@ const has = (pattern: RegExp, what: string) => (r: ToolResult): string | undefin
 /** Types the line into an editor's document and reads it back. */
 async function typeAndReadBack(step: StepRunner, app: string, opened: ToolResult, doc: RegExp): Promise<void> {
   const ref = refOn(opened.text, doc);
-  await step('type a line into the document', 'computer_act', { actions: [{ ref: ref ?? 'e0', op: 'type', value: SMOKE_LINE }] },
-    (r) => ref === undefined ? 'no editable document in the snapshot' : /\bconfirmed\b/.test(r.text) ? undefined : 'the typing was not confirmed');
-  await step('read the line back', 'computer_observe', { app, query: 'report check' }, has(/computer-use report check 42/, 'the typed line'));
+  const typing = { actions: [{ ref: ref ?? 'e0', op: 'type', value: SMOKE_LINE }] };
+  await step('type a line into the document', 'computer_act', typing, (r) => ref === undefined
+    ? 'no editable document in the snapshot'
+    : /\bconfirmed\b/.test(r.text) ? undefined : 'the typing was not confirmed');
+  await step('read the line back', 'computer_observe', { app, query: 'report check' },
+    has(/computer-use report check 42/, 'the typed line'));
 }
 
 /** Linux: a text editor and a calculator of a Debian desktop. */
 export function linuxTask(editor: string, calculator: string | undefined): SmokeTask {
   return {
-    title: `${editor}: type a line and read it back${calculator ? `; ${calculator}: press 7 and read the display` : ''}`,
+    title: `${editor}: type a line and read it back` +
+      (calculator ? `; ${calculator}: press 7 and read the display` : ''),
     apps: [editor, ...(calculator ? [calculator] : [])],
     async run(step) {
-      const opened = await step(`open ${editor}`, 'computer_launch', { command: editor, args: editor === 'gedit' ? ['--new-window'] : [] });
+      const args = editor === 'gedit' ? ['--new-window'] : [];
+      const opened = await step(`open ${editor}`, 'computer_launch', { command: editor, args });
       if (!opened.isError) await typeAndReadBack(step, editor, opened, /\] (document|textbox)\b.*editable/);
       if (!calculator) return;
       const calc = await step(`open ${calculator}`, 'computer_launch', { command: calculator });
@@ -86,7 +91,8 @@ export const androidTask: SmokeTask = {
   title: 'Settings: open the Wi-Fi page and read its switch (not changed)',
   apps: ['Settings', 'com.android.settings'],
   async run(step) {
-    await step('open Settings › Wi-Fi', 'computer_launch', { command: 'com.android.settings/.Settings$WifiSettingsActivity' });
+    await step('open Settings › Wi-Fi', 'computer_launch',
+      { command: 'com.android.settings/.Settings$WifiSettingsActivity' });
     await step('read the Wi-Fi switch', 'computer_observe', {}, has(/switch|checkbox|toggle/i, 'a switch'));
   },
 };
