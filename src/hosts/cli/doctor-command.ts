@@ -11,6 +11,7 @@ import { formatDoctor, runDoctor } from '../../doctor/doctor.js';
 import { doctorPhone, platformDoctor } from '../../drivers/doctors.js';
 
 const USAGE = 'usage: computer-use doctor [--app NAME] [--json] [--fix] | doctor --device NAME|adb[:SERIAL] [--json]\n' +
+  '       computer-use doctor --report [--out DIR] [--desktop auto|sandbox|current] [--device adb[:SERIAL]]\n' +
   '       computer-use doctor --conformance --driver "<command>" [--scenarios FILE] [--record FILE] [--json]\n';
 
 /** Writes a list of checks (one line each, or JSON with `head`); exit code 1 when one failed. */
@@ -22,6 +23,7 @@ function writeChecks(out: NodeJS.WritableStream, json: boolean, head: Record<str
 }
 
 export async function runDoctorCommand(args: readonly string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  if (args.includes('--report')) return (await import('../../doctor/report-command.js')).runReportCommand(args, out);
   if (args.includes('--conformance')) return (await import('../../doctor/conformance.js')).runConformanceCommand(args, out);
   let app: string | undefined;
   let json = false;
