@@ -136,7 +136,7 @@ export interface ComputerOptions {
    * Permission options known once the desktop is (the CLI's flags kept per desktop, README "CLI"): its mode
    * stands when `mode` is not given, its lists are added to the options' lists.
    */
-  desktopPolicy?: (desktop: Computer['desktop']) => KeptPolicy;
+  desktopPolicy?: (desktop: Computer['desktop']) => KeptPolicy | Promise<KeptPolicy>;
 }
 
 /** The permission options a host keeps between its calls (`desktopPolicy`). */
@@ -258,7 +258,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   const device = new Device({ platform: native.platform, env: desktop.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.driver === 'cdp' ? { driver: cdpDriver(options.cdpEndpoint ?? 'http://127.0.0.1:9222') } : {}),
     ...(options.connect ? { connect: options.connect } : {}) });
-  const { gate, controls, settings, decider, policyFor } = buildPolicy(withKeptPolicy(options, options.desktopPolicy?.(desktop)));
+  const { gate, controls, settings, decider, policyFor } = buildPolicy(withKeptPolicy(options, await options.desktopPolicy?.(desktop)));
   const session = new Session({
     device, ...(statePath ? { statePath } : {}), ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     ...(options.settle ? { settle: options.settle } : {}), ...(options.actionTimeoutMs !== undefined ? { actionTimeoutMs: options.actionTimeoutMs } : {}), gate,

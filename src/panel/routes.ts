@@ -8,8 +8,9 @@ import type { Computer } from '../index.js';
 import { AppRules, BUILTIN_DENY_CATEGORIES, builtinDenied } from '../policy/apps.js';
 import type { ConfirmChoice } from '../policy/confirm.js';
 import { isPaused, requestResume, requestStop } from '../policy/stop.js';
-import type { AuditFilter, AuditIndex } from './audit-index.js';
-import type { PanelConfirmer } from './confirmations.js';
+import { escapeLine } from '../engine/escape.js';
+import type { AuditFilter, AuditIndex, AuditRow } from './audit-index.js';
+import type { PanelConfirmer, PendingQuestion } from './confirmations.js';
 import type { LiveView } from './live.js';
 
 /** What the panel serves from: the host process's computer, questions, live view and files. */
@@ -27,9 +28,32 @@ export interface PanelHost {
   hotkey(): string | undefined;
 }
 
+/** The longest question text the panel shows (an app's 10 KB label must not fill the page). */
+const MAX_SHOWN = 2000;
+
+/**
+ * Outside text as the panel shows it: one line with line breaks visible, no bidi override (which would reorder
+ * what the person reads even through textContent), no ANSI, cut (engine/escape.ts; idempotent on escaped text).
+ */
+function shown(s: unknown): unknown {
+  if (typeof s !== 'string') return s;
+  const t = escapeLine(s);
+  return t.length > MAX_SHOWN ? `${t.slice(0, MAX_SHOWN - 1)}…` : t;
+}
+
+/** A waiting question as the pending list shows it. */
+function shownQuestion(q: PendingQuestion): PendingQuestion {
+  return { ...q, request: { ...q.request, title: shown(q.request.title) as string, message: shown(q.request.message) as string } };
+}
+
+/** An audit row as the audit view shows it: every text field on one escaped line (the log keeps app text as read). */
+export function shownAuditRow(r: AuditRow): AuditRow {
+  return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, shown(v)])) as unknown as AuditRow;
+}
+
 /** The state the header and the pending list show. */
 export function stateOf(host: PanelHost): object {
-  return { paused: isPaused(host.home), mode: host.mode(), pending: host.confirmer.pending(), hotkey: host.hotkey() ?? null };
+  return { paused: isPaused(host.home), mode: host.mode(), pending: host.confirmer.pending().map(shownQuestion), hotkey: host.hotkey() ?? null };
 }
 
 const CHOICES: readonly ConfirmChoice[] = ['allow_once', 'allow_session', 'allow_always', 'deny'];
@@ -106,7 +130,8 @@ export async function handleApi(host: PanelHost, audit: AuditIndex, req: Incomin
       const until = num('until'); if (until !== undefined) filter.until = until;
       const before = num('before');
       const limit = num('limit');
-      json(res, 200, { ...audit.page(filter, { ...(before !== undefined ? { before } : {}), ...(limit !== undefined ? { limit } : {}) }), facets: audit.facets() });
+      const page = audit.page(filter, { ...(before !== undefined ? { before } : {}), ...(limit !== undefined ? { limit } : {}) });
+      json(res, 200, { ...page, rows: page.rows.map(shownAuditRow), facets: audit.facets() });
       return true;
     }
     case 'GET /api/live': json(res, 200, { sessions: host.live.list() }); return true;

@@ -2,6 +2,7 @@
  * Permission modes (seed §7). A mode says when the policy asks the user; the deny list and the app identity
  * rules hold in every mode.
  */
+import { jsonQuote } from '../engine/escape.js';
 import { ComputerUseError } from '../protocol/errors.js';
 
 /** The modes, from the most to the least restrictive in what they ask. */
@@ -34,7 +35,24 @@ export function isMode(s: unknown): s is Mode {
 export function parseMode(s: string): Mode {
   const k = s.trim().toLowerCase().replace(/_/g, '-').replace(/acceptedits/, 'accept-edits');
   if (isMode(k)) return k;
-  throw new ComputerUseError('invalid_params', `Unknown mode "${s}". Modes: ${MODES.join(', ')}.`);
+  // The names are not listed: an error the model reads must not offer it the modes that ask less.
+  throw new ComputerUseError('invalid_params', `Unknown mode ${jsonQuote(s)} (computer-use --help lists the modes).`);
+}
+
+/**
+ * How much each mode holds back, most first: plan refuses every act; default asks first use, keys, launches and
+ * irreversible steps; accept-edits stops asking in allow-listed apps; unattended never asks but refuses what it
+ * would have asked about, except irreversible steps when the user's own settings allow them there; bypass lets
+ * allow-listed apps through without any question.
+ */
+const HOLDS_BACK: Readonly<Record<Mode, number>> = { plan: 4, default: 3, 'accept-edits': 2, unattended: 1.5, bypass: 1 };
+
+/**
+ * True when switching from `from` to `to` asks or refuses at least whatever `from` did: a change a caller may make
+ * on its own (narrowing). Any other switch lowers a question and needs a person's yes.
+ */
+export function narrowsMode(to: Mode, from: Mode): boolean {
+  return HOLDS_BACK[to] >= HOLDS_BACK[from];
 }
 
 /** True for modes in which the policy may ask a human. */

@@ -7,7 +7,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
-import { escapeLine, quoteText } from '../engine/escape.js';
+import { escapeLine, jsonQuote, quoteText } from '../engine/escape.js';
 import { redactText } from '../engine/redact.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import { AppRules, ancestorPids, isInterpreter, scriptOf, signedIdOf } from './apps.js';
@@ -26,6 +26,7 @@ import { ownFileTouched, protectedRoots } from './own-files.js';
 import { panelMarker } from './panel-marker.js';
 import { addAllowedApp, confirmationsPath, defaultSettingsPath } from './settings.js';
 import { pausedError, type StopController } from './stop.js';
+import { ASK_THE_USER, ONLY_THE_USER, userCanAllowApp } from './user-remedy.js';
 
 /** Options of a Policy. */
 export interface PolicyOptions {
@@ -230,7 +231,7 @@ export class Policy implements PolicyGate {
       if (!listed) refuse('denied', 'not allow-listed (unattended)', new ComputerUseError('denied_by_policy', this.unlistedAdvice(app, key)));
       if (verdict && !this.options.allowIrreversibleUnattended) {
         refuse('denied', `irreversible (${verdict.rule}), unattended`, new ComputerUseError('denied_by_policy', `This action looks irreversible (${verdict.rule}) and unattended mode never asks, so it is refused. ` +
-          `Nothing was sent. The user can do it themselves, or set "allowIrreversibleUnattended": true in ${this.settingsPath ?? 'settings.json'}.`));
+          `Nothing was sent. The user can do it themselves. ${ONLY_THE_USER}`));
       }
       result = { reason: verdict ? `unattended, ${verdict.rule} allowed by allowIrreversibleUnattended` : 'unattended, allow-listed', confirmed: false };
     } else {
@@ -261,7 +262,7 @@ export class Policy implements PolicyGate {
     if (this.options.stop?.paused) refuse('paused', 'paused by the user', pausedError());
     if (this.mode === 'plan') {
       refuse('denied', 'plan mode', new ComputerUseError('denied_by_policy', `Plan mode: ${req.tool} is refused; only computer_apps, computer_observe, ` +
-        'computer_find and computer_wait run. Nothing was sent. Describe the plan to the user; to act, they can switch the mode (--mode default, or "mode" in settings.json).'));
+        'computer_find and computer_wait run. Nothing was sent. Describe the plan to the user; to act, the user changes the mode themselves. ' + ONLY_THE_USER));
     }
     const target = targetIn(req);
     if (target.pid !== undefined && target.startToken !== undefined) {
@@ -273,7 +274,7 @@ export class Policy implements PolicyGate {
     }
     const deniedWhy = this.rules.denied(app);
     if (deniedWhy) {
-      const fix = deniedWhy.includes('denyApps') ? ` The user can remove "${key}" from denyApps in ${this.settingsPath ?? 'settings.json'}.` : ' Ask the user to do this step themselves.';
+      const fix = deniedWhy.includes('denyApps') ? ` The user denied it themselves. ${ONLY_THE_USER}` : ' Ask the user to do this step themselves.';
       refuse('denied', deniedWhy, new ComputerUseError('denied_by_policy', `computer-use may not act on ${quote(app.name)}: ${deniedWhy}. Nothing was sent.${fix}`));
     }
     // A launch whose real program cannot be proven is never allow-listed: refused where nobody is asked.
@@ -284,7 +285,7 @@ export class Policy implements PolicyGate {
     const own = this.ownFiles(req);
     if (own) {
       refuse('denied', `own files: ${own}`, new ComputerUseError('denied_by_policy', `This action is refused in every mode: ${own}. ` +
-        'An agent may not change its own permissions. Nothing was sent. The user can edit settings themselves (`computer-use settings confirm` after editing).'));
+        'An agent may not change its own permissions. Nothing was sent. The user can edit their settings themselves, in their own terminal.'));
     }
   }
 
@@ -322,7 +323,7 @@ export class Policy implements PolicyGate {
   private terminalRule(req: ActionRequest, app: AppIdentity, refuse: (d: AuditDecision, reason: string, e: ComputerUseError) => never): { kind: 'command'; rule: string } | undefined {
     const t = req.kind === 'keys' || req.kind === 'clipboard' ? req.terminal : undefined;
     if (!t || this.commands.allowed(app)) return undefined;
-    const allow = ` A human can allow commands in this terminal: --allow-commands ${AppRules.keyOf(app)}, or "allowCommands" in settings.json (confirmed by a human).`;
+    const allow = ` The user can allow command lines in ${quote(AppRules.keyOf(app))} themselves, in their own settings or terminal (never through a call).`;
     if (t.paste) {
       refuse('denied', 'paste into a terminal', new ComputerUseError('denied_by_policy', `A paste into ${quote(app.name)} can run commands: ` +
         'the terminal takes each line break as Return, and the user could not see the lines before they run. Nothing was sent. Type the command ' +
@@ -348,15 +349,15 @@ export class Policy implements PolicyGate {
    */
   private unlistedAdvice(app: AppIdentity, key: string): string {
     const head = 'Unattended mode acts only on allow-listed apps and never asks; ';
-    const where = this.settingsPath ?? 'settings.json';
+
     if (app.unproven !== undefined) {
       return `${head}computer-use cannot prove which program ${quote(app.name)} is (${escapeLine(app.unproven)}), and an allow entry matches only a program the OS proves, ` +
         'so no entry allows it. Nothing was sent. The user can do this step themselves, or run computer-use where that process can be read ' +
-        '(the same user, with the same or more privileges), or in a mode that asks (--mode default).';
+        '(the same user, with the same or more privileges), or where they can be asked.';
     }
     if (!AppRules.allowable(app)) return `${head}${quote(key)} is an interpreter that runs no script path that can be proven. Nothing was sent. ${UNNAMEABLE} Or run where the user can be asked.`;
-    const entry = JSON.stringify(key);
-    return `${head}${quote(key)} is not on the allow list. Nothing was sent. The user can add it: --allow-app ${key.includes(' ') ? entry : key}, or "allowApps": [${entry}] in ${where}.`;
+    const entry = jsonQuote(key);
+    return `${head}${quote(key)} is not on the allow list. Nothing was sent. ${userCanAllowApp(entry)}`;
   }
 
   /** Asks the human; approval is bound to the target (fingerprint, op, value digest) and re-checked after. */
@@ -372,9 +373,9 @@ export class Policy implements PolicyGate {
       // An entry that can never match is no advice: say what would make the app nameable instead.
       const allowable = AppRules.allowable(app);
       const fix = verdict
-        ? `Run it where the user can confirm (a terminal, or an MCP client with elicitation), or the user does this step themselves${verdict.kind === 'password' || !allowable ? '' : `, or allows it with --mode bypass --allow-app ${shownKey}`}.`
+        ? `${ASK_THE_USER}.`
         : allowable
-          ? `The user can allow the app: --allow-app ${shownKey} (or "allowApps": ["${shownKey}"] in ${this.settingsPath ?? 'settings.json'}), with --mode accept-edits or bypass, or run where they can be asked.`
+          ? `${userCanAllowApp(jsonQuote(key))} ${ASK_THE_USER}.`
           : `${UNNAMEABLE} Or run where the user can be asked.`;
       refuse('confirmation_required', reasonText, new ComputerUseError('confirmation_required',
         `${capital(what)} in ${quote(app.name)} needs the user's confirmation (${reasonText}), and no one can be asked here. Nothing was sent. ${fix}`));

@@ -60,6 +60,23 @@ export const UNCONFIRMED_FIELDS: readonly string[] = ['denyApps', 'strictFirstUs
 export function confirmationsPath(settingsPath: string): string { return join(dirname(resolve(settingsPath)), 'plugin-data', 'computer-use', 'settings-confirmed.json'); }
 const keyPathOf = (settingsPath: string): string => join(dirname(confirmationsPath(settingsPath)), 'audit.key');
 
+/**
+ * A seal over a value the tool records on a person's word (a CLI flag a person confirmed on the terminal): an
+ * HMAC under the install key of the settings file's folder, bound to `purpose` and `path`. A file an agent wrote
+ * through a plain edit carries no valid seal (README threat model: a same-user shell agent can read the key).
+ */
+export function sealOf(purpose: string, path: string, value: unknown, settingsPath: string = defaultSettingsPath()): string {
+  return createHmac('sha256', installKey(keyPathOf(settingsPath))).update(`computer-use ${purpose}\0${resolve(path)}\0${canonical(value)}`).digest('hex');
+}
+
+/** True when `seal` is `sealOf(purpose, path, value)`. */
+export function sealHolds(seal: unknown, purpose: string, path: string, value: unknown, settingsPath: string = defaultSettingsPath()): boolean {
+  if (typeof seal !== 'string' || !/^[0-9a-f]{64}$/.test(seal)) return false;
+  let want: string;
+  try { want = sealOf(purpose, path, value, settingsPath); } catch { return false; }
+  return timingSafeEqual(Buffer.from(want, 'hex'), Buffer.from(seal, 'hex'));
+}
+
 /** The fields of a parsed file that need confirming, in a canonical form (sorted keys), as compared and shown. */
 export function loweringOf(raw: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -59,10 +59,10 @@ async function imageMode(session: Session, target: WindowTarget, maxMarks: numbe
   const opt = session.options.screenshots;
   if (!opt?.allowed) {
     throw new ComputerUseError('denied_by_policy', 'Screenshots as images are off (the default). Nothing was captured. Use computer_observe, or ' +
-      'computer_screenshot with mode "ocr" (text only; the image stays on this machine). The user can allow images: "allowScreenshots": true in settings.json.');
+      'computer_screenshot with mode "ocr" (text only; the image stays on this machine). Images are something only the user can turn on, in their own settings.');
   }
   if (!opt.imageInput) {
-    throw new ComputerUseError('unsupported', 'This host has not said that its model takes images, so no image is captured. Use mode "ocr", or start the host with image input on (e.g. `computer-use mcp --image-input`).');
+    throw new ComputerUseError('unsupported', 'This host has not said that its model takes images, so no image is captured. Use mode "ocr", or the user turns image input on in their own host configuration.');
   }
   const window = await session.resolveWindow(target);
   const raw = await session.readWindow(window, { bounds: true });

@@ -52,17 +52,18 @@ test('errors exit non-zero with the code and what to do', async () => {
   assert.match(usage.stderr, /usage: computer-use act/);
 });
 
-test('kept permission flags are announced on stderr when the kept set changes, not on every command', async () => {
-  const notice = /this session keeps/;
-  const first = await run('apps', '--allow-app', 'pluma');
+test('a flag that narrows is kept and announced once; one that lowers a question is not applied without a person', async () => {
+  const notice = /kept for the next commands/;
+  const first = await run('apps', '--deny-app', 'firefox');
   assert.equal(first.code, 0, first.stderr);
-  assert.match(first.stderr, /this session keeps --allow-app pluma for the next commands/, first.stderr);
+  assert.match(first.stderr, /kept for the next commands on this desktop: apps denied: firefox/, first.stderr);
   // Two agents in the CLI trial called the notice on every later command noise.
   const plain = await run('apps');
   assert.doesNotMatch(plain.stderr, notice, plain.stderr);
-  const same = await run('apps', '--allow-app', 'pluma');
-  assert.doesNotMatch(same.stderr, notice, 'the same flag again changes nothing kept');
-  const more = await run('apps', '--deny-app', 'firefox');
-  assert.match(more.stderr, /this session keeps --allow-app pluma --deny-app firefox for the next commands/, more.stderr);
-  assert.doesNotMatch((await run('apps')).stderr, notice);
+  assert.doesNotMatch((await run('apps', '--deny-app', 'firefox')).stderr, notice, 'the same flag again changes nothing kept');
+  // No terminal here: an allow entry given on the call is said to be neither applied nor kept.
+  const wide = await run('apps', '--allow-app', 'pluma');
+  assert.equal(wide.code, 0, wide.stderr);
+  assert.match(wide.stderr, /not applied and not kept: apps allowed: pluma/, wide.stderr);
+  assert.doesNotMatch(wide.stderr, notice);
 });

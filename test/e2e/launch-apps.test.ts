@@ -16,15 +16,20 @@ import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { updateSettings } from '../../src/policy/settings.js';
 import { killApp } from './helpers.js';
 
 const cli = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url));
 const pids: number[] = [];
 after(async () => { for (const pid of pids) await killApp(pid); });
 
-/** The CLI in its own home, so kept permission flags start empty. */
-async function cliIn(): Promise<(...args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>> {
+/**
+ * The CLI in its own home, whose settings the user wrote (through the tool's own writer, as the panel's "always"
+ * does): a flag on a call would hold only after a person's yes on a terminal, which this test has not.
+ */
+async function cliIn(settings: Record<string, unknown>): Promise<(...args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>> {
   const home = await mkdtemp(join(tmpdir(), 'cu-launch-e2e-'));
+  updateSettings(join(home, 'settings.json'), (s) => Object.assign(s, settings));
   return (...args) => new Promise((resolve) => {
     execFile(process.execPath, [cli, ...args], { env: { ...process.env, COMPUTER_USE_HOME: home, SAL_USE_VCLPLUGIN: 'gtk3' }, timeout: 90_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
@@ -49,9 +54,9 @@ async function mcp(allow: string[]): Promise<{ launch: (args: Record<string, unk
 }
 
 test('CLI: launch soffice --calc with the one entry libreoffice opens the spreadsheet and acts in it, unattended', { timeout: 180_000, skip: !existsSync('/usr/bin/soffice') && 'LibreOffice is not installed' }, async () => {
-  const run = await cliIn();
+  const run = await cliIn({ mode: 'unattended', allowApps: ['libreoffice'] });
   const profile = await freshCalcProfile();
-  const r = await run('--mode', 'unattended', '--allow-app', 'libreoffice', 'launch', '--wait', '60000', 'soffice', '--calc', '--norestore', `-env:UserInstallation=file://${profile}`);
+  const r = await run('launch', '--wait', '60000', 'soffice', '--calc', '--norestore', `-env:UserInstallation=file://${profile}`);
   const pid = Number(/^launched \S+ pid=(\d+)/m.exec(r.stdout)?.[1]);
   if (pid > 0) pids.push(pid);
   assert.equal(r.code, 0, r.stderr + r.stdout);
@@ -71,9 +76,9 @@ test('CLI: launch soffice --calc with the one entry libreoffice opens the spread
 test('CLI: launch localc with the one entry localc acts in the soffice.bin it became, in the next call too, unattended', { timeout: 180_000, skip: !existsSync('/usr/bin/localc') && 'LibreOffice is not installed' }, async () => {
   // localc is a launcher script (soffice --calc) whose command is no package name: before, the window's process,
   // soffice.bin, needed an entry of its own, and every act was refused.
-  const run = await cliIn();
+  const run = await cliIn({ mode: 'unattended', allowApps: ['localc'] });
   const profile = await freshCalcProfile();
-  const r = await run('--mode', 'unattended', '--allow-app', 'localc', 'launch', '--wait', '60000', 'localc', '--norestore', `-env:UserInstallation=file://${profile}`);
+  const r = await run('launch', '--wait', '60000', 'localc', '--norestore', `-env:UserInstallation=file://${profile}`);
   const pid = Number(/^launched \S+ pid=(\d+)/m.exec(r.stdout)?.[1]);
   if (pid > 0) pids.push(pid);
   assert.equal(r.code, 0, r.stderr + r.stdout);
@@ -86,8 +91,8 @@ test('CLI: launch localc with the one entry localc acts in the soffice.bin it be
 });
 
 test('CLI and MCP: a program that exits at once is reported with its exit code, stderr and argv, not as an accessibility timeout', { timeout: 120_000 }, async () => {
-  const run = await cliIn();
-  const r = await run('--mode', 'unattended', '--allow-app', 'zenity', 'launch', 'zenity', '--question', '--no-such-option');
+  const run = await cliIn({ mode: 'unattended', allowApps: ['zenity'] });
+  const r = await run('launch', 'zenity', '--question', '--no-such-option');
   // A launch that failed is an error: the CLI exits non-zero (it exited 0 before).
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.stdout, /zenity exited with code 255 before any window appeared \(pid \d+; ran \["zenity", "--question", "--no-such-option"\]\)/, r.stdout + r.stderr);

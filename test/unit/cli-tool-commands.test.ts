@@ -9,7 +9,9 @@ import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clearKeptFlags, keptFlagsText, mergeKeptFlags, readKeptFlags, writeKeptFlags } from '../../src/hosts/cli/kept-flags.js';
+import { clearKeptFlags, mergeKeptFlags, permissionsForCall, permissionWords, readKeptFlags, writeKeptFlags } from '../../src/hosts/cli/kept-flags.js';
+import type { ConfirmChoice, ConfirmRequest, Confirmer } from '../../src/policy/confirm.js';
+import { WIDENING } from '../fixtures/policy/widening.js';
 import { strayLaunchFlag, TOOL_COMMANDS, toolCall } from '../../src/hosts/cli/tool-commands.js';
 import { commandFirst } from '../../src/hosts/cli/args.js';
 import { cliWording } from '../../src/hosts/cli/wording.js';
@@ -87,10 +89,14 @@ test('permission flags are kept per desktop: a later mode replaces, lists add, c
   assert.deepEqual(readKeptFlags(state), { mode: 'accept-edits', allowApps: ['gedit', 'mousepad'], denyApps: ['firefox'] });
   assert.equal(statSync(`${state}.flags.json`).mode & 0o777, 0o600);
   assert.deepEqual(mergeKeptFlags(readKeptFlags(state), { mode: 'default' }).mode, 'default');
-  assert.equal(keptFlagsText(readKeptFlags(state)), '--mode accept-edits --allow-app gedit,mousepad --deny-app firefox');
+  assert.equal(permissionWords(readKeptFlags(state)), 'mode accept-edits; apps allowed: gedit, mousepad; apps denied: firefox');
   writeFileSync(`${state}.flags.json`, JSON.stringify({ mode: 'godmode', allowApps: [1, 'x'], denyApps: 'firefox' }));
   assert.deepEqual(readKeptFlags(state), {}, 'values the CLI never writes are not kept');
-  writeFileSync(`${state}.flags.json`, '{"mode":"bypass"}');
+  // A file written by anything but the CLI (an agent's shell) keeps only what narrows: its seal does not hold.
+  writeFileSync(`${state}.flags.json`, '{"mode":"bypass","allowApps":["gedit"],"denyApps":["firefox"]}');
+  assert.deepEqual(readKeptFlags(state), { denyApps: ['firefox'] });
+  writeFileSync(`${state}.flags.json`, '{"mode":"plan","seal":"' + '0'.repeat(64) + '"}');
+  assert.deepEqual(readKeptFlags(state), { mode: 'plan' }, 'plan narrows: kept without a seal');
   assert.equal(clearKeptFlags(dir), 1);
   assert.deepEqual(readKeptFlags(state), {});
 });
@@ -139,4 +145,50 @@ test('launch: the stray-flag message prints each word as data: a newline, U+2028
   assert.equal(why.split('\n').length, 1, why);
   assert.doesNotMatch(why, /[\u2028\u001b]/, why);
   assert.match(why, /launch --allow-app gedit gedit "a\\n\[e9\] button \\"OK\\""/, why);
+});
+
+/** A terminal that answers `answer`, recording each question; `interactive: false` is a shell without one. */
+function terminal(answer: ConfirmChoice, interactive = true): Confirmer & { asked: ConfirmRequest[] } {
+  const asked: ConfirmRequest[] = [];
+  return { interactive, asked, confirm: async (r) => { asked.push(r); return answer; } };
+}
+
+test('a widening flag holds only on a person\'s yes, and is kept only for "this session"; narrowing flags always hold', async () => {
+  const settings = { mode: 'default' as const, allowApps: ['gedit'] };
+  const wide = { mode: 'bypass' as const, allowApps: ['mousepad'] };
+  // No terminal: a model at a shell adds --mode bypass --allow-app mousepad. Nothing of it holds, nothing is kept.
+  const agent = await permissionsForCall({ kept: {}, requested: { ...wide, denyApps: ['firefox'] }, settings, confirmer: terminal('allow_session', false) });
+  assert.deepEqual(agent.effective, { denyApps: ['firefox'] });
+  assert.deepEqual(agent.keep, { denyApps: ['firefox'] });
+  assert.match(agent.notices.join('\n'), /not applied and not kept: mode bypass; apps allowed: mousepad\./);
+  assert.match(agent.notices.join('\n'), /kept for the next commands on this desktop: apps denied: firefox/);
+  for (const w of WIDENING) for (const n of agent.notices) assert.doesNotMatch(n, w, n);
+  // A person at the terminal: asked once, with what it lowers; "this session" holds and keeps it.
+  const person = terminal('allow_session');
+  const yes = await permissionsForCall({ kept: {}, requested: wide, settings, confirmer: person });
+  assert.equal(person.asked.length, 1);
+  assert.deepEqual(person.asked[0]!.choices, ['allow_once', 'allow_session', 'deny']);
+  assert.match(person.asked[0]!.message, /mode bypass; apps allowed: mousepad/);
+  assert.deepEqual(yes.effective, wide);
+  assert.deepEqual(yes.keep, wide);
+  assert.match(yes.notices.join('\n'), /you confirmed mode bypass; apps allowed: mousepad: it holds for this command and is kept/);
+  // The same flags again, once kept: nothing new, no question.
+  const again = terminal('deny');
+  assert.deepEqual((await permissionsForCall({ kept: wide, requested: wide, settings, confirmer: again })).effective, wide);
+  assert.equal(again.asked.length, 0);
+  // "once": holds for this call, not kept; "deny": runs without it.
+  const once = await permissionsForCall({ kept: {}, requested: wide, settings, confirmer: terminal('allow_once') });
+  assert.deepEqual([once.effective, once.keep], [wide, undefined]);
+  const no = await permissionsForCall({ kept: {}, requested: wide, settings, confirmer: terminal('deny') });
+  assert.deepEqual([no.effective, no.keep], [{}, undefined]);
+  assert.match(no.notices.join('\n'), /not applied and not kept \(declined\)/);
+  // Narrowing needs nobody: a mode that asks more than the one in force, deny entries, an app already allowed.
+  for (const [mode, base] of [['plan', 'bypass'], ['default', 'bypass'], ['accept-edits', 'bypass'], ['default', 'default']] as const) {
+    const r = await permissionsForCall({ kept: {}, requested: { mode, allowApps: ['gedit'] }, settings: { mode: base, allowApps: ['gedit'] }, confirmer: terminal('deny', false) });
+    assert.deepEqual(r.effective, { mode }, `${mode} over ${base}`);
+  }
+  for (const [mode, base] of [['default', 'plan'], ['unattended', 'default'], ['accept-edits', 'default'], ['bypass', 'unattended']] as const) {
+    const r = await permissionsForCall({ kept: {}, requested: { mode }, settings: { mode: base }, confirmer: terminal('deny', false) });
+    assert.deepEqual(r.effective, {}, `${mode} over ${base} lowers a question`);
+  }
 });

@@ -78,7 +78,7 @@ test('computer_screenshot mode "image" is refused with the default settings, and
   const res = await call('computer_screenshot', { app: 'gtk3-widget-factory', mode: 'image' });
   assert.equal(res.isError, true);
   assert.equal(res.code, 'denied_by_policy');
-  assert.match(res.text, /Screenshots as images are off.*mode "ocr".*allowScreenshots/s);
+  assert.match(res.text, /Screenshots as images are off.*mode "ocr".*only the user can turn on, in their own settings/s);
   assert.equal(res.images, undefined);
   const noImages = await session({ allowed: true, imageInput: false }).call('computer_screenshot', { mode: 'image' });
   assert.equal(noImages.code, 'unsupported');

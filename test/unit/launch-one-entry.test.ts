@@ -69,7 +69,7 @@ test('a launcher\'s refusal names the app by the command the user knows, not by 
   const policy = new Policy({ mode: 'default', audit: false, settingsPath: false, hostPids: [] });
   await assert.rejects(policy.check(launch('soffice --calc')), (e: Error) => {
     assert.match(e.message, /Start "soffice --calc" in "libreoffice" needs the user's confirmation/, e.message);
-    assert.match(e.message, /--allow-app libreoffice /, e.message);
+    assert.match(e.message, /The user can allow "libreoffice" themselves/, e.message);
     assert.doesNotMatch(e.message, /"dash"/, e.message);
     return true;
   });

@@ -19,6 +19,7 @@ import { Session } from '../../src/session/session.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { runTool, type ToolResult } from '../../src/tools/tool.js';
 import { byId, n } from '../fixtures/engine/build.js';
+import { WIDENING } from '../fixtures/policy/widening.js';
 import { INJECTION, keepassWindow, mailWindow, PolicyFake, polkitWindow } from '../fixtures/policy/apps.js';
 
 const SECRET = 'S3cr3t-hunter2-密码';
@@ -87,7 +88,9 @@ test('each mode against each acting tool, with the app allow-listed or not, and 
         function sent(m: string) { return s.sent(m); }
         assert.equal(dispatched, want === 'ok' ? 1 : 0, `${mode} ${listing} ${kind}: dispatches`);
         if (want !== 'ok') assert.match(r.text, /Nothing was sent/, r.text);
-        if (want === 'confirmation_required') assert.match(r.text, /--allow-app mailer|--mode bypass/, 'the error says what the user can change');
+        // The refusal says where the user decides, and hands the model no flag or field that widens its permissions.
+        if (want === 'confirmation_required') assert.match(r.text, /the computer-use panel|where the user can be asked/, r.text);
+        for (const w of WIDENING) assert.doesNotMatch(r.text, w, `${mode} ${listing} ${kind}: ${r.text}`);
         await s.session.close();
       }
     }
@@ -320,10 +323,10 @@ test('an interpreted app started by a relative script path: the refusal names no
   const s = setup({ mode: 'accept-edits', allowApps: ['mailer'], processInfo: () => py });
   const r = await acting(s, 'act');
   assert.equal(code(r), 'confirmation_required', r.text);
-  assert.doesNotMatch(r.text, /--allow-app python3\.11 \(/, r.text);
+  assert.doesNotMatch(r.text, /allow "python3\.11 \(/, r.text);
   assert.match(r.text, /No allow entry can name this app[^]*absolute path/, r.text);
   // With the script's absolute path the advice is an entry that works.
   const t = setup({ mode: 'accept-edits', processInfo: () => ({ ...py, cmdline: ['/usr/bin/python3', '/opt/mailer/mailer.py'] }) });
   const r2 = await acting(t, 'act');
-  assert.match(r2.text, /--allow-app python3\.11 \/opt\/mailer\/mailer\.py/, r2.text);
+  assert.match(r2.text, /allow "python3\.11 \/opt\/mailer\/mailer\.py" themselves: in the computer-use panel/, r2.text);
 });

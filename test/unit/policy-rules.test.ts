@@ -102,7 +102,7 @@ test('identity is the proven executable: an app cannot claim an allowed name', (
 test('modes parse; unknown modes say which exist', () => {
   assert.deepEqual([...MODES], ['plan', 'default', 'accept-edits', 'bypass', 'unattended']);
   assert.equal(parseMode('accept_edits'), 'accept-edits');
-  assert.throws(() => parseMode('yolo'), /Modes: plan, default, accept-edits, bypass, unattended/);
+  assert.throws(() => parseMode('yolo'), /Unknown mode "yolo" \(computer-use --help lists the modes\)/);
 });
 
 test('settings: owner-only, other fields kept, a file others can write grants nothing', () => {

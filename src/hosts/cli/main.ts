@@ -15,8 +15,9 @@ const USAGE = `usage: computer-use <command> [args...]
   wait <appears|disappears|value_changes|window_appears> [--text T] [--ref eN] [--timeout ms]
   keys <chords...> [--app A]         e.g. keys ctrl+s
   clipboard read | write <text> | paste [text] [--app A]   the clipboard (paste: into the app's focused element)
-      every command above takes --device NAME, and --help for its own usage; permission flags given to one
-      are kept for the next ones on the same desktop (session clear forgets them)
+      every command above takes --device NAME, and --help for its own usage; a permission flag that lowers a
+      question holds only after you confirm it on the terminal, and is kept for the next ones on the same
+      desktop when you answer "this session" (session clear forgets them)
   session clear                      forget the permission flags kept by earlier commands
   sandbox   headless desktops (up | down | status | env | exec); see \`computer-use sandbox help\`
   stop | resume                      pause every session of this home (aborts the action in flight) / continue (asks you on the terminal)

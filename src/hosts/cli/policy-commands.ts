@@ -10,12 +10,37 @@ import type { ConfirmChoice, Confirmer } from '../../policy/confirm.js';
 import { isPaused, pauseInfo, requestResume, requestStop } from '../../policy/stop.js';
 import { confirmedLowering, loweringOf, recordConfirmation, unsafeSettings, defaultSettingsPath } from '../../policy/settings.js';
 import { cuHome } from '../../paths.js';
+import { escapeLine } from '../../engine/escape.js';
 import { parseArgs } from './args.js';
 
-const KEYS: Record<string, ConfirmChoice> = { o: 'allow_once', y: 'allow_once', s: 'allow_session', a: 'allow_always', d: 'deny', n: 'deny' };
 const LABELS: Record<ConfirmChoice, string> = { allow_once: '[o]nce', allow_session: 'this [s]ession', allow_always: '[a]lways for this app', deny: '[d]eny' };
+/** The answers each choice takes: its letter and its words, whole (case and surrounding spaces aside). */
+const ANSWERS: Record<ConfirmChoice, readonly string[]> = {
+  allow_once: ['o', 'once'], allow_session: ['s', 'session', 'this session'], allow_always: ['a', 'always', 'always for this app'], deny: ['d', 'deny'],
+};
+/** How many answers that are not offered are asked again before the question declines. */
+const RETRIES = 1;
+/** The longest title and message the terminal shows (an app's 10 KB label must not flood the question). */
+const MAX_TITLE = 300;
+const MAX_MESSAGE = 2000;
 
-/** Asks on the terminal (stdin a TTY, the question on stderr so stdout stays the tool's output). */
+/**
+ * The choice a typed answer names among those offered, 'deny' for an empty answer, undefined for anything else:
+ * "y", "yes please" or "0" name nothing offered, so they never approve (the old prompt took any word's first letter).
+ */
+export function answerOf(answer: string, choices: readonly ConfirmChoice[]): ConfirmChoice | undefined {
+  const a = answer.trim().toLowerCase();
+  if (!a) return 'deny';
+  return choices.find((c) => ANSWERS[c].includes(a));
+}
+
+/** Outside text shown on the terminal: one line (engine/escape.ts, idempotent on the policy's escaped text), cut. */
+const shown = (s: string, max: number): string => { const t = escapeLine(s); return t.length > max ? `${t.slice(0, max - 1)}…` : t; };
+
+/**
+ * Asks on the terminal (stdin a TTY, the question on stderr so stdout stays the tool's output). Only the offered
+ * letters and words answer; anything else asks again once, then declines; an empty answer or ESC declines.
+ */
 export function ttyConfirmer(input: NodeJS.ReadStream = process.stdin, output: NodeJS.WriteStream = process.stderr): Confirmer {
   return {
     interactive: Boolean(input.isTTY),
@@ -24,19 +49,30 @@ export function ttyConfirmer(input: NodeJS.ReadStream = process.stdin, output: N
         if (signal?.aborted) { resolve('deny'); return; }
         const rl = createInterface({ input, output, terminal: true });
         // Resolve before closing: close() emits 'close' at once, whose handler would answer 'deny' first.
-        const finish = (c: ConfirmChoice): void => { signal?.removeEventListener('abort', onAbort); resolve(c); rl.close(); };
+        const finish = (c: ConfirmChoice): void => {
+          signal?.removeEventListener('abort', onAbort);
+          input.removeListener('keypress', onKey);
+          resolve(c);
+          rl.close();
+        };
         const onAbort = (): void => { output.write('\n(stopped)\n'); finish('deny'); };
+        // ESC declines (readline emits keypress events on a terminal input).
+        const onKey = (_s: unknown, key: { name?: string } | undefined): void => { if (key?.name === 'escape') { output.write('\n(declined)\n'); finish('deny'); } };
         signal?.addEventListener('abort', onAbort, { once: true });
+        input.on('keypress', onKey);
         rl.on('close', () => resolve('deny'));
-        const ask = (): void => {
-          rl.question(`\ncomputer-use: ${request.title}\n${request.message}\n  ${request.choices.map((c) => LABELS[c]).join('  ')} > `, (answer) => {
-            const c = KEYS[answer.trim().toLowerCase().charAt(0)];
-            if (c && request.choices.includes(c)) finish(c);
-            else if (!answer.trim()) finish('deny');
-            else ask();
+        const offered = request.choices.map((c) => LABELS[c]).join('  ');
+        let retries = RETRIES;
+        const ask = (again: boolean): void => {
+          const head = again ? `  answer with one of: ${offered} (anything else declines)` : `\ncomputer-use: ${shown(request.title, MAX_TITLE)}\n${shown(request.message, MAX_MESSAGE)}\n  ${offered}`;
+          rl.question(`${head} > `, (answer) => {
+            const c = answerOf(answer, request.choices);
+            if (c) finish(c);
+            else if (retries-- > 0) ask(true);
+            else { output.write('(declined)\n'); finish('deny'); }
           });
         };
-        ask();
+        ask(false);
       });
     },
   };

@@ -5,12 +5,13 @@
  */
 import { jsonQuote } from '../../engine/escape.js';
 import { createHash } from 'node:crypto';
-import { createComputer } from '../../index.js';
+import { createComputer, type KeptPolicy } from '../../index.js';
 import { cuPath } from '../../paths.js';
 import type { OPS } from '../../engine/node.js';
 import { cliOptionsFrom, isBooleanHostFlag } from '../options.js';
 import { asksHelp, parseArgs } from './args.js';
-import { keptFlagsNotice, mergeKeptFlags, readKeptFlags, writeKeptFlags } from './kept-flags.js';
+import { permissionsForCall, readKeptFlags, writeKeptFlags } from './kept-flags.js';
+import { loadSettings } from '../../policy/settings.js';
 import { ttyConfirmer } from './policy-commands.js';
 import { cliWording } from './wording.js';
 
@@ -84,7 +85,9 @@ export const TOOL_COMMANDS = ['apps', 'launch', 'observe', 'screenshot', 'find',
 
 /** Flags every tool command takes (README "CLI"). */
 const COMMON = '  --device NAME   the device (computer-use device list); refs like d2e5 name theirs\n'
-  + '  --mode M, --allow-app A, --allow-commands T, --deny-app A   permission flags, kept for later commands on this desktop (computer-use session clear forgets them)';
+  + '  --mode M, --allow-app A, --allow-commands T, --deny-app A   permission flags: --deny-app and a mode that asks more hold at once;\n'
+  + '      what lowers a question holds only after you confirm it on this terminal, and is kept for later commands on this\n'
+  + '      desktop when you answer "this session" (computer-use session clear forgets them)';
 
 /** Each tool command's help (`computer-use <command> --help`), printed without starting anything. */
 export const TOOL_HELP: Readonly<Record<string, string>> = {
@@ -104,31 +107,31 @@ export async function runToolCommand(command: string, args: string[]): Promise<n
   // A launched app's own flags are its own (`launch gedit --help`): launch prints its usage only when asked first.
   if (command === 'launch' ? asksHelp(args.slice(0, 1)) : asksHelp(args)) { process.stdout.write(`${TOOL_HELP[command] ?? ''}\n${COMMON}\n`); return 0; }
   let call: { name: string; params: Record<string, unknown> };
-  let policy: ReturnType<typeof cliOptionsFrom>['options'];
-  let given: ReturnType<typeof cliOptionsFrom>['options'];
+  let options: ReturnType<typeof cliOptionsFrom>['options'];
   try {
     // launch: the words from the app's command on are the app's own (`launch soffice --calc`), never ours.
     const [ours, app] = command === 'launch' ? splitLaunchArgs(args) : [args, []];
     const stray = command === 'launch' ? strayLaunchFlag(args) : undefined;
     if (stray) throw new Error(stray);
+    // Flags and the permission environment variables alike: an agent at a shell sets either.
     const taken = cliOptionsFrom(ours);
-    policy = taken.options;
-    // The flags alone (no environment): these are what the session keeps.
-    given = cliOptionsFrom(ours, {}).options;
+    options = taken.options;
     call = toolCall(command, app.length ? [...taken.rest, '--', ...app] : taken.rest);
   } catch (e) { process.stderr.write(`${cliWording((e as Error).message)}\n`); return 2; }
-  const keep = (desktop: { env: Record<string, string> }): ReturnType<typeof readKeptFlags> => {
+  const { mode, allowApps, allowCommands, denyApps, ...rest } = options;
+  const requested = { ...opt('mode', mode), ...opt('allowApps', allowApps), ...opt('allowCommands', allowCommands), ...opt('denyApps', denyApps) };
+  // A human at the terminal is asked; without one, questions become confirmation_required errors.
+  const confirmer = ttyConfirmer();
+  // The permissions of this call: what narrows holds, what lowers a question only on a person's yes (kept-flags.ts).
+  const permissions = async (desktop: { env: Record<string, string> }): Promise<KeptPolicy> => {
     const path = sessionFileFor(desktop);
     const kept = readKeptFlags(path);
-    const mine = { ...opt('mode', given.mode), ...opt('allowApps', given.allowApps), ...opt('allowCommands', given.allowCommands), ...opt('denyApps', given.denyApps) };
-    const merged = mergeKeptFlags(kept, mine);
-    if (Object.keys(mine).length) writeKeptFlags(path, merged);
-    const notice = keptFlagsNotice(kept, merged);
-    if (notice) process.stderr.write(`computer-use: ${notice}\n`);
-    return kept;
+    const { effective, keep, notices } = await permissionsForCall({ kept, requested, settings: loadSettings().settings, confirmer });
+    if (keep) writeKeptFlags(path, keep);
+    for (const n of notices) process.stderr.write(`computer-use: ${n}\n`);
+    return effective;
   };
-  // A human at the terminal is asked; without one, questions become confirmation_required errors.
-  const computer = await createComputer({ desktop: 'auto', stopSandboxOnClose: false, statePath: sessionFileFor, desktopPolicy: keep, confirmer: ttyConfirmer(), ...policy });
+  const computer = await createComputer({ desktop: 'auto', stopSandboxOnClose: false, statePath: sessionFileFor, desktopPolicy: permissions, confirmer, ...rest });
   for (const w of computer.policy.warnings) process.stderr.write(`computer-use: ${w}\n`);
   if (computer.desktop.started) process.stderr.write(`started sandbox desktop ${computer.desktop.sandbox?.display} (stop it with: computer-use sandbox down --all)\n`);
   try {
