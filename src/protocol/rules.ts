@@ -70,6 +70,9 @@ export const RULES = {
     'a driver that cannot tell leaves `activated` out.' },
   'R-act-disabled': { area: 'acts', methods: ['node.act'], text: 'With `actionable`, an element that stays disabled for the whole wait fails ' +
     'with `element_disabled` (details: `states`, `waitedMs`); one that becomes enabled within the wait is acted on.' },
+  'R-keys-focus': { area: 'acts', methods: ['input.keys'], text: 'input.keys with `expect.pid` sends keys only when that process owns the ' +
+    'focused top-level window (after activating the window); otherwise it fails with `window_not_focused` and types nothing. A driver with ' +
+    'the `background_input` capability sends to the window itself and is exempt.' },
   'R-read-snapshot': { area: 'reads', methods: ['tree.snapshot'], text: 'tree.snapshot of a listed window answers its tree: the root\'s `id` ' +
     'is the window handle, every node a handle unique in the answer; a `password` node never carries its text in `value`.' },
   'R-read-find': { area: 'reads', methods: ['tree.find', 'list.find'], text: 'tree.find and list.find answer only nodes whose name, value or ' +

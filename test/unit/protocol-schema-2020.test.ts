@@ -6,36 +6,18 @@
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { parseTranscript } from '../../src/protocol/transcript.js';
+import { ajv2020 as ajv2020With, type Ajv2020 } from '../conformance/ajv2020.js';
 
 type Json = Record<string, unknown>;
-interface AjvLike {
-  validateSchema(s: unknown): boolean;
-  compile(s: unknown): ((v: unknown) => boolean) & { errors?: unknown };
-  addVocabulary(words: string[]): void;
-  errors?: unknown;
-}
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DOC = JSON.parse(readFileSync(join(ROOT, 'docs', 'protocol.schema.json'), 'utf8')) as Json;
-
-/**
- * ajv 8 (the 2020-12 build). The repository's top-level ajv is 6 (draft-07 only, a dependency of a dependency);
- * ajv 8 comes with ajv-formats, so it is resolved from there.
- */
-function ajv2020(): AjvLike {
-  const require = createRequire(import.meta.url);
-  const from = dirname(require.resolve('ajv-formats/package.json'));
-  const Ajv = (require(require.resolve('ajv/dist/2020', { paths: [from] })) as { default: new (o: object) => AjvLike }).default;
-  const ajv = new Ajv({ strict: true, allErrors: false });
-  // The document's own annotation keywords (its metaModel: methods, caps, errors, rules), declared, not ignored.
-  ajv.addVocabulary(['protocolVersion', 'limits', 'methods', 'notifications', 'errors', 'rules']);
-  return ajv;
-}
+// The document's own annotation keywords (its metaModel: methods, caps, errors, rules), declared, not ignored.
+const ajv2020 = (): Ajv2020 => ajv2020With(['protocolVersion', 'limits', 'methods', 'notifications', 'errors', 'rules']);
 
 /** A method's schema as a document of its own, with the shared definitions. */
 const standalone = (s: unknown): Json => ({ $schema: DOC['$schema'], $defs: DOC['$defs'], ...(s as Json) });
