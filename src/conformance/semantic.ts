@@ -213,7 +213,8 @@ export async function semanticLayer(ctx: KitContext, scenarios: Scenarios): Prom
   const windows = listed.kind === 'result' ? (listed.value as { windows: { id: string; title: string }[] }).windows : [];
   if (listed.kind !== 'result') ctx.v.fail('semantic.windows', `expected windows.list to answer, got ${describeAnswer(listed)}`);
   for (const h of scenarios.harnesses) {
-    const w = windows.find((x) => x.title.includes(h.window.title));
+    // What a driver lists is not trusted to fit its schema (wire.schema reports that): a window without a title is skipped.
+    const w = windows.find((x) => typeof x?.title === 'string' && typeof x.id === 'string' && x.title.includes(h.window.title));
     if (!w) { ctx.v.skip(`semantic.${h.name}`, `no window titled "${h.window.title}"${h.start ? ` (start it: ${h.start})` : ''}`); continue; }
     const run = new HarnessRun(ctx, h, w.id);
     const root = await run.snapshot();

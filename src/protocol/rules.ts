@@ -78,6 +78,9 @@ export const RULES = {
   'R-read-find': { area: 'reads', methods: ['tree.find', 'list.find'], text: 'tree.find and list.find answer only nodes whose name, value or ' +
     'description hold the text (case-insensitive); list.find searches every row of the container, those not on screen included, or says ' +
     '`complete: false`.' },
+  'R-identity': { area: 'reads', methods: ['process.identify', 'apps.terminate', 'apps.resolveLaunch'], text: 'Each identity method a ' +
+    'driver lists answers for a process and a command that do not exist: process.identify `gone: true` (or `app_not_found`), ' +
+    'apps.terminate `ended: false` (signalling no one), apps.resolveLaunch a resolution or `app_not_found` (starting nothing).' },
   'R-settle': { area: 'reads', methods: ['ui.settle'], text: 'ui.settle answers once no event came for `quietMs`, or at `timeoutMs` with ' +
     '`settled: false`; never later than `timeoutMs` plus a read.' },
   'R-cancel': { area: 'lifetime', text: '`$/cancel {id}` makes a request still being served end soon: it is answered (any answer) or dropped, ' +
