@@ -10,6 +10,7 @@ import { LineReader } from '../protocol/framing.js';
 import { methodSpec } from '../protocol/methods.js';
 import { validationError } from '../protocol/validate.js';
 import { entryOf, type TranscriptRecorder } from '../protocol/transcript.js';
+import { cite } from './report.js';
 
 /** A response as it came off the wire. */
 export interface WireResponse {
@@ -34,7 +35,8 @@ export function describeAnswer(a: Answer): string {
   return a.exited ? 'no answer: the driver exited' : 'no answer';
 }
 
-function clip(s: string | undefined, n = 160): string {
+/** Text from the driver made one short printable line. */
+export function clip(s: string | undefined, n = 160): string {
   const t = (s ?? '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
   return t.length > n ? `${t.slice(0, n)}…` : t;
 }
@@ -43,6 +45,10 @@ export class DriverProcess {
   readonly responses: WireResponse[] = [];
   readonly notifications: { method: string; params: unknown }[] = [];
   readonly violations: SchemaViolation[] = [];
+  /** Breaches of the framing rules seen on stdout (junk lines, a missing jsonrpc member, answers to ids never sent), each cited. */
+  readonly framing: string[] = [];
+  /** Every id the kit wrote on a request line, as JSON, with how many answers it got. */
+  private readonly answered = new Map<string, number>();
   /** How many results were checked against their schema. */
   checked = 0;
   /** The apps whose windows were read (tree.snapshot), for a transcript's header. */
@@ -61,7 +67,14 @@ export class DriverProcess {
     this.child.stdout!.setEncoding('utf8');
     this.child.stderr!.setEncoding('utf8');
     this.child.stderr!.on('data', (d: string) => { this.stderr = (this.stderr + d).slice(-4096); });
-    this.child.stdout!.on('data', (chunk: string) => { for (const ev of this.reader.push(chunk)) if (ev.kind === 'message') this.onMessage(ev.message); this.wake(); });
+    this.child.stdout!.on('data', (chunk: string) => {
+      for (const ev of this.reader.push(chunk)) {
+        if (ev.kind === 'message') this.onMessage(ev.message);
+        else if (ev.kind === 'junk') this.breach(cite('R-frame-line', `stdout held a line that is not a JSON object: ${JSON.stringify(clip(ev.line, 80))}`));
+        else this.breach(cite('R-frame-line', `stdout held a line of ${ev.bytes} bytes`));
+      }
+      this.wake();
+    });
     this.child.stdin!.on('error', () => undefined); // a driver that died: the rule reports it, not an unhandled error
     this.child.on('exit', (code, signal) => { this.exit = { code, signal }; this.wake(); });
     this.child.on('error', (e) => { this.stderr += `\nfailed to start: ${e.message}`; this.exit = { code: null, signal: 'spawn-error' }; this.wake(); });
@@ -75,6 +88,8 @@ export class DriverProcess {
   /** Writes one raw line (a newline is added). Recorded as the message it holds, else as its size only. */
   sendLine(line: string): void {
     const message = line.length <= 64 * 1024 ? parsed(line) : undefined;
+    const id = (message as { id?: unknown } | undefined)?.id;
+    if (typeof id === 'string' || typeof id === 'number') this.answered.set(JSON.stringify(id), 0);
     const entry = message === undefined ? undefined : entryOf(message, 'host');
     if (entry?.type === 'request') this.methodOfId.set(JSON.stringify(entry.id), entry.method);
     this.recorder?.add(entry?.type === 'request' && (message as { jsonrpc?: unknown }).jsonrpc === '2.0' ? entry : { type: 'raw', from: 'host', bytes: Buffer.byteLength(line) });
@@ -85,6 +100,7 @@ export class DriverProcess {
   send(method: string, params?: unknown, id: string | number = this.nextId++): string | number {
     const msg = { jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) };
     this.methodOfId.set(JSON.stringify(id), method);
+    this.answered.set(JSON.stringify(id), 0);
     this.recorder?.add(entryOf(msg, 'host'));
     this.write(`${JSON.stringify(msg)}\n`);
     return id;
@@ -145,16 +161,30 @@ export class DriverProcess {
 
   private wake(): void { for (const w of [...this.waiters]) w(); }
 
+  /** Keeps a framing breach (the first few: one defect repeats on every line). */
+  private breach(problem: string): void { if (this.framing.length < 8) this.framing.push(problem); }
+
   private onMessage(message: unknown): void {
     this.recorder?.add(entryOf(message, 'driver'));
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) return;
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+      this.breach(cite('R-frame-line', `stdout held a JSON value that is not an object: ${clip(JSON.stringify(message), 60)}`));
+      return;
+    }
     const m = message as Record<string, unknown>;
+    if (m['jsonrpc'] !== '2.0') this.breach(cite('R-jsonrpc', `a message without "jsonrpc": "2.0": ${clip(JSON.stringify(message), 100)}`));
     if (typeof m['method'] === 'string' && m['id'] === undefined) {
       this.notifications.push({ method: m['method'], params: m['params'] });
       return;
     }
     const r = m as unknown as WireResponse;
     this.responses.push(r);
+    if (r.id !== null) {
+      const key = JSON.stringify(r.id);
+      const n = this.answered.get(key);
+      if (n === undefined) this.breach(cite('R-id', `an answer to id ${clip(key, 60)}, which the kit never sent`));
+      else if (n >= 1) this.breach(cite('R-id', `id ${clip(key, 60)} was answered ${n + 1} times`));
+      if (n !== undefined) this.answered.set(key, n + 1);
+    }
     const method = this.methodOfId.get(JSON.stringify(r.id));
     if (r.error !== undefined) {
       const problem = errorShapeProblem(r.error);

@@ -6,6 +6,7 @@
  */
 import { methodSpec } from '../protocol/methods.js';
 import { describeAnswer } from './connection.js';
+import { cite } from './report.js';
 import type { KitContext } from './wire.js';
 
 /** A pid no process has (the largest a pid may be, 2^31 - 1: Linux caps pids at 2^22, Windows uses multiples of 4). */
@@ -42,7 +43,7 @@ export async function identityRule(ctx: KitContext): Promise<void> {
   for (const m of names) if (!methodSpec(m)?.optional) problems.push(`${m} is declared required; the kit holds it optional`);
   const absent = names.filter((m) => !listed(m));
   const present = names.filter(listed);
-  ctx.v.check('wire.identity', problems, [
+  ctx.v.check('wire.identity', problems.map((p) => cite('R-identity', p)), [
     present.length ? `${present.join(', ')} answer for a process and a command that do not exist` : '',
     absent.length ? `optional, not listed: ${absent.map((m) => `${m} (without it ${WITHOUT_IDENTITY[m]})`).join('; ')}` : '',
   ].filter(Boolean).join('; '));

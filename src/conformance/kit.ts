@@ -9,11 +9,13 @@ import { DriverProcess } from './connection.js';
 import { splitCommand } from './command.js';
 import { Verdicts, type ConformanceReport } from './report.js';
 import { loadScenarios, type Scenarios } from './scenarios.js';
+import { BUILTIN_SCENARIOS } from './builtin-scenarios.js';
+import { handlesRule, listedWindows, snapshotsRule } from './behaviour.js';
 import { semanticLayer } from './semantic.js';
 import { TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, TranscriptRecorder } from '../protocol/transcript.js';
 import {
-  cancelRule, eofRule, helloRule, malformedLinesRule, nonBmpRule, outOfOrderRule, oversizeLineRule, schemaRule,
-  strictParamsRule, unknownMethodRule, type KitContext,
+  cancelRule, eofRule, framingRule, helloRule, malformedLinesRule, nonBmpRule, outOfOrderRule, oversizeLineRule, schemaRule,
+  strictParamsRule, unknownMethodRule, whitespaceRule, type KitContext,
 } from './wire.js';
 import { identityRule } from './identity.js';
 
@@ -21,15 +23,15 @@ import { identityRule } from './identity.js';
 export interface ConformanceOptions {
   /** The driver command line, split like a shell's words and run without one. */
   driver: string;
-  /** The scenarios file; no semantic layer without one. */
-  scenarios?: string;
+  /** The scenarios file; the built-in harnesses when absent, none when `false`. */
+  scenarios?: string | false;
   /** Write the session as a transcript here. */
   record?: string;
   /** Extra environment for the driver. */
   env?: Record<string, string>;
 }
 
-const WIRE_RULES = [strictParamsRule, unknownMethodRule, malformedLinesRule, cancelRule, outOfOrderRule, nonBmpRule, oversizeLineRule, identityRule];
+const WIRE_RULES = [strictParamsRule, unknownMethodRule, malformedLinesRule, whitespaceRule, cancelRule, outOfOrderRule, nonBmpRule, oversizeLineRule, identityRule];
 
 /** Runs the kit against one driver. */
 export async function runConformance(opts: ConformanceOptions): Promise<ConformanceReport> {
@@ -38,7 +40,7 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
   const v = new Verdicts();
   const processes: DriverProcess[] = [];
   const start = (): DriverProcess => { const d = new DriverProcess(argv, recorder, opts.env); processes.push(d); return d; };
-  let scenarios: Scenarios | undefined;
+  let scenarios: Scenarios | undefined = opts.scenarios === undefined ? BUILTIN_SCENARIOS : undefined;
   try { if (opts.scenarios) scenarios = loadScenarios(opts.scenarios); } catch (e) { v.fail('semantic.scenarios', (e as Error).message); }
 
   const ctx: KitContext = { drv: start(), v, methods: new Set() };
@@ -54,9 +56,13 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
         await ctx.drv.call('hello', {}, 10_000);
       }
     }
+    const windows = await listedWindows(ctx);
+    await snapshotsRule(ctx, windows);
+    await handlesRule(ctx, windows);
     if (scenarios) await semanticLayer(ctx, scenarios);
-    else v.skip('semantic', 'no scenarios file');
+    else v.skip('semantic', 'no scenarios (--no-scenarios)');
     schemaRule(ctx, processes);
+    framingRule(ctx, processes);
     await eofRule(ctx);
   } finally {
     for (const p of processes) p.kill();

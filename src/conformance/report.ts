@@ -1,5 +1,10 @@
 /** The kit's verdicts: one line per rule, PASS / FAIL / SKIP, and a summary. */
 
+import type { RuleId } from '../protocol/rules.js';
+
+/** A problem as the kit writes it: the id of the protocol rule it breaks (docs/protocol.md, Behaviour), then what came. */
+export const cite = (rule: RuleId, problem: string): string => `${rule}: ${problem}`;
+
 /** How one rule came out. */
 export type Verdict = 'PASS' | 'FAIL' | 'SKIP';
 

@@ -6,6 +6,8 @@
  */
 import type { RawNode } from '../protocol/methods.js';
 import { describeAnswer, type Answer } from './connection.js';
+import type { RuleId } from '../protocol/rules.js';
+import { cite } from './report.js';
 import type { Control, Effect, Harness, Scenarios } from './scenarios.js';
 import type { KitContext } from './wire.js';
 
@@ -18,23 +20,40 @@ const NOT_THE_FOCUS_OWNER = 1;
 
 interface Found { node?: RawNode; how: string }
 
+/** The rule an expected error code is about, when a case names none. */
+const ERROR_RULES: Partial<Record<string, RuleId>> = {
+  unsupported: 'R-act-op', invalid_params: 'R-act-value', stale_ref: 'R-act-expect', element_disabled: 'R-act-disabled',
+};
+
 /**
  * Finds a control: by stable id first; for drivers without stable ids, by the handle it had when first found
- * (its name may change: a status label), else by role and name when exactly one node has them.
+ * (its name may change: a status label), else by role and name under its `path` of ancestors when exactly one
+ * node has them.
  */
 export function findControl(root: RawNode, c: Control, handle?: string): Found {
-  const all: RawNode[] = [];
-  const visit = (n: RawNode): void => { all.push(n); for (const k of n.children ?? []) visit(k); };
-  visit(root);
-  const byId = all.filter((n) => n.stableId === c.id);
-  if (byId.length === 1) return { node: byId[0]!, how: 'stableId' };
+  const all: { node: RawNode; ancestors: RawNode[] }[] = [];
+  const visit = (n: RawNode, ancestors: RawNode[]): void => {
+    all.push({ node: n, ancestors });
+    for (const k of n.children ?? []) visit(k, [...ancestors, n]);
+  };
+  visit(root, []);
+  const byId = all.filter((x) => x.node.stableId === c.id);
+  if (byId.length === 1) return { node: byId[0]!.node, how: 'stableId' };
   if (byId.length > 1) return { how: `${byId.length} nodes have stableId "${c.id}"` };
-  const byHandle = handle === undefined ? undefined : all.find((n) => n.id === handle);
-  if (byHandle) return { node: byHandle, how: 'handle' };
+  const byHandle = handle === undefined ? undefined : all.find((x) => x.node.id === handle);
+  if (byHandle) return { node: byHandle.node, how: 'handle' };
   if (c.name === undefined) return { how: `no node has stableId "${c.id}"` };
-  const byName = all.filter((n) => n.role === c.role && (n.name ?? '') === c.name);
-  if (byName.length === 1) return { node: byName[0]!, how: 'role and name' };
-  return { how: `no node has stableId "${c.id}", and ${byName.length} have role ${c.role} and name ${JSON.stringify(c.name)}` };
+  const byName = all.filter((x) => x.node.role === c.role && (x.node.name ?? '') === c.name && underPath(x.ancestors, c.path ?? []));
+  const where = c.path?.length ? ` under ${c.path.map((s) => `${s.role ?? '*'} ${JSON.stringify(s.name)}`).join(' › ')}` : '';
+  if (byName.length === 1) return { node: byName[0]!.node, how: `role and name${where}` };
+  return { how: `no node has stableId "${c.id}", and ${byName.length} have role ${c.role} and name ${JSON.stringify(c.name)}${where}` };
+}
+
+/** True when the ancestors hold each step in order (each a descendant of the one before). */
+function underPath(ancestors: readonly RawNode[], path: readonly { role?: string; name: string }[]): boolean {
+  let i = 0;
+  for (const a of ancestors) if (i < path.length && (a.name ?? '') === path[i]!.name && (path[i]!.role === undefined || a.role === path[i]!.role)) i++;
+  return i === path.length;
 }
 
 /** What is wrong with a node against expected states. */
@@ -86,18 +105,19 @@ class HarnessRun {
     }
   }
 
-  act(node: RawNode, op: string, value?: string, checks: string[] = ['visible', 'enabled'], timeoutMs = ACT_WAIT_MS): Promise<Answer> {
-    return this.ctx.drv.call('node.act', { id: node.id, op, ...(value !== undefined ? { value } : {}), actionable: { timeoutMs, checks } }, 30_000);
+  act(node: RawNode, op: string, value?: string, checks: string[] = ['visible', 'enabled'], timeoutMs = ACT_WAIT_MS, expect?: object): Promise<Answer> {
+    return this.ctx.drv.call('node.act', { id: node.id, op, ...(value !== undefined ? { value } : {}), ...(expect ? { expect } : {}),
+      actionable: { timeoutMs, checks } }, 30_000);
   }
 
   async controls(root: RawNode): Promise<void> {
     for (const c of this.h.controls) {
       const f = findControl(root, c);
       if (f.node) this.handles.set(c.id, f.node.id);
-      if (!f.node) { this.ctx.v.fail(this.rule(c.id), `expected a ${c.role} "${c.name ?? c.id}": ${f.how}`); continue; }
+      if (!f.node) { this.ctx.v.fail(this.rule(c.id), cite('R-read-snapshot', `expected a ${c.role} "${c.name ?? c.id}": ${f.how}`)); continue; }
       const problems = stateProblems(f.node, c.states, c.notStates);
       if (f.node.role !== c.role) problems.unshift(`expected role ${c.role}, got ${f.node.role}`);
-      this.ctx.v.check(this.rule(c.id), problems, `found by ${f.how}: ${c.role}${c.states?.length ? ` [${c.states.join(', ')}]` : ''}`);
+      this.ctx.v.check(this.rule(c.id), problems.map((p) => cite('R-read-snapshot', p)), `found by ${f.how}: ${c.role}${c.states?.length ? ` [${c.states.join(', ')}]` : ''}`);
     }
   }
 
@@ -107,12 +127,25 @@ class HarnessRun {
         const rule = this.rule(`${c.id}.${o.op}${(c.ops ?? []).filter((x) => x.op === o.op).length > 1 ? `#${i + 1}` : ''}`);
         if (!this.ctx.methods.has('node.act')) { this.ctx.v.skip(rule, 'the driver does not list node.act'); continue; }
         const f = await this.find(c.id);
-        if (!f.node) { this.ctx.v.fail(rule, `expected the control to act on: ${f.how}`); continue; }
+        const cites = o.rule ?? (o.error ? ERROR_RULES[o.error] ?? 'R-act-effect' : 'R-act-effect');
+        if (!f.node) { this.ctx.v.fail(rule, cite(cites, `expected the control to act on: ${f.how}`)); continue; }
         const checks = o.op === 'set_value' || o.op === 'type' ? ['visible', 'enabled', 'editable'] : ['visible', 'enabled'];
-        const a = await this.act(f.node, o.op, o.value, checks);
-        if (a.kind !== 'result') { this.ctx.v.fail(rule, `expected ${o.op} to be carried out, got ${describeAnswer(a)}`); continue; }
-        const target = o.effect.control ?? c.id;
-        this.ctx.v.check(rule, (await this.effect(target, o.effect)).map((p) => `after ${o.op}, ${target}: ${p}`), `${o.op}${o.value !== undefined ? ` ${JSON.stringify(o.value)}` : ''} → ${target} ${JSON.stringify(o.effect)}`);
+        const what = `${o.op}${o.value !== undefined ? ` ${JSON.stringify(o.value)}` : ''}${o.expect ? ` expecting ${JSON.stringify(o.expect)}` : ''}`;
+        const a = await this.act(f.node, o.op, o.value, checks, ACT_WAIT_MS, o.expect);
+        if (o.error) {
+          // A refusal sends nothing: the control reads as it did.
+          const problems = a.kind === 'error' && a.dataCode === o.error ? [] : [`expected ${what} to fail with ${o.error}, got ${describeAnswer(a)}`];
+          const before = f.node;
+          const checked = before.states.includes('checked');
+          problems.push(...(await this.effect(c.id, { name: before.name ?? '', value: before.value ?? '', ...(checked ? { states: ['checked'] } : { notStates: ['checked'] }) }))
+            .map((p) => `${c.id} changed, so the op was carried out: ${p}`));
+          this.ctx.v.check(rule, problems.map((p) => cite(cites, p)), `${what} refused with ${o.error}; ${c.id} unchanged`);
+          continue;
+        }
+        if (a.kind !== 'result') { this.ctx.v.fail(rule, cite(cites, `expected ${what} to be carried out, got ${describeAnswer(a)}`)); continue; }
+        const effect = o.effect ?? {};
+        const target = effect.control ?? c.id;
+        this.ctx.v.check(rule, (await this.effect(target, effect)).map((p) => cite(cites, `after ${what}, ${target}: ${p}`)), `${what} → ${target} ${JSON.stringify(effect)}`);
       }
     }
   }
@@ -129,7 +162,7 @@ class HarnessRun {
     const problems: string[] = [];
     if (!(a.kind === 'error' && a.dataCode === 'element_disabled')) problems.push(`expected ${d.op} on disabled ${d.control} to fail with element_disabled, got ${describeAnswer(a)}`);
     problems.push(...(await this.effect(d.unchanged, { name: before.node.name ?? '', value: before.node.value ?? '' })).map((p) => `${d.unchanged} changed, so input was sent: ${p}`));
-    this.ctx.v.check(rule, problems, `${d.op} on ${d.control} refused with element_disabled; ${d.unchanged} unchanged`);
+    this.ctx.v.check(rule, problems.map((p) => cite('R-act-disabled', p)), `${d.op} on ${d.control} refused with element_disabled; ${d.unchanged} unchanged`);
   }
 
   /** The old handle of a replaced element: stale_ref, never an act on whatever took its place. */
@@ -148,7 +181,7 @@ class HarnessRun {
     while (now.node?.id === oldId && Date.now() < deadline) { await new Promise((r) => setTimeout(r, 100)); now = await this.find(s.control); }
     if (now.node?.id === oldId) { this.ctx.v.fail(rule, `expected ${s.control} to be replaced (a new handle) after ${s.trigger.op} on ${s.trigger.control}; it kept handle ${oldId}`); return; }
     const a = await this.act(old.node, 'click', undefined, ['enabled'], 300);
-    this.ctx.v.check(rule, a.kind === 'error' && a.dataCode === 'stale_ref' ? [] : [`expected click through the replaced element's old handle to fail with stale_ref, got ${describeAnswer(a)}`],
+    this.ctx.v.check(rule, a.kind === 'error' && a.dataCode === 'stale_ref' ? [] : [cite('R-handle-stale', `expected click through the replaced element's old handle to fail with stale_ref, got ${describeAnswer(a)}`)],
       `click through ${s.control}'s old handle refused with stale_ref`);
   }
 
@@ -166,7 +199,7 @@ class HarnessRun {
     const problems: string[] = [];
     if (!(a.kind === 'error' && a.dataCode === 'window_not_focused')) problems.push(`expected keys expecting pid ${NOT_THE_FOCUS_OWNER} at the focus to fail with window_not_focused, got ${describeAnswer(a)}`);
     problems.push(...(await this.effect(u.control, { value: before.node.value ?? '' })).map((p) => `${u.control} changed, so keys were sent: ${p}`));
-    this.ctx.v.check(rule, problems, `keys refused with window_not_focused; ${u.control} unchanged`);
+    this.ctx.v.check(rule, problems.map((p) => cite('R-keys-focus', p)), `keys refused with window_not_focused; ${u.control} unchanged`);
   }
 }
 
@@ -180,7 +213,8 @@ export async function semanticLayer(ctx: KitContext, scenarios: Scenarios): Prom
   const windows = listed.kind === 'result' ? (listed.value as { windows: { id: string; title: string }[] }).windows : [];
   if (listed.kind !== 'result') ctx.v.fail('semantic.windows', `expected windows.list to answer, got ${describeAnswer(listed)}`);
   for (const h of scenarios.harnesses) {
-    const w = windows.find((x) => x.title.includes(h.window.title));
+    // What a driver lists is not trusted to fit its schema (wire.schema reports that): a window without a title is skipped.
+    const w = windows.find((x) => typeof x?.title === 'string' && typeof x.id === 'string' && x.title.includes(h.window.title));
     if (!w) { ctx.v.skip(`semantic.${h.name}`, `no window titled "${h.window.title}"${h.start ? ` (start it: ${h.start})` : ''}`); continue; }
     const run = new HarnessRun(ctx, h, w.id);
     const root = await run.snapshot();

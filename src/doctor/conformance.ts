@@ -3,19 +3,15 @@
  * the conformance kit (src/conformance/) against any driver process and prints one line per rule. Exit code 0
  * when no rule failed, 1 otherwise, 2 for a usage error.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { runConformance } from '../conformance/kit.js';
 import { formatReport } from '../conformance/report.js';
 
 const USAGE = 'usage: computer-use doctor --conformance --driver "<command>" [--scenarios FILE | --no-scenarios] [--record FILE] [--json]\n';
 
-/** The repository's scenarios (test/conformance/scenarios.json), when this runs from a checkout. */
-export const DEFAULT_SCENARIOS = fileURLToPath(new URL('../../../test/conformance/scenarios.json', import.meta.url));
-
 export async function runConformanceCommand(args: readonly string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
   let driver: string | undefined;
-  let scenarios: string | undefined = existsSync(DEFAULT_SCENARIOS) ? DEFAULT_SCENARIOS : undefined;
+  // Absent: the built-in harnesses; false: none.
+  let scenarios: string | false | undefined;
   let record: string | undefined;
   let json = false;
   for (let i = 0; i < args.length; i++) {
@@ -25,14 +21,14 @@ export async function runConformanceCommand(args: readonly string[], out: NodeJS
     if (a === '--driver') driver = value();
     else if (a.startsWith('--driver=')) driver = a.slice('--driver='.length);
     else if (a === '--scenarios') scenarios = value();
-    else if (a === '--no-scenarios') scenarios = undefined;
+    else if (a === '--no-scenarios') scenarios = false;
     else if (a === '--record') record = value();
     else if (a === '--json') json = true;
     else if (a === '-h' || a === '--help') { out.write(USAGE); return 0; }
     else { out.write(`doctor --conformance: unknown argument ${a}\n${USAGE}`); return 2; }
   }
   if (!driver) { out.write(`doctor --conformance: --driver is required\n${USAGE}`); return 2; }
-  const report = await runConformance({ driver, ...(scenarios ? { scenarios } : {}), ...(record ? { record } : {}) });
+  const report = await runConformance({ driver, ...(scenarios !== undefined ? { scenarios } : {}), ...(record ? { record } : {}) });
   out.write((json ? JSON.stringify(report, null, 2) : formatReport(report)) + '\n');
   return report.ok ? 0 : 1;
 }

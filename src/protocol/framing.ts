@@ -1,6 +1,7 @@
 /**
- * Line framing for JSON-RPC: one JSON object per line. Lines over the size cap are dropped with an error;
- * non-JSON lines (a driver's stray prints) are reported and skipped, never fatal.
+ * Line framing for JSON-RPC: one JSON object per line. Lines over the size cap (UTF-8 bytes, as the spec says:
+ * a driver in another language counts the bytes it read, not the characters it decoded) are dropped with an
+ * error; non-JSON lines (a driver's stray prints) are reported and skipped, never fatal.
  */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
@@ -17,11 +18,12 @@ export type FrameEvent =
  */
 export class LineReader {
   private parts: string[] = [];
+  /** UTF-8 bytes of the unfinished line kept so far. */
   private partsLength = 0;
   private dropping = false;
   constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
 
-  /** Characters of the unfinished line kept so far (bounded by the cap). */
+  /** UTF-8 bytes of the unfinished line kept so far (bounded by the cap). */
   get pendingLength(): number { return this.partsLength; }
 
   /** Feeds a chunk; returns the events for the complete lines it finished. */
@@ -40,8 +42,9 @@ export class LineReader {
       out.push(parseLine(line, this.maxLineBytes));
     }
     if (from < chunk.length && !this.dropping) {
-      this.parts.push(chunk.slice(from));
-      this.partsLength += chunk.length - from;
+      const rest = chunk.slice(from);
+      this.parts.push(rest);
+      this.partsLength += utf8Bytes(rest);
     }
     if (this.partsLength > this.maxLineBytes) {
       // A line that never ends must not grow memory without bound: drop it up to its newline, and report
@@ -55,9 +58,16 @@ export class LineReader {
   }
 }
 
+/** UTF-8 bytes of a string (a lone surrogate counts 3, as Node writes it). */
+const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
+
 function parseLine(raw: string, max: number): FrameEvent {
   const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-  if (line.length > max) return { kind: 'oversize', bytes: line.length };
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: only a line that long can be over the cap (no count for the rest).
+  if (line.length * 3 > max) {
+    const bytes = utf8Bytes(line);
+    if (bytes > max) return { kind: 'oversize', bytes };
+  }
   if (line.trim() === '') return { kind: 'junk', line };
   try {
     return { kind: 'message', message: JSON.parse(line) };

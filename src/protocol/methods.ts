@@ -21,7 +21,7 @@ export { AppInfo, Op, RawNode, Role, State, WindowInfo } from './nodes.js';
 export { LIMITS, Rect } from './primitives.js';
 
 /** The protocol version this host and its drivers speak (semver: a different major version is refused). */
-export const PROTOCOL_VERSION = '1.0.0';
+export const PROTOCOL_VERSION = '1.1.0';
 
 /** What an act may wait for before it is sent (ActParams.actionable), and what each check means. */
 const ACTIONABILITY_DOCS = {

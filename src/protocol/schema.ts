@@ -7,13 +7,31 @@
  */
 import { ERROR_CODES } from './errors.js';
 import { LIMITS, METHODS, NOTIFICATIONS, PROTOCOL_VERSION, RawNode } from './methods.js';
+import { RULES } from './rules.js';
+
+/**
+ * A schema in draft 2020-12's own words: TypeBox writes a tuple the draft-07 way (`items: [...]` with
+ * `additionalItems: false`), which 2020-12 reads as something else; there a tuple is `prefixItems` and `items: false`.
+ */
+export function dialect2020(s: unknown): unknown {
+  if (Array.isArray(s)) return s.map(dialect2020);
+  if (typeof s !== 'object' || s === null) return s;
+  const out: Record<string, unknown> = {};
+  const o = s as Record<string, unknown>;
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'items' && Array.isArray(v)) { out['prefixItems'] = v.map(dialect2020); out['items'] = false; continue; }
+    if (k === 'additionalItems' && Array.isArray(o['items'])) continue;
+    out[k] = dialect2020(v);
+  }
+  return out;
+}
 
 /** The document as a value. TypeBox schemas are JSON Schema already; the round trip drops its symbol keys. */
 export function protocolSchema(): Record<string, unknown> {
-  const plain = (s: unknown): unknown => JSON.parse(JSON.stringify(s));
+  const plain = (s: unknown): unknown => dialect2020(JSON.parse(JSON.stringify(s)));
   // The recursive node schema is declared once under $defs and referenced, not inlined under one $id many times.
-  const refNodes = (s: unknown): unknown => JSON.parse(JSON.stringify(s), (_k, v: unknown) =>
-    typeof v === 'object' && v !== null && (v as { $id?: unknown }).$id === 'RawNode' ? { $ref: '#/$defs/RawNode' } : v);
+  const refNodes = (s: unknown): unknown => dialect2020(JSON.parse(JSON.stringify(s), (_k, v: unknown) =>
+    typeof v === 'object' && v !== null && (v as { $id?: unknown }).$id === 'RawNode' ? { $ref: '#/$defs/RawNode' } : v));
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://github.com/computer-use/computer-use/docs/protocol.schema.json',
@@ -31,6 +49,7 @@ export function protocolSchema(): Record<string, unknown> {
     }])),
     notifications: Object.fromEntries(Object.entries(NOTIFICATIONS).map(([name, s]) => [name, { description: s.description, params: refNodes({ ...s, description: undefined }) }])),
     errors: Object.fromEntries(Object.entries(ERROR_CODES).map(([code, description]) => [code, { description }])),
+    rules: RULES,
   };
 }
 

@@ -10,6 +10,8 @@ import { DEFAULT_MAX_LINE_BYTES } from './framing.js';
 import { MODIFIERS, NAMED_KEYS } from './keys.js';
 import { CAPABILITY_DOCS, LIMITS, METHODS, NOTIFICATIONS, PROTOCOL_VERSION } from './methods.js';
 import { AppInfo, RawNode, WindowInfo } from './nodes.js';
+import { AREA_TITLES, RULE_IDS, RULES, rulesOf, type Rule, type RuleArea } from './rules.js';
+import { dialect2020 } from './schema.js';
 import { OP_DOCS, ROLE_DOCS, STATE_DOCS } from './vocabulary.js';
 
 type Json = Record<string, unknown>;
@@ -44,7 +46,10 @@ function typeOf(s: Json): string {
     }
     case 'boolean': return 'boolean';
     case 'array': {
-      if (Array.isArray(s['prefixItems'])) return `[${(s['prefixItems'] as Json[]).map(typeOf).join(', ')}]`;
+      if (Array.isArray(s['prefixItems'])) {
+        const items = s['prefixItems'] as Json[];
+        return `exactly ${items.length}: [${items.map(typeOf).join(', ')}]`;
+      }
       const items = s['items'] as Json | undefined;
       const max = typeof s['maxItems'] === 'number' ? ` (≤ ${s['maxItems']})` : '';
       return `${items ? wrap(typeOf(items)) : 'any'}[]${max}`;
@@ -93,7 +98,8 @@ function valueTable(head: string, docs: Record<string, string>): string {
   return [`| ${head} | Meaning |`, '|---|---|', ...Object.entries(docs).map(([v, d]) => `| \`${v}\` | ${cell(d)} |`)].join('\n') + '\n';
 }
 
-const plain = (s: unknown): Json => JSON.parse(JSON.stringify(s)) as Json;
+/** A TypeBox schema as the published JSON Schema has it (draft 2020-12 tuples). */
+const plain = (s: unknown): Json => dialect2020(JSON.parse(JSON.stringify(s))) as Json;
 
 /** The whole document. */
 export function protocolMarkdown(): string {
@@ -109,10 +115,12 @@ export function protocolMarkdown(): string {
 
   h(2, 'Framing');
   p('JSON-RPC 2.0 over the driver process\'s stdin (host → driver) and stdout (driver → host), one JSON object per line, ' +
-    'UTF-8, each line ended by `\\n` (a trailing `\\r` is ignored). No batches. A line may be at most ' +
-    `${DEFAULT_MAX_LINE_BYTES} characters; a longer one is dropped and reported. A line that is not JSON is logged and ` +
+    'UTF-8, each line ended by `\\n` (a trailing `\\r` is ignored). Every message carries `"jsonrpc": "2.0"`. No batches. ' +
+    `A line may be at most ${DEFAULT_MAX_LINE_BYTES} bytes of UTF-8 (counted before decoding, not in characters); a longer ` +
+    'one is dropped unparsed and reported. A line that is not JSON is logged and ' +
     'skipped, never fatal; logs go to stderr (or the `log` notification), never to stdout. Requests carry `id` (integer ' +
-    'or string), `method` and `params` (an object); answers may come in any order. When stdin ends, the driver exits.');
+    'or string), `method` and `params` (an object); answers may come in any order. When stdin ends, the driver exits. ' +
+    'The rules below (Behaviour) say what each of these means exactly; the conformance kit cites their ids.');
   p('- Params are strict: an unknown field, a wrong type or a value beyond its cap is refused with JSON-RPC code -32602 and ' +
     '`data.code` `"invalid_params"`; the handler is not run.\n' +
     '- A method the driver does not implement is answered with -32601 and `data.code` `"unsupported"`.\n' +
@@ -148,6 +156,12 @@ export function protocolMarkdown(): string {
     'reusing an index): when the element is gone or the handle no longer resolves to the same element, the driver ' +
     'fails with `stale_ref` and sends nothing. A window\'s handle is the handle of its root node. Handles need not ' +
     'survive a driver restart. `expect` in node.act lets the host state the role and name it expects at a handle.');
+  p('Which error for which handle: a `window` param that names no open window is `window_not_found` ([`R-handle-window`](#R-handle-window)); ' +
+    'a node handle (`id`, `scope`, `container`) that names no live element is `stale_ref` ([`R-handle-node`](#R-handle-node)), whether the ' +
+    'driver never made it, its element is gone or its window closed; a handle that is not a string of 1 to ' + String(LIMITS.id) +
+    ' characters is malformed: -32602 `invalid_params` ([`R-params-strict`](#R-params-strict)). A string the driver could never have made ' +
+    '(another syntax) is unknown, not malformed. `expect.role` and `expect.name` are checked by every driver, with or without the ' +
+    '`act_identity` capability ([`R-act-expect`](#R-act-expect)).');
 
   h(2, 'Coordinates');
   p('Every rectangle is `[x, y, width, height]` and every point `[x, y]`, in screen coordinates: the unit the platform\'s ' +
@@ -164,6 +178,17 @@ export function protocolMarkdown(): string {
     'which the caller drops. The host times every request out on its own (by default 15 s, longer for acts with an ' +
     'actionability wait) and then cancels it; a driver that stays stuck is restarted. Every wait the protocol names ' +
     `(\`timeoutMs\`, \`quietMs\`, \`deadlineMs\`) is in milliseconds, at most ${LIMITS.timeoutMs}.`);
+
+  h(2, 'Behaviour');
+  p('What a driver must do, rule by rule. The schemas say what a message looks like; these say what it must mean. ' +
+    'Each rule has a stable id: `computer-use doctor --conformance` names it in every failure (docs/conformance.md), and ' +
+    'each method below lists the rules about it.');
+  for (const area of Object.keys(AREA_TITLES) as RuleArea[]) {
+    const ids = RULE_IDS.filter((id) => (RULES[id] as Rule).area === area);
+    if (ids.length === 0) continue;
+    h(3, AREA_TITLES[area]);
+    p(['| Rule | What the driver must do |', '|---|---|', ...ids.map((id) => `| <a id="${id}"></a>\`${id}\` | ${cell(RULES[id].text)} |`)].join('\n') + '\n');
+  }
 
   h(2, 'Caps');
   p(['| Cap | Value |', '|---|---|', ...Object.entries(LIMITS).map(([k, v]) => `| \`${k}\` | ${v} |`)].join('\n') + '\n');
@@ -220,6 +245,8 @@ export function protocolMarkdown(): string {
   for (const m of METHODS) {
     h(3, `\`${m.method}\``);
     p(`${m.doc}\n\n${m.acting ? 'Acting' : 'Read-only'} · ${m.optional ? 'optional' : 'core'} · since ${m.since}`);
+    const rules = rulesOf(m.method);
+    if (rules.length) p(`**Rules**: ${rules.map((id) => `[\`${id}\`](#${id})`).join(', ')}`);
     p('**Params**\n');
     p(fieldTable(plain(m.params)));
     p('**Result**\n');

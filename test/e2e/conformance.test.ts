@@ -14,7 +14,6 @@ import { runConformance } from '../../src/conformance/kit.js';
 import { formatReport, type ConformanceReport } from '../../src/conformance/report.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const SCENARIOS = join(ROOT, 'test', 'conformance', 'scenarios.json');
 const driverCommand = (platform: string, ...args: string[]): string =>
   [process.execPath, join(ROOT, 'dist', 'src', 'drivers', platform, 'main.js'), ...args].map((a) => `'${a}'`).join(' ');
 
@@ -61,7 +60,7 @@ function assertConforms(report: ConformanceReport, harness: string, skips: strin
 test('the Linux driver passes the kit on the GTK harness', { timeout: 180_000 }, async () => {
   const { proc } = await startUntil('/usr/bin/python3', [join(ROOT, 'test', 'apps', 'conformance-harness.py')], /ready/, 'stdout');
   try {
-    const report = await runConformance({ driver: driverCommand('linux'), scenarios: SCENARIOS });
+    const report = await runConformance({ driver: driverCommand('linux') });
     assertConforms(report, 'gtk');
     assert.equal(report.results.find((r) => r.rule === 'semantic.gtk.unfocused')?.verdict, 'PASS');
   } finally { await stop(proc); }
@@ -74,7 +73,7 @@ test('the Chromium DevTools driver passes the kit on the web harness', { timeout
     '--password-store=basic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic',
     `--user-data-dir=${profile}`, '--remote-debugging-port=0', page], /DevTools listening on ws:\/\/([\d.]+:\d+)\//, 'stderr');
   try {
-    const report = await runConformance({ driver: driverCommand('cdp', '--endpoint', `http://${match[1]!}`), scenarios: SCENARIOS });
+    const report = await runConformance({ driver: driverCommand('cdp', '--endpoint', `http://${match[1]!}`) });
     // DevTools input goes to the page itself, not to whatever holds the focus: no focus rule to keep.
     assertConforms(report, 'web', ['unfocused']);
   } finally {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Device } from '../../src/devices/manager.js';
 import { isComputerUseError } from '../../src/protocol/errors.js';
 import { LineReader } from '../../src/protocol/framing.js';
-import { METHOD_NAMES } from '../../src/protocol/methods.js';
+import { METHOD_NAMES, PROTOCOL_VERSION } from '../../src/protocol/methods.js';
 
 const ENTRY = fileURLToPath(new URL('../../src/drivers/linux/main.js', import.meta.url));
 
@@ -94,7 +94,7 @@ test('hello: protocolVersion, every method, platform linux, version, capabilitie
   assert.equal(r.error, undefined, JSON.stringify(r.error));
   const hello = r.result as { protocolVersion: string; methods: string[]; platform: string; version: string; capabilities: string[]; permissions: Record<string, boolean>; session?: string };
   assert.equal(hello.platform, 'linux');
-  assert.equal(hello.protocolVersion, '1.0.0');
+  assert.equal(hello.protocolVersion, PROTOCOL_VERSION);
   // The Linux driver serves every declared method.
   assert.deepEqual([...hello.methods].sort(), [...METHOD_NAMES].sort());
   assert.match(hello.version, /^\d+\.\d+\.\d+/);

@@ -115,7 +115,7 @@ test('the host refuses a driver of another major protocol version, with both ver
   const device = new Device({ connect: () => fake.connect() });
   await assert.rejects(device.call('apps.list', {}), (e) => {
     assert.ok(isComputerUseError(e, 'protocol_mismatch'), String(e));
-    assert.match(e.message, /speaks protocol 2\.0\.0; this host speaks 1\.0\.0/);
+    assert.match(e.message, /speaks protocol 2\.0\.0; this host speaks 1\.1\.0/);
     assert.match(e.message, /Update the driver/);
     return true;
   });

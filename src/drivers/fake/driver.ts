@@ -65,7 +65,10 @@ export class FakeDriver {
         this.calls.push({ method: 'tree.snapshot', params: p });
         const w = this.windows.find((x) => x.info.id === p.window);
         if (!w) throw new ComputerUseError('window_not_found', 'no such window');
-        return { window: w.info, root: structuredClone(w.root), stats: { nodes: 0, ms: 0, truncated: false } };
+        const scope = p.scope === undefined ? w.root : this.node(p.scope);
+        // A scope handle no element has is stale_ref, never the whole window (protocol rule R-handle-node).
+        if (!scope) throw new ComputerUseError('stale_ref', 'The scope element no longer exists; take a new snapshot.');
+        return { window: w.info, root: structuredClone(scope), stats: { nodes: 0, ms: 0, truncated: false } };
       },
       'node.act': (p) => { this.calls.push({ method: 'node.act', params: p }); return this.actWhenActionable(p); },
       'ui.settle': (p) => log('ui.settle', p, { settled: true, events: 1, ms: 0, ...(p.apps && this.has('act_windows') ? { apps: this.apps() } : {}) }),

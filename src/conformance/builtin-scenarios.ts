@@ -1,0 +1,50 @@
+/**
+ * The harnesses the kit runs by default (no scenarios file needed): the native GTK harness
+ * (test/apps/conformance-harness.py) and the web page (test/conformance/harness.html). They hold the same controls
+ * (the page's status is a `statusbar`, GTK's a `label`), written in the scenarios format of docs/conformance.md and
+ * checked like a file on load.
+ */
+import type { Role } from '../protocol/methods.js';
+import { checkScenarios, type Control, type Harness, type Scenarios } from './scenarios.js';
+
+/** The controls both harnesses hold, and what the kit does with each. */
+function controls(statusRole: Role): Control[] {
+  return [
+    { id: 'name', name: 'Name', role: 'textbox', states: ['editable'], notStates: ['disabled'], ops: [
+      { op: 'set_value', value: 'Zoë 𝒳 😀', effect: { value: 'Zoë 𝒳 😀' } },
+    ] },
+    { id: 'agree', name: 'Agree', role: 'checkbox', notStates: ['checked', 'disabled'], ops: [
+      { op: 'toggle', effect: { states: ['checked'] } },
+      { op: 'toggle', effect: { notStates: ['checked'] } },
+    ] },
+    { id: 'status', name: 'Status: idle', role: statusRole },
+    { id: 'hello', name: 'Hello', role: 'button', notStates: ['disabled'], ops: [
+      { op: 'click', effect: { control: 'status', name: 'Status: hello' } },
+      { op: 'click', expect: { role: 'checkbox' }, error: 'stale_ref' },
+    ] },
+    { id: 'never', name: 'Never', role: 'button', states: ['disabled'] },
+    { id: 'target', name: 'Target', role: 'button', notStates: ['disabled'] },
+    { id: 'replace', name: 'Replace', role: 'button', notStates: ['disabled'] },
+  ];
+}
+
+/** The refusals both harnesses are checked for. */
+const REFUSALS: Pick<Harness, 'disabled' | 'stale' | 'unfocused'> = {
+  disabled: { control: 'never', op: 'click', unchanged: 'status' },
+  stale: { control: 'target', trigger: { control: 'replace', op: 'click' } },
+  unfocused: { control: 'name', text: 'z' },
+};
+
+/** The built-in scenarios. */
+export const BUILTIN_SCENARIOS: Scenarios = checkScenarios({
+  version: 1,
+  harnesses: [
+    { name: 'gtk', description: 'The native harness on Linux: test/apps/conformance-harness.py (GTK 3), every control with an AT-SPI accessible id.',
+      window: { title: 'Conformance harness (GTK)' }, start: 'test/apps/conformance-harness.py on the driver\'s desktop',
+      controls: controls('label'), ...REFUSALS },
+    { name: 'web', description: 'The local page: test/conformance/harness.html, the same controls as the native harness, ids as DOM ids.',
+      window: { title: 'Conformance harness (web)' },
+      start: 'open test/conformance/harness.html in Chromium (for the cdp driver: with --remote-debugging-port)',
+      controls: controls('statusbar'), ...REFUSALS },
+  ],
+}, 'the built-in scenarios');
