@@ -101,6 +101,9 @@ function isZeroSize(bounds: RawNode['bounds']): boolean {
 /** Roles that only carry text; empty ones are decoration. */
 const TEXT_ROLES: ReadonlySet<Role> = new Set<Role>(['label', 'text', 'paragraph', 'heading']);
 
+/** Roles of live regions, whose text the driver may read as their value (a status line, an alert, a tooltip). */
+const LIVE_ROLES: ReadonlySet<Role> = new Set<Role>(['statusbar', 'alert', 'tooltip']);
+
 /** True for a node that carries nothing of its own: no name, no value, no actions. */
 function isBare(n: DistilledNode): boolean {
   return !n.name && !n.value && n.actions.length === 0;
@@ -170,7 +173,8 @@ export const PASSES: readonly DistillPass[] = [
     enter(node, ctx) {
       if (node.role !== 'label' && node.role !== 'text') return undefined;
       if (node.children.length > 0 || node.actions.length > 0 || node.states.includes('focused')) return undefined;
-      const parentName = ctx.parent?.name?.trim();
+      // A live region's text read as its value (a status line) and again as its one text child (Chromium) is one text.
+      const parentName = ctx.parent?.name?.trim() || (ctx.parent && LIVE_ROLES.has(ctx.parent.role) ? ctx.parent.value?.trim() : undefined);
       if (!parentName) return undefined;
       const text = (node.name ?? node.value ?? '').trim();
       return text === parentName && (!node.value || node.value.trim() === parentName) ? 'remove' : undefined;
