@@ -234,7 +234,9 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
   const gridOf = (l: SnapshotLine, within: ReadonlyMap<string, SnapshotLine>): SnapshotLine | undefined => {
     let inCell = l.role === 'cell' || l.role === 'row';
     for (let p = l.parent !== undefined ? within.get(l.parent) : undefined, up = 0; p && up < 6; p = p.parent !== undefined ? within.get(p.parent) : undefined, up++) {
-      if (p.grid) return inCell ? p : undefined;
+      // A snapshot kept across calls (the CLI's, read back from disk) has lost its lines' grid renderers: the table
+      // is a grid when it is one now.
+      if (p.grid || now.get(p.ref)?.grid) return inCell ? p : undefined;
       if (p.role === 'cell') inCell = true;
     }
     return undefined;

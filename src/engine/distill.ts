@@ -41,6 +41,10 @@ export interface DistilledNode {
    * in table rows (1-based, inclusive) when the cells say which rows they are in.
    */
   shownRange?: { start: number; end: number; cells?: boolean; rows?: { first: number; last: number; total: number } };
+  /** How many items the whole set holds when the app keeps only some in the tree (RawNode `setSize`). */
+  setSize?: number;
+  /** An item's 1-based position in its container's whole set (RawNode `posInSet`). */
+  posInSet?: number;
   children: DistilledNode[];
   /** Position among the distilled parent's children (0 for the root). */
   index: number;
@@ -245,6 +249,8 @@ function convert(raw: RawNode, ancestors: RawNode[], slot?: number): DistilledNo
   if (raw.range !== undefined) n.range = { ...raw.range };
   if (raw.table !== undefined) n.table = { ...raw.table };
   if (raw.cell !== undefined) n.cell = { ...raw.cell };
+  if (raw.setSize !== undefined) n.setSize = raw.setSize;
+  if (raw.posInSet !== undefined) n.posInSet = raw.posInSet;
   if (raw.children !== undefined && raw.childCount !== undefined && raw.childCount > raw.children.length) n.totalChildren = raw.childCount;
   if (raw.childRange !== undefined && n.totalChildren !== undefined) n.shownRange = shownRange(raw);
   if (raw.bounds !== undefined) boundsOf.set(n, raw.bounds);

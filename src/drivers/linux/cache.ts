@@ -11,6 +11,7 @@ import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import type { ElementInfo, ReadOptions } from './reader.js';
 import { annotateCells, readByCoordinate, readGrid } from './table.js';
+import { annotateSet } from './virtualset.js';
 import { sliceRows } from './visible.js';
 import { MAX_CHILDREN, MAX_LIST_CHILDREN, childrenOf, markSlice, decodeStates, enrich, handleOf, readElement, showingIsReliable, showsOnScreen, toRawNode, zeroSized } from './reader.js';
 import { isTextBody, TextBudget } from './text.js';
@@ -144,6 +145,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
     const present = children.filter((c): c is RawNode => c !== null);
     if (present.length) node.children = present;
     await annotateCells(bus, info, node).catch(() => undefined);
+    await annotateSet(bus, info, node).catch(() => undefined);
     if (node.childRange && info.interfaces.has('org.a11y.atspi.Table')) await sliceRows(bus, info.target, node);
     return node;
   };

@@ -10,6 +10,7 @@ import { ATSPI_ROLES, ATSPI_STATES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import { annotateCells, readByCoordinate, readGrid } from './table.js';
+import { annotateSet } from './virtualset.js';
 import { sliceRows, visibleSlice } from './visible.js';
 import { readText as readTextFacts, TextBudget, wantsText } from './text.js';
 
@@ -458,6 +459,7 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
     const present = children.filter((c): c is RawNode => c !== null);
     if (present.length) node.children = present;
     await annotateCells(bus, info, node).catch(() => undefined);
+    await annotateSet(bus, info, node).catch(() => undefined);
     if (node.childRange && info.interfaces.has('org.a11y.atspi.Table')) await sliceRows(bus, info.target, node);
     return node;
   };
