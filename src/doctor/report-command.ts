@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { builtinDriver, type DriverCommand } from '../devices/stdio.js';
 import type { DeviceCheck } from './device.js';
-import { platformDoctor } from './platform.js';
+import { attachedPhoneSerials, doctorPhone, platformDoctor } from '../drivers/doctors.js';
 import { buildReport, writeReport, type ReportCheck, type ReportOptions } from './report.js';
 import { androidTask, fakeTasks, linuxTask, macosTask, windowsTask, type SmokeTask } from './smoke-tasks.js';
 
@@ -30,7 +30,7 @@ function onPath(names: readonly string[], env: NodeJS.ProcessEnv): string | unde
 type Prepared = { options: Omit<ReportOptions, 'outDir'>; stop?: () => Promise<void> };
 
 async function linuxOptions(desktop: string): Promise<Prepared> {
-  const sandbox = await import('../sandbox/sandbox.js');
+  const sandbox = await import('../drivers/host.js');
   let env: Record<string, string> | undefined;
   let stop: (() => Promise<void>) | undefined;
   if (desktop === 'sandbox') {
@@ -69,11 +69,10 @@ export async function reportOptionsFor(device: string | undefined, desktop: stri
     // The fake phone behind a test's adb server shows one Settings page and no launcher.
     const fake = process.env['COMPUTER_USE_REPORT_FAKE'] === '1';
     // Every attached phone's serial is shown only as its hash (the doctor's lines name the phone by it).
-    const { AdbClient } = await import('../drivers/android/adb/client.js');
-    const serials = (await new AdbClient().devices().catch(() => [])).map((d) => d.serial);
+    const serials = await attachedPhoneSerials();
     return { options: {
       platform: 'android', driver, smoke: fake ? fakeTasks.android : androidTask, privateFacts: { serials },
-      checks: async () => reportChecks(await (await import('./phone.js')).doctorPhone(serial)) } };
+      checks: async () => reportChecks(await doctorPhone(serial)) } };
   }
   const own = platformDoctor();
   if (own?.platform === 'macos') {

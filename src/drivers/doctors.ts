@@ -47,3 +47,9 @@ export function platformDoctor(env: NodeJS.ProcessEnv = process.env, platform: N
 export async function doctorPhone(serial: string | undefined): Promise<DeviceCheck[]> {
   return (await import('./android/doctor.js')).doctorPhone(serial);
 }
+
+/** The serials of the phones adb lists (none when there is no adb server): a report shows them only hashed. */
+export async function attachedPhoneSerials(): Promise<string[]> {
+  const { AdbClient } = await import('./android/adb/client.js');
+  return (await new AdbClient().devices().catch(() => [])).map((d) => d.serial);
+}

@@ -232,10 +232,12 @@ const rowKey = (l: SnapshotLine): string | undefined => (l.row ? `${l.row.table}
 const tableLabel = (t: SnapshotLine | undefined): string => (t ? ` ${t.role}${t.name ? ` ${quote(t.name, MAX_NAME_CHARS)}` : ''}` : '');
 
 /** The grid a cell, a row or an element inside a cell (a web table's button) belongs to. */
-function gridOf(l: SnapshotLine, within: ReadonlyMap<string, SnapshotLine>): SnapshotLine | undefined {
+function gridOf(l: SnapshotLine, within: ReadonlyMap<string, SnapshotLine>, now: ReadonlyMap<string, SnapshotLine>): SnapshotLine | undefined {
   let inCell = l.role === 'cell' || l.role === 'row';
   for (let p = l.parent !== undefined ? within.get(l.parent) : undefined, up = 0; p && up < 6; p = p.parent !== undefined ? within.get(p.parent) : undefined, up++) {
-    if (p.grid) return inCell ? p : undefined;
+    // A snapshot kept across calls (the CLI's, read back from disk) has lost its lines' grid renderers: the table
+    // is a grid when it is one now.
+    if (p.grid || now.get(p.ref)?.grid) return inCell ? p : undefined;
     if (p.role === 'cell') inCell = true;
   }
   return undefined;
@@ -247,7 +249,7 @@ function gridOf(l: SnapshotLine, within: ReadonlyMap<string, SnapshotLine>): Sna
  * grid an element belongs to, if any.
  */
 function keptGrid(p: DiffPass, l: SnapshotLine, within: ReadonlyMap<string, SnapshotLine>): SnapshotLine | undefined {
-  const g = gridOf(l, within);
+  const g = gridOf(l, within, p.now);
   return g && p.old.has(g.ref) && p.now.get(g.ref)?.grid ? p.now.get(g.ref) : undefined;
 }
 

@@ -42,6 +42,10 @@ export interface DistilledNode {
    * in table rows (1-based, inclusive) when the cells say which rows they are in.
    */
   shownRange?: { start: number; end: number; cells?: boolean; rows?: { first: number; last: number; total: number } };
+  /** How many items the whole set holds when the app keeps only some in the tree (RawNode `setSize`). */
+  setSize?: number;
+  /** An item's 1-based position in its container's whole set (RawNode `posInSet`). */
+  posInSet?: number;
   children: DistilledNode[];
   /** Position among the distilled parent's children (0 for the root). */
   index: number;
@@ -99,6 +103,9 @@ function isZeroSize(bounds: RawNode['bounds']): boolean {
   return bounds !== undefined && (bounds[2] === 0 || bounds[3] === 0);
 }
 
+
+/** Roles of live regions, whose text the driver may read as their value (a status line, an alert, a tooltip). */
+const LIVE_ROLES: ReadonlySet<Role> = new Set<Role>(['statusbar', 'alert', 'tooltip']);
 
 /** True for a node that carries nothing of its own: no name, no value, no actions. */
 function isBare(n: DistilledNode): boolean {
@@ -169,7 +176,8 @@ export const PASSES: readonly DistillPass[] = [
     enter(node, ctx) {
       if (node.role !== 'label' && node.role !== 'text') return undefined;
       if (node.children.length > 0 || node.actions.length > 0 || node.states.includes('focused')) return undefined;
-      const parentName = ctx.parent?.name?.trim();
+      // A live region's text read as its value (a status line) and again as its one text child (Chromium) is one text.
+      const parentName = ctx.parent?.name?.trim() || (ctx.parent && LIVE_ROLES.has(ctx.parent.role) ? ctx.parent.value?.trim() : undefined);
       if (!parentName) return undefined;
       const text = (node.name ?? node.value ?? '').trim();
       return text === parentName && (!node.value || node.value.trim() === parentName) ? 'remove' : undefined;
@@ -240,6 +248,8 @@ function convert(raw: RawNode, ancestors: RawNode[], slot?: number): DistilledNo
   if (raw.range !== undefined) n.range = { ...raw.range };
   if (raw.table !== undefined) n.table = { ...raw.table };
   if (raw.cell !== undefined) n.cell = { ...raw.cell };
+  if (raw.setSize !== undefined) n.setSize = raw.setSize;
+  if (raw.posInSet !== undefined) n.posInSet = raw.posInSet;
   if (raw.children !== undefined && raw.childCount !== undefined && raw.childCount > raw.children.length) n.totalChildren = raw.childCount;
   if (raw.childRange !== undefined && n.totalChildren !== undefined) n.shownRange = shownRange(raw);
   if (raw.bounds !== undefined) boundsOf.set(n, raw.bounds);

@@ -114,6 +114,16 @@ export function cellLine(c: Cell): string {
   return s;
 }
 
+/**
+ * What reaches the rest of a list that holds only the rows in view (a virtualized web list): the others are not
+ * in the tree, so find cannot see them; a scroll to row N or by an amount brings them.
+ */
+export function virtualTail(ref?: string): string {
+  const scroll = `scroll${ref ? ` ${ref}` : ''}`;
+  return `the list holds only these, the others exist once scrolled to (computer_find sees only these): ${scroll} value="to N" shows row N, ` +
+    `${scroll} value="down 10 pages" moves by an amount`;
+}
+
 /** What `renderGrid` prints and records. */
 export interface GridRender {
   /** Lines below the table's own line (without indentation). */
@@ -137,6 +147,15 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
   const selected = cells.filter((c) => c.states.includes('selected'));
   const filled = cells.filter((c) => cellShown(c) !== '' || c.description);
   const parts = [`cells ${visible ? rangeText(visible) : 'none'} of ${size.rows.toLocaleString('en-US')} × ${size.cols.toLocaleString('en-US')}`];
+  // A virtualized grid (aria-rowcount) holds only the rows in view: say which, and what brings the others.
+  if (node.setSize !== undefined && !node.children.some((c) => c.posInSet !== undefined)) {
+    parts.push(`the list says it has ${node.setSize.toLocaleString('en-US')} rows but not which of them these are; ${virtualTail(node.ref)}`);
+  } else if (node.setSize !== undefined && visible) {
+    // The column to name is one whose cells hold controls (a row's Delete button), else the first.
+    const col = cells.find((c) => controlsIn(c).length > 0)?.cell.col ?? visible[1];
+    parts.push(`rows ${(visible[0] + 1).toLocaleString('en-US')}–${(visible[2] + 1).toLocaleString('en-US')} on screen; ${virtualTail(node.ref)}; ` +
+      `a cell of row N is ref=${node.ref ?? '?'}:${columnName(col)}<N>, to act on in the same computer_act call as the scroll`);
+  }
   if (focused) parts.push(`cursor ${addressOfCell(focused)}${focused.description ? ` ${JSON.stringify(cellText(focused.description))}` : ''}`);
   if (selected.length > 1) { const s = range(selected); if (s) parts.push(`selected ${rangeText(s)}`); }
   const shownCells = focused && !filled.includes(focused) ? [...filled, focused] : filled;

@@ -3,7 +3,7 @@ import { nameText, quoteText } from './escape.js';
 import type { DistilledNode } from './distill.js';
 import { estimateTokens, MAX_LIST_ITEMS, MAX_NAME_CHARS, MAX_VALUE_CHARS, quote } from './measure.js';
 import type { SnapshotLine } from './line.js';
-import { isGrid, MAX_GRID_ROWS, renderGrid } from './grid.js';
+import { isGrid, MAX_GRID_ROWS, renderGrid, virtualTail } from './grid.js';
 import type { State, WindowInfo } from './node.js';
 import type { Role } from './role.js';
 import { caretPart, textPart } from './text.js';
@@ -241,7 +241,7 @@ export function visibleChildren(node: DistilledNode, maxListItems: number, uncap
  */
 export function moreLine(node: DistilledNode, shown: number, cut: number, depth: number): string | undefined {
   const indent = '  '.repeat(depth + 1);
-  if (node.shownRange !== undefined && node.totalChildren !== undefined) return `${indent}… ${rangeText(node.shownRange, node.totalChildren, node.ref)}`;
+  if (node.shownRange !== undefined && node.totalChildren !== undefined) return `${indent}… ${rangeText(node.shownRange, node.totalChildren, node.ref, node.setSize !== undefined)}`;
   if (node.totalChildren !== undefined && node.totalChildren > shown) {
     return `${indent}… children ${shown ? `1–${shown.toLocaleString('en-US')}` : 'none'} of ${node.totalChildren.toLocaleString('en-US')}`;
   }
@@ -252,10 +252,11 @@ export function moreLine(node: DistilledNode, shown: number, cut: number, depth:
  * "rows 1,492–1,520 of 5,000 on screen" (list rows, or table rows from the cells' row numbers), with what
  * reaches the others: a find searches the whole list, a scroll moves the view.
  */
-export function rangeText(r: NonNullable<DistilledNode['shownRange']>, total: number, ref?: string): string {
+export function rangeText(r: NonNullable<DistilledNode['shownRange']>, total: number, ref?: string, virtual = false): string {
   const n = (k: number): string => k.toLocaleString('en-US');
   const span = r.rows ? `rows ${n(r.rows.first)}–${n(r.rows.last)} of ${n(r.rows.total)}`
     : r.end > r.start ? `${r.cells ? 'cells' : 'rows'} ${n(r.start + 1)}–${n(r.end)} of ${n(total)}` : `none of ${n(total)} ${r.cells ? 'cells' : 'rows'}`;
+  if (virtual) return `${span} on screen; ${virtualTail(ref)}`;
   return `${span} on screen (computer_find searches them all; scroll${ref ? ` ${ref}` : ''} value="to N" shows row N)`;
 }
 

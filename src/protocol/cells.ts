@@ -53,3 +53,19 @@ export function parseScrollTo(value: string): { row: number; col?: number } | un
   if (m?.[1]) return { row: Number(m[1].replace(/,/g, '')) - 1 };
   return m?.[2] ? parseAddress(m[2]) : undefined;
 }
+
+/** Most pages or rows one scroll moves (a bigger amount is refused, not cut: the caller meant something else). */
+export const MAX_SCROLL_COUNT = 1000;
+
+/**
+ * A scroll by an amount: "down", "up 3", "down 10 pages", "up 5 rows" (also "lines", "items") as a direction,
+ * a count (1 when absent) and a unit (pages when absent); undefined for anything else or a count over
+ * MAX_SCROLL_COUNT.
+ */
+export function parseScrollBy(value: string): { direction: 'up' | 'down' | 'left' | 'right'; count: number; unit: 'page' | 'row' } | undefined {
+  const m = /^(up|down|left|right)(?:\s+(\d{1,7})(?:\s*(pages?|rows?|lines?|items?))?)?$/i.exec(value.trim());
+  if (!m?.[1]) return undefined;
+  const count = m[2] === undefined ? 1 : Number(m[2]);
+  if (count < 1 || count > MAX_SCROLL_COUNT) return undefined;
+  return { direction: m[1].toLowerCase() as 'up' | 'down' | 'left' | 'right', count, unit: m[3] && !/^page/i.test(m[3]) ? 'row' : 'page' };
+}

@@ -68,6 +68,12 @@ export const RawNode = Type.Recursive((Self) => Type.Object({
   caret: Type.Optional(doc('Caret offset in the full text (characters); never on a `password` node.', Big)),
   selection: Type.Optional(doc('Selected text range [start, end) in the full text (characters); never on a `password` node.', Type.Tuple([Big, Big]))),
   valueStart: Type.Optional(doc('Offset in the full text where `value` starts, when the driver read a range that does not start at 0.', Big)),
+  setSize: Type.Optional(doc('On a list, table, grid or tree whose app keeps only part of its items in the tree (a virtualized web ' +
+    'list: aria-rowcount, aria-setsize): how many items or rows the app says the whole set holds. The others do not exist as elements ' +
+    'until the view scrolls to them, so no search of the tree finds them. A table\'s `table.rows` and its cells\' `cell.row` then count ' +
+    'in the whole set too.', Count(2 ** 31 - 1))),
+  posInSet: Type.Optional(doc('On an item or row of a container with `setSize`: its 1-based position in the whole set (aria-posinset, ' +
+    'aria-rowindex).', Count(2 ** 31 - 1))),
   chooser: Type.Optional(doc('Set on a file chooser (the open or save dialog\'s chooser, or the dialog when the platform has no chooser ' +
     'node): the host reads a relative file name typed into it against `folder`.', Type.Object({
     folder: Type.Optional(doc('The folder the chooser shows, an absolute path on the device; absent when the driver cannot read it whole ' +

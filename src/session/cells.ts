@@ -35,7 +35,7 @@ export function resolveCellRef(session: Session, ref: string, snap?: Snapshot): 
     throw new ComputerUseError('invalid_params', `${split.table} is a ${table.role}, not a table: a cell ref names a table's ref and a cell address (like e12:B7).`);
   }
   const hit = cellsOf(snap, split.table).find((l) => l.name === address);
-  if (hit) return hit.ref;
+  if (hit) return onlyControlIn(snap, hit.ref)?.ref ?? hit.ref;
   const range = /cells (\S+) of/.exec(snap.lines.find((l) => l.ref === split.table)?.text ?? '')?.[1];
   throw new OffScreenCell(`Cell ${address} of ${split.table} is not on screen${range ? ` (the snapshot shows ${range})` : ''}. ` +
     `Bring it into view first: scroll ${split.table} value="to ${address}" (in this call, before this action).`);
@@ -58,6 +58,24 @@ export function goToCellHint(elements: readonly SnapshotLine[], address: string)
  */
 function showsGrid(snap: Snapshot, ref: string, role: string): boolean {
   return role === 'table' || role === 'tree' || cellsOf(snap, ref).some((l) => l.role === 'cell');
+}
+
+/** Roles of the controls a cell may hold. */
+const CONTROL_ROLES: ReadonlySet<string> = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'combobox', 'textbox', 'spinbutton', 'slider', 'menuitem']);
+
+/**
+ * The one control inside a cell (a row's Delete button): an act on the cell goes to it, as a person's click on
+ * the cell would. A web grid cell's own click action does nothing (Chromium: the click reached the cell, not its
+ * button). Undefined when the cell holds none or several.
+ */
+function onlyControlIn(snap: Snapshot, cell: string): SnapshotLine | undefined {
+  const byRef = new Map(snap.elements.map((l) => [l.ref, l]));
+  const under = (l: SnapshotLine): boolean => {
+    for (let p = l.parent, up = 0; p !== undefined && up < 4; p = byRef.get(p)?.parent, up++) if (p === cell) return true;
+    return false;
+  };
+  const inside = snap.elements.filter((l) => CONTROL_ROLES.has(l.role) && under(l));
+  return inside.length === 1 ? inside[0] : undefined;
 }
 
 /** The cell lines of a table in a snapshot: the table's children, or its rows' children (web tables). */

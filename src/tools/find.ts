@@ -129,6 +129,8 @@ async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['
   for (const list of cut) {
     const ref = elements.find((l) => session.refs.lookup(l.ref)?.id === list.id);
     if (!ref) continue;
+    // A virtualized list has no rows beyond the ones in view: nothing to search in the app, only a way to reach them.
+    if (list.setSize !== undefined) { out.push(virtualSetNote(list, ref, text)); continue; }
     // Every element the snapshot read under the list counts as on screen (a web table's match is a cell in a row).
     const onScreen = new Set<string>();
     walk(list, (n) => { onScreen.add(n.id); return undefined; });
@@ -157,6 +159,24 @@ async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['
     }
   }
   return { lines: out, found };
+}
+
+/**
+ * Where the rest of a virtualized list is (its app keeps only the rows in view: a web list with aria-rowcount),
+ * and how to reach it; a text that is a row number ("#4321", "4321") gets the scroll that shows that row.
+ */
+export function virtualSetNote(list: RawNode, ref: SnapshotLine, text: string): string {
+  const size = list.setSize ?? 0;
+  const n = (k: number): string => k.toLocaleString('en-US');
+  // posInSet is 1-based, a cell's row 0-based: a row child without posInSet names its row by its cells.
+  const pos = (list.children ?? []).map((c) => c.posInSet ?? ((c.children ?? []).find((k) => k.cell)?.cell?.row ?? -2) + 1).filter((p) => p > 0);
+  const shown = pos.length ? `rows ${n(Math.min(...pos))}–${n(Math.max(...pos))}` : 'the rows in view';
+  const label = `${ref.role}${ref.name ? ` ${quoteText(redactText(ref.name).slice(0, 40))}` : ''} [${ref.ref}]`;
+  const num = /^\s*(?:#|no\.?\s*|row\s+)?(\d{1,10})\s*$/i.exec(text)?.[1];
+  const row = num !== undefined && Number(num) >= 1 && Number(num) <= size && !pos.includes(Number(num)) ? Number(num) : undefined;
+  return `(${label} holds only ${shown} of its ${n(size)} in the app: the others are not searched until they are shown. ` +
+    (row !== undefined ? `Row ${n(row)}: computer_act ref=${ref.ref} op=scroll value="to ${row}", then find or act again` :
+      `Bring others with computer_act ref=${ref.ref} op=scroll value="to N" or value="down 10 pages", then find again`) + ')';
 }
 
 /**

@@ -18,7 +18,7 @@ import { reportChecks } from '../../src/doctor/report-command.js';
 import { fakeTasks, type SmokeTask } from '../../src/doctor/smoke-tasks.js';
 import { monoMcs } from '../../src/drivers/windows/build.js';
 import { HELPER_SOURCES } from '../../src/drivers/windows/helper-sources.generated.js';
-import { doctorWindows } from '../../src/doctor/windows.js';
+import { doctorWindows } from '../../src/drivers/windows/doctor.js';
 import { buildFakeAx, MACOS_FIXTURES } from '../macos/fake-ax.js';
 import { FakePhone } from '../android/phone.js';
 

@@ -172,3 +172,17 @@ test('text.find is no oracle for masked secrets: a match inside a token is dropp
   const plain = await findText(bus, at('/d'), 'ghp_', 10);
   assert.deepEqual(plain.matches.map((m) => m.line), [2]);
 });
+
+test('a nameless live region (Gecko\'s role=status paragraph, an alert) is read: its text was lost as a bare statusbar', async () => {
+  const { bus } = fakeBus({
+    '/s': { role: 'status bar', states: ['visible', 'showing'], text: 'Deleted message #4321 (code 877)' },
+    '/a': { role: 'alert', states: ['visible', 'showing'], text: 'Disk almost full' },
+    '/big': { role: 'status bar', states: ['visible', 'showing'], text: 'x'.repeat(1_000_000) },
+  });
+  assert.equal(toRawNode(await readElement(bus, at('/s'))).value, 'Deleted message #4321 (code 877)');
+  assert.equal(toRawNode(await readElement(bus, at('/a'))).value, 'Disk almost full');
+  // A 1 MB status text is cut to the node's cap and says its length.
+  const big = toRawNode(await readElement(bus, at('/big')));
+  assert.ok((big.value?.length ?? 0) <= 2000, String(big.value?.length));
+  assert.equal(big.valueLength, 1_000_000);
+});

@@ -5,7 +5,7 @@
  * apply (Gecko, see edit.ts), are focused and typed into through XTest, proven to reach the element's process.
  */
 import { quoteText } from '../../../engine/escape.js';
-import { parseScrollTo } from '../../../protocol/cells.js';
+import { MAX_SCROLL_COUNT, parseScrollBy, parseScrollTo } from '../../../protocol/cells.js';
 import type { ActParams, ActResult } from '../../../protocol/methods.js';
 import { ComputerUseError, type Remedy } from '../../../protocol/errors.js';
 import type { A11yBus, Target } from '../bus/bus.js';
@@ -27,6 +27,7 @@ import { waitActionable } from '../../common/actionable.js';
 import type { EventWatcher } from '../bus/events.js';
 import { enterCell, resolveCellHandle, selectCell, selectRange } from '../tree/table.js';
 import { scrollToRow } from './scrollto.js';
+import { scrollSetBy } from '../tree/virtualset.js';
 import { clickInside } from './inner-click.js';
 import { scrollBarsOf } from './scrollbars.js';
 import { scrollByElements } from './scrollby.js';
@@ -416,21 +417,29 @@ async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, dir
   }
   const to = parseScrollTo(direction);
   if (to) return scrollToRow(bus, info, to.row + 1, to.col, signal);
-  if (!['up', 'down', 'left', 'right'].includes(direction)) {
-    throw new ComputerUseError('invalid_params', 'scroll takes value "up", "down", "left", "right", "into_view", "to N" (row N of a list or table) or "to B7" (a cell of a sheet).');
+  const by = parseScrollBy(direction);
+  if (!by) {
+    throw new ComputerUseError('invalid_params', 'scroll takes value "up", "down", "left", "right" (a page), an amount ("down 10 pages", "up 5 rows", ' +
+      `at most ${MAX_SCROLL_COUNT}), "into_view", "to N" (row N of a list or table) or "to B7" (a cell of a sheet).`);
   }
-  // Move the matching scroll bar by a page through its Value interface: the element's own, else the one of the
-  // scroll pane holding it (a GTK TreeView's bars are its siblings). No focus taken, no selection moved.
-  const vertical = direction === 'up' || direction === 'down';
+  const vertical = by.direction === 'up' || by.direction === 'down';
+  // A virtualized list moves by its rows' spacing, and says which rows show after (virtualset.ts).
+  const virtual = vertical ? await scrollSetBy(bus, info, by.direction === 'down', by.count, by.unit) : undefined;
+  if (virtual) return virtual;
+  // Move the matching scroll bar through its Value interface: the element's own, else the one of the scroll
+  // pane holding it (a GTK TreeView's bars are its siblings). No focus taken, no selection moved.
   const bars = (await scrollBarsOf(bus, info)).filter((b) => !(b.states.has('vertical') !== vertical && (b.states.has('vertical') || b.states.has('horizontal'))));
   // Reported at dispatch: the session confirms the scroll by these bars' values after settling.
   const before = { ...toRawNode(info), children: bars.map((b) => toRawNode(b)) };
   const bar = bars.find((b) => b.value && b.interfaces.has(VALUE));
+  const forward = by.direction === 'down' || by.direction === 'right';
   if (bar?.value) {
-    // A tenth of the range, whole when the range is large (AT-SPI's Value has no page size).
+    // A page is a tenth of the range, whole when the range is large (AT-SPI's Value has no page size); a row is
+    // the bar's step.
     const tenth = (bar.value.max - bar.value.min) / 10;
     const page = Math.max(tenth > 10 ? Math.round(tenth) : tenth, bar.value.step || 1);
-    const next = Math.min(bar.value.max, Math.max(bar.value.min, bar.value.current + (direction === 'down' || direction === 'right' ? page : -page)));
+    const unit = by.unit === 'page' ? page : bar.value.step || 1;
+    const next = Math.min(bar.value.max, Math.max(bar.value.min, bar.value.current + (forward ? 1 : -1) * unit * by.count));
     await bus.setProp(bar.target, VALUE, 'CurrentValue', 'd', next);
     return { method: 'pattern', detail: `scroll bar Value ${bar.value.current} → ${next}`, before };
   }
@@ -439,8 +448,9 @@ async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, dir
   if (moved) return { method: 'pattern', detail: moved, before };
   if (keyboard.available) {
     await focus(bus, info).catch(() => undefined);
-    await keyboard.keysTo(await processOf(bus, info.target), [{ mods: [], key: direction === 'up' ? 'PageUp' : direction === 'down' ? 'PageDown' : direction === 'left' ? 'ArrowLeft' : 'ArrowRight' }], signal);
-    return { method: 'synthetic', detail: 'Page key', before };
+    const key = by.unit === 'page' && vertical ? (forward ? 'PageDown' : 'PageUp') : { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' }[by.direction];
+    await keyboard.keysTo(await processOf(bus, info.target), Array.from({ length: by.count }, () => ({ mods: [], key })), signal);
+    return { method: 'synthetic', detail: `${key} ×${by.count}`, before };
   }
   throw unsupported(`scroll ${direction}`, info);
 }

@@ -11,6 +11,7 @@ import { verticalBarOf } from './scrollbars.js';
 import { scrollSheetTo } from './scrollsheet.js';
 import { readByCoordinate } from '../tree/table.js';
 import { childAt, extentsOf, viewportOf } from '../tree/visible.js';
+import { scrollSetTo } from '../tree/virtualset.js';
 
 const ACC = 'org.a11y.atspi.Accessible';
 const TABLE = 'org.a11y.atspi.Table';
@@ -28,6 +29,9 @@ type Rect = [number, number, number, number];
 export async function scrollToRow(bus: A11yBus, info: ElementInfo, row: number, col?: number, signal?: AbortSignal): Promise<ActResult> {
   // A spreadsheet (2³¹−1 children) is read by coordinate, and scrolled by its cells on screen (scrollsheet.ts).
   if (readByCoordinate(info.interfaces, info.childCount)) return scrollSheetTo(bus, info, row, col, signal);
+  // A virtualized list holds only the rows in view: its row N is reached by its rows' spacing (virtualset.ts).
+  const virtual = await scrollSetTo(bus, info, row, signal);
+  if (virtual) return virtual;
   const t = info.target;
   const table = info.interfaces.has(TABLE) ? await bus.getAll(t, TABLE).then((a) => ({ rows: Number(a['NRows'] ?? 0) }), () => undefined) : undefined;
   const total = table ? table.rows : info.childCount;

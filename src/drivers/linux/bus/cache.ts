@@ -14,6 +14,7 @@ import { annotateCells, readByCoordinate, readGrid } from '../tree/table.js';
 import { sliceRows } from '../tree/visible.js';
 import { MAX_CHILDREN, MAX_LIST_CHILDREN, childrenOf, markSlice, decodeStates, enrich, handleOf, readElement, showingIsReliable, showsOnScreen, toRawNode, zeroSized } from '../tree/reader.js';
 import { isTextBody, TextBudget } from '../tree/text.js';
+import { annotateSet } from '../tree/virtualset.js';
 
 interface CachedItem { info: ElementInfo; parent: string; index: number }
 
@@ -144,6 +145,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
     const present = children.filter((c): c is RawNode => c !== null);
     if (present.length) node.children = present;
     await annotateCells(bus, info, node).catch(() => undefined);
+    await annotateSet(bus, info, node).catch(() => undefined);
     if (node.childRange && info.interfaces.has('org.a11y.atspi.Table')) await sliceRows(bus, info.target, node);
     return node;
   };

@@ -7,6 +7,7 @@ import type { RawNode } from '../../../protocol/nodes.js';
 import type { A11yBus, Target } from '../bus/bus.js';
 import { isGone } from '../bus/bus.js';
 import { annotateCells, readGrid } from './table.js';
+import { annotateSet } from './virtualset.js';
 import { sliceRows } from './visible.js';
 import { TextBudget } from './text.js';
 import {
@@ -59,6 +60,7 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
     const present = children.filter((c): c is RawNode => c !== null);
     if (present.length) node.children = present;
     await annotateCells(bus, info, node).catch(() => undefined);
+    await annotateSet(bus, info, node).catch(() => undefined);
     if (node.childRange && info.interfaces.has('org.a11y.atspi.Table')) await sliceRows(bus, info.target, node);
     return node;
   };

@@ -28,6 +28,9 @@ export const TEXT_SEARCH_MAX = 5_000_000;
 /** Native roles whose text is a body: read longer, and (terminal) from the end. */
 const BODY_ROLES = /^(terminal|document|page|text)$|^document /;
 
+/** Native roles of live regions: what they say changes while the user works, and is meant to be read. */
+const LIVE_ROLES = /^(status bar|info bar|alert|notification|log|marquee|timer|tool tip)$/;
+
 /** The per-snapshot character budget, shared by the concurrent reads of one tree. */
 export class TextBudget {
   constructor(private left = TEXT_SNAPSHOT_BUDGET) {}
@@ -68,6 +71,9 @@ export function wantsText(info: TextHost): boolean {
   if (!info.interfaces.has(TEXT)) return false;
   if (info.states.has('editable') || info.atspiRole === 'password text') return true;
   if (BODY_ROLES.test(info.atspiRole) || /^(paragraph|block quote)$/.test(info.atspiRole)) return true;
+  // A live region (a status line, an alert, a log) is seldom named: Gecko holds its text in its Text interface
+  // only, with no text child, so "Deleted message #4321" printed as a bare `statusbar`.
+  if (LIVE_ROLES.test(info.atspiRole)) return info.name === '';
   // Headings and static text are usually named by their text (Gecko, Chromium): read only when they are not.
   if (/^(entry|label|spin button|combo box|link|section|table cell|list item|heading|static|caption)$/.test(info.atspiRole)) return info.name === '';
   return false;
