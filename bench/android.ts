@@ -1,5 +1,5 @@
 /**
- * Android observe cost without a phone (README "Verified on"): a 300-row Settings-style list assembled in
+ * Android observe cost without a phone (docs/platforms.md, "Verified on"): a 300-row Settings-style list assembled in
  * uiautomator's dump format from the rows of test/fixtures/android (assembled, not recorded), parsed into the
  * protocol tree (drivers/android: parseUiDump + screenTree) and rendered by the engine (buildSnapshot), per node.
  * The dump's own time on a device is not measured here (no phone). Runs alone (`node dist/bench/android.js`) or

@@ -140,7 +140,7 @@ async function main(): Promise<number> {
     if ((process.env['BENCH_APPS'] ?? '').split(',').includes('calc-grid')) Object.assign(report, { grid: await benchGrid() });
     // Long lists (issue 9 item 4): with BENCH_APPS unset or naming "lists".
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('lists')) await benchLists(RUNS).catch((e: unknown) => { report.errors.push(`lists: ${errText(e)}`); });
-    // Android (README "Verified on"): parse + render per node of an assembled 300-row dump; no phone needed.
+    // Android (docs/platforms.md, "Verified on"): parse + render per node of an assembled 300-row dump; no phone needed.
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('android')) {
       const a = benchAndroid(RUNS);
       (report as unknown as Record<string, unknown>)['android'] = a;

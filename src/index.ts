@@ -125,7 +125,7 @@ export interface ComputerOptions {
   /** Connects to a driver without a process (the in-memory fake driver in tests); wins over `driver`. */
   connect?: DeviceOptions['connect'];
   /**
-   * Other devices besides this machine (issue 12): default the home's devices.json (`computer-use device add`).
+   * Other devices besides this machine: default the home's devices.json (`computer-use device add`).
    * Device N ≥ 2 prints refs as `dN…`; every tool takes `device`. An entry with `connect` is an in-memory
    * driver (tests).
    */
@@ -133,7 +133,7 @@ export interface ComputerOptions {
   /** The devices file read when `devices` is not given (default `<home>/devices.json`). */
   devicesPath?: string;
   /**
-   * Permission options known once the desktop is (the CLI's flags kept per desktop, README "CLI"): its mode
+   * Permission options known once the desktop is (the CLI's flags kept per desktop, docs/cli.md): its mode
    * stands when `mode` is not given, its lists are added to the options' lists.
    */
   desktopPolicy?: (desktop: Computer['desktop']) => KeptPolicy | Promise<KeptPolicy>;

@@ -3,7 +3,7 @@
  * Every call has a timeout; a driver or link that dies is restarted on the next call, and the call that was
  * running gets a clear error: driver_unavailable for a read, link_lost for a call that may have changed the
  * device (it was sent; whether it happened is unknown). Remote devices also get a heartbeat, and a link that
- * dropped is brought back in the background with backoff (issue 12 items 1 and 4).
+ * dropped is brought back in the background with backoff.
  */
 import { escapeLine } from '../engine/escape.js';
 import { ComputerUseError } from '../protocol/errors.js';
@@ -230,7 +230,7 @@ export class Device {
         proc.kill();
       }
       if (e instanceof ComputerUseError && e.code === 'driver_unavailable' && isActing(method)) {
-        // Sent, then the link went: the device may have done it. Never reported as failed (issue 12 item 4).
+        // Sent, then the link went: the device may have done it. Never reported as failed.
         this.lastError = e.message;
         this.schedule(0);
         throw new ComputerUseError('link_lost', `The link to ${this.name === 'local' ? 'the driver' : `device ${this.name}`} dropped while ${method} was in flight: ` +

@@ -1,5 +1,5 @@
 /**
- * The device end of pairing (issue 12 item 3): `computer-use pair <server-url> --code 123-456` dials the server,
+ * The device end of pairing: `computer-use pair <server-url> --code 123-456` dials the server,
  * proves the code, stores the credentials it gets (0600, in this home), then serves this machine's driver over
  * the link and redials with backoff when it drops, proving the credentials (never the code again).
  *

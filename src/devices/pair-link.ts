@@ -1,5 +1,5 @@
 /**
- * The pairing link (issue 12 item 3) over a WebSocket (npm `ws`): the device dials, the server never does.
+ * The pairing link over a WebSocket (npm `ws`): the device dials, the server never does.
  *
  * The first frame from the device says what it wants: `pair` (with the one-time code; only `computer-use
  * pairing start` takes codes), `auth` (id + secret of an earlier pairing: the link then carries the device's

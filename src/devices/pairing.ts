@@ -1,5 +1,5 @@
 /**
- * Pairing (issue 12 item 3), the parts without I/O on the network: the one-time code the server shows, the
+ * Pairing, the parts without I/O on the network: the one-time code the server shows, the
  * credentials a pairing derives, the device's own credential file, and the rules about where a pairing
  * server may listen.
  *

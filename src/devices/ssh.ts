@@ -1,5 +1,5 @@
 /**
- * The SSH transport (issue 12 item 2): a device reached with the user's own OpenSSH client, config, keys and
+ * The SSH transport: a device reached with the user's own OpenSSH client, config, keys and
  * known_hosts, running `computer-use driver linux` on the remote end over the ssh session's stdio.
  *
  * The argv is built from parsed, validated parts only, never from a shell string on this side. The remote

@@ -1,6 +1,5 @@
 /**
- * `computer-use doctor --device <name>`: checks a remote device the way a session would reach it (issue 12
- * item 2): ssh gets in without a prompt and with a known host key, Node runs there, and the driver answers.
+ * `computer-use doctor --device <name>`: checks a remote device the way a session would reach it: ssh gets in without a prompt and with a known host key, Node runs there, and the driver answers.
  */
 import { spawn } from 'node:child_process';
 import type { DeviceSpec } from '../devices/registry.js';

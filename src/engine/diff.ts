@@ -6,7 +6,7 @@ import type { Snapshot } from './snapshot.js';
 
 /** Result of `diffSnapshots`. */
 export interface SnapshotDiff {
-  /** `+` / `-` / `~` lines, then `focus: eN` when focus moved (seed §3.3). */
+  /** `+` / `-` / `~` lines, then `focus: eN` when focus moved. */
   lines: string[];
   changed: boolean;
 }

@@ -3,7 +3,7 @@
  * group next to its scroll bars, gnumeric's sheet an empty focused panel beside a drawing area, abiword's page a
  * focused drawing area (all measured on Debian's builds). Their items are not in the tree, so a snapshot or a
  * find that stays silent about them reads as "there is nothing here": the snapshot and find say so instead,
- * and what works (README "When the tree is not enough").
+ * and what works (docs/tools.md, "When the tree is not enough").
  */
 import type { DistilledNode } from './distill.js';
 import { walkDistilled } from './distill.js';

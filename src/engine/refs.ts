@@ -4,7 +4,7 @@ import { redactTree } from './redact.js';
 import type { Role } from './role.js';
 
 /**
- * What identifies an element beyond its native handle (seed §3.2): used to re-check a ref before acting and
+ * What identifies an element beyond its native handle: used to re-check a ref before acting and
  * to find the element again when the handle died (redraw, list virtualization).
  */
 export interface Fingerprint {
@@ -166,7 +166,7 @@ function alikeCounts(tree: DistilledNode): Map<string, number> {
 }
 
 /**
- * Ref allocator and resolver (Invariant 1). One counter per table, so refs are unique across all windows and
+ * Ref allocator and resolver. One counter per table, so refs are unique across all windows and
  * never reused for another element. An element keeps its ref while its native id lives in the same window and
  * process and its role is unchanged; name and value may change. An element re-created under a new native id
  * with the same fingerprint (role, name, stable id, ancestry path, row context) as one that vanished in the
@@ -175,7 +175,7 @@ function alikeCounts(tree: DistilledNode): Map<string, number> {
  */
 export class RefTable {
   private counter = 0;
-  /** Hook (issue 12, devices): the device prefix of new refs ("d2" → `d2e14`); '' on the first device. */
+  /** Hook (devices): the device prefix of new refs ("d2" → `d2e14`); '' on the first device. */
   prefix = '';
   private readonly entries = new Map<string, RefEntry>();
   private readonly byKey = new Map<string, string>();

@@ -1,5 +1,5 @@
 /**
- * Unified roles: the kinds of element every platform's tree is mapped onto (seed §4). The list and each role's
+ * Unified roles: the kinds of element every platform's tree is mapped onto. The list and each role's
  * meaning live in the protocol (protocol/vocabulary.ts); each driver maps its native roles itself
  * (drivers/linux/tree/roles.ts, drivers/cdp/roles.ts). Here: how the engine groups them.
  */

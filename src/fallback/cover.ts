@@ -1,5 +1,5 @@
 /**
- * What a capture may show, pure (README "Denied means unseen", seed §7): the screen area of a window shows the
+ * What a capture may show, pure (docs/policy.md, "Denied means unseen"): the screen area of a window shows the
  * window only where nothing else lies on top. From the stacking order, every pixel of the capture that is not
  * the target's own (its frame, or a window proven to belong to its process above it) is blacked out before
  * the image reaches OCR or a model; a capture with nothing of the target left is refused by the caller.

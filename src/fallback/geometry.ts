@@ -5,7 +5,7 @@
  */
 import type { CaptureGeometry, Rect } from '../protocol/methods.js';
 
-/** The long edge of an image sent to a model (issue 5). */
+/** The long edge of an image sent to a model. */
 export const MAX_IMAGE_EDGE = 1280;
 
 /** Scale (≤ 1) that brings the long edge of w×h down to `maxEdge`, and the resulting size. */

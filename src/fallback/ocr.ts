@@ -1,5 +1,5 @@
 /**
- * OCR pseudo-elements (seed §6, issue 5 part 3), pure: tesseract's TSV words → lines → elements. A line is the
+ * OCR pseudo-elements, pure: tesseract's TSV words → lines → elements. A line is the
  * words tesseract puts on one text line, split where a horizontal gap is wider than the text is tall: two
  * drawn buttons side by side ("OK   Cancel") are two elements, each clickable at its own center.
  */

@@ -110,7 +110,7 @@ export function createMcpServer(options: McpServerOptions = {}): { server: Serve
   const settingsPath = options.settingsPath ?? defaultSettingsPath();
   const getComputer = (): Promise<Computer> => {
     // Created on the first call, after initialize: the client's capabilities are known. A client that cannot
-    // elicit approves each destructive call itself, which stands in for the per-app question (issue 11).
+    // elicit approves each destructive call itself, which stands in for the per-app question.
     computer ??= createComputer({
       ...computerOptions,
       confirmer: options.confirmer ?? mcpConfirmer(server, panelConfirmer, { ignoreElicitation: inPanel }),
@@ -195,7 +195,7 @@ export function createMcpServer(options: McpServerOptions = {}): { server: Serve
       } catch (e) {
         return { content: [{ type: 'text' as const, text: `error driver_unavailable: cannot reach a desktop: ${(e as Error).message}` }], isError: true };
       }
-      if (!watched.has(c)) { // the live view shows what the agent does now (issue 14 item 3)
+      if (!watched.has(c)) { // the live view shows what the agent does now
         watched.add(c);
         onActivity(c.session, (status) => { live.setActivity(c.policy.policy?.session ?? 'custom gate', c.policy.policy?.mode ?? 'custom', status); });
       }

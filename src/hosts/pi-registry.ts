@@ -1,5 +1,5 @@
 /**
- * The `registry` decider mode's call in the pi host (seed §10): a model of pi's model registry
+ * The `registry` decider mode's call in the pi host: a model of pi's model registry
  * (`ctx.modelRegistry`), with the credentials pi already has (`getApiKeyAndHeaders`), asked through pi-ai's
  * `completeSimple`, which pi lends its extensions (`@mariozechner/pi-ai`, aliased by pi's extension loader).
  *

@@ -3,7 +3,7 @@
  * client shows it in its server log), a desktop notification without the URL when `notify-send` is
  * installed, and, when asked (`--open-panel`) and no panel page is open, a browser started on a one-time
  * ticket URL (the long-lived token stays out of its argv). None of it reaches the model: the tool result and
- * the MCP progress only say that a question waits (README "Threat model").
+ * the MCP progress only say that a question waits (docs/policy.md, "Threat model").
  */
 import { spawn } from 'node:child_process';
 import { escapeLine } from '../engine/escape.js';

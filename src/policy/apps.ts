@@ -1,9 +1,9 @@
 /**
- * App authorization (issue 3 part 2, issue 8 items 5 and 13): which app an action targets, as the platform
+ * App authorization: which app an action targets, as the platform
  * proves it (pid → executable realpath, start time against pid reuse, command line), the user's allow/deny
  * lists, and a built-in deny list no setting can lift.
  *
- * Names may deny, never allow (Invariant 10). Any of the executable's path, its file name, the name the app
+ * Names may deny, never allow. Any of the executable's path, its file name, the name the app
  * gives itself, its X11 WM_CLASS or its window title (or a name a launch involves) can add a refusal, after
  * look-alike normalisation (confusables.ts). An allowance comes only from the proven executable, or from an
  * identifier a validated signature proves (appId kind `signed`: a macOS bundle id and its team). An
@@ -153,7 +153,7 @@ interface DenyRule { what: string; exact: RegExp; anywhere?: RegExp }
 /**
  * The built-in deny list, matched against the app name, the executable's file name, the launch command and
  * window and tab titles (`anywhere` inside a title; `exact` against the title and its " - " parts).
- * Categories from seed §7: password managers, keyrings and credential managers, elevation prompts, system
+ * Categories of the design: password managers, keyrings and credential managers, elevation prompts, system
  * security and privacy settings, and the agent host itself.
  */
 const BUILTIN_DENY: readonly DenyRule[] = [
@@ -325,7 +325,7 @@ function denyMatches(entry: string, nameOrPath: string): boolean {
 
 /** Does an allow entry match the proven identity? Exact path or file name; interpreters need their script. */
 function allowMatches(entry: string, app: AppIdentity): boolean {
-  // One entry by the name a user knows (README "One app, one allow entry"): a running program by the installed
+  // One entry by the name a user knows (docs/policy.md, "One app, one allow entry"): a running program by the installed
   // package (or source package) of its system-owned executable, soffice.bin by "libreoffice"; a launch of an
   // installed launcher script by a command the system gives it, /usr/lib/libreoffice/program/soffice by "libreoffice".
   if (app.executable && !entry.includes('/') && !entry.includes(' ') &&

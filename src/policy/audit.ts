@@ -1,5 +1,5 @@
 /**
- * The audit log (issue 3 part 7): JSON lines under `<home>/plugin-data/computer-use/audit.jsonl`, mode 0600.
+ * The audit log: JSON lines under `<home>/plugin-data/computer-use/audit.jsonl`, mode 0600.
  * A `decided` record is written and fsynced before dispatch; a `done` record with the same id completes it.
  * A crash between the two leaves the decision on disk. Typed text is stored as its length and a keyed digest
  * prefix (HMAC-SHA-256 with a random per-install key, so a short password cannot be recovered by trying a
@@ -103,7 +103,7 @@ export interface DecidedRecord {
   reason: string;
   /** What the human answered, when asked. */
   answer?: string;
-  /** "host": the MCP host's own tool approval stood in for the per-app question (issue 11). */
+  /** "host": the MCP host's own tool approval stood in for the per-app question. */
   approved_by?: 'host';
 }
 

@@ -1,5 +1,5 @@
 /**
- * Look-alike text, normalised before any rule reads it (issue 8 item 7): a label "Dеlete" with a Cyrillic е,
+ * Look-alike text, normalised before any rule reads it: a label "Dеlete" with a Cyrillic е,
  * "De\u200Blete" with a zero-width space, "刪除" in Traditional Chinese or "删 除" with a space must meet the
  * same irreversible rules as "Delete" and "删除"; an app calling itself "kееpassxc" the same deny rules.
  *

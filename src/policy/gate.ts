@@ -1,5 +1,5 @@
 /**
- * The policy gate every acting path calls before dispatch (Invariant 3). This file holds the contract; the
+ * The policy gate every acting path calls before dispatch. This file holds the contract; the
  * policy layer (modes, app allow/deny, irreversible actions, confirmation, audit) implements it.
  */
 import type { Fingerprint } from '../engine/refs.js';

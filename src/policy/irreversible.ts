@@ -1,5 +1,5 @@
 /**
- * Irreversible actions (issue 3 part 3): rules on role + label (English and Chinese), Enter that submits a
+ * Irreversible actions: rules on role + label (English and Chinese), Enter that submits a
  * single-line field or sends in a chat app, send/delete accelerators, and every write into a password field.
  * Matching sees through case, width, whitespace, mnemonics ("_Send", "&Delete", "发送(_S)") and accelerator
  * suffixes ("Send\tCtrl+Return", "Delete (Del)"), and look-alikes (confusables.ts: a Cyrillic е, zero-width and

@@ -1,5 +1,5 @@
 /**
- * The policy's view of a launch (README "App identity"): the facts the device's driver reported for what a
+ * The policy's view of a launch (docs/policy.md, "One app, one allow entry"): the facts the device's driver reported for what a
  * `computer_launch` will run (`apps.resolveLaunch`), and, after the start, for what really started. The
  * resolution itself runs in the driver, on the machine the program runs on (drivers/linux/apps/resolve.ts); here
  * the facts become an AppIdentity the rules decide on, one route for a local and a remote device.

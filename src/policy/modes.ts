@@ -1,5 +1,5 @@
 /**
- * Permission modes (seed §7). A mode says when the policy asks the user; the deny list and the app identity
+ * Permission modes. A mode says when the policy asks the user; the deny list and the app identity
  * rules hold in every mode.
  */
 import { jsonQuote } from '../engine/escape.js';

@@ -1,5 +1,5 @@
 /**
- * Self-protection (issue 8 item 6): the tool's own files (its home with settings.json, the audit log, the
+ * Self-protection: the tool's own files (its home with settings.json, the audit log, the
  * session files) are out of reach of every act. An agent that could edit settings.json through an allowed
  * editor could grant itself any permission. Paths are found in what the act writes (a set_value/type value,
  * typed keys, a launch command, paths a caller resolved) and in the target window's title (editors show the

@@ -1,7 +1,6 @@
 /**
  * The panel's per-install marker: a random word kept in the tool's home, carried by the panel page in its title
- * and its URL path, and denied like a password manager wherever a window or tab shows it (README "Threat
- * model": the agent can neither see nor drive the panel). It is random per install rather than a fixed name so
+ * and its URL path, and denied like a password manager wherever a window or tab shows it (README: the agent can neither see nor drive the panel). It is random per install rather than a fixed name so
  * that no page or app can be written in advance to look like the panel.
  */
 import { randomBytes } from 'node:crypto';

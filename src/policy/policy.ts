@@ -1,5 +1,5 @@
 /**
- * The policy (issue 3): implements the PolicyGate every acting path calls. In order: pause check → mode gate
+ * The policy: implements the PolicyGate every acting path calls. In order: pause check → mode gate
  * → app identity and deny lists → irreversible rules, then the decider (which can only add a confirmation) →
  * the question to the human, bound to the exact target and re-checked before dispatch → the audit record,
  * fsynced before the gate returns. Nothing read from a window relaxes any of it: names and titles can only
@@ -58,7 +58,7 @@ export interface PolicyOptions {
   /** Pids of the agent host, never acted on (default this process and its ancestors). */
   hostPids?: readonly number[];
   /**
-   * The host's own tool approval stands in for the per-app question in `default` mode (issue 11): an MCP client
+   * The host's own tool approval stands in for the per-app question in `default` mode: an MCP client
    * asks its user before each destructive tool call, so the app question is not asked again and the audit
    * records `approved_by: "host"`. Irreversible steps and password writes still ask a human.
    */
@@ -152,7 +152,7 @@ export class Policy implements PolicyGate {
     } else if (app.executable) id.executable = app.executable;
     if (app.title) id.title = app.title;
     if (app.className) id.className = app.className;
-    // Identity by content: programs the executable is a copy of deny by their names (README "App identity").
+    // Identity by content: programs the executable is a copy of deny by their names (docs/policy.md, "One app, one allow entry").
     const facts = app.pid !== undefined ? this.info(app.pid) : undefined;
     // A tab's URL names what it shows ("vault.bitwarden.com", the panel's /p/<marker>): it may deny like a title.
     const also = [...(app.sameAs ?? []), ...(facts?.sameAs ?? []), ...(app.url ? [app.url] : [])];
@@ -315,7 +315,7 @@ export class Policy implements PolicyGate {
   }
 
   /**
-   * A terminal's command run (seed 000 §10: Return in a non-chat app is a step to judge): asked in default and
+   * A terminal's command run (Return in a non-chat app is a step to judge): asked in default and
    * accept-edits modes with the command line quoted, unless a human allowed commands for that terminal; in
    * bypass and unattended mode refused without that allowance. A line the question cannot quote (editing keys
    * before Return, or several submits in one call) is refused: the human must see what they approve.

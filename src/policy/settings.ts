@@ -5,7 +5,7 @@
  * takes effect only when the tool itself wrote it or a human confirmed it (`computer-use settings confirm`):
  * an HMAC under the per-install key records each confirmed state, so an agent that rewrote settings.json
  * through an editor gains nothing, not even a stop hotkey moved out of the user's reach or a hidden activity
- * frame (README "Threat model").
+ * frame (docs/policy.md, "Threat model").
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ export interface Settings {
   mode?: Mode;
   /** Apps acted on without a first-use question (name, executable path or file name). */
   allowApps?: string[];
-  /** Terminals whose typed command lines run without a question (README "Security": what an allowed terminal can do). */
+  /** Terminals whose typed command lines run without a question (docs/policy.md: what an allowed terminal can do). */
   allowCommands?: string[];
   /** Apps never acted on, on top of the built-in deny list. */
   denyApps?: string[];
@@ -30,7 +30,7 @@ export interface Settings {
    * model takes images). Off by default; OCR mode needs no setting (its image never leaves the machine).
    */
   allowScreenshots?: boolean;
-  /** Decider configuration (seed §10), read by the decider; the policy passes it through. */
+  /** Decider configuration, read by the decider; the policy passes it through. */
   decider?: Record<string, unknown>;
   /**
    * Keep asking the per-app first-use question in MCP clients without elicitation (default false: the host's
@@ -39,7 +39,7 @@ export interface Settings {
   strictFirstUse?: boolean;
   /** The global stop hotkey of the panel on X11 (default `ctrl+shift+Escape`), a chord like computer_keys takes. */
   stopHotkey?: string;
-  /** Frame the target window and show a status window while acting (default true; issue 14 item 3). */
+  /** Frame the target window and show a status window while acting (default true). */
   showActivity?: boolean;
 }
 

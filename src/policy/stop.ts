@@ -1,5 +1,5 @@
 /**
- * Emergency stop (README "Stop and resume"). `computer-use stop`, the panel's button and the stop hotkey write a
+ * Emergency stop (docs/policy.md, "Stop and resume"). `computer-use stop`, the panel's button and the stop hotkey write a
  * pause file under the home and signal every running computer-use process of that home (SIGUSR2, pids
  * registered under `<home>/run/`, checked against their start time so a reused pid is never signalled). Each
  * process also watches the home folder, so a lost signal is covered by the watch and the other way round. A

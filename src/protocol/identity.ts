@@ -1,5 +1,5 @@
 /**
- * Identity on the wire (README "App identity"): what a driver proves about a process where it runs, so the
+ * Identity on the wire (docs/policy.md, "One app, one allow entry"): what a driver proves about a process where it runs, so the
  * policy can decide from facts alone, the same way for the local device and a remote one. Every value is
  * opaque to the host: `appId` and `startToken` are compared only for equality (a Windows FILETIME start time is
  * above 2^53, a macOS app is a bundle id plus team id), `user` is a string (Windows users are SIDs). Also the

@@ -1,5 +1,5 @@
 /**
- * The key grammar on the wire (Invariant 8: input is data). A chord is modifiers plus one key, both named the
+ * The key grammar on the wire (input is data). A chord is modifiers plus one key, both named the
  * W3C/DOM way (`KeyboardEvent.key`, as Playwright's keyboard names them): named keys like `Enter`, `ArrowLeft`,
  * `PageDown`, `F5`, `MediaPlayPause`, or the one character a key types (`a`, `A`, `1`, `+`, `é`, and `" "` for
  * the space bar: the DOM's own name for it). Modifiers are `Control`, `Alt`, `Shift`, `Meta` and `Primary`, the

@@ -1,5 +1,5 @@
 /**
- * The driver protocol (seed §4): every method declared once, as a value carrying its literal name, its TypeBox
+ * The driver protocol: every method declared once, as a value carrying its literal name, its TypeBox
  * params and result schemas and its meaning (`doc`, and `description` on every field), plus whether it acts on
  * the device (`acting`), whether a driver may leave it out (`optional`) and the protocol version that
  * introduced it (`since`). The TypeScript types derive from the schemas (`Static<>`), the method table and

@@ -1,5 +1,5 @@
 /**
- * Run-time validation against TypeBox schemas (Invariant 9: validated at every boundary), shared by the
+ * Run-time validation against TypeBox schemas (validated at every boundary), shared by the
  * protocol peer and the tool runner. Schemas are compiled once; a failure is described by its first failing
  * path and what is allowed there, never by echoing the value (it may be typed text or a secret).
  */

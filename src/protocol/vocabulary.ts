@@ -1,5 +1,5 @@
 /**
- * The unified vocabulary every driver maps its platform onto (seed §4): roles, states and element operations,
+ * The unified vocabulary every driver maps its platform onto: roles, states and element operations,
  * each with the meaning a driver author needs. The lists below are the one source: the TypeScript unions, the
  * JSON Schema enums (each value with its `description`) and docs/protocol.md all derive from them. Nothing here
  * names a platform; each driver keeps its own native → unified maps (drivers/linux/tree/roles.ts, drivers/cdp/roles.ts).
@@ -98,7 +98,7 @@ export const STATES = Object.keys(STATE_DOCS) as readonly State[];
 /** One node state. */
 export type State = keyof typeof STATE_DOCS;
 
-/** Element operations (seed §3), what each does and what its `value` (node.act params) means. */
+/** Element operations, what each does and what its `value` (node.act params) means. */
 export const OP_DOCS = {
   click: 'Activates the element the way a primary click does (a button\'s action, a link, a row); no `value`.',
   double_click: 'Two primary clicks (opens a file, edits a cell); no `value`.',

@@ -1,5 +1,5 @@
 /**
- * The visible agent (issue 14 item 3): the pipeline asks the driver (`ui.highlight`) to frame the target
+ * The visible agent: the pipeline asks the driver (`ui.highlight`) to frame the target
  * window and title its status window "computer-use: acting in <app>" from dispatch until the act settled, and
  * "computer-use: paused" while paused. Best effort and never awaited by an act: a driver that cannot draw
  * (fake, cdp, Wayland) answers unsupported, which is ignored. Off with `showActivity: false` (settings or option).

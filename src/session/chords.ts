@@ -1,10 +1,10 @@
 /**
- * The keys grammar the model writes (README "Keys"), parsed once, here, into wire chords (protocol/keys.ts).
+ * The keys grammar the model writes (docs/tools.md, "Keys"), parsed once, here, into wire chords (protocol/keys.ts).
  * A keys string is chords separated by white space; a chord is modifiers and one key joined with `+`
  * ("ctrl+s Return", "shift+Tab", "a b C", "ctrl++"). Names are case-insensitive, except a single character.
  *
  * - `ctrl` (and `ctl`, `primary`, `ControlOrMeta`, `mod`) is the platform's shortcut modifier, `Primary`: Command
- *   on macOS, Control elsewhere (seed §12: "ctrl means Command on macOS"). `control` is the real Control key.
+ *   on macOS, Control elsewhere ("ctrl means Command on macOS"). `control` is the real Control key.
  *   `meta`, `super`, `win`, `cmd`, `command` are Meta (the Windows key, Command on macOS); `alt`, `option`
  *   are Alt. A modifier alone ("shift", "ctrl") presses that key itself, and a lone `ctrl` is the real Control.
  * - Keys: the DOM names (`Enter`, `ArrowLeft`, `PageDown`, `F5`, `MediaPlayPause`, …), one character, `Space`,

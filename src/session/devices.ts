@@ -1,5 +1,5 @@
 /**
- * Many devices in one conversation (issue 12 item 1): one Session per device (its driver link, refs, windows,
+ * Many devices in one conversation: one Session per device (its driver link, refs, windows,
  * policy), and the rule that picks the session a tool call means.
  *
  * Refs are unique across devices and parse unambiguously: the first device keeps plain refs (`e14`, `w2`,

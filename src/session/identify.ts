@@ -1,6 +1,6 @@
 /**
  * Asks the device's driver what it proves about a process (`process.identify`): the facts the policy decides
- * from, for every act and after every launch (README "App identity").
+ * from, for every act and after every launch (docs/policy.md, "One app, one allow entry").
  */
 import { factsOfIdentify, type ProcessFacts } from '../policy/apps.js';
 import type { IdentifyParams, IdentifyResult } from '../protocol/identity.js';

@@ -27,7 +27,7 @@ export async function runKeys(session: Session, window: WindowInfo, keys: string
   ctx: PipelineContext = {}): Promise<{ result: KeysResult; effects: Effects; chords: Chord[]; focused?: FocusedFacts }> {
   const chords = parseChords(keys);
   // A window with no tree (its app busy, or off the accessibility bus) is known from the display only: its focus is
-  // not read, so the policy judges the keys as going to an unknown element (README "Threat model").
+  // not read, so the policy judges the keys as going to an unknown element (docs/policy.md, "Threat model").
   const { live, root } = await liveRead(session, window).catch((e: unknown): { live: LiveFacts; root: undefined } => {
     if (isComputerUseError(e, 'unsupported')) return { live: {}, root: undefined };
     throw e;

@@ -27,7 +27,7 @@ import type { WindowTableJSON } from './windows.js';
 import { WindowTable, isWindowRef } from './windows.js';
 
 /**
- * Settle defaults: quiet window after the last event, cap (seed §3.3); `minMs`: not settled before this long
+ * Settle defaults: quiet window after the last event, cap; `minMs`: not settled before this long
  * after the input (text edits: dependent state such as a default button becoming enabled shows within it).
  */
 export interface SettleOptions { quietMs: number; timeoutMs: number; minMs?: number }
@@ -37,7 +37,7 @@ export interface SettleOptions { quietMs: number; timeoutMs: number; minMs?: num
  */
 export const DEFAULT_SETTLE: SettleOptions = { quietMs: 60, timeoutMs: 3000 };
 /**
- * Actionability wait (Invariant 11): how long an act waits for its element to become visible, enabled and
+ * Actionability wait: how long an act waits for its element to become visible, enabled and
  * stable before failing with element_disabled / not_visible.
  */
 export const DEFAULT_ACTION_TIMEOUT_MS = 2000;
@@ -61,7 +61,7 @@ export interface SessionOptions {
   actionTimeoutMs?: number;
   gate?: PolicyGate;
   /**
-   * Screenshots as images for the model (issue 5 part 4): only when the settings allow them
+   * Screenshots as images for the model: only when the settings allow them
    * (`allowScreenshots`) and the host says its model takes images (`imageInput`). OCR needs neither: its
    * image never leaves the machine.
    */
@@ -70,7 +70,7 @@ export interface SessionOptions {
   showActivity?: boolean;
   /** True while computer use is paused (the status window then says so). */
   paused?: () => boolean;
-  /** Ref prefix of this device's refs (`d2` → d2e14, d2w1); '' for the first device (issue 12). */
+  /** Ref prefix of this device's refs (`d2` → d2e14, d2w1); '' for the first device. */
   refPrefix?: string;
 }
 
@@ -192,7 +192,7 @@ export class Session {
   }
 
   /**
-   * Why a window or an app is hidden from every read path (a denied app is unseen: issue 8 item 2), or
+   * Why a window or an app is hidden from every read path (a denied app is unseen), or
    * undefined. The policy decides, with the same deny rules as acting.
    */
   hidden(w: { app: string; pid: number; title?: string } & IdentityView): string | undefined {
@@ -457,7 +457,7 @@ function withChooserPaths(gate: PolicyGate, last: ReadonlyMap<string, Snapshot>)
   };
 }
 
-/** A window with its title (and a tab's URL) masked like a value (tokens in titles: issue 8 item 12). */
+/** A window with its title (and a tab's URL) masked like a value (tokens in titles). */
 export function masked<W extends { title: string; url?: string }>(w: W): W {
   const title = redactText(w.title);
   const url = w.url === undefined ? undefined : redactText(w.url);

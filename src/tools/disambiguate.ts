@@ -1,5 +1,5 @@
 /**
- * Element disambiguation for computer_find (seed §10): when a text search has no hit, or several hits tie for
+ * Element disambiguation for computer_find: when a text search has no hit, or several hits tie for
  * the best match, the decider model (when one is configured) picks the element the caller most likely means
  * among at most 20 candidates. It only reorders what find returns; it never acts and never hides a candidate.
  *

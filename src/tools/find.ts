@@ -58,14 +58,14 @@ export const findTool = defineTool({
     const listed = new Map(hits.map((l) => [l.ref, l]));
     if (text) textHits = textHits.filter((h) => !(listed.get(h.ref)?.value ?? '').toLowerCase().includes(text));
     const limit = p.limit ?? 20;
-    // Sheets show only the cells on screen: an address is a coordinate, answered without reading (issue 9).
+    // Sheets show only the cells on screen: an address is a coordinate, answered without reading.
     const sheets = p.text && !p.role ? sheetMatches(session, raw.root, full.elements, p.text) : { hits: [], notes: [] };
     // Long lists show only the rows on screen: the rest is searched in the app (list.find) first, so the count
     // on the first line includes what it found ("0 matches" above a match found there misled a model).
     const offScreen = p.text ? await offScreenMatches(session, raw.root, full.elements, p.text, limit, p.from, signal) : { lines: [], found: 0 };
     const total = hits.length + textHits.length + sheets.hits.length + offScreen.found;
     const head = `${total} match${total === 1 ? '' : 'es'}${p.text ? ` for ${quoteText(p.text)}` : ''}${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ${quoteText(redactText(raw.window.title))}`;
-    // No hit, or a tie: the decider model (if configured) picks one among at most 20 candidates (seed §10).
+    // No hit, or a tie: the decider model (if configured) picks one among at most 20 candidates.
     let pick: SnapshotLine | undefined;
     const candidates = decider && p.text && textHits.length === 0
       ? tiedCandidates(p.text, hits, full.elements.filter((l) => (p.role ? l.role === p.role : !!l.name) && l.depth > 0))

@@ -1,5 +1,5 @@
 /**
- * Usage guidance for the model (seed §3.4), one text reused by every host: MCP sends it as the server's
+ * Usage guidance for the model, one text reused by every host: MCP sends it as the server's
  * instructions, pi appends it to the system prompt. It is paid in every conversation, with the tool list
  * (bench/fixedcost.ts measures both; a unit test holds them to a budget): each point is said once, here or in a
  * tool's description, and details the model needs only at a given moment live in the result or error it gets then.

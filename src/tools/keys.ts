@@ -9,7 +9,7 @@ export const keysTool = defineTool({
   schema: {
     name: 'computer_keys',
     title: 'Send keys',
-    // The grammar (README "Keys"): ctrl is Primary (Command on macOS), control the real Control; DOM and X key names.
+    // The grammar (docs/tools.md, "Keys"): ctrl is Primary (Command on macOS), control the real Control; DOM and X key names.
     description: 'Key chords to a window (focused first), e.g. "ctrl+s" (Cmd on macOS), "Enter".',
     inputSchema: Type.Object({
       device: DEVICE,

@@ -97,7 +97,7 @@ async function imageMode(session: Session, target: WindowTarget, maxMarks: numbe
   response.image(res.png);
 }
 
-/** The degraded result's account of what the driver blacked out (README "Denied means unseen"), if anything. */
+/** The degraded result's account of what the driver blacked out (docs/policy.md, "Denied means unseen"), if anything. */
 function coverLine(res: { covered?: unknown[]; outside?: boolean }, before: string): string | undefined {
   const what = describeCover(res.covered?.length ?? 0, res.outside === true);
   return what ? `${what[0]!.toUpperCase()}${what.slice(1)} before ${before} (their pixels were not read).` : undefined;

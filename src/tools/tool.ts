@@ -13,7 +13,7 @@ import type { DeviceSessions } from '../session/devices.js';
 import type { Session } from '../session/session.js';
 
 /**
- * Caps shared by the tool input schemas (Invariant 9). Every schema is strict (`STRICT`: unknown fields are
+ * Caps shared by the tool input schemas. Every schema is strict (`STRICT`: unknown fields are
  * errors) and bounds every string, list and timeout, so a call outside them is refused before it runs.
  */
 export const CAPS = {
@@ -90,7 +90,7 @@ export interface Tool<S extends TSchema = TSchema> {
 export function defineTool<S extends TSchema>(tool: Tool<S>): Tool<S> { listCompactly(tool.schema.inputSchema); return tool; }
 
 /**
- * Keywords that bound a value but tell the model nothing it needs (Invariant 9 caps, strictness). They stay on
+ * Keywords that bound a value but tell the model nothing it needs (caps and strictness, validated at every boundary). They stay on
  * the schema object as non-enumerable keys: the compiled checker reads them (validation is unchanged, and a
  * refusal names the rule), while the JSON that hosts list — every conversation pays for it — leaves them out.
  */
@@ -113,7 +113,7 @@ export const SETTLE = Type.Optional(Type.Object({
 }, { ...STRICT, [PROP_UNLISTED]: true }));
 
 /**
- * The `device` every tool takes (issue 12): a device name from computer_apps, or its ref prefix (`d2`). Not
+ * The `device` every tool takes: a device name from computer_apps, or its ref prefix (`d2`). Not
  * listed by default (one device costs nothing); hosts list it when more than one device is configured
  * (`withDeviceField`). Refs already name their device, so most calls need it only to launch or list.
  */
@@ -184,7 +184,7 @@ export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Pr
     return { text: response.text, isError: true, code: 'invalid_params' };
   }
   try {
-    // Many devices (issue 12): the call goes to the device its refs or its `device` name, after the schema check.
+    // Many devices: the call goes to the device its refs or its `device` name, after the schema check.
     if (ctx.devices) ctx = { ...ctx, session: ctx.devices.pick(plain as Record<string, unknown>).session };
     const running = tool.handle(ctx, plain as never, response);
     const stop = ctx.stop;
@@ -211,7 +211,7 @@ export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Pr
     else response.error('internal', redactText((e as Error).message ?? String(e)));
   }
   // A result read or acted through another channel than the platform's accessibility tree says so first
-  // (seed §6): the driver names its channel in hello.
+  //: the driver names its channel in hello.
   const channel = response.channel ?? ctx.session.device.lastHello?.channel;
   // The channel's name comes from the driver (a paired device chooses it): outside text like any other.
   const text = channel ? `channel: ${escapeLine(channel)}\n${response.text}` : response.text;

@@ -1,6 +1,5 @@
 /**
- * computer_launch as a model in the loop met it, through the CLI and the MCP server (README "One app, one allow
- * entry", and the Terminal row of "Verified on"): the app's own flags reach it (`launch soffice --calc` opens the
+ * computer_launch as a model in the loop met it, through the CLI and the MCP server (README, and the Terminal row of "Verified on"): the app's own flags reach it (`launch soffice --calc` opens the
  * spreadsheet, not the Start Center) and the answer says which argv ran; one allow entry, `libreoffice`, starts Calc
  * and acts in it in unattended mode; a program that exits at once is reported with its exit code and stderr, not
  * blamed on accessibility; a terminal starts with no command, and a terminal's launcher told to run one is refused.

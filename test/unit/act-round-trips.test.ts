@@ -1,5 +1,5 @@
 /**
- * Driver round trips of one act (README "Acting"): with a driver that proves the element's process and window at
+ * Driver round trips of one act (docs/platforms.md, "Linux: how the driver reads and acts"): with a driver that proves the element's process and window at
  * dispatch (`act_identity`) and lists the windows around the act (`act_windows`), a click or toggle on a ref of the
  * last observe costs node.act, ui.settle and tree.snapshot, and the policy still decides on every act from facts
  * the driver proved. A window whose process was swapped under the same handle and title is refused with nothing

@@ -1,5 +1,5 @@
 /**
- * Lists that hide what they hold (README "Tables and lists"): a zenity --checklist is a GTK TreeView whose
+ * Lists that hide what they hold (docs/tools.md, "What the model sees"): a zenity --checklist is a GTK TreeView whose
  * first column is drawn by a toggle renderer (nameless cells with the toggle op, `checked` when on) and whose
  * second holds the items. The grid prints both columns, the boxes as [x] / [ ], and computer_find finds an
  * item by its text (the cells' names are their addresses). Through createComputer and the fake driver, on the

@@ -1,5 +1,5 @@
 /**
- * Refs never move (README "Refs"): a ref bound to an element of a row never follows the row the app recycles
+ * Refs never move (docs/tools.md, "What the model sees"): a ref bound to an element of a row never follows the row the app recycles
  * or scrolls. On trees recorded from claws-mail's compose window (test/fixtures/linux/claws-compose-*.json:
  * one empty To entry; then, after a set_value of "alice@example.com", the app moved the address into a new row
  * it scrolled out of sight and scrolled a new empty entry in) and on synthetic recycled-widget rows.

@@ -1,5 +1,5 @@
 /**
- * Identity by content on the read paths (README "App identity"): a window whose driver reports that its
+ * Identity by content on the read paths (docs/policy.md, "One app, one allow entry"): a window whose driver reports that its
  * executable is a copy of a denied program (`sameAs`) is unseen even under an allow-listed name. The e2e twin
  * (test/e2e/security/identity-content.test.ts) runs a renamed copy of the real seahorse; this one pins that the
  * host passes the driver's `sameAs` to the policy on every listing and read.

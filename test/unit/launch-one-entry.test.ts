@@ -1,5 +1,5 @@
 /**
- * One app, one allow entry (README "App identity"): `libreoffice` covers the launch of its launcher script
+ * One app, one allow entry (docs/policy.md, "One app, one allow entry"): `libreoffice` covers the launch of its launcher script
  * (/usr/bin/libreoffice → /usr/lib/libreoffice/program/soffice, run by dash) and the acts on soffice.bin, which it
  * starts; `chromium` covers Debian's /usr/bin/chromium script and /usr/lib/chromium/chromium. The launch is named by
  * the commands the system's program directories give the launcher (driver fact `launchers[].commands`), never by the

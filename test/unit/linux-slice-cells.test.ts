@@ -1,5 +1,5 @@
 /**
- * Rows are addressed by their real index (README "Tables and lists"): a GTK TreeView of 300 rows is read as
+ * Rows are addressed by their real index (docs/tools.md, "What the model sees"): a GTK TreeView of 300 rows is read as
  * the rows on screen (a slice from its child index 256 after "scroll to 257"), and each cell's coordinates
  * come from the table's own index → row mapping. On a fake bus shaped like that TreeView (one column: child
  * index = row), the first cell on screen is A257, not A1 as its place among the children read.

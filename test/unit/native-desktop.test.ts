@@ -1,5 +1,5 @@
 /**
- * createComputer drives this machine's own desktop through its platform's built-in driver (README "macOS", "Windows"):
+ * createComputer drives this machine's own desktop through its platform's built-in driver (docs/platforms.md, "macOS", "Windows"):
  * a Mac gets the macOS driver and its own desktop, never the Linux driver in an Xvfb sandbox.
  */
 import assert from 'node:assert/strict';

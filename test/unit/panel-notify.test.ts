@@ -1,7 +1,7 @@
 /**
  * How the human hears of a question: the stderr line carries the panel URL; the desktop notification and the
  * browser never carry the long-lived token (argv and history are readable by any process of the user), and
- * an app's self-chosen title reaches them as one escaped line (README "Threat model").
+ * an app's self-chosen title reaches them as one escaped line (docs/policy.md, "Threat model").
  */
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,5 @@
 /**
- * The policy decides on Windows from the facts the Windows driver proves, exactly as on Linux (README "App
- * identity"): the whole host (createComputer, unattended mode, an allow list) over the real Windows driver and its
+ * The policy decides on Windows from the facts the Windows driver proves, exactly as on Linux (README): the whole host (createComputer, unattended mode, an allow list) over the real Windows driver and its
  * C# helper under Mono, replaying the assembled Notepad recording with process.identify answers varied per test.
  * An allow comes only from the proven image path; a process Windows will not show is unproven; an interpreter
  * (cmd.exe) is never allowed by its own name; a pid that now belongs to a password manager is denied; and in

@@ -1,5 +1,5 @@
 /**
- * The Chromium DevTools channel (seed §6, second rung): a Chromium or Electron app started with a remote
+ * The Chromium DevTools channel (second rung): a Chromium or Electron app started with a remote
  * debugging port is read through `Accessibility.getFullAXTree` into the same RawNode tree the engine knows,
  * and acted on through the DOM. Pages are windows; node handles are `cdp:<targetId>:<backendDOMNodeId>`.
  * Like every driver it enumerates, reads, acts and reports events, and decides nothing.

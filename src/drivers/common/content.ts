@@ -1,5 +1,5 @@
 /**
- * Identity by content (README "App identity"), shared by the drivers that run on the machine of the process they
+ * Identity by content (docs/policy.md, "One app, one allow entry"), shared by the drivers that run on the machine of the process they
  * identify (Linux, Windows): the executable is compared with the programs on PATH (and its own directory) by
  * size, then SHA-256, so a renamed copy of a denied program reports the original in `sameAs` and the policy denies
  * it by that name. Listings and hashes are cached by device, inode, size and mtime, so a read pays for a hash only

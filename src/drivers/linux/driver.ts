@@ -233,7 +233,7 @@ export class LinuxDriver {
         return p.apps ? { ...settled, apps: await this.apps(true) } : settled;
       },
       'input.keys': (p, ctx?: { signal?: AbortSignal }) => this.keys(p, ctx?.signal),
-      // The visible agent (issue 14 item 3): frame the target window and title the status window, X11 only.
+      // The visible agent: frame the target window and title the status window, X11 only.
       'ui.highlight': async (p) => {
         if (displayServer() === 'wayland') throw new ComputerUseError('unsupported', 'No activity frame on Wayland (clients cannot place windows).');
         // The bounds are read inside the overlay's queue: an "off" sent meanwhile is applied after this "on".
@@ -282,7 +282,7 @@ export class LinuxDriver {
       },
       'screen.displays': async () => ({ displays: await listDisplays() }),
       shutdown: () => { setTimeout(() => process.exit(0), 10); return { ok: true }; },
-      // Search a long list beyond the rows on screen (issue 9 item 4).
+      // Search a long list beyond the rows on screen.
       'list.find': (p) => findInList(this.bus, targetOf(p.container), p),
       // Text content beyond what a snapshot shows (text.ts): a range, or a search with line and offset.
       'text.read': (p) => readRange(this.bus, targetOf(p.id), p.start ?? 0, p.end ?? Number.MAX_SAFE_INTEGER),

@@ -144,7 +144,7 @@ export function withScope<T>(api: MacApi, fn: (s: CfScope) => T): T {
   try { return fn(scope); } finally { scope.release(); }
 }
 
-/** What the user must grant, named in every permission_denied (README "macOS"). */
+/** What the user must grant, named in every permission_denied (docs/platforms.md, "macOS"). */
 export const ACCESSIBILITY_FIX = 'System Settings › Privacy & Security › Accessibility';
 
 /** The app macOS asks the user to trust: the responsible process (the terminal or the agent host). */

@@ -1,5 +1,5 @@
 /**
- * App identity from the code signature (README "App identity"): what Security.framework proves about a running
+ * App identity from the code signature (docs/policy.md, "One app, one allow entry"): what Security.framework proves about a running
  * process (SecCodeCopyGuestWithAttributes by pid) or a bundle on disk (SecStaticCodeCreateWithPath). The signing
  * identifier (an app's bundle id) and team id are read with SecCodeCopySigningInformation, but believed only
  * after the signature is validated against a requirement that names them: "anchor apple" for Apple's own code,

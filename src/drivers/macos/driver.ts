@@ -224,7 +224,7 @@ export class MacDriver {
 
   /**
    * Chromium and Electron build their AX tree only for assistive apps that ask: AXManualAccessibility on the
-   * app element (seed §5.2). Other apps answer "unsupported", which is ignored.
+   * app element. Other apps answer "unsupported", which is ignored.
    */
   private enableManualAccessibility(s: CfScope, app: CFRef, pid: number): void {
     if (this.manualAccessibility.has(pid)) return;

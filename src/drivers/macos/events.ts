@@ -1,5 +1,5 @@
 /**
- * AX notifications for settle (seed §5.2): one AXObserver per target app (value changed, created, destroyed,
+ * AX notifications for settle: one AXObserver per target app (value changed, created, destroyed,
  * focused element changed, …) whose run-loop source sits on the JS thread's CFRunLoop. koffi may call a JS
  * callback only on the main thread, so the driver pumps that run loop itself (CFRunLoopRunInMode with a zero
  * timeout) from a timer and before each settle check; the callbacks fire during the pump. An app whose

@@ -1,5 +1,5 @@
 /**
- * The C functions the macOS driver calls, bound through koffi (README "macOS"): HIServices' Accessibility API
+ * The C functions the macOS driver calls, bound through koffi (docs/platforms.md, "macOS"): HIServices' Accessibility API
  * (AXUIElement*, AXObserver*, AXIsProcessTrustedWithOptions), CoreFoundation (ownership and conversions),
  * HIServices' Pasteboard (the clipboard), CoreGraphics (keyboard events posted to a pid, the window list and window images), ImageIO (PNG), libproc (process identity), Security (code
  * signatures: the app identity) and CoreServices (Launch Services' bundle-id lookup). Nothing is

@@ -1,6 +1,6 @@
 /**
  * Wire key names (protocol/keys.ts) as macOS virtual key codes (HIToolbox Events.h kVK_*) and CGEventFlags.
- * The wire's `Primary` is Command here (seed §12: the model's `ctrl` means Command on macOS; `control` is the
+ * The wire's `Primary` is Command here (the model's `ctrl` means Command on macOS; `control` is the
  * real Control key), Meta is Command too, Alt is Option. Characters are typed by their US-layout key when they
  * have one, else as a Unicode string on a key event (what CGEventKeyboardSetUnicodeString is for), so Chinese
  * text needs no input method. test/unit/keys-table.test.ts pins every code.

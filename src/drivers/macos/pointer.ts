@@ -1,5 +1,5 @@
 /**
- * Pointer input on macOS, the last resort (README "macOS"): mouse and scroll-wheel CGEvents posted to the target
+ * Pointer input on macOS, the last resort (docs/platforms.md, "macOS"): mouse and scroll-wheel CGEvents posted to the target
  * process (CGEventPostToPid), so the user's own pointer and foreground app are not taken. Used only where no AX
  * action does the job (AXPress, AXOpen, AXScrollToVisible, AXIncrement/AXDecrement on a scroll bar) and for
  * `input.pointer`. Before anything is posted, the point must show the target window: the system-wide hit test

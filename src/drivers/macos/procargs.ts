@@ -1,6 +1,6 @@
 /**
  * A process's argument vector and working directory on macOS, for the policy's judgement of interpreters (an
- * interpreter is allowed only with the script its command line runs, README "App identity"). The argument
+ * interpreter is allowed only with the script its command line runs, docs/policy.md, "One app, one allow entry"). The argument
  * vector comes from sysctl KERN_PROCARGS2 (what ps shows), the working directory from proc_pidinfo
  * PROC_PIDVNODEPATHINFO.
  *

@@ -1,6 +1,6 @@
 /**
  * Reading AX elements: one AXUIElementCopyMultipleAttributeValues per element for every attribute the driver
- * needs (seed §5.2: batched reads), its action names, and whether the attributes it may act on are settable.
+ * needs (batched reads), its action names, and whether the attributes it may act on are settable.
  * Every Copy result is owned by the caller's scope; children come back borrowed from the batch's array.
  */
 import { AX_ERROR, axError, readValue, type CfScope, type CfValue } from './cf.js';

@@ -1,5 +1,5 @@
 /**
- * `apps.resolveLaunch` and `process.identify` on macOS (README "App identity"): what the OS proves, never what
+ * `apps.resolveLaunch` and `process.identify` on macOS (docs/policy.md, "One app, one allow entry"): what the OS proves, never what
  * an app calls itself. A launch names a bundle id (kind `bundle`: Launch Services' first app for it), an .app
  * path, an app name (looked up as NAME.app in the standard application folders, in order) or an absolute
  * executable; it resolves to one bundle whose executable (CFBundleCopyExecutableURL) and signature

@@ -1,5 +1,5 @@
 /**
- * The Windows helper, compiled on first use and cached by hash (README "Windows"): the embedded C# sources are
+ * The Windows helper, compiled on first use and cached by hash (docs/platforms.md, "Windows"): the embedded C# sources are
  * written to `<data dir>/drivers/<sha256>/` and compiled there with the .NET Framework's own `csc.exe`, which
  * every Windows 10/11 has (`%WINDIR%\Microsoft.NET\Framework64\v4.0.30319\csc.exe`, the compiler PowerShell's
  * Add-Type uses), so nothing is installed. The hash covers every source and the compiler's identity: a changed

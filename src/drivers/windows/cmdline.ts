@@ -2,7 +2,7 @@
  * How the Windows driver starts a program: a Windows process receives one command-line string, which its C runtime
  * (and CommandLineToArgvW) splits back into argv. The driver builds that string from the protocol's argv by those
  * rules and hands it to CreateProcessW with the program's resolved path, never to cmd.exe, so no argument is
- * split, joined or interpreted (README "Security": input is data). test/unit/windows-cmdline.test.ts checks the
+ * split, joined or interpreted (docs/policy.md: input is data). test/unit/windows-cmdline.test.ts checks the
  * table from Microsoft's documented parsing rules and, where Wine runs, the round trip through a real
  * CreateProcessW, CommandLineToArgvW and the C runtime.
  */

@@ -225,8 +225,8 @@ export class WindowsDriver {
       const r = await this.helper.request<{ sent: number }>('keys', { ...base, via: 'input' }, { timeoutMs: 60_000, ...(signal ? { signal } : {}) });
       return { method: 'synthetic', focusedFirst: true, sent: r.sent };
     }
-    // Not in front: plain keys and text can still be posted to the window's focused control (seed §5.1,
-    // background first); a chord with modifiers cannot (apps read the modifier state, not the message).
+    // Not in front: plain keys and text can still be posted to the window's focused control (the
+    // background way first); a chord with modifiers cannot (apps read the modifier state, not the message).
     if (chords.some((c) => c.vks.length > 1 || c.ch !== undefined)) {
       throw new ComputerUseError('window_not_focused',
         `${notInFront(focus)}, and a chord with modifiers cannot be sent to a background window; nothing was sent`);

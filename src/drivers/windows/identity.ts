@@ -1,5 +1,5 @@
 /**
- * Process identity on Windows (protocol/identity.ts, README "App identity"): what the helper's Win32 calls prove
+ * Process identity on Windows (protocol/identity.ts, docs/policy.md, "One app, one allow entry"): what the helper's Win32 calls prove
  * about a process, as the platform-neutral facts the policy decides from, the same way as on Linux. `appId` is the
  * package's AUMID for a packaged app, else the image's final path (QueryFullProcessImageNameW, then
  * GetFinalPathNameByHandleW: links and junctions resolved); `startToken` the creation FILETIME as a decimal

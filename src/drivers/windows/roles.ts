@@ -1,6 +1,6 @@
 /**
  * UI Automation → the protocol's vocabulary: control types to unified roles, element facts to states, and the
- * patterns an element offers to the ops it really supports (seed §5.1: click → Invoke / SelectionItem.Select /
+ * patterns an element offers to the ops it really supports (click → Invoke / SelectionItem.Select /
  * Toggle / LegacyIAccessible.DoDefaultAction; set_value → Value; expand → ExpandCollapse; scroll → Scroll /
  * ScrollItem). Control type ids are the Windows SDK's (UIA_ButtonControlTypeId = 50000 …), checked against Wine's
  * uiautomationclient.idl in test/unit/windows-roles.test.ts.

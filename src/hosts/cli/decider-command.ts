@@ -1,5 +1,5 @@
 /**
- * `computer-use decider …`: check a decider-model configuration (seed §10).
+ * `computer-use decider …`: check a decider-model configuration.
  *
  *   decider test --base-url URL --model M [--api-key-env NAME] [--timeout ms] [--json]
  */

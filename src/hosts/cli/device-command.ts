@@ -1,6 +1,6 @@
 /**
  * `computer-use device add | list | remove`: the devices every session of this home connects to besides this
- * machine (issue 12). Kept in `<home>/devices.json` (0600). `add` checks the link before saving it.
+ * machine. Kept in `<home>/devices.json` (0600). `add` checks the link before saving it.
  */
 import { escapeLine, nameText } from '../../engine/escape.js';
 import { Device } from '../../devices/manager.js';

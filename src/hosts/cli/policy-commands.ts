@@ -90,7 +90,7 @@ export function runStop(): number {
  * `computer-use resume`: asks a human on the controlling terminal (/dev/tty, not stdin: `yes |` answers
  * nothing) to type a code it shows; without a terminal it refuses. The agent is paused while the prompt waits,
  * so it cannot type the code into a terminal it drives, and a `computer-use resume` it typed beforehand only
- * prints the prompt (README "Stop and resume").
+ * prints the prompt (docs/policy.md, "Stop and resume").
  */
 export async function runResume(openTty: () => { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; close(): void } = controllingTty): Promise<number> {
   const home = cuHome();

@@ -23,7 +23,7 @@ export function toolCall(command: string, args: string[]): { name: string; param
   // observe --full takes no value: `observe --full gedit` names the app.
   const { pos, flags } = parseArgs(args, command === 'observe' ? ['full'] : command === 'act' ? ['submit'] : []);
   const call = toolCallOf(command, pos, flags);
-  // Every tool takes --device NAME (issue 12); refs like d2e5 name their device themselves.
+  // Every tool takes --device NAME; refs like d2e5 name their device themselves.
   if (flags['device'] !== undefined) call.params['device'] = flags['device'];
   return call;
 }
@@ -83,7 +83,7 @@ function toolCallOf(command: string, pos: string[], flags: Record<string, string
 /** The commands that run one tool; every command toolCall knows is dispatched (screenshot was parsed but not listed). */
 export const TOOL_COMMANDS = ['apps', 'launch', 'observe', 'screenshot', 'find', 'act', 'wait', 'keys', 'clipboard'];
 
-/** Flags every tool command takes (README "CLI"). */
+/** Flags every tool command takes (docs/cli.md). */
 const COMMON = '  --device NAME   the device (computer-use device list); refs like d2e5 name theirs\n'
   + '  --mode M, --allow-app A, --allow-commands T, --deny-app A   permission flags: --deny-app and a mode that asks more hold at once;\n'
   + '      what lowers a question holds only after you confirm it on this terminal, and is kept for later commands on this\n'

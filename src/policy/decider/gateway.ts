@@ -1,5 +1,5 @@
 /**
- * `gateway` decider mode (seed §10): the same chat-completions protocol as `openai`, sent through an endpoint
+ * `gateway` decider mode: the same chat-completions protocol as `openai`, sent through an endpoint
  * the host provides (e.g. pi routes it to one of its configured AI gateways with its own credentials). The
  * host function receives the request body and an AbortSignal and resolves with the response JSON; if it
  * ignores the signal the decider still gives up at the deadline.

@@ -1,5 +1,5 @@
 /**
- * The decider model (seed §10) from its settings: `openai` (any OpenAI-compatible endpoint), `gateway` (an
+ * The decider model from its settings: `openai` (any OpenAI-compatible endpoint), `gateway` (an
  * endpoint the host provides), `registry` (a model of the host's model registry: pi) or `off`. `testDecider` checks a configuration with one question of each kind.
  */
 import { createGatewayDecider, type GatewayCall } from './gateway.js';

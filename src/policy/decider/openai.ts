@@ -1,5 +1,5 @@
 /**
- * `openai` decider mode (seed §10): any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, LM Studio,
+ * `openai` decider mode: any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, LM Studio,
  * llama-server, …). POSTs `${baseUrl}/chat/completions`; the API key comes from the environment variable named
  * in the settings, is sent as a Bearer token and never appears in errors or reports.
  */

@@ -1,5 +1,5 @@
 /**
- * The decider's chat-completions protocol, shared by every backend (seed §10): prompts, request bodies,
+ * The decider's chat-completions protocol, shared by every backend: prompts, request bodies,
  * reading one-token answers (probabilities from logprobs, else the answer text), the deadline, and the
  * "no opinion" rule. A backend only supplies a transport that sends one request body and returns the
  * response JSON.

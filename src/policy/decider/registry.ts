@@ -1,5 +1,5 @@
 /**
- * `registry` decider mode (seed §10): the questions go to a model of the host's own model registry, with the
+ * `registry` decider mode: the questions go to a model of the host's own model registry, with the
  * credentials the host already has (pi: `ctx.modelRegistry` plus pi-ai's `completeSimple`, see hosts/pi-registry.ts).
  * Such a call returns the answer text only (no token probabilities), so answers are read from the text, as the
  * `openai` mode does when a server sends no logprobs. The prompts, the quoting of app text as data, the deadline

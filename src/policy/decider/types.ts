@@ -1,5 +1,5 @@
 /**
- * The decider model (seed §10): an optional classifier the policy may consult. It can only add caution: a
+ * The decider model: an optional classifier the policy may consult. It can only add caution: a
  * "yes, irreversible" adds a confirmation; it can never remove one. No opinion (null) on timeout or error.
  */
 

@@ -3,7 +3,7 @@
  * a device on this machine's adb server): open Wi-Fi in Settings through the adb driver (the receipt confirms the
  * switch), then pair the AccessibilityService app (`computer-use pairing start`, `adb reverse`, PairActivity) and
  * type a Chinese draft into the messenger's compose box through it without sending it (Send asks). Not run where
- * it was written: there is no emulator there (README "Verified on").
+ * it was written: there is no emulator there (docs/platforms.md, "Verified on").
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Lists that hide what they hold (README "Tables and lists"): a zenity --checklist. The grid prints the check
+ * Lists that hide what they hold (docs/tools.md, "What the model sees"): a zenity --checklist. The grid prints the check
  * column with each box's state ([x] / [ ]) next to the items, find finds an item by its text, and toggling a
  * box by its cell ref checks it in the app: OK prints the checked items (read outside the tools).
  */

@@ -1,5 +1,5 @@
 /**
- * README "Denied means unseen": a capture of an allowed window shows only that window. A keep-above "password
+ * docs/policy.md, "Denied means unseen": a capture of an allowed window shows only that window. A keep-above "password
  * manager" (the GTK overlay test app named keepassxc) over an allowed one never reaches OCR or the image: its
  * pixels are blacked out, the result says so, Set-of-Mark draws no label over it, and a window it covers
  * entirely is not captured at all.

@@ -1,5 +1,5 @@
 /**
- * README "Threat model": titles match the deny list. Native windows titled Bitwarden, KeePassXC and Password
+ * docs/policy.md, "Threat model": titles match the deny list. Native windows titled Bitwarden, KeePassXC and Password
  * Manager (shown by zenity, an allow-listed app) and a Chromium tab titled "Bitwarden Web Vault" (over the
  * DevTools channel and over AT-SPI) are unseen: not listed, not observed, not found, their text never returned;
  * over CDP a tab whose URL names the vault (its title does not) is unseen too.

@@ -1,5 +1,5 @@
 /**
- * Denied means unseen, by content (README "App identity"): a copy of seahorse (the keyring manager on the
+ * Denied means unseen, by content (docs/policy.md, "One app, one allow entry"): a copy of seahorse (the keyring manager on the
  * built-in deny list) under another name, started by the user (not through computer_launch), is the same
  * program. Its executable's content is checked on every read, not only at launch: apps lists it as denied,
  * observe, find and screenshot refuse it, and no text of its window reaches the model.

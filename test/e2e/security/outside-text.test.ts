@@ -1,5 +1,5 @@
 /**
- * One escaping boundary (README "Threat model": hostile text from apps, pages and paired devices), against real
+ * One escaping boundary (docs/policy.md, "Threat model": hostile text from apps, pages and paired devices), against real
  * apps: a GTK app that names itself, titles its window and labels its buttons with newlines, U+2028, NEL, ANSI
  * and bidi controls around forged lines; a Chromium page whose code throws a forged text and whose list items
  * carry forged lines; a paired device (a real pairing link on loopback) whose driver lies in its channel, its

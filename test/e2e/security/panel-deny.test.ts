@@ -1,5 +1,5 @@
 /**
- * README "Threat model": the panel is the tool itself, on the built-in deny list. The panel open in an
+ * docs/policy.md, "Threat model": the panel is the tool itself, on the built-in deny list. The panel open in an
  * allow-listed Chromium (native window over AT-SPI, and its tab over the DevTools channel) while a question
  * waits: no read tool shows it, keys aimed at it are refused, the CDP channel does not list its tab, and the
  * question is still unanswered at the end (no route clicked "Allow once"). The panel opens as a new tab of a

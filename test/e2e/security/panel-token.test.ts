@@ -1,5 +1,5 @@
 /**
- * README "Threat model": the model never receives the panel's token. A real MCP server over stdio with
+ * docs/policy.md, "Threat model": the model never receives the panel's token. A real MCP server over stdio with
  * `--panel` and a client without elicitation: while an irreversible click waits in the panel, the progress
  * messages and the results the model reads carry neither the URL nor its token, and a plain POST
  * /api/confirm holding the token (no Origin, no cookie: a script, not the panel page) approves nothing.

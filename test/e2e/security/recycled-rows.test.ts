@@ -1,5 +1,5 @@
 /**
- * Refs never move (README "Refs"): a ref bound to an entry in a row the app recycles or scrolls fails as
+ * Refs never move (docs/tools.md, "What the model sees"): a ref bound to an entry in a row the app recycles or scrolls fails as
  * stale_ref and never follows the row on screen.
  * - test/apps/recycled-rows.py draws 12 recipient rows with a pool of four "To:" + entry widgets; a scroll
  *   (SIGUSR1) makes the same widgets show items 4-7. Setting the ref of item 0's entry must not edit item 4.

@@ -1,5 +1,5 @@
 /**
- * README "Threat model": a settings file the tool did not write counts for nothing until a human confirms it,
+ * docs/policy.md, "Threat model": a settings file the tool did not write counts for nothing until a human confirms it,
  * every field included. A settings.json created from outside (as Save As in an allowed editor would) that moves
  * the stop hotkey and hides the activity frame is not obeyed: the panel grabs the default chord on the X
  * display, and an act in zenity still draws the frame (computer-use's own X windows, read with xwininfo).

@@ -1,5 +1,5 @@
 /**
- * README "Stop and resume": the pause lives in the serving process's memory. A process that deletes the pause
+ * docs/policy.md, "Stop and resume": the pause lives in the serving process's memory. A process that deletes the pause
  * file over and over (what an allowed terminal the agent drives can run: `while :; do rm -f …/paused; sleep
  * 0.2; done &`) does not keep the agent acting after `computer-use stop`, and `computer-use resume` typed
  * where there is no terminal for a human to answer on resumes nothing. A human's resume (the panel's button

@@ -110,7 +110,7 @@ export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, sign
   verify(info);
   let waitedMs = 0;
   if (p.actionable && checks.length > 0) {
-    // Invariant 11: wait (bounded, on the app's events) until it can take the input, else send nothing.
+    // Act only when the element can take it: wait (bounded, on the app's events) until it can take the input, else send nothing.
     ({ info, waitedMs } = await waitActionable(info, checks, p.actionable.timeoutMs, linuxProbe(bus, events, t, reliable), { signal, verify }));
   }
   // The windows open just before the input (capability act_windows): a window missing here and listed after settling is the act's.

@@ -1,5 +1,5 @@
 /**
- * Scrolls row N of a long list or table into view (`scroll` with value "to N", issue 9 item 4): the row's
+ * Scrolls row N of a long list or table into view (`scroll` with value "to N"): the row's
  * own `Component.ScrollTo` where the toolkit implements it, else the list's vertical scroll bar set where
  * the row sits (rows of about equal height), verified by the row's extents lying in the viewport.
  */

@@ -1,5 +1,5 @@
 /**
- * `apps.resolveLaunch` on Linux (README "App identity"): which program a launch will really run, resolved on
+ * `apps.resolveLaunch` on Linux (docs/policy.md, "One app, one allow entry"): which program a launch will really run, resolved on
  * the machine it runs on. A name proves nothing: a symlink `notes` → keepassxc, a copy of it under another name,
  * `sh -c "exec keep""assxc"`, `env`, `nohup`, `setsid`, an interpreter's `os.execv`, or `gio launch x.desktop`
  * all start the same password manager. So the command is resolved through PATH to its realpath, wrappers are

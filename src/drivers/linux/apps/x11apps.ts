@@ -1,5 +1,5 @@
 /**
- * Apps that have windows on the X display but are not on the accessibility bus (issue 10 item 4): without
+ * Apps that have windows on the X display but are not on the accessibility bus: without
  * them the app list says nothing runs, and a model starts a second copy. Their windows get handles
  * `x11:<window id>`, which the screenshot/OCR fallback and pointer input accept and tree reads refuse.
  */

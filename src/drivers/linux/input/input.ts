@@ -1,5 +1,5 @@
 /**
- * Synthetic input on X11, aimed and proven (Invariant 8). Keys go to a window only after the driver has
+ * Synthetic input on X11, aimed and proven. Keys go to a window only after the driver has
  * proven that the focused top-level window belongs to the target's process (pid and start time); pointer
  * input only after it has proven that the window on top at each point does. Otherwise nothing is sent.
  * Events are XTest requests the driver sends itself: no text ever reaches a command line.

@@ -1,10 +1,10 @@
 /**
- * Synthetic input on Wayland (seed §5.3, §5.5). Wayland gives clients no synthetic input of their own; the
+ * Synthetic input on Wayland. Wayland gives clients no synthetic input of their own; the
  * two sanctioned paths are the xdg-desktop-portal RemoteDesktop interface (the user agrees once, in the
  * system's own dialog) and libei. uinput is never used: it would bypass the compositor and the user's consent.
  *
- * Decision (issue 14 item 5): keys and pointer on Wayland answer `input_blocked`, whether or not the portal is
- * there, and the driver never sends through it. Invariant 8 says input goes where it was aimed or nowhere; on
+ * Decision: keys and pointer on Wayland answer `input_blocked`, whether or not the portal is
+ * there, and the driver never sends through it. Input goes where it was aimed or nowhere; on
  * X11 the driver proves that from the server (GetInputFocus inside the target's top-level, X-Resource pid, the
  * topmost window at a point). Wayland offers a client none of this: no global focus query, no window positions,
  * no "which surface is under this point". RemoteDesktop's NotifyKeyboardKeysym goes to whatever surface the

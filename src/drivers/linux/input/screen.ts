@@ -1,5 +1,5 @@
 /**
- * Pixels on X11, for the fallback ladder (issue 5): the window capture itself is x11/capture.ts (the screen
+ * Pixels on X11, for the fallback ladder: the window capture itself is x11/capture.ts (the screen
  * area with every other window blacked out); here are scaling and Set-of-Mark labels (`convert -draw`), OCR (`tesseract … tsv`), displays (`xrandr`) and the
  * clipboard (`xclip`). Every image stays in this process unless `screen.capture` was asked for it.
  */

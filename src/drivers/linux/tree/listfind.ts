@@ -1,5 +1,5 @@
 /**
- * `list.find`: search a long list, tree or table beyond the rows on screen (issue 9 item 4). Strategies, in
+ * `list.find`: search a long list, tree or table beyond the rows on screen. Strategies, in
  * order: a name index of the container kept from an earlier search (valid while no event says a row changed,
  * and its row count holds); AT-SPI `Collection.GetMatches` (the app walks its own objects and returns the
  * candidates in one call) where the app implements it and it yields the container's rows; else a scan by

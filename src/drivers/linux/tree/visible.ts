@@ -1,5 +1,5 @@
 /**
- * The on-screen slice of a long list, tree or table (issue 9 item 4). Rows of GTK3 TreeViews and ListBoxes,
+ * The on-screen slice of a long list, tree or table. Rows of GTK3 TreeViews and ListBoxes,
  * and Thunar's file list, are laid out top to bottom in index order, so the first and last child on screen
  * are found by binary search on `GetChildAtIndex` + `Component.GetExtents` against the viewport: about
  * 2·log₂(N) probes, flat in N, and never a child list the app has to build whole.

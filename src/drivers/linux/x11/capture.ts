@@ -1,5 +1,5 @@
 /**
- * A window capture that shows only the window (README "Denied means unseen"): with the X server grabbed, so
+ * A window capture that shows only the window (docs/policy.md, "Denied means unseen"): with the X server grabbed, so
  * nothing moves, maps or restacks meanwhile, the driver reads the real stacking order (the root's children,
  * menus and other override-redirect windows included, as pointer input's hit test does), proves which windows
  * over the target belong to the target's process (the server's client pid, never `_NET_WM_PID`, which a

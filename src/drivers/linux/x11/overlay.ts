@@ -1,5 +1,5 @@
 /**
- * The visible agent on X11 (issue 14 item 3): while an act runs, four thin override-redirect bars frame the
+ * The visible agent on X11: while an act runs, four thin override-redirect bars frame the
  * target window just outside its bounds (never over it, so they take no click meant for it), and a small
  * override-redirect status window whose title (WM_NAME, _NET_WM_NAME) says what the agent does ("computer-use:
  * acting in gedit", "computer-use: paused"). No screenshot: plain windows with a background colour, created

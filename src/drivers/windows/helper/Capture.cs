@@ -1,4 +1,4 @@
-// screen.capture: a window's pixels as a PNG that shows the window only (README "Denied means unseen").
+// screen.capture: a window's pixels as a PNG that shows the window only (docs/policy.md, "Denied means unseen").
 // First PrintWindow(PW_RENDERFULLCONTENT) into a memory DC: the window renders itself (DWM's copy of it), so no
 // other window's pixels are in the image whatever lies over it. When PrintWindow fails, returns only black (some
 // GPU-drawn windows), or the app does not answer (IsHungAppWindow: PrintWindow would wait on it), the screen

@@ -476,7 +476,7 @@ namespace ComputerUse.Windows
             n["patterns"] = pats;
             if (pats.Contains("value"))
             {
-                // A password field's value never leaves the helper (README "Secrets"); only its length is implied.
+                // A password field's value never leaves the helper (docs/policy.md); only its length is implied.
                 object value = get(Prop.ValueValue);
                 if (!password) Put(n, "value", value);
                 else if (value is string && ((string)value).Length > 0) n["filled"] = true;
@@ -526,7 +526,7 @@ namespace ComputerUse.Windows
             RequireReach(hwnd);
             IUIAutomationElement e = Resolve(hwnd, Args.Str(args, "rid"), Request(TreeScope.Element));
             Dictionary<string, object> before = Node(e, true);
-            // The identity the driver saw must still hold at dispatch (README "Refs"): same control type and name,
+            // The identity the driver saw must still hold at dispatch (docs/tools.md, "What the model sees"): same control type and name,
             // same process as the window.
             long ct = Args.Int(args, "ct", -1);
             if (ct >= 0 && !Equals(before["ct"], (int)ct)) throw new HelperException("stale_ref", "the element changed its control type; nothing was sent");
