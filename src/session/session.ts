@@ -18,6 +18,7 @@ import { ComputerUseError, remediesOf } from '../protocol/errors.js';
 import type { SnapshotResult } from '../protocol/methods.js';
 import { identityView, targetOfStep, typedTextOf, type IdentityView, type PolicyGate } from '../policy/gate.js';
 import type { ProcessFacts, LaunchFacts } from '../policy/apps.js';
+import { sealHolds, sealOf } from '../policy/settings.js';
 import { entrust } from './acting-device.js';
 import { chooserPaths } from './chooser.js';
 import { allowAllGate } from '../policy/gate.js';
@@ -77,7 +78,12 @@ export interface SessionOptions {
 interface SavedState {
   version: 1; refs: RefTableJSON; windows: WindowTableJSON; last: [string, Snapshot][]; visual?: VisualTableJSON; printed?: [string, string][];
   launched?: LaunchedProcess[];
+  /** The seal computer-use put on `launched` (settings.ts sealOf): an edited list restores nothing. */
+  launchedSeal?: string;
 }
+
+/** What the seal of the launched list is for. */
+const LAUNCHED_SEAL = 'launched processes';
 
 /** A process a launch became, as the driver proved it (Session.noteLaunched), kept for the next CLI call's policy. */
 interface LaunchedProcess { pid: number; startToken: string; argv: string[]; facts?: LaunchFacts }
@@ -153,7 +159,9 @@ export class Session {
     for (const [id, snap] of state.last) this.last.set(id, { ...snap, window: masked(snap.window) });
     if (state.visual) this.visual = VisualTable.fromJSON(state.visual);
     for (const [id, text] of state.printed ?? []) this.printed.set(id, text);
-    for (const l of Array.isArray(state.launched) ? state.launched.slice(-MAX_LAUNCHED) : []) {
+    // The list hands a process the allow entry of the launch that started it, so only computer-use's own write counts.
+    const sealed = Array.isArray(state.launched) && sealHolds(state.launchedSeal, LAUNCHED_SEAL, path, state.launched);
+    for (const l of sealed ? state.launched!.slice(-MAX_LAUNCHED) : []) {
       const argv = Array.isArray(l?.argv) && l.argv.every((a) => typeof a === 'string');
       if (typeof l?.pid === 'number' && typeof l.startToken === 'string' && argv) {
         this.noteLaunched({ pid: l.pid, startToken: l.startToken }, l.argv, l.facts);
@@ -180,7 +188,7 @@ export class Session {
     const windows = this.windows.toJSON();
     const state: SavedState = { version: 1, refs: this.refs.toJSON(), windows: { ...windows, entries: windows.entries.map(([r, w]) => [r, masked(w)]) },
       last: [...this.last].map(([id, snap]) => [id, { ...snap, window: masked(snap.window) }]), visual: this.visual.toJSON(), printed: [...this.printed],
-      ...(this.launched.length ? { launched: this.launched } : {}) };
+      ...(this.launched.length ? { launched: this.launched, launchedSeal: sealOf(LAUNCHED_SEAL, path, this.launched) } : {}) };
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
     renameSync(tmp, path);
