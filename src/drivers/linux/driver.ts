@@ -112,6 +112,12 @@ export class LinuxDriver {
     return w;
   }
 
+  /** Whether the app of a window known from the display only is on the bus but busy (window_not_found when it closed). */
+  private async busyOwner(handle: string): Promise<boolean> {
+    const w = await this.x11Window(handle);
+    return (await listApps(this.bus, false).catch(() => [])).some((a) => a.pid === w.pid && a.busy === true);
+  }
+
   /** apps.list: the apps on the bus, and when listing windows also those that show X windows but are not on the bus (listed as inaccessible). */
   private async apps(withWindows: boolean): Promise<AppInfo[]> {
     const apps = await listApps(this.bus, withWindows);
@@ -197,7 +203,7 @@ export class LinuxDriver {
       'process.identify': (p) => identify(p),
       'tree.snapshot': async (p) => {
         const t0 = performance.now();
-        if (isX11Handle(p.window)) { await this.x11Window(p.window); throw notAccessible(); } // a closed one: window_not_found
+        if (isX11Handle(p.window)) throw notAccessible(await this.busyOwner(p.window)); // a closed one: window_not_found
         try {
           const start = targetOf(p.scope ?? p.window);
           const [window, read] = await Promise.all([
@@ -215,7 +221,7 @@ export class LinuxDriver {
         }
       },
       'tree.find': async (p) => {
-        if (isX11Handle(p.window)) { await this.x11Window(p.window); throw notAccessible(); } // a closed one: window_not_found
+        if (isX11Handle(p.window)) throw notAccessible(await this.busyOwner(p.window)); // a closed one: window_not_found
         const read = await (async () => readTree(this.bus, targetOf(p.window), { maxNodes: 5000 }))().catch((e: unknown) => {
           if (isGone(e)) throw new ComputerUseError('window_not_found', 'The window is gone.', { remedy: ['list_windows'] });
           throw e;
@@ -441,11 +447,18 @@ function startedBy(pid: number, launched: number): boolean {
   return false;
 }
 
-/** The error for reading the tree of a window known only from the display (its app off the bus, or busy). */
-function notAccessible(): ComputerUseError {
+/**
+ * The error for reading the tree of a window known only from the display: its app is busy (on the bus but not
+ * answering: a dialog it runs holds it, and it answers again once that closes), or off the bus (started in a way
+ * that keeps accessibility off, which a relaunch fixes). Relaunching a busy app would throw its work away.
+ */
+function notAccessible(busy: boolean): ComputerUseError {
+  if (busy) {
+    return new ComputerUseError('unsupported', 'This window\'s app is busy and not answering over the accessibility bus (a dialog ' +
+      'it runs can hold it until it closes), so the window has no tree now; observe it again in a moment.', { remedy: ['read_pixels'] });
+  }
   return new ComputerUseError('unsupported', 'This window is known only from the display\'s window list: its app is not on the ' +
-    'accessibility bus, or is busy and not answering (a dialog it runs holds it), so it has no tree now (the app list says which).',
-  { remedy: ['read_pixels', 'relaunch'] });
+    'accessibility bus, so it has no tree.', { remedy: ['read_pixels', 'relaunch'] });
 }
 
 /**

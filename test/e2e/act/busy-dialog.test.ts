@@ -40,6 +40,10 @@ test('a modal dialog opened inside the act: the answer and the app list name its
     const dialog = /\[(w\d+)\] \w+ "Error"/.exec(block)?.[1];
     assert.ok(dialog, `the app list names the dialog's window: ${apps}`);
     assert.match(block, /read it with computer_screenshot \(OCR\) and click its button/, block);
+    // Observing that window says the app is busy and to look again, never to close and relaunch a working app.
+    const seen = await computer.tools.observe({ window: dialog });
+    assert.match(seen.text, /busy/, seen.text);
+    assert.doesNotMatch(seen.text, /start it again|Close the app/, seen.text);
     // The way out works: OCR of that window finds its button, a pointer click on it answers the dialog.
     const shot = ok(await computer.tools.screenshot({ window: dialog, mode: 'ocr' }));
     const button = /\[(o\d+)\] text "ok"/i.exec(shot)?.[1];
