@@ -8,23 +8,10 @@
 import { ERROR_CODES } from './errors.js';
 import { LIMITS, METHODS, NOTIFICATIONS, PROTOCOL_VERSION, RawNode } from './methods.js';
 import { RULES } from './rules.js';
+import { dialect2020 } from './dialect.js';
 
-/**
- * A schema in draft 2020-12's own words: TypeBox writes a tuple the draft-07 way (`items: [...]` with
- * `additionalItems: false`), which 2020-12 reads as something else; there a tuple is `prefixItems` and `items: false`.
- */
-export function dialect2020(s: unknown): unknown {
-  if (Array.isArray(s)) return s.map(dialect2020);
-  if (typeof s !== 'object' || s === null) return s;
-  const out: Record<string, unknown> = {};
-  const o = s as Record<string, unknown>;
-  for (const [k, v] of Object.entries(o)) {
-    if (k === 'items' && Array.isArray(v)) { out['prefixItems'] = v.map(dialect2020); out['items'] = false; continue; }
-    if (k === 'additionalItems' && Array.isArray(o['items'])) continue;
-    out[k] = dialect2020(v);
-  }
-  return out;
-}
+export { dialect2020 };
+
 
 /** The document as a value. TypeBox schemas are JSON Schema already; the round trip drops its symbol keys. */
 export function protocolSchema(): Record<string, unknown> {

@@ -11,7 +11,7 @@ import { MODIFIERS, NAMED_KEYS } from './keys.js';
 import { CAPABILITY_DOCS, LIMITS, METHODS, NOTIFICATIONS, PROTOCOL_VERSION } from './methods.js';
 import { AppInfo, RawNode, WindowInfo } from './nodes.js';
 import { AREA_TITLES, RULE_IDS, RULES, rulesOf, type Rule, type RuleArea } from './rules.js';
-import { dialect2020 } from './schema.js';
+import { dialect2020 } from './dialect.js';
 import { OP_DOCS, ROLE_DOCS, STATE_DOCS } from './vocabulary.js';
 
 type Json = Record<string, unknown>;
