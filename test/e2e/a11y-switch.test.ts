@@ -78,7 +78,7 @@ test('IsEnabled off: doctor and hello report it with the fix, which is applied o
   }
 });
 
-test('computer-use doctor --fix on a terminal asks, and a yes switches accessibility on', { skip: !onPath('script') && 'util-linux script is not installed' }, async () => {
+test('computer-use doctor --fix on a terminal asks, and "once" (the offered answer) switches accessibility on', { skip: !onPath('script') && 'util-linux script is not installed' }, async () => {
   await setA11yEnabled(false);
   try {
     const out = await new Promise<string>((resolve, reject) => {
@@ -88,7 +88,7 @@ test('computer-use doctor --fix on a terminal asks, and a yes switches accessibi
       const timer = setTimeout(() => { p.kill(); reject(new Error(`no prompt: ${text}`)); }, 60_000);
       p.stdout.setEncoding('utf8').on('data', (d: string) => {
         text += d;
-        if (!answered && /\[d\]eny > /.test(text)) { answered = true; p.stdin.write('y\r'); }
+        if (!answered && /\[d\]eny > /.test(text)) { answered = true; p.stdin.write('o\r'); }
       });
       p.once('exit', () => { clearTimeout(timer); p.stdin.end(); resolve(text); });
     });

@@ -33,7 +33,7 @@ import { readElement, targetOf, toRawNode } from './tree/reader.js';
 import { readTree } from './tree/read-tree.js';
 import { findText, readRange } from './tree/text.js';
 import { engineOfCommand, engineSetup } from './apps/engines.js';
-import { LAUNCH_MARKER, windowlessLaunches } from './apps/launched.js';
+import { LAUNCH_MARKER, launchMark, windowlessLaunches } from './apps/launched.js';
 import { inside, sameRect } from '../../fallback/geometry.js';
 import type { KeysParams, PointerParams } from '../../protocol/methods.js';
 import { Overlay } from './x11/overlay.js';
@@ -384,7 +384,7 @@ export class LinuxDriver {
       a11yOn);
     const argv = [p.command, ...(setup?.args ?? []), ...(p.args ?? [])];
     // The toolkit switches (Qt, Java ATK wrapper) come first; variables the caller passes win.
-    const env = { ...(setup?.env ?? {}), ...(p.env ?? {}), [LAUNCH_MARKER]: '1' };
+    const env = { ...(setup?.env ?? {}), ...(p.env ?? {}), [LAUNCH_MARKER]: launchMark() };
     const child = await startDetached(argv, appLaunchEnv(process.env, env));
     const spawned = child.pid;
     const token = startTokenOf(spawned);

@@ -13,7 +13,14 @@ import { withIdentity } from './identity.js';
 
 /** The variable a launch sets in the started app's environment. */
 export const LAUNCH_MARKER = 'COMPUTER_USE_LAUNCHED';
-const MARK = `${LAUNCH_MARKER}=1`;
+
+/**
+ * The marker's value: the desktop the launch went to (its X display, else its Wayland display), so the app list of
+ * one desktop never lists another desktop's launches (two sandboxes on one machine each listed the other's).
+ */
+export function launchMark(env: NodeJS.ProcessEnv = process.env): string {
+  return `desktop ${env['DISPLAY'] ?? env['WAYLAND_DISPLAY'] ?? 'none'}`;
+}
 /** Most parent links followed from a listed process up to where its launch began. */
 const MAX_DEPTH = 16;
 
@@ -21,12 +28,13 @@ const MAX_DEPTH = 16;
  * The launches still running of which no process is among `listed` (the pids that show a window or are on the
  * accessibility bus), each as an app with no windows and `windowless.ageMs`.
  */
-export function windowlessLaunches(listed: ReadonlySet<number>): AppInfo[] {
+export function windowlessLaunches(listed: ReadonlySet<number>, env: NodeJS.ProcessEnv = process.env): AppInfo[] {
+  const mark = `${LAUNCH_MARKER}=${launchMark(env)}`;
   const parentOf = new Map<number, number>();
   let pids: number[] = [];
   try { pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number); } catch { return []; }
   for (const pid of pids) {
-    if (pid === process.pid || !marked(pid)) continue;
+    if (pid === process.pid || !marked(pid, mark)) continue;
     parentOf.set(pid, procInfo(pid)?.ppid ?? 0);
   }
   const roots = [...parentOf].filter(([, ppid]) => !parentOf.has(ppid)).map(([pid]) => pid);
@@ -49,8 +57,8 @@ export function windowlessLaunches(listed: ReadonlySet<number>): AppInfo[] {
 }
 
 /** Whether the process's environment carries the launch marker (readable only for the driver's own user's processes). */
-function marked(pid: number): boolean {
-  try { return `\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}`.includes(`\0${MARK}\0`); } catch { return false; }
+function marked(pid: number, mark: string): boolean {
+  try { return `\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}`.includes(`\0${mark}\0`); } catch { return false; }
 }
 
 function comm(pid: number): string | undefined {
