@@ -120,8 +120,8 @@ test('one MCP session drives both devices: refs name their device, a call cannot
   assert.match(area, /^e\d+$/, 'the first device keeps plain refs');
 
   const apps = await call('computer_apps', {});
-  assert.match(apps.text, /^device local:\n {2}gedit pid=/m);
-  assert.match(apps.text, /^device lab \(refs d2…\) ssh:\/\/[^\n]*:\n {2}gedit pid=\d+\n {4}\[d2w\d+\] window /m);
+  assert.match(apps.text, /^device local:\n(?: {2}[^\n]*\n)*? {2}gedit pid=/m);
+  assert.match(apps.text, /^device lab \(refs d2…\) ssh:\/\/[^\n]*:\n(?: {2}[^\n]*\n)*? {2}gedit pid=\d+\n {4}\[d2w\d+\] window /m);
 
   // Acts go to the device the ref names, whatever was used last.
   const typed = await call('computer_act', { actions: [{ ref: doc, op: 'type', value: 'over ssh' }] });
