@@ -27,7 +27,7 @@ export const PROTOCOL_VERSION = '1.1.0';
 const ACTIONABILITY_DOCS = {
   visible: 'Showing on screen: not `offscreen` or `invisible`, with a non-empty rectangle.',
   enabled: 'Not `disabled`.',
-  editable: 'Takes text: `editable` and not `readonly`.',
+  editable: 'Takes the text it is given: an element that takes text must be `editable` and not `readonly`; an element that takes no text (a slider, a spin button set by value) passes.',
   stable: 'Its bounds stopped moving (two reads a frame apart agree).',
 } as const;
 /** What an act may wait for before it is sent (ActParams.actionable). */

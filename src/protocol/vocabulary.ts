@@ -68,6 +68,11 @@ export type Role = keyof typeof ROLE_DOCS;
 export const COMMAND_ROLES: ReadonlySet<string> = new Set<Role>(['button', 'link', 'menuitem']);
 /** Roles that only carry text (a label, a paragraph); an empty one is decoration. */
 export const TEXT_ROLES: ReadonlySet<string> = new Set<Role>(['label', 'text', 'paragraph', 'heading']);
+/**
+ * Roles of the elements that take text input (a field, a document body, an editable combo or spin box): the
+ * actionability check `editable` applies to them; an element of another role (a slider) takes no text and passes it.
+ */
+export const TEXT_INPUT_ROLES: ReadonlySet<string> = new Set<Role>(['textbox', 'document', 'combobox', 'spinbutton']);
 
 /** Node states and what each means (the renderer prints them after the name). */
 export const STATE_DOCS = {

@@ -5,6 +5,7 @@
  * `not_visible`, its current state attached, and nothing is sent. The loop and the error are the same on every
  * platform; a driver says how to read its element, how to judge one read, and how to wait for its app's next event.
  */
+import { TEXT_INPUT_ROLES } from '../../protocol/vocabulary.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import type { ActionabilityCheck } from '../../protocol/methods.js';
 
@@ -56,7 +57,7 @@ const sameBounds = (a: Rect | undefined, b: Rect | undefined): boolean =>
  * hidden or offscreen (or without size) is not visible, `disabled` not enabled, and a text that does not take
  * input not editable (`editable` says which elements must be editable for that check: all, by default).
  */
-export function unmetOnNode(node: { states: readonly string[]; bounds?: Rect | undefined }, checks: readonly ActionabilityCheck[],
+export function unmetOnNode(node: { role?: string; states: readonly string[]; bounds?: Rect | undefined }, checks: readonly ActionabilityCheck[],
   opts: { boundsRequired?: boolean; editable?: () => boolean } = {}): Unmet | undefined {
   const has = (s: string): boolean => node.states.includes(s);
   if (checks.includes('visible')) {
@@ -66,7 +67,9 @@ export function unmetOnNode(node: { states: readonly string[]; bounds?: Rect | u
     if (b ? b[2] <= 0 || b[3] <= 0 : opts.boundsRequired) return { check: 'visible', why: 'it has no size on screen' };
   }
   if (checks.includes('enabled') && has('disabled')) return { check: 'enabled', why: 'it is disabled' };
-  const editable = opts.editable ?? ((): boolean => has('editable') && !has('readonly'));
+  // `editable` is about text: an element that takes no text (a slider, a spin button set by value) passes it.
+  const takesText = node.role === undefined || TEXT_INPUT_ROLES.has(node.role);
+  const editable = opts.editable ?? ((): boolean => !takesText || (has('editable') && !has('readonly')));
   if (checks.includes('editable') && !editable()) return { check: 'editable', why: 'it is read-only' };
   return undefined;
 }

@@ -4,6 +4,7 @@
  * actionability waits, keys by the foreground-proven or the background path, and settle from the helper's
  * events. It makes no policy decision: the host's policy, audit and receipts wrap every act.
  */
+import { TEXT_INPUT_ROLES } from '../../protocol/vocabulary.js';
 import type { RawNode, WindowInfo } from '../../engine/node.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import { checkExpect, notAHandle } from '../common/expect.js';
@@ -193,7 +194,7 @@ export class WindowsDriver {
     const probe: ActionabilityProbe<{ raw: UiaElement; node: RawNode }> = {
       read: () => this.node(id.hwnd, id.rid, signal),
       // UIA reports an element without a rectangle when it is not on screen.
-      unmet: ({ node }, checks) => unmetOnNode(node, checks, { boundsRequired: true, editable: () => node.states.includes('editable') }),
+      unmet: ({ node }, checks) => unmetOnNode(node, checks, { boundsRequired: true, editable: () => !TEXT_INPUT_ROLES.has(node.role) || node.states.includes('editable') }),
       facts: ({ node }) => ({ what: elementWhat(node.role, node.name), states: node.states, bounds: node.bounds }),
       next: (ms, sig) => this.nextEvent(Math.min(ACTIONABLE_POLL_MS, ms), sig),
     };
