@@ -93,6 +93,13 @@ test('claws-mail compose: the To entry\'s ref is stale_ref once the address move
     const snap = ok(await computer.tools.wait({ until: 'window_appears', text: 'Compose message', timeoutMs: 30000 }));
     const to = refOn(snap, /textbox (description="[^"]*" )?editable focused/);
     ok(await computer.tools.act({ actions: [{ ref: to, op: 'set_value', value: 'alice@example.com' }] }));
+    // claws-mail moves the address into a row of its own from an idle handler: on a loaded machine the act's settle
+    // can end before it runs. Wait (up to 5 s) until the app's own rows show the address moved: a new empty To row.
+    for (let i = 0; i < 25; i++) {
+      const rows = await computer.tools.find({ text: 'alice@example.com' });
+      if (!rows.text.includes(`[${to}]`)) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
     const again = await computer.tools.act({ actions: [{ ref: to, op: 'set_value', value: 'alice@example.com' }] });
     assert.equal(again.code, 'stale_ref', `the ref followed the new empty row:\n${again.text}`);
     assert.match(again.text, /fresh snapshot:/);
