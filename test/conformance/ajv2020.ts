@@ -1,10 +1,8 @@
 /**
- * ajv 8 in its JSON Schema draft 2020-12 mode: a validator independent of the TypeBox compiler the host uses. The
- * repository's top-level ajv is 6 (draft-07 only, a dependency of a dependency); ajv 8 comes with ajv-formats, so
- * it is resolved from there.
+ * ajv 8 in its JSON Schema draft 2020-12 mode: a validator independent of the TypeBox compiler the host uses (a
+ * devDependency of its own, so the tests do not lean on a copy another package happens to bring).
  */
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 
 /** A compiled validator: true when the value matches, else false with `errors`. */
 export type Validate = ((v: unknown) => boolean) & { errors?: unknown };
@@ -19,8 +17,7 @@ export interface Ajv2020 {
 /** A strict ajv 2020-12 instance; `vocabulary` declares a document's own annotation keywords. */
 export function ajv2020(vocabulary: string[] = []): Ajv2020 {
   const require = createRequire(import.meta.url);
-  const from = dirname(require.resolve('ajv-formats/package.json'));
-  const Ajv = (require(require.resolve('ajv/dist/2020', { paths: [from] })) as { default: new (o: object) => Ajv2020 }).default;
+  const Ajv = (require('ajv/dist/2020') as { default: new (o: object) => Ajv2020 }).default;
   const ajv = new Ajv({ strict: true, allErrors: false });
   if (vocabulary.length) ajv.addVocabulary(vocabulary);
   return ajv;
