@@ -2,23 +2,22 @@
  * Name cleaning every driver applies to the names it reports, and to the names it checks an act's `expect`
  * against (so a cleaned name still proves the element). What the trial's apps printed as names, and is not:
  * - Qt rich text (`x<sup>2</sup>`, `<i>Rich Text</i>` in a combo): the text without its tags, `x²`;
- * - GTK 4 / libadwaita class names (`AdwTabBar`, `AdwGizmo`, `GtkBox`): no name at all; an app's own widget
- *   types (gnome-text-editor's `EditorPage`, `EditorSourceView`) too, where the driver knows the name can only
- *   be a type name (`typeNames`);
+ * - a toolkit's own class names reported for a nameless widget (the driver passes its toolkit's pattern as
+ *   `classNames`): no name at all; an app's own widget types (`EditorPage`, `EditorSourceView`) too, where the
+ *   driver knows the name can only be a type name (`typeNames`);
  * - a label doubled by the toolkit (`Save Save`, `_Retry Retry`, Thunar's `Places Places`): said once;
  * - a mnemonic underscore GTK 4 leaves in a control's name (gtk4-widget-factory's tabs `Page _1`): dropped, where
  *   the driver knows the name is a control's label (`mnemonics`);
  * - a menu item padded with blanks up to its accelerator column (mousepad's `"Preferences...      "`): trimmed.
  */
 
-/** Toolkit class names GTK 4 and libadwaita report when a widget has no accessible name. */
-const CLASS_NAME = /^(?:Gtk|Adw|Gsk|Gdk)[A-Z][A-Za-z0-9]*$/;
-
 /** A type name of an app's own widget class, as GTK 4 reports it for a nameless one: CamelCase, two words or more. */
 const TYPE_NAME = /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$/;
 
 /** What the driver knows of where a name comes from. */
 export interface NameContext {
+  /** The class names the platform's toolkits report for a widget that has no accessible name: never a name. */
+  classNames?: RegExp;
   /** The toolkit names this element after its widget type when it has no name (GTK 4 containers and text views). */
   typeNames?: boolean;
   /** The name is a control's label that may carry one mnemonic underscore (`Page _1`, `_Open`). */
@@ -60,7 +59,7 @@ function undoubled(s: string): string | undefined {
 /** The name a driver reports for `raw`, or undefined when it is no name (empty, a class name). */
 export function cleanName(raw: string | undefined, ctx: NameContext = {}): string | undefined {
   if (!raw) return undefined;
-  if (CLASS_NAME.test(raw) || (ctx.typeNames && TYPE_NAME.test(raw))) return undefined;
+  if (ctx.classNames?.test(raw) || (ctx.typeNames && TYPE_NAME.test(raw))) return undefined;
   let s = raw.trim();
   if (RICH_TAG_ONE.test(s)) s = plainOfRich(s).trim();
   s = undoubled(s) ?? s;

@@ -320,6 +320,9 @@ export function mapActions(info: ElementInfo): Op[] {
 }
 
 /** GTK 4's object paths end in a random UUID (`/org/gnome/TextEditor/a11y/9e651222_f984_…`); GTK 3's, Qt's and Gecko's do not. */
+/** Class names GTK 4 and libadwaita report when a widget has no accessible name (`GtkBox`, `AdwTabBar`). */
+const TOOLKIT_CLASS_NAME = /^(?:Gtk|Adw|Gsk|Gdk)[A-Z][A-Za-z0-9]*$/;
+
 const GTK4_PATH = /\/a11y\/[0-9a-f]{8}(?:_[0-9a-f]{4}){3}_[0-9a-f]{12}$/;
 /** Roles whose name GTK 4 takes from no content: a nameless one is named after its widget type. */
 const TYPE_NAMED_ROLES = /^(filler|panel|scroll pane|viewport|section|grouping|drawing area|canvas|list|list box|tree table|table|tool bar)$/;
@@ -355,7 +358,7 @@ export function toRawNode(info: ElementInfo, showingReliable = true): RawNode {
   const node: RawNode = { id: handleOf(info.target), role, nativeRole: info.atspiRole, states: mapStates(info, showingReliable), actions: mapActions(info) };
   // GTK 4.8 names unlabelled widgets after their class ("GtkToggleButton"): that is no name to a user.
   // Rich text, toolkit class names and doubled labels are cleaned (drivers/common/names.ts); `expect` is checked against this.
-  const name = cleanName(info.name, { typeNames: typeNamed(info), mnemonics: GTK4_PATH.test(info.target.path) && MNEMONIC_ROLES.test(info.atspiRole) });
+  const name = cleanName(info.name, { classNames: TOOLKIT_CLASS_NAME, typeNames: typeNamed(info), mnemonics: GTK4_PATH.test(info.target.path) && MNEMONIC_ROLES.test(info.atspiRole) });
   if (name) node.name = name;
   const key = droppedMnemonic(info.name, name);
   if (key) node.keyBinding = `Alt+${key}`;
