@@ -116,9 +116,11 @@ export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: bool
   const info: ElementInfo = {
     target: t,
     atspiRole: ATSPI_ROLES[Number(role[0])] ?? 'unknown',
-    name: String(props['Name'] ?? ''),
-    description: String(props['Description'] ?? ''),
-    accessibleId: String(props['AccessibleId'] ?? ''),
+    // A page can name an element after 1 MB of its text (Chromium's static text): capped to what the protocol
+    // carries, so the window stays readable.
+    name: String(props['Name'] ?? '').slice(0, LIMITS.text),
+    description: String(props['Description'] ?? '').slice(0, LIMITS.text),
+    accessibleId: String(props['AccessibleId'] ?? '').slice(0, LIMITS.id),
     states, interfaces,
     children: kids.children,
     childCount: opts.children === false ? Number(props['ChildCount'] ?? 0) : kids.count,
