@@ -10,6 +10,8 @@ import { documentLoaded, webDocumentOf } from '../tree/web-document.js';
 
 /** How often the windows are looked at again while the page loads. */
 const POLL_MS = 150;
+/** How long a browser may show windows without any document before the wait ends (a profile or crash dialog). */
+const NO_DOCUMENT_MS = 5000;
 
 /** What the wait found: the page's window (loaded or not), and whether its page had loaded by the deadline. */
 export interface PageWindow { window: WindowInfo; loaded: boolean }
@@ -19,11 +21,12 @@ function area(w: WindowInfo): number { return w.bounds ? w.bounds[2] * w.bounds[
 
 /**
  * Waits until one of the windows `list` returns holds a loaded web document, or until `deadline`
- * (performance.now() time). Undefined when no window holds a document at all by then.
+ * (performance.now() time). Undefined when no window holds a document at all by then, or for NO_DOCUMENT_MS.
  */
 export async function waitForPageWindow(bus: A11yBus, list: () => Promise<WindowInfo[]>,
   deadline: number): Promise<PageWindow | undefined> {
   let holding: WindowInfo | undefined;
+  const givingUp = performance.now() + NO_DOCUMENT_MS;
   for (;;) {
     const windows = [...await list().catch(() => [])].sort((a, b) => area(b) - area(a));
     for (const w of windows) {
@@ -32,6 +35,7 @@ export async function waitForPageWindow(bus: A11yBus, list: () => Promise<Window
       if (doc) holding ??= w;
     }
     if (performance.now() >= deadline) return holding ? { window: holding, loaded: false } : undefined;
+    if (!holding && performance.now() >= givingUp) return undefined;
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
