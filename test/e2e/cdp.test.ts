@@ -29,9 +29,9 @@ interface Browser { proc: ChildProcess; profile: string; endpoint?: string }
 const running: Browser[] = [];
 
 /** Starts Debian's chromium on the page with a fresh profile; resolves once DevTools listens (when asked). */
-async function startChromium(extra: string[], debugging: boolean): Promise<Browser> {
+async function startChromium(extra: string[], debugging: boolean, page = PAGE): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'cu-chromium-'));
-  const args = [...FLAGS, `--user-data-dir=${profile}`, ...extra, ...(debugging ? ['--remote-debugging-port=0'] : []), PAGE];
+  const args = [...FLAGS, `--user-data-dir=${profile}`, ...extra, ...(debugging ? ['--remote-debugging-port=0'] : []), page];
   // Its own process group, so the browser and its helpers are stopped together.
   const proc = spawn('/usr/bin/chromium', args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   const b: Browser = { proc, profile };
@@ -208,6 +208,30 @@ test('doctor on a Chromium window started without --force-renderer-accessibility
     assert.equal(parsed.app.toolkit, 'chromium');
     assert.ok(parsed.app.windows.some((w) => w.webNodes >= TINY_TREE), 'read after doctor, the content is there');
   } finally {
+    await stopChromium(browser);
+  }
+});
+
+test('the DevTools channel selects in a collapsed ARIA combobox: opened, chosen, closed, read back', async () => {
+  const checkout = pathToFileURL(join(ROOT, 'test', 'apps', 'checkout.html')).href;
+  const browser = await startChromium([], true, checkout);
+  const computer = await createComputer({ desktop: 'current', driver: 'cdp', cdpEndpoint: browser.endpoint!,
+    gate: allowAllGate });
+  try {
+    let snap = '';
+    for (let i = 0; i < 100 && !/combobox "Wrapping"/.test(snap); i++) {
+      if (i) await new Promise((r) => setTimeout(r, 100));
+      const r = await computer.tools.observe({});
+      snap = r.isError ? '' : r.text;
+    }
+    const wrap = refOn(snap, /combobox "Wrapping"/);
+    const chosen = ok(await computer.tools.act({ actions: [{ ref: wrap, op: 'select', value: 'Gift box' }] }));
+    assert.match(chosen, new RegExp(`ok select ${wrap} · confirmed`), chosen);
+    assert.match(chosen, /Wrapping changed to Gift box\./, chosen);
+    const after = ok(await computer.tools.observe({}));
+    assert.doesNotMatch(after, /listbox/, 'the list was left open');
+  } finally {
+    await computer.close();
     await stopChromium(browser);
   }
 });

@@ -14,18 +14,20 @@ const PAGE = new URL('../../../test/apps/virtual-list.html', import.meta.url).hr
 const APP = { firefox: 'firefox', chromium: 'chromium' } as const;
 
 /** Opens the page in a browser and waits until the message table shows; returns the computer, the text and the table's ref. */
-async function open(family: 'firefox' | 'chromium', query = ''): Promise<{ computer: Awaited<ReturnType<typeof openComputer>>; text: string; table: string; stop: () => Promise<void> }> {
+async function open(family: 'firefox' | 'chromium', query = '', shape = /table "Messages"/): Promise<{
+  computer: Awaited<ReturnType<typeof openComputer>>; text: string; table: string; stop: () => Promise<void>;
+}> {
   const computer = await openComputer({ allowApps: ['firefox-esr', 'firefox', 'chromium'] });
   const child = startBrowser(family, `${PAGE}${query}`);
   const stop = async (): Promise<void> => { await computer.close(); await stopBrowser(child); };
   try {
     let text = '';
-    for (let i = 0; i < 80 && !/table "Messages"/.test(text); i++) {
+    for (let i = 0; i < 80 && !shape.test(text); i++) {
       await new Promise((r) => setTimeout(r, 500));
       const r = await computer.tools.observe({ full: true, app: APP[family], maxTokens: 8000 });
       text = r.isError ? '' : r.text;
     }
-    return { computer, text, table: refOn(text, /table "Messages"/), stop };
+    return { computer, text, table: refOn(text, shape), stop };
   } catch (e) { await stop(); throw e; }
 }
 
@@ -78,3 +80,28 @@ test('firefox: a list that lies (10⁹ rows, negative positions) and a 1 MB stat
     assert.match(r.text, /did not scroll past rows 4,9\d\d–5,000|did not come into view/, r.text);
   } finally { await lie.stop(); }
 });
+
+for (const family of ['firefox', 'chromium'] as const) {
+  const title = `${family}: a listbox that lies (setsize 10⁹, negative posinset) beside a 1 MB status: bounded answers`;
+  test(title, { timeout: 180_000 }, async () => {
+    const query = '?kind=listbox&claim=1000000000&pos=-100000&status=1000000';
+    const { computer, text, table: list, stop } = await open(family, query, /(list|listbox) "Messages"/);
+    try {
+      assert.ok(text.length < 40_000, `snapshot of ${text.length} characters`);
+      const line = text.split('\n').find((l) => l.includes(`[${list}]`)) ?? '';
+      assert.ok(line.length < 1000, line);
+      // No line of the page prints the claimed positions as if they were rows the list holds.
+      assert.doesNotMatch(text, /-99,99\d|−99,99\d/, text.slice(0, 2000));
+      const status = text.split('\n').find((l) => /statusbar/.test(l)) ?? '';
+      assert.ok(status.length < 3000 && /xxxx/.test(status), status.slice(0, 200));
+      // find, scroll and wait each answer, bounded, whatever the list claims.
+      const found = await computer.tools.find({ text: 'Message #4321', app: APP[family] });
+      assert.ok(found.text.length < 5000, found.text.slice(0, 500));
+      const scrolled = await computer.tools.act({ actions: [{ ref: list, op: 'scroll', value: 'to 500' }] });
+      assert.ok(scrolled.text.length < 20_000, scrolled.text.slice(0, 500));
+      const waited = await computer.tools.wait({ until: 'appears', text: 'never on this page', app: APP[family], timeoutMs: 3000 });
+      assert.equal(waited.isError, true, waited.text);
+      assert.ok(waited.text.length < 5000, waited.text.slice(0, 500));
+    } finally { await stop(); }
+  });
+}

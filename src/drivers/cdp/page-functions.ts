@@ -95,8 +95,11 @@ export const ACT_FUNCTION = `function (op, value) {
       if (el instanceof win.HTMLOptionElement) return selectIn(el.closest('select'), el);
       if (el instanceof win.HTMLSelectElement) return selectIn(el, null, String(value ?? ''));
       const want = String(value ?? '').trim().toLowerCase();
-      const opts = [...el.querySelectorAll('[role=option],[role=menuitem],[role=tab],[role=treeitem],li')];
-      const hit = opts.find((o) => text(o).toLowerCase() === want) || opts.find((o) => text(o).toLowerCase().includes(want));
+      const opts = itemsIn(el);
+      // A collapsed combo whose list exists only while open (an ARIA combobox): opened and chosen in.
+      const popup = el.getAttribute('role') === 'combobox' || el.hasAttribute('aria-haspopup');
+      if (!opts.length && popup) return selectInPopup(want);
+      const hit = pick(opts, want);
       if (!hit) return fail('action_failed', 'No item named ' + JSON.stringify(value) + '. Items: ' + opts.slice(0, 20).map((o) => JSON.stringify(text(o))).join(', '));
       hit.scrollIntoView({ block: 'center', behavior: 'instant' }); hit.click();
       return { detail: 'clicked item ' + JSON.stringify(text(hit)) };
@@ -127,6 +130,48 @@ export const ACT_FUNCTION = `function (op, value) {
     case 'double_click': show(); el.dispatchEvent(new MouseEvent('dblclick', { bubbles: true, cancelable: true, detail: 2 })); return { detail: 'dblclick event' };
     case 'right_click': show(); el.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2 })); return { detail: 'contextmenu event' };
     default: return fail('unsupported', op + ' is not supported through the DevTools channel.');
+  }
+  function itemsIn(root) {
+    return [...root.querySelectorAll('[role=option],[role=menuitem],[role=tab],[role=treeitem],li')];
+  }
+  function pick(opts, want) {
+    return opts.find((o) => text(o).toLowerCase() === want) || opts.find((o) => text(o).toLowerCase().includes(want));
+  }
+  /** The list an open combo shows: the one it controls or owns, else a list on screen outside it. */
+  function openList() {
+    const doc = el.ownerDocument;
+    const ids = (el.getAttribute('aria-controls') || '') + ' ' + (el.getAttribute('aria-owns') || '');
+    for (const id of ids.split(' ')) {
+      const l = id && doc.getElementById(id);
+      if (l && l.getClientRects().length) return l;
+    }
+    const lists = [...doc.querySelectorAll('[role=listbox],[role=menu],[role=tree]')];
+    return lists.find((l) => !el.contains(l) && l.getClientRects().length);
+  }
+  /** Opens the combo, clicks the option named in the list it opened, closes it, reads back what it shows. */
+  async function selectInPopup(want) {
+    const pause = () => new Promise((r) => setTimeout(r, 50));
+    const close = () => { if (el.getAttribute('aria-expanded') === 'true') el.click(); };
+    if (el.getAttribute('aria-expanded') !== 'true') { show(); el.click(); }
+    let list = openList();
+    for (let i = 0; i < 50 && !list; i++) { await pause(); list = openList(); }
+    if (!list) return fail('action_failed', 'The combo box opened no list to choose in; nothing was selected.');
+    const opts = itemsIn(list);
+    const hit = pick(opts, want);
+    if (!hit) {
+      close();
+      const items = opts.slice(0, 20).map((o) => JSON.stringify(text(o))).join(', ');
+      return fail('invalid_params', 'No item named ' + JSON.stringify(String(value ?? '')) + '; items: ' + items);
+    }
+    hit.scrollIntoView({ block: 'nearest', behavior: 'instant' }); hit.click();
+    await pause();
+    close();
+    const shown = String(el.value !== undefined && el.value !== '' ? el.value : el.textContent || '').trim();
+    if (shown !== text(hit)) {
+      return fail('action_failed', 'Clicked ' + JSON.stringify(text(hit)) + ' in the list, but the combo box shows ' +
+        JSON.stringify(shown.slice(0, 40)) + '.');
+    }
+    return { detail: 'opened the combo, clicked ' + JSON.stringify(text(hit)) + ' in its list; it now shows it' };
   }
   function selectIn(select, option, label) {
     if (!select) { option.selected = true; return { detail: 'option selected' }; }

@@ -34,6 +34,7 @@ import { readTree } from './tree/read-tree.js';
 import { findText, readRange } from './tree/text.js';
 import { engineOfCommand, engineSetup } from './apps/engines.js';
 import { LAUNCH_MARKER, launchMark, windowlessLaunches } from './apps/launched.js';
+import { waitForPageWindow } from './apps/page-window.js';
 import { inside, sameRect } from '../../fallback/geometry.js';
 import type { KeysParams, PointerParams } from '../../protocol/methods.js';
 import { Overlay } from './x11/overlay.js';
@@ -406,7 +407,13 @@ export class LinuxDriver {
         if (app.pid !== spawned && fresh.length === 0) handedOverAt ??= performance.now();
         if (fresh.length > 0 || app.pid === spawned || performance.now() - (handedOverAt ?? 0) > HANDOVER_GRACE_MS) {
           const pool = fresh.length > 0 ? fresh : app.windows;
-          const win = pool.find((w) => w.focused) ?? pool[pool.length - 1];
+          let win = pool.find((w) => w.focused) ?? pool[pool.length - 1];
+          // A browser: the window holding its page, once the page has loaded (bounded by the launch's deadline).
+          if (engine) {
+            const windowsNow = async (): Promise<WindowInfo[]> =>
+              (await listApps(this.bus)).find((a) => a.pid === app.pid)?.windows.filter((w) => !before.has(w.id)) ?? [];
+            win = (await waitForPageWindow(this.bus, windowsNow, deadline))?.window ?? win;
+          }
           child.release();
           // The start token is the window's process's (the pid returned); startedHere proves it came from this start.
           const appToken = app.pid === spawned ? token : startTokenOf(app.pid);

@@ -22,6 +22,7 @@ import { center, type Expect, type LinuxInput } from '../input/input.js';
 import { titleOf } from '../x11/match.js';
 import { BACKSPACE, insertTextVerified, SELECT_ALL, setTextVerified, type TypingDeps } from './edit.js';
 import { selectInListCombo, topLevelOf } from './combo.js';
+import { selectInPopupCombo } from './popup-combo.js';
 import { linuxProbe, showingReliableFor } from './actionable.js';
 import { waitActionable } from '../../common/actionable.js';
 import type { EventWatcher } from '../bus/events.js';
@@ -200,10 +201,11 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
         await bus.setProp(t, VALUE, 'CurrentValue', 'd', n);
         return { method: 'pattern', detail: 'Value.CurrentValue' };
       }
-      if (p.op === 'set_value' && has(SEL)) return selectByName(bus, info, text);
+      if (p.op === 'set_value' && has(SEL)) return selectByName(bus, info, text, signal);
       // A combo without Selection of its own (Gecko <select>) is chosen in, never typed into.
       if (p.op === 'set_value' && info.atspiRole === 'combo box') {
-        const done = await selectInListCombo(bus, info, text, signal);
+        const done = await selectInListCombo(bus, info, text, signal)
+          ?? await selectInPopupCombo(bus, info, text, signal);
         if (done) return done;
       }
       if (p.op === 'set_value' && keyboard.available && info.states.has('focusable')) {
@@ -235,9 +237,11 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       if (made) return made;
       const cell = p.value === undefined ? await selectCell(bus, info) : undefined;
       if (cell) return { ...cell, detail: `${cell.detail}${await currentNote(bus, info)}` };
-      if (p.value !== undefined && has(SEL)) return selectByName(bus, info, p.value);
+      if (p.value !== undefined && has(SEL)) return selectByName(bus, info, p.value, signal);
       if (p.value !== undefined && info.atspiRole === 'combo box') {
-        const done = await selectInListCombo(bus, info, p.value, signal);
+        // A list child (a <select>), else a list the combo opens elsewhere in its page (an ARIA combobox).
+        const done = await selectInListCombo(bus, info, p.value, signal)
+          ?? await selectInPopupCombo(bus, info, p.value, signal);
         if (done) return done;
       }
       if (await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
@@ -365,12 +369,12 @@ async function isSelectableCell(bus: A11yBus, info: ElementInfo): Promise<boolea
 }
 
 /** Selects the child whose name `name` names (drivers/common/items.ts: exact, a unique prefix or word). */
-async function selectByName(bus: A11yBus, info: ElementInfo, name: string): Promise<ActResult> {
+async function selectByName(bus: A11yBus, info: ElementInfo, name: string, signal?: AbortSignal): Promise<ActResult> {
   const kids = await Promise.all(info.children.map(async (c, i) => ({ i, name: String(await bus.getProp(c, ACC, 'Name').catch(() => '')) })));
   const names = kids.map((k) => k.name);
   const pick = pickItem(names, name);
   // Swing and GTK 3 combos keep their items deeper (popup menu → … → list): select by the item's index (combo.ts).
-  if ('none' in pick && info.atspiRole === 'combo box') return selectComboItem(bus, info, name, names);
+  if ('none' in pick && info.atspiRole === 'combo box') return selectComboItem(bus, info, name, names, signal);
   const hit = kids[itemIndex(names, name)]!;
   const [ok] = await bus.call(info.target, SEL, 'SelectChild', 'i', [hit.i]);
   if (ok === false) throw new ComputerUseError('action_failed', `Selecting ${quoteText(hit.name)} was refused.`);
@@ -378,10 +382,16 @@ async function selectByName(bus: A11yBus, info: ElementInfo, name: string): Prom
 }
 
 /** Selects a combo item found below the combo's popup (Java Swing), verified by the combo's name after. */
-async function selectComboItem(bus: A11yBus, info: ElementInfo, name: string, direct: string[]): Promise<ActResult> {
+async function selectComboItem(bus: A11yBus, info: ElementInfo, name: string, direct: string[],
+  signal?: AbortSignal): Promise<ActResult> {
   const items = await comboItemNames(bus, info.target).catch(() => undefined) ?? [];
-  // No list below the popup either: the refusal names the combo's own children.
-  if (!items.length) throw noItemError(direct, name);
+  if (!items.length) {
+    // Its children are what it shows, not its items (Chromium's ARIA combobox: a text leaf): the list it opens.
+    const opened = await selectInPopupCombo(bus, info, name, signal);
+    if (opened) return opened;
+    // No list anywhere: the refusal names the combo's own children.
+    throw noItemError(direct, name);
+  }
   const i = itemIndex(items, name);
   const [ok] = await bus.call(info.target, SEL, 'SelectChild', 'i', [i]);
   if (ok === false) throw new ComputerUseError('action_failed', `Selecting ${quoteText(items[i] ?? '')} was refused.`);

@@ -4,6 +4,7 @@
  */
 import { procInfo, type ProcessInfo } from '../../../common/proc.js';
 import type { AppInfo, WindowInfo } from '../../../protocol/nodes.js';
+import { LIMITS } from '../../../protocol/methods.js';
 import { withIdentity } from './identity.js';
 import { roleFromAtspi } from '../tree/roles.js';
 import { ATSPI_ROLES } from '../bus/atspi-constants.generated.js';
@@ -23,7 +24,7 @@ export async function listApps(bus: A11yBus, withWindows = true): Promise<AppInf
   const apps = await Promise.all(roots.map(async (t): Promise<AppInfo | null> => {
     try {
       const [name, pid] = await Promise.all([bus.getProp(t, ACC, 'Name', 1500), bus.pidOf(t.dest)]);
-      const app = withIdentity<AppInfo>({ name: String(name ?? ''), pid, id: handleOf(t), windows: [] }, procInfo(pid));
+      const app = withIdentity<AppInfo>({ name: String(name ?? '').slice(0, LIMITS.id), pid, id: handleOf(t), windows: [] }, procInfo(pid));
       if (withWindows) app.windows = await listWindowsOf(bus, t, app.name, pid);
       return app;
     } catch (e) {
@@ -54,7 +55,7 @@ export async function listWindowsOf(bus: A11yBus, appRoot: Target, appName: stri
       // Closed windows linger in some toolkits' trees; only windows that are showing count.
       if (!st.has('showing') && !st.has('visible')) return null;
       const win = withIdentity<WindowInfo>({
-        id: handleOf(t), title: String(name ?? ''), app: appName, pid,
+        id: handleOf(t), title: String(name ?? '').slice(0, LIMITS.text), app: appName, pid,
         role: roleFromAtspi(ATSPI_ROLES[Number(role[0])] ?? 'unknown'), focused: st.has('active'),
       }, info);
       const [x, y, w, h] = ext[0] as number[];

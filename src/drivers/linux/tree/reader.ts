@@ -116,9 +116,11 @@ export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: bool
   const info: ElementInfo = {
     target: t,
     atspiRole: ATSPI_ROLES[Number(role[0])] ?? 'unknown',
-    name: String(props['Name'] ?? ''),
-    description: String(props['Description'] ?? ''),
-    accessibleId: String(props['AccessibleId'] ?? ''),
+    // A page can name an element after 1 MB of its text (Chromium's static text): capped to what the protocol
+    // carries, so the window stays readable.
+    name: String(props['Name'] ?? '').slice(0, LIMITS.text),
+    description: String(props['Description'] ?? '').slice(0, LIMITS.text),
+    accessibleId: String(props['AccessibleId'] ?? '').slice(0, LIMITS.id),
     states, interfaces,
     children: kids.children,
     childCount: opts.children === false ? Number(props['ChildCount'] ?? 0) : kids.count,
@@ -175,7 +177,8 @@ export async function enrich(bus: A11yBus, info: ElementInfo, bounds: boolean, t
   const extra: Promise<void>[] = [];
   if (wantsText(info)) extra.push(readText(bus, info, text));
   if (info.interfaces.has('org.a11y.atspi.Value')) extra.push(readValue(bus, info));
-  if (info.atspiRole === 'combo box' && !info.states.has('editable') && info.childCount === 1) extra.push(readComboChoice(bus, info));
+  const combo = info.atspiRole === 'combo box' && !info.states.has('editable') && info.childCount <= 1;
+  if (combo) extra.push(readComboChoice(bus, info));
   if (bounds && info.interfaces.has('org.a11y.atspi.Component')) extra.push(readBounds(bus, info));
   if (mayToggle(info)) extra.push(readToggles(bus, info));
   await Promise.all(extra);
@@ -221,10 +224,22 @@ const CHOICE_READ_LIMIT = 400;
  */
 async function readComboChoice(bus: A11yBus, info: ElementInfo): Promise<void> {
   try {
+    // Gecko folds an ARIA combobox's text into the combo itself: no child, the choice is its text.
+    if (info.childCount === 0) {
+      if (!info.interfaces.has('org.a11y.atspi.Text')) return;
+      const shown = await shownText(bus, info.target, CHOICE_READ_LIMIT);
+      if (shown) info.choice = shown;
+      return;
+    }
     const known: Target | undefined = info.children[0];
     const list: Target = known ?? await bus.call(info.target, ACC, 'GetChildAtIndex', 'i', [0]).then(([r]) => ({ dest: (r as [string, string])[0], path: (r as [string, string])[1] }));
     const [ifaces] = await bus.call(list, ACC, 'GetInterfaces');
     let name = (ifaces as string[]).includes(SELECTION) ? await selectedName(bus, list) : '';
+    // An ARIA combobox built from an element holding its choice as text: that text is what it shows.
+    if (!name && !(ifaces as string[]).includes(SELECTION)) {
+      const [role] = await bus.call(list, ACC, 'GetRoleName');
+      if (TEXT_LEAF_ROLES.test(String(role))) name = String(await bus.getProp(list, ACC, 'Name') ?? '').trim();
+    }
     // GTK 3: the menu child selects only while open; the combo's own Selection holds the active item. Its name
     // is the choice unless the app named the combo (then the choice was nowhere in the snapshot).
     if (!name && info.interfaces.has(SELECTION)) name = await selectedName(bus, info.target);
@@ -233,6 +248,19 @@ async function readComboChoice(bus: A11yBus, info: ElementInfo): Promise<void> {
 }
 
 const SELECTION = 'org.a11y.atspi.Selection';
+
+/**
+ * The text an element shows, at most `limit` characters, without embedded-object characters. Gecko answers ""
+ * to a GetText whose end lies past the text, so the end is the character count.
+ */
+export async function shownText(bus: A11yBus, t: Target, limit: number): Promise<string> {
+  const count = Number(await bus.getProp(t, 'org.a11y.atspi.Text', 'CharacterCount').catch(() => 0) ?? 0);
+  if (!(count > 0)) return '';
+  const [text] = await bus.call(t, 'org.a11y.atspi.Text', 'GetText', 'ii', [0, Math.min(count, limit)]);
+  return String(text ?? '').replace(/\uFFFC/g, '').trim();
+}
+/** Roles of a text leaf (Chromium: static, Gecko: text leaf or label). */
+const TEXT_LEAF_ROLES = /^(static|text|label)$/;
 
 /** The name of the first selected child of a Selection, '' when none. */
 async function selectedName(bus: A11yBus, t: Target): Promise<string> {
