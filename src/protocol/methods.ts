@@ -146,8 +146,22 @@ export const SnapshotResult = Type.Object({
     ms: doc('Milliseconds the read took.', Type.Number({ minimum: 0 })),
     truncated: doc('True when `maxNodes` or `depth` cut the read.', Type.Boolean()),
   })),
+  mark: Type.Optional(doc('Drivers with `tree.changed`: an opaque mark of the driver\'s event stream taken before the read began; ' +
+    '`tree.changed` with it says whether the read may be out of date.', Str(LIMITS.id))),
 });
 export type SnapshotResult = Static<typeof SnapshotResult>;
+
+export const ChangedParams = Type.Object({
+  window: doc('The window a read was taken of (its handle).', Id),
+  since: doc('The `mark` of that read (tree.snapshot).', Str(LIMITS.id)),
+}, Strict);
+export type ChangedParams = Static<typeof ChangedParams>;
+export const ChangedResult = Type.Object({
+  changed: doc('True unless the driver knows that the window\'s application sent no event that can change its tree since the mark ' +
+    '(a mark it did not make, a stream it lost or an app it cannot ask all answer true).', Type.Boolean()),
+  windows: doc('True unless the driver knows that no window opened, closed, was renamed or took the focus anywhere since the mark.', Type.Boolean()),
+});
+export type ChangedResult = Static<typeof ChangedResult>;
 
 export const FindParams = Type.Object({
   window: doc('Window handle from windows.list.', Id),
@@ -546,6 +560,7 @@ export const METHODS = [
   defineMethod('windows.list', WindowsListParams, WindowsListResult, { ...READ, doc: 'Lists top-level windows, optionally of one application or process.' }),
   defineMethod('window.activate', WindowParams, Ok, { ...ACTS, ...OPTIONAL, doc: 'Raises a window and gives it the keyboard focus.' }),
   defineMethod('tree.snapshot', SnapshotParams, SnapshotResult, { ...READ, doc: 'Reads a window\'s element tree (or a subtree), bounded by depth and node count.' }),
+  defineMethod('tree.changed', ChangedParams, ChangedResult, { ...READ, ...OPTIONAL, doc: 'Whether a window\'s tree may have changed since a read (its `mark`), by the events the driver received, after the app answered a round trip (events it sent before that arrived first). A host reuses a read that has not changed instead of reading again.' }),
   defineMethod('tree.find', FindParams, FindResult, { ...READ, ...OPTIONAL, doc: 'Searches a window\'s tree for nodes by text and role, without returning the whole tree.' }),
   defineMethod('node.act', ActParams, ActResult, { ...ACTS, doc: 'Performs one operation on one element (see Operations), after the expectation and actionability checks; sends nothing when they fail.' }),
   defineMethod('events.subscribe', SubscribeParams, Ok, { ...READ, ...OPTIONAL, doc: 'Starts `events.batch` notifications (capability `events`).' }),

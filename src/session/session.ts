@@ -26,6 +26,7 @@ import type { VisualTableJSON } from './visual-table.js';
 import { VisualTable } from './visual-table.js';
 import type { WindowTableJSON } from './windows.js';
 import { WindowTable, isWindowRef } from './windows.js';
+import { RecentReads } from './recent-reads.js';
 
 /**
  * Settle defaults: quiet window after the last event, cap; `minMs`: not settled before this long
@@ -129,6 +130,8 @@ export class Session {
   private readonly proven = new Map<string, ProcessFacts>();
   /** Processes launches became; persisted with the state so that a launch's allow entry covers them in the next call. */
   private launched: LaunchedProcess[] = [];
+  /** The last whole read of each window, reused by a find while the driver says nothing changed since. */
+  private readonly recent = new RecentReads();
 
   constructor(options: SessionOptions = {}) {
     const { device, deviceOptions, ...settings } = options;
@@ -262,6 +265,7 @@ export class Session {
       }
     }
     this.refs.prune(live);
+    this.recent.keepOnly(live);
     for (const id of [...this.last.keys()]) if (!live.includes(id)) this.last.delete(id);
     for (const id of [...this.printed.keys()]) if (!live.includes(id)) this.printed.delete(id);
     return apps;
@@ -276,6 +280,8 @@ export class Session {
     const w = await this.findWindow(target);
     // The one place every read (and every act by window) passes: a denied app's window is never returned.
     this.assertVisible(w);
+    // The window these words name, for a later find by the same words (readRecent), while no window changes.
+    this.recent.noteTarget(target, w.id, this.windows);
     return w;
   }
 
@@ -348,7 +354,22 @@ export class Session {
   async readWindow(window: WindowInfo, opts: { bounds?: boolean; keyBindings?: boolean } = {}): Promise<SnapshotResult> {
     this.assertVisible(window);
     const raw = await this.device.call('tree.snapshot', { window: window.id, ...(opts.bounds ? { bounds: true } : {}), ...(opts.keyBindings ? { keyBindings: true } : {}) });
-    const out = { ...raw, window: masked(raw.window) };
+    const out = this.assertReadable({ ...raw, window: masked(raw.window) });
+    // Only a plain read is what a later find would read: one with bounds or key bindings holds more.
+    if (!opts.bounds && !opts.keyBindings) this.recent.note(out);
+    return out;
+  }
+
+  /** A read of the window a target names: the last one while the driver says nothing changed since, else a new one. */
+  async readRecent(target: WindowTarget): Promise<SnapshotResult> {
+    const kept = await this.recent.reuse(target, this.windows, (window, since) => this.device.call('tree.changed', { window, since }));
+    // The policy decides again on every read, a kept one included (a window the settings now deny stays unseen).
+    if (kept) return this.assertReadable(kept);
+    return this.readWindow(await this.resolveWindow(target));
+  }
+
+  /** The read, when neither its window nor a web document it shows is hidden; else throws denied_by_policy. */
+  private assertReadable(out: SnapshotResult): SnapshotResult {
     this.assertVisible(out.window);
     // A web document's name is its page's title, read with the content: a window whose title has not caught
     // up with a tab that just opened (the panel, a vault) is refused by what it shows.
@@ -386,6 +407,7 @@ export class Session {
     this.applyRefPrefix();
     this.last.clear();
     this.printed.clear();
+    this.recent.clear();
   }
 
   /** Keeps a whole-window snapshot's text as printed to the model (a launch's window, a new window in a receipt). */

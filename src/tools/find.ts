@@ -34,8 +34,8 @@ export const findTool = defineTool({
   },
   async handle({ session, decider, signal }, p, response) {
     if (!p.text && !p.role) { response.error('invalid_params', 'Give text, role or both.'); return; }
-    const window = await session.resolveWindow({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
-    const raw = await session.readWindow(window);
+    // A window read in the last call is reused while the driver's events say nothing changed (session/recent-reads.ts).
+    const raw = await session.readRecent({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
     const { full } = session.snapshotOf(raw);
     const text = p.text?.toLowerCase();
     const byRef = new Map(full.elements.map((l) => [l.ref, l]));

@@ -204,6 +204,8 @@ export class LinuxDriver {
       'process.identify': (p) => identify(p),
       'tree.snapshot': async (p) => {
         const t0 = performance.now();
+        // Taken before anything is read: an event during the read makes tree.changed answer true.
+        const mark = this.events.mark();
         if (isX11Handle(p.window)) throw notAccessible(await this.busyOwner(p.window)); // a closed one: window_not_found
         try {
           const start = targetOf(p.scope ?? p.window);
@@ -215,12 +217,13 @@ export class LinuxDriver {
           if (p.keyBindings) await readKeyBindings(this.bus, read.root);
           await Promise.all([orderContentPanes(this.bus, read.root), nameFieldsBeside(this.bus, read.root)]);
           markChoosers(read.root);
-          return { window, root: read.root, stats: { nodes: read.nodes, ms: Math.round(performance.now() - t0), truncated: read.truncated } };
+          return { window, root: read.root, stats: { nodes: read.nodes, ms: Math.round(performance.now() - t0), truncated: read.truncated }, mark };
         } catch (e) {
           if (isGone(e)) throw new ComputerUseError(p.scope ? 'stale_ref' : 'window_not_found', 'The element is gone; take a new snapshot.');
           throw e;
         }
       },
+      'tree.changed': (p) => (isX11Handle(p.window) ? { changed: true, windows: true } : this.events.changedSince(targetOf(p.window).dest, p.since)),
       'tree.find': async (p) => {
         if (isX11Handle(p.window)) throw notAccessible(await this.busyOwner(p.window)); // a closed one: window_not_found
         const read = await (async () => readTree(this.bus, targetOf(p.window), { maxNodes: 5000 }))().catch((e: unknown) => {

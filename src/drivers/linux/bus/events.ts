@@ -28,10 +28,20 @@ export interface A11yEvent {
   object?: string;
 }
 
-/** Keeps the time and kind of recent events and lets callers wait until they stop. */
+/** Event kinds after which a window may have opened, closed, been renamed or taken the focus (any app's). */
+const WINDOW_CHANGE = /^window:|children-changed|accessible-name|state-changed:(active|focused)/;
+
+/**
+ * Keeps the time and kind of recent events and lets callers wait until they stop, or ask whether an app sent
+ * anything since a mark (a host reuses a read of a window its app has not touched since).
+ */
 export class EventWatcher {
   private lastEventAt = 0;
   private readonly lastByApp = new Map<string, number>();
+  /** When an event that may change the list of windows or their titles last came, from any app. */
+  private lastWindowEventAt = 0;
+  /** Marks carry this process's own id: a mark of another driver process (a restart) is never trusted. */
+  private readonly instance = `${process.pid}.${Math.round(performance.timeOrigin)}`;
   private count = 0;
   private recent: A11yEvent[] = [];
   private listeners = new Set<(e: A11yEvent) => void>();
@@ -64,6 +74,7 @@ export class EventWatcher {
     this.lastEventAt = ev.time;
     const app = ev.source.slice(0, ev.source.indexOf('/'));
     this.lastByApp.set(app, ev.time);
+    if (WINDOW_CHANGE.test(ev.type)) this.lastWindowEventAt = ev.time;
     this.count++;
     this.recent.push(ev);
     if (this.recent.length > 500) this.recent.splice(0, 250);
@@ -147,6 +158,22 @@ export class EventWatcher {
         await new Promise((r) => setTimeout(r, Math.max(1, Math.min(Math.max(quiet - quietFor, 5), 40, deadline - now))));
       }
     } finally { off(); }
+  }
+
+  /** A mark of the event stream now, for `changedSince`. */
+  mark(): string { return `${this.instance}:${performance.now()}`; }
+
+  /**
+   * Whether `app` (a bus name) may have changed since `mark`, and whether any window may have. The app is pinged
+   * first: events it sent before answering arrive before the answer (one bus connection keeps their order), so an
+   * event on its way is not missed. A mark of another process, an app that does not answer: changed.
+   */
+  async changedSince(app: string, mark: string): Promise<{ changed: boolean; windows: boolean }> {
+    const sep = mark.lastIndexOf(':');
+    const at = Number(mark.slice(sep + 1));
+    if (mark.slice(0, sep) !== this.instance || !Number.isFinite(at)) return { changed: true, windows: true };
+    const answered = await this.ping(app, 1000) === 'ok';
+    return { changed: !answered || (this.lastByApp.get(app) ?? 0) >= at, windows: this.lastWindowEventAt >= at };
   }
 
   /** Round trip to the app's main loop: 'ok', 'gone' (the app exited: nothing left to wait for) or 'busy'. */

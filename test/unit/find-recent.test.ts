@@ -1,0 +1,105 @@
+/**
+ * A find on a window read in the last call reuses that read while the driver's events say nothing changed
+ * (tree.changed with the read's mark), and reads again when they say something did; a driver that marks no read
+ * is read every time. A find on a kept read that turned out stale still cannot make an act hit the wrong element:
+ * the driver checks the element's role and name against the live object first.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Device } from '../../src/devices/manager.js';
+import { FakeDriver } from '../../src/drivers/fake/driver.js';
+import { ComputerUseError } from '../../src/protocol/errors.js';
+import { Session } from '../../src/session/session.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { runTool } from '../../src/tools/tool.js';
+import { n } from '../fixtures/engine/build.js';
+
+interface Events { changed: boolean; windows: boolean }
+
+/** A fake driver whose reads carry a mark and whose tree.changed answers what the test says the events were. */
+function setup(marks = true): { fake: FakeDriver; session: Session; events: Events; count: (m: string) => number } {
+  const fake = new FakeDriver();
+  const button = n(':1.5', 2, 'button', { name: 'Alpha', actions: ['click'] });
+  fake.windows.push({ info: { id: 'w-lab', title: 'Flood lab', app: 'flood', pid: 801, role: 'window', focused: true },
+    root: n(':1.5', 1, 'window', { name: 'Flood lab' }, [button]) });
+  const events: Events = { changed: false, windows: false };
+  let mark = 0;
+  if (marks) {
+    fake.extra['tree.snapshot'] = (p) => {
+      const w = fake.windows.find((x) => x.info.id === p.window);
+      if (!w) throw new ComputerUseError('window_not_found', 'no such window');
+      return { window: w.info, root: structuredClone(w.root), stats: { nodes: 2, ms: 0, truncated: false }, mark: `m${++mark}` };
+    };
+    fake.extra['tree.changed'] = () => ({ ...events });
+  }
+  const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
+  return { fake, session, events, count: (m) => fake.calls.filter((c) => c.method === m).length };
+}
+
+const tool = (session: Session, name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+
+test('a find right after an observe reuses its read while the driver says nothing changed', async () => {
+  const { session, count } = setup();
+  await tool(session, 'computer_observe', { window: 'Flood lab' });
+  const reads = count('tree.snapshot');
+  const r = await tool(session, 'computer_find', { window: 'Flood lab', text: 'Alpha', role: 'button' });
+  assert.match(r.text, /\[e\d+\] button "Alpha"/, r.text);
+  assert.equal(count('tree.snapshot'), reads, 'no new read');
+  assert.equal(count('tree.changed'), 1);
+  await session.close();
+});
+
+test('an event of the window\'s app since the read: the find reads again and sees the new name', async () => {
+  const { fake, session, events, count } = setup();
+  await tool(session, 'computer_observe', { window: 'Flood lab' });
+  fake.node(':1.5/org/a11y/atspi/accessible/2')!.name = 'Beta';
+  events.changed = true;
+  const reads = count('tree.snapshot');
+  const r = await tool(session, 'computer_find', { window: 'Flood lab', text: 'Alpha', role: 'button' });
+  assert.match(r.text, /^0 matches/, r.text);
+  assert.equal(count('tree.snapshot'), reads + 1);
+  events.changed = false;
+  // The new read is the kept one now: the next find reuses it.
+  const again = await tool(session, 'computer_find', { window: 'Flood lab', text: 'Beta' });
+  assert.match(again.text, /button "Beta"/, again.text);
+  assert.equal(count('tree.snapshot'), reads + 1);
+  await session.close();
+});
+
+test('a window named by title: a window opened, closed or renamed anywhere means a new read; by wN it does not', async () => {
+  const { session, events, count } = setup();
+  await tool(session, 'computer_observe', { window: 'Flood lab' });
+  const wref = session.windows.refOf(session.windows.get('w1')!);
+  events.windows = true;
+  const reads = count('tree.snapshot');
+  await tool(session, 'computer_find', { window: 'Flood lab', text: 'Alpha' });
+  assert.equal(count('tree.snapshot'), reads + 1, 'by title: read again');
+  await tool(session, 'computer_find', { window: wref, text: 'Alpha' });
+  assert.equal(count('tree.snapshot'), reads + 1, 'by wN: the window is named by its handle, its app sent nothing');
+  await session.close();
+});
+
+test('a driver that marks no read: every find reads the window', async () => {
+  const { session, count } = setup(false);
+  await tool(session, 'computer_observe', { window: 'Flood lab' });
+  const reads = count('tree.snapshot');
+  await tool(session, 'computer_find', { window: 'Flood lab', text: 'Alpha' });
+  await tool(session, 'computer_find', { window: 'Flood lab', text: 'Alpha' });
+  assert.equal(count('tree.snapshot'), reads + 2);
+  assert.equal(count('tree.changed'), 0);
+  await session.close();
+});
+
+test('a kept read that is stale (events that never came) cannot aim an act: the live check refuses it', async () => {
+  const { fake, session } = setup();
+  await tool(session, 'computer_observe', { window: 'Flood lab' });
+  // The app renamed its button and the driver missed the event: the find answers from the kept read.
+  fake.node(':1.5/org/a11y/atspi/accessible/2')!.name = 'Beta';
+  const r = await tool(session, 'computer_find', { window: 'Flood lab', text: 'Alpha', role: 'button' });
+  const ref = /\[(e\d+)\] button "Alpha"/.exec(r.text)?.[1];
+  assert.ok(ref, r.text);
+  const act = await tool(session, 'computer_act', { actions: [{ ref, op: 'click' }] });
+  assert.match(act.text, /stale|changed/i, act.text);
+  assert.equal(fake.dispatched.length, 0, 'nothing reached the app');
+  await session.close();
+});
