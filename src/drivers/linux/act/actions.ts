@@ -35,6 +35,7 @@ import { scrollByElements } from './scrollby.js';
 import { activateRow } from './row-activate.js';
 import { ATSPI_ROLES } from '../bus/atspi-constants.generated.js';
 import { clickToCurrent, currentNote } from './current-item.js';
+import { editItemCell } from './item-cell-edit.js';
 
 const ACTION = 'org.a11y.atspi.Action';
 const ETEXT = 'org.a11y.atspi.EditableText';
@@ -183,6 +184,16 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
     case 'set_value':
     case 'clear': {
       const text = p.op === 'clear' ? '' : (p.value ?? '');
+      // A cell of an item view without Selection (Qt's): clicked, its editor opened, typed, Return (item-cell-edit.ts).
+      if (info.atspiRole === 'table cell' && !has(ETEXT) && keyboard.available) {
+        const owner = await processOf(bus, t);
+        const edited = await editItemCell(bus, info, text, {
+          keys: async (k) => { await keyboard.keysTo(owner, k, signal); },
+          // Read again: a cell scrolled into view just now shows only in a fresh read.
+          pointer: async (op) => pointerClick(bus, keyboard, t, await readElement(bus, t, { children: false }), op, signal, `a ${op} on the cell, as a person edits it`),
+        });
+        if (edited) return edited;
+      }
       // Grid hook (table.ts): a spreadsheet cell without EditableText takes its entry typed, as a user does.
       if (info.atspiRole === 'table cell' && !has(ETEXT)) {
         const done = await enterCell(bus, keyboard, info, text, await processOf(bus, t), signal);
