@@ -62,6 +62,8 @@ test('set_value on a Qt table cell opens its editor, types, commits and reads it
   const r = ok(await computer.tools.act({ actions: [{ ref: price, op: 'set_value', value: '19.99' }] }));
   await printed('edited 3 4 19.99');
   assert.match(r, /read back: the cell shows "19\.99"/, r);
+  // The cell's text is its name: the receipt confirms the value by it.
+  assert.match(r, /^ok set_value e\d+ · confirmed \(/m, r);
   assert.doesNotMatch(r, /not the entry/, r);
 });
 

@@ -61,15 +61,21 @@ export async function editItemCell(bus: A11yBus, info: ElementInfo, text: string
   }
   // The editor takes the focus from the view (Qt's cell still reads focused, its editor is in no tree): F2 (the
   // edit key), else a double click. A view that never read focused is watched through its cell.
-  const watched = (await stateOf(bus, view).catch(() => new Set<string>())).has('focused') ? view : t;
-  const editorOpen = (): Promise<boolean> => until(async () => !(await stateOf(bus, watched)).has('focused'), 600);
-  let how = 'F2';
+  const viewFocused = (await stateOf(bus, view).catch(() => new Set<string>())).has('focused');
+  const editorOpen = (): Promise<boolean> => until(async () => !(await stateOf(bus, viewFocused ? view : t)).has('focused'), 600);
+  let how = 'F2 opened its editor';
   await deps.keys([{ mods: [], key: 'F2' }]);
   if (!await editorOpen()) {
-    how = 'a double click';
-    if (!await deps.pointer('double_click') || !await editorOpen()) {
-      throw new ComputerUseError('action_failed', 'The view opened no editor for this cell (F2, then a double click): it may be read-only. Nothing was typed; ' +
-        'the app may edit it in a form or pane of its own.');
+    if (!await deps.pointer('double_click')) throw new ComputerUseError('action_failed', 'The cell left the screen before its editor opened; nothing was typed.');
+    how = 'a double click opened its editor';
+    if (!await editorOpen()) {
+      // A view that reads focused lost no focus: no editor opened, and keys would go to the view itself.
+      if (viewFocused) {
+        throw new ComputerUseError('action_failed', 'The view opened no editor for this cell (F2, then a double click): it may be read-only. Nothing was typed; ' +
+          'the app may edit it in a form or pane of its own.');
+      }
+      // Qt 5's views report no focus at all and keep the cell focused under its editor: the read-back decides.
+      how = 'F2 and a double click sent (the view reports no focus, so its editor could not be seen opening)';
     }
   }
   await deps.keys([{ mods: ['Primary'], key: 'a' }]);
@@ -81,6 +87,6 @@ export async function editItemCell(bus: A11yBus, info: ElementInfo, text: string
     return shown === text || (text.trim() !== '' && Number(shown) === Number(text));
   });
   const quoted = JSON.stringify(shown.slice(0, 60));
-  return { method: 'synthetic', detail: `${(clicked.detail ?? 'pointer click').replace(/; the window on top.*$/, '')}; ${how} opened its editor; typed + Return; read back: the cell shows ` +
+  return { method: 'synthetic', detail: `${(clicked.detail ?? 'pointer click').replace(/; the window on top.*$/, '')}; ${how}; typed + Return; read back: the cell shows ` +
     `${quoted}${took ? '' : ' (not the entry: the view may have refused it)'}` };
 }
