@@ -150,7 +150,7 @@ async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['
     for (const m of off) {
       const n = (m.row ?? m.index) + 1;
       // A live list moves its rows before the scroll below runs: the scroll finds the row again by this text.
-      rememberFoundRow(session, list.id, n, m.node.name || text);
+      rememberFoundRow(session, list.id, n, m.node.name || text, r.total);
       const name = m.node.name ? ` ${quoteText(redactText(m.node.name).slice(0, 80))}` : '';
       out.push(`${m.node.role}${name} — ${unit} ${n.toLocaleString('en-US')} of ${total} in ${label}, off-screen; bring it into view: computer_act ref=${ref.ref} op=scroll value="to ${n}"`);
     }
