@@ -243,13 +243,24 @@ export class Peer {
       const result = await handler(given, { signal: controller.signal });
       this.write({ jsonrpc: '2.0', id, result: result ?? null });
     } catch (e) {
-      const err = e instanceof ComputerUseError ? e
-        : new ComputerUseError('internal', e instanceof Error ? e.message : String(e));
+      const err = e instanceof ComputerUseError ? e : new ComputerUseError('internal', unexpectedMessage(method, e));
       this.write({ jsonrpc: '2.0', id, error: { code: APP_ERROR, message: err.message, data: { code: err.code, ...err.details } } });
     } finally {
       if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
     }
   }
+}
+
+/**
+ * The message of an error a handler did not expect, never empty: a D-Bus error may carry no text (GTK 4's answer
+ * to GrabFocus on a list row), and `internal:` alone told the model nothing.
+ */
+function unexpectedMessage(method: string, e: unknown): string {
+  const text = (e instanceof Error ? e.message : String(e ?? '')).trim();
+  if (text) return text;
+  const name = (e as { type?: unknown; name?: unknown } | null)?.type ?? (e instanceof Error ? e.name : undefined);
+  return `${method} failed with an error that gave no reason${typeof name === 'string' && name ? ` (${name.slice(0, 120)})` : ''}; ` +
+    'observe again, then try another way to reach the element (a click, or keys).';
 }
 
 /** The reason an aborted signal carries, as an Error. */

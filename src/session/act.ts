@@ -23,6 +23,7 @@ import type { ActParams, ActResult, SnapshotResult } from '../protocol/methods.j
 import type { ElementStep } from '../policy/gate.js';
 import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
 import { resolveCellRefNow, withGoToCell } from './cells.js';
+import { aimAtFoundRow } from './found-rows.js';
 import { ActingRun, type CallPlan, type PipelineContext } from './pipeline.js';
 import { elementStep } from './steps.js';
 import { collectEffects, openWindows, windowsOf, type Effects } from './effects.js';
@@ -175,7 +176,13 @@ async function resolve(state: ActState, asked: ActionSpec): Promise<Resolved | u
         : `Ref ${spec.ref} was never given in this session. Call computer_observe to get refs, then act on one it shows.`) });
     return undefined;
   }
-  return { spec, fingerprint: entry.fingerprint };
+  // A scroll to a row find named goes to the row that holds what that row held (found-rows.ts).
+  const aimed = await aimAtFoundRow(session, spec, entry.id, run.signal);
+  if (aimed instanceof ComputerUseError) {
+    receipts.push({ ...spec, status: 'failed', detail: aimed.message, error: aimed });
+    return undefined;
+  }
+  return { spec: aimed, fingerprint: entry.fingerprint };
 }
 
 /**

@@ -71,7 +71,8 @@ export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | und
       case 'set_value': case 'clear': {
         const want = r.op === 'clear' ? '' : spec.value ?? '';
         const reads = (got: string): boolean => readsAsSet(got, want, now);
-        const got = now.value ?? '';
+        // A cell of an item view has no value: its text is its name (a Qt table's cell after its editor closed).
+        const got = now.value ?? (now.role === 'cell' && now.shown === undefined ? now.name ?? '' : '');
         // A value the engine masks as secret-looking (a random temp path) cannot be compared as shown: the
         // driver's unmasked read right after the act decides, and is never printed.
         ok = reads(got) || (got.includes('••••') && r.after?.value !== undefined && !r.after.states.includes('password') && reads(r.after.value));

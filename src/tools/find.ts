@@ -10,6 +10,7 @@ import type { SnapshotLine } from '../engine/snapshot.js';
 import type { WindowInfo } from '../engine/node.js';
 import { identityView } from '../policy/gate.js';
 import { goToCellHint } from '../session/cells.js';
+import { rememberFoundRow } from '../session/found-rows.js';
 import type { Session } from '../session/session.js';
 import { deciderPick, tiedCandidates } from './disambiguate.js';
 import { findInText, renderTextHit } from './text.js';
@@ -123,7 +124,7 @@ const LIST_FIND_MS = 10_000;
 async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['session'], root: RawNode, elements: readonly SnapshotLine[],
   text: string, limit: number, from: number | undefined, signal?: AbortSignal): Promise<{ lines: string[]; found: number }> {
   const cut: RawNode[] = [];
-  walk(root, (n) => { if ((n.childRange || showsFewerRows(n)) && !isSheet(n) && cut.length < MAX_CUT_LISTS) cut.push(n); });
+  walk(root, (n) => { if ((n.childRange || showsFewerRows(n) || readFewerChildren(n)) && !isSheet(n) && cut.length < MAX_CUT_LISTS) cut.push(n); });
   const out: string[] = [];
   let found = 0;
   for (const list of cut) {
@@ -148,6 +149,8 @@ async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['
     found += off.length;
     for (const m of off) {
       const n = (m.row ?? m.index) + 1;
+      // A live list moves its rows before the scroll below runs: the scroll finds the row again by this text.
+      rememberFoundRow(session, list.id, n, m.node.name || text, r.total);
       const name = m.node.name ? ` ${quoteText(redactText(m.node.name).slice(0, 80))}` : '';
       out.push(`${m.node.role}${name} — ${unit} ${n.toLocaleString('en-US')} of ${total} in ${label}, off-screen; bring it into view: computer_act ref=${ref.ref} op=scroll value="to ${n}"`);
     }
@@ -191,6 +194,16 @@ function showsFewerRows(n: RawNode): boolean {
     else if (c.cell) rows.add(c.cell.row);
   }
   return rows.size > 0 && rows.size < n.table.rows;
+}
+
+/**
+ * A table or list read as its first children, with no slice on screen known (a Qt table of 500 rows reports its
+ * 3,006 cells and their places only for the columns drawn: the driver read the first 200 by index). Its other
+ * rows are in the app: find searched a two-row combo list and said "searched all 2 rows", never the table.
+ */
+function readFewerChildren(n: RawNode): boolean {
+  const read = n.children?.length ?? 0;
+  return read > 0 && (n.childCount ?? 0) > read && (n.table !== undefined || /^(list|tree|grid)$/.test(n.role));
 }
 
 /**

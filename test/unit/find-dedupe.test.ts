@@ -76,3 +76,54 @@ test('find on a table that shows fewer rows than it has searches the rest (list.
   assert.match(r.text, /^1 match for "Person 199"/, r.text);
   assert.match(r.text, /cell "Person 199" — (?:row|item) 200 of 200 in table \[e\d+\], off-screen; bring it into view: computer_act ref=e\d+ op=scroll value="to 200"/, r.text);
 });
+
+test('find on an item view read as its first children (a Qt table of 500 rows: 200 of 3,006 cells) searches the rows it holds', async () => {
+  // DB Browser's Browse Data grid: find "Widget 427" searched only a 2-row combo list and said so, never the table.
+  const kids: RawNode[] = [];
+  for (let i = 0; i < 200; i++) kids.push({ id: `q${i}`, role: 'cell', nativeRole: 'table cell', name: `Widget ${i}`, states: [], actions: [], childCount: 0 });
+  const root: RawNode = { id: 'w4', role: 'window', nativeRole: 'frame', name: 'DB', states: ['active'], actions: [], children: [
+    { id: 'tab4', role: 'table', nativeRole: 'table', states: [], actions: [], table: { rows: 500, cols: 5 }, childCount: 3006, children: kids },
+  ] };
+  const fake = new FakeDriver([{ info: { id: 'w4', title: 'DB', app: 'sqlitebrowser', pid: 4445, role: 'window', focused: true, bounds: [0, 0, 800, 600] }, root }]);
+  const asked: string[] = [];
+  fake.extra['list.find'] = (p: unknown) => {
+    asked.push((p as { container: string }).container);
+    return { matches: [{ node: { id: 'q2565', role: 'cell', nativeRole: 'table cell', name: 'Widget 427', states: [], actions: [] }, index: 2565, row: 426 }],
+      total: 500, scanned: 500, next: 500, complete: true, method: 'scan', ms: 4, rows: true };
+  };
+  const c = await createComputer({ desktop: 'current', connect: () => fake.connect(), settingsPath: join(home, 'settings4.json'), auditPath: join(home, 'audit4.jsonl') });
+  open.push(c);
+  const r = await c.tools.find({ text: 'Widget 427' });
+  assert.deepEqual(asked, ['tab4']);
+  assert.match(r.text, /^1 match for "Widget 427"/, r.text);
+  assert.match(r.text, /cell "Widget 427" — row 427 of 500 in table \[e\d+\], off-screen/, r.text);
+});
+
+test('a scroll to the row find named goes to the row that holds it now, on a list whose rows moved since', async () => {
+  // A live process table: find said row 114, three rows above it ended before the scroll, and "to 114" was refused.
+  const kids: RawNode[] = [];
+  for (let i = 0; i < 30; i++) kids.push({ id: `s${i}`, role: 'cell', nativeRole: 'table cell', name: `proc ${i}`, states: [], actions: [], childCount: 0 });
+  const root: RawNode = { id: 'w5', role: 'window', nativeRole: 'frame', name: 'Processes', states: ['active'], actions: [], children: [
+    { id: 'tab5', role: 'table', nativeRole: 'table', states: [], actions: ['scroll'], table: { rows: 114, cols: 1 }, childCount: 114, children: kids },
+  ] };
+  const fake = new FakeDriver([{ info: { id: 'w5', title: 'Processes', app: 'monitor', pid: 4446, role: 'window', focused: true, bounds: [0, 0, 800, 600] }, root }]);
+  let at: number | undefined = 113;
+  fake.extra['list.find'] = () => ({ matches: at === undefined ? [] : [{ node: { id: `s${at}`, role: 'cell', nativeRole: 'table cell', name: 'gnome-clocks', states: [], actions: [] }, index: at, row: at }],
+    total: 114, scanned: 114, next: 114, complete: true, method: 'scan', ms: 4, rows: true });
+  const scrolled: string[] = [];
+  fake.extra['node.act'] = (p: unknown) => { scrolled.push(String((p as { value?: string }).value)); return { method: 'pattern', detail: 'scrolled' }; };
+  const c = await createComputer({ desktop: 'current', mode: 'bypass', allowApps: ['monitor'], connect: () => fake.connect(), settingsPath: join(home, 'settings5.json'), auditPath: join(home, 'audit5.jsonl') });
+  open.push(c);
+  const r = await c.tools.find({ text: 'gnome-clocks' });
+  const table = /in table \[(e\d+)\], off-screen; bring it into view: computer_act ref=e\d+ op=scroll value="to 114"/.exec(r.text)?.[1];
+  assert.ok(table, r.text);
+  at = 110;
+  const moved = await c.tools.act({ actions: [{ ref: table, op: 'scroll', value: 'to 114' }] });
+  assert.equal(moved.isError, false, moved.text);
+  assert.deepEqual(scrolled, ['to 111']);
+  // The row gone: the scroll says so and sends nothing.
+  at = undefined;
+  const gone = await c.tools.act({ actions: [{ ref: table, op: 'scroll', value: 'to 111' }] });
+  assert.match(gone.text, /Row 111 held "gnome-clocks" when find looked; no row holds it now/, gone.text);
+  assert.deepEqual(scrolled, ['to 111']);
+});

@@ -93,6 +93,17 @@ test('typed errors round-trip: data.code becomes the same ComputerUseError code 
   assert.deepEqual(wire[0], { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'Ref e12 moved.', data: { code: 'stale_ref', ...details } } });
 });
 
+test('an unexpected error with no text still says what failed and what to do (a D-Bus error may carry none)', async () => {
+  const { client } = link({
+    'node.act': () => { throw Object.assign(new Error(''), { type: 'org.freedesktop.DBus.Error.Failed' }); },
+    'apps.list': () => { throw new Error('   '); },
+  });
+  await assert.rejects(client.request('node.act', { id: 'x', op: 'focus' }), errorWith('internal', (e) => {
+    assert.match(e.message, /^node\.act failed with an error that gave no reason \(org\.freedesktop\.DBus\.Error\.Failed\); observe again/);
+  }));
+  await assert.rejects(client.request('apps.list', {}), errorWith('internal', (e) => assert.match(e.message, /^apps\.list failed .*no reason/)));
+});
+
 test('an unknown string code from the wire becomes internal, keeping the other data', async () => {
   const toClient = new PassThrough();
   const toServer = new PassThrough();

@@ -22,3 +22,18 @@ export function actionName(action: readonly [string, string, string] | undefined
   const pick = [name, description].find((s) => !bindingShaped(s))?.trim() ?? op;
   return pick.length > MAX_ACTION_NAME ? `${pick.slice(0, MAX_ACTION_NAME)}…` : pick;
 }
+
+/** Words of an action's name that mean a press of the element itself: what a click may run. */
+// A word's start only: Chromium's `clickAncestor` (text inside a link) is a click.
+const ACTIVATION_WORDS = /(?:^|[^a-z])(?:click|press|activate|toggle|jump)/;
+
+/**
+ * Whether a click may run this action when no name asked for matched: its name means a press (click, press,
+ * activate, toggle, jump), or it names nothing (Gecko names its one default action by a key binding). Any other
+ * named action is not a click: GTK 4 gives a label its context menu's actions (`clipboard.copy`), and a click on
+ * the label copied it.
+ */
+export function meansActivation(action: readonly [string, string, string] | undefined): boolean {
+  const name = (action?.[0] ?? '').toLowerCase();
+  return bindingShaped(name) || ACTIVATION_WORDS.test(name);
+}

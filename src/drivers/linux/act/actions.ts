@@ -10,7 +10,7 @@ import type { ActParams, ActResult } from '../../../protocol/methods.js';
 import { ComputerUseError, type Remedy } from '../../../protocol/errors.js';
 import type { A11yBus, Target } from '../bus/bus.js';
 import { isGone } from '../bus/bus.js';
-import { actionName } from './action-name.js';
+import { actionName, meansActivation } from './action-name.js';
 import { comboItemNames } from '../tree/combo-items.js';
 import { itemIndex, noItemError, pickItem } from '../../common/items.js';
 import { checkExpect, elementGone } from '../../common/expect.js';
@@ -30,11 +30,13 @@ import { enterCell, resolveCellHandle, selectCell, selectRange } from '../tree/t
 import { scrollToRow } from './scrollto.js';
 import { scrollSetBy } from '../tree/virtualset.js';
 import { clickInside } from './inner-click.js';
+import { insideAncestors, screenOffset } from './on-screen.js';
 import { scrollBarsOf } from './scrollbars.js';
 import { scrollByElements } from './scrollby.js';
 import { activateRow } from './row-activate.js';
 import { ATSPI_ROLES } from '../bus/atspi-constants.generated.js';
 import { clickToCurrent, currentNote } from './current-item.js';
+import { editItemCell } from './item-cell-edit.js';
 
 const ACTION = 'org.a11y.atspi.Action';
 const ETEXT = 'org.a11y.atspi.EditableText';
@@ -183,6 +185,16 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
     case 'set_value':
     case 'clear': {
       const text = p.op === 'clear' ? '' : (p.value ?? '');
+      // A cell of an item view without Selection (Qt's): clicked, its editor opened, typed, Return (item-cell-edit.ts).
+      if (info.atspiRole === 'table cell' && !has(ETEXT) && keyboard.available) {
+        const owner = await processOf(bus, t);
+        const edited = await editItemCell(bus, info, text, {
+          keys: async (k) => { await keyboard.keysTo(owner, k, signal); },
+          // Read again: a cell scrolled into view just now shows only in a fresh read.
+          pointer: async (op) => pointerClick(bus, keyboard, t, await readElement(bus, t, { children: false }), op, signal, `a ${op} on the cell, as a person edits it`),
+        });
+        if (edited) return edited;
+      }
       // Grid hook (table.ts): a spreadsheet cell without EditableText takes its entry typed, as a user does.
       if (info.atspiRole === 'table cell' && !has(ETEXT)) {
         const done = await enterCell(bus, keyboard, info, text, await processOf(bus, t), signal);
@@ -270,13 +282,28 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
 
 /** A pointer click at a showing element's center (XTest) once the top window there is proven to be its process's; undefined when it has no place on screen. */
 async function pointerClick(bus: A11yBus, keyboard: LinuxInput, t: Target, info: ElementInfo, op: 'click' | 'double_click' | 'right_click',
-  signal?: AbortSignal, why = 'the element has no action'): Promise<ActResult | undefined> {
-  if (!keyboard.available || !info.states.has('showing') || !info.states.has('visible')) return undefined;
+  signal?: AbortSignal, why = 'the element has no click action'): Promise<ActResult | undefined> {
+  if (!keyboard.available || !info.states.has('visible')) return undefined;
+  // GTK 4.8 sets `showing` on windows only: there the bounds, and the window on top at the point, decide.
+  const unsure = !info.states.has('showing');
+  if (unsure && await showingReliableFor(bus, t.dest)) return undefined;
   const { bounds } = await readElement(bus, t, { children: false, bounds: true });
   if (!bounds || bounds[2] <= 0 || bounds[3] <= 0) return undefined;
-  const [x, y] = center(bounds);
-  const sent = await keyboard.pointer({ action: op, x, y }, await processOf(bus, t), signal);
+  const [cx, cy] = center(bounds);
+  if (unsure && !await insideAncestors(bus, t, [cx, cy])) return undefined;
+  const owner = await processOf(bus, t);
+  const [dx, dy] = await screenOffset(keyboard, await topLevelOf(bus, t).catch(() => undefined), owner.pid);
+  const [x, y] = [cx + dx, cy + dy];
+  const sent = await keyboard.pointer({ action: op, x, y }, owner, signal);
   return { method: 'synthetic', detail: `pointer ${sent} (XTest): ${why}; the window on top there is its app's` };
+}
+
+/** An error's own text as ` (…)`, empty when it has none (a D-Bus error may carry only its name). */
+function errorText(e: unknown): string {
+  const text = e instanceof Error ? e.message.trim() : '';
+  const name = (e as { type?: unknown } | undefined)?.type;
+  const said = text || (typeof name === 'string' ? name : '');
+  return said ? ` (${said.slice(0, 120)})` : ' (with an error that gave no reason)';
 }
 
 function unsupported(op: string, info: ElementInfo, hint = '', remedy: Remedy[] = []): ComputerUseError {
@@ -292,7 +319,8 @@ export async function doNamedAction(bus: A11yBus, info: ElementInfo, names: stri
   const list = actions.map(([n]) => n.toLowerCase());
   let index = -1;
   for (const want of names) { index = list.indexOf(want); if (index >= 0) break; }
-  if (index < 0 && allowFirst && list.length > 0) index = 0;
+  // The first action stands in only when it means a press: a label's `clipboard.copy` is no click.
+  if (index < 0 && allowFirst && list.length > 0 && meansActivation(actions[0])) index = 0;
   if (index < 0) return null;
   const [ok] = await bus.call(info.target, ACTION, 'DoAction', 'i', [index]);
   if (ok === false) throw new ComputerUseError('action_failed', `The toolkit refused action "${actionName(actions[index], op)}".`);
@@ -405,7 +433,12 @@ const FOCUS_WAIT_MS = 1500;
 async function focus(bus: A11yBus, info: ElementInfo): Promise<ActResult> {
   if (info.states.has('focused')) return { method: 'pattern', detail: 'already focused' };
   if (!info.interfaces.has(COMP)) throw unsupported('focus', info);
-  await bus.call(info.target, COMP, 'GrabFocus');
+  await bus.call(info.target, COMP, 'GrabFocus').catch((e: unknown) => {
+    if (isGone(e) || e instanceof ComputerUseError) throw e;
+    // GTK 4 answers GrabFocus on a list row with an error that has no text: say what failed and the way on.
+    throw unsupported('focus', info, `Its toolkit refused Component.GrabFocus${errorText(e)}. Nothing else was sent; click it ` +
+      '(a row takes the focus with its selection), or move the focus with keys (Tab, the arrow keys).');
+  });
   // A window just made active takes a moment before its element can take focus (Firefox: 0.3–1 s after its
   // window was raised, measured in the eval); asked again once halfway, bounded.
   const start = performance.now();

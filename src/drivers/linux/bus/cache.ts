@@ -11,7 +11,7 @@ import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
 import type { ElementInfo, ReadOptions } from '../tree/reader.js';
 import { annotateCells, readByCoordinate, readGrid } from '../tree/table.js';
-import { sliceRows } from '../tree/visible.js';
+import { annotateTableSlice } from '../tree/column-heads.js';
 import { MAX_CHILDREN, MAX_LIST_CHILDREN, childrenOf, markSlice, decodeStates, enrich, handleOf, readElement, showingIsReliable, showsOnScreen, toRawNode, zeroSized } from '../tree/reader.js';
 import { isTextBody, TextBudget } from '../tree/text.js';
 import { annotateSet } from '../tree/virtualset.js';
@@ -146,7 +146,7 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
     if (present.length) node.children = present;
     await annotateCells(bus, info, node).catch(() => undefined);
     await annotateSet(bus, info, node).catch(() => undefined);
-    if (node.childRange && info.interfaces.has('org.a11y.atspi.Table')) await sliceRows(bus, info.target, node);
+    if (node.childRange && info.interfaces.has('org.a11y.atspi.Table')) await annotateTableSlice(bus, info.target, node, reliable);
     return node;
   };
   const top = await visit(root, 0, false);

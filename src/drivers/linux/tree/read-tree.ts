@@ -8,7 +8,7 @@ import type { A11yBus, Target } from '../bus/bus.js';
 import { isGone } from '../bus/bus.js';
 import { annotateCells, readGrid } from './table.js';
 import { annotateSet } from './virtualset.js';
-import { sliceRows } from './visible.js';
+import { annotateTableSlice } from './column-heads.js';
 import { TextBudget } from './text.js';
 import {
   decodeStates, markSlice, MAX_CHILDREN, MAX_LIST_CHILDREN, readElement, showingIsReliable, showsOnScreen, toRawNode, zeroSized,
@@ -61,7 +61,7 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
     if (present.length) node.children = present;
     await annotateCells(bus, info, node).catch(() => undefined);
     await annotateSet(bus, info, node).catch(() => undefined);
-    if (node.childRange && info.interfaces.has('org.a11y.atspi.Table')) await sliceRows(bus, info.target, node);
+    if (node.childRange && info.interfaces.has('org.a11y.atspi.Table')) await annotateTableSlice(bus, info.target, node, reliable);
     return node;
   };
   let rootInfo: ElementInfo;

@@ -144,26 +144,55 @@ const TOP_STEPS = [1, 12, 24, 36, 48, 64];
  */
 async function sliceAtPoints(bus: A11yBus, t: Target, view: Rect, count: number): Promise<[number, number] | undefined> {
   const [x, y, w, h] = view;
-  const left = x + 2;
-  const right = x + w - 3;
-  const bottomHits = Promise.all([indexAtPoint(bus, t, left, y + h - 2), indexAtPoint(bus, t, right, y + h - 2)]);
+  // Both sides, and a quarter in: Qt's row headers and the empty space right of its last column answer no child,
+  // so a Qt table's slice was never found (its first 200 cells were read, whatever was on screen).
+  const xs = [x + 2, x + w - 3, x + Math.round(w / 4)];
+  const across = (py: number): Promise<({ index: number } | undefined)[]> => Promise.all(xs.map((px) => indexAtPoint(bus, t, px, py)));
+  const bottomHits = across(y + h - 2);
   // Every step at once (one round trip, not one per step); the first step from the top that hits a row wins.
   const steps = TOP_STEPS.filter((dy) => dy < h);
-  const tops = await Promise.all(steps.map((dy) => Promise.all([indexAtPoint(bus, t, left, y + dy), indexAtPoint(bus, t, right, y + dy)])));
+  const tops = await Promise.all(steps.map((dy) => across(y + dy)));
   let top: [number, number] | undefined;
   for (const pair of tops) {
     const found = pair.filter((p) => p !== undefined).map((p) => p!.index);
     if (found.length) { top = [Math.min(...found), Math.max(...found)]; break; }
   }
-  const [bl, br] = await bottomHits;
+  const bottoms = await bottomHits;
   if (!top) return undefined;
-  // At the top of a table the children before the first row are its column headers: show them too.
-  const perRow = top[1] - top[0] + 1;
-  const first = top[0] <= perRow ? 0 : top[0];
-  const lastHits = [bl, br].filter((p) => p !== undefined).map((p) => p!.index);
+  const lastHits = bottoms.filter((p) => p !== undefined).map((p) => p!.index);
   // Nothing at the bottom edge: the list ends above it.
-  const last = lastHits.length ? Math.max(...lastHits) : count - 1;
+  const lastHit = lastHits.length ? Math.max(...lastHits) : count - 1;
+  // A table's hits may fall mid-row (a cell a quarter in): whole rows are read, from their first cell.
+  const rows = await wholeRows(bus, t, top[0], lastHit, count);
+  // At the top of a table the children before the first row are its column headers: show them too.
+  const perRow = rows ? rows.perRow : top[1] - top[0] + 1;
+  const start = rows ? rows.first : top[0];
+  const first = start <= perRow ? 0 : start;
+  const last = rows ? rows.last : lastHit;
   return last >= first ? [first, last] : undefined;
+}
+
+/**
+ * The child indices from the first cell of `from`'s row (its row header included, when one precedes it: Qt's) to
+ * the last cell of `to`'s row, through the Table interface; undefined for a container without it.
+ */
+async function wholeRows(bus: A11yBus, t: Target, from: number, to: number, count: number): Promise<{ first: number; last: number; perRow: number } | undefined> {
+  try {
+    // Only children that are cells: a web table's children are its rows, which GetColumnAtIndex does not take.
+    const hit = await childAt(bus, t, from);
+    const [hitRole] = hit ? await bus.call(hit, ACC, 'GetRole') : [undefined];
+    if (ATSPI_ROLES[Number(hitRole)] !== 'table cell') return undefined;
+    const [[c0], [c1], cols] = await Promise.all([bus.call(t, TABLE, 'GetColumnAtIndex', 'i', [from]), bus.call(t, TABLE, 'GetColumnAtIndex', 'i', [to]),
+      bus.getProp(t, TABLE, 'NColumns')]);
+    const [a, b, n] = [Number(c0), Number(c1), Number(cols)];
+    if (!(a >= 0 && b >= 0 && n > 0 && a < n && b < n)) return undefined;
+    let first = from - a;
+    const before = first > 0 ? await childAt(bus, t, first - 1) : undefined;
+    const [role] = before ? await bus.call(before, ACC, 'GetRole').catch(() => [undefined]) : [undefined];
+    const header = ATSPI_ROLES[Number(role)] === 'table row header';
+    if (header) first--;
+    return { first, last: Math.min(count - 1, to + (n - 1 - b)), perRow: n + (header ? 1 : 0) };
+  } catch { return undefined; }
 }
 
 /** True for a rectangle a toolkit really placed (GTK3 puts undrawn rows at INT_MIN, INT_MIN). */
