@@ -48,6 +48,8 @@ PACKAGES=(
   # Windows: Mono's C# compiler stands in for the .NET Framework's csc.exe (the helper must compile as C# 5 with
   # warnings as errors), and Mono runs the helper on recorded answers (test/unit/windows-*.test.ts)
   mono-mcs mono-runtime
+  # the conformance kit's WinForms harness (harness/winforms.cs) compiles here against Mono's Windows Forms (7.7 MB)
+  libmono-system-windows-forms4.0-cil
   # the helper declares UIA's COM interfaces and ids itself; test/unit/windows-helper-abi.test.ts checks them against
   # Wine's uiautomationclient.idl (libwine-dev) and mingw-w64's uiautomationclient.h / uiautomationcoreapi.h
   libwine-dev mingw-w64-x86-64-dev

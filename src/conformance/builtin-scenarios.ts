@@ -6,6 +6,7 @@
  */
 import type { Role } from '../protocol/methods.js';
 import { checkScenarios, type Control, type Harness, type Scenarios } from './scenarios.js';
+import { harnessesFor } from './harnesses.js';
 
 /** The controls both harnesses hold, and what the kit does with each. */
 function controls(statusRole: Role): Control[] {
@@ -48,3 +49,11 @@ export const BUILTIN_SCENARIOS: Scenarios = checkScenarios({
       controls: controls('statusbar'), ...REFUSALS },
   ],
 }, 'the built-in scenarios');
+
+/**
+ * The built-in scenarios for a driver that says `platform` in hello: the recorded harnesses above, then the kit's
+ * own (harnesses.ts): the page and the platform's native harness.
+ */
+export function builtinScenariosFor(platform: string): Scenarios {
+  return checkScenarios({ version: 1, harnesses: [...BUILTIN_SCENARIOS.harnesses, ...harnessesFor(platform)] }, 'the built-in scenarios');
+}

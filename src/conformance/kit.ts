@@ -9,7 +9,8 @@ import { DriverProcess } from './connection.js';
 import { splitCommand } from './command.js';
 import { Verdicts, type ConformanceReport } from './report.js';
 import { loadScenarios, type Scenarios } from './scenarios.js';
-import { BUILTIN_SCENARIOS } from './builtin-scenarios.js';
+import { builtinScenariosFor } from './builtin-scenarios.js';
+import { launchHarnesses, waitForHarnessWindows, type HarnessLaunch } from './launch.js';
 import { handlesRule, listedWindows, snapshotsRule } from './behaviour.js';
 import { semanticLayer } from './semantic.js';
 import { TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, TranscriptRecorder } from '../protocol/transcript.js';
@@ -29,6 +30,8 @@ export interface ConformanceOptions {
   record?: string;
   /** Extra environment for the driver. */
   env?: Record<string, string>;
+  /** Serve and open the harness page and start the native harness of the driver's platform (with the built-in scenarios). */
+  launch?: boolean;
 }
 
 const WIRE_RULES = [strictParamsRule, unknownMethodRule, malformedLinesRule, whitespaceRule, cancelRule, outOfOrderRule, nonBmpRule, oversizeLineRule, identityRule];
@@ -40,13 +43,18 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
   const v = new Verdicts();
   const processes: DriverProcess[] = [];
   const start = (): DriverProcess => { const d = new DriverProcess(argv, recorder, opts.env); processes.push(d); return d; };
-  let scenarios: Scenarios | undefined = opts.scenarios === undefined ? BUILTIN_SCENARIOS : undefined;
+  let scenarios: Scenarios | undefined;
+  let launched: HarnessLaunch | undefined;
   try { if (opts.scenarios) scenarios = loadScenarios(opts.scenarios); } catch (e) { v.fail('semantic.scenarios', (e as Error).message); }
 
   const ctx: KitContext = { drv: start(), v, methods: new Set() };
   try {
     const hello = await helloRule(ctx);
     if (hello) ctx.hello = hello;
+    const platform = typeof hello?.['platform'] === 'string' ? hello['platform'] : '';
+    if (opts.scenarios === undefined) scenarios = builtinScenariosFor(platform);
+    // Started now, so the harness windows come up while the wire rules run.
+    if (opts.launch && opts.scenarios === undefined) launched = await launchHarnesses(platform, v, hello?.['facts']);
     ctx.methods = new Set(Array.isArray(hello?.['methods']) ? (hello['methods'] as unknown[]).filter((m): m is string => typeof m === 'string') : []);
     for (const rule of WIRE_RULES) {
       await rule(ctx);
@@ -56,6 +64,7 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
         await ctx.drv.call('hello', {}, 10_000);
       }
     }
+    if (launched) await waitForHarnessWindows(ctx, launched);
     const windows = await listedWindows(ctx);
     await snapshotsRule(ctx, windows);
     await handlesRule(ctx, windows);
@@ -66,6 +75,7 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
     await eofRule(ctx);
   } finally {
     for (const p of processes) p.kill();
+    await launched?.stop();
   }
   const report: ConformanceReport = { driver: opts.driver, results: v.results, ok: !v.results.some((r) => r.verdict === 'FAIL') };
   if (ctx.hello) report.hello = { platform: ctx.hello['platform'], version: ctx.hello['version'], protocolVersion: ctx.hello['protocolVersion'] };

@@ -5,7 +5,7 @@
  * handle, a window that does not hold the focus. A method the driver does not list is a SKIP, not a FAIL.
  */
 import type { RawNode } from '../protocol/methods.js';
-import { describeAnswer, type Answer } from './connection.js';
+import { clip, describeAnswer, type Answer } from './connection.js';
 import type { RuleId } from '../protocol/rules.js';
 import { cite } from './report.js';
 import type { Control, Effect, Harness, Scenarios } from './scenarios.js';
@@ -44,9 +44,14 @@ export function findControl(root: RawNode, c: Control, handle?: string): Found {
   if (byHandle) return { node: byHandle.node, how: 'handle' };
   if (c.name === undefined) return { how: `no node has stableId "${c.id}"` };
   const byName = all.filter((x) => x.node.role === c.role && (x.node.name ?? '') === c.name && underPath(x.ancestors, c.path ?? []));
-  const where = c.path?.length ? ` under ${c.path.map((s) => `${s.role ?? '*'} ${JSON.stringify(s.name)}`).join(' › ')}` : '';
+  const where = c.path?.length ? ` under ${c.path.map((s) => `${s.role ?? '*'} ${quoted(s.name)}`).join(' › ')}` : '';
   if (byName.length === 1) return { node: byName[0]!.node, how: `role and name${where}` };
-  return { how: `no node has stableId "${c.id}", and ${byName.length} have role ${c.role} and name ${JSON.stringify(c.name)}${where}` };
+  return { how: `no node has stableId "${c.id}", and ${byName.length} have role ${c.role} and name ${quoted(c.name)}${where}` };
+}
+
+/** A name from a scenarios file as one printable line of the report (it may hold a newline, U+2028, an escape). */
+function quoted(name: string): string {
+  return clip(JSON.stringify(name), 240);
 }
 
 /** True when the ancestors hold each step in order (each a descendant of the one before). */
@@ -114,7 +119,7 @@ class HarnessRun {
     for (const c of this.h.controls) {
       const f = findControl(root, c);
       if (f.node) this.handles.set(c.id, f.node.id);
-      if (!f.node) { this.ctx.v.fail(this.rule(c.id), cite('R-read-snapshot', `expected a ${c.role} "${c.name ?? c.id}": ${f.how}`)); continue; }
+      if (!f.node) { this.ctx.v.fail(this.rule(c.id), cite('R-read-snapshot', `expected a ${c.role} ${quoted(c.name ?? c.id)}: ${f.how}`)); continue; }
       const problems = stateProblems(f.node, c.states, c.notStates);
       if (f.node.role !== c.role) problems.unshift(`expected role ${c.role}, got ${f.node.role}`);
       this.ctx.v.check(this.rule(c.id), problems.map((p) => cite('R-read-snapshot', p)), `found by ${f.how}: ${c.role}${c.states?.length ? ` [${c.states.join(', ')}]` : ''}`);

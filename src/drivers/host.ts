@@ -47,3 +47,6 @@ export type { HotkeyGrab };
 export async function grabStopHotkey(display: string, chord: Chord, shown: string, onPress: () => void): Promise<HotkeyGrab> {
   return (await import('./linux/input/hotkey.js')).grabStopHotkey(display, chord, shown, onPress);
 }
+
+// The C# compiler the Windows helper is built with, which the conformance kit builds its WinForms harness with.
+export { frameworkCsc, monoMcs, type Compiler } from './windows/build.js';

@@ -1,7 +1,9 @@
 /**
  * The conformance kit (doctor --conformance) against the real drivers in the sandbox desktop: the Linux driver
  * on the GTK harness (test/apps/conformance-harness.py) and the Chromium DevTools driver on the web harness
- * (test/conformance/harness.html). Every rule must pass, and the harness rules must have run (not SKIP).
+ * (test/conformance/harness.html). Every rule must pass, and the harness rules must have run (not SKIP). Then the
+ * kit's own harnesses (harness/): launched by the kit for the Linux driver (the page served on loopback and opened
+ * in Chromium, read through AT-SPI; the GTK app), and the page read through the Chromium DevTools driver.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, test } from 'node:test';
 import { runConformance } from '../../src/conformance/kit.js';
+import { serveHarnessPage } from '../../src/conformance/harness-page.js';
 import { formatReport, type ConformanceReport } from '../../src/conformance/report.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -78,6 +81,37 @@ test('the Chromium DevTools driver passes the kit on the web harness', { timeout
     assertConforms(report, 'web', ['unfocused']);
   } finally {
     await stop(proc);
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+test('the kit launches its page and GTK harness for the Linux driver, and the driver passes both', { timeout: 300_000 }, async () => {
+  const report = await runConformance({ driver: driverCommand('linux'), launch: true });
+  const text = formatReport(report);
+  assert.equal(report.results.find((r) => r.rule === 'harness.page')?.verdict, 'PASS', text);
+  assert.equal(report.results.find((r) => r.rule === 'harness.native')?.verdict, 'PASS', text);
+  assertConforms(report, 'page');
+  assertConforms(report, 'native-gtk');
+  for (const h of ['page', 'native-gtk']) {
+    for (const rule of ['count.click#2', 'later.click', 'open-dialog.click', 'colour.select', 'volume.set_value', 'secret', 'hostile', 'rows', 'unfocused']) {
+      assert.equal(report.results.find((r) => r.rule === `semantic.${h}.${rule}`)?.verdict, 'PASS', `${h}.${rule}\n${text}`);
+    }
+  }
+});
+
+test('the Chromium DevTools driver passes the kit on the served harness page', { timeout: 180_000 }, async () => {
+  const page = await serveHarnessPage();
+  const profile = mkdtempSync(join(tmpdir(), 'cu-chromium-'));
+  const { proc, match } = await startUntil('/usr/bin/chromium', ['--no-sandbox', '--no-first-run', '--no-default-browser-check', '--disable-gpu',
+    '--password-store=basic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic',
+    `--user-data-dir=${profile}`, '--remote-debugging-port=0', page.url], /DevTools listening on ws:\/\/([\d.]+:\d+)\//, 'stderr');
+  try {
+    const report = await runConformance({ driver: driverCommand('cdp', '--endpoint', `http://${match[1]!}`) });
+    // DevTools input goes to the page itself, not to whatever holds the focus: no focus rule to keep.
+    assertConforms(report, 'page', ['unfocused']);
+  } finally {
+    await stop(proc);
+    await page.close();
     rmSync(profile, { recursive: true, force: true });
   }
 });
