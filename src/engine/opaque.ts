@@ -31,10 +31,16 @@ export function opaqueViews(root: DistilledNode): string[] {
 /** The words after an opaque view's element line. */
 export const OPAQUE_MARK = '(exposes no items)';
 
-/** One note naming the opaque views and what reaches their content instead. */
-export function opaqueNote(refs: readonly string[]): string {
+/**
+ * One note naming the opaque views and what reaches their content instead. Views the model has been told about
+ * (`told`: in this conversation) get a short form, so a view printed again does not repeat the whole paragraph;
+ * any view not told yet brings the whole note.
+ */
+export function opaqueNote(refs: readonly string[], told: (ref: string) => boolean = () => false): string {
   const shown = refs.slice(0, 3).join(', ') + (refs.length > 3 ? ` and ${refs.length - 3} more` : '');
-  return `${shown} ${refs.length === 1 ? 'draws its content' : 'draw their content'} without exposing items, so neither observe nor find sees them: ` +
+  const draws = `${shown} ${refs.length === 1 ? 'draws its content' : 'draw their content'} without exposing items`;
+  if (refs.every(told)) return `${draws} (as said before: the app's own Find, a list view, or computer_screenshot (OCR))`;
+  return `${draws}, so neither observe nor find sees them: ` +
     'if it is still loading, wait and observe again; else use a view of the app that lists them (a file manager\'s list view, e.g. Thunar\'s ctrl+2), ' +
     'its own Find or Search dialog, or computer_screenshot (OCR). To write into it: the app\'s own entry fields (a spreadsheet\'s ' +
     'cell-address box and edit line: set_value, then Enter commits), or type while it has the focus and read it back by copying ' +

@@ -31,6 +31,8 @@ export interface SnapshotOptions {
   query?: string;
   /** The caller prints the scoped element's text as a block under its line (observe's scope): the line carries none. */
   textBelow?: boolean;
+  /** Opaque views the model was told about already, by ref: their note takes its short form (opaque.ts). */
+  opaqueTold?: (ref: string) => boolean;
 }
 
 /** A rendered snapshot plus the data `diffSnapshots` compares. */
@@ -194,7 +196,7 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
 
   const elements = elementLines(root);
   const opaque = opaqueViews(root);
-  if (opaque.length) extra.push(opaqueNote(opaque));
+  if (opaque.length) extra.push(opaqueNote(opaque, opts.opaqueTold));
   const r = renderWithinBudget(root, input.window, {
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     ...(opts.scope !== undefined ? { uncapped: root } : {}),

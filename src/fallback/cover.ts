@@ -90,3 +90,18 @@ export function describeCover(covered: number, outside: boolean): string | undef
   if (outside) parts.push('the part outside the window was blacked out');
   return parts.length ? parts.join('; ') : undefined;
 }
+
+/**
+ * Why a capture showed nothing of the window (fullyCovered), in words for its error: windows of other processes
+ * over it, counted; or, with none over it, that its own rectangle on the display lies outside the one its app
+ * reported (a window moved or resized meanwhile), never "0 windows cover it".
+ */
+export function nothingShownWhy(plan: CoverPlan): string {
+  const n = plan.covered.length;
+  if (n === 0) {
+    return 'No other window covers it, but the display shows it outside the rectangle its app reports (it moved, or is ' +
+      'being resized); nothing was captured. Observe the window again, then try again.';
+  }
+  return `Other windows cover all of this window (${n === 1 ? '1 window of another process lies' : `${n} windows of other processes lie`} ` +
+    'over it); nothing was captured. Bring the window to the front (or ask the user to move what covers it), then try again.';
+}

@@ -73,10 +73,59 @@ export function groupLines(words: readonly OcrWord[], opts: GroupOptions = {}): 
     }
     flush();
   }
-  // Reading order: top to bottom, then left to right (rows within half a line height are one row).
-  lines.sort((a, b) => (Math.abs(a.bounds[1] - b.bounds[1]) > Math.min(a.bounds[3], b.bounds[3]) / 2 ? a.bounds[1] - b.bounds[1] : a.bounds[0] - b.bounds[0]));
-  return lines;
+  return readingOrder(lines);
 }
+
+/** Rows of prose side by side that make a text column: at least this many in a run. */
+const MIN_COLUMN_ROWS = 3;
+/** Words a line of prose has (a table's cells and a form's labels have fewer): each row of a column run has one. */
+const PROSE_WORDS = 3;
+
+/**
+ * Lines in reading order: rows top to bottom (a line whose middle lies above the bottom of the row's lines so far
+ * is in that row: baselines wobble), each row left to right; where several rows in a run are prose split by the
+ * same gutter (two columns of a page), each column is read top to bottom, left column first. A comparator with a
+ * tolerance is not transitive, and sorting with one interleaved lines, so rows are built first.
+ */
+export function readingOrder(lines: readonly OcrLine[]): OcrLine[] {
+  const rows: OcrLine[][] = [];
+  let band: [number, number] | undefined;
+  for (const l of [...lines].sort((a, b) => a.bounds[1] - b.bounds[1] || a.bounds[0] - b.bounds[0])) {
+    const middle = l.bounds[1] + l.bounds[3] / 2;
+    if (band && middle <= band[1]) { rows[rows.length - 1]!.push(l); band[1] = Math.max(band[1], l.bounds[1] + l.bounds[3]); continue; }
+    rows.push([l]);
+    band = [l.bounds[1], l.bounds[1] + l.bounds[3]];
+  }
+  for (const r of rows) r.sort((a, b) => a.bounds[0] - b.bounds[0]);
+  const out: OcrLine[] = [];
+  for (let i = 0; i < rows.length;) {
+    const run = columnRun(rows, i);
+    if (run === 0) { out.push(...rows[i]!); i++; continue; }
+    for (let c = 0; c < rows[i]!.length; c++) for (let r = i; r < i + run; r++) out.push(rows[r]![c]!);
+    i += run;
+  }
+  return out;
+}
+
+/** How many rows from `i` on form text columns (same count of lines, the same gutters, prose): 0 when too few. */
+function columnRun(rows: readonly OcrLine[][], i: number): number {
+  const k = rows[i]!.length;
+  if (k < 2) return 0;
+  let j = i + 1;
+  const prose = (r: readonly OcrLine[]): boolean => r.some((l) => l.text.split(/\s+/).length >= PROSE_WORDS);
+  // A row of a table or form (short cells) or a wide vertical gap (another part of the page) ends the run.
+  const near = (a: readonly OcrLine[], b: readonly OcrLine[]): boolean => b[0]!.bounds[1] - (a[0]!.bounds[1] + a[0]!.bounds[3]) < 2 * a[0]!.bounds[3];
+  if (!prose(rows[i]!)) return 0;
+  for (; j < rows.length && rows[j]!.length === k && prose(rows[j]!) && near(rows[j - 1]!, rows[j]!); j++) {
+    const run = rows.slice(i, j + 1);
+    const gutters = Array.from({ length: k - 1 }, (_, c) => run.every((r) => run.every((o) => right(r[c]!) < o[c + 1]!.bounds[0])));
+    if (!gutters.every(Boolean)) break;
+  }
+  const n = j - i;
+  return n < MIN_COLUMN_ROWS ? 0 : n;
+}
+
+const right = (l: OcrLine): number => l.bounds[0] + l.bounds[2];
 
 /** The center of a rectangle, in whole pixels. */
 export function centerOf(r: Rect): [number, number] {

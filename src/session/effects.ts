@@ -7,6 +7,7 @@ import { walk } from '../engine/node.js';
 import type { Snapshot } from '../engine/snapshot.js';
 import { diffSnapshots, type DiffOptions } from '../engine/diff.js';
 import { isComputerUseError } from '../protocol/errors.js';
+import { redactText } from '../engine/redact.js';
 import type { Session, SettleOptions } from './session.js';
 
 /** The re-read that found the app busy. */
@@ -38,6 +39,11 @@ export interface Effects {
   busy?: boolean;
   /** New windows that could not be read (their app is busy): listed by title, without content. */
   unread?: WindowInfo[];
+  /**
+   * The target window's title as the display has it, when it changed (a save drops the modified mark): the diff
+   * compares elements, and a frame not named by its title showed no change at all.
+   */
+  title?: { before: string; after: string };
   settle: { settled: boolean; events: number; ms: number };
   before?: Snapshot;
   after?: Snapshot;
@@ -77,6 +83,8 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
       const { full } = session.snapshotOf(raw);
       fx.after = full;
       if (before) fx.diff = diffSnapshots(before, full, diffOptions).lines;
+      const was = before ? redactText(before.window.title) : undefined;
+      if (was !== undefined && was !== redactText(full.window.title)) fx.title = { before: was, after: redactText(full.window.title) };
     }
     // A dialog acts on its app's other windows (Replace All changes the document): those the model saw are read
     // again, one round trip each, and their diffs shown; a plain window's act is read in the window itself.

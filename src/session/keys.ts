@@ -64,9 +64,10 @@ export async function runKeys(session: Session, window: WindowInfo, keys: string
  * What keys visibly did, which confirms them as it confirms a click: a window opened or closed, or the window
  * changed (focus moves alone do not count). Undefined when nothing shows (the receipt is then `unknown`).
  */
-export function keysSeen(fx: Pick<Effects, 'newWindows' | 'closedWindows' | 'diff'>): string | undefined {
+export function keysSeen(fx: Pick<Effects, 'newWindows' | 'closedWindows' | 'diff' | 'title'>): string | undefined {
+  const title = fx.title ? `the window title changed: ${quoteText(fx.title.before)} → ${quoteText(fx.title.after)}` : undefined;
   return fx.newWindows.length ? 'a window appeared' : fx.closedWindows.length ? 'a window closed'
-    : fx.diff.some((l) => !l.startsWith('focus:')) ? 'the window changed (the diff below)' : undefined;
+    : fx.diff.some((l) => !l.startsWith('focus:')) ? `the window changed (the diff below)${title ? `; ${title}` : ''}` : title;
 }
 
 /** Roles of a view's items: keys sent while one has the focus act on that item (F2 renames it, Enter opens it). */

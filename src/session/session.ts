@@ -78,6 +78,8 @@ export interface SessionOptions {
 
 interface SavedState {
   version: 1; refs: RefTableJSON; windows: WindowTableJSON; last: [string, Snapshot][]; visual?: VisualTableJSON; printed?: [string, string][];
+  /** Native handles of the opaque views whose whole note was printed (Session.opaqueTold). */
+  opaqueTold?: string[];
   launched?: LaunchedProcess[];
   /** The seal computer-use put on `launched` (settings.ts sealOf): an edited list restores nothing. */
   launchedSeal?: string;
@@ -98,6 +100,8 @@ const MAX_SAME_NAME = 5;
 const MAX_PROVEN = 64;
 /** Windows whose last whole print the session keeps (the oldest is forgotten first: it prints whole again). */
 const MAX_PRINTED = 16;
+/** Opaque views whose note is remembered as told, per conversation (the oldest are forgotten first). */
+const MAX_OPAQUE_TOLD = 64;
 /** Launched processes the session keeps for the policy (the oldest is forgotten first). */
 const MAX_LAUNCHED = 16;
 
@@ -121,6 +125,11 @@ export class Session {
   readonly last = new Map<string, Snapshot>();
   /** The text of each window's last whole-window print, per window id: what a new print is compared with. */
   readonly printed = new Map<string, string>();
+  /**
+   * Native handles of the opaque views (engine/opaque.ts) whose whole note the model was shown in this
+   * conversation: later prints of the same view say it in short (the paragraph repeated on every observe).
+   */
+  private readonly opaqueTold = new Set<string>();
   /**
    * What the driver proved about a process (process.identify), by pid and start token. The facts of one process
    * do not change while it runs (its program included: a driver with `act_identity` proves pid, start token and
@@ -162,6 +171,7 @@ export class Session {
     for (const [id, snap] of state.last) this.last.set(id, { ...snap, window: masked(snap.window) });
     if (state.visual) this.visual = VisualTable.fromJSON(state.visual);
     for (const [id, text] of state.printed ?? []) this.printed.set(id, text);
+    for (const id of Array.isArray(state.opaqueTold) ? state.opaqueTold.slice(-MAX_OPAQUE_TOLD) : []) if (typeof id === 'string') this.opaqueTold.add(id);
     // The list hands a process the allow entry of the launch that started it, so only computer-use's own write counts.
     const sealed = Array.isArray(state.launched) && sealHolds(state.launchedSeal, LAUNCHED_SEAL, path, state.launched);
     for (const l of sealed ? state.launched!.slice(-MAX_LAUNCHED) : []) {
@@ -191,6 +201,7 @@ export class Session {
     const windows = this.windows.toJSON();
     const state: SavedState = { version: 1, refs: this.refs.toJSON(), windows: { ...windows, entries: windows.entries.map(([r, w]) => [r, masked(w)]) },
       last: [...this.last].map(([id, snap]) => [id, { ...snap, window: masked(snap.window) }]), visual: this.visual.toJSON(), printed: [...this.printed],
+      ...(this.opaqueTold.size ? { opaqueTold: [...this.opaqueTold].slice(-MAX_OPAQUE_TOLD) } : {}),
       ...(this.launched.length ? { launched: this.launched, launchedSeal: sealOf(LAUNCHED_SEAL, path, this.launched) } : {}) };
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
@@ -384,11 +395,12 @@ export class Session {
    */
   snapshotOf(raw: SnapshotResult, opts: SnapshotOptions = {}): { full: Snapshot; shown: Snapshot } {
     const input = { window: raw.window, root: raw.root };
-    const full = buildSnapshot(input, this.refs, { maxTokens: opts.maxTokens ?? this.maxTokens });
+    const told = (ref: string): boolean => this.opaqueToldOf(ref);
+    const full = buildSnapshot(input, this.refs, { maxTokens: opts.maxTokens ?? this.maxTokens, opaqueTold: told });
     this.last.set(raw.window.id, full);
     if (opts.scope === undefined && opts.query === undefined) return { full, shown: full };
     try {
-      return { full, shown: buildSnapshot(input, this.refs, { maxTokens: opts.maxTokens ?? this.maxTokens, ...opts }) };
+      return { full, shown: buildSnapshot(input, this.refs, { maxTokens: opts.maxTokens ?? this.maxTokens, opaqueTold: told, ...opts }) };
     } catch (e) {
       if (isUnknownScopeError(e)) throw new ComputerUseError('stale_ref', e.message);
       throw e;
@@ -408,6 +420,7 @@ export class Session {
     this.last.clear();
     this.printed.clear();
     this.recent.clear();
+    this.opaqueTold.clear();
   }
 
   /** Keeps a whole-window snapshot's text as printed to the model (a launch's window, a new window in a receipt). */
@@ -416,6 +429,23 @@ export class Session {
     this.printed.delete(id);
     this.printed.set(id, snapshot.text);
     if (this.printed.size > MAX_PRINTED) this.printed.delete(this.printed.keys().next().value!);
+    this.noteOpaqueTold(snapshot.opaque ?? []);
+  }
+
+  /** Whether the model was shown the whole note on this opaque view (by ref) in this conversation. */
+  opaqueToldOf(ref: string): boolean {
+    return this.opaqueTold.has(this.refs.lookup(ref)?.id ?? '');
+  }
+
+  /** Notes that the model was shown the note on these opaque views (by ref), so later prints say it in short. */
+  noteOpaqueTold(refs: readonly string[]): void {
+    for (const ref of refs) {
+      const id = this.refs.lookup(ref)?.id;
+      if (id === undefined) continue;
+      this.opaqueTold.delete(id);
+      this.opaqueTold.add(id);
+    }
+    while (this.opaqueTold.size > MAX_OPAQUE_TOLD) this.opaqueTold.delete(this.opaqueTold.values().next().value!);
   }
 
   /**

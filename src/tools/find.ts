@@ -92,7 +92,10 @@ export const findTool = defineTool({
     for (const l of sheets.notes) response.add(l);
     for (const line of offScreen.lines) response.add(line);
     // A view that draws its items without exposing them (an icon view, a canvas): find cannot see into it.
-    if (full.opaque?.length) response.add(`(${opaqueNote(full.opaque)})`);
+    if (full.opaque?.length) {
+      response.add(`(${opaqueNote(full.opaque, (ref) => session.opaqueToldOf(ref))})`);
+      session.noteOpaqueTold(full.opaque);
+    }
     // One window is searched: a model that named the app expected all of them (gucharmap's status bar was in
     // its main window while its Find dialog had the focus).
     if (p.window === undefined) {

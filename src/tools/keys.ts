@@ -31,7 +31,9 @@ export const keysTool = defineTool({
     const seen = keysSeen(effects);
     const item = currentItemNote(focused);
     response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · ${seen ? 'confirmed' : 'unknown'} (${escapeLine(result.method)} key events` +
-      `${result.focusedFirst ? '; the window was focused first' : ''}${item ? `; ${item}` : ''}${seen ? `; ${seen}` : ''})`);
+      `${result.focusedFirst ? '; the window was focused first' : ''}${item ? `; ${item}` : ''}${seen ? `; ${seen}` : ''}` +
+      // Said, so that a silent answer is not read as a change the tool missed (or as a success).
+      `${seen || effects.busy ? '' : '; nothing visible changed in the window'})`);
     response.add(formatActOutcome({ receipts: [], ...effects }, session.windows));
   },
 });

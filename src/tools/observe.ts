@@ -35,6 +35,7 @@ export const observeTool = defineTool({
     // A whole-window read is compared with the window's last print; a scope, a query or a budget of its own is
     // a read the model asked for whole.
     if (p.scope === undefined && p.query === undefined) { response.add(session.present(snapshot, p.full === true || p.maxTokens !== undefined)); return; }
+    session.noteOpaqueTold(snapshot.opaque ?? []);
     if (!block) { response.add(snapshot.text); return; }
     // The block shows the text: the element's line (textBelow) keeps its ref, role, name and states, not the value again.
     const lines = snapshot.text.split('\n');

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { inflateSync } from 'node:zlib';
-import { blackAt, blackOut, describeCover, fullyCovered, planCover, type CaptureLayer } from '../../src/fallback/cover.js';
+import { blackAt, blackOut, describeCover, fullyCovered, nothingShownWhy, planCover, type CaptureLayer } from '../../src/fallback/cover.js';
 import { encodePngRgb } from '../../src/fallback/png.js';
 import type { Rect } from '../../src/protocol/methods.js';
 
@@ -83,4 +83,18 @@ test('encodePngRgb writes a PNG whose pixels inflate back to the input', () => {
     assert.deepEqual(raw.subarray(y * (w * 3 + 1) + 1, (y + 1) * (w * 3 + 1)), rgb.subarray(y * w * 3, (y + 1) * w * 3));
   }
   assert.throws(() => encodePngRgb(rgb, w, h + 1), RangeError);
+});
+
+test('a capture with nothing of the target shown says why without counting "0 windows" over it', () => {
+  // The window's rectangle as the display has it lies beside the one its app reported (nothing over it at all).
+  const plan = planCover([{ ...target, rect: [300, 300, 40, 30] }], CAPTURE)!;
+  assert.equal(fullyCovered(plan), true);
+  assert.deepEqual(plan.covered, []);
+  const why = nothingShownWhy(plan);
+  assert.doesNotMatch(why, /\b0\b/);
+  assert.match(why, /No other window covers it/);
+  const one = nothingShownWhy(planCover([target, { rect: [0, 0, 800, 600], viewable: true, own: false }], CAPTURE)!);
+  assert.match(one, /1 window of another process lies over it/);
+  const two = nothingShownWhy(planCover([target, { rect: [0, 0, 800, 600], viewable: true, own: false }, { rect: [0, 0, 9, 9], viewable: true, own: false }], [0, 0, 800, 600])!);
+  assert.match(two, /2 windows of other processes lie over it/);
 });

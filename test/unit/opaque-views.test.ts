@@ -45,7 +45,40 @@ test('Thunar\'s icon view: observe marks the empty view and says what works; fin
   assert.match(o.text, /To write into it: the app's own entry fields \(a spreadsheet's cell-address box and edit line: set_value, then Enter commits\), or type while it has the focus and read it back by copying \(ctrl\+a, ctrl\+c, then the clipboard\)/, o.text);
   const f = await c.tools.find({ text: 'zenity' });
   assert.match(f.text, /^0 matches for "zenity"/, f.text);
-  assert.match(f.text, /without exposing items, so neither observe nor find sees them/, f.text);
+  // Said in full once per view and conversation (observe said it just before), then in short.
+  assert.match(f.text, /without exposing items \(as said before: /, f.text);
+});
+
+test('the long note on an opaque view is printed once per view and conversation, then its short form', async () => {
+  const root: RawNode = { id: 'w', role: 'window', nativeRole: 'frame', name: 'doc.pdf', states: ['active'], actions: [], children: [
+    { id: 'page', role: 'canvas', nativeRole: 'drawing area', states: ['focused'], actions: ['focus'] },
+    { id: 'btn', role: 'button', nativeRole: 'push button', name: 'Next', states: [], actions: ['click'] },
+  ] };
+  const statePath = join(home, 'opaque-state.json');
+  const fake = new FakeDriver();
+  fake.windows.push({ info: { id: 'w', title: 'doc.pdf', app: 'viewer', pid: 4344, role: 'window', focused: true, bounds: [0, 0, 800, 600] }, root });
+  const make = async (): Promise<Computer> => {
+    const c = await createComputer({ desktop: 'current', connect: () => fake.connect(), statePath, settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl') });
+    open.push(c);
+    return c;
+  };
+  const c = await make();
+  const long = /so neither observe nor find sees them/;
+  const first = await c.tools.observe({});
+  assert.match(first.text, long, first.text);
+  const again = await c.tools.observe({ full: true });
+  assert.doesNotMatch(again.text, long, again.text);
+  assert.match(again.text, /e\d+ draws its content without exposing items \(as said before: /, again.text);
+  const f = await c.tools.find({ text: 'zenity' });
+  assert.doesNotMatch(f.text, long, f.text);
+  // The CLI's next process continues the conversation through the state file.
+  await c.close();
+  const next = await (await make()).tools.observe({ full: true });
+  assert.doesNotMatch(next.text, long, next.text);
+  // A new conversation hears it in full again.
+  const fresh = await createComputer({ desktop: 'current', connect: () => fake.connect(), settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl') });
+  open.push(fresh);
+  assert.match((await fresh.tools.observe({})).text, long);
 });
 
 test('abiword\'s page: a focused drawing area is an opaque view; a ruler (no focus) is not marked', async () => {

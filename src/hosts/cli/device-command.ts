@@ -10,6 +10,39 @@ import { classifySshFailure, formatSshUrl, parseRemoteCommand, parseSshUrl, sshD
 import { ComputerUseError, isComputerUseError } from '../../protocol/errors.js';
 import { parseArgs } from './args.js';
 import { checkDevice, deviceOf } from '../../doctor/device.js';
+import type { Confirmer } from '../../policy/confirm.js';
+import { loadSettings } from '../../policy/settings.js';
+import { permissionWords, splitWidening } from './kept-flags.js';
+import { ttyConfirmer } from './policy-commands.js';
+
+/**
+ * A device's permissions as asked, less what lowers a question unless a person says yes on their own terminal:
+ * the path every CLI permission flag takes (kept-flags.ts). Narrowing parts (a stricter mode, denied apps) hold.
+ * The words never name a flag: a model reading them would add it to its next call.
+ */
+async function gateDevicePermissions(spec: DeviceSpec, confirmer: Confirmer, err: NodeJS.WritableStream): Promise<DeviceSpec> {
+  const { settings } = loadSettings();
+  const requested = { ...(spec.mode ? { mode: spec.mode } : {}), ...(spec.allowApps ? { allowApps: spec.allowApps } : {}) };
+  const { widening } = splitWidening(requested, { mode: settings.mode, allowApps: settings.allowApps });
+  if (!Object.keys(widening).length) return spec;
+  const what = permissionWords(widening);
+  const answer = confirmer.interactive ? await confirmer.confirm({
+    title: `Lower computer-use's questions on device ${spec.name}?`,
+    message: `This command adds device ${spec.name} with ${what}. That lowers what computer-use asks you before it acts there. ` +
+      'A program at this shell (an AI agent) may have added it: say yes only if you did.',
+    choices: ['allow_once', 'deny'], reason: 'other',
+  }) : 'deny';
+  if (answer === 'allow_once') { err.write(`computer-use: you confirmed ${what} for device ${spec.name}\n`); return spec; }
+  err.write(`computer-use: not applied: ${what}. What lowers computer-use's questions on a device holds only after a person's ` +
+    `yes on their own terminal; device ${spec.name} is added without it.\n`);
+  const out: DeviceSpec = { ...spec };
+  if (widening.mode) delete out.mode;
+  if (widening.allowApps) {
+    const kept = (spec.allowApps ?? []).filter((a) => !widening.allowApps!.includes(a));
+    if (kept.length) out.allowApps = kept; else delete out.allowApps;
+  }
+  return out;
+}
 
 const USAGE = `usage: computer-use device add ssh://user@host[:port] [--name N] [--command "node /path/main.js driver linux"]
        computer-use device add adb:[SERIAL] [--name N]   (an Android phone on this machine's adb server)
@@ -22,11 +55,12 @@ const USAGE = `usage: computer-use device add ssh://user@host[:port] [--name N] 
 
 /** `device add adb:[SERIAL]`: checks that the phone answers (adb server, authorization, a dump), then saves it. */
 async function addPhone(url: string, flags: Record<string, string | undefined>, devices: DeviceSpec[], path: string,
-  out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  out: NodeJS.WritableStream, err: NodeJS.WritableStream, confirmer: Confirmer): Promise<number> {
   const { serial } = parseAdbUrl(url);
-  const spec = validateSpec({ name: flags['name'] ?? 'phone', url: formatAdbUrl(serial), kind: 'adb',
+  const asked = validateSpec({ name: flags['name'] ?? 'phone', url: formatAdbUrl(serial), kind: 'adb',
     ...(flags['mode'] !== undefined ? { mode: flags['mode'] } : {}) });
-  if (devices.some((d) => d.name === spec.name)) { err.write(`A device named ${spec.name} exists; remove it first or pick --name.\n`); return 1; }
+  if (devices.some((d) => d.name === asked.name)) { err.write(`A device named ${asked.name} exists; remove it first or pick --name.\n`); return 1; }
+  const spec = await gateDevicePermissions(asked, confirmer, err);
   if (flags['no-check'] === undefined) {
     const c = await checkDevice(spec);
     if (!c.ok) { err.write(`error ${c.code}: ${c.message}\nNot added. (computer-use doctor --device adb says what is missing; --no-check adds it anyway.)\n`); return 1; }
@@ -37,7 +71,8 @@ async function addPhone(url: string, flags: Record<string, string | undefined>, 
   return 0;
 }
 
-export async function runDeviceCommand(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+export async function runDeviceCommand(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr,
+  confirmer: Confirmer = ttyConfirmer()): Promise<number> {
   const [sub, ...rest] = args;
   const { pos, flags } = parseArgs(rest, ['no-check', 'check']);
   const path = defaultDevicesPath();
@@ -48,15 +83,16 @@ export async function runDeviceCommand(args: string[], out: NodeJS.WritableStrea
       case 'add': {
         const url = pos[0];
         if (!url) { err.write(USAGE); return 2; }
-        if (url.startsWith('adb:')) return await addPhone(url, flags, devices, path, out, err);
+        if (url.startsWith('adb:')) return await addPhone(url, flags, devices, path, out, err, confirmer);
         const target = parseSshUrl(url);
         const name = flags['name'] ?? target.host.split('.')[0]!.replace(/[^A-Za-z0-9_-]/g, '-');
         const list = (v: string | undefined): string[] | undefined => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
-        const spec = validateSpec({ name, url: formatSshUrl(target),
+        const asked = validateSpec({ name, url: formatSshUrl(target),
           ...(flags['command'] !== undefined ? { command: parseRemoteCommand(flags['command']) } : target.command.join(' ') !== 'computer-use driver linux' ? { command: target.command } : {}),
           ...(flags['ssh-config'] !== undefined ? { sshConfig: flags['ssh-config'] } : {}), ...(flags['mode'] !== undefined ? { mode: flags['mode'] } : {}),
           ...(list(flags['allow-app']) ? { allowApps: list(flags['allow-app']) } : {}), ...(list(flags['deny-app']) ? { denyApps: list(flags['deny-app']) } : {}) });
-        if (devices.some((d) => d.name === spec.name)) { err.write(`A device named ${spec.name} exists; remove it first or pick --name.\n`); return 1; }
+        if (devices.some((d) => d.name === asked.name)) { err.write(`A device named ${asked.name} exists; remove it first or pick --name.\n`); return 1; }
+        const spec = await gateDevicePermissions(asked, confirmer, err);
         if (flags['no-check'] === undefined) {
           const c = await checkDevice(spec);
           if (!c.ok) { err.write(`error ${c.code}: ${escapeLine(c.message)}\nNot added. (--no-check adds it anyway.)\n`); return 1; }

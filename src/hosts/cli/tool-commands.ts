@@ -14,6 +14,7 @@ import { permissionsForCall, readKeptFlags, writeKeptFlags } from './kept-flags.
 import { loadSettings } from '../../policy/settings.js';
 import { ttyConfirmer } from './policy-commands.js';
 import { cliWording } from './wording.js';
+import { parseActList } from './act-list.js';
 
 const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
 const opt = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } => (v === undefined ? {} : { [k]: v }) as { [P in K]?: V };
@@ -44,15 +45,8 @@ function toolCallOf(command: string, pos: string[], flags: Record<string, string
     case 'find': return { name: 'computer_find', params: { ...target, ...opt('text', pos[0] ?? flags['text']), ...opt('role', flags['role']), ...opt('limit', num(flags['limit'])), ...opt('from', num(flags['from'])) } };
     case 'act': {
       if (flags['json']) return { name: 'computer_act', params: { actions: JSON.parse(flags['json']), ...settle } };
-      // act e5 click  |  act e5 set_value "text"  |  act e5 click , e6 toggle
-      const actions: { ref: string; op: (typeof OPS)[number]; value?: string; submit?: boolean }[] = [];
-      const groups: string[][] = [[]];
-      for (const a of pos) { if (a === ',') groups.push([]); else groups[groups.length - 1]!.push(a); }
-      for (const group of groups) {
-        const [ref, op, ...value] = group;
-        if (!ref || !op) throw new Error('usage: computer-use act <ref> <op> [value] [, <ref> <op> [value] ...]');
-        actions.push({ ref, op: op as (typeof OPS)[number], ...(value.length ? { value: value.join(' ') } : {}) });
-      }
+      // act e5 click  |  act e5 set_value "text"  |  act e5 click , e6 toggle (act-list.ts)
+      const actions: { ref: string; op: (typeof OPS)[number]; value?: string; submit?: boolean }[] = parseActList(pos);
       // --submit: the last action (a set_value) presses Return in its field once set.
       if (flags['submit'] !== undefined && flags['submit'] !== 'false' && actions.length) actions[actions.length - 1]!.submit = true;
       return { name: 'computer_act', params: { actions, ...settle } };

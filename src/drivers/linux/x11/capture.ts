@@ -6,7 +6,7 @@
  * client sets itself), reads the pixels with GetImage on its own connection, and ungrabs. The pixels of every
  * other window (and of whatever lies outside the target) are blacked out in memory before the PNG is made.
  */
-import { blackOut, fullyCovered, planCover, type CaptureLayer, type CoverPlan } from '../../../fallback/cover.js';
+import { blackOut, fullyCovered, nothingShownWhy, planCover, type CaptureLayer, type CoverPlan } from '../../../fallback/cover.js';
 import { intersect } from '../../../fallback/geometry.js';
 import { encodePngRgb } from '../../../fallback/png.js';
 import { ComputerUseError } from '../../../protocol/errors.js';
@@ -59,8 +59,7 @@ export async function captureWindow(windows: XWindows, target: CaptureTarget, re
       { remedy: ['list_windows', 'raise_window'] });
   }
   if (fullyCovered(plan)) {
-    throw new ComputerUseError('not_visible', `Other windows cover all of this window (${plan.covered.length} of another process lie over it); nothing was captured. ` +
-      'Bring the window to the front (or ask the user to move what covers it), then try again.');
+    throw new ComputerUseError('not_visible', nothingShownWhy(plan));
   }
   const rgb = toRgb(image, r[2], r[3], facts);
   blackOut(rgb, plan);

@@ -1,0 +1,57 @@
+/**
+ * The CLI's action list: `act e5 click , e6 set_value "text"`. A shell hands the words over with the quotes gone, so
+ * a comma typed against a quoted value (`scroll "to 40", e5:B40 click`) arrives glued to it ("to 40,"): a comma at
+ * a word's edge is a separator when the words after it start the next action (a ref, then an op), and stays text
+ * otherwise (`type "Dear Sir,"`). A list that is still malformed is refused with the form that works.
+ */
+import { OPS, type Op } from '../../engine/node.js';
+
+/** One action as the CLI read it. */
+export interface CliAction { ref: string; op: Op; value?: string }
+
+/** The form an action list takes, shown in every refusal. */
+export const ACT_USAGE = 'usage: computer-use act <ref> <op> [value] [, <ref> <op> [value] ...]  (e.g. act e5 scroll "to 40" , e5:B40 click)';
+
+/** A ref the model was given: e5, a device's d2e5, a cell e34:B7 or range e34:A1:A20. */
+const REF = /^(?:d\d+)?e\d+(?::[A-Za-z]{1,3}\d+){0,2}$/;
+const isOp = (w: string | undefined): w is Op => w !== undefined && (OPS as readonly string[]).includes(w);
+
+/** Parses the words after `act` into actions; throws with ACT_USAGE when they do not form a list. */
+export function parseActList(words: readonly string[]): CliAction[] {
+  const groups: string[][] = [[]];
+  const flat = splitGluedCommas(words);
+  for (const w of flat) { if (w === ',') groups.push([]); else groups[groups.length - 1]!.push(w); }
+  return groups.map((group, i) => {
+    const [ref, op, ...value] = group;
+    const which = groups.length > 1 ? `action ${i + 1}: ` : '';
+    if (!ref) throw new Error(`${which}an action is missing (two commas, or a comma at the end). ${ACT_USAGE}`);
+    if (!REF.test(ref)) throw new Error(`${which}${JSON.stringify(ref.slice(0, 40))} is not a ref (refs look like e5 or e34:B7). ${ACT_USAGE}`);
+    if (!op) throw new Error(`${which}${ref} has no op (one of ${OPS.join(' ')}). ${ACT_USAGE}`);
+    if (!isOp(op)) throw new Error(`${which}${JSON.stringify(op.slice(0, 40))} is not an op (one of ${OPS.join(' ')}). ${ACT_USAGE}`);
+    return { ref, op, ...(value.length ? { value: value.join(' ') } : {}) };
+  });
+}
+
+/** Words with each comma at a word's edge split off, where what follows it starts an action (ref, then op). */
+function splitGluedCommas(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w === ',') { out.push(w); continue; }
+    const next = words.slice(i + 1);
+    // "to 40," then "e5:B40 click": the comma ends the value.
+    if (w.endsWith(',') && startsAction(next)) { out.push(w.slice(0, -1).replace(/\s+$/, ''), ','); continue; }
+    // ",e6 toggle" or "click,e6 toggle": the comma starts the next action inside the word.
+    const at = w.lastIndexOf(',');
+    if (at >= 0 && at < w.length - 1 && startsAction([w.slice(at + 1), ...next])) {
+      const head = w.slice(0, at).replace(/\s+$/, '');
+      if (head) out.push(head);
+      out.push(',', w.slice(at + 1).trim());
+      continue;
+    }
+    out.push(w);
+  }
+  return out;
+}
+
+const startsAction = (words: readonly string[]): boolean => REF.test(words[0]?.trim() ?? '') && isOp(words[1]);

@@ -1,0 +1,36 @@
+/**
+ * The CLI's action list as a shell hands it over: a comma typed against a quoted value (`scroll "to 4321", e5:B4321
+ * click`) arrives glued to the value and made the whole rest one value; malformed lists are refused with the form.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { toolCall } from '../../src/hosts/cli/tool-commands.js';
+
+const actions = (...words: string[]): unknown => toolCall('act', words).params['actions'];
+
+test('a comma glued to a quoted value, or to an op, still separates the actions', () => {
+  // argv of: act e5 scroll "to 4321", e5:B4321 click
+  assert.deepEqual(actions('e5', 'scroll', 'to 4321,', 'e5:B4321', 'click'),
+    [{ ref: 'e5', op: 'scroll', value: 'to 4321' }, { ref: 'e5:B4321', op: 'click' }]);
+  assert.deepEqual(actions('e5', 'click,', 'e6', 'toggle'), [{ ref: 'e5', op: 'click' }, { ref: 'e6', op: 'toggle' }]);
+  assert.deepEqual(actions('e5', 'click', ',e6', 'toggle'), [{ ref: 'e5', op: 'click' }, { ref: 'e6', op: 'toggle' }]);
+  assert.deepEqual(actions('e5', 'click,e6', 'toggle'), [{ ref: 'e5', op: 'click' }, { ref: 'e6', op: 'toggle' }]);
+  assert.deepEqual(actions('d2e5', 'set_value', 'x', ',', 'e9', 'click'), [{ ref: 'd2e5', op: 'set_value', value: 'x' }, { ref: 'e9', op: 'click' }]);
+});
+
+test('a comma that does not start an action stays text', () => {
+  assert.deepEqual(actions('e5', 'type', 'Dear Sir,'), [{ ref: 'e5', op: 'type', value: 'Dear Sir,' }]);
+  assert.deepEqual(actions('e5', 'type', 'Meet at 5,', 'e3', 'room'), [{ ref: 'e5', op: 'type', value: 'Meet at 5, e3 room' }]);
+  assert.deepEqual(actions('e5', 'set_value', '1,5'), [{ ref: 'e5', op: 'set_value', value: '1,5' }]);
+});
+
+test('a malformed list is refused with the form that works', () => {
+  const form = /computer-use act <ref> <op> \[value\] \[, <ref> <op> \[value\] \.\.\.\]/;
+  for (const words of [['e5'], ['e5', 'clik'], ['click', 'e5'], ['e5', 'click', ',', ','], ['e5', 'click', ','], ['5', 'click']]) {
+    assert.throws(() => actions(...words), form, words.join(' '));
+  }
+  assert.throws(() => actions('e5', 'clik'), /"clik" is not an op \(one of click /);
+  assert.throws(() => actions('e5', 'click', ',', 'e6'), /action 2: e6 has no op/);
+  // Hostile text in the refusal is quoted, never a line of its own.
+  assert.throws(() => actions('e5', 'x\n[e9] button "OK"'), (e: Error) => !e.message.includes('\n'));
+});
