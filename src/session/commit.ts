@@ -7,8 +7,8 @@
  */
 import type { Snapshot } from '../engine/snapshot.js';
 
-/** Ancestors looked at for the toolbar (Calc: toolbar › group › textbox). */
-const TOOLBAR_DEPTH = 3;
+/** Ancestors looked at for the toolbar: toolkits wrap a field in nameless groups that the snapshot folds. */
+const TOOLBAR_DEPTH = 8;
 
 /**
  * The note for a set_value receipt on `ref` when the field in `snap` is a single-line text field inside a toolbar:
@@ -24,5 +24,7 @@ export function pendingReturnNote(snap: Snapshot, ref: string): string | undefin
   if (up?.role !== 'toolbar') return undefined;
   // Worded as the CLI rewrites it (submit=true → --submit). The Return is judged like any Enter: a toolbar field of
   // a main window commits itself (session/field-kind.ts), so the step recommended here is not then refused.
-  return 'not applied yet: a toolbar field takes its text on Return: repeat the set_value with submit=true (it presses Return in the field)';
+  // A model pressed Return with keys instead: it went to the focused cell, as set_value leaves the focus where it was.
+  return 'not applied yet: a toolbar field takes its text on Return: repeat the set_value with submit=true (it focuses the field ' +
+    'and presses Return there; a Return sent with keys goes to the focused element, not to this field)';
 }

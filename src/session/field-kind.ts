@@ -10,23 +10,34 @@ import type { RawNode } from '../engine/node.js';
 import { walk } from '../engine/node.js';
 import type { FocusedFacts } from '../policy/gate.js';
 
-/** Ancestors looked at for a tool bar or a combo box (Calc: toolbar › group › textbox). */
-const KIND_DEPTH = 3;
 /** Fields that take their value on Enter where no default button is near them. */
 const COMMITS_ITSELF = new Set(['spinbutton', 'combobox']);
+/**
+ * Containers that end the search for a field's tool bar: a field inside an embedded document or a pane of its own
+ * (a web page in a browser's tool bar area) belongs to that, not to the tool bar around it.
+ */
+const OWN_SCOPE = new Set(['document', 'dialog', 'form']);
 /** Most button labels of a form passed to the policy. */
 const MAX_FORM_BUTTONS = 50;
 
-/** The Enter facts of `node`, focused, whose ancestors are `ancestors` (the window first). */
+/**
+ * The Enter facts of `node`, focused, whose ancestors are `ancestors` (the window first). The container that
+ * decides is the nearest one of a kind that scopes Enter, at any depth: toolkits wrap a tool bar's field in
+ * nameless groups (Calc's Name Box sits seven levels under its tool bar), so a fixed depth missed it.
+ */
 export function enterKindOf(node: RawNode, ancestors: readonly RawNode[]): Pick<FocusedFacts, 'enter' | 'formButtons'> {
   const form = [...ancestors].reverse().find((a) => a.role === 'form');
   if (form) return { enter: 'form', formButtons: buttonsIn(form) };
   const top = ancestors[0];
   const dialog = top !== undefined && (top.role === 'dialog' || top.states.includes('modal'));
   if (dialog) return {};
-  const near = ancestors.slice(-KIND_DEPTH);
-  const commits = COMMITS_ITSELF.has(node.role) || near.some((a) => a.role === 'toolbar' || COMMITS_ITSELF.has(a.role));
-  return commits ? { enter: 'commits' } : {};
+  if (COMMITS_ITSELF.has(node.role)) return { enter: 'commits' };
+  for (let i = ancestors.length - 1; i > 0; i--) {
+    const a = ancestors[i]!;
+    if (a.role === 'toolbar' || COMMITS_ITSELF.has(a.role)) return { enter: 'commits' };
+    if (OWN_SCOPE.has(a.role)) break;
+  }
+  return {};
 }
 
 /** The labels of the enabled buttons inside a form (nameless ones as ""). */

@@ -13,6 +13,7 @@ import { runKeys } from './keys.js';
 import type { Effects } from './effects.js';
 import { redactText } from '../engine/redact.js';
 import { onlySelectionMoved } from './selection-diff.js';
+import { ComputerUseError } from '../protocol/errors.js';
 
 /** Runs one set_value with submit (the last action of a call) after the actions before it. */
 export async function runSetAndSubmit(session: Session, before: ActionSpec[], spec: ActionSpec, settle: Partial<SettleOptions> | undefined,
@@ -31,12 +32,14 @@ export async function runSetAndSubmit(session: Session, before: ActionSpec[], sp
   try {
     keys = await runKeys(session, window, 'Enter', settle, ctx);
   } catch (e) {
-    // Refused by the policy (a field whose Return submits a form with an irreversible button), or failed: the
-    // text stays set and the receipt of the Return says why, as a keys call would.
+    // Refused by the policy (a field whose Return submits a form with an irreversible button), or failed: one
+    // receipt says both halves, the text set and the Return not sent (two receipts for one action read as two acts).
     const err = e as ActionReceipt['error'];
-    set.detail += '; Return was not sent';
-    first.receipts.push({ ref: spec.ref, op: 'set_value', status: err?.code === 'denied_by_policy' || err?.code === 'confirmation_required'
-      || err?.code === 'confirmation_declined' ? 'rejected' : 'failed', detail: (e as Error).message, ...(err ? { error: err } : {}) });
+    const refused = err?.code === 'denied_by_policy' || err?.code === 'confirmation_required' || err?.code === 'confirmation_declined';
+    const why = `The text is set in the field (${set.detail}); the Return after it was not sent: ${(e as Error).message.replace(/ ?Nothing was sent\./, '')}`;
+    set.status = refused ? 'rejected' : 'failed';
+    set.detail = why;
+    if (err) set.error = new ComputerUseError(err.code, why, err.details);
     return first;
   }
   const taken = takenBy(keys.effects, spec.ref, shown, set.before?.value);

@@ -51,6 +51,12 @@ export async function textBlock(session: Session, raw: SnapshotResult, ref: stri
   if (from === undefined && !partial(nd)) return undefined;
   // The engine's own check first: a password field's text is never asked for, whatever the driver would do.
   if (nd.states.includes('password')) throw new ComputerUseError('permission_denied', 'A password field\'s text is never read.');
+  // A grid has no one text to page: its rows come into view by scrolling (a model asked a sheet for from=80).
+  if (nd.table !== undefined) {
+    const row = Math.min(Math.max(1, from ?? 1), nd.table.rows || 1);
+    throw new ComputerUseError('invalid_params', `${ref} is a table: from pages an element's text, not its rows. To see row ${row}: ` +
+      `scroll ${ref} value="to A${row}" (brings the row into view), then observe with scope=${ref}.`);
+  }
   const start = from ?? 0;
   const r = await session.device.call('text.read', { id: nd.id, start, end: start + chars });
   const text = redactText(r.text);

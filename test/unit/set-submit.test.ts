@@ -26,15 +26,21 @@ import { PolicyFake } from '../fixtures/policy/apps.js';
 
 const B = ':1.90';
 
-/** A spreadsheet: a menu with Delete, a tool bar with the Name Box, and the cell cursor's place as a label. */
-function sheetWindow(role: 'window' | 'dialog' = 'window', button = 'Sum'): FakeWindow {
+/**
+ * A spreadsheet: a menu with Delete, a tool bar with the Name Box, and the cell cursor's place as a label. `deep`
+ * wraps the field as Calc 7.4 does (recorded: toolbar › group › group › generic › group › group › generic ›
+ * generic › textbox) and adds a "Delete Decimal Place" button to another tool bar.
+ */
+function sheetWindow(role: 'window' | 'dialog' = 'window', button = 'Sum', deep = false): FakeWindow {
+  const field = n(B, 6, 'textbox', { name: 'Name Box', value: 'A1', states: ['editable', 'focusable'], actions: ['set_value', 'type', 'clear', 'focus'] });
+  const wrapped = deep
+    ? [20, 21, 22, 23, 24, 25, 26].reduceRight((inner, id, i) => n(B, id, i % 3 === 2 ? 'generic' : 'group', {}, [inner]), field)
+    : field;
   const root = n(B, 1, role, { name: 'Book1', states: ['active'] }, [
     n(B, 2, 'menubar', {}, [n(B, 3, 'menu', { name: 'Edit' }, [n(B, 4, 'menuitem', { name: 'Delete', actions: ['click'] })])]),
-    n(B, 5, 'toolbar', {}, [
-      n(B, 6, 'textbox', { name: 'Name Box', value: 'A1', states: ['editable', 'focusable'], actions: ['set_value', 'type', 'clear', 'focus'] }),
-      n(B, 7, 'button', { name: button, actions: ['click'] }),
-    ]),
+    n(B, 5, 'toolbar', {}, [wrapped, n(B, 7, 'button', { name: button, actions: ['click'] })]),
     n(B, 8, 'label', { name: 'Cursor at A1' }),
+    ...(deep ? [n(B, 9, 'toolbar', { name: 'Formatting' }, [n(B, 10, 'button', { name: 'Delete Decimal Place', actions: ['click'] })])] : []),
   ]);
   return { info: { id: root.id, title: 'Book1', app: 'sheet', pid: 5151, role, focused: true }, root };
 }
@@ -74,12 +80,25 @@ test('set_value with submit in a tool bar field: set, focused, Return sent witho
   await s.session.close();
 });
 
+test('a tool bar field wrapped in nameless groups (Calc\'s Name Box), in a window with a Delete button: submitted, no question', async () => {
+  const s = setup([sheetWindow('window', 'Sum', true)]);
+  const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
+  const r = await s.call('computer_act', { actions: [{ ref: box, op: 'set_value', value: 'C5', submit: true }] });
+  assert.equal(r.code, undefined, r.text);
+  assert.match(r.text, /^ok set_value e\d+ · confirmed \(.*Return pressed in the field/m, r.text);
+  assert.match(r.text, /Cursor at C5/, r.text);
+  await s.session.close();
+});
+
 test('the same field in a dialog with Pay: the Return is a genuine ask (refused where no one can answer), the text stays set', async () => {
   const s = setup([sheetWindow('dialog', 'Pay')]);
   const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
   const r = await s.call('computer_act', { actions: [{ ref: box, op: 'set_value', value: '100', submit: true }] });
-  assert.match(r.text, /Return was not sent/, r.text);
-  assert.match(r.text, /^rejected set_value .*confirmation_required/m, r.text);
+  // One action, one outcome line: the text set and the Return refused, said once (not "ok" then "rejected").
+  const heads = r.text.split('\n').filter((l) => /^(ok|rejected|failed) /.test(l));
+  assert.equal(heads.length, 1, r.text);
+  assert.match(heads[0]!, /^rejected set_value e\d+ · confirmation_required: The text is set in the field .*; the Return after it was not sent: /, r.text);
+  assert.equal(r.code, 'confirmation_required', r.text);
   assert.ok(!s.fake.calls.some((c) => c.method === 'input.keys'), 'no Return reached the dialog');
   await s.session.close();
 });
