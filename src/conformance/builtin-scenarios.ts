@@ -46,12 +46,14 @@ export const BUILTIN_SCENARIOS: Scenarios = checkScenarios({
   version: 1,
   harnesses: [
     { name: 'gtk', description: 'The native harness on Linux: test/apps/conformance-harness.py (GTK 3), every control with an AT-SPI accessible id.',
-      window: { title: 'Conformance harness (GTK)' }, start: 'test/apps/conformance-harness.py on the driver\'s desktop',
+      window: { title: 'Conformance harness (GTK)' }, start: 'the GTK harness of the computer-use repository (test/apps/conformance-harness.py) on the driver\'s desktop, ' +
+        'or a harness of your own with the same controls, described in a file given to --scenarios (docs/conformance.md)',
       controls: [...controls('label'), { id: 'open', name: 'Open window', role: 'button', notStates: ['disabled'] }], ...REFUSALS,
       closed: { open: { control: 'open', op: 'click' }, title: 'Closing window', control: { role: 'button', name: 'Close window' } } },
     { name: 'web', description: 'The local page: test/conformance/harness.html, the same controls as the native harness, ids as DOM ids.',
       window: { title: 'Conformance harness (web)' },
-      start: 'open test/conformance/harness.html in Chromium (for the cdp driver: with --remote-debugging-port)',
+      start: 'open the page of the computer-use repository test/conformance/harness.html in a browser (for the cdp driver: ' +
+        'Chromium with --remote-debugging-port), or a page of your own with the same controls given to --scenarios (docs/conformance.md)',
       controls: controls('statusbar'), ...REFUSALS },
   ],
 }, 'the built-in scenarios');
