@@ -77,8 +77,9 @@ export const RULES = {
   'R-read-snapshot': { area: 'reads', methods: ['tree.snapshot'], text: 'tree.snapshot of a listed window answers its tree: the root\'s `id` ' +
     'is the window handle, every node a handle unique in the answer; a `password` node never carries its text in `value`, and ' +
     'text.read of it fails with `permission_denied`. Handles are strings (1 to 1024 characters) the host treats as opaque: never ' +
-    'numbers, objects or null. `depth: 0` reads the start node alone (its `childCount`, no `children`). A window that has no ' +
-    'process of its own (an in-memory or recorded one) reports the `pid` of the process that serves it, the driver\'s own if none other.' },
+    'numbers, objects or null. `depth: 0` reads the start node alone (its `childCount`, no `children`). A window always has a ' +
+    'positive `pid`: its app\'s process; a window with no process of its own (in memory, recorded) keeps the one it was made or ' +
+    'recorded with, or the driver\'s own.' },
   'R-read-find': { area: 'reads', methods: ['tree.find', 'list.find'], text: 'tree.find and list.find answer only nodes whose name, value or ' +
     'description hold the text (case-insensitive); list.find searches every row of the container, those not on screen included, or says ' +
     '`complete: false`.' },
