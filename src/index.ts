@@ -4,6 +4,7 @@
  */
 import { Device, type DeviceOptions } from './devices/manager.js';
 import { cdpDriver } from './devices/stdio.js';
+import { keptDriverConnection } from './devices/kept-driver.js';
 import { defaultDevicesPath, loadDevices, type DeviceSpec } from './devices/registry.js';
 import { closedConnection, closeHubs, hubFor, type PairServer } from './devices/pair-link.js';
 import { classifySshFailure, formatSshUrl, parseSshUrl, sshDriver } from './devices/ssh.js';
@@ -108,6 +109,19 @@ export interface ComputerOptions {
   driver?: 'native' | 'cdp';
   /** DevTools endpoint for `driver: 'cdp'`. */
   cdpEndpoint?: string;
+  /**
+   * A driver of the user's own instead of this machine's (`--driver COMMAND`): its words, run as they are (no
+   * shell). Set only from a person's configuration (a host flag, the environment), never from a tool call. No local
+   * desktop is prepared for it (no sandbox starts): it drives whatever it drives.
+   */
+  driverCommand?: string[];
+  /**
+   * Keep each driver command's process between hosts that live one command each (the CLI): a keeper serves it
+   * on a socket of the home (devices/kept-driver.ts), so one driver process serves the whole CLI session.
+   */
+  keepDrivers?: boolean;
+  /** Where the refs of another device persist (default: the local state path + `.<name>`). */
+  deviceStatePath?: (name: string) => string;
   /**
    * Allow computer_screenshot mode "image" (default: settings.json `allowScreenshots`, else false). Images
    * are returned only when `imageInput` is true as well.
@@ -244,7 +258,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   // Windows and macOS have no sandbox desktop (Xvfb is Linux's): their own desktop is driven, by their driver.
   const native = nativeDesktop(process.platform);
   let desktop: Computer['desktop'];
-  if (mode === 'current' || (native.ownDesktop && mode === 'auto')) {
+  if (mode === 'current' || options.driverCommand || (native.ownDesktop && mode === 'auto')) {
     desktop = { kind: 'real', env: {}, started: false };
   } else if (mode === 'sandbox') {
     const { startSandbox, sandboxEnv } = await import('./drivers/host.js');
@@ -257,6 +271,7 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   const statePath = typeof options.statePath === 'function' ? options.statePath(desktop) : options.statePath;
   const device = new Device({ platform: native.platform, env: desktop.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.driver === 'cdp' ? { driver: cdpDriver(options.cdpEndpoint ?? 'http://127.0.0.1:9222') } : {}),
+    ...(options.driverCommand ? commandDriver(options.driverCommand, options.keepDrivers ?? false, options.timeoutMs) : {}),
     ...(options.connect ? { connect: options.connect } : {}) });
   const { gate, controls, settings, decider, policyFor } = buildPolicy(withKeptPolicy(options, await options.desktopPolicy?.(desktop)));
   const session = new Session({
@@ -281,9 +296,10 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   }
   for (const spec of loaded) {
     const index = entries.length + 1;
-    const remote = remoteDevice(spec, options.timeoutMs, hubs);
+    const remote = remoteDevice(spec, options.timeoutMs, hubs, options.keepDrivers ?? false);
+    const deviceState = options.deviceStatePath?.(spec.name) ?? (statePath ? `${statePath}.${spec.name}` : undefined);
     entries.push({ name: spec.name, index, kind: 'connect' in spec ? 'fake' : spec.kind ?? 'ssh', ...(spec.url ? { url: spec.url } : {}), session: new Session({
-      device: remote, refPrefix: devicePrefix(index), ...(statePath ? { statePath: `${statePath}.${spec.name}` } : {}),
+      device: remote, refPrefix: devicePrefix(index), ...(deviceState ? { statePath: deviceState } : {}),
       ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}), ...(options.settle ? { settle: options.settle } : {}),
       gate: policyFor(spec), screenshots: { allowed: options.allowScreenshots ?? settings.allowScreenshots ?? false, imageInput: options.imageInput ?? false },
       // The frame and status window are drawn on the device's own screen by its driver.
@@ -409,10 +425,21 @@ function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; ga
 /** A device entry of the options. */
 type RemoteSpec = NonNullable<ComputerOptions['devices']>[number];
 
+/**
+ * How a driver command of the user's own is run: a child of this process, or (`keep`: hosts that live one command
+ * each) one process kept between them behind a socket of the home.
+ */
+function commandDriver(argv: string[], keep: boolean, timeoutMs: number | undefined): Pick<DeviceOptions, 'driver' | 'connect'> {
+  if (!keep) return { driver: { command: argv[0]!, args: argv.slice(1) } };
+  return { connect: () => keptDriverConnection(argv, timeoutMs ?? 20_000) };
+}
+
 /** The Device of a remote entry: ssh with heartbeat and backoff, or an in-memory driver (tests). */
-function remoteDevice(spec: RemoteSpec, timeoutMs: number | undefined, hubs: Map<string, PairServer | string>): Device {
+function remoteDevice(spec: RemoteSpec, timeoutMs: number | undefined, hubs: Map<string, PairServer | string>, keep: boolean): Device {
   const common = { name: spec.name, heartbeatMs: 15_000, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
   if ('connect' in spec) return new Device({ ...common, connect: spec.connect });
+  // A driver of one's own runs on this machine: like a local driver, no heartbeat.
+  if (spec.kind === 'command') return new Device({ ...common, heartbeatMs: 0, ...commandDriver(spec.command!, keep, timeoutMs) });
   if (spec.kind === 'paired') {
     const hub = hubs.get(spec.url);
     return new Device({ ...common, connect: () => (typeof hub === 'object' ? hub.connection(spec.name) : closedConnection(hub ?? 'no listener')) });

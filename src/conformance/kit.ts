@@ -69,6 +69,7 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
     await snapshotsRule(ctx, windows);
     await handlesRule(ctx, windows);
     if (scenarios) await semanticLayer(ctx, scenarios);
+    else if (opts.scenarios) v.skip('semantic', `no harness ran: the scenarios file ${opts.scenarios} did not load (see semantic.scenarios)`);
     else v.skip('semantic', 'no scenarios (--no-scenarios)');
     schemaRule(ctx, processes);
     framingRule(ctx, processes);

@@ -1,6 +1,6 @@
 /** The kit's verdicts: one line per rule, PASS / FAIL / SKIP, and a summary. */
 
-import type { RuleId } from '../protocol/rules.js';
+import { RULES, type RuleId } from '../protocol/rules.js';
 
 /** A problem as the kit writes it: the id of the protocol rule it breaks (docs/protocol.md, Behaviour), then what came. */
 export const cite = (rule: RuleId, problem: string): string => `${rule}: ${problem}`;
@@ -8,8 +8,16 @@ export const cite = (rule: RuleId, problem: string): string => `${rule}: ${probl
 /** How one rule came out. */
 export type Verdict = 'PASS' | 'FAIL' | 'SKIP';
 
-/** One rule's outcome. `detail` says what was checked (PASS), what was expected and what came (FAIL), or why not (SKIP). */
-export interface RuleResult { rule: string; verdict: Verdict; detail: string }
+/**
+ * One check's outcome. `rule` is the kit's check name (`wire.schema`, `semantic.gtk.level.set_value#1`); `rules` the
+ * protocol rule ids (`R-act-value`) its failure cites; `detail` says what was checked (PASS), what was expected and
+ * what came (FAIL), or why not (SKIP).
+ */
+export interface RuleResult { rule: string; verdict: Verdict; detail: string; rules?: string[] }
+
+/** The rule ids a failure's text cites (`R-act-value: …`), each once, in order; only ids the spec has. */
+export const citedRules = (detail: string): string[] =>
+  [...new Set(detail.match(/\bR-[a-z]+(?:-[a-z]+)*(?=: )/g) ?? [])].filter((id) => Object.hasOwn(RULES, id));
 
 /** The whole run. */
 export interface ConformanceReport {
@@ -26,7 +34,7 @@ export interface ConformanceReport {
 export class Verdicts {
   readonly results: RuleResult[] = [];
   pass(rule: string, detail: string): void { this.results.push({ rule, verdict: 'PASS', detail }); }
-  fail(rule: string, detail: string): void { this.results.push({ rule, verdict: 'FAIL', detail }); }
+  fail(rule: string, detail: string): void { this.results.push({ rule, verdict: 'FAIL', detail, rules: citedRules(detail) }); }
   skip(rule: string, detail: string): void { this.results.push({ rule, verdict: 'SKIP', detail }); }
   /** PASS when `problems` is empty, else FAIL listing them. */
   check(rule: string, problems: readonly string[], passDetail: string): void {

@@ -79,6 +79,13 @@ export const Harness = Type.Object({
     Type.Object({ control: ControlRef, trigger: doc('The act that replaces it.', Type.Object({ control: ControlRef, op: doc('The op.', Op) }, Strict)) }, Strict))),
   unfocused: Type.Optional(doc('Keys aimed at the window while another process must own the focus fail with window_not_focused; `control` keeps its value.',
     Type.Object({ control: ControlRef, text: doc('The text to try to type.', Type.String({ minLength: 1, maxLength: 100 })) }, Strict))),
+  closed: Type.Optional(doc('A window that closes: `open` shows a window whose title contains `title`; clicking its `control` (by role and ' +
+    'name) closes it. Then acting through that control\'s old handle fails with stale_ref and reading the old window with window_not_found.',
+    Type.Object({
+      open: doc('The act that opens the window.', Type.Object({ control: ControlRef, op: doc('The op.', Op) }, Strict)),
+      title: doc('Part of the title of the window it opens.', Name),
+      control: doc('The control in that window whose click closes it.', Type.Object({ role: doc('Its role.', Role), name: doc('Its name.', Text) }, Strict)),
+    }, Strict))),
 }, { ...Strict, description: 'One harness: a window and what the kit does in it.' });
 export type Harness = Static<typeof Harness>;
 
@@ -96,7 +103,7 @@ export function checkScenarios(value: unknown, where: string): Scenarios {
   const s = value as Scenarios;
   for (const h of s.harnesses) {
     const ids = new Set(h.controls.map((c) => c.id));
-    const refs = [h.disabled?.control, h.disabled?.unchanged, h.stale?.control, h.stale?.trigger.control, h.unfocused?.control,
+    const refs = [h.disabled?.control, h.disabled?.unchanged, h.stale?.control, h.stale?.trigger.control, h.unfocused?.control, h.closed?.open.control,
       ...h.controls.flatMap((c) => (c.ops ?? []).map((o) => o.effect?.control))];
     const missing = refs.filter((r): r is string => r !== undefined && !ids.has(r));
     if (missing.length) throw new Error(`${where}: harness ${h.name} refers to controls it does not declare: ${missing.join(', ')}`);

@@ -190,6 +190,53 @@ class HarnessRun {
       `click through ${s.control}'s old handle refused with stale_ref`);
   }
 
+  /**
+   * A window that closed: an element of it is no live element (stale_ref), the window no open window
+   * (window_not_found), whatever handle syntax the driver uses.
+   */
+  async closed(): Promise<void> {
+    const c = this.h.closed;
+    if (!c) return;
+    const rule = this.rule('closed-window');
+    if (!this.ctx.methods.has('node.act')) { this.ctx.v.skip(rule, 'the driver does not list node.act'); return; }
+    const opener = await this.find(c.open.control);
+    if (!opener.node) { this.ctx.v.fail(rule, `expected the control ${c.open.control}: ${opener.how}`); return; }
+    const opened = await this.act(opener.node, c.open.op);
+    if (opened.kind !== 'result') { this.ctx.v.fail(rule, cite('R-act-effect', `expected ${c.open.op} on ${c.open.control} to open a window, got ${describeAnswer(opened)}`)); return; }
+    const listed = async (): Promise<{ id: string; title: string } | undefined> => {
+      const a = await this.ctx.drv.call('windows.list', {}, 15_000);
+      const ws = a.kind === 'result' ? (a.value as { windows?: { id?: unknown; title?: unknown }[] }).windows ?? [] : [];
+      return ws.find((w): w is { id: string; title: string } => typeof w?.id === 'string' && typeof w.title === 'string' && w.title.includes(c.title));
+    };
+    const until = async <T>(probe: () => Promise<T | undefined>, want: boolean): Promise<T | undefined> => {
+      const deadline = Date.now() + EFFECT_MS;
+      for (;;) {
+        const v = await probe();
+        if ((v !== undefined) === want || Date.now() > deadline) return v;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const w = await until(listed, true);
+    if (!w) { this.ctx.v.fail(rule, `expected a window titled "${c.title}" after ${c.open.op} on ${c.open.control}; none was listed within ${EFFECT_MS} ms`); return; }
+    const snap = await this.ctx.drv.call('tree.snapshot', { window: w.id }, 30_000);
+    const root = snap.kind === 'result' ? (snap.value as { root: RawNode }).root : undefined;
+    const found = root ? findControl(root, { id: 'conformance-closing-control', role: c.control.role, name: c.control.name }) : { how: describeAnswer(snap) };
+    if (!found.node) { this.ctx.v.fail(rule, cite('R-read-snapshot', `expected a ${c.control.role} "${c.control.name}" in "${w.title}": ${found.how}`)); return; }
+    const closing = await this.act(found.node, 'click');
+    if (closing.kind !== 'result') { this.ctx.v.fail(rule, cite('R-act-effect', `expected click on ${c.control.role} "${c.control.name}" to close its window, got ${describeAnswer(closing)}`)); return; }
+    if (await until(listed, false)) { this.ctx.v.fail(rule, `expected "${w.title}" to close after the click on ${c.control.role} "${c.control.name}"; it is still listed`); return; }
+    const problems: string[] = [];
+    const again = await this.act(found.node, 'click', undefined, ['enabled'], 300);
+    if (!(again.kind === 'error' && again.dataCode === 'stale_ref')) {
+      problems.push(cite('R-handle-node', `click through the handle of an element of the closed window: expected error stale_ref, got ${describeAnswer(again)}`));
+    }
+    const read = await this.ctx.drv.call('tree.snapshot', { window: w.id }, 15_000);
+    if (!(read.kind === 'error' && read.dataCode === 'window_not_found')) {
+      problems.push(cite('R-handle-window', `tree.snapshot of the closed window: expected error window_not_found, got ${describeAnswer(read)}`));
+    }
+    this.ctx.v.check(rule, problems, `acting in the closed window "${w.title}" refused: stale_ref for its element, window_not_found for the window`);
+  }
+
   /** Keys that must go to a window another process owns the focus of: window_not_focused, nothing typed. */
   async unfocused(): Promise<void> {
     const u = this.h.unfocused;
@@ -228,6 +275,7 @@ export async function semanticLayer(ctx: KitContext, scenarios: Scenarios): Prom
     await run.ops();
     await run.disabled();
     await run.stale();
+    await run.closed();
     await run.unfocused();
   }
 }

@@ -17,8 +17,11 @@ export interface DeviceSpec {
   name: string;
   /** Where it is: `ssh://user@host[:port]`; for a paired device, where this side listens for it (`ws://127.0.0.1:PORT`, `wss://…`). */
   url: string;
-  /** "paired" for a device that dialed in with a code (`computer-use pair`); "adb" for a phone on this machine's adb server; ssh when absent. */
-  kind?: 'paired' | 'adb';
+  /**
+   * "paired" for a device that dialed in with a code (`computer-use pair`); "adb" for a phone on this machine's adb
+   * server; "command" for a driver of the user's own run on this machine (`device add NAME --command`); ssh when absent.
+   */
+  kind?: 'paired' | 'adb' | 'command';
   /** The pairing's id (paired devices). */
   pairId?: string;
   /** SHA-256 of the device's secret (paired devices); the secret itself stays on the device. */
@@ -32,7 +35,10 @@ export interface DeviceSpec {
   /** TLS certificate and key files the pairing listener uses (wss://), absolute. */
   tlsCert?: string;
   tlsKey?: string;
-  /** Remote command words instead of `computer-use driver linux` (a package not installed globally). */
+  /**
+   * ssh: remote command words instead of `computer-use driver linux` (a package not installed globally). "command":
+   * the driver's argv on this machine, run as it is (no shell).
+   */
   command?: string[];
   /** An ssh_config file for this device (`ssh -F`), absolute. */
   sshConfig?: string;
@@ -43,6 +49,9 @@ export interface DeviceSpec {
   /** Apps never read or acted on on this device (added to the session's list). */
   denyApps?: string[];
 }
+
+/** The url of a driver-command device: it runs here. */
+export const COMMAND_URL = 'local';
 
 /** Names the model and the CLI use; never the reserved name of the local device. */
 export const DEVICE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
@@ -66,6 +75,14 @@ export function validateSpec(raw: unknown): DeviceSpec {
   if (r['kind'] === 'adb') {
     parseAdbUrl(url);
     const out: DeviceSpec = { name, url, kind: 'adb' };
+    policyFields(out, r, bad);
+    return out;
+  }
+  if (r['kind'] === 'command') {
+    const c = r['command'];
+    const word = (w: unknown): boolean => typeof w === 'string' && w.length <= 4096 && !w.includes('\0');
+    if (!Array.isArray(c) || c.length === 0 || c.length > 256 || !c.every(word) || c[0] === '') throw bad('command must be a list of 1 to 256 words');
+    const out: DeviceSpec = { name, url: COMMAND_URL, kind: 'command', command: c as string[] };
     policyFields(out, r, bad);
     return out;
   }

@@ -15,6 +15,8 @@ import type { DeviceCheck } from '../drivers/common/checks.js';
 export function deviceOf(spec: DeviceSpec, timeoutMs = 20_000): Device {
   if (spec.kind === 'paired') throw new ComputerUseError('unsupported', `${spec.name} is a paired device: it dials in while a session runs; it cannot be checked from here.`);
   if (spec.kind === 'adb') return new Device({ name: spec.name, timeoutMs, driver: adbDriver(spec.url) });
+  // A driver of one's own is checked as a process of its own (a kept one is a session's, not the doctor's).
+  if (spec.kind === 'command') return new Device({ name: spec.name, timeoutMs, driver: { command: spec.command![0]!, args: spec.command!.slice(1) } });
   const target = parseSshUrl(spec.url);
   if (spec.command) target.command = spec.command;
   return new Device({ name: spec.name, timeoutMs, driver: sshDriver(target, spec.sshConfig ? { configFile: spec.sshConfig } : {}),
@@ -55,6 +57,10 @@ function runRemote(spec: DeviceSpec, words: string[], timeoutMs = 20_000): Promi
 /** The checks of one device, in order; later ones are skipped once ssh itself fails. */
 export async function doctorDevice(spec: DeviceSpec): Promise<DeviceCheck[]> {
   if (spec.kind === 'paired') return doctorPaired(spec);
+  if (spec.kind === 'command') {
+    const c = await checkDevice(spec);
+    return [{ name: 'driver', ok: c.ok, detail: c.ok ? c.line : `${c.code}: ${c.message}`, fix: 'run the command by hand: it must answer hello on stdio (docs/protocol.md)' }];
+  }
   const target = parseSshUrl(spec.url);
   const where = `device ${spec.name} (${formatSshUrl(target)})`;
   const checks: DeviceCheck[] = [];

@@ -9,6 +9,7 @@
  */
 import type { McpServerOptions } from './mcp.js';
 import { parseMode } from '../policy/modes.js';
+import { splitCommand } from '../conformance/command.js';
 
 export type Host = 'mcp' | 'pi' | 'cli';
 
@@ -32,6 +33,21 @@ const list = (v: string | string[]): string[] => (Array.isArray(v) ? v : [v]).fl
 const ALL: readonly Host[] = ['mcp', 'pi', 'cli'];
 const MCP_PI: readonly Host[] = ['mcp', 'pi'];
 
+/**
+ * `--driver`: a built-in name, or the command line of a driver of the user's own. This is a person's configuration
+ * (a flag, the environment of the host): no tool call reaches it.
+ */
+function applyDriver(o: McpServerOptions, v: string): void {
+  const text = v.trim();
+  if (text === 'native' || text === 'cdp') { o.driver = text; return; }
+  const words = splitCommand(text);
+  // A bare word is more likely a misspelt name than a program: a command is given by its path or with its arguments.
+  if (words.length === 0 || words[0] === '' || (words.length === 1 && !words[0]!.includes('/'))) {
+    throw new Error(`--driver takes native or cdp, or a driver command given by its path or with its arguments (./${text}), not "${text}"`);
+  }
+  o.driverCommand = words;
+}
+
 /** Every host option. */
 export const HOST_OPTIONS: readonly HostOption[] = [
   { flag: 'desktop', env: 'COMPUTER_USE_DESKTOP', kind: 'string', hosts: MCP_PI, description: 'desktop: auto (default), current or sandbox',
@@ -46,8 +62,9 @@ export const HOST_OPTIONS: readonly HostOption[] = [
     apply: (o, v) => { const a = list(v); if (a.length) o.denyApps = a; } },
   { flag: 'settings', env: 'COMPUTER_USE_SETTINGS', kind: 'string', hosts: MCP_PI, description: 'settings file (default: $COMPUTER_USE_HOME/settings.json)',
     apply: (o, v) => { if (str(v)) o.settingsPath = str(v); } },
-  { flag: 'driver', env: 'COMPUTER_USE_DRIVER', kind: 'string', hosts: MCP_PI, description: 'driver: native (default) or cdp',
-    apply: (o, v) => { o.driver = oneOf('driver', ['native', 'cdp'], str(v)); } },
+  { flag: 'driver', env: 'COMPUTER_USE_DRIVER', kind: 'string', hosts: ALL,
+    description: 'driver: native (default), cdp, or a driver command of your own (its words split like a shell\'s, run without one)',
+    apply: (o, v) => { applyDriver(o, str(v)); } },
   { flag: 'cdp-endpoint', env: 'COMPUTER_USE_CDP_ENDPOINT', kind: 'string', hosts: MCP_PI, description: 'DevTools endpoint of the cdp driver (default http://127.0.0.1:9222)',
     apply: (o, v) => { if (str(v)) o.cdpEndpoint = str(v); } },
   { flag: 'max-tokens', env: 'COMPUTER_USE_MAX_TOKENS', kind: 'string', hosts: MCP_PI, description: 'token budget of a snapshot',

@@ -130,7 +130,7 @@ export const WindowParams = Type.Object({ window: doc('Window handle from window
 export const SnapshotParams = Type.Object({
   window: doc('Window handle from windows.list.', Id),
   scope: Type.Optional(doc('Read only the subtree under this node handle.', Id)),
-  depth: Type.Optional(doc('Maximum depth below the start node (default unlimited).', Count(1000))),
+  depth: Type.Optional(doc('Maximum depth below the start node (default unlimited); 0 reads the start node alone, without `children`.', Count(1000))),
   maxNodes: Type.Optional(doc('Stop reading after this many nodes (protects against runaway trees); `stats.truncated` says so.',
     Type.Integer({ minimum: 1, maximum: LIMITS.nodes }))),
   bounds: Type.Optional(doc('Also read each node\'s screen rectangle (one more call per node on some platforms): for Set-of-Mark labels.', Type.Boolean())),

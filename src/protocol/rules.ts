@@ -31,7 +31,7 @@ export const RULES = {
     'or answered with `{"id": null, "error": {"code": -32700}}` (not JSON) or `-32600` (not an object); the next line is served.' },
   'R-frame-oversize': { area: 'framing', text: 'A line longer than the cap (16777216 bytes) is dropped unparsed, and the driver goes on with the ' +
     'next line. The cap counts the UTF-8 bytes of the line before decoding, not characters: a line of 9 million `é` (18 million bytes) ' +
-    'is over it. The driver may report the drop as `{"id": null, "error": {"code": -32600, "message": "Line of N bytes exceeds the ' +
+    'is over it (the kit sends a line of 8389705 characters, 16779337 bytes). The driver may report the drop as `{"id": null, "error": {"code": -32600, "message": "Line of N bytes exceeds the ' +
     'limit."}}`; it never answers the id written on that line.' },
   'R-jsonrpc': { area: 'framing', text: 'Every message carries `"jsonrpc": "2.0"`, the driver\'s own included. A request without it (or with ' +
     'another value) is refused with code -32600 (Invalid Request) under the request\'s id, and its method is not run.' },
@@ -62,8 +62,9 @@ export const RULES = {
   'R-act-op': { area: 'acts', methods: ['node.act'], text: 'node.act with an op the element does not list in `actions` fails with ' +
     '`unsupported` (`data.op`), nothing sent.' },
   'R-act-value': { area: 'acts', methods: ['node.act'], text: 'A value the element cannot take (set_value of a number outside a slider\'s or ' +
-    'spin button\'s `range`, or not a number; select of an item it does not hold) fails with `invalid_params`, and the element keeps its ' +
-    'value: never clamped silently.' },
+    'spin button\'s `range`, or not a number; select of an item it does not hold) fails with the application error -32000 whose ' +
+    '`data.code` is `"invalid_params"` (not the -32602 of a request that breaks the schema: the params were well formed), and the ' +
+    'element keeps its value: never clamped silently.' },
   'R-act-effect': { area: 'acts', methods: ['node.act'], text: 'A node.act result means the op was carried out: click runs the command once ' +
     '(a counter counts one), set_value leaves exactly that value, toggle flips `checked` exactly once. An op that could not be carried ' +
     'out is an error, never a result. `activated: true` is a claim that the element\'s command ran: on a toggle, that `checked` flipped; ' +
@@ -74,7 +75,11 @@ export const RULES = {
     'focused top-level window (after activating the window); otherwise it fails with `window_not_focused` and types nothing. A driver with ' +
     'the `background_input` capability sends to the window itself and is exempt.' },
   'R-read-snapshot': { area: 'reads', methods: ['tree.snapshot'], text: 'tree.snapshot of a listed window answers its tree: the root\'s `id` ' +
-    'is the window handle, every node a handle unique in the answer; a `password` node never carries its text in `value`.' },
+    'is the window handle, every node a handle unique in the answer; a `password` node never carries its text in `value`, and ' +
+    'text.read of it fails with `permission_denied`. Handles are strings (1 to 1024 characters) the host treats as opaque: never ' +
+    'numbers, objects or null. `depth: 0` reads the start node alone (its `childCount`, no `children`). A window always has a ' +
+    'positive `pid`: its app\'s process; a window with no process of its own (in memory, recorded) keeps the one it was made or ' +
+    'recorded with, or the driver\'s own.' },
   'R-read-find': { area: 'reads', methods: ['tree.find', 'list.find'], text: 'tree.find and list.find answer only nodes whose name, value or ' +
     'description hold the text (case-insensitive); list.find searches every row of the container, those not on screen included, or says ' +
     '`complete: false`.' },
@@ -82,7 +87,8 @@ export const RULES = {
     'driver lists answers for a process and a command that do not exist: process.identify `gone: true` (or `app_not_found`), ' +
     'apps.terminate `ended: false` (signalling no one), apps.resolveLaunch a resolution or `app_not_found` (starting nothing).' },
   'R-settle': { area: 'reads', methods: ['ui.settle'], text: 'ui.settle answers once no event came for `quietMs`, or at `timeoutMs` with ' +
-    '`settled: false`; never later than `timeoutMs` plus a read.' },
+    '`settled: false`; never later than `timeoutMs` plus a read. The quiet period starts when the request arrives: a driver that ' +
+    'sees no event at all (or has no events) answers `settled: true` after `quietMs` (with `events: 0`).' },
   'R-cancel': { area: 'lifetime', text: '`$/cancel {id}` makes a request still being served end soon: it is answered (any answer) or dropped, ' +
     'and the driver goes on serving others.' },
   'R-eof': { area: 'lifetime', text: 'When stdin ends, the driver exits (within a few seconds), whatever it was doing.' },

@@ -17,7 +17,7 @@ export interface DeviceEntry {
   name: string;
   /** 1-based position; refs of device N ≥ 2 start with `dN`. */
   index: number;
-  kind: 'local' | 'ssh' | 'paired' | 'adb' | 'fake';
+  kind: 'local' | 'ssh' | 'paired' | 'adb' | 'command' | 'fake';
   /** The address (ssh://…; where a paired device is awaited, ws://…), for listings. */
   url?: string;
   session: Session;

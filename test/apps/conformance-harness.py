@@ -5,7 +5,9 @@
 - "hello": button "Hello" sets the "status" label to "Status: hello";
 - "never": button "Never", always disabled; a click would set "Status: never";
 - "target": button "Target"; "replace": button "Replace" destroys "target" and puts a new "Target" button (a new
-  accessible object with the same id) in its place.
+  accessible object with the same id) in its place;
+- "level": slider "Level", 0 to 10 (a value beyond that must be refused, not clamped);
+- "open": button "Open window" opens a window "Closing window" whose button "Close window" closes it.
 Prints "ready" once the window is shown, and one line per thing that happened."""
 import gi
 
@@ -61,7 +63,22 @@ def main():
         say("replaced %d" % state["count"])
 
     replace.connect("clicked", on_replace)
-    for w in (name, agree, hello, status, never, slot, replace):
+    level = ident(Gtk.Scale.new_with_range(Gtk.Orientation.HORIZONTAL, 0, 10, 1), "level", "Level")
+    level.set_value(5)
+    level.connect("value-changed", lambda s: say("level %g" % s.get_value()))
+    opener = ident(Gtk.Button(label="Open window"), "open")
+
+    def open_window(_b):
+        other = Gtk.Window(title="Closing window")
+        other.set_transient_for(win)
+        close = ident(Gtk.Button(label="Close window"), "close")
+        close.connect("clicked", lambda _c: (other.destroy(), say("closed")))
+        other.add(close)
+        other.show_all()
+        say("opened")
+
+    opener.connect("clicked", open_window)
+    for w in (name, agree, hello, status, never, level, slot, replace, opener):
         box.pack_start(w, False, False, 0)
     win.add(box)
     win.connect("destroy", Gtk.main_quit)

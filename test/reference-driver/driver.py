@@ -25,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 SCHEMA_PATH = os.path.join(ROOT, "docs", "protocol.schema.json")
 DEFAULT_FIXTURE = os.path.join(ROOT, "test", "fixtures", "linux", "conformance-harness.json")
 MAX_LINE_BYTES = 16 * 1024 * 1024
-PROTOCOL_VERSION = "1.0.0"
+PROTOCOL_VERSION = "1.1.0"
 APP_ERROR = -32000
 
 out_lock = threading.Lock()

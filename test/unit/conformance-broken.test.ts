@@ -48,6 +48,9 @@ test('each broken driver fails the default kit under its check, citing its rule 
   assert.match(failLine(reports.get('cut-frame')!, 'wire.framing')!, /stdout held a line that is not a JSON object/);
   assert.match(failLine(reports.get('toggle-lies')!, 'semantic.gtk.agree.toggle#1')!, /after toggle, agree: expected state checked/);
   assert.match(failLine(reports.get('char-count')!, 'wire.oversize-line')!, /the cap counts bytes/);
+  assert.match(failLine(reports.get('clamps')!, 'semantic.gtk.level.set_value#1')!, /R-act-value: expected set_value "11" to fail with invalid_params, got result/);
+  assert.match(failLine(reports.get('closed-window')!, 'semantic.gtk.closed-window')!,
+    /R-handle-node: click through the handle of an element of the closed window: expected error stale_ref, got error -32000 \(window_not_found\)/);
   assert.match(failLine(reports.get('cancel')!, 'wire.cancel')!, /to be answered within 5000 ms of \$\/cancel, got no answer/);
   // A crash does not hide the checks after it: the kit started the driver again.
   assert.equal(reports.get('nonbmp')!.results.find((x) => x.rule === 'wire.oversize-line')?.verdict, 'PASS');

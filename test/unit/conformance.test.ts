@@ -14,6 +14,7 @@ import { splitCommand } from '../../src/conformance/command.js';
 import { runConformance } from '../../src/conformance/kit.js';
 import { formatReport, type ConformanceReport } from '../../src/conformance/report.js';
 import { parseTranscript } from '../../src/protocol/transcript.js';
+import { PROTOCOL_VERSION } from '../../src/protocol/methods.js';
 import { canonical, exchanges } from '../../src/drivers/replay/driver.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -82,10 +83,12 @@ test('replay pairs requests with their answers by id, whatever the key order of 
   assert.throws(() => parseTranscript('{"type":"header","format":"other"}'), /not a computer-use-transcript header/);
 });
 
-test('the Python reference driver, written from the schema alone, passes the wire layer and the read part of the GTK harness', { timeout: 120_000 }, async () => {
+test('the Python reference driver, written from the schema alone, speaks the protocol version of the spec and passes the default kit: wire, behaviour and the read part of the GTK harness', { timeout: 120_000 }, async () => {
   const report = await runConformance({ driver: `python3 '${join(ROOT, 'test', 'reference-driver', 'driver.py')}'` });
   const text = formatReport(report);
   assert.deepEqual(failed(report), [], text);
+  assert.equal(report.hello?.protocolVersion, PROTOCOL_VERSION, `the reference driver speaks the spec's own version\n${text}`);
+  for (const rule of ['behaviour.snapshots', 'behaviour.handles']) assert.equal(verdict(report, rule), 'PASS', `${rule}\n${text}`);
   for (const rule of ['wire.hello', 'wire.strict-params', 'wire.unknown-method', 'wire.malformed-lines', 'wire.oversize-line', 'wire.cancel',
     'wire.out-of-order', 'wire.non-bmp', 'wire.schema', 'wire.eof-exit', 'semantic.gtk.name', 'semantic.gtk.never', 'semantic.gtk.status']) {
     assert.equal(verdict(report, rule), 'PASS', `${rule}\n${text}`);

@@ -81,3 +81,18 @@ test('an agent at a pipe answering "y" cannot widen a device', () => {
   assert.equal(devices(home).devices[0]?.allowApps, undefined);
   assert.doesNotMatch(r.stderr + r.stdout, WIDENING_FLAG);
 });
+
+test('a driver of one\'s own (device add NAME --command) takes the same path: no widening without a person', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'cu-devadd-'));
+  process.env['COMPUTER_USE_HOME'] = home;
+  const out = sink();
+  const err = sink();
+  const code = await runDeviceCommand(['add', 'mine', '--command', 'python3 /opt/my-driver.py', '--no-check', '--mode', 'bypass',
+    '--allow-app', 'gedit'], out, err, terminal('allow_once', false));
+  assert.equal(code, 0, err.text);
+  const [d] = devices(home).devices;
+  assert.equal(d?.name, 'mine');
+  assert.equal(d?.mode, undefined);
+  assert.equal(d?.allowApps, undefined);
+  assert.match(err.text, /not applied: mode bypass; apps allowed: gedit/);
+});

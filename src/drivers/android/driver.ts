@@ -194,15 +194,20 @@ export class AndroidDriver {
     return Number(r.stdout.toString('utf8').trim().split(/\s+/)[0]) || 0;
   }
 
-  /** The tree of the window; another app in front is `window_not_found` (the window is gone from the screen). */
-  async snapshot(windowId: string): Promise<{ window: WindowInfo; root: RawNode; nodes: number; ms: number }> {
+  /**
+   * The tree of the window, or of the element `scope` names in it; another app in front is `window_not_found` (the
+   * window is gone from the screen), a scope no element on the screen has is `stale_ref` (never the whole screen).
+   */
+  async snapshot(windowId: string, scope?: string): Promise<{ window: WindowInfo; root: RawNode; nodes: number; ms: number }> {
     const screen = await this.screen();
     const fg = screen.foreground;
     if (!fg || windowIdOf(fg) !== windowId) {
       throw new ComputerUseError('window_not_found', `that screen is no longer in front (${fg ? windowIdOf(fg) : 'nothing'} is): list the apps again`);
     }
     const window = this.windowInfo(fg, await this.pidOf(fg.packageName));
-    const root = screenTree(screen, windowId, window.title, this.size());
+    const whole = screenTree(screen, windowId, window.title, this.size());
+    const root = scope === undefined ? whole : findById(whole, scope);
+    if (!root) throw new ComputerUseError('stale_ref', 'that element is no longer on the screen; take a new snapshot of the window.');
     let nodes = 0;
     const count = (n: RawNode): void => { nodes++; for (const c of n.children ?? []) count(c); };
     count(root);

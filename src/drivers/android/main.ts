@@ -118,7 +118,7 @@ export function androidHandlers(driver: AndroidDriver): Handlers {
     }),
     'tree.snapshot': guard(async (p) => {
       const t0 = performance.now();
-      const s = await driver.snapshot(p.window);
+      const s = await driver.snapshot(p.window, p.scope);
       return { window: s.window, root: s.root, stats: { nodes: s.nodes, ms: performance.now() - t0, truncated: false } };
     }),
     'tree.find': guard(async (p) => {

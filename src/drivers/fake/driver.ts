@@ -14,6 +14,20 @@ import type { DriverConnection } from '../../protocol/peer.js';
 /** One fake window: its info and its tree (root = the window node). */
 export interface FakeWindow { info: WindowInfo; root: RawNode }
 
+/**
+ * The value a slider or spin button takes: a number within its range, else invalid_params and the value kept
+ * (protocol rule R-act-value: never clamped). Other elements take any text.
+ */
+function numberInRange(node: RawNode, value: string): string {
+  if (!node.range) return value;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n)) throw new ComputerUseError('invalid_params', `set_value on a ${node.role} needs a number, got "${value.slice(0, 20)}".`);
+  if (n < node.range.min || n > node.range.max) {
+    throw new ComputerUseError('invalid_params', `${n} is outside the ${node.role}'s range ${node.range.min} to ${node.range.max}; nothing was changed.`);
+  }
+  return value;
+}
+
 export class FakeDriver {
   readonly windows: FakeWindow[] = [];
   /** Calls received, by method name, for assertions. */
@@ -176,7 +190,7 @@ export class FakeDriver {
     const flip = (s: State): void => { node.states = node.states.includes(s) ? node.states.filter((x) => x !== s) : [...node.states, s]; };
     switch (p.op) {
       case 'toggle': flip('checked'); break;
-      case 'set_value': case 'clear': node.value = p.op === 'clear' ? '' : p.value ?? ''; break;
+      case 'set_value': case 'clear': node.value = p.op === 'clear' ? '' : numberInRange(node, p.value ?? ''); break;
       case 'type': node.value = (node.value ?? '') + (p.value ?? ''); break;
       case 'click': case 'scroll': break;
       // Like a toolkit's grab focus: the node takes the focus from every other node of its window.

@@ -2,9 +2,10 @@
  * `computer-use device add | list | remove`: the devices every session of this home connects to besides this
  * machine. Kept in `<home>/devices.json` (0600). `add` checks the link before saving it.
  */
-import { escapeLine, nameText } from '../../engine/escape.js';
+import { escapeLine, jsonQuote, nameText } from '../../engine/escape.js';
+import { splitCommand } from '../../conformance/command.js';
 import { Device } from '../../devices/manager.js';
-import { defaultDevicesPath, loadDevices, saveDevices, validateSpec, type DeviceSpec } from '../../devices/registry.js';
+import { COMMAND_URL, defaultDevicesPath, loadDevices, saveDevices, validateSpec, type DeviceSpec } from '../../devices/registry.js';
 import { adbDriver, parseAdbUrl, formatAdbUrl } from '../../devices/adb.js';
 import { classifySshFailure, formatSshUrl, parseRemoteCommand, parseSshUrl, sshDriver } from '../../devices/ssh.js';
 import { ComputerUseError, isComputerUseError } from '../../protocol/errors.js';
@@ -46,6 +47,8 @@ async function gateDevicePermissions(spec: DeviceSpec, confirmer: Confirmer, err
 
 const USAGE = `usage: computer-use device add ssh://user@host[:port] [--name N] [--command "node /path/main.js driver linux"]
        computer-use device add adb:[SERIAL] [--name N]   (an Android phone on this machine's adb server)
+       computer-use device add NAME --command 'COMMAND'   (a driver of your own, run on this machine: its words split
+                                 like a shell's, run without one; one process serves a CLI session)
                                  [--ssh-config /abs/ssh_config] [--mode M] [--allow-app a,b] [--deny-app c] [--no-check]
        computer-use device list [--check]
        computer-use device remove <name> | device revoke <name>
@@ -71,6 +74,29 @@ async function addPhone(url: string, flags: Record<string, string | undefined>, 
   return 0;
 }
 
+/** `device add NAME --command 'COMMAND'`: a driver of the user's own, checked (hello) before it is saved. */
+async function addCommand(name: string, flags: Record<string, string | undefined>, devices: DeviceSpec[], path: string,
+  out: NodeJS.WritableStream, err: NodeJS.WritableStream, confirmer: Confirmer): Promise<number> {
+  if (flags['command'] === undefined) { err.write(`device add ${nameText(name)} needs --command 'COMMAND' (the driver to run)\n${USAGE}`); return 2; }
+  const list = (v: string | undefined): string[] | undefined => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
+  const asked = validateSpec({ name, url: COMMAND_URL, kind: 'command', command: splitCommand(flags['command']),
+    ...(flags['mode'] !== undefined ? { mode: flags['mode'] } : {}),
+    ...(list(flags['allow-app']) ? { allowApps: list(flags['allow-app']) } : {}), ...(list(flags['deny-app']) ? { denyApps: list(flags['deny-app']) } : {}) });
+  if (devices.some((d) => d.name === asked.name)) { err.write(`A device named ${asked.name} exists; remove it first.\n`); return 1; }
+  const spec = await gateDevicePermissions(asked, confirmer, err);
+  if (flags['no-check'] === undefined) {
+    const c = await checkDevice(spec);
+    if (!c.ok) { err.write(`error ${c.code}: ${escapeLine(c.message)}\nNot added. (--no-check adds it anyway.)\n`); return 1; }
+    out.write(`${spec.name}: ${c.line}\n`);
+  }
+  saveDevices([...devices, spec], path);
+  out.write(`added ${spec.name} (driver ${commandText(spec.command!)}; device ${devices.length + 2}: refs d${devices.length + 2}…) to ${path}\n`);
+  return 0;
+}
+
+/** A driver command as one line: each word as it is when plain, else as a JSON string. */
+const commandText = (words: readonly string[]): string => words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : jsonQuote(w))).join(' ');
+
 export async function runDeviceCommand(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr,
   confirmer: Confirmer = ttyConfirmer()): Promise<number> {
   const [sub, ...rest] = args;
@@ -84,6 +110,7 @@ export async function runDeviceCommand(args: string[], out: NodeJS.WritableStrea
         const url = pos[0];
         if (!url) { err.write(USAGE); return 2; }
         if (url.startsWith('adb:')) return await addPhone(url, flags, devices, path, out, err, confirmer);
+        if (!url.includes(':')) return await addCommand(url, flags, devices, path, out, err, confirmer);
         const target = parseSshUrl(url);
         const name = flags['name'] ?? target.host.split('.')[0]!.replace(/[^A-Za-z0-9_-]/g, '-');
         const list = (v: string | undefined): string[] | undefined => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
@@ -107,7 +134,8 @@ export async function runDeviceCommand(args: string[], out: NodeJS.WritableStrea
         for (const [i, d] of devices.entries()) {
           let status = '';
           if (flags['check'] !== undefined && d.kind !== 'paired') { const c = await checkDevice(d); status = c.ok ? `  ${c.line}` : `  error ${c.code}: ${escapeLine(c.message)}`; }
-          out.write(`${d.name}  ${d.kind === 'paired' ? `paired, listens at ${d.url}` : d.kind === 'adb' ? `android phone ${d.url}` : d.url}  refs d${i + 2}…${d.mode ? `  mode ${d.mode}` : ''}${status}\n`);
+          out.write(`${d.name}  ${d.kind === 'paired' ? `paired, listens at ${d.url}` : d.kind === 'adb' ? `android phone ${d.url}`
+            : d.kind === 'command' ? `driver ${commandText(d.command ?? [])}` : d.url}  refs d${i + 2}…${d.mode ? `  mode ${d.mode}` : ''}${status}\n`);
         }
         return 0;
       }

@@ -15,7 +15,8 @@ const USAGE = `usage: computer-use <command> [args...]
   wait <appears|disappears|value_changes|window_appears> [--text T] [--ref eN] [--timeout ms]
   keys <chords...> [--app A]         e.g. keys ctrl+s
   clipboard read | write <text> | paste [text] [--app A]   the clipboard (paste: into the app's focused element)
-      every command above takes --device NAME, and --help for its own usage; a permission flag that lowers a
+      every command above takes --device NAME, --driver 'COMMAND' (a driver of your own, kept for the session),
+      and --help for its own usage; a permission flag that lowers a
       question holds only after you confirm it on the terminal, and is kept for the next ones on the same
       desktop when you answer "this session" (session clear forgets them)
   session clear                      forget the permission flags kept by earlier commands
@@ -35,6 +36,7 @@ ${optionHelp('cli')}
   doctor --device NAME               check a remote device: ssh without prompts, node, the driver
   doctor --conformance --driver "<command>" [--scenarios F] [--record F]   run the driver conformance kit on any driver
   device add ssh://user@host[:port] [--name N] [--command "..."]   another machine, driven over your own ssh
+  device add NAME --command 'COMMAND'   a driver of your own on this machine (split like shell words, no shell)
   device list [--check] | device remove NAME | device revoke NAME   (revoke: also closes a paired device's link)
   pairing start [--listen ws://127.0.0.1:7787] [--name N] [--tls-cert F --tls-key F]   show a one-time code for a device
   pair <server-url> --code 123-456 [--desktop sandbox]   on the device: dial the server, then serve this machine's driver

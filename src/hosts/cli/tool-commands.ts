@@ -15,6 +15,7 @@ import { loadSettings } from '../../policy/settings.js';
 import { ttyConfirmer } from './policy-commands.js';
 import { cliWording } from './wording.js';
 import { parseActList } from './act-list.js';
+import { refDevice } from '../../session/devices.js';
 
 const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
 const opt = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } => (v === undefined ? {} : { [k]: v }) as { [P in K]?: V };
@@ -79,6 +80,7 @@ export const TOOL_COMMANDS = ['apps', 'launch', 'observe', 'screenshot', 'find',
 
 /** Flags every tool command takes (docs/cli.md). */
 const COMMON = '  --device NAME   the device (computer-use device list); refs like d2e5 name theirs\n'
+  + '  --driver \'COMMAND\'   a driver of your own instead of this machine\'s (one process kept for the session; no sandbox)\n'
   + '  --mode M, --allow-app A, --allow-commands T, --deny-app A   permission flags: --deny-app and a mode that asks more hold at once;\n'
   + '      what lowers a question holds only after you confirm it on this terminal, and is kept for later commands on this\n'
   + '      desktop when you answer "this session" (computer-use session clear forgets them)';
@@ -125,7 +127,11 @@ export async function runToolCommand(command: string, args: string[]): Promise<n
     for (const n of notices) process.stderr.write(`computer-use: ${n}\n`);
     return effective;
   };
-  const computer = await createComputer({ desktop: 'auto', stopSandboxOnClose: false, statePath: sessionFileFor, desktopPolicy: permissions, confirmer, ...rest });
+  // A driver of one's own, or a call for another device, drives no desktop of this machine: no sandbox starts for it.
+  const elsewhere = rest.driverCommand !== undefined || namesOtherDevice(call.params);
+  const statePath = rest.driverCommand ? commandSessionFile(rest.driverCommand) : sessionFileFor;
+  const computer = await createComputer({ desktop: elsewhere ? 'current' : 'auto', stopSandboxOnClose: false, statePath, desktopPolicy: permissions,
+    confirmer, keepDrivers: true, deviceStatePath: (name) => cuPath('sessions', `device-${name}.json`), ...rest });
   for (const w of computer.policy.warnings) process.stderr.write(`computer-use: ${w}\n`);
   if (computer.desktop.started) process.stderr.write(`started sandbox desktop ${computer.desktop.sandbox?.display} (stop it with: computer-use sandbox down --all)\n`);
   try {
@@ -177,6 +183,20 @@ export function strayLaunchFlag(args: string[]): string | undefined {
   return `${flag} after the app's command ${jsonQuote(command)} would go to the app as its own argument, so computer-use would not ` +
     `take it; nothing was started. Put computer-use's flags before the command: launch ${[...ours, ...moved, command, ...kept].map(word).join(' ')} ` +
     `(or, to give ${flag} to the app itself: launch -- ${word(command)} …).`;
+}
+
+/** True when a call is for a device other than this machine: `--device NAME`, or refs of device 2 on (`d2e5`). */
+export function namesOtherDevice(params: Record<string, unknown>): boolean {
+  const named = params['device'];
+  if (typeof named === 'string') return !['local', 'd1'].includes(named.trim().toLowerCase());
+  const refs: unknown[] = [params['ref'], params['scope'], params['window'],
+    ...(Array.isArray(params['actions']) ? (params['actions'] as { ref?: unknown }[]).map((a) => a?.ref) : [])];
+  return refs.some((r) => typeof r === 'string' && (refDevice(r) ?? 1) > 1);
+}
+
+/** The state file of a driver command's session: its refs belong to that driver (one per command line and directory). */
+function commandSessionFile(argv: readonly string[]): string {
+  return cuPath('sessions', `driver-${createHash('sha256').update(JSON.stringify([process.cwd(), ...argv])).digest('hex').slice(0, 16)}.json`);
 }
 
 /** One state file per desktop: refs belong to the desktop they were read from. */

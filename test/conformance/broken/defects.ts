@@ -56,6 +56,21 @@ export const DEFECTS: Record<string, Defect> = {
     handlers: (h) => ({ ...h, 'node.act': async (p, ctx) => (p.op === 'toggle' ? { method: 'pattern', activated: true } : h['node.act']!(p, ctx)) }) },
   'ignores-expect': { what: 'node.act ignores expect.role and acts', check: 'semantic.gtk.hello.click#2', rule: 'R-act-expect',
     handlers: (h) => ({ ...h, 'node.act': async (p, ctx) => { const { expect: _e, ...rest } = p; return h['node.act']!(rest, ctx); } }) },
+  clamps: { what: 'set_value beyond a slider\'s range is answered as done (a toolkit that clamps)', check: 'semantic.gtk.level.set_value#1', rule: 'R-act-value',
+    handlers: (h) => ({ ...h, 'node.act': async (p, ctx) => {
+      try { return await h['node.act']!(p, ctx); } catch (e) {
+        if (p.op === 'set_value' && (e as { code?: string }).code === 'invalid_params') return { method: 'pattern', detail: 'clamped' };
+        throw e;
+      }
+    } }) },
+  'closed-window': { what: 'an element of a window that closed is answered window_not_found', check: 'semantic.gtk.closed-window', rule: 'R-handle-node',
+    handlers: (h) => ({ ...h, 'node.act': async (p, ctx) => {
+      try { return await h['node.act']!(p, ctx); } catch (e) {
+        if ((e as { code?: string }).code !== 'stale_ref' || !p.id.includes('-closing-')) throw e;
+        const { ComputerUseError } = await import('../../../src/protocol/errors.js');
+        throw new ComputerUseError('window_not_found', 'that window closed');
+      }
+    } }) },
   'char-count': { what: 'the line cap counts characters, not bytes', check: 'wire.oversize-line', rule: 'R-frame-oversize',
     maxLineBytes: DEFAULT_MAX_LINE_BYTES * 2 },
   cancel: { what: 'ui.settle ignores $/cancel and waits its full timeout', check: 'wire.cancel', rule: 'R-cancel',

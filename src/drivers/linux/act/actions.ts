@@ -86,6 +86,19 @@ async function xTitleOf(bus: A11yBus, keyboard: LinuxInput, win: Target, pid: nu
 }
 
 /** Runs one op; throws ComputerUseError with a code that says what to do. `listApps` serves `apps` (capability `act_windows`). */
+/**
+ * A number beyond a Value element's range is refused before anything is set: the toolkit would clamp it silently
+ * and the act would read as done (protocol rule R-act-value). An element that reports no range (min = max) takes any.
+ */
+async function inRange(bus: A11yBus, t: Target, role: string, n: number): Promise<void> {
+  let all: Record<string, unknown>;
+  try { all = await bus.getAll(t, VALUE); } catch { return; }
+  const min = Number(all['MinimumValue']);
+  const max = Number(all['MaximumValue']);
+  if (!Number.isFinite(min) || !Number.isFinite(max) || min >= max || (n >= min && n <= max)) return;
+  throw new ComputerUseError('invalid_params', `${n} is outside the ${role}'s range ${min} to ${max}; nothing was changed.`, { min, max });
+}
+
 export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, signal?: AbortSignal, events?: EventWatcher, sending?: () => void,
   listApps?: () => Promise<AppInfo[]>): Promise<ActResult> {
   // Grid hook (table.ts): a cell read by coordinate is found again by its coordinate.
@@ -202,6 +215,7 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       }
       // Spin buttons hold a number: set it through Value, so the text and the number agree.
       if (p.op === 'set_value' && has(VALUE) && info.atspiRole === 'spin button' && Number.isFinite(Number(text)) && text.trim() !== '') {
+        await inRange(bus, t, info.atspiRole, Number(text));
         await bus.setProp(t, VALUE, 'CurrentValue', 'd', Number(text));
         return { method: 'pattern', detail: 'Value.CurrentValue' };
       }
@@ -209,7 +223,8 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       if (has(ETEXT) && info.states.has('editable')) return setTextVerified(bus, info, text, typing(bus, keyboard, info, signal));
       if (has(VALUE) && p.op === 'set_value') {
         const n = Number(text);
-        if (!Number.isFinite(n)) throw new ComputerUseError('invalid_params', `set_value on a ${info.atspiRole} needs a number, got "${text.slice(0, 20)}".`);
+        if (!Number.isFinite(n) || text.trim() === '') throw new ComputerUseError('invalid_params', `set_value on a ${info.atspiRole} needs a number, got "${text.slice(0, 20)}".`);
+        await inRange(bus, t, info.atspiRole, n);
         await bus.setProp(t, VALUE, 'CurrentValue', 'd', n);
         return { method: 'pattern', detail: 'Value.CurrentValue' };
       }
