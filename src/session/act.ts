@@ -175,6 +175,7 @@ async function resolve(state: ActState, asked: ActionSpec): Promise<Resolved | u
         : `Ref ${spec.ref} was never given in this session. Call computer_observe to get refs, then act on one it shows.`) });
     return undefined;
   }
+  session.noteActed(spec.ref);
   return { spec, fingerprint: entry.fingerprint };
 }
 

@@ -77,6 +77,7 @@ export interface SessionOptions {
 
 interface SavedState {
   version: 1; refs: RefTableJSON; windows: WindowTableJSON; last: [string, Snapshot][]; visual?: VisualTableJSON; printed?: [string, string][];
+  acted?: string[];
   launched?: LaunchedProcess[];
   /** The seal computer-use put on `launched` (settings.ts sealOf): an edited list restores nothing. */
   launchedSeal?: string;
@@ -97,6 +98,8 @@ const MAX_SAME_NAME = 5;
 const MAX_PROVEN = 64;
 /** Windows whose last whole print the session keeps (the oldest is forgotten first: it prints whole again). */
 const MAX_PRINTED = 16;
+/** Acted-on refs the session keeps printed whole (the oldest is forgotten first). */
+const MAX_ACTED = 8;
 /** Launched processes the session keeps for the policy (the oldest is forgotten first). */
 const MAX_LAUNCHED = 16;
 
@@ -120,6 +123,8 @@ export class Session {
   readonly last = new Map<string, Snapshot>();
   /** The text of each window's last whole-window print, per window id: what a new print is compared with. */
   readonly printed = new Map<string, string>();
+  /** Refs the model acted on last (the newest MAX_ACTED): a folded print shows them on lines of their own. */
+  readonly acted = new Set<string>();
   /**
    * What the driver proved about a process (process.identify), by pid and start token. The facts of one process
    * do not change while it runs (its program included: a driver with `act_identity` proves pid, start token and
@@ -159,6 +164,7 @@ export class Session {
     for (const [id, snap] of state.last) this.last.set(id, { ...snap, window: masked(snap.window) });
     if (state.visual) this.visual = VisualTable.fromJSON(state.visual);
     for (const [id, text] of state.printed ?? []) this.printed.set(id, text);
+    for (const ref of Array.isArray(state.acted) ? state.acted : []) if (typeof ref === 'string') this.noteActed(ref);
     // The list hands a process the allow entry of the launch that started it, so only computer-use's own write counts.
     const sealed = Array.isArray(state.launched) && sealHolds(state.launchedSeal, LAUNCHED_SEAL, path, state.launched);
     for (const l of sealed ? state.launched!.slice(-MAX_LAUNCHED) : []) {
@@ -188,6 +194,7 @@ export class Session {
     const windows = this.windows.toJSON();
     const state: SavedState = { version: 1, refs: this.refs.toJSON(), windows: { ...windows, entries: windows.entries.map(([r, w]) => [r, masked(w)]) },
       last: [...this.last].map(([id, snap]) => [id, { ...snap, window: masked(snap.window) }]), visual: this.visual.toJSON(), printed: [...this.printed],
+      ...(this.acted.size ? { acted: [...this.acted] } : {}),
       ...(this.launched.length ? { launched: this.launched, launchedSeal: sealOf(LAUNCHED_SEAL, path, this.launched) } : {}) };
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
@@ -363,7 +370,9 @@ export class Session {
    */
   snapshotOf(raw: SnapshotResult, opts: SnapshotOptions = {}): { full: Snapshot; shown: Snapshot } {
     const input = { window: raw.window, root: raw.root };
-    const full = buildSnapshot(input, this.refs, { maxTokens: opts.maxTokens ?? this.maxTokens });
+    // A whole-window print folds long runs of alike controls (engine/fold.ts) unless asked whole (`fold: false`);
+    // what the model just acted on prints in full.
+    const full = buildSnapshot(input, this.refs, { maxTokens: opts.maxTokens ?? this.maxTokens, fold: opts.fold ?? true, whole: this.acted });
     this.last.set(raw.window.id, full);
     if (opts.scope === undefined && opts.query === undefined) return { full, shown: full };
     try {
@@ -386,6 +395,14 @@ export class Session {
     this.applyRefPrefix();
     this.last.clear();
     this.printed.clear();
+    this.acted.clear();
+  }
+
+  /** Notes a ref an act targets: folded prints show it on its own line from now on. */
+  noteActed(ref: string): void {
+    this.acted.delete(ref);
+    this.acted.add(ref);
+    if (this.acted.size > MAX_ACTED) this.acted.delete(this.acted.values().next().value!);
   }
 
   /** Keeps a whole-window snapshot's text as printed to the model (a launch's window, a new window in a receipt). */
