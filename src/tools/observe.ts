@@ -6,7 +6,7 @@ export const observeTool = defineTool({
   schema: {
     name: 'computer_observe',
     title: 'Observe a window',
-    description: 'Text snapshot of a window. scope=eN: that subtree, unfolded, with its text (from=offset). query: only elements with this text. full: every line, nothing folded.',
+    description: 'Text snapshot of a window. scope=eN: that subtree, unfolded, with its text (from=offset). query: only elements with this text.',
     inputSchema: Type.Object({
       device: DEVICE,
       app: Type.Optional(Type.String({ maxLength: CAPS.name })),
