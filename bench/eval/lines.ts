@@ -26,6 +26,9 @@ const VALUE = new RegExp(`\\bvalue=${QUOTED}`);
 /** A diff's change line: `~ [e5] textbox "Name" value "old" → "new"`, `~ [e5] label name "a" → "b"`. */
 const CHANGED_VALUE = new RegExp(`\\bvalue ${QUOTED} → ${QUOTED}`);
 const CHANGED_NAME = new RegExp(`^ name ${QUOTED} → ${QUOTED}`);
+/** A folded run (engine/fold.ts): `[e10] … [e36] 27 buttons: e10 "7", e11 "8", …`; its entries are elements. */
+const FOLD_LINE = /^\s*\[(?:d\d+)?e\d+\] … \[(?:d\d+)?e\d+\] \d+ ([a-z]+?)e?s: (.*)$/;
+const FOLD_ENTRY = new RegExp(`((?:d\\d+)?e\\d+) ${QUOTED}`, 'g');
 const WINDOW_HEADER = new RegExp(`(?:· |new window \\[[^\\]]*\\] |^)(?:window|dialog|alert|frame) ${QUOTED}`);
 
 function unescape(s: string): string {
@@ -37,6 +40,13 @@ export function parseLines(text: string): ElementLine[] {
   const out: ElementLine[] = [];
   let window: string | undefined;
   for (const raw of text.split('\n')) {
+    const fold = FOLD_LINE.exec(raw);
+    if (fold?.[1] !== undefined && fold[2] !== undefined) {
+      for (const e of fold[2].matchAll(FOLD_ENTRY)) {
+        if (e[1] !== undefined && e[2] !== undefined) out.push({ ref: e[1], role: fold[1], name: unescape(e[2]), states: [], raw, ...(window !== undefined ? { window } : {}) });
+      }
+      continue;
+    }
     const m = ELEMENT.exec(raw);
     if (!m) {
       const w = WINDOW_HEADER.exec(raw);

@@ -10,13 +10,29 @@ import { columnsLine, sliceRows } from './rows.js';
 /** Rows of a list, tree or table: a long list is cut before the controls that come after it. */
 const ROW_ROLES: ReadonlySet<string> = new Set(['listitem', 'treeitem', 'row', 'cell', 'gridcell', 'option']);
 
+/** Roles that say how the window is laid out; kept before the other controls. */
+const STRUCTURE_ROLES: ReadonlySet<string> = new Set(['tablist', 'tab']);
+
+/** True for an element inside a combo box that is not open (its popup's list and items). */
+function inClosedPopup(info: Info): boolean {
+  for (let p = info.parent; p; p = p.parent) {
+    if (p.node.role === 'combobox' && !p.node.states.includes('expanded')) return true;
+  }
+  return false;
+}
+
 /**
  * Priority class for the budget: lower is kept first. The rows of a list rank after the other
  * controls: a file chooser's 30 rows came first in document order and used the whole budget, so its Cancel
  * and Save buttons were cut ("108 elements over budget"); rows are what a scope shows later.
  */
-export function priorityOf(node: DistilledNode, focusPath: ReadonlySet<DistilledNode>): number {
+export function priorityOf(node: DistilledNode, focusPath: ReadonlySet<DistilledNode>, inClosedPopup = false): number {
   if (focusPath.has(node)) return 0;
+  // A closed combo box's item list is seen only once it opens: DB Browser's docks printed three of them as grids
+  // and its main tab bar was cut.
+  if (inClosedPopup) return 2.5;
+  // Tab bars are the window's structure: which pages exist and which is shown.
+  if (STRUCTURE_ROLES.has(node.role)) return 0.5;
   if (ROW_ROLES.has(node.role)) return 1.5;
   if (INTERACTIVE_ROLES.has(node.role) || node.actions.length > 0) return 1;
   if (node.name || node.value) return 2;
@@ -104,7 +120,7 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
     for (const c of shown) collect(c, depth + 1, info);
   };
   collect(root, 0, undefined);
-  for (const i of infos) i.priority = priorityOf(i.node, focused);
+  for (const i of infos) i.priority = priorityOf(i.node, focused, inClosedPopup(i));
   const ranked = [...infos].sort((a, b) => a.priority - b.priority || a.order - b.order);
 
   // Room for the header and the largest footer we could print; refined below if the real render is over.
@@ -124,9 +140,9 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
         add += p.cost + p.moreCost;
         chain.push(p);
       }
-      // Greedy in rank order: the first element that does not fit ends the fill, so what is shown is
-      // always a prefix of the priority order (predictable for the model and for tests).
-      if (used + add > maxTokens) break;
+      // Greedy in rank order: an element that does not fit is left out and the fill goes on with smaller ones,
+      // so one big block (a grid, a long value) does not push out the tab bar or a dialog's buttons after it.
+      if (used + add > maxTokens) continue;
       used += add;
       for (const c of chain) keep.add(c.node);
     }

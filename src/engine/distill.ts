@@ -63,6 +63,15 @@ export interface DistilledNode {
   rawParents?: string[];
   /** `eN`, set by `RefTable.assign`. */
   ref?: string;
+  /** Set on the one node that stands for a run of alike controls in a folded print (engine/fold.ts). */
+  folded?: FoldRun;
+}
+
+/** What a fold line stands for (engine/fold.ts): the run's elements (their refs stay valid) and the ref whose scope lists them. */
+export interface FoldRun {
+  members: DistilledNode[];
+  /** The parent's ref: `scope=` on it prints the run with a line and a ref each. */
+  scope: string;
 }
 
 /** How many raw ancestors a distilled node remembers (a row's entry sits 1–3 levels under its row). */

@@ -8,6 +8,7 @@ import type { State, WindowInfo } from './node.js';
 import type { Role } from './role.js';
 import { caretPart, textPart } from './text.js';
 import { columnsLine, rowElements, rowLead, rowStates, rowTail, sliceRows, type SliceRow } from './rows.js';
+import { foldLabel } from './fold.js';
 
 /** States printed on a line, in this order (focusable/active/multiline/offscreen/invisible are never shown). */
 export const RENDERED_STATES: readonly State[] = [
@@ -161,6 +162,7 @@ export function setStandIns(line: SnapshotLine, n: DistilledNode): void {
  * above the 39 characters it read).
  */
 export function renderLine(node: DistilledNode, bodyChars?: number, textBelow = false): string {
+  if (node.folded) return foldLine(node.folded);
   let s = `[${node.ref ?? '?'}] ${node.role}`;
   if (node.name) s += ` ${quote(node.name, MAX_NAME_CHARS)}`;
   const described = nameDescription(node);
@@ -188,6 +190,35 @@ export function renderLine(node: DistilledNode, bodyChars?: number, textBelow = 
   return s + caretPart(node);
 }
 
+/** Tokens of a fold line's entries when it shows them all; a longer run shows FOLD_PART_TOKENS of them. */
+const FOLD_ALL_TOKENS = 150;
+const FOLD_PART_TOKENS = 60;
+/** Characters of one name in a fold line. */
+const FOLD_NAME_MAX = 40;
+
+/**
+ * The one line of a folded run (engine/fold.ts): its first and last refs, its count, then each member as its ref
+ * and name, in order: all of them when they fit FOLD_ALL_TOKENS (a calculator's keypad: every key stays one ref
+ * away), else the first ones and the scope that lists the rest:
+ * `[e468] … [e499] 32 buttons: e468 "New", e469 "Open", …, +22 more (refs: scope=e467)`.
+ */
+export function foldLine(run: NonNullable<DistilledNode['folded']>): string {
+  const first = run.members[0] as DistilledNode;
+  const last = run.members[run.members.length - 1] as DistilledNode;
+  const entries = run.members.map((m) => `${m.ref ?? '?'} ${quote(foldLabel(m) ?? '', FOLD_NAME_MAX)}`);
+  const costs = entries.map((e) => estimateTokens(`${e}, `));
+  let shown = entries.length;
+  if (costs.reduce((a, c) => a + c, 0) > FOLD_ALL_TOKENS) {
+    let used = 0;
+    shown = 0;
+    while (shown < entries.length && used + (costs[shown] ?? 0) <= FOLD_PART_TOKENS) used += costs[shown++] ?? 0;
+    shown = Math.max(shown, 1);
+  }
+  const more = entries.length - shown;
+  return `[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run.members.length} ${pluralRole(first.role)}: ${entries.slice(0, shown).join(', ')}`
+    + (more > 0 ? `, +${more} more (refs: scope=${run.scope})` : '');
+}
+
 /** Siblings in a row that print as one line: this many alike with nothing to tell them apart. */
 const NAMELESS_RUN = 4;
 
@@ -198,7 +229,7 @@ export function pluralRole(role: Role): string {
 
 /** True for an element with nothing of its own to print but its role and states: no name, value, text or children. */
 function isBlank(n: DistilledNode): boolean {
-  return !n.name && !nameDescription(n) && !besideLabel(n) && !n.value && n.children.length === 0 && !hasSubmenuMarker(n) && n.totalChildren === undefined
+  return !n.folded && !n.name && !nameDescription(n) && !besideLabel(n) && !n.value && n.children.length === 0 && !hasSubmenuMarker(n) && n.totalChildren === undefined
     && !n.states.includes('focused') && textPart(n) === undefined && !isOpaqueView(n) && !isUnchecked(n);
 }
 
@@ -288,7 +319,8 @@ function subtreeKeys(root: DistilledNode): Map<DistilledNode, { key: string; ins
   const ids = new Map<string, string>();
   const visit = (n: DistilledNode): { key: string; inside: number } => {
     const kids = n.children.map(visit);
-    const text = JSON.stringify([n.role, n.name ?? '', n.value ?? '', renderedStates(n).join(' '), kids.map((k) => k.key)]);
+    const text = JSON.stringify([n.role, n.name ?? '', n.value ?? '', renderedStates(n).join(' '), kids.map((k) => k.key),
+      n.folded ? n.folded.members.map(foldLabel) : 0]);
     let key = ids.get(text);
     if (key === undefined) { key = String(ids.size); ids.set(text, key); }
     const got = { key, inside: kids.reduce((a, k) => a + 1 + k.inside, 0) };

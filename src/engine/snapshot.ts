@@ -9,6 +9,7 @@ import { addressOfCell, cellLine, cellShown, isGrid, renderGrid } from './grid.j
 import { besideLabel, nameDescription, renderedStates, renderLine, rowLine, setStandIns } from './render.js';
 import type { SnapshotLine } from './line.js';
 import { columnsLine, rowElements, sliceRows } from './rows.js';
+import { foldRuns } from './fold.js';
 
 export type { SnapshotLine } from './line.js';
 
@@ -33,6 +34,13 @@ export interface SnapshotOptions {
   textBelow?: boolean;
   /** Opaque views the model was told about already, by ref: their note takes its short form (opaque.ts). */
   opaqueTold?: (ref: string) => boolean;
+  /**
+   * A whole-window print (no scope, no query) folds each long run of alike controls to one line (engine/fold.ts);
+   * the elements (what find, diffs and acts read) keep every one. Off by default: the whole tree prints.
+   */
+  fold?: boolean;
+  /** Refs a fold never hides (what the model just acted on). */
+  whole?: ReadonlySet<string>;
 }
 
 /** A rendered snapshot plus the data `diffSnapshots` compares. */
@@ -197,7 +205,13 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   const elements = elementLines(root);
   const opaque = opaqueViews(root);
   if (opaque.length) extra.push(opaqueNote(opaque, opts.opaqueTold));
-  const r = renderWithinBudget(root, input.window, {
+  let printed = root;
+  if (opts.fold && opts.scope === undefined && !q) {
+    const folded = foldRuns(root, opts.whole ? { whole: opts.whole } : {});
+    printed = folded.root;
+    if (folded.runs > 0) extra.push(foldNote(folded.elements, folded.runs));
+  }
+  const r = renderWithinBudget(printed, input.window, {
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     ...(opts.scope !== undefined ? { uncapped: root } : {}),
     ...(opts.scope !== undefined && opts.textBelow ? { textBelow: root } : {}),
@@ -216,6 +230,11 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   if (opaque.length) snap.opaque = opaque;
   if (chooser) snap.chooser = chooser;
   return snap;
+}
+
+/** The footer's word on folded runs: how to print every line (each fold line says how to list its own rest). */
+function foldNote(elements: number, runs: number): string {
+  return `${elements} alike controls folded to ${runs} line${runs === 1 ? '' : 's'}, full=true prints one per line`;
 }
 
 /** The first file chooser fact of a raw tree, with the first folder any chooser in it knows. */

@@ -182,6 +182,7 @@ async function resolve(state: ActState, asked: ActionSpec): Promise<Resolved | u
     receipts.push({ ...spec, status: 'failed', detail: aimed.message, error: aimed });
     return undefined;
   }
+  session.noteActed(spec.ref);
   return { spec: aimed, fingerprint: entry.fingerprint };
 }
 

@@ -80,6 +80,7 @@ interface SavedState {
   version: 1; refs: RefTableJSON; windows: WindowTableJSON; last: [string, Snapshot][]; visual?: VisualTableJSON; printed?: [string, string][];
   /** Native handles of the opaque views whose whole note was printed (Session.opaqueTold). */
   opaqueTold?: string[];
+  acted?: string[];
   launched?: LaunchedProcess[];
   /** The seal computer-use put on `launched` (settings.ts sealOf): an edited list restores nothing. */
   launchedSeal?: string;
@@ -102,6 +103,8 @@ const MAX_PROVEN = 64;
 const MAX_PRINTED = 16;
 /** Opaque views whose note is remembered as told, per conversation (the oldest are forgotten first). */
 const MAX_OPAQUE_TOLD = 64;
+/** Acted-on refs the session keeps printed whole (the oldest is forgotten first). */
+const MAX_ACTED = 8;
 /** Launched processes the session keeps for the policy (the oldest is forgotten first). */
 const MAX_LAUNCHED = 16;
 
@@ -125,6 +128,8 @@ export class Session {
   readonly last = new Map<string, Snapshot>();
   /** The text of each window's last whole-window print, per window id: what a new print is compared with. */
   readonly printed = new Map<string, string>();
+  /** Refs the model acted on last (the newest MAX_ACTED): a folded print shows them on lines of their own. */
+  readonly acted = new Set<string>();
   /**
    * Native handles of the opaque views (engine/opaque.ts) whose whole note the model was shown in this
    * conversation: later prints of the same view say it in short (the paragraph repeated on every observe).
@@ -172,6 +177,7 @@ export class Session {
     if (state.visual) this.visual = VisualTable.fromJSON(state.visual);
     for (const [id, text] of state.printed ?? []) this.printed.set(id, text);
     for (const id of Array.isArray(state.opaqueTold) ? state.opaqueTold.slice(-MAX_OPAQUE_TOLD) : []) if (typeof id === 'string') this.opaqueTold.add(id);
+    for (const ref of Array.isArray(state.acted) ? state.acted : []) if (typeof ref === 'string') this.noteActed(ref);
     // The list hands a process the allow entry of the launch that started it, so only computer-use's own write counts.
     const sealed = Array.isArray(state.launched) && sealHolds(state.launchedSeal, LAUNCHED_SEAL, path, state.launched);
     for (const l of sealed ? state.launched!.slice(-MAX_LAUNCHED) : []) {
@@ -202,6 +208,7 @@ export class Session {
     const state: SavedState = { version: 1, refs: this.refs.toJSON(), windows: { ...windows, entries: windows.entries.map(([r, w]) => [r, masked(w)]) },
       last: [...this.last].map(([id, snap]) => [id, { ...snap, window: masked(snap.window) }]), visual: this.visual.toJSON(), printed: [...this.printed],
       ...(this.opaqueTold.size ? { opaqueTold: [...this.opaqueTold].slice(-MAX_OPAQUE_TOLD) } : {}),
+      ...(this.acted.size ? { acted: [...this.acted] } : {}),
       ...(this.launched.length ? { launched: this.launched, launchedSeal: sealOf(LAUNCHED_SEAL, path, this.launched) } : {}) };
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
@@ -396,7 +403,11 @@ export class Session {
   snapshotOf(raw: SnapshotResult, opts: SnapshotOptions = {}): { full: Snapshot; shown: Snapshot } {
     const input = { window: raw.window, root: raw.root };
     const told = (ref: string): boolean => this.opaqueToldOf(ref);
-    const full = buildSnapshot(input, this.refs, { maxTokens: opts.maxTokens ?? this.maxTokens, opaqueTold: told });
+    // A whole-window print folds long runs of alike controls (engine/fold.ts) unless asked whole (`fold: false`);
+    // what the model just acted on prints in full.
+    const full = buildSnapshot(input, this.refs, {
+      maxTokens: opts.maxTokens ?? this.maxTokens, opaqueTold: told, fold: opts.fold ?? true, whole: this.acted,
+    });
     this.last.set(raw.window.id, full);
     if (opts.scope === undefined && opts.query === undefined) return { full, shown: full };
     try {
@@ -421,6 +432,14 @@ export class Session {
     this.printed.clear();
     this.recent.clear();
     this.opaqueTold.clear();
+    this.acted.clear();
+  }
+
+  /** Notes a ref an act targets: folded prints show it on its own line from now on. */
+  noteActed(ref: string): void {
+    this.acted.delete(ref);
+    this.acted.add(ref);
+    if (this.acted.size > MAX_ACTED) this.acted.delete(this.acted.values().next().value!);
   }
 
   /** Keeps a whole-window snapshot's text as printed to the model (a launch's window, a new window in a receipt). */

@@ -30,7 +30,8 @@ export const observeTool = defineTool({
     const treeTokens = texty ? Math.max(100, Math.floor(budget * 0.3)) : budget;
     const { shown: snapshot } = session.snapshotOf(raw,
       { ...(p.scope !== undefined ? { scope: p.scope } : {}), ...(p.query !== undefined ? { query: p.query } : {}),
-        ...(p.maxTokens !== undefined || p.scope !== undefined ? { maxTokens: treeTokens } : {}), ...(texty ? { textBelow: true } : {}) });
+        ...(p.maxTokens !== undefined || p.scope !== undefined ? { maxTokens: treeTokens } : {}), ...(texty ? { textBelow: true } : {}),
+        ...(p.full === true ? { fold: false } : {}) });
     const block = p.scope !== undefined && texty ? await textBlock(session, raw, p.scope, p.from, Math.max(400, (budget - snapshot.tokens) * 3)) : undefined;
     // A whole-window read is compared with the window's last print; a scope, a query or a budget of its own is
     // a read the model asked for whole.

@@ -65,14 +65,15 @@ test('budget 150 on the widget factory: exact text', () => {
   assert.deepEqual(s.stats, { rawNodes: 102, shownNodes: 5, folded: 4, omitted: 53 });
 });
 
-test('priority: interactive elements before plain text before containers', () => {
+test('priority: the tab bar, then interactive elements, before plain text before containers', () => {
   const f = gedit();
   byId(f.root, 24).states = ['editable']; // no focus: nothing on the focus path but the root
   const s = buildSnapshot(f, new RefTable(), { maxTokens: 130 });
   const roles = s.lines.map((l) => l.role);
   assert.ok(s.tokens <= 130);
   assert.ok(!roles.includes('label'), roles.join(','));
-  assert.ok(roles.filter((r) => r === 'button').length >= 3, roles.join(','));
+  assert.ok(roles.includes('tab'), roles.join(','));
+  assert.ok(roles.filter((r) => r === 'button').length >= 2, roles.join(','));
   assert.match(s.text, /elements over budget, expand with scope=e1/);
 });
 
@@ -112,4 +113,18 @@ test('a scoped snapshot does not print the whole window\'s folded count (a model
   const list = /\[(e\d+)\] list "Items"/.exec(whole.text)![1]!;
   const scoped = buildSnapshot({ window, root }, refs, { scope: list });
   assert.doesNotMatch(scoped.text, /folded/, scoped.text);
+});
+
+test('the budget cuts a closed combo box\'s item list before the tab bar after it', () => {
+  const B = ':1.71';
+  const root = n(B, 1, 'window', { name: 'Db', states: ['active'] }, [
+    n(B, 2, 'combobox', { name: 'Mode', actions: ['select'] }, [
+      n(B, 3, 'list', { actions: ['select'] }, Array.from({ length: 20 }, (_, i) => n(B, 300 + i, 'listitem', { name: `A rather long option name ${i}`, actions: ['select'] }))),
+    ]),
+    n(B, 4, 'tablist', {}, ['Structure', 'Browse Data', 'Edit Pragmas', 'Execute SQL'].map((t, i) => n(B, 40 + i, 'tab', { name: t, actions: ['select'] }))),
+  ]);
+  const s = buildSnapshot({ window: { id: `${B}/org/a11y/atspi/accessible/1`, title: 'Db', app: 'db', pid: 4344, role: 'window', focused: true }, root }, new RefTable(), { maxTokens: 120 });
+  assert.ok(s.tokens <= 120, s.text);
+  for (const t of ['Structure', 'Browse Data', 'Edit Pragmas', 'Execute SQL']) assert.match(s.text, new RegExp(`tab "${t}"`), s.text);
+  assert.match(s.text, /over budget/);
 });
