@@ -22,7 +22,11 @@ const APP = join(ROOT, 'test', 'apps', 'act-lab.py');
 const SCRIPT = join(ROOT, 'bench', 'dogtail_click.py');
 
 /** One side's medians (ms). */
-export interface ClickSide { total: number; find: number; click: number; settle?: number; dispatch?: number; roundTrips?: number; runs: number[] }
+export interface ClickSide {
+  total: number; find: number; click: number; settle?: number; dispatch?: number; roundTrips?: number; runs: number[];
+  /** Our click's time per driver method (p50 ms), and what is left in the host (policy, audit, engine, diff). */
+  byMethod?: Record<string, number>; hostRest?: number;
+}
 export interface DogtailBench {
   app: string; target: string; runs: number; ours?: ClickSide; dogtail?: ClickSide; oursOverDogtail?: number; clicksSeen?: number;
   /** computer_find p50 right after a computer_observe of the same window (nothing changed between the two). */
@@ -85,6 +89,7 @@ async function findAfterRead(session: Session, c: ClickCase): Promise<number> {
 /** Our find + click runs on one case: the find comes after the previous run's act (which read the window). */
 async function ourClicks(session: Session, c: ClickCase, row: DogtailBench): Promise<ClickSide> {
   const total: number[] = []; const find: number[] = []; const click: number[] = []; const settle: number[] = []; const dispatch: number[] = []; const trips: number[] = [];
+  const byMethod = new Map<string, number[]>(); const hostRest: number[] = [];
   const found = new RegExp(`\\[(e\\d+)\\] ${c.role} "${c.text}"`);
   row.unconfirmed = 0;
   for (let i = 0; i < WARMUP + RUNS; i++) {
@@ -99,9 +104,13 @@ async function ourClicks(session: Session, c: ClickCase, row: DogtailBench): Pro
     find.push(f.ms); click.push(a.ms); total.push(f.ms + a.ms);
     settle.push(sumOf(a.calls, 'ui.settle')); dispatch.push(sumOf(a.calls, 'node.act'));
     trips.push([...f.calls, ...a.calls].filter((c) => c.method !== 'ui.highlight').length);
+    for (const m of new Set(a.calls.map((x) => x.method))) byMethod.set(m, [...byMethod.get(m) ?? [], sumOf(a.calls, m)]);
+    // The activity frame's call runs beside the others, not between them: left out of the host's share.
+    hostRest.push(a.ms - a.calls.filter((x) => x.method !== 'ui.highlight').reduce((sum, x) => sum + x.ms, 0));
   }
   return { total: r1(median(total)), find: r1(median(find)), click: r1(median(click)), settle: r1(median(settle)), dispatch: r1(median(dispatch)),
-    roundTrips: median(trips), runs: total.map(r1) };
+    roundTrips: median(trips), runs: total.map(r1),
+    byMethod: Object.fromEntries([...byMethod].map(([m, v]) => [m, r1(median(v))])), hostRest: r1(median(hostRest)) };
 }
 
 async function benchCase(session: Session, c: ClickCase): Promise<DogtailBench> {
@@ -146,6 +155,8 @@ export function dogtailTable(r: DogtailBench): string {
     `${table(['find + click', 'p50 total', 'find p50', 'click p50', 'node.act p50', 'settle p50', 'round trips'],
       [side('computer_find + computer_act (receipt, settle, diff)', r.ours), side('dogtail (delays off, no wait, no check)', r.dogtail)])}\n` +
     `ours/dogtail p50: ${r.oursOverDogtail ?? '?'}; computer_find p50 right after computer_observe: ${r.findAfterRead ?? '?'} ms; ` +
-    `receipts not confirmed: ${r.unconfirmed ?? '?'}${r.clicksSeen !== undefined ? `; clicks the app printed: ${r.clicksSeen}` : ''}` +
+    `receipts not confirmed: ${r.unconfirmed ?? '?'}\n` +
+    `our click by driver method, p50 ms: ${Object.entries(r.ours?.byMethod ?? {}).map(([m, v]) => `${m} ${v}`).join(', ')}; ` +
+    `host between calls (policy, audit, engine, diff): ${r.ours?.hostRest ?? '?'}${r.clicksSeen !== undefined ? `; clicks the app printed: ${r.clicksSeen}` : ''}` +
     `${r.error ? `; error: ${r.error}` : ''}`;
 }
