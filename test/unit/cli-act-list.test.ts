@@ -18,6 +18,14 @@ test('a comma glued to a quoted value, or to an op, still separates the actions'
   assert.deepEqual(actions('d2e5', 'set_value', 'x', ',', 'e9', 'click'), [{ ref: 'd2e5', op: 'set_value', value: 'x' }, { ref: 'e9', op: 'click' }]);
 });
 
+test('three actions with every comma glued: the middle action\'s op carries the next comma', () => {
+  // argv of: act e184 set_value 0x10, e185 click, e182 click (typed "0x10, e185 click" into the field before)
+  assert.deepEqual(actions('e184', 'set_value', '0x10,', 'e185', 'click,', 'e182', 'click'),
+    [{ ref: 'e184', op: 'set_value', value: '0x10' }, { ref: 'e185', op: 'click' }, { ref: 'e182', op: 'click' }]);
+  assert.deepEqual(actions('e1', 'scroll', 'to 9,', 'e1:B9', 'set_value,', 'e2', 'click'),
+    [{ ref: 'e1', op: 'scroll', value: 'to 9' }, { ref: 'e1:B9', op: 'set_value' }, { ref: 'e2', op: 'click' }]);
+});
+
 test('a comma that does not start an action stays text', () => {
   assert.deepEqual(actions('e5', 'type', 'Dear Sir,'), [{ ref: 'e5', op: 'type', value: 'Dear Sir,' }]);
   assert.deepEqual(actions('e5', 'type', 'Meet at 5,', 'e3', 'room'), [{ ref: 'e5', op: 'type', value: 'Meet at 5, e3 room' }]);

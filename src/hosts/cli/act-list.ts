@@ -54,4 +54,6 @@ function splitGluedCommas(words: readonly string[]): string[] {
   return out;
 }
 
-const startsAction = (words: readonly string[]): boolean => REF.test(words[0]?.trim() ?? '') && isOp(words[1]);
+// The next action's op may carry the comma of the action after it (`e185 click, e182 click`).
+const startsAction = (words: readonly string[]): boolean =>
+  REF.test(words[0]?.trim() ?? '') && isOp(words[1]?.replace(/,$/, ''));
