@@ -62,6 +62,14 @@ export const ACT_FUNCTION = `function (op, value) {
       const v = op === 'clear' ? '' : String(value ?? '');
       if (isField) {
         if (el.disabled || el.readOnly) return fail('action_failed', 'The field is disabled or read-only.');
+        // A range or number input clamps a value outside its bounds silently: refuse it instead, unchanged.
+        if (op === 'set_value' && (el.type === 'range' || el.type === 'number')) {
+          const n = Number(v);
+          const lo = el.min === '' ? -Infinity : Number(el.min);
+          const hi = el.max === '' ? Infinity : Number(el.max);
+          if (v.trim() === '' || !Number.isFinite(n)) return fail('invalid_params', 'The value must be a number.');
+          if (n < lo || n > hi) return fail('invalid_params', 'The value ' + n + ' is outside ' + el.min + '..' + el.max + '.');
+        }
         show(); el.focus(); setNative(el, v); fire('input'); fire('change');
         return { detail: 'native value setter + input/change events' };
       }
