@@ -27,6 +27,20 @@ export function refOn(text: string, pattern: RegExp): string | undefined {
   return undefined;
 }
 
+/**
+ * The ref of a control printed inside a folded run (`[e3] … [e22] 20 buttons: e3 "7", e4 "8", …`): a keypad's
+ * first print folds its alike buttons to one line that keeps each one's ref beside its name.
+ */
+export function foldedRefOn(text: string, role: string, name: string): string | undefined {
+  const quoted = JSON.stringify(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  for (const line of text.split('\n')) {
+    if (!new RegExp(`\\] \\d+ ${role}s?: `).test(line)) continue;
+    const m = new RegExp(`(?:: |, )((?:d\\d+)?e\\d+) ${quoted}(?:,|$| \\()`).exec(line);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
 const has = (pattern: RegExp, what: string) => (r: ToolResult): string | undefined =>
   pattern.test(r.text) ? undefined : `${what} not found in the answer`;
 
@@ -54,7 +68,7 @@ export function linuxTask(editor: string, calculator: string | undefined): Smoke
       if (!calculator) return;
       const calc = await step(`open ${calculator}`, 'computer_launch', { command: calculator });
       if (calc.isError) return;
-      const seven = refOn(calc.text, /\] (push )?button "7"/);
+      const seven = refOn(calc.text, /\] (push )?button "7"/) ?? foldedRefOn(calc.text, 'button', '7');
       await step('press 7', 'computer_act', { actions: [{ ref: seven ?? 'e0', op: 'click' }] },
         () => seven === undefined ? 'no button "7" in the snapshot' : undefined);
       await step('read the display', 'computer_observe', { app: calculator }, has(/7/, 'the digit 7'));
