@@ -50,7 +50,7 @@ test('a kept cell object is dropped when the table\'s editable state flips betwe
   assert.equal(await textAt(bus, table), '42');
 });
 
-for (const [type, why] of [['object:state-changed:editable', 'an editable state event'], ['object:children-changed:remove', 'a children event']]) {
+for (const [type, why] of [['object:state-changed:editable', 'an editable state event'], ['object:children-changed:remove', 'a children event']] as const) {
   test(`a kept cell object is dropped on ${why} from its table`, async () => {
     const { bus, table, editEnds } = fakeSheet(`/sheet/${type}`);
     await textAt(bus, table);
