@@ -50,9 +50,10 @@ test('a kept cell object is dropped when the table\'s editable state flips betwe
   assert.equal(await textAt(bus, table), '42');
 });
 
-for (const [type, why] of [['object:state-changed:editable', 'an editable state event'], ['object:children-changed:remove', 'a children event']] as const) {
+for (const [k, [type, why]] of ([['object:state-changed:editable', 'an editable state event'],
+  ['object:children-changed:remove', 'a children event']] as const).entries()) {
   test(`a kept cell object is dropped on ${why} from its table`, async () => {
-    const { bus, table, editEnds } = fakeSheet(`/sheet/${type}`);
+    const { bus, table, editEnds } = fakeSheet(`/sheet/event${k}`);
     await textAt(bus, table);
     editEnds();
     noteTableChange({ type, source: APP + table.path });
