@@ -65,9 +65,39 @@ export function noteActiveDescendant(ev: { type: string; source: string; object?
  * object is tied to one address, and after an insert the coordinate must be asked anew.
  */
 export function noteTableChange(ev: { type: string; source: string }): void {
-  if (!/^object:(row-inserted|row-deleted|column-inserted|column-deleted|model-changed|row-reordered|column-reordered)/.test(ev.type)) return;
-  const prefix = `${ev.source}#`;
+  if (!TABLE_CHANGE.test(ev.type)) return;
+  forgetCells(ev.source);
+}
+
+/**
+ * Events after which a table's kept cell objects may read wrong: rows or columns moved, its children changed, or
+ * its editable state flipped (a cell object made while a cell was being edited reads "" once the edit ends).
+ */
+const TABLE_CHANGE = new RegExp('^object:(row-inserted|row-deleted|column-inserted|column-deleted|model-changed|' +
+  'row-reordered|column-reordered|children-changed|state-changed:editable)');
+
+/** Drops the kept cell objects of the table with this handle. */
+function forgetCells(table: string): void {
+  const prefix = `${table}#`;
   for (const k of [...cellObjects.keys()]) if (k.startsWith(prefix)) cellObjects.delete(k);
+}
+
+/** Each table's editable state at its last read, by handle. */
+const tableEditable = new Map<string, boolean>();
+
+/**
+ * Records a table's states at a read and drops its kept cell objects when its editable state differs from the
+ * last read: the event that says so may not have arrived (or been missed), and a stale object reads "" for a
+ * cell that holds a number.
+ */
+export function noteTableStates(table: Target, states: ReadonlySet<string>): void {
+  const h = handleOf(table);
+  const editable = states.has('editable');
+  const before = tableEditable.get(h);
+  if (before !== undefined && before !== editable) forgetCells(h);
+  tableEditable.delete(h);
+  tableEditable.set(h, editable);
+  if (tableEditable.size > 64) tableEditable.delete(tableEditable.keys().next().value ?? '');
 }
 
 /** (row, col) of the cursor cell a table last announced, if any. */
@@ -296,6 +326,7 @@ export async function readGrid(bus: A11yBus, info: ElementInfo, node: RawNode, f
   if (!size) return undefined;
   node.table = size;
   if (!readByCoordinate(info.interfaces, info.childCount)) return undefined;
+  noteTableStates(info.target, info.states);
   let [r0, c0, r1, c1] = await visibleRange(bus, info.target, size);
   // Cap the cells read: keep the columns, cut rows (the model can scroll or scope further down).
   const cols = c1 - c0 + 1;
