@@ -44,5 +44,6 @@ export function opaqueNote(refs: readonly string[], told: (ref: string) => boole
     'if it is still loading, wait and observe again; else use a view of the app that lists them (a file manager\'s list view, e.g. Thunar\'s ctrl+2), ' +
     'its own Find or Search dialog, or computer_screenshot (OCR). To write into it: the app\'s own entry fields (a spreadsheet\'s ' +
     'cell-address box and edit line: set_value, then Enter commits), or type while it has the focus and read it back by copying ' +
-    '(ctrl+a, ctrl+c, then the clipboard)';
+    '(ctrl+a, ctrl+c, then the clipboard, whose reading asks the user: ' +
+    'where no one can be asked, use computer_screenshot)';
 }

@@ -23,6 +23,7 @@ import type { ActParams, ActResult, SnapshotResult } from '../protocol/methods.j
 import type { ElementStep } from '../policy/gate.js';
 import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
 import { resolveCellRefNow, withGoToCell } from './cells.js';
+import { withEditableAncestor } from './editable-ancestor.js';
 import { aimAtFoundRow } from './found-rows.js';
 import { ActingRun, type CallPlan, type PipelineContext } from './pipeline.js';
 import { elementStep } from './steps.js';
@@ -404,7 +405,8 @@ async function failure(state: ActState, t: Targeted, e: unknown, sent: boolean):
     receipts.push({ ...spec, status: 'failed', detail: gone.message, error: gone });
   } else {
     // A sheet's row too far to scroll to: the error names the Name Box acts that go there.
-    const told = withGoToCell(session, spec.ref, err);
+    // A part of a field refusing a text edit (a focused filler in an editable document): the error names the field.
+    const told = withEditableAncestor(session, spec.ref, spec.op, withGoToCell(session, spec.ref, err));
     receipts.push({ ...spec, status: 'failed', detail: redactText(told.message), error: told });
   }
   return 'stop';

@@ -4,7 +4,8 @@
  * the text without the Return a person types after it, and the field then holds it unused. The Return goes through
  * the keys path (keys.ts), so the policy judges it by the field it goes to, as it judges any Enter; it is sent only
  * once the field is proven focused. The receipt says whether the field took the value: the view changed, or the
- * field reads something else now, or nothing changed at all.
+ * field reads something else now, or nothing changed at all. `type` with submit (text at the caret, then Return: a
+ * calculator's expression line) takes the same path.
  */
 import type { SettleOptions, Session } from './session.js';
 import type { PipelineContext } from './pipeline.js';
@@ -15,10 +16,11 @@ import { redactText } from '../engine/redact.js';
 import { onlySelectionMoved } from './selection-diff.js';
 import { ComputerUseError } from '../protocol/errors.js';
 
-/** Runs one set_value with submit (the last action of a call) after the actions before it. */
+/** Runs one set_value or type with submit (the last action of a call) after the actions before it. */
 export async function runSetAndSubmit(session: Session, before: ActionSpec[], spec: ActionSpec, settle: Partial<SettleOptions> | undefined,
   ctx: PipelineContext): Promise<ActOutcome> {
-  const first = await runActions(session, [...before, { ref: spec.ref, op: 'set_value', value: spec.value ?? '', submit: true }, { ref: spec.ref, op: 'focus' }], settle, ctx);
+  const input: ActionSpec = { ref: spec.ref, op: spec.op === 'type' ? 'type' : 'set_value', value: spec.value ?? '', submit: true };
+  const first = await runActions(session, [...before, input, { ref: spec.ref, op: 'focus' }], settle, ctx);
   const focus = first.receipts.length === before.length + 2 ? first.receipts.pop() : undefined;
   const set = first.receipts[before.length];
   if (!set || set.status === 'failed' || set.status === 'rejected' || !first.window) return first;

@@ -57,13 +57,19 @@ export const actTool = defineTool({
 });
 
 /**
- * Whether the call ends with a set_value that submits. `submit` belongs to a set_value and to the last action
+ * Whether the call ends with a set_value or type that submits. `submit` belongs to a text input and to the last action
  * (what follows a Return is read from the window it left): anything else is refused before anything runs.
  */
 function submitOf(actions: readonly { op: string; submit?: boolean | undefined }[]): boolean {
   const at = actions.findIndex((a) => a.submit === true);
   if (at < 0) return false;
-  if (actions[at]!.op !== 'set_value') throw new ComputerUseError('invalid_params', `submit goes with set_value only (got ${actions[at]!.op}). Nothing was run.`);
-  if (at !== actions.length - 1) throw new ComputerUseError('invalid_params', 'A set_value with submit must be the last action of the call. Nothing was run; put the actions after it in the next call.');
+  const op = actions[at]!.op;
+  if (op !== 'set_value' && op !== 'type') {
+    throw new ComputerUseError('invalid_params', `submit goes with set_value or type only (got ${op}). Nothing was run.`);
+  }
+  if (at !== actions.length - 1) {
+    throw new ComputerUseError('invalid_params', `A ${op} with submit must be the last action of the call. Nothing was run; ` +
+      'put the actions after it in the next call.');
+  }
   return true;
 }

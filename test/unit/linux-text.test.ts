@@ -133,6 +133,15 @@ test('a GTK 4 entry reports visible but never showing: its text is read (a set_v
   assert.equal(raw.valueLength, undefined);
 });
 
+test('a GTK 4 read-only entry (a hex editor\'s conversion pane) shows its text as the value', async () => {
+  // Not editable, visible but never showing (GTK 4): it printed no value, so "Hexadecimal: 10" was unreadable.
+  const { bus } = fakeBus({ '/hex': { role: 'text', states: ['read only', 'focusable', 'sensitive', 'visible'],
+    text: '10' } });
+  const raw = toRawNode(await readElement(bus, at('/hex')));
+  assert.equal(raw.value, '10');
+  assert.ok(raw.states?.includes('readonly'), JSON.stringify(raw.states));
+});
+
 test('an editable field: caret and selection', async () => {
   const { bus } = fakeBus({ '/e': { role: 'entry', states: ['visible', 'showing', 'editable', 'focusable', 'focused'], text: 'hello world', caret: 5, selection: [0, 5] } });
   const raw = toRawNode(await readElement(bus, at('/e')));

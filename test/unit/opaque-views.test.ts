@@ -42,7 +42,9 @@ test('Thunar\'s icon view: observe marks the empty view and says what works; fin
   assert.equal(o.text.match(/exposes no items/g)?.length, 1, o.text);
   assert.match(o.text, /without exposing items, so neither observe nor find sees them: if it is still loading, wait and observe again; else use a view of the app that lists them \(a file manager's list view, e.g. Thunar's ctrl\+2\), its own Find or Search dialog, or computer_screenshot \(OCR\)/, o.text);
   // What writes into such a view: gnumeric's sheet took a model 6 calls to learn that its edit line needs Enter.
-  assert.match(o.text, /To write into it: the app's own entry fields \(a spreadsheet's cell-address box and edit line: set_value, then Enter commits\), or type while it has the focus and read it back by copying \(ctrl\+a, ctrl\+c, then the clipboard\)/, o.text);
+  assert.match(o.text, /To write into it: the app's own entry fields \(a spreadsheet's cell-address box and edit line: set_value, then Enter commits\), or type while it has the focus and read it back by copying \(ctrl\+a, ctrl\+c, then the clipboard/, o.text);
+  // Reading the clipboard asks the user: where no one can be asked, the advice led to confirmation_required.
+  assert.match(o.text, /then the clipboard, whose reading asks the user/, o.text);
   const f = await c.tools.find({ text: 'zenity' });
   assert.match(f.text, /^0 matches for "zenity"/, f.text);
   // Said in full once per view and conversation (observe said it just before), then in short.

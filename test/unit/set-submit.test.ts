@@ -23,6 +23,7 @@ import { TOOLS } from '../../src/tools/index.js';
 import { runTool } from '../../src/tools/tool.js';
 import { n } from '../fixtures/engine/build.js';
 import { PolicyFake } from '../fixtures/policy/apps.js';
+import { ComputerUseError } from '../../src/protocol/errors.js';
 
 const B = ':1.90';
 
@@ -109,6 +110,51 @@ test('a field whose Return changes nothing: the receipt says the value may not h
   const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
   const r = await s.call('computer_act', { actions: [{ ref: box, op: 'set_value', value: 'C5', submit: true }] });
   assert.match(r.text, /^ok set_value e\d+ · unknown \(.*nothing changed in the window, so the field may not have taken the value/m, r.text);
+  await s.session.close();
+});
+
+test('type with submit: the text typed at the caret, then Return in the field, as set_value\'s submit', async () => {
+  // A calculator's expression line: `type "2340*17.5%" --submit` was refused, so the model had to find set_value.
+  const s = setup([sheetWindow()]);
+  const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
+  const r = await s.call('computer_act', { actions: [{ ref: box, op: 'type', value: '5', submit: true }] });
+  assert.equal(r.code, undefined, r.text);
+  assert.match(r.text,
+    /^ok type e\d+ · confirmed \(.*Return pressed in the field \(synthetic key events\): taken: the view/m, r.text);
+  assert.match(r.text, /Cursor at A15/, r.text);
+  await s.session.close();
+});
+
+test('type with submit in a dialog with Pay: its Return is asked as set_value\'s is', async () => {
+  const s = setup([sheetWindow('dialog', 'Pay')]);
+  const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
+  const r = await s.call('computer_act', { actions: [{ ref: box, op: 'type', value: '100', submit: true }] });
+  assert.equal(r.code, 'confirmation_required', r.text);
+  assert.ok(!s.fake.calls.some((c) => c.method === 'input.keys'), 'no Return reached the dialog');
+  await s.session.close();
+});
+
+test('a text edit refused by a nameless part of an editable document names the document to use', async () => {
+  // A Qt expression editor: the focus sat on a nameless filler inside `document editable`, whose set_value failed
+  // "not supported by this filler" while the document took it.
+  const part = n(B, 31, 'generic', { states: ['focusable', 'focused'], actions: ['focus'] });
+  const edits = ['set_value', 'type', 'clear', 'focus'] as const;
+  const doc = n(B, 30, 'document', { states: ['editable', 'focusable'], actions: [...edits] }, [part]);
+  const root = n(B, 1, 'window', { name: 'Calc', states: ['active'] }, [doc, n(B, 8, 'label', { name: 'Result' })]);
+  const info = { id: root.id, title: 'Calc', app: 'sheet', pid: 5151, role: 'window' as const, focused: true };
+  const s = setup([{ info, root }]);
+  s.fake.onAct = (p) => {
+    if (p.id.endsWith('/31') && p.op === 'set_value') {
+      throw new ComputerUseError('unsupported', 'set_value is not supported by this filler.');
+    }
+  };
+  const o = (await s.call('computer_observe', { full: true })).text;
+  const docRef = refOf(o, /\[(e\d+)\] document/);
+  const partRef = refOf(o, /\[(e\d+)\] generic/);
+  const r = await s.call('computer_act', { actions: [{ ref: partRef, op: 'set_value', value: '1+1' }] });
+  const named = `set_value is not supported by this filler\\. It is part of the editable document \\[${docRef}\\]: ` +
+    `set_value on \\[${docRef}\\] instead`;
+  assert.match(r.text, new RegExp(named), r.text);
   await s.session.close();
 });
 

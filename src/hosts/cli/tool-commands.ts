@@ -48,7 +48,7 @@ function toolCallOf(command: string, pos: string[], flags: Record<string, string
       if (flags['json']) return { name: 'computer_act', params: { actions: JSON.parse(flags['json']), ...settle } };
       // act e5 click  |  act e5 set_value "text"  |  act e5 click , e6 toggle (act-list.ts)
       const actions: { ref: string; op: (typeof OPS)[number]; value?: string; submit?: boolean }[] = parseActList(pos);
-      // --submit: the last action (a set_value) presses Return in its field once set.
+      // --submit: the last action (a set_value or type) presses Return in its field once its text is in.
       if (flags['submit'] !== undefined && flags['submit'] !== 'false' && actions.length) actions[actions.length - 1]!.submit = true;
       return { name: 'computer_act', params: { actions, ...settle } };
     }

@@ -100,8 +100,10 @@ export async function readText(bus: A11yBus, info: TextHost, budget: TextBudget 
   const caretRaw = Number(props['CaretOffset'] ?? -1);
   const body = BODY_ROLES.test(info.atspiRole);
   // GTK 4 never reports showing (its Save As name field: visible, editable, focused): an editable body is the
-  // field being worked in, read whatever its showing state says.
-  const hidden = body && info.states.has('visible') && !info.states.has('showing') && !info.states.has('editable');
+  // field being worked in, and a read-only one (a converter's result field) shows its value: read whatever
+  // its showing state says.
+  const field = info.states.has('editable') || info.states.has('read only');
+  const hidden = body && info.states.has('visible') && !info.states.has('showing') && !field;
   const want = hidden ? 0 : Math.min(length, body ? TEXT_BODY_CAP : TEXT_NODE_CAP);
   const grant = want > 0 ? budget.take(want) : 0;
   const start = isTerminal(info) && grant < length ? length - grant : 0;
