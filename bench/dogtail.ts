@@ -28,7 +28,13 @@ export interface ClickSide {
   byMethod?: Record<string, number>; hostRest?: number;
 }
 export interface DogtailBench {
-  app: string; target: string; runs: number; ours?: ClickSide; dogtail?: ClickSide; oursOverDogtail?: number; clicksSeen?: number;
+  app: string;
+  target: string;
+  runs: number;
+  ours?: ClickSide;
+  dogtail?: ClickSide;
+  oursOverDogtail?: number;
+  clicksSeen?: number;
   /** computer_find p50 right after a computer_observe of the same window (nothing changed between the two). */
   findAfterRead?: number;
   /** Receipts of our clicks that were not `confirmed`. */
@@ -50,13 +56,33 @@ interface ClickCase {
 }
 
 const CASES: ClickCase[] = [
-  { app: 'act-lab (GTK3)', target: 'checkbox "Agree"', argv: ['/usr/bin/python3', APP], window: 'Act lab', text: 'Agree', role: 'checkbox',
-    dogtailApp: 'act-lab', control: 'Agree', dogtailRole: 'check box', printedClick: /^agree (on|off)$/ },
-  { app: 'gtk3-widget-factory', target: 'button "togglebutton"', argv: ['gtk3-widget-factory'], window: 'gtk3-widget-factory', text: 'togglebutton',
-    role: 'button', dogtailApp: 'gtk3-widget-factory', control: 'togglebutton', dogtailRole: 'toggle button' },
+  {
+    app: 'act-lab (GTK3)',
+    target: 'checkbox "Agree"',
+    argv: ['/usr/bin/python3', APP],
+    window: 'Act lab',
+    text: 'Agree',
+    role: 'checkbox',
+    dogtailApp: 'act-lab',
+    control: 'Agree',
+    dogtailRole: 'check box',
+    printedClick: /^agree (on|off)$/,
+  },
+  {
+    app: 'gtk3-widget-factory',
+    target: 'button "togglebutton"',
+    argv: ['gtk3-widget-factory'],
+    window: 'gtk3-widget-factory',
+    text: 'togglebutton',
+    role: 'button',
+    dogtailApp: 'gtk3-widget-factory',
+    control: 'togglebutton',
+    dogtailRole: 'toggle button',
+  },
 ];
 
-const call = (session: Session, name: string, params: unknown): Promise<ToolResult> => runTool(toolByName(name)!, { session }, params);
+const call = (session: Session, name: string, params: unknown): Promise<ToolResult> =>
+  runTool(toolByName(name)!, { session }, params);
 
 /** dogtail's runs, from its script's JSON line. */
 function runDogtail(env: NodeJS.ProcessEnv, c: ClickCase): Promise<ClickSide> {
@@ -66,8 +92,16 @@ function runDogtail(env: NodeJS.ProcessEnv, c: ClickCase): Promise<ClickSide> {
         let out: { runs_ms?: number[]; median_ms?: number; find_median_ms?: number; click_median_ms?: number; error?: string } | undefined;
         try { out = JSON.parse(stdout.trim().split('\n').pop() ?? '') as typeof out; } catch { /* below */ }
         if (out?.error) return reject(new Error(`dogtail: ${out.error}`));
-        if (err || out?.median_ms === undefined) return reject(new Error(`dogtail: ${err?.message ?? 'no output'} ${stderr.trim().split('\n').slice(-2).join(' ')}`));
-        resolve({ total: out.median_ms, find: out.find_median_ms ?? Number.NaN, click: out.click_median_ms ?? Number.NaN, runs: out.runs_ms ?? [] });
+        if (err || out?.median_ms === undefined)
+          return reject(
+            new Error(`dogtail: ${err?.message ?? 'no output'} ${stderr.trim().split('\n').slice(-2).join(' ')}`),
+          );
+        resolve({
+          total: out.median_ms,
+          find: out.find_median_ms ?? Number.NaN,
+          click: out.click_median_ms ?? Number.NaN,
+          runs: out.runs_ms ?? [],
+        });
       });
   });
 }
@@ -88,8 +122,14 @@ async function findAfterRead(session: Session, c: ClickCase): Promise<number> {
 
 /** Our find + click runs on one case: the find comes after the previous run's act (which read the window). */
 async function ourClicks(session: Session, c: ClickCase, row: DogtailBench): Promise<ClickSide> {
-  const total: number[] = []; const find: number[] = []; const click: number[] = []; const settle: number[] = []; const dispatch: number[] = []; const trips: number[] = [];
-  const byMethod = new Map<string, number[]>(); const hostRest: number[] = [];
+  const total: number[] = [];
+  const find: number[] = [];
+  const click: number[] = [];
+  const settle: number[] = [];
+  const dispatch: number[] = [];
+  const trips: number[] = [];
+  const byMethod = new Map<string, number[]>();
+  const hostRest: number[] = [];
   const found = new RegExp(`\\[(e\\d+)\\] ${c.role} "${c.text}"`);
   row.unconfirmed = 0;
   for (let i = 0; i < WARMUP + RUNS; i++) {
@@ -101,16 +141,28 @@ async function ourClicks(session: Session, c: ClickCase, row: DogtailBench): Pro
     if (a.value.isError) throw new Error(`computer_act: ${a.value.text.split('\n')[0] ?? ''}`);
     if (!/\bconfirmed\b/.test(a.value.text.split('\n')[0] ?? '')) row.unconfirmed++;
     if (i < WARMUP) continue;
-    find.push(f.ms); click.push(a.ms); total.push(f.ms + a.ms);
-    settle.push(sumOf(a.calls, 'ui.settle')); dispatch.push(sumOf(a.calls, 'node.act'));
+    find.push(f.ms);
+    click.push(a.ms);
+    total.push(f.ms + a.ms);
+    settle.push(sumOf(a.calls, 'ui.settle'));
+    dispatch.push(sumOf(a.calls, 'node.act'));
     trips.push([...f.calls, ...a.calls].filter((c) => c.method !== 'ui.highlight').length);
-    for (const m of new Set(a.calls.map((x) => x.method))) byMethod.set(m, [...byMethod.get(m) ?? [], sumOf(a.calls, m)]);
+    for (const m of new Set(a.calls.map((x) => x.method)))
+      byMethod.set(m, [...(byMethod.get(m) ?? []), sumOf(a.calls, m)]);
     // The activity frame's call runs beside the others, not between them: left out of the host's share.
     hostRest.push(a.ms - a.calls.filter((x) => x.method !== 'ui.highlight').reduce((sum, x) => sum + x.ms, 0));
   }
-  return { total: r1(median(total)), find: r1(median(find)), click: r1(median(click)), settle: r1(median(settle)), dispatch: r1(median(dispatch)),
-    roundTrips: median(trips), runs: total.map(r1),
-    byMethod: Object.fromEntries([...byMethod].map(([m, v]) => [m, r1(median(v))])), hostRest: r1(median(hostRest)) };
+  return {
+    total: r1(median(total)),
+    find: r1(median(find)),
+    click: r1(median(click)),
+    settle: r1(median(settle)),
+    dispatch: r1(median(dispatch)),
+    roundTrips: median(trips),
+    runs: total.map(r1),
+    byMethod: Object.fromEntries([...byMethod].map(([m, v]) => [m, r1(median(v))])),
+    hostRest: r1(median(hostRest)),
+  };
 }
 
 async function benchCase(session: Session, c: ClickCase): Promise<DogtailBench> {
@@ -129,7 +181,8 @@ async function benchCase(session: Session, c: ClickCase): Promise<DogtailBench> 
     await sleep(300);
     if (c.printedClick) {
       row.clicksSeen = printed.split('\n').filter((l) => c.printedClick!.test(l)).length;
-      if (row.clicksSeen !== 2 * (WARMUP + RUNS)) row.error = `the app printed ${row.clicksSeen} clicks of ${2 * (WARMUP + RUNS)}`;
+      if (row.clicksSeen !== 2 * (WARMUP + RUNS))
+        row.error = `the app printed ${row.clicksSeen} clicks of ${2 * (WARMUP + RUNS)}`;
     }
   } catch (e) {
     row.error = errText(e);
@@ -151,12 +204,21 @@ export async function benchDogtail(session: Session): Promise<DogtailBench[]> {
 export function dogtailTable(r: DogtailBench): string {
   const side = (name: string, s: ClickSide | undefined): (string | number | undefined)[] =>
     [name, s?.total, s?.find, s?.click, s?.dispatch, s?.settle, s?.roundTrips];
-  return `${r.app}, ${r.target}\n` +
-    `${table(['find + click', 'p50 total', 'find p50', 'click p50', 'node.act p50', 'settle p50', 'round trips'],
-      [side('computer_find + computer_act (receipt, settle, diff)', r.ours), side('dogtail (delays off, no wait, no check)', r.dogtail)])}\n` +
+  return (
+    `${r.app}, ${r.target}\n` +
+    `${table(
+      ['find + click', 'p50 total', 'find p50', 'click p50', 'node.act p50', 'settle p50', 'round trips'],
+      [
+        side('computer_find + computer_act (receipt, settle, diff)', r.ours),
+        side('dogtail (delays off, no wait, no check)', r.dogtail),
+      ],
+    )}\n` +
     `ours/dogtail p50: ${r.oursOverDogtail ?? '?'}; computer_find p50 right after computer_observe: ${r.findAfterRead ?? '?'} ms; ` +
     `receipts not confirmed: ${r.unconfirmed ?? '?'}\n` +
-    `our click by driver method, p50 ms: ${Object.entries(r.ours?.byMethod ?? {}).map(([m, v]) => `${m} ${v}`).join(', ')}; ` +
+    `our click by driver method, p50 ms: ${Object.entries(r.ours?.byMethod ?? {})
+      .map(([m, v]) => `${m} ${v}`)
+      .join(', ')}; ` +
     `host between calls (policy, audit, engine, diff): ${r.ours?.hostRest ?? '?'}${r.clicksSeen !== undefined ? `; clicks the app printed: ${r.clicksSeen}` : ''}` +
-    `${r.error ? `; error: ${r.error}` : ''}`;
+    `${r.error ? `; error: ${r.error}` : ''}`
+  );
 }

@@ -143,7 +143,9 @@ export interface ComputerOptions {
    * Device N ≥ 2 prints refs as `dN…`; every tool takes `device`. An entry with `connect` is an in-memory
    * driver (tests).
    */
-  devices?: (DeviceSpec | (Omit<DeviceSpec, 'url'> & { url?: string; connect: NonNullable<DeviceOptions['connect']> }))[];
+  devices?: (
+    DeviceSpec | (Omit<DeviceSpec, 'url'> & { url?: string; connect: NonNullable<DeviceOptions['connect']> })
+  )[];
   /** The devices file read when `devices` is not given (default `<home>/devices.json`). */
   devicesPath?: string;
   /**
@@ -227,7 +229,9 @@ export function settingsAppControls(settingsPath: string = defaultSettingsPath()
     allowApp: (app) => { addAllowedApp(settingsPath, app); },
     denyApp: (app) => {
       updateSettings(settingsPath, (s) => {
-        const list = Array.isArray(s['denyApps']) ? (s['denyApps'] as unknown[]).filter((x): x is string => typeof x === 'string') : [];
+        const list = Array.isArray(s['denyApps'])
+          ? (s['denyApps'] as unknown[]).filter((x): x is string => typeof x === 'string')
+          : [];
         if (!list.includes(app)) list.push(app);
         s['denyApps'] = list;
       });
@@ -236,7 +240,8 @@ export function settingsAppControls(settingsPath: string = defaultSettingsPath()
       const field = list === 'allow' ? 'allowApps' : 'denyApps';
       const norm = app.trim().toLowerCase();
       updateSettings(settingsPath, (s) => {
-        if (Array.isArray(s[field])) s[field] = (s[field] as unknown[]).filter((x) => typeof x !== 'string' || x.trim().toLowerCase() !== norm);
+        if (Array.isArray(s[field]))
+          s[field] = (s[field] as unknown[]).filter((x) => typeof x !== 'string' || x.trim().toLowerCase() !== norm);
       });
     },
   };
@@ -266,19 +271,40 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
     desktop = { kind: 'sandbox', env: sandboxEnv(info), sandbox: info, started: true };
   } else {
     const found = await ensureDesktop(options.sandboxKind ? { kind: options.sandboxKind } : {});
-    desktop = { kind: found.info ? 'sandbox' : 'real', env: found.env, started: found.started, ...(found.info ? { sandbox: found.info } : {}) };
+    desktop = {
+      kind: found.info ? 'sandbox' : 'real',
+      env: found.env,
+      started: found.started,
+      ...(found.info ? { sandbox: found.info } : {}),
+    };
   }
   const statePath = typeof options.statePath === 'function' ? options.statePath(desktop) : options.statePath;
-  const device = new Device({ platform: native.platform, env: desktop.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+  const device = new Device({
+    platform: native.platform,
+    env: desktop.env,
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.driver === 'cdp' ? { driver: cdpDriver(options.cdpEndpoint ?? 'http://127.0.0.1:9222') } : {}),
-    ...(options.driverCommand ? commandDriver(options.driverCommand, options.keepDrivers ?? false, options.timeoutMs) : {}),
-    ...(options.connect ? { connect: options.connect } : {}) });
-  const { gate, controls, settings, decider, policyFor } = buildPolicy(withKeptPolicy(options, await options.desktopPolicy?.(desktop)));
+    ...(options.driverCommand
+      ? commandDriver(options.driverCommand, options.keepDrivers ?? false, options.timeoutMs)
+      : {}),
+    ...(options.connect ? { connect: options.connect } : {}),
+  });
+  const { gate, controls, settings, decider, policyFor } = buildPolicy(
+    withKeptPolicy(options, await options.desktopPolicy?.(desktop)),
+  );
   const session = new Session({
-    device, ...(statePath ? { statePath } : {}), ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
-    ...(options.settle ? { settle: options.settle } : {}), ...(options.actionTimeoutMs !== undefined ? { actionTimeoutMs: options.actionTimeoutMs } : {}), gate,
-    screenshots: { allowed: options.allowScreenshots ?? settings.allowScreenshots ?? false, imageInput: options.imageInput ?? false },
-    showActivity: options.showActivity ?? settings.showActivity ?? true, paused: () => controls.stopper.paused,
+    device,
+    ...(statePath ? { statePath } : {}),
+    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+    ...(options.settle ? { settle: options.settle } : {}),
+    ...(options.actionTimeoutMs !== undefined ? { actionTimeoutMs: options.actionTimeoutMs } : {}),
+    gate,
+    screenshots: {
+      allowed: options.allowScreenshots ?? settings.allowScreenshots ?? false,
+      imageInput: options.imageInput ?? false,
+    },
+    showActivity: options.showActivity ?? settings.showActivity ?? true,
+    paused: () => controls.stopper.paused,
   });
   const entries: DeviceEntry[] = [{ name: 'local', index: 1, kind: 'local', session }];
   const fromFile = options.devices ? undefined : loadDevices(options.devicesPath ?? defaultDevicesPath());
@@ -288,7 +314,9 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
   const hubs = new Map<string, PairServer | string>();
   for (const spec of loaded) {
     if ('connect' in spec || spec.kind !== 'paired' || hubs.has(spec.url)) continue;
-    try { hubs.set(spec.url, await hubFor(spec, options.devicesPath ?? defaultDevicesPath(), options.timeoutMs)); } catch (e) {
+    try {
+      hubs.set(spec.url, await hubFor(spec, options.devicesPath ?? defaultDevicesPath(), options.timeoutMs));
+    } catch (e) {
       const why = `cannot listen for paired devices at ${spec.url}: ${(e as Error).message} (is \`computer-use pairing start\` or another session using it?)`;
       hubs.set(spec.url, why);
       (controls.warnings as string[]).push(why);
@@ -298,22 +326,53 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
     const index = entries.length + 1;
     const remote = remoteDevice(spec, options.timeoutMs, hubs, options.keepDrivers ?? false);
     const deviceState = options.deviceStatePath?.(spec.name) ?? (statePath ? `${statePath}.${spec.name}` : undefined);
-    entries.push({ name: spec.name, index, kind: 'connect' in spec ? 'fake' : spec.kind ?? 'ssh', ...(spec.url ? { url: spec.url } : {}), session: new Session({
-      device: remote, refPrefix: devicePrefix(index), ...(deviceState ? { statePath: deviceState } : {}),
-      ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}), ...(options.settle ? { settle: options.settle } : {}),
-      gate: policyFor(spec), screenshots: { allowed: options.allowScreenshots ?? settings.allowScreenshots ?? false, imageInput: options.imageInput ?? false },
-      // The frame and status window are drawn on the device's own screen by its driver.
-      showActivity: options.showActivity ?? settings.showActivity ?? true, paused: () => controls.stopper.paused,
-    }) });
+    entries.push({
+      name: spec.name,
+      index,
+      kind: 'connect' in spec ? 'fake' : (spec.kind ?? 'ssh'),
+      ...(spec.url ? { url: spec.url } : {}),
+      session: new Session({
+        device: remote,
+        refPrefix: devicePrefix(index),
+        ...(deviceState ? { statePath: deviceState } : {}),
+        ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+        ...(options.settle ? { settle: options.settle } : {}),
+        gate: policyFor(spec),
+        screenshots: {
+          allowed: options.allowScreenshots ?? settings.allowScreenshots ?? false,
+          imageInput: options.imageInput ?? false,
+        },
+        // The frame and status window are drawn on the device's own screen by its driver.
+        showActivity: options.showActivity ?? settings.showActivity ?? true,
+        paused: () => controls.stopper.paused,
+      }),
+    });
   }
   const devices = new DeviceSessions(entries);
-  // The emergency stop reaches every device: each shows it paused, and the shared stop signal aborts every call in flight.
-  const unwatchPause = controls.stopper.onChange((paused) => { for (const e of entries) showPaused(e.session, paused); });
+  // The emergency stop reaches every device: each shows it paused, and the shared stop signal aborts every call in
+  // flight.
+  const unwatchPause = controls.stopper.onChange((paused) => {
+    for (const e of entries) showPaused(e.session, paused);
+  });
   const call = (name: string, params: unknown, signal?: AbortSignal): Promise<ToolResult> => {
     const tool = toolByName(name);
-    if (!tool) return Promise.resolve({ text: `error unsupported: no tool named ${name}; tools: ${TOOLS.map((t) => t.schema.name).join(', ')}`, isError: true, code: 'unsupported' });
-    return runTool(tool, { session: devices.last.session, devices, ...(signal ? { signal } : {}), stop: controls.stopper.signal,
-      ...(decider ? { decider } : {}) }, params ?? {});
+    if (!tool)
+      return Promise.resolve({
+        text: `error unsupported: no tool named ${name}; tools: ${TOOLS.map((t) => t.schema.name).join(', ')}`,
+        isError: true,
+        code: 'unsupported',
+      });
+    return runTool(
+      tool,
+      {
+        session: devices.last.session,
+        devices,
+        ...(signal ? { signal } : {}),
+        stop: controls.stopper.signal,
+        ...(decider ? { decider } : {}),
+      },
+      params ?? {},
+    );
   };
   return {
     session, devices, desktop, call,
@@ -334,7 +393,8 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
       controls.stopper.release();
       await devices.close();
       if (hubs.size > 0) await closeHubs();
-      if (desktop.started && desktop.sandbox && options.stopSandboxOnClose !== false) await stopSandbox(desktop.sandbox.display);
+      if (desktop.started && desktop.sandbox && options.stopSandboxOnClose !== false)
+        await stopSandbox(desktop.sandbox.display);
     },
   };
 }
@@ -355,20 +415,35 @@ export function mergeKeptPolicy(kept: KeptPolicy, given: KeptPolicy): KeptPolicy
 function withKeptPolicy(options: ComputerOptions, kept: KeptPolicy | undefined): ComputerOptions {
   if (!kept) return options;
   const { mode, allowApps, allowCommands, denyApps, ...rest } = options;
-  const given: KeptPolicy = { ...(mode ? { mode } : {}), ...(allowApps ? { allowApps } : {}), ...(allowCommands ? { allowCommands } : {}), ...(denyApps ? { denyApps } : {}) };
+  const given: KeptPolicy = {
+    ...(mode ? { mode } : {}),
+    ...(allowApps ? { allowApps } : {}),
+    ...(allowCommands ? { allowCommands } : {}),
+    ...(denyApps ? { denyApps } : {}),
+  };
   return { ...rest, ...mergeKeptPolicy(kept, given) };
 }
 
 /** The policy of a computer from its options and the settings file. */
-function buildPolicy(options: ComputerOptions): { policy: Policy | undefined; gate: PolicyGate; controls: PolicyControls; settings: Settings; decider: Decider | undefined;
-  policyFor: (spec: RemoteSpec) => PolicyGate; } {
+function buildPolicy(options: ComputerOptions): {
+  policy: Policy | undefined;
+  gate: PolicyGate;
+  controls: PolicyControls;
+  settings: Settings;
+  decider: Decider | undefined;
+  policyFor: (spec: RemoteSpec) => PolicyGate;
+} {
   const home = cuHome();
   const settingsPath = options.settingsPath ?? defaultSettingsPath();
   const { settings, warnings } = loadSettings(settingsPath);
   const stopper = StopController.acquire(home);
-  const union = (a: string[] | undefined, b: string[] | undefined): string[] => [...new Set([...(a ?? []), ...(b ?? [])])];
+  const union = (a: string[] | undefined, b: string[] | undefined): string[] => [
+    ...new Set([...(a ?? []), ...(b ?? [])]),
+  ];
   // The decider of the options, else the one configured in settings (`computer-use decider …`, pi's /computer decider).
-  const decider = options.decider ?? createDecider(parseDeciderConfig(settings.decider), { ...options.deciderHost, warn: (m) => warnings.push(m) });
+  const decider =
+    options.decider ??
+    createDecider(parseDeciderConfig(settings.decider), { ...options.deciderHost, warn: (m) => warnings.push(m) });
   const policy = options.gate ? undefined : new Policy({
     mode: options.mode ?? settings.mode ?? DEFAULT_MODE,
     allowApps: union(settings.allowApps, options.allowApps),
@@ -429,20 +504,33 @@ type RemoteSpec = NonNullable<ComputerOptions['devices']>[number];
  * How a driver command of the user's own is run: a child of this process, or (`keep`: hosts that live one command
  * each) one process kept between them behind a socket of the home.
  */
-function commandDriver(argv: string[], keep: boolean, timeoutMs: number | undefined): Pick<DeviceOptions, 'driver' | 'connect'> {
+function commandDriver(
+  argv: string[],
+  keep: boolean,
+  timeoutMs: number | undefined,
+): Pick<DeviceOptions, 'driver' | 'connect'> {
   if (!keep) return { driver: { command: argv[0]!, args: argv.slice(1) } };
   return { connect: () => keptDriverConnection(argv, timeoutMs ?? 20_000) };
 }
 
 /** The Device of a remote entry: ssh with heartbeat and backoff, or an in-memory driver (tests). */
-function remoteDevice(spec: RemoteSpec, timeoutMs: number | undefined, hubs: Map<string, PairServer | string>, keep: boolean): Device {
+function remoteDevice(
+  spec: RemoteSpec,
+  timeoutMs: number | undefined,
+  hubs: Map<string, PairServer | string>,
+  keep: boolean,
+): Device {
   const common = { name: spec.name, heartbeatMs: 15_000, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
   if ('connect' in spec) return new Device({ ...common, connect: spec.connect });
   // A driver of one's own runs on this machine: like a local driver, no heartbeat.
-  if (spec.kind === 'command') return new Device({ ...common, heartbeatMs: 0, ...commandDriver(spec.command!, keep, timeoutMs) });
+  if (spec.kind === 'command')
+    return new Device({ ...common, heartbeatMs: 0, ...commandDriver(spec.command!, keep, timeoutMs) });
   if (spec.kind === 'paired') {
     const hub = hubs.get(spec.url);
-    return new Device({ ...common, connect: () => (typeof hub === 'object' ? hub.connection(spec.name) : closedConnection(hub ?? 'no listener')) });
+    return new Device({
+      ...common,
+      connect: () => (typeof hub === 'object' ? hub.connection(spec.name) : closedConnection(hub ?? 'no listener')),
+    });
   }
   // A phone's driver runs here, next to the adb server; the adb link itself is checked by every call.
   if (spec.kind === 'adb') return new Device({ ...common, heartbeatMs: 0, driver: adbDriver(spec.url) });

@@ -43,7 +43,15 @@ export function parseLines(text: string): ElementLine[] {
     const fold = FOLD_LINE.exec(raw);
     if (fold?.[1] !== undefined && fold[2] !== undefined) {
       for (const e of fold[2].matchAll(FOLD_ENTRY)) {
-        if (e[1] !== undefined && e[2] !== undefined) out.push({ ref: e[1], role: fold[1], name: unescape(e[2]), states: [], raw, ...(window !== undefined ? { window } : {}) });
+        if (e[1] !== undefined && e[2] !== undefined)
+          out.push({
+            ref: e[1],
+            role: fold[1],
+            name: unescape(e[2]),
+            states: [],
+            raw,
+            ...(window !== undefined ? { window } : {}),
+          });
       }
       continue;
     }
@@ -58,7 +66,8 @@ export function parseLines(text: string): ElementLine[] {
     if (!ref || !role) continue;
     // A top-level window or dialog line starts a new window context (a dialog nested inside one does not).
     const topLevel = raw.replace(/^[+~-] /, '').startsWith('[');
-    if (topLevel && (role === 'window' || role === 'dialog' || role === 'alert') && name !== undefined) window = unescape(name);
+    if (topLevel && (role === 'window' || role === 'dialog' || role === 'alert') && name !== undefined)
+      window = unescape(name);
     // A change line names the new value (or name) after the arrow.
     const cv = mark === '~' ? CHANGED_VALUE.exec(rest) : null;
     const cn = mark === '~' && name === undefined ? CHANGED_NAME.exec(rest) : null;
@@ -93,7 +102,11 @@ export function matchTarget(lines: readonly ElementLine[], target: Target): Elem
     if (l.mark === '-') continue;
     if (target.role !== undefined && l.role !== target.role) continue;
     if (target.window !== undefined && !(l.window ?? '').includes(target.window)) continue;
-    if (target.value !== undefined && !(typeof target.value === 'string' ? l.value === target.value : new RegExp(target.value.re).test(l.value ?? ''))) continue;
+    if (
+      target.value !== undefined &&
+      !(typeof target.value === 'string' ? l.value === target.value : new RegExp(target.value.re).test(l.value ?? ''))
+    )
+      continue;
     const m = nameMatches(l, target.name);
     if (m === 'exact') exact.push(l);
     else if (m === 'partial') partial.push(l);
@@ -104,6 +117,7 @@ export function matchTarget(lines: readonly ElementLine[], target: Target): Elem
 /** A target as words for a log line. */
 export function describeTarget(t: Target): string {
   const name = t.name === undefined ? '' : typeof t.name === 'string' ? ` "${t.name}"` : ` /${t.name.re}/`;
-  const value = t.value === undefined ? '' : typeof t.value === 'string' ? ` value "${t.value}"` : ` value /${t.value.re}/`;
+  const value =
+    t.value === undefined ? '' : typeof t.value === 'string' ? ` value "${t.value}"` : ` value /${t.value.re}/`;
   return `${t.role ?? 'element'}${name}${value}${t.cell ? ` cell ${t.cell}` : ''}${t.window ? ` in "${t.window}"` : ''}${t.nth ? ` #${t.nth}` : ''}`;
 }

@@ -64,5 +64,8 @@ export const BUILTIN_SCENARIOS: Scenarios = checkScenarios({
  * own (harnesses.ts): the page and the platform's native harness.
  */
 export function builtinScenariosFor(platform: string): Scenarios {
-  return checkScenarios({ version: 1, harnesses: [...BUILTIN_SCENARIOS.harnesses, ...harnessesFor(platform)] }, 'the built-in scenarios');
+  return checkScenarios(
+    { version: 1, harnesses: [...BUILTIN_SCENARIOS.harnesses, ...harnessesFor(platform)] },
+    'the built-in scenarios',
+  );
 }

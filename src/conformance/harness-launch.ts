@@ -96,7 +96,8 @@ export function launchPlan(platform: string, url: string, port: number, h: Launc
   const dir = h.harnessDir;
   switch (platform) {
     case 'linux': {
-      // The system's Python is the one with the distribution's python3-gi; a python3 earlier on PATH (a venv) may lack it.
+      // The system's Python is the one with the distribution's python3-gi; a python3 earlier on PATH (a venv) may lack
+      // it.
       const python = h.exists('/usr/bin/python3') ? '/usr/bin/python3' : h.which('python3');
       return {
         page: linuxPage(url, h),

@@ -15,8 +15,19 @@ import { handlesRule, listedWindows, snapshotsRule } from './behaviour.js';
 import { semanticLayer } from './semantic.js';
 import { TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, TranscriptRecorder } from '../protocol/transcript.js';
 import {
-  cancelRule, eofRule, framingRule, helloRule, malformedLinesRule, nonBmpRule, outOfOrderRule, oversizeLineRule, schemaRule,
-  strictParamsRule, unknownMethodRule, whitespaceRule, type KitContext,
+  cancelRule,
+  eofRule,
+  framingRule,
+  helloRule,
+  malformedLinesRule,
+  nonBmpRule,
+  outOfOrderRule,
+  oversizeLineRule,
+  schemaRule,
+  strictParamsRule,
+  unknownMethodRule,
+  whitespaceRule,
+  type KitContext,
 } from './wire.js';
 import { identityRule } from './identity.js';
 
@@ -34,7 +45,17 @@ export interface ConformanceOptions {
   launch?: boolean;
 }
 
-const WIRE_RULES = [strictParamsRule, unknownMethodRule, malformedLinesRule, whitespaceRule, cancelRule, outOfOrderRule, nonBmpRule, oversizeLineRule, identityRule];
+const WIRE_RULES = [
+  strictParamsRule,
+  unknownMethodRule,
+  malformedLinesRule,
+  whitespaceRule,
+  cancelRule,
+  outOfOrderRule,
+  nonBmpRule,
+  oversizeLineRule,
+  identityRule,
+];
 
 /** Runs the kit against one driver. */
 export async function runConformance(opts: ConformanceOptions): Promise<ConformanceReport> {
@@ -42,10 +63,18 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
   const recorder = opts.record ? new TranscriptRecorder() : undefined;
   const v = new Verdicts();
   const processes: DriverProcess[] = [];
-  const start = (): DriverProcess => { const d = new DriverProcess(argv, recorder, opts.env); processes.push(d); return d; };
+  const start = (): DriverProcess => {
+    const d = new DriverProcess(argv, recorder, opts.env);
+    processes.push(d);
+    return d;
+  };
   let scenarios: Scenarios | undefined;
   let launched: HarnessLaunch | undefined;
-  try { if (opts.scenarios) scenarios = loadScenarios(opts.scenarios); } catch (e) { v.fail('semantic.scenarios', (e as Error).message); }
+  try {
+    if (opts.scenarios) scenarios = loadScenarios(opts.scenarios);
+  } catch (e) {
+    v.fail('semantic.scenarios', (e as Error).message);
+  }
 
   const ctx: KitContext = { drv: start(), v, methods: new Set() };
   try {
@@ -55,7 +84,11 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
     if (opts.scenarios === undefined) scenarios = builtinScenariosFor(platform);
     // Started now, so the harness windows come up while the wire rules run.
     if (opts.launch && opts.scenarios === undefined) launched = await launchHarnesses(platform, v, hello?.['facts']);
-    ctx.methods = new Set(Array.isArray(hello?.['methods']) ? (hello['methods'] as unknown[]).filter((m): m is string => typeof m === 'string') : []);
+    ctx.methods = new Set(
+      Array.isArray(hello?.['methods'])
+        ? (hello['methods'] as unknown[]).filter((m): m is string => typeof m === 'string')
+        : [],
+    );
     for (const rule of WIRE_RULES) {
       await rule(ctx);
       if (ctx.drv.exited) {
@@ -69,7 +102,8 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
     await snapshotsRule(ctx, windows);
     await handlesRule(ctx, windows);
     if (scenarios) await semanticLayer(ctx, scenarios);
-    else if (opts.scenarios) v.skip('semantic', `no harness ran: the scenarios file ${opts.scenarios} did not load (see semantic.scenarios)`);
+    else if (opts.scenarios)
+      v.skip('semantic', `no harness ran: the scenarios file ${opts.scenarios} did not load (see semantic.scenarios)`);
     else v.skip('semantic', 'no scenarios (--no-scenarios)');
     schemaRule(ctx, processes);
     framingRule(ctx, processes);
@@ -78,11 +112,22 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
     for (const p of processes) p.kill();
     await launched?.stop();
   }
-  const report: ConformanceReport = { driver: opts.driver, results: v.results, ok: !v.results.some((r) => r.verdict === 'FAIL') };
-  if (ctx.hello) report.hello = { platform: ctx.hello['platform'], version: ctx.hello['version'], protocolVersion: ctx.hello['protocolVersion'] };
+  const report: ConformanceReport = {
+    driver: opts.driver,
+    results: v.results,
+    ok: !v.results.some((r) => r.verdict === 'FAIL'),
+  };
+  if (ctx.hello)
+    report.hello = {
+      platform: ctx.hello['platform'],
+      version: ctx.hello['version'],
+      protocolVersion: ctx.hello['protocolVersion'],
+    };
   if (recorder && opts.record) {
     const h = ctx.hello ?? {};
-    const driver = Object.fromEntries(['platform', 'version', 'protocolVersion', 'facts'].filter((k) => k in h).map((k) => [k, h[k]]));
+    const driver = Object.fromEntries(
+      ['platform', 'version', 'protocolVersion', 'facts'].filter((k) => k in h).map((k) => [k, h[k]]),
+    );
     const apps = [...new Set(processes.flatMap((p) => [...p.windowApps]))].map((name) => ({ name }));
     recorder.write(opts.record, {
       type: 'header', format: TRANSCRIPT_FORMAT, version: TRANSCRIPT_VERSION, recordedAt: new Date().toISOString(),

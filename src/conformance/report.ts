@@ -2,7 +2,8 @@
 
 import { RULES, type RuleId } from '../protocol/rules.js';
 
-/** A problem as the kit writes it: the id of the protocol rule it breaks (docs/protocol.md, Behaviour), then what came. */
+/** A problem as the kit writes it: the id of the protocol rule it breaks (docs/protocol.md, Behaviour), then what came.
+* */
 export const cite = (rule: RuleId, problem: string): string => `${rule}: ${problem}`;
 
 /** How one rule came out. */

@@ -43,10 +43,14 @@ export function findControl(root: RawNode, c: Control, handle?: string): Found {
   const byHandle = handle === undefined ? undefined : all.find((x) => x.node.id === handle);
   if (byHandle) return { node: byHandle.node, how: 'handle' };
   if (c.name === undefined) return { how: `no node has stableId "${c.id}"` };
-  const byName = all.filter((x) => x.node.role === c.role && (x.node.name ?? '') === c.name && underPath(x.ancestors, c.path ?? []));
+  const byName = all.filter(
+    (x) => x.node.role === c.role && (x.node.name ?? '') === c.name && underPath(x.ancestors, c.path ?? []),
+  );
   const where = c.path?.length ? ` under ${c.path.map((s) => `${s.role ?? '*'} ${quoted(s.name)}`).join(' › ')}` : '';
   if (byName.length === 1) return { node: byName[0]!.node, how: `role and name${where}` };
-  return { how: `no node has stableId "${c.id}", and ${byName.length} have role ${c.role} and name ${quoted(c.name)}${where}` };
+  return {
+    how: `no node has stableId "${c.id}", and ${byName.length} have role ${c.role} and name ${quoted(c.name)}${where}`,
+  };
 }
 
 /** A name from a scenarios file as one printable line of the report (it may hold a newline, U+2028, an escape). */
@@ -57,20 +61,31 @@ function quoted(name: string): string {
 /** True when the ancestors hold each step in order (each a descendant of the one before). */
 function underPath(ancestors: readonly RawNode[], path: readonly { role?: string; name: string }[]): boolean {
   let i = 0;
-  for (const a of ancestors) if (i < path.length && (a.name ?? '') === path[i]!.name && (path[i]!.role === undefined || a.role === path[i]!.role)) i++;
+  for (const a of ancestors)
+    if (
+      i < path.length &&
+      (a.name ?? '') === path[i]!.name &&
+      (path[i]!.role === undefined || a.role === path[i]!.role)
+    )
+      i++;
   return i === path.length;
 }
 
 /** What is wrong with a node against expected states. */
 function stateProblems(n: RawNode, states: readonly string[] = [], notStates: readonly string[] = []): string[] {
   const has = new Set<string>(n.states);
-  return [...states.filter((s) => !has.has(s)).map((s) => `expected state ${s}`), ...notStates.filter((s) => has.has(s)).map((s) => `expected no state ${s}`)];
+  return [
+    ...states.filter((s) => !has.has(s)).map((s) => `expected state ${s}`),
+    ...notStates.filter((s) => has.has(s)).map((s) => `expected no state ${s}`),
+  ];
 }
 
 function effectProblems(n: RawNode, e: Effect): string[] {
   const out = stateProblems(n, e.states, e.notStates);
-  if (e.value !== undefined && (n.value ?? '') !== e.value) out.push(`expected value ${JSON.stringify(e.value)}, got ${JSON.stringify(n.value ?? '')}`);
-  if (e.name !== undefined && (n.name ?? '') !== e.name) out.push(`expected name ${JSON.stringify(e.name)}, got ${JSON.stringify(n.name ?? '')}`);
+  if (e.value !== undefined && (n.value ?? '') !== e.value)
+    out.push(`expected value ${JSON.stringify(e.value)}, got ${JSON.stringify(n.value ?? '')}`);
+  if (e.name !== undefined && (n.name ?? '') !== e.name)
+    out.push(`expected name ${JSON.stringify(e.name)}, got ${JSON.stringify(n.name ?? '')}`);
   return out;
 }
 
@@ -102,7 +117,8 @@ class HarnessRun {
     const deadline = Date.now() + EFFECT_MS;
     let problems: string[] = [];
     for (;;) {
-      if (this.ctx.methods.has('ui.settle')) await this.ctx.drv.call('ui.settle', { quietMs: 100, timeoutMs: 2000, window: this.window }, 10_000);
+      if (this.ctx.methods.has('ui.settle'))
+        await this.ctx.drv.call('ui.settle', { quietMs: 100, timeoutMs: 2000, window: this.window }, 10_000);
       const f = await this.find(id);
       problems = f.node ? effectProblems(f.node, e) : [f.how];
       if (problems.length === 0 || Date.now() > deadline) return problems;
@@ -111,18 +127,37 @@ class HarnessRun {
   }
 
   act(node: RawNode, op: string, value?: string, checks: string[] = ['visible', 'enabled'], timeoutMs = ACT_WAIT_MS, expect?: object): Promise<Answer> {
-    return this.ctx.drv.call('node.act', { id: node.id, op, ...(value !== undefined ? { value } : {}), ...(expect ? { expect } : {}),
-      actionable: { timeoutMs, checks } }, 30_000);
+    return this.ctx.drv.call(
+      'node.act',
+      {
+        id: node.id,
+        op,
+        ...(value !== undefined ? { value } : {}),
+        ...(expect ? { expect } : {}),
+        actionable: { timeoutMs, checks },
+      },
+      30_000,
+    );
   }
 
   async controls(root: RawNode): Promise<void> {
     for (const c of this.h.controls) {
       const f = findControl(root, c);
       if (f.node) this.handles.set(c.id, f.node.id);
-      if (!f.node) { this.ctx.v.fail(this.rule(c.id), cite('R-read-snapshot', `expected a ${c.role} ${quoted(c.name ?? c.id)}: ${f.how}`)); continue; }
+      if (!f.node) {
+        this.ctx.v.fail(
+          this.rule(c.id),
+          cite('R-read-snapshot', `expected a ${c.role} ${quoted(c.name ?? c.id)}: ${f.how}`),
+        );
+        continue;
+      }
       const problems = stateProblems(f.node, c.states, c.notStates);
       if (f.node.role !== c.role) problems.unshift(`expected role ${c.role}, got ${f.node.role}`);
-      this.ctx.v.check(this.rule(c.id), problems.map((p) => cite('R-read-snapshot', p)), `found by ${f.how}: ${c.role}${c.states?.length ? ` [${c.states.join(', ')}]` : ''}`);
+      this.ctx.v.check(
+        this.rule(c.id),
+        problems.map((p) => cite('R-read-snapshot', p)),
+        `found by ${f.how}: ${c.role}${c.states?.length ? ` [${c.states.join(', ')}]` : ''}`,
+      );
     }
   }
 
@@ -139,18 +174,39 @@ class HarnessRun {
         const a = await this.act(f.node, o.op, o.value, checks, ACT_WAIT_MS, o.expect);
         if (o.error) {
           // A refusal sends nothing: the control reads as it did.
-          const problems = a.kind === 'error' && a.dataCode === o.error ? [] : [`expected ${what} to fail with ${o.error}, got ${describeAnswer(a)}`];
+          const problems =
+            a.kind === 'error' && a.dataCode === o.error
+              ? []
+              : [`expected ${what} to fail with ${o.error}, got ${describeAnswer(a)}`];
           const before = f.node;
           const checked = before.states.includes('checked');
-          problems.push(...(await this.effect(c.id, { name: before.name ?? '', value: before.value ?? '', ...(checked ? { states: ['checked'] } : { notStates: ['checked'] }) }))
-            .map((p) => `${c.id} changed, so the op was carried out: ${p}`));
-          this.ctx.v.check(rule, problems.map((p) => cite(cites, p)), `${what} refused with ${o.error}; ${c.id} unchanged`);
+          problems.push(
+            ...(
+              await this.effect(c.id, {
+                name: before.name ?? '',
+                value: before.value ?? '',
+                ...(checked ? { states: ['checked'] } : { notStates: ['checked'] }),
+              })
+            ).map((p) => `${c.id} changed, so the op was carried out: ${p}`),
+          );
+          this.ctx.v.check(
+            rule,
+            problems.map((p) => cite(cites, p)),
+            `${what} refused with ${o.error}; ${c.id} unchanged`,
+          );
           continue;
         }
-        if (a.kind !== 'result') { this.ctx.v.fail(rule, cite(cites, `expected ${what} to be carried out, got ${describeAnswer(a)}`)); continue; }
+        if (a.kind !== 'result') {
+          this.ctx.v.fail(rule, cite(cites, `expected ${what} to be carried out, got ${describeAnswer(a)}`));
+          continue;
+        }
         const effect = o.effect ?? {};
         const target = effect.control ?? c.id;
-        this.ctx.v.check(rule, (await this.effect(target, effect)).map((p) => cite(cites, `after ${what}, ${target}: ${p}`)), `${what} → ${target} ${JSON.stringify(effect)}`);
+        this.ctx.v.check(
+          rule,
+          (await this.effect(target, effect)).map((p) => cite(cites, `after ${what}, ${target}: ${p}`)),
+          `${what} → ${target} ${JSON.stringify(effect)}`,
+        );
       }
     }
   }
@@ -165,9 +221,18 @@ class HarnessRun {
     if (!f.node || !before.node) { this.ctx.v.fail(rule, `expected the controls: ${f.how}; ${before.how}`); return; }
     const a = await this.act(f.node, d.op, undefined, ['enabled'], 300);
     const problems: string[] = [];
-    if (!(a.kind === 'error' && a.dataCode === 'element_disabled')) problems.push(`expected ${d.op} on disabled ${d.control} to fail with element_disabled, got ${describeAnswer(a)}`);
-    problems.push(...(await this.effect(d.unchanged, { name: before.node.name ?? '', value: before.node.value ?? '' })).map((p) => `${d.unchanged} changed, so input was sent: ${p}`));
-    this.ctx.v.check(rule, problems.map((p) => cite('R-act-disabled', p)), `${d.op} on ${d.control} refused with element_disabled; ${d.unchanged} unchanged`);
+    if (!(a.kind === 'error' && a.dataCode === 'element_disabled'))
+      problems.push(`expected ${d.op} on disabled ${d.control} to fail with element_disabled, got ${describeAnswer(a)}`);
+    problems.push(
+      ...(await this.effect(d.unchanged, { name: before.node.name ?? '', value: before.node.value ?? '' })).map(
+        (p) => `${d.unchanged} changed, so input was sent: ${p}`,
+      ),
+    );
+    this.ctx.v.check(
+      rule,
+      problems.map((p) => cite('R-act-disabled', p)),
+      `${d.op} on ${d.control} refused with element_disabled; ${d.unchanged} unchanged`,
+    );
   }
 
   /** The old handle of a replaced element: stale_ref, never an act on whatever took its place. */
@@ -177,17 +242,45 @@ class HarnessRun {
     const rule = this.rule('stale-ref');
     if (!this.ctx.methods.has('node.act')) { this.ctx.v.skip(rule, 'the driver does not list node.act'); return; }
     const [old, trigger] = [await this.find(s.control), await this.find(s.trigger.control)];
-    if (!old.node || !trigger.node) { this.ctx.v.fail(rule, `expected the controls: ${old.how}; ${trigger.how}`); return; }
+    if (!old.node || !trigger.node) {
+      this.ctx.v.fail(rule, `expected the controls: ${old.how}; ${trigger.how}`);
+      return;
+    }
     const t = await this.act(trigger.node, s.trigger.op);
-    if (t.kind !== 'result') { this.ctx.v.fail(rule, `expected ${s.trigger.op} on ${s.trigger.control} to replace ${s.control}, got ${describeAnswer(t)}`); return; }
+    if (t.kind !== 'result') {
+      this.ctx.v.fail(
+        rule,
+        `expected ${s.trigger.op} on ${s.trigger.control} to replace ${s.control}, got ${describeAnswer(t)}`,
+      );
+      return;
+    }
     const oldId = old.node.id;
     const deadline = Date.now() + EFFECT_MS;
     let now = await this.find(s.control);
-    while (now.node?.id === oldId && Date.now() < deadline) { await new Promise((r) => setTimeout(r, 100)); now = await this.find(s.control); }
-    if (now.node?.id === oldId) { this.ctx.v.fail(rule, `expected ${s.control} to be replaced (a new handle) after ${s.trigger.op} on ${s.trigger.control}; it kept handle ${oldId}`); return; }
+    while (now.node?.id === oldId && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      now = await this.find(s.control);
+    }
+    if (now.node?.id === oldId) {
+      this.ctx.v.fail(
+        rule,
+        `expected ${s.control} to be replaced (a new handle) after ${s.trigger.op} on ${s.trigger.control}; it kept handle ${oldId}`,
+      );
+      return;
+    }
     const a = await this.act(old.node, 'click', undefined, ['enabled'], 300);
-    this.ctx.v.check(rule, a.kind === 'error' && a.dataCode === 'stale_ref' ? [] : [cite('R-handle-stale', `expected click through the replaced element's old handle to fail with stale_ref, got ${describeAnswer(a)}`)],
-      `click through ${s.control}'s old handle refused with stale_ref`);
+    this.ctx.v.check(
+      rule,
+      a.kind === 'error' && a.dataCode === 'stale_ref'
+        ? []
+        : [
+            cite(
+              'R-handle-stale',
+              `expected click through the replaced element's old handle to fail with stale_ref, got ${describeAnswer(a)}`,
+            ),
+          ],
+      `click through ${s.control}'s old handle refused with stale_ref`,
+    );
   }
 
   /**
@@ -202,11 +295,23 @@ class HarnessRun {
     const opener = await this.find(c.open.control);
     if (!opener.node) { this.ctx.v.fail(rule, `expected the control ${c.open.control}: ${opener.how}`); return; }
     const opened = await this.act(opener.node, c.open.op);
-    if (opened.kind !== 'result') { this.ctx.v.fail(rule, cite('R-act-effect', `expected ${c.open.op} on ${c.open.control} to open a window, got ${describeAnswer(opened)}`)); return; }
+    if (opened.kind !== 'result') {
+      this.ctx.v.fail(
+        rule,
+        cite(
+          'R-act-effect',
+          `expected ${c.open.op} on ${c.open.control} to open a window, got ${describeAnswer(opened)}`,
+        ),
+      );
+      return;
+    }
     const listed = async (): Promise<{ id: string; title: string } | undefined> => {
       const a = await this.ctx.drv.call('windows.list', {}, 15_000);
-      const ws = a.kind === 'result' ? (a.value as { windows?: { id?: unknown; title?: unknown }[] }).windows ?? [] : [];
-      return ws.find((w): w is { id: string; title: string } => typeof w?.id === 'string' && typeof w.title === 'string' && w.title.includes(c.title));
+      const ws = a.kind === 'result' ? ((a.value as { windows?: { id?: unknown; title?: unknown }[] }).windows ?? []) : [];
+      return ws.find(
+        (w): w is { id: string; title: string } =>
+          typeof w?.id === 'string' && typeof w.title === 'string' && w.title.includes(c.title),
+      );
     };
     const until = async <T>(probe: () => Promise<T | undefined>, want: boolean): Promise<T | undefined> => {
       const deadline = Date.now() + EFFECT_MS;
@@ -217,24 +322,67 @@ class HarnessRun {
       }
     };
     const w = await until(listed, true);
-    if (!w) { this.ctx.v.fail(rule, `expected a window titled "${c.title}" after ${c.open.op} on ${c.open.control}; none was listed within ${EFFECT_MS} ms`); return; }
+    if (!w) {
+      this.ctx.v.fail(
+        rule,
+        `expected a window titled "${c.title}" after ${c.open.op} on ${c.open.control}; none was listed within ${EFFECT_MS} ms`,
+      );
+      return;
+    }
     const snap = await this.ctx.drv.call('tree.snapshot', { window: w.id }, 30_000);
     const root = snap.kind === 'result' ? (snap.value as { root: RawNode }).root : undefined;
-    const found = root ? findControl(root, { id: 'conformance-closing-control', role: c.control.role, name: c.control.name }) : { how: describeAnswer(snap) };
-    if (!found.node) { this.ctx.v.fail(rule, cite('R-read-snapshot', `expected a ${c.control.role} "${c.control.name}" in "${w.title}": ${found.how}`)); return; }
+    const found = root
+      ? findControl(root, { id: 'conformance-closing-control', role: c.control.role, name: c.control.name })
+      : { how: describeAnswer(snap) };
+    if (!found.node) {
+      this.ctx.v.fail(
+        rule,
+        cite('R-read-snapshot', `expected a ${c.control.role} "${c.control.name}" in "${w.title}": ${found.how}`),
+      );
+      return;
+    }
     const closing = await this.act(found.node, 'click');
-    if (closing.kind !== 'result') { this.ctx.v.fail(rule, cite('R-act-effect', `expected click on ${c.control.role} "${c.control.name}" to close its window, got ${describeAnswer(closing)}`)); return; }
-    if (await until(listed, false)) { this.ctx.v.fail(rule, `expected "${w.title}" to close after the click on ${c.control.role} "${c.control.name}"; it is still listed`); return; }
+    if (closing.kind !== 'result') {
+      this.ctx.v.fail(
+        rule,
+        cite(
+          'R-act-effect',
+          `expected click on ${c.control.role} "${c.control.name}" to close its window, got ${describeAnswer(closing)}`,
+        ),
+      );
+      return;
+    }
+    if (await until(listed, false)) {
+      this.ctx.v.fail(
+        rule,
+        `expected "${w.title}" to close after the click on ${c.control.role} "${c.control.name}"; it is still listed`,
+      );
+      return;
+    }
     const problems: string[] = [];
     const again = await this.act(found.node, 'click', undefined, ['enabled'], 300);
     if (!(again.kind === 'error' && again.dataCode === 'stale_ref')) {
-      problems.push(cite('R-handle-node', `click through the handle of an element of the closed window: expected error stale_ref, got ${describeAnswer(again)}`));
+      problems.push(
+        cite(
+          'R-handle-node',
+          `click through the handle of an element of the closed window: expected error stale_ref, got ${describeAnswer(again)}`,
+        ),
+      );
     }
     const read = await this.ctx.drv.call('tree.snapshot', { window: w.id }, 15_000);
     if (!(read.kind === 'error' && read.dataCode === 'window_not_found')) {
-      problems.push(cite('R-handle-window', `tree.snapshot of the closed window: expected error window_not_found, got ${describeAnswer(read)}`));
+      problems.push(
+        cite(
+          'R-handle-window',
+          `tree.snapshot of the closed window: expected error window_not_found, got ${describeAnswer(read)}`,
+        ),
+      );
     }
-    this.ctx.v.check(rule, problems, `acting in the closed window "${w.title}" refused: stale_ref for its element, window_not_found for the window`);
+    this.ctx.v.check(
+      rule,
+      problems,
+      `acting in the closed window "${w.title}" refused: stale_ref for its element, window_not_found for the window`,
+    );
   }
 
   /** Keys that must go to a window another process owns the focus of: window_not_focused, nothing typed. */
@@ -244,14 +392,35 @@ class HarnessRun {
     const rule = this.rule('unfocused');
     if (!this.ctx.methods.has('input.keys')) { this.ctx.v.skip(rule, 'the driver does not list input.keys'); return; }
     const caps = this.ctx.hello?.['capabilities'];
-    if (Array.isArray(caps) && caps.includes('background_input')) { this.ctx.v.skip(rule, 'the driver sends input to the window itself (capability background_input), not to the focus'); return; }
+    if (Array.isArray(caps) && caps.includes('background_input')) {
+      this.ctx.v.skip(
+        rule,
+        'the driver sends input to the window itself (capability background_input), not to the focus',
+      );
+      return;
+    }
     const before = await this.find(u.control);
     if (!before.node) { this.ctx.v.fail(rule, `expected the control: ${before.how}`); return; }
-    const a = await this.ctx.drv.call('input.keys', { window: this.window, text: u.text, expect: { pid: NOT_THE_FOCUS_OWNER } }, 30_000);
+    const a = await this.ctx.drv.call(
+      'input.keys',
+      { window: this.window, text: u.text, expect: { pid: NOT_THE_FOCUS_OWNER } },
+      30_000,
+    );
     const problems: string[] = [];
-    if (!(a.kind === 'error' && a.dataCode === 'window_not_focused')) problems.push(`expected keys expecting pid ${NOT_THE_FOCUS_OWNER} at the focus to fail with window_not_focused, got ${describeAnswer(a)}`);
-    problems.push(...(await this.effect(u.control, { value: before.node.value ?? '' })).map((p) => `${u.control} changed, so keys were sent: ${p}`));
-    this.ctx.v.check(rule, problems.map((p) => cite('R-keys-focus', p)), `keys refused with window_not_focused; ${u.control} unchanged`);
+    if (!(a.kind === 'error' && a.dataCode === 'window_not_focused'))
+      problems.push(
+        `expected keys expecting pid ${NOT_THE_FOCUS_OWNER} at the focus to fail with window_not_focused, got ${describeAnswer(a)}`,
+      );
+    problems.push(
+      ...(await this.effect(u.control, { value: before.node.value ?? '' })).map(
+        (p) => `${u.control} changed, so keys were sent: ${p}`,
+      ),
+    );
+    this.ctx.v.check(
+      rule,
+      problems.map((p) => cite('R-keys-focus', p)),
+      `keys refused with window_not_focused; ${u.control} unchanged`,
+    );
   }
 }
 
@@ -262,15 +431,26 @@ export async function semanticLayer(ctx: KitContext, scenarios: Scenarios): Prom
     return;
   }
   const listed = await ctx.drv.call('windows.list', {}, 15_000);
-  const windows = listed.kind === 'result' ? (listed.value as { windows: { id: string; title: string }[] }).windows : [];
-  if (listed.kind !== 'result') ctx.v.fail('semantic.windows', `expected windows.list to answer, got ${describeAnswer(listed)}`);
+  const windows =
+    listed.kind === 'result' ? (listed.value as { windows: { id: string; title: string }[] }).windows : [];
+  if (listed.kind !== 'result')
+    ctx.v.fail('semantic.windows', `expected windows.list to answer, got ${describeAnswer(listed)}`);
   for (const h of scenarios.harnesses) {
-    // What a driver lists is not trusted to fit its schema (wire.schema reports that): a window without a title is skipped.
-    const w = windows.find((x) => typeof x?.title === 'string' && typeof x.id === 'string' && x.title.includes(h.window.title));
-    if (!w) { ctx.v.skip(`semantic.${h.name}`, `no window titled "${h.window.title}"${h.start ? ` (start it: ${h.start})` : ''}`); continue; }
+    // What a driver lists is not trusted to fit its schema (wire.schema reports that): a window without a title is
+    // skipped.
+    const w = windows.find(
+      (x) => typeof x?.title === 'string' && typeof x.id === 'string' && x.title.includes(h.window.title),
+    );
+    if (!w) {
+      ctx.v.skip(`semantic.${h.name}`, `no window titled "${h.window.title}"${h.start ? ` (start it: ${h.start})` : ''}`);
+      continue;
+    }
     const run = new HarnessRun(ctx, h, w.id);
     const root = await run.snapshot();
-    if (typeof root === 'string') { ctx.v.fail(`semantic.${h.name}`, `expected the harness tree, got ${root}`); continue; }
+    if (typeof root === 'string') {
+      ctx.v.fail(`semantic.${h.name}`, `expected the harness tree, got ${root}`);
+      continue;
+    }
     await run.controls(root);
     await run.ops();
     await run.disabled();

@@ -63,7 +63,16 @@ export async function keep(socketPath: string, argv: readonly string[]): Promise
   process.on('SIGTERM', () => { child.kill('SIGKILL'); });
   const armIdle = (): void => {
     if (idle) clearTimeout(idle);
-    idle = clients.size === 0 ? setTimeout(() => { child.stdin.end(); setTimeout(() => { child.kill('SIGKILL'); finish(0); }, 2000).unref(); }, IDLE_MS) : undefined;
+    idle =
+      clients.size === 0
+        ? setTimeout(() => {
+            child.stdin.end();
+            setTimeout(() => {
+              child.kill('SIGKILL');
+              finish(0);
+            }, 2000).unref();
+          }, IDLE_MS)
+        : undefined;
   };
 
   child.stderr.setEncoding('utf8');
@@ -77,7 +86,10 @@ export async function keep(socketPath: string, argv: readonly string[]): Promise
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => {
     for (const ev of fromDriver.push(chunk)) {
-      if (ev.kind !== 'message') { log(`[stdout] ${ev.kind === 'junk' ? ev.line.slice(0, 200) : `a line of ${ev.bytes} bytes`}\n`); continue; }
+      if (ev.kind !== 'message') {
+        log(`[stdout] ${ev.kind === 'junk' ? ev.line.slice(0, 200) : `a line of ${ev.bytes} bytes`}\n`);
+        continue;
+      }
       const m = ev.message as Record<string, unknown>;
       if (typeof m !== 'object' || m === null) continue;
       if (typeof m['id'] === 'number' && m['method'] === undefined) {
@@ -130,13 +142,21 @@ export async function keep(socketPath: string, argv: readonly string[]): Promise
     client.on('close', gone);
     client.on('error', gone);
   });
-  server.on('error', (e) => { log(`cannot listen on ${socketPath}: ${e.message}\n`); child.kill('SIGKILL'); process.exit(1); });
+  server.on('error', (e) => {
+    log(`cannot listen on ${socketPath}: ${e.message}\n`);
+    child.kill('SIGKILL');
+    process.exit(1);
+  });
   rmSync(socketPath, { force: true });
   server.listen(socketPath, () => armIdle());
 }
 
 function isMain(): boolean {
-  try { return realpathSync(process.argv[1] ?? '') === realpathSync(fileURLToPath(import.meta.url)); } catch { return false; }
+  try {
+    return realpathSync(process.argv[1] ?? '') === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
 }
 
 if (isMain()) {

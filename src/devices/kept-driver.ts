@@ -18,7 +18,11 @@ import { Peer, type DriverConnection } from '../protocol/peer.js';
 const START_MS = 5_000;
 
 /** The socket of the keeper of `argv` run in `cwd`: one per command line and directory, in an owner-only folder. */
-export function keptDriverSocket(argv: readonly string[], cwd: string = process.cwd(), home: string = cuHome()): string {
+export function keptDriverSocket(
+  argv: readonly string[],
+  cwd: string = process.cwd(),
+  home: string = cuHome(),
+): string {
   const key = createHash('sha256').update(JSON.stringify([cwd, ...argv])).digest('hex').slice(0, 16);
   return join(home, 'drivers', `${key}.sock`);
 }
@@ -49,14 +53,22 @@ function startKeeper(path: string, argv: readonly string[]): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700); // the socket is the driver: no one else may reach it
   const entry = fileURLToPath(new URL('./driver-keeper.js', import.meta.url));
-  spawn(process.execPath, [entry, path, '--', ...argv], { detached: true, stdio: 'ignore', cwd: process.cwd() }).unref();
+  spawn(process.execPath, [entry, path, '--', ...argv], {
+    detached: true,
+    stdio: 'ignore',
+    cwd: process.cwd(),
+  }).unref();
 }
 
 /**
  * Connects to the kept driver of `argv`, starting its keeper when none listens. Requests written before the socket
  * is up wait in the stream; a keeper that does not come up closes the peer with the driver's stderr.
  */
-export function keptDriverConnection(argv: readonly string[], timeoutMs: number, path: string = keptDriverSocket(argv)): DriverConnection {
+export function keptDriverConnection(
+  argv: readonly string[],
+  timeoutMs: number,
+  path: string = keptDriverSocket(argv),
+): DriverConnection {
   const input = new PassThrough();
   const output = new PassThrough();
   const peer = new Peer(input, output, {}, { timeoutMs });

@@ -15,11 +15,13 @@ import { parseRemoteCommand, parseSshUrl } from './ssh.js';
 export interface DeviceSpec {
   /** Short name the model and the user use (`device: "lab"`); letters, digits, - and _. */
   name: string;
-  /** Where it is: `ssh://user@host[:port]`; for a paired device, where this side listens for it (`ws://127.0.0.1:PORT`, `wss://…`). */
+  /** Where it is: `ssh://user@host[:port]`; for a paired device, where this side listens for it (`ws://127.0.0.1:PORT`,
+  * `wss://…`). */
   url: string;
   /**
    * "paired" for a device that dialed in with a code (`computer-use pair`); "adb" for a phone on this machine's adb
-   * server; "command" for a driver of the user's own run on this machine (`device add NAME --command`); ssh when absent.
+   * server; "command" for a driver of the user's own run on this machine (`device add NAME --command`); ssh when
+   * absent.
    */
   kind?: 'paired' | 'adb' | 'command';
   /** The pairing's id (paired devices). */
@@ -61,11 +63,13 @@ export const defaultDevicesPath = (home: string = cuHome()): string => join(home
 
 /** Checks one spec (from the file or the CLI); throws invalid_params naming the problem. */
 export function validateSpec(raw: unknown): DeviceSpec {
-  const bad = (why: string): ComputerUseError => new ComputerUseError('invalid_params', `Device entry refused: ${why}.`);
+  const bad = (why: string): ComputerUseError =>
+    new ComputerUseError('invalid_params', `Device entry refused: ${why}.`);
   if (typeof raw !== 'object' || raw === null) throw bad('not an object');
   const r = raw as Record<string, unknown>;
   const name = r['name'];
-  if (typeof name !== 'string' || !DEVICE_NAME.test(name)) throw bad('name must be a letter then up to 31 letters, digits, - or _');
+  if (typeof name !== 'string' || !DEVICE_NAME.test(name))
+    throw bad('name must be a letter then up to 31 letters, digits, - or _');
   if (name.toLowerCase() === 'local') throw bad('"local" is the name of this machine');
   // `d3` would read as the ref prefix of device 3.
   if (/^d\d+$/i.test(name)) throw bad(`${name} reads as a device ref prefix (d2, d3…); pick another name`);
@@ -81,7 +85,8 @@ export function validateSpec(raw: unknown): DeviceSpec {
   if (r['kind'] === 'command') {
     const c = r['command'];
     const word = (w: unknown): boolean => typeof w === 'string' && w.length <= 4096 && !w.includes('\0');
-    if (!Array.isArray(c) || c.length === 0 || c.length > 256 || !c.every(word) || c[0] === '') throw bad('command must be a list of 1 to 256 words');
+    if (!Array.isArray(c) || c.length === 0 || c.length > 256 || !c.every(word) || c[0] === '')
+      throw bad('command must be a list of 1 to 256 words');
     const out: DeviceSpec = { name, url: COMMAND_URL, kind: 'command', command: c as string[] };
     policyFields(out, r, bad);
     return out;
@@ -90,11 +95,13 @@ export function validateSpec(raw: unknown): DeviceSpec {
   parseSshUrl(url);
   const out: DeviceSpec = { name, url };
   if (r['command'] !== undefined) {
-    if (!Array.isArray(r['command']) || !r['command'].every((w) => typeof w === 'string')) throw bad('command must be a list of words');
+    if (!Array.isArray(r['command']) || !r['command'].every((w) => typeof w === 'string'))
+      throw bad('command must be a list of words');
     out.command = parseRemoteCommand((r['command'] as string[]).join(' '));
   }
   if (r['sshConfig'] !== undefined) {
-    if (typeof r['sshConfig'] !== 'string' || !r['sshConfig'].startsWith('/')) throw bad('sshConfig must be an absolute path');
+    if (typeof r['sshConfig'] !== 'string' || !r['sshConfig'].startsWith('/'))
+      throw bad('sshConfig must be an absolute path');
     out.sshConfig = r['sshConfig'];
   }
   policyFields(out, r, bad);
@@ -106,7 +113,8 @@ function policyFields(out: DeviceSpec, r: Record<string, unknown>, bad: (why: st
   for (const k of ['allowApps', 'denyApps'] as const) {
     const v = r[k];
     if (v === undefined) continue;
-    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.length > 0 && x.length <= 200)) throw bad(`${k} must be a list of app names`);
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.length > 0 && x.length <= 200))
+      throw bad(`${k} must be a list of app names`);
     out[k] = v as string[];
   }
 }
@@ -115,16 +123,30 @@ function policyFields(out: DeviceSpec, r: Record<string, unknown>, bad: (why: st
 export const LINK_TOKEN = /^[A-Za-z0-9_-]{22,256}$/;
 
 /** A paired device: where this side listens, the pairing id and the hash of the device's secret. */
-function validatePaired(name: string, url: string, r: Record<string, unknown>, bad: (why: string) => ComputerUseError): DeviceSpec {
+function validatePaired(
+  name: string,
+  url: string,
+  r: Record<string, unknown>,
+  bad: (why: string) => ComputerUseError,
+): DeviceSpec {
   const addr = parsePairUrl(url);
   if (addr.port === 0) throw bad('a paired device needs a fixed port');
-  if (addr.tls && (typeof r['tlsCert'] !== 'string' || typeof r['tlsKey'] !== 'string')) throw bad('a wss:// listener needs tlsCert and tlsKey');
+  if (addr.tls && (typeof r['tlsCert'] !== 'string' || typeof r['tlsKey'] !== 'string'))
+    throw bad('a wss:// listener needs tlsCert and tlsKey');
   if (!addr.tls) requireSafeTransport(addr);
   if (typeof r['pairId'] !== 'string' || !/^[0-9a-f]{32}$/.test(r['pairId'])) throw bad('pairId must be 32 hex digits');
-  if (typeof r['secretHash'] !== 'string' || !/^[0-9a-f]{64}$/.test(r['secretHash'])) throw bad('secretHash must be a SHA-256 in hex');
-  const out: DeviceSpec = { name, url: formatPairUrl(addr), kind: 'paired', pairId: r['pairId'], secretHash: r['secretHash'] };
+  if (typeof r['secretHash'] !== 'string' || !/^[0-9a-f]{64}$/.test(r['secretHash']))
+    throw bad('secretHash must be a SHA-256 in hex');
+  const out: DeviceSpec = {
+    name,
+    url: formatPairUrl(addr),
+    kind: 'paired',
+    pairId: r['pairId'],
+    secretHash: r['secretHash'],
+  };
   if (r['linkToken'] !== undefined) {
-    if (typeof r['linkToken'] !== 'string' || !LINK_TOKEN.test(r['linkToken'])) throw bad('linkToken must be 22–256 base64url characters');
+    if (typeof r['linkToken'] !== 'string' || !LINK_TOKEN.test(r['linkToken']))
+      throw bad('linkToken must be 22–256 base64url characters');
     out.linkToken = r['linkToken'];
   }
   for (const k of ['tlsCert', 'tlsKey'] as const) {
@@ -144,8 +166,10 @@ export function loadDevices(path: string = defaultDevicesPath()): { devices: Dev
   try {
     // Other users must not be able to point this session at their machine.
     const st = statSync(path);
-    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return { devices: [], warnings: [`${path} is not owned by you; ignored`] };
-    if ((st.mode & 0o022) !== 0) return { devices: [], warnings: [`${path} is writable by others; ignored (chmod 600 it)`] };
+    if (typeof process.getuid === 'function' && st.uid !== process.getuid())
+      return { devices: [], warnings: [`${path} is not owned by you; ignored`] };
+    if ((st.mode & 0o022) !== 0)
+      return { devices: [], warnings: [`${path} is writable by others; ignored (chmod 600 it)`] };
   } catch { /* read above succeeded */ }
   let json: unknown;
   try { json = JSON.parse(text); } catch { return { devices: [], warnings: [`${path} is not JSON; ignored`] }; }

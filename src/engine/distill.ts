@@ -67,7 +67,8 @@ export interface DistilledNode {
   folded?: FoldRun;
 }
 
-/** What a fold line stands for (engine/fold.ts): the run's elements (their refs stay valid) and the ref whose scope lists them. */
+/** What a fold line stands for (engine/fold.ts): the run's elements (their refs stay valid) and the ref whose scope
+* lists them. */
 export interface FoldRun {
   members: DistilledNode[];
   /** The parent's ref: `scope=` on it prints the run with a line and a ref each. */
@@ -186,7 +187,8 @@ export const PASSES: readonly DistillPass[] = [
       if (node.role !== 'label' && node.role !== 'text') return undefined;
       if (node.children.length > 0 || node.actions.length > 0 || node.states.includes('focused')) return undefined;
       // A live region's text read as its value (a status line) and again as its one text child (Chromium) is one text.
-      const parentName = ctx.parent?.name?.trim() || (ctx.parent && LIVE_ROLES.has(ctx.parent.role) ? ctx.parent.value?.trim() : undefined);
+      const parentName =
+        ctx.parent?.name?.trim() || (ctx.parent && LIVE_ROLES.has(ctx.parent.role) ? ctx.parent.value?.trim() : undefined);
       if (!parentName) return undefined;
       const text = (node.name ?? node.value ?? '').trim();
       return text === parentName && (!node.value || node.value.trim() === parentName) ? 'remove' : undefined;
@@ -259,7 +261,8 @@ function convert(raw: RawNode, ancestors: RawNode[], slot?: number): DistilledNo
   if (raw.cell !== undefined) n.cell = { ...raw.cell };
   if (raw.setSize !== undefined) n.setSize = raw.setSize;
   if (raw.posInSet !== undefined) n.posInSet = raw.posInSet;
-  if (raw.children !== undefined && raw.childCount !== undefined && raw.childCount > raw.children.length) n.totalChildren = raw.childCount;
+  if (raw.children !== undefined && raw.childCount !== undefined && raw.childCount > raw.children.length)
+    n.totalChildren = raw.childCount;
   if (raw.childRange !== undefined && n.totalChildren !== undefined) n.shownRange = shownRange(raw);
   if (raw.bounds !== undefined) boundsOf.set(n, raw.bounds);
   const row = raw.cell?.row ?? slot;
@@ -279,7 +282,8 @@ function shownRange(raw: RawNode): NonNullable<DistilledNode['shownRange']> {
   const kids = raw.children ?? [];
   const first = kids.find((k) => k.cell !== undefined)?.cell;
   const last = [...kids].reverse().find((k) => k.cell !== undefined)?.cell;
-  if (raw.table && first && last) return { ...range, rows: { first: first.row + 1, last: last.row + 1, total: raw.table.rows } };
+  if (raw.table && first && last)
+    return { ...range, rows: { first: first.row + 1, last: last.row + 1, total: raw.table.rows } };
   // Children that are cells are not rows (a spreadsheet's 2³¹−1 cells): say cells.
   return kids.some((k) => k.role === 'cell') ? { ...range, cells: true } : range;
 }
@@ -328,7 +332,16 @@ function setIndexes(n: DistilledNode): void {
 }
 
 /** Roles whose name is the text a row or container shows about itself. */
-const CONTEXT_TEXT_ROLES: ReadonlySet<Role> = new Set<Role>(['label', 'text', 'paragraph', 'heading', 'cell', 'rowheader', 'columnheader', 'image']);
+const CONTEXT_TEXT_ROLES: ReadonlySet<Role> = new Set<Role>([
+  'label',
+  'text',
+  'paragraph',
+  'heading',
+  'cell',
+  'rowheader',
+  'columnheader',
+  'image',
+]);
 /** How many sibling texts a context takes, and how many levels up it looks for them. */
 const CONTEXT_TEXTS = 4;
 const CONTEXT_LEVELS = 2;

@@ -19,7 +19,16 @@ export const FOLD_MIN = 8;
 const FOLDABLE_ROLES: ReadonlySet<Role> = new Set<Role>(['button', 'link', 'menuitem', 'listitem', 'treeitem']);
 
 /** States that make an element worth its own line: the model must see what is on, selected, focused or open. */
-const SHOWN_STATES: ReadonlySet<string> = new Set(['focused', 'selected', 'checked', 'mixed', 'pressed', 'expanded', 'busy', 'invalid']);
+const SHOWN_STATES: ReadonlySet<string> = new Set([
+  'focused',
+  'selected',
+  'checked',
+  'mixed',
+  'pressed',
+  'expanded',
+  'busy',
+  'invalid',
+]);
 
 /** Options of `foldRuns`. */
 export interface FoldOptions {
@@ -45,7 +54,8 @@ function runLength(kids: readonly DistilledNode[], i: number, whole: ReadonlySet
   const a = kids[i];
   if (!a || !foldable(a, whole)) return 1;
   let j = i + 1;
-  while (j < kids.length && (kids[j] as DistilledNode).role === a.role && foldable(kids[j] as DistilledNode, whole)) j++;
+  while (j < kids.length && (kids[j] as DistilledNode).role === a.role && foldable(kids[j] as DistilledNode, whole))
+    j++;
   return j - i >= FOLD_MIN ? j - i : 1;
 }
 

@@ -47,7 +47,8 @@ export function planCover(stack: readonly CaptureLayer[], capture: Rect): CoverP
   const paint = (r: Rect, value: 0 | 1): void => {
     const part = intersect(r, capture);
     if (!part) return;
-    for (let y = part[1] - cy; y < part[1] - cy + part[3]; y++) mask.fill(value, y * w + part[0] - cx, y * w + part[0] - cx + part[2]);
+    for (let y = part[1] - cy; y < part[1] - cy + part[3]; y++)
+      mask.fill(value, y * w + part[0] - cx, y * w + part[0] - cx + part[2]);
   };
   paint(target.rect, 0);
   let outside = 0;
@@ -86,7 +87,10 @@ export function blackAt(plan: CoverPlan, x: number, y: number): boolean {
 /** The human-readable account of a blackout for a degraded result: "2 regions covered by other windows were blacked out". */
 export function describeCover(covered: number, outside: boolean): string | undefined {
   const parts: string[] = [];
-  if (covered) parts.push(`${covered} region${covered === 1 ? '' : 's'} covered by other windows ${covered === 1 ? 'was' : 'were'} blacked out`);
+  if (covered)
+    parts.push(
+      `${covered} region${covered === 1 ? '' : 's'} covered by other windows ${covered === 1 ? 'was' : 'were'} blacked out`,
+    );
   if (outside) parts.push('the part outside the window was blacked out');
   return parts.length ? parts.join('; ') : undefined;
 }
@@ -102,6 +106,8 @@ export function nothingShownWhy(plan: CoverPlan): string {
     return 'No other window covers it, but the display shows it outside the rectangle its app reports (it moved, or is ' +
       'being resized); nothing was captured. Observe the window again, then try again.';
   }
-  return `Other windows cover all of this window (${n === 1 ? '1 window of another process lies' : `${n} windows of other processes lie`} ` +
-    'over it); nothing was captured. Bring the window to the front (or ask the user to move what covers it), then try again.';
+  return (
+    `Other windows cover all of this window (${n === 1 ? '1 window of another process lies' : `${n} windows of other processes lie`} ` +
+    'over it); nothing was captured. Bring the window to the front (or ask the user to move what covers it), then try again.'
+  );
 }

@@ -6,7 +6,15 @@
 import type { OcrLine, Rect } from '../protocol/methods.js';
 
 /** One recognized word (level 5 of tesseract's TSV), in the coordinates of the image it was read from. */
-export interface OcrWord { block: number; par: number; line: number; word: number; box: Rect; conf: number; text: string }
+export interface OcrWord {
+  block: number;
+  par: number;
+  line: number;
+  word: number;
+  box: Rect;
+  conf: number;
+  text: string;
+}
 
 /** Parses `tesseract … tsv` output; keeps only words with text. */
 export function parseTesseractTsv(tsv: string): OcrWord[] {
@@ -62,7 +70,12 @@ export function groupLines(words: readonly OcrWord[], opts: GroupOptions = {}): 
       const b = cur.box;
       lines.push({
         text: cur.words.map((w) => w.text).join(' '),
-        bounds: [Math.round(ox + b[0] / scale), Math.round(oy + b[1] / scale), Math.round(b[2] / scale), Math.round(b[3] / scale)],
+        bounds: [
+          Math.round(ox + b[0] / scale),
+          Math.round(oy + b[1] / scale),
+          Math.round(b[2] / scale),
+          Math.round(b[3] / scale),
+        ],
         confidence: Math.round(cur.words.reduce((s, w) => s + w.conf, 0) / cur.words.length),
       });
     };
@@ -92,7 +105,11 @@ export function readingOrder(lines: readonly OcrLine[]): OcrLine[] {
   let band: [number, number] | undefined;
   for (const l of [...lines].sort((a, b) => a.bounds[1] - b.bounds[1] || a.bounds[0] - b.bounds[0])) {
     const middle = l.bounds[1] + l.bounds[3] / 2;
-    if (band && middle <= band[1]) { rows[rows.length - 1]!.push(l); band[1] = Math.max(band[1], l.bounds[1] + l.bounds[3]); continue; }
+    if (band && middle <= band[1]) {
+      rows[rows.length - 1]!.push(l);
+      band[1] = Math.max(band[1], l.bounds[1] + l.bounds[3]);
+      continue;
+    }
     rows.push([l]);
     band = [l.bounds[1], l.bounds[1] + l.bounds[3]];
   }
@@ -114,11 +131,14 @@ function columnRun(rows: readonly OcrLine[][], i: number): number {
   let j = i + 1;
   const prose = (r: readonly OcrLine[]): boolean => r.some((l) => l.text.split(/\s+/).length >= PROSE_WORDS);
   // A row of a table or form (short cells) or a wide vertical gap (another part of the page) ends the run.
-  const near = (a: readonly OcrLine[], b: readonly OcrLine[]): boolean => b[0]!.bounds[1] - (a[0]!.bounds[1] + a[0]!.bounds[3]) < 2 * a[0]!.bounds[3];
+  const near = (a: readonly OcrLine[], b: readonly OcrLine[]): boolean =>
+    b[0]!.bounds[1] - (a[0]!.bounds[1] + a[0]!.bounds[3]) < 2 * a[0]!.bounds[3];
   if (!prose(rows[i]!)) return 0;
   for (; j < rows.length && rows[j]!.length === k && prose(rows[j]!) && near(rows[j - 1]!, rows[j]!); j++) {
     const run = rows.slice(i, j + 1);
-    const gutters = Array.from({ length: k - 1 }, (_, c) => run.every((r) => run.every((o) => right(r[c]!) < o[c + 1]!.bounds[0])));
+    const gutters = Array.from({ length: k - 1 }, (_, c) =>
+      run.every((r) => run.every((o) => right(r[c]!) < o[c + 1]!.bounds[0])),
+    );
     if (!gutters.every(Boolean)) break;
   }
   const n = j - i;

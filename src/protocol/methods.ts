@@ -13,9 +13,31 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { KEY_CHAR_PATTERN, MODIFIERS, NAMED_KEYS, type Modifier, type NamedKey } from './keys.js';
-import { IdentifyParams, IdentifyResult, ResolveLaunchParams, ResolveLaunchResult, StartToken, TargetKind, TerminateParams, TerminateResult } from './identity.js';
+import {
+  IdentifyParams,
+  IdentifyResult,
+  ResolveLaunchParams,
+  ResolveLaunchResult,
+  StartToken,
+  TargetKind,
+  TerminateParams,
+  TerminateResult,
+} from './identity.js';
 import { AppInfo, Op, RawNode, Role, WindowInfo } from './nodes.js';
-import { Count, doc, DocumentedLiterals, Id, LIMITS, Literals, Ms, Pid, Pixel, Rect, Str, Strict } from './primitives.js';
+import {
+  Count,
+  doc,
+  DocumentedLiterals,
+  Id,
+  LIMITS,
+  Literals,
+  Ms,
+  Pid,
+  Pixel,
+  Rect,
+  Str,
+  Strict,
+} from './primitives.js';
 
 export { AppInfo, Op, RawNode, Role, State, WindowInfo } from './nodes.js';
 export { LIMITS, Rect } from './primitives.js';
@@ -53,7 +75,9 @@ export const CAPABILITY_DOCS = {
     'the windows open just before the input was sent, and those open once settled, without two more requests.',
 } as const;
 /** One capability. */
-export const Capability = DocumentedLiterals(CAPABILITY_DOCS, { description: 'Something the driver can do (see Capabilities).' });
+export const Capability = DocumentedLiterals(CAPABILITY_DOCS, {
+  description: 'Something the driver can do (see Capabilities).',
+});
 export type Capability = Static<typeof Capability>;
 
 /** A semantic version "MAJOR.MINOR.PATCH". */
@@ -65,58 +89,122 @@ export const HelloParams = Type.Object({
   client: Type.Optional(doc('Who is calling, for the driver\'s logs ("computer-use").', Str(LIMITS.id))),
 }, Strict);
 export const HelloResult = Type.Object({
-  protocolVersion: doc(`The protocol version the driver speaks, semver "MAJOR.MINOR.PATCH" (this document: ${PROTOCOL_VERSION}). ` +
-    'The host refuses a driver of another MAJOR version and never calls a method it did not list in `methods`.', Type.String({ pattern: SEMVER })),
-  platform: doc('What the driver drives, lower case: "linux", "windows", "macos", "android", "web" (a browser page), "fake" (tests), ' +
-    'or another name. Diagnostics only: the host decides nothing by it.', Name),
-  version: doc('The driver\'s own version, free text.', Str(LIMITS.id)),
-  methods: doc('The methods this driver implements, `hello` included. The host calls no other (it answers `unsupported` itself).',
-    Type.Array(Name, { maxItems: 256, uniqueItems: true })),
+  protocolVersion: doc(
+    `The protocol version the driver speaks, semver "MAJOR.MINOR.PATCH" (this document: ${PROTOCOL_VERSION}). ` +
+      'The host refuses a driver of another MAJOR version and never calls a method it did not list in `methods`.',
+    Type.String({ pattern: SEMVER }),
+  ),
+  platform: doc(
+    'What the driver drives, lower case: "linux", "windows", "macos", "android", "web" (a browser page), "fake" (tests), ' +
+      'or another name. Diagnostics only: the host decides nothing by it.',
+    Name,
+  ),
+  version: doc("The driver's own version, free text.", Str(LIMITS.id)),
+  methods: doc(
+    'The methods this driver implements, `hello` included. The host calls no other (it answers `unsupported` itself).',
+    Type.Array(Name, { maxItems: 256, uniqueItems: true }),
+  ),
   capabilities: doc('What the driver can do.', Type.Array(Capability, { maxItems: 32 })),
-  permissions: doc('Named prerequisites and whether they hold, e.g. {"accessibility": true, "synthetic_input": false}; doctor ' +
-    'prints them. A driver-specific vocabulary; the host decides nothing by the names.', Type.Record(Type.String(), Type.Boolean())),
-  session: Type.Optional(doc('The kind of graphical session when it changes what works (the display server); diagnostics only.', Str(LIMITS.id))),
-  channel: Type.Optional(doc('The channel when the driver does not read the platform\'s own accessibility tree (e.g. "cdp" for the ' +
-    'Chromium DevTools channel, "ocr (degraded)"). Every tool result produced through it starts with `channel: <channel>`; absent ' +
-    'for the native accessibility tree.', Str(LIMITS.id))),
-  facts: Type.Optional(doc('Extra facts for diagnostics (doctor): toolkit hints, environment.', Type.Record(Type.String(), Str()))),
+  permissions: doc(
+    'Named prerequisites and whether they hold, e.g. {"accessibility": true, "synthetic_input": false}; doctor ' +
+      'prints them. A driver-specific vocabulary; the host decides nothing by the names.',
+    Type.Record(Type.String(), Type.Boolean()),
+  ),
+  session: Type.Optional(
+    doc(
+      'The kind of graphical session when it changes what works (the display server); diagnostics only.',
+      Str(LIMITS.id),
+    ),
+  ),
+  channel: Type.Optional(
+    doc(
+      'The channel when the driver does not read the platform\'s own accessibility tree (e.g. "cdp" for the ' +
+        'Chromium DevTools channel, "ocr (degraded)"). Every tool result produced through it starts with `channel: <channel>`; absent ' +
+        'for the native accessibility tree.',
+      Str(LIMITS.id),
+    ),
+  ),
+  facts: Type.Optional(
+    doc('Extra facts for diagnostics (doctor): toolkit hints, environment.', Type.Record(Type.String(), Str())),
+  ),
 });
 export type HelloResult = Static<typeof HelloResult>;
 
 export const AppsListParams = Type.Object({
   withWindows: Type.Optional(doc('Also list each application\'s windows (default true).', Type.Boolean())),
 }, Strict);
-export const AppsListResult = Type.Object({ apps: doc('The running applications the driver can see.', Type.Array(AppInfo, { maxItems: LIMITS.items })) });
+export const AppsListResult = Type.Object({
+  apps: doc('The running applications the driver can see.', Type.Array(AppInfo, { maxItems: LIMITS.items })),
+});
 
-export const LaunchParams = Type.Object({
-  command: doc('Executable or desktop command, e.g. "gedit" (or a bundle id, AUMID/URI, package per `kind`). Never run through a shell.', Type.String({ minLength: 1, maxLength: 4096 })),
-  kind: Type.Optional(TargetKind),
-  args: Type.Optional(doc('Arguments, each passed as one argument (never split, never interpreted by a shell).', Type.Array(Str(4096), { maxItems: 256 }))),
-  env: Type.Optional(doc('Extra environment for the app.',
-    Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,255}$' }), Str(32_768), { additionalProperties: false }))),
-  waitForWindowMs: Type.Optional(doc('Wait until a window of the app appears, up to this many ms (0 = do not wait).', Ms)),
-}, Strict);
+export const LaunchParams = Type.Object(
+  {
+    command: doc(
+      'Executable or desktop command, e.g. "gedit" (or a bundle id, AUMID/URI, package per `kind`). Never run through a shell.',
+      Type.String({ minLength: 1, maxLength: 4096 }),
+    ),
+    kind: Type.Optional(TargetKind),
+    args: Type.Optional(
+      doc(
+        'Arguments, each passed as one argument (never split, never interpreted by a shell).',
+        Type.Array(Str(4096), { maxItems: 256 }),
+      ),
+    ),
+    env: Type.Optional(
+      doc(
+        'Extra environment for the app.',
+        Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,255}$' }), Str(32_768), {
+          additionalProperties: false,
+        }),
+      ),
+    ),
+    waitForWindowMs: Type.Optional(
+      doc('Wait until a window of the app appears, up to this many ms (0 = do not wait).', Ms),
+    ),
+  },
+  Strict,
+);
 export type LaunchParams = Static<typeof LaunchParams>;
 export const LaunchResult = Type.Object({
   pid: doc('Process id of the started application on the device.', Pid),
   window: Type.Optional(doc('Its first window, when `waitForWindowMs` was given and one appeared.', WindowInfo)),
   startToken: Type.Optional(StartToken),
-  startedHere: Type.Optional(doc('True when `pid` (the window\'s process) is the started process or runs under it, as its parent chain ' +
-    'proved when the window appeared (a launcher that became another program: lowriter → soffice.bin); false when the start was handed to ' +
-    'an instance already running. The host lets the entry that allowed the launch cover that process.', Type.Boolean())),
-  argv: Type.Optional(doc('The argument vector that ran (after the driver\'s resolution of the command).', Type.Array(Str(65_536), { maxItems: 4096 }))),
-  added: Type.Optional(doc('What the driver added so the app is readable and unattended (a browser engine\'s accessibility and keyring flags), ' +
-    'recognised by what the program is: the flags put before the caller\'s arguments, the variables set, and one line that says so.', Type.Object({
-    args: doc('Flags put before the caller\'s arguments.', Type.Array(Str(256), { maxItems: 32 })),
-    env: doc('Names of the variables set.', Type.Array(Str(256), { maxItems: 32 })),
-    note: doc('One line that says what was added and why.', Str(1024)),
-  }))),
-  exited: Type.Optional(doc('Set when the started process exited before any window appeared: its exit code (or signal) and the tail of its stderr, so a ' +
-    'program that failed or answered at once is reported as such, not as an accessibility problem.', Type.Object({
-    code: Type.Optional(doc('Exit code.', Type.Integer({ minimum: -1, maximum: 65_535 }))),
-    signal: Type.Optional(doc('The signal that ended it.', Str(32))),
-    stderr: doc('The tail of its stderr.', Str(4096)),
-  }))),
+  startedHere: Type.Optional(
+    doc(
+      "True when `pid` (the window's process) is the started process or runs under it, as its parent chain " +
+        'proved when the window appeared (a launcher that became another program: lowriter → soffice.bin); false when the start was handed to ' +
+        'an instance already running. The host lets the entry that allowed the launch cover that process.',
+      Type.Boolean(),
+    ),
+  ),
+  argv: Type.Optional(
+    doc(
+      "The argument vector that ran (after the driver's resolution of the command).",
+      Type.Array(Str(65_536), { maxItems: 4096 }),
+    ),
+  ),
+  added: Type.Optional(
+    doc(
+      "What the driver added so the app is readable and unattended (a browser engine's accessibility and keyring flags), " +
+        "recognised by what the program is: the flags put before the caller's arguments, the variables set, and one line that says so.",
+      Type.Object({
+        args: doc("Flags put before the caller's arguments.", Type.Array(Str(256), { maxItems: 32 })),
+        env: doc('Names of the variables set.', Type.Array(Str(256), { maxItems: 32 })),
+        note: doc('One line that says what was added and why.', Str(1024)),
+      }),
+    ),
+  ),
+  exited: Type.Optional(
+    doc(
+      'Set when the started process exited before any window appeared: its exit code (or signal) and the tail of its stderr, so a ' +
+        'program that failed or answered at once is reported as such, not as an accessibility problem.',
+      Type.Object({
+        code: Type.Optional(doc('Exit code.', Type.Integer({ minimum: -1, maximum: 65_535 }))),
+        signal: Type.Optional(doc('The signal that ended it.', Str(32))),
+        stderr: doc('The tail of its stderr.', Str(4096)),
+      }),
+    ),
+  ),
 });
 export type LaunchResult = Static<typeof LaunchResult>;
 
@@ -124,19 +212,46 @@ export const WindowsListParams = Type.Object({
   app: Type.Optional(doc('Only windows of applications of this name (case-insensitive).', Str(LIMITS.id))),
   pid: Type.Optional(doc('Only windows of this process.', Pid)),
 }, Strict);
-export const WindowsListResult = Type.Object({ windows: doc('The top-level windows, front to back where the platform knows.', Type.Array(WindowInfo, { maxItems: LIMITS.items })) });
+export const WindowsListResult = Type.Object({
+  windows: doc(
+    'The top-level windows, front to back where the platform knows.',
+    Type.Array(WindowInfo, { maxItems: LIMITS.items }),
+  ),
+});
 export const WindowParams = Type.Object({ window: doc('Window handle from windows.list.', Id) }, Strict);
 
-export const SnapshotParams = Type.Object({
-  window: doc('Window handle from windows.list.', Id),
-  scope: Type.Optional(doc('Read only the subtree under this node handle.', Id)),
-  depth: Type.Optional(doc('Maximum depth below the start node (default unlimited); 0 reads the start node alone, without `children`.', Count(1000))),
-  maxNodes: Type.Optional(doc('Stop reading after this many nodes (protects against runaway trees); `stats.truncated` says so.',
-    Type.Integer({ minimum: 1, maximum: LIMITS.nodes }))),
-  bounds: Type.Optional(doc('Also read each node\'s screen rectangle (one more call per node on some platforms): for Set-of-Mark labels.', Type.Boolean())),
-  keyBindings: Type.Optional(doc('Also read the access key of each command (button, link, menu item): `RawNode.keyBinding`. The policy ' +
-    'needs it to tell what an Alt chord activates; one more call per command, so only the keys path asks for it.', Type.Boolean())),
-}, Strict);
+export const SnapshotParams = Type.Object(
+  {
+    window: doc('Window handle from windows.list.', Id),
+    scope: Type.Optional(doc('Read only the subtree under this node handle.', Id)),
+    depth: Type.Optional(
+      doc(
+        'Maximum depth below the start node (default unlimited); 0 reads the start node alone, without `children`.',
+        Count(1000),
+      ),
+    ),
+    maxNodes: Type.Optional(
+      doc(
+        'Stop reading after this many nodes (protects against runaway trees); `stats.truncated` says so.',
+        Type.Integer({ minimum: 1, maximum: LIMITS.nodes }),
+      ),
+    ),
+    bounds: Type.Optional(
+      doc(
+        "Also read each node's screen rectangle (one more call per node on some platforms): for Set-of-Mark labels.",
+        Type.Boolean(),
+      ),
+    ),
+    keyBindings: Type.Optional(
+      doc(
+        'Also read the access key of each command (button, link, menu item): `RawNode.keyBinding`. The policy ' +
+          'needs it to tell what an Alt chord activates; one more call per command, so only the keys path asks for it.',
+        Type.Boolean(),
+      ),
+    ),
+  },
+  Strict,
+);
 export type SnapshotParams = Static<typeof SnapshotParams>;
 export const SnapshotResult = Type.Object({
   window: doc('The window as it is now.', WindowInfo),
@@ -157,9 +272,15 @@ export const ChangedParams = Type.Object({
 }, Strict);
 export type ChangedParams = Static<typeof ChangedParams>;
 export const ChangedResult = Type.Object({
-  changed: doc('True unless the driver knows that the window\'s application sent no event that can change its tree since the mark ' +
-    '(a mark it did not make, a stream it lost or an app it cannot ask all answer true).', Type.Boolean()),
-  windows: doc('True unless the driver knows that no window opened, closed, was renamed or took the focus anywhere since the mark.', Type.Boolean()),
+  changed: doc(
+    "True unless the driver knows that the window's application sent no event that can change its tree since the mark " +
+      '(a mark it did not make, a stream it lost or an app it cannot ask all answer true).',
+    Type.Boolean(),
+  ),
+  windows: doc(
+    'True unless the driver knows that no window opened, closed, was renamed or took the focus anywhere since the mark.',
+    Type.Boolean(),
+  ),
 });
 export type ChangedResult = Static<typeof ChangedResult>;
 
@@ -211,33 +332,84 @@ export const ListFindResult = Type.Object({
 export type ListFindResult = Static<typeof ListFindResult>;
 
 /** What the host expects at the handle; the driver refuses to act if it no longer holds. */
-export const NodeExpectation = Type.Object({
-  role: Type.Optional(doc('The unified role the element must still have.', Str(LIMITS.id))),
-  name: Type.Optional(doc('The name the element must still have.', Str())),
-  pid: Type.Optional(doc('Capability `act_identity`: the process the element must still belong to; another (or none) is `window_changed`, nothing sent.', Pid)),
-  startToken: Type.Optional(doc('With `pid`: that process\'s start token, as in WindowInfo (a reused pid has another).', StartToken)),
-  appId: Type.Optional(doc('With `pid`: the appId the process must still have, as in WindowInfo (a process that replaced its program has another).', Str(4096))),
-  window: Type.Optional(doc('With `pid`: the handle of the top-level window the element is in, which must still be open and belong to `pid`.', Id)),
-  title: Type.Optional(doc('With `window`: the title that window must still have (the host decided on it).', Str())),
-}, Strict);
+export const NodeExpectation = Type.Object(
+  {
+    role: Type.Optional(doc('The unified role the element must still have.', Str(LIMITS.id))),
+    name: Type.Optional(doc('The name the element must still have.', Str())),
+    pid: Type.Optional(
+      doc(
+        'Capability `act_identity`: the process the element must still belong to; another (or none) is `window_changed`, nothing sent.',
+        Pid,
+      ),
+    ),
+    startToken: Type.Optional(
+      doc("With `pid`: that process's start token, as in WindowInfo (a reused pid has another).", StartToken),
+    ),
+    appId: Type.Optional(
+      doc(
+        'With `pid`: the appId the process must still have, as in WindowInfo (a process that replaced its program has another).',
+        Str(4096),
+      ),
+    ),
+    window: Type.Optional(
+      doc(
+        'With `pid`: the handle of the top-level window the element is in, which must still be open and belong to `pid`.',
+        Id,
+      ),
+    ),
+    title: Type.Optional(
+      doc('With `window`: the title that window must still have (the host decided on it).', Str()),
+    ),
+  },
+  Strict,
+);
 export type NodeExpectation = Static<typeof NodeExpectation>;
 
-export const ActParams = Type.Object({
-  id: doc('Node handle.', Id),
-  op: Op,
-  value: Type.Optional(doc('What the op takes (see Operations): text for set_value and type, an item or a cell range for select, ' +
-    '"up", "down", "left", "right", "into_view", "to N" or "to B7" for scroll, the target\'s handle for drag_to.', Str(LIMITS.actValue))),
-  expect: Type.Optional(doc('What the host expects at the handle: if it no longer holds, the driver fails with `stale_ref` and sends nothing.', NodeExpectation)),
-  actionable: Type.Optional(doc('Actionability: before sending anything, wait up to `timeoutMs`, event-driven, until the element passes ' +
-    'every check (`visible`: showing on screen; `enabled`; `editable`: takes text; `stable`: its bounds stopped moving). Otherwise ' +
-    'fail with `element_disabled` or `not_visible` (details: the element\'s current states and what it waited for) and send ' +
-    'nothing. Drivers without it act at once.', Type.Object({
-    timeoutMs: doc('Longest wait.', Ms),
-    checks: doc('The checks that must all pass.', Type.Array(DocumentedLiterals(ACTIONABILITY_DOCS), { maxItems: ACTIONABILITY_CHECKS.length })),
-  }, Strict))),
-  apps: Type.Optional(doc('Capability `act_windows`: also list the running applications with their windows (as apps.list) as they were just ' +
-    'before the input was sent, in ActResult `apps`.', Type.Boolean())),
-}, Strict);
+export const ActParams = Type.Object(
+  {
+    id: doc('Node handle.', Id),
+    op: Op,
+    value: Type.Optional(
+      doc(
+        'What the op takes (see Operations): text for set_value and type, an item or a cell range for select, ' +
+          '"up", "down", "left", "right", "into_view", "to N" or "to B7" for scroll, the target\'s handle for drag_to.',
+        Str(LIMITS.actValue),
+      ),
+    ),
+    expect: Type.Optional(
+      doc(
+        'What the host expects at the handle: if it no longer holds, the driver fails with `stale_ref` and sends nothing.',
+        NodeExpectation,
+      ),
+    ),
+    actionable: Type.Optional(
+      doc(
+        'Actionability: before sending anything, wait up to `timeoutMs`, event-driven, until the element passes ' +
+          'every check (`visible`: showing on screen; `enabled`; `editable`: takes text; `stable`: its bounds stopped moving). Otherwise ' +
+          "fail with `element_disabled` or `not_visible` (details: the element's current states and what it waited for) and send " +
+          'nothing. Drivers without it act at once.',
+        Type.Object(
+          {
+            timeoutMs: doc('Longest wait.', Ms),
+            checks: doc(
+              'The checks that must all pass.',
+              Type.Array(DocumentedLiterals(ACTIONABILITY_DOCS), { maxItems: ACTIONABILITY_CHECKS.length }),
+            ),
+          },
+          Strict,
+        ),
+      ),
+    ),
+    apps: Type.Optional(
+      doc(
+        'Capability `act_windows`: also list the running applications with their windows (as apps.list) as they were just ' +
+          'before the input was sent, in ActResult `apps`.',
+        Type.Boolean(),
+      ),
+    ),
+  },
+  Strict,
+);
 export type ActParams = Static<typeof ActParams>;
 /** An element inside the one an act named (ActResult `via`; `unsupported` details `inside`). */
 export const Inner = Type.Object({
@@ -249,21 +421,48 @@ export const Inner = Type.Object({
 /** An element inside the one an act named. */
 export type Inner = Static<typeof Inner>;
 export const ActResult = Type.Object({
-  method: doc('How the act was carried out.', DocumentedLiterals({
-    pattern: 'An accessibility action or pattern of the element (no synthetic input).',
-    message: 'A toolkit or page message (the application\'s own input dispatch).',
-    synthetic: 'Synthetic pointer or key input aimed at the element.',
-  })),
-  activated: Type.Optional(doc('True when the act ran the element\'s command (pressed a button, followed a link, picked a menu item: what ' +
-    'a click or Enter does to it), false when it only moved focus, selection or scroll. The policy\'s irreversible rules read it.', Type.Boolean())),
-  detail: Type.Optional(doc('Human-readable note for logs, e.g. "Action.DoAction(0) \'click\'".', Str(LIMITS.actValue))),
+  method: doc(
+    'How the act was carried out.',
+    DocumentedLiterals({
+      pattern: 'An accessibility action or pattern of the element (no synthetic input).',
+      message: "A toolkit or page message (the application's own input dispatch).",
+      synthetic: 'Synthetic pointer or key input aimed at the element.',
+    }),
+  ),
+  activated: Type.Optional(
+    doc(
+      "True when the act ran the element's command (pressed a button, followed a link, picked a menu item: what " +
+        "a click or Enter does to it), false when it only moved focus, selection or scroll. The policy's irreversible rules read it.",
+      Type.Boolean(),
+    ),
+  ),
+  detail: Type.Optional(
+    doc('Human-readable note for logs, e.g. "Action.DoAction(0) \'click\'".', Str(LIMITS.actValue)),
+  ),
   after: Type.Optional(doc('The node as re-read right after the act, when cheap.', RawNode)),
-  before: Type.Optional(doc('The node as read at dispatch, just before the input was sent (receipts compare against it, not against the ' +
-    'model\'s last snapshot). For scroll, its `children` are the scroll bars that move it, with their values then.', RawNode)),
-  waitedMs: Type.Optional(doc('How long the actionability wait lasted before the input was sent (0: actionable at once).', Ms)),
-  apps: Type.Optional(doc('When asked (`apps`): the running applications with their windows just before the input was sent.', Type.Array(AppInfo, { maxItems: LIMITS.items }))),
-  via: Type.Optional(doc('The element the act really went to, when not the one named: a click on an element with no action of its own ' +
-    'goes to its only clickable descendant that fills it (a GTK 4 menu button\'s inner button). The host names it in the receipt.', Inner)),
+  before: Type.Optional(
+    doc(
+      'The node as read at dispatch, just before the input was sent (receipts compare against it, not against the ' +
+        "model's last snapshot). For scroll, its `children` are the scroll bars that move it, with their values then.",
+      RawNode,
+    ),
+  ),
+  waitedMs: Type.Optional(
+    doc('How long the actionability wait lasted before the input was sent (0: actionable at once).', Ms),
+  ),
+  apps: Type.Optional(
+    doc(
+      'When asked (`apps`): the running applications with their windows just before the input was sent.',
+      Type.Array(AppInfo, { maxItems: LIMITS.items }),
+    ),
+  ),
+  via: Type.Optional(
+    doc(
+      'The element the act really went to, when not the one named: a click on an element with no action of its own ' +
+        "goes to its only clickable descendant that fills it (a GTK 4 menu button's inner button). The host names it in the receipt.",
+      Inner,
+    ),
+  ),
 });
 export type ActResult = Static<typeof ActResult>;
 
@@ -271,20 +470,40 @@ export const SubscribeParams = Type.Object({
   window: Type.Optional(doc('Only events of the application owning this window; all applications when absent.', Id)),
 }, Strict);
 
-export const SettleParams = Type.Object({
-  quietMs: doc('Quiet window: settled when no event arrived for this long.', Ms),
-  timeoutMs: doc('Give up after this long (`settled: false`).', Ms),
-  window: Type.Optional(doc('Only count events of the app owning this window (or element) handle; all apps when absent.', Id)),
-  minMs: Type.Optional(doc('Do not call it settled before this long after the last input: dependent state (a default button enabled ' +
-    'by an app\'s timer after a text edit) shows within it.', Ms)),
-  apps: Type.Optional(doc('Capability `act_windows`: also list the running applications with their windows (as apps.list) once settled, in `apps`.', Type.Boolean())),
-}, Strict);
+export const SettleParams = Type.Object(
+  {
+    quietMs: doc('Quiet window: settled when no event arrived for this long.', Ms),
+    timeoutMs: doc('Give up after this long (`settled: false`).', Ms),
+    window: Type.Optional(
+      doc('Only count events of the app owning this window (or element) handle; all apps when absent.', Id),
+    ),
+    minMs: Type.Optional(
+      doc(
+        'Do not call it settled before this long after the last input: dependent state (a default button enabled ' +
+          "by an app's timer after a text edit) shows within it.",
+        Ms,
+      ),
+    ),
+    apps: Type.Optional(
+      doc(
+        'Capability `act_windows`: also list the running applications with their windows (as apps.list) once settled, in `apps`.',
+        Type.Boolean(),
+      ),
+    ),
+  },
+  Strict,
+);
 export type SettleParams = Static<typeof SettleParams>;
 export const SettleResult = Type.Object({
   settled: doc('True when the quiet window passed before the timeout.', Type.Boolean()),
   events: doc('Events counted while waiting.', Count()),
   ms: doc('Milliseconds waited.', Type.Number({ minimum: 0 })),
-  apps: Type.Optional(doc('When asked (`apps`): the running applications with their windows once settled.', Type.Array(AppInfo, { maxItems: LIMITS.items }))),
+  apps: Type.Optional(
+    doc(
+      'When asked (`apps`): the running applications with their windows once settled.',
+      Type.Array(AppInfo, { maxItems: LIMITS.items }),
+    ),
+  ),
 });
 export type SettleResult = Static<typeof SettleResult>;
 
@@ -306,36 +525,94 @@ const MODIFIER_DOCS: Record<Modifier, string> = {
 
 /** What each named key other than a function key is, in words a driver author maps from. */
 const KEY_WORDS: Record<Exclude<NamedKey, `F${number}`>, string> = {
-  Enter: 'Enter (Return).', Tab: 'Tab.', Backspace: 'Backspace (deletes backwards).', Delete: 'Delete (forward delete).',
-  Insert: 'Insert.', Escape: 'Escape.', ArrowUp: 'Up arrow.', ArrowDown: 'Down arrow.', ArrowLeft: 'Left arrow.', ArrowRight: 'Right arrow.',
-  Home: 'Home.', End: 'End.', PageUp: 'Page Up.', PageDown: 'Page Down.',
-  Control: 'The Control key pressed on its own.', Alt: 'The Alt key pressed on its own.', Shift: 'The Shift key pressed on its own.',
-  Meta: 'The logo key pressed on its own.', CapsLock: 'Caps Lock.', NumLock: 'Num Lock.', ScrollLock: 'Scroll Lock.',
-  ContextMenu: 'The context-menu (Menu) key.', PrintScreen: 'Print Screen.', Pause: 'Pause (Break).',
-  MediaPlayPause: 'Media play/pause.', MediaStop: 'Media stop.', MediaTrackNext: 'Media next track.', MediaTrackPrevious: 'Media previous track.',
-  AudioVolumeUp: 'Volume up.', AudioVolumeDown: 'Volume down.', AudioVolumeMute: 'Mute.',
+  Enter: 'Enter (Return).',
+  Tab: 'Tab.',
+  Backspace: 'Backspace (deletes backwards).',
+  Delete: 'Delete (forward delete).',
+  Insert: 'Insert.',
+  Escape: 'Escape.',
+  ArrowUp: 'Up arrow.',
+  ArrowDown: 'Down arrow.',
+  ArrowLeft: 'Left arrow.',
+  ArrowRight: 'Right arrow.',
+  Home: 'Home.',
+  End: 'End.',
+  PageUp: 'Page Up.',
+  PageDown: 'Page Down.',
+  Control: 'The Control key pressed on its own.',
+  Alt: 'The Alt key pressed on its own.',
+  Shift: 'The Shift key pressed on its own.',
+  Meta: 'The logo key pressed on its own.',
+  CapsLock: 'Caps Lock.',
+  NumLock: 'Num Lock.',
+  ScrollLock: 'Scroll Lock.',
+  ContextMenu: 'The context-menu (Menu) key.',
+  PrintScreen: 'Print Screen.',
+  Pause: 'Pause (Break).',
+  MediaPlayPause: 'Media play/pause.',
+  MediaStop: 'Media stop.',
+  MediaTrackNext: 'Media next track.',
+  MediaTrackPrevious: 'Media previous track.',
+  AudioVolumeUp: 'Volume up.',
+  AudioVolumeDown: 'Volume down.',
+  AudioVolumeMute: 'Mute.',
 };
 /** Every named key (W3C UI Events KeyboardEvent.key values) with its meaning, in NAMED_KEYS order. */
-const NAMED_KEY_DOCS = Object.fromEntries(NAMED_KEYS.map((k) => [k, (KEY_WORDS as Record<string, string>)[k] ?? `Function key ${k}.`])) as Record<NamedKey, string>;
+const NAMED_KEY_DOCS = Object.fromEntries(
+  NAMED_KEYS.map((k) => [k, (KEY_WORDS as Record<string, string>)[k] ?? `Function key ${k}.`]),
+) as Record<NamedKey, string>;
 
 /**
  * One chord (protocol/keys.ts): modifiers plus one key, W3C/DOM names. `Primary` is Command on macOS and
  * Control elsewhere; the key is a named key or the one character it types (" " is the space bar).
  */
-export const Chord = Type.Object({
-  mods: doc('Modifiers held while the key is pressed, each at most once: Control, Alt, Shift, Meta, and Primary (Command on macOS, Control elsewhere).',
-    Type.Array(DocumentedLiterals(MODIFIER_DOCS), { maxItems: MODIFIERS.length, uniqueItems: true })),
-  key: doc('A W3C KeyboardEvent.key name (Enter, Tab, ArrowLeft, PageDown, F5, MediaPlayPause, …; see Keys) or the one character the key types ("a", "A", "+", " ").',
-    Type.Union([DocumentedLiterals(NAMED_KEY_DOCS), Type.String({ minLength: 1, maxLength: 2, pattern: KEY_CHAR_PATTERN })])),
-}, Strict);
+export const Chord = Type.Object(
+  {
+    mods: doc(
+      'Modifiers held while the key is pressed, each at most once: Control, Alt, Shift, Meta, and Primary (Command on macOS, Control elsewhere).',
+      Type.Array(DocumentedLiterals(MODIFIER_DOCS), { maxItems: MODIFIERS.length, uniqueItems: true }),
+    ),
+    key: doc(
+      'A W3C KeyboardEvent.key name (Enter, Tab, ArrowLeft, PageDown, F5, MediaPlayPause, …; see Keys) or the one character the key types ("a", "A", "+", " ").',
+      Type.Union([
+        DocumentedLiterals(NAMED_KEY_DOCS),
+        Type.String({ minLength: 1, maxLength: 2, pattern: KEY_CHAR_PATTERN }),
+      ]),
+    ),
+  },
+  Strict,
+);
 
-export const KeysParams = Type.Object({
-  window: doc('The window that must hold the keyboard focus; it is activated first.', Id),
-  chords: Type.Optional(doc('Wire chords (parsed by the host) to press in order. Exactly one of `chords` and `text`.', Type.Array(Chord, { minItems: 1, maxItems: LIMITS.chords }))),
-  text: Type.Optional(doc('Literal text to type, character by character (any Unicode).', Type.String({ minLength: 1, maxLength: LIMITS.keysText }))),
-  expect: Type.Optional(doc('The process that must own the focused top-level window, else `window_not_focused` and nothing is sent.',
-    Type.Object({ pid: doc('Process id.', Pid), startToken: Type.Optional(doc('Its start token, as in WindowInfo.', StartToken)) }, Strict))),
-}, Strict);
+export const KeysParams = Type.Object(
+  {
+    window: doc('The window that must hold the keyboard focus; it is activated first.', Id),
+    chords: Type.Optional(
+      doc(
+        'Wire chords (parsed by the host) to press in order. Exactly one of `chords` and `text`.',
+        Type.Array(Chord, { minItems: 1, maxItems: LIMITS.chords }),
+      ),
+    ),
+    text: Type.Optional(
+      doc(
+        'Literal text to type, character by character (any Unicode).',
+        Type.String({ minLength: 1, maxLength: LIMITS.keysText }),
+      ),
+    ),
+    expect: Type.Optional(
+      doc(
+        'The process that must own the focused top-level window, else `window_not_focused` and nothing is sent.',
+        Type.Object(
+          {
+            pid: doc('Process id.', Pid),
+            startToken: Type.Optional(doc('Its start token, as in WindowInfo.', StartToken)),
+          },
+          Strict,
+        ),
+      ),
+    ),
+  },
+  Strict,
+);
 export type KeysParams = Static<typeof KeysParams>;
 export const KeysResult = Type.Object({
   method: doc('How the keys were sent.', DocumentedLiterals({
@@ -347,15 +624,27 @@ export const KeysResult = Type.Object({
 });
 export type KeysResult = Static<typeof KeysResult>;
 
-export const CaptureGeometry = Type.Object({
-  screen: doc('The captured area: the window\'s screen rectangle when it was captured, clipped to the screen.', Rect),
-  window: doc('The window\'s own bounds at capture time: a later act re-checks them (`window_changed`).', Rect),
-  width: doc('Width of the image returned, in image pixels.', Count(LIMITS.pixel)),
-  height: doc('Height of the image returned, in image pixels.', Count(LIMITS.pixel)),
-  scale: doc('Image pixels per screen unit: below 1 when the image was scaled down, above 1 on a display of more pixels than ' +
-    'screen units (2 on a Retina display). screen = origin + image / scale.', Type.Number({ exclusiveMinimum: 0, maximum: 16 })),
-}, { description: 'What a capture was taken of, recorded with it so a pixel of the image maps back to the screen: ' +
-  'screen = origin + image / scale. A visual act maps through this, never through numbers a model supplies.' });
+export const CaptureGeometry = Type.Object(
+  {
+    screen: doc(
+      "The captured area: the window's screen rectangle when it was captured, clipped to the screen.",
+      Rect,
+    ),
+    window: doc("The window's own bounds at capture time: a later act re-checks them (`window_changed`).", Rect),
+    width: doc('Width of the image returned, in image pixels.', Count(LIMITS.pixel)),
+    height: doc('Height of the image returned, in image pixels.', Count(LIMITS.pixel)),
+    scale: doc(
+      'Image pixels per screen unit: below 1 when the image was scaled down, above 1 on a display of more pixels than ' +
+        'screen units (2 on a Retina display). screen = origin + image / scale.',
+      Type.Number({ exclusiveMinimum: 0, maximum: 16 }),
+    ),
+  },
+  {
+    description:
+      'What a capture was taken of, recorded with it so a pixel of the image maps back to the screen: ' +
+      'screen = origin + image / scale. A visual act maps through this, never through numbers a model supplies.',
+  },
+);
 export type CaptureGeometry = Static<typeof CaptureGeometry>;
 
 /** A Set-of-Mark label to draw: the element's ref at its screen rectangle. */
@@ -365,27 +654,59 @@ export const MarkSpec = Type.Object({
 }, Strict);
 export type MarkSpec = Static<typeof MarkSpec>;
 
-export const CaptureParams = Type.Object({
-  window: doc('Window handle.', Id),
-  maxEdge: Type.Optional(doc('Scale the image down so that its long edge is at most this many pixels (default 1280).', Type.Integer({ minimum: 16, maximum: 8192 }))),
-  marks: Type.Optional(doc('Labels to draw over the image.', Type.Array(MarkSpec, { maxItems: 1000 }))),
-}, Strict);
+export const CaptureParams = Type.Object(
+  {
+    window: doc('Window handle.', Id),
+    maxEdge: Type.Optional(
+      doc(
+        'Scale the image down so that its long edge is at most this many pixels (default 1280).',
+        Type.Integer({ minimum: 16, maximum: 8192 }),
+      ),
+    ),
+    marks: Type.Optional(doc('Labels to draw over the image.', Type.Array(MarkSpec, { maxItems: 1000 }))),
+  },
+  Strict,
+);
 export type CaptureParams = Static<typeof CaptureParams>;
 export const CaptureResult = Type.Object({
-  png: doc('The image, PNG, base64. Whatever is not the target window (other windows over it) is blacked out.', Type.String({ maxLength: LIMITS.png })),
+  png: doc(
+    'The image, PNG, base64. Whatever is not the target window (other windows over it) is blacked out.',
+    Type.String({ maxLength: LIMITS.png }),
+  ),
   geometry: CaptureGeometry,
-  marks: doc('Where each drawn mark ended up, in image pixels.', Type.Array(Type.Object({
-    label: doc('The label.', Str(16)),
-    box: doc('The element\'s box in image pixels.', Rect),
-    labelBox: doc('The label\'s box in image pixels.', Rect),
-  }), { maxItems: 1000 })),
+  marks: doc(
+    'Where each drawn mark ended up, in image pixels.',
+    Type.Array(
+      Type.Object({
+        label: doc('The label.', Str(16)),
+        box: doc("The element's box in image pixels.", Rect),
+        labelBox: doc("The label's box in image pixels.", Rect),
+      }),
+      { maxItems: 1000 },
+    ),
+  ),
   sha256: doc('SHA-256 of the PNG bytes, lower-case hex.', Type.String({ pattern: '^[0-9a-f]{64}$' })),
-  covered: Type.Optional(doc('Screen rectangles of other windows (not proven to be the target\'s process) lying over the window, whose ' +
-    'pixels were blacked out before the image was read or sent; top first. Absent when nothing covered it.', Type.Array(Rect, { maxItems: LIMITS.items }))),
-  outside: Type.Optional(doc('True when pixels of the capture outside the window\'s own rectangle (beside or under it) were blacked out.', Type.Boolean())),
+  covered: Type.Optional(
+    doc(
+      "Screen rectangles of other windows (not proven to be the target's process) lying over the window, whose " +
+        'pixels were blacked out before the image was read or sent; top first. Absent when nothing covered it.',
+      Type.Array(Rect, { maxItems: LIMITS.items }),
+    ),
+  ),
+  outside: Type.Optional(
+    doc(
+      "True when pixels of the capture outside the window's own rectangle (beside or under it) were blacked out.",
+      Type.Boolean(),
+    ),
+  ),
   ms: doc('Milliseconds the capture took.', Type.Number({ minimum: 0 })),
-  detail: Type.Optional(doc('How the driver read the pixels, for logs and the user (free text naming the ' +
-    'platform\'s way, e.g. the API that ran and the fallback it took).', Str(200))),
+  detail: Type.Optional(
+    doc(
+      'How the driver read the pixels, for logs and the user (free text naming the ' +
+        "platform's way, e.g. the API that ran and the fallback it took).",
+      Str(200),
+    ),
+  ),
 });
 export type CaptureResult = Static<typeof CaptureResult>;
 
@@ -401,13 +722,26 @@ export type OcrParams = Static<typeof OcrParams>;
 export const OcrResult = Type.Object({
   lines: doc('Lines of text, top to bottom.', Type.Array(OcrLine, { maxItems: LIMITS.items })),
   geometry: doc('The capture the text was read from; the image itself never leaves the driver.', CaptureGeometry),
-  covered: Type.Optional(doc('Screen rectangles of other windows (not proven to be the target\'s process) lying over the window, whose ' +
-    'pixels were blacked out before the image was read or sent; top first. Absent when nothing covered it.', Type.Array(Rect, { maxItems: LIMITS.items }))),
-  outside: Type.Optional(doc('True when pixels of the capture outside the window\'s own rectangle (beside or under it) were blacked out.', Type.Boolean())),
-  ms: doc('Milliseconds taken.', Type.Object({
-    capture: doc('Capturing.', Type.Number({ minimum: 0 })),
-    ocr: doc('Recognizing.', Type.Number({ minimum: 0 })),
-  })),
+  covered: Type.Optional(
+    doc(
+      "Screen rectangles of other windows (not proven to be the target's process) lying over the window, whose " +
+        'pixels were blacked out before the image was read or sent; top first. Absent when nothing covered it.',
+      Type.Array(Rect, { maxItems: LIMITS.items }),
+    ),
+  ),
+  outside: Type.Optional(
+    doc(
+      "True when pixels of the capture outside the window's own rectangle (beside or under it) were blacked out.",
+      Type.Boolean(),
+    ),
+  ),
+  ms: doc(
+    'Milliseconds taken.',
+    Type.Object({
+      capture: doc('Capturing.', Type.Number({ minimum: 0 })),
+      ocr: doc('Recognizing.', Type.Number({ minimum: 0 })),
+    }),
+  ),
 });
 export type OcrResult = Static<typeof OcrResult>;
 
@@ -435,10 +769,19 @@ export const PointerResult = Type.Object({
 });
 export type PointerResult = Static<typeof PointerResult>;
 
-export const ClipboardParams = Type.Object({
-  action: doc('What to do.', DocumentedLiterals({ read: 'Read the clipboard\'s text.', write: 'Replace the clipboard\'s content with `text`.' })),
-  text: Type.Optional(doc('write: the text.', Str(LIMITS.actValue))),
-}, Strict);
+export const ClipboardParams = Type.Object(
+  {
+    action: doc(
+      'What to do.',
+      DocumentedLiterals({
+        read: "Read the clipboard's text.",
+        write: "Replace the clipboard's content with `text`.",
+      }),
+    ),
+    text: Type.Optional(doc('write: the text.', Str(LIMITS.actValue))),
+  },
+  Strict,
+);
 export type ClipboardParams = Static<typeof ClipboardParams>;
 export const ClipboardResult = Type.Object({
   text: Type.Optional(doc('read: the clipboard\'s text (absent when it holds none, or a secret).', Str(1_000_000))),
@@ -453,15 +796,27 @@ export const ClipboardResult = Type.Object({
 export type ClipboardResult = Static<typeof ClipboardResult>;
 
 export const DisplayInfo = Type.Object({
-  name: doc('The display\'s name as the platform reports it.', Str(LIMITS.id)),
+  name: doc("The display's name as the platform reports it.", Str(LIMITS.id)),
   bounds: doc('Its rectangle in screen coordinates.', Rect),
   primary: doc('True for the primary display.', Type.Boolean()),
-  scale: Type.Optional(doc('Device pixels per screen unit (1 on most Linux and Windows setups where coordinates are pixels; 2 on a Retina ' +
-    'display where they are points).', Type.Number({ exclusiveMinimum: 0, maximum: 16 }))),
-  dpi: Type.Optional(doc('Dots per inch of the display\'s device pixels, when the platform reports it.', Type.Number({ exclusiveMinimum: 0, maximum: 10_000 }))),
+  scale: Type.Optional(
+    doc(
+      'Device pixels per screen unit (1 on most Linux and Windows setups where coordinates are pixels; 2 on a Retina ' +
+        'display where they are points).',
+      Type.Number({ exclusiveMinimum: 0, maximum: 16 }),
+    ),
+  ),
+  dpi: Type.Optional(
+    doc(
+      "Dots per inch of the display's device pixels, when the platform reports it.",
+      Type.Number({ exclusiveMinimum: 0, maximum: 10_000 }),
+    ),
+  ),
 });
 export type DisplayInfo = Static<typeof DisplayInfo>;
-export const DisplaysResult = Type.Object({ displays: doc('Every display.', Type.Array(DisplayInfo, { maxItems: 64 })) });
+export const DisplaysResult = Type.Object({
+  displays: doc('Every display.', Type.Array(DisplayInfo, { maxItems: 64 })),
+});
 
 export const EventBatch = Type.Object({
   events: doc('Events since the last batch.', Type.Array(Type.Object({
@@ -517,7 +872,8 @@ export interface MethodMeta {
   /** What the method does, for drivers in other languages (docs/protocol.md, the schema's `description`). */
   readonly doc: string;
   /**
-   * True when the method changes something on the device (input, focus, the clipboard, a launch): the host sends it only
+   * True when the method changes something on the device (input, focus, the clipboard, a launch): the host sends it
+   * only
    * through the acting pipeline (gate → audit → dispatch) and never resends it over a new link.
    */
   readonly acting: boolean;
@@ -528,7 +884,12 @@ export interface MethodMeta {
 }
 
 /** One protocol method: its literal name, its params and result schemas and what it means. */
-export interface MethodSpec<N extends string = string, P extends TSchema = TSchema, R extends TSchema = TSchema, A extends boolean = boolean> {
+export interface MethodSpec<
+  N extends string = string,
+  P extends TSchema = TSchema,
+  R extends TSchema = TSchema,
+  A extends boolean = boolean,
+> {
   readonly method: N;
   readonly params: P;
   readonly result: R;
@@ -540,9 +901,21 @@ export interface MethodSpec<N extends string = string, P extends TSchema = TSche
 }
 
 /** Declares one method as a value. */
-export function defineMethod<N extends string, P extends TSchema, R extends TSchema, A extends boolean>(method: N, params: P, result: R,
-  meta: MethodMeta & { readonly acting: A }): MethodSpec<N, P, R, A> {
-  return { method, params, result, doc: meta.doc, acting: meta.acting, optional: meta.optional ?? false, since: meta.since ?? '1.0.0' };
+export function defineMethod<N extends string, P extends TSchema, R extends TSchema, A extends boolean>(
+  method: N,
+  params: P,
+  result: R,
+  meta: MethodMeta & { readonly acting: A },
+): MethodSpec<N, P, R, A> {
+  return {
+    method,
+    params,
+    result,
+    doc: meta.doc,
+    acting: meta.acting,
+    optional: meta.optional ?? false,
+    since: meta.since ?? '1.0.0',
+  };
 }
 
 const READ = { acting: false } as const;
@@ -551,31 +924,126 @@ const OPTIONAL = { optional: true } as const;
 
 /** Every method, once. */
 export const METHODS = [
-  defineMethod('hello', HelloParams, HelloResult, { ...READ, doc: 'The handshake, the host\'s first call: the driver says which protocol version it speaks, what it is, which methods it implements and what it can do. Also the heartbeat of remote links.' }),
-  defineMethod('apps.list', AppsListParams, AppsListResult, { ...READ, doc: 'Lists the running applications the driver can see, with their windows.' }),
-  defineMethod('apps.launch', LaunchParams, LaunchResult, { ...ACTS, ...OPTIONAL, doc: 'Starts an application (never through a shell) and optionally waits for its first window.' }),
-  defineMethod('process.identify', IdentifyParams, IdentifyResult, { ...READ, ...OPTIONAL, doc: 'What the platform proves about a process where it runs (identity for reading, acting and the pid-reuse check); the policy decides from these facts alone.' }),
-  defineMethod('apps.resolveLaunch', ResolveLaunchParams, ResolveLaunchResult, { ...READ, ...OPTIONAL, doc: 'What a launch would run, resolved where it runs (symlinks, wrappers, launcher scripts, .desktop files, bundles, AUMIDs, packages), without starting anything.' }),
-  defineMethod('apps.terminate', TerminateParams, TerminateResult, { ...ACTS, ...OPTIONAL, doc: 'Ends a process of the device, only while its start token still matches (another process that took the pid is never signalled).' }),
-  defineMethod('windows.list', WindowsListParams, WindowsListResult, { ...READ, doc: 'Lists top-level windows, optionally of one application or process.' }),
-  defineMethod('window.activate', WindowParams, Ok, { ...ACTS, ...OPTIONAL, doc: 'Raises a window and gives it the keyboard focus.' }),
-  defineMethod('tree.snapshot', SnapshotParams, SnapshotResult, { ...READ, doc: 'Reads a window\'s element tree (or a subtree), bounded by depth and node count.' }),
-  defineMethod('tree.changed', ChangedParams, ChangedResult, { ...READ, ...OPTIONAL, doc: 'Whether a window\'s tree may have changed since a read (its `mark`), by the events the driver received, after the app answered a round trip (events it sent before that arrived first). A host reuses a read that has not changed instead of reading again.' }),
-  defineMethod('tree.find', FindParams, FindResult, { ...READ, ...OPTIONAL, doc: 'Searches a window\'s tree for nodes by text and role, without returning the whole tree.' }),
-  defineMethod('node.act', ActParams, ActResult, { ...ACTS, doc: 'Performs one operation on one element (see Operations), after the expectation and actionability checks; sends nothing when they fail.' }),
-  defineMethod('events.subscribe', SubscribeParams, Ok, { ...READ, ...OPTIONAL, doc: 'Starts `events.batch` notifications (capability `events`).' }),
-  defineMethod('ui.settle', SettleParams, SettleResult, { ...READ, ...OPTIONAL, doc: 'Waits until the application stops changing (no event for `quietMs`), bounded by `timeoutMs`.' }),
-  defineMethod('ui.highlight', HighlightParams, Ok, { ...READ, ...OPTIONAL, doc: 'Shows where the agent acts, best effort: `on` with a window frames it and shows `status`; `on` without a window shows only the status; `on: false` removes both. Draws only the tool\'s own overlay (it changes nothing in any app); drivers that cannot draw answer `unsupported` and the host ignores any failure.' }),
-  defineMethod('input.keys', KeysParams, KeysResult, { ...ACTS, ...OPTIONAL, doc: 'Sends chords or types text into a window, which is activated first; the focused window\'s process is proven (`expect`) before anything is sent.' }),
-  defineMethod('input.pointer', PointerParams, PointerResult, { ...ACTS, ...OPTIONAL, doc: 'Pointer input at screen coordinates, bound to a window whose position is checked first.' }),
-  defineMethod('input.clipboard', ClipboardParams, ClipboardResult, { ...ACTS, ...OPTIONAL, doc: 'Reads or writes the clipboard\'s text. A clipboard its owner marked secret is never read.' }),
-  defineMethod('screen.ocr', OcrParams, OcrResult, { ...READ, ...OPTIONAL, doc: 'Recognizes text in a window\'s pixels (capability `ocr`); the fallback when the tree says nothing.' }),
-  defineMethod('screen.capture', CaptureParams, CaptureResult, { ...READ, ...OPTIONAL, doc: 'Captures a window as a PNG (capability `capture`), other windows blacked out, optionally with Set-of-Mark labels.' }),
-  defineMethod('screen.displays', NoParams, DisplaysResult, { ...READ, ...OPTIONAL, doc: 'Lists the displays with their bounds, scale and DPI.' }),
-  defineMethod('shutdown', NoParams, Ok, { ...READ, ...OPTIONAL, doc: 'Asks the driver to release what it holds and exit after answering.' }),
-  defineMethod('list.find', ListFindParams, ListFindResult, { ...READ, ...OPTIONAL, doc: 'Searches one long list, tree or table (whose snapshot shows only the rows on screen) through all its rows, with a deadline; matches carry their index.' }),
-  defineMethod('text.read', TextReadParams, TextReadResult, { ...READ, ...OPTIONAL, doc: 'Reads characters [start, end) of an element\'s text, for text a snapshot cut. The driver clamps the range to the text and to a chunk it can read at once, and refuses a `password` node.' }),
-  defineMethod('text.find', TextFindParams, TextFindResult, { ...READ, ...OPTIONAL, doc: 'Finds case-insensitive matches of `text` in an element\'s whole text, with line and offset.' }),
+  defineMethod('hello', HelloParams, HelloResult, {
+    ...READ,
+    doc: "The handshake, the host's first call: the driver says which protocol version it speaks, what it is, which methods it implements and what it can do. Also the heartbeat of remote links.",
+  }),
+  defineMethod('apps.list', AppsListParams, AppsListResult, {
+    ...READ,
+    doc: 'Lists the running applications the driver can see, with their windows.',
+  }),
+  defineMethod('apps.launch', LaunchParams, LaunchResult, {
+    ...ACTS,
+    ...OPTIONAL,
+    doc: 'Starts an application (never through a shell) and optionally waits for its first window.',
+  }),
+  defineMethod('process.identify', IdentifyParams, IdentifyResult, {
+    ...READ,
+    ...OPTIONAL,
+    doc: 'What the platform proves about a process where it runs (identity for reading, acting and the pid-reuse check); the policy decides from these facts alone.',
+  }),
+  defineMethod('apps.resolveLaunch', ResolveLaunchParams, ResolveLaunchResult, {
+    ...READ,
+    ...OPTIONAL,
+    doc: 'What a launch would run, resolved where it runs (symlinks, wrappers, launcher scripts, .desktop files, bundles, AUMIDs, packages), without starting anything.',
+  }),
+  defineMethod('apps.terminate', TerminateParams, TerminateResult, {
+    ...ACTS,
+    ...OPTIONAL,
+    doc: 'Ends a process of the device, only while its start token still matches (another process that took the pid is never signalled).',
+  }),
+  defineMethod('windows.list', WindowsListParams, WindowsListResult, {
+    ...READ,
+    doc: 'Lists top-level windows, optionally of one application or process.',
+  }),
+  defineMethod('window.activate', WindowParams, Ok, {
+    ...ACTS,
+    ...OPTIONAL,
+    doc: 'Raises a window and gives it the keyboard focus.',
+  }),
+  defineMethod('tree.snapshot', SnapshotParams, SnapshotResult, {
+    ...READ,
+    doc: "Reads a window's element tree (or a subtree), bounded by depth and node count.",
+  }),
+  defineMethod('tree.changed', ChangedParams, ChangedResult, {
+    ...READ,
+    ...OPTIONAL,
+    doc: "Whether a window's tree may have changed since a read (its `mark`), by the events the driver received, after the app answered a round trip (events it sent before that arrived first). A host reuses a read that has not changed instead of reading again.",
+  }),
+  defineMethod('tree.find', FindParams, FindResult, {
+    ...READ,
+    ...OPTIONAL,
+    doc: "Searches a window's tree for nodes by text and role, without returning the whole tree.",
+  }),
+  defineMethod('node.act', ActParams, ActResult, {
+    ...ACTS,
+    doc: 'Performs one operation on one element (see Operations), after the expectation and actionability checks; sends nothing when they fail.',
+  }),
+  defineMethod('events.subscribe', SubscribeParams, Ok, {
+    ...READ,
+    ...OPTIONAL,
+    doc: 'Starts `events.batch` notifications (capability `events`).',
+  }),
+  defineMethod('ui.settle', SettleParams, SettleResult, {
+    ...READ,
+    ...OPTIONAL,
+    doc: 'Waits until the application stops changing (no event for `quietMs`), bounded by `timeoutMs`.',
+  }),
+  defineMethod('ui.highlight', HighlightParams, Ok, {
+    ...READ,
+    ...OPTIONAL,
+    doc: "Shows where the agent acts, best effort: `on` with a window frames it and shows `status`; `on` without a window shows only the status; `on: false` removes both. Draws only the tool's own overlay (it changes nothing in any app); drivers that cannot draw answer `unsupported` and the host ignores any failure.",
+  }),
+  defineMethod('input.keys', KeysParams, KeysResult, {
+    ...ACTS,
+    ...OPTIONAL,
+    doc: "Sends chords or types text into a window, which is activated first; the focused window's process is proven (`expect`) before anything is sent.",
+  }),
+  defineMethod('input.pointer', PointerParams, PointerResult, {
+    ...ACTS,
+    ...OPTIONAL,
+    doc: 'Pointer input at screen coordinates, bound to a window whose position is checked first.',
+  }),
+  defineMethod('input.clipboard', ClipboardParams, ClipboardResult, {
+    ...ACTS,
+    ...OPTIONAL,
+    doc: "Reads or writes the clipboard's text. A clipboard its owner marked secret is never read.",
+  }),
+  defineMethod('screen.ocr', OcrParams, OcrResult, {
+    ...READ,
+    ...OPTIONAL,
+    doc: "Recognizes text in a window's pixels (capability `ocr`); the fallback when the tree says nothing.",
+  }),
+  defineMethod('screen.capture', CaptureParams, CaptureResult, {
+    ...READ,
+    ...OPTIONAL,
+    doc: 'Captures a window as a PNG (capability `capture`), other windows blacked out, optionally with Set-of-Mark labels.',
+  }),
+  defineMethod('screen.displays', NoParams, DisplaysResult, {
+    ...READ,
+    ...OPTIONAL,
+    doc: 'Lists the displays with their bounds, scale and DPI.',
+  }),
+  defineMethod('shutdown', NoParams, Ok, {
+    ...READ,
+    ...OPTIONAL,
+    doc: 'Asks the driver to release what it holds and exit after answering.',
+  }),
+  defineMethod('list.find', ListFindParams, ListFindResult, {
+    ...READ,
+    ...OPTIONAL,
+    doc: 'Searches one long list, tree or table (whose snapshot shows only the rows on screen) through all its rows, with a deadline; matches carry their index.',
+  }),
+  defineMethod('text.read', TextReadParams, TextReadResult, {
+    ...READ,
+    ...OPTIONAL,
+    doc: "Reads characters [start, end) of an element's text, for text a snapshot cut. The driver clamps the range to the text and to a chunk it can read at once, and refuses a `password` node.",
+  }),
+  defineMethod('text.find', TextFindParams, TextFindResult, {
+    ...READ,
+    ...OPTIONAL,
+    doc: "Finds case-insensitive matches of `text` in an element's whole text, with line and offset.",
+  }),
 ] as const;
 
 type Spec = (typeof METHODS)[number];

@@ -20,7 +20,9 @@ export interface HandlerContext {
 }
 
 /** A request handler table; missing methods answer "Method not found". */
-export type Handlers = { [M in MethodName]?: (params: ParamsOf<M>, ctx: HandlerContext) => Promise<ResultOf<M>> | ResultOf<M> };
+export type Handlers = {
+  [M in MethodName]?: (params: ParamsOf<M>, ctx: HandlerContext) => Promise<ResultOf<M>> | ResultOf<M>;
+};
 
 interface Pending {
   resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout; method: string; cleanup: () => void;
@@ -73,7 +75,8 @@ export class Peer {
    * is first. Input methods drain: their caller answers "stopped" only after the driver sent its last event.
    */
   request<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs = this.timeoutMs, signal?: AbortSignal, drainMs = 0): Promise<ResultOf<M>> {
-    if (this.closed) return Promise.reject(new ComputerUseError('driver_unavailable', 'The driver connection is closed.'));
+    if (this.closed)
+      return Promise.reject(new ComputerUseError('driver_unavailable', 'The driver connection is closed.'));
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     const id = this.nextId++;
     return new Promise<ResultOf<M>>((resolve, reject) => {
@@ -92,7 +95,9 @@ export class Peer {
         const p = this.pending.get(id);
         if (p) this.settle(id, p);
         this.remember(id);
-        reject(new ComputerUseError('timeout', `${method} did not answer within ${timeoutMs} ms.`, { method, unanswered: true }));
+        reject(
+          new ComputerUseError('timeout', `${method} did not answer within ${timeoutMs} ms.`, { method, unanswered: true }),
+        );
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       const cleanup = (): void => signal?.removeEventListener('abort', onAbort);
@@ -138,7 +143,8 @@ export class Peer {
       p.reject(new ComputerUseError('driver_unavailable', `The driver stopped while running ${p.method} (${why}).`));
     }
     // Nobody is left to receive what the handlers still running would answer: tell them to stop.
-    for (const c of this.inFlight.values()) c.abort(new ComputerUseError('driver_unavailable', `The connection closed (${why}).`));
+    for (const c of this.inFlight.values())
+      c.abort(new ComputerUseError('driver_unavailable', `The connection closed (${why}).`));
     this.inFlight.clear();
     for (const l of this.closeListeners) l(why);
   }
@@ -152,7 +158,11 @@ export class Peer {
     for (const ev of this.reader.push(chunk)) {
       if (ev.kind === 'junk') { this.options.onJunk?.(ev.line); continue; }
       if (ev.kind === 'oversize') {
-        this.write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Line of ${ev.bytes} bytes exceeds the limit.` } });
+        this.write({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: `Line of ${ev.bytes} bytes exceeds the limit.` },
+        });
         continue;
       }
       this.dispatch(ev.message);
@@ -164,11 +174,22 @@ export class Peer {
       this.write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: not an object.' } });
       return;
     }
-    const m = msg as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+    const m = msg as {
+      jsonrpc?: unknown;
+      id?: unknown;
+      method?: unknown;
+      params?: unknown;
+      result?: unknown;
+      error?: { code: number; message: string; data?: unknown };
+    };
     if (typeof m.method === 'string') {
       if (m.id === undefined) { if (m.jsonrpc === '2.0') this.onNotificationMessage(m.method, m.params); return; }
       if (!validId(m.id)) {
-        this.write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: id must be a string, an integer or null.' } });
+        this.write({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: 'Invalid Request: id must be a string, an integer or null.' },
+        });
         return;
       }
       if (m.jsonrpc !== '2.0') {
@@ -193,7 +214,12 @@ export class Peer {
       const spec = methodSpec(p.method);
       const bad = spec ? validationError(spec.result, m.result) : undefined;
       // A result outside the protocol is never handed on: the engine and the model only see checked values.
-      if (bad) p.reject(new ComputerUseError('internal', `The driver answered ${p.method} outside the protocol (${bad}).`, { method: p.method }));
+      if (bad)
+        p.reject(
+          new ComputerUseError('internal', `The driver answered ${p.method} outside the protocol (${bad}).`, {
+            method: p.method,
+          }),
+        );
       else p.resolve(m.result);
       return;
     }
@@ -220,9 +246,19 @@ export class Peer {
 
   private async answer(id: unknown, method: string, params: unknown): Promise<void> {
     const spec = methodSpec(method);
-    const handler = spec ? (this.handlers as Record<string, ((p: unknown, ctx: HandlerContext) => unknown) | undefined>)[spec.method] : undefined;
+    const handler = spec
+      ? (this.handlers as Record<string, ((p: unknown, ctx: HandlerContext) => unknown) | undefined>)[spec.method]
+      : undefined;
     if (!spec || !handler || !Object.hasOwn(this.handlers, spec.method)) {
-      this.write({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${String(method).slice(0, 100)}`, data: { code: 'unsupported' } } });
+      this.write({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: -32601,
+          message: `Method not found: ${String(method).slice(0, 100)}`,
+          data: { code: 'unsupported' },
+        },
+      });
       return;
     }
     // Omitted params are empty params; null (not a structured value in JSON-RPC 2.0) is checked like any value.
@@ -230,11 +266,19 @@ export class Peer {
     const bad = validationError(spec.params, given);
     if (bad) {
       // Checked before the handler runs: a driver never acts on params outside the protocol.
-      this.write({ jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Invalid params for ${method}: ${bad}.`, data: { code: 'invalid_params' } } });
+      this.write({
+        jsonrpc: '2.0',
+        id,
+        error: { code: INVALID_PARAMS, message: `Invalid params for ${method}: ${bad}.`, data: { code: 'invalid_params' } },
+      });
       return;
     }
     if (this.inFlight.has(id)) {
-      this.write({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request: this id is already in use by a request being served.' } });
+      this.write({
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32600, message: 'Invalid Request: this id is already in use by a request being served.' },
+      });
       return;
     }
     const controller = new AbortController();
@@ -244,7 +288,11 @@ export class Peer {
       this.write({ jsonrpc: '2.0', id, result: result ?? null });
     } catch (e) {
       const err = e instanceof ComputerUseError ? e : new ComputerUseError('internal', unexpectedMessage(method, e));
-      this.write({ jsonrpc: '2.0', id, error: { code: APP_ERROR, message: err.message, data: { code: err.code, ...err.details } } });
+      this.write({
+        jsonrpc: '2.0',
+        id,
+        error: { code: APP_ERROR, message: err.message, data: { code: err.code, ...err.details } },
+      });
     } finally {
       if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
     }
@@ -259,19 +307,25 @@ function unexpectedMessage(method: string, e: unknown): string {
   const text = (e instanceof Error ? e.message : String(e ?? '')).trim();
   if (text) return text;
   const name = (e as { type?: unknown; name?: unknown } | null)?.type ?? (e instanceof Error ? e.name : undefined);
-  return `${method} failed with an error that gave no reason${typeof name === 'string' && name ? ` (${name.slice(0, 120)})` : ''}; ` +
-    'observe again, then try another way to reach the element (a click, or keys).';
+  return (
+    `${method} failed with an error that gave no reason${typeof name === 'string' && name ? ` (${name.slice(0, 120)})` : ''}; ` +
+    'observe again, then try another way to reach the element (a click, or keys).'
+  );
 }
 
 /** The reason an aborted signal carries, as an Error. */
 function abortReason(signal: AbortSignal): Error {
   const r: unknown = signal.reason;
-  return r instanceof Error ? r : new ComputerUseError('timeout', typeof r === 'string' ? r : 'The request was cancelled.');
+  return r instanceof Error
+    ? r
+    : new ComputerUseError('timeout', typeof r === 'string' ? r : 'The request was cancelled.');
 }
 
 /** JSON-RPC ids: a string, an integer (safe) or null. */
 function validId(id: unknown): boolean {
-  return id === null || (typeof id === 'string' && id.length <= 1024) || (typeof id === 'number' && Number.isSafeInteger(id));
+  return (
+    id === null || (typeof id === 'string' && id.length <= 1024) || (typeof id === 'number' && Number.isSafeInteger(id))
+  );
 }
 
 /** A wire error object as a ComputerUseError; a malformed one becomes `internal`. */
@@ -280,9 +334,13 @@ function wireError(err: unknown): ComputerUseError {
   if (typeof e !== 'object' || e === null || typeof e.message !== 'string' || typeof e.code !== 'number') {
     return new ComputerUseError('internal', 'The driver answered with a malformed error.');
   }
-  let data = typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data) ? e.data as Record<string, unknown> : undefined;
+  let data =
+    typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data)
+      ? (e.data as Record<string, unknown>)
+      : undefined;
   // Only the declared codes cross (not "toString" or "__proto__", which `in` would accept).
-  if (data && !(typeof data['code'] === 'string' && Object.hasOwn(ERROR_CODES, data['code']))) data = { ...data, code: 'internal' };
+  if (data && !(typeof data['code'] === 'string' && Object.hasOwn(ERROR_CODES, data['code'])))
+    data = { ...data, code: 'internal' };
   return fromWire({ code: e.code, message: e.message.slice(0, 10_000), ...(data ? { data } : {}) });
 }
 

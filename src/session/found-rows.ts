@@ -39,12 +39,29 @@ export function rememberFoundRow(session: Session, listId: string, row: number, 
  * number when it still does or find never named it; the row's number now when it moved; a failure when no row
  * holds the text any more. A search that cannot run leaves the action as asked.
  */
-export async function aimAtFoundRow(session: Session, spec: ActionSpec, listId: string, signal?: AbortSignal): Promise<ActionSpec | ComputerUseError> {
+export async function aimAtFoundRow(
+  session: Session,
+  spec: ActionSpec,
+  listId: string,
+  signal?: AbortSignal,
+): Promise<ActionSpec | ComputerUseError> {
   const n = spec.op === 'scroll' ? /^to (\d+)$/.exec(spec.value ?? '')?.[1] : undefined;
   const text = n === undefined ? undefined : found.get(session)?.get(listId)?.get(Number(n));
-  if (n === undefined || text === undefined || (sizes.get(session)?.get(listId) ?? Infinity) > MAX_REFIND_ROWS) return spec;
-  const search = (from?: number) => session.device.call('list.find', { container: listId, text, limit: from === undefined ? 20 : 1, deadlineMs: REFIND_MS,
-    ...(from !== undefined ? { from } : {}) }, REFIND_MS + 5000, signal);
+  if (n === undefined || text === undefined || (sizes.get(session)?.get(listId) ?? Infinity) > MAX_REFIND_ROWS)
+    return spec;
+  const search = (from?: number) =>
+    session.device.call(
+      'list.find',
+      {
+        container: listId,
+        text,
+        limit: from === undefined ? 20 : 1,
+        deadlineMs: REFIND_MS,
+        ...(from !== undefined ? { from } : {}),
+      },
+      REFIND_MS + 5000,
+      signal,
+    );
   const holds = (m: { node: { name?: string } }): boolean => (m.node.name ?? '') === text;
   let r;
   try {
@@ -62,6 +79,9 @@ export async function aimAtFoundRow(session: Session, spec: ActionSpec, listId: 
     return { ...spec, value: `to ${now}` };
   }
   if (!r.complete) return spec;
-  return new ComputerUseError('stale_ref', `Row ${n} held ${quoteText(text.slice(0, 80))} when find looked; no row holds it now (the list changed). ` +
-    'Nothing was sent. Find it again (computer_find), or observe the list.');
+  return new ComputerUseError(
+    'stale_ref',
+    `Row ${n} held ${quoteText(text.slice(0, 80))} when find looked; no row holds it now (the list changed). ` +
+      'Nothing was sent. Find it again (computer_find), or observe the list.',
+  );
 }

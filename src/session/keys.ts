@@ -23,8 +23,13 @@ import type { FocusedFacts } from '../policy/gate.js';
  * field, a file chooser or a terminal) is judged by what it submits (submit.ts): the keys before it are sent,
  * the field is read again, and the submit goes only if it still submits what was decided on.
  */
-export async function runKeys(session: Session, window: WindowInfo, keys: string, settle?: Partial<SettleOptions>,
-  ctx: PipelineContext = {}): Promise<{ result: KeysResult; effects: Effects; chords: Chord[]; focused?: FocusedFacts }> {
+export async function runKeys(
+  session: Session,
+  window: WindowInfo,
+  keys: string,
+  settle?: Partial<SettleOptions>,
+  ctx: PipelineContext = {},
+): Promise<{ result: KeysResult; effects: Effects; chords: Chord[]; focused?: FocusedFacts }> {
   const chords = parseChords(keys);
   // A window with no tree (its app busy, or off the accessibility bus) is known from the display only: its focus is
   // not read, so the policy judges the keys as going to an unknown element (docs/policy.md, "Threat model").
@@ -38,19 +43,25 @@ export async function runKeys(session: Session, window: WindowInfo, keys: string
   const { result, settled } = await perform(session, ctx, {
     request: keysStep(window, keys, chords, live, {
       ...(plan?.kind === 'field' ? { paths: plan.paths } : {}),
-      ...(plan?.kind === 'terminal' ? { terminal: { ...(plan.line !== undefined ? { line: plan.line } : {}), multiple: plan.multiple } } : {}) }),
+      ...(plan?.kind === 'terminal'
+        ? { terminal: { ...(plan.line !== undefined ? { line: plan.line } : {}), multiple: plan.multiple } }
+        : {}),
+    }),
     dispatch: async (d) => {
       const before = await openWindows(session);
       // The driver proves the focused window belongs to this process (pid, start token) before sending.
-      const send = (part: Chord[]): Promise<KeysResult> => d.call('input.keys', { window: window.id, chords: part, expect })
-        .catch((e: unknown) => { throw nameFocusHolder(session, e); });
+      const send = (part: Chord[]): Promise<KeysResult> =>
+        d.call('input.keys', { window: window.id, chords: part, expect }).catch((e: unknown) => {
+          throw nameFocusHolder(session, e);
+        });
       if (!plan || (plan.kind === 'terminal' && !d.confirmed)) return { sent: await send(chords), before };
       if (plan.at > 0) await send(chords.slice(0, plan.at));
       await checkSubmit(session, window, plan, d, guesses);
       return { sent: await send(chords.slice(plan.at)), before };
     },
     // Keys change state the app shows on a timer, as edits do (test/e2e/act/gnumeric-status): as long a settle.
-    settle: async ({ before }) => collectEffects(session, window, before, { ...session.settleDefaults, minMs: EDIT_SETTLE_MS, ...(settle ?? {}) }),
+    settle: async ({ before }) =>
+      collectEffects(session, window, before, { ...session.settleDefaults, minMs: EDIT_SETTLE_MS, ...(settle ?? {}) }),
     // The audit's receipt is the one the tool prints: confirmed by what the keys visibly did (keysSeen).
     receipt: ({ sent }, fx) => {
       const seen = keysSeen(fx);
@@ -65,9 +76,16 @@ export async function runKeys(session: Session, window: WindowInfo, keys: string
  * changed (focus moves alone do not count). Undefined when nothing shows (the receipt is then `unknown`).
  */
 export function keysSeen(fx: Pick<Effects, 'newWindows' | 'closedWindows' | 'diff' | 'title'>): string | undefined {
-  const title = fx.title ? `the window title changed: ${quoteText(fx.title.before)} → ${quoteText(fx.title.after)}` : undefined;
-  return fx.newWindows.length ? 'a window appeared' : fx.closedWindows.length ? 'a window closed'
-    : fx.diff.some((l) => !l.startsWith('focus:')) ? `the window changed (the diff below)${title ? `; ${title}` : ''}` : title;
+  const title = fx.title
+    ? `the window title changed: ${quoteText(fx.title.before)} → ${quoteText(fx.title.after)}`
+    : undefined;
+  return fx.newWindows.length
+    ? 'a window appeared'
+    : fx.closedWindows.length
+      ? 'a window closed'
+      : fx.diff.some((l) => !l.startsWith('focus:'))
+        ? `the window changed (the diff below)${title ? `; ${title}` : ''}`
+        : title;
 }
 
 /** Roles of a view's items: keys sent while one has the focus act on that item (F2 renames it, Enter opens it). */
@@ -91,7 +109,13 @@ const POLL_MS = 100;
  * be the tool's own (a chooser's autocompletion or an earlier call may have filled it). A terminal whose
  * command a human approved: its line must read as the question quoted it, else nothing is submitted.
  */
-async function checkSubmit(session: Session, window: WindowInfo, plan: SubmitPlan, d: Dispatcher, guesses: readonly string[]): Promise<void> {
+async function checkSubmit(
+  session: Session,
+  window: WindowInfo,
+  plan: SubmitPlan,
+  d: Dispatcher,
+  guesses: readonly string[],
+): Promise<void> {
   const deadline = Date.now() + SHOW_MS;
   let now: ReturnType<typeof submitNow>;
   for (;;) {
@@ -103,13 +127,18 @@ async function checkSubmit(session: Session, window: WindowInfo, plan: SubmitPla
   }
   if (plan.kind === 'terminal') {
     if (now.line !== plan.line) {
-      throw new ComputerUseError('stale_ref', `The command line now reads ${JSON.stringify(now.line ?? '')}, not what the user approved; Return was not sent ` +
-        '(the typed characters were). Observe the terminal; Return alone will ask about the line as it reads.');
+      throw new ComputerUseError(
+        'stale_ref',
+        `The command line now reads ${JSON.stringify(now.line ?? '')}, not what the user approved; Return was not sent ` +
+          '(the typed characters were). Observe the terminal; Return alone will ask about the line as it reads.',
+      );
     }
     return;
   }
   const why = session.gate.ownFile?.(now.paths);
-  if (why) throw new ComputerUseError('denied_by_policy', `${why} The keys before Return were typed; Return was not sent.`);
+  if (why)
+    throw new ComputerUseError('denied_by_policy', `${why} The keys before Return were typed; Return was not sent.`);
 }
 
-const samePaths = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((p, i) => p === b[i]);
+const samePaths = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((p, i) => p === b[i]);

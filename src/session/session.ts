@@ -77,7 +77,12 @@ export interface SessionOptions {
 }
 
 interface SavedState {
-  version: 1; refs: RefTableJSON; windows: WindowTableJSON; last: [string, Snapshot][]; visual?: VisualTableJSON; printed?: [string, string][];
+  version: 1;
+  refs: RefTableJSON;
+  windows: WindowTableJSON;
+  last: [string, Snapshot][];
+  visual?: VisualTableJSON;
+  printed?: [string, string][];
   /** Native handles of the opaque views whose whole note was printed (Session.opaqueTold). */
   opaqueTold?: string[];
   acted?: string[];
@@ -172,11 +177,15 @@ export class Session {
     if (state.version !== 1) return;
     this.refs = RefTable.fromJSON(state.refs);
     // Files written before titles were masked are masked as they are read.
-    this.windows = WindowTable.fromJSON({ ...state.windows, entries: state.windows.entries.map(([r, w]) => [r, masked(w)]) });
+    this.windows = WindowTable.fromJSON({
+      ...state.windows,
+      entries: state.windows.entries.map(([r, w]) => [r, masked(w)]),
+    });
     for (const [id, snap] of state.last) this.last.set(id, { ...snap, window: masked(snap.window) });
     if (state.visual) this.visual = VisualTable.fromJSON(state.visual);
     for (const [id, text] of state.printed ?? []) this.printed.set(id, text);
-    for (const id of Array.isArray(state.opaqueTold) ? state.opaqueTold.slice(-MAX_OPAQUE_TOLD) : []) if (typeof id === 'string') this.opaqueTold.add(id);
+    for (const id of Array.isArray(state.opaqueTold) ? state.opaqueTold.slice(-MAX_OPAQUE_TOLD) : [])
+      if (typeof id === 'string') this.opaqueTold.add(id);
     for (const ref of Array.isArray(state.acted) ? state.acted : []) if (typeof ref === 'string') this.noteActed(ref);
     // The list hands a process the allow entry of the launch that started it, so only computer-use's own write counts.
     const sealed = Array.isArray(state.launched) && sealHolds(state.launchedSeal, LAUNCHED_SEAL, path, state.launched);
@@ -205,11 +214,19 @@ export class Session {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     // Titles are app text: persisted masked, like the snapshots (whose header and values are masked already).
     const windows = this.windows.toJSON();
-    const state: SavedState = { version: 1, refs: this.refs.toJSON(), windows: { ...windows, entries: windows.entries.map(([r, w]) => [r, masked(w)]) },
-      last: [...this.last].map(([id, snap]) => [id, { ...snap, window: masked(snap.window) }]), visual: this.visual.toJSON(), printed: [...this.printed],
+    const state: SavedState = {
+      version: 1,
+      refs: this.refs.toJSON(),
+      windows: { ...windows, entries: windows.entries.map(([r, w]) => [r, masked(w)]) },
+      last: [...this.last].map(([id, snap]) => [id, { ...snap, window: masked(snap.window) }]),
+      visual: this.visual.toJSON(),
+      printed: [...this.printed],
       ...(this.opaqueTold.size ? { opaqueTold: [...this.opaqueTold].slice(-MAX_OPAQUE_TOLD) } : {}),
       ...(this.acted.size ? { acted: [...this.acted] } : {}),
-      ...(this.launched.length ? { launched: this.launched, launchedSeal: sealOf(LAUNCHED_SEAL, path, this.launched) } : {}) };
+      ...(this.launched.length
+        ? { launched: this.launched, launchedSeal: sealOf(LAUNCHED_SEAL, path, this.launched) }
+        : {}),
+    };
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
     renameSync(tmp, path);
@@ -225,7 +242,12 @@ export class Session {
    * undefined. The policy decides, with the same deny rules as acting.
    */
   hidden(w: { app: string; pid: number; title?: string } & IdentityView): string | undefined {
-    return this.gate.visible({ name: w.app, pid: w.pid, ...(w.title !== undefined ? { title: w.title } : {}), ...identityView(w) });
+    return this.gate.visible({
+      name: w.app,
+      pid: w.pid,
+      ...(w.title !== undefined ? { title: w.title } : {}),
+      ...identityView(w),
+    });
   }
 
   /**
@@ -309,15 +331,26 @@ export class Session {
    */
   private async notFound(name: string, accessible: AppInfo[]): Promise<ComputerUseError> {
     const want = name.toLowerCase();
-    const off = (await this.device.call('apps.list', { withWindows: true }).catch(() => ({ apps: [] as AppInfo[] }))).apps
-      .find((a) => a.inaccessible && (a.name.toLowerCase() === want || a.executable?.toLowerCase().endsWith(`/${want}`)));
+    const off = (
+      await this.device.call('apps.list', { withWindows: true }).catch(() => ({ apps: [] as AppInfo[] }))
+    ).apps.find(
+      (a) => a.inaccessible && (a.name.toLowerCase() === want || a.executable?.toLowerCase().endsWith(`/${want}`)),
+    );
     if (off?.inaccessible) {
       const why = this.hidden({ app: off.name, pid: off.pid, ...identityView(off) });
       if (why) return deniedRead(why);
-      return new ComputerUseError('unsupported', `${off.name} (pid ${off.pid}) is running but not accessible: ${off.inaccessible.reason}. ${off.inaccessible.fix ?? ''} Its windows are listed by computer_apps.`.replace(/\s+/g, ' ').trim(),
-        { remedy: remediesOf(off.inaccessible) });
+      return new ComputerUseError(
+        'unsupported',
+        `${off.name} (pid ${off.pid}) is running but not accessible: ${off.inaccessible.reason}. ${off.inaccessible.fix ?? ''} Its windows are listed by computer_apps.`
+          .replace(/\s+/g, ' ')
+          .trim(),
+        { remedy: remediesOf(off.inaccessible) },
+      );
     }
-    return new ComputerUseError('app_not_found', `No running app matches "${name}". Running: ${accessible.map((a) => a.name).join(', ') || 'none'}. Start it with computer_launch.`);
+    return new ComputerUseError(
+      'app_not_found',
+      `No running app matches "${name}". Running: ${accessible.map((a) => a.name).join(', ') || 'none'}. Start it with computer_launch.`,
+    );
   }
 
   private async findWindow(target: WindowTarget): Promise<WindowInfo> {
@@ -330,7 +363,10 @@ export class Session {
       const want = target.app.toLowerCase();
       const exact = apps.filter((a) => a.name.toLowerCase() === want);
       const named = exact.length ? exact : apps.filter((a) => a.name.toLowerCase().includes(want));
-      const matches = (named.length ? named : apps.filter((a) => a.executable?.toLowerCase().endsWith(`/${want}`))).slice(0, MAX_SAME_NAME);
+      const matches = (named.length ? named : apps.filter((a) => a.executable?.toLowerCase().endsWith(`/${want}`))).slice(
+        0,
+        MAX_SAME_NAME,
+      );
       const app = matches[0];
       if (!app) throw await this.notFound(target.app, apps);
       // Several processes of one name (a second instance, or one still leaving the bus as another starts, as
@@ -345,7 +381,8 @@ export class Session {
         const w = windows.find((x) => x.focused) ?? unfocusedPick(shown) ?? windows[windows.length - 1];
         if (w) return w;
       }
-      if (firstWhy && matches.every((a) => this.hidden({ app: a.name, pid: a.pid, ...identityView(a) }))) throw deniedRead(firstWhy);
+      if (firstWhy && matches.every((a) => this.hidden({ app: a.name, pid: a.pid, ...identityView(a) })))
+        throw deniedRead(firstWhy);
       throw new ComputerUseError('window_not_found', `${app.name} has no open window.`);
     }
     const apps = await this.apps();
@@ -357,7 +394,11 @@ export class Session {
         list.find((x) => x.title.toLowerCase().includes(target.window!.toLowerCase()));
       const visible = all.filter((x) => !this.hidden(x));
       const w = byRef ? all.find((x) => x.id === byRef.id) : byTitle(visible) ?? byTitle(all);
-      if (!w) throw new ComputerUseError('window_not_found', `No open window matches "${redactText(target.window)}". Open windows: ${describeWindows(visible, this.windows)}.`);
+      if (!w)
+        throw new ComputerUseError(
+          'window_not_found',
+          `No open window matches "${redactText(target.window)}". Open windows: ${describeWindows(visible, this.windows)}.`,
+        );
       return w;
     }
     const focused = all.find((x) => x.focused) ?? all[all.length - 1];
@@ -371,7 +412,11 @@ export class Session {
    */
   async readWindow(window: WindowInfo, opts: { bounds?: boolean; keyBindings?: boolean } = {}): Promise<SnapshotResult> {
     this.assertVisible(window);
-    const raw = await this.device.call('tree.snapshot', { window: window.id, ...(opts.bounds ? { bounds: true } : {}), ...(opts.keyBindings ? { keyBindings: true } : {}) });
+    const raw = await this.device.call('tree.snapshot', {
+      window: window.id,
+      ...(opts.bounds ? { bounds: true } : {}),
+      ...(opts.keyBindings ? { keyBindings: true } : {}),
+    });
     const out = this.assertReadable({ ...raw, window: masked(raw.window) });
     // Only a plain read is what a later find would read: one with bounds or key bindings holds more.
     if (!opts.bounds && !opts.keyBindings) this.recent.note(out);
@@ -380,7 +425,9 @@ export class Session {
 
   /** A read of the window a target names: the last one while the driver says nothing changed since, else a new one. */
   async readRecent(target: WindowTarget): Promise<SnapshotResult> {
-    const kept = await this.recent.reuse(target, this.windows, (window, since) => this.device.call('tree.changed', { window, since }));
+    const kept = await this.recent.reuse(target, this.windows, (window, since) =>
+      this.device.call('tree.changed', { window, since }),
+    );
     // The policy decides again on every read, a kept one included (a window the settings now deny stays unseen).
     if (kept) return this.assertReadable(kept);
     return this.readWindow(await this.resolveWindow(target));
@@ -411,7 +458,10 @@ export class Session {
     this.last.set(raw.window.id, full);
     if (opts.scope === undefined && opts.query === undefined) return { full, shown: full };
     try {
-      return { full, shown: buildSnapshot(input, this.refs, { maxTokens: opts.maxTokens ?? this.maxTokens, opaqueTold: told, ...opts }) };
+      return {
+        full,
+        shown: buildSnapshot(input, this.refs, { maxTokens: opts.maxTokens ?? this.maxTokens, opaqueTold: told, ...opts }),
+      };
     } catch (e) {
       if (isUnknownScopeError(e)) throw new ComputerUseError('stale_ref', e.message);
       throw e;
@@ -514,7 +564,9 @@ function documentNames(root: RawNode): string[] {
 
 /** "w1 "Title" (app)" list for error messages (visible windows only; titles masked). */
 export function describeWindows(all: WindowInfo[], table: WindowTable): string {
-  return all.map((w) => `${table.refOf(w)} ${quoteText(redactText(w.title))} (${nameText(w.app)})`).join(', ') || 'none';
+  return (
+    all.map((w) => `${table.refOf(w)} ${quoteText(redactText(w.title))} (${nameText(w.app)})`).join(', ') || 'none'
+  );
 }
 
 /**
@@ -545,7 +597,10 @@ export function masked<W extends { title: string; url?: string }>(w: W): W {
 
 /** The refusal of a read: says why, names no title, and says what to do. */
 export function deniedRead(why: string): ComputerUseError {
-  return new ComputerUseError('denied_by_policy', `This window belongs to an app computer-use may not read or act on: ${why}. ` +
-    'Nothing was read. Ask the user to do this step themselves, or to work in another app.');
+  return new ComputerUseError(
+    'denied_by_policy',
+    `This window belongs to an app computer-use may not read or act on: ${why}. ` +
+      'Nothing was read. Ask the user to do this step themselves, or to work in another app.',
+  );
 }
 

@@ -45,17 +45,27 @@ function rawOfRef(session: Session, raw: SnapshotResult, ref: string): RawNode |
  * The text block `scope=ref from=K` adds under the scoped element, or undefined when there is nothing to add
  * (no `from`, and the element's text was read whole). `chars` is the room the token budget leaves.
  */
-export async function textBlock(session: Session, raw: SnapshotResult, ref: string, from: number | undefined, chars: number): Promise<string[] | undefined> {
+export async function textBlock(
+  session: Session,
+  raw: SnapshotResult,
+  ref: string,
+  from: number | undefined,
+  chars: number,
+): Promise<string[] | undefined> {
   const nd = rawOfRef(session, raw, ref);
   if (!nd) return undefined;
   if (from === undefined && !partial(nd)) return undefined;
   // The engine's own check first: a password field's text is never asked for, whatever the driver would do.
-  if (nd.states.includes('password')) throw new ComputerUseError('permission_denied', 'A password field\'s text is never read.');
+  if (nd.states.includes('password'))
+    throw new ComputerUseError('permission_denied', "A password field's text is never read.");
   // A grid has no one text to page: its rows come into view by scrolling (a model asked a sheet for from=80).
   if (nd.table !== undefined) {
     const row = Math.min(Math.max(1, from ?? 1), nd.table.rows || 1);
-    throw new ComputerUseError('invalid_params', `${ref} is a table: from pages an element's text, not its rows. To see row ${row}: ` +
-      `scroll ${ref} value="to A${row}" (brings the row into view), then observe with scope=${ref}.`);
+    throw new ComputerUseError(
+      'invalid_params',
+      `${ref} is a table: from pages an element's text, not its rows. To see row ${row}: ` +
+        `scroll ${ref} value="to A${row}" (brings the row into view), then observe with scope=${ref}.`,
+    );
   }
   const start = from ?? 0;
   const r = await session.device.call('text.read', { id: nd.id, start, end: start + chars });
@@ -68,10 +78,17 @@ export interface TextHit { ref: string; line: string; match: TextMatch; offscree
 
 /**
  * Matches of `query` inside text content: elements whose text was read whole are searched here, the others by
- * the driver (`text.find`, at most MAX_TEXT_SEARCHES elements; `unsearched.count` says how many more there were). An element that distilling left out (an Evince
+ * the driver (`text.find`, at most MAX_TEXT_SEARCHES elements; `unsearched.count` says how many more there were). An
+ * element that distilling left out (an Evince
  * page scrolled out of view) is reported on its nearest shown ancestor, with which child it is ("page 2 of 50").
  */
-export async function findInText(session: Session, raw: SnapshotResult, full: Snapshot, query: string, unsearched = { count: 0 }): Promise<TextHit[]> {
+export async function findInText(
+  session: Session,
+  raw: SnapshotResult,
+  full: Snapshot,
+  query: string,
+  unsearched = { count: 0 },
+): Promise<TextHit[]> {
   const refById = new Map<string, { ref: string; line: string }>();
   for (const l of full.elements) {
     const id = session.refs.lookup(l.ref)?.id;
@@ -104,13 +121,18 @@ export async function findInText(session: Session, raw: SnapshotResult, full: Sn
   const queue = remote.slice(0, MAX_TEXT_SEARCHES);
   await Promise.all(Array.from({ length: 8 }, async () => {
     for (let j = queue.shift(); j; j = queue.shift()) {
-      const r = await session.device.call('text.find', { id: j.nd.id, text: query, limit: MATCHES_PER_ELEMENT }).catch(() => undefined);
+      const r = await session.device
+        .call('text.find', { id: j.nd.id, text: query, limit: MATCHES_PER_ELEMENT })
+        .catch(() => undefined);
       found.set(j.nd, (r?.matches ?? []).map((m) => ({ ...m, snippet: redactText(m.snippet) })));
     }
   }));
   for (const j of jobs) {
-    const matches = partial(j.nd) ? found.get(j.nd) ?? [] : searchText(j.nd.value ?? '', query, { limit: MATCHES_PER_ELEMENT });
-    for (const m of matches) hits.push({ ref: j.at.ref, line: j.at.line, match: m, ...(j.offscreen ? { offscreen: j.offscreen } : {}) });
+    const matches = partial(j.nd)
+      ? (found.get(j.nd) ?? [])
+      : searchText(j.nd.value ?? '', query, { limit: MATCHES_PER_ELEMENT });
+    for (const m of matches)
+      hits.push({ ref: j.at.ref, line: j.at.line, match: m, ...(j.offscreen ? { offscreen: j.offscreen } : {}) });
   }
   unsearched.count = Math.max(0, remote.length - MAX_TEXT_SEARCHES);
   return hits;

@@ -24,7 +24,12 @@ const started: ChildProcess[] = [];
 after(() => { for (const c of started) { try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ } } });
 
 /** Starts a process in its own group and resolves once its output matches `ready`. */
-function startUntil(command: string, args: string[], ready: RegExp, stream: 'stdout' | 'stderr'): Promise<{ proc: ChildProcess; match: RegExpExecArray }> {
+function startUntil(
+  command: string,
+  args: string[],
+  ready: RegExp,
+  stream: 'stdout' | 'stderr',
+): Promise<{ proc: ChildProcess; match: RegExpExecArray }> {
   const proc = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   started.push(proc);
   let seen = '';
@@ -56,12 +61,25 @@ function assertConforms(report: ConformanceReport, harness: string, skips: strin
   assert.deepEqual(failed, [], text);
   const harnessRules = report.results.filter((r) => r.rule.startsWith(`semantic.${harness}.`));
   assert.ok(harnessRules.length >= 10, `the ${harness} harness ran:\n${text}`);
-  assert.deepEqual(harnessRules.filter((r) => r.verdict !== 'PASS').map((r) => r.rule), skips.map((s) => `semantic.${harness}.${s}`), text);
-  for (const rule of ['disabled', 'stale-ref']) assert.ok(harnessRules.some((r) => r.rule === `semantic.${harness}.${rule}`), `${rule} ran:\n${text}`);
+  assert.deepEqual(
+    harnessRules.filter((r) => r.verdict !== 'PASS').map((r) => r.rule),
+    skips.map((s) => `semantic.${harness}.${s}`),
+    text,
+  );
+  for (const rule of ['disabled', 'stale-ref'])
+    assert.ok(
+      harnessRules.some((r) => r.rule === `semantic.${harness}.${rule}`),
+      `${rule} ran:\n${text}`,
+    );
 }
 
 test('the Linux driver passes the kit on the GTK harness', { timeout: 180_000 }, async () => {
-  const { proc } = await startUntil('/usr/bin/python3', [join(ROOT, 'test', 'apps', 'conformance-harness.py')], /ready/, 'stdout');
+  const { proc } = await startUntil(
+    '/usr/bin/python3',
+    [join(ROOT, 'test', 'apps', 'conformance-harness.py')],
+    /ready/,
+    'stdout',
+  );
   try {
     const report = await runConformance({ driver: driverCommand('linux') });
     assertConforms(report, 'gtk');
@@ -72,9 +90,25 @@ test('the Linux driver passes the kit on the GTK harness', { timeout: 180_000 },
 test('the Chromium DevTools driver passes the kit on the web harness', { timeout: 180_000 }, async () => {
   const profile = mkdtempSync(join(tmpdir(), 'cu-chromium-'));
   const page = pathToFileURL(join(ROOT, 'test', 'conformance', 'harness.html')).href;
-  const { proc, match } = await startUntil('/usr/bin/chromium', ['--no-sandbox', '--no-first-run', '--no-default-browser-check', '--disable-gpu',
-    '--password-store=basic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic',
-    `--user-data-dir=${profile}`, '--remote-debugging-port=0', page], /DevTools listening on ws:\/\/([\d.]+:\d+)\//, 'stderr');
+  const { proc, match } = await startUntil(
+    '/usr/bin/chromium',
+    [
+      '--no-sandbox',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--disable-gpu',
+      '--password-store=basic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      `--user-data-dir=${profile}`,
+      '--remote-debugging-port=0',
+      page,
+    ],
+    /DevTools listening on ws:\/\/([\d.]+:\d+)\//,
+    'stderr',
+  );
   try {
     const report = await runConformance({ driver: driverCommand('cdp', '--endpoint', `http://${match[1]!}`) });
     // DevTools input goes to the page itself, not to whatever holds the focus: no focus rule to keep.
@@ -94,7 +128,11 @@ test('the kit launches its page and GTK harness for the Linux driver, and the dr
   assertConforms(report, 'native-gtk');
   for (const h of ['page', 'native-gtk']) {
     for (const rule of ['count.click#2', 'later.click', 'open-dialog.click', 'colour.select', 'volume.set_value', 'secret', 'hostile', 'rows', 'unfocused']) {
-      assert.equal(report.results.find((r) => r.rule === `semantic.${h}.${rule}`)?.verdict, 'PASS', `${h}.${rule}\n${text}`);
+      assert.equal(
+        report.results.find((r) => r.rule === `semantic.${h}.${rule}`)?.verdict,
+        'PASS',
+        `${h}.${rule}\n${text}`,
+      );
     }
   }
 });
@@ -102,9 +140,25 @@ test('the kit launches its page and GTK harness for the Linux driver, and the dr
 test('the Chromium DevTools driver passes the kit on the served harness page', { timeout: 180_000 }, async () => {
   const page = await serveHarnessPage();
   const profile = mkdtempSync(join(tmpdir(), 'cu-chromium-'));
-  const { proc, match } = await startUntil('/usr/bin/chromium', ['--no-sandbox', '--no-first-run', '--no-default-browser-check', '--disable-gpu',
-    '--password-store=basic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic',
-    `--user-data-dir=${profile}`, '--remote-debugging-port=0', page.url], /DevTools listening on ws:\/\/([\d.]+:\d+)\//, 'stderr');
+  const { proc, match } = await startUntil(
+    '/usr/bin/chromium',
+    [
+      '--no-sandbox',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--disable-gpu',
+      '--password-store=basic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      `--user-data-dir=${profile}`,
+      '--remote-debugging-port=0',
+      page.url,
+    ],
+    /DevTools listening on ws:\/\/([\d.]+:\d+)\//,
+    'stderr',
+  );
   try {
     const report = await runConformance({ driver: driverCommand('cdp', '--endpoint', `http://${match[1]!}`) });
     // DevTools input goes to the page itself, not to whatever holds the focus: no focus rule to keep.

@@ -15,7 +15,10 @@ test('a comma glued to a quoted value, or to an op, still separates the actions'
   assert.deepEqual(actions('e5', 'click,', 'e6', 'toggle'), [{ ref: 'e5', op: 'click' }, { ref: 'e6', op: 'toggle' }]);
   assert.deepEqual(actions('e5', 'click', ',e6', 'toggle'), [{ ref: 'e5', op: 'click' }, { ref: 'e6', op: 'toggle' }]);
   assert.deepEqual(actions('e5', 'click,e6', 'toggle'), [{ ref: 'e5', op: 'click' }, { ref: 'e6', op: 'toggle' }]);
-  assert.deepEqual(actions('d2e5', 'set_value', 'x', ',', 'e9', 'click'), [{ ref: 'd2e5', op: 'set_value', value: 'x' }, { ref: 'e9', op: 'click' }]);
+  assert.deepEqual(actions('d2e5', 'set_value', 'x', ',', 'e9', 'click'), [
+    { ref: 'd2e5', op: 'set_value', value: 'x' },
+    { ref: 'e9', op: 'click' },
+  ]);
 });
 
 test('three actions with every comma glued: the middle action\'s op carries the next comma', () => {
@@ -28,7 +31,9 @@ test('three actions with every comma glued: the middle action\'s op carries the 
 
 test('a comma that does not start an action stays text', () => {
   assert.deepEqual(actions('e5', 'type', 'Dear Sir,'), [{ ref: 'e5', op: 'type', value: 'Dear Sir,' }]);
-  assert.deepEqual(actions('e5', 'type', 'Meet at 5,', 'e3', 'room'), [{ ref: 'e5', op: 'type', value: 'Meet at 5, e3 room' }]);
+  assert.deepEqual(actions('e5', 'type', 'Meet at 5,', 'e3', 'room'), [
+    { ref: 'e5', op: 'type', value: 'Meet at 5, e3 room' },
+  ]);
   assert.deepEqual(actions('e5', 'set_value', '1,5'), [{ ref: 'e5', op: 'set_value', value: '1,5' }]);
 });
 

@@ -14,8 +14,13 @@ import { DEFECTS } from '../conformance/broken/defects.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const broken = (defect: string): string =>
-  [process.execPath, join(ROOT, 'dist', 'test', 'conformance', 'broken', 'driver.js'), '--defect', defect].map((a) => `'${a}'`).join(' ');
-const failLine = (r: ConformanceReport, check: string): string | undefined => formatReport(r).split('\n').find((l) => l.startsWith(`FAIL ${check}:`));
+  [process.execPath, join(ROOT, 'dist', 'test', 'conformance', 'broken', 'driver.js'), '--defect', defect]
+    .map((a) => `'${a}'`)
+    .join(' ');
+const failLine = (r: ConformanceReport, check: string): string | undefined =>
+  formatReport(r)
+    .split('\n')
+    .find((l) => l.startsWith(`FAIL ${check}:`));
 
 /** Runs the kit on every defect, a few at a time (each sends a 16 MB line). */
 async function runAll(): Promise<Map<string, ConformanceReport>> {
@@ -42,16 +47,34 @@ test('each broken driver fails the default kit under its check, citing its rule 
     assert.match(text, /\d+ passed, [1-9]\d* failed, .*: the driver does not conform\.$/);
   }
   // What came is said, not only that it failed.
-  assert.match(failLine(reports.get('version')!, 'wire.hello')!, /expected protocolVersion with major version 1, got "2\.0\.0"/);
-  assert.match(failLine(reports.get('ticked')!, 'wire.schema')!, /tree\.snapshot answered outside its schema: \/root\/.*states\/\d+: expected one of/);
-  assert.match(failLine(reports.get('window-not-found')!, 'behaviour.handles')!, /node\.act click on handle "conformance-no-such-element": expected error stale_ref, got error -32000 \(window_not_found\)/);
+  assert.match(
+    failLine(reports.get('version')!, 'wire.hello')!,
+    /expected protocolVersion with major version 1, got "2\.0\.0"/,
+  );
+  assert.match(
+    failLine(reports.get('ticked')!, 'wire.schema')!,
+    /tree\.snapshot answered outside its schema: \/root\/.*states\/\d+: expected one of/,
+  );
+  assert.match(
+    failLine(reports.get('window-not-found')!, 'behaviour.handles')!,
+    /node\.act click on handle "conformance-no-such-element": expected error stale_ref, got error -32000 \(window_not_found\)/,
+  );
   assert.match(failLine(reports.get('cut-frame')!, 'wire.framing')!, /stdout held a line that is not a JSON object/);
-  assert.match(failLine(reports.get('toggle-lies')!, 'semantic.gtk.agree.toggle#1')!, /after toggle, agree: expected state checked/);
+  assert.match(
+    failLine(reports.get('toggle-lies')!, 'semantic.gtk.agree.toggle#1')!,
+    /after toggle, agree: expected state checked/,
+  );
   assert.match(failLine(reports.get('char-count')!, 'wire.oversize-line')!, /the cap counts bytes/);
-  assert.match(failLine(reports.get('clamps')!, 'semantic.gtk.level.set_value#1')!, /R-act-value: expected set_value "11" to fail with invalid_params, got result/);
+  assert.match(
+    failLine(reports.get('clamps')!, 'semantic.gtk.level.set_value#1')!,
+    /R-act-value: expected set_value "11" to fail with invalid_params, got result/,
+  );
   assert.match(failLine(reports.get('closed-window')!, 'semantic.gtk.closed-window')!,
     /R-handle-node: click through the handle of an element of the closed window: expected error stale_ref, got error -32000 \(window_not_found\)/);
-  assert.match(failLine(reports.get('cancel')!, 'wire.cancel')!, /to be answered within 5000 ms of \$\/cancel, got no answer/);
+  assert.match(
+    failLine(reports.get('cancel')!, 'wire.cancel')!,
+    /to be answered within 5000 ms of \$\/cancel, got no answer/,
+  );
   // A crash does not hide the checks after it: the kit started the driver again.
   assert.equal(reports.get('nonbmp')!.results.find((x) => x.rule === 'wire.oversize-line')?.verdict, 'PASS');
 });

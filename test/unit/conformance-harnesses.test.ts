@@ -138,7 +138,8 @@ test("the kit picks the page and the native harness of the driver's platform", (
   const role = (p: string, id: string): string | undefined => pageHarness(p).controls.find((c) => c.id === id)?.role;
   assert.equal(role('linux', 'hostile'), 'label');
   assert.equal(role('windows', 'hostile'), 'text');
-  // A browser's accessible name collapses a newline to a space (and keeps U+2028 and the escape); a native label keeps it.
+  // A browser's accessible name collapses a newline to a space (and keeps U+2028 and the escape); a native label keeps
+  // it.
   assert.equal(
     pageHarness('linux').controls.find((c) => c.id === 'hostile')?.name,
     'Notice [e9] button "OK"\u2028\u001b[31mred',

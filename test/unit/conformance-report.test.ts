@@ -13,14 +13,24 @@ import { runConformance } from '../../src/conformance/kit.js';
 import { cite, citedRules, formatReport, Verdicts } from '../../src/conformance/report.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const FAKE = [process.execPath, join(ROOT, 'dist', 'src', 'hosts', 'cli', 'main.js'), 'driver', 'fake'].map((a) => `'${a}'`).join(' ');
+const FAKE = [process.execPath, join(ROOT, 'dist', 'src', 'hosts', 'cli', 'main.js'), 'driver', 'fake']
+  .map((a) => `'${a}'`)
+  .join(' ');
 
 test('a failure carries the rule ids it cites, the check name stays in rule', () => {
   const v = new Verdicts();
-  v.check('semantic.gtk.level.set_value#1', [cite('R-act-value', 'expected invalid_params'), cite('R-handle-node', 'x'), cite('R-act-value', 'y')], '');
+  v.check(
+    'semantic.gtk.level.set_value#1',
+    [cite('R-act-value', 'expected invalid_params'), cite('R-handle-node', 'x'), cite('R-act-value', 'y')],
+    '',
+  );
   v.pass('wire.hello', 'fine');
-  assert.deepEqual(v.results[0], { rule: 'semantic.gtk.level.set_value#1', verdict: 'FAIL', rules: ['R-act-value', 'R-handle-node'],
-    detail: 'R-act-value: expected invalid_params; R-handle-node: x; R-act-value: y' });
+  assert.deepEqual(v.results[0], {
+    rule: 'semantic.gtk.level.set_value#1',
+    verdict: 'FAIL',
+    rules: ['R-act-value', 'R-handle-node'],
+    detail: 'R-act-value: expected invalid_params; R-handle-node: x; R-act-value: y',
+  });
   assert.equal(v.results[1]!.rules, undefined);
   assert.deepEqual(citedRules('expected a window titled "R-fake: x"'), []);
 });
@@ -29,11 +39,17 @@ test('a scenarios file that does not load: semantic.scenarios fails and the sema
   const dir = mkdtempSync(join(tmpdir(), 'cu-scenarios-'));
   try {
     const file = join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ version: 1, harnesses: [{ name: 'x', window: { title: 'X' }, controls: [], extra: 1 }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ version: 1, harnesses: [{ name: 'x', window: { title: 'X' }, controls: [], extra: 1 }] }),
+    );
     const report = await runConformance({ driver: FAKE, scenarios: file });
     const text = formatReport(report);
     assert.equal(report.results.find((r) => r.rule === 'semantic.scenarios')?.verdict, 'FAIL', text);
-    assert.match(text, /^SKIP semantic: no harness ran: the scenarios file .*bad\.json did not load \(see semantic\.scenarios\)$/m);
+    assert.match(
+      text,
+      /^SKIP semantic: no harness ran: the scenarios file .*bad\.json did not load \(see semantic\.scenarios\)$/m,
+    );
     assert.doesNotMatch(text, /--no-scenarios/);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });

@@ -22,11 +22,19 @@ const CLI = join(ROOT, 'dist', 'src', 'hosts', 'cli', 'main.js');
 const node = (...args: string[]): string => [process.execPath, ...args].map((a) => `'${a}'`).join(' ');
 const FAKE = node(CLI, 'driver', 'fake');
 
-const verdict = (r: ConformanceReport, rule: string): string | undefined => r.results.find((x) => x.rule === rule)?.verdict;
+const verdict = (r: ConformanceReport, rule: string): string | undefined =>
+  r.results.find((x) => x.rule === rule)?.verdict;
 const failed = (r: ConformanceReport): string[] => r.results.filter((x) => x.verdict === 'FAIL').map((x) => x.rule);
 
 test('the driver command is split into words like a shell would, without one', () => {
-  assert.deepEqual(splitCommand(`node 'a b.js' --x "y \\"z\\"" c\\ d $HOME;rm`), ['node', 'a b.js', '--x', 'y "z"', 'c d', '$HOME;rm']);
+  assert.deepEqual(splitCommand(`node 'a b.js' --x "y \\"z\\"" c\\ d $HOME;rm`), [
+    'node',
+    'a b.js',
+    '--x',
+    'y "z"',
+    'c d',
+    '$HOME;rm',
+  ]);
   assert.deepEqual(splitCommand(`a '' b`), ['a', '', 'b']);
   assert.throws(() => splitCommand(`node "open`), /unclosed/);
 });
@@ -39,9 +47,29 @@ test('the fake driver passes every rule, the GTK harness included, and says whic
     const text = formatReport(report);
     assert.deepEqual(failed(report), [], text);
     assert.equal(report.ok, true);
-    for (const rule of ['wire.hello', 'wire.strict-params', 'wire.unknown-method', 'wire.malformed-lines', 'wire.oversize-line', 'wire.cancel',
-      'wire.out-of-order', 'wire.non-bmp', 'wire.schema', 'wire.eof-exit', 'semantic.gtk.name.set_value', 'semantic.gtk.hello.click#1', 'semantic.gtk.hello.click#2', 'behaviour.handles', 'behaviour.snapshots', 'wire.framing', 'wire.whitespace',
-      'semantic.gtk.disabled', 'semantic.gtk.stale-ref', 'semantic.gtk.unfocused']) assert.equal(verdict(report, rule), 'PASS', `${rule}\n${text}`);
+    for (const rule of [
+      'wire.hello',
+      'wire.strict-params',
+      'wire.unknown-method',
+      'wire.malformed-lines',
+      'wire.oversize-line',
+      'wire.cancel',
+      'wire.out-of-order',
+      'wire.non-bmp',
+      'wire.schema',
+      'wire.eof-exit',
+      'semantic.gtk.name.set_value',
+      'semantic.gtk.hello.click#1',
+      'semantic.gtk.hello.click#2',
+      'behaviour.handles',
+      'behaviour.snapshots',
+      'wire.framing',
+      'wire.whitespace',
+      'semantic.gtk.disabled',
+      'semantic.gtk.stale-ref',
+      'semantic.gtk.unfocused',
+    ])
+      assert.equal(verdict(report, rule), 'PASS', `${rule}\n${text}`);
     assert.match(text, /^SKIP semantic\.web: no window titled "Conformance harness \(web\)"/m);
     // The kit's own page is a harness for any platform: not opened here (no launch), so skipped with how to start it.
     assert.match(text, /^SKIP semantic\.page: no window titled "Computer-use harness \(page\)"/m);
@@ -52,7 +80,11 @@ test('the fake driver passes every rule, the GTK harness included, and says whic
     assert.equal(t.header.driver['platform'], 'fake');
     assert.deepEqual(t.header.apps, [{ name: 'conformance-harness' }]);
     const replayed = await runConformance({ driver: node(CLI, 'driver', 'replay', record) });
-    assert.deepEqual(replayed.results.map((r) => `${r.verdict} ${r.rule}`), report.results.map((r) => `${r.verdict} ${r.rule}`), formatReport(replayed));
+    assert.deepEqual(
+      replayed.results.map((r) => `${r.verdict} ${r.rule}`),
+      report.results.map((r) => `${r.verdict} ${r.rule}`),
+      formatReport(replayed),
+    );
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
@@ -69,16 +101,36 @@ test('a transcript recorded from the Linux driver on the GTK harness replays as 
 });
 
 test('replay pairs requests with their answers by id, whatever the key order of their params', () => {
-  const t = parseTranscript([
-    JSON.stringify({ type: 'header', format: 'computer-use-transcript', version: 1, recordedAt: '', host: { os: 'linux', release: '' }, driver: {}, apps: [] }),
-    JSON.stringify({ type: 'request', id: 1, method: 'ui.settle', params: { timeoutMs: 9, quietMs: 1 } }),
-    JSON.stringify({ type: 'request', id: 2, method: 'hello', params: {} }),
-    JSON.stringify({ type: 'result', id: 2, result: { platform: 'fake' } }),
-    JSON.stringify({ type: 'notification', from: 'host', method: '$/cancel', params: { id: 1 } }),
-    JSON.stringify({ type: 'error', id: 1, error: { code: -32000, message: 'cancelled', data: { code: 'timeout' } } }),
-  ].join('\n'));
+  const t = parseTranscript(
+    [
+      JSON.stringify({
+        type: 'header',
+        format: 'computer-use-transcript',
+        version: 1,
+        recordedAt: '',
+        host: { os: 'linux', release: '' },
+        driver: {},
+        apps: [],
+      }),
+      JSON.stringify({ type: 'request', id: 1, method: 'ui.settle', params: { timeoutMs: 9, quietMs: 1 } }),
+      JSON.stringify({ type: 'request', id: 2, method: 'hello', params: {} }),
+      JSON.stringify({ type: 'result', id: 2, result: { platform: 'fake' } }),
+      JSON.stringify({ type: 'notification', from: 'host', method: '$/cancel', params: { id: 1 } }),
+      JSON.stringify({
+        type: 'error',
+        id: 1,
+        error: { code: -32000, message: 'cancelled', data: { code: 'timeout' } },
+      }),
+    ].join('\n'),
+  );
   const x = exchanges(t);
-  assert.deepEqual(x.map((e) => [e.method, e.answer?.type, e.cancelled]), [['ui.settle', 'error', true], ['hello', 'result', false]]);
+  assert.deepEqual(
+    x.map((e) => [e.method, e.answer?.type, e.cancelled]),
+    [
+      ['ui.settle', 'error', true],
+      ['hello', 'result', false],
+    ],
+  );
   assert.equal(x[0]!.params, canonical({ quietMs: 1, timeoutMs: 9 }));
   assert.throws(() => parseTranscript('{"type":"header","format":"other"}'), /not a computer-use-transcript header/);
 });
@@ -87,8 +139,13 @@ test('the Python reference driver, written from the schema alone, speaks the pro
   const report = await runConformance({ driver: `python3 '${join(ROOT, 'test', 'reference-driver', 'driver.py')}'` });
   const text = formatReport(report);
   assert.deepEqual(failed(report), [], text);
-  assert.equal(report.hello?.protocolVersion, PROTOCOL_VERSION, `the reference driver speaks the spec's own version\n${text}`);
-  for (const rule of ['behaviour.snapshots', 'behaviour.handles']) assert.equal(verdict(report, rule), 'PASS', `${rule}\n${text}`);
+  assert.equal(
+    report.hello?.protocolVersion,
+    PROTOCOL_VERSION,
+    `the reference driver speaks the spec's own version\n${text}`,
+  );
+  for (const rule of ['behaviour.snapshots', 'behaviour.handles'])
+    assert.equal(verdict(report, rule), 'PASS', `${rule}\n${text}`);
   for (const rule of ['wire.hello', 'wire.strict-params', 'wire.unknown-method', 'wire.malformed-lines', 'wire.oversize-line', 'wire.cancel',
     'wire.out-of-order', 'wire.non-bmp', 'wire.schema', 'wire.eof-exit', 'semantic.gtk.name', 'semantic.gtk.never', 'semantic.gtk.status']) {
     assert.equal(verdict(report, rule), 'PASS', `${rule}\n${text}`);
@@ -97,6 +154,9 @@ test('the Python reference driver, written from the schema alone, speaks the pro
   assert.match(text, /^SKIP semantic\.gtk\.hello\.click#1: the driver does not list node\.act$/m);
   // The identity methods are optional: it lists none, passes, and the kit says what the host does without them.
   assert.equal(verdict(report, 'wire.identity'), 'PASS', text);
-  assert.match(text, /^PASS wire\.identity: optional, not listed: process\.identify \(without it nothing proves what an app is.*apps\.resolveLaunch .*apps\.terminate /m);
+  assert.match(
+    text,
+    /^PASS wire\.identity: optional, not listed: process\.identify \(without it nothing proves what an app is.*apps\.resolveLaunch .*apps\.terminate /m,
+  );
   assert.match(text, /^PASS wire\.cancel: the cancelled ui\.settle was answered: error -32000 \(timeout\)/m);
 });

@@ -29,10 +29,16 @@ function terminal(answer: ConfirmChoice, interactive = true): Confirmer & { aske
   return { interactive, asked, confirm: async (r) => { asked.push(r); return answer; } };
 }
 
-const devices = (home: string): { devices: { name: string; mode?: string; allowApps?: string[]; denyApps?: string[] }[] } =>
+const devices = (
+  home: string,
+): { devices: { name: string; mode?: string; allowApps?: string[]; denyApps?: string[] }[] } =>
   JSON.parse(readFileSync(join(home, 'devices.json'), 'utf8'));
 
-async function add(home: string, confirmer: Confirmer, ...more: string[]): Promise<{ code: number; out: string; err: string }> {
+async function add(
+  home: string,
+  confirmer: Confirmer,
+  ...more: string[]
+): Promise<{ code: number; out: string; err: string }> {
   process.env['COMPUTER_USE_HOME'] = home;
   const out = sink();
   const err = sink();
@@ -42,7 +48,16 @@ async function add(home: string, confirmer: Confirmer, ...more: string[]): Promi
 
 test('without a terminal the widening parts are left out, the narrowing ones kept, and no flag is named', async () => {
   const home = mkdtempSync(join(tmpdir(), 'cu-devadd-'));
-  const r = await add(home, terminal('allow_once', false), '--mode', 'bypass', '--allow-app', 'gedit', '--deny-app', 'firefox');
+  const r = await add(
+    home,
+    terminal('allow_once', false),
+    '--mode',
+    'bypass',
+    '--allow-app',
+    'gedit',
+    '--deny-app',
+    'firefox',
+  );
   assert.equal(r.code, 0, r.err);
   const [d] = devices(home).devices;
   assert.equal(d?.mode, undefined);
@@ -74,8 +89,11 @@ test('a person asked on their terminal: yes keeps them, no leaves them out', asy
 
 test('an agent at a pipe answering "y" cannot widen a device', () => {
   const home = mkdtempSync(join(tmpdir(), 'cu-devadd-'));
-  const r = spawnSync(process.execPath, [MAIN, 'device', 'add', 'ssh://u@lab.example', '--no-check', '--mode', 'bypass', '--allow-app', 'gedit'],
-    { env: { ...process.env, COMPUTER_USE_HOME: home }, input: 'y\nyes\no\n', encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(
+    process.execPath,
+    [MAIN, 'device', 'add', 'ssh://u@lab.example', '--no-check', '--mode', 'bypass', '--allow-app', 'gedit'],
+    { env: { ...process.env, COMPUTER_USE_HOME: home }, input: 'y\nyes\no\n', encoding: 'utf8', timeout: 20_000 },
+  );
   assert.equal(r.status, 0, r.stderr);
   assert.equal(devices(home).devices[0]?.mode, undefined);
   assert.equal(devices(home).devices[0]?.allowApps, undefined);
@@ -87,8 +105,12 @@ test('a driver of one\'s own (device add NAME --command) takes the same path: no
   process.env['COMPUTER_USE_HOME'] = home;
   const out = sink();
   const err = sink();
-  const code = await runDeviceCommand(['add', 'mine', '--command', 'python3 /opt/my-driver.py', '--no-check', '--mode', 'bypass',
-    '--allow-app', 'gedit'], out, err, terminal('allow_once', false));
+  const code = await runDeviceCommand(
+    ['add', 'mine', '--command', 'python3 /opt/my-driver.py', '--no-check', '--mode', 'bypass', '--allow-app', 'gedit'],
+    out,
+    err,
+    terminal('allow_once', false),
+  );
   assert.equal(code, 0, err.text);
   const [d] = devices(home).devices;
   assert.equal(d?.name, 'mine');

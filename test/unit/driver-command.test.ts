@@ -39,9 +39,12 @@ function endKeepers(h: string): void {
   }
 }
 
-const cli = (h: string, ...args: string[]) => spawnSync(process.execPath, [MAIN, ...args], {
-  encoding: 'utf8', timeout: 60_000, env: { ...process.env, COMPUTER_USE_HOME: h, DISPLAY: '', AT_SPI_BUS_ADDRESS: '', COMPUTER_USE_DRIVER: '' },
-});
+const cli = (h: string, ...args: string[]) =>
+  spawnSync(process.execPath, [MAIN, ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, COMPUTER_USE_HOME: h, DISPLAY: '', AT_SPI_BUS_ADDRESS: '', COMPUTER_USE_DRIVER: '' },
+  });
 
 test('--driver COMMAND: one driver process serves the CLI session (what one command set, the next reads); no sandbox starts', { timeout: 120_000 }, () => {
   const h = home();
@@ -56,7 +59,10 @@ test('--driver COMMAND: one driver process serves the CLI session (what one comm
     assert.match(again.stdout, /\[e2\] textbox "Name" value="kept between commands"/);
     const keepers = readdirSync(join(h, 'drivers')).filter((f) => f.endsWith('.sock'));
     assert.equal(keepers.length, 1, 'one driver keeper for the one command line');
-    assert.ok(!existsSync(join(h, 'sandboxes')) || readdirSync(join(h, 'sandboxes')).length === 0, 'no sandbox desktop was started');
+    assert.ok(
+      !existsSync(join(h, 'sandboxes')) || readdirSync(join(h, 'sandboxes')).length === 0,
+      'no sandbox desktop was started',
+    );
     assert.doesNotMatch(`${first.stderr}${act.stderr}${again.stderr}`, /started sandbox/);
   } finally { endKeepers(h); rmSync(h, { recursive: true, force: true }); }
 });
@@ -72,7 +78,10 @@ test('device add NAME --command: the Python reference driver as a device, read w
     const seen = cli(h, 'observe', '--device', 'ref');
     assert.equal(seen.status, 0, seen.stderr);
     assert.match(seen.stdout, /\[d2e\d+\] button "Hello"/);
-    assert.ok(!existsSync(join(h, 'sandboxes')) || readdirSync(join(h, 'sandboxes')).length === 0, 'no sandbox desktop was started');
+    assert.ok(
+      !existsSync(join(h, 'sandboxes')) || readdirSync(join(h, 'sandboxes')).length === 0,
+      'no sandbox desktop was started',
+    );
     // A device without a command is refused, before anything is saved.
     assert.equal(cli(h, 'device', 'add', 'other').status, 2);
   } finally { endKeepers(h); rmSync(h, { recursive: true, force: true }); }
@@ -89,12 +98,20 @@ test('the kept driver renumbers ids: two commands at once, both using id 1, each
     assert.ok(Array.isArray(ra.windows));
     assert.equal(rb.platform, 'fake');
     await a.end();
-    assert.equal((await b.peer.request('hello', {})).platform, 'fake', 'one command leaving does not end the driver for the other');
+    assert.equal(
+      (await b.peer.request('hello', {})).platform,
+      'fake',
+      'one command leaving does not end the driver for the other',
+    );
   } finally { await b.end(); endKeepers(h); rmSync(h, { recursive: true, force: true }); }
 });
 
 test('a driver command is a person\'s configuration: a flag or the environment, never a tool param', () => {
-  assert.deepEqual(mcpOptionsFrom(['--driver', `python3 'my driver.py' --x`], {}).driverCommand, ['python3', 'my driver.py', '--x']);
+  assert.deepEqual(mcpOptionsFrom(['--driver', `python3 'my driver.py' --x`], {}).driverCommand, [
+    'python3',
+    'my driver.py',
+    '--x',
+  ]);
   assert.equal(mcpOptionsFrom([], { COMPUTER_USE_DRIVER: 'cdp' }).driver, 'cdp');
   assert.equal(mcpOptionsFrom([], { COMPUTER_USE_DRIVER: 'cdp' }).driverCommand, undefined);
   assert.deepEqual(mcpOptionsFrom(['--driver', './my-driver'], {}).driverCommand, ['./my-driver']);
@@ -102,9 +119,18 @@ test('a driver command is a person\'s configuration: a flag or the environment, 
     const props = Object.keys((t.schema.inputSchema as { properties?: object }).properties ?? {});
     assert.ok(!props.includes('driver') && !props.includes('driverCommand'), `${t.schema.name} takes a driver`);
   }
-  assert.deepEqual(validateSpec({ name: 'mine', url: 'local', kind: 'command', command: ['python3', 'd.py'] }).command, ['python3', 'd.py']);
-  assert.throws(() => validateSpec({ name: 'mine', url: 'local', kind: 'command', command: 'python3 d.py' }), /list of 1 to 256 words/);
-  assert.throws(() => validateSpec({ name: 'mine', url: 'local', kind: 'command', command: [] }), /list of 1 to 256 words/);
+  assert.deepEqual(
+    validateSpec({ name: 'mine', url: 'local', kind: 'command', command: ['python3', 'd.py'] }).command,
+    ['python3', 'd.py'],
+  );
+  assert.throws(
+    () => validateSpec({ name: 'mine', url: 'local', kind: 'command', command: 'python3 d.py' }),
+    /list of 1 to 256 words/,
+  );
+  assert.throws(
+    () => validateSpec({ name: 'mine', url: 'local', kind: 'command', command: [] }),
+    /list of 1 to 256 words/,
+  );
 });
 
 test('a call for another device is told apart from one for this machine (no sandbox for the first)', () => {

@@ -85,14 +85,20 @@ test('the full render is returned untouched when it fits', () => {
 
 test('a dialog\'s buttons outrank the rows of its long list: the rows are cut first (a file chooser\'s 30 rows cut Cancel and Save)', () => {
   // Assembled here in the shape of a GTK file chooser: a list of file rows, then the dialog's buttons.
-  const rows = Array.from({ length: 30 }, (_, i) => n(':1.9', 100 + i, 'listitem', { name: `report-${i}.txt 12 kB Text 10:0${i % 10}`, actions: ['select'] }));
+  const rows = Array.from({ length: 30 }, (_, i) =>
+    n(':1.9', 100 + i, 'listitem', { name: `report-${i}.txt 12 kB Text 10:0${i % 10}`, actions: ['select'] }),
+  );
   const root = n(':1.9', 1, 'dialog', { name: 'Save File' }, [
     n(':1.9', 2, 'textbox', { name: 'Name', value: 'a.txt', states: ['editable', 'focused'] }),
     n(':1.9', 3, 'list', { name: 'Files' }, rows),
     n(':1.9', 4, 'button', { name: 'Cancel', actions: ['click'] }),
     n(':1.9', 5, 'button', { name: 'Save', actions: ['click'] }),
   ]);
-  const s = buildSnapshot({ window: { id: 'w', title: 'Save File', app: 'geany', pid: 7, role: 'dialog', focused: true }, root }, new RefTable(), { maxTokens: 220 });
+  const s = buildSnapshot(
+    { window: { id: 'w', title: 'Save File', app: 'geany', pid: 7, role: 'dialog', focused: true }, root },
+    new RefTable(),
+    { maxTokens: 220 },
+  );
   assert.ok(s.tokens <= 220);
   assert.match(s.text, /button "Cancel"/);
   assert.match(s.text, /button "Save"/);
@@ -101,11 +107,24 @@ test('a dialog\'s buttons outrank the rows of its long list: the rows are cut fi
 
 test('a scoped snapshot does not print the whole window\'s folded count (a model in the loop read it as the scope\'s)', () => {
   const b = ':1.90';
-  const wrap = (id: number, kids: RawNode[]): RawNode => ({ id: `${b}/${id}`, role: 'generic', states: [], actions: [], children: kids });
+  const wrap = (id: number, kids: RawNode[]): RawNode => ({
+    id: `${b}/${id}`,
+    role: 'generic',
+    states: [],
+    actions: [],
+    children: kids,
+  });
   const root: RawNode = { id: `${b}/1`, role: 'window', name: 'W', states: [], actions: [], children: [
     wrap(2, [wrap(3, [wrap(4, [{ id: `${b}/5`, role: 'button', name: 'Deep', states: [], actions: ['click'] }])])]),
-    { id: `${b}/6`, role: 'list', name: 'Items', states: [], actions: [], children: [{ id: `${b}/7`, role: 'listitem', name: 'One', states: [], actions: ['select'] }] },
-  ] };
+    {
+      id: `${b}/6`,
+      role: 'list',
+      name: 'Items',
+      states: [],
+      actions: [],
+      children: [{ id: `${b}/7`, role: 'listitem', name: 'One', states: [], actions: ['select'] }],
+    },
+  ], };
   const window = { id: `${b}/1`, title: 'W', app: 'x', pid: 1, role: 'window', focused: true } as const;
   const refs = new RefTable();
   const whole = buildSnapshot({ window, root }, refs);
@@ -119,12 +138,43 @@ test('the budget cuts a closed combo box\'s item list before the tab bar after i
   const B = ':1.71';
   const root = n(B, 1, 'window', { name: 'Db', states: ['active'] }, [
     n(B, 2, 'combobox', { name: 'Mode', actions: ['select'] }, [
-      n(B, 3, 'list', { actions: ['select'] }, Array.from({ length: 20 }, (_, i) => n(B, 300 + i, 'listitem', { name: `A rather long option name ${i}`, actions: ['select'] }))),
+      n(
+        B,
+        3,
+        'list',
+        { actions: ['select'] },
+        Array.from({ length: 20 }, (_, i) =>
+          n(B, 300 + i, 'listitem', { name: `A rather long option name ${i}`, actions: ['select'] }),
+        ),
+      ),
     ]),
-    n(B, 4, 'tablist', {}, ['Structure', 'Browse Data', 'Edit Pragmas', 'Execute SQL'].map((t, i) => n(B, 40 + i, 'tab', { name: t, actions: ['select'] }))),
+    n(
+      B,
+      4,
+      'tablist',
+      {},
+      ['Structure', 'Browse Data', 'Edit Pragmas', 'Execute SQL'].map((t, i) =>
+        n(B, 40 + i, 'tab', { name: t, actions: ['select'] }),
+      ),
+    ),
   ]);
-  const s = buildSnapshot({ window: { id: `${B}/org/a11y/atspi/accessible/1`, title: 'Db', app: 'db', pid: 4344, role: 'window', focused: true }, root }, new RefTable(), { maxTokens: 120 });
+  const s = buildSnapshot(
+    {
+      window: {
+        id: `${B}/org/a11y/atspi/accessible/1`,
+        title: 'Db',
+        app: 'db',
+        pid: 4344,
+        role: 'window',
+        focused: true,
+      },
+      root,
+    },
+    new RefTable(),
+    { maxTokens: 120 },
+  );
   assert.ok(s.tokens <= 120, s.text);
-  for (const t of ['Structure', 'Browse Data', 'Edit Pragmas', 'Execute SQL']) assert.match(s.text, new RegExp(`tab "${t}"`), s.text);
+  for (const t of ['Structure', 'Browse Data', 'Edit Pragmas', 'Execute SQL'])
+    assert.match(s.text, new RegExp(`tab "${t}"`), s.text);
   assert.match(s.text, /over budget/);
 });

@@ -17,14 +17,40 @@ import { n } from '../fixtures/engine/build.js';
 import { forgedLines, HOSTILE } from '../fixtures/hostile.js';
 
 const B = ':1.70';
-const WINDOW: WindowInfo = { id: `${B}/org/a11y/atspi/accessible/1`, title: 'Sheet', app: 'sheet', pid: 4343, role: 'window', focused: true };
+const WINDOW: WindowInfo = {
+  id: `${B}/org/a11y/atspi/accessible/1`,
+  title: 'Sheet',
+  app: 'sheet',
+  pid: 4343,
+  role: 'window',
+  focused: true,
+};
 
 /** A window with a 30-button toolbar (names from `names`), a tab bar and a focused document. */
-function sheet(names: (i: number) => string = (i) => `Tool ${i + 1}`, states: (i: number) => RawNode['states'] = () => []): { window: WindowInfo; root: RawNode } {
+function sheet(
+  names: (i: number) => string = (i) => `Tool ${i + 1}`,
+  states: (i: number) => RawNode['states'] = () => [],
+): { window: WindowInfo; root: RawNode } {
   const root = n(B, 1, 'window', { name: 'Sheet', states: ['active'] }, [
-    n(B, 2, 'toolbar', { name: 'Standard' }, Array.from({ length: 30 }, (_, i) => n(B, 100 + i, 'button', { name: names(i), actions: ['click'], states: states(i) }))),
-    n(B, 3, 'tablist', {}, [n(B, 4, 'tab', { name: 'Sheet1', states: ['selected'], actions: ['select'] }), n(B, 5, 'tab', { name: 'Sheet2', actions: ['select'] })]),
-    n(B, 6, 'document', { name: 'Body', value: 'hello', states: ['editable', 'focused', 'focusable'], actions: ['set_value', 'focus'] }),
+    n(
+      B,
+      2,
+      'toolbar',
+      { name: 'Standard' },
+      Array.from({ length: 30 }, (_, i) =>
+        n(B, 100 + i, 'button', { name: names(i), actions: ['click'], states: states(i) }),
+      ),
+    ),
+    n(B, 3, 'tablist', {}, [
+      n(B, 4, 'tab', { name: 'Sheet1', states: ['selected'], actions: ['select'] }),
+      n(B, 5, 'tab', { name: 'Sheet2', actions: ['select'] }),
+    ]),
+    n(B, 6, 'document', {
+      name: 'Body',
+      value: 'hello',
+      states: ['editable', 'focused', 'focusable'],
+      actions: ['set_value', 'focus'],
+    }),
   ]);
   return { window: WINDOW, root };
 }
@@ -33,7 +59,10 @@ test('a long run of alike buttons folds to one line: count, names in order, and 
   const s = buildSnapshot(sheet(), new RefTable(), { fold: true });
   const line = s.text.split('\n').find((l) => l.includes('30 buttons'));
   assert.ok(line, s.text);
-  assert.match(line, /^ {4}\[e3\] … \[e32\] 30 buttons: e3 "Tool 1", e4 "Tool 2", e5 "Tool 3", .*, \+\d+ more \(refs: scope=e2\)$/);
+  assert.match(
+    line,
+    /^ {4}\[e3\] … \[e32\] 30 buttons: e3 "Tool 1", e4 "Tool 2", e5 "Tool 3", .*, \+\d+ more \(refs: scope=e2\)$/,
+  );
   assert.doesNotMatch(s.text, /\[e\d+\] button "Tool/);
   // The structure prints whole, and the footer says how to get every line.
   assert.match(s.text, /\[e\d+\] tab "Sheet2"/);
@@ -57,7 +86,11 @@ test('without fold, with a scope or with a query every control prints on its own
 
 test('what is focused, pressed or checked, and what was just acted on, prints whole; a run shorter than 8 stays', () => {
   const on = new Set([5, 20]);
-  const s = buildSnapshot(sheet(undefined, (i) => (i === 12 ? ['focused', 'focusable'] : on.has(i) ? ['checked'] : [])), new RefTable(), { fold: true, whole: new Set(['e28']) });
+  const s = buildSnapshot(
+    sheet(undefined, (i) => (i === 12 ? ['focused', 'focusable'] : on.has(i) ? ['checked'] : [])),
+    new RefTable(),
+    { fold: true, whole: new Set(['e28']) },
+  );
   assert.match(s.text, /\[e8\] button "Tool 6" checked/);
   assert.match(s.text, /\[e15\] button "Tool 13" focused/);
   assert.match(s.text, /\[e23\] button "Tool 21" checked/);
@@ -80,11 +113,20 @@ test('a hostile name inside a fold stays one escaped name: no forged line, no ra
 });
 
 /** A session on the fake driver with the sheet window, and a way to call a tool. */
-function setup(): { session: Session; call: (name: string, params: unknown) => Promise<{ text: string; isError?: boolean }>; fake: FakeDriver } {
+function setup(): {
+  session: Session;
+  call: (name: string, params: unknown) => Promise<{ text: string; isError?: boolean }>;
+  fake: FakeDriver;
+} {
   const f = sheet();
   const fake = new FakeDriver([{ info: f.window, root: f.root }]);
   const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
-  const call = (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+  const call = (name: string, params: unknown) =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === name)!,
+      { session },
+      params,
+    );
   return { session, call, fake };
 }
 

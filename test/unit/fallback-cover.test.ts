@@ -2,7 +2,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { inflateSync } from 'node:zlib';
-import { blackAt, blackOut, describeCover, fullyCovered, nothingShownWhy, planCover, type CaptureLayer } from '../../src/fallback/cover.js';
+import {
+  blackAt,
+  blackOut,
+  describeCover,
+  fullyCovered,
+  nothingShownWhy,
+  planCover,
+  type CaptureLayer,
+} from '../../src/fallback/cover.js';
 import { encodePngRgb } from '../../src/fallback/png.js';
 import type { Rect } from '../../src/protocol/methods.js';
 
@@ -48,12 +56,21 @@ test('a capture covered entirely is fully covered; a target that is not viewable
 });
 
 test('what lies outside the target\'s rectangle (the target moved, a smaller frame) is blacked out too', () => {
-  const plan = planCover([{ rect: [0, 0, 800, 600], viewable: true, own: false }, { ...target, rect: [100, 100, 20, 30] }], CAPTURE)!;
+  const plan = planCover(
+    [
+      { rect: [0, 0, 800, 600], viewable: true, own: false },
+      { ...target, rect: [100, 100, 20, 30] },
+    ],
+    CAPTURE,
+  )!;
   assert.equal(plan.outside, 20 * 30);
   assert.equal(plan.black, 20 * 30);
   assert.ok(blackAt(plan, 130, 110));
   assert.equal(describeCover(0, true), 'the part outside the window was blacked out');
-  assert.equal(describeCover(2, true), '2 regions covered by other windows were blacked out; the part outside the window was blacked out');
+  assert.equal(
+    describeCover(2, true),
+    '2 regions covered by other windows were blacked out; the part outside the window was blacked out',
+  );
 });
 
 test('blackOut zeroes exactly the masked RGB pixels', () => {
@@ -95,6 +112,15 @@ test('a capture with nothing of the target shown says why without counting "0 wi
   assert.match(why, /No other window covers it/);
   const one = nothingShownWhy(planCover([target, { rect: [0, 0, 800, 600], viewable: true, own: false }], CAPTURE)!);
   assert.match(one, /1 window of another process lies over it/);
-  const two = nothingShownWhy(planCover([target, { rect: [0, 0, 800, 600], viewable: true, own: false }, { rect: [0, 0, 9, 9], viewable: true, own: false }], [0, 0, 800, 600])!);
+  const two = nothingShownWhy(
+    planCover(
+      [
+        target,
+        { rect: [0, 0, 800, 600], viewable: true, own: false },
+        { rect: [0, 0, 9, 9], viewable: true, own: false },
+      ],
+      [0, 0, 800, 600],
+    )!,
+  );
   assert.match(two, /2 windows of other processes lie over it/);
 });

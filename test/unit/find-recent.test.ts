@@ -28,7 +28,12 @@ function setup(marks = true): { fake: FakeDriver; session: Session; events: Even
     fake.extra['tree.snapshot'] = (p) => {
       const w = fake.windows.find((x) => x.info.id === p.window);
       if (!w) throw new ComputerUseError('window_not_found', 'no such window');
-      return { window: w.info, root: structuredClone(w.root), stats: { nodes: 2, ms: 0, truncated: false }, mark: `m${++mark}` };
+      return {
+        window: w.info,
+        root: structuredClone(w.root),
+        stats: { nodes: 2, ms: 0, truncated: false },
+        mark: `m${++mark}`,
+      };
     };
     fake.extra['tree.changed'] = () => ({ ...events });
   }
@@ -36,7 +41,12 @@ function setup(marks = true): { fake: FakeDriver; session: Session; events: Even
   return { fake, session, events, count: (m) => fake.calls.filter((c) => c.method === m).length };
 }
 
-const tool = (session: Session, name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+const tool = (session: Session, name: string, params: unknown) =>
+  runTool(
+    TOOLS.find((t) => t.schema.name === name)!,
+    { session },
+    params,
+  );
 
 test('a find right after an observe reuses its read while the driver says nothing changed', async () => {
   const { session, count } = setup();

@@ -16,7 +16,10 @@ function tableBus(cols: number, asked: number[]) {
   return busAnswering((m: Msg) => {
     if (m.path === '/table') {
       if (m.member === 'Get') return [{ value: cols }];
-      if (m.member === 'GetColumnHeader') { asked.push(Number(m.body[0])); return [[APP, `/head/${String(m.body[0])}`]]; }
+      if (m.member === 'GetColumnHeader') {
+        asked.push(Number(m.body[0]));
+        return [[APP, `/head/${String(m.body[0])}`]];
+      }
     }
     const c = Number(/^\/head\/(-?\d+)$/.exec(m.path)?.[1]);
     const props = { Name: HEADS[c] ?? `Column ${c}`, Description: '', ChildCount: 0 };
@@ -32,15 +35,36 @@ function tableBus(cols: number, asked: number[]) {
 }
 
 const slice = (start: number, table?: { rows: number; cols: number }): RawNode => ({
-  id: `${APP}/table`, role: 'table', nativeRole: 'table', states: [], actions: [], childCount: 600, childRange: { start, end: start + 6 },
+  id: `${APP}/table`,
+  role: 'table',
+  nativeRole: 'table',
+  states: [],
+  actions: [],
+  childCount: 600,
+  childRange: { start, end: start + 6 },
   ...(table ? { table } : {}),
-  children: Array.from({ length: 6 }, (_, i) => ({ id: `${APP}/cell/${start + i}`, role: 'cell', nativeRole: 'table cell', name: `v${start + i}`, states: [], actions: [] })),
+  children: Array.from({ length: 6 }, (_, i) => ({
+    id: `${APP}/cell/${start + i}`,
+    role: 'cell',
+    nativeRole: 'table cell',
+    name: `v${start + i}`,
+    states: [],
+    actions: [],
+  })),
 });
 
 test('a slice below the header row gets the column headers before its cells, numbered so its cells keep their index', async () => {
   const node = slice(300, { rows: 200, cols: 3 });
   await addColumnHeads(tableBus(3, []), { dest: APP, path: '/table' }, node, true);
-  assert.deepEqual(node.children?.slice(0, 4).map((c) => [c.role, c.name]), [['columnheader', 'Process Name'], ['columnheader', 'User'], ['columnheader', 'ID'], ['cell', 'v300']]);
+  assert.deepEqual(
+    node.children?.slice(0, 4).map((c) => [c.role, c.name]),
+    [
+      ['columnheader', 'Process Name'],
+      ['columnheader', 'User'],
+      ['columnheader', 'ID'],
+      ['cell', 'v300'],
+    ],
+  );
   assert.deepEqual(node.childRange, { start: 297, end: 306 });
 });
 

@@ -25,26 +25,84 @@ const SEL = 'org.a11y.atspi.Selection';
 /** State bits (AT-SPI's enum): active 1, focusable 11, sensitive 24, showing 25, visible 30, enabled 8. */
 const bits = (...n: number[]): number[] => [n.reduce((w, b) => w | (1 << b), 0) >>> 0, 0];
 
-interface FakeNode { role: number; parent: string; kids: string[]; ifaces: string[]; states: number[]; actions?: string[]; ext?: number[]; name?: string }
+interface FakeNode {
+  role: number;
+  parent: string;
+  kids: string[];
+  ifaces: string[];
+  states: number[];
+  actions?: string[];
+  ext?: number[];
+  name?: string;
+}
 
 /** window › list (Selection that selects nothing) › row (no action, no showing) › label (clipboard actions). */
 function gtk4Rows(log: string[]) {
   const nodes: Record<string, FakeNode> = {
     [ROOT]: { role: 75, parent: '', kids: ['/win'], ifaces: [ACC], states: bits() },
-    '/win': { role: 23, parent: ROOT, kids: ['/list'], ifaces: [ACC, COMP], states: bits(1, 8, 24, 25, 30), ext: [0, 0, 400, 300], name: 'Add a New World Clock' },
-    '/list': { role: 31, parent: '/win', kids: ['/row', '/hidden'], ifaces: [ACC, ACTION, COMP, SEL], states: bits(8, 11, 24, 30), actions: [], ext: [12, 112, 366, 66] },
-    '/row': { role: 32, parent: '/list', kids: ['/label'], ifaces: [ACC, ACTION, COMP], states: bits(8, 11, 24, 30), actions: [], ext: [14, 114, 362, 62] },
-    '/hidden': { role: 32, parent: '/list', kids: [], ifaces: [ACC, ACTION, COMP], states: bits(8, 11, 24, 30), actions: [], ext: [14, 400, 362, 62] },
-    '/label': { role: 29, parent: '/row', kids: [], ifaces: [ACC, ACTION, COMP], states: bits(8, 24, 30), actions: ['clipboard.copy', 'selection.select-all'], ext: [20, 120, 100, 20], name: 'Tokyo' },
+    '/win': {
+      role: 23,
+      parent: ROOT,
+      kids: ['/list'],
+      ifaces: [ACC, COMP],
+      states: bits(1, 8, 24, 25, 30),
+      ext: [0, 0, 400, 300],
+      name: 'Add a New World Clock',
+    },
+    '/list': {
+      role: 31,
+      parent: '/win',
+      kids: ['/row', '/hidden'],
+      ifaces: [ACC, ACTION, COMP, SEL],
+      states: bits(8, 11, 24, 30),
+      actions: [],
+      ext: [12, 112, 366, 66],
+    },
+    '/row': {
+      role: 32,
+      parent: '/list',
+      kids: ['/label'],
+      ifaces: [ACC, ACTION, COMP],
+      states: bits(8, 11, 24, 30),
+      actions: [],
+      ext: [14, 114, 362, 62],
+    },
+    '/hidden': {
+      role: 32,
+      parent: '/list',
+      kids: [],
+      ifaces: [ACC, ACTION, COMP],
+      states: bits(8, 11, 24, 30),
+      actions: [],
+      ext: [14, 400, 362, 62],
+    },
+    '/label': {
+      role: 29,
+      parent: '/row',
+      kids: [],
+      ifaces: [ACC, ACTION, COMP],
+      states: bits(8, 24, 30),
+      actions: ['clipboard.copy', 'selection.select-all'],
+      ext: [20, 120, 100, 20],
+      name: 'Tokyo',
+    },
   };
-  const props = (n: FakeNode): Record<string, unknown> => ({ Name: n.name ?? '', Description: '', ChildCount: n.kids.length, AccessibleId: '', Parent: [APP, n.parent], NActions: n.actions?.length ?? 0 });
+  const props = (n: FakeNode): Record<string, unknown> => ({
+    Name: n.name ?? '',
+    Description: '',
+    ChildCount: n.kids.length,
+    AccessibleId: '',
+    Parent: [APP, n.parent],
+    NActions: n.actions?.length ?? 0,
+  });
   return busAnswering((m: Msg) => {
     if (m.member === 'GetConnectionUnixProcessID') return [4242];
     const n = nodes[m.path];
     if (!n) throw Object.assign(new Error('Unknown object'), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
     switch (m.member) {
       case 'GetRole': return [n.role];
-      case 'GetRoleName': return [{ 23: 'frame', 31: 'list', 32: 'list item', 29: 'label', 75: 'application' }[n.role] ?? 'unknown'];
+      case 'GetRoleName':
+        return [{ 23: 'frame', 31: 'list', 32: 'list item', 29: 'label', 75: 'application' }[n.role] ?? 'unknown'];
       case 'GetState': return [n.states];
       case 'GetInterfaces': return [n.ifaces];
       case 'GetAll': return [Object.fromEntries(Object.entries(props(n)).map(([k, v]) => [k, { value: v }]))];
@@ -55,7 +113,9 @@ function gtk4Rows(log: string[]) {
       case 'GetActions': return [(n.actions ?? []).map((a) => [a, '', ''])];
       case 'DoAction': log.push(`DoAction ${m.path} ${String(m.body[0])}`); return [true];
       case 'SelectChild': log.push(`SelectChild ${m.path}`); return [false];
-      case 'GrabFocus': log.push(`GrabFocus ${m.path}`); throw Object.assign(new Error(''), { type: 'org.freedesktop.DBus.Error.Failed' });
+      case 'GrabFocus':
+        log.push(`GrabFocus ${m.path}`);
+        throw Object.assign(new Error(''), { type: 'org.freedesktop.DBus.Error.Failed' });
       default: throw Object.assign(new Error('no such method'), { type: 'org.freedesktop.DBus.Error.UnknownMethod' });
     }
   });
@@ -68,8 +128,12 @@ function gtk4Rows(log: string[]) {
 function fakePointer(log: string[]): LinuxInput {
   return {
     available: true,
-    xWindowOf: async (w: { pid: number; title: string }) => w.pid === 4242 && w.title === 'Add a New World Clock' ? { id: 7, rect: [440, 242, 410, 310] } : undefined,
-    pointer: async (p: { action: string; x: number; y: number }) => { log.push(`pointer ${p.action} ${p.x},${p.y}`); return `left click at ${p.x},${p.y}`; },
+    xWindowOf: async (w: { pid: number; title: string }) =>
+      w.pid === 4242 && w.title === 'Add a New World Clock' ? { id: 7, rect: [440, 242, 410, 310] } : undefined,
+    pointer: async (p: { action: string; x: number; y: number }) => {
+      log.push(`pointer ${p.action} ${p.x},${p.y}`);
+      return `left click at ${p.x},${p.y}`;
+    },
   } as unknown as LinuxInput;
 }
 
@@ -100,7 +164,10 @@ test('only an action whose name means a click runs for a click; a named action o
 
 test('a focus GTK 4 refuses with an empty error says what failed and what to do', async () => {
   const log: string[] = [];
-  const e = await act(gtk4Rows(log), fakePointer(log), { id: `${APP}/row`, op: 'focus' } as never).then(() => undefined, (x: unknown) => x);
+  const e = await act(gtk4Rows(log), fakePointer(log), { id: `${APP}/row`, op: 'focus' } as never).then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   assert.ok(e instanceof ComputerUseError, String(e));
   assert.notEqual(e.code, 'internal');
   assert.match(e.message, /GrabFocus/);
@@ -111,7 +178,10 @@ test('a focus GTK 4 refuses with an empty error says what failed and what to do'
 test('a row scrolled out of its list (its centre outside an ancestor) takes no pointer click', async () => {
   const log: string[] = [];
   const bus = gtk4Rows(log);
-  const e = await act(bus, fakePointer(log), { id: `${APP}/hidden`, op: 'click' } as never).then(() => undefined, (x: unknown) => x);
+  const e = await act(bus, fakePointer(log), { id: `${APP}/hidden`, op: 'click' } as never).then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   assert.ok(e instanceof ComputerUseError && e.code === 'unsupported', String(e));
   assert.deepEqual(log.filter((l) => l.startsWith('pointer')), []);
 });

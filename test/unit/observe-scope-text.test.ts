@@ -18,14 +18,23 @@ const TEXT = 'The quick brown fox\njumps over the dog.';
 function writer(docProps: Parameters<typeof n>[3]): FakeWindow {
   const b = ':1.91';
   const root = n(b, 1, 'window', { name: 'Writer', states: ['active'] }, [
-    n(b, 2, 'document', { states: ['focusable', 'editable', 'multiline'], actions: ['type', 'focus', 'scroll'], ...docProps }),
+    n(b, 2, 'document', {
+      states: ['focusable', 'editable', 'multiline'],
+      actions: ['type', 'focus', 'scroll'],
+      ...docProps,
+    }),
   ]);
   return { info: { id: root.id, title: 'Writer', app: 'writer', pid: 4646, role: 'window', focused: true }, root };
 }
 
 async function scoped(docProps: Parameters<typeof n>[3]): Promise<string> {
   const fake = new FakeDriver([writer(docProps)]);
-  fake.extra['text.read'] = (p: TextReadParams) => ({ text: TEXT.slice(p.start ?? 0, p.end), start: p.start ?? 0, length: TEXT.length, startLine: 1 });
+  fake.extra['text.read'] = (p: TextReadParams) => ({
+    text: TEXT.slice(p.start ?? 0, p.end),
+    start: p.start ?? 0,
+    length: TEXT.length,
+    startLine: 1,
+  });
   const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
   const observe = TOOLS.find((t) => t.schema.name === 'computer_observe')!;
   try {
@@ -54,9 +63,17 @@ test('a scope read of text read in part: the line carries no value and no range 
 
 test('scope on a table with from: the answer says how its rows come into view, not "no Text interface"', async () => {
   const b = ':1.92';
-  const cells = [0, 1].flatMap((r) => [0, 1].map((c) => n(b, 10 + r * 2 + c, 'cell', { name: `${'AB'[c]}${r + 1}`, value: String(r * 2 + c), cell: { row: r, col: c } })));
-  const root = n(b, 1, 'window', { name: 'Sheet', states: ['active'] }, [n(b, 2, 'table', { name: 'Sheet1', table: { rows: 1_048_576, cols: 1024 } }, cells)]);
-  const fake = new FakeDriver([{ info: { id: root.id, title: 'Sheet', app: 'calc', pid: 4747, role: 'window', focused: true }, root }]);
+  const cells = [0, 1].flatMap((r) =>
+    [0, 1].map((c) =>
+      n(b, 10 + r * 2 + c, 'cell', { name: `${'AB'[c]}${r + 1}`, value: String(r * 2 + c), cell: { row: r, col: c } }),
+    ),
+  );
+  const root = n(b, 1, 'window', { name: 'Sheet', states: ['active'] }, [
+    n(b, 2, 'table', { name: 'Sheet1', table: { rows: 1_048_576, cols: 1024 } }, cells),
+  ]);
+  const fake = new FakeDriver([
+    { info: { id: root.id, title: 'Sheet', app: 'calc', pid: 4747, role: 'window', focused: true }, root },
+  ]);
   let asked = false;
   fake.extra['text.read'] = () => { asked = true; throw new Error('no Text interface'); };
   const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
@@ -67,7 +84,11 @@ test('scope on a table with from: the answer says how its rows come into view, n
     assert.ok(ref, text);
     const r = await runTool(observe, { session }, { scope: ref, from: 80 });
     assert.equal(r.code, 'invalid_params', r.text);
-    assert.match(r.text, new RegExp(`${ref} is a table: .*To see row 80: scroll ${ref} value="to A80" .*then observe with scope=${ref}`), r.text);
+    assert.match(
+      r.text,
+      new RegExp(`${ref} is a table: .*To see row 80: scroll ${ref} value="to A80" .*then observe with scope=${ref}`),
+      r.text,
+    );
     assert.equal(asked, false, 'no text was asked of a table');
   } finally {
     await session.close();

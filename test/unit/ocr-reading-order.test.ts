@@ -27,9 +27,24 @@ test('a page of two text columns reads each column top to bottom, left column fi
 });
 
 test('lines a few pixels apart in height are one row, read left to right, whatever order tesseract gave them', () => {
-  const word = (block: number, x: number, y: number, text: string): OcrWord => ({ block, par: 1, line: 1, word: 1, box: [x, y, 40, 12], conf: 90, text });
+  const word = (block: number, x: number, y: number, text: string): OcrWord => ({
+    block,
+    par: 1,
+    line: 1,
+    word: 1,
+    box: [x, y, 40, 12],
+    conf: 90,
+    text,
+  });
   // Baselines wobble by a few pixels along a row; the order must not depend on the input order.
-  const words = [word(1, 300, 104, 'C'), word(2, 10, 100, 'A'), word(3, 150, 97, 'B'), word(4, 10, 130, 'D'), word(5, 300, 126, 'F'), word(6, 150, 133, 'E')];
+  const words = [
+    word(1, 300, 104, 'C'),
+    word(2, 10, 100, 'A'),
+    word(3, 150, 97, 'B'),
+    word(4, 10, 130, 'D'),
+    word(5, 300, 126, 'F'),
+    word(6, 150, 133, 'E'),
+  ];
   for (const order of [words, [...words].reverse(), [words[3]!, words[0]!, words[5]!, words[1]!, words[4]!, words[2]!]]) {
     assert.deepEqual(groupLines(order).map((l) => l.text), ['A', 'B', 'C', 'D', 'E', 'F']);
   }

@@ -20,29 +20,76 @@ const open: Computer[] = [];
 after(async () => { await Promise.all(open.map((c) => c.close())); });
 
 async function computerOf(root: RawNode, title: string, fake = new FakeDriver()): Promise<Computer> {
-  fake.windows.push({ info: { id: 'w', title, app: 'thunar', pid: 4343, role: 'window', focused: true, bounds: [0, 0, 800, 600] }, root });
-  const c = await createComputer({ desktop: 'current', connect: () => fake.connect(), settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl') });
+  fake.windows.push({
+    info: { id: 'w', title, app: 'thunar', pid: 4343, role: 'window', focused: true, bounds: [0, 0, 800, 600] },
+    root,
+  });
+  const c = await createComputer({
+    desktop: 'current',
+    connect: () => fake.connect(),
+    settingsPath: join(home, 'settings.json'),
+    auditPath: join(home, 'audit.jsonl'),
+  });
   open.push(c);
   return c;
 }
 
 test('Thunar\'s icon view: observe marks the empty view and says what works; find does not answer a bare 0 matches', async () => {
-  const root: RawNode = { id: 'w', role: 'window', nativeRole: 'frame', name: 'files - Thunar', states: ['active'], actions: [], children: [
-    { id: 'loc', role: 'textbox', nativeRole: 'text', value: '/tmp/files/', states: ['editable'], actions: ['set_value'] },
-    { id: 'pane', role: 'pane', nativeRole: 'directory pane', name: 'Icon view', description: 'Icon based directory listing', states: [], actions: ['focus'], children: [
-      { id: 'icons', role: 'group', nativeRole: 'panel', states: ['focused'], actions: ['focus'] },
-      { id: 'sb', role: 'scrollbar', nativeRole: 'scroll bar', states: ['offscreen'], actions: ['set_value'], childCount: 0 },
-    ] },
-    // An empty panel that takes no focus is decoration, not a view.
-    { id: 'deco', role: 'group', nativeRole: 'panel', states: [], actions: [] },
-  ] };
+  const root: RawNode = {
+    id: 'w',
+    role: 'window',
+    nativeRole: 'frame',
+    name: 'files - Thunar',
+    states: ['active'],
+    actions: [],
+    children: [
+      {
+        id: 'loc',
+        role: 'textbox',
+        nativeRole: 'text',
+        value: '/tmp/files/',
+        states: ['editable'],
+        actions: ['set_value'],
+      },
+      {
+        id: 'pane',
+        role: 'pane',
+        nativeRole: 'directory pane',
+        name: 'Icon view',
+        description: 'Icon based directory listing',
+        states: [],
+        actions: ['focus'],
+        children: [
+          { id: 'icons', role: 'group', nativeRole: 'panel', states: ['focused'], actions: ['focus'] },
+          {
+            id: 'sb',
+            role: 'scrollbar',
+            nativeRole: 'scroll bar',
+            states: ['offscreen'],
+            actions: ['set_value'],
+            childCount: 0,
+          },
+        ],
+      },
+      // An empty panel that takes no focus is decoration, not a view.
+      { id: 'deco', role: 'group', nativeRole: 'panel', states: [], actions: [] },
+    ],
+  };
   const c = await computerOf(root, 'files - Thunar');
   const o = await c.tools.observe({});
   assert.match(o.text, /\[e\d+\] group focused \(exposes no items\)/, o.text);
   assert.equal(o.text.match(/exposes no items/g)?.length, 1, o.text);
-  assert.match(o.text, /without exposing items, so neither observe nor find sees them: if it is still loading, wait and observe again; else use a view of the app that lists them \(a file manager's list view, e.g. Thunar's ctrl\+2\), its own Find or Search dialog, or computer_screenshot \(OCR\)/, o.text);
+  assert.match(
+    o.text,
+    /without exposing items, so neither observe nor find sees them: if it is still loading, wait and observe again; else use a view of the app that lists them \(a file manager's list view, e.g. Thunar's ctrl\+2\), its own Find or Search dialog, or computer_screenshot \(OCR\)/,
+    o.text,
+  );
   // What writes into such a view: gnumeric's sheet took a model 6 calls to learn that its edit line needs Enter.
-  assert.match(o.text, /To write into it: the app's own entry fields \(a spreadsheet's cell-address box and edit line: set_value, then Enter commits\), or type while it has the focus and read it back by copying \(ctrl\+a, ctrl\+c, then the clipboard/, o.text);
+  assert.match(
+    o.text,
+    /To write into it: the app's own entry fields \(a spreadsheet's cell-address box and edit line: set_value, then Enter commits\), or type while it has the focus and read it back by copying \(ctrl\+a, ctrl\+c, then the clipboard/,
+    o.text,
+  );
   // Reading the clipboard asks the user: where no one can be asked, the advice led to confirmation_required.
   assert.match(o.text, /then the clipboard, whose reading asks the user/, o.text);
   const f = await c.tools.find({ text: 'zenity' });
@@ -52,15 +99,40 @@ test('Thunar\'s icon view: observe marks the empty view and says what works; fin
 });
 
 test('the long note on an opaque view is printed once per view and conversation, then its short form', async () => {
-  const root: RawNode = { id: 'w', role: 'window', nativeRole: 'frame', name: 'doc.pdf', states: ['active'], actions: [], children: [
-    { id: 'page', role: 'canvas', nativeRole: 'drawing area', states: ['focused'], actions: ['focus'] },
-    { id: 'btn', role: 'button', nativeRole: 'push button', name: 'Next', states: [], actions: ['click'] },
-  ] };
+  const root: RawNode = {
+    id: 'w',
+    role: 'window',
+    nativeRole: 'frame',
+    name: 'doc.pdf',
+    states: ['active'],
+    actions: [],
+    children: [
+      { id: 'page', role: 'canvas', nativeRole: 'drawing area', states: ['focused'], actions: ['focus'] },
+      { id: 'btn', role: 'button', nativeRole: 'push button', name: 'Next', states: [], actions: ['click'] },
+    ],
+  };
   const statePath = join(home, 'opaque-state.json');
   const fake = new FakeDriver();
-  fake.windows.push({ info: { id: 'w', title: 'doc.pdf', app: 'viewer', pid: 4344, role: 'window', focused: true, bounds: [0, 0, 800, 600] }, root });
+  fake.windows.push({
+    info: {
+      id: 'w',
+      title: 'doc.pdf',
+      app: 'viewer',
+      pid: 4344,
+      role: 'window',
+      focused: true,
+      bounds: [0, 0, 800, 600],
+    },
+    root,
+  });
   const make = async (): Promise<Computer> => {
-    const c = await createComputer({ desktop: 'current', connect: () => fake.connect(), statePath, settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl') });
+    const c = await createComputer({
+      desktop: 'current',
+      connect: () => fake.connect(),
+      statePath,
+      settingsPath: join(home, 'settings.json'),
+      auditPath: join(home, 'audit.jsonl'),
+    });
     open.push(c);
     return c;
   };
@@ -78,18 +150,31 @@ test('the long note on an opaque view is printed once per view and conversation,
   const next = await (await make()).tools.observe({ full: true });
   assert.doesNotMatch(next.text, long, next.text);
   // A new conversation hears it in full again.
-  const fresh = await createComputer({ desktop: 'current', connect: () => fake.connect(), settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl') });
+  const fresh = await createComputer({
+    desktop: 'current',
+    connect: () => fake.connect(),
+    settingsPath: join(home, 'settings.json'),
+    auditPath: join(home, 'audit.jsonl'),
+  });
   open.push(fresh);
   assert.match((await fresh.tools.observe({})).text, long);
 });
 
 test('abiword\'s page: a focused drawing area is an opaque view; a ruler (no focus) is not marked', async () => {
-  const root: RawNode = { id: 'w', role: 'window', nativeRole: 'frame', name: 'Untitled1 - AbiWord', states: ['active'], actions: [], children: [
-    { id: 'page', role: 'canvas', nativeRole: 'drawing area', states: ['focused'], actions: ['focus'] },
-    { id: 'ruler', role: 'canvas', nativeRole: 'drawing area', states: [], actions: [] },
-    // A view still loading (busy) may expose its items yet: not marked.
-    { id: 'loading', role: 'generic', nativeRole: 'section', states: ['busy', 'focusable'], actions: ['focus'] },
-  ] };
+  const root: RawNode = {
+    id: 'w',
+    role: 'window',
+    nativeRole: 'frame',
+    name: 'Untitled1 - AbiWord',
+    states: ['active'],
+    actions: [],
+    children: [
+      { id: 'page', role: 'canvas', nativeRole: 'drawing area', states: ['focused'], actions: ['focus'] },
+      { id: 'ruler', role: 'canvas', nativeRole: 'drawing area', states: [], actions: [] },
+      // A view still loading (busy) may expose its items yet: not marked.
+      { id: 'loading', role: 'generic', nativeRole: 'section', states: ['busy', 'focusable'], actions: ['focus'] },
+    ],
+  };
   const c = await computerOf(root, 'Untitled1 - AbiWord');
   const o = await c.tools.observe({});
   assert.match(o.text, /canvas focused \(exposes no items\)/, o.text);
@@ -97,13 +182,57 @@ test('abiword\'s page: a focused drawing area is an opaque view; a ruler (no foc
 });
 
 test('a find whose only match is off-screen, found by the list\'s own search, does not open with "0 matches"', async () => {
-  const rows = Array.from({ length: 3 }, (_, i): RawNode => ({ id: `r${i}`, role: 'listitem', nativeRole: 'list item', name: `file-${i}`, states: [], actions: ['select'] }));
-  const root: RawNode = { id: 'w', role: 'window', nativeRole: 'frame', name: 'big', states: ['active'], actions: [], children: [
-    { id: 'list', role: 'list', nativeRole: 'list', name: 'Files', states: [], actions: [], children: rows, childCount: 3000, childRange: { start: 0, end: 3 } },
-  ] };
+  const rows = Array.from({ length: 3 }, (_, i): RawNode => ({
+    id: `r${i}`,
+    role: 'listitem',
+    nativeRole: 'list item',
+    name: `file-${i}`,
+    states: [],
+    actions: ['select'],
+  }));
+  const root: RawNode = {
+    id: 'w',
+    role: 'window',
+    nativeRole: 'frame',
+    name: 'big',
+    states: ['active'],
+    actions: [],
+    children: [
+      {
+        id: 'list',
+        role: 'list',
+        nativeRole: 'list',
+        name: 'Files',
+        states: [],
+        actions: [],
+        children: rows,
+        childCount: 3000,
+        childRange: { start: 0, end: 3 },
+      },
+    ],
+  };
   const fake = new FakeDriver();
-  fake.extra['list.find'] = () => ({ matches: [{ node: { id: 'r2659', role: 'listitem', nativeRole: 'list item', name: 'file-2659', states: [], actions: ['select'] }, index: 2659 }],
-    total: 3000, scanned: 3000, next: 3000, complete: true, method: 'index', ms: 3 });
+  fake.extra['list.find'] = () => ({
+    matches: [
+      {
+        node: {
+          id: 'r2659',
+          role: 'listitem',
+          nativeRole: 'list item',
+          name: 'file-2659',
+          states: [],
+          actions: ['select'],
+        },
+        index: 2659,
+      },
+    ],
+    total: 3000,
+    scanned: 3000,
+    next: 3000,
+    complete: true,
+    method: 'index',
+    ms: 3,
+  });
   const c = await computerOf(root, 'big', fake);
   const f = await c.tools.find({ text: 'file-2659' });
   assert.match(f.text, /^1 match for "file-2659"/, f.text);

@@ -15,7 +15,14 @@ import { validationError } from '../../src/protocol/validate.js';
 import { checkAnswers, fuzzLines } from '../fuzz/lines.js';
 import { Peer, type Handlers, type PeerOptions } from '../../src/protocol/peer.js';
 
-const HELLO: HelloResult = { protocolVersion: '1.0.0', platform: 'fake', version: '0.0.1', methods: ['hello', 'windows.list'], capabilities: ['events'], permissions: { a11y_bus: true } };
+const HELLO: HelloResult = {
+  protocolVersion: '1.0.0',
+  platform: 'fake',
+  version: '0.0.1',
+  methods: ['hello', 'windows.list'],
+  capabilities: ['events'],
+  permissions: { a11y_bus: true },
+};
 
 /** A client and a server peer linked in memory; `toServer`/`toClient` are the raw wires. */
 function link(handlers: Handlers, clientOptions: PeerOptions = {}, serverOptions: PeerOptions = {}) {
@@ -55,20 +62,31 @@ const errorWith = (code: string, extra: (e: ComputerUseError) => void = () => un
 test('request/response: params reach the handler, the result comes back', async () => {
   const seen: unknown[] = [];
   const { client } = link({
-    hello: (p) => { seen.push(p); return HELLO; },
-    'windows.list': async (p) => ({ windows: [{ id: ':1.2/w', title: `pid ${p.pid}`, app: 'x', pid: p.pid ?? 0, role: 'window', focused: true }] }),
+    hello: (p) => {
+      seen.push(p);
+      return HELLO;
+    },
+    'windows.list': async (p) => ({
+      windows: [{ id: ':1.2/w', title: `pid ${p.pid}`, app: 'x', pid: p.pid ?? 0, role: 'window', focused: true }],
+    }),
   });
   assert.deepEqual(await client.request('hello', { client: 'test' }), HELLO);
   assert.deepEqual(seen, [{ client: 'test' }]);
   // Concurrent requests are matched by id, whatever order they finish in.
-  const [a, b] = await Promise.all([client.request('windows.list', { pid: 1 }), client.request('windows.list', { pid: 2 })]);
+  const [a, b] = await Promise.all([
+    client.request('windows.list', { pid: 1 }),
+    client.request('windows.list', { pid: 2 }),
+  ]);
   assert.equal(a.windows[0]?.title, 'pid 1');
   assert.equal(b.windows[0]?.title, 'pid 2');
 });
 
 test('a handler returning undefined answers null: the response still arrives, and is refused as outside the protocol', async () => {
   const { client } = link({ 'events.subscribe': () => undefined as unknown as { ok: boolean } });
-  await assert.rejects(client.request('events.subscribe', {}), errorWith('internal', (e) => assert.match(e.message, /answered events\.subscribe outside the protocol/)));
+  await assert.rejects(
+    client.request('events.subscribe', {}),
+    errorWith('internal', (e) => assert.match(e.message, /answered events\.subscribe outside the protocol/)),
+  );
 });
 
 test('typed errors round-trip: data.code becomes the same ComputerUseError code with its details', async () => {
@@ -90,7 +108,11 @@ test('typed errors round-trip: data.code becomes the same ComputerUseError code 
   // Any other exception crosses as `internal`, with its message.
   await assert.rejects(client.request('apps.list', {}), errorWith('internal', (e) => assert.equal(e.message, 'boom')));
   // On the wire: the JSON-RPC application error code, the string code in data.
-  assert.deepEqual(wire[0], { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'Ref e12 moved.', data: { code: 'stale_ref', ...details } } });
+  assert.deepEqual(wire[0], {
+    jsonrpc: '2.0',
+    id: 1,
+    error: { code: -32000, message: 'Ref e12 moved.', data: { code: 'stale_ref', ...details } },
+  });
 });
 
 test('an unexpected error with no text still says what failed and what to do (a D-Bus error may carry none)', async () => {
@@ -99,9 +121,15 @@ test('an unexpected error with no text still says what failed and what to do (a 
     'apps.list': () => { throw new Error('   '); },
   });
   await assert.rejects(client.request('node.act', { id: 'x', op: 'focus' }), errorWith('internal', (e) => {
-    assert.match(e.message, /^node\.act failed with an error that gave no reason \(org\.freedesktop\.DBus\.Error\.Failed\); observe again/);
+    assert.match(
+      e.message,
+      /^node\.act failed with an error that gave no reason \(org\.freedesktop\.DBus\.Error\.Failed\); observe again/,
+    );
   }));
-  await assert.rejects(client.request('apps.list', {}), errorWith('internal', (e) => assert.match(e.message, /^apps\.list failed .*no reason/)));
+  await assert.rejects(
+    client.request('apps.list', {}),
+    errorWith('internal', (e) => assert.match(e.message, /^apps\.list failed .*no reason/)),
+  );
 });
 
 test('an unknown string code from the wire becomes internal, keeping the other data', async () => {
@@ -109,19 +137,32 @@ test('an unknown string code from the wire becomes internal, keeping the other d
   const toServer = new PassThrough();
   const client = new Peer(toClient, toServer);
   const p = client.request('hello', {});
-  toClient.write(JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'odd', data: { code: 'martian', x: 1 } } }) + '\n');
+  toClient.write(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32000, message: 'odd', data: { code: 'martian', x: 1 } },
+    }) + '\n',
+  );
   await assert.rejects(p, errorWith('internal', (e) => assert.deepEqual(e.details, { x: 1 })));
 });
 
 test('unknown method: JSON-RPC -32601 with data.code unsupported', async () => {
   const { client, toServer, toClient } = link({ hello: () => HELLO });
   // Declared but not handled by this server, and not declared at all.
-  await assert.rejects(client.request('screen.ocr', { window: 'w' }), errorWith('unsupported', (e) => assert.match(e.message, /screen\.ocr/)));
+  await assert.rejects(
+    client.request('screen.ocr', { window: 'w' }),
+    errorWith('unsupported', (e) => assert.match(e.message, /screen\.ocr/)),
+  );
   await assert.rejects(client.request('no.such.method' as MethodName, {} as never), errorWith('unsupported'));
   const wire = tap(toClient);
   toServer.write('{"jsonrpc":"2.0","id":"s-1","method":"toString","params":{}}\n');
   await until('the error response', () => wire.length === 1);
-  assert.deepEqual(wire[0], { jsonrpc: '2.0', id: 's-1', error: { code: -32601, message: 'Method not found: toString', data: { code: 'unsupported' } } });
+  assert.deepEqual(wire[0], {
+    jsonrpc: '2.0',
+    id: 's-1',
+    error: { code: -32601, message: 'Method not found: toString', data: { code: 'unsupported' } },
+  });
 });
 
 test('invalid requests get an error and the server keeps working; unmatched responses are not answered', async () => {
@@ -135,7 +176,10 @@ test('invalid requests get an error and the server keeps working; unmatched resp
   toServer.write('{"jsonrpc":"2.0","id":10,"params":{}}\n');
   toServer.write('{not json\n');
   await until('five error responses', () => wire.length === 5);
-  assert.deepEqual(wire.map((m) => (m as { error: { code: number } }).error.code), [-32600, -32600, -32600, -32600, -32600]);
+  assert.deepEqual(
+    wire.map((m) => (m as { error: { code: number } }).error.code),
+    [-32600, -32600, -32600, -32600, -32600],
+  );
   assert.deepEqual(wire.map((m) => (m as { id: unknown }).id), [null, null, null, 9, 10]);
   // The client got error responses it never asked for: it reports them and does not answer back
   // (which would bounce errors between the two peers forever).
@@ -149,7 +193,8 @@ test('a response for an unknown or late id is ignored', async () => {
   const toClient = new PassThrough();
   const client = new Peer(toClient, new PassThrough(), {}, { timeoutMs: 1000 });
   const p = client.request('hello', {});
-  const answer = (id: number, version: string): string => JSON.stringify({ jsonrpc: '2.0', id, result: { ...HELLO, version } }) + '\n';
+  const answer = (id: number, version: string): string =>
+    JSON.stringify({ jsonrpc: '2.0', id, result: { ...HELLO, version } }) + '\n';
   toClient.write(answer(99, 'stray'));
   toClient.write(answer(1, 'mine'));
   toClient.write(answer(1, 'again'));
@@ -181,7 +226,10 @@ test('closing the connection rejects every pending request with driver_unavailab
   const pending = [client.request('hello', {}), client.request('hello', {})];
   toClient.end();
   for (const p of pending) {
-    await assert.rejects(p, errorWith('driver_unavailable', (e) => assert.match(e.message, /while running hello \(connection closed\)/)));
+    await assert.rejects(
+      p,
+      errorWith('driver_unavailable', (e) => assert.match(e.message, /while running hello \(connection closed\)/)),
+    );
   }
   assert.equal(client.isClosed, true);
   assert.deepEqual(why, ['connection closed']);
@@ -232,7 +280,9 @@ test('an oversize line is refused with one error and the connection recovers', a
 
 /** The recorded gtk4-widget-factory tree as a tree.snapshot result. */
 function bigSnapshot(): SnapshotResult {
-  const recorded = JSON.parse(readFileSync(new URL('../../../test/fixtures/linux/gtk4-widget-factory.json', import.meta.url), 'utf8')) as Omit<SnapshotResult, 'stats'>;
+  const recorded = JSON.parse(
+    readFileSync(new URL('../../../test/fixtures/linux/gtk4-widget-factory.json', import.meta.url), 'utf8'),
+  ) as Omit<SnapshotResult, 'stats'>;
   return { ...recorded, stats: { nodes: countNodes(recorded.root), ms: 40, truncated: false } };
 }
 
@@ -250,26 +300,48 @@ test('params outside the protocol are refused with -32602 invalid_params and the
     ['node.act', { id: 'x', op: 'set_value', value: 'v'.repeat(10_001) }, /\/value: .*maxLength 10000/],
     ['node.act', { id: 7, op: 'click' }, /\/id: expected string/],
     ['input.keys', { window: 'w', chords: [{ mods: ['Control'], key: 'exec; rm -rf /' }] }, /\/chords\/0\/key: /],
-    ['input.keys', { window: 'w', chords: Array.from({ length: 65 }, () => ({ mods: [], key: 'a' })) }, /\/chords: .*maxItems 64/],
+    [
+      'input.keys',
+      { window: 'w', chords: Array.from({ length: 65 }, () => ({ mods: [], key: 'a' })) },
+      /\/chords: .*maxItems 64/,
+    ],
     ['input.keys', { window: 'w', text: 't'.repeat(10_001) }, /\/text: .*maxLength 10000/],
-    ['input.keys', { window: 'w', chords: [{ mods: ['hyper'], key: 'a' }] }, /\/chords\/0\/mods\/0: expected one of "Primary", "Control", "Alt", "Shift", "Meta"/],
+    [
+      'input.keys',
+      { window: 'w', chords: [{ mods: ['hyper'], key: 'a' }] },
+      /\/chords\/0\/mods\/0: expected one of "Primary", "Control", "Alt", "Shift", "Meta"/,
+    ],
     ['input.keys', { window: 'w', chords: [{ mods: ['ctrl'], key: 's' }] }, /\/chords\/0\/mods\/0: expected one of/],
     ['input.keys', { window: 'w', chords: [{ mods: [], key: 'Return' }] }, /\/chords\/0\/key: /],
     ['input.keys', { window: 'w', chords: [{ mods: [], key: '\n' }] }, /\/chords\/0\/key: /],
   ];
   for (const [method, params, why] of bad) {
-    await assert.rejects(client.request(method, params as never), errorWith('invalid_params', (e) => assert.match(e.message, why)));
+    await assert.rejects(
+      client.request(method, params as never),
+      errorWith('invalid_params', (e) => assert.match(e.message, why)),
+    );
   }
   assert.equal(calls, 0, 'no handler ran');
   const first = wire[0] as { error: { code: number; data: { code: string } } };
   assert.equal(first.error.code, -32602);
   assert.deepEqual(first.error.data, { code: 'invalid_params' });
   // The refused value is never echoed back (it may be typed text or a secret).
-  toServer.write(JSON.stringify({ jsonrpc: '2.0', id: 'secret', method: 'input.keys', params: { window: 'w', text: 'hunter2', bogus: 'hunter2' } }) + '\n');
+  toServer.write(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'secret',
+      method: 'input.keys',
+      params: { window: 'w', text: 'hunter2', bogus: 'hunter2' },
+    }) + '\n',
+  );
   await until('the answer', () => wire.some((m) => (m as { id: unknown }).id === 'secret'));
   assert.doesNotMatch(JSON.stringify(wire.at(-1)), /hunter2/);
   // Valid params still reach the handler.
-  assert.deepEqual(await client.request('input.keys', { window: 'w', chords: [{ mods: ['Primary'], key: 's' }] }), { method: 'synthetic', focusedFirst: false, sent: 1 });
+  assert.deepEqual(await client.request('input.keys', { window: 'w', chords: [{ mods: ['Primary'], key: 's' }] }), {
+    method: 'synthetic',
+    focusedFirst: false,
+    sent: 1,
+  });
   assert.equal(calls, 1);
 });
 
@@ -277,11 +349,23 @@ test('a result outside the protocol fails the call with internal (the driver ans
   const { client } = link({
     hello: () => ({ ...HELLO, protocolVersion: 'one' }) as unknown as HelloResult,
     'windows.list': () => ({ windows: [{ id: 'w', title: 't', app: 'a', pid: -1, role: 'window', focused: true }] }),
-    'node.act': () => ({ method: 'pattern', after: { id: 'n', role: 'button', states: ['on-fire'], actions: [] } }) as never,
+    'node.act': () =>
+      ({ method: 'pattern', after: { id: 'n', role: 'button', states: ['on-fire'], actions: [] } }) as never,
   });
-  await assert.rejects(client.request('hello', {}), errorWith('internal', (e) => assert.match(e.message, /answered hello outside the protocol \(\/protocolVersion: expected/)));
-  await assert.rejects(client.request('windows.list', {}), errorWith('internal', (e) => assert.match(e.message, /\/windows\/0\/pid/)));
-  await assert.rejects(client.request('node.act', { id: 'n', op: 'click' }), errorWith('internal', (e) => assert.match(e.message, /\/after\/states\/0/)));
+  await assert.rejects(
+    client.request('hello', {}),
+    errorWith('internal', (e) =>
+      assert.match(e.message, /answered hello outside the protocol \(\/protocolVersion: expected/),
+    ),
+  );
+  await assert.rejects(
+    client.request('windows.list', {}),
+    errorWith('internal', (e) => assert.match(e.message, /\/windows\/0\/pid/)),
+  );
+  await assert.rejects(
+    client.request('node.act', { id: 'n', op: 'click' }),
+    errorWith('internal', (e) => assert.match(e.message, /\/after\/states\/0/)),
+  );
 });
 
 test('recursive snapshots validate, and a node deep in the tree that breaks the protocol is found', async () => {
@@ -292,7 +376,10 @@ test('recursive snapshots validate, and a node deep in the tree that breaks the 
   let deepest = fixture.root;
   while (deepest.children?.[0]) deepest = deepest.children[0];
   (deepest as { role: string }).role = 'space-station';
-  await assert.rejects(client.request('tree.snapshot', { window: fixture.window.id }), errorWith('internal', (e) => assert.match(e.message, /\/root\/children\/0\/.*\/role/)));
+  await assert.rejects(
+    client.request('tree.snapshot', { window: fixture.window.id }),
+    errorWith('internal', (e) => assert.match(e.message, /\/root\/children\/0\/.*\/role/)),
+  );
 });
 
 test('validation cost on a big snapshot result (gtk4-widget-factory) is small', (t) => {
@@ -316,7 +403,9 @@ test('an aborted request rejects with the signal reason, sends $/cancel, and the
   const { client, toServer } = link({
     'input.keys': (_p, ctx) => {
       handlerSignal = ctx.signal;
-      return new Promise((resolve) => { release = () => resolve({ method: 'synthetic', focusedFirst: false, sent: 1 }); });
+      return new Promise((resolve) => {
+        release = () => resolve({ method: 'synthetic', focusedFirst: false, sent: 1 });
+      });
     },
     hello: () => HELLO,
   }, { onJunk: (l) => junk.push(l) });
@@ -348,12 +437,22 @@ test('an already aborted signal rejects at once and sends nothing; a signal stri
   d.abort('gone');
   await assert.rejects(p, (e) => e instanceof Error);
   await client.request('hello', {});
-  assert.equal(wire.filter((m) => (m as { method?: string }).method === 'hello').length, 2, 'the pre-aborted call was never sent');
+  assert.equal(
+    wire.filter((m) => (m as { method?: string }).method === 'hello').length,
+    2,
+    'the pre-aborted call was never sent',
+  );
 });
 
 test('$/cancel for an unknown id or with bad params is ignored; closing the connection aborts handlers in flight', async () => {
   let signal: AbortSignal | undefined;
-  const { client, toServer } = link({ 'ui.settle': (_p, ctx) => { signal = ctx.signal; return new Promise(() => undefined); }, hello: () => HELLO });
+  const { client, toServer } = link({
+    'ui.settle': (_p, ctx) => {
+      signal = ctx.signal;
+      return new Promise(() => undefined);
+    },
+    hello: () => HELLO,
+  });
   const p = client.request('ui.settle', { quietMs: 10, timeoutMs: 100 }, 10_000);
   await until('the handler runs', () => signal !== undefined);
   toServer.write('{"jsonrpc":"2.0","method":"$/cancel","params":{"id":999}}\n');
@@ -369,7 +468,13 @@ test('Device.call forwards the signal to the driver connection', async () => {
   const fake = new FakeDriver();
   let handlerSignal: AbortSignal | undefined;
   const handlers = fake.handlers();
-  fake.handlers = () => ({ ...handlers, 'ui.settle': (_p, ctx) => { handlerSignal = ctx.signal; return new Promise(() => undefined); } });
+  fake.handlers = () => ({
+    ...handlers,
+    'ui.settle': (_p, ctx) => {
+      handlerSignal = ctx.signal;
+      return new Promise(() => undefined);
+    },
+  });
   const device = new Device({ connect: () => fake.connect() });
   const c = new AbortController();
   const call = device.call('ui.settle', { quietMs: 10, timeoutMs: 1000 }, 1500, c.signal);
@@ -382,7 +487,11 @@ test('Device.call forwards the signal to the driver connection', async () => {
 
 test('docs/protocol.schema.json and docs/protocol.md are up to date with the declarations (run npm run schema)', () => {
   const committed = readFileSync(new URL('../../../docs/protocol.schema.json', import.meta.url), 'utf8');
-  assert.equal(committed, protocolSchemaText(), 'docs/protocol.schema.json is out of date: run `npm run schema` and commit it');
+  assert.equal(
+    committed,
+    protocolSchemaText(),
+    'docs/protocol.schema.json is out of date: run `npm run schema` and commit it',
+  );
   const spec = readFileSync(new URL('../../../docs/protocol.md', import.meta.url), 'utf8');
   assert.equal(spec, protocolMarkdown(), 'docs/protocol.md is out of date: run `npm run schema` and commit it');
 });
@@ -393,7 +502,13 @@ test('a request with a wrong or missing jsonrpc version is refused under its id'
   toServer.write('{"jsonrpc":"1.0","id":1,"method":"hello","params":{}}\n');
   toServer.write('{"id":2,"method":"hello","params":{}}\n');
   await until('two answers', () => wire.length === 2);
-  assert.deepEqual(wire.map((m) => [(m as { id: unknown }).id, (m as { error: { code: number } }).error.code]), [[1, -32600], [2, -32600]]);
+  assert.deepEqual(
+    wire.map((m) => [(m as { id: unknown }).id, (m as { error: { code: number } }).error.code]),
+    [
+      [1, -32600],
+      [2, -32600],
+    ],
+  );
 });
 
 test('protocol-line fuzz on an in-memory driver: one valid response per request, the peer keeps serving', async (t) => {

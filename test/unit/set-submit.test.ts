@@ -33,15 +33,31 @@ const B = ':1.90';
  * generic › textbox) and adds a "Delete Decimal Place" button to another tool bar.
  */
 function sheetWindow(role: 'window' | 'dialog' = 'window', button = 'Sum', deep = false): FakeWindow {
-  const field = n(B, 6, 'textbox', { name: 'Name Box', value: 'A1', states: ['editable', 'focusable'], actions: ['set_value', 'type', 'clear', 'focus'] });
+  const field = n(B, 6, 'textbox', {
+    name: 'Name Box',
+    value: 'A1',
+    states: ['editable', 'focusable'],
+    actions: ['set_value', 'type', 'clear', 'focus'],
+  });
   const wrapped = deep
-    ? [20, 21, 22, 23, 24, 25, 26].reduceRight((inner, id, i) => n(B, id, i % 3 === 2 ? 'generic' : 'group', {}, [inner]), field)
+    ? [20, 21, 22, 23, 24, 25, 26].reduceRight(
+        (inner, id, i) => n(B, id, i % 3 === 2 ? 'generic' : 'group', {}, [inner]),
+        field,
+      )
     : field;
   const root = n(B, 1, role, { name: 'Book1', states: ['active'] }, [
-    n(B, 2, 'menubar', {}, [n(B, 3, 'menu', { name: 'Edit' }, [n(B, 4, 'menuitem', { name: 'Delete', actions: ['click'] })])]),
+    n(B, 2, 'menubar', {}, [
+      n(B, 3, 'menu', { name: 'Edit' }, [n(B, 4, 'menuitem', { name: 'Delete', actions: ['click'] })]),
+    ]),
     n(B, 5, 'toolbar', {}, [wrapped, n(B, 7, 'button', { name: button, actions: ['click'] })]),
     n(B, 8, 'label', { name: 'Cursor at A1' }),
-    ...(deep ? [n(B, 9, 'toolbar', { name: 'Formatting' }, [n(B, 10, 'button', { name: 'Delete Decimal Place', actions: ['click'] })])] : []),
+    ...(deep
+      ? [
+          n(B, 9, 'toolbar', { name: 'Formatting' }, [
+            n(B, 10, 'button', { name: 'Delete Decimal Place', actions: ['click'] }),
+          ]),
+        ]
+      : []),
   ]);
   return { info: { id: root.id, title: 'Book1', app: 'sheet', pid: 5151, role, focused: true }, root };
 }
@@ -53,17 +69,28 @@ function setup(windows: FakeWindow[], mode: 'default' | 'bypass' = 'default') {
   const policy = new Policy({ mode, allowApps: ['sheet'], processInfo: () => undefined, hostPids: [], audit,
     settingsPath: join(dir, 'home', 'settings.json'), protectedPaths: [join(dir, 'home')] });
   const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
-  const call = (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+  const call = (name: string, params: unknown) =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === name)!,
+      { session },
+      params,
+    );
   const find = (id: number): RawNode | undefined => {
-    const walk = (x: RawNode): RawNode | undefined => x.id === `${B}/org/a11y/atspi/accessible/${id}` ? x : (x.children ?? []).map(walk).find(Boolean);
+    const walk = (x: RawNode): RawNode | undefined =>
+      x.id === `${B}/org/a11y/atspi/accessible/${id}` ? x : (x.children ?? []).map(walk).find(Boolean);
     return windows.map((w) => walk(w.root)).find(Boolean);
   };
   // Return in the focused Name Box moves the cell cursor there, as a spreadsheet does.
   fake.onKeys = (p) => {
     const box = find(6);
-    if (p.chords?.some((c) => c.key === 'Enter') && box?.states.includes('focused')) find(8)!.name = `Cursor at ${box.value ?? ''}`;
+    if (p.chords?.some((c) => c.key === 'Enter') && box?.states.includes('focused'))
+      find(8)!.name = `Cursor at ${box.value ?? ''}`;
   };
-  const records = () => readFileSync(audit, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const records = () =>
+    readFileSync(audit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   return { fake, session, call, records };
 }
 
@@ -74,7 +101,11 @@ test('set_value with submit in a tool bar field: set, focused, Return sent witho
   const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
   const r = await s.call('computer_act', { actions: [{ ref: box, op: 'set_value', value: 'C5', submit: true }] });
   assert.equal(r.code, undefined, r.text);
-  assert.match(r.text, /^ok set_value e\d+ · confirmed \(.*value now reads as set; Return pressed in the field \(synthetic key events\): taken: the view changed/m, r.text);
+  assert.match(
+    r.text,
+    /^ok set_value e\d+ · confirmed \(.*value now reads as set; Return pressed in the field \(synthetic key events\): taken: the view changed/m,
+    r.text,
+  );
   assert.match(r.text, /Cursor at C5/, r.text);
   assert.ok(!/not applied yet/.test(r.text), r.text);
   assert.ok(s.fake.calls.some((c) => c.method === 'input.keys'), 'Return was sent');
@@ -98,7 +129,11 @@ test('the same field in a dialog with Pay: the Return is a genuine ask (refused 
   // One action, one outcome line: the text set and the Return refused, said once (not "ok" then "rejected").
   const heads = r.text.split('\n').filter((l) => /^(ok|rejected|failed) /.test(l));
   assert.equal(heads.length, 1, r.text);
-  assert.match(heads[0]!, /^rejected set_value e\d+ · confirmation_required: The text is set in the field .*; the Return after it was not sent: /, r.text);
+  assert.match(
+    heads[0]!,
+    /^rejected set_value e\d+ · confirmation_required: The text is set in the field .*; the Return after it was not sent: /,
+    r.text,
+  );
   assert.equal(r.code, 'confirmation_required', r.text);
   assert.ok(!s.fake.calls.some((c) => c.method === 'input.keys'), 'no Return reached the dialog');
   await s.session.close();
@@ -109,7 +144,11 @@ test('a field whose Return changes nothing: the receipt says the value may not h
   s.fake.onKeys = () => undefined;
   const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
   const r = await s.call('computer_act', { actions: [{ ref: box, op: 'set_value', value: 'C5', submit: true }] });
-  assert.match(r.text, /^ok set_value e\d+ · unknown \(.*nothing changed in the window, so the field may not have taken the value/m, r.text);
+  assert.match(
+    r.text,
+    /^ok set_value e\d+ · unknown \(.*nothing changed in the window, so the field may not have taken the value/m,
+    r.text,
+  );
   await s.session.close();
 });
 
@@ -187,13 +226,20 @@ test('the receipt a set_value gives for a tool bar field is accepted when follow
 test('a toggle that flipped after the driver\'s first read reads as flipped, not "did not flip yet; now checked"', () => {
   const win = (checked: boolean) => ({
     window: { id: 'w', title: 'Prefs', app: 'prefs', pid: 1, role: 'window' as const, focused: true },
-    root: n(':1.1', 1, 'window', { name: 'Prefs' }, [n(':1.1', 2, 'checkbox', { name: 'Wrap', states: checked ? ['checked'] : [], actions: ['toggle'] })]),
+    root: n(':1.1', 1, 'window', { name: 'Prefs' }, [
+      n(':1.1', 2, 'checkbox', { name: 'Wrap', states: checked ? ['checked'] : [], actions: ['toggle'] }),
+    ]),
   });
   const refs = new RefTable();
   const before = buildSnapshot(win(false), refs);
   const after = buildSnapshot(win(true), refs);
   const ref = after.elements.find((l) => l.role === 'checkbox')!.ref;
-  const r = { ref, op: 'toggle', status: 'unknown', detail: 'Action.DoAction "toggle"; state did not flip yet' } as ActionReceipt;
+  const r = {
+    ref,
+    op: 'toggle',
+    status: 'unknown',
+    detail: 'Action.DoAction "toggle"; state did not flip yet',
+  } as ActionReceipt;
   verifyReceipts([r], before, after);
   assert.equal(r.status, 'confirmed');
   assert.ok(!/did not flip/.test(r.detail), r.detail);
@@ -203,19 +249,39 @@ test('a toggle that flipped after the driver\'s first read reads as flipped, not
 test('type with a line break into a word processor\'s paragraph says the breaks stay inside the paragraph; a text field or typed keys say nothing', () => {
   const doc = (value: string, role: RawNode['role'] = 'paragraph') => ({
     window: { id: 'w', title: 'Letter', app: 'writer', pid: 1, role: 'window' as const, focused: true },
-    root: n(':1.1', 1, 'window', { name: 'Letter' }, [n(':1.1', 2, 'document', { name: 'Letter', states: ['editable'] }, [
-      n(':1.1', 3, role, { value, states: ['editable', 'focused', ...(role === 'textbox' ? ['multiline' as const] : [])] })])]),
+    root: n(':1.1', 1, 'window', { name: 'Letter' }, [
+      n(':1.1', 2, 'document', { name: 'Letter', states: ['editable'] }, [
+        n(':1.1', 3, role, {
+          value,
+          states: ['editable', 'focused', ...(role === 'textbox' ? ['multiline' as const] : [])],
+        }),
+      ]),
+    ]),
   });
   const receipt = (role: RawNode['role'], method: ActionReceipt['method']): ActionReceipt => {
     const refs = new RefTable();
     const before = buildSnapshot(doc('Dear Ann,', role), refs);
     const after = buildSnapshot(doc('Dear Ann,one\ntwo', role), refs);
     const ref = after.elements.find((l) => l.role === role)!.ref;
-    const r = { ref, op: 'type', value: 'one\ntwo', status: 'unknown', detail: 'EditableText.InsertText', ...(method ? { method } : {}) } as ActionReceipt;
+    const r = {
+      ref,
+      op: 'type',
+      value: 'one\ntwo',
+      status: 'unknown',
+      detail: 'EditableText.InsertText',
+      ...(method ? { method } : {}),
+    } as ActionReceipt;
     verifyReceipts([r], before, after);
     return r;
   };
-  assert.match(receipt('paragraph', 'pattern').detail, /line breaks inside one paragraph .* press Return with computer_keys/);
-  assert.doesNotMatch(receipt('paragraph', 'synthetic').detail, /paragraph/, 'keys typed: a typed line break is the Enter key');
+  assert.match(
+    receipt('paragraph', 'pattern').detail,
+    /line breaks inside one paragraph .* press Return with computer_keys/,
+  );
+  assert.doesNotMatch(
+    receipt('paragraph', 'synthetic').detail,
+    /paragraph/,
+    'keys typed: a typed line break is the Enter key',
+  );
   assert.doesNotMatch(receipt('textbox', 'pattern').detail, /paragraph/, 'a plain multi-line field');
 });

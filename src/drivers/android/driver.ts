@@ -20,11 +20,30 @@ import { shellCommand } from './adb/quote.js';
 import { dumpUi, isLocked, parseForeground, readFacts, type DeviceFacts, type Foreground } from './device.js';
 import { parseProcessFacts, parsePackageUids, parseRecentPackages } from './processes.js';
 import {
-  ADB_KEYBOARD_IME, ANDROID_KEYCODES, SYSTEM_ACTIONS, centerOf, imeTextArgv, inputTextArgvs, keycombinationArgv, keyeventArgv,
-  longPressArgv, swipeArgv, tapArgv, typableByInput,
+  ADB_KEYBOARD_IME,
+  ANDROID_KEYCODES,
+  SYSTEM_ACTIONS,
+  centerOf,
+  imeTextArgv,
+  inputTextArgvs,
+  keycombinationArgv,
+  keyeventArgv,
+  longPressArgv,
+  swipeArgv,
+  tapArgv,
+  typableByInput,
 } from './input.js';
 import { parseHandle, resolveHandle } from './nodes.js';
-import { WINDOW_OPS, rotatedSize, screenOf, screenTree, tappableArea, visiblePart, windowIdOf, type Screen } from './screen.js';
+import {
+  WINDOW_OPS,
+  rotatedSize,
+  screenOf,
+  screenTree,
+  tappableArea,
+  visiblePart,
+  windowIdOf,
+  type Screen,
+} from './screen.js';
 
 /** The node with handle `id` in a tree (a copy, so the caller may trim it). */
 function findById(n: RawNode, id: string): RawNode | undefined {
@@ -40,10 +59,12 @@ function findById(n: RawNode, id: string): RawNode | undefined {
 export function describeInput(sent: readonly string[][]): string {
   const words = sent.map((a) => {
     if (a[0] === 'input' && a[1] === 'tap') return `tap ${a[2]},${a[3]}`;
-    if (a[0] === 'input' && a[1] === 'swipe') return a[2] === a[4] && a[3] === a[5] ? `long press ${a[2]},${a[3]}` : `swipe ${a[2]},${a[3]} → ${a[4]},${a[5]}`;
+    if (a[0] === 'input' && a[1] === 'swipe')
+      return a[2] === a[4] && a[3] === a[5] ? `long press ${a[2]},${a[3]}` : `swipe ${a[2]},${a[3]} → ${a[4]},${a[5]}`;
     if (a[0] === 'input' && a[1] === 'text') return `input text (${a[2]?.length ?? 0} chars)`;
     if (a[0] === 'am' && a[3] === 'ADB_INPUT_B64') return 'ADB Keyboard text';
-    if (a[0] === 'input' && (a[1] === 'keyevent' || a[1] === 'keycombination')) return `${a[1]} ${a.length > 4 ? `${a[2]} ×${a.length - 2}` : a.slice(2).join(' ')}`;
+    if (a[0] === 'input' && (a[1] === 'keyevent' || a[1] === 'keycombination'))
+      return `${a[1]} ${a.length > 4 ? `${a[2]} ×${a.length - 2}` : a.slice(2).join(' ')}`;
     return a[0] ?? '';
   });
   return words.join('; ').slice(0, 300);
@@ -105,7 +126,10 @@ export class AndroidDriver {
   async run(argv: readonly string[], timeoutMs?: number): Promise<string> {
     const r = await this.client.shell(this.serial, shellCommand(argv), timeoutMs);
     if (r.exitCode !== undefined && r.exitCode !== 0) {
-      throw new ComputerUseError('action_failed', `${argv[0]} ${argv[1] ?? ''} failed on the device (exit ${r.exitCode}): ${r.stderr.toString('utf8').trim().slice(0, 300)}`);
+      throw new ComputerUseError(
+        'action_failed',
+        `${argv[0]} ${argv[1] ?? ''} failed on the device (exit ${r.exitCode}): ${r.stderr.toString('utf8').trim().slice(0, 300)}`,
+      );
     }
     return r.stdout.toString('utf8');
   }
@@ -138,10 +162,20 @@ export class AndroidDriver {
     const out: AppInfo[] = [];
     if (fg) {
       const pid = await this.pidOf(fg.packageName);
-      out.push({ name: fg.packageName, pid, id: `app:${fg.packageName}`, executable: fg.packageName, windows: [this.windowInfo(fg, pid)] });
+      out.push({
+        name: fg.packageName,
+        pid,
+        id: `app:${fg.packageName}`,
+        executable: fg.packageName,
+        windows: [this.windowInfo(fg, pid)],
+      });
     }
     let recents: string[] = [];
-    try { recents = parseRecentPackages(await this.run(['dumpsys', 'activity', 'recents'])); } catch { /* an old image without it: the front app only */ }
+    try {
+      recents = parseRecentPackages(await this.run(['dumpsys', 'activity', 'recents']));
+    } catch {
+      /* an old image without it: the front app only */
+    }
     for (const pkg of recents) {
       if (pkg === fg?.packageName || out.length >= MAX_LISTED_APPS) continue;
       const pid = await this.pidOf(pkg);
@@ -158,14 +192,17 @@ export class AndroidDriver {
   async identify(pid: number): Promise<IdentifyResult> {
     const MARK = '__cu_proc__';
     if (!Number.isSafeInteger(pid) || pid <= 0) return { pid, gone: true };
-    const read = ['stat', 'status', 'cmdline'].map((f) => shellCommand(['cat', `/proc/${pid}/${f}`])).join(`; echo ${MARK}; `);
+    const read = ['stat', 'status', 'cmdline']
+      .map((f) => shellCommand(['cat', `/proc/${pid}/${f}`]))
+      .join(`; echo ${MARK}; `);
     const out = (await this.client.shell(this.serial, read)).stdout.toString('utf8').split(`${MARK}\n`);
     const proc = parseProcessFacts(pid, out[0] ?? '', out[1] ?? '', out[2] ?? '');
     if (!proc) return { pid, gone: true };
     const result: IdentifyResult = { pid, startToken: proc.startTicks, user: String(proc.uid) };
     if (proc.packageName) {
       const uids = parsePackageUids(await this.run(['pm', 'list', 'packages', '-U', proc.packageName]));
-      if (uids.get(proc.packageName) === proc.uid) Object.assign(result, { appId: proc.packageName, executable: proc.packageName, argv: [proc.processName] });
+      if (uids.get(proc.packageName) === proc.uid)
+        Object.assign(result, { appId: proc.packageName, executable: proc.packageName, argv: [proc.processName] });
     }
     return result;
   }
@@ -175,7 +212,11 @@ export class AndroidDriver {
     const inFront = async (when: string): Promise<void> => {
       const fg = await this.foreground();
       const front = fg ? windowIdOf(fg) : 'nothing';
-      if (front !== windowId) throw new ComputerUseError('window_changed', `another screen is in front ${when} (${front}); list the apps again. Nothing was captured.`);
+      if (front !== windowId)
+        throw new ComputerUseError(
+          'window_changed',
+          `another screen is in front ${when} (${front}); list the apps again. Nothing was captured.`,
+        );
     };
     await inFront('now');
     const png = await this.client.exec(this.serial, shellCommand(['screencap', '-p']), 20_000);
@@ -185,7 +226,16 @@ export class AndroidDriver {
 
   private windowInfo(fg: Foreground, pid: number): WindowInfo {
     const [w, h] = [this.size().width, this.size().height];
-    return { id: windowIdOf(fg), title: fg.activity.slice(fg.activity.lastIndexOf('.') + 1), app: fg.packageName, pid, executable: fg.packageName, role: 'window', focused: true, bounds: [0, 0, w, h] };
+    return {
+      id: windowIdOf(fg),
+      title: fg.activity.slice(fg.activity.lastIndexOf('.') + 1),
+      app: fg.packageName,
+      pid,
+      executable: fg.packageName,
+      role: 'window',
+      focused: true,
+      bounds: [0, 0, w, h],
+    };
   }
 
   /** The pid of a package's main process (0 when it has none). */
@@ -202,12 +252,19 @@ export class AndroidDriver {
     const screen = await this.screen();
     const fg = screen.foreground;
     if (!fg || windowIdOf(fg) !== windowId) {
-      throw new ComputerUseError('window_not_found', `that screen is no longer in front (${fg ? windowIdOf(fg) : 'nothing'} is): list the apps again`);
+      throw new ComputerUseError(
+        'window_not_found',
+        `that screen is no longer in front (${fg ? windowIdOf(fg) : 'nothing'} is): list the apps again`,
+      );
     }
     const window = this.windowInfo(fg, await this.pidOf(fg.packageName));
     const whole = screenTree(screen, windowId, window.title, this.size());
     const root = scope === undefined ? whole : findById(whole, scope);
-    if (!root) throw new ComputerUseError('stale_ref', 'that element is no longer on the screen; take a new snapshot of the window.');
+    if (!root)
+      throw new ComputerUseError(
+        'stale_ref',
+        'that element is no longer on the screen; take a new snapshot of the window.',
+      );
     let nodes = 0;
     const count = (n: RawNode): void => { nodes++; for (const c of n.children ?? []) count(c); };
     count(root);
@@ -226,12 +283,24 @@ export class AndroidDriver {
     const checks = [...new Set<ActionabilityCheck>([...(p.actionable?.checks ?? []), 'enabled', 'visible'])];
     const probe: ActionabilityProbe<Tappable> = {
       read: () => this.tappable(p.id, handle.window),
-      unmet: (t) => (!t.node.enabled ? { check: 'enabled', why: 'it is disabled' }
-        : !t.visible ? { check: 'visible', why: 'it is off screen or under a system bar' } : undefined),
-      facts: (t) => ({ what: elementWhat(t.before.role, t.before.name), states: t.before.states, bounds: t.before.bounds }),
+      unmet: (t) =>
+        !t.node.enabled
+          ? { check: 'enabled', why: 'it is disabled' }
+          : !t.visible
+            ? { check: 'visible', why: 'it is off screen or under a system bar' }
+            : undefined,
+      facts: (t) => ({
+        what: elementWhat(t.before.role, t.before.name),
+        states: t.before.states,
+        bounds: t.before.bounds,
+      }),
       next: (ms) => new Promise((r) => setTimeout(r, Math.min(this.pollMs, ms))),
     };
-    const { node, before, visible: shown } = (await waitActionable(first, checks, p.actionable?.timeoutMs ?? 0, probe, { verify })).info;
+    const {
+      node,
+      before,
+      visible: shown,
+    } = (await waitActionable(first, checks, p.actionable?.timeoutMs ?? 0, probe, { verify })).info;
     // The wait passed `visible`, so the element has a part a tap reaches.
     const visible = shown!;
     const at = centerOf(visible);
@@ -246,7 +315,11 @@ export class AndroidDriver {
         const dir = p.value ?? 'down';
         const from = { x: x + Math.round(w / 2), y: y + Math.round(h * (dir === 'up' ? 0.25 : 0.75)) };
         const to = { x: from.x, y: y + Math.round(h * (dir === 'up' ? 0.75 : 0.25)) };
-        if (dir === 'left' || dir === 'right') { from.y = to.y = y + Math.round(h / 2); from.x = x + Math.round(w * (dir === 'left' ? 0.25 : 0.75)); to.x = x + Math.round(w * (dir === 'left' ? 0.75 : 0.25)); }
+        if (dir === 'left' || dir === 'right') {
+          from.y = to.y = y + Math.round(h / 2);
+          from.x = x + Math.round(w * (dir === 'left' ? 0.25 : 0.75));
+          to.x = x + Math.round(w * (dir === 'left' ? 0.75 : 0.25));
+        }
         await send(swipeArgv(from, to));
         break;
       }
@@ -267,13 +340,29 @@ export class AndroidDriver {
   private async tappable(id: string, window: string): Promise<Tappable> {
     const screen = await this.screen();
     const front = screen.foreground ? windowIdOf(screen.foreground) : 'nothing';
-    if (front !== window) throw new ComputerUseError('window_changed', `another screen came to the front (${front}); nothing was sent. Observe again.`);
+    if (front !== window)
+      throw new ComputerUseError(
+        'window_changed',
+        `another screen came to the front (${front}); nothing was sent. Observe again.`,
+      );
     const node = resolveHandle(screen.dump.roots, id);
-    if (!node) throw new ComputerUseError('stale_ref', 'the element is no longer on the screen where it was; nothing was sent. Observe again.');
+    if (!node)
+      throw new ComputerUseError(
+        'stale_ref',
+        'the element is no longer on the screen where it was; nothing was sent. Observe again.',
+      );
     const before = findById(screenTree(screen, window, '', this.size()), id);
-    if (!before) throw new ComputerUseError('stale_ref', 'the element is no longer on the screen where it was; nothing was sent. Observe again.');
+    if (!before)
+      throw new ComputerUseError(
+        'stale_ref',
+        'the element is no longer on the screen where it was; nothing was sent. Observe again.',
+      );
     delete before.children;
-    return { node, before, visible: visiblePart(node, tappableArea(this.size(), this.facts?.density ?? 160, this.rotation())) };
+    return {
+      node,
+      before,
+      visible: visiblePart(node, tappableArea(this.size(), this.facts?.density ?? 160, this.rotation())),
+    };
   }
 
   /**
@@ -284,12 +373,25 @@ export class AndroidDriver {
     const fg = await this.foreground();
     const front = fg ? windowIdOf(fg) : 'nothing';
     if (front !== id) {
-      if (parseHandle(id)) throw new ComputerUseError('unsupported', `${op} acts on the window (the snapshot's root), not on an element; nothing was sent`);
-      throw new ComputerUseError('window_changed', `another screen came to the front (${front}); nothing was sent. Observe again.`);
+      if (parseHandle(id))
+        throw new ComputerUseError(
+          'unsupported',
+          `${op} acts on the window (the snapshot's root), not on an element; nothing was sent`,
+        );
+      throw new ComputerUseError(
+        'window_changed',
+        `another screen came to the front (${front}); nothing was sent. Observe again.`,
+      );
     }
     const argv = [...SYSTEM_ACTIONS[op]];
     await this.run(argv);
-    const before: RawNode = { id, role: 'window', name: fg!.activity.slice(fg!.activity.lastIndexOf('.') + 1), states: [], actions: [...WINDOW_OPS] };
+    const before: RawNode = {
+      id,
+      role: 'window',
+      name: fg!.activity.slice(fg!.activity.lastIndexOf('.') + 1),
+      states: [],
+      actions: [...WINDOW_OPS],
+    };
     return { method: 'synthetic', detail: `${op} (${argv.slice(argv[0] === 'input' ? 2 : 0).join(' ')})`, before };
   }
 
@@ -298,7 +400,10 @@ export class AndroidDriver {
     if (typableByInput(text)) return inputTextArgvs(text);
     const ime = (await this.run(['settings', 'get', 'secure', 'default_input_method'])).trim();
     if (ime !== ADB_KEYBOARD_IME) {
-      throw new ComputerUseError('input_unavailable', `typing text beyond ASCII (Chinese, emoji, accents) on Android needs the ADB Keyboard IME (${ADB_KEYBOARD_IME}) installed and selected; the current input method is ${ime || 'unknown'}. Install ADBKeyboard.apk, then: adb shell ime enable ${ADB_KEYBOARD_IME} && adb shell ime set ${ADB_KEYBOARD_IME}. Nothing was sent.`);
+      throw new ComputerUseError(
+        'input_unavailable',
+        `typing text beyond ASCII (Chinese, emoji, accents) on Android needs the ADB Keyboard IME (${ADB_KEYBOARD_IME}) installed and selected; the current input method is ${ime || 'unknown'}. Install ADBKeyboard.apk, then: adb shell ime enable ${ADB_KEYBOARD_IME} && adb shell ime set ${ADB_KEYBOARD_IME}. Nothing was sent.`,
+      );
     }
     return [imeTextArgv(text)];
   }

@@ -21,9 +21,16 @@ export interface FakeWindow { info: WindowInfo; root: RawNode }
 function numberInRange(node: RawNode, value: string): string {
   if (!node.range) return value;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n)) throw new ComputerUseError('invalid_params', `set_value on a ${node.role} needs a number, got "${value.slice(0, 20)}".`);
+  if (value.trim() === '' || !Number.isFinite(n))
+    throw new ComputerUseError(
+      'invalid_params',
+      `set_value on a ${node.role} needs a number, got "${value.slice(0, 20)}".`,
+    );
   if (n < node.range.min || n > node.range.max) {
-    throw new ComputerUseError('invalid_params', `${n} is outside the ${node.role}'s range ${node.range.min} to ${node.range.max}; nothing was changed.`);
+    throw new ComputerUseError(
+      'invalid_params',
+      `${n} is outside the ${node.role}'s range ${node.range.min} to ${node.range.max}; nothing was changed.`,
+    );
   }
   return value;
 }
@@ -70,11 +77,25 @@ export class FakeDriver {
 
   /** The handler table; hello lists the methods of the table served (`this.handlers()`, subclasses' additions included). */
   handlers(): Handlers {
-    const log = <T>(method: string, params: unknown, value: T): T => { this.calls.push({ method, params }); return value; };
+    const log = <T,>(method: string, params: unknown, value: T): T => {
+      this.calls.push({ method, params });
+      return value;
+    };
     return {
-      hello: (p) => log('hello', p, { ...handshake(this.handlers()), platform: 'fake', version: '0', capabilities: this.capabilities, permissions: {}, ...(this.channel ? { channel: this.channel } : {}) }),
+      hello: (p) =>
+        log('hello', p, {
+          ...handshake(this.handlers()),
+          platform: 'fake',
+          version: '0',
+          capabilities: this.capabilities,
+          permissions: {},
+          ...(this.channel ? { channel: this.channel } : {}),
+        }),
       'apps.list': (p) => log('apps.list', p, { apps: this.apps() }),
-      'windows.list': (p) => log('windows.list', p, { windows: this.windows.map((w) => w.info).filter((w) => p.pid === undefined || w.pid === p.pid) }),
+      'windows.list': (p) =>
+        log('windows.list', p, {
+          windows: this.windows.map((w) => w.info).filter((w) => p.pid === undefined || w.pid === p.pid),
+        }),
       'tree.snapshot': (p) => {
         this.calls.push({ method: 'tree.snapshot', params: p });
         const w = this.windows.find((x) => x.info.id === p.window);
@@ -84,8 +105,17 @@ export class FakeDriver {
         if (!scope) throw new ComputerUseError('stale_ref', 'The scope element no longer exists; take a new snapshot.');
         return { window: w.info, root: structuredClone(scope), stats: { nodes: 0, ms: 0, truncated: false } };
       },
-      'node.act': (p) => { this.calls.push({ method: 'node.act', params: p }); return this.actWhenActionable(p); },
-      'ui.settle': (p) => log('ui.settle', p, { settled: true, events: 1, ms: 0, ...(p.apps && this.has('act_windows') ? { apps: this.apps() } : {}) }),
+      'node.act': (p) => {
+        this.calls.push({ method: 'node.act', params: p });
+        return this.actWhenActionable(p);
+      },
+      'ui.settle': (p) =>
+        log('ui.settle', p, {
+          settled: true,
+          events: 1,
+          ms: 0,
+          ...(p.apps && this.has('act_windows') ? { apps: this.apps() } : {}),
+        }),
       'input.keys': (p) => log('input.keys', p, this.keys(p)),
       ...this.loggedExtra(),
     };
@@ -117,7 +147,11 @@ export class FakeDriver {
   private keys(p: KeysParams): KeysResult {
     const w = this.windows.find((x) => x.info.id === p.window);
     if (!w) throw new ComputerUseError('window_not_found', 'no such window');
-    if (p.expect && p.expect.pid !== w.info.pid) throw new ComputerUseError('window_not_focused', 'fake: the focused window belongs to another process; nothing was sent.');
+    if (p.expect && p.expect.pid !== w.info.pid)
+      throw new ComputerUseError(
+        'window_not_focused',
+        'fake: the focused window belongs to another process; nothing was sent.',
+      );
     this.onKeys?.(p);
     return { method: 'synthetic', focusedFirst: false, sent: p.chords?.length ?? [...p.text ?? ''].length };
   }
@@ -147,7 +181,8 @@ export class FakeDriver {
    */
   private async actWhenActionable(p: ActParams): Promise<ActResult> {
     const mismatch = this.identityMismatch(p);
-    if (mismatch) throw new ComputerUseError('window_changed', `fake: ${mismatch}; nothing was sent.`, { reason: 'identity' });
+    if (mismatch)
+      throw new ComputerUseError('window_changed', `fake: ${mismatch}; nothing was sent.`, { reason: 'identity' });
     const checks = p.actionable?.checks ?? [];
     const start = Date.now();
     for (;;) {
@@ -160,7 +195,10 @@ export class FakeDriver {
       if (!unmet) break;
       const waitedMs = Date.now() - start;
       if (waitedMs >= (p.actionable?.timeoutMs ?? 0)) {
-        throw new ComputerUseError(unmet, `fake: not actionable (${node.states.join(', ')}); nothing was sent.`, { states: node.states, waitedMs });
+        throw new ComputerUseError(unmet, `fake: not actionable (${node.states.join(', ')}); nothing was sent.`, {
+          states: node.states,
+          waitedMs,
+        });
       }
       await new Promise((r) => setTimeout(r, 10));
     }
@@ -169,7 +207,8 @@ export class FakeDriver {
     if (snapshot) delete snapshot.children;
     // Like the Linux driver: a scroll reports the scroll bars that move the element, as they were at dispatch.
     if (snapshot && p.op === 'scroll') {
-      const bars = (n: RawNode | undefined): RawNode[] => (n?.children ?? []).filter((c) => c.role === 'scrollbar').map((c) => ({ ...c, states: [...c.states] }));
+      const bars = (n: RawNode | undefined): RawNode[] =>
+        (n?.children ?? []).filter((c) => c.role === 'scrollbar').map((c) => ({ ...c, states: [...c.states] }));
       const own = bars(before);
       snapshot.children = own.length > 0 ? own : bars(this.parentOf(p.id));
     }
@@ -179,15 +218,23 @@ export class FakeDriver {
     const now = this.node(p.id);
     const after = now ? { ...now, states: [...now.states] } : undefined;
     if (after) delete after.children;
-    return { ...result, ...(snapshot ? { before: snapshot } : {}), ...(after ? { after } : {}), ...(apps ? { apps } : {}) };
+    return {
+      ...result,
+      ...(snapshot ? { before: snapshot } : {}),
+      ...(after ? { after } : {}),
+      ...(apps ? { apps } : {}),
+    };
   }
 
   private act(p: ActParams): ActResult {
     const node = this.node(p.id);
     if (!node) throw new ComputerUseError('stale_ref', 'The element no longer exists.');
     if (p.expect?.role && p.expect.role !== node.role) throw new ComputerUseError('stale_ref', 'role changed');
-    if (p.expect?.name !== undefined && p.expect.name !== (node.name ?? '')) throw new ComputerUseError('stale_ref', 'name changed');
-    const flip = (s: State): void => { node.states = node.states.includes(s) ? node.states.filter((x) => x !== s) : [...node.states, s]; };
+    if (p.expect?.name !== undefined && p.expect.name !== (node.name ?? ''))
+      throw new ComputerUseError('stale_ref', 'name changed');
+    const flip = (s: State): void => {
+      node.states = node.states.includes(s) ? node.states.filter((x) => x !== s) : [...node.states, s];
+    };
     switch (p.op) {
       case 'toggle': flip('checked'); break;
       case 'set_value': case 'clear': node.value = p.op === 'clear' ? '' : numberInRange(node, p.value ?? ''); break;
@@ -203,7 +250,10 @@ export class FakeDriver {
 
   /** Moves the focused state of the node's window to `node`. */
   private focusOnly(node: RawNode): void {
-    const clear = (n: RawNode): void => { n.states = n.states.filter((s) => s !== 'focused'); for (const c of n.children ?? []) clear(c); };
+    const clear = (n: RawNode): void => {
+      n.states = n.states.filter((s) => s !== 'focused');
+      for (const c of n.children ?? []) clear(c);
+    };
     const w = this.windowOf(node.id);
     if (w) clear(w.root);
     node.states = [...node.states, 'focused'];

@@ -63,7 +63,10 @@ export class LinuxDriver {
   private readonly overlay = new Overlay(() => x11());
   private constructor(readonly bus: A11yBus, readonly events: EventWatcher, readonly input: LinuxInput) {
     // Asked by the keys' proof while the keyboard is grabbed: does the target's toolkit see the focus (input.ts)?
-    input.activeWindows = async () => (await listApps(bus)).flatMap((a) => a.windows.filter((w) => w.focused).map((w) => ({ app: a.name, pid: w.pid, title: w.title })));
+    input.activeWindows = async () =>
+      (await listApps(bus)).flatMap((a) =>
+        a.windows.filter((w) => w.focused).map((w) => ({ app: a.name, pid: w.pid, title: w.title })),
+      );
     // Grid hook (table.ts): a sheet's cursor cell, so a capped read of its visible range keeps the cursor in.
     events.subscribe(noteActiveDescendant);
     events.subscribe(noteTableChange);
@@ -90,11 +93,29 @@ export class LinuxDriver {
       const [info, pid, app] = await Promise.all([
         readElement(this.bus, t, { children: false, bounds: true }),
         this.bus.pidOf(t.dest),
-        this.bus.call(t, 'org.a11y.atspi.Accessible', 'GetApplication')
-          .then(([ref]) => this.bus.getProp({ dest: (ref as [string, string])[0], path: (ref as [string, string])[1] }, 'org.a11y.atspi.Accessible', 'Name')),
+        this.bus
+          .call(t, 'org.a11y.atspi.Accessible', 'GetApplication')
+          .then(([ref]) =>
+            this.bus.getProp(
+              { dest: (ref as [string, string])[0], path: (ref as [string, string])[1] },
+              'org.a11y.atspi.Accessible',
+              'Name',
+            ),
+          ),
       ]);
-      if (info.states.has('defunct')) throw new ComputerUseError('window_not_found', 'The window was closed.', { remedy: ['list_windows'] });
-      const win = withIdentity<WindowInfo>({ id: handle, title: info.name, app: String(app ?? ''), pid, role: toRawNode(info).role, focused: info.states.has('active') }, procInfo(pid));
+      if (info.states.has('defunct'))
+        throw new ComputerUseError('window_not_found', 'The window was closed.', { remedy: ['list_windows'] });
+      const win = withIdentity<WindowInfo>(
+        {
+          id: handle,
+          title: info.name,
+          app: String(app ?? ''),
+          pid,
+          role: toRawNode(info).role,
+          focused: info.states.has('active'),
+        },
+        procInfo(pid),
+      );
       if (info.bounds && info.bounds[2] > 0) win.bounds = info.bounds;
       await this.withXFacts([win]);
       return win;
@@ -154,43 +175,73 @@ export class LinuxDriver {
     const xw = await this.input.x11Windows();
     if (!xw) return;
     try {
-      if ((await xw.rootString(ATSPI_ROOT_PROPERTY)) === undefined) await xw.setRootString(ATSPI_ROOT_PROPERTY, this.bus.address);
+      if ((await xw.rootString(ATSPI_ROOT_PROPERTY)) === undefined)
+        await xw.setRootString(ATSPI_ROOT_PROPERTY, this.bus.address);
     } catch { /* no X: Qt falls back to the session bus */ }
   }
 
   handlers(): Handlers {
     const table: Handlers = goneAsStale({
       hello: async () => {
-        // Cheap prerequisite facts for doctor: XTest over the driver's own X connection, toolkit accessibility on the session bus.
+        // Cheap prerequisite facts for doctor: XTest over the driver's own X connection, toolkit accessibility on the
+        // session bus.
         // IsEnabled is read again until it is on (the user may have applied the fix since).
         const known = await this.status;
         const pending = known?.isEnabled === true ? this.status! : a11yStatus();
         this.status = pending;
-        const [status, xtest, wayland] = await Promise.all([pending, this.input.xtestPresent(), this.input.waylandProbe()]);
+        const [status, xtest, wayland] = await Promise.all([
+          pending,
+          this.input.xtestPresent(),
+          this.input.waylandProbe(),
+        ]);
         return {
-          ...handshake(table), platform: 'linux', version: DRIVER_VERSION,
+          ...handshake(table),
+          platform: 'linux',
+          version: DRIVER_VERSION,
           capabilities: [
-            'events', 'act_identity', 'act_windows', ...(this.input.available ? ['keys', 'pointer'] as const : []),
-            ...(onPath('import') ? ['capture'] as const : []), ...(onPath('tesseract') && onPath('convert') ? ['ocr'] as const : []),
+            'events',
+            'act_identity',
+            'act_windows',
+            ...(this.input.available ? (['keys', 'pointer'] as const) : []),
+            ...(onPath('import') ? (['capture'] as const) : []),
+            ...(onPath('tesseract') && onPath('convert') ? (['ocr'] as const) : []),
           ],
-          permissions: { a11y_bus: true, synthetic_input: this.input.available && xtest === true, xtest: xtest === true, toolkit_accessibility: status.isEnabled === true,
-            capture: onPath('import'), ocr: onPath('tesseract'), clipboard: onPath('xclip'),
-            ...(wayland ? { remote_desktop_portal: wayland.portal !== undefined, libei: wayland.libei } : {}) },
+          permissions: {
+            a11y_bus: true,
+            synthetic_input: this.input.available && xtest === true,
+            xtest: xtest === true,
+            toolkit_accessibility: status.isEnabled === true,
+            capture: onPath('import'),
+            ocr: onPath('tesseract'),
+            clipboard: onPath('xclip'),
+            ...(wayland ? { remote_desktop_portal: wayland.portal !== undefined, libei: wayland.libei } : {}),
+          },
           session: displayServer() === 'wayland' ? 'wayland' : 'x11',
-          facts: { ...toolkitEnv(), ...(status.isEnabled === false ? { a11y_is_enabled: 'false', a11y_fix: A11Y_FIX_COMMANDS.join('; ') } : {}),
-            ...(wayland ? { wayland_input: wayland.reason } : {}) },
+          facts: {
+            ...toolkitEnv(),
+            ...(status.isEnabled === false ? { a11y_is_enabled: 'false', a11y_fix: A11Y_FIX_COMMANDS.join('; ') } : {}),
+            ...(wayland ? { wayland_input: wayland.reason } : {}),
+          },
         };
       },
       'apps.list': async (p) => {
         const apps = await this.apps(p.withWindows ?? true);
         // A launch that shows nothing anywhere is listed too (launched.ts): asked only here, not after every act.
-        return { apps: p.withWindows ?? true ? [...apps, ...windowlessLaunches(new Set(apps.map((a) => a.pid)))] : apps };
+        return {
+          apps: (p.withWindows ?? true) ? [...apps, ...windowlessLaunches(new Set(apps.map((a) => a.pid)))] : apps,
+        };
       },
       'windows.list': async (p) => {
         // Names and pids first, windows only of the apps asked for: observing one app stays cheap.
         const apps = await listApps(this.bus, false);
-        const sel = apps.filter((a) => (p.pid === undefined || a.pid === p.pid) && (p.app === undefined || a.name.toLowerCase() === p.app.toLowerCase()));
-        const wins = (await Promise.all(sel.map((a) => listWindowsOf(this.bus, targetOf(a.id), a.name, a.pid).catch(() => [])))).flat();
+        const sel = apps.filter(
+          (a) =>
+            (p.pid === undefined || a.pid === p.pid) &&
+            (p.app === undefined || a.name.toLowerCase() === p.app.toLowerCase()),
+        );
+        const wins = (
+          await Promise.all(sel.map((a) => listWindowsOf(this.bus, targetOf(a.id), a.name, a.pid).catch(() => [])))
+        ).flat();
         await this.withXFacts(wins);
         return { windows: wins };
       },
@@ -206,48 +257,90 @@ export class LinuxDriver {
         const t0 = performance.now();
         // Taken before anything is read: an event during the read makes tree.changed answer true.
         const mark = this.events.mark();
-        if (isX11Handle(p.window)) throw notAccessible(await this.busyOwner(p.window)); // a closed one: window_not_found
+        // a closed one: window_not_found
+        if (isX11Handle(p.window)) throw notAccessible(await this.busyOwner(p.window));
         try {
           const start = targetOf(p.scope ?? p.window);
           const [window, read] = await Promise.all([
             this.windowInfo(p.window),
-            (process.env['COMPUTER_USE_NO_CACHE'] ? readTree : readTreeCached)(this.bus, start, { ...(p.depth !== undefined ? { depth: p.depth } : {}), maxNodes: p.maxNodes ?? 5000,
-              ...(p.bounds ? { bounds: true } : {}) }),
+            (process.env['COMPUTER_USE_NO_CACHE'] ? readTree : readTreeCached)(this.bus, start, {
+              ...(p.depth !== undefined ? { depth: p.depth } : {}),
+              maxNodes: p.maxNodes ?? 5000,
+              ...(p.bounds ? { bounds: true } : {}),
+            }),
           ]);
           if (p.keyBindings) await readKeyBindings(this.bus, read.root);
           await Promise.all([orderContentPanes(this.bus, read.root), nameFieldsBeside(this.bus, read.root)]);
           markChoosers(read.root);
-          return { window, root: read.root, stats: { nodes: read.nodes, ms: Math.round(performance.now() - t0), truncated: read.truncated }, mark };
+          return {
+            window,
+            root: read.root,
+            stats: { nodes: read.nodes, ms: Math.round(performance.now() - t0), truncated: read.truncated },
+            mark,
+          };
         } catch (e) {
-          if (isGone(e)) throw new ComputerUseError(p.scope ? 'stale_ref' : 'window_not_found', 'The element is gone; take a new snapshot.');
+          if (isGone(e))
+            throw new ComputerUseError(
+              p.scope ? 'stale_ref' : 'window_not_found',
+              'The element is gone; take a new snapshot.',
+            );
           throw e;
         }
       },
-      'tree.changed': (p) => (isX11Handle(p.window) ? { changed: true, windows: true } : this.events.changedSince(targetOf(p.window).dest, p.since)),
+      'tree.changed': (p) =>
+        isX11Handle(p.window)
+          ? { changed: true, windows: true }
+          : this.events.changedSince(targetOf(p.window).dest, p.since),
       'tree.find': async (p) => {
-        if (isX11Handle(p.window)) throw notAccessible(await this.busyOwner(p.window)); // a closed one: window_not_found
-        const read = await (async () => readTree(this.bus, targetOf(p.window), { maxNodes: 5000 }))().catch((e: unknown) => {
-          if (isGone(e)) throw new ComputerUseError('window_not_found', 'The window is gone.', { remedy: ['list_windows'] });
-          throw e;
-        });
+        // a closed one: window_not_found
+        if (isX11Handle(p.window)) throw notAccessible(await this.busyOwner(p.window));
+        const read = await (async () => readTree(this.bus, targetOf(p.window), { maxNodes: 5000 }))().catch(
+          (e: unknown) => {
+            if (isGone(e))
+              throw new ComputerUseError('window_not_found', 'The window is gone.', { remedy: ['list_windows'] });
+            throw e;
+          },
+        );
         return { matches: findInTree(read.root, p), scanned: read.nodes };
       },
-      'node.act': (p, ctx?: { signal?: AbortSignal }) => act(this.bus, this.input, p, ctx?.signal, this.events, () => { this.lastInputAt = performance.now(); },
-        () => this.apps(true)),
+      'node.act': (p, ctx?: { signal?: AbortSignal }) =>
+        act(
+          this.bus,
+          this.input,
+          p,
+          ctx?.signal,
+          this.events,
+          () => {
+            this.lastInputAt = performance.now();
+          },
+          () => this.apps(true),
+        ),
       'events.subscribe': () => ({ ok: true }),
       'ui.settle': async (p, ctx?: { signal?: AbortSignal }) => {
-        // A window known from the display only (x11:, its app busy or off the bus) names no bus peer: settle on all events.
+        // A window known from the display only (x11:, its app busy or off the bus) names no bus peer: settle on all
+        // events.
         const dest = p.window && !isX11Handle(p.window) ? targetOf(p.window).dest : undefined;
-        const settled = await this.events.settle(p.quietMs, p.timeoutMs, dest,
-          { since: this.lastInputAt, firstEventMs: FIRST_EVENT_MS, ...(p.minMs !== undefined ? { minMs: p.minMs } : {}), ...(ctx?.signal ? { signal: ctx.signal } : {}) });
+        const settled = await this.events.settle(p.quietMs, p.timeoutMs, dest, {
+          since: this.lastInputAt,
+          firstEventMs: FIRST_EVENT_MS,
+          ...(p.minMs !== undefined ? { minMs: p.minMs } : {}),
+          ...(ctx?.signal ? { signal: ctx.signal } : {}),
+        });
         return p.apps ? { ...settled, apps: await this.apps(true) } : settled;
       },
       'input.keys': (p, ctx?: { signal?: AbortSignal }) => this.keys(p, ctx?.signal),
       // The visible agent: frame the target window and title the status window, X11 only.
       'ui.highlight': async (p) => {
-        if (displayServer() === 'wayland') throw new ComputerUseError('unsupported', 'No activity frame on Wayland (clients cannot place windows).');
+        if (displayServer() === 'wayland')
+          throw new ComputerUseError('unsupported', 'No activity frame on Wayland (clients cannot place windows).');
         // The bounds are read inside the overlay's queue: an "off" sent meanwhile is applied after this "on".
-        const frame = p.on && p.window ? this.windowInfo(p.window).then((w) => w.bounds, () => undefined) : undefined;
+        const frame =
+          p.on && p.window
+            ? this.windowInfo(p.window).then(
+                (w) => w.bounds,
+                () => undefined,
+              )
+            : undefined;
         await this.overlay.set(p.on ? { frame, status: p.status } : {});
         return { ok: true };
       },
@@ -256,7 +349,9 @@ export class LinuxDriver {
         const w = await this.windowInfo(p.window);
         const { png, rect, plan } = await this.capture(w);
         // A mark whose element is blacked out would point the model at another app's pixels: not drawn.
-        const marks = (p.marks ?? []).filter((m) => !blackAt(plan, m.bounds[0] + m.bounds[2] / 2, m.bounds[1] + m.bounds[3] / 2));
+        const marks = (p.marks ?? []).filter(
+          (m) => !blackAt(plan, m.bounds[0] + m.bounds[2] / 2, m.bounds[1] + m.bounds[3] / 2),
+        );
         const res = await scaleAndMark(png, rect, this.boundsOf(w.bounds), p.maxEdge ?? 1280, marks);
         return { ...res, ...coverFacts(plan), ms: Math.round(performance.now() - t0) };
       },
@@ -266,8 +361,12 @@ export class LinuxDriver {
         const { png, rect, plan } = await this.capture(w);
         const t1 = performance.now();
         const lines = await ocrPng(png, rect);
-        return { lines, geometry: { screen: rect, window: this.boundsOf(w.bounds), width: rect[2], height: rect[3], scale: 1 }, ...coverFacts(plan),
-          ms: { capture: Math.round(t1 - t0), ocr: Math.round(performance.now() - t1) } };
+        return {
+          lines,
+          geometry: { screen: rect, window: this.boundsOf(w.bounds), width: rect[2], height: rect[3], scale: 1 },
+          ...coverFacts(plan),
+          ms: { capture: Math.round(t1 - t0), ocr: Math.round(performance.now() - t1) },
+        };
       },
       'input.pointer': async (p, ctx?: { signal?: AbortSignal }) => {
         const w = await this.checkPointerTarget(p);
@@ -291,7 +390,10 @@ export class LinuxDriver {
         return { method: 'xclip' };
       },
       'screen.displays': async () => ({ displays: await listDisplays() }),
-      shutdown: () => { setTimeout(() => process.exit(0), 10); return { ok: true }; },
+      shutdown: () => {
+        setTimeout(() => process.exit(0), 10);
+        return { ok: true };
+      },
       // Search a long list beyond the rows on screen.
       'list.find': (p) => findInList(this.bus, targetOf(p.container), p),
       // Text content beyond what a snapshot shows (text.ts): a range, or a search with line and offset.
@@ -309,17 +411,27 @@ export class LinuxDriver {
     const rect = this.boundsOf(w.bounds);
     const windows = displayServer() === 'wayland' ? undefined : await this.input.x11Windows();
     if (!windows) {
-      throw new ComputerUseError('unsupported', 'Screen capture needs an X11 display, where the stacking order proves what a screen area shows; ' +
-        'on Wayland it would go through the desktop portal, which is not implemented.', { remedy: ['snapshot'] });
+      throw new ComputerUseError(
+        'unsupported',
+        'Screen capture needs an X11 display, where the stacking order proves what a screen area shows; ' +
+          'on Wayland it would go through the desktop portal, which is not implemented.',
+        { remedy: ['snapshot'] },
+      );
     }
     const xw = await this.input.xWindowOf(w);
-    if (!xw) throw new ComputerUseError('window_changed', 'No X window of the app\'s process is on screen (minimized or closed?); nothing was captured.', { remedy: ['list_windows'] });
+    if (!xw)
+      throw new ComputerUseError(
+        'window_changed',
+        "No X window of the app's process is on screen (minimized or closed?); nothing was captured.",
+        { remedy: ['list_windows'] },
+      );
     const expect: Expect = { pid: w.pid, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}) };
     return captureWindow(windows, { window: xw.id, owns: (pid) => ownedBy(pid, expect) }, rect);
   }
 
   private boundsOf(b: WindowInfo['bounds']): [number, number, number, number] {
-    if (!b || b[2] <= 0 || b[3] <= 0) throw new ComputerUseError('unsupported', 'The window reports no screen position, so it cannot be captured.');
+    if (!b || b[2] <= 0 || b[3] <= 0)
+      throw new ComputerUseError('unsupported', 'The window reports no screen position, so it cannot be captured.');
     return b;
   }
 
@@ -333,14 +445,21 @@ export class LinuxDriver {
     let w = await this.windowInfo(p.window);
     const changed = (now: WindowInfo): void => {
       if (p.expectBounds && !sameRect(now.bounds, p.expectBounds)) {
-        throw new ComputerUseError('window_changed', `The window moved or resized since the capture (${p.expectBounds.join(',')} → ${now.bounds?.join(',') ?? 'unknown'}); nothing was sent.`,
-          { remedy: ['capture'] });
+        throw new ComputerUseError(
+          'window_changed',
+          `The window moved or resized since the capture (${p.expectBounds.join(',')} → ${now.bounds?.join(',') ?? 'unknown'}); nothing was sent.`,
+          { remedy: ['capture'] },
+        );
       }
     };
     changed(w);
     const b = this.boundsOf(w.bounds);
     for (const [x, y] of [[p.x, p.y], ...(p.to ? [p.to] : [])] as [number, number][]) {
-      if (!inside(b, x, y)) throw new ComputerUseError('invalid_params', `The point ${Math.round(x)},${Math.round(y)} lies outside the window (${b.join(',')}); nothing was sent.`);
+      if (!inside(b, x, y))
+        throw new ComputerUseError(
+          'invalid_params',
+          `The point ${Math.round(x)},${Math.round(y)} lies outside the window (${b.join(',')}); nothing was sent.`,
+        );
     }
     if (!w.focused) {
       await this.input.activate(w);
@@ -355,19 +474,32 @@ export class LinuxDriver {
    * activated if needed and the focus proven to belong to `expect`, then the strokes go out one by one.
    */
   private async keys(p: KeysParams, signal?: AbortSignal): Promise<{ method: 'synthetic'; focusedFirst: boolean; sent: number }> {
-    if ((p.chords === undefined) === (p.text === undefined)) throw new ComputerUseError('invalid_params', 'input.keys takes exactly one of chords or text.');
+    if ((p.chords === undefined) === (p.text === undefined))
+      throw new ComputerUseError('invalid_params', 'input.keys takes exactly one of chords or text.');
     if (p.chords !== undefined && (!Array.isArray(p.chords) || p.chords.some((c) => !c || typeof c !== 'object'))) {
       throw new ComputerUseError('invalid_params', 'chords must be a list of {mods, key} (see protocol/keys.ts).');
     }
     p.chords?.forEach(checkChord);
-    if (p.text !== undefined && typeof p.text !== 'string') throw new ComputerUseError('invalid_params', 'text must be a string.');
+    if (p.text !== undefined && typeof p.text !== 'string')
+      throw new ComputerUseError('invalid_params', 'text must be a string.');
     const strokes = p.chords !== undefined ? chordStrokes(p.chords) : textStrokes(p.text ?? '');
-    if (strokes.length > MAX_STROKES) throw new ComputerUseError('invalid_params', `${strokes.length} key strokes in one call; at most ${MAX_STROKES}. Use set_value for long text.`);
+    if (strokes.length > MAX_STROKES)
+      throw new ComputerUseError(
+        'invalid_params',
+        `${strokes.length} key strokes in one call; at most ${MAX_STROKES}. Use set_value for long text.`,
+      );
     if (!this.input.available) throw await this.input.unavailableError('No keyboard.');
     const w = await this.windowInfo(p.window);
-    const expect: Expect = p.expect ?? { pid: w.pid, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}) };
+    const expect: Expect = p.expect ?? {
+      pid: w.pid,
+      ...(w.startToken !== undefined ? { startToken: w.startToken } : {}),
+    };
     if (expect.pid !== w.pid || (expect.startToken !== undefined && w.startToken !== undefined && expect.startToken !== w.startToken)) {
-      throw new ComputerUseError('window_not_focused', 'The window belongs to another process than expected (it was closed and its handle reused?); nothing was sent.', { remedy: ['list_windows'] });
+      throw new ComputerUseError(
+        'window_not_focused',
+        'The window belongs to another process than expected (it was closed and its handle reused?); nothing was sent.',
+        { remedy: ['list_windows'] },
+      );
     }
     const focusedFirst = await this.input.focus(w, expect);
     if (signal?.aborted) return { method: 'synthetic', focusedFirst, sent: 0 };
@@ -383,7 +515,8 @@ export class LinuxDriver {
     await this.ensureAtspiRootProperty();
     // A browser engine gets what it needs to be readable and unattended (engines.ts), before the caller's arguments.
     const engine = engineOfCommand(p.command);
-    const a11yOn = engine === 'Firefox' && (await (this.status ?? a11yStatus()).catch(() => undefined))?.isEnabled === true;
+    const a11yOn =
+      engine === 'Firefox' && (await (this.status ?? a11yStatus()).catch(() => undefined))?.isEnabled === true;
     const setup = engineSetup(engine, p.args ?? [], { ...process.env, ...(p.env ?? {}) }, process.getuid?.() ?? -1,
       a11yOn);
     const argv = [p.command, ...(setup?.args ?? []), ...(p.args ?? [])];
@@ -420,24 +553,37 @@ export class LinuxDriver {
           child.release();
           // The start token is the window's process's (the pid returned); startedHere proves it came from this start.
           const appToken = app.pid === spawned ? token : startTokenOf(app.pid);
-          return { argv, ...added, pid: app.pid, ...(appToken ? { startToken: appToken } : {}), startedHere: startedBy(app.pid, spawned),
-            ...(win ? { window: win } : {}) };
+          return {
+            argv,
+            ...added,
+            pid: app.pid,
+            ...(appToken ? { startToken: appToken } : {}),
+            startedHere: startedBy(app.pid, spawned),
+            ...(win ? { window: win } : {}),
+          };
         }
       }
       // Exited with no window: a failure (non-zero, a signal) at once; a clean exit after the handover grace
       // (a single-instance app passes its arguments to the running one and exits 0).
       const exit = child.exit;
       if (exit && (exit.code !== 0 || performance.now() - exit.at > HANDOVER_GRACE_MS)) {
-        const exited = { ...(exit.code !== null ? { code: exit.code } : {}), ...(exit.signal ? { signal: exit.signal } : {}), stderr: child.stderrTail() };
+        const exited = {
+          ...(exit.code !== null ? { code: exit.code } : {}),
+          ...(exit.signal ? { signal: exit.signal } : {}),
+          stderr: child.stderrTail(),
+        };
         child.release();
         return { ...started, exited };
       }
       await new Promise((r) => setTimeout(r, 100));
     }
     child.release();
-    throw new ComputerUseError('timeout', `"${p.command}" started (pid ${spawned}) but no accessible window appeared within ${waitMs} ms. ` +
-      'It may not support accessibility (Electron needs --force-renderer-accessibility); the app list marks such an app not accessible, with the reason and what to do.',
-      { remedy: ['list_windows'] });
+    throw new ComputerUseError(
+      'timeout',
+      `"${p.command}" started (pid ${spawned}) but no accessible window appeared within ${waitMs} ms. ` +
+        'It may not support accessibility (Electron needs --force-renderer-accessibility); the app list marks such an app not accessible, with the reason and what to do.',
+      { remedy: ['list_windows'] },
+    );
   }
 }
 
@@ -464,11 +610,19 @@ function startedBy(pid: number, launched: number): boolean {
  */
 function notAccessible(busy: boolean): ComputerUseError {
   if (busy) {
-    return new ComputerUseError('unsupported', 'This window\'s app is busy and not answering over the accessibility bus (a dialog ' +
-      'it runs can hold it until it closes), so the window has no tree now; observe it again in a moment.', { remedy: ['read_pixels'] });
+    return new ComputerUseError(
+      'unsupported',
+      "This window's app is busy and not answering over the accessibility bus (a dialog " +
+        'it runs can hold it until it closes), so the window has no tree now; observe it again in a moment.',
+      { remedy: ['read_pixels'] },
+    );
   }
-  return new ComputerUseError('unsupported', 'This window is known only from the display\'s window list: its app is not on the ' +
-    'accessibility bus, so it has no tree.', { remedy: ['read_pixels', 'relaunch'] });
+  return new ComputerUseError(
+    'unsupported',
+    "This window is known only from the display's window list: its app is not on the " +
+      'accessibility bus, so it has no tree.',
+    { remedy: ['read_pixels', 'relaunch'] },
+  );
 }
 
 /**
@@ -481,7 +635,9 @@ function goneAsStale(handlers: Handlers): Handlers {
     out[name] = async (p: unknown, ctx: unknown) => {
       try { return await fn(p, ctx); } catch (e) {
         if (!(e instanceof ComputerUseError) && (isGone(e) || /Invalid (bus|object) name|Invalid path/i.test((e as Error).message ?? ''))) {
-          throw new ComputerUseError('stale_ref', 'The element or window this handle named is gone (or never existed).', { remedy: ['snapshot'] });
+          throw new ComputerUseError('stale_ref', 'The element or window this handle named is gone (or never existed).', {
+            remedy: ['snapshot'],
+          });
         }
         throw e;
       }

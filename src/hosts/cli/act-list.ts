@@ -10,7 +10,8 @@ import { OPS, type Op } from '../../engine/node.js';
 export interface CliAction { ref: string; op: Op; value?: string }
 
 /** The form an action list takes, shown in every refusal. */
-export const ACT_USAGE = 'usage: computer-use act <ref> <op> [value] [, <ref> <op> [value] ...]  (e.g. act e5 scroll "to 40" , e5:B40 click)';
+export const ACT_USAGE =
+  'usage: computer-use act <ref> <op> [value] [, <ref> <op> [value] ...]  (e.g. act e5 scroll "to 40" , e5:B40 click)';
 
 /** A ref the model was given: e5, a device's d2e5, a cell e34:B7 or range e34:A1:A20. */
 const REF = /^(?:d\d+)?e\d+(?::[A-Za-z]{1,3}\d+){0,2}$/;
@@ -25,9 +26,13 @@ export function parseActList(words: readonly string[]): CliAction[] {
     const [ref, op, ...value] = group;
     const which = groups.length > 1 ? `action ${i + 1}: ` : '';
     if (!ref) throw new Error(`${which}an action is missing (two commas, or a comma at the end). ${ACT_USAGE}`);
-    if (!REF.test(ref)) throw new Error(`${which}${JSON.stringify(ref.slice(0, 40))} is not a ref (refs look like e5 or e34:B7). ${ACT_USAGE}`);
+    if (!REF.test(ref))
+      throw new Error(
+        `${which}${JSON.stringify(ref.slice(0, 40))} is not a ref (refs look like e5 or e34:B7). ${ACT_USAGE}`,
+      );
     if (!op) throw new Error(`${which}${ref} has no op (one of ${OPS.join(' ')}). ${ACT_USAGE}`);
-    if (!isOp(op)) throw new Error(`${which}${JSON.stringify(op.slice(0, 40))} is not an op (one of ${OPS.join(' ')}). ${ACT_USAGE}`);
+    if (!isOp(op))
+      throw new Error(`${which}${JSON.stringify(op.slice(0, 40))} is not an op (one of ${OPS.join(' ')}). ${ACT_USAGE}`);
     return { ref, op, ...(value.length ? { value: value.join(' ') } : {}) };
   });
 }

@@ -5,7 +5,14 @@
 import { escapeLine, jsonQuote, nameText } from '../../engine/escape.js';
 import { splitCommand } from '../../conformance/command.js';
 import { Device } from '../../devices/manager.js';
-import { COMMAND_URL, defaultDevicesPath, loadDevices, saveDevices, validateSpec, type DeviceSpec } from '../../devices/registry.js';
+import {
+  COMMAND_URL,
+  defaultDevicesPath,
+  loadDevices,
+  saveDevices,
+  validateSpec,
+  type DeviceSpec,
+} from '../../devices/registry.js';
 import { adbDriver, parseAdbUrl, formatAdbUrl } from '../../devices/adb.js';
 import { classifySshFailure, formatSshUrl, parseRemoteCommand, parseSshUrl, sshDriver } from '../../devices/ssh.js';
 import { ComputerUseError, isComputerUseError } from '../../protocol/errors.js';
@@ -21,9 +28,16 @@ import { ttyConfirmer } from './policy-commands.js';
  * the path every CLI permission flag takes (kept-flags.ts). Narrowing parts (a stricter mode, denied apps) hold.
  * The words never name a flag: a model reading them would add it to its next call.
  */
-async function gateDevicePermissions(spec: DeviceSpec, confirmer: Confirmer, err: NodeJS.WritableStream): Promise<DeviceSpec> {
+async function gateDevicePermissions(
+  spec: DeviceSpec,
+  confirmer: Confirmer,
+  err: NodeJS.WritableStream,
+): Promise<DeviceSpec> {
   const { settings } = loadSettings();
-  const requested = { ...(spec.mode ? { mode: spec.mode } : {}), ...(spec.allowApps ? { allowApps: spec.allowApps } : {}) };
+  const requested = {
+    ...(spec.mode ? { mode: spec.mode } : {}),
+    ...(spec.allowApps ? { allowApps: spec.allowApps } : {}),
+  };
   const { widening } = splitWidening(requested, { mode: settings.mode, allowApps: settings.allowApps });
   if (!Object.keys(widening).length) return spec;
   const what = permissionWords(widening);
@@ -33,9 +47,14 @@ async function gateDevicePermissions(spec: DeviceSpec, confirmer: Confirmer, err
       'A program at this shell (an AI agent) may have added it: say yes only if you did.',
     choices: ['allow_once', 'deny'], reason: 'other',
   }) : 'deny';
-  if (answer === 'allow_once') { err.write(`computer-use: you confirmed ${what} for device ${spec.name}\n`); return spec; }
-  err.write(`computer-use: not applied: ${what}. What lowers computer-use's questions on a device holds only after a person's ` +
-    `yes on their own terminal; device ${spec.name} is added without it.\n`);
+  if (answer === 'allow_once') {
+    err.write(`computer-use: you confirmed ${what} for device ${spec.name}\n`);
+    return spec;
+  }
+  err.write(
+    `computer-use: not applied: ${what}. What lowers computer-use's questions on a device holds only after a person's ` +
+      `yes on their own terminal; device ${spec.name} is added without it.\n`,
+  );
   const out: DeviceSpec = { ...spec };
   if (widening.mode) delete out.mode;
   if (widening.allowApps) {
@@ -62,11 +81,19 @@ async function addPhone(url: string, flags: Record<string, string | undefined>, 
   const { serial } = parseAdbUrl(url);
   const asked = validateSpec({ name: flags['name'] ?? 'phone', url: formatAdbUrl(serial), kind: 'adb',
     ...(flags['mode'] !== undefined ? { mode: flags['mode'] } : {}) });
-  if (devices.some((d) => d.name === asked.name)) { err.write(`A device named ${asked.name} exists; remove it first or pick --name.\n`); return 1; }
+  if (devices.some((d) => d.name === asked.name)) {
+    err.write(`A device named ${asked.name} exists; remove it first or pick --name.\n`);
+    return 1;
+  }
   const spec = await gateDevicePermissions(asked, confirmer, err);
   if (flags['no-check'] === undefined) {
     const c = await checkDevice(spec);
-    if (!c.ok) { err.write(`error ${c.code}: ${c.message}\nNot added. (computer-use doctor --device adb says what is missing; --no-check adds it anyway.)\n`); return 1; }
+    if (!c.ok) {
+      err.write(
+        `error ${c.code}: ${c.message}\nNot added. (computer-use doctor --device adb says what is missing; --no-check adds it anyway.)\n`,
+      );
+      return 1;
+    }
     out.write(`${spec.name}: ${c.line}\n`);
   }
   saveDevices([...devices, spec], path);
@@ -77,28 +104,56 @@ async function addPhone(url: string, flags: Record<string, string | undefined>, 
 /** `device add NAME --command 'COMMAND'`: a driver of the user's own, checked (hello) before it is saved. */
 async function addCommand(name: string, flags: Record<string, string | undefined>, devices: DeviceSpec[], path: string,
   out: NodeJS.WritableStream, err: NodeJS.WritableStream, confirmer: Confirmer): Promise<number> {
-  if (flags['command'] === undefined) { err.write(`device add ${nameText(name)} needs --command 'COMMAND' (the driver to run)\n${USAGE}`); return 2; }
-  const list = (v: string | undefined): string[] | undefined => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
-  const asked = validateSpec({ name, url: COMMAND_URL, kind: 'command', command: splitCommand(flags['command']),
+  if (flags['command'] === undefined) {
+    err.write(`device add ${nameText(name)} needs --command 'COMMAND' (the driver to run)\n${USAGE}`);
+    return 2;
+  }
+  const list = (v: string | undefined): string[] | undefined =>
+    v === undefined
+      ? undefined
+      : v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+  const asked = validateSpec({
+    name,
+    url: COMMAND_URL,
+    kind: 'command',
+    command: splitCommand(flags['command']),
     ...(flags['mode'] !== undefined ? { mode: flags['mode'] } : {}),
-    ...(list(flags['allow-app']) ? { allowApps: list(flags['allow-app']) } : {}), ...(list(flags['deny-app']) ? { denyApps: list(flags['deny-app']) } : {}) });
-  if (devices.some((d) => d.name === asked.name)) { err.write(`A device named ${asked.name} exists; remove it first.\n`); return 1; }
+    ...(list(flags['allow-app']) ? { allowApps: list(flags['allow-app']) } : {}),
+    ...(list(flags['deny-app']) ? { denyApps: list(flags['deny-app']) } : {}),
+  });
+  if (devices.some((d) => d.name === asked.name)) {
+    err.write(`A device named ${asked.name} exists; remove it first.\n`);
+    return 1;
+  }
   const spec = await gateDevicePermissions(asked, confirmer, err);
   if (flags['no-check'] === undefined) {
     const c = await checkDevice(spec);
-    if (!c.ok) { err.write(`error ${c.code}: ${escapeLine(c.message)}\nNot added. (--no-check adds it anyway.)\n`); return 1; }
+    if (!c.ok) {
+      err.write(`error ${c.code}: ${escapeLine(c.message)}\nNot added. (--no-check adds it anyway.)\n`);
+      return 1;
+    }
     out.write(`${spec.name}: ${c.line}\n`);
   }
   saveDevices([...devices, spec], path);
-  out.write(`added ${spec.name} (driver ${commandText(spec.command!)}; device ${devices.length + 2}: refs d${devices.length + 2}…) to ${path}\n`);
+  out.write(
+    `added ${spec.name} (driver ${commandText(spec.command!)}; device ${devices.length + 2}: refs d${devices.length + 2}…) to ${path}\n`,
+  );
   return 0;
 }
 
 /** A driver command as one line: each word as it is when plain, else as a JSON string. */
-const commandText = (words: readonly string[]): string => words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : jsonQuote(w))).join(' ');
+const commandText = (words: readonly string[]): string =>
+  words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : jsonQuote(w))).join(' ');
 
-export async function runDeviceCommand(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr,
-  confirmer: Confirmer = ttyConfirmer()): Promise<number> {
+export async function runDeviceCommand(
+  args: string[],
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+  confirmer: Confirmer = ttyConfirmer(),
+): Promise<number> {
   const [sub, ...rest] = args;
   const { pos, flags } = parseArgs(rest, ['no-check', 'check']);
   const path = defaultDevicesPath();
@@ -113,16 +168,37 @@ export async function runDeviceCommand(args: string[], out: NodeJS.WritableStrea
         if (!url.includes(':')) return await addCommand(url, flags, devices, path, out, err, confirmer);
         const target = parseSshUrl(url);
         const name = flags['name'] ?? target.host.split('.')[0]!.replace(/[^A-Za-z0-9_-]/g, '-');
-        const list = (v: string | undefined): string[] | undefined => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
-        const asked = validateSpec({ name, url: formatSshUrl(target),
-          ...(flags['command'] !== undefined ? { command: parseRemoteCommand(flags['command']) } : target.command.join(' ') !== 'computer-use driver linux' ? { command: target.command } : {}),
-          ...(flags['ssh-config'] !== undefined ? { sshConfig: flags['ssh-config'] } : {}), ...(flags['mode'] !== undefined ? { mode: flags['mode'] } : {}),
-          ...(list(flags['allow-app']) ? { allowApps: list(flags['allow-app']) } : {}), ...(list(flags['deny-app']) ? { denyApps: list(flags['deny-app']) } : {}) });
-        if (devices.some((d) => d.name === asked.name)) { err.write(`A device named ${asked.name} exists; remove it first or pick --name.\n`); return 1; }
+        const list = (v: string | undefined): string[] | undefined =>
+          v === undefined
+            ? undefined
+            : v
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean);
+        const asked = validateSpec({
+          name,
+          url: formatSshUrl(target),
+          ...(flags['command'] !== undefined
+            ? { command: parseRemoteCommand(flags['command']) }
+            : target.command.join(' ') !== 'computer-use driver linux'
+              ? { command: target.command }
+              : {}),
+          ...(flags['ssh-config'] !== undefined ? { sshConfig: flags['ssh-config'] } : {}),
+          ...(flags['mode'] !== undefined ? { mode: flags['mode'] } : {}),
+          ...(list(flags['allow-app']) ? { allowApps: list(flags['allow-app']) } : {}),
+          ...(list(flags['deny-app']) ? { denyApps: list(flags['deny-app']) } : {}),
+        });
+        if (devices.some((d) => d.name === asked.name)) {
+          err.write(`A device named ${asked.name} exists; remove it first or pick --name.\n`);
+          return 1;
+        }
         const spec = await gateDevicePermissions(asked, confirmer, err);
         if (flags['no-check'] === undefined) {
           const c = await checkDevice(spec);
-          if (!c.ok) { err.write(`error ${c.code}: ${escapeLine(c.message)}\nNot added. (--no-check adds it anyway.)\n`); return 1; }
+          if (!c.ok) {
+            err.write(`error ${c.code}: ${escapeLine(c.message)}\nNot added. (--no-check adds it anyway.)\n`);
+            return 1;
+          }
           out.write(`${spec.name}: ${c.line}\n`);
         }
         saveDevices([...devices, spec], path);
@@ -133,9 +209,21 @@ export async function runDeviceCommand(args: string[], out: NodeJS.WritableStrea
         out.write(`local  this machine\n`);
         for (const [i, d] of devices.entries()) {
           let status = '';
-          if (flags['check'] !== undefined && d.kind !== 'paired') { const c = await checkDevice(d); status = c.ok ? `  ${c.line}` : `  error ${c.code}: ${escapeLine(c.message)}`; }
-          out.write(`${d.name}  ${d.kind === 'paired' ? `paired, listens at ${d.url}` : d.kind === 'adb' ? `android phone ${d.url}`
-            : d.kind === 'command' ? `driver ${commandText(d.command ?? [])}` : d.url}  refs d${i + 2}…${d.mode ? `  mode ${d.mode}` : ''}${status}\n`);
+          if (flags['check'] !== undefined && d.kind !== 'paired') {
+            const c = await checkDevice(d);
+            status = c.ok ? `  ${c.line}` : `  error ${c.code}: ${escapeLine(c.message)}`;
+          }
+          out.write(
+            `${d.name}  ${
+              d.kind === 'paired'
+                ? `paired, listens at ${d.url}`
+                : d.kind === 'adb'
+                  ? `android phone ${d.url}`
+                  : d.kind === 'command'
+                    ? `driver ${commandText(d.command ?? [])}`
+                    : d.url
+            }  refs d${i + 2}…${d.mode ? `  mode ${d.mode}` : ''}${status}\n`,
+          );
         }
         return 0;
       }
@@ -148,7 +236,11 @@ export async function runDeviceCommand(args: string[], out: NodeJS.WritableStrea
         const gone = devices.find((d) => d.name === name)!;
         // A paired device's credential is forgotten with its entry: a session holding its link closes it within a
         // second, and its reconnects are refused.
-        out.write(gone.kind === 'paired' ? `revoked ${name}: its credential is forgotten; a live link closes and reconnects are refused\n` : `removed ${name}\n`);
+        out.write(
+          gone.kind === 'paired'
+            ? `revoked ${name}: its credential is forgotten; a live link closes and reconnects are refused\n`
+            : `removed ${name}\n`,
+        );
         return 0;
       }
       default:

@@ -1,5 +1,6 @@
 /**
- * `computer-use apps | launch | observe | screenshot | find | act | wait | keys`: the tools from a shell, printing exactly
+ * `computer-use apps | launch | observe | screenshot | find | act | wait | keys`: the tools from a shell, printing
+ * exactly
  * what the model reads. Refs persist in a per-desktop state file, so `observe` in one process and `act` in
  * the next agree.
  */
@@ -18,7 +19,8 @@ import { parseActList } from './act-list.js';
 import { refDevice } from '../../session/devices.js';
 
 const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
-const opt = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } => (v === undefined ? {} : { [k]: v }) as { [P in K]?: V };
+const opt = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } =>
+  (v === undefined ? {} : { [k]: v }) as { [P in K]?: V };
 
 /** Builds the tool name and params for a CLI command. */
 export function toolCall(command: string, args: string[]): { name: string; params: Record<string, unknown> } {
@@ -30,7 +32,11 @@ export function toolCall(command: string, args: string[]): { name: string; param
   return call;
 }
 
-function toolCallOf(command: string, pos: string[], flags: Record<string, string>): { name: string; params: Record<string, unknown> } {
+function toolCallOf(
+  command: string,
+  pos: string[],
+  flags: Record<string, string>,
+): { name: string; params: Record<string, unknown> } {
   const target = { ...opt('app', flags['app']), ...opt('window', flags['window']) };
   const settleMs = num(flags['settle-timeout']);
   const settle = settleMs === undefined ? {} : { settle: { timeoutMs: settleMs } };
@@ -41,21 +47,58 @@ function toolCallOf(command: string, pos: string[], flags: Record<string, string
       if (!cmd) throw new Error('usage: computer-use launch <command> [args...]');
       return { name: 'computer_launch', params: { command: cmd, args: rest, ...opt('waitMs', num(flags['wait'])) } };
     }
-    case 'observe': return { name: 'computer_observe', params: { ...target, ...opt('app', flags['app'] ?? pos[0]), ...opt('scope', flags['scope']), ...opt('from', num(flags['from'])), ...opt('query', flags['query']), ...opt('maxTokens', num(flags['max-tokens'])), ...(flags['full'] !== undefined ? { full: flags['full'] !== 'false' } : {}) } };
-    case 'screenshot': return { name: 'computer_screenshot', params: { ...target, ...opt('app', flags['app'] ?? pos[0]), mode: 'ocr' } };
-    case 'find': return { name: 'computer_find', params: { ...target, ...opt('text', pos[0] ?? flags['text']), ...opt('role', flags['role']), ...opt('limit', num(flags['limit'])), ...opt('from', num(flags['from'])) } };
+    case 'observe':
+      return {
+        name: 'computer_observe',
+        params: {
+          ...target,
+          ...opt('app', flags['app'] ?? pos[0]),
+          ...opt('scope', flags['scope']),
+          ...opt('from', num(flags['from'])),
+          ...opt('query', flags['query']),
+          ...opt('maxTokens', num(flags['max-tokens'])),
+          ...(flags['full'] !== undefined ? { full: flags['full'] !== 'false' } : {}),
+        },
+      };
+    case 'screenshot':
+      return { name: 'computer_screenshot', params: { ...target, ...opt('app', flags['app'] ?? pos[0]), mode: 'ocr' } };
+    case 'find':
+      return {
+        name: 'computer_find',
+        params: {
+          ...target,
+          ...opt('text', pos[0] ?? flags['text']),
+          ...opt('role', flags['role']),
+          ...opt('limit', num(flags['limit'])),
+          ...opt('from', num(flags['from'])),
+        },
+      };
     case 'act': {
       if (flags['json']) return { name: 'computer_act', params: { actions: JSON.parse(flags['json']), ...settle } };
       // act e5 click  |  act e5 set_value "text"  |  act e5 click , e6 toggle (act-list.ts)
       const actions: { ref: string; op: (typeof OPS)[number]; value?: string; submit?: boolean }[] = parseActList(pos);
       // --submit: the last action (a set_value or type) presses Return in its field once its text is in.
-      if (flags['submit'] !== undefined && flags['submit'] !== 'false' && actions.length) actions[actions.length - 1]!.submit = true;
+      if (flags['submit'] !== undefined && flags['submit'] !== 'false' && actions.length)
+        actions[actions.length - 1]!.submit = true;
       return { name: 'computer_act', params: { actions, ...settle } };
     }
     case 'wait': {
       const [until] = pos;
-      if (!until) throw new Error('usage: computer-use wait appears|disappears|value_changes|window_appears [--text T] [--role R] [--ref eN] [--timeout ms]');
-      return { name: 'computer_wait', params: { until, ...target, ...opt('text', flags['text'] ?? pos[1]), ...opt('role', flags['role']), ...opt('ref', flags['ref']), ...opt('timeoutMs', num(flags['timeout'])) } };
+      if (!until)
+        throw new Error(
+          'usage: computer-use wait appears|disappears|value_changes|window_appears [--text T] [--role R] [--ref eN] [--timeout ms]',
+        );
+      return {
+        name: 'computer_wait',
+        params: {
+          until,
+          ...target,
+          ...opt('text', flags['text'] ?? pos[1]),
+          ...opt('role', flags['role']),
+          ...opt('ref', flags['ref']),
+          ...opt('timeoutMs', num(flags['timeout'])),
+        },
+      };
     }
     case 'keys': {
       if (!pos.length) throw new Error('usage: computer-use keys <chords...> [--app A | --window wN]');
@@ -66,8 +109,10 @@ function toolCallOf(command: string, pos: string[], flags: Record<string, string
       const [action, ...text] = pos;
       const usage = 'usage: computer-use clipboard read | write <text> | paste [text] [--app A | --window wN]';
       const value = text.length ? { text: text.join(' ') } : {};
-      if (action === 'read' && !text.length) return { name: 'computer_input', params: { action: 'clipboard_read', ...target } };
-      if (action === 'write' && text.length) return { name: 'computer_input', params: { action: 'clipboard_write', ...value, ...target } };
+      if (action === 'read' && !text.length)
+        return { name: 'computer_input', params: { action: 'clipboard_read', ...target } };
+      if (action === 'write' && text.length)
+        return { name: 'computer_input', params: { action: 'clipboard_write', ...value, ...target } };
       if (action === 'paste') return { name: 'computer_input', params: { action: 'paste', ...value, ...target } };
       throw new Error(usage);
     }
@@ -101,7 +146,10 @@ export const TOOL_HELP: Readonly<Record<string, string>> = {
 /** Runs one tool command and prints its text; exit code 1 on a tool error. */
 export async function runToolCommand(command: string, args: string[]): Promise<number> {
   // A launched app's own flags are its own (`launch gedit --help`): launch prints its usage only when asked first.
-  if (command === 'launch' ? asksHelp(args.slice(0, 1)) : asksHelp(args)) { process.stdout.write(`${TOOL_HELP[command] ?? ''}\n${COMMON}\n`); return 0; }
+  if (command === 'launch' ? asksHelp(args.slice(0, 1)) : asksHelp(args)) {
+    process.stdout.write(`${TOOL_HELP[command] ?? ''}\n${COMMON}\n`);
+    return 0;
+  }
   let call: { name: string; params: Record<string, unknown> };
   let options: ReturnType<typeof cliOptionsFrom>['options'];
   try {
@@ -115,14 +163,24 @@ export async function runToolCommand(command: string, args: string[]): Promise<n
     call = toolCall(command, app.length ? [...taken.rest, '--', ...app] : taken.rest);
   } catch (e) { process.stderr.write(`${cliWording((e as Error).message)}\n`); return 2; }
   const { mode, allowApps, allowCommands, denyApps, ...rest } = options;
-  const requested = { ...opt('mode', mode), ...opt('allowApps', allowApps), ...opt('allowCommands', allowCommands), ...opt('denyApps', denyApps) };
+  const requested = {
+    ...opt('mode', mode),
+    ...opt('allowApps', allowApps),
+    ...opt('allowCommands', allowCommands),
+    ...opt('denyApps', denyApps),
+  };
   // A human at the terminal is asked; without one, questions become confirmation_required errors.
   const confirmer = ttyConfirmer();
   // The permissions of this call: what narrows holds, what lowers a question only on a person's yes (kept-flags.ts).
   const permissions = async (desktop: { env: Record<string, string> }): Promise<KeptPolicy> => {
     const path = sessionFileFor(desktop);
     const kept = readKeptFlags(path);
-    const { effective, keep, notices } = await permissionsForCall({ kept, requested, settings: loadSettings().settings, confirmer });
+    const { effective, keep, notices } = await permissionsForCall({
+      kept,
+      requested,
+      settings: loadSettings().settings,
+      confirmer,
+    });
     if (keep) writeKeptFlags(path, keep);
     for (const n of notices) process.stderr.write(`computer-use: ${n}\n`);
     return effective;
@@ -130,10 +188,21 @@ export async function runToolCommand(command: string, args: string[]): Promise<n
   // A driver of one's own, or a call for another device, drives no desktop of this machine: no sandbox starts for it.
   const elsewhere = rest.driverCommand !== undefined || namesOtherDevice(call.params);
   const statePath = rest.driverCommand ? commandSessionFile(rest.driverCommand) : sessionFileFor;
-  const computer = await createComputer({ desktop: elsewhere ? 'current' : 'auto', stopSandboxOnClose: false, statePath, desktopPolicy: permissions,
-    confirmer, keepDrivers: true, deviceStatePath: (name) => cuPath('sessions', `device-${name}.json`), ...rest });
+  const computer = await createComputer({
+    desktop: elsewhere ? 'current' : 'auto',
+    stopSandboxOnClose: false,
+    statePath,
+    desktopPolicy: permissions,
+    confirmer,
+    keepDrivers: true,
+    deviceStatePath: (name) => cuPath('sessions', `device-${name}.json`),
+    ...rest,
+  });
   for (const w of computer.policy.warnings) process.stderr.write(`computer-use: ${w}\n`);
-  if (computer.desktop.started) process.stderr.write(`started sandbox desktop ${computer.desktop.sandbox?.display} (stop it with: computer-use sandbox down --all)\n`);
+  if (computer.desktop.started)
+    process.stderr.write(
+      `started sandbox desktop ${computer.desktop.sandbox?.display} (stop it with: computer-use sandbox down --all)\n`,
+    );
   try {
     const result = await computer.call(call.name, call.params);
     process.stdout.write(cliWording(result.text) + '\n');
@@ -175,14 +244,19 @@ export function strayLaunchFlag(args: string[]): string | undefined {
   const kept: string[] = [];
   for (let i = 1; i < app.length; i++) {
     const a = app[i]!;
-    if (OWN_FLAGS.has(a.split('=')[0]!)) { moved.push(a); if (!a.includes('=') && i + 1 < app.length) moved.push(app[++i]!); } else kept.push(a);
+    if (OWN_FLAGS.has(a.split('=')[0]!)) {
+      moved.push(a);
+      if (!a.includes('=') && i + 1 < app.length) moved.push(app[++i]!);
+    } else kept.push(a);
   }
   const command = app[0]!;
   // The words are the caller's text: a plain word as it is, anything else as a JSON literal on one line.
   const word = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : jsonQuote(w));
-  return `${flag} after the app's command ${jsonQuote(command)} would go to the app as its own argument, so computer-use would not ` +
+  return (
+    `${flag} after the app's command ${jsonQuote(command)} would go to the app as its own argument, so computer-use would not ` +
     `take it; nothing was started. Put computer-use's flags before the command: launch ${[...ours, ...moved, command, ...kept].map(word).join(' ')} ` +
-    `(or, to give ${flag} to the app itself: launch -- ${word(command)} …).`;
+    `(or, to give ${flag} to the app itself: launch -- ${word(command)} …).`
+  );
 }
 
 /** True when a call is for a device other than this machine: `--device NAME`, or refs of device 2 on (`d2e5`). */
@@ -196,11 +270,22 @@ export function namesOtherDevice(params: Record<string, unknown>): boolean {
 
 /** The state file of a driver command's session: its refs belong to that driver (one per command line and directory). */
 function commandSessionFile(argv: readonly string[]): string {
-  return cuPath('sessions', `driver-${createHash('sha256').update(JSON.stringify([process.cwd(), ...argv])).digest('hex').slice(0, 16)}.json`);
+  return cuPath(
+    'sessions',
+    `driver-${createHash('sha256')
+      .update(JSON.stringify([process.cwd(), ...argv]))
+      .digest('hex')
+      .slice(0, 16)}.json`,
+  );
 }
 
 /** One state file per desktop: refs belong to the desktop they were read from. */
 function sessionFileFor(desktop: { env: Record<string, string> }): string {
-  const id = desktop.env['AT_SPI_BUS_ADDRESS'] ?? desktop.env['DISPLAY'] ?? process.env['AT_SPI_BUS_ADDRESS'] ?? process.env['DISPLAY'] ?? 'default';
+  const id =
+    desktop.env['AT_SPI_BUS_ADDRESS'] ??
+    desktop.env['DISPLAY'] ??
+    process.env['AT_SPI_BUS_ADDRESS'] ??
+    process.env['DISPLAY'] ??
+    'default';
   return cuPath('sessions', `${createHash('sha256').update(id).digest('hex').slice(0, 16)}.json`);
 }

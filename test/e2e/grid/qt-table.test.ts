@@ -23,8 +23,16 @@ const out: string[] = [];
 before(async () => {
   computer = await openComputer({ allowApps: [...E2E_APPS, `${basename(PYTHON)} ${APP}`] });
   // Qt finds the accessibility bus through the X root's AT_SPI_BUS property, as computer_launch starts it.
-  child = spawn(PYTHON, [APP], { detached: true, stdio: ['ignore', 'pipe', 'ignore'],
-    env: { ...process.env, QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1', QT_ACCESSIBILITY: '1', AT_SPI_BUS_ADDRESS: undefined } });
+  child = spawn(PYTHON, [APP], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: {
+      ...process.env,
+      QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1',
+      QT_ACCESSIBILITY: '1',
+      AT_SPI_BUS_ADDRESS: undefined,
+    },
+  });
   child.stdout?.on('data', (b: Buffer) => out.push(...b.toString().split('\n').filter(Boolean)));
   await printed('ready');
 });

@@ -62,14 +62,29 @@ const ACTION_NAMES: Record<string, string[]> = {
  * sent then), or undefined. The bus daemon says which process owns the element's connection, /proc proves it is
  * the one the host decided on; the window must be of that connection and still have the title the host saw.
  */
-async function identityMismatch(bus: A11yBus, t: Target, expect: NonNullable<ActParams['expect']>, keyboard: LinuxInput): Promise<string | undefined> {
+async function identityMismatch(
+  bus: A11yBus,
+  t: Target,
+  expect: NonNullable<ActParams['expect']>,
+  keyboard: LinuxInput,
+): Promise<string | undefined> {
   if (expect.pid === undefined) return undefined;
   const win = expect.window === undefined ? undefined : targetOf(expect.window);
   if (win && win.dest !== t.dest) return 'the element is not in the window expected';
-  const [pid, name] = await Promise.all([bus.pidOf(t.dest),
-    win && expect.title !== undefined ? bus.getProp(win, ACC, 'Name').then((n) => String(n ?? ''), () => undefined) : Promise.resolve(expect.title)]);
+  const [pid, name] = await Promise.all([
+    bus.pidOf(t.dest),
+    win && expect.title !== undefined
+      ? bus.getProp(win, ACC, 'Name').then(
+          (n) => String(n ?? ''),
+          () => undefined,
+        )
+      : Promise.resolve(expect.title),
+  ]);
   // A window with no accessible name was reported by its window manager's title (driver.ts withXFacts): the same here.
-  const title = win && name !== undefined && titleOf(name, undefined) === '' && expect.title ? titleOf(name, await xTitleOf(bus, keyboard, win, pid)) : name;
+  const title =
+    win && name !== undefined && titleOf(name, undefined) === '' && expect.title
+      ? titleOf(name, await xTitleOf(bus, keyboard, win, pid))
+      : name;
   const why = processMismatch(expect, pid);
   if (why) return why;
   if (title === undefined && expect.title !== undefined) return 'the window is gone';
@@ -96,11 +111,22 @@ async function inRange(bus: A11yBus, t: Target, role: string, n: number): Promis
   const min = Number(all['MinimumValue']);
   const max = Number(all['MaximumValue']);
   if (!Number.isFinite(min) || !Number.isFinite(max) || min >= max || (n >= min && n <= max)) return;
-  throw new ComputerUseError('invalid_params', `${n} is outside the ${role}'s range ${min} to ${max}; nothing was changed.`, { min, max });
+  throw new ComputerUseError(
+    'invalid_params',
+    `${n} is outside the ${role}'s range ${min} to ${max}; nothing was changed.`,
+    { min, max },
+  );
 }
 
-export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, signal?: AbortSignal, events?: EventWatcher, sending?: () => void,
-  listApps?: () => Promise<AppInfo[]>): Promise<ActResult> {
+export async function act(
+  bus: A11yBus,
+  keyboard: LinuxInput,
+  p: ActParams,
+  signal?: AbortSignal,
+  events?: EventWatcher,
+  sending?: () => void,
+  listApps?: () => Promise<AppInfo[]>,
+): Promise<ActResult> {
   // Grid hook (table.ts): a cell read by coordinate is found again by its coordinate.
   const t = await resolveCellHandle(bus, p.id).catch((e: unknown) => {
     if (isGone(e)) throw elementGone();
@@ -117,19 +143,36 @@ export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, sign
     }
   };
   const verify = (info: ElementInfo): void => {
-    if (info.states.has('defunct')) throw new ComputerUseError('stale_ref', 'The element was destroyed.', { reason: 'defunct' });
+    if (info.states.has('defunct'))
+      throw new ComputerUseError('stale_ref', 'The element was destroyed.', { reason: 'defunct' });
     checkExpect(p.expect, toRawNode(info));
   };
-  let [info, reliable, mismatch] = await Promise.all([read(), checks.includes('visible') ? showingReliableFor(bus, t.dest) : Promise.resolve(true),
-    p.expect ? identityMismatch(bus, t, p.expect, keyboard) : Promise.resolve(undefined)]);
-  if (mismatch) throw new ComputerUseError('window_changed', `Not the window the act was decided for: ${mismatch}. Nothing was sent.`, { reason: 'identity', remedy: ['list_windows'] });
+  let [info, reliable, mismatch] = await Promise.all([
+    read(),
+    checks.includes('visible') ? showingReliableFor(bus, t.dest) : Promise.resolve(true),
+    p.expect ? identityMismatch(bus, t, p.expect, keyboard) : Promise.resolve(undefined),
+  ]);
+  if (mismatch)
+    throw new ComputerUseError(
+      'window_changed',
+      `Not the window the act was decided for: ${mismatch}. Nothing was sent.`,
+      { reason: 'identity', remedy: ['list_windows'] },
+    );
   verify(info);
   let waitedMs = 0;
   if (p.actionable && checks.length > 0) {
-    // Act only when the element can take it: wait (bounded, on the app's events) until it can take the input, else send nothing.
-    ({ info, waitedMs } = await waitActionable(info, checks, p.actionable.timeoutMs, linuxProbe(bus, events, t, reliable), { signal, verify }));
+    // Act only when the element can take it: wait (bounded, on the app's events) until it can take the input, else send
+    // nothing.
+    ({ info, waitedMs } = await waitActionable(
+      info,
+      checks,
+      p.actionable.timeoutMs,
+      linuxProbe(bus, events, t, reliable),
+      { signal, verify },
+    ));
   }
-  // The windows open just before the input (capability act_windows): a window missing here and listed after settling is the act's.
+  // The windows open just before the input (capability act_windows): a window missing here and listed after settling is
+  // the act's.
   const apps = p.apps && listApps ? await listApps() : undefined;
   // The state at dispatch: what the receipt compares against (the model's snapshot may be older).
   const before = toRawNode(info, reliable);
@@ -137,11 +180,26 @@ export async function act(bus: A11yBus, keyboard: LinuxInput, p: ActParams, sign
   sending?.();
   const result = await dispatch(bus, keyboard, info, p, signal, reliable);
   if (result.before?.children) before.children = result.before.children;
-  const after = await readElement(bus, t, { children: false }).then((i) => toRawNode(i, reliable)).catch(() => undefined);
-  return { ...result, before, ...(p.actionable ? { waitedMs } : {}), ...(after ? { after } : {}), ...(apps ? { apps } : {}) };
+  const after = await readElement(bus, t, { children: false })
+    .then((i) => toRawNode(i, reliable))
+    .catch(() => undefined);
+  return {
+    ...result,
+    before,
+    ...(p.actionable ? { waitedMs } : {}),
+    ...(after ? { after } : {}),
+    ...(apps ? { apps } : {}),
+  };
 }
 
-async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p: ActParams, signal?: AbortSignal, showingReliable = true): Promise<ActResult> {
+async function dispatch(
+  bus: A11yBus,
+  keyboard: LinuxInput,
+  info: ElementInfo,
+  p: ActParams,
+  signal?: AbortSignal,
+  showingReliable = true,
+): Promise<ActResult> {
   const t = info.target;
   const has = (i: string): boolean => info.interfaces.has(i);
   switch (p.op) {
@@ -149,23 +207,37 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
     case 'double_click':
     case 'right_click': {
       // A click on a row of an item view on screen: the pointer's, which makes it the current item (current-item.ts).
-      const made = p.op === 'click' ? await clickToCurrent(bus, info, p.op, (why) => pointerClick(bus, keyboard, t, info, 'click', signal, why)) : undefined;
+      const made =
+        p.op === 'click'
+          ? await clickToCurrent(bus, info, p.op, (why) => pointerClick(bus, keyboard, t, info, 'click', signal, why))
+          : undefined;
       if (made) return made;
       // A single click on a TreeView row selects it; its Action "activate" is a double click.
-      if (p.op === 'click' && await isSelectableCell(bus, info) && await selectInParent(bus, t)) {
-        return { method: 'pattern', detail: `row selected through the table (Table.AddRowSelection), read back as selected${await currentNote(bus, info)}` };
+      if (p.op === 'click' && (await isSelectableCell(bus, info)) && (await selectInParent(bus, t))) {
+        return {
+          method: 'pattern',
+          detail: `row selected through the table (Table.AddRowSelection), read back as selected${await currentNote(bus, info)}`,
+        };
       }
-      // A row's cell activates its own row, selected first: the cell's action alone activates another (row-activate.ts).
+      // A row's cell activates its own row, selected first: the cell's action alone activates another
+      // (row-activate.ts).
       // Qt's tables offer no Selection and their cells only Toggle: the row is double-clicked with the pointer there.
       if (p.op === 'double_click' && (await cellTableIfaces(bus, info)).includes(TABLE)) {
-        return activateRow(bus, info, { selectRow: (cell) => selectInParent(bus, cell), pointerDoubleClick: () => pointerClick(bus, keyboard, t, info, 'double_click', signal, 'the row has no activate action') });
+        return activateRow(bus, info, {
+          selectRow: (cell) => selectInParent(bus, cell),
+          pointerDoubleClick: () =>
+            pointerClick(bus, keyboard, t, info, 'double_click', signal, 'the row has no activate action'),
+        });
       }
       const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], p.op !== 'right_click', p.op);
       if (done) return p.op === 'click' ? { ...done, detail: `${done.detail}${await currentNote(bus, info)}` } : done;
-      if (p.op !== 'right_click' && await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
+      if (p.op !== 'right_click' && (await selectInParent(bus, t)))
+        return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
       // No action of its own around clickable elements (GNOME Calculator's GtkMenuButton): inner-click.ts.
       if (p.op === 'click') {
-        const inner = await clickInside(bus, info, showingReliable, (child) => doNamedAction(bus, child, ACTION_NAMES['click'] ?? [], true, 'click'));
+        const inner = await clickInside(bus, info, showingReliable, (child) =>
+          doNamedAction(bus, child, ACTION_NAMES['click'] ?? [], true, 'click'),
+        );
         if (inner) return inner;
       }
       // No action (a web table's cell): a pointer click at its center, after proving the window on top there is
@@ -187,14 +259,21 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
     case 'expand':
     case 'collapse': {
       const expanded = info.states.has('expanded');
-      if ((p.op === 'expand') === expanded && info.states.has('expandable')) return { method: 'pattern', detail: `already ${expanded ? 'expanded' : 'collapsed'}` };
+      if ((p.op === 'expand') === expanded && info.states.has('expandable'))
+        return { method: 'pattern', detail: `already ${expanded ? 'expanded' : 'collapsed'}` };
       const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], true, p.op);
       if (!done) throw unsupported(p.op, info);
       return done;
     }
     // A row takes the focus as the current item of its view (Qt's cells refuse GrabFocus): current-item.ts.
-    case 'focus': return (info.states.has('focused') ? undefined : await clickToCurrent(bus, info, p.op, (why) => pointerClick(bus, keyboard, t, info, 'click', signal, why)))
-      ?? focus(bus, info);
+    case 'focus':
+      return (
+        (info.states.has('focused')
+          ? undefined
+          : await clickToCurrent(bus, info, p.op, (why) =>
+              pointerClick(bus, keyboard, t, info, 'click', signal, why),
+            )) ?? focus(bus, info)
+      );
     case 'set_value':
     case 'clear': {
       const text = p.op === 'clear' ? '' : (p.value ?? '');
@@ -202,9 +281,20 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       if (info.atspiRole === 'table cell' && !has(ETEXT) && keyboard.available) {
         const owner = await processOf(bus, t);
         const edited = await editItemCell(bus, info, text, {
-          keys: async (k) => { await keyboard.keysTo(owner, k, signal); },
+          keys: async (k) => {
+            await keyboard.keysTo(owner, k, signal);
+          },
           // Read again: a cell scrolled into view just now shows only in a fresh read.
-          pointer: async (op) => pointerClick(bus, keyboard, t, await readElement(bus, t, { children: false }), op, signal, `a ${op} on the cell, as a person edits it`),
+          pointer: async (op) =>
+            pointerClick(
+              bus,
+              keyboard,
+              t,
+              await readElement(bus, t, { children: false }),
+              op,
+              signal,
+              `a ${op} on the cell, as a person edits it`,
+            ),
         });
         if (edited) return edited;
       }
@@ -214,16 +304,27 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
         if (done) return done;
       }
       // Spin buttons hold a number: set it through Value, so the text and the number agree.
-      if (p.op === 'set_value' && has(VALUE) && info.atspiRole === 'spin button' && Number.isFinite(Number(text)) && text.trim() !== '') {
+      if (
+        p.op === 'set_value' &&
+        has(VALUE) &&
+        info.atspiRole === 'spin button' &&
+        Number.isFinite(Number(text)) &&
+        text.trim() !== ''
+      ) {
         await inRange(bus, t, info.atspiRole, Number(text));
         await bus.setProp(t, VALUE, 'CurrentValue', 'd', Number(text));
         return { method: 'pattern', detail: 'Value.CurrentValue' };
       }
       // Read back; an edit the app accepted but ignored (Gecko) is typed instead.
-      if (has(ETEXT) && info.states.has('editable')) return setTextVerified(bus, info, text, typing(bus, keyboard, info, signal));
+      if (has(ETEXT) && info.states.has('editable'))
+        return setTextVerified(bus, info, text, typing(bus, keyboard, info, signal));
       if (has(VALUE) && p.op === 'set_value') {
         const n = Number(text);
-        if (!Number.isFinite(n) || text.trim() === '') throw new ComputerUseError('invalid_params', `set_value on a ${info.atspiRole} needs a number, got "${text.slice(0, 20)}".`);
+        if (!Number.isFinite(n) || text.trim() === '')
+          throw new ComputerUseError(
+            'invalid_params',
+            `set_value on a ${info.atspiRole} needs a number, got "${text.slice(0, 20)}".`,
+          );
         await inRange(bus, t, info.atspiRole, n);
         await bus.setProp(t, VALUE, 'CurrentValue', 'd', n);
         return { method: 'pattern', detail: 'Value.CurrentValue' };
@@ -231,8 +332,8 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       if (p.op === 'set_value' && has(SEL)) return selectByName(bus, info, text, signal);
       // A combo without Selection of its own (Gecko <select>) is chosen in, never typed into.
       if (p.op === 'set_value' && info.atspiRole === 'combo box') {
-        const done = await selectInListCombo(bus, info, text, signal)
-          ?? await selectInPopupCombo(bus, info, text, signal);
+        const done =
+          (await selectInListCombo(bus, info, text, signal)) ?? (await selectInPopupCombo(bus, info, text, signal));
         if (done) return done;
       }
       if (p.op === 'set_value' && keyboard.available && info.states.has('focusable')) {
@@ -240,7 +341,8 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
         await focus(bus, info);
         const owner = await processOf(bus, t);
         await keyboard.keysTo(owner, SELECT_ALL, signal);
-        if (text) await keyboard.keysTo(owner, text, signal); else await keyboard.keysTo(owner, BACKSPACE, signal);
+        if (text) await keyboard.keysTo(owner, text, signal);
+        else await keyboard.keysTo(owner, BACKSPACE, signal);
         return { method: 'synthetic', detail: 'focus + keyboard (no EditableText)' };
       }
       throw unsupported(p.op, info);
@@ -248,7 +350,8 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
     case 'type': {
       const text = p.value ?? '';
       // Insert, read back; an insert the app accepted but ignored (Gecko) is typed instead.
-      if (has(ETEXT) && has(TEXT) && info.states.has('editable')) return insertTextVerified(bus, info, text, typing(bus, keyboard, info, signal));
+      if (has(ETEXT) && has(TEXT) && info.states.has('editable'))
+        return insertTextVerified(bus, info, text, typing(bus, keyboard, info, signal));
       if (keyboard.available) {
         await focus(bus, info);
         await keyboard.keysTo(await processOf(bus, t), text, signal);
@@ -260,44 +363,65 @@ async function dispatch(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, p
       // Grid hook (table.ts): "B1:B3" on a table selects that cell range by coordinate.
       const range = p.value !== undefined ? await selectRange(bus, info, p.value) : undefined;
       if (range) return range;
-      const made = p.value === undefined ? await clickToCurrent(bus, info, p.op, (why) => pointerClick(bus, keyboard, t, info, 'click', signal, why)) : undefined;
+      const made =
+        p.value === undefined
+          ? await clickToCurrent(bus, info, p.op, (why) => pointerClick(bus, keyboard, t, info, 'click', signal, why))
+          : undefined;
       if (made) return made;
       const cell = p.value === undefined ? await selectCell(bus, info) : undefined;
       if (cell) return { ...cell, detail: `${cell.detail}${await currentNote(bus, info)}` };
       if (p.value !== undefined && has(SEL)) return selectByName(bus, info, p.value, signal);
       if (p.value !== undefined && info.atspiRole === 'combo box') {
         // A list child (a <select>), else a list the combo opens elsewhere in its page (an ARIA combobox).
-        const done = await selectInListCombo(bus, info, p.value, signal)
-          ?? await selectInPopupCombo(bus, info, p.value, signal);
+        const done =
+          (await selectInListCombo(bus, info, p.value, signal)) ??
+          (await selectInPopupCombo(bus, info, p.value, signal));
         if (done) return done;
       }
       if (await selectInParent(bus, t)) return { method: 'pattern', detail: 'Selection.SelectChild on parent' };
       // A table cell whose table takes selection but did not select it: "activate" would open it, not select it.
-      if (await isSelectableCell(bus, info)) throw new ComputerUseError('action_failed', 'The table did not select this row (its selected state did not change).');
+      if (await isSelectableCell(bus, info))
+        throw new ComputerUseError(
+          'action_failed',
+          'The table did not select this row (its selected state did not change).',
+        );
       const done = await doNamedAction(bus, info, ['select', 'activate', 'click', 'press'], true, p.op);
       if (done) return done;
       throw unsupported('select', info);
     }
-    case 'scroll': return scroll(bus, keyboard, info, p.value ?? 'into_view', signal);
+    case 'scroll':
+      return scroll(bus, keyboard, info, p.value ?? 'into_view', signal);
     case 'drag_to': {
       // AT-SPI has no semantic drag: press, move and release the pointer (XTest) between the two centers.
       if (!p.value) throw new ComputerUseError('invalid_params', 'drag_to needs the target element as value.');
       const target = await readElement(bus, targetOf(p.value), { children: false, bounds: true }).catch(() => null);
       if (!target?.bounds) throw new ComputerUseError('stale_ref', 'The drop target is gone or has no position.');
       const from = await readElement(bus, t, { children: false, bounds: true });
-      if (!from.bounds || from.bounds[2] <= 0 || target.bounds[2] <= 0) throw unsupported('drag_to', info, 'The element has no position on screen.');
+      if (!from.bounds || from.bounds[2] <= 0 || target.bounds[2] <= 0)
+        throw unsupported('drag_to', info, 'The element has no position on screen.');
       // Both ends must show the element's own app on top: a window of another process there takes nothing.
       await keyboard.drag(center(from.bounds), center(target.bounds), await processOf(bus, t), signal);
       return { method: 'synthetic', detail: 'pointer drag (XTest): no semantic drag in AT-SPI' };
     }
     // A phone's system actions (docs/protocol.md ops): a desktop window has none.
-    case 'back': case 'home': case 'recents': case 'notifications': throw unsupported(p.op, info, 'The desktop has no system action of that name.');
+    case 'back':
+    case 'home':
+    case 'recents':
+    case 'notifications':
+      throw unsupported(p.op, info, 'The desktop has no system action of that name.');
   }
 }
 
 /** A pointer click at a showing element's center (XTest) once the top window there is proven to be its process's; undefined when it has no place on screen. */
-async function pointerClick(bus: A11yBus, keyboard: LinuxInput, t: Target, info: ElementInfo, op: 'click' | 'double_click' | 'right_click',
-  signal?: AbortSignal, why = 'the element has no click action'): Promise<ActResult | undefined> {
+async function pointerClick(
+  bus: A11yBus,
+  keyboard: LinuxInput,
+  t: Target,
+  info: ElementInfo,
+  op: 'click' | 'double_click' | 'right_click',
+  signal?: AbortSignal,
+  why = 'the element has no click action',
+): Promise<ActResult | undefined> {
   if (!keyboard.available || !info.states.has('visible')) return undefined;
   // GTK 4.8 sets `showing` on windows only: there the bounds, and the window on top at the point, decide.
   const unsure = !info.states.has('showing');
@@ -322,12 +446,21 @@ function errorText(e: unknown): string {
 }
 
 function unsupported(op: string, info: ElementInfo, hint = '', remedy: Remedy[] = []): ComputerUseError {
-  return new ComputerUseError('unsupported', `${op} is not supported by this ${info.atspiRole}${info.name ? ` "${info.name.slice(0, 40)}"` : ''}. ${hint}`.trim(),
-    remedy.length ? { remedy } : {});
+  return new ComputerUseError(
+    'unsupported',
+    `${op} is not supported by this ${info.atspiRole}${info.name ? ` "${info.name.slice(0, 40)}"` : ''}. ${hint}`.trim(),
+    remedy.length ? { remedy } : {},
+  );
 }
 
 /** Runs the first action whose name matches one of `names`; falls back to action 0 when allowed. `op` names it when its own name does not (action-name.ts). */
-export async function doNamedAction(bus: A11yBus, info: ElementInfo, names: string[], allowFirst: boolean, op: string): Promise<ActResult | null> {
+export async function doNamedAction(
+  bus: A11yBus,
+  info: ElementInfo,
+  names: string[],
+  allowFirst: boolean,
+  op: string,
+): Promise<ActResult | null> {
   if (!info.interfaces.has(ACTION)) return null;
   const [raw] = await bus.call(info.target, ACTION, 'GetActions');
   const actions = raw as [string, string, string][];
@@ -338,7 +471,8 @@ export async function doNamedAction(bus: A11yBus, info: ElementInfo, names: stri
   if (index < 0 && allowFirst && list.length > 0 && meansActivation(actions[0])) index = 0;
   if (index < 0) return null;
   const [ok] = await bus.call(info.target, ACTION, 'DoAction', 'i', [index]);
-  if (ok === false) throw new ComputerUseError('action_failed', `The toolkit refused action "${actionName(actions[index], op)}".`);
+  if (ok === false)
+    throw new ComputerUseError('action_failed', `The toolkit refused action "${actionName(actions[index], op)}".`);
   return { method: 'pattern', detail: `Action.DoAction(${index}) "${actionName(actions[index], op)}"` };
 }
 
@@ -364,7 +498,9 @@ async function selectInParent(bus: A11yBus, t0: Target): Promise<boolean> {
       // This row alone, as a click selects it: a table that takes several rows (Thunar) adds the row to what
       // was selected, and a Delete pressed next would take them all.
       await bus.call(parent, SEL, 'ClearSelection').catch(() => undefined);
-      const [ok] = await bus.call(parent, TABLE, 'AddRowSelection', 'i', [Number(row)]).catch(() => bus.call(parent, SEL, 'SelectChild', 'i', [Number(row)]));
+      const [ok] = await bus
+        .call(parent, TABLE, 'AddRowSelection', 'i', [Number(row)])
+        .catch(() => bus.call(parent, SEL, 'SelectChild', 'i', [Number(row)]));
       return ok !== false && await becomesSelected(bus, t0 === t ? [t] : [t, t0]);
     }
     const [ok] = await bus.call(parent, SEL, 'SelectChild', 'i', [idx]);
@@ -413,7 +549,9 @@ async function isSelectableCell(bus: A11yBus, info: ElementInfo): Promise<boolea
 
 /** Selects the child whose name `name` names (drivers/common/items.ts: exact, a unique prefix or word). */
 async function selectByName(bus: A11yBus, info: ElementInfo, name: string, signal?: AbortSignal): Promise<ActResult> {
-  const kids = await Promise.all(info.children.map(async (c, i) => ({ i, name: String(await bus.getProp(c, ACC, 'Name').catch(() => '')) })));
+  const kids = await Promise.all(
+    info.children.map(async (c, i) => ({ i, name: String(await bus.getProp(c, ACC, 'Name').catch(() => '')) })),
+  );
   const names = kids.map((k) => k.name);
   const pick = pickItem(names, name);
   // Swing and GTK 3 combos keep their items deeper (popup menu → … → list): select by the item's index (combo.ts).
@@ -451,8 +589,12 @@ async function focus(bus: A11yBus, info: ElementInfo): Promise<ActResult> {
   await bus.call(info.target, COMP, 'GrabFocus').catch((e: unknown) => {
     if (isGone(e) || e instanceof ComputerUseError) throw e;
     // GTK 4 answers GrabFocus on a list row with an error that has no text: say what failed and the way on.
-    throw unsupported('focus', info, `Its toolkit refused Component.GrabFocus${errorText(e)}. Nothing else was sent; click it ` +
-      '(a row takes the focus with its selection), or move the focus with keys (Tab, the arrow keys).');
+    throw unsupported(
+      'focus',
+      info,
+      `Its toolkit refused Component.GrabFocus${errorText(e)}. Nothing else was sent; click it ` +
+        '(a row takes the focus with its selection), or move the focus with keys (Tab, the arrow keys).',
+    );
   });
   // A window just made active takes a moment before its element can take focus (Firefox: 0.3–1 s after its
   // window was raised, measured in the eval); asked again once halfway, bounded.
@@ -461,13 +603,25 @@ async function focus(bus: A11yBus, info: ElementInfo): Promise<ActResult> {
   while (performance.now() - start < FOCUS_WAIT_MS) {
     const now = await readElement(bus, info.target, { children: false });
     if (now.states.has('focused')) return { method: 'pattern', detail: 'Component.GrabFocus' };
-    if (!asked && performance.now() - start > FOCUS_WAIT_MS / 2) { asked = true; await bus.call(info.target, COMP, 'GrabFocus'); }
+    if (!asked && performance.now() - start > FOCUS_WAIT_MS / 2) {
+      asked = true;
+      await bus.call(info.target, COMP, 'GrabFocus');
+    }
     await new Promise((r) => setTimeout(r, 25));
   }
-  throw new ComputerUseError('action_failed', 'GrabFocus was accepted but the element did not become focused (its window may be inactive).');
+  throw new ComputerUseError(
+    'action_failed',
+    'GrabFocus was accepted but the element did not become focused (its window may be inactive).',
+  );
 }
 
-async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, direction: string, signal?: AbortSignal): Promise<ActResult> {
+async function scroll(
+  bus: A11yBus,
+  keyboard: LinuxInput,
+  info: ElementInfo,
+  direction: string,
+  signal?: AbortSignal,
+): Promise<ActResult> {
   if (direction === 'into_view') {
     if (!info.interfaces.has(COMP)) throw unsupported('scroll into_view', info);
     await bus.call(info.target, COMP, 'ScrollTo', 'u', [6 /* ATSPI_SCROLL_ANYWHERE */]);
@@ -477,8 +631,11 @@ async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, dir
   if (to) return scrollToRow(bus, info, to.row + 1, to.col, signal);
   const by = parseScrollBy(direction);
   if (!by) {
-    throw new ComputerUseError('invalid_params', 'scroll takes value "up", "down", "left", "right" (a page), an amount ("down 10 pages", "up 5 rows", ' +
-      `at most ${MAX_SCROLL_COUNT}), "into_view", "to N" (row N of a list or table) or "to B7" (a cell of a sheet).`);
+    throw new ComputerUseError(
+      'invalid_params',
+      'scroll takes value "up", "down", "left", "right" (a page), an amount ("down 10 pages", "up 5 rows", ' +
+        `at most ${MAX_SCROLL_COUNT}), "into_view", "to N" (row N of a list or table) or "to B7" (a cell of a sheet).`,
+    );
   }
   const vertical = by.direction === 'up' || by.direction === 'down';
   // A virtualized list moves by its rows' spacing, and says which rows show after (virtualset.ts).
@@ -486,7 +643,9 @@ async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, dir
   if (virtual) return virtual;
   // Move the matching scroll bar through its Value interface: the element's own, else the one of the scroll
   // pane holding it (a GTK TreeView's bars are its siblings). No focus taken, no selection moved.
-  const bars = (await scrollBarsOf(bus, info)).filter((b) => !(b.states.has('vertical') !== vertical && (b.states.has('vertical') || b.states.has('horizontal'))));
+  const bars = (await scrollBarsOf(bus, info)).filter(
+    (b) => !(b.states.has('vertical') !== vertical && (b.states.has('vertical') || b.states.has('horizontal'))),
+  );
   // Reported at dispatch: the session confirms the scroll by these bars' values after settling.
   const before = { ...toRawNode(info), children: bars.map((b) => toRawNode(b)) };
   const bar = bars.find((b) => b.value && b.interfaces.has(VALUE));
@@ -497,7 +656,10 @@ async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, dir
     const tenth = (bar.value.max - bar.value.min) / 10;
     const page = Math.max(tenth > 10 ? Math.round(tenth) : tenth, bar.value.step || 1);
     const unit = by.unit === 'page' ? page : bar.value.step || 1;
-    const next = Math.min(bar.value.max, Math.max(bar.value.min, bar.value.current + (forward ? 1 : -1) * unit * by.count));
+    const next = Math.min(
+      bar.value.max,
+      Math.max(bar.value.min, bar.value.current + (forward ? 1 : -1) * unit * by.count),
+    );
     await bus.setProp(bar.target, VALUE, 'CurrentValue', 'd', next);
     return { method: 'pattern', detail: `scroll bar Value ${bar.value.current} → ${next}`, before };
   }
@@ -506,8 +668,17 @@ async function scroll(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, dir
   if (moved) return { method: 'pattern', detail: moved, before };
   if (keyboard.available) {
     await focus(bus, info).catch(() => undefined);
-    const key = by.unit === 'page' && vertical ? (forward ? 'PageDown' : 'PageUp') : { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' }[by.direction];
-    await keyboard.keysTo(await processOf(bus, info.target), Array.from({ length: by.count }, () => ({ mods: [], key })), signal);
+    const key =
+      by.unit === 'page' && vertical
+        ? forward
+          ? 'PageDown'
+          : 'PageUp'
+        : { up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight' }[by.direction];
+    await keyboard.keysTo(
+      await processOf(bus, info.target),
+      Array.from({ length: by.count }, () => ({ mods: [], key })),
+      signal,
+    );
     return { method: 'synthetic', detail: `${key} ×${by.count}`, before };
   }
   throw unsupported(`scroll ${direction}`, info);
@@ -525,7 +696,13 @@ function typing(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo, signal?: 
       const expect = await owner();
       if (!(await keyboard.focusedIs(expect))) {
         const top = await topLevelOf(bus, info.target).catch(() => undefined);
-        if (top) await keyboard.activate({ pid: expect.pid, title: top.name, focused: top.states.has('active'), ...(top.bounds ? { bounds: top.bounds } : {}) });
+        if (top)
+          await keyboard.activate({
+            pid: expect.pid,
+            title: top.name,
+            focused: top.states.has('active'),
+            ...(top.bounds ? { bounds: top.bounds } : {}),
+          });
       }
       const now = await readElement(bus, info.target, { children: false });
       await focus(bus, now);

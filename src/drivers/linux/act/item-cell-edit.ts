@@ -35,19 +35,29 @@ async function until(probe: () => Promise<boolean>, ms = STEP_MS): Promise<boole
   }
 }
 
-const stateOf = async (bus: A11yBus, t: Target): Promise<Set<string>> => (await readElement(bus, t, { children: false })).states;
+const stateOf = async (bus: A11yBus, t: Target): Promise<Set<string>> =>
+  (await readElement(bus, t, { children: false })).states;
 
 /**
  * Sets `text` into an item view's cell as a person does; undefined when the cell is no such view's (a
  * spreadsheet's cells and views that select through Selection keep their own way).
  */
-export async function editItemCell(bus: A11yBus, info: ElementInfo, text: string, deps: CellEditDeps): Promise<ActResult | undefined> {
+export async function editItemCell(
+  bus: A11yBus,
+  info: ElementInfo,
+  text: string,
+  deps: CellEditDeps,
+): Promise<ActResult | undefined> {
   const view = await itemViewOf(bus, info);
   if (!view) return undefined;
   const [ifaces] = await bus.call(view, ACC, 'GetInterfaces').catch(() => [[]]);
   if ((ifaces as string[]).includes(SEL)) return undefined;
   // A line break or tab would commit the cell and move on to another one.
-  if (/[\n\r\t]/.test(text)) throw new ComputerUseError('invalid_params', 'A cell entry cannot contain a newline or tab; set one cell per action.');
+  if (/[\n\r\t]/.test(text))
+    throw new ComputerUseError(
+      'invalid_params',
+      'A cell entry cannot contain a newline or tab; set one cell per action.',
+    );
   const t = info.target;
   let clicked = await deps.pointer('click');
   if (!clicked) {
@@ -55,24 +65,39 @@ export async function editItemCell(bus: A11yBus, info: ElementInfo, text: string
     await bus.call(t, COMP, 'ScrollTo', 'u', [6 /* ATSPI_SCROLL_ANYWHERE */]).catch(() => undefined);
     clicked = await deps.pointer('click');
   }
-  if (!clicked) throw new ComputerUseError('action_failed', 'The cell is not on screen and could not be scrolled into view; nothing was typed. Scroll to its row, then set it again.');
+  if (!clicked)
+    throw new ComputerUseError(
+      'action_failed',
+      'The cell is not on screen and could not be scrolled into view; nothing was typed. Scroll to its row, then set it again.',
+    );
   if (!await until(async () => (await stateOf(bus, t)).has('focused'))) {
-    throw new ComputerUseError('action_failed', 'The clicked cell did not become the current item of its view; nothing was typed. Observe again.');
+    throw new ComputerUseError(
+      'action_failed',
+      'The clicked cell did not become the current item of its view; nothing was typed. Observe again.',
+    );
   }
   // The editor takes the focus from the view (Qt's cell still reads focused, its editor is in no tree): F2 (the
   // edit key), else a double click. A view that never read focused is watched through its cell.
   const viewFocused = (await stateOf(bus, view).catch(() => new Set<string>())).has('focused');
-  const editorOpen = (): Promise<boolean> => until(async () => !(await stateOf(bus, viewFocused ? view : t)).has('focused'), 600);
+  const editorOpen = (): Promise<boolean> =>
+    until(async () => !(await stateOf(bus, viewFocused ? view : t)).has('focused'), 600);
   let how = 'F2 opened its editor';
   await deps.keys([{ mods: [], key: 'F2' }]);
   if (!await editorOpen()) {
-    if (!await deps.pointer('double_click')) throw new ComputerUseError('action_failed', 'The cell left the screen before its editor opened; nothing was typed.');
+    if (!(await deps.pointer('double_click')))
+      throw new ComputerUseError(
+        'action_failed',
+        'The cell left the screen before its editor opened; nothing was typed.',
+      );
     how = 'a double click opened its editor';
     if (!await editorOpen()) {
       // A view that reads focused lost no focus: no editor opened, and keys would go to the view itself.
       if (viewFocused) {
-        throw new ComputerUseError('action_failed', 'The view opened no editor for this cell (F2, then a double click): it may be read-only. Nothing was typed; ' +
-          'the app may edit it in a form or pane of its own.');
+        throw new ComputerUseError(
+          'action_failed',
+          'The view opened no editor for this cell (F2, then a double click): it may be read-only. Nothing was typed; ' +
+            'the app may edit it in a form or pane of its own.',
+        );
       }
       // Qt 5's views report no focus at all and keep the cell focused under its editor: the read-back decides.
       how = 'F2 and a double click sent (the view reports no focus, so its editor could not be seen opening)';
@@ -87,6 +112,10 @@ export async function editItemCell(bus: A11yBus, info: ElementInfo, text: string
     return shown === text || (text.trim() !== '' && Number(shown) === Number(text));
   });
   const quoted = JSON.stringify(shown.slice(0, 60));
-  return { method: 'synthetic', detail: `${(clicked.detail ?? 'pointer click').replace(/; the window on top.*$/, '')}; ${how}; typed + Return; read back: the cell shows ` +
-    `${quoted}${took ? '' : ' (not the entry: the view may have refused it)'}` };
+  return {
+    method: 'synthetic',
+    detail:
+      `${(clicked.detail ?? 'pointer click').replace(/; the window on top.*$/, '')}; ${how}; typed + Return; read back: the cell shows ` +
+      `${quoted}${took ? '' : ' (not the entry: the view may have refused it)'}`,
+  };
 }

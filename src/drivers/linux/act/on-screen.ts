@@ -15,7 +15,8 @@ export async function insideAncestors(bus: A11yBus, t: Target, [x, y]: [number, 
   let cur = t;
   for (let level = 0; level < MAX_LEVELS; level++) {
     const parent = await bus.getProp(cur, ACC, 'Parent').catch(() => undefined) as [string, string] | undefined;
-    if (!parent || !parent[1] || parent[1] === '/org/a11y/atspi/null' || parent[1].endsWith('/accessible/root')) return true;
+    if (!parent || !parent[1] || parent[1] === '/org/a11y/atspi/null' || parent[1].endsWith('/accessible/root'))
+      return true;
     cur = { dest: parent[0], path: parent[1] };
     const ext = await bus.call(cur, COMP, 'GetExtents', 'u', [0]).then((r) => r[0] as number[], () => undefined);
     const [ax = 0, ay = 0, w = 0, h = 0] = ext ?? [];
@@ -27,7 +28,11 @@ export async function insideAncestors(bus: A11yBus, t: Target, [x, y]: [number, 
 
 /** What the offset needs of the keyboard side: the X window of an AT-SPI window. */
 export interface XWindowLookup {
-  xWindowOf(w: { pid: number; title: string; bounds?: [number, number, number, number] }): Promise<{ rect: [number, number, number, number] } | undefined>;
+  xWindowOf(w: {
+    pid: number;
+    title: string;
+    bounds?: [number, number, number, number];
+  }): Promise<{ rect: [number, number, number, number] } | undefined>;
 }
 
 /**
@@ -36,8 +41,11 @@ export interface XWindowLookup {
  * window (same process, title and size) says where the window is, its margin (client-side shadows) split evenly.
  * [0, 0] when the window reports a place of its own, or no X window matches.
  */
-export async function screenOffset(xw: XWindowLookup, top: { name: string; bounds?: [number, number, number, number] } | undefined,
-  pid: number): Promise<[number, number]> {
+export async function screenOffset(
+  xw: XWindowLookup,
+  top: { name: string; bounds?: [number, number, number, number] } | undefined,
+  pid: number,
+): Promise<[number, number]> {
   const b = top?.bounds;
   if (!top || !b || b[0] !== 0 || b[1] !== 0 || b[2] <= 0 || b[3] <= 0) return [0, 0];
   const x = await xw.xWindowOf({ pid, title: top.name, bounds: b }).catch(() => undefined);

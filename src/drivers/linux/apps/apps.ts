@@ -24,7 +24,10 @@ export async function listApps(bus: A11yBus, withWindows = true): Promise<AppInf
   const apps = await Promise.all(roots.map(async (t): Promise<AppInfo | null> => {
     try {
       const [name, pid] = await Promise.all([bus.getProp(t, ACC, 'Name', 1500), bus.pidOf(t.dest)]);
-      const app = withIdentity<AppInfo>({ name: String(name ?? '').slice(0, LIMITS.id), pid, id: handleOf(t), windows: [] }, procInfo(pid));
+      const app = withIdentity<AppInfo>(
+        { name: String(name ?? '').slice(0, LIMITS.id), pid, id: handleOf(t), windows: [] },
+        procInfo(pid),
+      );
       if (withWindows) app.windows = await listWindowsOf(bus, t, app.name, pid);
       return app;
     } catch (e) {
@@ -32,7 +35,11 @@ export async function listApps(bus: A11yBus, withWindows = true): Promise<AppInf
       if (!isGone(e) && (bus.isBusy(t.dest) || (e as { code?: string }).code === 'timeout')) {
         const pid = await bus.pidOf(t.dest);
         const proc = procInfo(pid);
-        if (pid > 0 && proc) return withIdentity<AppInfo>({ name: commOf(pid) ?? basename(proc.executable ?? '') ?? '', pid, id: handleOf(t), windows: [], busy: true }, proc);
+        if (pid > 0 && proc)
+          return withIdentity<AppInfo>(
+            { name: commOf(pid) ?? basename(proc.executable ?? '') ?? '', pid, id: handleOf(t), windows: [], busy: true },
+            proc,
+          );
       }
       return null; /* an app that exits while listed is simply not there */
     }
@@ -41,14 +48,21 @@ export async function listApps(bus: A11yBus, withWindows = true): Promise<AppInf
 }
 
 /** Top-level windows of one application root. */
-export async function listWindowsOf(bus: A11yBus, appRoot: Target, appName: string, pid: number): Promise<WindowInfo[]> {
+export async function listWindowsOf(
+  bus: A11yBus,
+  appRoot: Target,
+  appName: string,
+  pid: number,
+): Promise<WindowInfo[]> {
   const [kids] = await bus.call(appRoot, ACC, 'GetChildren', '', [], 1500);
   const info = procInfo(pid);
   const wins = await Promise.all((kids as [string, string][]).map(async ([dest, path]): Promise<WindowInfo | null> => {
     const t = { dest, path };
     try {
       const [role, name, states, ext] = await Promise.all([
-        bus.call(t, ACC, 'GetRole', '', [], 1500), bus.getProp(t, ACC, 'Name', 1500), bus.call(t, ACC, 'GetState', '', [], 1500),
+        bus.call(t, ACC, 'GetRole', '', [], 1500),
+        bus.getProp(t, ACC, 'Name', 1500),
+        bus.call(t, ACC, 'GetState', '', [], 1500),
         bus.call(t, 'org.a11y.atspi.Component', 'GetExtents', 'u', [0], 1500).catch(() => [[0, 0, 0, 0]]),
       ]);
       const st = decodeStates(states[0] as number[]);

@@ -12,7 +12,20 @@ import { isGone } from './bus.js';
 import type { ElementInfo, ReadOptions } from '../tree/reader.js';
 import { annotateCells, readByCoordinate, readGrid } from '../tree/table.js';
 import { annotateTableSlice } from '../tree/column-heads.js';
-import { MAX_CHILDREN, MAX_LIST_CHILDREN, childrenOf, markSlice, decodeStates, enrich, handleOf, readElement, showingIsReliable, showsOnScreen, toRawNode, zeroSized } from '../tree/reader.js';
+import {
+  MAX_CHILDREN,
+  MAX_LIST_CHILDREN,
+  childrenOf,
+  markSlice,
+  decodeStates,
+  enrich,
+  handleOf,
+  readElement,
+  showingIsReliable,
+  showsOnScreen,
+  toRawNode,
+  zeroSized,
+} from '../tree/reader.js';
 import { isTextBody, TextBudget } from '../tree/text.js';
 import { annotateSet } from '../tree/virtualset.js';
 
@@ -43,11 +56,18 @@ export async function readCache(bus: A11yBus, dest: string): Promise<Map<string,
 }
 
 /** Reads a subtree using the cache where it is consistent and live calls elsewhere. */
-export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptions = {}): Promise<{ root: RawNode; nodes: number; truncated: boolean; cached: number }> {
+export async function readTreeCached(
+  bus: A11yBus,
+  root: Target,
+  opts: ReadOptions = {},
+): Promise<{ root: RawNode; nodes: number; truncated: boolean; cached: number }> {
   // The cache and the (always live) start node are independent: fetch them together.
   const [cache, rootRead] = await Promise.all([
     readCache(bus, root.dest),
-    readElement(bus, root, { bounds: opts.bounds ?? false }).then((info) => ({ info }), (error: unknown) => ({ error })),
+    readElement(bus, root, { bounds: opts.bounds ?? false }).then(
+      (info) => ({ info }),
+      (error: unknown) => ({ error }),
+    ),
   ]);
   // Children per parent as the cache claims them.
   const byParent = new Map<string, CachedItem[]>();
@@ -90,9 +110,11 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
           const kids = cachedChildren(info);
           const [live] = await Promise.all([
             // Never an unbounded GetChildren: childrenOf reads huge containers by index.
-            kids && kids.length <= MAX_CHILDREN ? Promise.resolve({ children: kids, count: kids.length, start: 0 })
-              // Grid hook (table.ts): a spreadsheet-sized table is read by coordinate, never by child index.
-              : readByCoordinate(info.interfaces, info.childCount) ? Promise.resolve({ children: [], count: info.childCount, start: 0 })
+            kids && kids.length <= MAX_CHILDREN
+              ? Promise.resolve({ children: kids, count: kids.length, start: 0 })
+              : // Grid hook (table.ts): a spreadsheet-sized table is read by coordinate, never by child index.
+                readByCoordinate(info.interfaces, info.childCount)
+                ? Promise.resolve({ children: [], count: info.childCount, start: 0 })
                 : childrenOf(bus, t, kids ? kids.length : info.childCount),
             // Only a node with children can hide a subtree: leaves skip the extra call.
             enrich(bus, info, (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false && info.childCount > 0), text),
@@ -146,7 +168,8 @@ export async function readTreeCached(bus: A11yBus, root: Target, opts: ReadOptio
     if (present.length) node.children = present;
     await annotateCells(bus, info, node).catch(() => undefined);
     await annotateSet(bus, info, node).catch(() => undefined);
-    if (node.childRange && info.interfaces.has('org.a11y.atspi.Table')) await annotateTableSlice(bus, info.target, node, reliable);
+    if (node.childRange && info.interfaces.has('org.a11y.atspi.Table'))
+      await annotateTableSlice(bus, info.target, node, reliable);
     return node;
   };
   const top = await visit(root, 0, false);

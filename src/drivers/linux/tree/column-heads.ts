@@ -18,8 +18,16 @@ const MAX_COLUMNS = 40;
 export async function addColumnHeads(bus: A11yBus, t: Target, node: RawNode, showingReliable: boolean): Promise<void> {
   const kids = node.children ?? [];
   // A web table's children are rows, its headers inside a row of their own: not this shape.
-  if (!node.childRange || node.childRange.start === 0 || kids.some((k) => k.role === 'columnheader' || k.role === 'row')) return;
-  const cols = Math.min(MAX_COLUMNS, Math.max(0, node.table?.cols ?? Number(await bus.getProp(t, TABLE, 'NColumns').catch(() => 0))));
+  if (
+    !node.childRange ||
+    node.childRange.start === 0 ||
+    kids.some((k) => k.role === 'columnheader' || k.role === 'row')
+  )
+    return;
+  const cols = Math.min(
+    MAX_COLUMNS,
+    Math.max(0, node.table?.cols ?? Number(await bus.getProp(t, TABLE, 'NColumns').catch(() => 0))),
+  );
   const heads = await Promise.all(Array.from({ length: cols }, async (_, c) => {
     const [ref] = await bus.call(t, TABLE, 'GetColumnHeader', 'i', [c]).catch(() => [undefined]);
     const r = ref as [string, string] | undefined;
@@ -36,7 +44,12 @@ export async function addColumnHeads(bus: A11yBus, t: Target, node: RawNode, sho
 }
 
 /** The table facts of a slice read of a long table (visible.ts sliceRows), then its column headers. */
-export async function annotateTableSlice(bus: A11yBus, t: Target, node: RawNode, showingReliable: boolean): Promise<void> {
+export async function annotateTableSlice(
+  bus: A11yBus,
+  t: Target,
+  node: RawNode,
+  showingReliable: boolean,
+): Promise<void> {
   await sliceRows(bus, t, node);
   // A slice read after a scroll starts past the header row: its rows still name their columns.
   await addColumnHeads(bus, t, node, showingReliable).catch(() => undefined);

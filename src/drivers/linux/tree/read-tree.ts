@@ -11,8 +11,17 @@ import { annotateSet } from './virtualset.js';
 import { annotateTableSlice } from './column-heads.js';
 import { TextBudget } from './text.js';
 import {
-  decodeStates, markSlice, MAX_CHILDREN, MAX_LIST_CHILDREN, readElement, showingIsReliable, showsOnScreen, toRawNode, zeroSized,
-  type ElementInfo, type ReadOptions,
+  decodeStates,
+  markSlice,
+  MAX_CHILDREN,
+  MAX_LIST_CHILDREN,
+  readElement,
+  showingIsReliable,
+  showsOnScreen,
+  toRawNode,
+  zeroSized,
+  type ElementInfo,
+  type ReadOptions,
 } from './reader.js';
 
 const ACC = 'org.a11y.atspi.Accessible';
@@ -24,7 +33,11 @@ async function childStatesLive(bus: A11yBus, info: ElementInfo): Promise<Set<str
 }
 
 /** Reads a whole subtree concurrently. Nodes that vanish mid-read are skipped. */
-export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {}): Promise<{ root: RawNode; nodes: number; truncated: boolean }> {
+export async function readTree(
+  bus: A11yBus,
+  root: Target,
+  opts: ReadOptions = {},
+): Promise<{ root: RawNode; nodes: number; truncated: boolean }> {
   const maxNodes = opts.maxNodes ?? 5000;
   const text = opts.text ?? new TextBudget();
   let nodes = 0;
@@ -35,7 +48,9 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
     nodes++;
     let info: ElementInfo;
     try {
-      info = known ?? await readElement(bus, t, { bounds: (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false), text });
+      info =
+        known ??
+        (await readElement(bus, t, { bounds: (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false), text }));
     } catch (e) {
       if (isGone(e)) return null;
       // A node that does not answer is left out (and the read marked incomplete) rather than failing it all.
@@ -61,7 +76,8 @@ export async function readTree(bus: A11yBus, root: Target, opts: ReadOptions = {
     if (present.length) node.children = present;
     await annotateCells(bus, info, node).catch(() => undefined);
     await annotateSet(bus, info, node).catch(() => undefined);
-    if (node.childRange && info.interfaces.has('org.a11y.atspi.Table')) await annotateTableSlice(bus, info.target, node, reliable);
+    if (node.childRange && info.interfaces.has('org.a11y.atspi.Table'))
+      await annotateTableSlice(bus, info.target, node, reliable);
     return node;
   };
   let rootInfo: ElementInfo;

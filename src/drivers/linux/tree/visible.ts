@@ -58,7 +58,12 @@ export async function extentsOf(bus: A11yBus, t: Target): Promise<Rect | undefin
 function intersect(a: Rect, b: Rect): Rect {
   const x = Math.max(a[0], b[0]);
   const y = Math.max(a[1], b[1]);
-  return [x, y, Math.max(0, Math.min(a[0] + a[2], b[0] + b[2]) - x), Math.max(0, Math.min(a[1] + a[3], b[1] + b[3]) - y)];
+  return [
+    x,
+    y,
+    Math.max(0, Math.min(a[0] + a[2], b[0] + b[2]) - x),
+    Math.max(0, Math.min(a[1] + a[3], b[1] + b[3]) - y),
+  ];
 }
 
 /** Clipping ancestors found per container handle: their roles and parents do not change while both live. */
@@ -97,7 +102,10 @@ async function clipAncestors(bus: A11yBus, t: Target): Promise<Target[]> {
  * `own` is the container's extents when the caller has read them already. All extents are read at once.
  */
 export async function viewportOf(bus: A11yBus, t: Target, own?: Promise<Rect | undefined>): Promise<Rect | undefined> {
-  const [self, clips] = await Promise.all([own ?? extentsOf(bus, t), clipAncestors(bus, t).then((c) => Promise.all(c.map((a) => extentsOf(bus, a))))]);
+  const [self, clips] = await Promise.all([
+    own ?? extentsOf(bus, t),
+    clipAncestors(bus, t).then((c) => Promise.all(c.map((a) => extentsOf(bus, a)))),
+  ]);
   let view = self;
   if (!view) return undefined;
   for (const ext of clips) {
@@ -121,14 +129,22 @@ function unwrapped(r: Rect, clip: Rect): Rect {
 }
 
 /** The index in its parent of the child of `t` at a screen point, undefined when none is there. */
-async function indexAtPoint(bus: A11yBus, t: Target, x: number, y: number): Promise<{ index: number; t: Target } | undefined> {
+async function indexAtPoint(
+  bus: A11yBus,
+  t: Target,
+  x: number,
+  y: number,
+): Promise<{ index: number; t: Target } | undefined> {
   try {
     const [ref] = await bus.call(t, COMP, 'GetAccessibleAtPoint', 'iiu', [Math.round(x), Math.round(y), 0]);
     const r = ref as [string, string] | undefined;
     if (!r || r[1] === NULL_PATH || (r[0] === t.dest && r[1] === t.path)) return undefined;
     const hit = { dest: r[0], path: r[1] };
     // A point over a grandchild names the grandchild in some toolkits: only direct children count.
-    const [[index], parent] = await Promise.all([bus.call(hit, ACC, 'GetIndexInParent'), bus.getProp(hit, ACC, 'Parent') as Promise<[string, string] | undefined>]);
+    const [[index], parent] = await Promise.all([
+      bus.call(hit, ACC, 'GetIndexInParent'),
+      bus.getProp(hit, ACC, 'Parent') as Promise<[string, string] | undefined>,
+    ]);
     if (!parent || parent[0] !== t.dest || parent[1] !== t.path) return undefined;
     return Number(index) >= 0 ? { index: Number(index), t: hit } : undefined;
   } catch { return undefined; }
@@ -142,12 +158,18 @@ const TOP_STEPS = [1, 12, 24, 36, 48, 64];
  * table's cells run left to right): a handful of calls whatever N is. Column headers answer no child at the
  * top of a GTK TreeView, so the top is probed a few steps lower until a row answers.
  */
-async function sliceAtPoints(bus: A11yBus, t: Target, view: Rect, count: number): Promise<[number, number] | undefined> {
+async function sliceAtPoints(
+  bus: A11yBus,
+  t: Target,
+  view: Rect,
+  count: number,
+): Promise<[number, number] | undefined> {
   const [x, y, w, h] = view;
   // Both sides, and a quarter in: Qt's row headers and the empty space right of its last column answer no child,
   // so a Qt table's slice was never found (its first 200 cells were read, whatever was on screen).
   const xs = [x + 2, x + w - 3, x + Math.round(w / 4)];
-  const across = (py: number): Promise<({ index: number } | undefined)[]> => Promise.all(xs.map((px) => indexAtPoint(bus, t, px, py)));
+  const across = (py: number): Promise<({ index: number } | undefined)[]> =>
+    Promise.all(xs.map((px) => indexAtPoint(bus, t, px, py)));
   const bottomHits = across(y + h - 2);
   // Every step at once (one round trip, not one per step); the first step from the top that hits a row wins.
   const steps = TOP_STEPS.filter((dy) => dy < h);
@@ -176,14 +198,23 @@ async function sliceAtPoints(bus: A11yBus, t: Target, view: Rect, count: number)
  * The child indices from the first cell of `from`'s row (its row header included, when one precedes it: Qt's) to
  * the last cell of `to`'s row, through the Table interface; undefined for a container without it.
  */
-async function wholeRows(bus: A11yBus, t: Target, from: number, to: number, count: number): Promise<{ first: number; last: number; perRow: number } | undefined> {
+async function wholeRows(
+  bus: A11yBus,
+  t: Target,
+  from: number,
+  to: number,
+  count: number,
+): Promise<{ first: number; last: number; perRow: number } | undefined> {
   try {
     // Only children that are cells: a web table's children are its rows, which GetColumnAtIndex does not take.
     const hit = await childAt(bus, t, from);
     const [hitRole] = hit ? await bus.call(hit, ACC, 'GetRole') : [undefined];
     if (ATSPI_ROLES[Number(hitRole)] !== 'table cell') return undefined;
-    const [[c0], [c1], cols] = await Promise.all([bus.call(t, TABLE, 'GetColumnAtIndex', 'i', [from]), bus.call(t, TABLE, 'GetColumnAtIndex', 'i', [to]),
-      bus.getProp(t, TABLE, 'NColumns')]);
+    const [[c0], [c1], cols] = await Promise.all([
+      bus.call(t, TABLE, 'GetColumnAtIndex', 'i', [from]),
+      bus.call(t, TABLE, 'GetColumnAtIndex', 'i', [to]),
+      bus.getProp(t, TABLE, 'NColumns'),
+    ]);
     const [a, b, n] = [Number(c0), Number(c1), Number(cols)];
     if (!(a >= 0 && b >= 0 && n > 0 && a < n && b < n)) return undefined;
     let first = from - a;
@@ -210,7 +241,14 @@ const NEAR = [0, 1, -1, 2, -2, 4, -4, 8, -8, 16, -16, 32, -32];
  * how far the view is scrolled into the list (rows of about equal height), confirmed by reading that row's
  * extents, and the rows on screen are then read in one concurrent batch. Calls are flat in N.
  */
-async function sliceByOffset(bus: A11yBus, t: Target, own: Rect, view: Rect, count: number, max: number): Promise<ChildSlice | undefined> {
+async function sliceByOffset(
+  bus: A11yBus,
+  t: Target,
+  own: Rect,
+  view: Rect,
+  count: number,
+  max: number,
+): Promise<ChildSlice | undefined> {
   const top = view[1];
   const bottom = view[1] + view[3];
   const rowH = own[3] / count;
@@ -236,7 +274,11 @@ async function sliceByOffset(bus: A11yBus, t: Target, own: Rect, view: Rect, cou
         const i = est + d;
         if (i < 0 || i >= count) continue;
         const { r } = await probe(i);
-        if (placed(r) && r[1] - k * WRAP + r[3] > top && r[1] - k * WRAP < bottom) { anchor = i; shift = k * WRAP; break; }
+        if (placed(r) && r[1] - k * WRAP + r[3] > top && r[1] - k * WRAP < bottom) {
+          anchor = i;
+          shift = k * WRAP;
+          break;
+        }
       }
       if (anchor !== undefined) break;
     }
@@ -268,7 +310,12 @@ async function sliceByOffset(bus: A11yBus, t: Target, own: Rect, view: Rect, cou
  * the geometry says nothing (no Component, nothing on screen, an unordered layout): the caller reads the
  * first ones instead.
  */
-export async function visibleSlice(bus: A11yBus, t: Target, count: number, max: number): Promise<ChildSlice | undefined> {
+export async function visibleSlice(
+  bus: A11yBus,
+  t: Target,
+  count: number,
+  max: number,
+): Promise<ChildSlice | undefined> {
   if (count <= 0) return undefined;
   const ownRead = extentsOf(bus, t);
   const [view, own] = await Promise.all([viewportOf(bus, t, ownRead), ownRead]);
@@ -317,7 +364,12 @@ export async function visibleSlice(bus: A11yBus, t: Target, count: number, max: 
   const endAll = await lowest((r) => r[1] >= bottom);
   if (endAll === undefined || endAll <= start) return undefined;
   const end = Math.min(endAll, start + max);
-  const kids = await Promise.all(Array.from({ length: end - start }, (_, k) => probes.get(start + k)?.then((p) => p.t) ?? childAt(bus, t, start + k)));
+  const kids = await Promise.all(
+    Array.from(
+      { length: end - start },
+      (_, k) => probes.get(start + k)?.then((p) => p.t) ?? childAt(bus, t, start + k),
+    ),
+  );
   const children = kids.filter((c): c is Target => c !== undefined);
   return { children, start, end: start + children.length, count };
 }
@@ -343,7 +395,8 @@ export async function sliceRows(bus: A11yBus, t: Target, node: RawNode): Promise
       node.table ? Promise.resolve(undefined) : bus.getAll(t, TABLE),
       ...ends.map((k) => rc(start + kids.indexOf(k))),
     ]);
-    if (size) node.table = { rows: Math.max(0, Number(size['NRows'] ?? 0)), cols: Math.max(0, Number(size['NColumns'] ?? 0)) };
+    if (size)
+      node.table = { rows: Math.max(0, Number(size['NRows'] ?? 0)), cols: Math.max(0, Number(size['NColumns'] ?? 0)) };
     ends.forEach((k, i) => {
       const c = cells[i] as [number, number] | undefined;
       // Column headers answer -1: they are in no row.
