@@ -75,30 +75,50 @@ const USAGE = `usage: computer-use device add ssh://user@host[:port] [--name N] 
   The device runs \`computer-use driver linux\` over your own ssh (your config, keys and known_hosts; never a
   password prompt). Refs of the Nth device read dN… (d2e14); every tool takes device: "<name>".\n`;
 
+/** Where `device add` writes and answers, and the person's terminal it asks on. */
+interface AddContext {
+  flags: Record<string, string | undefined>;
+  devices: DeviceSpec[];
+  path: string;
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream;
+  confirmer: Confirmer;
+}
+
+/**
+ * The end every `device add` shares: a name not taken, what widens asked of a person, the link checked (unless
+ * --no-check), then saved. `whatToCheck` is the hint after a failed check; `described` names the device saved
+ * around `where` (its device number and ref prefix).
+ */
+async function addChecked(asked: DeviceSpec, ctx: AddContext, nameHint: string, whatToCheck: string,
+  described: (spec: DeviceSpec, where: string) => string): Promise<number> {
+  const { devices, path, out, err } = ctx;
+  if (devices.some((d) => d.name === asked.name)) {
+    err.write(`A device named ${asked.name} exists; remove it first${nameHint}.\n`);
+    return 1;
+  }
+  const spec = await gateDevicePermissions(asked, ctx.confirmer, err);
+  if (ctx.flags['no-check'] === undefined) {
+    const c = await checkDevice(spec);
+    if (!c.ok) {
+      err.write(`error ${c.code}: ${escapeLine(c.message)}\nNot added. (${whatToCheck}--no-check adds it anyway.)\n`);
+      return 1;
+    }
+    out.write(`${spec.name}: ${c.line}\n`);
+  }
+  saveDevices([...devices, spec], path);
+  out.write(`added ${spec.name} ${described(spec, `device ${devices.length + 2}: refs d${devices.length + 2}…`)} to ${path}\n`);
+  return 0;
+}
+
 /** `device add adb:[SERIAL]`: checks that the phone answers (adb server, authorization, a dump), then saves it. */
 async function addPhone(url: string, flags: Record<string, string | undefined>, devices: DeviceSpec[], path: string,
   out: NodeJS.WritableStream, err: NodeJS.WritableStream, confirmer: Confirmer): Promise<number> {
   const { serial } = parseAdbUrl(url);
   const asked = validateSpec({ name: flags['name'] ?? 'phone', url: formatAdbUrl(serial), kind: 'adb',
     ...(flags['mode'] !== undefined ? { mode: flags['mode'] } : {}) });
-  if (devices.some((d) => d.name === asked.name)) {
-    err.write(`A device named ${asked.name} exists; remove it first or pick --name.\n`);
-    return 1;
-  }
-  const spec = await gateDevicePermissions(asked, confirmer, err);
-  if (flags['no-check'] === undefined) {
-    const c = await checkDevice(spec);
-    if (!c.ok) {
-      err.write(
-        `error ${c.code}: ${c.message}\nNot added. (computer-use doctor --device adb says what is missing; --no-check adds it anyway.)\n`,
-      );
-      return 1;
-    }
-    out.write(`${spec.name}: ${c.line}\n`);
-  }
-  saveDevices([...devices, spec], path);
-  out.write(`added ${spec.name} ${spec.url} (device ${devices.length + 2}: refs d${devices.length + 2}…) to ${path}\n`);
-  return 0;
+  return await addChecked(asked, { flags, devices, path, out, err, confirmer }, ' or pick --name',
+    'computer-use doctor --device adb says what is missing; ', (spec, where) => `${spec.url} (${where})`);
 }
 
 /** `device add NAME --command 'COMMAND'`: a driver of the user's own, checked (hello) before it is saved. */
@@ -124,24 +144,8 @@ async function addCommand(name: string, flags: Record<string, string | undefined
     ...(list(flags['allow-app']) ? { allowApps: list(flags['allow-app']) } : {}),
     ...(list(flags['deny-app']) ? { denyApps: list(flags['deny-app']) } : {}),
   });
-  if (devices.some((d) => d.name === asked.name)) {
-    err.write(`A device named ${asked.name} exists; remove it first.\n`);
-    return 1;
-  }
-  const spec = await gateDevicePermissions(asked, confirmer, err);
-  if (flags['no-check'] === undefined) {
-    const c = await checkDevice(spec);
-    if (!c.ok) {
-      err.write(`error ${c.code}: ${escapeLine(c.message)}\nNot added. (--no-check adds it anyway.)\n`);
-      return 1;
-    }
-    out.write(`${spec.name}: ${c.line}\n`);
-  }
-  saveDevices([...devices, spec], path);
-  out.write(
-    `added ${spec.name} (driver ${commandText(spec.command!)}; device ${devices.length + 2}: refs d${devices.length + 2}…) to ${path}\n`,
-  );
-  return 0;
+  return await addChecked(asked, { flags, devices, path, out, err, confirmer }, '', '',
+    (spec, where) => `(driver ${commandText(spec.command!)}; ${where})`);
 }
 
 /** A driver command as one line: each word as it is when plain, else as a JSON string. */
@@ -188,22 +192,8 @@ export async function runDeviceCommand(
           ...(list(flags['allow-app']) ? { allowApps: list(flags['allow-app']) } : {}),
           ...(list(flags['deny-app']) ? { denyApps: list(flags['deny-app']) } : {}),
         });
-        if (devices.some((d) => d.name === asked.name)) {
-          err.write(`A device named ${asked.name} exists; remove it first or pick --name.\n`);
-          return 1;
-        }
-        const spec = await gateDevicePermissions(asked, confirmer, err);
-        if (flags['no-check'] === undefined) {
-          const c = await checkDevice(spec);
-          if (!c.ok) {
-            err.write(`error ${c.code}: ${escapeLine(c.message)}\nNot added. (--no-check adds it anyway.)\n`);
-            return 1;
-          }
-          out.write(`${spec.name}: ${c.line}\n`);
-        }
-        saveDevices([...devices, spec], path);
-        out.write(`added ${spec.name} ${spec.url} (device ${devices.length + 2}: refs d${devices.length + 2}…) to ${path}\n`);
-        return 0;
+        return await addChecked(asked, { flags, devices, path, out, err, confirmer }, ' or pick --name', '',
+          (spec, where) => `${spec.url} (${where})`);
       }
       case 'list': {
         out.write(`local  this machine\n`);
