@@ -668,6 +668,24 @@ export const CaptureParams = Type.Object(
   Strict,
 );
 export type CaptureParams = Static<typeof CaptureParams>;
+
+/** What a capture blacked out: the same two fields on an image and on the text read from one. */
+const BLACKED_OUT = {
+  covered: Type.Optional(
+    doc(
+      "Screen rectangles of other windows (not proven to be the target's process) lying over the window, whose " +
+        'pixels were blacked out before the image was read or sent; top first. Absent when nothing covered it.',
+      Type.Array(Rect, { maxItems: LIMITS.items }),
+    ),
+  ),
+  outside: Type.Optional(
+    doc(
+      "True when pixels of the capture outside the window's own rectangle (beside or under it) were blacked out.",
+      Type.Boolean(),
+    ),
+  ),
+};
+
 export const CaptureResult = Type.Object({
   png: doc(
     'The image, PNG, base64. Whatever is not the target window (other windows over it) is blacked out.',
@@ -686,19 +704,7 @@ export const CaptureResult = Type.Object({
     ),
   ),
   sha256: doc('SHA-256 of the PNG bytes, lower-case hex.', Type.String({ pattern: '^[0-9a-f]{64}$' })),
-  covered: Type.Optional(
-    doc(
-      "Screen rectangles of other windows (not proven to be the target's process) lying over the window, whose " +
-        'pixels were blacked out before the image was read or sent; top first. Absent when nothing covered it.',
-      Type.Array(Rect, { maxItems: LIMITS.items }),
-    ),
-  ),
-  outside: Type.Optional(
-    doc(
-      "True when pixels of the capture outside the window's own rectangle (beside or under it) were blacked out.",
-      Type.Boolean(),
-    ),
-  ),
+  ...BLACKED_OUT,
   ms: doc('Milliseconds the capture took.', Type.Number({ minimum: 0 })),
   detail: Type.Optional(
     doc(
@@ -722,19 +728,7 @@ export type OcrParams = Static<typeof OcrParams>;
 export const OcrResult = Type.Object({
   lines: doc('Lines of text, top to bottom.', Type.Array(OcrLine, { maxItems: LIMITS.items })),
   geometry: doc('The capture the text was read from; the image itself never leaves the driver.', CaptureGeometry),
-  covered: Type.Optional(
-    doc(
-      "Screen rectangles of other windows (not proven to be the target's process) lying over the window, whose " +
-        'pixels were blacked out before the image was read or sent; top first. Absent when nothing covered it.',
-      Type.Array(Rect, { maxItems: LIMITS.items }),
-    ),
-  ),
-  outside: Type.Optional(
-    doc(
-      "True when pixels of the capture outside the window's own rectangle (beside or under it) were blacked out.",
-      Type.Boolean(),
-    ),
-  ),
+  ...BLACKED_OUT,
   ms: doc(
     'Milliseconds taken.',
     Type.Object({
