@@ -78,7 +78,20 @@ export async function launchHarnesses(
   };
 }
 
-/** Waits until the driver lists each started harness's window; a window never listed fails its rule. */
+/** Fewer nodes than a harness's controls: the window is listed but its content is not read yet. */
+const MIN_HARNESS_NODES = 12;
+
+/** How many nodes a snapshot of the window holds (0 when it cannot be read). */
+async function nodeCount(ctx: KitContext, window: string): Promise<number> {
+  const a = await ctx.drv.call('tree.snapshot', { window }, 15_000);
+  const count = (n: unknown): number => {
+    const kids = (n as { children?: unknown } | null)?.children;
+    return 1 + (Array.isArray(kids) ? kids.reduce((sum: number, k) => sum + count(k), 0) : 0);
+  };
+  return a.kind === 'result' ? count((a.value as { root?: unknown } | null)?.root) - 1 : 0;
+}
+
+/** Waits until the driver lists each started harness's window with its controls; one never listed fails its rule. */
 export async function waitForHarnessWindows(ctx: KitContext, launched: HarnessLaunch): Promise<void> {
   if (launched.windows.size === 0) return;
   if (!ctx.methods.has('windows.list')) {
@@ -91,12 +104,14 @@ export async function waitForHarnessWindows(ctx: KitContext, launched: HarnessLa
   while (waiting.size > 0 && Date.now() - started < WINDOW_MS) {
     const a = await ctx.drv.call('windows.list', {}, 15_000);
     const listed = a.kind === 'result' ? (a.value as { windows?: unknown } | null)?.windows : undefined;
-    const titles = (Array.isArray(listed) ? listed : [])
-      .map((w) => (w as { title?: unknown } | null)?.title)
-      .filter((t): t is string => typeof t === 'string');
-    last = a.kind === 'result' ? `${titles.length} windows listed` : describeAnswer(a);
+    const windows = (Array.isArray(listed) ? listed : [])
+      .map((w) => w as { title?: unknown; id?: unknown } | null)
+      .filter((w): w is { title: string; id: string } => typeof w?.title === 'string' && typeof w.id === 'string');
+    last = a.kind === 'result' ? `${windows.length} windows listed` : describeAnswer(a);
     for (const [rule, title] of waiting) {
-      if (!titles.some((t) => t.includes(title))) continue;
+      const w = windows.find((x) => x.title.includes(title));
+      // A browser lists the page's title before its tree holds the page's controls: wait for them too.
+      if (!w || (await nodeCount(ctx, w.id)) < MIN_HARNESS_NODES) continue;
       ctx.v.pass(rule, `window "${title}" listed after ${((Date.now() - started) / 1000).toFixed(1)} s`);
       waiting.delete(rule);
     }
