@@ -94,10 +94,12 @@ test('claws-mail compose: the To entry\'s ref is stale_ref once the address move
     const to = refOn(snap, /textbox (description="[^"]*" )?editable focused/);
     ok(await computer.tools.act({ actions: [{ ref: to, op: 'set_value', value: 'alice@example.com' }] }));
     // claws-mail moves the address into a row of its own from an idle handler: on a loaded machine the act's settle
-    // can end before it runs. Wait (up to 5 s) until the app's own rows show the address moved: a new empty To row.
-    for (let i = 0; i < 25; i++) {
-      const rows = await computer.tools.find({ text: 'alice@example.com' });
-      if (!rows.text.includes(`[${to}]`)) break;
+    // can end before it runs. Wait (up to 10 s) until the window shows the new empty To entry under another ref (a
+    // find of the address is no proof either way: the moved row may scroll out of view).
+    const newEntry = /\[(e\d+)\] textbox description="Use <tab>[^"]*" editable/g;
+    for (let i = 0; i < 50; i++) {
+      const seen = await computer.tools.observe({});
+      if ([...seen.text.matchAll(newEntry)].some((m) => m[1] !== to)) break;
       await new Promise((r) => setTimeout(r, 200));
     }
     const again = await computer.tools.act({ actions: [{ ref: to, op: 'set_value', value: 'alice@example.com' }] });

@@ -61,9 +61,9 @@ async function optionsOf(bus: A11yBus, list: Target): Promise<Option[]> {
   return out;
 }
 
-/** True when `t` is a showing list with options. */
-async function isShowingList(bus: A11yBus, t: Target): Promise<boolean> {
-  if (!LIST_ROLES.test(await roleOf(bus, t))) return false;
+/** True when `t` is a showing list with options (its role given when the caller read it). */
+async function isShowingList(bus: A11yBus, t: Target, role?: string): Promise<boolean> {
+  if (!LIST_ROLES.test(role ?? await roleOf(bus, t))) return false;
   const [words] = await bus.call(t, ACC, 'GetState', '', [], CALL_MS).catch(() => [[0, 0]]);
   return decodeStates(words as number[]).has('showing');
 }
@@ -80,16 +80,20 @@ async function documentOf(bus: A11yBus, t: Target): Promise<Target | undefined> 
   return undefined;
 }
 
-/** The first showing list below `root` other than one inside `combo` (breadth first, bounded). */
-async function showingListBelow(bus: A11yBus, root: Target, combo: Target): Promise<Target | undefined> {
+/**
+ * The first showing list below `root` that belongs to no combo box (breadth first, bounded). A list inside a
+ * combo is that combo's own: Gecko keeps a `<select>`'s list showing after it closed, and it read as ours.
+ */
+async function showingListBelow(bus: A11yBus, root: Target): Promise<Target | undefined> {
   let level = [root];
   let seen = 0;
   while (level.length && seen < MAX_SEARCHED) {
     const next: Target[] = [];
     for (const t of level) {
       if (++seen > MAX_SEARCHED) break;
-      if (t.path === combo.path && t.dest === combo.dest) continue;
-      if (t !== root && await isShowingList(bus, t)) return t;
+      const role = t === root ? '' : await roleOf(bus, t);
+      if (role === 'combo box') continue;
+      if (t !== root && await isShowingList(bus, t, role)) return t;
       next.push(...await childrenOf(bus, t));
     }
     level = next;
@@ -104,7 +108,7 @@ async function openList(bus: A11yBus, combo: Target, page: Target | undefined): 
     // aria-controls may name a wrapper around the list.
     for (const c of await childrenOf(bus, t)) if (await isShowingList(bus, c)) return c;
   }
-  return page ? showingListBelow(bus, page, combo) : undefined;
+  return page ? showingListBelow(bus, page) : undefined;
 }
 
 /** What the combo shows now: its text, else its only child's name. */
