@@ -1,5 +1,5 @@
 /**
- * Observe and act latency over ssh against local (issue 12). A real sshd on a loopback port (the test's
+ * Observe and act latency over ssh against local. A real sshd on a loopback port (the test's
  * generated keys and config) and the real ssh client; the "remote" driver runs over that link against the same
  * sandbox desktop as the local one (`driver linux --desktop sandbox` in this home), so the difference is the link:
  * ssh framing, encryption, one more process hop. gedit, one window, the same calls through both devices.

@@ -8,7 +8,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { textTokens } from '../src/demo/tokens.js';
 import { createMcpServer } from '../src/hosts/mcp.js';
 
-/** Issue 11 item 4: tool list plus instructions in at most this many o200k tokens. */
+/** Tool list plus instructions in at most this many o200k tokens. */
 export const FIXED_COST_BUDGET = 1500;
 
 export interface FixedCost {

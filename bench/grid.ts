@@ -1,5 +1,5 @@
 /**
- * Spreadsheet grid bench (issue 9 item 6): LibreOffice Calc with 10,000 filled cells (500 rows × 20 columns).
+ * Spreadsheet grid bench: LibreOffice Calc with 10,000 filled cells (500 rows × 20 columns).
  *   - observe p50 and tokens (the window snapshot, the sheet as a grid);
  *   - find of an off-screen cell (T480): the find tool, and going there through the Name Box + observe;
  *   - act on it once in view (set_value on e<table>:T480, read back);

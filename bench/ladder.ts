@@ -1,5 +1,5 @@
 /**
- * The fallback ladder benchmark (issue 5): tokens and latency of each rung against the accessibility path, on
+ * The fallback ladder benchmark: tokens and latency of each rung against the accessibility path, on
  * the same window. Rungs: computer_observe (accessibility tree), computer_screenshot mode "ocr" (local capture
  * + tesseract; text only), computer_screenshot mode "image" (capture + scale + Set-of-Mark; text plus the
  * image, whose tokens are the published vision estimate of bench/screenshot.ts). Windows: gtk3-widget-factory

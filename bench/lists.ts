@@ -1,8 +1,8 @@
 /**
- * Long lists (issue 9 item 4): a GTK3 TreeView and ListBox of 1k / 5k / 20k rows (test/apps/long-lists.py)
+ * Long lists: a GTK3 TreeView and ListBox of 1k / 5k / 20k rows (test/apps/long-lists.py)
  * and Thunar showing a folder of 3,000 files. Per case: observe p50 and tokens, find of an off-screen row
  * p50, scroll-into-view + select of it (verified by the receipt), and the app's RSS before and after 100
- * observes. Targets (issue 9): observe ≤ 300 ms and find ≤ 200 ms, flat in N. Runs on the desktop the
+ * observes. Targets: observe ≤ 300 ms and find ≤ 200 ms, flat in N. Runs on the desktop the
  * process environment names (bench/run.ts sets it). Env: BENCH_LIST_SIZES (default "1000,5000,20000").
  */
 import { spawn, spawnSync } from 'node:child_process';

@@ -134,11 +134,11 @@ async function main(): Promise<number> {
       (report as unknown as Record<string, unknown>)['dogtail'] = d;
       process.stdout.write(`\nFind + click, ours and dogtail's (${RUNS} runs after ${WARMUP} warm-ups, ms)\n${d.map(dogtailTable).join('\n\n')}\n`);
     }
-    // Issue 12: observe and act latency over ssh against local (BENCH_APPS=devices to run it alone).
+    // Observe and act latency over ssh against local (BENCH_APPS=devices to run it alone).
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('devices')) (report as unknown as Record<string, unknown>)['devices'] = await benchDevices(info.display);
-    // Calc grid (issue 9): only when asked for by BENCH_APPS=calc-grid (it takes minutes).
+    // Calc grid: only when asked for by BENCH_APPS=calc-grid (it takes minutes).
     if ((process.env['BENCH_APPS'] ?? '').split(',').includes('calc-grid')) Object.assign(report, { grid: await benchGrid() });
-    // Long lists (issue 9 item 4): with BENCH_APPS unset or naming "lists".
+    // Long lists: with BENCH_APPS unset or naming "lists".
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('lists')) await benchLists(RUNS).catch((e: unknown) => { report.errors.push(`lists: ${errText(e)}`); });
     // Android (docs/platforms.md, "Verified on"): parse + render per node of an assembled 300-row dump; no phone needed.
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('android')) {
@@ -148,7 +148,7 @@ async function main(): Promise<number> {
     }
     if (wantsTextBench()) await benchText(session, report.errors);
     process.stdout.write('\n\n');
-    // Wayland (issue 10 item 6): its own Weston sandbox; BENCH_APPS=weston runs it (alone or with others).
+    // Wayland: its own Weston sandbox; BENCH_APPS=weston runs it (alone or with others).
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').map((a) => a.trim()).includes('weston')) {
       const w = await benchWeston();
       console.log(westonLine(w));

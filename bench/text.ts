@@ -1,5 +1,5 @@
 /**
- * Text content bench (issue 9 item 3): a VTE terminal (xfce4-terminal) after 2,000 lines of output and a
+ * Text content bench: a VTE terminal (xfce4-terminal) after 2,000 lines of output and a
  * 50-page PDF in Evince. Measures observe p50 and its tokens, `computer_find` p50 (a line on screen in the
  * terminal; a sentence on page 50 in the PDF) and a range read (`scope=eN from=K`). Runs when BENCH_APPS is
  * unset or names `text`; prints a table and writes bench/results/text-latest.json.
@@ -110,7 +110,7 @@ export async function benchText(session: Session, errors: string[]): Promise<Tex
     for (const pid of pids) { try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ } }
     await sleep(300);
   }
-  console.log('\ntext content (issue 9 item 3)');
+  console.log('\ntext content');
   console.log('app                          observe p50  tokens  find p50  range p50  range tokens  find answer');
   for (const r of rows) {
     if (r.error) { console.log(`${r.app.padEnd(28)} error: ${r.error}`); continue; }

@@ -1,5 +1,5 @@
 /**
- * Toolkit families beyond GTK (issue 10): observe and act p50 on a Qt 5 app (featherpad) and a Java Swing app
+ * Toolkit families beyond GTK: observe and act p50 on a Qt 5 app (featherpad) and a Java Swing app
  * (test/apps/Form.java), each started through computer_launch with the toolkit recipe. Runs on the desktop of
  * the process environment (bench/run.ts sets it to its sandbox). Prints a table; never asserts (noisy machine).
  */

@@ -11,23 +11,23 @@ PACKAGES=(
   # the evaluation's held-out apps (bench/eval/tasks/newapps.ts): gnumeric (ssconvert computes the saved sheet for the
   # checker), abiword, geany, meld, gnome-text-editor (GTK 4) and kcalc (Qt 5/KDE); claws-mail is listed below
   gnumeric abiword geany meld gnome-text-editor kcalc
-  # LibreOffice Calc with the GTK 3 VCL plugin (issue 9: a sheet reports 2³¹−1 cells)
+  # LibreOffice Calc with the GTK 3 VCL plugin (a sheet reports 2³¹−1 cells)
   libreoffice-calc libreoffice-gtk3
-  # real apps of every shape and toolkit (issues 9, 10): a VTE terminal, a PDF viewer, a file manager (Thunar),
+  # real apps of every shape and toolkit: a VTE terminal, a PDF viewer, a file manager (Thunar),
   # Firefox ESR (Gecko), a Qt 5 editor (FeatherPad), Java Swing (JDK + the ATK bridge), a Wayland compositor
   xfce4-terminal evince thunar firefox-esr featherpad openjdk-17-jre openjdk-17-jdk-headless libatk-wrapper-java-jni weston
   # a Qt 6 app for the Qt 6 e2e test (test/apps/qt6-form.py): Debian has no small Qt 6 app, PyQt6 brings Qt 6
   python3-pyqt6
-  # the evaluation's calculator tasks (issue 13): galculator, a small GTK 3 calculator (bench/eval/tasks/calculator.ts)
+  # the evaluation's calculator tasks: galculator, a small GTK 3 calculator (bench/eval/tasks/calculator.ts)
   galculator
   # libatspi for comparison tooling and constant tables
   libatspi2.0-dev python3-gi gir1.2-atspi-2.0
   # bench: find + click side by side with dogtail (bench/dogtail.ts)
   python3-dogtail
-  # fallback ladder (issue 5): capture + Set-of-Mark (imagemagick, DejaVu for labels), OCR (tesseract), clipboard,
+  # fallback ladder: capture + Set-of-Mark (imagemagick, DejaVu for labels), OCR (tesseract), clipboard,
   # displays (xrandr), and the drawn-buttons test app (python3-gi + GTK 3 introspection)
   imagemagick fonts-dejavu-core tesseract-ocr tesseract-ocr-eng xclip x11-xserver-utils gir1.2-gtk-3.0
-  # remote devices (issue 12): the ssh client devices are reached with, and a real sshd the device tests start on a
+  # remote devices: the ssh client devices are reached with, and a real sshd the device tests start on a
   # loopback port with their own keys and config (test/e2e/devices/sshd.ts); the service itself is not enabled
   openssh-client openssh-server
   # Android: the real adb client and server check the driver's adb wire protocol and the fake adb server

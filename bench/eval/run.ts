@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run eval`: runs the evaluation tasks (issue 13) in a fresh sandbox desktop (`--desktop current|auto` to
+ * `npm run eval`: runs the evaluation tasks in a fresh sandbox desktop (`--desktop current|auto` to
  * use another) with the scripted solver or a model, prints a table and writes bench/results/eval-<date>.json, eval-latest.json and an
  * SVG chart. Options: --tasks a,b · --solver scripted|model · --base-url URL --model NAME --api-key-env VAR ·
  * --keep-text (every tool text in the JSON) · --no-peer (skip the computer-use-mcp baseline) · --max-steps N (tool

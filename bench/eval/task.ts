@@ -1,5 +1,5 @@
 /**
- * The evaluation's task format (issue 13). A task is data plus two functions: `setup` prepares the world (files,
+ * The evaluation's task format. A task is data plus two functions: `setup` prepares the world (files,
  * a port) and `check` judges the result by looking at the world outside the tool layer (a file's bytes, an
  * app's output file, the page's DOM over DevTools). `plan` is the goal spec the scripted solver follows: which
  * element (by role and name, never a ref) to act on and how; it holds no app-specific code.

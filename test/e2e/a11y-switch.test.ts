@@ -1,5 +1,5 @@
 /**
- * Accessibility switch-on (issue 14 item 4) in the sandbox desktop: with `org.a11y.Status.IsEnabled`
+ * Accessibility switch-on in the sandbox desktop: with `org.a11y.Status.IsEnabled`
  * switched off on the sandbox's session bus, doctor and the driver's hello report it off with the one-step
  * fix; `doctor --fix` without a terminal only prints the commands; a declined confirmation changes nothing;
  * a confirmed one switches it on, read back from the bus. The CLI's terminal prompt is answered through a

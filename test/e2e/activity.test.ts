@@ -1,5 +1,5 @@
 /**
- * The visible agent (issue 14 item 3): while an act on gedit runs, four override-redirect bars frame the
+ * The visible agent: while an act on gedit runs, four override-redirect bars frame the
  * target window's bounds and a status window is titled "computer-use: acting in gedit"; after the act they are
  * unmapped; "paused" while paused; with `showActivity: false` none appear. Read through X11 (xwininfo).
  */

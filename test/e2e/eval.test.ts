@@ -1,5 +1,5 @@
 /**
- * The CI-sized subset of the evaluation (issue 13): every task marked `ci` runs with the scripted solver in this
+ * The CI-sized subset of the evaluation: every task marked `ci` runs with the scripted solver in this
  * sandbox desktop and must pass; a task that passed and now fails is a regression this test reports with the
  * checker's words and the steps taken. Figures (tokens, time) belong to `npm run eval`, not to assertions here.
  */

@@ -1,5 +1,5 @@
 /**
- * The fallback ladder on real windows (issue 5 parts 3-5): OCR finds and clicks a drawn "OK" in an app with no
+ * The fallback ladder on real windows: OCR finds and clicks a drawn "OK" in an app with no
  * accessible children; a window moved between capture and act gets window_changed and nothing is sent;
  * screenshots as images are scaled and marked, and a visual click lands on the intended element; raw input
  * (clipboard, pointer at window pixels, displays) passes the policy and the audit.
@@ -39,7 +39,7 @@ async function waitForApp(name: string): Promise<void> {
 
 before(async () => {
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
-  // A Python app is allowed by interpreter + script, never by the name it gives itself (issue 8 item 13).
+  // A Python app is allowed by interpreter + script, never by the name it gives itself.
   computer = await openComputer({ allowApps: [`/usr/bin/python3 ${APP}`, 'gtk3-widget-factory', 'clipboard'], allowScreenshots: true, imageInput: true,
     auditPath: audit, settingsPath: join(dir, 'settings.json') });
   app = spawn('/usr/bin/python3', [APP, clicks], { stdio: 'ignore' });

@@ -1,5 +1,5 @@
 /**
- * Firefox ESR (Gecko) as a user would drive a web form through the accessibility tree (issue 10 item 1):
+ * Firefox ESR (Gecko) as a user would drive a web form through the accessibility tree:
  * fill a text field (Gecko ignores EditableText, so the driver reads back and types), a password field (its
  * text appears in no output and no audit line), a combo box (chosen in the opened dropdown, so the page sees
  * its change event), a check box; submit; read the result paragraph from the snapshot and by find. The same

@@ -1,5 +1,5 @@
 /**
- * Long lists (issue 9 item 4) on real apps: Thunar showing a folder of 3,000 files, and a GTK3 window with a
+ * Long lists on real apps: Thunar showing a folder of 3,000 files, and a GTK3 window with a
  * TreeView and a ListBox of 5,000 rows (test/apps/long-lists.py). The snapshot says which rows are on screen,
  * find reaches rows beyond them, "scroll to N" brings one on screen and select selects it, read back.
  */

@@ -1,5 +1,5 @@
 /**
- * The panel end to end (issue 11): a real MCP server over stdio with `--panel`, the SDK Client WITHOUT
+ * The panel end to end: a real MCP server over stdio with `--panel`, the SDK Client WITHOUT
  * elicitation, and the panel page in Debian's chromium driven by playwright-core, in the sandbox desktop.
  * Ordinary edits pass on the host's approval; irreversible clicks wait for the panel; stop halts an act in
  * flight; the audit view pages through 100,000 records. Screenshots go to docs/panel-*.png.

@@ -74,7 +74,7 @@ const transcript = (pi: PiRpc): string => pi.toolResults().map((r) => `## ${r.to
 test('pi loads the extension from the package manifest; a scripted model writes and saves a file in gedit', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'pi-gedit-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  // The tool's home is out of its own reach (issue 8 item 6): the file is saved next to it, not inside it.
+  // The tool's home is out of its own reach: the file is saved next to it, not inside it.
   const home = join(dir, 'home');
   const path = join(dir, 'from-pi.txt');
   const text = 'Written by pi through the accessibility tree.';

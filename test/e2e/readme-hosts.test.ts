@@ -1,5 +1,5 @@
 /**
- * The README's MCP host snippets work as written (issue 11 item 2). The command lines are read out of README.md,
+ * The README's MCP host snippets work as written. The command lines are read out of README.md,
  * so this breaks when the README changes: the install line (`npm install -g .`, run with `--prefix` in a temporary
  * directory so nothing global is touched), then each host's server command (Claude Code's `claude mcp add … --`,
  * Codex's TOML, the common JSON form, the absolute `node …/main.js mcp`), started in a fresh HOME by the MCP SDK's

@@ -69,12 +69,16 @@ class LyingDriver extends HostileDriver {
         // hello stays mostly coherent: without it no tool call reaches the other methods.
         const roll = method === 'hello' && own ? this.rng.next() * 0.6 : this.rng.next();
         if (roll < 0.5 && own) { this.answers.coherent++; return own(p, ctx); }
-        if (roll < 0.75) { this.answers.generated++; return plant(generate(fullSchema(spec.result) as JsonSchema, this.rng), this.rng); }
+        if (roll < 0.75) {
+          this.answers.generated++;
+          return plant(generate(fullSchema(spec.result) as JsonSchema, this.rng), this.rng);
+        }
         if (roll < 0.87) {
           this.answers.invalid++;
           const bad = mutate(generate(fullSchema(spec.result) as JsonSchema, this.rng), this.rng).value;
           // A line over the framing cap is dropped unread, so its request waits for its timeout (up to 60 s for
-          // screen.ocr): Invariant 6 holds, but the run would crawl. Oversize answers are the line fuzzer's part.
+          // screen.ocr): the bounded-answer rule holds, but the run would crawl. Oversize answers are the line fuzzer's
+          // part.
           return (JSON.stringify(bad) ?? '').length > 100_000 ? { oversize: true } : bad;
         }
         this.answers.error++;
@@ -86,12 +90,27 @@ class LyingDriver extends HostileDriver {
 }
 
 /** Runs `calls` tool calls against a lying driver; never throws for a property violation (they go to `failures`). */
-export async function fuzzDeviceResults(calls: number, seed = 2_028, perCallBoundMs = 15_000): Promise<DeviceFuzzReport> {
+export async function fuzzDeviceResults(
+  calls: number,
+  seed = 2_028,
+  perCallBoundMs = 15_000,
+): Promise<DeviceFuzzReport> {
   const rng = new Rng(seed);
-  const report: DeviceFuzzReport = { calls: 0, seed, ms: 0, answers: { coherent: 0, generated: 0, invalid: 0, error: 0 }, byCode: {}, slowestMs: 0, failures: [] };
+  const report: DeviceFuzzReport = {
+    calls: 0,
+    seed,
+    ms: 0,
+    answers: { coherent: 0, generated: 0, invalid: 0, error: 0 },
+    byCode: {},
+    slowestMs: 0,
+    failures: [],
+  };
   const fail = (what: string): void => { if (report.failures.length < 50) report.failures.push(what); };
   const driver = new LyingDriver(rng, report.answers);
-  const session = new Session({ device: new Device({ connect: () => driver.connect() }), settle: { quietMs: 0, timeoutMs: 20 } });
+  const session = new Session({
+    device: new Device({ connect: () => driver.connect() }),
+    settle: { quietMs: 0, timeoutMs: 20 },
+  });
   const schemas = FUZZED.map((t) => ({ tool: t, schema: fullSchema(t.schema.inputSchema) as JsonSchema }));
   const t0 = performance.now();
   for (let i = 0; i < calls; i++) {
@@ -103,13 +122,16 @@ export async function fuzzDeviceResults(calls: number, seed = 2_028, perCallBoun
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
     try {
-      const bound = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${perCallBoundMs} ms`)), perCallBoundMs); });
+      const bound = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${perCallBoundMs} ms`)), perCallBoundMs);
+      });
       const r = await Promise.race([runTool(tool, { session }, args), bound]);
       report.slowestMs = Math.max(report.slowestMs, performance.now() - started);
       const forged = forgedLines(r.text);
       if (forged.length) fail(`${what}: forged or raw lines ${JSON.stringify(forged.slice(0, 3))}`);
       if (r.isError) {
-        if (!r.code || !Object.hasOwn(ERROR_CODES, r.code)) fail(`${what}: an error without a known code (${String(r.code)}): ${r.text.slice(0, 200)}`);
+        if (!r.code || !Object.hasOwn(ERROR_CODES, r.code))
+          fail(`${what}: an error without a known code (${String(r.code)}): ${r.text.slice(0, 200)}`);
         else report.byCode[r.code] = (report.byCode[r.code] ?? 0) + 1;
       }
     } catch (e) {

@@ -1,5 +1,5 @@
 /**
- * The act lifecycle above the protocol (issue 10 item 5, issue 9 item 5), through the in-memory fake driver:
+ * The act lifecycle above the protocol, through the in-memory fake driver:
  * actionability waits after the gate and before dispatch, a disabled element sends nothing, edits settle long
  * enough for dependent state, toggles are judged against the state at dispatch.
  */

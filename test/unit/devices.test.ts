@@ -1,5 +1,5 @@
 /**
- * Many devices in one computer (issue 12), through createComputer and two in-memory fake drivers: refs name
+ * Many devices in one computer, through createComputer and two in-memory fake drivers: refs name
  * their device, calls are routed by ref / `device` / last used, per-device policy, the emergency stop and a link
  * lost mid-act. Plus the ssh address parser and argv builder (no ssh needed here; test/e2e/devices runs sshd).
  */

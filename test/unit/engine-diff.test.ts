@@ -59,7 +59,7 @@ test('value and name changes; long values show where they differ', () => {
   assert.deepEqual(diffSnapshots(c, d).lines, ['~ [e13] textbox "Name" value "Ada \\"the first\\" Lovelace" → "Ada"']);
 });
 
-test('added popover with focus moving into it (the seed §3.3 shape)', () => {
+test('added popover with focus moving into it (a popover opened by a click)', () => {
   const [a, b] = around(gedit, (f) => {
     byId(f.root, 40).states = [];
     byId(f.root, 41).states = ['focused'];

@@ -1,5 +1,5 @@
 /**
- * The evaluation's pieces on any OS (issue 13): reading element lines and their windows from tool text, the
+ * The evaluation's pieces on any OS: reading element lines and their windows from tool text, the
  * text-only scripted solver against the in-memory fake driver (it acts by role and name, asks find when an
  * element is not in view, and fails when it is nowhere), the model solver against a local scripted
  * chat-completions endpoint, and the report's totals and chart.

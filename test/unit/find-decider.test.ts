@@ -1,5 +1,5 @@
 /**
- * computer_find's element disambiguation (seed §10): with a tie or no hit, the decider configured in settings
+ * computer_find's element disambiguation: with a tie or no hit, the decider configured in settings
  * picks among at most 20 candidates through the local scripted chat-completions server; without a decider
  * nothing changes. Through createComputer and the in-memory fake driver.
  */

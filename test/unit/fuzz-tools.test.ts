@@ -1,5 +1,5 @@
 /**
- * The tool-argument fuzzer, CI-sized (issue 8 "Fuzz"): 10,000 calls generated from the tool schemas plus
+ * The tool-argument fuzzer, CI-sized: 10,000 calls generated from the tool schemas plus
  * mutations through the real MCP server on the fake driver. FUZZ_CALLS=N runs more (or `npm run bench -- --fuzz N`).
  */
 import assert from 'node:assert/strict';

@@ -106,7 +106,7 @@ test('cdp: every named key is its DOM key, code and virtual key; Primary is Meta
 
 /**
  * macOS: HIToolbox Events.h kVK_* per named key (null: no such key on a Mac keyboard, refused before sending),
- * the CGEventFlags each wire modifier holds (Primary and Meta are Command: seed §12, the model's ctrl is
+ * the CGEventFlags each wire modifier holds (Primary and Meta are Command; the model's ctrl is
  * Command on macOS and control is the real Control key), and US-layout codes of characters.
  */
 const MACOS: Record<NamedKey, number | null> = {

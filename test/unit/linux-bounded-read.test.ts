@@ -1,5 +1,5 @@
 /**
- * Never hang an app (issue 9 item 1) on a fake accessibility bus: a node with a huge ChildCount is never asked
+ * Never hang an app on a fake accessibility bus: a node with a huge ChildCount is never asked
  * GetChildren (live walk and cache path), its first children are read by index and the snapshot says which
  * range it shows; one time-out marks the app busy, calls then fail fast until a ping answers.
  */

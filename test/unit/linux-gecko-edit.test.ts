@@ -1,5 +1,5 @@
 /**
- * Gecko on a fake accessibility bus (issue 10 item 1): EditableText calls that answer true and change nothing
+ * Gecko on a fake accessibility bus: EditableText calls that answer true and change nothing
  * are caught by reading the field back and redone by typing (the result names the path, never the text);
  * fields that apply or filter the edit get no keys; text that would leave the field (Tab, Return) is refused
  * before any key; a combo box without Selection is chosen in its opened dropdown, else through its list's

@@ -1,5 +1,5 @@
 /**
- * `list.find`'s kept name index (issue 9 item 6): on a fake bus shaped like a GTK3 ListBox (nameless rows,
+ * `list.find`'s kept name index: on a fake bus shaped like a GTK3 ListBox (nameless rows,
  * each with one label), the first search reads every row, the next ones read none, and the index is
  * dropped when an event says a row's label changed, when the row count changes, or when a match from the
  * index no longer sits where it was.

@@ -1,5 +1,5 @@
 /**
- * The rows on screen of a long list (issue 9 item 4), on a fake accessibility bus shaped like a GTK3 ListBox
+ * The rows on screen of a long list, on a fake accessibility bus shaped like a GTK3 ListBox
  * of 20,000 rows in a scrolled window: rows that are not drawn answer (INT_MIN, INT_MIN), and past 32,767 px
  * of scrolling the list and its rows report positions shifted by 65,536 px (16-bit X11 windows). The slice
  * must be the drawn rows, read with a number of calls that does not grow with N, and never GetChildren.

@@ -1,5 +1,5 @@
 /**
- * Long lists (issue 9 item 4) in the engine: a list the driver read only in part (`childRange`, the rows on
+ * Long lists in the engine: a list the driver read only in part (`childRange`, the rows on
  * screen) says which rows it shows of how many, in table rows where the cells tell them, and every row on
  * screen is shown (no 25-item cut).
  */

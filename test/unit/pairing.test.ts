@@ -1,5 +1,5 @@
 /**
- * Pairing (issue 12 item 3) without a desktop: the one-time code (lifetime, single use, rate limit), the
+ * Pairing without a desktop: the one-time code (lifetime, single use, rate limit), the
  * constant-time compare, file modes, where a server may listen, and the real WebSocket server and device
  * client on loopback (pair, reconnect with credentials, revoke from either end), with a tiny stand-in driver.
  */

@@ -1,5 +1,5 @@
 /**
- * The `registry` decider mode in the pi host (seed §10): `/computer decider registry [provider/model]` parsing
+ * The `registry` decider mode in the pi host: `/computer decider registry [provider/model]` parsing
  * and saving, and the questions asked through a stub of the pi API surface it uses (`ctx.modelRegistry.find`,
  * `getAvailable`, `getApiKeyAndHeaders`, pi-ai's `completeSimple`).
  */

@@ -1,4 +1,4 @@
-/** Look-alike labels meet the irreversible rules (issue 8 item 7): confusables, invisibles, Traditional Chinese, CJK spacing. */
+/** Look-alike labels meet the irreversible rules: confusables, invisibles, Traditional Chinese, CJK spacing. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { classifyAction, irreversibleWord, keysTypeText } from '../../src/policy/irreversible.js';

@@ -1,5 +1,5 @@
 /**
- * Issue 11: in default mode the host's own tool approval stands in for the per-app first-use question (MCP
+ * In default mode the host's own tool approval stands in for the per-app first-use question (MCP
  * clients without elicitation), recorded as `approved_by: "host"`; irreversible steps and password writes still
  * need a human; `strictFirstUse` keeps the question.
  */

@@ -1,4 +1,4 @@
-/** App identity (issue 8 items 5, 13): names may deny, never allow; interpreters are allowed only with their script. */
+/** App identity: names may deny, never allow; interpreters are allowed only with their script. */
 import assert from 'node:assert/strict';
 import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-/** Launch identity (issue 8 item 5): symlinks, copies, wrappers, shell strings, interpreters and .desktop files. */
+/** Launch identity: symlinks, copies, wrappers, shell strings, interpreters and .desktop files. */
 import assert from 'node:assert/strict';
 import { copyFileSync, linkSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync, chmodSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Settings safety (issue 8 items 6, 14): an unsafe file is refused before any field is used (only denyApps,
+ * Settings safety: an unsafe file is refused before any field is used (only denyApps,
  * which only adds protection, is kept); fields that lower protection apply only when the tool wrote them or
  * a human confirmed them (HMAC under the per-install key).
  */

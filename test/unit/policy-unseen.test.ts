@@ -1,5 +1,5 @@
 /**
- * Denied means unseen (issue 8 item 2), titles masked (item 12) and the tool's own files out of reach (item 6),
+ * Denied means unseen, titles masked (item 12) and the tool's own files out of reach (item 6),
  * on the fake driver: no read tool returns a denied app's content, the driver is never even asked for its tree,
  * and acts that name the tool's home (in their value or their window's title) are refused.
  */

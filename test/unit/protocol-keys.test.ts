@@ -12,7 +12,7 @@ test('chords parse into DOM key names; case is preserved', () => {
   assert.deepEqual(parseChords('é U00E9 中'), [{ mods: [], key: 'é' }, { mods: [], key: 'é' }, { mods: [], key: '中' }]);
 });
 
-test('ctrl is the platform shortcut modifier (Primary); control is the real Control key (seed §12)', () => {
+test('ctrl is the platform shortcut modifier (Primary); control is the real Control key', () => {
   assert.deepEqual(parseChords('ctrl+c control+c Control+c ControlOrMeta+c cmd+c super+c win+c'), [
     { mods: ['Primary'], key: 'c' }, { mods: ['Control'], key: 'c' }, { mods: ['Control'], key: 'c' }, { mods: ['Primary'], key: 'c' },
     { mods: ['Meta'], key: 'c' }, { mods: ['Meta'], key: 'c' }, { mods: ['Meta'], key: 'c' }]);

@@ -276,7 +276,7 @@ test('an oversize line is refused with one error and the connection recovers', a
   assert.match(first.error.message, /exceeds the limit/);
 });
 
-// ---- Validation at the boundary (Invariant 9) ----
+// ---- Validation at the boundary ----
 
 /** The recorded gtk4-widget-factory tree as a tree.snapshot result. */
 function bigSnapshot(): SnapshotResult {

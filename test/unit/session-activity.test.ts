@@ -1,4 +1,4 @@
-/** The visible agent's calls (issue 14 item 3): what the pipeline asks the driver to show, and when nothing. */
+/** The visible agent's calls: what the pipeline asks the driver to show, and when nothing. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LiveView } from '../../src/panel/live.js';

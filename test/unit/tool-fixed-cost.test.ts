@@ -1,5 +1,5 @@
 /**
- * The fixed cost every conversation pays (issue 11 item 4): the tools/list result as the MCP server sends it
+ * The fixed cost every conversation pays: the tools/list result as the MCP server sends it
  * plus the server instructions, in o200k tokens, within budget. A budget test, not a timing test: it fails
  * when a description, a listed field or the guidance grows past it.
  */

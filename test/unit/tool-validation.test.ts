@@ -1,5 +1,5 @@
 /**
- * Tool params are validated at run time against each tool's schema (Invariant 9; issue 8 item 14): a call
+ * Tool params are validated at run time against each tool's schema: a call
  * outside the schema answers invalid_params naming the first failing path and what is allowed there, and the
  * handler never runs (nothing reaches the driver).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 10 items 2–4, the pure parts: the launch environment per toolkit, doctor's advice for apps off the
+ * The pure parts of the other toolkit families: the launch environment per toolkit, doctor's advice for apps off the
  * accessibility bus, and how computer_apps shows them (a denied one stays unseen).
  */
 import assert from 'node:assert/strict';

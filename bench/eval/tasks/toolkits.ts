@@ -1,5 +1,5 @@
 /**
- * Tasks on the other toolkit families (issue 10's apps): a Qt 5 editor (FeatherPad), a Qt 6 form (PyQt6) and a
+ * Tasks on the other toolkit families: a Qt 5 editor (FeatherPad), a Qt 6 form (PyQt6) and a
  * Java Swing form (through the ATK wrapper). The forms write their result line to a file the checker reads.
  */
 import { dirname, join } from 'node:path';

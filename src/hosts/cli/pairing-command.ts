@@ -1,7 +1,7 @@
 /**
  * `computer-use pairing start` (the server side shows a one-time code and waits for one device) and
  * `computer-use pair <server-url> --code 123-456` / `pair --revoke` / `unpair` (the device side dials, then
- * serves its driver). Issue 12 item 3.
+ * serves its driver).
  */
 import { isAbsolute } from 'node:path';
 import { servePaired, pairWithCode, unpair, localDriverArgs } from '../../devices/pair-client.js';

@@ -1,5 +1,5 @@
 /**
- * Issue 10 item 5 and issue 9 item 5 on a real GTK3 window (test/apps/act-lab.py): acts wait until their element
+ * On a real GTK3 window (test/apps/act-lab.py): acts wait until their element
  * can take them, a disabled element fails with nothing sent, receipts compare against the state at dispatch,
  * and re-created rows keep their refs so the diff shows only the real change.
  */

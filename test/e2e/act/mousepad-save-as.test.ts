@@ -1,5 +1,5 @@
 /**
- * Issue 10 item 5, the real failure: mousepad's Save As dialog enables Save ~150 ms after the name is set
+ * The real failure: mousepad's Save As dialog enables Save ~150 ms after the name is set
  * (measured), after the set_value's events went quiet. The set_value's receipt must show Save becoming enabled,
  * and a click on Save in the next call must save the file.
  */

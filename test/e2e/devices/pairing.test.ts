@@ -1,5 +1,5 @@
 /**
- * Pairing on loopback (issue 12 item 3), with the real CLI at both ends: `computer-use pairing start` on the
+ * Pairing on loopback, with the real CLI at both ends: `computer-use pairing start` on the
  * "server" home shows a code; `computer-use pair <url> --code …` on the "device" (a second sandbox desktop with
  * its own COMPUTER_USE_HOME) dials in and serves its driver. One MCP session then drives gedit on the device
  * with `d2e…` refs. Wrong, reused and expired codes are refused; revoking from either end closes the link and

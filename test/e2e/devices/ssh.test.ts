@@ -1,5 +1,5 @@
 /**
- * Two devices in one MCP session (issue 12): this sandbox desktop ("local", mousepad) and a "remote" reached
+ * Two devices in one MCP session: this sandbox desktop ("local", mousepad) and a "remote" reached
  * through a real sshd on loopback with the real ssh client ("lab", gedit in a second sandbox desktop with its
  * own COMPUTER_USE_HOME and DISPLAY). The remote end runs `node <repo>/dist/src/hosts/cli/main.js driver linux
  * --desktop sandbox` as the device's configured command. Also: the link killed mid-act is receipt `unknown`

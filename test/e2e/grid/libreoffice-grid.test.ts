@@ -1,5 +1,5 @@
 /**
- * LibreOffice Calc as a grid (issue 9 item 2): the sheet's visible range renders as rows of values with the
+ * LibreOffice Calc as a grid: the sheet's visible range renders as rows of values with the
  * table's full size, a cell is set by address (a formula), its computed value is read from the grid, a range
  * is selected, and the sheet is saved as CSV through the app's own dialogs; the file's bytes are checked.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 4, the driver's half: a clipboard read names the owner of the CLIPBOARD selection (its pid,
+ * The clipboard, the driver's half: a clipboard read names the owner of the CLIPBOARD selection (its pid,
  * from the X server) and marks it secret when the owner offers the password managers' hint target; the
  * text of a secret copy never leaves the driver.
  */

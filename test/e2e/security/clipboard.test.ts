@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 4: clipboard_read refuses content that came from a password field (the owner offers the
+ * Clipboard_read refuses content that came from a password field (the owner offers the
  * x-kde-passwordManagerHint target) or from a denied app (the owner's process is a password manager), and
  * paste / clipboard_write into a denied app are refused.
  *

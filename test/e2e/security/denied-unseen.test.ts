@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 2: a denied app is unseen, not just untouchable. A "password manager" (zenity copied to a file
+ * A denied app is unseen, not just untouchable. A "password manager" (zenity copied to a file
  * named keepassxc, so its executable proves the name) shows a recovery phrase; no read tool may return it.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Protocol-line fuzzer against the real Linux driver (issue 8 "Fuzz"), inside a sandbox desktop: a few thousand
+ * Protocol-line fuzzer against the real Linux driver, inside a sandbox desktop: a few thousand
  * generated and mutated lines (invalid JSON, wrong jsonrpc, unknown methods, wrong param types, oversize lines,
  * odd ids, acting methods with hostile params: chords with key "exec", text and commands with shell syntax).
  * Every request gets exactly one valid JSON-RPC response, nothing is executed (no file appears from shell

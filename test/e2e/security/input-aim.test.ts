@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 3: input lands only where it was aimed. A denied keep-above window over an allowed one takes no
+ * Input lands only where it was aimed. A denied keep-above window over an allowed one takes no
  * click and no drag release; keys for a window that cannot be activated are not typed into whatever has focus.
  * The allowed app and the denied one ("keepassxc", a password manager's name) are the GTK overlay test app.
  */

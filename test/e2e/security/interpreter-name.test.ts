@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 13: an interpreter app calling itself by an allowed name. A python3 GTK app sets its name to
+ * An interpreter app calling itself by an allowed name. A python3 GTK app sets its name to
  * "gedit"; allowApps ["gedit"] in unattended mode must not let it be acted on, while the real gedit still is.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 1: keys are data, never argv. Words such as exec, search, windowactivate or --window in a keys
+ * Keys are data, never argv. Words such as exec, search, windowactivate or --window in a keys
  * string were further xdotool commands; now they are unknown key names: an error, no file, no process.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 11: case is preserved ("T" types "T"), text keeps case and non-ASCII characters, and when
+ * Case is preserved ("T" types "T"), text keeps case and non-ASCII characters, and when
  * sending fails neither the error nor the audit log carries the typed characters.
  */
 import assert from 'node:assert/strict';

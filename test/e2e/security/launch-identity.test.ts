@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 5: a deny-listed program must not start under another name. A "password manager" (a copy of
+ * A deny-listed program must not start under another name. A "password manager" (a copy of
  * zenity named keepassxc) is started through a symlink, a copy, `sh -c` with split words, `env`, a python3
  * `-c` exec and `gio launch` of a .desktop file, in bypass and unattended mode with the wrapper and link names
  * allow-listed. Each must answer denied_by_policy and leave no process running. A script the user allowed

@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 7: irreversible steps behind look-alike labels and side doors. Real GTK buttons whose labels
+ * Irreversible steps behind look-alike labels and side doors. Real GTK buttons whose labels
  * hide "Delete"/"Send"/"删除" behind a Cyrillic letter, invisible characters, Traditional Chinese, spacing or
  * full width; accept-edits mode, the app allow-listed, nobody to ask: every activation must answer
  * confirmation_required and the app must show that no button fired. Also set_value " " on a button,

@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 7, activation by keys: a GTK button "_Delete all" (accessible name "Delete all", access key
+ * Activation by keys: a GTK button "_Delete all" (accessible name "Delete all", access key
  * alt+d) fires from the keyboard without ever being focused by an act: through its mnemonic, or by moving
  * focus (Tab, ctrl+Tab) and pressing Return or space. What those keys hit cannot be proven before sending,
  * so each sequence asks (accept-edits, nobody to ask: confirmation_required) and no button fires.

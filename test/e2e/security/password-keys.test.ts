@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 8: writing into a focused password field always asks, even with no prior observe. A zenity
+ * Writing into a focused password field always asks, even with no prior observe. A zenity
  * password dialog has its field focused; computer_keys "s e c r e t Return" and computer_input paste are
  * refused for lack of a human to confirm (confirmation_required), in accept-edits mode with zenity
  * allow-listed, and the field stays empty.

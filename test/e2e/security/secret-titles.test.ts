@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 12: a token in a window title is masked like a value everywhere: computer_apps, the observe
+ * A token in a window title is masked like a value everywhere: computer_apps, the observe
  * header, find, the OCR header, wait, and the CLI session file.
  */
 import assert from 'node:assert/strict';

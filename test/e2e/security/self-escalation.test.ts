@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 6: the tool's own files are out of reach. Through an allowed editor (gedit, bypass mode) the
+ * The tool's own files are out of reach. Through an allowed editor (gedit, bypass mode) the
  * agent may not edit settings.json, nor save over it from a Save As dialog; and a settings file rewritten
  * behind the tool's back does not lower the protection of the next session until a human confirms it.
  */

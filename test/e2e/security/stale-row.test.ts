@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 9: a stale ref never acts on another element. Two rows, "alice" and "bob", each with an
+ * A stale ref never acts on another element. Two rows, "alice" and "bob", each with an
  * "Archive" button (test/apps/rows.py). Observe, remove bob's row, click bob's old ref: the answer is
  * stale_ref with a fresh snapshot, and alice's button does not fire.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 10: the emergency stop aborts an in-flight computer_keys. A long keys call types into gedit;
+ * The emergency stop aborts an in-flight computer_keys. A long keys call types into gedit;
  * once the first characters arrived, `computer-use stop` is requested: the call answers `paused`, the text
  * stops growing right after the stop, and the audit "done" record of the keys says stopped.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 10 item 4: apps that have X11 windows but are not on the accessibility bus are listed by computer_apps
+ * Apps that have X11 windows but are not on the accessibility bus are listed by computer_apps
  * as not accessible, with the reason and fix, and their windows offer the OCR fallback; a denied one stays
  * unseen (its name and "denied", never its window titles). xmessage (Xaw, no AT-SPI) and a Java app started
  * WITHOUT the ATK wrapper are the two kinds.

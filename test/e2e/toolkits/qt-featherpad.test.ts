@@ -1,5 +1,5 @@
 /**
- * Issue 10 item 2: a Qt 5 app (featherpad) started through computer_launch registers with the accessibility
+ * A Qt 5 app (featherpad) started through computer_launch registers with the accessibility
  * bus, survives being read (Qt 5 crashed on Properties.GetAll), and a user's task works end to end: type a
  * line, save it through ctrl+s and the Save dialog, and the file holds the bytes.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 10 item 2, Qt 6 (PyQt6 6.4, Debian's python3-pyqt6): computer_launch starts it without
+ * Qt 6 (PyQt6 6.4, Debian's python3-pyqt6): computer_launch starts it without
  * AT_SPI_BUS_ADDRESS (with it, Qt 6.4 never registers), it registers, a read does not crash it, and a
  * set_value + click show in its label.
  */

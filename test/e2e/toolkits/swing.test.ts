@@ -1,5 +1,5 @@
 /**
- * Issue 10 item 3: a Java Swing app (test/apps/Form.java, run as a single source file on OpenJDK 17) started
+ * A Java Swing app (test/apps/Form.java, run as a single source file on OpenJDK 17) started
  * through computer_launch gets the ATK wrapper (assistive_technologies + the wrapper's jar on the boot class
  * path), so it registers; then a form task: set a field, toggle a check box, select a combo item (Swing keeps
  * the items under the popup), click Submit and read the result label.
