@@ -52,6 +52,24 @@ test('`<command> --help` prints a usage and starts nothing: apps, sandbox up, ac
   assert.match(run('observe', '--help').stdout, /--from K/);
 });
 
+test('`--help` prints what an agent acts with and points at `help all`; `help all` adds setting up and hosting', () => {
+  const run = (...args: string[]) => spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', timeout: 20_000 });
+  const short = run('--help');
+  assert.equal(short.status, 0, short.stderr);
+  for (const c of ['apps', 'launch', 'observe', 'find', 'act', 'keys', 'wait', 'screenshot', 'clipboard']) {
+    assert.match(short.stdout, new RegExp(`^  ${c} `, 'm'), c);
+  }
+  // The agent's part stays short: the trial's agents read ~60 lines of hosting options to find five commands.
+  assert.ok(short.stdout.split('\n').length <= 20, short.stdout);
+  assert.doesNotMatch(short.stdout, /pairing start|--confirm-timeout|driver windows/);
+  assert.match(short.stdout, /computer-use help all/);
+  const all = run('help', 'all');
+  assert.equal(all.status, 0, all.stderr);
+  for (const w of ['mcp [options]', 'pairing start', 'doctor --conformance', 'driver windows', '--confirm-timeout']) {
+    assert.ok(all.stdout.includes(w), w);
+  }
+});
+
 test('observe and find take --device and --from; act and keys take --settle-timeout', () => {
   assert.deepEqual(toolCall('observe', ['--scope', 'e5', '--from', '600', '--device', 'lab']).params, { scope: 'e5', from: 600, device: 'lab' });
   assert.deepEqual(toolCall('find', ['Save', '--from', '41', '--device', 'lab']).params, { text: 'Save', from: 41, device: 'lab' });

@@ -5,21 +5,26 @@ import { asksHelp, commandFirst } from './args.js';
 import { TOOL_COMMANDS, runToolCommand } from './tool-commands.js';
 import { optionHelp } from '../options.js';
 
-const USAGE = `usage: computer-use <command> [args...]
+/**
+ * The usage, in two parts: what an agent needs to act (printed by `--help`), and setting up, hosting and checking
+ * (printed by `help all`). An agent starts from `--help`: every line it skips costs it tokens.
+ */
+const USAGE = {
+  agent: `usage: computer-use <command> [args...]   (each command's --help tells more)
   apps                               list apps and windows (w1, w2, …)
   launch <command> [args...]         start an app and print its snapshot
   observe [app] [--window wN] [--scope eN [--from K]] [--query text] [--max-tokens N] [--full]
-  screenshot [app] [--window wN]     OCR text elements [oN] of a window (degraded fallback; image stays local)
   find <text> [--role R] [--app A] [--from N]   find elements without a full snapshot
-  act <ref> <op> [value] [, <ref> <op> [value] ...]   e.g. act e5 set_value "hello"
+  act <ref> <op> [value] [, <ref> <op> [value] ...]   e.g. act e5 set_value "hello" (act --help lists the ops)
+  keys <chords...> [--app A | --window wN]   e.g. keys ctrl+s
   wait <appears|disappears|value_changes|window_appears> [--text T] [--ref eN] [--timeout ms]
-  keys <chords...> [--app A]         e.g. keys ctrl+s
+  screenshot [app] [--window wN]     OCR text elements [oN] of a window (degraded fallback; image stays local)
   clipboard read | write <text> | paste [text] [--app A]   the clipboard (paste: into the app's focused element)
-      every command above takes --device NAME, --driver 'COMMAND' (a driver of your own, kept for the session),
-      and --help for its own usage; a permission flag that lowers a
-      question holds only after you confirm it on the terminal, and is kept for the next ones on the same
-      desktop when you answer "this session" (session clear forgets them)
-  session clear                      forget the permission flags kept by earlier commands
+      every command above takes --device NAME and --driver 'COMMAND' (a driver of your own, kept for the
+      session); a permission flag that lowers a question holds only after you confirm it on the terminal, and is
+      kept for the next ones on the same desktop when you answer "this session" (session clear forgets them)
+  setting up, hosting and checking (mcp, panel, doctor, devices, drivers, sandbox, audit, stop): computer-use help all`,
+  setup: `  session clear                      forget the permission flags kept by earlier commands
   sandbox   headless desktops (up | down | status | env | exec); see \`computer-use sandbox help\`
   stop | resume                      pause every session of this home (aborts the action in flight) / continue (asks you on the terminal)
   audit [--json] [--tail N]          the audit log: every decision and its receipt
@@ -45,7 +50,8 @@ ${optionHelp('cli')}
   driver cdp --endpoint URL          run the Chromium DevTools driver on stdio (channel: cdp)
   driver windows [--replay FILE]     run the Windows UI Automation driver on stdio (compiles its C# helper on first use)
   driver fake [--fixture F]          the in-memory test driver on stdio, serving a recorded tree (conformance harness)
-  driver replay FILE                 serve a recorded transcript (doctor --conformance --record) on stdio`;
+  driver replay FILE                 serve a recorded transcript (doctor --conformance --record) on stdio`,
+};
 
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = commandFirst(args);
@@ -53,7 +59,7 @@ async function main(args: string[]): Promise<number> {
   // `apps --help` start a desktop (the CLI trial). Tool commands, sandbox and doctor print their own.
   if (command !== undefined && asksHelp(rest) && !['sandbox', 'doctor'].includes(command) && KNOWN.has(command)) {
     if (TOOL_COMMANDS.includes(command)) return runToolCommand(command, rest); // each knows its own help (launch passes an app's --help on)
-    process.stdout.write(USAGE + '\n');
+    process.stdout.write(`${USAGE.agent}\n${USAGE.setup}\n`);
     return 0;
   }
   switch (command) {
@@ -98,11 +104,11 @@ async function main(args: string[]): Promise<number> {
       return new Promise<number>(() => undefined); // the driver runs until its stdin closes
     }
     case undefined: case 'help': case '--help': case '-h':
-      process.stdout.write(USAGE + '\n');
+      process.stdout.write(`${USAGE.agent}\n${rest[0] === 'all' ? `${USAGE.setup}\n` : ''}`);
       return command === undefined ? 2 : 0;
     default:
       if (command && TOOL_COMMANDS.includes(command)) return runToolCommand(command, rest);
-      process.stderr.write(`unknown command: ${command}\n${USAGE}\n`);
+      process.stderr.write(`unknown command: ${command}\n${USAGE.agent}\n`);
       return 2;
   }
 }
