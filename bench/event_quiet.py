@@ -5,6 +5,7 @@ every AT-SPI event of that app the driver listens to (--all-kinds: every one) (b
 First the app's idle event rate (1 s, nothing done). Per act: the first event, the last event, and the longest gap between two events of the burst (the act itself
 counts as the burst's start, so an app that reacts late shows a long first gap). Prints one JSON line:
 {"acts": [{"first_ms", "last_ms", "max_gap_ms", "max_gap_after_first_ms", "events"}...]} or {"error": "..."}.
+With --control 'A;B' the acts take the controls in turn (a page switcher: each act switches).
 usage: event_quiet.py --app NAME --control NAME --role 'check box' [--runs 10] [--window 1500]"""
 import argparse, json, re, sys, time
 
@@ -52,7 +53,8 @@ def main():
     ap.add_argument('--all-kinds', action='store_true', help='count the kinds the driver ignores too')
     a = ap.parse_args()
     try:
-        app, control = find(a.app, a.control, a.role)
+        found = [find(a.app, name, a.role) for name in a.control.split(';')]
+        app, controls = found[0][0], [hit for _, hit in found]
     except Exception as e:  # noqa: BLE001 - reported as the row's error
         print(json.dumps({'error': '%s: %s' % (type(e).__name__, e)}))
         return 1
@@ -98,7 +100,7 @@ def main():
         kinds.clear()
         state['t0'] = time.perf_counter()
         try:
-            control.do_action(0)
+            controls[state['i'] % len(controls)].do_action(0)
         except Exception as e:  # noqa: BLE001 - a control without an action: the idle figure still stands
             idle['act_error'] = str(e)
             Atspi.event_quit()
@@ -125,7 +127,12 @@ def main():
 
     GLib.timeout_add(300, start_idle)
     Atspi.event_main()
-    print(json.dumps({'app': a.app, 'bus': bus_name, 'idle': idle, 'acts': acts}))
+    toolkit = {}
+    try:
+        toolkit = {'name': app.get_toolkit_name(), 'version': app.get_toolkit_version()}
+    except Exception:  # noqa: BLE001 - an app without the Application interface: no toolkit named
+        pass
+    print(json.dumps({'app': a.app, 'bus': bus_name, 'toolkit': toolkit, 'idle': idle, 'acts': acts}))
     return 0
 
 

@@ -470,9 +470,12 @@ export const SubscribeParams = Type.Object({
   window: Type.Optional(doc('Only events of the application owning this window; all applications when absent.', Id)),
 }, Strict);
 
+/** ui.settle's quiet window when the host names none and the driver knows no measured one for the app's toolkit. */
+export const DEFAULT_QUIET_MS = 60;
 export const SettleParams = Type.Object(
   {
-    quietMs: doc('Quiet window: settled when no event arrived for this long.', Ms),
+    quietMs: Type.Optional(doc('Quiet window: settled when no event arrived for this long. Absent: the quiet ' +
+      `time the driver measured for the app's toolkit, else ${DEFAULT_QUIET_MS} ms.`, Ms)),
     timeoutMs: doc('Give up after this long (`settled: false`).', Ms),
     window: Type.Optional(
       doc('Only count events of the app owning this window (or element) handle; all apps when absent.', Id),

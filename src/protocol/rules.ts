@@ -86,7 +86,7 @@ export const RULES = {
   'R-identity': { area: 'reads', methods: ['process.identify', 'apps.terminate', 'apps.resolveLaunch'], text: 'Each identity method a ' +
     'driver lists answers for a process and a command that do not exist: process.identify `gone: true` (or `app_not_found`), ' +
     'apps.terminate `ended: false` (signalling no one), apps.resolveLaunch a resolution or `app_not_found` (starting nothing).' },
-  'R-settle': { area: 'reads', methods: ['ui.settle'], text: 'ui.settle answers once no event came for `quietMs`, or at `timeoutMs` with ' +
+  'R-settle': { area: 'reads', methods: ['ui.settle'], text: 'ui.settle answers once no event came for `quietMs` (absent: the driver\'s quiet time for the app), or at `timeoutMs` with ' +
     '`settled: false`; never later than `timeoutMs` plus a read. The quiet period starts when the request arrives: a driver that ' +
     'sees no event at all (or has no events) answers `settled: true` after `quietMs` (with `events: 0`).' },
   'R-cancel': { area: 'lifetime', text: '`$/cancel {id}` makes a request still being served end soon: it is answered (any answer) or dropped, ' +

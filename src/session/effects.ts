@@ -9,6 +9,7 @@ import { diffSnapshots, type DiffOptions } from '../engine/diff.js';
 import { isComputerUseError } from '../protocol/errors.js';
 import { redactText } from '../engine/redact.js';
 import type { Session, SettleOptions } from './session.js';
+import { DEFAULT_QUIET_MS } from '../protocol/methods.js';
 
 /** The re-read that found the app busy. */
 const BUSY = Symbol('busy');
@@ -55,8 +56,11 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
   // With act_windows the settle's answer lists the windows open then: no apps.list follows it.
   const listing = hello.capabilities.includes('act_windows');
   const { apps, ...settled } = hello.capabilities.includes('events')
-    ? await session.device.call('ui.settle', { quietMs: settle.quietMs, timeoutMs: settle.timeoutMs, window: window.id,
-      ...(settle.minMs !== undefined ? { minMs: Math.min(settle.minMs, settle.timeoutMs) } : {}), ...(listing ? { apps: true } : {}) }, settle.timeoutMs + 5000)
+    ? await session.device.call('ui.settle', {
+      ...(settle.quietMs !== undefined ? { quietMs: settle.quietMs } : {}),
+      timeoutMs: settle.timeoutMs, window: window.id,
+      ...(settle.minMs !== undefined ? { minMs: Math.min(settle.minMs, settle.timeoutMs) } : {}),
+      ...(listing ? { apps: true } : {}) }, settle.timeoutMs + 5000)
     : { ...await pollSettle(session, window, settle), apps: undefined };
   // The window list and the re-read are independent: run them together.
   const [after, raw] = await Promise.all([
@@ -187,7 +191,8 @@ export async function readUntilStable<T extends { root: RawNode } | null>(read: 
   const signatureOf = (r: T): string => (r ? JSON.stringify(r.root, (k, v: unknown) => (k === 'bounds' ? undefined : v)) : 'gone');
   let previous = first !== undefined ? signatureOf(first) : undefined;
   for (let reads = first !== undefined ? 2 : 1; ; reads++) {
-    if (previous !== undefined) await new Promise((r) => setTimeout(r, Math.max(10, settle.quietMs)));
+    const pause = Math.max(10, settle.quietMs ?? DEFAULT_QUIET_MS);
+    if (previous !== undefined) await new Promise((r) => setTimeout(r, pause));
     const last = await read();
     const signature = signatureOf(last);
     const ms = Math.round(performance.now() - start);

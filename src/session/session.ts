@@ -29,15 +29,16 @@ import { WindowTable, isWindowRef } from './windows.js';
 import { RecentReads } from './recent-reads.js';
 
 /**
- * Settle defaults: quiet window after the last event, cap; `minMs`: not settled before this long
- * after the input (text edits: dependent state such as a default button becoming enabled shows within it).
+ * Settle defaults: quiet window after the last event (absent: the driver's measured quiet time for the app's
+ * toolkit, else 60 ms), cap; `minMs`: not settled before this long after the input (text edits: dependent state
+ * such as a default button becoming enabled shows within it).
  */
-export interface SettleOptions { quietMs: number; timeoutMs: number; minMs?: number }
+export interface SettleOptions { quietMs?: number; timeoutMs: number; minMs?: number }
 /**
- * 60 ms of quiet after the app's last event once it answers pings (structural changes wait 250 ms for
- * closing animations); see EventWatcher.settle for why the ping makes a short window safe.
+ * The driver picks the quiet window after the app's last event, once it answers pings (structural changes wait
+ * 250 ms for closing animations); see EventWatcher.settle for why the ping makes a short window safe.
  */
-export const DEFAULT_SETTLE: SettleOptions = { quietMs: 60, timeoutMs: 3000 };
+export const DEFAULT_SETTLE: SettleOptions = { timeoutMs: 3000 };
 /**
  * Actionability wait: how long an act waits for its element to become visible, enabled and
  * stable before failing with element_disabled / not_visible.

@@ -16,6 +16,7 @@ import { roleFromCdp } from './roles.js';
 import { handshake } from '../../protocol/handshake.js';
 import { ComputerUseError, isComputerUseError } from '../../protocol/errors.js';
 import type { ActParams, ActResult, SettleResult } from '../../protocol/methods.js';
+import { DEFAULT_QUIET_MS } from '../../protocol/methods.js';
 import type { Handlers } from '../../protocol/peer.js';
 import { axTreeToRaw, parseHandle, type AXNode } from './axtree.js';
 import { CdpConnection, isCdpGone, type CdpEvent } from './connection.js';
@@ -224,7 +225,8 @@ export class CdpDriver {
       },
       'node.act': (p) => this.act(p),
       'events.subscribe': () => ({ ok: true }),
-      'ui.settle': (p, ctx?: { signal?: AbortSignal }) => this.settle(p.quietMs, p.timeoutMs, p.window, ctx?.signal),
+      'ui.settle': (p, ctx?: { signal?: AbortSignal }) =>
+        this.settle(p.quietMs ?? DEFAULT_QUIET_MS, p.timeoutMs, p.window, ctx?.signal),
       'input.keys': async (p, ctx?: { signal?: AbortSignal }) => {
         if ((p.chords === undefined) === (p.text === undefined)) throw new ComputerUseError('invalid_params', 'input.keys takes exactly one of chords or text.');
         const targetId = p.window ? this.targetOf(p.window) : (await this.windows()).find((w) => w.focused)?.id.slice(4);

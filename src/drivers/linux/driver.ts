@@ -26,6 +26,8 @@ import { startDetached } from './apps/spawn.js';
 import { A11yBus, isGone } from './bus/bus.js';
 import { readTreeCached } from './bus/cache.js';
 import { EventWatcher } from './bus/events.js';
+import { quietTimeFor } from './bus/quiet.js';
+import { DEFAULT_QUIET_MS } from '../../protocol/methods.js';
 import { noteActiveDescendant, noteTableChange } from './tree/table.js';
 import { chordStrokes, LinuxInput, ownedBy, textStrokes, type Expect } from './input/input.js';
 import { A11Y_FIX_COMMANDS, a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './checkup/prereq.js';
@@ -47,6 +49,9 @@ import { ATSPI_ROOT_PROPERTY, appLaunchEnv } from './apps/toolkits.js';
 import { inaccessibleApps, isX11Handle, x11WindowInfo, xidOf, displayWindowsOf } from './apps/x11apps.js';
 
 export const DRIVER_VERSION = '0.1.0';
+/** The requests that may change an app (an input, a launch, a window raised or closed). */
+const ACTING_METHODS = ['node.act', 'input.keys', 'input.pointer', 'input.clipboard', 'window.activate', 'apps.launch',
+  'apps.terminate'] as const;
 /** How long settle waits for an app's first reaction to an input before calling it quiet. */
 const FIRST_EVENT_MS = 400;
 /** How long a launch handed over to a running instance waits for that instance's new window. */
@@ -320,7 +325,12 @@ export class LinuxDriver {
         // A window known from the display only (x11:, its app busy or off the bus) names no bus peer: settle on all
         // events.
         const dest = p.window && !isX11Handle(p.window) ? targetOf(p.window).dest : undefined;
-        const settled = await this.events.settle(p.quietMs, p.timeoutMs, dest, {
+        const start = performance.now();
+        // The host names no quiet window: the one measured for the app's toolkit (read once per app), else the default.
+        const measured = p.quietMs ?? (dest ? quietTimeFor(await this.bus.toolkit(dest)) : DEFAULT_QUIET_MS);
+        const quietMs = this.events.quietWindow(dest, measured);
+        const left = Math.max(0, p.timeoutMs - (performance.now() - start));
+        const settled = await this.events.settle(quietMs, left, dest, {
           since: this.lastInputAt,
           firstEventMs: FIRST_EVENT_MS,
           ...(p.minMs !== undefined ? { minMs: p.minMs } : {}),
@@ -400,6 +410,15 @@ export class LinuxDriver {
       'text.read': (p) => readRange(this.bus, targetOf(p.id), p.start ?? 0, p.end ?? Number.MAX_SAFE_INTEGER),
       'text.find': (p) => findText(this.bus, targetOf(p.id), p.text, p.limit ?? 20),
     });
+    // Events after a request that may act are its effects, never late ones of the settle before it.
+    for (const method of ACTING_METHODS) {
+      const handler = table[method] as ((...args: unknown[]) => unknown) | undefined;
+      if (!handler) continue;
+      (table as Record<string, unknown>)[method] = (...args: unknown[]) => {
+        this.events.inputSent();
+        return handler(...args);
+      };
+    }
     return table;
   }
 

@@ -13,6 +13,7 @@ import { ComputerUseError } from '../../protocol/errors.js';
 import { checkExpect } from '../common/expect.js';
 import { elementWhat, unmetOnNode, waitActionable, type ActionabilityProbe } from '../common/actionable.js';
 import type { ActParams, ActResult, CaptureParams, CaptureResult, KeysParams, KeysResult, LaunchParams, LaunchResult, PointerParams, PointerResult, SettleParams, SettleResult } from '../../protocol/methods.js';
+import { DEFAULT_QUIET_MS } from '../../protocol/methods.js';
 import { captureWindow, cgWindows, SCREENCAPTURE, windowNumbers } from './capture.js';
 import { AX_ERROR, ACCESSIBILITY_FIX, arrayItems, axError, CfScope, readValue, withScope } from './cf.js';
 import { accessibilityGrant } from './permission.js';
@@ -582,6 +583,7 @@ export class MacDriver {
    */
   async settle(p: SettleParams, signal?: AbortSignal): Promise<SettleResult> {
     const started = Date.now();
+    const quietMs = p.quietMs ?? DEFAULT_QUIET_MS;
     const w = p.window ? this.handles.get(p.window) : undefined;
     const pid = w?.pid;
     const windowId = w?.kind === 'window' ? w.id : w?.window;
@@ -594,9 +596,9 @@ export class MacDriver {
         const c = this.events.countOf(pid);
         const now = Date.now();
         const quietSince = Math.max(c.count > base ? c.last : started, started);
-        if (now - quietSince >= p.quietMs && now - started >= (p.minMs ?? 0)) return { settled: true, events: c.count - base, ms: now - started };
+        if (now - quietSince >= quietMs && now - started >= (p.minMs ?? 0)) return { settled: true, events: c.count - base, ms: now - started };
         if (now - started >= p.timeoutMs || signal?.aborted) return { settled: false, events: c.count - base, ms: now - started };
-        await sleep(Math.min(25, Math.max(1, p.quietMs / 4)));
+        await sleep(Math.min(25, Math.max(1, quietMs / 4)));
       }
     }
     // Polling: the window's tree signature, until it stays the same for quietMs.
@@ -605,9 +607,9 @@ export class MacDriver {
     let stableSince = started;
     for (;;) {
       const now = Date.now();
-      if (now - stableSince >= p.quietMs && now - started >= (p.minMs ?? 0)) return { settled: true, events: changes, ms: now - started };
+      if (now - stableSince >= quietMs && now - started >= (p.minMs ?? 0)) return { settled: true, events: changes, ms: now - started };
       if (now - started >= p.timeoutMs || signal?.aborted) return { settled: false, events: changes, ms: now - started };
-      await sleep(Math.min(100, Math.max(10, p.quietMs / 2)));
+      await sleep(Math.min(100, Math.max(10, quietMs / 2)));
       const sig = windowId ? this.signature(windowId) : '';
       if (sig !== last) { changes++; last = sig; stableSince = Date.now(); }
     }

@@ -23,7 +23,7 @@ import { helperChord } from './keys.js';
 import { MEDIUM_INTEGRITY, parseNodeId, parseWindowId, toApps, toRawNode, toWindowInfo, type UiaWindow } from './nodes.js';
 import { controlTypesOf, type UiaElement } from './roles.js';
 import type { Role } from '../../engine/role.js';
-import { LIMITS } from '../../protocol/methods.js';
+import { DEFAULT_QUIET_MS, LIMITS } from '../../protocol/methods.js';
 import { notInFront, tookFront, type FocusAnswer } from './foreground.js';
 
 /** What the helper's hello says about itself. */
@@ -239,6 +239,7 @@ export class WindowsDriver {
   /** Settled when no event of the window's process arrived for `quietMs` (and `minMs` passed). */
   async settle(p: SettleParams, signal?: AbortSignal): Promise<SettleResult> {
     const t0 = Date.now();
+    const quietMs = p.quietMs ?? DEFAULT_QUIET_MS;
     let pid: number | undefined;
     if (p.window !== undefined) {
       const hwnd = parseWindowId(p.window) ?? parseNodeId(p.window)?.hwnd;
@@ -251,9 +252,9 @@ export class WindowsDriver {
       for (;;) {
         const now = Date.now();
         if (signal?.aborted) return { settled: false, events, ms: now - t0 };
-        if (now - last >= p.quietMs && now - t0 >= (p.minMs ?? 0)) return { settled: true, events, ms: now - t0 };
+        if (now - last >= quietMs && now - t0 >= (p.minMs ?? 0)) return { settled: true, events, ms: now - t0 };
         if (now - t0 >= p.timeoutMs) return { settled: false, events, ms: now - t0 };
-        const until = Math.min(Math.max(last + p.quietMs, t0 + (p.minMs ?? 0)), t0 + p.timeoutMs);
+        const until = Math.min(Math.max(last + quietMs, t0 + (p.minMs ?? 0)), t0 + p.timeoutMs);
         await this.nextEvent(Math.max(1, until - now), signal);
       }
     } finally { off(); }

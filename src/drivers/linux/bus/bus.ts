@@ -27,6 +27,9 @@ const PER_PROPERTY: Record<string, readonly string[]> = {
 };
 
 /** Thin wrapper over one dbus-next MessageBus. */
+/** An app's toolkit as its application root names it ("" where it does not). */
+export interface Toolkit { name: string; version: string }
+
 export class A11yBus {
   private constructor(readonly bus: dbus.MessageBus, readonly address: string) {}
 
@@ -143,17 +146,24 @@ export class A11yBus {
     return out;
   }
 
-  /** Per app (unique bus name): its toolkit's name ("" when it does not say). */
-  private readonly toolkits = new Map<string, Promise<string>>();
+  /** Per app (unique bus name): its toolkit's name and version ("" when it does not say). */
+  private readonly toolkits = new Map<string, Promise<Toolkit>>();
 
   /** The app's ToolkitName (GTK, Qt, Gecko, …) from its application root, cached per unique bus name. */
-  toolkitName(dest: string): Promise<string> {
+  async toolkitName(dest: string): Promise<string> {
+    return (await this.toolkit(dest)).name;
+  }
+
+  /** The app's ToolkitName and toolkit Version, read once per unique bus name (names are never reused). */
+  toolkit(dest: string): Promise<Toolkit> {
     let known = this.toolkits.get(dest);
     if (!known) {
-      known = this.getProp({ dest, path: APP_ROOT_PATH }, 'org.a11y.atspi.Application', 'ToolkitName', 1500)
-        .then((name: unknown) => String(name ?? ''), () => '');
+      const read = (prop: string): Promise<string> =>
+        this.getProp({ dest, path: APP_ROOT_PATH }, 'org.a11y.atspi.Application', prop, 1500)
+          .then((v: unknown) => String(v ?? ''), () => '');
+      known = Promise.all([read('ToolkitName'), read('Version')]).then(([name, version]) => ({ name, version }));
       this.toolkits.set(dest, known);
-      // Bus names are never reused; the map only grows with apps seen (a bounded number per session).
+      // The map only grows with apps seen (a bounded number per session).
     }
     return known;
   }

@@ -6,6 +6,7 @@
 import type { Message } from 'dbus-next';
 import type { A11yBus } from './bus.js';
 import { isGone } from './bus.js';
+import { DEFAULT_QUIET_MS } from '../../../protocol/methods.js';
 
 /**
  * Events we register for. Not all of `object:`: animated widgets send bounds-changed ~180 times a second
@@ -28,6 +29,14 @@ export interface A11yEvent {
   object?: string;
 }
 
+/**
+ * How long after a settle called an app quiet an event of that app still counts as late (the settle ended inside
+ * the app's update): as long as the longer stretch after structural changes.
+ */
+const LATE_EVENT_MS = 250;
+/** Added to the gap a late event showed, when an app's quiet window is raised to cover it. */
+const LATE_MARGIN_MS = 10;
+
 /** Event kinds after which a window may have opened, closed, been renamed or taken the focus (any app's). */
 const WINDOW_CHANGE = /^window:|children-changed|accessible-name|state-changed:(active|focused)/;
 
@@ -45,6 +54,10 @@ export class EventWatcher {
   private count = 0;
   private recent: A11yEvent[] = [];
   private listeners = new Set<(e: A11yEvent) => void>();
+  /** Per app (bus name): the quiet window its own late events showed it needs, at most DEFAULT_QUIET_MS. */
+  private readonly learnedQuiet = new Map<string, number>();
+  /** The last settle that called an app quiet, until the next input: when it ended and the app's last event then. */
+  private lastSettled: { app: string; at: number; lastEvent: number } | undefined;
 
   private constructor(private readonly bus: A11yBus) {}
 
@@ -73,12 +86,35 @@ export class EventWatcher {
     if (data?.signature === '(so)' && Array.isArray(data.value)) ev.object = `${String(data.value[0] ?? '')}${String(data.value[1] ?? '')}`;
     this.lastEventAt = ev.time;
     const app = ev.source.slice(0, ev.source.indexOf('/'));
+    this.noteLate(app, ev.time);
     this.lastByApp.set(app, ev.time);
     if (WINDOW_CHANGE.test(ev.type)) this.lastWindowEventAt = ev.time;
     this.count++;
     this.recent.push(ev);
     if (this.recent.length > 500) this.recent.splice(0, 250);
     for (const l of this.listeners) l(ev);
+  }
+
+  /**
+   * An event of the app a settle just called quiet, before any new input, shows that its quiet window was too short
+   * for it (LibreOffice's toolbar updates its states ~300 ms after a toggle): later settles of that app wait for the
+   * gap it showed, never longer than the default window that held before quiet times were measured per toolkit.
+   */
+  private noteLate(app: string, at: number): void {
+    const s = this.lastSettled;
+    if (!s || s.app !== app) return;
+    this.lastSettled = undefined;
+    if (at - s.at > LATE_EVENT_MS) return;
+    const needed = Math.min(DEFAULT_QUIET_MS, Math.ceil(at - s.lastEvent) + LATE_MARGIN_MS);
+    this.learnedQuiet.set(app, Math.max(this.learnedQuiet.get(app) ?? 0, needed));
+  }
+
+  /** An input was sent: events from now on are its effects, not late ones of the last settle. */
+  inputSent(): void { this.lastSettled = undefined; }
+
+  /** The quiet window to use for `app`: `quietMs`, or longer where the app's late events showed it needs it. */
+  quietWindow(app: string | undefined, quietMs: number): number {
+    return Math.max(quietMs, (app && this.learnedQuiet.get(app)) || 0);
   }
 
   /** Total events seen so far. */
@@ -153,7 +189,10 @@ export class EventWatcher {
         // After a text edit the app may change dependent state on a timer (a default button enabled ~150 ms
         // later): not settled before `minMs` after the input.
         const longEnough = now - since >= (opts.minMs ?? 0);
-        if (quietFor >= quiet && reacted && longEnough && (!app || pings >= 2)) return result(true);
+        if (quietFor >= quiet && reacted && longEnough && (!app || pings >= 2)) {
+          if (app) this.lastSettled = { app, at: now, lastEvent: last };
+          return result(true);
+        }
         if (now >= deadline) return result(false);
         await new Promise((r) => setTimeout(r, Math.max(1, Math.min(Math.max(quiet - quietFor, 5), 40, deadline - now))));
       }
