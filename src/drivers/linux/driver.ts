@@ -586,18 +586,14 @@ export class LinuxDriver {
       }
       // A window on the display whose app is not on the bus: answered with it (it has no tree) once the app is
       // known never to register, or after a short grace for one that may still be registering.
+      // A splash drawn before the app's own process starts (LibreOffice's oosplash, which then starts soffice.bin)
+      // never registers either: a short grace lets the launcher start the app, whose window is then waited for.
       const off = app ? undefined : await this.launchedOffBus(spawned, apps);
       if (off) {
         offBusSince ??= performance.now();
-        if (!off.mayRegister || performance.now() - offBusSince >= REGISTER_GRACE_MS) {
-          child.release();
-          const offToken = off.app.pid === spawned ? token : startTokenOf(off.app.pid);
-          const win = off.app.windows[off.app.windows.length - 1];
-          return {
-            argv, ...added, pid: off.app.pid, ...(offToken ? { startToken: offToken } : {}), startedHere: true,
-            ...(win ? { window: win } : {}), ...(off.app.inaccessible ? { inaccessible: off.app.inaccessible } : {}),
-          };
-        }
+        const seen = performance.now() - offBusSince;
+        const ready = !off.launcher && seen >= (off.mayRegister ? REGISTER_GRACE_MS : NEVER_REGISTERS_GRACE_MS);
+        if (ready) { child.release(); return offBusLaunch(off.app, spawned, token, argv, added); }
       }
       // Exited with no window: a failure (non-zero, a signal) at once; a clean exit after the handover grace
       // (a single-instance app passes its arguments to the running one and exits 0).
@@ -613,7 +609,10 @@ export class LinuxDriver {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
+    // A window on the display that never came onto the bus is still the launch's window, not a timeout.
+    const off = await this.launchedOffBus(spawned, await listApps(this.bus).catch(() => []));
     child.release();
+    if (off) return offBusLaunch(off.app, spawned, token, argv, added);
     throw new ComputerUseError(
       'timeout',
       `"${p.command}" started (pid ${spawned}) but no window appeared within ${waitMs} ms. ` +
@@ -621,6 +620,20 @@ export class LinuxDriver {
       { remedy: ['list_windows'] },
     );
   }
+}
+
+/** How long a launched window whose app never registers is watched before the launch answers with it. */
+const NEVER_REGISTERS_GRACE_MS = 1500;
+
+/** The launch's answer with a window that is on the display but not on the bus (it has no tree). */
+function offBusLaunch(app: AppInfo, spawned: number, token: string | undefined, argv: string[],
+  added: Partial<LaunchResult>): LaunchResult {
+  const appToken = app.pid === spawned ? token : startTokenOf(app.pid);
+  const win = app.windows[app.windows.length - 1];
+  return {
+    argv, ...added, pid: app.pid, ...(appToken ? { startToken: appToken } : {}), startedHere: true,
+    ...(win ? { window: win } : {}), ...(app.inaccessible ? { inaccessible: app.inaccessible } : {}),
+  };
 }
 
 /** Most parent links followed from a window's process up to the launched one. */

@@ -31,10 +31,10 @@ test('a GTK 2 app launched through the tool is readable: its process list is a t
   pids.push(pid);
   assert.equal(gtkModulesOf(pid), 'gail:atk-bridge');
   assert.match(text, /added for GTK 2: GTK_MODULES=gail:atk-bridge/, text);
-  // The process list as a table: its column headers, and rows of cells (a pid among them).
+  // The process list as a table: its column headers, and rows of cells.
   assert.match(text, /\[e\d+\] (tree|table|list)\b/, text);
   assert.match(text, /columnheader "PID"/, text);
-  assert.match(text, /cell "\d+"/, text);
+  assert.ok((text.match(/\bcell "/g) ?? []).length >= 10, text);
   assert.match(text, /rows \d+–\d+ of \d+ on screen/, text);
   assert.doesNotMatch(text, /not accessible|no accessibility tree/, text);
   const apps = (await computer.tools.apps({})).text;

@@ -3,7 +3,7 @@
  * them the app list says nothing runs, and a model starts a second copy. Their windows get handles
  * `x11:<window id>`, which the screenshot/OCR fallback and pointer input accept and tree reads refuse.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { procInfo, processAgeMs } from '../../../common/proc.js';
 import type { AppInfo, WindowInfo } from '../../../protocol/nodes.js';
 import { inaccessibleAdvice, mayStillRegister } from './advice.js';
@@ -68,6 +68,11 @@ function neverRegisters(pid: number, factsOf: (pid: number) => ProcessFacts | un
   return facts !== undefined && !mayStillRegister(facts);
 }
 
+/** Whether the process has child processes running (`/proc/<pid>/task/<pid>/children`; false when unreadable). */
+export function startedOthers(pid: number): boolean {
+  try { return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim() !== ''; } catch { return false; }
+}
+
 /** The machine facts the advice needs, read once per listing. */
 interface MachineFacts { rootProp: boolean; jar: boolean; gtk2: boolean }
 
@@ -77,7 +82,12 @@ async function machineFacts(xw: XWindows): Promise<MachineFacts> {
 }
 
 /** An app off the bus with its windows and advice, and whether it may still register (advice.ts). */
-interface OffBusApp { app: AppInfo; mayRegister: boolean }
+interface OffBusApp {
+  app: AppInfo;
+  mayRegister: boolean;
+  /** Its process started others that still run: a launcher's splash, answered only when nothing else came. */
+  launcher?: boolean;
+}
 
 /** One process's X windows as an app off the bus, or undefined when it is gone or not ours to read. */
 async function offBusApp(xw: XWindows, pid: number, xids: number[], m: MachineFacts,
@@ -110,7 +120,9 @@ export async function launchedOffBus(xw: XWindows, ours: (pid: number) => boolea
   const machine = await machineFacts(xw);
   for (const [pid, xids] of byPid) {
     const off = await offBusApp(xw, pid, xids, machine);
-    if (off && off.app.windows.length) return off;
+    // A launcher that started the app shows a splash off the bus (LibreOffice's oosplash draws it with Xlib) while
+    // the app it started registers: its window is answered only after the grace, like one that may register.
+    if (off && off.app.windows.length) return { ...off, launcher: startedOthers(pid) };
   }
   return undefined;
 }
