@@ -20,6 +20,9 @@ PACKAGES=(
   python3-pyqt6
   # the evaluation's calculator tasks: galculator, a small GTK 3 calculator (bench/eval/tasks/calculator.ts)
   galculator
+  # GTK 2: its accessibility modules (gail, atk-bridge), which a launch loads into a GTK 2 program, and LXTask, the
+  # GTK 2 app of test/e2e/toolkits/gtk2.test.ts
+  libgail-common libatk-adaptor lxtask
   # libatspi for comparison tooling and constant tables
   libatspi2.0-dev python3-gi gir1.2-atspi-2.0
   # bench: find + click side by side with dogtail (bench/dogtail.ts)

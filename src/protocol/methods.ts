@@ -194,6 +194,14 @@ export const LaunchResult = Type.Object({
       }),
     ),
   ),
+  inaccessible: Type.Optional(
+    doc(
+      'Set when the window that appeared is on the display but its app is not on the accessibility service (a ' +
+        'toolkit that does not speak it, or one started without its switch): the window has no tree; why, what ' +
+        'makes it readable, and the remedies (read its pixels).',
+      AppInfo.properties.inaccessible,
+    ),
+  ),
   exited: Type.Optional(
     doc(
       'Set when the started process exited before any window appeared: its exit code (or signal) and the tail of its stderr, so a ' +

@@ -29,7 +29,7 @@ export async function runKeys(
   keys: string,
   settle?: Partial<SettleOptions>,
   ctx: PipelineContext = {},
-): Promise<{ result: KeysResult; effects: Effects; chords: Chord[]; focused?: FocusedFacts }> {
+): Promise<{ result: KeysResult; effects: Effects; chords: Chord[]; focused?: FocusedFacts; treeless: boolean }> {
   const chords = parseChords(keys);
   // A window with no tree (its app busy, or off the accessibility bus) is known from the display only: its focus is
   // not read, so the policy judges the keys as going to an unknown element (docs/policy.md, "Threat model").
@@ -68,7 +68,10 @@ export async function runKeys(
       return { status: seen ? 'confirmed' : 'unknown', detail: `${sent.method} key events${seen ? `; ${seen}` : ''}` };
     },
   });
-  return { result: result.sent, effects: settled, chords, ...(live.focused ? { focused: live.focused } : {}) };
+  return {
+    result: result.sent, effects: settled, chords, ...(live.focused ? { focused: live.focused } : {}),
+    treeless: root === undefined,
+  };
 }
 
 /**

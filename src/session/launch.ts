@@ -47,8 +47,11 @@ export async function launchApp(session: Session, ctx: PipelineContext, command:
       return r;
     },
     // The launched window once its first layout is done: what the model sees first.
-    settle: async (r) => (r.window ? session.snapshotOf(await firstLayout(session, r.pid, r.window)) : undefined),
-    receipt: (r) => (r.window ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared` }
+    // A window off the accessibility bus has no tree to read: the tool says how to read it instead.
+    settle: async (r) =>
+      (r.window && !r.inaccessible ? session.snapshotOf(await firstLayout(session, r.pid, r.window)) : undefined),
+    receipt: (r) => (r.window
+      ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared${r.inaccessible ? ' (no tree)' : ''}` }
       : r.exited ? { status: 'failed', detail: `pid ${r.pid}; exited ${exitText(r.exited)} before any window appeared` }
         : { status: 'unknown', detail: `pid ${r.pid}; no window yet` }),
   });

@@ -22,18 +22,32 @@ export const keysTool = defineTool({
   },
   async handle({ session, stop, signal }, p, response) {
     const window = await session.resolveWindow({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
-    const { result, effects, chords, focused } = await runKeys(session, window, p.keys, { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) },
+    const { result, effects, chords, focused, treeless } = await runKeys(session, window, p.keys, { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) },
       { stop, signal });
     // Typed characters are not echoed (they may be a password); shortcuts are.
     const shown = keysTypeText({ chords }) ? `<${p.keys.split(/\s+/).filter(Boolean).length} keys typed, not shown>` : quoteText(p.keys);
     // Keys whose effect shows (a window opened or closed, the window changed) are confirmed by it, as clicks are:
     // Escape answered `unknown` above "window closed: [w2]" in a trial.
     const seen = keysSeen(effects);
+    const refOf = session.windows.refOf.bind(session.windows);
     const item = currentItemNote(focused);
     response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · ${seen ? 'confirmed' : 'unknown'} (${escapeLine(result.method)} key events` +
       `${result.focusedFirst ? '; the window was focused first' : ''}${item ? `; ${item}` : ''}${seen ? `; ${seen}` : ''}` +
-      // Said, so that a silent answer is not read as a change the tool missed (or as a success).
-      `${seen || effects.busy ? '' : '; nothing visible changed in the window'})`);
+      `${quietNote({ seen: seen !== undefined, busy: effects.busy === true, treeless }, refOf(window))})`);
     response.add(formatActOutcome({ receipts: [], ...effects }, session.windows));
   },
 });
+
+/**
+ * What a keys answer says when nothing showed. Said, so that a silent answer is not read as a change the tool missed
+ * (or as a success); but a window with no accessibility tree (off the bus, or its app busy) shows nothing to the tool
+ * whatever the keys did, so there it says the effect was not read and how to see it.
+ */
+export function quietNote(f: { seen: boolean; busy: boolean; treeless: boolean }, ref: string): string {
+  if (f.seen) return '';
+  if (f.treeless) {
+    return '; the window has no accessibility tree, so their effect was not read: ' +
+      `computer_screenshot window=${ref} shows it`;
+  }
+  return f.busy ? '' : '; nothing visible changed in the window';
+}

@@ -52,6 +52,18 @@ export const launchTool = defineTool({
       response.add('The program ended by itself: check its arguments (the app\'s own flags go in args), or it answered at once (a dialog with nobody to answer).');
       return;
     }
+    if (res.window && res.inaccessible) {
+      // Started, with a window the display shows but no tree: a success, with why and the way to read it.
+      const ref = session.windows.refOf(res.window);
+      const title = quoteText(redactText(res.window.title));
+      response.add(`launched ${nameText(p.command)} pid=${res.pid} · window [${ref}] ${title} · ${ranShort}`);
+      const fix = res.inaccessible.fix ? ` ${escapeLine(res.inaccessible.fix)}` : '';
+      const why = escapeLine(res.inaccessible.reason);
+      response.add(`Its window has no accessibility tree (not readable: ${why}).${fix} ` +
+        `Read it with computer_screenshot window=${ref} (its text as oN refs, which computer_act clicks), ` +
+        'and use computer_keys.');
+      return;
+    }
     if (!res.window || !settled) { response.add(`launched ${nameText(p.command)} pid=${res.pid} (${ran}; no window yet after ${waitMs} ms: computer_wait until window_appears, or launch with a longer waitMs, up to 60000)`); return; }
     response.add(`launched ${nameText(p.command)} pid=${res.pid} · window [${session.windows.refOf(settled.full.window)}] · ${ranShort}`);
     response.add(session.present(settled.full));

@@ -47,3 +47,10 @@ test('a malformed list is refused with the form that works', () => {
   // Hostile text in the refusal is quoted, never a line of its own.
   assert.throws(() => actions('e5', 'x\n[e9] button "OK"'), (e: Error) => !e.message.includes('\n'));
 });
+
+test('an OCR ref printed by computer-use screenshot works in the positional form, as in --json', () => {
+  assert.deepEqual(actions('o9', 'click'), [{ ref: 'o9', op: 'click' }]);
+  assert.deepEqual(actions('d2o14', 'scroll', 'down'), [{ ref: 'd2o14', op: 'scroll', value: 'down' }]);
+  assert.deepEqual(actions('o3', 'click,', 'e5', 'toggle'), [{ ref: 'o3', op: 'click' }, { ref: 'e5', op: 'toggle' }]);
+  assert.throws(() => actions('oops', 'click'), /"oops" is not a ref \(refs look like e5, e34:B7 or o9\)/);
+});

@@ -100,7 +100,26 @@ test('a process that just mapped its window is still registering: not listed as 
       pidOf: async () => { windowReads++; return child.pid; }, title: async () => 'Focus thief',
       geometry: async () => ({ rect: [0, 0, 100, 100] }), className: async () => undefined,
     } as unknown as Parameters<typeof inaccessibleApps>[0];
-    assert.deepEqual(await inaccessibleApps(xw, new Set()), []);
+    // A toolkit that may still register (GTK 3 here): it is given the grace.
+    const gtk3 = (pid: number) => ({ pid, comm: 'thief', argv: [], env: {}, toolkit: 'gtk3' as const });
+    assert.deepEqual(await inaccessibleApps(xw, new Set(), process.pid, gtk3), []);
     assert.equal(windowReads, 0);
+  } finally { child.kill(); }
+});
+
+test('a young process that never registers (no AT-SPI toolkit) is listed at once, with its window', async () => {
+  const { spawn } = await import('node:child_process');
+  const { inaccessibleApps } = await import('../../src/drivers/linux/apps/x11apps.js');
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: 'ignore' });
+  try {
+    const xw = {
+      clients: async () => [{ id: 0x400001, pid: child.pid }],
+      rootString: async () => undefined,
+      pidOf: async () => child.pid, title: async () => 'Notice',
+      geometry: async () => ({ rect: [0, 0, 100, 100] }), wmClass: async () => undefined,
+    } as unknown as Parameters<typeof inaccessibleApps>[0];
+    const apps = await inaccessibleApps(xw, new Set());
+    assert.equal(apps.length, 1);
+    assert.equal(apps[0]?.windows[0]?.id, 'x11:4194305');
   } finally { child.kill(); }
 });

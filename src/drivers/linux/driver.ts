@@ -21,7 +21,7 @@ import { procInfo } from '../../common/proc.js';
 import { listApps, listWindowsOf } from './apps/apps.js';
 import { identify, startTokenOf, terminate, withIdentity } from './apps/identity.js';
 import { warmPackages } from './apps/packages.js';
-import { resolveLaunchFacts } from './apps/resolve.js';
+import { resolveLaunch, resolveLaunchFacts } from './apps/resolve.js';
 import { startDetached } from './apps/spawn.js';
 import { A11yBus, isGone } from './bus/bus.js';
 import { readTreeCached } from './bus/cache.js';
@@ -45,8 +45,10 @@ import { x11 } from './x11/connection.js';
 import { listDisplays, ocrPng, readClipboard, scaleAndMark, writeClipboard } from './input/screen.js';
 import { captureWindow, coverFacts, type WindowCapture } from './x11/capture.js';
 import { blackAt } from '../../fallback/cover.js';
-import { ATSPI_ROOT_PROPERTY, appLaunchEnv } from './apps/toolkits.js';
-import { inaccessibleApps, isX11Handle, x11WindowInfo, xidOf, displayWindowsOf } from './apps/x11apps.js';
+import { ATSPI_ROOT_PROPERTY, appLaunchEnv, isGtk2Program, toolkitFacts } from './apps/toolkits.js';
+import {
+  inaccessibleApps, isX11Handle, launchedOffBus, REGISTER_GRACE_MS, x11WindowInfo, xidOf, displayWindowsOf,
+} from './apps/x11apps.js';
 
 export const DRIVER_VERSION = '0.1.0';
 /** The requests that may change an app (an input, a launch, a window raised or closed). */
@@ -163,6 +165,13 @@ export class LinuxDriver {
       if (f?.className !== undefined) w.className = f.className;
       w.title = titleOf(w.title, f?.title);
     });
+  }
+
+  /** The app a launch started that shows X windows and is not on the bus (undefined without an X display). */
+  private async launchedOffBus(spawned: number, apps: AppInfo[]): ReturnType<typeof launchedOffBus> {
+    const xw = await this.input.x11Windows();
+    if (!xw) return undefined;
+    return launchedOffBus(xw, (pid) => startedBy(pid, spawned), new Set(apps.map((a) => a.pid))).catch(() => undefined);
   }
 
   /** Apps with X windows and no AT-SPI registration (empty without an X display). */
@@ -539,18 +548,30 @@ export class LinuxDriver {
     const setup = engineSetup(engine, p.args ?? [], { ...process.env, ...(p.env ?? {}) }, process.getuid?.() ?? -1,
       a11yOn);
     const argv = [p.command, ...(setup?.args ?? []), ...(p.args ?? [])];
-    // The toolkit switches (Qt, Java ATK wrapper) come first; variables the caller passes win.
+    // The toolkit switches (GTK 2 modules, Qt, Java ATK wrapper) come first; variables the caller passes win.
     const env = { ...(setup?.env ?? {}), ...(p.env ?? {}), [LAUNCH_MARKER]: launchMark() };
-    const child = await startDetached(argv, appLaunchEnv(process.env, env));
+    const program = { gtk2: isGtk2Program(resolveLaunch([p.command, ...(p.args ?? [])]).executable ?? '') };
+    const launchEnv = appLaunchEnv(process.env, env, toolkitFacts(), program);
+    const child = await startDetached(argv, launchEnv);
     const spawned = child.pid;
     const token = startTokenOf(spawned);
-    const added = setup ? { added: { args: setup.args, env: Object.keys(setup.env), note: setup.note } } : {};
+    const gtk2Added = program.gtk2 && launchEnv['GTK_MODULES'] !== process.env['GTK_MODULES'] &&
+      p.env?.['GTK_MODULES'] === undefined;
+    const gtk2Note = gtk2Added
+      ? `added for GTK 2: GTK_MODULES=${launchEnv['GTK_MODULES'] ?? ''} (GTK 2 speaks AT-SPI only through them)`
+      : undefined;
+    const notes = [setup?.note, gtk2Note].filter((n): n is string => n !== undefined);
+    const added = notes.length
+      ? { added: { args: setup?.args ?? [],
+        env: [...Object.keys(setup?.env ?? {}), ...(gtk2Added ? ['GTK_MODULES'] : [])], note: notes.join('; ') } }
+      : {};
     const started = { pid: spawned, argv, ...(token ? { startToken: token } : {}), ...added };
     const waitMs = p.waitForWindowMs ?? 10_000;
     if (waitMs <= 0) { child.release(); return started; }
     const base = p.command.split('/').pop()!.toLowerCase();
     const deadline = performance.now() + waitMs;
     let handedOverAt: number | undefined;
+    let offBusSince: number | undefined;
     while (performance.now() < deadline) {
       const apps = await listApps(this.bus).catch(() => []);
       // Single-instance apps (gedit) hand over to the running process and exit: match by name too.
@@ -582,6 +603,17 @@ export class LinuxDriver {
           };
         }
       }
+      // A window on the display whose app is not on the bus: answered with it (it has no tree) once the app is
+      // known never to register, or after a short grace for one that may still be registering.
+      // A splash drawn before the app's own process starts (LibreOffice's oosplash, which then starts soffice.bin)
+      // never registers either: a short grace lets the launcher start the app, whose window is then waited for.
+      const off = app ? undefined : await this.launchedOffBus(spawned, apps);
+      if (off) {
+        offBusSince ??= performance.now();
+        const seen = performance.now() - offBusSince;
+        const ready = !off.launcher && seen >= (off.mayRegister ? REGISTER_GRACE_MS : NEVER_REGISTERS_GRACE_MS);
+        if (ready) { child.release(); return offBusLaunch(off.app, spawned, token, argv, added); }
+      }
       // Exited with no window: a failure (non-zero, a signal) at once; a clean exit after the handover grace
       // (a single-instance app passes its arguments to the running one and exits 0).
       const exit = child.exit;
@@ -596,14 +628,31 @@ export class LinuxDriver {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
+    // A window on the display that never came onto the bus is still the launch's window, not a timeout.
+    const off = await this.launchedOffBus(spawned, await listApps(this.bus).catch(() => []));
     child.release();
+    if (off) return offBusLaunch(off.app, spawned, token, argv, added);
     throw new ComputerUseError(
       'timeout',
-      `"${p.command}" started (pid ${spawned}) but no accessible window appeared within ${waitMs} ms. ` +
+      `"${p.command}" started (pid ${spawned}) but no window appeared within ${waitMs} ms. ` +
         'It may not support accessibility (Electron needs --force-renderer-accessibility); the app list marks such an app not accessible, with the reason and what to do.',
       { remedy: ['list_windows'] },
     );
   }
+}
+
+/** How long a launched window whose app never registers is watched before the launch answers with it. */
+const NEVER_REGISTERS_GRACE_MS = 1500;
+
+/** The launch's answer with a window that is on the display but not on the bus (it has no tree). */
+function offBusLaunch(app: AppInfo, spawned: number, token: string | undefined, argv: string[],
+  added: Partial<LaunchResult>): LaunchResult {
+  const appToken = app.pid === spawned ? token : startTokenOf(app.pid);
+  const win = app.windows[app.windows.length - 1];
+  return {
+    argv, ...added, pid: app.pid, ...(appToken ? { startToken: appToken } : {}), startedHere: true,
+    ...(win ? { window: win } : {}), ...(app.inaccessible ? { inaccessible: app.inaccessible } : {}),
+  };
 }
 
 /** Most parent links followed from a window's process up to the launched one. */

@@ -13,8 +13,12 @@ export interface CliAction { ref: string; op: Op; value?: string }
 export const ACT_USAGE =
   'usage: computer-use act <ref> <op> [value] [, <ref> <op> [value] ...]  (e.g. act e5 scroll "to 40" , e5:B40 click)';
 
-/** A ref the model was given: e5, a device's d2e5, a cell e34:B7 or range e34:A1:A20. */
-const REF = /^(?:d\d+)?e\d+(?::[A-Za-z]{1,3}\d+){0,2}$/;
+/**
+ * A ref the model was given, in any form the tools print: an element e5, a device's d2e5, a cell e34:B7 or range
+ * e34:A1:A20, an OCR text o9 (computer-use screenshot). The act tool checks the ref itself: this only tells an
+ * action's first word from a value.
+ */
+const REF = /^(?:d\d+)?(?:e\d+(?::[A-Za-z]{1,3}\d+){0,2}|o\d+)$/;
 const isOp = (w: string | undefined): w is Op => w !== undefined && (OPS as readonly string[]).includes(w);
 
 /** Parses the words after `act` into actions; throws with ACT_USAGE when they do not form a list. */
@@ -28,7 +32,7 @@ export function parseActList(words: readonly string[]): CliAction[] {
     if (!ref) throw new Error(`${which}an action is missing (two commas, or a comma at the end). ${ACT_USAGE}`);
     if (!REF.test(ref))
       throw new Error(
-        `${which}${JSON.stringify(ref.slice(0, 40))} is not a ref (refs look like e5 or e34:B7). ${ACT_USAGE}`,
+        `${which}${JSON.stringify(ref.slice(0, 40))} is not a ref (refs look like e5, e34:B7 or o9). ${ACT_USAGE}`,
       );
     if (!op) throw new Error(`${which}${ref} has no op (one of ${OPS.join(' ')}). ${ACT_USAGE}`);
     if (!isOp(op))

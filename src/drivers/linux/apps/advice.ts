@@ -4,7 +4,7 @@
  * Each recipe here was run and seen to work (Debian 12; see toolkits.ts for the numbers). It lives with the
  * Linux driver, which reports it on each such app, and doctor imports it from here (drivers import no doctor).
  */
-import { JAVA_ATK_CLASS, JAVA_ATK_JAR, javaA11yOptions } from './toolkits.js';
+import { GTK2_A11Y_MODULES, JAVA_ATK_CLASS, JAVA_ATK_JAR, javaA11yOptions } from './toolkits.js';
 import type { Toolkit } from './process.js';
 import type { Remedy } from '../../../protocol/errors.js';
 
@@ -17,6 +17,8 @@ export interface AdviceFacts {
   javaJarInstalled?: boolean;
   /** The X root window's AT_SPI_BUS property is set (Qt 5 finds the bus reliably only through it). */
   atspiRootProperty?: boolean;
+  /** Whether GTK 2's gail and atk-bridge modules are installed on this machine. */
+  gtk2ModulesInstalled?: boolean;
 }
 
 /**
@@ -52,6 +54,25 @@ export function inaccessibleAdvice(f: AdviceFacts): Advice {
     }
     case 'gtk4':
       return { reason: 'a GTK 4 app that did not register (GTK 4.8 under Xvfb needs GSK_RENDERER=cairo)', fix: 'It needs GSK_RENDERER=cairo when it starts.', remedy: RELAUNCH };
+    case 'gtk2': {
+      // GTK 2 has no bridge of its own: it speaks AT-SPI only through the modules GTK_MODULES names.
+      if (f.gtk2ModulesInstalled === false) {
+        return {
+          reason: 'a GTK 2 app, and GTK 2\'s accessibility modules (gail, atk-bridge) are not installed',
+          fix: 'apt-get install libgail-common libatk-adaptor, then start it again through launch.',
+          remedy: RELAUNCH,
+        };
+      }
+      const loaded = (f.env['GTK_MODULES'] ?? '').split(':');
+      return GTK2_A11Y_MODULES.every((m) => loaded.includes(m))
+        ? { reason: 'a GTK 2 app whose gail and atk-bridge modules did not register', remedy: RELAUNCH }
+        : {
+          reason: 'a GTK 2 app started without the gail and atk-bridge modules (GTK 2 has no accessibility bridge ' +
+            'of its own)',
+          fix: 'Start it again through launch, which adds GTK_MODULES=gail:atk-bridge for a GTK 2 program.',
+          remedy: RELAUNCH,
+        };
+    }
     case 'gtk3':
       return f.env['NO_AT_BRIDGE'] === '1'
         ? { reason: 'a GTK app started with NO_AT_BRIDGE=1', fix: 'Restart it without NO_AT_BRIDGE.', remedy: PIXELS }
@@ -60,5 +81,22 @@ export function inaccessibleAdvice(f: AdviceFacts): Advice {
       return { reason: 'a Chromium-based app that is not on the accessibility bus', fix: 'Restart it with --force-renderer-accessibility.', remedy: PIXELS };
     default:
       return { reason: 'its toolkit does not speak AT-SPI', fix: 'No switch makes it readable.', remedy: PIXELS };
+  }
+}
+
+/**
+ * Whether an app off the bus may still register: false when its facts say it never will (no toolkit that speaks
+ * AT-SPI, GTK 2 without its modules, GTK 3 with NO_AT_BRIDGE=1), so a launch answers with its window at once
+ * instead of waiting for a tree that cannot come.
+ */
+export function mayStillRegister(f: Pick<AdviceFacts, 'toolkit' | 'env'>): boolean {
+  switch (f.toolkit) {
+    case 'unknown': return false;
+    case 'gtk2': {
+      const loaded = (f.env['GTK_MODULES'] ?? '').split(':');
+      return GTK2_A11Y_MODULES.every((m) => loaded.includes(m));
+    }
+    case 'gtk3': return f.env['NO_AT_BRIDGE'] !== '1';
+    default: return true;
   }
 }

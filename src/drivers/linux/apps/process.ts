@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** UI toolkits doctor knows a fix for. */
-export type Toolkit = 'chromium' | 'electron' | 'java' | 'qt' | 'gtk4' | 'gtk3' | 'unknown';
+export type Toolkit = 'chromium' | 'electron' | 'java' | 'qt' | 'gtk4' | 'gtk3' | 'gtk2' | 'unknown';
 
 /** One process as /proc shows it. */
 export interface ProcessFacts {
@@ -36,6 +36,8 @@ export function detectToolkit(exe: string | undefined, argv: readonly string[], 
   if (/libQt[56]Core|libQt6Gui|libQt5Gui/.test(maps)) return 'qt';
   if (/libgtk-4\.so/.test(maps)) return 'gtk4';
   if (/libgtk-3\.so/.test(maps)) return 'gtk3';
+  // GTK 2's library is named for its X11 backend.
+  if (/libgtk-x11-2\.0\.so/.test(maps)) return 'gtk2';
   return 'unknown';
 }
 

@@ -3,13 +3,13 @@
  * them the app list says nothing runs, and a model starts a second copy. Their windows get handles
  * `x11:<window id>`, which the screenshot/OCR fallback and pointer input accept and tree reads refuse.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { procInfo, processAgeMs } from '../../../common/proc.js';
 import type { AppInfo, WindowInfo } from '../../../protocol/nodes.js';
-import { inaccessibleAdvice } from './advice.js';
-import { processFacts } from './process.js';
+import { inaccessibleAdvice, mayStillRegister } from './advice.js';
+import { processFacts, type ProcessFacts } from './process.js';
 import { withIdentity } from './identity.js';
-import { ATSPI_ROOT_PROPERTY, JAVA_ATK_JAR } from './toolkits.js';
+import { ATSPI_ROOT_PROPERTY, gtk2ModulesInstalled, JAVA_ATK_JAR } from './toolkits.js';
 import type { XWindows } from '../x11/windows.js';
 
 /** How long after its start a process with windows may still be registering on the accessibility bus. */
@@ -44,28 +44,87 @@ export async function x11WindowInfo(xw: XWindows, xid: number, app?: string): Pr
  * The processes with top-level X windows (`_NET_CLIENT_LIST`) whose pid is not among `registered`, each as an
  * AppInfo with its windows and `inaccessible` = doctor's reason and fix. The driver's own windows are skipped.
  */
-export async function inaccessibleApps(xw: XWindows, registered: ReadonlySet<number>, selfPid = process.pid): Promise<AppInfo[]> {
+export async function inaccessibleApps(xw: XWindows, registered: ReadonlySet<number>, selfPid = process.pid,
+  factsOf: (pid: number) => ProcessFacts | undefined = processFacts): Promise<AppInfo[]> {
   const clients = await xw.clients();
   const byPid = new Map<number, number[]>();
   for (const c of clients) {
     if (c.pid === undefined || c.pid === selfPid || registered.has(c.pid)) continue;
     // An app maps its window before it registers on the bus: a young one is still registering, not inaccessible
-    // (else a window_appears wait returns its X window, which has no tree).
-    if ((processAgeMs(c.pid) ?? Infinity) < REGISTER_GRACE_MS) continue;
+    // (else a window_appears wait returns its X window, which has no tree). One that never registers is listed at
+    // once: a launch answers with its window, and the model's next call must find it.
+    if ((processAgeMs(c.pid) ?? Infinity) < REGISTER_GRACE_MS && !neverRegisters(c.pid, factsOf)) continue;
     byPid.set(c.pid, [...(byPid.get(c.pid) ?? []), c.id]);
   }
   if (byPid.size === 0) return [];
+  const machine = await machineFacts(xw);
+  const apps = await Promise.all([...byPid].map(([pid, xids]) => offBusApp(xw, pid, xids, machine, factsOf)));
+  return apps.flatMap((a) => (a ? [a.app] : []));
+}
+
+/** Whether the process's facts say it will never be on the bus (advice.ts `mayStillRegister`). */
+function neverRegisters(pid: number, factsOf: (pid: number) => ProcessFacts | undefined): boolean {
+  const facts = factsOf(pid);
+  return facts !== undefined && !mayStillRegister(facts);
+}
+
+/** Whether the process has child processes running (`/proc/<pid>/task/<pid>/children`; false when unreadable). */
+export function startedOthers(pid: number): boolean {
+  try { return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim() !== ''; } catch { return false; }
+}
+
+/** The machine facts the advice needs, read once per listing. */
+interface MachineFacts { rootProp: boolean; jar: boolean; gtk2: boolean }
+
+async function machineFacts(xw: XWindows): Promise<MachineFacts> {
   const rootProp = (await xw.rootString(ATSPI_ROOT_PROPERTY).catch(() => undefined)) !== undefined;
-  const jar = existsSync(JAVA_ATK_JAR);
-  const apps = await Promise.all([...byPid].map(async ([pid, xids]): Promise<AppInfo | undefined> => {
-    const facts = processFacts(pid);
-    if (!facts) return undefined; // gone meanwhile, or not ours to read
-    const name = facts.comm;
-    const windows = (await Promise.all(xids.map((x) => x11WindowInfo(xw, x, name)))).filter((w): w is WindowInfo => w !== undefined);
-    const advice = inaccessibleAdvice({ toolkit: facts.toolkit, env: facts.env, javaJarInstalled: jar, atspiRootProperty: rootProp });
-    return withIdentity<AppInfo>({ name, pid, id: `x11-app:${pid}`, windows, inaccessible: { reason: advice.reason, ...(advice.fix ? { fix: advice.fix } : {}), remedy: advice.remedy } }, procInfo(pid));
-  }));
-  return apps.filter((a): a is AppInfo => a !== undefined);
+  return { rootProp, jar: existsSync(JAVA_ATK_JAR), gtk2: gtk2ModulesInstalled() };
+}
+
+/** An app off the bus with its windows and advice, and whether it may still register (advice.ts). */
+interface OffBusApp {
+  app: AppInfo;
+  mayRegister: boolean;
+  /** Its process started others that still run: a launcher's splash, answered only when nothing else came. */
+  launcher?: boolean;
+}
+
+/** One process's X windows as an app off the bus, or undefined when it is gone or not ours to read. */
+async function offBusApp(xw: XWindows, pid: number, xids: number[], m: MachineFacts,
+  factsOf: (pid: number) => ProcessFacts | undefined = processFacts): Promise<OffBusApp | undefined> {
+  const facts = factsOf(pid);
+  if (!facts) return undefined;
+  const name = facts.comm;
+  const windows = (await Promise.all(xids.map((x) => x11WindowInfo(xw, x, name))))
+    .filter((w): w is WindowInfo => w !== undefined);
+  const advice = inaccessibleAdvice({ toolkit: facts.toolkit, env: facts.env, javaJarInstalled: m.jar,
+    gtk2ModulesInstalled: m.gtk2, atspiRootProperty: m.rootProp });
+  const inaccessible = { reason: advice.reason, ...(advice.fix ? { fix: advice.fix } : {}), remedy: advice.remedy };
+  const app = withIdentity<AppInfo>({ name, pid, id: `x11-app:${pid}`, windows, inaccessible }, procInfo(pid));
+  return { app, mayRegister: mayStillRegister(facts) };
+}
+
+/**
+ * The app a launch started that shows X windows but is not on the bus (`ours`: the launched process or one under
+ * it), however young: a launch answers with such a window instead of waiting for a tree (it says whether the app
+ * may still register, so the launch waits a short grace for those only).
+ */
+export async function launchedOffBus(xw: XWindows, ours: (pid: number) => boolean,
+  registered: ReadonlySet<number>): Promise<OffBusApp | undefined> {
+  const byPid = new Map<number, number[]>();
+  for (const c of await xw.clients()) {
+    if (c.pid === undefined || registered.has(c.pid) || !ours(c.pid)) continue;
+    byPid.set(c.pid, [...(byPid.get(c.pid) ?? []), c.id]);
+  }
+  if (byPid.size === 0) return undefined;
+  const machine = await machineFacts(xw);
+  for (const [pid, xids] of byPid) {
+    const off = await offBusApp(xw, pid, xids, machine);
+    // A launcher that started the app shows a splash off the bus (LibreOffice's oosplash draws it with Xlib) while
+    // the app it started registers: its window is answered only after the grace, like one that may register.
+    if (off && off.app.windows.length) return { ...off, launcher: startedOthers(pid) };
+  }
+  return undefined;
 }
 
 function commOf(pid: number): string {

@@ -15,7 +15,7 @@ import { a11yFix, applyA11yFix, type DoctorFix, type FixConfirmer, type FixOutco
 import { describeSession, sessionLine, type SessionInfo } from './session.js';
 import { a11yStatus, atspiRootProperty, displayServer, onPath, xtestExtension } from './prereq.js';
 import { inaccessibleAdvice } from '../apps/advice.js';
-import { JAVA_ATK_JAR, javaA11yOptions } from '../apps/toolkits.js';
+import { gtk2ModulesInstalled, JAVA_ATK_JAR, javaA11yOptions } from '../apps/toolkits.js';
 import { probeWaylandInput } from '../input/portal.js';
 import { findProcesses, flagOf, processFacts, type ProcessFacts, type Toolkit } from '../apps/process.js';
 
@@ -167,6 +167,12 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   add(qt === '1'
     ? { id: 'qt_accessibility', status: 'ok', summary: 'QT_ACCESSIBILITY=1: Qt apps started from here turn accessibility on.' }
     : { id: 'qt_accessibility', status: 'info', summary: `QT_ACCESSIBILITY is ${qt === undefined ? 'unset' : `"${qt}"`}: Qt apps started outside computer_launch may stay off the accessibility bus (computer_launch sets it).`, fix: 'export QT_ACCESSIBILITY=1 QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 before starting Qt apps yourself.' });
+  // GTK 2 has no bridge of its own: computer_launch gives a GTK 2 program these modules, when they are installed.
+  add(gtk2ModulesInstalled()
+    ? { id: 'gtk2_modules', status: 'ok', summary: 'GTK 2\'s gail and atk-bridge modules are installed: GTK 2 apps ' +
+      'started through computer_launch are readable (it sets GTK_MODULES=gail:atk-bridge for them).' }
+    : { id: 'gtk2_modules', status: 'info', summary: 'GTK 2\'s gail and atk-bridge modules are not installed: GTK 2 ' +
+      'apps stay unreadable.', fix: 'apt-get install libgail-common libatk-adaptor' });
   // Qt 5 finds the bus reliably only through the root window's AT_SPI_BUS (3 of 6 starts without it, 8 of 8 with).
   const rootProp = session === 'x11' ? await atspiRootProperty(env) : undefined;
   if (rootProp === null) {
@@ -234,9 +240,11 @@ export async function diagnoseApp(device: DriverLink, apps: AppInfo[], name: str
   const toolkitFixes = (): string[] => {
     switch (toolkit) {
       case 'chromium': case 'electron': return [`Restart it with ${CHROMIUM_FLAG} (Chromium exposes web content to AT-SPI only with it).`, cdpFix];
-      case 'java': case 'qt': {
+      case 'java': case 'qt': case 'gtk2': {
         // The same advice computer_apps shows beside the app (advice.ts), each recipe verified by an e2e test.
-        const a = inaccessibleAdvice({ toolkit, env: proc?.env ?? {}, javaJarInstalled: existsSync(JAVA_ATK_JAR), ...(rootProperty !== undefined ? { atspiRootProperty: rootProperty } : {}) });
+        const a = inaccessibleAdvice({ toolkit, env: proc?.env ?? {}, javaJarInstalled: existsSync(JAVA_ATK_JAR),
+          gtk2ModulesInstalled: gtk2ModulesInstalled(),
+          ...(rootProperty !== undefined ? { atspiRootProperty: rootProperty } : {}) });
         return [`${a.reason[0]?.toUpperCase() ?? ''}${a.reason.slice(1)}. ${a.fix ?? ''} ${remedyWords(a.remedy)}`.replace(/\s+/g, ' ').trim()];
       }
       case 'gtk4': return [`Restart it with GSK_RENDERER=cairo (GTK 4.8 under Xvfb does not register otherwise)${proc?.env['GSK_RENDERER'] ? `; it runs with GSK_RENDERER=${proc.env['GSK_RENDERER']}` : ''}.`];
