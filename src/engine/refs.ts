@@ -312,6 +312,38 @@ export class RefTable {
   }
 
   /**
+   * A ref for an element read outside a snapshot (a part of a scrolled area out of view that find searched): the
+   * ref its handle holds already, else a new one. `parents` are the native ids of its raw ancestors, nearest first:
+   * while the nearest one read is hidden, the element counts as out of sight, not gone. An act on the ref goes to
+   * its handle, which the driver checks by role and name at dispatch.
+   */
+  adopt(window: WindowInfo, node: RawNode, parents: readonly string[], index: number): string {
+    const k = key(window.id, node.id);
+    const known = this.byKey.get(k);
+    const entry = known === undefined ? undefined : this.entries.get(known);
+    if (known !== undefined && entry?.id === node.id && !entry.retired && entry.fingerprint.role === node.role)
+      return known;
+    const fingerprint: Fingerprint = {
+      window: window.id,
+      pid: window.pid,
+      role: node.role,
+      index,
+      path: '',
+      context: '',
+      parents: [...parents],
+    };
+    if (window.startToken !== undefined) fingerprint.startToken = window.startToken;
+    if (node.name) fingerprint.name = node.name;
+    if (node.stableId !== undefined) fingerprint.stableId = node.stableId;
+    const content = contentOf(node);
+    if (content !== undefined) fingerprint.content = content;
+    const ref = `${this.prefix}e${++this.counter}`;
+    this.entries.set(ref, { id: node.id, fingerprint, seen: this.generations.get(window.id) ?? 0 });
+    this.byKey.set(k, ref);
+    return ref;
+  }
+
+  /**
    * After an edit of ours on a ref: what its element holds is unknown until the next snapshot records it, so
    * the next identity check does not take our own edit for a recycled row (handle, row and labels still count).
    */

@@ -44,6 +44,23 @@ export interface PipelineContext {
   stop?: AbortSignal | undefined;
   /** The host cancelled the call. */
   signal?: AbortSignal | undefined;
+  /**
+   * Holds the audit "done" records of this run's steps until `release`: a step whose receipt a later step
+   * decides (set_value with submit: the Return after it says whether the field took the value) is recorded with
+   * its final outcome, the one the tool prints, never the first half's.
+   */
+  held?: HeldRecords | undefined;
+}
+
+/** Audit "done" records written only once the receipts they read are final (PipelineContext.held). */
+export class HeldRecords {
+  private readonly writes: (() => void)[] = [];
+
+  /** Keeps a record's write until release. */
+  hold(write: () => void): void { this.writes.push(write); }
+
+  /** Writes every held record, reading each receipt now; idempotent. */
+  release(): void { for (const w of this.writes.splice(0)) w(); }
 }
 
 /** One acting call as data: what the pipeline sends once the gate approved the step. */
@@ -98,8 +115,10 @@ export class ActingRun {
   private finished = false;
   /** Aborts on stop or cancel (undefined when the call has neither). */
   readonly signal: AbortSignal | undefined;
+  private readonly held: HeldRecords | undefined;
 
   constructor(readonly session: Session, ctx: PipelineContext = {}) {
+    this.held = ctx.held;
     const signals = [ctx.stop, ctx.signal].filter((s): s is AbortSignal => s !== undefined);
     this.signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
   }
@@ -232,9 +251,13 @@ export class ActingRun {
   private complete(stopped: boolean, settled?: unknown): void {
     for (const p of this.pending.splice(0)) {
       if (stopped) { p.decision.done('stopped', STOPPED); continue; }
-      let r: StepReceipt;
-      try { r = p.receipt(settled); } catch (e) { r = { status: 'unknown', detail: (e as Error).message }; }
-      p.decision.done(r.status, r.detail);
+      const write = (): void => {
+        let r: StepReceipt;
+        try { r = p.receipt(settled); } catch (e) { r = { status: 'unknown', detail: (e as Error).message }; }
+        p.decision.done(r.status, r.detail);
+      };
+      if (this.held) this.held.hold(write);
+      else write();
     }
   }
 }

@@ -302,7 +302,10 @@ export class Session {
     for (const a of apps) {
       for (const w of a.windows) {
         live.push(w.id);
-        if (!this.hidden({ ...identityView(a), ...w })) this.windows.refOf(w);
+        if (this.hidden({ ...identityView(a), ...w })) continue;
+        // A busy app's windows come from the display under other handles: they keep the refs they had.
+        if (a.busy) this.windows.refOfDisplayed(w, new Set(a.windows.map((x) => x.id)));
+        else this.windows.refOf(w);
       }
     }
     this.refs.prune(live);

@@ -8,7 +8,7 @@
  * calculator's expression line) takes the same path.
  */
 import type { SettleOptions, Session } from './session.js';
-import type { PipelineContext } from './pipeline.js';
+import { HeldRecords, type PipelineContext } from './pipeline.js';
 import { runActions, type ActionReceipt, type ActionSpec, type ActOutcome } from './act.js';
 import { runKeys } from './keys.js';
 import type { Effects } from './effects.js';
@@ -19,8 +19,20 @@ import { ComputerUseError } from '../protocol/errors.js';
 /** Runs one set_value or type with submit (the last action of a call) after the actions before it. */
 export async function runSetAndSubmit(session: Session, before: ActionSpec[], spec: ActionSpec, settle: Partial<SettleOptions> | undefined,
   ctx: PipelineContext): Promise<ActOutcome> {
+  // The set_value's audit record waits for the Return's verdict: one outcome, the same in the receipt and the log.
+  const held = new HeldRecords();
+  try {
+    return await setThenSubmit(session, before, spec, settle, ctx, held);
+  } finally {
+    held.release();
+  }
+}
+
+/** runSetAndSubmit's steps, with the audit records of the set held until its receipt is final. */
+async function setThenSubmit(session: Session, before: ActionSpec[], spec: ActionSpec,
+  settle: Partial<SettleOptions> | undefined, ctx: PipelineContext, held: HeldRecords): Promise<ActOutcome> {
   const input: ActionSpec = { ref: spec.ref, op: spec.op === 'type' ? 'type' : 'set_value', value: spec.value ?? '', submit: true };
-  const first = await runActions(session, [...before, input, { ref: spec.ref, op: 'focus' }], settle, ctx);
+  const first = await runActions(session, [...before, input, { ref: spec.ref, op: 'focus' }], settle, { ...ctx, held });
   const focus = first.receipts.length === before.length + 2 ? first.receipts.pop() : undefined;
   const set = first.receipts[before.length];
   if (!set || set.status === 'failed' || set.status === 'rejected' || !first.window) return first;

@@ -24,6 +24,21 @@ export class WindowTable {
     return ref;
   }
 
+  /**
+   * The ref of a window its app lists from the display while it is busy (no accessibility answer): the same window
+   * under another handle keeps the ref it had, when exactly one window of that process with that title is known
+   * and not listed now (`listed`: the handles listed with it); else a ref of its own.
+   */
+  refOfDisplayed(w: WindowInfo, listed: ReadonlySet<string>): string {
+    if (!this.byId.has(w.id)) {
+      const same = [...this.byRef].filter(([, k]) => k.pid === w.pid && k.startToken === w.startToken
+        && k.title === w.title && k.id !== w.id && !listed.has(k.id));
+      const only = same.length === 1 ? same[0] : undefined;
+      if (only) this.byId.set(w.id, only[0]);
+    }
+    return this.refOf(w);
+  }
+
   get(ref: string): WindowInfo | undefined { return this.byRef.get(ref); }
 
   toJSON(): WindowTableJSON { return { counter: this.counter, entries: [...this.byRef] }; }

@@ -14,6 +14,7 @@ import { rememberFoundRow } from '../session/found-rows.js';
 import type { Session } from '../session/session.js';
 import { deciderPick, tiedCandidates } from './disambiguate.js';
 import { findInText, renderTextHit } from './text.js';
+import { outOfViewMatches, scrolledOutIds } from './out-of-view.js';
 import { CAPS, defineTool, DEVICE, ENUM_UNLISTED, PROP_UNLISTED, STRICT } from './tool.js';
 
 export const findTool = defineTool({
@@ -42,7 +43,9 @@ export const findTool = defineTool({
     const byRef = new Map(full.elements.map((l) => [l.ref, l]));
     // Text content (documents, terminals, pages) is searched whole and reported by line and offset (tools/text.ts).
     const unsearched = { count: 0 };
-    let textHits = p.text ? (await findInText(session, raw, full, p.text, unsearched)).filter((h) => !p.role || h.line.startsWith(`[${h.ref}] ${p.role}`)) : [];
+    // Parts of scrolled areas out of view are searched below, where each match gets the scroll that shows it.
+    const scrolledOut = scrolledOutIds(session, raw.root, full.elements);
+    let textHits = p.text ? (await findInText(session, raw, full, p.text, unsearched, scrolledOut)).filter((h) => !p.role || h.line.startsWith(`[${h.ref}] ${p.role}`)) : [];
     const inText = new Set(textHits.map((h) => h.ref));
     // A grid cell's name is its address: what it shows counts as its text (a list row "Apple" is found), and its
     // address matches only whole ("257" found cells A257 and C257 of a web table, whose text was "256" and "Refund").
@@ -64,7 +67,10 @@ export const findTool = defineTool({
     // Long lists show only the rows on screen: the rest is searched in the app (list.find) first, so the count
     // on the first line includes what it found ("0 matches" above a match found there misled a model).
     const offScreen = p.text ? await offScreenMatches(session, raw.root, full.elements, p.text, limit, p.from, signal) : { lines: [], found: 0 };
-    const total = hits.length + textHits.length + sheets.hits.length + offScreen.found;
+    const outOfView = p.text
+      ? await outOfViewMatches(session, raw, full.elements, p.text, limit, signal)
+      : { lines: [], found: 0 };
+    const total = hits.length + textHits.length + sheets.hits.length + offScreen.found + outOfView.found;
     const head = `${total} match${total === 1 ? '' : 'es'}${p.text ? ` for ${quoteText(p.text)}` : ''}${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ${quoteText(redactText(raw.window.title))}`;
     // No hit, or a tie: the decider model (if configured) picks one among at most 20 candidates.
     let pick: SnapshotLine | undefined;
@@ -87,7 +93,9 @@ export const findTool = defineTool({
     for (const l of hits.slice(0, limit)) response.add(`${l.text}${breadcrumb(l, byRef)}${l === pick ? "  (decider's pick)" : ''}`);
     const room = Math.max(0, limit - hits.length);
     for (const h of textHits.slice(0, room)) response.add(renderTextHit(h));
-    if (total - offScreen.found > limit) response.add(`… ${total - offScreen.found - limit} more (narrow with role or a longer text, or raise limit, up to 100)`);
+    for (const line of outOfView.lines) response.add(line);
+    const inView = total - offScreen.found - outOfView.found;
+    if (inView > limit) response.add(`… ${inView - limit} more (narrow with role or a longer text, or raise limit, up to 100)`);
     if (unsearched.count) response.add(`(the text of ${unsearched.count} more elements was not searched; narrow with app/window, or read one with computer_observe scope=eN)`);
     for (const l of sheets.notes) response.add(l);
     for (const line of offScreen.lines) response.add(line);

@@ -88,6 +88,7 @@ export async function findInText(
   full: Snapshot,
   query: string,
   unsearched = { count: 0 },
+  skip: ReadonlySet<string> = new Set(),
 ): Promise<TextHit[]> {
   const refById = new Map<string, { ref: string; line: string }>();
   for (const l of full.elements) {
@@ -97,6 +98,7 @@ export async function findInText(
   const root = redactTree(raw.root);
   const jobs: { nd: RawNode; at: { ref: string; line: string }; offscreen?: string }[] = [];
   walk(root, (nd, anc) => {
+    if (skip.has(nd.id)) return 'skip';
     if (nd.states.includes('password') || (nd.value === undefined && nd.valueLength === undefined)) return undefined;
     const own = refById.get(nd.id);
     let at = own;

@@ -149,6 +149,11 @@ test('a field whose Return changes nothing: the receipt says the value may not h
     /^ok set_value e\d+ · unknown \(.*nothing changed in the window, so the field may not have taken the value/m,
     r.text,
   );
+  // One outcome: the set_value's audit record says what its receipt says, not the "confirmed" of the text alone.
+  const decided = s.records().filter((x) => x['phase'] === 'decided' && x['op'] === 'set_value');
+  const done = s.records().filter((x) => x['phase'] === 'done' && x['id'] === decided[decided.length - 1]?.['id']);
+  assert.equal(done.length, 1, JSON.stringify(s.records()));
+  assert.equal(done[0]?.['receipt'], 'unknown', JSON.stringify(done[0]));
   await s.session.close();
 });
 

@@ -38,6 +38,10 @@ test('a modal dialog opened inside the act: the answer and the app list name its
     const block = apps.split(/\n(?=\S)/).find((b) => b.includes(`pid=${app.pid}`)) ?? '';
     assert.match(block, /busy/, apps);
     const dialog = /\[(w\d+)\] \w+ "Error"/.exec(block)?.[1];
+    // The main window, listed from the display now, keeps the ref it had: one id for one window.
+    const main = /\[(w\d+)\] "Busy lab"/.exec(snap)?.[1];
+    assert.ok(main, snap);
+    assert.match(block, new RegExp(`\\[${main}\\] window "Busy lab"`), block);
     assert.ok(dialog, `the app list names the dialog's window: ${apps}`);
     assert.match(block, /read it with computer_screenshot \(OCR\) and click its button/, block);
     // Observing that window says the app is busy and to look again, never to close and relaunch a working app.

@@ -32,6 +32,7 @@ import { scrollSetBy } from '../tree/virtualset.js';
 import { clickInside } from './inner-click.js';
 import { insideAncestors, screenOffset } from './on-screen.js';
 import { scrollBarsOf } from './scrollbars.js';
+import { scrollIntoView } from './into-view.js';
 import { scrollByElements } from './scrollby.js';
 import { activateRow } from './row-activate.js';
 import { ATSPI_ROLES } from '../bus/atspi-constants.generated.js';
@@ -624,8 +625,7 @@ async function scroll(
 ): Promise<ActResult> {
   if (direction === 'into_view') {
     if (!info.interfaces.has(COMP)) throw unsupported('scroll into_view', info);
-    await bus.call(info.target, COMP, 'ScrollTo', 'u', [6 /* ATSPI_SCROLL_ANYWHERE */]);
-    return { method: 'pattern', detail: 'Component.ScrollTo' };
+    return scrollIntoView(bus, info, signal);
   }
   const to = parseScrollTo(direction);
   if (to) return scrollToRow(bus, info, to.row + 1, to.col, signal);
