@@ -29,6 +29,8 @@ const CHANGED_NAME = new RegExp(`^ name ${QUOTED} → ${QUOTED}`);
 /** A folded run (engine/fold.ts): `[e10] … [e36] 27 buttons: e10 "7", e11 "8", …`; its entries are elements. */
 const FOLD_LINE = /^\s*\[(?:d\d+)?e\d+\] … \[(?:d\d+)?e\d+\] \d+ ([a-z]+?)e?s: (.*)$/;
 const FOLD_ENTRY = new RegExp(`((?:d\\d+)?e\\d+) ${QUOTED}`, 'g');
+/** A control a row line prints after its lead (rows.ts): `— row 2: Ticket 1 | [e52] button "Archive row 1"`. */
+const ROW_CONTROL = new RegExp(`(?<!\\\\)\\[((?:d\\d+)?e\\d+)\\] ([a-z]+)(?: ${QUOTED})?`, 'g');
 const WINDOW_HEADER = new RegExp(`(?:· |new window \\[[^\\]]*\\] |^)(?:window|dialog|alert|frame) ${QUOTED}`);
 
 function unescape(s: string): string {
@@ -83,6 +85,23 @@ export function parseLines(text: string): ElementLine[] {
       ...(window !== undefined ? { window } : {}),
       ...(mark === '+' || mark === '-' || mark === '~' ? { mark } : {}),
     });
+    // A row line's other controls are elements too, each with its own ref (a model reads them as such).
+    // (A cell's text never reads as a ref there: rows.ts escapes it.)
+    const tail = rest.indexOf(' — row ');
+    if (tail >= 0) {
+      for (const c of rest.slice(tail).matchAll(ROW_CONTROL)) {
+        if (c[1] === undefined || c[2] === undefined) continue;
+        out.push({
+          ref: c[1],
+          role: c[2],
+          states: [],
+          raw,
+          ...(c[3] !== undefined ? { name: unescape(c[3]) } : {}),
+          ...(window !== undefined ? { window } : {}),
+          ...(mark === '+' || mark === '-' || mark === '~' ? { mark } : {}),
+        });
+      }
+    }
   }
   return out;
 }

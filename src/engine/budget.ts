@@ -1,7 +1,7 @@
 import { walkDistilled, type DistilledNode } from './distill.js';
 import type { WindowInfo } from './node.js';
 import { isGrid, MAX_GRID_ROWS } from './grid.js';
-import { gridBlock, moreLine, render, renderFooter, renderLine, rowLine, visibleChildren, type FooterNotes, type Rendered } from './render.js';
+import { foldedRowsLine, gridBlock, moreLine, render, renderFooter, renderLine, rowLine, visibleChildren, type FooterNotes, type Rendered } from './render.js';
 import { DEFAULT_MAX_TOKENS, estimateTokens, MAX_LIST_ITEMS } from './measure.js';
 import { INTERACTIVE_ROLES } from './role.js';
 import { bodyCharsFor } from './text.js';
@@ -106,6 +106,8 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
       // A sliced table prints a line per row (rows.ts): the row's cost sits on its first cell, the header's on
       // the first column header; the cells inside print on those lines.
       const pad = '  '.repeat(depth + 1);
+      const rest = foldedRowsLine(node, depth);
+      if (rest !== undefined) info.moreCost += estimateTokens(`${rest}\n`);
       const cols = columnsLine(node);
       node.children.filter((c) => c.role === 'columnheader').forEach((h, i) => {
         infos.push({ node: h, parent: info, order: infos.length, priority: 3, cost: i === 0 && cols ? estimateTokens(`${pad}${cols}\n`) : 0, moreCost: 0 });

@@ -65,6 +65,8 @@ export interface DistilledNode {
   ref?: string;
   /** Set on the one node that stands for a run of alike controls in a folded print (engine/fold.ts). */
   folded?: FoldRun;
+  /** Rows on screen a folded print left out of a long list's slice (engine/fold.ts); `scope=` on it prints them. */
+  rowsFolded?: number;
 }
 
 /** What a fold line stands for (engine/fold.ts): the run's elements (their refs stay valid) and the ref whose scope

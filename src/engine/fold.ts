@@ -10,13 +10,20 @@ import type { DistilledNode } from './distill.js';
 export type { FoldRun } from './distill.js';
 import { isGrid } from './grid.js';
 import type { Role } from './role.js';
-import { sliceRows } from './rows.js';
+import { rowElements, sliceRows, type SliceRow } from './rows.js';
 
-/** Siblings that fold to one line: this many alike in a row, or more. */
-export const FOLD_MIN = 8;
+/**
+ * Siblings that fold to one line: this many alike in a row, or more. From five on the fold line, which lists
+ * every name when they fit (render.ts foldLine), is shorter than their lines: a menu bar's nine menus read ~81
+ * tokens as lines, ~59 as one line.
+ */
+export const FOLD_MIN = 5;
 
-/** Roles a bar, a palette, a button grid or a dock's list repeats. Tabs (the structure) and form fields never fold. */
-const FOLDABLE_ROLES: ReadonlySet<Role> = new Set<Role>(['button', 'link', 'menuitem', 'listitem', 'treeitem']);
+/**
+ * Roles a bar, a palette, a button grid or a dock's list repeats; a menu bar's closed menus too. Tabs (the
+ * structure) and form fields never fold.
+ */
+const FOLDABLE_ROLES: ReadonlySet<Role> = new Set<Role>(['button', 'link', 'menu', 'menuitem', 'listitem', 'treeitem']);
 
 /** States that make an element worth its own line: the model must see what is on, selected, focused or open. */
 const SHOWN_STATES: ReadonlySet<string> = new Set([
@@ -29,6 +36,15 @@ const SHOWN_STATES: ReadonlySet<string> = new Set([
   'busy',
   'invalid',
 ]);
+
+/**
+ * Rows of a long list's slice a folded print shows: a file chooser's or a web table's 32 rows on screen read ~930
+ * tokens, and a model looks for a row by find or reads them by scope. Longer slices (over FOLDED_ROWS_MIN rows)
+ * print their first rows and those down to the last one that is focused, selected or was just acted on, and a
+ * line saying how to list the rest.
+ */
+export const FOLDED_ROWS = 10;
+const FOLDED_ROWS_MIN = 16;
 
 /** Options of `foldRuns`. */
 export interface FoldOptions {
@@ -77,7 +93,9 @@ export function foldRuns(root: DistilledNode, opts: FoldOptions = {}): Folded {
   let runs = 0;
   let elements = 0;
   const visit = (node: DistilledNode): DistilledNode => {
-    if (isGrid(node) || sliceRows(node)) return node;
+    if (isGrid(node)) return node;
+    const rows = sliceRows(node);
+    if (rows) return foldRows(node, rows, whole);
     const kids: DistilledNode[] = [];
     let changed = false;
     for (let i = 0; i < node.children.length;) {
@@ -103,4 +121,41 @@ export function foldRuns(root: DistilledNode, opts: FoldOptions = {}): Folded {
   };
   const out = visit(root);
   return { root: out, runs, elements };
+}
+
+/** True for a row the model must see: focused or selected, or holding what it just acted on. */
+function rowShown(r: SliceRow, whole: ReadonlySet<string>): boolean {
+  return rowElements(r).some((n) => n.states.includes('focused') || n.states.includes('selected')
+    || (n.ref !== undefined && whole.has(n.ref)));
+}
+
+/**
+ * A long slice's copy with its first FOLDED_ROWS rows and the rows the model must see, carrying how many rows it
+ * left out (`rowsFolded`); the slice itself when it is short or was just acted on (a scroll shows its rows).
+ */
+function foldRows(node: DistilledNode, rows: readonly SliceRow[], whole: ReadonlySet<string>): DistilledNode {
+  if (rows.length < FOLDED_ROWS_MIN || (node.ref !== undefined && whole.has(node.ref))) return node;
+  const keep = new Set<SliceRow>(rows.slice(0, FOLDED_ROWS));
+  const wrapped = rows.every((r) => r.node !== undefined);
+  // One unbroken run of rows from the first: a row's number is read from its place in the slice (rows.ts).
+  rows.forEach((r, i) => {
+    if (rowShown(r, whole)) for (let j = FOLDED_ROWS; j <= i; j++) keep.add(rows[j] as SliceRow);
+  });
+  const cut = rows.length - keep.size;
+  if (cut < FOLDED_ROWS_MIN - FOLDED_ROWS) return node;
+  const dropped = new Set<DistilledNode>();
+  for (const r of rows) if (!keep.has(r)) for (const c of r.node ? [r.node] : r.cells) dropped.add(c);
+  let children = node.children.filter((c) => !dropped.has(c));
+  if (!wrapped) {
+    // A driver gives coordinates to the first and the last cell it read only (rows.ts): the last cell kept
+    // takes the coordinates of its place, so the shorter slice still adds up.
+    const last = [...rows].reverse().find((r) => keep.has(r));
+    const cell = last?.cells[last.cells.length - 1];
+    const cols = node.table?.cols ?? 1;
+    if (last && cell) {
+      const at = { row: last.row - 1, col: cols - 1 };
+      children = children.map((c) => (c === cell ? { ...c, cell: { ...c.cell, ...at } } : c));
+    }
+  }
+  return { ...node, children, rowsFolded: cut };
 }

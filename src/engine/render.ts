@@ -39,7 +39,14 @@ export function rowSnapshotLines(table: DistilledNode, r: SliceRow, depth: numbe
   for (const n of rowElements(r)) {
     const d = depthOf.get(n) ?? depth;
     for (const k of n.children) { depthOf.set(k, d + 1); parentOf.set(k, n.ref ?? '?'); }
-    const line: SnapshotLine = { ref: n.ref ?? '?', depth: d, role: n.role, states: renderedStates(n), text: renderLine(n), row: { table: tableRef, n: r.row, text } };
+    const line: SnapshotLine = {
+      ref: n.ref ?? '?',
+      depth: d,
+      role: n.role,
+      states: renderedStates(n),
+      text: renderLine(n),
+      row: { table: tableRef, n: r.row, text },
+    };
     const parent = parentOf.get(n);
     if (parent !== undefined) line.parent = parent;
     if (n.name !== undefined) line.name = n.name;
@@ -74,11 +81,20 @@ export const GRID_TOKENS = 1200;
  * A table with cell coordinates as printed: its own line with the range summary, then the grid rows, each
  * indented under it; plus the SnapshotLines of its shown cells.
  */
-export function gridBlock(node: DistilledNode, depth: number, gridTokens = GRID_TOKENS, maxRows = MAX_GRID_ROWS): { text: string[]; line: string; cells: SnapshotLine[] } {
+export function gridBlock(
+  node: DistilledNode,
+  depth: number,
+  gridTokens = GRID_TOKENS,
+  maxRows = MAX_GRID_ROWS,
+): { text: string[]; line: string; cells: SnapshotLine[] } {
   const g = renderGrid(node, estimateTokens, gridTokens, maxRows);
   const line = `${renderLine(node)} ${g.summary}`;
   const pad = '  '.repeat(depth + 1);
-  return { line, text: ['  '.repeat(depth) + line, ...g.rows.map((r) => pad + r)], cells: g.cells.map((c) => ({ ...c, depth: depth + 1 })) };
+  return {
+    line,
+    text: ['  '.repeat(depth) + line, ...g.rows.map((r) => pad + r)],
+    cells: g.cells.map((c) => ({ ...c, depth: depth + 1 })),
+  };
 }
 
 /** What the footer reports. */
@@ -205,7 +221,9 @@ const FOLD_NAME_MAX = 40;
 export function foldLine(run: NonNullable<DistilledNode['folded']>): string {
   const first = run.members[0] as DistilledNode;
   const last = run.members[run.members.length - 1] as DistilledNode;
-  const entries = run.members.map((m) => `${m.ref ?? '?'} ${quote(foldLabel(m) ?? '', FOLD_NAME_MAX)}`);
+  // A control that cannot be used says so: "Back" disabled reads apart from "Reload".
+  const entries = run.members.map((m) => `${m.ref ?? '?'} ${quote(foldLabel(m) ?? '', FOLD_NAME_MAX)}`
+    + (m.states.includes('disabled') ? ' disabled' : ''));
   const costs = entries.map((e) => estimateTokens(`${e}, `));
   let shown = entries.length;
   if (costs.reduce((a, c) => a + c, 0) > FOLD_ALL_TOKENS) {
@@ -215,8 +233,10 @@ export function foldLine(run: NonNullable<DistilledNode['folded']>): string {
     shown = Math.max(shown, 1);
   }
   const more = entries.length - shown;
-  return `[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run.members.length} ${pluralRole(first.role)}: ${entries.slice(0, shown).join(', ')}`
-    + (more > 0 ? `, +${more} more (refs: scope=${run.scope})` : '');
+  return (
+    `[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run.members.length} ${pluralRole(first.role)}: ${entries.slice(0, shown).join(', ')}` +
+    (more > 0 ? `, +${more} more (refs: scope=${run.scope})` : '')
+  );
 }
 
 /** Siblings in a row that print as one line: this many alike with nothing to tell them apart. */
@@ -229,8 +249,20 @@ export function pluralRole(role: Role): string {
 
 /** True for an element with nothing of its own to print but its role and states: no name, value, text or children. */
 function isBlank(n: DistilledNode): boolean {
-  return !n.folded && !n.name && !nameDescription(n) && !besideLabel(n) && !n.value && n.children.length === 0 && !hasSubmenuMarker(n) && n.totalChildren === undefined
-    && !n.states.includes('focused') && textPart(n) === undefined && !isOpaqueView(n) && !isUnchecked(n);
+  return (
+    !n.folded &&
+    !n.name &&
+    !nameDescription(n) &&
+    !besideLabel(n) &&
+    !n.value &&
+    n.children.length === 0 &&
+    !hasSubmenuMarker(n) &&
+    n.totalChildren === undefined &&
+    !n.states.includes('focused') &&
+    textPart(n) === undefined &&
+    !isOpaqueView(n) &&
+    !isUnchecked(n)
+  );
 }
 
 /**
@@ -272,21 +304,37 @@ export function visibleChildren(node: DistilledNode, maxListItems: number, uncap
  */
 export function moreLine(node: DistilledNode, shown: number, cut: number, depth: number): string | undefined {
   const indent = '  '.repeat(depth + 1);
-  if (node.shownRange !== undefined && node.totalChildren !== undefined) return `${indent}… ${rangeText(node.shownRange, node.totalChildren, node.ref, node.setSize !== undefined)}`;
+  if (node.shownRange !== undefined && node.totalChildren !== undefined)
+    return `${indent}… ${rangeText(node.shownRange, node.totalChildren, node.ref, node.setSize !== undefined)}`;
   if (node.totalChildren !== undefined && node.totalChildren > shown) {
     return `${indent}… children ${shown ? `1–${shown.toLocaleString('en-US')}` : 'none'} of ${node.totalChildren.toLocaleString('en-US')}`;
   }
   return cut > 0 ? `${indent}… ${cut} more items (scope=${node.ref ?? ''})` : undefined;
 }
 
+/** The line under the rows a folded print shows of a long slice (engine/fold.ts): how many more and how to list them.
+* */
+export function foldedRowsLine(node: DistilledNode, depth: number): string | undefined {
+  if (!node.rowsFolded) return undefined;
+  return `${'  '.repeat(depth + 1)}… ${node.rowsFolded} more rows on screen (scope=${node.ref ?? '?'} lists them)`;
+}
+
 /**
  * "rows 1,492–1,520 of 5,000 on screen" (list rows, or table rows from the cells' row numbers), with what
  * reaches the others: a find searches the whole list, a scroll moves the view.
  */
-export function rangeText(r: NonNullable<DistilledNode['shownRange']>, total: number, ref?: string, virtual = false): string {
+export function rangeText(
+  r: NonNullable<DistilledNode['shownRange']>,
+  total: number,
+  ref?: string,
+  virtual = false,
+): string {
   const n = (k: number): string => k.toLocaleString('en-US');
-  const span = r.rows ? `rows ${n(r.rows.first)}–${n(r.rows.last)} of ${n(r.rows.total)}`
-    : r.end > r.start ? `${r.cells ? 'cells' : 'rows'} ${n(r.start + 1)}–${n(r.end)} of ${n(total)}` : `none of ${n(total)} ${r.cells ? 'cells' : 'rows'}`;
+  const span = r.rows
+    ? `rows ${n(r.rows.first)}–${n(r.rows.last)} of ${n(r.rows.total)}`
+    : r.end > r.start
+      ? `${r.cells ? 'cells' : 'rows'} ${n(r.start + 1)}–${n(r.end)} of ${n(total)}`
+      : `none of ${n(total)} ${r.cells ? 'cells' : 'rows'}`;
   if (virtual) return `${span} on screen; ${virtualTail(ref)}`;
   return `${span} on screen (computer_find searches them all; scroll${ref ? ` ${ref}` : ''} value="to N" shows row N)`;
 }
@@ -305,6 +353,18 @@ export function renderFooter(notes: FooterNotes, listCut: number): string | unde
   return parts.length > 0 ? `(${parts.join(' · ')})` : undefined;
 }
 
+/**
+ * The root as its line prints it: a window whose name is the title the header just printed leaves it out (every
+ * print said the title twice, ~8 tokens each). A dialog titled otherwise, or a root without a title, keeps its name.
+ */
+function untitled(node: DistilledNode, window: WindowInfo): DistilledNode {
+  if (!node.name || node.name !== window.title || node.folded) return node;
+  const { name: _title, ...rest } = node;
+  // The description stood in for a missing name only; with the title in the header it stays unprinted.
+  const { description: _d, ...bare } = rest;
+  return bare;
+}
+
 /** Elements under a subtree from which a second, identical copy prints as one line (`same as [eN]`). */
 const REPEAT_MIN_INSIDE = 4;
 
@@ -319,11 +379,18 @@ function subtreeKeys(root: DistilledNode): Map<DistilledNode, { key: string; ins
   const ids = new Map<string, string>();
   const visit = (n: DistilledNode): { key: string; inside: number } => {
     const kids = n.children.map(visit);
-    const text = JSON.stringify([n.role, n.name ?? '', n.value ?? '', renderedStates(n).join(' '), kids.map((k) => k.key),
-      n.folded ? n.folded.members.map(foldLabel) : 0]);
+    const text = JSON.stringify([
+      n.role,
+      n.name ?? '',
+      n.value ?? '',
+      renderedStates(n).join(' '),
+      kids.map((k) => k.key),
+      n.folded ? n.folded.members.map(foldLabel) : 0,
+    ]);
     let key = ids.get(text);
     if (key === undefined) { key = String(ids.size); ids.set(text, key); }
-    const got = { key, inside: kids.reduce((a, k) => a + 1 + k.inside, 0) };
+    // A fold line stands for its members: a second menu bar folded like the first still prints as `same as`.
+    const got = { key, inside: n.folded ? n.folded.members.length - 1 : kids.reduce((a, k) => a + 1 + k.inside, 0) };
     out.set(n, got);
     return got;
   };
@@ -362,13 +429,19 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
       // Grid hook (grid.ts): the table's cells print as rows of values, not as element lines.
       const g = gridBlock(node, depth, opts.gridTokens, node === opts.uncapped ? Infinity : MAX_GRID_ROWS);
       out.push(...g.text);
-      const line: SnapshotLine = { ref: node.ref ?? '?', depth, role: node.role, states: renderedStates(node), text: g.line };
+      const line: SnapshotLine = {
+        ref: node.ref ?? '?',
+        depth,
+        role: node.role,
+        states: renderedStates(node),
+        text: g.line,
+      };
       if (parent !== undefined) line.parent = parent;
       if (node.name !== undefined) line.name = node.name;
       lines.push(line, ...g.cells);
       return;
     }
-    const text = renderLine(node, opts.bodyChars, node === opts.textBelow);
+    const text = renderLine(depth === 0 ? untitled(node, window) : node, opts.bodyChars, node === opts.textBelow);
     out.push('  '.repeat(depth) + text);
     const line: SnapshotLine = { ref: node.ref ?? '?', depth, role: node.role, states: renderedStates(node), text };
     if (parent !== undefined) line.parent = parent;
@@ -381,7 +454,8 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
       // Rows hook (rows.ts): a sliced table's cells print as one line per row.
       const pad = '  '.repeat(depth + 1);
       const cols = columnsLine(node);
-      if (cols !== undefined && (!opts.keep || node.children.some((c) => c.role === 'columnheader' && opts.keep?.has(c)))) out.push(pad + cols);
+      if (cols !== undefined && (!opts.keep || node.children.some((c) => c.role === 'columnheader' && opts.keep?.has(c))))
+        out.push(pad + cols);
       for (const r of rows) {
         if (opts.keep && !r.cells.some((c) => opts.keep?.has(c))) continue;
         out.push(pad + rowLine(r));
@@ -389,6 +463,8 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
         const lead = rowLead(r);
         lines.push(...rowSnapshotLines(node, r, depth + 1).filter((l) => l.ref === lead?.ref));
       }
+      const rest = foldedRowsLine(node, depth);
+      if (rest !== undefined) out.push(rest);
       const more = moreLine(node, node.children.length, 0, depth);
       if (more !== undefined) out.push(more);
       return;
@@ -401,9 +477,22 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
         // Chromium's toolbar held 28 nameless buttons (two snapshots per task in every Chromium eval task): one line.
         const first = kept[i] as DistilledNode;
         const last = kept[i + run - 1] as DistilledNode;
-        out.push(`${'  '.repeat(depth + 1)}[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run} ${pluralRole(first.role)} without a name${renderedStates(first).map((st) => ` ${st}`).join('')}`);
+        out.push(
+          `${'  '.repeat(depth + 1)}[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run} ${pluralRole(first.role)} without a name${renderedStates(
+            first,
+          )
+            .map((st) => ` ${st}`)
+            .join('')}`,
+        );
         // `lines` holds the elements that start a printed line: the run's first (the snapshot's elements hold all).
-        lines.push({ ref: first.ref ?? '?', depth: depth + 1, parent: line.ref, role: first.role, states: renderedStates(first), text: renderLine(first) });
+        lines.push({
+          ref: first.ref ?? '?',
+          depth: depth + 1,
+          parent: line.ref,
+          role: first.role,
+          states: renderedStates(first),
+          text: renderLine(first),
+        });
         i += run;
         continue;
       }

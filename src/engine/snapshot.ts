@@ -209,14 +209,14 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   if (opts.fold && opts.scope === undefined && !q) {
     const folded = foldRuns(root, opts.whole ? { whole: opts.whole } : {});
     printed = folded.root;
-    if (folded.runs > 0) extra.push(foldNote(folded.elements, folded.runs));
+    if (folded.runs > 0) extra.push(foldNote(folded.elements));
   }
   const r = renderWithinBudget(printed, input.window, {
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     ...(opts.scope !== undefined ? { uncapped: root } : {}),
     ...(opts.scope !== undefined && opts.textBelow ? { textBelow: root } : {}),
-    // The folded count is the whole window's: under a scope it would count containers the view does not show.
-    notes: { folded: opts.scope === undefined ? distilled.folded : 0, extra },
+    // How many nameless containers distilling unwrapped is not printed: it told the model nothing it could use.
+    notes: { extra },
   });
   const snap: Snapshot = {
     text: r.text,
@@ -233,8 +233,8 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
 }
 
 /** The footer's word on folded runs: how to print every line (each fold line says how to list its own rest). */
-function foldNote(elements: number, runs: number): string {
-  return `${elements} alike controls folded to ${runs} line${runs === 1 ? '' : 's'}, full=true prints one per line`;
+function foldNote(elements: number): string {
+  return `full=true prints the ${elements} folded controls one per line`;
 }
 
 /** The first file chooser fact of a raw tree, with the first folder any chooser in it knows. */

@@ -12,11 +12,21 @@ import type { WindowInfo } from '../protocol/nodes.js';
 import { FIRST_LAYOUT, readUntilStable } from './effects.js';
 import { identifyOn } from './identify.js';
 import { perform, type PipelineContext } from './pipeline.js';
-import type { Session } from './session.js';
+import type { Snapshot } from '../engine/snapshot.js';
+import { masked, type Session } from './session.js';
 import { launchStep } from './steps.js';
 
 /** What a launch did: the driver's resolution, its result, and the launched window's first laid-out snapshot. */
-export interface Launched { launch: LaunchFacts | undefined; result: LaunchResult; settled: ReturnType<Session['snapshotOf']> | undefined }
+export interface Launched {
+  launch: LaunchFacts | undefined;
+  result: LaunchResult;
+  settled: ReturnType<Session['snapshotOf']> | undefined;
+  /** Windows of the app that opened while its first window was laid out (LibreOffice's Tip of the Day dialog). */
+  later: LaterWindow[];
+}
+
+/** A window the launched app opened beside its first one; the one that holds the focus comes with its print. */
+export interface LaterWindow { window: WindowInfo; snapshot?: Snapshot }
 
 /** Starts `command args` on the session's device and reads its first window (waiting up to `waitMs` for one). */
 export async function launchApp(session: Session, ctx: PipelineContext, command: string, args: string[], waitMs: number): Promise<Launched> {
@@ -55,7 +65,31 @@ export async function launchApp(session: Session, ctx: PipelineContext, command:
       : r.exited ? { status: 'failed', detail: `pid ${r.pid}; exited ${exitText(r.exited)} before any window appeared` }
         : { status: 'unknown', detail: `pid ${r.pid}; no window yet` }),
   });
-  return { launch, result, settled };
+  const later = settled ? await laterWindows(session, settled.full.window) : [];
+  return { launch, result, settled, later };
+}
+
+/**
+ * The other windows of the launched window's process once that window is laid out: an app that opens a dialog
+ * just after its main window (LibreOffice's Tip of the Day, a crash-recovery question) takes the focus there, and
+ * the model learnt of it one call later, when its keys had gone to the dialog. The focused one is read and printed
+ * whole (the model's next step is in it); other dialogs are named.
+ */
+async function laterWindows(session: Session, first: WindowInfo): Promise<LaterWindow[]> {
+  const listed: WindowInfo[] = await session.device.call('windows.list', { pid: first.pid }).then((r) => r.windows, () => []);
+  // Dialogs and the window that took the focus: Chromium keeps helper windows of its own title beside the page's.
+  const others = listed.map((w) => masked(w)).filter((w) => w.id !== first.id && !session.hidden(w)
+    && (w.focused || w.role === 'dialog' || w.role === 'alert'));
+  const out: LaterWindow[] = [];
+  for (const w of others) {
+    session.windows.refOf(w);
+    if (!w.focused) { out.push({ window: w }); continue; }
+    const raw = await readUntilStable(() => session.readWindow(w), FIRST_LAYOUT).then((r) => r.last, () => undefined);
+    const snapshot = raw ? session.snapshotOf(raw).full : undefined;
+    if (snapshot) session.notePrinted(snapshot);
+    out.push({ window: raw?.window ?? w, ...(snapshot ? { snapshot } : {}) });
+  }
+  return out;
 }
 
 /** How long a launch waits for the window that replaces a first window that closed (a splash screen's). */

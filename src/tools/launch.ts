@@ -25,7 +25,12 @@ export const launchTool = defineTool({
   async handle({ session, stop, signal }, p, response) {
     const waitMs = p.waitMs ?? 15000;
     const argv = [p.command, ...(p.args ?? [])];
-    const { launch, result: res, settled } = await launchApp(session, { stop, signal }, p.command, p.args ?? [], waitMs);
+    const {
+      launch,
+      result: res,
+      settled,
+      later,
+    } = await launchApp(session, { stop, signal }, p.command, p.args ?? [], waitMs);
     const ran = `ran [${(res.argv ?? argv).map(jsonQuote).join(', ')}]`;
     // A window came: the argv is echoed only when it is not the one asked for (Chromium's 14 flags came back in
     // every eval launch, ~150 tokens each); an exit keeps it whole, as its diagnosis. The flags the driver added
@@ -40,13 +45,22 @@ export const launchTool = defineTool({
       const running = res.exited.code === 0 ? await runningInstance(session, p.command, launch, res.pid) : undefined;
       if (running) response.add(line); else response.error('action_failed', line);
       // The program's own stderr is outside text: each line escaped, never a line the model could take for ours.
-      if (res.exited.stderr.trim()) response.add(`stderr (last lines):\n${res.exited.stderr.trimEnd().split('\n').map((l) => `  ${escapeLine(l)}`).join('\n')}`);
+      if (res.exited.stderr.trim())
+        response.add(
+          `stderr (last lines):\n${res.exited.stderr
+            .trimEnd()
+            .split('\n')
+            .map((l) => `  ${escapeLine(l)}`)
+            .join('\n')}`,
+        );
       // Firefox, gedit, soffice and Thunar hand a second start to the instance already running and exit with 0.
       if (running) {
         const windows = running.windows.filter((w) => !session.hidden({ ...identityView(running), ...w })).slice(0, 3)
           .map((w) => `[${session.windows.refOf(w)}] ${quoteText(redactText(w.title))}`);
-        response.add(`It exited at once with code 0, as an app does that hands the start to its instance already running: ${nameText(running.name)} ` +
-          `pid=${running.pid} is running${windows.length ? ` (${windows.join(', ')})` : ''}, and what was asked (a file, a page) may have opened there: observe it.`);
+        response.add(
+          `It exited at once with code 0, as an app does that hands the start to its instance already running: ${nameText(running.name)} ` +
+            `pid=${running.pid} is running${windows.length ? ` (${windows.join(', ')})` : ''}, and what was asked (a file, a page) may have opened there: observe it.`,
+        );
         return;
       }
       response.add('The program ended by itself: check its arguments (the app\'s own flags go in args), or it answered at once (a dialog with nobody to answer).');
@@ -64,9 +78,24 @@ export const launchTool = defineTool({
         'and use computer_keys.');
       return;
     }
-    if (!res.window || !settled) { response.add(`launched ${nameText(p.command)} pid=${res.pid} (${ran}; no window yet after ${waitMs} ms: computer_wait until window_appears, or launch with a longer waitMs, up to 60000)`); return; }
-    response.add(`launched ${nameText(p.command)} pid=${res.pid} · window [${session.windows.refOf(settled.full.window)}] · ${ranShort}`);
+    if (!res.window || !settled) {
+      response.add(
+        `launched ${nameText(p.command)} pid=${res.pid} (${ran}; no window yet after ${waitMs} ms: computer_wait until window_appears, or launch with a longer waitMs, up to 60000)`,
+      );
+      return;
+    }
+    response.add(
+      `launched ${nameText(p.command)} pid=${res.pid} · window [${session.windows.refOf(settled.full.window)}] · ${ranShort}`,
+    );
     response.add(session.present(settled.full));
+    for (const l of later) {
+      const name = `[${session.windows.refOf(l.window)}] ${escapeLine(l.window.role)} ${quoteText(redactText(l.window.title))}`;
+      if (l.snapshot) response.add(`new window ${name}, opened after the one above; it has the focus:\n${l.snapshot.text}`);
+      else
+        response.add(
+          `also open: ${name}, opened after the one above (observe window=${session.windows.refOf(l.window)} reads it)`,
+        );
+    }
   },
 });
 
@@ -77,8 +106,15 @@ function withoutAdded(ran: string[] | undefined, added: readonly string[]): stri
 }
 
 /** A running app the launched program may have handed its start to: the same executable, else the same name. */
-async function runningInstance(session: Session, command: string, launch: LaunchFacts | undefined, pid: number): Promise<AppInfo | undefined> {
-  const apps = (await session.apps().catch(() => [] as AppInfo[])).filter((a) => a.pid !== pid && !a.inaccessible && a.windows.length > 0);
+async function runningInstance(
+  session: Session,
+  command: string,
+  launch: LaunchFacts | undefined,
+  pid: number,
+): Promise<AppInfo | undefined> {
+  const apps = (await session.apps().catch(() => [] as AppInfo[])).filter(
+    (a) => a.pid !== pid && !a.inaccessible && a.windows.length > 0,
+  );
   const want = command.split('/').pop()!.toLowerCase();
   return apps.find((a) => launch?.executable !== undefined && a.executable === launch.executable)
     ?? apps.find((a) => a.name.toLowerCase() === want || a.executable?.split('/').pop()?.toLowerCase() === want)

@@ -66,7 +66,7 @@ test('a long run of alike buttons folds to one line: count, names in order, and 
   assert.doesNotMatch(s.text, /\[e\d+\] button "Tool/);
   // The structure prints whole, and the footer says how to get every line.
   assert.match(s.text, /\[e\d+\] tab "Sheet2"/);
-  assert.match(s.text, /30 alike controls folded to 1 line, full=true prints one per line/);
+  assert.match(s.text, /\(full=true prints the 30 folded controls one per line\)$/);
   // Every element is still there for find, diffs and acts.
   assert.equal(s.elements.filter((l) => l.role === 'button').length, 30);
   assert.ok(s.tokens < buildSnapshot(sheet(), new RefTable()).tokens / 2);
@@ -84,7 +84,7 @@ test('without fold, with a scope or with a query every control prints on its own
   assert.match(queried.text, /\[e32\] button "Tool 30"/);
 });
 
-test('what is focused, pressed or checked, and what was just acted on, prints whole; a run shorter than 8 stays', () => {
+test('what is focused, pressed or checked, and what was just acted on, prints whole; a run shorter than 5 stays', () => {
   const on = new Set([5, 20]);
   const s = buildSnapshot(
     sheet(undefined, (i) => (i === 12 ? ['focused', 'focusable'] : on.has(i) ? ['checked'] : [])),
@@ -95,10 +95,11 @@ test('what is focused, pressed or checked, and what was just acted on, prints wh
   assert.match(s.text, /\[e15\] button "Tool 13" focused/);
   assert.match(s.text, /\[e23\] button "Tool 21" checked/);
   assert.match(s.text, /\[e28\] button "Tool 26"/);
-  // Between them: Tool 7–12 (6) print as lines, Tool 14–20 (7) too; Tool 22–25 (4) and 27–30 (4) too.
-  assert.match(s.text, /\[e9\] button "Tool 7"/);
-  assert.match(s.text, /\[e3\] … \[e7\] 5 buttons|\[e3\] button "Tool 1"/);
-  assert.doesNotMatch(s.text, /buttons: e9 "Tool 7"/);
+  // Between them: Tool 7–12 (6) fold, Tool 14–20 (7) too; Tool 22–25 (4) and 27–30 (4) print as lines.
+  assert.match(s.text, /\[e9\] … \[e14\] 6 buttons: e9 "Tool 7", .*, e14 "Tool 12"$/m);
+  assert.match(s.text, /\[e3\] … \[e7\] 5 buttons: e3 "Tool 1"/);
+  assert.match(s.text, /^ {4}\[e24\] button "Tool 22"$/m);
+  assert.match(s.text, /^ {4}\[e32\] button "Tool 30"$/m);
 });
 
 test('a hostile name inside a fold stays one escaped name: no forged line, no raw break, ANSI or U+2028', () => {
@@ -159,4 +160,63 @@ test('observe folds; find reaches a folded button by name, an act on it works, a
   } finally {
     await session.close();
   }
+});
+
+/** A page with a menu bar (9 menus, Back disabled) and a web table of 601 rows whose first 32 are read. */
+function tickets(selected = -1): { window: WindowInfo; root: RawNode } {
+  const menus = ['File', 'Edit', 'View', 'Insert', 'Format', 'Tools', 'Data', 'Window', 'Help'];
+  const rows = Array.from({ length: 32 }, (_, i) =>
+    n(B, 1000 + i, 'row', {}, [
+      n(B, 2000 + i, 'cell', { name: String(i + 1), states: i === selected ? ['selected'] : [] }),
+      n(B, 3000 + i, 'cell', {}, [n(B, 4000 + i, 'button', { name: `Archive row ${i + 1}`, actions: ['click'] })]),
+    ]),
+  );
+  const root = n(B, 1, 'window', { name: 'Sheet', states: ['active'] }, [
+    n(B, 2, 'menubar', {}, menus.map((m, i) => n(B, 10 + i, 'menu', { name: m, actions: ['click'] }))),
+    n(B, 3, 'toolbar', {}, ['Back', 'Forward', 'Reload', 'Home', 'Stop'].map((b, i) =>
+      n(B, 30 + i, 'button', { name: b, actions: ['click'], states: i === 0 ? ['disabled'] : [] }))),
+    n(B, 4, 'table', { table: { rows: 601, cols: 2 }, childCount: 601, childRange: { start: 0, end: 32 } }, rows),
+    n(B, 5, 'document', { name: 'Body', states: ['editable', 'focused'], actions: ['set_value'] }),
+  ]);
+  return { window: WINDOW, root };
+}
+
+test('a menu bar folds to one line with every menu; a disabled control says so inside its fold', () => {
+  const s = buildSnapshot(tickets(), new RefTable(), { fold: true });
+  assert.match(s.text, /^ {4}\[e3\] … \[e11\] 9 menus: e3 "File", e4 "Edit", .*, e11 "Help"$/m, s.text);
+  assert.match(s.text, /5 buttons: e13 "Back" disabled, e14 "Forward", e15 "Reload"/, s.text);
+  // The root line does not repeat the title the header printed.
+  assert.match(s.text, /^app sheet pid=4343 · window "Sheet" \[focused\]\n\[e1\] window\n/, s.text);
+});
+
+test('a long slice prints its first rows down to the selected one, and how to list the rest', () => {
+  const refs = new RefTable();
+  const s = buildSnapshot(tickets(20), refs, { fold: true });
+  const rowLines = s.text.split('\n').filter((l) => / — row \d+/.test(l));
+  // Rows 1–21: the first ten and down to the selected one.
+  assert.equal(rowLines.length, 21, s.text);
+  assert.match(s.text, /cell "21" selected — row 21: \[e\d+\] button "Archive row 21"/, s.text);
+  assert.match(s.text, /^ {4}… 11 more rows on screen \(scope=e\d+ lists them\)$/m, s.text);
+  const first = buildSnapshot(tickets(), new RefTable(), { fold: true });
+  assert.equal(first.text.split('\n').filter((l) => / — row \d+/.test(l)).length, 10, first.text);
+  assert.match(first.text, /… 22 more rows on screen/, first.text);
+  assert.match(s.text, /… rows 1–32 of 601 on screen/, s.text);
+  // Every row is still an element (find, diffs and acts read them).
+  assert.equal(s.elements.filter((l) => l.role === 'button' && /Archive/.test(l.name ?? '')).length, 32);
+  const table = s.elements.find((l) => l.role === 'table')!.ref;
+  const acted = buildSnapshot(tickets(20), refs, { fold: true, whole: new Set([table]) });
+  assert.equal(acted.text.split('\n').filter((l) => / — row \d+/.test(l)).length, 32, acted.text);
+  const full = buildSnapshot(tickets(20), refs, {});
+  assert.doesNotMatch(full.text, /more rows on screen/, full.text);
+});
+
+test('a window that lists its menu bar twice prints the folded copy as `same as`', () => {
+  const menus = (base: number): RawNode[] =>
+    ['File', 'Edit', 'View', 'Insert', 'Help'].map((m, i) => n(B, base + i, 'menu', { name: m }));
+  const root = n(B, 1, 'window', { name: 'Sheet' }, [
+    n(B, 2, 'menubar', {}, menus(10)),
+    n(B, 3, 'pane', { name: 'Doc' }, [n(B, 4, 'menubar', {}, menus(20))]),
+  ]);
+  const s = buildSnapshot({ window: WINDOW, root }, new RefTable(), { fold: true });
+  assert.match(s.text, /\[e\d+\] menubar \(same as \[e2\], 5 inside\)/, s.text);
 });

@@ -45,7 +45,7 @@ test('a changed label prints with its ancestors; unchanged siblings read as one 
   assert.deepEqual(out.text.split('\n'), [
     'app editor pid=4242 · window "Editor" [focused]',
     '(only what changed since this window was last printed; the rest reads as printed then; full=true prints it whole)',
-    '[e1] window "Editor"',
+    '[e1] window',
     '  (unchanged: [e2] … [e20])',
     '  [e21] label "Modified"',
   ]);
@@ -56,7 +56,7 @@ test('a subtree with one changed line prints that line; the rest of the subtree 
   const { now, before } = twoPrints((f) => { byId(f.root, 105).states = ['disabled']; });
   const lines = incrementalText(before, now, 'full=true')?.text.split('\n') ?? [];
   assert.deepEqual(lines.slice(2), [
-    '[e1] window "Editor"',
+    '[e1] window',
     '  (unchanged: [e2])',
     '  [e7] toolbar "Standard"',
     '    (unchanged: [e8] … [e12])',

@@ -27,7 +27,7 @@ test('the format of the seed example', () => {
   const r = render(root, WIN, { notes: { folded: 23 } });
   assert.equal(r.text, [
     'app gedit pid=4242 · window "Untitled Document 1 - gedit" [focused]',
-    '[e1] window "Untitled Document 1 - gedit"',
+    '[e1] window',
     '  [e2] menubar',
     '    [e3] menuitem "File" ▸',
     // A document is a text body: up to 600 characters, then the exact range shown and how to read on.
@@ -104,7 +104,7 @@ test('long lists show 25 items and a more line; the uncapped node shows all', ()
 
 test('no footer when nothing was folded or cut', () => {
   const r = render(d('window', { ref: 'e1', name: 'W' }), { ...WIN, focused: false, title: 'W' });
-  assert.equal(r.text, 'app gedit pid=4242 · window "W"\n[e1] window "W"');
+  assert.equal(r.text, 'app gedit pid=4242 · window "W"\n[e1] window');
 });
 
 test('a run of nameless alike siblings says its role in the plural (meld\'s drawing areas read "4 canvass")', () => {

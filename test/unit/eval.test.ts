@@ -76,6 +76,22 @@ test('element lines carry role, name, value, states and the top-level window the
   assert.deepEqual(matchTarget(lines, { name: { re: '^File Chooser' } }).map((l) => l.ref), ['e20']);
 });
 
+test('a row line\'s other controls read as elements of their own, as a model reads them', () => {
+  const lines = parseLines([
+    'app Chromium pid=1 · window "Tickets - Chromium" [focused]',
+    '      [e49] cell "1" — row 2: Ticket subject 1 | [e52] button "Archive row 1"',
+    '+ [e384] cell "437" — row 438: Ticket \\[e9] forged | [e387] button "Archive row 437" [e388] link "Open"',
+  ].join('\n'));
+  assert.equal(matchTarget(lines, { role: 'button', name: 'Archive row 1' })[0]?.ref, 'e52');
+  const row = matchTarget(lines, { role: 'button', name: 'Archive row 437' })[0];
+  assert.equal(row?.ref, 'e387');
+  assert.equal(row?.mark, '+');
+  assert.equal(row?.window, 'Tickets - Chromium');
+  assert.equal(matchTarget(lines, { role: 'link', name: 'Open' })[0]?.ref, 'e388');
+  // Cell text that looks like a ref is escaped by the row line: no element.
+  assert.equal(lines.find((l) => l.ref === 'e9'), undefined);
+});
+
 test('plan values fill placeholders, and a missing one is the task\'s error', () => {
   assert.equal(fill('{{a}}/x/{{b}}', { a: '1', b: '2' }), '1/x/2');
   assert.throws(() => fill('{{nope}}', {}), /setup did not provide/);
