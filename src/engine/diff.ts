@@ -267,8 +267,10 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
   };
   const { lines: changed, refilled } = changedLines(pass);
   // In this order: the added pass notes the rows it printed and the grid cells that came, which the removed pass reads.
+  // The removed pass also prints the cells that came into a kept grid: their lines are looked up in both.
+  const both = new Map([...pass.old, ...pass.now]);
   const added = addedLines(pass).filter((l) => !inRefilled(l, pass.now, refilled));
-  const removed = removedLines(pass).filter((l) => !inRefilled(l, pass.old, refilled));
+  const removed = removedLines(pass).filter((l) => !inRefilled(l, both, refilled));
   const lines = withinMax([...added, ...removed, ...changed], opts.maxLines ?? 60);
   if (before.focusRef !== after.focusRef) lines.push(`focus: ${after.focusRef ?? '(none)'}`);
   return { lines, changed: lines.length > 0 };
