@@ -3,6 +3,7 @@ import { escapeText } from './escape.js';
 import { compactCount, MAX_NAME_CHARS, MAX_VALUE_CHARS, quote } from './measure.js';
 import type { SnapshotLine } from './line.js';
 import type { Snapshot } from './snapshot.js';
+import { refillBlocks } from './diff-refill.js';
 
 /** Result of `diffSnapshots`. */
 export interface SnapshotDiff {
@@ -59,7 +60,10 @@ function foldAlikeAdded(added: string[]): string[] {
     return `${m[1] ?? ''}\u0000${m[2] ?? ''}`;
   };
   const groups = new Map<string, number[]>();
-  added.forEach((l, i) => { const k = keyOf(l, i); if (k !== undefined) groups.set(k, [...(groups.get(k) ?? []), i]); });
+  added.forEach((l, i) => {
+    const k = keyOf(l, i);
+    if (k !== undefined) groups.set(k, [...(groups.get(k) ?? []), i]);
+  });
   const drop = new Set<number>();
   const out = [...added];
   for (const [k, at] of groups) {
@@ -85,12 +89,22 @@ function withinMax(changes: string[], max: number): string[] {
   const forAdded = Math.min(added, max - forOthers);
   // Of the other lines, changes (`~`) are kept before removals.
   const otherIdx = changes.map((l, i) => i).filter((i) => !isAdded(changes[i] ?? ''));
-  const keptOthers = new Set([...otherIdx.filter((i) => changes[i]?.startsWith('~')), ...otherIdx.filter((i) => !changes[i]?.startsWith('~'))].slice(0, forOthers));
+  const keptOthers = new Set(
+    [
+      ...otherIdx.filter((i) => changes[i]?.startsWith('~')),
+      ...otherIdx.filter((i) => !changes[i]?.startsWith('~')),
+    ].slice(0, forOthers),
+  );
   const out: string[] = [];
   let a = 0;
   let lastAdded = -1;
   changes.forEach((l, i) => {
-    if (isAdded(l)) { if (a++ < forAdded) { out.push(l); lastAdded = out.length; } } else if (keptOthers.has(i)) out.push(l);
+    if (isAdded(l)) {
+      if (a++ < forAdded) {
+        out.push(l);
+        lastAdded = out.length;
+      }
+    } else if (keptOthers.has(i)) out.push(l);
   });
   if (added > forAdded) out.splice(lastAdded < 0 ? 0 : lastAdded, 0, `+ … ${added - forAdded} more added`);
   if (others > forOthers) out.push(`… ${others - forOthers} more changes`);
@@ -101,7 +115,8 @@ function withinMax(changes: string[], max: number): string[] {
 const leadRef = (rowText: string): string | undefined => /^\[([^\]]+)\]/.exec(rowText)?.[1];
 
 /** A row line without its states and row number: what it shows (rows that moved compare equal). */
-const rowContent = (rowText: string): string => rowText.replace(/^(\[[^\]]+\] \S+(?: "(?:[^"\\]|\\.)*")?)(?: [a-z]+)* — row [\d,]+/u, '$1 — row');
+const rowContent = (rowText: string): string =>
+  rowText.replace(/^(\[[^\]]+\] \S+(?: "(?:[^"\\]|\\.)*")?)(?: [a-z]+)* — row [\d,]+/u, '$1 — row');
 
 /** "rows 1–12", "rows 3, 7–9", "row 4": row numbers as spans (row 0 is the column headers' line). */
 function rowSpans(rows: number[]): string {
@@ -135,8 +150,10 @@ const withoutBlankTail = (s: string): string => s.replace(/\s*\n\s*$/u, '');
  * where it stops (`(more: scope=e12 from=270)`): xfce4-terminal's output read `…(605)` and no way on.
  */
 function valuePair(rawA: string, rawB: string, b0: SnapshotLine): [string, string, string] {
-  const [a, b] = withoutBlankTail(rawA) === withoutBlankTail(rawB) ? [rawA, rawB] : [withoutBlankTail(rawA), withoutBlankTail(rawB)];
-  if (a.length <= MAX_VALUE_CHARS && b.length <= MAX_VALUE_CHARS) return [quote(a, MAX_VALUE_CHARS), quote(b, MAX_VALUE_CHARS), ''];
+  const [a, b] =
+    withoutBlankTail(rawA) === withoutBlankTail(rawB) ? [rawA, rawB] : [withoutBlankTail(rawA), withoutBlankTail(rawB)];
+  if (a.length <= MAX_VALUE_CHARS && b.length <= MAX_VALUE_CHARS)
+    return [quote(a, MAX_VALUE_CHARS), quote(b, MAX_VALUE_CHARS), ''];
   let p = 0;
   while (p < a.length && p < b.length && a[p] === b[p]) p++;
   const start = Math.max(0, p - 30);
@@ -146,8 +163,34 @@ function valuePair(rawA: string, rawB: string, b0: SnapshotLine): [string, strin
     const tail = start + chars < s.length ? `…(${compactCount(s.length)})` : '';
     return `"${head}${escapeText(part)}${tail}"`;
   };
-  const cut = start + NEW_TEXT_CHARS < b.length ? ` (more: scope=${b0.ref} from=${(b0.valueStart ?? 0) + start + NEW_TEXT_CHARS})` : '';
+  const cut =
+    start + NEW_TEXT_CHARS < b.length
+      ? ` (more: scope=${b0.ref} from=${(b0.valueStart ?? 0) + start + NEW_TEXT_CHARS})`
+      : '';
   return [show(a, 60), show(b, NEW_TEXT_CHARS), cut];
+}
+
+/** Characters of a long name a change shows (either side); shorter names show whole. */
+const NAME_CHANGE_CHARS = 60;
+/** Characters kept on either side of the part of a long name that changed. */
+const NAME_CONTEXT = 20;
+
+/**
+ * A long name's change as the part that differs, with a little context, on both sides: a title that gained its
+ * modified mark repeated a 60-character path twice, a status bar's 120 characters read twice for one number.
+ */
+function namePair(a: string, b: string): string {
+  if (a.length <= NAME_CHANGE_CHARS && b.length <= NAME_CHANGE_CHARS) return `${quote(a, MAX_NAME_CHARS)} → ${quote(b, MAX_NAME_CHARS)}`;
+  let p = 0;
+  while (p < a.length && p < b.length && a[p] === b[p]) p++;
+  let q = 0;
+  while (q < a.length - p && q < b.length - p && a[a.length - 1 - q] === b[b.length - 1 - q]) q++;
+  const from = Math.max(0, p - NAME_CONTEXT);
+  const show = (x: string): string => {
+    const end = Math.min(x.length, x.length - q + NAME_CONTEXT, from + MAX_NAME_CHARS);
+    return `"${from > 0 ? '…' : ''}${escapeText(x.slice(from, end))}${end < x.length ? '…' : ''}"`;
+  };
+  return `${show(a)} → ${show(b)}`;
 }
 
 function stateChanges(before: readonly State[], after: readonly State[]): string[] {
@@ -176,7 +219,7 @@ interface Change { line: string; what?: string }
 function changeOf(a: SnapshotLine, b: SnapshotLine): Change | undefined {
   const parts: string[] = [];
   let head = `[${b.ref}] ${b.role}`;
-  if (a.name !== b.name) parts.push(`name ${quote(a.name ?? '', MAX_NAME_CHARS)} → ${quote(b.name ?? '', MAX_NAME_CHARS)}`);
+  if (a.name !== b.name) parts.push(`name ${namePair(a.name ?? '', b.name ?? '')}`);
   else if (b.name) head += ` ${quote(b.name, MAX_NAME_CHARS)}`;
   let whole = true;
   if ((a.value ?? '') !== (b.value ?? '')) {
@@ -214,27 +257,47 @@ interface DiffPass {
  */
 export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptions = {}): SnapshotDiff {
   const pass: DiffPass = {
-    before, after, old: new Map(before.elements.map((l) => [l.ref, l])), now: new Map(after.elements.map((l) => [l.ref, l])),
-    near: opts.near, rowPrinted: new Set(), movedGrids: new Map(),
+    before,
+    after,
+    old: new Map(before.elements.map((l) => [l.ref, l])),
+    now: new Map(after.elements.map((l) => [l.ref, l])),
+    near: opts.near,
+    rowPrinted: new Set(),
+    movedGrids: new Map(),
   };
+  const { lines: changed, refilled } = changedLines(pass);
   // In this order: the added pass notes the rows it printed and the grid cells that came, which the removed pass reads.
-  const added = addedLines(pass);
-  const removed = removedLines(pass);
-  const lines = withinMax([...added, ...removed, ...changedLines(pass)], opts.maxLines ?? 60);
+  // The removed pass also prints the cells that came into a kept grid: their lines are looked up in both.
+  const both = new Map([...pass.old, ...pass.now]);
+  const added = addedLines(pass).filter((l) => !inRefilled(l, pass.now, refilled));
+  const removed = removedLines(pass).filter((l) => !inRefilled(l, both, refilled));
+  const lines = withinMax([...added, ...removed, ...changed], opts.maxLines ?? 60);
   if (before.focusRef !== after.focusRef) lines.push(`focus: ${after.focusRef ?? '(none)'}`);
   return { lines, changed: lines.length > 0 };
 }
+
+/** `[e4] "Undo"`: an element of a folded line, by ref and name. */
+const label = (l: SnapshotLine): string => `[${l.ref}]${l.name ? ` ${quote(l.name, MAX_NAME_CHARS)}` : ''}`;
 
 /** A sliced table's row an element sits in, as one key. */
 const rowKey = (l: SnapshotLine): string | undefined => (l.row ? `${l.row.table}\u0000${l.row.n}` : undefined);
 
 /** "[e3] table "Files"": how a table or grid is named on a line. */
-const tableLabel = (t: SnapshotLine | undefined): string => (t ? ` ${t.role}${t.name ? ` ${quote(t.name, MAX_NAME_CHARS)}` : ''}` : '');
+const tableLabel = (t: SnapshotLine | undefined): string =>
+  t ? ` ${t.role}${t.name ? ` ${quote(t.name, MAX_NAME_CHARS)}` : ''}` : '';
 
 /** The grid a cell, a row or an element inside a cell (a web table's button) belongs to. */
-function gridOf(l: SnapshotLine, within: ReadonlyMap<string, SnapshotLine>, now: ReadonlyMap<string, SnapshotLine>): SnapshotLine | undefined {
+function gridOf(
+  l: SnapshotLine,
+  within: ReadonlyMap<string, SnapshotLine>,
+  now: ReadonlyMap<string, SnapshotLine>,
+): SnapshotLine | undefined {
   let inCell = l.role === 'cell' || l.role === 'row';
-  for (let p = l.parent !== undefined ? within.get(l.parent) : undefined, up = 0; p && up < 6; p = p.parent !== undefined ? within.get(p.parent) : undefined, up++) {
+  for (
+    let p = l.parent !== undefined ? within.get(l.parent) : undefined, up = 0;
+    p && up < 6;
+    p = p.parent !== undefined ? within.get(p.parent) : undefined, up++
+  ) {
     // A snapshot kept across calls (the CLI's, read back from disk) has lost its lines' grid renderers: the table
     // is a grid when it is one now.
     if (p.grid || now.get(p.ref)?.grid) return inCell ? p : undefined;
@@ -282,7 +345,15 @@ interface AddedWalk {
  * new elements (it came into view) prints as its one row line; rows that moved read as one line per table.
  */
 function addedLines(p: DiffPass): string[] {
-  const walk: AddedWalk = { out: [], addedDepth: new Map(), inNewGrid: new Set(), rowsBefore: new Map(), oldRowOf: new Map(), rowMoves: new Map(), unprinted: new Set() };
+  const walk: AddedWalk = {
+    out: [],
+    addedDepth: new Map(),
+    inNewGrid: new Set(),
+    rowsBefore: new Map(),
+    oldRowOf: new Map(),
+    rowMoves: new Map(),
+    unprinted: new Set(),
+  };
   for (const l of p.before.elements) {
     const k = rowKey(l);
     if (k !== undefined && l.row && !p.now.has(l.ref)) walk.rowsBefore.set(k, l.row.text);
@@ -308,12 +379,21 @@ function addedLines(p: DiffPass): string[] {
   const out = foldAlikeAdded(walk.out);
   for (const [table, m] of walk.rowMoves) {
     const n = m.rows.length;
-    out.push(`~ ${n} row${n === 1 ? '' : 's'} of [${table}]${tableLabel(p.now.get(table))} moved ${m.by < 0 ? 'up' : 'down'} ${Math.abs(m.by)}, each showing what it showed before (now ${rowSpans(m.rows)})`);
+    out.push(
+      `~ ${n} row${n === 1 ? '' : 's'} of [${table}]${tableLabel(p.now.get(table))} moved ${m.by < 0 ? 'up' : 'down'} ${Math.abs(m.by)}, each showing what it showed before (now ${rowSpans(m.rows)})`,
+    );
   }
   const near = p.near;
   if (near && walk.unprinted.size > 0) {
-    const all = [...walk.unprinted, ...p.after.elements.filter((l) => l.row?.table === near.table && p.rowPrinted.has(rowKey(l) ?? '')).map((l) => l.row!.n)];
-    out.push(`+ … ${walk.unprinted.size} more row${walk.unprinted.size === 1 ? '' : 's'} in view (${rowSpans(all)} on screen; computer_observe scope=${near.table} lists them)`);
+    const all = [
+      ...walk.unprinted,
+      ...p.after.elements
+        .filter((l) => l.row?.table === near.table && p.rowPrinted.has(rowKey(l) ?? ''))
+        .map((l) => l.row!.n),
+    ];
+    out.push(
+      `+ … ${walk.unprinted.size} more row${walk.unprinted.size === 1 ? '' : 's'} in view (${rowSpans(all)} on screen; computer_observe scope=${near.table} lists them)`,
+    );
   }
   return out;
 }
@@ -323,18 +403,29 @@ function addedRow(p: DiffPass, walk: AddedWalk, row: Row): void {
   const k = `${row.table}\u0000${row.n}`;
   if (p.rowPrinted.has(k)) return;
   p.rowPrinted.add(k);
-  if (p.near !== undefined && row.table === p.near.table && Math.abs(row.n - p.near.row) > ROWS_NEAR) { walk.unprinted.add(row.n); return; }
+  if (p.near !== undefined && row.table === p.near.table && Math.abs(row.n - p.near.row) > ROWS_NEAR) {
+    walk.unprinted.add(row.n);
+    return;
+  }
   const was = walk.rowsBefore.get(k);
   // The row's line names an element that stays: its old line left only if that element is gone.
   const wasLead = was === undefined ? undefined : leadRef(was);
   const wasGone = was !== undefined && was !== row.text && (wasLead === undefined || !p.now.has(wasLead));
   const lead = leadRef(row.text);
   const prior = lead === undefined ? undefined : walk.oldRowOf.get(lead);
-  const moved = prior && prior.table === row.table && prior.n !== row.n && rowContent(prior.text) === rowContent(row.text) ? prior.n : undefined;
+  const moved =
+    prior && prior.table === row.table && prior.n !== row.n && rowContent(prior.text) === rowContent(row.text)
+      ? prior.n
+      : undefined;
   if (moved !== undefined) {
     // The same row one or more places up or down (a file deleted above it): one line for all such rows.
     const m = walk.rowMoves.get(row.table) ?? { by: row.n - moved, rows: [] };
-    if (m.by === row.n - moved) { m.rows.push(row.n); walk.rowMoves.set(row.table, m); if (wasGone) walk.out.push(`- ${was}`); return; }
+    if (m.by === row.n - moved) {
+      m.rows.push(row.n);
+      walk.rowMoves.set(row.table, m);
+      if (wasGone) walk.out.push(`- ${was}`);
+      return;
+    }
   }
   if (wasGone) walk.out.push(`- ${was}`);
   walk.out.push(`+ ${row.text}`);
@@ -375,52 +466,131 @@ function removedLines(p: DiffPass): string[] {
       removedTop.set(l.ref, { line: l, inside: 0 });
     }
   }
-  for (const { line, inside } of removedTop.values()) out.push(`- ${line.text}${inside > 0 ? ` (+${inside} inside)` : ''}`);
+  out.push(...removedTops([...removedTop.values()], p.now));
   for (const { grid: g, lines: moved } of p.movedGrids.values()) {
     // A scroll to a row of this grid asked for that row: room for the rows down to it (a trial's 'to 151' was
     // cut at row 135, before the row and its button).
-    const shown = moved.length >= GRID_MOVED ? g.grid?.(p.near?.table === g.ref ? DIFF_GRID_TOKENS * 3 : DIFF_GRID_TOKENS) : undefined;
+    const shown =
+      moved.length >= GRID_MOVED
+        ? g.grid?.(p.near?.table === g.ref ? DIFF_GRID_TOKENS * 3 : DIFF_GRID_TOKENS)
+        : undefined;
     if (!shown) { out.push(...moved); continue; }
     out.push(`~ [${g.ref}]${tableLabel(g)} shows other cells: ${shown.summary}`, ...shown.rows.map((r) => `+   ${r}`));
   }
-  for (const [table, set] of rowsLeft) out.push(`- ${rowSpans([...set])} of [${table}]${tableLabel(p.now.get(table) ?? p.old.get(table))}`);
+  for (const [table, set] of rowsLeft)
+    out.push(`- ${rowSpans([...set])} of [${table}]${tableLabel(p.now.get(table) ?? p.old.get(table))}`);
+  return out;
+}
+
+/** True when a change names no value: states only (`enabled → disabled`), which reads alike on any role. */
+const statesOnly = (what: string): boolean => !what.startsWith('value ');
+
+/**
+ * The removed tops as lines: FOLD_LIKE or more under one parent that stays read as one line (a menu that closed
+ * after its item was clicked printed its 15 items one by one, each of which the model had just seen).
+ */
+function removedTops(tops: readonly { line: SnapshotLine; inside: number }[], now: ReadonlyMap<string, SnapshotLine>): string[] {
+  const byParent = new Map<string, { line: SnapshotLine; inside: number }[]>();
+  for (const t of tops) {
+    const parent = t.line.parent;
+    if (parent === undefined || !now.has(parent)) continue;
+    byParent.set(parent, [...(byParent.get(parent) ?? []), t]);
+  }
+  const out: string[] = [];
+  for (const t of tops) {
+    const group = t.line.parent !== undefined ? byParent.get(t.line.parent) : undefined;
+    if (!group || group.length < FOLD_LIKE) {
+      out.push(`- ${t.line.text}${t.inside > 0 ? ` (+${t.inside} inside)` : ''}`);
+      continue;
+    }
+    if (group[0] !== t) continue;
+    const inside = group.reduce((n, g) => n + g.inside, 0);
+    const last = group[group.length - 1]!.line;
+    out.push(`- ${group.length} elements of [${t.line.parent}]${tableLabel(now.get(t.line.parent!))} ` +
+      `(${label(t.line)} … ${label(last)})${inside > 0 ? ` (+${inside} inside)` : ''}`);
+  }
   return out;
 }
 
 /**
- * The changed pass. Many elements of one role with one same change (a sheet's cells all turning editable when the
- * sheet loses focus: hundreds of lines; Calc's alt+Return filling A1:A20 with "5": twenty value lines) read as one
- * line; otherwise they fill the line budget and hide the change that matters (a field's new value, a button).
+ * The changed pass. Many elements with one same change (a sheet's cells all turning editable when the sheet loses
+ * focus: hundreds of lines; Calc's alt+Return filling A1:A20 with "5": twenty value lines; a Save that disables a
+ * toolbar's buttons, toggles and menu items at once) read as one line, after the changes of their own; otherwise
+ * they fill the line budget and come before the change that matters (a field's new value, a button). A table, list
+ * or tree re-sorted or re-filled in place reads as one block of its rows (diff-refill.ts).
  */
-function changedLines(p: DiffPass): string[] {
+function changedLines(p: DiffPass): { lines: string[]; refilled: ReadonlySet<string> } {
   const out: string[] = [];
-  const changed: { line: string; b: SnapshotLine; key?: string; what?: string }[] = [];
+  const folds: string[] = [];
+  const changed: { line: string; a: SnapshotLine; b: SnapshotLine; key?: string; what?: string }[] = [];
   const groups = new Map<string, SnapshotLine[]>();
   for (const b of p.after.elements) {
     const a = p.old.get(b.ref);
     if (!a) continue;
     const c = changeOf(a, b);
     if (!c) continue;
-    if (c.what === undefined) { changed.push({ line: c.line, b }); continue; }
-    const key = `${b.role}\u0000${c.what}`;
-    changed.push({ line: c.line, b, key, what: c.what });
+    if (c.what === undefined) { changed.push({ line: c.line, a, b }); continue; }
+    // State flips fold across roles (a toolbar's buttons and toggles greyed out together); values within one.
+    const key = statesOnly(c.what) ? `\u0000${c.what}` : `${b.role}\u0000${c.what}`;
+    changed.push({ line: c.line, a, b, key, what: c.what });
     const g = groups.get(key);
     if (g) g.push(b); else groups.set(key, [b]);
   }
-  const label = (l: SnapshotLine): string => `[${l.ref}]${l.name ? ` ${quote(l.name, MAX_NAME_CHARS)}` : ''}`;
+  const alike = (c: { key?: string }): SnapshotLine[] | undefined => {
+    const g = c.key !== undefined ? groups.get(c.key) : undefined;
+    return g && g.length >= FOLD_LIKE ? g : undefined;
+  };
+  // Renames and new values that no alike line folds: a re-sorted table's cells, a re-filled list's items.
+  const renamed = changed.filter(
+    (c) => !alike(c) && (c.a.name !== c.b.name || (c.a.value ?? '') !== (c.b.value ?? '')),
+  );
+  const refill = refillBlocks(renamed, p.before.elements, p.after.elements, p.now);
   for (const c of changed) {
-    const group = c.key !== undefined ? groups.get(c.key) : undefined;
-    if (!group || group.length < FOLD_LIKE) { out.push(c.line); continue; }
+    const group = alike(c);
+    if (!group) {
+      const block = refill.lines.get(c.b.ref);
+      if (block) out.push(...block);
+      else if (!refill.folded.has(c.b.ref)) out.push(c.line);
+      continue;
+    }
     if (group[0] !== c.b) continue;
     // Calc's cells all turn editable when the sheet takes the focus and back when it loses it: a line on nearly
     // every receipt (a trial called it noise), and no cell became any more or less writable for the model.
-    if (c.b.role === 'cell' && /^(?:editable → \(not editable\)|\(not editable\) → editable)$/.test(c.what ?? '')) continue;
+    if (
+      group.every((g) => g.role === 'cell') &&
+      /^(?:editable → \(not editable\)|\(not editable\) → editable)$/.test(c.what ?? '')
+    )
+      continue;
     // "of [e3] table" when they share a parent; their names one by one when few, else the first and the last.
-    const parent = group.every((g) => g.parent === c.b.parent) && c.b.parent !== undefined ? p.now.get(c.b.parent) : undefined;
+    const parent =
+      group.every((g) => g.parent === c.b.parent) && c.b.parent !== undefined ? p.now.get(c.b.parent) : undefined;
     const last = group[group.length - 1] ?? c.b;
     const of = parent ? ` of [${parent.ref}]${tableLabel(parent)}` : '';
     const names = group.length <= FOLD_NAMES ? group.map(label).join(', ') : `${label(c.b)} … ${label(last)}`;
-    out.push(`~ ${group.length} ${c.b.role}s${of} (${names}) ${c.what ?? ''}`);
+    const kind = group.every((g) => g.role === c.b.role) ? `${c.b.role}s` : 'elements';
+    (statesOnly(c.what ?? '') ? folds : out).push(`~ ${group.length} ${kind}${of} (${names}) ${c.what ?? ''}`);
   }
-  return out;
+  return { lines: [...out, ...folds], refilled: refill.collections };
 }
+
+/**
+ * Whether an added or removed line is an element inside a re-filled collection's block: a cell whose text another
+ * row also holds gets a new ref when its row changes (refs.ts), and the block's rows already show it.
+ */
+function inRefilled(line: string, within: ReadonlyMap<string, SnapshotLine>, refilled: ReadonlySet<string>): boolean {
+  if (refilled.size === 0) return false;
+  const ref = /^[+-] *\[([^\]]+)\] /.exec(line)?.[1];
+  const l = ref !== undefined ? within.get(ref) : undefined;
+  if (!l || !ITEM_PARTS.has(l.role)) return false;
+  for (
+    let p = l.parent !== undefined ? within.get(l.parent) : undefined, up = 0;
+    p && up < 6;
+    p = p.parent !== undefined ? within.get(p.parent) : undefined, up++
+  ) {
+    if (refilled.has(p.ref)) return true;
+  }
+  return false;
+}
+
+/** Roles of what a collection's item is made of, which its block's item lines show. */
+const ITEM_PARTS: ReadonlySet<string> = new Set(['cell', 'text', 'label', 'image', 'listitem', 'treeitem']);

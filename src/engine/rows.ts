@@ -101,7 +101,7 @@ function cellWords(c: DistilledNode): string {
 }
 
 /** Text for a row line: one line, `|` escaped (it separates columns). */
-function rowText(v: string): string {
+export function rowText(v: string): string {
   // No text that reads as a ref: the row line prints real ones for the controls in its cells.
   return escapeText(v.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\[(?=[a-z]?\d*[a-z]\d+\])/g, '\\['), { quoted: false, lineBreak: '⏎' }).slice(0, 60);
 }

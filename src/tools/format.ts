@@ -89,6 +89,24 @@ function appName(a: AppInfo): string {
   return a.name ? nameText(a.name) : '(unnamed)';
 }
 
+/**
+ * A diff without its `focus:` line when a line above already says where the focus went (`~ [e9] document
+ * (unfocused) → focused`, `+ [e4] generic focused`) or that it left (`focused → (unfocused)`, and nothing took it):
+ * the same fact twice on most receipts. The diff itself keeps the line (set-submit reads it).
+ */
+export function withoutEchoedFocus(diff: readonly string[]): string[] {
+  // App text is left out first: a name that reads "→ focused" says nothing of the focus.
+  const bare = diff.map((l) => l.replace(/"(?:[^"\\]|\\.)*"/g, '""'));
+  const took = (ref: string): boolean => bare.some((l) => (l.startsWith(`~ [${ref}] `) && /→ focused(?:,|$)/.test(l))
+    || (l.startsWith(`+ [${ref}] `) && / focused(?: |$)/.test(l)));
+  const left = bare.some((l) => /^~ \[[^\]]+\] .*focused → \(unfocused\)(?:,|$)/.test(l));
+  return diff.filter((l) => {
+    const to = /^focus: (.+)$/.exec(l)?.[1];
+    if (to === undefined) return true;
+    return to === '(none)' ? !left : !took(to);
+  });
+}
+
 /** The computer_act result: one line per action, the diff, new windows with their snapshots. */
 export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
   const lines: string[] = [];
@@ -101,7 +119,7 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
   // A closed dialog first, then what it did to the window that took the focus back.
   for (const w of o.refocused ? o.closedWindows : []) lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);
   if (o.refocused) lines.push(`[${table.refOf(o.refocused)}] ${o.refocused.role} ${quoteText(redactText(o.refocused.title))} has the focus back${o.diff.length ? ':' : ' (no visible change in it)'}`);
-  lines.push(...o.diff);
+  lines.push(...withoutEchoedFocus(o.diff));
   for (const w of o.others ?? []) {
     lines.push(`[${table.refOf(w.window)}] ${w.window.role} ${quoteText(redactText(w.window.title))} of the same app changed:`);
     lines.push(...w.diff);
