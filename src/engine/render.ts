@@ -398,6 +398,55 @@ function subtreeKeys(root: DistilledNode): Map<DistilledNode, { key: string; ins
   return out;
 }
 
+/** The SnapshotLine of one element as printed: its ref, depth, role, states, text, parent and name. */
+function elementLine(node: DistilledNode, depth: number, parent: string | undefined, text: string): SnapshotLine {
+  const line: SnapshotLine = { ref: node.ref ?? '?', depth, role: node.role, states: renderedStates(node), text };
+  if (parent !== undefined) line.parent = parent;
+  if (node.name !== undefined) line.name = node.name;
+  return line;
+}
+
+/** A sliced table printed as its column line, one line per row, and the lines for what is not printed. */
+function sliceBlock(node: DistilledNode, rows: readonly SliceRow[], depth: number, keep: RenderOptions['keep'],
+  out: string[], lines: SnapshotLine[]): void {
+  const pad = '  '.repeat(depth + 1);
+  const cols = columnsLine(node);
+  if (cols !== undefined && (!keep || node.children.some((c) => c.role === 'columnheader' && keep.has(c))))
+    out.push(pad + cols);
+  for (const r of rows) {
+    if (keep && !r.cells.some((c) => keep.has(c))) continue;
+    out.push(pad + rowLine(r));
+    // `lines` holds the elements that start a printed line: the row's lead.
+    const lead = rowLead(r);
+    lines.push(...rowSnapshotLines(node, r, depth + 1).filter((l) => l.ref === lead?.ref));
+  }
+  const rest = foldedRowsLine(node, depth);
+  if (rest !== undefined) out.push(rest);
+  const more = moreLine(node, node.children.length, 0, depth);
+  if (more !== undefined) out.push(more);
+}
+
+/** A run of alike nameless siblings as one line (`[e3] … [e9] 7 buttons without a name`), and its first's line. */
+function namelessRunLine(
+  run: readonly DistilledNode[],
+  depth: number,
+  parent: string,
+): { printed: string; line: SnapshotLine } {
+  const first = run[0] as DistilledNode;
+  const last = run[run.length - 1] as DistilledNode;
+  const states = renderedStates(first).map((st) => ` ${st}`).join('');
+  const printed = `[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run.length} ${pluralRole(first.role)} without a name${states}`;
+  const line: SnapshotLine = {
+    ref: first.ref ?? '?',
+    depth,
+    parent,
+    role: first.role,
+    states: renderedStates(first),
+    text: renderLine(first),
+  };
+  return { printed, line };
+}
+
 /**
  * Renders a distilled tree (refs assigned) under a header, two spaces per level, cutting long lists and
  * printing only `keep` nodes when given. A subtree identical to one printed before it (REPEAT_MIN_INSIDE
@@ -418,10 +467,7 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
     if (sub && first !== undefined) {
       const text = `${renderLine(node, opts.bodyChars, node === opts.textBelow)} (same as [${first}], ${sub.inside} inside)`;
       out.push('  '.repeat(depth) + text);
-      const line: SnapshotLine = { ref: node.ref ?? '?', depth, role: node.role, states: renderedStates(node), text };
-      if (parent !== undefined) line.parent = parent;
-      if (node.name !== undefined) line.name = node.name;
-      lines.push(line);
+      lines.push(elementLine(node, depth, parent, text));
       return;
     }
     if (sub && sub.inside >= REPEAT_MIN_INSIDE) printedKeys.set(sub.key, node.ref ?? '?');
@@ -429,44 +475,19 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
       // Grid hook (grid.ts): the table's cells print as rows of values, not as element lines.
       const g = gridBlock(node, depth, opts.gridTokens, node === opts.uncapped ? Infinity : MAX_GRID_ROWS);
       out.push(...g.text);
-      const line: SnapshotLine = {
-        ref: node.ref ?? '?',
-        depth,
-        role: node.role,
-        states: renderedStates(node),
-        text: g.line,
-      };
-      if (parent !== undefined) line.parent = parent;
-      if (node.name !== undefined) line.name = node.name;
-      lines.push(line, ...g.cells);
+      lines.push(elementLine(node, depth, parent, g.line), ...g.cells);
       return;
     }
     const text = renderLine(depth === 0 ? untitled(node, window) : node, opts.bodyChars, node === opts.textBelow);
     out.push('  '.repeat(depth) + text);
-    const line: SnapshotLine = { ref: node.ref ?? '?', depth, role: node.role, states: renderedStates(node), text };
-    if (parent !== undefined) line.parent = parent;
-    if (node.name !== undefined) line.name = node.name;
+    const line = elementLine(node, depth, parent, text);
     setStandIns(line, node);
     if (node.value !== undefined) line.value = node.value;
     lines.push(line);
     const rows = sliceRows(node);
     if (rows) {
       // Rows hook (rows.ts): a sliced table's cells print as one line per row.
-      const pad = '  '.repeat(depth + 1);
-      const cols = columnsLine(node);
-      if (cols !== undefined && (!opts.keep || node.children.some((c) => c.role === 'columnheader' && opts.keep?.has(c))))
-        out.push(pad + cols);
-      for (const r of rows) {
-        if (opts.keep && !r.cells.some((c) => opts.keep?.has(c))) continue;
-        out.push(pad + rowLine(r));
-        // `lines` holds the elements that start a printed line: the row's lead.
-        const lead = rowLead(r);
-        lines.push(...rowSnapshotLines(node, r, depth + 1).filter((l) => l.ref === lead?.ref));
-      }
-      const rest = foldedRowsLine(node, depth);
-      if (rest !== undefined) out.push(rest);
-      const more = moreLine(node, node.children.length, 0, depth);
-      if (more !== undefined) out.push(more);
+      sliceBlock(node, rows, depth, opts.keep, out, lines);
       return;
     }
     const { shown, cut } = visibleChildren(node, max, opts.uncapped);
@@ -475,24 +496,10 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
       const run = namelessRun(kept, i);
       if (run > 1) {
         // Chromium's toolbar held 28 nameless buttons (two snapshots per task in every Chromium eval task): one line.
-        const first = kept[i] as DistilledNode;
-        const last = kept[i + run - 1] as DistilledNode;
-        out.push(
-          `${'  '.repeat(depth + 1)}[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run} ${pluralRole(first.role)} without a name${renderedStates(
-            first,
-          )
-            .map((st) => ` ${st}`)
-            .join('')}`,
-        );
+        const { printed, line: lead } = namelessRunLine(kept.slice(i, i + run), depth + 1, line.ref);
+        out.push('  '.repeat(depth + 1) + printed);
         // `lines` holds the elements that start a printed line: the run's first (the snapshot's elements hold all).
-        lines.push({
-          ref: first.ref ?? '?',
-          depth: depth + 1,
-          parent: line.ref,
-          role: first.role,
-          states: renderedStates(first),
-          text: renderLine(first),
-        });
+        lines.push(lead);
         i += run;
         continue;
       }
