@@ -60,7 +60,7 @@ test('the phone\'s Back is an op of the window: computer_act on the window\'s re
   const client = await mcpWithPhone(phone, ['--mode', 'bypass', '--allow-app', 'com.android.settings']);
   try {
     const snap = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'phone', app: 'com.android.settings' } }));
-    const window = refOf(snap, /^\[d\d+e\d+\] window /);
+    const window = refOf(snap, /^\[d\d+e\d+\] window\b/);
     const r = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: window, op: 'back' }] } }));
     assert.match(r, /ok back/, r);
     assert.deepEqual(phone.log.filter((c) => c[0] === 'input').at(-1), ['input', 'keyevent', 'KEYCODE_BACK']);
