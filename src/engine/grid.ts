@@ -14,8 +14,18 @@ import { controlsIn } from './controls.js';
 /** The cell address grammar lives in the protocol (drivers report and take addresses); re-exported for the engine's users. */
 export { cellAddress, columnName, parseAddress };
 
-/** Characters of a cell value shown in the grid. */
+/** Characters of a cell value shown in a wide grid (a narrow one gives each cell more: {@link cellRoom}). */
 export const MAX_CELL_CHARS = 40;
+/** Characters a grid row's values share before each is cut, and the most one cell shows. */
+const ROW_CHARS = 240;
+const MAX_ROOM = 120;
+/** Characters of a value on a cell's own line (what find and the elements print): whole for a path or a sentence. */
+const CELL_LINE_CHARS = 160;
+
+/** Characters each cell of a grid with `cols` columns shows: a four-column result table shows a folder path whole. */
+export function cellRoom(cols: number): number {
+  return Math.min(MAX_ROOM, Math.max(MAX_CELL_CHARS, Math.floor(ROW_CHARS / Math.max(1, cols))));
+}
 /** Grid rows printed at most (the visible range of a tall sheet view is ~50). */
 export const MAX_GRID_ROWS = 60;
 
@@ -45,13 +55,13 @@ export function addressOfCell(c: Cell): string {
   return c.cell.address ?? cellAddress(c.cell.row, c.cell.col);
 }
 
-/** A cell's text cut to the length a grid shows. */
-const cutCell = (v: string): string => (v.length > MAX_CELL_CHARS ? `${v.slice(0, MAX_CELL_CHARS)}…` : v);
+/** A cell's text cut to the length its own line shows. */
+const cutCell = (v: string): string => (v.length > CELL_LINE_CHARS ? `${v.slice(0, CELL_LINE_CHARS)}…` : v);
 
 /** A value made safe for a grid row: one line, no pipe ambiguity, no text that reads as a ref (`[e12]`), cut. */
-function cellText(v: string): string {
+function cellText(v: string, room = MAX_CELL_CHARS): string {
   let s = escapeText(v.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\[(?=[a-z]?\d*[a-z]\d+\])/g, '\\['), { quoted: false, lineBreak: '⏎' });
-  if (s.length > MAX_CELL_CHARS) s = `${s.slice(0, MAX_CELL_CHARS)}…`;
+  if (s.length > room) s = `${s.slice(0, room)}…`;
   return s;
 }
 
@@ -97,9 +107,9 @@ export function undoubled(s: string): string {
 }
 
 /** A cell in a grid row: its text, or the refs and names of the controls in it (`[e2235] Refund`) to act on. */
-function gridCellText(c: Cell): string {
+function gridCellText(c: Cell, room = MAX_CELL_CHARS): string {
   const controls = controlsIn(c);
-  if (controls.length === 0) return cellText(cellShown(c));
+  if (controls.length === 0) return cellText(cellShown(c), room);
   return controls.map((k) => `[${k.ref ?? '?'}] ${cellText(k.name || k.value || k.role)}`).join(' ');
 }
 
@@ -170,6 +180,7 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
     const cols: number[] = [];
     for (let c = box[1]; c <= box[3]; c++) cols.push(c);
     const width = String(box[2] + 1).length;
+    const room = cellRoom(cols.length);
     // Column headers (GTK TreeView, web tables) are the table's header children, in column order.
     const heads = node.children.filter((c) => c.role === 'columnheader' && !c.cell);
     const headOf = (c: number): string => {
@@ -188,7 +199,7 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
     let lastRow = box[0] - 1;
     for (let r = box[0]; r <= box[2]; r++) {
       const rowCells = cols.map((c) => at.get(`${r},${c}`));
-      const text = `${String(r + 1).padStart(width)} | ${rowCells.map((c) => (c ? gridCellText(c) : '')).join(' | ')}`.trimEnd();
+      const text = `${String(r + 1).padStart(width)} | ${rowCells.map((c) => (c ? gridCellText(c, room) : '')).join(' | ')}`.trimEnd();
       const cost = tokens(text);
       if (rows.length > maxRows || used + cost > maxTokens) break;
       rows.push(text);
