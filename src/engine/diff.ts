@@ -247,6 +247,8 @@ interface DiffPass {
   readonly rowPrinted: Set<string>;
   /** Per kept grid, the lines of its cells that came or went: a grid block replaces them when they are many. */
   readonly movedGrids: Map<string, { grid: SnapshotLine; lines: string[] }>;
+  /** Grids printed as a block of the cells they show now: their cells' own changes are in that block. */
+  readonly shownGrids: Set<string>;
 }
 
 /**
@@ -264,13 +266,17 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
     near: opts.near,
     rowPrinted: new Set(),
     movedGrids: new Map(),
+    shownGrids: new Set(),
   };
-  const { lines: changed, refilled } = changedLines(pass);
   // In this order: the added pass notes the rows it printed and the grid cells that came, which the removed pass reads.
-  // The removed pass also prints the cells that came into a kept grid: their lines are looked up in both.
+  // The removed pass also prints the cells that came into a kept grid: their lines are looked up in both. The changed
+  // pass then leaves out the cells of a grid printed as a block (Calc's sheet printed its rows three times over).
   const both = new Map([...pass.old, ...pass.now]);
-  const added = addedLines(pass).filter((l) => !inRefilled(l, pass.now, refilled));
-  const removed = removedLines(pass).filter((l) => !inRefilled(l, both, refilled));
+  const addedAll = addedLines(pass);
+  const removedAll = removedLines(pass);
+  const { lines: changed, refilled } = changedLines(pass);
+  const added = addedAll.filter((l) => !inRefilled(l, pass.now, refilled));
+  const removed = removedAll.filter((l) => !inRefilled(l, both, refilled));
   const lines = withinMax([...added, ...removed, ...changed], opts.maxLines ?? 60);
   if (before.focusRef !== after.focusRef) lines.push(`focus: ${after.focusRef ?? '(none)'}`);
   return { lines, changed: lines.length > 0 };
@@ -476,6 +482,7 @@ function removedLines(p: DiffPass): string[] {
         : undefined;
     if (!shown) { out.push(...moved); continue; }
     out.push(`~ [${g.ref}]${tableLabel(g)} shows other cells: ${shown.summary}`, ...shown.rows.map((r) => `+   ${r}`));
+    p.shownGrids.add(g.ref);
   }
   for (const [table, set] of rowsLeft)
     out.push(`- ${rowSpans([...set])} of [${table}]${tableLabel(p.now.get(table) ?? p.old.get(table))}`);
@@ -529,6 +536,9 @@ function changedLines(p: DiffPass): { lines: string[]; refilled: ReadonlySet<str
     if (!a) continue;
     const c = changeOf(a, b);
     if (!c) continue;
+    // The focused cell's own change stays: it is what the act did.
+    if (p.shownGrids.size > 0 && b.role === 'cell' && !b.states.includes('focused')
+      && p.shownGrids.has(gridOf(b, p.now, p.now)?.ref ?? '')) continue;
     if (c.what === undefined) { changed.push({ line: c.line, a, b }); continue; }
     // State flips fold across roles (a toolbar's buttons and toggles greyed out together); values within one.
     const key = statesOnly(c.what) ? `\u0000${c.what}` : `${b.role}\u0000${c.what}`;

@@ -10,7 +10,11 @@ import { GEDIT_TEXT, gedit } from '../fixtures/engine/gedit.js';
 import { FAKE_API_KEY, FAKE_PASSWORD, widgetFactory } from '../fixtures/engine/widget-factory.js';
 
 /** Snapshots a fixture, mutates a fresh copy, snapshots again with the same table. */
-function around(make: () => Fixture, mutate: (f: Fixture) => void, before?: (f: Fixture) => void): [Snapshot, Snapshot] {
+function around(
+  make: () => Fixture,
+  mutate: (f: Fixture) => void,
+  before?: (f: Fixture) => void,
+): [Snapshot, Snapshot] {
   const t = new RefTable();
   const a = make();
   before?.(a);
@@ -179,7 +183,9 @@ test('many siblings with one same state change read as one line, and the other c
     '~ [e2] textbox value "A1" → "B:B"',
   ]);
   const [e, g] = around(make, (f) => { for (let i = 0; i < 100; i++) byId(f.root, 100 + i).states = ['selected']; });
-  assert.deepEqual(diffSnapshots(e, g).lines, ['~ 100 cells of [e3] table "Sheet1" ([e4] "A1" … [e103] "A100") unselected → selected']);
+  assert.deepEqual(diffSnapshots(e, g).lines, [
+    '~ 100 cells of [e3] table "Sheet1" ([e4] "A1" … [e103] "A100") unselected → selected',
+  ]);
   // A few rows selected still read one by one (which rows matters).
   const [c, d] = around(make, (f) => { for (let i = 0; i < 3; i++) byId(f.root, 100 + i).states = ['selected']; });
   assert.equal(diffSnapshots(c, d).lines.length, 3);
@@ -212,7 +218,9 @@ test('like value changes fold as like state changes do: Calc\'s alt+Return filli
 test('a terminal\'s diff leaves out the blank rows after its prompt and shows the new output, not 60 characters of it', () => {
   const screen = (text: string): Fixture => ({
     window: { id: 'w', title: 'Terminal', app: 'xfce4-terminal', pid: 1, role: 'window', focused: true },
-    root: n(':1.1', 1, 'window', { name: 'Terminal' }, [n(':1.1', 2, 'document', { name: 'Terminal', value: `${text}${'\n'.repeat(24)}` })]),
+    root: n(':1.1', 1, 'window', { name: 'Terminal' }, [
+      n(':1.1', 2, 'document', { name: 'Terminal', value: `${text}${'\n'.repeat(24)}` }),
+    ]),
   });
   const prompt = `${'user@host:~$ echo warmup\nwarmup\n'.repeat(3)}user@host:~$ `;
   const output = Array.from({ length: 8 }, (_, i) => `file-${i}.txt`).join('\n');
@@ -225,7 +233,15 @@ test('a terminal\'s diff leaves out the blank rows after its prompt and shows th
   assert.match(line, /file-7\.txt\\nuser@host:~\$"$/, 'the whole new output, up to the new prompt');
   // A line break typed at the end of a text is the change itself: it is shown.
   const c = buildSnapshot(screen('abc'), t);
-  const e = buildSnapshot({ ...screen('abc'), root: n(':1.1', 1, 'window', { name: 'Terminal' }, [n(':1.1', 2, 'document', { name: 'Terminal', value: 'abc\n' })]) }, t);
+  const e = buildSnapshot(
+    {
+      ...screen('abc'),
+      root: n(':1.1', 1, 'window', { name: 'Terminal' }, [
+        n(':1.1', 2, 'document', { name: 'Terminal', value: 'abc\n' }),
+      ]),
+    },
+    t,
+  );
   assert.ok(diffSnapshots(c, e).lines.some((l) => l.includes('value')), diffSnapshots(c, e).lines.join('\n'));
 });
 
@@ -233,7 +249,9 @@ test('a terminal\'s output cut in a diff says where the rest is read (scope and 
   // xfce4-terminal's `ls -la /usr/lib | head -12` read `"…drwxr-xr-x  5 root root    …(605)"`: no way on was named.
   const screen = (text: string, valueStart?: number): Fixture => ({
     window: { id: 'w', title: 'Terminal', app: 'xfce4-terminal', pid: 1, role: 'window', focused: true },
-    root: n(':1.1', 1, 'window', { name: 'Terminal' }, [n(':1.1', 2, 'terminal', { name: 'Terminal', value: text, ...(valueStart !== undefined ? { valueStart } : {}) })]),
+    root: n(':1.1', 1, 'window', { name: 'Terminal' }, [
+      n(':1.1', 2, 'terminal', { name: 'Terminal', value: text, ...(valueStart !== undefined ? { valueStart } : {}) }),
+    ]),
   });
   const prompt = `${'user@host:~$ echo warmup\nwarmup\n'.repeat(3)}user@host:~$ `;
   const after = `${prompt}ls -la\n${Array.from({ length: 40 }, (_, i) => `-rw-r--r-- 1 root root 4096 file-${i}.txt`).join('\n')}\nuser@host:~$ `;
@@ -282,8 +300,21 @@ test('a new grid reads as a grid block, as in observe, not one + line per cell',
     root: n(':1.1', 1, 'window', { name: 'LibreOffice' }, [n(':1.1', 2, 'button', { name: 'Calc Spreadsheet' })]),
   });
   const [a, b] = around(make, (f) => {
-    f.root.children = [n(':1.1', 3, 'table', { name: 'Sheet1', table: { rows: 1_048_576, cols: 1024 } },
-      Array.from({ length: 470 }, (_, i) => n(':1.1', 1000 + i, 'cell', { name: '', value: i === 0 ? 'x' : '', cell: { row: Math.floor(i / 10), col: i % 10 } })))];
+    f.root.children = [
+      n(
+        ':1.1',
+        3,
+        'table',
+        { name: 'Sheet1', table: { rows: 1_048_576, cols: 1024 } },
+        Array.from({ length: 470 }, (_, i) =>
+          n(':1.1', 1000 + i, 'cell', {
+            name: '',
+            value: i === 0 ? 'x' : '',
+            cell: { row: Math.floor(i / 10), col: i % 10 },
+          }),
+        ),
+      ),
+    ];
   });
   const lines = diffSnapshots(a, b).lines;
   assert.ok(lines.length < 12, lines.join('\n'));
@@ -299,7 +330,10 @@ test('a grid that stays but shows other cells reads as one grid block, not a lin
       n(':1.1', 2, 'table', { name: 'Sheet inventory', table: { rows: 1_048_576, cols: 16_384 } },
         Array.from({ length: 25 * 3 }, (_, i) => {
           const row = first + Math.floor(i / 3);
-          return n(':1.1', `${row}-${i % 3}`, 'cell', { value: i % 3 === 0 ? `widget-${row}` : String(row % 97), cell: { row, col: i % 3 } });
+          return n(':1.1', `${row}-${i % 3}`, 'cell', {
+            value: i % 3 === 0 ? `widget-${row}` : String(row % 97),
+            cell: { row, col: i % 3 },
+          });
         })),
       n(':1.1', 3, 'label', { name: 'Found' }),
     ]),
@@ -312,21 +346,62 @@ test('a grid that stays but shows other cells reads as one grid block, not a lin
   assert.ok(!lines.some((l) => /^[+-] \[e\d+\] cell/.test(l)), lines.join('\n'));
   assert.ok(lines.some((l) => /^~ \[e\d+\] label name "Found" → "Found 1 match"$/.test(l)), lines.join('\n'));
   const head = lines.find((l) => l.includes('shows other cells'));
-  assert.match(head ?? '', /^~ \[e2\] table "Sheet inventory" shows other cells: cells A1852:C1876 of 1,048,576 × 16,384/, lines.join('\n'));
+  assert.match(
+    head ?? '',
+    /^~ \[e2\] table "Sheet inventory" shows other cells: cells A1852:C1876 of 1,048,576 × 16,384/,
+    lines.join('\n'),
+  );
   assert.ok(lines.some((l) => /^\+ +1852 \| widget-1851 \|/.test(l)), lines.join('\n'));
   assert.ok(lines.length < 40, lines.join('\n'));
 });
 
 test('alike added leaves fold into one line; the change that matters is not cut by them', () => {
-  // GNOME Calculator's Programming mode: 64 bit buttons "0" came with the mode, and the diff ended '… 136 more changes'.
+  // GNOME Calculator's Programming mode: 64 bit buttons "0" came with the mode, and the diff ended '… 136 more
+  // changes'.
   const make = (): Fixture => ({
     window: { id: 'w', title: 'Calculator', app: 'calc', pid: 1, role: 'window', focused: true },
-    root: n(':1.1', 1, 'window', { name: 'Calculator' }, [n(':1.1', 2, 'label', { name: 'Basic' }), n(':1.1', 3, 'group', { name: 'Bits' })]),
+    root: n(':1.1', 1, 'window', { name: 'Calculator' }, [
+      n(':1.1', 2, 'label', { name: 'Basic' }),
+      n(':1.1', 3, 'group', { name: 'Bits' }),
+    ]),
   });
   const [a, b] = around(make, (f) => {
     byId(f.root, 2).name = 'Programming';
-    byId(f.root, 3).children = Array.from({ length: 64 }, (_, i) => n(':1.1', 100 + i, 'button', { name: '0', actions: ['click'] }));
+    byId(f.root, 3).children = Array.from({ length: 64 }, (_, i) =>
+      n(':1.1', 100 + i, 'button', { name: '0', actions: ['click'] }),
+    );
   });
   const lines = diffSnapshots(a, b).lines;
   assert.deepEqual(lines, ['+ [e4] … [e67] 64× button "0"', '~ [e2] label name "Basic" → "Programming"']);
+});
+
+test('a grid printed as the block of cells it shows now prints its kept cells\' changes only in that block', () => {
+  // Calc after a formula entry that moved the view: the rows printed as "shows other cells", again as "re-filled",
+  // then as "6 cells … value "North" → """ lines, three times the same rows (a trial's receipt of ~3,000 tokens).
+  const regions = ['North', 'South', 'East', 'West'];
+  const sheet = (cols: number[], cleared: boolean, focus: string): Fixture => ({
+    window: { id: 'w', title: 'sales.csv', app: 'soffice', pid: 1, role: 'window', focused: true },
+    root: n(':1.1', 1, 'window', { name: 'sales.csv' }, [
+      n(':1.1', 2, 'table', { name: 'Sheet sales', table: { rows: 1_048_576, cols: 16_384 } },
+        Array.from({ length: 24 }, (_, row) => cols.map((col) => {
+          const value = col === 1 ? (cleared ? '' : regions[row % 4]!) : col === 0 ? `2026-${row}` : String(100 + row);
+          const id = `${row}-${col}`;
+          return n(':1.1', id, 'cell', { value, cell: { row, col }, states: id === focus ? ['focused'] : [] });
+        })).flat()),
+    ]),
+  });
+  const t = new RefTable();
+  const a = buildSnapshot(sheet([0, 1, 2, 3, 4, 5], false, '0-5'), t);
+  const after = sheet([0, 1, 2, 6, 7, 8], true, '0-7');
+  const cell = after.root.children?.[0]?.children?.find((c) => c.id.endsWith('0-7'));
+  if (cell) cell.value = '12750';
+  const lines = diffSnapshots(a, buildSnapshot(after, t)).lines;
+  const text = lines.join('\n');
+  assert.equal(lines.filter((l) => l.includes('shows other cells')).length, 1, text);
+  assert.ok(!lines.some((l) => /re-filled|re-sorted/.test(l)), text);
+  assert.ok(
+    !lines.some((l) => /cells of \[e2\] table "Sheet sales" .*value "(North|South|East|West)" → ""/.test(l)),
+    text,
+  );
+  assert.ok(!lines.some((l) => /^~ \[e\d+\] cell "B\d+" value/.test(l)), text);
 });
