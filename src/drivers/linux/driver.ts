@@ -572,6 +572,8 @@ export class LinuxDriver {
     const deadline = performance.now() + waitMs;
     let handedOverAt: number | undefined;
     let offBusSince: number | undefined;
+    // Launchers seen with a child: LibreOffice's splash restarts soffice.bin on a fresh profile (a gap with no child).
+    const launchers = new Set<number>();
     while (performance.now() < deadline) {
       const apps = await listApps(this.bus).catch(() => []);
       // Single-instance apps (gedit) hand over to the running process and exit: match by name too.
@@ -611,7 +613,9 @@ export class LinuxDriver {
       if (off) {
         offBusSince ??= performance.now();
         const seen = performance.now() - offBusSince;
-        const ready = !off.launcher && seen >= (off.mayRegister ? REGISTER_GRACE_MS : NEVER_REGISTERS_GRACE_MS);
+        if (off.launcher) launchers.add(off.app.pid);
+        const grace = off.mayRegister ? REGISTER_GRACE_MS : NEVER_REGISTERS_GRACE_MS;
+        const ready = !launchers.has(off.app.pid) && seen >= grace;
         if (ready) { child.release(); return offBusLaunch(off.app, spawned, token, argv, added); }
       }
       // Exited with no window: a failure (non-zero, a signal) at once; a clean exit after the handover grace
@@ -642,7 +646,7 @@ export class LinuxDriver {
 }
 
 /** How long a launched window whose app never registers is watched before the launch answers with it. */
-const NEVER_REGISTERS_GRACE_MS = 1500;
+const NEVER_REGISTERS_GRACE_MS = 3000;
 
 /** The launch's answer with a window that is on the display but not on the bus (it has no tree). */
 function offBusLaunch(app: AppInfo, spawned: number, token: string | undefined, argv: string[],
