@@ -14,7 +14,7 @@ import { rememberFoundRow } from '../session/found-rows.js';
 import type { Session } from '../session/session.js';
 import { deciderPick, tiedCandidates } from './disambiguate.js';
 import { findInText, renderTextHit } from './text.js';
-import { outOfViewMatches, scrolledOutIds } from './out-of-view.js';
+import { outOfViewMatches } from './out-of-view.js';
 import { CAPS, defineTool, DEVICE, ENUM_UNLISTED, PROP_UNLISTED, STRICT } from './tool.js';
 
 export const findTool = defineTool({
@@ -37,15 +37,28 @@ export const findTool = defineTool({
   async handle({ session, decider, signal }, p, response) {
     if (!p.text && !p.role) { response.error('invalid_params', 'Give text, role or both.'); return; }
     // A window read in the last call is reused while the driver's events say nothing changed (session/recent-reads.ts).
-    const raw = await session.readRecent({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
+    const raw = await session.readRecent({
+      ...(p.app !== undefined ? { app: p.app } : {}),
+      ...(p.window !== undefined ? { window: p.window } : {}),
+    });
     const { full } = session.snapshotOf(raw);
     const text = p.text?.toLowerCase();
     const byRef = new Map(full.elements.map((l) => [l.ref, l]));
     // Text content (documents, terminals, pages) is searched whole and reported by line and offset (tools/text.ts).
     const unsearched = { count: 0 };
-    // Parts of scrolled areas out of view are searched below, where each match gets the scroll that shows it.
-    const scrolledOut = scrolledOutIds(session, raw.root, full.elements);
-    let textHits = p.text ? (await findInText(session, raw, full, p.text, unsearched, scrolledOut)).filter((h) => !p.role || h.line.startsWith(`[${h.ref}] ${p.role}`)) : [];
+    // Parts of scrolled areas out of view are searched first: each match gets the scroll that shows it, and the text
+    // search leaves those elements out (one match, one line). What it did not match (a PDF's page 2, a hidden page of
+    // its scroll area) the text search still finds.
+    const outOfView = p.text
+      ? await outOfViewMatches(session, raw, full.elements, p.text, p.limit ?? 20, signal)
+      : { lines: [], found: 0 };
+    const reported = new Set(outOfView.lines.map((l) => session.refs.lookup(/^\[([^\]]+)\]/.exec(l)?.[1] ?? '')?.id)
+      .filter((id): id is string => id !== undefined));
+    let textHits = p.text
+      ? (await findInText(session, raw, full, p.text, unsearched, reported)).filter(
+          (h) => !p.role || h.line.startsWith(`[${h.ref}] ${p.role}`),
+        )
+      : [];
     const inText = new Set(textHits.map((h) => h.ref));
     // A grid cell's name is its address: what it shows counts as its text (a list row "Apple" is found), and its
     // address matches only whole ("257" found cells A257 and C257 of a web table, whose text was "256" and "Refund").
@@ -66,37 +79,48 @@ export const findTool = defineTool({
     const sheets = p.text && !p.role ? sheetMatches(session, raw.root, full.elements, p.text) : { hits: [], notes: [] };
     // Long lists show only the rows on screen: the rest is searched in the app (list.find) first, so the count
     // on the first line includes what it found ("0 matches" above a match found there misled a model).
-    const offScreen = p.text ? await offScreenMatches(session, raw.root, full.elements, p.text, limit, p.from, signal) : { lines: [], found: 0 };
-    const outOfView = p.text
-      ? await outOfViewMatches(session, raw, full.elements, p.text, limit, signal)
+    const offScreen = p.text
+      ? await offScreenMatches(session, raw.root, full.elements, p.text, limit, p.from, signal)
       : { lines: [], found: 0 };
     const total = hits.length + textHits.length + sheets.hits.length + offScreen.found + outOfView.found;
     const head = `${total} match${total === 1 ? '' : 'es'}${p.text ? ` for ${quoteText(p.text)}` : ''}${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ${quoteText(redactText(raw.window.title))}`;
     // No hit, or a tie: the decider model (if configured) picks one among at most 20 candidates.
     let pick: SnapshotLine | undefined;
-    const candidates = decider && p.text && textHits.length === 0
-      ? tiedCandidates(p.text, hits, full.elements.filter((l) => (p.role ? l.role === p.role : !!l.name) && l.depth > 0))
-      : undefined;
+    const candidates =
+      decider && p.text && textHits.length === 0
+        ? tiedCandidates(
+            p.text,
+            hits,
+            full.elements.filter((l) => (p.role ? l.role === p.role : !!l.name) && l.depth > 0),
+          )
+        : undefined;
     if (decider && p.text && candidates) {
       const query = `${p.text}${p.role ? ` (role ${p.role})` : ''}`;
       const i = await deciderPick(decider, query, candidates.map((l) => `${l.text}${breadcrumb(l, byRef)}`), signal);
       pick = i === undefined ? undefined : candidates[i];
     }
     if (pick && hits.length === 0) {
-      response.add(`${head}; the decider model's pick among ${candidates!.length} ${p.role ? `${p.role} elements` : 'named elements'}:`);
+      response.add(
+        `${head}; the decider model's pick among ${candidates!.length} ${p.role ? `${p.role} elements` : 'named elements'}:`,
+      );
       hits = candidates!;
     } else {
       response.add(head);
     }
     if (pick) hits = [pick, ...hits.filter((l) => l !== pick)];
     for (const l of sheets.hits) response.add(l);
-    for (const l of hits.slice(0, limit)) response.add(`${l.text}${breadcrumb(l, byRef)}${l === pick ? "  (decider's pick)" : ''}`);
+    for (const l of hits.slice(0, limit))
+      response.add(`${l.text}${breadcrumb(l, byRef)}${l === pick ? "  (decider's pick)" : ''}`);
     const room = Math.max(0, limit - hits.length);
     for (const h of textHits.slice(0, room)) response.add(renderTextHit(h));
     for (const line of outOfView.lines) response.add(line);
     const inView = total - offScreen.found - outOfView.found;
-    if (inView > limit) response.add(`… ${inView - limit} more (narrow with role or a longer text, or raise limit, up to 100)`);
-    if (unsearched.count) response.add(`(the text of ${unsearched.count} more elements was not searched; narrow with app/window, or read one with computer_observe scope=eN)`);
+    if (inView > limit)
+      response.add(`… ${inView - limit} more (narrow with role or a longer text, or raise limit, up to 100)`);
+    if (unsearched.count)
+      response.add(
+        `(the text of ${unsearched.count} more elements was not searched; narrow with app/window, or read one with computer_observe scope=eN)`,
+      );
     for (const l of sheets.notes) response.add(l);
     for (const line of offScreen.lines) response.add(line);
     // A view that draws its items without exposing them (an icon view, a canvas): find cannot see into it.
@@ -109,8 +133,13 @@ export const findTool = defineTool({
     if (p.window === undefined) {
       const others = await otherWindowsOf(session, raw.window);
       if (others.length) {
-        response.add(`(searched this window only; ${others.length === 1 ? 'its app has 1 more window' : `its app has ${others.length} more windows`}: ` +
-          `${others.slice(0, 5).map((w) => `[${session.windows.refOf(w)}] ${quoteText(redactText(w.title))}`).join(', ')}; window=wN searches one)`);
+        response.add(
+          `(searched this window only; ${others.length === 1 ? 'its app has 1 more window' : `its app has ${others.length} more windows`}: ` +
+            `${others
+              .slice(0, 5)
+              .map((w) => `[${session.windows.refOf(w)}] ${quoteText(redactText(w.title))}`)
+              .join(', ')}; window=wN searches one)`,
+        );
       }
     }
   },
@@ -132,10 +161,20 @@ const LIST_FIND_MS = 10_000;
  * (driver `list.find`), and lists the matches that are not on screen, with the scroll that brings each one
  * into view. Drivers without `list.find` (or a failed search) add a line that says so, never a silent 0.
  */
-async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['session'], root: RawNode, elements: readonly SnapshotLine[],
-  text: string, limit: number, from: number | undefined, signal?: AbortSignal): Promise<{ lines: string[]; found: number }> {
+async function offScreenMatches(
+  session: Parameters<typeof findTool.handle>[0]['session'],
+  root: RawNode,
+  elements: readonly SnapshotLine[],
+  text: string,
+  limit: number,
+  from: number | undefined,
+  signal?: AbortSignal,
+): Promise<{ lines: string[]; found: number }> {
   const cut: RawNode[] = [];
-  walk(root, (n) => { if ((n.childRange || showsFewerRows(n) || readFewerChildren(n)) && !isSheet(n) && cut.length < MAX_CUT_LISTS) cut.push(n); });
+  walk(root, (n) => {
+    if ((n.childRange || showsFewerRows(n) || readFewerChildren(n)) && !isSheet(n) && cut.length < MAX_CUT_LISTS)
+      cut.push(n);
+  });
   const out: string[] = [];
   let found = 0;
   for (const list of cut) {
@@ -149,9 +188,16 @@ async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['
     const label = `${ref.role}${ref.name ? ` ${quoteText(redactText(ref.name).slice(0, 40))}` : ''} [${ref.ref}]`;
     let r: ListFindResult;
     try {
-      r = await session.device.call('list.find', { container: list.id, text, limit, deadlineMs: LIST_FIND_MS, ...(from ? { from: from - 1 } : {}) }, LIST_FIND_MS + 5000, signal);
+      r = await session.device.call(
+        'list.find',
+        { container: list.id, text, limit, deadlineMs: LIST_FIND_MS, ...(from ? { from: from - 1 } : {}) },
+        LIST_FIND_MS + 5000,
+        signal,
+      );
     } catch (e) {
-      out.push(`(the ${label} shows only its rows on screen and could not be searched further: ${escapeLine((e as Error).message.slice(0, 120))})`);
+      out.push(
+        `(the ${label} shows only its rows on screen and could not be searched further: ${escapeLine((e as Error).message.slice(0, 120))})`,
+      );
       continue;
     }
     const unit = r.rows ? 'row' : 'item';
@@ -163,11 +209,15 @@ async function offScreenMatches(session: Parameters<typeof findTool.handle>[0]['
       // A live list moves its rows before the scroll below runs: the scroll finds the row again by this text.
       rememberFoundRow(session, list.id, n, m.node.name || text, r.total);
       const name = m.node.name ? ` ${quoteText(redactText(m.node.name).slice(0, 80))}` : '';
-      out.push(`${m.node.role}${name} — ${unit} ${n.toLocaleString('en-US')} of ${total} in ${label}, off-screen; bring it into view: computer_act ref=${ref.ref} op=scroll value="to ${n}"`);
+      out.push(
+        `${m.node.role}${name} — ${unit} ${n.toLocaleString('en-US')} of ${total} in ${label}, off-screen; bring it into view: computer_act ref=${ref.ref} op=scroll value="to ${n}"`,
+      );
     }
     if (!r.complete) {
-      out.push(`(searched ${unit}s ${(r.next - r.scanned + 1).toLocaleString('en-US')}–${r.next.toLocaleString('en-US')} of ${total} in ${label} within ${Math.round(r.ms / 1000)} s; ` +
-        `the rest is not searched yet: go on with computer_find text=${quoteText(text)} from=${r.next + 1})`);
+      out.push(
+        `(searched ${unit}s ${(r.next - r.scanned + 1).toLocaleString('en-US')}–${r.next.toLocaleString('en-US')} of ${total} in ${label} within ${Math.round(r.ms / 1000)} s; ` +
+          `the rest is not searched yet: go on with computer_find text=${quoteText(text)} from=${r.next + 1})`,
+      );
     } else if (off.length === 0) {
       out.push(`(searched all ${total} ${unit}s of ${label}: no other match off-screen)`);
     }
@@ -183,14 +233,23 @@ export function virtualSetNote(list: RawNode, ref: SnapshotLine, text: string): 
   const size = list.setSize ?? 0;
   const n = (k: number): string => k.toLocaleString('en-US');
   // posInSet is 1-based, a cell's row 0-based: a row child without posInSet names its row by its cells.
-  const pos = (list.children ?? []).map((c) => c.posInSet ?? ((c.children ?? []).find((k) => k.cell)?.cell?.row ?? -2) + 1).filter((p) => p > 0);
+  const pos = (list.children ?? [])
+    .map((c) => c.posInSet ?? ((c.children ?? []).find((k) => k.cell)?.cell?.row ?? -2) + 1)
+    .filter((p) => p > 0);
   const shown = pos.length ? `rows ${n(Math.min(...pos))}–${n(Math.max(...pos))}` : 'the rows in view';
   const label = `${ref.role}${ref.name ? ` ${quoteText(redactText(ref.name).slice(0, 40))}` : ''} [${ref.ref}]`;
   const num = /^\s*(?:#|no\.?\s*|row\s+)?(\d{1,10})\s*$/i.exec(text)?.[1];
-  const row = num !== undefined && Number(num) >= 1 && Number(num) <= size && !pos.includes(Number(num)) ? Number(num) : undefined;
-  return `(${label} holds only ${shown} of its ${n(size)} in the app: the others are not searched until they are shown. ` +
-    (row !== undefined ? `Row ${n(row)}: computer_act ref=${ref.ref} op=scroll value="to ${row}", then find or act again` :
-      `Bring others with computer_act ref=${ref.ref} op=scroll value="to N" or value="down 10 pages", then find again`) + ')';
+  const row =
+    num !== undefined && Number(num) >= 1 && Number(num) <= size && !pos.includes(Number(num))
+      ? Number(num)
+      : undefined;
+  return (
+    `(${label} holds only ${shown} of its ${n(size)} in the app: the others are not searched until they are shown. ` +
+    (row !== undefined
+      ? `Row ${n(row)}: computer_act ref=${ref.ref} op=scroll value="to ${row}", then find or act again`
+      : `Bring others with computer_act ref=${ref.ref} op=scroll value="to N" or value="down 10 pages", then find again`) +
+    ')'
+  );
 }
 
 /**
@@ -230,7 +289,12 @@ function isSheet(n: RawNode): boolean {
  * into view; for any other text, a note that the cells beyond the view were not searched, and how to search
  * them (the app's own Find & Replace).
  */
-function sheetMatches(session: Parameters<typeof findTool.handle>[0]['session'], root: RawNode, elements: readonly SnapshotLine[], text: string): { hits: string[]; notes: string[] } {
+function sheetMatches(
+  session: Parameters<typeof findTool.handle>[0]['session'],
+  root: RawNode,
+  elements: readonly SnapshotLine[],
+  text: string,
+): { hits: string[]; notes: string[] } {
   const out = { hits: [] as string[], notes: [] as string[] };
   const at = parseAddress(text.trim());
   walk(root, (n) => {
@@ -238,16 +302,22 @@ function sheetMatches(session: Parameters<typeof findTool.handle>[0]['session'],
     const line = elements.find((l) => session.refs.lookup(l.ref)?.id === n.id);
     if (!line) return;
     const cells = (n.children ?? []).flatMap((c) => (c.cell ? [c.cell] : []));
-    const shown = cells.length ? `${cellAddress(Math.min(...cells.map((c) => c.row)), Math.min(...cells.map((c) => c.col)))}:${cellAddress(Math.max(...cells.map((c) => c.row)), Math.max(...cells.map((c) => c.col)))}` : undefined;
+    const shown = cells.length
+      ? `${cellAddress(Math.min(...cells.map((c) => c.row)), Math.min(...cells.map((c) => c.col)))}:${cellAddress(Math.max(...cells.map((c) => c.row)), Math.max(...cells.map((c) => c.col)))}`
+      : undefined;
     const label = `table${line.name ? ` ${quoteText(redactText(line.name).slice(0, 40))}` : ''} [${line.ref}]`;
     const onScreen = at && (n.children ?? []).some((c) => c.cell?.row === at.row && c.cell.col === at.col);
     if (at && !onScreen && n.table && at.row < n.table.rows && at.col < n.table.cols) {
       const address = cellAddress(at.row, at.col);
-      out.hits.push(`cell "${address}" of ${label}, off-screen${shown ? ` (the snapshot shows ${shown})` : ''}; bring it into view: ` +
-        `${goToCellHint(elements, address)}, then computer_observe (and act on it as ref=${line.ref}:${address})`);
+      out.hits.push(
+        `cell "${address}" of ${label}, off-screen${shown ? ` (the snapshot shows ${shown})` : ''}; bring it into view: ` +
+          `${goToCellHint(elements, address)}, then computer_observe (and act on it as ref=${line.ref}:${address})`,
+      );
     } else if (!at) {
-      out.notes.push(`(${label} shows only its cells on screen${shown ? ` (${shown})` : ''}: cells beyond the view were not searched. ` +
-        'To search the whole sheet, use the app\'s own Find & Replace (computer_keys keys="ctrl+h"), or bring a range into view and observe it)');
+      out.notes.push(
+        `(${label} shows only its cells on screen${shown ? ` (${shown})` : ''}: cells beyond the view were not searched. ` +
+          'To search the whole sheet, use the app\'s own Find & Replace (computer_keys keys="ctrl+h"), or bring a range into view and observe it)',
+      );
     }
   });
   return out;
@@ -266,5 +336,8 @@ function breadcrumb(l: SnapshotLine, byRef: Map<string, SnapshotLine>): string {
 
 /** A grid cell's line, named by its address (engine/grid.ts cellLine): `[e12] cell "B7" …`. */
 function isCellAddressLine(l: SnapshotLine): boolean {
-  return l.role === 'cell' && /^[A-Z]{1,3}\d+$/.test(l.name ?? '') && l.text.startsWith(`[${l.ref}] cell "${l.name ?? ''}"`);
+  return (
+    l.role === 'cell' && /^[A-Z]{1,3}\d+$/.test(l.name ?? '') && l.text.startsWith(`[${l.ref}] cell "${l.name ?? ''}"`)
+  );
 }
+

@@ -93,13 +93,6 @@ export async function outOfViewMatches(
   return { lines, found: hits.length };
 }
 
-/** The native ids of the scrolled-out parts and everything read under them (other searches leave them to this one). */
-export function scrolledOutIds(session: Session, root: RawNode, elements: readonly SnapshotLine[]): Set<string> {
-  const ids = new Set<string>();
-  for (const p of scrolledOutParts(root, linesById(session, elements))) walk(p.node, (n) => { ids.add(n.id); });
-  return ids;
-}
-
 function linesById(session: Session, elements: readonly SnapshotLine[]): Map<string, SnapshotLine> {
   const byId = new Map<string, SnapshotLine>();
   for (const l of elements) {
