@@ -259,3 +259,19 @@ test('a cell value is cut by the room its grid has: whole in a narrow table, cut
   const one = buildSnapshot({ window: WIN, root: sheet({ A1: long }, { rows: 1, cols: 1 }) }, new RefTable());
   assert.equal(one.elements.find((l) => l.name === 'A1')?.text.includes(`value="${long}"`), true);
 });
+
+test('a table of a few columns names the columns out of view to the right and the scroll that shows them', () => {
+  // A task manager's list showed A–E of 9 columns; its PID column was to the right and nothing said so.
+  const root = sheet({ A1: 'trialsleeper', B1: 'root', E1: '1.6 MB' }, { rows: 3, cols: 5 });
+  const table = root.children?.[0];
+  if (table) table.table = { rows: 53, cols: 9 };
+  const snap = buildSnapshot({ window: WIN, root }, new RefTable());
+  assert.match(
+    snap.text,
+    /cells A1:E3 of 53 × 9 · columns F–I out of view: scroll e2 value="right" shows them/,
+    snap.text,
+  );
+  // A spreadsheet's thousands of columns are not named.
+  const calc = buildSnapshot({ window: WIN, root: sheet({ A1: '6' }) }, new RefTable());
+  assert.doesNotMatch(calc.text, /out of view/, calc.text);
+});
