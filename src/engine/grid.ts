@@ -38,9 +38,7 @@ type Cell = DistilledNode & { cell: { row: number; col: number; address?: string
 export function gridCells(node: DistilledNode): Cell[] {
   if (!node.table) return [];
   // Cells are the table's children (Calc, GTK), or its rows' children (web tables).
-  return node.children
-    .flatMap((c) => (c.role === 'row' ? c.children : [c]))
-    .filter((c): c is Cell => c.cell !== undefined);
+  return node.children.flatMap((c) => (c.role === 'row' ? c.children : [c])).filter((c): c is Cell => c.cell !== undefined);
 }
 
 /** True when a node is rendered as a grid: a table with size and at least one cell with coordinates. */
@@ -51,10 +49,7 @@ export function isGrid(node: DistilledNode): boolean {
   // A long list's slice (the rows on screen) marks only its first and last cell with coordinates: it prints as
   // rows with its range line, not as a grid.
   if (node.shownRange === undefined) return true;
-  return (
-    cells.length ===
-    node.children.flatMap((c) => (c.role === 'row' ? c.children : [c])).filter((c) => c.role === 'cell').length
-  );
+  return cells.length === node.children.flatMap((c) => (c.role === 'row' ? c.children : [c])).filter((c) => c.role === 'cell').length;
 }
 
 /** A cell's address: the app's own, else computed from its coordinates. */
@@ -67,13 +62,7 @@ const cutCell = (v: string): string => (v.length > CELL_LINE_CHARS ? `${v.slice(
 
 /** A value made safe for a grid row: one line, no pipe ambiguity, no text that reads as a ref (`[e12]`), cut. */
 function cellText(v: string, room = MAX_CELL_CHARS): string {
-  let s = escapeText(
-    v
-      .replace(/\\/g, '\\\\')
-      .replace(/\|/g, '\\|')
-      .replace(/\[(?=[a-z]?\d*[a-z]\d+\])/g, '\\['),
-    { quoted: false, lineBreak: '⏎' },
-  );
+  let s = escapeText(v.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\[(?=[a-z]?\d*[a-z]\d+\])/g, '\\['), { quoted: false, lineBreak: '⏎' });
   if (s.length > room) s = `${s.slice(0, room)}…`;
   return s;
 }
@@ -100,20 +89,12 @@ function rangeText(r: [number, number, number, number]): string {
  */
 export function cellShown(c: Cell): string {
   // A check column's cell (a toggle renderer) shows its box: which rows are checked is what the list holds.
-  if (c.actions.includes('toggle'))
-    return c.states.includes('mixed') ? '[-]' : c.states.includes('checked') ? '[x]' : '[ ]';
+  if (c.actions.includes('toggle')) return c.states.includes('mixed') ? '[-]' : c.states.includes('checked') ? '[x]' : '[ ]';
   if (c.value) return undoubled(c.value);
   if (c.name && c.name !== c.cell.address && c.name !== cellAddress(c.cell.row, c.cell.col)) return undoubled(c.name);
   // Web cells hold their text in child text nodes; a text shown twice (an icon's name and its label) reads once.
   const texts: string[] = [];
-  const visit = (n: DistilledNode): void => {
-    for (const k of n.children) {
-      const t = k.value || k.name;
-      if (t) {
-        if (!texts.includes(t)) texts.push(t);
-      } else visit(k);
-    }
-  };
+  const visit = (n: DistilledNode): void => { for (const k of n.children) { const t = k.value || k.name; if (t) { if (!texts.includes(t)) texts.push(t); } else visit(k); } };
   visit(c);
   return texts.join(' ');
 }
@@ -124,9 +105,7 @@ export function cellShown(c: Cell): string {
  */
 export function undoubled(s: string): string {
   const half = (s.length - 1) / 2;
-  return Number.isInteger(half) && half > 0 && s[half] === ' ' && s.slice(0, half) === s.slice(half + 1)
-    ? s.slice(0, half)
-    : s;
+  return Number.isInteger(half) && half > 0 && s[half] === ' ' && s.slice(0, half) === s.slice(half + 1) ? s.slice(0, half) : s;
 }
 
 /** A cell in a grid row: its text, or the refs and names of the controls in it (`[e2235] Refund`) to act on. */
@@ -153,10 +132,8 @@ export function cellLine(c: Cell): string {
  */
 export function virtualTail(ref?: string): string {
   const scroll = `scroll${ref ? ` ${ref}` : ''}`;
-  return (
-    `the list holds only these, the others exist once scrolled to (computer_find sees only these): ${scroll} value="to N" shows row N, ` +
-    `${scroll} value="down 10 pages" moves by an amount`
-  );
+  return `the list holds only these, the others exist once scrolled to (computer_find sees only these): ${scroll} value="to N" shows row N, ` +
+    `${scroll} value="down 10 pages" moves by an amount`;
 }
 
 /** What `renderGrid` prints and records. */
@@ -169,49 +146,40 @@ export interface GridRender {
   cells: SnapshotLine[];
 }
 
+/** "columns F–I out of view: …" for a table of a few columns whose right ones are past the view's edge. */
+function hiddenColumns(visible: [number, number, number, number] | undefined, cols: number,
+  ref?: string): string | undefined {
+  if (!visible || visible[3] + 1 >= cols || cols > MAX_NAMED_COLUMNS) return undefined;
+  const span = `${columnName(visible[3] + 1)}${cols - 1 > visible[3] + 1 ? `–${columnName(cols - 1)}` : ''}`;
+  return `columns ${span} out of view: scroll ${ref ?? ''} value="right" shows them`;
+}
+
 /**
  * Renders a grid node: the visible range and the table's full size, the cursor and selection, then the
  * filled part of the visible range (plus the cursor cell) as a header of column names and rows of values,
- * `|`-separated, empty cells left empty. `maxTokens` bounds the rows (cost estimated by `tokens`), and so does
- * `maxRows` (none for a scoped grid).
+ * `|`-separated, empty cells left empty. `maxTokens` bounds the rows (cost estimated by `tokens`), and so does `maxRows` (none for a scoped grid).
  */
-export function renderGrid(
-  node: DistilledNode,
-  tokens: (s: string) => number,
-  maxTokens = Infinity,
-  maxRows = MAX_GRID_ROWS,
-): GridRender {
+export function renderGrid(node: DistilledNode, tokens: (s: string) => number, maxTokens = Infinity, maxRows = MAX_GRID_ROWS): GridRender {
   const cells = gridCells(node);
   const size = node.table ?? { rows: 0, cols: 0 };
   const visible = range(cells);
   const focused = cells.find((c) => c.states.includes('focused'));
   const selected = cells.filter((c) => c.states.includes('selected'));
   const filled = cells.filter((c) => cellShown(c) !== '' || c.description);
-  const parts = [
-    `cells ${visible ? rangeText(visible) : 'none'} of ${size.rows.toLocaleString('en-US')} × ${size.cols.toLocaleString('en-US')}`,
-  ];
+  const parts = [`cells ${visible ? rangeText(visible) : 'none'} of ${size.rows.toLocaleString('en-US')} × ${size.cols.toLocaleString('en-US')}`];
   // A virtualized grid (aria-rowcount) holds only the rows in view: say which, and what brings the others.
   if (node.setSize !== undefined && !node.children.some((c) => c.posInSet !== undefined)) {
-    parts.push(
-      `the list says it has ${node.setSize.toLocaleString('en-US')} rows but not which of them these are; ${virtualTail(node.ref)}`,
-    );
+    parts.push(`the list says it has ${node.setSize.toLocaleString('en-US')} rows but not which of them these are; ${virtualTail(node.ref)}`);
   } else if (node.setSize !== undefined && visible) {
     // The column to name is one whose cells hold controls (a row's Delete button), else the first.
     const col = cells.find((c) => controlsIn(c).length > 0)?.cell.col ?? visible[1];
-    parts.push(
-      `rows ${(visible[0] + 1).toLocaleString('en-US')}–${(visible[2] + 1).toLocaleString('en-US')} on screen; ${virtualTail(node.ref)}; ` +
-        `a cell of row N is ref=${node.ref ?? '?'}:${columnName(col)}<N>, to act on in the same computer_act call as the scroll`,
-    );
+    parts.push(`rows ${(visible[0] + 1).toLocaleString('en-US')}–${(visible[2] + 1).toLocaleString('en-US')} on screen; ${virtualTail(node.ref)}; ` +
+      `a cell of row N is ref=${node.ref ?? '?'}:${columnName(col)}<N>, to act on in the same computer_act call as the scroll`);
   }
   // Columns past the view's right edge in a table of a few (a process list's PID): say which, and the scroll.
-  if (visible && visible[3] + 1 < size.cols && size.cols <= MAX_NAMED_COLUMNS) {
-    const cols = `${columnName(visible[3] + 1)}${size.cols - 1 > visible[3] + 1 ? `–${columnName(size.cols - 1)}` : ''}`;
-    parts.push(`columns ${cols} out of view: scroll ${node.ref ?? ''} value="right" shows them`);
-  }
-  if (focused)
-    parts.push(
-      `cursor ${addressOfCell(focused)}${focused.description ? ` ${JSON.stringify(cellText(focused.description))}` : ''}`,
-    );
+  const hidden = hiddenColumns(visible, size.cols, node.ref);
+  if (hidden) parts.push(hidden);
+  if (focused) parts.push(`cursor ${addressOfCell(focused)}${focused.description ? ` ${JSON.stringify(cellText(focused.description))}` : ''}`);
   if (selected.length > 1) { const s = range(selected); if (s) parts.push(`selected ${rangeText(s)}`); }
   const shownCells = focused && !filled.includes(focused) ? [...filled, focused] : filled;
   const box = range(shownCells);
@@ -233,13 +201,7 @@ export function renderGrid(
       return h ? `${columnName(c)} [${h.ref ?? '?'}] ${cellText(h.name ?? '')}` : columnName(c);
     };
     for (const h of heads) {
-      const line: SnapshotLine = {
-        ref: h.ref ?? '?',
-        depth: 0,
-        role: h.role,
-        states: [],
-        text: `[${h.ref ?? '?'}] columnheader${h.name ? ` "${cellText(h.name)}"` : ''}`,
-      };
+      const line: SnapshotLine = { ref: h.ref ?? '?', depth: 0, role: h.role, states: [], text: `[${h.ref ?? '?'}] columnheader${h.name ? ` "${cellText(h.name)}"` : ''}` };
       if (h.name !== undefined) line.name = h.name;
       if (node.ref !== undefined) line.parent = node.ref;
       lines.push(line);
@@ -250,8 +212,7 @@ export function renderGrid(
     let lastRow = box[0] - 1;
     for (let r = box[0]; r <= box[2]; r++) {
       const rowCells = cols.map((c) => at.get(`${r},${c}`));
-      const text =
-        `${String(r + 1).padStart(width)} | ${rowCells.map((c) => (c ? gridCellText(c, room) : '')).join(' | ')}`.trimEnd();
+      const text = `${String(r + 1).padStart(width)} | ${rowCells.map((c) => (c ? gridCellText(c, room) : '')).join(' | ')}`.trimEnd();
       const cost = tokens(text);
       if (rows.length > maxRows || used + cost > maxTokens) break;
       rows.push(text);
@@ -259,46 +220,25 @@ export function renderGrid(
       lastRow = r;
       for (const c of rowCells) {
         if (!c) continue;
-        const line: SnapshotLine = {
-          ref: c.ref ?? '?',
-          depth: 0,
-          role: c.role,
-          name: addressOfCell(c),
-          states: c.states.filter((s) => s === 'selected' || s === 'focused'),
-          text: cellLine(c),
-        };
+        const line: SnapshotLine = { ref: c.ref ?? '?', depth: 0, role: c.role, name: addressOfCell(c), states: c.states.filter((s) => s === 'selected' || s === 'focused'), text: cellLine(c) };
         if (node.ref !== undefined) line.parent = node.ref;
         if (c.value !== undefined) line.value = c.value;
         if (c.description) line.formula = c.description;
         lines.push(line);
       }
     }
-    // A scope read of the grid is cut by its own budget too: maxTokens is what shows more (a trial ran the same scope
-    // twice).
-    if (lastRow < box[2])
-      rows.push(
-        `… rows ${lastRow + 2}–${box[2] + 1} not shown (budget): scroll, or observe with scope=${node.ref ?? ''} and a larger maxTokens`,
-      );
+    // A scope read of the grid is cut by its own budget too: maxTokens is what shows more (a trial ran the same scope twice).
+    if (lastRow < box[2]) rows.push(`… rows ${lastRow + 2}–${box[2] + 1} not shown (budget): scroll, or observe with scope=${node.ref ?? ''} and a larger maxTokens`);
   }
   // The focused cell is always addressable, even in an empty sheet.
   if (focused && !lines.some((l) => l.ref === focused.ref)) {
-    const line: SnapshotLine = {
-      ref: focused.ref ?? '?',
-      depth: 0,
-      role: focused.role,
-      name: addressOfCell(focused),
-      states: ['focused'],
-      text: cellLine(focused),
-    };
+    const line: SnapshotLine = { ref: focused.ref ?? '?', depth: 0, role: focused.role, name: addressOfCell(focused), states: ['focused'], text: cellLine(focused) };
     if (node.ref !== undefined) line.parent = node.ref;
     if (focused.value !== undefined) line.value = focused.value;
     lines.push(line);
   }
   // The example names a cell the table has: a one-column tree has no B7, so it names a cell shown.
-  const example =
-    size.cols >= 2 && size.rows >= 7
-      ? 'B7'
-      : (lines.find((l) => l.role === 'cell')?.name ?? (visible ? cellAddress(visible[0], visible[1]) : 'A1'));
+  const example = size.cols >= 2 && size.rows >= 7 ? 'B7' : lines.find((l) => l.role === 'cell')?.name ?? (visible ? cellAddress(visible[0], visible[1]) : 'A1');
   parts.push(`act on a cell: ref=${node.ref ?? '?'}:${example}`);
   return { rows, summary: parts.join(' · '), cells: lines };
 }
