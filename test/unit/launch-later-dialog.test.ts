@@ -5,20 +5,14 @@
  * with the focus 80 ms after the launch answered, and the answer did not name it).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { Device } from '../../src/devices/manager.js';
 import type { FakeWindow } from '../../src/drivers/fake/driver.js';
-import { Policy } from '../../src/policy/policy.js';
 import type { Handlers } from '../../src/protocol/peer.js';
-import { Session } from '../../src/session/session.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { runTool } from '../../src/tools/tool.js';
 import { n } from '../fixtures/engine/build.js';
 import { forgedLines } from '../fixtures/hostile.js';
-import { PolicyFake } from '../fixtures/policy/apps.js';
+import { bypassSession, PolicyFake } from '../fixtures/policy/apps.js';
 
 const PID = 5151;
 
@@ -50,17 +44,7 @@ class LaunchFake extends PolicyFake {
 
 function setup(windows: FakeWindow[]) {
   const fake = new LaunchFake(windows);
-  const dir = mkdtempSync(join(tmpdir(), 'cu-later-'));
-  const policy = new Policy({
-    mode: 'bypass',
-    allowApps: ['soffice'],
-    processInfo: () => undefined,
-    hostPids: [],
-    audit: join(dir, 'audit.jsonl'),
-    settingsPath: join(dir, 'home', 'settings.json'),
-    protectedPaths: [join(dir, 'home')],
-  });
-  const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
+  const session = bypassSession(fake, ['soffice']);
   const call = (params: unknown) =>
     runTool(
       TOOLS.find((t) => t.schema.name === 'computer_launch')!,

@@ -4,18 +4,12 @@
  * answered an error before, although the app was up and on screen.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { Device } from '../../src/devices/manager.js';
 import { cliWording } from '../../src/hosts/cli/wording.js';
-import { Policy } from '../../src/policy/policy.js';
 import type { Handlers } from '../../src/protocol/peer.js';
-import { Session } from '../../src/session/session.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { runTool } from '../../src/tools/tool.js';
-import { PolicyFake } from '../fixtures/policy/apps.js';
+import { bypassSession, PolicyFake } from '../fixtures/policy/apps.js';
 
 const WINDOW = {
   id: 'x11:77',
@@ -47,17 +41,7 @@ class OffBusFake extends PolicyFake {
 
 test('a launched window with no tree: success, its ref, why, and the screenshot to read it', async () => {
   const fake = new OffBusFake([]);
-  const dir = mkdtempSync(join(tmpdir(), 'cu-offbus-'));
-  const policy = new Policy({
-    mode: 'bypass',
-    allowApps: ['xnotice'],
-    processInfo: () => undefined,
-    hostPids: [],
-    audit: join(dir, 'audit.jsonl'),
-    settingsPath: join(dir, 'home', 'settings.json'),
-    protectedPaths: [join(dir, 'home')],
-  });
-  const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
+  const session = bypassSession(fake, ['xnotice']);
   try {
     const r = await runTool(
       TOOLS.find((t) => t.schema.name === 'computer_launch')!,
