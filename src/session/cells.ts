@@ -140,7 +140,22 @@ export async function resolveCellRefNow(session: Session, ref: string, reread: b
     const split = splitCellRef(ref);
     const window = split && session.last.get(session.refs.lookup(split.table)?.fingerprint.window ?? '')?.window;
     if (!(e instanceof OffScreenCell) || !reread || !window) throw e;
-    const raw = await session.readWindow(window);
-    return resolveCellRef(session, ref, buildSnapshot({ window: raw.window, root: raw.root }, session.refs, { maxTokens: session.maxTokens }));
+    // A virtual list renders the scrolled-to rows a moment after the scroll settles (Chromium: rows came
+    // in after the quiet time); read again for a bounded time before answering that the cell is not there.
+    const deadline = Date.now() + CELL_RENDER_WAIT_MS;
+    for (;;) {
+      const raw = await session.readWindow(window);
+      const snap = buildSnapshot({ window: raw.window, root: raw.root }, session.refs, { maxTokens: session.maxTokens });
+      try {
+        return resolveCellRef(session, ref, snap);
+      } catch (again) {
+        if (!(again instanceof OffScreenCell) || Date.now() >= deadline) throw again;
+      }
+      await new Promise((r) => setTimeout(r, CELL_RENDER_POLL_MS));
+    }
   }
 }
+
+/** How long a cell an earlier action scrolled to may take to appear in the tree, and the pause between reads. */
+const CELL_RENDER_WAIT_MS = 1500;
+const CELL_RENDER_POLL_MS = 100;

@@ -83,8 +83,13 @@ test('an element scroll of a web page works while a denied prompt holds the keyb
   writeFileSync(page, `<!doctype html><title>Long page</title><h1>Top of the long page</h1>\n${rows}\n<h2>Bottom of the long page</h2>`);
   browser = startBrowser('chromium', pathToFileURL(page).href);
   const window = await windowOf(() => browser?.pid, /Long page/);
-  const snap = ok(await computer.tools.observe({ window }));
-  const doc = refOn(snap, /document/);
+  // The window is titled before its page has loaded (Chromium then replaces the document): wait for the text.
+  let snap = '';
+  for (let i = 0; i < 40 && !/Paragraph number 1 /.test(snap); i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, 250));
+    snap = ok(await computer.tools.observe({ window }));
+  }
+  const doc = refOn(snap, /document "Long page"/);
   const r = await computer.tools.act({ actions: [{ ref: doc, op: 'scroll', value: 'down' }] });
   assert.doesNotMatch(r.text, /window_not_focused/, r.text);
   assert.equal(r.isError, false, r.text);
