@@ -22,11 +22,15 @@ async function open(family: 'firefox' | 'chromium', query = '', shape = /table "
   const stop = async (): Promise<void> => { await computer.close(); await stopBrowser(child); };
   try {
     let text = '';
+    let last = '';
     for (let i = 0; i < 80 && !shape.test(text); i++) {
       await new Promise((r) => setTimeout(r, 500));
       const r = await computer.tools.observe({ full: true, app: APP[family], maxTokens: 8000 });
       text = r.isError ? '' : r.text;
+      last = r.text.slice(0, 3000);
     }
+    // The last answer is kept for the failure message: an error here said nothing of why.
+    if (!shape.test(text)) assert.fail(`no ${shape} in 40 s; the last observe answered:\n${last}`);
     return { computer, text, table: refOn(text, shape), stop };
   } catch (e) { await stop(); throw e; }
 }
