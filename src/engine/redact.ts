@@ -23,9 +23,27 @@ const SECRET_PATTERNS: readonly RegExp[] = [
   /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,
   // JSON Web Tokens.
   /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+/g,
-  // Long hex runs (hashes used as secrets, hex keys).
-  /\b[0-9a-fA-F]{32,}\b/g,
 ];
+
+/**
+ * Long hex runs (hex keys, hashes used as secrets). A run of a digest's length said to be a digest (a label or name
+ * naming its algorithm, a checksum, a commit) is a file's checksum or a commit id, which the user asks to read:
+ * GtkHash's SHA-256 field printed as a secret and the task could not be done without a person.
+ */
+const HEX_RUN = /\b[0-9a-fA-F]{32,}\b/g;
+
+/** Hex lengths of MD5, SHA-1, SHA-224, SHA-256, SHA-384 and SHA-512 (and BLAKE2 and SHA-3 of those sizes). */
+const DIGEST_LENGTHS: ReadonlySet<number> = new Set([32, 40, 56, 64, 96, 128]);
+
+/** A word that says a hex run is a digest: an algorithm's name (`sha256sum` too), a checksum, a hash, a commit. */
+const DIGEST_WORD =
+  /(?:\b|_)(?:md5|sha-?(?:1|224|256|384|512)|sha3(?:-\d+)?|blake2[bs]?|b2)(?:sum)?\b|\b(?:checksums?|digests?|hash(?:es)?|commit)\b/i;
+
+/** How many of a group's children are read for names that say a field holds a digest. */
+const SIBLINGS_READ = 50;
+
+/** How far before a hex run, in the same text, a digest word still speaks of it. */
+const DIGEST_WORD_REACH = 80;
 
 /**
  * Long base64/base64url runs; only masked when they mix upper case, lower case and digits and look random
@@ -82,12 +100,20 @@ export function luhnValid(digits: string): boolean {
 /**
  * Masks every secret-looking part of a string (API keys and tokens, JWTs, private keys, long hex or mixed
  * base64 runs, Luhn-valid card numbers) with `••••(secret)`. Use it on anything read from an app before it
- * goes into a snapshot, an error message or a log line.
+ * goes into a snapshot, an error message or a log line. `context`: names around the text (its field's label,
+ * its group's); a hex run of a digest's length is kept when they, or the words just before it, say it is one.
  */
-export function redactText(s: string): string {
+export function redactText(s: string, context: readonly (string | undefined)[] = []): string {
   if (s.length < 13) return s;
   let out = s;
   for (const re of SECRET_PATTERNS) out = out.replace(re, SECRET_MASK);
+  const saidDigest = context.some((c) => c !== undefined && DIGEST_WORD.test(c));
+  out = out.replace(HEX_RUN, (m, at: number, whole: string) =>
+    DIGEST_LENGTHS.has(m.length) &&
+    (saidDigest || DIGEST_WORD.test(whole.slice(Math.max(0, at - DIGEST_WORD_REACH), at)))
+      ? m
+      : SECRET_MASK,
+  );
   out = out.replace(BASE64_RUN, (m) => (looksRandom(m) ? SECRET_MASK : m));
   out = out.replace(CARD_RUN, (m) => {
     const digits = m.replace(/[ -]/g, '');
@@ -101,7 +127,7 @@ export function isOneTimeCode(value: string, names: readonly (string | undefined
   return OTP_VALUE.test(value) && names.some((n) => n !== undefined && OTP_NAME.test(n));
 }
 
-function redactNode(n: RawNode, parentName: string | undefined): RawNode {
+function redactNode(n: RawNode, parentName: string | undefined, siblingNames: readonly string[] = []): RawNode {
   const out: RawNode = { ...n, states: [...n.states], actions: [...n.actions] };
   if (n.name !== undefined) out.name = redactText(n.name);
   if (n.description !== undefined) out.description = redactText(n.description);
@@ -123,11 +149,18 @@ function redactNode(n: RawNode, parentName: string | undefined): RawNode {
       delete out.selection;
       delete out.valueStart;
     } else {
-      out.value = redactText(n.value);
+      // What names the field (its label beside it, its parent, the labels and buttons of its group: GtkHash's
+      // "SHA256:" is a check button in the fields' grid) may say its value is a digest.
+      out.value = redactText(n.value, [n.name, n.description, n.beside, parentName, ...siblingNames]);
       if (out.value !== n.value) delete out.valueLength;
     }
   }
-  if (n.children) out.children = n.children.map((c) => redactNode(c, n.name));
+  if (n.children) {
+    const names = n.children
+      .slice(0, SIBLINGS_READ)
+      .flatMap((c) => (c.name !== undefined && c.name.length <= 40 ? [c.name] : []));
+    out.children = n.children.map((c) => redactNode(c, n.name, names));
+  }
   return out;
 }
 

@@ -50,7 +50,7 @@ export function tiedCandidates(text: string, hits: SnapshotLine[], pool: Snapsho
  * deadline (8 s), or the caller's abort. Never throws.
  */
 export async function deciderPick(decider: Decider, query: string, candidates: string[], signal?: AbortSignal): Promise<number | undefined> {
-  const offered = candidates.slice(0, MAX_CANDIDATES).map(redactText);
+  const offered = candidates.slice(0, MAX_CANDIDATES).map((c) => redactText(c));
   if (offered.length < 2) return undefined;
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), CHOOSE_DEADLINE_MS);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isOneTimeCode, luhnValid, redactText, redactTree, SECRET_MASK } from '../../src/engine/redact.js';
+import type { RawNode } from '../../src/engine/node.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
 import { byId } from '../fixtures/engine/build.js';
@@ -80,4 +81,55 @@ test('no secret reaches a snapshot', () => {
   for (const secret of [FAKE_PASSWORD, FAKE_API_KEY, '482913']) assert.ok(!all.includes(secret), secret);
   assert.match(s.text, /textbox "Password" value="••••" editable password/);
   assert.match(s.text, /textbox "Verification code" value="••••\(secret\)" editable/);
+});
+
+test('a digest said to be one reads whole; a hex key or a bare hex run stays masked', () => {
+  const sha256 = '851df14c764135cfcfca4b0564d4ac70e84dfb2e13988060f76e9513387ac59e';
+  const sha1 = '0123456789abcdef0123456789abcdef01234567';
+  const md5 = 'd41d8cd98f00b204e9800998ecf8427e';
+  // In the same text: an algorithm's name, a checksum command, a commit.
+  assert.equal(redactText(`SHA256: ${sha256}`), `SHA256: ${sha256}`);
+  assert.equal(
+    redactText(`$ sha256sum report.pdf\n${sha256}  report.pdf`),
+    `$ sha256sum report.pdf\n${sha256}  report.pdf`,
+  );
+  assert.equal(redactText(`commit ${sha1}\nAuthor: A`), `commit ${sha1}\nAuthor: A`);
+  assert.equal(redactText(`MD5 checksum ${md5}`), `MD5 checksum ${md5}`);
+  // Around the text: its field's label, or its group's.
+  assert.equal(redactText(sha256, ['SHA256:']), sha256);
+  assert.equal(redactText(md5, [undefined, 'File hash']), md5);
+  // Masked: no word says digest, a key's label, a length no digest has, a digest word too far before.
+  assert.equal(redactText(sha256), M);
+  assert.equal(redactText(`API key: ${sha256}`), `API key: ${M}`);
+  assert.equal(redactText(sha256, ['Secret key']), M);
+  assert.equal(redactText(`sha256 ${sha256}ab`), `sha256 ${M}`);
+  assert.equal(redactText(`hash ${'x'.repeat(100)} ${md5}`), `hash ${'x'.repeat(100)} ${M}`);
+  // The other secret shapes keep their masks beside a digest word.
+  assert.equal(redactText('hash ghp_abcdefghijklmnopqrstuvwxyz0123456789'), `hash ${M}`);
+});
+
+test('a tree: hash fields read whole beside their algorithms\' buttons; a key field beside "Key" does not', () => {
+  const sha256 = '851df14c764135cfcfca4b0564d4ac70e84dfb2e13988060f76e9513387ac59e';
+  const field = (id: string, value: string): RawNode => ({
+    id,
+    role: 'textbox',
+    nativeRole: 'text',
+    states: [],
+    actions: [],
+    value,
+  });
+  const tree: RawNode = { id: 'w', role: 'window', nativeRole: 'frame', states: [], actions: [], children: [
+    { id: 'g', role: 'group', nativeRole: 'scroll pane', states: [], actions: [], children: [
+      { id: 'b', role: 'checkbox', nativeRole: 'check box', name: 'SHA256:', states: [], actions: [] },
+      field('f', sha256),
+    ], },
+    { id: 'k', role: 'group', nativeRole: 'panel', states: [], actions: [], children: [
+      { id: 'l', role: 'label', nativeRole: 'label', name: 'Key', states: [], actions: [] }, field('s', sha256),
+    ] },
+  ] };
+  const out = redactTree(tree);
+  const find = (n: RawNode, id: string): RawNode | undefined =>
+    n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean);
+  assert.equal(find(out, 'f')?.value, sha256);
+  assert.equal(find(out, 's')?.value, M);
 });

@@ -37,6 +37,7 @@ import { findText, readRange } from './tree/text.js';
 import { engineOfCommand, engineSetup } from './apps/engines.js';
 import { LAUNCH_MARKER, launchMark, windowlessLaunches } from './apps/launched.js';
 import { waitForPageWindow } from './apps/page-window.js';
+import { OffBusWait } from './apps/offbus-wait.js';
 import { inside, sameRect } from '../../fallback/geometry.js';
 import type { KeysParams, PointerParams } from '../../protocol/methods.js';
 import { Overlay } from './x11/overlay.js';
@@ -571,7 +572,7 @@ export class LinuxDriver {
     const base = p.command.split('/').pop()!.toLowerCase();
     const deadline = performance.now() + waitMs;
     let handedOverAt: number | undefined;
-    let offBusSince: number | undefined;
+    const offBus = new OffBusWait();
     // Launchers seen with a child: LibreOffice's splash restarts soffice.bin on a fresh profile (a gap with no child).
     const launchers = new Set<number>();
     while (performance.now() < deadline) {
@@ -611,12 +612,12 @@ export class LinuxDriver {
       // never registers either: a short grace lets the launcher start the app, whose window is then waited for.
       const off = app ? undefined : await this.launchedOffBus(spawned, apps);
       if (off) {
-        offBusSince ??= performance.now();
-        const seen = performance.now() - offBusSince;
         if (off.launcher) launchers.add(off.app.pid);
         const grace = off.mayRegister ? REGISTER_GRACE_MS : NEVER_REGISTERS_GRACE_MS;
-        const ready = !launchers.has(off.app.pid) && seen >= grace;
-        if (ready) { child.release(); return offBusLaunch(off.app, spawned, token, argv, added); }
+        if (offBus.ready(off.app.pid, performance.now(), grace, launchers.has(off.app.pid))) {
+          child.release();
+          return offBusLaunch(off.app, spawned, token, argv, added);
+        }
       }
       // Exited with no window: a failure (non-zero, a signal) at once; a clean exit after the handover grace
       // (a single-instance app passes its arguments to the running one and exits 0).
