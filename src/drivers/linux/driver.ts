@@ -633,10 +633,15 @@ export class LinuxDriver {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    // A window on the display that never came onto the bus is still the launch's window, not a timeout.
+    // A window on the display that never came onto the bus is still the launch's window, not a timeout; unless
+    // its app is still starting (working, or a launcher's splash): then it is no answer yet, and the host says
+    // to wait for the window rather than that the app is unreadable.
     const off = await this.launchedOffBus(spawned, await listApps(this.bus).catch(() => []));
     child.release();
-    if (off) return offBusLaunch(off.app, spawned, token, argv, added);
+    if (off && offBus.ready(off.app.pid, performance.now(), 0, launchers.has(off.app.pid))) {
+      return offBusLaunch(off.app, spawned, token, argv, added);
+    }
+    if (off) return started;
     throw new ComputerUseError(
       'timeout',
       `"${p.command}" started (pid ${spawned}) but no window appeared within ${waitMs} ms. ` +
