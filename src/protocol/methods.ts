@@ -250,6 +250,14 @@ export const SnapshotParams = Type.Object(
         Type.Boolean(),
       ),
     ),
+    since: Type.Optional(
+      doc(
+        "The `mark` of this window's last whole read by this host: a driver that kept that read may answer it " +
+          "re-read only where the app's events since say it changed (`stats.reread`), else it reads whole. " +
+          'Only a plain whole-window read (no scope, depth, maxNodes, bounds or keyBindings) is patched.',
+        Str(LIMITS.id),
+      ),
+    ),
     keyBindings: Type.Optional(
       doc(
         'Also read the access key of each command (button, link, menu item): `RawNode.keyBinding`. The policy ' +
@@ -268,6 +276,8 @@ export const SnapshotResult = Type.Object({
     nodes: doc('Nodes read.', Count()),
     ms: doc('Milliseconds the read took.', Type.Number({ minimum: 0 })),
     truncated: doc('True when `maxNodes` or `depth` cut the read.', Type.Boolean()),
+    reread: Type.Optional(doc('Asked with `since` and answered from the kept read patched: the subtrees and nodes ' +
+      'read again (absent: the window was read whole).', Count())),
   })),
   mark: Type.Optional(doc('Drivers with `tree.changed`: an opaque mark of the driver\'s event stream taken before the read began; ' +
     '`tree.changed` with it says whether the read may be out of date.', Str(LIMITS.id))),

@@ -65,7 +65,7 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
   // The window list and the re-read are independent: run them together.
   const [after, raw] = await Promise.all([
     apps ? windowsOf(session.noteApps(apps)) : openWindows(session),
-    session.readWindow(window).catch((e) => {
+    session.readWindow(window, { patch: true }).catch((e) => {
       // A target that became hidden (e.g. it now shows an authentication dialog) is not read either.
       // A window known from the display only (its app busy or off the bus) has no tree to read: unread, not an error.
       if (isComputerUseError(e, 'window_not_found') || isComputerUseError(e, 'stale_ref') || isComputerUseError(e, 'denied_by_policy') ||

@@ -17,6 +17,8 @@ interface WindowTarget { app?: string; window?: string }
 
 /** Windows whose last read is kept (the oldest is forgotten first). */
 const MAX_READS = 8;
+/** Reads of parts of windows kept (a find reads at most 8 per window). */
+const MAX_PARTS = 64;
 
 /** Asks the driver whether a window may have changed since a read's mark. */
 export type ChangedSince = (window: string, mark: string) => Promise<ChangedResult>;
@@ -27,10 +29,20 @@ interface Resolved { windowId: string; byName: boolean }
 export class RecentReads {
   private readonly reads = new Map<string, SnapshotResult & { mark: string }>();
   private readonly targets = new Map<string, Resolved>();
+  /** The mark of each window's last whole read, kept even when the read itself is no longer good for a find. */
+  private readonly marks = new Map<string, string>();
+  /**
+   * Reads of parts of a window (a scrolled-out part's subtree) taken while its whole read with this mark was good,
+   * by mark and request: the part is as good as the read (no event of the app since its mark).
+   */
+  private readonly parts = new Map<string, SnapshotResult>();
 
   /** Keeps a whole-window read the driver marked. */
   note(raw: SnapshotResult): void {
-    if (raw.mark === undefined) return;
+    if (raw.mark === undefined) { this.marks.delete(raw.window.id); return; }
+    this.marks.delete(raw.window.id);
+    this.marks.set(raw.window.id, raw.mark);
+    if (this.marks.size > MAX_READS) this.marks.delete(this.marks.keys().next().value!);
     this.reads.delete(raw.window.id);
     this.reads.set(raw.window.id, { ...raw, mark: raw.mark });
     if (this.reads.size > MAX_READS) this.forgetWindow(this.reads.keys().next().value!);
@@ -58,15 +70,28 @@ export class RecentReads {
     return read;
   }
 
+  /** A kept read of a part of the window read with `mark`, asked the same way; undefined when none is kept. */
+  part(mark: string, request: string): SnapshotResult | undefined { return this.parts.get(`${mark}\n${request}`); }
+
+  /** Keeps a read of a part of the window whose whole read had `mark` (while that read was still good). */
+  notePart(mark: string, request: string, read: SnapshotResult): void {
+    this.parts.set(`${mark}\n${request}`, read);
+    if (this.parts.size > MAX_PARTS) this.parts.delete(this.parts.keys().next().value!);
+  }
+
+  /** The mark of the last whole read of a window, for a re-read the driver may patch (tree.snapshot `since`). */
+  markOf(windowId: string): string | undefined { return this.marks.get(windowId); }
+
   /** Forgets the reads of windows that are no longer open. */
   keepOnly(open: readonly string[]): void {
     for (const id of [...this.reads.keys()]) if (!open.includes(id)) this.forgetWindow(id);
   }
 
-  clear(): void { this.reads.clear(); this.targets.clear(); }
+  clear(): void { this.reads.clear(); this.targets.clear(); this.marks.clear(); this.parts.clear(); }
 
   private forgetWindow(id: string): void {
     this.reads.delete(id);
+    this.marks.delete(id);
     for (const [k, r] of [...this.targets]) if (r.windowId === id) this.targets.delete(k);
   }
 }

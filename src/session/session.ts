@@ -15,7 +15,7 @@ import { buildSnapshot, isUnknownScopeError } from '../engine/snapshot.js';
 import { incrementalText } from '../engine/incremental.js';
 import { Device, type DeviceOptions, type ReadDevice } from '../devices/manager.js';
 import { ComputerUseError, remediesOf } from '../protocol/errors.js';
-import type { SnapshotResult } from '../protocol/methods.js';
+import type { SnapshotParams, SnapshotResult } from '../protocol/methods.js';
 import { identityView, targetOfStep, typedTextOf, type IdentityView, type PolicyGate } from '../policy/gate.js';
 import type { ProcessFacts, LaunchFacts } from '../policy/apps.js';
 import { sealHolds, sealOf } from '../policy/settings.js';
@@ -414,12 +414,19 @@ export class Session {
    * Reads a window's raw tree from the driver (its title masked). A hidden window is never read: this throws
    * denied_by_policy before asking the driver, and again if the window the driver read turns out hidden.
    */
-  async readWindow(window: WindowInfo, opts: { bounds?: boolean; keyBindings?: boolean } = {}): Promise<SnapshotResult> {
+  async readWindow(
+    window: WindowInfo,
+    opts: { bounds?: boolean; keyBindings?: boolean; patch?: boolean } = {},
+  ): Promise<SnapshotResult> {
     this.assertVisible(window);
+    // An act's re-read names the last read's mark: the driver may patch that read where the app's events say it
+    // changed.
+    const since = opts.patch && !opts.bounds && !opts.keyBindings ? this.recent.markOf(window.id) : undefined;
     const raw = await this.device.call('tree.snapshot', {
       window: window.id,
       ...(opts.bounds ? { bounds: true } : {}),
       ...(opts.keyBindings ? { keyBindings: true } : {}),
+      ...(since !== undefined ? { since } : {}),
     });
     const out = this.assertReadable({ ...raw, window: masked(raw.window) });
     // Only a plain read is what a later find would read: one with bounds or key bindings holds more.
@@ -435,6 +442,19 @@ export class Session {
     // The policy decides again on every read, a kept one included (a window the settings now deny stays unseen).
     if (kept) return this.assertReadable(kept);
     return this.readWindow(await this.resolveWindow(target));
+  }
+
+  /**
+   * A read of part of a window (`scope`) whose whole read `raw` a find is using: kept with that read's mark, so a
+   * find on a read the driver says is unchanged reads no part again (nothing of the app changed since the mark).
+   */
+  async readPart(raw: SnapshotResult, params: Omit<SnapshotParams, 'window'>, signal?: AbortSignal): Promise<SnapshotResult> {
+    const request = JSON.stringify(params);
+    const kept = raw.mark !== undefined ? this.recent.part(raw.mark, request) : undefined;
+    if (kept) return kept;
+    const read = await this.device.call('tree.snapshot', { window: raw.window.id, ...params }, undefined, signal);
+    if (raw.mark !== undefined) this.recent.notePart(raw.mark, request, read);
+    return read;
   }
 
   /** The read, when neither its window nor a web document it shows is hidden; else throws denied_by_policy. */

@@ -48,13 +48,8 @@ export async function outOfViewMatches(
   const read = new Map<RawNode, RawNode>();
   await Promise.all(toRead.map(async (p) => {
     if (signal?.aborted) return;
-    const r = await session.device
-      .call(
-        'tree.snapshot',
-        { window: raw.window.id, scope: p.node.id, maxNodes: MAX_NODES_PER_READ, bounds: true },
-        undefined,
-        signal,
-      )
+    const r = await session
+      .readPart(raw, { scope: p.node.id, maxNodes: MAX_NODES_PER_READ, bounds: true }, signal)
       .catch(() => undefined);
     if (r) read.set(p.node, r.root);
   }));
@@ -75,9 +70,7 @@ export async function outOfViewMatches(
   const views = new Map<RawNode, Rect | undefined>();
   for (const h of hits.slice(0, limit)) if (h.n.bounds && !views.has(h.p.area)) views.set(h.p.area, h.p.area.bounds);
   await Promise.all([...views].filter(([, r]) => r === undefined).slice(0, MAX_READS).map(async ([area]) => {
-    const r = await session.device
-      .call('tree.snapshot', { window: raw.window.id, scope: area.id, depth: 0, bounds: true }, undefined, signal)
-      .catch(() => undefined);
+    const r = await session.readPart(raw, { scope: area.id, depth: 0, bounds: true }, signal).catch(() => undefined);
     views.set(area, r?.root.bounds);
   }));
   const lines = hits.slice(0, limit).map((h) =>

@@ -113,3 +113,31 @@ test('a kept read that is stale (events that never came) cannot aim an act: the 
   assert.equal(fake.dispatched.length, 0, 'nothing reached the app');
   await session.close();
 });
+
+test("a find on a reused read reads no scrolled-out part again; a changed window's parts are read afresh", async () => {
+  const { fake, session, events } = setup();
+  const row = n(':1.5', 12, 'group', { states: ['offscreen'], childCount: 1 });
+  const pane = n(':1.5', 10, 'scrollarea', { name: 'Items' }, [n(':1.5', 11, 'listitem', { name: 'Row 1' }), row]);
+  fake.windows[0]!.root.children!.push(pane);
+  const whole = fake.extra['tree.snapshot']!;
+  const scoped: string[] = [];
+  fake.extra['tree.snapshot'] = (p, ctx) => {
+    if (!p.scope) return whole(p, ctx);
+    scoped.push(p.scope);
+    const part = structuredClone(row);
+    part.children = [n(':1.5', 13, 'label', { name: 'Row 30' })];
+    return { window: fake.windows[0]!.info, root: part, stats: { nodes: 2, ms: 0, truncated: false }, mark: 'part' };
+  };
+  await tool(session, 'computer_observe', { window: 'Flood lab' });
+  const first = await tool(session, 'computer_find', { window: 'Flood lab', text: 'Row 30' });
+  assert.match(first.text, /label "Row 30"/, first.text);
+  const partsRead = scoped.length;
+  assert.ok(partsRead > 0, 'the scrolled-out part was read');
+  const again = await tool(session, 'computer_find', { window: 'Flood lab', text: 'Row 30' });
+  assert.match(again.text, /label "Row 30"/, again.text);
+  assert.equal(scoped.length, partsRead, 'nothing of the app changed since the read: its parts are not read again');
+  events.changed = true;
+  await tool(session, 'computer_find', { window: 'Flood lab', text: 'Row 30' });
+  assert.ok(scoped.length > partsRead, 'the app changed: the window and its parts are read again');
+  await session.close();
+});

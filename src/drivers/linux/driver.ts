@@ -14,7 +14,7 @@ import { checkChord, formatChords } from '../../protocol/keys.js';
 import { COMMAND_ROLES } from '../../protocol/vocabulary.js';
 import { markedAccessKey } from '../common/names.js';
 import type { Handlers } from '../../protocol/peer.js';
-import type { LaunchParams, LaunchResult } from '../../protocol/methods.js';
+import type { LaunchParams, LaunchResult, SnapshotParams } from '../../protocol/methods.js';
 import { act } from './act/actions.js';
 import { findInList, noteListChange, watchListChanges } from './tree/listfind.js';
 import { procInfo } from '../../common/proc.js';
@@ -23,7 +23,7 @@ import { identify, startTokenOf, terminate, withIdentity } from './apps/identity
 import { warmPackages } from './apps/packages.js';
 import { resolveLaunch, resolveLaunchFacts } from './apps/resolve.js';
 import { startDetached } from './apps/spawn.js';
-import { A11yBus, isGone } from './bus/bus.js';
+import { A11yBus, isGone, type Target } from './bus/bus.js';
 import { readTreeCached } from './bus/cache.js';
 import { EventWatcher } from './bus/events.js';
 import { quietTimeFor } from './bus/quiet.js';
@@ -33,6 +33,10 @@ import { chordStrokes, LinuxInput, ownedBy, textStrokes, type Expect } from './i
 import { A11Y_FIX_COMMANDS, a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './checkup/prereq.js';
 import { readElement, targetOf, toRawNode } from './tree/reader.js';
 import { readTree } from './tree/read-tree.js';
+import { KeptReads } from './tree/kept-reads.js';
+import { patchable } from './tree/patch-plan.js';
+import { patchRead } from './tree/patch-read.js';
+import { TextBudget } from './tree/text.js';
 import { findText, readRange } from './tree/text.js';
 import { engineOfCommand, engineSetup } from './apps/engines.js';
 import { LAUNCH_MARKER, launchMark, windowlessLaunches } from './apps/launched.js';
@@ -69,6 +73,7 @@ export class LinuxDriver {
   private status: Promise<A11yStatus> | undefined;
   /** The visible agent's frame and status windows (ui.highlight), on the driver's X connection. */
   private readonly overlay = new Overlay(() => x11());
+  private readonly keptReads = new KeptReads();
   private constructor(readonly bus: A11yBus, readonly events: EventWatcher, readonly input: LinuxInput) {
     // Asked by the keys' proof while the keyboard is grabbed: does the target's toolkit see the focus (input.ts)?
     input.activeWindows = async () =>
@@ -92,6 +97,47 @@ export class LinuxDriver {
   }
 
   close(): void { void this.input.close(); this.bus.disconnect(); }
+
+  /**
+   * A window's tree: a plain read asked with the mark of the driver's last read of the window (an act's receipt) is
+   * that read patched where the app's events since say it changed (tree/patch-read.ts); anything else, or a patch
+   * that gives up, reads whole. Every plain whole read is kept for the next patch.
+   */
+  private async readWindowTree(
+    p: SnapshotParams,
+    start: Target,
+    mark: string,
+  ): Promise<{ root: RawNode; nodes: number; truncated: boolean; reread?: number }> {
+    const plain = !p.scope && p.depth === undefined && !p.bounds && !p.keyBindings && p.maxNodes === undefined;
+    const kept = plain && p.since !== undefined ? this.keptReads.get(p.window, p.since) : undefined;
+    if (kept) {
+      const events = await this.events.eventsSince(start.dest, kept.mark);
+      const patched = await patchRead(this.bus, kept, events, mark, 5000);
+      if ('root' in patched) {
+        this.keptReads.keep(p.window, patched.kept);
+        return { root: patched.root, nodes: patched.nodes, truncated: false, reread: patched.reread };
+      }
+    }
+    const text = new TextBudget();
+    const notShowing = new Set<string>();
+    const read = await (process.env['COMPUTER_USE_NO_CACHE'] ? readTree : readTreeCached)(this.bus, start, {
+      ...(p.depth !== undefined ? { depth: p.depth } : {}),
+      maxNodes: p.maxNodes ?? 5000,
+      ...(p.bounds ? { bounds: true } : {}),
+      text, notShowing,
+    });
+    if (plain && patchable(read))
+      this.keptReads.keep(p.window, {
+        mark,
+        root: structuredClone(read.root),
+        nodes: read.nodes,
+        notShowing,
+        textLeft: text.remaining,
+        reliable: read.reliable,
+      });
+    else if (plain) this.keptReads.forget(p.window);
+    return read;
+  }
 
   /** Describes one window by handle (without listing every app), failing with window_not_found. */
   async windowInfo(handle: string): Promise<WindowInfo> {
@@ -276,21 +322,17 @@ export class LinuxDriver {
         if (isX11Handle(p.window)) throw notAccessible(await this.busyOwner(p.window));
         try {
           const start = targetOf(p.scope ?? p.window);
-          const [window, read] = await Promise.all([
-            this.windowInfo(p.window),
-            (process.env['COMPUTER_USE_NO_CACHE'] ? readTree : readTreeCached)(this.bus, start, {
-              ...(p.depth !== undefined ? { depth: p.depth } : {}),
-              maxNodes: p.maxNodes ?? 5000,
-              ...(p.bounds ? { bounds: true } : {}),
-            }),
-          ]);
+          const [window, read] = await Promise.all([this.windowInfo(p.window), this.readWindowTree(p, start, mark)]);
           if (p.keyBindings) await readKeyBindings(this.bus, read.root);
           await Promise.all([orderContentPanes(this.bus, read.root), nameFieldsBeside(this.bus, read.root)]);
           markChoosers(read.root);
           return {
             window,
             root: read.root,
-            stats: { nodes: read.nodes, ms: Math.round(performance.now() - t0), truncated: read.truncated },
+            stats: {
+              nodes: read.nodes, ms: Math.round(performance.now() - t0), truncated: read.truncated,
+              ...(read.reread !== undefined ? { reread: read.reread } : {}),
+            },
             mark,
           };
         } catch (e) {

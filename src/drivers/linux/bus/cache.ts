@@ -60,7 +60,7 @@ export async function readTreeCached(
   bus: A11yBus,
   root: Target,
   opts: ReadOptions = {},
-): Promise<{ root: RawNode; nodes: number; truncated: boolean; cached: number }> {
+): Promise<{ root: RawNode; nodes: number; truncated: boolean; cached: number; reliable: boolean }> {
   // The cache and the (always live) start node are independent: fetch them together.
   const [cache, rootRead] = await Promise.all([
     readCache(bus, root.dest),
@@ -152,6 +152,7 @@ export async function readTreeCached(
     }
     const node = toRawNode(info, reliable);
     const showing = showsOnScreen(info);
+    if (!showing) opts.notShowing?.add(node.id);
     const hidden = opts.pruneHidden !== false && depth > 0 && (reliable ? parentShowing && !showing : zeroSized(info));
     const atDepth = opts.depth !== undefined && depth >= opts.depth;
     // Grid hook (table.ts): a huge table's visible cells, read by coordinate, are its children.
@@ -174,5 +175,5 @@ export async function readTreeCached(
   };
   const top = await visit(root, 0, false);
   if (!top) throw Object.assign(new Error('root vanished'), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
-  return { root: top, nodes, truncated, cached };
+  return { root: top, nodes, truncated, cached, reliable };
 }

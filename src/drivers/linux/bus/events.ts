@@ -37,6 +37,9 @@ const LATE_EVENT_MS = 250;
 /** Added to the gap a late event showed, when an app's quiet window is raised to cover it. */
 const LATE_MARGIN_MS = 10;
 
+/** Events kept for `eventsSince`; half are dropped when it is full. */
+const RECENT_MAX = 2000;
+
 /** Event kinds after which a window may have opened, closed, been renamed or taken the focus (any app's). */
 const WINDOW_CHANGE = /^window:|children-changed|accessible-name|state-changed:(active|focused)/;
 
@@ -53,6 +56,8 @@ export class EventWatcher {
   private readonly instance = `${process.pid}.${Math.round(performance.timeOrigin)}`;
   private count = 0;
   private recent: A11yEvent[] = [];
+  /** The time of the newest event dropped from `recent`: events since a mark before it are no longer all known. */
+  private droppedUpTo = -Infinity;
   private listeners = new Set<(e: A11yEvent) => void>();
   /** Per app (bus name): the quiet window its own late events showed it needs, at most DEFAULT_QUIET_MS. */
   private readonly learnedQuiet = new Map<string, number>();
@@ -77,13 +82,20 @@ export class EventWatcher {
 
   private onMessage(m: Message): void {
     if (m.type !== 4 /* SIGNAL */ || !m.interface?.startsWith('org.a11y.atspi.Event.')) return;
-    if (NOISE.test(m.member ?? '') || NOISE.test(m.member?.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase() ?? '')) return;
+    if (NOISE.test(m.member ?? '') || NOISE.test(m.member?.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase() ?? ''))
+      return;
     const family = m.interface.slice('org.a11y.atspi.Event.'.length).toLowerCase();
     const detail = String((m.body as unknown[] | undefined)?.[0] ?? '');
     const member = (m.member ?? '').replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
-    const ev: A11yEvent = { time: performance.now(), type: `${family}:${member}${detail ? ':' + detail : ''}`, source: (m.sender ?? '') + (m.path ?? ''), detail };
+    const ev: A11yEvent = {
+      time: performance.now(),
+      type: `${family}:${member}${detail ? ':' + detail : ''}`,
+      source: (m.sender ?? '') + (m.path ?? ''),
+      detail,
+    };
     const data = (m.body as unknown[] | undefined)?.[3] as { signature?: string; value?: unknown } | undefined;
-    if (data?.signature === '(so)' && Array.isArray(data.value)) ev.object = `${String(data.value[0] ?? '')}${String(data.value[1] ?? '')}`;
+    if (data?.signature === '(so)' && Array.isArray(data.value))
+      ev.object = `${String(data.value[0] ?? '')}${String(data.value[1] ?? '')}`;
     this.lastEventAt = ev.time;
     const app = ev.source.slice(0, ev.source.indexOf('/'));
     this.noteLate(app, ev.time);
@@ -91,7 +103,7 @@ export class EventWatcher {
     if (WINDOW_CHANGE.test(ev.type)) this.lastWindowEventAt = ev.time;
     this.count++;
     this.recent.push(ev);
-    if (this.recent.length > 500) this.recent.splice(0, 250);
+    if (this.recent.length > RECENT_MAX) this.droppedUpTo = this.recent.splice(0, RECENT_MAX / 2).at(-1)!.time;
     for (const l of this.listeners) l(ev);
   }
 
@@ -208,17 +220,41 @@ export class EventWatcher {
    * event on its way is not missed. A mark of another process, an app that does not answer: changed.
    */
   async changedSince(app: string, mark: string): Promise<{ changed: boolean; windows: boolean }> {
-    const sep = mark.lastIndexOf(':');
-    const at = Number(mark.slice(sep + 1));
-    if (mark.slice(0, sep) !== this.instance || !Number.isFinite(at)) return { changed: true, windows: true };
+    const at = this.timeOf(mark);
+    if (at === undefined) return { changed: true, windows: true };
     const answered = await this.ping(app, 1000) === 'ok';
     return { changed: !answered || (this.lastByApp.get(app) ?? 0) >= at, windows: this.lastWindowEventAt >= at };
+  }
+
+  /**
+   * The events `app` (a bus name) sent since `mark`, after a round trip to it (events it sent before answering
+   * arrive first); undefined when they are not all known: a mark of another process, an app that does not
+   * answer, or events since the mark already dropped from the kept ones.
+   */
+  async eventsSince(app: string, mark: string): Promise<A11yEvent[] | undefined> {
+    const at = this.timeOf(mark);
+    if (at === undefined) return undefined;
+    if (await this.ping(app, 1000) !== 'ok' || this.droppedUpTo >= at) return undefined;
+    return this.recent.filter((e) => e.time >= at && e.source.startsWith(app + '/'));
+  }
+
+  /** The time a mark of this process stands for; undefined for another process's mark (a restart) or a malformed one. */
+  private timeOf(mark: string): number | undefined {
+    const sep = mark.lastIndexOf(':');
+    const at = Number(mark.slice(sep + 1));
+    return mark.slice(0, sep) === this.instance && Number.isFinite(at) ? at : undefined;
   }
 
   /** Round trip to the app's main loop: 'ok', 'gone' (the app exited: nothing left to wait for) or 'busy'. */
   private async ping(app: string, timeoutMs: number): Promise<'ok' | 'gone' | 'busy'> {
     try {
-      await this.bus.getProp({ dest: app, path: '/org/a11y/atspi/accessible/root' }, 'org.a11y.atspi.Accessible', 'ChildCount', Math.min(timeoutMs, 1000), true);
+      await this.bus.getProp(
+        { dest: app, path: '/org/a11y/atspi/accessible/root' },
+        'org.a11y.atspi.Accessible',
+        'ChildCount',
+        Math.min(timeoutMs, 1000),
+        true,
+      );
       return 'ok';
     } catch (e) { return isGone(e) ? 'gone' : 'busy'; }
   }

@@ -32,63 +32,108 @@ async function childStatesLive(bus: A11yBus, info: ElementInfo): Promise<Set<str
   return words;
 }
 
+/** What a walk shares across its nodes. */
+interface Walk {
+  bus: A11yBus;
+  opts: ReadOptions;
+  text: TextBudget;
+  maxNodes: number;
+  nodes: number;
+  truncated: boolean;
+  reliable: boolean;
+}
+
+/** Reads one node and, unless it is hidden or cut, its children; null when it vanished or did not answer. */
+async function visit(
+  w: Walk,
+  t: Target,
+  depth: number,
+  parentShowing: boolean,
+  known?: ElementInfo,
+): Promise<RawNode | null> {
+  const { bus, opts } = w;
+  if (w.nodes >= w.maxNodes) { w.truncated = true; return null; }
+  w.nodes++;
+  let info: ElementInfo;
+  try {
+    info =
+      known ??
+      (await readElement(bus, t, {
+        bounds: (opts.bounds ?? false) || (!w.reliable && opts.pruneHidden !== false),
+        text: w.text,
+      }));
+  } catch (e) {
+    if (isGone(e)) return null;
+    // A node that does not answer is left out (and the read marked incomplete) rather than failing it all.
+    if (depth > 0) { w.truncated = true; return null; }
+    throw e;
+  }
+  const node = toRawNode(info, w.reliable);
+  const showing = showsOnScreen(info);
+  if (!showing) opts.notShowing?.add(node.id);
+  const hidden = opts.pruneHidden !== false && depth > 0 && (w.reliable ? parentShowing && !showing : zeroSized(info));
+  // Grid hook (table.ts): a huge table's visible cells, read by coordinate, are its children.
+  const grid = hidden ? undefined : await readGrid(bus, info, node, depth === 0).catch(() => undefined);
+  if (grid) { w.nodes += grid.length; if (grid.length) node.children = grid; return node; }
+  const kids = info.children.slice(0, MAX_CHILDREN);
+  if (info.children.length > MAX_CHILDREN || info.childCount > MAX_LIST_CHILDREN || (opts.depth !== undefined && depth >= opts.depth) || hidden) {
+    node.childCount = Math.max(info.childCount, info.children.length);
+    if (hidden) return node;
+    if (opts.depth !== undefined && depth >= opts.depth) return node;
+    w.truncated = true;
+  }
+  markSlice(node, info, kids.length);
+  const children = await Promise.all(kids.map((k) => visit(w, k, depth + 1, showing)));
+  const present = children.filter((c): c is RawNode => c !== null);
+  if (present.length) node.children = present;
+  await annotateCells(bus, info, node).catch(() => undefined);
+  await annotateSet(bus, info, node).catch(() => undefined);
+  if (node.childRange && info.interfaces.has('org.a11y.atspi.Table'))
+    await annotateTableSlice(bus, info.target, node, w.reliable);
+  return node;
+}
+
+const walkOf = (bus: A11yBus, opts: ReadOptions, reliable: boolean): Walk => ({
+  bus,
+  opts,
+  text: opts.text ?? new TextBudget(),
+  maxNodes: opts.maxNodes ?? 5000,
+  nodes: 0,
+  truncated: false,
+  reliable,
+});
+
 /** Reads a whole subtree concurrently. Nodes that vanish mid-read are skipped. */
 export async function readTree(
   bus: A11yBus,
   root: Target,
   opts: ReadOptions = {},
-): Promise<{ root: RawNode; nodes: number; truncated: boolean }> {
-  const maxNodes = opts.maxNodes ?? 5000;
-  const text = opts.text ?? new TextBudget();
-  let nodes = 0;
-  let truncated = false;
-  let reliable = true;
-  const visit = async (t: Target, depth: number, parentShowing: boolean, known?: ElementInfo): Promise<RawNode | null> => {
-    if (nodes >= maxNodes) { truncated = true; return null; }
-    nodes++;
-    let info: ElementInfo;
-    try {
-      info =
-        known ??
-        (await readElement(bus, t, { bounds: (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false), text }));
-    } catch (e) {
-      if (isGone(e)) return null;
-      // A node that does not answer is left out (and the read marked incomplete) rather than failing it all.
-      if (depth > 0) { truncated = true; return null; }
-      throw e;
-    }
-    const node = toRawNode(info, reliable);
-    const showing = showsOnScreen(info);
-    const hidden = opts.pruneHidden !== false && depth > 0 && (reliable ? parentShowing && !showing : zeroSized(info));
-    // Grid hook (table.ts): a huge table's visible cells, read by coordinate, are its children.
-    const grid = hidden ? undefined : await readGrid(bus, info, node, depth === 0).catch(() => undefined);
-    if (grid) { nodes += grid.length; if (grid.length) node.children = grid; return node; }
-    const kids = info.children.slice(0, MAX_CHILDREN);
-    if (info.children.length > MAX_CHILDREN || info.childCount > MAX_LIST_CHILDREN || (opts.depth !== undefined && depth >= opts.depth) || hidden) {
-      node.childCount = Math.max(info.childCount, info.children.length);
-      if (hidden) return node;
-      if (opts.depth !== undefined && depth >= opts.depth) return node;
-      truncated = true;
-    }
-    markSlice(node, info, kids.length);
-    const children = await Promise.all(kids.map((k) => visit(k, depth + 1, showing)));
-    const present = children.filter((c): c is RawNode => c !== null);
-    if (present.length) node.children = present;
-    await annotateCells(bus, info, node).catch(() => undefined);
-    await annotateSet(bus, info, node).catch(() => undefined);
-    if (node.childRange && info.interfaces.has('org.a11y.atspi.Table'))
-      await annotateTableSlice(bus, info.target, node, reliable);
-    return node;
-  };
+): Promise<{ root: RawNode; nodes: number; truncated: boolean; reliable: boolean }> {
+  const w = walkOf(bus, opts, true);
   let rootInfo: ElementInfo;
   try {
-    rootInfo = await readElement(bus, root, { bounds: opts.bounds ?? false, text });
+    rootInfo = await readElement(bus, root, { bounds: opts.bounds ?? false, text: w.text });
   } catch (e) {
     if (isGone(e)) throw Object.assign(new Error('root vanished'), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
     throw e;
   }
-  reliable = showingIsReliable(rootInfo, await childStatesLive(bus, rootInfo));
-  const root_ = await visit(root, 0, false, rootInfo);
+  w.reliable = showingIsReliable(rootInfo, await childStatesLive(bus, rootInfo));
+  const root_ = await visit(w, root, 0, false, rootInfo);
   if (!root_) throw Object.assign(new Error('root vanished'), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
-  return { root: root_, nodes, truncated };
+  return { root: root_, nodes: w.nodes, truncated: w.truncated, reliable: w.reliable };
+}
+
+/**
+ * Reads the subtree of a node below a window's root as a whole read would: its parent's showing and the window's
+ * `reliable` (showingIsReliable) are given, the read having judged them. Null when the node is gone.
+ */
+export async function readSubtree(
+  bus: A11yBus,
+  t: Target,
+  ctx: { parentShowing: boolean; reliable: boolean },
+  opts: ReadOptions = {},
+): Promise<{ root: RawNode | null; nodes: number; truncated: boolean }> {
+  const w = walkOf(bus, opts, ctx.reliable);
+  const root = await visit(w, t, 1, ctx.parentShowing);
+  return { root, nodes: w.nodes, truncated: w.truncated };
 }

@@ -83,6 +83,8 @@ export interface ReadOptions {
   pruneHidden?: boolean;
   /** The text budget of this read (one per snapshot); a fresh one when absent. */
   text?: TextBudget;
+  /** Filled with the handles of the nodes read that do not show on screen (a later partial re-read prunes by it). */
+  notShowing?: Set<string>;
 }
 
 /**

@@ -34,6 +34,8 @@ const LIVE_ROLES = /^(status bar|info bar|alert|notification|log|marquee|timer|t
 /** The per-snapshot character budget, shared by the concurrent reads of one tree. */
 export class TextBudget {
   constructor(private left = TEXT_SNAPSHOT_BUDGET) {}
+  /** Characters not yet granted; at or below zero, the last nodes got only TEXT_MIN_CAP each. */
+  get remaining(): number { return this.left; }
   /** Characters granted for a node wanting `want` (at least TEXT_MIN_CAP or `want` when smaller). */
   take(want: number): number {
     const got = Math.min(want, Math.max(this.left, TEXT_MIN_CAP));
