@@ -1,6 +1,7 @@
 /**
- * The conformance kit's wire layer against the real Android driver process (`computer-use driver android`) on
- * the fake phone behind the fake adb server: the adb driver is one more driver that speaks the protocol.
+ * The conformance kit (wire and behaviour, by default) against the real Android driver process (`computer-use
+ * driver android`) on the fake phone behind the fake adb server: the adb driver is one more driver that speaks the
+ * protocol.
  */
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,7 @@ import { FakePhone } from '../android/phone.js';
 
 const CLI = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url));
 
-test('the Android driver passes the wire layer of the conformance kit', { timeout: 180_000 }, async () => {
+test('the Android driver passes the default conformance kit: wire and behaviour', { timeout: 180_000 }, async () => {
   const phone = new FakePhone(FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'));
   const port = await phone.start();
   try {
@@ -19,7 +20,8 @@ test('the Android driver passes the wire layer of the conformance kit', { timeou
     const text = formatReport(report);
     // tree.snapshot with a `scope` no element has is stale_ref (rule R-handle-node), never the whole screen.
     assert.deepEqual(report.results.filter((r) => r.verdict === 'FAIL').map((r) => r.rule), [], text);
-    assert.equal(report.results.find((r) => r.rule === 'behaviour.handles')?.verdict, 'PASS', text);
+    for (const rule of ['behaviour.snapshots', 'behaviour.handles'])
+      assert.equal(report.results.find((r) => r.rule === rule)?.verdict, 'PASS', `${rule}\n${text}`);
     assert.equal(report.hello?.platform, 'android', text);
     assert.ok(report.results.filter((r) => r.verdict === 'PASS').length >= 9, text);
   } finally { await phone.stop(); }

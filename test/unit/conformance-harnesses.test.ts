@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -292,6 +292,42 @@ test('the AppKit harness is a JXA script that parses as JavaScript', () => {
   // Every control carries its stable id as its accessibility identifier.
   for (const c of pageHarness('macos').controls) assert.ok(new RegExp(`'${c.id}'`).test(text), c.id);
 });
+
+/** Every .java file under `dir`. */
+function javaSources(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.java'))
+    .map((f) => join(dir, f));
+}
+
+const javacSkip = (() => {
+  try {
+    execFileSync('javac', ['-version'], { stdio: 'ignore' });
+    return false;
+  } catch {
+    return 'javac is not installed (Debian: openjdk-17-jdk-headless)';
+  }
+})();
+
+test(
+  'the Android harness activity compiles for Java 8 with warnings as errors, with the service, as the APK build does',
+  { skip: javacSkip, timeout: 120_000 },
+  () => {
+    // Against the hand-written android.* signature stubs (android/stubs): the workflow builds it on android.jar.
+    const dir = mkdtempSync(join(tmpdir(), 'cu-android-harness-'));
+    const javac = (...args: string[]) =>
+      execFileSync('javac', ['--release', '8', '-Xlint:all', '-Werror', ...args], { stdio: 'pipe' });
+    try {
+      javac('-d', join(dir, 'stubs'), ...javaSources(join(ROOT, 'android', 'stubs')));
+      const service = join(ROOT, 'android', 'service', 'src');
+      const sources = [...javaSources(join(service, 'main', 'java')), ...javaSources(join(service, 'harness', 'java'))];
+      javac('-cp', join(dir, 'stubs'), '-d', join(dir, 'apk'), ...sources);
+      assert.ok(existsSync(join(dir, 'apk', 'dev', 'computeruse', 'android', 'HarnessActivity.class')));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 test("the Android harness activity is declared in the service's manifest and built with the APK", () => {
   const manifest = readFileSync(join(ROOT, 'android', 'service', 'src', 'main', 'AndroidManifest.xml'), 'utf8');

@@ -1,0 +1,5 @@
+package android.widget;
+
+public interface Adapter {
+  int getCount();
+}

@@ -1,0 +1,5 @@
+package android.widget;
+
+public abstract class CompoundButton extends Button {
+  public CompoundButton(android.content.Context context) { super(context); throw new RuntimeException("Stub!"); }
+}
