@@ -453,7 +453,9 @@ function receiptStage(state: ActState, effects: Effects | undefined): ActOutcome
   const other = effects.others?.[0];
   if (open.length === 1 && (changed || other) && !effects.refocused && (open[0]!.op === 'click' || open[0]!.op === 'double_click')) {
     open[0]!.status = 'confirmed';
-    open[0]!.detail += changed ? '; the window changed' : `; the app's window [${session.windows.refOf(other!.window)}] changed`;
+    open[0]!.detail += changed
+      ? '; the window changed'
+      : `; the app's window [${session.windows.refOf(other!.window)}] changed`;
   }
   if (effects.busy) for (const r of open) if (r.status === 'unknown') r.detail += '; then the app stopped answering (busy), so its effect was not read: observe again in a moment, do not repeat the act';
   // A click that opened or closed a window had a visible effect. Windows are read once after the whole batch, so

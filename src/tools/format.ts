@@ -122,7 +122,8 @@ const CALL_NAME = /^[A-Z][A-Za-z]*\.[A-Z][A-Za-z]*(?:\(\d*\))?(?: "[^"\n]{0,40}"
  */
 export function receiptWords(r: Pick<ActionReceipt, 'status' | 'detail' | 'how'>): string {
   const how = r.how;
-  if (r.status !== 'confirmed' || how === undefined || !CALL_NAME.test(how) || !r.detail.startsWith(`${how}; `)) return r.detail;
+  if (r.status !== 'confirmed' || how === undefined || !CALL_NAME.test(how)) return r.detail;
+  if (!r.detail.startsWith(`${how}; `)) return r.detail;
   return r.detail.slice(how.length + 2);
 }
 

@@ -34,9 +34,12 @@ export const keysTool = defineTool({
     // Keys whose effect shows print the effect; how they were sent is said only when nothing showed.
     const words = [
       ...(seen ? [] : [`${escapeLine(result.method)} key events`]),
-      ...(result.focusedFirst ? ['the window was focused first'] : []), ...(item ? [item] : []), ...(seen ? [seen] : []),
+      ...(result.focusedFirst ? ['the window was focused first'] : []),
+      ...(item ? [item] : []),
+      ...(seen ? [seen] : []),
     ].join('; ');
-    response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · ${seen ? 'confirmed' : 'unknown'} (${words}` +
+    const status = seen ? 'confirmed' : 'unknown';
+    response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · ${status} (${words}` +
       `${quietNote({ seen: seen !== undefined, busy: effects.busy === true, treeless }, refOf(window))})`);
     response.add(formatActOutcome({ receipts: [], ...effects }, session.windows));
   },

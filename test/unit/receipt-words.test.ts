@@ -28,7 +28,12 @@ function setup() {
   const win = app();
   const fake = new FakeDriver([win]);
   const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
-  const call = async (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+  const call = async (name: string, params: unknown) =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === name)!,
+      { session },
+      params,
+    );
   return { fake, win, session, call };
 }
 
@@ -65,7 +70,10 @@ test('receiptWords: the call name goes only when confirmed and only when it is a
   const r = (detail: string, how: string, status: 'confirmed' | 'unknown' = 'confirmed') =>
     receiptWords({ status, detail, how });
   assert.equal(r('Action.DoAction(0) "Click"; checked on', 'Action.DoAction(0) "Click"'), 'checked on');
-  assert.equal(r('EditableText.SetTextContents; value now reads as set', 'EditableText.SetTextContents'), 'value now reads as set');
+  assert.equal(
+    r('EditableText.SetTextContents; value now reads as set', 'EditableText.SetTextContents'),
+    'value now reads as set',
+  );
   assert.equal(r('EditableText.InsertText at 0; text present', 'EditableText.InsertText at 0'), 'text present');
   assert.equal(r('Selection.SelectChild on parent; selected on', 'Selection.SelectChild on parent'), 'selected on');
   assert.equal(r('Action.DoAction(0) "Click"; checked on', 'Action.DoAction(0) "Click"', 'unknown'),
@@ -77,7 +85,10 @@ test('receiptWords: the call name goes only when confirmed and only when it is a
     'row selected (read back), then Action.DoAction(0) "activate"'),
   'row selected (read back), then Action.DoAction(0) "activate"; a window appeared');
   // A call name forged inside app text is not a call name: nothing is cut from it.
-  assert.equal(r('Action.DoAction(0) "a\nb"; checked on', 'Action.DoAction(0) "a\nb"'), 'Action.DoAction(0) "a\nb"; checked on');
+  assert.equal(
+    r('Action.DoAction(0) "a\nb"; checked on', 'Action.DoAction(0) "a\nb"'),
+    'Action.DoAction(0) "a\nb"; checked on',
+  );
   // Nothing after the call: the call stays (a receipt never prints empty words).
   assert.equal(r('Component.GrabFocus', 'Component.GrabFocus'), 'Component.GrabFocus');
 });
