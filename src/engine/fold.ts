@@ -8,7 +8,7 @@
  */
 import type { DistilledNode } from './distill.js';
 export type { FoldRun } from './distill.js';
-import { isGrid } from './grid.js';
+import { FIRST_PRINT_GRID_FOLD, gridCells, isGrid } from './grid.js';
 import type { Role } from './role.js';
 import { rowElements, sliceRows, type SliceRow } from './rows.js';
 
@@ -93,7 +93,7 @@ export function foldRuns(root: DistilledNode, opts: FoldOptions = {}): Folded {
   let runs = 0;
   let elements = 0;
   const visit = (node: DistilledNode): DistilledNode => {
-    if (isGrid(node)) return node;
+    if (isGrid(node)) return foldGrid(node, whole);
     const rows = sliceRows(node);
     if (rows) return foldRows(node, rows, whole);
     const kids: DistilledNode[] = [];
@@ -158,4 +158,14 @@ function foldRows(node: DistilledNode, rows: readonly SliceRow[], whole: Readonl
     }
   }
   return { ...node, children, rowsFolded: cut };
+}
+
+/**
+ * A tall grid's copy that prints its first rows and its cursor's (grid.ts GridFold), with the rows of the cells
+ * just acted on; the grid itself when it was just acted on (a scroll shows its rows).
+ */
+function foldGrid(node: DistilledNode, whole: ReadonlySet<string>): DistilledNode {
+  if (node.ref !== undefined && whole.has(node.ref)) return node;
+  const keep = gridCells(node).filter((c) => c.ref !== undefined && whole.has(c.ref)).map((c) => c.cell.row);
+  return { ...node, gridFold: keep.length ? { ...FIRST_PRINT_GRID_FOLD, keep } : FIRST_PRINT_GRID_FOLD };
 }
