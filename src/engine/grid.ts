@@ -58,8 +58,11 @@ function foldedRows(fold: GridFold | undefined, box: readonly number[], cursorRo
   const add = (from: number, to: number): void => {
     for (let r = Math.max(r0, from); r <= Math.min(r1, to); r++) rows.add(r);
   };
-  // Without a cursor, the top of the view stands for it.
-  const head = cursorRow === undefined ? Math.max(fold.head, 2 * fold.around + 1) : fold.head;
+  // A receipt's grid without a cursor (its window lost the focus to the Find dialog that moved it) prints whole:
+  // the row the model looked for may be anywhere in it.
+  if (cursorRow === undefined && fold.head === 0) return undefined;
+  // A first print without a cursor shows the top of the view.
+  const head = fold.head;
   add(r0, r0 + head - 1);
   if (cursorRow !== undefined) add(cursorRow - fold.around, cursorRow + fold.around);
   for (const k of fold.keep ?? []) add(k, k);

@@ -77,3 +77,13 @@ test('a receipt of a grid that shows other cells prints the rows around the curs
   assert.deepEqual(rowNumbers(text), [1871, 1872, 1873, 1874, 1875, 1876], text);
   assert.match(text, /^\+ +… rows 1852–1870 not shown \(scope=e2 lists them\)$/m, text);
 });
+
+test('a receipt of a grid without a cursor (its window lost the focus) prints every row it shows', () => {
+  // Calc behind its Find and Replace dialog: Find Next moved the sheet, and no cell of it reads as focused.
+  const t = new RefTable();
+  const a = buildSnapshot({ window: WIN, root: sheet(0, 25) }, t);
+  const b = buildSnapshot({ window: WIN, root: sheet(1851, 25) }, t);
+  const text = diffSnapshots(a, b).lines.join('\n');
+  assert.equal(rowNumbers(text).length, 25, text);
+  assert.doesNotMatch(text, /not shown/, text);
+});
