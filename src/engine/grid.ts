@@ -75,6 +75,27 @@ function gapLine(from: number, to: number, ref: string | undefined): string {
   return `… ${rows} not shown (scope=${ref ?? '?'} lists them)`;
 }
 
+/**
+ * Walks a folded grid's rows for renderGrid: `skip(r)` is true for a row the fold leaves out, and pushes the
+ * gap's line onto `out` when a shown row ends a gap; `end(last)` pushes the line of a gap that runs to the end.
+ */
+function foldGaps(only: ReadonlySet<number> | undefined, ref: string | undefined, out: string[]):
+  { skip(r: number): boolean; end(last: number): void } {
+  let from: number | undefined;
+  const close = (to: number): void => {
+    if (from !== undefined) out.push(gapLine(from, to, ref));
+    from = undefined;
+  };
+  return {
+    skip(r) {
+      if (only && !only.has(r)) { from ??= r; return true; }
+      close(r - 1);
+      return false;
+    },
+    end: close,
+  };
+}
+
 /** A cell of a grid, with its coordinates. */
 type Cell = DistilledNode & { cell: { row: number; col: number; address?: string } };
 
@@ -255,11 +276,9 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
     rows.push(header);
     let used = tokens(header);
     let lastRow = box[0] - 1;
-    const only = foldedRows(fold, box, focused?.cell.row);
-    let gapFrom: number | undefined;
+    const gaps = foldGaps(foldedRows(fold, box, focused?.cell.row), node.ref, rows);
     for (let r = box[0]; r <= box[2]; r++) {
-      if (only && !only.has(r)) { gapFrom ??= r; lastRow = r; continue; }
-      if (gapFrom !== undefined) { rows.push(gapLine(gapFrom, r - 1, node.ref)); gapFrom = undefined; }
+      if (gaps.skip(r)) { lastRow = r; continue; }
       const rowCells = cols.map((c) => at.get(`${r},${c}`));
       const text = `${String(r + 1).padStart(width)} | ${rowCells.map((c) => (c ? gridCellText(c, room) : '')).join(' | ')}`.trimEnd();
       const cost = tokens(text);
@@ -276,7 +295,7 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
         lines.push(line);
       }
     }
-    if (gapFrom !== undefined && lastRow === box[2]) rows.push(gapLine(gapFrom, box[2], node.ref));
+    if (lastRow === box[2]) gaps.end(box[2]);
     // A scope read of the grid is cut by its own budget too: maxTokens is what shows more (a trial ran the same scope twice).
     if (lastRow < box[2]) rows.push(`… rows ${lastRow + 2}–${box[2] + 1} not shown (budget): scroll, or observe with scope=${node.ref ?? ''} and a larger maxTokens`);
   }
