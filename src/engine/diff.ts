@@ -4,6 +4,7 @@ import { compactCount, MAX_NAME_CHARS, MAX_VALUE_CHARS, quote } from './measure.
 import type { SnapshotLine } from './line.js';
 import type { Snapshot } from './snapshot.js';
 import { refillBlocks } from './diff-refill.js';
+import { RECEIPT_GRID_FOLD } from './grid.js';
 
 /** Result of `diffSnapshots`. */
 export interface SnapshotDiff {
@@ -478,7 +479,7 @@ function removedLines(p: DiffPass): string[] {
     // cut at row 135, before the row and its button).
     const shown =
       moved.length >= GRID_MOVED
-        ? g.grid?.(p.near?.table === g.ref ? DIFF_GRID_TOKENS * 3 : DIFF_GRID_TOKENS)
+        ? (p.near?.table === g.ref ? g.grid?.(DIFF_GRID_TOKENS * 3) : g.grid?.(DIFF_GRID_TOKENS, RECEIPT_GRID_FOLD))
         : undefined;
     if (!shown) { out.push(...moved); continue; }
     out.push(`~ [${g.ref}]${tableLabel(g)} shows other cells: ${shown.summary}`, ...shown.rows.map((r) => `+   ${r}`));

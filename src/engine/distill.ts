@@ -6,6 +6,8 @@ import { TEXT_ROLES } from '../protocol/vocabulary.js';
  * A node after distilling: the raw node's meaningful fields, its surviving children, its position in the
  * distilled parent and a hash of its original ancestry (both go into the ref fingerprint).
  */
+import type { GridFold } from './grid.js';
+
 export interface DistilledNode {
   /** Native handle, copied from the raw node. */
   id: string;
@@ -67,6 +69,8 @@ export interface DistilledNode {
   folded?: FoldRun;
   /** Rows on screen a folded print left out of a long list's slice (engine/fold.ts); `scope=` on it prints them. */
   rowsFolded?: number;
+  /** A folded print's cut of this grid (engine/grid.ts GridFold): set by engine/fold.ts on a copy. */
+  gridFold?: GridFold;
 }
 
 /** What a fold line stands for (engine/fold.ts): the run's elements (their refs stay valid) and the ref whose scope

@@ -31,6 +31,71 @@ const MAX_NAMED_COLUMNS = 64;
 /** Grid rows printed at most (the visible range of a tall sheet view is ~50). */
 export const MAX_GRID_ROWS = 60;
 
+/**
+ * How a folded print cuts a tall grid: its first `head` rows (a sheet's column titles sit there), the `around`
+ * rows either side of the cursor and the rows of `keep` (cells just acted on), and a line for each gap that says
+ * how to list it. A first print of a 25-row sheet read ~300 tokens of rows, a Find Next's receipt ~400.
+ */
+export interface GridFold {
+  head: number;
+  around: number;
+  /** Rows (0-based) shown whatever their place. */
+  keep?: readonly number[];
+}
+/** Grids of more rows than this fold; shorter ones print whole (their gap line would cost about what it saves). */
+export const GRID_FOLD_MIN = 16;
+/** A first print: the top of the view and the cursor's neighbourhood. */
+export const FIRST_PRINT_GRID_FOLD: GridFold = { head: 10, around: 2 };
+/** A receipt's grid that shows other cells: where the cursor went. */
+export const RECEIPT_GRID_FOLD: GridFold = { head: 0, around: 3 };
+
+/** The rows (0-based) a fold shows of `box`'s rows, or undefined when all show. */
+function foldedRows(fold: GridFold | undefined, box: readonly number[], cursorRow: number | undefined):
+  Set<number> | undefined {
+  const [r0, , r1] = box as [number, number, number, number];
+  if (!fold || r1 - r0 + 1 <= GRID_FOLD_MIN) return undefined;
+  const rows = new Set<number>();
+  const add = (from: number, to: number): void => {
+    for (let r = Math.max(r0, from); r <= Math.min(r1, to); r++) rows.add(r);
+  };
+  // A receipt's grid without a cursor (its window lost the focus to the Find dialog that moved it) prints whole:
+  // the row the model looked for may be anywhere in it.
+  if (cursorRow === undefined && fold.head === 0) return undefined;
+  // A first print without a cursor shows the top of the view.
+  const head = fold.head;
+  add(r0, r0 + head - 1);
+  if (cursorRow !== undefined) add(cursorRow - fold.around, cursorRow + fold.around);
+  for (const k of fold.keep ?? []) add(k, k);
+  return rows.size < r1 - r0 + 1 ? rows : undefined;
+}
+
+/** The line standing for rows a fold left out, with the scope that lists them. */
+function gapLine(from: number, to: number, ref: string | undefined): string {
+  const rows = from === to ? `row ${from + 1}` : `rows ${from + 1}–${to + 1}`;
+  return `… ${rows} not shown (scope=${ref ?? '?'} lists them)`;
+}
+
+/**
+ * Walks a folded grid's rows for renderGrid: `skip(r)` is true for a row the fold leaves out, and pushes the
+ * gap's line onto `out` when a shown row ends a gap; `end(last)` pushes the line of a gap that runs to the end.
+ */
+function foldGaps(only: ReadonlySet<number> | undefined, ref: string | undefined, out: string[]):
+  { skip(r: number): boolean; end(last: number): void } {
+  let from: number | undefined;
+  const close = (to: number): void => {
+    if (from !== undefined) out.push(gapLine(from, to, ref));
+    from = undefined;
+  };
+  return {
+    skip(r) {
+      if (only && !only.has(r)) { from ??= r; return true; }
+      close(r - 1);
+      return false;
+    },
+    end: close,
+  };
+}
+
 /** A cell of a grid, with its coordinates. */
 type Cell = DistilledNode & { cell: { row: number; col: number; address?: string } };
 
@@ -159,7 +224,8 @@ function hiddenColumns(visible: [number, number, number, number] | undefined, co
  * filled part of the visible range (plus the cursor cell) as a header of column names and rows of values,
  * `|`-separated, empty cells left empty. `maxTokens` bounds the rows (cost estimated by `tokens`), and so does `maxRows` (none for a scoped grid).
  */
-export function renderGrid(node: DistilledNode, tokens: (s: string) => number, maxTokens = Infinity, maxRows = MAX_GRID_ROWS): GridRender {
+export function renderGrid(node: DistilledNode, tokens: (s: string) => number, maxTokens = Infinity,
+  maxRows = MAX_GRID_ROWS, fold?: GridFold): GridRender {
   const cells = gridCells(node);
   const size = node.table ?? { rows: 0, cols: 0 };
   const visible = range(cells);
@@ -210,7 +276,9 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
     rows.push(header);
     let used = tokens(header);
     let lastRow = box[0] - 1;
+    const gaps = foldGaps(foldedRows(fold, box, focused?.cell.row), node.ref, rows);
     for (let r = box[0]; r <= box[2]; r++) {
+      if (gaps.skip(r)) { lastRow = r; continue; }
       const rowCells = cols.map((c) => at.get(`${r},${c}`));
       const text = `${String(r + 1).padStart(width)} | ${rowCells.map((c) => (c ? gridCellText(c, room) : '')).join(' | ')}`.trimEnd();
       const cost = tokens(text);
@@ -227,6 +295,7 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
         lines.push(line);
       }
     }
+    if (lastRow === box[2]) gaps.end(box[2]);
     // A scope read of the grid is cut by its own budget too: maxTokens is what shows more (a trial ran the same scope twice).
     if (lastRow < box[2]) rows.push(`… rows ${lastRow + 2}–${box[2] + 1} not shown (budget): scroll, or observe with scope=${node.ref ?? ''} and a larger maxTokens`);
   }

@@ -1,6 +1,7 @@
 /** The line type a snapshot is made of: what the renderer writes and the diff, find and receipts read. */
 import type { State } from './node.js';
 import type { Role } from './role.js';
+import type { GridFold } from './grid.js';
 
 /** One rendered element line. */
 export interface SnapshotLine {
@@ -30,7 +31,7 @@ export interface SnapshotLine {
    * A table shown as a grid: its summary and rows within a token allowance, as observe prints them (a diff
    * prints a new grid this way). Not enumerable: a saved snapshot keeps only data.
    */
-  readonly grid?: (tokens: number) => { summary: string; rows: string[] };
+  readonly grid?: (tokens: number, fold?: GridFold) => { summary: string; rows: string[] };
   /** What a grid cell shows (`cellShown`: its text, or its box in a check column); its name is its address. */
   shown?: string;
   /**

@@ -87,7 +87,7 @@ export function gridBlock(
   gridTokens = GRID_TOKENS,
   maxRows = MAX_GRID_ROWS,
 ): { text: string[]; line: string; cells: SnapshotLine[] } {
-  const g = renderGrid(node, estimateTokens, gridTokens, maxRows);
+  const g = renderGrid(node, estimateTokens, gridTokens, maxRows, node.gridFold);
   const line = `${renderLine(node)} ${g.summary}`;
   const pad = '  '.repeat(depth + 1);
   return {

@@ -5,7 +5,7 @@ import { distill, findByRef, walkDistilled, type DistilledNode } from './distill
 import { countNodes, walk, type RawNode, type WindowInfo } from './node.js';
 import { redactTree } from './redact.js';
 import type { RefTable } from './refs.js';
-import { addressOfCell, cellLine, cellShown, isGrid, renderGrid } from './grid.js';
+import { addressOfCell, cellLine, cellShown, isGrid, renderGrid, type GridFold } from './grid.js';
 import { besideLabel, nameDescription, renderedStates, renderLine, rowLine, setStandIns } from './render.js';
 import type { SnapshotLine } from './line.js';
 import { columnsLine, rowElements, sliceRows } from './rows.js';
@@ -154,7 +154,10 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
     const row = rowOf.get(n);
     if (row) line.row = row;
     if (isGrid(n)) {
-      const grid = (tokens: number): { summary: string; rows: string[] } => { const g = renderGrid(n, estimateTokens, tokens); return { summary: g.summary, rows: g.rows }; };
+      const grid = (tokens: number, fold?: GridFold): { summary: string; rows: string[] } => {
+        const g = renderGrid(n, estimateTokens, tokens, undefined, fold);
+        return { summary: g.summary, rows: g.rows };
+      };
       Object.defineProperty(line, 'grid', { value: grid, enumerable: false });
     }
     out.push(line);

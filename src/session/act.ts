@@ -364,6 +364,7 @@ async function step(state: ActState, p: Planned): Promise<StepEnd> {
   // content is not compared until the next snapshot records it; its handle, row and labels still are.
   if (EDIT_OPS.has(spec.op)) session.refs.forgetContent(spec.ref);
   receipt.detail = result.detail ?? result.method;
+  receipt.how = receipt.detail;
   // A click the driver gave to the one clickable element inside (inner.ts): the receipt names it by ref.
   if (result.via) receipt.detail += ` ${viaText(session.refs, p.fingerprint.window, spec.ref, result.via)}`;
   // A wait the model should know of (a button an app enabled late); the ~21 ms of the stable check that most
@@ -452,7 +453,9 @@ function receiptStage(state: ActState, effects: Effects | undefined): ActOutcome
   const other = effects.others?.[0];
   if (open.length === 1 && (changed || other) && !effects.refocused && (open[0]!.op === 'click' || open[0]!.op === 'double_click')) {
     open[0]!.status = 'confirmed';
-    open[0]!.detail += changed ? '; the window changed (the diff below)' : `; the app's window [${session.windows.refOf(other!.window)}] changed (the diff below)`;
+    open[0]!.detail += changed
+      ? '; the window changed'
+      : `; the app's window [${session.windows.refOf(other!.window)}] changed`;
   }
   if (effects.busy) for (const r of open) if (r.status === 'unknown') r.detail += '; then the app stopped answering (busy), so its effect was not read: observe again in a moment, do not repeat the act';
   // A click that opened or closed a window had a visible effect. Windows are read once after the whole batch, so

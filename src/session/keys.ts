@@ -87,7 +87,7 @@ export function keysSeen(fx: Pick<Effects, 'newWindows' | 'closedWindows' | 'dif
     : fx.closedWindows.length
       ? 'a window closed'
       : fx.diff.some((l) => !l.startsWith('focus:'))
-        ? `the window changed (the diff below)${title ? `; ${title}` : ''}`
+        ? `the window changed${title ? `; ${title}` : ''}`
         : title;
 }
 

@@ -33,6 +33,8 @@ export interface ActionReceipt {
   status: ReceiptStatus;
   /** How it was done or why it failed. */
   detail: string;
+  /** The driver's own words on how it did it: the start of `detail`, before the evidence the host adds to it. */
+  how?: string;
   method?: ActResult['method'];
   error?: ComputerUseError;
   /** The element as the driver read it at dispatch (receipts compare against it, not the last snapshot). */

@@ -6,6 +6,7 @@ import { adviseError, remedyAdvice } from './remedy.js';
 import { remediesOf } from '../protocol/errors.js';
 import type { WindowTable } from '../session/windows.js';
 import type { ActOutcome } from '../session/act.js';
+import type { ActionReceipt } from '../session/receipts.js';
 import { identityView, type IdentityView } from '../policy/gate.js';
 
 /** "w1 window "Title" focused 910x756" (the title masked like a value). */
@@ -107,6 +108,25 @@ export function withoutEchoedFocus(diff: readonly string[]): string[] {
   });
 }
 
+/**
+ * A bare accessibility call as a driver names what it did: `Action.DoAction(0) "Click"`,
+ * `EditableText.SetTextContents`, `EditableText.InsertText at 0`, `Selection.SelectChild on parent`.
+ */
+const CALL_NAME = /^[A-Z][A-Za-z]*\.[A-Z][A-Za-z]*(?:\(\d*\))?(?: "[^"\n]{0,40}"| at \d+| on parent)?$/;
+
+/**
+ * The words in a receipt's parentheses: a confirmed act prints its evidence ("checked on", "value now reads as
+ * set") without the call that did it, which a model cannot use once the effect is seen (~9 tokens a receipt);
+ * an act not confirmed keeps it (it says what was tried), and so does a driver's prose (a fallback, the current
+ * item). The receipt's `detail` keeps everything for the audit log.
+ */
+export function receiptWords(r: Pick<ActionReceipt, 'status' | 'detail' | 'how'>): string {
+  const how = r.how;
+  if (r.status !== 'confirmed' || how === undefined || !CALL_NAME.test(how)) return r.detail;
+  if (!r.detail.startsWith(`${how}; `)) return r.detail;
+  return r.detail.slice(how.length + 2);
+}
+
 /** The computer_act result: one line per action, the diff, new windows with their snapshots. */
 export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
   const lines: string[] = [];
@@ -114,7 +134,7 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
     const head = r.status === 'failed' || r.status === 'rejected' ? r.status : 'ok';
     const code = r.error ? ` ${r.error.code}:` : '';
     // The detail and the error's message carry driver and app text (engine/escape.ts): one line each.
-    lines.push(`${head} ${r.op} ${r.ref} · ${r.status === 'failed' || r.status === 'rejected' ? `${code} ${escapeLine(r.error ? adviseError(r.error) : r.detail)}`.trim() : `${r.status} (${escapeLine(r.detail)})`}`);
+    lines.push(`${head} ${r.op} ${r.ref} · ${r.status === 'failed' || r.status === 'rejected' ? `${code} ${escapeLine(r.error ? adviseError(r.error) : r.detail)}`.trim() : `${r.status} (${escapeLine(receiptWords(r))})`}`);
   }
   // A closed dialog first, then what it did to the window that took the focus back.
   for (const w of o.refocused ? o.closedWindows : []) lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);

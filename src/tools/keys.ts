@@ -31,8 +31,15 @@ export const keysTool = defineTool({
     const seen = keysSeen(effects);
     const refOf = session.windows.refOf.bind(session.windows);
     const item = currentItemNote(focused);
-    response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · ${seen ? 'confirmed' : 'unknown'} (${escapeLine(result.method)} key events` +
-      `${result.focusedFirst ? '; the window was focused first' : ''}${item ? `; ${item}` : ''}${seen ? `; ${seen}` : ''}` +
+    // Keys whose effect shows print the effect; how they were sent is said only when nothing showed.
+    const words = [
+      ...(seen ? [] : [`${escapeLine(result.method)} key events`]),
+      ...(result.focusedFirst ? ['the window was focused first'] : []),
+      ...(item ? [item] : []),
+      ...(seen ? [seen] : []),
+    ].join('; ');
+    const status = seen ? 'confirmed' : 'unknown';
+    response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · ${status} (${words}` +
       `${quietNote({ seen: seen !== undefined, busy: effects.busy === true, treeless }, refOf(window))})`);
     response.add(formatActOutcome({ receipts: [], ...effects }, session.windows));
   },
