@@ -56,7 +56,7 @@ async function fonts(barValue: number, search: boolean): Promise<Computer> {
   return c;
 }
 
-test('0 matches in a view that holds only its items in view says so, with the scroll and the search field', async () => {
+test('0 matches in a view holding only its items in view says so, with the scroll and the search field', async () => {
   const c = await fonts(0, true);
   const r = await c.tools.find({ text: 'Noto Serif' });
   assert.match(r.text, /^0 matches/, r.text);
@@ -65,7 +65,7 @@ test('0 matches in a view that holds only its items in view says so, with the sc
   assert.match(r.text, /the window's own search field \[e\d+\] textbox "Search"/, r.text);
 });
 
-test('a view scrolled to its end still says the rest is out of the tree; no search field is named when none', async () => {
+test('a view scrolled to its end still says the rest is out of the tree; no search field named when none', async () => {
   const c = await fonts(5000, false);
   const r = await c.tools.find({ text: 'Noto Serif' });
   assert.match(r.text, /^0 matches/, r.text);
