@@ -19,6 +19,7 @@ import type { Fingerprint } from '../engine/refs.js';
 import { PASSWORD_MASK, redactText } from '../engine/redact.js';
 import { nameText } from '../engine/escape.js';
 import { ComputerUseError, isComputerUseError, staleRef } from '../protocol/errors.js';
+import { parseScrollTo } from '../protocol/cells.js';
 import type { ActParams, ActResult, SnapshotResult } from '../protocol/methods.js';
 import type { ElementStep } from '../policy/gate.js';
 import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
@@ -423,11 +424,11 @@ async function settleStage(state: ActState): Promise<Effects | undefined> {
   if (!window || !receipts.some((r) => r.status === 'unknown')) return undefined;
   if (receipts.some((r) => r.error?.code === 'link_lost')) return undefined;
   // A scroll to row N asked for that row: the receipt shows the rows around it, not every row that came into view.
-  const toRow = [...receipts].reverse().find((r) => r.op === 'scroll' && r.status === 'unknown' && /^to \d+$/.test(r.value ?? ''));
+  const toRow = [...receipts].reverse().find((r) => r.op === 'scroll' && r.status === 'unknown' && parseScrollTo(r.value ?? '') !== undefined);
   // No list before the input when the first act's answer never came (an app that did not answer, a dialog it
   // opened holding it): the windows the model has seen stand for it, so a window the act opened still shows as new.
   return collectEffects(session, window, state.windowsBefore ?? seenWindows(session), state.settle,
-    toRow ? { near: { table: toRow.ref, row: Number(toRow.value!.slice(3)) } } : {});
+    toRow ? { near: { table: toRow.ref, row: parseScrollTo(toRow.value!)!.row + 1 } } : {});
 }
 
 /**

@@ -38,7 +38,18 @@ export function resolveCellRef(session: Session, ref: string, snap?: Snapshot): 
   if (hit) return onlyControlIn(snap, hit.ref)?.ref ?? hit.ref;
   const range = /cells (\S+) of/.exec(snap.lines.find((l) => l.ref === split.table)?.text ?? '')?.[1];
   throw new OffScreenCell(`Cell ${address} of ${split.table} is not on screen${range ? ` (the snapshot shows ${range})` : ''}. ` +
-    `Bring it into view first: scroll ${split.table} value="to ${address}" (in this call, before this action).`);
+    `Bring it into view first: scroll ${split.table} value="${scrollToValue(at, snap, split.table)}" ` +
+    '(in this call, before this action).');
+}
+
+/**
+ * The scroll value that brings a cell on screen, in the form find names a row by: "to N" (row N), the same for a
+ * list, a table and a sheet; "to B7" only when the cell's column is not among the columns read either (a wide sheet
+ * scrolled left), where the row alone would not show it. Both forms are taken by every scroll.
+ */
+export function scrollToValue(at: { row: number; col: number }, snap: Snapshot, table: string): string {
+  const cols = new Set(cellsOf(snap, table).map((l) => (l.name !== undefined ? parseAddress(l.name)?.col : undefined)));
+  return cols.has(at.col) ? `to ${at.row + 1}` : `to ${cellAddress(at.row, at.col)}`;
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { ActionSpec } from './receipts.js';
 import type { Session } from './session.js';
 import { ComputerUseError } from '../protocol/errors.js';
+import { parseScrollTo } from '../protocol/cells.js';
 import { quoteText } from '../engine/escape.js';
 
 /** Rows remembered per list at most (a find lists up to 100). */
@@ -45,7 +46,9 @@ export async function aimAtFoundRow(
   listId: string,
   signal?: AbortSignal,
 ): Promise<ActionSpec | ComputerUseError> {
-  const n = spec.op === 'scroll' ? /^to (\d+)$/.exec(spec.value ?? '')?.[1] : undefined;
+  // "to 114" or a grid's "to A114": the same row (a column changes nothing in a list's row order).
+  const to = spec.op === 'scroll' ? parseScrollTo(spec.value ?? '') : undefined;
+  const n = to === undefined ? undefined : String(to.row + 1);
   const text = n === undefined ? undefined : found.get(session)?.get(listId)?.get(Number(n));
   if (n === undefined || text === undefined || (sizes.get(session)?.get(listId) ?? Infinity) > MAX_REFIND_ROWS)
     return spec;

@@ -2,10 +2,10 @@ import { escapeLine, quoteText } from '../engine/escape.js';
 import { Type } from '@sinclair/typebox';
 import { OPS } from '../engine/node.js';
 import { ComputerUseError } from '../protocol/errors.js';
-import { MAX_ACTIONS, runActions } from '../session/act.js';
+import { MAX_ACTIONS } from '../session/act.js';
 import { isOcrRef, ocrPoint, resolveOcrRef, runPointer } from '../session/visual.js';
 import { formatActOutcome } from './format.js';
-import { runSetAndSubmit } from '../session/set-submit.js';
+import { runSubmitting } from '../session/set-submit.js';
 import { CAPS, defineTool, DEVICE, REF, SETTLE, STRICT } from './tool.js';
 
 export const actTool = defineTool({
@@ -46,9 +46,7 @@ export const actTool = defineTool({
     }
     const specs = p.actions.map((a) => ({ ref: a.ref, op: a.op, ...(a.value !== undefined ? { value: a.value } : {}) }));
     const settle = { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) };
-    const outcome = submitOf(p.actions)
-      ? await runSetAndSubmit(session, specs.slice(0, -1), specs[specs.length - 1]!, settle, { stop, signal })
-      : await runActions(session, specs, settle, { stop, signal });
+    const outcome = await runSubmitting(session, specs, submitsAt(p.actions), settle, { stop, signal });
     const text = formatActOutcome(outcome, session.windows);
     const failed = outcome.receipts.find((r) => r.status === 'failed' || r.status === 'rejected');
     if (failed) { response.isError = true; response.code = failed.error?.code ?? 'action_failed'; }
@@ -57,19 +55,17 @@ export const actTool = defineTool({
 });
 
 /**
- * Whether the call ends with a set_value or type that submits. `submit` belongs to a text input and to the last action
- * (what follows a Return is read from the window it left): anything else is refused before anything runs.
+ * The indexes of the actions that submit. `submit` belongs to a set_value or type: on any other op the call is
+ * refused before anything runs.
  */
-function submitOf(actions: readonly { op: string; submit?: boolean | undefined }[]): boolean {
-  const at = actions.findIndex((a) => a.submit === true);
-  if (at < 0) return false;
-  const op = actions[at]!.op;
-  if (op !== 'set_value' && op !== 'type') {
-    throw new ComputerUseError('invalid_params', `submit goes with set_value or type only (got ${op}). Nothing was run.`);
-  }
-  if (at !== actions.length - 1) {
-    throw new ComputerUseError('invalid_params', `A ${op} with submit must be the last action of the call. Nothing was run; ` +
-      'put the actions after it in the next call.');
-  }
-  return true;
+function submitsAt(actions: readonly { op: string; submit?: boolean | undefined }[]): number[] {
+  const at: number[] = [];
+  actions.forEach((a, i) => {
+    if (a.submit !== true) return;
+    if (a.op !== 'set_value' && a.op !== 'type') {
+      throw new ComputerUseError('invalid_params', `submit goes with set_value or type only (got ${a.op}). Nothing was run.`);
+    }
+    at.push(i);
+  });
+  return at;
 }

@@ -123,6 +123,7 @@ export const findTool = defineTool({
       );
     for (const l of sheets.notes) response.add(l);
     for (const line of offScreen.lines) response.add(line);
+    if (total === 0) for (const line of virtualViewNotes(session, raw.root, full.elements)) response.add(line);
     // A view that draws its items without exposing them (an icon view, a canvas): find cannot see into it.
     if (full.opaque?.length) {
       response.add(`(${opaqueNote(full.opaque, (ref) => session.opaqueToldOf(ref))})`);
@@ -341,3 +342,42 @@ function isCellAddressLine(l: SnapshotLine): boolean {
   );
 }
 
+
+/**
+ * Views that keep only the items in view in the tree (GTK 4's list and grid views) while their scroll bar says the
+ * content goes on: every item read is on screen and the bar is not at both ends at once. Find searched only those
+ * items; the note says so and how to bring the rest (scroll, or the window's own search field). Views already
+ * marked as a slice (childRange, setSize) have their own note.
+ */
+function virtualViewNotes(session: Session, root: RawNode, elements: readonly SnapshotLine[]): string[] {
+  const out: string[] = [];
+  const lineOf = (n: RawNode): SnapshotLine | undefined =>
+    elements.find((l) => session.refs.lookup(l.ref)?.id === n.id);
+  const search = elements.find(
+    (l) => l.role === 'textbox' && /search|filter|find/i.test(`${l.name ?? ''} ${l.description ?? ''}`),
+  );
+  walk(root, (n, ancestors) => {
+    if (out.length >= MAX_CUT_LISTS || !/^(list|tree)$/.test(n.role) || n.childRange || n.setSize !== undefined) return;
+    const items = n.children ?? [];
+    if (!items.length || items.some((c) => c.states.includes('offscreen') || c.states.includes('invisible'))) return;
+    if (!scrollsBeyond(n, ancestors)) return;
+    const line = lineOf(n);
+    if (!line) return;
+    const label = `${line.role}${line.name ? ` ${quoteText(redactText(line.name).slice(0, 40))}` : ''} [${line.ref}]`;
+    out.push(
+      `(${label} holds only the ${items.length} items in view; its scroll bar says there is more, and those ` +
+        `were not searched. Bring them: computer_act ref=${line.ref} op=scroll value="down 10 pages", then find again` +
+        `${search ? `, or type the text into the window's own search field [${search.ref}] textbox${search.name ? ` ${quoteText(redactText(search.name).slice(0, 40))}` : ''}` : ''})`,
+    );
+  });
+  return out;
+}
+
+/** Whether a scroll bar beside the view (its own child, or a sibling of it or of its parent) has room to move. */
+function scrollsBeyond(view: RawNode, ancestors: readonly RawNode[]): boolean {
+  const near = [view, ...ancestors.slice(-2)].flatMap((a) => a.children ?? []);
+  return near.some((b) => {
+    if (b.role !== 'scrollbar' || !b.range) return false;
+    return b.range.max > b.range.min;
+  });
+}

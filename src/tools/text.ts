@@ -64,7 +64,7 @@ export async function textBlock(
     throw new ComputerUseError(
       'invalid_params',
       `${ref} is a table: from pages an element's text, not its rows. To see row ${row}: ` +
-        `scroll ${ref} value="to A${row}" (brings the row into view), then observe with scope=${ref}.`,
+        `scroll ${ref} value="to ${row}" (brings the row into view), then observe with scope=${ref}.`,
     );
   }
   const start = from ?? 0;

@@ -114,3 +114,11 @@ test('a cell that never renders is refused, nothing clicked', async () => {
   assert.match(r.text, /Cell B4321 of e\d+ is not on screen/, r.text);
   assert.ok(!fake.dispatched.some((p) => p.op === 'click'), 'nothing was clicked');
 });
+
+test('a cell off screen is refused with the scroll hint in the row form find gives for the same table', async () => {
+  // find names an off-screen row as value="to 4321"; this refusal said value="to B4321" for the same table.
+  const { c, table } = await messages(undefined);
+  const r = await c.tools.act({ actions: [{ ref: `${table}:B4321`, op: 'click' }] });
+  assert.equal(r.isError, true, r.text);
+  assert.match(r.text, new RegExp(`scroll ${table} value="to 4321"`), r.text);
+});

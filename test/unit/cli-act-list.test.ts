@@ -54,3 +54,27 @@ test('an OCR ref printed by computer-use screenshot works in the positional form
   assert.deepEqual(actions('o3', 'click,', 'e5', 'toggle'), [{ ref: 'o3', op: 'click' }, { ref: 'e5', op: 'toggle' }]);
   assert.throws(() => actions('oops', 'click'), /"oops" is not a ref \(refs look like e5, e34:B7 or o9\)/);
 });
+
+test('--submit after an action belongs to that action, not to the last one', () => {
+  // argv of: act e9:F1 type X --submit , e9:G1 type Y --submit , e9:H1 type Z --submit
+  const words = ['e9:F1', 'type', 'X', '--submit', ',', 'e9:G1', 'type', 'Y', '--submit', ',', 'e9:H1', 'type', 'Z',
+    '--submit'];
+  assert.deepEqual(actions(...words), [
+    { ref: 'e9:F1', op: 'type', value: 'X', submit: true },
+    { ref: 'e9:G1', op: 'type', value: 'Y', submit: true },
+    { ref: 'e9:H1', op: 'type', value: 'Z', submit: true },
+  ]);
+  // Only the middle one submits; a comma glued to the flag still separates.
+  assert.deepEqual(actions('e1', 'set_value', 'a', ',', 'e2', 'set_value', 'b', '--submit,', 'e3', 'click'), [
+    { ref: 'e1', op: 'set_value', value: 'a' },
+    { ref: 'e2', op: 'set_value', value: 'b', submit: true },
+    { ref: 'e3', op: 'click' },
+  ]);
+  // One action, the flag before its words or after: the same.
+  assert.deepEqual(actions('--submit', 'e5', 'set_value', 'C5'), [
+    { ref: 'e5', op: 'set_value', value: 'C5', submit: true },
+  ]);
+  assert.deepEqual(actions('e5', 'set_value', 'C5', '--submit=false'), [{ ref: 'e5', op: 'set_value', value: 'C5' }]);
+  // The flag's words never become part of a typed value.
+  assert.deepEqual(actions('e5', 'type', '--submit', 'x'), [{ ref: 'e5', op: 'type', value: 'x', submit: true }]);
+});

@@ -439,9 +439,14 @@ test('a scroll to the row find named goes to the row that holds it now, on a lis
   const moved = await c.tools.act({ actions: [{ ref: table, op: 'scroll', value: 'to 114' }] });
   assert.equal(moved.isError, false, moved.text);
   assert.deepEqual(scrolled, ['to 111']);
+  // The row named as a grid's cell address ("to A111", the form a cell hint may use) is the same row.
+  at = 108;
+  const byCell = await c.tools.act({ actions: [{ ref: table, op: 'scroll', value: 'to A111' }] });
+  assert.equal(byCell.isError, false, byCell.text);
+  assert.deepEqual(scrolled, ['to 111', 'to 109']);
   // The row gone: the scroll says so and sends nothing.
   at = undefined;
-  const gone = await c.tools.act({ actions: [{ ref: table, op: 'scroll', value: 'to 111' }] });
-  assert.match(gone.text, /Row 111 held "gnome-clocks" when find looked; no row holds it now/, gone.text);
-  assert.deepEqual(scrolled, ['to 111']);
+  const gone = await c.tools.act({ actions: [{ ref: table, op: 'scroll', value: 'to 109' }] });
+  assert.match(gone.text, /Row 109 held "gnome-clocks" when find looked; no row holds it now/, gone.text);
+  assert.deepEqual(scrolled, ['to 111', 'to 109']);
 });

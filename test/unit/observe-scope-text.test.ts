@@ -86,7 +86,7 @@ test('scope on a table with from: the answer says how its rows come into view, n
     assert.equal(r.code, 'invalid_params', r.text);
     assert.match(
       r.text,
-      new RegExp(`${ref} is a table: .*To see row 80: scroll ${ref} value="to A80" .*then observe with scope=${ref}`),
+      new RegExp(`${ref} is a table: .*To see row 80: scroll ${ref} value="to 80" .*then observe with scope=${ref}`),
       r.text,
     );
     assert.equal(asked, false, 'no text was asked of a table');

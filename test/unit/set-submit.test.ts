@@ -202,10 +202,10 @@ test('a text edit refused by a nameless part of an editable document names the d
   await s.session.close();
 });
 
-test('submit goes with a last set_value only; nothing runs otherwise', async () => {
+test('submit goes with set_value or type only; nothing runs otherwise', async () => {
   const s = setup([sheetWindow()]);
   const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
-  for (const actions of [[{ ref: box, op: 'click', submit: true }], [{ ref: box, op: 'set_value', value: 'C5', submit: true }, { ref: box, op: 'focus' }]]) {
+  for (const actions of [[{ ref: box, op: 'click', submit: true }], [{ ref: box, op: 'set_value', value: 'C5' }, { ref: box, op: 'focus', submit: true }]]) {
     const r = await s.call('computer_act', { actions });
     assert.equal(r.code, 'invalid_params', r.text);
   }
@@ -289,4 +289,38 @@ test('type with a line break into a word processor\'s paragraph says the breaks 
     'keys typed: a typed line break is the Enter key',
   );
   assert.doesNotMatch(receipt('textbox', 'pattern').detail, /paragraph/, 'a plain multi-line field');
+});
+
+test('submit on every action of one call: each field gets its Return before the next action runs', async () => {
+  // A model entered three cells in one call, each with submit; the call was refused (submit only last), and the
+  // CLI gave the submit to the last action only, so the first two entries were never committed.
+  const s = setup([sheetWindow()]);
+  const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
+  const cursors: string[] = [];
+  const before = s.fake.onKeys!;
+  s.fake.onKeys = (p) => { before(p); cursors.push(String(s.session.last.size)); };
+  const r = await s.call('computer_act', { actions: [
+    { ref: box, op: 'set_value', value: 'C5', submit: true },
+    { ref: box, op: 'set_value', value: 'D7', submit: true },
+    { ref: box, op: 'focus' },
+  ] });
+  assert.equal(r.code, undefined, r.text);
+  assert.equal(cursors.length, 2, `one Return per submitting action: ${r.text}`);
+  assert.equal((r.text.match(/Return pressed in the field/g) ?? []).length, 2, r.text);
+  assert.match(r.text, /Cursor at D7/, r.text);
+  const acts = s.fake.calls.filter((c) => c.method === 'node.act').map((c) => (c.params as { op: string }).op);
+  assert.deepEqual(acts.filter((o) => o === 'set_value').length, 2, acts.join(' '));
+  await s.session.close();
+});
+
+test('submit on an early action that fails stops the call there: nothing after it runs', async () => {
+  const s = setup([sheetWindow()]);
+  const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
+  const r = await s.call('computer_act', { actions: [
+    { ref: 'e999', op: 'set_value', value: 'C5', submit: true },
+    { ref: box, op: 'set_value', value: 'D7', submit: true },
+  ] });
+  assert.notEqual(r.code, undefined, r.text);
+  assert.ok(!s.fake.calls.some((c) => c.method === 'node.act'), 'nothing was sent');
+  await s.session.close();
 });

@@ -7,7 +7,31 @@
 import { OPS, type Op } from '../../engine/node.js';
 
 /** One action as the CLI read it. */
-export interface CliAction { ref: string; op: Op; value?: string }
+export interface CliAction { ref: string; op: Op; value?: string; submit?: boolean }
+
+/**
+ * `--submit` as tool-commands.ts hands it over inside the action words: a NUL-led word, which no argv word can
+ * hold, so typed text is never read as the flag.
+ */
+export const SUBMIT_WORD = '\u0000submit';
+
+/**
+ * The act words with each `--submit` (`--submit=true|false`, `--submit,`) kept in its place as SUBMIT_WORD, so the
+ * flag belongs to the action it is written in (`type X --submit , e9:G1 type Y --submit`), not to the last one.
+ * Words after `--` are left alone.
+ */
+export function markSubmitFlags(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') { out.push(...args.slice(i)); break; }
+    const m = /^--submit(?:=(true|false))?(,?)$/.exec(a);
+    if (!m) { out.push(a); continue; }
+    if (m[1] !== 'false') out.push(SUBMIT_WORD);
+    if (m[2]) out.push(',');
+  }
+  return out;
+}
 
 /** The form an action list takes, shown in every refusal. */
 export const ACT_USAGE =
@@ -26,7 +50,9 @@ export function parseActList(words: readonly string[]): CliAction[] {
   const groups: string[][] = [[]];
   const flat = splitGluedCommas(words);
   for (const w of flat) { if (w === ',') groups.push([]); else groups[groups.length - 1]!.push(w); }
-  return groups.map((group, i) => {
+  return groups.map((words, i) => {
+    const group = words.filter((w) => w !== SUBMIT_WORD);
+    const submit = group.length < words.length;
     const [ref, op, ...value] = group;
     const which = groups.length > 1 ? `action ${i + 1}: ` : '';
     if (!ref) throw new Error(`${which}an action is missing (two commas, or a comma at the end). ${ACT_USAGE}`);
@@ -37,7 +63,7 @@ export function parseActList(words: readonly string[]): CliAction[] {
     if (!op) throw new Error(`${which}${ref} has no op (one of ${OPS.join(' ')}). ${ACT_USAGE}`);
     if (!isOp(op))
       throw new Error(`${which}${JSON.stringify(op.slice(0, 40))} is not an op (one of ${OPS.join(' ')}). ${ACT_USAGE}`);
-    return { ref, op, ...(value.length ? { value: value.join(' ') } : {}) };
+    return { ref, op, ...(value.length ? { value: value.join(' ') } : {}), ...(submit ? { submit } : {}) };
   });
 }
 

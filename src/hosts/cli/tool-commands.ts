@@ -8,14 +8,13 @@ import { jsonQuote } from '../../engine/escape.js';
 import { createHash } from 'node:crypto';
 import { createComputer, type KeptPolicy } from '../../index.js';
 import { cuPath } from '../../paths.js';
-import type { OPS } from '../../engine/node.js';
 import { cliOptionsFrom, isBooleanHostFlag } from '../options.js';
 import { asksHelp, parseArgs } from './args.js';
 import { permissionsForCall, readKeptFlags, writeKeptFlags } from './kept-flags.js';
 import { loadSettings } from '../../policy/settings.js';
 import { ttyConfirmer } from './policy-commands.js';
 import { cliWording } from './wording.js';
-import { parseActList } from './act-list.js';
+import { markSubmitFlags, parseActList } from './act-list.js';
 import { refDevice } from '../../session/devices.js';
 
 const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
@@ -25,7 +24,11 @@ const opt = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } =>
 /** Builds the tool name and params for a CLI command. */
 export function toolCall(command: string, args: string[]): { name: string; params: Record<string, unknown> } {
   // observe --full takes no value: `observe --full gedit` names the app.
-  const { pos, flags } = parseArgs(args, command === 'observe' ? ['full'] : command === 'act' ? ['submit'] : []);
+  // act: each --submit stays among the action words, for the action it is written in (act-list.ts).
+  const { pos, flags } = parseArgs(
+    command === 'act' ? markSubmitFlags(args) : args,
+    command === 'observe' ? ['full'] : [],
+  );
   const call = toolCallOf(command, pos, flags);
   // Every tool takes --device NAME; refs like d2e5 name their device themselves.
   if (flags['device'] !== undefined) call.params['device'] = flags['device'];
@@ -76,11 +79,8 @@ function toolCallOf(
     case 'act': {
       if (flags['json']) return { name: 'computer_act', params: { actions: JSON.parse(flags['json']), ...settle } };
       // act e5 click  |  act e5 set_value "text"  |  act e5 click , e6 toggle (act-list.ts)
-      const actions: { ref: string; op: (typeof OPS)[number]; value?: string; submit?: boolean }[] = parseActList(pos);
-      // --submit: the last action (a set_value or type) presses Return in its field once its text is in.
-      if (flags['submit'] !== undefined && flags['submit'] !== 'false' && actions.length)
-        actions[actions.length - 1]!.submit = true;
-      return { name: 'computer_act', params: { actions, ...settle } };
+      // --submit: the action it is written in (a set_value or type) presses Return in its field once its text is in.
+      return { name: 'computer_act', params: { actions: parseActList(pos), ...settle } };
     }
     case 'wait': {
       const [until] = pos;

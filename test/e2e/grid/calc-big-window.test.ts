@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Computer } from '../../../src/index.js';
 import { E2E_APPS, killApp, ok, openComputer, refOn } from '../helpers.js';
-import { CALC_APPS, startCalc } from './calc.js';
+import { CALC_APPS, observeSheet, startCalc } from './calc.js';
 
 let computer: Computer;
 let pids: number[] = [];
@@ -23,18 +23,8 @@ after(async () => {
   for (const pid of pids) await killApp(pid);
 });
 
-async function sheet(): Promise<{ text: string; table: string }> {
-  let text = '';
-  for (let i = 0; i < 20; i++) {
-    text = ok(await computer.tools.observe({ app: 'soffice', full: true }));
-    if (/table "Sheet Sheet1".* cells A1:/.test(text)) break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return { text, table: refOn(text, /table "Sheet Sheet1"/) };
-}
-
 test('Calc: the Name Box takes an address on submit, with one outcome and no question', { timeout: 180_000 }, async () => {
-  const { text } = await sheet();
+  const { text } = await observeSheet(computer);
   const box = refOn(text, /textbox value="A1" editable/);
   const r = await computer.tools.act({ actions: [{ ref: box, op: 'set_value', value: 'C40', submit: true }] });
   assert.doesNotMatch(r.text, /confirmation_required|Return was not sent/, r.text);

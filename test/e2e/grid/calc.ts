@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Computer } from '../../../src/index.js';
+import { ok, refOn } from '../helpers.js';
 
 /** Apps to allow for Calc: the launcher script and the real process. */
 export const CALC_APPS = ['soffice', 'soffice.bin'];
@@ -43,4 +44,15 @@ export async function startCalc(computer: Computer, file?: string): Promise<{ pi
   if (!pid) throw new Error('Calc never showed its window');
   pids.push(pid);
   return { pid, pids };
+}
+
+/** Observes Calc until the sheet's grid line is there (start-up shows a splash first): the text and the sheet's ref. */
+export async function observeSheet(computer: Computer): Promise<{ text: string; table: string }> {
+  let text = '';
+  for (let i = 0; i < 20; i++) {
+    text = ok(await computer.tools.observe({ app: 'soffice', full: true }));
+    if (/table "Sheet Sheet1".* cells A1:/.test(text)) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return { text, table: refOn(text, /table "Sheet Sheet1"/) };
 }

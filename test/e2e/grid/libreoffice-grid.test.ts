@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Computer } from '../../../src/index.js';
 import { E2E_APPS, killApp, lineOf, ok, openComputer, refOn } from '../helpers.js';
-import { CALC_APPS, startCalc } from './calc.js';
+import { CALC_APPS, observeSheet, startCalc } from './calc.js';
 
 let computer: Computer;
 let pids: number[] = [];
@@ -24,19 +24,8 @@ after(async () => {
   for (const pid of pids) await killApp(pid);
 });
 
-/** Observes Calc until the sheet's grid line is there (start-up shows a splash first). */
-async function observeSheet(): Promise<{ text: string; table: string }> {
-  let text = '';
-  for (let i = 0; i < 20; i++) {
-    text = ok(await computer.tools.observe({ app: 'soffice', full: true }));
-    if (/table "Sheet Sheet1".* cells A1:/.test(text)) break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return { text, table: refOn(text, /table "Sheet Sheet1"/) };
-}
-
 test('Calc: the sheet is a grid with its size; a formula set by cell address shows its computed value; a range selects', { timeout: 180_000 }, async () => {
-  const first = await observeSheet();
+  const first = await observeSheet(computer);
   const table = first.table;
   // The visible range of a 1,048,576 × 16,384 sheet, not one line per cell, and not 2³¹−1 "children".
   assert.match(lineOf(first.text, table) ?? '', /cells A1:[A-Z]+\d+ of 1,048,576 × 16,384 · cursor A1 · all empty/, first.text);
@@ -104,7 +93,7 @@ test('Calc: Save As "Text CSV" through the app\'s dialogs writes the computed va
 });
 
 test('Calc: find of an off-screen cell address answers with the cell and the act that brings it into view', { timeout: 180_000 }, async () => {
-  const { text, table } = await observeSheet();
+  const { text, table } = await observeSheet(computer);
   assert.doesNotMatch(lineOf(text, table) ?? '', /cells [A-Z]+\d+:[A-Z]+\d+ of .*T480/, 'T480 starts off screen');
   // An address is a coordinate: no reading of a million rows (on main this searched for ~10 s and said 0 matches).
   const found = ok(await computer.tools.find({ app: 'soffice', text: 'T480' }));
@@ -140,7 +129,7 @@ function rowsShown(text: string, table: string): [number, number] | undefined {
 test('Calc: scroll "to N" / "to C2500" brings a row or cell of the sheet on screen, far past the used area, and back; too far says what works', { timeout: 180_000 }, async () => {
   // A new spreadsheet: after the CSV round trip above the sheet sometimes read with no cells (2 runs of 5 here).
   ok(await computer.tools.keys({ app: 'soffice', keys: 'ctrl+n' }));
-  const { table } = await observeSheet();
+  const { table } = await observeSheet(computer);
   // The bar counts the used area's rows (0..94 here), the table 1,048,576: row 2,500 is far beyond the bar's range.
   const down = ok(await computer.tools.act({ actions: [{ ref: table, op: 'scroll', value: 'to 2,500' }] }));
   assert.match(down, /ok scroll e\d+ · confirmed \(.*row 2,500 on screen/, down);

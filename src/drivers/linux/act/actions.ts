@@ -353,6 +353,12 @@ async function dispatch(
       // Insert, read back; an insert the app accepted but ignored (Gecko) is typed instead.
       if (has(ETEXT) && has(TEXT) && info.states.has('editable'))
         return insertTextVerified(bus, info, text, typing(bus, keyboard, info, signal));
+      // A spreadsheet cell: typed keys open an entry that takes the next keys until Return, so a later action's
+      // text went into this cell. Entered as set_value enters it (cursor proven, typed, Return, read back).
+      if (info.atspiRole === 'table cell' && !has(ETEXT)) {
+        const done = await enterCell(bus, keyboard, info, text, await processOf(bus, t), signal);
+        if (done) return done;
+      }
       if (keyboard.available) {
         await focus(bus, info);
         await keyboard.keysTo(await processOf(bus, t), text, signal);
