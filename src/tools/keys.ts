@@ -2,6 +2,7 @@ import { escapeLine, quoteText } from '../engine/escape.js';
 import { Type } from '@sinclair/typebox';
 import { keysTypeText } from '../policy/irreversible.js';
 import { currentItemNote, keysSeen, runKeys } from '../session/keys.js';
+import { closeChord, closeChordHint } from '../session/close.js';
 import { formatActOutcome } from './format.js';
 import { CAPS, defineTool, DEVICE, SETTLE, STRICT } from './tool.js';
 
@@ -33,7 +34,8 @@ export const keysTool = defineTool({
     const item = currentItemNote(focused);
     response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · ${seen ? 'confirmed' : 'unknown'} (${escapeLine(result.method)} key events` +
       `${result.focusedFirst ? '; the window was focused first' : ''}${item ? `; ${item}` : ''}${seen ? `; ${seen}` : ''}` +
-      `${quietNote({ seen: seen !== undefined, busy: effects.busy === true, treeless }, refOf(window))})`);
+      `${quietNote({ seen: seen !== undefined, busy: effects.busy === true, treeless }, refOf(window))}` +
+      `${!seen && !effects.busy && !treeless && closeChord(chords) ? withHint(closeChordHint(session.last.get(window.id))) : ''})`);
     response.add(formatActOutcome({ receipts: [], ...effects }, session.windows));
   },
 });
@@ -51,3 +53,5 @@ export function quietNote(f: { seen: boolean; busy: boolean; treeless: boolean }
   }
   return f.busy ? '' : '; nothing visible changed in the window';
 }
+
+const withHint = (hint: string | undefined): string => (hint ? `; ${hint}` : '');
