@@ -128,6 +128,9 @@ export const OP_DOCS = {
   home: 'On a window (its root node): goes to the system\'s home screen; no `value`.',
   recents: 'On a window (its root node): opens the system\'s list of recent apps; no `value`.',
   notifications: 'On a window (its root node): opens the system\'s notification shade; no `value`.',
+  close: 'Closes the top-level window that holds the element (its root node, or any element in it) the way its title ' +
+    'bar\'s close button does: the window manager or OS asks the app to close it; no `value`. The app may ask first (a ' +
+    '"Save changes?" dialog opens instead), or keep running with no window. A driver that cannot ask answers `unsupported`.',
 } as const;
 
 /** Every element operation. */

@@ -34,6 +34,7 @@ import { namesInside, namingInside, viaText } from './inner.js';
 import { onlySelectionMoved } from './selection-diff.js';
 import { ACTIONABILITY, chooserSubmit, lineBreakSubmit, textFieldsOf } from './act-checks.js';
 import { EDIT_OPS, verifyReceipts, type ActionReceipt, type ActionSpec } from './receipts.js';
+import { closeReceipts, windowRootRef } from './close.js';
 
 export type { ActionReceipt, ActionSpec, ReceiptStatus } from './receipts.js';
 
@@ -92,7 +93,11 @@ interface ActState {
 }
 
 /** An action whose ref names a known element (stage resolve). */
-interface Resolved { spec: ActionSpec; fingerprint: Fingerprint }
+interface Resolved {
+  spec: ActionSpec; fingerprint: Fingerprint;
+  /** Said first in the receipt's detail: the action went to another element than the ref asked for (a close). */
+  note?: string;
+}
 
 /** An action and the window it goes to (stage target); `fast`: it rides on the last snapshot's window. */
 interface Targeted extends Resolved { target: WindowInfo; fast: boolean }
@@ -111,7 +116,11 @@ type StepEnd = 'ok' | 'stop' | 'retry';
 export async function runActions(session: Session, actions: ActionSpec[], settle?: Partial<SettleOptions>, ctx: PipelineContext = {}): Promise<ActOutcome> {
   const state = await begin(session, actions, settle, ctx);
   for (const asked of actions) if (!(await actOne(state, asked))) break;
-  return state.run.finish(async () => receiptStage(state, await settleStage(state)));
+  return state.run.finish(async () => {
+    const out = receiptStage(state, await settleStage(state));
+    await closeReceipts(session, out.receipts, out);
+    return out;
+  });
 }
 
 /**
@@ -178,6 +187,8 @@ async function resolve(state: ActState, asked: ActionSpec): Promise<Resolved | u
         : `Ref ${spec.ref} was never given in this session. Call computer_observe to get refs, then act on one it shows.`) });
     return undefined;
   }
+  // A close goes to the root of the window that holds the element (close.ts).
+  if (spec.op === 'close') return closeTarget(state, spec, entry.fingerprint);
   // A scroll to a row find named goes to the row that holds what that row held (found-rows.ts).
   const aimed = await aimAtFoundRow(session, spec, entry.id, run.signal);
   if (aimed instanceof ComputerUseError) {
@@ -186,6 +197,25 @@ async function resolve(state: ActState, asked: ActionSpec): Promise<Resolved | u
   }
   session.noteActed(spec.ref);
   return { spec: aimed, fingerprint: entry.fingerprint };
+}
+
+/**
+ * Part of resolve for a close: the root of the window the ref's element is in, as its last snapshot shows it; the
+ * receipt names the element asked for when that is another. Undefined after a receipt when no root is shown.
+ */
+function closeTarget(state: ActState, spec: ActionSpec, fp: Fingerprint): Resolved | undefined {
+  const { session } = state;
+  const root = windowRootRef(session.last.get(fp.window));
+  const rootEntry = root === undefined ? undefined : session.refs.lookup(root);
+  if (root === undefined || !rootEntry) {
+    state.receipts.push({ ...spec, status: 'failed', detail: 'no window root shown',
+      error: new ComputerUseError('invalid_params', `The last snapshot of ${spec.ref}'s window does not show the window itself ` +
+        '(a scoped read). Nothing was sent. Call computer_observe on the window, then close its first ref.') });
+    return undefined;
+  }
+  session.noteActed(root);
+  if (root === spec.ref) return { spec, fingerprint: rootEntry.fingerprint };
+  return { spec: { ...spec, ref: root }, fingerprint: rootEntry.fingerprint, note: `the window that holds ${spec.ref}` };
 }
 
 /**
@@ -364,8 +394,8 @@ async function step(state: ActState, p: Planned): Promise<StepEnd> {
   // Our own edit changes what the element holds (as the app shows it: masked, trimmed, moved away), so its
   // content is not compared until the next snapshot records it; its handle, row and labels still are.
   if (EDIT_OPS.has(spec.op)) session.refs.forgetContent(spec.ref);
-  receipt.detail = result.detail ?? result.method;
-  receipt.how = receipt.detail;
+  receipt.how = result.detail ?? result.method;
+  receipt.detail = `${p.note ? `${p.note}; ` : ''}${receipt.how}`;
   // A click the driver gave to the one clickable element inside (inner.ts): the receipt names it by ref.
   if (result.via) receipt.detail += ` ${viaText(session.refs, p.fingerprint.window, spec.ref, result.via)}`;
   // A wait the model should know of (a button an app enabled late); the ~21 ms of the stable check that most

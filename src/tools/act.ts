@@ -14,7 +14,7 @@ export const actTool = defineTool({
     title: 'Act on elements',
     // A grid's cell ref (e34:B7) is taken from the snapshot's own hint ("act on a cell: ref=…"), printed with every grid.
     description: 'Actions by ref in order. value: set_value text (replaces; submit: Return after), type text (at caret), select item, ' +
-      'scroll up|down|left|right|into_view|"to N", drag_to ref.',
+      'scroll up|down|left|right|into_view|"to N", drag_to ref. close ref\'s window.',
     inputSchema: Type.Object({
       device: DEVICE,
       actions: Type.Array(Type.Object({

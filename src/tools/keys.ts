@@ -2,6 +2,7 @@ import { escapeLine, quoteText } from '../engine/escape.js';
 import { Type } from '@sinclair/typebox';
 import { keysTypeText } from '../policy/irreversible.js';
 import { currentItemNote, keysSeen, runKeys } from '../session/keys.js';
+import { closeChord, closeChordHint } from '../session/close.js';
 import { formatActOutcome } from './format.js';
 import { CAPS, defineTool, DEVICE, SETTLE, STRICT } from './tool.js';
 
@@ -39,8 +40,11 @@ export const keysTool = defineTool({
       ...(seen ? [seen] : []),
     ].join('; ');
     const status = seen ? 'confirmed' : 'unknown';
+    // A close chord the app did not bind: the window's close op does what its close button does.
+    const closeHint = !seen && !effects.busy && !treeless && closeChord(chords)
+      ? withHint(closeChordHint(session.last.get(window.id))) : '';
     response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · ${status} (${words}` +
-      `${quietNote({ seen: seen !== undefined, busy: effects.busy === true, treeless }, refOf(window))})`);
+      `${quietNote({ seen: seen !== undefined, busy: effects.busy === true, treeless }, refOf(window))}${closeHint})`);
     response.add(formatActOutcome({ receipts: [], ...effects }, session.windows));
   },
 });
@@ -58,3 +62,5 @@ export function quietNote(f: { seen: boolean; busy: boolean; treeless: boolean }
   }
   return f.busy ? '' : '; nothing visible changed in the window';
 }
+
+const withHint = (hint: string | undefined): string => (hint ? `; ${hint}` : '');

@@ -86,6 +86,17 @@ static Obj *copy_attr(App *a, Node *n, const char *name, AXError *err) {
     if (w) return element_new(a, w);
     *err = kAXErrorNoValue; return NULL;
   }
+  /* A window's title bar close button: the child whose subrole says so (as AppKit's AXCloseButton attribute). */
+  if (!strcmp(name, "AXCloseButton") && is_window(n)) {
+    for (int i = 0; i < n->nkids; i++) {
+      Obj *sub = node_attr(n->kids[i], "AXSubrole");
+      char *s = sub && sub->type == T_STRING ? str_to_utf8(sub) : NULL;
+      bool hit = s && !strcmp(s, "AXCloseButton");
+      free(s);
+      if (hit) return element_new(a, n->kids[i]);
+    }
+    *err = kAXErrorNoValue; return NULL;
+  }
   if ((!strcmp(name, "AXWindow") || !strcmp(name, "AXTopLevelUIElement")) && n->parent) {
     Node *w = window_of(n);
     if (w) return element_new(a, w);

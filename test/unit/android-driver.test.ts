@@ -124,6 +124,9 @@ test('back, home, recents and notifications are ops of the window node: key even
     const element = flat(root).find((n) => n.name === 'Navigate up')!;
     await assert.rejects(async () => h['node.act']({ id: element.id, op: 'back' }, ctx), (e: unknown) => isComputerUseError(e, 'unsupported'));
     await assert.rejects(async () => h['node.act']({ id: 'com.android.launcher3/.Launcher', op: 'home' }, ctx), (e: unknown) => isComputerUseError(e, 'window_changed'));
+    // No close button on a phone: close is refused with the ops that leave a screen, never passed off as Back.
+    await assert.rejects(async () => h['node.act']({ id: root.id, op: 'close' }, ctx),
+      (e: unknown) => isComputerUseError(e, 'unsupported') && /back leaves the screen/.test(e.message));
     assert.equal(phone.log.slice(before).filter((c) => c[0] === 'input' || c[0] === 'cmd').length, 4, 'nothing more was sent');
   });
 });

@@ -137,6 +137,19 @@ test('every op goes through AX: set_value, type at the caret (Chinese), clear, t
   await assert.rejects(d.act({ id: close.id, op: 'set_value', value: 'x' }), (e) => code(e) === 'unsupported');
 });
 
+test('close on a window presses its title bar\'s close button (AXCloseButton); on another element it is unsupported', async () => {
+  const d = start();
+  const w = windowOf(d, 'TextEdit');
+  const root = d.snapshot({ window: w.id }).root;
+  assert.ok(root.actions.includes('close'), root.actions.join());
+  const r = await d.act({ id: root.id, op: 'close' });
+  assert.match(r.detail ?? '', /AXPress on the window's AXCloseButton/);
+  assert.match(fake.log(), /action close AXPress/);
+  const text = find(root, (n) => n.role === 'textbox')!;
+  assert.ok(!text.actions.includes('close'));
+  await assert.rejects(d.act({ id: text.id, op: 'close' }), (e) => code(e) === 'unsupported');
+});
+
 test('acting refuses a disabled element, a stale handle, a destroyed element, a role change and a reused pid', async () => {
   const d = start({ handles: { ttlMs: 60_000 } });
   const w = windowOf(d, 'TextEdit');

@@ -45,6 +45,8 @@ function setup(gate: PolicyGate) {
   const f = widgetFactory();
   f.window.bounds = [0, 0, 800, 600];
   const fake = new FullFake([{ info: f.window, root: f.root }]);
+  // The walk tries every op, close included: the window stays so that the tools after it still have a target.
+  fake.ignoreClose = true;
   const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate });
   const call = async (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
   return { fake, session, call };

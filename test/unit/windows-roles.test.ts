@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { helperChord, MODIFIER_VKS, WINDOWS_VKS } from '../../src/drivers/windows/keys.js';
 import { parseNodeId, parseWindowId, toApps, toRawNode, toWindowInfo, type UiaWindow } from '../../src/drivers/windows/nodes.js';
-import type { UiaElement } from '../../src/drivers/windows/roles.js';
+import { opsOf, type UiaElement } from '../../src/drivers/windows/roles.js';
 import type { RawNode } from '../../src/engine/node.js';
 import { NAMED_KEYS } from '../../src/protocol/keys.js';
 
@@ -64,6 +64,14 @@ test('ops are what the patterns offer: Invoke/Toggle/SelectionItem/LegacyIAccess
   assert.deepEqual(ops('Colors'), []);
   assert.deepEqual(byName(settings, 'Text size').range, { min: 100, max: 225, step: 5 });
   assert.equal(byName(settings, 'Text size').value, '100');
+});
+
+test('a window with WindowPattern takes close (its title bar\'s close button); an element without it does not', () => {
+  assert.ok(opsOf({ rid: '42.1', ct: 50032, name: 'Notepad', patterns: ['window'] }).includes('close'));
+  assert.ok(!opsOf({ rid: '42.2', ct: 50000, name: 'OK', patterns: ['invoke'] }).includes('close'));
+  // The helper's own dispatch: WindowPattern.Close, declared with the interface's id (compiled by the build test).
+  const helper = readFileSync(fileURLToPath(new URL('../../../src/drivers/windows/helper/UiaBackend.cs', import.meta.url)), 'utf8');
+  assert.match(helper, /case "close":[^]*?IUIAutomationWindowPattern>\(e, Pattern\.Window\)\.Close\(\)/);
 });
 
 test('a password never shows its text: the mask when it holds something, nothing when empty, whatever the helper sent', () => {

@@ -290,6 +290,11 @@ export class CdpDriver {
 
   /** One element operation through the DOM. */
   async act(p: ActParams): Promise<ActResult> {
+    // A page is not a window of its own here: the browser's window and its tabs belong to the desktop.
+    if (p.op === 'close') {
+      throw new ComputerUseError('unsupported', 'The DevTools channel reads pages, not the browser\'s windows: nothing was sent. ' +
+        'Close the tab with the browser\'s keys (ctrl+w), or close the browser\'s window through the desktop driver.', { op: 'close' });
+    }
     const h = parseHandle(p.id);
     if (!h) throw notAHandle();
     if (h.backendNodeId === undefined) throw new ComputerUseError('unsupported', 'This element has no DOM node (it is the page itself or browser-generated); act on its parent or child.');

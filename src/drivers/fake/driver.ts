@@ -49,6 +49,10 @@ export class FakeDriver {
   onAct?: (p: ActParams, node: RawNode) => void;
   /** Called after keys were "sent" to a window (tests make them close a dialog). */
   onKeys?: (p: KeysParams) => void;
+  /** Pids whose app stays listed with no window once its last window closed (an app that runs on in the tray). */
+  readonly keepRunning = new Map<number, string>();
+  /** A close the "app" ignores (busy, or it refuses the window manager's request): the window stays. */
+  ignoreClose = false;
   /** Extra method handlers a test installs (apps.launch, process.identify, …); they win over the built-in ones. */
   readonly extra: Handlers = {};
 
@@ -172,6 +176,9 @@ export class FakeDriver {
       app.windows.push(structuredClone(w.info));
       byPid.set(w.info.pid, app);
     }
+    for (const [pid, name] of this.keepRunning) {
+      if (!byPid.has(pid)) byPid.set(pid, { name, pid, id: `app-${pid}`, windows: [] });
+    }
     return [...byPid.values()];
   }
 
@@ -242,10 +249,24 @@ export class FakeDriver {
       case 'click': case 'scroll': break;
       // Like a toolkit's grab focus: the node takes the focus from every other node of its window.
       case 'focus': this.focusOnly(node); break;
+      case 'close': return this.close(p, node);
       default: throw new ComputerUseError('unsupported', `${p.op} is not supported by the fake driver`);
     }
     this.onAct?.(p, node);
     return { method: 'pattern', detail: `fake ${p.op}` };
+  }
+
+  /**
+   * Closes the window whose root `node` is, as a window manager's close request does: the window goes, unless the
+   * "app" answers the request with a window of its own (a test's onAct opens a "Save changes?" dialog) or ignores it.
+   */
+  private close(p: ActParams, node: RawNode): ActResult {
+    const w = this.windows.find((x) => x.root.id === node.id);
+    if (!w) throw new ComputerUseError('unsupported', 'close takes a window\'s root node (its `actions` list close).', { op: 'close' });
+    const count = this.windows.length;
+    this.onAct?.(p, node);
+    if (!this.ignoreClose && this.windows.length === count) this.windows.splice(this.windows.indexOf(w), 1);
+    return { method: 'pattern', detail: 'fake close request' };
   }
 
   /** Moves the focused state of the node's window to `node`. */

@@ -326,9 +326,12 @@ export class LinuxDriver {
           if (p.keyBindings) await readKeyBindings(this.bus, read.root);
           await Promise.all([orderContentPanes(this.bus, read.root), nameFieldsBeside(this.bus, read.root)]);
           markChoosers(read.root);
+          // A window's root takes close where there is a window manager to ask (act/close-window.ts).
+          const root = p.scope === undefined && this.input.available && !read.root.actions.includes('close')
+            ? { ...read.root, actions: [...read.root.actions, 'close' as const] } : read.root;
           return {
             window,
-            root: read.root,
+            root,
             stats: {
               nodes: read.nodes, ms: Math.round(performance.now() - t0), truncated: read.truncated,
               ...(read.reread !== undefined ? { reread: read.reread } : {}),

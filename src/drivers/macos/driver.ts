@@ -462,6 +462,18 @@ export class MacDriver {
         }
         return pointer((at) => pointerEvents({ action: 'scroll', ...at, direction, amount: SCROLL_STEPS }), 'scroll-wheel');
       }
+      case 'close': {
+        // The title bar's close button, pressed: the app may ask first (a Save sheet) or keep running.
+        const button = f.role === 'AXWindow' ? copyAttribute(api, s, e.ref, 'AXCloseButton') : undefined;
+        if (!button || typeof button !== 'object' || !('kind' in button) || button.kind !== 'element') {
+          throw new ComputerUseError('unsupported', f.role === 'AXWindow'
+            ? 'this window has no close button (AXCloseButton); use the app\'s own Close or Quit command. Nothing was sent'
+            : 'close takes a window (the first ref of its snapshot); nothing was sent', { op: 'close' });
+        }
+        const err = api.AXUIElementPerformAction(button.ref, s.string('AXPress'));
+        if (err !== AX_ERROR.success) throw axError(err, 'AXPress on the window\'s AXCloseButton');
+        return { method: 'pattern', text: 'AXPress on the window\'s AXCloseButton (its title bar\'s close button)' };
+      }
       case 'drag_to': {
         // AX has no drag: the pointer, from this element's centre to the target's, both in the same window.
         const target = this.nodeEntry(text);

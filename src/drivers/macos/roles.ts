@@ -134,6 +134,8 @@ export function axOps(f: AxFacts, role: Role): Op[] {
   if (has('AXScrollToVisible') || f.role === 'AXScrollArea') ops.push('scroll');
   if (has('AXOpen')) ops.push('double_click');
   if (has('AXIncrement') && !ops.includes('set_value')) ops.push('set_value');
+  // A window closes by its title bar's close button (AXCloseButton); one without it answers unsupported.
+  if (f.role === 'AXWindow') ops.push('close');
   return [...new Set(ops)];
 }
 

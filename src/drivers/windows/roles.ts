@@ -169,5 +169,7 @@ export function opsOf(e: UiaElement, role: Role = roleOf(e)): Op[] {
   if (writable || (has(e, 'text') && role === 'document' && !e.readOnly)) ops.add('type');
   if (has(e, 'scroll') || has(e, 'scrollItem')) ops.add('scroll');
   if (e.focusable) ops.add('focus');
+  // A top-level window's WindowPattern.Close is its title bar's close button.
+  if (has(e, 'window')) ops.add('close');
   return [...ops];
 }

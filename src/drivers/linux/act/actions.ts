@@ -38,6 +38,7 @@ import { activateRow } from './row-activate.js';
 import { ATSPI_ROLES } from '../bus/atspi-constants.generated.js';
 import { clickToCurrent, currentNote } from './current-item.js';
 import { editItemCell } from './item-cell-edit.js';
+import { closeWindow } from './close-window.js';
 
 const ACTION = 'org.a11y.atspi.Action';
 const ETEXT = 'org.a11y.atspi.EditableText';
@@ -416,6 +417,8 @@ async function dispatch(
     case 'recents':
     case 'notifications':
       throw unsupported(p.op, info, 'The desktop has no system action of that name.');
+    case 'close':
+      return closeWindow(bus, keyboard, info);
   }
 }
 

@@ -163,6 +163,16 @@ export class LinuxInput {
   }
 
   /**
+   * Asks the window manager to close the window as its close button does (x11/windows.ts `close`); how it asked,
+   * or undefined when no X window of it is on screen or it takes no close request.
+   */
+  async closeWindow(w: InputWindow): Promise<string | undefined> {
+    const { windows } = await this.parts();
+    const xw = await this.xWindowOf(w);
+    return xw ? windows.close(xw.id) : undefined;
+  }
+
+  /**
    * True when the process owning the active top-level window is `expect` (pid and start time), and the
    * server's keyboard focus really is inside that window (a client could write the root property itself).
    */

@@ -179,6 +179,27 @@ export class XWindows {
   }
 
   /**
+   * Asks for a window to close as its title bar's close button does: the window manager's `_NET_CLOSE_WINDOW`
+   * (source indication 2, a pager), else, with no window manager that offers it, the `WM_DELETE_WINDOW` message of
+   * the window's own protocols, which is what a window manager sends. Never a kill: the app may ask first or refuse.
+   * Answers how it asked, or undefined when the window takes neither.
+   */
+  async close(win: number): Promise<'_NET_CLOSE_WINDOW' | 'WM_DELETE_WINDOW' | undefined> {
+    const net = await this.x.atom('_NET_CLOSE_WINDOW');
+    if ((await this.cardinals(this.x.root, '_NET_SUPPORTED')).includes(net)) {
+      this.x.send(this.x.client, 'SendClientMessage', this.x.root, win, net, 32, [0, 2, 0, 0, 0]);
+      await this.x.sync();
+      return '_NET_CLOSE_WINDOW';
+    }
+    const [protocols, del] = await Promise.all([this.x.atom('WM_PROTOCOLS'), this.x.atom('WM_DELETE_WINDOW')]);
+    if (!(await this.cardinals(win, 'WM_PROTOCOLS')).includes(del)) return undefined;
+    // Aimed at another client's window: event mask 0 delivers it to the window's owner (xcore.js SendClientMessage).
+    this.x.send(this.x.client, 'SendClientMessage', win, win, protocols, 32, [del, 0, 0, 0, 0], 0);
+    await this.x.sync();
+    return 'WM_DELETE_WINDOW';
+  }
+
+  /**
    * The window on top at a screen point, in the server's real stacking order (the root's children, which
    * includes menus and other override-redirect windows that no client list names), with the process that
    * owns what is shown there: the client inside a window manager's frame, else the window's own client.

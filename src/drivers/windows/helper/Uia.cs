@@ -152,6 +152,13 @@ namespace ComputerUse.Windows
         void Invoke();
     }
 
+    /// <summary>A window's own commands; only Close, the first of its vtable, is declared (the title bar's close).</summary>
+    [ComImport, Guid("0faef453-9208-43ef-bbb2-3b485177864f"), InterfaceType(ComInterfaceType.InterfaceIsIUnknown)]
+    public interface IUIAutomationWindowPattern
+    {
+        void Close();
+    }
+
     [ComImport, Guid("94cf8058-9b8d-4ab9-8bfd-4cd0a33c8c70"), InterfaceType(ComInterfaceType.InterfaceIsIUnknown)]
     public interface IUIAutomationTogglePattern
     {

@@ -601,6 +601,10 @@ namespace ComputerUse.Windows
                     Input.TypeInto(hwnd, value ?? "");
                     return "SetFocus + SendInput (unicode), window brought to the front by " + front["method"];
                 case "scroll": return Scroll(e, n, value ?? "down");
+                case "close":
+                    // Asks the window to close as its title bar's close button does; the app may ask first (Save?).
+                    if (Has(n, "window")) { Pat<IUIAutomationWindowPattern>(e, Pattern.Window).Close(); return "Window.Close, as the title bar's close button"; }
+                    throw new HelperException("unsupported", "close takes a window (an element with WindowPattern); nothing was sent");
                 default: throw new HelperException("unsupported", op + " is not supported by the Windows helper yet; nothing was sent");
             }
         }
