@@ -240,6 +240,10 @@ export class FakeDriver {
       case 'set_value': case 'clear': node.value = p.op === 'clear' ? '' : numberInRange(node, p.value ?? ''); break;
       case 'type': node.value = (node.value ?? '') + (p.value ?? ''); break;
       case 'click': case 'scroll': break;
+      // An expander's state only; a test adds the rows that appear in onAct.
+      case 'expand': case 'collapse':
+        node.states = [...node.states.filter((x) => x !== 'expanded' && x !== 'collapsed'), p.op === 'expand' ? 'expanded' : 'collapsed'];
+        break;
       // Like a toolkit's grab focus: the node takes the focus from every other node of its window.
       case 'focus': this.focusOnly(node); break;
       default: throw new ComputerUseError('unsupported', `${p.op} is not supported by the fake driver`);
