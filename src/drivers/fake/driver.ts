@@ -52,6 +52,8 @@ export class FakeDriver {
   /** Extra method handlers a test installs (apps.launch, process.identify, …); they win over the built-in ones. */
   readonly extra: Handlers = {};
 
+  /** Apps that run with no window (a tray app whose window closed); listed after the apps of `windows`. */
+  readonly windowless: AppInfo[] = [];
   constructor(windows: FakeWindow[] = []) { this.windows.push(...windows); }
 
   /** The parent of a node, by handle, in any window. */
@@ -172,7 +174,7 @@ export class FakeDriver {
       app.windows.push(structuredClone(w.info));
       byPid.set(w.info.pid, app);
     }
-    return [...byPid.values()];
+    return [...byPid.values(), ...this.windowless.filter((a) => !byPid.has(a.pid))];
   }
 
   /**
