@@ -23,7 +23,7 @@ import { parseScrollTo } from '../protocol/cells.js';
 import type { ActParams, ActResult, SnapshotResult } from '../protocol/methods.js';
 import type { ElementStep } from '../policy/gate.js';
 import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
-import { resolveCellRefNow, withGoToCell } from './cells.js';
+import { resolveCellRefNow, rowExpander, withGoToCell } from './cells.js';
 import { withEditableAncestor } from './editable-ancestor.js';
 import { aimAtFoundRow } from './found-rows.js';
 import { ActingRun, type CallPlan, type PipelineContext } from './pipeline.js';
@@ -168,7 +168,10 @@ async function resolve(state: ActState, asked: ActionSpec): Promise<Resolved | u
   // Grid hook (cells.ts): "e34:B7" names a cell of a table by address; it acts as that cell's own ref.
   let spec = asked;
   try {
-    spec = { ...asked, ref: await resolveCellRefNow(session, asked.ref, receipts.length > 0) };
+    const cell = await resolveCellRefNow(session, asked.ref, receipts.length > 0);
+    // Expand-or-collapse hook (cells.ts): any cell of a tree row expands it, through the row's expander cell.
+    const ref = asked.op === 'expand' || asked.op === 'collapse' ? rowExpander(session, cell) : cell;
+    spec = { ...asked, ref, ...(ref !== asked.ref ? { asked: asked.ref } : {}) };
   } catch (e) {
     const err = isComputerUseError(e) ? e : new ComputerUseError('invalid_params', (e as Error).message);
     receipts.push({ ...asked, status: 'failed', detail: err.message, error: err });

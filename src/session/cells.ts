@@ -71,6 +71,25 @@ function showsGrid(snap: Snapshot, ref: string, role: string): boolean {
   return role === 'table' || role === 'tree' || cellsOf(snap, ref).some((l) => l.role === 'cell');
 }
 
+/**
+ * The cell of the same row that expands or collapses it, for an expand or collapse asked of another cell of a tree
+ * row: a GTK tree view expands a row only through its expander column's cell (the one that reads collapsed or
+ * expanded); the "expand or contract" action of any other cell does nothing. `ref` itself when it is that cell,
+ * when no cell of its row can expand (a leaf), or when it is no cell of the last snapshot.
+ */
+export function rowExpander(session: Session, ref: string): string {
+  const snap = session.last.get(session.refs.lookup(ref)?.fingerprint.window ?? '');
+  const cell = snap?.elements.find((l) => l.ref === ref);
+  const expands = (l: SnapshotLine): boolean => l.states.includes('collapsed') || l.states.includes('expanded');
+  if (!snap || !cell || cell.role !== 'cell' || expands(cell) || cell.name === undefined) return ref;
+  const at = parseAddress(cell.name);
+  const row = snap.elements.find((l) => l.ref === cell.parent);
+  const table = row?.role === 'row' ? row.parent : cell.parent;
+  if (!at || table === undefined) return ref;
+  const mate = cellsOf(snap, table).find((l) => l.role === 'cell' && expands(l) && parseAddress(l.name ?? '')?.row === at.row);
+  return mate?.ref ?? ref;
+}
+
 /** Roles of the controls a cell may hold. */
 const CONTROL_ROLES: ReadonlySet<string> = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'combobox', 'textbox', 'spinbutton', 'slider', 'menuitem']);
 

@@ -17,6 +17,8 @@ export interface ActionSpec {
   ref: string; op: Op; value?: string;
   /** set_value only: press Return in the field once it is set (set-submit.ts). */
   submit?: boolean;
+  /** The ref as asked when the act went to another element (a cell named by address, a row's expander cell). */
+  asked?: string;
 }
 
 /** What happened to one action: confirmed (its effect was observed), unknown (sent, not provable), rejected, failed. */
@@ -30,6 +32,8 @@ export interface ActionReceipt {
   value?: string;
   /** A set_value that presses Return in its field after (set-submit.ts). */
   submit?: boolean;
+  /** The ref as asked when the act went to another element (ActionSpec.asked): printed before the ref acted on. */
+  asked?: string;
   status: ReceiptStatus;
   /** How it was done or why it failed. */
   detail: string;

@@ -387,7 +387,7 @@ export class Session {
       }
       if (firstWhy && matches.every((a) => this.hidden({ app: a.name, pid: a.pid, ...identityView(a) })))
         throw deniedRead(firstWhy);
-      throw new ComputerUseError('window_not_found', `${app.name} has no open window.`);
+      throw new ComputerUseError('window_not_found', noWindowYet(app.name, app.pid));
     }
     const apps = await this.apps();
     const all = apps.flatMap((a) => a.windows);
@@ -628,3 +628,13 @@ export function deniedRead(why: string): ComputerUseError {
   );
 }
 
+/**
+ * Why an app that runs shows no window, and the ways to get one: it still runs (a tray or background app whose
+ * window closed), and many single-instance apps open a window when they are started again; a tray icon is not
+ * reachable through the accessibility tree.
+ */
+function noWindowYet(name: string, pid: number): string {
+  return `${name} is running (pid ${pid}) with no open window: an app that lives in the tray or in the background ` +
+    '(its tray icon is not reachable here). To get a window, launch it again with computer_launch: many ' +
+    'single-instance apps open a window when started again.';
+}

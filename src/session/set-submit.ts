@@ -109,7 +109,7 @@ async function setThenSubmit(session: Session, before: ActionSpec[], spec: Actio
     if (err) set.error = new ComputerUseError(err.code, why, err.details);
     return first;
   }
-  const taken = takenBy(keys.effects, spec.ref, shown, set.before?.value);
+  const taken = takenBy(keys.effects, spec.ref, shown, set.before?.value, first.diff);
   set.detail += `; Return pressed in the field (${keys.result.method} key events): ${taken.words}`;
   if (!taken.taken && set.status === 'confirmed') set.status = 'unknown';
   return {
@@ -144,21 +144,23 @@ function enteredCell(out: ActOutcome): ActOutcome {
  * Whether the field took its value on Return, from what the Return changed: another part of the window (the view
  * moved to the cell or page), a window that opened or closed, or the field's own text (normalized: "c5" → "C5";
  * back to what it held before, `old`: refused). `shown` is the field's text after the set_value (what Return
- * committed).
+ * committed). `setDiff` is what the text itself changed: a field that searches as it is typed into has answered
+ * before Return, and the verdict must agree with that diff, printed below it.
  */
 export function takenBy(
   fx: Pick<Effects, 'diff' | 'newWindows' | 'closedWindows' | 'after'>,
   ref: string,
   shown: string | undefined,
   old: string | undefined,
+  setDiff: readonly string[] = [],
 ): { taken: boolean; words: string } {
   const mark = `[${ref}]`;
-  const elsewhere = fx.diff.filter((l) => !l.startsWith('focus:') && !l.includes(mark));
+  const changedElsewhere = (diff: readonly string[]): boolean =>
+    diff.some((l) => !l.startsWith('focus:') && !l.includes(mark) && !onlySelectionMoved(l));
   if (fx.newWindows.length || fx.closedWindows.length)
     return { taken: true, words: fx.newWindows.length ? 'a window appeared' : 'a window closed' };
   const now = fx.after?.elements.find((l) => l.ref === ref)?.value;
-  if (elsewhere.some((l) => !onlySelectionMoved(l)))
-    return { taken: true, words: 'taken: the view changed (the diff below)' };
+  if (changedElsewhere(fx.diff)) return { taken: true, words: 'taken: the view changed (the diff below)' };
   // The focus left the field for the view (a spreadsheet's grid after its Name Box): the app handled the Return.
   const to = /^focus: (e\d+)/.exec(fx.diff.filter((l) => l.startsWith('focus:')).pop() ?? '')?.[1];
   if (to !== undefined && to !== ref) return { taken: true, words: `taken: the focus went from the field to [${to}]` };
@@ -167,6 +169,9 @@ export function takenBy(
   }
   if (now !== undefined && shown !== undefined && now !== shown)
     return { taken: true, words: `taken: the field now reads "${redactText(now).slice(0, 40)}"` };
+  if (changedElsewhere(setDiff)) {
+    return { taken: true, words: 'taken: the view changed as the text was set (the diff below); Return changed nothing more' };
+  }
   return {
     taken: false,
     words:

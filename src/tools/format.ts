@@ -134,7 +134,9 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
     const head = r.status === 'failed' || r.status === 'rejected' ? r.status : 'ok';
     const code = r.error ? ` ${r.error.code}:` : '';
     // The detail and the error's message carry driver and app text (engine/escape.ts): one line each.
-    lines.push(`${head} ${r.op} ${r.ref} · ${r.status === 'failed' || r.status === 'rejected' ? `${code} ${escapeLine(r.error ? adviseError(r.error) : r.detail)}`.trim() : `${r.status} (${escapeLine(receiptWords(r))})`}`);
+    // A cell named by address (or a row's expander cell) reads as asked, then the ref acted on: "e34:B4 (e93)".
+    const ref = r.asked !== undefined ? `${r.asked} (${r.ref})` : r.ref;
+    lines.push(`${head} ${r.op} ${ref} · ${r.status === 'failed' || r.status === 'rejected' ? `${code} ${escapeLine(r.error ? adviseError(r.error) : r.detail)}`.trim() : `${r.status} (${escapeLine(receiptWords(r))})`}`);
   }
   // A closed dialog first, then what it did to the window that took the focus back.
   for (const w of o.refocused ? o.closedWindows : []) lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);

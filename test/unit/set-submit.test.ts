@@ -157,6 +157,22 @@ test('a field whose Return changes nothing: the receipt says the value may not h
   await s.session.close();
 });
 
+test('a field that searches as it is typed into: the set changed the view, Return nothing more, and the verdict agrees with the diff', async () => {
+  const w = sheetWindow();
+  const s = setup([w]);
+  s.fake.onKeys = () => undefined;
+  // The view answers the text itself (a search-as-you-type field), not the Return after it.
+  s.fake.onAct = (p) => {
+    if (p.op === 'set_value') w.root.children![2]!.name = `Found ${p.value ?? ''}`;
+  };
+  const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
+  const r = await s.call('computer_act', { actions: [{ ref: box, op: 'set_value', value: 'heart', submit: true }] });
+  assert.match(r.text, /Found heart/, r.text);
+  assert.ok(!/nothing changed in the window/.test(r.text), r.text);
+  assert.match(r.text, /^ok set_value e\d+ · confirmed \(.*Return pressed in the field \(synthetic key events\): taken: the view changed as the text was set/m, r.text);
+  await s.session.close();
+});
+
 test('type with submit: the text typed at the caret, then Return in the field, as set_value\'s submit', async () => {
   // A calculator's expression line: `type "2340*17.5%" --submit` was refused, so the model had to find set_value.
   const s = setup([sheetWindow()]);

@@ -137,8 +137,13 @@ export function notActionable(facts: ElementFacts, unmet: Unmet, waitedMs: numbe
       `(${unmet.why}); nothing was sent. ${state} Do what enables it first (fill in the required fields, choose an option), observe, then act again.`,
     details);
   }
-  return new ComputerUseError('not_visible', `The ${what} was not actionable for ${waitedMs} ms: ${unmet.why}; nothing was sent. ${state} ` +
-    'Open or scroll to what holds it (its tab, menu or list), observe, then act again.', details);
+  // A focused element is live though its toolkit reports no place on screen (a dialog's default button with bounds
+  // 0,0,0,0): the keys a person would press reach it, where opening or scrolling to it does not apply.
+  const way = unmet.check === 'visible' && states.includes('focused')
+    ? 'It has the keyboard focus, so keys reach it: press Return (or space) in its window with computer_keys to activate it.'
+    : 'Open or scroll to what holds it (its tab, menu or list), observe, then act again.';
+  return new ComputerUseError('not_visible', `The ${what} was not actionable for ${waitedMs} ms: ${unmet.why}; nothing was sent. ${state} ${way}`,
+    details);
 }
 
 /** How the error names an element: its kind, then its name (cut to 40 characters) in quotes when it has one. */

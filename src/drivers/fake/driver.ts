@@ -56,6 +56,8 @@ export class FakeDriver {
   /** Extra method handlers a test installs (apps.launch, process.identify, …); they win over the built-in ones. */
   readonly extra: Handlers = {};
 
+  /** Apps that run with no window (a tray app whose window closed); listed after the apps of `windows`. */
+  readonly windowless: AppInfo[] = [];
   constructor(windows: FakeWindow[] = []) { this.windows.push(...windows); }
 
   /** The parent of a node, by handle, in any window. */
@@ -179,7 +181,7 @@ export class FakeDriver {
     for (const [pid, name] of this.keepRunning) {
       if (!byPid.has(pid)) byPid.set(pid, { name, pid, id: `app-${pid}`, windows: [] });
     }
-    return [...byPid.values()];
+    return [...byPid.values(), ...this.windowless.filter((a) => !byPid.has(a.pid))];
   }
 
   /**
@@ -247,6 +249,10 @@ export class FakeDriver {
       case 'set_value': case 'clear': node.value = p.op === 'clear' ? '' : numberInRange(node, p.value ?? ''); break;
       case 'type': node.value = (node.value ?? '') + (p.value ?? ''); break;
       case 'click': case 'scroll': break;
+      // An expander's state only; a test adds the rows that appear in onAct.
+      case 'expand': case 'collapse':
+        node.states = [...node.states.filter((x) => x !== 'expanded' && x !== 'collapsed'), p.op === 'expand' ? 'expanded' : 'collapsed'];
+        break;
       // Like a toolkit's grab focus: the node takes the focus from every other node of its window.
       case 'focus': this.focusOnly(node); break;
       case 'close': return this.close(p, node);

@@ -19,7 +19,9 @@ function bindingShaped(s: string): boolean {
  */
 export function actionName(action: readonly [string, string, string] | undefined, op: string): string {
   const [name = '', description = ''] = action ?? [];
-  const pick = [name, description].find((s) => !bindingShaped(s))?.trim() ?? op;
+  const found = [name, description].find((s) => !bindingShaped(s))?.trim() ?? op;
+  // A description standing in for a name reads as the short name it stands for.
+  const pick = lookupName(found) === found.toLowerCase() ? found : lookupName(found);
   return pick.length > MAX_ACTION_NAME ? `${pick.slice(0, MAX_ACTION_NAME)}…` : pick;
 }
 
@@ -36,4 +38,22 @@ const ACTIVATION_WORDS = /(?:^|[^a-z])(?:click|press|activate|toggle|jump)/;
 export function meansActivation(action: readonly [string, string, string] | undefined): boolean {
   const name = (action?.[0] ?? '').toLowerCase();
   return bindingShaped(name) || ACTIVATION_WORDS.test(name);
+}
+
+/**
+ * GTK 3's check box and other cells of a tree view name their inherited actions by their descriptions
+ * ("Expands or contracts the row in the tree view containing this cell" where "expand or contract" belongs): the
+ * short name each such description stands for, so that an expand finds the cell's expand action and never falls
+ * back to its first one, "Toggle", which flips the check box.
+ */
+const DESCRIBED_NAMES: ReadonlyArray<[RegExp, string]> = [
+  [/^expands or contracts\b/, 'expand or contract'],
+  [/^creates a widget in which the contents of the cell can be edited/, 'edit'],
+  [/^activates the cell\b/, 'activate'],
+];
+
+/** The lower-case name an action is looked up by: its own, or the short name its description-as-name stands for. */
+export function lookupName(name: string): string {
+  const low = name.toLowerCase().trim();
+  return DESCRIBED_NAMES.find(([re]) => re.test(low))?.[1] ?? low;
 }

@@ -10,7 +10,7 @@ import type { ActParams, ActResult } from '../../../protocol/methods.js';
 import { ComputerUseError, type Remedy } from '../../../protocol/errors.js';
 import type { A11yBus, Target } from '../bus/bus.js';
 import { isGone } from '../bus/bus.js';
-import { actionName, meansActivation } from './action-name.js';
+import { actionName, lookupName, meansActivation } from './action-name.js';
 import { comboItemNames } from '../tree/combo-items.js';
 import { itemIndex, noItemError, pickItem } from '../../common/items.js';
 import { checkExpect, elementGone } from '../../common/expect.js';
@@ -263,7 +263,8 @@ async function dispatch(
       const expanded = info.states.has('expanded');
       if ((p.op === 'expand') === expanded && info.states.has('expandable'))
         return { method: 'pattern', detail: `already ${expanded ? 'expanded' : 'collapsed'}` };
-      const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], true, p.op);
+      // A cell's first action may be its check box's Toggle: an expand never stands in for it by position.
+      const done = await doNamedAction(bus, info, ACTION_NAMES[p.op] ?? [], info.atspiRole !== 'table cell', p.op);
       if (!done) throw unsupported(p.op, info);
       return done;
     }
@@ -474,7 +475,7 @@ export async function doNamedAction(
   if (!info.interfaces.has(ACTION)) return null;
   const [raw] = await bus.call(info.target, ACTION, 'GetActions');
   const actions = raw as [string, string, string][];
-  const list = actions.map(([n]) => n.toLowerCase());
+  const list = actions.map(([n]) => lookupName(n));
   let index = -1;
   for (const want of names) { index = list.indexOf(want); if (index >= 0) break; }
   // The first action stands in only when it means a press: a label's `clipboard.copy` is no click.
