@@ -125,7 +125,7 @@ test('a long literal in an expression is split into a concatenation; a key, a ty
   assert.ok(out.includes(`'a long literal type ${words}'`), out);
   assert.match(out, /a long message with a quote \\?' and an escape \\u00e9 [^']*" \+\n\s+'/, out);
   assert.match(out, /a -\s*\(\s*'a literal under a minus/, 'the concatenation keeps its parentheses under a minus');
-  const long = f.longLines(out).map((i) => out.split('\n')[i]);
+  const long = f.longLines(out).map((i) => out.split('\n')[i] ?? '');
   const stayLong = long.every((l) => /from '|a long key/.test(l));
   assert.ok(stayLong, `only the import and the key stay long: ${long.join('\n')}`);
 });
