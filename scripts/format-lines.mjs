@@ -183,8 +183,10 @@ async function relayCode(sf, text, lines, i) {
   if (!laid) return undefined;
   let replacement = laid.join('\n');
   if (headEnd) {
-    if (!replacement.endsWith('{}')) return undefined;
-    replacement = replacement.slice(0, -2) + text.slice(headEnd, node.getEnd());
+    // A statement's head (`const f = async (…) => {`) comes back from prettier with its `;` after the empty body.
+    const head = /\{\};?$/.exec(replacement);
+    if (!head) return undefined;
+    replacement = replacement.slice(0, head.index) + text.slice(headEnd, node.getEnd());
   }
   // The node may start after other code on its first line (`} else if (…) {`): that code stays in front.
   const firstStart = lines.slice(0, first).reduce((n, l) => n + l.length + 1, 0);
@@ -220,7 +222,8 @@ export async function formatText(text, file = 'x.ts') {
       next = moveTrailingComment(sf, text, lines, i);
       if (!next) next = await relayCode(sf, text, lines, i);
     } else {
-      next = await relayCode(sf, text, lines, i);
+      // A literal longer than a line's room is split first: re-laid alone it would still run over the width.
+      next = (await splitString(sf, text, lines, i)) ?? (await relayCode(sf, text, lines, i));
     }
     // Every change is proved to be layout only: the same tokens before and after, or it is not made.
     if (
@@ -242,7 +245,9 @@ export function tokens(text, file = 'x.ts') {
     if (ts.isJSDoc(n)) return;
     // Prettier's own changes mean the same: parentheses it adds for clarity, quotes, trailing commas, semicolons.
     if (ts.isParenthesizedExpression(n)) return walk(n.expression);
-    if (ts.isStringLiteral(n)) return out.push(`string:${n.text}`);
+    // A string split into `('a ' + 'b')` is the same string: a concatenation of literals counts as one.
+    const value = literalValue(n);
+    if (value !== undefined) return out.push(`string:${value}`);
     const kids = n.getChildren(sf);
     if (!kids.length) out.push(`${n.kind}:${n.getText(sf)}`);
     else kids.forEach(walk);
@@ -253,6 +258,96 @@ export function tokens(text, file = 'x.ts') {
   const isClose = (t) => closing.some((k) => t.startsWith(`${k}:`));
   return out.filter((t, i) => !(t === `${K.CommaToken}:,` && out[i + 1] && isClose(out[i + 1])))
     .filter((t) => t !== `${K.SemicolonToken}:;`).join('\n');
+}
+
+/** The value of a string literal, an untagged template without substitutions, or a `+` of them; else undefined. */
+function literalValue(n) {
+  if (ts.isStringLiteral(n)) return n.text;
+  if (ts.isNoSubstitutionTemplateLiteral(n) && !ts.isTaggedTemplateExpression(n.parent)) return n.text;
+  if (ts.isParenthesizedExpression(n)) return literalValue(n.expression);
+  if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    const left = literalValue(n.left);
+    const right = left === undefined ? undefined : literalValue(n.right);
+    return right === undefined ? undefined : left + right;
+  }
+  return undefined;
+}
+
+/**
+ * The pieces of a literal's body that must stay whole: an escape (`\n`, `\x41`, `\u00e9`, `\u{1F600}`, an octal
+ * escape, a line continuation), a surrogate pair written as two escapes or as itself, or one character.
+ */
+export function literalUnits(body) {
+  const unit =
+    /\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u\{[0-9a-fA-F]+\}|\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}/
+      .source +
+    /|\\[0-3][0-7]{0,2}|\\[4-7][0-7]?|\\\r\n|\\[\s\S]|[\uD800-\uDBFF][\uDC00-\uDFFF]|[\s\S]/.source;
+  return body.match(new RegExp(unit, 'g')) ?? [];
+}
+
+/**
+ * A literal's source (`'…'`, `"…"` or a template without substitutions) cut after spaces into pieces of at most
+ * `room` characters each with its quotes (a longer word is a piece alone); undefined when it stays one piece.
+ */
+export function splitLiteral(raw, room) {
+  const quote = raw[0];
+  const words = [];
+  let word = '';
+  for (const u of literalUnits(raw.slice(1, -1))) {
+    word += u;
+    if (u === ' ') (words.push(word), (word = ''));
+  }
+  if (word) words.push(word);
+  const pieces = [];
+  let piece = '';
+  for (const w of words) {
+    if (piece && piece.length + w.length + 2 > room) (pieces.push(piece), (piece = ''));
+    piece += w;
+  }
+  if (piece) pieces.push(piece);
+  return pieces.length > 1 ? pieces.map((p) => quote + p + quote) : undefined;
+}
+
+/**
+ * A literal that may become a concatenation and stay the same program: an expression whose value alone matters,
+ * not a module name, a property or member name, a type, a directive, a tagged template, an index, a case label, a
+ * JSX attribute or part of an `as const` value (whose literal type the concatenation would widen to string).
+ */
+function splittable(node) {
+  const p = node.parent;
+  if (!p || p.name === node || p.moduleSpecifier === node || p.propertyName === node) return false;
+  if (ts.isNoSubstitutionTemplateLiteral(node) && ts.isTaggedTemplateExpression(p)) return false;
+  if (ts.isExpressionStatement(p) || ts.isEnumMember(p) || ts.isElementAccessExpression(p)) return false;
+  if (ts.isCaseClause(p) || ts.isJsxAttribute(p) || ts.isExternalModuleReference(p)) return false;
+  if (ts.isImportTypeNode(p) || ts.isModuleDeclaration(p) || ts.isLiteralTypeNode(p)) return false;
+  for (let a = p; a; a = a.parent) {
+    if (ts.isTypeNode(a) && !ts.isExpressionWithTypeArguments(a)) return false;
+    if (ts.isAsExpression(a) && ts.isTypeReferenceNode(a.type) && a.type.typeName.getText() === 'const') return false;
+    if (ts.isStatement(a) || ts.isClassElement(a)) break;
+  }
+  return true;
+}
+
+/** Line `i` with its longest splittable literal cut into `('a ' + 'b')` and its statement re-laid; else undefined. */
+async function splitString(sf, text, lines, i) {
+  const lineStart = lines.slice(0, i).reduce((n, l) => n + l.length + 1, 0);
+  const lineEnd = lineStart + lines[i].length;
+  let best;
+  const visit = (n) => {
+    if (n.getEnd() < lineStart || n.getStart(sf) > lineEnd) return;
+    const literal = ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n);
+    if (literal && n.getStart(sf) >= lineStart && n.getEnd() <= lineEnd && splittable(n)) {
+      if (!best || n.getWidth(sf) > best.getWidth(sf)) best = n;
+    }
+    n.forEachChild(visit);
+  };
+  visit(sf);
+  if (!best) return undefined;
+  // Room for a piece on its own line, below the statement's indent and a nesting level or two of prettier's.
+  const pieces = splitLiteral(best.getText(sf), WIDTH - indentOf(lines[i]).length - 12);
+  if (!pieces) return undefined;
+  const cut = text.slice(0, best.getStart(sf)) + '(' + pieces.join(' + ') + ')' + text.slice(best.getEnd());
+  return await relayCode(parse(cut, sf.fileName), cut, cut.split('\n'), i);
 }
 
 /** A line inside a template literal (a `//` or ` * ` there is text, not a comment). */

@@ -66,3 +66,66 @@ test('the check fails a file with more long lines than its baseline, and a new f
   assert.deepEqual(f.overBaseline({ 'src/a.ts': 4 }, { 'src/a.ts': 3 }), [{ file: 'src/a.ts', lines: 4, allowed: 3 }]);
   assert.deepEqual(f.overBaseline({ 'src/new.ts': 1 }, {}), [{ file: 'src/new.ts', lines: 1, allowed: 0 }]);
 });
+
+interface Splitter {
+  formatText(text: string, file?: string): Promise<string>;
+  splitLiteral(raw: string, room: number): string[] | undefined;
+  literalUnits(body: string): string[];
+  longLines(text: string): number[];
+}
+const loadSplitter = async (): Promise<Splitter> =>
+  await import(join(ROOT, 'scripts/format-lines.mjs')) as Splitter;
+
+/** The value of a JavaScript string literal's source (the test's own reading, not the formatter's). */
+const valueOf = (raw: string): string => (new Function(`return ${raw};`) as () => string)();
+
+test('a literal is cut only between whole escapes and surrogate pairs; the pieces make the same string', async () => {
+  const f = await loadSplitter();
+  const raws = [
+    String.raw`'it\'s a "quoted" word and a backslash \\ and a tab \t and more words after them'`,
+    String.raw`"escapes \u00e9 \u{1F600} \x41 \uD83D\uDE00 \n \0 and more words to go past the room here"`,
+    `'emoji 😀😀 😀 and a line separator \u2028 and a paragraph separator \u2029 in the middle of the text'`,
+    '`a template without substitutions, with a \\` quote and \\${not} a substitution inside it, and more`',
+  ];
+  for (const raw of raws) {
+    for (const room of [6, 9, 12, 20]) {
+      const pieces = f.splitLiteral(raw, room);
+      assert.ok(pieces && pieces.length > 1, raw);
+      assert.equal(pieces.map(valueOf).join(''), valueOf(raw), `${raw} at ${room}`);
+      for (const p of pieces) {
+        assert.doesNotMatch(p, /\\$|[\uD800-\uDBFF].$|^.[\uDC00-\uDFFF]/u, `no cut inside an escape or a pair: ${p}`);
+      }
+    }
+  }
+  assert.deepEqual(f.literalUnits(String.raw`\uD83D\uDE00😀\u{1F600}\x41\'`), [
+    String.raw`\uD83D\uDE00`,
+    '😀',
+    String.raw`\u{1F600}`,
+    String.raw`\x41`,
+    String.raw`\'`,
+  ]);
+});
+
+test('a long literal in an expression is split into a concatenation; a key, a type, an import stay whole', async () => {
+  const f = await loadSplitter();
+  const words = 'and more words that go on and on past the limit of one line of the project, so it must be cut';
+  const src = [
+    `import { x } from './a module path that is long enough to go over the limit of the line ${words}';`,
+    'function g(a: number): string {',
+    `  if (a) throw new Error('a long message with a quote \\' and an escape \\u00e9 ${words}');`,
+    `  const k = { 'a long key ${words}': 1 };`,
+    `  type T = 'a long literal type ${words}';`,
+    `  return a - 'a literal under a minus ${words}' + x;`,
+    '}',
+    '',
+  ].join('\n');
+  const out = await f.formatText(src, 'x.ts');
+  assert.ok(out.includes(`from './a module path`), out);
+  assert.ok(out.includes(`'a long key ${words}'`), out);
+  assert.ok(out.includes(`'a long literal type ${words}'`), out);
+  assert.match(out, /a long message with a quote \\?' and an escape \\u00e9 [^']*" \+\n\s+'/, out);
+  assert.match(out, /a -\s*\(\s*'a literal under a minus/, 'the concatenation keeps its parentheses under a minus');
+  const long = f.longLines(out).map((i) => out.split('\n')[i] ?? '');
+  const stayLong = long.every((l) => /from '|a long key/.test(l));
+  assert.ok(stayLong, `only the import and the key stay long: ${long.join('\n')}`);
+});
