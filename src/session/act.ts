@@ -39,7 +39,15 @@ import { closeReceipts, windowRootRef } from './close.js';
 export type { ActionReceipt, ActionSpec, ReceiptStatus } from './receipts.js';
 
 /** Ops whose request, once sent, may have acted though the app never answered (a modal dialog it opened). */
-const ACTIVATING: ReadonlySet<string> = new Set(['click', 'double_click', 'right_click', 'toggle', 'expand', 'collapse', 'select']);
+const ACTIVATING: ReadonlySet<string> = new Set([
+  'click',
+  'double_click',
+  'right_click',
+  'toggle',
+  'expand',
+  'collapse',
+  'select',
+]);
 /** An actionability wait a receipt mentions: one the element really made (shorter ones are the checks' own time). */
 const NOTABLE_WAIT_MS = 100;
 
@@ -113,7 +121,12 @@ type StepEnd = 'ok' | 'stop' | 'retry';
  * it). The emergency stop or the host's cancel (`ctx`) ends the list before the next dispatch and aborts the
  * one in flight.
  */
-export async function runActions(session: Session, actions: ActionSpec[], settle?: Partial<SettleOptions>, ctx: PipelineContext = {}): Promise<ActOutcome> {
+export async function runActions(
+  session: Session,
+  actions: ActionSpec[],
+  settle?: Partial<SettleOptions>,
+  ctx: PipelineContext = {},
+): Promise<ActOutcome> {
   const state = await begin(session, actions, settle, ctx);
   for (const asked of actions) if (!(await actOne(state, asked))) break;
   return state.run.finish(async () => {
@@ -178,16 +191,21 @@ async function resolve(state: ActState, asked: ActionSpec): Promise<Resolved | u
     return undefined;
   }
   if (run.stopped) {
-    const err = isComputerUseError(run.signal?.reason) ? run.signal.reason : new ComputerUseError('paused', 'Stopped by the user.');
+    const err = isComputerUseError(run.signal?.reason)
+      ? run.signal.reason
+      : new ComputerUseError('paused', 'Stopped by the user.');
     receipts.push({ ...spec, status: 'rejected', detail: err.message, error: err });
     return undefined;
   }
   const entry = session.refs.lookup(spec.ref);
   if (!entry) {
     receipts.push({ ...spec, status: 'failed', detail: 'unknown ref',
-      error: new ComputerUseError('unknown_ref', session.refs.issued(spec.ref)
-        ? `Ref ${spec.ref} is gone: its window closed, or its element has not been seen for several snapshots, since it was shown. Call computer_observe on the window you want now, then act on a ref it shows.`
-        : `Ref ${spec.ref} was never given in this session. Call computer_observe to get refs, then act on one it shows.`) });
+      error: new ComputerUseError(
+        'unknown_ref',
+        session.refs.issued(spec.ref)
+          ? `Ref ${spec.ref} is gone: its window closed, or its element has not been seen for several snapshots, since it was shown. Call computer_observe on the window you want now, then act on a ref it shows.`
+          : `Ref ${spec.ref} was never given in this session. Call computer_observe to get refs, then act on one it shows.`,
+      ), });
     return undefined;
   }
   // A close goes to the root of the window that holds the element (close.ts).
@@ -212,13 +230,20 @@ function closeTarget(state: ActState, spec: ActionSpec, fp: Fingerprint): Resolv
   const rootEntry = root === undefined ? undefined : session.refs.lookup(root);
   if (root === undefined || !rootEntry) {
     state.receipts.push({ ...spec, status: 'failed', detail: 'no window root shown',
-      error: new ComputerUseError('invalid_params', `The last snapshot of ${spec.ref}'s window does not show the window itself ` +
-        '(a scoped read). Nothing was sent. Call computer_observe on the window, then close its first ref.') });
+      error: new ComputerUseError(
+        'invalid_params',
+        `The last snapshot of ${spec.ref}'s window does not show the window itself ` +
+          '(a scoped read). Nothing was sent. Call computer_observe on the window, then close its first ref.',
+      ), });
     return undefined;
   }
   session.noteActed(root);
   if (root === spec.ref) return { spec, fingerprint: rootEntry.fingerprint };
-  return { spec: { ...spec, ref: root }, fingerprint: rootEntry.fingerprint, note: `the window that holds ${spec.ref}` };
+  return {
+    spec: { ...spec, ref: root },
+    fingerprint: rootEntry.fingerprint,
+    note: `the window that holds ${spec.ref}`,
+  };
 }
 
 /**
@@ -239,8 +264,15 @@ async function target(state: ActState, r: Resolved, seen: WindowInfo | undefined
     }
     // A window handle that another process holds now (a reused handle): not the element the ref was given for.
     if (to.pid !== fp.pid || to.startToken !== fp.startToken) {
-      state.receipts.push({ ...spec, status: 'failed', detail: 'another process',
-        error: new ComputerUseError('stale_ref', `Ref ${spec.ref} belonged to a window that another process holds now. Nothing was sent. Call computer_apps, then computer_observe.`) });
+      state.receipts.push({
+        ...spec,
+        status: 'failed',
+        detail: 'another process',
+        error: new ComputerUseError(
+          'stale_ref',
+          `Ref ${spec.ref} belonged to a window that another process holds now. Nothing was sent. Call computer_apps, then computer_observe.`,
+        ),
+      });
       return undefined;
     }
   }
@@ -265,8 +297,15 @@ async function precheck(state: ActState, targeted: Targeted): Promise<Planned | 
   if (spec.op === 'drag_to') {
     const drop = spec.value ? session.refs.lookup(spec.value) : undefined;
     if (!drop) {
-      state.receipts.push({ ...spec, status: 'failed', detail: 'unknown drop target',
-        error: new ComputerUseError('invalid_params', `drag_to needs value = the ref of the drop target (got ${JSON.stringify(spec.value ?? '')}).`) });
+      state.receipts.push({
+        ...spec,
+        status: 'failed',
+        detail: 'unknown drop target',
+        error: new ComputerUseError(
+          'invalid_params',
+          `drag_to needs value = the ref of the drop target (got ${JSON.stringify(spec.value ?? '')}).`,
+        ),
+      });
       return 'stop';
     }
     value = drop.id;
@@ -299,7 +338,10 @@ async function locateLive(state: ActState, t: Targeted): Promise<{ id: string; l
   const { spec } = t;
   const id = session.refs.lookup(spec.ref)!.id;
   if (!session.refs.needsLiveRead(spec.ref)) return { id };
-  const live = await readTarget(state, t).catch((e: unknown) => { state.receipts.push(failedReceipt(spec, e)); return undefined; });
+  const live = await readTarget(state, t).catch((e: unknown) => {
+    state.receipts.push(failedReceipt(spec, e));
+    return undefined;
+  });
   if (!live) return undefined;
   const where = session.refs.relocate(spec.ref, live.root, live.window);
   if (!('id' in where)) {
@@ -321,7 +363,9 @@ async function elementRequest(state: ActState, t: Targeted, located: { id: strin
   password: boolean): Promise<ElementStep> {
   const { session } = state;
   const { spec, fingerprint: fp, target: to } = t;
-  const identity = t.fast ? session.provenIdentity(fp.pid, fp.startToken) ?? await identifyOn((m, q) => session.device.call(m, q), fp.pid) : undefined;
+  const identity = t.fast
+    ? (session.provenIdentity(fp.pid, fp.startToken) ?? (await identifyOn((m, q) => session.device.call(m, q), fp.pid)))
+    : undefined;
   if (identity) session.rememberIdentity(fp.pid, identity);
   const paths = await chooserSubmit(session, to, spec.op, fp.role, fp.name, located.live);
   const last = session.last.get(fp.window);
@@ -345,9 +389,17 @@ function actCall(state: ActState, t: Targeted, id: string, value: string | undef
   const checks = ACTIONABILITY[spec.op];
   const params: ActParams = { id, op: spec.op, ...(value !== undefined ? { value } : {}),
     expect: { role: fp.role, ...(fp.name !== undefined ? { name: fp.name } : {}),
-      // act_identity: the process (and, on the fast path, the window title) the policy decides on, proven where the element lives.
-      ...(proving ? { pid: fp.pid, ...(fp.startToken !== undefined ? { startToken: fp.startToken } : {}), ...(appId !== undefined ? { appId } : {}),
-        window: fp.window, ...(fast ? { title: t.target.title } : {}) } : {}) },
+      // act_identity: the process (and, on the fast path, the window title) the policy decides on, proven where the
+      // element lives.
+      ...(proving
+        ? {
+            pid: fp.pid,
+            ...(fp.startToken !== undefined ? { startToken: fp.startToken } : {}),
+            ...(appId !== undefined ? { appId } : {}),
+            window: fp.window,
+            ...(fast ? { title: t.target.title } : {}),
+          }
+        : {}), },
     // act_windows: the first act lists the windows open before it (what the effects compare with).
     ...(proving && state.windowsBefore === undefined ? { apps: true } : {}),
     // Waited for after the gate approved (the pipeline runs this inside the step), never before it.
@@ -367,7 +419,11 @@ async function relocateAtDispatch(state: ActState, t: Targeted): Promise<string>
   const where = session.refs.relocate(t.spec.ref, raw.root, raw.window);
   if (!('id' in where)) {
     state.freshSnapshot = session.snapshotOf(raw, { maxTokens: 800 }).full;
-    throw staleRef(t.spec.ref, 'ambiguous' in where ? `${where.ambiguous} elements now match it` : 'the element is gone', { snapshot: true });
+    throw staleRef(
+      t.spec.ref,
+      'ambiguous' in where ? `${where.ambiguous} elements now match it` : 'the element is gone',
+      { snapshot: true },
+    );
   }
   session.refs.rebind(t.spec.ref, where.id);
   return where.id;
@@ -403,7 +459,8 @@ async function step(state: ActState, p: Planned): Promise<StepEnd> {
   if (result.via) receipt.detail += ` ${viaText(session.refs, p.fingerprint.window, spec.ref, result.via)}`;
   // A wait the model should know of (a button an app enabled late); the ~21 ms of the stable check that most
   // acts spend (58 of the eval's receipts) said nothing and cost ~9 tokens each.
-  if (result.waitedMs !== undefined && result.waitedMs >= NOTABLE_WAIT_MS) receipt.detail += `; waited ${result.waitedMs} ms until it was actionable`;
+  if (result.waitedMs !== undefined && result.waitedMs >= NOTABLE_WAIT_MS)
+    receipt.detail += `; waited ${result.waitedMs} ms until it was actionable`;
   receipt.method = result.method;
   if (result.before) receipt.before = result.before;
   if (result.after) receipt.after = result.after;
@@ -426,17 +483,32 @@ async function failure(state: ActState, t: Targeted, e: unknown, sent: boolean):
   const err = namingInside(session.refs, t.fingerprint.window, spec.ref, caught) ?? caught;
   if (t.fast && err.code === 'window_changed' && !run.stopped) return 'retry';
   if (!sent) receipts.push({ ...spec, status: 'rejected', detail: err.message, error: err });
-  else if (run.stopped) receipts.push({ ...spec, status: 'unknown', detail: 'stopped while sending; it may have partly happened', error: err });
+  else if (run.stopped)
+    receipts.push({
+      ...spec,
+      status: 'unknown',
+      detail: 'stopped while sending; it may have partly happened',
+      error: err,
+    });
   // The link to the device dropped mid-act; it may have happened, so never `failed`.
-  else if (err.code === 'link_lost') receipts.push({ ...spec, status: 'unknown', detail: redactText(err.message), error: err });
+  else if (err.code === 'link_lost')
+    receipts.push({ ...spec, status: 'unknown', detail: redactText(err.message), error: err });
   // The request reached the app, which did not answer in time: a modal dialog the click opened holds Qt's and
   // GTK's answer until it closes (featherpad's Save). It may have happened, so it is read, never `failed`.
   else if (err.code === 'timeout' && ACTIVATING.has(spec.op)) {
-    receipts.push({ ...spec, status: 'unknown', detail: `${redactText(err.message)} It may have happened (a dialog it opened can hold the app's answer): see what changed below before repeating it`, error: err });
+    receipts.push({
+      ...spec,
+      status: 'unknown',
+      detail: `${redactText(err.message)} It may have happened (a dialog it opened can hold the app's answer): see what changed below before repeating it`,
+      error: err,
+    });
   } else if (err.code === 'window_not_found' && !(await processRuns(session, to.pid))) {
     // The window went with its process: say so, not "the window is gone" (Firefox crashed on a link's click).
-    const gone = new ComputerUseError('window_not_found', `${nameText(to.app)} (pid ${to.pid}) is no longer running: it quit or crashed during the act. ` +
-      'Call computer_apps (a crash reporter may show), then computer_launch it again if needed.');
+    const gone = new ComputerUseError(
+      'window_not_found',
+      `${nameText(to.app)} (pid ${to.pid}) is no longer running: it quit or crashed during the act. ` +
+        'Call computer_apps (a crash reporter may show), then computer_launch it again if needed.',
+    );
     receipts.push({ ...spec, status: 'failed', detail: gone.message, error: gone });
   } else {
     // A sheet's row too far to scroll to: the error names the Name Box acts that go there.
@@ -457,7 +529,9 @@ async function settleStage(state: ActState): Promise<Effects | undefined> {
   if (!window || !receipts.some((r) => r.status === 'unknown')) return undefined;
   if (receipts.some((r) => r.error?.code === 'link_lost')) return undefined;
   // A scroll to row N asked for that row: the receipt shows the rows around it, not every row that came into view.
-  const toRow = [...receipts].reverse().find((r) => r.op === 'scroll' && r.status === 'unknown' && parseScrollTo(r.value ?? '') !== undefined);
+  const toRow = [...receipts]
+    .reverse()
+    .find((r) => r.op === 'scroll' && r.status === 'unknown' && parseScrollTo(r.value ?? '') !== undefined);
   // No list before the input when the first act's answer never came (an app that did not answer, a dialog it
   // opened holding it): the windows the model has seen stand for it, so a window the act opened still shows as new.
   return collectEffects(session, window, state.windowsBefore ?? seenWindows(session), state.settle,
@@ -475,15 +549,25 @@ function receiptStage(state: ActState, effects: Effects | undefined): ActOutcome
   if (state.freshSnapshot) out.freshSnapshot = state.freshSnapshot;
   if (!effects || !state.window) return out;
   out.window = state.window;
-  Object.assign(out, { diff: effects.diff, newWindows: effects.newWindows, closedWindows: effects.closedWindows, popups: effects.popups, settle: effects.settle,
-    ...(effects.refocused ? { refocused: effects.refocused } : {}), ...(effects.busy ? { busy: true } : {}), ...(effects.unread ? { unread: effects.unread } : {}),
-    ...(effects.others?.length ? { others: effects.others } : {}) });
+  Object.assign(out, {
+    diff: effects.diff,
+    newWindows: effects.newWindows,
+    closedWindows: effects.closedWindows,
+    popups: effects.popups,
+    settle: effects.settle,
+    ...(effects.refocused ? { refocused: effects.refocused } : {}),
+    ...(effects.busy ? { busy: true } : {}),
+    ...(effects.unread ? { unread: effects.unread } : {}),
+    ...(effects.others?.length ? { others: effects.others } : {}),
+  });
   verifyReceipts(receipts, effects.before, effects.after, (ref) => session.refs.lookup(ref)?.id);
   // A click whose window changed had a visible effect, when it is the one act of the call the change can be
   // laid to (kcalc's display turning to "42" stayed `unknown`): the diff below is what it did.
   const open = receipts.filter((r) => r.status === 'unknown');
   // A double click's own selection of the row is not its activation (selection-diff.ts).
-  const changed = effects.diff.some((l) => !l.startsWith('focus:') && !(open[0]?.op === 'double_click' && onlySelectionMoved(l)));
+  const changed = effects.diff.some(
+    (l) => !l.startsWith('focus:') && !(open[0]?.op === 'double_click' && onlySelectionMoved(l)),
+  );
   const other = effects.others?.[0];
   if (open.length === 1 && (changed || other) && !effects.refocused && (open[0]!.op === 'click' || open[0]!.op === 'double_click')) {
     open[0]!.status = 'confirmed';
@@ -491,11 +575,23 @@ function receiptStage(state: ActState, effects: Effects | undefined): ActOutcome
       ? '; the window changed'
       : `; the app's window [${session.windows.refOf(other!.window)}] changed`;
   }
-  if (effects.busy) for (const r of open) if (r.status === 'unknown') r.detail += '; then the app stopped answering (busy), so its effect was not read: observe again in a moment, do not repeat the act';
+  if (effects.busy)
+    for (const r of open)
+      if (r.status === 'unknown')
+        r.detail +=
+          '; then the app stopped answering (busy), so its effect was not read: observe again in a moment, do not ' +
+          'repeat the act';
   // A click that opened or closed a window had a visible effect. Windows are read once after the whole batch, so
   // the change is laid to the last click that could have made it, never to every click before it (a row click
   // followed by OK read "row selected; a window closed" as if the row click had closed the dialog).
-  const opener = [...receipts].reverse().find((r) => r.status !== 'failed' && r.status !== 'rejected' && (r.op === 'click' || r.op === 'double_click' || r.op === 'expand'));
+  const opener = [...receipts]
+    .reverse()
+    .find(
+      (r) =>
+        r.status !== 'failed' &&
+        r.status !== 'rejected' &&
+        (r.op === 'click' || r.op === 'double_click' || r.op === 'expand'),
+    );
   if (opener?.status === 'unknown' && (out.newWindows.length || out.closedWindows.length || out.popups?.length)) {
     opener.status = 'confirmed';
     opener.detail += out.newWindows.length ? '; a window appeared' : '; a window closed';
@@ -510,7 +606,10 @@ function seenWindows(session: Session): Map<string, WindowInfo> {
 
 /** The receipt of a ref whose window closed. */
 function closedWindow(ref: string): ComputerUseError {
-  return new ComputerUseError('stale_ref', `Ref ${ref} belonged to a window that is closed. Call computer_apps, then computer_observe.`);
+  return new ComputerUseError(
+    'stale_ref',
+    `Ref ${ref} belonged to a window that is closed. Call computer_apps, then computer_observe.`,
+  );
 }
 
 /** A failed receipt for an error before anything was sent. */

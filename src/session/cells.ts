@@ -30,16 +30,25 @@ export function resolveCellRef(session: Session, ref: string, snap?: Snapshot): 
   const address = cellAddress(at.row, at.col);
   snap ??= session.last.get(entry.fingerprint.window);
   const table = snap?.elements.find((l) => l.ref === split.table);
-  if (!snap || !table) throw new ComputerUseError('stale_ref', `Ref ${split.table} is not in the last snapshot of its window. Call computer_observe, then act again.`);
+  if (!snap || !table)
+    throw new ComputerUseError(
+      'stale_ref',
+      `Ref ${split.table} is not in the last snapshot of its window. Call computer_observe, then act again.`,
+    );
   if (!showsGrid(snap, split.table, table.role)) {
-    throw new ComputerUseError('invalid_params', `${split.table} is a ${table.role}, not a table: a cell ref names a table's ref and a cell address (like e12:B7).`);
+    throw new ComputerUseError(
+      'invalid_params',
+      `${split.table} is a ${table.role}, not a table: a cell ref names a table's ref and a cell address (like e12:B7).`,
+    );
   }
   const hit = cellsOf(snap, split.table).find((l) => l.name === address);
   if (hit) return onlyControlIn(snap, hit.ref)?.ref ?? hit.ref;
   const range = /cells (\S+) of/.exec(snap.lines.find((l) => l.ref === split.table)?.text ?? '')?.[1];
-  throw new OffScreenCell(`Cell ${address} of ${split.table} is not on screen${range ? ` (the snapshot shows ${range})` : ''}. ` +
-    `Bring it into view first: scroll ${split.table} value="${scrollToValue(at, snap, split.table)}" ` +
-    '(in this call, before this action).');
+  throw new OffScreenCell(
+    `Cell ${address} of ${split.table} is not on screen${range ? ` (the snapshot shows ${range})` : ''}. ` +
+      `Bring it into view first: scroll ${split.table} value="${scrollToValue(at, snap, split.table)}" ` +
+      '(in this call, before this action).',
+  );
 }
 
 /**
@@ -58,8 +67,14 @@ export function scrollToValue(at: { row: number; col: number }, snap: Snapshot, 
  * the cell do not scroll it (measured, Calc 7.4). Said in words when the snapshot shows no Name Box.
  */
 export function goToCellHint(elements: readonly SnapshotLine[], address: string): string {
-  const box = elements.find((l) => l.role === 'textbox' && l.states.includes('editable') && /^[A-Z]{1,3}[1-9]\d*(:[A-Z]{1,3}[1-9]\d*)?$/.test(l.value ?? ''));
-  return box ? `computer_act actions=[{ref:"${box.ref}",op:"focus"},{ref:"${box.ref}",op:"set_value",value:"${address}"}] (the Name Box), computer_keys keys="Return"`
+  const box = elements.find(
+    (l) =>
+      l.role === 'textbox' &&
+      l.states.includes('editable') &&
+      /^[A-Z]{1,3}[1-9]\d*(:[A-Z]{1,3}[1-9]\d*)?$/.test(l.value ?? ''),
+  );
+  return box
+    ? `computer_act actions=[{ref:"${box.ref}",op:"focus"},{ref:"${box.ref}",op:"set_value",value:"${address}"}] (the Name Box), computer_keys keys="Return"`
     : `set the sheet's Name Box to ${address} and press Return`;
 }
 
@@ -86,12 +101,25 @@ export function rowExpander(session: Session, ref: string): string {
   const row = snap.elements.find((l) => l.ref === cell.parent);
   const table = row?.role === 'row' ? row.parent : cell.parent;
   if (!at || table === undefined) return ref;
-  const mate = cellsOf(snap, table).find((l) => l.role === 'cell' && expands(l) && parseAddress(l.name ?? '')?.row === at.row);
+  const mate = cellsOf(snap, table).find(
+    (l) => l.role === 'cell' && expands(l) && parseAddress(l.name ?? '')?.row === at.row,
+  );
   return mate?.ref ?? ref;
 }
 
 /** Roles of the controls a cell may hold. */
-const CONTROL_ROLES: ReadonlySet<string> = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'combobox', 'textbox', 'spinbutton', 'slider', 'menuitem']);
+const CONTROL_ROLES: ReadonlySet<string> = new Set([
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'switch',
+  'combobox',
+  'textbox',
+  'spinbutton',
+  'slider',
+  'menuitem',
+]);
 
 /**
  * The one control inside a cell (a row's Delete button): an act on the cell goes to it, as a person's click on
@@ -111,7 +139,11 @@ function onlyControlIn(snap: Snapshot, cell: string): SnapshotLine | undefined {
 /** The cell lines of a table in a snapshot: the table's children, or its rows' children (web tables). */
 function cellsOf(snap: Snapshot, table: string): SnapshotLine[] {
   const rows = new Set(snap.elements.filter((l) => l.parent === table && l.role === 'row').map((l) => l.ref));
-  return snap.elements.filter((l) => (l.parent === table || (l.parent !== undefined && rows.has(l.parent))) && (l.role === 'cell' || l.role === 'columnheader'));
+  return snap.elements.filter(
+    (l) =>
+      (l.parent === table || (l.parent !== undefined && rows.has(l.parent))) &&
+      (l.role === 'cell' || l.role === 'columnheader'),
+  );
 }
 
 /**
@@ -149,7 +181,11 @@ export function withGoToCell(session: Session, ref: string, err: ComputerUseErro
   const at = typeof address === 'string' ? parseAddress(address) : undefined;
   const snap = session.last.get(session.refs.lookup(ref)?.fingerprint.window ?? '');
   if (!at || !snap) return err;
-  return new ComputerUseError(err.code, `${err.message} Bring it into view: ${goToCellHint(snap.elements, cellAddress(at.row, at.col))}.`, err.details);
+  return new ComputerUseError(
+    err.code,
+    `${err.message} Bring it into view: ${goToCellHint(snap.elements, cellAddress(at.row, at.col))}.`,
+    err.details,
+  );
 }
 
 /** A cell ref whose cell is not among the cells read. */

@@ -52,11 +52,12 @@ export async function closeReceipts(session: Session, receipts: ActionReceipt[],
   if (asked) {
     const w = asked.window;
     r.status = 'confirmed';
-    r.detail += `${sep}the app asked first: it opened [${session.windows.refOf(w)}] ${w.role} ${quoteText(redactText(w.title))} (below); ` +
-      'the window stays open until that is answered';
+    const dialog = `[${session.windows.refOf(w)}] ${w.role} ${quoteText(redactText(w.title))}`;
+    r.detail += `${sep}the app asked first: it opened ${dialog} (below); the window stays open until that is answered`;
     return;
   }
-  r.detail += `${sep}the window is still open: its app did not close it${fx.busy ? ' (it is busy and not answering)' : ''} ` +
+  r.detail +=
+    `${sep}the window is still open: its app did not close it${fx.busy ? ' (it is busy and not answering)' : ''} ` +
     '(it may ask elsewhere, refuse, or need its own Quit or Close command)';
 }
 
@@ -66,7 +67,9 @@ async function appAfter(session: Session, closed: WindowInfo): Promise<string> {
   if (!apps) return '';
   const app = apps.find((a) => a.pid === closed.pid);
   if (!app) return `; ${nameText(closed.app)} exited`;
-  return app.windows.length === 0 ? `; ${nameText(closed.app)} is still running with no window (computer_apps lists it)` : '';
+  return app.windows.length === 0
+    ? `; ${nameText(closed.app)} is still running with no window (computer_apps lists it)`
+    : '';
 }
 
 /** Whether keys are the one chord that closes a window or quits its app where the app binds it (ctrl+q, ctrl+w, alt+F4). */

@@ -24,7 +24,12 @@ const PID = 5353;
 
 function editor(title = '*notes.txt - Editor'): FakeWindow {
   const root = n(B, 1, 'window', { name: title, states: ['active'], actions: ['close'] }, [
-    n(B, 2, 'textbox', { name: 'Body', value: 'hello', states: ['editable', 'multiline', 'focused'], actions: ['set_value', 'type', 'focus'] }),
+    n(B, 2, 'textbox', {
+      name: 'Body',
+      value: 'hello',
+      states: ['editable', 'multiline', 'focused'],
+      actions: ['set_value', 'type', 'focus'],
+    }),
     n(B, 3, 'button', { name: 'Open', actions: ['click'] }),
   ]);
   return { info: { id: root.id, title, app: 'editor', pid: PID, role: 'window', focused: true }, root };
@@ -35,15 +40,30 @@ function saveDialog(): FakeWindow {
     n(B, 51, 'button', { name: 'Don\'t Save', actions: ['click'] }),
     n(B, 52, 'button', { name: 'Save', actions: ['click'] }),
   ]);
-  return { info: { id: root.id, title: 'Save changes?', app: 'editor', pid: PID, role: 'dialog', focused: true }, root };
+  return {
+    info: { id: root.id, title: 'Save changes?', app: 'editor', pid: PID, role: 'dialog', focused: true },
+    root,
+  };
 }
 
 function setup(fake: FakeDriver, confirmer?: Confirmer) {
   const dir = mkdtempSync(join(tmpdir(), 'cu-close-'));
-  const policy = new Policy({ mode: 'default', ...(confirmer ? { confirmer } : { allowApps: ['editor'] }), processInfo: () => undefined,
-    hostPids: [], audit: join(dir, 'audit.jsonl'), settingsPath: join(dir, 'home', 'settings.json'), protectedPaths: [join(dir, 'home')] });
+  const policy = new Policy({
+    mode: 'default',
+    ...(confirmer ? { confirmer } : { allowApps: ['editor'] }),
+    processInfo: () => undefined,
+    hostPids: [],
+    audit: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'home', 'settings.json'),
+    protectedPaths: [join(dir, 'home')],
+  });
   const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
-  const call = (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+  const call = (name: string, params: unknown) =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === name)!,
+      { session },
+      params,
+    );
   return { session, call };
 }
 
@@ -64,7 +84,11 @@ test('close on the window\'s root closes it; the receipt says so and that the ap
   const res = await call('computer_act', { actions: [{ ref: root, op: 'close' }] });
   assert.equal(res.isError, false, res.text);
   assert.deepEqual(closes(fake), [win.root.id]);
-  assert.match(res.text, new RegExp(`^ok close ${root} · confirmed \\(.*the window closed; editor exited\\)`, 'm'), res.text);
+  assert.match(
+    res.text,
+    new RegExp(`^ok close ${root} · confirmed \\(.*the window closed; editor exited\\)`, 'm'),
+    res.text,
+  );
   assert.match(res.text, /^window closed: \[w\d+\] "\*notes\.txt - Editor"/m, res.text);
   await session.close();
 });
@@ -80,22 +104,38 @@ test('close on an element inside a window closes the window that holds it', asyn
   const res = await call('computer_act', { actions: [{ ref: open, op: 'close' }] });
   assert.equal(res.isError, false, res.text);
   assert.deepEqual(closes(fake), [win.root.id], 'the window root is closed, not the button');
-  assert.match(res.text, new RegExp(`^ok close ${root} · confirmed \\(the window that holds ${open}; .*the window closed; ` +
-    'editor is still running with no window', 'm'), res.text);
+  assert.match(
+    res.text,
+    new RegExp(
+      `^ok close ${root} · confirmed \\(the window that holds ${open}; .*the window closed; ` +
+        'editor is still running with no window',
+      'm',
+    ),
+    res.text,
+  );
   await session.close();
 });
 
 test('a close the app answers with its own "Save changes?" dialog names that dialog; the window stays', async () => {
   const win = editor();
   const fake = new FakeDriver([win]);
-  fake.onAct = (p, node: RawNode) => { if (p.op === 'close' && node.id === win.root.id) fake.windows.push(saveDialog()); };
+  fake.onAct = (p, node: RawNode) => {
+    if (p.op === 'close' && node.id === win.root.id) fake.windows.push(saveDialog());
+  };
   const { session, call } = setup(fake);
   const root = refOf((await call('computer_observe', {})).text, /^\[e\d+\] window$/);
   const res = await call('computer_act', { actions: [{ ref: root, op: 'close' }] });
   assert.equal(res.isError, false, res.text);
   assert.equal(fake.windows.length, 2, 'the editor window stays open while its app asks');
-  assert.match(res.text, new RegExp(`^ok close ${root} · confirmed \\(.*the app asked first: it opened \\[w\\d+\\] dialog ` +
-    '"Save changes\\?" \\(below\\); the window stays open until that is answered\\)', 'm'), res.text);
+  assert.match(
+    res.text,
+    new RegExp(
+      `^ok close ${root} · confirmed \\(.*the app asked first: it opened \\[w\\d+\\] dialog ` +
+        '"Save changes\\?" \\(below\\); the window stays open until that is answered\\)',
+      'm',
+    ),
+    res.text,
+  );
   assert.match(res.text, /^new window \[w\d+\] dialog "Save changes\?":/m, res.text);
   assert.match(res.text, /button "Don't Save"/, res.text);
   await session.close();
@@ -137,8 +177,14 @@ test('ctrl+q that changes nothing names the close op on the window\'s root', asy
   const root = refOf((await call('computer_observe', {})).text, /^\[e\d+\] window$/);
   for (const keys of ['ctrl+q', 'alt+F4']) {
     const res = await call('computer_keys', { keys });
-    assert.match(res.text, new RegExp(`nothing visible changed in the window; the app may not bind this key: computer_act ` +
-      `${root} close closes the window as its close button does`), res.text);
+    assert.match(
+      res.text,
+      new RegExp(
+        `nothing visible changed in the window; the app may not bind this key: computer_act ` +
+          `${root} close closes the window as its close button does`,
+      ),
+      res.text,
+    );
   }
   const other = await call('computer_keys', { keys: 'ctrl+b' });
   assert.doesNotMatch(other.text, /close button/, other.text);

@@ -7,12 +7,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { notActionable } from '../../src/drivers/common/actionable.js';
 
-test('a focused element that reads as not showing (bounds 0,0,0,0) is answered with the keys that reach it, not "scroll to it"', () => {
-  const e = notActionable({ what: 'push button "Close"', states: ['focused', 'focusable', 'offscreen'], bounds: [0, 0, 0, 0] },
-    { check: 'visible', why: 'it is not showing' }, 2000);
+test('a focused element that reads as not showing (bounds 0,0,0,0): the keys that reach it, not "scroll to it"', () => {
+  const e = notActionable(
+    { what: 'push button "Close"', states: ['focused', 'focusable', 'offscreen'], bounds: [0, 0, 0, 0] },
+    { check: 'visible', why: 'it is not showing' },
+    2000,
+  );
   assert.equal(e.code, 'not_visible');
   assert.match(e.message, /keyboard focus.*Return \(or space\)/);
   assert.ok(!/Open or scroll to/.test(e.message), e.message);
-  const hidden = notActionable({ what: 'button "Save"', states: ['offscreen'] }, { check: 'visible', why: 'it is not showing' }, 2000);
+  const hidden = notActionable(
+    { what: 'button "Save"', states: ['offscreen'] },
+    { check: 'visible', why: 'it is not showing' },
+    2000,
+  );
   assert.match(hidden.message, /Open or scroll to what holds it/);
 });

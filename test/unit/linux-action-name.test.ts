@@ -28,8 +28,15 @@ test('a click on a Gecko element whose only action is named ";;" reports the op,
     throw new Error(`unexpected ${m.member}`);
   });
   const info = {
-    target: { dest: ':1.9', path: '/a/1' }, atspiRole: 'push button', name: 'New', description: '', accessibleId: '',
-    states: new Set(['enabled', 'showing', 'visible']), interfaces: new Set(['org.a11y.atspi.Action']), children: [], childCount: 0,
+    target: { dest: ':1.9', path: '/a/1' },
+    atspiRole: 'push button',
+    name: 'New',
+    description: '',
+    accessibleId: '',
+    states: new Set(['enabled', 'showing', 'visible']),
+    interfaces: new Set(['org.a11y.atspi.Action']),
+    children: [],
+    childCount: 0,
   } as ElementInfo;
   const r = await doNamedAction(bus, info, ['click', 'press'], true, 'click');
   assert.deepEqual(calls, ['GetActions', 'DoAction']);
@@ -38,25 +45,48 @@ test('a click on a Gecko element whose only action is named ";;" reports the op,
 
 test('a GTK 3 check box cell of a tree\'s expander column: expand runs the action its description names, never Toggle', async () => {
   const done: unknown[] = [];
-  // Recorded from a GTK 3 tree view (a font list): the check box cell names its inherited actions by their descriptions.
+  // Recorded from a GTK 3 tree view (a font list): the check box cell names its inherited actions by their
+  // descriptions.
   const bus = busAnswering((m: Msg) => {
     if (m.member === 'GetActions') {
-      return [[
-        ['Toggle', 'Toggles the cell', ''],
-        ['Expands or contracts the row in the tree view containing this cell', 'Expands or contracts the row in the tree view containing this cell', ''],
-        ['Creates a widget in which the contents of the cell can be edited', 'Creates a widget in which the contents of the cell can be edited', ''],
-        ['Activates the cell', 'Activates the cell', ''],
-      ]];
+      return [
+        [
+          ['Toggle', 'Toggles the cell', ''],
+          [
+            'Expands or contracts the row in the tree view containing this cell',
+            'Expands or contracts the row in the tree view containing this cell',
+            '',
+          ],
+          [
+            'Creates a widget in which the contents of the cell can be edited',
+            'Creates a widget in which the contents of the cell can be edited',
+            '',
+          ],
+          ['Activates the cell', 'Activates the cell', ''],
+        ],
+      ];
     }
     if (m.member === 'DoAction') { done.push(m.body?.[0]); return [true]; }
     throw new Error(`unexpected ${m.member}`);
   });
   const info = {
-    target: { dest: ':1.9', path: '/a/2' }, atspiRole: 'table cell', name: '', description: '', accessibleId: '',
-    states: new Set(['enabled', 'showing', 'visible', 'expandable', 'checked']), interfaces: new Set(['org.a11y.atspi.Action']),
-    children: [], childCount: 0,
+    target: { dest: ':1.9', path: '/a/2' },
+    atspiRole: 'table cell',
+    name: '',
+    description: '',
+    accessibleId: '',
+    states: new Set(['enabled', 'showing', 'visible', 'expandable', 'checked']),
+    interfaces: new Set(['org.a11y.atspi.Action']),
+    children: [],
+    childCount: 0,
   } as ElementInfo;
-  const r = await doNamedAction(bus, info, ['expand or contract', 'expand', 'open', 'press', 'click', 'activate'], true, 'expand');
+  const r = await doNamedAction(
+    bus,
+    info,
+    ['expand or contract', 'expand', 'open', 'press', 'click', 'activate'],
+    true,
+    'expand',
+  );
   assert.deepEqual(done, [1]);
   assert.equal(r?.detail, 'Action.DoAction(1) "expand or contract"');
 });

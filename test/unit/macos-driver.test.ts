@@ -25,7 +25,12 @@ const TEXTEDIT = join(MACOS_FIXTURES, 'textedit.json');
 let driver: MacDriver | undefined;
 
 function start(opts: ConstructorParameters<typeof MacDriver>[0] = {}): MacDriver {
-  driver = new MacDriver({ libraries: oneLibrary(LIB), messagingTimeoutS: 0.3, resolve: { realpath: (p) => p }, ...opts });
+  driver = new MacDriver({
+    libraries: oneLibrary(LIB),
+    messagingTimeoutS: 0.3,
+    resolve: { realpath: (p) => p },
+    ...opts,
+  });
   return driver;
 }
 
@@ -218,14 +223,24 @@ test('keys go to the target process by CGEventPostToPid: ctrl is Command, contro
   const d = start();
   const w = windowOf(d, 'TextEdit');
   fake.clearLog();
-  const r = d.keys({ window: w.id, chords: [{ mods: ['Primary'], key: 's' }, { mods: ['Control'], key: 'a' }, { mods: [], key: 'Enter' }] });
+  const r = d.keys({
+    window: w.id,
+    chords: [
+      { mods: ['Primary'], key: 's' },
+      { mods: ['Control'], key: 'a' },
+      { mods: [], key: 'Enter' },
+    ],
+  });
   assert.equal(r.method, 'synthetic');
   const lines = fake.log().trim().split('\n');
   assert.deepEqual(lines.slice(0, 4), [
     'key pid=4242 code=55 down flags=0x100000 text=', 'key pid=4242 code=1 down flags=0x100000 text=',
     'key pid=4242 code=1 up flags=0x100000 text=', 'key pid=4242 code=55 up flags=0x0 text=',
   ]);
-  assert.deepEqual(lines.slice(4, 6), ['key pid=4242 code=59 down flags=0x40000 text=', 'key pid=4242 code=0 down flags=0x40000 text=']);
+  assert.deepEqual(lines.slice(4, 6), [
+    'key pid=4242 code=59 down flags=0x40000 text=',
+    'key pid=4242 code=0 down flags=0x40000 text=',
+  ]);
   d.keys({ window: w.id, text: '中文' });
   assert.match(fake.log(), /key pid=4242 code=0 down flags=0x0 text=中文/);
   const text = find(d.snapshot({ window: w.id }).root, (n) => n.nativeRole === 'AXTextArea')!;
@@ -238,10 +253,15 @@ test('permissions: hello reads trust without prompting; untrusted, every read sa
   fake.setTrusted(false);
   const d = start();
   const h = macHello(d, macHandlers(d));
-  assert.ok(h.methods.includes('node.act') && h.methods.includes('screen.capture') && h.capabilities.includes('capture'));
+  assert.ok(
+    h.methods.includes('node.act') && h.methods.includes('screen.capture') && h.capabilities.includes('capture'),
+  );
   assert.equal(h.permissions['accessibility'], false);
   assert.match(h.facts?.['accessibility'] ?? '', /Privacy & Security › Accessibility/);
-  assert.throws(() => d.apps(), (e) => code(e) === 'permission_denied' && /Privacy & Security › Accessibility/.test((e as Error).message));
+  assert.throws(
+    () => d.apps(),
+    (e) => code(e) === 'permission_denied' && /Privacy & Security › Accessibility/.test((e as Error).message),
+  );
   assert.equal(fake.prompts(), 0, 'the system prompt was never asked for');
   fake.setTrusted(true);
   assert.equal(macHello(d, {}).permissions['accessibility'], true);
@@ -253,13 +273,23 @@ test('Chromium and Electron are asked for their full tree (AXManualAccessibility
   d.apps();
   d.snapshot({ window: windowOf(d, 'TextEdit').id });
   // The fixture apps do not take it (not settable): asked once each, refused, ignored.
-  assert.deepEqual(fake.log().match(/refused \S+ AXManualAccessibility/g), ['refused AXApplication AXManualAccessibility', 'refused AXApplication AXManualAccessibility']);
+  assert.deepEqual(fake.log().match(/refused \S+ AXManualAccessibility/g), [
+    'refused AXApplication AXManualAccessibility',
+    'refused AXApplication AXManualAccessibility',
+  ]);
 });
 
 test('doctor on a Mac: the permission (never prompting) and what can be read', () => {
   const libs = { libraries: oneLibrary(LIB), messagingTimeoutS: 0.3 };
   const ok = doctorMac(libs);
-  assert.deepEqual(ok.map((c) => [c.name, c.ok]), [['accessibility', true], ['apps', true], ['screen recording', true]]);
+  assert.deepEqual(
+    ok.map((c) => [c.name, c.ok]),
+    [
+      ['accessibility', true],
+      ['apps', true],
+      ['screen recording', true],
+    ],
+  );
   assert.match(ok[1]!.detail, /2 apps with 2 windows/);
   assert.equal(ok[2]!.warn, undefined);
   fake.setScreenRecording(false);
@@ -287,7 +317,10 @@ test('launch: open -a with the bundle the name resolved to as one argv element, 
   assert.equal(r.pid, 4242);
   assert.equal(r.window?.title, 'Untitled');
   await assert.rejects(d.launch({ command: '-n /bin/sh' }), (e) => code(e) === 'invalid_params');
-  await assert.rejects(d.launch({ command: 'TextEdit', env: { DYLD_INSERT_LIBRARIES: '/tmp/x.dylib' } }), (e) => code(e) === 'unsupported');
+  await assert.rejects(
+    d.launch({ command: 'TextEdit', env: { DYLD_INSERT_LIBRARIES: '/tmp/x.dylib' } }),
+    (e) => code(e) === 'unsupported',
+  );
   assert.equal(calls.length, 1, 'nothing else was started');
   await assert.rejects(d.launch({ command: 'Nothing', waitForWindowMs: 300 }), (e) => code(e) === 'timeout');
 });

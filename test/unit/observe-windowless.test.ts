@@ -8,7 +8,7 @@ import { TOOLS } from '../../src/tools/index.js';
 import { runTool } from '../../src/tools/tool.js';
 import { bypassSession, PolicyFake } from '../fixtures/policy/apps.js';
 
-test('observe on an app that runs with no window says it runs, its pid, and to launch it again for a window', async () => {
+test('observe on an app running with no window: it runs, its pid, and launch it again for a window', async () => {
   const fake = new PolicyFake([]);
   fake.windowless.push({ name: 'notes', pid: 4711, id: 'app-4711', windows: [] });
   const session = bypassSession(fake, ['notes']);

@@ -96,7 +96,7 @@ function setup(windows: FakeWindow[], mode: 'default' | 'bypass' = 'default') {
 
 const refOf = (text: string, re: RegExp): string => { const m = re.exec(text); assert.ok(m?.[1], text); return m[1]; };
 
-test('set_value with submit in a tool bar field: set, focused, Return sent without a question, and the receipt says the view moved', async () => {
+test('set_value with submit in a tool bar field: set, focused, Return sent unasked, the receipt says the view moved', async () => {
   const s = setup([sheetWindow()]);
   const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
   const r = await s.call('computer_act', { actions: [{ ref: box, op: 'set_value', value: 'C5', submit: true }] });
@@ -157,7 +157,7 @@ test('a field whose Return changes nothing: the receipt says the value may not h
   await s.session.close();
 });
 
-test('a field that searches as it is typed into: the set changed the view, Return nothing more, and the verdict agrees with the diff', async () => {
+test('a field that searches as typed into: the set changed the view, Return nothing more, the verdict agrees', async () => {
   const w = sheetWindow();
   const s = setup([w]);
   s.fake.onKeys = () => undefined;
@@ -169,7 +169,11 @@ test('a field that searches as it is typed into: the set changed the view, Retur
   const r = await s.call('computer_act', { actions: [{ ref: box, op: 'set_value', value: 'heart', submit: true }] });
   assert.match(r.text, /Found heart/, r.text);
   assert.ok(!/nothing changed in the window/.test(r.text), r.text);
-  assert.match(r.text, /^ok set_value e\d+ · confirmed \(.*Return pressed in the field \(synthetic key events\): taken: the view changed as the text was set/m, r.text);
+  assert.match(
+    r.text,
+    /^ok set_value e\d+ · confirmed \(.*Return pressed in the field \(synthetic key events\): taken: the view changed as the text was set/m,
+    r.text,
+  );
   await s.session.close();
 });
 
@@ -229,7 +233,7 @@ test('submit goes with set_value or type only; nothing runs otherwise', async ()
   await s.session.close();
 });
 
-test('the receipt a set_value gives for a tool bar field is accepted when followed: focus, then Return, is not refused', async () => {
+test('a set_value receipt\'s advice for a tool bar field is accepted when followed: focus, then Return', async () => {
   const s = setup([sheetWindow()]);
   const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
   const set = await s.call('computer_act', { actions: [{ ref: box, op: 'set_value', value: 'C5' }] });

@@ -20,15 +20,27 @@ function fontTree(): { window: FakeWindow; tree: RawNode } {
   const cells: RawNode[] = [];
   const families = ['C059', 'DejaVu Sans'];
   families.forEach((name, row) => {
-    cells.push(n(B, 10 + row * 2, 'cell', { states: ['focusable', 'collapsed', 'checked'], actions: ['click', 'toggle', 'expand', 'collapse'], cell: { row, col: 0 } }));
+    cells.push(
+      n(B, 10 + row * 2, 'cell', {
+        states: ['focusable', 'collapsed', 'checked'],
+        actions: ['click', 'toggle', 'expand', 'collapse'],
+        cell: { row, col: 0 },
+      }),
+    );
     cells.push(n(B, 11 + row * 2, 'cell', { name, states: ['focusable'], actions: ['click'], cell: { row, col: 1 } }));
   });
   const tree = n(B, 3, 'tree', { table: { rows: 2, cols: 2 }, states: ['focusable'] }, cells);
   const root = n(B, 1, 'window', { name: 'Font Manager', states: ['active'] }, [tree]);
-  return { window: { info: { id: root.id, title: 'Font Manager', app: 'fonts', pid: 4242, role: 'window', focused: true }, root }, tree };
+  return {
+    window: {
+      info: { id: root.id, title: 'Font Manager', app: 'fonts', pid: 4242, role: 'window', focused: true },
+      root,
+    },
+    tree,
+  };
 }
 
-test('expand on the name cell of a tree row expands the row through its expander cell, and the receipt names both', async () => {
+test('expand on a tree row\'s name cell expands it through its expander cell; the receipt names both', async () => {
   const { window, tree } = fontTree();
   const fake = new PolicyFake([window]);
   const acted: string[] = [];
@@ -38,12 +50,23 @@ test('expand on the name cell of a tree row expands the row through its expander
     if (p.op === 'expand' && node.states.includes('expanded')) {
       tree.table = { rows: 4, cols: 2 };
       const kids = tree.children!;
-      kids.splice(4, 0, n(B, 40, 'cell', { cell: { row: 2, col: 0 } }), n(B, 41, 'cell', { name: 'Book', cell: { row: 2, col: 1 } }),
-        n(B, 42, 'cell', { cell: { row: 3, col: 0 } }), n(B, 43, 'cell', { name: 'Bold', cell: { row: 3, col: 1 } }));
+      kids.splice(
+        4,
+        0,
+        n(B, 40, 'cell', { cell: { row: 2, col: 0 } }),
+        n(B, 41, 'cell', { name: 'Book', cell: { row: 2, col: 1 } }),
+        n(B, 42, 'cell', { cell: { row: 3, col: 0 } }),
+        n(B, 43, 'cell', { name: 'Bold', cell: { row: 3, col: 1 } }),
+      );
     }
   };
   const session = bypassSession(fake, ['fonts']);
-  const call = (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+  const call = (name: string, params: unknown) =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === name)!,
+      { session },
+      params,
+    );
   const seen = (await call('computer_observe', {})).text;
   const table = /\[(e\d+)\] tree/.exec(seen)?.[1];
   assert.ok(table, seen);

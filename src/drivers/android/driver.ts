@@ -274,10 +274,15 @@ export class AndroidDriver {
   /** Carries out one act on the node at `p.id`, re-read now. */
   async act(p: ActParams): Promise<ActResult> {
     if (isWindowOp(p.op)) return this.windowAct(p.id, p.op);
-    // A phone's screen has no close button: Back is navigation (it may stay in the app), so it is not passed off as one.
+    // A phone's screen has no close button: Back is navigation (it may stay in the app), so it is not passed off as
+    // one.
     if (p.op === 'close') {
-      throw new ComputerUseError('unsupported', 'An Android screen has no close button; nothing was sent. On the window\'s ' +
-        'first ref, back leaves the screen (the app may stay open) and home leaves the app.', { op: 'close' });
+      throw new ComputerUseError(
+        'unsupported',
+        "An Android screen has no close button; nothing was sent. On the window's " +
+          'first ref, back leaves the screen (the app may stay open) and home leaves the app.',
+        { op: 'close' },
+      );
     }
     const handle = parseHandle(p.id);
     if (!handle) throw notAHandle();

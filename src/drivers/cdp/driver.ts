@@ -63,8 +63,12 @@ export class CdpDriver {
   /** Names the browser process: pid from SystemInfo, executable from /proc. */
   private async identify(): Promise<void> {
     const [version, procs] = await Promise.all([
-      this.cdp.send<{ product: string; userAgent?: string }>('Browser.getVersion').catch(() => ({ product: 'Chromium', userAgent: '' })),
-      this.cdp.send<{ processInfo: { type: string; id: number }[] }>('SystemInfo.getProcessInfo').catch(() => ({ processInfo: [] })),
+      this.cdp
+        .send<{ product: string; userAgent?: string }>('Browser.getVersion')
+        .catch(() => ({ product: 'Chromium', userAgent: '' })),
+      this.cdp
+        .send<{ processInfo: { type: string; id: number }[] }>('SystemInfo.getProcessInfo')
+        .catch(() => ({ processInfo: [] })),
     ]);
     const pid = procs.processInfo.find((p) => p.type === 'browser')?.id ?? 0;
     // The browser may run on another machine than the driver: its own user agent tells its platform.
@@ -80,7 +84,13 @@ export class CdpDriver {
   private onEvent(e: CdpEvent): void {
     if (e.method === 'Target.detachedFromTarget') {
       const sid = e.params['sessionId'] as string | undefined;
-      for (const [tid, p] of this.sessions) void p.then((s) => { if (s.sessionId === sid) this.sessions.delete(tid); }, () => undefined);
+      for (const [tid, p] of this.sessions)
+        void p.then(
+          (s) => {
+            if (s.sessionId === sid) this.sessions.delete(tid);
+          },
+          () => undefined,
+        );
       if (sid) this.bySessionId.delete(sid);
       return;
     }
@@ -136,10 +146,21 @@ export class CdpDriver {
   }
 
   private async windowOf(t: TargetInfo, focused: boolean): Promise<WindowInfo> {
-    const w: WindowInfo = { id: `cdp:${t.targetId}`, title: t.title || t.url, app: this.app.name, pid: this.app.pid, role: 'window', focused };
+    const w: WindowInfo = {
+      id: `cdp:${t.targetId}`,
+      title: t.title || t.url,
+      app: this.app.name,
+      pid: this.app.pid,
+      role: 'window',
+      focused,
+    };
     if (this.app.startToken !== undefined) w.startToken = this.app.startToken;
     if (t.url) w.url = t.url;
-    const b = await this.cdp.send<{ bounds: { left?: number; top?: number; width?: number; height?: number } }>('Browser.getWindowForTarget', { targetId: t.targetId }).catch(() => null);
+    const b = await this.cdp
+      .send<{ bounds: { left?: number; top?: number; width?: number; height?: number } }>('Browser.getWindowForTarget', {
+        targetId: t.targetId,
+      })
+      .catch(() => null);
     if (b?.bounds.width) w.bounds = [b.bounds.left ?? 0, b.bounds.top ?? 0, b.bounds.width, b.bounds.height ?? 0];
     return w;
   }
@@ -147,8 +168,19 @@ export class CdpDriver {
   /** Windows = pages; the focused one is the first visible page. */
   async windows(): Promise<WindowInfo[]> {
     const pages = await this.pages();
-    const visible = await Promise.all(pages.map((p) => this.send<{ result: { value?: unknown } }>(p.targetId, 'Runtime.evaluate', { expression: 'document.visibilityState', returnByValue: true }, 2000)
-      .then((r) => r.result.value === 'visible', () => false)));
+    const visible = await Promise.all(
+      pages.map((p) =>
+        this.send<{ result: { value?: unknown } }>(
+          p.targetId,
+          'Runtime.evaluate',
+          { expression: 'document.visibilityState', returnByValue: true },
+          2000,
+        ).then(
+          (r) => r.result.value === 'visible',
+          () => false,
+        ),
+      ),
+    );
     const first = visible.indexOf(true);
     return Promise.all(pages.map((p, i) => this.windowOf(p, i === first)));
   }
@@ -158,15 +190,27 @@ export class CdpDriver {
     const info = await this.cdp.send<{ targetInfo: TargetInfo }>('Target.getTargetInfo', { targetId }).catch((e: unknown) => {
       throw isCdpGone(e) ? new ComputerUseError('window_not_found', 'The page is closed.') : e;
     });
-    const vis = await this.send<{ result: { value?: unknown } }>(targetId, 'Runtime.evaluate', { expression: 'document.visibilityState', returnByValue: true }, 2000).catch(() => null);
+    const vis = await this.send<{ result: { value?: unknown } }>(
+      targetId,
+      'Runtime.evaluate',
+      { expression: 'document.visibilityState', returnByValue: true },
+      2000,
+    ).catch(() => null);
     return this.windowOf(info.targetInfo, vis?.result.value === 'visible');
   }
 
   /** backendNodeIds of password inputs: their values are never read. */
   private async passwordInputs(targetId: string): Promise<Set<number>> {
     const { root } = await this.send<{ root: { nodeId: number } }>(targetId, 'DOM.getDocument', { depth: 0 });
-    const { nodeIds } = await this.send<{ nodeIds: number[] }>(targetId, 'DOM.querySelectorAll', { nodeId: root.nodeId, selector: 'input[type=password i]' });
-    const described = await Promise.all(nodeIds.map((nodeId) => this.send<{ node: { backendNodeId: number } }>(targetId, 'DOM.describeNode', { nodeId }).catch(() => null)));
+    const { nodeIds } = await this.send<{ nodeIds: number[] }>(targetId, 'DOM.querySelectorAll', {
+      nodeId: root.nodeId,
+      selector: 'input[type=password i]',
+    });
+    const described = await Promise.all(
+      nodeIds.map((nodeId) =>
+        this.send<{ node: { backendNodeId: number } }>(targetId, 'DOM.describeNode', { nodeId }).catch(() => null),
+      ),
+    );
     return new Set(described.flatMap((d) => (d ? [d.node.backendNodeId] : [])));
   }
 
@@ -190,12 +234,21 @@ export class CdpDriver {
         facts: { endpoint: this.endpoint, browser: this.app.name, browser_pid: String(this.app.pid) },
       }),
       'apps.list': async (p) => {
-        const app: AppInfo = { name: this.app.name, pid: this.app.pid, id: `cdp-browser:${this.app.pid}`, windows: p.withWindows === false ? [] : await this.windows() };
+        const app: AppInfo = {
+          name: this.app.name,
+          pid: this.app.pid,
+          id: `cdp-browser:${this.app.pid}`,
+          windows: p.withWindows === false ? [] : await this.windows(),
+        };
         if (this.app.executable) app.executable = this.app.executable;
         return { apps: [app] };
       },
       'windows.list': async (p) => {
-        if ((p.pid !== undefined && p.pid !== this.app.pid) || (p.app !== undefined && p.app.toLowerCase() !== this.app.name.toLowerCase())) return { windows: [] };
+        if (
+          (p.pid !== undefined && p.pid !== this.app.pid) ||
+          (p.app !== undefined && p.app.toLowerCase() !== this.app.name.toLowerCase())
+        )
+          return { windows: [] };
         return { windows: await this.windows() };
       },
       'window.activate': async (p) => {
@@ -205,7 +258,11 @@ export class CdpDriver {
         return { ok: true };
       },
       'apps.launch': () => {
-        throw new ComputerUseError('unsupported', 'The DevTools channel attaches to a running browser; start it with --remote-debugging-port and open pages there.');
+        throw new ComputerUseError(
+          'unsupported',
+          'The DevTools channel attaches to a running browser; start it with --remote-debugging-port and ' +
+            'open pages there.',
+        );
       },
       'tree.snapshot': async (p) => {
         const t0 = performance.now();
@@ -213,11 +270,22 @@ export class CdpDriver {
         let root = read.root;
         if (p.scope) {
           let hit: RawNode | undefined;
-          walk(read.root, (n) => { if (hit) return 'skip'; if (n.id === p.scope) { hit = n; return 'skip'; } return undefined; });
+          walk(read.root, (n) => {
+            if (hit) return 'skip';
+            if (n.id === p.scope) {
+              hit = n;
+              return 'skip';
+            }
+            return undefined;
+          });
           if (!hit) throw new ComputerUseError('stale_ref', 'The element is gone; take a new snapshot.');
           root = hit;
         }
-        return { window: read.window, root, stats: { nodes: read.nodes, ms: Math.round(performance.now() - t0), truncated: read.truncated } };
+        return {
+          window: read.window,
+          root,
+          stats: { nodes: read.nodes, ms: Math.round(performance.now() - t0), truncated: read.truncated },
+        };
       },
       'tree.find': async (p) => {
         const read = await this.snapshot(p.window);
@@ -228,7 +296,8 @@ export class CdpDriver {
       'ui.settle': (p, ctx?: { signal?: AbortSignal }) =>
         this.settle(p.quietMs ?? DEFAULT_QUIET_MS, p.timeoutMs, p.window, ctx?.signal),
       'input.keys': async (p, ctx?: { signal?: AbortSignal }) => {
-        if ((p.chords === undefined) === (p.text === undefined)) throw new ComputerUseError('invalid_params', 'input.keys takes exactly one of chords or text.');
+        if ((p.chords === undefined) === (p.text === undefined))
+          throw new ComputerUseError('invalid_params', 'input.keys takes exactly one of chords or text.');
         const targetId = p.window ? this.targetOf(p.window) : (await this.windows()).find((w) => w.focused)?.id.slice(4);
         if (!targetId) throw new ComputerUseError('window_not_found', 'No page to send keys to.');
         if (p.text !== undefined) {
@@ -259,7 +328,13 @@ export class CdpDriver {
     const count0 = live.reduce((n, s) => n + s.events, 0);
     for (;;) {
       // A frame round trip: the page ran what it had queued, and events it emitted before have arrived.
-      await Promise.all(live.map((s) => this.cdp.send('Runtime.evaluate', { expression: NEXT_FRAME, awaitPromise: true }, s.sessionId, 1000).catch(() => null)));
+      await Promise.all(
+        live.map((s) =>
+          this.cdp
+            .send('Runtime.evaluate', { expression: NEXT_FRAME, awaitPromise: true }, s.sessionId, 1000)
+            .catch(() => null),
+        ),
+      );
       const now = performance.now();
       const last = Math.max(start, ...live.map((s) => s.lastEvent));
       const events = live.reduce((n, s) => n + s.events, 0) - count0;
@@ -292,12 +367,20 @@ export class CdpDriver {
   async act(p: ActParams): Promise<ActResult> {
     // A page is not a window of its own here: the browser's window and its tabs belong to the desktop.
     if (p.op === 'close') {
-      throw new ComputerUseError('unsupported', 'The DevTools channel reads pages, not the browser\'s windows: nothing was sent. ' +
-        'Close the tab with the browser\'s keys (ctrl+w), or close the browser\'s window through the desktop driver.', { op: 'close' });
+      throw new ComputerUseError(
+        'unsupported',
+        "The DevTools channel reads pages, not the browser's windows: nothing was sent. " +
+          "Close the tab with the browser's keys (ctrl+w), or close the browser's window through the desktop driver.",
+        { op: 'close' },
+      );
     }
     const h = parseHandle(p.id);
     if (!h) throw notAHandle();
-    if (h.backendNodeId === undefined) throw new ComputerUseError('unsupported', 'This element has no DOM node (it is the page itself or browser-generated); act on its parent or child.');
+    if (h.backendNodeId === undefined)
+      throw new ComputerUseError(
+        'unsupported',
+        'This element has no DOM node (it is the page itself or browser-generated); act on its parent or child.',
+      );
     const targetId = h.window.slice(4);
     const backendNodeId = h.backendNodeId;
     const gone = (e: unknown): never => {
@@ -305,30 +388,61 @@ export class CdpDriver {
       throw e;
     };
     // Identity check: the node's AX role and name must still be what the ref was given for.
-    const partial = await this.send<{ nodes: AXNode[] }>(targetId, 'Accessibility.getPartialAXTree', { backendNodeId, fetchRelatives: false }).catch(gone);
+    const partial = await this.send<{ nodes: AXNode[] }>(targetId, 'Accessibility.getPartialAXTree', {
+      backendNodeId,
+      fetchRelatives: false,
+    }).catch(gone);
     const ax = partial.nodes.find((n) => n.backendDOMNodeId === backendNodeId) ?? partial.nodes[0];
     // An ignored node has no role to compare; the page's root document is the `window` node of a snapshot.
-    if (ax) checkExpect(p.expect, { role: ax.ignored || p.expect?.role === 'window' ? undefined : roleFromCdp(String(ax.role?.value ?? '')),
-      name: String(ax.name?.value ?? '') });
-    const { object } = await this.send<{ object: { objectId?: string } }>(targetId, 'DOM.resolveNode', { backendNodeId }).catch(gone);
+    if (ax)
+      checkExpect(p.expect, {
+        role: ax.ignored || p.expect?.role === 'window' ? undefined : roleFromCdp(String(ax.role?.value ?? '')),
+        name: String(ax.name?.value ?? ''),
+      });
+    const { object } = await this.send<{ object: { objectId?: string } }>(targetId, 'DOM.resolveNode', {
+      backendNodeId,
+    }).catch(gone);
     if (!object.objectId) throw elementGone();
-    const waitedMs = await this.waitEnabled(targetId, object.objectId, p, elementWhat(ax ? roleFromCdp(String(ax.role?.value ?? '')) : 'element',
-      ax ? String(ax.name?.value ?? '') : undefined));
-    const call = async (op: string, value?: string): Promise<{ detail?: string; error?: string; code?: string; focused?: boolean }> => {
-      const r = await this.send<{ result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(targetId, 'Runtime.callFunctionOn', {
-        objectId: object.objectId, functionDeclaration: ACT_FUNCTION, arguments: [{ value: op }, { value: value ?? null }],
-        returnByValue: true, awaitPromise: true, userGesture: true,
+    const waitedMs = await this.waitEnabled(
+      targetId,
+      object.objectId,
+      p,
+      elementWhat(
+        ax ? roleFromCdp(String(ax.role?.value ?? '')) : 'element',
+        ax ? String(ax.name?.value ?? '') : undefined,
+      ),
+    );
+    const call = async (
+      op: string,
+      value?: string,
+    ): Promise<{ detail?: string; error?: string; code?: string; focused?: boolean }> => {
+      const r = await this.send<{
+        result: { value?: unknown };
+        exceptionDetails?: { text: string; exception?: { description?: string } };
+      }>(targetId, 'Runtime.callFunctionOn', {
+        objectId: object.objectId,
+        functionDeclaration: ACT_FUNCTION,
+        arguments: [{ value: op }, { value: value ?? null }],
+        returnByValue: true,
+        awaitPromise: true,
+        userGesture: true,
       }).catch(gone);
       if (r.exceptionDetails) {
         // The page wrote this text (and chose its lines): quoted as data, cut (engine/escape.ts).
         const thrown = String(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
-        throw new ComputerUseError('action_failed', `The page threw: ${quoteText(thrown.length > 300 ? `${thrown.slice(0, 299)}…` : thrown)}`);
+        throw new ComputerUseError(
+          'action_failed',
+          `The page threw: ${quoteText(thrown.length > 300 ? `${thrown.slice(0, 299)}…` : thrown)}`,
+        );
       }
       return (r.result.value ?? {}) as { detail?: string; error?: string; code?: string };
     };
     const check = (r: { detail?: string; error?: string; code?: string }): string => {
       if (r.error) {
-        const code = r.code && ['unsupported', 'invalid_params', 'action_failed', 'stale_ref'].includes(r.code) ? r.code as 'unsupported' : 'action_failed';
+        const code =
+          r.code && ['unsupported', 'invalid_params', 'action_failed', 'stale_ref'].includes(r.code)
+            ? (r.code as 'unsupported')
+            : 'action_failed';
         throw new ComputerUseError(code, r.error);
       }
       return r.detail ?? p.op;
@@ -341,7 +455,8 @@ export class CdpDriver {
         await this.send(targetId, 'Input.insertText', { text: p.value ?? '' });
         return { method: 'pattern', detail: 'focus + Input.insertText', waitedMs };
       }
-      if (p.op === 'drag_to') throw new ComputerUseError('unsupported', 'drag_to is not supported through the DevTools channel.');
+      if (p.op === 'drag_to')
+        throw new ComputerUseError('unsupported', 'drag_to is not supported through the DevTools channel.');
       return { method: 'pattern', detail: check(await call(p.op, p.value)), waitedMs };
     } catch (e) {
       if (isComputerUseError(e)) throw e;
@@ -352,9 +467,21 @@ export class CdpDriver {
 
 /** Waits `ms`, or less when `signal` aborts (then rejects with its reason). */
 function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason instanceof Error ? signal.reason : new ComputerUseError('timeout', 'The caller cancelled the request.'));
+  if (signal?.aborted)
+    return Promise.reject(
+      signal.reason instanceof Error
+        ? signal.reason
+        : new ComputerUseError('timeout', 'The caller cancelled the request.'),
+    );
   return new Promise((resolve, reject) => {
-    const onAbort = (): void => { clearTimeout(timer); reject(signal!.reason instanceof Error ? signal!.reason : new ComputerUseError('timeout', 'The caller cancelled the request.')); };
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(
+        signal!.reason instanceof Error
+          ? signal!.reason
+          : new ComputerUseError('timeout', 'The caller cancelled the request.'),
+      );
+    };
     const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });

@@ -57,12 +57,16 @@ const sameBounds = (a: Rect | undefined, b: Rect | undefined): boolean =>
  * hidden or offscreen (or without size) is not visible, `disabled` not enabled, and a text that does not take
  * input not editable (`editable` says which elements must be editable for that check: all, by default).
  */
-export function unmetOnNode(node: { role?: string; states: readonly string[]; bounds?: Rect | undefined }, checks: readonly ActionabilityCheck[],
-  opts: { boundsRequired?: boolean; editable?: () => boolean } = {}): Unmet | undefined {
+export function unmetOnNode(
+  node: { role?: string; states: readonly string[]; bounds?: Rect | undefined },
+  checks: readonly ActionabilityCheck[],
+  opts: { boundsRequired?: boolean; editable?: () => boolean } = {},
+): Unmet | undefined {
   const has = (s: string): boolean => node.states.includes(s);
   if (checks.includes('visible')) {
     if (has('invisible')) return { check: 'visible', why: 'it is hidden' };
-    if (has('offscreen')) return { check: 'visible', why: 'it is not showing (another page or tab, a closed menu, or scrolled away)' };
+    if (has('offscreen'))
+      return { check: 'visible', why: 'it is not showing (another page or tab, a closed menu, or scrolled away)' };
     const b = node.bounds;
     if (b ? b[2] <= 0 || b[3] <= 0 : opts.boundsRequired) return { check: 'visible', why: 'it has no size on screen' };
   }
@@ -80,8 +84,13 @@ export function unmetOnNode(node: { role?: string; states: readonly string[]; bo
  * `not_visible` (details: states, bounds, the unmet check, waitedMs) when time runs out, `paused` on abort.
  * `verify` re-checks the element's identity on every read (a renamed element is stale, not waited for).
  */
-export async function waitActionable<E>(first: E, checks: readonly ActionabilityCheck[], timeoutMs: number, probe: ActionabilityProbe<E>,
-  opts: { signal?: AbortSignal | undefined; verify?: (element: E) => void } = {}): Promise<{ info: E; waitedMs: number }> {
+export async function waitActionable<E>(
+  first: E,
+  checks: readonly ActionabilityCheck[],
+  timeoutMs: number,
+  probe: ActionabilityProbe<E>,
+  opts: { signal?: AbortSignal | undefined; verify?: (element: E) => void } = {},
+): Promise<{ info: E; waitedMs: number }> {
   const start = performance.now();
   const deadline = start + timeoutMs;
   const wantBounds = checks.includes('stable') || checks.includes('visible');
@@ -92,7 +101,11 @@ export async function waitActionable<E>(first: E, checks: readonly Actionability
   // The common case: actionable at once, in an app that is not animating. Nothing to wait for.
   if (!unmet && (!checks.includes('stable') || quietFor() >= STABLE_QUIET_MS)) return { info, waitedMs: 0 };
   for (;;) {
-    if (opts.signal?.aborted) throw new ComputerUseError('paused', 'Stopped while waiting for the element to become actionable; nothing was sent.');
+    if (opts.signal?.aborted)
+      throw new ComputerUseError(
+        'paused',
+        'Stopped while waiting for the element to become actionable; nothing was sent.',
+      );
     if (!unmet && checks.includes('stable')) {
       // Stable: the same bounds one frame apart (an element sliding in with a revealer or a dialog's animation).
       // A timer, not the next event: an event right away would compare two reads a few ms apart.
@@ -124,7 +137,11 @@ export async function waitActionable<E>(first: E, checks: readonly Actionability
     opts.verify?.(info);
     unmet = probe.unmet(info, checks);
   }
-  throw notActionable(probe.facts(info), unmet ?? { check: 'stable', why: 'it is still moving' }, Math.round(performance.now() - start));
+  throw notActionable(
+    probe.facts(info),
+    unmet ?? { check: 'stable', why: 'it is still moving' },
+    Math.round(performance.now() - start),
+  );
 }
 
 /** The error for an element that did not become actionable in time; its current state goes in the details. */
@@ -133,17 +150,25 @@ export function notActionable(facts: ElementFacts, unmet: Unmet, waitedMs: numbe
   const details = { unmet: [unmet.check], states: [...states], waitedMs, ...(bounds ? { bounds: [...bounds] } : {}) };
   const state = `Its state now: ${states.join(', ') || 'no states'}${bounds ? `, bounds ${bounds.join(',')}` : ''}.`;
   if (unmet.check === 'enabled' || unmet.check === 'editable') {
-    return new ComputerUseError('element_disabled', `The ${what} stayed ${unmet.check === 'enabled' ? 'disabled' : 'read-only'} for ${waitedMs} ms ` +
-      `(${unmet.why}); nothing was sent. ${state} Do what enables it first (fill in the required fields, choose an option), observe, then act again.`,
-    details);
+    return new ComputerUseError(
+      'element_disabled',
+      `The ${what} stayed ${unmet.check === 'enabled' ? 'disabled' : 'read-only'} for ${waitedMs} ms ` +
+        `(${unmet.why}); nothing was sent. ${state} Do what enables it first (fill in the required fields, choose an option), observe, then act again.`,
+      details,
+    );
   }
   // A focused element is live though its toolkit reports no place on screen (a dialog's default button with bounds
   // 0,0,0,0): the keys a person would press reach it, where opening or scrolling to it does not apply.
-  const way = unmet.check === 'visible' && states.includes('focused')
-    ? 'It has the keyboard focus, so keys reach it: press Return (or space) in its window with computer_keys to activate it.'
-    : 'Open or scroll to what holds it (its tab, menu or list), observe, then act again.';
-  return new ComputerUseError('not_visible', `The ${what} was not actionable for ${waitedMs} ms: ${unmet.why}; nothing was sent. ${state} ${way}`,
-    details);
+  const way =
+    unmet.check === 'visible' && states.includes('focused')
+      ? 'It has the keyboard focus, so keys reach it: press Return (or space) in its window with computer_keys ' +
+        'to activate it.'
+      : 'Open or scroll to what holds it (its tab, menu or list), observe, then act again.';
+  return new ComputerUseError(
+    'not_visible',
+    `The ${what} was not actionable for ${waitedMs} ms: ${unmet.why}; nothing was sent. ${state} ${way}`,
+    details,
+  );
 }
 
 /** How the error names an element: its kind, then its name (cut to 40 characters) in quotes when it has one. */

@@ -251,7 +251,10 @@ export class FakeDriver {
       case 'click': case 'scroll': break;
       // An expander's state only; a test adds the rows that appear in onAct.
       case 'expand': case 'collapse':
-        node.states = [...node.states.filter((x) => x !== 'expanded' && x !== 'collapsed'), p.op === 'expand' ? 'expanded' : 'collapsed'];
+        node.states = [
+          ...node.states.filter((x) => x !== 'expanded' && x !== 'collapsed'),
+          p.op === 'expand' ? 'expanded' : 'collapsed',
+        ];
         break;
       // Like a toolkit's grab focus: the node takes the focus from every other node of its window.
       case 'focus': this.focusOnly(node); break;
@@ -268,7 +271,10 @@ export class FakeDriver {
    */
   private close(p: ActParams, node: RawNode): ActResult {
     const w = this.windows.find((x) => x.root.id === node.id);
-    if (!w) throw new ComputerUseError('unsupported', 'close takes a window\'s root node (its `actions` list close).', { op: 'close' });
+    if (!w)
+      throw new ComputerUseError('unsupported', "close takes a window's root node (its `actions` list close).", {
+        op: 'close',
+      });
     const count = this.windows.length;
     this.onAct?.(p, node);
     if (!this.ignoreClose && this.windows.length === count) this.windows.splice(this.windows.indexOf(w), 1);

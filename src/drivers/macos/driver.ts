@@ -12,7 +12,20 @@ import type { Role } from '../../engine/role.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import { checkExpect } from '../common/expect.js';
 import { elementWhat, unmetOnNode, waitActionable, type ActionabilityProbe } from '../common/actionable.js';
-import type { ActParams, ActResult, CaptureParams, CaptureResult, KeysParams, KeysResult, LaunchParams, LaunchResult, PointerParams, PointerResult, SettleParams, SettleResult } from '../../protocol/methods.js';
+import type {
+  ActParams,
+  ActResult,
+  CaptureParams,
+  CaptureResult,
+  KeysParams,
+  KeysResult,
+  LaunchParams,
+  LaunchResult,
+  PointerParams,
+  PointerResult,
+  SettleParams,
+  SettleResult,
+} from '../../protocol/methods.js';
 import { DEFAULT_QUIET_MS } from '../../protocol/methods.js';
 import { captureWindow, cgWindows, SCREENCAPTURE, windowNumbers } from './capture.js';
 import { AX_ERROR, ACCESSIBILITY_FIX, arrayItems, axError, CfScope, readValue, withScope } from './cf.js';
@@ -28,7 +41,14 @@ import { centre, POINTER_FOCUS_NOTE, pointerEvents, postPointer, requireShows, t
 import { launchArgv, refuseLaunch, systemSpawner, type Spawner } from './launch.js';
 import { procIdentity, type ProcIdentity } from './proc.js';
 import { identify, identityFields, resolveApp, resolveLaunch, SignatureCache, type ResolveOptions } from './resolve.js';
-import type { IdentifyParams, IdentifyResult, ResolveLaunchParams, ResolveLaunchResult, TerminateParams, TerminateResult } from '../../protocol/identity.js';
+import type {
+  IdentifyParams,
+  IdentifyResult,
+  ResolveLaunchParams,
+  ResolveLaunchResult,
+  TerminateParams,
+  TerminateResult,
+} from '../../protocol/identity.js';
 
 /** Options of the driver. */
 export interface MacDriverOptions {
@@ -124,7 +144,12 @@ export class MacDriver {
   terminate(p: TerminateParams): TerminateResult {
     const now = procIdentity(this.api, p.pid);
     if (!now || (p.startToken !== undefined && String(now.startTime) !== p.startToken)) return { ended: false };
-    try { (this.options.kill ?? ((pid: number) => process.kill(pid, 'SIGKILL')))(p.pid); return { ended: true }; } catch { return { ended: false }; }
+    try {
+      (this.options.kill ?? ((pid: number) => process.kill(pid, 'SIGKILL')))(p.pid);
+      return { ended: true };
+    } catch {
+      return { ended: false };
+    }
   }
 
   // ---- apps and windows ----
@@ -135,7 +160,11 @@ export class MacDriver {
     withScope(this.api, (s) => {
       const list = s.own(this.api.CGWindowListCopyWindowInfo(WINDOW_LIST_OPTIONS, 0));
       if (!list) return;
-      const [kPid, kName, kLayer] = [s.string('kCGWindowOwnerPID'), s.string('kCGWindowOwnerName'), s.string('kCGWindowLayer')];
+      const [kPid, kName, kLayer] = [
+        s.string('kCGWindowOwnerPID'),
+        s.string('kCGWindowOwnerName'),
+        s.string('kCGWindowLayer'),
+      ];
       for (const d of arrayItems(this.api, list)) {
         const pid = readValue(this.api, this.api.CFDictionaryGetValue(d, kPid));
         const layer = readValue(this.api, this.api.CFDictionaryGetValue(d, kLayer));
@@ -156,7 +185,10 @@ export class MacDriver {
       let windows: WindowInfo[] = [];
       if (withWindows) {
         try { windows = this.windowsOf(pid, name, id); } catch (e) {
-          if (e instanceof ComputerUseError && e.code === 'timeout') { apps.push({ name, id: `pid:${pid}`, ...this.identityOf(pid, id), busy: true, windows: [] }); continue; }
+          if (e instanceof ComputerUseError && e.code === 'timeout') {
+            apps.push({ name, id: `pid:${pid}`, ...this.identityOf(pid, id), busy: true, windows: [] });
+            continue;
+          }
           throw e;
         }
       }
@@ -179,13 +211,17 @@ export class MacDriver {
     const before = new Set(this.windowOwners().keys());
     await (this.options.spawner ?? systemSpawner)(file, args);
     const deadline = Date.now() + (p.waitForWindowMs ?? 10_000);
-    const matches = (a: AppInfo): boolean => a.name === name || (a.executable !== undefined && a.executable.split('/').includes(file === '/usr/bin/open' ? `${name}.app` : name)) || a.executable === file;
+    const matches = (a: AppInfo): boolean =>
+      a.name === name ||
+      (a.executable !== undefined && a.executable.split('/').includes(file === '/usr/bin/open' ? `${name}.app` : name)) ||
+      a.executable === file;
     for (;;) {
       const apps = this.apps(true).filter(matches);
       const fresh = apps.find((a) => !before.has(a.pid) && a.windows.length) ?? apps.find((a) => a.windows.length);
       if (fresh?.windows[0]) return { pid: fresh.pid, window: fresh.windows[0] };
       if (p.waitForWindowMs === 0 && apps[0]) return { pid: apps[0].pid };
-      if (Date.now() >= deadline) throw new ComputerUseError('timeout', `${name} started but showed no window in time; list the apps again`);
+      if (Date.now() >= deadline)
+        throw new ComputerUseError('timeout', `${name} started but showed no window in time; list the apps again`);
       await sleep(200);
     }
   }
@@ -201,14 +237,37 @@ export class MacDriver {
       if (!list || typeof list !== 'object' || !('kind' in list) || list.kind !== 'array') return [];
       const reads = list.items.map((w) => ({ w, r: this.read(s, w, false) }));
       // Each window's CGWindowID, where the window list proves it (capture.ts): what screen.capture images.
-      const numbers = windowNumbers(cgWindows(s), pid, reads.map(({ r }) => ({ ...(r.facts.bounds ? { bounds: r.facts.bounds } : {}), title: r.facts.title ?? '' })));
+      const numbers = windowNumbers(
+        cgWindows(s),
+        pid,
+        reads.map(({ r }) => ({ ...(r.facts.bounds ? { bounds: r.facts.bounds } : {}), title: r.facts.title ?? '' })),
+      );
       return reads.map(({ w, r }, i) => {
-        const handle = this.handles.issue(w, { kind: 'window', pid, startTime: id.startTime, role: r.facts.role, ...(r.facts.subrole ? { subrole: r.facts.subrole } : {}) });
+        const handle = this.handles.issue(w, {
+          kind: 'window',
+          pid,
+          startTime: id.startTime,
+          role: r.facts.role,
+          ...(r.facts.subrole ? { subrole: r.facts.subrole } : {}),
+        });
         const entry = this.handles.get(handle);
         const number = numbers[i];
         if (entry && number !== undefined) entry.windowNumber = number; else if (entry) delete entry.windowNumber;
-        const isFocused = front === pid && !!focused && typeof focused === 'object' && 'kind' in focused && focused.kind === 'element' && this.api.CFEqual(focused.ref, w) !== 0;
-        const info: WindowInfo = { id: handle, title: r.facts.title ?? '', app: appName, ...this.identityOf(pid, id), role: axRole(r.facts.role, r.facts.subrole) === 'dialog' ? 'dialog' : 'window', focused: isFocused };
+        const isFocused =
+          front === pid &&
+          !!focused &&
+          typeof focused === 'object' &&
+          'kind' in focused &&
+          focused.kind === 'element' &&
+          this.api.CFEqual(focused.ref, w) !== 0;
+        const info: WindowInfo = {
+          id: handle,
+          title: r.facts.title ?? '',
+          app: appName,
+          ...this.identityOf(pid, id),
+          role: axRole(r.facts.role, r.facts.subrole) === 'dialog' ? 'dialog' : 'window',
+          focused: isFocused,
+        };
         if (r.facts.bounds) info.bounds = r.facts.bounds;
         return info;
       });
@@ -236,9 +295,13 @@ export class MacDriver {
   /** A window handle's entry, live and still owned by the same process, else window_not_found. */
   private windowEntry(id: string): HandleEntry {
     const e = this.handles.get(id);
-    if (!e || e.kind !== 'window') throw new ComputerUseError('window_not_found', 'that window handle is unknown or expired; list the windows again');
+    if (!e || e.kind !== 'window')
+      throw new ComputerUseError('window_not_found', 'that window handle is unknown or expired; list the windows again');
     const now = procIdentity(this.api, e.pid);
-    if (!now || now.startTime !== e.startTime) { this.handles.forgetPid(e.pid); throw new ComputerUseError('window_not_found', 'the app of that window quit; list the windows again'); }
+    if (!now || now.startTime !== e.startTime) {
+      this.handles.forgetPid(e.pid);
+      throw new ComputerUseError('window_not_found', 'the app of that window quit; list the windows again');
+    }
     return e;
   }
 
@@ -246,7 +309,15 @@ export class MacDriver {
     const id = procIdentity(this.api, e.pid);
     const r = this.read(s, e.ref, false);
     const name = this.windowOwners().get(e.pid) ?? '';
-    const info: WindowInfo = { id: e.id, title: r.facts.title ?? '', app: name, pid: e.pid, ...(id ? this.identityOf(e.pid, id) : {}), role: axRole(r.facts.role, r.facts.subrole) === 'dialog' ? 'dialog' : 'window', focused: false };
+    const info: WindowInfo = {
+      id: e.id,
+      title: r.facts.title ?? '',
+      app: name,
+      pid: e.pid,
+      ...(id ? this.identityOf(e.pid, id) : {}),
+      role: axRole(r.facts.role, r.facts.subrole) === 'dialog' ? 'dialog' : 'window',
+      focused: false,
+    };
     if (r.facts.bounds) info.bounds = r.facts.bounds;
     return info;
   }
@@ -293,7 +364,8 @@ export class MacDriver {
     const bar = copyAttribute(this.api, s, app, 'AXMenuBar');
     if (!bar || typeof bar !== 'object' || !('kind' in bar) || bar.kind !== 'element') return undefined;
     const node = this.readTree(s, bar.ref, w, 1, budget, undefined);
-    for (const item of node.children ?? []) if (item.childCount && !item.states.includes('expanded')) item.states.push('collapsed');
+    for (const item of node.children ?? [])
+      if (item.childCount && !item.states.includes('expanded')) item.states.push('collapsed');
     return node;
   }
 
@@ -306,7 +378,8 @@ export class MacDriver {
       for (const c of r.children) {
         if (budget.left <= 0) { budget.truncated = true; break; }
         try { kids.push(this.readTree(s, c, w, depth - 1, budget, node.role)); } catch (e) {
-          if (e instanceof ComputerUseError && e.code === 'stale_ref') continue; // a child destroyed mid-read is simply gone
+          // a child destroyed mid-read is simply gone
+          if (e instanceof ComputerUseError && e.code === 'stale_ref') continue;
           throw e;
         }
       }
@@ -320,7 +393,14 @@ export class MacDriver {
     const role = axRole(f.role, f.subrole, parentRole);
     const id = this.handles.issue(el, { kind: 'node', pid: w.pid, startTime: w.startTime, window: w.id, role: f.role,
       ...(f.subrole ? { subrole: f.subrole } : {}), ...(f.identifier ? { identifier: f.identifier } : {}) });
-    const node: RawNode = { id, role, nativeRole: f.subrole ? `${f.role}/${f.subrole}` : f.role, states: axStates(f, role), actions: axOps(f, role), ...axText(f) };
+    const node: RawNode = {
+      id,
+      role,
+      nativeRole: f.subrole ? `${f.role}/${f.subrole}` : f.role,
+      states: axStates(f, role),
+      actions: axOps(f, role),
+      ...axText(f),
+    };
     if (f.identifier) node.stableId = f.identifier;
     if (f.bounds) node.bounds = f.bounds;
     if (f.valueLength !== undefined && !isSecure(f)) node.valueLength = f.valueLength;
@@ -337,11 +417,19 @@ export class MacDriver {
   /** A node handle's entry after the identity checks every act starts with; else stale_ref and nothing is sent. */
   private nodeEntry(id: string): HandleEntry {
     const e = this.handles.get(id);
-    if (!e || e.kind !== 'node') throw new ComputerUseError('stale_ref', 'that element handle expired or was never issued by this driver; observe again. Nothing was sent.');
+    if (!e || e.kind !== 'node')
+      throw new ComputerUseError(
+        'stale_ref',
+        'that element handle expired or was never issued by this driver; observe again. Nothing was sent.',
+      );
     const now = procIdentity(this.api, e.pid);
     if (!now || now.startTime !== e.startTime) {
       this.handles.forgetPid(e.pid);
-      throw new ComputerUseError('stale_ref', 'the app that showed that element quit (its pid now names another process or none); observe again. Nothing was sent.');
+      throw new ComputerUseError(
+        'stale_ref',
+        'the app that showed that element quit (its pid now names another process or none); observe again. ' +
+          'Nothing was sent.',
+      );
     }
     return e;
   }
@@ -354,7 +442,10 @@ export class MacDriver {
       throw err;
     }
     if (r.facts.role !== e.role || (r.facts.subrole ?? '') !== (e.subrole ?? '') || (e.identifier !== undefined && r.facts.identifier !== e.identifier)) {
-      throw new ComputerUseError('stale_ref', `the element at that handle is now a ${r.facts.role}, not the ${e.role} it was; observe again. Nothing was sent.`);
+      throw new ComputerUseError(
+        'stale_ref',
+        `the element at that handle is now a ${r.facts.role}, not the ${e.role} it was; observe again. Nothing was sent.`,
+      );
     }
     const w = this.handles.get(e.window ?? '') ?? e;
     return { facts: r.facts, node: this.toNode(e.ref, r.facts, w, undefined) };
@@ -385,33 +476,53 @@ export class MacDriver {
     const text = ['set_value', 'type', 'clear'].includes(p.op);
     const probe: ActionabilityProbe<{ facts: AxFacts; node: RawNode }> = {
       read: async () => withScope(this.api, (s) => this.current(s, e)),
-      unmet: ({ node }, checks) => unmetOnNode(node, checks, { editable: () => !text || node.states.includes('editable') }),
-      facts: ({ facts, node }) => ({ what: elementWhat(facts.role, node.name), states: node.states, bounds: node.bounds }),
+      unmet: ({ node }, checks) =>
+        unmetOnNode(node, checks, { editable: () => !text || node.states.includes('editable') }),
+      facts: ({ facts, node }) => ({
+        what: elementWhat(facts.role, node.name),
+        states: node.states,
+        bounds: node.bounds,
+      }),
       next: (ms) => sleep(Math.min(50, ms)),
     };
-    return (await waitActionable(cur, p.actionable?.checks ?? ['enabled'], p.actionable?.timeoutMs ?? 0, probe, { signal })).info;
+    return (
+      await waitActionable(cur, p.actionable?.checks ?? ['enabled'], p.actionable?.timeoutMs ?? 0, probe, { signal })
+    ).info;
   }
 
   private dispatch(s: CfScope, e: HandleEntry, f: AxFacts, p: ActParams): { method: 'pattern' | 'synthetic'; text: string } {
     const api = this.api;
     const perform = (action: string): { method: 'pattern'; text: string } => {
-      if (!f.actions.includes(action)) throw new ComputerUseError('unsupported', `the element does not take ${action} (it offers ${f.actions.join(', ') || 'no actions'}); nothing was sent`);
+      if (!f.actions.includes(action))
+        throw new ComputerUseError(
+          'unsupported',
+          `the element does not take ${action} (it offers ${f.actions.join(', ') || 'no actions'}); nothing was sent`,
+        );
       const err = api.AXUIElementPerformAction(e.ref, s.string(action));
       if (err !== AX_ERROR.success) throw axError(err, action);
       return { method: 'pattern', text: `AXUIElementPerformAction ${action}` };
     };
     const set = (attr: string, value: CFRef, shown: string): { method: 'pattern'; text: string } => {
-      if (!f.settable.has(attr)) throw new ComputerUseError('unsupported', `${attr} of this element is not settable; nothing was sent`);
+      if (!f.settable.has(attr))
+        throw new ComputerUseError('unsupported', `${attr} of this element is not settable; nothing was sent`);
       const err = api.AXUIElementSetAttributeValue(e.ref, s.string(attr), value);
       if (err !== AX_ERROR.success) throw axError(err, `setting ${attr}`);
       return { method: 'pattern', text: `AXUIElementSetAttributeValue ${attr}${shown}` };
     };
     // The last resort: pointer events at the element's centre, posted to its process (pointer.ts).
-    const pointer = (events: (at: { x: number; y: number }) => PointerEvent[], what: string): { method: 'synthetic'; text: string } => {
-      if (!f.bounds) throw new ComputerUseError('unsupported', `the element offers no AX action for ${p.op} and has no frame to point at; nothing was sent`);
+    const pointer = (
+      events: (at: { x: number; y: number }) => PointerEvent[],
+      what: string,
+    ): { method: 'synthetic'; text: string } => {
+      if (!f.bounds)
+        throw new ComputerUseError(
+          'unsupported',
+          `the element offers no AX action for ${p.op} and has no frame to point at; nothing was sent`,
+        );
       const at = centre(f.bounds);
       const w = this.handles.get(e.window ?? '');
-      if (!w) throw new ComputerUseError('stale_ref', 'the element\'s window handle expired; observe again. Nothing was sent.');
+      if (!w)
+        throw new ComputerUseError('stale_ref', "the element's window handle expired; observe again. Nothing was sent.");
       requireShows(s, e.pid, w.ref, at.x, at.y);
       const sent = postPointer(api, e.pid, events(at));
       return { method: 'synthetic', text: `CGEventPostToPid ${sent} ${what} events; ${POINTER_FOCUS_NOTE}` };
@@ -432,13 +543,15 @@ export class MacDriver {
       case 'set_value':
         if (typeof f.value === 'number') {
           const n = Number(text);
-          if (!Number.isFinite(n)) throw new ComputerUseError('invalid_params', 'this element takes a number; nothing was sent');
+          if (!Number.isFinite(n))
+            throw new ComputerUseError('invalid_params', 'this element takes a number; nothing was sent');
           return set('AXValue', s.number(n), ` (${n})`);
         }
         return set('AXValue', s.string(text), ` (${text.length} chars)`);
       case 'clear': return set('AXValue', s.string(''), ' (empty)');
       case 'type':
-        if (f.settable.has('AXSelectedText')) return set('AXSelectedText', s.string(text), ` at the caret (${text.length} chars)`);
+        if (f.settable.has('AXSelectedText'))
+          return set('AXSelectedText', s.string(text), ` at the caret (${text.length} chars)`);
         set('AXFocused', s.boolean(true), '');
         return { method: 'synthetic', text: `CGEventPostToPid ${this.post(e.pid, textEvents(text))} key events` };
       case 'expand': case 'collapse':
@@ -449,7 +562,10 @@ export class MacDriver {
         if (p.value === undefined || p.value === 'into_view') return perform('AXScrollToVisible');
         const direction = p.value;
         if (direction !== 'up' && direction !== 'down' && direction !== 'left' && direction !== 'right') {
-          throw new ComputerUseError('unsupported', `scroll ${JSON.stringify(direction.slice(0, 40))} is not in the macOS driver: give up, down, left, right or into_view; nothing was sent`);
+          throw new ComputerUseError(
+            'unsupported',
+            `scroll ${JSON.stringify(direction.slice(0, 40))} is not in the macOS driver: give up, down, left, right or into_view; nothing was sent`,
+          );
         }
         const bar = scrollBarOf(api, s, e.ref, direction === 'up' || direction === 'down' ? 'vertical' : 'horizontal');
         const step = direction === 'down' || direction === 'right' ? 'AXIncrement' : 'AXDecrement';
@@ -458,7 +574,10 @@ export class MacDriver {
             const err = api.AXUIElementPerformAction(bar.ref, s.string(step));
             if (err !== AX_ERROR.success) throw axError(err, `${step} on the scroll bar`);
           }
-          return { method: 'pattern', text: `AXUIElementPerformAction ${step} ×${SCROLL_STEPS} on the ${bar.orientation} scroll bar` };
+          return {
+            method: 'pattern',
+            text: `AXUIElementPerformAction ${step} ×${SCROLL_STEPS} on the ${bar.orientation} scroll bar`,
+          };
         }
         return pointer((at) => pointerEvents({ action: 'scroll', ...at, direction, amount: SCROLL_STEPS }), 'scroll-wheel');
       }
@@ -466,9 +585,14 @@ export class MacDriver {
         // The title bar's close button, pressed: the app may ask first (a Save sheet) or keep running.
         const button = f.role === 'AXWindow' ? copyAttribute(api, s, e.ref, 'AXCloseButton') : undefined;
         if (!button || typeof button !== 'object' || !('kind' in button) || button.kind !== 'element') {
-          throw new ComputerUseError('unsupported', f.role === 'AXWindow'
-            ? 'this window has no close button (AXCloseButton); use the app\'s own Close or Quit command. Nothing was sent'
-            : 'close takes a window (the first ref of its snapshot); nothing was sent', { op: 'close' });
+          throw new ComputerUseError(
+            'unsupported',
+            f.role === 'AXWindow'
+              ? "this window has no close button (AXCloseButton); use the app's own Close or Quit command. " +
+                  'Nothing was sent'
+              : 'close takes a window (the first ref of its snapshot); nothing was sent',
+            { op: 'close' },
+          );
         }
         const err = api.AXUIElementPerformAction(button.ref, s.string('AXPress'));
         if (err !== AX_ERROR.success) throw axError(err, 'AXPress on the window\'s AXCloseButton');
@@ -477,7 +601,8 @@ export class MacDriver {
       case 'drag_to': {
         // AX has no drag: the pointer, from this element's centre to the target's, both in the same window.
         const target = this.nodeEntry(text);
-        if (target.window !== e.window) throw new ComputerUseError('invalid_params', 'drag_to needs a target in the same window; nothing was sent');
+        if (target.window !== e.window)
+          throw new ComputerUseError('invalid_params', 'drag_to needs a target in the same window; nothing was sent');
         const to = this.read(s, target.ref, false).facts.bounds;
         if (!to) throw new ComputerUseError('unsupported', 'the drag target has no frame; nothing was sent');
         const end = centre(to);
@@ -500,10 +625,18 @@ export class MacDriver {
     const t0 = performance.now();
     const w = this.windowEntry(p.window);
     if (w.windowNumber === undefined) {
-      throw new ComputerUseError('unsupported', 'no window of the window list has this window\'s process, frame and title, so which one to image is not proven; nothing was captured. List the windows again.');
+      throw new ComputerUseError(
+        'unsupported',
+        "no window of the window list has this window's process, frame and title, so which one to image is " +
+          'not proven; nothing was captured. List the windows again.',
+      );
     }
     const frame = withScope(this.api, (s) => this.read(s, w.ref, false).facts.bounds);
-    if (!frame) throw new ComputerUseError('window_changed', 'the window reports no frame; list the windows again. Nothing was captured.');
+    if (!frame)
+      throw new ComputerUseError(
+        'window_changed',
+        'the window reports no frame; list the windows again. Nothing was captured.',
+      );
     const tool = this.options.screencapture === undefined ? SCREENCAPTURE : this.options.screencapture ?? undefined;
     const shot = captureWindow(this.api, w.pid, w.windowNumber, frame, p.maxEdge ?? 1280, tool);
     return { ...shot, ms: Math.round(performance.now() - t0) };
@@ -521,7 +654,10 @@ export class MacDriver {
     return withScope(this.api, (s) => {
       const bounds = this.read(s, w.ref, false).facts.bounds;
       if (p.expectBounds && (!bounds || bounds.some((v, i) => Math.round(v) !== Math.round(p.expectBounds![i] ?? NaN)))) {
-        throw new ComputerUseError('window_changed', 'the window moved or was resized since it was observed; observe again. Nothing was sent.');
+        throw new ComputerUseError(
+          'window_changed',
+          'the window moved or was resized since it was observed; observe again. Nothing was sent.',
+        );
       }
       const events = pointerEvents(p);
       requireShows(s, w.pid, w.ref, p.x, p.y);
@@ -543,7 +679,14 @@ export class MacDriver {
       if (!ref) throw new ComputerUseError('input_unavailable', 'CGEventCreateKeyboardEvent failed; nothing more was sent');
       try {
         this.api.CGEventSetFlags(ref, BigInt(ev.flags));
-        if (ev.text) { const t = ev.text; this.api.CGEventKeyboardSetUnicodeString(ref, t.length, Uint16Array.from({ length: t.length }, (_, i) => t.charCodeAt(i))); }
+        if (ev.text) {
+          const t = ev.text;
+          this.api.CGEventKeyboardSetUnicodeString(
+            ref,
+            t.length,
+            Uint16Array.from({ length: t.length }, (_, i) => t.charCodeAt(i)),
+          );
+        }
         this.api.CGEventPostToPid(pid, ref);
       } finally { this.api.CFRelease(ref); }
       sent++;
@@ -560,16 +703,26 @@ export class MacDriver {
     this.requireTrust();
     const w = this.windowEntry(p.window);
     if (p.expect && (p.expect.pid !== w.pid || (p.expect.startToken !== undefined && p.expect.startToken !== String(w.startTime)))) {
-      throw new ComputerUseError('window_not_focused', 'that window belongs to another process than the one the keys were aimed at; nothing was sent');
+      throw new ComputerUseError(
+        'window_not_focused',
+        'that window belongs to another process than the one the keys were aimed at; nothing was sent',
+      );
     }
     // Parse every chord before sending anything: an unknown key refuses the whole call.
-    const events = p.text !== undefined ? textEvents(p.text.replace(/\r\n?/g, '\n')) : (p.chords ?? []).flatMap((c) => chordEvents(c.mods, c.key));
+    const events =
+      p.text !== undefined
+        ? textEvents(p.text.replace(/\r\n?/g, '\n'))
+        : (p.chords ?? []).flatMap((c) => chordEvents(c.mods, c.key));
     let focusedFirst = false;
     withScope(this.api, (s) => {
       if (!this.isFocusedWindow(s, w)) {
         this.api.AXUIElementPerformAction(w.ref, s.string('AXRaise'));
         focusedFirst = true;
-        if (!this.isFocusedWindow(s, w)) throw new ComputerUseError('window_not_focused', 'the window is not the focused window of its app, and raising it did not change that; nothing was sent');
+        if (!this.isFocusedWindow(s, w))
+          throw new ComputerUseError(
+            'window_not_focused',
+            'the window is not the focused window of its app, and raising it did not change that; nothing ' + 'was ' + 'sent',
+          );
       }
     });
     this.markInput(w.pid);
@@ -584,7 +737,13 @@ export class MacDriver {
   private isFocusedWindow(s: CfScope, w: HandleEntry): boolean {
     const app = s.own(this.api.AXUIElementCreateApplication(w.pid));
     const focused = copyAttribute(this.api, s, app, 'AXFocusedWindow');
-    return !!focused && typeof focused === 'object' && 'kind' in focused && focused.kind === 'element' && this.api.CFEqual(focused.ref, w.ref) !== 0;
+    return (
+      !!focused &&
+      typeof focused === 'object' &&
+      'kind' in focused &&
+      focused.kind === 'element' &&
+      this.api.CFEqual(focused.ref, w.ref) !== 0
+    );
   }
 
   // ---- settle ----
@@ -608,8 +767,10 @@ export class MacDriver {
         const c = this.events.countOf(pid);
         const now = Date.now();
         const quietSince = Math.max(c.count > base ? c.last : started, started);
-        if (now - quietSince >= quietMs && now - started >= (p.minMs ?? 0)) return { settled: true, events: c.count - base, ms: now - started };
-        if (now - started >= p.timeoutMs || signal?.aborted) return { settled: false, events: c.count - base, ms: now - started };
+        if (now - quietSince >= quietMs && now - started >= (p.minMs ?? 0))
+          return { settled: true, events: c.count - base, ms: now - started };
+        if (now - started >= p.timeoutMs || signal?.aborted)
+          return { settled: false, events: c.count - base, ms: now - started };
         await sleep(Math.min(25, Math.max(1, quietMs / 4)));
       }
     }
@@ -619,7 +780,8 @@ export class MacDriver {
     let stableSince = started;
     for (;;) {
       const now = Date.now();
-      if (now - stableSince >= quietMs && now - started >= (p.minMs ?? 0)) return { settled: true, events: changes, ms: now - started };
+      if (now - stableSince >= quietMs && now - started >= (p.minMs ?? 0))
+        return { settled: true, events: changes, ms: now - started };
       if (now - started >= p.timeoutMs || signal?.aborted) return { settled: false, events: changes, ms: now - started };
       await sleep(Math.min(100, Math.max(10, quietMs / 2)));
       const sig = windowId ? this.signature(windowId) : '';
@@ -628,7 +790,11 @@ export class MacDriver {
   }
 
   private signature(windowId: string): string {
-    try { return JSON.stringify(this.snapshot({ window: windowId, maxNodes: 2000 }).root); } catch (e) { return e instanceof Error ? e.message : 'gone'; }
+    try {
+      return JSON.stringify(this.snapshot({ window: windowId, maxNodes: 2000 }).root);
+    } catch (e) {
+      return e instanceof Error ? e.message : 'gone';
+    }
   }
 }
 
@@ -636,7 +802,12 @@ export class MacDriver {
  * The scroll bar that moves an element: among the children of the element, or of its nearest AXScrollArea
  * ancestor, the AXScrollBar of that orientation (AXOrientation, else its shape). Borrowed into the scope.
  */
-function scrollBarOf(api: MacApi, s: CfScope, el: CFRef, orientation: 'vertical' | 'horizontal'): { ref: CFRef; actions: string[]; orientation: string } | undefined {
+function scrollBarOf(
+  api: MacApi,
+  s: CfScope,
+  el: CFRef,
+  orientation: 'vertical' | 'horizontal',
+): { ref: CFRef; actions: string[]; orientation: string } | undefined {
   let cur: CFRef | undefined = el;
   for (let depth = 0; cur && depth < 32; depth++) {
     const role = copyAttribute(api, s, cur, 'AXRole');
@@ -650,7 +821,12 @@ function scrollBarOf(api: MacApi, s: CfScope, el: CFRef, orientation: 'vertical'
         const vertical = o === 'AXVerticalOrientation' || (o === undefined && tall === true);
         if (vertical !== (orientation === 'vertical')) continue;
         const names: [CFRef] = [null];
-        const actions = api.AXUIElementCopyActionNames(k, names) === AX_ERROR.success ? arrayItems(api, s.own(names[0])).map((n) => readValue(api, n)).filter((n): n is string => typeof n === 'string') : [];
+        const actions =
+          api.AXUIElementCopyActionNames(k, names) === AX_ERROR.success
+            ? arrayItems(api, s.own(names[0]))
+                .map((n) => readValue(api, n))
+                .filter((n): n is string => typeof n === 'string')
+            : [];
         return { ref: k, actions, orientation };
       }
       if (role === 'AXScrollArea') return undefined;

@@ -12,15 +12,21 @@ import { test } from 'node:test';
 import { killApp, ok, openComputer, refOn } from '../helpers.js';
 
 function gedit(file: string) {
-  return spawn('gedit', ['--standalone', file], { env: { ...process.env, GSETTINGS_BACKEND: 'memory' }, stdio: 'ignore' });
+  return spawn('gedit', ['--standalone', file], {
+    env: { ...process.env, GSETTINGS_BACKEND: 'memory' },
+    stdio: 'ignore',
+  });
 }
 
-test('gedit with unsaved text: close brings its Save dialog, named in the receipt; Close without Saving closes it', async () => {
+test('gedit, unsaved text: close brings its Save dialog, named in the receipt; Close without Saving ends', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-close-'));
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
   const file = join(dir, 'draft.txt');
   writeFileSync(file, 'first line\n');
-  const computer = await openComputer({ auditPath: join(dir, 'audit.jsonl'), settingsPath: join(dir, 'settings.json') });
+  const computer = await openComputer({
+    auditPath: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'settings.json'),
+  });
   const app = gedit(file);
   try {
     ok(await computer.tools.wait({ until: 'window_appears', text: 'draft.txt', timeoutMs: 20000 }));
@@ -29,7 +35,11 @@ test('gedit with unsaved text: close brings its Save dialog, named in the receip
     ok(await computer.tools.act({ actions: [{ ref: body, op: 'type', value: 'unsaved words ' }] }));
     // The close goes to the window that holds the element named (the document here), as its close button does.
     const r = ok(await computer.tools.act({ actions: [{ ref: body, op: 'close' }] }));
-    assert.match(r, /^ok close e1 · confirmed \(the window that holds e\d+; close request sent .*; the app asked first: it opened \[w\d+\] (dialog|alert|window) "[^"]*"/m, r);
+    assert.match(
+      r,
+      /^ok close e1 · confirmed \(the window that holds e\d+; close request sent .*; the app asked first: it opened \[w\d+\] (dialog|alert|window) "[^"]*"/m,
+      r,
+    );
     assert.match(r, /^new window \[w\d+\]/m, r);
     const dontSave = refOn(r, /button "Close (without|_without) Saving"|button "Don.t Save"/);
     const closed = ok(await computer.tools.act({ actions: [{ ref: dontSave, op: 'click' }] }));
@@ -45,14 +55,25 @@ test('a window with nothing to save closes, and the receipt says its app exited'
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
   const file = join(dir, 'plain.txt');
   writeFileSync(file, 'nothing to save\n');
-  const computer = await openComputer({ auditPath: join(dir, 'audit.jsonl'), settingsPath: join(dir, 'settings.json') });
+  const computer = await openComputer({
+    auditPath: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'settings.json'),
+  });
   const app = gedit(file);
   try {
     ok(await computer.tools.wait({ until: 'window_appears', text: 'plain.txt', timeoutMs: 20000 }));
     const snap = ok(await computer.tools.observe({ full: true, app: 'gedit' }));
     const root = refOn(snap, /^\[e\d+\] window/);
     const r = ok(await computer.tools.act({ actions: [{ ref: root, op: 'close' }] }));
-    assert.match(r, new RegExp(`^ok close ${root} · confirmed \\(close request sent \\(_NET_CLOSE_WINDOW\\).*; the window closed; gedit exited\\)`, 'm'), r);
+    assert.match(
+      r,
+      new RegExp(
+        `^ok close ${root} · confirmed \\(close request sent \\(_NET_CLOSE_WINDOW\\).*` +
+          '; the window closed; gedit exited\\)',
+        'm',
+      ),
+      r,
+    );
     assert.match(r, /^window closed: \[w\d+\] "plain\.txt/m, r);
   } finally {
     await computer.close();

@@ -14,7 +14,8 @@ const ACC = 'org.a11y.atspi.Accessible';
 const APP_ROOT = '/org/a11y/atspi/accessible/root';
 
 /** What to do instead where no close request can be sent. */
-const WAY_OUT = 'Nothing was sent. Use the app\'s own Close or Quit command (its File menu), or keys its window binds ' +
+const WAY_OUT =
+  "Nothing was sent. Use the app's own Close or Quit command (its File menu), or keys its window binds " +
   '(ctrl+w, ctrl+q).';
 
 /** Whether the element is a top-level window (its parent is its application). */
@@ -26,18 +27,37 @@ export async function isTopLevel(bus: A11yBus, info: ElementInfo): Promise<boole
 /** Sends the close request for a top-level window's root node; fails with `unsupported` where none can be sent. */
 export async function closeWindow(bus: A11yBus, keyboard: LinuxInput, info: ElementInfo): Promise<ActResult> {
   if (!(await isTopLevel(bus, info))) {
-    throw new ComputerUseError('unsupported', 'close takes a window\'s root node (the first ref of its snapshot); nothing was sent.',
-      { op: 'close' });
+    throw new ComputerUseError(
+      'unsupported',
+      "close takes a window's root node (the first ref of its snapshot); nothing was sent.",
+      { op: 'close' },
+    );
   }
   if (!keyboard.available) {
-    throw new ComputerUseError('unsupported', 'Closing a window asks the X11 window manager, and there is none to ask here ' +
-      `(under Wayland no client may ask the compositor to close another app's window). ${WAY_OUT}`, { op: 'close' });
+    throw new ComputerUseError(
+      'unsupported',
+      'Closing a window asks the X11 window manager, and there is none to ask here ' +
+        `(under Wayland no client may ask the compositor to close another app's window). ${WAY_OUT}`,
+      { op: 'close' },
+    );
   }
-  const [pid, read] = await Promise.all([bus.pidOf(info.target.dest), readElement(bus, info.target, { children: false, bounds: true })]);
-  const how = await keyboard.closeWindow({ pid, title: read.name, ...(read.bounds ? { bounds: read.bounds } : {}), focused: false });
+  const [pid, read] = await Promise.all([
+    bus.pidOf(info.target.dest),
+    readElement(bus, info.target, { children: false, bounds: true }),
+  ]);
+  const how = await keyboard.closeWindow({
+    pid,
+    title: read.name,
+    ...(read.bounds ? { bounds: read.bounds } : {}),
+    focused: false,
+  });
   if (!how) {
-    throw new ComputerUseError('unsupported', 'No X window of this window is on screen that takes a close request (no ' +
-      `_NET_CLOSE_WINDOW from the window manager, no WM_DELETE_WINDOW of its own). ${WAY_OUT}`, { op: 'close' });
+    throw new ComputerUseError(
+      'unsupported',
+      'No X window of this window is on screen that takes a close request (no ' +
+        `_NET_CLOSE_WINDOW from the window manager, no WM_DELETE_WINDOW of its own). ${WAY_OUT}`,
+      { op: 'close' },
+    );
   }
   return { method: 'pattern', detail: `close request sent (${how}), as the title bar's close button does` };
 }
