@@ -6,7 +6,7 @@ import { TEXT_ROLES } from '../protocol/vocabulary.js';
  * A node after distilling: the raw node's meaningful fields, its surviving children, its position in the
  * distilled parent and a hash of its original ancestry (both go into the ref fingerprint).
  */
-import type { GridFold } from './grid.js';
+import type { GridFold } from './grid-fold.js';
 
 export interface DistilledNode {
   /** Native handle, copied from the raw node. */

@@ -10,6 +10,9 @@ import type { DistilledNode } from './distill.js';
 import type { SnapshotLine } from './line.js';
 import { cellAddress, columnName, parseAddress } from '../protocol/cells.js';
 import { controlsIn } from './controls.js';
+import { GRID_FOLD_MIN, type GridFold } from './grid-fold.js';
+
+export { FIRST_PRINT_GRID_FOLD, GRID_FOLD_MIN, RECEIPT_GRID_FOLD, type GridFold } from './grid-fold.js';
 
 /** The cell address grammar lives in the protocol (drivers report and take addresses); re-exported for the engine's users. */
 export { cellAddress, columnName, parseAddress };
@@ -30,24 +33,6 @@ export function cellRoom(cols: number): number {
 const MAX_NAMED_COLUMNS = 64;
 /** Grid rows printed at most (the visible range of a tall sheet view is ~50). */
 export const MAX_GRID_ROWS = 60;
-
-/**
- * How a folded print cuts a tall grid: its first `head` rows (a sheet's column titles sit there), the `around`
- * rows either side of the cursor and the rows of `keep` (cells just acted on), and a line for each gap that says
- * how to list it. A first print of a 25-row sheet read ~300 tokens of rows, a Find Next's receipt ~400.
- */
-export interface GridFold {
-  head: number;
-  around: number;
-  /** Rows (0-based) shown whatever their place. */
-  keep?: readonly number[];
-}
-/** Grids of more rows than this fold; shorter ones print whole (their gap line would cost about what it saves). */
-export const GRID_FOLD_MIN = 16;
-/** A first print: the top of the view and the cursor's neighbourhood. */
-export const FIRST_PRINT_GRID_FOLD: GridFold = { head: 10, around: 2 };
-/** A receipt's grid that shows other cells: where the cursor went. */
-export const RECEIPT_GRID_FOLD: GridFold = { head: 0, around: 3 };
 
 /** The rows (0-based) a fold shows of `box`'s rows, or undefined when all show. */
 function foldedRows(fold: GridFold | undefined, box: readonly number[], cursorRow: number | undefined):

@@ -1,7 +1,7 @@
 /** The line type a snapshot is made of: what the renderer writes and the diff, find and receipts read. */
 import type { State } from './node.js';
 import type { Role } from './role.js';
-import type { GridFold } from './grid.js';
+import type { GridFold } from './grid-fold.js';
 
 /** One rendered element line. */
 export interface SnapshotLine {

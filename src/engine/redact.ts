@@ -39,8 +39,35 @@ const DIGEST_LENGTHS: ReadonlySet<number> = new Set([32, 40, 56, 64, 96, 128]);
 const DIGEST_WORD =
   /(?:\b|_)(?:md5|sha-?(?:1|224|256|384|512)|sha3(?:-\d+)?|blake2[bs]?|b2)(?:sum)?\b|\b(?:checksums?|digests?|hash(?:es)?|commit)\b/i;
 
-/** How many of a group's children are read for names that say a field holds a digest. */
-const SIBLINGS_READ = 50;
+/** How many names around a field are read for one that says it holds a digest. */
+const NEAR_NAMES_READ = 60;
+
+/** A field's own words (name, description, label beside it), else its parent's name, else the nearest ring's names. */
+function nearestWords(
+  n: RawNode,
+  parentName: string | undefined,
+  rings: readonly (readonly string[])[],
+): readonly string[] {
+  const own = [n.name, n.description, n.beside].filter((w): w is string => w !== undefined && w !== '');
+  if (own.length) return own;
+  if (parentName) return [parentName];
+  return rings.find((r) => r.length > 0) ?? [];
+}
+
+/**
+ * The short names within two levels under `n` (its children and theirs), at most NEAR_NAMES_READ: a form's labels
+ * and its fields are often cousins (GtkHash: the algorithms' buttons in one box, their fields in the next).
+ */
+function namesWithin(n: RawNode): string[] {
+  const out: string[] = [];
+  for (const c of n.children ?? []) {
+    for (const m of [c, ...(c.children ?? [])]) {
+      if (out.length >= NEAR_NAMES_READ) return out;
+      if (m.name !== undefined && m.name !== '' && m.name.length <= 40) out.push(m.name);
+    }
+  }
+  return out;
+}
 
 /** How far before a hex run, in the same text, a digest word still speaks of it. */
 const DIGEST_WORD_REACH = 80;
@@ -127,7 +154,7 @@ export function isOneTimeCode(value: string, names: readonly (string | undefined
   return OTP_VALUE.test(value) && names.some((n) => n !== undefined && OTP_NAME.test(n));
 }
 
-function redactNode(n: RawNode, parentName: string | undefined, siblingNames: readonly string[] = []): RawNode {
+function redactNode(n: RawNode, parentName: string | undefined, rings: readonly (readonly string[])[] = []): RawNode {
   const out: RawNode = { ...n, states: [...n.states], actions: [...n.actions] };
   if (n.name !== undefined) out.name = redactText(n.name);
   if (n.description !== undefined) out.description = redactText(n.description);
@@ -149,17 +176,18 @@ function redactNode(n: RawNode, parentName: string | undefined, siblingNames: re
       delete out.selection;
       delete out.valueStart;
     } else {
-      // What names the field (its label beside it, its parent, the labels and buttons of its group: GtkHash's
-      // "SHA256:" is a check button in the fields' grid) may say its value is a digest.
-      out.value = redactText(n.value, [n.name, n.description, n.beside, parentName, ...siblingNames]);
+      // What names the field may say its value is a digest: its own words, else the nearest names around it
+      // (its parent, then its group's, then its group's group's: GtkHash's "SHA256:" is a button in the box
+      // beside the fields' box). Only the nearest that has any: a key field beside "Key" is not read as a digest
+      // because a hash form sits further out in the same window.
+      out.value = redactText(n.value, nearestWords(n, parentName, rings));
       if (out.value !== n.value) delete out.valueLength;
     }
   }
   if (n.children) {
-    const names = n.children
-      .slice(0, SIBLINGS_READ)
-      .flatMap((c) => (c.name !== undefined && c.name.length <= 40 ? [c.name] : []));
-    out.children = n.children.map((c) => redactNode(c, n.name, names));
+    // A child's rings of names: within two levels of its parent (siblings, nieces), then of its grandparent.
+    const near = [namesWithin(n), ...rings].slice(0, 2);
+    out.children = n.children.map((c) => redactNode(c, n.name, near));
   }
   return out;
 }

@@ -127,9 +127,18 @@ test('a tree: hash fields read whole beside their algorithms\' buttons; a key fi
       { id: 'l', role: 'label', nativeRole: 'label', name: 'Key', states: [], actions: [] }, field('s', sha256),
     ] },
   ] };
-  const out = redactTree(tree);
+  // GtkHash's shape: the algorithms' buttons in one box, their fields in the next (cousins, not siblings).
+  (tree.children ?? []).push({ id: 'h', role: 'generic', nativeRole: 'filler', states: [], actions: [], children: [
+    { id: 'hb', role: 'generic', nativeRole: 'filler', states: [], actions: [], children: [
+      { id: 'b1', role: 'button', nativeRole: 'push button', name: 'MD5:', states: [], actions: [] },
+      { id: 'b2', role: 'button', nativeRole: 'push button', name: 'SHA256:', states: [], actions: [] },
+    ] },
+    { id: 'hf', role: 'generic', nativeRole: 'filler', states: [], actions: [], children: [field('c', sha256)] },
+  ] });
   const find = (n: RawNode, id: string): RawNode | undefined =>
     n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean);
+  const out = redactTree(tree);
+  assert.equal(find(out, 'c')?.value, sha256, 'a field whose label is a cousin');
   assert.equal(find(out, 'f')?.value, sha256);
   assert.equal(find(out, 's')?.value, M);
 });

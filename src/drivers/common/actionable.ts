@@ -161,13 +161,14 @@ export function notActionable(facts: ElementFacts, unmet: Unmet, waitedMs: numbe
   // 0,0,0,0): the keys a person would press reach it, where opening or scrolling to it does not apply.
   const way =
     unmet.check === 'visible' && states.includes('focused')
-      ? 'It has the keyboard focus, so keys reach it: press Return (or space) in its window with computer_keys ' +
-        'to activate it.'
+      ? 'It has the keyboard focus, so keys reach it: Return (or space) sent to its window activates it.'
       : 'Open or scroll to what holds it (its tab, menu or list), observe, then act again.';
+  // The host words the remedy with its own tool (a driver's message never names one).
+  const focusedRemedy = unmet.check === 'visible' && states.includes('focused') ? { remedy: ['keys'] } : {};
   return new ComputerUseError(
     'not_visible',
     `The ${what} was not actionable for ${waitedMs} ms: ${unmet.why}; nothing was sent. ${state} ${way}`,
-    details,
+    { ...details, ...focusedRemedy },
   );
 }
 
