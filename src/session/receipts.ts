@@ -123,7 +123,8 @@ export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | und
         const shown = scrolledTo(after, r.ref, spec.value);
         ok = shown || s.moved !== undefined || (spec.value === 'into_view' && !has(now, 'offscreen'));
         why = shown ? '' : s.moved ?? (ok ? 'scrolled into view' : 'no scroll bar moved and the visible items are the same');
-        if (s.selection) why += `; ${s.selection}`;
+        // Joined so that an empty evidence (row N shows: the driver's detail says it) leaves no "; ;".
+        if (s.selection) why = [why, s.selection].filter((w) => w !== '').join('; ');
         break;
       }
       case 'collapse': ok = has(now, 'collapsed') || !has(now, 'expanded'); why = ok ? 'collapsed' : ''; break;

@@ -26,7 +26,13 @@ function receiptAfter(selected: ReadonlySet<string>, value: string): ActionRecei
   const before = buildSnapshot(sheet(range()), refs);
   const after = buildSnapshot(sheet(selected), refs);
   const table = after.elements.find((l) => l.role === 'table')!.ref;
-  const r = { ref: table, op: 'select', value, status: 'unknown', detail: 'Selection.SelectChild × 3; the table reports 3 selected' } as ActionReceipt;
+  const r = {
+    ref: table,
+    op: 'select',
+    value,
+    status: 'unknown',
+    detail: 'Selection.SelectChild × 3; the table reports 3 selected',
+  } as ActionReceipt;
   verifyReceipts([r], before, after);
   return r;
 }
@@ -42,4 +48,25 @@ test('a range with a cell left unselected stays unknown, and a range of no cell 
   assert.equal(receiptAfter(range('A1', 'A2', 'A3'), 'C1:C3').status, 'unknown');
   // A value that is not a range is an item's name: not judged by cells.
   assert.equal(receiptAfter(range('A1'), 'Sheet2').status, 'unknown');
+});
+
+test('a scroll to a row that shows and moved the selection says so once, with no empty part ("; ;")', () => {
+  const refs = new RefTable();
+  const before = buildSnapshot(sheet(range('A1')), refs);
+  const after = buildSnapshot(sheet(range('A1', 'A3')), refs);
+  const table = after.elements.find((l) => l.role === 'table')!.ref;
+  const r = {
+    ref: table,
+    op: 'scroll',
+    value: 'to 3',
+    status: 'unknown',
+    detail: 'scroll bar 2 pages: A3 on screen',
+  } as ActionReceipt;
+  verifyReceipts([r], before, after);
+  assert.equal(r.status, 'confirmed', r.detail);
+  assert.match(
+    r.detail,
+    /^scroll bar 2 pages: A3 on screen; side effect: the selection moved to \[e\d+\] "A3"$/,
+    r.detail,
+  );
 });

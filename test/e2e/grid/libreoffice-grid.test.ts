@@ -144,7 +144,7 @@ test('Calc: scroll "to N" / "to C2500" brings a row or cell of the sheet on scre
   assert.ok(hint?.[1] && hint[2], off.text);
   const set = ok(await computer.tools.act({ actions: [{ ref: hint[1], op: 'scroll', value: hint[2] }, { ref: `${table}:C2600`, op: 'set_value', value: '42' }] }));
   assert.match(set, /ok scroll e\d+ · confirmed \(.*C2600 on screen/, set);
-  assert.match(set, /ok set_value e\d+ · confirmed .*C2600 shows "42"/, set);
+  assert.match(set, /ok set_value e\d+:C2600 \(e\d+\) · confirmed .*C2600 shows "42"/, set);
   const up = ok(await computer.tools.act({ actions: [{ ref: table, op: 'scroll', value: 'to 3' }] }));
   assert.match(up, /· confirmed \(.*row 3 on screen/, up);
   const back = rowsShown(ok(await computer.tools.observe({ full: true, app: 'soffice' })), table);
