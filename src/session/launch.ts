@@ -23,6 +23,8 @@ export interface Launched {
   settled: ReturnType<Session['snapshotOf']> | undefined;
   /** Windows of the app that opened while its first window was laid out (LibreOffice's Tip of the Day dialog). */
   later: LaterWindow[];
+  /** The window came, but its app stayed busy (not answering) through the wait for its first layout. */
+  busy?: boolean;
 }
 
 /** A window the launched app opened beside its first one; the one that holds the focus comes with its print. */
@@ -33,6 +35,7 @@ export async function launchApp(session: Session, ctx: PipelineContext, command:
   const argv = [command, ...args];
   // What will run, resolved by the device's driver where it runs; the policy decides from these facts.
   const launch = await resolveOn(session, command, args);
+  let busy = false;
   const { result, settled } = await perform(session, ctx, {
     request: launchStep(argv, launch),
     dispatch: async (d) => {
@@ -58,15 +61,22 @@ export async function launchApp(session: Session, ctx: PipelineContext, command:
     },
     // The launched window once its first layout is done: what the model sees first.
     // A window off the accessibility bus has no tree to read: the tool says how to read it instead.
-    settle: async (r) =>
-      (r.window && !r.inaccessible ? session.snapshotOf(await firstLayout(session, r.pid, r.window)) : undefined),
+    settle: async (r) => {
+      if (!r.window || r.inaccessible) return undefined;
+      // An app busy while it starts (Thunar loading a folder of 3,000 files) launched fine: no snapshot yet.
+      const laid = await firstLayout(session, r.pid, r.window).catch((e: unknown) => {
+        if (isComputerUseError(e, 'timeout')) { busy = true; return undefined; }
+        throw e;
+      });
+      return laid ? session.snapshotOf(laid) : undefined;
+    },
     receipt: (r) => (r.window
       ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared${r.inaccessible ? ' (no tree)' : ''}` }
       : r.exited ? { status: 'failed', detail: `pid ${r.pid}; exited ${exitText(r.exited)} before any window appeared` }
         : { status: 'unknown', detail: `pid ${r.pid}; no window yet` }),
   });
   const later = settled ? await laterWindows(session, settled.full.window) : [];
-  return { launch, result, settled, later };
+  return { launch, result, settled, later, ...(busy ? { busy } : {}) };
 }
 
 /**
@@ -92,8 +102,10 @@ async function laterWindows(session: Session, first: WindowInfo): Promise<LaterW
   return out;
 }
 
-/** How long a launch waits for the window that replaces a first window that closed (a splash screen's). */
+/** How long a launch waits for the window that replaces a first window that closed (a splash screen's), or for a busy app. */
 const REPLACED_WAIT_MS = 10_000;
+/** The pause before a busy app is asked again for its window's tree. */
+const BUSY_RETRY_MS = 300;
 
 /**
  * The first window's tree once laid out. A first window that closes while it is read (a splash screen giving way
@@ -107,6 +119,11 @@ async function firstLayout(session: Session, pid: number, first: WindowInfo): Pr
     try {
       return (await readUntilStable(() => session.readWindow(window), FIRST_LAYOUT)).last;
     } catch (e) {
+      // A busy app (not answering while it starts) is asked again until the deadline.
+      if (isComputerUseError(e, 'timeout') && performance.now() < deadline) {
+        await new Promise((r) => setTimeout(r, BUSY_RETRY_MS));
+        continue;
+      }
       const closed = isComputerUseError(e, 'window_not_found') || isComputerUseError(e, 'stale_ref');
       if (!closed || performance.now() > deadline) throw e;
       const next = await nextWindowOf(session, pid, window.id, deadline);

@@ -30,6 +30,7 @@ export const launchTool = defineTool({
       result: res,
       settled,
       later,
+      busy,
     } = await launchApp(session, { stop, signal }, p.command, p.args ?? [], waitMs);
     const ran = `ran [${(res.argv ?? argv).map(jsonQuote).join(', ')}]`;
     // A window came: the argv is echoed only when it is not the one asked for (Chromium's 14 flags came back in
@@ -76,6 +77,13 @@ export const launchTool = defineTool({
       response.add(`Its window has no accessibility tree (not readable: ${why}).${fix} ` +
         `Read it with computer_screenshot window=${ref} (its text as oN refs, which computer_act clicks), ` +
         'and use computer_keys.');
+      return;
+    }
+    if (res.window && !settled && busy) {
+      // It started and shows its window, but answers nothing yet: a success to observe in a moment, not a failure.
+      response.add(`launched ${nameText(p.command)} pid=${res.pid} · window [${session.windows.refOf(res.window)}] · ${ranShort}`);
+      response.add('The app is busy (not answering) while it starts, so its window is not read yet: ' +
+        `computer_observe window=${session.windows.refOf(res.window)} in a moment.`);
       return;
     }
     if (!res.window || !settled) {

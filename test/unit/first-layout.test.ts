@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Device } from '../../src/devices/manager.js';
+import { ComputerUseError } from '../../src/protocol/errors.js';
 import { Policy } from '../../src/policy/policy.js';
 import type { Handlers } from '../../src/protocol/peer.js';
 import type { RawNode } from '../../src/engine/node.js';
@@ -21,7 +22,14 @@ import { n } from '../fixtures/engine/build.js';
 import { PolicyFake } from '../fixtures/policy/apps.js';
 
 const B = ':1.80';
-const INFO = { id: `${B}/org/a11y/atspi/accessible/1`, title: 'New Document (Draft) - Text Editor', app: 'gnome-text-editor', pid: 5151, role: 'window' as const, focused: true };
+const INFO = {
+  id: `${B}/org/a11y/atspi/accessible/1`,
+  title: 'New Document (Draft) - Text Editor',
+  app: 'gnome-text-editor',
+  pid: 5151,
+  role: 'window' as const,
+  focused: true,
+};
 
 /** The editor before its first layout: an info bar that is never shown. */
 function unlaidOut(): RawNode {
@@ -66,10 +74,26 @@ class LayoutFake extends PolicyFake {
 function setup(early: number) {
   const fake = new LayoutFake(early);
   const dir = mkdtempSync(join(tmpdir(), 'cu-layout-'));
-  const policy = new Policy({ mode: 'bypass', allowApps: ['gnome-text-editor'], processInfo: () => undefined, hostPids: [], audit: join(dir, 'audit.jsonl'),
-    settingsPath: join(dir, 'home', 'settings.json'), protectedPaths: [join(dir, 'home')] });
+  const policy = new Policy({
+    mode: 'bypass',
+    allowApps: ['gnome-text-editor'],
+    processInfo: () => undefined,
+    hostPids: [],
+    audit: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'home', 'settings.json'),
+    protectedPaths: [join(dir, 'home')],
+  });
   const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
-  return { fake, session, call: (params: unknown) => runTool(TOOLS.find((t) => t.schema.name === 'computer_launch')!, { session }, params) };
+  return {
+    fake,
+    session,
+    call: (params: unknown) =>
+      runTool(
+        TOOLS.find((t) => t.schema.name === 'computer_launch')!,
+        { session },
+        params,
+      ),
+  };
 }
 
 test('the launch snapshot is the laid-out window, not the widgets of its first frame', async () => {
@@ -101,7 +125,14 @@ function saveAsSetup() {
   const main = { info: INFO, root: laidOut() };
   const fake = new FakeDriver([main]);
   const D = ':1.80';
-  const dialogInfo = { id: `${D}/org/a11y/atspi/accessible/50`, title: 'Save As', app: 'gnome-text-editor', pid: INFO.pid, role: 'dialog' as const, focused: true };
+  const dialogInfo = {
+    id: `${D}/org/a11y/atspi/accessible/50`,
+    title: 'Save As',
+    app: 'gnome-text-editor',
+    pid: INFO.pid,
+    role: 'dialog' as const,
+    focused: true,
+  };
   const dialog = n(D, 50, 'dialog', { name: 'Save As' }, [
     n(D, 51, 'textbox', { name: 'Name:', states: ['editable', 'focused'], actions: ['set_value'], value: '' }),
     n(D, 52, 'label', { name: 'No results found' }),
@@ -112,14 +143,31 @@ function saveAsSetup() {
   fake.extra['tree.snapshot'] = (p, ctx) => {
     const r = base(p, ctx);
     // The dialog's first read is before its layout: from the second on the label is gone.
-    if (p.window === dialogInfo.id && dialogReads++ === 0) dialog.children = dialog.children!.filter((c) => c.name !== 'No results found');
+    if (p.window === dialogInfo.id && dialogReads++ === 0)
+      dialog.children = dialog.children!.filter((c) => c.name !== 'No results found');
     return r;
   };
   const dir = mkdtempSync(join(tmpdir(), 'cu-layout-'));
-  const policy = new Policy({ mode: 'bypass', allowApps: ['gnome-text-editor'], processInfo: () => undefined, hostPids: [], audit: join(dir, 'audit.jsonl'),
-    settingsPath: join(dir, 'home', 'settings.json'), protectedPaths: [join(dir, 'home')] });
+  const policy = new Policy({
+    mode: 'bypass',
+    allowApps: ['gnome-text-editor'],
+    processInfo: () => undefined,
+    hostPids: [],
+    audit: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'home', 'settings.json'),
+    protectedPaths: [join(dir, 'home')],
+  });
   const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
-  return { session, reads: () => dialogReads, call: (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params) };
+  return {
+    session,
+    reads: () => dialogReads,
+    call: (name: string, params: unknown) =>
+      runTool(
+        TOOLS.find((t) => t.schema.name === name)!,
+        { session },
+        params,
+      ),
+  };
 }
 
 test('a window an input opened is shown laid out', async () => {
@@ -130,5 +178,64 @@ test('a window an input opened is shown laid out', async () => {
   assert.match(r.text, /textbox "Name:"/, r.text);
   assert.doesNotMatch(r.text, /No results found/, r.text);
   assert.equal(s.reads(), 3);
+  await s.session.close();
+});
+
+/** A launch whose app is busy (not answering) for its first `busyReads` reads, as Thunar is while it loads 3,000 files. */
+class BusyFake extends LayoutFake {
+  constructor(private readonly busyReads: number) { super(0); }
+  override handlers(): Handlers {
+    const base = super.handlers();
+    let read = 0;
+    return {
+      ...base,
+      'tree.snapshot': (p, ctx) => {
+        if (read++ < this.busyReads)
+          throw new ComputerUseError('timeout', 'the app is busy (not answering); try again in a moment');
+        return base['tree.snapshot']!(p, ctx);
+      },
+    };
+  }
+}
+
+function setupBusy(busyReads: number) {
+  const fake = new BusyFake(busyReads);
+  const dir = mkdtempSync(join(tmpdir(), 'cu-layout-'));
+  const policy = new Policy({
+    mode: 'bypass',
+    allowApps: ['gnome-text-editor'],
+    processInfo: () => undefined,
+    hostPids: [],
+    audit: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'home', 'settings.json'),
+    protectedPaths: [join(dir, 'home')],
+  });
+  const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
+  return {
+    session,
+    call: (params: unknown) =>
+      runTool(
+        TOOLS.find((t) => t.schema.name === 'computer_launch')!,
+        { session },
+        params,
+      ),
+  };
+}
+
+test('a launched app busy while it starts is waited for: the launch prints its window once it answers', async () => {
+  const s = setupBusy(3);
+  const r = await s.call({ command: 'gnome-text-editor' });
+  assert.equal(r.isError, false, r.text);
+  assert.match(r.text, /^launched .* window \[w\d+\]/m, r.text);
+  assert.match(r.text, /EditorSourceView/, r.text);
+  await s.session.close();
+});
+
+test('a launched app still busy at the end: the launch worked, its window is named and the model is told to observe later', async () => {
+  const s = setupBusy(Infinity);
+  const r = await s.call({ command: 'gnome-text-editor' });
+  assert.equal(r.isError, false, r.text);
+  assert.match(r.text, /^launched .*pid=5151 · window \[w\d+\]/m, r.text);
+  assert.match(r.text, /busy \(not answering\)[^\n]*computer_observe/, r.text);
   await s.session.close();
 });
