@@ -6,6 +6,7 @@
  * 0..childCount-1 is read live. Measured in the notes: same node set and content as a full walk.
  */
 import type { RawNode } from '../../../protocol/nodes.js';
+import { LIMITS } from '../../../protocol/methods.js';
 import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
@@ -47,7 +48,10 @@ export async function readCache(bus: A11yBus, dest: string): Promise<Map<string,
     items.set(handleOf(target), {
       parent: parent[0] + parent[1], index,
       info: {
-        target, atspiRole: ATSPI_ROLES[role] ?? 'unknown', name, description, accessibleId: '',
+        // Capped as a live read caps them (reader.ts): Chromium named a status after its 1 MB of text, and the
+        // cached read answered a snapshot outside the protocol.
+        target, atspiRole: ATSPI_ROLES[role] ?? 'unknown', name: String(name ?? '').slice(0, LIMITS.text),
+        description: String(description ?? '').slice(0, LIMITS.text), accessibleId: '',
         states: decodeStates(states), interfaces: new Set(ifaces), children: [], childCount,
       },
     });
