@@ -13,11 +13,25 @@ const APP = ':1.77';
 
 test('a cached item\'s 1 MB name and description arrive cut to the protocol\'s text limit', async () => {
   const huge = 'x'.repeat(1_000_000);
-  const item = [[APP, '/status'], [APP, '/root'], [APP, '/doc'], 3, 0, ['org.a11y.atspi.Accessible'], huge, 129, huge, [0, 0]];
+  const item = [
+    [APP, '/status'],
+    [APP, '/root'],
+    [APP, '/doc'],
+    3,
+    0,
+    ['org.a11y.atspi.Accessible'],
+    huge,
+    129,
+    huge,
+    [0, 0],
+  ];
   const messageBus = {
-    call: (m: { member: string }) => m.member === 'GetItems'
-      ? Promise.resolve({ body: [[item]] })
-      : Promise.reject(Object.assign(new Error('no such method'), { type: 'org.freedesktop.DBus.Error.UnknownMethod' })),
+    call: (m: { member: string }) =>
+      m.member === 'GetItems'
+        ? Promise.resolve({ body: [[item]] })
+        : Promise.reject(
+            Object.assign(new Error('no such method'), { type: 'org.freedesktop.DBus.Error.UnknownMethod' }),
+          ),
     disconnect: () => undefined,
   };
   const bus = new (A11yBus as unknown as new (b: unknown, address: string) => A11yBus)(messageBus, 'fake');
