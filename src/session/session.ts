@@ -28,6 +28,13 @@ import type { WindowTableJSON } from './windows.js';
 import { WindowTable, isWindowRef } from './windows.js';
 import { RecentReads } from './recent-reads.js';
 
+
+/**
+ * Whether an act's re-read asks the driver to patch its last read from the app's events (`since`). Off: on Qt 5
+ * (featherpad) the patched read missed the window's title turning "*Untitled" after a type, which a whole read sees
+ * (e2e toolkits/qt-featherpad failed with it on); the driver side stays, tested, until that is fixed.
+ */
+const PATCHED_REREAD = false;
 /**
  * Settle defaults: quiet window after the last event (absent: the driver's measured quiet time for the app's
  * toolkit, else 60 ms), cap; `minMs`: not settled before this long after the input (text edits: dependent state
@@ -421,7 +428,8 @@ export class Session {
     this.assertVisible(window);
     // An act's re-read names the last read's mark: the driver may patch that read where the app's events say it
     // changed.
-    const since = opts.patch && !opts.bounds && !opts.keyBindings ? this.recent.markOf(window.id) : undefined;
+    const patch = PATCHED_REREAD && opts.patch && !opts.bounds && !opts.keyBindings;
+    const since = patch ? this.recent.markOf(window.id) : undefined;
     const raw = await this.device.call('tree.snapshot', {
       window: window.id,
       ...(opts.bounds ? { bounds: true } : {}),
