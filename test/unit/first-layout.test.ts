@@ -71,8 +71,7 @@ class LayoutFake extends PolicyFake {
   }
 }
 
-function setup(early: number) {
-  const fake = new LayoutFake(early);
+function setup(early: number, fake: LayoutFake = new LayoutFake(early)) {
   const dir = mkdtempSync(join(tmpdir(), 'cu-layout-'));
   const policy = new Policy({
     mode: 'bypass',
@@ -199,27 +198,7 @@ class BusyFake extends LayoutFake {
 }
 
 function setupBusy(busyReads: number) {
-  const fake = new BusyFake(busyReads);
-  const dir = mkdtempSync(join(tmpdir(), 'cu-layout-'));
-  const policy = new Policy({
-    mode: 'bypass',
-    allowApps: ['gnome-text-editor'],
-    processInfo: () => undefined,
-    hostPids: [],
-    audit: join(dir, 'audit.jsonl'),
-    settingsPath: join(dir, 'home', 'settings.json'),
-    protectedPaths: [join(dir, 'home')],
-  });
-  const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
-  return {
-    session,
-    call: (params: unknown) =>
-      runTool(
-        TOOLS.find((t) => t.schema.name === 'computer_launch')!,
-        { session },
-        params,
-      ),
-  };
+  return setup(0, new BusyFake(busyReads));
 }
 
 test('a launched app busy while it starts is waited for: the launch prints its window once it answers', async () => {
