@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileEquals } from '../checks.js';
+import { answerEquals, fileEquals } from '../checks.js';
 import type { EvalTask, TaskContext } from '../task.js';
 import { startApp } from './spawn.js';
 
@@ -15,7 +15,11 @@ const truth = new WeakMap<TaskContext, string>();
 
 /** A terminal in `dir`, its own process (no server shared with other windows), once its shell shows a prompt. */
 async function openTerminal(ctx: TaskContext): Promise<() => Promise<void>> {
-  const started = await startApp(ctx, 'xfce4-terminal', ['--disable-server', `--working-directory=${ctx.dir}`], { app: 'xfce4-terminal', title: 'Terminal', ready: /[$#] $/m });
+  const started = await startApp(ctx, 'xfce4-terminal', ['--disable-server', `--working-directory=${ctx.dir}`], {
+    app: 'xfce4-terminal',
+    title: 'Terminal',
+    ready: /[$#] $/m,
+  });
   return started.stop;
 }
 
@@ -42,7 +46,11 @@ export const terminalTasks: EvalTask[] = [
     hard: 'read: the answer is in the terminal\'s output',
     setup: async (ctx) => {
       const levels = ['INFO', 'WARN', 'ERROR', 'DEBUG'];
-      const lines = Array.from({ length: 300 }, (_, i) => `2026-11-30T12:${String(i % 60).padStart(2, '0')} ${levels[Math.floor(Math.random() * levels.length)] ?? 'INFO'} job ${i} done`);
+      const lines = Array.from(
+        { length: 300 },
+        (_, i) =>
+          `2026-11-30T12:${String(i % 60).padStart(2, '0')} ${levels[Math.floor(Math.random() * levels.length)] ?? 'INFO'} job ${i} done`,
+      );
       await writeFile(join(ctx.dir, 'log.txt'), `${lines.join('\n')}\n`);
       truth.set(ctx, String(lines.filter((l) => l.includes('ERROR')).length));
       return { vars: {}, teardown: await openTerminal(ctx) };
@@ -53,11 +61,6 @@ export const terminalTasks: EvalTask[] = [
       { do: 'observe' },
       { do: 'read', target: { role: 'terminal', name: 'Terminal' }, pattern: 'grep -c ERROR log\\.txt\\\\n(\\d+)\\\\n', into: 'count' },
     ],
-    check: async (ctx, _vars, answers) => {
-      const want = truth.get(ctx);
-      return answers['count']?.trim() === want
-        ? { ok: true, detail: `count = ${want}` }
-        : { ok: false, detail: `count: expected ${want ?? '?'}, got ${JSON.stringify(answers['count'] ?? null)}` };
-    },
+    check: async (ctx, _vars, answers) => answerEquals(answers, 'count', truth.get(ctx) ?? '?'),
   },
 ];
