@@ -56,8 +56,7 @@ export const launchTool = defineTool({
         );
       // Firefox, gedit, soffice and Thunar hand a second start to the instance already running and exit with 0.
       if (running) {
-        const windows = running.windows.filter((w) => !session.hidden({ ...identityView(running), ...w })).slice(0, 3)
-          .map((w) => `[${session.windows.refOf(w)}] ${quoteText(redactText(w.title))}`);
+        const windows = windowList(session, running);
         response.add(
           `It exited at once with code 0, as an app does that hands the start to its instance already running: ${nameText(running.name)} ` +
             `pid=${running.pid} is running${windows.length ? ` (${windows.join(', ')})` : ''}, and what was asked (a file, a page) may have opened there: observe it.`,
@@ -96,6 +95,15 @@ export const launchTool = defineTool({
       `launched ${nameText(p.command)} pid=${res.pid} · window [${session.windows.refOf(settled.full.window)}] · ${ranShort}`,
     );
     response.add(session.present(settled.full));
+    // Another instance of the app (its own profile, or a start that did not hand over) may already hold what was
+    // asked: a second start of a spreadsheet found its file locked by the first and asked about it.
+    const other = await runningInstance(session, p.command, launch, res.pid);
+    if (other) {
+      const windows = windowList(session, other);
+      const listed = windows.length ? ` (${windows.join(', ')})` : '';
+      response.add(`${nameText(other.name)} pid=${other.pid} was already running${listed}: ` +
+        'what was asked may be open there already.');
+    }
     for (const l of later) {
       const name = `[${session.windows.refOf(l.window)}] ${escapeLine(l.window.role)} ${quoteText(redactText(l.window.title))}`;
       if (l.snapshot) response.add(`new window ${name}, opened after the one above; it has the focus:\n${l.snapshot.text}`);
@@ -111,6 +119,12 @@ export const launchTool = defineTool({
 function withoutAdded(ran: string[] | undefined, added: readonly string[]): string[] | undefined {
   if (!ran || added.length === 0) return ran;
   return added.every((a, i) => ran[i + 1] === a) ? [ran[0] ?? '', ...ran.slice(added.length + 1)] : ran;
+}
+
+/** Up to three of a running app's windows the model may see, as `[wN] "title"`. */
+function windowList(session: Session, app: AppInfo): string[] {
+  return app.windows.filter((w) => !session.hidden({ ...identityView(app), ...w })).slice(0, 3)
+    .map((w) => `[${session.windows.refOf(w)}] ${quoteText(redactText(w.title))}`);
 }
 
 /** A running app the launched program may have handed its start to: the same executable, else the same name. */

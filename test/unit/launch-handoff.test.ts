@@ -48,3 +48,32 @@ test('with no instance running, an exit with 0 still says to check the arguments
   assert.match(r.text, /check its arguments/, r.text);
   await s.session.close();
 });
+
+/** A start that opened its own window while another instance of the same app runs (its own profile, a file lock). */
+class SecondInstanceFake extends PolicyFake {
+  override handlers(): Handlers {
+    const win = { id: 'w-new', title: 'Text Import - sales.csv', app: 'soffice', pid: 5000, role: 'dialog' as const,
+      focused: true };
+    return { ...super.handlers(), 'apps.launch': () => ({ pid: 5000, window: win }) };
+  }
+}
+
+test('a launch that opens its own window while the app already runs names the running windows', async () => {
+  const fake = new SecondInstanceFake([
+    { info: { id: 'w-old', title: 'sales.csv - LibreOffice Calc', app: 'soffice', pid: 3809, role: 'window',
+      focused: false },
+      root: n(':1.3', 1, 'window', { name: 'sales.csv - LibreOffice Calc' }) },
+    { info: { id: 'w-new', title: 'Text Import - sales.csv', app: 'soffice', pid: 5000, role: 'dialog', focused: true },
+      root: n(':1.4', 1, 'dialog', { name: 'Text Import - sales.csv' }, [n(':1.4', 2, 'button', { name: 'OK' })]) },
+  ]);
+  const dir = mkdtempSync(join(tmpdir(), 'cu-second-'));
+  const policy = new Policy({ mode: 'bypass', allowApps: ['soffice'], processInfo: () => undefined, hostPids: [],
+    audit: join(dir, 'audit.jsonl'), settingsPath: join(dir, 'home', 'settings.json'),
+    protectedPaths: [join(dir, 'home')] });
+  const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
+  const tool = TOOLS.find((t) => t.schema.name === 'computer_launch')!;
+  const r = await runTool(tool, { session }, { command: 'soffice', args: ['/tmp/sales.csv'] });
+  assert.match(r.text, /launched soffice pid=5000/, r.text);
+  assert.match(r.text, /soffice pid=3809 was already running \(\[w\d+\] "sales\.csv - LibreOffice Calc"\)/, r.text);
+  await session.close();
+});
