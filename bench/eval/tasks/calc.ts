@@ -17,9 +17,18 @@ const SHEET = { role: 'table', name: { re: '^Sheet ' } } as const;
 /** Opens `file` in Calc on a fresh profile in the task's folder; the teardown stops it. */
 async function openInCalc(ctx: TaskContext, file: string): Promise<() => Promise<void>> {
   const profile = `file://${join(ctx.dir, 'lo-profile')}`;
-  const started = await startApp(ctx, 'soffice', ['--calc', '--norestore', '--nologo', '--nofirststartwizard', `-env:UserInstallation=${profile}`, CSV_FILTER, file],
+  const started = await startApp(
+    ctx,
+    'soffice',
+    ['--calc', '--norestore', '--nologo', '--nofirststartwizard', `-env:UserInstallation=${profile}`, CSV_FILTER, file],
     // A fresh profile makes soffice restart once: the first start is slow.
-    { app: 'soffice', title: `${basename(file)} - LibreOffice Calc`, timeoutMs: 60_000, env: { SAL_USE_VCLPLUGIN: 'gtk3' } });
+    {
+      app: 'soffice',
+      title: `${basename(file)} - LibreOffice Calc`,
+      timeoutMs: 60_000,
+      env: { SAL_USE_VCLPLUGIN: 'gtk3' },
+    },
+  );
   return started.stop;
 }
 
@@ -30,7 +39,11 @@ export function parseCsv(text: string): string[][] {
 
 /** Compares a CSV file with the rows expected, trailing empty fields ignored; quotes the first difference. */
 async function csvEquals(path: string, expected: string[][], timeoutMs = 8000): Promise<CheckResult> {
-  const trim = (r: string[]): string => { const c = [...r]; while (c.length && c[c.length - 1] === '') c.pop(); return c.join(','); };
+  const trim = (r: string[]): string => {
+    const c = [...r];
+    while (c.length && c[c.length - 1] === '') c.pop();
+    return c.join(',');
+  };
   let last = '';
   for (const until = performance.now() + timeoutMs; ;) {
     const text = await readFile(path, 'utf8').catch(() => '');
@@ -38,7 +51,10 @@ async function csvEquals(path: string, expected: string[][], timeoutMs = 8000): 
     const want = expected.map(trim);
     const at = want.findIndex((w, i) => got[i] !== w);
     if (at < 0 && got.length === want.length) return { ok: true, detail: `CSV has the ${want.length} rows expected` };
-    last = at < 0 ? `${got.length} rows, expected ${want.length}` : `row ${at + 1}: got ${JSON.stringify(got[at] ?? null)}, expected ${JSON.stringify(want[at])}`;
+    last =
+      at < 0
+        ? `${got.length} rows, expected ${want.length}`
+        : `row ${at + 1}: got ${JSON.stringify(got[at] ?? null)}, expected ${JSON.stringify(want[at])}`;
     if (performance.now() > until) return { ok: false, detail: `CSV ${basename(path)}: ${last}` };
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -61,7 +77,10 @@ export const calcTasks: EvalTask[] = [
     id: 'calc-formula-csv', app: 'calc', appName: 'soffice', allowApps: ['soffice.bin'],
     goal: 'In sales.csv, open in Calc, put the formula =SUM(B2:B5) in B6 and save the file, keeping the CSV format.',
     setup: async (ctx): Promise<TaskSetup> => {
-      const rows = [['region', 'q1', 'q2'], ...['north', 'south', 'east', 'west'].map((r) => [r, String(int(50, 400)), String(int(50, 400))])];
+      const rows = [
+        ['region', 'q1', 'q2'],
+        ...['north', 'south', 'east', 'west'].map((r) => [r, String(int(50, 400)), String(int(50, 400))]),
+      ];
       const path = join(ctx.dir, 'sales.csv');
       await writeFile(path, `${rows.map((r) => r.join(',')).join('\n')}\n`);
       const total = rows.slice(1).reduce((a, r) => a + Number(r[1]), 0);
@@ -80,7 +99,14 @@ export const calcTasks: EvalTask[] = [
     goal: 'In inventory.csv, open in Calc, change the price of the item widget-1873 to the given price and save the file as CSV.',
     hard: 'scroll: the row is 1,874 of 2,001; the app\'s Find & Replace dialog',
     setup: async (ctx): Promise<TaskSetup> => {
-      const rows = [['item', 'price', 'qty'], ...Array.from({ length: 2000 }, (_, i) => [`widget-${i + 1}`, String(int(100, 9999) / 100), String(int(1, 40))])];
+      const rows = [
+        ['item', 'price', 'qty'],
+        ...Array.from({ length: 2000 }, (_, i) => [
+          `widget-${i + 1}`,
+          String(int(100, 9999) / 100),
+          String(int(1, 40)),
+        ]),
+      ];
       const path = join(ctx.dir, 'inventory.csv');
       await writeFile(path, `${rows.map((r) => r.join(',')).join('\n')}\n`);
       const price = String(int(1000, 9999) / 100);
@@ -108,7 +134,10 @@ export const calcTasks: EvalTask[] = [
     setup: async (ctx): Promise<TaskSetup> => {
       const cents = Array.from({ length: 400 }, () => int(100, 99_999));
       const path = join(ctx.dir, 'expenses.csv');
-      await writeFile(path, `item,amount\n${cents.map((c, i) => `expense-${i + 1},${(c / 100).toFixed(2)}`).join('\n')}\n`);
+      await writeFile(
+        path,
+        `item,amount\n${cents.map((c, i) => `expense-${i + 1},${(c / 100).toFixed(2)}`).join('\n')}\n`,
+      );
       truth.set(ctx, cents.reduce((a, c) => a + c, 0));
       return { vars: { path }, teardown: await openInCalc(ctx, path) };
     },
@@ -127,7 +156,10 @@ export const calcTasks: EvalTask[] = [
       const got = Math.round(Number((answers['total'] ?? '').replace(/,/g, '')) * 100);
       return got === want
         ? { ok: true, detail: `total = ${answers['total'] ?? ''}` }
-        : { ok: false, detail: `total: expected ${(want / 100).toFixed(2)}, got ${JSON.stringify(answers['total'] ?? null)}` };
+        : {
+            ok: false,
+            detail: `total: expected ${(want / 100).toFixed(2)}, got ${JSON.stringify(answers['total'] ?? null)}`,
+          };
     },
   },
 ];

@@ -17,7 +17,8 @@ export const evinceTasks: EvalTask[] = [
     hard: 'read: the sentence is on a page not shown',
     setup: async (ctx) => {
       const gate = GATES[Math.floor(Math.random() * GATES.length)] ?? 'north';
-      const filler = (p: number): string[] => Array.from({ length: 34 }, (_, i) => `Page ${p}, line ${i + 1}: quarterly figures and notes for the archive.`);
+      const filler = (p: number): string[] =>
+        Array.from({ length: 34 }, (_, i) => `Page ${p}, line ${i + 1}: quarterly figures and notes for the archive.`);
       const pages = [filler(1), filler(2), filler(3)];
       const line = 5 + Math.floor(Math.random() * 25);
       (pages[1] as string[])[line] = `The courier will deliver the parcel to the ${gate} gate on Friday morning.`;
@@ -35,7 +36,12 @@ export const evinceTasks: EvalTask[] = [
     check: async (ctx, _vars, answers) => {
       const want = truth.get(ctx);
       const ok = answers['page']?.trim() === want?.page && answers['gate']?.trim().toLowerCase() === want?.gate;
-      return { ok, detail: `page ${JSON.stringify(answers['page'] ?? null)}, gate ${JSON.stringify(answers['gate'] ?? null)}${ok ? '' : `; expected page ${want?.page ?? '?'}, gate ${want?.gate ?? '?'}`}` };
+      return {
+        ok,
+        detail:
+          `page ${JSON.stringify(answers['page'] ?? null)}, gate ${JSON.stringify(answers['gate'] ?? null)}` +
+          `${ok ? '' : `; expected page ${want?.page ?? '?'}, gate ${want?.gate ?? '?'}`}`,
+      };
     },
   },
 ];

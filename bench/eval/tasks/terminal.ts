@@ -15,7 +15,11 @@ const truth = new WeakMap<TaskContext, string>();
 
 /** A terminal in `dir`, its own process (no server shared with other windows), once its shell shows a prompt. */
 async function openTerminal(ctx: TaskContext): Promise<() => Promise<void>> {
-  const started = await startApp(ctx, 'xfce4-terminal', ['--disable-server', `--working-directory=${ctx.dir}`], { app: 'xfce4-terminal', title: 'Terminal', ready: /[$#] $/m });
+  const started = await startApp(ctx, 'xfce4-terminal', ['--disable-server', `--working-directory=${ctx.dir}`], {
+    app: 'xfce4-terminal',
+    title: 'Terminal',
+    ready: /[$#] $/m,
+  });
   return started.stop;
 }
 
@@ -42,7 +46,12 @@ export const terminalTasks: EvalTask[] = [
     hard: 'read: the answer is in the terminal\'s output',
     setup: async (ctx) => {
       const levels = ['INFO', 'WARN', 'ERROR', 'DEBUG'];
-      const lines = Array.from({ length: 300 }, (_, i) => `2026-11-30T12:${String(i % 60).padStart(2, '0')} ${levels[Math.floor(Math.random() * levels.length)] ?? 'INFO'} job ${i} done`);
+      const lines = Array.from(
+        { length: 300 },
+        (_, i) =>
+          `2026-11-30T12:${String(i % 60).padStart(2, '0')} ` +
+          `${levels[Math.floor(Math.random() * levels.length)] ?? 'INFO'} job ${i} done`,
+      );
       await writeFile(join(ctx.dir, 'log.txt'), `${lines.join('\n')}\n`);
       truth.set(ctx, String(lines.filter((l) => l.includes('ERROR')).length));
       return { vars: {}, teardown: await openTerminal(ctx) };
