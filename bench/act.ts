@@ -88,10 +88,20 @@ class ActSamples {
 
   row(app: string, name: string, target: string, apply: Apply): ActBench {
     const out: ActBench = {
-      app, name, target, latency: summarize(this.lat), settleP50: r1(median(this.settle)), dispatchP50: r1(median(this.dispatch)),
-      restP50: r1(median(this.rest)), tokensP50: median(this.toks), tokensMax: Math.max(...this.toks), sample: this.sample,
-      roundTripsP50: median(this.trips), roundTripMethods: this.methods,
-      failures: this.failures, targetsApply: apply,
+      app,
+      name,
+      target,
+      latency: summarize(this.lat),
+      settleP50: r1(median(this.settle)),
+      dispatchP50: r1(median(this.dispatch)),
+      restP50: r1(median(this.rest)),
+      tokensP50: median(this.toks),
+      tokensMax: Math.max(...this.toks),
+      sample: this.sample,
+      roundTripsP50: median(this.trips),
+      roundTripMethods: this.methods,
+      failures: this.failures,
+      targetsApply: apply,
     };
     if (this.failures) out.error = `${this.failures} failed: ${this.lastError.text.slice(0, 140)}`;
     return out;
@@ -106,22 +116,43 @@ async function onListedPath<T>(session: Session, fn: () => Promise<T>): Promise<
   const device = session.device;
   const own = Object.getOwnPropertyDescriptor(device, 'hello');
   const hello = device.hello.bind(device);
-  device.hello = async () => { const h = await hello(); return { ...h, capabilities: h.capabilities.filter((c) => !PROVING.has(c)) }; };
-  try { return await fn(); } finally { if (own) Object.defineProperty(device, 'hello', own); else delete (device as Partial<typeof device>).hello; }
+  device.hello = async () => {
+    const h = await hello();
+    return { ...h, capabilities: h.capabilities.filter((c) => !PROVING.has(c)) };
+  };
+  try {
+    return await fn();
+  } finally {
+    if (own) Object.defineProperty(device, 'hello', own);
+    else delete (device as Partial<typeof device>).hello;
+  }
 }
 
 /**
  * Repeats one act (params may vary by run) WARMUP + RUNS times on each path, the two interleaved run by run (and
  * which goes first alternating), so both see the same machine: one row per path.
  */
-async function benchAct(session: Session, app: string, name: string, target: string, step: (i: number) => Promise<ToolResult>, apply: Apply): Promise<ActBench[]> {
+async function benchAct(
+  session: Session,
+  app: string,
+  name: string,
+  target: string,
+  step: (i: number) => Promise<ToolResult>,
+  apply: Apply,
+): Promise<ActBench[]> {
   const proving = new ActSamples();
   const listed = new ActSamples();
   for (let i = 0; i < WARMUP + RUNS; i++) {
-    const runs = [async () => proving.add(i, await timed(() => step(2 * i))), async () => listed.add(i, await timed(() => onListedPath(session, () => step(2 * i + 1))))];
+    const runs = [
+      async () => proving.add(i, await timed(() => step(2 * i))),
+      async () => listed.add(i, await timed(() => onListedPath(session, () => step(2 * i + 1)))),
+    ];
     for (const r of i % 2 === 0 ? runs : runs.reverse()) await r();
   }
-  return [{ ...listed.row(app, name, target, apply), path: 'listed' }, { ...proving.row(app, name, target, apply), path: 'proving' }];
+  return [
+    { ...listed.row(app, name, target, apply), path: 'listed' },
+    { ...proving.row(app, name, target, apply), path: 'proving' },
+  ];
 }
 
 interface Found { line: SnapshotLine; raw: RawNode }
@@ -140,18 +171,33 @@ async function elements(session: Session, winRef: string): Promise<Found[]> {
   return out;
 }
 
-const usable = (f: Found): boolean => !f.raw.states.some((s) => s === 'disabled' || s === 'offscreen' || s === 'invisible');
-const describe = (f: Found): string => `${f.line.ref} ${f.raw.nativeRole ?? f.line.role}${f.line.name ? ` "${f.line.name.slice(0, 30)}"` : ''}`;
+const usable = (f: Found): boolean =>
+  !f.raw.states.some((s) => s === 'disabled' || s === 'offscreen' || s === 'invisible');
+const describe = (f: Found): string =>
+  `${f.line.ref} ${f.raw.nativeRole ?? f.line.role}${f.line.name ? ` "${f.line.name.slice(0, 30)}"` : ''}`;
 
 export async function actsWidgetFactory(session: Session, winRef: string, bus?: A11yBus): Promise<ActBench[]> {
   const app = 'gtk3-widget-factory';
   const els = (await elements(session, winRef)).filter(usable);
   if (DUMP) {
-    for (const f of els) if (/toggle|spin|slider|check|^text$/.test(f.raw.nativeRole ?? '')) console.log(`  ${describe(f)} [${f.raw.states.join(',')}] {${f.raw.actions.join(',')}} ${JSON.stringify(f.raw.range ?? null)} v=${f.raw.value ?? ''}`);
+    for (const f of els)
+      if (/toggle|spin|slider|check|^text$/.test(f.raw.nativeRole ?? ''))
+        console.log(
+          `  ${describe(f)} [${f.raw.states.join(',')}] {${f.raw.actions.join(',')}} ` +
+            `${JSON.stringify(f.raw.range ?? null)} v=${f.raw.value ?? ''}`,
+        );
   }
   const out: ActBench[] = [];
-  const run = async (name: string, pick: Found | undefined, step: (f: Found, i: number) => Promise<ToolResult>, apply: Apply): Promise<void> => {
-    if (!pick) { out.push({ app, name, error: 'no suitable element found', failures: 0, targetsApply: apply }); return; }
+  const run = async (
+    name: string,
+    pick: Found | undefined,
+    step: (f: Found, i: number) => Promise<ToolResult>,
+    apply: Apply,
+  ): Promise<void> => {
+    if (!pick) {
+      out.push({ app, name, error: 'no suitable element found', failures: 0, targetsApply: apply });
+      return;
+    }
     try {
       out.push(...await benchAct(session, app, name, describe(pick), (i) => step(pick, i), apply));
     } catch (e) {
@@ -161,10 +207,22 @@ export async function actsWidgetFactory(session: Session, winRef: string, bus?: 
   const act = (ref: string, op: string, value?: string): Promise<ToolResult> =>
     callTool(session, 'computer_act', { actions: [{ ref, op, ...(value !== undefined ? { value } : {}) }] });
 
-  await run('toggle check button', els.find((f) => f.raw.nativeRole === 'check box' && f.raw.actions.includes('toggle') && !f.raw.states.includes('mixed')),
-    (f) => act(f.line.ref, 'toggle'), { tokens: true, latency: true });
-  await run('set_value entry', els.find((f) => f.raw.nativeRole === 'text' && f.raw.actions.includes('set_value') && !f.raw.states.includes('multiline')),
-    (f, i) => act(f.line.ref, 'set_value', `bench text ${i}`), { tokens: true, latency: true });
+  await run(
+    'toggle check button',
+    els.find(
+      (f) => f.raw.nativeRole === 'check box' && f.raw.actions.includes('toggle') && !f.raw.states.includes('mixed'),
+    ),
+    (f) => act(f.line.ref, 'toggle'),
+    { tokens: true, latency: true },
+  );
+  await run(
+    'set_value entry',
+    els.find(
+      (f) => f.raw.nativeRole === 'text' && f.raw.actions.includes('set_value') && !f.raw.states.includes('multiline'),
+    ),
+    (f, i) => act(f.line.ref, 'set_value', `bench text ${i}`),
+    { tokens: true, latency: true },
+  );
   const numeric = (role: string) => els.find((f) => f.raw.nativeRole === role && f.raw.actions.includes('set_value'));
   for (const role of ['slider', 'spin button']) {
     const pick = numeric(role);
@@ -179,8 +237,13 @@ export async function actsWidgetFactory(session: Session, winRef: string, bus?: 
     if (pick && last && bus && !last.error) {
       // Which interface did it go through, and does the numeric Value agree with what was set?
       const v = await bus.getProp(targetOf(pick.raw.id), 'org.a11y.atspi.Value', 'CurrentValue').catch(() => undefined);
-      const text = await bus.call(targetOf(pick.raw.id), 'org.a11y.atspi.Text', 'GetText', 'ii', [0, 40]).then((r) => String(r[0])).catch(() => undefined);
-      last.check = `after: Value.CurrentValue=${String(v)}${text !== undefined ? ` text="${text}"` : ''}; method: ${/\(([^;)]*)/.exec(last.sample ?? '')?.[1] ?? '?'}`;
+      const text = await bus
+        .call(targetOf(pick.raw.id), 'org.a11y.atspi.Text', 'GetText', 'ii', [0, 40])
+        .then((r) => String(r[0]))
+        .catch(() => undefined);
+      last.check =
+        `after: Value.CurrentValue=${String(v)}${text !== undefined ? ` text="${text}"` : ''}; method: ` +
+        `${/\(([^;)]*)/.exec(last.sample ?? '')?.[1] ?? '?'}`;
     }
   }
   const toggles = els.filter((f) => f.raw.nativeRole === 'toggle button' && f.raw.actions.includes('click'));
@@ -192,14 +255,26 @@ export async function actsWidgetFactory(session: Session, winRef: string, bus?: 
 export async function actsGedit(session: Session, winRef: string): Promise<ActBench[]> {
   const app = 'gedit';
   const els = (await elements(session, winRef)).filter(usable);
-  const menu = els.find((f) => f.line.role === 'button' && /^(menu|main menu|application menu)$/i.test(f.line.name ?? ''))
-    ?? els.find((f) => f.line.role === 'button' && /menu/i.test(f.line.name ?? '') && f.raw.nativeRole === 'toggle button');
+  const menu =
+    els.find((f) => f.line.role === 'button' && /^(menu|main menu|application menu)$/i.test(f.line.name ?? '')) ??
+    els.find(
+      (f) => f.line.role === 'button' && /menu/i.test(f.line.name ?? '') && f.raw.nativeRole === 'toggle button',
+    );
   const apply = { tokens: false, latency: true };
   if (!menu) {
     const names = els.filter((f) => f.line.role === 'button').map((f) => f.line.name ?? '?').join(', ');
-    return [{ app, name: 'open app menu', error: `no Menu button (buttons: ${names.slice(0, 100)})`, failures: 0, targetsApply: apply }];
+    return [
+      {
+        app,
+        name: 'open app menu',
+        error: `no Menu button (buttons: ${names.slice(0, 100)})`,
+        failures: 0,
+        targetsApply: apply,
+      },
+    ];
   }
-  const clickMenu = (): Promise<ToolResult> => callTool(session, 'computer_act', { actions: [{ ref: menu.line.ref, op: 'click' }] });
+  const clickMenu = (): Promise<ToolResult> =>
+    callTool(session, 'computer_act', { actions: [{ ref: menu.line.ref, op: 'click' }] });
   const lastError = { text: '' };
   const open = new ActSamples(lastError);
   const close = new ActSamples(lastError);

@@ -31,15 +31,45 @@ export async function appSpecs(): Promise<{ specs: AppSpec[]; cleanup: () => Pro
   const profile = await mkdtemp(join(tmpdir(), 'cu-bench-chromium-'));
   const specs: AppSpec[] = [
     { key: 'gedit', label: 'gedit', command: 'gedit', args: ['--new-window'], minNodes: 50, snapshotTarget: true },
-    { key: 'gtk3-widget-factory', label: 'gtk3-widget-factory', command: 'gtk3-widget-factory', args: [], minNodes: 100, snapshotTarget: true },
-    { key: 'mousepad', label: 'mousepad', command: 'mousepad', args: [], minNodes: 50, snapshotTarget: false },
-    { key: 'gtk4-widget-factory', label: 'gtk4-widget-factory', command: 'gtk4-widget-factory', args: [], minNodes: 200, snapshotTarget: true },
     {
-      key: 'chromium', label: 'chromium (form page)', command: '/usr/bin/chromium', minNodes: 100, snapshotTarget: false, fullTree: false,
+      key: 'gtk3-widget-factory',
+      label: 'gtk3-widget-factory',
+      command: 'gtk3-widget-factory',
+      args: [],
+      minNodes: 100,
+      snapshotTarget: true,
+    },
+    { key: 'mousepad', label: 'mousepad', command: 'mousepad', args: [], minNodes: 50, snapshotTarget: false },
+    {
+      key: 'gtk4-widget-factory',
+      label: 'gtk4-widget-factory',
+      command: 'gtk4-widget-factory',
+      args: [],
+      minNodes: 200,
+      snapshotTarget: true,
+    },
+    {
+      key: 'chromium',
+      label: 'chromium (form page)',
+      command: '/usr/bin/chromium',
+      minNodes: 100,
+      snapshotTarget: false,
+      fullTree: false,
       readyName: 'Fifty items',
-      args: ['--force-renderer-accessibility', '--no-sandbox', '--no-first-run', '--no-default-browser-check', '--disable-gpu',
-        '--password-store=basic', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-        '--disable-quic', `--user-data-dir=${profile}`, `file://${PAGE}`],
+      args: [
+        '--force-renderer-accessibility',
+        '--no-sandbox',
+        '--no-first-run',
+        '--no-default-browser-check',
+        '--disable-gpu',
+        '--password-store=basic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-quic',
+        `--user-data-dir=${profile}`,
+        `file://${PAGE}`,
+      ],
     },
   ];
   const only = process.env['BENCH_APPS']?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -65,12 +95,20 @@ export async function launchAndWait(session: Session, bus: A11yBus, spec: AppSpe
   const t0 = performance.now();
   // Launching changes the device: it goes through the acting pipeline (gate → audit → dispatch) like any act.
   const argv = [spec.command, ...spec.args];
-  const { result: res } = await perform(session, {}, {
-    request: launchStep(argv, undefined),
-    dispatch: (d) => d.call('apps.launch', { command: spec.command, args: spec.args, waitForWindowMs: 40_000 }, 60_000),
-    settle: async () => undefined,
-    receipt: (r) => (r.window ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared` } : { status: 'unknown', detail: `pid ${r.pid}; no window yet` }),
-  });
+  const { result: res } = await perform(
+    session,
+    {},
+    {
+      request: launchStep(argv, undefined),
+      dispatch: (d) =>
+        d.call('apps.launch', { command: spec.command, args: spec.args, waitForWindowMs: 40_000 }, 60_000),
+      settle: async () => undefined,
+      receipt: (r) =>
+        r.window
+          ? { status: 'confirmed', detail: `pid ${r.pid}; a window appeared` }
+          : { status: 'unknown', detail: `pid ${r.pid}; no window yet` },
+    },
+  );
   if (!res.window) throw new Error(`${spec.command}: no window`);
   let window = res.window;
   let last = '';
@@ -82,8 +120,19 @@ export async function launchAndWait(session: Session, bus: A11yBus, spec: AppSpe
   const deadline = performance.now() + 30_000;
   while (performance.now() < deadline) {
     // One after the other: Chromium answers concurrent whole-tree reads from two connections badly.
-    const snap = await session.device.call('tree.snapshot', { window: window.id }).catch((e: unknown) => { snapError = errText(e); return null; });
-    const full = spec.fullTree === false ? null : await readTreeCached(bus, targetOf(window.id), { pruneHidden: false, maxNodes: 20_000 }).catch((e: unknown) => { fullError = errText(e); return null; });
+    const snap = await session.device.call('tree.snapshot', { window: window.id }).catch((e: unknown) => {
+      snapError = errText(e);
+      return null;
+    });
+    const full =
+      spec.fullTree === false
+        ? null
+        : await readTreeCached(bus, targetOf(window.id), { pruneHidden: false, maxNodes: 20_000 }).catch(
+            (e: unknown) => {
+              fullError = errText(e);
+              return null;
+            },
+          );
     if (!snap) {
       // The first window handle can die while the app starts (Chromium): look the app's window up again.
       const apps = await session.device.call('apps.list', { withWindows: true }).catch(() => ({ apps: [] }));
@@ -95,7 +144,11 @@ export async function launchAndWait(session: Session, bus: A11yBus, spec: AppSpe
       snapNodes = snap.stats.nodes;
       fullNodes = full?.nodes ?? -1;
       const nodes = Math.max(snapNodes, fullNodes);
-      const ready = nodes >= spec.minNodes && (!spec.readyName || hasName(snap.root, spec.readyName) || (full !== null && hasName(full.root, spec.readyName)));
+      const ready =
+        nodes >= spec.minNodes &&
+        (!spec.readyName ||
+          hasName(snap.root, spec.readyName) ||
+          (full !== null && hasName(full.root, spec.readyName)));
       const key = `${snapNodes}/${fullNodes}`;
       stable = ready && key === last ? stable + 1 : 0;
       last = key;
@@ -103,7 +156,11 @@ export async function launchAndWait(session: Session, bus: A11yBus, spec: AppSpe
     }
     await sleep(400);
   }
-  if (stable < 2) throw new Error(`${spec.label}: the tree did not settle within 30 s (snapshot/full nodes ${last}${snapError ? `; snapshot: ${snapError}` : ''}${fullError ? `; full read: ${fullError}` : ''})`);
+  if (stable < 2)
+    throw new Error(
+      `${spec.label}: the tree did not settle within 30 s (snapshot/full nodes ${last}` +
+        `${snapError ? `; snapshot: ${snapError}` : ''}${fullError ? `; full read: ${fullError}` : ''})`,
+    );
   return { pid: res.pid, window, loadMs: performance.now() - t0, snapshotNodes: snapNodes, fullNodes };
 }
 

@@ -13,7 +13,9 @@ export function runBaseline(env: Record<string, string>, pid: number, title: str
         try { parsed = JSON.parse(line) as typeof parsed; } catch { /* below */ }
         if (parsed?.error) return reject(new Error(parsed.error));
         if (err || !parsed || parsed.nodes === undefined || parsed.median_ms === undefined) {
-          return reject(new Error(`${err ? err.message : 'no output'} ${stderr.trim().split('\n').slice(-2).join(' ')}`.trim()));
+          return reject(
+            new Error(`${err ? err.message : 'no output'} ${stderr.trim().split('\n').slice(-2).join(' ')}`.trim()),
+          );
         }
         resolve({ nodes: parsed.nodes, medianMs: parsed.median_ms, runs: parsed.runs_ms ?? [] });
       });

@@ -23,4 +23,5 @@ export const DUMP = process.env['BENCH_DUMP'] === '1';
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 /** First line of an error, at most 160 characters, for a table cell. */
-export const errText = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split('\n')[0]!.slice(0, 160);
+export const errText = (e: unknown): string =>
+  (e instanceof Error ? e.message : String(e)).split('\n')[0]!.slice(0, 160);

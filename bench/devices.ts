@@ -23,11 +23,38 @@ const cli = fileURLToPath(new URL('../src/hosts/cli/main.js', import.meta.url));
 export async function benchDevices(display: string): Promise<DevicesBench> {
   const out: DevicesBench = { runs: RUNS };
   const sshd = await startSshd();
-  const computer = await createComputer({ desktop: 'current', mode: 'bypass', allowApps: ['gedit'], showActivity: false,
-    devices: [{ name: 'ssh', url: sshd.url, sshConfig: sshd.sshConfig, command: ['env', `COMPUTER_USE_HOME=${cuHome()}`, `COMPUTER_USE_SANDBOX=${display}`, process.execPath, cli, 'driver', 'linux', '--desktop', 'sandbox'] }] });
+  const computer = await createComputer({
+    desktop: 'current',
+    mode: 'bypass',
+    allowApps: ['gedit'],
+    showActivity: false,
+    devices: [
+      {
+        name: 'ssh',
+        url: sshd.url,
+        sshConfig: sshd.sshConfig,
+        command: [
+          'env',
+          `COMPUTER_USE_HOME=${cuHome()}`,
+          `COMPUTER_USE_SANDBOX=${display}`,
+          process.execPath,
+          cli,
+          'driver',
+          'linux',
+          '--desktop',
+          'sandbox',
+        ],
+      },
+    ],
+  });
   let pid = 0;
   try {
-    const launched = await computer.call('computer_launch', { device: 'local', command: 'gedit', args: ['--new-window'], waitMs: 20000 });
+    const launched = await computer.call('computer_launch', {
+      device: 'local',
+      command: 'gedit',
+      args: ['--new-window'],
+      waitMs: 20000,
+    });
     if (launched.isError) throw new Error(launched.text);
     pid = Number(/pid=(\d+)/.exec(launched.text)?.[1]);
     for (const name of ['local', 'ssh'] as const) {
@@ -60,7 +87,14 @@ export async function benchDevices(display: string): Promise<DevicesBench> {
     await computer.close();
     await sshd.stop();
   }
-  const row = (n: string, d?: DeviceLatency): string => (d ? `${n.padEnd(6)} connect ${d.connectMs} ms · observe p50 ${d.observe.p50} p95 ${d.observe.p95} ms · act(type) p50 ${d.act.p50} p95 ${d.act.p95} ms` : `${n}: -`);
-  console.log(`\ndevices (gedit, ${RUNS} runs): \n  ${row('local', out.local)}\n  ${row('ssh', out.ssh)}${out.error ? `\n  error: ${out.error}` : ''}`);
+  const row = (n: string, d?: DeviceLatency): string =>
+    d
+      ? `${n.padEnd(6)} connect ${d.connectMs} ms · observe p50 ${d.observe.p50} p95 ${d.observe.p95} ms · ` +
+        `act(type) p50 ${d.act.p50} p95 ${d.act.p95} ms`
+      : `${n}: -`;
+  console.log(
+    `\ndevices (gedit, ${RUNS} runs): \n  ${row('local', out.local)}\n  ${row('ssh', out.ssh)}` +
+      `${out.error ? `\n  error: ${out.error}` : ''}`,
+  );
   return out;
 }

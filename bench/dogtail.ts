@@ -213,12 +213,14 @@ export function dogtailTable(r: DogtailBench): string {
         side('dogtail (delays off, no wait, no check)', r.dogtail),
       ],
     )}\n` +
-    `ours/dogtail p50: ${r.oursOverDogtail ?? '?'}; computer_find p50 right after computer_observe: ${r.findAfterRead ?? '?'} ms; ` +
+    (`ours/dogtail p50: ${r.oursOverDogtail ?? '?'}; computer_find p50 right after computer_observe: ` +
+      `${r.findAfterRead ?? '?'} ms; `) +
     `receipts not confirmed: ${r.unconfirmed ?? '?'}\n` +
     `our click by driver method, p50 ms: ${Object.entries(r.ours?.byMethod ?? {})
       .map(([m, v]) => `${m} ${v}`)
       .join(', ')}; ` +
-    `host between calls (policy, audit, engine, diff): ${r.ours?.hostRest ?? '?'}${r.clicksSeen !== undefined ? `; clicks the app printed: ${r.clicksSeen}` : ''}` +
+    (`host between calls (policy, audit, engine, diff): ${r.ours?.hostRest ?? '?'}` +
+      `${r.clicksSeen !== undefined ? `; clicks the app printed: ${r.clicksSeen}` : ''}`) +
     `${r.error ? `; error: ${r.error}` : ''}`
   );
 }

@@ -40,7 +40,11 @@ export async function measureFixedCost(): Promise<FixedCost> {
       void clientSide.send({ jsonrpc: '2.0', id, method, params }).catch(reject);
     });
   try {
-    const init = await request(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fixed-cost', version: '1' } });
+    const init = await request(1, 'initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'fixed-cost', version: '1' },
+    });
     await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const list = await request(2, 'tools/list');
     const instructions = typeof init['instructions'] === 'string' ? init['instructions'] : '';

@@ -31,7 +31,11 @@ async function call(session: Session, name: string, params: unknown): Promise<To
 }
 
 function refOf(text: string, pattern: RegExp): string {
-  for (const line of text.split('\n')) if (pattern.test(line)) { const m = /\[(e\d+)\]/.exec(line); if (m?.[1]) return m[1]; }
+  for (const line of text.split('\n'))
+    if (pattern.test(line)) {
+      const m = /\[(e\d+)\]/.exec(line);
+      if (m?.[1]) return m[1];
+    }
   throw new Error(`no line matches ${pattern}`);
 }
 
@@ -78,8 +82,14 @@ export async function benchGecko(session: Session): Promise<GeckoBench> {
     const size = refOf(snap, /combobox "Size"/);
     const gift = refOf(snap, /checkbox "Gift wrap"/);
     const plans: { name: string; action: (i: number) => { ref: string; op: string; value?: string } }[] = [
-      { name: 'set_value (typed: SetTextContents ignored)', action: (i) => ({ ref: name, op: 'set_value', value: `Customer ${i}` }) },
-      { name: 'select in combo (dropdown item)', action: (i) => ({ ref: size, op: 'select', value: i % 2 ? 'Medium' : 'Large' }) },
+      {
+        name: 'set_value (typed: SetTextContents ignored)',
+        action: (i) => ({ ref: name, op: 'set_value', value: `Customer ${i}` }),
+      },
+      {
+        name: 'select in combo (dropdown item)',
+        action: (i) => ({ ref: size, op: 'select', value: i % 2 ? 'Medium' : 'Large' }),
+      },
       { name: 'toggle check box', action: () => ({ ref: gift, op: 'toggle' }) },
     ];
     for (const plan of plans) {
@@ -97,7 +107,14 @@ export async function benchGecko(session: Session): Promise<GeckoBench> {
         if (/ · confirmed/.test(r.text)) confirmed++;
         sample = r.text.split('\n')[0] ?? '';
       }
-      out.acts.push({ name: plan.name, latency: summarize(lat), tokensP50: summarize(toks).p50, confirmed, runs: lat.length, sample });
+      out.acts.push({
+        name: plan.name,
+        latency: summarize(lat),
+        tokensP50: summarize(toks).p50,
+        confirmed,
+        runs: lat.length,
+        sample,
+      });
     }
     if (browser.pid !== undefined) out.rssMb = groupRssMb(browser.pid);
   } catch (e) {
@@ -105,8 +122,17 @@ export async function benchGecko(session: Session): Promise<GeckoBench> {
   } finally {
     await stopBrowser(browser);
   }
-  console.log(`\nFirefox ESR (order form): start-up ${out.startupMs ?? '?'} ms; observe p50 ${out.observe?.p50 ?? '?'} ms, ` +
-    `${out.observeTokens ?? '?'} tokens, ${out.driverNodes ?? '?'} snapshot lines; RSS ${out.rssMb ?? '?'} MB${out.error ? `; ERROR ${out.error}` : ''}`);
-  console.log(table(['act', 'p50 ms', 'p95 ms', 'tokens p50', 'confirmed'], out.acts.map((a) => [a.name, a.latency.p50, a.latency.p95, a.tokensP50, `${a.confirmed}/${a.runs}`])));
+  console.log(
+    `\nFirefox ESR (order form): start-up ${out.startupMs ?? '?'} ms; observe p50 ${out.observe?.p50 ?? '?'} ` +
+      `ms, ` +
+      (`${out.observeTokens ?? '?'} tokens, ${out.driverNodes ?? '?'} snapshot lines; RSS ` +
+        `${out.rssMb ?? '?'} MB${out.error ? `; ERROR ${out.error}` : ''}`),
+  );
+  console.log(
+    table(
+      ['act', 'p50 ms', 'p95 ms', 'tokens p50', 'confirmed'],
+      out.acts.map((a) => [a.name, a.latency.p50, a.latency.p95, a.tokensP50, `${a.confirmed}/${a.runs}`]),
+    ),
+  );
   return out;
 }

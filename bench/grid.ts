@@ -55,7 +55,11 @@ async function makeSheet(): Promise<string> {
   for (let r = 1; r <= ROWS; r++) rows.push(Array.from({ length: COLS }, (_, c) => String(r * 100 + c)).join(','));
   const csv = join(dir, 'cells.csv');
   await writeFile(csv, `${rows.join('\n')}\n`);
-  await promisify(execFile)('soffice', ['--headless', `-env:UserInstallation=file://${dir}/profile`, '--convert-to', 'ods', '--outdir', dir, csv], { timeout: 120_000 });
+  await promisify(execFile)(
+    'soffice',
+    ['--headless', `-env:UserInstallation=file://${dir}/profile`, '--convert-to', 'ods', '--outdir', dir, csv],
+    { timeout: 120_000 },
+  );
   return join(dir, 'cells.ods');
 }
 
@@ -92,12 +96,19 @@ export async function benchGrid(): Promise<GridBench> {
     const nameBox = /\[(e\d+)\] textbox value="[A-Z]+\d+(:[A-Z]+\d+)?" editable/.exec(text)?.[1];
     if (!nameBox) throw new Error('no Name Box in the snapshot');
     const [, goMs] = await timed(async () => {
-      await computer!.tools.act({ actions: [{ ref: nameBox, op: 'focus' }, { ref: nameBox, op: 'set_value', value: 'T480' }] });
+      await computer!.tools.act({
+        actions: [
+          { ref: nameBox, op: 'focus' },
+          { ref: nameBox, op: 'set_value', value: 'T480' },
+        ],
+      });
       await computer!.tools.keys({ app: 'soffice', keys: 'Return' });
       text = (await computer!.tools.observe({ app: 'soffice' })).text;
     });
     out.goTo = { ms: Math.round(goMs), visible: /cursor T480/.test(text) };
-    const [acted, actMs] = await timed(() => computer!.tools.act({ actions: [{ ref: `${table}:T480`, op: 'set_value', value: '=T479+1' }] }));
+    const [acted, actMs] = await timed(() =>
+      computer!.tools.act({ actions: [{ ref: `${table}:T480`, op: 'set_value', value: '=T479+1' }] }),
+    );
     out.act = { ms: Math.round(actMs), receipt: acted.text.split('\n')[0]?.slice(0, 140) ?? '' };
 
     process.stdout.write('100 observes for RSS… ');
@@ -121,9 +132,20 @@ export async function benchGrid(): Promise<GridBench> {
 export function printGrid(b: GridBench): void {
   const mark = (ok: boolean | undefined): string => (ok === undefined ? '' : ok ? 'PASS' : 'FAIL');
   console.log(`\nCalc grid, ${b.cells.toLocaleString('en-US')} filled cells${b.error ? ` — error: ${b.error}` : ''}`);
-  if (b.observe) console.log(`  observe p50 ${b.observe.p50} ms (p90 ${b.observe.p90}, ${b.observe.runs} runs), ${b.observe.tokens} tokens   target ≤ 300 ms ${mark(b.observe.p50 <= 300)}`);
-  if (b.find) console.log(`  find "T480" (off screen) ${b.find.ms} ms: ${b.find.matches}   target ≤ 200 ms ${mark(b.find.ms <= 200)}`);
+  if (b.observe)
+    console.log(
+      `  observe p50 ${b.observe.p50} ms (p90 ${b.observe.p90}, ${b.observe.runs} runs), ${b.observe.tokens} ` +
+        `tokens   target ≤ 300 ms ${mark(b.observe.p50 <= 300)}`,
+    );
+  if (b.find)
+    console.log(
+      `  find "T480" (off screen) ${b.find.ms} ms: ${b.find.matches}   target ≤ 200 ms ` + `${mark(b.find.ms <= 200)}`,
+    );
   if (b.goTo) console.log(`  go to T480 via the Name Box + observe ${b.goTo.ms} ms, in view: ${b.goTo.visible}`);
   if (b.act) console.log(`  act set_value e<table>:T480 ${b.act.ms} ms: ${b.act.receipt}`);
-  if (b.rss) console.log(`  soffice.bin RSS ${b.rss.beforeMb} → ${b.rss.afterMb} MB over ${b.rss.observes} observes (p50 ${Math.round(b.rss.p50)} ms)`);
+  if (b.rss)
+    console.log(
+      `  soffice.bin RSS ${b.rss.beforeMb} → ${b.rss.afterMb} MB over ${b.rss.observes} observes (p50 ` +
+        `${Math.round(b.rss.p50)} ms)`,
+    );
 }

@@ -51,7 +51,15 @@ async function waitApp(c: Computer, app: string, pid?: number): Promise<number> 
 }
 
 /** Observe ×runs, find ×3, scroll to + select once, then RSS around 100 observes. */
-async function measure(c: Computer, label: string, app: string, pid: number, text: string, runs: number, rssObserves: number): Promise<ListCase> {
+async function measure(
+  c: Computer,
+  label: string,
+  app: string,
+  pid: number,
+  text: string,
+  runs: number,
+  rssObserves: number,
+): Promise<ListCase> {
   const out: ListCase = { case: label };
   const obs: number[] = [];
   let snap = '';
@@ -80,7 +88,10 @@ async function measure(c: Computer, label: string, app: string, pid: number, tex
       await c.tools.act({ actions: [{ ref, op: 'scroll', value: hit[2]! }] });
       const now = (await c.tools.observe({ app })).text;
       // A ListBox row is a nameless listitem around its label: select the row.
-      const row = new RegExp(`\\[(e\\d+)\\] listitem\\n\\s+\\[e\\d+\\] label "${text}"|\\[(e\\d+)\\] cell "${text}"`).exec(now)?.slice(1).find(Boolean);
+      const row = new RegExp(`\\[(e\\d+)\\] listitem\\n\\s+\\[e\\d+\\] label "${text}"|\\[(e\\d+)\\] cell "${text}"`)
+        .exec(now)
+        ?.slice(1)
+        .find(Boolean);
       if (!row) return 'row not in the snapshot after the scroll';
       return (await c.tools.act({ actions: [{ ref: row, op: 'select' }] })).text;
     });
@@ -98,7 +109,11 @@ export async function benchLists(runs = 10): Promise<ListCase[]> {
   const sizes = (process.env['BENCH_LIST_SIZES'] ?? '1000,5000,20000').split(',').map(Number).filter((n) => n > 0);
   const python = realpathSync('/usr/bin/python3');
   const script = realpathSync(SCRIPT);
-  const c = await createComputer({ desktop: 'current', mode: 'bypass', allowApps: ['thunar', `${basename(python)} ${script}`] });
+  const c = await createComputer({
+    desktop: 'current',
+    mode: 'bypass',
+    allowApps: ['thunar', `${basename(python)} ${script}`],
+  });
   const rows: ListCase[] = [];
   try {
     for (const n of sizes) {
@@ -108,7 +123,21 @@ export async function benchLists(runs = 10): Promise<ListCase[]> {
         await sleep(1000);
         const target = Math.round(n * 0.87);
         for (const [what, text] of [['TreeView', `item-${target}`], ['ListBox', `entry-${target}`]] as const) {
-          try { rows.push(await measure(c, `${what} ${n.toLocaleString('en-US')}`, 'long-lists', pid, text, runs, what === 'TreeView' ? 100 : 0)); } catch (e) { rows.push({ case: `${what} ${n}`, error: (e as Error).message.slice(0, 200) }); }
+          try {
+            rows.push(
+              await measure(
+                c,
+                `${what} ${n.toLocaleString('en-US')}`,
+                'long-lists',
+                pid,
+                text,
+                runs,
+                what === 'TreeView' ? 100 : 0,
+              ),
+            );
+          } catch (e) {
+            rows.push({ case: `${what} ${n}`, error: (e as Error).message.slice(0, 200) });
+          }
         }
       } finally { if (child.pid) try { process.kill(child.pid, 'SIGKILL'); } catch { /* gone */ } }
     }
@@ -129,8 +158,31 @@ export async function benchLists(runs = 10): Promise<ListCase[]> {
     } finally { rmSync(dir, { recursive: true, force: true }); }
   } finally { await c.close(); }
   console.log('\nLong lists (targets: observe ≤ 300 ms, find ≤ 200 ms, flat in N)');
-  console.log(table(['case', 'observe p50', 'tokens', 'range shown', 'find p50', 'found', 'scroll+select ms', 'selected', 'RSS MB before→after 100 observes'],
-    rows.map((r) => [r.case, r.observe?.p50 ?? r.error ?? '', r.tokens ?? '', r.range ?? '', r.find?.p50 ?? '', r.findScanned ?? '', r.scrollSelectMs ?? '',
-      r.selected === undefined ? '' : String(r.selected), r.rssMb ? `${r.rssMb[0]} → ${r.rssMb[1]}` : ''])));
+  console.log(
+    table(
+      [
+        'case',
+        'observe p50',
+        'tokens',
+        'range shown',
+        'find p50',
+        'found',
+        'scroll+select ms',
+        'selected',
+        'RSS MB before→after 100 observes',
+      ],
+      rows.map((r) => [
+        r.case,
+        r.observe?.p50 ?? r.error ?? '',
+        r.tokens ?? '',
+        r.range ?? '',
+        r.find?.p50 ?? '',
+        r.findScanned ?? '',
+        r.scrollSelectMs ?? '',
+        r.selected === undefined ? '' : String(r.selected),
+        r.rssMb ? `${r.rssMb[0]} → ${r.rssMb[1]}` : '',
+      ]),
+    ),
+  );
   return rows;
 }

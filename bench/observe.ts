@@ -42,7 +42,10 @@ export interface ObserveResult {
 }
 
 /** WARMUP + RUNS observes of one window through the library. */
-export async function measureObserve(session: Session, winRef: string): Promise<Omit<ObserveResult, 'app' | 'libatspi' | 'fullTree' | 'speedup'>> {
+export async function measureObserve(
+  session: Session,
+  winRef: string,
+): Promise<Omit<ObserveResult, 'app' | 'libatspi' | 'fullTree' | 'speedup'>> {
   const obs: number[] = [];
   const reads: number[] = [];
   const appsList: number[] = [];
@@ -75,9 +78,18 @@ export async function measureObserve(session: Session, winRef: string): Promise<
   const tokMed = median(toks);
   return {
     ...(window ? { window: { title: window.title, ...(bounds ? { bounds } : {}) } } : {}),
-    observe: summarize(obs), driverRead: summarize(reads), appsListP50: r1(median(appsList)), engineP50: r1(median(engine)), rpcP50: r1(median(rpc)),
-    rawNodes: nodes, snapshotText: text, snapshotTokensO200k: tokMed, snapshotTokensEstimate: median(est), shownLines: lines,
-    screenshotTokens: shot, ratio: r1(shot / tokMed),
+    observe: summarize(obs),
+    driverRead: summarize(reads),
+    appsListP50: r1(median(appsList)),
+    engineP50: r1(median(engine)),
+    rpcP50: r1(median(rpc)),
+    rawNodes: nodes,
+    snapshotText: text,
+    snapshotTokensO200k: tokMed,
+    snapshotTokensEstimate: median(est),
+    shownLines: lines,
+    screenshotTokens: shot,
+    ratio: r1(shot / tokMed),
   };
 }
 

@@ -38,7 +38,13 @@ import { benchToolkits } from './toolkits.js';
 import { benchText, wantsTextBench } from './text.js';
 
 /** Launches one app, measures it into a new row of `report` and kills it; failures become row errors. */
-async function benchApp(session: Session, bus: A11yBus, env: Record<string, string>, spec: AppSpec, report: Report): Promise<void> {
+async function benchApp(
+  session: Session,
+  bus: A11yBus,
+  env: Record<string, string>,
+  spec: AppSpec,
+  report: Report,
+): Promise<void> {
   const row: ObserveResult = { app: spec.label };
   report.observe.push(row);
   let pid: number | undefined;
@@ -46,7 +52,9 @@ async function benchApp(session: Session, bus: A11yBus, env: Record<string, stri
     process.stdout.write(`\n[${spec.label}] launching… `);
     const launched = await launchAndWait(session, bus, spec);
     if (launched.snapshotNodes < spec.minNodes && launched.fullNodes >= spec.minNodes) {
-      row.warning = `the driver's snapshot holds ${launched.snapshotNodes} of the window's ${launched.fullNodes} nodes (hidden-subtree pruning)`;
+      row.warning =
+        `the driver's snapshot holds ${launched.snapshotNodes} of the window's ${launched.fullNodes} nodes ` +
+        `(hidden-subtree pruning)`;
       report.errors.push(`${spec.label}: ${row.warning}`);
     }
     pid = launched.pid;
@@ -56,8 +64,14 @@ async function benchApp(session: Session, bus: A11yBus, env: Record<string, stri
     Object.assign(row, await measureObserve(session, winRef));
     if (DUMP) console.log(`\n${row.snapshotText}`);
     process.stdout.write(`p50 ${row.observe?.p50} ms; full-tree read… `);
-    if (spec.fullTree === false) row.fullTree = { nodes: 0, ms: Number.NaN, error: 'in-process full read skipped (it made the window vanish)' };
-    else try { row.fullTree = await measureFullTree(bus, launched.window); } catch (e) { row.fullTree = { nodes: 0, ms: Number.NaN, error: errText(e) }; }
+    if (spec.fullTree === false)
+      row.fullTree = { nodes: 0, ms: Number.NaN, error: 'in-process full read skipped (it made the window vanish)' };
+    else
+      try {
+        row.fullTree = await measureFullTree(bus, launched.window);
+      } catch (e) {
+        row.fullTree = { nodes: 0, ms: Number.NaN, error: errText(e) };
+      }
     process.stdout.write('libatspi… ');
     try {
       row.libatspi = await runBaseline(env, launched.pid, launched.window.title);
@@ -71,11 +85,18 @@ async function benchApp(session: Session, bus: A11yBus, env: Record<string, stri
     if (spec.key === 'gtk3-widget-factory' || spec.key === 'gedit') {
       process.stdout.write('; acts… ');
       try {
-        const acts = spec.key === 'gedit' ? await actsGedit(session, winRef) : await actsWidgetFactory(session, winRef, bus);
+        const acts =
+          spec.key === 'gedit' ? await actsGedit(session, winRef) : await actsWidgetFactory(session, winRef, bus);
         report.acts.push(...acts);
         process.stdout.write('done');
       } catch (e) {
-        report.acts.push({ app: spec.label, name: 'acts', error: errText(e), failures: 1, targetsApply: { tokens: false, latency: false } });
+        report.acts.push({
+          app: spec.label,
+          name: 'acts',
+          error: errText(e),
+          failures: 1,
+          targetsApply: { tokens: false, latency: false },
+        });
         process.stdout.write(`failed: ${errText(e)}`);
       }
     }
@@ -105,7 +126,8 @@ async function main(): Promise<number> {
   const stop = async (): Promise<void> => {
     await session?.close().catch(() => undefined);
     bus?.disconnect();
-    if (info && process.env['BENCH_KEEP'] !== '1') await stopSandbox(info.display).catch((e: unknown) => console.error(`stopSandbox: ${errText(e)}`));
+    if (info && process.env['BENCH_KEEP'] !== '1')
+      await stopSandbox(info.display).catch((e: unknown) => console.error(`stopSandbox: ${errText(e)}`));
     await cleanup().catch(() => undefined);
   };
   const onSignal = (): void => { void stop().finally(() => process.exit(130)); };
@@ -118,29 +140,44 @@ async function main(): Promise<number> {
     // The library's 'current' desktop and the in-process reader use the process environment.
     for (const [k, v] of Object.entries(env)) process.env[k] = v;
     for (const k of ['NO_AT_BRIDGE', 'GTK_MODULES']) delete process.env[k];
-    console.log(`sandbox ${info.display} up; ${RUNS} runs after ${WARMUP} warm-ups; libatspi median of ${BASELINE_RUNS}`);
+    console.log(
+      `sandbox ${info.display} up; ${RUNS} runs after ${WARMUP} warm-ups; libatspi median of ${BASELINE_RUNS}`,
+    );
     const device = new Device({ platform: 'linux', env, timeoutMs: 30_000 });
     instrument(device);
     session = new Session({ device });
     await device.hello();
     bus = await A11yBus.connect();
     for (const spec of specs) await benchApp(session, bus, env, spec, report);
-    if (process.env['BENCH_APPS']?.split(',').includes('gecko')) Object.assign(report, { gecko: await benchGecko(session) }); // gecko: Firefox ESR
-    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('toolkits')) await benchToolkits().catch((e: unknown) => report.errors.push(`toolkits: ${errText(e)}`));
-    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('act-lab')) report.acts.push(...await benchActLifecycle(session));
+    // gecko: Firefox ESR
+    if (process.env['BENCH_APPS']?.split(',').includes('gecko'))
+      Object.assign(report, { gecko: await benchGecko(session) });
+    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('toolkits'))
+      await benchToolkits().catch((e: unknown) => report.errors.push(`toolkits: ${errText(e)}`));
+    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('act-lab'))
+      report.acts.push(...(await benchActLifecycle(session)));
     // Find + click side by side with dogtail (python3-dogtail), same window, same run.
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('dogtail')) {
       const d = await benchDogtail(session);
       (report as unknown as Record<string, unknown>)['dogtail'] = d;
-      process.stdout.write(`\nFind + click, ours and dogtail's (${RUNS} runs after ${WARMUP} warm-ups, ms)\n${d.map(dogtailTable).join('\n\n')}\n`);
+      process.stdout.write(
+        `\nFind + click, ours and dogtail's (${RUNS} runs after ${WARMUP} warm-ups, ms)\n` +
+          `${d.map(dogtailTable).join('\n\n')}\n`,
+      );
     }
     // Observe and act latency over ssh against local (BENCH_APPS=devices to run it alone).
-    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('devices')) (report as unknown as Record<string, unknown>)['devices'] = await benchDevices(info.display);
+    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('devices'))
+      (report as unknown as Record<string, unknown>)['devices'] = await benchDevices(info.display);
     // Calc grid: only when asked for by BENCH_APPS=calc-grid (it takes minutes).
-    if ((process.env['BENCH_APPS'] ?? '').split(',').includes('calc-grid')) Object.assign(report, { grid: await benchGrid() });
+    if ((process.env['BENCH_APPS'] ?? '').split(',').includes('calc-grid'))
+      Object.assign(report, { grid: await benchGrid() });
     // Long lists: with BENCH_APPS unset or naming "lists".
-    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('lists')) await benchLists(RUNS).catch((e: unknown) => { report.errors.push(`lists: ${errText(e)}`); });
-    // Android (docs/platforms.md, "Verified on"): parse + render per node of an assembled 300-row dump; no phone needed.
+    if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('lists'))
+      await benchLists(RUNS).catch((e: unknown) => {
+        report.errors.push(`lists: ${errText(e)}`);
+      });
+    // Android (docs/platforms.md, "Verified on"): parse + render per node of an assembled 300-row dump; no phone
+    // needed.
     if (!process.env['BENCH_APPS'] || process.env['BENCH_APPS'].split(',').includes('android')) {
       const a = benchAndroid(RUNS);
       (report as unknown as Record<string, unknown>)['android'] = a;
@@ -170,8 +207,11 @@ async function main(): Promise<number> {
 async function fuzz(calls: number): Promise<number> {
   const { fuzzTools } = await import('../test/fuzz/tools.js');
   const r = await fuzzTools(calls, Number(process.env['FUZZ_SEED'] ?? 8_014));
-  console.log(`tool-argument fuzz: ${r.calls} calls (valid ${r.valid}, invalid ${r.invalid}, refused by the SDK ${r.protocolErrors}), seed ${r.seed}, ` +
-    `${r.ms} ms, slowest call ${r.slowestMs} ms, acting driver calls ${r.actingCalls}`);
+  console.log(
+    `tool-argument fuzz: ${r.calls} calls (valid ${r.valid}, invalid ${r.invalid}, refused by the SDK ` +
+      `${r.protocolErrors}), seed ${r.seed}, ` +
+      `${r.ms} ms, slowest call ${r.slowestMs} ms, acting driver calls ${r.actingCalls}`,
+  );
   console.log(`mutations ${JSON.stringify(r.byMutation)}\nerror codes ${JSON.stringify(r.byCode)}`);
   for (const f of r.failures) console.log(`FAIL ${f}`);
   console.log(r.failures.length ? 'FAIL' : 'PASS');

@@ -24,15 +24,27 @@ export function r1(n: number): number { return Math.round(n * 10) / 10; }
 export interface Summary { n: number; p50: number; p95: number; min: number; max: number }
 
 export function summarize(xs: readonly number[]): Summary {
-  return { n: xs.length, p50: r1(median(xs)), p95: r1(percentile(xs, 95)), min: r1(Math.min(...xs)), max: r1(Math.max(...xs)) };
+  return {
+    n: xs.length,
+    p50: r1(median(xs)),
+    p95: r1(percentile(xs, 95)),
+    min: r1(Math.min(...xs)),
+    max: r1(Math.max(...xs)),
+  };
 }
 
 /** Plain aligned text table; numbers are right-aligned. */
 export function table(headers: string[], rows: (string | number | undefined)[][]): string {
   const cells = rows.map((r) => headers.map((_, i) => fmt(r[i])));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? '').length)));
-  const numeric = headers.map((_, i) => rows.every((r) => r[i] === undefined || typeof r[i] === 'number' || /^[-\d.,×x%]+$/.test(String(r[i]))));
-  const line = (r: string[]): string => r.map((c, i) => (numeric[i] ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
+  const numeric = headers.map((_, i) =>
+    rows.every((r) => r[i] === undefined || typeof r[i] === 'number' || /^[-\d.,×x%]+$/.test(String(r[i]))),
+  );
+  const line = (r: string[]): string =>
+    r
+      .map((c, i) => (numeric[i] ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
 }
 

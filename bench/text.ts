@@ -71,7 +71,9 @@ async function measure(session: Session, app: string, query: string, row: TextRo
   row.findText = find.last.split('\n').slice(0, 2).join(' | ');
   const hint = /scope=(e\d+) from=(\d+)/.exec(obs.last) ?? /\[(e\d+)\] terminal "Terminal"/.exec(obs.last);
   if (hint?.[1]) {
-    const range = await timedRuns(() => call(session, 'computer_observe', { app, scope: hint[1], from: Number(hint[2] ?? 0) }));
+    const range = await timedRuns(() =>
+      call(session, 'computer_observe', { app, scope: hint[1], from: Number(hint[2] ?? 0) }),
+    );
     row.range = range.summary;
     row.rangeTokens = textTokens(range.last);
   }
@@ -91,7 +93,15 @@ export async function benchText(session: Session, errors: string[]): Promise<Tex
     const term: TextRow = { app: 'xfce4-terminal, 2,000 lines' };
     rows.push(term);
     try {
-      start('xfce4-terminal', ['--disable-server', '--hide-menubar', '--hide-toolbar', '-x', 'sh', '-c', 'seq -f "row-%g" 2000; exec sh']);
+      start('xfce4-terminal', [
+        '--disable-server',
+        '--hide-menubar',
+        '--hide-toolbar',
+        '-x',
+        'sh',
+        '-c',
+        'seq -f "row-%g" 2000; exec sh',
+      ]);
       await waitFor(session, 'xfce4-terminal', /row-2000/);
       await measure(session, 'xfce4-terminal', 'row-1990', term);
     } catch (e) { term.error = errText(e); errors.push(`text bench terminal: ${term.error}`); }
@@ -100,8 +110,16 @@ export async function benchText(session: Session, errors: string[]): Promise<Tex
     rows.push(pdf);
     try {
       const file = join(dir, 'long.pdf');
-      writePdf(file, Array.from({ length: 50 }, (_, p) => Array.from({ length: 40 }, (_, l) =>
-        p === 49 && l === 20 ? 'The closing sentence sits on the last page.' : `Page ${p + 1}, line ${l + 1}: the quick brown fox jumps over the lazy dog.`)));
+      writePdf(
+        file,
+        Array.from({ length: 50 }, (_, p) =>
+          Array.from({ length: 40 }, (_, l) =>
+            p === 49 && l === 20
+              ? 'The closing sentence sits on the last page.'
+              : `Page ${p + 1}, line ${l + 1}: the quick brown fox jumps over the lazy dog.`,
+          ),
+        ),
+      );
       start('evince', [file]);
       await waitFor(session, 'evince', /Page 1, line 1/);
       await measure(session, 'evince', 'closing sentence', pdf);
@@ -114,9 +132,17 @@ export async function benchText(session: Session, errors: string[]): Promise<Tex
   console.log('app                          observe p50  tokens  find p50  range p50  range tokens  find answer');
   for (const r of rows) {
     if (r.error) { console.log(`${r.app.padEnd(28)} error: ${r.error}`); continue; }
-    console.log(`${r.app.padEnd(28)} ${String(r.observe?.p50 ?? '-').padStart(8)} ms ${String(r.observeTokens ?? '-').padStart(7)} ${String(r.find?.p50 ?? '-').padStart(6)} ms ${String(r.range?.p50 ?? '-').padStart(7)} ms ${String(r.rangeTokens ?? '-').padStart(12)}  ${r.findText ?? ''}`);
+    console.log(
+      `${r.app.padEnd(28)} ${String(r.observe?.p50 ?? '-').padStart(8)} ms ` +
+        `${String(r.observeTokens ?? '-').padStart(7)} ${String(r.find?.p50 ?? '-').padStart(6)} ms ` +
+        `${String(r.range?.p50 ?? '-').padStart(7)} ms ${String(r.rangeTokens ?? '-').padStart(12)}  ` +
+        `${r.findText ?? ''}`,
+    );
   }
   mkdirSync(RESULTS, { recursive: true });
-  writeFileSync(join(RESULTS, 'text-latest.json'), `${JSON.stringify({ at: new Date().toISOString(), runs: RUNS, rows }, null, 2)}\n`);
+  writeFileSync(
+    join(RESULTS, 'text-latest.json'),
+    `${JSON.stringify({ at: new Date().toISOString(), runs: RUNS, rows }, null, 2)}\n`,
+  );
   return rows;
 }

@@ -9,7 +9,15 @@ import { RUNS, ROOT, WARMUP, errText } from './config.js';
 import { summarize, type Summary } from './stats.js';
 
 /** One app's numbers. */
-export interface ToolkitRow { app: string; launchMs?: number; observe?: Summary; act?: Summary; actName?: string; tokens?: number; error?: string }
+export interface ToolkitRow {
+  app: string;
+  launchMs?: number;
+  observe?: Summary;
+  act?: Summary;
+  actName?: string;
+  tokens?: number;
+  error?: string;
+}
 
 const FORM = join(ROOT, 'test', 'apps', 'Form.java');
 
@@ -30,8 +38,16 @@ function refOn(text: string, pattern: RegExp): string {
   return ref;
 }
 
-async function benchOne(c: Computer, app: string, command: string, args: string[], observeApp: string, actOn: RegExp,
-  act: (ref: string, i: number) => { op: 'set_value' | 'toggle'; value?: string }, actName: string): Promise<ToolkitRow> {
+async function benchOne(
+  c: Computer,
+  app: string,
+  command: string,
+  args: string[],
+  observeApp: string,
+  actOn: RegExp,
+  act: (ref: string, i: number) => { op: 'set_value' | 'toggle'; value?: string },
+  actName: string,
+): Promise<ToolkitRow> {
   const row: ToolkitRow = { app, actName };
   let pid = 0;
   try {
@@ -71,8 +87,12 @@ export async function benchToolkits(): Promise<ToolkitRow[]> {
   console.log('\ntoolkits: observe and act through the tools (ms)');
   console.log('app | launch | observe p50 | observe p95 | snapshot tokens (chars/4) | act | act p50 | act p95');
   for (const r of rows) {
-    console.log(r.error ? `${r.app} | FAILED: ${r.error.split('\n')[0]}`
-      : `${r.app} | ${r.launchMs} | ${r.observe?.p50} | ${r.observe?.p95} | ${r.tokens} | ${r.actName} | ${r.act?.p50} | ${r.act?.p95}`);
+    console.log(
+      r.error
+        ? `${r.app} | FAILED: ${r.error.split('\n')[0]}`
+        : `${r.app} | ${r.launchMs} | ${r.observe?.p50} | ${r.observe?.p95} | ${r.tokens} | ${r.actName} | ` +
+            `${r.act?.p50} | ${r.act?.p95}`,
+    );
   }
   return rows;
 }

@@ -31,4 +31,5 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: nu
 }
 
 /** Total ms spent in one driver method. */
-export const sumOf = (calls: Trace[], method: string): number => calls.filter((c) => c.method === method).reduce((a, c) => a + c.ms, 0);
+export const sumOf = (calls: Trace[], method: string): number =>
+  calls.filter((c) => c.method === method).reduce((a, c) => a + c.ms, 0);

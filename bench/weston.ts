@@ -31,7 +31,15 @@ const RUNS = Math.max(1, Number(process.env['BENCH_RUNS'] ?? 10));
  */
 export async function benchWeston(runs = RUNS, kind: 'weston' | 'xvfb' = 'weston'): Promise<WestonBench> {
   const empty = summarize([]);
-  const out: WestonBench = { sandboxStartMs: 0, launchMs: 0, observe: empty, toggle: empty, setValue: empty, unconfirmed: 0, snapshotLines: 0 };
+  const out: WestonBench = {
+    sandboxStartMs: 0,
+    launchMs: 0,
+    observe: empty,
+    toggle: empty,
+    setValue: empty,
+    unconfirmed: 0,
+    snapshotLines: 0,
+  };
   let t = performance.now();
   const computer = await createComputer({ desktop: 'sandbox', sandboxKind: kind, mode: 'bypass', allowApps: ['gtk3-widget-factory'] })
     .catch((e: unknown) => { out.error = `${kind} sandbox: ${errText(e)}`; return undefined; });
@@ -100,7 +108,8 @@ if (process.argv[1]?.endsWith('/bench/weston.js')) {
   void (async () => {
     const w = await benchWeston();
     console.log(westonLine(w));
-    if (process.argv.includes('--compare')) console.log(westonLine(await benchWeston(RUNS, 'xvfb'), 'xvfb (X11, gtk3-widget-factory)  '));
+    if (process.argv.includes('--compare'))
+      console.log(westonLine(await benchWeston(RUNS, 'xvfb'), 'xvfb (X11, gtk3-widget-factory)  '));
     process.exitCode = w.error ? 1 : 0;
   })();
 }

@@ -6,12 +6,24 @@
  *
  * It reuses the current desktop or a running sandbox, and starts a sandbox when there is none.
  */
-import { createComputer, type ActionRequest, type Computer, type ComputerOptions, type PolicyGate, type ToolResult } from '../src/index.js';
+import {
+  createComputer,
+  type ActionRequest,
+  type Computer,
+  type ComputerOptions,
+  type PolicyGate,
+  type ToolResult,
+} from '../src/index.js';
 
 /** A gate that allows everything and says what it allowed (a real policy asks, refuses and audits). */
 const loggingGate: PolicyGate = {
   async check(req: ActionRequest) {
-    const what = req.kind === 'launch' ? req.command : req.kind === 'keys' ? `${req.app ?? ''} ${req.keys}` : `${req.app ?? ''} ${req.op}${req.kind === 'element' ? ` ${req.ref}` : ''}`;
+    const what =
+      req.kind === 'launch'
+        ? req.command
+        : req.kind === 'keys'
+          ? `${req.app ?? ''} ${req.keys}`
+          : `${req.app ?? ''} ${req.op}${req.kind === 'element' ? ` ${req.ref}` : ''}`;
     console.error(`[gate] ${req.tool} ${what}`.trimEnd());
     return { done: (receipt: string) => console.error(`[gate] → ${receipt}`) };
   },
@@ -39,18 +51,30 @@ async function writeNote(computer: Computer, path: string, text: string): Promis
   console.log(ok(await computer.tools.act({ actions: [{ ref: doc, op: 'type', value: text }] })).text);
 
   let dialog = ok(await computer.tools.keys({ keys: 'ctrl+s', app: 'gedit' }));
-  if (!/"Save As"/.test(dialog.text)) dialog = ok(await computer.tools.wait({ until: 'window_appears', text: 'Save As', timeoutMs: 10000 }));
+  if (!/"Save As"/.test(dialog.text))
+    dialog = ok(await computer.tools.wait({ until: 'window_appears', text: 'Save As', timeoutMs: 10000 }));
   const saveAs: ToolResult = { ...dialog, text: dialog.text.slice(dialog.text.search(/"Save As"/)) };
   const name = refOn(saveAs, /\] textbox\b.*editable/);
   const save = refOn(saveAs, /\] button "Save"/);
-  console.log(ok(await computer.tools.act({ actions: [{ ref: name, op: 'set_value', value: path }, { ref: save, op: 'click' }] })).text);
+  console.log(
+    ok(
+      await computer.tools.act({
+        actions: [
+          { ref: name, op: 'set_value', value: path },
+          { ref: save, op: 'click' },
+        ],
+      }),
+    ).text,
+  );
   ok(await computer.tools.keys({ keys: 'ctrl+q', app: 'gedit' }));
 }
 
 const options: ComputerOptions = { desktop: 'auto', gate: loggingGate, maxTokens: 2000 };
 const computer = await createComputer(options);
 try {
-  console.log(`desktop: ${computer.desktop.kind}${computer.desktop.sandbox ? ` ${computer.desktop.sandbox.display}` : ''}`);
+  console.log(
+    `desktop: ${computer.desktop.kind}` + `${computer.desktop.sandbox ? ` ${computer.desktop.sandbox.display}` : ''}`,
+  );
   await writeNote(computer, process.argv[2] ?? '/tmp/computer-use-note.txt', 'Written through the accessibility tree.');
 } finally {
   await computer.close();

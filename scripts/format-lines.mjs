@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The line-length formatter: lines of the project's sources at most 120 characters, changing nothing else.
 // A whole-file formatter would re-lay the code's dense one-line guards everywhere; this one re-lays only the
-// statement, member or signature a long line belongs to (with prettier, at 120 columns) and re-wraps long comments
-// at word breaks. The lines written before the limit are counted per file in scripts/line-length-baseline.json:
-// lint fails when a file has more long lines than its count (a new file: none), so the count only falls.
+// statement, member or signature a long line belongs to (with prettier, at 120 columns), cuts a long literal or
+// template into a concatenation of the same value and re-wraps long comments at word breaks. The lines written
+// before the limit that it cannot shorten are counted per file in scripts/line-length-baseline.json: lint fails
+// when a file has more long lines than its count (a new file: none), so the count only falls.
 //   node scripts/format-lines.mjs FILE…      re-lay the long lines of these files in place
 //   node scripts/format-lines.mjs --check    compare each file with the baseline (run by lint)
 //   node scripts/format-lines.mjs --baseline write the baseline from the files as they are
@@ -53,10 +54,15 @@ export function longLines(text) {
 function unbreakable(line) {
   const body = line.trim().replace(/^(\/\/|\*)\s*/, '');
   if (!/\s/.test(body)) return true;
-  return /^(?:[\w.]+\s*[:=(]\s*|return\s+|\+\s*)?(?:'(?:[^'\\]|\\.)*'|`(?:[^`\\$]|\\.)*`|"(?:[^"\\]|\\.)*"|\/(?:[^/\\\n]|\\.)+\/[a-z]*)\s*(?:[+,;)]\s*)*(?:\/\/.*)?$/.test(
-    body,
-  );
+  return LONE_LITERAL.test(body);
 }
+
+/** One literal as a line holds it: a key, assignment, call or `return` before it; punctuation and a comment after. */
+const LONE_LITERAL = new RegExp(
+  /^(?:[\w.]+\s*[:=(]\s*|return\s+|\+\s*)?/.source +
+    /(?:'(?:[^'\\]|\\.)*'|`(?:[^`\\$]|\\.)*`|"(?:[^"\\]|\\.)*"|\/(?:[^/\\\n]|\\.)+\/[a-z]*)/.source +
+    /\s*(?:[+,;)]\s*)*(?:\/\/.*)?$/.source,
+);
 
 /** The file's syntax tree (TypeScript or JavaScript by its name). */
 const parse = (text, file) =>
@@ -153,10 +159,13 @@ function wrapperFor(node) {
 /** Lays out `text` (a node, or a node's head ending in `{}`) with prettier, back at `indent`; undefined if it fails. */
 async function layOut(node, text, indent) {
   const [open, close] = wrapperFor(node);
-  const member = ts.isObjectLiteralElementLike(node) ? text.replace(/,\s*$/, '') + ',' : text;
+  // An object's member takes its comma; a class's method (a member-like node too) takes none.
+  const member = open === '__w({' ? text.replace(/,\s*$/, '') + ',' : text;
   let out;
   try {
-    out = await prettier.format(`${open}\n${member}\n${close}\n`, PRETTIER);
+    // Laid one level into the wrapper, back at `indent`: the width is what the real indent leaves.
+    const printWidth = WIDTH - Math.max(0, indent.length - 2);
+    out = await prettier.format(`${open}\n${member}\n${close}\n`, { ...PRETTIER, printWidth });
   } catch {
     return undefined;
   }
@@ -183,8 +192,9 @@ async function relayCode(sf, text, lines, i) {
   if (!laid) return undefined;
   let replacement = laid.join('\n');
   if (headEnd) {
-    // A statement's head (`const f = async (…) => {`) comes back from prettier with its `;` after the empty body.
-    const head = /\{\};?$/.exec(replacement);
+    // A statement's head (`const f = async (…) => {`) comes back with its `;` after the empty body (a loop's or an
+    // `if`'s empty body on two lines).
+    const head = /\{\s*\};?$/.exec(replacement);
     if (!head) return undefined;
     replacement = replacement.slice(0, head.index) + text.slice(headEnd, node.getEnd());
   }
@@ -214,27 +224,52 @@ export async function formatText(text, file = 'x.ts') {
       file.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS,
     );
     const comment = /^\s*(\/\/|\*|\/\*)/.test(line) && !inTemplate(sf, text, lines, i);
-    let next;
+    // The ways to shorten the line, in order; the first whose change is layout only is taken.
+    const ways = [];
     if (comment) {
-      const wrapped = wrapComment(line);
-      if (wrapped) next = [...lines.slice(0, i), ...wrapped, ...lines.slice(i + 1)].join('\n');
+      ways.push(() => {
+        const wrapped = wrapComment(line);
+        return wrapped && [...lines.slice(0, i), ...wrapped, ...lines.slice(i + 1)].join('\n');
+      });
     } else if (/\S\s*\/\/ .*$/.test(line) && !/['"`]/.test(line.slice(line.indexOf('//')))) {
-      next = moveTrailingComment(sf, text, lines, i);
-      if (!next) next = await relayCode(sf, text, lines, i);
+      ways.push(() => moveTrailingComment(sf, text, lines, i), () => relayCode(sf, text, lines, i));
     } else {
       // A literal longer than a line's room is split first: re-laid alone it would still run over the width.
-      next = (await splitString(sf, text, lines, i)) ?? (await relayCode(sf, text, lines, i));
+      ways.push(
+        () => breakTemplateLine(sf, text, lines, i),
+        () => splitCallHead(sf, text, lines, i),
+        () => splitString(sf, text, lines, i),
+        () => relayCode(sf, text, lines, i),
+      );
     }
-    // Every change is proved to be layout only: the same tokens before and after, or it is not made.
-    if (
-      next === undefined ||
-      longLines(next).length >= longLines(text).length + 3 ||
-      tokens(next, file) !== tokens(text, file)
-    )
-      kept.add(line);
+    let next;
+    for (const way of ways) {
+      const candidate = await way();
+      // Every change is proved to be layout only: the same tokens before and after, or it is not made.
+      if (
+        candidate &&
+        shorter(candidate, text) &&
+        tokens(candidate, file) === tokens(text, file)
+      ) {
+        next = candidate;
+        break;
+      }
+    }
+    if (next === undefined) kept.add(line);
     else text = next;
   }
   return text;
+}
+
+/** Fewer long lines, or as many and less over the width in all: a change that does not shorten is not made. */
+function shorter(next, text) {
+  const over = (t) => {
+    const lines = t.split('\n');
+    const long = longLines(t);
+    return [long.length, long.reduce((n, i) => n + lines[i].length - WIDTH, 0)];
+  };
+  const [a, b] = [over(next), over(text)];
+  return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
 }
 
 /** The code's tokens (comments and layout left out; JSDoc is a comment): equal when only layout changed. */
@@ -245,9 +280,19 @@ export function tokens(text, file = 'x.ts') {
     if (ts.isJSDoc(n)) return;
     // Prettier's own changes mean the same: parentheses it adds for clarity, quotes, trailing commas, semicolons.
     if (ts.isParenthesizedExpression(n)) return walk(n.expression);
-    // A string split into `('a ' + 'b')` is the same string: a concatenation of literals counts as one.
-    const value = literalValue(n);
-    if (value !== undefined) return out.push(`string:${value}`);
+    // A string split into `('a ' + 'b')` is the same string: a concatenation of literals counts as one, and a
+    // concatenation of templates (`a${x}` + ` b`) counts as the one template it was, its substitutions in order.
+    const parts = templateParts(n);
+    if (parts && !parts.some((p) => typeof p !== 'string')) return out.push(`string:${parts.join('')}`);
+    if (parts) {
+      out.push('template:');
+      let text = '';
+      for (const p of parts) {
+        if (typeof p === 'string') text += p;
+        else (out.push(`text:${text}`), (text = ''), walk(p));
+      }
+      return out.push(`text:${text}`);
+    }
     const kids = n.getChildren(sf);
     if (!kids.length) out.push(`${n.kind}:${n.getText(sf)}`);
     else kids.forEach(walk);
@@ -260,15 +305,22 @@ export function tokens(text, file = 'x.ts') {
     .filter((t) => t !== `${K.SemicolonToken}:;`).join('\n');
 }
 
-/** The value of a string literal, an untagged template without substitutions, or a `+` of them; else undefined. */
-function literalValue(n) {
-  if (ts.isStringLiteral(n)) return n.text;
-  if (ts.isNoSubstitutionTemplateLiteral(n) && !ts.isTaggedTemplateExpression(n.parent)) return n.text;
-  if (ts.isParenthesizedExpression(n)) return literalValue(n.expression);
+/**
+ * A string literal, an untagged template or a `+` of them as its text and substitutions in order (strings and
+ * expression nodes); else undefined. Each operand is a string, so the `+` of them is the one template's value.
+ */
+function templateParts(n) {
+  if (ts.isStringLiteral(n)) return [n.text];
+  const untagged = !(n.parent && ts.isTaggedTemplateExpression(n.parent));
+  if (ts.isNoSubstitutionTemplateLiteral(n) && untagged) return [n.text];
+  if (ts.isTemplateExpression(n) && untagged) {
+    return [n.head.text, ...n.templateSpans.flatMap((s) => [s.expression, s.literal.text])];
+  }
+  if (ts.isParenthesizedExpression(n)) return templateParts(n.expression);
   if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.PlusToken) {
-    const left = literalValue(n.left);
-    const right = left === undefined ? undefined : literalValue(n.right);
-    return right === undefined ? undefined : left + right;
+    const left = templateParts(n.left);
+    const right = left === undefined ? undefined : templateParts(n.right);
+    return right === undefined ? undefined : [...left, ...right];
   }
   return undefined;
 }
@@ -290,14 +342,41 @@ export function literalUnits(body) {
  * `room` characters each with its quotes (a longer word is a piece alone); undefined when it stays one piece.
  */
 export function splitLiteral(raw, room) {
-  const quote = raw[0];
+  return splitUnits(literalUnits(raw.slice(1, -1)), raw[0], room);
+}
+
+/**
+ * A template's body as units: its text's escapes and characters, and each substitution `${…}` whole (its source as
+ * written). Cut between units, each piece is a template of its own and their `+` is the template's value.
+ */
+function templateUnits(sf, node) {
+  const units = literalUnits(node.head.getText(sf).slice(1, -2));
+  let from = node.head.getEnd();
+  for (const span of node.templateSpans) {
+    units.push('${' + sf.text.slice(from, span.literal.getStart(sf)) + '}');
+    const raw = span.literal.getText(sf);
+    units.push(...literalUnits(raw.slice(1, ts.isTemplateTail(span.literal) ? -1 : -2)));
+    from = span.literal.getEnd();
+  }
+  return units;
+}
+
+/** Units as words: each ends after a space or before a substitution `${…}`. */
+function wordsOf(units) {
   const words = [];
   let word = '';
-  for (const u of literalUnits(raw.slice(1, -1))) {
+  for (const u of units) {
+    if (u.startsWith('${') && word) (words.push(word), (word = ''));
     word += u;
     if (u === ' ') (words.push(word), (word = ''));
   }
   if (word) words.push(word);
+  return words;
+}
+
+/** Units packed into pieces of at most `room` characters with their quotes, cut after a space or before a `${`. */
+function splitUnits(units, quote, room) {
+  const words = wordsOf(units);
   const pieces = [];
   let piece = '';
   for (const w of words) {
@@ -316,7 +395,8 @@ export function splitLiteral(raw, room) {
 function splittable(node) {
   const p = node.parent;
   if (!p || p.name === node || p.moduleSpecifier === node || p.propertyName === node) return false;
-  if (ts.isNoSubstitutionTemplateLiteral(node) && ts.isTaggedTemplateExpression(p)) return false;
+  const template = ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node);
+  if (template && ts.isTaggedTemplateExpression(p)) return false;
   if (ts.isExpressionStatement(p) || ts.isEnumMember(p) || ts.isElementAccessExpression(p)) return false;
   if (ts.isCaseClause(p) || ts.isJsxAttribute(p) || ts.isExternalModuleReference(p)) return false;
   if (ts.isImportTypeNode(p) || ts.isModuleDeclaration(p) || ts.isLiteralTypeNode(p)) return false;
@@ -335,7 +415,7 @@ async function splitString(sf, text, lines, i) {
   let best;
   const visit = (n) => {
     if (n.getEnd() < lineStart || n.getStart(sf) > lineEnd) return;
-    const literal = ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n);
+    const literal = ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateExpression(n);
     if (literal && n.getStart(sf) >= lineStart && n.getEnd() <= lineEnd && splittable(n)) {
       if (!best || n.getWidth(sf) > best.getWidth(sf)) best = n;
     }
@@ -344,10 +424,126 @@ async function splitString(sf, text, lines, i) {
   visit(sf);
   if (!best) return undefined;
   // Room for a piece on its own line, below the statement's indent and a nesting level or two of prettier's.
-  const pieces = splitLiteral(best.getText(sf), WIDTH - indentOf(lines[i]).length - 12);
+  const room = WIDTH - indentOf(lines[i]).length - 12;
+  const pieces = ts.isTemplateExpression(best)
+    ? splitUnits(templateUnits(sf, best), '`', room)
+    : splitLiteral(best.getText(sf), room);
   if (!pieces) return undefined;
   const cut = text.slice(0, best.getStart(sf)) + '(' + pieces.join(' + ') + ')' + text.slice(best.getEnd());
   return await relayCode(parse(cut, sf.fileName), cut, cut.split('\n'), i);
+}
+
+/** Where line `i` starts in the text. */
+const offsetOf = (lines, i) => lines.slice(0, i).reduce((n, l) => n + l.length + 1, 0);
+
+/** The untagged template (an expression or one without substitutions) that a template token belongs to. */
+function untaggedTemplate(n) {
+  const template = ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateHead(n) ? n.parent : n.parent?.parent;
+  const node = ts.isNoSubstitutionTemplateLiteral(n) ? n : template;
+  return node && !ts.isTaggedTemplateExpression(node.parent) ? node : undefined;
+}
+
+/**
+ * A line that starts inside a template of several lines (a page, a script, a table), cut after its last space that
+ * leaves room with a line continuation: a `\` before the line break adds nothing to a template's value. The rest
+ * starts at column 0, as the template's own lines do (indent would be text). A tagged template sees the raw text,
+ * so it is left alone.
+ */
+function breakTemplateLine(sf, text, lines, i) {
+  const lineStart = offsetOf(lines, i);
+  const lineEnd = lineStart + lines[i].length;
+  const ranges = [];
+  let startsInside = false;
+  const visit = (n) => {
+    if (n.getEnd() < lineStart || n.getStart(sf) > lineEnd) return;
+    const token = ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) ||
+      ts.isTemplateTail(n);
+    if (token && untaggedTemplate(n)) {
+      const from = n.getStart(sf) + 1;
+      const to = n.getEnd() - (ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateTail(n) ? 1 : 2);
+      if (from <= lineStart && lineStart <= to) startsInside = true;
+      ranges.push([from, to]);
+    }
+    n.forEachChild(visit);
+  };
+  visit(sf);
+  if (!startsInside) return undefined;
+  for (let p = lineStart + WIDTH - 1; p > lineStart + 40; p--) {
+    if (text[p - 1] !== ' ' || !ranges.some(([from, to]) => from < p && p <= to)) continue;
+    // The space must be a character of its own, not the second half of an escape (`\ `).
+    const units = literalUnits(text.slice(lineStart, p));
+    if (units[units.length - 1] !== ' ') continue;
+    return text.slice(0, p) + '\\\n' + text.slice(p);
+  }
+  return undefined;
+}
+
+/**
+ * `test('a long name…', options, async () => {` over the width: prettier keeps a test call's head on one line, so
+ * the name (the call's first argument, a literal) is cut into `'…' +` lines here, the continuation four columns in,
+ * and the function's body stays where it is.
+ */
+function splitCallHead(sf, text, lines, i) {
+  const lineStart = offsetOf(lines, i);
+  const line = lines[i].trimEnd();
+  if (!line.endsWith('{')) return undefined;
+  let call;
+  const visit = (n) => {
+    if (call || n.getEnd() < lineStart || n.getStart(sf) > lineStart + line.length) return;
+    if (ts.isCallExpression(n) && n.getStart(sf) >= lineStart && n.arguments.length >= 2) {
+      const [first] = n.arguments;
+      const last = n.arguments[n.arguments.length - 1];
+      const fn = ts.isArrowFunction(last) || ts.isFunctionExpression(last);
+      const literal = ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first) ||
+        ts.isTemplateExpression(first);
+      if (fn && ts.isBlock(last.body) && last.body.getStart(sf) === lineStart + line.length - 1 && literal &&
+        first.getEnd() <= lineStart + line.length) call = n;
+    }
+    n.forEachChild(visit);
+  };
+  visit(sf);
+  if (!call) return undefined;
+  const first = call.arguments[0];
+  const raw = first.getText(sf);
+  const quote = raw[0];
+  const units = ts.isTemplateExpression(first) ? templateUnits(sf, first) : literalUnits(raw.slice(1, -1));
+  const prefix = text.slice(lineStart, first.getStart(sf));
+  const rest = text.slice(first.getEnd(), lineStart + line.length);
+  const indent = indentOf(line) + '    ';
+  const width = (piece) => piece.join('').length;
+  const words = wordsOf(units);
+  // Greedy pieces of at most `cap` characters each within its line's room; the last one shares its line with the
+  // rest of the head (`, async () => {`).
+  const pack = (cap) => {
+    const pieces = [[]];
+    for (const w of words) {
+      const room = Math.min(cap, WIDTH - (pieces.length === 1 ? prefix.length : indent.length) - 4);
+      if (pieces.at(-1).length && width(pieces.at(-1)) + w.length > room) pieces.push([]);
+      pieces.at(-1).push(w);
+    }
+    while ((pieces.length === 1 ? prefix : indent).length + width(pieces.at(-1)) + 2 + rest.length > WIDTH) {
+      const last = pieces.at(-1);
+      if (last.length < 2) return undefined;
+      pieces.push([last.pop()]);
+    }
+    return pieces;
+  };
+  const greedy = pack(WIDTH);
+  if (!greedy || greedy.length < 2) return undefined;
+  // The same number of lines, as even as they go: no last line of one word.
+  const even = Math.ceil(width(words) / greedy.length);
+  let pieces = greedy;
+  for (let cap = even; cap < WIDTH; cap += 4) {
+    const p = pack(cap);
+    if (p && p.length === greedy.length) {
+      pieces = p;
+      break;
+    }
+  }
+  const head = pieces.map(
+    (p, k) => (k ? indent : prefix) + quote + p.join('') + quote + (k < pieces.length - 1 ? ' +' : rest),
+  );
+  return text.slice(0, lineStart) + head.join('\n') + text.slice(lineStart + line.length);
 }
 
 /** A line inside a template literal (a `//` or ` * ` there is text, not a comment). */

@@ -317,7 +317,9 @@ export async function createComputer(options: ComputerOptions = {}): Promise<Com
     try {
       hubs.set(spec.url, await hubFor(spec, options.devicesPath ?? defaultDevicesPath(), options.timeoutMs));
     } catch (e) {
-      const why = `cannot listen for paired devices at ${spec.url}: ${(e as Error).message} (is \`computer-use pairing start\` or another session using it?)`;
+      const why =
+        `cannot listen for paired devices at ${spec.url}: ${(e as Error).message} (is \`computer-use pairing ` +
+        `start\` or another session using it?)`;
       hubs.set(spec.url, why);
       (controls.warnings as string[]).push(why);
     }

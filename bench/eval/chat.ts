@@ -26,6 +26,13 @@ export interface Usage { prompt_tokens: number; completion_tokens: number; total
 /** The text of a message's content (the API also allows a list of parts). */
 export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((c) => (c && typeof c === 'object' && typeof (c as { text?: unknown }).text === 'string' ? (c as { text: string }).text : '')).join('\n');
+  if (Array.isArray(content))
+    return content
+      .map((c) =>
+        c && typeof c === 'object' && typeof (c as { text?: unknown }).text === 'string'
+          ? (c as { text: string }).text
+          : '',
+      )
+      .join('\n');
   return '';
 }

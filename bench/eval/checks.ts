@@ -59,7 +59,9 @@ export function answerEquals(answers: Record<string, string>, key: string, expec
     ? { ok: true, detail: `${key} = ${JSON.stringify(got)}` }
     : {
         ok: false,
-        detail: `${key}: expected ${JSON.stringify(expected)}, got ${got === undefined ? 'nothing' : JSON.stringify(got)}`,
+        detail:
+          `${key}: expected ${JSON.stringify(expected)}, got ` +
+          `${got === undefined ? 'nothing' : JSON.stringify(got)}`,
       };
 }
 

@@ -21,12 +21,27 @@ export const CHROMIUM_APP = 'Chromium';
 export const CHROMIUM_ALLOW = ['chromium', '/bin/sh /usr/bin/chromium'];
 
 /** The flags the bench starts Chromium with (accessibility forced on, quiet and offline), then profile and port. */
-export const CHROMIUM_FLAGS = ['--force-renderer-accessibility', '--no-sandbox', '--no-first-run', '--no-default-browser-check',
-  '--disable-gpu', '--password-store=basic', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--disable-quic', '--user-data-dir={{profile}}', '--remote-debugging-port={{port}}'];
+export const CHROMIUM_FLAGS = [
+  '--force-renderer-accessibility',
+  '--no-sandbox',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-gpu',
+  '--password-store=basic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--user-data-dir={{profile}}',
+  '--remote-debugging-port={{port}}',
+];
 
 /** The plan's first step: Chromium on the setup's page. */
-export const launchChromium: PlanStep = { do: 'launch', command: '/usr/bin/chromium', args: [...CHROMIUM_FLAGS, '{{url}}'] };
+export const launchChromium: PlanStep = {
+  do: 'launch',
+  command: '/usr/bin/chromium',
+  args: [...CHROMIUM_FLAGS, '{{url}}'],
+};
 
 /** The file URL of a page in bench/eval/pages. */
 export function pageUrl(page: string): string {
@@ -68,7 +83,12 @@ export async function stopProfile(profile: string): Promise<void> {
 }
 
 /** A setup for a page: profile folder, DevTools port and the page's URL (with an optional fragment). */
-export async function chromiumSetup(ctx: TaskContext, page: string, fragment?: string, vars: Record<string, string> = {}): Promise<TaskSetup> {
+export async function chromiumSetup(
+  ctx: TaskContext,
+  page: string,
+  fragment?: string,
+  vars: Record<string, string> = {},
+): Promise<TaskSetup> {
   const profile = join(ctx.dir, 'chromium-profile');
   const port = String(await freePort());
   const url = pageUrl(page) + (fragment !== undefined ? `#${encodeURIComponent(fragment)}` : '');
@@ -79,11 +99,19 @@ export async function chromiumSetup(ctx: TaskContext, page: string, fragment?: s
  * Evaluates `expr` in the task's page over DevTools until `accept` holds for its value or the timeout passes
  * (a page may still be handling the last click). The verdict quotes the value.
  */
-export async function pageState(vars: Record<string, string>, expr: string, accept: (v: unknown) => boolean, what: string,
-  timeoutMs = 5000): Promise<CheckResult> {
+export async function pageState(
+  vars: Record<string, string>,
+  expr: string,
+  accept: (v: unknown) => boolean,
+  what: string,
+  timeoutMs = 5000,
+): Promise<CheckResult> {
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${vars['port'] ?? ''}`, { timeout: 10_000 });
   try {
-    const page = browser.contexts().flatMap((c) => c.pages()).find((p) => p.url().startsWith((vars['url'] ?? '').split('#')[0] ?? ''));
+    const page = browser
+      .contexts()
+      .flatMap((c) => c.pages())
+      .find((p) => p.url().startsWith((vars['url'] ?? '').split('#')[0] ?? ''));
     if (!page) return { ok: false, detail: `${what}: the task's page is not open` };
     let value: unknown;
     for (const until = performance.now() + timeoutMs; ;) {

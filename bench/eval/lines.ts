@@ -138,5 +138,8 @@ export function describeTarget(t: Target): string {
   const name = t.name === undefined ? '' : typeof t.name === 'string' ? ` "${t.name}"` : ` /${t.name.re}/`;
   const value =
     t.value === undefined ? '' : typeof t.value === 'string' ? ` value "${t.value}"` : ` value /${t.value.re}/`;
-  return `${t.role ?? 'element'}${name}${value}${t.cell ? ` cell ${t.cell}` : ''}${t.window ? ` in "${t.window}"` : ''}${t.nth ? ` #${t.nth}` : ''}`;
+  return (
+    `${t.role ?? 'element'}${name}${value}${t.cell ? ` cell ${t.cell}` : ''}` +
+    `${t.window ? ` in "${t.window}"` : ''}${t.nth ? ` #${t.nth}` : ''}`
+  );
 }

@@ -28,17 +28,28 @@ export function functionTools(): FunctionTool[] {
   return TOOLS.map((t) => ({
     type: 'function' as const,
     // JSON round trip: TypeBox schemas are JSON Schema; fields marked unlisted are not enumerable and drop out.
-    function: { name: t.schema.name, description: t.schema.description, parameters: JSON.parse(JSON.stringify(t.schema.inputSchema)) as unknown },
+    function: {
+      name: t.schema.name,
+      description: t.schema.description,
+      parameters: JSON.parse(JSON.stringify(t.schema.inputSchema)) as unknown,
+    },
   }));
 }
 
 /** The user message: the goal and the concrete values the task's setup chose (paths, texts). */
 export function goalMessage(task: EvalTask, vars: Record<string, string>): string {
   const details = Object.entries(vars).map(([k, v]) => `- ${k}: ${v}`).join('\n');
-  return `${task.goal}${details ? `\nValues:\n${details}` : ''}\nWhen the goal is reached, answer with a short final message (and the value asked for, if any).`;
+  return (
+    `${task.goal}${details ? `\nValues:\n${details}` : ''}\nWhen the goal is reached, answer with a short ` +
+    `final message (and the value asked for, if any).`
+  );
 }
 
-async function complete(opts: ModelOptions, messages: ChatMessage[], stop: AbortSignal): Promise<{ message: ChatMessage; usage?: Usage }> {
+async function complete(
+  opts: ModelOptions,
+  messages: ChatMessage[],
+  stop: AbortSignal,
+): Promise<{ message: ChatMessage; usage?: Usage }> {
   const res = await fetch(`${opts.baseUrl.replace(/\/$/, '')}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}) },
@@ -57,7 +68,9 @@ async function complete(opts: ModelOptions, messages: ChatMessage[], stop: Abort
 function parseArguments(raw: string): Record<string, unknown> | string {
   try {
     const v = JSON.parse(raw || '{}') as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : 'arguments must be a JSON object';
+    return v && typeof v === 'object' && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : 'arguments must be a JSON object';
   } catch (e) {
     return `arguments are not JSON: ${(e as Error).message}`;
   }
@@ -77,7 +90,11 @@ export function modelSolver(opts: ModelOptions): Solver {
       conv.requests++;
       if (usage) { conv.promptTokens += usage.prompt_tokens; conv.completionTokens += usage.completion_tokens; }
       const calls = reply.tool_calls ?? [];
-      messages.push({ role: 'assistant', content: reply.content ?? null, ...(calls.length ? { tool_calls: calls } : {}) });
+      messages.push({
+        role: 'assistant',
+        content: reply.content ?? null,
+        ...(calls.length ? { tool_calls: calls } : {}),
+      });
       if (calls.length === 0) return { finished: true, answers: { answer: reply.content ?? '' } };
       for (const c of calls) {
         const args = parseArguments(c.function.arguments);
@@ -87,7 +104,8 @@ export function modelSolver(opts: ModelOptions): Solver {
           try {
             text = (await rec.call(c.function.name, args)).text;
           } catch (e) {
-            if (/step budget/.test((e as Error).message)) return { finished: false, reason: (e as Error).message, answers: {} };
+            if (/step budget/.test((e as Error).message))
+              return { finished: false, reason: (e as Error).message, answers: {} };
             throw e;
           }
         }

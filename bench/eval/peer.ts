@@ -33,8 +33,12 @@ export async function startPeer(env: Record<string, string>): Promise<Peer> {
     throw new Error('computer-use-mcp is not installed (npm devDependency)');
   }
   const transport = new StdioClientTransport({
-    command: process.execPath, args: [main],
-    env: { ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)), ...env },
+    command: process.execPath,
+    args: [main],
+    env: {
+      ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
+      ...env,
+    },
     stderr: 'ignore',
   });
   const client = new Client({ name: 'computer-use-eval', version: '1' });
@@ -44,15 +48,29 @@ export async function startPeer(env: Record<string, string>): Promise<Peer> {
     toolListTokens: textTokens(JSON.stringify(tools.tools)),
     async look(): Promise<PeerLook> {
       const t0 = performance.now();
-      const r = await client.callTool({ name: 'computer', arguments: { action: 'get_screenshot' } }, undefined, { timeout: 30_000 });
+      const r = await client.callTool({ name: 'computer', arguments: { action: 'get_screenshot' } }, undefined, {
+        timeout: 30_000,
+      });
       const content = (r.content ?? []) as { type: string; text?: string }[];
-      if (r.isError) throw new Error(`its screenshot failed: ${content.map((c) => c.text ?? '').join(' ').slice(0, 200)}`);
+      if (r.isError)
+        throw new Error(
+          `its screenshot failed: ${content
+            .map((c) => c.text ?? '')
+            .join(' ')
+            .slice(0, 200)}`,
+        );
       const text = content.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n');
       const size = JSON.parse(text || '{}') as { image_width?: number; image_height?: number };
       const width = size.image_width ?? 0;
       const height = size.image_height ?? 0;
-      if (!content.some((c) => c.type === 'image') || !width || !height) throw new Error('its screenshot returned no image');
-      return { tokens: screenshotTokens(width, height) + textTokens(text), width, height, ms: Math.round(performance.now() - t0) };
+      if (!content.some((c) => c.type === 'image') || !width || !height)
+        throw new Error('its screenshot returned no image');
+      return {
+        tokens: screenshotTokens(width, height) + textTokens(text),
+        width,
+        height,
+        ms: Math.round(performance.now() - t0),
+      };
     },
     close: () => client.close(),
   };

@@ -44,15 +44,28 @@ export class Recorder {
   /** Aborted when the task is over: a solver still waiting for its model stops. */
   readonly signal = this.ended.signal;
 
-  constructor(private readonly computer: Computer, private readonly appNames: readonly string[], private readonly maxSteps = 40) {}
+  constructor(
+    private readonly computer: Computer,
+    private readonly appNames: readonly string[],
+    private readonly maxSteps = 40,
+  ) {}
 
   /** Screenshot tokens of every window of the task's apps now. */
   private async shot(): Promise<number> {
     const t = performance.now();
     const apps = await this.computer.session.apps().catch(() => []);
-    const sum = apps.filter((a) => this.appNames.includes(a.name)).flatMap((a) => a.windows)
+    const sum = apps
+      .filter((a) => this.appNames.includes(a.name))
+      .flatMap((a) => a.windows)
       // A window whose toolkit gives no bounds (Java reports -1) is counted as the whole sandbox screen.
-      .reduce((s, w) => s + (w.bounds && w.bounds[2] > 0 && w.bounds[3] > 0 ? screenshotTokens(w.bounds[2], w.bounds[3]) : screenshotTokens(...SANDBOX_SCREEN)), 0);
+      .reduce(
+        (s, w) =>
+          s +
+          (w.bounds && w.bounds[2] > 0 && w.bounds[3] > 0
+            ? screenshotTokens(w.bounds[2], w.bounds[3])
+            : screenshotTokens(...SANDBOX_SCREEN)),
+        0,
+      );
     this.accountingMs += performance.now() - t;
     return sum;
   }
@@ -66,7 +79,15 @@ export class Recorder {
     const t = performance.now();
     const r = await this.computer.call(tool, params);
     const ms = Math.round(performance.now() - t);
-    this.steps.push({ tool, params, isError: r.isError, tokens: textTokens(r.text), screenshotTokens: Math.max(before, await this.shot()), ms, text: r.text });
+    this.steps.push({
+      tool,
+      params,
+      isError: r.isError,
+      tokens: textTokens(r.text),
+      screenshotTokens: Math.max(before, await this.shot()),
+      ms,
+      text: r.text,
+    });
     return r;
   }
 

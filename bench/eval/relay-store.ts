@@ -37,7 +37,8 @@ export class RelayStore {
 
   /** Creates the folders, readable by this user only (the requests hold what the tools read on the desktop). */
   async init(): Promise<void> {
-    for (const sub of ['requests', 'replies', 'closed']) await mkdir(join(this.dir, sub), { recursive: true, mode: 0o700 });
+    for (const sub of ['requests', 'replies', 'closed'])
+      await mkdir(join(this.dir, sub), { recursive: true, mode: 0o700 });
   }
 
   /** Forgets what the CLI printed, so the next `next` prints a conversation from its start. */
@@ -75,7 +76,11 @@ export class RelayStore {
   /** The ids of every stored request, oldest first. */
   async requestIds(): Promise<number[]> {
     const files = await readdir(join(this.dir, 'requests')).catch(() => [] as string[]);
-    return files.map((f) => /^(\d+)\.json$/.exec(f)?.[1]).filter((s): s is string => s !== undefined).map(Number).sort((a, b) => a - b);
+    return files
+      .map((f) => /^(\d+)\.json$/.exec(f)?.[1])
+      .filter((s): s is string => s !== undefined)
+      .map(Number)
+      .sort((a, b) => a - b);
   }
 
   /** Stores a new request under the next free id (another server on the same folder cannot take the same id). */

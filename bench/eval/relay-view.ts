@@ -21,23 +21,41 @@ export interface ViewState {
 }
 
 const key = (v: unknown): string => createHash('sha256').update(JSON.stringify(v ?? null)).digest('hex').slice(0, 16);
-const systemKey = (body: ChatRequest): string => key(body.messages.filter((m) => m.role === 'system').map((m) => contentText(m.content)));
+const systemKey = (body: ChatRequest): string =>
+  key(body.messages.filter((m) => m.role === 'system').map((m) => contentText(m.content)));
 const toolsKey = (body: ChatRequest): string => key(body.tools ?? []);
 
 /** A message as far as a reader sees it (clients may re-encode content between requests). */
-const seen = (m: ChatMessage): string => JSON.stringify([m.role, contentText(m.content), (m.tool_calls ?? []).map((c) => [c.function.name, c.function.arguments]), m.tool_call_id ?? '']);
+const seen = (m: ChatMessage): string =>
+  JSON.stringify([
+    m.role,
+    contentText(m.content),
+    (m.tool_calls ?? []).map((c) => [c.function.name, c.function.arguments]),
+    m.tool_call_id ?? '',
+  ]);
 
 /**
  * Where printing starts for `req`, given what was printed last (`state`, with that request's body `prev`):
  * again where it started when it is the same request; after the previous request's messages when this one
  * continues that conversation; else from its start (a new conversation: the next task).
  */
-export function planView(req: StoredRequest, state: ViewState | undefined, prev: ChatRequest | undefined, all = false): ViewState {
+export function planView(
+  req: StoredRequest,
+  state: ViewState | undefined,
+  prev: ChatRequest | undefined,
+  all = false,
+): ViewState {
   if (all) return { request: req.id, from: 0 };
   if (state?.request === req.id) return state;
   const msgs = req.body.messages;
   const known = prev ? { seenSystem: systemKey(prev), seenTools: toolsKey(prev) } : {};
-  const continues = prev !== undefined && msgs.length > prev.messages.length && prev.messages.every((m, i) => { const n = msgs[i]; return n !== undefined && seen(n) === seen(m); });
+  const continues =
+    prev !== undefined &&
+    msgs.length > prev.messages.length &&
+    prev.messages.every((m, i) => {
+      const n = msgs[i];
+      return n !== undefined && seen(n) === seen(m);
+    });
   return { request: req.id, from: continues ? prev.messages.length : 0, ...known };
 }
 
@@ -50,7 +68,14 @@ function safe(text: string): string {
 }
 
 function toolLines(tools: readonly FunctionTool[]): string[] {
-  return tools.flatMap((t) => [`• ${safe(t.function.name)}`, ...safe(t.function.description).split('\n').map((l) => `  ${l}`), `  parameters: ${safe(JSON.stringify(t.function.parameters ?? {}))}`, '']);
+  return tools.flatMap((t) => [
+    `• ${safe(t.function.name)}`,
+    ...safe(t.function.description)
+      .split('\n')
+      .map((l) => `  ${l}`),
+    `  parameters: ${safe(JSON.stringify(t.function.parameters ?? {}))}`,
+    '',
+  ]);
 }
 
 /** The text `next` prints for a planned view; `cli` is how the reader runs the CLI (for the answer hint). */
@@ -59,19 +84,23 @@ export function renderView(req: StoredRequest, view: ViewState, cli: string, aga
   const out: string[] = [`━━ request ${req.id} (${req.receivedAt}) ━━`];
   if (again) out.push('(printed before; it still waits for your answer)');
   const calls = new Map<string, string>();
-  for (const m of body.messages) for (const c of m.tool_calls ?? []) calls.set(c.id, `${c.function.name} ${c.function.arguments}`);
-  if (view.from === 0 && view.seenSystem !== undefined) out.push('── a new conversation begins (the previous one ended) ──');
+  for (const m of body.messages)
+    for (const c of m.tool_calls ?? []) calls.set(c.id, `${c.function.name} ${c.function.arguments}`);
+  if (view.from === 0 && view.seenSystem !== undefined)
+    out.push('── a new conversation begins (the previous one ended) ──');
   let toolsShown = false;
   const showTools = (): void => {
     if (toolsShown || view.from > 0 && view.seenTools === toolsKey(body)) return;
     toolsShown = true;
     const tools = body.tools ?? [];
-    if (view.seenTools === toolsKey(body)) out.push(`── tools: the same ${tools.length} as before (next --all prints them) ──`);
+    if (view.seenTools === toolsKey(body))
+      out.push(`── tools: the same ${tools.length} as before (next --all prints them) ──`);
     else out.push(`── tools (${tools.length}; answer with: call NAME 'JSON arguments') ──`, ...toolLines(tools));
   };
   for (const m of body.messages.slice(view.from)) {
     if (m.role === 'system') {
-      if (view.seenSystem === systemKey(body)) out.push('── system prompt: the same as before (next --all prints it) ──');
+      if (view.seenSystem === systemKey(body))
+        out.push('── system prompt: the same as before (next --all prints it) ──');
       else out.push('── system prompt ──', safe(contentText(m.content)));
       showTools();
     } else if (m.role === 'user') {

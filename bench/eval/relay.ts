@@ -42,8 +42,10 @@ type Verdict = { status: number; message: string } | undefined;
  */
 function refuse(req: IncomingMessage, port: number): Verdict {
   if (req.headers.origin !== undefined) return { status: 403, message: 'requests from a browser page are refused' };
-  if (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`) return { status: 403, message: `host ${req.headers.host ?? '(none)'} is not this relay` };
-  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return { status: 415, message: 'content-type must be application/json' };
+  if (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`)
+    return { status: 403, message: `host ${req.headers.host ?? '(none)'} is not this relay` };
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+    return { status: 415, message: 'content-type must be application/json' };
   return undefined;
 }
 
@@ -51,7 +53,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
-const fail = (res: ServerResponse, status: number, message: string): void => sendJson(res, status, { error: { message, type: 'relay_error' } });
+const fail = (res: ServerResponse, status: number, message: string): void =>
+  sendJson(res, status, { error: { message, type: 'relay_error' } });
 
 async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
@@ -69,7 +72,8 @@ function parseRequest(text: string): ChatRequest | string {
   let body: unknown;
   try { body = JSON.parse(text); } catch (e) { return `body is not JSON: ${(e as Error).message}`; }
   const b = body as Partial<ChatRequest> | null;
-  if (!b || typeof b !== 'object' || !Array.isArray(b.messages) || b.messages.length === 0) return 'body needs a non-empty messages array';
+  if (!b || typeof b !== 'object' || !Array.isArray(b.messages) || b.messages.length === 0)
+    return 'body needs a non-empty messages array';
   if (b.tools !== undefined && !Array.isArray(b.tools)) return 'tools must be an array';
   return b as ChatRequest;
 }
@@ -77,7 +81,13 @@ function parseRequest(text: string): ChatRequest | string {
 /** The assistant message an answer becomes; the call's id names the request, so a transcript can be followed. */
 function messageOf(id: number, reply: RelayReply): ChatMessage {
   return reply.kind === 'call'
-    ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${id}`, type: 'function', function: { name: reply.name, arguments: reply.arguments } }] }
+    ? {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: `call_${id}`, type: 'function', function: { name: reply.name, arguments: reply.arguments } },
+        ],
+      }
     : { role: 'assistant', content: reply.content };
 }
 
@@ -93,12 +103,23 @@ function answer(res: ServerResponse, id: number, body: ChatRequest, message: Cha
   const finish = message.tool_calls ? 'tool_calls' : 'stop';
   const usage = usageOf(body, message);
   if (body.stream !== true) {
-    sendJson(res, 200, { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish }], usage });
+    sendJson(res, 200, {
+      ...base,
+      object: 'chat.completion',
+      choices: [{ index: 0, message, finish_reason: finish }],
+      usage,
+    });
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  const chunk = (choices: unknown[], extra: object = {}): void => { res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices, ...extra })}\n\n`); };
-  const delta = { role: 'assistant', content: message.content, ...(message.tool_calls ? { tool_calls: message.tool_calls.map((t, index) => ({ index, ...t })) } : {}) };
+  const chunk = (choices: unknown[], extra: object = {}): void => {
+    res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices, ...extra })}\n\n`);
+  };
+  const delta = {
+    role: 'assistant',
+    content: message.content,
+    ...(message.tool_calls ? { tool_calls: message.tool_calls.map((t, index) => ({ index, ...t })) } : {}),
+  };
   chunk([{ index: 0, delta, finish_reason: null }]);
   chunk([{ index: 0, delta: {}, finish_reason: finish }]);
   chunk([], { usage });
@@ -121,7 +142,10 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
       sendJson(res, 200, { object: 'list', data: [{ id: 'relay', object: 'model', owned_by: 'relay' }] });
       return;
     }
-    if (req.method !== 'POST' || !/^(\/v1)?\/chat\/completions$/.test(path)) { fail(res, 404, `no route ${req.method ?? '?'} ${path}`); return; }
+    if (req.method !== 'POST' || !/^(\/v1)?\/chat\/completions$/.test(path)) {
+      fail(res, 404, `no route ${req.method ?? '?'} ${path}`);
+      return;
+    }
     const no = refuse(req, port);
     if (no) { fail(res, no.status, no.message); return; }
     const text = await readBody(req);
@@ -135,7 +159,13 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
     for (;;) {
       const reply = await store.get<RelayReply>(store.replyPath(stored.id));
       if (reply) { answer(res, stored.id, body, messageOf(stored.id, reply)); return; }
-      if (gone) { await store.put(store.closedPath(stored.id), 'the client went away before the answer (its task ended or the eval stopped)'); return; }
+      if (gone) {
+        await store.put(
+          store.closedPath(stored.id),
+          'the client went away before the answer (its task ended or the eval stopped)',
+        );
+        return;
+      }
       if (Date.now() >= until) {
         const why = `no answer came within ${Math.round(waitMs / 60_000)} min`;
         await store.put(store.closedPath(stored.id), why);
@@ -147,10 +177,16 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
   }
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => { if (!res.headersSent) fail(res, 500, (e as Error).message); else res.end(); });
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) fail(res, 500, (e as Error).message);
+      else res.end();
+    });
   });
   server.requestTimeout = 0;
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(opts.port, '127.0.0.1', resolve); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, '127.0.0.1', resolve);
+  });
   port = (server.address() as AddressInfo).port;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`, port, store,
@@ -159,7 +195,13 @@ export async function startRelay(opts: RelayOptions): Promise<Relay> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { port: { type: 'string', default: '8765' }, dir: { type: 'string' }, 'wait-minutes': { type: 'string', default: '30' } } });
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '8765' },
+      dir: { type: 'string' },
+      'wait-minutes': { type: 'string', default: '30' },
+    },
+  });
   const port = Number(values.port);
   const minutes = Number(values['wait-minutes']);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${values.port}: a port number`);
@@ -170,7 +212,10 @@ async function main(): Promise<void> {
   // tools again instead of calling them "the same as before".
   await relay.store.forget();
   const cli = `node dist/bench/eval/relay-cli.js${values.dir ? ` --dir ${dir}` : ''}`;
-  process.stdout.write(`relay: ${relay.baseUrl} (folder ${dir}); each request waits up to ${minutes} min for\n  ${cli} next | call TOOL 'JSON' | final 'TEXT'\n`);
+  process.stdout.write(
+    `relay: ${relay.baseUrl} (folder ${dir}); each request waits up to ${minutes} min for\n  ${cli} next | ` +
+      `call TOOL 'JSON' | final 'TEXT'\n`,
+  );
   const stop = (): void => { void relay.close().then(() => process.exit(0)); };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -16,7 +16,17 @@ export interface EvalRun {
 }
 
 /** Totals and ratios of a run. */
-export function summarize(results: readonly TaskResult[]): { passed: number; total: number; tokens: number; screenshotTokens: number; ratio: number; peerTokens?: number; peerRatio?: number; steps: number; ms: number } {
+export function summarize(results: readonly TaskResult[]): {
+  passed: number;
+  total: number;
+  tokens: number;
+  screenshotTokens: number;
+  ratio: number;
+  peerTokens?: number;
+  peerRatio?: number;
+  steps: number;
+  ms: number;
+} {
   const tokens = results.reduce((a, r) => a + r.tokens, 0);
   const screenshotTokens = results.reduce((a, r) => a + r.screenshotTokens, 0);
   const withPeer = results.filter((r) => r.peerTokens !== undefined);
@@ -37,14 +47,29 @@ const lpad = (s: string | number, n: number): string => String(s).padStart(n);
 export function printTable(results: readonly TaskResult[]): void {
   const idW = Math.max(4, ...results.map((r) => r.id.length));
   const x = (a: number, b: number): string => (b ? (a / b).toFixed(1) + '×' : '-');
-  process.stdout.write(`\n${pad('task', idW)}  ok    steps  tokens  shot-tokens  ratio  peer-tokens  ratio   time ms\n`);
+  process.stdout.write(
+    `\n${pad('task', idW)}  ok    steps  tokens  shot-tokens  ratio  peer-tokens  ratio   time ms\n`,
+  );
   for (const r of results) {
     const peer = r.peerTokens !== undefined ? String(r.peerTokens) : '-';
-    process.stdout.write(`${pad(r.id, idW)}  ${pad(r.success ? 'pass' : 'FAIL', 4)}  ${lpad(r.steps, 5)}  ${lpad(r.tokens, 6)}  ${lpad(r.screenshotTokens, 11)}  ${lpad(x(r.screenshotTokens, r.tokens), 5)}  ${lpad(peer, 11)}  ${lpad(r.peerTokens !== undefined ? x(r.peerTokens, r.tokens) : '-', 5)}  ${lpad(r.ms, 8)}\n`);
+    process.stdout.write(
+      `${pad(r.id, idW)}  ${pad(r.success ? 'pass' : 'FAIL', 4)}  ${lpad(r.steps, 5)}  ${lpad(r.tokens, 6)}  ` +
+        `${lpad(r.screenshotTokens, 11)}  ${lpad(x(r.screenshotTokens, r.tokens), 5)}  ${lpad(peer, 11)}  ` +
+        `${lpad(r.peerTokens !== undefined ? x(r.peerTokens, r.tokens) : '-', 5)}  ${lpad(r.ms, 8)}\n`,
+    );
   }
   const s = summarize(results);
-  process.stdout.write(`${pad('total', idW)}  ${pad(`${s.passed}/${s.total}`, 4)}  ${lpad(s.steps, 5)}  ${lpad(s.tokens, 6)}  ${lpad(s.screenshotTokens, 11)}  ${lpad(x(s.screenshotTokens, s.tokens), 5)}  ${lpad(s.peerTokens ?? '-', 11)}  ${lpad(s.peerRatio !== undefined ? s.peerRatio.toFixed(1) + '×' : '-', 5)}  ${lpad(s.ms, 8)}\n`);
-  process.stdout.write(`(tokens: o200k of every tool result the model reads; shot-tokens: one screenshot of the app's windows per step, ${SCREENSHOT_FORMULA}; peer-tokens: one computer-use-mcp screenshot result of this desktop per step, measured through its own MCP tool)\n`);
+  process.stdout.write(
+    `${pad('total', idW)}  ${pad(`${s.passed}/${s.total}`, 4)}  ${lpad(s.steps, 5)}  ${lpad(s.tokens, 6)}  ` +
+      `${lpad(s.screenshotTokens, 11)}  ${lpad(x(s.screenshotTokens, s.tokens), 5)}  ` +
+      `${lpad(s.peerTokens ?? '-', 11)}  ` +
+      `${lpad(s.peerRatio !== undefined ? s.peerRatio.toFixed(1) + '×' : '-', 5)}  ${lpad(s.ms, 8)}\n`,
+  );
+  process.stdout.write(
+    `(tokens: o200k of every tool result the model reads; shot-tokens: one screenshot of the app's windows ` +
+      `per step, ${SCREENSHOT_FORMULA}; peer-tokens: one computer-use-mcp screenshot result of this desktop ` +
+      `per step, measured through its own MCP tool)\n`,
+  );
 }
 
 function esc(s: string): string {
@@ -69,30 +94,68 @@ export function chartSvg(run: EvalRun): string {
   const maxMs = Math.max(1, ...rows.map((r) => r.ms));
   const x = (v: number): number => (Math.max(0, v) / maxTok) * barW;
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" ` +
+      `font-size="11">`,
+  );
   out.push(`<rect width="100%" height="100%" fill="white"/>`);
   const s = summarize(rows);
-  out.push(`<text x="8" y="18" font-size="13" font-weight="bold">${esc(`computer-use eval (${run.solver}): ${s.passed}/${s.total} passed, ${s.tokens} tokens vs ${s.screenshotTokens} for screenshots (${s.ratio.toFixed(1)}× fewer)${s.peerRatio !== undefined ? `, ${s.peerRatio.toFixed(1)}× fewer than ${run.peer?.name ?? 'the peer'}` : ''}`)}</text>`);
-  out.push(`<rect x="${labelW}" y="28" width="10" height="8" fill="#2b7de9"/><text x="${labelW + 14}" y="36">ours (text tokens)</text>`);
-  out.push(`<rect x="${labelW + 120}" y="28" width="10" height="8" fill="#e9812b"/><text x="${labelW + 134}" y="36">screenshot per step</text>`);
-  if (peer.size) out.push(`<rect x="${labelW + 260}" y="28" width="10" height="8" fill="#999"/><text x="${labelW + 274}" y="36">${esc(run.peer?.name ?? 'peer')}</text>`);
+  out.push(
+    `<text x="8" y="18" font-size="13" font-weight="bold">` +
+      `${esc(`computer-use eval (${run.solver}): ${s.passed}/${s.total} passed, ${s.tokens} tokens vs ${s.screenshotTokens} for screenshots (${s.ratio.toFixed(1)}× fewer)${s.peerRatio !== undefined ? `, ${s.peerRatio.toFixed(1)}× fewer than ${run.peer?.name ?? 'the peer'}` : ''}`)}</text>`,
+  );
+  out.push(
+    `<rect x="${labelW}" y="28" width="10" height="8" fill="#2b7de9"/><text x="${labelW + 14}" y="36">ours ` +
+      `(text tokens)</text>`,
+  );
+  out.push(
+    `<rect x="${labelW + 120}" y="28" width="10" height="8" fill="#e9812b"/><text x="${labelW + 134}" ` +
+      `y="36">screenshot per step</text>`,
+  );
+  if (peer.size)
+    out.push(
+      `<rect x="${labelW + 260}" y="28" width="10" height="8" fill="#999"/><text x="${labelW + 274}" y="36">` +
+        `${esc(run.peer?.name ?? 'peer')}</text>`,
+    );
   out.push(`<text x="${labelW + barW + 10}" y="36">time (s)</text>`);
   rows.forEach((r, i) => {
     const y = top + i * rowH;
-    out.push(`<text x="${labelW - 6}" y="${y + 14}" text-anchor="end" fill="${r.success ? 'black' : '#c00'}">${esc(r.id)}${r.success ? '' : ' ✗'}</text>`);
-    out.push(`<rect x="${labelW}" y="${y + 2}" width="${x(r.tokens).toFixed(1)}" height="7" fill="#2b7de9"><title>${r.tokens} tokens</title></rect>`);
-    out.push(`<text x="${(labelW + x(r.tokens) + 3).toFixed(1)}" y="${y + 9}" font-size="9" fill="#2b7de9">${r.tokens}</text>`);
-    out.push(`<rect x="${labelW}" y="${y + 10}" width="${x(r.screenshotTokens).toFixed(1)}" height="7" fill="#e9812b"><title>${r.screenshotTokens} tokens</title></rect>`);
+    out.push(
+      `<text x="${labelW - 6}" y="${y + 14}" text-anchor="end" fill="${r.success ? 'black' : '#c00'}">` +
+        `${esc(r.id)}${r.success ? '' : ' ✗'}</text>`,
+    );
+    out.push(
+      `<rect x="${labelW}" y="${y + 2}" width="${x(r.tokens).toFixed(1)}" height="7" fill="#2b7de9"><title>` +
+        `${r.tokens} tokens</title></rect>`,
+    );
+    out.push(
+      `<text x="${(labelW + x(r.tokens) + 3).toFixed(1)}" y="${y + 9}" font-size="9" fill="#2b7de9">` +
+        `${r.tokens}</text>`,
+    );
+    out.push(
+      `<rect x="${labelW}" y="${y + 10}" width="${x(r.screenshotTokens).toFixed(1)}" height="7" ` +
+        `fill="#e9812b"><title>${r.screenshotTokens} tokens</title></rect>`,
+    );
     const p = peer.get(r.id);
-    if (p !== undefined) out.push(`<rect x="${labelW}" y="${y + 18}" width="${x(p).toFixed(1)}" height="7" fill="#999"><title>${p} tokens</title></rect>`);
+    if (p !== undefined)
+      out.push(
+        `<rect x="${labelW}" y="${y + 18}" width="${x(p).toFixed(1)}" height="7" fill="#999"><title>${p} ` +
+          `tokens</title></rect>`,
+      );
     const tw = (r.ms / maxMs) * (timeW - 50);
-    out.push(`<rect x="${labelW + barW + 10}" y="${y + 6}" width="${tw.toFixed(1)}" height="10" fill="#5a5"/><text x="${labelW + barW + 14 + tw}" y="${y + 15}">${(r.ms / 1000).toFixed(1)}</text>`);
+    out.push(
+      `<rect x="${labelW + barW + 10}" y="${y + 6}" width="${tw.toFixed(1)}" height="10" fill="#5a5"/><text ` +
+        `x="${labelW + barW + 14 + tw}" y="${y + 15}">${(r.ms / 1000).toFixed(1)}</text>`,
+    );
   });
   const step = [1000, 2000, 5000, 10000, 20000, 50000].find((t) => maxTok / t <= 6) ?? 100000;
   const ticks = Array.from({ length: Math.floor(maxTok / step) + 1 }, (_, i) => i * step);
   for (const t of ticks) {
     const tx = labelW + x(t);
-    out.push(`<line x1="${tx}" y1="${top - 4}" x2="${tx}" y2="${top + rows.length * rowH}" stroke="#ddd"/><text x="${tx}" y="${top + rows.length * rowH + 14}" text-anchor="middle">${t}</text>`);
+    out.push(
+      `<line x1="${tx}" y1="${top - 4}" x2="${tx}" y2="${top + rows.length * rowH}" stroke="#ddd"/><text x="` +
+        `${tx}" y="${top + rows.length * rowH + 14}" text-anchor="middle">${t}</text>`,
+    );
   }
   out.push(`<text x="${labelW}" y="${height - 8}">tokens per task (o200k; screenshots w×h/750)</text>`);
   out.push('</svg>');
@@ -103,7 +166,8 @@ export function chartSvg(run: EvalRun): string {
 export async function writeResults(dir: string, run: EvalRun): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
-  const json = JSON.stringify({ date: new Date().toISOString(), summary: summarize(run.results), ...run }, null, 2) + '\n';
+  const json =
+    JSON.stringify({ date: new Date().toISOString(), summary: summarize(run.results), ...run }, null, 2) + '\n';
   const files = [join(dir, `eval-${stamp}.json`), join(dir, 'eval-latest.json'), join(dir, 'eval-latest.svg')];
   await writeFile(files[0] ?? '', json);
   await writeFile(files[1] ?? '', json);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm run eval`: runs the evaluation tasks in a fresh sandbox desktop (`--desktop current|auto` to
- * use another) with the scripted solver or a model, prints a table and writes bench/results/eval-<date>.json, eval-latest.json and an
+ * use another) with the scripted solver or a model, prints a table and writes bench/results/eval-<date>.json,
+ * eval-latest.json and an
  * SVG chart. Options: --tasks a,b · --solver scripted|model · --base-url URL --model NAME --api-key-env VAR ·
  * --keep-text (every tool text in the JSON) · --no-peer (skip the computer-use-mcp baseline) · --max-steps N (tool
  * calls per task, 40) · --task-timeout S (per task: 120 s scripted, 3600 s model) · --request-timeout S (per model
@@ -62,12 +63,21 @@ async function main(): Promise<number> {
   else if (solverName === 'model') {
     const baseUrl = values['base-url'];
     const model = values.model;
-    if (!baseUrl || !model) throw new Error('--solver model needs --base-url and --model (and the API key in the env var --api-key-env names)');
-    solver = modelSolver({ baseUrl, model, apiKey: process.env[values['api-key-env'] ?? 'OPENAI_API_KEY'], requestTimeoutMs: seconds('request-timeout', values['request-timeout'] ?? '1860') });
+    if (!baseUrl || !model)
+      throw new Error(
+        '--solver model needs --base-url and --model (and the API key in the env var --api-key-env names)',
+      );
+    solver = modelSolver({
+      baseUrl,
+      model,
+      apiKey: process.env[values['api-key-env'] ?? 'OPENAI_API_KEY'],
+      requestTimeoutMs: seconds('request-timeout', values['request-timeout'] ?? '1860'),
+    });
     solverName = `model:${model}`;
   } else throw new Error(`unknown solver ${solverName}: scripted or model`);
   const maxSteps = Number(values['max-steps']);
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new Error(`--max-steps ${values['max-steps']}: a positive whole number`);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1)
+    throw new Error(`--max-steps ${values['max-steps']}: a positive whole number`);
   // A model (above all one answering by hand through the relay) takes minutes per task; the scripted solver seconds.
   const timeoutMs = seconds('task-timeout', values['task-timeout'] ?? (byModel ? '3600' : '120'));
   const outDir = values.out ?? 'bench/results';
@@ -81,19 +91,38 @@ async function main(): Promise<number> {
   // The eval's human: approves every question the policy asks and keeps it, so a task can require that it was
   // asked (claws-mail's Send). accept-edits: allow-listed apps act without a question, irreversible acts still ask.
   const asked: ConfirmRequest[] = [];
-  const human: Confirmer = { interactive: true, confirm: async (q) => { asked.push(q); return q.reason === 'app_first_use' ? 'allow_session' : 'allow_once'; } };
+  const human: Confirmer = {
+    interactive: true,
+    confirm: async (q) => {
+      asked.push(q);
+      return q.reason === 'app_first_use' ? 'allow_session' : 'allow_once';
+    },
+  };
   const computer = await createComputer({
     // The terminal tasks run commands: the eval's human (whoever starts it) allows them for the terminal.
-    desktop: desktopOf(values.desktop), mode: 'accept-edits', confirmer: human, allowApps, allowCommands: ['xfce4-terminal'], settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl'),
-    statePath: join(home, 'state.json'), showActivity: false,
+    desktop: desktopOf(values.desktop),
+    mode: 'accept-edits',
+    confirmer: human,
+    allowApps,
+    allowCommands: ['xfce4-terminal'],
+    settingsPath: join(home, 'settings.json'),
+    auditPath: join(home, 'audit.jsonl'),
+    statePath: join(home, 'state.json'),
+    showActivity: false,
   });
   const results: TaskResult[] = [];
   const t0 = performance.now();
   let peer: Peer | undefined;
   let peerNote = 'skipped (--no-peer)';
   if (!values['no-peer']) {
-    peer = await startPeer(computer.desktop.env).catch((e: unknown) => { peerNote = `cannot run here: ${(e as Error).message}`; return undefined; });
-    if (peer) peerNote = 'one of its screenshots of this desktop per step (it acts blind: click/type return {ok:true}), measured through its MCP tool after each task; it cannot solve tasks here (no vision model)';
+    peer = await startPeer(computer.desktop.env).catch((e: unknown) => {
+      peerNote = `cannot run here: ${(e as Error).message}`;
+      return undefined;
+    });
+    if (peer)
+      peerNote =
+        'one of its screenshots of this desktop per step (it acts blind: click/type return {ok:true}), ' +
+        'measured through its MCP tool after each task; it cannot solve tasks here (no vision model)';
   }
   try {
     for (const task of tasks) {
@@ -102,7 +131,11 @@ async function main(): Promise<number> {
         ...(byModel ? { transcriptDir: join(outDir, 'transcripts') } : {}), ...(peer ? { peer } : {}),
       });
       results.push(r);
-      process.stdout.write(`${r.success ? 'PASS' : 'FAIL'} ${r.id}: ${r.steps} steps, ${r.tokens} tokens (screenshots ${r.screenshotTokens}), ${r.ms} ms — ${r.detail}${r.transcript ? ` (transcript ${r.transcript})` : ''}\n`);
+      process.stdout.write(
+        `${r.success ? 'PASS' : 'FAIL'} ${r.id}: ${r.steps} steps, ${r.tokens} tokens (screenshots ` +
+          `${r.screenshotTokens}), ${r.ms} ms — ${r.detail}` +
+          `${r.transcript ? ` (transcript ${r.transcript})` : ''}\n`,
+      );
     }
   } finally {
     await peer?.close().catch(() => undefined);

@@ -54,7 +54,9 @@ function alive(pid: number): boolean {
 /** Stops the processes the task's apps run as (new since `before`): TERM, then KILL after a grace. */
 async function stopNewApps(computer: Computer, before: ReadonlySet<number>, names: readonly string[]): Promise<void> {
   const apps = await computer.session.apps().catch(() => []);
-  const pids = apps.filter((a) => !before.has(a.pid) && (names.includes(a.name) || a.windows.length > 0)).map((a) => a.pid);
+  const pids = apps
+    .filter((a) => !before.has(a.pid) && (names.includes(a.name) || a.windows.length > 0))
+    .map((a) => a.pid);
   for (const pid of pids) { try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ } }
   for (let i = 0; i < 30 && pids.some(alive); i++) await sleep(100);
   for (const pid of pids.filter(alive)) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
@@ -100,14 +102,28 @@ export async function runTask(computer: Computer, task: EvalTask, opts: RunOptio
     let timer: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([
       opts.solver(task, setup.vars, rec),
-      new Promise<never>((_r, reject) => { timer = setTimeout(() => reject(new Error(`task deadline of ${deadline} ms passed`)), deadline); }),
-    // A solver still running past its deadline is cut off from the tools (eval unit 'a solver that outlives').
-    ]).finally(() => { clearTimeout(timer); rec.end('the task ended'); });
+      new Promise<never>((_r, reject) => {
+        timer = setTimeout(() => reject(new Error(`task deadline of ${deadline} ms passed`)), deadline);
+      }),
+      // A solver still running past its deadline is cut off from the tools (eval unit 'a solver that outlives').
+    ]).finally(() => {
+      clearTimeout(timer);
+      rec.end('the task ended');
+    });
     wall = performance.now() - start - rec.accountingMs;
     if (opts.peer) {
-      await opts.peer.look().then((l) => { peerTokens = l.tokens * rec.steps.length; }, (e: unknown) => { peerNote = `peer: ${(e as Error).message}`; });
+      await opts.peer.look().then(
+        (l) => {
+          peerTokens = l.tokens * rec.steps.length;
+        },
+        (e: unknown) => {
+          peerNote = `peer: ${(e as Error).message}`;
+        },
+      );
     }
-    check = outcome.finished ? await task.check(ctx, setup.vars, outcome.answers) : { ok: false, detail: `solver stopped: ${outcome.reason ?? '?'}` };
+    check = outcome.finished
+      ? await task.check(ctx, setup.vars, outcome.answers)
+      : { ok: false, detail: `solver stopped: ${outcome.reason ?? '?'}` };
   } catch (e) {
     wall = performance.now() - t0 - rec.accountingMs;
     check = { ok: false, detail: `error: ${e instanceof Error ? e.message : String(e)}` };
@@ -129,7 +145,10 @@ export async function runTask(computer: Computer, task: EvalTask, opts: RunOptio
     trace: opts.keepText ? steps : steps.map(({ text: _t, ...s }) => s),
   };
   if (opts.transcriptDir && rec.conversation.messages.length > 0) {
-    result.transcript = await writeTranscript(opts.transcriptDir, transcriptOf(new Date(), result, steps, rec.conversation));
+    result.transcript = await writeTranscript(
+      opts.transcriptDir,
+      transcriptOf(new Date(), result, steps, rec.conversation),
+    );
   }
   return result;
 }

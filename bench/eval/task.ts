@@ -39,7 +39,14 @@ export type PlanStep =
   | { do: 'launch'; command: string; args?: string[] }
   | { do: 'act'; op: Op; target: Target; value?: string }
   | { do: 'keys'; keys: string; app?: string; window?: string }
-  | { do: 'wait'; until: 'appears' | 'disappears' | 'window_appears'; text?: string; role?: string; app?: string; timeoutMs?: number }
+  | {
+      do: 'wait';
+      until: 'appears' | 'disappears' | 'window_appears';
+      text?: string;
+      role?: string;
+      app?: string;
+      timeoutMs?: number;
+    }
   | { do: 'observe'; app?: string; window?: string; scope?: Target; query?: string }
   | { do: 'find'; text?: string; role?: string; app?: string; window?: string; follow?: boolean }
   | { do: 'read'; target: Target; into: string; pattern?: string };

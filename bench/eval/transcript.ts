@@ -39,14 +39,28 @@ export function transcriptName(date: Date, taskId: string): string {
 }
 
 /** Builds the transcript of a task from its result and its recorder's record. */
-export function transcriptOf(date: Date, r: { id: string; app: string; goal: string; solver: string; success: boolean; detail: string; ms: number }, steps: readonly EvalStep[], conv: Conversation): Transcript {
+export function transcriptOf(
+  date: Date,
+  r: { id: string; app: string; goal: string; solver: string; success: boolean; detail: string; ms: number },
+  steps: readonly EvalStep[],
+  conv: Conversation,
+): Transcript {
   return {
-    date: date.toISOString(), task: { id: r.id, app: r.app, goal: r.goal }, solver: r.solver, success: r.success, detail: r.detail,
+    date: date.toISOString(),
+    task: { id: r.id, app: r.app, goal: r.goal },
+    solver: r.solver,
+    success: r.success,
+    detail: r.detail,
     counts: {
-      toolCalls: steps.length, toolErrors: steps.filter((s) => s.isError).length, modelRequests: conv.requests,
-      toolTextTokens: steps.reduce((a, s) => a + s.tokens, 0), promptTokens: conv.promptTokens, completionTokens: conv.completionTokens,
+      toolCalls: steps.length,
+      toolErrors: steps.filter((s) => s.isError).length,
+      modelRequests: conv.requests,
+      toolTextTokens: steps.reduce((a, s) => a + s.tokens, 0),
+      promptTokens: conv.promptTokens,
+      completionTokens: conv.completionTokens,
     },
-    ms: r.ms, messages: conv.messages,
+    ms: r.ms,
+    messages: conv.messages,
   };
 }
 

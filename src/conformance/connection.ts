@@ -61,28 +61,44 @@ export class DriverProcess {
   private nextId = 1;
   private readonly child: ChildProcess;
 
-  constructor(readonly argv: readonly string[], private readonly recorder?: TranscriptRecorder, env?: Record<string, string>) {
+  constructor(
+    readonly argv: readonly string[],
+    private readonly recorder?: TranscriptRecorder,
+    env?: Record<string, string>,
+  ) {
     if (argv.length === 0) throw new Error('the driver command is empty');
-    this.child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...(env ?? {}) } });
+    this.child = spawn(argv[0]!, argv.slice(1), {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ...(env ?? {}) },
+    });
     this.child.stdout!.setEncoding('utf8');
     this.child.stderr!.setEncoding('utf8');
     this.child.stderr!.on('data', (d: string) => { this.stderr = (this.stderr + d).slice(-4096); });
     this.child.stdout!.on('data', (chunk: string) => {
       for (const ev of this.reader.push(chunk)) {
         if (ev.kind === 'message') this.onMessage(ev.message);
-        else if (ev.kind === 'junk') this.breach(cite('R-frame-line', `stdout held a line that is not a JSON object: ${JSON.stringify(clip(ev.line, 80))}`));
+        else if (ev.kind === 'junk')
+          this.breach(
+            cite('R-frame-line', `stdout held a line that is not a JSON object: ${JSON.stringify(clip(ev.line, 80))}`),
+          );
         else this.breach(cite('R-frame-line', `stdout held a line of ${ev.bytes} bytes`));
       }
       this.wake();
     });
     this.child.stdin!.on('error', () => undefined); // a driver that died: the rule reports it, not an unhandled error
     this.child.on('exit', (code, signal) => { this.exit = { code, signal }; this.wake(); });
-    this.child.on('error', (e) => { this.stderr += `\nfailed to start: ${e.message}`; this.exit = { code: null, signal: 'spawn-error' }; this.wake(); });
+    this.child.on('error', (e) => {
+      this.stderr += `\nfailed to start: ${e.message}`;
+      this.exit = { code: null, signal: 'spawn-error' };
+      this.wake();
+    });
   }
 
   get exited(): boolean { return this.exit !== undefined; }
   /** How it ended, for messages. */
-  get exitText(): string { return this.exit ? (this.exit.signal ? `signal ${this.exit.signal}` : `code ${this.exit.code}`) : 'running'; }
+  get exitText(): string {
+    return this.exit ? (this.exit.signal ? `signal ${this.exit.signal}` : `code ${this.exit.code}`) : 'running';
+  }
   get stderrTail(): string { return this.stderr.trim().split('\n').slice(-3).join(' | '); }
 
   /** Writes one raw line (a newline is added). Recorded as the message it holds, else as its size only. */
@@ -92,7 +108,11 @@ export class DriverProcess {
     if (typeof id === 'string' || typeof id === 'number') this.answered.set(JSON.stringify(id), 0);
     const entry = message === undefined ? undefined : entryOf(message, 'host');
     if (entry?.type === 'request') this.methodOfId.set(JSON.stringify(entry.id), entry.method);
-    this.recorder?.add(entry?.type === 'request' && (message as { jsonrpc?: unknown }).jsonrpc === '2.0' ? entry : { type: 'raw', from: 'host', bytes: Buffer.byteLength(line) });
+    this.recorder?.add(
+      entry?.type === 'request' && (message as { jsonrpc?: unknown }).jsonrpc === '2.0'
+        ? entry
+        : { type: 'raw', from: 'host', bytes: Buffer.byteLength(line) },
+    );
     this.write(`${line}\n`);
   }
 
@@ -124,7 +144,13 @@ export class DriverProcess {
     if (!r) return { kind: 'none', exited: this.exited };
     if (r.error) {
       const data = typeof r.error.data === 'object' && r.error.data !== null ? r.error.data : undefined;
-      return { kind: 'error', code: r.error.code, message: r.error.message, ...(typeof data?.code === 'string' ? { dataCode: data.code } : {}), ...(data ? { data } : {}) };
+      return {
+        kind: 'error',
+        code: r.error.code,
+        message: r.error.message,
+        ...(typeof data?.code === 'string' ? { dataCode: data.code } : {}),
+        ...(data ? { data } : {}),
+      };
     }
     return { kind: 'result', value: r.result };
   }
@@ -138,7 +164,11 @@ export class DriverProcess {
       const left = deadline - Date.now();
       if (left <= 0 || this.exited) return undefined;
       await new Promise<void>((resolve) => {
-        const done = (): void => { clearTimeout(timer); this.waiters = this.waiters.filter((w) => w !== done); resolve(); };
+        const done = (): void => {
+          clearTimeout(timer);
+          this.waiters = this.waiters.filter((w) => w !== done);
+          resolve();
+        };
         const timer = setTimeout(done, left);
         this.waiters.push(done);
       });
@@ -167,11 +197,14 @@ export class DriverProcess {
   private onMessage(message: unknown): void {
     this.recorder?.add(entryOf(message, 'driver'));
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      this.breach(cite('R-frame-line', `stdout held a JSON value that is not an object: ${clip(JSON.stringify(message), 60)}`));
+      this.breach(
+        cite('R-frame-line', `stdout held a JSON value that is not an object: ${clip(JSON.stringify(message), 60)}`),
+      );
       return;
     }
     const m = message as Record<string, unknown>;
-    if (m['jsonrpc'] !== '2.0') this.breach(cite('R-jsonrpc', `a message without "jsonrpc": "2.0": ${clip(JSON.stringify(message), 100)}`));
+    if (m['jsonrpc'] !== '2.0')
+      this.breach(cite('R-jsonrpc', `a message without "jsonrpc": "2.0": ${clip(JSON.stringify(message), 100)}`));
     if (typeof m['method'] === 'string' && m['id'] === undefined) {
       this.notifications.push({ method: m['method'], params: m['params'] });
       return;
@@ -208,8 +241,10 @@ export function errorShapeProblem(error: unknown): string | undefined {
   if (typeof e.message !== 'string') return 'error.message is not a string';
   if (e.code === -32000) {
     const data = e.data as { code?: unknown } | undefined;
-    if (typeof data !== 'object' || data === null || typeof data.code !== 'string') return 'an application error (-32000) has no error.data.code';
-    if (!Object.hasOwn(ERROR_CODES, data.code)) return `error.data.code "${clip(data.code, 40)}" is not a protocol error code`;
+    if (typeof data !== 'object' || data === null || typeof data.code !== 'string')
+      return 'an application error (-32000) has no error.data.code';
+    if (!Object.hasOwn(ERROR_CODES, data.code))
+      return `error.data.code "${clip(data.code, 40)}" is not a protocol error code`;
   }
   return undefined;
 }

@@ -251,7 +251,8 @@ export class LaunchedHarnesses {
       .filter(({ child: c }) => c.exitCode !== null || c.signalCode !== null)
       .map(
         (c) =>
-          `${c.what}: exited (${c.child.exitCode ?? c.child.signalCode})${c.said().trim() ? `: ${c.said().trim().slice(-600)}` : ''}`,
+          `${c.what}: exited (${c.child.exitCode ?? c.child.signalCode})` +
+          `${c.said().trim() ? `: ${c.said().trim().slice(-600)}` : ''}`,
       );
   }
 

@@ -34,7 +34,9 @@ export async function launchHarnesses(
 ): Promise<HarnessLaunch | undefined> {
   const local = platform === 'android' || HOST_PLATFORM[hostOs()] === platform;
   if (!local) {
-    const why = `the driver reads a ${JSON.stringify(platform)} desktop and the kit runs on ${hostOs()}: start the harnesses where the driver runs (docs/conformance.md, "Harnesses")`;
+    const why =
+      `the driver reads a ${JSON.stringify(platform)} desktop and the kit runs on ${hostOs()}: start the ` +
+      `harnesses where the driver runs (docs/conformance.md, "Harnesses")`;
     v.skip('harness.page', why);
     v.skip('harness.native', why);
     return undefined;

@@ -35,7 +35,9 @@ export interface ConformanceReport {
 export class Verdicts {
   readonly results: RuleResult[] = [];
   pass(rule: string, detail: string): void { this.results.push({ rule, verdict: 'PASS', detail }); }
-  fail(rule: string, detail: string): void { this.results.push({ rule, verdict: 'FAIL', detail, rules: citedRules(detail) }); }
+  fail(rule: string, detail: string): void {
+    this.results.push({ rule, verdict: 'FAIL', detail, rules: citedRules(detail) });
+  }
   skip(rule: string, detail: string): void { this.results.push({ rule, verdict: 'SKIP', detail }); }
   /** PASS when `problems` is empty, else FAIL listing them. */
   check(rule: string, problems: readonly string[], passDetail: string): void {
@@ -47,9 +49,13 @@ export class Verdicts {
 /** The text report: a line per rule and the summary line. */
 export function formatReport(r: ConformanceReport): string {
   const h = r.hello;
-  const head = `computer-use conformance · ${r.driver}${h ? ` · ${String(h.platform ?? '?')} ${String(h.version ?? '?')}, protocol ${String(h.protocolVersion ?? '?')}` : ''}`;
+  const head =
+    `computer-use conformance · ${r.driver}` +
+    `${h ? ` · ${String(h.platform ?? '?')} ${String(h.version ?? '?')}, protocol ${String(h.protocolVersion ?? '?')}` : ''}`;
   const lines = r.results.map((x) => `${x.verdict} ${x.rule}: ${x.detail}`);
   const count = (v: Verdict): number => r.results.filter((x) => x.verdict === v).length;
-  const summary = `${count('PASS')} passed, ${count('FAIL')} failed, ${count('SKIP')} skipped: ${r.ok ? 'the driver conforms' : 'the driver does not conform'}.`;
+  const summary =
+    `${count('PASS')} passed, ${count('FAIL')} failed, ${count('SKIP')} skipped: ` +
+    `${r.ok ? 'the driver conforms' : 'the driver does not conform'}.`;
   return [head, ...lines, summary].join('\n');
 }

@@ -126,7 +126,14 @@ class HarnessRun {
     }
   }
 
-  act(node: RawNode, op: string, value?: string, checks: string[] = ['visible', 'enabled'], timeoutMs = ACT_WAIT_MS, expect?: object): Promise<Answer> {
+  act(
+    node: RawNode,
+    op: string,
+    value?: string,
+    checks: string[] = ['visible', 'enabled'],
+    timeoutMs = ACT_WAIT_MS,
+    expect?: object,
+  ): Promise<Answer> {
     return this.ctx.drv.call(
       'node.act',
       {
@@ -164,13 +171,18 @@ class HarnessRun {
   async ops(): Promise<void> {
     for (const c of this.h.controls) {
       for (const [i, o] of (c.ops ?? []).entries()) {
-        const rule = this.rule(`${c.id}.${o.op}${(c.ops ?? []).filter((x) => x.op === o.op).length > 1 ? `#${i + 1}` : ''}`);
+        const rule = this.rule(
+          `${c.id}.${o.op}${(c.ops ?? []).filter((x) => x.op === o.op).length > 1 ? `#${i + 1}` : ''}`,
+        );
         if (!this.ctx.methods.has('node.act')) { this.ctx.v.skip(rule, 'the driver does not list node.act'); continue; }
         const f = await this.find(c.id);
         const cites = o.rule ?? (o.error ? ERROR_RULES[o.error] ?? 'R-act-effect' : 'R-act-effect');
         if (!f.node) { this.ctx.v.fail(rule, cite(cites, `expected the control to act on: ${f.how}`)); continue; }
-        const checks = o.op === 'set_value' || o.op === 'type' ? ['visible', 'enabled', 'editable'] : ['visible', 'enabled'];
-        const what = `${o.op}${o.value !== undefined ? ` ${JSON.stringify(o.value)}` : ''}${o.expect ? ` expecting ${JSON.stringify(o.expect)}` : ''}`;
+        const checks =
+          o.op === 'set_value' || o.op === 'type' ? ['visible', 'enabled', 'editable'] : ['visible', 'enabled'];
+        const what =
+          `${o.op}${o.value !== undefined ? ` ${JSON.stringify(o.value)}` : ''}` +
+          `${o.expect ? ` expecting ${JSON.stringify(o.expect)}` : ''}`;
         const a = await this.act(f.node, o.op, o.value, checks, ACT_WAIT_MS, o.expect);
         if (o.error) {
           // A refusal sends nothing: the control reads as it did.
@@ -222,7 +234,9 @@ class HarnessRun {
     const a = await this.act(f.node, d.op, undefined, ['enabled'], 300);
     const problems: string[] = [];
     if (!(a.kind === 'error' && a.dataCode === 'element_disabled'))
-      problems.push(`expected ${d.op} on disabled ${d.control} to fail with element_disabled, got ${describeAnswer(a)}`);
+      problems.push(
+        `expected ${d.op} on disabled ${d.control} to fail with element_disabled, got ${describeAnswer(a)}`,
+      );
     problems.push(
       ...(await this.effect(d.unchanged, { name: before.node.name ?? '', value: before.node.value ?? '' })).map(
         (p) => `${d.unchanged} changed, so input was sent: ${p}`,
@@ -264,7 +278,8 @@ class HarnessRun {
     if (now.node?.id === oldId) {
       this.ctx.v.fail(
         rule,
-        `expected ${s.control} to be replaced (a new handle) after ${s.trigger.op} on ${s.trigger.control}; it kept handle ${oldId}`,
+        `expected ${s.control} to be replaced (a new handle) after ${s.trigger.op} on ` +
+          `${s.trigger.control}; it kept handle ${oldId}`,
       );
       return;
     }
@@ -276,7 +291,8 @@ class HarnessRun {
         : [
             cite(
               'R-handle-stale',
-              `expected click through the replaced element's old handle to fail with stale_ref, got ${describeAnswer(a)}`,
+              `expected click through the replaced element's old handle to fail with stale_ref, got ` +
+                `${describeAnswer(a)}`,
             ),
           ],
       `click through ${s.control}'s old handle refused with stale_ref`,
@@ -307,7 +323,8 @@ class HarnessRun {
     }
     const listed = async (): Promise<{ id: string; title: string } | undefined> => {
       const a = await this.ctx.drv.call('windows.list', {}, 15_000);
-      const ws = a.kind === 'result' ? ((a.value as { windows?: { id?: unknown; title?: unknown }[] }).windows ?? []) : [];
+      const ws =
+        a.kind === 'result' ? ((a.value as { windows?: { id?: unknown; title?: unknown }[] }).windows ?? []) : [];
       return ws.find(
         (w): w is { id: string; title: string } =>
           typeof w?.id === 'string' && typeof w.title === 'string' && w.title.includes(c.title),
@@ -325,7 +342,8 @@ class HarnessRun {
     if (!w) {
       this.ctx.v.fail(
         rule,
-        `expected a window titled "${c.title}" after ${c.open.op} on ${c.open.control}; none was listed within ${EFFECT_MS} ms`,
+        `expected a window titled "${c.title}" after ${c.open.op} on ${c.open.control}; none was listed ` +
+          `within ${EFFECT_MS} ms`,
       );
       return;
     }
@@ -365,7 +383,8 @@ class HarnessRun {
       problems.push(
         cite(
           'R-handle-node',
-          `click through the handle of an element of the closed window: expected error stale_ref, got ${describeAnswer(again)}`,
+          `click through the handle of an element of the closed window: expected error stale_ref, got ` +
+            `${describeAnswer(again)}`,
         ),
       );
     }
@@ -409,7 +428,8 @@ class HarnessRun {
     const problems: string[] = [];
     if (!(a.kind === 'error' && a.dataCode === 'window_not_focused'))
       problems.push(
-        `expected keys expecting pid ${NOT_THE_FOCUS_OWNER} at the focus to fail with window_not_focused, got ${describeAnswer(a)}`,
+        `expected keys expecting pid ${NOT_THE_FOCUS_OWNER} at the focus to fail with window_not_focused, ` +
+          `got ${describeAnswer(a)}`,
       );
     problems.push(
       ...(await this.effect(u.control, { value: before.node.value ?? '' })).map(
@@ -442,7 +462,10 @@ export async function semanticLayer(ctx: KitContext, scenarios: Scenarios): Prom
       (x) => typeof x?.title === 'string' && typeof x.id === 'string' && x.title.includes(h.window.title),
     );
     if (!w) {
-      ctx.v.skip(`semantic.${h.name}`, `no window titled "${h.window.title}"${h.start ? ` (start it: ${h.start})` : ''}`);
+      ctx.v.skip(
+        `semantic.${h.name}`,
+        `no window titled "${h.window.title}"${h.start ? ` (start it: ${h.start})` : ''}`,
+      );
       continue;
     }
     const run = new HarnessRun(ctx, h, w.id);

@@ -8,7 +8,15 @@ import type { Computer, ToolResult } from '../index.js';
 import { screenshotTokens, textTokens } from './tokens.js';
 
 /** One recorded tool call. */
-export interface Step { tool: string; params: unknown; text: string; isError: boolean; tokens: number; ms: number; screenshotTokens: number }
+export interface Step {
+  tool: string;
+  params: unknown;
+  text: string;
+  isError: boolean;
+  tokens: number;
+  ms: number;
+  screenshotTokens: number;
+}
 
 export interface GeditTaskResult { ok: boolean; steps: Step[]; reason?: string; fileContent?: string; wallMs: number }
 
@@ -41,12 +49,25 @@ export async function runGeditTask(computer: Computer, opts: GeditTaskOptions): 
     const s = performance.now();
     const r = await computer.call(tool, params);
     const ms = Math.round(performance.now() - s);
-    const step: Step = { tool, params, text: r.text, isError: r.isError, tokens: textTokens(r.text), ms, screenshotTokens: Math.max(before, await shot()) };
+    const step: Step = {
+      tool,
+      params,
+      text: r.text,
+      isError: r.isError,
+      tokens: textTokens(r.text),
+      ms,
+      screenshotTokens: Math.max(before, await shot()),
+    };
     steps.push(step);
     opts.onStep?.(step);
     return r;
   };
-  const fail = (reason: string): GeditTaskResult => ({ ok: false, steps, reason, wallMs: Math.round(performance.now() - t0) });
+  const fail = (reason: string): GeditTaskResult => ({
+    ok: false,
+    steps,
+    reason,
+    wallMs: Math.round(performance.now() - t0),
+  });
 
   const launched = await call('computer_launch', { command: 'gedit', args: ['--new-window'] });
   if (launched.isError) return fail(`launch failed: ${launched.text}`);
@@ -69,7 +90,12 @@ export async function runGeditTask(computer: Computer, opts: GeditTaskOptions): 
   const saveButton = refWhere(dialogPart, /\] button "Save"/);
   if (!nameField || !saveButton) return fail('the Save As dialog has no name field or Save button');
 
-  const saved = await call('computer_act', { actions: [{ ref: nameField, op: 'set_value', value: opts.path }, { ref: saveButton, op: 'click' }] });
+  const saved = await call('computer_act', {
+    actions: [
+      { ref: nameField, op: 'set_value', value: opts.path },
+      { ref: saveButton, op: 'click' },
+    ],
+  });
   if (saved.isError) return fail(`saving failed: ${saved.text}`);
 
   // The check on disk is the demo's own, outside the tools: gedit writes the file asynchronously.
@@ -77,7 +103,10 @@ export async function runGeditTask(computer: Computer, opts: GeditTaskOptions): 
   for (const until = performance.now() + 10_000; ;) {
     content = await readFile(opts.path, 'utf8').catch(() => '');
     if (content.replace(/\n$/, '') === opts.text) break;
-    if (performance.now() > until) return fail(content ? `the file content differs: ${JSON.stringify(content.slice(0, 80))}` : 'the file was not written');
+    if (performance.now() > until)
+      return fail(
+        content ? `the file content differs: ${JSON.stringify(content.slice(0, 80))}` : 'the file was not written',
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 

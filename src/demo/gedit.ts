@@ -16,13 +16,19 @@ function printStep(s: Step, i: number): void {
   const params = JSON.stringify(s.params);
   process.stdout.write(`\n── step ${i + 1}: ${s.tool} ${params.length > 160 ? params.slice(0, 157) + '…' : params}\n`);
   process.stdout.write(s.text.split('\n').map((l) => `   │ ${l}`).join('\n') + '\n');
-  process.stdout.write(`   └ ${s.tokens} tokens · ${s.ms} ms${s.isError ? ' · ERROR' : ''} (a screenshot of the same windows: ${s.screenshotTokens} tokens)\n`);
+  process.stdout.write(
+    `   └ ${s.tokens} tokens · ${s.ms} ms${s.isError ? ' · ERROR' : ''} (a screenshot of the same windows: ` +
+      `${s.screenshotTokens} tokens)\n`,
+  );
 }
 
 async function main(): Promise<number> {
   // The demo drives gedit only: bypass mode for gedit, so it runs without questions (the deny list still holds).
   const computer = await createComputer({ desktop: 'auto', mode: 'bypass', allowApps: ['gedit'] });
-  process.stdout.write(`desktop: ${computer.desktop.kind}${computer.desktop.sandbox ? ` ${computer.desktop.sandbox.display}${computer.desktop.started ? ' (started for this demo)' : ''}` : ''}\n`);
+  process.stdout.write(
+    `desktop: ${computer.desktop.kind}` +
+      `${computer.desktop.sandbox ? ` ${computer.desktop.sandbox.display}${computer.desktop.started ? ' (started for this demo)' : ''}` : ''}\n`,
+  );
   const dir = await mkdtemp(join(tmpdir(), 'computer-use-demo-'));
   const path = join(dir, '笔记 notes.txt');
   let i = 0;
@@ -33,8 +39,13 @@ async function main(): Promise<number> {
     process.stdout.write('\n── summary\n');
     process.stdout.write(`   steps: ${r.steps.length} tool calls, 0 screenshots\n`);
     process.stdout.write(`   tokens read by the model: ${tokens} (o200k)\n`);
-    process.stdout.write(`   screenshots of the same windows, one per step: ${shots} tokens (width×height/750) → ${(shots / Math.max(tokens, 1)).toFixed(1)}× more\n`);
-    process.stdout.write(`   wall time: ${(r.wallMs / 1000).toFixed(2)} s (tools: ${r.steps.reduce((a, s) => a + s.ms, 0)} ms)\n`);
+    process.stdout.write(
+      `   screenshots of the same windows, one per step: ${shots} tokens (width×height/750) → ` +
+        `${(shots / Math.max(tokens, 1)).toFixed(1)}× more\n`,
+    );
+    process.stdout.write(
+      `   wall time: ${(r.wallMs / 1000).toFixed(2)} s (tools: ${r.steps.reduce((a, s) => a + s.ms, 0)} ms)\n`,
+    );
     if (r.ok) process.stdout.write(`   file: ${path}\n   content: ${JSON.stringify(r.fileContent)}\n\nPASS\n`);
     else process.stdout.write(`\nFAIL: ${r.reason}\n`);
     return r.ok ? 0 : 1;

@@ -7,7 +7,8 @@ export function textTokens(text: string): number {
 }
 
 /** How screenshot tokens are counted, for tables. */
-export const SCREENSHOT_FORMULA = "ceil(w'·h'/750), w'×h' = window w×h scaled (aspect kept) to long edge ≤ 1568 px and w'·h'/750 ≤ 1600";
+export const SCREENSHOT_FORMULA =
+  "ceil(w'·h'/750), w'×h' = window w×h scaled (aspect kept) to long edge ≤ 1568 px and w'·h'/750 ≤ 1600";
 
 /**
  * Screenshot-equivalent tokens, Anthropic's published vision formula: tokens ≈ width × height / 750, after the

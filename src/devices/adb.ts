@@ -12,10 +12,18 @@ const SERIAL = /^[A-Za-z0-9._:-]{1,64}$/;
 /** The serial an `adb:` url names (undefined: the only device attached). */
 export function parseAdbUrl(url: string): { serial?: string } {
   const m = /^adb:(?:\/\/)?(.*)$/.exec(url);
-  if (!m) throw new ComputerUseError('invalid_params', `${JSON.stringify(url.slice(0, 80))} is not an adb device (adb: or adb:SERIAL)`);
+  if (!m)
+    throw new ComputerUseError(
+      'invalid_params',
+      `${JSON.stringify(url.slice(0, 80))} is not an adb device (adb: or adb:SERIAL)`,
+    );
   const serial = m[1] ?? '';
   if (serial === '') return {};
-  if (!SERIAL.test(serial)) throw new ComputerUseError('invalid_params', 'an adb serial has letters, digits, ".", ":", "_" and "-" only (see `adb devices`)');
+  if (!SERIAL.test(serial))
+    throw new ComputerUseError(
+      'invalid_params',
+      'an adb serial has letters, digits, ".", ":", "_" and "-" only (see `adb devices`)',
+    );
   return { serial };
 }
 

@@ -7,7 +7,14 @@
  */
 import { escapeLine } from '../engine/escape.js';
 import { ComputerUseError } from '../protocol/errors.js';
-import { isActing, type HelloResult, type MethodName, type ParamsOf, type ReadMethodName, type ResultOf } from '../protocol/methods.js';
+import {
+  isActing,
+  type HelloResult,
+  type MethodName,
+  type ParamsOf,
+  type ReadMethodName,
+  type ResultOf,
+} from '../protocol/methods.js';
 import { announcedMethods, checkProtocolVersion, notImplemented } from '../protocol/handshake.js';
 import type { DriverCommand, DriverConnection } from './stdio.js';
 import { builtinDriver, spawnDriver } from './stdio.js';
@@ -81,7 +88,10 @@ export class Device {
   /** The state of the link. */
   get status(): LinkStatus {
     const up = this.proc !== null && !this.proc.peer.isClosed;
-    const out: LinkStatus = { state: up ? 'up' : this.restarts < 0 && !this.lastError ? 'idle' : 'down', restarts: Math.max(0, this.restarts) };
+    const out: LinkStatus = {
+      state: up ? 'up' : this.restarts < 0 && !this.lastError ? 'idle' : 'down',
+      restarts: Math.max(0, this.restarts),
+    };
     if (!up && this.lastError) out.error = this.lastError;
     if (!up && this.retryAt !== undefined) out.retryAt = this.retryAt;
     return out;
@@ -133,7 +143,11 @@ export class Device {
     if (this.proc && !this.proc.peer.isClosed) return this.proc;
     // A closed device starts nothing: a read that met the link close() ended would otherwise spawn a driver
     // nobody ends (it kept test processes and hosts alive).
-    if (this.closed) throw new ComputerUseError('driver_unavailable', `The device${this.name === 'local' ? '' : ` ${this.name}`} was closed; open a new one.`);
+    if (this.closed)
+      throw new ComputerUseError(
+        'driver_unavailable',
+        `The device${this.name === 'local' ? '' : ` ${this.name}`} was closed; open a new one.`,
+      );
     if (this.starting) return this.starting;
     this.starting = (async () => {
       const proc = this.options.connect ? this.options.connect() : spawnDriver(this.command(), this.timeoutMs);
@@ -153,7 +167,11 @@ export class Device {
         const known = tail ? this.options.classifyStartError?.(tail) : undefined;
         if (known) throw known;
         if (e instanceof ComputerUseError && e.code !== 'driver_unavailable' && e.code !== 'timeout') throw e;
-        throw new ComputerUseError('driver_unavailable', `The driver${this.name === 'local' ? '' : ` of device ${this.name}`} did not start: ${(e as Error).message}${tail ? `\n${tail}` : ''}`);
+        throw new ComputerUseError(
+          'driver_unavailable',
+          `The driver${this.name === 'local' ? '' : ` of device ${this.name}`} did not start: ` +
+            `${(e as Error).message}${tail ? `\n${tail}` : ''}`,
+        );
       }
       this.failures = 0;
       this.lastError = undefined;
@@ -175,19 +193,30 @@ export class Device {
    * Calls a driver method with the device timeout. `signal` (the emergency stop, the host's cancel) aborts the
    * call: it rejects at once with the signal's reason, and the peer passes the cancel on to the driver.
    */
-  async call<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs = this.timeoutMs, signal?: AbortSignal): Promise<ResultOf<M>> {
+  async call<M extends MethodName>(
+    method: M,
+    params: ParamsOf<M>,
+    timeoutMs = this.timeoutMs,
+    signal?: AbortSignal,
+  ): Promise<ResultOf<M>> {
     try {
       return await this.callWithRetry(method, params, timeoutMs, signal);
     } catch (e) {
       // A driver's (or a paired device's) error message, and the stderr tail added to it, are outside text,
       // often quoting an app's words: they leave the device escaped to one line (engine/escape.ts).
       const shown = e instanceof ComputerUseError ? escapeLine(e.message) : undefined;
-      if (e instanceof ComputerUseError && shown !== e.message) throw new ComputerUseError(e.code, shown ?? '', e.details);
+      if (e instanceof ComputerUseError && shown !== e.message)
+        throw new ComputerUseError(e.code, shown ?? '', e.details);
       throw e;
     }
   }
 
-  private async callWithRetry<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs: number, signal?: AbortSignal): Promise<ResultOf<M>> {
+  private async callWithRetry<M extends MethodName>(
+    method: M,
+    params: ParamsOf<M>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<ResultOf<M>> {
     try {
       return await this.callOnce(method, params, timeoutMs, signal);
     } catch (e) {
@@ -195,22 +224,40 @@ export class Device {
       // the device: it is sent once more on a new link. Acting methods never are (link_lost: it may have happened).
       // Only remote links (they have a heartbeat): a local driver that died mid-call is reported to the caller
       // (invariant 6), since a read that crashed it would crash the next one too.
-      if (e instanceof ComputerUseError && e.code === 'driver_unavailable' && e.details['linkDropped'] === true && !isActing(method)
-        && !signal?.aborted && !this.closed && (this.options.heartbeatMs ?? 0) > 0) {
+      if (
+        e instanceof ComputerUseError &&
+        e.code === 'driver_unavailable' &&
+        e.details['linkDropped'] === true &&
+        !isActing(method) &&
+        !signal?.aborted &&
+        !this.closed &&
+        (this.options.heartbeatMs ?? 0) > 0
+      ) {
         return this.callOnce(method, params, timeoutMs, signal);
       }
       throw e;
     }
   }
 
-  private async callOnce<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs: number, signal?: AbortSignal): Promise<ResultOf<M>> {
+  private async callOnce<M extends MethodName>(
+    method: M,
+    params: ParamsOf<M>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<ResultOf<M>> {
     if (signal?.aborted) throw abortReason(signal);
     const proc = await this.ensure();
     if (!this.methods.has(method)) throw notImplemented(method, this.helloResult!);
     // The peer takes the signal as its 4th argument (protocol cancellation). A read answers a stop at once
     // (the race below, even when the driver is slow to react); an acting method answers once the driver has
     // ended the call (bounded by STOP_DRAIN_MS): "stopped" must mean no more input arrives after the answer.
-    const request = proc.peer.request.bind(proc.peer) as <N extends MethodName>(m: N, p: ParamsOf<N>, t?: number, s?: AbortSignal, drainMs?: number) => Promise<ResultOf<N>>;
+    const request = proc.peer.request.bind(proc.peer) as <N extends MethodName>(
+      m: N,
+      p: ParamsOf<N>,
+      t?: number,
+      s?: AbortSignal,
+      drainMs?: number,
+    ) => Promise<ResultOf<N>>;
     const changing = isActing(method);
     try {
       const pending = request(method, params, timeoutMs, signal, changing ? STOP_DRAIN_MS : 0);
@@ -221,9 +268,18 @@ export class Device {
         onAbort = () => reject(abortReason(signal));
         signal.addEventListener('abort', onAbort, { once: true });
       });
-      try { return await Promise.race([pending, aborted]); } finally { if (onAbort) signal.removeEventListener('abort', onAbort); }
+      try {
+        return await Promise.race([pending, aborted]);
+      } finally {
+        if (onAbort) signal.removeEventListener('abort', onAbort);
+      }
     } catch (e) {
-      if (e instanceof ComputerUseError && e.code === 'timeout' && e.details['unanswered'] === true && !proc.peer.isClosed) {
+      if (
+        e instanceof ComputerUseError &&
+        e.code === 'timeout' &&
+        e.details['unanswered'] === true &&
+        !proc.peer.isClosed
+      ) {
         // A driver stuck in one call cannot be trusted for the next: restart it. A driver that answered `timeout`
         // itself (an app busy in a modal dialog's own loop did not answer it in time) is not stuck: killing it
         // turned geany's File › Save As click into driver_unavailable.
@@ -233,14 +289,22 @@ export class Device {
         // Sent, then the link went: the device may have done it. Never reported as failed.
         this.lastError = e.message;
         this.schedule(0);
-        throw new ComputerUseError('link_lost', `The link to ${this.name === 'local' ? 'the driver' : `device ${this.name}`} dropped while ${method} was in flight: ` +
-          'it may have happened. The next call reconnects; observe before acting again.');
+        throw new ComputerUseError(
+          'link_lost',
+          `The link to ${this.name === 'local' ? 'the driver' : `device ${this.name}`} dropped while ` +
+            `${method} was in flight: ` +
+            'it may have happened. The next call reconnects; observe before acting again.',
+        );
       }
       if (e instanceof ComputerUseError && e.code === 'driver_unavailable') {
         this.lastError = e.message;
         this.schedule(0);
         const tail = proc.stderrTail();
-        throw new ComputerUseError('driver_unavailable', `${e.message} It will be restarted on the next call.${tail ? `\n${tail.slice(-500)}` : ''}`, { linkDropped: true });
+        throw new ComputerUseError(
+          'driver_unavailable',
+          `${e.message} It will be restarted on the next call.${tail ? `\n${tail.slice(-500)}` : ''}`,
+          { linkDropped: true },
+        );
       }
       throw e;
     }
@@ -270,8 +334,16 @@ export class Device {
  * only the methods declared `acting: false` (ReadMethodName), so code that tries to send `node.act` or `input.*`
  * through it does not compile; only the acting pipeline holds the `Device` itself (session/acting-device.ts).
  */
-export interface ReadDevice extends Pick<Device, 'hello' | 'timeoutMs' | 'name' | 'status' | 'lastHello' | 'driverPid' | 'close'> {
+export interface ReadDevice extends Pick<
+  Device,
+  'hello' | 'timeoutMs' | 'name' | 'status' | 'lastHello' | 'driverPid' | 'close'
+> {
   /** How many times the driver was (re)started. */
   readonly restarts: number;
-  call<M extends ReadMethodName>(method: M, params: ParamsOf<M>, timeoutMs?: number, signal?: AbortSignal): Promise<ResultOf<M>>;
+  call<M extends ReadMethodName>(
+    method: M,
+    params: ParamsOf<M>,
+    timeoutMs?: number,
+    signal?: AbortSignal,
+  ): Promise<ResultOf<M>>;
 }

@@ -12,7 +12,15 @@ import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { ComputerUseError } from '../protocol/errors.js';
 import { DEVICE_NAME } from './registry.js';
-import { CLOSE, deleteCredential, loadCredential, parsePairUrl, requireSafeTransport, saveCredential, type DeviceCredential } from './pairing.js';
+import {
+  CLOSE,
+  deleteCredential,
+  loadCredential,
+  parsePairUrl,
+  requireSafeTransport,
+  saveCredential,
+  type DeviceCredential,
+} from './pairing.js';
 
 /** How a link ended. */
 export interface LinkEnd { code: number; reason: string }
@@ -22,11 +30,19 @@ function dial(server: string, ca?: string): WebSocket {
   const addr = parsePairUrl(server);
   requireSafeTransport(addr);
   // No Origin header (the server refuses browsers); no redirects (the address is the one the user gave).
-  return new WebSocket(server, { handshakeTimeout: 10_000, maxPayload: 32 * 1024 * 1024, followRedirects: false, ...(ca ? { ca: readFileSync(ca) } : {}) });
+  return new WebSocket(server, {
+    handshakeTimeout: 10_000,
+    maxPayload: 32 * 1024 * 1024,
+    followRedirects: false,
+    ...(ca ? { ca: readFileSync(ca) } : {}),
+  });
 }
 
 /** Sends one control frame once open and waits for the first answer frame, or the close. */
-function exchange(ws: WebSocket, hello: Record<string, unknown>): Promise<{ msg?: Record<string, unknown>; end?: LinkEnd; held?: Held }> {
+function exchange(
+  ws: WebSocket,
+  hello: Record<string, unknown>,
+): Promise<{ msg?: Record<string, unknown>; end?: LinkEnd; held?: Held }> {
   return new Promise((resolve) => {
     ws.once('open', () => { ws.send(JSON.stringify(hello)); });
     const onMessage = (data: Buffer): void => {
@@ -34,9 +50,18 @@ function exchange(ws: WebSocket, hello: Record<string, unknown>): Promise<{ msg?
       // The host may send its first request right behind the answer, in the same frame batch: ws emits both
       // before the caller's continuation runs, so what follows the answer is held here until the caller listens.
       const held = holdMessages(ws);
-      try { resolve({ msg: JSON.parse(data.toString('utf8')) as Record<string, unknown>, held }); } catch { held.stop(); ws.terminate(); resolve({ end: { code: 1002, reason: 'bad answer' } }); }
+      try {
+        resolve({ msg: JSON.parse(data.toString('utf8')) as Record<string, unknown>, held });
+      } catch {
+        held.stop();
+        ws.terminate();
+        resolve({ end: { code: 1002, reason: 'bad answer' } });
+      }
     };
-    const onClose = (code: number, reason: Buffer): void => { ws.off('message', onMessage); resolve({ end: { code, reason: reason.toString() } }); };
+    const onClose = (code: number, reason: Buffer): void => {
+      ws.off('message', onMessage);
+      resolve({ end: { code, reason: reason.toString() } });
+    };
     ws.once('message', onMessage);
     ws.once('close', onClose);
     ws.on('error', (e) => { resolve({ end: { code: 1006, reason: e.message } }); });
@@ -54,7 +79,12 @@ function holdMessages(ws: WebSocket): Held {
 }
 
 /** Proves a one-time code; returns the credentials (saved 0600 at `credentialPath`). Throws pairing_refused. */
-export async function pairWithCode(server: string, code: string, credentialPath: string, ca?: string): Promise<DeviceCredential> {
+export async function pairWithCode(
+  server: string,
+  code: string,
+  credentialPath: string,
+  ca?: string,
+): Promise<DeviceCredential> {
   const ws = dial(server, ca);
   const { msg, end } = await exchange(ws, { t: 'pair', code });
   if (!msg || msg['t'] !== 'paired' || typeof msg['id'] !== 'string' || typeof msg['secret'] !== 'string') {
@@ -62,9 +92,18 @@ export async function pairWithCode(server: string, code: string, credentialPath:
     throw new ComputerUseError('auth_failed', `The server refused the pairing: ${end?.reason || 'no answer'}.`);
   }
   // Only plain names and values are kept: what a server sends is printed on this terminal and stored.
-  if (!/^[0-9a-f]{32}$/.test(msg['id']) || !/^[A-Za-z0-9_-]{16,256}$/.test(msg['secret'])) { ws.terminate(); throw new ComputerUseError('auth_failed', 'The server answered with malformed credentials; nothing was saved.'); }
+  if (!/^[0-9a-f]{32}$/.test(msg['id']) || !/^[A-Za-z0-9_-]{16,256}$/.test(msg['secret'])) {
+    ws.terminate();
+    throw new ComputerUseError('auth_failed', 'The server answered with malformed credentials; nothing was saved.');
+  }
   const name = typeof msg['name'] === 'string' && DEVICE_NAME.test(msg['name']) ? msg['name'] : undefined;
-  const cred: DeviceCredential = { server, id: msg['id'], secret: msg['secret'], ...(name ? { name } : {}), ...(ca ? { ca } : {}) };
+  const cred: DeviceCredential = {
+    server,
+    id: msg['id'],
+    secret: msg['secret'],
+    ...(name ? { name } : {}),
+    ...(ca ? { ca } : {}),
+  };
   saveCredential(cred, credentialPath);
   ws.close();
   return cred;
@@ -80,7 +119,12 @@ export function localDriverArgs(desktop?: 'sandbox'): string[] {
  * One authenticated link: serves a freshly started driver over it until either ends. Resolves with how the
  * link ended (CLOSE.refused: the pairing was revoked; do not retry).
  */
-export async function serveOnce(cred: DeviceCredential, driverArgs: string[], log: (line: string) => void, signal?: AbortSignal): Promise<LinkEnd> {
+export async function serveOnce(
+  cred: DeviceCredential,
+  driverArgs: string[],
+  log: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<LinkEnd> {
   if (signal?.aborted) return STOPPED;
   const ws = dial(cred.server, cred.ca);
   // A stop ends the link whatever phase it is in (dialing, proving, serving): the close below finishes it.
@@ -92,7 +136,12 @@ export async function serveOnce(cred: DeviceCredential, driverArgs: string[], lo
 /** How a link stopped on this device's own request. */
 const STOPPED: LinkEnd = { code: 1000, reason: 'stopped on this device' };
 
-async function serveLink(ws: WebSocket, cred: DeviceCredential, driverArgs: string[], log: (line: string) => void): Promise<LinkEnd> {
+async function serveLink(
+  ws: WebSocket,
+  cred: DeviceCredential,
+  driverArgs: string[],
+  log: (line: string) => void,
+): Promise<LinkEnd> {
   const { msg, end, held } = await exchange(ws, { t: 'auth', id: cred.id, secret: cred.secret });
   if (!msg || msg['t'] !== 'ok') { held?.stop(); ws.terminate(); return end ?? { code: 1002, reason: 'bad answer' }; }
   if (ws.readyState !== ws.OPEN) { held?.stop(); return STOPPED; } // stopped between the answer and here
@@ -112,7 +161,9 @@ async function serveLink(ws: WebSocket, cred: DeviceCredential, driverArgs: stri
   // What arrived right behind the answer goes first, in order; then the live listener takes over.
   held?.stop();
   for (const m of held?.messages ?? []) child.stdin?.write(`${m}\n`);
-  ws.on('message', (data, isBinary) => { if (!isBinary && child.stdin?.writable) child.stdin.write(`${data.toString()}\n`); });
+  ws.on('message', (data, isBinary) => {
+    if (!isBinary && child.stdin?.writable) child.stdin.write(`${data.toString()}\n`);
+  });
   // A server gone without a close (a network cut) is noticed within 40 s: it must answer a ping every 20 s.
   let answered = true;
   ws.on('pong', () => { answered = true; });
@@ -138,14 +189,23 @@ async function serveLink(ws: WebSocket, cred: DeviceCredential, driverArgs: stri
  * Serves the driver until the pairing is revoked (by either end) or `signal` aborts, redialing with
  * backoff (1 s doubling to 30 s) when a link drops. Returns why it stopped.
  */
-export async function servePaired(credentialPath: string, driverArgs: string[], log: (line: string) => void, signal?: AbortSignal): Promise<LinkEnd> {
+export async function servePaired(
+  credentialPath: string,
+  driverArgs: string[],
+  log: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<LinkEnd> {
   let delay = 1000;
   for (;;) {
     const cred = loadCredential(credentialPath);
     if (!cred) return { code: CLOSE.unpaired, reason: 'no pairing on this device' };
     const started = Date.now();
     let end: LinkEnd;
-    try { end = await serveOnce(cred, driverArgs, log, signal); } catch (e) { end = { code: 1006, reason: (e as Error).message }; }
+    try {
+      end = await serveOnce(cred, driverArgs, log, signal);
+    } catch (e) {
+      end = { code: 1006, reason: (e as Error).message };
+    }
     if (end.code === CLOSE.refused) {
       // The server no longer knows this pairing: the credential is useless, and keeping it would only retry.
       deleteCredential(credentialPath);

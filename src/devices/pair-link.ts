@@ -14,7 +14,17 @@ import { PassThrough, Writable } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { Peer } from '../protocol/peer.js';
 import { ComputerUseError } from '../protocol/errors.js';
-import { CLOSE, formatPairUrl, parsePairUrl as parsePairAddress, newCredentials, requireSafeTransport, secretMatches, sha256, type PairAddress, type PairingCode } from './pairing.js';
+import {
+  CLOSE,
+  formatPairUrl,
+  parsePairUrl as parsePairAddress,
+  newCredentials,
+  requireSafeTransport,
+  secretMatches,
+  sha256,
+  type PairAddress,
+  type PairingCode,
+} from './pairing.js';
 import { LINK_TOKEN, loadDevices, saveDevices, validateSpec, type DeviceSpec } from './registry.js';
 import type { DriverConnection } from './stdio.js';
 
@@ -89,16 +99,22 @@ export class PairServer {
   private constructor(private readonly options: PairServerOptions) {
     const { address } = options;
     if (address.tls) {
-      if (!options.tlsCert || !options.tlsKey) throw new ComputerUseError('invalid_params', 'wss:// needs --tls-cert and --tls-key.');
+      if (!options.tlsCert || !options.tlsKey)
+        throw new ComputerUseError('invalid_params', 'wss:// needs --tls-cert and --tls-key.');
       this.http = createHttpsServer({ cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) });
     } else {
       requireSafeTransport(address);
       this.http = createHttpServer();
     }
     this.http.on('request', (_req, res) => { res.writeHead(426).end(); });
-    this.wss = new WebSocketServer({ server: this.http, maxPayload: MAX_FRAME_BYTES, verifyClient: (info: { origin?: string }) => !info.origin });
+    this.wss = new WebSocketServer({
+      server: this.http,
+      maxPayload: MAX_FRAME_BYTES,
+      verifyClient: (info: { origin?: string }) => !info.origin,
+    });
     this.wss.on('connection', (ws) => { this.onConnection(ws); });
-    // The ws server re-emits the http server's errors (a port in use): listen() reports those; unhandled, they would end the process.
+    // The ws server re-emits the http server's errors (a port in use): listen() reports those; unhandled, they would
+    // end the process.
     this.wss.on('error', () => undefined);
     // A device revoked here (`device revoke` in another process edits the devices file) loses its link at once.
     this.watch = setInterval(() => { this.closeRevoked(); }, 1000);
@@ -126,7 +142,10 @@ export class PairServer {
   connection(name: string): DriverConnection {
     const link = this.links.get(name);
     if (link && link.ws.readyState === link.ws.OPEN) return link.conn;
-    return closedConnection(`device ${name} is not connected: run \`computer-use pair ${this.url}\` on it (a paired device redials by itself)`);
+    return closedConnection(
+      `device ${name} is not connected: run \`computer-use pair ${this.url}\` on it (a paired device redials ` +
+        `by itself)`,
+    );
   }
 
   /** Names of the devices connected now. */
@@ -139,7 +158,12 @@ export class PairServer {
       const raw = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
       if (isBinary || raw.length > MAX_HELLO_BYTES) { ws.close(CLOSE.refused, 'bad hello'); return; }
       let msg: Record<string, unknown>;
-      try { msg = JSON.parse(raw.toString('utf8')) as Record<string, unknown>; } catch { ws.close(CLOSE.refused, 'bad hello'); return; }
+      try {
+        msg = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+      } catch {
+        ws.close(CLOSE.refused, 'bad hello');
+        return;
+      }
       if (typeof msg !== 'object' || msg === null) { ws.close(CLOSE.refused, 'bad hello'); return; }
       if (msg['t'] === 'pair') this.onPair(ws, msg['code'], msg['token']);
       else if (msg['t'] === 'auth') this.onAuth(ws, msg['id'], msg['secret']);
@@ -150,22 +174,43 @@ export class PairServer {
   }
 
   private onPair(ws: WebSocket, code: unknown, token: unknown): void {
-    // A phone's app gives a token for this side to prove itself with (registry.ts linkToken); a malformed one pairs nothing.
-    if (token !== undefined && (typeof token !== 'string' || !LINK_TOKEN.test(token))) { ws.close(CLOSE.refused, 'bad hello'); return; }
+    // A phone's app gives a token for this side to prove itself with (registry.ts linkToken); a malformed one pairs
+    // nothing.
+    if (token !== undefined && (typeof token !== 'string' || !LINK_TOKEN.test(token))) {
+      ws.close(CLOSE.refused, 'bad hello');
+      return;
+    }
     const c = this.options.code;
-    if (!c) { ws.close(CLOSE.badCode, 'this server takes no pairing code now: run computer-use pairing start'); return; }
+    if (!c) {
+      ws.close(CLOSE.badCode, 'this server takes no pairing code now: run computer-use pairing start');
+      return;
+    }
     const refusal = c.redeem(code);
     if (refusal) {
       this.options.onEvent?.({ kind: 'refused', why: refusal });
-      const text = { wrong: `wrong code (${c.triesLeft} tries left)`, expired: 'the code expired', used: 'the code was used already', locked: 'too many wrong codes: locked; start pairing again' }[refusal];
+      const text = {
+        wrong: `wrong code (${c.triesLeft} tries left)`,
+        expired: 'the code expired',
+        used: 'the code was used already',
+        locked: 'too many wrong codes: locked; start pairing again',
+      }[refusal];
       ws.close(CLOSE.badCode, text);
       return;
     }
     const creds = newCredentials();
     const { devices } = loadDevices(this.options.devicesPath);
-    const name = this.options.name && !devices.some((d) => d.name === this.options.name) ? this.options.name : nextName(devices);
-    const spec = validateSpec({ name, url: this.url, kind: 'paired', pairId: creds.id, secretHash: sha256(creds.secret), ...(token !== undefined ? { linkToken: token } : {}),
-      ...(this.options.tlsCert ? { tlsCert: this.options.tlsCert } : {}), ...(this.options.tlsKey ? { tlsKey: this.options.tlsKey } : {}) });
+    const name =
+      this.options.name && !devices.some((d) => d.name === this.options.name) ? this.options.name : nextName(devices);
+    const spec = validateSpec({
+      name,
+      url: this.url,
+      kind: 'paired',
+      pairId: creds.id,
+      secretHash: sha256(creds.secret),
+      ...(token !== undefined ? { linkToken: token } : {}),
+      ...(this.options.tlsCert ? { tlsCert: this.options.tlsCert } : {}),
+      ...(this.options.tlsKey ? { tlsKey: this.options.tlsKey } : {}),
+    });
     saveDevices([...devices, spec], this.options.devicesPath);
     ws.send(JSON.stringify({ t: 'paired', id: creds.id, secret: creds.secret, name }));
     ws.close(CLOSE.paired, 'paired; reconnect with the credentials');
@@ -206,7 +251,11 @@ export class PairServer {
 
   private closeRevoked(): void {
     if (this.links.size === 0) return;
-    const ids = new Set(loadDevices(this.options.devicesPath).devices.filter((d) => d.kind === 'paired').map((d) => d.pairId));
+    const ids = new Set(
+      loadDevices(this.options.devicesPath)
+        .devices.filter((d) => d.kind === 'paired')
+        .map((d) => d.pairId),
+    );
     for (const [name, link] of this.links) {
       if (ids.has(link.id)) continue;
       link.ws.close(CLOSE.refused, 'revoked');
@@ -236,8 +285,13 @@ const hubs = new Map<string, Promise<PairServer>>();
 export function hubFor(spec: DeviceSpec, devicesPath: string, timeoutMs?: number): Promise<PairServer> {
   let hub = hubs.get(spec.url);
   if (!hub) {
-    hub = PairServer.listen({ address: parsePairAddress(spec.url), devicesPath, ...(spec.tlsCert ? { tlsCert: spec.tlsCert } : {}),
-      ...(spec.tlsKey ? { tlsKey: spec.tlsKey } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+    hub = PairServer.listen({
+      address: parsePairAddress(spec.url),
+      devicesPath,
+      ...(spec.tlsCert ? { tlsCert: spec.tlsCert } : {}),
+      ...(spec.tlsKey ? { tlsKey: spec.tlsKey } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    });
     hubs.set(spec.url, hub);
     hub.catch(() => { hubs.delete(spec.url); });
   }

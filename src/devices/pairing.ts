@@ -89,17 +89,24 @@ export function newCredentials(): PairCredentials {
 }
 
 /** Whether a secret matches the hash the server stored, in constant time. */
-export const secretMatches = (secret: unknown, storedHash: string): boolean => typeof secret === 'string' && secret.length <= 256 && safeEqual(sha256(secret), storedHash);
+export const secretMatches = (secret: unknown, storedHash: string): boolean =>
+  typeof secret === 'string' && secret.length <= 256 && safeEqual(sha256(secret), storedHash);
 
 /** Where a pairing server listens, parsed from `ws://host:port` / `wss://host:port`. */
 export interface PairAddress { tls: boolean; host: string; port: number }
 
 /** Whether a host is loopback. */
-export const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+export const isLoopback = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 
 /** Parses a pairing server address; throws invalid_params. */
 export function parsePairUrl(url: string): PairAddress {
-  const bad = (why: string): ComputerUseError => new ComputerUseError('invalid_params', `Not a usable pairing address (${why}). Write ws://127.0.0.1:PORT, or wss://host:PORT with a TLS certificate.`);
+  const bad = (why: string): ComputerUseError =>
+    new ComputerUseError(
+      'invalid_params',
+      `Not a usable pairing address (${why}). Write ws://127.0.0.1:PORT, or wss://host:PORT with a TLS ` +
+        `certificate.`,
+    );
   let u: URL;
   try { u = new URL(url); } catch { throw bad('not a URL'); }
   if (u.protocol !== 'ws:' && u.protocol !== 'wss:') throw bad(`scheme ${u.protocol} is not ws: or wss:`);
@@ -114,7 +121,8 @@ export function parsePairUrl(url: string): PairAddress {
 }
 
 /** The address as a URL. */
-export const formatPairUrl = (a: PairAddress): string => `${a.tls ? 'wss' : 'ws'}://${a.host.includes(':') ? `[${a.host}]` : a.host}:${a.port}`;
+export const formatPairUrl = (a: PairAddress): string =>
+  `${a.tls ? 'wss' : 'ws'}://${a.host.includes(':') ? `[${a.host}]` : a.host}:${a.port}`;
 
 /**
  * Refuses a plain (no TLS) pairing link off loopback: the secret would cross the network in the clear.
@@ -122,8 +130,12 @@ export const formatPairUrl = (a: PairAddress): string => `${a.tls ? 'wss' : 'ws'
  */
 export function requireSafeTransport(a: PairAddress): void {
   if (!a.tls && !isLoopback(a.host)) {
-    throw new ComputerUseError('invalid_params', `Pairing without TLS is only allowed on loopback, not on ${a.host}: codes and secrets would cross the network in the clear. ` +
-      'Give a certificate and key (pairing start --tls-cert F --tls-key F, and the device dials wss://), or keep it on 127.0.0.1 and reach it through an SSH tunnel (ssh -L).');
+    throw new ComputerUseError(
+      'invalid_params',
+      `Pairing without TLS is only allowed on loopback, not on ${a.host}: codes and secrets would cross the ` +
+        `network in the clear. ` +
+        'Give a certificate and key (pairing start --tls-cert F --tls-key F, and the device dials wss://), or keep it on 127.0.0.1 and reach it through an SSH tunnel (ssh -L).',
+    );
   }
 }
 
@@ -152,10 +164,22 @@ export function loadCredential(path: string = defaultCredentialPath()): DeviceCr
   let text: string;
   try { text = readFileSync(path, 'utf8'); } catch { return undefined; }
   const st = statSync(path);
-  if ((st.mode & 0o077) !== 0) throw new ComputerUseError('invalid_params', `${path} is readable by others; it holds a device secret. Pair again (computer-use pair --revoke, then pair).`);
+  if ((st.mode & 0o077) !== 0)
+    throw new ComputerUseError(
+      'invalid_params',
+      `${path} is readable by others; it holds a device secret. Pair again (computer-use pair --revoke, then ` +
+        `pair).`,
+    );
   const j = JSON.parse(text) as Record<string, unknown>;
-  if (typeof j['server'] !== 'string' || typeof j['id'] !== 'string' || typeof j['secret'] !== 'string') return undefined;
-  return { server: j['server'], id: j['id'], secret: j['secret'], ...(typeof j['name'] === 'string' ? { name: j['name'] } : {}), ...(typeof j['ca'] === 'string' ? { ca: j['ca'] } : {}) };
+  if (typeof j['server'] !== 'string' || typeof j['id'] !== 'string' || typeof j['secret'] !== 'string')
+    return undefined;
+  return {
+    server: j['server'],
+    id: j['id'],
+    secret: j['secret'],
+    ...(typeof j['name'] === 'string' ? { name: j['name'] } : {}),
+    ...(typeof j['ca'] === 'string' ? { ca: j['ca'] } : {}),
+  };
 }
 
 /** Deletes the device's credential. */

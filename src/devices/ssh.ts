@@ -32,7 +32,11 @@ const WORD = /^[A-Za-z0-9_./:=@%+,-]{1,512}$/;
 
 /** Parses and validates an ssh device address; throws invalid_params saying what is wrong. */
 export function parseSshUrl(url: string): SshTarget {
-  const bad = (why: string): ComputerUseError => new ComputerUseError('invalid_params', `Not a usable ssh device address (${why}). Write ssh://user@host[:port], e.g. ssh://me@lab.local:2222.`);
+  const bad = (why: string): ComputerUseError =>
+    new ComputerUseError(
+      'invalid_params',
+      `Not a usable ssh device address (${why}). Write ssh://user@host[:port], e.g. ssh://me@lab.local:2222.`,
+    );
   let u: URL;
   try { u = new URL(url); } catch { throw bad('not a URL'); }
   if (u.protocol !== 'ssh:') throw bad(`scheme ${u.protocol} is not ssh:`);
@@ -63,9 +67,15 @@ export function parseSshUrl(url: string): SshTarget {
 /** Splits a remote command given by the user into words, each checked against a plain character set. */
 export function parseRemoteCommand(text: string): string[] {
   const words = text.trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0 || words.length > 32) throw new ComputerUseError('invalid_params', 'The remote command is empty or has more than 32 words.');
+  if (words.length === 0 || words.length > 32)
+    throw new ComputerUseError('invalid_params', 'The remote command is empty or has more than 32 words.');
   for (const w of words) {
-    if (!WORD.test(w)) throw new ComputerUseError('invalid_params', `The remote command word ${JSON.stringify(w.slice(0, 40))} has characters other than letters, digits and _ . / : = @ % + , -.`);
+    if (!WORD.test(w))
+      throw new ComputerUseError(
+        'invalid_params',
+        `The remote command word ${JSON.stringify(w.slice(0, 40))} has characters other than letters, digits ` +
+          `and _ . / : = @ % + , -.`,
+      );
   }
   return words;
 }
@@ -94,7 +104,8 @@ const quote = (w: string): string => `'${w.replace(/'/g, `'\\''`)}'`;
 export function sshArgs(t: SshTarget, opts: SshOptions = {}): string[] {
   const args: string[] = [];
   if (opts.configFile) {
-    if (!isAbsolute(opts.configFile)) throw new ComputerUseError('invalid_params', 'The ssh config file must be an absolute path.');
+    if (!isAbsolute(opts.configFile))
+      throw new ComputerUseError('invalid_params', 'The ssh config file must be an absolute path.');
     args.push('-F', opts.configFile);
   }
   const timeout = Math.max(1, Math.min(120, Math.round(opts.connectTimeoutS ?? 10)));
@@ -105,7 +116,9 @@ export function sshArgs(t: SshTarget, opts: SshOptions = {}): string[] {
     '-o', 'LogLevel=ERROR');
   if (t.port) args.push('-p', String(t.port));
   if (t.user) args.push('-l', t.user);
-  for (const w of t.command) if (!WORD.test(w)) throw new ComputerUseError('invalid_params', 'A remote command word has characters that are not allowed.');
+  for (const w of t.command)
+    if (!WORD.test(w))
+      throw new ComputerUseError('invalid_params', 'A remote command word has characters that are not allowed.');
   args.push('--', t.host, t.command.map(quote).join(' '));
   return args;
 }
@@ -121,25 +134,53 @@ export function sshDriver(t: SshTarget, opts: SshOptions = {}): DriverCommand {
  */
 export function classifySshFailure(stderr: string, target: string): ComputerUseError | undefined {
   if (/REMOTE HOST IDENTIFICATION HAS CHANGED|Host key for .* has changed/i.test(stderr)) {
-    return new ComputerUseError('host_key_mismatch', `The SSH host key of ${target} differs from the one in your known_hosts: the host was re-installed, or someone is in between. ` +
-      'Nothing was sent. Check the key with the machine\'s owner, then fix known_hosts (ssh-keygen -R <host>) yourself.');
+    return new ComputerUseError(
+      'host_key_mismatch',
+      `The SSH host key of ${target} differs from the one in your known_hosts: the host was re-installed, or ` +
+        `someone is in between. ` +
+        "Nothing was sent. Check the key with the machine's owner, then fix known_hosts (ssh-keygen -R <host>) yourself.",
+    );
   }
   if (/Host key verification failed|No .*host key is known for/i.test(stderr)) {
-    return new ComputerUseError('host_key_mismatch', `The SSH host key of ${target} is not in your known_hosts (or does not match it), and the tool never accepts keys on its own. ` +
-      'Nothing was sent. Connect once with `ssh` by hand and check the fingerprint, then add the device again.');
+    return new ComputerUseError(
+      'host_key_mismatch',
+      `The SSH host key of ${target} is not in your known_hosts (or does not match it), and the tool never ` +
+        `accepts keys on its own. ` +
+        'Nothing was sent. Connect once with `ssh` by hand and check the fingerprint, then add the device again.',
+    );
   }
   if (/Permission denied \(|Too many authentication failures/i.test(stderr)) {
-    return new ComputerUseError('auth_failed', `SSH refused the login to ${target}: no key it accepts (password prompts are never used). ` +
-      'Load your key into ssh-agent or name it in ~/.ssh/config (IdentityFile), and check authorized_keys on the device.');
+    return new ComputerUseError(
+      'auth_failed',
+      `SSH refused the login to ${target}: no key it accepts (password prompts are never used). ` +
+        'Load your key into ssh-agent or name it in ~/.ssh/config (IdentityFile), and check authorized_keys on the device.',
+    );
   }
-  if (/Could not resolve hostname|Connection refused|Connection timed out|No route to host|Network is unreachable|Connection closed by|kex_exchange_identification/i.test(stderr)) {
-    return new ComputerUseError('driver_unavailable', `Cannot reach ${target} over SSH: ${firstLine(stderr)}. Check the host, port and network; it is retried with backoff.`);
+  if (
+    /Could not resolve hostname|Connection refused|Connection timed out|No route to host|Network is unreachable|Connection closed by|kex_exchange_identification/i.test(
+      stderr,
+    )
+  ) {
+    return new ComputerUseError(
+      'driver_unavailable',
+      `Cannot reach ${target} over SSH: ${firstLine(stderr)}. Check the host, port and network; it is ` +
+        `retried with backoff.`,
+    );
   }
   if (/command not found|No such file or directory|not found/i.test(stderr)) {
-    return new ComputerUseError('driver_unavailable', `The device ${target} answered but could not run the driver: ${firstLine(stderr)}. ` +
-      'Install Node and computer-use there (npm i -g computer-use), or give the command with ?command=; `computer-use doctor --device <name>` checks it.');
+    return new ComputerUseError(
+      'driver_unavailable',
+      `The device ${target} answered but could not run the driver: ${firstLine(stderr)}. ` +
+        'Install Node and computer-use there (npm i -g computer-use), or give the command with ?command=; `computer-use doctor --device <name>` checks it.',
+    );
   }
   return undefined;
 }
 
-const firstLine = (s: string): string => (s.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('[stdout]')) ?? 'no message').slice(0, 300);
+const firstLine = (s: string): string =>
+  (
+    s
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l && !l.startsWith('[stdout]')) ?? 'no message'
+  ).slice(0, 300);

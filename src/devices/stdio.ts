@@ -25,11 +25,24 @@ export type { DriverConnection } from '../protocol/peer.js';
 
 /** Spawns the driver; its stderr is kept (last 4 KB) for error messages. */
 export function spawnDriver(cmd: DriverCommand, timeoutMs: number): DriverConnection {
-  const child = spawn(cmd.command, cmd.args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...(cmd.env ?? {}) } });
+  const child = spawn(cmd.command, cmd.args, {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...(cmd.env ?? {}) },
+  });
   let tail = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (d: string) => { tail = (tail + d).slice(-4096); });
-  const peer = new Peer(child.stdout!, child.stdin!, {}, { timeoutMs, onJunk: (l) => { tail = (tail + `\n[stdout] ${l}`).slice(-4096); } });
+  const peer = new Peer(
+    child.stdout!,
+    child.stdin!,
+    {},
+    {
+      timeoutMs,
+      onJunk: (l) => {
+        tail = (tail + `\n[stdout] ${l}`).slice(-4096);
+      },
+    },
+  );
   child.on('exit', (code, signal) => peer.close(`driver exited with ${signal ?? `code ${code}`}`));
   child.on('error', (e) => peer.close(`driver failed to start: ${e.message}`));
   const conn: DriverConnection = {

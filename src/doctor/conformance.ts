@@ -6,9 +6,14 @@
 import { runConformance } from '../conformance/kit.js';
 import { formatReport } from '../conformance/report.js';
 
-const USAGE = 'usage: computer-use doctor --conformance --driver "<command>" [--scenarios FILE | --no-scenarios] [--no-launch] [--record FILE] [--json]\n';
+const USAGE =
+  'usage: computer-use doctor --conformance --driver "<command>" [--scenarios FILE | --no-scenarios] ' +
+  '[--no-launch] [--record FILE] [--json]\n';
 
-export async function runConformanceCommand(args: readonly string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
+export async function runConformanceCommand(
+  args: readonly string[],
+  out: NodeJS.WritableStream = process.stdout,
+): Promise<number> {
   let driver: string | undefined;
   // Absent: the built-in harnesses; false: none.
   let scenarios: string | false | undefined;
@@ -31,7 +36,12 @@ export async function runConformanceCommand(args: readonly string[], out: NodeJS
     else { out.write(`doctor --conformance: unknown argument ${a}\n${USAGE}`); return 2; }
   }
   if (!driver) { out.write(`doctor --conformance: --driver is required\n${USAGE}`); return 2; }
-  const report = await runConformance({ driver, ...(scenarios !== undefined ? { scenarios } : {}), ...(record ? { record } : {}), launch });
+  const report = await runConformance({
+    driver,
+    ...(scenarios !== undefined ? { scenarios } : {}),
+    ...(record ? { record } : {}),
+    launch,
+  });
   out.write((json ? JSON.stringify(report, null, 2) : formatReport(report)) + '\n');
   return report.ok ? 0 : 1;
 }

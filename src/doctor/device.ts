@@ -47,11 +47,18 @@ export async function checkDevice(
     if (h.platform === 'android')
       return {
         ok: true,
-        line: `reachable: driver android ${nameText(h.version)}, ${escapeLine(h.facts?.['model'] ?? 'phone')} (Android ${escapeLine(h.facts?.['android'] ?? '?')}, API ${escapeLine(h.facts?.['api_level'] ?? '?')})${h.permissions['screen_unlocked'] === false ? ', screen LOCKED' : ''}`,
+        line:
+          `reachable: driver android ${nameText(h.version)}, ${escapeLine(h.facts?.['model'] ?? 'phone')} ` +
+          `(Android ${escapeLine(h.facts?.['android'] ?? '?')}, API ` +
+          `${escapeLine(h.facts?.['api_level'] ?? '?')})` +
+          `${h.permissions['screen_unlocked'] === false ? ', screen LOCKED' : ''}`,
       };
     return {
       ok: true,
-      line: `reachable: driver ${nameText(h.platform)} ${nameText(h.version)}${h.session ? ` (${escapeLine(h.session)})` : ''}, a11y bus ${h.permissions['a11y_bus'] === false ? 'NOT reachable' : 'ok'}`,
+      line:
+        `reachable: driver ${nameText(h.platform)} ${nameText(h.version)}` +
+        `${h.session ? ` (${escapeLine(h.session)})` : ''}, a11y bus ` +
+        `${h.permissions['a11y_bus'] === false ? 'NOT reachable' : 'ok'}`,
     };
   } catch (e) {
     return {

@@ -5,11 +5,25 @@
  */
 import { Device } from '../devices/manager.js';
 import type { AppInfo } from '../engine/node.js';
-import { diagnoseApp as diagnose, runLinuxDoctor, type AppDiagnosis, type DoctorReport, type DriverLink, type FixConfirmer } from '../drivers/doctors.js';
+import {
+  diagnoseApp as diagnose,
+  runLinuxDoctor,
+  type AppDiagnosis,
+  type DoctorReport,
+  type DriverLink,
+  type FixConfirmer,
+} from '../drivers/doctors.js';
 import { remedyAdvice } from '../tools/remedy.js';
 
 export { CHROMIUM_REREAD_MS, formatDoctor, TINY_TREE } from '../drivers/doctors.js';
-export type { AppDiagnosis, CheckStatus, DoctorCheck, DoctorFix, DoctorReport, FixOutcome } from '../drivers/doctors.js';
+export type {
+  AppDiagnosis,
+  CheckStatus,
+  DoctorCheck,
+  DoctorFix,
+  DoctorReport,
+  FixOutcome,
+} from '../drivers/doctors.js';
 
 /** Options of `runDoctor`. */
 export interface DoctorOptions {
@@ -37,6 +51,12 @@ export async function runDoctor(opts: DoctorOptions = {}): Promise<DoctorReport>
 }
 
 /** Why an app's tree is empty (or that it is not), with the host's words for remedies. */
-export function diagnoseApp(device: DriverLink, apps: AppInfo[], name: string | undefined, busUp: boolean, rootProperty?: boolean): Promise<AppDiagnosis> {
+export function diagnoseApp(
+  device: DriverLink,
+  apps: AppInfo[],
+  name: string | undefined,
+  busUp: boolean,
+  rootProperty?: boolean,
+): Promise<AppDiagnosis> {
   return diagnose(device, apps, name, busUp, rootProperty, remedyAdvice);
 }

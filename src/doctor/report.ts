@@ -43,7 +43,14 @@ export interface ShareableReport {
   computerUse: string;
   driver: { platform?: string; version?: string; protocolVersion?: string; facts: Record<string, string> };
   checks: ReportCheck[];
-  conformance: { ok: boolean; passed: number; failed: number; skipped: number; results: { rule: string; verdict: string; detail: string }[]; error?: string };
+  conformance: {
+    ok: boolean;
+    passed: number;
+    failed: number;
+    skipped: number;
+    results: { rule: string; verdict: string; detail: string }[];
+    error?: string;
+  };
   smoke: { task: string; ok: boolean; ms: number; questionsDeclined: number; steps: SmokeStep[] };
   send: string;
 }
@@ -68,13 +75,16 @@ export interface ReportOptions {
 }
 
 /** Where the README asks for the files. */
-export const SEND_TO = 'Open an issue on the computer-use repository titled "Report: <your OS and version>" and attach ' +
+export const SEND_TO =
+  'Open an issue on the computer-use repository titled "Report: <your OS and version>" and attach ' +
   'the two files (computer-use-report.md and computer-use-report.json). Read them first: they hold no name, path under ' +
   'your home, host name or window title other than the apps the report opened, and you may delete any line.';
 
 function packageVersion(): string {
   try {
-    const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../../package.json', import.meta.url)), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../../package.json', import.meta.url)), 'utf8')) as {
+      version?: string;
+    };
     return pkg.version ?? '?';
   } catch { return '?'; }
 }
@@ -91,7 +101,9 @@ function receiptStatus(tool: string, r: ToolResult): string {
 }
 
 /** Runs the conformance kit through the doctor's entry (its JSON), with the desktop's environment. */
-async function conformance(opts: ReportOptions): Promise<ShareableReport['conformance'] & { hello?: Record<string, unknown> }> {
+async function conformance(
+  opts: ReportOptions,
+): Promise<ShareableReport['conformance'] & { hello?: Record<string, unknown> }> {
   const { runConformanceCommand } = await import('./conformance.js');
   let text = '';
   const sink = new Writable({ write(chunk: Buffer, _enc, done) { text += chunk.toString('utf8'); done(); } });
@@ -102,12 +114,34 @@ async function conformance(opts: ReportOptions): Promise<ShareableReport['confor
   Object.assign(process.env, extra);
   try {
     await runConformanceCommand(['--conformance', '--driver', command, '--json'], sink);
-    const parsed = JSON.parse(text) as { ok?: boolean; results?: { rule: string; verdict: string; detail: string }[]; hello?: Record<string, unknown> };
-    const results = (parsed.results ?? []).map((x) => ({ rule: String(x.rule), verdict: String(x.verdict), detail: String(x.detail).slice(0, 500) }));
+    const parsed = JSON.parse(text) as {
+      ok?: boolean;
+      results?: { rule: string; verdict: string; detail: string }[];
+      hello?: Record<string, unknown>;
+    };
+    const results = (parsed.results ?? []).map((x) => ({
+      rule: String(x.rule),
+      verdict: String(x.verdict),
+      detail: String(x.detail).slice(0, 500),
+    }));
     const count = (v: string): number => results.filter((x) => x.verdict === v).length;
-    return { ok: parsed.ok === true, passed: count('PASS'), failed: count('FAIL'), skipped: count('SKIP'), results, ...(parsed.hello ? { hello: parsed.hello } : {}) };
+    return {
+      ok: parsed.ok === true,
+      passed: count('PASS'),
+      failed: count('FAIL'),
+      skipped: count('SKIP'),
+      results,
+      ...(parsed.hello ? { hello: parsed.hello } : {}),
+    };
   } catch (e) {
-    return { ok: false, passed: 0, failed: 0, skipped: 0, results: [], error: (e as Error).message.split('\n')[0] ?? 'error' };
+    return {
+      ok: false,
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      results: [],
+      error: (e as Error).message.split('\n')[0] ?? 'error',
+    };
   } finally {
     for (const [k, v] of Object.entries(saved)) { if (v === undefined) delete process.env[k]; else process.env[k] = v; }
   }
@@ -117,11 +151,16 @@ async function conformance(opts: ReportOptions): Promise<ShareableReport['confor
 async function otherTitles(computer: Computer, own: readonly string[]): Promise<string[]> {
   const mine = new Set(own.map((a) => a.toLowerCase()));
   const apps = await computer.session.apps().catch(() => []);
-  return apps.filter((a) => !mine.has(a.name.toLowerCase())).flatMap((a) => [...a.windows.map((w) => w.title), a.executable ?? '']);
+  return apps
+    .filter((a) => !mine.has(a.name.toLowerCase()))
+    .flatMap((a) => [...a.windows.map((w) => w.title), a.executable ?? '']);
 }
 
 /** Runs the smoke task; every step is recorded, a failed step does not stop the ones after it. */
-async function smoke(opts: ReportOptions, privateStrings: string[]): Promise<{ smoke: ShareableReport['smoke']; facts: Record<string, unknown> }> {
+async function smoke(
+  opts: ReportOptions,
+  privateStrings: string[],
+): Promise<{ smoke: ShareableReport['smoke']; facts: Record<string, unknown> }> {
   const home = mkdtempSync(join(tmpdir(), 'cu-report-'));
   let declined = 0;
   // Every question is declined: an irreversible step never runs, and a first use outside the task's apps neither.
@@ -133,22 +172,40 @@ async function smoke(opts: ReportOptions, privateStrings: string[]): Promise<{ s
   let computer: Computer | undefined;
   try {
     computer = await createComputer({
-      desktop: 'current', mode: 'default', allowApps: [...opts.smoke.apps], confirmer: decline, showActivity: false,
-      settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl'), devices: [],
+      desktop: 'current',
+      mode: 'default',
+      allowApps: [...opts.smoke.apps],
+      confirmer: decline,
+      showActivity: false,
+      settingsPath: join(home, 'settings.json'),
+      auditPath: join(home, 'audit.jsonl'),
+      devices: [],
       timeoutMs: opts.timeoutMs ?? 60_000,
-      connect: () => spawnDriver({ ...opts.driver, env: { ...(opts.env ?? {}), ...(opts.driver.env ?? {}) } }, opts.timeoutMs ?? 60_000),
+      connect: () =>
+        spawnDriver(
+          { ...opts.driver, env: { ...(opts.env ?? {}), ...(opts.driver.env ?? {}) } },
+          opts.timeoutMs ?? 60_000,
+        ),
     });
     const c = computer;
     facts = (await c.session.device.hello()).facts ?? {};
     privateStrings.push(...await otherTitles(c, opts.smoke.apps));
     await opts.smoke.run(async (name, tool, params, check) => {
       const s = performance.now();
-      const r = await c.call(tool, params).catch((e: Error): ToolResult => ({ text: `error: ${e.message}`, isError: true, code: 'error' }));
+      const r = await c
+        .call(tool, params)
+        .catch((e: Error): ToolResult => ({ text: `error: ${e.message}`, isError: true, code: 'error' }));
       const ms = Math.round(performance.now() - s);
       const pid = tool === 'computer_launch' ? Number(/pid=(\d+)/.exec(r.text)?.[1]) : NaN;
       if (pid > 0) launched.push(pid);
       const problem = r.isError ? undefined : check?.(r);
-      const step: SmokeStep = { name, tool, ok: !r.isError && problem === undefined, status: receiptStatus(tool, r), ms };
+      const step: SmokeStep = {
+        name,
+        tool,
+        ok: !r.isError && problem === undefined,
+        status: receiptStatus(tool, r),
+        ms,
+      };
       if (r.isError) { step.code = r.code ?? 'error'; step.message = r.text.split('\n').find((l) => l.trim()) ?? ''; }
       else if (problem) { step.code = 'smoke_check'; step.message = problem; }
       steps.push(step);
@@ -157,14 +214,31 @@ async function smoke(opts: ReportOptions, privateStrings: string[]): Promise<{ s
     // Titles that appeared during the task in other apps are private too.
     privateStrings.push(...await otherTitles(c, opts.smoke.apps));
   } catch (e) {
-    steps.push({ name: 'start the driver', tool: 'hello', ok: false, status: 'error', ms: Math.round(performance.now() - t0), code: 'error', message: (e as Error).message.split('\n')[0] ?? '' });
+    steps.push({
+      name: 'start the driver',
+      tool: 'hello',
+      ok: false,
+      status: 'error',
+      ms: Math.round(performance.now() - t0),
+      code: 'error',
+      message: (e as Error).message.split('\n')[0] ?? '',
+    });
   } finally {
     await computer?.close().catch(() => undefined);
     // The apps the task opened are closed by their pid (their documents were never saved).
     for (const pid of launched) { try { process.kill(pid); } catch { /* already gone */ } }
     rmSync(home, { recursive: true, force: true });
   }
-  return { facts, smoke: { task: opts.smoke.title, ok: steps.length > 0 && steps.every((s) => s.ok), ms: Math.round(performance.now() - t0), questionsDeclined: declined, steps } };
+  return {
+    facts,
+    smoke: {
+      task: opts.smoke.title,
+      ok: steps.length > 0 && steps.every((s) => s.ok),
+      ms: Math.round(performance.now() - t0),
+      questionsDeclined: declined,
+      steps,
+    },
+  };
 }
 
 /** This machine's private strings. */
@@ -178,7 +252,9 @@ function machineFacts(given: Partial<PrivateFacts> = {}): PrivateFacts {
 /** Runs everything and builds the report (scrubbed). */
 export async function buildReport(opts: ReportOptions): Promise<ShareableReport> {
   const privateStrings: string[] = [...(opts.privateFacts?.strings ?? [])];
-  const checks = await opts.checks().catch((e: Error): ReportCheck[] => [{ name: 'doctor', status: 'fail', detail: e.message.split('\n')[0] ?? '' }]);
+  const checks = await opts
+    .checks()
+    .catch((e: Error): ReportCheck[] => [{ name: 'doctor', status: 'fail', detail: e.message.split('\n')[0] ?? '' }]);
   const conf = await conformance(opts);
   const { smoke: task, facts } = await smoke(opts, privateStrings);
   const hello = conf.hello ?? {};
@@ -203,28 +279,57 @@ export async function buildReport(opts: ReportOptions): Promise<ShareableReport>
 const MARK: Record<string, string> = { ok: '✅', warn: '⚠️', fail: '❌', info: 'ℹ️', PASS: '✅', FAIL: '❌', SKIP: '➖' };
 
 /** Markdown table cell: one line, no pipes. */
-function cell(s: string): string { return s.replace(/[\r\n\u2028\u2029]+/g, ' ').replace(/\|/g, '\\|').replace(/[\u0000-\u001f\u007f]/g, ''); }
+function cell(s: string): string {
+  return s
+    .replace(/[\r\n\u2028\u2029]+/g, ' ')
+    .replace(/\|/g, '\\|')
+    .replace(/[\u0000-\u001f\u007f]/g, '');
+}
 
 /** The Markdown file. */
 export function formatReportMarkdown(r: ShareableReport): string {
   const d = r.driver;
   const lines = [
-    `# computer-use report: ${cell(r.os.platform)} ${r.ok ? '(all passed)' : '(something failed)'}`, '',
-    `- ${r.os.platform === 'android' ? 'Computer running adb' : 'OS'}: ${cell(r.os.type)} ${cell(r.os.release)} (${cell(r.os.version)})`,
+    `# computer-use report: ${cell(r.os.platform)} ${r.ok ? '(all passed)' : '(something failed)'}`,
+    '',
+    `- ${r.os.platform === 'android' ? 'Computer running adb' : 'OS'}: ${cell(r.os.type)} ` +
+      `${cell(r.os.release)} (${cell(r.os.version)})`,
     `- Driver: ${cell(d.platform ?? '?')} ${cell(d.version ?? '?')}, protocol ${cell(d.protocolVersion ?? '?')}`,
     ...Object.entries(d.facts).map(([k, v]) => `  - ${cell(k)}: ${cell(v)}`),
-    `- Node ${cell(r.node)}, computer-use ${cell(r.computerUse)}`, `- Made ${r.createdAt}`, '',
-    '## Doctor checks', '', '| | check | detail |', '| --- | --- | --- |',
-    ...r.checks.map((c) => `| ${MARK[c.status] ?? c.status} | ${cell(c.name)} | ${cell(c.detail)} |`), '',
-    `## Conformance kit: ${r.conformance.passed} passed, ${r.conformance.failed} failed, ${r.conformance.skipped} skipped`, '',
+    `- Node ${cell(r.node)}, computer-use ${cell(r.computerUse)}`,
+    `- Made ${r.createdAt}`,
+    '',
+    '## Doctor checks',
+    '',
+    '| | check | detail |',
+    '| --- | --- | --- |',
+    ...r.checks.map((c) => `| ${MARK[c.status] ?? c.status} | ${cell(c.name)} | ${cell(c.detail)} |`),
+    '',
+    `## Conformance kit: ${r.conformance.passed} passed, ${r.conformance.failed} failed, ` +
+      `${r.conformance.skipped} skipped`,
+    '',
     ...(r.conformance.error ? [`The kit did not run: ${cell(r.conformance.error)}`, ''] : []),
-    '| | rule | detail |', '| --- | --- | --- |',
-    ...r.conformance.results.map((x) => `| ${MARK[x.verdict] ?? x.verdict} | ${cell(x.rule)} | ${cell(x.detail)} |`), '',
-    `## Smoke task: ${cell(r.smoke.task)}`, '',
-    `${r.smoke.ok ? 'Every step passed' : 'Some steps failed'} in ${r.smoke.ms} ms; questions the policy asked (all declined): ${r.smoke.questionsDeclined}.`, '',
-    '| | step | receipt | ms | error |', '| --- | --- | --- | --- | --- |',
-    ...r.smoke.steps.map((s) => `| ${s.ok ? '✅' : '❌'} | ${cell(s.name)} | ${cell(s.status)} | ${s.ms} | ${s.code ? cell(`${s.code}: ${s.message ?? ''}`) : ''} |`), '',
-    '## Send it', '', cell(r.send), '',
+    '| | rule | detail |',
+    '| --- | --- | --- |',
+    ...r.conformance.results.map((x) => `| ${MARK[x.verdict] ?? x.verdict} | ${cell(x.rule)} | ${cell(x.detail)} |`),
+    '',
+    `## Smoke task: ${cell(r.smoke.task)}`,
+    '',
+    `${r.smoke.ok ? 'Every step passed' : 'Some steps failed'} in ${r.smoke.ms} ms; questions the policy ` +
+      `asked (all declined): ${r.smoke.questionsDeclined}.`,
+    '',
+    '| | step | receipt | ms | error |',
+    '| --- | --- | --- | --- | --- |',
+    ...r.smoke.steps.map(
+      (s) =>
+        `| ${s.ok ? '✅' : '❌'} | ${cell(s.name)} | ${cell(s.status)} | ${s.ms} | ` +
+        `${s.code ? cell(`${s.code}: ${s.message ?? ''}`) : ''} |`,
+    ),
+    '',
+    '## Send it',
+    '',
+    cell(r.send),
+    '',
   ];
   return lines.join('\n');
 }

@@ -8,8 +8,18 @@
 import type { DeviceCheck } from './common/checks.js';
 
 export {
-  CHROMIUM_REREAD_MS, diagnoseApp, formatDoctor, runDoctor as runLinuxDoctor, TINY_TREE, type AppDiagnosis, type CheckStatus, type DoctorCheck,
-  type DoctorOptions as LinuxDoctorOptions, type DoctorReport, type DriverLink, type RemedyWords,
+  CHROMIUM_REREAD_MS,
+  diagnoseApp,
+  formatDoctor,
+  runDoctor as runLinuxDoctor,
+  TINY_TREE,
+  type AppDiagnosis,
+  type CheckStatus,
+  type DoctorCheck,
+  type DoctorOptions as LinuxDoctorOptions,
+  type DoctorReport,
+  type DriverLink,
+  type RemedyWords,
 } from './linux/checkup/report.js';
 export type { DoctorFix, FixConfirmer, FixOutcome } from './linux/checkup/fix.js';
 
@@ -39,7 +49,10 @@ export const PLATFORM_DOCTORS: readonly PlatformDoctor[] = [
 ];
 
 /** The doctor for this machine, or undefined on Linux (doctor.ts). */
-export function platformDoctor(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): PlatformDoctor | undefined {
+export function platformDoctor(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): PlatformDoctor | undefined {
   return PLATFORM_DOCTORS.find((d) => d.applies(env, platform));
 }
 

@@ -32,7 +32,15 @@ export async function runDriver(name: DriverName, argv: string[]): Promise<void>
 
 // The headless desktop: Linux's sandbox, which a host starts, finds, lists and stops.
 export {
-  defaultKind, ensureDesktop, findDesktop, listSandboxes, sandboxEnv, startSandbox, stopSandbox, type Desktop, type SandboxInfo,
+  defaultKind,
+  ensureDesktop,
+  findDesktop,
+  listSandboxes,
+  sandboxEnv,
+  startSandbox,
+  stopSandbox,
+  type Desktop,
+  type SandboxInfo,
   type StartOptions,
 } from './linux/sandbox/sandbox.js';
 export { displayName, sandboxKind, shellExports, type SandboxKind } from './linux/sandbox/env.js';
@@ -44,7 +52,12 @@ export type { HotkeyGrab };
  * runs on every press. `shown` is the chord as the user wrote it, for messages. Rejects when it cannot (Wayland
  * has no global grab for clients).
  */
-export async function grabStopHotkey(display: string, chord: Chord, shown: string, onPress: () => void): Promise<HotkeyGrab> {
+export async function grabStopHotkey(
+  display: string,
+  chord: Chord,
+  shown: string,
+  onPress: () => void,
+): Promise<HotkeyGrab> {
   return (await import('./linux/input/hotkey.js')).grabStopHotkey(display, chord, shown, onPress);
 }
 

@@ -5,7 +5,18 @@
 import type { DistilledNode } from './distill.js';
 
 /** Roles whose elements inside a cell a row or a grid prints by ref. */
-const CONTROL_ROLES: ReadonlySet<string> = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'textbox', 'combobox', 'spinbutton', 'slider', 'menuitem']);
+const CONTROL_ROLES: ReadonlySet<string> = new Set([
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'switch',
+  'textbox',
+  'combobox',
+  'spinbutton',
+  'slider',
+  'menuitem',
+]);
 
 /** The controls inside a cell (not the cell itself), outermost first. */
 export function controlsIn(c: DistilledNode): DistilledNode[] {

@@ -181,7 +181,8 @@ const NAME_CONTEXT = 20;
  * modified mark repeated a 60-character path twice, a status bar's 120 characters read twice for one number.
  */
 function namePair(a: string, b: string): string {
-  if (a.length <= NAME_CHANGE_CHARS && b.length <= NAME_CHANGE_CHARS) return `${quote(a, MAX_NAME_CHARS)} → ${quote(b, MAX_NAME_CHARS)}`;
+  if (a.length <= NAME_CHANGE_CHARS && b.length <= NAME_CHANGE_CHARS)
+    return `${quote(a, MAX_NAME_CHARS)} → ${quote(b, MAX_NAME_CHARS)}`;
   let p = 0;
   while (p < a.length && p < b.length && a[p] === b[p]) p++;
   let q = 0;
@@ -378,7 +379,10 @@ function addedLines(p: DiffPass): string[] {
     if (l.grid) {
       walk.inNewGrid.add(l.ref);
       const g = l.grid(DIFF_GRID_TOKENS);
-      walk.out.push(`+ ${'  '.repeat(rel)}${l.text} ${g.summary}`, ...g.rows.map((r) => `+ ${'  '.repeat(rel + 1)}${r}`));
+      walk.out.push(
+        `+ ${'  '.repeat(rel)}${l.text} ${g.summary}`,
+        ...g.rows.map((r) => `+ ${'  '.repeat(rel + 1)}${r}`),
+      );
       continue;
     }
     walk.out.push(`+ ${'  '.repeat(rel)}${l.text}`);
@@ -387,7 +391,9 @@ function addedLines(p: DiffPass): string[] {
   for (const [table, m] of walk.rowMoves) {
     const n = m.rows.length;
     out.push(
-      `~ ${n} row${n === 1 ? '' : 's'} of [${table}]${tableLabel(p.now.get(table))} moved ${m.by < 0 ? 'up' : 'down'} ${Math.abs(m.by)}, each showing what it showed before (now ${rowSpans(m.rows)})`,
+      `~ ${n} row${n === 1 ? '' : 's'} of [${table}]${tableLabel(p.now.get(table))} moved ` +
+        `${m.by < 0 ? 'up' : 'down'} ${Math.abs(m.by)}, each showing what it showed before (now ` +
+        `${rowSpans(m.rows)})`,
     );
   }
   const near = p.near;
@@ -399,7 +405,8 @@ function addedLines(p: DiffPass): string[] {
         .map((l) => l.row!.n),
     ];
     out.push(
-      `+ … ${walk.unprinted.size} more row${walk.unprinted.size === 1 ? '' : 's'} in view (${rowSpans(all)} on screen; computer_observe scope=${near.table} lists them)`,
+      `+ … ${walk.unprinted.size} more row${walk.unprinted.size === 1 ? '' : 's'} in view (` +
+        `${rowSpans(all)} on screen; computer_observe scope=${near.table} lists them)`,
     );
   }
   return out;
@@ -497,7 +504,10 @@ const statesOnly = (what: string): boolean => !what.startsWith('value ');
  * The removed tops as lines: FOLD_LIKE or more under one parent that stays read as one line (a menu that closed
  * after its item was clicked printed its 15 items one by one, each of which the model had just seen).
  */
-function removedTops(tops: readonly { line: SnapshotLine; inside: number }[], now: ReadonlyMap<string, SnapshotLine>): string[] {
+function removedTops(
+  tops: readonly { line: SnapshotLine; inside: number }[],
+  now: ReadonlyMap<string, SnapshotLine>,
+): string[] {
   const byParent = new Map<string, { line: SnapshotLine; inside: number }[]>();
   for (const t of tops) {
     const parent = t.line.parent;

@@ -194,7 +194,8 @@ export const PASSES: readonly DistillPass[] = [
       if (node.children.length > 0 || node.actions.length > 0 || node.states.includes('focused')) return undefined;
       // A live region's text read as its value (a status line) and again as its one text child (Chromium) is one text.
       const parentName =
-        ctx.parent?.name?.trim() || (ctx.parent && LIVE_ROLES.has(ctx.parent.role) ? ctx.parent.value?.trim() : undefined);
+        ctx.parent?.name?.trim() ||
+        (ctx.parent && LIVE_ROLES.has(ctx.parent.role) ? ctx.parent.value?.trim() : undefined);
       if (!parentName) return undefined;
       const text = (node.name ?? node.value ?? '').trim();
       return text === parentName && (!node.value || node.value.trim() === parentName) ? 'remove' : undefined;

@@ -17,7 +17,8 @@
  * `[2K[1A` behind: CSI (ESC [ or the 8-bit U+009B) parameters and final byte; OSC, DCS, SOS, PM and APC
  * strings up to BEL or ST (or the end); and two-character escapes.
  */
-const ANSI = /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d-\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[\u0020-\u002f]*[\u0030-\u007e]?/g;
+const ANSI =
+  /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d-\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[\u0020-\u002f]*[\u0030-\u007e]?/g;
 
 /** Every line and paragraph break a terminal, a browser, an editor or a tokenizer may honour. */
 const BREAK = /\r\n|[\n\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/g;
@@ -29,7 +30,8 @@ const BREAK = /\r\n|[\n\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/g;
  * and Unicode tag characters. ZWJ and ZWNJ stay: emoji and Persian/Indic spelling need them, and inside one
  * line they cannot start another.
  */
-const DROP = /[\u0000-\u0008\u000e-\u001b\u001f\u007f-\u0084\u0086-\u009f\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+const DROP =
+  /[\u0000-\u0008\u000e-\u001b\u001f\u007f-\u0084\u0086-\u009f\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 
 /** Half a surrogate pair (not text; some renderers drop or merge it). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -93,6 +95,8 @@ export function jsonQuote(s: string): string {
  */
 export function quotedList(names: readonly string[], max = 10, chars = 60): string {
   const shown = names.filter(Boolean);
-  const cut = shown.slice(0, max).map((n) => quoteText([...n].length > chars ? `${[...n].slice(0, chars - 1).join('')}…` : n));
+  const cut = shown
+    .slice(0, max)
+    .map((n) => quoteText([...n].length > chars ? `${[...n].slice(0, chars - 1).join('')}…` : n));
   return cut.join(', ') + (shown.length > max ? `, … and ${shown.length - max} more` : '');
 }

@@ -81,7 +81,10 @@ export function incrementalText(before: string, now: string, fullHint: string): 
     let groupAt = -1;
     const flushRun = (): void => {
       if (run.length === 0) return;
-      out.push(`${pad(groupAt)}(unchanged: ${run.length <= 2 ? run.map((r) => `[${r}]`).join(', ') : `[${run[0]}] … [${run[run.length - 1]}]`})`);
+      out.push(
+        `${pad(groupAt)}(unchanged: ` +
+          `${run.length <= 2 ? run.map((r) => `[${r}]`).join(', ') : `[${run[0]}] … [${run[run.length - 1]}]`})`,
+      );
       run = [];
     };
     const flushPlain = (): void => {
@@ -97,7 +100,13 @@ export function incrementalText(before: string, now: string, fullHint: string): 
         flushRun();
         // A line of its own (a grid row, a "columns:" line): unchanged when its parent printed it before.
         const block = cur.body.slice(i, end);
-        if (block.every((l) => oldLines.has(l))) { if (plain === 0) groupAt = i; plain += block.length; } else { flushPlain(); out.push(...block); }
+        if (block.every((l) => oldLines.has(l))) {
+          if (plain === 0) groupAt = i;
+          plain += block.length;
+        } else {
+          flushPlain();
+          out.push(...block);
+        }
         i = end;
         continue;
       }
@@ -122,9 +131,11 @@ export function incrementalText(before: string, now: string, fullHint: string): 
   if (unchanged === 0) return undefined;
   const shown = out.join('\n').length;
   if (shown > (1 - MIN_SAVED) * cur.body.join('\n').length) return undefined;
-  const note = out.length === 1 && out[0]?.startsWith('(unchanged')
-    ? `(nothing changed since this window was last printed; ${fullHint} prints it whole)`
-    : `(only what changed since this window was last printed; the rest reads as printed then; ${fullHint} prints it whole)`;
+  const note =
+    out.length === 1 && out[0]?.startsWith('(unchanged')
+      ? `(nothing changed since this window was last printed; ${fullHint} prints it whole)`
+      : `(only what changed since this window was last printed; the rest reads as printed then; ${fullHint} ` +
+        `prints it whole)`;
   const text = [cur.header, note, ...out, ...(cur.footer !== undefined ? [cur.footer] : [])].join('\n');
   return { text, unchanged };
 }

@@ -17,8 +17,16 @@ const VIEW_ROLES: ReadonlySet<string> = new Set(['canvas', 'group', 'generic', '
  */
 export function isOpaqueView(n: DistilledNode): boolean {
   // A view still loading (busy: a page Firefox has not laid out yet) has not exposed its items yet; it may.
-  return VIEW_ROLES.has(n.role) && !n.states.includes('busy') && n.children.length === 0 && n.rawChildCount === 0 && n.totalChildren === undefined
-    && !n.name && !n.value && (n.actions.includes('focus') || n.states.includes('focused'));
+  return (
+    VIEW_ROLES.has(n.role) &&
+    !n.states.includes('busy') &&
+    n.children.length === 0 &&
+    n.rawChildCount === 0 &&
+    n.totalChildren === undefined &&
+    !n.name &&
+    !n.value &&
+    (n.actions.includes('focus') || n.states.includes('focused'))
+  );
 }
 
 /** The refs of the opaque views under `root` (document order). */
@@ -39,7 +47,8 @@ export const OPAQUE_MARK = '(exposes no items)';
 export function opaqueNote(refs: readonly string[], told: (ref: string) => boolean = () => false): string {
   const shown = refs.slice(0, 3).join(', ') + (refs.length > 3 ? ` and ${refs.length - 3} more` : '');
   const draws = `${shown} ${refs.length === 1 ? 'draws its content' : 'draw their content'} without exposing items`;
-  if (refs.every(told)) return `${draws} (as said before: the app's own Find, a list view, or computer_screenshot (OCR))`;
+  if (refs.every(told))
+    return `${draws} (as said before: the app's own Find, a list view, or computer_screenshot (OCR))`;
   return `${draws}, so neither observe nor find sees them: ` +
     'if it is still loading, wait and observe again; else use a view of the app that lists them (a file manager\'s list view, e.g. Thunar\'s ctrl+2), ' +
     'its own Find or Search dialog, or computer_screenshot (OCR). To write into it: the app\'s own entry fields (a spreadsheet\'s ' +

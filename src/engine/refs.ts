@@ -82,7 +82,8 @@ const key = (window: string, id: string): string => `${window}\n${id}`;
  * within a range (a scroll bar, a slider): that is where it stands, not what it holds, and it moves by itself
  * (a tree view's two scroll bars look alike, and the vertical one lost its ref on every scroll).
  */
-const contentOf = (n: { value?: string; range?: unknown }): string | undefined => (n.range !== undefined ? undefined : fnv1a(n.value ?? ''));
+const contentOf = (n: { value?: string; range?: unknown }): string | undefined =>
+  n.range !== undefined ? undefined : fnv1a(n.value ?? '');
 
 /**
  * The native ids a raw tree read (`all`) and those of them that are hidden (offscreen or invisible: the driver
@@ -121,7 +122,8 @@ function stillThere(id: string, f: Fingerprint, presence: RawPresence): boolean 
  */
 function sameHolding(was: Fingerprint, now: Holding): boolean {
   const alike = was.alike === true || now.alike === true;
-  if (was.slot !== undefined && now.slot !== undefined && was.slot !== now.slot && (alike || was.name !== now.name)) return false;
+  if (was.slot !== undefined && now.slot !== undefined && was.slot !== now.slot && (alike || was.name !== now.name))
+    return false;
   return !alike || was.content === undefined || now.content === undefined || was.content === now.content;
 }
 
@@ -220,8 +222,14 @@ export class RefTable {
       const sameRow = !(repeated || old?.fingerprint.repeated) || old?.fingerprint.context === (node.context ?? '');
       // What the row holds must not have changed under it either, unless it is being typed into (focused).
       const holding = holdingOf(node, alike);
-      const same = old !== undefined && old.fingerprint.role === node.role && old.fingerprint.pid === window.pid
-        && old.fingerprint.startToken === window.startToken && !out.has(ref ?? '') && sameRow && sameHolding(old.fingerprint, holding);
+      const same =
+        old !== undefined &&
+        old.fingerprint.role === node.role &&
+        old.fingerprint.pid === window.pid &&
+        old.fingerprint.startToken === window.startToken &&
+        !out.has(ref ?? '') &&
+        sameRow &&
+        sameHolding(old.fingerprint, holding);
       if (same) {
         out.set(ref as string, node);
         placed.push({ node, fingerprint, ref });
@@ -240,7 +248,8 @@ export class RefTable {
       const r = p.ref ?? `${this.prefix}e${++this.counter}`;
       const k = key(window.id, p.node.id);
       const prior = this.entries.get(r);
-      if (prior && prior.id !== p.node.id && this.byKey.get(key(window.id, prior.id)) === r) this.byKey.delete(key(window.id, prior.id));
+      if (prior && prior.id !== p.node.id && this.byKey.get(key(window.id, prior.id)) === r)
+        this.byKey.delete(key(window.id, prior.id));
       this.entries.set(r, { id: p.node.id, fingerprint: p.fingerprint, seen: gen });
       this.byKey.set(k, r);
       p.node.ref = r;
@@ -255,8 +264,15 @@ export class RefTable {
    * fingerprint (role, name, stable id, ancestry path, row context), one to one. Several candidates on either
    * side are paired by their index in the parent; anything still ambiguous gets a new ref (never a guess).
    */
-  private inheritRefs(window: string, placed: Placed[], present: Set<string>, taken: Map<string, DistilledNode>, raw?: RawPresence): void {
-    const sig = (f: Fingerprint): string => [f.pid, f.startToken ?? '', f.role, f.name ?? '', f.stableId ?? '', f.path, f.context ?? ''].join('\u0001');
+  private inheritRefs(
+    window: string,
+    placed: Placed[],
+    present: Set<string>,
+    taken: Map<string, DistilledNode>,
+    raw?: RawPresence,
+  ): void {
+    const sig = (f: Fingerprint): string =>
+      [f.pid, f.startToken ?? '', f.role, f.name ?? '', f.stableId ?? '', f.path, f.context ?? ''].join('\u0001');
     const orphans = new Map<string, Placed[]>();
     for (const p of placed) {
       if (p.ref !== undefined) continue;
@@ -291,7 +307,9 @@ export class RefTable {
       }
       // Several alike: only pairs whose index is the same and unique on both sides.
       for (const p of news) {
-        const byIndex = olds.filter((o) => o.entry.fingerprint.index === p.fingerprint.index && !taken.has(o.ref) && fits(p, o));
+        const byIndex = olds.filter(
+          (o) => o.entry.fingerprint.index === p.fingerprint.index && !taken.has(o.ref) && fits(p, o),
+        );
         const rivals = news.filter((q) => q.fingerprint.index === p.fingerprint.index);
         if (byIndex.length === 1 && rivals.length === 1) pair(p, byIndex[0]!);
       }
@@ -355,7 +373,9 @@ export class RefTable {
   /** The native id and fingerprint a ref stood for when last seen. */
   lookup(ref: string): { id: string; fingerprint: Fingerprint; retired?: boolean } | undefined {
     const e = this.entries.get(ref);
-    return e === undefined ? undefined : { id: e.id, fingerprint: { ...e.fingerprint }, ...(e.retired ? { retired: true } : {}) };
+    return e === undefined
+      ? undefined
+      : { id: e.id, fingerprint: { ...e.fingerprint }, ...(e.retired ? { retired: true } : {}) };
   }
 
   /**
@@ -393,7 +413,10 @@ export class RefTable {
     const e = this.entries.get(ref);
     if (e === undefined) return { missing: true };
     const fp = e.fingerprint;
-    if (window !== undefined && (window.id !== fp.window || window.pid !== fp.pid || window.startToken !== fp.startToken)) {
+    if (
+      window !== undefined &&
+      (window.id !== fp.window || window.pid !== fp.pid || window.startToken !== fp.startToken)
+    ) {
       return { missing: true };
     }
     const fresh = redactTree(freshRawTree);
@@ -403,7 +426,13 @@ export class RefTable {
     const counts = lookAlikeCounts(distilled);
     const alikes = alikeCounts(distilled);
     const isAlike = (d: DistilledNode): boolean => fp.alike === true || (alikes.get(lookAlike(d)) ?? 0) > 1;
-    interface Candidate { id: string; path: string; index: number | undefined; context: string | undefined; node: DistilledNode | undefined }
+    interface Candidate {
+      id: string;
+      path: string;
+      index: number | undefined;
+      context: string | undefined;
+      node: DistilledNode | undefined;
+    }
     const candidates: Candidate[] = [];
     let sameId: RawNode | undefined;
     const visit = (n: RawNode, ancestors: RawNode[]): void => {
@@ -411,7 +440,13 @@ export class RefTable {
       if (n.id === e.id) sameId = n;
       if (n.role === fp.role && name === fp.name && (fp.stableId === undefined || n.stableId === fp.stableId)) {
         const d = placed.get(n.id);
-        candidates.push({ id: n.id, path: ancestryPath(ancestors), index: d?.index, context: d === undefined ? undefined : d.context ?? '', node: d });
+        candidates.push({
+          id: n.id,
+          path: ancestryPath(ancestors),
+          index: d?.index,
+          context: d === undefined ? undefined : (d.context ?? ''),
+          node: d,
+        });
       }
       ancestors.push(n);
       for (const c of n.children ?? []) visit(c, ancestors);
@@ -499,7 +534,10 @@ export class RefTable {
       version: 1,
       counter: this.counter,
       generations: Object.fromEntries(this.generations),
-      entries: [...this.entries].map(([ref, e]) => [ref, { id: e.id, fingerprint: { ...e.fingerprint }, seen: e.seen, ...(e.retired ? { retired: true } : {}) }]),
+      entries: [...this.entries].map(([ref, e]) => [
+        ref,
+        { id: e.id, fingerprint: { ...e.fingerprint }, seen: e.seen, ...(e.retired ? { retired: true } : {}) },
+      ]),
     };
   }
 
@@ -510,7 +548,12 @@ export class RefTable {
     t.counter = json.counter;
     for (const [w, g] of Object.entries(json.generations)) t.generations.set(w, g);
     for (const [ref, e] of json.entries) {
-      t.entries.set(ref, { id: e.id, fingerprint: { ...e.fingerprint }, seen: e.seen, ...(e.retired ? { retired: true } : {}) });
+      t.entries.set(ref, {
+        id: e.id,
+        fingerprint: { ...e.fingerprint },
+        seen: e.seen,
+        ...(e.retired ? { retired: true } : {}),
+      });
       const n = Number(ref.slice(1));
       if (Number.isFinite(n) && n > t.counter) t.counter = n;
       if (!e.retired) t.byKey.set(key(e.fingerprint.window, e.id), ref);

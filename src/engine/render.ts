@@ -234,7 +234,8 @@ export function foldLine(run: NonNullable<DistilledNode['folded']>): string {
   }
   const more = entries.length - shown;
   return (
-    `[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run.members.length} ${pluralRole(first.role)}: ${entries.slice(0, shown).join(', ')}` +
+    `[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run.members.length} ${pluralRole(first.role)}: ` +
+    `${entries.slice(0, shown).join(', ')}` +
     (more > 0 ? `, +${more} more (refs: scope=${run.scope})` : '')
   );
 }
@@ -292,7 +293,12 @@ export function renderHeader(window: WindowInfo): string {
 export function visibleChildren(node: DistilledNode, maxListItems: number, uncapped?: DistilledNode):
   { shown: DistilledNode[]; cut: number } {
   // The rows a driver read of a long list are the ones on screen: all of them are shown.
-  if (!LIST_ROLES.has(node.role) || node === uncapped || node.shownRange !== undefined || node.children.length <= maxListItems) {
+  if (
+    !LIST_ROLES.has(node.role) ||
+    node === uncapped ||
+    node.shownRange !== undefined ||
+    node.children.length <= maxListItems
+  ) {
     return { shown: node.children, cut: 0 };
   }
   return { shown: node.children.slice(0, maxListItems), cut: node.children.length - maxListItems };
@@ -307,7 +313,10 @@ export function moreLine(node: DistilledNode, shown: number, cut: number, depth:
   if (node.shownRange !== undefined && node.totalChildren !== undefined)
     return `${indent}… ${rangeText(node.shownRange, node.totalChildren, node.ref, node.setSize !== undefined)}`;
   if (node.totalChildren !== undefined && node.totalChildren > shown) {
-    return `${indent}… children ${shown ? `1–${shown.toLocaleString('en-US')}` : 'none'} of ${node.totalChildren.toLocaleString('en-US')}`;
+    return (
+      `${indent}… children ${shown ? `1–${shown.toLocaleString('en-US')}` : 'none'} of ` +
+      `${node.totalChildren.toLocaleString('en-US')}`
+    );
   }
   return cut > 0 ? `${indent}… ${cut} more items (scope=${node.ref ?? ''})` : undefined;
 }
@@ -346,7 +355,8 @@ export function renderFooter(notes: FooterNotes, listCut: number): string | unde
   if (listCut > 0) parts.push(`${listCut} list item${listCut === 1 ? '' : 's'} cut`);
   if (notes.omitted) {
     let s = `${notes.omitted} element${notes.omitted === 1 ? '' : 's'} over budget`;
-    if (notes.scopes && notes.scopes.length > 0) s += `, expand with ${notes.scopes.map((r) => `scope=${r}`).join(', ')}`;
+    if (notes.scopes && notes.scopes.length > 0)
+      s += `, expand with ${notes.scopes.map((r) => `scope=${r}`).join(', ')}`;
     parts.push(s);
   }
   for (const e of notes.extra ?? []) parts.push(e);
@@ -435,7 +445,8 @@ function namelessRunLine(
   const first = run[0] as DistilledNode;
   const last = run[run.length - 1] as DistilledNode;
   const states = renderedStates(first).map((st) => ` ${st}`).join('');
-  const printed = `[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run.length} ${pluralRole(first.role)} without a name${states}`;
+  const printed =
+    `[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run.length} ${pluralRole(first.role)} without a name` + `${states}`;
   const line: SnapshotLine = {
     ref: first.ref ?? '?',
     depth,
@@ -465,7 +476,8 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
     const sub = keys.get(node);
     const first = sub && sub.inside >= REPEAT_MIN_INSIDE ? printedKeys.get(sub.key) : undefined;
     if (sub && first !== undefined) {
-      const text = `${renderLine(node, opts.bodyChars, node === opts.textBelow)} (same as [${first}], ${sub.inside} inside)`;
+      const text =
+        `${renderLine(node, opts.bodyChars, node === opts.textBelow)} (same as [${first}], ${sub.inside} ` + `inside)`;
       out.push('  '.repeat(depth) + text);
       lines.push(elementLine(node, depth, parent, text));
       return;

@@ -9,8 +9,26 @@ export { ROLES, type Role } from '../protocol/vocabulary.js';
 
 /** Roles a user can act on directly; they win the token budget over plain containers. */
 export const INTERACTIVE_ROLES: ReadonlySet<Role> = new Set<Role>([
-  'button', 'link', 'checkbox', 'radio', 'switch', 'textbox', 'document', 'terminal', 'page', 'combobox', 'spinbutton', 'slider',
-  'scrollbar', 'listitem', 'treeitem', 'cell', 'columnheader', 'rowheader', 'tab', 'menuitem',
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'switch',
+  'textbox',
+  'document',
+  'terminal',
+  'page',
+  'combobox',
+  'spinbutton',
+  'slider',
+  'scrollbar',
+  'listitem',
+  'treeitem',
+  'cell',
+  'columnheader',
+  'rowheader',
+  'tab',
+  'menuitem',
 ]);
 
 /** Roles that group others and carry little meaning of their own when nameless. */

@@ -21,7 +21,8 @@ export interface SliceRow {
 const HEADER_ROLES: ReadonlySet<string> = new Set(['columnheader', 'rowheader']);
 
 /** A row element whose children are all header cells: its names are the columns line, it is no row of its own. */
-const isHeaderRow = (r: DistilledNode): boolean => r.children.length > 0 && r.children.every((c) => HEADER_ROLES.has(c.role));
+const isHeaderRow = (r: DistilledNode): boolean =>
+  r.children.length > 0 && r.children.every((c) => HEADER_ROLES.has(c.role));
 
 /**
  * The rows of a slice whose children are row elements holding cells (Chromium's and Firefox's tables: 35 rows
@@ -48,7 +49,8 @@ export function sliceRows(node: DistilledNode): SliceRow[] | undefined {
   if (node.shownRange === undefined || node.table === undefined || isGrid(node)) return undefined;
   const cols = node.table.cols;
   if (cols < 1) return undefined;
-  if (node.children.length >= 2 && node.children.every((c) => c.role === 'row')) return wrappedRows(node, node.shownRange.start);
+  if (node.children.length >= 2 && node.children.every((c) => c.role === 'row'))
+    return wrappedRows(node, node.shownRange.start);
   const kids = node.children.filter((c) => !HEADER_ROLES.has(c.role));
   if (kids.length < 2 || kids.some((c) => c.role !== 'cell')) return undefined;
   const first = kids[0]?.cell;
@@ -78,7 +80,13 @@ function textNode(c: DistilledNode): DistilledNode | undefined {
 
 /** The controls of a cell as the row line prints them: `[e12] button "Archive row 403"` (escaped, quoted). */
 function controlsText(controls: readonly DistilledNode[]): string {
-  return controls.map((k) => `[${k.ref ?? '?'}] ${k.role}${k.name ? ` ${quoteText(k.name.length > 60 ? `${k.name.slice(0, 60)}…` : k.name)}` : ''}`).join(' ');
+  return controls
+    .map(
+      (k) =>
+        `[${k.ref ?? '?'}] ${k.role}` +
+        `${k.name ? ` ${quoteText(k.name.length > 60 ? `${k.name.slice(0, 60)}…` : k.name)}` : ''}`,
+    )
+    .join(' ');
 }
 
 /** A cell's part of a row line: its controls by ref, else its text. */
@@ -89,7 +97,8 @@ function cellPart(c: DistilledNode): string {
 
 /** A cell's text, once: a cell around an icon and a label reads the label; a time shown twice reads once. */
 function cellWords(c: DistilledNode): string {
-  if (c.actions.includes('toggle')) return c.states.includes('mixed') ? '[-]' : c.states.includes('checked') ? '[x]' : '[ ]';
+  if (c.actions.includes('toggle'))
+    return c.states.includes('mixed') ? '[-]' : c.states.includes('checked') ? '[x]' : '[ ]';
   const texts: string[] = [];
   const visit = (n: DistilledNode): void => {
     const t = n.value || n.name;
@@ -103,7 +112,13 @@ function cellWords(c: DistilledNode): string {
 /** Text for a row line: one line, `|` escaped (it separates columns). */
 export function rowText(v: string): string {
   // No text that reads as a ref: the row line prints real ones for the controls in its cells.
-  return escapeText(v.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\[(?=[a-z]?\d*[a-z]\d+\])/g, '\\['), { quoted: false, lineBreak: '⏎' }).slice(0, 60);
+  return escapeText(
+    v
+      .replace(/\\/g, '\\\\')
+      .replace(/\|/g, '\\|')
+      .replace(/\[(?=[a-z]?\d*[a-z]\d+\])/g, '\\['),
+    { quoted: false, lineBreak: '⏎' },
+  ).slice(0, 60);
 }
 
 /**
@@ -124,7 +139,14 @@ export function rowLead(r: SliceRow): DistilledNode | undefined {
 
 /** States a row line shows: selected or focused when one of its cells is. */
 export function rowStates(r: SliceRow): string[] {
-  const any = (s: string): boolean => r.cells.some((c) => { let hit = false; walk(c, (n) => { if (n.states.includes(s as never)) hit = true; }); return hit; });
+  const any = (s: string): boolean =>
+    r.cells.some((c) => {
+      let hit = false;
+      walk(c, (n) => {
+        if (n.states.includes(s as never)) hit = true;
+      });
+      return hit;
+    });
   return ['selected', 'focused'].filter(any);
 }
 
@@ -138,10 +160,20 @@ function walk(n: DistilledNode, f: (n: DistilledNode) => void): void {
  * cells' text in column order; an empty cell stays empty between its bars).
  */
 export function rowTail(r: SliceRow, lead: DistilledNode | undefined, states: readonly string[]): string {
-  const others = r.cells.filter((c) => { let has = false; if (lead) walk(c, (n) => { if (n === lead) has = true; }); return !has; });
+  const others = r.cells.filter((c) => {
+    let has = false;
+    if (lead)
+      walk(c, (n) => {
+        if (n === lead) has = true;
+      });
+    return !has;
+  });
   const words = others.map(cellPart);
   while (words.length > 0 && words[words.length - 1] === '') words.pop();
-  return `${states.length ? ` ${states.join(' ')}` : ''} — row ${r.row.toLocaleString('en-US')}${words.length ? `: ${words.join(' | ')}` : ''}`;
+  return (
+    `${states.length ? ` ${states.join(' ')}` : ''} — row ${r.row.toLocaleString('en-US')}` +
+    `${words.length ? `: ${words.join(' | ')}` : ''}`
+  );
 }
 
 /** The header line of a sliced table's rows: its column names. */

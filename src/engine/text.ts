@@ -21,13 +21,25 @@ export interface TextFacts {
 }
 
 /** Roles whose text is content to read (documents, terminals, PDF pages), shown longer than a field value. */
-export const TEXT_BODY_ROLES: ReadonlySet<Role> = new Set<Role>(['document', 'terminal', 'page', 'paragraph', 'text', 'heading', 'generic']);
+export const TEXT_BODY_ROLES: ReadonlySet<Role> = new Set<Role>([
+  'document',
+  'terminal',
+  'page',
+  'paragraph',
+  'text',
+  'heading',
+  'generic',
+]);
 /** Characters of a body's text shown on its line; a field's value keeps the renderer's shorter cut. */
 export const MAX_BODY_CHARS = 600;
 
 /** True for a node whose text is content to read rather than a field's value. */
 export function isBody(t: TextFacts): boolean {
-  return TEXT_BODY_ROLES.has(t.role) && t.value !== undefined && (t.role !== 'generic' || t.value !== '' || (t.valueLength ?? 0) > 0);
+  return (
+    TEXT_BODY_ROLES.has(t.role) &&
+    t.value !== undefined &&
+    (t.role !== 'generic' || t.value !== '' || (t.valueLength ?? 0) > 0)
+  );
 }
 
 /**
@@ -36,7 +48,12 @@ export function isBody(t: TextFacts): boolean {
  */
 function showsCaret(t: TextFacts): boolean {
   if (t.selection && t.selection[1] > t.selection[0]) return true;
-  return t.caret !== undefined && t.caret >= 0 && (t.value ?? '') !== '' && (t.role === 'document' || t.role === 'terminal' || (t.states?.includes('focused') ?? false));
+  return (
+    t.caret !== undefined &&
+    t.caret >= 0 &&
+    (t.value ?? '') !== '' &&
+    (t.role === 'document' || t.role === 'terminal' || (t.states?.includes('focused') ?? false))
+  );
 }
 
 /** The caret and selection as they end an element line (after its states), or ''. */
@@ -60,8 +77,10 @@ export function textPart(t: TextFacts, bodyChars = MAX_BODY_CHARS): string | und
     const tail = start > 0 || (hint !== undefined && value.length > 0 && shown !== value.slice(0, shown.length));
     // A terminal pads its screen with empty lines: they cost tokens and say nothing.
     const text = shown.replace(/\n+$/, '\n');
-    if (text !== '' && text !== t.name) s += ` value="${tail ? '…' : ''}${escapeText(text)}${!tail && hint ? '…' : ''}"`;
-    else if (shown === '' && (t.valueLength ?? 0) > 0) s += ` (text of ${n(t.valueLength ?? 0)} characters not read here; scope=${t.ref ?? '?'} from=0 reads it)`;
+    if (text !== '' && text !== t.name)
+      s += ` value="${tail ? '…' : ''}${escapeText(text)}${!tail && hint ? '…' : ''}"`;
+    else if (shown === '' && (t.valueLength ?? 0) > 0)
+      s += ` (text of ${n(t.valueLength ?? 0)} characters not read here; scope=${t.ref ?? '?'} from=0 reads it)`;
     if (hint && shown !== '') s += ` ${hint}`;
   } else if (value !== '' && value !== t.name) {
     s += ` value=${quote(value, MAX_VALUE_CHARS, t.valueLength)}`;
@@ -159,16 +178,27 @@ export function snippetAt(text: string, offset: number, length: number, max = 12
  * Case-insensitive matches of `query` in `text`, which starts at offset `base` of the full text on line
  * `baseLine`; at most `limit`. Offsets and lines are those of the full text.
  */
-export function searchText(text: string, query: string, opts: { base?: number; baseLine?: number; limit?: number } = {}): TextMatch[] {
+export function searchText(
+  text: string,
+  query: string,
+  opts: { base?: number; baseLine?: number; limit?: number } = {},
+): TextMatch[] {
   const q = query.toLowerCase();
   if (!q) return [];
   const hay = text.toLowerCase();
   const out: TextMatch[] = [];
   let line = opts.baseLine ?? 1;
   let counted = 0;
-  for (let i = hay.indexOf(q); i !== -1 && out.length < (opts.limit ?? 20); i = hay.indexOf(q, i + Math.max(1, q.length))) {
+  for (
+    let i = hay.indexOf(q);
+    i !== -1 && out.length < (opts.limit ?? 20);
+    i = hay.indexOf(q, i + Math.max(1, q.length))
+  ) {
     // Lines are counted incrementally: a search over a long terminal stays linear.
-    for (let j = hay.indexOf('\n', counted); j !== -1 && j < i; j = hay.indexOf('\n', j + 1)) { line++; counted = j + 1; }
+    for (let j = hay.indexOf('\n', counted); j !== -1 && j < i; j = hay.indexOf('\n', j + 1)) {
+      line++;
+      counted = j + 1;
+    }
     out.push({ offset: (opts.base ?? 0) + i, line, snippet: snippetAt(text, i, q.length) });
   }
   return out;
@@ -183,7 +213,10 @@ export function renderMatch(m: TextMatch): string {
  * A text range as numbered lines under its element (what `scope=eN from=K` shows): each line of the range as
  * `  12│ text`, a line cut at 400 characters, then where the range ends and how to read on.
  */
-export function renderTextBlock(range: { ref: string; text: string; start: number; length: number; startLine: number }, indent: string): string[] {
+export function renderTextBlock(
+  range: { ref: string; text: string; start: number; length: number; startLine: number },
+  indent: string,
+): string[] {
   const out: string[] = [];
   const lines = range.text.split('\n');
   lines.forEach((l, i) => {
@@ -192,6 +225,9 @@ export function renderTextBlock(range: { ref: string; text: string; start: numbe
     out.push(`${indent}${range.startLine + i}│ ${escapeText(cut)}`);
   });
   const end = range.start + range.text.length;
-  out.push(`${indent}(text ${n(range.start)}–${n(end)} of ${n(range.length)}${end < range.length ? `; more: scope=${range.ref} from=${end}` : ''})`);
+  out.push(
+    `${indent}(text ${n(range.start)}–${n(end)} of ${n(range.length)}` +
+      `${end < range.length ? `; more: scope=${range.ref} from=${end}` : ''})`,
+  );
   return out;
 }

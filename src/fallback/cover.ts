@@ -89,7 +89,8 @@ export function describeCover(covered: number, outside: boolean): string | undef
   const parts: string[] = [];
   if (covered)
     parts.push(
-      `${covered} region${covered === 1 ? '' : 's'} covered by other windows ${covered === 1 ? 'was' : 'were'} blacked out`,
+      `${covered} region${covered === 1 ? '' : 's'} covered by other windows ` +
+        `${covered === 1 ? 'was' : 'were'} blacked out`,
     );
   if (outside) parts.push('the part outside the window was blacked out');
   return parts.length ? parts.join('; ') : undefined;
@@ -107,7 +108,8 @@ export function nothingShownWhy(plan: CoverPlan): string {
       'being resized); nothing was captured. Observe the window again, then try again.';
   }
   return (
-    `Other windows cover all of this window (${n === 1 ? '1 window of another process lies' : `${n} windows of other processes lie`} ` +
+    `Other windows cover all of this window (` +
+    `${n === 1 ? '1 window of another process lies' : `${n} windows of other processes lie`} ` +
     'over it); nothing was captured. Bring the window to the front (or ask the user to move what covers it), then try again.'
   );
 }

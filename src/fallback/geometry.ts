@@ -9,7 +9,11 @@ import type { CaptureGeometry, Rect } from '../protocol/methods.js';
 export const MAX_IMAGE_EDGE = 1280;
 
 /** Scale (≤ 1) that brings the long edge of w×h down to `maxEdge`, and the resulting size. */
-export function scaleToEdge(w: number, h: number, maxEdge: number = MAX_IMAGE_EDGE): { scale: number; width: number; height: number } {
+export function scaleToEdge(
+  w: number,
+  h: number,
+  maxEdge: number = MAX_IMAGE_EDGE,
+): { scale: number; width: number; height: number } {
   const long = Math.max(w, h);
   const scale = long > maxEdge ? maxEdge / long : 1;
   return { scale, width: Math.max(1, Math.round(w * scale)), height: Math.max(1, Math.round(h * scale)) };
@@ -17,7 +21,12 @@ export function scaleToEdge(w: number, h: number, maxEdge: number = MAX_IMAGE_ED
 
 /** Maps a screen rectangle into image pixels. */
 export function screenToImage(g: CaptureGeometry, r: Rect): Rect {
-  return [Math.round((r[0] - g.screen[0]) * g.scale), Math.round((r[1] - g.screen[1]) * g.scale), Math.round(r[2] * g.scale), Math.round(r[3] * g.scale)];
+  return [
+    Math.round((r[0] - g.screen[0]) * g.scale),
+    Math.round((r[1] - g.screen[1]) * g.scale),
+    Math.round(r[2] * g.scale),
+    Math.round(r[3] * g.scale),
+  ];
 }
 
 /** Maps an image pixel to the screen pixel it shows; undefined when the point lies outside the image. */

@@ -32,7 +32,8 @@ function chunk(type: string, data: Buffer): Buffer {
 
 /** Encodes tightly packed RGB rows (3 bytes per pixel) as a PNG. */
 export function encodePngRgb(rgb: Buffer, width: number, height: number): Buffer {
-  if (rgb.length !== width * height * 3) throw new RangeError(`encodePngRgb: ${rgb.length} bytes for ${width}x${height}`);
+  if (rgb.length !== width * height * 3)
+    throw new RangeError(`encodePngRgb: ${rgb.length} bytes for ${width}x${height}`);
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
@@ -42,7 +43,12 @@ export function encodePngRgb(rgb: Buffer, width: number, height: number): Buffer
   const stride = width * 3;
   const raw = Buffer.alloc((stride + 1) * height);
   for (let y = 0; y < height; y++) rgb.copy(raw, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
-  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 6 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw, { level: 6 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** Decoded pixels: tightly packed RGB rows (3 bytes per pixel). */
@@ -76,10 +82,14 @@ export function decodePngRgb(png: Buffer): RgbImage {
       width = data.readUInt32BE(0); height = data.readUInt32BE(4);
       const [depth, colour, , , interlace] = [data[8], data[9], data[10], data[11], data[12]];
       if (depth !== 8 || (colour !== 2 && colour !== 6) || interlace !== 0) {
-        throw new RangeError(`PNG of bit depth ${depth}, colour type ${colour}, interlace ${interlace}: only 8-bit RGB or RGBA, not interlaced`);
+        throw new RangeError(
+          `PNG of bit depth ${depth}, colour type ${colour}, interlace ${interlace}: only 8-bit RGB or RGBA, ` +
+            `not interlaced`,
+        );
       }
       channels = colour === 6 ? 4 : 3;
-      if (width === 0 || height === 0 || width * height > MAX_DECODE_PIXELS) throw new RangeError(`PNG of ${width}×${height} pixels is not a screen`);
+      if (width === 0 || height === 0 || width * height > MAX_DECODE_PIXELS)
+        throw new RangeError(`PNG of ${width}×${height} pixels is not a screen`);
     } else if (type === 'IDAT') idat.push(data);
     else if (type === 'IEND') break;
     offset += 12 + length;
@@ -100,7 +110,16 @@ export function decodePngRgb(png: Buffer): RgbImage {
       const b = prev[i]!;
       const c = i >= channels ? prev[i - channels]! : 0;
       const x = src[i]!;
-      line[i] = (filter === 0 ? x : filter === 1 ? x + a : filter === 2 ? x + b : filter === 3 ? x + ((a + b) >> 1) : x + paeth(a, b, c)) & 0xff;
+      line[i] =
+        (filter === 0
+          ? x
+          : filter === 1
+            ? x + a
+            : filter === 2
+              ? x + b
+              : filter === 3
+                ? x + ((a + b) >> 1)
+                : x + paeth(a, b, c)) & 0xff;
     }
     for (let px = 0; px < width; px++) line.copy(rgb, (y * width + px) * 3, px * channels, px * channels + 3);
     [prev, line] = [line, prev];
@@ -113,15 +132,27 @@ export function scaleRgbDown(img: RgbImage, width: number, height: number): RgbI
   if (width >= img.width && height >= img.height) return img;
   const out = Buffer.alloc(width * height * 3);
   for (let y = 0; y < height; y++) {
-    const y0 = Math.floor(y * img.height / height); const y1 = Math.max(y0 + 1, Math.floor((y + 1) * img.height / height));
+    const y0 = Math.floor((y * img.height) / height);
+    const y1 = Math.max(y0 + 1, Math.floor(((y + 1) * img.height) / height));
     for (let x = 0; x < width; x++) {
-      const x0 = Math.floor(x * img.width / width); const x1 = Math.max(x0 + 1, Math.floor((x + 1) * img.width / width));
-      let r = 0; let g = 0; let b = 0;
+      const x0 = Math.floor((x * img.width) / width);
+      const x1 = Math.max(x0 + 1, Math.floor(((x + 1) * img.width) / width));
+      let r = 0;
+      let g = 0;
+      let b = 0;
       for (let sy = y0; sy < y1; sy++) {
-        for (let sx = x0; sx < x1; sx++) { const i = (sy * img.width + sx) * 3; r += img.rgb[i]!; g += img.rgb[i + 1]!; b += img.rgb[i + 2]!; }
+        for (let sx = x0; sx < x1; sx++) {
+          const i = (sy * img.width + sx) * 3;
+          r += img.rgb[i]!;
+          g += img.rgb[i + 1]!;
+          b += img.rgb[i + 2]!;
+        }
       }
-      const n = (y1 - y0) * (x1 - x0); const o = (y * width + x) * 3;
-      out[o] = Math.round(r / n); out[o + 1] = Math.round(g / n); out[o + 2] = Math.round(b / n);
+      const n = (y1 - y0) * (x1 - x0);
+      const o = (y * width + x) * 3;
+      out[o] = Math.round(r / n);
+      out[o + 1] = Math.round(g / n);
+      out[o + 2] = Math.round(b / n);
     }
   }
   return { rgb: out, width, height };

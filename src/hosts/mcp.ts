@@ -22,7 +22,10 @@ import { onActivity } from '../session/activity.js';
 import type { Panel } from '../panel/server.js';
 
 const CHOICE_LABELS: Record<ConfirmChoice, string> = {
-  allow_once: 'Allow once', allow_session: 'Allow for this session', allow_always: 'Always allow this app', deny: 'Deny',
+  allow_once: 'Allow once',
+  allow_session: 'Allow for this session',
+  allow_always: 'Always allow this app',
+  deny: 'Deny',
 };
 
 /**
@@ -35,12 +38,37 @@ export function elicitationConfirmer(server: Server): Confirmer {
     async confirm(request, signal) {
       const yesNo = request.choices.length === 2 && request.choices.includes('deny');
       const allow = request.choices.find((c) => c !== 'deny') ?? 'deny';
-      const result = await server.elicitInput({
-        message: `${request.title}\n\n${request.message}`,
-        requestedSchema: yesNo
-          ? { type: 'object', properties: { approve: { type: 'boolean', title: CHOICE_LABELS[allow], description: 'Leave unchecked or decline to refuse', default: false } }, required: ['approve'] }
-          : { type: 'object', properties: { choice: { type: 'string', title: 'Your answer', oneOf: request.choices.map((c) => ({ const: c, title: CHOICE_LABELS[c] })), default: 'deny' } }, required: ['choice'] },
-      }, signal ? { signal } : undefined);
+      const result = await server.elicitInput(
+        {
+          message: `${request.title}\n\n${request.message}`,
+          requestedSchema: yesNo
+            ? {
+                type: 'object',
+                properties: {
+                  approve: {
+                    type: 'boolean',
+                    title: CHOICE_LABELS[allow],
+                    description: 'Leave unchecked or decline to refuse',
+                    default: false,
+                  },
+                },
+                required: ['approve'],
+              }
+            : {
+                type: 'object',
+                properties: {
+                  choice: {
+                    type: 'string',
+                    title: 'Your answer',
+                    oneOf: request.choices.map((c) => ({ const: c, title: CHOICE_LABELS[c] })),
+                    default: 'deny',
+                  },
+                },
+                required: ['choice'],
+              },
+        },
+        signal ? { signal } : undefined,
+      );
       if (result.action !== 'accept' || !result.content) return 'deny';
       if (yesNo) return result.content['approve'] === true ? allow : 'deny';
       const choice = result.content['choice'];
@@ -59,7 +87,11 @@ const calls = new AsyncLocalStorage<CallContext>();
  * URL goes to the human only (stderr, a desktop notification: notify.ts), since a model holding it could answer
  * its own question. After the timeout the call ends with `confirmation_timeout`.
  */
-export function mcpConfirmer(server: Server, panel: PanelConfirmer | undefined, opts: { ignoreElicitation?: boolean } = {}): Confirmer {
+export function mcpConfirmer(
+  server: Server,
+  panel: PanelConfirmer | undefined,
+  opts: { ignoreElicitation?: boolean } = {},
+): Confirmer {
   const elicit = elicitationConfirmer(server);
   const elicits = (): boolean => !opts.ignoreElicitation && elicit.interactive;
   return {
@@ -71,7 +103,11 @@ export function mcpConfirmer(server: Server, panel: PanelConfirmer | undefined, 
         // A call the client cancelled takes its question off the panel (and nothing is sent).
         const both = ctx ? (signal ? AbortSignal.any([signal, ctx.signal]) : ctx.signal) : signal;
         return await panel.confirm(request, both, {
-          onWaiting: () => ctx?.waiting(`Waiting for the user to answer in the computer-use panel (${request.title}). The user was told where; tell them a question waits there.`),
+          onWaiting: () =>
+            ctx?.waiting(
+              `Waiting for the user to answer in the computer-use panel (${request.title}). The user was told ` +
+                `where; tell them a question waits there.`,
+            ),
         });
       } finally { ctx?.waiting(undefined); }
     },
@@ -99,8 +135,15 @@ export interface McpServerOptions extends ComputerOptions {
 const PROGRESS_INTERVAL_MS = 1000;
 
 /** Builds the server around a lazily created computer. */
-export function createMcpServer(options: McpServerOptions = {}): { server: Server; close: () => Promise<void>; startPanel: () => Promise<Panel> } {
-  const server = new Server({ name: 'computer-use', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: GUIDANCE });
+export function createMcpServer(options: McpServerOptions = {}): {
+  server: Server;
+  close: () => Promise<void>;
+  startPanel: () => Promise<Panel>;
+} {
+  const server = new Server(
+    { name: 'computer-use', version: '0.1.0' },
+    { capabilities: { tools: {} }, instructions: GUIDANCE },
+  );
   let computer: Promise<Computer> | null = null;
   const { panel: wantPanel, strictFirstUse, confirmTimeoutMs, confirmIn, openPanel, ...computerOptions } = options;
   const inPanel = confirmIn === 'panel';
@@ -143,13 +186,29 @@ export function createMcpServer(options: McpServerOptions = {}): { server: Serve
         hotkey = '';
         const { grabStopHotkey, DEFAULT_STOP_HOTKEY } = await import('../panel/hotkey.js');
         const { requestStop } = await import('../policy/stop.js');
-        await grabStopHotkey(display, settings.stopHotkey ?? DEFAULT_STOP_HOTKEY, () => { requestStop(cuHome(), 'stop hotkey'); })
-          .then((g) => { hotkey = g.chord; const close = p.close; p.close = async () => { g.close(); await close(); }; },
-            (e: unknown) => { process.stderr.write(`computer-use panel: no stop hotkey: ${(e as Error).message}\n`); });
+        await grabStopHotkey(display, settings.stopHotkey ?? DEFAULT_STOP_HOTKEY, () => {
+          requestStop(cuHome(), 'stop hotkey');
+        }).then(
+          (g) => {
+            hotkey = g.chord;
+            const close = p.close;
+            p.close = async () => {
+              g.close();
+              await close();
+            };
+          },
+          (e: unknown) => {
+            process.stderr.write(`computer-use panel: no stop hotkey: ${(e as Error).message}\n`);
+          },
+        );
       };
       const display = process.env['DISPLAY'];
       if (display) await grab(display);
-      else void getComputer().then((c) => (c.desktop.env['DISPLAY'] ? grab(c.desktop.env['DISPLAY']) : undefined), () => undefined);
+      else
+        void getComputer().then(
+          (c) => (c.desktop.env['DISPLAY'] ? grab(c.desktop.env['DISPLAY']) : undefined),
+          () => undefined,
+        );
       return p;
     })();
     return panel;
@@ -157,13 +216,16 @@ export function createMcpServer(options: McpServerOptions = {}): { server: Serve
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     // The `device` field is listed only when there is more than one device: one device costs no tokens.
-    const manyDevices = (options.devices ?? loadDevices(options.devicesPath ?? defaultDevicesPath()).devices).length > 0;
+    const manyDevices =
+      (options.devices ?? loadDevices(options.devicesPath ?? defaultDevicesPath()).devices).length > 0;
     return { tools: TOOLS.map((t) => ({
       name: t.schema.name,
       title: t.schema.title,
       description: t.schema.description,
       // TypeBox schemas are JSON Schema; the round trip drops TypeBox's symbol keys.
-      inputSchema: ((listed) => (manyDevices ? withDeviceField(listed) : listed))(JSON.parse(JSON.stringify(t.schema.inputSchema)) as { type: 'object'; properties?: Record<string, object> }),
+      inputSchema: ((listed) => (manyDevices ? withDeviceField(listed) : listed))(
+        JSON.parse(JSON.stringify(t.schema.inputSchema)) as { type: 'object'; properties?: Record<string, object> },
+      ),
       annotations: {
         title: t.schema.title,
         readOnlyHint: t.schema.type === 'readOnly',
@@ -171,7 +233,7 @@ export function createMcpServer(options: McpServerOptions = {}): { server: Serve
         idempotentHint: t.schema.type === 'readOnly',
         openWorldHint: false,
       },
-    })) };
+    })), };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -183,34 +245,64 @@ export function createMcpServer(options: McpServerOptions = {}): { server: Serve
     const started = Date.now();
     const heartbeat = token === undefined ? undefined : setInterval(() => {
       beats++;
-      void extra.sendNotification({
-        method: 'notifications/progress',
-        params: { progressToken: token, progress: beats, message: waitingFor ?? `${request.params.name} running for ${Math.round((Date.now() - started) / 1000)} s` },
-      }).catch(() => undefined);
+      void extra
+        .sendNotification({
+          method: 'notifications/progress',
+          params: {
+            progressToken: token,
+            progress: beats,
+            message: waitingFor ?? `${request.params.name} running for ${Math.round((Date.now() - started) / 1000)} s`,
+          },
+        })
+        .catch(() => undefined);
     }, PROGRESS_INTERVAL_MS);
     try {
       let c: Computer;
       try {
         c = await getComputer();
       } catch (e) {
-        return { content: [{ type: 'text' as const, text: `error driver_unavailable: cannot reach a desktop: ${(e as Error).message}` }], isError: true };
+        return {
+          content: [
+            {
+              type: 'text' as const,
+              text: `error driver_unavailable: cannot reach a desktop: ${(e as Error).message}`,
+            },
+          ],
+          isError: true,
+        };
       }
       if (!watched.has(c)) { // the live view shows what the agent does now
         watched.add(c);
-        onActivity(c.session, (status) => { live.setActivity(c.policy.policy?.session ?? 'custom gate', c.policy.policy?.mode ?? 'custom', status); });
+        onActivity(c.session, (status) => {
+          live.setActivity(c.policy.policy?.session ?? 'custom gate', c.policy.policy?.mode ?? 'custom', status);
+        });
       }
       const result = await calls.run({ waiting: (message) => {
         waitingFor = message;
         if (message && token !== undefined) {
-          void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++beats, message } }).catch(() => undefined);
+          void extra
+            .sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken: token, progress: ++beats, message },
+            })
+            .catch(() => undefined);
         }
       }, signal: extra.signal }, () => c.call(request.params.name, request.params.arguments ?? {}, extra.signal));
-      if (!result.isError) live.record(c.policy.policy?.session ?? 'custom gate', c.policy.policy?.mode ?? 'custom', request.params.name, result.text);
+      if (!result.isError)
+        live.record(
+          c.policy.policy?.session ?? 'custom gate',
+          c.policy.policy?.mode ?? 'custom',
+          request.params.name,
+          result.text,
+        );
       if (result.code === 'confirmation_required' && !panelConfirmer) {
         result.text += '\n(The server can ask the user in a local panel instead: add --panel to its command line.)';
       }
     return {
-      content: [{ type: 'text' as const, text: result.text }, ...(result.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }))],
+      content: [
+        { type: 'text' as const, text: result.text },
+        ...(result.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType })),
+      ],
       isError: result.isError,
     };
     } finally {

@@ -25,11 +25,16 @@ export interface HostOption {
 }
 
 const oneOf = <T extends string>(flag: string, allowed: readonly T[], v: string): T => {
-  if (!(allowed as readonly string[]).includes(v)) throw new Error(`--${flag} takes ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}, not "${v}"`);
+  if (!(allowed as readonly string[]).includes(v))
+    throw new Error(`--${flag} takes ${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}, not "${v}"`);
   return v as T;
 };
 const str = (v: string | string[]): string => (Array.isArray(v) ? v.join(',') : v);
-const list = (v: string | string[]): string[] => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+const list = (v: string | string[]): string[] =>
+  (Array.isArray(v) ? v : [v])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
 const ALL: readonly Host[] = ['mcp', 'pi', 'cli'];
 const MCP_PI: readonly Host[] = ['mcp', 'pi'];
 
@@ -43,60 +48,203 @@ function applyDriver(o: McpServerOptions, v: string): void {
   const words = splitCommand(text);
   // A bare word is more likely a misspelt name than a program: a command is given by its path or with its arguments.
   if (words.length === 0 || words[0] === '' || (words.length === 1 && !words[0]!.includes('/'))) {
-    throw new Error(`--driver takes native or cdp, or a driver command given by its path or with its arguments (./${text}), not "${text}"`);
+    throw new Error(
+      `--driver takes native or cdp, or a driver command given by its path or with its arguments (./` +
+        `${text}), not "${text}"`,
+    );
   }
   o.driverCommand = words;
 }
 
 /** Every host option. */
 export const HOST_OPTIONS: readonly HostOption[] = [
-  { flag: 'desktop', env: 'COMPUTER_USE_DESKTOP', kind: 'string', hosts: MCP_PI, description: 'desktop: auto (default), current or sandbox',
-    apply: (o, v) => { o.desktop = oneOf('desktop', ['auto', 'current', 'sandbox'], str(v)); } },
-  { flag: 'mode', env: 'COMPUTER_USE_MODE', kind: 'string', hosts: ALL, description: 'permission mode: plan, default, accept-edits, bypass or unattended (default: settings.json, else default)',
-    apply: (o, v) => { o.mode = parseMode(str(v)); } },
-  { flag: 'allow-app', env: 'COMPUTER_USE_ALLOW_APPS', kind: 'list', hosts: ALL, description: 'apps acted on without a first-use question (comma-separated)',
-    apply: (o, v) => { const a = list(v); if (a.length) o.allowApps = a; } },
-  { flag: 'allow-commands', env: 'COMPUTER_USE_ALLOW_COMMANDS', kind: 'list', hosts: ALL, description: 'terminals whose typed command lines run without a question (comma-separated; anything the shell can do)',
-    apply: (o, v) => { const a = list(v); if (a.length) o.allowCommands = a; } },
-  { flag: 'deny-app', env: 'COMPUTER_USE_DENY_APPS', kind: 'list', hosts: ALL, description: 'apps never acted on (comma-separated)',
-    apply: (o, v) => { const a = list(v); if (a.length) o.denyApps = a; } },
-  { flag: 'settings', env: 'COMPUTER_USE_SETTINGS', kind: 'string', hosts: MCP_PI, description: 'settings file (default: $COMPUTER_USE_HOME/settings.json)',
-    apply: (o, v) => { if (str(v)) o.settingsPath = str(v); } },
-  { flag: 'driver', env: 'COMPUTER_USE_DRIVER', kind: 'string', hosts: ALL,
-    description: 'driver: native (default), cdp, or a driver command of your own (its words split like a shell\'s, run without one)',
-    apply: (o, v) => { applyDriver(o, str(v)); } },
-  { flag: 'cdp-endpoint', env: 'COMPUTER_USE_CDP_ENDPOINT', kind: 'string', hosts: MCP_PI, description: 'DevTools endpoint of the cdp driver (default http://127.0.0.1:9222)',
-    apply: (o, v) => { if (str(v)) o.cdpEndpoint = str(v); } },
-  { flag: 'max-tokens', env: 'COMPUTER_USE_MAX_TOKENS', kind: 'string', hosts: MCP_PI, description: 'token budget of a snapshot',
+  {
+    flag: 'desktop',
+    env: 'COMPUTER_USE_DESKTOP',
+    kind: 'string',
+    hosts: MCP_PI,
+    description: 'desktop: auto (default), current or sandbox',
+    apply: (o, v) => {
+      o.desktop = oneOf('desktop', ['auto', 'current', 'sandbox'], str(v));
+    },
+  },
+  {
+    flag: 'mode',
+    env: 'COMPUTER_USE_MODE',
+    kind: 'string',
+    hosts: ALL,
+    description:
+      'permission mode: plan, default, accept-edits, bypass or unattended (default: settings.json, else ' +
+      'default)',
+    apply: (o, v) => {
+      o.mode = parseMode(str(v));
+    },
+  },
+  {
+    flag: 'allow-app',
+    env: 'COMPUTER_USE_ALLOW_APPS',
+    kind: 'list',
+    hosts: ALL,
+    description: 'apps acted on without a first-use question (comma-separated)',
+    apply: (o, v) => {
+      const a = list(v);
+      if (a.length) o.allowApps = a;
+    },
+  },
+  {
+    flag: 'allow-commands',
+    env: 'COMPUTER_USE_ALLOW_COMMANDS',
+    kind: 'list',
+    hosts: ALL,
+    description:
+      'terminals whose typed command lines run without a question (comma-separated; anything the shell can do)',
+    apply: (o, v) => {
+      const a = list(v);
+      if (a.length) o.allowCommands = a;
+    },
+  },
+  {
+    flag: 'deny-app',
+    env: 'COMPUTER_USE_DENY_APPS',
+    kind: 'list',
+    hosts: ALL,
+    description: 'apps never acted on (comma-separated)',
+    apply: (o, v) => {
+      const a = list(v);
+      if (a.length) o.denyApps = a;
+    },
+  },
+  {
+    flag: 'settings',
+    env: 'COMPUTER_USE_SETTINGS',
+    kind: 'string',
+    hosts: MCP_PI,
+    description: 'settings file (default: $COMPUTER_USE_HOME/settings.json)',
+    apply: (o, v) => {
+      if (str(v)) o.settingsPath = str(v);
+    },
+  },
+  {
+    flag: 'driver',
+    env: 'COMPUTER_USE_DRIVER',
+    kind: 'string',
+    hosts: ALL,
+    description:
+      "driver: native (default), cdp, or a driver command of your own (its words split like a shell's, run without one)",
+    apply: (o, v) => {
+      applyDriver(o, str(v));
+    },
+  },
+  {
+    flag: 'cdp-endpoint',
+    env: 'COMPUTER_USE_CDP_ENDPOINT',
+    kind: 'string',
+    hosts: MCP_PI,
+    description: 'DevTools endpoint of the cdp driver (default http://127.0.0.1:9222)',
+    apply: (o, v) => {
+      if (str(v)) o.cdpEndpoint = str(v);
+    },
+  },
+  {
+    flag: 'max-tokens',
+    env: 'COMPUTER_USE_MAX_TOKENS',
+    kind: 'string',
+    hosts: MCP_PI,
+    description: 'token budget of a snapshot',
     apply: (o, v) => {
       const n = Number(str(v));
-      if (!Number.isInteger(n) || n < 100) throw new Error(`--max-tokens takes a whole number ≥ 100, not "${str(v)}"`);
+      if (!Number.isInteger(n) || n < 100)
+        throw new Error(`--max-tokens takes a whole number ≥ 100, not "${str(v)}"`);
       o.maxTokens = n;
-    } },
-  { flag: 'action-timeout', env: 'COMPUTER_USE_ACTION_TIMEOUT', kind: 'string', hosts: ALL, description: 'ms an element act waits for its element to be visible, enabled and stable (0 to 60000, default 2000)',
+    },
+  },
+  {
+    flag: 'action-timeout',
+    env: 'COMPUTER_USE_ACTION_TIMEOUT',
+    kind: 'string',
+    hosts: ALL,
+    description:
+      'ms an element act waits for its element to be visible, enabled and stable (0 to 60000, default 2000)',
     apply: (o, v) => {
       const n = Number(str(v));
-      if (!Number.isInteger(n) || n < 0 || n > 60_000) throw new Error(`--action-timeout takes whole milliseconds (0 to 60000), not "${str(v)}"`);
+      if (!Number.isInteger(n) || n < 0 || n > 60_000)
+        throw new Error(`--action-timeout takes whole milliseconds (0 to 60000), not "${str(v)}"`);
       o.actionTimeoutMs = n;
-    } },
-  { flag: 'image-input', env: 'COMPUTER_USE_IMAGE_INPUT', kind: 'boolean', hosts: ['mcp'], description: "the client's model takes images",
-    apply: (o) => { o.imageInput = true; } },
-  { flag: 'panel', env: 'COMPUTER_USE_PANEL', kind: 'boolean', hosts: ['mcp'], description: 'serve the local panel and ask through it when the client cannot elicit',
-    apply: (o) => { o.panel = true; } },
-  { flag: 'open-panel', env: 'COMPUTER_USE_OPEN_PANEL', kind: 'boolean', hosts: ['mcp'], description: 'start the desktop browser on the panel when a question waits and no panel page is open',
-    apply: (o) => { o.openPanel = true; } },
-  { flag: 'strict-first-use', env: 'COMPUTER_USE_STRICT_FIRST_USE', kind: 'boolean', hosts: ['mcp'], description: 'ask the per-app first-use question even when the host approves each call',
-    apply: (o) => { o.strictFirstUse = true; } },
-  { flag: 'hide-activity', env: 'COMPUTER_USE_HIDE_ACTIVITY', kind: 'boolean', hosts: MCP_PI, description: 'no frame around the target window and no status window while acting',
-    apply: (o) => { o.showActivity = false; } },
-  { flag: 'confirm-in', env: 'COMPUTER_USE_CONFIRM_IN', kind: 'string', hosts: ['mcp'], description: 'where questions are asked: auto or panel',
-    apply: (o, v) => { o.confirmIn = oneOf('confirm-in', ['auto', 'panel'], str(v)); } },
-  { flag: 'confirm-timeout', env: 'COMPUTER_USE_CONFIRM_TIMEOUT', kind: 'string', hosts: ['mcp'], description: 'seconds a question waits in the panel (1 to 3600)',
+    },
+  },
+  {
+    flag: 'image-input',
+    env: 'COMPUTER_USE_IMAGE_INPUT',
+    kind: 'boolean',
+    hosts: ['mcp'],
+    description: "the client's model takes images",
+    apply: (o) => {
+      o.imageInput = true;
+    },
+  },
+  {
+    flag: 'panel',
+    env: 'COMPUTER_USE_PANEL',
+    kind: 'boolean',
+    hosts: ['mcp'],
+    description: 'serve the local panel and ask through it when the client cannot elicit',
+    apply: (o) => {
+      o.panel = true;
+    },
+  },
+  {
+    flag: 'open-panel',
+    env: 'COMPUTER_USE_OPEN_PANEL',
+    kind: 'boolean',
+    hosts: ['mcp'],
+    description: 'start the desktop browser on the panel when a question waits and no panel page is open',
+    apply: (o) => {
+      o.openPanel = true;
+    },
+  },
+  {
+    flag: 'strict-first-use',
+    env: 'COMPUTER_USE_STRICT_FIRST_USE',
+    kind: 'boolean',
+    hosts: ['mcp'],
+    description: 'ask the per-app first-use question even when the host approves each call',
+    apply: (o) => {
+      o.strictFirstUse = true;
+    },
+  },
+  {
+    flag: 'hide-activity',
+    env: 'COMPUTER_USE_HIDE_ACTIVITY',
+    kind: 'boolean',
+    hosts: MCP_PI,
+    description: 'no frame around the target window and no status window while acting',
+    apply: (o) => {
+      o.showActivity = false;
+    },
+  },
+  {
+    flag: 'confirm-in',
+    env: 'COMPUTER_USE_CONFIRM_IN',
+    kind: 'string',
+    hosts: ['mcp'],
+    description: 'where questions are asked: auto or panel',
+    apply: (o, v) => {
+      o.confirmIn = oneOf('confirm-in', ['auto', 'panel'], str(v));
+    },
+  },
+  {
+    flag: 'confirm-timeout',
+    env: 'COMPUTER_USE_CONFIRM_TIMEOUT',
+    kind: 'string',
+    hosts: ['mcp'],
+    description: 'seconds a question waits in the panel (1 to 3600)',
     apply: (o, v) => {
       const n = Number(str(v));
-      if (!Number.isFinite(n) || n < 1 || n > 3600) throw new Error(`--confirm-timeout takes seconds (1 to 3600), not "${str(v)}"`);
+      if (!Number.isFinite(n) || n < 1 || n > 3600)
+        throw new Error(`--confirm-timeout takes seconds (1 to 3600), not "${str(v)}"`);
       o.confirmTimeoutMs = Math.round(n * 1000);
-    } },
+    },
+  },
 ];
 
 /** Help lines of a host's options: `--flag VALUE  ENV  description`, indented by `indent`. */
@@ -142,7 +290,10 @@ export function takeHostFlags(host: Host, args: string[]): { raw: Raw; rest: str
     if (opt.kind === 'boolean') { raw.set(opt.flag, m[2] ?? true); continue; }
     const value = m[2] ?? args[++i];
     if (value === undefined) throw new Error(`${a} needs a value`);
-    if (opt.kind === 'list') { const prev = raw.get(opt.flag); raw.set(opt.flag, [...(Array.isArray(prev) ? prev : []), value]); } else raw.set(opt.flag, value);
+    if (opt.kind === 'list') {
+      const prev = raw.get(opt.flag);
+      raw.set(opt.flag, [...(Array.isArray(prev) ? prev : []), value]);
+    } else raw.set(opt.flag, value);
   }
   return { raw, rest };
 }
@@ -158,7 +309,10 @@ export function mcpOptionsFrom(args: string[], env: NodeJS.ProcessEnv = process.
 }
 
 /** The policy options of a CLI tool command, and the arguments left for the command. */
-export function cliOptionsFrom(args: string[], env: NodeJS.ProcessEnv = process.env): { options: McpServerOptions; rest: string[] } {
+export function cliOptionsFrom(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { options: McpServerOptions; rest: string[] } {
   const { raw, rest } = takeHostFlags('cli', args);
   return { options: resolve('cli', raw, env), rest };
 }
@@ -166,12 +320,17 @@ export function cliOptionsFrom(args: string[], env: NodeJS.ProcessEnv = process.
 /** The flags the pi extension registers: `--computer-<flag>`. */
 export function piFlags(): { name: string; description: string; type: 'string' | 'boolean' }[] {
   return HOST_OPTIONS.filter((o) => o.hosts.includes('pi')).map((o) => ({
-    name: `computer-${o.flag}`, description: `computer-use: ${o.description} (${o.env})`, type: o.kind === 'boolean' ? 'boolean' : 'string',
+    name: `computer-${o.flag}`,
+    description: `computer-use: ${o.description} (${o.env})`,
+    type: o.kind === 'boolean' ? 'boolean' : 'string',
   }));
 }
 
 /** The pi extension's options from its registered flags (`getFlag('computer-<flag>')`) and the environment. */
-export function piOptionsFrom(getFlag: (name: string) => boolean | string | undefined, env: NodeJS.ProcessEnv = process.env): McpServerOptions {
+export function piOptionsFrom(
+  getFlag: (name: string) => boolean | string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): McpServerOptions {
   const raw: Raw = new Map();
   for (const o of HOST_OPTIONS) {
     if (!o.hosts.includes('pi')) continue;

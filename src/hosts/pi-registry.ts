@@ -17,7 +17,13 @@ export type PiModel = NonNullable<ExtensionContext['model']>;
 export type PiComplete = (
   model: PiModel,
   context: { systemPrompt: string; messages: { role: 'user'; content: string; timestamp: number }[] },
-  options: { maxTokens: number; temperature: number; signal: AbortSignal; apiKey?: string; headers?: Record<string, string> },
+  options: {
+    maxTokens: number;
+    temperature: number;
+    signal: AbortSignal;
+    apiKey?: string;
+    headers?: Record<string, string>;
+  },
 ) => Promise<{ content: { type: string; text?: string }[]; stopReason: string; errorMessage?: string }>;
 
 /** pi-ai's completeSimple, loaded when the first question is asked (pi provides the module to extensions). */
@@ -26,9 +32,12 @@ export async function loadPiComplete(): Promise<PiComplete> {
   try {
     mod = await import('@mariozechner/pi-ai') as { completeSimple?: unknown };
   } catch (e) {
-    throw new Error(`registry decider: cannot load @mariozechner/pi-ai (pi lends it to its extensions): ${(e as Error).message}`);
+    throw new Error(
+      `registry decider: cannot load @mariozechner/pi-ai (pi lends it to its extensions): ` + `${(e as Error).message}`,
+    );
   }
-  if (typeof mod.completeSimple !== 'function') throw new Error('registry decider: @mariozechner/pi-ai exports no completeSimple()');
+  if (typeof mod.completeSimple !== 'function')
+    throw new Error('registry decider: @mariozechner/pi-ai exports no completeSimple()');
   return mod.completeSimple as PiComplete;
 }
 
@@ -37,19 +46,24 @@ export async function loadPiComplete(): Promise<PiComplete> {
  * credentials by input price, a non-reasoning one first (a one-token answer needs no thinking), else the
  * session's current model. Throws with what is missing.
  */
-export function pickRegistryModel(ctx: Pick<ExtensionContext, 'modelRegistry' | 'model'>, ref: string | undefined): PiModel {
+export function pickRegistryModel(
+  ctx: Pick<ExtensionContext, 'modelRegistry' | 'model'>,
+  ref: string | undefined,
+): PiModel {
   const registry = ctx.modelRegistry;
   if (ref !== undefined) {
     const slash = ref.indexOf('/');
     const model = slash > 0 ? registry.find(ref.slice(0, slash), ref.slice(slash + 1)) : undefined;
-    if (!model) throw new Error(`registry decider: ${ref} is not a model of pi's model registry (pi --list-models shows them)`);
+    if (!model)
+      throw new Error(`registry decider: ${ref} is not a model of pi's model registry (pi --list-models shows them)`);
     return model;
   }
   const available = registry.getAvailable()
     .map((m, i) => ({ m, i }))
     .sort((a, b) => Number(a.m.reasoning) - Number(b.m.reasoning) || a.m.cost.input - b.m.cost.input || a.i - b.i);
   const model = available[0]?.m ?? ctx.model;
-  if (!model) throw new Error('registry decider: pi has no model with credentials (/login or an API key), and none is selected');
+  if (!model)
+    throw new Error('registry decider: pi has no model with credentials (/login or an API key), and none is selected');
   return model;
 }
 
@@ -57,20 +71,33 @@ export function pickRegistryModel(ctx: Pick<ExtensionContext, 'modelRegistry' | 
  * A RegistryCall over the latest pi context (the one of the tool call or command in flight). A reasoning model
  * gets room to think before its one-word answer.
  */
-export function piRegistryCall(getCtx: () => Pick<ExtensionContext, 'modelRegistry' | 'model'> | undefined, ref: string | undefined,
-  complete: () => Promise<PiComplete> = loadPiComplete): RegistryCall {
+export function piRegistryCall(
+  getCtx: () => Pick<ExtensionContext, 'modelRegistry' | 'model'> | undefined,
+  ref: string | undefined,
+  complete: () => Promise<PiComplete> = loadPiComplete,
+): RegistryCall {
   return async ({ system, user, maxTokens, signal }) => {
     const ctx = getCtx();
-    if (!ctx) throw new Error('registry decider: pi has not handed the extension a context yet (no tool call or command so far)');
+    if (!ctx)
+      throw new Error(
+        'registry decider: pi has not handed the extension a context yet (no tool call or command so far)',
+      );
     const model = pickRegistryModel(ctx, ref);
     const name = `${model.provider}/${model.id}`;
     const auth = await ctx.modelRegistry.getApiKeyAndHeaders(model);
     if (!auth.ok) throw new Error(`registry decider: no credentials for ${name} in pi: ${auth.error}`);
     const run = await complete();
-    const message = await run(model, { systemPrompt: system, messages: [{ role: 'user', content: user, timestamp: Date.now() }] }, {
-      maxTokens: model.reasoning ? Math.max(maxTokens, 1024) : maxTokens, temperature: 0, signal,
-      ...(auth.apiKey !== undefined ? { apiKey: auth.apiKey } : {}), ...(auth.headers !== undefined ? { headers: auth.headers } : {}),
-    });
+    const message = await run(
+      model,
+      { systemPrompt: system, messages: [{ role: 'user', content: user, timestamp: Date.now() }] },
+      {
+        maxTokens: model.reasoning ? Math.max(maxTokens, 1024) : maxTokens,
+        temperature: 0,
+        signal,
+        ...(auth.apiKey !== undefined ? { apiKey: auth.apiKey } : {}),
+        ...(auth.headers !== undefined ? { headers: auth.headers } : {}),
+      },
+    );
     if (message.stopReason === 'error' || message.stopReason === 'aborted') {
       throw new Error(`${name}: ${(message.errorMessage ?? message.stopReason).replace(/\s+/g, ' ').slice(0, 200)}`);
     }

@@ -11,7 +11,14 @@
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from '@mariozechner/pi-coding-agent';
 import { createComputer, settingsAppControls, type Computer, type ComputerOptions } from '../index.js';
 import type { ConfirmChoice, Confirmer, ConfirmRequest } from '../policy/confirm.js';
-import { createDecider, parseDeciderConfig, REGISTRY_MODEL, testDecider, type DeciderConfig, type DeciderHost } from '../policy/decider/index.js';
+import {
+  createDecider,
+  parseDeciderConfig,
+  REGISTRY_MODEL,
+  testDecider,
+  type DeciderConfig,
+  type DeciderHost,
+} from '../policy/decider/index.js';
 import type { PolicyGate } from '../policy/gate.js';
 import { defaultSettingsPath, loadSettings, updateSettings } from '../policy/settings.js';
 import { pauseInfo, requestResume, requestStop } from '../policy/stop.js';
@@ -86,7 +93,12 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: Extens
       return base;
     };
     const getComputer = (): Promise<Computer> => {
-      computer ??= Promise.resolve().then(() => createComputer(computerOptions())).catch((e: unknown) => { computer = null; throw e; });
+      computer ??= Promise.resolve()
+        .then(() => createComputer(computerOptions()))
+        .catch((e: unknown) => {
+          computer = null;
+          throw e;
+        });
       return computer;
     };
 
@@ -111,7 +123,13 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: Extens
           const result = await c.call(name, params, signal);
           // pi reports a thrown error to the model as an error result with this text.
           if (result.isError) throw new Error(result.text);
-          return { content: [{ type: 'text' as const, text: result.text }, ...(result.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }))], details: result.code ? { code: result.code } : {} };
+          return {
+            content: [
+              { type: 'text' as const, text: result.text },
+              ...(result.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType })),
+            ],
+            details: result.code ? { code: result.code } : {},
+          };
         },
       });
     }
@@ -146,19 +164,26 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: Extens
       const [sub = 'status', ...rest] = args.trim().split(/\s+/).filter(Boolean);
       const arg = rest.join(' ');
       const c = computer ? await computer.catch(() => null) : null;
-      const settingsPath = c?.policy.settingsPath ?? options.computer?.settingsPath ?? hostOptions().settingsPath ?? defaultSettingsPath();
+      const settingsPath =
+        c?.policy.settingsPath ?? options.computer?.settingsPath ?? hostOptions().settingsPath ?? defaultSettingsPath();
       switch (sub) {
         case 'status': {
           const lines = [`computer-use: ${TOOLS.length} tools (${TOOLS.map((t) => t.schema.name).join(', ')})`];
           if (c) {
-            lines.push(`desktop: ${c.desktop.kind}${c.desktop.sandbox ? ` ${c.desktop.sandbox.display}` : ''}${c.desktop.started ? ' (started by this session)' : ''}`);
+            lines.push(
+              `desktop: ${c.desktop.kind}${c.desktop.sandbox ? ` ${c.desktop.sandbox.display}` : ''}` +
+                `${c.desktop.started ? ' (started by this session)' : ''}`,
+            );
             lines.push(`policy: ${c.policy.status()}`);
             for (const w of c.policy.warnings) lines.push(`settings: ${w}`);
           } else {
             lines.push('desktop: not started (it starts on the first tool call)');
             lines.push(`policy: ${pauseInfo() ? 'PAUSED (/computer resume)' : 'running'} · settings ${settingsPath}`);
           }
-          lines.push(`confirmations: ${confirmer.interactive ? 'asked through pi' : 'no dialog in this mode: questions are refused'}`);
+          lines.push(
+            `confirmations: ` +
+              `${confirmer.interactive ? 'asked through pi' : 'no dialog in this mode: questions are refused'}`,
+          );
           return lines.join('\n');
         }
         case 'stop':
@@ -176,22 +201,36 @@ export function createPiExtension(options: PiExtensionOptions = {}): (pi: Extens
           (c ? c.policy : settingsAppControls(settingsPath)).denyApp(arg);
           return `computer-use: ${arg} denied (saved in ${settingsPath})`;
         case 'decider': return deciderCommand(rest, settingsPath, deciderHost);
-        default: return `unknown subcommand "${sub}"; use: status | stop | resume | allow <app> | deny <app> | decider …`;
+        default:
+          return `unknown subcommand "${sub}"; use: status | stop | resume | allow <app> | deny <app> | decider …`;
       }
     };
   };
 }
 
-const DECIDER_USAGE = 'usage: /computer decider [status | test | off | registry [provider/model] | openai <baseUrl> <model> [apiKeyEnv]]';
+const DECIDER_USAGE =
+  'usage: /computer decider [status | test | off | registry [provider/model] | openai <baseUrl> <model> ' +
+  '[apiKeyEnv]]';
 
 /** `/computer decider …`: the decider settings; `registry` asks a model of pi's own registry. */
-async function deciderCommand(args: string[], settingsPath: string, host: Pick<DeciderHost, 'registry'>): Promise<string> {
+async function deciderCommand(
+  args: string[],
+  settingsPath: string,
+  host: Pick<DeciderHost, 'registry'>,
+): Promise<string> {
   const [sub = 'status', ...rest] = args;
   const config = (): DeciderConfig | undefined => parseDeciderConfig(loadSettings(settingsPath).settings.decider);
-  const describe = (d: DeciderConfig | undefined): string => !d ? 'none (rules only)'
-    : d.mode === 'openai' ? `openai ${d.model} at ${d.baseUrl}${d.apiKeyEnv ? ` (key from $${d.apiKeyEnv})` : ''}`
-    : d.mode === 'gateway' ? `gateway${d.model ? ` ${d.model}` : ''}`
-    : d.mode === 'registry' ? `registry ${d.model ?? '(pi picks: the cheapest available model)'} through pi's model registry and credentials` : 'off';
+  const describe = (d: DeciderConfig | undefined): string =>
+    !d
+      ? 'none (rules only)'
+      : d.mode === 'openai'
+        ? `openai ${d.model} at ${d.baseUrl}${d.apiKeyEnv ? ` (key from $${d.apiKeyEnv})` : ''}`
+        : d.mode === 'gateway'
+          ? `gateway${d.model ? ` ${d.model}` : ''}`
+          : d.mode === 'registry'
+            ? `registry ${d.model ?? '(pi picks: the cheapest available model)'} through pi's model registry and ` +
+              `credentials`
+            : 'off';
   switch (sub) {
     case 'status': return `decider: ${describe(config())} · ${settingsPath}`;
     case 'off':
@@ -207,11 +246,15 @@ async function deciderCommand(args: string[], settingsPath: string, host: Pick<D
     }
     case 'registry': {
       const [model, extra] = rest;
-      if (extra !== undefined || (model !== undefined && !REGISTRY_MODEL.test(model))) return 'usage: /computer decider registry [provider/model]';
+      if (extra !== undefined || (model !== undefined && !REGISTRY_MODEL.test(model)))
+        return 'usage: /computer decider registry [provider/model]';
       const next = parseDeciderConfig({ mode: 'registry', ...(model !== undefined ? { model } : {}) });
       if (!next) return 'usage: /computer decider registry [provider/model]';
       updateSettings(settingsPath, (s) => { s['decider'] = next; });
-      return `decider: ${describe(next)} (saved; /computer decider test checks it; answers are read from the text, pi gives no logprobs)`;
+      return (
+        `decider: ${describe(next)} (saved; /computer decider test checks it; answers are read from the ` +
+        `text, pi gives no logprobs)`
+      );
     }
     case 'test': {
       const decider = createDecider(config(), host);

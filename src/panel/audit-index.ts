@@ -8,7 +8,15 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parseAuditLine, type DecidedRecord, type DoneRecord } from '../policy/audit.js';
 
 /** One decided record in the index. */
-interface Entry { offset: number; length: number; /** ISO 8601 UTC: compares as text. */ time: string; app: string; tool: string; decision: string; id: string }
+interface Entry {
+  offset: number;
+  length: number;
+  /** ISO 8601 UTC: compares as text. */ time: string;
+  app: string;
+  tool: string;
+  decision: string;
+  id: string;
+}
 
 /** What the viewer filters on; all optional, all must hold. */
 export interface AuditFilter {
@@ -25,7 +33,12 @@ export interface AuditFilter {
 export type AuditRow = DecidedRecord & { receipt?: string; detail?: string; ms?: number };
 
 /** A page of rows, newest first; `next` is the cursor of the following (older) page. */
-export interface AuditPage { rows: AuditRow[]; next?: number; indexed: number; /** Torn lines skipped (crashed writes). */ torn: number }
+export interface AuditPage {
+  rows: AuditRow[];
+  next?: number;
+  indexed: number;
+  /** Torn lines skipped (crashed writes). */ torn: number;
+}
 
 const CHUNK = 1 << 20;
 
@@ -53,7 +66,8 @@ export class AuditIndex {
     const before = this.entries.length;
     try {
       const total = fstatSync(fd).size;
-      if (total < this.size) { this.entries.length = 0; this.done.clear(); this.size = 0; this.tornLines = 0; } // rotated or truncated
+      // rotated or truncated
+      if (total < this.size) { this.entries.length = 0; this.done.clear(); this.size = 0; this.tornLines = 0; }
       const buf = Buffer.allocUnsafe(CHUNK);
       while (this.size < total) {
         const n = readSync(fd, buf, 0, Math.min(CHUNK, total - this.size), this.size);
@@ -89,7 +103,14 @@ export class AuditIndex {
     const skip = at === 0 ? 0 : Buffer.byteLength(line.slice(0, at));
     const place = { offset: offset + skip, length: length - skip };
     if (record.phase === 'done') { this.done.set(record.id, place); return; }
-    this.entries.push({ ...place, time: record.time, app: (record.app ?? '').toLowerCase(), tool: record.tool, decision: record.decision, id: record.id });
+    this.entries.push({
+      ...place,
+      time: record.time,
+      app: (record.app ?? '').toLowerCase(),
+      tool: record.tool,
+      decision: record.decision,
+      id: record.id,
+    });
   }
 
   /** Indexes a whole line from the fields the filters need, without parsing the whole record. */
@@ -100,7 +121,15 @@ export class AuditIndex {
     if (phase === 'done') { this.done.set(id, { offset, length }); return; }
     let app = field(line, 'app') ?? '';
     if (app.includes('\\')) { try { app = (JSON.parse(line) as DecidedRecord).app ?? ''; } catch { return; } }
-    this.entries.push({ offset, length, time: field(line, 'time') ?? '', app: app.toLowerCase(), tool: field(line, 'tool') ?? '', decision: field(line, 'decision') ?? '', id });
+    this.entries.push({
+      offset,
+      length,
+      time: field(line, 'time') ?? '',
+      app: app.toLowerCase(),
+      tool: field(line, 'tool') ?? '',
+      decision: field(line, 'decision') ?? '',
+      id,
+    });
   }
 
   /** Values seen, for the filter menus. */
@@ -118,7 +147,8 @@ export class AuditIndex {
   page(filter: AuditFilter = {}, opts: { before?: number; limit?: number } = {}): AuditPage {
     const limit = Math.max(1, Math.min(500, opts.limit ?? 50));
     const app = filter.app?.trim().toLowerCase();
-    const iso = (ms: number | undefined): string | undefined => (ms === undefined || !Number.isFinite(ms) ? undefined : new Date(ms).toISOString());
+    const iso = (ms: number | undefined): string | undefined =>
+      ms === undefined || !Number.isFinite(ms) ? undefined : new Date(ms).toISOString();
     const since = iso(filter.since);
     const until = iso(filter.until);
     const picked: number[] = [];
@@ -175,7 +205,12 @@ function looksWhole(line: string): boolean {
   // One record start, at the start: a record glued after a torn one (by an older writer) is parsed apart.
   if (!line.startsWith(RECORD_START) || line.indexOf(RECORD_START, 1) >= 0) return false;
   if (line.startsWith('{"v":1,"phase":"done"')) return /"ms":\d+\}$/.test(line);
-  return line.startsWith('{"v":1,"phase":"decided"') && line.endsWith('"}') && line.charCodeAt(line.length - 3) !== 92 && line.includes('"reason":"');
+  return (
+    line.startsWith('{"v":1,"phase":"decided"') &&
+    line.endsWith('"}') &&
+    line.charCodeAt(line.length - 3) !== 92 &&
+    line.includes('"reason":"')
+  );
 }
 
 /**

@@ -90,7 +90,9 @@ export function refusal(req: IncomingMessage, url: URL, auth: PanelAuth, port: n
   // Browsers mark cross-site requests; a page elsewhere cannot use the panel even with its cookie.
   const site = req.headers['sec-fetch-site'];
   if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') return 'cross-site request';
-  if (req.method === 'GET' && url.pathname === '/' && (url.searchParams.has('token') || url.searchParams.has('ticket'))) return undefined; // the exchange checks it
+  // the exchange checks it
+  if (req.method === 'GET' && url.pathname === '/' && (url.searchParams.has('token') || url.searchParams.has('ticket')))
+    return undefined;
   if (!auth.hasSession(req, port)) return 'no panel session (open the panel URL computer-use printed)';
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     // The page's own fetch sends its Origin (and Sec-Fetch-Site: same-origin); a script's bare request sends neither.

@@ -63,8 +63,13 @@ export class PanelConfirmer implements Confirmer {
       const onAbort = (): void => { finish(); resolve('deny'); };
       const timer = setTimeout(() => {
         finish();
-        reject(new ComputerUseError('confirmation_timeout', `No one answered in the panel within ${Math.round(timeoutMs / 1000)} s (${request.title}). ` +
-          `Nothing was sent. Ask the user to answer in the computer-use panel (its address is in the server's log and the desktop notification), then call again.`));
+        reject(
+          new ComputerUseError(
+            'confirmation_timeout',
+            `No one answered in the panel within ${Math.round(timeoutMs / 1000)} s (${request.title}). ` +
+              `Nothing was sent. Ask the user to answer in the computer-use panel (its address is in the server's log and the desktop notification), then call again.`,
+          ),
+        );
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiting.set(q.id, { q, answer: (c) => { finish(); resolve(c); } });

@@ -13,7 +13,13 @@ export interface LiveSession {
   activity?: string;
 }
 
-const SNAPSHOT_TOOLS = new Set(['computer_observe', 'computer_launch', 'computer_find', 'computer_screenshot', 'computer_wait']);
+const SNAPSHOT_TOOLS = new Set([
+  'computer_observe',
+  'computer_launch',
+  'computer_find',
+  'computer_screenshot',
+  'computer_wait',
+]);
 const ACT_TOOLS = new Set(['computer_act', 'computer_keys', 'computer_input']);
 const MAX_TEXT = 200_000;
 
@@ -26,7 +32,11 @@ export class LiveView {
   record(session: string, mode: string, tool: string, text: string): void {
     const s = this.sessions.get(session) ?? { session, mode };
     s.mode = mode;
-    const entry = { tool, time: new Date().toISOString(), text: text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) + '\n…' : text };
+    const entry = {
+      tool,
+      time: new Date().toISOString(),
+      text: text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) + '\n…' : text,
+    };
     if (SNAPSHOT_TOOLS.has(tool)) s.snapshot = entry;
     else if (ACT_TOOLS.has(tool)) s.diff = entry;
     else return;

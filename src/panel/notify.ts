@@ -38,7 +38,12 @@ export function humanAnnouncer(panel: Panel, opts: NotifyOptions = {}): (q: Pend
   const log = opts.log ?? ((l: string) => { process.stderr.write(l + '\n'); });
   return (q) => {
     log(`computer-use panel: a question waits for you (${plain(q.request.title)}): ${panel.url}`);
-    quietly('notify-send', ['--app-name=computer-use', '--', 'computer-use asks you', `${plain(q.request.title)} — answer in the computer-use panel.`]);
+    quietly('notify-send', [
+      '--app-name=computer-use',
+      '--',
+      'computer-use asks you',
+      `${plain(q.request.title)} — answer in the computer-use panel.`,
+    ]);
     if (opts.open && panel.viewers() === 0) quietly('xdg-open', [panel.ticketUrl()]);
   };
 }

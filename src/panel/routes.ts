@@ -43,7 +43,10 @@ function shown(s: unknown): unknown {
 
 /** A waiting question as the pending list shows it. */
 function shownQuestion(q: PendingQuestion): PendingQuestion {
-  return { ...q, request: { ...q.request, title: shown(q.request.title) as string, message: shown(q.request.message) as string } };
+  return {
+    ...q,
+    request: { ...q.request, title: shown(q.request.title) as string, message: shown(q.request.message) as string },
+  };
 }
 
 /** An audit row as the audit view shows it: every text field on one escaped line (the log keeps app text as read). */
@@ -53,7 +56,12 @@ export function shownAuditRow(r: AuditRow): AuditRow {
 
 /** The state the header and the pending list show. */
 export function stateOf(host: PanelHost): object {
-  return { paused: isPaused(host.home), mode: host.mode(), pending: host.confirmer.pending().map(shownQuestion), hotkey: host.hotkey() ?? null };
+  return {
+    paused: isPaused(host.home),
+    mode: host.mode(),
+    pending: host.confirmer.pending().map(shownQuestion),
+    hotkey: host.hotkey() ?? null,
+  };
 }
 
 const CHOICES: readonly ConfirmChoice[] = ['allow_once', 'allow_session', 'allow_always', 'deny'];
@@ -76,7 +84,8 @@ async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
 }
 
 const str = (v: unknown, what: string): string => {
-  if (typeof v !== 'string' || !v.trim() || v.length > 400) throw new HttpError(400, `${what} must be a non-empty string`);
+  if (typeof v !== 'string' || !v.trim() || v.length > 400)
+    throw new HttpError(400, `${what} must be a non-empty string`);
   return v.trim();
 };
 
@@ -86,7 +95,13 @@ function json(res: ServerResponse, status: number, value: unknown): void {
 }
 
 /** Handles one API request; false when the path is not an API route. */
-export async function handleApi(host: PanelHost, audit: AuditIndex, req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+export async function handleApi(
+  host: PanelHost,
+  audit: AuditIndex,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<boolean> {
   const route = `${req.method ?? 'GET'} ${url.pathname}`;
   switch (route) {
     case 'GET /api/state': json(res, 200, stateOf(host)); return true;
@@ -98,7 +113,8 @@ export async function handleApi(host: PanelHost, audit: AuditIndex, req: Incomin
       if (!CHOICES.includes(choice)) throw new HttpError(400, `choice is one of ${CHOICES.join(', ')}`);
       const q = host.confirmer.pending().find((p) => p.id === b['id']);
       if (!q) throw new HttpError(409, 'that question is no longer waiting');
-      if (!q.request.choices.includes(choice)) throw new HttpError(400, `that question offers ${q.request.choices.join(', ')}`);
+      if (!q.request.choices.includes(choice))
+        throw new HttpError(400, `that question offers ${q.request.choices.join(', ')}`);
       host.confirmer.answer(q.id, choice);
       json(res, 200, stateOf(host));
       return true;
@@ -109,7 +125,8 @@ export async function handleApi(host: PanelHost, audit: AuditIndex, req: Incomin
       const app = str(b['app'], 'app');
       const action = str(b['action'], 'action');
       const controls = (await host.computer()).policy;
-      if (builtinDenied(app) && action !== 'deny' && action !== 'remove-deny') throw new HttpError(403, `${app} is on the built-in deny list, which no setting lifts`);
+      if (builtinDenied(app) && action !== 'deny' && action !== 'remove-deny')
+        throw new HttpError(403, `${app} is on the built-in deny list, which no setting lifts`);
       if (action === 'once') controls.allowAppOnce(app);
       else if (action === 'session') controls.allowAppForSession(app);
       else if (action === 'always') controls.allowApp(app);
@@ -123,14 +140,23 @@ export async function handleApi(host: PanelHost, audit: AuditIndex, req: Incomin
     case 'GET /api/audit': {
       audit.refresh();
       const q = url.searchParams;
-      const num = (k: string): number | undefined => { const v = q.get(k); if (v === null || v === '') return undefined; const n = Number(v); if (!Number.isFinite(n)) throw new HttpError(400, `${k} must be a number`); return n; };
+      const num = (k: string): number | undefined => {
+        const v = q.get(k);
+        if (v === null || v === '') return undefined;
+        const n = Number(v);
+        if (!Number.isFinite(n)) throw new HttpError(400, `${k} must be a number`);
+        return n;
+      };
       const filter: AuditFilter = {};
       for (const k of ['app', 'tool', 'decision'] as const) { const v = q.get(k); if (v) filter[k] = v; }
       const since = num('since'); if (since !== undefined) filter.since = since;
       const until = num('until'); if (until !== undefined) filter.until = until;
       const before = num('before');
       const limit = num('limit');
-      const page = audit.page(filter, { ...(before !== undefined ? { before } : {}), ...(limit !== undefined ? { limit } : {}) });
+      const page = audit.page(filter, {
+        ...(before !== undefined ? { before } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      });
       json(res, 200, { ...page, rows: page.rows.map(shownAuditRow), facets: audit.facets() });
       return true;
     }
@@ -150,20 +176,35 @@ export async function handleApi(host: PanelHost, audit: AuditIndex, req: Incomin
 async function appsOf(host: PanelHost): Promise<object> {
   let computer: Computer;
   try { computer = await host.computer(); } catch (e) {
-    return { apps: [], allowApps: [], denyApps: [], builtin: BUILTIN_DENY_CATEGORIES, settingsPath: '', error: `No desktop: ${(e as Error).message}` };
+    return {
+      apps: [],
+      allowApps: [],
+      denyApps: [],
+      builtin: BUILTIN_DENY_CATEGORIES,
+      settingsPath: '',
+      error: `No desktop: ${(e as Error).message}`,
+    };
   }
   const controls = computer.policy;
   const policy = controls.policy;
   let error: string | undefined;
-  const apps = await computer.session.apps().catch((e: unknown) => { error = `Cannot list apps: ${(e as Error).message}`; return []; });
+  const apps = await computer.session.apps().catch((e: unknown) => {
+    error = `Cannot list apps: ${(e as Error).message}`;
+    return [];
+  });
   return {
     apps: apps.map((a) => {
       const id = { name: a.name, pid: a.pid, ...(a.executable ? { executable: a.executable } : {}) };
       const key = AppRules.keyOf(id);
       return {
-        name: a.name, pid: a.pid, executable: a.executable ?? null, key, windows: a.windows.map((w) => w.title),
+        name: a.name,
+        pid: a.pid,
+        executable: a.executable ?? null,
+        key,
+        windows: a.windows.map((w) => w.title),
         builtin: builtinDenied(a.name) ?? (a.executable ? builtinDenied(a.executable) : undefined) ?? null,
-        allowed: policy?.rules.allowed(id) ?? false, denied: Boolean(policy?.rules.deny.some((d) => d === key || d === a.name.toLowerCase())),
+        allowed: policy?.rules.allowed(id) ?? false,
+        denied: Boolean(policy?.rules.deny.some((d) => d === key || d === a.name.toLowerCase())),
         session: policy?.sessionGrants.has(key) ?? false,
       };
     }),

@@ -55,23 +55,38 @@ export async function startPanel(host: PanelHost, opts: { port?: number } = {}):
     res.setHeader('x-frame-options', 'DENY');
     if (req.method === 'GET' && url.pathname === '/') {
       const session = url.searchParams.has('token') || url.searchParams.has('ticket') ? auth.exchange(url) : undefined;
-      if ((url.searchParams.has('token') || url.searchParams.has('ticket')) && !session) { res.writeHead(403, { 'content-type': 'text/plain' }); res.end('forbidden: wrong token\n'); return; }
+      if ((url.searchParams.has('token') || url.searchParams.has('ticket')) && !session) {
+        res.writeHead(403, { 'content-type': 'text/plain' });
+        res.end('forbidden: wrong token\n');
+        return;
+      }
       // 303 to the token-less page: the token is not kept in the address bar or the history.
-      res.writeHead(303, { location: pagePath, 'cache-control': 'no-store', ...(session ? { 'set-cookie': sessionCookie(port, session) } : {}) });
+      res.writeHead(303, {
+        location: pagePath,
+        'cache-control': 'no-store',
+        ...(session ? { 'set-cookie': sessionCookie(port, session) } : {}),
+      });
       res.end();
       return;
     }
     if (req.method === 'GET' && url.pathname === pagePath) {
       const nonce = randomBytes(16).toString('base64');
       res.writeHead(200, {
-        'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store',
-        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'content-security-policy':
+          `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; ` +
+          `img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
       });
       res.end(pageHtml(nonce, marker));
       return;
     }
     if (req.method === 'GET' && url.pathname === '/api/events') {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
       res.write(`event: state\ndata: ${JSON.stringify(stateOf(host))}\n\n`);
       streams.add(res);
       req.on('close', () => streams.delete(res));

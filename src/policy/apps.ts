@@ -138,7 +138,8 @@ const base = (p: string): string => normApp(p.split(/[\\/]/).pop() ?? p);
  * Windows has its own (`.exe` is dropped before the match): cmd, PowerShell, the script hosts, mshta,
  * rundll32/regsvr32 (any DLL's code), msiexec, the py launcher, pythonw, javaw, wsl.
  */
-export const INTERPRETER = /^(python[0-9.]*m?|pypy[0-9.]*|node|nodejs|bun|deno|gjs|cjs|seed|java|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*|lua[0-9.]*|luajit|tclsh[0-9.]*|wish[0-9.]*|osascript|sh|bash|dash|zsh|ksh|mksh|fish|busybox|electron[0-9]*|mono|dotnet|wine(64)?(-preloader)?|qemu.*|flatpak-spawn|bwrap|snap|env|ld-linux.*\.so.*|ld\.so|rlwrap|guile[0-9.]*|racket|sbcl|emacs|vim?|nvim|awk|gawk|mawk|nawk|cmd|powershell(_ise)?|pwsh|wscript|cscript|mshta|rundll32|regsvr32|msiexec|py|pythonw[0-9.]*|javaw|wsl)$/;
+export const INTERPRETER =
+  /^(python[0-9.]*m?|pypy[0-9.]*|node|nodejs|bun|deno|gjs|cjs|seed|java|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*|lua[0-9.]*|luajit|tclsh[0-9.]*|wish[0-9.]*|osascript|sh|bash|dash|zsh|ksh|mksh|fish|busybox|electron[0-9]*|mono|dotnet|wine(64)?(-preloader)?|qemu.*|flatpak-spawn|bwrap|snap|env|ld-linux.*\.so.*|ld\.so|rlwrap|guile[0-9.]*|racket|sbcl|emacs|vim?|nvim|awk|gawk|mawk|nawk|cmd|powershell(_ise)?|pwsh|wscript|cscript|mshta|rundll32|regsvr32|msiexec|py|pythonw[0-9.]*|javaw|wsl)$/;
 
 /** True when the executable (path or file name) is an interpreter. */
 export function isInterpreter(executable: string): boolean {
@@ -157,14 +158,37 @@ interface DenyRule { what: string; exact: RegExp; anywhere?: RegExp }
  * security and privacy settings, and the agent host itself.
  */
 const BUILTIN_DENY: readonly DenyRule[] = [
-  { what: 'a password manager', exact: /^(keepassxc|keepassx|keepass2?|kpcli|keeweb|bitwarden(-desktop)?|1password|lastpass|dashlane|enpass|keeper(passwordmanager)?|nordpass|proton ?pass|roboform|qtpass|gopass(-ui)?|passwordsafe|gnome-passwordsafe|secrets|pwsafe|buttercup|padloc|authenticator|authy)$/, anywhere: /keepass|bitwarden|1password|password ?manager|密码管理/ },
-  { what: 'a keyring or credential manager', exact: /^(seahorse|gnome-keyring(-daemon)?|gcr-prompter|gcr-viewer|kwalletd[0-9]*|kwalletmanager[0-9]*|ksecretd|kwallet-query|keychain access|passwords and keys|credential ?manager|credentialuibroker|pinentry(-[a-z0-9-]+)?|ssh-askpass|ksshaskpass|x11-ssh-askpass|lxqt-openssh-askpass|gnome-ssh-askpass)$/, anywhere: /keyring|kwallet|钥匙串|凭据/ },
-  { what: 'an elevation or authentication prompt', exact: /^(pkexec|sudo|su|doas|gksu(do)?|kdesu(do)?|beesu|lxpolkit|lxqt-policykit-agent|consent|securityagent|runas)$/, anywhere: /polkit|policykit|authentication[- ]agent/ },
-  { what: 'system security settings', exact: /^(firewall-config|gufw|users-admin|gnome-firewall|windows security|securityhealthhost|systempreferences-security)$/ },
+  {
+    what: 'a password manager',
+    exact:
+      /^(keepassxc|keepassx|keepass2?|kpcli|keeweb|bitwarden(-desktop)?|1password|lastpass|dashlane|enpass|keeper(passwordmanager)?|nordpass|proton ?pass|roboform|qtpass|gopass(-ui)?|passwordsafe|gnome-passwordsafe|secrets|pwsafe|buttercup|padloc|authenticator|authy)$/,
+    anywhere: /keepass|bitwarden|1password|password ?manager|密码管理/,
+  },
+  {
+    what: 'a keyring or credential manager',
+    exact:
+      /^(seahorse|gnome-keyring(-daemon)?|gcr-prompter|gcr-viewer|kwalletd[0-9]*|kwalletmanager[0-9]*|ksecretd|kwallet-query|keychain access|passwords and keys|credential ?manager|credentialuibroker|pinentry(-[a-z0-9-]+)?|ssh-askpass|ksshaskpass|x11-ssh-askpass|lxqt-openssh-askpass|gnome-ssh-askpass)$/,
+    anywhere: /keyring|kwallet|钥匙串|凭据/,
+  },
+  {
+    what: 'an elevation or authentication prompt',
+    exact:
+      /^(pkexec|sudo|su|doas|gksu(do)?|kdesu(do)?|beesu|lxpolkit|lxqt-policykit-agent|consent|securityagent|runas)$/,
+    anywhere: /polkit|policykit|authentication[- ]agent/,
+  },
+  {
+    what: 'system security settings',
+    exact:
+      /^(firewall-config|gufw|users-admin|gnome-firewall|windows security|securityhealthhost|systempreferences-security)$/,
+  },
   { what: AGENT_HOST, exact: /^(computer-use|prometheus)$/ },
   // Android apps are named by package: the password managers, authenticators and the permission controller
   // (which grants an app its permissions; the agent must not grant itself any).
-  { what: 'an Android password manager, authenticator or permission screen', exact: /^(com\.x8bit\.bitwarden|com\.onepassword\.android|com\.agilebits\.onepassword|com\.lastpass\.lpandroid|com\.dashlane|keepass2android\.keepass2android(_nonet)?|com\.kunzisoft\.keepass\.(free|libre|pro)|com\.nordpass\.android\.app|proton\.android\.pass|com\.callpod\.android_apps\.keeper|com\.enpass\.android|com\.google\.android\.apps\.authenticator2|com\.authy\.authy|com\.azure\.authenticator|org\.fedorahosted\.freeotp|com\.(google\.)?android\.permissioncontroller|com\.android\.packageinstaller)$/ },
+  {
+    what: 'an Android password manager, authenticator or permission screen',
+    exact:
+      /^(com\.x8bit\.bitwarden|com\.onepassword\.android|com\.agilebits\.onepassword|com\.lastpass\.lpandroid|com\.dashlane|keepass2android\.keepass2android(_nonet)?|com\.kunzisoft\.keepass\.(free|libre|pro)|com\.nordpass\.android\.app|proton\.android\.pass|com\.callpod\.android_apps\.keeper|com\.enpass\.android|com\.google\.android\.apps\.authenticator2|com\.authy\.authy|com\.azure\.authenticator|org\.fedorahosted\.freeotp|com\.(google\.)?android\.permissioncontroller|com\.android\.packageinstaller)$/,
+  },
 ];
 
 const ruleMatches = (r: DenyRule, name: string): boolean => r.exact.test(name) || Boolean(r.anywhere?.test(name));
@@ -173,14 +197,16 @@ const ruleMatches = (r: DenyRule, name: string): boolean => r.exact.test(name) |
 export const BUILTIN_DENY_CATEGORIES: readonly string[] = BUILTIN_DENY.map((r) => r.what);
 
 /** Window titles that mark an elevation or security dialog whatever process shows it (only add refusals). */
-const DENY_TITLES = /^(authentication required|authenticate|user account control|privacy|privacy (&|and) security|security (&|and) privacy|passwords and keys|keychain access|windows security|需要认证|用户帐户控制|用户账户控制|隐私与安全性?)$|\bpolkit\b|\bpkexec\b/i;
+const DENY_TITLES =
+  /^(authentication required|authenticate|user account control|privacy|privacy (&|and) security|security (&|and) privacy|passwords and keys|keychain access|windows security|需要认证|用户帐户控制|用户账户控制|隐私与安全性?)$|\bpolkit\b|\bpkexec\b/i;
 
 /**
  * Android system screens the agent may not see or change (the Android driver names a window by its activity,
  * `Settings$SecurityDashboardActivity`): security, screen lock, biometrics, device admins, trusted credentials,
  * accessibility (an accessibility service can read and drive everything) and developer options.
  */
-const ANDROID_SECURITY_SCREEN = /(^|[.$])(Security\w*|ScreenLock\w*|ChooseLock\w*|ConfirmLock\w*|LockScreen\w*|Biometric\w*|Fingerprint\w*|FaceSettings\w*|DeviceAdmin\w*|TrustedCredentials\w*|Accessibility\w*|DevelopmentSettings\w*|EncryptionAndCredential\w*|CredentialStorage\w*)Activity$/;
+const ANDROID_SECURITY_SCREEN =
+  /(^|[.$])(Security\w*|ScreenLock\w*|ChooseLock\w*|ConfirmLock\w*|LockScreen\w*|Biometric\w*|Fingerprint\w*|FaceSettings\w*|DeviceAdmin\w*|TrustedCredentials\w*|Accessibility\w*|DevelopmentSettings\w*|EncryptionAndCredential\w*|CredentialStorage\w*)Activity$/;
 
 /** The built-in category `name` falls in, if any; look-alike forms of the name match too. */
 export function builtinDenied(name: string): string | undefined {
@@ -206,7 +232,8 @@ export function titleDenied(title: string): string | undefined {
   }
   for (const part of titleParts(title)) {
     const what = builtinDenied(part);
-    // A title naming computer-use (a folder, a README) is not the tool: the host is known by pid, the panel by its marker.
+    // A title naming computer-use (a folder, a README) is not the tool: the host is known by pid, the panel by its
+    // marker.
     if (what && what !== AGENT_HOST) return what;
   }
   return undefined;
@@ -226,7 +253,14 @@ export class AppRules {
   /** The panel's per-install marker (panel-marker.ts): a window or tab that shows it is the panel. */
   readonly panelMarkers: readonly string[];
 
-  constructor(opts: { allowApps?: readonly string[]; denyApps?: readonly string[]; hostPids?: readonly number[]; panelMarkers?: readonly string[] } = {}) {
+  constructor(
+    opts: {
+      allowApps?: readonly string[];
+      denyApps?: readonly string[];
+      hostPids?: readonly number[];
+      panelMarkers?: readonly string[];
+    } = {},
+  ) {
     this.allow = [...new Set((opts.allowApps ?? []).map(normApp).filter(Boolean))];
     this.deny = [...new Set((opts.denyApps ?? []).map(normApp).filter(Boolean))];
     this.hostPids = new Set(opts.hostPids ?? []);
@@ -238,7 +272,8 @@ export class AppRules {
    * WM_CLASS, window title or the other names of the action may deny, look-alikes included.
    */
   denied(app: AppIdentity): string | undefined {
-    if (app.pid !== undefined && this.hostPids.has(app.pid)) return 'it is the agent host itself (an agent may not change its own permissions)';
+    if (app.pid !== undefined && this.hostPids.has(app.pid))
+      return 'it is the agent host itself (an agent may not change its own permissions)';
     if (this.panelMarkers.some((m) => [app.title, app.name, ...(app.also ?? [])].some((t) => showsPanel(t, m)))) {
       return 'it is the computer-use panel, the tool itself (built-in deny list: an agent may not answer its own questions or change its own permissions)';
     }
@@ -249,12 +284,18 @@ export class AppRules {
     }
     if (app.title) {
       const title = normalizeText(app.title);
-      if (foldings(title).some((t) => DENY_TITLES.test(t))) return 'its window is an authentication or security dialog (built-in deny list; no setting lifts it)';
-      if (ANDROID_SECURITY_SCREEN.test(app.title)) return 'its screen is an Android security, lock-screen or accessibility setting (built-in deny list; no setting lifts it)';
+      if (foldings(title).some((t) => DENY_TITLES.test(t)))
+        return 'its window is an authentication or security dialog (built-in deny list; no setting lifts it)';
+      if (ANDROID_SECURITY_SCREEN.test(app.title))
+        return (
+          'its screen is an Android security, lock-screen or accessibility setting (built-in deny list; no ' +
+          'setting lifts it)'
+        );
       // A tab or window titled like a denied app ("Bitwarden Web Vault", "KeePassXC") is that app to the user.
       const what = titleDenied(title);
       if (what) return `its window shows ${what} (built-in deny list, matched on the title; no setting lifts it)`;
-      if (this.deny.some((d) => titleParts(title).some((w) => denyMatches(d, w)))) return 'its window title names an app on your denyApps list';
+      if (this.deny.some((d) => titleParts(title).some((w) => denyMatches(d, w))))
+        return 'its window title names an app on your denyApps list';
     }
     for (const n of names) if (this.deny.some((d) => denyMatches(d, n))) return `it is on your denyApps list`;
     return undefined;
@@ -266,7 +307,9 @@ export class AppRules {
    */
   allowed(app: AppIdentity): boolean {
     if (app.unproven !== undefined) return false;
-    return this.allow.some((a) => allowMatches(a, app)) || (app.launchedAs !== undefined && this.allowed(app.launchedAs));
+    return (
+      this.allow.some((a) => allowMatches(a, app)) || (app.launchedAs !== undefined && this.allowed(app.launchedAs))
+    );
   }
 
   /** True when one of `entries` (session grants: keys as keyOf makes them) names the app as an allow entry would. */
@@ -289,7 +332,8 @@ export class AppRules {
   /** The name to use for the app in settings and messages: the executable's file name, or interpreter + script. */
   static keyOf(app: AppIdentity): string {
     // A signed app by identifier and signer: a grant names the team that signed it, not any claimant of the id.
-    if (app.signedId && !(app.executable && isInterpreter(app.executable))) return normApp(`${app.signedId.id}@${app.signedId.signer}`);
+    if (app.signedId && !(app.executable && isInterpreter(app.executable)))
+      return normApp(`${app.signedId.id}@${app.signedId.signer}`);
     // An installed launcher by the command a user knows: the same key as the acts on what it starts (its package).
     if (app.launcher?.[0]) return normApp(app.launcher[0]);
     if (app.executable && !isInterpreter(app.executable)) return base(app.executable);
@@ -328,8 +372,13 @@ function allowMatches(entry: string, app: AppIdentity): boolean {
   // One entry by the name a user knows (docs/policy.md, "One app, one allow entry"): a running program by the installed
   // package (or source package) of its system-owned executable, soffice.bin by "libreoffice"; a launch of an
   // installed launcher script by a command the system gives it, /usr/lib/libreoffice/program/soffice by "libreoffice".
-  if (app.executable && !entry.includes('/') && !entry.includes(' ') &&
-    (packageNames(app.package).includes(entry) || app.launcher?.some((c) => normApp(c) === entry) === true)) return true;
+  if (
+    app.executable &&
+    !entry.includes('/') &&
+    !entry.includes(' ') &&
+    (packageNames(app.package).includes(entry) || app.launcher?.some((c) => normApp(c) === entry) === true)
+  )
+    return true;
   // A validated signature's identifier: "com.apple.textedit" (any validated signer) or "com.apple.textedit@apple"
   // (that signer only). An interpreter's signature says nothing about the script it runs (python3 is Apple's).
   if (app.signedId && !(app.executable && isInterpreter(app.executable))) {
@@ -343,7 +392,9 @@ function allowMatches(entry: string, app: AppIdentity): boolean {
     const script = scriptOf(app);
     if (sp < 0 || !script) return false;
     const [interp, wanted] = [entry.slice(0, sp), entry.slice(sp + 1).trim()];
-    return interpreterMatches(interp, app.executable) && isAbsolute(wanted) && normApp(script) === normApp(realOr(wanted));
+    return (
+      interpreterMatches(interp, app.executable) && isAbsolute(wanted) && normApp(script) === normApp(realOr(wanted))
+    );
   }
   // Nothing proven (a platform that cannot tell, e.g. a process on another host): the name is all there is.
   // An interpreter's name is never enough, even then.
@@ -363,7 +414,8 @@ function pathMatches(entry: string, path: string): boolean {
 
 /** "python3" matches /usr/bin/python3.13; "/usr/bin/python3" matches its realpath. */
 function interpreterMatches(entry: string, executable: string): boolean {
-  if (entry.includes('/')) return normApp(realOr(entry)) === normApp(executable) || normApp(entry) === normApp(executable);
+  if (entry.includes('/'))
+    return normApp(realOr(entry)) === normApp(executable) || normApp(entry) === normApp(executable);
   const family = (s: string): string => s.replace(/[0-9.]+$/, '');
   return base(executable) === entry || family(base(executable)) === family(entry);
 }

@@ -9,7 +9,18 @@
  */
 import { escapeLine, nameText, quoteText } from '../engine/escape.js';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { closeSync, existsSync, fchmodSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fchmodSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { redactText } from '../engine/redact.js';
 import { cuPath } from '../paths.js';
@@ -49,7 +60,10 @@ export function installKey(path: string = defaultAuditKeyPath()): Buffer {
   try {
     const st = fstatSync(fd);
     if ((st.mode & 0o077) !== 0 || (typeof process.getuid === 'function' && st.uid !== process.getuid())) {
-      throw new Error(`${path} is readable by other users or not owned by this user; remove it (a new key is made) or chmod 600 it`);
+      throw new Error(
+        `${path} is readable by other users or not owned by this user; remove it (a new key is made) or ` +
+          `chmod 600 it`,
+      );
     }
     const key = Buffer.alloc(KEY_BYTES + 1);
     const n = readSync(fd, key, 0, KEY_BYTES + 1, 0);
@@ -108,7 +122,15 @@ export interface DecidedRecord {
 }
 
 /** Written after dispatch with the receipt. */
-export interface DoneRecord { v: 1; phase: 'done'; id: string; time: string; receipt: string; detail?: string; ms: number }
+export interface DoneRecord {
+  v: 1;
+  phase: 'done';
+  id: string;
+  time: string;
+  receipt: string;
+  detail?: string;
+  ms: number;
+}
 
 export type AuditRecord = DecidedRecord | DoneRecord;
 
@@ -191,7 +213,9 @@ export function parseAuditLine(line: string): { record?: AuditRecord; at: number
 function recordOf(line: string): AuditRecord | undefined {
   try {
     const r = JSON.parse(line) as Partial<AuditRecord> | null;
-    return r && typeof r === 'object' && (r.phase === 'decided' || r.phase === 'done') && typeof r.id === 'string' ? r as AuditRecord : undefined;
+    return r && typeof r === 'object' && (r.phase === 'decided' || r.phase === 'done') && typeof r.id === 'string'
+      ? (r as AuditRecord)
+      : undefined;
   } catch { return undefined; }
 }
 
@@ -211,10 +235,24 @@ export function formatAudit(records: AuditRecord[], tail?: number): string[] {
     const d = done.get(r.id);
     // Names, details and reasons hold app and driver text, read by a human in a terminal: one line each, no
     // ANSI (engine/escape.ts).
-    const what = r.tool === 'computer_keys' ? `keys ${typeof r.keys === 'string' ? quoteText(r.keys) : `<${r.keys?.len ?? 0} chars>`}`
-      : r.tool === 'computer_launch' ? `launch ${quoteText(r.command ?? '')}`
-        : `${r.op ?? '?'} ${r.ref ?? ''}${r.role ? ` ${escapeLine(r.role)}` : ''}${r.name ? ` ${quoteText(r.name)}` : ''}${r.value ? ` <${r.value.len} chars ${r.value.hmac}>` : ''}`;
-    const outcome = r.decision !== 'allowed' ? '' : d ? ` → ${d.receipt}${d.detail ? ` (${escapeLine(d.detail)})` : ''}` : ' → (no completion record: interrupted)';
-    return `${r.time} ${r.mode.padEnd(12)} ${r.decision.padEnd(10)} ${r.app ? nameText(r.app) : '?'}: ${what} · ${escapeLine(r.reason)}${r.answer ? ` [user: ${r.answer}]` : ''}${r.approved_by ? ` [approved by the ${r.approved_by}]` : ''}${outcome}`;
+    const what =
+      r.tool === 'computer_keys'
+        ? `keys ${typeof r.keys === 'string' ? quoteText(r.keys) : `<${r.keys?.len ?? 0} chars>`}`
+        : r.tool === 'computer_launch'
+          ? `launch ${quoteText(r.command ?? '')}`
+          : `${r.op ?? '?'} ${r.ref ?? ''}${r.role ? ` ${escapeLine(r.role)}` : ''}` +
+            `${r.name ? ` ${quoteText(r.name)}` : ''}` +
+            `${r.value ? ` <${r.value.len} chars ${r.value.hmac}>` : ''}`;
+    const outcome =
+      r.decision !== 'allowed'
+        ? ''
+        : d
+          ? ` → ${d.receipt}${d.detail ? ` (${escapeLine(d.detail)})` : ''}`
+          : ' → (no completion record: interrupted)';
+    return (
+      `${r.time} ${r.mode.padEnd(12)} ${r.decision.padEnd(10)} ${r.app ? nameText(r.app) : '?'}: ${what} · ` +
+      `${escapeLine(r.reason)}${r.answer ? ` [user: ${r.answer}]` : ''}` +
+      `${r.approved_by ? ` [approved by the ${r.approved_by}]` : ''}${outcome}`
+    );
   });
 }

@@ -64,7 +64,11 @@ const ASCII_LOOKALIKE: readonly [RegExp, string][] = [[/rn/g, 'm'], [/[1|]/g, 'l
  * A rule that matches any form matches: look-alikes can only add a question, never remove one.
  */
 export function foldings(normalized: string): string[] {
-  const proto = (t: string): string => [...t].map((c) => (c.charCodeAt(0) < 0x80 ? c : skeletonChar(c))).join('').normalize('NFC');
+  const proto = (t: string): string =>
+    [...t]
+      .map((c) => (c.charCodeAt(0) < 0x80 ? c : skeletonChar(c)))
+      .join('')
+      .normalize('NFC');
   // Upper-case I looks like l: "DELETE" written "DEIETE".
   const forms = new Set<string>([normalized.toLowerCase(), normalized.replace(/I/g, 'l').toLowerCase()]);
   forms.add(proto(normalized).toLowerCase());

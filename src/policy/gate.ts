@@ -49,7 +49,8 @@ export interface FocusedFacts {
 
 /**
  * The window's activatable controls (buttons, links, menu items), read live: `label` the control's name, `key`
- * its access key in lower case ("" when it has none), `role` its role when known. Absent means not read: the rules then ask for key
+ * its access key in lower case ("" when it has none), `role` its role when known. Absent means not read: the rules then
+ * ask for key
  * sequences that could reach an irreversible control.
  */
 export type Mnemonics = { key: string; label: string; role?: string }[];
@@ -118,7 +119,8 @@ export interface KeysStep extends StepTarget, LiveFocus {
   tool: 'computer_keys';
   /** The keys as the model gave them (digested in the audit when they type text). */
   keys: string;
-  /** The keys parsed once by the host into wire chords (session/chords.ts); without them the keys ask and count as typed text. */
+  /** The keys parsed once by the host into wire chords (session/chords.ts); without them the keys ask and count as
+  * typed text. */
   chords?: Chord[];
 }
 
@@ -173,7 +175,16 @@ export interface Decision {
  * An app (or one of its windows) as a read path sees it: name, title, className and url are app text that may
  * only deny; pid, executable, package and sameAs (the programs it is a copy of) are the driver's proof.
  */
-export interface VisibleApp { name: string; pid?: number; executable?: string; title?: string; className?: string; url?: string; sameAs?: string[]; package?: string }
+export interface VisibleApp {
+  name: string;
+  pid?: number;
+  executable?: string;
+  title?: string;
+  className?: string;
+  url?: string;
+  sameAs?: string[];
+  package?: string;
+}
 
 /** What a listing proves about an app or window, as the read paths pass it to the policy (identity by content included). */
 export type IdentityView = Pick<VisibleApp, 'executable' | 'className' | 'sameAs' | 'package' | 'url'>;
@@ -207,7 +218,11 @@ export interface PolicyGate {
    * A process the device's driver proved to be what a launch became (the started process or one under it): the
    * entry that allowed the launch covers it (AppIdentity.launchedAs).
    */
-  noteLaunched?(proc: { pid: number; startToken: string }, argv: readonly string[], facts: LaunchFacts | undefined): void;
+  noteLaunched?(
+    proc: { pid: number; startToken: string },
+    argv: readonly string[],
+    facts: LaunchFacts | undefined,
+  ): void;
 }
 
 /** A gate that allows everything: for tests and for callers that run their own policy. */

@@ -29,7 +29,10 @@ export function normalizeLabel(s: string): string {
   // "发送(_S)", "Send (&S)": a mnemonic in brackets after the label.
   t = t.replace(/\s*[(（[]\s*[_&]?[A-Za-z0-9]\s*[)）\]]\s*$/u, '');
   // "Delete (Del)", "Send Ctrl+Enter", "Send (⌘↩)".
-  t = t.replace(/\s*[(（[]?\s*(?:ctrl|control|alt|shift|super|meta|cmd|command|option|[⌘⌥⇧⌃])\s*[+-]?\s*[^()（）[\]]*[)）\]]?\s*$/iu, '');
+  t = t.replace(
+    /\s*[(（[]?\s*(?:ctrl|control|alt|shift|super|meta|cmd|command|option|[⌘⌥⇧⌃])\s*[+-]?\s*[^()（）[\]]*[)）\]]?\s*$/iu,
+    '',
+  );
   t = t.replace(/\s*[(（[]\s*(?:del|delete|enter|return|↩|⌫|⌦)\s*[)）\]]\s*$/iu, '');
   // Mnemonic markers: "_Send", "&Delete"; "&&" is a literal ampersand.
   t = t.replace(/&&/g, '\u0000').replace(/[_&](?=[^\s_&])/gu, '').replace(/\u0000/g, '&');
@@ -42,20 +45,30 @@ const EN_RULES: readonly { re: RegExp; roles?: ReadonlySet<string> }[] = [
   { re: /\b(re)?send( now| message| email| mail| money| it| all)?\b/ },
   { re: /\b(pay|payment|purchase|buy|checkout|check out|donate|top up|withdraw|sell|bid|trade)\b/ },
   { re: /\b(place|submit|complete|confirm) (the |your |my )?order\b|\border now\b/ },
-  { re: /\b(delete|remove|erase|wipe|destroy|purge|shred|empty (the )?(trash|bin|recycle bin)|move to (the )?(trash|bin))\b/ },
+  {
+    re: /\b(delete|remove|erase|wipe|destroy|purge|shred|empty (the )?(trash|bin|recycle bin)|move to (the )?(trash|bin))\b/,
+  },
   { re: /\b(discard|don'?t save|do not save|close without saving|overwrite)\b/ },
   // A Replace button asks where it overwrites a file ("A file named … already exists": no text field); next to a
   // text field it replaces text in a document, which the editor undoes (geany's Replace dialog): see REPLACES_TEXT.
   { re: /^replace( all)?$/, roles: new Set(['button']) },
   { re: /\breplace\b.*\b(files?|disk|folders?|directory|directories)\b/ },
-  { re: /\b(submit|publish|post|share|transfer|tweet|broadcast|deploy|commit|push|merge|approve|authorize|authorise|sign|revoke|deactivate|unsubscribe|uninstall)\b/ },
+  {
+    re: /\b(submit|publish|post|share|transfer|tweet|broadcast|deploy|commit|push|merge|approve|authorize|authorise|sign|revoke|deactivate|unsubscribe|uninstall)\b/,
+  },
   { re: /\bconfirm (payment|purchase|transfer|deletion|delete)\b/ },
-  { re: /\b(factory reset|reset (all|everything|settings|to defaults)|shut ?down|power off|reboot|log ?out|sign ?out)\b/ },
-  { re: /^format( (disk|drive|volume|partition|device|card))?$|\bformat (disk|drive|volume|partition|device|card)\b/, roles: new Set(['button', 'link', 'generic', 'unknown']) },
+  {
+    re: /\b(factory reset|reset (all|everything|settings|to defaults)|shut ?down|power off|reboot|log ?out|sign ?out)\b/,
+  },
+  {
+    re: /^format( (disk|drive|volume|partition|device|card))?$|\bformat (disk|drive|volume|partition|device|card)\b/,
+    roles: new Set(['button', 'link', 'generic', 'unknown']),
+  },
 ];
 
 /** Chinese rules: substrings (no word boundaries), with known false friends removed first. */
-const ZH_WORDS = /发送|支付|付款|购买|下单|删除|提交|发布|分享|转账|确认付款|确认支付|立即购买|结算|汇款|格式化|卸载|移除|清空|抹掉|永久删除|彻底删除|注销|覆盖|替换|不保存|充值|提现|捐赠|签署|授权|撤销|退出登录|关机|重启/;
+const ZH_WORDS =
+  /发送|支付|付款|购买|下单|删除|提交|发布|分享|转账|确认付款|确认支付|立即购买|结算|汇款|格式化|卸载|移除|清空|抹掉|永久删除|彻底删除|注销|覆盖|替换|不保存|充值|提现|捐赠|签署|授权|撤销|退出登录|关机|重启/;
 const ZH_FALSE_FRIENDS = /删除线|替换为|查找和替换|查找与替换/g;
 
 /** The rule word in a label that says the action cannot be undone, or undefined. */
@@ -88,7 +101,20 @@ const ACTIVATING = new Set(['click', 'double_click', 'select', 'toggle', 'expand
  */
 const WRITE_ACTIVATES = COMMAND_ROLES;
 /** Roles whose activation changes a setting or a value, not a command (a checkbox "Delete after reading"). */
-const NOT_COMMANDS = new Set(['textbox', 'document', 'terminal', 'page', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'scrollbar', 'tab', 'tablist']);
+const NOT_COMMANDS = new Set([
+  'textbox',
+  'document',
+  'terminal',
+  'page',
+  'checkbox',
+  'radio',
+  'switch',
+  'slider',
+  'spinbutton',
+  'scrollbar',
+  'tab',
+  'tablist',
+]);
 /** Roles whose `select` value names an item that is triggered (menus), not just chosen (a list row). */
 const SELECT_TRIGGERS = new Set(['menu', 'menubar', 'menuitem', 'combobox', 'toolbar']);
 const WRITES = new Set(['set_value', 'type', 'clear']);
@@ -96,11 +122,15 @@ const WRITES = new Set(['set_value', 'type', 'clear']);
 const REPLACES_TEXT = /^replace( all)?$/;
 
 /** Apps in which Enter in the message field sends a message. */
-const CHAT_APP = /slack|discord|telegram|signal|element|teams|whatsapp|wechat|weixin|微信|qq|dingtalk|钉钉|feishu|lark|飞书|mattermost|rocket\.?chat|zulip|skype|zoom|messenger|pidgin|hexchat|irssi|weechat|thunderbird|evolution|geary|mailspring|outlook/i;
+const CHAT_APP =
+  /slack|discord|telegram|signal|element|teams|whatsapp|wechat|weixin|微信|qq|dingtalk|钉钉|feishu|lark|飞书|mattermost|rocket\.?chat|zulip|skype|zoom|messenger|pidgin|hexchat|irssi|weechat|thunderbird|evolution|geary|mailspring|outlook/i;
 
 /** True when the app name or executable says it is a chat or mail app. */
 export function isChatApp(app: string | undefined, executable?: string): boolean {
-  return (app !== undefined && CHAT_APP.test(app)) || (executable !== undefined && CHAT_APP.test(executable.split('/').pop() ?? ''));
+  return (
+    (app !== undefined && CHAT_APP.test(app)) ||
+    (executable !== undefined && CHAT_APP.test(executable.split('/').pop() ?? ''))
+  );
 }
 
 /** Keys are wire chords (protocol/keys.ts): DOM names, parsed once by the host; the rules never read a keys string. */
@@ -108,7 +138,20 @@ const isEnter = (c: Chord): boolean => c.key === 'Enter';
 /** Keys that activate a focused button, link or menu item. */
 const ACTIVATE_KEYS = new Set(['Enter', ' ']);
 /** Keys that move focus (or open a menu) before a later key acts on whatever then has focus. */
-const FOCUS_MOVE = new Set(['Tab', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown', 'F6', 'F10', 'ContextMenu']);
+const FOCUS_MOVE = new Set([
+  'Tab',
+  'ArrowUp',
+  'ArrowDown',
+  'ArrowLeft',
+  'ArrowRight',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+  'F6',
+  'F10',
+  'ContextMenu',
+]);
 /** Keys that open a menu, after which plain letters pick its items. */
 const MENU_OPEN = new Set(['F10', 'ContextMenu']);
 /** Fields in which Enter activates their form's or window's default button (unless multi-line). */
@@ -135,7 +178,8 @@ export function keysTypeText(req: { keys?: string; chords?: readonly Chord[] }):
 const typesChar = (c: Chord): boolean => c.key !== ' ' && chordChar(c) !== undefined;
 const held = (c: Chord, m: 'Alt'): boolean => c.mods.includes(m);
 /** Alt alone of the shortcut modifiers (Primary, Control and Meta not held): an access key. */
-const altOnly = (c: Chord): boolean => held(c, 'Alt') && !c.mods.some((m) => m === 'Primary' || m === 'Control' || m === 'Meta');
+const altOnly = (c: Chord): boolean =>
+  held(c, 'Alt') && !c.mods.some((m) => m === 'Primary' || m === 'Control' || m === 'Meta');
 const plain = (c: Chord): boolean => !isShortcut(c);
 
 /** The first irreversible control of the window (`mnemonics`) matching `pick`, as a rule word. */
@@ -169,12 +213,14 @@ export function classifyAction(req: ActionRequest, ctx: { executable?: string } 
     // A click on an element without an action of its own reaches the one inside it (session/inner.ts).
     for (const label of [req.name, element?.description, ...(op === 'click' ? element?.inside ?? [] : [])]) {
       const w = label === undefined ? undefined : irreversibleWord(label, role);
-      if (w && !(REPLACES_TEXT.test(w) && (element?.textFields ?? 0) > 0)) return { kind: 'irreversible', rule: `label "${w}"` };
+      if (w && !(REPLACES_TEXT.test(w) && (element?.textFields ?? 0) > 0))
+        return { kind: 'irreversible', rule: `label "${w}"` };
     }
     return undefined;
   }
   // A paste (of given text or of whatever the clipboard holds) into a focused password field writes a password.
-  if (req.kind === 'clipboard' && req.op === 'paste' && req.focused?.password) return { kind: 'password', rule: 'paste into a password field' };
+  if (req.kind === 'clipboard' && req.op === 'paste' && req.focused?.password)
+    return { kind: 'password', rule: 'paste into a password field' };
   if (req.kind === 'keys') return classifyKeys(req, ctx);
   return undefined;
 }
@@ -189,9 +235,11 @@ export function classifyAction(req: ActionRequest, ctx: { executable?: string } 
 function classifyKeys(req: KeysStep, ctx: { executable?: string }): IrreversibleVerdict | undefined {
   const chords = req.chords ?? [];
   // Keys the host did not parse cannot be classified: what they hit is unknown, so they ask.
-  if (chords.length === 0 && req.keys.trim() !== '') return { kind: 'irreversible', rule: 'keys the policy cannot read' };
+  if (chords.length === 0 && req.keys.trim() !== '')
+    return { kind: 'irreversible', rule: 'keys the policy cannot read' };
   const f = req.focused;
-  if (f?.password && chords.some((c) => chordChar(c) !== undefined)) return { kind: 'password', rule: 'typing into a password field' };
+  if (f?.password && chords.some((c) => chordChar(c) !== undefined))
+    return { kind: 'password', rule: 'typing into a password field' };
   // After a focus move, focus is unknown; after a menu opens (alt+letter, F10, Menu), plain letters pick items.
   let moved = false;
   let menuOpen = false;
@@ -199,14 +247,18 @@ function classifyKeys(req: KeysStep, ctx: { executable?: string }): Irreversible
     const mod = !plain(c);
     const k = c.key.toLowerCase();
     if (isEnter(c) && mod) return { kind: 'irreversible', rule: `${formatChord(c)} (sends in mail and chat apps)` };
-    if (c.key === 'Delete' && c.mods.includes('Shift')) return { kind: 'irreversible', rule: 'Shift+Delete (deletes without the trash)' };
+    if (c.key === 'Delete' && c.mods.includes('Shift'))
+      return { kind: 'irreversible', rule: 'Shift+Delete (deletes without the trash)' };
     if (altOnly(c) && /^[a-z0-9]$/i.test(c.key)) {
-      const w = req.mnemonics === undefined ? 'an unknown control' : irreversibleControl(req, (m) => m.key.toLowerCase() === k);
-      if (w) return { kind: 'irreversible', rule: `Alt+${k} (mnemonic of ${w === 'an unknown control' ? w : `"${w}"`})` };
+      const w =
+        req.mnemonics === undefined ? 'an unknown control' : irreversibleControl(req, (m) => m.key.toLowerCase() === k);
+      if (w)
+        return { kind: 'irreversible', rule: `Alt+${k} (mnemonic of ${w === 'an unknown control' ? w : `"${w}"`})` };
       // An irreversible control whose access key the toolkit does not tell may be the one alt+<letter> fires.
       const known = (req.mnemonics ?? []).some((m) => m.key.toLowerCase() === k);
       const unknownKey = known ? undefined : irreversibleControl(req, (m) => m.key === '');
-      if (unknownKey) return { kind: 'irreversible', rule: `Alt+${k} (the window has "${unknownKey}", whose access key is unknown)` };
+      if (unknownKey)
+        return { kind: 'irreversible', rule: `Alt+${k} (the window has "${unknownKey}", whose access key is unknown)` };
       moved = true; menuOpen = true;
       continue;
     }
@@ -214,18 +266,28 @@ function classifyKeys(req: KeysStep, ctx: { executable?: string }): Irreversible
     if (activates) {
       if (moved) {
         const w = req.mnemonics === undefined ? 'an unknown control' : irreversibleControl(req, () => true);
-        if (w) return { kind: 'irreversible', rule: `${formatChord(c)} after moving focus (the window has ${w === 'an unknown control' ? 'controls the policy cannot see' : `"${w}"`})` };
+        if (w)
+          return {
+            kind: 'irreversible',
+            rule:
+              `${formatChord(c)} after moving focus (the window has ` +
+              `${w === 'an unknown control' ? 'controls the policy cannot see' : `"${w}"`})`,
+          };
       } else if (f?.name !== undefined && COMMAND_ROLES.has(f.role)) {
         const w = irreversibleWord(f.name, f.role);
         if (w) return { kind: 'irreversible', rule: `${formatChord(c)} on "${w}"` };
       }
     }
     if (isEnter(c) && !moved) {
-      if (isChatApp(req.app, ctx.executable)) return { kind: 'irreversible', rule: 'Enter in a chat or mail app (sends)' };
+      if (isChatApp(req.app, ctx.executable))
+        return { kind: 'irreversible', rule: 'Enter in a chat or mail app (sends)' };
       const submits = f && ENTER_FIELDS.has(f.role) && !f.multiline ? enterSubmits(req, f) : undefined;
       if (submits) return { kind: 'irreversible', rule: submits };
     }
-    if (FOCUS_MOVE.has(c.key) && !(!moved && movesCaret(f, c))) { moved = true; if (MENU_OPEN.has(c.key)) menuOpen = true; }
+    if (FOCUS_MOVE.has(c.key) && !(!moved && movesCaret(f, c))) {
+      moved = true;
+      if (MENU_OPEN.has(c.key)) menuOpen = true;
+    }
   }
   return undefined;
 }

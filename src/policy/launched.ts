@@ -1,5 +1,6 @@
 /**
- * The policy's view of a launch (docs/policy.md, "One app, one allow entry"): the facts the device's driver reported for what a
+ * The policy's view of a launch (docs/policy.md, "One app, one allow entry"): the facts the device's driver reported
+ * for what a
  * `computer_launch` will run (`apps.resolveLaunch`), and, after the start, for what really started. The
  * resolution itself runs in the driver, on the machine the program runs on (drivers/linux/apps/resolve.ts); here
  * the facts become an AppIdentity the rules decide on, one route for a local and a remote device.
@@ -16,7 +17,12 @@ const baseName = (p: string): string => p.split(/[\\/]/).pop() ?? p;
  * only the names of the command line are known: they may deny, never allow, so the launch is unproven.
  */
 export function launchIdentity(argv: readonly string[], facts: LaunchFacts | undefined): AppIdentity {
-  if (!facts) return { name: baseName(argv[0] ?? ''), also: argv.filter((w) => w.trim() !== ''), unproven: 'the device\'s driver does not resolve launches (apps.resolveLaunch)' };
+  if (!facts)
+    return {
+      name: baseName(argv[0] ?? ''),
+      also: argv.filter((w) => w.trim() !== ''),
+      unproven: "the device's driver does not resolve launches (apps.resolveLaunch)",
+    };
   const name = facts.executable ? baseName(facts.executable) : baseName(argv[0] ?? '');
   const same = facts.content?.sameAs ?? [];
   const app: AppIdentity = { name, also: [...facts.names, ...same], cmdline: [...facts.argv] };
@@ -46,12 +52,18 @@ export function launchIdentity(argv: readonly string[], facts: LaunchFacts | und
  */
 export function launcherNames(l: Launcher, called?: string): string[] {
   if (!l.systemOwned || !l.commands?.length) return [];
-  const wanted = [...(l.package?.split('/').reverse() ?? []), ...(called ? [baseName(called)] : [])].filter((w) => l.commands!.includes(w));
+  const wanted = [...(l.package?.split('/').reverse() ?? []), ...(called ? [baseName(called)] : [])].filter((w) =>
+    l.commands!.includes(w),
+  );
   return [...new Set([...wanted, ...l.commands])];
 }
 
 /** The window a launch produced, as the driver reported it, and what it proves about the started process. */
-export type LaunchedWindow = Pick<WindowInfo, 'app' | 'pid' | 'title'> & { executable?: string; className?: string; sameAs?: string[] };
+export type LaunchedWindow = Pick<WindowInfo, 'app' | 'pid' | 'title'> & {
+  executable?: string;
+  className?: string;
+  sameAs?: string[];
+};
 
 /**
  * Defense in depth after a launch: why the launched process or its window is denied (by its proven executable,

@@ -45,7 +45,13 @@ export function parseMode(s: string): Mode {
  * would have asked about, except irreversible steps when the user's own settings allow them there; bypass lets
  * allow-listed apps through without any question.
  */
-const HOLDS_BACK: Readonly<Record<Mode, number>> = { plan: 4, default: 3, 'accept-edits': 2, unattended: 1.5, bypass: 1 };
+const HOLDS_BACK: Readonly<Record<Mode, number>> = {
+  plan: 4,
+  default: 3,
+  'accept-edits': 2,
+  unattended: 1.5,
+  bypass: 1,
+};
 
 /**
  * True when switching from `from` to `to` asks or refuses at least whatever `from` did: a change a caller may make

@@ -64,15 +64,26 @@ export function protectedRoots(paths: readonly string[]): string[] {
 }
 
 /** What an act touches that is one of the tool's own files: the offending path, or undefined. */
-export function ownFileTouched(texts: readonly string[], paths: readonly string[], title: string | undefined, roots: readonly string[],
-  homeName?: string): { path: string; where: 'value' | 'title' } | undefined {
+export function ownFileTouched(
+  texts: readonly string[],
+  paths: readonly string[],
+  title: string | undefined,
+  roots: readonly string[],
+  homeName?: string,
+): { path: string; where: 'value' | 'title' } | undefined {
   for (const p of [...paths.map((x) => normalisePath(x) ?? x), ...texts.flatMap(pathsIn)]) {
     if (roots.some((r) => isInside(p, r))) return { path: p, where: 'value' };
   }
   if (title) {
     for (const p of pathsIn(title)) if (roots.some((r) => isInside(p, r))) return { path: p, where: 'title' };
     // An editor that shows only the folder's name: ".computer-use" in a title is enough to refuse.
-    if (homeName && homeName.startsWith('.') && homeName.length > 3 && title.toLowerCase().includes(homeName.toLowerCase())) return { path: homeName, where: 'title' };
+    if (
+      homeName &&
+      homeName.startsWith('.') &&
+      homeName.length > 3 &&
+      title.toLowerCase().includes(homeName.toLowerCase())
+    )
+      return { path: homeName, where: 'title' };
   }
   return undefined;
 }

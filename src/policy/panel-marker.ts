@@ -1,6 +1,7 @@
 /**
  * The panel's per-install marker: a random word kept in the tool's home, carried by the panel page in its title
- * and its URL path, and denied like a password manager wherever a window or tab shows it (README: the agent can neither see nor drive the panel). It is random per install rather than a fixed name so
+ * and its URL path, and denied like a password manager wherever a window or tab shows it (README: the agent can neither
+ * see nor drive the panel). It is random per install rather than a fixed name so
  * that no page or app can be written in advance to look like the panel.
  */
 import { randomBytes } from 'node:crypto';
@@ -12,7 +13,9 @@ const FORM = /^cupanel-[0-9a-z]{16}$/;
 const cached = new Map<string, string>();
 
 /** Where a home keeps its marker. */
-export function panelMarkerPath(home: string = cuHome()): string { return join(home, 'plugin-data', 'computer-use', 'panel-marker'); }
+export function panelMarkerPath(home: string = cuHome()): string {
+  return join(home, 'plugin-data', 'computer-use', 'panel-marker');
+}
 
 /** The home's marker, created on first use (mode 0600); an unwritable home gets one for this process only. */
 export function panelMarker(home: string = cuHome()): string {

@@ -57,7 +57,9 @@ export const UNCONFIRMED_FIELDS: readonly string[] = ['denyApps', 'strictFirstUs
  * Where confirmations of a settings file are recorded: `plugin-data/computer-use/settings-confirmed.json` next
  * to it (the home for the default file), mode 0600; the install key is `audit.key` in the same folder.
  */
-export function confirmationsPath(settingsPath: string): string { return join(dirname(resolve(settingsPath)), 'plugin-data', 'computer-use', 'settings-confirmed.json'); }
+export function confirmationsPath(settingsPath: string): string {
+  return join(dirname(resolve(settingsPath)), 'plugin-data', 'computer-use', 'settings-confirmed.json');
+}
 const keyPathOf = (settingsPath: string): string => join(dirname(confirmationsPath(settingsPath)), 'audit.key');
 
 /**
@@ -65,12 +67,25 @@ const keyPathOf = (settingsPath: string): string => join(dirname(confirmationsPa
  * HMAC under the install key of the settings file's folder, bound to `purpose` and `path`. A file an agent wrote
  * through a plain edit carries no valid seal (README threat model: a same-user shell agent can read the key).
  */
-export function sealOf(purpose: string, path: string, value: unknown, settingsPath: string = defaultSettingsPath()): string {
-  return createHmac('sha256', installKey(keyPathOf(settingsPath))).update(`computer-use ${purpose}\0${resolve(path)}\0${canonical(value)}`).digest('hex');
+export function sealOf(
+  purpose: string,
+  path: string,
+  value: unknown,
+  settingsPath: string = defaultSettingsPath(),
+): string {
+  return createHmac('sha256', installKey(keyPathOf(settingsPath)))
+    .update(`computer-use ${purpose}\0${resolve(path)}\0${canonical(value)}`)
+    .digest('hex');
 }
 
 /** True when `seal` is `sealOf(purpose, path, value)`. */
-export function sealHolds(seal: unknown, purpose: string, path: string, value: unknown, settingsPath: string = defaultSettingsPath()): boolean {
+export function sealHolds(
+  seal: unknown,
+  purpose: string,
+  path: string,
+  value: unknown,
+  settingsPath: string = defaultSettingsPath(),
+): boolean {
   if (typeof seal !== 'string' || !/^[0-9a-f]{64}$/.test(seal)) return false;
   let want: string;
   try { want = sealOf(purpose, path, value, settingsPath); } catch { return false; }
@@ -85,15 +100,22 @@ export function loweringOf(raw: Record<string, unknown>): Record<string, unknown
 }
 
 function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x)
-    ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
+  return JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(
+          Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : x,
+  );
 }
 
 /** One recorded confirmation: the lowering fields as confirmed, and their HMAC under the install key. */
 interface Confirmation { lowering: Record<string, unknown>; hmac: string }
 
 const macOf = (path: string, lowering: Record<string, unknown>): string =>
-  createHmac('sha256', installKey(keyPathOf(path))).update(`computer-use settings v1\0${resolve(path)}\0${canonical(lowering)}`).digest('hex');
+  createHmac('sha256', installKey(keyPathOf(path)))
+    .update(`computer-use settings v1\0${resolve(path)}\0${canonical(lowering)}`)
+    .digest('hex');
 
 function readConfirmations(path: string): Record<string, Confirmation> {
   try {
@@ -160,12 +182,17 @@ export function loadSettings(path: string = defaultSettingsPath()): { settings: 
   const unsafe = unsafeSettings(path);
   let raw: unknown;
   try { raw = JSON.parse(readFileSync(path, 'utf8')); } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') warnings.push(`${path}: ${(e as Error).message}; settings ignored`);
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+      warnings.push(`${path}: ${(e as Error).message}; settings ignored`);
     return { settings: {}, warnings };
   }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) { warnings.push(`${path} is not a JSON object; settings ignored`); return { settings: {}, warnings }; }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    warnings.push(`${path} is not a JSON object; settings ignored`);
+    return { settings: {}, warnings };
+  }
   const r = raw as Record<string, unknown>;
-  const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
+  const strings = (v: unknown): string[] | undefined =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
   const settings: Settings = {};
   const deny = strings(r['denyApps']);
   if (deny) settings.denyApps = deny;
@@ -181,8 +208,11 @@ export function loadSettings(path: string = defaultSettingsPath()): { settings: 
     warnings.push(`the settings confirmation cannot be checked (${(e as Error).message})`);
   }
   if (!confirmed) {
-    warnings.push(`${path} was changed outside computer-use and not confirmed: its ${Object.keys(loweringOf(r)).join(', ')} ` +
-      'are ignored (denyApps applies). To use them, run `computer-use settings confirm` in a terminal and confirm the change.');
+    warnings.push(
+      `${path} was changed outside computer-use and not confirmed: its ` +
+        `${Object.keys(loweringOf(r)).join(', ')} ` +
+        'are ignored (denyApps applies). To use them, run `computer-use settings confirm` in a terminal and confirm the change.',
+    );
     return { settings, warnings };
   }
   if (r['decider'] && typeof r['decider'] === 'object') settings.decider = r['decider'] as Record<string, unknown>;
@@ -224,7 +254,9 @@ export function updateSettings(path: string, change: (s: Record<string, unknown>
 /** Adds an app to allowApps (the "always allow this app" answer). */
 export function addAllowedApp(path: string, app: string): void {
   updateSettings(path, (s) => {
-    const list = Array.isArray(s['allowApps']) ? (s['allowApps'] as unknown[]).filter((x): x is string => typeof x === 'string') : [];
+    const list = Array.isArray(s['allowApps'])
+      ? (s['allowApps'] as unknown[]).filter((x): x is string => typeof x === 'string')
+      : [];
     if (!list.includes(app)) list.push(app);
     s['allowApps'] = list;
   });

@@ -1,5 +1,6 @@
 /**
- * Emergency stop (docs/policy.md, "Stop and resume"). `computer-use stop`, the panel's button and the stop hotkey write a
+ * Emergency stop (docs/policy.md, "Stop and resume"). `computer-use stop`, the panel's button and the stop hotkey write
+ * a
  * pause file under the home and signal every running computer-use process of that home (SIGUSR2, pids
  * registered under `<home>/run/`, checked against their start time so a reused pid is never signalled). Each
  * process also watches the home folder, so a lost signal is covered by the watch and the other way round. A
@@ -11,7 +12,19 @@
  * human answered on /dev/tty) lifts a pause, and only a pause older than the record.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  watch,
+  writeFileSync,
+  type FSWatcher,
+} from 'node:fs';
 import { join } from 'node:path';
 import { cuHome } from '../paths.js';
 import { ComputerUseError } from '../protocol/errors.js';
@@ -29,8 +42,11 @@ export interface PauseInfo { time: number; pid: number; reason?: string }
 
 /** The error every acting tool returns while paused. */
 export function pausedError(): ComputerUseError {
-  return new ComputerUseError('paused', 'Computer use is paused: the user stopped it (computer-use stop). Nothing was sent. ' +
-    'Tell the user; they can continue in the computer-use panel or with `computer-use resume` in a terminal of their own.');
+  return new ComputerUseError(
+    'paused',
+    'Computer use is paused: the user stopped it (computer-use stop). Nothing was sent. ' +
+      'Tell the user; they can continue in the computer-use panel or with `computer-use resume` in a terminal of their own.',
+  );
 }
 
 /** Reads the pause file of a home, or undefined when not paused. */
@@ -55,9 +71,14 @@ function signalAll(home: string): number {
     const pid = Number(name);
     if (!Number.isInteger(pid) || pid <= 0) continue;
     let recorded: { startTime?: number } = {};
-    try { recorded = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { startTime?: number }; } catch { /* half-written */ }
+    try {
+      recorded = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { startTime?: number };
+    } catch {
+      /* half-written */
+    }
     const live = procInfo(pid);
-    // Without /proc the start time cannot be proven: rely on the folder watch instead of risking a signal to a stranger.
+    // Without /proc the start time cannot be proven: rely on the folder watch instead of risking a signal to a
+    // stranger.
     if (!live || live.startTime === undefined || live.startTime !== recorded.startTime) {
       if (process.platform === 'linux' && !live) rmSync(join(dir, name), { force: true });
       continue;
@@ -178,7 +199,10 @@ export class StopController {
   throwIfPaused(): void { if (this.paused) throw pausedError(); }
 
   /** Called on every pause/resume transition. */
-  onChange(fn: (paused: boolean) => void): () => void { this.listeners.add(fn); return () => this.listeners.delete(fn); }
+  onChange(fn: (paused: boolean) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
 
   /** Drops one user; the last one stops watching and unregisters the process. */
   release(): void {
@@ -213,7 +237,11 @@ export class StopController {
       this.watcher.on('error', () => { this.watcher?.close(); this.watcher = undefined; });
     } catch { /* no watch on this file system: the signal and the per-action check remain */ }
     const startTime = procInfo(process.pid)?.startTime;
-    writeFileSync(this.runFile, JSON.stringify({ pid: process.pid, ...(startTime !== undefined ? { startTime } : {}) }) + '\n', { mode: 0o600 });
+    writeFileSync(
+      this.runFile,
+      JSON.stringify({ pid: process.pid, ...(startTime !== undefined ? { startTime } : {}) }) + '\n',
+      { mode: 0o600 },
+    );
     this.refresh();
   }
 

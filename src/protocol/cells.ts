@@ -62,10 +62,16 @@ export const MAX_SCROLL_COUNT = 1000;
  * a count (1 when absent) and a unit (pages when absent); undefined for anything else or a count over
  * MAX_SCROLL_COUNT.
  */
-export function parseScrollBy(value: string): { direction: 'up' | 'down' | 'left' | 'right'; count: number; unit: 'page' | 'row' } | undefined {
+export function parseScrollBy(
+  value: string,
+): { direction: 'up' | 'down' | 'left' | 'right'; count: number; unit: 'page' | 'row' } | undefined {
   const m = /^(up|down|left|right)(?:\s+(\d{1,7})(?:\s*(pages?|rows?|lines?|items?))?)?$/i.exec(value.trim());
   if (!m?.[1]) return undefined;
   const count = m[2] === undefined ? 1 : Number(m[2]);
   if (count < 1 || count > MAX_SCROLL_COUNT) return undefined;
-  return { direction: m[1].toLowerCase() as 'up' | 'down' | 'left' | 'right', count, unit: m[3] && !/^page/i.test(m[3]) ? 'row' : 'page' };
+  return {
+    direction: m[1].toLowerCase() as 'up' | 'down' | 'left' | 'right',
+    count,
+    unit: m[3] && !/^page/i.test(m[3]) ? 'row' : 'page',
+  };
 }

@@ -24,10 +24,13 @@ function major(version: string): number {
  */
 export function checkProtocolVersion(hello: Pick<HelloResult, 'protocolVersion' | 'platform' | 'version'>): void {
   if (major(hello.protocolVersion) === major(PROTOCOL_VERSION)) return;
-  throw new ComputerUseError('protocol_mismatch',
-    `The ${hello.platform} driver (version ${hello.version}) speaks protocol ${hello.protocolVersion}; this host speaks ${PROTOCOL_VERSION}. ` +
-    'Nothing was sent. Update the driver (or this host) so both speak the same major version.',
-    { protocolVersion: hello.protocolVersion, hostProtocolVersion: PROTOCOL_VERSION });
+  throw new ComputerUseError(
+    'protocol_mismatch',
+    `The ${hello.platform} driver (version ${hello.version}) speaks protocol ${hello.protocolVersion}; ` +
+      `this host speaks ${PROTOCOL_VERSION}. ` +
+      'Nothing was sent. Update the driver (or this host) so both speak the same major version.',
+    { protocolVersion: hello.protocolVersion, hostProtocolVersion: PROTOCOL_VERSION },
+  );
 }
 
 /** The methods a hello lists, as a set the host checks every call against. */
@@ -37,6 +40,10 @@ export function announcedMethods(hello: Pick<HelloResult, 'methods'>): ReadonlyS
 
 /** The error for a call to a method the driver did not list (nothing is sent). */
 export function notImplemented(method: MethodName, hello: Pick<HelloResult, 'platform'>): ComputerUseError {
-  return new ComputerUseError('unsupported', `The ${hello.platform} driver does not implement ${method} (it is not in the methods its hello lists); nothing was sent.`,
-    { method, missingMethod: method });
+  return new ComputerUseError(
+    'unsupported',
+    `The ${hello.platform} driver does not implement ${method} (it is not in the methods its hello lists); ` +
+      `nothing was sent.`,
+    { method, missingMethod: method },
+  );
 }

@@ -23,13 +23,61 @@ export const MODIFIERS: readonly Modifier[] = ['Primary', 'Control', 'Alt', 'Shi
  * character instead, so the list holds no letter, digit, punctuation or space.
  */
 export const NAMED_KEYS = [
-  'Enter', 'Tab', 'Backspace', 'Delete', 'Insert', 'Escape',
-  'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown',
-  'Control', 'Alt', 'Shift', 'Meta', 'CapsLock', 'NumLock', 'ScrollLock',
-  'ContextMenu', 'PrintScreen', 'Pause',
-  'F1', 'F2', 'F3', 'F4', 'F5', 'F6', 'F7', 'F8', 'F9', 'F10', 'F11', 'F12',
-  'F13', 'F14', 'F15', 'F16', 'F17', 'F18', 'F19', 'F20', 'F21', 'F22', 'F23', 'F24',
-  'MediaPlayPause', 'MediaStop', 'MediaTrackNext', 'MediaTrackPrevious', 'AudioVolumeUp', 'AudioVolumeDown', 'AudioVolumeMute',
+  'Enter',
+  'Tab',
+  'Backspace',
+  'Delete',
+  'Insert',
+  'Escape',
+  'ArrowUp',
+  'ArrowDown',
+  'ArrowLeft',
+  'ArrowRight',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+  'Control',
+  'Alt',
+  'Shift',
+  'Meta',
+  'CapsLock',
+  'NumLock',
+  'ScrollLock',
+  'ContextMenu',
+  'PrintScreen',
+  'Pause',
+  'F1',
+  'F2',
+  'F3',
+  'F4',
+  'F5',
+  'F6',
+  'F7',
+  'F8',
+  'F9',
+  'F10',
+  'F11',
+  'F12',
+  'F13',
+  'F14',
+  'F15',
+  'F16',
+  'F17',
+  'F18',
+  'F19',
+  'F20',
+  'F21',
+  'F22',
+  'F23',
+  'F24',
+  'MediaPlayPause',
+  'MediaStop',
+  'MediaTrackNext',
+  'MediaTrackPrevious',
+  'AudioVolumeUp',
+  'AudioVolumeDown',
+  'AudioVolumeMute',
 ] as const;
 /** One named key. */
 export type NamedKey = typeof NAMED_KEYS[number];
@@ -45,7 +93,8 @@ export const MAX_CHORDS = 64;
  * line/paragraph separator (Enter and Tab are named keys). Written without the `u` flag so every JSON Schema
  * validator reads it the same way.
  */
-export const KEY_CHAR_PATTERN = '^(?:[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\ud800-\\udfff]|[\\ud800-\\udbff][\\udc00-\\udfff])$';
+export const KEY_CHAR_PATTERN =
+  '^(?:[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\ud800-\\udfff]|[\\ud800-\\udbff][\\udc00-\\udfff])$';
 const KEY_CHAR = new RegExp(KEY_CHAR_PATTERN);
 const NAMED = new Set<string>(NAMED_KEYS);
 
@@ -62,10 +111,16 @@ export function isWireKey(key: string): boolean {
 /** Checks a chord received from elsewhere (a peer, a setting); invalid_params names the rule, never the text. */
 export function checkChord(c: { mods?: unknown; key?: unknown }): Chord {
   if (typeof c.key !== 'string' || !isWireKey(c.key)) {
-    throw new ComputerUseError('invalid_params', 'A chord key must be a named key (Enter, ArrowLeft, F5, …) or one character; nothing was sent.');
+    throw new ComputerUseError(
+      'invalid_params',
+      'A chord key must be a named key (Enter, ArrowLeft, F5, …) or one character; nothing was sent.',
+    );
   }
   if (!Array.isArray(c.mods) || c.mods.some((m) => !MODIFIERS.includes(m as Modifier))) {
-    throw new ComputerUseError('invalid_params', `Chord modifiers must be among ${MODIFIERS.join(', ')}; nothing was sent.`);
+    throw new ComputerUseError(
+      'invalid_params',
+      `Chord modifiers must be among ${MODIFIERS.join(', ')}; nothing was sent.`,
+    );
   }
   return { mods: MODIFIERS.filter((m) => (c.mods as unknown[]).includes(m)), key: c.key };
 }
@@ -86,7 +141,10 @@ export function chordChar(c: Chord): string | undefined {
 
 /** True when the chords type characters (not only shortcuts, named keys and a single space). */
 export function chordsTypeText(chords: readonly Chord[]): boolean {
-  return chords.some((c) => chordChar(c) !== undefined && c.key !== ' ') || chords.filter((c) => chordChar(c) === ' ').length > 1;
+  return (
+    chords.some((c) => chordChar(c) !== undefined && c.key !== ' ') ||
+    chords.filter((c) => chordChar(c) === ' ').length > 1
+  );
 }
 
 /** "Primary+Shift+t", "Space" for the space bar: for messages and the audit log. */

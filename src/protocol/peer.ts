@@ -74,7 +74,13 @@ export class Peer {
    * `drainMs`, once the other side answered the cancelled request (it stopped) or `drainMs` passed, whichever
    * is first. Input methods drain: their caller answers "stopped" only after the driver sent its last event.
    */
-  request<M extends MethodName>(method: M, params: ParamsOf<M>, timeoutMs = this.timeoutMs, signal?: AbortSignal, drainMs = 0): Promise<ResultOf<M>> {
+  request<M extends MethodName>(
+    method: M,
+    params: ParamsOf<M>,
+    timeoutMs = this.timeoutMs,
+    signal?: AbortSignal,
+    drainMs = 0,
+  ): Promise<ResultOf<M>> {
     if (this.closed)
       return Promise.reject(new ComputerUseError('driver_unavailable', 'The driver connection is closed.'));
     if (signal?.aborted) return Promise.reject(abortReason(signal));
@@ -89,14 +95,24 @@ export class Peer {
         if (drainMs <= 0) { this.remember(id); stopped(); return; }
         // Whatever the answer (result, error, the connection closing), it means the handler has ended.
         const timer = setTimeout(() => { this.pending.delete(id); this.remember(id); stopped(); }, drainMs);
-        this.pending.set(id, { resolve: stopped, reject: stopped, timer, method, cleanup: () => undefined, draining: true });
+        this.pending.set(id, {
+          resolve: stopped,
+          reject: stopped,
+          timer,
+          method,
+          cleanup: () => undefined,
+          draining: true,
+        });
       };
       const timer = setTimeout(() => {
         const p = this.pending.get(id);
         if (p) this.settle(id, p);
         this.remember(id);
         reject(
-          new ComputerUseError('timeout', `${method} did not answer within ${timeoutMs} ms.`, { method, unanswered: true }),
+          new ComputerUseError('timeout', `${method} did not answer within ${timeoutMs} ms.`, {
+            method,
+            unanswered: true,
+          }),
         );
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -193,7 +209,11 @@ export class Peer {
         return;
       }
       if (m.jsonrpc !== '2.0') {
-        this.write({ jsonrpc: '2.0', id: m.id, error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0".' } });
+        this.write({
+          jsonrpc: '2.0',
+          id: m.id,
+          error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0".' },
+        });
         return;
       }
       void this.answer(m.id, m.method, m.params);
@@ -269,7 +289,11 @@ export class Peer {
       this.write({
         jsonrpc: '2.0',
         id,
-        error: { code: INVALID_PARAMS, message: `Invalid params for ${method}: ${bad}.`, data: { code: 'invalid_params' } },
+        error: {
+          code: INVALID_PARAMS,
+          message: `Invalid params for ${method}: ${bad}.`,
+          data: { code: 'invalid_params' },
+        },
       });
       return;
     }
@@ -308,7 +332,8 @@ function unexpectedMessage(method: string, e: unknown): string {
   if (text) return text;
   const name = (e as { type?: unknown; name?: unknown } | null)?.type ?? (e instanceof Error ? e.name : undefined);
   return (
-    `${method} failed with an error that gave no reason${typeof name === 'string' && name ? ` (${name.slice(0, 120)})` : ''}; ` +
+    `${method} failed with an error that gave no reason` +
+    `${typeof name === 'string' && name ? ` (${name.slice(0, 120)})` : ''}; ` +
     'observe again, then try another way to reach the element (a click, or keys).'
   );
 }

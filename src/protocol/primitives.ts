@@ -42,7 +42,8 @@ export const Str = (maxLength: number = LIMITS.text): ReturnType<typeof Type.Str
 /** Screen pixels (see "Coordinates" in docs/protocol.md). */
 export const Pixel = Type.Integer({ minimum: -LIMITS.pixel, maximum: LIMITS.pixel });
 /** A count from 0 to `maximum`. */
-export const Count = (maximum: number = Number.MAX_SAFE_INTEGER): ReturnType<typeof Type.Integer> => Type.Integer({ minimum: 0, maximum });
+export const Count = (maximum: number = Number.MAX_SAFE_INTEGER): ReturnType<typeof Type.Integer> =>
+  Type.Integer({ minimum: 0, maximum });
 /** A duration in ms (fractions allowed: callers pass what remains of a deadline). */
 export const Ms = Type.Number({ minimum: 0, maximum: LIMITS.timeoutMs });
 /** A process id. */
@@ -56,9 +57,17 @@ export const Literals = <T extends readonly string[]>(values: T, options: object
 
 /** A union of string literals, each carrying its meaning (`anyOf` of `{const, description}`). */
 export const DocumentedLiterals = <D extends Record<string, string>>(docs: D, options: object = {}) =>
-  Type.Unsafe<Extract<keyof D, string>>(Type.Union(Object.entries(docs).map(([v, d]) => Type.Literal(v, { description: d })), options));
+  Type.Unsafe<Extract<keyof D, string>>(
+    Type.Union(
+      Object.entries(docs).map(([v, d]) => Type.Literal(v, { description: d })),
+      options,
+    ),
+  );
 
 /** A screen rectangle [x, y, width, height] in screen pixels. */
-export const Rect = doc('A screen rectangle [x, y, width, height] in screen pixels (see Coordinates).', Type.Tuple([Pixel, Pixel, Pixel, Pixel]));
+export const Rect = doc(
+  'A screen rectangle [x, y, width, height] in screen pixels (see Coordinates).',
+  Type.Tuple([Pixel, Pixel, Pixel, Pixel]),
+);
 /** A screen rectangle [x, y, width, height]. */
 export type Rect = [number, number, number, number];

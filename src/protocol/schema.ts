@@ -17,24 +17,45 @@ export { dialect2020 };
 export function protocolSchema(): Record<string, unknown> {
   const plain = (s: unknown): unknown => dialect2020(JSON.parse(JSON.stringify(s)));
   // The recursive node schema is declared once under $defs and referenced, not inlined under one $id many times.
-  const refNodes = (s: unknown): unknown => dialect2020(JSON.parse(JSON.stringify(s), (_k, v: unknown) =>
-    typeof v === 'object' && v !== null && (v as { $id?: unknown }).$id === 'RawNode' ? { $ref: '#/$defs/RawNode' } : v));
+  const refNodes = (s: unknown): unknown =>
+    dialect2020(
+      JSON.parse(JSON.stringify(s), (_k, v: unknown) =>
+        typeof v === 'object' && v !== null && (v as { $id?: unknown }).$id === 'RawNode'
+          ? { $ref: '#/$defs/RawNode' }
+          : v,
+      ),
+    );
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://github.com/computer-use/computer-use/docs/protocol.schema.json',
     title: 'computer-use driver protocol',
-    description: 'JSON-RPC 2.0, one JSON object per line over stdio. Requests carry `method` and `params`; errors carry ' +
+    description:
+      'JSON-RPC 2.0, one JSON object per line over stdio. Requests carry `method` and `params`; errors carry ' +
       'a string code in error.data.code. Params are strict (unknown fields are errors, answered with -32602 and ' +
       'data.code "invalid_params"); results may carry extra fields. Cancel a request with the notification ' +
       '`$/cancel {id}`. The readable spec is docs/protocol.md. Generated from src/protocol/ by `npm run schema`; do not edit.',
     protocolVersion: PROTOCOL_VERSION,
     limits: LIMITS,
     $defs: { RawNode: plain(RawNode) },
-    methods: Object.fromEntries(METHODS.map((m) => [m.method, {
-      description: m.doc, acting: m.acting, optional: m.optional, since: m.since,
-      params: refNodes(m.params), result: refNodes(m.result),
-    }])),
-    notifications: Object.fromEntries(Object.entries(NOTIFICATIONS).map(([name, s]) => [name, { description: s.description, params: refNodes({ ...s, description: undefined }) }])),
+    methods: Object.fromEntries(
+      METHODS.map((m) => [
+        m.method,
+        {
+          description: m.doc,
+          acting: m.acting,
+          optional: m.optional,
+          since: m.since,
+          params: refNodes(m.params),
+          result: refNodes(m.result),
+        },
+      ]),
+    ),
+    notifications: Object.fromEntries(
+      Object.entries(NOTIFICATIONS).map(([name, s]) => [
+        name,
+        { description: s.description, params: refNodes({ ...s, description: undefined }) },
+      ]),
+    ),
     errors: Object.fromEntries(Object.entries(ERROR_CODES).map(([code, description]) => [code, { description }])),
     rules: RULES,
   };

@@ -40,9 +40,13 @@ function typeOf(s: Json): string {
     }
     case 'integer':
     case 'number': {
-      const lo = s['minimum'] ?? (s['exclusiveMinimum'] !== undefined ? `>${String(s['exclusiveMinimum'])}` : undefined);
+      const lo =
+        s['minimum'] ?? (s['exclusiveMinimum'] !== undefined ? `>${String(s['exclusiveMinimum'])}` : undefined);
       const hi = s['maximum'];
-      return `${String(s['type'])}${lo !== undefined || hi !== undefined ? ` ${String(lo ?? '')}..${String(hi ?? '')}` : ''}`;
+      return (
+        `${String(s['type'])}` +
+        `${lo !== undefined || hi !== undefined ? ` ${String(lo ?? '')}..${String(hi ?? '')}` : ''}`
+      );
     }
     case 'boolean': return 'boolean';
     case 'array': {
@@ -56,7 +60,9 @@ function typeOf(s: Json): string {
     }
     case 'object':
       if (s['properties']) return 'object';
-      return s['patternProperties'] || s['additionalProperties'] ? 'map of string → ' + typeOf(Object.values((s['patternProperties'] ?? {}) as Json)[0] as Json ?? {}) : 'object';
+      return s['patternProperties'] || s['additionalProperties']
+        ? 'map of string → ' + typeOf((Object.values((s['patternProperties'] ?? {}) as Json)[0] as Json) ?? {})
+        : 'object';
     default: return 'any';
   }
 }
@@ -81,7 +87,8 @@ function fieldRows(s: Json, prefix = ''): string[] {
     const req = required.has(name) ? 'yes' : '';
     rows.push(`| \`${path}\` | ${cell(typeOf(p))} | ${req} | ${cell(String(p['description'] ?? ''))} |`);
     const inner = p['type'] === 'array' ? (p['items'] as Json | undefined) : p;
-    if (inner && inner['type'] === 'object' && inner['properties'] && inner['$id'] !== 'RawNode') rows.push(...fieldRows(inner, `${path}${p['type'] === 'array' ? '[]' : ''}.`));
+    if (inner && inner['type'] === 'object' && inner['properties'] && inner['$id'] !== 'RawNode')
+      rows.push(...fieldRows(inner, `${path}${p['type'] === 'array' ? '[]' : ''}.`));
   }
   return rows;
 }
@@ -95,7 +102,11 @@ function fieldTable(s: Json): string {
 
 /** A two-column table of a vocabulary. */
 function valueTable(head: string, docs: Record<string, string>): string {
-  return [`| ${head} | Meaning |`, '|---|---|', ...Object.entries(docs).map(([v, d]) => `| \`${v}\` | ${cell(d)} |`)].join('\n') + '\n';
+  return (
+    [`| ${head} | Meaning |`, '|---|---|', ...Object.entries(docs).map(([v, d]) => `| \`${v}\` | ${cell(d)} |`)].join(
+      '\n',
+    ) + '\n'
+  );
 }
 
 /** A TypeBox schema as the published JSON Schema has it (draft 2020-12 tuples). */
@@ -114,13 +125,16 @@ export function protocolMarkdown(): string {
     'a platform: each driver maps its platform onto the vocabulary below.');
 
   h(2, 'Framing');
-  p('JSON-RPC 2.0 over the driver process\'s stdin (host → driver) and stdout (driver → host), one JSON object per line, ' +
-    'UTF-8, each line ended by `\\n` (a trailing `\\r` is ignored). Every message carries `"jsonrpc": "2.0"`. No batches. ' +
-    `A line may be at most ${DEFAULT_MAX_LINE_BYTES} bytes of UTF-8 (counted before decoding, not in characters); a longer ` +
-    'one is dropped unparsed and reported. A line that is not JSON is logged and ' +
-    'skipped, never fatal; logs go to stderr (or the `log` notification), never to stdout. Requests carry `id` (integer ' +
-    'or string), `method` and `params` (an object); answers may come in any order. When stdin ends, the driver exits. ' +
-    'The rules below (Behaviour) say what each of these means exactly; the conformance kit cites their ids.');
+  p(
+    "JSON-RPC 2.0 over the driver process's stdin (host → driver) and stdout (driver → host), one JSON object per line, " +
+      'UTF-8, each line ended by `\\n` (a trailing `\\r` is ignored). Every message carries `"jsonrpc": "2.0"`. No batches. ' +
+      (`A line may be at most ${DEFAULT_MAX_LINE_BYTES} bytes of UTF-8 (counted before decoding, not in ` +
+        `characters); a longer `) +
+      'one is dropped unparsed and reported. A line that is not JSON is logged and ' +
+      'skipped, never fatal; logs go to stderr (or the `log` notification), never to stdout. Requests carry `id` (integer ' +
+      'or string), `method` and `params` (an object); answers may come in any order. When stdin ends, the driver exits. ' +
+      'The rules below (Behaviour) say what each of these means exactly; the conformance kit cites their ids.',
+  );
   p('- Params are strict: an unknown field, a wrong type or a value beyond its cap is refused with JSON-RPC code -32602 and ' +
     '`data.code` `"invalid_params"`; the handler is not run.\n' +
     '- A method the driver does not implement is answered with -32601 and `data.code` `"unsupported"`.\n' +
@@ -132,12 +146,15 @@ export function protocolMarkdown(): string {
     'interpreted by either side.');
 
   h(2, 'Handshake');
-  p('The host\'s first request is `hello`. The driver answers with `protocolVersion` (semver; this document is ' +
-    `${PROTOCOL_VERSION}), \`platform\`, its own \`version\`, \`methods\` (every method it implements, \`hello\` included), ` +
-    '`capabilities` and `permissions`. The host refuses a driver whose MAJOR version differs (error `protocol_mismatch`, ' +
-    'nothing else is sent), and never calls a method the driver did not list: it answers `unsupported` itself. A MINOR ' +
-    'version adds methods or optional fields only. Methods marked optional below may be left out; the others are the ' +
-    'core every driver implements. `hello` is also the heartbeat of remote links (a driver answers it at any time).');
+  p(
+    "The host's first request is `hello`. The driver answers with `protocolVersion` (semver; this document is " +
+      (`${PROTOCOL_VERSION}), \`platform\`, its own \`version\`, \`methods\` (every method it implements, ` +
+        `\`hello\` included), `) +
+      '`capabilities` and `permissions`. The host refuses a driver whose MAJOR version differs (error `protocol_mismatch`, ' +
+      'nothing else is sent), and never calls a method the driver did not list: it answers `unsupported` itself. A MINOR ' +
+      'version adds methods or optional fields only. Methods marked optional below may be left out; the others are the ' +
+      'core every driver implements. `hello` is also the heartbeat of remote links (a driver answers it at any time).',
+  );
 
   h(2, 'Identity');
   p('The three identity methods are optional: `process.identify` (what the platform proves about a process), ' +
@@ -150,18 +167,24 @@ export function protocolMarkdown(): string {
     '`apps.terminate` a started program the policy then denies is left running, and the model is told.');
 
   h(2, 'Handles');
-  p('Handles (`id` of a node, `window`, `container`, `scope`) are opaque strings of at most ' +
-    `${LIMITS.id} characters, made by the driver and only compared or passed back by the host. A handle names one element ` +
-    'for as long as that element lives; it must never come to name another element (a recycled list row, a new screen ' +
-    'reusing an index): when the element is gone or the handle no longer resolves to the same element, the driver ' +
-    'fails with `stale_ref` and sends nothing. A window\'s handle is the handle of its root node. Handles need not ' +
-    'survive a driver restart. `expect` in node.act lets the host state the role and name it expects at a handle.');
-  p('Which error for which handle: a `window` param that names no open window is `window_not_found` ([`R-handle-window`](#R-handle-window)); ' +
-    'a node handle (`id`, `scope`, `container`) that names no live element is `stale_ref` ([`R-handle-node`](#R-handle-node)), whether the ' +
-    'driver never made it, its element is gone or its window closed; a handle that is not a string of 1 to ' + String(LIMITS.id) +
-    ' characters is malformed: -32602 `invalid_params` ([`R-params-strict`](#R-params-strict)). A string the driver could never have made ' +
-    '(another syntax) is unknown, not malformed. `expect.role` and `expect.name` are checked by every driver, with or without the ' +
-    '`act_identity` capability ([`R-act-expect`](#R-act-expect)).');
+  p(
+    'Handles (`id` of a node, `window`, `container`, `scope`) are opaque strings of at most ' +
+      (`${LIMITS.id} characters, made by the driver and only compared or passed back by the host. A handle ` +
+        `names one element `) +
+      'for as long as that element lives; it must never come to name another element (a recycled list row, a new screen ' +
+      'reusing an index): when the element is gone or the handle no longer resolves to the same element, the driver ' +
+      "fails with `stale_ref` and sends nothing. A window's handle is the handle of its root node. Handles need not " +
+      'survive a driver restart. `expect` in node.act lets the host state the role and name it expects at a handle.',
+  );
+  p(
+    'Which error for which handle: a `window` param that names no open window is `window_not_found` ([`R-handle-window`](#R-handle-window)); ' +
+      'a node handle (`id`, `scope`, `container`) that names no live element is `stale_ref` ([`R-handle-node`](#R-handle-node)), whether the ' +
+      'driver never made it, its element is gone or its window closed; a handle that is not a string of 1 to ' +
+      String(LIMITS.id) +
+      ' characters is malformed: -32602 `invalid_params` ([`R-params-strict`](#R-params-strict)). A string the driver could never have made ' +
+      '(another syntax) is unknown, not malformed. `expect.role` and `expect.name` are checked by every driver, with or without the ' +
+      '`act_identity` capability ([`R-act-expect`](#R-act-expect)).',
+  );
 
   h(2, 'Coordinates');
   p('Every rectangle is `[x, y, width, height]` and every point `[x, y]`, in screen coordinates: the unit the platform\'s ' +
@@ -187,26 +210,44 @@ export function protocolMarkdown(): string {
     const ids = RULE_IDS.filter((id) => (RULES[id] as Rule).area === area);
     if (ids.length === 0) continue;
     h(3, AREA_TITLES[area]);
-    p(['| Rule | What the driver must do |', '|---|---|', ...ids.map((id) => `| <a id="${id}"></a>\`${id}\` | ${cell(RULES[id].text)} |`)].join('\n') + '\n');
+    p(
+      [
+        '| Rule | What the driver must do |',
+        '|---|---|',
+        ...ids.map((id) => `| <a id="${id}"></a>\`${id}\` | ${cell(RULES[id].text)} |`),
+      ].join('\n') + '\n',
+    );
   }
 
   h(2, 'Caps');
-  p(['| Cap | Value |', '|---|---|', ...Object.entries(LIMITS).map(([k, v]) => `| \`${k}\` | ${v} |`)].join('\n') + '\n');
+  p(
+    ['| Cap | Value |', '|---|---|', ...Object.entries(LIMITS).map(([k, v]) => `| \`${k}\` | ${v} |`)].join('\n') +
+      '\n',
+  );
 
   h(2, 'Cell addresses');
-  p('One grammar for every table address on the wire (`RawNode.cell.address`, select values): a column in spreadsheet ' +
-    `letters (A … Z, AA … ZZ, AAA …, 1 to 3 letters, either case) followed by the 1-based row (1 to 7 digits, no leading ` +
-    `zero): \`${CELL_ADDRESS_PATTERN}\`. Column 0 is A, 25 is Z, 26 is AA, 16383 is ${cellAddress(0, 16383).replace(/1$/, '')}; ` +
-    `0-based (row 6, column 1) is \`${cellAddress(6, 1)}\`. A range is two addresses joined by \`:\` (\`B1:B3\`), corners in ` +
-    'any order; it covers the rectangle between them. `RawNode.cell` carries the 0-based row and column in every case; ' +
-    '`address` only when the application shows that address itself (a spreadsheet).');
+  p(
+    'One grammar for every table address on the wire (`RawNode.cell.address`, select values): a column in spreadsheet ' +
+      `letters (A … Z, AA … ZZ, AAA …, 1 to 3 letters, either case) followed by the 1-based row (1 to 7 digits, no leading ` +
+      (`zero): \`${CELL_ADDRESS_PATTERN}\`. Column 0 is A, 25 is Z, 26 is AA, 16383 is ` +
+        `${cellAddress(0, 16383).replace(/1$/, '')}; `) +
+      (`0-based (row 6, column 1) is \`${cellAddress(6, 1)}\`. A range is two addresses joined by \`:\` ` +
+        `(\`B1:B3\`), corners in `) +
+      'any order; it covers the rectangle between them. `RawNode.cell` carries the 0-based row and column in every case; ' +
+      '`address` only when the application shows that address itself (a spreadsheet).',
+  );
 
   h(2, 'Keys');
-  p('input.keys chords name keys the W3C/DOM way (`KeyboardEvent.key`): a named key below, or the one character the key ' +
-    'types (`a`, `A`, `1`, `+`, `é`, and `" "` for the space bar). Modifiers are ' + MODIFIERS.map((m) => `\`${m}\``).join(', ') +
-    '; `Primary` is the platform\'s shortcut modifier: Command on macOS, Control everywhere else. The host parses what the ' +
-    'model writes (`ctrl+s`, `Return`) into these chords; each driver maps the names onto its own key codes and must map ' +
-    'every one. Named keys: ' + NAMED_KEYS.map((k) => `\`${k}\``).join(', ') + '.');
+  p(
+    'input.keys chords name keys the W3C/DOM way (`KeyboardEvent.key`): a named key below, or the one character the key ' +
+      'types (`a`, `A`, `1`, `+`, `é`, and `" "` for the space bar). Modifiers are ' +
+      MODIFIERS.map((m) => `\`${m}\``).join(', ') +
+      "; `Primary` is the platform's shortcut modifier: Command on macOS, Control everywhere else. The host parses what the " +
+      'model writes (`ctrl+s`, `Return`) into these chords; each driver maps the names onto its own key codes and must map ' +
+      'every one. Named keys: ' +
+      NAMED_KEYS.map((k) => `\`${k}\``).join(', ') +
+      '.',
+  );
 
   h(2, 'Roles');
   p('Each node has one unified role. A driver maps its native roles onto these (each driver keeps its own map) and ' +

@@ -46,8 +46,11 @@ export function entryOf(message: unknown, from: 'host' | 'driver'): TranscriptEn
   const id = m['id'];
   const validId = typeof id === 'string' || typeof id === 'number';
   if (typeof m['method'] === 'string') {
-    if (id === undefined) return { type: 'notification', from, method: m['method'], ...('params' in m ? { params: m['params'] } : {}) };
-    return validId ? { type: 'request', id, method: m['method'], ...('params' in m ? { params: m['params'] } : {}) } : undefined;
+    if (id === undefined)
+      return { type: 'notification', from, method: m['method'], ...('params' in m ? { params: m['params'] } : {}) };
+    return validId
+      ? { type: 'request', id, method: m['method'], ...('params' in m ? { params: m['params'] } : {}) }
+      : undefined;
   }
   const rid = validId || id === null ? id : null;
   if ('error' in m) return { type: 'error', id: rid, error: m['error'] as { code: number; message: string } };
@@ -72,12 +75,15 @@ export function parseTranscript(text: string): Transcript {
     try { return JSON.parse(l); } catch { throw new Error(`transcript line ${n}: not JSON`); }
   };
   const header = parse(lines[0] ?? '', 1) as TranscriptHeader;
-  if (header?.type !== 'header' || header.format !== TRANSCRIPT_FORMAT) throw new Error(`transcript line 1: not a ${TRANSCRIPT_FORMAT} header`);
-  if (header.version !== TRANSCRIPT_VERSION) throw new Error(`transcript version ${String(header.version)} is not ${TRANSCRIPT_VERSION}`);
+  if (header?.type !== 'header' || header.format !== TRANSCRIPT_FORMAT)
+    throw new Error(`transcript line 1: not a ${TRANSCRIPT_FORMAT} header`);
+  if (header.version !== TRANSCRIPT_VERSION)
+    throw new Error(`transcript version ${String(header.version)} is not ${TRANSCRIPT_VERSION}`);
   const kinds = new Set(['request', 'result', 'error', 'notification', 'raw', 'restart']);
   const entries = lines.slice(1).map((l, i) => {
     const e = parse(l, i + 2) as TranscriptEntry;
-    if (typeof e !== 'object' || e === null || !kinds.has(e.type)) throw new Error(`transcript line ${i + 2}: unknown entry`);
+    if (typeof e !== 'object' || e === null || !kinds.has(e.type))
+      throw new Error(`transcript line ${i + 2}: unknown entry`);
     return e;
   });
   return { header, entries };

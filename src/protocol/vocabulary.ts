@@ -2,7 +2,8 @@
  * The unified vocabulary every driver maps its platform onto: roles, states and element operations,
  * each with the meaning a driver author needs. The lists below are the one source: the TypeScript unions, the
  * JSON Schema enums (each value with its `description`) and docs/protocol.md all derive from them. Nothing here
- * names a platform; each driver keeps its own native → unified maps (drivers/linux/tree/roles.ts, drivers/cdp/roles.ts).
+ * names a platform; each driver keeps its own native → unified maps (drivers/linux/tree/roles.ts,
+ * drivers/cdp/roles.ts).
  */
 
 /** Unified roles and what each means; a driver maps anything it cannot place to `generic`. */

@@ -17,10 +17,15 @@ import type { Session } from './session.js';
  * or scrolled-away elements by design (scroll into_view), so they do not wait.
  */
 export const ACTIONABILITY: Partial<Record<Op, ActionabilityCheck[]>> = {
-  click: ['visible', 'enabled', 'stable'], double_click: ['visible', 'enabled', 'stable'], right_click: ['visible', 'enabled', 'stable'],
-  toggle: ['visible', 'enabled', 'stable'], select: ['visible', 'enabled', 'stable'],
-  expand: ['visible', 'enabled', 'stable'], collapse: ['visible', 'enabled', 'stable'],
-  set_value: ['visible', 'enabled', 'editable', 'stable'], type: ['visible', 'enabled', 'editable', 'stable'],
+  click: ['visible', 'enabled', 'stable'],
+  double_click: ['visible', 'enabled', 'stable'],
+  right_click: ['visible', 'enabled', 'stable'],
+  toggle: ['visible', 'enabled', 'stable'],
+  select: ['visible', 'enabled', 'stable'],
+  expand: ['visible', 'enabled', 'stable'],
+  collapse: ['visible', 'enabled', 'stable'],
+  set_value: ['visible', 'enabled', 'editable', 'stable'],
+  type: ['visible', 'enabled', 'editable', 'stable'],
   clear: ['visible', 'enabled', 'editable', 'stable'],
   drag_to: ['visible', 'stable'],
 };
@@ -34,8 +39,16 @@ const ROWS = new Set(['row', 'listitem', 'treeitem', 'cell', 'gridcell']);
  * (Save, Open) or a double click on a row of its list opens or saves the name field's text, relative to the
  * chooser's folder, or a file of that folder. Read live; none outside a chooser.
  */
-export async function chooserSubmit(session: Session, target: WindowInfo, op: Op, role: string, name: string | undefined, live?: SnapshotResult): Promise<string[]> {
-  const button = (op === 'click' || op === 'double_click') && role === 'button' && CHOOSER_SUBMIT.test(normalizeLabel(name ?? ''));
+export async function chooserSubmit(
+  session: Session,
+  target: WindowInfo,
+  op: Op,
+  role: string,
+  name: string | undefined,
+  live?: SnapshotResult,
+): Promise<string[]> {
+  const button =
+    (op === 'click' || op === 'double_click') && role === 'button' && CHOOSER_SUBMIT.test(normalizeLabel(name ?? ''));
   const row = op === 'double_click' && ROWS.has(role);
   if (!button && !row) return [];
   const facts = chooserFacts((live ?? await session.readWindow(target)).root);
@@ -47,20 +60,33 @@ export async function chooserSubmit(session: Session, target: WindowInfo, op: Op
  * the command line, in a one-line field it submits the form. Both are judged on the keys path (a terminal's line is
  * quoted to the user, a field's submit is checked for what it names), so typing one here is refused, nothing sent.
  */
-export function lineBreakSubmit(op: Op, value: string | undefined, role: string, multiline: boolean): ComputerUseError | undefined {
+export function lineBreakSubmit(
+  op: Op,
+  value: string | undefined,
+  role: string,
+  multiline: boolean,
+): ComputerUseError | undefined {
   if (value === undefined || !/[\r\n]/.test(value)) return undefined;
   if (role === 'terminal' && (op === 'type' || op === 'set_value')) {
-    return new ComputerUseError('invalid_params', 'A line break typed into a terminal presses Return and runs the command line, which the user is asked ' +
-      'about with the line quoted. Nothing was sent. Type the command without the line break, then send Return with computer_keys.');
+    return new ComputerUseError(
+      'invalid_params',
+      'A line break typed into a terminal presses Return and runs the command line, which the user is asked ' +
+        'about with the line quoted. Nothing was sent. Type the command without the line break, then send Return with computer_keys.',
+    );
   }
   if (op === 'type' && (role === 'textbox' || role === 'combobox') && !multiline) {
-    return new ComputerUseError('invalid_params', 'A line break typed into a one-line field presses Return and submits it. Nothing was sent. ' +
-      'Type the text without the line break, then send Return with computer_keys, which judges what the submit does.');
+    return new ComputerUseError(
+      'invalid_params',
+      'A line break typed into a one-line field presses Return and submits it. Nothing was sent. ' +
+        'Type the text without the line break, then send Return with computer_keys, which judges what the submit does.',
+    );
   }
   return undefined;
 }
 
 /** The single-line editable text fields of a window's last snapshot (the policy's Replace rule reads it). */
 export function textFieldsOf(snap: Snapshot | undefined): number {
-  return snap?.elements.filter((l) => l.role === 'textbox' && l.states.includes('editable') && !l.multiline).length ?? 0;
+  return (
+    snap?.elements.filter((l) => l.role === 'textbox' && l.states.includes('editable') && !l.multiline).length ?? 0
+  );
 }

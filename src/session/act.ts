@@ -499,7 +499,9 @@ async function failure(state: ActState, t: Targeted, e: unknown, sent: boolean):
     receipts.push({
       ...spec,
       status: 'unknown',
-      detail: `${redactText(err.message)} It may have happened (a dialog it opened can hold the app's answer): see what changed below before repeating it`,
+      detail:
+        `${redactText(err.message)} It may have happened (a dialog it opened can hold the app's answer): see ` +
+        `what changed below before repeating it`,
       error: err,
     });
   } else if (err.code === 'window_not_found' && !(await processRuns(session, to.pid))) {
@@ -569,7 +571,12 @@ function receiptStage(state: ActState, effects: Effects | undefined): ActOutcome
     (l) => !l.startsWith('focus:') && !(open[0]?.op === 'double_click' && onlySelectionMoved(l)),
   );
   const other = effects.others?.[0];
-  if (open.length === 1 && (changed || other) && !effects.refocused && (open[0]!.op === 'click' || open[0]!.op === 'double_click')) {
+  if (
+    open.length === 1 &&
+    (changed || other) &&
+    !effects.refocused &&
+    (open[0]!.op === 'click' || open[0]!.op === 'double_click')
+  ) {
     open[0]!.status = 'confirmed';
     open[0]!.detail += changed
       ? '; the window changed'

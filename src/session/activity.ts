@@ -34,8 +34,18 @@ export function onActivity(session: Session, fn: (status: string | undefined) =>
 function send(session: Session, params: { on: boolean; window?: string; status?: string }): void {
   current.set(session, params.on ? params.status : undefined);
   if (session.options.showActivity === false) return;
-  for (const fn of listeners.get(session) ?? []) { try { fn(params.on ? params.status : undefined); } catch { /* a listener's problem */ } }
-  try { session.device.call('ui.highlight', params, HIGHLIGHT_MS).catch(() => undefined); } catch { /* never fails an act */ }
+  for (const fn of listeners.get(session) ?? []) {
+    try {
+      fn(params.on ? params.status : undefined);
+    } catch {
+      /* a listener's problem */
+    }
+  }
+  try {
+    session.device.call('ui.highlight', params, HIGHLIGHT_MS).catch(() => undefined);
+  } catch {
+    /* never fails an act */
+  }
 }
 
 /** Shows the frame around the request's window and the "acting in" status (just before dispatch). */

@@ -38,7 +38,8 @@ export function resolveCellRef(session: Session, ref: string, snap?: Snapshot): 
   if (!showsGrid(snap, split.table, table.role)) {
     throw new ComputerUseError(
       'invalid_params',
-      `${split.table} is a ${table.role}, not a table: a cell ref names a table's ref and a cell address (like e12:B7).`,
+      `${split.table} is a ${table.role}, not a table: a cell ref names a table's ref and a cell address ` +
+        `(like e12:B7).`,
     );
   }
   const hit = cellsOf(snap, split.table).find((l) => l.name === address);
@@ -74,7 +75,8 @@ export function goToCellHint(elements: readonly SnapshotLine[], address: string)
       /^[A-Z]{1,3}[1-9]\d*(:[A-Z]{1,3}[1-9]\d*)?$/.test(l.value ?? ''),
   );
   return box
-    ? `computer_act actions=[{ref:"${box.ref}",op:"focus"},{ref:"${box.ref}",op:"set_value",value:"${address}"}] (the Name Box), computer_keys keys="Return"`
+    ? `computer_act actions=[{ref:"${box.ref}",op:"focus"},{ref:"${box.ref}",op:"set_value",value:"` +
+        `${address}"}] (the Name Box), computer_keys keys="Return"`
     : `set the sheet's Name Box to ${address} and press Return`;
 }
 
@@ -129,7 +131,8 @@ const CONTROL_ROLES: ReadonlySet<string> = new Set([
 function onlyControlIn(snap: Snapshot, cell: string): SnapshotLine | undefined {
   const byRef = new Map(snap.elements.map((l) => [l.ref, l]));
   const under = (l: SnapshotLine): boolean => {
-    for (let p = l.parent, up = 0; p !== undefined && up < 4; p = byRef.get(p)?.parent, up++) if (p === cell) return true;
+    for (let p = l.parent, up = 0; p !== undefined && up < 4; p = byRef.get(p)?.parent, up++)
+      if (p === cell) return true;
     return false;
   };
   const inside = snap.elements.filter((l) => CONTROL_ROLES.has(l.role) && under(l));
@@ -211,7 +214,9 @@ export async function resolveCellRefNow(session: Session, ref: string, reread: b
     const deadline = Date.now() + CELL_RENDER_WAIT_MS;
     for (;;) {
       const raw = await session.readWindow(window);
-      const snap = buildSnapshot({ window: raw.window, root: raw.root }, session.refs, { maxTokens: session.maxTokens });
+      const snap = buildSnapshot({ window: raw.window, root: raw.root }, session.refs, {
+        maxTokens: session.maxTokens,
+      });
       try {
         return resolveCellRef(session, ref, snap);
       } catch (again) {

@@ -38,7 +38,8 @@ export function chooserFacts(root: RawNode): ChooserFacts {
       chooser = true;
       folder ??= n.chooser.folder;
     }
-    if (n.role === 'textbox' && n.states.includes('editable') && !n.states.includes('multiline') && n.value) fields.push(n.value);
+    if (n.role === 'textbox' && n.states.includes('editable') && !n.states.includes('multiline') && n.value)
+      fields.push(n.value);
   });
   return { chooser, ...(folder !== undefined ? { folder } : {}), fields };
 }

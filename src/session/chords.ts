@@ -15,7 +15,15 @@
  * is an error that does not echo it (it may be a password typed as chords).
  */
 import { ComputerUseError } from '../protocol/errors.js';
-import { isNamedKey, MAX_CHORDS, MODIFIERS, NAMED_KEYS, type Chord, type Modifier, type NamedKey } from '../protocol/keys.js';
+import {
+  isNamedKey,
+  MAX_CHORDS,
+  MODIFIERS,
+  NAMED_KEYS,
+  type Chord,
+  type Modifier,
+  type NamedKey,
+} from '../protocol/keys.js';
 
 const MODIFIER_WORDS: Record<string, Modifier> = {
   ctrl: 'Primary', ctl: 'Primary', primary: 'Primary', controlormeta: 'Primary', mod: 'Primary',
@@ -24,32 +32,121 @@ const MODIFIER_WORDS: Record<string, Modifier> = {
 };
 
 /** A modifier word used as the key: the modifier key itself (a lone `ctrl` is the real Control key). */
-const MODIFIER_KEYS: Record<Modifier, NamedKey | undefined> = { Primary: undefined, Control: 'Control', Alt: 'Alt', Shift: 'Shift', Meta: 'Meta' };
+const MODIFIER_KEYS: Record<Modifier, NamedKey | undefined> = {
+  Primary: undefined,
+  Control: 'Control',
+  Alt: 'Alt',
+  Shift: 'Shift',
+  Meta: 'Meta',
+};
 
 /** Key words (lower case) → wire keys: the DOM names, then the short and X keysym names models use. */
 const KEY_WORDS: Record<string, string> = {
   ...Object.fromEntries(NAMED_KEYS.map((k) => [k.toLowerCase(), k])),
-  return: 'Enter', kp_enter: 'Enter', iso_enter: 'Enter', esc: 'Escape', back_space: 'Backspace', del: 'Delete', kp_delete: 'Delete',
-  ins: 'Insert', space: ' ', spacebar: ' ', kp_space: ' ',
-  up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight',
-  page_up: 'PageUp', prior: 'PageUp', page_down: 'PageDown', next: 'PageDown', pgup: 'PageUp', pgdn: 'PageDown',
-  kp_up: 'ArrowUp', kp_down: 'ArrowDown', kp_left: 'ArrowLeft', kp_right: 'ArrowRight', kp_home: 'Home', kp_end: 'End',
-  kp_prior: 'PageUp', kp_next: 'PageDown', kp_page_up: 'PageUp', kp_page_down: 'PageDown', kp_insert: 'Insert',
-  menu: 'ContextMenu', apps: 'ContextMenu', print: 'PrintScreen', prtsc: 'PrintScreen', sys_req: 'PrintScreen', break: 'Pause',
-  caps_lock: 'CapsLock', num_lock: 'NumLock', scroll_lock: 'ScrollLock',
-  control_l: 'Control', control_r: 'Control', alt_l: 'Alt', alt_r: 'Alt', shift_l: 'Shift', shift_r: 'Shift',
-  super_l: 'Meta', super_r: 'Meta', meta_l: 'Meta', meta_r: 'Meta',
-  xf86audioplay: 'MediaPlayPause', xf86audiopause: 'MediaPlayPause', xf86audiostop: 'MediaStop', xf86audionext: 'MediaTrackNext',
-  xf86audioprev: 'MediaTrackPrevious', xf86audioraisevolume: 'AudioVolumeUp', xf86audiolowervolume: 'AudioVolumeDown',
-  xf86audiomute: 'AudioVolumeMute', volumeup: 'AudioVolumeUp', volumedown: 'AudioVolumeDown', mute: 'AudioVolumeMute',
-  kp_add: '+', kp_subtract: '-', kp_multiply: '*', kp_divide: '/', kp_decimal: '.', kp_equal: '=',
+  return: 'Enter',
+  kp_enter: 'Enter',
+  iso_enter: 'Enter',
+  esc: 'Escape',
+  back_space: 'Backspace',
+  del: 'Delete',
+  kp_delete: 'Delete',
+  ins: 'Insert',
+  space: ' ',
+  spacebar: ' ',
+  kp_space: ' ',
+  up: 'ArrowUp',
+  down: 'ArrowDown',
+  left: 'ArrowLeft',
+  right: 'ArrowRight',
+  page_up: 'PageUp',
+  prior: 'PageUp',
+  page_down: 'PageDown',
+  next: 'PageDown',
+  pgup: 'PageUp',
+  pgdn: 'PageDown',
+  kp_up: 'ArrowUp',
+  kp_down: 'ArrowDown',
+  kp_left: 'ArrowLeft',
+  kp_right: 'ArrowRight',
+  kp_home: 'Home',
+  kp_end: 'End',
+  kp_prior: 'PageUp',
+  kp_next: 'PageDown',
+  kp_page_up: 'PageUp',
+  kp_page_down: 'PageDown',
+  kp_insert: 'Insert',
+  menu: 'ContextMenu',
+  apps: 'ContextMenu',
+  print: 'PrintScreen',
+  prtsc: 'PrintScreen',
+  sys_req: 'PrintScreen',
+  break: 'Pause',
+  caps_lock: 'CapsLock',
+  num_lock: 'NumLock',
+  scroll_lock: 'ScrollLock',
+  control_l: 'Control',
+  control_r: 'Control',
+  alt_l: 'Alt',
+  alt_r: 'Alt',
+  shift_l: 'Shift',
+  shift_r: 'Shift',
+  super_l: 'Meta',
+  super_r: 'Meta',
+  meta_l: 'Meta',
+  meta_r: 'Meta',
+  xf86audioplay: 'MediaPlayPause',
+  xf86audiopause: 'MediaPlayPause',
+  xf86audiostop: 'MediaStop',
+  xf86audionext: 'MediaTrackNext',
+  xf86audioprev: 'MediaTrackPrevious',
+  xf86audioraisevolume: 'AudioVolumeUp',
+  xf86audiolowervolume: 'AudioVolumeDown',
+  xf86audiomute: 'AudioVolumeMute',
+  volumeup: 'AudioVolumeUp',
+  volumedown: 'AudioVolumeDown',
+  mute: 'AudioVolumeMute',
+  kp_add: '+',
+  kp_subtract: '-',
+  kp_multiply: '*',
+  kp_divide: '/',
+  kp_decimal: '.',
+  kp_equal: '=',
   ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`kp_${i}`, String(i)])),
   // X keysym names of ASCII punctuation (test/e2e/text/terminal.test.ts types shell commands with them).
-  exclam: '!', quotedbl: '"', numbersign: '#', dollar: '$', percent: '%', ampersand: '&', apostrophe: "'", quoteright: "'",
-  parenleft: '(', parenright: ')', asterisk: '*', plus: '+', comma: ',', minus: '-', period: '.', slash: '/', colon: ':',
-  semicolon: ';', less: '<', equal: '=', greater: '>', question: '?', at: '@', bracketleft: '[', backslash: '\\',
-  bracketright: ']', asciicircum: '^', underscore: '_', grave: '`', quoteleft: '`', braceleft: '{', bar: '|',
-  braceright: '}', asciitilde: '~',
+  exclam: '!',
+  quotedbl: '"',
+  numbersign: '#',
+  dollar: '$',
+  percent: '%',
+  ampersand: '&',
+  apostrophe: "'",
+  quoteright: "'",
+  parenleft: '(',
+  parenright: ')',
+  asterisk: '*',
+  plus: '+',
+  comma: ',',
+  minus: '-',
+  period: '.',
+  slash: '/',
+  colon: ':',
+  semicolon: ';',
+  less: '<',
+  equal: '=',
+  greater: '>',
+  question: '?',
+  at: '@',
+  bracketleft: '[',
+  backslash: '\\',
+  bracketright: ']',
+  asciicircum: '^',
+  underscore: '_',
+  grave: '`',
+  quoteleft: '`',
+  braceleft: '{',
+  bar: '|',
+  braceright: '}',
+  asciitilde: '~',
 };
 
 /** Key words that carry a modifier of their own: X's ISO_Left_Tab is what shift+Tab sends. */
@@ -66,9 +163,12 @@ function typedChar(raw: string): string | undefined {
 
 function unknownKey(raw: string): ComputerUseError {
   // The word is not echoed: it may be text the model meant to type (a password), and errors reach the audit log.
-  return new ComputerUseError('invalid_params', `A chord names an unknown key (${[...raw].length} characters, not shown). Use key names like ` +
-    'Enter, Tab, Escape, Backspace, Delete, ArrowUp, PageDown, F5, Space, a single character, or modifiers ctrl/control/alt/shift/meta joined with +. ' +
-    'To enter text use computer_act set_value or type.');
+  return new ComputerUseError(
+    'invalid_params',
+    `A chord names an unknown key (${[...raw].length} characters, not shown). Use key names like ` +
+      'Enter, Tab, Escape, Backspace, Delete, ArrowUp, PageDown, F5, Space, a single character, or modifiers ctrl/control/alt/shift/meta joined with +. ' +
+      'To enter text use computer_act set_value or type.',
+  );
 }
 
 /** The wire key of one key word, and the modifier it implies (ISO_Left_Tab → Shift). */
@@ -94,13 +194,25 @@ function keyOf(raw: string): { key: string; shift?: true } {
 export function parseChord(chord: string): Chord {
   let parts = chord.split('+');
   // "ctrl++" and a lone "+" mean the plus key.
-  if (chord.endsWith('+')) parts = [...chord.slice(0, -1).split('+').filter((p, i, a) => !(p === '' && i === a.length - 1)), '+'];
+  if (chord.endsWith('+'))
+    parts = [
+      ...chord
+        .slice(0, -1)
+        .split('+')
+        .filter((p, i, a) => !(p === '' && i === a.length - 1)),
+      '+',
+    ];
   if (chord === '+') parts = ['+'];
   const raw = parts.pop() ?? '';
   const mods: Modifier[] = [];
   for (const p of parts) {
     const m = MODIFIER_WORDS[p.toLowerCase()];
-    if (!m) throw new ComputerUseError('invalid_params', `A chord names an unknown modifier (${[...p].length} characters, not shown). Modifiers: ctrl, control, alt, shift, meta.`);
+    if (!m)
+      throw new ComputerUseError(
+        'invalid_params',
+        `A chord names an unknown modifier (${[...p].length} characters, not shown). Modifiers: ctrl, control, ` +
+          `alt, shift, meta.`,
+      );
     if (!mods.includes(m)) mods.push(m);
   }
   if (!raw) throw new ComputerUseError('invalid_params', 'A chord names no key (it ends with a modifier and +).');
@@ -117,13 +229,20 @@ export function parseChord(chord: string): Chord {
  * modifier, an empty string, or more than MAX_CHORDS chords; nothing is sent for a string that does not parse.
  */
 export function parseChords(keys: string): Chord[] {
-  if (typeof keys !== 'string') throw new ComputerUseError('invalid_params', 'keys must be a string of chords like "ctrl+s Return".');
+  if (typeof keys !== 'string')
+    throw new ComputerUseError('invalid_params', 'keys must be a string of chords like "ctrl+s Return".');
   const words = keys.trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0) throw new ComputerUseError('invalid_params', 'keys is empty. Give chords like "ctrl+s" or "Return".');
-  if (words.length > MAX_CHORDS) throw new ComputerUseError('invalid_params', `${words.length} chords in one call; at most ${MAX_CHORDS}. Enter text with computer_act set_value or type.`);
+  if (words.length === 0)
+    throw new ComputerUseError('invalid_params', 'keys is empty. Give chords like "ctrl+s" or "Return".');
+  if (words.length > MAX_CHORDS)
+    throw new ComputerUseError(
+      'invalid_params',
+      `${words.length} chords in one call; at most ${MAX_CHORDS}. Enter text with computer_act set_value or ` + `type.`,
+    );
   return words.map((w, i) => {
     try { return parseChord(w); } catch (e) {
-      if (e instanceof ComputerUseError) throw new ComputerUseError('invalid_params', `Chord ${i + 1} of ${words.length}: ${e.message}`);
+      if (e instanceof ComputerUseError)
+        throw new ComputerUseError('invalid_params', `Chord ${i + 1} of ${words.length}: ${e.message}`);
       throw e;
     }
   });

@@ -20,7 +20,8 @@ export function pendingReturnNote(snap: Snapshot, ref: string): string | undefin
   const field = byRef.get(ref);
   if (!field || field.role !== 'textbox' || field.multiline || !field.states.includes('editable')) return undefined;
   let up = field.parent ? byRef.get(field.parent) : undefined;
-  for (let i = 0; up && i < TOOLBAR_DEPTH && up.role !== 'toolbar'; i++) up = up.parent ? byRef.get(up.parent) : undefined;
+  for (let i = 0; up && i < TOOLBAR_DEPTH && up.role !== 'toolbar'; i++)
+    up = up.parent ? byRef.get(up.parent) : undefined;
   if (up?.role !== 'toolbar') return undefined;
   // Worded as the CLI rewrites it (submit=true → --submit). The Return is judged like any Enter: a toolbar field of
   // a main window commits itself (session/field-kind.ts), so the step recommended here is not then refused.

@@ -39,13 +39,19 @@ export function refDevice(ref: string): number | undefined {
 /** Every device index named by the refs in a tool call's params. */
 function indexesIn(params: Record<string, unknown>): Set<number> {
   const out = new Set<number>();
-  const add = (v: unknown): void => { if (typeof v === 'string') { const i = refDevice(v); if (i !== undefined) out.add(i); } };
+  const add = (v: unknown): void => {
+    if (typeof v === 'string') {
+      const i = refDevice(v);
+      if (i !== undefined) out.add(i);
+    }
+  };
   for (const k of REF_FIELDS) add(params[k]);
   // A window given by ref names its device; a window given by title does not.
   const w = params['window'];
   if (typeof w === 'string' && /^(?:d\d{1,3})?w\d+$/.test(w)) add(w);
   const actions = params['actions'];
-  if (Array.isArray(actions)) for (const a of actions) if (a && typeof a === 'object') add((a as Record<string, unknown>)['ref']);
+  if (Array.isArray(actions))
+    for (const a of actions) if (a && typeof a === 'object') add((a as Record<string, unknown>)['ref']);
   return out;
 }
 
@@ -79,18 +85,35 @@ export class DeviceSessions {
     let entry: DeviceEntry | undefined;
     if (named !== undefined) {
       entry = this.byName(named);
-      if (!entry) throw new ComputerUseError('unknown_device', `No device is named ${JSON.stringify(named.slice(0, 40))}. Devices: ${this.names()}.`);
+      if (!entry)
+        throw new ComputerUseError(
+          'unknown_device',
+          `No device is named ${JSON.stringify(named.slice(0, 40))}. Devices: ${this.names()}.`,
+        );
     }
     if (byRefs.length > 1) {
-      throw new ComputerUseError('invalid_params', `This call mixes refs of ${byRefs.length} devices (${byRefs.map((i) => this.entries.find((e) => e.index === i)?.name ?? `d${i}`).join(', ')}); ` +
-        'one call acts on one device. Nothing was sent; split it into one call per device.');
+      throw new ComputerUseError(
+        'invalid_params',
+        `This call mixes refs of ${byRefs.length} devices (` +
+          `${byRefs.map((i) => this.entries.find((e) => e.index === i)?.name ?? `d${i}`).join(', ')}); ` +
+          'one call acts on one device. Nothing was sent; split it into one call per device.',
+      );
     }
     if (byRefs.length === 1) {
       const i = byRefs[0]!;
       const fromRef = this.entries.find((e) => e.index === i);
-      if (!fromRef) throw new ComputerUseError('unknown_device', `The ref names device d${i}, which is not connected in this session. Devices: ${this.names()}. Call computer_apps.`);
+      if (!fromRef)
+        throw new ComputerUseError(
+          'unknown_device',
+          `The ref names device d${i}, which is not connected in this session. Devices: ${this.names()}. Call ` +
+            `computer_apps.`,
+        );
       if (entry && entry !== fromRef) {
-        throw new ComputerUseError('invalid_params', `The refs belong to device ${fromRef.name}, not ${entry.name}. Nothing was sent; drop \`device\` or use refs of ${entry.name}.`);
+        throw new ComputerUseError(
+          'invalid_params',
+          `The refs belong to device ${fromRef.name}, not ${entry.name}. Nothing was sent; drop \`device\` ` +
+            `or use refs of ${entry.name}.`,
+        );
       }
       entry = fromRef;
     }

@@ -17,7 +17,8 @@ export function nameFocusHolder(session: Session, e: unknown): unknown {
   const { holder, ...rest } = e.details as { holder?: unknown } & Record<string, unknown>;
   if (!holder || typeof holder !== 'object') return e;
   const h = holder as { app?: unknown; pid?: unknown; title?: unknown; className?: unknown };
-  if (typeof h.app !== 'string' || typeof h.pid !== 'number' || typeof h.title !== 'string') return new ComputerUseError(e.code, e.message, rest);
+  if (typeof h.app !== 'string' || typeof h.pid !== 'number' || typeof h.title !== 'string')
+    return new ComputerUseError(e.code, e.message, rest);
   const className = typeof h.className === 'string' ? { className: h.className } : {};
   const hidden = session.hidden({ app: h.app, pid: h.pid, title: h.title, ...className });
   const named = hidden ? deniedHolder(h.app, h.pid, hidden)

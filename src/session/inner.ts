@@ -21,13 +21,25 @@ function asInner(x: unknown): Inner | undefined {
   if (typeof x !== 'object' || x === null) return undefined;
   const { id, role, name, description } = x as Record<string, unknown>;
   if (typeof id !== 'string' || !isRole(role)) return undefined;
-  return { id, role, ...(typeof name === 'string' && name ? { name } : typeof description === 'string' && description ? { description } : {}) };
+  return {
+    id,
+    role,
+    ...(typeof name === 'string' && name
+      ? { name }
+      : typeof description === 'string' && description
+        ? { description }
+        : {}),
+  };
 }
 
 /** `[e5] button "Cut"`, as its snapshot line begins (without a ref when the last snapshot did not show it). */
 function innerText(refs: RefTable, window: string, inner: Inner): string {
   const ref = refs.refOfHandle(window, inner.id);
-  const label = inner.name ? ` ${quote(inner.name, MAX_NAME_CHARS)}` : inner.description ? ` description=${quote(inner.description, MAX_NAME_CHARS)}` : '';
+  const label = inner.name
+    ? ` ${quote(inner.name, MAX_NAME_CHARS)}`
+    : inner.description
+      ? ` description=${quote(inner.description, MAX_NAME_CHARS)}`
+      : '';
   return `${ref ? `[${ref}] ` : ''}${inner.role}${label}`;
 }
 
@@ -37,12 +49,25 @@ export function viaText(refs: RefTable, window: string, ref: string, via: Inner)
 }
 
 /** The `unsupported` error of a click on `ref` that several inner elements could take, naming their refs; undefined for any other error. */
-export function namingInside(refs: RefTable, window: string, ref: string, err: ComputerUseError): ComputerUseError | undefined {
-  const listed = err.code === 'unsupported' && Array.isArray(err.details['inside']) ? (err.details['inside'] as unknown[]).map(asInner) : [];
+export function namingInside(
+  refs: RefTable,
+  window: string,
+  ref: string,
+  err: ComputerUseError,
+): ComputerUseError | undefined {
+  const listed =
+    err.code === 'unsupported' && Array.isArray(err.details['inside'])
+      ? (err.details['inside'] as unknown[]).map(asInner)
+      : [];
   const inside = listed.filter((i): i is Inner => i !== undefined).slice(0, MAX_NAMED);
   if (inside.length < 2) return undefined;
-  return new ComputerUseError('unsupported', `${ref} has no action of its own, and ${inside.length} clickable elements inside it could take the click: ` +
-    `${inside.map((i) => innerText(refs, window, i)).join(', ')}. Nothing was sent; click the one you mean.`, err.details);
+  return new ComputerUseError(
+    'unsupported',
+    `${ref} has no action of its own, and ${inside.length} clickable elements inside it could take the ` +
+      `click: ` +
+      `${inside.map((i) => innerText(refs, window, i)).join(', ')}. Nothing was sent; click the one you mean.`,
+    err.details,
+  );
 }
 
 /** Most names of inner elements the policy is given for one act. */

@@ -132,7 +132,8 @@ async function checkSubmit(
     if (now.line !== plan.line) {
       throw new ComputerUseError(
         'stale_ref',
-        `The command line now reads ${JSON.stringify(now.line ?? '')}, not what the user approved; Return was not sent ` +
+        `The command line now reads ${JSON.stringify(now.line ?? '')}, not what the user approved; Return ` +
+          `was not sent ` +
           '(the typed characters were). Observe the terminal; Return alone will ask about the line as it reads.',
       );
     }

@@ -31,7 +31,13 @@ export interface Launched {
 export interface LaterWindow { window: WindowInfo; snapshot?: Snapshot }
 
 /** Starts `command args` on the session's device and reads its first window (waiting up to `waitMs` for one). */
-export async function launchApp(session: Session, ctx: PipelineContext, command: string, args: string[], waitMs: number): Promise<Launched> {
+export async function launchApp(
+  session: Session,
+  ctx: PipelineContext,
+  command: string,
+  args: string[],
+  waitMs: number,
+): Promise<Launched> {
   const argv = [command, ...args];
   // What will run, resolved by the device's driver where it runs; the policy decides from these facts.
   const launch = await resolveOn(session, command, args);
@@ -47,11 +53,18 @@ export async function launchApp(session: Session, ctx: PipelineContext, command:
       if (denied) {
         const token = r.startToken ?? r.window?.startToken ?? facts?.startToken;
         // A driver that cannot end it (no apps.terminate, or it failed) leaves it running: it stays unseen.
-        const ended = await d.call('apps.terminate', { pid: r.pid, ...(token ? { startToken: token } : {}) }).then((x) => x.ended, () => false);
-        const where = session.device.name === 'local' ? `pid ${r.pid}` : `on device ${session.device.name}, pid ${r.pid} there`;
-        throw new ComputerUseError('denied_by_policy', `The started program turned out to be one computer-use may not act on: ${denied}. ` +
-          `${ended ? `It was ended (${where}).` : `It was not ended (${where}): it had already exited, or the device's driver could not end it; it is unseen and untouchable.`} ` +
-          'Ask the user to close it and do this step themselves.');
+        const ended = await d.call('apps.terminate', { pid: r.pid, ...(token ? { startToken: token } : {}) }).then(
+          (x) => x.ended,
+          () => false,
+        );
+        const where =
+          session.device.name === 'local' ? `pid ${r.pid}` : `on device ${session.device.name}, pid ${r.pid} there`;
+        throw new ComputerUseError(
+          'denied_by_policy',
+          `The started program turned out to be one computer-use may not act on: ${denied}. ` +
+            `${ended ? `It was ended (${where}).` : `It was not ended (${where}): it had already exited, or the device's driver could not end it; it is unseen and untouchable.`} ` +
+            'Ask the user to close it and do this step themselves.',
+        );
       }
       // The process the launch became (proven by the driver from its parent chain): the launch's entry covers it.
       if (r.window && r.startedHere === true && facts?.startToken !== undefined && facts.gone !== true) {
@@ -86,7 +99,10 @@ export async function launchApp(session: Session, ctx: PipelineContext, command:
  * whole (the model's next step is in it); other dialogs are named.
  */
 async function laterWindows(session: Session, first: WindowInfo): Promise<LaterWindow[]> {
-  const listed: WindowInfo[] = await session.device.call('windows.list', { pid: first.pid }).then((r) => r.windows, () => []);
+  const listed: WindowInfo[] = await session.device.call('windows.list', { pid: first.pid }).then(
+    (r) => r.windows,
+    () => [],
+  );
   // Dialogs and the window that took the focus: Chromium keeps helper windows of its own title beside the page's.
   const others = listed.map((w) => masked(w)).filter((w) => w.id !== first.id && !session.hidden(w)
     && (w.focused || w.role === 'dialog' || w.role === 'alert'));
@@ -134,9 +150,16 @@ async function firstLayout(session: Session, pid: number, first: WindowInfo): Pr
 }
 
 /** A window of `pid` other than `gone` (the focused one first), waiting for one until the deadline. */
-async function nextWindowOf(session: Session, pid: number, gone: string, deadline: number): Promise<WindowInfo | undefined> {
+async function nextWindowOf(
+  session: Session,
+  pid: number,
+  gone: string,
+  deadline: number,
+): Promise<WindowInfo | undefined> {
   while (performance.now() < deadline) {
-    const { windows } = await session.device.call('windows.list', { pid }).catch(() => ({ windows: [] as WindowInfo[] }));
+    const { windows } = await session.device
+      .call('windows.list', { pid })
+      .catch(() => ({ windows: [] as WindowInfo[] }));
     const others = windows.filter((w) => w.id !== gone);
     const next = others.find((w) => w.focused) ?? others[others.length - 1];
     if (next) return next;

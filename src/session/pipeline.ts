@@ -100,7 +100,11 @@ interface Pending { decision: Decision; receipt: (settled: unknown) => StepRecei
 /** The error a stop or cancel carries. */
 function abortError(signal: AbortSignal): ComputerUseError {
   if (isComputerUseError(signal.reason)) return signal.reason;
-  return new ComputerUseError('paused', 'Stopped: the call was cancelled or the user stopped computer use. The input may have been partly sent; observe before continuing.');
+  return new ComputerUseError(
+    'paused',
+    'Stopped: the call was cancelled or the user stopped computer use. The input may have been partly sent; ' +
+      'observe before continuing.',
+  );
 }
 
 /** The receipt detail of a stopped step (typed text never appears in it). */
@@ -160,7 +164,10 @@ export class ActingRun {
     this.sent = false;
     if (this.signal?.aborted) throw abortError(this.signal);
     const decision = await this.session.gate.check(await this.proven(plan.request));
-    if (this.signal?.aborted) { decision.done('stopped', 'stopped before dispatch: nothing was sent'); throw abortError(this.signal); }
+    if (this.signal?.aborted) {
+      decision.done('stopped', 'stopped before dispatch: nothing was sent');
+      throw abortError(this.signal);
+    }
     const device = actingDevice(this.session);
     if (!device) {
       decision.done('failed', 'no acting device');
@@ -171,7 +178,10 @@ export class ActingRun {
     const dispatcher: Dispatcher = {
       signal, confirmed: decision.confirmed === true,
       call: (method, params, timeoutMs) => {
-        if (!live) return Promise.reject(new ComputerUseError('internal', `${method}: this dispatch step has ended; nothing was sent.`));
+        if (!live)
+          return Promise.reject(
+            new ComputerUseError('internal', `${method}: this dispatch step has ended; nothing was sent.`),
+          );
         return device.call(method, params, timeoutMs, signal);
       },
     };
@@ -213,7 +223,10 @@ export class ActingRun {
     const err = isComputerUseError(e) ? e : new ComputerUseError('action_failed', (e as Error).message);
     // A refusal found during dispatch (a launched program that turned out denied) is a rejection; a link lost
     // mid-dispatch is recorded `unknown` (it may have happened), never failed.
-    decision.done(err.code === 'denied_by_policy' ? 'rejected' : err.code === 'link_lost' ? 'unknown' : 'failed', err.code);
+    decision.done(
+      err.code === 'denied_by_policy' ? 'rejected' : err.code === 'link_lost' ? 'unknown' : 'failed',
+      err.code,
+    );
     return err;
   }
 
@@ -287,14 +300,21 @@ export type FocusedElement = FocusedFacts;
 export function focusedIn(root: RawNode): FocusedElement | undefined {
   let best: { node: RawNode; depth: number; ancestors: RawNode[] } | undefined;
   walk(root, (n, ancestors) => {
-    if (n.states.includes('focused') && (!best || ancestors.length >= best.depth)) best = { node: n, depth: ancestors.length, ancestors: [...ancestors] };
+    if (n.states.includes('focused') && (!best || ancestors.length >= best.depth))
+      best = { node: n, depth: ancestors.length, ancestors: [...ancestors] };
   });
   if (!best) return undefined;
   const n = best.node;
   // `password` is a unified state: every driver reports it, so the host decides nothing by the native role.
   const password = n.states.includes('password');
-  return { role: n.role, ...(n.name ? { name: n.name } : {}), multiline: n.states.includes('multiline'), password, states: [...n.states],
-    ...enterKindOf(n, best.ancestors) };
+  return {
+    role: n.role,
+    ...(n.name ? { name: n.name } : {}),
+    multiline: n.states.includes('multiline'),
+    password,
+    states: [...n.states],
+    ...enterKindOf(n, best.ancestors),
+  };
 }
 
 /**

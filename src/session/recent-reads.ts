@@ -57,7 +57,11 @@ export class RecentReads {
    * The kept read of the window `target` names when the driver says neither that window's app nor (for a window
    * named by title or app) any window changed since it; else undefined.
    */
-  async reuse(target: WindowTarget, windows: WindowTable, changedSince: ChangedSince): Promise<SnapshotResult | undefined> {
+  async reuse(
+    target: WindowTarget,
+    windows: WindowTable,
+    changedSince: ChangedSince,
+  ): Promise<SnapshotResult | undefined> {
     const known = byRef(target, windows);
     const resolved = known ? { windowId: known, byName: false } : this.targets.get(keyOf(target));
     const read = resolved && this.reads.get(resolved.windowId);

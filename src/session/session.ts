@@ -209,7 +209,11 @@ export class Session {
    * A process a launch became, proven by the driver (LaunchResult.startedHere): the policy lets the entry that allowed
    * the launch cover it, in this call and, through the state file, the next ones.
    */
-  noteLaunched(proc: { pid: number; startToken: string }, argv: readonly string[], facts: LaunchFacts | undefined): void {
+  noteLaunched(
+    proc: { pid: number; startToken: string },
+    argv: readonly string[],
+    facts: LaunchFacts | undefined,
+  ): void {
     this.gate.noteLaunched?.(proc, argv, facts);
     const entry = { ...proc, argv: [...argv], ...(facts ? { facts } : {}) };
     this.launched = [...this.launched.filter((l) => l.pid !== proc.pid), entry].slice(-MAX_LAUNCHED);
@@ -352,7 +356,10 @@ export class Session {
       if (why) return deniedRead(why);
       return new ComputerUseError(
         'unsupported',
-        `${off.name} (pid ${off.pid}) is running but not accessible: ${off.inaccessible.reason}. ${off.inaccessible.fix ?? ''} Its windows are listed by computer_apps.`
+        (
+          `${off.name} (pid ${off.pid}) is running but not accessible: ${off.inaccessible.reason}. ` +
+          `${off.inaccessible.fix ?? ''} Its windows are listed by computer_apps.`
+        )
           .replace(/\s+/g, ' ')
           .trim(),
         { remedy: remediesOf(off.inaccessible) },
@@ -360,7 +367,8 @@ export class Session {
     }
     return new ComputerUseError(
       'app_not_found',
-      `No running app matches "${name}". Running: ${accessible.map((a) => a.name).join(', ') || 'none'}. Start it with computer_launch.`,
+      `No running app matches "${name}". Running: ${accessible.map((a) => a.name).join(', ') || 'none'}. ` +
+        `Start it with computer_launch.`,
     );
   }
 
@@ -374,10 +382,9 @@ export class Session {
       const want = target.app.toLowerCase();
       const exact = apps.filter((a) => a.name.toLowerCase() === want);
       const named = exact.length ? exact : apps.filter((a) => a.name.toLowerCase().includes(want));
-      const matches = (named.length ? named : apps.filter((a) => a.executable?.toLowerCase().endsWith(`/${want}`))).slice(
-        0,
-        MAX_SAME_NAME,
-      );
+      const matches = (
+        named.length ? named : apps.filter((a) => a.executable?.toLowerCase().endsWith(`/${want}`))
+      ).slice(0, MAX_SAME_NAME);
       const app = matches[0];
       if (!app) throw await this.notFound(target.app, apps);
       // Several processes of one name (a second instance, or one still leaving the bus as another starts, as
@@ -408,12 +415,14 @@ export class Session {
       if (!w)
         throw new ComputerUseError(
           'window_not_found',
-          `No open window matches "${redactText(target.window)}". Open windows: ${describeWindows(visible, this.windows)}.`,
+          `No open window matches "${redactText(target.window)}". Open windows: ` +
+            `${describeWindows(visible, this.windows)}.`,
         );
       return w;
     }
     const focused = all.find((x) => x.focused) ?? all[all.length - 1];
-    if (!focused) throw new ComputerUseError('window_not_found', 'No window is open. Start an app with computer_launch.');
+    if (!focused)
+      throw new ComputerUseError('window_not_found', 'No window is open. Start an app with computer_launch.');
     return focused;
   }
 
@@ -456,7 +465,11 @@ export class Session {
    * A read of part of a window (`scope`) whose whole read `raw` a find is using: kept with that read's mark, so a
    * find on a read the driver says is unchanged reads no part again (nothing of the app changed since the mark).
    */
-  async readPart(raw: SnapshotResult, params: Omit<SnapshotParams, 'window'>, signal?: AbortSignal): Promise<SnapshotResult> {
+  async readPart(
+    raw: SnapshotResult,
+    params: Omit<SnapshotParams, 'window'>,
+    signal?: AbortSignal,
+  ): Promise<SnapshotResult> {
     const request = JSON.stringify(params);
     const kept = raw.mark !== undefined ? this.recent.part(raw.mark, request) : undefined;
     if (kept) return kept;
@@ -492,7 +505,11 @@ export class Session {
     try {
       return {
         full,
-        shown: buildSnapshot(input, this.refs, { maxTokens: opts.maxTokens ?? this.maxTokens, opaqueTold: told, ...opts }),
+        shown: buildSnapshot(input, this.refs, {
+          maxTokens: opts.maxTokens ?? this.maxTokens,
+          opaqueTold: told,
+          ...opts,
+        }),
       };
     } catch (e) {
       if (isUnknownScopeError(e)) throw new ComputerUseError('stale_ref', e.message);
@@ -561,7 +578,10 @@ export class Session {
   }
 
   /** Observes a window: driver read + engine pipeline. */
-  async observe(target: WindowTarget, opts: SnapshotOptions = {}): Promise<{ window: WindowInfo; snapshot: Snapshot; full: Snapshot; raw: SnapshotResult }> {
+  async observe(
+    target: WindowTarget,
+    opts: SnapshotOptions = {},
+  ): Promise<{ window: WindowInfo; snapshot: Snapshot; full: Snapshot; raw: SnapshotResult }> {
     const window = await this.resolveWindow(target);
     const raw = await this.readWindow(window);
     const { full, shown } = this.snapshotOf(raw, opts);

@@ -102,8 +102,12 @@ async function setThenSubmit(session: Session, before: ActionSpec[], spec: Actio
     // receipt says both halves, the text set and the Return not sent (two receipts for one action read as two acts).
     const err = e as ActionReceipt['error'];
     const refused =
-      err?.code === 'denied_by_policy' || err?.code === 'confirmation_required' || err?.code === 'confirmation_declined';
-    const why = `The text is set in the field (${set.detail}); the Return after it was not sent: ${(e as Error).message.replace(/ ?Nothing was sent\./, '')}`;
+      err?.code === 'denied_by_policy' ||
+      err?.code === 'confirmation_required' ||
+      err?.code === 'confirmation_declined';
+    const why =
+      `The text is set in the field (${set.detail}); the Return after it was not sent: ` +
+      `${(e as Error).message.replace(/ ?Nothing was sent\./, '')}`;
     set.status = refused ? 'rejected' : 'failed';
     set.detail = why;
     if (err) set.error = new ComputerUseError(err.code, why, err.details);
@@ -170,7 +174,10 @@ export function takenBy(
   if (now !== undefined && shown !== undefined && now !== shown)
     return { taken: true, words: `taken: the field now reads "${redactText(now).slice(0, 40)}"` };
   if (changedElsewhere(setDiff)) {
-    return { taken: true, words: 'taken: the view changed as the text was set (the diff below); Return changed nothing more' };
+    return {
+      taken: true,
+      words: 'taken: the view changed as the text was set (the diff below); Return changed nothing more',
+    };
   }
   return {
     taken: false,

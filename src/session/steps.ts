@@ -17,7 +17,13 @@ export type TargetWindow = Pick<WindowInfo, 'id' | 'app' | 'pid' | 'title' | 'st
 
 /** The target facts of a window as the session read it (app and title are its own text, pid and token the driver's). */
 export function targetOf(w: TargetWindow): StepTarget {
-  return { app: w.app, pid: w.pid, window: w.id, title: w.title, ...(w.startToken !== undefined ? { startToken: w.startToken } : {}) };
+  return {
+    app: w.app,
+    pid: w.pid,
+    window: w.id,
+    title: w.title,
+    ...(w.startToken !== undefined ? { startToken: w.startToken } : {}),
+  };
 }
 
 /** What the session read live about the window a key or paste step goes to. */
@@ -42,10 +48,21 @@ export interface ElementFacts {
 /** A computer_act on an element by ref. */
 export function elementStep(window: TargetWindow, f: ElementFacts): ElementStep {
   return {
-    kind: 'element', tool: 'computer_act', ...targetOf(window), ref: f.ref, op: f.op, role: f.fingerprint.role,
-    ...(f.fingerprint.name !== undefined ? { name: f.fingerprint.name } : {}), ...(f.value !== undefined ? { value: f.value } : {}),
-    ...(f.identity ? { identity: f.identity } : {}), fingerprint: f.fingerprint, password: f.password, textFields: f.textFields,
-    ...(f.paths?.length ? { paths: f.paths } : {}), ...(f.inside?.length ? { inside: f.inside } : {}), recheck: f.recheck,
+    kind: 'element',
+    tool: 'computer_act',
+    ...targetOf(window),
+    ref: f.ref,
+    op: f.op,
+    role: f.fingerprint.role,
+    ...(f.fingerprint.name !== undefined ? { name: f.fingerprint.name } : {}),
+    ...(f.value !== undefined ? { value: f.value } : {}),
+    ...(f.identity ? { identity: f.identity } : {}),
+    fingerprint: f.fingerprint,
+    password: f.password,
+    textFields: f.textFields,
+    ...(f.paths?.length ? { paths: f.paths } : {}),
+    ...(f.inside?.length ? { inside: f.inside } : {}),
+    recheck: f.recheck,
   };
 }
 
@@ -65,22 +82,39 @@ export function pointerStep(window: TargetWindow, f: {
 export function keysStep(window: TargetWindow, keys: string, chords: Chord[], live: LiveFacts,
   submit?: { paths?: string[]; terminal?: KeysStep['terminal'] }): KeysStep {
   return {
-    kind: 'keys', tool: 'computer_keys', ...targetOf(window), keys, chords, ...live,
-    ...(submit?.paths?.length ? { paths: submit.paths } : {}), ...(submit?.terminal ? { terminal: submit.terminal } : {}),
+    kind: 'keys',
+    tool: 'computer_keys',
+    ...targetOf(window),
+    keys,
+    chords,
+    ...live,
+    ...(submit?.paths?.length ? { paths: submit.paths } : {}),
+    ...(submit?.terminal ? { terminal: submit.terminal } : {}),
   };
 }
 
 /** Reading or writing the clipboard: no window, the app is the clipboard itself. */
 export function clipboardStep(op: 'clipboard_read' | 'clipboard_write', text?: string): ClipboardStep {
-  return { kind: 'clipboard', tool: 'computer_input', app: 'clipboard', op, ...(text !== undefined ? { value: text } : {}) };
+  return {
+    kind: 'clipboard',
+    tool: 'computer_input',
+    app: 'clipboard',
+    op,
+    ...(text !== undefined ? { value: text } : {}),
+  };
 }
 
 /** A paste into a window (optional text first, then Primary+v), judged with its focus read live. */
 export function pasteStep(window: TargetWindow, text: string | undefined, live: LiveFacts,
   intoTerminal: boolean): ClipboardStep {
   return {
-    kind: 'clipboard', tool: 'computer_input', ...targetOf(window), op: 'paste', ...live,
-    ...(intoTerminal ? { terminal: { multiple: true, paste: true } } : {}), ...(text !== undefined ? { value: text } : {}),
+    kind: 'clipboard',
+    tool: 'computer_input',
+    ...targetOf(window),
+    op: 'paste',
+    ...live,
+    ...(intoTerminal ? { terminal: { multiple: true, paste: true } } : {}),
+    ...(text !== undefined ? { value: text } : {}),
   };
 }
 

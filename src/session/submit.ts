@@ -19,7 +19,8 @@ import { chooserFacts, submitPaths, type ChooserFacts } from './chooser.js';
 export function isSubmit(c: Chord, terminal: boolean): boolean {
   if (c.key === 'Enter') return true;
   // Primary is Control on Linux, where terminals read ctrl+m as CR.
-  const ctrlOnly = (c.mods.includes('Control') || c.mods.includes('Primary')) && !c.mods.includes('Alt') && !c.mods.includes('Meta');
+  const ctrlOnly =
+    (c.mods.includes('Control') || c.mods.includes('Primary')) && !c.mods.includes('Alt') && !c.mods.includes('Meta');
   return ctrlOnly && (/^[mj]$/i.test(c.key) || (terminal && /^o$/i.test(c.key)));
 }
 
@@ -27,7 +28,8 @@ export function isSubmit(c: Chord, terminal: boolean): boolean {
 function focusedNode(root: RawNode): RawNode | undefined {
   let best: { node: RawNode; depth: number } | undefined;
   walk(root, (n, ancestors) => {
-    if (n.states.includes('focused') && (!best || ancestors.length >= best.depth)) best = { node: n, depth: ancestors.length };
+    if (n.states.includes('focused') && (!best || ancestors.length >= best.depth))
+      best = { node: n, depth: ancestors.length };
   });
   return best?.node;
 }
@@ -76,14 +78,27 @@ export function typedText(chords: readonly Chord[]): string | undefined {
 
 /** What a keys call would submit, read from the window just before the decision. */
 export type SubmitPlan =
-  | { kind: 'terminal'; at: number; /** The command line the submit runs, when the typed keys let it be known. */ line?: string; multiple: boolean }
-  | { kind: 'field'; at: number; /** Paths the submit names, predicted (field text + typed characters). */ paths: string[] };
+  | {
+      kind: 'terminal';
+      at: number;
+      /** The command line the submit runs, when the typed keys let it be known. */ line?: string;
+      multiple: boolean;
+    }
+  | {
+      kind: 'field';
+      at: number;
+      /** Paths the submit names, predicted (field text + typed characters). */ paths: string[];
+    };
 
 /**
  * The submit a keys call makes, if any: the first submitting chord and what it submits. A field outside a
  * file chooser submits a path only when its text is one (absolute, `~`, `file://`).
  */
-export function planSubmit(root: RawNode, chords: readonly Chord[], guesses: readonly string[]): SubmitPlan | undefined {
+export function planSubmit(
+  root: RawNode,
+  chords: readonly Chord[],
+  guesses: readonly string[],
+): SubmitPlan | undefined {
   const focus = keyTarget(root);
   if (!focus) return undefined;
   const terminal = isTerminalNode(focus);
@@ -93,7 +108,12 @@ export function planSubmit(root: RawNode, chords: readonly Chord[], guesses: rea
   if (terminal) {
     const line = caretLine(focus);
     const multiple = chords.slice(at + 1).some((c) => isSubmit(c, true));
-    return { kind: 'terminal', at, ...(line !== undefined && typed !== undefined ? { line: line + typed } : {}), multiple };
+    return {
+      kind: 'terminal',
+      at,
+      ...(line !== undefined && typed !== undefined ? { line: line + typed } : {}),
+      multiple,
+    };
   }
   const facts = chooserFacts(root);
   const field = fieldText(focus);
@@ -110,7 +130,10 @@ function fieldText(n: RawNode): string | undefined {
 }
 
 /** After the keys before the submit were sent: what the submit would now submit, read live. */
-export function submitNow(root: RawNode, guesses: readonly string[]): { facts: ChooserFacts; line?: string; paths: string[] } {
+export function submitNow(
+  root: RawNode,
+  guesses: readonly string[],
+): { facts: ChooserFacts; line?: string; paths: string[] } {
   const facts = chooserFacts(root);
   const focus = keyTarget(root);
   if (focus && isTerminalNode(focus)) {
@@ -118,5 +141,12 @@ export function submitNow(root: RawNode, guesses: readonly string[]): { facts: C
     return { facts, ...(line !== undefined ? { line } : {}), paths: [] };
   }
   const field = focus ? fieldText(focus) : undefined;
-  return { facts, paths: submitPaths(facts, [...(field !== undefined ? [field] : []), ...(facts.chooser ? facts.fields : [])], guesses) };
+  return {
+    facts,
+    paths: submitPaths(
+      facts,
+      [...(field !== undefined ? [field] : []), ...(facts.chooser ? facts.fields : [])],
+      guesses,
+    ),
+  };
 }

@@ -39,14 +39,27 @@ export class VisualTable {
       this.records.delete(id);
       for (const [ref, e] of this.elements) if (e.capture === id) this.elements.delete(ref);
     }
-    const rec: CaptureRecord = { id: `${this.prefix}c${++this.captureCounter}`, kind, window, geometry, time: Date.now(), ...(sha256 ? { sha256 } : {}) };
+    const rec: CaptureRecord = {
+      id: `${this.prefix}c${++this.captureCounter}`,
+      kind,
+      window,
+      geometry,
+      time: Date.now(),
+      ...(sha256 ? { sha256 } : {}),
+    };
     this.records.set(rec.id, rec);
     return rec;
   }
 
   addOcr(capture: CaptureRecord, lines: readonly OcrLine[]): OcrElement[] {
     return lines.map((l) => {
-      const e: OcrElement = { ref: `${this.prefix}o${++this.ocrCounter}`, capture: capture.id, text: l.text, bounds: l.bounds, confidence: l.confidence };
+      const e: OcrElement = {
+        ref: `${this.prefix}o${++this.ocrCounter}`,
+        capture: capture.id,
+        text: l.text,
+        bounds: l.bounds,
+        confidence: l.confidence,
+      };
       this.elements.set(e.ref, e);
       return e;
     });
@@ -56,7 +69,12 @@ export class VisualTable {
   ocr(ref: string): OcrElement | undefined { return this.elements.get(ref); }
 
   toJSON(): VisualTableJSON {
-    return { captures: this.captureCounter, ocr: this.ocrCounter, records: [...this.records.values()], elements: [...this.elements.values()] };
+    return {
+      captures: this.captureCounter,
+      ocr: this.ocrCounter,
+      records: [...this.records.values()],
+      elements: [...this.elements.values()],
+    };
   }
 
   static fromJSON(j: VisualTableJSON): VisualTable {

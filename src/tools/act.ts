@@ -12,7 +12,8 @@ export const actTool = defineTool({
   schema: {
     name: 'computer_act',
     title: 'Act on elements',
-    // A grid's cell ref (e34:B7) is taken from the snapshot's own hint ("act on a cell: ref=…"), printed with every grid.
+    // A grid's cell ref (e34:B7) is taken from the snapshot's own hint ("act on a cell: ref=…"), printed with every
+    // grid.
     description: 'Actions by ref in order. value: set_value text (replaces; submit: Return after), type text (at caret), select item, ' +
       'scroll up|down|left|right|into_view|"to N", drag_to ref. close ref\'s window.',
     inputSchema: Type.Object({
@@ -31,21 +32,58 @@ export const actTool = defineTool({
   async handle({ session, stop, signal }, p, response) {
     if (p.actions.some((a) => isOcrRef(a.ref))) {
       const a = p.actions[0]!;
-      if (p.actions.length !== 1) throw new ComputerUseError('invalid_params', 'An OCR ref (oN) acts alone: one action per call, then look again.');
+      if (p.actions.length !== 1)
+        throw new ComputerUseError(
+          'invalid_params',
+          'An OCR ref (oN) acts alone: one action per call, then look again.',
+        );
       const { element, capture } = resolveOcrRef(session, a.ref);
-      const action = a.op === 'click' || a.op === 'double_click' || a.op === 'right_click' ? a.op : a.op === 'scroll' ? 'scroll' : undefined;
-      if (!action) throw new ComputerUseError('unsupported', `${a.op} is not possible on an OCR element; use click, double_click, right_click or scroll (then computer_keys to type).`);
-      const dir = a.value === 'up' || a.value === 'down' || a.value === 'left' || a.value === 'right' ? a.value : undefined;
+      const action =
+        a.op === 'click' || a.op === 'double_click' || a.op === 'right_click'
+          ? a.op
+          : a.op === 'scroll'
+            ? 'scroll'
+            : undefined;
+      if (!action)
+        throw new ComputerUseError(
+          'unsupported',
+          `${a.op} is not possible on an OCR element; use click, double_click, right_click or scroll (then ` +
+            `computer_keys to type).`,
+        );
+      const dir =
+        a.value === 'up' || a.value === 'down' || a.value === 'left' || a.value === 'right' ? a.value : undefined;
       response.channel = 'ocr (degraded)';
-      const out = await runPointer(session, { tool: 'computer_act', window: capture.window, action, point: ocrPoint(element), expectBounds: capture.geometry.window,
-        ref: element.ref, name: element.text, ...(dir ? { direction: dir } : {}) },
-      { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) }, { stop, signal });
+      const out = await runPointer(
+        session,
+        {
+          tool: 'computer_act',
+          window: capture.window,
+          action,
+          point: ocrPoint(element),
+          expectBounds: capture.geometry.window,
+          ref: element.ref,
+          name: element.text,
+          ...(dir ? { direction: dir } : {}),
+        },
+        {
+          ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}),
+          ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}),
+        },
+        { stop, signal },
+      );
       response.add(`ok ${a.op} ${a.ref} · unknown (${escapeLine(out.detail)}; OCR text ${quoteText(element.text)})`);
       response.add(formatActOutcome({ receipts: [], ...out.effects }, session.windows));
       return;
     }
-    const specs = p.actions.map((a) => ({ ref: a.ref, op: a.op, ...(a.value !== undefined ? { value: a.value } : {}) }));
-    const settle = { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) };
+    const specs = p.actions.map((a) => ({
+      ref: a.ref,
+      op: a.op,
+      ...(a.value !== undefined ? { value: a.value } : {}),
+    }));
+    const settle = {
+      ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}),
+      ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}),
+    };
     const outcome = await runSubmitting(session, specs, submitsAt(p.actions), settle, { stop, signal });
     const text = formatActOutcome(outcome, session.windows);
     const failed = outcome.receipts.find((r) => r.status === 'failed' || r.status === 'rejected');
@@ -63,7 +101,10 @@ function submitsAt(actions: readonly { op: string; submit?: boolean | undefined 
   actions.forEach((a, i) => {
     if (a.submit !== true) return;
     if (a.op !== 'set_value' && a.op !== 'type') {
-      throw new ComputerUseError('invalid_params', `submit goes with set_value or type only (got ${a.op}). Nothing was run.`);
+      throw new ComputerUseError(
+        'invalid_params',
+        `submit goes with set_value or type only (got ${a.op}). Nothing was run.`,
+      );
     }
     at.push(i);
   });

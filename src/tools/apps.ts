@@ -25,7 +25,10 @@ export const appsTool = defineTool({
           response.add(indent(formatApps(await s.apps(), s.windows, (w) => s.hidden(w))));
         } catch (e) {
           const err = e as { code?: string; message?: string };
-          response.add(`  unreachable: ${escapeLine(err.code ?? 'error')}: ${escapeLine(redactText(String(err.message ?? e)).split('\n')[0] ?? '')}`);
+          response.add(
+            `  unreachable: ${escapeLine(err.code ?? 'error')}: ` +
+              `${escapeLine(redactText(String(err.message ?? e)).split('\n')[0] ?? '')}`,
+          );
         }
       }
       return;
@@ -33,7 +36,11 @@ export const appsTool = defineTool({
     response.add(formatApps(await session.apps(), session.windows, (w) => session.hidden(w)));
     if (params.displays) {
       const { displays } = await session.device.call('screen.displays', {});
-      for (const d of displays) response.add(`display ${nameText(d.name)}${d.primary ? ' primary' : ''} ${d.bounds[2]}x${d.bounds[3]} at ${d.bounds[0]},${d.bounds[1]}`);
+      for (const d of displays)
+        response.add(
+          `display ${nameText(d.name)}${d.primary ? ' primary' : ''} ${d.bounds[2]}x${d.bounds[3]} at ` +
+            `${d.bounds[0]},${d.bounds[1]}`,
+        );
     }
   },
 });

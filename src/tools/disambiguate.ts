@@ -35,7 +35,9 @@ export function tiedCandidates(text: string, hits: SnapshotLine[], pool: Snapsho
   // Too many to offer all: those sharing a word (of 2+ characters) with the text, most shared words first.
   const words = new Set(q.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 2));
   const shared = (l: SnapshotLine): number => {
-    const own = new Set(`${l.name ?? ''} ${l.states.includes('password') ? '' : l.value ?? ''}`.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+    const own = new Set(
+      `${l.name ?? ''} ${l.states.includes('password') ? '' : (l.value ?? '')}`.toLowerCase().split(/[^\p{L}\p{N}]+/u),
+    );
     let k = 0;
     for (const w of words) if (own.has(w)) k++;
     return k;
@@ -49,7 +51,12 @@ export function tiedCandidates(text: string, hits: SnapshotLine[], pool: Snapsho
  * The index of the decider's pick among `candidates` (as printed), or undefined: no opinion, an error, the
  * deadline (8 s), or the caller's abort. Never throws.
  */
-export async function deciderPick(decider: Decider, query: string, candidates: string[], signal?: AbortSignal): Promise<number | undefined> {
+export async function deciderPick(
+  decider: Decider,
+  query: string,
+  candidates: string[],
+  signal?: AbortSignal,
+): Promise<number | undefined> {
   const offered = candidates.slice(0, MAX_CANDIDATES).map((c) => redactText(c));
   if (offered.length < 2) return undefined;
   const ac = new AbortController();

@@ -83,7 +83,10 @@ export const findTool = defineTool({
       ? await offScreenMatches(session, raw.root, full.elements, p.text, limit, p.from, signal)
       : { lines: [], found: 0 };
     const total = hits.length + textHits.length + sheets.hits.length + offScreen.found + outOfView.found;
-    const head = `${total} match${total === 1 ? '' : 'es'}${p.text ? ` for ${quoteText(p.text)}` : ''}${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ${quoteText(redactText(raw.window.title))}`;
+    const head =
+      `${total} match${total === 1 ? '' : 'es'}${p.text ? ` for ${quoteText(p.text)}` : ''}` +
+      `${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ` +
+      `${quoteText(redactText(raw.window.title))}`;
     // No hit, or a tie: the decider model (if configured) picks one among at most 20 candidates.
     let pick: SnapshotLine | undefined;
     const candidates =
@@ -101,7 +104,8 @@ export const findTool = defineTool({
     }
     if (pick && hits.length === 0) {
       response.add(
-        `${head}; the decider model's pick among ${candidates!.length} ${p.role ? `${p.role} elements` : 'named elements'}:`,
+        `${head}; the decider model's pick among ${candidates!.length} ` +
+          `${p.role ? `${p.role} elements` : 'named elements'}:`,
       );
       hits = candidates!;
     } else {
@@ -119,7 +123,8 @@ export const findTool = defineTool({
       response.add(`… ${inView - limit} more (narrow with role or a longer text, or raise limit, up to 100)`);
     if (unsearched.count)
       response.add(
-        `(the text of ${unsearched.count} more elements was not searched; narrow with app/window, or read one with computer_observe scope=eN)`,
+        `(the text of ${unsearched.count} more elements was not searched; narrow with app/window, or read ` +
+          `one with computer_observe scope=eN)`,
       );
     for (const l of sheets.notes) response.add(l);
     for (const line of offScreen.lines) response.add(line);
@@ -135,7 +140,8 @@ export const findTool = defineTool({
       const others = await otherWindowsOf(session, raw.window);
       if (others.length) {
         response.add(
-          `(searched this window only; ${others.length === 1 ? 'its app has 1 more window' : `its app has ${others.length} more windows`}: ` +
+          `(searched this window only; ` +
+            `${others.length === 1 ? 'its app has 1 more window' : `its app has ${others.length} more windows`}: ` +
             `${others
               .slice(0, 5)
               .map((w) => `[${session.windows.refOf(w)}] ${quoteText(redactText(w.title))}`)
@@ -197,7 +203,8 @@ async function offScreenMatches(
       );
     } catch (e) {
       out.push(
-        `(the ${label} shows only its rows on screen and could not be searched further: ${escapeLine((e as Error).message.slice(0, 120))})`,
+        `(the ${label} shows only its rows on screen and could not be searched further: ` +
+          `${escapeLine((e as Error).message.slice(0, 120))})`,
       );
       continue;
     }
@@ -211,12 +218,14 @@ async function offScreenMatches(
       rememberFoundRow(session, list.id, n, m.node.name || text, r.total);
       const name = m.node.name ? ` ${quoteText(redactText(m.node.name).slice(0, 80))}` : '';
       out.push(
-        `${m.node.role}${name} — ${unit} ${n.toLocaleString('en-US')} of ${total} in ${label}, off-screen; bring it into view: computer_act ref=${ref.ref} op=scroll value="to ${n}"`,
+        `${m.node.role}${name} — ${unit} ${n.toLocaleString('en-US')} of ${total} in ${label}, off-screen; ` +
+          `bring it into view: computer_act ref=${ref.ref} op=scroll value="to ${n}"`,
       );
     }
     if (!r.complete) {
       out.push(
-        `(searched ${unit}s ${(r.next - r.scanned + 1).toLocaleString('en-US')}–${r.next.toLocaleString('en-US')} of ${total} in ${label} within ${Math.round(r.ms / 1000)} s; ` +
+        `(searched ${unit}s ${(r.next - r.scanned + 1).toLocaleString('en-US')}–` +
+          `${r.next.toLocaleString('en-US')} of ${total} in ${label} within ${Math.round(r.ms / 1000)} s; ` +
           `the rest is not searched yet: go on with computer_find text=${quoteText(text)} from=${r.next + 1})`,
       );
     } else if (off.length === 0) {
@@ -248,7 +257,8 @@ export function virtualSetNote(list: RawNode, ref: SnapshotLine, text: string): 
     `(${label} holds only ${shown} of its ${n(size)} in the app: the others are not searched until they are shown. ` +
     (row !== undefined
       ? `Row ${n(row)}: computer_act ref=${ref.ref} op=scroll value="to ${row}", then find or act again`
-      : `Bring others with computer_act ref=${ref.ref} op=scroll value="to N" or value="down 10 pages", then find again`) +
+      : `Bring others with computer_act ref=${ref.ref} op=scroll value="to N" or value="down 10 pages", then ` +
+        `find again`) +
     ')'
   );
 }
@@ -304,19 +314,22 @@ function sheetMatches(
     if (!line) return;
     const cells = (n.children ?? []).flatMap((c) => (c.cell ? [c.cell] : []));
     const shown = cells.length
-      ? `${cellAddress(Math.min(...cells.map((c) => c.row)), Math.min(...cells.map((c) => c.col)))}:${cellAddress(Math.max(...cells.map((c) => c.row)), Math.max(...cells.map((c) => c.col)))}`
+      ? `${cellAddress(Math.min(...cells.map((c) => c.row)), Math.min(...cells.map((c) => c.col)))}:` +
+        `${cellAddress(Math.max(...cells.map((c) => c.row)), Math.max(...cells.map((c) => c.col)))}`
       : undefined;
     const label = `table${line.name ? ` ${quoteText(redactText(line.name).slice(0, 40))}` : ''} [${line.ref}]`;
     const onScreen = at && (n.children ?? []).some((c) => c.cell?.row === at.row && c.cell.col === at.col);
     if (at && !onScreen && n.table && at.row < n.table.rows && at.col < n.table.cols) {
       const address = cellAddress(at.row, at.col);
       out.hits.push(
-        `cell "${address}" of ${label}, off-screen${shown ? ` (the snapshot shows ${shown})` : ''}; bring it into view: ` +
+        `cell "${address}" of ${label}, off-screen${shown ? ` (the snapshot shows ${shown})` : ''}; bring ` +
+          `it into view: ` +
           `${goToCellHint(elements, address)}, then computer_observe (and act on it as ref=${line.ref}:${address})`,
       );
     } else if (!at) {
       out.notes.push(
-        `(${label} shows only its cells on screen${shown ? ` (${shown})` : ''}: cells beyond the view were not searched. ` +
+        `(${label} shows only its cells on screen${shown ? ` (${shown})` : ''}: cells beyond the view were ` +
+          `not searched. ` +
           'To search the whole sheet, use the app\'s own Find & Replace (computer_keys keys="ctrl+h"), or bring a range into view and observe it)',
       );
     }
@@ -329,7 +342,8 @@ function breadcrumb(l: SnapshotLine, byRef: Map<string, SnapshotLine>): string {
   const chain: string[] = [];
   let p = l.parent ? byRef.get(l.parent) : undefined;
   while (p && chain.length < 3) {
-    if (p.name || p.depth === 0) chain.push(`${p.role}${p.name ? ` ${quoteText(p.name.slice(0, 30))}` : ''} [${p.ref}]`);
+    if (p.name || p.depth === 0)
+      chain.push(`${p.role}${p.name ? ` ${quoteText(p.name.slice(0, 30))}` : ''} [${p.ref}]`);
     p = p.parent ? byRef.get(p.parent) : undefined;
   }
   return chain.length ? `  ← in ${chain.join(' › ')}` : '';

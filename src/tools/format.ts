@@ -39,17 +39,27 @@ export function formatApps(apps: AppInfo[], table: WindowTable, hidden: HiddenCh
       // Running, with windows, but off the accessibility bus: say so, so that no second copy is started.
       lines.push(`${appName(a)} pid=${a.pid} (not accessible: ${escapeLine(a.inaccessible.reason)})`);
       // The driver's fix is outside text; the remedies are names the host words in its tools' names.
-      const fix = [a.inaccessible.fix ? escapeLine(a.inaccessible.fix) : '', remedyAdvice(remediesOf(a.inaccessible))].filter(Boolean).join(' ');
+      const fix = [a.inaccessible.fix ? escapeLine(a.inaccessible.fix) : '', remedyAdvice(remediesOf(a.inaccessible))]
+        .filter(Boolean)
+        .join(' ');
       if (fix) lines.push(`  fix: ${fix}`);
-      for (const w of shown) lines.push(`  ${windowLine(w, table)} · no tree: computer_screenshot {"window":"${table.refOf(w)}"}`);
+      for (const w of shown)
+        lines.push(`  ${windowLine(w, table)} · no tree: computer_screenshot {"window":"${table.refOf(w)}"}`);
     } else {
-      lines.push(`${appName(a)} pid=${a.pid}${a.busy ? ' (busy: not answering)' : a.windows.length ? '' : ' (no windows)'}`);
-      // A busy app's windows come from the display's list: no tree until it answers, but keys, clicks and OCR reach them.
+      lines.push(
+        `${appName(a)} pid=${a.pid}` + `${a.busy ? ' (busy: not answering)' : a.windows.length ? '' : ' (no windows)'}`,
+      );
+      // A busy app's windows come from the display's list: no tree until it answers, but keys, clicks and OCR reach
+      // them.
       if (a.busy && shown.length) lines.push(`  ${BUSY_WAY_OUT}`);
       for (const w of shown) lines.push(`  ${windowLine(w, table)}`);
     }
     const n = a.windows.length - shown.length;
-    if (n) lines.push(`  (${n} window${n === 1 ? '' : 's'} hidden: ${escapeLine(hidden({ ...a.windows.find((w) => !shown.includes(w))!, ...exe }) ?? '')})`);
+    if (n)
+      lines.push(
+        `  (${n} window${n === 1 ? '' : 's'} hidden: ` +
+          `${escapeLine(hidden({ ...a.windows.find((w) => !shown.includes(w))!, ...exe }) ?? '')})`,
+      );
   }
   return lines.join('\n');
 }
@@ -67,8 +77,12 @@ function windowlessWhy(ageMs: number, apps: readonly AppInfo[], hidden: HiddenCh
     if (a.windowless) continue;
     const why = hidden({ app: a.name, pid: a.pid, ...identityView(a) });
     const who = a.name ? nameText(a.name) : 'an app';
-    if (why) return `${age}: ${who}, which computer-use may not see (${escapeLine(why)}), is open and may be what it waits for; ` +
-      'ask the user to answer or close it';
+    if (why)
+      return (
+        `${age}: ${who}, which computer-use may not see (${escapeLine(why)}), is open and may be what it waits ` +
+        `for; ` +
+        'ask the user to answer or close it'
+      );
   }
   return ageMs < STARTING_MS ? `${age} yet: still starting`
     : `${age}: it runs without one (waiting for something, or a program that shows none)`;
@@ -80,9 +94,12 @@ function windowlessWhy(ageMs: number, apps: readonly AppInfo[], hidden: HiddenCh
  * reach a GTK 3 dialog run inside the click's own accessibility call (test/apps/busy-dialog.py): the app's bridge
  * waits on the bus with each key event, so the keys stay queued until the call returns.
  */
-const BUSY_WAYS = 'read it with computer_screenshot (OCR) and click its button (computer_act on the oN ref, or computer_input); ' +
+const BUSY_WAYS =
+  'read it with computer_screenshot (OCR) and click its button (computer_act on the oN ref, or ' +
+  'computer_input); ' +
   'keys may not reach it while the app is stuck inside an accessibility call';
-const BUSY_WAY_OUT = 'its windows below are from the display (no tree while it is busy; a dialog of its own may be waiting): ' +
+const BUSY_WAY_OUT =
+  'its windows below are from the display (no tree while it is busy; a dialog of its own may be waiting): ' +
   `${BUSY_WAYS}.`;
 
 /** An app's name as the first word of its line: bare when one plain word, else quoted (engine/escape.ts). */
@@ -136,28 +153,59 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
     // The detail and the error's message carry driver and app text (engine/escape.ts): one line each.
     // A cell named by address (or a row's expander cell) reads as asked, then the ref acted on: "e34:B4 (e93)".
     const ref = r.asked !== undefined ? `${r.asked} (${r.ref})` : r.ref;
-    lines.push(`${head} ${r.op} ${ref} · ${r.status === 'failed' || r.status === 'rejected' ? `${code} ${escapeLine(r.error ? adviseError(r.error) : r.detail)}`.trim() : `${r.status} (${escapeLine(receiptWords(r))})`}`);
+    lines.push(
+      `${head} ${r.op} ${ref} · ` +
+        `${r.status === 'failed' || r.status === 'rejected' ? `${code} ${escapeLine(r.error ? adviseError(r.error) : r.detail)}`.trim() : `${r.status} (${escapeLine(receiptWords(r))})`}`,
+    );
   }
   // A closed dialog first, then what it did to the window that took the focus back.
-  for (const w of o.refocused ? o.closedWindows : []) lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);
-  if (o.refocused) lines.push(`[${table.refOf(o.refocused)}] ${o.refocused.role} ${quoteText(redactText(o.refocused.title))} has the focus back${o.diff.length ? ':' : ' (no visible change in it)'}`);
+  for (const w of o.refocused ? o.closedWindows : [])
+    lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);
+  if (o.refocused)
+    lines.push(
+      `[${table.refOf(o.refocused)}] ${o.refocused.role} ${quoteText(redactText(o.refocused.title))} has the ` +
+        `focus back${o.diff.length ? ':' : ' (no visible change in it)'}`,
+    );
   lines.push(...withoutEchoedFocus(o.diff));
   for (const w of o.others ?? []) {
-    lines.push(`[${table.refOf(w.window)}] ${w.window.role} ${quoteText(redactText(w.window.title))} of the same app changed:`);
+    lines.push(
+      `[${table.refOf(w.window)}] ${w.window.role} ${quoteText(redactText(w.window.title))} of the same app ` +
+        `changed:`,
+    );
     lines.push(...w.diff);
   }
   if (o.busy) lines.push('(the app is busy: it did not answer after the act, so the window was not read again)');
-  else if (!o.refocused && o.receipts.some((r) => r.status === 'confirmed' || r.status === 'unknown') && o.diff.length === 0 && !o.others?.length && !o.newWindows.length && !o.closedWindows.length && !o.popups?.length && !o.unread?.length) lines.push('(no visible change in the window)');
-  for (const w of o.popups ?? []) lines.push(`popup window [${table.refOf(w)}] opened (its items are the + lines above)`);
-  for (const w of o.refocused ? [] : o.closedWindows) lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);
+  else if (
+    !o.refocused &&
+    o.receipts.some((r) => r.status === 'confirmed' || r.status === 'unknown') &&
+    o.diff.length === 0 &&
+    !o.others?.length &&
+    !o.newWindows.length &&
+    !o.closedWindows.length &&
+    !o.popups?.length &&
+    !o.unread?.length
+  )
+    lines.push('(no visible change in the window)');
+  for (const w of o.popups ?? [])
+    lines.push(`popup window [${table.refOf(w)}] opened (its items are the + lines above)`);
+  for (const w of o.refocused ? [] : o.closedWindows)
+    lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);
   for (const n of o.newWindows) {
     lines.push(`new window [${table.refOf(n.window)}] ${n.window.role} ${quoteText(redactText(n.window.title))}:`);
     lines.push(n.snapshot.text);
   }
-  for (const w of o.unread ?? []) lines.push(`new window [${table.refOf(w)}] ${w.role} ${quoteText(redactText(w.title))} (not read: its app is busy; observe it in a moment)`);
+  for (const w of o.unread ?? [])
+    lines.push(
+      `new window [${table.refOf(w)}] ${w.role} ${quoteText(redactText(w.title))} (not read: its app is busy; ` +
+        `observe it in a moment)`,
+    );
   // The app stopped answering with a window open that the display lists: name the way out, not only "wait".
   if (o.busy && o.unread?.length) lines.push(`(the app may wait for an answer in a window above: ${BUSY_WAYS})`);
   if (o.freshSnapshot) { lines.push('fresh snapshot:'); lines.push(o.freshSnapshot.text); }
-  if (o.settle && !o.settle.settled) lines.push(`(still changing after ${o.settle.ms} ms; observe again if needed, or wait longer next time with settle.timeoutMs)`);
+  if (o.settle && !o.settle.settled)
+    lines.push(
+      `(still changing after ${o.settle.ms} ms; observe again if needed, or wait longer next time with ` +
+        `settle.timeoutMs)`,
+    );
   return lines.join('\n');
 }

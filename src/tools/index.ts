@@ -10,7 +10,17 @@ import { screenshotTool } from './screenshot.js';
 import type { Tool } from './tool.js';
 import { waitTool } from './wait.js';
 
-export const TOOLS: readonly Tool[] = [appsTool, launchTool, observeTool, findTool, actTool, waitTool, keysTool, screenshotTool, inputTool] as unknown as Tool[];
+export const TOOLS: readonly Tool[] = [
+  appsTool,
+  launchTool,
+  observeTool,
+  findTool,
+  actTool,
+  waitTool,
+  keysTool,
+  screenshotTool,
+  inputTool,
+] as unknown as Tool[];
 
 /** Looks a tool up by name. */
 export function toolByName(name: string): Tool | undefined {

@@ -10,7 +10,8 @@ export const keysTool = defineTool({
   schema: {
     name: 'computer_keys',
     title: 'Send keys',
-    // The grammar (docs/tools.md, "Keys"): ctrl is Primary (Command on macOS), control the real Control; DOM and X key names.
+    // The grammar (docs/tools.md, "Keys"): ctrl is Primary (Command on macOS), control the real Control; DOM and X key
+    // names.
     description: 'Key chords to a window (focused first), e.g. "ctrl+s" (Cmd on macOS), "Enter".',
     inputSchema: Type.Object({
       device: DEVICE,
@@ -22,11 +23,24 @@ export const keysTool = defineTool({
     type: 'destructive',
   },
   async handle({ session, stop, signal }, p, response) {
-    const window = await session.resolveWindow({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
-    const { result, effects, chords, focused, treeless } = await runKeys(session, window, p.keys, { ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}), ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}) },
-      { stop, signal });
+    const window = await session.resolveWindow({
+      ...(p.app !== undefined ? { app: p.app } : {}),
+      ...(p.window !== undefined ? { window: p.window } : {}),
+    });
+    const { result, effects, chords, focused, treeless } = await runKeys(
+      session,
+      window,
+      p.keys,
+      {
+        ...(p.settle?.quietMs !== undefined ? { quietMs: p.settle.quietMs } : {}),
+        ...(p.settle?.timeoutMs !== undefined ? { timeoutMs: p.settle.timeoutMs } : {}),
+      },
+      { stop, signal },
+    );
     // Typed characters are not echoed (they may be a password); shortcuts are.
-    const shown = keysTypeText({ chords }) ? `<${p.keys.split(/\s+/).filter(Boolean).length} keys typed, not shown>` : quoteText(p.keys);
+    const shown = keysTypeText({ chords })
+      ? `<${p.keys.split(/\s+/).filter(Boolean).length} keys typed, not shown>`
+      : quoteText(p.keys);
     // Keys whose effect shows (a window opened or closed, the window changed) are confirmed by it, as clicks are:
     // Escape answered `unknown` above "window closed: [w2]" in a trial.
     const seen = keysSeen(effects);

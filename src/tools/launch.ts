@@ -42,7 +42,9 @@ export const launchTool = defineTool({
     if (res.added) response.add(escapeLine(res.added.note));
     if (res.exited) {
       // A launch that failed is an error (the CLI exits non-zero); a start handed to a running instance is not.
-      const line = `${nameText(p.command)} exited ${exitText(res.exited)} before any window appeared (pid ${res.pid}; ${ran}).`;
+      const line =
+        `${nameText(p.command)} exited ${exitText(res.exited)} before any window appeared (pid ${res.pid}; ` +
+        `${ran}).`;
       const running = res.exited.code === 0 ? await runningInstance(session, p.command, launch, res.pid) : undefined;
       if (running) response.add(line); else response.error('action_failed', line);
       // The program's own stderr is outside text: each line escaped, never a line the model could take for ours.
@@ -58,8 +60,10 @@ export const launchTool = defineTool({
       if (running) {
         const windows = windowList(session, running);
         response.add(
-          `It exited at once with code 0, as an app does that hands the start to its instance already running: ${nameText(running.name)} ` +
-            `pid=${running.pid} is running${windows.length ? ` (${windows.join(', ')})` : ''}, and what was asked (a file, a page) may have opened there: observe it.`,
+          `It exited at once with code 0, as an app does that hands the start to its instance already ` +
+            `running: ${nameText(running.name)} ` +
+            (`pid=${running.pid} is running${windows.length ? ` (${windows.join(', ')})` : ''}, and what ` +
+              `was asked (a file, a page) may have opened there: observe it.`),
         );
         return;
       }
@@ -80,19 +84,24 @@ export const launchTool = defineTool({
     }
     if (res.window && !settled && busy) {
       // It started and shows its window, but answers nothing yet: a success to observe in a moment, not a failure.
-      response.add(`launched ${nameText(p.command)} pid=${res.pid} · window [${session.windows.refOf(res.window)}] · ${ranShort}`);
+      response.add(
+        `launched ${nameText(p.command)} pid=${res.pid} · window [${session.windows.refOf(res.window)}] · ` +
+          `${ranShort}`,
+      );
       response.add('The app is busy (not answering) while it starts, so its window is not read yet: ' +
         `computer_observe window=${session.windows.refOf(res.window)} in a moment.`);
       return;
     }
     if (!res.window || !settled) {
       response.add(
-        `launched ${nameText(p.command)} pid=${res.pid} (${ran}; no window yet after ${waitMs} ms: computer_wait until window_appears, or launch with a longer waitMs, up to 60000)`,
+        `launched ${nameText(p.command)} pid=${res.pid} (${ran}; no window yet after ${waitMs} ms: ` +
+          `computer_wait until window_appears, or launch with a longer waitMs, up to 60000)`,
       );
       return;
     }
     response.add(
-      `launched ${nameText(p.command)} pid=${res.pid} · window [${session.windows.refOf(settled.full.window)}] · ${ranShort}`,
+      `launched ${nameText(p.command)} pid=${res.pid} · window [` +
+        `${session.windows.refOf(settled.full.window)}] · ${ranShort}`,
     );
     response.add(session.present(settled.full));
     // Another instance of the app (its own profile, or a start that did not hand over) may already hold what was
@@ -105,8 +114,11 @@ export const launchTool = defineTool({
         'what was asked may be open there already.');
     }
     for (const l of later) {
-      const name = `[${session.windows.refOf(l.window)}] ${escapeLine(l.window.role)} ${quoteText(redactText(l.window.title))}`;
-      if (l.snapshot) response.add(`new window ${name}, opened after the one above; it has the focus:\n${l.snapshot.text}`);
+      const name =
+        `[${session.windows.refOf(l.window)}] ${escapeLine(l.window.role)} ` +
+        `${quoteText(redactText(l.window.title))}`;
+      if (l.snapshot)
+        response.add(`new window ${name}, opened after the one above; it has the focus:\n${l.snapshot.text}`);
       else
         response.add(
           `also open: ${name}, opened after the one above (observe window=${session.windows.refOf(l.window)} reads it)`,

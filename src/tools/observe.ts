@@ -20,25 +20,41 @@ export const observeTool = defineTool({
     type: 'readOnly',
   },
   async handle({ session }, p, response) {
-    if (p.from !== undefined && p.scope === undefined) { response.error('invalid_params', 'from reads an element\'s text: give scope=eN too.'); return; }
+    if (p.from !== undefined && p.scope === undefined) {
+      response.error('invalid_params', "from reads an element's text: give scope=eN too.");
+      return;
+    }
     // With scope, an element with a text block gives the block most of the budget (engine/text.ts renders it as
     // numbered lines); without one (a grid, a list) the whole budget is the tree's.
     const budget = p.maxTokens ?? session.maxTokens;
-    const window = await session.resolveWindow({ ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) });
+    const window = await session.resolveWindow({
+      ...(p.app !== undefined ? { app: p.app } : {}),
+      ...(p.window !== undefined ? { window: p.window } : {}),
+    });
     const raw = await session.readWindow(window);
     const texty = p.scope !== undefined && hasTextBlock(session, raw, p.scope, p.from);
     const treeTokens = texty ? Math.max(100, Math.floor(budget * 0.3)) : budget;
-    const { shown: snapshot } = session.snapshotOf(raw,
-      { ...(p.scope !== undefined ? { scope: p.scope } : {}), ...(p.query !== undefined ? { query: p.query } : {}),
-        ...(p.maxTokens !== undefined || p.scope !== undefined ? { maxTokens: treeTokens } : {}), ...(texty ? { textBelow: true } : {}),
-        ...(p.full === true ? { fold: false } : {}) });
-    const block = p.scope !== undefined && texty ? await textBlock(session, raw, p.scope, p.from, Math.max(400, (budget - snapshot.tokens) * 3)) : undefined;
+    const { shown: snapshot } = session.snapshotOf(raw, {
+      ...(p.scope !== undefined ? { scope: p.scope } : {}),
+      ...(p.query !== undefined ? { query: p.query } : {}),
+      ...(p.maxTokens !== undefined || p.scope !== undefined ? { maxTokens: treeTokens } : {}),
+      ...(texty ? { textBelow: true } : {}),
+      ...(p.full === true ? { fold: false } : {}),
+    });
+    const block =
+      p.scope !== undefined && texty
+        ? await textBlock(session, raw, p.scope, p.from, Math.max(400, (budget - snapshot.tokens) * 3))
+        : undefined;
     // A whole-window read is compared with the window's last print; a scope, a query or a budget of its own is
     // a read the model asked for whole.
-    if (p.scope === undefined && p.query === undefined) { response.add(session.present(snapshot, p.full === true || p.maxTokens !== undefined)); return; }
+    if (p.scope === undefined && p.query === undefined) {
+      response.add(session.present(snapshot, p.full === true || p.maxTokens !== undefined));
+      return;
+    }
     session.noteOpaqueTold(snapshot.opaque ?? []);
     if (!block) { response.add(snapshot.text); return; }
-    // The block shows the text: the element's line (textBelow) keeps its ref, role, name and states, not the value again.
+    // The block shows the text: the element's line (textBelow) keeps its ref, role, name and states, not the value
+    // again.
     const lines = snapshot.text.split('\n');
     response.add([...lines.slice(0, 2), ...block, ...lines.slice(2)].join('\n'));
   },

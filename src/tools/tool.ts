@@ -63,8 +63,14 @@ export class Response {
   readonly images: { data: string; mimeType: 'image/png' }[] = [];
   image(base64: string): this { this.images.push({ data: base64, mimeType: 'image/png' }); return this; }
   add(text: string): this { if (text) this.parts.push(text); return this; }
-  /** An error line; its message may quote a driver's or an app's words, so it is kept to one line (engine/escape.ts). */
-  error(code: string, message: string): this { this.isError = true; this.code = code; this.parts.push(`error ${code}: ${escapeLine(message)}`); return this; }
+  /** An error line; its message may quote a driver's or an app's words, so it is kept to one line (engine/escape.ts).
+  * */
+  error(code: string, message: string): this {
+    this.isError = true;
+    this.code = code;
+    this.parts.push(`error ${code}: ${escapeLine(message)}`);
+    return this;
+  }
   get text(): string { return this.parts.join('\n'); }
 }
 
@@ -87,14 +93,27 @@ export interface Tool<S extends TSchema = TSchema> {
   handle(ctx: ToolContext, params: Static<S>, response: Response): Promise<void>;
 }
 
-export function defineTool<S extends TSchema>(tool: Tool<S>): Tool<S> { listCompactly(tool.schema.inputSchema); return tool; }
+export function defineTool<S extends TSchema>(tool: Tool<S>): Tool<S> {
+  listCompactly(tool.schema.inputSchema);
+  return tool;
+}
 
 /**
- * Keywords that bound a value but tell the model nothing it needs (caps and strictness, validated at every boundary). They stay on
+ * Keywords that bound a value but tell the model nothing it needs (caps and strictness, validated at every boundary).
+ * They stay on
  * the schema object as non-enumerable keys: the compiled checker reads them (validation is unchanged, and a
  * refusal names the rule), while the JSON that hosts list — every conversation pays for it — leaves them out.
  */
-const UNLISTED = ['minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'minimum', 'maximum', 'additionalProperties'] as const;
+const UNLISTED = [
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'minimum',
+  'maximum',
+  'additionalProperties',
+] as const;
 
 /** Schema option: check this union of string literals but do not list its values (a refusal lists them). */
 export const ENUM_UNLISTED = Symbol('enum not listed');
@@ -117,7 +136,9 @@ export const SETTLE = Type.Optional(Type.Object({
  * listed by default (one device costs nothing); hosts list it when more than one device is configured
  * (`withDeviceField`). Refs already name their device, so most calls need it only to launch or list.
  */
-export const DEVICE = Type.Optional(Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z][A-Za-z0-9_-]{0,31}$', [PROP_UNLISTED]: true }));
+export const DEVICE = Type.Optional(
+  Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z][A-Za-z0-9_-]{0,31}$', [PROP_UNLISTED]: true }),
+);
 
 /** A listed input schema (JSON) with the `device` field shown, for hosts with more than one device. */
 export function withDeviceField<T extends { properties?: Record<string, object> }>(listed: T): T {
@@ -132,10 +153,15 @@ export function withDeviceField<T extends { properties?: Record<string, object> 
 export function listCompactly(schema: TSchema): void {
   const s = schema as unknown as Record<string | symbol, unknown>;
   for (const k of UNLISTED) {
-    if (Object.prototype.propertyIsEnumerable.call(s, k)) Object.defineProperty(s, k, { value: s[k], enumerable: false, writable: false, configurable: true });
+    if (Object.prototype.propertyIsEnumerable.call(s, k))
+      Object.defineProperty(s, k, { value: s[k], enumerable: false, writable: false, configurable: true });
   }
   const anyOf = s['anyOf'];
-  if (Array.isArray(anyOf) && anyOf.length && anyOf.every((x: Record<string, unknown>) => typeof x['const'] === 'string')) {
+  if (
+    Array.isArray(anyOf) &&
+    anyOf.length &&
+    anyOf.every((x: Record<string, unknown>) => typeof x['const'] === 'string')
+  ) {
     Object.defineProperty(s, 'anyOf', { value: anyOf, enumerable: false, writable: false, configurable: true });
     s['type'] = 'string';
     if (!s[ENUM_UNLISTED]) s['enum'] = anyOf.map((x: Record<string, unknown>) => x['const']);
@@ -144,7 +170,8 @@ export function listCompactly(schema: TSchema): void {
   if (props && typeof props === 'object') {
     for (const [k, p] of Object.entries(props)) {
       listCompactly(p);
-      if (p[PROP_UNLISTED]) Object.defineProperty(props, k, { value: p, enumerable: false, writable: false, configurable: true });
+      if (p[PROP_UNLISTED])
+        Object.defineProperty(props, k, { value: p, enumerable: false, writable: false, configurable: true });
     }
   }
   const items = s['items'];
@@ -157,7 +184,8 @@ export function fullSchema(schema: unknown): unknown {
   if (typeof schema !== 'object' || schema === null) return schema;
   const s = schema as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const k of Object.getOwnPropertyNames(s)) if (!(k === 'enum' && 'anyOf' in s) && !(k === 'type' && 'anyOf' in s)) out[k] = fullSchema(s[k]);
+  for (const k of Object.getOwnPropertyNames(s))
+    if (!(k === 'enum' && 'anyOf' in s) && !(k === 'type' && 'anyOf' in s)) out[k] = fullSchema(s[k]);
   return out;
 }
 
@@ -178,9 +206,13 @@ export interface ToolResult {
 export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Promise<ToolResult> {
   const response = new Response();
   const plain = plainJson(params);
-  const bad = plain === NOT_JSON ? '(root): params must be plain JSON data' : validationError(tool.schema.inputSchema, plain);
+  const bad =
+    plain === NOT_JSON ? '(root): params must be plain JSON data' : validationError(tool.schema.inputSchema, plain);
   if (bad) {
-    response.error('invalid_params', `${tool.schema.name}: ${spokenError(bad)}. Nothing was done; fix the params and call again.`);
+    response.error(
+      'invalid_params',
+      `${tool.schema.name}: ${spokenError(bad)}. Nothing was done; fix the params and call again.`,
+    );
     return { text: response.text, isError: true, code: 'invalid_params' };
   }
   try {
@@ -193,17 +225,24 @@ export async function runTool(tool: Tool, ctx: ToolContext, params: unknown): Pr
       running.catch(() => undefined);
       let onAbort: (() => void) | undefined;
       const stopped = new Promise<never>((_, reject) => {
-        onAbort = () => reject(stop.reason instanceof Error ? stop.reason : new ComputerUseError('paused', 'Stopped by the user.'));
+        onAbort = () =>
+          reject(stop.reason instanceof Error ? stop.reason : new ComputerUseError('paused', 'Stopped by the user.'));
         if (stop.aborted) onAbort(); else stop.addEventListener('abort', onAbort, { once: true });
       });
-      try { await Promise.race([running, stopped]); } finally { if (onAbort) stop.removeEventListener('abort', onAbort); }
+      try {
+        await Promise.race([running, stopped]);
+      } finally {
+        if (onAbort) stop.removeEventListener('abort', onAbort);
+      }
     } else {
       await running;
     }
   } catch (e) {
     if (ctx.stop?.aborted) {
       const partial = new Response();
-      const err = isComputerUseError(ctx.stop.reason) ? ctx.stop.reason : new ComputerUseError('paused', 'Stopped by the user.');
+      const err = isComputerUseError(ctx.stop.reason)
+        ? ctx.stop.reason
+        : new ComputerUseError('paused', 'Stopped by the user.');
       partial.error(err.code, err.message);
       return { text: partial.text, isError: true, code: err.code };
     }

@@ -29,13 +29,26 @@ export const waitTool = defineTool({
     const timeoutMs = p.timeoutMs ?? 10000;
     const deadline = performance.now() + timeoutMs;
     const text = p.text?.toLowerCase();
-    const matches = (l: SnapshotLine): boolean => (p.ref ? l.ref === p.ref : true) && (!p.role || l.role === p.role) &&
-      (!text || (l.name ?? '').toLowerCase().includes(text) || (!l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text)));
-    if (p.until !== 'window_appears' && !p.ref && !p.text && !p.role) throw new ComputerUseError('invalid_params', 'Give ref, text or role.');
-    if (p.until === 'value_changes' && !p.ref) throw new ComputerUseError('invalid_params', 'value_changes needs a ref.');
+    const matches = (l: SnapshotLine): boolean =>
+      (p.ref ? l.ref === p.ref : true) &&
+      (!p.role || l.role === p.role) &&
+      (!text ||
+        (l.name ?? '').toLowerCase().includes(text) ||
+        (!l.states.includes('password') && (l.value ?? '').toLowerCase().includes(text)));
+    if (p.until !== 'window_appears' && !p.ref && !p.text && !p.role)
+      throw new ComputerUseError('invalid_params', 'Give ref, text or role.');
+    if (p.until === 'value_changes' && !p.ref)
+      throw new ComputerUseError('invalid_params', 'value_changes needs a ref.');
     // A ref never issued must not read as "gone" (a disappears wait would report success on nothing).
-    if (p.ref && !session.refs.lookup(p.ref)) throw new ComputerUseError('unknown_ref', `Ref ${p.ref} was never issued in this session. Call computer_observe to get refs.`);
-    const target = { ...(p.app !== undefined ? { app: p.app } : {}), ...(p.window !== undefined ? { window: p.window } : {}) };
+    if (p.ref && !session.refs.lookup(p.ref))
+      throw new ComputerUseError(
+        'unknown_ref',
+        `Ref ${p.ref} was never issued in this session. Call computer_observe to get refs.`,
+      );
+    const target = {
+      ...(p.app !== undefined ? { app: p.app } : {}),
+      ...(p.window !== undefined ? { window: p.window } : {}),
+    };
     const initialWindows = new Set((await session.apps()).flatMap((a) => a.windows.map((w) => w.id)));
     let initialValue: string | undefined;
     for (let round = 0; ; round++) {
@@ -43,8 +56,14 @@ export const waitTool = defineTool({
       if (p.until === 'window_appears') {
         const apps = await session.apps();
         // A denied app's window never matches and is never read (denied means unseen).
-        const hit = apps.flatMap((a) => a.windows.filter((w) => !session.hidden({ ...identityView(a), ...w })))
-          .find((w) => (!initialWindows.has(w.id) || round === 0) && (!text || w.title.toLowerCase().includes(text)) && (text || !initialWindows.has(w.id)));
+        const hit = apps
+          .flatMap((a) => a.windows.filter((w) => !session.hidden({ ...identityView(a), ...w })))
+          .find(
+            (w) =>
+              (!initialWindows.has(w.id) || round === 0) &&
+              (!text || w.title.toLowerCase().includes(text)) &&
+              (text || !initialWindows.has(w.id)),
+          );
         if (hit) {
           const raw = await session.readWindow(hit);
           response.add(`window [${session.windows.refOf(hit)}] ${quoteText(redactText(hit.title))} is open`);
@@ -53,11 +72,21 @@ export const waitTool = defineTool({
           return;
         }
       } else {
-        const window = await session.resolveWindow(p.ref ? { window: session.refs.lookup(p.ref) ? windowRefOf(session, p.ref) : '' } : target);
+        const window = await session.resolveWindow(
+          p.ref ? { window: session.refs.lookup(p.ref) ? windowRefOf(session, p.ref) : '' } : target,
+        );
         const raw = await session.readWindow(window);
         const { full } = session.snapshotOf(raw);
         const found = full.elements.filter(matches);
-        if (p.until === 'appears' && found.length) { response.add(`appeared: ${found.slice(0, 5).map((l) => l.text).join('\n')}`); return; }
+        if (p.until === 'appears' && found.length) {
+          response.add(
+            `appeared: ${found
+              .slice(0, 5)
+              .map((l) => l.text)
+              .join('\n')}`,
+          );
+          return;
+        }
         if (p.until === 'disappears' && !found.length) { response.add('gone: no element matches any more'); return; }
         if (p.until === 'value_changes') {
           const v = found[0]?.value ?? '';
@@ -65,9 +94,18 @@ export const waitTool = defineTool({
           else if (v !== initialValue) { response.add(`changed: ${found[0]?.text ?? `${p.ref} is gone`}`); return; }
         }
       }
-      if (performance.now() >= deadline) throw new ComputerUseError('timeout', `The condition "${p.until}" did not hold within ${timeoutMs} ms. Observe the window to see its state; a longer wait takes timeoutMs (up to 120000).`);
+      if (performance.now() >= deadline)
+        throw new ComputerUseError(
+          'timeout',
+          `The condition "${p.until}" did not hold within ${timeoutMs} ms. Observe the window to see its ` +
+            `state; a longer wait takes timeoutMs (up to 120000).`,
+        );
       // Wake on the next UI events (or after a short poll interval).
-      await session.device.call('ui.settle', { quietMs: 50, timeoutMs: Math.round(Math.min(500, Math.max(0, deadline - performance.now()))) }, 6000);
+      await session.device.call(
+        'ui.settle',
+        { quietMs: 50, timeoutMs: Math.round(Math.min(500, Math.max(0, deadline - performance.now()))) },
+        6000,
+      );
     }
   },
 });

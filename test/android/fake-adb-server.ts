@@ -31,7 +31,10 @@ const okay = (text?: string): Buffer => {
   const body = Buffer.from(text, 'utf8');
   return Buffer.concat([Buffer.from(`OKAY${hex4(body.length)}`), body]);
 };
-const fail = (text: string): Buffer => { const body = Buffer.from(text, 'utf8'); return Buffer.concat([Buffer.from(`FAIL${hex4(body.length)}`), body]); };
+const fail = (text: string): Buffer => {
+  const body = Buffer.from(text, 'utf8');
+  return Buffer.concat([Buffer.from(`FAIL${hex4(body.length)}`), body]);
+};
 
 /** A running fake server. */
 export class FakeAdbServer {
@@ -47,7 +50,11 @@ export class FakeAdbServer {
   constructor(readonly devices: FakeAdbDevice[]) {}
 
   async start(): Promise<number> {
-    this.server = createServer((s) => { this.sockets.add(s); s.on('close', () => this.sockets.delete(s)); void this.serve(s).catch(() => s.destroy()); });
+    this.server = createServer((s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+      void this.serve(s).catch(() => s.destroy());
+    });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     const addr = this.server.address();
     this.port = typeof addr === 'object' && addr ? addr.port : 0;
@@ -78,9 +85,20 @@ export class FakeAdbServer {
       if (what === 'version') { socket.end(okay(hex4(41))); return; }
       if (what === 'devices' || what === 'devices-l') {
         const long = what === 'devices-l';
-        socket.end(okay(this.devices.map((d) => long
-          ? `${d.serial.padEnd(22)} ${d.state} ${Object.entries(d.facts ?? {}).map(([k, v]) => `${k}:${v}`).join(' ')}\n`
-          : `${d.serial}\t${d.state}\n`).join('')));
+        socket.end(
+          okay(
+            this.devices
+              .map((d) =>
+                long
+                  ? `${d.serial.padEnd(22)} ${d.state} ` +
+                    `${Object.entries(d.facts ?? {})
+                      .map(([k, v]) => `${k}:${v}`)
+                      .join(' ')}\n`
+                  : `${d.serial}\t${d.state}\n`,
+              )
+              .join(''),
+          ),
+        );
         return;
       }
       if (what === 'features' || what === 'get-state') {
@@ -94,7 +112,15 @@ export class FakeAdbServer {
       if (t) {
         const d = this.pick(t[2] || undefined);
         if (typeof d === 'string') { socket.end(fail(d)); return; }
-        if (d.state === 'unauthorized') { socket.end(fail('device unauthorized.\nThis adb server\'s $ADB_VENDOR_KEYS is not set\nTry \'adb kill-server\' if that seems wrong.\nOtherwise check for a confirmation dialog on your device.')); return; }
+        if (d.state === 'unauthorized') {
+          socket.end(
+            fail(
+              "device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\nTry 'adb kill-server' if " +
+                'that seems wrong.\nOtherwise check for a confirmation dialog on your device.',
+            ),
+          );
+          return;
+        }
         if (d.state !== 'device') { socket.end(fail(`device ${d.state}`)); return; }
         device = d;
         const id = Buffer.alloc(8); id.writeBigUInt64LE(1n);
@@ -123,7 +149,11 @@ export class FakeAdbServer {
     if (command === '') { socket.end(fail('interactive shells are not supported by the fake device')); return; }
     socket.write(okay());
     if (this.dropOn && req.startsWith(this.dropOn)) { socket.destroy(); return; }
-    if (this.vanishOn && req.startsWith(this.vanishOn)) { this.devices.splice(this.devices.indexOf(device), 1); socket.destroy(); return; }
+    if (this.vanishOn && req.startsWith(this.vanishOn)) {
+      this.devices.splice(this.devices.indexOf(device), 1);
+      socket.destroy();
+      return;
+    }
     if (v2) void reader.read(5).catch(() => undefined); // the client's close-stdin packet; nothing reads stdin here
     const r = await device.run(command);
     const out = Buffer.from(r.stdout);

@@ -6,13 +6,37 @@
  * a stub prints comes from files the test writes (`out/<program>`), so a screen is a file.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  chmodSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandResult, FakeAdbDevice } from './fake-adb-server.js';
 
 /** The device programs the stubs stand in for. */
-export const DEVICE_PROGRAMS = ['input', 'am', 'uiautomator', 'dumpsys', 'getprop', 'wm', 'settings', 'ime', 'cmd', 'pm', 'monkey', 'content', 'pidof', 'screencap'] as const;
+export const DEVICE_PROGRAMS = [
+  'input',
+  'am',
+  'uiautomator',
+  'dumpsys',
+  'getprop',
+  'wm',
+  'settings',
+  'ime',
+  'cmd',
+  'pm',
+  'monkey',
+  'content',
+  'pidof',
+  'screencap',
+] as const;
 
 const STUB = `#!/bin/mksh
 # Records its argv (NUL-separated) to its own file, prints out/<name>[.<first arg>] and exits with exit/<name>.
@@ -20,7 +44,8 @@ name=\${0##*/}
 n=$(( $(cat "$FAKE_DEVICE/seq" 2>/dev/null || echo 0) + 1 ))
 echo $n > "$FAKE_DEVICE/seq"
 /usr/bin/printf '%s\\0' "$name" "$@" > "$FAKE_DEVICE/calls/$(/usr/bin/printf '%06d' $n)"
-if [ -f "$FAKE_DEVICE/out/$name.$1" ]; then cat "$FAKE_DEVICE/out/$name.$1"; elif [ -f "$FAKE_DEVICE/out/$name" ]; then cat "$FAKE_DEVICE/out/$name"; fi
+if [ -f "$FAKE_DEVICE/out/$name.$1" ]; then cat "$FAKE_DEVICE/out/$name.$1"; elif [ -f "$FAKE_DEVICE/out/$name" ]; \
+then cat "$FAKE_DEVICE/out/$name"; fi
 [ -f "$FAKE_DEVICE/err/$name" ] && cat "$FAKE_DEVICE/err/$name" >&2
 exit $(cat "$FAKE_DEVICE/exit/$name" 2>/dev/null || echo 0)
 `;
@@ -30,7 +55,8 @@ exit $(cat "$FAKE_DEVICE/exit/$name" 2>/dev/null || echo 0)
  * anything else the real cat. It calls /bin/cat by path, so the other stubs' own `cat` still works.
  */
 const CAT = `#!/bin/mksh
-case "$1" in /proc/*) f="$FAKE_DEVICE/proc/\${1#/proc/}"; [ -f "$f" ] && exec /bin/cat "$f"; echo "cat: $1: No such file or directory" >&2; exit 1;; esac
+case "$1" in /proc/*) f="$FAKE_DEVICE/proc/\${1#/proc/}"; [ -f "$f" ] && exec /bin/cat "$f"; echo "cat: $1: No such \
+file or directory" >&2; exit 1;; esac
 exec /bin/cat "$@"
 `;
 
@@ -39,14 +65,23 @@ export class MkshDevice implements FakeAdbDevice {
   readonly dir: string;
   state = 'device';
   features = ['shell_v2', 'cmd', 'stat_v2', 'ls_v2', 'fixed_push_mkdir', 'apex', 'abb', 'abb_exec'];
-  facts: Record<string, string> = { product: 'sdk_gphone64_x86_64', model: 'sdk_gphone64_x86_64', device: 'emu64x', transport_id: '1' };
+  facts: Record<string, string> = {
+    product: 'sdk_gphone64_x86_64',
+    model: 'sdk_gphone64_x86_64',
+    device: 'emu64x',
+    transport_id: '1',
+  };
   /** Runs after each command, with the calls it made, so a test can change the screen (a tap opens a page). */
   onCommand?: (calls: string[][]) => void;
 
   constructor(readonly serial = 'emulator-5554') {
     this.dir = mkdtempSync(join(tmpdir(), 'cu-fake-phone-'));
     for (const d of ['bin', 'calls', 'out', 'err', 'exit', 'proc']) mkdirSync(join(this.dir, d));
-    for (const p of DEVICE_PROGRAMS) { const f = join(this.dir, 'bin', p); writeFileSync(f, STUB); chmodSync(f, 0o755); }
+    for (const p of DEVICE_PROGRAMS) {
+      const f = join(this.dir, 'bin', p);
+      writeFileSync(f, STUB);
+      chmodSync(f, 0o755);
+    }
     writeFileSync(join(this.dir, 'bin', 'cat'), CAT); chmodSync(join(this.dir, 'bin', 'cat'), 0o755);
   }
 
@@ -63,12 +98,19 @@ export class MkshDevice implements FakeAdbDevice {
   proc(pid: number, processName: string, uid: number, startTicks = 123456): void {
     const dir = join(this.dir, 'proc', String(pid));
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'stat'), `${pid} (${processName.slice(-15)}) S 1 1 0 0 -1 1077936448 1 0 0 0 0 0 0 0 20 0 30 0 ${startTicks} 100 10\n`);
+    writeFileSync(
+      join(dir, 'stat'),
+      `${pid} (${processName.slice(-15)}) S 1 1 0 0 -1 1077936448 1 0 0 0 0 0 0 0 20 0 30 0 ${startTicks} ` +
+        `100 10\n`,
+    );
     writeFileSync(join(dir, 'status'), `Name:\t${processName.slice(-15)}\nUid:\t${uid}\t${uid}\t${uid}\t${uid}\n`);
     writeFileSync(join(dir, 'cmdline'), `${processName}\0`);
   }
   /** Sets a program's exit code and stderr. */
-  failWith(name: string, code: number, stderr = ''): void { writeFileSync(join(this.dir, 'exit', name), String(code)); writeFileSync(join(this.dir, 'err', name), stderr); }
+  failWith(name: string, code: number, stderr = ''): void {
+    writeFileSync(join(this.dir, 'exit', name), String(code));
+    writeFileSync(join(this.dir, 'err', name), stderr);
+  }
 
   private history: string[][] = [];
 
@@ -78,7 +120,13 @@ export class MkshDevice implements FakeAdbDevice {
   /** Moves the stubs' call files into the history. */
   private collect(): string[][] {
     const dir = join(this.dir, 'calls');
-    const calls = readdirSync(dir).sort().map((f) => { const raw = readFileSync(join(dir, f), 'utf8'); rmSync(join(dir, f)); return raw.split('\0').slice(0, -1); });
+    const calls = readdirSync(dir)
+      .sort()
+      .map((f) => {
+        const raw = readFileSync(join(dir, f), 'utf8');
+        rmSync(join(dir, f));
+        return raw.split('\0').slice(0, -1);
+      });
     this.history.push(...calls);
     return calls;
   }
@@ -89,7 +137,11 @@ export class MkshDevice implements FakeAdbDevice {
         env: { PATH: `${join(this.dir, 'bin')}:/usr/bin:/bin`, FAKE_DEVICE: this.dir, LANG: 'C.UTF-8' },
         encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: 20_000,
       }, (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+        const code = err
+          ? typeof (err as { code?: unknown }).code === 'number'
+            ? (err as { code: number }).code
+            : 1
+          : 0;
         const calls = this.collect();
         this.onCommand?.(calls);
         resolve({ stdout, stderr, exitCode: code });

@@ -18,8 +18,18 @@ export function makePdf(pages: readonly (readonly string[])[]): Buffer {
   objects.push(`<< /Type /Pages /Kids [${kids}] /Count ${pages.length} >>`);
   objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   pages.forEach((lines, i) => {
-    const ops = ['BT', '/F1 11 Tf', '14 TL', '56 780 Td', ...lines.map((l, k) => `${k ? 'T* ' : ''}${pdfString(l)} Tj`), 'ET'].join('\n');
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`);
+    const ops = [
+      'BT',
+      '/F1 11 Tf',
+      '14 TL',
+      '56 780 Td',
+      ...lines.map((l, k) => `${k ? 'T* ' : ''}${pdfString(l)} Tj`),
+      'ET',
+    ].join('\n');
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ` +
+        `${5 + i * 2} 0 R >>`,
+    );
     objects.push(`<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`);
   });
   let out = '%PDF-1.4\n';
@@ -29,7 +39,9 @@ export function makePdf(pages: readonly (readonly string[])[]): Buffer {
     out += `${i + 1} 0 obj\n${body}\nendobj\n`;
   });
   const xref = Buffer.byteLength(out, 'latin1');
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out +=
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n` +
+    `${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
 }

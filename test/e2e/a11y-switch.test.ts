@@ -78,11 +78,16 @@ test('IsEnabled off: doctor and hello report it with the fix, which is applied o
   }
 });
 
-test('computer-use doctor --fix on a terminal asks, and "once" (the offered answer) switches accessibility on', { skip: !onPath('script') && 'util-linux script is not installed' }, async () => {
+test('computer-use doctor --fix on a terminal asks, and "once" (the offered answer) ' +
+    'switches accessibility on', { skip: !onPath('script') && 'util-linux script is not installed' }, async () => {
   await setA11yEnabled(false);
   try {
     const out = await new Promise<string>((resolve, reject) => {
-      const p = spawn('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} doctor --fix`, '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] });
+      const p = spawn(
+        'script',
+        ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} doctor --fix`, '/dev/null'],
+        { stdio: ['pipe', 'pipe', 'inherit'] },
+      );
       let text = '';
       let answered = false;
       const timer = setTimeout(() => { p.kill(); reject(new Error(`no prompt: ${text}`)); }, 60_000);

@@ -21,11 +21,19 @@ function drawn(): XWin[] {
     const m = /^\s+(0x[0-9a-f]+) (?:"(.*)"|\(has no name\)): \("computer-use" "computer-use"\)/.exec(line);
     if (!m?.[1]) continue;
     let info: string;
-    try { info = execFileSync('xwininfo', ['-id', m[1]], { encoding: 'utf8' }); } catch { continue; /* gone meanwhile */ }
+    try {
+      info = execFileSync('xwininfo', ['-id', m[1]], { encoding: 'utf8' });
+    } catch {
+      continue; /* gone meanwhile */
+    }
     if (!/Map State: IsViewable/.test(info)) continue;
     const n = (k: string): number => Number(new RegExp(`${k}:\\s+(-?\\d+)`).exec(info)?.[1]);
-    out.push({ id: m[1], ...(m[2] !== undefined ? { title: m[2] } : {}), rect: [n('Absolute upper-left X'), n('Absolute upper-left Y'), n('Width'), n('Height')],
-      overrideRedirect: /Override Redirect State: yes/.test(info) });
+    out.push({
+      id: m[1],
+      ...(m[2] !== undefined ? { title: m[2] } : {}),
+      rect: [n('Absolute upper-left X'), n('Absolute upper-left Y'), n('Width'), n('Height')],
+      overrideRedirect: /Override Redirect State: yes/.test(info),
+    });
   }
   return out;
 }
@@ -66,26 +74,36 @@ async function gedit(computer: Computer): Promise<{ doc: string; bounds: Rect }>
   return { doc: refOn(text, /\] document\b.*editable/), bounds };
 }
 
-test('during an act the target is framed and the status says "acting in gedit"; after it, nothing is shown', async () => {
+test('during an act the target is framed and the status ' +
+    'says "acting in gedit"; after it, nothing is shown', async () => {
   // A long quiet window keeps the act settling for a while, so the frame can be seen.
   const computer = await openComputer({ settle: { quietMs: 1200, timeoutMs: 4000 } });
   computers.push(computer);
   const { doc, bounds } = await gedit(computer);
   assert.deepEqual(drawn(), [], 'nothing is shown before the act');
-  const { seen, result } = await watch(() => computer.tools.act({ actions: [{ ref: doc, op: 'set_value', value: 'framed while acting' }] }));
+  const { seen, result } = await watch(() =>
+    computer.tools.act({ actions: [{ ref: doc, op: 'set_value', value: 'framed while acting' }] }),
+  );
   ok(result);
   const during = seen.find((s) => s.length >= 5);
   assert.ok(during, `frame and status seen during the act: ${JSON.stringify(seen)}`);
   assert.ok(during.every((w) => w.overrideRedirect), 'override-redirect windows only');
   const bars = during.filter((w) => w.title === undefined).map((w) => w.rect);
-  for (const bar of frameBars(bounds)) assert.ok(bars.some((r) => r.join() === bar.join()), `bar ${bar.join()} around ${bounds.join()} in ${JSON.stringify(bars)}`);
+  for (const bar of frameBars(bounds))
+    assert.ok(
+      bars.some((r) => r.join() === bar.join()),
+      `bar ${bar.join()} around ${bounds.join()} in ${JSON.stringify(bars)}`,
+    );
   assert.ok(during.some((w) => w.title === 'computer-use: acting in gedit'), JSON.stringify(during));
   assert.ok(await until(() => drawn().length === 0), `gone after the act: ${JSON.stringify(drawn())}`);
 
   // Paused: the status says so; resumed: nothing.
   computer.policy.stop();
   try {
-    assert.ok(await until(() => drawn().some((w) => w.title === 'computer-use: paused')), `paused status: ${JSON.stringify(drawn())}`);
+    assert.ok(
+      await until(() => drawn().some((w) => w.title === 'computer-use: paused')),
+      `paused status: ${JSON.stringify(drawn())}`,
+    );
   } finally { computer.policy.resume(); }
   assert.ok(await until(() => drawn().length === 0), `nothing after resume: ${JSON.stringify(drawn())}`);
   await computer.close();
@@ -97,7 +115,9 @@ test('showActivity: false draws nothing', async () => {
   const computer = await openComputer({ settle: { quietMs: 800, timeoutMs: 4000 }, showActivity: false });
   computers.push(computer);
   const { doc } = await gedit(computer);
-  const { seen, result } = await watch(() => computer.tools.act({ actions: [{ ref: doc, op: 'set_value', value: 'not framed' }] }));
+  const { seen, result } = await watch(() =>
+    computer.tools.act({ actions: [{ ref: doc, op: 'set_value', value: 'not framed' }] }),
+  );
   ok(result);
   assert.deepEqual(seen, []);
 });

@@ -35,19 +35,39 @@ const FIREFOX_PREFS: [string, boolean | number | string][] = [
 ];
 
 /** A fresh Firefox profile folder holding the user.js above (plus `extra` prefs), in `dir` or a new temp folder. */
-export function firefoxProfile(extra: [string, boolean | number | string][] = [], dir = mkdtempSync(join(tmpdir(), 'cu-firefox-'))): string {
-  writeFileSync(join(dir, 'user.js'), [...FIREFOX_PREFS, ...extra].map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});`).join('\n') + '\n');
+export function firefoxProfile(
+  extra: [string, boolean | number | string][] = [],
+  dir = mkdtempSync(join(tmpdir(), 'cu-firefox-')),
+): string {
+  writeFileSync(
+    join(dir, 'user.js'),
+    [...FIREFOX_PREFS, ...extra].map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});`).join('\n') +
+      '\n',
+  );
   return dir;
 }
 
 /** Command and arguments that open `url` in a browser of this family with a fresh profile. */
-export function browserCommand(family: 'firefox' | 'chromium', url = ORDER_FORM_URL): { command: string; args: string[] } {
+export function browserCommand(
+  family: 'firefox' | 'chromium',
+  url = ORDER_FORM_URL,
+): { command: string; args: string[] } {
   if (family === 'firefox') return { command: 'firefox-esr', args: ['-profile', firefoxProfile(), '-no-remote', url] };
   const profile = mkdtempSync(join(tmpdir(), 'cu-chromium-'));
   return {
     command: 'chromium',
-    args: ['--force-renderer-accessibility', '--no-sandbox', '--no-first-run', '--no-default-browser-check', '--disable-gpu',
-      '--password-store=basic', '--disable-background-networking', '--disable-component-update', `--user-data-dir=${profile}`, url],
+    args: [
+      '--force-renderer-accessibility',
+      '--no-sandbox',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--disable-gpu',
+      '--password-store=basic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      `--user-data-dir=${profile}`,
+      url,
+    ],
   };
 }
 

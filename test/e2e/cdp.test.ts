@@ -22,8 +22,17 @@ import { lineOf, ok, refOn } from './helpers.js';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const PAGE = pathToFileURL(join(ROOT, 'test', 'fixtures', 'pages', 'cdp-app.html')).href;
 const CLI = join(ROOT, 'dist', 'src', 'hosts', 'cli', 'main.js');
-const FLAGS = ['--no-sandbox', '--no-first-run', '--no-default-browser-check', '--disable-gpu', '--password-store=basic',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
+const FLAGS = [
+  '--no-sandbox',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-gpu',
+  '--password-store=basic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
 
 interface Browser { proc: ChildProcess; profile: string; endpoint?: string }
 const running: Browser[] = [];
@@ -31,7 +40,13 @@ const running: Browser[] = [];
 /** Starts Debian's chromium on the page with a fresh profile; resolves once DevTools listens (when asked). */
 async function startChromium(extra: string[], debugging: boolean, page = PAGE): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'cu-chromium-'));
-  const args = [...FLAGS, `--user-data-dir=${profile}`, ...extra, ...(debugging ? ['--remote-debugging-port=0'] : []), page];
+  const args = [
+    ...FLAGS,
+    `--user-data-dir=${profile}`,
+    ...extra,
+    ...(debugging ? ['--remote-debugging-port=0'] : []),
+    page,
+  ];
   // Its own process group, so the browser and its helpers are stopped together.
   const proc = spawn('/usr/bin/chromium', args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   const b: Browser = { proc, profile };
@@ -71,7 +86,12 @@ const measured: Record<string, number> = {};
 
 test('the DevTools channel observes, fills and submits a form, grows a list and handles a dialog', async (t) => {
   const browser = await startChromium(['--force-renderer-accessibility'], true);
-  const computer = await createComputer({ desktop: 'current', driver: 'cdp', cdpEndpoint: browser.endpoint!, gate: allowAllGate });
+  const computer = await createComputer({
+    desktop: 'current',
+    driver: 'cdp',
+    cdpEndpoint: browser.endpoint!,
+    gate: allowAllGate,
+  });
   const outputs: string[] = [];
   try {
     // The page may still be loading: its title names the window once it is parsed.
@@ -82,7 +102,9 @@ test('the DevTools channel observes, fills and submits a form, grows a list and 
     }
     assert.match(apps, /^channel: cdp\n/);
     assert.match(apps, /\[w\d+\] window "Order desk"/);
-    const waited = ok(await computer.tools.wait({ until: 'appears', text: 'Delete all items', window: 'Order desk', timeoutMs: 15000 }));
+    const waited = ok(
+      await computer.tools.wait({ until: 'appears', text: 'Delete all items', window: 'Order desk', timeoutMs: 15000 }),
+    );
     outputs.push(waited);
 
     const t0 = performance.now();
@@ -111,7 +133,8 @@ test('the DevTools channel observes, fills and submits a form, grows a list and 
     ] }));
     outputs.push(filled);
     assert.match(filled, /^channel: cdp\n/);
-    for (const ref of [customer, email, size, gift]) assert.match(filled, new RegExp(`ok \\w+ ${ref} · confirmed`), filled);
+    for (const ref of [customer, email, size, gift])
+      assert.match(filled, new RegExp(`ok \\w+ ${ref} · confirmed`), filled);
     assert.match(filled, /~ \[e\d+\] combobox "Size" value "Medium" → "Large"/);
 
     const t1 = performance.now();
@@ -119,7 +142,11 @@ test('the DevTools channel observes, fills and submits a form, grows a list and 
     measured['cdp_act_ms'] = Math.round(performance.now() - t1);
     outputs.push(submitted);
     // The page's own state came from the input events: the result proves the edits reached it.
-    assert.match(submitted, /\+ \[e\d+\] text "Order placed for Grace Hopper <grace@example.org>: Large, gift wrapped"/, submitted);
+    assert.match(
+      submitted,
+      /\+ \[e\d+\] text "Order placed for Grace Hopper <grace@example.org>: Large, gift wrapped"/,
+      submitted,
+    );
 
     const grown = ok(await computer.tools.act({ actions: [{ ref: add, op: 'click' }, { ref: add, op: 'click' }] }));
     outputs.push(grown);
@@ -144,7 +171,9 @@ test('the DevTools channel observes, fills and submits a form, grows a list and 
     // The same page through the accessibility tree, for the comparison (no channel line there).
     const native = await createComputer({ desktop: 'current', gate: allowAllGate });
     try {
-      const w = ok(await native.tools.wait({ until: 'appears', text: 'Delete all items', app: 'Chromium', timeoutMs: 15000 }));
+      const w = ok(
+        await native.tools.wait({ until: 'appears', text: 'Delete all items', app: 'Chromium', timeoutMs: 15000 }),
+      );
       assert.ok(!w.startsWith('channel:'));
       const t2 = performance.now();
       const n = ok(await native.tools.observe({ full: true, app: 'Chromium' }));
@@ -163,7 +192,8 @@ test('the DevTools channel observes, fills and submits a form, grows a list and 
   }
 });
 
-test('doctor on a Chromium window started without --force-renderer-accessibility judges its web content, with the fix when it is missing', async (t) => {
+test('doctor on a Chromium window started without --force-renderer-accessibility ' +
+    'judges its web content, with the fix when it is missing', async (t) => {
   const browser = await startChromium([], false);
   try {
     // Wait until the window registered on the accessibility bus (the frame is there; the content is not).
@@ -183,9 +213,18 @@ test('doctor on a Chromium window started without --force-renderer-accessibility
     const web = Math.max(...app.windows.map((w) => w.webNodes ?? 0));
     if (web < TINY_TREE || app.status !== 'ok') {
       assert.notEqual(app.status, 'ok', JSON.stringify(app));
-      assert.match(app.summary, /web content (is not exposed|was missing from the first read).*started without --force-renderer-accessibility/);
-      assert.ok(app.fixes.some((f) => f.includes('Restart it with --force-renderer-accessibility')), app.fixes.join('\n'));
-      assert.ok(app.fixes.some((f) => f.includes('--remote-debugging-port') && f.includes("driver: 'cdp'")), app.fixes.join('\n'));
+      assert.match(
+        app.summary,
+        /web content (is not exposed|was missing from the first read).*started without --force-renderer-accessibility/,
+      );
+      assert.ok(
+        app.fixes.some((f) => f.includes('Restart it with --force-renderer-accessibility')),
+        app.fixes.join('\n'),
+      );
+      assert.ok(
+        app.fixes.some((f) => f.includes('--remote-debugging-port') && f.includes("driver: 'cdp'")),
+        app.fixes.join('\n'),
+      );
     } else {
       assert.match(app.summary, /exposes \d+ web content nodes/);
     }

@@ -13,7 +13,9 @@ const cli = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url
 const home = await mkdtemp(join(tmpdir(), 'cu-cli-'));
 // The CLI reads the policy from the home's settings: the test app is allowed, nothing asks.
 // Written through the tool's own writer: a settings file written by anything else is not honoured unconfirmed.
-updateSettings(join(home, 'settings.json'), (s) => Object.assign(s, { mode: 'bypass', allowApps: ['gtk3-widget-factory'] }));
+updateSettings(join(home, 'settings.json'), (s) =>
+  Object.assign(s, { mode: 'bypass', allowApps: ['gtk3-widget-factory'] }),
+);
 let appPid = 0;
 
 function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -52,7 +54,8 @@ test('errors exit non-zero with the code and what to do', async () => {
   assert.match(usage.stderr, /usage: computer-use act/);
 });
 
-test('a flag that narrows is kept and announced once; one that lowers a question is not applied without a person', async () => {
+test('a flag that narrows is kept and announced once; one that ' +
+    'lowers a question is not applied without a person', async () => {
   const notice = /kept for the next commands/;
   const first = await run('apps', '--deny-app', 'firefox');
   assert.equal(first.code, 0, first.stderr);
@@ -60,7 +63,11 @@ test('a flag that narrows is kept and announced once; one that lowers a question
   // Two agents in the CLI trial called the notice on every later command noise.
   const plain = await run('apps');
   assert.doesNotMatch(plain.stderr, notice, plain.stderr);
-  assert.doesNotMatch((await run('apps', '--deny-app', 'firefox')).stderr, notice, 'the same flag again changes nothing kept');
+  assert.doesNotMatch(
+    (await run('apps', '--deny-app', 'firefox')).stderr,
+    notice,
+    'the same flag again changes nothing kept',
+  );
   // No terminal here: an allow entry given on the call is said to be neither applied nor kept.
   const wide = await run('apps', '--allow-app', 'pluma');
   assert.equal(wide.code, 0, wide.stderr);

@@ -119,7 +119,8 @@ test('the Chromium DevTools driver passes the kit on the web harness', { timeout
   }
 });
 
-test('the kit launches its page and GTK harness for the Linux driver, and the driver passes both', { timeout: 300_000 }, async () => {
+test('the kit launches its page and GTK harness for ' +
+    'the Linux driver, and the driver passes both', { timeout: 300_000 }, async () => {
   const report = await runConformance({ driver: driverCommand('linux'), launch: true });
   const text = formatReport(report);
   assert.equal(report.results.find((r) => r.rule === 'harness.page')?.verdict, 'PASS', text);
@@ -127,7 +128,17 @@ test('the kit launches its page and GTK harness for the Linux driver, and the dr
   assertConforms(report, 'page');
   assertConforms(report, 'native-gtk');
   for (const h of ['page', 'native-gtk']) {
-    for (const rule of ['count.click#2', 'later.click', 'open-dialog.click', 'colour.select', 'volume.set_value', 'secret', 'hostile', 'rows', 'unfocused']) {
+    for (const rule of [
+      'count.click#2',
+      'later.click',
+      'open-dialog.click',
+      'colour.select',
+      'volume.set_value',
+      'secret',
+      'hostile',
+      'rows',
+      'unfocused',
+    ]) {
       assert.equal(
         report.results.find((r) => r.rule === `semantic.${h}.${rule}`)?.verdict,
         'PASS',

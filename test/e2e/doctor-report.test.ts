@@ -15,16 +15,23 @@ import type { ShareableReport } from '../../src/doctor/report.js';
 
 const CLI = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url));
 
-test('doctor --report on the Linux desktop: both files, every section, the smoke task passed, nothing private', { timeout: 300_000 }, async () => {
+test('doctor --report on the Linux desktop: both files, every ' +
+    'section, the smoke task passed, nothing private', { timeout: 300_000 }, async () => {
   const out = mkdtempSync(join(tmpdir(), 'cu-report-e2e-'));
   try {
-    const r = await promisify(execFile)(process.execPath, [CLI, 'doctor', '--report', '--out', out], { maxBuffer: 1 << 22 })
-      .catch((e: { stdout: string; stderr: string }) => e);
-    assert.match(r.stdout, /Report written:\n.*computer-use-report\.md\n.*computer-use-report\.json/, r.stdout + r.stderr);
+    const r = await promisify(execFile)(process.execPath, [CLI, 'doctor', '--report', '--out', out], {
+      maxBuffer: 1 << 22,
+    }).catch((e: { stdout: string; stderr: string }) => e);
+    assert.match(
+      r.stdout,
+      /Report written:\n.*computer-use-report\.md\n.*computer-use-report\.json/,
+      r.stdout + r.stderr,
+    );
     const md = readFileSync(join(out, 'computer-use-report.md'), 'utf8');
     const json = readFileSync(join(out, 'computer-use-report.json'), 'utf8');
     const report = JSON.parse(json) as ShareableReport;
-    for (const h of ['## Doctor checks', '## Conformance kit', '## Smoke task', '## Send it']) assert.ok(md.includes(h), md);
+    for (const h of ['## Doctor checks', '## Conformance kit', '## Smoke task', '## Send it'])
+      assert.ok(md.includes(h), md);
     assert.equal(report.os.platform, 'linux');
     assert.equal(report.driver.platform, 'linux');
     assert.ok(report.checks.some((c) => c.name === 'a11y_bus' && c.status === 'ok'), md);
@@ -33,6 +40,11 @@ test('doctor --report on the Linux desktop: both files, every section, the smoke
     assert.ok(steps.length >= 3 && steps.every((s) => s.ok), md);
     assert.ok(steps.some((s) => s.tool === 'computer_act' && s.status === 'confirmed'), md);
     const words = [hostname(), homedir(), ...(userInfo().username === 'root' ? [] : [userInfo().username])];
-    for (const text of [md, json]) for (const w of words) assert.ok(!new RegExp(`(?<![\\w-])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(text), `${w} in:\n${text}`);
+    for (const text of [md, json])
+      for (const w of words)
+        assert.ok(
+          !new RegExp(`(?<![\\w-])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(text),
+          `${w} in:\n${text}`,
+        );
   } finally { rmSync(out, { recursive: true, force: true }); }
 });

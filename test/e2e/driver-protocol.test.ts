@@ -14,7 +14,12 @@ import { METHOD_NAMES, PROTOCOL_VERSION } from '../../src/protocol/methods.js';
 
 const ENTRY = fileURLToPath(new URL('../../src/drivers/linux/main.js', import.meta.url));
 
-interface Wire { jsonrpc: string; id?: unknown; result?: unknown; error?: { code: number; message: string; data?: { code?: string } } }
+interface Wire {
+  jsonrpc: string;
+  id?: unknown;
+  result?: unknown;
+  error?: { code: number; message: string; data?: { code?: string } };
+}
 
 /** The driver as a raw process: write lines, wait for the response of an id. */
 class RawDriver {
@@ -49,7 +54,10 @@ class RawDriver {
       const hit = this.received.find((m) => m.id === id);
       if (hit) return hit;
       if (this.child.exitCode !== null || this.child.signalCode !== null) {
-        assert.fail(`driver exited (${this.child.exitCode ?? this.child.signalCode}) before answering ${id}:\n${this.stderr}`);
+        assert.fail(
+          `driver exited (${this.child.exitCode ?? this.child.signalCode}) before answering ${id}:\n` +
+            `${this.stderr}`,
+        );
       }
       const left = deadline - Date.now();
       if (left <= 0) assert.fail(`no response to ${id} within ${timeoutMs} ms:\n${this.stderr}`);
@@ -92,13 +100,24 @@ test('hello: protocolVersion, every method, platform linux, version, capabilitie
   driver.request(1, 'hello', { client: 'e2e' });
   const r = await driver.response(1, 20_000);
   assert.equal(r.error, undefined, JSON.stringify(r.error));
-  const hello = r.result as { protocolVersion: string; methods: string[]; platform: string; version: string; capabilities: string[]; permissions: Record<string, boolean>; session?: string };
+  const hello = r.result as {
+    protocolVersion: string;
+    methods: string[];
+    platform: string;
+    version: string;
+    capabilities: string[];
+    permissions: Record<string, boolean>;
+    session?: string;
+  };
   assert.equal(hello.platform, 'linux');
   assert.equal(hello.protocolVersion, PROTOCOL_VERSION);
   // The Linux driver serves every declared method.
   assert.deepEqual([...hello.methods].sort(), [...METHOD_NAMES].sort());
   assert.match(hello.version, /^\d+\.\d+\.\d+/);
-  assert.ok(Array.isArray(hello.capabilities) && hello.capabilities.includes('events'), JSON.stringify(hello.capabilities));
+  assert.ok(
+    Array.isArray(hello.capabilities) && hello.capabilities.includes('events'),
+    JSON.stringify(hello.capabilities),
+  );
   assert.equal(hello.permissions['a11y_bus'], true);
   // Synthetic input is XTest over the driver's own X connection, no helper program.
   assert.equal(hello.permissions['xtest'], true, JSON.stringify(hello.permissions));
@@ -141,7 +160,11 @@ test('tree.snapshot of a window that does not exist answers window_not_found pro
     // The driver states the fact and the remedy by name; the host words it in its tools' names (tools/remedy.ts).
     assert.match(r.error?.message ?? '', /gone|closed/);
     assert.doesNotMatch(r.error?.message ?? '', /computer_/);
-    assert.deepEqual((r.error?.data as { remedy?: unknown } | undefined)?.remedy, ['list_windows'], JSON.stringify(r.error));
+    assert.deepEqual(
+      (r.error?.data as { remedy?: unknown } | undefined)?.remedy,
+      ['list_windows'],
+      JSON.stringify(r.error),
+    );
   }
   assert.ok(Date.now() - t0 < 10_000);
 });
@@ -152,7 +175,8 @@ test('tree.snapshot of a handle that is not a handle at all answers window_not_f
   assert.equal(r.error?.data?.code, 'window_not_found', JSON.stringify(r.error));
 });
 
-test('Device: a driver killed with SIGKILL fails the call in flight, and the next call restarts it', { timeout: 90_000 }, async (t) => {
+test('Device: a driver killed with SIGKILL fails the ' +
+    'call in flight, and the next call restarts it', { timeout: 90_000 }, async (t) => {
   const device = new Device({ platform: 'linux', timeoutMs: 30_000 });
   let appPid: number | undefined;
   try {

@@ -19,8 +19,14 @@ let computer: Computer;
 
 before(async () => {
   computer = await createComputer({
-    desktop: 'current', mode: 'bypass', allowCommands: ['xfce4-terminal'], allowApps: [...new Set(subset.flatMap((t) => [t.appName, ...(t.allowApps ?? [])]))],
-    settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl'), statePath: join(home, 'state.json'), showActivity: false,
+    desktop: 'current',
+    mode: 'bypass',
+    allowCommands: ['xfce4-terminal'],
+    allowApps: [...new Set(subset.flatMap((t) => [t.appName, ...(t.allowApps ?? [])]))],
+    settingsPath: join(home, 'settings.json'),
+    auditPath: join(home, 'audit.jsonl'),
+    statePath: join(home, 'state.json'),
+    showActivity: false,
   });
 });
 after(async () => { await computer.close(); });
@@ -32,7 +38,9 @@ test('the CI subset has tasks of more than one app', () => {
 for (const task of subset) {
   test(`eval task ${task.id}: ${task.goal}`, async () => {
     const r = await runTask(computer, task, { solverName: 'scripted', solver: solveScripted, keepText: true });
-    const trace = r.trace.map((s) => `${s.tool} ${JSON.stringify(s.params).slice(0, 120)}${s.isError ? ' → ERROR' : ''}`).join('\n  ');
+    const trace = r.trace
+      .map((s) => `${s.tool} ${JSON.stringify(s.params).slice(0, 120)}${s.isError ? ' → ERROR' : ''}`)
+      .join('\n  ');
     assert.ok(r.success, `${task.id} failed: ${r.detail}\n  ${trace}`);
     assert.ok(r.tokens > 0 && r.steps > 0);
   });

@@ -40,8 +40,13 @@ async function waitForApp(name: string): Promise<void> {
 before(async () => {
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
   // A Python app is allowed by interpreter + script, never by the name it gives itself.
-  computer = await openComputer({ allowApps: [`/usr/bin/python3 ${APP}`, 'gtk3-widget-factory', 'clipboard'], allowScreenshots: true, imageInput: true,
-    auditPath: audit, settingsPath: join(dir, 'settings.json') });
+  computer = await openComputer({
+    allowApps: [`/usr/bin/python3 ${APP}`, 'gtk3-widget-factory', 'clipboard'],
+    allowScreenshots: true,
+    imageInput: true,
+    auditPath: audit,
+    settingsPath: join(dir, 'settings.json'),
+  });
   app = spawn('/usr/bin/python3', [APP, clicks], { stdio: 'ignore' });
   await waitForApp('drawn-buttons');
   await sleep(300); // first draw
@@ -101,13 +106,19 @@ test('a window moved or resized between capture and act gets window_changed, and
   const again = ok(await computer.tools.screenshot({ app: 'drawn-buttons' }));
   const fresh = /\[(o\d+)\] text "Cancel" \(ocr\)/.exec(again)?.[1];
   assert.ok(fresh && fresh !== ref, again);
-  assert.equal((await computer.tools.act({ actions: [{ ref, op: 'click' }] })).code, 'stale_ref', 'the old capture is retired');
+  assert.equal(
+    (await computer.tools.act({ actions: [{ ref, op: 'click' }] })).code,
+    'stale_ref',
+    'the old capture is retired',
+  );
   ok(await computer.tools.act({ actions: [{ ref: fresh, op: 'click' }] }));
   assert.equal(clicked(), 'OK\nCancel\n');
 });
 
-test('raw input: a click at window pixels, displays, clipboard round trip — each through the policy and the audit', async () => {
-  // The drawn "OK" button is at 60..220 x 120..190 of the drawing area; the window's frame adds its border and title bar.
+test('raw input: a click at window pixels, displays, clipboard ' +
+    'round trip — each through the policy and the audit', async () => {
+  // The drawn "OK" button is at 60..220 x 120..190 of the drawing area; the window's frame adds its border and title
+  // bar.
   const apps = ok(await computer.tools.apps({ displays: true }));
   assert.match(apps, /^display \S+ primary \d+x\d+ at 0,0$/m);
   const xid = (await run('xdotool', ['search', '--name', '^clicked'])).trim().split('\n')[0]!;
@@ -118,7 +129,9 @@ test('raw input: a click at window pixels, displays, clipboard round trip — ea
   assert.ok(win, apps);
   const listed = await computer.session.device.call('windows.list', {});
   const bounds = listed.windows.find((w) => w.title === 'clicked Cancel')!.bounds!;
-  const res = ok(await computer.tools.input({ action: 'click', window: win[1]!, x: ax - bounds[0] + 140, y: ay - bounds[1] + 150 }));
+  const res = ok(
+    await computer.tools.input({ action: 'click', window: win[1]!, x: ax - bounds[0] + 140, y: ay - bounds[1] + 150 }),
+  );
   assert.match(res, /^channel: raw input \(degraded\)\n/);
   assert.match(res, /ok click → \[w\d+\] screen \d+,\d+ · unknown/);
   assert.match(res, /"clicked Cancel" → "clicked OK"/);
@@ -140,11 +153,17 @@ test('raw input: a click at window pixels, displays, clipboard round trip — ea
 async function pixel(png: Buffer, x: number, y: number): Promise<[number, number, number]> {
   const file = join(dir, `p-${Date.now()}.png`);
   writeFileSync(file, png);
-  const out = await run('convert', [file, '-format', `%[fx:int(255*p{${x},${y}}.r)],%[fx:int(255*p{${x},${y}}.g)],%[fx:int(255*p{${x},${y}}.b)]`, 'info:']);
+  const out = await run('convert', [
+    file,
+    '-format',
+    `%[fx:int(255*p{${x},${y}}.r)],%[fx:int(255*p{${x},${y}}.g)],%[fx:int(255*p{${x},${y}}.b)]`,
+    'info:',
+  ]);
   return out.trim().split(',').map(Number) as [number, number, number];
 }
 
-test('screenshots as images: scaled to the long edge, marked with refs, and a visual click lands on the intended element', async () => {
+test('screenshots as images: scaled to the long edge, marked with ' +
+    'refs, and a visual click lands on the intended element', async () => {
   const wf = await launch(computer, 'gtk3-widget-factory');
   try {
     const snap = ok(await computer.tools.observe({ full: true, app: 'gtk3-widget-factory', maxTokens: 20000 }));
@@ -152,7 +171,10 @@ test('screenshots as images: scaled to the long edge, marked with refs, and a vi
     const shot = await computer.tools.screenshot({ app: 'gtk3-widget-factory', mode: 'image', maxEdge: 640 });
     assert.equal(shot.isError, false, shot.text);
     assert.match(shot.text, /^channel: screenshot \(degraded\)\n/);
-    const head = /screenshot (c\d+) of \[w\d+\] .* image (\d+)x(\d+) \(window (\d+)x(\d+) scaled ×([\d.]+)\) · (\d+) marks/.exec(shot.text);
+    const head =
+      /screenshot (c\d+) of \[w\d+\] .* image (\d+)x(\d+) \(window (\d+)x(\d+) scaled ×([\d.]+)\) · (\d+) marks/.exec(
+        shot.text,
+      );
     assert.ok(head, shot.text);
     const [, capture, w, h, ww, wh] = head.map(Number) as number[];
     assert.equal(Math.max(w!, h!), 640);
@@ -169,9 +191,19 @@ test('screenshots as images: scaled to the long edge, marked with refs, and a vi
     void capture;
     // A visual click at the center of the marked box, in image pixels.
     const cid = head[1]!;
-    const res = ok(await computer.tools.input({ action: 'click', capture: cid, x: mx! + Math.floor(mw! / 2), y: my! + Math.floor(mh! / 2) }));
+    const res = ok(
+      await computer.tools.input({
+        action: 'click',
+        capture: cid,
+        x: mx! + Math.floor(mw! / 2),
+        y: my! + Math.floor(mh! / 2),
+      }),
+    );
     assert.match(res, /· unknown \(left click at/);
-    assert.match(lineOf(ok(await computer.tools.observe({ full: true, app: 'gtk3-widget-factory', maxTokens: 20000 })), ref) ?? '', /checkbox "checkbutton" checked/);
+    assert.match(
+      lineOf(ok(await computer.tools.observe({ full: true, app: 'gtk3-widget-factory', maxTokens: 20000 })), ref) ?? '',
+      /checkbox "checkbutton" checked/,
+    );
 
     // Moved between capture and act: window_changed, nothing sent (the check button stays checked).
     const shot2 = ok(await computer.tools.screenshot({ app: 'gtk3-widget-factory', mode: 'image', maxEdge: 640 }));
@@ -181,10 +213,18 @@ test('screenshots as images: scaled to the long edge, marked with refs, and a vi
     const xid = (await run('xdotool', ['search', '--onlyvisible', '--pid', String(wf.pid)])).trim().split('\n')[0]!;
     await run('xdotool', ['windowmove', '--sync', xid, '30', '20']);
     await sleep(300);
-    const changed = await computer.tools.input({ action: 'click', capture: c2, x: m2[0]! + Math.floor(m2[2]! / 2), y: m2[1]! + Math.floor(m2[3]! / 2) });
+    const changed = await computer.tools.input({
+      action: 'click',
+      capture: c2,
+      x: m2[0]! + Math.floor(m2[2]! / 2),
+      y: m2[1]! + Math.floor(m2[3]! / 2),
+    });
     assert.equal(changed.code, 'window_changed', changed.text);
     await sleep(300);
-    assert.match(lineOf(ok(await computer.tools.observe({ full: true, app: 'gtk3-widget-factory', maxTokens: 20000 })), ref) ?? '', /checkbox "checkbutton" checked/);
+    assert.match(
+      lineOf(ok(await computer.tools.observe({ full: true, app: 'gtk3-widget-factory', maxTokens: 20000 })), ref) ?? '',
+      /checkbox "checkbutton" checked/,
+    );
     assert.match(readFileSync(audit, 'utf8'), /"phase":"done".*"receipt":"failed","detail":"window_changed"/);
   } finally {
     await killApp(wf.pid);

@@ -80,13 +80,15 @@ async function fillForm(computer: Computer, app: string): Promise<{ outputs: str
 }
 
 function assertNoSecret(outputs: string[], auditPath: string): void {
-  for (const o of outputs) assert.ok(!o.includes(PIN) && !o.includes('hunter2'), `the PIN leaked into an output:\n${o}`);
+  for (const o of outputs)
+    assert.ok(!o.includes(PIN) && !o.includes('hunter2'), `the PIN leaked into an output:\n${o}`);
   const audit = readFileSync(auditPath, 'utf8');
   assert.ok(audit.length > 0, 'no audit was written');
   assert.ok(!audit.includes('hunter2'), 'the PIN leaked into the audit log');
 }
 
-test('Firefox ESR: fill a form (text, password, combo box, check box), submit, read the result paragraph', { timeout: 180_000 }, async () => {
+test('Firefox ESR: fill a form (text, password, combo box, ' +
+    'check box), submit, read the result paragraph', { timeout: 180_000 }, async () => {
   const auditPath = join(mkdtempSync(join(tmpdir(), 'cu-ff-audit-')), 'audit.jsonl');
   const computer = await openComputer({ allowApps: [...E2E_APPS, ...BROWSERS], auditPath });
   const browser = startBrowser('firefox');
@@ -102,7 +104,8 @@ test('Firefox ESR: fill a form (text, password, combo box, check box), submit, r
   }
 });
 
-test('Firefox ESR: with another app\'s window in front, the keys go to Firefox only (it is activated and proven first)', { timeout: 180_000 }, async () => {
+test('Firefox ESR: with another app\'s window in front, the keys ' +
+    'go to Firefox only (it is activated and proven first)', { timeout: 180_000 }, async () => {
   const computer = await openComputer({ allowApps: [...E2E_APPS, ...BROWSERS] });
   const browser = startBrowser('firefox');
   started.push(browser);
@@ -129,7 +132,8 @@ test('Firefox ESR: with another app\'s window in front, the keys go to Firefox o
   }
 });
 
-test('Chromium (--force-renderer-accessibility): the same form through the same AT-SPI driver', { timeout: 180_000 }, async () => {
+test('Chromium (--force-renderer-accessibility): ' +
+    'the same form through the same AT-SPI driver', { timeout: 180_000 }, async () => {
   const auditPath = join(mkdtempSync(join(tmpdir(), 'cu-cr-audit-')), 'audit.jsonl');
   const computer = await openComputer({ allowApps: [...E2E_APPS, ...BROWSERS], auditPath });
   const browser = startBrowser('chromium');

@@ -17,7 +17,8 @@ after(async () => {
   for (const pid of pids) await killApp(pid);
 });
 
-test('a ref whose element was destroyed fails with stale_ref and a fresh snapshot, nothing is sent elsewhere', async () => {
+test('a ref whose element was destroyed fails with stale_ref ' +
+    'and a fresh snapshot, nothing is sent elsewhere', async () => {
   const { pid, text } = await launch(computer, 'gedit', ['--new-window']);
   pids.push(pid);
   const tab1Doc = refOn(text, /\] document editable/);

@@ -34,7 +34,11 @@ export function ok(r: ToolResult): string {
 }
 
 /** Launches an app through the tool and returns its pid and launch text; kill it with `killApp`. */
-export async function launch(computer: Computer, command: string, args: string[] = []): Promise<{ pid: number; text: string }> {
+export async function launch(
+  computer: Computer,
+  command: string,
+  args: string[] = [],
+): Promise<{ pid: number; text: string }> {
   const text = ok(await computer.tools.launch({ command, args, waitMs: 20000 }));
   const pid = Number(/pid=(\d+)/.exec(text)?.[1]);
   assert.ok(pid > 0, text);

@@ -13,23 +13,40 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { E2E_APPS, killApp, ok, openComputer } from './helpers.js';
 
-test('launch chromium URL, as a person types it: the flags it needs are added and said in one line; its page is read', { timeout: 120_000 }, async () => {
+test('launch chromium URL, as a person types it: the flags it ' +
+    'needs are added and said in one line; its page is read', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-launch-chromium-'));
   const page = join(dir, 'hello.html');
-  writeFileSync(page, '<!doctype html><title>Typed launch</title><h1>Hello from a typed launch</h1><button>Press me</button>');
+  writeFileSync(
+    page,
+    '<!doctype html><title>Typed launch</title><h1>Hello from a typed launch</h1><button>Press me</button>',
+  );
   const computer = await openComputer({ allowApps: [...E2E_APPS, 'chromium'] });
   let pid = 0;
   try {
     // Its own profile folder only, so that no running Chromium takes the start over.
-    const text = ok(await computer.tools.launch({ command: 'chromium', args: [`--user-data-dir=${join(dir, 'profile')}`, pathToFileURL(page).href], waitMs: 60000 }));
+    const text = ok(
+      await computer.tools.launch({
+        command: 'chromium',
+        args: [`--user-data-dir=${join(dir, 'profile')}`, pathToFileURL(page).href],
+        waitMs: 60000,
+      }),
+    );
     pid = Number(/pid=(\d+)/.exec(text)?.[1]);
     const note = text.split('\n').filter((l) => l.startsWith('added for '));
     assert.equal(note.length, 1, text);
-    assert.match(note[0] ?? '', /^added for Chromium: --force-renderer-accessibility \(its pages readable\), --password-store=basic \(no keyring prompt\)/, text);
-    if (process.getuid?.() === 0) assert.match(note[0] ?? '', /--no-sandbox \(it refuses to run as root without it\)/, text);
+    assert.match(
+      note[0] ?? '',
+      /^added for Chromium: --force-renderer-accessibility \(its pages readable\), --password-store=basic \(no keyring prompt\)/,
+      text,
+    );
+    if (process.getuid?.() === 0)
+      assert.match(note[0] ?? '', /--no-sandbox \(it refuses to run as root without it\)/, text);
     assert.match(text, /ran as given plus what the line above adds/, text);
     // Readable: the page's own elements are in the tree (the launch's first read may come before the page loaded).
-    const seen = /button "Press me"/.test(text) ? text : ok(await computer.tools.wait({ until: 'appears', text: 'Press me', app: 'Chromium', timeoutMs: 20000 }));
+    const seen = /button "Press me"/.test(text)
+      ? text
+      : ok(await computer.tools.wait({ until: 'appears', text: 'Press me', app: 'Chromium', timeoutMs: 20000 }));
     assert.match(seen, /button "Press me"/, seen);
   } finally {
     await computer.close();
@@ -39,7 +56,8 @@ test('launch chromium URL, as a person types it: the flags it needs are added an
 
 const SPLASH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test', 'apps', 'splash.py');
 
-test('a first window that closes while it is read (a splash screen) gives way to the window that replaced it', { timeout: 60_000 }, async () => {
+test('a first window that closes while it is read (a splash ' +
+    'screen) gives way to the window that replaced it', { timeout: 60_000 }, async () => {
   const computer = await openComputer({ allowApps: [`/usr/bin/python3 ${SPLASH}`] });
   let pid = 0;
   try {

@@ -30,18 +30,29 @@ function rssMb(pid: number): number {
 before(async () => {
   process.env['SAL_USE_VCLPLUGIN'] = 'gtk3';
   // soffice is a shell script: the policy knows it as its interpreter and the script.
-  computer = await openComputer({ allowApps: [...E2E_APPS, 'soffice', 'soffice.bin', `${basename(realpathSync('/bin/sh'))} ${realpathSync('/usr/bin/soffice')}`] });
+  computer = await openComputer({
+    allowApps: [
+      ...E2E_APPS,
+      'soffice',
+      'soffice.bin',
+      `${basename(realpathSync('/bin/sh'))} ${realpathSync('/usr/bin/soffice')}`,
+    ],
+  });
 });
 after(async () => {
   await computer?.close();
   for (const pid of pids) await killApp(pid);
 });
 
-test('Calc: observing a sheet of 2³¹−1 cells answers in time, says what range it shows, and leaves the app answering', { timeout: 120_000 }, async () => {
+test('Calc: observing a sheet of 2³¹−1 cells answers in time, ' +
+    'says what range it shows, and leaves the app answering', { timeout: 120_000 }, async () => {
   const profile = await freshCalcProfile();
   // soffice restarts itself once on a fresh profile, so the pid to watch is the one that registers.
-  const child = spawn(SOFFICE, ['--calc', '--norestore', '--nologo', '--nofirststartwizard', `-env:UserInstallation=file://${profile}`],
-    { detached: true, stdio: 'ignore', env: { ...process.env, SAL_USE_VCLPLUGIN: 'gtk3' } });
+  const child = spawn(
+    SOFFICE,
+    ['--calc', '--norestore', '--nologo', '--nofirststartwizard', `-env:UserInstallation=file://${profile}`],
+    { detached: true, stdio: 'ignore', env: { ...process.env, SAL_USE_VCLPLUGIN: 'gtk3' } },
+  );
   child.unref();
   if (child.pid) pids.push(child.pid);
   let pid = 0;
@@ -71,14 +82,18 @@ test('Calc: observing a sheet of 2³¹−1 cells answers in time, says what rang
   assert.match(apps, new RegExp(`pid=${pid}`), apps);
   assert.doesNotMatch(apps, /busy/, apps);
   assert.ok(ms1 < 10_000 && ms2 < 10_000, `observes took ${ms1} and ${ms2} ms`);
-  assert.ok(rssAfter - rssBefore < 500, `soffice.bin grew from ${Math.round(rssBefore)} MB to ${Math.round(rssAfter)} MB`);
+  assert.ok(
+    rssAfter - rssBefore < 500,
+    `soffice.bin grew from ${Math.round(rssBefore)} MB to ${Math.round(rssAfter)} MB`,
+  );
   // The sheet is there, and the snapshot says which of its cells it shows.
   assert.match(second.text, /table/, second.text);
   // (Since the grid work: the visible cells, read by coordinate, of the sheet's rows × columns.)
   assert.match(second.text, /table "Sheet Sheet1".* cells A1:[A-Z]+\d+ of 1,048,576 × 16,384/, second.text);
 });
 
-test('Calc wedged by another client\'s unbounded GetChildren is listed as busy, and reads fail fast with a clear error', { timeout: 120_000 }, async () => {
+test('Calc wedged by another client\'s unbounded GetChildren is ' +
+    'listed as busy, and reads fail fast with a clear error', { timeout: 120_000 }, async () => {
   const driver = await LinuxDriver.start();
   try {
     const h = driver.handlers() as unknown as Record<string, (p: unknown) => Promise<any>>;
@@ -90,7 +105,9 @@ test('Calc wedged by another client\'s unbounded GetChildren is listed as busy, 
     let app: AppInfo | undefined;
     for (let i = 0; i < 120 && !app; i++) {
       await new Promise((r) => setTimeout(r, 500));
-      app = ((await h['apps.list']!({})).apps as AppInfo[]).find((a) => a.name === 'soffice' && a.windows.length > 0 && !pids.includes(a.pid));
+      app = ((await h['apps.list']!({})).apps as AppInfo[]).find(
+        (a) => a.name === 'soffice' && a.windows.length > 0 && !pids.includes(a.pid),
+      );
     }
     assert.ok(app?.windows[0], 'Calc never showed a window');
     pids.push(app.pid);
@@ -100,25 +117,38 @@ test('Calc wedged by another client\'s unbounded GetChildren is listed as busy, 
     walk(snap.root, (n) => { if ((n.childCount ?? 0) > 500) table = n; });
     assert.ok(table, 'no huge table in the snapshot');
     // What a naive client does: ask the table for all its children. The app stops answering.
-    driver.bus.call(targetOf(table.id), 'org.a11y.atspi.Accessible', 'GetChildren', '', [], 600_000).catch(() => undefined);
+    driver.bus
+      .call(targetOf(table.id), 'org.a11y.atspi.Accessible', 'GetChildren', '', [], 600_000)
+      .catch(() => undefined);
     await new Promise((r) => setTimeout(r, 2000));
     const listed = (await h['apps.list']!({})).apps as AppInfo[];
     const busy = listed.find((a) => a.pid === app!.pid);
     assert.equal(busy?.busy, true, JSON.stringify(listed));
-    assert.match(formatApps(listed, { refOf: () => 'w1' } as unknown as Parameters<typeof formatApps>[1]), new RegExp(`pid=${app.pid} \\(busy: not answering\\)`));
+    assert.match(
+      formatApps(listed, { refOf: () => 'w1' } as unknown as Parameters<typeof formatApps>[1]),
+      new RegExp(`pid=${app.pid} \\(busy: not answering\\)`),
+    );
     const t0 = performance.now();
-    await assert.rejects(h['tree.snapshot']!({ window: app.windows[0].id }),
-      (e: Error & { code?: string }) => e.code === 'timeout' && /the app is busy \(not answering\); try again in a moment/.test(e.message));
+    await assert.rejects(
+      h['tree.snapshot']!({ window: app.windows[0].id }),
+      (e: Error & { code?: string }) =>
+        e.code === 'timeout' && /the app is busy \(not answering\); try again in a moment/.test(e.message),
+    );
     assert.ok(performance.now() - t0 < 2000);
   } finally {
     driver.close();
   }
 });
 
-test('computer_launch of soffice answers with Calc\'s window, which belongs to soffice.bin, a child of the launcher it started', { timeout: 120_000 }, async () => {
+test('computer_launch of soffice answers with Calc\'s window, which ' +
+    'belongs to soffice.bin, a child of the launcher it started', { timeout: 120_000 }, async () => {
   const profile = await freshCalcProfile();
   // Before: the launch waited for a window of the launcher's own pid (oosplash, which never has one) and timed out.
-  const r = await computer.tools.launch({ command: SOFFICE, args: ['--calc', '--norestore', '--nologo', '--nofirststartwizard', `-env:UserInstallation=file://${profile}`], waitMs: 60_000 });
+  const r = await computer.tools.launch({
+    command: SOFFICE,
+    args: ['--calc', '--norestore', '--nologo', '--nofirststartwizard', `-env:UserInstallation=file://${profile}`],
+    waitMs: 60_000,
+  });
   const m = /^launched soffice pid=(\d+)/.exec(r.text);
   if (m?.[1]) pids.push(Number(m[1]));
   assert.equal(r.isError, false, r.text);

@@ -33,13 +33,21 @@ after(async () => {
 });
 
 /** Starts a process detached and waits until `app` lists a window. */
-async function start(command: string, args: string[], app: string, out?: string[], ownPid = false): Promise<ChildProcess> {
+async function start(
+  command: string,
+  args: string[],
+  app: string,
+  out?: string[],
+  ownPid = false,
+): Promise<ChildProcess> {
   const child = spawn(command, args, { detached: true, stdio: ['ignore', out ? 'pipe' : 'ignore', 'ignore'] });
   if (out) child.stdout?.on('data', (b: Buffer) => out.push(...b.toString().split('\n').filter(Boolean)));
   children.push(child);
   for (let i = 0; i < 60; i++) {
     await new Promise((r) => setTimeout(r, 500));
-    const m = new RegExp(`^${app} pid=(${ownPid ? String(child.pid) : '\\d+'})\\n  `, 'm').exec(ok(await computer.tools.apps({})));
+    const m = new RegExp(`^${app} pid=(${ownPid ? String(child.pid) : '\\d+'})\\n  `, 'm').exec(
+      ok(await computer.tools.apps({})),
+    );
     if (m?.[1]) { pids.push(Number(m[1])); return child; }
   }
   throw new Error(`${app} never showed a window`);
@@ -49,7 +57,10 @@ async function start(command: string, args: string[], app: string, out?: string[
 function offScreen(text: string, name: string): { row: number; ref: string; value: string } {
   const line = text.split('\n').find((l) => l.includes(`"${name}"`) && l.includes('off-screen'));
   assert.ok(line, text);
-  const m = /— (?:row|item) ([\d,]+) of [\d,]+ in .*\[(e\d+)\], off-screen; bring it into view: computer_act ref=(e\d+) op=scroll value="(to \d+)"/.exec(line);
+  const m =
+    /— (?:row|item) ([\d,]+) of [\d,]+ in .*\[(e\d+)\], off-screen; bring it into view: computer_act ref=(e\d+) op=scroll value="(to \d+)"/.exec(
+      line,
+    );
   assert.ok(m?.[1] && m[2] && m[4], line);
   return { row: Number(m[1].replace(/,/g, '')), ref: m[2], value: m[4] };
 }
@@ -60,7 +71,8 @@ async function printed(out: string[], line: string): Promise<void> {
   assert.ok(out.includes(line), `the app printed ${JSON.stringify(out.slice(-5))}, not ${JSON.stringify(line)}`);
 }
 
-test('Thunar, a folder of 3,000 files: the view says which rows it shows, find reaches a file far off-screen, scroll to it and select it', { timeout: 240_000 }, async () => {
+test('Thunar, a folder of 3,000 files: the view says which rows it shows, ' +
+    'find reaches a file far off-screen, scroll to it and select it', { timeout: 240_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-files-'));
   dirs.push(dir);
   for (let i = 1; i <= 3000; i++) writeFileSync(join(dir, `file-${i}.txt`), '');
@@ -76,7 +88,10 @@ test('Thunar, a folder of 3,000 files: the view says which rows it shows, find r
     await new Promise((r) => setTimeout(r, 500));
     first = ok(await computer.tools.observe({ app: 'thunar', full: true }));
     const m = /… rows ([\d,]+)–([\d,]+) of 3,000 on screen/.exec(first);
-    if (m?.[1] && m[2] && m[0] === last) { shown = [Number(m[1].replace(/,/g, '')), Number(m[2].replace(/,/g, ''))]; break; }
+    if (m?.[1] && m[2] && m[0] === last) {
+      shown = [Number(m[1].replace(/,/g, '')), Number(m[2].replace(/,/g, ''))];
+      break;
+    }
     last = m?.[0] ?? '';
   }
   assert.ok(shown, first);
@@ -98,7 +113,11 @@ test('Thunar, a folder of 3,000 files: the view says which rows it shows, find r
   assert.doesNotMatch(sel, /activate/, sel);
   // Verified: the row reads as selected, and Thunar's status bar names the selected file.
   const after = ok(await computer.tools.observe({ app: 'thunar', full: true }));
-  assert.match(after, new RegExp(`statusbar "[^\\n]*file-${target}\\.txt[^\\n]*selected|statusbar "\\\\"file-${target}\\.txt\\\\"`), after);
+  assert.match(
+    after,
+    new RegExp(`statusbar "[^\\n]*file-${target}\\.txt[^\\n]*selected|statusbar "\\\\"file-${target}\\.txt\\\\"`),
+    after,
+  );
 
   // A click on another row selects that row alone, as a mouse click does: Thunar's list takes several rows,
   // and adding the row to the selection would make a Delete pressed next take both files.
@@ -109,7 +128,8 @@ test('Thunar, a folder of 3,000 files: the view says which rows it shows, find r
   assert.doesNotMatch(one, /Selection: \d+ files/, one);
 });
 
-test('GTK3 TreeView and ListBox of 5,000 rows: row 4,321 found off-screen, scrolled to and selected (the app sees it); three scroll-downs show later rows', { timeout: 240_000 }, async () => {
+test('GTK3 TreeView and ListBox of 5,000 rows: row 4,321 found off-screen, scrolled ' +
+    'to and selected (the app sees it); three scroll-downs show later rows', { timeout: 240_000 }, async () => {
   const out: string[] = [];
   await start(PYTHON, [APP_SCRIPT, '5000'], 'long-lists', out, true);
   await printed(out, 'ready');
@@ -143,7 +163,9 @@ test('GTK3 TreeView and ListBox of 5,000 rows: row 4,321 found off-screen, scrol
   ok(await computer.tools.act({ actions: [{ ref: inList.ref, op: 'scroll', value: inList.value }] }));
   snap = ok(await computer.tools.observe({ app: 'long-lists', full: true }));
   const label = refOn(snap, /label "entry-4321"/);
-  const item = snap.split('\n').find((l) => l.includes(`[${label}]`)) ? /\[(e\d+)\] listitem\n\s+\[e\d+\] label "entry-4321"/.exec(snap)?.[1] : undefined;
+  const item = snap.split('\n').find((l) => l.includes(`[${label}]`))
+    ? /\[(e\d+)\] listitem\n\s+\[e\d+\] label "entry-4321"/.exec(snap)?.[1]
+    : undefined;
   assert.ok(item, snap);
   ok(await computer.tools.act({ actions: [{ ref: item, op: 'select' }] }));
   await printed(out, 'row-selected entry-4321');
@@ -151,7 +173,8 @@ test('GTK3 TreeView and ListBox of 5,000 rows: row 4,321 found off-screen, scrol
   if (pid) await killApp(pid);
 });
 
-test('GTK3 ListBox of 5,000 rows: after three scroll-downs the snapshot shows the rows now on screen', { timeout: 240_000 }, async () => {
+test('GTK3 ListBox of 5,000 rows: after three scroll-downs ' +
+    'the snapshot shows the rows now on screen', { timeout: 240_000 }, async () => {
   const out: string[] = [];
   const child = await start(PYTHON, [APP_SCRIPT, '5000'], 'long-lists', out, true);
   await printed(out, 'ready');
@@ -160,7 +183,9 @@ test('GTK3 ListBox of 5,000 rows: after three scroll-downs the snapshot shows th
   const first = ok(await computer.tools.observe({ ...app, full: true }));
   // The newest window of that pid: its ListBox's scroll area is the second scrollarea.
   assert.match(first, new RegExp(`pid=${pid}|long-lists`));
-  const panes = [...first.matchAll(/\[(e\d+)\] scrollarea\n\s+\[e\d+\] (?:scrollarea|list "Entries")/g)].map((m) => m[1]!);
+  const panes = [...first.matchAll(/\[(e\d+)\] scrollarea\n\s+\[e\d+\] (?:scrollarea|list "Entries")/g)].map(
+    (m) => m[1]!,
+  );
   const pane = panes[panes.length - 1];
   assert.ok(pane, first);
   for (let i = 0; i < 3; i++) ok(await computer.tools.act({ actions: [{ ref: pane, op: 'scroll', value: 'down' }] }));
@@ -172,14 +197,22 @@ test('GTK3 ListBox of 5,000 rows: after three scroll-downs the snapshot shows th
   await killApp(pid);
 });
 
-test('GTK3 TreeView of 240 rows (480 cells): "scroll to 217" then A217 select in one call; cells are named by their real row', { timeout: 240_000 }, async () => {
+test('GTK3 TreeView of 240 rows (480 cells): "scroll to 217" then ' +
+    'A217 select in one call; cells are named by their real row', { timeout: 240_000 }, async () => {
   const out: string[] = [];
   await start(PYTHON, [APP_SCRIPT, '240'], 'long-lists', out, true);
   await printed(out, 'ready');
   const first = ok(await computer.tools.observe({ app: 'long-lists', full: true }));
   const tree = refOn(first, /table .*cells A1:/);
   // One call: the cell ref of the second action names a cell the first one brought into view.
-  const res = ok(await computer.tools.act({ actions: [{ ref: tree, op: 'scroll', value: 'to 217' }, { ref: `${tree}:A217`, op: 'select' }] }));
+  const res = ok(
+    await computer.tools.act({
+      actions: [
+        { ref: tree, op: 'scroll', value: 'to 217' },
+        { ref: `${tree}:A217`, op: 'select' },
+      ],
+    }),
+  );
   assert.match(res, /row 217 on screen/, res);
   assert.doesNotMatch(res, /is not on screen/, res);
   await printed(out, 'selected item-217');

@@ -20,15 +20,29 @@ async function inspector(...args: string[]): Promise<unknown> {
 }
 
 test('inspector CLI: tools/list lists the computer_* tools with schemas and hints', async () => {
-  const { tools } = await inspector('--method', 'tools/list') as { tools: { name: string; inputSchema: { type: string }; annotations?: { readOnlyHint?: boolean } }[] };
-  assert.deepEqual(tools.map((t) => t.name).sort(),
-    ['computer_act', 'computer_apps', 'computer_find', 'computer_input', 'computer_keys', 'computer_launch', 'computer_observe', 'computer_screenshot', 'computer_wait']);
+  const { tools } = (await inspector('--method', 'tools/list')) as {
+    tools: { name: string; inputSchema: { type: string }; annotations?: { readOnlyHint?: boolean } }[];
+  };
+  assert.deepEqual(tools.map((t) => t.name).sort(), [
+    'computer_act',
+    'computer_apps',
+    'computer_find',
+    'computer_input',
+    'computer_keys',
+    'computer_launch',
+    'computer_observe',
+    'computer_screenshot',
+    'computer_wait',
+  ]);
   for (const t of tools) assert.equal(t.inputSchema.type, 'object', t.name);
   assert.equal(tools.find((t) => t.name === 'computer_apps')?.annotations?.readOnlyHint, true);
 });
 
 test('inspector CLI: tools/call computer_apps answers with the running apps', async () => {
-  const result = await inspector('--method', 'tools/call', '--tool-name', 'computer_apps') as { content: { type: string; text: string }[]; isError?: boolean };
+  const result = (await inspector('--method', 'tools/call', '--tool-name', 'computer_apps')) as {
+    content: { type: string; text: string }[];
+    isError?: boolean;
+  };
   assert.notEqual(result.isError, true, JSON.stringify(result));
   const text = result.content.map((c) => c.text).join('\n');
   assert.match(text, /pid=\d+|No accessible apps are running/);

@@ -16,7 +16,12 @@ const text = (r: Awaited<ReturnType<Client['callTool']>>): string =>
 before(async () => {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--desktop', 'current', '--mode', 'bypass', '--allow-app', 'gtk3-widget-factory'], env, stderr: 'inherit' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, 'mcp', '--desktop', 'current', '--mode', 'bypass', '--allow-app', 'gtk3-widget-factory'],
+    env,
+    stderr: 'inherit',
+  });
   client = new Client({ name: 'e2e', version: '0' });
   await client.connect(transport);
 });
@@ -28,10 +33,22 @@ after(async () => {
 test('lists the tools with schemas, titles and hints, and carries the guidance', async () => {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  assert.deepEqual(names, ['computer_act', 'computer_apps', 'computer_find', 'computer_input', 'computer_keys', 'computer_launch', 'computer_observe', 'computer_screenshot', 'computer_wait']);
+  assert.deepEqual(names, [
+    'computer_act',
+    'computer_apps',
+    'computer_find',
+    'computer_input',
+    'computer_keys',
+    'computer_launch',
+    'computer_observe',
+    'computer_screenshot',
+    'computer_wait',
+  ]);
   const byName = new Map(tools.map((t) => [t.name, t]));
-  for (const ro of ['computer_apps', 'computer_observe', 'computer_find', 'computer_wait', 'computer_screenshot']) assert.equal(byName.get(ro)?.annotations?.readOnlyHint, true, ro);
-  for (const d of ['computer_act', 'computer_keys', 'computer_launch']) assert.equal(byName.get(d)?.annotations?.destructiveHint, true, d);
+  for (const ro of ['computer_apps', 'computer_observe', 'computer_find', 'computer_wait', 'computer_screenshot'])
+    assert.equal(byName.get(ro)?.annotations?.readOnlyHint, true, ro);
+  for (const d of ['computer_act', 'computer_keys', 'computer_launch'])
+    assert.equal(byName.get(d)?.annotations?.destructiveHint, true, d);
   const act = byName.get('computer_act')!;
   assert.equal(act.inputSchema.type, 'object');
   assert.deepEqual((act.inputSchema as { required?: string[] }).required, ['actions']);
@@ -39,16 +56,26 @@ test('lists the tools with schemas, titles and hints, and carries the guidance',
 });
 
 test('launch, observe, toggle by ref and read the diff; stale refs and bad calls are tool errors', async () => {
-  const launched = text(await client.callTool({ name: 'computer_launch', arguments: { command: 'gtk3-widget-factory' } }));
+  const launched = text(
+    await client.callTool({ name: 'computer_launch', arguments: { command: 'gtk3-widget-factory' } }),
+  );
   appPid = Number(/pid=(\d+)/.exec(launched)?.[1]);
   assert.ok(appPid > 0, launched);
-  const snap = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, app: 'gtk3-widget-factory', maxTokens: 20000 } }));
+  const snap = text(
+    await client.callTool({
+      name: 'computer_observe',
+      arguments: { full: true, app: 'gtk3-widget-factory', maxTokens: 20000 },
+    }),
+  );
   const box = refOn(snap, /\] checkbox "checkbutton" unchecked$/);
   const acted = await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: box, op: 'toggle' }] } });
   assert.equal(acted.isError, false);
   assert.match(text(acted), new RegExp(`~ \\[${box}\\] checkbox "checkbutton" unchecked → checked`));
 
-  const stale = await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: 'e987654', op: 'click' }] } });
+  const stale = await client.callTool({
+    name: 'computer_act',
+    arguments: { actions: [{ ref: 'e987654', op: 'click' }] },
+  });
   assert.equal(stale.isError, true);
   assert.match(text(stale), /unknown_ref: Ref e987654 was never given in this session\. Call computer_observe/);
   const bad = await client.callTool({ name: 'computer_observe', arguments: { full: true, app: 'no-such-app' } });
@@ -59,8 +86,14 @@ test('launch, observe, toggle by ref and read the diff; stale refs and bad calls
 test('a client cancellation ends a long computer_wait', async () => {
   const controller = new AbortController();
   const started = performance.now();
-  const pending = client.callTool({ name: 'computer_wait', arguments: { until: 'appears', text: 'never-there', app: 'gtk3-widget-factory', timeoutMs: 60000 } },
-    undefined, { signal: controller.signal });
+  const pending = client.callTool(
+    {
+      name: 'computer_wait',
+      arguments: { until: 'appears', text: 'never-there', app: 'gtk3-widget-factory', timeoutMs: 60000 },
+    },
+    undefined,
+    { signal: controller.signal },
+  );
   setTimeout(() => controller.abort(), 300);
   await assert.rejects(pending);
   assert.ok(performance.now() - started < 30000);

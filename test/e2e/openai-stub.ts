@@ -39,7 +39,11 @@ export function seenResults(messages: ChatMessage[]): SeenResult[] {
   const calls = new Map<string, { tool: string; args: Record<string, unknown> }>();
   const seen: SeenResult[] = [];
   for (const m of messages) {
-    for (const c of m.tool_calls ?? []) calls.set(c.id, { tool: c.function.name, args: JSON.parse(c.function.arguments || '{}') as Record<string, unknown> });
+    for (const c of m.tool_calls ?? [])
+      calls.set(c.id, {
+        tool: c.function.name,
+        args: JSON.parse(c.function.arguments || '{}') as Record<string, unknown>,
+      });
     if (m.role === 'tool' && m.tool_call_id) {
       const call = calls.get(m.tool_call_id);
       if (call) seen.push({ ...call, text: contentText(m.content) });
@@ -49,7 +53,9 @@ export function seenResults(messages: ChatMessage[]): SeenResult[] {
 }
 
 /** Starts the endpoint on 127.0.0.1 at a random port. */
-export async function startScriptedModel(script: (seen: SeenResult[], messages: ChatMessage[]) => ScriptReply): Promise<ScriptedModel> {
+export async function startScriptedModel(
+  script: (seen: SeenResult[], messages: ChatMessage[]) => ScriptReply,
+): Promise<ScriptedModel> {
   const requests: ScriptedModel['requests'] = [];
   let calls = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -57,7 +63,9 @@ export async function startScriptedModel(script: (seen: SeenResult[], messages: 
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
         return;
       }
       let reply: ScriptReply;
@@ -67,23 +75,53 @@ export async function startScriptedModel(script: (seen: SeenResult[], messages: 
         requests.push(body);
         reply = script(seenResults(body.messages), body.messages);
       } catch (e) {
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `script failed: ${(e as Error).message}` } }));
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `script failed: ${(e as Error).message}` } }));
         return;
       }
       const id = `chatcmpl-${++calls}`;
       const base = { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: 'scripted' };
-      const delta = 'tool' in reply
-        ? { role: 'assistant', content: null, tool_calls: [{ index: 0, id: `call_${calls}`, type: 'function', function: { name: reply.tool, arguments: JSON.stringify(reply.args) } }] }
-        : { role: 'assistant', content: reply.text };
+      const delta =
+        'tool' in reply
+          ? {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                {
+                  index: 0,
+                  id: `call_${calls}`,
+                  type: 'function',
+                  function: { name: reply.tool, arguments: JSON.stringify(reply.args) },
+                },
+              ],
+            }
+          : { role: 'assistant', content: reply.text };
       const finish = 'tool' in reply ? 'tool_calls' : 'stop';
       const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
       if (body.stream === false) {
-        const message = { role: 'assistant', content: delta.content, ...('tool_calls' in delta ? { tool_calls: delta.tool_calls.map(({ index: _i, ...t }) => t) } : {}) };
-        res.writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish }], usage }));
+        const message = {
+          role: 'assistant',
+          content: delta.content,
+          ...('tool_calls' in delta ? { tool_calls: delta.tool_calls.map(({ index: _i, ...t }) => t) } : {}),
+        };
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(
+            JSON.stringify({
+              ...base,
+              object: 'chat.completion',
+              choices: [{ index: 0, message, finish_reason: finish }],
+              usage,
+            }),
+          );
         return;
       }
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
       const send = (o: unknown): void => { res.write(`data: ${JSON.stringify(o)}\n\n`); };
       send({ ...base, choices: [{ index: 0, delta, finish_reason: null }] });
       send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] });
@@ -91,7 +129,10 @@ export async function startScriptedModel(script: (seen: SeenResult[], messages: 
       res.end('data: [DONE]\n\n');
     });
   });
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', resolve); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,

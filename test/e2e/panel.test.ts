@@ -31,17 +31,28 @@ let panelUrl = '';
 const pids: number[] = [];
 const children: ChildProcess[] = [];
 
-const text = (r: Awaited<ReturnType<Client['callTool']>>): string => (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
-const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
-const decided = (): DecidedRecord[] => readFileSync(auditPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditRecord)
-  .filter((r): r is DecidedRecord => r.phase === 'decided');
+const text = (r: Awaited<ReturnType<Client['callTool']>>): string =>
+  (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+const call = (name: string, args: Record<string, unknown>) =>
+  client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+const decided = (): DecidedRecord[] =>
+  readFileSync(auditPath, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as AuditRecord)
+    .filter((r): r is DecidedRecord => r.phase === 'decided');
 
 before(async () => {
   assert.ok(process.env['DISPLAY'], 'runs in the sandbox desktop');
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   env['COMPUTER_USE_HOME'] = home;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--desktop', 'current', '--panel', '--confirm-timeout', '90'], env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, 'mcp', '--desktop', 'current', '--panel', '--confirm-timeout', '90'],
+    env,
+    stderr: 'pipe',
+  });
   const urlSeen = new Promise<string>((resolve) => {
     createInterface({ input: transport.stderr as unknown as NodeJS.ReadableStream }).on('line', (l) => {
       process.stderr.write(`[mcp] ${l}\n`);
@@ -54,8 +65,16 @@ before(async () => {
   panelUrl = await urlSeen;
   // Playwright gives the browser a fresh temporary profile (its own --user-data-dir) and removes it on close.
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(panelUrl);
@@ -71,7 +90,21 @@ after(async () => {
 
 /** A zenity question whose OK button says "Delete"; resolves its exit code. */
 function deleteDialog(title: string): { exited: Promise<number | null>; proc: ChildProcess } {
-  const proc = spawn('zenity', ['--question', '--title', title, '--text', 'Delete the file report.txt?', '--ok-label', 'Delete', '--cancel-label', 'Keep'], { stdio: 'ignore' });
+  const proc = spawn(
+    'zenity',
+    [
+      '--question',
+      '--title',
+      title,
+      '--text',
+      'Delete the file report.txt?',
+      '--ok-label',
+      'Delete',
+      '--cancel-label',
+      'Keep',
+    ],
+    { stdio: 'ignore' },
+  );
   children.push(proc);
   return { proc, exited: new Promise((r) => proc.once('exit', (code) => r(code))) };
 }
@@ -119,8 +152,14 @@ test('an irreversible click waits for the panel, is approved there and lands', a
   assert.equal(r.isError, false, text(r));
   assert.equal(await dialog.exited, 0, 'zenity saw the click on Delete');
   // The model is told a question waits; the URL (and its token) went to stderr for the human only.
-  assert.ok(progress.some((m) => /Waiting for the user to answer in the computer-use panel/.test(m)), `progress: ${progress.join(' | ')}`);
-  assert.ok(!progress.some((m) => m.includes(new URL(panelUrl).searchParams.get('token')!)), `progress carried the token: ${progress.join(' | ')}`);
+  assert.ok(
+    progress.some((m) => /Waiting for the user to answer in the computer-use panel/.test(m)),
+    `progress: ${progress.join(' | ')}`,
+  );
+  assert.ok(
+    !progress.some((m) => m.includes(new URL(panelUrl).searchParams.get('token')!)),
+    `progress carried the token: ${progress.join(' | ')}`,
+  );
   const last = decided().at(-1)!;
   assert.deepEqual([last.decision, last.answer, last.approved_by], ['allowed', 'allow_once', 'host']);
 });
@@ -146,7 +185,10 @@ test('a call the client cancels takes its question off the panel; nothing is sen
   const dialog = deleteDialog(title);
   const ref = await deleteRef(title);
   const controller = new AbortController();
-  const pending = client.callTool({ name: 'computer_act', arguments: { actions: [{ ref, op: 'click' }] } }, undefined, { signal: controller.signal, timeout: 120_000 });
+  const pending = client.callTool({ name: 'computer_act', arguments: { actions: [{ ref, op: 'click' }] } }, undefined, {
+    signal: controller.signal,
+    timeout: 120_000,
+  });
   await page.locator('.q').waitFor({ timeout: 20000 });
   controller.abort();
   await assert.rejects(pending);
@@ -159,7 +201,12 @@ test('a call the client cancels takes its question off the panel; nothing is sen
 function raw(path: string, headers: Record<string, string>): Promise<number> {
   const u = new URL(panelUrl);
   return new Promise((resolve, reject) => {
-    request({ host: u.hostname, port: u.port, path, headers }, (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', reject).end();
+    request({ host: u.hostname, port: u.port, path, headers }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -174,8 +221,16 @@ test('a wrong token, no session cookie or a foreign Origin gets 403', async () =
   // From a page of another origin in the browser: the request is refused too.
   const other = await browser.newPage();
   await other.goto('about:blank');
-  const status = await other.evaluate(async (u) => { try { return (await fetch(u, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status; } catch { return -1; } },
-    `${new URL(panelUrl).origin}/api/stop?token=${token}`);
+  const status = await other.evaluate(
+    async (u) => {
+      try {
+        return (await fetch(u, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status;
+      } catch {
+        return -1;
+      }
+    },
+    `${new URL(panelUrl).origin}/api/stop?token=${token}`,
+  );
   assert.ok(status === 403 || status === -1, `status ${status}`);
   await other.close();
   assert.doesNotMatch(await page.locator('#status').innerText(), /PAUSED/);
@@ -199,7 +254,10 @@ test('the stop button halts an act in flight; resume lets acts run again', async
   const doc = refOn(snap, /\] document .*editable/);
   const before = decided().length;
   const started = Date.now();
-  const pending = call('computer_act', { actions: [{ ref: doc, op: 'focus' }], settle: { quietMs: 5000, timeoutMs: 30000 } });
+  const pending = call('computer_act', {
+    actions: [{ ref: doc, op: 'focus' }],
+    settle: { quietMs: 5000, timeoutMs: 30000 },
+  });
   const returned = pending.then(() => Date.now());
   for (let i = 0; i < 200 && decided().length <= before; i++) await new Promise((r) => setTimeout(r, 25));
   await new Promise((r) => setTimeout(r, 200)); // in the 5 s settle
@@ -208,7 +266,10 @@ test('the stop button halts an act in flight; resume lets acts run again', async
   const r = await pending;
   const latency = (await returned) - clicked;
   const pause = JSON.parse(readFileSync(join(home, 'paused'), 'utf8')) as { time: number; reason: string };
-  process.stdout.write(`# stop latency: ${latency} ms from the click (${(await returned) - pause.time} ms from the pause file), act ran ${(await returned) - started} ms\n`);
+  process.stdout.write(
+    `# stop latency: ${latency} ms from the click (${(await returned) - pause.time} ms from the pause file), ` +
+      `act ran ${(await returned) - started} ms\n`,
+  );
   assert.equal(pause.reason, 'panel');
   assert.match(text(r), /paused/);
   // The latency is printed above and measured in the closing notes; on a shared noisy machine the test only
@@ -227,7 +288,11 @@ test('the stop button halts an act in flight; resume lets acts run again', async
 test('the global hotkey ctrl+shift+Escape stops too (X11 grab in the MCP process)', async () => {
   assert.match(await page.locator('#status').innerText(), /stop hotkey ctrl\+shift\+Escape/);
   const pressed = Date.now();
-  await new Promise<void>((resolve, reject) => spawn('xdotool', ['key', 'ctrl+shift+Escape'], { stdio: 'ignore' }).once('exit', (c) => (c === 0 ? resolve() : reject(new Error(`xdotool ${c}`)))));
+  await new Promise<void>((resolve, reject) =>
+    spawn('xdotool', ['key', 'ctrl+shift+Escape'], { stdio: 'ignore' }).once('exit', (c) =>
+      c === 0 ? resolve() : reject(new Error(`xdotool ${c}`)),
+    ),
+  );
   await page.locator('#stop', { hasText: 'RESUME' }).waitFor({ timeout: 5000 });
   const pause = JSON.parse(readFileSync(join(home, 'paused'), 'utf8')) as { time: number; reason: string };
   assert.equal(pause.reason, 'stop hotkey');

@@ -32,12 +32,20 @@ test('a password typed through the tools never appears in any output or state fi
     const found = ok(await computer.tools.find({ text: 'hunter2', window: 'Unlock test' }));
     assert.match(found, /^0 matches/);
     outputs.push(found.replaceAll('"hunter2"', '"<query>"'));
-    const waitedFor = await computer.tools.wait({ until: 'appears', text: 'hunter2', window: 'Unlock test', timeoutMs: 300 });
+    const waitedFor = await computer.tools.wait({
+      until: 'appears',
+      text: 'hunter2',
+      window: 'Unlock test',
+      timeoutMs: 300,
+    });
     assert.equal(waitedFor.code, 'timeout');
     outputs.push(waitedFor.text);
     const clicked = await computer.tools.act({ actions: [{ ref: okButton, op: 'click' }] });
     outputs.push(clicked.text);
-    await new Promise<void>((resolve) => { if (zenity.exitCode !== null) resolve(); else zenity.once('exit', () => resolve()); });
+    await new Promise<void>((resolve) => {
+      if (zenity.exitCode !== null) resolve();
+      else zenity.once('exit', () => resolve());
+    });
   } finally {
     zenity.kill();
     await computer.close();

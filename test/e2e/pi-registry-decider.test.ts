@@ -16,7 +16,8 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => { for (const c of cleanups.reverse()) await c().catch(() => undefined); });
 
-test('/computer decider registry uses pi\'s model registry and credentials; decider test answers from the text', async () => {
+test('/computer decider registry uses pi\'s model registry ' +
+    'and credentials; decider test answers from the text', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'pi-registry-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   const model = await startScriptedModel((_seen, messages) => {
@@ -24,16 +25,28 @@ test('/computer decider registry uses pi\'s model registry and credentials; deci
     return { text: /yes or no/.test(user) ? 'yes' : 'C' };
   });
   cleanups.push(() => model.close());
-  const pi = await PiRpc.start({ extension: root, baseUrl: model.baseUrl, args: ['--computer-desktop', 'current'], env: { COMPUTER_USE_HOME: join(dir, 'home') } });
+  const pi = await PiRpc.start({
+    extension: root,
+    baseUrl: model.baseUrl,
+    args: ['--computer-desktop', 'current'],
+    env: { COMPUTER_USE_HOME: join(dir, 'home') },
+  });
   cleanups.push(() => pi.close());
 
   const say = async (message: string): Promise<string> => {
     const from = pi.events.length;
     await pi.command({ type: 'prompt', message });
-    const notify = await pi.waitFor((e: RpcEvent) => e.type === 'extension_ui_request' && e['method'] === 'notify', 30_000, from);
+    const notify = await pi.waitFor(
+      (e: RpcEvent) => e.type === 'extension_ui_request' && e['method'] === 'notify',
+      30_000,
+      from,
+    );
     return String(notify['message']);
   };
-  assert.match(await say('/computer decider registry stub/scripted'), /^decider: registry stub\/scripted through pi's model registry/);
+  assert.match(
+    await say('/computer decider registry stub/scripted'),
+    /^decider: registry stub\/scripted through pi's model registry/,
+  );
   const report = await say('/computer decider test');
   assert.match(report, /^decider: registry "stub\/scripted"/, report);
   assert.match(report, /p\(irreversible\) = 1\.00 from the answer text/, report);

@@ -30,7 +30,11 @@ export class PiRpc {
   stderr = '';
   private waiters: { match: (e: RpcEvent) => boolean; resolve: (e: RpcEvent) => void }[] = [];
   private seq = 0;
-  private constructor(private readonly child: ChildProcessWithoutNullStreams, private readonly agentDir: string, private readonly onDialog: PiRpcOptions['onDialog']) {
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    private readonly agentDir: string,
+    private readonly onDialog: PiRpcOptions['onDialog'],
+  ) {
     let buffer = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
@@ -60,9 +64,26 @@ export class PiRpc {
       },
     }, null, 2));
     const cli = join(dirname(fileURLToPath(import.meta.resolve('@mariozechner/pi-coding-agent'))), 'cli.js');
-    const args = [cli, '--mode', 'rpc', '--offline', '--no-session', '--no-extensions', '--no-skills', '--no-prompt-templates',
-      '--no-themes', '--no-context-files', '--no-builtin-tools', '-e', options.extension, '--provider', 'stub', '--model', 'scripted',
-      ...(options.args ?? [])];
+    const args = [
+      cli,
+      '--mode',
+      'rpc',
+      '--offline',
+      '--no-session',
+      '--no-extensions',
+      '--no-skills',
+      '--no-prompt-templates',
+      '--no-themes',
+      '--no-context-files',
+      '--no-builtin-tools',
+      '-e',
+      options.extension,
+      '--provider',
+      'stub',
+      '--model',
+      'scripted',
+      ...(options.args ?? []),
+    ];
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
     env['PI_CODING_AGENT_DIR'] = agentDir;
@@ -76,11 +97,18 @@ export class PiRpc {
     let event: RpcEvent;
     try { event = JSON.parse(line) as RpcEvent; } catch { this.stderr += `[non-JSON stdout] ${line}\n`; return; }
     this.events.push(event);
-    if (event.type === 'extension_ui_request' && ['confirm', 'select', 'input', 'editor'].includes(String(event['method']))) {
+    if (
+      event.type === 'extension_ui_request' &&
+      ['confirm', 'select', 'input', 'editor'].includes(String(event['method']))
+    ) {
       const answer = this.onDialog ? this.onDialog(event) : { cancelled: true };
       this.write({ type: 'extension_ui_response', id: event.id, ...answer });
     }
-    for (const w of [...this.waiters]) if (w.match(event)) { this.waiters.splice(this.waiters.indexOf(w), 1); w.resolve(event); }
+    for (const w of [...this.waiters])
+      if (w.match(event)) {
+        this.waiters.splice(this.waiters.indexOf(w), 1);
+        w.resolve(event);
+      }
   }
 
   private write(o: unknown): void { this.child.stdin.write(`${JSON.stringify(o)}\n`); }
@@ -90,7 +118,19 @@ export class PiRpc {
     const already = this.events.slice(from).find(match);
     if (already) return Promise.resolve(already);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`pi: no matching event in ${timeoutMs} ms; stderr:\n${this.stderr}\nlast events:\n${this.events.slice(-5).map((e) => JSON.stringify(e).slice(0, 400)).join('\n')}`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `pi: no matching event in ${timeoutMs} ms; stderr:\n${this.stderr}\nlast events:\n` +
+                `${this.events
+                  .slice(-5)
+                  .map((e) => JSON.stringify(e).slice(0, 400))
+                  .join('\n')}`,
+            ),
+          ),
+        timeoutMs,
+      );
       this.waiters.push({ match, resolve: (e) => { clearTimeout(timer); resolve(e); } });
     });
   }
@@ -115,7 +155,11 @@ export class PiRpc {
   toolResults(from = 0): { tool: string; isError: boolean; text: string }[] {
     return this.events.slice(from).filter((e) => e.type === 'tool_execution_end').map((e) => {
       const result = e['result'] as { content?: { type: string; text?: string }[] } | undefined;
-      return { tool: String(e['toolName']), isError: e['isError'] === true, text: (result?.content ?? []).map((c) => c.text ?? '').join('\n') };
+      return {
+        tool: String(e['toolName']),
+        isError: e['isError'] === true,
+        text: (result?.content ?? []).map((c) => c.text ?? '').join('\n'),
+      };
     });
   }
 

@@ -26,7 +26,11 @@ after(async () => {
 
 /** Remembers gedit's pid from a launch result so the test can end it. */
 function notePid(seen: SeenResult[]): void {
-  for (const s of seen) if (s.tool === 'computer_launch') { const pid = Number(/pid=(\d+)/.exec(s.text)?.[1]); if (pid > 0) pids.add(pid); }
+  for (const s of seen)
+    if (s.tool === 'computer_launch') {
+      const pid = Number(/pid=(\d+)/.exec(s.text)?.[1]);
+      if (pid > 0) pids.add(pid);
+    }
 }
 
 /** The gedit task as a model would do it, one tool call per turn, refs read from the previous results. */
@@ -39,21 +43,34 @@ function geditScript(path: string, text: string) {
     switch (last.tool) {
       case 'computer_launch': {
         const doc = refWhere(last.text, /\] document\b.*editable/);
-        return doc ? { tool: 'computer_act', args: { actions: [{ ref: doc, op: 'type', value: text }] } } : { text: 'no editable document' };
+        return doc
+          ? { tool: 'computer_act', args: { actions: [{ ref: doc, op: 'type', value: text }] } }
+          : { text: 'no editable document' };
       }
       case 'computer_act':
-        if (seen.filter((s) => s.tool === 'computer_act').length === 1) return { tool: 'computer_keys', args: { keys: 'ctrl+s', app: 'gedit' } };
+        if (seen.filter((s) => s.tool === 'computer_act').length === 1)
+          return { tool: 'computer_keys', args: { keys: 'ctrl+s', app: 'gedit' } };
         return { text: `saved to ${path}` };
       case 'computer_keys':
       case 'computer_wait': {
         if (!/"Save As"/.test(last.text)) {
-          return last.tool === 'computer_keys' ? { tool: 'computer_wait', args: { until: 'window_appears', text: 'Save As', timeoutMs: 10000 } } : { text: 'no Save As dialog' };
+          return last.tool === 'computer_keys'
+            ? { tool: 'computer_wait', args: { until: 'window_appears', text: 'Save As', timeoutMs: 10000 } }
+            : { text: 'no Save As dialog' };
         }
         const dialog = last.text.slice(last.text.search(/"Save As"/));
         const name = refWhere(dialog, /\] textbox\b.*editable/);
         const save = refWhere(dialog, /\] button "Save"/);
         if (!name || !save) return { text: 'the Save As dialog has no name field or Save button' };
-        return { tool: 'computer_act', args: { actions: [{ ref: name, op: 'set_value', value: path }, { ref: save, op: 'click' }] } };
+        return {
+          tool: 'computer_act',
+          args: {
+            actions: [
+              { ref: name, op: 'set_value', value: path },
+              { ref: save, op: 'click' },
+            ],
+          },
+        };
       }
       default: return { text: `unexpected ${last.tool}` };
     }
@@ -69,9 +86,14 @@ async function fileContent(path: string, timeoutMs: number): Promise<string | un
   }
 }
 
-const transcript = (pi: PiRpc): string => pi.toolResults().map((r) => `## ${r.tool}${r.isError ? ' (error)' : ''}\n${r.text}`).join('\n');
+const transcript = (pi: PiRpc): string =>
+  pi
+    .toolResults()
+    .map((r) => `## ${r.tool}${r.isError ? ' (error)' : ''}\n${r.text}`)
+    .join('\n');
 
-test('pi loads the extension from the package manifest; a scripted model writes and saves a file in gedit', async () => {
+test('pi loads the extension from the package manifest; ' +
+    'a scripted model writes and saves a file in gedit', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'pi-gedit-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   // The tool's home is out of its own reach: the file is saved next to it, not inside it.
@@ -85,7 +107,11 @@ test('pi loads the extension from the package manifest; a scripted model writes 
     extension: root, baseUrl: model.baseUrl, args: ['--computer-desktop', 'current'], env: { COMPUTER_USE_HOME: home },
     onDialog: (request) => {
       asked.push(request);
-      return request['method'] === 'select' ? { value: 'Allow for this session' } : request['method'] === 'confirm' ? { confirmed: true } : { cancelled: true };
+      return request['method'] === 'select'
+        ? { value: 'Allow for this session' }
+        : request['method'] === 'confirm'
+          ? { confirmed: true }
+          : { cancelled: true };
     },
   });
   cleanups.push(() => pi.close());
@@ -96,7 +122,11 @@ test('pi loads the extension from the package manifest; a scripted model writes 
 
   const from = pi.events.length;
   await pi.command({ type: 'prompt', message: '/computer status' });
-  const notify = await pi.waitFor((e: RpcEvent) => e.type === 'extension_ui_request' && e['method'] === 'notify', 10_000, from);
+  const notify = await pi.waitFor(
+    (e: RpcEvent) => e.type === 'extension_ui_request' && e['method'] === 'notify',
+    10_000,
+    from,
+  );
   assert.match(String(notify['message']), /desktop: not started/);
 
   await pi.prompt(`Write "${text}" in a new gedit document and save it as ${path}.`, 120_000);
@@ -106,10 +136,22 @@ test('pi loads the extension from the package manifest; a scripted model writes 
   // The model saw our tools (and no built-in ones) and the guidance in its system prompt.
   const first = model.requests[0];
   assert.ok(first);
-  assert.deepEqual(first.tools?.map((t) => t.function.name).sort(),
-    ['computer_act', 'computer_apps', 'computer_find', 'computer_input', 'computer_keys', 'computer_launch', 'computer_observe', 'computer_screenshot', 'computer_wait']);
+  assert.deepEqual(first.tools?.map((t) => t.function.name).sort(), [
+    'computer_act',
+    'computer_apps',
+    'computer_find',
+    'computer_input',
+    'computer_keys',
+    'computer_launch',
+    'computer_observe',
+    'computer_screenshot',
+    'computer_wait',
+  ]);
   const system = first.messages.find((m) => m.role === 'system' || m.role === 'developer');
-  assert.ok(typeof system?.content === 'string' && system.content.includes(GUIDANCE), 'the guidance is appended to the system prompt');
+  assert.ok(
+    typeof system?.content === 'string' && system.content.includes(GUIDANCE),
+    'the guidance is appended to the system prompt',
+  );
   const tools = pi.toolResults().map((r) => `${r.tool}${r.isError ? '!' : ''}`);
   assert.deepEqual(tools.slice(0, 3), ['computer_launch', 'computer_act', 'computer_keys'], tools.join(' '));
   assert.equal(tools.at(-1), 'computer_act');
@@ -127,10 +169,16 @@ test('a confirmation asked through ctx.ui.confirm and declined refuses the act',
   const model = await startScriptedModel((seen) => {
     notePid(seen);
     const last = seen.at(-1);
-    if (!last) return { tool: 'computer_launch', args: { command: 'zenity', args: ['--password', '--title', 'Unlock from pi'], waitMs: 20000 } };
+    if (!last)
+      return {
+        tool: 'computer_launch',
+        args: { command: 'zenity', args: ['--password', '--title', 'Unlock from pi'], waitMs: 20000 },
+      };
     if (last.tool === 'computer_launch') {
       const field = refWhere(last.text, /\] textbox .*password/);
-      return field ? { tool: 'computer_act', args: { actions: [{ ref: field, op: 'set_value', value: 'hunter2-from-pi' }] } } : { text: 'no password field' };
+      return field
+        ? { tool: 'computer_act', args: { actions: [{ ref: field, op: 'set_value', value: 'hunter2-from-pi' }] } }
+        : { text: 'no password field' };
     }
     return { text: 'The user declined; stopping.' };
   });
@@ -138,8 +186,14 @@ test('a confirmation asked through ctx.ui.confirm and declined refuses the act',
   const asked: RpcEvent[] = [];
   // zenity is allow-listed (no first-use question), but a write into a password field is asked every time.
   const pi = await PiRpc.start({
-    extension: root, baseUrl: model.baseUrl, args: ['--computer-desktop', 'current', '--computer-allow-app', 'zenity'], env: { COMPUTER_USE_HOME: home },
-    onDialog: (request) => { asked.push(request); return request['method'] === 'confirm' ? { confirmed: false } : { cancelled: true }; },
+    extension: root,
+    baseUrl: model.baseUrl,
+    args: ['--computer-desktop', 'current', '--computer-allow-app', 'zenity'],
+    env: { COMPUTER_USE_HOME: home },
+    onDialog: (request) => {
+      asked.push(request);
+      return request['method'] === 'confirm' ? { confirmed: false } : { cancelled: true };
+    },
   });
   cleanups.push(() => pi.close());
 
@@ -155,6 +209,8 @@ test('a confirmation asked through ctx.ui.confirm and declined refuses the act',
   assert.match(act.text, /rejected set_value e\d+ · confirmation_declined:? The user declined/);
   assert.doesNotMatch(act.text, /hunter2/);
   // The audit log of the private home records the refusal.
-  const audit = await readFile(join(home, 'plugin-data', 'computer-use', 'audit.jsonl'), 'utf8').catch((e: Error) => e.message);
+  const audit = await readFile(join(home, 'plugin-data', 'computer-use', 'audit.jsonl'), 'utf8').catch(
+    (e: Error) => e.message,
+  );
   assert.match(audit, /"decision":"declined"/);
 });

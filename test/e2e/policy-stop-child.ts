@@ -18,8 +18,19 @@ async function child(title: string): Promise<void> {
     const long = cmd === 'act-long';
     const started = Date.now();
     say({ event: 'started', cmd });
-    const r = await computer.tools.act({ actions: [{ ref, op: 'focus' }], ...(long ? { settle: { quietMs: 5000, timeoutMs: 30000 } } : {}) });
-    say({ event: 'result', cmd, code: r.code ?? 'ok', isError: r.isError, at: Date.now(), ms: Date.now() - started, text: r.text });
+    const r = await computer.tools.act({
+      actions: [{ ref, op: 'focus' }],
+      ...(long ? { settle: { quietMs: 5000, timeoutMs: 30000 } } : {}),
+    });
+    say({
+      event: 'result',
+      cmd,
+      code: r.code ?? 'ok',
+      isError: r.isError,
+      at: Date.now(),
+      ms: Date.now() - started,
+      text: r.text,
+    });
   }
   await computer.close();
   process.exit(0);

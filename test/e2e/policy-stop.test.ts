@@ -25,20 +25,38 @@ after(() => { for (const c of cleanups) c(); });
 interface Msg { event: string; isError?: boolean; code?: string; at?: number; ms?: number; text?: string; ref?: string }
 
 /** Starts the child session and returns a way to send commands and read its next message. */
-async function startChild(title: string): Promise<{ proc: ChildProcessWithoutNullStreams; send: (c: string) => void; next: (event: string) => Promise<Msg> }> {
+async function startChild(
+  title: string,
+): Promise<{
+  proc: ChildProcessWithoutNullStreams;
+  send: (c: string) => void;
+  next: (event: string) => Promise<Msg>;
+}> {
   const proc = spawn(process.execPath, [childScript, '--child', title], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   cleanups.push(() => proc.kill('SIGKILL'));
   let stderr = '';
   proc.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
   const queue: Msg[] = [];
   const waiters: (() => void)[] = [];
-  createInterface({ input: proc.stdout }).on('line', (l) => { try { queue.push(JSON.parse(l) as Msg); } catch { return; } waiters.splice(0).forEach((w) => w()); });
+  createInterface({ input: proc.stdout }).on('line', (l) => {
+    try {
+      queue.push(JSON.parse(l) as Msg);
+    } catch {
+      return;
+    }
+    waiters.splice(0).forEach((w) => w());
+  });
   const next = async (event: string): Promise<Msg> => {
     const deadline = Date.now() + 30000;
     for (;;) {
       const i = queue.findIndex((m) => m.event === event || m.event === 'error');
-      if (i >= 0) { const m = queue.splice(i, 1)[0]!; if (m.event === 'error') assert.fail(`child: ${m.text}`); return m; }
-      if (Date.now() > deadline || proc.exitCode !== null) assert.fail(`no "${event}" from the child; stderr:\n${stderr}`);
+      if (i >= 0) {
+        const m = queue.splice(i, 1)[0]!;
+        if (m.event === 'error') assert.fail(`child: ${m.text}`);
+        return m;
+      }
+      if (Date.now() > deadline || proc.exitCode !== null)
+        assert.fail(`no "${event}" from the child; stderr:\n${stderr}`);
       await new Promise<void>((r) => { waiters.push(r); setTimeout(r, 200); });
     }
   };
@@ -46,7 +64,11 @@ async function startChild(title: string): Promise<{ proc: ChildProcessWithoutNul
 }
 
 function runCli(...args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => execFile(process.execPath, [cli, ...args], { env }, (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout))));
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, [cli, ...args], { env }, (err, stdout, stderr) =>
+      err ? reject(new Error(stderr || err.message)) : resolve(stdout),
+    ),
+  );
 }
 
 async function auditRecords(): Promise<AuditRecord[]> {
@@ -57,7 +79,9 @@ async function auditRecords(): Promise<AuditRecord[]> {
 /** Waits until the audit log holds `n` allowed "decided" records (the act is past the gate, in dispatch or settle). */
 async function decidedCount(n: number): Promise<DecidedRecord[]> {
   for (let i = 0; i < 200; i++) {
-    const d = (await auditRecords()).filter((r): r is DecidedRecord => r.phase === 'decided' && r.decision === 'allowed');
+    const d = (await auditRecords()).filter(
+      (r): r is DecidedRecord => r.phase === 'decided' && r.decision === 'allowed',
+    );
     if (d.length >= n) return d;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -65,7 +89,10 @@ async function decidedCount(n: number): Promise<DecidedRecord[]> {
 }
 
 function zenity(title: string): void {
-  const z = spawn('zenity', ['--entry', '--title', title, '--text', 'stop test'], { env: process.env, stdio: 'ignore' });
+  const z = spawn('zenity', ['--entry', '--title', title, '--text', 'stop test'], {
+    env: process.env,
+    stdio: 'ignore',
+  });
   cleanups.push(() => z.kill());
 }
 
@@ -101,7 +128,9 @@ test('computer-use stop aborts a long act in another process at once; acts are p
 test('kill -9 during an act leaves a complete "decided" record in the audit log (mode 0600)', async () => {
   const title = `Kill test ${process.pid}`;
   zenity(title);
-  const before = (await auditRecords()).filter((r) => r.phase === 'decided' && (r as DecidedRecord).decision === 'allowed').length;
+  const before = (await auditRecords()).filter(
+    (r) => r.phase === 'decided' && (r as DecidedRecord).decision === 'allowed',
+  ).length;
   const c = await startChild(title);
   await c.next('ready');
   c.send('act-long');
@@ -112,7 +141,8 @@ test('kill -9 during an act leaves a complete "decided" record in the audit log 
   const records = await auditRecords(); // every line parses: nothing torn
   const last = records.filter((r): r is DecidedRecord => r.phase === 'decided' && r.decision === 'allowed').at(-1)!;
   assert.ok(!records.some((r) => r.phase === 'done' && r.id === last.id), 'the killed act never completed');
-  for (const k of ['id', 'time', 'session', 'device', 'app', 'ref', 'fingerprint', 'op', 'mode'] as const) assert.ok(last[k] !== undefined, `decided record has ${k}`);
+  for (const k of ['id', 'time', 'session', 'device', 'app', 'ref', 'fingerprint', 'op', 'mode'] as const)
+    assert.ok(last[k] !== undefined, `decided record has ${k}`);
   assert.equal(last.app, 'zenity');
   assert.equal(last.op, 'focus');
   assert.match(await runCli('audit'), /no completion record: interrupted/);

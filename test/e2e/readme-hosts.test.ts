@@ -18,7 +18,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  name: string;
+  bin: Record<string, string>;
+};
 
 /** The README's `## MCP server` section and its fenced code blocks. */
 const section = (() => {
@@ -36,7 +39,10 @@ function serverCommands(): { host: string; command: string; args: string[] }[] {
   const out: { host: string; command: string; args: string[] }[] = [];
   for (const l of lines('bash')) {
     const m = /^claude mcp add \S+ -- (.+)$/.exec(l);
-    if (m) { const [command, ...args] = m[1]!.split(/\s+/); out.push({ host: 'Claude Code', command: command!, args }); }
+    if (m) {
+      const [command, ...args] = m[1]!.split(/\s+/);
+      out.push({ host: 'Claude Code', command: command!, args });
+    }
   }
   for (const b of blocks.filter((x) => x.lang === 'toml')) {
     const command = /^command\s*=\s*(".*")$/m.exec(b.body);
@@ -45,8 +51,10 @@ function serverCommands(): { host: string; command: string; args: string[] }[] {
     out.push({ host: 'Codex CLI', command: JSON.parse(command[1]!) as string, args: JSON.parse(args[1]!) as string[] });
   }
   for (const b of blocks.filter((x) => x.lang === 'json')) {
-    const servers = (JSON.parse(b.body) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers;
-    for (const [name, s] of Object.entries(servers)) out.push({ host: `JSON (${name})`, command: s.command, args: s.args });
+    const servers = (JSON.parse(b.body) as { mcpServers: Record<string, { command: string; args: string[] }> })
+      .mcpServers;
+    for (const [name, s] of Object.entries(servers))
+      out.push({ host: `JSON (${name})`, command: s.command, args: s.args });
   }
   // The clone's absolute path, written `/path/to/computer-use` in the README.
   for (const m of section.matchAll(/`(node \/path\/to\/computer-use\/\S+ mcp)`/g)) {
@@ -70,8 +78,14 @@ before(async () => {
   const [npm, ...args] = install[0]!.split(/\s+/);
   // As written, plus --prefix so the test installs into its own directory (npm links a folder: no download).
   await promisify(execFile)(npm!, [...args, '--prefix', prefix, '--no-audit', '--no-fund'], {
-    cwd: root, timeout: 120_000,
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, npm_config_cache: join(home, '.npm'), npm_config_update_notifier: 'false' },
+    cwd: root,
+    timeout: 120_000,
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: home,
+      npm_config_cache: join(home, '.npm'),
+      npm_config_update_notifier: 'false',
+    },
   });
 });
 after(() => { if (tmp) rmSync(tmp, { recursive: true, force: true }); });
@@ -99,7 +113,10 @@ test('each README host snippet starts the MCP server in a fresh HOME and lists t
       await client.connect(transport);
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name);
-      assert.ok(names.includes('computer_observe') && names.includes('computer_act'), `${c.host} (${c.command} ${c.args.join(' ')}): ${names.join(', ')}`);
+      assert.ok(
+        names.includes('computer_observe') && names.includes('computer_act'),
+        `${c.host} (${c.command} ${c.args.join(' ')}): ${names.join(', ')}`,
+      );
     } finally {
       await client.close();
     }

@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dbusCall, getA11yAddress } from '../../src/drivers/linux/sandbox/dbus.js';
 import { pidAlive, pidsWithEnv, pollUntil } from '../../src/drivers/linux/sandbox/processes.js';
-import { listSandboxes, sandboxEnv, startSandbox, stopSandbox, type SandboxInfo } from '../../src/drivers/linux/sandbox/sandbox.js';
+import {
+  listSandboxes,
+  sandboxEnv,
+  startSandbox,
+  stopSandbox,
+  type SandboxInfo,
+} from '../../src/drivers/linux/sandbox/sandbox.js';
 
 /** Applications registered with the AT-SPI registry of a sandbox. */
 async function registeredApps(info: SandboxInfo): Promise<number> {

@@ -36,7 +36,8 @@ async function open(family: 'firefox' | 'chromium', query = '', shape = /table "
 }
 
 for (const family of ['firefox', 'chromium'] as const) {
-  test(`${family}: a 5,000-row virtual list says which rows show, and row 4,321 is reached and acted on in one call`, { timeout: 180_000 }, async () => {
+  test(`${family}: a 5,000-row virtual list says which rows show, ` +
+      `and row 4,321 is reached and acted on in one call`, { timeout: 180_000 }, async () => {
     const { computer, text, table, stop } = await open(family);
     try {
       // The snapshot counts the whole set, not the ~30 rows in the page, and says what brings the others.
@@ -48,13 +49,29 @@ for (const family of ['firefox', 'chromium'] as const) {
       const found = ok(await computer.tools.find({ text: '#4321', app: APP[family] }));
       assert.match(found, new RegExp(`holds only rows 1–\\d\\d of its 5,000.*op=scroll value="to 4321"`), found);
       // One call: scroll to row 4,321, then click the Delete button in its cell B.
-      const act = await computer.tools.act({ actions: [{ ref: table, op: 'scroll', value: 'to 4321' }, { ref: `${table}:B4321`, op: 'click' }] });
+      const act = await computer.tools.act({
+        actions: [
+          { ref: table, op: 'scroll', value: 'to 4321' },
+          { ref: `${table}:B4321`, op: 'click' },
+        ],
+      });
       assert.equal(act.isError, false, act.text);
       assert.match(act.text, /row 4,321 of 5,000 shows/, act.text);
       // The status line's text is in the receipt, in find and in wait (it printed as a bare statusbar in Firefox).
-      assert.match(act.text, /statusbar.*Deleted message #4321 \(code 999\)|text "Deleted message #4321 \(code 999\)"/, act.text);
-      assert.match(ok(await computer.tools.find({ text: 'Deleted message #4321', app: APP[family] })), /^1 match/, 'find');
-      assert.match(ok(await computer.tools.wait({ until: 'appears', text: 'code 999', app: APP[family], timeoutMs: 5000 })), /Deleted message #4321/);
+      assert.match(
+        act.text,
+        /statusbar.*Deleted message #4321 \(code 999\)|text "Deleted message #4321 \(code 999\)"/,
+        act.text,
+      );
+      assert.match(
+        ok(await computer.tools.find({ text: 'Deleted message #4321', app: APP[family] })),
+        /^1 match/,
+        'find',
+      );
+      assert.match(
+        ok(await computer.tools.wait({ until: 'appears', text: 'code 999', app: APP[family], timeoutMs: 5000 })),
+        /Deleted message #4321/,
+      );
       const after = ok(await computer.tools.observe({ full: true, app: APP[family], maxTokens: 8000 }));
       assert.match(after, /4321 \| \(deleted\) #4321/, after);
       // A scroll by an amount moves by pages and says which rows show now.
@@ -64,13 +81,18 @@ for (const family of ['firefox', 'chromium'] as const) {
   });
 }
 
-test('firefox: a list that lies (10⁹ rows, negative positions) and a 1 MB status text: bounded answers, nothing hangs', { timeout: 180_000 }, async () => {
+test('firefox: a list that lies (10⁹ rows, negative positions) ' +
+    'and a 1 MB status text: bounded answers, nothing hangs', { timeout: 180_000 }, async () => {
   const { computer, text, table, stop } = await open('firefox', '?claim=1000000000&pos=-100000&status=1000000');
   try {
     assert.ok(text.length < 40_000, `snapshot of ${text.length} characters`);
     const line = text.split('\n').find((l) => l.includes(`[${table}]`)) ?? '';
     // Gecko drops a negative aria-rowindex and numbers the rows by their place in the page: bounded either way.
-    assert.match(line, /of 1,000,000,000 × 2 · (rows 1–\d\d on screen|the list says it has 1,000,000,000 rows but not which)/, line);
+    assert.match(
+      line,
+      /of 1,000,000,000 × 2 · (rows 1–\d\d on screen|the list says it has 1,000,000,000 rows but not which)/,
+      line,
+    );
     assert.ok(line.length < 1000, line);
     const status = text.split('\n').find((l) => /statusbar/.test(l)) ?? '';
     assert.ok(status.length < 3000 && /xxxx/.test(status), status.slice(0, 200));
@@ -103,7 +125,12 @@ for (const family of ['firefox', 'chromium'] as const) {
       assert.ok(found.text.length < 5000, found.text.slice(0, 500));
       const scrolled = await computer.tools.act({ actions: [{ ref: list, op: 'scroll', value: 'to 500' }] });
       assert.ok(scrolled.text.length < 20_000, scrolled.text.slice(0, 500));
-      const waited = await computer.tools.wait({ until: 'appears', text: 'never on this page', app: APP[family], timeoutMs: 3000 });
+      const waited = await computer.tools.wait({
+        until: 'appears',
+        text: 'never on this page',
+        app: APP[family],
+        timeoutMs: 3000,
+      });
       assert.equal(waited.isError, true, waited.text);
       assert.ok(waited.text.length < 5000, waited.text.slice(0, 500));
     } finally { await stop(); }

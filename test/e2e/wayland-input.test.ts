@@ -13,7 +13,11 @@ import { runDoctor } from '../../src/doctor/doctor.js';
 import { isComputerUseError } from '../../src/protocol/errors.js';
 
 test('a Wayland session without the RemoteDesktop portal or libei: input_blocked with the reason', async () => {
-  const device = new Device({ platform: 'linux', env: { XDG_SESSION_TYPE: 'wayland', WAYLAND_DISPLAY: 'wayland-cu-absent' }, timeoutMs: 15_000 });
+  const device = new Device({
+    platform: 'linux',
+    env: { XDG_SESSION_TYPE: 'wayland', WAYLAND_DISPLAY: 'wayland-cu-absent' },
+    timeoutMs: 15_000,
+  });
   try {
     const hello = await device.hello();
     assert.equal(hello.session, 'wayland');
@@ -23,11 +27,18 @@ test('a Wayland session without the RemoteDesktop portal or libei: input_blocked
     // a working portal would not be used without a proof of the receiving window.
     const portal = hello.permissions['remote_desktop_portal'];
     assert.equal(hello.permissions['libei'], false);
-    assert.match(hello.facts?.['wayland_input'] ?? '', portal ? /The RemoteDesktop portal offers no devices/ : /no xdg-desktop-portal RemoteDesktop interface/);
+    assert.match(
+      hello.facts?.['wayland_input'] ?? '',
+      portal ? /The RemoteDesktop portal offers no devices/ : /no xdg-desktop-portal RemoteDesktop interface/,
+    );
     assert.match(hello.facts?.['wayland_input'] ?? '', /no X11 window proof/);
     assert.match(hello.facts?.['wayland_input'] ?? '', /libei is not installed.*uinput is never used/);
-    const check = (e: unknown): boolean => isComputerUseError(e) && e.code === 'input_blocked' && /no X11 window proof/.test(e.message) &&
-      /RemoteDesktop/.test(e.message) && /uinput is never used/.test(e.message);
+    const check = (e: unknown): boolean =>
+      isComputerUseError(e) &&
+      e.code === 'input_blocked' &&
+      /no X11 window proof/.test(e.message) &&
+      /RemoteDesktop/.test(e.message) &&
+      /uinput is never used/.test(e.message);
     await assert.rejects(device.call('input.keys', { window: 'w-none', text: 'x' }), check);
     await assert.rejects(device.call('input.pointer', { window: 'w-none', action: 'click', x: 10, y: 10 }), check);
   } finally {
@@ -40,7 +51,10 @@ test('doctor on that session reports the Wayland input check with the reason', a
   assert.equal(report.session, 'wayland');
   const c = report.checks.find((x) => x.id === 'wayland_input');
   assert.equal(c?.status, 'warn', JSON.stringify(report.checks));
-  assert.match(c.summary, /^input_blocked: Wayland: .*(no xdg-desktop-portal RemoteDesktop interface|The RemoteDesktop portal offers no devices)/);
+  assert.match(
+    c.summary,
+    /^input_blocked: Wayland: .*(no xdg-desktop-portal RemoteDesktop interface|The RemoteDesktop portal offers no devices)/,
+  );
   // Not a Weston sandbox: a session merely marked Wayland inside the Xvfb sandbox.
   assert.equal(report.sessionInfo?.headless, undefined);
 });

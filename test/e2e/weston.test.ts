@@ -20,13 +20,15 @@ import { createComputer, type Computer } from '../../src/index.js';
 import { E2E_APPS, killApp, launch, lineOf, ok, refOn } from './helpers.js';
 
 const haveWeston = onPath('weston');
-if (!haveWeston && process.env['CI']) throw new Error('weston is not installed, and CI must run the Wayland test (scripts/setup-debian.sh installs it)');
+if (!haveWeston && process.env['CI'])
+  throw new Error('weston is not installed, and CI must run the Wayland test (scripts/setup-debian.sh installs it)');
 const skip = haveWeston ? false : 'weston is not installed (apt-get install weston): the Wayland sandbox cannot start';
 
 let computer: Computer;
 let pid = 0;
 let snapshot = '';
-const observe = async (): Promise<string> => ok(await computer.tools.observe({ full: true, app: 'gtk3-widget-factory', maxTokens: 20000 }));
+const observe = async (): Promise<string> =>
+  ok(await computer.tools.observe({ full: true, app: 'gtk3-widget-factory', maxTokens: 20000 }));
 
 before(async () => {
   if (!haveWeston) return;
@@ -48,7 +50,12 @@ test('the Weston sandbox is Wayland only, and the app runs on it', { skip }, asy
   assert.equal((await computer.session.device.hello()).session, 'wayland');
   // The app got the Wayland environment: with DISPLAY empty it could not have opened an X window.
   const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-  assert.ok(environ.includes('GDK_BACKEND=wayland') && environ.includes('DISPLAY=') && environ.includes('WAYLAND_DISPLAY=wayland-cu'), environ.filter((e) => /DISPLAY|GDK/.test(e)).join(' '));
+  assert.ok(
+    environ.includes('GDK_BACKEND=wayland') &&
+      environ.includes('DISPLAY=') &&
+      environ.includes('WAYLAND_DISPLAY=wayland-cu'),
+    environ.filter((e) => /DISPLAY|GDK/.test(e)).join(' '),
+  );
   assert.match(snapshot, /\] checkbox "checkbutton" unchecked$/m);
 });
 
@@ -106,14 +113,17 @@ test('click a radio button that switches the page: confirmed, and the new page i
   assert.match(now, /slider "Volume"/, 'page 2 content is read after the switch');
 });
 
-test('what differs on Wayland: window bounds are window-relative and no window is proven active', { skip }, async (t) => {
+test('what differs on Wayland: window bounds are ' +
+    'window-relative and no window is proven active', { skip }, async (t) => {
   const { windows } = await computer.session.device.call('windows.list', { pid });
   const w = windows[0];
   assert.ok(w, 'the app has a window');
   // Identity comes from the accessibility bus (the connection's pid) and /proc, not from X11.
   assert.equal(w.pid, pid);
   assert.equal(w.executable, '/usr/bin/gtk3-widget-factory');
-  t.diagnostic(`window: bounds ${JSON.stringify(w.bounds)}, focused ${String(w.focused)}, title ${JSON.stringify(w.title)}`);
+  t.diagnostic(
+    `window: bounds ${JSON.stringify(w.bounds)}, focused ${String(w.focused)}, title ` + `${JSON.stringify(w.title)}`,
+  );
 });
 
 test('doctor on the Weston sandbox: a headless Wayland session, element actions only', { skip }, async () => {
@@ -121,20 +131,32 @@ test('doctor on the Weston sandbox: a headless Wayland session, element actions 
   assert.equal(report.session, 'wayland');
   assert.equal(report.sessionInfo?.headless, 'weston');
   const session = report.checks.find((c) => c.id === 'session');
-  assert.match(session?.summary ?? '', /^wayland, headless \(Weston sandbox :\d+\) · XDG_SESSION_TYPE=wayland WAYLAND_DISPLAY=wayland-cu DISPLAY=\(empty\)\. Works: .*element actions.* Not here: keys and pointer: input_blocked/);
+  assert.match(
+    session?.summary ?? '',
+    /^wayland, headless \(Weston sandbox :\d+\) · XDG_SESSION_TYPE=wayland WAYLAND_DISPLAY=wayland-cu DISPLAY=\(empty\)\. Works: .*element actions.* Not here: keys and pointer: input_blocked/,
+  );
   const input = report.checks.find((c) => c.id === 'wayland_input');
   assert.match(input?.summary ?? '', /^input_blocked: Wayland: .*no X11 window proof/);
   const bus = report.checks.find((c) => c.id === 'a11y_bus');
   assert.match(bus?.summary ?? '', /gtk3-widget-factory/);
 });
 
-test('the CLI: `sandbox exec --kind weston` starts a Weston sandbox (never the outer Xvfb one), stops it after, and reuses a running one', { skip }, async () => {
+test('the CLI: `sandbox exec --kind weston` starts a Weston sandbox (never ' +
+    'the outer Xvfb one), stops it after, and reuses a running one', { skip }, async () => {
   const cli = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url));
-  const script = 'printf "%s|%s|%s|%s|%s" "$WAYLAND_DISPLAY" "$DISPLAY" "$XDG_SESSION_TYPE" "$COMPUTER_USE_SANDBOX" "$XDG_RUNTIME_DIR"';
+  const script =
+    'printf "%s|%s|%s|%s|%s" "$WAYLAND_DISPLAY" "$DISPLAY" "$XDG_SESSION_TYPE" "$COMPUTER_USE_SANDBOX" ' +
+    '"$XDG_RUNTIME_DIR"';
   const exec = (home?: string): Promise<{ stdout: string; stderr: string }> => new Promise((resolve, reject) => {
-    execFile(process.execPath, [cli, 'sandbox', 'exec', '--kind', 'weston', '--', 'sh', '-c', script],
+    execFile(
+      process.execPath,
+      [cli, 'sandbox', 'exec', '--kind', 'weston', '--', 'sh', '-c', script],
       { timeout: 60_000, env: { ...process.env, ...(home !== undefined ? { COMPUTER_USE_HOME: home } : {}) } },
-      (err, out, errOut) => { if (err) reject(new Error(`${err.message}\n${errOut}`)); else resolve({ stdout: out, stderr: errOut }); });
+      (err, out, errOut) => {
+        if (err) reject(new Error(`${err.message}\n${errOut}`));
+        else resolve({ stdout: out, stderr: errOut });
+      },
+    );
   });
   // A home with no sandbox recorded: the outer Xvfb desktop (DISPLAY is set) does not count for --kind weston.
   const fresh = await mkdtemp(join(tmpdir(), 'cu-weston-cli-'));
@@ -143,7 +165,10 @@ test('the CLI: `sandbox exec --kind weston` starts a Weston sandbox (never the o
     const [wayland, display, type, name, runtimeDir] = stdout.split('|');
     assert.deepEqual([wayland, display, type], ['wayland-cu', '', 'wayland'], stderr);
     assert.match(stderr, new RegExp(`\\[sandbox\\] started ${name}`));
-    assert.ok(runtimeDir?.startsWith(fresh) && !existsSync(runtimeDir), 'the sandbox it started is stopped (runtime dir removed)');
+    assert.ok(
+      runtimeDir?.startsWith(fresh) && !existsSync(runtimeDir),
+      'the sandbox it started is stopped (runtime dir removed)',
+    );
   } finally {
     await rm(fresh, { recursive: true, force: true });
   }

@@ -19,7 +19,8 @@ after(async () => {
   if (pid) await killApp(pid);
 });
 
-const observe = async (): Promise<string> => ok(await computer.tools.observe({ full: true, app: 'gtk3-widget-factory', maxTokens: 20000 }));
+const observe = async (): Promise<string> =>
+  ok(await computer.tools.observe({ full: true, app: 'gtk3-widget-factory', maxTokens: 20000 }));
 
 test('toggle a check button', async () => {
   const ref = refOn(snapshot, /\] checkbox "checkbutton" unchecked$/);

@@ -50,13 +50,27 @@ export const ODD_TEXT: readonly string[] = [
   'ｆｕｌｌｗｉｄｔｈ', 'Z̤͔ͧ̑̓ä͖̭̈̇lͮ̒ͫǧ̗͚̚o̙̔ͮ̇͐̇', '\u200b\u200d\ufeff',
 ];
 
-const KEY_NAMES = ['a', 'Z', '1', 'Return', 'Tab', 'F5', 'space', 'BackSpace', 'Escape', 'U00E9', 'exec', 'x'.repeat(32)] as const;
+const KEY_NAMES = [
+  'a',
+  'Z',
+  '1',
+  'Return',
+  'Tab',
+  'F5',
+  'space',
+  'BackSpace',
+  'Escape',
+  'U00E9',
+  'exec',
+  'x'.repeat(32),
+] as const;
 
 /** A string that satisfies the schema's length (and, for the few patterns we use, its pattern). */
 function stringFor(s: JsonSchema, rng: Rng, field: string, hints: Hints): string {
   const min = s.minLength ?? 0;
   const max = s.maxLength ?? 64;
-  const fits = (v: string): boolean => v.length >= min && v.length <= max && (!s.pattern || new RegExp(s.pattern).test(v));
+  const fits = (v: string): boolean =>
+    v.length >= min && v.length <= max && (!s.pattern || new RegExp(s.pattern).test(v));
   const hinted = hints[field];
   if (hinted && rng.chance(0.8)) { const v = rng.pick(hinted); if (fits(v)) return v; }
   if (s.pattern) {
@@ -109,10 +123,25 @@ export type MutationKind = 'wrong_type' | 'huge_string' | 'unicode' | 'number' |
   'drop_required' | 'many_items' | 'null' | 'not_object';
 
 const WRONG: readonly unknown[] = [null, true, 0, -1, '', 'x', [], {}, [1, 2], { a: 1 }, 1e308, -0];
-const NUMBERS: readonly unknown[] = [-1, -0, 0.5, 1e9, -1e9, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY,
-  Number.MAX_SAFE_INTEGER + 2, 2 ** 31, -(2 ** 31), 1e-9];
+const NUMBERS: readonly unknown[] = [
+  -1,
+  -0,
+  0.5,
+  1e9,
+  -1e9,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  Number.NEGATIVE_INFINITY,
+  Number.MAX_SAFE_INTEGER + 2,
+  2 ** 31,
+  -(2 ** 31),
+  1e-9,
+];
 const PROTO_JSON: readonly string[] = [
-  '{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}', '{"prototype":1}', '{"__proto__":null}',
+  '{"__proto__":{"polluted":true}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  '{"prototype":1}',
+  '{"__proto__":null}',
 ];
 
 /** All paths to values inside `v` (objects and arrays), the root first. */
@@ -143,20 +172,46 @@ export function mutate(valid: unknown, rng: Rng): { value: unknown; kind: Mutati
   const value = structuredClone(valid);
   const all = paths(value);
   const at = rng.pick(all);
-  const objects = all.filter((p) => { const x = p.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], value); return x !== null && typeof x === 'object' && !Array.isArray(x); });
-  const strings = all.filter((p) => typeof p.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], value) === 'string');
-  const kind = rng.pick<MutationKind>(['wrong_type', 'huge_string', 'unicode', 'number', 'extra_field', 'deep_nesting', 'proto_key',
-    'drop_required', 'many_items', 'null', 'not_object']);
+  const objects = all.filter((p) => {
+    const x = p.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], value);
+    return x !== null && typeof x === 'object' && !Array.isArray(x);
+  });
+  const strings = all.filter(
+    (p) => typeof p.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], value) === 'string',
+  );
+  const kind = rng.pick<MutationKind>([
+    'wrong_type',
+    'huge_string',
+    'unicode',
+    'number',
+    'extra_field',
+    'deep_nesting',
+    'proto_key',
+    'drop_required',
+    'many_items',
+    'null',
+    'not_object',
+  ]);
   const target = (list: (string | number)[][]): (string | number)[] => (list.length ? rng.pick(list) : at);
   switch (kind) {
     case 'wrong_type': return { value: setAt(value, at, rng.pick(WRONG)), kind };
-    case 'huge_string': return { value: setAt(value, target(strings), rng.pick(['x', '密', '🙂', 'a ']).repeat(rng.pick([10_001, 100_000, 1_000_000]))), kind };
+    case 'huge_string':
+      return {
+        value: setAt(
+          value,
+          target(strings),
+          rng.pick(['x', '密', '🙂', 'a ']).repeat(rng.pick([10_001, 100_000, 1_000_000])),
+        ),
+        kind,
+      };
     case 'unicode': return { value: setAt(value, target(strings), rng.pick(ODD_TEXT)), kind };
     case 'number': return { value: setAt(value, at.length ? at : ['timeoutMs'], rng.pick(NUMBERS)), kind };
     case 'extra_field': {
       const p = target(objects);
-      const obj = p.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], value) as Record<string, unknown> | undefined;
-      if (obj && typeof obj === 'object') obj[rng.pick(['extra', 'force', 'admin', 'mode', 'toString', 'hasOwnProperty', ''])] = rng.pick(WRONG);
+      const obj = p.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], value) as
+        Record<string, unknown> | undefined;
+      if (obj && typeof obj === 'object')
+        obj[rng.pick(['extra', 'force', 'admin', 'mode', 'toString', 'hasOwnProperty', ''])] = rng.pick(WRONG);
       return { value, kind };
     }
     case 'deep_nesting': return { value: setAt(value, at, nested(rng.pick([50, 500, 5000]))), kind };
@@ -165,17 +220,38 @@ export function mutate(valid: unknown, rng: Rng): { value: unknown; kind: Mutati
       const obj = p.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], value);
       const hostile = JSON.parse(rng.pick(PROTO_JSON)) as Record<string, unknown>;
       // Own "__proto__" keys as JSON.parse makes them (an assignment would change the prototype instead).
-      const merged = JSON.parse(JSON.stringify({ ...(obj as object) }).replace(/^\{/, JSON.stringify(hostile).slice(0, -1) + (Object.keys(obj as object).length ? ',' : ''))) as unknown;
+      const merged = JSON.parse(
+        JSON.stringify({ ...(obj as object) }).replace(
+          /^\{/,
+          JSON.stringify(hostile).slice(0, -1) + (Object.keys(obj as object).length ? ',' : ''),
+        ),
+      ) as unknown;
       return { value: setAt(value, p, merged), kind };
     }
     case 'drop_required': {
       const p = target(objects);
-      const obj = p.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], value) as Record<string, unknown>;
+      const obj = p.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], value) as Record<
+        string,
+        unknown
+      >;
       const keys = obj ? Object.keys(obj) : [];
       if (keys.length) delete obj[rng.pick(keys)];
       return { value, kind };
     }
-    case 'many_items': return { value: setAt(value, at, Array.from({ length: rng.pick([21, 65, 300, 10_001]) }, () => ({ ref: 'e1', op: 'click', mods: [], key: 'a' }))), kind };
+    case 'many_items':
+      return {
+        value: setAt(
+          value,
+          at,
+          Array.from({ length: rng.pick([21, 65, 300, 10_001]) }, () => ({
+            ref: 'e1',
+            op: 'click',
+            mods: [],
+            key: 'a',
+          })),
+        ),
+        kind,
+      };
     case 'null': return { value: setAt(value, at, null), kind };
     case 'not_object': return { value: rng.pick(['params', 42, null, [], [valid], true]), kind };
   }

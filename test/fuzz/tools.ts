@@ -46,12 +46,30 @@ export interface ToolFuzzReport {
 
 const REFS = Array.from({ length: 60 }, (_, i) => `e${i + 1}`);
 const HINTS: Hints = {
-  ref: [...REFS, 'e99999', 'o1', 'c1', 'e0', 'E1'], scope: [...REFS, 'e99999'], capture: ['c1', 'c99'],
-  app: ['gtk3-widget-factory', 'gtk3', 'no-such-app'], window: ['w1', 'w2', 'GTK+ Widget Factory', 'w99'],
-  keys: ['ctrl+s', 'Return', 'a b C', 'ctrl+alt+Delete', 'shift+Tab', 'exec', '$(touch /tmp/cu-fuzz-pwned)', 'ctrl++', 'F5 F13 F25'],
-  value: ['80', 'hello', 'up', 'into_view', 'Row 3', '', '-1e309'], text: ['Row', 'Bold', 'API key', 'never-there', ''],
-  query: ['Row', 'button', ''], role: ['button', 'checkbox', 'nonsense'], command: ['gedit', 'true', 'sh -c "touch /tmp/cu-fuzz-pwned"'],
-  timeoutMs: ['0', '50', '200'], quietMs: ['0', '10'], waitMs: ['0', '100'],
+  ref: [...REFS, 'e99999', 'o1', 'c1', 'e0', 'E1'],
+  scope: [...REFS, 'e99999'],
+  capture: ['c1', 'c99'],
+  app: ['gtk3-widget-factory', 'gtk3', 'no-such-app'],
+  window: ['w1', 'w2', 'GTK+ Widget Factory', 'w99'],
+  keys: [
+    'ctrl+s',
+    'Return',
+    'a b C',
+    'ctrl+alt+Delete',
+    'shift+Tab',
+    'exec',
+    '$(touch /tmp/cu-fuzz-pwned)',
+    'ctrl++',
+    'F5 F13 F25',
+  ],
+  value: ['80', 'hello', 'up', 'into_view', 'Row 3', '', '-1e309'],
+  text: ['Row', 'Bold', 'API key', 'never-there', ''],
+  query: ['Row', 'button', ''],
+  role: ['button', 'checkbox', 'nonsense'],
+  command: ['gedit', 'true', 'sh -c "touch /tmp/cu-fuzz-pwned"'],
+  timeoutMs: ['0', '50', '200'],
+  quietMs: ['0', '10'],
+  waitMs: ['0', '100'],
 };
 
 /** Runs `calls` calls; never throws for a property violation (they go to `failures`). */
@@ -68,10 +86,27 @@ export async function fuzzTools(calls: number, seed = 8_014, perCallBoundMs = 15
   const [a, b] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(a), client.connect(b)]);
   const rng = new Rng(seed);
-  const report: ToolFuzzReport = { calls: 0, valid: 0, invalid: 0, seed, ms: 0, byTool: {}, byMutation: {}, byCode: {}, protocolErrors: 0, slowestMs: 0, actingCalls: 0, failures: [] };
+  const report: ToolFuzzReport = {
+    calls: 0,
+    valid: 0,
+    invalid: 0,
+    seed,
+    ms: 0,
+    byTool: {},
+    byMutation: {},
+    byCode: {},
+    protocolErrors: 0,
+    slowestMs: 0,
+    actingCalls: 0,
+    failures: [],
+  };
   const fail = (what: string): void => { if (report.failures.length < 50) report.failures.push(what); };
   const acting = (): number => fake.calls.filter((c) => ACTING_METHODS.has(c.method)).length;
-  const schemas = TOOLS.map((t) => ({ name: t.schema.name, schema: fullSchema(t.schema.inputSchema) as JsonSchema, check: checkerOf(t.schema.inputSchema) }));
+  const schemas = TOOLS.map((t) => ({
+    name: t.schema.name,
+    schema: fullSchema(t.schema.inputSchema) as JsonSchema,
+    check: checkerOf(t.schema.inputSchema),
+  }));
   const t0 = performance.now();
   // Refs exist for the valid calls to reach the acting paths.
   await client.callTool({ name: 'computer_observe', arguments: { app: 'gtk3-widget-factory', maxTokens: 20000 } });
@@ -81,10 +116,23 @@ export async function fuzzTools(calls: number, seed = 8_014, perCallBoundMs = 15
     // A valid wait for a condition that never holds runs to its timeout: keep valid waits short.
     if (tool.name === 'computer_wait') (args as Record<string, unknown>)['timeoutMs'] = rng.int(0, 100);
     let mutation: MutationKind | undefined;
-    if (rng.chance(0.7)) { const m = mutate(args, rng); args = m.value; mutation = m.kind; report.byMutation[m.kind] = (report.byMutation[m.kind] ?? 0) + 1; }
+    if (rng.chance(0.7)) {
+      const m = mutate(args, rng);
+      args = m.value;
+      mutation = m.kind;
+      report.byMutation[m.kind] = (report.byMutation[m.kind] ?? 0) + 1;
+    }
     // A mutation that dropped the short timeout would wait the default 10 s: bound it again.
-    if (tool.name === 'computer_wait' && args && typeof args === 'object' && !Array.isArray(args) && !Object.hasOwn(args, 'timeoutMs')) (args as Record<string, unknown>)['timeoutMs'] = 50;
-    // What the tool will see: the arguments as the SDK hands them on, as plain JSON data (own fields; NaN becomes null).
+    if (
+      tool.name === 'computer_wait' &&
+      args &&
+      typeof args === 'object' &&
+      !Array.isArray(args) &&
+      !Object.hasOwn(args, 'timeoutMs')
+    )
+      (args as Record<string, unknown>)['timeoutMs'] = 50;
+    // What the tool will see: the arguments as the SDK hands them on, as plain JSON data (own fields; NaN becomes
+    // null).
     let asJson: unknown;
     try { asJson = JSON.parse(JSON.stringify(sdkView(args) ?? {})) as unknown; } catch { asJson = undefined; }
     const valid = asJson !== undefined && tool.check.Check(asJson);
@@ -96,7 +144,11 @@ export async function fuzzTools(calls: number, seed = 8_014, perCallBoundMs = 15
     const what = `call ${i} ${tool.name}${mutation ? ` (${mutation})` : ''}`;
     let result: unknown;
     try {
-      result = await client.callTool({ name: tool.name, arguments: args as Record<string, unknown> }, CallToolResultSchema, { timeout: perCallBoundMs });
+      result = await client.callTool(
+        { name: tool.name, arguments: args as Record<string, unknown> },
+        CallToolResultSchema,
+        { timeout: perCallBoundMs },
+      );
     } catch (e) {
       const err = e as { code?: number; message?: string };
       const notObject = args === null || typeof args !== 'object' || Array.isArray(args);
@@ -118,11 +170,13 @@ export async function fuzzTools(calls: number, seed = 8_014, perCallBoundMs = 15
     if (parsed.data.isError) {
       const m = /(?:^|\n)(?:error ([a-z_]+):|(?:failed|rejected) [^\n]*? · ([a-z_]+):)/.exec(text);
       code = m?.[1] ?? m?.[2];
-      if (!code || !Object.hasOwn(ERROR_CODES, code)) fail(`${what}: an error without a known code: ${text.slice(0, 200)}`);
+      if (!code || !Object.hasOwn(ERROR_CODES, code))
+        fail(`${what}: an error without a known code: ${text.slice(0, 200)}`);
       else report.byCode[code] = (report.byCode[code] ?? 0) + 1;
     }
     if (!valid) {
-      if (!parsed.data.isError || code !== 'invalid_params') fail(`${what}: params outside the schema were not refused with invalid_params: ${text.slice(0, 200)}`);
+      if (!parsed.data.isError || code !== 'invalid_params')
+        fail(`${what}: params outside the schema were not refused with invalid_params: ${text.slice(0, 200)}`);
       if (acting() !== before) fail(`${what}: an acting driver method ran for params outside the schema`);
     }
   }

@@ -30,4 +30,9 @@ function main(): void {
   }
 }
 
-try { main(); } catch (e) { process.stderr.write(`${e instanceof Error ? e.stack ?? e.message : String(e)}\n`); process.exit(1); }
+try {
+  main();
+} catch (e) {
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+}

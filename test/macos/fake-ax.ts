@@ -32,7 +32,9 @@ export function buildFakeAx(opts: { asan?: boolean } = {}): string {
   const flags = ['-std=c11', '-D_POSIX_C_SOURCE=200809L', '-Wall', '-Wextra', '-Werror', '-fPIC', '-shared', '-g',
     ...(opts.asan ? ['-fsanitize=address', '-fno-omit-frame-pointer', '-O1'] : ['-O1'])];
   const tmp = `${out}.${process.pid}.tmp`;
-  execFileSync('gcc', [...flags, '-o', tmp, ...sources.filter((f) => f.endsWith('.c')).map((f) => join(FAKE_SRC, f))], { stdio: 'pipe' });
+  execFileSync('gcc', [...flags, '-o', tmp, ...sources.filter((f) => f.endsWith('.c')).map((f) => join(FAKE_SRC, f))], {
+    stdio: 'pipe',
+  });
   renameSync(tmp, out); // atomic: a parallel test never loads a half-written library
   return out;
 }
@@ -40,7 +42,13 @@ export function buildFakeAx(opts: { asan?: boolean } = {}): string {
 /** The environment that runs a driver process under AddressSanitizer against the fake. */
 export function asanEnv(lib: string, tree: string, extra: Record<string, string> = {}): Record<string, string> {
   const libasan = execFileSync('gcc', ['-print-file-name=libasan.so'], { encoding: 'utf8' }).trim();
-  return { COMPUTER_USE_MACOS_AX_LIB: lib, FAKE_AX_TREE: tree, LD_PRELOAD: libasan, ASAN_OPTIONS: 'detect_leaks=0:abort_on_error=1', ...extra };
+  return {
+    COMPUTER_USE_MACOS_AX_LIB: lib,
+    FAKE_AX_TREE: tree,
+    LD_PRELOAD: libasan,
+    ASAN_OPTIONS: 'detect_leaks=0:abort_on_error=1',
+    ...extra,
+  };
 }
 
 /** The fake's control calls. */
@@ -128,28 +136,60 @@ export function fakeAx(lib: string): FakeAx {
   };
   const text = (buf: Uint8Array): string => Buffer.from(buf).toString('utf8').replace(/\0[\s\S]*$/, '');
   return {
-    load: (path) => { const n = f.load(path) as number; if (n < 0) throw new Error(`fake_load ${path} failed`); return n; },
+    load: (path) => {
+      const n = f.load(path) as number;
+      if (n < 0) throw new Error(`fake_load ${path} failed`);
+      return n;
+    },
     reset: () => f.reset(),
-    outstanding: () => { const buf = new Uint8Array(4096); const count = f.outstanding(buf, buf.length) as number; return { count, report: text(buf) }; },
+    outstanding: () => {
+      const buf = new Uint8Array(4096);
+      const count = f.outstanding(buf, buf.length) as number;
+      return { count, report: text(buf) };
+    },
     overreleases: () => f.overreleases() as number,
     prompts: () => f.prompts() as number,
     setTrusted: (on) => f.setTrusted(on ? 1 : 0),
     setGhostPress: (on) => f.setGhostPress(on ? 1 : 0),
     setFrontmost: (pid) => f.setFrontmost(pid),
-    setHang: (pid, ms) => { f.setHang(pid, ms); },
+    setHang: (pid, ms) => {
+      f.setHang(pid, ms);
+    },
     timeoutS: (pid) => f.timeoutS(pid) as number,
-    log: () => { const n = f.log(null, 0) as number; const buf = new Uint8Array(n + 1); f.log(buf, buf.length); return text(buf); },
+    log: () => {
+      const n = f.log(null, 0) as number;
+      const buf = new Uint8Array(n + 1);
+      f.log(buf, buf.length);
+      return text(buf);
+    },
     clearLog: () => f.clearLog(),
-    appSetString: (id, attr, value) => { if (f.appSetString(id, attr, value) !== 0) throw new Error(`no fake element ${id}`); },
-    destroy: (id) => { if (f.destroy(id) !== 0) throw new Error(`no fake element ${id}`); },
-    reusePid: (pid, start) => { f.reusePid(pid, start); },
+    appSetString: (id, attr, value) => {
+      if (f.appSetString(id, attr, value) !== 0) throw new Error(`no fake element ${id}`);
+    },
+    destroy: (id) => {
+      if (f.destroy(id) !== 0) throw new Error(`no fake element ${id}`);
+    },
+    reusePid: (pid, start) => {
+      f.reusePid(pid, start);
+    },
     failObservers: (on) => f.failObservers(on ? 1 : 0),
     observerCount: () => f.observerCount() as number,
-    raise: (pid) => { if (f.raise(pid) !== 0) throw new Error(`no fake app ${pid}`); },
-    setProcargs: (pid, bytes) => { if (f.setProcargs(pid, bytes ?? new Uint8Array(1), bytes ? bytes.length : -1) !== 0) throw new Error(`no fake app ${pid}`); },
-    setCwd: (pid, bytes) => { if (f.setCwd(pid, bytes ?? new Uint8Array(1), bytes ? bytes.length : -1) !== 0) throw new Error(`no fake app ${pid}`); },
+    raise: (pid) => {
+      if (f.raise(pid) !== 0) throw new Error(`no fake app ${pid}`);
+    },
+    setProcargs: (pid, bytes) => {
+      if (f.setProcargs(pid, bytes ?? new Uint8Array(1), bytes ? bytes.length : -1) !== 0)
+        throw new Error(`no fake app ${pid}`);
+    },
+    setCwd: (pid, bytes) => {
+      if (f.setCwd(pid, bytes ?? new Uint8Array(1), bytes ? bytes.length : -1) !== 0)
+        throw new Error(`no fake app ${pid}`);
+    },
     setArgmax: (n) => f.setArgmax(n),
-    pasteboardPut: (item, flavor, bytes) => { const b = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes; if (f.pasteboardPut(item, flavor, b, b.length) !== 0) throw new Error('fake_pasteboard_put'); },
+    pasteboardPut: (item, flavor, bytes) => {
+      const b = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
+      if (f.pasteboardPut(item, flavor, b, b.length) !== 0) throw new Error('fake_pasteboard_put');
+    },
     pasteboardClear: () => f.pasteboardClear(),
     pasteboardGet: (flavor) => {
       const n = f.pasteboardGet(flavor, null, 0) as number;
@@ -168,7 +208,10 @@ export function fakeAx(lib: string): FakeAx {
  * The usual test setup: the fake built and loaded with `fixture` before each test, a driver started on it by
  * `start()`, and after each test the driver closed and every reference proven released once.
  */
-export function fakeDriverTests(fixture: string, defaults: MacDriverOptions = {}): { fake: FakeAx; start: (opts?: MacDriverOptions) => MacDriver } {
+export function fakeDriverTests(
+  fixture: string,
+  defaults: MacDriverOptions = {},
+): { fake: FakeAx; start: (opts?: MacDriverOptions) => MacDriver } {
   const lib = buildFakeAx();
   const fake = fakeAx(lib);
   let driver: MacDriver | undefined;
@@ -178,5 +221,9 @@ export function fakeDriverTests(fixture: string, defaults: MacDriverOptions = {}
     driver = undefined;
     assertBalanced(fake);
   });
-  return { fake, start: (opts = {}) => (driver = new MacDriver({ libraries: oneLibrary(lib), messagingTimeoutS: 0.3, ...defaults, ...opts })) };
+  return {
+    fake,
+    start: (opts = {}) =>
+      (driver = new MacDriver({ libraries: oneLibrary(lib), messagingTimeoutS: 0.3, ...defaults, ...opts })),
+  };
 }

@@ -15,7 +15,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const CLI = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url));
-const text = (r: Awaited<ReturnType<Client['callTool']>>): string => (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+const text = (r: Awaited<ReturnType<Client['callTool']>>): string =>
+  (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 function refOn(snapshot: string, pattern: RegExp): string {
@@ -45,14 +46,27 @@ async function main(): Promise<void> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   const client = new Client({ name: 'macos-tasks', version: '0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--mode', 'bypass', '--allow-app', 'TextEdit,Finder'], env, stderr: 'inherit' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--mode', 'bypass', '--allow-app', 'TextEdit,Finder'],
+      env,
+      stderr: 'inherit',
+    }),
+  );
   try {
     // TextEdit: set the value, insert at the caret, read the Chinese text back.
     let snap = await observeUntil(client, 'TextEdit', /textbox/);
     const box = refOn(snap, /\] textbox/);
-    let r = await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: box, op: 'set_value', value: 'Hello 世界' }] } });
+    let r = await client.callTool({
+      name: 'computer_act',
+      arguments: { actions: [{ ref: box, op: 'set_value', value: 'Hello 世界' }] },
+    });
     assert.equal(r.isError, false, text(r));
-    r = await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: box, op: 'type', value: '，中文' }] } });
+    r = await client.callTool({
+      name: 'computer_act',
+      arguments: { actions: [{ ref: box, op: 'type', value: '，中文' }] },
+    });
     assert.equal(r.isError, false, text(r));
     snap = await observeUntil(client, 'TextEdit', /Hello 世界，中文/);
     process.stdout.write(`TextEdit: ok\n${snap}\n`);
@@ -68,7 +82,10 @@ async function main(): Promise<void> {
     assert.equal(r.isError, false, text(r));
     r = await client.callTool({ name: 'computer_keys', arguments: { app: 'Finder', keys: 'Return' } });
     assert.equal(r.isError, false, text(r));
-    r = await client.callTool({ name: 'computer_keys', arguments: { app: 'Finder', keys: [...'new-name.txt'].join(' ') } });
+    r = await client.callTool({
+      name: 'computer_keys',
+      arguments: { app: 'Finder', keys: [...'new-name.txt'].join(' ') },
+    });
     assert.equal(r.isError, false, text(r));
     r = await client.callTool({ name: 'computer_keys', arguments: { app: 'Finder', keys: 'Return' } });
     assert.equal(r.isError, false, text(r));
@@ -81,4 +98,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => { process.stderr.write(`${e instanceof Error ? e.stack ?? e.message : String(e)}\n`); process.exit(1); });
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

@@ -20,9 +20,17 @@ import { widgetFactory } from '../fixtures/engine/widget-factory.js';
 function setup(opts: { gate?: PolicyGate; actionTimeoutMs?: number } = {}) {
   const f = widgetFactory();
   const fake = new FakeDriver([{ info: f.window, root: f.root }]);
-  const session = new Session({ device: new Device({ connect: () => fake.connect() }), ...(opts.gate ? { gate: opts.gate } : {}),
-    ...(opts.actionTimeoutMs !== undefined ? { actionTimeoutMs: opts.actionTimeoutMs } : {}) });
-  const call = async (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+  const session = new Session({
+    device: new Device({ connect: () => fake.connect() }),
+    ...(opts.gate ? { gate: opts.gate } : {}),
+    ...(opts.actionTimeoutMs !== undefined ? { actionTimeoutMs: opts.actionTimeoutMs } : {}),
+  });
+  const call = async (name: string, params: unknown) =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === name)!,
+      { session },
+      params,
+    );
   return { fake, session, call, root: f.root };
 }
 
@@ -36,7 +44,12 @@ const setStates = (node: { states: State[] }, states: State[]): void => { node.s
 test('every clicking and editing op asks the driver to wait until the element is actionable', async () => {
   const { call, fake, session } = setup({ actionTimeoutMs: 1500 });
   const snap = (await call('computer_observe', {})).text;
-  await call('computer_act', { actions: [{ ref: refOf(snap, /checkbox "Bold"/), op: 'toggle' }, { ref: refOf(snap, /textbox "Name"/), op: 'set_value', value: 'x' }] });
+  await call('computer_act', {
+    actions: [
+      { ref: refOf(snap, /checkbox "Bold"/), op: 'toggle' },
+      { ref: refOf(snap, /textbox "Name"/), op: 'set_value', value: 'x' },
+    ],
+  });
   const acts = fake.calls.filter((c) => c.method === 'node.act').map((c) => (c.params as ActParams).actionable);
   assert.deepEqual(acts, [
     { timeoutMs: 1500, checks: ['visible', 'enabled', 'stable'] },
@@ -45,7 +58,8 @@ test('every clicking and editing op asks the driver to wait until the element is
   await session.close();
 });
 
-test('an element enabled while the act waits is acted on; one that stays disabled fails with nothing sent', async () => {
+test('an element enabled while the act waits is acted on; ' +
+    'one that stays disabled fails with nothing sent', async () => {
   const { call, fake, root, session } = setup({ actionTimeoutMs: 300 });
   const bold = byId(root, 13);
   setStates(bold, ['disabled']);
@@ -72,7 +86,9 @@ test('a hidden element fails with not_visible; a read-only field with element_di
   setStates(byId(root, 24), ['readonly']);
   const hidden = await call('computer_act', { actions: [{ ref: refOf(snap, /checkbox "Bold"/), op: 'toggle' }] });
   assert.equal(hidden.code, 'not_visible', hidden.text);
-  const readOnly = await call('computer_act', { actions: [{ ref: refOf(snap, /textbox "Verification code"/), op: 'set_value', value: '1' }] });
+  const readOnly = await call('computer_act', {
+    actions: [{ ref: refOf(snap, /textbox "Verification code"/), op: 'set_value', value: '1' }],
+  });
   assert.equal(readOnly.code, 'element_disabled', readOnly.text);
   assert.deepEqual(fake.dispatched, []);
   await session.close();
@@ -100,7 +116,8 @@ test('the policy decides before any wait: a refused act never waits for its elem
   await session.close();
 });
 
-test('set_value and type settle at least EDIT_SETTLE_MS so dependent state shows in the diff; clicks do not', async () => {
+test('set_value and type settle at least EDIT_SETTLE_MS ' +
+    'so dependent state shows in the diff; clicks do not', async () => {
   const { call, fake, session } = setup();
   const snap = (await call('computer_observe', {})).text;
   await call('computer_act', { actions: [{ ref: refOf(snap, /checkbox "Bold"/), op: 'toggle' }] });
@@ -118,7 +135,14 @@ test('a toggle is judged against the state at dispatch, not the last snapshot', 
   setStates(byId(root, 13), ['checked']);
   const res = await call('computer_act', { actions: [{ ref: bold, op: 'toggle' }] });
   assert.equal(res.isError, false, res.text);
-  assert.match(res.text, new RegExp(`^ok toggle ${bold} · confirmed \\(fake toggle; now unchecked \\(it was checked at dispatch, not unchecked as last observed\\)\\)`, 'm'));
+  assert.match(
+    res.text,
+    new RegExp(
+      `^ok toggle ${bold} · confirmed \\(fake toggle; now unchecked \\(it was checked at dispatch, not ` +
+        `unchecked as last observed\\)\\)`,
+      'm',
+    ),
+  );
   await session.close();
 });
 
@@ -126,7 +150,14 @@ test('a scroll is confirmed by the scroll bar of its pane, and a selection it mo
   const { call, fake, root, session } = setup();
   // The list's pane (node 9) gets a vertical scroll bar beside the list, as GTK puts it.
   const pane = byId(root, 9);
-  pane.children!.push({ id: `${pane.id}-bar`, role: 'scrollbar', states: [], actions: ['set_value'], value: '0', range: { min: 0, max: 500 } });
+  pane.children!.push({
+    id: `${pane.id}-bar`,
+    role: 'scrollbar',
+    states: [],
+    actions: ['set_value'],
+    value: '0',
+    range: { min: 0, max: 500 },
+  });
   const snap = (await call('computer_observe', {})).text;
   const rows = refOf(snap, /list "Rows"/);
   fake.onAct = (p) => {
@@ -138,20 +169,36 @@ test('a scroll is confirmed by the scroll bar of its pane, and a selection it mo
   };
   const res = await call('computer_act', { actions: [{ ref: rows, op: 'scroll', value: 'down' }] });
   assert.equal(res.isError, false, res.text);
-  assert.match(res.text, new RegExp(`^ok scroll ${rows} · confirmed \\(fake scroll; scroll bar 0 → 280; side effect: the selection moved to \\[e\\d+\\] "Row \\d+"\\)`, 'm'));
+  assert.match(
+    res.text,
+    new RegExp(
+      `^ok scroll ${rows} · confirmed \\(fake scroll; scroll bar 0 → 280; side effect: the selection moved to ` +
+        `\\[e\\d+\\] "Row \\d+"\\)`,
+      'm',
+    ),
+  );
   // Nothing moved: not confirmed, and it says what was looked at.
   fake.onAct = () => undefined;
   const still = await call('computer_act', { actions: [{ ref: rows, op: 'scroll', value: 'down' }] });
-  assert.match(still.text, new RegExp(`^ok scroll ${rows} · unknown \\(fake scroll; no scroll bar moved and the visible items are the same\\)`, 'm'));
+  assert.match(
+    still.text,
+    new RegExp(
+      `^ok scroll ${rows} · unknown \\(fake scroll; no scroll bar moved and the visible items are the same\\)`,
+      'm',
+    ),
+  );
   await session.close();
 });
 
-test('a set_value whose value the engine masks (a random temp path) is confirmed by the unmasked read, never shown', async () => {
+test('a set_value whose value the engine masks (a random temp ' +
+    'path) is confirmed by the unmasked read, never shown', async () => {
   const { call, session } = setup();
   const snap = (await call('computer_observe', {})).text;
   // A random run masked as secret-looking by redactText (a temp folder's short random tail no longer is).
   const path = '/tmp/cu-act-Xk9Qz2Lm4Np7Rt1Vw8Bc5/notes.txt';
-  const res = await call('computer_act', { actions: [{ ref: refOf(snap, /textbox "Name"/), op: 'set_value', value: path }] });
+  const res = await call('computer_act', {
+    actions: [{ ref: refOf(snap, /textbox "Name"/), op: 'set_value', value: path }],
+  });
   assert.equal(res.isError, false, res.text);
   assert.match(res.text, /^ok set_value e\d+ · confirmed \(fake set_value; value now reads as set\)/m);
   assert.doesNotMatch(res.text, /Xk9Qz2/);

@@ -21,23 +21,45 @@ import { mailWindow, PolicyFake } from '../fixtures/policy/apps.js';
 function terminalWindow(): FakeWindow {
   const b = ':1.80';
   const root = n(b, 1, 'window', { name: 'Terminal', states: ['active'] }, [
-    n(b, 2, 'terminal', { name: 'Terminal', states: ['focusable', 'focused', 'multiline'], actions: ['type', 'focus', 'scroll'], value: 'user@host:~$ ', caret: 13 }),
+    n(b, 2, 'terminal', {
+      name: 'Terminal',
+      states: ['focusable', 'focused', 'multiline'],
+      actions: ['type', 'focus', 'scroll'],
+      value: 'user@host:~$ ',
+      caret: 13,
+    }),
   ]);
-  return { info: { id: root.id, title: 'Terminal', app: 'xfce4-terminal', pid: 4545, role: 'window', focused: true }, root };
+  return {
+    info: { id: root.id, title: 'Terminal', app: 'xfce4-terminal', pid: 4545, role: 'window', focused: true },
+    root,
+  };
 }
 
 function setup(windows: FakeWindow[]) {
   const fake = new PolicyFake(windows);
   const dir = mkdtempSync(join(tmpdir(), 'cu-linebreak-'));
-  const policy = new Policy({ mode: 'bypass', allowApps: ['mailer', 'xfce4-terminal'], processInfo: () => undefined, hostPids: [], audit: join(dir, 'audit.jsonl'),
-    settingsPath: join(dir, 'home', 'settings.json'), protectedPaths: [join(dir, 'home')] });
+  const policy = new Policy({
+    mode: 'bypass',
+    allowApps: ['mailer', 'xfce4-terminal'],
+    processInfo: () => undefined,
+    hostPids: [],
+    audit: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'home', 'settings.json'),
+    protectedPaths: [join(dir, 'home')],
+  });
   const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
-  const call = (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+  const call = (name: string, params: unknown) =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === name)!,
+      { session },
+      params,
+    );
   const acts = () => fake.calls.filter((c) => c.method === 'node.act' || c.method === 'input.keys');
   return { session, call, acts };
 }
 
-test('type with a line break into a terminal is refused, nothing sent, and the reply says how to run it so it is judged', async () => {
+test('type with a line break into a terminal is refused, nothing ' +
+    'sent, and the reply says how to run it so it is judged', async () => {
   const s = setup([terminalWindow()]);
   const text = (await s.call('computer_observe', {})).text;
   const ref = /\[(e\d+)\] terminal "Terminal"/.exec(text)?.[1];
@@ -70,7 +92,8 @@ test('a line break into a one-line field is refused; a multi-line field takes it
   await s.session.close();
 });
 
-test('a paste into a terminal of text with a line break, or of the clipboard unread, is refused unless a human allowed commands there', async () => {
+test('a paste into a terminal of text with a line break, or of the ' +
+    'clipboard unread, is refused unless a human allowed commands there', async () => {
   const s = setup([terminalWindow()]);
   for (const params of [{ action: 'paste', text: 'rm -rf ~\n' }, { action: 'paste' }]) {
     const r = await s.call('computer_input', { ...params, app: 'xfce4-terminal' });

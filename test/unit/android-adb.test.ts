@@ -17,7 +17,14 @@ import { shellCommand, quoteWord } from '../../src/drivers/android/adb/quote.js'
 import { FakeAdbServer } from '../android/fake-adb-server.js';
 import { MkshDevice } from '../android/fake-device.js';
 
-const hasAdb = (() => { try { execFileSync('adb', ['version'], { stdio: 'ignore' }); return true; } catch { return false; } })();
+const hasAdb = (() => {
+  try {
+    execFileSync('adb', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 const home = mkdtempSync(join(tmpdir(), 'cu-adb-home-'));
 const phone = new MkshDevice('emulator-5554');
 const server = new FakeAdbServer([phone]);
@@ -33,18 +40,45 @@ after(async () => { await server.stop(); phone.dispose(); rmSync(home, { recursi
 function adb(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile('adb', args, { env: { PATH: process.env.PATH, HOME: home, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${server.port}` }, timeout: 15_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0, stdout, stderr });
+      resolve({
+        code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0,
+        stdout,
+        stderr,
+      });
     });
   });
 }
 
 /** Text a user may type, every shell-special shape in it. */
 const HOSTILE = [
-  'hello', 'a b  c', "it's", 'say "hi"', 'a&b', 'a;reboot', '%s literal', '$(reboot)', '`reboot`', '${HOME}', 'back\\slash',
-  'line1\nline2', 'tab\there', '世界 你好', 'emoji 😀👍🏽', '*', '~', '-x', '--help', "'", '"', '\\', '', ' leading and trailing ',
+  'hello',
+  'a b  c',
+  "it's",
+  'say "hi"',
+  'a&b',
+  'a;reboot',
+  '%s literal',
+  '$(reboot)',
+  '`reboot`',
+  '${HOME}',
+  'back\\slash',
+  'line1\nline2',
+  'tab\there',
+  '世界 你好',
+  'emoji 😀👍🏽',
+  '*',
+  '~',
+  '-x',
+  '--help',
+  "'",
+  '"',
+  '\\',
+  '',
+  ' leading and trailing ',
 ];
 
-test('the real adb client lists the fake device and runs a command on it through shell v2', { skip: !hasAdb && 'adb is not installed' }, async () => {
+test('the real adb client lists the fake device ' +
+    'and runs a command on it through shell v2', { skip: !hasAdb && 'adb is not installed' }, async () => {
   const list = await adb(['devices']);
   assert.equal(list.code, 0, list.stderr);
   assert.match(list.stdout, /emulator-5554\s+device/);
@@ -53,16 +87,21 @@ test('the real adb client lists the fake device and runs a command on it through
   assert.equal(echo.stdout, 'hi\n');
   const exit = await adb(['-s', 'emulator-5554', 'shell', 'exit 3']);
   assert.equal(exit.code, 3, 'the exit code crosses the shell v2 exit packet');
-  assert.ok(server.log.services.some((s) => s.startsWith('shell,v2,')), `the real client chose shell v2: ${server.log.services.join(' | ')}`);
+  assert.ok(
+    server.log.services.some((s) => s.startsWith('shell,v2,')),
+    `the real client chose shell v2: ${server.log.services.join(' | ')}`,
+  );
 });
 
-test('the real adb client joins its arguments unquoted: mksh splits them (why the driver quotes every word)', { skip: !hasAdb && 'adb is not installed' }, async () => {
+test('the real adb client joins its arguments unquoted: ' +
+    'mksh splits them (why the driver quotes every word)', { skip: !hasAdb && 'adb is not installed' }, async () => {
   phone.takeCalls();
   await adb(['-s', 'emulator-5554', 'shell', 'input', 'text', 'a b']);
   assert.deepEqual(phone.takeCalls(), [['input', 'text', 'a', 'b']]);
 });
 
-test('the real adb client hears unauthorized and offline devices as adb reports them', { skip: !hasAdb && 'adb is not installed' }, async () => {
+test('the real adb client hears unauthorized ' +
+    'and offline devices as adb reports them', { skip: !hasAdb && 'adb is not installed' }, async () => {
   phone.state = 'unauthorized';
   try {
     const r = await adb(['-s', 'emulator-5554', 'shell', 'echo', 'x']);
@@ -91,7 +130,10 @@ test('a word needs no quotes only when mksh cannot read anything into it', () =>
 test('the client reads version, devices, features, exit codes and stderr from the fake server', async () => {
   assert.equal(await client.version(), 41);
   const devices = await client.devices();
-  assert.deepEqual(devices.map((d) => [d.serial, d.state, d.facts.model]), [['emulator-5554', 'device', 'sdk_gphone64_x86_64']]);
+  assert.deepEqual(
+    devices.map((d) => [d.serial, d.state, d.facts.model]),
+    [['emulator-5554', 'device', 'sdk_gphone64_x86_64']],
+  );
   assert.ok((await client.deviceFeatures('emulator-5554')).has('shell_v2'));
   phone.failWith('dumpsys', 7, 'Can\'t find service: nope\n');
   const r = await client.shell('emulator-5554', shellCommand(['dumpsys', 'nope']));
@@ -131,18 +173,39 @@ test('unauthorized, offline, unknown serial and a dropped link are told apart', 
 });
 
 test('the device is the one named or the only one attached; a device not ready says what to do', () => {
-  const list = parseDeviceList('emulator-5554          device product:sdk model:Pixel_7 device:emu transport_id:1\nR58M123       unauthorized usb:1-1 transport_id:2\n');
+  const list = parseDeviceList(
+    'emulator-5554          device product:sdk model:Pixel_7 device:emu transport_id:1\nR58M123       ' +
+      'unauthorized usb:1-1 transport_id:2\n',
+  );
   assert.equal(chooseDevice(list, 'emulator-5554').facts.model, 'Pixel_7');
   // Several attached: each listed with its state, and how to name one (a device added as adb:SERIAL).
-  assert.throws(() => chooseDevice(list), (e) => isAdbError(e, 'ambiguous') && /adb:SERIAL/.test(e.message)
-    && /emulator-5554 \(ready\), R58M123 \(unauthorized: accept "Allow USB debugging\?" on the phone\)/.test(e.message));
-  assert.throws(() => chooseDevice(list, 'nope'), (e) => isAdbError(e, 'not_found') && /R58M123 \(unauthorized/.test(e.message));
-  assert.throws(() => chooseDevice(list, 'R58M123'), (e) => isAdbError(e, 'unauthorized') && /Allow USB debugging/.test(e.message));
+  assert.throws(
+    () => chooseDevice(list),
+    (e) =>
+      isAdbError(e, 'ambiguous') &&
+      /adb:SERIAL/.test(e.message) &&
+      /emulator-5554 \(ready\), R58M123 \(unauthorized: accept "Allow USB debugging\?" on the phone\)/.test(e.message),
+  );
+  assert.throws(
+    () => chooseDevice(list, 'nope'),
+    (e) => isAdbError(e, 'not_found') && /R58M123 \(unauthorized/.test(e.message),
+  );
+  assert.throws(
+    () => chooseDevice(list, 'R58M123'),
+    (e) => isAdbError(e, 'unauthorized') && /Allow USB debugging/.test(e.message),
+  );
   assert.throws(() => chooseDevice([]), (e) => isAdbError(e, 'not_found'));
 });
 
-test('the client speaks the host services as the real adb server answers them', { skip: !hasAdb && 'adb is not installed' }, async () => {
-  const port = await new Promise<number>((resolve) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const a = s.address(); s.close(() => resolve(typeof a === 'object' && a ? a.port : 0)); }); });
+test('the client speaks the host services ' +
+    'as the real adb server answers them', { skip: !hasAdb && 'adb is not installed' }, async () => {
+  const port = await new Promise<number>((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
   const env = { PATH: process.env.PATH, HOME: home };
   execFileSync('adb', ['-P', String(port), 'start-server'], { env, stdio: 'ignore', timeout: 20_000 });
   try {

@@ -13,10 +13,15 @@ import { FakePhone } from '../android/phone.js';
 const CLI = fileURLToPath(new URL('../../src/hosts/cli/main.js', import.meta.url));
 
 test('the Android driver passes the default conformance kit: wire and behaviour', { timeout: 180_000 }, async () => {
-  const phone = new FakePhone(FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'));
+  const phone = new FakePhone(
+    FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'),
+  );
   const port = await phone.start();
   try {
-    const report = await runConformance({ driver: [process.execPath, CLI, 'driver', 'android'].map((a) => `'${a}'`).join(' '), env: { ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}` } });
+    const report = await runConformance({
+      driver: [process.execPath, CLI, 'driver', 'android'].map((a) => `'${a}'`).join(' '),
+      env: { ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}` },
+    });
     const text = formatReport(report);
     // tree.snapshot with a `scope` no element has is stale_ref (rule R-handle-node), never the whole screen.
     assert.deepEqual(report.results.filter((r) => r.verdict === 'FAIL').map((r) => r.rule), [], text);

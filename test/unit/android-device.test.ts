@@ -8,7 +8,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { AdbClient } from '../../src/drivers/android/adb/client.js';
 import { shellCommand } from '../../src/drivers/android/adb/quote.js';
-import { dumpUi, isLocked, parseForeground, parseWmDensity, parseWmSize, readFacts } from '../../src/drivers/android/device.js';
+import {
+  dumpUi,
+  isLocked,
+  parseForeground,
+  parseWmDensity,
+  parseWmSize,
+  readFacts,
+} from '../../src/drivers/android/device.js';
 import { centerOf, imeTextArgv, inputTextArgvs, tapArgv, typableByInput } from '../../src/drivers/android/input.js';
 import { resolveHandle, toRawNode, handleOf, parseHandle } from '../../src/drivers/android/nodes.js';
 import { parseUiDump, decodeEntities } from '../../src/drivers/android/uixml.js';
@@ -16,14 +23,21 @@ import type { RawNode } from '../../src/engine/node.js';
 import { FakeAdbServer } from '../android/fake-adb-server.js';
 import { MkshDevice } from '../android/fake-device.js';
 
-const fixture = (name: string): string => readFileSync(new URL(`../../../test/fixtures/android/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string): string =>
+  readFileSync(new URL(`../../../test/fixtures/android/${name}`, import.meta.url), 'utf8');
 const phone = new MkshDevice('emulator-5554');
 const server = new FakeAdbServer([phone]);
 let client: AdbClient;
-before(async () => { client = new AdbClient({ address: { host: '127.0.0.1', port: await server.start() }, timeoutMs: 8000 }); });
+before(async () => {
+  client = new AdbClient({ address: { host: '127.0.0.1', port: await server.start() }, timeoutMs: 8000 });
+});
 after(async () => { await server.stop(); phone.dispose(); });
 
-const flat = (n: RawNode, out: RawNode[] = []): RawNode[] => { out.push(n); for (const c of n.children ?? []) flat(c, out); return out; };
+const flat = (n: RawNode, out: RawNode[] = []): RawNode[] => {
+  out.push(n);
+  for (const c of n.children ?? []) flat(c, out);
+  return out;
+};
 
 test('a Settings page parses into protocol nodes: roles, names, states, ops, stable ids', () => {
   const dump = parseUiDump(fixture('network-internet.xml'));
@@ -51,7 +65,10 @@ test('an EditText: its text is the value, its hint the name; a password reads as
   const box = nodes.find((n) => n.role === 'textbox');
   assert.deepEqual([box?.name, box?.value], ['Text message', '']);
   assert.ok(box?.actions.includes('set_value') && box.states.includes('editable'));
-  const pw = parseUiDump('<hierarchy rotation="0"><node class="android.widget.EditText" text="hunter2" password="true" enabled="true" bounds="[0,0][10,10]"/></hierarchy>');
+  const pw = parseUiDump(
+    '<hierarchy rotation="0"><node class="android.widget.EditText" text="hunter2" password="true" ' +
+      'enabled="true" bounds="[0,0][10,10]"/></hierarchy>',
+  );
   const raw = toRawNode('w', pw.roots[0]!, [0], undefined);
   assert.equal(raw.value, '••••');
   assert.ok(!JSON.stringify(raw).includes('hunter2'), 'the password text never leaves the driver');
@@ -64,9 +81,16 @@ test('hostile dumps fail clearly instead of being guessed at', () => {
   assert.throws(() => parseUiDump('<hierarchy><script>x</script></hierarchy>'), /unexpected/);
   assert.throws(() => parseUiDump(`<hierarchy>${'<node class="a">'.repeat(300)}`), /deeper/);
   assert.throws(() => parseUiDump('<hierarchy><node class="a"/>'), /ends before/);
-  assert.equal(decodeEntities('a&#10;b&#x2028;c'), 'a\nb\u2028c', 'forged separators arrive as data; the host escapes them');
+  assert.equal(
+    decodeEntities('a&#10;b&#x2028;c'),
+    'a\nb\u2028c',
+    'forged separators arrive as data; the host escapes them',
+  );
   // uiautomator's trailing "dumped to" line and an XML declaration are not part of the tree
-  assert.equal(parseUiDump("<?xml version='1.0' ?><hierarchy rotation=\"1\"/>UI hierchary dumped to: /dev/tty").rotation, 1);
+  assert.equal(
+    parseUiDump('<?xml version=\'1.0\' ?><hierarchy rotation="1"/>UI hierchary dumped to: /dev/tty').rotation,
+    1,
+  );
 });
 
 test('a handle finds its node only while the same kind of node is there', () => {
@@ -93,10 +117,17 @@ test('a handle finds its node only while the same kind of node is there', () => 
 test('facts, size, density, foreground and lock state from what the phone prints', async () => {
   assert.deepEqual(parseWmSize('Physical size: 1080x2400\nOverride size: 720x1600\n'), { width: 720, height: 1600 });
   assert.equal(parseWmDensity('Physical density: 420\n'), 420);
-  assert.deepEqual(parseForeground('  mCurrentFocus=Window{4c2b1f u0 com.android.settings/com.android.settings.Settings$NetworkDashboardActivity}\n'),
-    { packageName: 'com.android.settings', activity: 'com.android.settings.Settings$NetworkDashboardActivity' });
-  assert.deepEqual(parseForeground('  mFocusedApp=ActivityRecord{9f0 u0 com.example.messenger/.ConversationActivity t31}\n'),
-    { packageName: 'com.example.messenger', activity: 'com.example.messenger.ConversationActivity' });
+  assert.deepEqual(
+    parseForeground(
+      '  mCurrentFocus=Window{4c2b1f u0 ' +
+        'com.android.settings/com.android.settings.Settings$NetworkDashboardActivity}\n',
+    ),
+    { packageName: 'com.android.settings', activity: 'com.android.settings.Settings$NetworkDashboardActivity' },
+  );
+  assert.deepEqual(
+    parseForeground('  mFocusedApp=ActivityRecord{9f0 u0 com.example.messenger/.ConversationActivity t31}\n'),
+    { packageName: 'com.example.messenger', activity: 'com.example.messenger.ConversationActivity' },
+  );
   assert.equal(parseForeground('mCurrentFocus=null'), undefined);
   assert.equal(isLocked('    mShowingLockscreen=true mShowingDream=false'), true);
   assert.equal(isLocked('    mShowingLockscreen=false'), false);
@@ -105,16 +136,39 @@ test('facts, size, density, foreground and lock state from what the phone prints
   phone.print('getprop.ro.build.version.release', '14\n');
   phone.print('wm.size', 'Physical size: 1080x2400\n');
   phone.print('wm.density', 'Physical density: 420\n');
-  phone.print('dumpsys.window', 'mCurrentFocus=Window{1 u0 com.android.settings/.Settings}\nmShowingLockscreen=false\n');
+  phone.print(
+    'dumpsys.window',
+    'mCurrentFocus=Window{1 u0 com.android.settings/.Settings}\nmShowingLockscreen=false\n',
+  );
   const facts = await readFacts(client, phone.serial);
-  assert.deepEqual({ ...facts, manufacturer: undefined }, { model: 'Pixel 7', manufacturer: undefined, release: '14', apiLevel: 34, screen: { width: 1080, height: 2400 }, density: 420, locked: false,
-    foreground: { packageName: 'com.android.settings', activity: 'com.android.settings.Settings' } });
+  assert.deepEqual(
+    { ...facts, manufacturer: undefined },
+    {
+      model: 'Pixel 7',
+      manufacturer: undefined,
+      release: '14',
+      apiLevel: 34,
+      screen: { width: 1080, height: 2400 },
+      density: 420,
+      locked: false,
+      foreground: { packageName: 'com.android.settings', activity: 'com.android.settings.Settings' },
+    },
+  );
 });
 
 test('a dump on an animating screen is retried with backoff, then fails in the device\'s words', async () => {
   phone.print('uiautomator', 'ERROR: could not get idle state.\n');
   const waits: number[] = [];
-  await assert.rejects(dumpUi(client, phone.serial, { attempts: 3, backoffMs: 10, sleep: async (ms) => { waits.push(ms); } }), /could not get idle state/);
+  await assert.rejects(
+    dumpUi(client, phone.serial, {
+      attempts: 3,
+      backoffMs: 10,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    }),
+    /could not get idle state/,
+  );
   assert.deepEqual(waits, [10, 20]);
   phone.print('uiautomator', `${fixture('messenger-draft.xml')}UI hierchary dumped to: /dev/tty\n`);
   const ok = await dumpUi(client, phone.serial);
@@ -130,7 +184,15 @@ test('typed text reaches `input` and the IME exactly as the model wrote it, thro
   for (const t of texts) {
     assert.ok(typableByInput(t));
     for (const argv of inputTextArgvs(t)) await client.shell(phone.serial, shellCommand(argv));
-    const typed = phone.takeCalls().map((c) => { assert.deepEqual(c.slice(0, 2), ['input', 'text']); assert.equal(c.length, 3); assert.ok(!c[2]!.includes('%s')); return c[2]; }).join('');
+    const typed = phone
+      .takeCalls()
+      .map((c) => {
+        assert.deepEqual(c.slice(0, 2), ['input', 'text']);
+        assert.equal(c.length, 3);
+        assert.ok(!c[2]!.includes('%s'));
+        return c[2];
+      })
+      .join('');
     assert.equal(typed, t);
   }
   const chinese = '你好，世界 😀\nsecond line';

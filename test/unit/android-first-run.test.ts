@@ -17,16 +17,32 @@ import type { RawNode } from '../../src/engine/node.js';
 import { FakePhone } from '../android/phone.js';
 
 const ctx = { signal: new AbortController().signal } as never;
-const flat = (n: RawNode, out: RawNode[] = []): RawNode[] => { out.push(n); for (const c of n.children ?? []) flat(c, out); return out; };
-const walk = (n: UiNode, out: UiNode[] = []): UiNode[] => { out.push(n); n.children.forEach((c) => walk(c, out)); return out; };
+const flat = (n: RawNode, out: RawNode[] = []): RawNode[] => {
+  out.push(n);
+  for (const c of n.children ?? []) flat(c, out);
+  return out;
+};
+const walk = (n: UiNode, out: UiNode[] = []): UiNode[] => {
+  out.push(n);
+  n.children.forEach((c) => walk(c, out));
+  return out;
+};
 
-async function withPhone(fn: (h: Required<Handlers>, phone: FakePhone, window: string) => Promise<void>, setup?: (phone: FakePhone) => void): Promise<void> {
-  const phone = new FakePhone(FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'));
+async function withPhone(
+  fn: (h: Required<Handlers>, phone: FakePhone, window: string) => Promise<void>,
+  setup?: (phone: FakePhone) => void,
+): Promise<void> {
+  const phone = new FakePhone(
+    FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'),
+  );
   setup?.(phone);
   phone.render();
   const port = await phone.start();
   try {
-    const driver = new AndroidDriver({ client: new AdbClient({ address: { host: '127.0.0.1', port }, timeoutMs: 8000 }), pollMs: 10 });
+    const driver = new AndroidDriver({
+      client: new AdbClient({ address: { host: '127.0.0.1', port }, timeoutMs: 8000 }),
+      pollMs: 10,
+    });
     const h = androidHandlers(driver) as Required<Handlers>;
     await h.hello({}, ctx);
     const apps = await h['apps.list']({}, ctx);
@@ -44,7 +60,8 @@ function landscape(phone: FakePhone, rotation: 1 | 3): UiNode {
   return wifi;
 }
 
-test('landscape (rotation 1): an element right of the portrait width is on screen and tapped at its center', async () => {
+test('landscape (rotation 1): an element right of the ' +
+    'portrait width is on screen and tapped at its center', async () => {
   await withPhone(async (h, phone, window) => {
     const snap = await h['tree.snapshot']({ window }, ctx);
     assert.deepEqual(snap.root.bounds, [0, 0, 2400, 1080], 'the window is the rotated screen');
@@ -55,7 +72,8 @@ test('landscape (rotation 1): an element right of the portrait width is on scree
   }, (phone) => landscape(phone, 1));
 });
 
-test('landscape (rotation 3) on a phone: the navigation bar is at the left, so a view under it is not tapped there', async () => {
+test('landscape (rotation 3) on a phone: the navigation bar ' +
+    'is at the left, so a view under it is not tapped there', async () => {
   await withPhone(async (h, phone, window) => {
     const snap = await h['tree.snapshot']({ window }, ctx);
     const wifi = flat(snap.root).find((n) => n.role === 'switch' && n.name === 'Wi‑Fi')!;
@@ -66,7 +84,8 @@ test('landscape (rotation 3) on a phone: the navigation bar is at the left, so a
   }, (phone) => { const w = landscape(phone, 3); w.bounds = [60, 400, 340, 500]; });
 });
 
-test('an app that never stops animating: observe says the screen never went idle and the way out, not a bare dump failure', async () => {
+test('an app that never stops animating: observe says the screen ' +
+    'never went idle and the way out, not a bare dump failure', async () => {
   await withPhone(async (h, phone, window) => {
     const render = phone.render.bind(phone);
     phone.render = () => { render(); phone.device.print('uiautomator', 'ERROR: could not get idle state.\n'); };
@@ -102,14 +121,24 @@ test('screen.capture: screencap of the app in front, the status bar blacked out,
     assert.ok(phone.log.some((c) => c[0] === 'screencap' && c[1] === '-p'));
     // Another app in front: no image of it is returned.
     phone.open(FakePhone.screen('messenger-draft.xml', '.ConversationActivity'));
-    await assert.rejects(async () => h['screen.capture']({ window }, ctx), (e: unknown) => isComputerUseError(e, 'window_changed'));
+    await assert.rejects(
+      async () => h['screen.capture']({ window }, ctx),
+      (e: unknown) => isComputerUseError(e, 'window_changed'),
+    );
   });
 });
 
 test('apps.list: the app in front with its screen, then the recent apps that run, without windows', async () => {
   await withPhone(async (h) => {
     const apps = await h['apps.list']({}, ctx);
-    assert.deepEqual(apps.apps.map((a) => [a.name, a.windows.length]), [['com.android.settings', 1], ['com.example.messenger', 0], ['org.mozilla.firefox', 0]]);
+    assert.deepEqual(
+      apps.apps.map((a) => [a.name, a.windows.length]),
+      [
+        ['com.android.settings', 1],
+        ['com.example.messenger', 0],
+        ['org.mozilla.firefox', 0],
+      ],
+    );
   }, (phone) => phone.device.print('dumpsys.activity', [
     'ACTIVITY MANAGER RECENT TASKS (dumpsys activity recents)',
     '  Recent tasks:',
@@ -121,12 +150,34 @@ test('apps.list: the app in front with its screen, then the recent apps that run
   ].join('\n')));
 });
 
-test('launch: a package by its launcher, a package/activity by am start, a URL by its default app; anything else is refused', () => {
-  assert.deepEqual(launchTarget('com.android.settings', []).argv, ['monkey', '-p', 'com.android.settings', '-c', 'android.intent.category.LAUNCHER', '1']);
+test('launch: a package by its launcher, a package/activity by am ' +
+    'start, a URL by its default app; anything else is refused', () => {
+  assert.deepEqual(launchTarget('com.android.settings', []).argv, [
+    'monkey',
+    '-p',
+    'com.android.settings',
+    '-c',
+    'android.intent.category.LAUNCHER',
+    '1',
+  ]);
   assert.deepEqual(launchTarget('com.android.settings/.Settings$WifiSettingsActivity', []).argv,
     ['am', 'start', '-n', 'com.android.settings/.Settings$WifiSettingsActivity']);
-  assert.deepEqual(launchTarget('https://example.org/a?b=c', []).argv, ['am', 'start', '-a', 'android.intent.action.VIEW', '-d', 'https://example.org/a?b=c']);
-  for (const bad of ['settings', 'com.x; reboot', 'com.x/..;rm', 'javascript:alert(1)', 'intent://x', 'file:///sdcard/a']) {
+  assert.deepEqual(launchTarget('https://example.org/a?b=c', []).argv, [
+    'am',
+    'start',
+    '-a',
+    'android.intent.action.VIEW',
+    '-d',
+    'https://example.org/a?b=c',
+  ]);
+  for (const bad of [
+    'settings',
+    'com.x; reboot',
+    'com.x/..;rm',
+    'javascript:alert(1)',
+    'intent://x',
+    'file:///sdcard/a',
+  ]) {
     assert.throws(() => launchTarget(bad, []), (e: unknown) => isComputerUseError(e, 'invalid_params'), bad);
   }
 });
@@ -135,18 +186,43 @@ test('launch: a package by its launcher, a package/activity by am start, a URL b
 function procClient(files: Record<string, string>): AdbClient {
   const answer = (cmd: string): string => {
     if (cmd.startsWith('pm list packages')) return files['pm'] ?? '';
-    return cmd.split('; echo __cu_proc__; ').map((c) => files[/\/proc\/\d+\/(\w+)/.exec(c)?.[1] ?? ''] ?? '').join('__cu_proc__\n');
+    return cmd
+      .split('; echo __cu_proc__; ')
+      .map((c) => files[/\/proc\/\d+\/(\w+)/.exec(c)?.[1] ?? ''] ?? '')
+      .join('__cu_proc__\n');
   };
-  return { shell: async (_s: string, cmd: string) => ({ stdout: Buffer.from(answer(cmd)), stderr: Buffer.alloc(0), exitCode: 0 }) } as unknown as AdbClient;
+  return {
+    shell: async (_s: string, cmd: string) => ({
+      stdout: Buffer.from(answer(cmd)),
+      stderr: Buffer.alloc(0),
+      exitCode: 0,
+    }),
+  } as unknown as AdbClient;
 }
 
-test('process.identify: start time and uid from /proc; the package is the appId only when its installed uid is the process\'s', async () => {
-  const stat = '4242 (droid.settings) S 1 1 0 0 -1 1077936448 1 0 0 0 0 0 0 0 20 0 30 0 123456 100 10 18446744073709551615';
-  const files = { stat, status: 'Name:\tdroid.settings\nUid:\t1000\t1000\t1000\t1000\n', cmdline: 'com.android.settings\0', pm: 'package:com.android.settings uid:1000\npackage:com.android.settings.intelligence uid:10052\n' };
+test('process.identify: start time and uid from /proc; the package is ' +
+    'the appId only when its installed uid is the process\'s', async () => {
+  const stat =
+    '4242 (droid.settings) S 1 1 0 0 -1 1077936448 1 0 0 0 0 0 0 0 20 0 30 0 123456 100 10 ' + '18446744073709551615';
+  const files = {
+    stat,
+    status: 'Name:\tdroid.settings\nUid:\t1000\t1000\t1000\t1000\n',
+    cmdline: 'com.android.settings\0',
+    pm: 'package:com.android.settings uid:1000\npackage:com.android.settings.intelligence uid:10052\n',
+  };
   const r = await new AndroidDriver({ client: procClient(files) }).identify(4242);
-  assert.deepEqual(r, { pid: 4242, startToken: '123456', user: '1000', appId: 'com.android.settings', executable: 'com.android.settings', argv: ['com.android.settings'] });
+  assert.deepEqual(r, {
+    pid: 4242,
+    startToken: '123456',
+    user: '1000',
+    appId: 'com.android.settings',
+    executable: 'com.android.settings',
+    argv: ['com.android.settings'],
+  });
   // A process that names itself after another package, under its own uid: nothing proves it is that app.
-  const liar = await new AndroidDriver({ client: procClient({ ...files, status: 'Uid:\t10666\t10666\t10666\t10666\n', cmdline: 'com.android.settings\0' }) }).identify(4242);
+  const liar = await new AndroidDriver({
+    client: procClient({ ...files, status: 'Uid:\t10666\t10666\t10666\t10666\n', cmdline: 'com.android.settings\0' }),
+  }).identify(4242);
   assert.equal(liar.appId, undefined);
   assert.equal(liar.executable, undefined);
   assert.equal(liar.user, '10666');

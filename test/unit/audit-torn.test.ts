@@ -15,8 +15,23 @@ import { auditLines } from '../fixtures/panel/audit-lines.js';
 
 const logPath = (): string => join(mkdtempSync(join(tmpdir(), 'cu-audit-torn-')), 'audit.jsonl');
 
-const decided = (id: string): DecidedRecord => ({ v: 1, phase: 'decided', id, time: '2026-01-02T00:00:00.000Z', session: 's', device: 'local', mode: 'default',
-  tool: 'computer_act', app: 'gedit', op: 'click', role: 'button', name: 'Save', redacted: false, decision: 'allowed', reason: 'default, allow-listed' });
+const decided = (id: string): DecidedRecord => ({
+  v: 1,
+  phase: 'decided',
+  id,
+  time: '2026-01-02T00:00:00.000Z',
+  session: 's',
+  device: 'local',
+  mode: 'default',
+  tool: 'computer_act',
+  app: 'gedit',
+  op: 'click',
+  role: 'button',
+  name: 'Save',
+  redacted: false,
+  decision: 'allowed',
+  reason: 'default, allow-listed',
+});
 
 test('a record appended after a torn last line starts its own line and is read back', () => {
   const path = logPath();
@@ -24,7 +39,10 @@ test('a record appended after a torn last line starts its own line and is read b
   // A crash mid-write: the last record is cut in the middle of a field.
   writeFileSync(path, whole + JSON.stringify(decided('torn-one')).slice(0, 70));
   new AuditLog(path).append(decided('after-crash'));
-  assert.ok(readFileSync(path, 'utf8').includes('\n{"v":1,"phase":"decided","id":"after-crash"'), 'the record starts a line');
+  assert.ok(
+    readFileSync(path, 'utf8').includes('\n{"v":1,"phase":"decided","id":"after-crash"'),
+    'the record starts a line',
+  );
   const { records, torn } = new AuditLog(path).readAll();
   assert.equal(torn, 1);
   assert.ok(records.some((r) => r.id === 'after-crash'), 'the decision after the crash is in the log');
@@ -40,8 +58,15 @@ test('a record appended after a torn last line starts its own line and is read b
 
 test('a whole record glued onto a torn line by an older writer is recovered; torn lines never break a page', () => {
   const path = logPath();
-  writeFileSync(path, auditLines(2) + JSON.stringify(decided('torn')).slice(0, 50) + JSON.stringify(decided('glued')) + '\n' +
-    '{"v":1,"phase":"decided","id":"cut-at-a-brace","value":{"len":3,"hmac":"ab"}\n' + auditLines(1, undefined, 7));
+  writeFileSync(
+    path,
+    auditLines(2) +
+      JSON.stringify(decided('torn')).slice(0, 50) +
+      JSON.stringify(decided('glued')) +
+      '\n' +
+      '{"v":1,"phase":"decided","id":"cut-at-a-brace","value":{"len":3,"hmac":"ab"}\n' +
+      auditLines(1, undefined, 7),
+  );
   const { records, torn } = new AuditLog(path).readAll();
   assert.equal(torn, 2);
   assert.deepEqual(records.filter((r) => r.phase === 'decided').map((r) => r.id), ['id-0', 'id-1', 'glued', 'id-7']);
@@ -64,8 +89,10 @@ test('a writer killed mid-write (kill -9) loses no complete record', async () =>
   const child = spawn(process.execPath, ['--input-type=module', '-e', `
     import { AuditLog } from ${JSON.stringify(new URL('../../src/policy/audit.js', import.meta.url).href)};
     const log = new AuditLog(${JSON.stringify(path)});
-    for (let i = 0; ; i++) log.append({ v: 1, phase: 'decided', id: 'child-' + i, time: new Date().toISOString(), session: 's', device: 'local',
-      mode: 'default', tool: 'computer_act', name: 'x'.repeat(60000), redacted: false, decision: 'allowed', reason: 'r' });`], { stdio: 'ignore' });
+    for (let i = 0; ; i++) log.append({ v: 1, phase: 'decided', id: 'child-' + i, time: new Date().toISOString(), \
+session: 's', device: 'local',
+      mode: 'default', tool: 'computer_act', name: 'x'.repeat(60000), redacted: false, decision: 'allowed', reason: \
+'r' });`], { stdio: 'ignore' });
   await new Promise((r) => setTimeout(r, 400));
   child.kill('SIGKILL');
   await new Promise((r) => child.once('exit', r));

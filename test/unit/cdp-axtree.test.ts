@@ -21,7 +21,9 @@ import { TOOLS } from '../../src/tools/index.js';
 import { runTool } from '../../src/tools/tool.js';
 import { widgetFactory } from '../fixtures/engine/widget-factory.js';
 
-const AX = JSON.parse(readFileSync(new URL('../../../test/fixtures/cdp/order-desk.ax.json', import.meta.url), 'utf8')) as { nodes: AXNode[] };
+const AX = JSON.parse(
+  readFileSync(new URL('../../../test/fixtures/cdp/order-desk.ax.json', import.meta.url), 'utf8'),
+) as { nodes: AXNode[] };
 const WIN = 'cdp:0123ABCD';
 const window: WindowInfo = { id: WIN, title: 'Order desk', app: 'chromium', pid: 4242, role: 'window', focused: true };
 
@@ -53,7 +55,8 @@ test('the recorded tree maps to unified roles under a window root, without text-
   // Every role Chromium used in the fixture is in the map (nothing silently generic).
   for (const n of AX.nodes) {
     const r = String(n.role?.value ?? '');
-    if (!n.ignored && !['InlineTextBox', 'ListMarker', 'LineBreak', 'none'].includes(r)) assert.ok(r in CDP_ROLE_MAP, `unmapped role ${r}`);
+    if (!n.ignored && !['InlineTextBox', 'ListMarker', 'LineBreak', 'none'].includes(r))
+      assert.ok(r in CDP_ROLE_MAP, `unmapped role ${r}`);
   }
   assert.ok(countNodes(root) < AX.nodes.length);
 });
@@ -69,7 +72,9 @@ test('form controls carry names, values, states and DOM actions', () => {
   assert.equal(size.value, 'Medium');
   assert.ok(size.actions.includes('select'));
   assert.ok(!size.states.includes('collapsed'), 'a <select> lists its options; no submenu marker');
-  const options = all(size).filter((n) => n.role === 'listitem').map((n) => `${n.name}${n.states.includes('selected') ? '*' : ''}`);
+  const options = all(size)
+    .filter((n) => n.role === 'listitem')
+    .map((n) => `${n.name}${n.states.includes('selected') ? '*' : ''}`);
   assert.deepEqual(options, ['Small', 'Medium*', 'Large']);
   const gift = find(root, 'checkbox', 'Gift wrap');
   assert.ok(!gift.states.includes('checked') && gift.actions.includes('toggle'));
@@ -117,12 +122,28 @@ test('maxNodes cuts the read and marks it truncated', () => {
 
 test('key chords become DevTools key events', () => {
   const [down, up] = chordEvents(parseChord('ctrl+a'));
-  assert.deepEqual(down, { type: 'rawKeyDown', modifiers: 2, key: 'a', code: 'KeyA', windowsVirtualKeyCode: 65, nativeVirtualKeyCode: 65 });
+  assert.deepEqual(down, {
+    type: 'rawKeyDown',
+    modifiers: 2,
+    key: 'a',
+    code: 'KeyA',
+    windowsVirtualKeyCode: 65,
+    nativeVirtualKeyCode: 65,
+  });
   assert.equal(up?.['type'], 'keyUp');
   assert.equal(chordEvents(parseChord('Return'))[0]?.['text'], '\r');
   assert.equal(chordEvents(parseChord('shift+Tab'))[0]?.['modifiers'], 8);
   // Case is kept: "T" is shift + KeyT with text "T".
-  assert.deepEqual(chordEvents(parseChord('T'))[0], { type: 'keyDown', modifiers: 8, key: 'T', code: 'KeyT', windowsVirtualKeyCode: 84, nativeVirtualKeyCode: 84, text: 'T', unmodifiedText: 'T' });
+  assert.deepEqual(chordEvents(parseChord('T'))[0], {
+    type: 'keyDown',
+    modifiers: 8,
+    key: 'T',
+    code: 'KeyT',
+    windowsVirtualKeyCode: 84,
+    nativeVirtualKeyCode: 84,
+    text: 'T',
+    unmodifiedText: 'T',
+  });
   assert.equal(chordEvents(parseChord('comma'))[0]?.['text'], ',');
   assert.throws(() => chordEvents({ mods: [], key: 'Hyper_L' }), /cannot be sent/);
 });
@@ -133,8 +154,18 @@ test('every result through a non-native channel starts with its channel line; th
     const fake = new FakeDriver([{ info: f.window, root: f.root }]);
     if (channel) fake.channel = channel;
     const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
-    const call = (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
-    for (const [name, params] of [['computer_apps', {}], ['computer_observe', {}], ['computer_find', { text: 'zzz-nothing' }], ['computer_act', { actions: [{ ref: 'e999', op: 'click' }] }]] as const) {
+    const call = (name: string, params: unknown) =>
+      runTool(
+        TOOLS.find((t) => t.schema.name === name)!,
+        { session },
+        params,
+      );
+    for (const [name, params] of [
+      ['computer_apps', {}],
+      ['computer_observe', {}],
+      ['computer_find', { text: 'zzz-nothing' }],
+      ['computer_act', { actions: [{ ref: 'e999', op: 'click' }] }],
+    ] as const) {
       const r = await call(name, params);
       if (channel) assert.match(r.text, /^channel: cdp\n/, `${name}: ${r.text}`);
       else assert.ok(!r.text.startsWith('channel:'), `${name}: ${r.text}`);

@@ -19,12 +19,16 @@ const WINDOW: WindowInfo = { id: 'w1', title: 'Files', app: 'files', pid: 7, rol
 function view(role: RawNode['role'], rows: number, cols: number): RawNode {
   const cells: RawNode[] = [];
   let id = 10;
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) cells.push(n(B, id++, 'cell', { name: `r${r}c${c}`, cell: { row: r, col: c } }));
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < cols; c++) cells.push(n(B, id++, 'cell', { name: `r${r}c${c}`, cell: { row: r, col: c } }));
   return n(B, 2, role, { table: { rows, cols }, states: ['focusable'] }, cells);
 }
 
 /** The hints of a printed snapshot, each resolved as act resolves a cell ref. */
-function hintsResolve(root: RawNode, window: WindowInfo = WINDOW): { hints: string[]; resolved: string[]; snap: Snapshot } {
+function hintsResolve(
+  root: RawNode,
+  window: WindowInfo = WINDOW,
+): { hints: string[]; resolved: string[]; snap: Snapshot } {
   const refs = new RefTable();
   const snap = buildSnapshot({ window, root }, refs);
   const session = { refs, last: new Map([[window.id, snap]]) } as unknown as Session;
@@ -32,11 +36,16 @@ function hintsResolve(root: RawNode, window: WindowInfo = WINDOW): { hints: stri
   return { hints, resolved: hints.map((h) => resolveCellRef(session, h)), snap };
 }
 
-for (const [kind, role, rows, cols] of [['a Qt list view (a list with cells)', 'list', 9, 1], ['a tree table', 'tree', 8, 2],
-  ['a table', 'table', 3, 3], ['a one-column list of two rows', 'list', 2, 1]] as const) {
+for (const [kind, role, rows, cols] of [
+  ['a Qt list view (a list with cells)', 'list', 9, 1],
+  ['a tree table', 'tree', 8, 2],
+  ['a table', 'table', 3, 3],
+  ['a one-column list of two rows', 'list', 2, 1],
+] as const) {
   test(`the cell hint of ${kind} is accepted by act`, () => {
     const { hints, resolved, snap } = hintsResolve(n(B, 1, 'window', { name: 'Files' }, [view(role, rows, cols)]));
     assert.ok(hints.length > 0, snap.text);
-    for (const ref of resolved) assert.equal(snap.elements.find((l) => l.ref === ref)?.role, 'cell', `${ref} in\n${snap.text}`);
+    for (const ref of resolved)
+      assert.equal(snap.elements.find((l) => l.ref === ref)?.role, 'cell', `${ref} in\n${snap.text}`);
   });
 }

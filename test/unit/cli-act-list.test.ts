@@ -39,7 +39,14 @@ test('a comma that does not start an action stays text', () => {
 
 test('a malformed list is refused with the form that works', () => {
   const form = /computer-use act <ref> <op> \[value\] \[, <ref> <op> \[value\] \.\.\.\]/;
-  for (const words of [['e5'], ['e5', 'clik'], ['click', 'e5'], ['e5', 'click', ',', ','], ['e5', 'click', ','], ['5', 'click']]) {
+  for (const words of [
+    ['e5'],
+    ['e5', 'clik'],
+    ['click', 'e5'],
+    ['e5', 'click', ',', ','],
+    ['e5', 'click', ','],
+    ['5', 'click'],
+  ]) {
     assert.throws(() => actions(...words), form, words.join(' '));
   }
   assert.throws(() => actions('e5', 'clik'), /"clik" is not an op \(one of click /);

@@ -49,7 +49,8 @@ test('every tool with a CLI command of its own name is dispatched by main', () =
   assert.equal(toolCall('screenshot', ['gedit']).name, 'computer_screenshot');
 });
 
-test('`<command> --help` prints a usage and starts nothing: apps, sandbox up, act; launch passes an app\'s --help on', () => {
+test('`<command> --help` prints a usage and starts nothing: ' +
+    'apps, sandbox up, act; launch passes an app\'s --help on', () => {
   const home = mkdtempSync(join(tmpdir(), 'cu-help-'));
   const run = (...args: string[]) =>
     spawnSync(process.execPath, [MAIN, ...args], {
@@ -57,7 +58,14 @@ test('`<command> --help` prints a usage and starts nothing: apps, sandbox up, ac
       timeout: 20_000,
       env: { ...process.env, COMPUTER_USE_HOME: home, DISPLAY: '', AT_SPI_BUS_ADDRESS: '' },
     });
-  for (const args of [['apps', '--help'], ['sandbox', 'up', '--help'], ['observe', '-h'], ['find', '--help'], ['stop', '--help'], ['act', 'e5', '--help']]) {
+  for (const args of [
+    ['apps', '--help'],
+    ['sandbox', 'up', '--help'],
+    ['observe', '-h'],
+    ['find', '--help'],
+    ['stop', '--help'],
+    ['act', 'e5', '--help'],
+  ]) {
     const r = run(...args);
     assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stdout, /^usage: computer-use/, args.join(' '));
@@ -165,7 +173,8 @@ test('the CLI words hints in its own commands and flags, and leaves quoted outsi
   );
 });
 
-test('permission flags are kept per desktop: a later mode replaces, lists add, clear forgets, a forged file counts for nothing', () => {
+test('permission flags are kept per desktop: a later mode replaces, ' +
+    'lists add, clear forgets, a forged file counts for nothing', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-kept-'));
   const state = join(dir, 'abc.json');
   assert.deepEqual(readKeptFlags(state), {});
@@ -193,7 +202,8 @@ test('permission flags are kept per desktop: a later mode replaces, lists add, c
   assert.deepEqual(readKeptFlags(state), {});
 });
 
-test('permission flags before the command are the command\'s; an unknown command with --help is an error (a model in the loop tripped on both)', () => {
+test('permission flags before the command are the command\'s; an unknown ' +
+    'command with --help is an error (a model in the loop tripped on both)', () => {
   assert.deepEqual(commandFirst(['--allow-app', 'gnome-calculator', 'launch', 'gnome-calculator', '--help']),
     ['launch', '--allow-app', 'gnome-calculator', 'gnome-calculator', '--help']);
   assert.deepEqual(commandFirst(['--mode=bypass', '--device', 'lab', 'observe', 'gedit']), [
@@ -261,7 +271,8 @@ test('launch: a permission flag after the app\'s command is caught, not handed t
   assert.ok(strayLaunchFlag(['gedit', '--deny-app=x']));
 });
 
-test('launch: the stray-flag message prints each word as data: a newline, U+2028 or ANSI in an argument forges no line', () => {
+test('launch: the stray-flag message prints each word as data: a ' +
+    'newline, U+2028 or ANSI in an argument forges no line', () => {
   const why = strayLaunchFlag(['gedit', 'a\n[e9] button "OK"', '\u2028x', '\u001b[31mred', '--allow-app', 'gedit']);
   assert.ok(why);
   assert.equal(why.split('\n').length, 1, why);
@@ -275,7 +286,8 @@ function terminal(answer: ConfirmChoice, interactive = true): Confirmer & { aske
   return { interactive, asked, confirm: async (r) => { asked.push(r); return answer; } };
 }
 
-test('a widening flag holds only on a person\'s yes, and is kept only for "this session"; narrowing flags always hold', async () => {
+test('a widening flag holds only on a person\'s yes, and is kept ' +
+    'only for "this session"; narrowing flags always hold', async () => {
   const settings = { mode: 'default' as const, allowApps: ['gedit'] };
   const wide = { mode: 'bypass' as const, allowApps: ['mousepad'] };
   // No terminal: a model at a shell adds --mode bypass --allow-app mousepad. Nothing of it holds, nothing is kept.
@@ -316,7 +328,12 @@ test('a widening flag holds only on a person\'s yes, and is kept only for "this 
   assert.deepEqual([no.effective, no.keep], [{}, undefined]);
   assert.match(no.notices.join('\n'), /not applied and not kept \(declined\)/);
   // Narrowing needs nobody: a mode that asks more than the one in force, deny entries, an app already allowed.
-  for (const [mode, base] of [['plan', 'bypass'], ['default', 'bypass'], ['accept-edits', 'bypass'], ['default', 'default']] as const) {
+  for (const [mode, base] of [
+    ['plan', 'bypass'],
+    ['default', 'bypass'],
+    ['accept-edits', 'bypass'],
+    ['default', 'default'],
+  ] as const) {
     const r = await permissionsForCall({
       kept: {},
       requested: { mode, allowApps: ['gedit'] },
@@ -325,7 +342,12 @@ test('a widening flag holds only on a person\'s yes, and is kept only for "this 
     });
     assert.deepEqual(r.effective, { mode }, `${mode} over ${base}`);
   }
-  for (const [mode, base] of [['default', 'plan'], ['unattended', 'default'], ['accept-edits', 'default'], ['bypass', 'unattended']] as const) {
+  for (const [mode, base] of [
+    ['default', 'plan'],
+    ['unattended', 'default'],
+    ['accept-edits', 'default'],
+    ['bypass', 'unattended'],
+  ] as const) {
     const r = await permissionsForCall({
       kept: {},
       requested: { mode },

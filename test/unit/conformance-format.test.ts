@@ -21,7 +21,8 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const PAGE = readFileSync(join(ROOT, 'docs', 'conformance.md'), 'utf8');
 const example = (): unknown => JSON.parse(/```json\n([\s\S]*?)\n```/.exec(PAGE)![1]!);
 
-test('docs/conformance.schema.json is the generated schema, valid 2020-12, and the example and the built-in scenarios validate', () => {
+test('docs/conformance.schema.json is the generated schema, valid ' +
+    '2020-12, and the example and the built-in scenarios validate', () => {
   const committed = readFileSync(join(ROOT, 'docs', 'conformance.schema.json'), 'utf8');
   assert.equal(committed, conformanceSchemaText(), 'run npm run schema');
   const ajv = ajv2020();
@@ -48,8 +49,12 @@ test('every field of the scenarios format is explained in docs/conformance.md', 
     }
   };
   walk(JSON.parse(JSON.stringify(Scenarios)) as Json);
-  const missing = [...fields].filter((f) => !new RegExp(`^\\| \`(?:[a-z.]*\\.)?${f.replace('$', '\\$')}\` \\|`, 'm').test(PAGE)
-    && !PAGE.includes(`{${f}`) && !PAGE.includes(`, ${f}`));
+  const missing = [...fields].filter(
+    (f) =>
+      !new RegExp(`^\\| \`(?:[a-z.]*\\.)?${f.replace('$', '\\$')}\` \\|`, 'm').test(PAGE) &&
+      !PAGE.includes(`{${f}`) &&
+      !PAGE.includes(`, ${f}`),
+  );
   assert.deepEqual(missing, []);
 });
 
@@ -73,6 +78,12 @@ test('without a stable id, a control is found by role and name under its path of
   assert.match(findControl(root, ok).how, /2 have role button and name "OK"/);
   assert.equal(findControl(root, { ...ok, path: [{ name: 'Footer' }] }).node?.id, 'b2');
   assert.equal(findControl(root, { ...ok, path: [{ role: 'group', name: 'Header' }] }).node?.id, 'b1');
-  assert.equal(findControl(root, { ...ok, path: [{ name: 'Footer' }, { role: 'pane', name: 'Inner' }] }).node?.id, 'b2');
-  assert.match(findControl(root, { ...ok, path: [{ name: 'Inner' }, { name: 'Footer' }] }).how, /0 have role button .* under \* "Inner" › \* "Footer"/);
+  assert.equal(
+    findControl(root, { ...ok, path: [{ name: 'Footer' }, { role: 'pane', name: 'Inner' }] }).node?.id,
+    'b2',
+  );
+  assert.match(
+    findControl(root, { ...ok, path: [{ name: 'Inner' }, { name: 'Footer' }] }).how,
+    /0 have role button .* under \* "Inner" › \* "Footer"/,
+  );
 });

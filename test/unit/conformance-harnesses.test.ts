@@ -158,7 +158,8 @@ const HOST: LaunchHost = {
 const argv = (steps: LaunchStep[] | string): string[][] =>
   typeof steps === 'string' ? [[steps]] : steps.map((s) => [s.command, ...s.args]);
 
-test("each platform's launch plan opens the page in its browser and builds the native harness with what the OS has", () => {
+test("each platform's launch plan opens the page in its browser " +
+    "and builds the native harness with what the OS has", () => {
   const url = 'http://127.0.0.1:4000/abc/';
   const linux = launchPlan('linux', url, 4000, HOST);
   assert.deepEqual(argv(linux.native), [['/usr/bin/python3', '/pkg/harness/gtk.py']]);

@@ -35,7 +35,8 @@ test('a failure carries the rule ids it cites, the check name stays in rule', ()
   assert.deepEqual(citedRules('expected a window titled "R-fake: x"'), []);
 });
 
-test('a scenarios file that does not load: semantic.scenarios fails and the semantic SKIP names the file, not --no-scenarios', { timeout: 120_000 }, async () => {
+test('a scenarios file that does not load: semantic.scenarios fails ' +
+    'and the semantic SKIP names the file, not --no-scenarios', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-scenarios-'));
   try {
     const file = join(dir, 'bad.json');

@@ -39,7 +39,8 @@ test('the driver command is split into words like a shell would, without one', (
   assert.throws(() => splitCommand(`node "open`), /unclosed/);
 });
 
-test('the fake driver passes every rule, the GTK harness included, and says which it skipped', { timeout: 120_000 }, async () => {
+test('the fake driver passes every rule, the GTK ' +
+    'harness included, and says which it skipped', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-conformance-'));
   try {
     const record = join(dir, 'fake.jsonl');
@@ -88,7 +89,8 @@ test('the fake driver passes every rule, the GTK harness included, and says whic
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
-test('a transcript recorded from the Linux driver on the GTK harness replays as a golden test', { timeout: 120_000 }, async () => {
+test('a transcript recorded from the Linux driver ' +
+    'on the GTK harness replays as a golden test', { timeout: 120_000 }, async () => {
   const file = join(ROOT, 'test', 'fixtures', 'transcripts', 'linux-gtk.jsonl');
   const t = parseTranscript(readFileSync(file, 'utf8'));
   assert.equal(t.header.driver['platform'], 'linux');
@@ -135,7 +137,8 @@ test('replay pairs requests with their answers by id, whatever the key order of 
   assert.throws(() => parseTranscript('{"type":"header","format":"other"}'), /not a computer-use-transcript header/);
 });
 
-test('the Python reference driver, written from the schema alone, speaks the protocol version of the spec and passes the default kit: wire, behaviour and the read part of the GTK harness', { timeout: 120_000 }, async () => {
+test('the Python reference driver, written from the schema alone, speaks the protocol version of the spec and ' +
+    'passes the default kit: wire, behaviour and the read part of the GTK harness', { timeout: 120_000 }, async () => {
   const report = await runConformance({ driver: `python3 '${join(ROOT, 'test', 'reference-driver', 'driver.py')}'` });
   const text = formatReport(report);
   assert.deepEqual(failed(report), [], text);
@@ -146,8 +149,21 @@ test('the Python reference driver, written from the schema alone, speaks the pro
   );
   for (const rule of ['behaviour.snapshots', 'behaviour.handles'])
     assert.equal(verdict(report, rule), 'PASS', `${rule}\n${text}`);
-  for (const rule of ['wire.hello', 'wire.strict-params', 'wire.unknown-method', 'wire.malformed-lines', 'wire.oversize-line', 'wire.cancel',
-    'wire.out-of-order', 'wire.non-bmp', 'wire.schema', 'wire.eof-exit', 'semantic.gtk.name', 'semantic.gtk.never', 'semantic.gtk.status']) {
+  for (const rule of [
+    'wire.hello',
+    'wire.strict-params',
+    'wire.unknown-method',
+    'wire.malformed-lines',
+    'wire.oversize-line',
+    'wire.cancel',
+    'wire.out-of-order',
+    'wire.non-bmp',
+    'wire.schema',
+    'wire.eof-exit',
+    'semantic.gtk.name',
+    'semantic.gtk.never',
+    'semantic.gtk.status',
+  ]) {
     assert.equal(verdict(report, rule), 'PASS', `${rule}\n${text}`);
   }
   // It serves a recording: every act is a SKIP that names the method it lacks, never a FAIL.

@@ -14,7 +14,9 @@ export interface FakeServer {
 
 /** A chat-completions response with `text` as the answer and, if given, the first token's alternatives. */
 export function completion(text: string, top?: Record<string, number>): Record<string, unknown> {
-  const alts = top ? Object.entries(top).map(([token, p]) => ({ token, logprob: Math.log(p), bytes: [...Buffer.from(token)] })) : undefined;
+  const alts = top
+    ? Object.entries(top).map(([token, p]) => ({ token, logprob: Math.log(p), bytes: [...Buffer.from(token)] }))
+    : undefined;
   return {
     id: 'chatcmpl-test', object: 'chat.completion', created: 0, model: 'test',
     choices: [{
@@ -40,10 +42,16 @@ export async function startFakeServer(reply: Reply): Promise<FakeServer> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       let body: Record<string, unknown> = {};
-      try { body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>; } catch { /* recorded as {} */ }
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      } catch {
+        /* recorded as {} */
+      }
       const r: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
       requests.push(r);
-      Promise.resolve(state.reply(r, res)).catch(() => { if (!res.headersSent) sendJson(res, 500, { error: 'reply failed' }); });
+      Promise.resolve(state.reply(r, res)).catch(() => {
+        if (!res.headersSent) sendJson(res, 500, { error: 'reply failed' });
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

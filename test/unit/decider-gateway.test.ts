@@ -32,7 +32,14 @@ test('gateway mode without a model leaves it to the gateway; text answers work',
 });
 
 test('gateway errors, junk and a host that ignores the AbortSignal all give no opinion in time', async () => {
-  assert.equal(await createGatewayDecider({ call: async () => { throw new Error('gateway down'); } }).irreversible(DELETE), null);
+  assert.equal(
+    await createGatewayDecider({
+      call: async () => {
+        throw new Error('gateway down');
+      },
+    }).irreversible(DELETE),
+    null,
+  );
   assert.equal(await createGatewayDecider({ call: async () => 'not json' }).irreversible(DELETE), null);
   assert.equal(await createGatewayDecider({ call: async () => ({ choices: [] }) }).choose('x', ['a']), null);
 

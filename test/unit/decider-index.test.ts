@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDecider, parseDeciderConfig, testDecider, type Decider, type DeciderConfig } from '../../src/policy/decider/index.js';
+import {
+  createDecider,
+  parseDeciderConfig,
+  testDecider,
+  type Decider,
+  type DeciderConfig,
+} from '../../src/policy/decider/index.js';
 import { completion, sendJson, startFakeServer } from './decider-fake-server.js';
 
 test('createDecider: no config, off, incomplete or unreachable gateway → rules only (undefined)', () => {
@@ -16,7 +22,10 @@ test('createDecider: no config, off, incomplete or unreachable gateway → rules
 test('createDecider builds openai and gateway deciders from settings', async () => {
   const srv = await startFakeServer((_req, res) => sendJson(res, 200, completion('no', { no: 0.9, yes: 0.1 })));
   try {
-    const d = createDecider({ mode: 'openai', baseUrl: srv.baseUrl, model: 'm', apiKeyEnv: 'TEST_API_KEY', timeoutMs: 1000 }, { env: { TEST_API_KEY: 'sk-abc123' } });
+    const d = createDecider(
+      { mode: 'openai', baseUrl: srv.baseUrl, model: 'm', apiKeyEnv: 'TEST_API_KEY', timeoutMs: 1000 },
+      { env: { TEST_API_KEY: 'sk-abc123' } },
+    );
     assert.ok(d);
     const p = await d.irreversible({ app: 'a', role: 'button', name: 'Undo', op: 'click' });
     assert.ok(p !== null && Math.abs(p - 0.1) < 1e-6);
@@ -58,14 +67,20 @@ test('testDecider reports latency, logprobs use and the answers', async () => {
 });
 
 test('testDecider on a text-only server, a wrong model and a broken one', async () => {
-  const textOnly = createDecider({ mode: 'gateway', call: async (body) => completion(body.messages[1]!.content.includes('yes or no') ? 'yes' : 'C') })!;
+  const textOnly = createDecider({
+    mode: 'gateway',
+    call: async (body) => completion(body.messages[1]!.content.includes('yes or no') ? 'yes' : 'C'),
+  })!;
   const r1 = await testDecider(textOnly);
   assert.equal(r1.ok, true);
   assert.equal(r1.logprobs, false);
   assert.match(r1.text, /from the answer text/);
   assert.match(r1.text, /not returned by the server/);
 
-  const wrong = createDecider({ mode: 'gateway', call: async (body) => completion(body.messages[1]!.content.includes('yes or no') ? 'no' : 'A') })!;
+  const wrong = createDecider({
+    mode: 'gateway',
+    call: async (body) => completion(body.messages[1]!.content.includes('yes or no') ? 'no' : 'A'),
+  })!;
   const r2 = await testDecider(wrong);
   assert.equal(r2.ok, true);
   assert.ok(r2.probes.every((p) => !p.plausible));
@@ -95,8 +110,21 @@ test('parseDeciderConfig reads settings.json values and rejects malformed ones',
     { mode: 'gateway', gateway: 'g', model: 'm', timeoutMs: 3000 });
   assert.deepEqual(parseDeciderConfig({ mode: 'off' }), { mode: 'off' });
   assert.deepEqual(parseDeciderConfig({ mode: 'registry' }), { mode: 'registry' });
-  assert.deepEqual(parseDeciderConfig({ mode: 'registry', model: 'openai/gpt-4o-mini', call: 'x' }), { mode: 'registry', model: 'openai/gpt-4o-mini' });
-  for (const bad of [undefined, null, 'openai', [], { mode: 'openai', model: 'm' }, { mode: 'openai', baseUrl: 'x', model: 5 }, { mode: 'registry', model: 'gpt' }, { mode: 'registry', model: 5 }, { mode: 'classify' }]) {
+  assert.deepEqual(parseDeciderConfig({ mode: 'registry', model: 'openai/gpt-4o-mini', call: 'x' }), {
+    mode: 'registry',
+    model: 'openai/gpt-4o-mini',
+  });
+  for (const bad of [
+    undefined,
+    null,
+    'openai',
+    [],
+    { mode: 'openai', model: 'm' },
+    { mode: 'openai', baseUrl: 'x', model: 5 },
+    { mode: 'registry', model: 'gpt' },
+    { mode: 'registry', model: 5 },
+    { mode: 'classify' },
+  ]) {
     assert.equal(parseDeciderConfig(bad), undefined, JSON.stringify(bad));
   }
 });
@@ -104,7 +132,8 @@ test('parseDeciderConfig reads settings.json values and rejects malformed ones',
 test('apiKeyEnv names only API-key variables, and a key goes only to https or a loopback http URL', () => {
   const warned: string[] = [];
   const warn = (m: string): void => { warned.push(m); };
-  const make = (baseUrl: string, apiKeyEnv?: string) => createDecider({ mode: 'openai', baseUrl, model: 'm', ...(apiKeyEnv ? { apiKeyEnv } : {}) }, { warn, env: {} });
+  const make = (baseUrl: string, apiKeyEnv?: string) =>
+    createDecider({ mode: 'openai', baseUrl, model: 'm', ...(apiKeyEnv ? { apiKeyEnv } : {}) }, { warn, env: {} });
   assert.ok(make('https://api.example.com/v1', 'OPENAI_API_KEY'));
   assert.ok(make('http://127.0.0.1:8080/v1', 'LOCAL_TOKEN'));
   assert.ok(make('http://localhost:8080/v1', 'MY_KEY'));

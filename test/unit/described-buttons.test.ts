@@ -14,7 +14,12 @@ import { TOOLS } from '../../src/tools/index.js';
 import { runTool } from '../../src/tools/tool.js';
 import { n } from '../fixtures/engine/build.js';
 
-const TIPS = ['Go to the previous conflict', 'Go to the next conflict', 'Go to the previous change', 'Go to the next change'];
+const TIPS = [
+  'Go to the previous conflict',
+  'Go to the next conflict',
+  'Go to the previous change',
+  'Go to the next change',
+];
 
 function meld(): FakeWindow {
   const b = ':1.92';
@@ -41,7 +46,10 @@ test('a number or a blank is no description (GTK 3 sliders describe themselves a
     n(b, 2, 'slider', { description: '50.0', value: '50', range: { min: 1, max: 100 } }),
     n(b, 3, 'slider', { description: ' ', value: '50', range: { min: 1, max: 100 } }),
   ]);
-  const s = buildSnapshot({ window: { id: root.id, title: 'Factory', app: 'f', pid: 1, role: 'window', focused: true }, root }, new RefTable());
+  const s = buildSnapshot(
+    { window: { id: root.id, title: 'Factory', app: 'f', pid: 1, role: 'window', focused: true }, root },
+    new RefTable(),
+  );
   assert.doesNotMatch(s.text, /description/, s.text);
 });
 

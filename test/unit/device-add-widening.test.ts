@@ -100,7 +100,8 @@ test('an agent at a pipe answering "y" cannot widen a device', () => {
   assert.doesNotMatch(r.stderr + r.stdout, WIDENING_FLAG);
 });
 
-test('a driver of one\'s own (device add NAME --command) takes the same path: no widening without a person', async () => {
+test('a driver of one\'s own (device add NAME --command) ' +
+    'takes the same path: no widening without a person', async () => {
   const home = mkdtempSync(join(tmpdir(), 'cu-devadd-'));
   process.env['COMPUTER_USE_HOME'] = home;
   const out = sink();

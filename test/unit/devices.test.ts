@@ -38,17 +38,27 @@ async function two(extra: Partial<ComputerOptions> = {}, lab: Record<string, unk
   const proven = lab['unproven'] !== true;
   if (proven) {
     const plain = (remote as unknown as { apps: () => AppInfo[] }).apps.bind(remote);
-    (remote as unknown as { apps: () => AppInfo[] }).apps = () => plain().map((a) => ({ ...a, executable: '/usr/bin/gtk3-widget-factory' }));
+    (remote as unknown as { apps: () => AppInfo[] }).apps = () =>
+      plain().map((a) => ({ ...a, executable: '/usr/bin/gtk3-widget-factory' }));
   }
   // process.identify as a driver answers it: the executable when it can prove it, else only the pid.
-  remote.extra['process.identify'] = (p) => (proven ? { pid: p.pid, executable: '/usr/bin/gtk3-widget-factory' } : { pid: p.pid });
+  remote.extra['process.identify'] = (p) =>
+    proven ? { pid: p.pid, executable: '/usr/bin/gtk3-widget-factory' } : { pid: p.pid };
   // The local device resolves launches on this machine, as the Linux driver does.
   local.extra['apps.resolveLaunch'] = (p) => resolveLaunchFacts(p);
   delete lab['unproven'];
   let remoteConn: DriverConnection | undefined;
-  const c = await createComputer({ desktop: 'current', mode: 'bypass', allowApps: ['gtk3-widget-factory'], settingsPath: join(home, 'settings.json'),
-    auditPath: join(home, 'audit.jsonl'), connect: () => local.connect(), showActivity: false,
-    devices: [{ name: 'lab', connect: () => (remoteConn = remote.connect()), ...lab }], ...extra });
+  const c = await createComputer({
+    desktop: 'current',
+    mode: 'bypass',
+    allowApps: ['gtk3-widget-factory'],
+    settingsPath: join(home, 'settings.json'),
+    auditPath: join(home, 'audit.jsonl'),
+    connect: () => local.connect(),
+    showActivity: false,
+    devices: [{ name: 'lab', connect: () => (remoteConn = remote.connect()), ...lab }],
+    ...extra,
+  });
   return { c, local, remote, conn: () => remoteConn };
 }
 /** A driver served by `handlers` in memory, as a DriverConnection (kill closes both ends). */
@@ -89,18 +99,25 @@ test('the second device prints d2 refs, the first keeps plain ones; acts go wher
   assert.match(last.text, /\[d2e\d+\] checkbox "Bold" checked/);
   // A window ref names its device too.
   assert.match((await c.call('computer_observe', { window: 'd2w1', full: true })).text, /\[d2e\d+\]/);
-  assert.match((await c.call('computer_observe', { window: 'w1', full: true })).text, /\[e\d+\] checkbox "Bold"(?! checked)/);
+  assert.match(
+    (await c.call('computer_observe', { window: 'w1', full: true })).text,
+    /\[e\d+\] checkbox "Bold"(?! checked)/,
+  );
   await c.close();
 });
 
-test('mixed refs, a ref against another device, an unknown device and an unknown prefix are refused before sending', async () => {
+test('mixed refs, a ref against another device, an unknown ' +
+    'device and an unknown prefix are refused before sending', async () => {
   const { c, local, remote } = await two();
   const l = refOf((await c.call('computer_observe', { device: 'local' })).text, /checkbox "Bold"/);
   const d = refOf((await c.call('computer_observe', { device: 'lab' })).text, /checkbox "Bold"/);
   const mixed = await c.call('computer_act', { actions: [{ ref: l, op: 'toggle' }, { ref: d, op: 'toggle' }] });
   assert.equal(mixed.code, 'invalid_params');
   assert.match(mixed.text, /mixes refs of 2 devices/);
-  assert.match((await c.call('computer_act', { device: 'lab', actions: [{ ref: l, op: 'toggle' }] })).text, /^error invalid_params: The refs belong to device local, not lab/);
+  assert.match(
+    (await c.call('computer_act', { device: 'lab', actions: [{ ref: l, op: 'toggle' }] })).text,
+    /^error invalid_params: The refs belong to device local, not lab/,
+  );
   assert.equal((await c.call('computer_observe', { device: 'mars' })).code, 'unknown_device');
   assert.equal((await c.call('computer_act', { actions: [{ ref: 'd7e1', op: 'toggle' }] })).code, 'unknown_device');
   // A bad device value fails the schema first (invalid_params), like any field.
@@ -109,7 +126,8 @@ test('mixed refs, a ref against another device, an unknown device and an unknown
   await c.close();
 });
 
-test('per-device policy: an app denied on lab is unseen there and still usable locally; lab in plan mode refuses acts', async () => {
+test('per-device policy: an app denied on lab is unseen there ' +
+    'and still usable locally; lab in plan mode refuses acts', async () => {
   const denied = await two({}, { denyApps: ['gtk3-widget-factory'] });
   const apps = await denied.c.call('computer_apps', {});
   assert.match(apps.text, /^device lab \(refs d2…\):\n {2}gtk3-widget-factory \(denied: /m);
@@ -128,7 +146,10 @@ test('per-device policy: an app denied on lab is unseen there and still usable l
   // machine's /proc says about the same pid number.
   const unproven = await two({}, { unproven: true });
   const u = refOf((await unproven.c.call('computer_observe', { device: 'lab' })).text, /checkbox "Bold"/);
-  assert.match((await unproven.c.call('computer_act', { actions: [{ ref: u, op: 'toggle' }] })).text, /confirmation_required: .*cannot be proven/);
+  assert.match(
+    (await unproven.c.call('computer_act', { actions: [{ ref: u, op: 'toggle' }] })).text,
+    /confirmation_required: .*cannot be proven/,
+  );
   await unproven.c.close();
 });
 
@@ -139,7 +160,14 @@ test('a link lost while node.act is in flight is receipt unknown, never failed; 
   remote.onAct = () => { conn()?.kill(); }; // the act happens on the device, and the link drops before the answer
   const r = await c.call('computer_act', { actions: [{ ref: d, op: 'toggle' }] });
   assert.equal(r.isError, false, r.text);
-  assert.match(r.text, new RegExp(`^ok toggle ${d} · unknown \\(The link to device lab dropped while node.act was in flight: it may have happened`, 'm'));
+  assert.match(
+    r.text,
+    new RegExp(
+      `^ok toggle ${d} · unknown \\(The link to device lab dropped while node.act was in flight: it may have ` +
+        `happened`,
+      'm',
+    ),
+  );
   delete remote.onAct;
   const again = await c.call('computer_observe', { device: 'lab' });
   assert.equal(again.isError, false, again.text);
@@ -164,25 +192,47 @@ test('the emergency stop reaches every device: a call in flight on lab returns p
 
 test('ssh addresses: parsed and checked parts only; argv puts -- before the host and quotes the remote command', () => {
   const t = parseSshUrl('ssh://me@lab.example:2222?command=node%20/opt/cu/main.js%20driver%20linux');
-  assert.deepEqual(t, { user: 'me', host: 'lab.example', port: 2222, command: ['node', '/opt/cu/main.js', 'driver', 'linux'] });
+  assert.deepEqual(t, {
+    user: 'me',
+    host: 'lab.example',
+    port: 2222,
+    command: ['node', '/opt/cu/main.js', 'driver', 'linux'],
+  });
   const args = sshArgs(t, { configFile: '/tmp/cfg' });
   assert.deepEqual(args.slice(0, 2), ['-F', '/tmp/cfg']);
   assert.ok(args.includes('BatchMode=yes'));
   assert.deepEqual(args.slice(-3), ['--', 'lab.example', "'node' '/opt/cu/main.js' 'driver' 'linux'"]);
   assert.deepEqual(parseSshUrl('ssh://[::1]').host, '::1');
   assert.deepEqual(parseSshUrl('ssh://host').command, ['computer-use', 'driver', 'linux']);
-  for (const bad of ['ssh://-oProxyCommand=x', 'ssh://u:pw@host', 'http://host', 'ssh://host/path', 'ssh://host:0', 'ssh://ho st',
-    'ssh://host?command=a;b', 'ssh://host?command=$(id)', 'ssh://host?x=1', 'ssh://%2Dl@host']) {
+  for (const bad of [
+    'ssh://-oProxyCommand=x',
+    'ssh://u:pw@host',
+    'http://host',
+    'ssh://host/path',
+    'ssh://host:0',
+    'ssh://ho st',
+    'ssh://host?command=a;b',
+    'ssh://host?command=$(id)',
+    'ssh://host?x=1',
+    'ssh://%2Dl@host',
+  ]) {
     assert.throws(() => parseSshUrl(bad), /invalid_params|Not a usable ssh device address|characters/, bad);
   }
   assert.throws(() => sshArgs(t, { configFile: 'relative' }));
-  assert.equal(classifySshFailure('@@@@@@@\n@ WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED! @\nHost key verification failed.', 'lab')?.code, 'host_key_mismatch');
+  assert.equal(
+    classifySshFailure(
+      '@@@@@@@\n@ WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED! @\nHost key verification failed.',
+      'lab',
+    )?.code,
+    'host_key_mismatch',
+  );
   assert.equal(classifySshFailure('Host key verification failed.', 'lab')?.code, 'host_key_mismatch');
   assert.equal(classifySshFailure('me@h: Permission denied (publickey).', 'lab')?.code, 'auth_failed');
   assert.equal(classifySshFailure('bash: line 1: computer-use: command not found', 'lab')?.code, 'driver_unavailable');
   assert.equal(classifySshFailure('something else', 'lab'), undefined);
   // Device names never read as the local device or a ref prefix.
-  for (const name of ['local', 'd3', 'D12', '-x', '3lab', 'a b']) assert.throws(() => validateSpec({ name, url: 'ssh://h' }), /invalid_params|refused/, name);
+  for (const name of ['local', 'd3', 'D12', '-x', '3lab', 'a b'])
+    assert.throws(() => validateSpec({ name, url: 'ssh://h' }), /invalid_params|refused/, name);
   assert.equal(validateSpec({ name: 'lab-2', url: 'ssh://h' }).name, 'lab-2');
 });
 
@@ -196,7 +246,9 @@ test('heartbeat: a dropped link is brought back in the background; a link that c
     if (fail) conn.kill();
     return conn;
   } });
-  const until = async (what: () => boolean): Promise<void> => { for (let i = 0; i < 500 && !what(); i++) await new Promise((r) => setTimeout(r, 10)); };
+  const until = async (what: () => boolean): Promise<void> => {
+    for (let i = 0; i < 500 && !what(); i++) await new Promise((r) => setTimeout(r, 10));
+  };
   await device.hello();
   assert.equal(device.status.state, 'up');
   conn!.kill(); // the link drops while idle
@@ -215,12 +267,16 @@ test('heartbeat: a dropped link is brought back in the background; a link that c
   await device.close();
 });
 
-test('a launch on a remote device is not proven by this machine\'s programs (the audit names no local executable)', async () => {
+test('a launch on a remote device is not proven by this ' +
+    'machine\'s programs (the audit names no local executable)', async () => {
   const audit = join(home, 'audit-launch.jsonl');
   const { c } = await two({ allowApps: ['gedit', 'gtk3-widget-factory'], auditPath: audit });
   await c.call('computer_launch', { device: 'lab', command: 'gedit' });
   await c.call('computer_launch', { device: 'local', command: 'gedit' });
-  const records = readFileSync(audit, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { phase: string; device?: string; executable?: string; tool: string })
+  const records = readFileSync(audit, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { phase: string; device?: string; executable?: string; tool: string })
     .filter((r) => r.phase === 'decided' && r.tool === 'computer_launch');
   const lab = records.find((r) => r.device === 'lab');
   const local = records.find((r) => r.device !== 'lab');
@@ -274,11 +330,21 @@ test('a driver that answers `timeout` itself is not restarted; one that does not
   let connects = 0;
   const device = new Device({ connect: () => { connects++; return inMemoryDriver(handlers); } });
   await device.hello();
-  await assert.rejects(device.call('tree.snapshot', { window: 'w' } as never, 5000), (e: unknown) => e instanceof ComputerUseError && e.code === 'timeout');
-  assert.deepEqual(await device.call('apps.list', {} as never, 5000), { apps: [] }, 'the same driver answers the next call');
+  await assert.rejects(
+    device.call('tree.snapshot', { window: 'w' } as never, 5000),
+    (e: unknown) => e instanceof ComputerUseError && e.code === 'timeout',
+  );
+  assert.deepEqual(
+    await device.call('apps.list', {} as never, 5000),
+    { apps: [] },
+    'the same driver answers the next call',
+  );
   assert.equal(connects, 1, 'the driver was not restarted');
   hang = true;
-  await assert.rejects(device.call('apps.list', {} as never, 50), (e: unknown) => e instanceof ComputerUseError && e.code === 'timeout');
+  await assert.rejects(
+    device.call('apps.list', {} as never, 50),
+    (e: unknown) => e instanceof ComputerUseError && e.code === 'timeout',
+  );
   hang = false;
   await device.call('apps.list', {} as never, 5000);
   assert.equal(connects, 2, 'a driver that did not answer in time was restarted');

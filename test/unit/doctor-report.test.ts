@@ -38,7 +38,8 @@ function readBoth(outDir: string): { md: string; json: string; report: Shareable
 
 /** Every section a report has. */
 function assertSections(md: string, report: ShareableReport, platform: string): void {
-  for (const h of ['## Doctor checks', '## Conformance kit', '## Smoke task', '## Send it']) assert.ok(md.includes(h), `${h} missing:\n${md}`);
+  for (const h of ['## Doctor checks', '## Conformance kit', '## Smoke task', '## Send it'])
+    assert.ok(md.includes(h), `${h} missing:\n${md}`);
   assert.equal(report.os.platform, platform);
   assert.equal(report.node, process.version);
   assert.equal(report.driver.platform, platform, JSON.stringify(report.driver));
@@ -52,24 +53,42 @@ function assertSections(md: string, report: ShareableReport, platform: string): 
 }
 
 test('names are scrubbed as whole words, paths in every spelling, tokens by their look; facts by an allow-list', () => {
-  const scrub = scrubber({ home: 'C:\\Users\\José Smith', username: 'jsmith', hostname: 'VM', strings: ['Inbox — Divorce lawyer'], serials: ['R58M12ABCDE'] });
-  const out = scrub('C:\\Users\\José Smith\\AppData and C:/Users/José Smith/x and file:///C:/Users/Jos%C3%A9%20Smith/y; ' +
-    'jsmith@VM runs JVMs; "Inbox — Divorce lawyer"; phone R58M12ABCDE; key sk-live-4f9a8b7c6d5e4f3a2b1c; password=hunter2 ok');
-  for (const gone of ['José', 'Jos%C3%A9', 'jsmith', 'Divorce', 'R58M12ABCDE', 'sk-live', 'hunter2']) assert.ok(!out.includes(gone), `${gone} in ${out}`);
+  const scrub = scrubber({
+    home: 'C:\\Users\\José Smith',
+    username: 'jsmith',
+    hostname: 'VM',
+    strings: ['Inbox — Divorce lawyer'],
+    serials: ['R58M12ABCDE'],
+  });
+  const out = scrub(
+    'C:\\Users\\José Smith\\AppData and C:/Users/José Smith/x and file:///C:/Users/Jos%C3%A9%20Smith/y; ' +
+      'jsmith@VM runs JVMs; "Inbox — Divorce lawyer"; phone R58M12ABCDE; key sk-live-4f9a8b7c6d5e4f3a2b1c; password=hunter2 ok',
+  );
+  for (const gone of ['José', 'Jos%C3%A9', 'jsmith', 'Divorce', 'R58M12ABCDE', 'sk-live', 'hunter2'])
+    assert.ok(!out.includes(gone), `${gone} in ${out}`);
   assert.match(out, /~\\AppData and ~\/x/);
   assert.match(out, /<user>@<host> runs JVMs/, 'a host name inside a word is left alone');
   assert.match(out, /phone sha256:[0-9a-f]{12}/);
-  assert.equal(scrubber({ home: '/root', username: 'root', hostname: 'h', strings: [] })('The X root window'), 'The X root window',
-    'an account every machine has names nobody');
-  assert.deepEqual(allowedFacts({ model: 'Pixel 8', endpoint: 'http://10.0.0.5:9222', device_name: "José's phone", serial: 'R58M' }),
-    { model: 'Pixel 8', serial_hash: allowedFacts({ serial: 'R58M' })['serial_hash'] });
+  assert.equal(
+    scrubber({ home: '/root', username: 'root', hostname: 'h', strings: [] })('The X root window'),
+    'The X root window',
+    'an account every machine has names nobody',
+  );
+  assert.deepEqual(
+    allowedFacts({ model: 'Pixel 8', endpoint: 'http://10.0.0.5:9222', device_name: "José's phone", serial: 'R58M' }),
+    { model: 'Pixel 8', serial_hash: allowedFacts({ serial: 'R58M' })['serial_hash'] },
+  );
 });
 
-test('a report planted with a user name, a home path, a host name, a secret title and a token shows none of them', { timeout: 120_000 }, async () => {
+test('a report planted with a user name, a home path, a host ' +
+    'name, a secret title and a token shows none of them', { timeout: 120_000 }, async () => {
   const secretTitle = 'Inbox (3) — Divorce lawyer re: custody';
   const home = '/home/jsmith';
   // The fake driver shows one window: another app's, with the secret title and a path under the home.
-  const fixture = JSON.parse(readFileSync(HARNESS, 'utf8')) as { window: Record<string, unknown>; root: Record<string, unknown> };
+  const fixture = JSON.parse(readFileSync(HARNESS, 'utf8')) as {
+    window: Record<string, unknown>;
+    root: Record<string, unknown>;
+  };
   fixture.window = { ...fixture.window, title: secretTitle, app: 'mailer', executable: `${home}/.local/bin/mailer` };
   fixture.root = { ...fixture.root, name: secretTitle };
   const file = join(dir, 'planted.json');
@@ -79,7 +98,12 @@ test('a report planted with a user name, a home path, a host name, a secret titl
     async run(step) {
       await step('list the apps', 'computer_apps', {});
       // A check whose message quotes what it saw, as a failing check would.
-      await step('read the mailer', 'computer_observe', { app: 'mailer' }, (r) => `saw ${r.text.split('\n').slice(0, 3).join(' ')}`);
+      await step(
+        'read the mailer',
+        'computer_observe',
+        { app: 'mailer' },
+        (r) => `saw ${r.text.split('\n').slice(0, 3).join(' ')}`,
+      );
       await step('act on a ref that never existed', 'computer_act', { actions: [{ ref: 'e999', op: 'click' }] });
     },
   };
@@ -113,22 +137,40 @@ test('macOS on the fake AX library: the report runs through the CLI', { timeout:
   const lib = buildFakeAx();
   const out = join(dir, 'macos');
   const r = await run(process.execPath, [CLI, 'doctor', '--report', '--out', out], {
-    env: { ...process.env, COMPUTER_USE_HOME: join(dir, 'home-mac'), COMPUTER_USE_MACOS_AX_LIB: lib, FAKE_AX_TREE: join(MACOS_FIXTURES, 'textedit.json') },
+    env: {
+      ...process.env,
+      COMPUTER_USE_HOME: join(dir, 'home-mac'),
+      COMPUTER_USE_MACOS_AX_LIB: lib,
+      FAKE_AX_TREE: join(MACOS_FIXTURES, 'textedit.json'),
+    },
   }).catch((e: { stdout: string; stderr: string }) => e);
-  assert.match(r.stdout, /Report written:\n.*computer-use-report\.md\n.*computer-use-report\.json/, r.stdout + r.stderr);
+  assert.match(
+    r.stdout,
+    /Report written:\n.*computer-use-report\.md\n.*computer-use-report\.json/,
+    r.stdout + r.stderr,
+  );
   const { md, report } = readBoth(out);
   assertSections(md, report, 'macos');
   assert.equal(report.smoke.task, fakeTasks.macos.title);
   assert.ok(report.smoke.steps.every((s) => s.ok), md);
 });
 
-test('Android on the fake phone: the report runs through the CLI and shows the serial only hashed', { timeout: 240_000 }, async () => {
-  const phone = new FakePhone(FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'), 'R58M12ABCDE');
+test('Android on the fake phone: the report runs ' +
+    'through the CLI and shows the serial only hashed', { timeout: 240_000 }, async () => {
+  const phone = new FakePhone(
+    FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'),
+    'R58M12ABCDE',
+  );
   const port = await phone.start();
   try {
     const out = join(dir, 'android');
     const r = await run(process.execPath, [CLI, 'doctor', '--report', '--device', 'adb', '--out', out], {
-      env: { ...process.env, COMPUTER_USE_HOME: join(dir, 'home-android'), ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}`, COMPUTER_USE_REPORT_FAKE: '1' },
+      env: {
+        ...process.env,
+        COMPUTER_USE_HOME: join(dir, 'home-android'),
+        ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}`,
+        COMPUTER_USE_REPORT_FAKE: '1',
+      },
     }).catch((e: { stdout: string; stderr: string }) => e);
     assert.match(r.stdout, /Report written:/, r.stdout + r.stderr);
     const { md, json, report } = readBoth(out);
@@ -136,13 +178,22 @@ test('Android on the fake phone: the report runs through the CLI and shows the s
     assert.ok(report.smoke.steps.every((s) => s.ok), md);
     assert.ok(report.checks.some((c) => c.name === 'phone' && /sha256:[0-9a-f]{12}/.test(c.detail)), md);
     for (const text of [md, json]) assert.ok(!text.includes('R58M12ABCDE'), text);
-    assert.equal(phone.log.some((argv) => argv.join(' ').includes('svc wifi')), false, 'the Wi-Fi switch was never changed');
+    assert.equal(
+      phone.log.some((argv) => argv.join(' ').includes('svc wifi')),
+      false,
+      'the Wi-Fi switch was never changed',
+    );
   } finally { await phone.stop(); }
 });
 
-test('Windows (the helper replaying under Mono): the report runs, and another app\'s window title stays out', { timeout: 300_000 }, async () => {
+test('Windows (the helper replaying under Mono): the report ' +
+    'runs, and another app\'s window title stays out', { timeout: 300_000 }, async () => {
   const home = join(dir, 'home-win');
-  const driver = { command: process.execPath, args: [CLI, 'driver', 'windows', '--replay', NOTEPAD], env: { COMPUTER_USE_HOME: home } };
+  const driver = {
+    command: process.execPath,
+    args: [CLI, 'driver', 'windows', '--replay', NOTEPAD],
+    env: { COMPUTER_USE_HOME: home },
+  };
   const report = await buildReport({
     platform: 'windows', driver, smoke: fakeTasks.windows,
     checks: async () => reportChecks(await doctorWindows({ compiler: monoMcs(), driversDir: join(home, 'drivers'), prebuilt: undefined,

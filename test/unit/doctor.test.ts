@@ -15,10 +15,39 @@ import { formatApps } from '../../src/tools/format.js';
 const PID = 999_999_99; // no such process: toolkit comes from the bus name
 
 function chromiumWindow(webNodes: number): { info: WindowInfo; root: RawNode } {
-  const info: WindowInfo = { id: 'w-chr', title: 'Order desk - Chromium', app: 'Chromium', pid: PID, role: 'window', focused: true };
-  const ui: RawNode[] = Array.from({ length: 30 }, (_, i) => ({ id: `b${i}`, role: 'button', name: `UI ${i}`, states: [], actions: ['click'] }));
-  const content: RawNode[] = Array.from({ length: webNodes }, (_, i) => ({ id: `t${i}`, role: 'text', name: `text ${i}`, states: [], actions: [] }));
-  return { info, root: { id: 'w-chr', role: 'window', name: info.title, states: [], actions: [], children: [...ui, { id: 'doc', role: 'document', states: [], actions: [], children: content }] } };
+  const info: WindowInfo = {
+    id: 'w-chr',
+    title: 'Order desk - Chromium',
+    app: 'Chromium',
+    pid: PID,
+    role: 'window',
+    focused: true,
+  };
+  const ui: RawNode[] = Array.from({ length: 30 }, (_, i) => ({
+    id: `b${i}`,
+    role: 'button',
+    name: `UI ${i}`,
+    states: [],
+    actions: ['click'],
+  }));
+  const content: RawNode[] = Array.from({ length: webNodes }, (_, i) => ({
+    id: `t${i}`,
+    role: 'text',
+    name: `text ${i}`,
+    states: [],
+    actions: [],
+  }));
+  return {
+    info,
+    root: {
+      id: 'w-chr',
+      role: 'window',
+      name: info.title,
+      states: [],
+      actions: [],
+      children: [...ui, { id: 'doc', role: 'document', states: [], actions: [], children: content }],
+    },
+  };
 }
 
 async function diagnose(fake: FakeDriver, name?: string) {
@@ -27,7 +56,8 @@ async function diagnose(fake: FakeDriver, name?: string) {
   try { return await diagnoseApp(device, apps, name, true); } finally { await device.close(); }
 }
 
-test('a Chromium window whose pages expose nothing fails with the flag and the DevTools channel as fixes', async (t) => {
+test('a Chromium window whose pages expose nothing fails ' +
+    'with the flag and the DevTools channel as fixes', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const fake = new FakeDriver([chromiumWindow(0)]);
   const pending = diagnose(fake, 'chromium');
@@ -58,14 +88,18 @@ test('an app that is not running anywhere is reported as such', async () => {
   assert.match(d.summary, /No app named "no-such-app-xyz"/);
 });
 
-test('an app registered on the bus but not answering is busy, not "never registered"; computer_apps lists it', async () => {
+test('an app registered on the bus but not answering is ' +
+    'busy, not "never registered"; computer_apps lists it', async () => {
   const device = new Device({ connect: () => new FakeDriver([]).connect() });
   const apps = [{ name: 'soffice.bin', pid: PID, id: ':1.9/org/a11y/atspi/accessible/root', windows: [], busy: true }];
   try {
     const d = await diagnoseApp(device, apps, 'soffice.bin', true);
     assert.equal(d.status, 'fail');
     assert.equal(d.onBus, true);
-    assert.match(d.summary, /soffice\.bin \(pid \d+\) is registered with the accessibility bus but busy: it does not answer/);
+    assert.match(
+      d.summary,
+      /soffice\.bin \(pid \d+\) is registered with the accessibility bus but busy: it does not answer/,
+    );
     assert.doesNotMatch(d.summary, /never registered/);
   } finally { await device.close(); }
   assert.equal(formatApps(apps, new WindowTable()), `soffice.bin pid=${PID} (busy: not answering)`);
@@ -73,12 +107,25 @@ test('an app registered on the bus but not answering is busy, not "never registe
 
 test('toolkits are told apart by executable and mapped libraries; flags are read from argv', () => {
   assert.equal(detectToolkit('/usr/lib/jvm/java-17-openjdk-amd64/bin/java', ['java', '-jar', 'app.jar'], ''), 'java');
-  assert.equal(detectToolkit('/usr/lib/chromium/chromium', ['/usr/lib/chromium/chromium'], '/usr/lib/x86_64-linux-gnu/libgtk-3.so.0'), 'chromium');
-  assert.equal(detectToolkit('/usr/bin/keepassxc', ['keepassxc'], '7f00 r-xp /usr/lib/x86_64-linux-gnu/libQt5Core.so.5.15.8'), 'qt');
+  assert.equal(
+    detectToolkit(
+      '/usr/lib/chromium/chromium',
+      ['/usr/lib/chromium/chromium'],
+      '/usr/lib/x86_64-linux-gnu/libgtk-3.so.0',
+    ),
+    'chromium',
+  );
+  assert.equal(
+    detectToolkit('/usr/bin/keepassxc', ['keepassxc'], '7f00 r-xp /usr/lib/x86_64-linux-gnu/libQt5Core.so.5.15.8'),
+    'qt',
+  );
   assert.equal(detectToolkit('/usr/bin/gtk4-widget-factory', [], '/usr/lib/x86_64-linux-gnu/libgtk-4.so.1'), 'gtk4');
   assert.equal(detectToolkit('/usr/bin/gedit', [], '/usr/lib/x86_64-linux-gnu/libgtk-3.so.0'), 'gtk3');
   assert.equal(detectToolkit('/usr/bin/xterm', [], ''), 'unknown');
-  assert.equal(flagOf(['chromium', '--remote-debugging-port=9222', '--force-renderer-accessibility'], 'remote-debugging-port'), '9222');
+  assert.equal(
+    flagOf(['chromium', '--remote-debugging-port=9222', '--force-renderer-accessibility'], 'remote-debugging-port'),
+    '9222',
+  );
   assert.equal(flagOf(['chromium', '--force-renderer-accessibility'], 'force-renderer-accessibility'), true);
   assert.equal(flagOf(['chromium'], 'force-renderer-accessibility'), undefined);
 });

@@ -46,7 +46,8 @@ const cli = (h: string, ...args: string[]) =>
     env: { ...process.env, COMPUTER_USE_HOME: h, DISPLAY: '', AT_SPI_BUS_ADDRESS: '', COMPUTER_USE_DRIVER: '' },
   });
 
-test('--driver COMMAND: one driver process serves the CLI session (what one command set, the next reads); no sandbox starts', { timeout: 120_000 }, () => {
+test('--driver COMMAND: one driver process serves the CLI session ' +
+    '(what one command set, the next reads); no sandbox starts', { timeout: 120_000 }, () => {
   const h = home();
   try {
     const first = cli(h, 'observe', '--driver', FAKE);
@@ -67,7 +68,8 @@ test('--driver COMMAND: one driver process serves the CLI session (what one comm
   } finally { endKeepers(h); rmSync(h, { recursive: true, force: true }); }
 });
 
-test('device add NAME --command: the Python reference driver as a device, read with --device, no sandbox started', { timeout: 120_000 }, () => {
+test('device add NAME --command: the Python reference driver ' +
+    'as a device, read with --device, no sandbox started', { timeout: 120_000 }, () => {
   const h = home();
   try {
     const add = cli(h, 'device', 'add', 'ref', '--command', REFERENCE);
@@ -87,7 +89,8 @@ test('device add NAME --command: the Python reference driver as a device, read w
   } finally { endKeepers(h); rmSync(h, { recursive: true, force: true }); }
 });
 
-test('the kept driver renumbers ids: two commands at once, both using id 1, each get their own answer', { timeout: 60_000 }, async () => {
+test('the kept driver renumbers ids: two commands at ' +
+    'once, both using id 1, each get their own answer', { timeout: 60_000 }, async () => {
   const h = home();
   const sock = join(h, 'drivers', 'k.sock');
   const argv = [process.execPath, MAIN, 'driver', 'fake'];

@@ -88,7 +88,8 @@ test('the macOS driver answers hello from there (on the fake AX library)', { tim
   assert.equal(a?.result?.platform, 'macos', JSON.stringify(a));
 });
 
-test('the Windows driver answers hello from there (its helper under Mono on a recording)', { timeout: 180_000 }, async () => {
+test('the Windows driver answers hello from there ' +
+    '(its helper under Mono on a recording)', { timeout: 180_000 }, async () => {
   const driversDir = join(base, 'Zoë drivers');
   const helper = await ensureHelper({ sources: HELPER_SOURCES, driversDir, compiler: monoMcs() });
   const recording = join(ROOT, 'test/fixtures/windows/notepad.helper.json');

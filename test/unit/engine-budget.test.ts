@@ -84,7 +84,8 @@ test('the full render is returned untouched when it fits', () => {
   assert.ok(!s.text.includes('over budget'));
 });
 
-test('a dialog\'s buttons outrank the rows of its long list: the rows are cut first (a file chooser\'s 30 rows cut Cancel and Save)', () => {
+test('a dialog\'s buttons outrank the rows of its long list: the rows ' +
+    'are cut first (a file chooser\'s 30 rows cut Cancel and Save)', () => {
   // Assembled here in the shape of a GTK file chooser: a list of file rows, then the dialog's buttons.
   const rows = Array.from({ length: 30 }, (_, i) =>
     n(':1.9', 100 + i, 'listitem', { name: `report-${i}.txt 12 kB Text 10:0${i % 10}`, actions: ['select'] }),
@@ -106,7 +107,8 @@ test('a dialog\'s buttons outrank the rows of its long list: the rows are cut fi
   assert.match(s.text, /listitem "report-0\.txt/, 'the first rows still show');
 });
 
-test('a scoped snapshot does not print the whole window\'s folded count (a model in the loop read it as the scope\'s)', () => {
+test('a scoped snapshot does not print the whole window\'s folded ' +
+    'count (a model in the loop read it as the scope\'s)', () => {
   const b = ':1.90';
   const wrap = (id: number, kids: RawNode[]): RawNode => ({
     id: `${b}/${id}`,

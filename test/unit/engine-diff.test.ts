@@ -215,7 +215,8 @@ test('like value changes fold as like state changes do: Calc\'s alt+Return filli
   assert.equal(diffSnapshots(c, d).lines.length, 6);
 });
 
-test('a terminal\'s diff leaves out the blank rows after its prompt and shows the new output, not 60 characters of it', () => {
+test('a terminal\'s diff leaves out the blank rows after its ' +
+    'prompt and shows the new output, not 60 characters of it', () => {
   const screen = (text: string): Fixture => ({
     window: { id: 'w', title: 'Terminal', app: 'xfce4-terminal', pid: 1, role: 'window', focused: true },
     root: n(':1.1', 1, 'window', { name: 'Terminal' }, [
@@ -245,7 +246,8 @@ test('a terminal\'s diff leaves out the blank rows after its prompt and shows th
   assert.ok(diffSnapshots(c, e).lines.some((l) => l.includes('value')), diffSnapshots(c, e).lines.join('\n'));
 });
 
-test('a terminal\'s output cut in a diff says where the rest is read (scope and from), from the offset the cut ends at', () => {
+test('a terminal\'s output cut in a diff says where the rest is ' +
+    'read (scope and from), from the offset the cut ends at', () => {
   // xfce4-terminal's `ls -la /usr/lib | head -12` read `"…drwxr-xr-x  5 root root    …(605)"`: no way on was named.
   const screen = (text: string, valueStart?: number): Fixture => ({
     window: { id: 'w', title: 'Terminal', app: 'xfce4-terminal', pid: 1, role: 'window', focused: true },
@@ -254,7 +256,9 @@ test('a terminal\'s output cut in a diff says where the rest is read (scope and 
     ]),
   });
   const prompt = `${'user@host:~$ echo warmup\nwarmup\n'.repeat(3)}user@host:~$ `;
-  const after = `${prompt}ls -la\n${Array.from({ length: 40 }, (_, i) => `-rw-r--r-- 1 root root 4096 file-${i}.txt`).join('\n')}\nuser@host:~$ `;
+  const after =
+    `${prompt}ls -la\n` +
+    `${Array.from({ length: 40 }, (_, i) => `-rw-r--r-- 1 root root 4096 file-${i}.txt`).join('\n')}\nuser@host:~$ `;
   for (const valueStart of [undefined, 5000]) {
     const t = new RefTable();
     const a = buildSnapshot(screen(prompt, valueStart), t);

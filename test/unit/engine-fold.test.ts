@@ -55,7 +55,8 @@ function sheet(
   return { window: WINDOW, root };
 }
 
-test('a long run of alike buttons folds to one line: count, names in order, and the scope that lists them with refs', () => {
+test('a long run of alike buttons folds to one line: count, ' +
+    'names in order, and the scope that lists them with refs', () => {
   const s = buildSnapshot(sheet(), new RefTable(), { fold: true });
   const line = s.text.split('\n').find((l) => l.includes('30 buttons'));
   assert.ok(line, s.text);
@@ -84,7 +85,8 @@ test('without fold, with a scope or with a query every control prints on its own
   assert.match(queried.text, /\[e32\] button "Tool 30"/);
 });
 
-test('what is focused, pressed or checked, and what was just acted on, prints whole; a run shorter than 5 stays', () => {
+test('what is focused, pressed or checked, and what was just ' +
+    'acted on, prints whole; a run shorter than 5 stays', () => {
   const on = new Set([5, 20]);
   const s = buildSnapshot(
     sheet(undefined, (i) => (i === 12 ? ['focused', 'focusable'] : on.has(i) ? ['checked'] : [])),
@@ -137,7 +139,8 @@ test('a short run with short names shows every ref on its line (a keypad): no fi
   assert.doesNotMatch(s.text, /more \(refs/);
 });
 
-test('observe folds; find reaches a folded button by name, an act on it works, and the next print shows it whole', async () => {
+test('observe folds; find reaches a folded button by name, ' +
+    'an act on it works, and the next print shows it whole', async () => {
   const { session, call, fake } = setup();
   try {
     const first = (await call('computer_observe', {})).text;

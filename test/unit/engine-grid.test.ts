@@ -174,7 +174,8 @@ test('a one-column tree\'s grid offers a cell ref it has (Geany\'s symbol tree h
   assert.equal(parseAddress(hint[2])?.col, 0, snap.text);
 });
 
-test('a cell line quotes its text as every element line does: a cell cannot forge attributes or refs (found in a geany log diff)', () => {
+test('a cell line quotes its text as every element line does: a cell ' +
+    'cannot forge attributes or refs (found in a geany log diff)', () => {
   // `+ [e230] cell "A4" value="15:46:53: New file "untitled" opened."` printed the app's quotes raw.
   const cell = {
     ref: 'e230',
@@ -240,7 +241,8 @@ test('a web table grid prints the refs of the controls in its cells; a moved gri
   assert.ok(lines.some((l) => /Order 257 \| \[e\d+\] Refund$/.test(l)), lines.join('\n'));
 });
 
-test('a cell value is cut by the room its grid has: whole in a narrow table, cut in a wide sheet; find shows it whole', () => {
+test('a cell value is cut by the room its grid has: whole in ' +
+    'a narrow table, cut in a wide sheet; find shows it whole', () => {
   // A search tool's result table: four columns, a folder path of 42 characters (the model read it as "…/o…").
   const path = '/work/trial-fixtures/any3/docs/archive/old';
   const narrow = buildSnapshot(

@@ -19,11 +19,24 @@ const B = ':1.50';
 
 /** A window with a menu bar, a toolbar of 12 buttons, a field and a status label. */
 function editor(): Fixture {
-  const buttons = Array.from({ length: 12 }, (_, i) => n(B, 100 + i, 'button', { name: `Tool ${i + 1}`, actions: ['click'] }));
+  const buttons = Array.from({ length: 12 }, (_, i) =>
+    n(B, 100 + i, 'button', { name: `Tool ${i + 1}`, actions: ['click'] }),
+  );
   const root = n(B, 1, 'window', { name: 'Editor', states: ['active'] }, [
-    n(B, 2, 'menubar', {}, ['File', 'Edit', 'View', 'Help'].map((m, i) => n(B, 10 + i, 'menu', { name: m, actions: ['click'] }))),
+    n(
+      B,
+      2,
+      'menubar',
+      {},
+      ['File', 'Edit', 'View', 'Help'].map((m, i) => n(B, 10 + i, 'menu', { name: m, actions: ['click'] })),
+    ),
     n(B, 3, 'toolbar', { name: 'Standard' }, buttons),
-    n(B, 4, 'textbox', { name: 'Name', value: 'draft', states: ['editable', 'focusable'], actions: ['set_value', 'focus'] }),
+    n(B, 4, 'textbox', {
+      name: 'Name',
+      value: 'draft',
+      states: ['editable', 'focusable'],
+      actions: ['set_value', 'focus'],
+    }),
     n(B, 5, 'label', { name: 'Saved' }),
   ]);
   return { window: { id: root.id, title: 'Editor', app: 'editor', pid: 4242, role: 'window', focused: true }, root };
@@ -95,7 +108,10 @@ test('forged app text cannot pass a changed element off as unchanged or print ou
 });
 
 /** The observe tool on a fake window whose tree a test changes between reads. */
-async function observeTwice(change: (root: FakeWindow['root']) => void, second: Record<string, unknown>): Promise<{ first: string; second: string; third: string }> {
+async function observeTwice(
+  change: (root: FakeWindow['root']) => void,
+  second: Record<string, unknown>,
+): Promise<{ first: string; second: string; third: string }> {
   const f = editor();
   const fake = new FakeDriver([{ info: f.window, root: f.root }]);
   const session = new Session({ device: new Device({ connect: () => fake.connect() }) });

@@ -49,7 +49,10 @@ function checkLines(name: string, s: Snapshot): void {
 
 for (const name of FIXTURES) {
   test(`${name}: renders within the default 2000-token budget, one unique ref per element line`, () => {
-    assert.ok(existsSync(new URL(`${name}.json`, DIR)), `missing fixture ${name}.json: run node dist/test/fixtures/record.js`);
+    assert.ok(
+      existsSync(new URL(`${name}.json`, DIR)),
+      `missing fixture ${name}.json: run node dist/test/fixtures/record.js`,
+    );
     const input = load(name);
     assert.equal(input.window.pid, 4242, 'the fixture is normalized');
     assert.equal(input.window.startToken, undefined);
@@ -111,7 +114,8 @@ for (const name of GOLDEN) {
 test('gedit: header bar buttons, the tab and the focused editable document', () => {
   const s = buildSnapshot(load('gedit'), new RefTable());
   assert.match(s.text.split('\n')[0] ?? '', /^app gedit pid=4242 · window "Untitled Document 1 - gedit" \[focused\]$/);
-  for (const b of ['Save', 'Open', 'New']) assert.match(line(s, 'button', b), new RegExp(`^\\[e\\d+\\] button "${b}"$`));
+  for (const b of ['Save', 'Open', 'New'])
+    assert.match(line(s, 'button', b), new RegExp(`^\\[e\\d+\\] button "${b}"$`));
   assert.match(line(s, 'tab'), /selected/);
   const doc = line(s, 'document');
   assert.match(doc, /editable focused/);
@@ -126,7 +130,10 @@ test('gtk3-widget-factory: check boxes, sliders, the table and tabs keep their s
   assert.deepEqual(checks.filter((l) => l.states.includes('checked')).length, 2);
   assert.deepEqual(checks.filter((l) => l.states.includes('disabled')).length, 3);
   assert.match(line(s, 'slider'), /value="50" range=1\.\.100$/);
-  assert.deepEqual(s.lines.filter((l) => l.role === 'columnheader').map((l) => l.name), ['Cool', 'Icon', 'Name', 'Nick']);
+  assert.deepEqual(
+    s.lines.filter((l) => l.role === 'columnheader').map((l) => l.name),
+    ['Cool', 'Icon', 'Name', 'Nick'],
+  );
   assert.equal(s.lines.filter((l) => l.role === 'tab' && l.states.includes('selected')).length, 4);
   assert.match(line(s, 'radio', 'Page 1'), /checked/);
   assert.equal(s.focusRef, s.lines.find((l) => l.role === 'textbox' && l.value === 'comboboxentry')?.ref);
@@ -134,7 +141,10 @@ test('gtk3-widget-factory: check boxes, sliders, the table and tabs keep their s
 
 test('mousepad: the menu bar and the focused document', () => {
   const s = buildSnapshot(load('mousepad'), new RefTable());
-  assert.deepEqual(s.lines.filter((l) => l.role === 'menu').map((l) => l.name), ['File', 'Edit', 'Search', 'View', 'Document', 'Help']);
+  assert.deepEqual(
+    s.lines.filter((l) => l.role === 'menu').map((l) => l.name),
+    ['File', 'Edit', 'Search', 'View', 'Document', 'Help'],
+  );
   assert.match(line(s, 'document'), /editable focused/);
 });
 
@@ -145,8 +155,14 @@ test('chromium-form: the web form reads like a form, and the password never left
   assert.match(s.text.split('\n')[0] ?? '', /^app Chromium pid=4242 · window "Fixture form - Chromium"/);
   assert.match(line(s, 'document', 'Fixture form'), /focused/);
   assert.match(line(s, 'heading', 'Contact us'), /heading "Contact us"/);
-  assert.equal(line(s, 'textbox', 'Full name').replace(/^\s*\[e\d+\] /, ''), 'textbox "Full name" value="Ada Lovelace" editable');
-  assert.equal(line(s, 'textbox', 'Password').replace(/^\s*\[e\d+\] /, ''), 'textbox "Password" value="••••" editable password');
+  assert.equal(
+    line(s, 'textbox', 'Full name').replace(/^\s*\[e\d+\] /, ''),
+    'textbox "Full name" value="Ada Lovelace" editable',
+  );
+  assert.equal(
+    line(s, 'textbox', 'Password').replace(/^\s*\[e\d+\] /, ''),
+    'textbox "Password" value="••••" editable password',
+  );
   assert.match(line(s, 'checkbox', 'Subscribe to the newsletter'), / checked$/);
   assert.match(line(s, 'radio', 'High'), / checked$/);
   assert.match(line(s, 'radio', 'Low'), / unchecked$/);
@@ -167,6 +183,9 @@ test('gtk4-widget-factory: a 948-node window is cut to the budget with scope hin
   assert.doesNotMatch(s.text, /Gtk[A-Z][a-zA-Z]+"/, 'GTK class names are not shown as names');
   assert.equal(s.focusRef, s.lines.find((l) => l.role === 'textbox' && l.value === 'comboboxentry')?.ref);
   const checks = s.lines.filter((l) => l.role === 'checkbox' && l.name === 'checkbutton');
-  assert.deepEqual(checks.map((l) => l.states.filter((x) => x !== 'disabled').join(' ')), ['checked', '', 'mixed', 'checked', '', 'mixed']);
+  assert.deepEqual(
+    checks.map((l) => l.states.filter((x) => x !== 'disabled').join(' ')),
+    ['checked', '', 'mixed', 'checked', '', 'mixed'],
+  );
   assert.match(line(s, 'slider'), /value="50" range=0\.\.100$/);
 });

@@ -1,5 +1,6 @@
 /**
- * Refs never move (docs/tools.md, "What the model sees"): a ref bound to an element of a row never follows the row the app recycles
+ * Refs never move (docs/tools.md, "What the model sees"): a ref bound to an element of a row never follows the row the
+ * app recycles
  * or scrolls. On trees recorded from claws-mail's compose window (test/fixtures/linux/claws-compose-*.json:
  * one empty To entry; then, after a set_value of "alice@example.com", the app moved the address into a new row
  * it scrolled out of sight and scrolled a new empty entry in) and on synthetic recycled-widget rows.
@@ -28,9 +29,11 @@ function inHeader(root: RawNode, pick: (n: RawNode) => boolean): RawNode {
   return found;
 }
 
-const emptyEntry = (n: RawNode): boolean => n.role === 'textbox' && (n.value ?? '') === '' && !n.states.includes('offscreen');
+const emptyEntry = (n: RawNode): boolean =>
+  n.role === 'textbox' && (n.value ?? '') === '' && !n.states.includes('offscreen');
 
-test('claws-mail: the To entry\'s ref does not pass to the empty row the app scrolls in after the address moved away', () => {
+test('claws-mail: the To entry\'s ref does not pass to the empty ' +
+    'row the app scrolls in after the address moved away', () => {
   const refs = new RefTable();
   const before = fixture('claws-compose-before');
   const after = fixture('claws-compose-after');
@@ -56,8 +59,14 @@ function recipients(values: string[], focused = -1): Recorded {
   const window: WindowInfo = { id: 'w', title: 'Recipients', app: 'mail', pid: 7, role: 'window', focused: true };
   const row = (i: number): RawNode => ({ id: `:1.9/row${i}`, role: 'generic', states: [], actions: [], children: [
     { id: `:1.9/combo${i}`, role: 'combobox', states: [], actions: ['click'], value: 'To:' },
-    { id: `:1.9/entry${i}`, role: 'textbox', states: ['editable', ...(i === focused ? ['focused' as const] : [])], actions: ['set_value'], value: values[i] ?? '' },
-  ] });
+    {
+      id: `:1.9/entry${i}`,
+      role: 'textbox',
+      states: ['editable', ...(i === focused ? ['focused' as const] : [])],
+      actions: ['set_value'],
+      value: values[i] ?? '',
+    },
+  ], });
   return { window, root: { id: ':1.9/win', role: 'window', name: 'Recipients', states: [], actions: [], children: [
     { id: ':1.9/list', role: 'group', states: [], actions: [], children: values.map((_v, i) => row(i)) },
   ] } };
@@ -71,7 +80,11 @@ test('a recycled row widget showing another item: its entry\'s ref goes stale, t
   assert.ok(ref, snap1.text);
   // The app scrolled by four: the same four widgets now show items 4 to 7.
   const page2 = recipients(['a4@x', 'a5@x', 'a6@x', 'a7@x']);
-  assert.deepEqual(refs.relocate(ref, page2.root, page2.window), { missing: true }, 'the live check followed the recycled row');
+  assert.deepEqual(
+    refs.relocate(ref, page2.root, page2.window),
+    { missing: true },
+    'the live check followed the recycled row',
+  );
   const snap2 = buildSnapshot(page2, refs);
   assert.notEqual(snap2.elements.find((l) => l.value === 'a4@x')?.ref, ref, snap2.text);
   assert.deepEqual(refs.relocate(ref, page2.root, page2.window), { missing: true });
@@ -96,13 +109,28 @@ test('a look-alike entry being typed into (focused), or edited by our own act, k
 /** A long list read as a slice: `start` is the first row on screen; the driver reuses handles by screen slot. */
 function slice(start: number, names: (i: number) => string): Recorded {
   const window: WindowInfo = { id: 'w', title: 'Long', app: 'list', pid: 7, role: 'window', focused: true };
-  const kids: RawNode[] = [0, 1, 2].map((k) => ({ id: `:1.9/slot${k}`, role: 'listitem', name: names(start + k), states: [], actions: ['click'] }));
+  const kids: RawNode[] = [0, 1, 2].map((k) => ({
+    id: `:1.9/slot${k}`,
+    role: 'listitem',
+    name: names(start + k),
+    states: [],
+    actions: ['click'],
+  }));
   return { window, root: { id: ':1.9/win', role: 'window', name: 'Long', states: [], actions: [], children: [
-    { id: ':1.9/list', role: 'list', states: [], actions: [], childCount: 1000, childRange: { start, end: start + 3 }, children: kids },
-  ] } };
+    {
+      id: ':1.9/list',
+      role: 'list',
+      states: [],
+      actions: [],
+      childCount: 1000,
+      childRange: { start, end: start + 3 },
+      children: kids,
+    },
+  ], } };
 }
 
-test('a handle reused for another real row of a sliced list is another element; the same item moved keeps its ref', () => {
+test('a handle reused for another real row of a sliced list ' +
+    'is another element; the same item moved keeps its ref', () => {
   const refs = new RefTable();
   const snap1 = buildSnapshot(slice(0, () => 'Row'), refs);
   const ref = snap1.elements.find((l) => l.role === 'listitem')?.ref;
@@ -119,20 +147,57 @@ test('a handle reused for another real row of a sliced list is another element; 
   const s1 = buildSnapshot(slice(0, named), t);
   const item1 = s1.elements.find((l) => l.name === 'Item 1')?.ref;
   const moved = slice(0, named);
-  moved.root.children![0]!.children = [{ id: ':1.9/new', role: 'listitem', name: 'New', states: [], actions: [] }, ...moved.root.children![0]!.children!.slice(0, 2).map((c, k) => ({ ...c, name: named(k) }))];
+  moved.root.children![0]!.children = [
+    { id: ':1.9/new', role: 'listitem', name: 'New', states: [], actions: [] },
+    ...moved.root.children![0]!.children!.slice(0, 2).map((c, k) => ({ ...c, name: named(k) })),
+  ];
   const s2 = buildSnapshot(moved, t);
   assert.equal(s2.elements.find((l) => l.name === 'Item 1')?.ref, item1, s2.text);
 });
 
-test('a tree view\'s two scroll bars keep their refs when one moves: a value within a range is a position, not what a row holds', () => {
+test('a tree view\'s two scroll bars keep their refs when one moves: a ' +
+    'value within a range is a position, not what a row holds', () => {
   const refs = new RefTable();
-  const window: WindowInfo = { id: 'w1', pid: 4242, app: 'lab', title: 'Lab', bounds: [0, 0, 400, 300], focused: true } as WindowInfo;
-  const bar = (id: string, value: string): RawNode => ({ id, role: 'scrollbar', states: [], actions: [], value, range: { min: 0, max: 4378 }, bounds: [380, 0, 20, 300] }) as RawNode;
-  const tree = (v: string): RawNode => ({ id: 'root', role: 'window', name: 'Lab', states: [], actions: [], bounds: [0, 0, 400, 300], children: [
-    { id: 'pane', role: 'scrollarea', states: [], actions: [], bounds: [0, 0, 400, 300], children: [bar('h', '0'), bar('v', v)] },
-  ] }) as RawNode;
+  const window: WindowInfo = {
+    id: 'w1',
+    pid: 4242,
+    app: 'lab',
+    title: 'Lab',
+    bounds: [0, 0, 400, 300],
+    focused: true,
+  } as WindowInfo;
+  const bar = (id: string, value: string): RawNode =>
+    ({
+      id,
+      role: 'scrollbar',
+      states: [],
+      actions: [],
+      value,
+      range: { min: 0, max: 4378 },
+      bounds: [380, 0, 20, 300],
+    }) as RawNode;
+  const tree = (v: string): RawNode =>
+    ({
+      id: 'root',
+      role: 'window',
+      name: 'Lab',
+      states: [],
+      actions: [],
+      bounds: [0, 0, 400, 300],
+      children: [
+        {
+          id: 'pane',
+          role: 'scrollarea',
+          states: [],
+          actions: [],
+          bounds: [0, 0, 400, 300],
+          children: [bar('h', '0'), bar('v', v)],
+        },
+      ],
+    }) as RawNode;
   const first = buildSnapshot({ window, root: tree('0') }, refs);
-  const refOf = (snap: typeof first, id: string): string | undefined => snap.elements.find((l) => refs.lookup(l.ref)?.id === id)?.ref;
+  const refOf = (snap: typeof first, id: string): string | undefined =>
+    snap.elements.find((l) => refs.lookup(l.ref)?.id === id)?.ref;
   const v1 = refOf(first, 'v');
   assert.ok(v1, first.text);
   const second = buildSnapshot({ window, root: tree('438') }, refs);

@@ -211,7 +211,11 @@ test('relocate: a list that re-creates all its rows with the same content keeps 
   const before = names.map((who) => archiveOf(t, f, who));
   const again = rows(names, 1000);
   names.forEach((who, i) => {
-    assert.deepEqual(t.relocate(before[i]!, again.root, again.window), { id: byId(again.root, 1000 + i * 10 + 3).id }, who);
+    assert.deepEqual(
+      t.relocate(before[i]!, again.root, again.window),
+      { id: byId(again.root, 1000 + i * 10 + 3).id },
+      who,
+    );
   });
 });
 
@@ -240,7 +244,8 @@ test('assign: a unique element keeps its ref when a label next to it changes', (
   assert.equal(second.get('31'), first.get('31'));
 });
 
-test('assign: look-alikes in one row (two "Menu" buttons of a header bar) keep their refs when a label beside them changes', () => {
+test('assign: look-alikes in one row (two "Menu" buttons of a ' +
+    'header bar) keep their refs when a label beside them changes', () => {
   // gedit's header bar: a title label and two buttons named "Menu" side by side. Typing puts a "*" before the
   // title; the buttons are the same elements and must not show as removed and added in the diff.
   const bar = (title: string): Fixture => {
@@ -260,7 +265,8 @@ test('assign: look-alikes in one row (two "Menu" buttons of a header bar) keep t
   assert.equal(second.get('5'), first.get('5'));
 });
 
-test('elements re-created under new handles with the same fingerprint keep their refs; alike ones pair by index', () => {
+test('elements re-created under new handles with the same ' +
+    'fingerprint keep their refs; alike ones pair by index', () => {
   const t = new RefTable();
   const f = widgetFactory();
   const first = buildSnapshot({ window: f.window, root: f.root }, t, { maxTokens: 100_000 });
@@ -277,9 +283,18 @@ test('elements re-created under new handles with the same fingerprint keep their
   list.children![3]!.children![0]!.name = 'Row 3 renamed';
   const second = buildSnapshot({ window: g.window, root: g.root }, t, { maxTokens: 100_000 });
   const lines = diffSnapshots(first, second).lines;
-  assert.deepEqual(lines.filter((l) => !l.includes('"Row 3 renamed"') && !l.includes(`"${was}"`)), [], lines.join('\n'));
-  assert.ok(lines.some((l) => /^\+ .*"Row 3 renamed"/.test(l)) && lines.some((l) => l.startsWith('- ') && l.includes(`"${was}"`)), lines.join('\n'));
-  const ref = (s: typeof first, name: string): string | undefined => s.elements.find((l) => l.name === name && l.role === 'listitem')?.ref;
+  assert.deepEqual(
+    lines.filter((l) => !l.includes('"Row 3 renamed"') && !l.includes(`"${was}"`)),
+    [],
+    lines.join('\n'),
+  );
+  assert.ok(
+    lines.some((l) => /^\+ .*"Row 3 renamed"/.test(l)) &&
+      lines.some((l) => l.startsWith('- ') && l.includes(`"${was}"`)),
+    lines.join('\n'),
+  );
+  const ref = (s: typeof first, name: string): string | undefined =>
+    s.elements.find((l) => l.name === name && l.role === 'listitem')?.ref;
   assert.equal(ref(second, 'Row 5'), ref(first, 'Row 5'));
   assert.equal(t.lookup(ref(second, 'Row 5')!)?.id.endsWith('-new'), true, 'the ref points at the new handle');
   // Two identical re-created check boxes ("checkbutton", same place) pair by index, never by guess.
@@ -297,7 +312,9 @@ test('a new element that only looks like one still present gets a new ref', () =
   const g = widgetFactory();
   // A second "Row 5" added while the first stays: nothing vanished, so nothing is inherited.
   const list = byId(g.root, 100);
-  list.children!.push(n(':1.42', 999, 'listitem', { name: 'Row 5', actions: ['select'] }, [n(':1.42', 998, 'label', { name: 'Row 5' })]));
+  list.children!.push(
+    n(':1.42', 999, 'listitem', { name: 'Row 5', actions: ['select'] }, [n(':1.42', 998, 'label', { name: 'Row 5' })]),
+  );
   const second = buildSnapshot({ window: g.window, root: g.root }, t, { maxTokens: 100_000 });
   const refs = second.elements.filter((l) => l.name === 'Row 5' && l.role === 'listitem').map((l) => l.ref);
   assert.equal(refs.length, 2);
@@ -305,11 +322,13 @@ test('a new element that only looks like one still present gets a new ref', () =
   assert.notEqual(refs[1], refs[0]);
 });
 
-test('recorded GTK3 list rebuilt with identical rows (act-lab Rebuild): refs kept, the diff is the one real change', () => {
+test('recorded GTK3 list rebuilt with identical rows (act-lab ' +
+    'Rebuild): refs kept, the diff is the one real change', () => {
   // test/fixtures/act/act-lab-rebuild.json: the act-lab window read by the Linux driver before and after its
   // Rebuild button replaced the 30 rows of "Items" with new, identical ones (the tree view's rows trimmed).
-  const f = JSON.parse(readFileSync(new URL('../../../test/fixtures/act/act-lab-rebuild.json', import.meta.url), 'utf8')) as
-    { window: WindowInfo; before: RawNode; after: RawNode };
+  const f = JSON.parse(
+    readFileSync(new URL('../../../test/fixtures/act/act-lab-rebuild.json', import.meta.url), 'utf8'),
+  ) as { window: WindowInfo; before: RawNode; after: RawNode };
   const t = new RefTable();
   const first = buildSnapshot({ window: f.window, root: f.before }, t, { maxTokens: 100_000 });
   const second = buildSnapshot({ window: f.window, root: f.after }, t, { maxTokens: 100_000 });

@@ -9,8 +9,22 @@ import { buildSnapshot } from '../../src/engine/snapshot.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { n } from '../fixtures/engine/build.js';
 
-function d(role: DistilledNode['role'], props: Partial<DistilledNode> = {}, children: DistilledNode[] = []): DistilledNode {
-  return { id: 'x', role, states: [], actions: [], rawChildCount: children.length, children, index: 0, path: '', ...props };
+function d(
+  role: DistilledNode['role'],
+  props: Partial<DistilledNode> = {},
+  children: DistilledNode[] = [],
+): DistilledNode {
+  return {
+    id: 'x',
+    role,
+    states: [],
+    actions: [],
+    rawChildCount: children.length,
+    children,
+    index: 0,
+    path: '',
+    ...props,
+  };
 }
 
 const WIN: WindowInfo = { id: 'w', title: 'Untitled Document 1 - gedit', app: 'gedit', pid: 4242, role: 'window',
@@ -25,17 +39,21 @@ test('the format of the seed example', () => {
     d('button', { ref: 'e7', name: 'Close' }),
   ]);
   const r = render(root, WIN, { notes: { folded: 23 } });
-  assert.equal(r.text, [
-    'app gedit pid=4242 · window "Untitled Document 1 - gedit" [focused]',
-    '[e1] window',
-    '  [e2] menubar',
-    '    [e3] menuitem "File" ▸',
-    // A document is a text body: up to 600 characters, then the exact range shown and how to read on.
-    `  [e5] document "Text view" value="hello wor${'x'.repeat(100)}…" (text 0–109 of 1,234; more: scope=e5 from=109) editable focused`,
-    '  [e6] statusbar "Ln 1, Col 12"',
-    '  [e7] button "Close"',
-    '(folded 23 nameless containers)',
-  ].join('\n'));
+  assert.equal(
+    r.text,
+    [
+      'app gedit pid=4242 · window "Untitled Document 1 - gedit" [focused]',
+      '[e1] window',
+      '  [e2] menubar',
+      '    [e3] menuitem "File" ▸',
+      // A document is a text body: up to 600 characters, then the exact range shown and how to read on.
+      `  [e5] document "Text view" value="hello wor${'x'.repeat(100)}…" (text 0–109 of 1,234; more: scope=e5 ` +
+        `from=109) editable focused`,
+      '  [e6] statusbar "Ln 1, Col 12"',
+      '  [e7] button "Close"',
+      '(folded 23 nameless containers)',
+    ].join('\n'),
+  );
   assert.deepEqual(r.lines.map((l) => [l.ref, l.depth, l.parent ?? '-']),
     [['e1', 0, '-'], ['e2', 1, 'e1'], ['e3', 2, 'e2'], ['e5', 1, 'e1'], ['e6', 1, 'e1'], ['e7', 1, 'e1']]);
 });
@@ -50,20 +68,31 @@ test('line details: value equal to name, range, states, markers', () => {
     '[e3] combobox "Mode" expanded');
   assert.equal(renderLine(d('menuitem', { ref: 'e4', name: 'Edit', rawChildCount: 2, states: ['expanded'] })),
     '[e4] menuitem "Edit" expanded');
-  assert.equal(renderLine(d('checkbox', { ref: 'e5', name: 'A', states: ['active', 'checked', 'disabled', 'offscreen'] })),
-    '[e5] checkbox "A" disabled checked');
+  assert.equal(
+    renderLine(d('checkbox', { ref: 'e5', name: 'A', states: ['active', 'checked', 'disabled', 'offscreen'] })),
+    '[e5] checkbox "A" disabled checked',
+  );
   assert.equal(renderLine(d('textbox', { ref: 'e6', value: '' })), '[e6] textbox');
 });
 
 test('a checkable element says unchecked when it is not checked: off reads apart from unknown', () => {
   assert.equal(renderLine(d('checkbox', { ref: 'e1', name: 'Wrap' })), '[e1] checkbox "Wrap" unchecked');
-  assert.equal(renderLine(d('switch', { ref: 'e2', name: 'Wi-Fi', states: ['disabled'] })), '[e2] switch "Wi-Fi" disabled unchecked');
+  assert.equal(
+    renderLine(d('switch', { ref: 'e2', name: 'Wi-Fi', states: ['disabled'] })),
+    '[e2] switch "Wi-Fi" disabled unchecked',
+  );
   assert.equal(renderLine(d('radio', { ref: 'e3', name: 'Page 2' })), '[e3] radio "Page 2" unchecked');
   assert.equal(renderLine(d('checkbox', { ref: 'e4', name: 'Some', states: ['mixed'] })), '[e4] checkbox "Some" mixed');
   // A check menu item (toggle op, the driver reads its state) is checkable; a toggle button reads pressed.
-  assert.equal(renderLine(d('menuitem', { ref: 'e5', name: 'Word Wrap', actions: ['click', 'toggle'] })), '[e5] menuitem "Word Wrap" unchecked');
+  assert.equal(
+    renderLine(d('menuitem', { ref: 'e5', name: 'Word Wrap', actions: ['click', 'toggle'] })),
+    '[e5] menuitem "Word Wrap" unchecked',
+  );
   assert.equal(renderLine(d('menuitem', { ref: 'e6', name: 'Open', actions: ['click'] })), '[e6] menuitem "Open"');
-  assert.equal(renderLine(d('button', { ref: 'e7', name: 'Bold', actions: ['click', 'toggle'] })), '[e7] button "Bold"');
+  assert.equal(
+    renderLine(d('button', { ref: 'e7', name: 'Bold', actions: ['click', 'toggle'] })),
+    '[e7] button "Bold"',
+  );
 });
 
 test('app text cannot break the line structure', () => {
@@ -110,23 +139,46 @@ test('no footer when nothing was folded or cut', () => {
 test('a run of nameless alike siblings says its role in the plural (meld\'s drawing areas read "4 canvass")', () => {
   const b = ':1.94';
   const root = n(b, 1, 'window', { name: 'W', states: ['active'] }, [
-    n(b, 2, 'group', {}, [1, 2, 3, 4].map((i) => n(b, 10 + i, 'canvas', { actions: ['click'] }))),
-    n(b, 3, 'group', {}, [1, 2, 3, 4].map((i) => n(b, 20 + i, 'checkbox', { actions: ['toggle'], states: ['checked'] }))),
+    n(
+      b,
+      2,
+      'group',
+      {},
+      [1, 2, 3, 4].map((i) => n(b, 10 + i, 'canvas', { actions: ['click'] })),
+    ),
+    n(
+      b,
+      3,
+      'group',
+      {},
+      [1, 2, 3, 4].map((i) => n(b, 20 + i, 'checkbox', { actions: ['toggle'], states: ['checked'] })),
+    ),
   ]);
-  const s = buildSnapshot({ window: { id: root.id, title: 'W', app: 'w', pid: 1, role: 'window', focused: true }, root }, new RefTable());
+  const s = buildSnapshot(
+    { window: { id: root.id, title: 'W', app: 'w', pid: 1, role: 'window', focused: true }, root },
+    new RefTable(),
+  );
   assert.match(s.text, /\] 4 canvases without a name/, s.text);
   assert.match(s.text, /\] 4 checkboxes without a name checked/, s.text);
 });
 
-test('a subtree identical to one printed before it prints as one line that says so; its refs stay in the elements', () => {
+test('a subtree identical to one printed before it prints as ' +
+    'one line that says so; its refs stay in the elements', () => {
   // LibreOffice Calc's second, zero-height copy of its menu bar: 12 lines in every snapshot.
-  const menus = (bus: string, base: number): RawNode[] => ['File', 'Edit', 'View', 'Insert', 'Help'].map((m, i) => n(bus, base + i, 'menu', { name: m, actions: ['click'] }));
+  const menus = (bus: string, base: number): RawNode[] =>
+    ['File', 'Edit', 'View', 'Insert', 'Help'].map((m, i) => n(bus, base + i, 'menu', { name: m, actions: ['click'] }));
   const root = n(':1.4', 1, 'window', { name: 'Calc' }, [
     n(':1.4', 2, 'menubar', {}, menus(':1.4', 10)),
     // The copy reads focusable, a state no line prints: still the same.
-    n(':1.4', 3, 'pane', { name: 'Doc' }, [n(':1.4', 4, 'menubar', { states: ['focusable'] }, menus(':1.4', 20)), n(':1.4', 5, 'button', { name: 'Save', actions: ['click'] })]),
+    n(':1.4', 3, 'pane', { name: 'Doc' }, [
+      n(':1.4', 4, 'menubar', { states: ['focusable'] }, menus(':1.4', 20)),
+      n(':1.4', 5, 'button', { name: 'Save', actions: ['click'] }),
+    ]),
   ]);
-  const s = buildSnapshot({ window: { id: 'w', title: 'Calc', app: 'soffice', pid: 1, role: 'window', focused: true }, root }, new RefTable());
+  const s = buildSnapshot(
+    { window: { id: 'w', title: 'Calc', app: 'soffice', pid: 1, role: 'window', focused: true }, root },
+    new RefTable(),
+  );
   const lines = s.text.split('\n');
   assert.equal(lines.filter((l) => /menu "Edit"/.test(l)).length, 1, s.text);
   assert.ok(lines.includes('    [e9] menubar (same as [e2], 5 inside)'), s.text);

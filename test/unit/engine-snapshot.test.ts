@@ -9,24 +9,28 @@ import { widgetFactory } from '../fixtures/engine/widget-factory.js';
 
 test('golden: gedit', () => {
   const s = buildSnapshot(gedit(), new RefTable());
-  assert.equal(s.text, [
-    'app gedit pid=4242 · window "Untitled Document 1 - gedit" [focused]',
-    '[e1] window',
-    '  [e2] button "Open"',
-    '  [e3] button "New Tab"',
-    '  [e4] label "Untitled Document 1"',
-    '  [e5] button "Save"',
-    '  [e6] button "Menu"',
-    '  [e7] button "Close"',
-    '  [e8] tablist',
-    '    [e9] tab "Untitled Document 1" selected',
-    '      [e10] button "Close Document"',
-    `  [e11] document "Text view" value="${GEDIT_TEXT.slice(0, 600)}…" (text 0–600 of 1,500; more: scope=e11 from=600) editable focused`,
-    '  [e12] statusbar',
-    '    [e13] label "Ln 1, Col 12"',
-    '    [e14] button "Tab Width: 8"',
-    '    [e15] button "Plain Text"',
-  ].join('\n'));
+  assert.equal(
+    s.text,
+    [
+      'app gedit pid=4242 · window "Untitled Document 1 - gedit" [focused]',
+      '[e1] window',
+      '  [e2] button "Open"',
+      '  [e3] button "New Tab"',
+      '  [e4] label "Untitled Document 1"',
+      '  [e5] button "Save"',
+      '  [e6] button "Menu"',
+      '  [e7] button "Close"',
+      '  [e8] tablist',
+      '    [e9] tab "Untitled Document 1" selected',
+      '      [e10] button "Close Document"',
+      `  [e11] document "Text view" value="${GEDIT_TEXT.slice(0, 600)}…" (text 0–600 of 1,500; more: ` +
+        `scope=e11 from=600) editable focused`,
+      '  [e12] statusbar',
+      '    [e13] label "Ln 1, Col 12"',
+      '    [e14] button "Tab Width: 8"',
+      '    [e15] button "Plain Text"',
+    ].join('\n'),
+  );
   assert.equal(s.focusRef, 'e11');
   assert.deepEqual(s.stats, { rawNodes: 37, shownNodes: 15, folded: 8, omitted: 0 });
   assert.equal(s.lines[10]?.value, GEDIT_TEXT);

@@ -28,15 +28,24 @@ function cli(dir: string, ...args: string[]): Promise<{ code: number; out: strin
 
 interface Completion { choices: { message: ChatMessage; finish_reason: string }[]; usage?: { prompt_tokens: number } }
 
-async function post(relay: Relay, body: ChatRequest, headers: Record<string, string> = {}): Promise<{ status: number; json: Completion & { error?: { message: string } } }> {
-  const res = await fetch(`${relay.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+async function post(
+  relay: Relay,
+  body: ChatRequest,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Completion & { error?: { message: string } } }> {
+  const res = await fetch(`${relay.baseUrl}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, json: await res.json() as Completion & { error?: { message: string } } };
 }
 
 const SYSTEM: ChatMessage = { role: 'system', content: 'SYSTEM-PROMPT: act by ref.' };
 const USER: ChatMessage = { role: 'user', content: 'Save the file as a.txt.' };
 
-test('one request through the relay: the CLI prints the start once, answers a tool call, then only the new result, then a final text', async () => {
+test('one request through the relay: the CLI prints the start once, ' +
+    'answers a tool call, then only the new result, then a final text', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-relay-'));
   const relay = await startRelay({ dir, port: 0, pollMs: 20 });
   try {
@@ -65,11 +74,18 @@ test('one request through the relay: the CLI prints the start once, answers a to
     assert.ok((a.json.usage?.prompt_tokens ?? 0) > 0);
 
     // The client appends the call and its result, as model.ts does; the escape sequence is an app's text.
-    const messages: ChatMessage[] = [SYSTEM, USER, { role: 'assistant', content: null, tool_calls: [call ?? { id: 'x', function: { name: '', arguments: '' } }] },
-      { role: 'tool', tool_call_id: call?.id ?? '', content: 'app gedit\n[e5] button "Save"\x1b[2J' }];
+    const messages: ChatMessage[] = [
+      SYSTEM,
+      USER,
+      { role: 'assistant', content: null, tool_calls: [call ?? { id: 'x', function: { name: '', arguments: '' } }] },
+      { role: 'tool', tool_call_id: call?.id ?? '', content: 'app gedit\n[e5] button "Save"\x1b[2J' },
+    ];
     const second = post(relay, { model: 'relay', messages, tools, stream: false });
     const result = await cli(dir, 'next');
-    assert.equal(result.out.split('\n').slice(1, -4).join('\n'), '── result of computer_observe {"app":"gedit"} ──\napp gedit\n[e5] button "Save"');
+    assert.equal(
+      result.out.split('\n').slice(1, -4).join('\n'),
+      '── result of computer_observe {"app":"gedit"} ──\napp gedit\n[e5] button "Save"',
+    );
     assert.doesNotMatch(result.out, /SYSTEM-PROMPT|Save the file|parameters:/);
     // Asked again (another shell, a lost output), `next` prints the same request again.
     const again = await cli(dir, 'next');
@@ -88,7 +104,8 @@ test('one request through the relay: the CLI prints the start once, answers a to
   } finally { await relay.close(); }
 });
 
-test('the next conversation starts with its goal, the same system prompt and tools said to be the same; a request the client dropped cannot be answered', async () => {
+test('the next conversation starts with its goal, the same system prompt and tools ' +
+    'said to be the same; a request the client dropped cannot be answered', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-relay-'));
   const relay = await startRelay({ dir, port: 0, pollMs: 20 });
   try {
@@ -98,8 +115,12 @@ test('the next conversation starts with its goal, the same system prompt and too
     await cli(dir, 'final', 'done');
     await first;
     const stop = new AbortController();
-    const second = fetch(`${relay.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, signal: stop.signal,
-      body: JSON.stringify({ messages: [SYSTEM, { role: 'user', content: 'Open b.txt.' }], tools }) }).catch((e: unknown) => e);
+    const second = fetch(`${relay.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      signal: stop.signal,
+      body: JSON.stringify({ messages: [SYSTEM, { role: 'user', content: 'Open b.txt.' }], tools }),
+    }).catch((e: unknown) => e);
     const shown = await cli(dir, 'next');
     assert.match(shown.out, /a new conversation begins/);
     assert.match(shown.out, /system prompt: the same as before/);
@@ -124,7 +145,11 @@ test('a browser page cannot post to the relay, and a body must be JSON with mess
   const relay = await startRelay({ dir, port: 0, pollMs: 20 });
   try {
     assert.equal((await post(relay, { messages: [USER] }, { origin: 'http://127.0.0.1:8000' })).status, 403);
-    const plain = await fetch(`${relay.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ messages: [USER] }) });
+    const plain = await fetch(`${relay.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ messages: [USER] }),
+    });
     assert.equal(plain.status, 415);
     assert.equal((await post(relay, { messages: [] })).status, 400);
     assert.deepEqual(await relay.store.requestIds(), []);

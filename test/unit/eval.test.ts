@@ -29,8 +29,15 @@ process.env['COMPUTER_USE_HOME'] = home;
 async function fakeComputer(): Promise<{ c: Computer; fake: FakeDriver }> {
   const wf = widgetFactory();
   const fake = new FakeDriver([{ info: wf.window, root: wf.root }]);
-  const c = await createComputer({ desktop: 'current', mode: 'bypass', allowApps: ['gtk3-widget-factory'], settingsPath: join(home, 'settings.json'),
-    auditPath: join(home, 'audit.jsonl'), connect: () => fake.connect(), showActivity: false });
+  const c = await createComputer({
+    desktop: 'current',
+    mode: 'bypass',
+    allowApps: ['gtk3-widget-factory'],
+    settingsPath: join(home, 'settings.json'),
+    auditPath: join(home, 'audit.jsonl'),
+    connect: () => fake.connect(),
+    showActivity: false,
+  });
   return { c, fake };
 }
 
@@ -103,7 +110,8 @@ const wfTask = (plan: EvalTask['plan']): EvalTask => ({
   check: async () => ({ ok: true, detail: '' }),
 });
 
-test('the scripted solver acts by role and name from the text it read, observing when it has read nothing', async () => {
+test('the scripted solver acts by role and name from the ' +
+    'text it read, observing when it has read nothing', async () => {
   const { c, fake } = await fakeComputer();
   try {
     const rec = new Recorder(c, ['gtk3-widget-factory']);
@@ -126,7 +134,11 @@ test('the scripted solver stops with the reason when the element is nowhere, and
   const { c } = await fakeComputer();
   try {
     const rec = new Recorder(c, ['gtk3-widget-factory']);
-    const out = await solveScripted(wfTask([{ do: 'act', op: 'click', target: { role: 'button', name: 'Launch rockets' } }]), {}, rec);
+    const out = await solveScripted(
+      wfTask([{ do: 'act', op: 'click', target: { role: 'button', name: 'Launch rockets' } }]),
+      {},
+      rec,
+    );
     assert.equal(out.finished, false);
     assert.match(out.reason ?? '', /no button "Launch rockets"/);
     assert.ok(!rec.steps.some((s) => s.tool === 'computer_act'));
@@ -144,7 +156,8 @@ test('the step budget ends a solver that loops', async () => {
   } finally { await c.close(); }
 });
 
-test('the model solver speaks the tools as function calls to an OpenAI-compatible endpoint and ends on a text answer', async () => {
+test('the model solver speaks the tools as function calls to ' +
+    'an OpenAI-compatible endpoint and ends on a text answer', async () => {
   const { c, fake } = await fakeComputer();
   const model = await startScriptedModel((seen) => {
     if (seen.length === 0) return { tool: 'computer_observe', args: {} };
@@ -157,7 +170,11 @@ test('the model solver speaks the tools as function calls to an OpenAI-compatibl
   });
   try {
     const rec = new Recorder(c, ['gtk3-widget-factory']);
-    const out = await modelSolver({ baseUrl: model.baseUrl, model: 'scripted', apiKey: 'k' })(wfTask([]), { name: 'x' }, rec);
+    const out = await modelSolver({ baseUrl: model.baseUrl, model: 'scripted', apiKey: 'k' })(
+      wfTask([]),
+      { name: 'x' },
+      rec,
+    );
     assert.equal(out.finished, true);
     assert.equal(out.answers['answer'], 'Bold is on.');
     assert.deepEqual(rec.steps.map((s) => s.tool), ['computer_observe', 'computer_act', 'computer_act']);
@@ -171,9 +188,12 @@ test('the model solver speaks the tools as function calls to an OpenAI-compatibl
   } finally { await model.close(); await c.close(); }
 });
 
-test('a model solver\'s task leaves its transcript: every message, the checker\'s verdict and the counts; a scripted one leaves none', async () => {
+test('a model solver\'s task leaves its transcript: every message, the ' +
+    'checker\'s verdict and the counts; a scripted one leaves none', async () => {
   const { c } = await fakeComputer();
-  const model = await startScriptedModel((seen) => (seen.length === 0 ? { tool: 'computer_observe', args: {} } : { text: 'Bold is off.' }));
+  const model = await startScriptedModel((seen) =>
+    seen.length === 0 ? { tool: 'computer_observe', args: {} } : { text: 'Bold is off.' },
+  );
   const out = mkdtempSync(join(tmpdir(), 'cu-eval-transcripts-'));
   try {
     const solver = modelSolver({ baseUrl: model.baseUrl, model: 'scripted' });
@@ -191,8 +211,15 @@ test('a model solver\'s task leaves its transcript: every message, the checker\'
     assert.equal(t.task.id, 'fake-form');
     assert.equal(t.success, true);
     // The stub reports 10 prompt and 5 completion tokens per answer.
-    assert.deepEqual({ ...t.counts, toolTextTokens: t.counts.toolTextTokens > 0 }, { toolCalls: 1, toolErrors: 0, modelRequests: 2, toolTextTokens: true, promptTokens: 20, completionTokens: 10 });
-    const scripted = await runTask(c, wfTask([{ do: 'observe' }]), { solverName: 'scripted', solver: solveScripted, transcriptDir: out });
+    assert.deepEqual(
+      { ...t.counts, toolTextTokens: t.counts.toolTextTokens > 0 },
+      { toolCalls: 1, toolErrors: 0, modelRequests: 2, toolTextTokens: true, promptTokens: 20, completionTokens: 10 },
+    );
+    const scripted = await runTask(c, wfTask([{ do: 'observe' }]), {
+      solverName: 'scripted',
+      solver: solveScripted,
+      transcriptDir: out,
+    });
     assert.equal(scripted.transcript, undefined);
     assert.equal(readdirSync(out).length, 1);
   } finally { await model.close(); await c.close(); }
@@ -210,7 +237,10 @@ test('a solver that outlives its task\'s deadline gets no more tool calls', asyn
       solver: async (_t, _v, rec) => {
         // Waits past the deadline (a model still thinking), then tries to act on whatever the desktop shows now.
         await gate;
-        await rec.call('computer_observe', {}).then(() => said(`called (${rec.steps.length} step)`), (e: unknown) => said((e as Error).message));
+        await rec.call('computer_observe', {}).then(
+          () => said(`called (${rec.steps.length} step)`),
+          (e: unknown) => said((e as Error).message),
+        );
         return { finished: true, answers: {} };
       },
     });
@@ -222,7 +252,18 @@ test('a solver that outlives its task\'s deadline gets no more tool calls', asyn
 
 test('the report sums tokens and ratios and draws one bar group per task', () => {
   const r = (id: string, tokens: number, shots: number, ok = true, peer?: number): TaskResult => ({
-    id, app: 'x', goal: 'g', solver: 'scripted', success: ok, detail: '', steps: 2, tokens, screenshotTokens: shots, ms: 1000, toolMs: 900, trace: [],
+    id,
+    app: 'x',
+    goal: 'g',
+    solver: 'scripted',
+    success: ok,
+    detail: '',
+    steps: 2,
+    tokens,
+    screenshotTokens: shots,
+    ms: 1000,
+    toolMs: 900,
+    trace: [],
     ...(peer !== undefined ? { peerTokens: peer } : {}),
   });
   const rows = [r('a', 100, 1000, true, 3000), r('b', 300, 1000, false)];

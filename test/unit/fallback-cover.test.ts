@@ -47,7 +47,8 @@ test('a window of the target\'s own process above a foreign one shows again (a m
   assert.equal(hidden.black, 0);
 });
 
-test('a capture covered entirely is fully covered; a target that is not viewable or not in the stack has no plan', () => {
+test('a capture covered entirely is fully covered; a target ' +
+    'that is not viewable or not in the stack has no plan', () => {
   const plan = planCover([target, { rect: [0, 0, 800, 600], viewable: true, own: false }], CAPTURE)!;
   assert.equal(fullyCovered(plan), true);
   assert.equal(plan.covered.length, 1);
@@ -97,7 +98,10 @@ test('encodePngRgb writes a PNG whose pixels inflate back to the input', () => {
   const raw = inflateSync(idat);
   for (let y = 0; y < h; y++) {
     assert.equal(raw[y * (w * 3 + 1)], 0);
-    assert.deepEqual(raw.subarray(y * (w * 3 + 1) + 1, (y + 1) * (w * 3 + 1)), rgb.subarray(y * w * 3, (y + 1) * w * 3));
+    assert.deepEqual(
+      raw.subarray(y * (w * 3 + 1) + 1, (y + 1) * (w * 3 + 1)),
+      rgb.subarray(y * w * 3, (y + 1) * w * 3),
+    );
   }
   assert.throws(() => encodePngRgb(rgb, w, h + 1), RangeError);
 });

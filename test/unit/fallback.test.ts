@@ -43,7 +43,13 @@ test('OCR words become lines: split at wide gaps, junk and low confidence droppe
 test('capture geometry: long edge to 1280, image pixels map back to the screen, outside is refused', () => {
   assert.deepEqual(scaleToEdge(1600, 1200), { scale: 0.8, width: 1280, height: 960 });
   assert.deepEqual(scaleToEdge(800, 600), { scale: 1, width: 800, height: 600 });
-  const g: CaptureGeometry = { screen: [100, 50, 1600, 1200], window: [100, 50, 1600, 1200], width: 1280, height: 960, scale: 0.8 };
+  const g: CaptureGeometry = {
+    screen: [100, 50, 1600, 1200],
+    window: [100, 50, 1600, 1200],
+    width: 1280,
+    height: 960,
+    scale: 0.8,
+  };
   assert.deepEqual(imageToScreen(g, 0, 0), [100, 50]);
   assert.deepEqual(imageToScreen(g, 640, 480), [900, 650]);
   assert.equal(imageToScreen(g, 1280, 10), undefined);
@@ -68,17 +74,29 @@ test('a new capture of a window retires its older OCR refs; refs are never reuse
 function session(screenshots?: { allowed: boolean; imageInput: boolean }) {
   const f = widgetFactory();
   const fake = new FakeDriver([{ info: f.window, root: f.root }]);
-  const s = new Session({ device: new Device({ connect: () => fake.connect() }), ...(screenshots ? { screenshots } : {}) });
-  const call = (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session: s }, params);
+  const s = new Session({
+    device: new Device({ connect: () => fake.connect() }),
+    ...(screenshots ? { screenshots } : {}),
+  });
+  const call = (name: string, params: unknown) =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === name)!,
+      { session: s },
+      params,
+    );
   return { fake, call };
 }
 
-test('computer_screenshot mode "image" is refused with the default settings, and without an image-taking host; nothing is captured', async () => {
+test('computer_screenshot mode "image" is refused with the default ' +
+    'settings, and without an image-taking host; nothing is captured', async () => {
   const { fake, call } = session();
   const res = await call('computer_screenshot', { app: 'gtk3-widget-factory', mode: 'image' });
   assert.equal(res.isError, true);
   assert.equal(res.code, 'denied_by_policy');
-  assert.match(res.text, /Screenshots as images are off.*mode "ocr".*only the user can turn on, in their own settings/s);
+  assert.match(
+    res.text,
+    /Screenshots as images are off.*mode "ocr".*only the user can turn on, in their own settings/s,
+  );
   assert.equal(res.images, undefined);
   const noImages = await session({ allowed: true, imageInput: false }).call('computer_screenshot', { mode: 'image' });
   assert.equal(noImages.code, 'unsupported');
@@ -99,14 +117,44 @@ test('an OCR ref that is unknown is stale_ref; the act names computer_screenshot
   assert.match(res.text, /computer_screenshot/);
 });
 
-test('policy: input at a pixel asks in default mode, is audited with its point, clipboard text only as a digest', async () => {
+test('policy: input at a pixel asks in default mode, is ' +
+    'audited with its point, clipboard text only as a digest', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'cu-pol-'));
   const audit = join(dir, 'audit.jsonl');
-  const policy = new Policy({ mode: 'default', audit, settingsPath: false, processInfo: () => undefined, hostPids: [] });
-  await assert.rejects(policy.check({ kind: 'pointer', tool: 'computer_input', app: 'drawn-buttons', op: 'click', role: 'pixel', point: [10, 20] }),
-    (e: Error & { code?: string }) => e.code === 'confirmation_required' && /click at screen pixel 10,20/i.test(e.message));
-  const bypass = new Policy({ mode: 'bypass', allowApps: ['clipboard'], audit, settingsPath: false, processInfo: () => undefined, hostPids: [] });
-  const d = await bypass.check({ kind: 'clipboard', tool: 'computer_input', app: 'clipboard', op: 'clipboard_write', value: 'secret text' });
+  const policy = new Policy({
+    mode: 'default',
+    audit,
+    settingsPath: false,
+    processInfo: () => undefined,
+    hostPids: [],
+  });
+  await assert.rejects(
+    policy.check({
+      kind: 'pointer',
+      tool: 'computer_input',
+      app: 'drawn-buttons',
+      op: 'click',
+      role: 'pixel',
+      point: [10, 20],
+    }),
+    (e: Error & { code?: string }) =>
+      e.code === 'confirmation_required' && /click at screen pixel 10,20/i.test(e.message),
+  );
+  const bypass = new Policy({
+    mode: 'bypass',
+    allowApps: ['clipboard'],
+    audit,
+    settingsPath: false,
+    processInfo: () => undefined,
+    hostPids: [],
+  });
+  const d = await bypass.check({
+    kind: 'clipboard',
+    tool: 'computer_input',
+    app: 'clipboard',
+    op: 'clipboard_write',
+    value: 'secret text',
+  });
   d.done('dispatched');
   const { readFile } = await import('node:fs/promises');
   const log = await readFile(audit, 'utf8');
@@ -114,7 +162,23 @@ test('policy: input at a pixel asks in default mode, is audited with its point, 
   assert.doesNotMatch(log, /secret text/);
   assert.match(log, /"op":"clipboard_write".*"hmac"/);
   // An OCR'd "Delete" is untrusted text, but it can add a confirmation.
-  await assert.rejects(new Policy({ mode: 'accept-edits', allowApps: ['drawn-buttons'], audit: false, settingsPath: false, processInfo: () => undefined, hostPids: [] })
-    .check({ kind: 'pointer', tool: 'computer_act', app: 'drawn-buttons', op: 'click', role: 'text (ocr)', name: 'Delete', point: [5, 5] }),
-  (e: Error & { code?: string }) => e.code === 'confirmation_required' && /irreversible/.test(e.message));
+  await assert.rejects(
+    new Policy({
+      mode: 'accept-edits',
+      allowApps: ['drawn-buttons'],
+      audit: false,
+      settingsPath: false,
+      processInfo: () => undefined,
+      hostPids: [],
+    }).check({
+      kind: 'pointer',
+      tool: 'computer_act',
+      app: 'drawn-buttons',
+      op: 'click',
+      role: 'text (ocr)',
+      name: 'Delete',
+      point: [5, 5],
+    }),
+    (e: Error & { code?: string }) => e.code === 'confirmation_required' && /irreversible/.test(e.message),
+  );
 });

@@ -46,12 +46,21 @@ test('pluma\'s grid: each combo\'s entry takes the label on its row, not its pre
   assert.equal(replace!.beside, undefined, 'the combo\'s entry carries it, once');
 });
 
-test('a label names one field only: the next of two on its row, neither of two it spans, never the field above it', () => {
-  const range = n(B, 20, 'group', {}, [n(B, 21, 'label', { name: 'Range:' }), n(B, 22, 'textbox', editable), n(B, 23, 'textbox', editable)]);
+test('a label names one field only: the next of two on its ' +
+    'row, neither of two it spans, never the field above it', () => {
+  const range = n(B, 20, 'group', {}, [
+    n(B, 21, 'label', { name: 'Range:' }),
+    n(B, 22, 'textbox', editable),
+    n(B, 23, 'textbox', editable),
+  ]);
   assert.equal(pair(range, [[0, 0, 45, 34], [51, 0, 232, 34], [289, 0, 231, 34]]), 1);
   assert.deepEqual(range.children!.map((c) => c.beside), [undefined, 'Range:', undefined]);
   // A tall label beside two stacked fields: both would take it.
-  const tall = n(B, 30, 'group', {}, [n(B, 31, 'label', { name: 'Limits' }), n(B, 32, 'spinbutton', editable), n(B, 33, 'spinbutton', editable)]);
+  const tall = n(B, 30, 'group', {}, [
+    n(B, 31, 'label', { name: 'Limits' }),
+    n(B, 32, 'spinbutton', editable),
+    n(B, 33, 'spinbutton', editable),
+  ]);
   assert.equal(pair(tall, [[0, 0, 50, 60], [60, 0, 100, 30], [60, 30, 100, 30]]), 0);
   // The previous sibling below the field (a reverse-listed grid) is the next row's label.
   const below = n(B, 40, 'group', {}, [n(B, 41, 'label', { name: 'Next row:' }), n(B, 42, 'textbox', editable)]);
@@ -62,8 +71,12 @@ test('a previous sibling above its field names it; named, described and unmeasur
   const stacked = n(B, 50, 'group', {}, [n(B, 51, 'label', { name: 'Comment' }), n(B, 52, 'textbox', editable)]);
   assert.equal(pair(stacked, [[0, 0, 80, 17], [0, 21, 300, 30]]), 1);
   assert.equal(stacked.children![1]!.beside, 'Comment');
-  const own = n(B, 60, 'group', {}, [n(B, 61, 'label', { name: 'Other:' }), n(B, 62, 'textbox', { ...editable, name: 'Own name' }),
-    n(B, 63, 'label', { name: 'Tip:' }), n(B, 64, 'textbox', { ...editable, description: 'Type a tip' })]);
+  const own = n(B, 60, 'group', {}, [
+    n(B, 61, 'label', { name: 'Other:' }),
+    n(B, 62, 'textbox', { ...editable, name: 'Own name' }),
+    n(B, 63, 'label', { name: 'Tip:' }),
+    n(B, 64, 'textbox', { ...editable, description: 'Type a tip' }),
+  ]);
   assert.equal(pair(own, [[0, 0, 40, 34], [46, 0, 300, 34], [0, 40, 40, 34], [46, 40, 300, 34]]), 0);
   assert.equal(pair(plumaGrid(), [undefined, undefined, undefined, undefined]), 0, 'no bounds, no pairing');
 });
@@ -71,7 +84,10 @@ test('a previous sibling above its field names it; named, described and unmeasur
 function dialog(): FakeWindow {
   const grid = plumaGrid();
   pair(grid, PLUMA);
-  const root = n(B, 1, 'dialog', { name: 'Replace', states: ['active'] }, [grid, n(B, 2, 'textbox', { ...editable, name: 'Named', beside: 'Ignored:' })]);
+  const root = n(B, 1, 'dialog', { name: 'Replace', states: ['active'] }, [
+    grid,
+    n(B, 2, 'textbox', { ...editable, name: 'Named', beside: 'Ignored:' }),
+  ]);
   return { info: { id: root.id, title: 'Replace', app: 'pluma', pid: 5151, role: 'dialog', focused: true }, root };
 }
 

@@ -32,7 +32,13 @@ async function computer(decider?: Record<string, unknown>, extra: ComputerOption
   updateSettings(settingsPath, (s) => { if (decider) s['decider'] = decider; });
   const f = widgetFactory();
   const fake = new FakeDriver([{ info: f.window, root: f.root }]);
-  const c = await createComputer({ desktop: 'current', connect: () => fake.connect(), settingsPath, auditPath: join(dir, 'audit.jsonl'), ...extra });
+  const c = await createComputer({
+    desktop: 'current',
+    connect: () => fake.connect(),
+    settingsPath,
+    auditPath: join(dir, 'audit.jsonl'),
+    ...extra,
+  });
   open.push(c);
   return c;
 }
@@ -49,7 +55,8 @@ async function serve(answer: () => Record<string, unknown> | number): Promise<Fa
 const userText = (s: FakeServer, i = 0): string =>
   ((s.requests[i]!.body['messages'] as { role: string; content: string }[]).find((m) => m.role === 'user')!.content);
 
-test('several exact-name hits tie: the decider picks one (logprobs), returned first and marked, the rest follow', async () => {
+test('several exact-name hits tie: the decider picks one ' +
+    '(logprobs), returned first and marked, the rest follow', async () => {
   const srv = await serve(() => completion('B', { B: 0.7, A: 0.2, C: 0.1 }));
   const c = await computer({ mode: 'openai', baseUrl: srv.baseUrl, model: 'tiny' });
   const res = await c.tools.find({ text: 'checkbutton' });
@@ -72,13 +79,17 @@ test('several exact-name hits tie: the decider picks one (logprobs), returned fi
   assert.match(user, /C: ".*mixed.*"\nEND DATA/);
 });
 
-test('no text hit: the decider picks among the role\'s elements; app text is quoted and secrets never sent', async () => {
+test('no text hit: the decider picks among the role\'s ' +
+    'elements; app text is quoted and secrets never sent', async () => {
   const srv = await serve(() => completion('D'));
   const c = await computer({ mode: 'openai', baseUrl: srv.baseUrl, model: 'tiny' });
   const res = await c.tools.find({ text: 'the secret token field', role: 'textbox' });
   assert.equal(res.isError, false, res.text);
   const lines = res.text.split('\n');
-  assert.match(lines[0]!, /^0 matches for "the secret token field" role=textbox in \[w\d+\] "GTK\+ Widget Factory"; the decider model's pick among 4 textbox elements:$/);
+  assert.match(
+    lines[0]!,
+    /^0 matches for "the secret token field" role=textbox in \[w\d+\] "GTK\+ Widget Factory"; the decider model's pick among 4 textbox elements:$/,
+  );
   assert.match(lines[1]!, /textbox "API key".*\(decider's pick\)$/);
   assert.equal(lines.length, 5);
   const sent = JSON.stringify(srv.requests[0]!.body);
@@ -89,17 +100,28 @@ test('no text hit: the decider picks among the role\'s elements; app text is quo
   assert.match(userText(srv), /D: "\[e\d+\] textbox \\"API key\\"/);
 });
 
-test('a unique best hit asks nothing; no opinion (HTTP error, a non-label answer) leaves the order as it was', async () => {
+test('a unique best hit asks nothing; no opinion (HTTP ' +
+    'error, a non-label answer) leaves the order as it was', async () => {
   let reply: Record<string, unknown> | number = 500;
   const srv = await serve(() => reply);
   const c = await computer({ mode: 'openai', baseUrl: srv.baseUrl, model: 'tiny' });
   const plain = await computer();
   assert.equal((await c.tools.find({ text: 'Bold' })).text, (await plain.tools.find({ text: 'Bold' })).text);
-  assert.equal((await c.tools.find({ text: 'Row 1' })).text, (await plain.tools.find({ text: 'Row 1' })).text, 'one exact name among substring hits is no tie');
+  assert.equal(
+    (await c.tools.find({ text: 'Row 1' })).text,
+    (await plain.tools.find({ text: 'Row 1' })).text,
+    'one exact name among substring hits is no tie',
+  );
   assert.equal(srv.requests.length, 0);
-  assert.equal((await c.tools.find({ text: 'checkbutton' })).text, (await plain.tools.find({ text: 'checkbutton' })).text);
+  assert.equal(
+    (await c.tools.find({ text: 'checkbutton' })).text,
+    (await plain.tools.find({ text: 'checkbutton' })).text,
+  );
   reply = completion('Z');
-  assert.equal((await c.tools.find({ text: 'checkbutton' })).text, (await plain.tools.find({ text: 'checkbutton' })).text);
+  assert.equal(
+    (await c.tools.find({ text: 'checkbutton' })).text,
+    (await plain.tools.find({ text: 'checkbutton' })).text,
+  );
   assert.equal(srv.requests.length, 2);
 });
 
@@ -107,7 +129,14 @@ test('without a decider nothing changes: ties and misses are listed as before, n
   const c = await computer();
   const tie = await c.tools.find({ text: 'checkbutton' });
   assert.doesNotMatch(tie.text, /decider/);
-  assert.deepEqual(tie.text.split('\n').slice(1).map((l) => /\b(?:un)?checked|mixed/.exec(l)?.[0] ?? ''), ['checked', 'unchecked', 'mixed'], 'document order');
+  assert.deepEqual(
+    tie.text
+      .split('\n')
+      .slice(1)
+      .map((l) => /\b(?:un)?checked|mixed/.exec(l)?.[0] ?? ''),
+    ['checked', 'unchecked', 'mixed'],
+    'document order',
+  );
   const miss = await c.tools.find({ text: 'the secret token field', role: 'textbox' });
   assert.match(miss.text, /^0 matches for "the secret token field" role=textbox in \[w\d+\] "GTK\+ Widget Factory"$/);
 });

@@ -86,7 +86,8 @@ test('find: an element whose name and value both hold the text is listed once', 
   assert.match(any.text, /textbox "Note"/, any.text);
 });
 
-test('find: a grid cell\'s address is no text of it; "257" finds the cell that shows 257, not cells A257 and C257', async () => {
+test('find: a grid cell\'s address is no text of it; "257" ' +
+    'finds the cell that shows 257, not cells A257 and C257', async () => {
   // A trial's web table of orders: find "257" answered [e2227] cell "A257" value="256" and [e2229] cell "C257"
   // value="Refund".
   const cell = (r: number, c: number, name: string): RawNode => ({
@@ -166,7 +167,8 @@ test('find: a grid cell\'s address is no text of it; "257" finds the cell that s
   assert.match((await c.tools.find({ text: 'A259' })).text, /cell "A259"/);
 });
 
-test('find on a table that shows fewer rows than it has searches the rest (list.find), so a row off screen is no "0 matches"', async () => {
+test('find on a table that shows fewer rows than it has searches ' +
+    'the rest (list.find), so a row off screen is no "0 matches"', async () => {
   // A trial's 200-row web table read as a grid of the rows on screen after a scroll: find "Person 200" said 0 matches.
   const cell = (r: number, c: number, name: string): RawNode => ({
     id: `p${r}-${c}`,
@@ -261,7 +263,8 @@ test('find on a table that shows fewer rows than it has searches the rest (list.
   );
 });
 
-test('find on an item view read as its first children (a Qt table of 500 rows: 200 of 3,006 cells) searches the rows it holds', async () => {
+test('find on an item view read as its first children (a Qt table ' +
+    'of 500 rows: 200 of 3,006 cells) searches the rows it holds', async () => {
   // DB Browser's Browse Data grid: find "Widget 427" searched only a 2-row combo list and said so, never the table.
   const kids: RawNode[] = [];
   for (let i = 0; i < 200; i++)

@@ -15,11 +15,22 @@ import { n } from '../fixtures/engine/build.js';
 test('find by app names the app\'s other windows; with window= it does not', async () => {
   const fake = new FakeDriver();
   fake.windows.push(
-    { info: { id: 'w-main', title: 'Character Map', app: 'gucharmap', pid: 801, role: 'window', focused: false },
-      root: n(':1.5', 1, 'window', { name: 'Character Map' }, [n(':1.5', 2, 'statusbar', { name: 'U+2603 SNOWMAN = snowy weather' })]) },
-    { info: { id: 'w-find', title: 'Find', app: 'gucharmap', pid: 801, role: 'dialog', focused: true },
-      root: n(':1.5', 10, 'dialog', { name: 'Find' }, [n(':1.5', 11, 'textbox', { name: 'Search', value: 'SNOWMAN', states: ['editable', 'focused'] })]) },
-    { info: { id: 'w-other', title: 'Other app', app: 'other', pid: 802, role: 'window', focused: false }, root: n(':1.6', 1, 'window', { name: 'Other app' }) },
+    {
+      info: { id: 'w-main', title: 'Character Map', app: 'gucharmap', pid: 801, role: 'window', focused: false },
+      root: n(':1.5', 1, 'window', { name: 'Character Map' }, [
+        n(':1.5', 2, 'statusbar', { name: 'U+2603 SNOWMAN = snowy weather' }),
+      ]),
+    },
+    {
+      info: { id: 'w-find', title: 'Find', app: 'gucharmap', pid: 801, role: 'dialog', focused: true },
+      root: n(':1.5', 10, 'dialog', { name: 'Find' }, [
+        n(':1.5', 11, 'textbox', { name: 'Search', value: 'SNOWMAN', states: ['editable', 'focused'] }),
+      ]),
+    },
+    {
+      info: { id: 'w-other', title: 'Other app', app: 'other', pid: 802, role: 'window', focused: false },
+      root: n(':1.6', 1, 'window', { name: 'Other app' }),
+    },
   );
   const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
   const call = (params: unknown) => runTool(TOOLS.find((t) => t.schema.name === 'computer_find')!, { session }, params);

@@ -76,7 +76,8 @@ test('an event of the window\'s app since the read: the find reads again and see
   await session.close();
 });
 
-test('a window named by title: a window opened, closed or renamed anywhere means a new read; by wN it does not', async () => {
+test('a window named by title: a window opened, closed or ' +
+    'renamed anywhere means a new read; by wN it does not', async () => {
   const { session, events, count } = setup();
   await tool(session, 'computer_observe', { window: 'Flood lab' });
   const wref = session.windows.refOf(session.windows.get('w1')!);

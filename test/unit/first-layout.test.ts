@@ -210,7 +210,8 @@ test('a launched app busy while it starts is waited for: the launch prints its w
   await s.session.close();
 });
 
-test('a launched app still busy at the end: the launch worked, its window is named and the model is told to observe later', async () => {
+test('a launched app still busy at the end: the launch worked, ' +
+    'its window is named and the model is told to observe later', async () => {
   const s = setupBusy(Infinity);
   const r = await s.call({ command: 'gnome-text-editor' });
   assert.equal(r.isError, false, r.text);

@@ -129,3 +129,62 @@ test('a long literal in an expression is split into a concatenation; a key, a ty
   const stayLong = long.every((l) => /from '|a long key/.test(l));
   assert.ok(stayLong, `only the import and the key stay long: ${long.join('\n')}`);
 });
+
+test('a long template is cut between words or before a substitution; the pieces make the same string', async () => {
+  const f = await loadSplitter();
+  const words = 'and more words that go on and on past the limit of one line of the project, so it must be cut';
+  const src = [
+    'function g(a: number, name: string): string {',
+    `  if (a === 1) throw new Error(\`a message about \${name} with a quote \\\` and \${a + 1} ${words}\`);`,
+    `  const path = \`\${name}/\${a}/${'x'.repeat(60)}/\${name}/${'y'.repeat(60)}\`;`,
+    `  if (a === 2) return tag\`a tagged template \${name} sees its pieces, not one string, so it stays ${words}\`;`,
+    '  return path;',
+    '}',
+    '',
+  ].join('\n');
+  const out = await f.formatText(src, 'x.ts');
+  assert.match(out, /`a message about \$\{name\} [^\n]* the limit of ` \+\n\s+`one line/, out);
+  assert.ok(out.includes('tag`a tagged template ${name} sees'), out);
+  const run = (code: string): string[] => {
+    const js = ts.transpileModule(code, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;
+    const tag = (s: TemplateStringsArray, ...v: unknown[]): string => s.raw.join('|') + v.join('|');
+    const g = new Function('tag', `${js}; return g;`)(tag) as (a: number, name: string) => string;
+    const results: string[] = [];
+    for (const a of [0, 1, 2]) {
+      try {
+        results.push(g(a, 'n'));
+      } catch (e) {
+        results.push(String(e));
+      }
+    }
+    return results;
+  };
+  assert.deepEqual(run(out), run(src));
+  const long = f.longLines(out).map((i) => out.split('\n')[i] ?? '');
+  assert.ok(long.every((l) => l.includes('tag`')), `only the tagged template stays long: ${long.join('\n')}`);
+});
+
+test('a long line of a template of several lines is cut with a line continuation; the value is the same', async () => {
+  const f = await loadSplitter();
+  const css = 'header { position:sticky; top:0; z-index:2; display:flex; flex-wrap:wrap; gap:10px; align-items:center;';
+  const src = [
+    'export const page = (nonce: string): string => `<style nonce="${nonce}">',
+    `${css} padding:10px 16px; background:#20262e; color:#fff; } \${nonce} a\\ b ${'word '.repeat(20)}`,
+    '</style>`;',
+    'export const raw = String.raw`<p>',
+    `${css} this one is raw, a line continuation would be text in it, so it stays as it is ${'word '.repeat(4)}`,
+    '</p>`;',
+    '',
+  ].join('\n');
+  const out = await f.formatText(src, 'x.ts');
+  const run = (code: string): [string, string] => {
+    const options = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS };
+    const js = ts.transpileModule(code, { compilerOptions: options }).outputText;
+    const m = new Function('exports', `${js}; return exports;`)({}) as { page(n: string): string; raw: string };
+    return [m.page('n0'), m.raw];
+  };
+  assert.deepEqual(run(out), run(src));
+  assert.match(out, / \\\n\S/, out);
+  const long = f.longLines(out).map((i) => out.split('\n')[i] ?? '');
+  assert.ok(long.every((l) => l.includes('this one is raw')), `only the raw template stays long: ${long.join('\n')}`);
+});

@@ -9,12 +9,19 @@ import { fuzzDeviceResults } from '../fuzz/devices.js';
 const CALLS = Number(process.env['FUZZ_DEVICE_CALLS'] ?? 1_500);
 const SEED = Number(process.env['FUZZ_SEED'] ?? 2_028);
 
-test(`device-result fuzz: ${CALLS} tool calls against a lying driver: no crash, no hang, known error codes, no forged line`, async (t) => {
+test(`device-result fuzz: ${CALLS} tool calls against a lying ` +
+    `driver: no crash, no hang, known error codes, no forged line`, async (t) => {
   const report = await fuzzDeviceResults(CALLS, SEED);
-  t.diagnostic(`calls ${report.calls}, seed ${report.seed}, ${report.ms} ms, slowest call ${report.slowestMs} ms, answers ${JSON.stringify(report.answers)}`);
+  t.diagnostic(
+    `calls ${report.calls}, seed ${report.seed}, ${report.ms} ms, slowest call ${report.slowestMs} ms, ` +
+      `answers ${JSON.stringify(report.answers)}`,
+  );
   t.diagnostic(`error codes ${JSON.stringify(report.byCode)}`);
   assert.deepEqual(report.failures, []);
   assert.equal(report.calls, CALLS);
   // The lies reach both sides: answers the tools format, and answers they must refuse.
-  assert.ok(report.answers.coherent > CALLS / 4 && report.answers.invalid > 0 && report.answers.error > 0, JSON.stringify(report.answers));
+  assert.ok(
+    report.answers.coherent > CALLS / 4 && report.answers.invalid > 0 && report.answers.error > 0,
+    JSON.stringify(report.answers),
+  );
 });

@@ -9,10 +9,14 @@ import { fuzzTools } from '../fuzz/tools.js';
 const CALLS = Number(process.env['FUZZ_CALLS'] ?? 10_000);
 const SEED = Number(process.env['FUZZ_SEED'] ?? 8_014);
 
-test(`tool-argument fuzz: ${CALLS} calls through the MCP server: no crash, no hang, valid MCP results, invalid params refused before acting`, async (t) => {
+test(`tool-argument fuzz: ${CALLS} calls through the MCP server: no crash, ` +
+    `no hang, valid MCP results, invalid params refused before acting`, async (t) => {
   const report = await fuzzTools(CALLS, SEED);
-  t.diagnostic(`calls ${report.calls} (valid ${report.valid}, invalid ${report.invalid}, refused by the SDK ${report.protocolErrors}), seed ${report.seed}, ` +
-    `${report.ms} ms, slowest call ${report.slowestMs} ms, acting driver calls ${report.actingCalls}`);
+  t.diagnostic(
+    `calls ${report.calls} (valid ${report.valid}, invalid ${report.invalid}, refused by the SDK ` +
+      `${report.protocolErrors}), seed ${report.seed}, ` +
+      `${report.ms} ms, slowest call ${report.slowestMs} ms, acting driver calls ${report.actingCalls}`,
+  );
   t.diagnostic(`mutations ${JSON.stringify(report.byMutation)}`);
   t.diagnostic(`error codes ${JSON.stringify(report.byCode)}`);
   assert.deepEqual(report.failures, []);

@@ -42,8 +42,10 @@ function refOf(text: string, pattern: RegExp): string {
 test('the escaping function: one line, nothing raw, quotes kept closed, JSON exact where asked', () => {
   for (const h of HOSTILE) {
     // Escaped text is one line with nothing raw; quoted or named, it cannot start like a planted line either.
-    for (const out of [escapeText(h), escapeText(h, { quoted: false })]) assert.deepEqual(forgedLines(`x ${out}`), [], JSON.stringify(out));
-    for (const out of [quoteText(h), nameText(h), jsonQuote(h), quotedList([h, h])]) assert.deepEqual(forgedLines(out), [], JSON.stringify(out));
+    for (const out of [escapeText(h), escapeText(h, { quoted: false })])
+      assert.deepEqual(forgedLines(`x ${out}`), [], JSON.stringify(out));
+    for (const out of [quoteText(h), nameText(h), jsonQuote(h), quotedList([h, h])])
+      assert.deepEqual(forgedLines(out), [], JSON.stringify(out));
     assert.equal(JSON.parse(jsonQuote(h)), h, 'the JSON form gives the text back whole');
     // A quoted text ends at its own closing quote: inside, every quote is escaped.
     assert.match(quoteText(h), /^"(?:[^"\\]|\\.)*"$/);
@@ -82,7 +84,8 @@ test('computer_apps, observe, find, wait and the channel line: no app name or ti
   }
 });
 
-test('computer_act receipts and errors: a detail, a driver error quoting an element and a list of items stay data', async () => {
+test('computer_act receipts and errors: a detail, a driver ' +
+    'error quoting an element and a list of items stay data', async () => {
   for (const text of HOSTILE) {
     const fake = new HostileDriver(text);
     const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
@@ -93,7 +96,12 @@ test('computer_act receipts and errors: a detail, a driver error quoting an elem
     const broken = refOf(snap, /\] button "Broken /);
     const combo = refOf(snap, /\] combobox /);
     const field = refOf(snap, /\] textbox "Field"/);
-    const ok = await call(ctx, 'computer_act', { actions: [{ ref: go, op: 'click' }, { ref: field, op: 'set_value', value: 'v' }] });
+    const ok = await call(ctx, 'computer_act', {
+      actions: [
+        { ref: go, op: 'click' },
+        { ref: field, op: 'set_value', value: 'v' },
+      ],
+    });
     assert.equal(ok.isError, false, ok.text);
     assertClean(ok.text, 'act receipt');
     const failed = await call(ctx, 'computer_act', { actions: [{ ref: broken, op: 'click' }] });
@@ -113,18 +121,35 @@ test('the human\'s question and the policy\'s refusals quote an app\'s self-chos
   const dir = mkdtempSync(join(tmpdir(), 'cu-hostile-'));
   for (const [i, text] of HOSTILE.entries()) {
     const fake = new HostileDriver(text);
-    const policy = new Policy({ processInfo: () => undefined, hostPids: [], audit: join(dir, `audit-${i}.jsonl`), settingsPath: join(dir, 'settings.json'), confirmer });
+    const policy = new Policy({
+      processInfo: () => undefined,
+      hostPids: [],
+      audit: join(dir, `audit-${i}.jsonl`),
+      settingsPath: join(dir, 'settings.json'),
+      confirmer,
+    });
     const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
     const ctx = { session };
     const w = `w${i + 1}`;
     const snap = (await call(ctx, 'computer_observe', { window: w })).text;
-    const declined = await call(ctx, 'computer_act', { actions: [{ ref: refOf(snap, /\] button "Go /), op: 'click' }] });
+    const declined = await call(ctx, 'computer_act', {
+      actions: [{ ref: refOf(snap, /\] button "Go /), op: 'click' }],
+    });
     assert.equal(declined.isError, true, declined.text);
     assertClean(declined.text, 'declined');
-    const unattended = new Policy({ mode: 'unattended', processInfo: () => undefined, hostPids: [], audit: join(dir, `audit-u${i}.jsonl`) });
+    const unattended = new Policy({
+      mode: 'unattended',
+      processInfo: () => undefined,
+      hostPids: [],
+      audit: join(dir, `audit-u${i}.jsonl`),
+    });
     const s2 = new Session({ device: new Device({ connect: () => fake.connect() }), gate: unattended });
     const snap2 = (await call({ session: s2 }, 'computer_observe', { window: w })).text;
-    assertClean((await call({ session: s2 }, 'computer_act', { actions: [{ ref: refOf(snap2, /\] button "Go /), op: 'click' }] })).text, 'refused');
+    assertClean(
+      (await call({ session: s2 }, 'computer_act', { actions: [{ ref: refOf(snap2, /\] button "Go /), op: 'click' }] }))
+        .text,
+      'refused',
+    );
     await session.close();
     await s2.close();
   }
@@ -136,7 +161,8 @@ test('the human\'s question and the policy\'s refusals quote an app\'s self-chos
   }
 });
 
-test('device facts: every device\'s apps, a device that fails with hostile text, its hello in device list and doctor', async () => {
+test('device facts: every device\'s apps, a device that fails ' +
+    'with hostile text, its hello in device list and doctor', async () => {
   for (const text of [HOSTILE[0]!, HOSTILE[9]!, HOSTILE[12]!, HOSTILE.at(-4)!]) {
     const good = new HostileDriver(text);
     const bad = new HostileDriver(text);
@@ -144,16 +170,34 @@ test('device facts: every device\'s apps, a device that fails with hostile text,
     bad.handlers = () => ({ ...badHandlers(), 'apps.list': () => { throw new Error(`unreachable ${text}`); } });
     const local = new Session({ device: new Device({ connect: () => good.connect() }) });
     const remote = new Session({ device: new Device({ connect: () => bad.connect() }) });
-    const devices = new DeviceSessions([{ name: 'local', index: 1, kind: 'local', session: local }, { name: 'lab', index: 2, kind: 'fake', session: remote }]);
+    const devices = new DeviceSessions([
+      { name: 'local', index: 1, kind: 'local', session: local },
+      { name: 'lab', index: 2, kind: 'fake', session: remote },
+    ]);
     assertClean((await call({ session: local, devices }, 'computer_apps', {})).text, 'apps of every device');
-    const checked = await checkDevice({ name: 'lab', kind: 'ssh', url: 'ssh://lab' } as never, new Device({ connect: () => good.connect() }));
+    const checked = await checkDevice(
+      { name: 'lab', kind: 'ssh', url: 'ssh://lab' } as never,
+      new Device({ connect: () => good.connect() }),
+    );
     assert.ok(checked.ok);
     assertClean(checked.line, 'device list --check');
     const hello = await local.device.hello();
     const report: DoctorReport = {
-      ok: false, platform: 'linux', session: 'x11', hello,
+      ok: false,
+      platform: 'linux',
+      session: 'x11',
+      hello,
       checks: [{ id: 'driver', status: 'fail', summary: `the driver said ${text}`, fix: text }],
-      app: { name: text, pid: 1, toolkit: 'gtk3', onBus: true, windows: [{ title: text, nodes: 3 }], status: 'warn', summary: text, fixes: [text] },
+      app: {
+        name: text,
+        pid: 1,
+        toolkit: 'gtk3',
+        onBus: true,
+        windows: [{ title: text, nodes: 3 }],
+        status: 'warn',
+        summary: text,
+        fixes: [text],
+      },
     };
     assertClean(formatDoctor(report), 'doctor');
     await local.close();
@@ -161,14 +205,47 @@ test('device facts: every device\'s apps, a device that fails with hostile text,
   }
 });
 
-test('computer-use audit: an app\'s name, an element\'s name, a driver\'s detail and a rule\'s reason stay on their line', () => {
-  const records: AuditRecord[] = HOSTILE.flatMap((h, i) => [
-    { v: 1, phase: 'decided', id: `a${i}`, time: '2026-01-01T00:00:00Z', session: 's', device: 'local', mode: 'default', tool: 'computer_act',
-      app: h, op: 'click', ref: 'e1', role: 'button', name: h, redacted: false, decision: 'allowed', reason: `rule ${h}` },
-    { v: 1, phase: 'done', id: `a${i}`, time: '2026-01-01T00:00:01Z', receipt: 'confirmed', detail: h, ms: 1 },
-    { v: 1, phase: 'decided', id: `k${i}`, time: '2026-01-01T00:00:00Z', session: 's', device: 'local', mode: 'default', tool: 'computer_keys',
-      app: h, keys: h, redacted: false, decision: 'refused', reason: h },
-  ] as AuditRecord[]);
+test('computer-use audit: an app\'s name, an element\'s name, a ' +
+    'driver\'s detail and a rule\'s reason stay on their line', () => {
+  const records: AuditRecord[] = HOSTILE.flatMap(
+    (h, i) =>
+      [
+        {
+          v: 1,
+          phase: 'decided',
+          id: `a${i}`,
+          time: '2026-01-01T00:00:00Z',
+          session: 's',
+          device: 'local',
+          mode: 'default',
+          tool: 'computer_act',
+          app: h,
+          op: 'click',
+          ref: 'e1',
+          role: 'button',
+          name: h,
+          redacted: false,
+          decision: 'allowed',
+          reason: `rule ${h}`,
+        },
+        { v: 1, phase: 'done', id: `a${i}`, time: '2026-01-01T00:00:01Z', receipt: 'confirmed', detail: h, ms: 1 },
+        {
+          v: 1,
+          phase: 'decided',
+          id: `k${i}`,
+          time: '2026-01-01T00:00:00Z',
+          session: 's',
+          device: 'local',
+          mode: 'default',
+          tool: 'computer_keys',
+          app: h,
+          keys: h,
+          redacted: false,
+          decision: 'refused',
+          reason: h,
+        },
+      ] as AuditRecord[],
+  );
   const lines = formatAudit(records);
   assert.equal(lines.length, HOSTILE.length * 2);
   assertClean(lines.join('\n'), 'computer-use audit');

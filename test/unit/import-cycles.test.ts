@@ -25,7 +25,8 @@ export function importsOf(text: string): string[] {
   const out: string[] = [];
   // Comments may quote an import; they are no edge.
   const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
-  for (const m of code.matchAll(/(?:^|[\n;])\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g)) out.push(m[1]!);
+  for (const m of code.matchAll(/(?:^|[\n;])\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g))
+    out.push(m[1]!);
   for (const m of code.matchAll(/(?:^|[\n;])\s*import\s*['"]([^'"]+)['"]/g)) out.push(m[1]!);
   for (const m of code.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push(m[1]!);
   return out.filter((s) => s.startsWith('.'));
@@ -36,7 +37,9 @@ function graphOf(files: string[], read: (file: string) => string): Map<string, s
   const known = new Set(files);
   const graph = new Map<string, string[]>();
   for (const f of files) {
-    const targets = importsOf(read(f)).map((s) => resolve(dirname(f), s).replace(/\.js$/, '.ts')).filter((t) => known.has(t));
+    const targets = importsOf(read(f))
+      .map((s) => resolve(dirname(f), s).replace(/\.js$/, '.ts'))
+      .filter((t) => known.has(t));
     graph.set(f, [...new Set(targets)]);
   }
   return graph;
@@ -54,7 +57,10 @@ export function circles(graph: ReadonlyMap<string, readonly string[]>): string[]
     index.set(v, counter); low.set(v, counter); counter++;
     stack.push(v); onStack.add(v);
     for (const w of graph.get(v) ?? []) {
-      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
     }
     if (low.get(v) !== index.get(v)) return;
     const component: string[] = [];
@@ -70,7 +76,11 @@ test('the import graph of src/ has no circles (type imports, re-exports and dyna
   const files = sources(join(root, 'src'));
   assert.ok(files.length > 100, `read ${files.length} sources`);
   const found = circles(graphOf(files, (f) => readFileSync(f, 'utf8')));
-  assert.deepEqual(found.map((c) => c.map((f) => relative(root, f))), [], 'modules that import each other: move what both need into a module below them');
+  assert.deepEqual(
+    found.map((c) => c.map((f) => relative(root, f))),
+    [],
+    'modules that import each other: move what both need into a module below them',
+  );
 });
 
 test('the walk finds a circle made of any kind of import, and none in a chain', () => {
@@ -85,7 +95,12 @@ test('the walk finds a circle made of any kind of import, and none in a chain', 
     '/r/f.ts': "import { b } from './b.js';\n",
   };
   const graph = graphOf(Object.keys(texts), (f) => texts[f]!);
-  assert.deepEqual(circles(graph).map((c) => c.join(' ')).sort(), ['/r/a.ts /r/b.ts /r/sub/c.ts', '/r/d.ts /r/e.ts', '/r/g.ts /r/h.ts']);
+  assert.deepEqual(
+    circles(graph)
+      .map((c) => c.join(' '))
+      .sort(),
+    ['/r/a.ts /r/b.ts /r/sub/c.ts', '/r/d.ts /r/e.ts', '/r/g.ts /r/h.ts'],
+  );
   assert.deepEqual(circles(new Map([['x', ['y']], ['y', ['z']], ['z', []]])), []);
   assert.deepEqual(circles(new Map([['x', ['x']]])), [['x']]);
 });

@@ -22,39 +22,77 @@ const id = (k: number): string => `${B}/org/a11y/atspi/accessible/${k}`;
 function calculator(): FakeWindow {
   const root = n(B, 1, 'window', { name: 'Calculator', states: ['active'] }, [
     n(B, 2, 'button', { description: 'Mode selection' }, [n(B, 3, 'button', { name: 'Advanced', actions: ['click'] })]),
-    n(B, 4, 'button', { description: 'Edit tools' }, [n(B, 5, 'button', { name: 'Cut', actions: ['click'] }), n(B, 6, 'button', { name: 'Copy "x"', actions: ['click'] })]),
+    n(B, 4, 'button', { description: 'Edit tools' }, [
+      n(B, 5, 'button', { name: 'Cut', actions: ['click'] }),
+      n(B, 6, 'button', { name: 'Copy "x"', actions: ['click'] }),
+    ]),
     n(B, 7, 'button', { description: 'Memory' }, [n(B, 8, 'button', { name: 'Delete all', actions: ['click'] })]),
   ]);
-  return { info: { id: root.id, title: 'Calculator', app: 'gnome-calculator', pid: 4242, role: 'window', focused: true }, root };
+  return {
+    info: { id: root.id, title: 'Calculator', app: 'gnome-calculator', pid: 4242, role: 'window', focused: true },
+    root,
+  };
 }
 
 function setup() {
   const fake = new FakeDriver([calculator()]);
   const asked: ActionRequest[] = [];
-  const gate: PolicyGate = { check: async (req) => { asked.push(req); return { done: () => undefined }; }, visible: () => undefined };
+  const gate: PolicyGate = {
+    check: async (req) => {
+      asked.push(req);
+      return { done: () => undefined };
+    },
+    visible: () => undefined,
+  };
   const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate });
-  const call = async (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+  const call = async (name: string, params: unknown) =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === name)!,
+      { session },
+      params,
+    );
   return { fake, session, call, asked };
 }
 
-const refOf = (text: string, pattern: RegExp): string => /\[(e\d+)\]/.exec(text.split('\n').find((l) => pattern.test(l)) ?? '')?.[1] ?? assert.fail(`${pattern} in\n${text}`);
+const refOf = (text: string, pattern: RegExp): string =>
+  /\[(e\d+)\]/.exec(text.split('\n').find((l) => pattern.test(l)) ?? '')?.[1] ??
+  assert.fail(`${pattern} in\n${text}`);
 
 test('a click the driver gave to the child inside names that child by its ref in the receipt', async () => {
   const { fake, session, call } = setup();
-  fake.extra['node.act'] = () => ({ method: 'pattern', detail: 'Action.DoAction(0) "click"', via: { id: id(3), role: 'button', name: 'Advanced' } });
+  fake.extra['node.act'] = () => ({
+    method: 'pattern',
+    detail: 'Action.DoAction(0) "click"',
+    via: { id: id(3), role: 'button', name: 'Advanced' },
+  });
   try {
     const snap = (await call('computer_observe', {})).text;
     const mode = refOf(snap, /description="Mode selection"/);
     const advanced = refOf(snap, /button "Advanced"/);
     const res = (await call('computer_act', { actions: [{ ref: mode, op: 'click' }] })).text;
-    assert.match(res, new RegExp(`^ok click ${mode} · unknown \\(Action.DoAction\\(0\\) "click" via its child \\[${advanced}\\] button "Advanced" \\(${mode} has no action of its own\\)\\)`, 'm'), res);
+    assert.match(
+      res,
+      new RegExp(
+        `^ok click ${mode} · unknown \\(Action.DoAction\\(0\\) "click" via its child \\[${advanced}\\] button ` +
+          `"Advanced" \\(${mode} has no action of its own\\)\\)`,
+        'm',
+      ),
+      res,
+    );
   } finally { await session.close(); }
 });
 
-test('several clickable children: the error names each by its ref, app text quoted; a malformed list is left as the driver said it', async () => {
+test('several clickable children: the error names each by its ref, app ' +
+    'text quoted; a malformed list is left as the driver said it', async () => {
   const { fake, session, call } = setup();
   let inside: unknown = [{ id: id(5), role: 'button', name: 'Cut' }, { id: id(6), role: 'button', name: 'Copy "x"' }];
-  fake.extra['node.act'] = () => { throw new ComputerUseError('unsupported', 'click is not supported by this button: 2 clickable elements inside it.', { op: 'click', inside }); };
+  fake.extra['node.act'] = () => {
+    throw new ComputerUseError(
+      'unsupported',
+      'click is not supported by this button: 2 clickable elements inside it.',
+      { op: 'click', inside },
+    );
+  };
   try {
     const snap = (await call('computer_observe', {})).text;
     const tools = refOf(snap, /description="Edit tools"/);
@@ -62,15 +100,28 @@ test('several clickable children: the error names each by its ref, app text quot
     const copy = refOf(snap, /button "Copy/);
     const res = await call('computer_act', { actions: [{ ref: tools, op: 'click' }] });
     assert.equal(res.code, 'unsupported');
-    assert.match(res.text, new RegExp(`failed click ${tools} · unsupported: ${tools} has no action of its own, and 2 clickable elements inside it could take the click: ` +
-      `\\[${cut}\\] button "Cut", \\[${copy}\\] button "Copy \\\\"x\\\\""\\. Nothing was sent; click the one you mean\\.`), res.text);
+    assert.match(
+      res.text,
+      new RegExp(
+        `failed click ${tools} · unsupported: ${tools} has no action of its own, and 2 clickable elements ` +
+          `inside it could take the click: ` +
+          (`\\[${cut}\\] button "Cut", \\[${copy}\\] button "Copy \\\\"x\\\\""\\. Nothing was sent; click ` +
+            `the one you mean\\.`),
+      ),
+      res.text,
+    );
     inside = [{ id: id(5), role: 'no such role', name: 'Cut' }, 'e9'];
     const bad = await call('computer_act', { actions: [{ ref: tools, op: 'click' }] });
-    assert.match(bad.text, /unsupported: click is not supported by this button: 2 clickable elements inside it\./, bad.text);
+    assert.match(
+      bad.text,
+      /unsupported: click is not supported by this button: 2 clickable elements inside it\./,
+      bad.text,
+    );
   } finally { await session.close(); }
 });
 
-test('the policy judges a click by the names inside the element: "Delete all" inside a nameless button asks', async () => {
+test('the policy judges a click by the names inside the ' +
+    'element: "Delete all" inside a nameless button asks', async () => {
   const { session, call, asked } = setup();
   try {
     const snap = (await call('computer_observe', {})).text;
@@ -85,7 +136,8 @@ test('the policy judges a click by the names inside the element: "Delete all" in
 });
 
 test('a child fills its control when it lies inside it and leaves only a padding free', () => {
-  // GNOME Calculator 43's mode button and its primary menu button, each around its inner button, as GTK 4.8 reports them.
+  // GNOME Calculator 43's mode button and its primary menu button, each around its inner button, as GTK 4.8 reports
+  // them.
   assert.equal(fills([279, 6, 112, 34], [288, 11, 94, 24]), true);
   assert.equal(fills([516, 6, 34, 34], [521, 11, 24, 24]), true);
   assert.equal(fills([380, 309, 110, 42], [386, 313, 98, 34]), true);

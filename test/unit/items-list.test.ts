@@ -8,7 +8,9 @@ import { test } from 'node:test';
 import { quotedList } from '../../src/engine/escape.js';
 import { itemIndex, pickItem } from '../../src/drivers/common/items.js';
 
-const TYPES = Array.from({ length: 28 }, (_, i) => (i === 17 ? 'OpenDocument Text (.odt)' : `Format ${i + 1} (.f${i + 1})`));
+const TYPES = Array.from({ length: 28 }, (_, i) =>
+  i === 17 ? 'OpenDocument Text (.odt)' : `Format ${i + 1} (.f${i + 1})`,
+);
 
 test('a list cut short says how many more there are', () => {
   const names = Array.from({ length: 12 }, (_, i) => `item ${i + 1}`);
@@ -17,9 +19,14 @@ test('a list cut short says how many more there are', () => {
 });
 
 test('a refusal lists all 28 file types, so the 18th is not hidden', () => {
-  assert.throws(() => itemIndex(TYPES, 'Word 97'), (e: Error) => e.message.includes('"OpenDocument Text (.odt)"') && !e.message.includes('more'));
+  assert.throws(
+    () => itemIndex(TYPES, 'Word 97'),
+    (e: Error) => e.message.includes('"OpenDocument Text (.odt)"') && !e.message.includes('more'),
+  );
   assert.deepEqual(pickItem(TYPES, '.ODT'), { index: 17 });
   assert.deepEqual(pickItem(TYPES, 'format 2'), { index: 1 });
-  assert.deepEqual(pickItem(TYPES, 'format'), { ambiguous: TYPES.flatMap((n, i) => (n.startsWith('Format') ? [i] : [])) });
+  assert.deepEqual(pickItem(TYPES, 'format'), {
+    ambiguous: TYPES.flatMap((n, i) => (n.startsWith('Format') ? [i] : [])),
+  });
   assert.deepEqual(pickItem(TYPES, ''), { none: true });
 });

@@ -14,29 +14,60 @@ import { MODIFIERS, NAMED_KEYS, type Modifier, type NamedKey } from '../../src/p
 
 /** Per named key: linux, the X keysym name (keysymdef.h / XF86keysym.h); cdp, the DOM code and Windows virtual key. */
 const TABLE: Record<NamedKey, { linux: string; cdp: [string, number] }> = {
-  Enter: { linux: 'Return', cdp: ['Enter', 13] }, Tab: { linux: 'Tab', cdp: ['Tab', 9] },
-  Backspace: { linux: 'BackSpace', cdp: ['Backspace', 8] }, Delete: { linux: 'Delete', cdp: ['Delete', 46] },
-  Insert: { linux: 'Insert', cdp: ['Insert', 45] }, Escape: { linux: 'Escape', cdp: ['Escape', 27] },
-  ArrowUp: { linux: 'Up', cdp: ['ArrowUp', 38] }, ArrowDown: { linux: 'Down', cdp: ['ArrowDown', 40] },
-  ArrowLeft: { linux: 'Left', cdp: ['ArrowLeft', 37] }, ArrowRight: { linux: 'Right', cdp: ['ArrowRight', 39] },
-  Home: { linux: 'Home', cdp: ['Home', 36] }, End: { linux: 'End', cdp: ['End', 35] },
-  PageUp: { linux: 'Page_Up', cdp: ['PageUp', 33] }, PageDown: { linux: 'Page_Down', cdp: ['PageDown', 34] },
-  Control: { linux: 'Control_L', cdp: ['ControlLeft', 17] }, Alt: { linux: 'Alt_L', cdp: ['AltLeft', 18] },
-  Shift: { linux: 'Shift_L', cdp: ['ShiftLeft', 16] }, Meta: { linux: 'Super_L', cdp: ['MetaLeft', 91] },
-  CapsLock: { linux: 'Caps_Lock', cdp: ['CapsLock', 20] }, NumLock: { linux: 'Num_Lock', cdp: ['NumLock', 144] },
-  ScrollLock: { linux: 'Scroll_Lock', cdp: ['ScrollLock', 145] }, ContextMenu: { linux: 'Menu', cdp: ['ContextMenu', 93] },
-  PrintScreen: { linux: 'Print', cdp: ['PrintScreen', 44] }, Pause: { linux: 'Pause', cdp: ['Pause', 19] },
-  F1: { linux: 'F1', cdp: ['F1', 112] }, F2: { linux: 'F2', cdp: ['F2', 113] }, F3: { linux: 'F3', cdp: ['F3', 114] },
-  F4: { linux: 'F4', cdp: ['F4', 115] }, F5: { linux: 'F5', cdp: ['F5', 116] }, F6: { linux: 'F6', cdp: ['F6', 117] },
-  F7: { linux: 'F7', cdp: ['F7', 118] }, F8: { linux: 'F8', cdp: ['F8', 119] }, F9: { linux: 'F9', cdp: ['F9', 120] },
-  F10: { linux: 'F10', cdp: ['F10', 121] }, F11: { linux: 'F11', cdp: ['F11', 122] }, F12: { linux: 'F12', cdp: ['F12', 123] },
-  F13: { linux: 'F13', cdp: ['F13', 124] }, F14: { linux: 'F14', cdp: ['F14', 125] }, F15: { linux: 'F15', cdp: ['F15', 126] },
-  F16: { linux: 'F16', cdp: ['F16', 127] }, F17: { linux: 'F17', cdp: ['F17', 128] }, F18: { linux: 'F18', cdp: ['F18', 129] },
-  F19: { linux: 'F19', cdp: ['F19', 130] }, F20: { linux: 'F20', cdp: ['F20', 131] }, F21: { linux: 'F21', cdp: ['F21', 132] },
-  F22: { linux: 'F22', cdp: ['F22', 133] }, F23: { linux: 'F23', cdp: ['F23', 134] }, F24: { linux: 'F24', cdp: ['F24', 135] },
-  MediaPlayPause: { linux: 'XF86AudioPlay', cdp: ['MediaPlayPause', 179] }, MediaStop: { linux: 'XF86AudioStop', cdp: ['MediaStop', 178] },
-  MediaTrackNext: { linux: 'XF86AudioNext', cdp: ['MediaTrackNext', 176] }, MediaTrackPrevious: { linux: 'XF86AudioPrev', cdp: ['MediaTrackPrevious', 177] },
-  AudioVolumeUp: { linux: 'XF86AudioRaiseVolume', cdp: ['AudioVolumeUp', 175] }, AudioVolumeDown: { linux: 'XF86AudioLowerVolume', cdp: ['AudioVolumeDown', 174] },
+  Enter: { linux: 'Return', cdp: ['Enter', 13] },
+  Tab: { linux: 'Tab', cdp: ['Tab', 9] },
+  Backspace: { linux: 'BackSpace', cdp: ['Backspace', 8] },
+  Delete: { linux: 'Delete', cdp: ['Delete', 46] },
+  Insert: { linux: 'Insert', cdp: ['Insert', 45] },
+  Escape: { linux: 'Escape', cdp: ['Escape', 27] },
+  ArrowUp: { linux: 'Up', cdp: ['ArrowUp', 38] },
+  ArrowDown: { linux: 'Down', cdp: ['ArrowDown', 40] },
+  ArrowLeft: { linux: 'Left', cdp: ['ArrowLeft', 37] },
+  ArrowRight: { linux: 'Right', cdp: ['ArrowRight', 39] },
+  Home: { linux: 'Home', cdp: ['Home', 36] },
+  End: { linux: 'End', cdp: ['End', 35] },
+  PageUp: { linux: 'Page_Up', cdp: ['PageUp', 33] },
+  PageDown: { linux: 'Page_Down', cdp: ['PageDown', 34] },
+  Control: { linux: 'Control_L', cdp: ['ControlLeft', 17] },
+  Alt: { linux: 'Alt_L', cdp: ['AltLeft', 18] },
+  Shift: { linux: 'Shift_L', cdp: ['ShiftLeft', 16] },
+  Meta: { linux: 'Super_L', cdp: ['MetaLeft', 91] },
+  CapsLock: { linux: 'Caps_Lock', cdp: ['CapsLock', 20] },
+  NumLock: { linux: 'Num_Lock', cdp: ['NumLock', 144] },
+  ScrollLock: { linux: 'Scroll_Lock', cdp: ['ScrollLock', 145] },
+  ContextMenu: { linux: 'Menu', cdp: ['ContextMenu', 93] },
+  PrintScreen: { linux: 'Print', cdp: ['PrintScreen', 44] },
+  Pause: { linux: 'Pause', cdp: ['Pause', 19] },
+  F1: { linux: 'F1', cdp: ['F1', 112] },
+  F2: { linux: 'F2', cdp: ['F2', 113] },
+  F3: { linux: 'F3', cdp: ['F3', 114] },
+  F4: { linux: 'F4', cdp: ['F4', 115] },
+  F5: { linux: 'F5', cdp: ['F5', 116] },
+  F6: { linux: 'F6', cdp: ['F6', 117] },
+  F7: { linux: 'F7', cdp: ['F7', 118] },
+  F8: { linux: 'F8', cdp: ['F8', 119] },
+  F9: { linux: 'F9', cdp: ['F9', 120] },
+  F10: { linux: 'F10', cdp: ['F10', 121] },
+  F11: { linux: 'F11', cdp: ['F11', 122] },
+  F12: { linux: 'F12', cdp: ['F12', 123] },
+  F13: { linux: 'F13', cdp: ['F13', 124] },
+  F14: { linux: 'F14', cdp: ['F14', 125] },
+  F15: { linux: 'F15', cdp: ['F15', 126] },
+  F16: { linux: 'F16', cdp: ['F16', 127] },
+  F17: { linux: 'F17', cdp: ['F17', 128] },
+  F18: { linux: 'F18', cdp: ['F18', 129] },
+  F19: { linux: 'F19', cdp: ['F19', 130] },
+  F20: { linux: 'F20', cdp: ['F20', 131] },
+  F21: { linux: 'F21', cdp: ['F21', 132] },
+  F22: { linux: 'F22', cdp: ['F22', 133] },
+  F23: { linux: 'F23', cdp: ['F23', 134] },
+  F24: { linux: 'F24', cdp: ['F24', 135] },
+  MediaPlayPause: { linux: 'XF86AudioPlay', cdp: ['MediaPlayPause', 179] },
+  MediaStop: { linux: 'XF86AudioStop', cdp: ['MediaStop', 178] },
+  MediaTrackNext: { linux: 'XF86AudioNext', cdp: ['MediaTrackNext', 176] },
+  MediaTrackPrevious: { linux: 'XF86AudioPrev', cdp: ['MediaTrackPrevious', 177] },
+  AudioVolumeUp: { linux: 'XF86AudioRaiseVolume', cdp: ['AudioVolumeUp', 175] },
+  AudioVolumeDown: { linux: 'XF86AudioLowerVolume', cdp: ['AudioVolumeDown', 174] },
   AudioVolumeMute: { linux: 'XF86AudioMute', cdp: ['AudioVolumeMute', 173] },
 };
 
@@ -55,14 +86,22 @@ const CHARS: [string, number, { key: string; code: string; keyCode: number; modi
 
 /** What each wire modifier holds: linux, the X modifier; cdp, the dispatchKeyEvent bit (Primary: off macOS, on macOS). */
 const MODS: Record<Modifier, { linux: string; cdp: number; cdpMac: number }> = {
-  Primary: { linux: 'ctrl', cdp: 2, cdpMac: 4 }, Control: { linux: 'ctrl', cdp: 2, cdpMac: 2 }, Alt: { linux: 'alt', cdp: 1, cdpMac: 1 },
-  Shift: { linux: 'shift', cdp: 8, cdpMac: 8 }, Meta: { linux: 'super', cdp: 4, cdpMac: 4 },
+  Primary: { linux: 'ctrl', cdp: 2, cdpMac: 4 },
+  Control: { linux: 'ctrl', cdp: 2, cdpMac: 2 },
+  Alt: { linux: 'alt', cdp: 1, cdpMac: 1 },
+  Shift: { linux: 'shift', cdp: 8, cdpMac: 8 },
+  Meta: { linux: 'super', cdp: 4, cdpMac: 4 },
 };
 
 /** XF86keysym.h values (the x11 package ships keysymdef.h only). */
 const XF86: Record<string, number> = {
-  XF86AudioLowerVolume: 0x1008ff11, XF86AudioMute: 0x1008ff12, XF86AudioRaiseVolume: 0x1008ff13, XF86AudioPlay: 0x1008ff14,
-  XF86AudioStop: 0x1008ff15, XF86AudioPrev: 0x1008ff16, XF86AudioNext: 0x1008ff17,
+  XF86AudioLowerVolume: 0x1008ff11,
+  XF86AudioMute: 0x1008ff12,
+  XF86AudioRaiseVolume: 0x1008ff13,
+  XF86AudioPlay: 0x1008ff14,
+  XF86AudioStop: 0x1008ff15,
+  XF86AudioPrev: 0x1008ff16,
+  XF86AudioNext: 0x1008ff17,
 };
 const keysymdef = createRequire(import.meta.url)('x11/lib/keysyms.js') as Record<string, { code: number }>;
 const keysymNamed = (name: string): number | undefined => XF86[name] ?? keysymdef[`XK_${name}`]?.code;
@@ -91,11 +130,24 @@ test('cdp: every named key is its DOM key, code and virtual key; Primary is Meta
   for (const key of NAMED_KEYS) {
     const [down] = chordEvents({ mods: [], key });
     const [code, keyCode] = TABLE[key].cdp;
-    assert.deepEqual({ key: down?.['key'], code: down?.['code'], keyCode: down?.['windowsVirtualKeyCode'] }, { key, code, keyCode }, key);
+    assert.deepEqual(
+      { key: down?.['key'], code: down?.['code'], keyCode: down?.['windowsVirtualKeyCode'] },
+      { key, code, keyCode },
+      key,
+    );
   }
   for (const [ch, , want] of CHARS) {
     const [down] = chordEvents({ mods: [], key: ch });
-    assert.deepEqual({ key: down?.['key'], code: down?.['code'], keyCode: down?.['windowsVirtualKeyCode'], modifiers: down?.['modifiers'] }, want, JSON.stringify(ch));
+    assert.deepEqual(
+      {
+        key: down?.['key'],
+        code: down?.['code'],
+        keyCode: down?.['windowsVirtualKeyCode'],
+        modifiers: down?.['modifiers'],
+      },
+      want,
+      JSON.stringify(ch),
+    );
     assert.equal(down?.['text'], ch, 'a character key types itself');
   }
   for (const m of MODIFIERS) {
@@ -110,21 +162,78 @@ test('cdp: every named key is its DOM key, code and virtual key; Primary is Meta
  * Command on macOS and control is the real Control key), and US-layout codes of characters.
  */
 const MACOS: Record<NamedKey, number | null> = {
-  Enter: 0x24, Tab: 0x30, Backspace: 0x33, Delete: 0x75, Insert: 0x72, Escape: 0x35, ArrowUp: 0x7e, ArrowDown: 0x7d,
-  ArrowLeft: 0x7b, ArrowRight: 0x7c, Home: 0x73, End: 0x77, PageUp: 0x74, PageDown: 0x79, Control: 0x3b, Alt: 0x3a,
-  Shift: 0x38, Meta: 0x37, CapsLock: 0x39, NumLock: 0x47, ScrollLock: 0x6b, ContextMenu: 0x6e, PrintScreen: 0x69, Pause: 0x71,
-  F1: 0x7a, F2: 0x78, F3: 0x63, F4: 0x76, F5: 0x60, F6: 0x61, F7: 0x62, F8: 0x64, F9: 0x65, F10: 0x6d, F11: 0x67, F12: 0x6f,
-  F13: 0x69, F14: 0x6b, F15: 0x71, F16: 0x6a, F17: 0x40, F18: 0x4f, F19: 0x50, F20: 0x5a, F21: null, F22: null, F23: null, F24: null,
-  MediaPlayPause: null, MediaStop: null, MediaTrackNext: null, MediaTrackPrevious: null,
-  AudioVolumeUp: 0x48, AudioVolumeDown: 0x49, AudioVolumeMute: 0x4a,
+  Enter: 0x24,
+  Tab: 0x30,
+  Backspace: 0x33,
+  Delete: 0x75,
+  Insert: 0x72,
+  Escape: 0x35,
+  ArrowUp: 0x7e,
+  ArrowDown: 0x7d,
+  ArrowLeft: 0x7b,
+  ArrowRight: 0x7c,
+  Home: 0x73,
+  End: 0x77,
+  PageUp: 0x74,
+  PageDown: 0x79,
+  Control: 0x3b,
+  Alt: 0x3a,
+  Shift: 0x38,
+  Meta: 0x37,
+  CapsLock: 0x39,
+  NumLock: 0x47,
+  ScrollLock: 0x6b,
+  ContextMenu: 0x6e,
+  PrintScreen: 0x69,
+  Pause: 0x71,
+  F1: 0x7a,
+  F2: 0x78,
+  F3: 0x63,
+  F4: 0x76,
+  F5: 0x60,
+  F6: 0x61,
+  F7: 0x62,
+  F8: 0x64,
+  F9: 0x65,
+  F10: 0x6d,
+  F11: 0x67,
+  F12: 0x6f,
+  F13: 0x69,
+  F14: 0x6b,
+  F15: 0x71,
+  F16: 0x6a,
+  F17: 0x40,
+  F18: 0x4f,
+  F19: 0x50,
+  F20: 0x5a,
+  F21: null,
+  F22: null,
+  F23: null,
+  F24: null,
+  MediaPlayPause: null,
+  MediaStop: null,
+  MediaTrackNext: null,
+  MediaTrackPrevious: null,
+  AudioVolumeUp: 0x48,
+  AudioVolumeDown: 0x49,
+  AudioVolumeMute: 0x4a,
 };
-const MACOS_MODS: Record<Modifier, number> = { Primary: 0x100000, Control: 0x40000, Alt: 0x80000, Shift: 0x20000, Meta: 0x100000 };
+const MACOS_MODS: Record<Modifier, number> = {
+  Primary: 0x100000,
+  Control: 0x40000,
+  Alt: 0x80000,
+  Shift: 0x20000,
+  Meta: 0x100000,
+};
 
 test('macos: every named key is its kVK code, Primary is Command and Control the real Control key', () => {
   assert.deepEqual(Object.keys(MACOS_KEYCODES).sort(), [...NAMED_KEYS].sort(), 'macos maps exactly the wire names');
   for (const key of NAMED_KEYS) {
     const want = MACOS[key];
-    if (want === null) { assert.throws(() => macChordEvents([], key), /does not exist on a Mac keyboard/, key); continue; }
+    if (want === null) {
+      assert.throws(() => macChordEvents([], key), /does not exist on a Mac keyboard/, key);
+      continue;
+    }
     const events = macChordEvents([], key);
     assert.deepEqual(events.map((e) => [e.code, e.down]), [[want, true], [want, false]], key);
   }
@@ -146,7 +255,8 @@ test('macos: every named key is its kVK code, Primary is Command and Control the
   assert.throws(() => macChordEvents(['Primary'], '中'), /no key on a US Mac keyboard/);
 });
 
-test('windows: every named key is its Windows virtual key (the same VK_* the cdp column names); Primary is Control', () => {
+test('windows: every named key is its Windows virtual key (the ' +
+    'same VK_* the cdp column names); Primary is Control', () => {
   for (const k of NAMED_KEYS) assert.equal(WINDOWS_VKS[k], TABLE[k].cdp[1], k);
   assert.deepEqual(MODIFIER_VKS, { Primary: 0x11, Control: 0x11, Alt: 0x12, Shift: 0x10, Meta: 0x5b });
 });

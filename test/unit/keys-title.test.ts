@@ -35,7 +35,8 @@ function editor(): FakeWindow {
   };
 }
 
-test('ctrl+s whose effect is the title losing its modified mark is confirmed by it; keys that change nothing say so', async () => {
+test('ctrl+s whose effect is the title losing its modified mark ' +
+    'is confirmed by it; keys that change nothing say so', async () => {
   const win = editor();
   const fake = new PolicyFake([win]);
   const dir = mkdtempSync(join(tmpdir(), 'cu-keys-title-'));

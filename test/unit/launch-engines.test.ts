@@ -53,24 +53,53 @@ test('the engine is what the program is: its files, through a symlink or a launc
   assert.equal(engineOfCommand('no-such-program', PATH), undefined);
 });
 
-test('Chromium gets accessibility, no keyring prompt, no first-run questions, and --no-sandbox only as root; one line says so', () => {
+test('Chromium gets accessibility, no keyring prompt, no first-run ' +
+    'questions, and --no-sandbox only as root; one line says so', () => {
   const asRoot = engineSetup('Chromium', ['https://example.org'], {}, 0);
-  assert.deepEqual(asRoot?.args, ['--force-renderer-accessibility', '--password-store=basic', '--no-first-run', '--no-default-browser-check', '--no-sandbox']);
-  assert.match(asRoot?.note ?? '', /^added for Chromium: --force-renderer-accessibility \(its pages readable\), --password-store=basic \(no keyring prompt\), .*--no-sandbox \(it refuses to run as root without it\)$/);
+  assert.deepEqual(asRoot?.args, [
+    '--force-renderer-accessibility',
+    '--password-store=basic',
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--no-sandbox',
+  ]);
+  assert.match(
+    asRoot?.note ?? '',
+    /^added for Chromium: --force-renderer-accessibility \(its pages readable\), --password-store=basic \(no keyring prompt\), .*--no-sandbox \(it refuses to run as root without it\)$/,
+  );
   assert.doesNotMatch(asRoot?.note ?? '', /\n/);
   assert.deepEqual(engineSetup('Chromium', [], {}, 1000)?.args.includes('--no-sandbox'), false);
   // What the caller gave, in any form, stays as given.
-  const given = engineSetup('Chromium', ['--password-store=gnome', '--force-renderer-accessibility', '--no-first-run', '--no-default-browser-check', '--no-sandbox'], {}, 0);
+  const given = engineSetup(
+    'Chromium',
+    [
+      '--password-store=gnome',
+      '--force-renderer-accessibility',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--no-sandbox',
+    ],
+    {},
+    0,
+  );
   assert.equal(given, undefined);
 });
 
-test('Electron gets accessibility and the basic password store, not Chromium\'s first-run flags; Firefox its accessibility variable', () => {
-  assert.deepEqual(engineSetup('Electron', [], {}, 1000)?.args, ['--force-renderer-accessibility', '--password-store=basic']);
+test('Electron gets accessibility and the basic password store, not ' +
+    'Chromium\'s first-run flags; Firefox its accessibility variable', () => {
+  assert.deepEqual(engineSetup('Electron', [], {}, 1000)?.args, [
+    '--force-renderer-accessibility',
+    '--password-store=basic',
+  ]);
   const ff = engineSetup('Firefox', ['-no-remote'], {}, 0);
   assert.deepEqual(ff?.args, []);
   assert.deepEqual(ff?.env, { GNOME_ACCESSIBILITY: '1' });
   assert.match(ff?.note ?? '', /^added for Firefox: GNOME_ACCESSIBILITY=1/);
   assert.equal(engineSetup('Firefox', [], { GNOME_ACCESSIBILITY: '0' }, 0), undefined, 'a value the user set is kept');
-  assert.equal(engineSetup('Firefox', [], {}, 0, true), undefined, 'a desktop that says accessibility is on needs nothing');
+  assert.equal(
+    engineSetup('Firefox', [], {}, 0, true),
+    undefined,
+    'a desktop that says accessibility is on needs nothing',
+  );
   assert.equal(engineSetup(undefined, [], {}, 0), undefined);
 });

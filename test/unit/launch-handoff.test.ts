@@ -24,20 +24,54 @@ class HandoffFake extends PolicyFake {
 }
 
 function setup(running: boolean) {
-  const fake = new HandoffFake(running ? [{ info: { id: 'w-ff', title: 'Introduction — Mozilla Firefox', app: 'Firefox', pid: 3809, role: 'window', focused: true },
-    root: n(':1.3', 1, 'window', { name: 'Introduction — Mozilla Firefox' }) }] : []);
+  const fake = new HandoffFake(
+    running
+      ? [
+          {
+            info: {
+              id: 'w-ff',
+              title: 'Introduction — Mozilla Firefox',
+              app: 'Firefox',
+              pid: 3809,
+              role: 'window',
+              focused: true,
+            },
+            root: n(':1.3', 1, 'window', { name: 'Introduction — Mozilla Firefox' }),
+          },
+        ]
+      : [],
+  );
   const dir = mkdtempSync(join(tmpdir(), 'cu-handoff-'));
-  const policy = new Policy({ mode: 'bypass', allowApps: ['firefox-esr', 'Firefox'], processInfo: () => undefined, hostPids: [], audit: join(dir, 'audit.jsonl'),
-    settingsPath: join(dir, 'home', 'settings.json'), protectedPaths: [join(dir, 'home')] });
+  const policy = new Policy({
+    mode: 'bypass',
+    allowApps: ['firefox-esr', 'Firefox'],
+    processInfo: () => undefined,
+    hostPids: [],
+    audit: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'home', 'settings.json'),
+    protectedPaths: [join(dir, 'home')],
+  });
   const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
-  return { session, call: (params: unknown) => runTool(TOOLS.find((t) => t.schema.name === 'computer_launch')!, { session }, params) };
+  return {
+    session,
+    call: (params: unknown) =>
+      runTool(
+        TOOLS.find((t) => t.schema.name === 'computer_launch')!,
+        { session },
+        params,
+      ),
+  };
 }
 
 test('a start handed to the running instance names it and its windows', async () => {
   const s = setup(true);
   const r = await s.call({ command: 'firefox-esr', args: ['file:///tmp/x.html'] });
   assert.match(r.text, /exited with code 0 before any window appeared/, r.text);
-  assert.match(r.text, /hands the start to its instance already running: Firefox pid=3809 is running \(\[w\d+\] "Introduction — Mozilla Firefox"\)/, r.text);
+  assert.match(
+    r.text,
+    /hands the start to its instance already running: Firefox pid=3809 is running \(\[w\d+\] "Introduction — Mozilla Firefox"\)/,
+    r.text,
+  );
   assert.doesNotMatch(r.text, /check its arguments/, r.text);
   await s.session.close();
 });

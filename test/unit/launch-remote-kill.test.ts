@@ -27,11 +27,24 @@ test('a denied program started on a remote device is not "ended" by killing the 
     const remote = new FakeDriver();
     const base = remote.handlers.bind(remote);
     // A device driver that resolves launches but cannot end a process (no apps.terminate).
-    remote.handlers = (): Handlers => ({ ...base(), 'apps.launch': () => ({ pid, window: { id: 'w9', title: 'Passwords', app: 'keepassxc', pid, role: 'window', focused: true } }),
-      'apps.resolveLaunch': () => ({ executable: '/opt/notes/notes', argv: ['/opt/notes/notes'], names: ['notes'] }) });
-    const c = await createComputer({ desktop: 'current', mode: 'bypass', allowApps: ['notes'], settingsPath: join(home, 'settings.json'),
-      auditPath: join(home, 'audit.jsonl'), connect: () => local.connect(), showActivity: false,
-      devices: [{ name: 'lab', connect: () => remote.connect() }] });
+    remote.handlers = (): Handlers => ({
+      ...base(),
+      'apps.launch': () => ({
+        pid,
+        window: { id: 'w9', title: 'Passwords', app: 'keepassxc', pid, role: 'window', focused: true },
+      }),
+      'apps.resolveLaunch': () => ({ executable: '/opt/notes/notes', argv: ['/opt/notes/notes'], names: ['notes'] }),
+    });
+    const c = await createComputer({
+      desktop: 'current',
+      mode: 'bypass',
+      allowApps: ['notes'],
+      settingsPath: join(home, 'settings.json'),
+      auditPath: join(home, 'audit.jsonl'),
+      connect: () => local.connect(),
+      showActivity: false,
+      devices: [{ name: 'lab', connect: () => remote.connect() }],
+    });
     try {
       const r = await c.call('computer_launch', { device: 'lab', command: 'notes' });
       assert.equal(r.code, 'denied_by_policy', r.text);

@@ -20,7 +20,13 @@ chmodSync(wrapper, 0o755);
 const ctx = { path: `${dir}:/usr/bin:/bin`, cwd: dir };
 
 /** A launch request with the facts the Linux driver reports for it (apps.resolveLaunch). */
-const launchReq = (argv: string[]) => ({ kind: 'launch' as const, tool: 'computer_launch' as const, command: argv.join(' '), argv, launch: resolveLaunchFacts({ command: argv[0]!, args: argv.slice(1) }) });
+const launchReq = (argv: string[]) => ({
+  kind: 'launch' as const,
+  tool: 'computer_launch' as const,
+  command: argv.join(' '),
+  argv,
+  launch: resolveLaunchFacts({ command: argv[0]!, args: argv.slice(1) }),
+});
 
 test('a terminal wrapper script told to run a command is a terminal running a command: unproven', () => {
   for (const args of [['-e', 'touch /tmp/x'], ['-e', 'touch', '/tmp/x'], ['-x', 'ls'], ['--command=ls']]) {
@@ -39,15 +45,41 @@ test('a terminal wrapper script told to run a command is a terminal running a co
 const hasTerminal = existsSync('/usr/bin/xfce4-terminal');
 const hasWrapper = existsSync('/usr/bin/xfce4-terminal.wrapper');
 
-test('unattended with an entry for the terminal: started with no command, refused with one', { skip: !hasTerminal && 'xfce4-terminal is not installed' }, async () => {
+test('unattended with an entry for the terminal: started ' +
+    'with no command, refused with one', { skip: !hasTerminal && 'xfce4-terminal is not installed' }, async () => {
   // x-terminal-emulator is the command /usr/bin gives the wrapper (launch-one-entry.test.ts): it names that launcher.
-  const policy = new Policy({ mode: 'unattended', allowApps: ['xfce4-terminal', 'x-terminal-emulator'], audit: false, settingsPath: false, hostPids: [] });
-  for (const argv of [['xfce4-terminal'], ['xfce4-terminal', '--disable-server', '--maximize'], ['xfce4-terminal', '--working-directory=/tmp'],
-    ...(hasWrapper ? [['xfce4-terminal.wrapper'], ['x-terminal-emulator']] : [])]) {
+  const policy = new Policy({
+    mode: 'unattended',
+    allowApps: ['xfce4-terminal', 'x-terminal-emulator'],
+    audit: false,
+    settingsPath: false,
+    hostPids: [],
+  });
+  for (const argv of [
+    ['xfce4-terminal'],
+    ['xfce4-terminal', '--disable-server', '--maximize'],
+    ['xfce4-terminal', '--working-directory=/tmp'],
+    ...(hasWrapper ? [['xfce4-terminal.wrapper'], ['x-terminal-emulator']] : []),
+  ]) {
     (await policy.check(launchReq(argv))).done('ok');
   }
-  for (const argv of [['xfce4-terminal', '-x', 'ls'], ['xfce4-terminal', '-e', 'ls'], ['xfce4-terminal', '--command=ls'], ['xfce4-terminal', '--disable-server', '-x', 'touch', '/tmp/x'],
-    ...(hasWrapper ? [['xfce4-terminal.wrapper', '-e', 'touch', '/tmp/x'], ['xfce4-terminal.wrapper', '-e', 'touch /tmp/x'], ['x-terminal-emulator', '-e', 'ls']] : [])]) {
-    await assert.rejects(policy.check(launchReq(argv)), { code: 'denied_by_policy', message: /runs a command named in them/ }, argv.join(' '));
+  for (const argv of [
+    ['xfce4-terminal', '-x', 'ls'],
+    ['xfce4-terminal', '-e', 'ls'],
+    ['xfce4-terminal', '--command=ls'],
+    ['xfce4-terminal', '--disable-server', '-x', 'touch', '/tmp/x'],
+    ...(hasWrapper
+      ? [
+          ['xfce4-terminal.wrapper', '-e', 'touch', '/tmp/x'],
+          ['xfce4-terminal.wrapper', '-e', 'touch /tmp/x'],
+          ['x-terminal-emulator', '-e', 'ls'],
+        ]
+      : []),
+  ]) {
+    await assert.rejects(
+      policy.check(launchReq(argv)),
+      { code: 'denied_by_policy', message: /runs a command named in them/ },
+      argv.join(' '),
+    );
   }
 });

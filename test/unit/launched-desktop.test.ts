@@ -9,8 +9,14 @@ import { spawn } from 'node:child_process';
 import { LAUNCH_MARKER, launchMark, windowlessLaunches } from '../../src/drivers/linux/apps/launched.js';
 
 test('a windowless launch is listed on its own desktop only', async () => {
-  const here = spawn('sleep', ['30'], { env: { ...process.env, [LAUNCH_MARKER]: launchMark({ DISPLAY: ':71' }) }, stdio: 'ignore' });
-  const there = spawn('sleep', ['30'], { env: { ...process.env, [LAUNCH_MARKER]: launchMark({ DISPLAY: ':72' }) }, stdio: 'ignore' });
+  const here = spawn('sleep', ['30'], {
+    env: { ...process.env, [LAUNCH_MARKER]: launchMark({ DISPLAY: ':71' }) },
+    stdio: 'ignore',
+  });
+  const there = spawn('sleep', ['30'], {
+    env: { ...process.env, [LAUNCH_MARKER]: launchMark({ DISPLAY: ':72' }) },
+    stdio: 'ignore',
+  });
   try {
     await new Promise((r) => setTimeout(r, 200));
     const pids = windowlessLaunches(new Set(), { DISPLAY: ':71' }).map((a) => a.pid);

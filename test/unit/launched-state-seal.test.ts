@@ -30,7 +30,9 @@ test('a launched process written into the state file by anything but computer-us
     new Session({ statePath, gate: mine.gate });
     assert.deepEqual(mine.noted, [4242]);
     // A forged entry (a terminal's pid under gedit's launch): not restored.
-    const state = JSON.parse(readFileSync(statePath, 'utf8')) as { launched: { pid: number; startToken: string; argv: string[] }[] };
+    const state = JSON.parse(readFileSync(statePath, 'utf8')) as {
+      launched: { pid: number; startToken: string; argv: string[] }[];
+    };
     state.launched.push({ pid: 777, startToken: '9', argv: ['gedit'] });
     writeFileSync(statePath, JSON.stringify(state));
     const forged = recordingGate();

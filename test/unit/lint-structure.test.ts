@@ -11,13 +11,25 @@ import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-interface Layers { functionLengthRule: () => Linter.Config[]; restrictedSyntaxRules: () => Linter.Config[]; MAX_FUNCTION_LINES: number; SHORT_FUNCTION_FOLDERS: string[] }
+interface Layers {
+  functionLengthRule: () => Linter.Config[];
+  restrictedSyntaxRules: () => Linter.Config[];
+  MAX_FUNCTION_LINES: number;
+  SHORT_FUNCTION_FOLDERS: string[];
+}
 const layers = async (): Promise<Layers> => await import(pathToFileURL(join(root, 'eslint.layers.js')).href) as Layers;
 
 /** The messages of `rules` for `code` placed at `path` (relative to the repository). */
-async function messages(rules: Linter.Config[], path: string, code: string): Promise<{ ruleId: string | null; message: string }[]> {
-  const eslint = new ESLint({ cwd: root, overrideConfigFile: true,
-    overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } }, ...rules] });
+async function messages(
+  rules: Linter.Config[],
+  path: string,
+  code: string,
+): Promise<{ ruleId: string | null; message: string }[]> {
+  const eslint = new ESLint({
+    cwd: root,
+    overrideConfigFile: true,
+    overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } }, ...rules],
+  });
   const [result] = await eslint.lintText(code, { filePath: join(root, path) });
   assert.ok(result, path);
   return result.messages.map((m) => ({ ruleId: m.ruleId, message: m.message }));
@@ -39,9 +51,16 @@ test('a function over the line limit is refused in session, engine and policy, a
     const long = await messages(functionLengthRule(), `${folder}/x.ts`, functionOf(MAX_FUNCTION_LINES + 1));
     assert.deepEqual(long.map((m) => m.ruleId), ['max-lines-per-function'], folder);
     // Blank lines and comments are not counted: this one has about three times the limit in raw lines.
-    assert.deepEqual(await messages(functionLengthRule(), `${folder}/x.ts`, functionOf(MAX_FUNCTION_LINES)), [], folder);
+    assert.deepEqual(
+      await messages(functionLengthRule(), `${folder}/x.ts`, functionOf(MAX_FUNCTION_LINES)),
+      [],
+      folder,
+    );
   }
-  assert.deepEqual(await messages(functionLengthRule(), 'src/drivers/linux/x.ts', functionOf(MAX_FUNCTION_LINES + 40)), []);
+  assert.deepEqual(
+    await messages(functionLengthRule(), 'src/drivers/linux/x.ts', functionOf(MAX_FUNCTION_LINES + 40)),
+    [],
+  );
 });
 
 test('only the acting pipeline may import the acting device, by name, namespace or re-export', async () => {
@@ -61,7 +80,14 @@ test('only the acting pipeline may import the acting device, by name, namespace 
     }
   }
   // The session hands its device over (entrust) and the pipeline takes it back.
-  assert.deepEqual(await messages(restrictedSyntaxRules(), 'src/session/session.ts', "import { entrust } from './acting-device.js';\nexport const e = entrust;\n"), []);
+  assert.deepEqual(
+    await messages(
+      restrictedSyntaxRules(),
+      'src/session/session.ts',
+      "import { entrust } from './acting-device.js';\nexport const e = entrust;\n",
+    ),
+    [],
+  );
   assert.deepEqual(await messages(restrictedSyntaxRules(), 'src/session/pipeline.ts', refused[0]!), []);
 });
 
@@ -75,6 +101,8 @@ test('the lint config applies both rules to the source tree', async () => {
   assert.equal((act.rules?.['no-restricted-syntax'] as [number] | undefined)?.[0], 2);
   const pipeline = await eslint.calculateConfigForFile(join(root, 'src/session/pipeline.ts')) as Linter.Config;
   // The pipeline keeps the dynamic-import rule but not the one on actingDevice (it is the one that takes it back).
-  const selectors = ((pipeline.rules?.['no-restricted-syntax'] as unknown[] | undefined) ?? []).slice(1) as { message?: string }[];
+  const selectors = ((pipeline.rules?.['no-restricted-syntax'] as unknown[] | undefined) ?? []).slice(1) as {
+    message?: string;
+  }[];
   assert.ok(selectors.every((x) => !/Only the acting pipeline/.test(x.message ?? '')), JSON.stringify(selectors));
 });

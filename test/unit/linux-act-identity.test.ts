@@ -16,8 +16,14 @@ test('the process the host decided on passes; another pid, start token or progra
   assert.equal(processMismatch({ pid: process.pid, startToken, appId }, process.pid), undefined);
   assert.equal(processMismatch({}, 0), undefined, 'nothing expected: nothing to prove');
   assert.match(processMismatch({ pid: process.pid, startToken }, process.ppid) ?? '', /belongs to process \d+, not/);
-  assert.match(processMismatch({ pid: process.pid, startToken: `${startToken}1` }, process.pid) ?? '', /another process \(another start time\)/);
-  assert.match(processMismatch({ pid: process.pid, startToken, appId: '/usr/bin/true' }, process.pid) ?? '', /runs another program/);
+  assert.match(
+    processMismatch({ pid: process.pid, startToken: `${startToken}1` }, process.pid) ?? '',
+    /another process \(another start time\)/,
+  );
+  assert.match(
+    processMismatch({ pid: process.pid, startToken, appId: '/usr/bin/true' }, process.pid) ?? '',
+    /runs another program/,
+  );
   // The bus daemon could not say (0), or the process is gone.
   assert.match(processMismatch({ pid: process.pid }, 0) ?? '', /cannot be proven/);
   assert.match(processMismatch({ pid: 2_000_000_001 }, 2_000_000_001) ?? '', /has exited/);

@@ -43,7 +43,8 @@ test('a click on a Gecko element whose only action is named ";;" reports the op,
   assert.equal(r?.detail, 'Action.DoAction(0) "click"');
 });
 
-test('a GTK 3 check box cell of a tree\'s expander column: expand runs the action its description names, never Toggle', async () => {
+test('a GTK 3 check box cell of a tree\'s expander column: expand ' +
+    'runs the action its description names, never Toggle', async () => {
   const done: unknown[] = [];
   // Recorded from a GTK 3 tree view (a font list): the check box cell names its inherited actions by their
   // descriptions.

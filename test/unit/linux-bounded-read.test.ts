@@ -25,7 +25,8 @@ function fakeApp(): { bus: A11yBus; calls: Msg[]; hang: { on: boolean } } {
   const calls: Msg[] = [];
   const hang = { on: false };
   const node = (path: string): { role: number; name: string; count: number; kids: string[] } => {
-    if (path === '/root') return { role: ROLE.frame, name: 'Untitled 1 - LibreOffice Calc', count: 1, kids: ['/table'] };
+    if (path === '/root')
+      return { role: ROLE.frame, name: 'Untitled 1 - LibreOffice Calc', count: 1, kids: ['/table'] };
     if (path === '/table') return { role: ROLE.table, name: 'Sheet1', count: HUGE, kids: [] };
     return { role: ROLE.cell, name: path.slice(1), count: 0, kids: [] };
   };
@@ -64,7 +65,10 @@ for (const [name, read] of [['live walk', readTree], ['cache path', readTreeCach
   test(`${name}: a table of 2³¹−1 cells is read by index, never by GetChildren, and marked truncated`, async () => {
     const { bus, calls } = fakeApp();
     const r = await read(bus, root, {});
-    assert.ok(!calls.some((c) => c.path === '/table' && c.member === 'GetChildren'), 'GetChildren was asked of the huge table');
+    assert.ok(
+      !calls.some((c) => c.path === '/table' && c.member === 'GetChildren'),
+      'GetChildren was asked of the huge table',
+    );
     const table = r.root.children?.[0] as RawNode;
     assert.equal(table.childCount, HUGE);
     assert.equal(table.children?.length, MAX_CHILDREN);
@@ -77,20 +81,39 @@ for (const [name, read] of [['live walk', readTree], ['cache path', readTreeCach
 test('the snapshot says which children it shows of how many', async () => {
   const { bus } = fakeApp();
   const r = await readTree(bus, root, {});
-  const s = buildSnapshot({ root: r.root, window: { id: `${APP}/root`, title: 'Untitled 1 - LibreOffice Calc', app: 'soffice', pid: 4242, role: 'window', focused: true } }, new RefTable());
+  const s = buildSnapshot(
+    {
+      root: r.root,
+      window: {
+        id: `${APP}/root`,
+        title: 'Untitled 1 - LibreOffice Calc',
+        app: 'soffice',
+        pid: 4242,
+        role: 'window',
+        focused: true,
+      },
+    },
+    new RefTable(),
+  );
   assert.match(s.text, /… children 1–\d+ of 2,147,483,647/, s.text);
 });
 
 test('one time-out marks the app busy: calls fail fast with a clear error until a ping answers', async () => {
   const { bus, calls, hang } = fakeApp();
   hang.on = true;
-  await assert.rejects(bus.call(root, 'org.a11y.atspi.Accessible', 'GetRole', '', [], 50), (e: Error & { code?: string }) => e.code === 'timeout');
+  await assert.rejects(
+    bus.call(root, 'org.a11y.atspi.Accessible', 'GetRole', '', [], 50),
+    (e: Error & { code?: string }) => e.code === 'timeout',
+  );
   assert.equal(bus.isBusy(APP), true);
   // The next call pings once (short deadline) and fails without sending its own request.
   const n = calls.length;
   const t0 = performance.now();
-  await assert.rejects(bus.call(root, 'org.a11y.atspi.Accessible', 'GetChildren'),
-    (e: Error & { code?: string }) => e.code === 'timeout' && /the app is busy \(not answering\); try again in a moment/.test(e.message));
+  await assert.rejects(
+    bus.call(root, 'org.a11y.atspi.Accessible', 'GetChildren'),
+    (e: Error & { code?: string }) =>
+      e.code === 'timeout' && /the app is busy \(not answering\); try again in a moment/.test(e.message),
+  );
   assert.ok(performance.now() - t0 < 1500);
   assert.deepEqual(calls.slice(n).map((c) => c.member), ['GetRole']);
   // Within a second of a failed ping, calls fail at once and send nothing.

@@ -53,7 +53,8 @@ const slice = (start: number, table?: { rows: number; cols: number }): RawNode =
   })),
 });
 
-test('a slice below the header row gets the column headers before its cells, numbered so its cells keep their index', async () => {
+test('a slice below the header row gets the column headers ' +
+    'before its cells, numbered so its cells keep their index', async () => {
   const node = slice(300, { rows: 200, cols: 3 });
   await addColumnHeads(tableBus(3, []), { dest: APP, path: '/table' }, node, true);
   assert.deepEqual(

@@ -21,32 +21,119 @@ const APP = ':1.77';
 const ROOT = '/org/a11y/atspi/accessible/root';
 type Mode = 'ignore' | 'apply' | 'upper';
 
-interface FakeNode { role: string; name: string; states: Set<string>; ifaces: string[]; kids: string[]; parent: string; text?: string; caret?: number }
+interface FakeNode {
+  role: string;
+  name: string;
+  states: Set<string>;
+  ifaces: string[];
+  kids: string[];
+  parent: string;
+  text?: string;
+  caret?: number;
+}
 
 const BASE = ['enabled', 'sensitive', 'showing', 'visible'];
-const TEXT_IFACES = ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Component', 'org.a11y.atspi.EditableText', 'org.a11y.atspi.Text'];
+const TEXT_IFACES = [
+  'org.a11y.atspi.Accessible',
+  'org.a11y.atspi.Component',
+  'org.a11y.atspi.EditableText',
+  'org.a11y.atspi.Text',
+];
 
 /** A Firefox-like page: fields whose edits follow `mode`, a paragraph, a <select> with or without a popup. */
 /** `frameName`: the window's accessible name; `xTitle`: the title its X window shows (LinuxInput.windowFacts). */
-function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean; focusDelayMs?: number; items?: string[]; frameName?: string; xTitle?: string } = {}) {
+function fakeGecko(
+  opts: {
+    mode?: Mode;
+    popup?: boolean;
+    keysApply?: boolean;
+    focusDelayMs?: number;
+    items?: string[];
+    frameName?: string;
+    xTitle?: string;
+  } = {},
+) {
   const mode = opts.mode ?? 'ignore';
   const nodes = new Map<string, FakeNode>();
   const add = (path: string, n: Omit<FakeNode, 'states' | 'kids'> & { states?: string[]; kids?: string[] }): void => {
     nodes.set(path, { ...n, states: new Set([...BASE, ...(n.states ?? [])]), kids: n.kids ?? [] });
   };
   const items = opts.items ?? ['Small', 'Medium', 'Large', 'Extra large'];
-  add('/frame', { role: 'frame', name: opts.frameName ?? 'Order form — Mozilla Firefox', ifaces: ['org.a11y.atspi.Accessible'], parent: ROOT, states: ['active'], kids: ['/name', '/pin', '/note', '/para', '/combo'] });
-  add('/name', { role: 'entry', name: 'Name', ifaces: TEXT_IFACES, parent: '/frame', states: ['editable', 'focusable', 'single line'], text: '' });
-  add('/pin', { role: 'password text', name: 'PIN', ifaces: TEXT_IFACES, parent: '/frame', states: ['editable', 'focusable', 'single line'], text: '' });
-  add('/note', { role: 'entry', name: 'Note', ifaces: TEXT_IFACES, parent: '/frame', states: ['editable', 'focusable', 'multi line'], text: 'Hello' });
-  add('/para', { role: 'paragraph', name: '', ifaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Text'], parent: '/frame', text: 'No order yet.' });
-  add('/combo', { role: 'combo box', name: 'Size', ifaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Action', 'org.a11y.atspi.Component'], parent: '/frame', states: ['focusable', 'expandable'], kids: ['/menu'] });
-  add('/menu', { role: 'menu', name: '', ifaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Selection'], parent: '/combo', kids: items.map((_, i) => `/item${i}`) });
-  items.forEach((name, i) => add(`/item${i}`, { role: 'menu item', name, ifaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Action'], parent: '/menu', states: i === 0 ? ['selected'] : [] }));
+  add('/frame', {
+    role: 'frame',
+    name: opts.frameName ?? 'Order form — Mozilla Firefox',
+    ifaces: ['org.a11y.atspi.Accessible'],
+    parent: ROOT,
+    states: ['active'],
+    kids: ['/name', '/pin', '/note', '/para', '/combo'],
+  });
+  add('/name', {
+    role: 'entry',
+    name: 'Name',
+    ifaces: TEXT_IFACES,
+    parent: '/frame',
+    states: ['editable', 'focusable', 'single line'],
+    text: '',
+  });
+  add('/pin', {
+    role: 'password text',
+    name: 'PIN',
+    ifaces: TEXT_IFACES,
+    parent: '/frame',
+    states: ['editable', 'focusable', 'single line'],
+    text: '',
+  });
+  add('/note', {
+    role: 'entry',
+    name: 'Note',
+    ifaces: TEXT_IFACES,
+    parent: '/frame',
+    states: ['editable', 'focusable', 'multi line'],
+    text: 'Hello',
+  });
+  add('/para', {
+    role: 'paragraph',
+    name: '',
+    ifaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Text'],
+    parent: '/frame',
+    text: 'No order yet.',
+  });
+  add('/combo', {
+    role: 'combo box',
+    name: 'Size',
+    ifaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Action', 'org.a11y.atspi.Component'],
+    parent: '/frame',
+    states: ['focusable', 'expandable'],
+    kids: ['/menu'],
+  });
+  add('/menu', {
+    role: 'menu',
+    name: '',
+    ifaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Selection'],
+    parent: '/combo',
+    kids: items.map((_, i) => `/item${i}`),
+  });
+  items.forEach((name, i) =>
+    add(`/item${i}`, {
+      role: 'menu item',
+      name,
+      ifaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Action'],
+      parent: '/menu',
+      states: i === 0 ? ['selected'] : [],
+    }),
+  );
   const calls: string[] = [];
   const keys: string[] = [];
-  const select = (i: number): void => items.forEach((_, j) => { const n = nodes.get(`/item${j}`)!; if (i === j) n.states.add('selected'); else n.states.delete('selected'); });
-  const edit = (n: FakeNode, next: string): void => { if (mode === 'apply') n.text = next; else if (mode === 'upper') n.text = next.toUpperCase(); };
+  const select = (i: number): void =>
+    items.forEach((_, j) => {
+      const n = nodes.get(`/item${j}`)!;
+      if (i === j) n.states.add('selected');
+      else n.states.delete('selected');
+    });
+  const edit = (n: FakeNode, next: string): void => {
+    if (mode === 'apply') n.text = next;
+    else if (mode === 'upper') n.text = next.toUpperCase();
+  };
   const stateWords = (s: Set<string>): number[] => {
     const w = [0, 0];
     for (const name of s) { const i = ATSPI_STATES.indexOf(name); if (i >= 0) w[i >> 5]! |= 1 << (i & 31); }
@@ -73,13 +160,24 @@ function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean; fo
       case 'GetChildren': return [n.kids.map((k) => [APP, k])];
       case 'GetChildAtIndex': return [[APP, n.kids[Number(body[0])] ?? '/org/a11y/atspi/null']];
       // Gecko: an end past the text's length reads as "".
-      case 'GetText': { const [s, e] = body as [number, number]; const t = n.text ?? ''; return [e === -1 ? t.slice(s) : e > t.length ? '' : t.slice(s, e)]; }
+      case 'GetText': {
+        const [s, e] = body as [number, number];
+        const t = n.text ?? '';
+        return [e === -1 ? t.slice(s) : e > t.length ? '' : t.slice(s, e)];
+      }
       case 'SetTextContents': edit(n, String(body[0])); return [true];
-      case 'InsertText': { const [at, t] = body as [number, string]; edit(n, (n.text ?? '').slice(0, at) + t + (n.text ?? '').slice(at)); return [true]; }
+      case 'InsertText': {
+        const [at, t] = body as [number, string];
+        edit(n, (n.text ?? '').slice(0, at) + t + (n.text ?? '').slice(at));
+        return [true];
+      }
       case 'SetCaretOffset': n.caret = Number(body[0]); return [true];
       case 'GrabFocus': {
         // A window just raised: the element takes focus only after a while (Firefox after its window was activated).
-        const take = (): void => { for (const m of nodes.values()) m.states.delete('focused'); n.states.add('focused'); };
+        const take = (): void => {
+          for (const m of nodes.values()) m.states.delete('focused');
+          n.states.add('focused');
+        };
         if (opts.focusDelayMs) setTimeout(take, opts.focusDelayMs); else take();
         return [true];
       }
@@ -88,9 +186,29 @@ function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean; fo
       case 'GetExtents': return [[0, 0, 800, 600]];
       case 'DoAction':
         if (path === '/combo' && opts.popup !== false && !nodes.has('/popup')) {
-          add('/popup', { role: 'combo box', name: '', ifaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Action'], parent: '/frame', states: ['expanded'], kids: ['/pmenu'] });
-          add('/pmenu', { role: 'menu', name: '', ifaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Selection'], parent: '/popup', kids: items.map((_, i) => `/pitem${i}`) });
-          items.forEach((name, i) => add(`/pitem${i}`, { role: 'menu item', name, ifaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Action'], parent: '/pmenu' }));
+          add('/popup', {
+            role: 'combo box',
+            name: '',
+            ifaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Action'],
+            parent: '/frame',
+            states: ['expanded'],
+            kids: ['/pmenu'],
+          });
+          add('/pmenu', {
+            role: 'menu',
+            name: '',
+            ifaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Selection'],
+            parent: '/popup',
+            kids: items.map((_, i) => `/pitem${i}`),
+          });
+          items.forEach((name, i) =>
+            add(`/pitem${i}`, {
+              role: 'menu item',
+              name,
+              ifaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Action'],
+              parent: '/pmenu',
+            }),
+          );
           nodes.get('/frame')!.kids.unshift('/popup');
         } else if (path.startsWith('/pitem')) {
           select(Number(path.slice(6)));
@@ -99,14 +217,21 @@ function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean; fo
         }
         return [true];
       case 'SelectChild': select(Number(body[0])); return [true];
-      case 'GetSelectedChild': { const i = items.findIndex((_, j) => nodes.get(`/item${j}`)!.states.has('selected')); return [[APP, i >= 0 ? `/item${i}` : '/org/a11y/atspi/null']]; }
+      case 'GetSelectedChild': {
+        const i = items.findIndex((_, j) => nodes.get(`/item${j}`)!.states.has('selected'));
+        return [[APP, i >= 0 ? `/item${i}` : '/org/a11y/atspi/null']];
+      }
       default: throw Object.assign(new Error(`no ${member}`), { type: 'org.freedesktop.DBus.Error.UnknownMethod' });
     }
   };
   const messageBus = {
     call: (m: { path: string; member: string; body: unknown[] }) => {
       calls.push(`${m.path} ${m.member}`);
-      try { return Promise.resolve({ body: answer(m.path, m.member, m.body) }); } catch (e) { return Promise.reject(e); }
+      try {
+        return Promise.resolve({ body: answer(m.path, m.member, m.body) });
+      } catch (e) {
+        return Promise.reject(e);
+      }
     },
     disconnect: () => undefined,
   };
@@ -142,7 +267,8 @@ function fakeGecko(opts: { mode?: Mode; popup?: boolean; keysApply?: boolean; fo
 
 const id = (path: string): string => APP + path;
 
-test('Gecko ignores SetTextContents: read back, then focus + select all + type; the receipt names the path, not the text', async () => {
+test('Gecko ignores SetTextContents: read back, then focus + ' +
+    'select all + type; the receipt names the path, not the text', async () => {
   const g = fakeGecko({ mode: 'ignore' });
   const r = await act(g.bus, g.keyboard, { id: id('/name'), op: 'set_value', value: 'Ada Lovelace' });
   assert.equal(r.method, 'synthetic');
@@ -172,7 +298,8 @@ test('clear on an ignoring field selects all and deletes', async () => {
   assert.deepEqual(g.keys, ['Control+a', 'Backspace']);
 });
 
-test('text that would leave the field (Tab anywhere, Return in a one-line field) is refused before any key', async () => {
+test('text that would leave the field (Tab anywhere, Return ' +
+    'in a one-line field) is refused before any key', async () => {
   for (const value of ['Ada\tx', 'Ada\nx']) {
     const g = fakeGecko({ mode: 'ignore' });
     await assert.rejects(act(g.bus, g.keyboard, { id: id('/name'), op: 'set_value', value }),
@@ -185,7 +312,8 @@ test('text that would leave the field (Tab anywhere, Return in a one-line field)
   assert.equal(g.nodes.get('/note')!.text, 'two\nlines');
 });
 
-test('a password field: typed and checked by length; when the keys do not land, the error names no secret', async () => {
+test('a password field: typed and checked by length; when ' +
+    'the keys do not land, the error names no secret', async () => {
   const secret = 'pin-hunter2';
   const g = fakeGecko({ mode: 'ignore' });
   const r = await act(g.bus, g.keyboard, { id: id('/pin'), op: 'set_value', value: secret });
@@ -199,7 +327,8 @@ test('a password field: typed and checked by length; when the keys do not land, 
   });
 });
 
-test('type on an ignoring field: the caret is put where the insert was meant to go, then the text is typed', async () => {
+test('type on an ignoring field: the caret is put where ' +
+    'the insert was meant to go, then the text is typed', async () => {
   const g = fakeGecko({ mode: 'ignore' });
   const r = await act(g.bus, g.keyboard, { id: id('/note'), op: 'type', value: ' world' });
   assert.equal(r.method, 'synthetic');
@@ -211,7 +340,8 @@ test('type on an ignoring field: the caret is put where the insert was meant to 
   assert.deepEqual(applied.keys, []);
 });
 
-test('select on a <select>: chosen in the opened dropdown (the page sees a click), verified, dropdown closed', async () => {
+test('select on a <select>: chosen in the opened dropdown ' +
+    '(the page sees a click), verified, dropdown closed', async () => {
   const g = fakeGecko();
   const r = await act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'Large' });
   assert.match(r.detail ?? '', /"Large" chosen in the opened dropdown/);
@@ -222,11 +352,22 @@ test('select on a <select>: chosen in the opened dropdown (the page sees a click
   const s = await act(g.bus, g.keyboard, { id: id('/combo'), op: 'set_value', value: 'medium' });
   assert.match(s.detail ?? '', /"Medium" chosen/);
   assert.deepEqual(g.keys, []);
-  await assert.rejects(act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'Huge' }), /No item named "Huge"; items: "Small", "Medium", "Large", "Extra large"\./);
+  await assert.rejects(
+    act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'Huge' }),
+    /No item named "Huge"; items: "Small", "Medium", "Large", "Extra large"\./,
+  );
 });
 
-test('select names an item by a unique word or start of it (abiword\'s file types: "ODT", ".odt"); several candidates are refused', async () => {
-  const items = ['AbiWord (.abw, .zabw, abw.gz)', 'Microsoft Word (.doc)', 'OpenDocument Text (.odt)', 'OpenDocument Template (.ott)', 'Text (.txt, .text)', 'Encoded Text (.txt, .text)'];
+test('select names an item by a unique word or start of it (abiword\'s ' +
+    'file types: "ODT", ".odt"); several candidates are refused', async () => {
+  const items = [
+    'AbiWord (.abw, .zabw, abw.gz)',
+    'Microsoft Word (.doc)',
+    'OpenDocument Text (.odt)',
+    'OpenDocument Template (.ott)',
+    'Text (.txt, .text)',
+    'Encoded Text (.txt, .text)',
+  ];
   for (const value of ['ODT', '.odt', 'opendocument text']) {
     const g = fakeGecko({ items });
     const r = await act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value });
@@ -235,23 +376,36 @@ test('select names an item by a unique word or start of it (abiword\'s file type
   }
   const g = fakeGecko({ items });
   // "Text" is the whole name of one item: that one, not the others that hold the word.
-  assert.match((await act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'text' })).detail ?? '', /"Text \(\.txt, \.text\)" chosen/);
+  assert.match(
+    (await act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'text' })).detail ?? '',
+    /"Text \(\.txt, \.text\)" chosen/,
+  );
   await assert.rejects(act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'txt' }),
     /"txt" names 2 items: "Text \(\.txt, \.text\)", "Encoded Text \(\.txt, \.text\)"\. Give more/);
   await assert.rejects(act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'OpenDoc' }), /names 2 items/);
 });
 
-test('a window with no accessible name is checked by its window manager\'s title (kcalc\'s Qt window): same title acts, another refuses', { skip: process.platform !== 'linux' }, async () => {
-  const expect = { pid: process.pid, startToken: String(procInfo(process.pid)!.startTime), window: id('/frame'), title: 'KCalc' };
+test('a window with no accessible name is checked by its window manager\'s title ' +
+    '(kcalc\'s Qt window): same title acts, another refuses', { skip: process.platform !== 'linux' }, async () => {
+  const expect = {
+    pid: process.pid,
+    startToken: String(procInfo(process.pid)!.startTime),
+    window: id('/frame'),
+    title: 'KCalc',
+  };
   const g = fakeGecko({ frameName: '', xTitle: 'KCalc' });
   const r = await act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'Large', expect });
   assert.match(r.detail ?? '', /"Large" chosen/);
   const other = fakeGecko({ frameName: '', xTitle: 'Another window' });
-  await assert.rejects(act(other.bus, other.keyboard, { id: id('/combo'), op: 'select', value: 'Large', expect }), /title changed/);
+  await assert.rejects(
+    act(other.bus, other.keyboard, { id: id('/combo'), op: 'select', value: 'Large', expect }),
+    /title changed/,
+  );
   assert.ok(!other.nodes.get('/item2')!.states.has('selected'), 'nothing was sent');
 });
 
-test('select on a <select> whose dropdown never shows: the list\'s Selection, verified, and the detail says so', async () => {
+test('select on a <select> whose dropdown never shows: the ' +
+    'list\'s Selection, verified, and the detail says so', async () => {
   const g = fakeGecko({ popup: false });
   const r = await act(g.bus, g.keyboard, { id: id('/combo'), op: 'select', value: 'Large' });
   assert.match(r.detail ?? '', /Selection\.SelectChild\(2\) on the combo's list/);
@@ -297,7 +451,10 @@ test('a page that moves the focus away from the field when it is focused gets no
     }
     return grab(t, iface, member, ...rest);
   };
-  await assert.rejects(act(g.bus, g.keyboard, { id: id('/name'), op: 'set_value', value: 'Ada' }), /lost the keyboard focus/);
+  await assert.rejects(
+    act(g.bus, g.keyboard, { id: id('/name'), op: 'set_value', value: 'Ada' }),
+    /lost the keyboard focus/,
+  );
   assert.ok(g.calls.length > focusCalls);
   assert.ok(!g.keys.some((k) => k.startsWith('text:')), `text was sent: ${g.keys.join()}`);
   assert.equal(g.nodes.get('/pin')!.text, '');

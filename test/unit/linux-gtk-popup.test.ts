@@ -13,7 +13,9 @@ import { enrich, readBounds, type ElementInfo } from '../../src/drivers/linux/tr
 const APP = ':1.7';
 
 /** A bus answering GetChildren / GetRoleName / ChildCount / Name / GetExtents from a table of paths. */
-function fakeBus(nodes: Record<string, { role: string; name?: string; kids?: string[]; extents?: number[]; selected?: string }>): A11yBus {
+function fakeBus(
+  nodes: Record<string, { role: string; name?: string; kids?: string[]; extents?: number[]; selected?: string }>,
+): A11yBus {
   const at = (t: Target) => {
     const n = nodes[t.path];
     if (!n) throw new Error(`no node ${t.path}`);
@@ -51,7 +53,10 @@ test('a GTK 3 combo box: the items of its menu child are its items', async () =>
 });
 
 test('an unmapped GTK popup window at −2³¹ reads as no area, inside the protocol range', async () => {
-  const bus = fakeBus({ '/popup': { role: 'window', extents: [-2147483648, -2147483648, 168, 104] }, '/ok': { role: 'window', extents: [-20, 5, 300, 200] } });
+  const bus = fakeBus({
+    '/popup': { role: 'window', extents: [-2147483648, -2147483648, 168, 104] },
+    '/ok': { role: 'window', extents: [-20, 5, 300, 200] },
+  });
   const info = (path: string): ElementInfo => ({ target: { dest: APP, path } } as unknown as ElementInfo);
   const popup = info('/popup');
   await readBounds(bus, popup);
@@ -69,9 +74,15 @@ test('a named GTK 3 combo box: its choice comes from its own Selection when its 
     '/i1': { role: 'menu item', name: '中文' },
   });
   const info = {
-    target: { dest: APP, path: '/combo' }, atspiRole: 'combo box', name: 'Language', description: '', accessibleId: '',
-    states: new Set(['enabled', 'showing']), interfaces: new Set(['org.a11y.atspi.Accessible', 'org.a11y.atspi.Selection']),
-    children: [{ dest: APP, path: '/menu' }], childCount: 1,
+    target: { dest: APP, path: '/combo' },
+    atspiRole: 'combo box',
+    name: 'Language',
+    description: '',
+    accessibleId: '',
+    states: new Set(['enabled', 'showing']),
+    interfaces: new Set(['org.a11y.atspi.Accessible', 'org.a11y.atspi.Selection']),
+    children: [{ dest: APP, path: '/menu' }],
+    childCount: 1,
   } as ElementInfo;
   await enrich(bus, info, false);
   assert.equal(info.choice, '中文');

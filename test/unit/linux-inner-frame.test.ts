@@ -15,7 +15,12 @@ const role = (name: string): number => ATSPI_ROLES.indexOf(name);
 
 /** kcalc's shape: application › frame (window) › filler › [frame "0" (the display), frame (bit box) › label]. */
 const NODES: Record<string, { role: string; name: string; description?: string; parent: string; kids: string[] }> = {
-  '/org/a11y/atspi/accessible/root': { role: 'application', name: 'kcalc', parent: '/org/a11y/atspi/null', kids: ['/win'] },
+  '/org/a11y/atspi/accessible/root': {
+    role: 'application',
+    name: 'kcalc',
+    parent: '/org/a11y/atspi/null',
+    kids: ['/win'],
+  },
   '/win': { role: 'frame', name: 'KCalc', parent: '/org/a11y/atspi/accessible/root', kids: ['/fill'] },
   '/fill': { role: 'filler', name: '', parent: '/win', kids: ['/display', '/bits'] },
   '/display': { role: 'frame', name: '0', description: 'Result Display', parent: '/fill', kids: [] },
@@ -27,7 +32,13 @@ function kcalcBus() {
   return busAnswering((m: Msg): unknown[] => {
     const n = NODES[m.path];
     if (!n) throw Object.assign(new Error(`no object ${m.path}`), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
-    const props: Record<string, unknown> = { Name: n.name, Description: n.description ?? '', ChildCount: n.kids.length, AccessibleId: '', Parent: [APP, n.parent] };
+    const props: Record<string, unknown> = {
+      Name: n.name,
+      Description: n.description ?? '',
+      ChildCount: n.kids.length,
+      AccessibleId: '',
+      Parent: [APP, n.parent],
+    };
     switch (m.member) {
       case 'GetRole': return [role(n.role)];
       case 'GetRoleName': return [n.role];

@@ -12,8 +12,13 @@ function busOf(toolkit: string): { bus: A11yBus; asked: () => number } {
   let asked = 0;
   const messageBus = {
     call: (m: { member: string; body: unknown[] }) => {
-      if (m.member === 'Get' && m.body[1] === 'ToolkitName') { asked++; return Promise.resolve({ body: [{ value: toolkit }] }); }
-      return Promise.reject(Object.assign(new Error(`no ${m.member}`), { type: 'org.freedesktop.DBus.Error.UnknownMethod' }));
+      if (m.member === 'Get' && m.body[1] === 'ToolkitName') {
+        asked++;
+        return Promise.resolve({ body: [{ value: toolkit }] });
+      }
+      return Promise.reject(
+        Object.assign(new Error(`no ${m.member}`), { type: 'org.freedesktop.DBus.Error.UnknownMethod' }),
+      );
     },
     disconnect: () => undefined,
   };
@@ -23,8 +28,10 @@ function busOf(toolkit: string): { bus: A11yBus; asked: () => number } {
 }
 
 /** What each toolkit inserts for (text, length), as their adaptors do. */
-const qtInserts = (text: string, length: number): string => (text + '\0'.repeat(Math.max(0, length - text.length))).slice(0, length);
-const gtkInserts = (text: string, length: number): string => Buffer.from(text, 'utf8').subarray(0, length).toString('utf8');
+const qtInserts = (text: string, length: number): string =>
+  (text + '\0'.repeat(Math.max(0, length - text.length))).slice(0, length);
+const gtkInserts = (text: string, length: number): string =>
+  Buffer.from(text, 'utf8').subarray(0, length).toString('utf8');
 
 const TEXT = 'shopping: 2 kg rice, 牛奶 🍚';
 

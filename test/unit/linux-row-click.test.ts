@@ -137,7 +137,8 @@ function fakePointer(log: string[]): LinuxInput {
   } as unknown as LinuxInput;
 }
 
-test('a click on a GTK 4 list row with no action and a list that selects nothing is a pointer click at its centre', async () => {
+test('a click on a GTK 4 list row with no action and a list ' +
+    'that selects nothing is a pointer click at its centre', async () => {
   const log: string[] = [];
   const r = await act(gtk4Rows(log), fakePointer(log), { id: `${APP}/row`, op: 'click' } as never);
   // GTK 4 reports the row at 195,145 of its window (read at 0,0); the window's client area starts at 445,247.

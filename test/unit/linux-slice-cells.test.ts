@@ -25,14 +25,37 @@ function fakeTree(rows: number): A11yBus {
   return bus;
 }
 
-test('cells of a TreeView read as the rows on screen are numbered by their row in the table, not their place on screen', async () => {
+test('cells of a TreeView read as the rows on screen are numbered ' +
+    'by their row in the table, not their place on screen', async () => {
   const bus = fakeTree(300);
   const start = 256;
   const children = Array.from({ length: 4 }, (_, k) => ({ dest: APP, path: `/cell${start + k}` }));
-  const info: ElementInfo = { target: { dest: APP, path: '/tree' }, atspiRole: 'tree table', name: '', description: '', accessibleId: '',
-    states: new Set(['showing']), interfaces: new Set(['org.a11y.atspi.Table']), children, childCount: 300, childStart: start, childVisible: true };
-  const node: RawNode = { id: handleOf(info.target), role: 'table', states: [], actions: [],
-    children: children.map((c) => ({ id: handleOf(c), role: 'cell', name: `item-${Number(c.path.slice(5)) + 1}`, states: [], actions: ['select'] })) };
+  const info: ElementInfo = {
+    target: { dest: APP, path: '/tree' },
+    atspiRole: 'tree table',
+    name: '',
+    description: '',
+    accessibleId: '',
+    states: new Set(['showing']),
+    interfaces: new Set(['org.a11y.atspi.Table']),
+    children,
+    childCount: 300,
+    childStart: start,
+    childVisible: true,
+  };
+  const node: RawNode = {
+    id: handleOf(info.target),
+    role: 'table',
+    states: [],
+    actions: [],
+    children: children.map((c) => ({
+      id: handleOf(c),
+      role: 'cell',
+      name: `item-${Number(c.path.slice(5)) + 1}`,
+      states: [],
+      actions: ['select'],
+    })),
+  };
   await annotateCells(bus, info, node);
   assert.deepEqual(node.children?.map((c) => c.cell?.row), [256, 257, 258, 259]);
   assert.deepEqual(node.table, { rows: 300, cols: 1 });

@@ -10,7 +10,14 @@ import { ATSPI_ROLES, ATSPI_STATES } from '../../src/drivers/linux/bus/atspi-con
 import { readElement, toRawNode } from '../../src/drivers/linux/tree/reader.js';
 import { findText, readRange, TEXT_BODY_CAP, TEXT_CHUNK, TextBudget } from '../../src/drivers/linux/tree/text.js';
 
-interface FakeNode { role: string; name?: string; states: string[]; text?: string; caret?: number; selection?: [number, number] }
+interface FakeNode {
+  role: string;
+  name?: string;
+  states: string[];
+  text?: string;
+  caret?: number;
+  selection?: [number, number];
+}
 
 /** A bus over a map of path → node; records every Text call. */
 function fakeBus(nodes: Record<string, FakeNode>): { bus: A11yBus; calls: string[] } {
@@ -33,7 +40,8 @@ function fakeBus(nodes: Record<string, FakeNode>): { bus: A11yBus; calls: string
         case 'GetRole': return [ATSPI_ROLES.indexOf(n.role)];
         case 'GetRoleName': return [n.role];
         case 'GetState': return [stateWords(n.states)];
-        case 'GetInterfaces': return [['org.a11y.atspi.Accessible', ...(n.text !== undefined ? ['org.a11y.atspi.Text'] : [])]];
+        case 'GetInterfaces':
+          return [['org.a11y.atspi.Accessible', ...(n.text !== undefined ? ['org.a11y.atspi.Text'] : [])]];
         case 'GetChildren': return [[]];
         case 'GetText': {
           const [a, b] = body as [number, number];
@@ -68,7 +76,9 @@ function fakeBus(nodes: Record<string, FakeNode>): { bus: A11yBus; calls: string
 const at = (path: string): Target => ({ dest: ':1.5', path });
 
 test('Gecko paragraph shorter than any fixed read: the whole text, asked by its real length', async () => {
-  const { bus, calls } = fakeBus({ '/p': { role: 'paragraph', states: ['visible', 'showing'], text: 'Your order number is 4711.' } });
+  const { bus, calls } = fakeBus({
+    '/p': { role: 'paragraph', states: ['visible', 'showing'], text: 'Your order number is 4711.' },
+  });
   const raw = toRawNode(await readElement(bus, at('/p')));
   assert.equal(raw.value, 'Your order number is 4711.');
   assert.equal(raw.valueLength, undefined);
@@ -77,7 +87,9 @@ test('Gecko paragraph shorter than any fixed read: the whole text, asked by its 
 
 test('a named terminal is read (tail first), with its caret; the budget cuts it and says where it starts', async () => {
   const text = Array.from({ length: 800 }, (_, i) => `row-${i + 1}`).join('\n');
-  const { bus } = fakeBus({ '/t': { role: 'terminal', name: 'Terminal', states: ['visible', 'showing', 'focusable'], text, caret: text.length } });
+  const { bus } = fakeBus({
+    '/t': { role: 'terminal', name: 'Terminal', states: ['visible', 'showing', 'focusable'], text, caret: text.length },
+  });
   const raw = toRawNode(await readElement(bus, at('/t')));
   assert.equal(raw.name, 'Terminal');
   assert.equal(raw.valueLength, text.length);
@@ -112,8 +124,17 @@ test('the snapshot budget bounds the text read in all; each node still gets a li
   assert.ok(read >= 10_000, `read ${read}`);
 });
 
-test('a password field: only its length is asked (it reads ••••), never its text; text.read / text.find refuse it', async () => {
-  const { bus, calls } = fakeBus({ '/pw': { role: 'password text', states: ['visible', 'showing', 'editable', 'focused'], text: 'hunter2-secret', caret: 14, selection: [0, 14] } });
+test('a password field: only its length is asked (it reads ' +
+    '••••), never its text; text.read / text.find refuse it', async () => {
+  const { bus, calls } = fakeBus({
+    '/pw': {
+      role: 'password text',
+      states: ['visible', 'showing', 'editable', 'focused'],
+      text: 'hunter2-secret',
+      caret: 14,
+      selection: [0, 14],
+    },
+  });
   const raw = toRawNode(await readElement(bus, at('/pw')));
   assert.equal(raw.value, '••••');
   assert.equal(raw.valueLength, undefined);
@@ -127,7 +148,15 @@ test('a password field: only its length is asked (it reads ••••), never 
 
 test('a GTK 4 entry reports visible but never showing: its text is read (a set_value read back as "")', async () => {
   // The states gnome-text-editor's Save As name field reports (GTK 4.8), with the path set_value put there.
-  const { bus } = fakeBus({ '/n': { role: 'text', name: 'Name:', states: ['editable', 'focusable', 'focused', 'sensitive', 'visible'], text: '/tmp/eval/packing.txt', caret: 0 } });
+  const { bus } = fakeBus({
+    '/n': {
+      role: 'text',
+      name: 'Name:',
+      states: ['editable', 'focusable', 'focused', 'sensitive', 'visible'],
+      text: '/tmp/eval/packing.txt',
+      caret: 0,
+    },
+  });
   const raw = toRawNode(await readElement(bus, at('/n')));
   assert.equal(raw.value, '/tmp/eval/packing.txt');
   assert.equal(raw.valueLength, undefined);
@@ -143,7 +172,15 @@ test('a GTK 4 read-only entry (a hex editor\'s conversion pane) shows its text a
 });
 
 test('an editable field: caret and selection', async () => {
-  const { bus } = fakeBus({ '/e': { role: 'entry', states: ['visible', 'showing', 'editable', 'focusable', 'focused'], text: 'hello world', caret: 5, selection: [0, 5] } });
+  const { bus } = fakeBus({
+    '/e': {
+      role: 'entry',
+      states: ['visible', 'showing', 'editable', 'focusable', 'focused'],
+      text: 'hello world',
+      caret: 5,
+      selection: [0, 5],
+    },
+  });
   const raw = toRawNode(await readElement(bus, at('/e')));
   assert.equal(raw.value, 'hello world');
   assert.equal(raw.caret, 5);
@@ -175,14 +212,17 @@ test('text.find: line and offset in the whole text, across chunk edges', async (
 
 test('text.find is no oracle for masked secrets: a match inside a token is dropped', async () => {
   const token = 'ghp_Abcdefghijklmnopqrstuvwxyz0123456789';
-  const { bus } = fakeBus({ '/d': { role: 'document frame', states: ['visible', 'showing'], text: `export TOKEN=${token}\necho ghp_ done` } });
+  const { bus } = fakeBus({
+    '/d': { role: 'document frame', states: ['visible', 'showing'], text: `export TOKEN=${token}\necho ghp_ done` },
+  });
   const r = await findText(bus, at('/d'), 'ghp_Abc', 10);
   assert.equal(r.matches.length, 0, JSON.stringify(r.matches));
   const plain = await findText(bus, at('/d'), 'ghp_', 10);
   assert.deepEqual(plain.matches.map((m) => m.line), [2]);
 });
 
-test('a nameless live region (Gecko\'s role=status paragraph, an alert) is read: its text was lost as a bare statusbar', async () => {
+test('a nameless live region (Gecko\'s role=status paragraph, ' +
+    'an alert) is read: its text was lost as a bare statusbar', async () => {
   const { bus } = fakeBus({
     '/s': { role: 'status bar', states: ['visible', 'showing'], text: 'Deleted message #4321 (code 877)' },
     '/a': { role: 'alert', states: ['visible', 'showing'], text: 'Disk almost full' },

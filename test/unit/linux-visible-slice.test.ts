@@ -64,8 +64,16 @@ function fakeList(n: number, scroll: number): { bus: A11yBus; calls: Msg[] } {
 
 // 377,679 px: where "scroll to 18000" put a real GTK ListBox of 20,000 rows. Its wrapped position lands below the
 // viewport (y 15,756 for a view at 219–819), so clipping the list by the viewport as reported left nothing.
-for (const [n, scroll] of [[5000, 0], [5000, 31320], [20000, 90420], [20000, 400_000], [20000, 377_679], [20000, 160_000]] as const) {
-  test(`ListBox of ${n} rows scrolled ${scroll} px: the slice is the drawn rows, in a flat number of calls`, async () => {
+for (const [n, scroll] of [
+  [5000, 0],
+  [5000, 31320],
+  [20000, 90420],
+  [20000, 400_000],
+  [20000, 377_679],
+  [20000, 160_000],
+] as const) {
+  test(`ListBox of ${n} rows scrolled ${scroll} px: the ` +
+      `slice is the drawn rows, in a flat number of calls`, async () => {
     const { bus, calls } = fakeList(n, scroll);
     const slice = await visibleSlice(bus, { dest: APP, path: '/list' }, n, 200);
     assert.ok(slice, 'no slice');

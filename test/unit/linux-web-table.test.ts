@@ -33,7 +33,10 @@ function fakeTable(): A11yBus {
       case 'Get': return [{ value: props(m.path)[String(m.body[1])] }];
       case 'GetAll': return [Object.fromEntries(Object.entries(props(m.path)).map(([k, v]) => [k, { value: v }]))];
       case 'GetState': return [[0, 0]];
-      case 'GetInterfaces': return [m.path === '/table' ? ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Table'] : ['org.a11y.atspi.Accessible']];
+      case 'GetInterfaces':
+        return [
+          m.path === '/table' ? ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Table'] : ['org.a11y.atspi.Accessible'],
+        ];
       case 'GetAccessibleAt': return [[APP, `/cell/${String(m.body[0])}/${String(m.body[1])}`]];
       case 'GetChildren': return [[]];
       default: throw Object.assign(new Error('no such method'), { type: 'org.freedesktop.DBus.Error.UnknownMethod' });
@@ -44,7 +47,11 @@ function fakeTable(): A11yBus {
 }
 
 test('list.find searches every column of a table row, and names the cell that holds the text', async () => {
-  const r = await findInList(fakeTable(), { dest: APP, path: '/table' }, { text: 'Archive row 437', deadlineMs: 30_000 });
+  const r = await findInList(
+    fakeTable(),
+    { dest: APP, path: '/table' },
+    { text: 'Archive row 437', deadlineMs: 30_000 },
+  );
   assert.equal(r.complete, true);
   assert.equal(r.matches.length, 1, JSON.stringify(r));
   const m = r.matches[0]!;
@@ -54,7 +61,11 @@ test('list.find searches every column of a table row, and names the cell that ho
 
 test('list.find finds a text of the middle column, and a text in no row matches nothing', async () => {
   const bus = fakeTable();
-  const first = await findInList(bus, { dest: APP, path: '/table' }, { text: 'Ticket subject 599', deadlineMs: 30_000 });
+  const first = await findInList(
+    bus,
+    { dest: APP, path: '/table' },
+    { text: 'Ticket subject 599', deadlineMs: 30_000 },
+  );
   assert.deepEqual(first.matches.map((m) => [m.row, m.node.name]), [[599, 'Ticket subject 599']]);
   const none = await findInList(bus, { dest: APP, path: '/table' }, { text: 'Archive row 601', deadlineMs: 30_000 });
   assert.equal(none.matches.length, 0);
@@ -77,7 +88,10 @@ function fakePage(): A11yBus {
         case 'GetRole': return Promise.resolve({ body: [n.role] });
         case 'Get': return Promise.resolve({ body: [{ value: m.body[1] === 'Parent' ? [APP, n.parent] : undefined }] });
         case 'GetExtents': return Promise.resolve({ body: [n.ext] });
-        default: return Promise.reject(Object.assign(new Error('no such method'), { type: 'org.freedesktop.DBus.Error.UnknownMethod' }));
+        default:
+          return Promise.reject(
+            Object.assign(new Error('no such method'), { type: 'org.freedesktop.DBus.Error.UnknownMethod' }),
+          );
       }
     },
     disconnect: () => undefined,
@@ -87,24 +101,42 @@ function fakePage(): A11yBus {
   return bus;
 }
 
-test('a table in a web page is seen through the page\'s document: its viewport is the part of the page on screen', async () => {
+test('a table in a web page is seen through the page\'s ' +
+    'document: its viewport is the part of the page on screen', async () => {
   assert.deepEqual(await viewportOf(fakePage(), { dest: APP, path: '/table' }), [22, 233, 257, 777]);
 });
 
-test('the rows on screen of a web table (children that are rows, not cells) are not given a cell\'s coordinates', async () => {
+test('the rows on screen of a web table (children that are ' +
+    'rows, not cells) are not given a cell\'s coordinates', async () => {
   // GetRowAtIndex/GetColumnAtIndex take a cell's index: asked with a row's index they name some other cell.
   const messageBus = {
     call: (m: Msg) => {
       if (m.member === 'GetRowAtIndex') return Promise.resolve({ body: [134] });
       if (m.member === 'GetColumnAtIndex') return Promise.resolve({ body: [1] });
-      return Promise.reject(Object.assign(new Error('no such method'), { type: 'org.freedesktop.DBus.Error.UnknownMethod' }));
+      return Promise.reject(
+        Object.assign(new Error('no such method'), { type: 'org.freedesktop.DBus.Error.UnknownMethod' }),
+      );
     },
     disconnect: () => undefined,
   };
   const bus = new (A11yBus as unknown as new (b: unknown, address: string) => A11yBus)(messageBus, 'fake');
   bus.p2p = false;
-  const row = (i: number): RawNode => ({ id: `r${i}`, role: 'row', states: [], actions: [], children: [{ id: `c${i}`, role: 'cell', name: String(i), states: [], actions: [] }] });
-  const table: RawNode = { id: 't', role: 'table', states: [], actions: [], table: { rows: 601, cols: 3 }, childRange: { start: 403, end: 440 }, children: [row(403), row(439)] };
+  const row = (i: number): RawNode => ({
+    id: `r${i}`,
+    role: 'row',
+    states: [],
+    actions: [],
+    children: [{ id: `c${i}`, role: 'cell', name: String(i), states: [], actions: [] }],
+  });
+  const table: RawNode = {
+    id: 't',
+    role: 'table',
+    states: [],
+    actions: [],
+    table: { rows: 601, cols: 3 },
+    childRange: { start: 403, end: 440 },
+    children: [row(403), row(439)],
+  };
   await sliceRows(bus, { dest: APP, path: '/table' }, table);
   assert.deepEqual(table.children?.map((r) => r.cell), [undefined, undefined]);
 });

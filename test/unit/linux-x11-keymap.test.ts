@@ -7,7 +7,9 @@ import { keysymOf } from '../../src/drivers/linux/input/keysyms.js';
 import { findKeysym, planBatches, spareKeycodes, type KeyMap } from '../../src/drivers/linux/x11/keymap.js';
 import { parseChords } from '../../src/session/chords.js';
 
-const MAP = JSON.parse(readFileSync(new URL('../../../test/fixtures/x11/xvfb-keymap.json', import.meta.url), 'utf8')) as KeyMap;
+const MAP = JSON.parse(
+  readFileSync(new URL('../../../test/fixtures/x11/xvfb-keymap.json', import.meta.url), 'utf8'),
+) as KeyMap;
 
 test('wire key names and characters become keysym values; Latin-1 keeps its classic keysym', () => {
   assert.equal(keysymOf('Enter'), 0xff0d);
@@ -16,7 +18,8 @@ test('wire key names and characters become keysym values; Latin-1 keeps its clas
   assert.equal(keysymOf('ä'), 0xe4);
   assert.equal(keysymOf('中'), 0x01004e2d);
   assert.equal(keysymOf('😀'), 0x0101f600);
-  for (const bad of ['exec', 'windowactivate', 'Return', 'BackSpace', 'U00E4', '\n', '\u0007', '']) assert.equal(keysymOf(bad), undefined, JSON.stringify(bad));
+  for (const bad of ['exec', 'windowactivate', 'Return', 'BackSpace', 'U00E4', '\n', '\u0007', ''])
+    assert.equal(keysymOf(bad), undefined, JSON.stringify(bad));
 });
 
 test('case is kept: "t" is the t key, "T" is shift + the same key', () => {
@@ -40,8 +43,14 @@ test('characters on no key are bound to spare keycodes, one per distinct charact
 test('a keycode this driver bound earlier is reused without binding it again', () => {
   const spare = spareKeycodes(MAP);
   const ours = new Map([[spare[0]!, 0x01004e2d]]);
-  const [batch] = planBatches({ ...MAP, rows: MAP.rows.map((r, i) => (i + MAP.minKeycode === spare[0] ? [0x01004e2d, 0x01004e2d, 0, 0, 0, 0, 0] : r)) },
-    [0x01004e2d], ours);
+  const [batch] = planBatches(
+    {
+      ...MAP,
+      rows: MAP.rows.map((r, i) => (i + MAP.minKeycode === spare[0] ? [0x01004e2d, 0x01004e2d, 0, 0, 0, 0, 0] : r)),
+    },
+    [0x01004e2d],
+    ours,
+  );
   assert.deepEqual(batch, { bind: [], strokes: [{ keycode: spare[0], shift: false }] });
 });
 
@@ -56,10 +65,18 @@ test('more distinct unmapped characters than spare keycodes are sent in batches'
 });
 
 test('chords keep their modifiers; an unknown keysym is refused before anything is planned', () => {
-  assert.deepEqual(chordStrokes(parseChords('ctrl+s shift+Tab')), [{ keysym: 0x73, mods: ['ctrl'] }, { keysym: 0xff09, mods: ['shift'] }]);
+  assert.deepEqual(chordStrokes(parseChords('ctrl+s shift+Tab')), [
+    { keysym: 0x73, mods: ['ctrl'] },
+    { keysym: 0xff09, mods: ['shift'] },
+  ]);
   // Primary is Control on Linux, Meta the Super key; Primary and Control together press Control once.
-  assert.deepEqual(chordStrokes([{ mods: ['Primary', 'Control', 'Meta'], key: 'Enter' }]), [{ keysym: 0xff0d, mods: ['ctrl', 'super'] }]);
-  assert.throws(() => chordStrokes([{ mods: [], key: 'exec' }]), (e: Error & { code?: string }) => e.code === 'invalid_params' && /keysym/.test(e.message));
+  assert.deepEqual(chordStrokes([{ mods: ['Primary', 'Control', 'Meta'], key: 'Enter' }]), [
+    { keysym: 0xff0d, mods: ['ctrl', 'super'] },
+  ]);
+  assert.throws(
+    () => chordStrokes([{ mods: [], key: 'exec' }]),
+    (e: Error & { code?: string }) => e.code === 'invalid_params' && /keysym/.test(e.message),
+  );
   assert.throws(() => textStrokes('a\u0007b'), /control character/);
   assert.deepEqual(textStrokes('a\nb').map((s) => s.keysym), [0x61, 0xff0d, 0x62]);
 });

@@ -12,7 +12,9 @@ import { spareKeycodes, type KeyMap } from '../../src/drivers/linux/x11/keymap.j
 import { XTest } from '../../src/drivers/linux/x11/xtest.js';
 import { parseChords } from '../../src/session/chords.js';
 
-const MAP = JSON.parse(readFileSync(new URL('../../../test/fixtures/x11/xvfb-keymap.json', import.meta.url), 'utf8')) as KeyMap;
+const MAP = JSON.parse(
+  readFileSync(new URL('../../../test/fixtures/x11/xvfb-keymap.json', import.meta.url), 'utf8'),
+) as KeyMap;
 
 interface Sent { name: string; args: unknown[] }
 
@@ -36,7 +38,8 @@ function fakeX(onSync: (n: number) => void = () => undefined): { x: X11; sent: S
 }
 
 /** FakeInput events as [type, keycode]: 2 press, 3 release. */
-const keyEvents = (sent: Sent[]): [number, number][] => sent.filter((s) => s.name === 'FakeInput').map((s) => [s.args[0] as number, s.args[1] as number]);
+const keyEvents = (sent: Sent[]): [number, number][] =>
+  sent.filter((s) => s.name === 'FakeInput').map((s) => [s.args[0] as number, s.args[1] as number]);
 
 test('a chord presses its modifiers, the key, and releases in reverse; "T" adds shift', async () => {
   const { x, sent } = fakeX();

@@ -28,7 +28,8 @@ function decode(png: Buffer): { width: number; height: number; first: number[] }
 /** The colour the fake paints window `number` with. */
 const colourOf = (number: number): number[] => [number & 255, (number >> 8) & 255, 0x80];
 
-test('the TextEdit window is imaged alone by its CGWindowID, at the display\'s 2 pixels per point, within the schema', async () => {
+test('the TextEdit window is imaged alone by its CGWindowID, ' +
+    'at the display\'s 2 pixels per point, within the schema', async () => {
   const d = start();
   const h = macHandlers(d);
   const hello = macHello(d, h);
@@ -38,22 +39,39 @@ test('the TextEdit window is imaged alone by its CGWindowID, at the display\'s 2
   fake.clearLog();
   const r = await h['screen.capture']!({ window: w.id }, ctx) as CaptureResult;
   assert.ok(checkerOf(CaptureResult).Check(r));
-  assert.deepEqual(r.geometry, { screen: [200, 120, 640, 480], window: [200, 120, 640, 480], width: 1280, height: 960, scale: 2 });
+  assert.deepEqual(r.geometry, {
+    screen: [200, 120, 640, 480],
+    window: [200, 120, 640, 480],
+    width: 1280,
+    height: 960,
+    scale: 2,
+  });
   const png = Buffer.from(r.png, 'base64');
   assert.equal(r.sha256, createHash('sha256').update(png).digest('hex'));
   const img = decode(png);
   assert.deepEqual([img.width, img.height], [1280, 960]);
   assert.deepEqual(img.first, colourOf(4242 * 100 + 1), 'the pixels are the TextEdit window\'s (CG window 424201)');
   assert.match(fake.log(), /CGWindowListCreateImage window 424201 option 8 imageOption 3 null-rect 1/);
-  assert.deepEqual([r.marks, r.covered, r.outside], [[], undefined, undefined], 'nothing of another window is in the image; no marks are drawn');
+  assert.deepEqual(
+    [r.marks, r.covered, r.outside],
+    [[], undefined, undefined],
+    'nothing of another window is in the image; no marks are drawn',
+  );
   // The Login dialog is another CG window of another process.
   const login = d.apps()[1]!.windows[0]!;
   const l = d.capture({ window: login.id, maxEdge: 150 });
-  assert.deepEqual(l.geometry, { screen: [500, 300, 300, 160], window: [500, 300, 300, 160], width: 150, height: 80, scale: 0.5 });
+  assert.deepEqual(l.geometry, {
+    screen: [500, 300, 300, 160],
+    window: [500, 300, 300, 160],
+    width: 150,
+    height: 80,
+    scale: 0.5,
+  });
   assert.deepEqual(decode(Buffer.from(l.png, 'base64')).first, colourOf(4343 * 100 + 1));
 });
 
-test('without Screen Recording nothing is imaged and the error names the pane; window titles are hidden but frames still prove the window', () => {
+test('without Screen Recording nothing is imaged and the error names the ' +
+    'pane; window titles are hidden but frames still prove the window', () => {
   fake.setScreenRecording(false);
   const d = start();
   const hello = macHello(d, macHandlers(d));
@@ -61,13 +79,17 @@ test('without Screen Recording nothing is imaged and the error names the pane; w
   assert.match(hello.facts?.['screen_recording'] ?? '', /Privacy & Security › Screen Recording/);
   const w = d.apps()[0]!.windows[0]!;
   fake.clearLog();
-  assert.throws(() => d.capture({ window: w.id }), (e) => code(e) === 'permission_denied' && /Privacy & Security › Screen Recording/.test((e as Error).message));
+  assert.throws(
+    () => d.capture({ window: w.id }),
+    (e) => code(e) === 'permission_denied' && /Privacy & Security › Screen Recording/.test((e as Error).message),
+  );
   assert.doesNotMatch(fake.log(), /CGWindowListCreateImage/);
   fake.setScreenRecording(true);
   assert.equal(d.capture({ window: w.id }).geometry.width, 1280, 'the CGWindowID proven by frame alone');
 });
 
-test('a window the window list does not show with its frame gets no CGWindowID; one moved since it was listed is window_changed', () => {
+test('a window the window list does not show with its frame gets no ' +
+    'CGWindowID; one moved since it was listed is window_changed', () => {
   const d = start();
   fake.cgShift(4242, 10);
   const unproven = d.apps()[0]!.windows[0]!;
@@ -81,7 +103,8 @@ test('a window the window list does not show with its frame gets no CGWindowID; 
   assert.doesNotMatch(fake.log(), /CGWindowListCreateImage/, 'nothing was imaged');
 });
 
-test('windowNumbers: exactly one CG window of the pid with the frame (and title, when shown), matched to one AX window only', () => {
+test('windowNumbers: exactly one CG window of the pid with the frame ' +
+    '(and title, when shown), matched to one AX window only', () => {
   const cg = [
     { number: 1, pid: 7, layer: 0, bounds: [0, 0, 100, 100] as [number, number, number, number], name: 'Doc' },
     { number: 2, pid: 8, layer: 0, bounds: [0, 0, 100, 100] as [number, number, number, number], name: 'Doc' },
@@ -99,5 +122,11 @@ test('windowNumbers: exactly one CG window of the pid with the frame (and title,
     { title: 'no frame' },
   ]), [1, undefined, 3, undefined, undefined, undefined]);
   // Two AX windows alike claim one CG window: neither gets it.
-  assert.deepEqual(windowNumbers(cg, 7, [{ bounds: [50, 50, 10, 10], title: 'x' }, { bounds: [50, 50, 10, 10], title: 'y' }]), [undefined, undefined]);
+  assert.deepEqual(
+    windowNumbers(cg, 7, [
+      { bounds: [50, 50, 10, 10], title: 'x' },
+      { bounds: [50, 50, 10, 10], title: 'y' },
+    ]),
+    [undefined, undefined],
+  );
 });

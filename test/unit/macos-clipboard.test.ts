@@ -24,7 +24,10 @@ test('write puts one item of UTF-8 text; read gives it back, on the wire and wit
   assert.deepEqual(await h['input.clipboard']!({ action: 'write', text }, ctx), { method: 'Pasteboard (general)' });
   assert.equal(fake.pasteboardItems(), 1);
   assert.equal(fake.pasteboardGet(UTF8)?.toString('utf8'), text);
-  assert.match(fake.log(), /PasteboardCreate com\.apple\.pasteboard\.clipboard[\s\S]*PasteboardClear[\s\S]*PasteboardPutItemFlavor public\.utf8-plain-text/);
+  assert.match(
+    fake.log(),
+    /PasteboardCreate com\.apple\.pasteboard\.clipboard[\s\S]*PasteboardClear[\s\S]*PasteboardPutItemFlavor public\.utf8-plain-text/,
+  );
   const read = await h['input.clipboard']!({ action: 'read' }, ctx) as ClipboardResult;
   assert.deepEqual(read, { method: 'Pasteboard (general)', text });
   assert.ok(checkerOf(ClipboardResult).Check(read));
@@ -49,7 +52,8 @@ test('another app\'s copy: UTF-8 on a later item, UTF-16 only, an image only, an
   assert.equal(readClipboard(d.api).text, 'ütf-16 ✓');
 });
 
-test('a concealed or transient copy is never fetched, on whichever item the marker is; too many items count as secret', () => {
+test('a concealed or transient copy is never fetched, on ' +
+    'whichever item the marker is; too many items count as secret', () => {
   const d = start();
   for (const marker of SECRET_FLAVORS) {
     for (const markerItem of [1, 2]) {
@@ -58,7 +62,11 @@ test('a concealed or transient copy is never fetched, on whichever item the mark
       fake.pasteboardPut(markerItem, marker, new Uint8Array(0));
       fake.clearLog();
       const r = readClipboard(d.api);
-      assert.deepEqual(r, { method: 'Pasteboard (general)', owner: { secret: true } }, `${marker} on item ${markerItem}`);
+      assert.deepEqual(
+        r,
+        { method: 'Pasteboard (general)', owner: { secret: true } },
+        `${marker} on item ${markerItem}`,
+      );
       assert.doesNotMatch(fake.log(), /PasteboardCopyItemFlavorData/, `${marker}: no flavor's data was fetched`);
     }
   }

@@ -107,7 +107,8 @@ test('a password field reads as bullets, never its value', () => {
   assert.doesNotMatch(JSON.stringify(s.root), /hunter2/);
 });
 
-test('every op goes through AX: set_value, type at the caret (Chinese), clear, toggle, focus, click, expand, right_click', async () => {
+test('every op goes through AX: set_value, type at the caret ' +
+    '(Chinese), clear, toggle, focus, click, expand, right_click', async () => {
   const d = start();
   const w = windowOf(d, 'TextEdit');
   const root = d.snapshot({ window: w.id }).root;
@@ -142,7 +143,8 @@ test('every op goes through AX: set_value, type at the caret (Chinese), clear, t
   await assert.rejects(d.act({ id: close.id, op: 'set_value', value: 'x' }), (e) => code(e) === 'unsupported');
 });
 
-test('close on a window presses its title bar\'s close button (AXCloseButton); on another element it is unsupported', async () => {
+test('close on a window presses its title bar\'s close button ' +
+    '(AXCloseButton); on another element it is unsupported', async () => {
   const d = start();
   const w = windowOf(d, 'TextEdit');
   const root = d.snapshot({ window: w.id }).root;
@@ -155,7 +157,8 @@ test('close on a window presses its title bar\'s close button (AXCloseButton); o
   await assert.rejects(d.act({ id: text.id, op: 'close' }), (e) => code(e) === 'unsupported');
 });
 
-test('acting refuses a disabled element, a stale handle, a destroyed element, a role change and a reused pid', async () => {
+test('acting refuses a disabled element, a stale handle, ' +
+    'a destroyed element, a role change and a reused pid', async () => {
   const d = start({ handles: { ttlMs: 60_000 } });
   const w = windowOf(d, 'TextEdit');
   const root = d.snapshot({ window: w.id }).root;
@@ -309,7 +312,8 @@ test('on darwin the session starts the macOS driver', () => {
   assert.ok(existsSync(cmd.args[0]!));
 });
 
-test('launch: open -a with the bundle the name resolved to as one argv element, then the app\'s window; hostile names refused', async () => {
+test('launch: open -a with the bundle the name resolved to as one ' +
+    'argv element, then the app\'s window; hostile names refused', async () => {
   const calls: [string, readonly string[]][] = [];
   const d = start({ spawner: async (file, args) => { calls.push([file, args]); } });
   const r = await d.launch({ command: 'TextEdit', args: ['--x; rm -rf ~'], waitForWindowMs: 2000 });

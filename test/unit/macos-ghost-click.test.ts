@@ -51,7 +51,8 @@ async function clickBold(): Promise<string> {
   } finally { await c.close(); }
 }
 
-test('a press that answers success and changes nothing, on an app in the background, is unknown and says why', { timeout: 60_000 }, async () => {
+test('a press that answers success and changes nothing, on ' +
+    'an app in the background, is unknown and says why', { timeout: 60_000 }, async () => {
   fake.setGhostPress(true);
   fake.setFrontmost(31337); // the user works in another app
   const text = await clickBold();

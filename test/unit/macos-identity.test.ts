@@ -29,7 +29,12 @@ function realpath(p: string): string {
 }
 
 function start(kill?: (pid: number) => void): MacDriver {
-  driver = new MacDriver({ libraries: oneLibrary(LIB), messagingTimeoutS: 0.3, resolve: { realpath, appFolders: ['/System/Applications', '/Applications'] }, ...(kill ? { kill } : {}) });
+  driver = new MacDriver({
+    libraries: oneLibrary(LIB),
+    messagingTimeoutS: 0.3,
+    resolve: { realpath, appFolders: ['/System/Applications', '/Applications'] },
+    ...(kill ? { kill } : {}),
+  });
   return driver;
 }
 
@@ -40,7 +45,8 @@ afterEach(() => {
   assertBalanced(fake);
 });
 
-test('apps carry the appId their validated signature proves: Apple\'s code by bundle id, a Developer ID app with its team', () => {
+test('apps carry the appId their validated signature proves: ' +
+    'Apple\'s code by bundle id, a Developer ID app with its team', () => {
   const d = start();
   const [te, login] = d.apps();
   assert.equal(te?.appId, 'com.apple.TextEdit@apple');
@@ -52,15 +58,30 @@ test('apps carry the appId their validated signature proves: Apple\'s code by bu
   assert.doesNotMatch(fake.log(), /CheckValidity/);
 });
 
-test('process.identify: libproc\'s facts plus the signature; a reused pid is validated afresh; a gone pid says so', () => {
+test('process.identify: libproc\'s facts plus the signature; a ' +
+    'reused pid is validated afresh; a gone pid says so', () => {
   const d = start();
   const h = macHandlers(d);
   const r = d.identify({ pid: 4343 });
-  assert.deepEqual({ ...r }, { pid: 4343, startToken: String(1764633700 * 1_000_000), user: '501', ppid: 1,
-    executable: '/Applications/Login.app/Contents/MacOS/Login', appId: 'com.example.login@ABCDE12345', appIdKind: 'signed', signing: 'developer',
-    argv: ['/Applications/Login.app/Contents/MacOS/Login'] });
+  assert.deepEqual(
+    { ...r },
+    {
+      pid: 4343,
+      startToken: String(1764633700 * 1_000_000),
+      user: '501',
+      ppid: 1,
+      executable: '/Applications/Login.app/Contents/MacOS/Login',
+      appId: 'com.example.login@ABCDE12345',
+      appIdKind: 'signed',
+      signing: 'developer',
+      argv: ['/Applications/Login.app/Contents/MacOS/Login'],
+    },
+  );
   // The developer requirement names the team the signing information claimed, validated by the running code.
-  assert.match(fake.log(), /SecCodeCheckValidity anchor apple generic and certificate leaf\[subject\.OU\] = "ABCDE12345"/);
+  assert.match(
+    fake.log(),
+    /SecCodeCheckValidity anchor apple generic and certificate leaf\[subject\.OU\] = "ABCDE12345"/,
+  );
   fake.clearLog();
   fake.reusePid(4343, 1764639999);
   const again = d.identify({ pid: 4343 });
@@ -70,7 +91,8 @@ test('process.identify: libproc\'s facts plus the signature; a reused pid is val
   assert.ok(h['process.identify'], 'served on the wire');
 });
 
-test('apps.resolveLaunch: a name, an .app path and a bundle id resolve to one bundle, its executable and its signature', () => {
+test('apps.resolveLaunch: a name, an .app path and a bundle id ' +
+    'resolve to one bundle, its executable and its signature', () => {
   const d = start();
   const byName = d.resolveLaunch({ command: 'TextEdit', args: ['a b'] });
   assert.equal(byName.executable, '/System/Applications/TextEdit.app/Contents/MacOS/TextEdit');
@@ -88,13 +110,17 @@ test('apps.resolveLaunch: a name, an .app path and a bundle id resolve to one bu
   assert.match(d.resolveLaunch({ command: 'x', kind: 'aumid' }).unproven ?? '', /do not exist on macOS/);
 });
 
-test('an unproven signature never gives a bundle id: ad-hoc (claiming Apple\'s id), modified, another team\'s certificate, a forged team id, unsigned', () => {
+test('an unproven signature never gives a bundle id: ad-hoc (claiming Apple\'s ' +
+    'id), modified, another team\'s certificate, a forged team id, unsigned', () => {
   const d = start();
   // /Applications/TextEdit.app links to an ad-hoc signed bundle that claims com.apple.TextEdit.
   const forged = d.resolveLaunch({ command: '/Applications/TextEdit.app' });
   assert.equal(forged.signing, 'adhoc');
   assert.equal(forged.appId, '/Applications/FakeTextEdit.app/Contents/MacOS/TextEdit');
-  assert.ok(forged.names.includes('/Applications/TextEdit.app') && forged.names.includes('/Applications/FakeTextEdit.app'), 'every name met can deny');
+  assert.ok(
+    forged.names.includes('/Applications/TextEdit.app') && forged.names.includes('/Applications/FakeTextEdit.app'),
+    'every name met can deny',
+  );
   const patched = d.resolveLaunch({ command: '/Applications/Patched.app' });
   assert.deepEqual([patched.signing, patched.appId], ['invalid', '/Applications/Patched.app/Contents/MacOS/Patched']);
   const other = d.resolveLaunch({ command: '/Applications/OtherTeam.app' });
@@ -105,13 +131,24 @@ test('an unproven signature never gives a bundle id: ad-hoc (claiming Apple\'s i
   assert.deepEqual([quote.signing, quote.appId], ['invalid', '/Applications/Quote.app/Contents/MacOS/Quote']);
   assert.doesNotMatch(fake.log(), /or anchor apple/);
   const tool = d.resolveLaunch({ command: '/usr/local/bin/tool', args: ['-x'] });
-  assert.deepEqual([tool.signing, tool.appId, tool.executable, tool.argv], ['unsigned', '/usr/local/bin/tool', '/usr/local/bin/tool', ['/usr/local/bin/tool', '-x']]);
+  assert.deepEqual(
+    [tool.signing, tool.appId, tool.executable, tool.argv],
+    ['unsigned', '/usr/local/bin/tool', '/usr/local/bin/tool', ['/usr/local/bin/tool', '-x']],
+  );
   assert.match(d.resolveLaunch({ command: '/nope/tool' }).unproven ?? '', /does not exist/);
 });
 
-test('apps.launch starts the bundle it resolved (never a name Launch Services would look up again); unproven launches start nothing', async () => {
+test('apps.launch starts the bundle it resolved (never a name Launch ' +
+    'Services would look up again); unproven launches start nothing', async () => {
   const calls: [string, readonly string[]][] = [];
-  driver = new MacDriver({ libraries: oneLibrary(LIB), messagingTimeoutS: 0.3, resolve: { realpath, appFolders: ['/Applications'] }, spawner: async (file, args) => { calls.push([file, args]); } });
+  driver = new MacDriver({
+    libraries: oneLibrary(LIB),
+    messagingTimeoutS: 0.3,
+    resolve: { realpath, appFolders: ['/Applications'] },
+    spawner: async (file, args) => {
+      calls.push([file, args]);
+    },
+  });
   await assert.rejects(driver.launch({ command: 'Missing', waitForWindowMs: 0 }), /no Missing\.app in \/Applications/);
   await assert.rejects(driver.launch({ command: 'com.example.none', kind: 'bundle' }), /bundle id/);
   assert.deepEqual(calls, []);
@@ -120,7 +157,10 @@ test('apps.launch starts the bundle it resolved (never a name Launch Services wo
   assert.equal(r.pid, 4343);
   // A name resolves through the symlink once: open gets the real bundle, the one resolveLaunch judged.
   assert.equal(driver.resolveLaunch({ command: 'TextEdit' }).signing, 'adhoc');
-  await assert.rejects(driver.launch({ command: 'TextEdit', waitForWindowMs: 0 }), (e) => (e as { code?: string }).code === 'timeout');
+  await assert.rejects(
+    driver.launch({ command: 'TextEdit', waitForWindowMs: 0 }),
+    (e) => (e as { code?: string }).code === 'timeout',
+  );
   assert.deepEqual(calls[1], ['/usr/bin/open', ['-a', '/Applications/FakeTextEdit.app']]);
 });
 
@@ -135,18 +175,47 @@ test('apps.terminate signals only the process that still has the start token', (
   assert.deepEqual(killed, [4242]);
 });
 
-test('the policy allows by bundle id what the fake library\'s signatures prove, and never a forged or ad-hoc claim to it', async () => {
+test('the policy allows by bundle id what the fake library\'s ' +
+    'signatures prove, and never a forged or ad-hoc claim to it', async () => {
   const d = start();
-  const policy = (allowApps: string[]) => new Policy({ mode: 'unattended', allowApps, processInfo: (pid) => factsOfIdentify(d.identify({ pid })), hostPids: [], audit: false, settingsPath: false });
-  const act = (p: Policy, pid: number, app: string) => p.check({ kind: 'element', tool: 'computer_act', ref: 'e1', app, pid, op: 'click', role: 'button', name: 'Bold' });
-  const sent = async (p: Promise<unknown>): Promise<boolean> => p.then(() => true, (e: unknown) => { assert.equal((e as { code?: string }).code, 'denied_by_policy'); return false; });
-  assert.equal(await sent(act(policy(['com.apple.TextEdit']), 4242, 'TextEdit')), true, 'Apple\'s TextEdit by its bundle id');
-  assert.equal(await sent(act(policy(['com.example.login@ABCDE12345']), 4343, 'Login')), true, 'a Developer ID app by id and team');
+  const policy = (allowApps: string[]) =>
+    new Policy({
+      mode: 'unattended',
+      allowApps,
+      processInfo: (pid) => factsOfIdentify(d.identify({ pid })),
+      hostPids: [],
+      audit: false,
+      settingsPath: false,
+    });
+  const act = (p: Policy, pid: number, app: string) =>
+    p.check({ kind: 'element', tool: 'computer_act', ref: 'e1', app, pid, op: 'click', role: 'button', name: 'Bold' });
+  const sent = async (p: Promise<unknown>): Promise<boolean> =>
+    p.then(
+      () => true,
+      (e: unknown) => {
+        assert.equal((e as { code?: string }).code, 'denied_by_policy');
+        return false;
+      },
+    );
+  assert.equal(
+    await sent(act(policy(['com.apple.TextEdit']), 4242, 'TextEdit')),
+    true,
+    "Apple's TextEdit by its bundle id",
+  );
+  assert.equal(
+    await sent(act(policy(['com.example.login@ABCDE12345']), 4343, 'Login')),
+    true,
+    'a Developer ID app by id and team',
+  );
   assert.equal(await sent(act(policy(['com.example.login@ZZZZZ99999']), 4343, 'Login')), false, 'another team');
   // The app's own name proves nothing: Login calling itself com.apple.TextEdit.
   assert.equal(await sent(act(policy(['com.apple.TextEdit']), 4343, 'com.apple.TextEdit')), false);
-  // The ad-hoc bundle that claims com.apple.TextEdit (through the /Applications/TextEdit.app link) is known by its path only.
-  const forged = launchIdentity(['/Applications/TextEdit.app'], d.resolveLaunch({ command: '/Applications/TextEdit.app' }));
+  // The ad-hoc bundle that claims com.apple.TextEdit (through the /Applications/TextEdit.app link) is known by its path
+  // only.
+  const forged = launchIdentity(
+    ['/Applications/TextEdit.app'],
+    d.resolveLaunch({ command: '/Applications/TextEdit.app' }),
+  );
   assert.equal(forged.signedId, undefined);
   assert.equal(new AppRules({ allowApps: ['com.apple.TextEdit'] }).allowed(forged), false);
   const real = launchIdentity(['TextEdit'], d.resolveLaunch({ command: '/System/Applications/TextEdit.app' }));

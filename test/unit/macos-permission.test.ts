@@ -37,7 +37,8 @@ function check(trusted: boolean, env: Record<string, string> = {}): { status: nu
   return { status: r.status, out: r.stdout };
 }
 
-test('without the grant the workflow\'s first check fails loudly with the driver\'s instruction: the pane and the node binary to add', { timeout: 120_000 }, () => {
+test('without the grant the workflow\'s first check fails loudly with ' +
+    'the driver\'s instruction: the pane and the node binary to add', { timeout: 120_000 }, () => {
   const r = check(false);
   assert.equal(r.status, 1, r.out);
   assert.match(r.out, /^::error title=macOS Accessibility not granted::/m);

@@ -32,7 +32,12 @@ const events = (kind: 'mouse' | 'scroll'): string[] => fake.log().split('\n').fi
 function textEdit(d: MacDriver): { window: string; text: RawNode; spacing: RawNode; root: RawNode } {
   const w = d.apps().find((a) => a.name === 'TextEdit')!.windows[0]!;
   const root = d.snapshot({ window: w.id }).root;
-  return { window: w.id, root, text: find(root, (n) => n.nativeRole === 'AXTextArea')!, spacing: find(root, (n) => n.name === 'line spacing')! };
+  return {
+    window: w.id,
+    root,
+    text: find(root, (n) => n.nativeRole === 'AXTextArea')!,
+    spacing: find(root, (n) => n.name === 'line spacing')!,
+  };
 }
 
 test('scroll by direction moves the scroll bar through AX (AXIncrement / AXDecrement): no pointer event', async () => {
@@ -51,7 +56,8 @@ test('scroll by direction moves the scroll bar through AX (AXIncrement / AXDecre
   await assert.rejects(d.act({ id: text.id, op: 'scroll', value: 'to 5\n' }), (e) => code(e) === 'unsupported');
 });
 
-test('the pointer is the last resort: a click, a double click, a wheel scroll and a drag posted to the app at the element\'s centre', async () => {
+test('the pointer is the last resort: a click, a double click, a wheel ' +
+    'scroll and a drag posted to the app at the element\'s centre', async () => {
   const d = start();
   const { text, spacing } = textEdit(d);
   fake.clearLog();
@@ -60,7 +66,10 @@ test('the pointer is the last resort: a click, a double click, a wheel scroll an
   assert.equal(r.method, 'synthetic');
   // The receipt says the pointer may take the focus from the user.
   assert.match(r.detail ?? '', /pointer events posted to the app, which may take the focus and come to the front/);
-  assert.deepEqual(events('mouse'), ['mouse pid=4242 type=1 at=512,389 button=0 clicks=1', 'mouse pid=4242 type=2 at=512,389 button=0 clicks=1']);
+  assert.deepEqual(events('mouse'), [
+    'mouse pid=4242 type=1 at=512,389 button=0 clicks=1',
+    'mouse pid=4242 type=2 at=512,389 button=0 clicks=1',
+  ]);
   fake.clearLog();
   await d.act({ id: text.id, op: 'double_click' });
   assert.deepEqual(events('mouse').map((l) => l.replace(/ at=\S+/, '')), [
@@ -76,7 +85,11 @@ test('the pointer is the last resort: a click, a double click, a wheel scroll an
   const login = d.apps().find((a) => a.name === 'Login')!.windows[0]!;
   const pw = find(d.snapshot({ window: login.id }).root, (n) => n.name === 'Password')!;
   fake.clearLog();
-  await assert.rejects(d.act({ id: pw.id, op: 'scroll', value: 'down' }), (e) => code(e) === 'window_changed', 'TextEdit covers it');
+  await assert.rejects(
+    d.act({ id: pw.id, op: 'scroll', value: 'down' }),
+    (e) => code(e) === 'window_changed',
+    'TextEdit covers it',
+  );
   assert.deepEqual(events('scroll'), []);
   fake.raise(4343);
   await d.act({ id: pw.id, op: 'scroll', value: 'down' });
@@ -94,19 +107,29 @@ test('a covered element gets no pointer event: window_changed, nothing sent', as
   assert.deepEqual(events('mouse'), []);
 });
 
-test('input.pointer: bound to the window (its bounds as observed, the point showing it), then posted to its process', async () => {
+test('input.pointer: bound to the window (its bounds as ' +
+    'observed, the point showing it), then posted to its process', async () => {
   const d = start();
   const { window } = textEdit(d);
   assert.ok(macHello(d, macHandlers(d)).capabilities.includes('pointer'));
   fake.clearLog();
-  assert.throws(() => d.pointer({ action: 'click', x: 300, y: 200, window, expectBounds: [0, 0, 640, 480] }), (e) => code(e) === 'window_changed');
+  assert.throws(
+    () => d.pointer({ action: 'click', x: 300, y: 200, window, expectBounds: [0, 0, 640, 480] }),
+    (e) => code(e) === 'window_changed',
+  );
   assert.throws(() => d.pointer({ action: 'click', x: 100, y: 100, window }), (e) => code(e) === 'window_changed');
-  assert.throws(() => d.pointer({ action: 'drag', x: 300, y: 200, to: [1000, 900], window }), (e) => code(e) === 'window_changed');
+  assert.throws(
+    () => d.pointer({ action: 'drag', x: 300, y: 200, to: [1000, 900], window }),
+    (e) => code(e) === 'window_changed',
+  );
   assert.deepEqual(events('mouse'), []);
   const r = d.pointer({ action: 'right_click', x: 300, y: 200, window, expectBounds: [200, 120, 640, 480] });
   assert.equal(r.method, 'synthetic');
   assert.match(r.detail ?? '', /which may take the focus and come to the front/);
-  assert.deepEqual(events('mouse'), ['mouse pid=4242 type=3 at=300,200 button=1 clicks=1', 'mouse pid=4242 type=4 at=300,200 button=1 clicks=1']);
+  assert.deepEqual(events('mouse'), [
+    'mouse pid=4242 type=3 at=300,200 button=1 clicks=1',
+    'mouse pid=4242 type=4 at=300,200 button=1 clicks=1',
+  ]);
   d.pointer({ action: 'scroll', x: 300, y: 200, direction: 'left', amount: 2, window });
   assert.deepEqual(events('scroll'), ['scroll pid=4242 vertical=0 horizontal=2']);
 });

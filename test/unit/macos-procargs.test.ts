@@ -28,7 +28,8 @@ function procargs(argc: number, exec: string, strings: (string | Uint8Array)[], 
 
 const SECRET = /sk-live|wJalrXUtnFEMI|API_TOKEN|AWS_SECRET/;
 
-test('process.identify reports argv and cwd from KERN_PROCARGS2 and PROC_PIDVNODEPATHINFO, never the environment after argv', async () => {
+test('process.identify reports argv and cwd from KERN_PROCARGS2 ' +
+    'and PROC_PIDVNODEPATHINFO, never the environment after argv', async () => {
   const d = start();
   const r = d.identify({ pid: 4545 });
   assert.deepEqual(r.argv, ['/usr/bin/python3', '-X', 'dev', '/Users/me/tools/notes.py', '--open', 'today']);
@@ -36,7 +37,9 @@ test('process.identify reports argv and cwd from KERN_PROCARGS2 and PROC_PIDVNOD
   assert.doesNotMatch(JSON.stringify(r), SECRET);
   assert.match(fake.log(), /sysctl KERN_PROCARGS2 4545/);
   // On the wire too, and within the protocol's schema.
-  const wire = await macHandlers(d)['process.identify']!({ pid: 4646 }, { signal: new AbortController().signal } as never) as IdentifyResult;
+  const wire = (await macHandlers(d)['process.identify']!({ pid: 4646 }, {
+    signal: new AbortController().signal,
+  } as never)) as IdentifyResult;
   assert.deepEqual([wire.argv, wire.cwd], [['node', 'app/main.js'], '/Users/me/project']);
   assert.ok(checkerOf(IdentifyResult).Check(wire));
   assert.doesNotMatch(JSON.stringify(wire), SECRET);
@@ -44,38 +47,97 @@ test('process.identify reports argv and cwd from KERN_PROCARGS2 and PROC_PIDVNOD
 
 test('the policy judges an interpreter by the script its proven argv runs (was: never allowed on macOS)', async () => {
   const d = start();
-  const policy = (allowApps: string[]) => new Policy({ mode: 'unattended', allowApps, processInfo: (pid) => factsOfIdentify(d.identify({ pid })), hostPids: [], audit: false, settingsPath: false });
-  const sent = async (p: Policy, pid: number, app: string): Promise<boolean> => p.check({ kind: 'element', tool: 'computer_act', ref: 'e1', app, pid, op: 'click', role: 'button', name: 'Save' })
-    .then(() => true, (e: unknown) => { assert.equal((e as { code?: string }).code, 'denied_by_policy'); return false; });
-  assert.equal(await sent(policy(['python3 /Users/me/tools/notes.py']), 4545, 'python3'), true, 'interpreter + the script it runs');
-  assert.equal(await sent(policy(['node /Users/me/project/app/main.js']), 4646, 'node'), true, 'a relative script, resolved against the proven cwd');
+  const policy = (allowApps: string[]) =>
+    new Policy({
+      mode: 'unattended',
+      allowApps,
+      processInfo: (pid) => factsOfIdentify(d.identify({ pid })),
+      hostPids: [],
+      audit: false,
+      settingsPath: false,
+    });
+  const sent = async (p: Policy, pid: number, app: string): Promise<boolean> =>
+    p
+      .check({ kind: 'element', tool: 'computer_act', ref: 'e1', app, pid, op: 'click', role: 'button', name: 'Save' })
+      .then(
+        () => true,
+        (e: unknown) => {
+          assert.equal((e as { code?: string }).code, 'denied_by_policy');
+          return false;
+        },
+      );
+  assert.equal(
+    await sent(policy(['python3 /Users/me/tools/notes.py']), 4545, 'python3'),
+    true,
+    'interpreter + the script it runs',
+  );
+  assert.equal(
+    await sent(policy(['node /Users/me/project/app/main.js']), 4646, 'node'),
+    true,
+    'a relative script, resolved against the proven cwd',
+  );
   assert.equal(await sent(policy(['python3']), 4545, 'python3'), false, 'an interpreter\'s name is never enough');
-  assert.equal(await sent(policy(['com.apple.python3']), 4545, 'python3'), false, 'nor its signature: Apple\'s python3 runs any script');
+  assert.equal(
+    await sent(policy(['com.apple.python3']), 4545, 'python3'),
+    false,
+    "nor its signature: Apple's python3 runs any script",
+  );
   assert.equal(await sent(policy(['python3 /Users/me/tools/other.py']), 4545, 'python3'), false, 'another script');
-  assert.equal(await sent(policy(['python3 /Users/me/tools/notes.py']), 4747, 'python3'), false, 'code given with -c has no script');
+  assert.equal(
+    await sent(policy(['python3 /Users/me/tools/notes.py']), 4747, 'python3'),
+    false,
+    'code given with -c has no script',
+  );
   // A process macOS gives no arguments for (another user's): no script proven, never allowed.
   fake.setProcargs(4545, null);
   assert.equal(d.identify({ pid: 4545 }).argv, undefined);
   assert.equal(await sent(policy(['python3 /Users/me/tools/notes.py']), 4545, 'python3'), false);
 });
 
-test('hostile KERN_PROCARGS2 buffers: too short, a negative count, an unterminated path give nothing; a cut, a bad byte or an oversize argument end a prefix', () => {
+test('hostile KERN_PROCARGS2 buffers: too short, a negative count, an unterminated ' +
+    'path give nothing; a cut, a bad byte or an oversize argument end a prefix', () => {
   assert.equal(parseProcArgs(new Uint8Array(0)), undefined);
   assert.equal(parseProcArgs(new Uint8Array([2, 0, 0])), undefined);
   assert.equal(parseProcArgs(procargs(-1, '/usr/bin/python3', ['python3'])), undefined);
-  assert.equal(parseProcArgs(new Uint8Array([...procargs(1, '', []).subarray(0, 4), ...Buffer.from('/usr/bin/python3')])), undefined, 'the path runs to the end');
-  assert.deepEqual(parseProcArgs(procargs(0, '/bin/x', ['SECRET=1'])), [], 'argc 0: the environment is not an argument');
-  assert.deepEqual(parseProcArgs(procargs(2, '/usr/bin/python3', ['python3', 'a.py', 'API_TOKEN=sk-live-1'])), ['python3', 'a.py']);
+  assert.equal(
+    parseProcArgs(new Uint8Array([...procargs(1, '', []).subarray(0, 4), ...Buffer.from('/usr/bin/python3')])),
+    undefined,
+    'the path runs to the end',
+  );
+  assert.deepEqual(
+    parseProcArgs(procargs(0, '/bin/x', ['SECRET=1'])),
+    [],
+    'argc 0: the environment is not an argument',
+  );
+  assert.deepEqual(parseProcArgs(procargs(2, '/usr/bin/python3', ['python3', 'a.py', 'API_TOKEN=sk-live-1'])), [
+    'python3',
+    'a.py',
+  ]);
   // Cut inside the script's path: the partial path is not reported (it could name another file).
   const full = procargs(3, '/usr/bin/python3', ['python3', '/Users/me/tools/notes.py', '--x']);
   const cut = full.indexOf(Buffer.from('notes.py')[0]!, 30);
   assert.deepEqual(parseProcArgs(full.subarray(0, cut)), ['python3']);
-  assert.deepEqual(parseProcArgs(full.subarray(0, full.length - 1)), ['python3', '/Users/me/tools/notes.py'], 'the last argument without its NUL');
+  assert.deepEqual(
+    parseProcArgs(full.subarray(0, full.length - 1)),
+    ['python3', '/Users/me/tools/notes.py'],
+    'the last argument without its NUL',
+  );
   // Not UTF-8, and longer than the protocol allows: the arguments stop there.
-  assert.deepEqual(parseProcArgs(procargs(3, '/usr/bin/python3', ['python3', new Uint8Array([0x2f, 0xff, 0xfe]), 'b.py'])), ['python3']);
-  assert.deepEqual(parseProcArgs(procargs(3, '/usr/bin/python3', ['python3', 'x'.repeat(MAX_ARG_UNITS + 1), 'b.py'])), ['python3']);
+  assert.deepEqual(
+    parseProcArgs(procargs(3, '/usr/bin/python3', ['python3', new Uint8Array([0x2f, 0xff, 0xfe]), 'b.py'])),
+    ['python3'],
+  );
+  assert.deepEqual(parseProcArgs(procargs(3, '/usr/bin/python3', ['python3', 'x'.repeat(MAX_ARG_UNITS + 1), 'b.py'])), [
+    'python3',
+  ]);
   // A count far above what is there reads to the buffer's end, and never more than the protocol's cap.
-  const many = parseProcArgs(procargs(1_000_000_000, '/bin/sh', Array.from({ length: MAX_ARGS + 10 }, (_, i) => `a${i}`)));
+  const many = parseProcArgs(
+    procargs(
+      1_000_000_000,
+      '/bin/sh',
+      Array.from({ length: MAX_ARGS + 10 }, (_, i) => `a${i}`),
+    ),
+  );
   assert.equal(many?.length, MAX_ARGS);
   assert.deepEqual(parseProcArgs(procargs(1_000_000_000, '/bin/sh', ['sh', 'x'])), ['sh', 'x']);
   // No padding at all, and much of it.
@@ -86,14 +148,22 @@ test('hostile KERN_PROCARGS2 buffers: too short, a negative count, an unterminat
   assert.deepEqual(parseProcArgs(procargs(hostile.length, '/usr/bin/python3', hostile)), hostile);
 });
 
-test('through the fake\'s sysctl: a buffer cut by kern.argmax, a rewritten argument area, a garbled or relative working directory', () => {
+test('through the fake\'s sysctl: a buffer cut by kern.argmax, a ' +
+    'rewritten argument area, a garbled or relative working directory', () => {
   const d = start();
   // kern.argmax smaller than the area: the copy ends inside the script's path, which is then not reported.
   fake.setArgmax(50);
   assert.deepEqual(d.identify({ pid: 4545 }).argv, ['/usr/bin/python3', '-X', 'dev']);
   fake.setArgmax(1 << 20);
   // The process rewrote its arguments (its own memory): reported as it shows them, environment still unread.
-  fake.setProcargs(4545, procargs(2, '/usr/bin/python3', ['/usr/bin/python3', '/Users/me/tools/notes.py\u0000', 'API_TOKEN=sk-live-0123456789']));
+  fake.setProcargs(
+    4545,
+    procargs(2, '/usr/bin/python3', [
+      '/usr/bin/python3',
+      '/Users/me/tools/notes.py\u0000',
+      'API_TOKEN=sk-live-0123456789',
+    ]),
+  );
   const r = d.identify({ pid: 4545 });
   assert.deepEqual(r.argv, ['/usr/bin/python3', '/Users/me/tools/notes.py']);
   assert.doesNotMatch(JSON.stringify(r), SECRET);

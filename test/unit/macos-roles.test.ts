@@ -64,7 +64,14 @@ test('a web form: document, heading, link, fields, password, switch, radios, pop
   assert.deepEqual([pw.value, pw.states.includes('password')], ['••••', true]);
   const sw = byName(nodes, 'Newsletter');
   assert.deepEqual([sw.role, sw.states.includes('checked'), sw.actions.sort()], ['switch', true, ['click', 'toggle']]);
-  assert.deepEqual([role('Personal'), byName(nodes, 'Personal').states.includes('checked'), byName(nodes, 'Business').states.includes('checked')], ['radio', true, false]);
+  assert.deepEqual(
+    [
+      role('Personal'),
+      byName(nodes, 'Personal').states.includes('checked'),
+      byName(nodes, 'Business').states.includes('checked'),
+    ],
+    ['radio', true, false],
+  );
   const country = byName(nodes, 'Country');
   assert.deepEqual([country.role, country.value, country.states.includes('collapsed')], ['combobox', 'Norway', true]);
   assert.ok(country.actions.includes('expand'));
@@ -84,10 +91,14 @@ test('Chromium-style apps are asked for their full tree once (AXManualAccessibil
   assert.equal(fake.log().match(/set AXApplication AXManualAccessibility=true/g)?.length, 1);
 });
 
-test('Finder-like: tabs, an outline row (collapsed, expandable, selectable), a table row, and a rename by value', async () => {
+test('Finder-like: tabs, an outline row (collapsed, expandable, ' +
+    'selectable), a table row, and a rename by value', async () => {
   const nodes = read('Finder');
   const tab = byName(nodes, 'Documents');
-  assert.ok(nodes.some((n) => n.role === 'tab' && n.name === 'Documents' && n.states.includes('selected')), JSON.stringify(tab));
+  assert.ok(
+    nodes.some((n) => n.role === 'tab' && n.name === 'Documents' && n.states.includes('selected')),
+    JSON.stringify(tab),
+  );
   assert.equal(nodes.find((n) => n.nativeRole === 'AXTabGroup')?.role, 'tablist');
   const row = nodes.find((n) => n.nativeRole === 'AXRow/AXOutlineRow')!;
   assert.deepEqual([row.role, row.states.includes('collapsed')], ['treeitem', true]);

@@ -35,7 +35,8 @@ fs.writeFileSync(process.argv[process.argv.length - 1], b);
   return p;
 }
 
-test('the window is captured by screencapture -l with its CGWindowID, decoded by ImageIO and scaled; the result says so', () => {
+test('the window is captured by screencapture -l with its ' +
+    'CGWindowID, decoded by ImageIO and scaled; the result says so', () => {
   const d = start({ screencapture: tool('sc-ok', 1280, 960) });
   const w = d.apps()[0]!.windows[0]!;
   fake.clearLog();

@@ -45,7 +45,11 @@ test('lines a few pixels apart in height are one row, read left to right, whatev
     word(5, 300, 126, 'F'),
     word(6, 150, 133, 'E'),
   ];
-  for (const order of [words, [...words].reverse(), [words[3]!, words[0]!, words[5]!, words[1]!, words[4]!, words[2]!]]) {
+  for (const order of [
+    words,
+    [...words].reverse(),
+    [words[3]!, words[0]!, words[5]!, words[1]!, words[4]!, words[2]!],
+  ]) {
     assert.deepEqual(groupLines(order).map((l) => l.text), ['A', 'B', 'C', 'D', 'E', 'F']);
   }
 });

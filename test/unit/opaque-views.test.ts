@@ -34,7 +34,8 @@ async function computerOf(root: RawNode, title: string, fake = new FakeDriver())
   return c;
 }
 
-test('Thunar\'s icon view: observe marks the empty view and says what works; find does not answer a bare 0 matches', async () => {
+test('Thunar\'s icon view: observe marks the empty view and ' +
+    'says what works; find does not answer a bare 0 matches', async () => {
   const root: RawNode = {
     id: 'w',
     role: 'window',
@@ -181,7 +182,8 @@ test('abiword\'s page: a focused drawing area is an opaque view; a ruler (no foc
   assert.equal(o.text.match(/\(exposes no items\)/g)?.length, 1, o.text);
 });
 
-test('a find whose only match is off-screen, found by the list\'s own search, does not open with "0 matches"', async () => {
+test('a find whose only match is off-screen, found by the ' +
+    'list\'s own search, does not open with "0 matches"', async () => {
   const rows = Array.from({ length: 3 }, (_, i): RawNode => ({
     id: `r${i}`,
     role: 'listitem',

@@ -13,12 +13,25 @@ import { WebSocket } from 'ws';
 import { pairWithCode, serveOnce, servePaired, unpair } from '../../src/devices/pair-client.js';
 import { Device } from '../../src/devices/manager.js';
 import { PairServer } from '../../src/devices/pair-link.js';
-import { CLOSE, PairingCode, loadCredential, parsePairUrl, requireSafeTransport, safeEqual, saveCredential, secretMatches, sha256 } from '../../src/devices/pairing.js';
+import {
+  CLOSE,
+  PairingCode,
+  loadCredential,
+  parsePairUrl,
+  requireSafeTransport,
+  safeEqual,
+  saveCredential,
+  secretMatches,
+  sha256,
+} from '../../src/devices/pairing.js';
 import { loadDevices, saveDevices, validateSpec } from '../../src/devices/registry.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cu-pairing-unit-'));
 let n = 0;
-const fresh = (): { devicesPath: string; credPath: string } => { n++; return { devicesPath: join(dir, `devices${n}.json`), credPath: join(dir, `cred${n}.json`) }; };
+const fresh = (): { devicesPath: string; credPath: string } => {
+  n++;
+  return { devicesPath: join(dir, `devices${n}.json`), credPath: join(dir, `cred${n}.json`) };
+};
 const LOOP = parsePairUrl('ws://127.0.0.1:0');
 // A stand-in driver on stdio: answers hello, echoes nothing else.
 const DRIVER = ['-e', `let b='';process.stdin.setEncoding('utf8');process.stdin.on('data',d=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);
@@ -63,34 +76,66 @@ test('codes and secrets are compared in constant time, whatever their lengths', 
   assert.equal(secretMatches('x'.repeat(300), sha256('x'.repeat(300))), false, 'oversized secrets are refused');
   const src = readFileSync(new URL('../../../src/devices/pairing.ts', import.meta.url), 'utf8');
   assert.match(src, /timingSafeEqual\(ha, hb\)/);
-  assert.doesNotMatch(src.replace(/\/\*\*[\s\S]*?\*\//g, ''), /(?:storedHash|this\.hash|digits)\s*[!=]==|[!=]==\s*(?:storedHash|this\.hash)/);
+  assert.doesNotMatch(
+    src.replace(/\/\*\*[\s\S]*?\*\//g, ''),
+    /(?:storedHash|this\.hash|digits)\s*[!=]==|[!=]==\s*(?:storedHash|this\.hash)/,
+  );
 });
 
-test('plain ws:// only on loopback; the device file and the devices file are 0600 and refused when others can read them', () => {
-  assert.throws(() => requireSafeTransport(parsePairUrl('ws://192.168.1.5:7787')), /only allowed on loopback.*SSH tunnel/s);
+test('plain ws:// only on loopback; the device file and the ' +
+    'devices file are 0600 and refused when others can read them', () => {
+  assert.throws(
+    () => requireSafeTransport(parsePairUrl('ws://192.168.1.5:7787')),
+    /only allowed on loopback.*SSH tunnel/s,
+  );
   assert.doesNotThrow(() => requireSafeTransport(parsePairUrl('wss://192.168.1.5:7787')));
   assert.doesNotThrow(() => requireSafeTransport(parsePairUrl('ws://[::1]:7787')));
   assert.throws(() => parsePairUrl('http://127.0.0.1:1'), /scheme/);
   assert.throws(() => parsePairUrl('ws://127.0.0.1:1/x?y'), /path/);
-  assert.throws(() => validateSpec({ name: 'p', url: 'ws://10.0.0.1:7787', kind: 'paired', pairId: 'a'.repeat(32), secretHash: 'b'.repeat(64) }), /loopback/);
+  assert.throws(
+    () =>
+      validateSpec({
+        name: 'p',
+        url: 'ws://10.0.0.1:7787',
+        kind: 'paired',
+        pairId: 'a'.repeat(32),
+        secretHash: 'b'.repeat(64),
+      }),
+    /loopback/,
+  );
   const { devicesPath, credPath } = fresh();
   saveCredential({ server: 'ws://127.0.0.1:1', id: 'a'.repeat(32), secret: 's' }, credPath);
   assert.equal(statSync(credPath).mode & 0o777, 0o600);
   assert.equal(loadCredential(credPath)?.secret, 's');
   chmodSync(credPath, 0o644);
   assert.throws(() => loadCredential(credPath), /readable by others/);
-  saveDevices([validateSpec({ name: 'p', url: 'ws://127.0.0.1:7787', kind: 'paired', pairId: 'a'.repeat(32), secretHash: 'b'.repeat(64) })], devicesPath);
+  saveDevices(
+    [
+      validateSpec({
+        name: 'p',
+        url: 'ws://127.0.0.1:7787',
+        kind: 'paired',
+        pairId: 'a'.repeat(32),
+        secretHash: 'b'.repeat(64),
+      }),
+    ],
+    devicesPath,
+  );
   assert.equal(statSync(devicesPath).mode & 0o777, 0o600);
   assert.equal(loadDevices(devicesPath).devices[0]?.kind, 'paired');
 });
 
-test('pairing on loopback: wrong code, then the code pairs once; credentials stored 0600, the server keeps only a hash', async () => {
+test('pairing on loopback: wrong code, then the code pairs once; ' +
+    'credentials stored 0600, the server keeps only a hash', async () => {
   const { devicesPath, credPath } = fresh();
   const code = new PairingCode({ maxTries: 3 });
   const server = await PairServer.listen({ address: LOOP, devicesPath, code, name: 'phone' });
   try {
     const wrong = code.text === '000-000' ? '000-001' : '000-000';
-    await assert.rejects(pairWithCode(server.url, wrong, credPath), /auth_failed|refused the pairing: wrong code \(2 tries left\)/);
+    await assert.rejects(
+      pairWithCode(server.url, wrong, credPath),
+      /auth_failed|refused the pairing: wrong code \(2 tries left\)/,
+    );
     assert.equal(loadCredential(credPath), undefined);
     const cred = await pairWithCode(server.url, code.text, credPath);
     assert.equal(cred.name, 'phone');
@@ -117,7 +162,11 @@ test('too many wrong codes lock the code; an expired code is refused; browsers a
     await assert.rejects(pairWithCode(server.url, wrong, credPath), /locked/);
     await assert.rejects(pairWithCode(server.url, code.text, credPath), /locked/);
     const browser = new WebSocket(server.url, { origin: 'http://evil.example' });
-    const status = await new Promise<number | string>((r) => { browser.on('unexpected-response', (_q, res) => r(res.statusCode ?? 0)); browser.on('open', () => r('open')); browser.on('error', () => r('error')); });
+    const status = await new Promise<number | string>((r) => {
+      browser.on('unexpected-response', (_q, res) => r(res.statusCode ?? 0));
+      browser.on('open', () => r('open'));
+      browser.on('error', () => r('error'));
+    });
     assert.notEqual(status, 'open');
   } finally { await server.close(); }
   let now = 0;
@@ -130,7 +179,8 @@ test('too many wrong codes lock the code; an expired code is refused; browsers a
   assert.equal(loadDevices(devicesPath).devices.length, 0);
 });
 
-test('a paired device serves its driver with its credentials; revoked on the server, the link closes and redials are refused', async () => {
+test('a paired device serves its driver with its credentials; ' +
+    'revoked on the server, the link closes and redials are refused', async () => {
   const { devicesPath, credPath } = fresh();
   const code = new PairingCode();
   const pairing = await PairServer.listen({ address: LOOP, devicesPath, code, name: 'lab' });
@@ -149,7 +199,11 @@ test('a paired device serves its driver with its credentials; revoked on the ser
   const end = await ended;
   assert.equal(end.code, CLOSE.refused);
   assert.equal(loadCredential(credPath), undefined, 'the device deletes a credential the server refused');
-  assert.equal((await serveOnce(cred, DRIVER, () => undefined)).code, CLOSE.refused, 'a redial with the old credential is refused');
+  assert.equal(
+    (await serveOnce(cred, DRIVER, () => undefined)).code,
+    CLOSE.refused,
+    'a redial with the old credential is refused',
+  );
   await hub.close();
 });
 
@@ -173,15 +227,46 @@ test('revoked from the device: the server forgets it and closes its live link', 
   await hub.close();
 });
 
-test('wss:// with a certificate the user gives: the device pairs when it trusts it (--ca), and refuses a server it does not trust', async (t) => {
+test('wss:// with a certificate the user gives: the device pairs when ' +
+    'it trusts it (--ca), and refuses a server it does not trust', async (t) => {
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
-  const made = await new Promise<boolean>((r) => execFile('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert], (e) => r(!e)));
+  const made = await new Promise<boolean>((r) =>
+    execFile(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      (e) => r(!e),
+    ),
+  );
   if (!made) { t.skip('openssl cannot make a test certificate here'); return; }
   const { devicesPath, credPath } = fresh();
   const code = new PairingCode();
-  const server = await PairServer.listen({ address: parsePairUrl('wss://127.0.0.1:0'), tlsCert: cert, tlsKey: key, devicesPath, code, name: 'tls' });
+  const server = await PairServer.listen({
+    address: parsePairUrl('wss://127.0.0.1:0'),
+    tlsCert: cert,
+    tlsKey: key,
+    devicesPath,
+    code,
+    name: 'tls',
+  });
   try {
     assert.match(server.url, /^wss:\/\/127\.0\.0\.1:\d+$/);
     await assert.rejects(pairWithCode(server.url, code.text, credPath), /self-signed|self signed|certificate/i);
@@ -192,7 +277,10 @@ test('wss:// with a certificate the user gives: the device pairs when it trusts 
     assert.equal(spec.tlsCert, cert);
     assert.match(spec.url, /^wss:/);
   } finally { await server.close(); }
-  await assert.rejects(PairServer.listen({ address: parsePairUrl('wss://127.0.0.1:0'), devicesPath }), /needs --tls-cert/);
+  await assert.rejects(
+    PairServer.listen({ address: parsePairUrl('wss://127.0.0.1:0'), devicesPath }),
+    /needs --tls-cert/,
+  );
 });
 
 test('a pairing never overwrites a device of the same name', async () => {
@@ -203,7 +291,10 @@ test('a pairing never overwrites a device of the same name', async () => {
   try {
     const cred = await pairWithCode(server.url, code.text, credPath);
     assert.equal(cred.name, 'device1');
-    assert.deepEqual(loadDevices(devicesPath).devices.map((d) => `${d.name} ${d.kind ?? 'ssh'}`), ['lab ssh', 'device1 paired']);
+    assert.deepEqual(
+      loadDevices(devicesPath).devices.map((d) => `${d.name} ${d.kind ?? 'ssh'}`),
+      ['lab ssh', 'device1 paired'],
+    );
   } finally { await server.close(); }
 });
 
@@ -216,7 +307,8 @@ test('a listener on a port in use rejects (the process goes on)', async () => {
   } finally { await first.close(); }
 });
 
-test('a paired link dropped mid-act is link_lost (it may have happened), and the next call uses the redialed link', async () => {
+test('a paired link dropped mid-act is link_lost (it may have ' +
+    'happened), and the next call uses the redialed link', async () => {
   const { devicesPath, credPath } = fresh();
   const code = new PairingCode();
   const pairing = await PairServer.listen({ address: LOOP, devicesPath, code, name: 'lab' });
@@ -224,14 +316,20 @@ test('a paired link dropped mid-act is link_lost (it may have happened), and the
   await pairing.close();
   const hub = await PairServer.listen({ address: parsePairUrl(cred.server), devicesPath });
   // This stand-in driver dies on an act, after it got it (as a device losing power would).
-  const dying = ['-e', DRIVER[1]!.replace('if(m.id!==undefined)', "if(m.method==='node.act')process.exit(3);if(m.id!==undefined)")];
+  const dying = [
+    '-e',
+    DRIVER[1]!.replace('if(m.id!==undefined)', "if(m.method==='node.act')process.exit(3);if(m.id!==undefined)"),
+  ];
   const stop = new AbortController();
   const ended = servePaired(credPath, dying, () => undefined, stop.signal);
   const device = new Device({ name: 'lab', connect: () => hub.connection('lab') });
   try {
     await until(() => hub.connected.includes('lab'));
     assert.equal((await device.hello()).platform, 'fake');
-    await assert.rejects(device.call('node.act', { ref: 'e1', op: 'click' } as never), (e: Error & { code?: string }) => e.code === 'link_lost' && /may have happened/.test(e.message));
+    await assert.rejects(
+      device.call('node.act', { ref: 'e1', op: 'click' } as never),
+      (e: Error & { code?: string }) => e.code === 'link_lost' && /may have happened/.test(e.message),
+    );
     // The device redials with its credentials (after ~1 s) and starts a new driver.
     await until(() => hub.connected.includes('lab'), 10_000);
     const before = device.restarts;
@@ -260,7 +358,12 @@ test('a stop on the device ends a live link at once, and its driver with it (the
     stop.abort();
     // Before, the stop was only looked at between links: a live link served on until the server went away.
     let timer: NodeJS.Timeout | undefined;
-    const end = await Promise.race([ended, new Promise<'still serving'>((r) => { timer = setTimeout(() => r('still serving'), 10_000); })]);
+    const end = await Promise.race([
+      ended,
+      new Promise<'still serving'>((r) => {
+        timer = setTimeout(() => r('still serving'), 10_000);
+      }),
+    ]);
     clearTimeout(timer);
     assert.notEqual(end, 'still serving', 'the link outlived the stop');
     await until(() => !hub.connected.includes('lab'));
@@ -272,7 +375,8 @@ test('a stop on the device ends a live link at once, and its driver with it (the
   }
 });
 
-test('a request sent right behind the auth answer, in the same frame batch, reaches the driver (it was dropped: a flaky hello timeout)', async () => {
+test('a request sent right behind the auth answer, in the same frame ' +
+    'batch, reaches the driver (it was dropped: a flaky hello timeout)', async () => {
   // The server answers the device's auth and the host's first request follows at once; ws emits both messages in
   // one go, before the device's serving code had attached its listener, so the hello was lost (the full unit
   // suite's "a stop on the device ends a live link" timed out on hello under load, 3 runs in 5).
@@ -291,9 +395,19 @@ test('a request sent right behind the auth answer, in the same frame batch, reac
     });
   });
   const stop = new AbortController();
-  const served = serveOnce({ server: `ws://127.0.0.1:${port}`, id: '0'.repeat(32), secret: 'x'.repeat(32) }, DRIVER, () => undefined, stop.signal);
+  const served = serveOnce(
+    { server: `ws://127.0.0.1:${port}`, id: '0'.repeat(32), secret: 'x'.repeat(32) },
+    DRIVER,
+    () => undefined,
+    stop.signal,
+  );
   let timer: NodeJS.Timeout | undefined;
-  const got = await Promise.race([answered, new Promise<'lost'>((r) => { timer = setTimeout(() => r('lost'), 8000); })]);
+  const got = await Promise.race([
+    answered,
+    new Promise<'lost'>((r) => {
+      timer = setTimeout(() => r('lost'), 8000);
+    }),
+  ]);
   clearTimeout(timer);
   stop.abort();
   await served;

@@ -15,8 +15,15 @@ const B = ':1.7';
 
 /** meld's comparison tab: a status bar, the right pane, a gutter, the left pane, a button (tree order). */
 function meldTab(): RawNode {
-  const pane = (id: number, text: string): RawNode => n(B, id, 'generic', {}, [n(B, id + 1, 'scrollarea', {}, [n(B, id + 2, 'document', { value: text })])]);
-  return n(B, 1, 'group', {}, [n(B, 2, 'statusbar'), pane(10, 'right file'), n(B, 3, 'canvas'), pane(20, 'left file'), n(B, 4, 'button', { name: 'Open' })]);
+  const pane = (id: number, text: string): RawNode =>
+    n(B, id, 'generic', {}, [n(B, id + 1, 'scrollarea', {}, [n(B, id + 2, 'document', { value: text })])]);
+  return n(B, 1, 'group', {}, [
+    n(B, 2, 'statusbar'),
+    pane(10, 'right file'),
+    n(B, 3, 'canvas'),
+    pane(20, 'left file'),
+    n(B, 4, 'button', { name: 'Open' }),
+  ]);
 }
 
 const EXTENTS: Record<string, number[]> = { '/10': [377, 60, 360, 300], '/20': [14, 60, 360, 300] };
@@ -32,10 +39,17 @@ test('the Linux driver puts meld\'s left pane first (bounds read for the two pan
   const tab = meldTab();
   await orderContentPanes(bus, { ...n(B, 0, 'window'), children: [tab] });
   const docs: string[] = [];
-  const walk = (x: RawNode): void => { if (x.role === 'document') docs.push(String(x.value)); (x.children ?? []).forEach(walk); };
+  const walk = (x: RawNode): void => {
+    if (x.role === 'document') docs.push(String(x.value));
+    (x.children ?? []).forEach(walk);
+  };
   walk(tab);
   assert.deepEqual(docs, ['left file', 'right file']);
-  assert.deepEqual(tab.children?.map((c) => c.role), ['statusbar', 'generic', 'canvas', 'generic', 'button'], 'the other children keep their places');
+  assert.deepEqual(
+    tab.children?.map((c) => c.role),
+    ['statusbar', 'generic', 'canvas', 'generic', 'button'],
+    'the other children keep their places',
+  );
   assert.deepEqual(asked.sort(), ['/10', '/20']);
 });
 

@@ -28,15 +28,26 @@ test('100,000 records: indexed and paged (newest first, filters, cursors) withou
   const t2 = performance.now();
   let pages = 0;
   do {
-    const p = idx.page({ app: 'ZENITY', decision: 'denied' }, { ...(cursor !== undefined ? { before: cursor } : {}), limit: 500 });
-    for (const r of p.rows) { assert.equal(r.app, 'zenity'); assert.equal(r.decision, 'denied'); assert.ok(!seen.has(r.id)); seen.add(r.id); }
+    const p = idx.page(
+      { app: 'ZENITY', decision: 'denied' },
+      { ...(cursor !== undefined ? { before: cursor } : {}), limit: 500 },
+    );
+    for (const r of p.rows) {
+      assert.equal(r.app, 'zenity');
+      assert.equal(r.decision, 'denied');
+      assert.ok(!seen.has(r.id));
+      seen.add(r.id);
+    }
     cursor = p.next;
     pages++;
   } while (cursor !== undefined);
   // i % 4 === 1 and i % 6 === 3: i ≡ 9 (mod 12) → 8,333 records.
   assert.equal(seen.size, 8333);
   process.stdout.write(`# filtered walk: ${pages} pages in ${(performance.now() - t2).toFixed(0)} ms\n`);
-  const tool = idx.page({ tool: 'computer_launch', since: Date.UTC(2026, 0, 1) + 10_000, until: Date.UTC(2026, 0, 1) + 20_000 }, { limit: 100 });
+  const tool = idx.page(
+    { tool: 'computer_launch', since: Date.UTC(2026, 0, 1) + 10_000, until: Date.UTC(2026, 0, 1) + 20_000 },
+    { limit: 100 },
+  );
   assert.deepEqual(tool.rows.map((r) => r.id), ['id-20', 'id-17', 'id-14', 'id-11']);
   assert.equal(tool.next, undefined);
 });

@@ -13,13 +13,22 @@ async function link(elicit: boolean) {
   const server = new Server({ name: 't', version: '0' }, { capabilities: { tools: {} } });
   const client = new Client({ name: 'c', version: '0' }, { capabilities: elicit ? { elicitation: {} } : {} });
   let asked = 0;
-  if (elicit) client.setRequestHandler(ElicitRequestSchema, async () => { asked++; return { action: 'accept', content: { approve: true } }; });
+  if (elicit)
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      asked++;
+      return { action: 'accept', content: { approve: true } };
+    });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(a), client.connect(b)]);
   return { server, client, asked: () => asked };
 }
 
-const q: ConfirmRequest = { title: 'Confirm: click button "Delete"?', message: 'm', choices: ['allow_once', 'deny'], reason: 'irreversible' };
+const q: ConfirmRequest = {
+  title: 'Confirm: click button "Delete"?',
+  message: 'm',
+  choices: ['allow_once', 'deny'],
+  reason: 'irreversible',
+};
 
 test('with elicitation the client is asked, not the panel', async () => {
   const { server, client, asked } = await link(true);

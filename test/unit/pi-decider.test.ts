@@ -11,10 +11,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { completeSimple } from '@mariozechner/pi-ai';
-import { AuthStorage, ModelRegistry, type ExtensionAPI, type ExtensionCommandContext } from '@mariozechner/pi-coding-agent';
+import {
+  AuthStorage,
+  ModelRegistry,
+  type ExtensionAPI,
+  type ExtensionCommandContext,
+} from '@mariozechner/pi-coding-agent';
 import { createPiExtension } from '../../src/hosts/pi.js';
 import { pickRegistryModel, piRegistryCall, type PiComplete, type PiModel } from '../../src/hosts/pi-registry.js';
-import { createDecider, createRegistryDecider, parseDeciderConfig, testDecider } from '../../src/policy/decider/index.js';
+import {
+  createDecider,
+  createRegistryDecider,
+  parseDeciderConfig,
+  testDecider,
+} from '../../src/policy/decider/index.js';
 import { loadSettings } from '../../src/policy/settings.js';
 
 // pi-ai's own completeSimple fits the surface the host uses (checked by tsc).
@@ -33,12 +43,23 @@ const MODELS = [model('openai', 'gpt-big', 5), model('openai', 'o-think', 0.1, t
 
 interface Asked { model: string; system: string; user: string; options: Parameters<PiComplete>[2] }
 
-function harness(opts: { answers?: string[]; auth?: { ok: true; apiKey?: string } | { ok: false; error: string }; fail?: string } = {}) {
+function harness(
+  opts: {
+    answers?: string[];
+    auth?: { ok: true; apiKey?: string } | { ok: false; error: string };
+    fail?: string;
+  } = {},
+) {
   const settingsPath = join(mkdtempSync(join(home, 's-')), 'settings.json');
   const asked: Asked[] = [];
   const answers = [...(opts.answers ?? [])];
   const complete: PiComplete = (m, context, options) => {
-    asked.push({ model: `${m.provider}/${m.id}`, system: context.systemPrompt, user: context.messages[0]!.content, options });
+    asked.push({
+      model: `${m.provider}/${m.id}`,
+      system: context.systemPrompt,
+      user: context.messages[0]!.content,
+      options,
+    });
     if (opts.fail) return Promise.resolve({ content: [], stopReason: 'error', errorMessage: opts.fail });
     return Promise.resolve({ content: [{ type: 'text', text: answers.shift() ?? '?' }], stopReason: 'stop' });
   };
@@ -64,14 +85,21 @@ function harness(opts: { answers?: string[]; auth?: { ok: true; apiKey?: string 
 
 test('/computer decider registry [provider/model] saves the mode; a malformed model is refused', async () => {
   const h = harness();
-  assert.match(await h.run('decider registry openai/gpt-big'), /^decider: registry openai\/gpt-big through pi's model registry/);
+  assert.match(
+    await h.run('decider registry openai/gpt-big'),
+    /^decider: registry openai\/gpt-big through pi's model registry/,
+  );
   assert.deepEqual(loadSettings(h.settingsPath).settings.decider, { mode: 'registry', model: 'openai/gpt-big' });
   assert.match(await h.run('decider status'), /^decider: registry openai\/gpt-big/);
   assert.match(await h.run('decider registry'), /registry \(pi picks: the cheapest available model\)/);
   assert.deepEqual(loadSettings(h.settingsPath).settings.decider, { mode: 'registry' });
   assert.equal(await h.run('decider registry gpt-big'), 'usage: /computer decider registry [provider/model]');
   assert.equal(await h.run('decider registry a/b c'), 'usage: /computer decider registry [provider/model]');
-  assert.deepEqual(loadSettings(h.settingsPath).settings.decider, { mode: 'registry' }, 'a refused command changes nothing');
+  assert.deepEqual(
+    loadSettings(h.settingsPath).settings.decider,
+    { mode: 'registry' },
+    'a refused command changes nothing',
+  );
   assert.equal(parseDeciderConfig({ mode: 'registry', model: 'no slash' }), undefined);
 });
 
@@ -96,7 +124,8 @@ test('decider test asks the registry model with pi\'s credentials and reads the 
   assert.doesNotMatch(report, /sk-from-pi-auth/);
 });
 
-test('without a model pi picks the cheapest available non-reasoning model; a reasoning model gets room to think', async () => {
+test('without a model pi picks the cheapest available ' +
+    'non-reasoning model; a reasoning model gets room to think', async () => {
   const h = harness({ answers: ['no', 'A'] });
   await h.run('decider registry');
   await h.run('decider test');
@@ -112,7 +141,10 @@ test('without a model pi picks the cheapest available non-reasoning model; a rea
 test('what is missing is said: an unknown model, no credentials, a provider error; never an API key', async () => {
   const h = harness();
   await h.run('decider registry openai/nope');
-  assert.match(await h.run('decider test'), /no opinion \(registry decider: openai\/nope is not a model of pi's model registry/);
+  assert.match(
+    await h.run('decider test'),
+    /no opinion \(registry decider: openai\/nope is not a model of pi's model registry/,
+  );
   assert.equal(h.asked.length, 0);
   const h2 = harness({ auth: { ok: false, error: 'No API key for provider openai' } });
   await h2.run('decider registry openai/gpt-big');
@@ -126,11 +158,15 @@ test('what is missing is said: an unknown model, no credentials, a provider erro
 
 test('outside pi, registry mode is off with a warning that says why', () => {
   const warnings: string[] = [];
-  assert.equal(createDecider({ mode: 'registry', model: 'openai/gpt-big' }, { warn: (m) => warnings.push(m) }), undefined);
+  assert.equal(
+    createDecider({ mode: 'registry', model: 'openai/gpt-big' }, { warn: (m) => warnings.push(m) }),
+    undefined,
+  );
   assert.match(warnings[0]!, /registry mode asks the host's model registry, which only the pi extension has/);
 });
 
-test('through pi\'s real ModelRegistry and pi-ai\'s completeSimple to a local streaming chat-completions server', async () => {
+test('through pi\'s real ModelRegistry and pi-ai\'s completeSimple ' +
+    'to a local streaming chat-completions server', async () => {
   const seen: { auth: string | undefined; body: Record<string, unknown> }[] = [];
   const srv = createServer((req, res) => {
     let b = '';
@@ -141,8 +177,20 @@ test('through pi\'s real ModelRegistry and pi-ai\'s completeSimple to a local st
       const answer = /yes or no/.test(body.messages.find((m) => m.role === 'user')!.content) ? 'yes' : 'C';
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const chunk = (d: unknown): void => { res.write(`data: ${JSON.stringify(d)}\n\n`); };
-      chunk({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tiny', choices: [{ index: 0, delta: { role: 'assistant', content: answer }, finish_reason: null }] });
-      chunk({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'tiny', choices: [{ index: 0, delta: {}, finish_reason: 'length' }] });
+      chunk({
+        id: 'x',
+        object: 'chat.completion.chunk',
+        created: 0,
+        model: 'tiny',
+        choices: [{ index: 0, delta: { role: 'assistant', content: answer }, finish_reason: null }],
+      });
+      chunk({
+        id: 'x',
+        object: 'chat.completion.chunk',
+        created: 0,
+        model: 'tiny',
+        choices: [{ index: 0, delta: {}, finish_reason: 'length' }],
+      });
       res.end('data: [DONE]\n\n');
     });
   });
@@ -150,10 +198,25 @@ test('through pi\'s real ModelRegistry and pi-ai\'s completeSimple to a local st
   try {
     const registry = ModelRegistry.inMemory(AuthStorage.inMemory());
     registry.registerProvider('local', {
-      baseUrl: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`, apiKey: 'sk-local-test', api: 'openai-completions',
-      models: [{ id: 'tiny', name: 'tiny', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 4096, maxTokens: 16 }],
+      baseUrl: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`,
+      apiKey: 'sk-local-test',
+      api: 'openai-completions',
+      models: [
+        {
+          id: 'tiny',
+          name: 'tiny',
+          reasoning: false,
+          input: ['text'],
+          cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+          contextWindow: 4096,
+          maxTokens: 16,
+        },
+      ],
     });
-    const d = createRegistryDecider({ model: 'local/tiny', call: piRegistryCall(() => ({ modelRegistry: registry, model: undefined }), 'local/tiny') });
+    const d = createRegistryDecider({
+      model: 'local/tiny',
+      call: piRegistryCall(() => ({ modelRegistry: registry, model: undefined }), 'local/tiny'),
+    });
     const report = await testDecider(d);
     assert.equal(report.ok, true, report.text);
     assert.deepEqual(report.probes.map((p) => [p.value, p.source]), [[1, 'text'], [2, 'text']]);

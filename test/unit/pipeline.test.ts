@@ -28,15 +28,29 @@ const ACTING = new Set(['node.act', 'input.keys', 'input.pointer', 'input.clipbo
 /** The fake driver plus the acting methods it lacks and an OCR reading, each logged like the rest. */
 class FullFake extends FakeDriver {
   override handlers(): Handlers {
-    const log = <T>(method: string, params: unknown, value: T): T => { this.calls.push({ method, params }); return value; };
+    const log = <T,>(method: string, params: unknown, value: T): T => {
+      this.calls.push({ method, params });
+      return value;
+    };
     const w = this.windows[0]!.info;
-    const geometry = { screen: [0, 0, 800, 600] as [number, number, number, number], window: [0, 0, 800, 600] as [number, number, number, number], width: 800, height: 600, scale: 1 };
+    const geometry = {
+      screen: [0, 0, 800, 600] as [number, number, number, number],
+      window: [0, 0, 800, 600] as [number, number, number, number],
+      width: 800,
+      height: 600,
+      scale: 1,
+    };
     return {
       ...super.handlers(),
       'input.pointer': (p) => log('input.pointer', p, { method: 'synthetic' as const, detail: 'fake pointer' }),
       'input.clipboard': (p) => log('input.clipboard', p, { text: '', method: 'fake' }),
       'apps.launch': (p) => log('apps.launch', p, { pid: w.pid, window: w }),
-      'screen.ocr': (p) => log('screen.ocr', p, { lines: [{ text: 'OK', bounds: [10, 10, 40, 20] as [number, number, number, number], confidence: 90 }], geometry, ms: { capture: 0, ocr: 0 } }),
+      'screen.ocr': (p) =>
+        log('screen.ocr', p, {
+          lines: [{ text: 'OK', bounds: [10, 10, 40, 20] as [number, number, number, number], confidence: 90 }],
+          geometry,
+          ms: { capture: 0, ocr: 0 },
+        }),
     };
   }
 }
@@ -48,7 +62,12 @@ function setup(gate: PolicyGate) {
   // The walk tries every op, close included: the window stays so that the tools after it still have a target.
   fake.ignoreClose = true;
   const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate });
-  const call = async (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+  const call = async (name: string, params: unknown) =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === name)!,
+      { session },
+      params,
+    );
   return { fake, session, call };
 }
 
@@ -82,13 +101,25 @@ async function cases(call: (name: string, p: unknown) => Promise<{ text: string 
     const list: unknown[] = [];
     switch (tool.schema.name) {
       case 'computer_act': {
-        const ops = literals((props['actions'] as unknown as { items: { properties: Record<string, TSchema> } }).items.properties['op']);
+        const ops = literals(
+          (props['actions'] as unknown as { items: { properties: Record<string, TSchema> } }).items.properties['op'],
+        );
         assert.deepEqual([...ops].sort(), [...OPS].sort());
         for (const op of ops) {
-          const value = op === 'drag_to' ? bold : op === 'scroll' ? 'down' : op === 'select' ? 'Row 1' : op === 'set_value' || op === 'type' ? 'x' : undefined;
+          const value =
+            op === 'drag_to'
+              ? bold
+              : op === 'scroll'
+                ? 'down'
+                : op === 'select'
+                  ? 'Row 1'
+                  : op === 'set_value' || op === 'type'
+                    ? 'x'
+                    : undefined;
           list.push({ actions: [{ ref: name, op, ...(value !== undefined ? { value } : {}) }] });
         }
-        for (const op of ['click', 'double_click', 'right_click', 'scroll']) list.push({ actions: [{ ref: oRef, op, ...(op === 'scroll' ? { value: 'down' } : {}) }] });
+        for (const op of ['click', 'double_click', 'right_click', 'scroll'])
+          list.push({ actions: [{ ref: oRef, op, ...(op === 'scroll' ? { value: 'down' } : {}) }] });
         break;
       }
       case 'computer_keys':
@@ -101,9 +132,16 @@ async function cases(call: (name: string, p: unknown) => Promise<{ text: string 
         for (const action of literals(props['action'])) {
           if (action === 'clipboard_read') { list.push({ action }); continue; }
           if (action === 'clipboard_write') { list.push({ action, text: 'hello' }); continue; }
-          if (action === 'paste') { list.push({ action, text: 'hello', app: 'gtk3-widget-factory' }, { action, app: 'gtk3-widget-factory' }); continue; }
-          const extra = action === 'drag' ? { to: { x: 50, y: 60 } } : action === 'scroll' ? { direction: 'down', amount: 2 } : {};
-          list.push({ action, x: 10, y: 20, app: 'gtk3-widget-factory', ...extra }, { action, x: 10, y: 20, capture, ...extra });
+          if (action === 'paste') {
+            list.push({ action, text: 'hello', app: 'gtk3-widget-factory' }, { action, app: 'gtk3-widget-factory' });
+            continue;
+          }
+          const extra =
+            action === 'drag' ? { to: { x: 50, y: 60 } } : action === 'scroll' ? { direction: 'down', amount: 2 } : {};
+          list.push(
+            { action, x: 10, y: 20, app: 'gtk3-widget-factory', ...extra },
+            { action, x: 10, y: 20, capture, ...extra },
+          );
         }
         break;
       default:
@@ -116,7 +154,13 @@ async function cases(call: (name: string, p: unknown) => Promise<{ text: string 
 
 test('with a gate that refuses everything, no acting tool call reaches an acting driver method', async () => {
   const asked: ActionRequest[] = [];
-  const refuse: PolicyGate = { visible: () => undefined, check: async (req) => { asked.push(req); throw new ComputerUseError('denied_by_policy', 'refused by the test gate'); } };
+  const refuse: PolicyGate = {
+    visible: () => undefined,
+    check: async (req) => {
+      asked.push(req);
+      throw new ComputerUseError('denied_by_policy', 'refused by the test gate');
+    },
+  };
   const { fake, session, call } = setup(refuse);
   const all = await cases(call);
   let calls = 0;
@@ -151,7 +195,15 @@ test('control: with a gate that allows everything, the same walk does reach the 
 });
 
 /** The acting methods of the protocol, each tried on a read-only device in `readOnlyHolder` below. */
-const TRIED_ACTING = ['node.act', 'input.keys', 'input.pointer', 'input.clipboard', 'apps.launch', 'apps.terminate', 'window.activate'] as const;
+const TRIED_ACTING = [
+  'node.act',
+  'input.keys',
+  'input.pointer',
+  'input.clipboard',
+  'apps.launch',
+  'apps.terminate',
+  'window.activate',
+] as const;
 /** Holds only when A and B are the same type. */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 const triedAll: Same<(typeof TRIED_ACTING)[number], ActingMethodName> = true;
@@ -197,7 +249,10 @@ test('a session holds a read-only device: every acting method is refused by its 
 });
 
 /** Two rows, each with a label and an "Archive" button, inside a list (like test/apps/rows.py). */
-function rowsWindow(): { info: { id: string; title: string; app: string; pid: number; role: 'window'; focused: boolean }; root: RawNode } {
+function rowsWindow(): {
+  info: { id: string; title: string; app: string; pid: number; role: 'window'; focused: boolean };
+  root: RawNode;
+} {
   const row = (id: number, who: string): RawNode => n(':1.9', id, 'listitem', { nativeRole: 'list item' }, [
     n(':1.9', id + 1, 'generic', { nativeRole: 'filler' }, [
       n(':1.9', id + 2, 'label', { nativeRole: 'label', name: who }),
@@ -215,10 +270,17 @@ async function rowsSession() {
   const w = rowsWindow();
   const fake = new FakeDriver([w]);
   const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
-  const call = async (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+  const call = async (name: string, params: unknown) =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === name)!,
+      { session },
+      params,
+    );
   const snap = (await call('computer_observe', {})).text;
   const lines = snap.split('\n');
-  const bobArchive = /\[(e\d+)\] button "Archive"/.exec(lines.slice(lines.findIndex((l) => /label "bob"/.test(l))).join('\n'))![1]!;
+  const bobArchive = /\[(e\d+)\] button "Archive"/.exec(
+    lines.slice(lines.findIndex((l) => /label "bob"/.test(l))).join('\n'),
+  )![1]!;
   return { w, fake, session, call, snap, bobArchive };
 }
 
@@ -241,7 +303,13 @@ test('a removed row: its Archive ref is stale_ref with a fresh snapshot, never t
 
 test('computer_act refuses more than 20 actions before anything runs; an unknown ref is unknown_ref', async () => {
   const seen: string[] = [];
-  const gate: PolicyGate = { visible: () => undefined, check: async (req) => { seen.push(req.kind === 'element' ? req.op : req.kind); return { done: () => undefined }; } };
+  const gate: PolicyGate = {
+    visible: () => undefined,
+    check: async (req) => {
+      seen.push(req.kind === 'element' ? req.op : req.kind);
+      return { done: () => undefined };
+    },
+  };
   const { fake, session, call } = setup(gate);
   const bold = refOf((await call('computer_observe', {})).text, /checkbox "Bold"/);
   const many = await call('computer_act', { actions: Array.from({ length: 21 }, () => ({ ref: bold, op: 'toggle' })) });
@@ -266,7 +334,13 @@ function passwordFocused(gate: PolicyGate) {
 
 test('keys and paste read the focused element live (no prior observe) and pass chords to the gate', async () => {
   const asked: (KeysStep | ClipboardStep)[] = [];
-  const gate: PolicyGate = { visible: () => undefined, check: async (req) => { if (req.kind === 'keys' || req.kind === 'clipboard') asked.push(req); return { done: () => undefined }; } };
+  const gate: PolicyGate = {
+    visible: () => undefined,
+    check: async (req) => {
+      if (req.kind === 'keys' || req.kind === 'clipboard') asked.push(req);
+      return { done: () => undefined };
+    },
+  };
   const { session, call } = passwordFocused(gate);
   await call('computer_keys', { keys: 's e c r e t Return' });
   await call('computer_input', { action: 'paste', text: 'secret', app: 'gtk3-widget-factory' });
@@ -289,7 +363,13 @@ test('keys and paste read the focused element live (no prior observe) and pass c
 
 test('the focused element is read at decision time, not taken from an older snapshot', async () => {
   const asked: (KeysStep | ClipboardStep)[] = [];
-  const gate: PolicyGate = { visible: () => undefined, check: async (req) => { if (req.kind === 'keys' || req.kind === 'clipboard') asked.push(req); return { done: () => undefined }; } };
+  const gate: PolicyGate = {
+    visible: () => undefined,
+    check: async (req) => {
+      if (req.kind === 'keys' || req.kind === 'clipboard') asked.push(req);
+      return { done: () => undefined };
+    },
+  };
   const { session, call, fake } = setup(gate);
   await call('computer_observe', {}); // "Name" is focused in this snapshot
   const root = fake.windows[0]!.root;
@@ -300,19 +380,38 @@ test('the focused element is read at decision time, not taken from an older snap
   await session.close();
 });
 
-test('the live window\'s command controls and their access keys reach the gate (the driver\'s key binding, in W3C key names)', async () => {
+test('the live window\'s command controls and their access keys ' +
+    'reach the gate (the driver\'s key binding, in W3C key names)', async () => {
   const asked: (KeysStep | ClipboardStep)[] = [];
-  const gate: PolicyGate = { visible: () => undefined, check: async (req) => { if (req.kind === 'keys' || req.kind === 'clipboard') asked.push(req); return { done: () => undefined }; } };
+  const gate: PolicyGate = {
+    visible: () => undefined,
+    check: async (req) => {
+      if (req.kind === 'keys' || req.kind === 'clipboard') asked.push(req);
+      return { done: () => undefined };
+    },
+  };
   const { session, call, fake } = setup(gate);
   const root = fake.windows[0]!.root;
   byId(root, 7).children!.push(
     // As a driver reports them with `keyBindings`: the name without the toolkit's marker, the key in W3C names.
-    { ...n(':1.77', 700, 'button', { nativeRole: 'push button', name: 'Delete all', actions: ['click'] }), keyBinding: 'Alt+d' } as RawNode,
-    { ...n(':1.77', 701, 'button', { nativeRole: 'push button', name: 'Send', actions: ['click'] }), keyBinding: 'Alt+S' } as RawNode,
+    {
+      ...n(':1.77', 700, 'button', { nativeRole: 'push button', name: 'Delete all', actions: ['click'] }),
+      keyBinding: 'Alt+d',
+    } as RawNode,
+    {
+      ...n(':1.77', 701, 'button', { nativeRole: 'push button', name: 'Send', actions: ['click'] }),
+      keyBinding: 'Alt+S',
+    } as RawNode,
     n(':1.77', 702, 'button', { nativeRole: 'push button', name: 'Fish && chips', actions: ['click'] }),
     // A binding that is no access key (a shortcut) names none.
-    { ...n(':1.77', 703, 'button', { nativeRole: 'push button', name: 'Green light', actions: ['click'] }), keyBinding: 'Control+g' } as RawNode,
-    { ...n(':1.77', 704, 'button', { nativeRole: 'push button', name: 'Go', actions: ['click'] }), keyBinding: 'Alt+g' } as RawNode,
+    {
+      ...n(':1.77', 703, 'button', { nativeRole: 'push button', name: 'Green light', actions: ['click'] }),
+      keyBinding: 'Control+g',
+    } as RawNode,
+    {
+      ...n(':1.77', 704, 'button', { nativeRole: 'push button', name: 'Go', actions: ['click'] }),
+      keyBinding: 'Alt+g',
+    } as RawNode,
   );
   await call('computer_keys', { keys: 'alt+d' });
   const keyed = asked[0]?.mnemonics?.filter((m) => m.key !== '').map((m) => `${m.key}=${m.label}`).sort();
@@ -324,29 +423,56 @@ test('the live window\'s command controls and their access keys reach the gate (
   await session.close();
 });
 
-test('a stop aborts the in-flight dispatch: the call answers paused, the audit "done" says stopped, the receipt is unknown', async () => {
+test('a stop aborts the in-flight dispatch: the call answers ' +
+    'paused, the audit "done" says stopped, the receipt is unknown', async () => {
   const done: { receipt: string; detail?: string }[] = [];
   let finished!: () => void;
   const recorded = new Promise<void>((r) => { finished = r; });
-  const gate: PolicyGate = { visible: () => undefined, check: async () => ({ done: (receipt, detail) => { done.push({ receipt, ...(detail ? { detail } : {}) }); finished(); } }) };
+  const gate: PolicyGate = {
+    visible: () => undefined,
+    check: async () => ({
+      done: (receipt, detail) => {
+        done.push({ receipt, ...(detail ? { detail } : {}) });
+        finished();
+      },
+    }),
+  };
   const f = widgetFactory();
   let started!: () => void;
   const dispatching = new Promise<void>((r) => { started = r; });
   class SlowKeys extends FakeDriver {
     override handlers(): Handlers {
       // Keys that take 10 s unless cancelled.
-      return { ...super.handlers(), 'input.keys': (p) => { this.calls.push({ method: 'input.keys', params: p }); started(); return new Promise((r) => setTimeout(() => r({ method: 'synthetic', focusedFirst: false, sent: 6 }), 10_000).unref()); } };
+      return {
+        ...super.handlers(),
+        'input.keys': (p) => {
+          this.calls.push({ method: 'input.keys', params: p });
+          started();
+          return new Promise((r) =>
+            setTimeout(() => r({ method: 'synthetic', focusedFirst: false, sent: 6 }), 10_000).unref(),
+          );
+        },
+      };
     }
   }
   const fake = new SlowKeys([{ info: f.window, root: f.root }]);
   const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate });
   const stop = new AbortController();
-  const running = runTool(TOOLS.find((t) => t.schema.name === 'computer_keys')!, { session, stop: stop.signal }, { keys: 'a b c d e f' });
+  const running = runTool(
+    TOOLS.find((t) => t.schema.name === 'computer_keys')!,
+    { session, stop: stop.signal },
+    { keys: 'a b c d e f' },
+  );
   await dispatching;
   stop.abort(new ComputerUseError('paused', 'Stopped by the user (test).'));
   const res = await running;
   assert.equal(res.code, 'paused', res.text);
-  await Promise.race([recorded, new Promise((_, reject) => setTimeout(() => reject(new Error('no done record within 3 s of the stop')), 3000).unref())]);
+  await Promise.race([
+    recorded,
+    new Promise((_, reject) =>
+      setTimeout(() => reject(new Error('no done record within 3 s of the stop')), 3000).unref(),
+    ),
+  ]);
   assert.deepEqual(done.map((d) => d.receipt), ['stopped']);
   assert.match(done[0]!.detail ?? '', /unknown/);
   await session.close();

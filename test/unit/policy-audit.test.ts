@@ -36,24 +36,89 @@ test('a key file others can read, or of the wrong size, is refused', () => {
 
 test('audit records hold the HMAC, never the text; a done detail that echoes the typed text is withheld', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-audit-'));
-  const policy = new Policy({ mode: 'bypass', allowApps: ['mousepad'], processInfo: () => undefined, hostPids: [], audit: join(dir, 'audit.jsonl'), settingsPath: false });
-  const d = await policy.check({ kind: 'element', tool: 'computer_act', ref: 'e1', role: 'textbox', app: 'mousepad', op: 'type', value: 'correct horse battery', title: 'notes' });
+  const policy = new Policy({
+    mode: 'bypass',
+    allowApps: ['mousepad'],
+    processInfo: () => undefined,
+    hostPids: [],
+    audit: join(dir, 'audit.jsonl'),
+    settingsPath: false,
+  });
+  const d = await policy.check({
+    kind: 'element',
+    tool: 'computer_act',
+    ref: 'e1',
+    role: 'textbox',
+    app: 'mousepad',
+    op: 'type',
+    value: 'correct horse battery',
+    title: 'notes',
+  });
   d.done('failed', 'xdotool: cannot type "correct horse battery" into window 0x1');
-  const k = await policy.check({ kind: 'keys', tool: 'computer_keys', app: 'mousepad', keys: 'h u n t e r', title: 'notes' });
+  const k = await policy.check({
+    kind: 'keys',
+    tool: 'computer_keys',
+    app: 'mousepad',
+    keys: 'h u n t e r',
+    title: 'notes',
+  });
   k.done('failed', 'xdotool key h u n t e r failed');
   const text = readFileSync(join(dir, 'audit.jsonl'), 'utf8');
   assert.ok(!text.includes('horse') && !text.includes('h u n t e r'), text);
   assert.match(text, /"hmac":"[0-9a-f]{16}"/);
   assert.match(text, /detail withheld/);
-  assert.equal(withoutTyped('timeout after 3000 ms', { kind: 'element', tool: 'computer_act', ref: 'e1', op: 'type', role: 'textbox', value: 'secret words' }), 'timeout after 3000 ms');
+  assert.equal(
+    withoutTyped('timeout after 3000 ms', {
+      kind: 'element',
+      tool: 'computer_act',
+      ref: 'e1',
+      op: 'type',
+      role: 'textbox',
+      value: 'secret words',
+    }),
+    'timeout after 3000 ms',
+  );
 });
 
-test('audit records keep one field order for every step kind: ref before op (an OCR click read "op" first after the request became a union)', async () => {
+test('audit records keep one field order for every step kind: ref before ' +
+    'op (an OCR click read "op" first after the request became a union)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-audit-'));
-  const policy = new Policy({ mode: 'bypass', allowApps: ['drawn-buttons'], processInfo: () => undefined, hostPids: [], audit: join(dir, 'audit.jsonl'), settingsPath: false });
-  (await policy.check({ kind: 'pointer', tool: 'computer_act', app: 'drawn-buttons', ref: 'o2', op: 'click', role: 'text (ocr)', name: 'OK', point: [5, 5] })).done('unknown');
-  (await policy.check({ kind: 'element', tool: 'computer_act', app: 'drawn-buttons', ref: 'e4', op: 'click', role: 'button', name: 'OK' })).done('unknown');
-  const decided = readFileSync(join(dir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r['phase'] === 'decided');
+  const policy = new Policy({
+    mode: 'bypass',
+    allowApps: ['drawn-buttons'],
+    processInfo: () => undefined,
+    hostPids: [],
+    audit: join(dir, 'audit.jsonl'),
+    settingsPath: false,
+  });
+  (
+    await policy.check({
+      kind: 'pointer',
+      tool: 'computer_act',
+      app: 'drawn-buttons',
+      ref: 'o2',
+      op: 'click',
+      role: 'text (ocr)',
+      name: 'OK',
+      point: [5, 5],
+    })
+  ).done('unknown');
+  (
+    await policy.check({
+      kind: 'element',
+      tool: 'computer_act',
+      app: 'drawn-buttons',
+      ref: 'e4',
+      op: 'click',
+      role: 'button',
+      name: 'OK',
+    })
+  ).done('unknown');
+  const decided = readFileSync(join(dir, 'audit.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((r) => r['phase'] === 'decided');
   for (const r of decided) {
     const keys = Object.keys(r).filter((k) => ['ref', 'op', 'role', 'name'].includes(k));
     assert.deepEqual(keys, ['ref', 'op', 'role', 'name'], JSON.stringify(r));

@@ -20,7 +20,8 @@ test('look-alike labels match the rule words', () => {
     ['ＤＥＬＥＴＥ', 'delete'],
     ['𝐃𝐞𝐥𝐞𝐭𝐞', 'delete'], // mathematical bold
   ];
-  for (const [label, word] of cases) assert.equal(irreversibleWord(label, 'button'), word, `${JSON.stringify(label)} should match ${word}`);
+  for (const [label, word] of cases)
+    assert.equal(irreversibleWord(label, 'button'), word, `${JSON.stringify(label)} should match ${word}`);
 });
 
 test('Traditional Chinese and spaced CJK labels match the Chinese rules', () => {
@@ -37,7 +38,19 @@ test('Traditional Chinese and spaced CJK labels match the Chinese rules', () => 
 });
 
 test('ordinary labels stay silent', () => {
-  for (const label of ['Archive', 'Open', 'Save', 'Cancel', 'OK', '打开', '保存', 'Strikethrough', '删除线', 'Item 1', 'Return to list']) {
+  for (const label of [
+    'Archive',
+    'Open',
+    'Save',
+    'Cancel',
+    'OK',
+    '打开',
+    '保存',
+    'Strikethrough',
+    '删除线',
+    'Item 1',
+    'Return to list',
+  ]) {
     assert.equal(irreversibleWord(label, 'button'), undefined, label);
   }
 });
@@ -56,18 +69,36 @@ const act = (op: string, role: string, name: string, value?: string): ActionRequ
 
 test('ops are classified by what the driver does with them', () => {
   assert.equal(classifyAction(act('double_click', 'button', 'Delete all'))?.kind, 'irreversible');
-  assert.equal(classifyAction(act('expand', 'menuitem', 'Delete'))?.kind, 'irreversible', 'GTK menu items run their click action on expand');
+  assert.equal(
+    classifyAction(act('expand', 'menuitem', 'Delete'))?.kind,
+    'irreversible',
+    'GTK menu items run their click action on expand',
+  );
   assert.equal(classifyAction(act('collapse', 'button', 'Send'))?.kind, 'irreversible');
-  assert.equal(classifyAction(act('set_value', 'button', 'Delete all', ' '))?.kind, 'irreversible', 'set_value on a button types into it: a space activates');
+  assert.equal(
+    classifyAction(act('set_value', 'button', 'Delete all', ' '))?.kind,
+    'irreversible',
+    'set_value on a button types into it: a space activates',
+  );
   assert.equal(classifyAction(act('type', 'link', 'Send', 'x'))?.kind, 'irreversible');
   assert.equal(classifyAction(act('set_value', 'menuitem', 'Dеlete', 'anything'))?.kind, 'irreversible');
   assert.equal(classifyAction(act('toggle', 'button', 'Delete all'))?.kind, 'irreversible');
-  assert.equal(classifyAction(act('set_value', 'textbox', 'Delete reason', 'x')), undefined, 'writing into a field activates nothing');
+  assert.equal(
+    classifyAction(act('set_value', 'textbox', 'Delete reason', 'x')),
+    undefined,
+    'writing into a field activates nothing',
+  );
   assert.equal(classifyAction(act('expand', 'treeitem', 'Folder')), undefined);
   assert.equal(classifyAction(act('focus', 'button', 'Delete all')), undefined);
 });
 
-const keys = (k: string, extra: Partial<KeysStep> = {}): ActionRequest => ({ kind: 'keys', tool: 'computer_keys', keys: k, chords: parseChords(k), ...extra });
+const keys = (k: string, extra: Partial<KeysStep> = {}): ActionRequest => ({
+  kind: 'keys',
+  tool: 'computer_keys',
+  keys: k,
+  chords: parseChords(k),
+  ...extra,
+});
 const deleteButton = { role: 'button', name: 'Delete all' };
 
 test('activating keys on a focused irreversible command ask', () => {
@@ -75,7 +106,10 @@ test('activating keys on a focused irreversible command ask', () => {
   assert.equal(classifyAction(keys('Return', { focused: deleteButton }))?.kind, 'irreversible');
   assert.equal(classifyAction(keys('KP_Enter', { focused: { role: 'menuitem', name: '刪除' } }))?.kind, 'irreversible');
   assert.equal(classifyAction(keys('space', { focused: { role: 'link', name: 'Ѕend' } }))?.kind, 'irreversible');
-  assert.equal(classifyAction(keys('space', { focused: { role: 'button', name: 'Archive' }, mnemonics: [] })), undefined);
+  assert.equal(
+    classifyAction(keys('space', { focused: { role: 'button', name: 'Archive' }, mnemonics: [] })),
+    undefined,
+  );
 });
 
 test('a mnemonic of an irreversible control asks', () => {
@@ -86,21 +120,36 @@ test('a mnemonic of an irreversible control asks', () => {
   // GTK strips "_" from "_Delete all": when the toolkit does not tell its access key, any alt+letter may fire it.
   const unknownKey = [{ key: '', label: 'Delete all' }, { key: 'a', label: 'Archive' }];
   assert.equal(classifyAction(keys('alt+d', { mnemonics: unknownKey }))?.kind, 'irreversible');
-  assert.equal(classifyAction(keys('alt+a', { mnemonics: unknownKey }))?.kind, undefined, 'alt+a is known to be Archive');
+  assert.equal(
+    classifyAction(keys('alt+a', { mnemonics: unknownKey }))?.kind,
+    undefined,
+    'alt+a is known to be Archive',
+  );
 });
 
 test('an activating key after a focus move asks when the window has an irreversible control', () => {
   const withDelete = [{ key: '', label: 'Archive' }, { key: '', label: 'Delete all' }];
-  assert.equal(classifyAction(keys('ctrl+Tab Return', { focused: { role: 'button', name: 'Archive' }, mnemonics: withDelete }))?.kind, 'irreversible');
+  assert.equal(
+    classifyAction(keys('ctrl+Tab Return', { focused: { role: 'button', name: 'Archive' }, mnemonics: withDelete }))
+      ?.kind,
+    'irreversible',
+  );
   assert.equal(classifyAction(keys('Tab space', { mnemonics: withDelete }))?.kind, 'irreversible');
   assert.equal(classifyAction(keys('shift+Tab Down Return', { mnemonics: withDelete }))?.kind, 'irreversible');
-  assert.equal(classifyAction(keys('F10 d', { mnemonics: withDelete }))?.kind, 'irreversible', 'a letter in an open menu picks an item');
+  assert.equal(
+    classifyAction(keys('F10 d', { mnemonics: withDelete }))?.kind,
+    'irreversible',
+    'a letter in an open menu picks an item',
+  );
   assert.equal(classifyAction(keys('Tab Return', { mnemonics: [{ key: '', label: 'Archive' }] })), undefined);
   assert.equal(classifyAction(keys('Tab Return'))?.kind, 'irreversible', 'controls unknown: cannot be proven');
 });
 
 test('keys that do not parse ask', () => {
-  assert.equal(classifyAction({ kind: 'keys', tool: 'computer_keys', keys: 'shift exec sh -c touch${IFS}/tmp/x' })?.kind, 'irreversible');
+  assert.equal(
+    classifyAction({ kind: 'keys', tool: 'computer_keys', keys: 'shift exec sh -c touch${IFS}/tmp/x' })?.kind,
+    'irreversible',
+  );
 });
 
 test('keysTypeText reads the parsed chords; keys the host did not parse count as text', () => {

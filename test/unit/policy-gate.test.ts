@@ -25,7 +25,9 @@ import { INJECTION, keepassWindow, mailWindow, PolicyFake, polkitWindow } from '
 const SECRET = 'S3cr3t-hunter2-密码';
 
 /** A confirmer that records questions and answers with `answer` (default: allow once). */
-function stubConfirmer(answer: (r: ConfirmRequest) => ConfirmChoice | Promise<ConfirmChoice> = () => 'allow_once'): Confirmer & { asked: ConfirmRequest[] } {
+function stubConfirmer(
+  answer: (r: ConfirmRequest) => ConfirmChoice | Promise<ConfirmChoice> = () => 'allow_once',
+): Confirmer & { asked: ConfirmRequest[] } {
   const asked: ConfirmRequest[] = [];
   return { interactive: true, asked, confirm: async (r) => { asked.push(r); return answer(r); } };
 }
@@ -34,7 +36,13 @@ function setup(opts: PolicyOptions = {}, windows: FakeWindow[] = [mailWindow(), 
   const fake = new PolicyFake(windows);
   const dir = mkdtempSync(join(tmpdir(), 'cu-policy-'));
   const auditPath = join(dir, 'audit.jsonl');
-  const policy = new Policy({ processInfo: () => undefined, hostPids: [], audit: auditPath, settingsPath: join(dir, 'settings.json'), ...opts });
+  const policy = new Policy({
+    processInfo: () => undefined,
+    hostPids: [],
+    audit: auditPath,
+    settingsPath: join(dir, 'settings.json'),
+    ...opts,
+  });
   const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
   const outputs: string[] = [];
   const call = async (name: string, params: unknown): Promise<ToolResult> => {
@@ -43,7 +51,11 @@ function setup(opts: PolicyOptions = {}, windows: FakeWindow[] = [mailWindow(), 
     return r;
   };
   const sent = (method = 'node.act') => fake.calls.filter((c) => c.method === method).length;
-  const audit = (): AuditRecord[] => readFileSync(auditPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as AuditRecord);
+  const audit = (): AuditRecord[] =>
+    readFileSync(auditPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AuditRecord);
   return { fake, policy, session, call, sent, auditPath, audit, outputs, dir };
 }
 
@@ -66,16 +78,56 @@ const code = (r: ToolResult): string => (r.isError ? r.code ?? 'error' : 'ok');
 
 test('each mode against each acting tool, with the app allow-listed or not, and no human channel', async () => {
   const expect: Record<Mode, Record<'listed' | 'unlisted', Record<'act' | 'send' | 'keys' | 'launch', string>>> = {
-    plan: { listed: { act: 'denied_by_policy', send: 'denied_by_policy', keys: 'denied_by_policy', launch: 'denied_by_policy' },
-      unlisted: { act: 'denied_by_policy', send: 'denied_by_policy', keys: 'denied_by_policy', launch: 'denied_by_policy' } },
-    default: { listed: { act: 'ok', send: 'confirmation_required', keys: 'ok', launch: 'ok' },
-      unlisted: { act: 'confirmation_required', send: 'confirmation_required', keys: 'confirmation_required', launch: 'confirmation_required' } },
-    'accept-edits': { listed: { act: 'ok', send: 'confirmation_required', keys: 'ok', launch: 'ok' },
-      unlisted: { act: 'confirmation_required', send: 'confirmation_required', keys: 'confirmation_required', launch: 'confirmation_required' } },
-    bypass: { listed: { act: 'ok', send: 'ok', keys: 'ok', launch: 'ok' },
-      unlisted: { act: 'confirmation_required', send: 'confirmation_required', keys: 'confirmation_required', launch: 'confirmation_required' } },
-    unattended: { listed: { act: 'ok', send: 'denied_by_policy', keys: 'ok', launch: 'ok' },
-      unlisted: { act: 'denied_by_policy', send: 'denied_by_policy', keys: 'denied_by_policy', launch: 'denied_by_policy' } },
+    plan: {
+      listed: {
+        act: 'denied_by_policy',
+        send: 'denied_by_policy',
+        keys: 'denied_by_policy',
+        launch: 'denied_by_policy',
+      },
+      unlisted: {
+        act: 'denied_by_policy',
+        send: 'denied_by_policy',
+        keys: 'denied_by_policy',
+        launch: 'denied_by_policy',
+      },
+    },
+    default: {
+      listed: { act: 'ok', send: 'confirmation_required', keys: 'ok', launch: 'ok' },
+      unlisted: {
+        act: 'confirmation_required',
+        send: 'confirmation_required',
+        keys: 'confirmation_required',
+        launch: 'confirmation_required',
+      },
+    },
+    'accept-edits': {
+      listed: { act: 'ok', send: 'confirmation_required', keys: 'ok', launch: 'ok' },
+      unlisted: {
+        act: 'confirmation_required',
+        send: 'confirmation_required',
+        keys: 'confirmation_required',
+        launch: 'confirmation_required',
+      },
+    },
+    bypass: {
+      listed: { act: 'ok', send: 'ok', keys: 'ok', launch: 'ok' },
+      unlisted: {
+        act: 'confirmation_required',
+        send: 'confirmation_required',
+        keys: 'confirmation_required',
+        launch: 'confirmation_required',
+      },
+    },
+    unattended: {
+      listed: { act: 'ok', send: 'denied_by_policy', keys: 'ok', launch: 'ok' },
+      unlisted: {
+        act: 'denied_by_policy',
+        send: 'denied_by_policy',
+        keys: 'denied_by_policy',
+        launch: 'denied_by_policy',
+      },
+    },
   };
   for (const mode of MODES) {
     for (const listing of ['listed', 'unlisted'] as const) {
@@ -89,7 +141,8 @@ test('each mode against each acting tool, with the app allow-listed or not, and 
         assert.equal(dispatched, want === 'ok' ? 1 : 0, `${mode} ${listing} ${kind}: dispatches`);
         if (want !== 'ok') assert.match(r.text, /Nothing was sent/, r.text);
         // The refusal says where the user decides, and hands the model no flag or field that widens its permissions.
-        if (want === 'confirmation_required') assert.match(r.text, /the computer-use panel|where the user can be asked/, r.text);
+        if (want === 'confirmation_required')
+          assert.match(r.text, /the computer-use panel|where the user can be asked/, r.text);
         for (const w of WIDENING) assert.doesNotMatch(r.text, w, `${mode} ${listing} ${kind}: ${r.text}`);
         await s.session.close();
       }
@@ -99,18 +152,34 @@ test('each mode against each acting tool, with the app allow-listed or not, and 
 
 test('plan mode: the read-only tools run, and never reach the gate', async () => {
   const s = setup({ mode: 'plan' });
-  for (const [name, params] of [['computer_apps', {}], ['computer_observe', { app: 'mailer' }], ['computer_find', { text: 'Send', app: 'mailer' }],
-    ['computer_wait', { until: 'appears', text: 'Send', app: 'mailer', timeoutMs: 100 }]] as const) {
+  for (const [name, params] of [
+    ['computer_apps', {}],
+    ['computer_observe', { app: 'mailer' }],
+    ['computer_find', { text: 'Send', app: 'mailer' }],
+    ['computer_wait', { until: 'appears', text: 'Send', app: 'mailer', timeoutMs: 100 }],
+  ] as const) {
     const r = await s.call(name, params);
     assert.equal(r.isError, false, `${name}: ${r.text}`);
   }
-  assert.equal(s.policy.audit && (() => { try { return s.audit().length; } catch { return 0; } })(), 0, 'no decision was needed');
+  assert.equal(
+    s.policy.audit &&
+      (() => {
+        try {
+          return s.audit().length;
+        } catch {
+          return 0;
+        }
+      })(),
+    0,
+    'no decision was needed',
+  );
   const act = await acting(s, 'act');
   assert.match(act.text, /Plan mode: computer_act is refused/);
   await s.session.close();
 });
 
-test('default mode asks on first use; "this session" is remembered, irreversible steps still ask every time', async () => {
+test('default mode asks on first use; "this session" is ' +
+    'remembered, irreversible steps still ask every time', async () => {
   const confirmer = stubConfirmer((r) => (r.reason === 'app_first_use' ? 'allow_session' : 'allow_once'));
   const s = setup({ mode: 'default', confirmer });
   assert.equal(code(await acting(s, 'act')), 'ok');
@@ -140,13 +209,22 @@ test('"always" is saved to the settings file and holds in the next session', asy
   await s.session.close();
 });
 
-test('deny-listed apps are refused through act, keys and launch in every mode, whatever the allow list says', async () => {
+test('deny-listed apps are refused through act, keys and ' +
+    'launch in every mode, whatever the allow list says', async () => {
   for (const mode of ['default', 'bypass', 'unattended'] as const) {
-    const s = setup({ mode, allowApps: ['keepassxc', 'KeePassXC', 'polkit-gnome-authentication-agent-1', 'mailer'], allowIrreversibleUnattended: true, confirmer: stubConfirmer() });
+    const s = setup({
+      mode,
+      allowApps: ['keepassxc', 'KeePassXC', 'polkit-gnome-authentication-agent-1', 'mailer'],
+      allowIrreversibleUnattended: true,
+      confirmer: stubConfirmer(),
+    });
     // Denied means unseen: not even observed, so there is no ref to act on.
     const kp = await s.call('computer_observe', { app: 'KeePassXC' });
     assert.equal(kp.code, 'denied_by_policy', kp.text);
-    assert.match(kp.text, /may not read or act on: it is a password manager \(built-in deny list; no setting lifts it\)/);
+    assert.match(
+      kp.text,
+      /may not read or act on: it is a password manager \(built-in deny list; no setting lifts it\)/,
+    );
     const kpKeys = await s.call('computer_keys', { keys: 'ctrl+c', app: 'KeePassXC' });
     assert.equal(kpKeys.code, 'denied_by_policy', kpKeys.text);
     const pk = await s.call('computer_observe', { app: 'polkit-gnome-authentication-agent-1' });
@@ -185,27 +263,50 @@ test('a label telling the agent to skip confirmation is data: Send still asks', 
 
 test('the decider can add a confirmation where rules are silent, and never remove one', async () => {
   const calls: string[] = [];
-  const decider = (p: number): Decider => ({ irreversible: async (ctx) => { calls.push(`${ctx.op} ${ctx.name}`); return p; }, choose: async () => null });
+  const decider = (p: number): Decider => ({
+    irreversible: async (ctx) => {
+      calls.push(`${ctx.op} ${ctx.name}`);
+      return p;
+    },
+    choose: async () => null,
+  });
   // "Reversible" (0.0) does not remove the rule's question for Send.
-  const lenient = setup({ mode: 'accept-edits', allowApps: ['mailer'], decider: decider(0), confirmer: stubConfirmer(() => 'deny') });
+  const lenient = setup({
+    mode: 'accept-edits',
+    allowApps: ['mailer'],
+    decider: decider(0),
+    confirmer: stubConfirmer(() => 'deny'),
+  });
   assert.equal(code(await acting(lenient, 'send')), 'confirmation_declined');
   const noHuman = setup({ mode: 'accept-edits', allowApps: ['mailer'], decider: decider(0) });
   assert.equal(code(await acting(noHuman, 'send')), 'confirmation_required');
   // 0.9 adds a question to an action the rules let through.
-  const strict = setup({ mode: 'accept-edits', allowApps: ['mailer'], decider: decider(0.9), confirmer: stubConfirmer(() => 'deny') });
+  const strict = setup({
+    mode: 'accept-edits',
+    allowApps: ['mailer'],
+    decider: decider(0.9),
+    confirmer: stubConfirmer(() => 'deny'),
+  });
   const snap = (await strict.call('computer_observe', { app: 'mailer', full: true })).text;
-  const archive = await strict.call('computer_act', { actions: [{ ref: refOf(snap, /button "Archive"/), op: 'click' }] });
+  const archive = await strict.call('computer_act', {
+    actions: [{ ref: refOf(snap, /button "Archive"/), op: 'click' }],
+  });
   assert.equal(archive.code, 'confirmation_declined', archive.text);
   assert.ok(calls.includes('click Archive'));
   const unattended = setup({ mode: 'unattended', allowApps: ['mailer'], decider: decider(0.9) });
   const snap2 = (await unattended.call('computer_observe', { app: 'mailer', full: true })).text;
-  const r = await unattended.call('computer_act', { actions: [{ ref: refOf(snap2, /button "Archive"/), op: 'click' }] });
+  const r = await unattended.call('computer_act', {
+    actions: [{ ref: refOf(snap2, /button "Archive"/), op: 'click' }],
+  });
   assert.equal(r.code, 'denied_by_policy');
   // A decider that never answers is no opinion after its timeout.
   const slow = setup({ mode: 'accept-edits', allowApps: ['mailer'], deciderTimeoutMs: 50,
     decider: { irreversible: () => new Promise<number | null>(() => undefined), choose: async () => null } });
   const snap3 = (await slow.call('computer_observe', { app: 'mailer', full: true })).text;
-  assert.equal(code(await slow.call('computer_act', { actions: [{ ref: refOf(snap3, /button "Archive"/), op: 'click' }] })), 'ok');
+  assert.equal(
+    code(await slow.call('computer_act', { actions: [{ ref: refOf(snap3, /button "Archive"/), op: 'click' }] })),
+    'ok',
+  );
   for (const s of [lenient, noHuman, strict, unattended, slow]) await s.session.close();
 });
 
@@ -259,7 +360,10 @@ test('a password typed through act or keys never appears in outputs, questions o
   await s.call('computer_observe', { app: 'mailer', full: true });
   const log = readFileSync(s.auditPath, 'utf8');
   for (const text of [...s.outputs, log, ...confirmer.asked.map((q) => `${q.title}\n${q.message}`)]) {
-    assert.ok(!text.includes(SECRET) && !text.includes('hunter2') && !text.includes('h u n t e r'), `secret leaked in:\n${text}`);
+    assert.ok(
+      !text.includes(SECRET) && !text.includes('hunter2') && !text.includes('h u n t e r'),
+      `secret leaked in:\n${text}`,
+    );
   }
   const rec = s.audit().find((x): x is DecidedRecord => x.phase === 'decided' && x.op === 'set_value')!;
   assert.equal(rec.value?.len, [...SECRET].length);
@@ -300,7 +404,14 @@ test('audit: mode 0600, a fsynced "decided" record before dispatch, completed by
 test('a window whose process was replaced (pid reused) is not acted on', async () => {
   const w = mailWindow();
   w.info.startToken = '1000';
-  const s = setup({ mode: 'bypass', allowApps: ['mailer'], processInfo: () => ({ startToken: '2000', executable: '/usr/bin/mailer' }) }, [w]);
+  const s = setup(
+    {
+      mode: 'bypass',
+      allowApps: ['mailer'],
+      processInfo: () => ({ startToken: '2000', executable: '/usr/bin/mailer' }),
+    },
+    [w],
+  );
   const r = await acting(s, 'act');
   assert.equal(r.code, 'stale_ref', r.text);
   assert.match(r.text, /pid 4242.*another process/);
@@ -318,7 +429,8 @@ test('an app claiming an allowed name with another executable is not allowed', a
 
 void n;
 
-test('an interpreted app started by a relative script path: the refusal names no allow entry that could never match', async () => {
+test('an interpreted app started by a relative script path: ' +
+    'the refusal names no allow entry that could never match', async () => {
   const py = { executable: '/usr/bin/python3.11', cmdline: ['/usr/bin/python3', 'mailer.py'] };
   const s = setup({ mode: 'accept-edits', allowApps: ['mailer'], processInfo: () => py });
   const r = await acting(s, 'act');
@@ -326,7 +438,10 @@ test('an interpreted app started by a relative script path: the refusal names no
   assert.doesNotMatch(r.text, /allow "python3\.11 \(/, r.text);
   assert.match(r.text, /No allow entry can name this app[^]*absolute path/, r.text);
   // With the script's absolute path the advice is an entry that works.
-  const t = setup({ mode: 'accept-edits', processInfo: () => ({ ...py, cmdline: ['/usr/bin/python3', '/opt/mailer/mailer.py'] }) });
+  const t = setup({
+    mode: 'accept-edits',
+    processInfo: () => ({ ...py, cmdline: ['/usr/bin/python3', '/opt/mailer/mailer.py'] }),
+  });
   const r2 = await acting(t, 'act');
   assert.match(r2.text, /allow "python3\.11 \/opt\/mailer\/mailer\.py" themselves: in the computer-use panel/, r2.text);
 });

@@ -22,21 +22,44 @@ function setup(opts: PolicyOptions) {
   const fake = new PolicyFake([mailWindow(), keepassWindow()]);
   const dir = mkdtempSync(join(tmpdir(), 'cu-host-'));
   const auditPath = join(dir, 'audit.jsonl');
-  const policy = new Policy({ processInfo: () => undefined, hostPids: [], audit: auditPath, settingsPath: join(dir, 'settings.json'), ...opts });
+  const policy = new Policy({
+    processInfo: () => undefined,
+    hostPids: [],
+    audit: auditPath,
+    settingsPath: join(dir, 'settings.json'),
+    ...opts,
+  });
   const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
-  const call = (name: string, params: unknown): Promise<ToolResult> => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
-  const decided = (): DecidedRecord[] => readFileSync(auditPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as AuditRecord)
-    .filter((r): r is DecidedRecord => r.phase === 'decided');
+  const call = (name: string, params: unknown): Promise<ToolResult> =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === name)!,
+      { session },
+      params,
+    );
+  const decided = (): DecidedRecord[] =>
+    readFileSync(auditPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AuditRecord)
+      .filter((r): r is DecidedRecord => r.phase === 'decided');
   const act = async (pattern: RegExp, op: string): Promise<ToolResult> => {
     const snap = (await call('computer_observe', { app: 'mailer', full: true })).text;
     const line = snap.split('\n').find((l) => pattern.test(l));
     assert.ok(line, snap);
     return call('computer_act', { actions: [{ ref: /\[(e\d+)\]/.exec(line)![1]!, op }] });
   };
-  return { fake, policyRef: policy, call, decided, act, sent: () => fake.calls.filter((c) => c.method === 'node.act' || c.method === 'input.keys').length };
+  return {
+    fake,
+    policyRef: policy,
+    call,
+    decided,
+    act,
+    sent: () => fake.calls.filter((c) => c.method === 'node.act' || c.method === 'input.keys').length,
+  };
 }
 
-test('default mode, host approves: an ordinary act and keys go through without a question, audited approved_by host', async () => {
+test('default mode, host approves: an ordinary act and keys ' +
+    'go through without a question, audited approved_by host', async () => {
   const s = setup({ mode: 'default', hostApprovesFirstUse: true });
   const r = await s.act(/checkbox "Request receipt"/, 'toggle');
   assert.equal(r.isError, false, r.text);
@@ -44,10 +67,17 @@ test('default mode, host approves: an ordinary act and keys go through without a
   assert.equal(keys.isError, false, keys.text);
   assert.equal(s.sent(), 2);
   const d = s.decided();
-  assert.deepEqual(d.map((x) => [x.decision, x.approved_by, x.reason]), [['allowed', 'host', 'default, approved by the host'], ['allowed', 'host', 'default, approved by the host']]);
+  assert.deepEqual(
+    d.map((x) => [x.decision, x.approved_by, x.reason]),
+    [
+      ['allowed', 'host', 'default, approved by the host'],
+      ['allowed', 'host', 'default, approved by the host'],
+    ],
+  );
 });
 
-test('host approval never covers an irreversible step: without a human channel it is refused, with one it is asked once', async () => {
+test('host approval never covers an irreversible step: without ' +
+    'a human channel it is refused, with one it is asked once', async () => {
   const none = setup({ mode: 'default', hostApprovesFirstUse: true });
   const r = await none.act(/button "Send"/, 'click');
   assert.equal(r.code, 'confirmation_required', r.text);
@@ -75,14 +105,20 @@ test('the built-in deny list still holds, and without host approval (strict) fir
   assert.equal(r.code, 'confirmation_required', r.text);
   for (const mode of ['accept-edits', 'bypass'] as const) {
     const other = setup({ mode, hostApprovesFirstUse: true });
-    assert.equal((await other.act(/checkbox "Request receipt"/, 'toggle')).code, 'confirmation_required', `${mode} is not changed by host approval`);
+    assert.equal(
+      (await other.act(/checkbox "Request receipt"/, 'toggle')).code,
+      'confirmation_required',
+      `${mode} is not changed by host approval`,
+    );
   }
 });
 
 test('settings.json strictFirstUse is read from any file; stopHotkey and showActivity only once confirmed', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-host-settings-'));
   const p = join(dir, 'settings.json');
-  writeFileSync(p, JSON.stringify({ strictFirstUse: true, stopHotkey: 'ctrl+alt+End', showActivity: false }), { mode: 0o600 });
+  writeFileSync(p, JSON.stringify({ strictFirstUse: true, stopHotkey: 'ctrl+alt+End', showActivity: false }), {
+    mode: 0o600,
+  });
   const outside = loadSettings(p);
   assert.equal(outside.settings.strictFirstUse, true, 'it only adds questions');
   assert.equal(outside.settings.stopHotkey, undefined, 'written from outside: not obeyed');

@@ -8,21 +8,40 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { elicitationConfirmer } from '../../src/hosts/mcp.js';
 import type { ConfirmRequest } from '../../src/policy/confirm.js';
 
-async function link(elicit?: (params: Record<string, unknown>) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }) {
+async function link(
+  elicit?: (params: Record<string, unknown>) => {
+    action: 'accept' | 'decline' | 'cancel';
+    content?: Record<string, unknown>;
+  },
+) {
   const server = new Server({ name: 't', version: '0' }, { capabilities: { tools: {} } });
   const client = new Client({ name: 'c', version: '0' }, { capabilities: elicit ? { elicitation: {} } : {} });
-  if (elicit) client.setRequestHandler(ElicitRequestSchema, async (req) => elicit(req.params as Record<string, unknown>));
+  if (elicit)
+    client.setRequestHandler(ElicitRequestSchema, async (req) => elicit(req.params as Record<string, unknown>));
   const [a, b] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(a), client.connect(b)]);
   return { server, client };
 }
 
-const firstUse: ConfirmRequest = { title: 'Allow computer-use to act in gedit?', message: 'm', choices: ['allow_once', 'allow_session', 'allow_always', 'deny'], reason: 'app_first_use' };
-const irreversible: ConfirmRequest = { title: 'Confirm: click button "Send"?', message: 'm', choices: ['allow_once', 'deny'], reason: 'irreversible' };
+const firstUse: ConfirmRequest = {
+  title: 'Allow computer-use to act in gedit?',
+  message: 'm',
+  choices: ['allow_once', 'allow_session', 'allow_always', 'deny'],
+  reason: 'app_first_use',
+};
+const irreversible: ConfirmRequest = {
+  title: 'Confirm: click button "Send"?',
+  message: 'm',
+  choices: ['allow_once', 'deny'],
+  reason: 'irreversible',
+};
 
 test('elicitation: a choice form for first use, a yes/no form for one action; decline is deny', async () => {
   const seen: Record<string, unknown>[] = [];
-  let answer: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> } = { action: 'accept', content: { choice: 'allow_session' } };
+  let answer: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> } = {
+    action: 'accept',
+    content: { choice: 'allow_session' },
+  };
   const { server, client } = await link((p) => { seen.push(p); return answer; });
   const confirmer = elicitationConfirmer(server);
   assert.equal(confirmer.interactive, true);

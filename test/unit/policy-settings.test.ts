@@ -9,7 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { addAllowedApp, confirmationsPath, loadSettings, recordConfirmation, updateSettings } from '../../src/policy/settings.js';
+import {
+  addAllowedApp,
+  confirmationsPath,
+  loadSettings,
+  recordConfirmation,
+  updateSettings,
+} from '../../src/policy/settings.js';
 
 const fresh = (): string => join(mkdtempSync(join(tmpdir(), 'cu-settings-')), 'settings.json');
 
@@ -27,8 +33,18 @@ test('an unsafe file is refused before any field: no decider, no mode, no allow 
 test('lowering fields written behind the tool\'s back are ignored until confirmed; raising fields apply', () => {
   const path = fresh();
   updateSettings(path, (s) => { s['denyApps'] = ['xeyes']; });
-  writeFileSync(path, JSON.stringify({ mode: 'bypass', allowApps: ['gedit'], allowIrreversibleUnattended: true, allowScreenshots: true,
-    decider: { mode: 'off' }, denyApps: ['xeyes', 'mousepad'] }), { mode: 0o600 });
+  writeFileSync(
+    path,
+    JSON.stringify({
+      mode: 'bypass',
+      allowApps: ['gedit'],
+      allowIrreversibleUnattended: true,
+      allowScreenshots: true,
+      decider: { mode: 'off' },
+      denyApps: ['xeyes', 'mousepad'],
+    }),
+    { mode: 0o600 },
+  );
   const tampered = loadSettings(path);
   assert.deepEqual(tampered.settings, { denyApps: ['xeyes', 'mousepad'] });
   assert.match(tampered.warnings.join('\n'), /not confirmed.*allowApps.*mode.*computer-use settings confirm/s);
@@ -51,7 +67,10 @@ test('a forged confirmation record (no key) is not accepted', () => {
   const path = fresh();
   updateSettings(path, (s) => { s['mode'] = 'default'; });
   writeFileSync(path, JSON.stringify({ mode: 'bypass' }), { mode: 0o600 });
-  const records = JSON.parse(readFileSync(confirmationsPath(path), 'utf8')) as Record<string, { lowering: unknown; hmac: string }>;
+  const records = JSON.parse(readFileSync(confirmationsPath(path), 'utf8')) as Record<
+    string,
+    { lowering: unknown; hmac: string }
+  >;
   for (const k of Object.keys(records)) records[k] = { lowering: { mode: 'bypass' }, hmac: records[k]!.hmac };
   writeFileSync(confirmationsPath(path), JSON.stringify(records), { mode: 0o600 });
   assert.equal(loadSettings(path).settings.mode, undefined);
@@ -74,11 +93,17 @@ test('`computer-use settings confirm` asks on a terminal, shows the change, and 
     const input = Object.assign(new PassThrough(), { isTTY: answer !== undefined }) as unknown as NodeJS.ReadStream;
     const output = new PassThrough();
     let shown = '';
-    output.on('data', (d: Buffer) => { shown += d.toString(); if (answer !== undefined && shown.includes('[y/N]')) (input as unknown as PassThrough).write(`${answer}\n`); });
+    output.on('data', (d: Buffer) => {
+      shown += d.toString();
+      if (answer !== undefined && shown.includes('[y/N]')) (input as unknown as PassThrough).write(`${answer}\n`);
+    });
     const stdout = process.stdout.write;
     process.stdout.write = (() => true) as typeof process.stdout.write;
     try {
-      return { code: await runSettings(['confirm', '--path', path], input, output as unknown as NodeJS.WriteStream), shown };
+      return {
+        code: await runSettings(['confirm', '--path', path], input, output as unknown as NodeJS.WriteStream),
+        shown,
+      };
     } finally { process.stdout.write = stdout; }
   };
   assert.equal((await run(undefined)).code, 1, 'no terminal: nothing confirmed');

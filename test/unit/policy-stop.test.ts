@@ -16,9 +16,25 @@ import { mailWindow, PolicyFake } from '../fixtures/policy/apps.js';
 function setup(home: string, custom = false) {
   const fake = new PolicyFake([mailWindow()]);
   const stopper = StopController.acquire(home);
-  const policy = new Policy({ mode: 'bypass', allowApps: ['mailer'], processInfo: () => undefined, hostPids: [], audit: join(home, 'audit.jsonl'), settingsPath: false, stop: stopper });
-  const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: custom ? withStop(allowAllGate, stopper) : policy });
-  const call = (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session, stop: stopper.signal }, params);
+  const policy = new Policy({
+    mode: 'bypass',
+    allowApps: ['mailer'],
+    processInfo: () => undefined,
+    hostPids: [],
+    audit: join(home, 'audit.jsonl'),
+    settingsPath: false,
+    stop: stopper,
+  });
+  const session = new Session({
+    device: new Device({ connect: () => fake.connect() }),
+    gate: custom ? withStop(allowAllGate, stopper) : policy,
+  });
+  const call = (name: string, params: unknown) =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === name)!,
+      { session, stop: stopper.signal },
+      params,
+    );
   return { fake, stopper, session, call };
 }
 
@@ -26,13 +42,17 @@ const ref = async (call: ReturnType<typeof setup>['call']): Promise<string> =>
   /\[(e\d+)\] checkbox "Request receipt"/.exec((await call('computer_observe', { app: 'mailer' })).text)![1]!;
 
 for (const custom of [false, true]) {
-  test(`stop aborts a long act at once; acts are paused until resume (${custom ? 'custom gate' : 'Policy'})`, async () => {
+  test(`stop aborts a long act at once; acts are paused until ` +
+      `resume (${custom ? 'custom gate' : 'Policy'})`, async () => {
     const home = mkdtempSync(join(tmpdir(), 'cu-stop-'));
     const s = setup(home, custom);
     assert.ok(readdirSync(join(home, 'run')).includes(String(process.pid)), 'the process is registered for signals');
     const box = await ref(s.call);
     s.fake.settleMs = 20_000;
-    const pending = s.call('computer_act', { actions: [{ ref: box, op: 'toggle' }], settle: { quietMs: 5000, timeoutMs: 30000 } });
+    const pending = s.call('computer_act', {
+      actions: [{ ref: box, op: 'toggle' }],
+      settle: { quietMs: 5000, timeoutMs: 30000 },
+    });
     await new Promise((r) => setTimeout(r, 50));
     const t0 = performance.now();
     requestStop(home, 'test');
@@ -43,10 +63,18 @@ for (const custom of [false, true]) {
     assert.match(r.text, /computer-use resume/);
     s.fake.settleMs = 0;
     const acts = s.fake.calls.filter((c) => c.method === 'node.act').length;
-    const later = await runTool(TOOLS.find((t) => t.schema.name === 'computer_act')!, { session: s.session, stop: s.stopper.signal }, { actions: [{ ref: box, op: 'toggle' }] });
+    const later = await runTool(
+      TOOLS.find((t) => t.schema.name === 'computer_act')!,
+      { session: s.session, stop: s.stopper.signal },
+      { actions: [{ ref: box, op: 'toggle' }] },
+    );
     assert.equal(later.code, 'paused');
     // Even without the stop signal, the gate refuses while the pause file exists.
-    const direct = await runTool(TOOLS.find((t) => t.schema.name === 'computer_keys')!, { session: s.session }, { keys: 'ctrl+a', app: 'mailer' });
+    const direct = await runTool(
+      TOOLS.find((t) => t.schema.name === 'computer_keys')!,
+      { session: s.session },
+      { keys: 'ctrl+a', app: 'mailer' },
+    );
     assert.equal(direct.code, 'paused', direct.text);
     assert.equal(s.fake.calls.filter((c) => c.method === 'node.act').length, acts);
     assert.ok(pauseInfo(home));
@@ -60,7 +88,8 @@ for (const custom of [false, true]) {
   });
 }
 
-test('the pause lives in memory: deleting the pause file or forging a resume record lifts nothing; a signed resume does', async () => {
+test('the pause lives in memory: deleting the pause file or ' +
+    'forging a resume record lifts nothing; a signed resume does', async () => {
   const home = mkdtempSync(join(tmpdir(), 'cu-stop-mem-'));
   const stopper = StopController.acquire(home);
   try {

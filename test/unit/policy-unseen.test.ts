@@ -25,20 +25,33 @@ function setup(windows: FakeWindow[], opts: { home?: string; statePath?: string 
   const fake = new PolicyFake(windows);
   const dir = mkdtempSync(join(tmpdir(), 'cu-unseen-'));
   const home = opts.home ?? join(dir, 'home');
-  const policy = new Policy({ mode: 'bypass', allowApps: ['mailer', 'keepassxc'], processInfo: () => undefined, hostPids: [], audit: join(dir, 'audit.jsonl'),
-    settingsPath: join(home, 'settings.json'), protectedPaths: [home] });
-  const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy, ...(opts.statePath ? { statePath: opts.statePath } : {}) });
+  const policy = new Policy({
+    mode: 'bypass',
+    allowApps: ['mailer', 'keepassxc'],
+    processInfo: () => undefined,
+    hostPids: [],
+    audit: join(dir, 'audit.jsonl'),
+    settingsPath: join(home, 'settings.json'),
+    protectedPaths: [home],
+  });
+  const session = new Session({
+    device: new Device({ connect: () => fake.connect() }),
+    gate: policy,
+    ...(opts.statePath ? { statePath: opts.statePath } : {}),
+  });
   const outputs: string[] = [];
   const call = async (name: string, params: unknown): Promise<ToolResult> => {
     const r = await runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
     outputs.push(r.text);
     return r;
   };
-  const snapshotsOf = (id: string) => fake.calls.filter((c) => c.method === 'tree.snapshot' && (c.params as { window: string }).window === id).length;
+  const snapshotsOf = (id: string) =>
+    fake.calls.filter((c) => c.method === 'tree.snapshot' && (c.params as { window: string }).window === id).length;
   return { fake, session, call, outputs, home, snapshotsOf };
 }
 
-test('a denied app is unseen: apps lists it as denied without titles or refs; observe, find, wait, screenshot refuse; the driver is never asked', async () => {
+test('a denied app is unseen: apps lists it as denied without titles or refs; ' +
+    'observe, find, wait, screenshot refuse; the driver is never asked', async () => {
   const kp = keepassWindow();
   const s = setup([mailWindow(), kp]);
   const apps = (await s.call('computer_apps', {})).text;
@@ -46,8 +59,10 @@ test('a denied app is unseen: apps lists it as denied without titles or refs; ob
   assert.ok(!apps.includes('Passwords.kdbx'), apps);
   assert.equal(apps.split('\n').filter((l) => /\[w\d+\]/.test(l)).length, 1, apps);
   for (const [tool, params] of [
-    ['computer_observe', { app: 'KeePassXC' }], ['computer_observe', { window: 'Passwords.kdbx' }],
-    ['computer_find', { text: 'password', app: 'KeePassXC' }], ['computer_wait', { until: 'appears', text: 'Copy', app: 'KeePassXC', timeoutMs: 100 }],
+    ['computer_observe', { app: 'KeePassXC' }],
+    ['computer_observe', { window: 'Passwords.kdbx' }],
+    ['computer_find', { text: 'password', app: 'KeePassXC' }],
+    ['computer_wait', { until: 'appears', text: 'Copy', app: 'KeePassXC', timeoutMs: 100 }],
     ['computer_screenshot', { app: 'KeePassXC' }],
   ] as const) {
     const r = await s.call(tool, params);
@@ -94,12 +109,18 @@ test('tokens in titles are masked in apps, the observe header, find, and the ses
   assert.ok(!readFileSync(statePath, 'utf8').includes(GHP.slice(0, 12)));
 });
 
-test('acts that name the tool\'s own files are refused in bypass mode: value, typed keys, launch, window title', async () => {
+test('acts that name the tool\'s own files are refused in ' +
+    'bypass mode: value, typed keys, launch, window title', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-own-'));
   const home = join(dir, '.computer-use');
   const editor = (title: string): FakeWindow => {
     const root = n(':1.90', 1, 'window', { name: title }, [
-      n(':1.90', 2, 'textbox', { name: 'Name', states: ['editable', 'focusable'], actions: ['set_value', 'type', 'focus'], value: '' }),
+      n(':1.90', 2, 'textbox', {
+        name: 'Name',
+        states: ['editable', 'focusable'],
+        actions: ['set_value', 'type', 'focus'],
+        value: '',
+      }),
     ]);
     return { info: { id: root.id, title, app: 'mailer', pid: 4242, role: 'window', focused: true }, root };
   };
@@ -107,15 +128,27 @@ test('acts that name the tool\'s own files are refused in bypass mode: value, ty
   const snap = (await s.call('computer_observe', {})).text;
   const name = /\[(e\d+)\] textbox "Name"/.exec(snap)?.[1];
   assert.ok(name, snap);
-  for (const value of [join(home, 'settings.json'), `${dir}//x/../.computer-use/settings.json`, join(home, 'SETTINGS.JSON').toUpperCase(),
-    `file://${home}/plugin-data/computer-use/audit.jsonl`, home]) {
+  for (const value of [
+    join(home, 'settings.json'),
+    `${dir}//x/../.computer-use/settings.json`,
+    join(home, 'SETTINGS.JSON').toUpperCase(),
+    `file://${home}/plugin-data/computer-use/audit.jsonl`,
+    home,
+  ]) {
     const r = await s.call('computer_act', { actions: [{ ref: name, op: 'set_value', value }] });
     assert.equal(r.code, 'denied_by_policy', `${value}: ${r.text}`);
   }
-  const typed = home.split('').map((c) => (c === '/' ? 'slash' : c === '.' ? 'period' : c === '-' ? 'minus' : c)).join(' ');
+  const typed = home
+    .split('')
+    .map((c) => (c === '/' ? 'slash' : c === '.' ? 'period' : c === '-' ? 'minus' : c))
+    .join(' ');
   const keys = await s.call('computer_keys', { keys: typed });
   assert.equal(keys.code, 'denied_by_policy', keys.text);
-  const launched = await s.call('computer_launch', { command: 'mailer', args: [join(home, 'settings.json')], waitMs: 0 });
+  const launched = await s.call('computer_launch', {
+    command: 'mailer',
+    args: [join(home, 'settings.json')],
+    waitMs: 0,
+  });
   assert.equal(launched.code, 'denied_by_policy', launched.text);
   const ok = await s.call('computer_act', { actions: [{ ref: name, op: 'set_value', value: join(dir, 'notes.txt') }] });
   assert.equal(ok.isError, false, ok.text);
@@ -123,8 +156,14 @@ test('acts that name the tool\'s own files are refused in bypass mode: value, ty
   await s.session.close();
 
   // An editor whose title shows the file: every act in it is refused.
-  for (const title of [`settings.json (${home}) - gedit`, `*settings.json (${home.replace(homedir(), '~')}) - gedit`, 'settings.json (~/.computer-use) - gedit']) {
-    const e = setup([editor(title)], { home: title.includes('~/.computer-use') ? join(homedir(), '.computer-use') : home });
+  for (const title of [
+    `settings.json (${home}) - gedit`,
+    `*settings.json (${home.replace(homedir(), '~')}) - gedit`,
+    'settings.json (~/.computer-use) - gedit',
+  ]) {
+    const e = setup([editor(title)], {
+      home: title.includes('~/.computer-use') ? join(homedir(), '.computer-use') : home,
+    });
     const text = (await e.call('computer_observe', {})).text;
     const ref = /\[(e\d+)\] textbox "Name"/.exec(text)?.[1];
     const r = await e.call('computer_act', { actions: [{ ref, op: 'type', value: 'x' }] });
@@ -134,27 +173,51 @@ test('acts that name the tool\'s own files are refused in bypass mode: value, ty
   }
 });
 
-test('a relative name typed into a file chooser names the file in the folder the driver reported; an unknown folder names none', () => {
-  const snap = (chooser?: { folder?: string }) => ({ elements: [], ...(chooser ? { chooser } : {}) }) as unknown as Snapshot;
-  assert.deepEqual(chooserPaths(snap({ folder: '/tmp/cu-x' }), '../cu-x/home/settings.json'), ['/tmp/cu-x/home/settings.json']);
+test('a relative name typed into a file chooser names the file in ' +
+    'the folder the driver reported; an unknown folder names none', () => {
+  const snap = (chooser?: { folder?: string }) =>
+    ({ elements: [], ...(chooser ? { chooser } : {}) }) as unknown as Snapshot;
+  assert.deepEqual(chooserPaths(snap({ folder: '/tmp/cu-x' }), '../cu-x/home/settings.json'), [
+    '/tmp/cu-x/home/settings.json',
+  ]);
   assert.deepEqual(chooserPaths(snap({ folder: '/tmp/cu-x' }), '/abs/path'), []);
   assert.deepEqual(chooserPaths(snap({}), 'settings.json'), []);
   assert.deepEqual(chooserPaths(snap(), 'settings.json'), []);
 });
 
-test('clipboard_read refuses text a password field copied (owner.secret) or a denied app owns; other text is read', async () => {
+test('clipboard_read refuses text a password field copied ' +
+    '(owner.secret) or a denied app owns; other text is read', async () => {
   class ClipFake extends PolicyFake {
-    result: { text: string; method: string; owner?: { pid?: number; secret?: boolean; unproven?: boolean } } = { text: '', method: 'fake' };
+    result: { text: string; method: string; owner?: { pid?: number; secret?: boolean; unproven?: boolean } } = {
+      text: '',
+      method: 'fake',
+    };
     override handlers(): ReturnType<PolicyFake['handlers']> {
       return { ...super.handlers(), 'input.clipboard': () => this.result };
     }
   }
   const fake = new ClipFake([mailWindow()]);
   const dir = mkdtempSync(join(tmpdir(), 'cu-clip-'));
-  const policy = new Policy({ mode: 'bypass', allowApps: ['clipboard'], hostPids: [], audit: join(dir, 'audit.jsonl'), settingsPath: false,
-    processInfo: (pid) => (pid === 4343 ? { executable: '/opt/KeePassXC/keepassxc' } : pid === 5000 ? { executable: '/usr/bin/mousepad' } : undefined) });
+  const policy = new Policy({
+    mode: 'bypass',
+    allowApps: ['clipboard'],
+    hostPids: [],
+    audit: join(dir, 'audit.jsonl'),
+    settingsPath: false,
+    processInfo: (pid) =>
+      pid === 4343
+        ? { executable: '/opt/KeePassXC/keepassxc' }
+        : pid === 5000
+          ? { executable: '/usr/bin/mousepad' }
+          : undefined,
+  });
   const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
-  const read = () => runTool(TOOLS.find((t) => t.schema.name === 'computer_input')!, { session }, { action: 'clipboard_read' });
+  const read = () =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === 'computer_input')!,
+      { session },
+      { action: 'clipboard_read' },
+    );
   fake.result = { text: 'hunter2-secret', method: 'fake', owner: { secret: true, pid: 5000 } };
   const secret = await read();
   assert.equal(secret.code, 'denied_by_policy', secret.text);

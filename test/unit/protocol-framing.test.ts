@@ -98,7 +98,8 @@ test('an oversize partial line whose newline comes in the same push as the next 
   assert.deepEqual(r.push('aaa\n{"x":1}\n'), [{ kind: 'message', message: { x: 1 } }]);
 });
 
-test('the line cap counts UTF-8 bytes, not characters: a line of é under the cap in characters is over it in bytes', () => {
+test('the line cap counts UTF-8 bytes, not characters: a line ' +
+    'of é under the cap in characters is over it in bytes', () => {
   const r = new LineReader(100);
   // 60 characters, 120 bytes (+ the JSON around them): over a cap of 100 bytes.
   const line = `{"id":1,"text":"${'é'.repeat(60)}"}\n`;
@@ -108,5 +109,9 @@ test('the line cap counts UTF-8 bytes, not characters: a line of é under the ca
   // A line that never ends is cut by bytes too: 60 é without a newline is 120 bytes pending.
   const open = new LineReader(100);
   assert.deepEqual(open.push('"'.concat('é'.repeat(60))).map((e) => e.kind), ['oversize']);
-  assert.deepEqual(messages(open.push('tail"\n{"id":2}\n')), [{ id: 2 }], 'the rest of the dropped line is skipped, the next served');
+  assert.deepEqual(
+    messages(open.push('tail"\n{"id":2}\n')),
+    [{ id: 2 }],
+    'the rest of the dropped line is skipped, the next served',
+  );
 });

@@ -81,7 +81,8 @@ test('request/response: params reach the handler, the result comes back', async 
   assert.equal(b.windows[0]?.title, 'pid 2');
 });
 
-test('a handler returning undefined answers null: the response still arrives, and is refused as outside the protocol', async () => {
+test('a handler returning undefined answers null: the response ' +
+    'still arrives, and is refused as outside the protocol', async () => {
   const { client } = link({ 'events.subscribe': () => undefined as unknown as { ok: boolean } });
   await assert.rejects(
     client.request('events.subscribe', {}),
@@ -115,7 +116,8 @@ test('typed errors round-trip: data.code becomes the same ComputerUseError code 
   });
 });
 
-test('an unexpected error with no text still says what failed and what to do (a D-Bus error may carry none)', async () => {
+test('an unexpected error with no text still says what ' +
+    'failed and what to do (a D-Bus error may carry none)', async () => {
   const { client } = link({
     'node.act': () => { throw Object.assign(new Error(''), { type: 'org.freedesktop.DBus.Error.Failed' }); },
     'apps.list': () => { throw new Error('   '); },
@@ -219,7 +221,8 @@ test('timeout rejects with code timeout; the peer keeps working and ignores the 
   assert.equal(client.isClosed, false);
 });
 
-test('closing the connection rejects every pending request with driver_unavailable, and later ones at once', async () => {
+test('closing the connection rejects every pending request ' +
+    'with driver_unavailable, and later ones at once', async () => {
   const { client, toClient } = link({ hello: () => new Promise<HelloResult>(() => undefined) }, { timeoutMs: 10_000 });
   const why: string[] = [];
   client.onClose((w) => why.push(w));
@@ -345,7 +348,8 @@ test('params outside the protocol are refused with -32602 invalid_params and the
   assert.equal(calls, 1);
 });
 
-test('a result outside the protocol fails the call with internal (the driver answered outside the protocol)', async () => {
+test('a result outside the protocol fails the call with ' +
+    'internal (the driver answered outside the protocol)', async () => {
   const { client } = link({
     hello: () => ({ ...HELLO, protocolVersion: 'one' }) as unknown as HelloResult,
     'windows.list': () => ({ windows: [{ id: 'w', title: 't', app: 'a', pid: -1, role: 'window', focused: true }] }),
@@ -396,7 +400,8 @@ test('validation cost on a big snapshot result (gtk4-widget-factory) is small', 
 
 // ---- Cancellation ($/cancel) ----
 
-test('an aborted request rejects with the signal reason, sends $/cancel, and the handler sees its signal abort', async () => {
+test('an aborted request rejects with the signal reason, ' +
+    'sends $/cancel, and the handler sees its signal abort', async () => {
   let handlerSignal: AbortSignal | undefined;
   let release: () => void = () => undefined;
   const junk: string[] = [];
@@ -425,7 +430,8 @@ test('an aborted request rejects with the signal reason, sends $/cancel, and the
   assert.deepEqual(junk, []);
 });
 
-test('an already aborted signal rejects at once and sends nothing; a signal string reason becomes an error', async () => {
+test('an already aborted signal rejects at once and sends ' +
+    'nothing; a signal string reason becomes an error', async () => {
   let calls = 0;
   const { client, toServer } = link({ hello: () => { calls++; return HELLO; } });
   const wire = tap(toServer);
@@ -444,7 +450,8 @@ test('an already aborted signal rejects at once and sends nothing; a signal stri
   );
 });
 
-test('$/cancel for an unknown id or with bad params is ignored; closing the connection aborts handlers in flight', async () => {
+test('$/cancel for an unknown id or with bad params is ' +
+    'ignored; closing the connection aborts handlers in flight', async () => {
   let signal: AbortSignal | undefined;
   const { client, toServer } = link({
     'ui.settle': (_p, ctx) => {

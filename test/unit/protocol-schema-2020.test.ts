@@ -17,7 +17,8 @@ type Json = Record<string, unknown>;
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const DOC = JSON.parse(readFileSync(join(ROOT, 'docs', 'protocol.schema.json'), 'utf8')) as Json;
 // The document's own annotation keywords (its metaModel: methods, caps, errors, rules), declared, not ignored.
-const ajv2020 = (): Ajv2020 => ajv2020With(['protocolVersion', 'limits', 'methods', 'notifications', 'errors', 'rules']);
+const ajv2020 = (): Ajv2020 =>
+  ajv2020With(['protocolVersion', 'limits', 'methods', 'notifications', 'errors', 'rules']);
 
 /** A method's schema as a document of its own, with the shared definitions. */
 const standalone = (s: unknown): Json => ({ $schema: DOC['$schema'], $defs: DOC['$defs'], ...(s as Json) });
@@ -41,13 +42,28 @@ test('the protocol schema is valid draft 2020-12, and each method\'s schemas com
 test('the 2020-12 schema enforces what the docs say: tuple lengths and the state vocabulary', () => {
   const ajv = ajv2020();
   const snapshot = ajv.compile(standalone(methods['tree.snapshot']!.result));
-  const node = { id: 'n1', role: 'checkbox', name: 'Agree', states: ['checked'], actions: ['toggle'], bounds: [0, 0, 10, 10] };
-  const ok = { window: { id: 'w', title: 't', app: 'a', pid: 7, role: 'window', focused: true }, root: node, stats: { nodes: 1, ms: 1, truncated: false } };
+  const node = {
+    id: 'n1',
+    role: 'checkbox',
+    name: 'Agree',
+    states: ['checked'],
+    actions: ['toggle'],
+    bounds: [0, 0, 10, 10],
+  };
+  const ok = {
+    window: { id: 'w', title: 't', app: 'a', pid: 7, role: 'window', focused: true },
+    root: node,
+    stats: { nodes: 1, ms: 1, truncated: false },
+  };
   assert.equal(snapshot(ok), true, JSON.stringify(snapshot.errors));
   assert.equal(snapshot({ ...ok, root: { ...node, states: ['ticked'] } }), false, 'a state outside the enum');
   assert.equal(snapshot({ ...ok, root: { ...node, bounds: [0, 0, 10] } }), false, 'a rectangle of 3');
   assert.equal(snapshot({ ...ok, root: { ...node, bounds: [0, 0, 10, 10, 5] } }), false, 'a rectangle of 5');
-  assert.equal(snapshot({ ...ok, root: { ...node, bounds: [0, 0, 2_000_000, 10] } }), false, 'a width beyond the pixel cap');
+  assert.equal(
+    snapshot({ ...ok, root: { ...node, bounds: [0, 0, 2_000_000, 10] } }),
+    false,
+    'a width beyond the pixel cap',
+  );
 });
 
 test('every recorded transcript validates against the 2020-12 schema', () => {

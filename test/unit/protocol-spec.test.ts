@@ -22,13 +22,18 @@ function undocumented(s: unknown, path: string, out: string[], defs: Json): void
   if (o['const'] !== undefined && !o['description']) out.push(`${path} = ${JSON.stringify(o['const'])}`);
   for (const [k, v] of Object.entries((o['properties'] ?? {}) as Json)) {
     const p = v as Json;
-    if (!p['description'] && !(typeof p['$ref'] === 'string' && (defs['RawNode'] as Json)['description'])) out.push(`${path}.${k}`);
+    if (!p['description'] && !(typeof p['$ref'] === 'string' && (defs['RawNode'] as Json)['description']))
+      out.push(`${path}.${k}`);
     undocumented(v, `${path}.${k}`, out, defs);
   }
   for (const k of ['items', 'prefixItems', 'anyOf', 'additionalProperties', 'patternProperties']) {
     const v = o[k];
-    if (Array.isArray(v)) v.forEach((x, i) => { undocumented(x, `${path}.${k}[${i}]`, out, defs); });
-    else if (k === 'patternProperties' && v) for (const x of Object.values(v as Json)) undocumented(x, `${path}.${k}`, out, defs);
+    if (Array.isArray(v))
+      v.forEach((x, i) => {
+        undocumented(x, `${path}.${k}[${i}]`, out, defs);
+      });
+    else if (k === 'patternProperties' && v)
+      for (const x of Object.values(v as Json)) undocumented(x, `${path}.${k}`, out, defs);
     else undocumented(v, `${path}.${k}`, out, defs);
   }
 }
@@ -50,7 +55,8 @@ test('every method, field, op, state, role, capability and error code carries a 
     if (!n['description']) missing.push(name);
     undocumented(n['params'], `${name}.params`, missing, defs);
   }
-  for (const [code, e] of Object.entries(doc['errors'] as Record<string, Json>)) if (!e['description']) missing.push(`error ${code}`);
+  for (const [code, e] of Object.entries(doc['errors'] as Record<string, Json>))
+    if (!e['description']) missing.push(`error ${code}`);
   assert.deepEqual(missing, []);
   // The vocabulary is documented value by value, not only as a list.
   const role = ((defs['RawNode'] as Json)['properties'] as Json)['role'] as Json;
@@ -82,11 +88,17 @@ class Announcing extends FakeDriver {
     const base = super.handlers();
     return {
       ...base,
-      'text.find': () => { this.calls.push({ method: 'text.find', params: {} }); return { matches: [], length: 0, searched: 0 }; },
+      'text.find': () => {
+        this.calls.push({ method: 'text.find', params: {} });
+        return { matches: [], length: 0, searched: 0 };
+      },
       hello: async (p, ctx) => {
         const h = await base.hello!(p, ctx);
-        return { ...h, ...(this.announce.protocolVersion ? { protocolVersion: this.announce.protocolVersion } : {}),
-          methods: h.methods.filter((m) => !(this.announce.drop ?? []).includes(m)) };
+        return {
+          ...h,
+          ...(this.announce.protocolVersion ? { protocolVersion: this.announce.protocolVersion } : {}),
+          methods: h.methods.filter((m) => !(this.announce.drop ?? []).includes(m)),
+        };
       },
     };
   }

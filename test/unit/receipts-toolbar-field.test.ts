@@ -29,21 +29,35 @@ function setValue(holder: RawNode['role'], field: Partial<RawNode> = {}): Action
   const before = buildSnapshot(windowWith(holder, 'A1', field), refs);
   const after = buildSnapshot(windowWith(holder, 'B80', field), refs);
   const ref = after.elements.find((l) => l.role === 'textbox')!.ref;
-  const r = { ref, op: 'set_value', value: 'B80', status: 'unknown', detail: 'EditableText.SetTextContents' } as ActionReceipt;
+  const r = {
+    ref,
+    op: 'set_value',
+    value: 'B80',
+    status: 'unknown',
+    detail: 'EditableText.SetTextContents',
+  } as ActionReceipt;
   verifyReceipts([r], before, after);
   return r;
 }
 
-test('a toolbar field set by set_value: confirmed as set, and told it waits for Return, with the acts that send it', () => {
+test('a toolbar field set by set_value: confirmed as set, and ' +
+    'told it waits for Return, with the acts that send it', () => {
   const r = setValue('toolbar');
   assert.equal(r.status, 'confirmed', r.detail);
   // The way that works first: a model that pressed Return with keys sent it to the focused cell, not the field.
-  assert.equal(r.detail, 'EditableText.SetTextContents; value now reads as set; not applied yet: a toolbar field takes its text on Return: ' +
-    'repeat the set_value with submit=true (it focuses the field and presses Return there; a Return sent with keys goes to the focused ' +
-    'element, not to this field)');
+  assert.equal(
+    r.detail,
+    'EditableText.SetTextContents; value now reads as set; not applied yet: a toolbar field takes its text ' +
+      'on Return: ' +
+      'repeat the set_value with submit=true (it focuses the field and presses Return there; a Return sent with keys goes to the focused ' +
+      'element, not to this field)',
+  );
 });
 
 test('a field outside a toolbar (a dialog\'s form) or a multi-line one is only confirmed', () => {
   assert.equal(setValue('group').detail, 'EditableText.SetTextContents; value now reads as set');
-  assert.equal(setValue('toolbar', { states: ['editable', 'multiline'] }).detail, 'EditableText.SetTextContents; value now reads as set');
+  assert.equal(
+    setValue('toolbar', { states: ['editable', 'multiline'] }).detail,
+    'EditableText.SetTextContents; value now reads as set',
+  );
 });

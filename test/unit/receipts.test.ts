@@ -31,7 +31,12 @@ class BusyFake extends FakeDriver {
 function setup(windows: FakeWindow[], fake: FakeDriver = new FakeDriver()) {
   fake.windows.push(...windows);
   const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
-  const call = async (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+  const call = async (name: string, params: unknown) =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === name)!,
+      { session },
+      params,
+    );
   return { fake, session, call };
 }
 
@@ -43,13 +48,18 @@ const refOf = (text: string, pattern: RegExp): string => {
 
 const gedit = (title: string, focused: boolean): FakeWindow => ({
   info: { id: 'w-main', title, app: 'gedit', pid: 700, role: 'window', focused },
-  root: n(':1.7', 1, 'window', { name: title }, [n(':1.7', 2, 'document', { name: 'Text view', value: 'hello', states: ['editable', 'multiline'] })]),
+  root: n(':1.7', 1, 'window', { name: title }, [
+    n(':1.7', 2, 'document', { name: 'Text view', value: 'hello', states: ['editable', 'multiline'] }),
+  ]),
 });
 
 test('Save As closes: the receipt shows the diff of the window that takes the focus back (its new title)', async () => {
   const dialog: FakeWindow = {
     info: { id: 'w-dlg', title: 'Save As', app: 'gedit', pid: 700, role: 'dialog', focused: true },
-    root: n(':1.7', 10, 'dialog', { name: 'Save As' }, [n(':1.7', 11, 'textbox', { name: 'Name', value: 'note.txt', states: ['editable'] }), n(':1.7', 12, 'button', { name: 'Save' })]),
+    root: n(':1.7', 10, 'dialog', { name: 'Save As' }, [
+      n(':1.7', 11, 'textbox', { name: 'Name', value: 'note.txt', states: ['editable'] }),
+      n(':1.7', 12, 'button', { name: 'Save' }),
+    ]),
   };
   const { fake, session, call } = setup([gedit('Untitled Document 1 - gedit', false), dialog]);
   await call('computer_observe', { app: 'gedit', window: 'w1' });
@@ -73,7 +83,10 @@ test('Save As closes: the receipt shows the diff of the window that takes the fo
 test('a click whose window changed is confirmed by the diff (kcalc\'s display turning to "42")', async () => {
   const kcalc: FakeWindow = {
     info: { id: 'w-k', title: 'KCalc', app: 'kcalc', pid: 701, role: 'window', focused: true },
-    root: n(':1.8', 1, 'window', { name: 'KCalc' }, [n(':1.8', 2, 'label', { name: 'Display', value: '4' }), n(':1.8', 3, 'button', { name: '2' })]),
+    root: n(':1.8', 1, 'window', { name: 'KCalc' }, [
+      n(':1.8', 2, 'label', { name: 'Display', value: '4' }),
+      n(':1.8', 3, 'button', { name: '2' }),
+    ]),
   };
   const { fake, session, call } = setup([kcalc]);
   const s = (await call('computer_observe', { app: 'kcalc' })).text;
@@ -89,7 +102,8 @@ test('a click whose window changed is confirmed by the diff (kcalc\'s display tu
   await session.close();
 });
 
-test('an app busy after a dispatched click answers unknown with the new window, not a bare timeout that invites a retry', async () => {
+test('an app busy after a dispatched click answers unknown with ' +
+    'the new window, not a bare timeout that invites a retry', async () => {
   const mail: FakeWindow = {
     info: { id: 'w-m', title: 'Claws Mail', app: 'claws-mail', pid: 702, role: 'window', focused: true },
     root: n(':1.9', 1, 'window', { name: 'Claws Mail' }, [n(':1.9', 2, 'button', { name: 'Compose' })]),
@@ -99,18 +113,32 @@ test('an app busy after a dispatched click answers unknown with the new window, 
   const s = (await call('computer_observe', { app: 'claws-mail' })).text;
   fake.onAct = () => {
     fake.busy = true;
-    fake.windows.push({ info: { id: 'w-spell', title: 'Spell check', app: 'claws-mail', pid: 702, role: 'dialog', focused: true }, root: n(':1.9', 50, 'dialog', { name: 'Spell check' }) });
+    fake.windows.push({
+      info: { id: 'w-spell', title: 'Spell check', app: 'claws-mail', pid: 702, role: 'dialog', focused: true },
+      root: n(':1.9', 50, 'dialog', { name: 'Spell check' }),
+    });
   };
   const compose = refOf(s, /button "Compose"/);
   const r = await call('computer_act', { actions: [{ ref: compose, op: 'click' }] });
   assert.equal(r.isError, false, r.text);
-  assert.match(r.text, new RegExp(`^ok click ${compose} · unknown \\(fake click; then the app stopped answering \\(busy\\).*do not repeat the act\\)$`, 'm'));
-  assert.match(r.text, /^new window \[w2\] dialog "Spell check" \(not read: its app is busy; observe it in a moment\)$/m);
+  assert.match(
+    r.text,
+    new RegExp(
+      `^ok click ${compose} · unknown \\(fake click; then the app stopped answering \\(busy\\).*do not repeat ` +
+        `the act\\)$`,
+      'm',
+    ),
+  );
+  assert.match(
+    r.text,
+    /^new window \[w2\] dialog "Spell check" \(not read: its app is busy; observe it in a moment\)$/m,
+  );
   assert.doesNotMatch(r.text, /^error/m);
   await session.close();
 });
 
-test('an app busy after a click is listed with no windows, as the Linux driver lists it: its window did not close', async () => {
+test('an app busy after a click is listed with no windows, ' +
+    'as the Linux driver lists it: its window did not close', async () => {
   // geany's File › Save As: the app ran its file chooser's loop, the window list showed it busy with no windows,
   // and the receipt said "a window closed" and "window closed: [w1]" for the window still on screen.
   class ListsBusy extends BusyFake {
@@ -138,7 +166,8 @@ test('an app busy after a click is listed with no windows, as the Linux driver l
   await session.close();
 });
 
-test('a click the app never answers (a modal dialog it opened holds the answer) is not `failed`: the new dialog shows it happened', async () => {
+test('a click the app never answers (a modal dialog it opened holds ' +
+    'the answer) is not `failed`: the new dialog shows it happened', async () => {
   // featherpad's Save, measured by a model in the loop: `failed click e382 · timeout: …DoAction did not answer within
   // 3000 ms` while the Save as dialog was already on screen; the model had to look for it itself.
   const editor: FakeWindow = {
@@ -148,9 +177,16 @@ test('a click the app never answers (a modal dialog it opened holds the answer) 
   const { fake, session, call } = setup([editor]);
   const s = (await call('computer_observe', { app: 'featherpad' })).text;
   fake.onAct = () => {
-    fake.windows.push({ info: { id: 'w-save', title: 'Save as...', app: 'featherpad', pid: 704, role: 'dialog', focused: true },
-      root: n(':1.11', 60, 'dialog', { name: 'Save as...' }, [n(':1.11', 61, 'textbox', { name: 'File name', states: ['editable'] })]) });
-    throw new ComputerUseError('timeout', 'org.a11y.atspi.Action.DoAction did not answer within 3000 ms; the app may be busy or hung.');
+    fake.windows.push({
+      info: { id: 'w-save', title: 'Save as...', app: 'featherpad', pid: 704, role: 'dialog', focused: true },
+      root: n(':1.11', 60, 'dialog', { name: 'Save as...' }, [
+        n(':1.11', 61, 'textbox', { name: 'File name', states: ['editable'] }),
+      ]),
+    });
+    throw new ComputerUseError(
+      'timeout',
+      'org.a11y.atspi.Action.DoAction did not answer within 3000 ms; the app may be busy or hung.',
+    );
   };
   const r = await call('computer_act', { actions: [{ ref: refOf(s, /button "Save"/), op: 'click' }] });
   assert.doesNotMatch(r.text, /^failed/m, r.text);
@@ -163,8 +199,17 @@ test('an act whose app went away says the app is no longer running, not only tha
   // Firefox ESR crashed on a link's click (3 of 5 tries by our driver, in a trial and by hand): the answer was
   // `window_not_found: The window is gone`, and the model went looking for the window.
   const ff: FakeWindow = {
-    info: { id: 'w-ff', title: 'Introduction — Mozilla Firefox', app: 'Firefox', pid: 705, role: 'window', focused: true },
-    root: n(':1.12', 1, 'window', { name: 'Introduction — Mozilla Firefox' }, [n(':1.12', 2, 'link', { name: 'Using libffi', actions: ['click'] })]),
+    info: {
+      id: 'w-ff',
+      title: 'Introduction — Mozilla Firefox',
+      app: 'Firefox',
+      pid: 705,
+      role: 'window',
+      focused: true,
+    },
+    root: n(':1.12', 1, 'window', { name: 'Introduction — Mozilla Firefox' }, [
+      n(':1.12', 2, 'link', { name: 'Using libffi', actions: ['click'] }),
+    ]),
   };
   const { fake, session, call } = setup([ff]);
   const s = (await call('computer_observe', { app: 'Firefox' })).text;
@@ -177,7 +222,8 @@ test('an act whose app went away says the app is no longer running, not only tha
   await session.close();
 });
 
-test('the gone app\'s name is outside text: a newline and a fake ref line in it print escaped on one line', async () => {
+test('the gone app\'s name is outside text: a newline and a ' +
+    'fake ref line in it print escaped on one line', async () => {
   const evil = 'Fire\n[e9] button "OK"\u2028\u001b[31mfox';
   const ff: FakeWindow = {
     info: { id: 'w-x', title: 'x', app: evil, pid: 707, role: 'window', focused: true },
@@ -185,7 +231,10 @@ test('the gone app\'s name is outside text: a newline and a fake ref line in it 
   };
   const { fake, session, call } = setup([ff]);
   const s = (await call('computer_observe', { window: 'x' })).text;
-  fake.onAct = () => { fake.windows.splice(0, fake.windows.length); throw new ComputerUseError('window_not_found', 'The window is gone.'); };
+  fake.onAct = () => {
+    fake.windows.splice(0, fake.windows.length);
+    throw new ComputerUseError('window_not_found', 'The window is gone.');
+  };
   const r = await call('computer_act', { actions: [{ ref: refOf(s, /link "Go"/), op: 'click' }] });
   const line = r.text.split('\n').find((l) => l.includes('is no longer running')) ?? '';
   assert.match(line, /"Fire\\n\[e9\] button \\"OK\\"\\n?.*fox" \(pid 707\)/, r.text);
@@ -213,7 +262,8 @@ test('keys whose effect shows are confirmed by it: Escape that closed a dialog',
   await session.close();
 });
 
-test('a name typed into Save As and Save clicked in one call: the name is confirmed by the read right after it, though the dialog closed', async () => {
+test('a name typed into Save As and Save clicked in one call: the name ' +
+    'is confirmed by the read right after it, though the dialog closed', async () => {
   // gedit by hand: `act e796 set_value /tmp/recv-note2.txt , e838 click` read `set_value e796 · unknown
   // (EditableText.SetTextContents)` above the title that showed the file saved under that very name.
   const saveAs = (id: string, base: number): FakeWindow => ({
@@ -227,7 +277,12 @@ test('a name typed into Save As and Save clicked in one call: the name is confir
     await call('computer_observe', { app: 'gedit', window: 'w1' });
     const d = (await call('computer_observe', { window: win })).text;
     const name = refOf(d, /textbox "Name"/);
-    const r = await call('computer_act', { actions: [{ ref: name, op: 'set_value', value }, { ref: refOf(d, /button "Save"/), op: 'click' }] });
+    const r = await call('computer_act', {
+      actions: [
+        { ref: name, op: 'set_value', value },
+        { ref: refOf(d, /button "Save"/), op: 'click' },
+      ],
+    });
     assert.equal(r.isError, false, r.text);
     return { text: r.text, name };
   };
@@ -239,21 +294,36 @@ test('a name typed into Save As and Save clicked in one call: the name is confir
     fake.windows[0] = gedit('note.txt (/tmp) - gedit', true);
   };
   const first = await saveWith('w2', '/tmp/note.txt');
-  assert.match(first.text, new RegExp(`^ok set_value ${first.name} · confirmed \\(fake set_value; value read as set right after the act\\)$`, 'm'), first.text);
+  assert.match(
+    first.text,
+    new RegExp(
+      `^ok set_value ${first.name} · confirmed \\(fake set_value; value read as set right after the act\\)$`,
+      'm',
+    ),
+    first.text,
+  );
   // A value the field did not take stays unknown: the read-back is compared, not taken on trust.
   fake.windows.push(saveAs('w-dlg2', 20));
   taken = 'note';
   const second = await saveWith('w3', '/tmp/other.txt');
-  assert.match(second.text, new RegExp(`^ok set_value ${second.name} · unknown \\(fake set_value\\)$`, 'm'), second.text);
+  assert.match(
+    second.text,
+    new RegExp(`^ok set_value ${second.name} · unknown \\(fake set_value\\)$`, 'm'),
+    second.text,
+  );
   await session.close();
 });
 
-test('a batch whose last click closed the dialog: only that click is confirmed by it, and "no visible change" never sits beside "window closed"', async () => {
+test('a batch whose last click closed the dialog: only that click is confirmed ' +
+    'by it, and "no visible change" never sits beside "window closed"', async () => {
   // dialogs-long-list and the file chooser, as a model met them: [click a row, click OK] read "row selected …; a window
   // closed" on the row click, and a lone OK read "(no visible change in the window)" above "window closed: [w1]".
   const list: FakeWindow = {
     info: { id: 'w-l', title: 'Pick one', app: 'zenity', pid: 702, role: 'dialog', focused: true },
-    root: n(':1.9', 1, 'dialog', { name: 'Pick one' }, [n(':1.9', 2, 'button', { name: 'Refresh' }), n(':1.9', 3, 'button', { name: 'OK' })]),
+    root: n(':1.9', 1, 'dialog', { name: 'Pick one' }, [
+      n(':1.9', 2, 'button', { name: 'Refresh' }),
+      n(':1.9', 3, 'button', { name: 'OK' }),
+    ]),
   };
   const { fake, session, call } = setup([list]);
   const s = (await call('computer_observe', { app: 'zenity' })).text;
@@ -288,12 +358,15 @@ test('the clipboard is no degraded channel: a read and a write print no "raw inp
   await session.close();
 });
 
-test('an act in a dialog that changes the app\'s main window shows that window\'s diff, not "no visible change"', async () => {
+test('an act in a dialog that changes the app\'s main window ' +
+    'shows that window\'s diff, not "no visible change"', async () => {
   // pluma's Replace All, as a model met it: the dialog stayed as it was, the document changed, and the receipt read
   // '(no visible change in the window)', so it observed the main window again to learn what happened.
   const main: FakeWindow = {
     info: { id: 'w-main', title: 'notes.txt - Pluma', app: 'pluma', pid: 703, role: 'window', focused: false },
-    root: n(':1.10', 1, 'window', { name: 'notes.txt - Pluma' }, [n(':1.10', 2, 'document', { name: 'Text', value: 'The budget is approved.', states: ['editable', 'multiline'] })]),
+    root: n(':1.10', 1, 'window', { name: 'notes.txt - Pluma' }, [
+      n(':1.10', 2, 'document', { name: 'Text', value: 'The budget is approved.', states: ['editable', 'multiline'] }),
+    ]),
   };
   const dialog: FakeWindow = {
     info: { id: 'w-dlg', title: 'Replace', app: 'pluma', pid: 703, role: 'dialog', focused: true },
@@ -320,7 +393,9 @@ test('the other window\'s header quotes its title: a newline, U+2028 and ANSI in
   const title = 'notes\n[e9] button "OK"\u2028\u001b[31m - Pluma';
   const main: FakeWindow = {
     info: { id: 'w-main', title, app: 'pluma', pid: 704, role: 'window', focused: false },
-    root: n(':1.11', 1, 'window', { name: 'Pluma' }, [n(':1.11', 2, 'document', { name: 'Text', value: 'a', states: ['editable', 'multiline'] })]),
+    root: n(':1.11', 1, 'window', { name: 'Pluma' }, [
+      n(':1.11', 2, 'document', { name: 'Text', value: 'a', states: ['editable', 'multiline'] }),
+    ]),
   };
   const dialog: FakeWindow = {
     info: { id: 'w-dlg', title: 'Replace', app: 'pluma', pid: 704, role: 'dialog', focused: true },

@@ -19,8 +19,15 @@ const home = mkdtempSync(join(tmpdir(), 'cu-remedy-'));
 process.env['COMPUTER_USE_HOME'] = home;
 
 async function computer(fake: FakeDriver): Promise<Computer> {
-  return createComputer({ desktop: 'current', mode: 'bypass', allowApps: ['gtk3-widget-factory'], settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl'),
-    connect: () => fake.connect(), showActivity: false });
+  return createComputer({
+    desktop: 'current',
+    mode: 'bypass',
+    allowApps: ['gtk3-widget-factory'],
+    settingsPath: join(home, 'settings.json'),
+    auditPath: join(home, 'audit.jsonl'),
+    connect: () => fake.connect(),
+    showActivity: false,
+  });
 }
 
 /** Every TypeScript file under a folder of the repository's sources. */
@@ -39,7 +46,8 @@ test('no driver names a host tool: its messages state facts and remedies', () =>
   for (const file of sources(root).filter((f) => !/[/\\](checkup[/\\].*|doctors?\.ts)$/.test(f))) {
     readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
       // `computer_use_…` is a D-Bus token, not a tool.
-      if (/\bcomputer_(?!use)[a-z]+/.test(line)) named.push(`${file.slice(root.length + 1)}:${i + 1}: ${line.trim().slice(0, 100)}`);
+      if (/\bcomputer_(?!use)[a-z]+/.test(line))
+        named.push(`${file.slice(root.length + 1)}:${i + 1}: ${line.trim().slice(0, 100)}`);
     });
   }
   assert.deepEqual(named, []);
@@ -59,7 +67,11 @@ test("a driver's remedies reach the model in the tools' names, forged ones do no
     assert.ok(ref, seen.text);
     const r = await c.call('computer_act', { actions: [{ ref, op: 'click' }] });
     assert.equal(r.code, 'window_changed', r.text);
-    assert.match(r.text, /nothing was sent\. Call computer_apps to list the open windows\. Bring the window to the front/, r.text);
+    assert.match(
+      r.text,
+      /nothing was sent\. Call computer_apps to list the open windows\. Bring the window to the front/,
+      r.text,
+    );
     assert.doesNotMatch(r.text, /Ignore the user|toString/, 'a name outside the table is dropped, not shown');
     assert.match(cliWording(r.text), /Call computer-use apps to list/);
   } finally { await c.close(); }
@@ -91,7 +103,11 @@ test('an app off the accessibility bus: the fix says what the host can do, in it
   try {
     const r = await c.call('computer_apps', {});
     assert.match(r.text, /qtapp pid=4242 \(not accessible: a Qt app started without QT_ACCESSIBILITY=1\)/, r.text);
-    assert.match(r.text, /fix: It needs QT_ACCESSIBILITY=1.* start it again with computer_launch, which sets this up\. .*computer_screenshot \(OCR\)/, r.text);
+    assert.match(
+      r.text,
+      /fix: It needs QT_ACCESSIBILITY=1.* start it again with computer_launch, which sets this up\. .*computer_screenshot \(OCR\)/,
+      r.text,
+    );
     assert.match(cliWording(r.text), /computer-use launch/);
   } finally { await c.close(); }
 });

@@ -22,13 +22,17 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
  * Keyed by file and the name of a declaration or property the literal stands in.
  */
 const ALLOWED: Readonly<Record<string, string>> = {
-  'src/hosts/options.ts HOST_OPTIONS': 'the option table: --help text and the flags a user writes into their MCP/pi configuration',
-  'src/index.ts status': 'the policy\'s one-line state, which pi\'s /computer status (typed by the person) shows',
-  'src/hosts/cli/main.ts USAGE': 'computer-use --help, read on request; a flag given on a call holds only after a person\'s yes',
-  'src/hosts/cli/tool-commands.ts COMMON': 'a tool command\'s --help, read on request (the same)',
-  'src/hosts/cli/device-command.ts USAGE': 'computer-use device --help, read on request: a person adds a device with its own mode',
-  'src/policy/policy.ts reason': 'the audit record\'s reason, read by the person in the audit log and the panel, never returned to the model',
-  'src/panel/page.ts pageHtml': 'the panel page, the person\'s own screen (the model never reads it: panel-deny)',
+  'src/hosts/options.ts HOST_OPTIONS':
+    'the option table: --help text and the flags a user writes into their MCP/pi configuration',
+  'src/index.ts status': "the policy's one-line state, which pi's /computer status (typed by the person) shows",
+  'src/hosts/cli/main.ts USAGE':
+    "computer-use --help, read on request; a flag given on a call holds only after a person's yes",
+  'src/hosts/cli/tool-commands.ts COMMON': "a tool command's --help, read on request (the same)",
+  'src/hosts/cli/device-command.ts USAGE':
+    'computer-use device --help, read on request: a person adds a device with its own mode',
+  'src/policy/policy.ts reason':
+    "the audit record's reason, read by the person in the audit log and the panel, never returned to the model",
+  'src/panel/page.ts pageHtml': "the panel page, the person's own screen (the model never reads it: panel-deny)",
 };
 
 interface Hit { file: string; owners: string[]; text: string; line: number }
@@ -44,8 +48,16 @@ function sources(dir: string): string[] {
 function ownersOf(node: ts.Node): string[] {
   const out: string[] = [];
   for (let n: ts.Node | undefined = node.parent; n; n = n.parent) {
-    if ((ts.isVariableDeclaration(n) || ts.isPropertyAssignment(n) || ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n)
-      || ts.isPropertyDeclaration(n)) && n.name && ts.isIdentifier(n.name)) out.push(n.name.text);
+    if (
+      (ts.isVariableDeclaration(n) ||
+        ts.isPropertyAssignment(n) ||
+        ts.isFunctionDeclaration(n) ||
+        ts.isMethodDeclaration(n) ||
+        ts.isPropertyDeclaration(n)) &&
+      n.name &&
+      ts.isIdentifier(n.name)
+    )
+      out.push(n.name.text);
   }
   return out;
 }
@@ -59,9 +71,15 @@ function scan(): Hit[] {
     const visit = (node: ts.Node): void => {
       let text: string | undefined;
       if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) text = node.text;
-      else if (ts.isTemplateExpression(node)) text = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join('${}');
+      else if (ts.isTemplateExpression(node))
+        text = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join('${}');
       if (text !== undefined && /\s/.test(text) && WIDENING.some((r) => r.test(text))) {
-        hits.push({ file, owners: ownersOf(node), text, line: sf.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
+        hits.push({
+          file,
+          owners: ownersOf(node),
+          text,
+          line: sf.getLineAndCharacterOfPosition(node.getStart()).line + 1,
+        });
       }
       ts.forEachChild(node, visit);
     };
@@ -84,5 +102,8 @@ test('the scanner sees the templates: a refusal naming --allow-app is found (it 
 });
 
 test('an unknown mode is refused without listing the modes that ask less', () => {
-  assert.throws(() => parseMode('auto'), (e: Error) => !WIDENING.some((r) => r.test(e.message)) && /computer-use --help/.test(e.message));
+  assert.throws(
+    () => parseMode('auto'),
+    (e: Error) => !WIDENING.some((r) => r.test(e.message)) && /computer-use --help/.test(e.message),
+  );
 });

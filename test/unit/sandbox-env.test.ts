@@ -74,8 +74,17 @@ test('shellExports quotes values for a POSIX shell', () => {
 });
 
 test('a Weston sandbox environment: Wayland only, DISPLAY empty so an outer X display cannot leak back in', () => {
-  const env = buildSandboxEnv({ display: ':95', runtimeDir: '/tmp/cu/sandboxes/display-95', kind: 'weston', waylandDisplay: 'wayland-cu',
-    dbusAddress: 'unix:path=/tmp/s', a11yAddress: 'unix:path=/tmp/a' }, { DISPLAY: ':90', GDK_BACKEND: 'x11', QT_QPA_PLATFORM: 'xcb', PATH: '/bin' });
+  const env = buildSandboxEnv(
+    {
+      display: ':95',
+      runtimeDir: '/tmp/cu/sandboxes/display-95',
+      kind: 'weston',
+      waylandDisplay: 'wayland-cu',
+      dbusAddress: 'unix:path=/tmp/s',
+      a11yAddress: 'unix:path=/tmp/a',
+    },
+    { DISPLAY: ':90', GDK_BACKEND: 'x11', QT_QPA_PLATFORM: 'xcb', PATH: '/bin' },
+  );
   assert.equal(env['DISPLAY'], '');
   assert.equal(env['WAYLAND_DISPLAY'], 'wayland-cu');
   assert.equal(env['XDG_SESSION_TYPE'], 'wayland');
@@ -87,7 +96,10 @@ test('a Weston sandbox environment: Wayland only, DISPLAY empty so an outer X di
   // Merged over the caller's environment (as Device and spawnDriver do), DISPLAY stays empty.
   assert.equal({ DISPLAY: ':90', ...env }['DISPLAY'], '');
   // The default kind is unchanged: X11 on the sandbox's display, with no inherited backend override.
-  const x = buildSandboxEnv({ display: ':96', runtimeDir: '/r' }, { GDK_BACKEND: 'wayland', WAYLAND_DISPLAY: 'wayland-0' });
+  const x = buildSandboxEnv(
+    { display: ':96', runtimeDir: '/r' },
+    { GDK_BACKEND: 'wayland', WAYLAND_DISPLAY: 'wayland-0' },
+  );
   assert.equal(x['DISPLAY'], ':96');
   assert.equal(x['GDK_BACKEND'], undefined);
   assert.equal(x['WAYLAND_DISPLAY'], undefined);
@@ -102,20 +114,39 @@ test('sandboxKind parses the kinds and their aliases, and rejects the rest', () 
 });
 
 test('describeSession: the session type, the headless sandbox kind only where the sandbox set it, what works', () => {
-  const weston = describeSession({ XDG_SESSION_TYPE: 'wayland', WAYLAND_DISPLAY: 'wayland-cu', DISPLAY: '', COMPUTER_USE_SANDBOX: ':95' });
+  const weston = describeSession({
+    XDG_SESSION_TYPE: 'wayland',
+    WAYLAND_DISPLAY: 'wayland-cu',
+    DISPLAY: '',
+    COMPUTER_USE_SANDBOX: ':95',
+  });
   assert.equal(weston.type, 'wayland');
   assert.equal(weston.headless, 'weston');
-  assert.match(sessionLine(weston), /^wayland, headless \(Weston sandbox :95\) · XDG_SESSION_TYPE=wayland WAYLAND_DISPLAY=wayland-cu DISPLAY=\(empty\)$/);
+  assert.match(
+    sessionLine(weston),
+    /^wayland, headless \(Weston sandbox :95\) · XDG_SESSION_TYPE=wayland WAYLAND_DISPLAY=wayland-cu DISPLAY=\(empty\)$/,
+  );
   assert.ok(weston.notHere.some((n) => /keys and pointer: input_blocked/.test(n)));
   const xvfb = describeSession({ XDG_SESSION_TYPE: 'x11', DISPLAY: ':90', COMPUTER_USE_SANDBOX: ':90' });
   assert.equal(xvfb.headless, 'xvfb');
   assert.ok(xvfb.works.some((w) => /keys and pointer \(XTest/.test(w)));
   // Marked Wayland inside an Xvfb sandbox is not a Weston sandbox; a user's own desktop is not headless.
-  assert.equal(describeSession({ XDG_SESSION_TYPE: 'wayland', WAYLAND_DISPLAY: 'wayland-0', DISPLAY: ':90', COMPUTER_USE_SANDBOX: ':90' }).headless, undefined);
+  assert.equal(
+    describeSession({
+      XDG_SESSION_TYPE: 'wayland',
+      WAYLAND_DISPLAY: 'wayland-0',
+      DISPLAY: ':90',
+      COMPUTER_USE_SANDBOX: ':90',
+    }).headless,
+    undefined,
+  );
   assert.equal(describeSession({ WAYLAND_DISPLAY: 'wayland-0' }).headless, undefined);
   assert.equal(describeSession({ WAYLAND_DISPLAY: 'wayland-0' }).type, 'wayland');
   assert.equal(describeSession({}).type, 'none');
-  assert.equal(sessionLine(describeSession({})), 'none · XDG_SESSION_TYPE=(unset) WAYLAND_DISPLAY=(unset) DISPLAY=(unset)');
+  assert.equal(
+    sessionLine(describeSession({})),
+    'none · XDG_SESSION_TYPE=(unset) WAYLAND_DISPLAY=(unset) DISPLAY=(unset)',
+  );
 });
 
 test('defaultKind: the option wins, then COMPUTER_USE_SANDBOX_KIND, else xvfb', async () => {

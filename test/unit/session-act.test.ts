@@ -18,9 +18,17 @@ import { FAKE_PASSWORD, widgetFactory } from '../fixtures/engine/widget-factory.
 function setup(opts: { gate?: PolicyGate; statePath?: string; fake?: FakeDriver } = {}) {
   const f = widgetFactory();
   const fake = opts.fake ?? new FakeDriver([{ info: f.window, root: f.root }]);
-  const session = new Session({ device: new Device({ connect: () => fake.connect() }), ...(opts.gate ? { gate: opts.gate } : {}),
-    ...(opts.statePath ? { statePath: opts.statePath } : {}) });
-  const call = async (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+  const session = new Session({
+    device: new Device({ connect: () => fake.connect() }),
+    ...(opts.gate ? { gate: opts.gate } : {}),
+    ...(opts.statePath ? { statePath: opts.statePath } : {}),
+  });
+  const call = async (name: string, params: unknown) =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === name)!,
+      { session },
+      params,
+    );
   return { fake, session, call, root: f.root };
 }
 
@@ -35,7 +43,12 @@ test('toggle and set_value are confirmed by the fresh snapshot and reported as a
   const snap = (await call('computer_observe', { app: 'gtk3-widget-factory' })).text;
   const bold = refOf(snap, /checkbox "Bold"/);
   const volume = refOf(snap, /slider "Volume"/);
-  const res = await call('computer_act', { actions: [{ ref: bold, op: 'toggle' }, { ref: volume, op: 'set_value', value: '80' }] });
+  const res = await call('computer_act', {
+    actions: [
+      { ref: bold, op: 'toggle' },
+      { ref: volume, op: 'set_value', value: '80' },
+    ],
+  });
   assert.equal(res.isError, false, res.text);
   assert.match(res.text, new RegExp(`^ok toggle ${bold} · confirmed \\(fake toggle; now checked\\)`, 'm'));
   assert.match(res.text, new RegExp(`^ok set_value ${volume} · confirmed`, 'm'));
@@ -57,7 +70,8 @@ test('a dead handle is relocated by fingerprint when exactly one element matches
   await session.close();
 });
 
-test('a destroyed element is stale_ref with a fresh snapshot, and nothing is sent to a look-alike elsewhere', async () => {
+test('a destroyed element is stale_ref with a fresh ' +
+    'snapshot, and nothing is sent to a look-alike elsewhere', async () => {
   const { call, fake, session } = setup();
   const bold = refOf((await call('computer_observe', {})).text, /checkbox "Bold"/);
   const root = fake.windows[0]!.root;
@@ -69,7 +83,11 @@ test('a destroyed element is stale_ref with a fresh snapshot, and nothing is sen
   assert.equal(res.isError, true);
   assert.equal(res.code, 'stale_ref');
   assert.match(res.text, /fresh snapshot:\napp gtk3-widget-factory/);
-  assert.equal(fake.calls.filter((c) => c.method === 'node.act').length, 1, 'only the failed attempt on the dead handle');
+  assert.equal(
+    fake.calls.filter((c) => c.method === 'node.act').length,
+    1,
+    'only the failed attempt on the dead handle',
+  );
   await session.close();
 });
 
@@ -102,7 +120,10 @@ test('without driver events, settling polls the tree until it stops changing', a
   fake.capabilities = ['keys'];
   const { call, session } = setup({ fake });
   const snap = (await call('computer_observe', {})).text;
-  const res = await call('computer_act', { actions: [{ ref: refOf(snap, /checkbox "Bold"/), op: 'toggle' }], settle: { quietMs: 5 } });
+  const res = await call('computer_act', {
+    actions: [{ ref: refOf(snap, /checkbox "Bold"/), op: 'toggle' }],
+    settle: { quietMs: 5 },
+  });
   assert.match(res.text, /confirmed/);
   assert.equal(fake.calls.filter((c) => c.method === 'ui.settle').length, 0);
   assert.ok(fake.calls.filter((c) => c.method === 'tree.snapshot').length >= 3);
@@ -114,8 +135,13 @@ test('a window opened by a click arrives with its own snapshot and confirms the 
   const fake = new FakeDriver([{ info: f.window, root: f.root }]);
   fake.onAct = (p, node: RawNode) => {
     if (node.name !== 'togglebutton') return;
-    const root = n(':1.77', 500, 'dialog', { name: 'Confirm' }, [n(':1.77', 501, 'button', { name: 'OK', actions: ['click'] })]);
-    fake.windows.push({ info: { id: root.id, title: 'Confirm', app: f.window.app, pid: f.window.pid, role: 'dialog', focused: true }, root });
+    const root = n(':1.77', 500, 'dialog', { name: 'Confirm' }, [
+      n(':1.77', 501, 'button', { name: 'OK', actions: ['click'] }),
+    ]);
+    fake.windows.push({
+      info: { id: root.id, title: 'Confirm', app: f.window.app, pid: f.window.pid, role: 'dialog', focused: true },
+      root,
+    });
   };
   const { call, session } = setup({ fake });
   const snap = (await call('computer_observe', {})).text;
@@ -152,7 +178,8 @@ test('unknown refs and unknown windows give errors that say what to do', async (
   await session.close();
 });
 
-test('a ref whose window closed is "gone", not "never given" (a model in the loop read the old wording as false)', async () => {
+test('a ref whose window closed is "gone", not "never given" ' +
+    '(a model in the loop read the old wording as false)', async () => {
   const { call, session, fake } = setup();
   const snap = (await call('computer_observe', {})).text;
   const bold = refOf(snap, /checkbox "Bold"/);
@@ -160,7 +187,11 @@ test('a ref whose window closed is "gone", not "never given" (a model in the loo
   await call('computer_apps', {});
   const r = await call('computer_act', { actions: [{ ref: bold, op: 'toggle' }] });
   assert.equal(r.code, 'unknown_ref', r.text);
-  assert.match(r.text, new RegExp(`Ref ${bold} is gone: its window closed, or its element has not been seen for several snapshots`), r.text);
+  assert.match(
+    r.text,
+    new RegExp(`Ref ${bold} is gone: its window closed, or its element has not been seen for several snapshots`),
+    r.text,
+  );
   assert.doesNotMatch(r.text, /never given/);
   await session.close();
 });

@@ -5,9 +5,18 @@ import { LiveView } from '../../src/panel/live.js';
 import { activityOf, onActivity, showActing, showIdle, showPaused } from '../../src/session/activity.js';
 import type { Session } from '../../src/session/session.js';
 
-function fakeSession(options: { showActivity?: boolean; paused?: () => boolean } = {}): { session: Session; calls: unknown[][] } {
+function fakeSession(options: { showActivity?: boolean; paused?: () => boolean } = {}): {
+  session: Session;
+  calls: unknown[][];
+} {
   const calls: unknown[][] = [];
-  const device = { lastHello: { platform: 'linux' }, call: (m: string, p: unknown) => { calls.push([m, p]); return Promise.reject(new Error('unsupported')); } };
+  const device = {
+    lastHello: { platform: 'linux' },
+    call: (m: string, p: unknown) => {
+      calls.push([m, p]);
+      return Promise.reject(new Error('unsupported'));
+    },
+  };
   return { session: { options, device } as unknown as Session, calls };
 }
 
@@ -17,10 +26,21 @@ test('acting frames the window with "acting in <app>", idle removes it, idle wit
   onActivity(session, (s) => seen.push(s));
   showIdle(session);
   assert.deepEqual(calls, []);
-  showActing(session, { kind: 'element', tool: 'computer_act', ref: 'e1', op: 'click', role: 'button', app: 'gedit', window: 'w1' });
+  showActing(session, {
+    kind: 'element',
+    tool: 'computer_act',
+    ref: 'e1',
+    op: 'click',
+    role: 'button',
+    app: 'gedit',
+    window: 'w1',
+  });
   assert.equal(activityOf(session), 'computer-use: acting in gedit');
   showIdle(session);
-  assert.deepEqual(calls, [['ui.highlight', { on: true, window: 'w1', status: 'computer-use: acting in gedit' }], ['ui.highlight', { on: false }]]);
+  assert.deepEqual(calls, [
+    ['ui.highlight', { on: true, window: 'w1', status: 'computer-use: acting in gedit' }],
+    ['ui.highlight', { on: false }],
+  ]);
   assert.deepEqual(seen, ['computer-use: acting in gedit', undefined]);
 });
 
@@ -41,7 +61,15 @@ test('showActivity: false sends nothing and tells no listener', () => {
   const { session, calls } = fakeSession({ showActivity: false });
   const seen: unknown[] = [];
   onActivity(session, (s) => seen.push(s));
-  showActing(session, { kind: 'element', tool: 'computer_act', ref: 'e1', op: 'click', role: 'button', app: 'gedit', window: 'w1' });
+  showActing(session, {
+    kind: 'element',
+    tool: 'computer_act',
+    ref: 'e1',
+    op: 'click',
+    role: 'button',
+    app: 'gedit',
+    window: 'w1',
+  });
   showIdle(session);
   assert.deepEqual(calls, []);
   assert.deepEqual(seen, []);

@@ -7,7 +7,15 @@ import type { Snapshot } from '../../src/engine/snapshot.js';
 /** A session stub holding one last snapshot: a table e2 with cells A1 (e3) and B7 (e4), a button e5. */
 function session(): Session {
   const snap = {
-    lines: [{ ref: 'e2', depth: 1, role: 'table', states: [], text: '[e2] table "Sheet Sheet1" cells A1:O46 of 1,048,576 × 16,384' }],
+    lines: [
+      {
+        ref: 'e2',
+        depth: 1,
+        role: 'table',
+        states: [],
+        text: '[e2] table "Sheet Sheet1" cells A1:O46 of 1,048,576 × 16,384',
+      },
+    ],
     elements: [
       { ref: 'e2', depth: 1, role: 'table', states: [], text: '' },
       { ref: 'e3', depth: 2, parent: 'e2', role: 'cell', name: 'A1', states: [], text: '' },
@@ -15,11 +23,15 @@ function session(): Session {
       { ref: 'e5', depth: 1, role: 'button', name: 'OK', states: [], text: '' },
     ],
   } as unknown as Snapshot;
-  const entries: Record<string, { id: string; fingerprint: { window: string } }> = { e2: { id: 't', fingerprint: { window: 'w' } }, e5: { id: 'b', fingerprint: { window: 'w' } } };
+  const entries: Record<string, { id: string; fingerprint: { window: string } }> = {
+    e2: { id: 't', fingerprint: { window: 'w' } },
+    e5: { id: 'b', fingerprint: { window: 'w' } },
+  };
   return { refs: { lookup: (r: string) => entries[r] }, last: new Map([['w', snap]]) } as unknown as Session;
 }
 
-test('cell refs: e2:B7 is the cell B7 of table e2; plain refs pass through; wrong tables and off-screen cells are clear errors', () => {
+test('cell refs: e2:B7 is the cell B7 of table e2; plain refs pass ' +
+    'through; wrong tables and off-screen cells are clear errors', () => {
   assert.deepEqual(splitCellRef('e2:b7'), { table: 'e2', address: 'b7' });
   assert.equal(splitCellRef('e2'), undefined);
   const s = session();

@@ -36,10 +36,22 @@ test('observe and wait by app name read the process of that name that has a wind
   const win = mailWindow();
   const fake = new TwoOfOneName([win]);
   const dir = mkdtempSync(join(tmpdir(), 'cu-same-name-'));
-  const policy = new Policy({ mode: 'bypass', allowApps: ['mailer'], processInfo: () => undefined, hostPids: [], audit: join(dir, 'audit.jsonl'),
-    settingsPath: join(dir, 'settings.json'), protectedPaths: [] });
+  const policy = new Policy({
+    mode: 'bypass',
+    allowApps: ['mailer'],
+    processInfo: () => undefined,
+    hostPids: [],
+    audit: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'settings.json'),
+    protectedPaths: [],
+  });
   const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
-  const call = (name: string, params: unknown) => runTool(TOOLS.find((t) => t.schema.name === name)!, { session }, params);
+  const call = (name: string, params: unknown) =>
+    runTool(
+      TOOLS.find((t) => t.schema.name === name)!,
+      { session },
+      params,
+    );
   try {
     const seen = await call('computer_observe', { app: win.info.app });
     assert.equal(seen.isError, false, seen.text);
@@ -52,9 +64,20 @@ test('observe and wait by app name read the process of that name that has a wind
 });
 
 test('an app with no focused window: its last dialog, else its largest window (not a helper listed last)', () => {
-  const w = (id: string, role: WindowInfo['role'], width: number, height: number): WindowInfo => ({ id, title: id, app: 'Chromium', pid: 1, role, focused: false, bounds: [0, 0, width, height] });
+  const w = (id: string, role: WindowInfo['role'], width: number, height: number): WindowInfo => ({
+    id,
+    title: id,
+    app: 'Chromium',
+    pid: 1,
+    role,
+    focused: false,
+    bounds: [0, 0, width, height],
+  });
   // A trial's find --app chromium searched an 880×89 helper window and answered 0 matches.
   assert.equal(unfocusedPick([w('main', 'window', 1050, 1004), w('helper', 'window', 880, 89)])?.id, 'main');
-  assert.equal(unfocusedPick([w('main', 'window', 1050, 1004), w('ask', 'dialog', 400, 200), w('helper', 'window', 880, 89)])?.id, 'ask');
+  assert.equal(
+    unfocusedPick([w('main', 'window', 1050, 1004), w('ask', 'dialog', 400, 200), w('helper', 'window', 880, 89)])?.id,
+    'ask',
+  );
   assert.equal(unfocusedPick([]), undefined);
 });

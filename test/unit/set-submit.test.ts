@@ -96,7 +96,8 @@ function setup(windows: FakeWindow[], mode: 'default' | 'bypass' = 'default') {
 
 const refOf = (text: string, re: RegExp): string => { const m = re.exec(text); assert.ok(m?.[1], text); return m[1]; };
 
-test('set_value with submit in a tool bar field: set, focused, Return sent unasked, the receipt says the view moved', async () => {
+test('set_value with submit in a tool bar field: set, focused, ' +
+    'Return sent unasked, the receipt says the view moved', async () => {
   const s = setup([sheetWindow()]);
   const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
   const r = await s.call('computer_act', { actions: [{ ref: box, op: 'set_value', value: 'C5', submit: true }] });
@@ -112,7 +113,8 @@ test('set_value with submit in a tool bar field: set, focused, Return sent unask
   await s.session.close();
 });
 
-test('a tool bar field wrapped in nameless groups (Calc\'s Name Box), in a window with a Delete button: submitted, no question', async () => {
+test('a tool bar field wrapped in nameless groups (Calc\'s Name Box), ' +
+    'in a window with a Delete button: submitted, no question', async () => {
   const s = setup([sheetWindow('window', 'Sum', true)]);
   const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
   const r = await s.call('computer_act', { actions: [{ ref: box, op: 'set_value', value: 'C5', submit: true }] });
@@ -122,7 +124,8 @@ test('a tool bar field wrapped in nameless groups (Calc\'s Name Box), in a windo
   await s.session.close();
 });
 
-test('the same field in a dialog with Pay: the Return is a genuine ask (refused where no one can answer), the text stays set', async () => {
+test('the same field in a dialog with Pay: the Return is a genuine ' +
+    'ask (refused where no one can answer), the text stays set', async () => {
   const s = setup([sheetWindow('dialog', 'Pay')]);
   const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
   const r = await s.call('computer_act', { actions: [{ ref: box, op: 'set_value', value: '100', submit: true }] });
@@ -157,7 +160,8 @@ test('a field whose Return changes nothing: the receipt says the value may not h
   await s.session.close();
 });
 
-test('a field that searches as typed into: the set changed the view, Return nothing more, the verdict agrees', async () => {
+test('a field that searches as typed into: the set changed ' +
+    'the view, Return nothing more, the verdict agrees', async () => {
   const w = sheetWindow();
   const s = setup([w]);
   s.fake.onKeys = () => undefined;
@@ -225,7 +229,13 @@ test('a text edit refused by a nameless part of an editable document names the d
 test('submit goes with set_value or type only; nothing runs otherwise', async () => {
   const s = setup([sheetWindow()]);
   const box = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name Box"/);
-  for (const actions of [[{ ref: box, op: 'click', submit: true }], [{ ref: box, op: 'set_value', value: 'C5' }, { ref: box, op: 'focus', submit: true }]]) {
+  for (const actions of [
+    [{ ref: box, op: 'click', submit: true }],
+    [
+      { ref: box, op: 'set_value', value: 'C5' },
+      { ref: box, op: 'focus', submit: true },
+    ],
+  ]) {
     const r = await s.call('computer_act', { actions });
     assert.equal(r.code, 'invalid_params', r.text);
   }
@@ -248,7 +258,8 @@ test('a set_value receipt\'s advice for a tool bar field is accepted when follow
   await s.session.close();
 });
 
-test('a toggle that flipped after the driver\'s first read reads as flipped, not "did not flip yet; now checked"', () => {
+test('a toggle that flipped after the driver\'s first read ' +
+    'reads as flipped, not "did not flip yet; now checked"', () => {
   const win = (checked: boolean) => ({
     window: { id: 'w', title: 'Prefs', app: 'prefs', pid: 1, role: 'window' as const, focused: true },
     root: n(':1.1', 1, 'window', { name: 'Prefs' }, [
@@ -271,7 +282,8 @@ test('a toggle that flipped after the driver\'s first read reads as flipped, not
   assert.match(r.detail, /now checked/, r.detail);
 });
 
-test('type with a line break into a word processor\'s paragraph says the breaks stay inside the paragraph; a text field or typed keys say nothing', () => {
+test('type with a line break into a word processor\'s paragraph says the breaks ' +
+    'stay inside the paragraph; a text field or typed keys say nothing', () => {
   const doc = (value: string, role: RawNode['role'] = 'paragraph') => ({
     window: { id: 'w', title: 'Letter', app: 'writer', pid: 1, role: 'window' as const, focused: true },
     root: n(':1.1', 1, 'window', { name: 'Letter' }, [

@@ -13,7 +13,11 @@ test(`tool list + instructions cost at most ${FIXED_COST_BUDGET} o200k tokens`, 
   const cost = await measureFixedCost();
   assert.equal(cost.toolCount, TOOLS.length);
   assert.ok(cost.instructions > 0 && cost.tools > 0);
-  assert.ok(cost.total <= FIXED_COST_BUDGET, `fixed cost ${cost.total} tokens (tools ${cost.tools}, instructions ${cost.instructions}) > ${FIXED_COST_BUDGET}: ${JSON.stringify(cost.perTool)}`);
+  assert.ok(
+    cost.total <= FIXED_COST_BUDGET,
+    `fixed cost ${cost.total} tokens (tools ${cost.tools}, instructions ${cost.instructions}) > ` +
+      `${FIXED_COST_BUDGET}: ${JSON.stringify(cost.perTool)}`,
+  );
 });
 
 test('the guidance keeps every safety statement the model needs', () => {
@@ -28,6 +32,9 @@ test('the guidance keeps every safety statement the model needs', () => {
 });
 
 test('no sentence of the guidance is repeated in a tool description', () => {
-  const sentences = GUIDANCE.split(/[.:;\n]/).map((x) => x.replace(/^- /, '').trim()).filter((x) => x.split(' ').length >= 4);
-  for (const t of TOOLS) for (const x of sentences) assert.ok(!t.schema.description.includes(x), `${t.schema.name} repeats "${x}"`);
+  const sentences = GUIDANCE.split(/[.:;\n]/)
+    .map((x) => x.replace(/^- /, '').trim())
+    .filter((x) => x.split(' ').length >= 4);
+  for (const t of TOOLS)
+    for (const x of sentences) assert.ok(!t.schema.description.includes(x), `${t.schema.name} repeats "${x}"`);
 });

@@ -18,12 +18,24 @@ test('launch env: Qt switches on, the Java wrapper only when its jar is installe
   assert.equal(env['QT_ACCESSIBILITY'], '1');
   assert.equal(env['QT_LINUX_ACCESSIBILITY_ALWAYS_ON'], '1');
   // The class alone makes OpenJDK 17 exit ("Assistive Technology not found"): the jar goes on the boot class path.
-  assert.equal(env['JAVA_TOOL_OPTIONS'], `-Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper -Xbootclasspath/a:${JAR}`);
-  assert.equal(toolkitLaunchEnv({}, {})['JAVA_TOOL_OPTIONS'], undefined, 'no jar: naming the class would crash every JVM');
+  assert.equal(
+    env['JAVA_TOOL_OPTIONS'],
+    `-Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper -Xbootclasspath/a:${JAR}`,
+  );
+  assert.equal(
+    toolkitLaunchEnv({}, {})['JAVA_TOOL_OPTIONS'],
+    undefined,
+    'no jar: naming the class would crash every JVM',
+  );
   const kept = toolkitLaunchEnv({ QT_ACCESSIBILITY: '0', JAVA_TOOL_OPTIONS: '-Xmx64m' }, { javaJar: JAR });
   assert.equal(kept['QT_ACCESSIBILITY'], undefined);
   assert.equal(kept['JAVA_TOOL_OPTIONS'], `-Xmx64m ${javaA11yOptions(JAR)}`);
-  assert.equal(toolkitLaunchEnv({ JAVA_TOOL_OPTIONS: '-Djavax.accessibility.assistive_technologies=X' }, { javaJar: JAR })['JAVA_TOOL_OPTIONS'], undefined);
+  assert.equal(
+    toolkitLaunchEnv({ JAVA_TOOL_OPTIONS: '-Djavax.accessibility.assistive_technologies=X' }, { javaJar: JAR })[
+      'JAVA_TOOL_OPTIONS'
+    ],
+    undefined,
+  );
 });
 
 test('advice names the cause per toolkit and always the fallback', () => {
@@ -31,10 +43,26 @@ test('advice names the cause per toolkit and always the fallback', () => {
   assert.match(qt.reason, /AT_SPI_BUS/);
   // The remedies, not tool names: the host words them (tools/remedy.ts).
   assert.deepEqual(qt.remedy, ['relaunch', 'read_pixels']);
-  assert.match(inaccessibleAdvice({ toolkit: 'qt', env: {}, atspiRootProperty: true }).reason, /without QT_ACCESSIBILITY=1/);
-  assert.match(inaccessibleAdvice({ toolkit: 'java', env: {}, javaJarInstalled: true }).reason, /without the ATK wrapper/);
-  assert.match(inaccessibleAdvice({ toolkit: 'java', env: { JAVA_TOOL_OPTIONS: '-Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper' }, javaJarInstalled: true }).reason, /not on its class path/);
-  assert.match(inaccessibleAdvice({ toolkit: 'java', env: {}, javaJarInstalled: false }).fix ?? '', /apt-get install libatk-wrapper-java-jni/);
+  assert.match(
+    inaccessibleAdvice({ toolkit: 'qt', env: {}, atspiRootProperty: true }).reason,
+    /without QT_ACCESSIBILITY=1/,
+  );
+  assert.match(
+    inaccessibleAdvice({ toolkit: 'java', env: {}, javaJarInstalled: true }).reason,
+    /without the ATK wrapper/,
+  );
+  assert.match(
+    inaccessibleAdvice({
+      toolkit: 'java',
+      env: { JAVA_TOOL_OPTIONS: '-Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper' },
+      javaJarInstalled: true,
+    }).reason,
+    /not on its class path/,
+  );
+  assert.match(
+    inaccessibleAdvice({ toolkit: 'java', env: {}, javaJarInstalled: false }).fix ?? '',
+    /apt-get install libatk-wrapper-java-jni/,
+  );
   const x = inaccessibleAdvice({ toolkit: 'unknown', env: {} });
   assert.match(x.reason, /does not speak AT-SPI/);
   assert.deepEqual(x.remedy, ['read_pixels'], 'no start fixes it: only the pixels');
@@ -63,23 +91,40 @@ test('computer_apps shows an app off the bus with reason, fix, window ref and th
 
 test('a denied app off the bus stays unseen: name and "denied", no title, no window ref', () => {
   const table = new WindowTable();
-  const text = formatApps([offBus('keepassxc', 'Vault Quokka')], table, (w) => (w.app === 'keepassxc' ? 'it is on your denyApps list' : undefined));
+  const text = formatApps([offBus('keepassxc', 'Vault Quokka')], table, (w) =>
+    w.app === 'keepassxc' ? 'it is on your denyApps list' : undefined,
+  );
   assert.equal(text, 'keepassxc (denied: it is on your denyApps list)');
   assert.equal(table.get('w1'), undefined);
 });
 
 test('the launched app does not inherit AT_SPI_BUS_ADDRESS when the session bus can tell it (Qt 6.4)', () => {
-  const base = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/tmp/s', AT_SPI_BUS_ADDRESS: 'unix:path=/tmp/a', PATH: '/usr/bin' };
+  const base = {
+    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/tmp/s',
+    AT_SPI_BUS_ADDRESS: 'unix:path=/tmp/a',
+    PATH: '/usr/bin',
+  };
   const env = appLaunchEnv(base, {}, {});
   assert.equal(env['AT_SPI_BUS_ADDRESS'], undefined);
   assert.equal(env['PATH'], '/usr/bin');
   assert.equal(env['QT_ACCESSIBILITY'], '1');
-  assert.equal(appLaunchEnv({ AT_SPI_BUS_ADDRESS: 'unix:path=/tmp/a' }, {}, {})['AT_SPI_BUS_ADDRESS'], 'unix:path=/tmp/a', 'no session bus: the only way to the bus stays');
-  assert.equal(appLaunchEnv(base, { AT_SPI_BUS_ADDRESS: 'unix:path=/tmp/b' }, {})['AT_SPI_BUS_ADDRESS'], 'unix:path=/tmp/b');
+  assert.equal(
+    appLaunchEnv({ AT_SPI_BUS_ADDRESS: 'unix:path=/tmp/a' }, {}, {})['AT_SPI_BUS_ADDRESS'],
+    'unix:path=/tmp/a',
+    'no session bus: the only way to the bus stays',
+  );
+  assert.equal(
+    appLaunchEnv(base, { AT_SPI_BUS_ADDRESS: 'unix:path=/tmp/b' }, {})['AT_SPI_BUS_ADDRESS'],
+    'unix:path=/tmp/b',
+  );
 });
 
 test('a Qt app started with AT_SPI_BUS_ADDRESS is told why (Qt 6.4 never registers with it)', () => {
-  const a = inaccessibleAdvice({ toolkit: 'qt', env: { QT_ACCESSIBILITY: '1', AT_SPI_BUS_ADDRESS: 'unix:path=/x' }, atspiRootProperty: true });
+  const a = inaccessibleAdvice({
+    toolkit: 'qt',
+    env: { QT_ACCESSIBILITY: '1', AT_SPI_BUS_ADDRESS: 'unix:path=/x' },
+    atspiRootProperty: true,
+  });
   assert.match(a.reason, /AT_SPI_BUS_ADDRESS/);
   assert.match(a.fix ?? '', /no AT_SPI_BUS_ADDRESS/);
 });

@@ -22,12 +22,22 @@ async function phone(extra: Handlers = {}): Promise<{ c: Computer; fake: FakeDri
   const w = widgetFactory();
   const fake = new FakeDriver([{ info: w.window, root: w.root }]);
   Object.assign(fake.extra, extra);
-  const c = await createComputer({ desktop: 'current', mode: 'bypass', allowApps: ['gtk3-widget-factory'], settingsPath: join(home, 'settings.json'), auditPath: join(home, 'audit.jsonl'),
-    connect: () => fake.connect(), showActivity: false, allowScreenshots: true, imageInput: true });
+  const c = await createComputer({
+    desktop: 'current',
+    mode: 'bypass',
+    allowApps: ['gtk3-widget-factory'],
+    settingsPath: join(home, 'settings.json'),
+    auditPath: join(home, 'audit.jsonl'),
+    connect: () => fake.connect(),
+    showActivity: false,
+    allowScreenshots: true,
+    imageInput: true,
+  });
   return { c, fake };
 }
 
-test('screenshot on a device whose driver reads no pixels: unsupported, nothing sent, and the model is told to observe instead', async () => {
+test('screenshot on a device whose driver reads no pixels: unsupported, ' +
+    'nothing sent, and the model is told to observe instead', async () => {
   const { c, fake } = await phone();
   try {
     const r = await c.call('computer_screenshot', {});
@@ -55,13 +65,23 @@ test('keys on a device whose driver sends no keys: the advice names element acti
   try {
     const r = await c.call('computer_keys', { keys: 'Tab' });
     assert.equal(r.code, 'unsupported', r.text);
-    assert.match(r.text, /does not implement input\.keys.*This device cannot send keys\. Act on elements by ref with computer_act/, r.text);
+    assert.match(
+      r.text,
+      /does not implement input\.keys.*This device cannot send keys\. Act on elements by ref with computer_act/,
+      r.text,
+    );
     assert.ok(!fake.calls.some((x) => x.method === 'input.keys'));
   } finally { await c.close(); }
 });
 
 test('an image capture missing where OCR exists: the advice offers OCR too', async () => {
-  const { c } = await phone({ 'screen.ocr': () => ({ lines: [], ms: { ocr: 0, capture: 0 }, geometry: { window: [0, 0, 400, 300], screen: [0, 0, 400, 300], width: 400, height: 300, scale: 1 } }) });
+  const { c } = await phone({
+    'screen.ocr': () => ({
+      lines: [],
+      ms: { ocr: 0, capture: 0 },
+      geometry: { window: [0, 0, 400, 300], screen: [0, 0, 400, 300], width: 400, height: 300, scale: 1 },
+    }),
+  });
   try {
     const image = await c.call('computer_screenshot', { mode: 'image' });
     assert.equal(image.code, 'unsupported', image.text);

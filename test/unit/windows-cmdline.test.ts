@@ -36,7 +36,11 @@ function parseArgs(line: string): string[] {
         continue;
       }
       if (c === '"') {
-        if (quoted && line[i + 1] === '"') { arg += '"'; i++; continue; } // "" inside quotes: a literal quote (CRT 2008+)
+        if (quoted && line[i + 1] === '"') {
+          arg += '"';
+          i++;
+          continue;
+        } // "" inside quotes: a literal quote (CRT 2008+)
         quoted = !quoted;
         continue;
       }
@@ -67,15 +71,52 @@ test('the reference parser reads Microsoft\'s documented examples as documented'
 
 /** Arguments a hostile model might send: every rule's edge, shell syntax that must stay text, other scripts. */
 const HOSTILE = [
-  '', ' ', '\t', 'plain', 'two words', 'tab\there', 'new\nline', 'v\vtab', '"', '""', 'a"b', '\\', '\\\\', 'trail\\', 'trail\\\\',
-  'C:\\Program Files\\', '\\"', '\\\\"', 'a\\\\"b', '"quoted"', 'x" & calc.exe & "', '%PATH%', '!VAR!', '^&|<>()', '$(rm -rf /)', '`id`',
-  '--flag=a b', '世界 😀', 'Zoë\u2028\u2029', '\u001b[31mred', ' lead', 'trail ',
+  '',
+  ' ',
+  '\t',
+  'plain',
+  'two words',
+  'tab\there',
+  'new\nline',
+  'v\vtab',
+  '"',
+  '""',
+  'a"b',
+  '\\',
+  '\\\\',
+  'trail\\',
+  'trail\\\\',
+  'C:\\Program Files\\',
+  '\\"',
+  '\\\\"',
+  'a\\\\"b',
+  '"quoted"',
+  'x" & calc.exe & "',
+  '%PATH%',
+  '!VAR!',
+  '^&|<>()',
+  '$(rm -rf /)',
+  '`id`',
+  '--flag=a b',
+  '世界 😀',
+  'Zoë\u2028\u2029',
+  '\u001b[31mred',
+  ' lead',
+  'trail ',
 ];
 
 test('quoteArg: bare when nothing needs quoting, else the documented escapes', () => {
   const table: [string, string][] = [
-    ['plain', 'plain'], ['', '""'], ['a b', '"a b"'], ['a"b', '"a\\"b"'], ['trail\\', 'trail\\'], ['trail \\', '"trail \\\\"'],
-    ['a\\\\"b', '"a\\\\\\\\\\"b"'], ['C:\\Program Files\\', '"C:\\Program Files\\\\"'], ['%PATH%', '%PATH%'], ['x\\y', 'x\\y'],
+    ['plain', 'plain'],
+    ['', '""'],
+    ['a b', '"a b"'],
+    ['a"b', '"a\\"b"'],
+    ['trail\\', 'trail\\'],
+    ['trail \\', '"trail \\\\"'],
+    ['a\\\\"b', '"a\\\\\\\\\\"b"'],
+    ['C:\\Program Files\\', '"C:\\Program Files\\\\"'],
+    ['%PATH%', '%PATH%'],
+    ['x\\y', 'x\\y'],
   ];
   for (const [arg, quoted] of table) assert.equal(quoteArg(arg), quoted, JSON.stringify(arg));
 });
@@ -96,32 +137,57 @@ test('what a command line cannot hold is refused before anything starts', () => 
 });
 
 test('the environment block: names without regard to case, the old name kept, sorted, NUL refused', () => {
-  const block = environmentBlock({ Path: 'C:\\Windows', '=C:': 'C:\\Users\\me', windir: 'C:\\Windows', UNDEF: undefined }, { PATH: 'D:\\bin', LANG: 'zh_CN 世界', A_B: 'x=y' });
+  const block = environmentBlock(
+    { Path: 'C:\\Windows', '=C:': 'C:\\Users\\me', windir: 'C:\\Windows', UNDEF: undefined },
+    { PATH: 'D:\\bin', LANG: 'zh_CN 世界', A_B: 'x=y' },
+  );
   assert.deepEqual(block, ['=C:=C:\\Users\\me', 'A_B=x=y', 'LANG=zh_CN 世界', 'Path=D:\\bin', 'windir=C:\\Windows']);
   assert.throws(() => environmentBlock({}, { X: 'a\0b' }), (e: unknown) => isComputerUseError(e, 'invalid_params'));
   assert.throws(() => environmentBlock({}, { '=C:': 'x' }), (e: unknown) => isComputerUseError(e, 'invalid_params'));
 });
 
-test('program lookup: System32, then the Windows folder, then PATH; never the current directory; no relative paths', () => {
-  const files = new Set(['C:\\Windows\\System32\\notepad.exe', 'C:\\Tools\\notepad.exe', 'C:\\Tools\\rg.exe', 'C:\\Tools\\code.cmd']);
+test('program lookup: System32, then the Windows folder, then ' +
+    'PATH; never the current directory; no relative paths', () => {
+  const files = new Set([
+    'C:\\Windows\\System32\\notepad.exe',
+    'C:\\Tools\\notepad.exe',
+    'C:\\Tools\\rg.exe',
+    'C:\\Tools\\code.cmd',
+  ]);
   const o = { windir: 'C:\\Windows', path: '.;"C:\\Tools\\";relative\\dir', exists: (p: string) => files.has(p) };
   assert.equal(resolveProgram('notepad', o), 'C:\\Windows\\System32\\notepad.exe');
   assert.equal(resolveProgram('rg', o), 'C:\\Tools\\rg.exe');
   assert.equal(resolveProgram('C:\\Tools\\rg.exe', o), 'C:\\Tools\\rg.exe');
-  assert.throws(() => resolveProgram('evil', { ...o, exists: (p) => p === '.\\evil.exe' || p === 'relative\\dir\\evil.exe' }), (e: unknown) => isComputerUseError(e, 'app_not_found'));
+  assert.throws(
+    () => resolveProgram('evil', { ...o, exists: (p) => p === '.\\evil.exe' || p === 'relative\\dir\\evil.exe' }),
+    (e: unknown) => isComputerUseError(e, 'app_not_found'),
+  );
   assert.throws(() => resolveProgram('..\\evil.exe', o), (e: unknown) => isComputerUseError(e, 'invalid_params'));
   assert.throws(() => resolveProgram('notepad" & calc', o), (e: unknown) => isComputerUseError(e, 'invalid_params'));
   assert.throws(() => resolveProgram('C:\\nope.exe', o), (e: unknown) => isComputerUseError(e, 'app_not_found'));
 });
 
-test('a batch file is never started: CreateProcessW runs it through cmd.exe, which reparses the quoted arguments', () => {
+test('a batch file is never started: CreateProcessW runs it ' +
+    'through cmd.exe, which reparses the quoted arguments', () => {
   // cmd.exe reads `"a&calc"` by its own rules (& and | and % still act), so quoting for the C runtime cannot keep
   // an argument data: `code.cmd "x\"&calc"` would run calc.
   const files = new Set(['C:\\Tools\\code.cmd', 'C:\\Tools\\setup.bat', 'C:\\Tools\\rg.exe', 'C:\\Tools\\old.com']);
   const o = { windir: 'C:\\Windows', path: 'C:\\Tools', exists: (p: string) => files.has(p) };
-  for (const cmd of ['code.cmd', 'C:\\Tools\\code.cmd', 'C:\\Tools\\setup.bat', 'C:\\Tools\\SETUP.BAT', 'setup.bat', 'C:\\Tools\\setup.bat. .', 'C:\\Tools\\setup.bat::$DATA']) {
-    assert.throws(() => resolveProgram(cmd, { ...o, exists: (p) => files.has(p) || files.has(p.replace('SETUP.BAT', 'setup.bat')) }),
-      (e: unknown) => isComputerUseError(e, 'invalid_params') && /cmd\.exe/.test(e.message), cmd);
+  for (const cmd of [
+    'code.cmd',
+    'C:\\Tools\\code.cmd',
+    'C:\\Tools\\setup.bat',
+    'C:\\Tools\\SETUP.BAT',
+    'setup.bat',
+    'C:\\Tools\\setup.bat. .',
+    'C:\\Tools\\setup.bat::$DATA',
+  ]) {
+    assert.throws(
+      () =>
+        resolveProgram(cmd, { ...o, exists: (p) => files.has(p) || files.has(p.replace('SETUP.BAT', 'setup.bat')) }),
+      (e: unknown) => isComputerUseError(e, 'invalid_params') && /cmd\.exe/.test(e.message),
+      cmd,
+    );
   }
   assert.equal(resolveProgram('rg', o), 'C:\\Tools\\rg.exe');
   assert.equal(resolveProgram('old.com', o), 'C:\\Tools\\old.com');
@@ -146,13 +212,22 @@ test('under Wine, hostile argv and variables reach the program byte for byte (Cr
   mkdirSync(prefix, { recursive: true });
   const app = `Z:${exe.replace(/\//g, '\\')}`;
   const args = HOSTILE; // the ESC too: the probe prints hex, so no console sees it
-  const extra = { CU_PROBE_CHILD: '1', WINEDEBUG: '-all', LANG_TEST: '世界 😀 "q" %PATH% a=b', Path: 'C:\\windows\\system32;C:\\windows' };
+  const extra = {
+    CU_PROBE_CHILD: '1',
+    WINEDEBUG: '-all',
+    LANG_TEST: '世界 😀 "q" %PATH% a=b',
+    Path: 'C:\\windows\\system32;C:\\windows',
+  };
   const block = environmentBlock({ SystemRoot: 'C:\\windows', windir: 'C:\\windows' }, extra);
   const file = join(dir, 'spawn.bin');
   writeFileSync(file, Buffer.from(`${app}\0${commandLine(app, args)}\0${block.join('\0')}\0\0`, 'utf16le'));
-  const { stdout } = await run(WINE!, [exe, 'spawn', `Z:${file.replace(/\//g, '\\')}`], { env: { ...process.env, WINEPREFIX: prefix, WINEDEBUG: '-all', DISPLAY: '' }, timeout: 200_000 });
+  const { stdout } = await run(WINE!, [exe, 'spawn', `Z:${file.replace(/\//g, '\\')}`], {
+    env: { ...process.env, WINEPREFIX: prefix, WINEDEBUG: '-all', DISPLAY: '' },
+    timeout: 200_000,
+  });
   const lines = stdout.split(/\r?\n/);
-  const of = (tag: string): string[] => lines.filter((l) => l.startsWith(`${tag} `) || l === tag).map((l) => unhex(l.slice(tag.length + 1)));
+  const of = (tag: string): string[] =>
+    lines.filter((l) => l.startsWith(`${tag} `) || l === tag).map((l) => unhex(l.slice(tag.length + 1)));
   assert.match(stdout, new RegExp(`END ${args.length} ${args.length}`));
   assert.deepEqual(of('CL'), args, 'CommandLineToArgvW');
   assert.deepEqual(of('CRT'), args, 'the C runtime');

@@ -47,7 +47,8 @@ interface Focus {
   foreground: boolean; method?: string; restored?: boolean; why?: string; calls: string[]; detached: boolean;
 }
 
-test('under the foreground lock a bare SetForegroundWindow is refused; attaching to the foreground thread brings the window, then detaches', { timeout: 120_000 }, async () => {
+test('under the foreground lock a bare SetForegroundWindow is refused; ' +
+    'attaching to the foreground thread brings the window, then detaches', { timeout: 120_000 }, async () => {
   const r = await helperOn('attach', desktop({})).request<Focus>('focus', { hwnd: '264462' });
   assert.equal(r.foreground, true);
   assert.equal(r.method, 'AttachThreadInput');
@@ -58,7 +59,8 @@ test('under the foreground lock a bare SetForegroundWindow is refused; attaching
   assert.ok(r.calls.includes('AllowSetForegroundWindow 4812 -> true'), 'the app may take the foreground on from there');
 });
 
-test('when the foreground thread refuses the attach, two Alt taps of the helper\'s own lift the lock', { timeout: 120_000 }, async () => {
+test('when the foreground thread refuses the attach, ' +
+    'two Alt taps of the helper\'s own lift the lock', { timeout: 120_000 }, async () => {
   const r = await helperOn('alt', desktop({ attachRefused: true })).request<Focus>('focus', { hwnd: '264462' });
   assert.equal(r.foreground, true);
   assert.equal(r.method, 'Alt key');
@@ -72,7 +74,8 @@ test('a minimized window is restored before it is brought to the front', { timeo
   assert.equal(r.foreground, true);
 });
 
-test('a window already in front needs nothing; without the lock the plain call is enough', { timeout: 120_000 }, async () => {
+test('a window already in front needs nothing; ' +
+    'without the lock the plain call is enough', { timeout: 120_000 }, async () => {
   const front = { ...desktop({}) as object, foreground: '264462' };
   const already = await helperOn('already', front).request<Focus>('focus', { hwnd: '264462' });
   assert.deepEqual([already.foreground, already.method, already.calls], [true, 'already', []]);
@@ -80,7 +83,8 @@ test('a window already in front needs nothing; without the lock the plain call i
   assert.equal(plain.method, 'SetForegroundWindow');
 });
 
-test('when nothing lifts the lock (attach refused, input blocked, or the user holds Alt), activate says what to do', { timeout: 120_000 }, async () => {
+test('when nothing lifts the lock (attach refused, input ' +
+    'blocked, or the user holds Alt), activate says what to do', { timeout: 120_000 }, async () => {
   for (const extra of [{ attachRefused: true, inputBlocked: true }, { attachRefused: true, altHeld: true }]) {
     const helper = helperOn(`stuck-${Object.keys(extra).join('-')}`, desktop(extra));
     const r = await helper.request<Focus>('focus', { hwnd: '264462' });
@@ -94,7 +98,8 @@ test('when nothing lifts the lock (attach refused, input blocked, or the user ho
   }
 });
 
-test('pointer input brings the window to the front through the lock and its receipt says it took the focus', { timeout: 120_000 }, async () => {
+test('pointer input brings the window to the front through ' +
+    'the lock and its receipt says it took the focus', { timeout: 120_000 }, async () => {
   const p = join(dir, 'pointer.json');
   writeFileSync(p, JSON.stringify({ answers: [
     { op: 'windows', result: { desktop: [

@@ -26,7 +26,9 @@ export function idlInterfaces(idl: string): Map<string, { iid: string; methods: 
   const out = new Map<string, { iid: string; methods: string[] }>();
   const re = /uuid\(([0-9a-fA-F-]{36})\)[^\]]*\]\s*interface\s+(\w+)\s*:\s*\w+\s*\{([\s\S]*?)\n\s*\}/g;
   for (const m of idl.matchAll(re)) {
-    const methods = [...m[3]!.matchAll(/(\[\s*(propget|propput)[^\]]*\]\s*)?HRESULT\s+(\w+)\s*\(/g)].map((x) => (x[2] === 'propget' ? `get_${x[3]}` : x[2] === 'propput' ? `put_${x[3]}` : x[3]!));
+    const methods = [...m[3]!.matchAll(/(\[\s*(propget|propput)[^\]]*\]\s*)?HRESULT\s+(\w+)\s*\(/g)].map((x) =>
+      x[2] === 'propget' ? `get_${x[3]}` : x[2] === 'propput' ? `put_${x[3]}` : x[3]!,
+    );
     out.set(m[2]!, { iid: m[1]!.toLowerCase(), methods });
   }
   return out;
@@ -35,7 +37,8 @@ export function idlInterfaces(idl: string): Map<string, { iid: string; methods: 
 /** The C# [ComImport] interfaces: each slot's method name, `_VtblGapN_M` as M unnamed slots. */
 export function csharpInterfaces(cs: string): Map<string, Declared> {
   const out = new Map<string, Declared>();
-  const re = /\[ComImport, Guid\("([0-9a-f-]{36})"\), InterfaceType\(ComInterfaceType\.InterfaceIsIUnknown\)\]\s*public interface (\w+)\s*(?:\{ \}|\{([\s\S]*?)\n {4}\})/g;
+  const re =
+    /\[ComImport, Guid\("([0-9a-f-]{36})"\), InterfaceType\(ComInterfaceType\.InterfaceIsIUnknown\)\]\s*public interface (\w+)\s*(?:\{ \}|\{([\s\S]*?)\n {4}\})/g;
   for (const m of cs.matchAll(re)) {
     const slots: (string | undefined)[] = [];
     const body = (m[3] ?? '').replace(/\/\/.*$/gm, '').replace(/\[[^\]]*\]/g, '');
@@ -51,28 +54,42 @@ export function csharpInterfaces(cs: string): Map<string, Declared> {
 
 const declared = csharpInterfaces(helperSource('Uia.cs'));
 const wine = idlInterfaces(readFileSync(WINE_IDL, 'utf8'));
-const manifest = JSON.parse(readFileSync(`${ROOT}test/fixtures/windows/uia-pattern-vtables.json`, 'utf8')) as { interfaces: Record<string, { iid: string; methods: string[] }> };
+const manifest = JSON.parse(readFileSync(`${ROOT}test/fixtures/windows/uia-pattern-vtables.json`, 'utf8')) as {
+  interfaces: Record<string, { iid: string; methods: string[] }>;
+};
 
 test('every declared UIA interface has its reference (Wine\'s IDL or the documentation manifest)', () => {
   assert.ok(declared.size >= 20, `parsed ${declared.size} interfaces from Uia.cs`);
-  for (const name of declared.keys()) assert.ok(wine.has(name) || manifest.interfaces[name], `${name} is in neither reference`);
-  for (const name of Object.keys(manifest.interfaces)) assert.ok(!wine.has(name), `${name} has a body in Wine's IDL now: check it there instead`);
+  for (const name of declared.keys())
+    assert.ok(wine.has(name) || manifest.interfaces[name], `${name} is in neither reference`);
+  for (const name of Object.keys(manifest.interfaces))
+    assert.ok(!wine.has(name), `${name} has a body in Wine's IDL now: check it there instead`);
 });
 
 test('each declared method sits in its interface\'s vtable slot, and the interface ids match', () => {
   for (const [name, d] of declared) {
     const ref = wine.get(name) ?? manifest.interfaces[name]!;
     assert.equal(d.iid, ref.iid, `${name}: IID`);
-    assert.ok(d.slots.length <= ref.methods.length, `${name}: ${d.slots.length} slots declared, the interface has ${ref.methods.length}`);
-    d.slots.forEach((slot, i) => { if (slot !== undefined) assert.equal(slot, ref.methods[i], `${name} slot ${i + 3}`); });
+    assert.ok(
+      d.slots.length <= ref.methods.length,
+      `${name}: ${d.slots.length} slots declared, the interface has ${ref.methods.length}`,
+    );
+    d.slots.forEach((slot, i) => {
+      if (slot !== undefined) assert.equal(slot, ref.methods[i], `${name} slot ${i + 3}`);
+    });
   }
 });
 
 test('the checker sees a method out of order (it cannot pass by parsing nothing)', () => {
-  const swapped = helperSource('Uia.cs').replace('void Expand();\n        void Collapse();', 'void Collapse();\n        void Expand();');
+  const swapped = helperSource('Uia.cs').replace(
+    'void Expand();\n        void Collapse();',
+    'void Collapse();\n        void Expand();',
+  );
   const d = csharpInterfaces(swapped).get('IUIAutomationExpandCollapsePattern')!;
   assert.notEqual(d.slots[0], manifest.interfaces['IUIAutomationExpandCollapsePattern']!.methods[0]);
-  const gapless = csharpInterfaces(helperSource('Uia.cs').replace('void _VtblGap1_2();', '')).get('IUIAutomationElement')!;
+  const gapless = csharpInterfaces(helperSource('Uia.cs').replace('void _VtblGap1_2();', '')).get(
+    'IUIAutomationElement',
+  )!;
   assert.notEqual(gapless.slots[11], wine.get('IUIAutomationElement')!.methods[11]);
 });
 
@@ -92,12 +109,17 @@ test('property and pattern ids match mingw-w64\'s uiautomationclient.h; event id
   };
   assert.ok(check('Prop', 'PropertyId', header, (n) => new RegExp(`#define ${n} \\((\\d+)\\)`)) >= 40);
   assert.ok(check('Pattern', 'PatternId', header, (n) => new RegExp(`#define ${n} \\((\\d+)\\)`)) >= 12);
-  assert.equal(check('EventId', 'EventId', readFileSync(WINE_IDL, 'utf8'), (n) => new RegExp(`const long ${n} = (\\d+);`)), 3);
+  assert.equal(
+    check('EventId', 'EventId', readFileSync(WINE_IDL, 'utf8'), (n) => new RegExp(`const long ${n} = (\\d+);`)),
+    3,
+  );
 });
 
 test('control type ids match Wine\'s IDL, every one of them mapped', () => {
   const idl = readFileSync(WINE_IDL, 'utf8');
-  const types = [...idl.matchAll(/const long UIA_(\w+)ControlTypeId = (\d+);/g)].map((m) => [m[1]!, Number(m[2])] as const);
+  const types = [...idl.matchAll(/const long UIA_(\w+)ControlTypeId = (\d+);/g)].map(
+    (m) => [m[1]!, Number(m[2])] as const,
+  );
   assert.ok(types.length >= 41);
   for (const [name, id] of types) assert.equal(UIA_CONTROL_TYPES[id]?.name, name, `control type ${id}`);
   assert.equal(Object.keys(UIA_CONTROL_TYPES).length, types.length);
@@ -106,8 +128,13 @@ test('control type ids match Wine\'s IDL, every one of them mapped', () => {
 test('the HRESULTs the helper maps are the SDK\'s UIA_E_* values', () => {
   const core = readFileSync(MINGW_CORE, 'utf8');
   const program = helperSource('Program.cs');
-  for (const [cs, sdk] of [['ElementNotAvailable', 'UIA_E_ELEMENTNOTAVAILABLE'], ['ElementNotEnabled', 'UIA_E_ELEMENTNOTENABLED'], ['NoClickablePoint', 'UIA_E_NOCLICKABLEPOINT'],
-    ['InvalidOperation', 'UIA_E_INVALIDOPERATION'], ['Timeout', 'UIA_E_TIMEOUT']] as const) {
+  for (const [cs, sdk] of [
+    ['ElementNotAvailable', 'UIA_E_ELEMENTNOTAVAILABLE'],
+    ['ElementNotEnabled', 'UIA_E_ELEMENTNOTENABLED'],
+    ['NoClickablePoint', 'UIA_E_NOCLICKABLEPOINT'],
+    ['InvalidOperation', 'UIA_E_INVALIDOPERATION'],
+    ['Timeout', 'UIA_E_TIMEOUT'],
+  ] as const) {
     const mine = new RegExp(`const int ${cs} = unchecked\\(\\(int\\)(0x[0-9A-Fa-f]+)\\)`).exec(program);
     const ref = new RegExp(`#define ${sdk}\\s+(0x[0-9A-Fa-f]+)`).exec(core);
     assert.ok(mine && ref, cs);

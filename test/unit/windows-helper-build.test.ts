@@ -23,12 +23,16 @@ const tmp = (): string => mkdtempSync(join(tmpdir(), 'cu-win-build-'));
 test('the generated module embeds exactly the helper sources (npm run embed:windows after an edit)', async () => {
   const { generate } = await import(join(ROOT, 'scripts/embed-windows-helper.mjs')) as { generate(): string };
   const onDisk = readFileSync(join(ROOT, 'src/drivers/windows/helper-sources.generated.ts'), 'utf8');
-  assert.ok(onDisk === generate(), 'src/drivers/windows/helper-sources.generated.ts is stale: run npm run embed:windows');
+  assert.ok(
+    onDisk === generate(),
+    'src/drivers/windows/helper-sources.generated.ts is stale: run npm run embed:windows',
+  );
   const files = readdirSync(join(ROOT, 'src/drivers/windows/helper')).filter((f) => f.endsWith('.cs')).sort();
   assert.deepEqual(HELPER_SOURCES.map((s) => s.name), files);
 });
 
-test('the helper compiles as C# 5 with warnings as errors, is cached by hash, and a changed source makes a new entry', { timeout: 120_000 }, async () => {
+test('the helper compiles as C# 5 with warnings as errors, is ' +
+    'cached by hash, and a changed source makes a new entry', { timeout: 120_000 }, async () => {
   const dir = tmp();
   try {
     const first = await ensureHelper({ sources: HELPER_SOURCES, driversDir: dir, compiler: monoMcs() });
@@ -37,7 +41,9 @@ test('the helper compiles as C# 5 with warnings as errors, is cached by hash, an
     assert.ok(existsSync(first.path));
     const again = await ensureHelper({ sources: HELPER_SOURCES, driversDir: dir, compiler: monoMcs() });
     assert.deepEqual(again, { ...first, origin: 'cached' });
-    const changed = HELPER_SOURCES.map((s) => (s.name === 'Program.cs' ? { ...s, text: `${s.text}\n// changed\n` } : s));
+    const changed = HELPER_SOURCES.map((s) =>
+      s.name === 'Program.cs' ? { ...s, text: `${s.text}\n// changed\n` } : s,
+    );
     const next = await ensureHelper({ sources: changed, driversDir: dir, compiler: monoMcs() });
     assert.equal(next.origin, 'compiled');
     assert.notEqual(next.hash, first.hash);
@@ -46,10 +52,17 @@ test('the helper compiles as C# 5 with warnings as errors, is cached by hash, an
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
-test('a C# 6 feature fails the build with the compiler\'s own message (what a user\'s first run would show)', { timeout: 120_000 }, async () => {
+test('a C# 6 feature fails the build with the compiler\'s ' +
+    'own message (what a user\'s first run would show)', { timeout: 120_000 }, async () => {
   const dir = tmp();
   try {
-    const broken = [...HELPER_SOURCES, { name: 'Six.cs', text: 'namespace ComputerUse.Windows { static class Six { static string S(int x) { return $"{x}"; } } }\n' }];
+    const broken = [
+      ...HELPER_SOURCES,
+      {
+        name: 'Six.cs',
+        text: 'namespace ComputerUse.Windows { static class Six { static string S(int x) { return $"{x}"; } } }\n',
+      },
+    ];
     await assert.rejects(ensureHelper({ sources: broken, driversDir: dir, compiler: monoMcs() }), (e: unknown) => {
       assert.ok(isComputerUseError(e, 'internal'));
       assert.match(e.message, /did not compile with mcs/);
@@ -78,7 +91,8 @@ void out;
 process.exit(1);
 `;
 
-test('a failed build prints the compiler\'s own lines: its error first however much came before, paths cut to the file name, LIB not passed on', { timeout: 60_000 }, async () => {
+test('a failed build prints the compiler\'s own lines: its error first ' +
+    'however much came before, paths cut to the file name, LIB not passed on', { timeout: 60_000 }, async () => {
   const dir = tmp();
   const lib = process.env['LIB'];
   process.env['LIB'] = 'C:\\Program Files (x86)\\Gone\\lib';
@@ -110,7 +124,8 @@ test('csc is asked for UTF-8 output, so a path under a home named José reaches 
   assert.ok(csc?.args('o.exe', ['a.cs']).includes('-utf8output'));
 });
 
-test('the helper\'s XML doc comments are well placed and well formed (csc may check them where mcs does not unless asked)', { timeout: 120_000 }, () => {
+test('the helper\'s XML doc comments are well placed and well ' +
+    'formed (csc may check them where mcs does not unless asked)', { timeout: 120_000 }, () => {
   const dir = tmp();
   try {
     const files = HELPER_SOURCES.map((s) => { const p = join(dir, s.name); writeFileSync(p, s.text); return p; });
@@ -125,18 +140,34 @@ test('the helper\'s XML doc comments are well placed and well formed (csc may ch
 test('a warning fails the build too (warnings are errors, as in CI)', { timeout: 120_000 }, async () => {
   const dir = tmp();
   try {
-    const warns = [...HELPER_SOURCES, { name: 'Warn.cs', text: 'namespace ComputerUse.Windows { static class Warn { static void W() { int unused = 1; } } }\n' }];
-    await assert.rejects(ensureHelper({ sources: warns, driversDir: dir, compiler: monoMcs() }), /warning CS0219|error CS0219/);
+    const warns = [
+      ...HELPER_SOURCES,
+      {
+        name: 'Warn.cs',
+        text: 'namespace ComputerUse.Windows { static class Warn { static void W() { int unused = 1; } } }\n',
+      },
+    ];
+    await assert.rejects(
+      ensureHelper({ sources: warns, driversDir: dir, compiler: monoMcs() }),
+      /warning CS0219|error CS0219/,
+    );
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
-test('COMPUTER_USE_DRIVER_WINDOWS names a prebuilt helper; a missing one is an error, never a silent build', async () => {
+test('COMPUTER_USE_DRIVER_WINDOWS names a prebuilt helper; ' +
+    'a missing one is an error, never a silent build', async () => {
   const dir = tmp();
   try {
     const exe = join(dir, 'prebuilt.exe');
     writeFileSync(exe, 'MZ');
-    assert.deepEqual(await ensureHelper({ sources: HELPER_SOURCES, driversDir: dir, compiler: monoMcs(), prebuilt: exe }), { path: exe, origin: 'prebuilt' });
-    await assert.rejects(ensureHelper({ sources: HELPER_SOURCES, driversDir: dir, compiler: monoMcs(), prebuilt: join(dir, 'nope.exe') }), /COMPUTER_USE_DRIVER_WINDOWS/);
+    assert.deepEqual(
+      await ensureHelper({ sources: HELPER_SOURCES, driversDir: dir, compiler: monoMcs(), prebuilt: exe }),
+      { path: exe, origin: 'prebuilt' },
+    );
+    await assert.rejects(
+      ensureHelper({ sources: HELPER_SOURCES, driversDir: dir, compiler: monoMcs(), prebuilt: join(dir, 'nope.exe') }),
+      /COMPUTER_USE_DRIVER_WINDOWS/,
+    );
     await assert.rejects(ensureHelper({ sources: HELPER_SOURCES, driversDir: dir, compiler: undefined }), /csc\.exe/);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
@@ -145,7 +176,13 @@ test('csc is the .NET Framework 4 compiler under WINDIR, 64-bit first; the compi
   const seen: string[] = [];
   const csc = frameworkCsc('C:\\Windows', (p) => { seen.push(p); return p.includes('Framework64'); });
   assert.equal(csc?.command, 'C:\\Windows\\Microsoft.NET\\Framework64\\v4.0.30319\\csc.exe');
-  assert.deepEqual(csc?.args('o.exe', ['a.cs']).slice(0, 5), ['-nologo', '-noconfig', '-langversion:5', '-warnaserror+', '-target:exe']);
+  assert.deepEqual(csc?.args('o.exe', ['a.cs']).slice(0, 5), [
+    '-nologo',
+    '-noconfig',
+    '-langversion:5',
+    '-warnaserror+',
+    '-target:exe',
+  ]);
   assert.equal(frameworkCsc('C:\\Windows', () => false), undefined);
   assert.notEqual(helperHash(HELPER_SOURCES, csc!), helperHash(HELPER_SOURCES, monoMcs()));
   assert.ok(seen.length >= 1);
@@ -154,7 +191,10 @@ test('csc is the .NET Framework 4 compiler under WINDIR, 64-bit first; the compi
 test('a source name that is not a plain .cs name is refused before anything is written', async () => {
   const dir = tmp();
   try {
-    await assert.rejects(ensureHelper({ sources: [{ name: '../evil.cs', text: '' }], driversDir: dir, compiler: monoMcs() }), /plain \.cs name/);
+    await assert.rejects(
+      ensureHelper({ sources: [{ name: '../evil.cs', text: '' }], driversDir: dir, compiler: monoMcs() }),
+      /plain \.cs name/,
+    );
     assert.ok(!existsSync(join(dir, '..', 'evil.cs')));
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });

@@ -29,7 +29,8 @@ before(() => {
 });
 after(() => { rmSync(dir, { recursive: true, force: true }); });
 
-test('a UWP frame\'s caption buttons (the frame host\'s elements) belong to the app by its window; no other process does', () => {
+test('a UWP frame\'s caption buttons (the frame host\'s elements) ' +
+    'belong to the app by its window; no other process does', () => {
   assert.equal(got['uwpAppElement'], true);
   assert.equal(got['uwpCaptionButton'], true, 'ApplicationFrameHost\'s title bar in the app\'s own frame');
   assert.equal(got['uwpOtherProcess'], false);
@@ -41,7 +42,8 @@ test('a UWP frame\'s caption buttons (the frame host\'s elements) belong to the 
   assert.equal(got['zeroPid'], false);
 });
 
-test('the runtime-id cache gives an element only when it proves alive and the same, forgets a dead one, and stays bounded', () => {
+test('the runtime-id cache gives an element only when it proves ' +
+    'alive and the same, forgets a dead one, and stays bounded', () => {
   assert.equal(got['cacheHit'], 'button');
   assert.equal(got['cacheOtherWindow'], null, 'keyed by window too');
   assert.equal(got['cacheDeadElement'], null);

@@ -19,7 +19,11 @@ const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/windows/notepad.he
 let dir = '';
 let exe = '';
 const clients: HelperClient[] = [];
-const start = (recording = FIXTURE): HelperClient => { const c = new HelperClient(helperCommand(exe, ['--replay', recording])); clients.push(c); return c; };
+const start = (recording = FIXTURE): HelperClient => {
+  const c = new HelperClient(helperCommand(exe, ['--replay', recording]));
+  clients.push(c);
+  return c;
+};
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cu-win-helper-'));
@@ -27,13 +31,20 @@ before(async () => {
 });
 after(() => { for (const c of clients) c.close(0); rmSync(dir, { recursive: true, force: true }); });
 
-test('JSON crosses the helper intact: surrogate pairs, U+2028, controls, quotes, numbers, nesting', { timeout: 60_000 }, async () => {
+test('JSON crosses the helper intact: surrogate pairs, ' +
+    'U+2028, controls, quotes, numbers, nesting', { timeout: 60_000 }, async () => {
   const h = start();
-  const value = { s: '𝒳 😀 Zoë\u2028\u2029\n\t"\\\u0000\u001b[31m', n: [0, -1.5, 1e21, 2 ** 53], b: [true, false, null], deep: [[[[{ a: [[[]]] }]]]] };
+  const value = {
+    s: '𝒳 😀 Zoë\u2028\u2029\n\t"\\\u0000\u001b[31m',
+    n: [0, -1.5, 1e21, 2 ** 53],
+    b: [true, false, null],
+    deep: [[[[{ a: [[[]]] }]]]],
+  };
   assert.deepEqual(await h.request('echo', value), value);
 });
 
-test('recorded answers are routed by op and match; recorded errors keep their code and HRESULT', { timeout: 60_000 }, async () => {
+test('recorded answers are routed by op and match; ' +
+    'recorded errors keep their code and HRESULT', { timeout: 60_000 }, async () => {
   const h = start();
   const w = await h.request<{ windows: { hwnd: string }[] }>('windows');
   assert.equal(w.windows[0]!.hwnd, '264462');
@@ -72,12 +83,23 @@ test('events a recording carries arrive before its answer', { timeout: 60_000 },
   assert.deepEqual(events, [{ event: 'property', pid: 4812 }]);
 });
 
-test('the P/Invoke structs have their documented x64 sizes (INPUT 40, KEYBDINPUT 24, MOUSEINPUT 32)', { timeout: 60_000 }, async () => {
+test('the P/Invoke structs have their documented x64 ' +
+    'sizes (INPUT 40, KEYBDINPUT 24, MOUSEINPUT 32)', { timeout: 60_000 }, async () => {
   const sizes = await start().request<Record<string, number>>('selftest');
-  assert.deepEqual(sizes, { INPUT: 40, KEYBDINPUT: 24, MOUSEINPUT: 32, GUITHREADINFO: 72, STARTUPINFOW: 104, PROCESS_INFORMATION: 24, BITMAPINFOHEADER: 40, pointer: 8 });
+  assert.deepEqual(sizes, {
+    INPUT: 40,
+    KEYBDINPUT: 24,
+    MOUSEINPUT: 32,
+    GUITHREADINFO: 72,
+    STARTUPINFOW: 104,
+    PROCESS_INFORMATION: 24,
+    BITMAPINFOHEADER: 40,
+    pointer: 8,
+  });
 });
 
-test('a helper that exits fails what is in flight with its reason; later requests fail at once', { timeout: 60_000 }, async () => {
+test('a helper that exits fails what is in flight ' +
+    'with its reason; later requests fail at once', { timeout: 60_000 }, async () => {
   const rec = join(dir, 'bad.json');
   writeFileSync(rec, '{"answers": 5}');
   const h = start(rec);
@@ -92,11 +114,25 @@ test('helper errors become protocol errors: a code outside the protocol is inter
   assert.equal(helperError({ code: 'stale_ref', message: 'x'.repeat(5000) }).message.length, 2000);
 });
 
-test('malformed and oversize lines are skipped, never fatal; the next request is answered', { timeout: 120_000 }, async () => {
+test('malformed and oversize lines are skipped, ' +
+    'never fatal; the next request is answered', { timeout: 120_000 }, async () => {
   const { spawnSync } = await import('node:child_process');
   const cmd = helperCommand(exe, ['--replay', FIXTURE]);
-  const input = ['not json {', '[1,2,3]', '{"id":1}', '{"op":"echo"}', `{"id":9,"op":"echo","args":{"x":"${'y'.repeat(16 * 1024 * 1024 + 10)}"}}`, '{"id":2,"op":"echo","args":{"ok":true}}', ''].join('\n');
-  const r = spawnSync(cmd.command, cmd.args, { input, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 100_000 });
+  const input = [
+    'not json {',
+    '[1,2,3]',
+    '{"id":1}',
+    '{"op":"echo"}',
+    `{"id":9,"op":"echo","args":{"x":"${'y'.repeat(16 * 1024 * 1024 + 10)}"}}`,
+    '{"id":2,"op":"echo","args":{"ok":true}}',
+    '',
+  ].join('\n');
+  const r = spawnSync(cmd.command, cmd.args, {
+    input,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 100_000,
+  });
   assert.equal(r.status, 0, r.stderr);
   const answers = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number });
   assert.deepEqual(answers, [{ id: 2, result: { ok: true } }], 'only the well-formed request is answered');

@@ -23,7 +23,9 @@ export const PID = 2_000_004_812;
 
 /** The Notepad fixture with `first` answering before its own answers, and the windows' process facts replaced by `proc`. */
 export function notepadRecording(dir: string, name: string, first: unknown[], proc?: Record<string, unknown>): string {
-  const doc = JSON.parse(readFileSync(FIXTURE, 'utf8').replaceAll('"pid": 4812', `"pid": ${PID}`)) as { answers: { op: string; result?: { windows?: { process?: unknown }[] } }[] };
+  const doc = JSON.parse(readFileSync(FIXTURE, 'utf8').replaceAll('"pid": 4812', `"pid": ${PID}`)) as {
+    answers: { op: string; result?: { windows?: { process?: unknown }[] } }[];
+  };
   if (proc) for (const a of doc.answers) if (a.op === 'windows') a.result!.windows![0]!.process = proc;
   const p = join(dir, `${name}.json`);
   writeFileSync(p, JSON.stringify({ answers: [...first, ...doc.answers] }));
@@ -34,7 +36,11 @@ export function notepadRecording(dir: string, name: string, first: unknown[], pr
 export function connectWindows(helper: HelperClient, exe: string): DriverConnection {
   const toDriver = new PassThrough();
   const toHost = new PassThrough();
-  const server = new Peer(toDriver, toHost, windowsHandlers(new WindowsDriver(helper), { path: exe, origin: 'compiled' }));
+  const server = new Peer(
+    toDriver,
+    toHost,
+    windowsHandlers(new WindowsDriver(helper), { path: exe, origin: 'compiled' }),
+  );
   const client = new Peer(toHost, toDriver, {}, { timeoutMs: 20_000 });
   const close = (): void => { server.close('closed'); client.close('closed'); };
   return { peer: client, stderrTail: () => '', kill: close, end: async () => close() };

@@ -32,7 +32,8 @@ const byName = (root: RawNode, name: string): RawNode => {
   throw new Error(`no node ${name}`);
 };
 
-test('control types map to roles; heading level, ToggleSwitch and a modal window refine them; an unknown type is unknown', () => {
+test('control types map to roles; heading level, ToggleSwitch and ' +
+    'a modal window refine them; an unknown type is unknown', () => {
   const roles = Object.fromEntries(settings.children!.map((c) => [c.name, c.role]));
   assert.deepEqual(roles, {
     Colors: 'heading',
@@ -73,7 +74,8 @@ test('states come from the element\'s facts and pattern states', () => {
   assert.ok(st('PIN').includes('password') && st('PIN').includes('editable'));
 });
 
-test('ops are what the patterns offer: Invoke/Toggle/SelectionItem/LegacyIAccessible click, Value set_value, ExpandCollapse, Scroll', () => {
+test('ops are what the patterns offer: Invoke/Toggle/SelectionItem/LegacyIAccessible ' +
+    'click, Value set_value, ExpandCollapse, Scroll', () => {
   const ops = (name: string): string[] => [...byName(settings, name).actions].sort();
   assert.deepEqual(ops('Choose your mode'), ['collapse', 'expand', 'focus', 'select']);
   assert.deepEqual(ops('Transparency effects'), ['click', 'focus', 'toggle']);
@@ -99,14 +101,16 @@ test('a window with WindowPattern takes close (its title bar\'s close button); a
   assert.match(helper, /case "close":[^]*?IUIAutomationWindowPattern>\(e, Pattern\.Window\)\.Close\(\)/);
 });
 
-test('a password never shows its text: the mask when it holds something, nothing when empty, whatever the helper sent', () => {
+test('a password never shows its text: the mask when it holds ' +
+    'something, nothing when empty, whatever the helper sent', () => {
   const pin = byName(settings, 'PIN');
   assert.equal(pin.value, '••••');
   assert.ok(!JSON.stringify(settings).includes('hunter2'));
   assert.equal(byName(settings, 'Empty password').value, undefined);
 });
 
-test('app text stays data: line breaks, U+2028 and ANSI in a name are kept for the engine\'s one escaping boundary, never split into nodes', () => {
+test('app text stays data: line breaks, U+2028 and ANSI in a name are kept ' +
+    'for the engine\'s one escaping boundary, never split into nodes', () => {
   const n = byName(settings, 'line1\nline2\u2028\u001b[31mred');
   assert.equal(n.role, 'text');
   assert.equal(settings.children!.length, 16);
@@ -121,7 +125,8 @@ test('handles: hwnd:<n> for windows, <hwnd>:<runtime id> for elements; anything 
     assert.equal(parseNodeId(bad), undefined, bad);
 });
 
-test('windows carry the identity the OS proves; an app above the helper\'s integrity (or one it may not open) is marked inaccessible', () => {
+test('windows carry the identity the OS proves; an app above the ' +
+    'helper\'s integrity (or one it may not open) is marked inaccessible', () => {
   const windows = (
     fixture('notepad.helper.json')['answers'] as { op: string; result: { windows?: UiaWindow[] } }[]
   ).find((a) => a.op === 'windows')!.result.windows!;
@@ -153,7 +158,8 @@ test('windows carry the identity the OS proves; an app above the helper\'s integ
   assert.equal(toApps([high], 0x3000)[0]!.inaccessible, undefined, 'an elevated helper reaches it');
 });
 
-test('every wire key has its virtual key (Primary = Control); letters, digits and space have fixed codes, other characters go to the layout', () => {
+test('every wire key has its virtual key (Primary = Control); letters, ' +
+    'digits and space have fixed codes, other characters go to the layout', () => {
   for (const k of NAMED_KEYS)
     assert.ok(Number.isInteger(WINDOWS_VKS[k]) && WINDOWS_VKS[k] > 0 && WINDOWS_VKS[k] < 255, k);
   assert.equal(MODIFIER_VKS.Primary, MODIFIER_VKS.Control);

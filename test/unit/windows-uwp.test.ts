@@ -16,12 +16,31 @@ import type { HelperClient } from '../../src/drivers/windows/helper-client.js';
 import { HELPER_SOURCES } from '../../src/drivers/windows/helper-sources.generated.js';
 import { replayHelper } from './windows-replay.js';
 
-const HOST = { pid: 9000, image: 'C:\\Windows\\System32\\ApplicationFrameHost.exe', startToken: '134091100000000000', user: 'S-1-5-21-1-2-3-1001', integrity: 0x2000, elevated: false };
-const SETTINGS = {
-  pid: 9100, image: 'C:\\Windows\\ImmersiveControlPanel\\SystemSettings.exe', startToken: '134091108009990000', user: 'S-1-5-21-1-2-3-1001',
-  aumid: 'windows.immersivecontrolpanel_cw5n1h2txyewy!microsoft.windows.immersivecontrolpanel', integrity: 0x2000, elevated: false,
+const HOST = {
+  pid: 9000,
+  image: 'C:\\Windows\\System32\\ApplicationFrameHost.exe',
+  startToken: '134091100000000000',
+  user: 'S-1-5-21-1-2-3-1001',
+  integrity: 0x2000,
+  elevated: false,
 };
-const NOTEPAD = { pid: 4812, image: 'C:\\Windows\\System32\\notepad.exe', startToken: '134091108001230000', user: 'S-1-5-21-1-2-3-1001', integrity: 0x2000, elevated: false };
+const SETTINGS = {
+  pid: 9100,
+  image: 'C:\\Windows\\ImmersiveControlPanel\\SystemSettings.exe',
+  startToken: '134091108009990000',
+  user: 'S-1-5-21-1-2-3-1001',
+  aumid: 'windows.immersivecontrolpanel_cw5n1h2txyewy!microsoft.windows.immersivecontrolpanel',
+  integrity: 0x2000,
+  elevated: false,
+};
+const NOTEPAD = {
+  pid: 4812,
+  image: 'C:\\Windows\\System32\\notepad.exe',
+  startToken: '134091108001230000',
+  user: 'S-1-5-21-1-2-3-1001',
+  integrity: 0x2000,
+  elevated: false,
+};
 const CORE = 'Windows.UI.Core.CoreWindow';
 let dir = '';
 let exe = '';
@@ -35,7 +54,18 @@ after(() => { for (const h of helpers) h.close(0); rmSync(dir, { recursive: true
 
 function driverOn(name: string, answers: unknown[]): WindowsDriver {
   const p = join(dir, `${name}.json`);
-  writeFileSync(p, JSON.stringify({ answers: [...answers, { op: 'hello', result: { backend: 'replay', version: '1.0.0', self: { pid: 7000, integrity: 0x2000, elevated: false } } }] }));
+  writeFileSync(
+    p,
+    JSON.stringify({
+      answers: [
+        ...answers,
+        {
+          op: 'hello',
+          result: { backend: 'replay', version: '1.0.0', self: { pid: 7000, integrity: 0x2000, elevated: false } },
+        },
+      ],
+    }),
+  );
   return new WindowsDriver(replayHelper(exe, p, helpers));
 }
 
@@ -53,7 +83,8 @@ const desktop = {
   },
 };
 
-test('a UWP window is its app\'s process and AUMID, never ApplicationFrameHost\'s; a frame with no app attached is not listed', { timeout: 60_000 }, async () => {
+test('a UWP window is its app\'s process and AUMID, never ' +
+    'ApplicationFrameHost\'s; a frame with no app attached is not listed', { timeout: 60_000 }, async () => {
   const d = driverOn('uwp', [desktop]);
   const windows = await d.windows();
   assert.deepEqual(windows.map((w) => [w.title, w.pid]), [['Settings', 9100], ['Untitled - Notepad', 4812]]);
@@ -64,13 +95,20 @@ test('a UWP window is its app\'s process and AUMID, never ApplicationFrameHost\'
   assert.equal(settings.app, 'SystemSettings');
   assert.equal(settings.className, 'ApplicationFrameWindow');
   const apps = await d.apps();
-  assert.ok(!apps.some((a) => a.pid === 9000 || /ApplicationFrameHost/i.test(`${a.name} ${a.executable ?? ''}`)), JSON.stringify(apps));
+  assert.ok(
+    !apps.some((a) => a.pid === 9000 || /ApplicationFrameHost/i.test(`${a.name} ${a.executable ?? ''}`)),
+    JSON.stringify(apps),
+  );
   assert.deepEqual(apps.find((a) => a.pid === 9100)?.windows.map((w) => w.id), ['hwnd:5001']);
 });
 
-test('facts of the frame host itself prove no app: no appId or executable, and process.identify says unreadable', { timeout: 60_000 }, async () => {
+test('facts of the frame host itself prove no app: no appId or ' +
+    'executable, and process.identify says unreadable', { timeout: 60_000 }, async () => {
   const d = driverOn('host', [
-    { op: 'windows', result: { windows: [{ hwnd: '5001', title: 'Settings', className: 'ApplicationFrameWindow', process: HOST }] } },
+    {
+      op: 'windows',
+      result: { windows: [{ hwnd: '5001', title: 'Settings', className: 'ApplicationFrameWindow', process: HOST }] },
+    },
     { op: 'identify', match: { pid: 9000 }, result: HOST },
   ]);
   const [w] = await d.windows();

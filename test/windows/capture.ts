@@ -27,16 +27,23 @@ function call<T>(method: string, params: unknown): Promise<T> {
   const id = next++;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${method}: no answer within 120 s`)), 120_000);
-    waiting.set(id, (m) => { clearTimeout(timer); if (m.error) reject(new Error(`${method}: ${m.error.message ?? 'error'}`)); else resolve(m.result as T); });
+    waiting.set(id, (m) => {
+      clearTimeout(timer);
+      if (m.error) reject(new Error(`${method}: ${m.error.message ?? 'error'}`));
+      else resolve(m.result as T);
+    });
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
   });
 }
 
 function check(png: Buffer, width: number, height: number): string {
-  if (!png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'no PNG signature';
-  if (png.readUInt32BE(16) !== width || png.readUInt32BE(20) !== height) return `IHDR says ${png.readUInt32BE(16)}x${png.readUInt32BE(20)}, geometry ${width}x${height}`;
+  if (!png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'no PNG signature';
+  if (png.readUInt32BE(16) !== width || png.readUInt32BE(20) !== height)
+    return `IHDR says ${png.readUInt32BE(16)}x${png.readUInt32BE(20)}, geometry ${width}x${height}`;
   const { raw } = pngScanlines(png);
-  if (raw.length !== (width * 3 + 1) * height) return `${raw.length} bytes inflated, expected ${(width * 3 + 1) * height}`;
+  if (raw.length !== (width * 3 + 1) * height)
+    return `${raw.length} bytes inflated, expected ${(width * 3 + 1) * height}`;
   let lit = 0;
   for (let y = 0; y < height; y++) {
     if (raw[y * (width * 3 + 1)] !== 0) return `row ${y} has filter ${raw[y * (width * 3 + 1)]}`;
@@ -48,15 +55,29 @@ function check(png: Buffer, width: number, height: number): string {
 let failed = true;
 try {
   const hello = await call<{ capabilities: string[] }>('hello', { client: 'windows-capture-check' });
-  if (!hello.capabilities.includes('capture')) throw new Error(`hello lists no capture capability: ${hello.capabilities.join(', ')}`);
-  const launched = await call<{ window?: { id: string } }>('apps.launch', { command: 'notepad.exe', waitForWindowMs: 15_000 });
+  if (!hello.capabilities.includes('capture'))
+    throw new Error(`hello lists no capture capability: ${hello.capabilities.join(', ')}`);
+  const launched = await call<{ window?: { id: string } }>('apps.launch', {
+    command: 'notepad.exe',
+    waitForWindowMs: 15_000,
+  });
   if (!launched.window) throw new Error('Notepad showed no window within 15 s');
   const t0 = Date.now();
-  const r = await call<{ png: string; geometry: { width: number; height: number; scale: number }; covered?: unknown[] }>('screen.capture', { window: launched.window.id, maxEdge: 1280 });
+  const r = await call<{
+    png: string;
+    geometry: { width: number; height: number; scale: number };
+    covered?: unknown[];
+  }>('screen.capture', { window: launched.window.id, maxEdge: 1280 });
   const png = Buffer.from(r.png, 'base64');
   const why = check(png, r.geometry.width, r.geometry.height);
-  process.stdout.write(`capture ${r.geometry.width}x${r.geometry.height} (scale ${r.geometry.scale}), ${png.length} bytes, ${Date.now() - t0} ms, covered ${r.covered?.length ?? 0}\n`);
-  if (process.env['M0_TRANSCRIPT_DIR']) { mkdirSync(process.env['M0_TRANSCRIPT_DIR'], { recursive: true }); writeFileSync(join(process.env['M0_TRANSCRIPT_DIR'], 'notepad-capture.png'), png); }
+  process.stdout.write(
+    `capture ${r.geometry.width}x${r.geometry.height} (scale ${r.geometry.scale}), ${png.length} bytes, ` +
+      `${Date.now() - t0} ms, covered ${r.covered?.length ?? 0}\n`,
+  );
+  if (process.env['M0_TRANSCRIPT_DIR']) {
+    mkdirSync(process.env['M0_TRANSCRIPT_DIR'], { recursive: true });
+    writeFileSync(join(process.env['M0_TRANSCRIPT_DIR'], 'notepad-capture.png'), png);
+  }
   if (why) throw new Error(why);
   failed = false;
   process.stdout.write('PASS: the helper\'s PNG of Notepad decodes and shows the window\n');

@@ -14,16 +14,26 @@ const entry = fileURLToPath(new URL('../../src/drivers/windows/main.js', import.
 const t0 = Date.now();
 const child = spawn(process.execPath, [entry], { stdio: ['pipe', 'pipe', 'inherit'] });
 const lines = createInterface({ input: child.stdout });
-const timer = setTimeout(() => { process.stdout.write('FAIL: no hello within 120 s\n'); child.kill(); process.exit(1); }, 120_000);
+const timer = setTimeout(() => {
+  process.stdout.write('FAIL: no hello within 120 s\n');
+  child.kill();
+  process.exit(1);
+}, 120_000);
 child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'hello', params: {} })}\n`);
 for await (const line of lines) {
-  const msg = JSON.parse(line) as { id?: number; result?: { platform?: string; facts?: Record<string, string> }; error?: unknown };
+  const msg = JSON.parse(line) as {
+    id?: number;
+    result?: { platform?: string; facts?: Record<string, string> };
+    error?: unknown;
+  };
   if (msg.id !== 1) continue;
   clearTimeout(timer);
   process.stdout.write(`${line}\nhello after ${Date.now() - t0} ms\n`);
   const f = msg.result?.facts ?? {};
   const ok = msg.result?.platform === 'windows' && f['helper'] === want && f['helper_backend'] === 'uia';
   child.stdin.end();
-  process.stdout.write(ok ? `PASS: helper ${want}, UI Automation up\n` : `FAIL: expected helper ${want} with the uia backend\n`);
+  process.stdout.write(
+    ok ? `PASS: helper ${want}, UI Automation up\n` : `FAIL: expected helper ${want} with the uia backend\n`,
+  );
   process.exit(ok ? 0 : 1);
 }

@@ -18,7 +18,8 @@ const OUT = process.env['M0_TRANSCRIPT_DIR'] ?? mkdtempSync(join(tmpdir(), 'cu-m
 mkdirSync(OUT, { recursive: true });
 const log: string[] = [];
 
-const text = (r: Awaited<ReturnType<Client['callTool']>>): string => (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+const text = (r: Awaited<ReturnType<Client['callTool']>>): string =>
+  (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
 
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
   const r = await client.callTool({ name, arguments: args });
@@ -74,22 +75,46 @@ async function darkMode(client: Client): Promise<void> {
   snap = await call(client, 'computer_observe', { app, maxTokens: 20000 });
   assert.match(snap, /"Choose your (app )?mode"[^\n]*Dark/, 'the combo box reads Dark after the act');
   log.push('=== settings: the mode reads Dark\n');
-  if (before && before !== 'Dark') await call(client, 'computer_act', { actions: [{ ref: ref(snap, /\] combobox "Choose your (app )?mode"/), op: 'select', value: before }] });
+  if (before && before !== 'Dark')
+    await call(client, 'computer_act', {
+      actions: [{ ref: ref(snap, /\] combobox "Choose your (app )?mode"/), op: 'select', value: before }],
+    });
 }
 
 const home = mkdtempSync(join(tmpdir(), 'cu-m0-home-'));
 const env: Record<string, string> = { COMPUTER_USE_HOME: home };
 for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !(k in env)) env[k] = v;
 const transport = new StdioClientTransport({
-  command: process.execPath, env, stderr: 'inherit',
-  args: [CLI, 'mcp', '--desktop', 'current', '--mode', 'bypass', '--allow-app', 'notepad', '--allow-app', 'explorer', '--allow-app', 'SystemSettings'],
+  command: process.execPath,
+  env,
+  stderr: 'inherit',
+  args: [
+    CLI,
+    'mcp',
+    '--desktop',
+    'current',
+    '--mode',
+    'bypass',
+    '--allow-app',
+    'notepad',
+    '--allow-app',
+    'explorer',
+    '--allow-app',
+    'SystemSettings',
+  ],
 });
 const client = new Client({ name: 'windows-m0', version: '0' });
 let failed = false;
 try {
   await client.connect(transport);
   for (const [name, task] of [['notepad', notepad], ['dark mode', darkMode]] as const) {
-    try { await task(client); process.stdout.write(`PASS ${name}\n`); } catch (e) { failed = true; process.stdout.write(`FAIL ${name}: ${(e as Error).message}\n`); }
+    try {
+      await task(client);
+      process.stdout.write(`PASS ${name}\n`);
+    } catch (e) {
+      failed = true;
+      process.stdout.write(`FAIL ${name}: ${(e as Error).message}\n`);
+    }
   }
 } finally {
   writeFileSync(join(OUT, 'm0-transcript.txt'), log.join('\n'));

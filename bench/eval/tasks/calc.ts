@@ -102,7 +102,11 @@ export const calcTasks: EvalTask[] = [
     setup: async (ctx): Promise<TaskSetup> => {
       const rows = [
         ['item', 'price', 'qty'],
-        ...Array.from({ length: 2000 }, (_, i) => [`widget-${i + 1}`, String(int(100, 9999) / 100), String(int(1, 40))]),
+        ...Array.from({ length: 2000 }, (_, i) => [
+          `widget-${i + 1}`,
+          String(int(100, 9999) / 100),
+          String(int(1, 40)),
+        ]),
       ];
       const path = join(ctx.dir, 'inventory.csv');
       await writeFile(path, `${rows.map((r) => r.join(',')).join('\n')}\n`);
@@ -131,7 +135,10 @@ export const calcTasks: EvalTask[] = [
     setup: async (ctx): Promise<TaskSetup> => {
       const cents = Array.from({ length: 400 }, () => int(100, 99_999));
       const path = join(ctx.dir, 'expenses.csv');
-      await writeFile(path, `item,amount\n${cents.map((c, i) => `expense-${i + 1},${(c / 100).toFixed(2)}`).join('\n')}\n`);
+      await writeFile(
+        path,
+        `item,amount\n${cents.map((c, i) => `expense-${i + 1},${(c / 100).toFixed(2)}`).join('\n')}\n`,
+      );
       truth.set(ctx, cents.reduce((a, c) => a + c, 0));
       return { vars: { path }, teardown: await openInCalc(ctx, path) };
     },

@@ -40,7 +40,10 @@ const HEX_OF = 51966;
 
 export const calculatorTasks: EvalTask[] = [
   {
-    id: 'calc-multiply', app: 'galculator', appName: 'galculator', ci: true,
+    id: 'calc-multiply',
+    app: 'galculator',
+    appName: 'galculator',
+    ci: true,
     goal: `Use the calculator to work out ${A} × ${B} by clicking its buttons and tell me the result.`,
     setup: freshConfig,
     plan: [
@@ -51,8 +54,12 @@ export const calculatorTasks: EvalTask[] = [
     check: async (_ctx, _vars, answers) => answerEquals(answers, 'answer', String(A * B)),
   },
   {
-    id: 'calc-hex', app: 'galculator', appName: 'galculator',
-    goal: `In the calculator, switch to scientific mode, enter ${HEX_OF}, convert it to hexadecimal with the Calculator menu's number bases, and tell me what it shows.`,
+    id: 'calc-hex',
+    app: 'galculator',
+    appName: 'galculator',
+    goal:
+      `In the calculator, switch to scientific mode, enter ${HEX_OF}, convert it to hexadecimal with the ` +
+      `Calculator menu's number bases, and tell me what it shows.`,
     hard: 'nested menu (Calculator › Number bases › Hexadecimal); the keypad is rebuilt by the mode change',
     setup: freshConfig,
     plan: [

@@ -28,7 +28,9 @@ const base = { app: 'chromium', appName: CHROMIUM_APP, allowApps: CHROMIUM_ALLOW
 
 export const chromiumTasks: EvalTask[] = [
   {
-    ...base, id: 'chromium-form', ci: true,
+    ...base,
+    id: 'chromium-form',
+    ci: true,
     goal: 'In the shirt order page, enter the name Ada Lovelace, choose size Large, tick Gift wrap and submit the order.',
     setup: (ctx) => chromiumSetup(ctx, 'order.html'),
     plan: [
@@ -39,23 +41,31 @@ export const chromiumTasks: EvalTask[] = [
       { do: 'act', op: 'toggle', target: { role: 'checkbox', name: 'Gift wrap' } },
       { do: 'act', op: 'click', target: { role: 'button', name: 'Submit order' } },
     ],
-    check: (_ctx, vars) => pageState(vars, 'window.__submitted', same({ name: 'Ada Lovelace', size: 'L', gift: true }), 'submitted'),
+    check: (_ctx, vars) =>
+      pageState(vars, 'window.__submitted', same({ name: 'Ada Lovelace', size: 'L', gift: true }), 'submitted'),
   },
   {
-    ...base, id: 'chromium-enable-late',
+    ...base,
+    id: 'chromium-enable-late',
     goal: 'Subscribe ada@example.org to the weekly newsletter.',
     hard: 'the Subscribe button is disabled until the address is validated, 1.5 s after typing',
     setup: (ctx) => chromiumSetup(ctx, 'subscribe.html'),
     plan: [
       launchChromium,
       { do: 'wait', until: 'appears', text: 'Subscribe', role: 'button' },
-      { do: 'act', op: 'set_value', target: { role: 'textbox', name: 'Email address (required)' }, value: 'ada@example.org' },
+      {
+        do: 'act',
+        op: 'set_value',
+        target: { role: 'textbox', name: 'Email address (required)' },
+        value: 'ada@example.org',
+      },
       { do: 'act', op: 'click', target: { role: 'button', name: 'Subscribe' } },
     ],
     check: (_ctx, vars) => pageState(vars, 'window.__subscribed', same('ada@example.org'), 'subscribed'),
   },
   {
-    ...base, id: 'chromium-late-dialog',
+    ...base,
+    id: 'chromium-late-dialog',
     goal: 'Delete the draft "Quarterly plan" and confirm the deletion.',
     hard: 'the confirmation dialog appears 1.5 s after the click',
     setup: (ctx) => chromiumSetup(ctx, 'drafts.html'),
@@ -69,7 +79,8 @@ export const chromiumTasks: EvalTask[] = [
     check: (_ctx, vars) => pageState(vars, 'window.__deleted', same(true), 'deleted'),
   },
   {
-    ...base, id: 'chromium-far-row',
+    ...base,
+    id: 'chromium-far-row',
     goal: 'In the support tickets table, archive ticket 437.',
     hard: '600 rows; row 437 is far off-screen',
     setup: (ctx) => chromiumSetup(ctx, 'tickets.html'),
@@ -82,7 +93,8 @@ export const chromiumTasks: EvalTask[] = [
     check: (_ctx, vars) => pageState(vars, 'window.__archived', same([437]), 'archived rows'),
   },
   {
-    ...base, id: 'chromium-nested-menu',
+    ...base,
+    id: 'chromium-nested-menu',
     goal: 'Export the report as CSV from the File menu.',
     hard: 'nested menu: File → Export → As CSV',
     setup: (ctx) => chromiumSetup(ctx, 'menu.html'),
@@ -96,7 +108,9 @@ export const chromiumTasks: EvalTask[] = [
     check: (_ctx, vars) => pageState(vars, 'window.__picked', same(['Export as CSV']), 'picked'),
   },
   {
-    ...base, id: 'chromium-chinese', ci: true,
+    ...base,
+    id: 'chromium-chinese',
+    ci: true,
     goal: `In the memo page, set the title to "${NOTE_TITLE}" and save it.`,
     hard: 'Chinese text',
     setup: (ctx) => chromiumSetup(ctx, 'note.html', undefined, { title: NOTE_TITLE }),
@@ -106,14 +120,22 @@ export const chromiumTasks: EvalTask[] = [
       { do: 'act', op: 'set_value', target: { role: 'textbox', name: '标题' }, value: '{{title}}' },
       { do: 'act', op: 'click', target: { role: 'button', name: '保存' } },
     ],
-    check: (_ctx, vars) => pageState(vars, '({ saved: window.__saved, field: document.getElementById("title").value })',
-      same({ saved: NOTE_TITLE, field: NOTE_TITLE }), 'saved title and field'),
+    check: (_ctx, vars) =>
+      pageState(
+        vars,
+        '({ saved: window.__saved, field: document.getElementById("title").value })',
+        same({ saved: NOTE_TITLE, field: NOTE_TITLE }),
+        'saved title and field',
+      ),
   },
   {
-    ...base, id: 'chromium-read-total',
+    ...base,
+    id: 'chromium-read-total',
     goal: 'What is the total due on the invoice page? Answer with the amount as shown.',
     setup: (ctx) => {
-      const lines = ITEMS.slice(0, 3 + randomInt(4)).map((item) => [item, 1 + randomInt(12), 99 + randomInt(40_000)] as const);
+      const lines = ITEMS.slice(0, 3 + randomInt(4)).map(
+        (item) => [item, 1 + randomInt(12), 99 + randomInt(40_000)] as const,
+      );
       const total = lines.reduce((s, [, qty, cents]) => s + qty * cents, 0);
       return chromiumSetup(ctx, 'invoice.html', JSON.stringify(lines), { expected: money(total) });
     },
@@ -125,7 +147,8 @@ export const chromiumTasks: EvalTask[] = [
     check: async (_ctx, vars, answers) => answerEquals(answers, 'answer', vars['expected'] ?? '?'),
   },
   {
-    ...base, id: 'chromium-tabs-radio',
+    ...base,
+    id: 'chromium-tabs-radio',
     goal: 'In the account settings, switch delivery speed to Express and save the settings.',
     hard: 'the radio buttons sit on a tab that is not shown at first',
     setup: (ctx) => chromiumSetup(ctx, 'settings.html'),
@@ -136,6 +159,7 @@ export const chromiumTasks: EvalTask[] = [
       { do: 'act', op: 'click', target: { role: 'radio', name: { re: '^Express' } } },
       { do: 'act', op: 'click', target: { role: 'button', name: 'Save settings' } },
     ],
-    check: (_ctx, vars) => pageState(vars, 'window.__saved', same({ speed: 'express', display: 'Ada', ads: false }), 'saved settings'),
+    check: (_ctx, vars) =>
+      pageState(vars, 'window.__saved', same({ speed: 'express', display: 'Ada', ads: false }), 'saved settings'),
   },
 ];

@@ -65,7 +65,12 @@ export const dialogsTasks: EvalTask[] = [
     goal: 'A "Replace file?" question will pop up in a few seconds: answer Yes.',
     hard: 'the dialog appears late (3 s after the task starts)',
     setup: async (ctx) => {
-      const p = startCaptured(ctx, 'zenity', ['--question', '--title=Replace file?', '--text=report.pdf already exists. Replace it?'], 3000);
+      const p = startCaptured(
+        ctx,
+        'zenity',
+        ['--question', '--title=Replace file?', '--text=report.pdf already exists. Replace it?'],
+        3000,
+      );
       running.set(ctx.dir, p);
       return { vars: {}, teardown: () => p.stop() };
     },

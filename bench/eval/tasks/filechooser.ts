@@ -26,7 +26,10 @@ export const filechooserTasks: EvalTask[] = [
       const p = startCaptured(ctx, 'zenity', ['--file-selection', '--title=Attach a report', `--filename=${dir}/`]);
       running.set(ctx.dir, p);
       // Names sort as numbers here (zero-padded), so the wanted file is row WANTED of the list.
-      return { vars: { file: name(WANTED), row: String(WANTED), path: join(dir, name(WANTED)) }, teardown: () => p.stop() };
+      return {
+        vars: { file: name(WANTED), row: String(WANTED), path: join(dir, name(WANTED)) },
+        teardown: () => p.stop(),
+      };
     },
     plan: [
       { do: 'wait', until: 'window_appears', text: 'Attach a report', timeoutMs: 15_000 },

@@ -19,7 +19,11 @@ async function makeFolder(ctx: TaskContext): Promise<TaskSetup> {
 }
 
 /** Polls the folder until `accept` holds for its listing (the app writes after the act returns). */
-async function folderMatches(folder: string, accept: (names: Set<string>) => string | undefined, timeoutMs = 8000): Promise<CheckResult> {
+async function folderMatches(
+  folder: string,
+  accept: (names: Set<string>) => string | undefined,
+  timeoutMs = 8000,
+): Promise<CheckResult> {
   let why = '';
   for (const until = performance.now() + timeoutMs; ;) {
     const names = new Set(await readdir(folder).catch(() => []));
@@ -89,7 +93,9 @@ export const filesTasks: EvalTask[] = [
       { do: 'act', op: 'click', target: { role: 'button', name: 'Create', window: 'New Folder' } },
     ],
     check: async (_ctx, vars) => {
-      const got = await folderMatches(vars['folder'] ?? '', (names) => (names.has('archive 2026') ? othersKept(names, '') : 'no "archive 2026"'));
+      const got = await folderMatches(vars['folder'] ?? '', (names) =>
+        names.has('archive 2026') ? othersKept(names, '') : 'no "archive 2026"',
+      );
       if (!got.ok) return got;
       const isDir = await stat(join(vars['folder'] ?? '', 'archive 2026')).then((s) => s.isDirectory(), () => false);
       return isDir ? got : { ok: false, detail: '"archive 2026" is not a folder' };

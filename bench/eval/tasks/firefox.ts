@@ -20,11 +20,17 @@ export const firefoxTasks: EvalTask[] = [
       const profile = join(ctx.dir, 'profile');
       await mkdir(downloads);
       await mkdir(profile);
-      firefoxProfile([
-        ['browser.download.folderList', 2], ['browser.download.dir', downloads], ['browser.download.useDownloadDir', true],
-        ['browser.download.always_ask_before_handling_new_types', false], ['browser.download.alwaysOpenPanel', false],
-        ['browser.download.panel.shown', true],
-      ], profile);
+      firefoxProfile(
+        [
+          ['browser.download.folderList', 2],
+          ['browser.download.dir', downloads],
+          ['browser.download.useDownloadDir', true],
+          ['browser.download.always_ask_before_handling_new_types', false],
+          ['browser.download.alwaysOpenPanel', false],
+          ['browser.download.panel.shown', true],
+        ],
+        profile,
+      );
       return { vars: { profile, page: PAGE, order: join(downloads, 'order.json') } };
     },
     plan: [

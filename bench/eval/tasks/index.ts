@@ -36,6 +36,7 @@ export const TASKS: readonly EvalTask[] = [
 export function selectTasks(ids: readonly string[]): EvalTask[] {
   if (ids.length === 0) return [...TASKS];
   const unknown = ids.filter((id) => !TASKS.some((t) => t.id === id));
-  if (unknown.length) throw new Error(`unknown task(s): ${unknown.join(', ')}; known: ${TASKS.map((t) => t.id).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`unknown task(s): ${unknown.join(', ')}; known: ${TASKS.map((t) => t.id).join(', ')}`);
   return TASKS.filter((t) => ids.includes(t.id));
 }

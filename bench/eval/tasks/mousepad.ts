@@ -15,7 +15,9 @@ async function writeReport(ctx: TaskContext): Promise<TaskSetup> {
 
 export const mousepadTasks: EvalTask[] = [
   {
-    id: 'mousepad-dos-line-endings', app: 'mousepad', appName: 'mousepad',
+    id: 'mousepad-dos-line-endings',
+    app: 'mousepad',
+    appName: 'mousepad',
     goal: 'Open report.txt in Mousepad, switch its line endings to DOS / Windows (CR LF) from the Document menu, and save it.',
     hard: 'nested menu (Document › Line Ending › DOS / Windows)',
     setup: writeReport,
@@ -29,7 +31,9 @@ export const mousepadTasks: EvalTask[] = [
     check: (_ctx, vars) => fileMatches(vars['path'] ?? '', (c) => c === LINES.join('\r\n'), 'CR LF line endings'),
   },
   {
-    id: 'mousepad-uppercase', app: 'mousepad', appName: 'mousepad',
+    id: 'mousepad-uppercase',
+    app: 'mousepad',
+    appName: 'mousepad',
     goal: 'Open report.txt in Mousepad, convert all of its text to upper case with the Edit menu, and save it.',
     hard: 'nested menu (Edit › Convert › To Uppercase) after Edit › Select All',
     setup: writeReport,
@@ -42,6 +46,7 @@ export const mousepadTasks: EvalTask[] = [
       { do: 'act', op: 'click', target: { role: 'menuitem', name: 'To Uppercase' } },
       { do: 'keys', keys: 'ctrl+s' },
     ],
-    check: (_ctx, vars) => fileMatches(vars['path'] ?? '', (c) => c === LINES.join('\n').toUpperCase(), 'upper-case text'),
+    check: (_ctx, vars) =>
+      fileMatches(vars['path'] ?? '', (c) => c === LINES.join('\n').toUpperCase(), 'upper-case text'),
   },
 ];

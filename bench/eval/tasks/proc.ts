@@ -45,8 +45,9 @@ export function startCaptured(ctx: TaskContext, command: string, args: readonly 
   });
   return {
     stdout: () => out,
-    exited: async (ms) => (await until(() => code !== undefined, ms)) ? code : undefined,
-    printed: (line, ms) => until(() => out.split('\n').includes(line) || code !== undefined, ms).then(() => out.split('\n').includes(line)),
+    exited: async (ms) => ((await until(() => code !== undefined, ms)) ? code : undefined),
+    printed: (line, ms) =>
+      until(() => out.split('\n').includes(line) || code !== undefined, ms).then(() => out.split('\n').includes(line)),
     stop: async () => {
       stopped = true;
       if (timer) clearTimeout(timer);
@@ -62,8 +63,10 @@ export function startCaptured(ctx: TaskContext, command: string, args: readonly 
 export async function printedAndExited(p: Captured, expected: string, code = 0, ms = 8000): Promise<CheckResult> {
   const got = await p.exited(ms);
   const text = p.stdout().replace(/\n$/, '');
-  if (got === undefined) return { ok: false, detail: `still open after the solver stopped; printed ${JSON.stringify(text)}` };
-  if (got !== code) return { ok: false, detail: `exited with ${String(got)} (expected ${code}); printed ${JSON.stringify(text)}` };
+  if (got === undefined)
+    return { ok: false, detail: `still open after the solver stopped; printed ${JSON.stringify(text)}` };
+  if (got !== code)
+    return { ok: false, detail: `exited with ${String(got)} (expected ${code}); printed ${JSON.stringify(text)}` };
   return text === expected
     ? { ok: true, detail: `printed ${JSON.stringify(text)}` }
     : { ok: false, detail: `printed ${JSON.stringify(text)}, expected ${JSON.stringify(expected)}` };

@@ -12,7 +12,14 @@ import { startCaptured } from './proc.js';
 const SCRIPT = realpathSync(join(import.meta.dirname, '..', '..', '..', '..', 'test', 'apps', 'settings-form.py'));
 /** The policy knows a script app by its interpreter's real name and the script ("python3.11 …/settings-form.py"). */
 const ALLOW = `${basename(realpathSync('/usr/bin/python3'))} ${SCRIPT}`;
-const DEFAULTS = { wifi: true, bluetooth: false, deviceName: 'debian-laptop', darkMode: false, language: 'English', fontSize: 11 };
+const DEFAULTS = {
+  wifi: true,
+  bluetooth: false,
+  deviceName: 'debian-laptop',
+  darkMode: false,
+  language: 'English',
+  fontSize: 11,
+};
 type Settings = typeof DEFAULTS;
 
 /** Starts the window (its JSON goes to the task folder) and waits until it is shown. */
@@ -26,12 +33,21 @@ async function start(ctx: TaskContext): Promise<TaskSetup> {
 /** The applied settings equal the defaults with `changes`, every key compared. */
 function applied(changes: Partial<Settings>) {
   const want = { ...DEFAULTS, ...changes };
-  return (_ctx: TaskContext, vars: Record<string, string>): Promise<CheckResult> => fileMatches(vars['out'] ?? '', (c) => {
-    try {
-      const got = JSON.parse(c) as Record<string, unknown>;
-      return Object.entries(want).every(([k, v]) => got[k] === v) && Object.keys(got).length === Object.keys(want).length;
-    } catch { return false; }
-  }, `applied settings (want ${JSON.stringify(changes)})`);
+  return (_ctx: TaskContext, vars: Record<string, string>): Promise<CheckResult> =>
+    fileMatches(
+      vars['out'] ?? '',
+      (c) => {
+        try {
+          const got = JSON.parse(c) as Record<string, unknown>;
+          return (
+            Object.entries(want).every(([k, v]) => got[k] === v) && Object.keys(got).length === Object.keys(want).length
+          );
+        } catch {
+          return false;
+        }
+      },
+      `applied settings (want ${JSON.stringify(changes)})`,
+    );
 }
 
 export const settingsTasks: EvalTask[] = [

@@ -19,11 +19,20 @@ function alive(pid: number): boolean {
 
 /**
  * Starts `command args` on the task's desktop and waits (bounded) until an app named `app` shows a window whose
- * title contains `title` (and, with `ready`, an element of it whose value matches). Throws when none shows in time (the run reports a setup error, not a solver failure).
+ * title contains `title` (and, with `ready`, an element of it whose value matches). Throws when none shows in time (the
+ * run reports a setup error, not a solver failure).
  */
-export async function startApp(ctx: TaskContext, command: string, args: string[],
-  want: { app: string; title: string; timeoutMs?: number; env?: Record<string, string>; ready?: RegExp }): Promise<Started> {
-  const child = spawn(command, args, { detached: true, stdio: 'ignore', env: { ...process.env, ...ctx.env, ...(want.env ?? {}) } });
+export async function startApp(
+  ctx: TaskContext,
+  command: string,
+  args: string[],
+  want: { app: string; title: string; timeoutMs?: number; env?: Record<string, string>; ready?: RegExp },
+): Promise<Started> {
+  const child = spawn(command, args, {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, ...ctx.env, ...(want.env ?? {}) },
+  });
   child.unref();
   const pids = child.pid ? [child.pid] : [];
   const stop = async (): Promise<void> => {

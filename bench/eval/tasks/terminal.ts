@@ -49,7 +49,8 @@ export const terminalTasks: EvalTask[] = [
       const lines = Array.from(
         { length: 300 },
         (_, i) =>
-          `2026-11-30T12:${String(i % 60).padStart(2, '0')} ${levels[Math.floor(Math.random() * levels.length)] ?? 'INFO'} job ${i} done`,
+          `2026-11-30T12:${String(i % 60).padStart(2, '0')} ` +
+          `${levels[Math.floor(Math.random() * levels.length)] ?? 'INFO'} job ${i} done`,
       );
       await writeFile(join(ctx.dir, 'log.txt'), `${lines.join('\n')}\n`);
       truth.set(ctx, String(lines.filter((l) => l.includes('ERROR')).length));

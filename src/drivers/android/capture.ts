@@ -19,7 +19,10 @@ export function statusBarRows(density: number): number {
 export function screenImage(png: Buffer, density: number, maxEdge: number): Omit<CaptureResult, 'ms'> {
   let img;
   try { img = decodePngRgb(png); } catch (e) {
-    throw new ComputerUseError('action_failed', `screencap gave no image this driver can read (${(e as Error).message}); nothing was captured`);
+    throw new ComputerUseError(
+      'action_failed',
+      `screencap gave no image this driver can read (${(e as Error).message}); nothing was captured`,
+    );
   }
   const { width: w, height: h } = img;
   const top = Math.min(h, statusBarRows(density));

@@ -93,11 +93,15 @@ const NOT_IDLE = /could not get idle state/i;
  * gives uiautomator the idle moment it waits for, however often it is asked. Said as what it is, with the ways out.
  */
 export function neverIdleError(attempts: number, ms: number, said: string): ComputerUseError {
-  return new ComputerUseError('timeout', `the phone's screen never went idle in ${attempts} tries over ${ms} ms (uiautomator: ${said}): it reads ` +
-    'only a screen that stops changing, and the app in front keeps animating (a video, a progress spinner, a live ' +
-    'wallpaper). Pause or leave the animation, or turn animations off (Developer options › Animator duration scale › ' +
-    'Animation off); the AccessibilityService app (android/service, paired as its own device) reads a screen while it ' +
-    'animates. Nothing was sent.', { reason: 'not_idle' });
+  return new ComputerUseError(
+    'timeout',
+    `the phone's screen never went idle in ${attempts} tries over ${ms} ms (uiautomator: ${said}): it reads ` +
+      'only a screen that stops changing, and the app in front keeps animating (a video, a progress spinner, a live ' +
+      'wallpaper). Pause or leave the animation, or turn animations off (Developer options › Animator duration scale › ' +
+      'Animation off); the AccessibilityService app (android/service, paired as its own device) reads a screen while it ' +
+      'animates. Nothing was sent.',
+    { reason: 'not_idle' },
+  );
 }
 
 /**
@@ -105,7 +109,11 @@ export function neverIdleError(attempts: number, ms: number, said: string): Comp
  * then without `--compressed` (older images reject it), retrying with backoff while the screen animates. Fails
  * with the device's own words after the last attempt.
  */
-export async function dumpUi(client: AdbClient, serial: string, options: { attempts?: number; backoffMs?: number; sleep?: (ms: number) => Promise<void> } = {}): Promise<DumpResult> {
+export async function dumpUi(
+  client: AdbClient,
+  serial: string,
+  options: { attempts?: number; backoffMs?: number; sleep?: (ms: number) => Promise<void> } = {},
+): Promise<DumpResult> {
   const attempts = options.attempts ?? 4;
   const backoff = options.backoffMs ?? 250;
   const sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
@@ -116,12 +124,14 @@ export async function dumpUi(client: AdbClient, serial: string, options: { attem
     const argv = compressed ? ['uiautomator', 'dump', '--compressed', '/dev/tty'] : ['uiautomator', 'dump', '/dev/tty'];
     const out = (await client.exec(serial, shellCommand(argv), 20_000)).toString('utf8');
     const end = out.lastIndexOf('</hierarchy>');
-    if (out.includes('<hierarchy') && end >= 0) return { xml: out.slice(0, end + '</hierarchy>'.length), ms: Date.now() - started, attempts: i };
+    if (out.includes('<hierarchy') && end >= 0)
+      return { xml: out.slice(0, end + '</hierarchy>'.length), ms: Date.now() - started, attempts: i };
     if (/<hierarchy[^>]*\/>/.test(out)) return { xml: out, ms: Date.now() - started, attempts: i };
     last = out.trim().split('\n').slice(-3).join(' ').slice(0, 300);
     if (compressed && /unrecognized|unknown option|Usage/i.test(out)) { compressed = false; continue; }
     if (!TRANSIENT.test(out) || i === attempts) {
-      if (NOT_IDLE.test(out)) throw neverIdleError(i, Date.now() - started, out.trim().split('\n').slice(-1)[0]!.slice(0, 200));
+      if (NOT_IDLE.test(out))
+        throw neverIdleError(i, Date.now() - started, out.trim().split('\n').slice(-1)[0]!.slice(0, 200));
       break;
     }
     await sleep(backoff * 2 ** (i - 1));

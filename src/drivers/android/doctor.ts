@@ -13,7 +13,10 @@ import { parseUiDump } from './uixml.js';
 import type { DeviceCheck } from '../common/checks.js';
 
 /** Runs the checks; later ones are skipped once the phone cannot be reached. */
-export async function doctorPhone(serial: string | undefined, client: AdbClient = new AdbClient()): Promise<DeviceCheck[]> {
+export async function doctorPhone(
+  serial: string | undefined,
+  client: AdbClient = new AdbClient(),
+): Promise<DeviceCheck[]> {
   const checks: DeviceCheck[] = [];
   const where = `${client.address.host}:${client.address.port}`;
   let version: number | undefined;
@@ -22,8 +25,12 @@ export async function doctorPhone(serial: string | undefined, client: AdbClient 
     // Start the server the way adb does; the binary is only needed for this.
     const started = spawnSync('adb', ['start-server'], { stdio: 'ignore', timeout: 20_000 });
     if (started.error || started.status !== 0) {
-      checks.push({ name: 'adb server', ok: false, detail: `no adb server at ${where}, and \`adb start-server\` ${started.error ? 'is not installed' : 'failed'}`,
-        fix: 'install Android platform-tools (Debian/Ubuntu: apt-get install adb; macOS: brew install android-platform-tools; Windows: the SDK Platform-Tools zip), then run `adb start-server`' });
+      checks.push({
+        name: 'adb server',
+        ok: false,
+        detail: `no adb server at ${where}, and \`adb start-server\` ${started.error ? 'is not installed' : 'failed'}`,
+        fix: 'install Android platform-tools (Debian/Ubuntu: apt-get install adb; macOS: brew install android-platform-tools; Windows: the SDK Platform-Tools zip), then run `adb start-server`',
+      });
       return checks;
     }
     version = await client.version();
@@ -36,30 +43,79 @@ export async function doctorPhone(serial: string | undefined, client: AdbClient 
     chosen = chooseDevice(attached, serial).serial;
   } catch (e) {
     if (!isAdbError(e)) throw e;
-    checks.push({ name: 'phone', ok: false, detail: e.message,
-      fix: e.kind === 'unauthorized' ? 'unlock the phone and accept "Allow USB debugging?" (tick "Always allow from this computer")'
-        : e.kind === 'ambiguous' ? 'name the phone: computer-use doctor --device adb:SERIAL'
-        : 'turn on Developer options › USB debugging, connect the phone by USB (or `adb connect host:port`), and check `adb devices`' });
+    checks.push({
+      name: 'phone',
+      ok: false,
+      detail: e.message,
+      fix:
+        e.kind === 'unauthorized'
+          ? 'unlock the phone and accept "Allow USB debugging?" (tick "Always allow from this computer")'
+          : e.kind === 'ambiguous'
+            ? 'name the phone: computer-use doctor --device adb:SERIAL'
+            : 'turn on Developer options › USB debugging, connect the phone by USB (or `adb connect ' +
+              'host:port`), and check `adb devices`',
+    });
     return checks;
   }
   const facts = await readFacts(client, chosen);
-  checks.push({ name: 'phone', ok: true, detail: `${chosen}: ${facts.manufacturer} ${facts.model}, Android ${facts.release} (API ${facts.apiLevel}), ${facts.screen.width}x${facts.screen.height} at ${facts.density} dpi` });
-  checks.push(facts.locked
-    ? { name: 'screen', ok: false, detail: 'the phone is locked: nothing can be read or tapped', fix: 'unlock it (and keep it awake: Developer options › Stay awake)' }
-    : { name: 'screen', ok: true, detail: `unlocked; in front: ${facts.foreground ? `${facts.foreground.packageName}/${facts.foreground.activity}` : 'nothing'}` });
+  checks.push({
+    name: 'phone',
+    ok: true,
+    detail:
+      `${chosen}: ${facts.manufacturer} ${facts.model}, Android ${facts.release} (API ${facts.apiLevel}), ` +
+      `${facts.screen.width}x${facts.screen.height} at ${facts.density} dpi`,
+  });
+  checks.push(
+    facts.locked
+      ? {
+          name: 'screen',
+          ok: false,
+          detail: 'the phone is locked: nothing can be read or tapped',
+          fix: 'unlock it (and keep it awake: Developer options › Stay awake)',
+        }
+      : {
+          name: 'screen',
+          ok: true,
+          detail:
+            `unlocked; in front: ` +
+            `${facts.foreground ? `${facts.foreground.packageName}/${facts.foreground.activity}` : 'nothing'}`,
+        },
+  );
   try {
     const dump = await dumpUi(client, chosen);
     let nodes = 0;
-    const count = (n: { children: unknown[] }): void => { nodes++; for (const c of n.children) count(c as { children: unknown[] }); };
+    const count = (n: { children: unknown[] }): void => {
+      nodes++;
+      for (const c of n.children) count(c as { children: unknown[] });
+    };
     for (const r of parseUiDump(dump.xml).roots) count(r);
     checks.push({ name: 'uiautomator', ok: true, detail: `a screen dump read ${nodes} views in ${dump.ms} ms` });
   } catch (e) {
-    checks.push({ name: 'uiautomator', ok: false, detail: (e as Error).message, fix: 'wait for the screen to stop animating, then run doctor again; if it keeps failing, reboot the phone' });
+    checks.push({
+      name: 'uiautomator',
+      ok: false,
+      detail: (e as Error).message,
+      fix: 'wait for the screen to stop animating, then run doctor again; if it keeps failing, reboot the phone',
+    });
   }
-  const ime = (await client.shell(chosen, shellCommand(['settings', 'get', 'secure', 'default_input_method']))).stdout.toString('utf8').trim();
-  checks.push(ime === ADB_KEYBOARD_IME
-    ? { name: 'text input', ok: true, detail: 'ADB Keyboard is the input method: any text (Chinese, emoji) can be typed' }
-    : { name: 'text input', ok: true, detail: `input method ${ime || 'unknown'}: ASCII text only (Chinese and emoji are refused, nothing sent)`,
-      fix: `for any text, install ADB Keyboard, then: adb shell ime enable ${ADB_KEYBOARD_IME} && adb shell ime set ${ADB_KEYBOARD_IME}` });
+  const ime = (await client.shell(chosen, shellCommand(['settings', 'get', 'secure', 'default_input_method']))).stdout
+    .toString('utf8')
+    .trim();
+  checks.push(
+    ime === ADB_KEYBOARD_IME
+      ? {
+          name: 'text input',
+          ok: true,
+          detail: 'ADB Keyboard is the input method: any text (Chinese, emoji) can be typed',
+        }
+      : {
+          name: 'text input',
+          ok: true,
+          detail: `input method ${ime || 'unknown'}: ASCII text only (Chinese and emoji are refused, nothing sent)`,
+          fix:
+            `for any text, install ADB Keyboard, then: adb shell ime enable ${ADB_KEYBOARD_IME} && adb shell ` +
+            `ime set ${ADB_KEYBOARD_IME}`,
+        },
+  );
   return checks;
 }

@@ -128,7 +128,8 @@ export class AndroidDriver {
     if (r.exitCode !== undefined && r.exitCode !== 0) {
       throw new ComputerUseError(
         'action_failed',
-        `${argv[0]} ${argv[1] ?? ''} failed on the device (exit ${r.exitCode}): ${r.stderr.toString('utf8').trim().slice(0, 300)}`,
+        `${argv[0]} ${argv[1] ?? ''} failed on the device (exit ${r.exitCode}): ` +
+          `${r.stderr.toString('utf8').trim().slice(0, 300)}`,
       );
     }
     return r.stdout.toString('utf8');
@@ -248,7 +249,10 @@ export class AndroidDriver {
    * The tree of the window, or of the element `scope` names in it; another app in front is `window_not_found` (the
    * window is gone from the screen), a scope no element on the screen has is `stale_ref` (never the whole screen).
    */
-  async snapshot(windowId: string, scope?: string): Promise<{ window: WindowInfo; root: RawNode; nodes: number; ms: number }> {
+  async snapshot(
+    windowId: string,
+    scope?: string,
+  ): Promise<{ window: WindowInfo; root: RawNode; nodes: number; ms: number }> {
     const screen = await this.screen();
     const fg = screen.foreground;
     if (!fg || windowIdOf(fg) !== windowId) {
@@ -412,7 +416,10 @@ export class AndroidDriver {
     if (ime !== ADB_KEYBOARD_IME) {
       throw new ComputerUseError(
         'input_unavailable',
-        `typing text beyond ASCII (Chinese, emoji, accents) on Android needs the ADB Keyboard IME (${ADB_KEYBOARD_IME}) installed and selected; the current input method is ${ime || 'unknown'}. Install ADBKeyboard.apk, then: adb shell ime enable ${ADB_KEYBOARD_IME} && adb shell ime set ${ADB_KEYBOARD_IME}. Nothing was sent.`,
+        `typing text beyond ASCII (Chinese, emoji, accents) on Android needs the ADB Keyboard IME (` +
+          `${ADB_KEYBOARD_IME}) installed and selected; the current input method is ${ime || 'unknown'}. ` +
+          `Install ADBKeyboard.apk, then: adb shell ime enable ${ADB_KEYBOARD_IME} && adb shell ime set ` +
+          `${ADB_KEYBOARD_IME}. Nothing was sent.`,
       );
     }
     return [imeTextArgv(text)];
@@ -422,7 +429,8 @@ export class AndroidDriver {
   private async clearField(length: number, send: (argv: string[]) => Promise<void>): Promise<void> {
     if (length === 0) return;
     await send(keyeventArgv(['KEYCODE_MOVE_END']));
-    for (let left = length; left > 0; left -= 50) await send(keyeventArgv(Array(Math.min(50, left)).fill('KEYCODE_DEL')));
+    for (let left = length; left > 0; left -= 50)
+      await send(keyeventArgv(Array(Math.min(50, left)).fill('KEYCODE_DEL')));
   }
 
   /** Presses chords (W3C key names); an unknown name is refused before anything is sent. */
@@ -430,7 +438,8 @@ export class AndroidDriver {
     const argvs = chords.map((c) => {
       const codes = [...c.mods, c.key].map((k) => {
         const code = ANDROID_KEYCODES[k];
-        if (!code) throw new ComputerUseError('unsupported', `the key "${k}" has no Android key code; nothing was sent`);
+        if (!code)
+          throw new ComputerUseError('unsupported', `the key "${k}" has no Android key code; nothing was sent`);
         return code;
       });
       return codes.length === 1 ? keyeventArgv(codes) : keycombinationArgv(codes);

@@ -22,7 +22,9 @@ export function centerOf(bounds: readonly [number, number, number, number]): Poi
 export function tapArgv(p: Point): string[] { return ['input', 'tap', String(p.x), String(p.y)]; }
 
 /** A long press: a swipe that does not move, held `ms`. */
-export function longPressArgv(p: Point, ms = 600): string[] { return ['input', 'swipe', String(p.x), String(p.y), String(p.x), String(p.y), String(ms)]; }
+export function longPressArgv(p: Point, ms = 600): string[] {
+  return ['input', 'swipe', String(p.x), String(p.y), String(p.x), String(p.y), String(ms)];
+}
 
 /** `input swipe X1 Y1 X2 Y2 MS`. */
 export function swipeArgv(from: Point, to: Point, ms = 300): string[] {
@@ -41,7 +43,10 @@ export function inputTextArgvs(text: string): string[][] {
   if (text === '') return [];
   const pieces: string[] = [];
   let rest = text;
-  for (let i = rest.indexOf('%s'); i >= 0; i = rest.indexOf('%s')) { pieces.push(rest.slice(0, i + 1)); rest = rest.slice(i + 1); }
+  for (let i = rest.indexOf('%s'); i >= 0; i = rest.indexOf('%s')) {
+    pieces.push(rest.slice(0, i + 1));
+    rest = rest.slice(i + 1);
+  }
   pieces.push(rest);
   return pieces.filter((p) => p !== '').map((p) => ['input', 'text', p]);
 }
@@ -63,29 +68,72 @@ export function keycombinationArgv(codes: readonly string[]): string[] { return 
  */
 export const ANDROID_KEYCODES: Readonly<Record<string, string>> = (() => {
   const map: Record<string, string> = {
-    Enter: 'KEYCODE_ENTER', Tab: 'KEYCODE_TAB', Escape: 'KEYCODE_ESCAPE', Backspace: 'KEYCODE_DEL', Delete: 'KEYCODE_FORWARD_DEL',
-    ' ': 'KEYCODE_SPACE', Space: 'KEYCODE_SPACE',
-    ArrowUp: 'KEYCODE_DPAD_UP', ArrowDown: 'KEYCODE_DPAD_DOWN', ArrowLeft: 'KEYCODE_DPAD_LEFT', ArrowRight: 'KEYCODE_DPAD_RIGHT',
-    Home: 'KEYCODE_MOVE_HOME', End: 'KEYCODE_MOVE_END', PageUp: 'KEYCODE_PAGE_UP', PageDown: 'KEYCODE_PAGE_DOWN', Insert: 'KEYCODE_INSERT',
-    ContextMenu: 'KEYCODE_MENU', PrintScreen: 'KEYCODE_SYSRQ', CapsLock: 'KEYCODE_CAPS_LOCK', NumLock: 'KEYCODE_NUM_LOCK', ScrollLock: 'KEYCODE_SCROLL_LOCK',
+    Enter: 'KEYCODE_ENTER',
+    Tab: 'KEYCODE_TAB',
+    Escape: 'KEYCODE_ESCAPE',
+    Backspace: 'KEYCODE_DEL',
+    Delete: 'KEYCODE_FORWARD_DEL',
+    ' ': 'KEYCODE_SPACE',
+    Space: 'KEYCODE_SPACE',
+    ArrowUp: 'KEYCODE_DPAD_UP',
+    ArrowDown: 'KEYCODE_DPAD_DOWN',
+    ArrowLeft: 'KEYCODE_DPAD_LEFT',
+    ArrowRight: 'KEYCODE_DPAD_RIGHT',
+    Home: 'KEYCODE_MOVE_HOME',
+    End: 'KEYCODE_MOVE_END',
+    PageUp: 'KEYCODE_PAGE_UP',
+    PageDown: 'KEYCODE_PAGE_DOWN',
+    Insert: 'KEYCODE_INSERT',
+    ContextMenu: 'KEYCODE_MENU',
+    PrintScreen: 'KEYCODE_SYSRQ',
+    CapsLock: 'KEYCODE_CAPS_LOCK',
+    NumLock: 'KEYCODE_NUM_LOCK',
+    ScrollLock: 'KEYCODE_SCROLL_LOCK',
     Pause: 'KEYCODE_BREAK',
-    MediaPlayPause: 'KEYCODE_MEDIA_PLAY_PAUSE', MediaStop: 'KEYCODE_MEDIA_STOP', MediaTrackNext: 'KEYCODE_MEDIA_NEXT',
-    MediaTrackPrevious: 'KEYCODE_MEDIA_PREVIOUS', AudioVolumeUp: 'KEYCODE_VOLUME_UP', AudioVolumeDown: 'KEYCODE_VOLUME_DOWN',
-    AudioVolumeMute: 'KEYCODE_VOLUME_MUTE', BrowserBack: 'KEYCODE_BACK', BrowserHome: 'KEYCODE_HOME', BrowserSearch: 'KEYCODE_SEARCH',
-    Control: 'KEYCODE_CTRL_LEFT', Alt: 'KEYCODE_ALT_LEFT', Shift: 'KEYCODE_SHIFT_LEFT', Meta: 'KEYCODE_META_LEFT',
+    MediaPlayPause: 'KEYCODE_MEDIA_PLAY_PAUSE',
+    MediaStop: 'KEYCODE_MEDIA_STOP',
+    MediaTrackNext: 'KEYCODE_MEDIA_NEXT',
+    MediaTrackPrevious: 'KEYCODE_MEDIA_PREVIOUS',
+    AudioVolumeUp: 'KEYCODE_VOLUME_UP',
+    AudioVolumeDown: 'KEYCODE_VOLUME_DOWN',
+    AudioVolumeMute: 'KEYCODE_VOLUME_MUTE',
+    BrowserBack: 'KEYCODE_BACK',
+    BrowserHome: 'KEYCODE_HOME',
+    BrowserSearch: 'KEYCODE_SEARCH',
+    Control: 'KEYCODE_CTRL_LEFT',
+    Alt: 'KEYCODE_ALT_LEFT',
+    Shift: 'KEYCODE_SHIFT_LEFT',
+    Meta: 'KEYCODE_META_LEFT',
     // Primary is Control everywhere but macOS (the protocol's key grammar).
     Primary: 'KEYCODE_CTRL_LEFT',
-    '.': 'KEYCODE_PERIOD', ',': 'KEYCODE_COMMA', '-': 'KEYCODE_MINUS', '=': 'KEYCODE_EQUALS', '/': 'KEYCODE_SLASH', '\\': 'KEYCODE_BACKSLASH',
-    ';': 'KEYCODE_SEMICOLON', "'": 'KEYCODE_APOSTROPHE', '[': 'KEYCODE_LEFT_BRACKET', ']': 'KEYCODE_RIGHT_BRACKET', '`': 'KEYCODE_GRAVE',
-    '@': 'KEYCODE_AT', '+': 'KEYCODE_PLUS', '*': 'KEYCODE_STAR', '#': 'KEYCODE_POUND',
+    '.': 'KEYCODE_PERIOD',
+    ',': 'KEYCODE_COMMA',
+    '-': 'KEYCODE_MINUS',
+    '=': 'KEYCODE_EQUALS',
+    '/': 'KEYCODE_SLASH',
+    '\\': 'KEYCODE_BACKSLASH',
+    ';': 'KEYCODE_SEMICOLON',
+    "'": 'KEYCODE_APOSTROPHE',
+    '[': 'KEYCODE_LEFT_BRACKET',
+    ']': 'KEYCODE_RIGHT_BRACKET',
+    '`': 'KEYCODE_GRAVE',
+    '@': 'KEYCODE_AT',
+    '+': 'KEYCODE_PLUS',
+    '*': 'KEYCODE_STAR',
+    '#': 'KEYCODE_POUND',
   };
-  for (let c = 0; c < 26; c++) { const l = String.fromCharCode(97 + c); map[l] = `KEYCODE_${l.toUpperCase()}`; map[l.toUpperCase()] = `KEYCODE_${l.toUpperCase()}`; }
+  for (let c = 0; c < 26; c++) {
+    const l = String.fromCharCode(97 + c);
+    map[l] = `KEYCODE_${l.toUpperCase()}`;
+    map[l.toUpperCase()] = `KEYCODE_${l.toUpperCase()}`;
+  }
   for (let d = 0; d <= 9; d++) map[String(d)] = `KEYCODE_${d}`;
   for (let f = 1; f <= 12; f++) map[`F${f}`] = `KEYCODE_F${f}`;
   return map;
 })();
 
-/** The system actions a phone has instead of keys: the protocol's ops back / home / recents / notifications on the window node. */
+/** The system actions a phone has instead of keys: the protocol's ops back / home / recents / notifications on the
+* window node. */
 export const SYSTEM_ACTIONS = {
   back: ['input', 'keyevent', 'KEYCODE_BACK'],
   home: ['input', 'keyevent', 'KEYCODE_HOME'],

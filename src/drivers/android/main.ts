@@ -38,11 +38,21 @@ export function adbToProtocol(e: unknown): unknown {
   if (!isAdbError(e)) return e;
   const codes: Record<AdbError['kind'], ConstructorParameters<typeof ComputerUseError>[0]> = {
     // A device that left the server's list (unplugged mid-session) is not reachable now, not an app that is missing.
-    unauthorized: 'unauthorized', offline: 'device_offline', not_found: 'device_offline', ambiguous: 'invalid_params',
-    no_server: 'driver_unavailable', protocol: 'internal', timeout: 'timeout', closed: 'link_lost', failed: 'action_failed',
+    unauthorized: 'unauthorized',
+    offline: 'device_offline',
+    not_found: 'device_offline',
+    ambiguous: 'invalid_params',
+    no_server: 'driver_unavailable',
+    protocol: 'internal',
+    timeout: 'timeout',
+    closed: 'link_lost',
+    failed: 'action_failed',
   };
   const fix = ADB_FIXES[e.kind];
-  return new ComputerUseError(codes[e.kind], fix ? `${e.message.trim()} — ${fix}` : e.message, { adb: e.kind, ...(e.kind === 'unauthorized' ? { where: 'the phone\'s screen' } : {}) });
+  return new ComputerUseError(codes[e.kind], fix ? `${e.message.trim()} — ${fix}` : e.message, {
+    adb: e.kind,
+    ...(e.kind === 'unauthorized' ? { where: "the phone's screen" } : {}),
+  });
 }
 
 /** A package name, as Android accepts it. */
@@ -51,18 +61,31 @@ const PACKAGE = /^[A-Za-z][\w]*(\.[A-Za-z][\w]*)+$/;
 const ACTIVITY = /^\.?[A-Za-z][\w$]*(\.[A-Za-z][\w$]*)*$/;
 
 /** What `apps.launch` runs for a command: a package, a package/activity, or a web URL (its default app). */
-export function launchTarget(command: string, args: readonly string[]): { argv: string[]; packageName?: string; what: string } {
+export function launchTarget(
+  command: string,
+  args: readonly string[],
+): { argv: string[]; packageName?: string; what: string } {
   if (/^https?:\/\/[^\s]+$/i.test(command) && command.length <= 2048) {
-    return { argv: ['am', 'start', '-a', 'android.intent.action.VIEW', '-d', command], what: 'the app that opens the URL' };
+    return {
+      argv: ['am', 'start', '-a', 'android.intent.action.VIEW', '-d', command],
+      what: 'the app that opens the URL',
+    };
   }
   const slash = command.indexOf('/');
   const pkg = slash < 0 ? command : command.slice(0, slash);
   const activity = slash < 0 ? undefined : command.slice(slash + 1);
   if (!PACKAGE.test(pkg) || (activity !== undefined && !ACTIVITY.test(activity))) {
-    throw new ComputerUseError('invalid_params', 'on Android, launch takes a package (com.android.settings), a package/activity ' +
-      '(com.android.settings/.Settings$WifiSettingsActivity) or an http(s) URL');
+    throw new ComputerUseError(
+      'invalid_params',
+      'on Android, launch takes a package (com.android.settings), a package/activity ' +
+        '(com.android.settings/.Settings$WifiSettingsActivity) or an http(s) URL',
+    );
   }
-  if (args.length) throw new ComputerUseError('invalid_params', 'an Android app takes no arguments here: open a URL by launching the URL itself');
+  if (args.length)
+    throw new ComputerUseError(
+      'invalid_params',
+      'an Android app takes no arguments here: open a URL by launching the URL itself',
+    );
   return activity === undefined
     ? { argv: ['monkey', '-p', pkg, '-c', 'android.intent.category.LAUNCHER', '1'], packageName: pkg, what: pkg }
     : { argv: ['am', 'start', '-n', `${pkg}/${activity}`], packageName: pkg, what: command };
@@ -77,22 +100,36 @@ export function androidHandlers(driver: AndroidDriver): Handlers {
     hello: guard(async () => {
       const f = driver.facts ?? await driver.connect();
       return {
-        ...handshake(table), platform: 'android', version: ANDROID_DRIVER_VERSION, capabilities: ['keys' as const, 'capture' as const],
+        ...handshake(table),
+        platform: 'android',
+        version: ANDROID_DRIVER_VERSION,
+        capabilities: ['keys' as const, 'capture' as const],
         permissions: { adb_authorized: true, screen_unlocked: !f.locked },
         facts: {
-          serial: driver.serial, model: f.model, manufacturer: f.manufacturer, android: f.release, api_level: String(f.apiLevel),
-          screen: `${f.screen.width}x${f.screen.height}`, density: String(f.density), locked: String(f.locked),
+          serial: driver.serial,
+          model: f.model,
+          manufacturer: f.manufacturer,
+          android: f.release,
+          api_level: String(f.apiLevel),
+          screen: `${f.screen.width}x${f.screen.height}`,
+          density: String(f.density),
+          locked: String(f.locked),
         },
       };
     }),
     'apps.list': guard(async () => ({ apps: await driver.apps() })),
     'windows.list': guard(async (p) => {
       const apps = await driver.apps();
-      return { windows: apps.flatMap((a) => a.windows).filter((w) => (p.app === undefined || w.app === p.app) && (p.pid === undefined || w.pid === p.pid)) };
+      return {
+        windows: apps
+          .flatMap((a) => a.windows)
+          .filter((w) => (p.app === undefined || w.app === p.app) && (p.pid === undefined || w.pid === p.pid)),
+      };
     }),
     'window.activate': guard(async (p) => {
       const fg = await driver.foreground();
-      if (!fg || windowIdOf(fg) !== p.window) throw new ComputerUseError('window_not_found', 'that screen is no longer in front; launch the app again');
+      if (!fg || windowIdOf(fg) !== p.window)
+        throw new ComputerUseError('window_not_found', 'that screen is no longer in front; launch the app again');
       return { ok: true };
     }),
     'apps.launch': guard(async (p) => {
@@ -106,7 +143,11 @@ export function androidHandlers(driver: AndroidDriver): Handlers {
         const app = apps.find((a) => a.windows[0] && (target.packageName ? a.name === target.packageName
           : a.windows[0].id !== (before ? windowIdOf(before) : '')));
         if (app?.windows[0]) return { pid: app.pid, window: app.windows[0] };
-        if (Date.now() > deadline) throw new ComputerUseError('timeout', `${target.what} did not come to the front in ${p.waitForWindowMs ?? 10_000} ms`);
+        if (Date.now() > deadline)
+          throw new ComputerUseError(
+            'timeout',
+            `${target.what} did not come to the front in ${p.waitForWindowMs ?? 10_000} ms`,
+          );
         await new Promise((r) => setTimeout(r, 200));
       }
     }),
@@ -119,7 +160,11 @@ export function androidHandlers(driver: AndroidDriver): Handlers {
     'tree.snapshot': guard(async (p) => {
       const t0 = performance.now();
       const s = await driver.snapshot(p.window, p.scope);
-      return { window: s.window, root: s.root, stats: { nodes: s.nodes, ms: performance.now() - t0, truncated: false } };
+      return {
+        window: s.window,
+        root: s.root,
+        stats: { nodes: s.nodes, ms: performance.now() - t0, truncated: false },
+      };
     }),
     'tree.find': guard(async (p) => {
       const s = await driver.snapshot(p.window);
@@ -134,7 +179,10 @@ export function androidHandlers(driver: AndroidDriver): Handlers {
         for (const argv of await driver.textArgvs(p.text)) await driver.run(argv);
         return { method: 'synthetic' as const, focusedFirst: false, sent: 1 };
       }
-      const chords: AndroidChord[] = (p.chords ?? []).map((c) => ({ mods: c.mods.map(wireName), key: wireName(c.key) }));
+      const chords: AndroidChord[] = (p.chords ?? []).map((c) => ({
+        mods: c.mods.map(wireName),
+        key: wireName(c.key),
+      }));
       return { method: 'synthetic' as const, focusedFirst: false, sent: await driver.keys(chords) };
     }),
     shutdown: () => ({ ok: true }),

@@ -15,26 +15,71 @@ import type { UiNode } from './uixml.js';
  * the framework's simple names (`MaterialButton` aside), so one table covers them; anything missing is generic.
  */
 export const ANDROID_ROLE_MAP: Readonly<Record<string, Role>> = {
-  Button: 'button', MaterialButton: 'button', AppCompatButton: 'button', ImageButton: 'button', AppCompatImageButton: 'button',
-  FloatingActionButton: 'button', ExtendedFloatingActionButton: 'button', Chip: 'button',
-  EditText: 'textbox', AppCompatEditText: 'textbox', TextInputEditText: 'textbox', AutoCompleteTextView: 'textbox',
-  MultiAutoCompleteTextView: 'textbox', SearchAutoComplete: 'textbox',
-  TextView: 'text', AppCompatTextView: 'text', MaterialTextView: 'text',
-  CheckBox: 'checkbox', AppCompatCheckBox: 'checkbox', MaterialCheckBox: 'checkbox', CheckedTextView: 'checkbox',
-  Switch: 'switch', SwitchCompat: 'switch', SwitchMaterial: 'switch', MaterialSwitch: 'switch', ToggleButton: 'switch',
-  RadioButton: 'radio', AppCompatRadioButton: 'radio', MaterialRadioButton: 'radio', RadioGroup: 'group',
-  Spinner: 'combobox', AppCompatSpinner: 'combobox',
-  SeekBar: 'slider', AppCompatSeekBar: 'slider', RatingBar: 'slider', Slider: 'slider', NumberPicker: 'spinbutton',
-  ProgressBar: 'progressbar', LinearProgressIndicator: 'progressbar', CircularProgressIndicator: 'progressbar',
-  RecyclerView: 'list', ListView: 'list', GridView: 'list', ExpandableListView: 'list',
-  ScrollView: 'scrollarea', HorizontalScrollView: 'scrollarea', NestedScrollView: 'scrollarea', ViewPager: 'scrollarea',
+  Button: 'button',
+  MaterialButton: 'button',
+  AppCompatButton: 'button',
+  ImageButton: 'button',
+  AppCompatImageButton: 'button',
+  FloatingActionButton: 'button',
+  ExtendedFloatingActionButton: 'button',
+  Chip: 'button',
+  EditText: 'textbox',
+  AppCompatEditText: 'textbox',
+  TextInputEditText: 'textbox',
+  AutoCompleteTextView: 'textbox',
+  MultiAutoCompleteTextView: 'textbox',
+  SearchAutoComplete: 'textbox',
+  TextView: 'text',
+  AppCompatTextView: 'text',
+  MaterialTextView: 'text',
+  CheckBox: 'checkbox',
+  AppCompatCheckBox: 'checkbox',
+  MaterialCheckBox: 'checkbox',
+  CheckedTextView: 'checkbox',
+  Switch: 'switch',
+  SwitchCompat: 'switch',
+  SwitchMaterial: 'switch',
+  MaterialSwitch: 'switch',
+  ToggleButton: 'switch',
+  RadioButton: 'radio',
+  AppCompatRadioButton: 'radio',
+  MaterialRadioButton: 'radio',
+  RadioGroup: 'group',
+  Spinner: 'combobox',
+  AppCompatSpinner: 'combobox',
+  SeekBar: 'slider',
+  AppCompatSeekBar: 'slider',
+  RatingBar: 'slider',
+  Slider: 'slider',
+  NumberPicker: 'spinbutton',
+  ProgressBar: 'progressbar',
+  LinearProgressIndicator: 'progressbar',
+  CircularProgressIndicator: 'progressbar',
+  RecyclerView: 'list',
+  ListView: 'list',
+  GridView: 'list',
+  ExpandableListView: 'list',
+  ScrollView: 'scrollarea',
+  HorizontalScrollView: 'scrollarea',
+  NestedScrollView: 'scrollarea',
+  ViewPager: 'scrollarea',
   ViewPager2: 'scrollarea',
   WebView: 'document',
-  ImageView: 'image', AppCompatImageView: 'image', ShapeableImageView: 'image',
-  TabWidget: 'tablist', TabLayout: 'tablist', TabView: 'tab',
-  Toolbar: 'toolbar', ActionBar: 'toolbar', ActionMenuView: 'toolbar', BottomNavigationView: 'tablist',
-  NavigationBarView: 'tablist', BottomNavigationItemView: 'tab', NavigationBarItemView: 'tab',
-  DrawerLayout: 'pane', SlidingPaneLayout: 'pane',
+  ImageView: 'image',
+  AppCompatImageView: 'image',
+  ShapeableImageView: 'image',
+  TabWidget: 'tablist',
+  TabLayout: 'tablist',
+  TabView: 'tab',
+  Toolbar: 'toolbar',
+  ActionBar: 'toolbar',
+  ActionMenuView: 'toolbar',
+  BottomNavigationView: 'tablist',
+  NavigationBarView: 'tablist',
+  BottomNavigationItemView: 'tab',
+  NavigationBarItemView: 'tab',
+  DrawerLayout: 'pane',
+  SlidingPaneLayout: 'pane',
 };
 
 /** The simple name of a view class. */
@@ -65,7 +110,11 @@ export function androidOps(node: UiNode, role: Role): Op[] {
 }
 
 /** The states of a node. */
-export function androidStates(node: UiNode, role: Role, screen: { width: number; height: number } | undefined): State[] {
+export function androidStates(
+  node: UiNode,
+  role: Role,
+  screen: { width: number; height: number } | undefined,
+): State[] {
   const s: State[] = [];
   if (node.focused) s.push('focused');
   if (!node.enabled) s.push('disabled');
@@ -75,7 +124,8 @@ export function androidStates(node: UiNode, role: Role, screen: { width: number;
   if (node.focusable) s.push('focusable');
   if (TEXT_ROLES.has(role) && node.enabled) s.push('editable');
   const [l, t, r, b] = node.bounds;
-  if (r <= l || b <= t || (screen && (r <= 0 || b <= 0 || l >= screen.width || t >= screen.height))) s.push('offscreen');
+  if (r <= l || b <= t || (screen && (r <= 0 || b <= 0 || l >= screen.width || t >= screen.height)))
+    s.push('offscreen');
   return s;
 }
 
@@ -104,15 +154,29 @@ const shortHash = (s: string): string => createHash('sha256').update(s).digest('
  * The window (package/activity) is in it so a ref of one screen never acts on the same place of another.
  */
 export function handleOf(window: string, path: readonly number[], node: UiNode, parent: UiNode | undefined): string {
-  return [encodeURIComponent(window), path.join('.'), encodeURIComponent(node.className), encodeURIComponent(node.resourceId), shortHash(anchorOf(node, parent))].join('|');
+  return [
+    encodeURIComponent(window),
+    path.join('.'),
+    encodeURIComponent(node.className),
+    encodeURIComponent(node.resourceId),
+    shortHash(anchorOf(node, parent)),
+  ].join('|');
 }
 
 /** The parts of a handle; undefined when it is not one of ours. */
-export function parseHandle(handle: string): { window: string; path: number[]; className: string; resourceId: string; anchor: string } | undefined {
+export function parseHandle(
+  handle: string,
+): { window: string; path: number[]; className: string; resourceId: string; anchor: string } | undefined {
   const parts = handle.split('|');
   if (parts.length !== 5 || !/^\d+(\.\d+)*$/.test(parts[1]!)) return undefined;
   try {
-    return { window: decodeURIComponent(parts[0]!), path: parts[1]!.split('.').map(Number), className: decodeURIComponent(parts[2]!), resourceId: decodeURIComponent(parts[3]!), anchor: parts[4]! };
+    return {
+      window: decodeURIComponent(parts[0]!),
+      path: parts[1]!.split('.').map(Number),
+      className: decodeURIComponent(parts[2]!),
+      resourceId: decodeURIComponent(parts[3]!),
+      anchor: parts[4]!,
+    };
   } catch { return undefined; }
 }
 
@@ -129,9 +193,21 @@ export function resolveHandle(roots: readonly UiNode[], handle: string): UiNode 
 }
 
 /** Converts a dump subtree into protocol nodes. Password text never leaves: it reads as bullets. */
-export function toRawNode(window: string, node: UiNode, path: number[], parent: { node: UiNode; role: Role } | undefined, screen?: { width: number; height: number }): RawNode {
+export function toRawNode(
+  window: string,
+  node: UiNode,
+  path: number[],
+  parent: { node: UiNode; role: Role } | undefined,
+  screen?: { width: number; height: number },
+): RawNode {
   const role = androidRole(node, parent?.role);
-  const raw: RawNode = { id: handleOf(window, path, node, parent?.node), role, nativeRole: node.className, states: androidStates(node, role, screen), actions: androidOps(node, role) };
+  const raw: RawNode = {
+    id: handleOf(window, path, node, parent?.node),
+    role,
+    nativeRole: node.className,
+    states: androidStates(node, role, screen),
+    actions: androidOps(node, role),
+  };
   const [l, t, r, b] = node.bounds;
   raw.bounds = [l, t, Math.max(0, r - l), Math.max(0, b - t)];
   if (node.resourceId) raw.stableId = node.resourceId;
@@ -145,6 +221,7 @@ export function toRawNode(window: string, node: UiNode, path: number[], parent: 
     if (name) raw.name = name;
     if (node.text && node.contentDesc && node.contentDesc !== node.text) raw.description = node.contentDesc;
   }
-  if (node.children.length) raw.children = node.children.map((c, i) => toRawNode(window, c, [...path, i], { node, role }, screen));
+  if (node.children.length)
+    raw.children = node.children.map((c, i) => toRawNode(window, c, [...path, i], { node, role }, screen));
   return raw;
 }

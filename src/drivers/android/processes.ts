@@ -46,7 +46,10 @@ export function parseRecentPackages(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split('\n')) {
     if (!/Recent #\d+:/.test(line)) continue;
-    const m = /\bA=(?:\d+:)?([A-Za-z][\w.]*)/.exec(line) ?? /\bcmp=([A-Za-z][\w.]*)\//.exec(line) ?? /\bI=([A-Za-z][\w.]*)\//.exec(line);
+    const m =
+      /\bA=(?:\d+:)?([A-Za-z][\w.]*)/.exec(line) ??
+      /\bcmp=([A-Za-z][\w.]*)\//.exec(line) ??
+      /\bI=([A-Za-z][\w.]*)\//.exec(line);
     if (m && PACKAGE.test(m[1]!) && !out.includes(m[1]!)) out.push(m[1]!);
   }
   return out;

@@ -37,7 +37,8 @@ export function decodeEntities(s: string): string {
   return s.replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-z]+);/g, (_, ref: string) => {
     if (ref.startsWith('#')) {
       const cp = ref[1] === 'x' ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
-      if (!Number.isInteger(cp) || cp < 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) throw new Error(`bad character reference &${ref};`);
+      if (!Number.isInteger(cp) || cp < 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        throw new Error(`bad character reference &${ref};`);
       return String.fromCodePoint(cp);
     }
     const v = ENTITIES[ref];
@@ -69,7 +70,8 @@ function toNode(attrs: Map<string, string>): UiNode {
 
 /** Parses one dump. Text before `<?xml` or after `</hierarchy>` (uiautomator's "dumped to" line) is ignored. */
 export function parseUiDump(xml: string): UiDump {
-  if (xml.length > UIXML_LIMITS.bytes) throw new Error(`dump of ${xml.length} bytes is over the ${UIXML_LIMITS.bytes} cap`);
+  if (xml.length > UIXML_LIMITS.bytes)
+    throw new Error(`dump of ${xml.length} bytes is over the ${UIXML_LIMITS.bytes} cap`);
   const start = xml.indexOf('<hierarchy');
   if (start < 0) throw new Error('no <hierarchy> in the dump');
   const tag = /<(\/?)([A-Za-z][\w-]*)((?:\s+[\w:-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|<\?[^>]*\?>|<!--[\s\S]*?-->/g;

@@ -109,7 +109,19 @@ export function statesOf(n: AXNode, role: Role): State[] {
 export function actionsOf(role: Role, states: readonly State[], hasDom: boolean): Op[] {
   if (!hasDom) return [];
   const a: Op[] = [];
-  const clickable: ReadonlySet<Role> = new Set<Role>(['button', 'link', 'menuitem', 'tab', 'treeitem', 'checkbox', 'radio', 'switch', 'combobox', 'cell', 'columnheader']);
+  const clickable: ReadonlySet<Role> = new Set<Role>([
+    'button',
+    'link',
+    'menuitem',
+    'tab',
+    'treeitem',
+    'checkbox',
+    'radio',
+    'switch',
+    'combobox',
+    'cell',
+    'columnheader',
+  ]);
   if (clickable.has(role)) a.push('click', 'double_click', 'right_click');
   if (role === 'checkbox' || role === 'radio' || role === 'switch') a.push('toggle');
   if (states.includes('editable')) a.push('click', 'set_value', 'type', 'clear');
@@ -123,10 +135,21 @@ export function actionsOf(role: Role, states: readonly State[], hasDom: boolean)
 }
 
 /** Maps a full AX tree to a RawNode tree under a synthetic window root. */
-export function axTreeToRaw(nodes: readonly AXNode[], opts: AxMapOptions): { root: RawNode; nodes: number; truncated: boolean } {
+export function axTreeToRaw(
+  nodes: readonly AXNode[],
+  opts: AxMapOptions,
+): { root: RawNode; nodes: number; truncated: boolean } {
   const byId = new Map(nodes.map((n) => [n.nodeId, n]));
   const top = nodes.find((n) => n.parentId === undefined || !byId.has(n.parentId));
-  const root: RawNode = { id: opts.window, role: 'window', nativeRole: 'page', name: opts.title, states: [], actions: [], children: [] };
+  const root: RawNode = {
+    id: opts.window,
+    role: 'window',
+    nativeRole: 'page',
+    name: opts.title,
+    states: [],
+    actions: [],
+    children: [],
+  };
   const max = opts.maxNodes ?? 5000;
   let count = 1;
   let truncated = false;
@@ -140,7 +163,13 @@ export function axTreeToRaw(nodes: readonly AXNode[], opts: AxMapOptions): { roo
     count++;
     const role = roleFromCdp(native);
     const states = statesOf(n, role);
-    const raw: RawNode = { id: nodeHandle(opts.window, n), role, nativeRole: native, states, actions: actionsOf(role, states, n.backendDOMNodeId !== undefined) };
+    const raw: RawNode = {
+      id: nodeHandle(opts.window, n),
+      role,
+      nativeRole: native,
+      states,
+      actions: actionsOf(role, states, n.backendDOMNodeId !== undefined),
+    };
     const name = str(n.name);
     if (name) raw.name = name;
     const description = str(n.description);
@@ -162,7 +191,8 @@ export function axTreeToRaw(nodes: readonly AXNode[], opts: AxMapOptions): { roo
     const maxv = prop(n, 'valuemax');
     if (typeof min === 'number' && typeof maxv === 'number') raw.range = { min, max: maxv };
     // An <input>/<textarea> shows its inner editor (and a password's bullets) as children: the value says it.
-    const plainEditor = prop(n, 'editable') === 'plaintext' && (role === 'textbox' || role === 'combobox' || role === 'spinbutton');
+    const plainEditor =
+      prop(n, 'editable') === 'plaintext' && (role === 'textbox' || role === 'combobox' || role === 'spinbutton');
     if (!plainEditor && !password) {
       const c = kids(n);
       if (c.length) raw.children = c;

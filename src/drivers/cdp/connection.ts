@@ -18,11 +18,15 @@ export async function browserWsUrl(endpoint: string, timeoutMs = 5000): Promise<
   try {
     res = await fetch(`${base}/json/version`, { signal: AbortSignal.timeout(timeoutMs) });
   } catch (e) {
-    throw new ComputerUseError('app_not_found', `No DevTools endpoint answers at ${endpoint} (${(e as Error).message}). ` +
-      'Start the Chromium/Electron app with --remote-debugging-port=9222 and pass that endpoint.');
+    throw new ComputerUseError(
+      'app_not_found',
+      `No DevTools endpoint answers at ${endpoint} (${(e as Error).message}). ` +
+        'Start the Chromium/Electron app with --remote-debugging-port=9222 and pass that endpoint.',
+    );
   }
   const body = await res.json() as { webSocketDebuggerUrl?: string };
-  if (!body.webSocketDebuggerUrl) throw new ComputerUseError('app_not_found', `${endpoint}/json/version names no webSocketDebuggerUrl.`);
+  if (!body.webSocketDebuggerUrl)
+    throw new ComputerUseError('app_not_found', `${endpoint}/json/version names no webSocketDebuggerUrl.`);
   return body.webSocketDebuggerUrl;
 }
 
@@ -34,7 +38,12 @@ export class CdpConnection {
   private constructor(private readonly ws: TextSocket, readonly timeoutMs: number) {
     ws.onMessage = (text) => this.dispatch(text);
     ws.onClose((reason) => {
-      for (const [, p] of this.pending) { clearTimeout(p.timer); p.reject(new ComputerUseError('driver_unavailable', `DevTools connection closed (${reason}) during ${p.method}.`)); }
+      for (const [, p] of this.pending) {
+        clearTimeout(p.timer);
+        p.reject(
+          new ComputerUseError('driver_unavailable', `DevTools connection closed (${reason}) during ${p.method}.`),
+        );
+      }
       this.pending.clear();
     });
   }
@@ -55,7 +64,12 @@ export class CdpConnection {
   }
 
   /** Sends a command (to a page session when `sessionId` is given) and waits for its result. */
-  send<T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, sessionId?: string, timeoutMs = this.timeoutMs): Promise<T> {
+  send<T = Record<string, unknown>>(
+    method: string,
+    params: Record<string, unknown> = {},
+    sessionId?: string,
+    timeoutMs = this.timeoutMs,
+  ): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -76,7 +90,14 @@ export class CdpConnection {
   close(): void { this.ws.close(); }
 
   private dispatch(text: string): void {
-    let msg: { id?: number; result?: unknown; error?: { message: string; code?: number }; method?: string; params?: Record<string, unknown>; sessionId?: string };
+    let msg: {
+      id?: number;
+      result?: unknown;
+      error?: { message: string; code?: number };
+      method?: string;
+      params?: Record<string, unknown>;
+      sessionId?: string;
+    };
     try { msg = JSON.parse(text) as typeof msg; } catch { return; }
     if (msg.id !== undefined) {
       const p = this.pending.get(msg.id);
@@ -103,5 +124,10 @@ export class CdpError extends Error {
 
 /** True when a DevTools error means the node or page no longer exists. */
 export function isCdpGone(e: unknown): boolean {
-  return e instanceof CdpError && /No node|Could not find node|not found|No target|Node is detached|No frame|Cannot find context|Session with given id not found/i.test(e.message);
+  return (
+    e instanceof CdpError &&
+    /No node|Could not find node|not found|No target|Node is detached|No frame|Cannot find context|Session with given id not found/i.test(
+      e.message,
+    )
+  );
 }

@@ -97,7 +97,10 @@ export class CdpDriver {
     if (!e.sessionId) return;
     const s = this.bySessionId.get(e.sessionId);
     if (!s) return;
-    if (CHANGE_EVENTS.has(e.method) || (e.method === 'Runtime.bindingCalled' && e.params['name'] === MUTATION_BINDING)) {
+    if (
+      CHANGE_EVENTS.has(e.method) ||
+      (e.method === 'Runtime.bindingCalled' && e.params['name'] === MUTATION_BINDING)
+    ) {
       s.events++;
       s.lastEvent = performance.now();
     }
@@ -140,7 +143,12 @@ export class CdpDriver {
     return h.window.slice(4);
   }
 
-  private async send<T = Record<string, unknown>>(targetId: string, method: string, params: Record<string, unknown> = {}, timeoutMs?: number): Promise<T> {
+  private async send<T = Record<string, unknown>>(
+    targetId: string,
+    method: string,
+    params: Record<string, unknown> = {},
+    timeoutMs?: number,
+  ): Promise<T> {
     const s = await this.session(targetId);
     return this.cdp.send<T>(method, params, s.sessionId, timeoutMs);
   }
@@ -157,9 +165,12 @@ export class CdpDriver {
     if (this.app.startToken !== undefined) w.startToken = this.app.startToken;
     if (t.url) w.url = t.url;
     const b = await this.cdp
-      .send<{ bounds: { left?: number; top?: number; width?: number; height?: number } }>('Browser.getWindowForTarget', {
-        targetId: t.targetId,
-      })
+      .send<{ bounds: { left?: number; top?: number; width?: number; height?: number } }>(
+        'Browser.getWindowForTarget',
+        {
+          targetId: t.targetId,
+        },
+      )
       .catch(() => null);
     if (b?.bounds.width) w.bounds = [b.bounds.left ?? 0, b.bounds.top ?? 0, b.bounds.width, b.bounds.height ?? 0];
     return w;
@@ -215,7 +226,10 @@ export class CdpDriver {
   }
 
   /** Reads a page's tree. */
-  async snapshot(handle: string, maxNodes = 5000): Promise<{ window: WindowInfo; root: RawNode; nodes: number; truncated: boolean }> {
+  async snapshot(
+    handle: string,
+    maxNodes = 5000,
+  ): Promise<{ window: WindowInfo; root: RawNode; nodes: number; truncated: boolean }> {
     const targetId = this.targetOf(handle);
     const [window, ax, passwords] = await Promise.all([
       this.windowInfo(`cdp:${targetId}`),
@@ -298,7 +312,9 @@ export class CdpDriver {
       'input.keys': async (p, ctx?: { signal?: AbortSignal }) => {
         if ((p.chords === undefined) === (p.text === undefined))
           throw new ComputerUseError('invalid_params', 'input.keys takes exactly one of chords or text.');
-        const targetId = p.window ? this.targetOf(p.window) : (await this.windows()).find((w) => w.focused)?.id.slice(4);
+        const targetId = p.window
+          ? this.targetOf(p.window)
+          : (await this.windows()).find((w) => w.focused)?.id.slice(4);
         if (!targetId) throw new ComputerUseError('window_not_found', 'No page to send keys to.');
         if (p.text !== undefined) {
           await this.send(targetId, 'Input.insertText', { text: p.text });
@@ -451,7 +467,8 @@ export class CdpDriver {
       if (p.op === 'type') {
         const r = await call('prepare_type');
         check(r);
-        if (!r.focused) throw new ComputerUseError('action_failed', 'The element did not take the focus; nothing was typed.');
+        if (!r.focused)
+          throw new ComputerUseError('action_failed', 'The element did not take the focus; nothing was typed.');
         await this.send(targetId, 'Input.insertText', { text: p.value ?? '' });
         return { method: 'pattern', detail: 'focus + Input.insertText', waitedMs };
       }

@@ -15,7 +15,8 @@ export const OBSERVER_SOURCE = `(() => {
   window.__computerUseObserved = true;
   const ping = () => { try { ${MUTATION_BINDING}(''); } catch (e) { /* binding removed */ } };
   const start = () => {
-    new MutationObserver(ping).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    new MutationObserver(ping).observe(document, { subtree: true, childList: true, attributes: true, characterData: \
+true });
     document.addEventListener('input', ping, true);
     document.addEventListener('change', ping, true);
   };
@@ -41,23 +42,27 @@ export const ACT_FUNCTION = `function (op, value) {
   const win = el.ownerDocument.defaultView;
   const isDoc = this.nodeType === 9 || el === el.ownerDocument.scrollingElement || el === el.ownerDocument.body;
   const fail = (code, error) => ({ code, error });
-  const show = () => { if (!isDoc && el.scrollIntoView) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }); };
+  const show = () => { if (!isDoc && el.scrollIntoView) el.scrollIntoView({ block: 'center', inline: 'center', \
+behavior: 'instant' }); };
   const fire = (t) => el.dispatchEvent(new Event(t, { bubbles: true }));
   const proto = (e) => e instanceof win.HTMLTextAreaElement ? win.HTMLTextAreaElement.prototype
     : e instanceof win.HTMLSelectElement ? win.HTMLSelectElement.prototype : win.HTMLInputElement.prototype;
   const setNative = (e, v) => { const d = Object.getOwnPropertyDescriptor(proto(e), 'value'); d.set.call(e, v); };
   const isField = el instanceof win.HTMLInputElement || el instanceof win.HTMLTextAreaElement;
   const checkedOf = (e) => 'checked' in e && (e instanceof win.HTMLInputElement) ? e.checked
-    : e.getAttribute && e.hasAttribute('aria-checked') ? e.getAttribute('aria-checked') : e.getAttribute && e.getAttribute('aria-pressed');
+    : e.getAttribute && e.hasAttribute('aria-checked') ? e.getAttribute('aria-checked') : e.getAttribute && \
+e.getAttribute('aria-pressed');
   const text = (e) => (e.label || e.textContent || '').trim();
   // A removed element stays reachable by its backend node id until collected, and click() on it "works".
-  if (this.nodeType !== 9 && !el.isConnected) return fail('stale_ref', 'The element was removed from the page; take a new snapshot.');
+  if (this.nodeType !== 9 && !el.isConnected) return fail('stale_ref', 'The element was removed from the page; take a \
+new snapshot.');
   switch (op) {
     case 'click': {
       if (el instanceof win.HTMLOptionElement && el.parentElement) return selectIn(el.closest('select'), el);
       show(); el.click(); return { detail: 'DOM element.click()' };
     }
-    case 'focus': show(); el.focus(); return { detail: 'DOM element.focus()', focused: el.ownerDocument.activeElement === el };
+    case 'focus': show(); el.focus(); return { detail: 'DOM element.focus()', focused: el.ownerDocument.activeElement \
+=== el };
     case 'set_value': case 'clear': {
       const v = op === 'clear' ? '' : String(value ?? '');
       if (isField) {
@@ -68,7 +73,8 @@ export const ACT_FUNCTION = `function (op, value) {
           const lo = el.min === '' ? -Infinity : Number(el.min);
           const hi = el.max === '' ? Infinity : Number(el.max);
           if (v.trim() === '' || !Number.isFinite(n)) return fail('invalid_params', 'The value must be a number.');
-          if (n < lo || n > hi) return fail('invalid_params', 'The value ' + n + ' is outside ' + el.min + '..' + el.max + '.');
+          if (n < lo || n > hi) return fail('invalid_params', 'The value ' + n + ' is outside ' + el.min + '..' + \
+el.max + '.');
         }
         show(); el.focus(); setNative(el, v); fire('input'); fire('change');
         return { detail: 'native value setter + input/change events' };
@@ -90,13 +96,15 @@ export const ACT_FUNCTION = `function (op, value) {
       if (isField && !wasFocused && typeof el.setSelectionRange === 'function') {
         try { el.setSelectionRange(el.value.length, el.value.length); } catch (e) { /* type=email has no selection */ }
       }
-      return { detail: 'focused', focused: el.ownerDocument.activeElement === el || el.contains(el.ownerDocument.activeElement) };
+      return { detail: 'focused', focused: el.ownerDocument.activeElement === el || \
+el.contains(el.ownerDocument.activeElement) };
     }
     case 'toggle': {
       const before = checkedOf(el);
       show(); el.click();
       const after = checkedOf(el);
-      if (String(before) === String(after)) return fail('action_failed', 'Clicked, but the checked state did not change.');
+      if (String(before) === String(after)) return fail('action_failed', 'Clicked, but the checked state did not \
+change.');
       return { detail: 'DOM click; checked ' + before + ' → ' + after };
     }
     case 'select': {
@@ -108,7 +116,8 @@ export const ACT_FUNCTION = `function (op, value) {
       const popup = el.getAttribute('role') === 'combobox' || el.hasAttribute('aria-haspopup');
       if (!opts.length && popup) return selectInPopup(want);
       const hit = pick(opts, want);
-      if (!hit) return fail('action_failed', 'No item named ' + JSON.stringify(value) + '. Items: ' + opts.slice(0, 20).map((o) => JSON.stringify(text(o))).join(', '));
+      if (!hit) return fail('action_failed', 'No item named ' + JSON.stringify(value) + '. Items: ' + opts.slice(0, \
+20).map((o) => JSON.stringify(text(o))).join(', '));
       hit.scrollIntoView({ block: 'center', behavior: 'instant' }); hit.click();
       return { detail: 'clicked item ' + JSON.stringify(text(hit)) };
     }
@@ -122,7 +131,8 @@ export const ACT_FUNCTION = `function (op, value) {
       if (!d) return fail('invalid_params', 'scroll value must be up, down, left, right or into_view.');
       target.scrollBy({ left: d[0] * box.w, top: d[1] * box.h, behavior: 'instant' });
       const after = pos();
-      return before === after ? fail('action_failed', 'Nothing scrolled (already at the end, or the element does not scroll).')
+      return before === after ? fail('action_failed', 'Nothing scrolled (already at the end, or the element does not \
+scroll).')
         : { detail: 'scrollBy ' + value + ' (' + before + ' → ' + after + ')' };
     }
     case 'expand': case 'collapse': {
@@ -135,8 +145,10 @@ export const ACT_FUNCTION = `function (op, value) {
       if (state === String(open)) return { detail: 'already ' + (open ? 'expanded' : 'collapsed') };
       show(); el.click(); return { detail: 'DOM click to ' + op };
     }
-    case 'double_click': show(); el.dispatchEvent(new MouseEvent('dblclick', { bubbles: true, cancelable: true, detail: 2 })); return { detail: 'dblclick event' };
-    case 'right_click': show(); el.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2 })); return { detail: 'contextmenu event' };
+    case 'double_click': show(); el.dispatchEvent(new MouseEvent('dblclick', { bubbles: true, cancelable: true, \
+detail: 2 })); return { detail: 'dblclick event' };
+    case 'right_click': show(); el.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, \
+button: 2 })); return { detail: 'contextmenu event' };
     default: return fail('unsupported', op + ' is not supported through the DevTools channel.');
   }
   function itemsIn(root) {
@@ -189,7 +201,8 @@ export const ACT_FUNCTION = `function (op, value) {
       const all = [...select.options];
       opt = all.find((o) => o.label.trim().toLowerCase() === want) || all.find((o) => o.value.toLowerCase() === want)
         || all.find((o) => o.label.trim().toLowerCase().includes(want));
-      if (!opt) return fail('action_failed', 'No option ' + JSON.stringify(label) + '. Options: ' + all.slice(0, 20).map((o) => JSON.stringify(o.label)).join(', '));
+      if (!opt) return fail('action_failed', 'No option ' + JSON.stringify(label) + '. Options: ' + all.slice(0, \
+20).map((o) => JSON.stringify(o.label)).join(', '));
     }
     if (select.disabled || opt.disabled) return fail('action_failed', 'The list or the option is disabled.');
     select.focus();

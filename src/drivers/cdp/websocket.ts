@@ -32,15 +32,30 @@ export class TextSocket {
     const key = randomBytes(16).toString('base64');
     return new Promise((resolve, reject) => {
       const req = request({
-        host: u.hostname, port: u.port || 80, path: u.pathname + u.search, timeout: timeoutMs,
-        headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': key },
+        host: u.hostname,
+        port: u.port || 80,
+        path: u.pathname + u.search,
+        timeout: timeoutMs,
+        headers: {
+          Connection: 'Upgrade',
+          Upgrade: 'websocket',
+          'Sec-WebSocket-Version': '13',
+          'Sec-WebSocket-Key': key,
+        },
       });
       req.on('upgrade', (res, socket, head) => {
         const accept = createHash('sha1').update(key + GUID).digest('base64');
-        if (res.headers['sec-websocket-accept'] !== accept) { socket.destroy(); reject(new Error('bad WebSocket handshake')); return; }
+        if (res.headers['sec-websocket-accept'] !== accept) {
+          socket.destroy();
+          reject(new Error('bad WebSocket handshake'));
+          return;
+        }
         resolve(new TextSocket(socket, head));
       });
-      req.on('response', (res) => { reject(new Error(`WebSocket upgrade refused: HTTP ${res.statusCode}`)); res.resume(); });
+      req.on('response', (res) => {
+        reject(new Error(`WebSocket upgrade refused: HTTP ${res.statusCode}`));
+        res.resume();
+      });
       req.on('timeout', () => { req.destroy(new Error(`WebSocket connect to ${url} timed out`)); });
       req.on('error', reject);
       req.end();

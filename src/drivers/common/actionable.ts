@@ -153,7 +153,8 @@ export function notActionable(facts: ElementFacts, unmet: Unmet, waitedMs: numbe
     return new ComputerUseError(
       'element_disabled',
       `The ${what} stayed ${unmet.check === 'enabled' ? 'disabled' : 'read-only'} for ${waitedMs} ms ` +
-        `(${unmet.why}); nothing was sent. ${state} Do what enables it first (fill in the required fields, choose an option), observe, then act again.`,
+        (`(${unmet.why}); nothing was sent. ${state} Do what enables it first (fill in the required fields, ` +
+          `choose an option), observe, then act again.`),
       details,
     );
   }

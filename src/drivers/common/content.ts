@@ -1,5 +1,6 @@
 /**
- * Identity by content (docs/policy.md, "One app, one allow entry"), shared by the drivers that run on the machine of the process they
+ * Identity by content (docs/policy.md, "One app, one allow entry"), shared by the drivers that run on the machine of
+ * the process they
  * identify (Linux, Windows): the executable is compared with the programs on PATH (and its own directory) by
  * size, then SHA-256, so a renamed copy of a denied program reports the original in `sameAs` and the policy denies
  * it by that name. Listings and hashes are cached by device, inode, size and mtime, so a read pays for a hash only
@@ -28,7 +29,10 @@ export function sameAs(file: string, extra: readonly string[] = []): string[] {
   try { st = statSync(file); } catch { return []; }
   if (!st.isFile()) return [];
   const out: string[] = [];
-  const candidates = [...searchDirs(dirname(file)).flatMap((d) => bySize(d).get(st.size) ?? []), ...extra.filter(isAbsolute).map((p) => join(p))];
+  const candidates = [
+    ...searchDirs(dirname(file)).flatMap((d) => bySize(d).get(st.size) ?? []),
+    ...extra.filter(isAbsolute).map((p) => join(p)),
+  ];
   for (const other of new Set(candidates)) {
     if (other === file) continue;
     let ot: Stats;
@@ -42,7 +46,12 @@ export function sameAs(file: string, extra: readonly string[] = []): string[] {
 
 /** PATH's absolute directories plus the file's own (a copy is often made next to the original). */
 function searchDirs(own: string): string[] {
-  return [...new Set([own, ...(process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin').split(delimiter).filter((d) => isAbsolute(d))])];
+  return [
+    ...new Set([
+      own,
+      ...(process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin').split(delimiter).filter((d) => isAbsolute(d)),
+    ]),
+  ];
 }
 
 /** A directory's files by size, cached by the directory's mtime (a new or renamed file changes it). */

@@ -19,11 +19,16 @@ export interface CurrentElement {
 export function checkExpect(expect: NodeExpectation | undefined, now: CurrentElement): void {
   if (!expect) return;
   if (expect.role !== undefined && now.role !== undefined && now.role !== expect.role) {
-    throw new ComputerUseError('stale_ref', `The element at that handle is now a ${now.role}, not a ${expect.role}; nothing was sent.`,
-      { reason: 'role_changed' });
+    throw new ComputerUseError(
+      'stale_ref',
+      `The element at that handle is now a ${now.role}, not a ${expect.role}; nothing was sent.`,
+      { reason: 'role_changed' },
+    );
   }
   if (expect.name !== undefined && expect.name !== (now.name ?? '')) {
-    throw new ComputerUseError('stale_ref', 'The element at that handle was renamed or replaced; nothing was sent.', { reason: 'name_changed' });
+    throw new ComputerUseError('stale_ref', 'The element at that handle was renamed or replaced; nothing was sent.', {
+      reason: 'name_changed',
+    });
   }
 }
 
@@ -34,5 +39,7 @@ export function elementGone(): ComputerUseError {
 
 /** `stale_ref` for an id this driver never issues as an element handle (a window's id, another driver's handle). */
 export function notAHandle(): ComputerUseError {
-  return new ComputerUseError('stale_ref', 'That is not an element handle of this driver; nothing was sent.', { reason: 'not_a_handle' });
+  return new ComputerUseError('stale_ref', 'That is not an element handle of this driver; nothing was sent.', {
+    reason: 'not_a_handle',
+  });
 }

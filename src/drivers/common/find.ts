@@ -13,7 +13,8 @@ export function findInTree(root: RawNode, p: Pick<FindParams, 'text' | 'role' | 
   walk(root, (n, anc) => {
     if (matches.length >= (p.limit ?? 20)) return 'skip';
     if (n.states.includes('offscreen') || n.states.includes('invisible')) return 'skip';
-    const hay = `${n.name ?? ''}\n${n.states.includes('password') ? '' : n.value ?? ''}\n${n.description ?? ''}`.toLowerCase();
+    const hay =
+      `${n.name ?? ''}\n${n.states.includes('password') ? '' : (n.value ?? '')}\n${n.description ?? ''}`.toLowerCase();
     if ((!text || hay.includes(text)) && (!p.role || n.role === p.role)) {
       const { children: _c, ...bare } = n;
       matches.push({ node: bare, path: anc.map((a) => a.id) });

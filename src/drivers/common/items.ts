@@ -54,12 +54,23 @@ export function itemIndex(names: readonly string[], want: string): number {
   if ('index' in pick) return pick.index;
   const asked = quoteText(want.slice(0, 40));
   if ('ambiguous' in pick) {
-    throw new ComputerUseError('invalid_params', `${asked} names ${pick.ambiguous.length} items: ${quotedList(pick.ambiguous.map((i) => names[i] ?? ''), LISTED)}. Give more of the one you mean.`);
+    throw new ComputerUseError(
+      'invalid_params',
+      `${asked} names ${pick.ambiguous.length} items: ` +
+        `${quotedList(
+          pick.ambiguous.map((i) => names[i] ?? ''),
+          LISTED,
+        )}. Give more of the one you mean.`,
+    );
   }
   throw noItemError(names, want);
 }
 
 /** invalid_params for a `select` value that names none of `names`, listing them. */
 export function noItemError(names: readonly string[], want: string): ComputerUseError {
-  return new ComputerUseError('invalid_params', `No item named ${quoteText(want.slice(0, 40))}; items: ${quotedList(names, LISTED)}. An item is named by its name, a unique start of it or a unique word in it.`);
+  return new ComputerUseError(
+    'invalid_params',
+    `No item named ${quoteText(want.slice(0, 40))}; items: ${quotedList(names, LISTED)}. An item is named by ` +
+      `its name, a unique start of it or a unique word in it.`,
+  );
 }

@@ -79,13 +79,24 @@ function rowLabel(field: RawNode, kids: readonly RawNode[], at: (n: RawNode) => 
   // Another element of the row between them (a first field of two) is what the label is beside.
   const between = kids.some((k) => {
     const b = at(k);
-    return k !== field && k !== best && b !== undefined && sameRow(b, f) && b[0] >= from - SLACK && b[0] + b[2] <= f[0] + SLACK;
+    return (
+      k !== field &&
+      k !== best &&
+      b !== undefined &&
+      sameRow(b, f) &&
+      b[0] >= from - SLACK &&
+      b[0] + b[2] <= f[0] + SLACK
+    );
   });
   return between ? undefined : best;
 }
 
 /** The field's immediate previous sibling when it is a label left of it or above it. */
-function previousLabel(field: RawNode, kids: readonly RawNode[], at: (n: RawNode) => Rect | undefined): RawNode | undefined {
+function previousLabel(
+  field: RawNode,
+  kids: readonly RawNode[],
+  at: (n: RawNode) => Rect | undefined,
+): RawNode | undefined {
   const prev = kids[kids.indexOf(field) - 1];
   const b = prev ? at(prev) : undefined;
   const f = at(field)!;

@@ -28,22 +28,54 @@ export interface NameContext {
 const MNEMONIC = /^([^_]*(?:^|\s))_([\p{L}\p{N}][^_]*)$/u;
 
 /** The tags of Qt's rich text subset that a name may carry. */
-const RICH_TAG = /<\/?(?:b|i|u|s|em|strong|sup|sub|span|font|br|p|qt|html|body|head|small|big|tt|code|a|nobr|center|div)\b[^<>]*>/gi;
+const RICH_TAG =
+  /<\/?(?:b|i|u|s|em|strong|sup|sub|span|font|br|p|qt|html|body|head|small|big|tt|code|a|nobr|center|div)\b[^<>]*>/gi;
 
 /** One rich text tag (no `g` flag: a test that keeps no position). */
 const RICH_TAG_ONE = new RegExp(RICH_TAG.source, 'i');
 
-const SUPER: Readonly<Record<string, string>> = { 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹', '+': '⁺', '-': '⁻', n: 'ⁿ' };
-const SUB: Readonly<Record<string, string>> = { 0: '₀', 1: '₁', 2: '₂', 3: '₃', 4: '₄', 5: '₅', 6: '₆', 7: '₇', 8: '₈', 9: '₉', '+': '₊', '-': '₋' };
+const SUPER: Readonly<Record<string, string>> = {
+  0: '⁰',
+  1: '¹',
+  2: '²',
+  3: '³',
+  4: '⁴',
+  5: '⁵',
+  6: '⁶',
+  7: '⁷',
+  8: '⁸',
+  9: '⁹',
+  '+': '⁺',
+  '-': '⁻',
+  n: 'ⁿ',
+};
+const SUB: Readonly<Record<string, string>> = {
+  0: '₀',
+  1: '₁',
+  2: '₂',
+  3: '₃',
+  4: '₄',
+  5: '₅',
+  6: '₆',
+  7: '₇',
+  8: '₈',
+  9: '₉',
+  '+': '₊',
+  '-': '₋',
+};
 const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
 /** Rich text as plain text: superscript and subscript digits as their characters (else `^x`, `_x`), other tags dropped. */
 function plainOfRich(s: string): string {
   const script = (map: Readonly<Record<string, string>>, mark: string) => (_: string, inner: string): string =>
     ([...inner].every((c) => map[c] !== undefined) ? [...inner].map((c) => map[c]).join('') : `${mark}${inner}`);
-  return s.replace(/<sup>([^<]*)<\/sup>/gi, script(SUPER, '^')).replace(/<sub>([^<]*)<\/sub>/gi, script(SUB, '_'))
-    .replace(/<br\s*\/?>/gi, ' ').replace(RICH_TAG, '')
-    .replace(/&(amp|lt|gt|quot|apos|nbsp);/g, (_, e: string) => ENTITIES[e] ?? '').replace(/&#(\d{1,6});/g, (_, d: string) => String.fromCodePoint(Math.min(Number(d), 0x10ffff)));
+  return s
+    .replace(/<sup>([^<]*)<\/sup>/gi, script(SUPER, '^'))
+    .replace(/<sub>([^<]*)<\/sub>/gi, script(SUB, '_'))
+    .replace(/<br\s*\/?>/gi, ' ')
+    .replace(RICH_TAG, '')
+    .replace(/&(amp|lt|gt|quot|apos|nbsp);/g, (_, e: string) => ENTITIES[e] ?? '')
+    .replace(/&#(\d{1,6});/g, (_, d: string) => String.fromCodePoint(Math.min(Number(d), 0x10ffff)));
 }
 
 /** A name said twice, the first time maybe with its mnemonic underscore (`_Retry Retry`): said once, else undefined. */

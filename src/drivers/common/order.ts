@@ -2,7 +2,8 @@
  * Content panes in the order a user sees them. A toolkit lists children in the order they were added, which
  * need not be where they show: meld 3.22 (GTK 3) lists its right file's text view before its left one, and a
  * model in the loop read the right file as the left. Siblings that each hold a text body (a document or a
- * terminal; not a form's fields) are put in screen order, only when every one of them has known bounds, no two overlap, and
+ * terminal; not a form's fields) are put in screen order, only when every one of them has known bounds, no two overlap,
+ * and
  * they sit in one row (ordered left to right) or one column (top to bottom); otherwise the tree's order stays.
  */
 import type { RawNode } from '../../protocol/nodes.js';
@@ -24,7 +25,8 @@ function holdsContent(n: RawNode): boolean {
  */
 export function screenOrder(rects: readonly Rect[]): number[] | undefined {
   if (rects.some(empty)) return undefined;
-  for (let i = 0; i < rects.length; i++) for (let j = i + 1; j < rects.length; j++) if (overlap(rects[i]!, rects[j]!)) return undefined;
+  for (let i = 0; i < rects.length; i++)
+    for (let j = i + 1; j < rects.length; j++) if (overlap(rects[i]!, rects[j]!)) return undefined;
   const idx = rects.map((_, i) => i);
   const all = (meet: (a: Rect, b: Rect) => boolean): boolean => rects.every((a) => rects.every((b) => meet(a, b)));
   if (all((a, b) => spansMeet(a[1], a[3], b[1], b[3]))) return idx.sort((a, b) => rects[a]![0] - rects[b]![0]);

@@ -35,6 +35,11 @@ const PADDING_PX = 10;
  */
 export function fills(outer: Rect, inner: Rect): boolean {
   if (empty(outer) || empty(inner)) return false;
-  const gaps = [inner[0] - outer[0], outer[0] + outer[2] - inner[0] - inner[2], inner[1] - outer[1], outer[1] + outer[3] - inner[1] - inner[3]];
+  const gaps = [
+    inner[0] - outer[0],
+    outer[0] + outer[2] - inner[0] - inner[2],
+    inner[1] - outer[1],
+    outer[1] + outer[3] - inner[1] - inner[3],
+  ];
   return gaps.every((g, i) => g >= -SLACK && g <= Math.max(PADDING_PX, (i < 2 ? outer[2] : outer[3]) / 4));
 }

@@ -9,7 +9,10 @@ export interface ServedDriver { handlers(): Handlers; close(): void }
  * Starts the driver and serves it. A driver that cannot start still answers the protocol, every method failing
  * with the reason (e.g. permission_denied: no AT-SPI bus), so the host gets it instead of a dead pipe.
  */
-export async function serveDriver<D extends ServedDriver>(name: string, start: () => Promise<D>): Promise<{ driver: D; peer: Peer } | null> {
+export async function serveDriver<D extends ServedDriver>(
+  name: string,
+  start: () => Promise<D>,
+): Promise<{ driver: D; peer: Peer } | null> {
   const onJunk = (l: string): void => { process.stderr.write(`ignored non-JSON line: ${l}\n`); };
   let driver: D;
   try {

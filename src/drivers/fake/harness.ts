@@ -33,7 +33,10 @@ export function harnessBehaviour(fake: FakeDriver): (p: ActParams, node: RawNode
       const at = fake.windows.findIndex((w) => w.root.children?.some((c) => c.id === node.id));
       if (at > 0) fake.windows.splice(at, 1);
     }
-    if (node.name === 'Hello') { const status = find((n) => n.role === 'label' && (n.name ?? '').startsWith('Status:')); if (status) status.name = 'Status: hello'; }
+    if (node.name === 'Hello') {
+      const status = find((n) => n.role === 'label' && (n.name ?? '').startsWith('Status:'));
+      if (status) status.name = 'Status: hello';
+    }
     if (node.name === 'Replace') {
       const target = find((n) => n.role === 'button' && n.name === 'Target');
       if (target) target.id = `${target.id.replace(/~\d+$/, '')}~${++replaced}`;

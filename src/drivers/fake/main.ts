@@ -13,7 +13,9 @@ import { harnessBehaviour } from './harness.js';
 import { isEntryModule } from '../common/entry.js';
 
 /** The recorded native conformance harness (test/apps/conformance-harness.py). */
-export const HARNESS_FIXTURE = fileURLToPath(new URL('../../../../test/fixtures/linux/conformance-harness.json', import.meta.url));
+export const HARNESS_FIXTURE = fileURLToPath(
+  new URL('../../../../test/fixtures/linux/conformance-harness.json', import.meta.url),
+);
 
 export function runFakeDriver(argv: readonly string[] = process.argv.slice(2)): void {
   const i = argv.indexOf('--fixture');
@@ -22,7 +24,9 @@ export function runFakeDriver(argv: readonly string[] = process.argv.slice(2)): 
   const fixture = JSON.parse(readFileSync(path, 'utf8')) as { window: WindowInfo; root: RawNode };
   const fake = new FakeDriver([{ info: fixture.window, root: fixture.root }]);
   fake.onAct = harnessBehaviour(fake);
-  const peer = new Peer(process.stdin, process.stdout, fake.handlers(), { onJunk: (l) => process.stderr.write(`ignored non-JSON line: ${l.slice(0, 100)}\n`) });
+  const peer = new Peer(process.stdin, process.stdout, fake.handlers(), {
+    onJunk: (l) => process.stderr.write(`ignored non-JSON line: ${l.slice(0, 100)}\n`),
+  });
   peer.onClose(() => process.exit(0));
 }
 

@@ -174,7 +174,8 @@ export class LinuxDriver {
       await this.withXFacts([win]);
       return win;
     } catch (e) {
-      if (isGone(e)) throw new ComputerUseError('window_not_found', 'The window is gone.', { remedy: ['list_windows'] });
+      if (isGone(e))
+        throw new ComputerUseError('window_not_found', 'The window is gone.', { remedy: ['list_windows'] });
       throw e;
     }
   }
@@ -521,7 +522,8 @@ export class LinuxDriver {
       if (p.expectBounds && !sameRect(now.bounds, p.expectBounds)) {
         throw new ComputerUseError(
           'window_changed',
-          `The window moved or resized since the capture (${p.expectBounds.join(',')} → ${now.bounds?.join(',') ?? 'unknown'}); nothing was sent.`,
+          `The window moved or resized since the capture (${p.expectBounds.join(',')} → ` +
+            `${now.bounds?.join(',') ?? 'unknown'}); nothing was sent.`,
           { remedy: ['capture'] },
         );
       }
@@ -547,7 +549,10 @@ export class LinuxDriver {
    * input.keys: the strokes are checked first (an unknown keysym sends nothing), then the window is
    * activated if needed and the focus proven to belong to `expect`, then the strokes go out one by one.
    */
-  private async keys(p: KeysParams, signal?: AbortSignal): Promise<{ method: 'synthetic'; focusedFirst: boolean; sent: number }> {
+  private async keys(
+    p: KeysParams,
+    signal?: AbortSignal,
+  ): Promise<{ method: 'synthetic'; focusedFirst: boolean; sent: number }> {
     if ((p.chords === undefined) === (p.text === undefined))
       throw new ComputerUseError('invalid_params', 'input.keys takes exactly one of chords or text.');
     if (p.chords !== undefined && (!Array.isArray(p.chords) || p.chords.some((c) => !c || typeof c !== 'object'))) {
@@ -568,7 +573,10 @@ export class LinuxDriver {
       pid: w.pid,
       ...(w.startToken !== undefined ? { startToken: w.startToken } : {}),
     };
-    if (expect.pid !== w.pid || (expect.startToken !== undefined && w.startToken !== undefined && expect.startToken !== w.startToken)) {
+    if (
+      expect.pid !== w.pid ||
+      (expect.startToken !== undefined && w.startToken !== undefined && expect.startToken !== w.startToken)
+    ) {
       throw new ComputerUseError(
         'window_not_focused',
         'The window belongs to another process than expected (it was closed and its handle reused?); nothing was sent.',
@@ -757,10 +765,17 @@ function goneAsStale(handlers: Handlers): Handlers {
   for (const [name, fn] of Object.entries(handlers) as [string, (p: unknown, ctx: unknown) => unknown][]) {
     out[name] = async (p: unknown, ctx: unknown) => {
       try { return await fn(p, ctx); } catch (e) {
-        if (!(e instanceof ComputerUseError) && (isGone(e) || /Invalid (bus|object) name|Invalid path/i.test((e as Error).message ?? ''))) {
-          throw new ComputerUseError('stale_ref', 'The element or window this handle named is gone (or never existed).', {
-            remedy: ['snapshot'],
-          });
+        if (
+          !(e instanceof ComputerUseError) &&
+          (isGone(e) || /Invalid (bus|object) name|Invalid path/i.test((e as Error).message ?? ''))
+        ) {
+          throw new ComputerUseError(
+            'stale_ref',
+            'The element or window this handle named is gone (or never existed).',
+            {
+              remedy: ['snapshot'],
+            },
+          );
         }
         throw e;
       }

@@ -51,8 +51,15 @@ export function cgWindows(s: CfScope, number?: number): CgWindow[] {
   const list = s.own(api.CGWindowListCopyWindowInfo(number === undefined ? 1 | 16 : INCLUDING_WINDOW, number ?? 0));
   if (!list) return [];
   const k = {
-    pid: s.string('kCGWindowOwnerPID'), layer: s.string('kCGWindowLayer'), number: s.string('kCGWindowNumber'), bounds: s.string('kCGWindowBounds'),
-    name: s.string('kCGWindowName'), x: s.string('X'), y: s.string('Y'), w: s.string('Width'), h: s.string('Height'),
+    pid: s.string('kCGWindowOwnerPID'),
+    layer: s.string('kCGWindowLayer'),
+    number: s.string('kCGWindowNumber'),
+    bounds: s.string('kCGWindowBounds'),
+    name: s.string('kCGWindowName'),
+    x: s.string('X'),
+    y: s.string('Y'),
+    w: s.string('Width'),
+    h: s.string('Height'),
   };
   const out: CgWindow[] = [];
   for (const d of arrayItems(api, list)) {
@@ -71,15 +78,22 @@ export function cgWindows(s: CfScope, number?: number): CgWindow[] {
   return out;
 }
 
-const sameFrame = (a: Rect | undefined, b: Rect | undefined): boolean => !!a && !!b && a.every((v, i) => Math.round(v) === Math.round(b[i] ?? NaN));
+const sameFrame = (a: Rect | undefined, b: Rect | undefined): boolean =>
+  !!a && !!b && a.every((v, i) => Math.round(v) === Math.round(b[i] ?? NaN));
 
 /**
  * The CGWindowID of each AX window of one process (same index), where exactly one layer-0 CG window of that
  * pid has its frame (and its title, when CG shows one) and no other AX window of the process matches it too.
  */
-export function windowNumbers(cg: readonly CgWindow[], pid: number, ax: readonly { bounds?: Rect; title: string }[]): (number | undefined)[] {
+export function windowNumbers(
+  cg: readonly CgWindow[],
+  pid: number,
+  ax: readonly { bounds?: Rect; title: string }[],
+): (number | undefined)[] {
   const mine = cg.filter((w) => w.pid === pid && w.layer === 0);
-  const candidates = ax.map((a) => mine.filter((w) => sameFrame(w.bounds, a.bounds) && (w.name === undefined || w.name === a.title)));
+  const candidates = ax.map((a) =>
+    mine.filter((w) => sameFrame(w.bounds, a.bounds) && (w.name === undefined || w.name === a.title)),
+  );
   return candidates.map((c) => {
     const only = c.length === 1 ? c[0] : undefined;
     if (!only) return undefined;
@@ -89,7 +103,8 @@ export function windowNumbers(cg: readonly CgWindow[], pid: number, ax: readonly
 
 /** Width and height from a PNG's IHDR. */
 function pngSize(png: Buffer): [number, number] | undefined {
-  if (png.length < 24 || png.readUInt32BE(0) !== 0x89504e47 || png.toString('latin1', 12, 16) !== 'IHDR') return undefined;
+  if (png.length < 24 || png.readUInt32BE(0) !== 0x89504e47 || png.toString('latin1', 12, 16) !== 'IHDR')
+    return undefined;
   return [png.readUInt32BE(16), png.readUInt32BE(20)];
 }
 
@@ -120,14 +135,27 @@ export function toolCapture(tool: string, number: number): { png?: Buffer; why?:
  */
 export function captureWindow(api: MacApi, pid: number, number: number, frame: Rect, maxEdge: number,
   tool?: string): Omit<CaptureResult, 'ms'> {
-  if (!(frame[2] > 0 && frame[3] > 0)) throw new ComputerUseError('window_changed', 'the window has no area to capture; list the windows again. Nothing was captured.');
+  if (!(frame[2] > 0 && frame[3] > 0))
+    throw new ComputerUseError(
+      'window_changed',
+      'the window has no area to capture; list the windows again. Nothing was captured.',
+    );
   if (!api.CGPreflightScreenCaptureAccess()) {
-    throw new ComputerUseError('permission_denied', `macOS does not allow this process to record the screen: turn it on in ${SCREEN_RECORDING_FIX}, then restart it. Nothing was captured.`, { pane: SCREEN_RECORDING_FIX });
+    throw new ComputerUseError(
+      'permission_denied',
+      `macOS does not allow this process to record the screen: turn it on in ${SCREEN_RECORDING_FIX}, then ` +
+        `restart it. Nothing was captured.`,
+      { pane: SCREEN_RECORDING_FIX },
+    );
   }
   return withScope(api, (s) => {
     const now = cgWindows(s, number).find((w) => w.number === number);
     if (!now || now.pid !== pid || !sameFrame(now.bounds, frame)) {
-      throw new ComputerUseError('window_changed', 'the window is not where it was listed (moved, resized or closed); list the windows again. Nothing was captured.');
+      throw new ComputerUseError(
+        'window_changed',
+        'the window is not where it was listed (moved, resized or closed); list the windows again. Nothing ' +
+          'was captured.',
+      );
     }
     const shot = tool ? toolCapture(tool, number) : { why: 'not used' };
     let image: CFRef = null;
@@ -143,17 +171,32 @@ export function captureWindow(api: MacApi, pid: number, number: number, frame: R
       image = s.own(api.CGWindowListCreateImage(RECT_NULL, INCLUDING_WINDOW, number, IMAGE_OPTIONS));
       how = `CGWindowListCreateImage (screencapture: ${shot.why ?? 'unused'})`;
     }
-    if (!image) throw new ComputerUseError('action_failed', 'macOS returned no image of the window (minimized, on another Space, or not shown); raise it and try again');
+    if (!image)
+      throw new ComputerUseError(
+        'action_failed',
+        'macOS returned no image of the window (minimized, on another Space, or not shown); raise it and try ' +
+          'again',
+      );
     const data = s.own(api.CFDataCreateMutable(null, 0));
     const dest = s.own(api.CGImageDestinationCreateWithData(data, s.string('public.png'), 1, null));
     if (!dest) throw new ComputerUseError('action_failed', 'ImageIO could not make a PNG destination');
     const edge = Math.max(api.CGImageGetWidth(image), api.CGImageGetHeight(image));
     let props: CFRef = null;
     if (edge > maxEdge) {
-      props = s.own(api.CFDictionaryCreate(null, [api.kCGImageDestinationImageMaxPixelSize], [s.number(maxEdge)], 1, api.kCFTypeDictionaryKeyCallBacks, api.kCFTypeDictionaryValueCallBacks));
+      props = s.own(
+        api.CFDictionaryCreate(
+          null,
+          [api.kCGImageDestinationImageMaxPixelSize],
+          [s.number(maxEdge)],
+          1,
+          api.kCFTypeDictionaryKeyCallBacks,
+          api.kCFTypeDictionaryValueCallBacks,
+        ),
+      );
     }
     api.CGImageDestinationAddImage(dest, image, props);
-    if (!api.CGImageDestinationFinalize(dest)) throw new ComputerUseError('action_failed', 'ImageIO could not encode the window image as PNG');
+    if (!api.CGImageDestinationFinalize(dest))
+      throw new ComputerUseError('action_failed', 'ImageIO could not encode the window image as PNG');
     const len = api.CFDataGetLength(data);
     const bytes = new Uint8Array(len);
     if (len > 0) api.CFDataGetBytes(data, { location: 0, length: len }, bytes);

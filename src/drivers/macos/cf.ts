@@ -68,8 +68,16 @@ function readAxValue(api: MacApi, ref: CFRef): AxStruct | undefined {
   switch (kind) {
     case AX_VALUE.point: return { kind: 'point', x: v.getFloat64(0, true), y: v.getFloat64(8, true) };
     case AX_VALUE.size: return { kind: 'size', w: v.getFloat64(0, true), h: v.getFloat64(8, true) };
-    case AX_VALUE.rect: return { kind: 'rect', x: v.getFloat64(0, true), y: v.getFloat64(8, true), w: v.getFloat64(16, true), h: v.getFloat64(24, true) };
-    case AX_VALUE.range: return { kind: 'range', location: Number(v.getBigInt64(0, true)), length: Number(v.getBigInt64(8, true)) };
+    case AX_VALUE.rect:
+      return {
+        kind: 'rect',
+        x: v.getFloat64(0, true),
+        y: v.getFloat64(8, true),
+        w: v.getFloat64(16, true),
+        h: v.getFloat64(24, true),
+      };
+    case AX_VALUE.range:
+      return { kind: 'range', location: Number(v.getBigInt64(0, true)), length: Number(v.getBigInt64(8, true)) };
     case AX_VALUE.error: return { kind: 'error', code: v.getInt32(0, true) };
     default: return undefined;
   }
@@ -82,7 +90,11 @@ export function readValue(api: MacApi, ref: CFRef, maxText?: number): CfValue | 
   const type = api.CFGetTypeID(ref);
   if (type === ids.string) return readString(api, ref, maxText).text;
   if (type === ids.boolean) return api.CFBooleanGetValue(ref) !== 0;
-  if (type === ids.number) { const out = new Float64Array(1); api.CFNumberGetValue(ref, CF_NUMBER_DOUBLE, out); return out[0] ?? 0; }
+  if (type === ids.number) {
+    const out = new Float64Array(1);
+    api.CFNumberGetValue(ref, CF_NUMBER_DOUBLE, out);
+    return out[0] ?? 0;
+  }
   if (type === ids.element) return { kind: 'element', ref };
   if (type === ids.array) return { kind: 'array', items: arrayItems(api, ref) };
   if (type === ids.axValue) { const s = readAxValue(api, ref); return s?.kind === 'error' ? undefined : s; }
@@ -122,12 +134,23 @@ export class CfScope {
   boolean(b: boolean): CFRef { return b ? this.api.kCFBooleanTrue : this.api.kCFBooleanFalse; }
 
   /** A CFArray of CF values (CFType callbacks: the array retains its items), owned by the scope. */
-  array(items: CFRef[]): CFRef { return this.own(this.api.CFArrayCreate(null, items, items.length, this.api.kCFTypeArrayCallBacks)); }
+  array(items: CFRef[]): CFRef {
+    return this.own(this.api.CFArrayCreate(null, items, items.length, this.api.kCFTypeArrayCallBacks));
+  }
 
   /** A CFDictionary from string keys, owned by the scope. */
   dictionary(entries: [string, CFRef][]): CFRef {
     const keys = entries.map(([k]) => this.string(k));
-    return this.own(this.api.CFDictionaryCreate(null, keys, entries.map(([, v]) => v), entries.length, this.api.kCFTypeDictionaryKeyCallBacks, this.api.kCFTypeDictionaryValueCallBacks));
+    return this.own(
+      this.api.CFDictionaryCreate(
+        null,
+        keys,
+        entries.map(([, v]) => v),
+        entries.length,
+        this.api.kCFTypeDictionaryKeyCallBacks,
+        this.api.kCFTypeDictionaryValueCallBacks,
+      ),
+    );
   }
 
   /** Releases everything owned, newest first. */
@@ -159,8 +182,14 @@ export function responsibleApp(env: NodeJS.ProcessEnv = process.env): string {
 export function axError(code: number, what: string): ComputerUseError {
   const map: Record<number, [ErrorCode, string]> = {
     [AX_ERROR.invalidUIElement]: ['stale_ref', `${what}: the element is gone; observe again. Nothing was sent.`],
-    [AX_ERROR.cannotComplete]: ['timeout', `${what}: the app did not answer within the messaging timeout (it may be hung or busy); try again later`],
-    [AX_ERROR.apiDisabled]: ['permission_denied', `${what}: macOS does not trust ${responsibleApp()} for accessibility. Grant it in ${ACCESSIBILITY_FIX}, then restart it.`],
+    [AX_ERROR.cannotComplete]: [
+      'timeout',
+      `${what}: the app did not answer within the messaging timeout (it may be hung or busy); try again later`,
+    ],
+    [AX_ERROR.apiDisabled]: [
+      'permission_denied',
+      `${what}: macOS does not trust ${responsibleApp()} for accessibility. Grant it in ${ACCESSIBILITY_FIX}, then restart it.`,
+    ],
     [AX_ERROR.actionUnsupported]: ['unsupported', `${what}: the element does not take that action`],
     [AX_ERROR.attributeUnsupported]: ['unsupported', `${what}: the element does not have that attribute`],
     [AX_ERROR.illegalArgument]: ['invalid_params', `${what}: the app refused the value`],

@@ -28,7 +28,11 @@ const MAX_BYTES = 4 * MAX_TEXT;
 const METHOD = 'Pasteboard (general)';
 
 function osStatus(what: string, status: number): ComputerUseError {
-  return new ComputerUseError('input_unavailable', `${what} failed (OSStatus ${status}); nothing was read from or put on the clipboard`, { osStatus: status });
+  return new ComputerUseError(
+    'input_unavailable',
+    `${what} failed (OSStatus ${status}); nothing was read from or put on the clipboard`,
+    { osStatus: status },
+  );
 }
 
 function open(s: CfScope): CFRef {
@@ -55,7 +59,12 @@ function itemsOf(s: CfScope, pb: CFRef): { id: number | bigint; flavors: string[
     const fl = api.PasteboardCopyItemFlavors(pb, id[0], out);
     s.own(out[0]);
     if (fl !== 0 || !out[0]) { items.push({ id: id[0], flavors: [] }); continue; }
-    items.push({ id: id[0], flavors: arrayItems(api, out[0]).map((f) => readValue(api, f, 512)).filter((f): f is string => typeof f === 'string') });
+    items.push({
+      id: id[0],
+      flavors: arrayItems(api, out[0])
+        .map((f) => readValue(api, f, 512))
+        .filter((f): f is string => typeof f === 'string'),
+    });
   }
   return items;
 }
@@ -70,7 +79,10 @@ function textOf(s: CfScope, pb: CFRef, id: number | bigint, flavor: string): str
   const len = Math.min(api.CFDataGetLength(out[0]), MAX_BYTES);
   const buf = new Uint8Array(len);
   if (len > 0) api.CFDataGetBytes(out[0], { location: 0, length: len }, buf);
-  const text = flavor === UTF16_TEXT ? Buffer.from(buf.buffer, 0, len - (len % 2)).toString('utf16le') : Buffer.from(buf).toString('utf8');
+  const text =
+    flavor === UTF16_TEXT
+      ? Buffer.from(buf.buffer, 0, len - (len % 2)).toString('utf16le')
+      : Buffer.from(buf).toString('utf8');
   // A cut between the halves of a surrogate pair would leave half a character.
   const cut = text.slice(0, MAX_TEXT);
   return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
@@ -82,9 +94,14 @@ export function readClipboard(api: MacApi): ClipboardResult {
     const pb = open(s);
     api.PasteboardSynchronize(pb);
     const items = itemsOf(s, pb);
-    if (!items || items.some((it) => it.flavors.some((f) => SECRET_FLAVORS.includes(f)))) return { method: METHOD, owner: { secret: true } };
+    if (!items || items.some((it) => it.flavors.some((f) => SECRET_FLAVORS.includes(f))))
+      return { method: METHOD, owner: { secret: true } };
     for (const it of items) {
-      const flavor = it.flavors.includes(UTF8_TEXT) ? UTF8_TEXT : it.flavors.includes(UTF16_TEXT) ? UTF16_TEXT : undefined;
+      const flavor = it.flavors.includes(UTF8_TEXT)
+        ? UTF8_TEXT
+        : it.flavors.includes(UTF16_TEXT)
+          ? UTF16_TEXT
+          : undefined;
       if (!flavor) continue;
       const text = textOf(s, pb, it.id, flavor);
       if (text !== undefined) return { method: METHOD, text };
@@ -101,7 +118,11 @@ export function writeClipboard(api: MacApi, text: string): ClipboardResult {
     if (cleared !== 0) throw osStatus('PasteboardClear', cleared);
     const bytes = new Uint8Array(Buffer.from(text, 'utf8'));
     const data = s.own(api.CFDataCreate(null, bytes, bytes.length));
-    if (!data) throw new ComputerUseError('input_unavailable', 'CFDataCreate failed; the clipboard was cleared but holds no text');
+    if (!data)
+      throw new ComputerUseError(
+        'input_unavailable',
+        'CFDataCreate failed; the clipboard was cleared but holds no text',
+      );
     const st = api.PasteboardPutItemFlavor(pb, 1, s.string(UTF8_TEXT), data, 0);
     if (st !== 0) throw osStatus('PasteboardPutItemFlavor', st);
     return { method: METHOD };

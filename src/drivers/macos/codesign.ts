@@ -1,5 +1,6 @@
 /**
- * App identity from the code signature (docs/policy.md, "One app, one allow entry"): what Security.framework proves about a running
+ * App identity from the code signature (docs/policy.md, "One app, one allow entry"): what Security.framework proves
+ * about a running
  * process (SecCodeCopyGuestWithAttributes by pid) or a bundle on disk (SecStaticCodeCreateWithPath). The signing
  * identifier (an app's bundle id) and team id are read with SecCodeCopySigningInformation, but believed only
  * after the signature is validated against a requirement that names them: "anchor apple" for Apple's own code,
@@ -47,7 +48,16 @@ export function urlPath(api: MacApi, url: CFRef): string | undefined {
 export function signatureOfPid(s: CfScope, pid: number): SignatureFacts | undefined {
   const api = s.api;
   const pidKey = api.kSecGuestAttributePid;
-  const attrs = s.own(api.CFDictionaryCreate(null, [pidKey], [s.own(api.CFNumberCreate(null, CF_NUMBER_SINT32, Int32Array.of(pid)))], 1, api.kCFTypeDictionaryKeyCallBacks, api.kCFTypeDictionaryValueCallBacks));
+  const attrs = s.own(
+    api.CFDictionaryCreate(
+      null,
+      [pidKey],
+      [s.own(api.CFNumberCreate(null, CF_NUMBER_SINT32, Int32Array.of(pid)))],
+      1,
+      api.kCFTypeDictionaryKeyCallBacks,
+      api.kCFTypeDictionaryValueCallBacks,
+    ),
+  );
   const out: [CFRef] = [null];
   if (api.SecCodeCopyGuestWithAttributes(null, attrs, 0, out) !== 0 || !out[0]) return undefined;
   const code = s.own(out[0]);
@@ -80,7 +90,11 @@ function signatureOf(s: CfScope, code: CFRef, check: (req: CFRef) => number): Si
     return check(s.own(req[0])) === 0;
   };
   if (satisfies('anchor apple')) return { signing: 'apple', bundleId: identifier };
-  if (typeof team === 'string' && TEAM_ID.test(team) && satisfies(`anchor apple generic and certificate leaf[subject.OU] = "${team}"`)) {
+  if (
+    typeof team === 'string' &&
+    TEAM_ID.test(team) &&
+    satisfies(`anchor apple generic and certificate leaf[subject.OU] = "${team}"`)
+  ) {
     return { signing: 'developer', bundleId: identifier, teamId: team };
   }
   return { signing: 'invalid' };
@@ -90,8 +104,12 @@ function signatureOf(s: CfScope, code: CFRef, check: (req: CFRef) => number): Si
  * The appId of a signed app: `bundle id@team id`, `bundle id@apple` for Apple's own code (which has no team
  * id), of kind `signed`; an app the signature does not prove is known by its executable path (kind `executable`).
  */
-export function appIdOf(sig: SignatureFacts | undefined, executable: string | undefined): { appId?: string; appIdKind?: AppIdKind } {
+export function appIdOf(
+  sig: SignatureFacts | undefined,
+  executable: string | undefined,
+): { appId?: string; appIdKind?: AppIdKind } {
   if (sig?.bundleId && sig.signing === 'apple') return { appId: `${sig.bundleId}@apple`, appIdKind: 'signed' };
-  if (sig?.bundleId && sig.teamId && sig.signing === 'developer') return { appId: `${sig.bundleId}@${sig.teamId}`, appIdKind: 'signed' };
+  if (sig?.bundleId && sig.teamId && sig.signing === 'developer')
+    return { appId: `${sig.bundleId}@${sig.teamId}`, appIdKind: 'signed' };
   return executable ? { appId: executable, appIdKind: 'executable' } : {};
 }

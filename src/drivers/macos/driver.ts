@@ -138,7 +138,9 @@ export class MacDriver {
   identify(p: IdentifyParams): IdentifyResult { return identify(this.api, this.signatures, p); }
 
   /** `apps.resolveLaunch` (resolve.ts): what `launch` would start, without starting it. */
-  resolveLaunch(p: ResolveLaunchParams): ResolveLaunchResult { return resolveLaunch(this.api, p, this.options.resolve); }
+  resolveLaunch(p: ResolveLaunchParams): ResolveLaunchResult {
+    return resolveLaunch(this.api, p, this.options.resolve);
+  }
 
   /** `apps.terminate`: SIGKILL, only while the pid still has the start token the caller saw. */
   terminate(p: TerminateParams): TerminateResult {
@@ -169,7 +171,8 @@ export class MacDriver {
         const pid = readValue(this.api, this.api.CFDictionaryGetValue(d, kPid));
         const layer = readValue(this.api, this.api.CFDictionaryGetValue(d, kLayer));
         const name = readValue(this.api, this.api.CFDictionaryGetValue(d, kName));
-        if (typeof pid === 'number' && layer === 0 && !owners.has(pid)) owners.set(pid, typeof name === 'string' ? name : '');
+        if (typeof pid === 'number' && layer === 0 && !owners.has(pid))
+          owners.set(pid, typeof name === 'string' ? name : '');
       }
     });
     return owners;
@@ -213,7 +216,8 @@ export class MacDriver {
     const deadline = Date.now() + (p.waitForWindowMs ?? 10_000);
     const matches = (a: AppInfo): boolean =>
       a.name === name ||
-      (a.executable !== undefined && a.executable.split('/').includes(file === '/usr/bin/open' ? `${name}.app` : name)) ||
+      (a.executable !== undefined &&
+        a.executable.split('/').includes(file === '/usr/bin/open' ? `${name}.app` : name)) ||
       a.executable === file;
     for (;;) {
       const apps = this.apps(true).filter(matches);
@@ -296,7 +300,10 @@ export class MacDriver {
   private windowEntry(id: string): HandleEntry {
     const e = this.handles.get(id);
     if (!e || e.kind !== 'window')
-      throw new ComputerUseError('window_not_found', 'that window handle is unknown or expired; list the windows again');
+      throw new ComputerUseError(
+        'window_not_found',
+        'that window handle is unknown or expired; list the windows again',
+      );
     const now = procIdentity(this.api, e.pid);
     if (!now || now.startTime !== e.startTime) {
       this.handles.forgetPid(e.pid);
@@ -336,7 +343,12 @@ export class MacDriver {
   // ---- trees ----
 
   /** Reads a window's tree (or the subtree at `scope`), the menu bar as a collapsed subtree of the window. */
-  snapshot(p: { window: string; scope?: string; depth?: number; maxNodes?: number }): { window: WindowInfo; root: RawNode; nodes: number; truncated: boolean } {
+  snapshot(p: { window: string; scope?: string; depth?: number; maxNodes?: number }): {
+    window: WindowInfo;
+    root: RawNode;
+    nodes: number;
+    truncated: boolean;
+  } {
     this.requireTrust();
     const w = this.windowEntry(p.window);
     this.handles.sweep();
@@ -369,7 +381,14 @@ export class MacDriver {
     return node;
   }
 
-  private readTree(s: CfScope, el: CFRef, w: HandleEntry, depth: number, budget: { left: number; truncated: boolean }, parentRole: Role | undefined): RawNode {
+  private readTree(
+    s: CfScope,
+    el: CFRef,
+    w: HandleEntry,
+    depth: number,
+    budget: { left: number; truncated: boolean },
+    parentRole: Role | undefined,
+  ): RawNode {
     budget.left--;
     const r = this.read(s, el);
     const node = this.toNode(el, r.facts, w, parentRole);
@@ -441,10 +460,15 @@ export class MacDriver {
       if (err instanceof ComputerUseError && err.code === 'stale_ref') this.handles.forget(e.id);
       throw err;
     }
-    if (r.facts.role !== e.role || (r.facts.subrole ?? '') !== (e.subrole ?? '') || (e.identifier !== undefined && r.facts.identifier !== e.identifier)) {
+    if (
+      r.facts.role !== e.role ||
+      (r.facts.subrole ?? '') !== (e.subrole ?? '') ||
+      (e.identifier !== undefined && r.facts.identifier !== e.identifier)
+    ) {
       throw new ComputerUseError(
         'stale_ref',
-        `the element at that handle is now a ${r.facts.role}, not the ${e.role} it was; observe again. Nothing was sent.`,
+        `the element at that handle is now a ${r.facts.role}, not the ${e.role} it was; observe again. ` +
+          `Nothing was sent.`,
       );
     }
     const w = this.handles.get(e.window ?? '') ?? e;
@@ -472,7 +496,12 @@ export class MacDriver {
    * Waits (bounded, drivers/common/actionable.ts) until the element passes the checks asked for; without them it
    * must be enabled at once. Only a text op needs an editable element.
    */
-  private async waitActionable(e: HandleEntry, cur: { facts: AxFacts; node: RawNode }, p: ActParams, signal?: AbortSignal): Promise<{ facts: AxFacts; node: RawNode }> {
+  private async waitActionable(
+    e: HandleEntry,
+    cur: { facts: AxFacts; node: RawNode },
+    p: ActParams,
+    signal?: AbortSignal,
+  ): Promise<{ facts: AxFacts; node: RawNode }> {
     const text = ['set_value', 'type', 'clear'].includes(p.op);
     const probe: ActionabilityProbe<{ facts: AxFacts; node: RawNode }> = {
       read: async () => withScope(this.api, (s) => this.current(s, e)),
@@ -490,7 +519,12 @@ export class MacDriver {
     ).info;
   }
 
-  private dispatch(s: CfScope, e: HandleEntry, f: AxFacts, p: ActParams): { method: 'pattern' | 'synthetic'; text: string } {
+  private dispatch(
+    s: CfScope,
+    e: HandleEntry,
+    f: AxFacts,
+    p: ActParams,
+  ): { method: 'pattern' | 'synthetic'; text: string } {
     const api = this.api;
     const perform = (action: string): { method: 'pattern'; text: string } => {
       if (!f.actions.includes(action))
@@ -522,7 +556,10 @@ export class MacDriver {
       const at = centre(f.bounds);
       const w = this.handles.get(e.window ?? '');
       if (!w)
-        throw new ComputerUseError('stale_ref', "the element's window handle expired; observe again. Nothing was sent.");
+        throw new ComputerUseError(
+          'stale_ref',
+          "the element's window handle expired; observe again. Nothing was sent.",
+        );
       requireShows(s, e.pid, w.ref, at.x, at.y);
       const sent = postPointer(api, e.pid, events(at));
       return { method: 'synthetic', text: `CGEventPostToPid ${sent} ${what} events; ${POINTER_FOCUS_NOTE}` };
@@ -564,7 +601,8 @@ export class MacDriver {
         if (direction !== 'up' && direction !== 'down' && direction !== 'left' && direction !== 'right') {
           throw new ComputerUseError(
             'unsupported',
-            `scroll ${JSON.stringify(direction.slice(0, 40))} is not in the macOS driver: give up, down, left, right or into_view; nothing was sent`,
+            `scroll ${JSON.stringify(direction.slice(0, 40))} is not in the macOS driver: give up, down, ` +
+              `left, right or into_view; nothing was sent`,
           );
         }
         const bar = scrollBarOf(api, s, e.ref, direction === 'up' || direction === 'down' ? 'vertical' : 'horizontal');
@@ -579,7 +617,10 @@ export class MacDriver {
             text: `AXUIElementPerformAction ${step} ×${SCROLL_STEPS} on the ${bar.orientation} scroll bar`,
           };
         }
-        return pointer((at) => pointerEvents({ action: 'scroll', ...at, direction, amount: SCROLL_STEPS }), 'scroll-wheel');
+        return pointer(
+          (at) => pointerEvents({ action: 'scroll', ...at, direction, amount: SCROLL_STEPS }),
+          'scroll-wheel',
+        );
       }
       case 'close': {
         // The title bar's close button, pressed: the app may ask first (a Save sheet) or keep running.
@@ -653,7 +694,10 @@ export class MacDriver {
     const w = this.windowEntry(p.window);
     return withScope(this.api, (s) => {
       const bounds = this.read(s, w.ref, false).facts.bounds;
-      if (p.expectBounds && (!bounds || bounds.some((v, i) => Math.round(v) !== Math.round(p.expectBounds![i] ?? NaN)))) {
+      if (
+        p.expectBounds &&
+        (!bounds || bounds.some((v, i) => Math.round(v) !== Math.round(p.expectBounds![i] ?? NaN)))
+      ) {
         throw new ComputerUseError(
           'window_changed',
           'the window moved or was resized since it was observed; observe again. Nothing was sent.',
@@ -676,7 +720,8 @@ export class MacDriver {
     for (const ev of events) {
       if (signal?.aborted) break;
       const ref = this.api.CGEventCreateKeyboardEvent(null, ev.code, ev.down);
-      if (!ref) throw new ComputerUseError('input_unavailable', 'CGEventCreateKeyboardEvent failed; nothing more was sent');
+      if (!ref)
+        throw new ComputerUseError('input_unavailable', 'CGEventCreateKeyboardEvent failed; nothing more was sent');
       try {
         this.api.CGEventSetFlags(ref, BigInt(ev.flags));
         if (ev.text) {
@@ -702,7 +747,10 @@ export class MacDriver {
   keys(p: KeysParams, signal?: AbortSignal): KeysResult {
     this.requireTrust();
     const w = this.windowEntry(p.window);
-    if (p.expect && (p.expect.pid !== w.pid || (p.expect.startToken !== undefined && p.expect.startToken !== String(w.startTime)))) {
+    if (
+      p.expect &&
+      (p.expect.pid !== w.pid || (p.expect.startToken !== undefined && p.expect.startToken !== String(w.startTime)))
+    ) {
       throw new ComputerUseError(
         'window_not_focused',
         'that window belongs to another process than the one the keys were aimed at; nothing was sent',
@@ -721,7 +769,9 @@ export class MacDriver {
         if (!this.isFocusedWindow(s, w))
           throw new ComputerUseError(
             'window_not_focused',
-            'the window is not the focused window of its app, and raising it did not change that; nothing ' + 'was ' + 'sent',
+            'the window is not the focused window of its app, and raising it did not change that; nothing ' +
+              'was ' +
+              'sent',
           );
       }
     });
@@ -782,7 +832,8 @@ export class MacDriver {
       const now = Date.now();
       if (now - stableSince >= quietMs && now - started >= (p.minMs ?? 0))
         return { settled: true, events: changes, ms: now - started };
-      if (now - started >= p.timeoutMs || signal?.aborted) return { settled: false, events: changes, ms: now - started };
+      if (now - started >= p.timeoutMs || signal?.aborted)
+        return { settled: false, events: changes, ms: now - started };
       await sleep(Math.min(100, Math.max(10, quietMs / 2)));
       const sig = windowId ? this.signature(windowId) : '';
       if (sig !== last) { changes++; last = sig; stableSince = Date.now(); }
@@ -817,7 +868,8 @@ function scrollBarOf(
         if (copyAttribute(api, s, k, 'AXRole') !== 'AXScrollBar') continue;
         const o = copyAttribute(api, s, k, 'AXOrientation');
         const size = copyAttribute(api, s, k, 'AXSize');
-        const tall = size && typeof size === 'object' && 'kind' in size && size.kind === 'size' ? size.h > size.w : undefined;
+        const tall =
+          size && typeof size === 'object' && 'kind' in size && size.kind === 'size' ? size.h > size.w : undefined;
         const vertical = o === 'AXVerticalOrientation' || (o === undefined && tall === true);
         if (vertical !== (orientation === 'vertical')) continue;
         const names: [CFRef] = [null];
@@ -832,7 +884,8 @@ function scrollBarOf(
       if (role === 'AXScrollArea') return undefined;
     }
     const parent = copyAttribute(api, s, cur, 'AXParent');
-    cur = parent && typeof parent === 'object' && 'kind' in parent && parent.kind === 'element' ? parent.ref : undefined;
+    cur =
+      parent && typeof parent === 'object' && 'kind' in parent && parent.kind === 'element' ? parent.ref : undefined;
   }
   return undefined;
 }

@@ -11,8 +11,17 @@ import type { CFRef, MacApi } from './ffi.js';
 
 /** The notifications observed on every target app. */
 export const NOTIFICATIONS = [
-  'AXValueChanged', 'AXUIElementDestroyed', 'AXCreated', 'AXFocusedUIElementChanged', 'AXTitleChanged',
-  'AXWindowCreated', 'AXMainWindowChanged', 'AXSelectedChildrenChanged', 'AXSelectedTextChanged', 'AXMenuOpened', 'AXLayoutChanged',
+  'AXValueChanged',
+  'AXUIElementDestroyed',
+  'AXCreated',
+  'AXFocusedUIElementChanged',
+  'AXTitleChanged',
+  'AXWindowCreated',
+  'AXMainWindowChanged',
+  'AXSelectedChildrenChanged',
+  'AXSelectedTextChanged',
+  'AXMenuOpened',
+  'AXLayoutChanged',
 ] as const;
 
 interface Watch { observer: CFRef; app: CFRef; source: CFRef; names: CFRef[] }
@@ -36,9 +45,15 @@ export class EventHub {
     if (this.watches.has(pid)) return true;
     if (this.failed.has(pid)) return false;
     const api = this.api;
-    this.callback ??= api.koffi.register((_o: CFRef, el: CFRef, name: CFRef) => this.deliver(el, name), api.koffi.pointer(api.observerCallback));
+    this.callback ??= api.koffi.register(
+      (_o: CFRef, el: CFRef, name: CFRef) => this.deliver(el, name),
+      api.koffi.pointer(api.observerCallback),
+    );
     const out: [CFRef] = [null];
-    if (api.AXObserverCreate(pid, this.callback, out) !== AX_ERROR.success || !out[0]) { this.failed.add(pid); return false; }
+    if (api.AXObserverCreate(pid, this.callback, out) !== AX_ERROR.success || !out[0]) {
+      this.failed.add(pid);
+      return false;
+    }
     const observer = out[0];
     const app = api.AXUIElementCreateApplication(pid);
     const names: CFRef[] = [];

@@ -1,7 +1,9 @@
 /**
- * The C functions the macOS driver calls, bound through koffi (docs/platforms.md, "macOS"): HIServices' Accessibility API
+ * The C functions the macOS driver calls, bound through koffi (docs/platforms.md, "macOS"): HIServices' Accessibility
+ * API
  * (AXUIElement*, AXObserver*, AXIsProcessTrustedWithOptions), CoreFoundation (ownership and conversions),
- * HIServices' Pasteboard (the clipboard), CoreGraphics (keyboard events posted to a pid, the window list and window images), ImageIO (PNG), libproc (process identity), Security (code
+ * HIServices' Pasteboard (the clipboard), CoreGraphics (keyboard events posted to a pid, the window list and window
+ * images), ImageIO (PNG), libproc (process identity), Security (code
  * signatures: the app identity) and CoreServices (Launch Services' bundle-id lookup). Nothing is
  * compiled on the user's Mac: koffi ships prebuilt binaries for macOS x64 and arm64.
  *
@@ -219,29 +221,41 @@ export function bindMacApi(libs: MacLibraries = librariesFrom()): MacApi {
     CFDictionaryGetTypeID: cf.func('unsigned long CFDictionaryGetTypeID()'),
     AXValueGetTypeID: ax.func('unsigned long AXValueGetTypeID()'),
     AXUIElementGetTypeID: ax.func('unsigned long AXUIElementGetTypeID()'),
-    CFStringCreateWithCharacters: cf.func('CFTypeRef CFStringCreateWithCharacters(CFTypeRef alloc, const uint16_t *chars, long n)'),
+    CFStringCreateWithCharacters: cf.func(
+      'CFTypeRef CFStringCreateWithCharacters(CFTypeRef alloc, const uint16_t *chars, long n)',
+    ),
     CFStringGetLength: cf.func('long CFStringGetLength(CFTypeRef s)'),
     CFStringGetCharacters: cf.func('void CFStringGetCharacters(CFTypeRef s, CFRange range, _Out_ uint16_t *buf)'),
     CFNumberCreate: cf.func('CFTypeRef CFNumberCreate(CFTypeRef alloc, long type, const void *value)'),
     CFNumberGetValue: cf.func('uint8_t CFNumberGetValue(CFTypeRef n, long type, _Out_ void *value)'),
     CFBooleanGetValue: cf.func('uint8_t CFBooleanGetValue(CFTypeRef b)'),
-    CFArrayCreate: cf.func('CFTypeRef CFArrayCreate(CFTypeRef alloc, CFTypeRef *values, long n, const void *callbacks)'),
+    CFArrayCreate: cf.func(
+      'CFTypeRef CFArrayCreate(CFTypeRef alloc, CFTypeRef *values, long n, const void *callbacks)',
+    ),
     CFArrayGetCount: cf.func('long CFArrayGetCount(CFTypeRef a)'),
     CFArrayGetValueAtIndex: cf.func('CFTypeRef CFArrayGetValueAtIndex(CFTypeRef a, long i)'),
-    CFDictionaryCreate: cf.func('CFTypeRef CFDictionaryCreate(CFTypeRef alloc, CFTypeRef *keys, CFTypeRef *values, long n, const void *kcb, const void *vcb)'),
+    CFDictionaryCreate: cf.func(
+      'CFTypeRef CFDictionaryCreate(CFTypeRef alloc, CFTypeRef *keys, CFTypeRef *values, long n, const void *kcb, const void *vcb)',
+    ),
     CFDictionaryGetValue: cf.func('CFTypeRef CFDictionaryGetValue(CFTypeRef d, CFTypeRef key)'),
     CFRunLoopGetCurrent: cf.func('CFTypeRef CFRunLoopGetCurrent()'),
     CFRunLoopAddSource: cf.func('void CFRunLoopAddSource(CFTypeRef rl, CFTypeRef source, CFTypeRef mode)'),
     CFRunLoopRemoveSource: cf.func('void CFRunLoopRemoveSource(CFTypeRef rl, CFTypeRef source, CFTypeRef mode)'),
-    CFRunLoopRunInMode: cf.func('int32_t CFRunLoopRunInMode(CFTypeRef mode, double seconds, uint8_t returnAfterSourceHandled)'),
+    CFRunLoopRunInMode: cf.func(
+      'int32_t CFRunLoopRunInMode(CFTypeRef mode, double seconds, uint8_t returnAfterSourceHandled)',
+    ),
     kCFBooleanTrue: ptrSymbol('kCFBooleanTrue'),
     kCFBooleanFalse: ptrSymbol('kCFBooleanFalse'),
     kCFRunLoopDefaultMode: ptrSymbol('kCFRunLoopDefaultMode'),
     kCFTypeArrayCallBacks: dataSymbol('kCFTypeArrayCallBacks'),
     kCFTypeDictionaryKeyCallBacks: dataSymbol('kCFTypeDictionaryKeyCallBacks'),
     kCFTypeDictionaryValueCallBacks: dataSymbol('kCFTypeDictionaryValueCallBacks'),
-    CFURLCreateFromFileSystemRepresentation: cf.func('CFTypeRef CFURLCreateFromFileSystemRepresentation(CFTypeRef alloc, const uint8_t *buf, long len, uint8_t isDirectory)'),
-    CFURLGetFileSystemRepresentation: cf.func('uint8_t CFURLGetFileSystemRepresentation(CFTypeRef url, uint8_t resolveAgainstBase, _Out_ uint8_t *buf, long max)'),
+    CFURLCreateFromFileSystemRepresentation: cf.func(
+      'CFTypeRef CFURLCreateFromFileSystemRepresentation(CFTypeRef alloc, const uint8_t *buf, long len, uint8_t isDirectory)',
+    ),
+    CFURLGetFileSystemRepresentation: cf.func(
+      'uint8_t CFURLGetFileSystemRepresentation(CFTypeRef url, uint8_t resolveAgainstBase, _Out_ uint8_t *buf, long max)',
+    ),
     CFDataCreate: cf.func('CFTypeRef CFDataCreate(CFTypeRef alloc, const uint8_t *bytes, long length)'),
     CFDataGetLength: cf.func('long CFDataGetLength(CFTypeRef data)'),
     CFDataCreateMutable: cf.func('CFTypeRef CFDataCreateMutable(CFTypeRef alloc, long capacity)'),
@@ -249,68 +263,123 @@ export function bindMacApi(libs: MacLibraries = librariesFrom()): MacApi {
     CFBundleCreate: cf.func('CFTypeRef CFBundleCreate(CFTypeRef alloc, CFTypeRef url)'),
     CFBundleCopyExecutableURL: cf.func('CFTypeRef CFBundleCopyExecutableURL(CFTypeRef bundle)'),
     CFBundleGetIdentifier: cf.func('CFTypeRef CFBundleGetIdentifier(CFTypeRef bundle)'),
-    SecCodeCopyGuestWithAttributes: sec.func('int32_t SecCodeCopyGuestWithAttributes(CFTypeRef host, CFTypeRef attrs, uint32_t flags, _Out_ CFTypeRef *guest)'),
-    SecStaticCodeCreateWithPath: sec.func('int32_t SecStaticCodeCreateWithPath(CFTypeRef path, uint32_t flags, _Out_ CFTypeRef *code)'),
-    SecCodeCopySigningInformation: sec.func('int32_t SecCodeCopySigningInformation(CFTypeRef code, uint32_t flags, _Out_ CFTypeRef *info)'),
-    SecRequirementCreateWithString: sec.func('int32_t SecRequirementCreateWithString(CFTypeRef text, uint32_t flags, _Out_ CFTypeRef *req)'),
+    SecCodeCopyGuestWithAttributes: sec.func(
+      'int32_t SecCodeCopyGuestWithAttributes(CFTypeRef host, CFTypeRef attrs, uint32_t flags, _Out_ CFTypeRef *guest)',
+    ),
+    SecStaticCodeCreateWithPath: sec.func(
+      'int32_t SecStaticCodeCreateWithPath(CFTypeRef path, uint32_t flags, _Out_ CFTypeRef *code)',
+    ),
+    SecCodeCopySigningInformation: sec.func(
+      'int32_t SecCodeCopySigningInformation(CFTypeRef code, uint32_t flags, _Out_ CFTypeRef *info)',
+    ),
+    SecRequirementCreateWithString: sec.func(
+      'int32_t SecRequirementCreateWithString(CFTypeRef text, uint32_t flags, _Out_ CFTypeRef *req)',
+    ),
     SecCodeCheckValidity: sec.func('int32_t SecCodeCheckValidity(CFTypeRef code, uint32_t flags, CFTypeRef req)'),
-    SecStaticCodeCheckValidity: sec.func('int32_t SecStaticCodeCheckValidity(CFTypeRef code, uint32_t flags, CFTypeRef req)'),
+    SecStaticCodeCheckValidity: sec.func(
+      'int32_t SecStaticCodeCheckValidity(CFTypeRef code, uint32_t flags, CFTypeRef req)',
+    ),
     kSecGuestAttributePid: ptrSymbol('kSecGuestAttributePid', sec),
     kSecCodeInfoIdentifier: ptrSymbol('kSecCodeInfoIdentifier', sec),
     kSecCodeInfoTeamIdentifier: ptrSymbol('kSecCodeInfoTeamIdentifier', sec),
     kSecCodeInfoFlags: ptrSymbol('kSecCodeInfoFlags', sec),
-    LSCopyApplicationURLsForBundleIdentifier: ls.func('CFTypeRef LSCopyApplicationURLsForBundleIdentifier(CFTypeRef bundleId, _Out_ CFTypeRef *error)'),
+    LSCopyApplicationURLsForBundleIdentifier: ls.func(
+      'CFTypeRef LSCopyApplicationURLsForBundleIdentifier(CFTypeRef bundleId, _Out_ CFTypeRef *error)',
+    ),
     AXIsProcessTrustedWithOptions: ax.func('uint8_t AXIsProcessTrustedWithOptions(CFTypeRef options)'),
     AXUIElementCreateApplication: ax.func('CFTypeRef AXUIElementCreateApplication(int32_t pid)'),
     AXUIElementCreateSystemWide: ax.func('CFTypeRef AXUIElementCreateSystemWide()'),
     AXUIElementSetMessagingTimeout: ax.func('int32_t AXUIElementSetMessagingTimeout(CFTypeRef el, float seconds)'),
-    AXUIElementCopyAttributeValue: ax.func('int32_t AXUIElementCopyAttributeValue(CFTypeRef el, CFTypeRef attr, _Out_ CFTypeRef *value)'),
-    AXUIElementCopyMultipleAttributeValues: ax.func('int32_t AXUIElementCopyMultipleAttributeValues(CFTypeRef el, CFTypeRef attrs, int32_t options, _Out_ CFTypeRef *values)'),
+    AXUIElementCopyAttributeValue: ax.func(
+      'int32_t AXUIElementCopyAttributeValue(CFTypeRef el, CFTypeRef attr, _Out_ CFTypeRef *value)',
+    ),
+    AXUIElementCopyMultipleAttributeValues: ax.func(
+      'int32_t AXUIElementCopyMultipleAttributeValues(CFTypeRef el, CFTypeRef attrs, int32_t options, _Out_ CFTypeRef *values)',
+    ),
     AXUIElementCopyActionNames: ax.func('int32_t AXUIElementCopyActionNames(CFTypeRef el, _Out_ CFTypeRef *names)'),
-    AXUIElementIsAttributeSettable: ax.func('int32_t AXUIElementIsAttributeSettable(CFTypeRef el, CFTypeRef attr, _Out_ uint8_t *settable)'),
-    AXUIElementSetAttributeValue: ax.func('int32_t AXUIElementSetAttributeValue(CFTypeRef el, CFTypeRef attr, CFTypeRef value)'),
+    AXUIElementIsAttributeSettable: ax.func(
+      'int32_t AXUIElementIsAttributeSettable(CFTypeRef el, CFTypeRef attr, _Out_ uint8_t *settable)',
+    ),
+    AXUIElementSetAttributeValue: ax.func(
+      'int32_t AXUIElementSetAttributeValue(CFTypeRef el, CFTypeRef attr, CFTypeRef value)',
+    ),
     AXUIElementPerformAction: ax.func('int32_t AXUIElementPerformAction(CFTypeRef el, CFTypeRef action)'),
-    AXUIElementCopyElementAtPosition: ax.func('int32_t AXUIElementCopyElementAtPosition(CFTypeRef el, float x, float y, _Out_ CFTypeRef *element)'),
+    AXUIElementCopyElementAtPosition: ax.func(
+      'int32_t AXUIElementCopyElementAtPosition(CFTypeRef el, float x, float y, _Out_ CFTypeRef *element)',
+    ),
     AXUIElementGetPid: ax.func('int32_t AXUIElementGetPid(CFTypeRef el, _Out_ int32_t *pid)'),
     AXValueGetType: ax.func('int32_t AXValueGetType(CFTypeRef v)'),
     AXValueGetValue: ax.func('uint8_t AXValueGetValue(CFTypeRef v, int32_t type, _Out_ void *out)'),
     AXValueCreate: ax.func('CFTypeRef AXValueCreate(int32_t type, const void *value)'),
-    AXObserverCreate: ax.func('int32_t AXObserverCreate(int32_t pid, AXObserverCallback *cb, _Out_ CFTypeRef *observer)'),
-    AXObserverAddNotification: ax.func('int32_t AXObserverAddNotification(CFTypeRef observer, CFTypeRef el, CFTypeRef name, void *refcon)'),
-    AXObserverRemoveNotification: ax.func('int32_t AXObserverRemoveNotification(CFTypeRef observer, CFTypeRef el, CFTypeRef name)'),
+    AXObserverCreate: ax.func(
+      'int32_t AXObserverCreate(int32_t pid, AXObserverCallback *cb, _Out_ CFTypeRef *observer)',
+    ),
+    AXObserverAddNotification: ax.func(
+      'int32_t AXObserverAddNotification(CFTypeRef observer, CFTypeRef el, CFTypeRef name, void *refcon)',
+    ),
+    AXObserverRemoveNotification: ax.func(
+      'int32_t AXObserverRemoveNotification(CFTypeRef observer, CFTypeRef el, CFTypeRef name)',
+    ),
     AXObserverGetRunLoopSource: ax.func('CFTypeRef AXObserverGetRunLoopSource(CFTypeRef observer)'),
     observerCallback: types.observerCallback,
     PasteboardCreate: ax.func('int32_t PasteboardCreate(CFTypeRef name, _Out_ CFTypeRef *pasteboard)'),
     PasteboardSynchronize: ax.func('uint32_t PasteboardSynchronize(CFTypeRef pasteboard)'),
     PasteboardClear: ax.func('int32_t PasteboardClear(CFTypeRef pasteboard)'),
     PasteboardGetItemCount: ax.func('int32_t PasteboardGetItemCount(CFTypeRef pasteboard, _Out_ unsigned long *count)'),
-    PasteboardGetItemIdentifier: ax.func('int32_t PasteboardGetItemIdentifier(CFTypeRef pasteboard, long index, _Out_ uintptr_t *item)'),
-    PasteboardCopyItemFlavors: ax.func('int32_t PasteboardCopyItemFlavors(CFTypeRef pasteboard, uintptr_t item, _Out_ CFTypeRef *flavors)'),
-    PasteboardCopyItemFlavorData: ax.func('int32_t PasteboardCopyItemFlavorData(CFTypeRef pasteboard, uintptr_t item, CFTypeRef flavor, _Out_ CFTypeRef *data)'),
-    PasteboardPutItemFlavor: ax.func('int32_t PasteboardPutItemFlavor(CFTypeRef pasteboard, uintptr_t item, CFTypeRef flavor, CFTypeRef data, uint32_t flags)'),
-    CGEventCreateKeyboardEvent: ax.func('CFTypeRef CGEventCreateKeyboardEvent(CFTypeRef source, uint16_t key, bool down)'),
+    PasteboardGetItemIdentifier: ax.func(
+      'int32_t PasteboardGetItemIdentifier(CFTypeRef pasteboard, long index, _Out_ uintptr_t *item)',
+    ),
+    PasteboardCopyItemFlavors: ax.func(
+      'int32_t PasteboardCopyItemFlavors(CFTypeRef pasteboard, uintptr_t item, _Out_ CFTypeRef *flavors)',
+    ),
+    PasteboardCopyItemFlavorData: ax.func(
+      'int32_t PasteboardCopyItemFlavorData(CFTypeRef pasteboard, uintptr_t item, CFTypeRef flavor, _Out_ CFTypeRef *data)',
+    ),
+    PasteboardPutItemFlavor: ax.func(
+      'int32_t PasteboardPutItemFlavor(CFTypeRef pasteboard, uintptr_t item, CFTypeRef flavor, CFTypeRef data, uint32_t flags)',
+    ),
+    CGEventCreateKeyboardEvent: ax.func(
+      'CFTypeRef CGEventCreateKeyboardEvent(CFTypeRef source, uint16_t key, bool down)',
+    ),
     CGEventSetFlags: ax.func('void CGEventSetFlags(CFTypeRef ev, uint64_t flags)'),
-    CGEventKeyboardSetUnicodeString: ax.func('void CGEventKeyboardSetUnicodeString(CFTypeRef ev, long n, const uint16_t *chars)'),
+    CGEventKeyboardSetUnicodeString: ax.func(
+      'void CGEventKeyboardSetUnicodeString(CFTypeRef ev, long n, const uint16_t *chars)',
+    ),
     CGEventPostToPid: ax.func('void CGEventPostToPid(int32_t pid, CFTypeRef ev)'),
-    CGEventCreateMouseEvent: ax.func('CFTypeRef CGEventCreateMouseEvent(CFTypeRef source, uint32_t type, CGPoint pos, uint32_t button)'),
+    CGEventCreateMouseEvent: ax.func(
+      'CFTypeRef CGEventCreateMouseEvent(CFTypeRef source, uint32_t type, CGPoint pos, uint32_t button)',
+    ),
     // The non-variadic form (macOS 10.13+): koffi then needs no per-call argument types.
-    CGEventCreateScrollWheelEvent2: ax.func('CFTypeRef CGEventCreateScrollWheelEvent2(CFTypeRef source, uint32_t units, uint32_t wheelCount, int32_t wheel1, int32_t wheel2, int32_t wheel3)'),
-    CGEventSetIntegerValueField: ax.func('void CGEventSetIntegerValueField(CFTypeRef ev, uint32_t field, int64_t value)'),
+    CGEventCreateScrollWheelEvent2: ax.func(
+      'CFTypeRef CGEventCreateScrollWheelEvent2(CFTypeRef source, uint32_t units, uint32_t wheelCount, int32_t wheel1, int32_t wheel2, int32_t wheel3)',
+    ),
+    CGEventSetIntegerValueField: ax.func(
+      'void CGEventSetIntegerValueField(CFTypeRef ev, uint32_t field, int64_t value)',
+    ),
     CGWindowListCopyWindowInfo: ax.func('CFTypeRef CGWindowListCopyWindowInfo(uint32_t option, uint32_t relativeTo)'),
-    CGWindowListCreateImage: ax.func('CFTypeRef CGWindowListCreateImage(CGRect bounds, uint32_t listOption, uint32_t windowID, uint32_t imageOption)'),
+    CGWindowListCreateImage: ax.func(
+      'CFTypeRef CGWindowListCreateImage(CGRect bounds, uint32_t listOption, uint32_t windowID, uint32_t imageOption)',
+    ),
     CGPreflightScreenCaptureAccess: ax.func('uint8_t CGPreflightScreenCaptureAccess()'),
     CGImageGetWidth: ax.func('size_t CGImageGetWidth(CFTypeRef image)'),
     CGImageGetHeight: ax.func('size_t CGImageGetHeight(CFTypeRef image)'),
-    CGImageDestinationCreateWithData: io.func('CFTypeRef CGImageDestinationCreateWithData(CFTypeRef data, CFTypeRef type, size_t count, CFTypeRef options)'),
-    CGImageDestinationAddImage: io.func('void CGImageDestinationAddImage(CFTypeRef dest, CFTypeRef image, CFTypeRef properties)'),
+    CGImageDestinationCreateWithData: io.func(
+      'CFTypeRef CGImageDestinationCreateWithData(CFTypeRef data, CFTypeRef type, size_t count, CFTypeRef options)',
+    ),
+    CGImageDestinationAddImage: io.func(
+      'void CGImageDestinationAddImage(CFTypeRef dest, CFTypeRef image, CFTypeRef properties)',
+    ),
     CGImageDestinationFinalize: io.func('uint8_t CGImageDestinationFinalize(CFTypeRef dest)'),
     kCGImageDestinationImageMaxPixelSize: ptrSymbol('kCGImageDestinationImageMaxPixelSize', io),
     CGImageSourceCreateWithData: io.func('CFTypeRef CGImageSourceCreateWithData(CFTypeRef data, CFTypeRef options)'),
-    CGImageSourceCreateImageAtIndex:
-      io.func('CFTypeRef CGImageSourceCreateImageAtIndex(CFTypeRef source, size_t index, CFTypeRef options)'),
+    CGImageSourceCreateImageAtIndex: io.func(
+      'CFTypeRef CGImageSourceCreateImageAtIndex(CFTypeRef source, size_t index, CFTypeRef options)',
+    ),
     proc_pidinfo: proc.func('int proc_pidinfo(int pid, int flavor, uint64_t arg, _Out_ uint8_t *buffer, int size)'),
     proc_pidpath: proc.func('int proc_pidpath(int pid, _Out_ uint8_t *buffer, uint32_t size)'),
-    sysctl: proc.func('int sysctl(const int32_t *name, uint32_t namelen, _Out_ uint8_t *oldp, _Inout_ size_t *oldlenp, void *newp, size_t newlen)'),
+    sysctl: proc.func(
+      'int sysctl(const int32_t *name, uint32_t namelen, _Out_ uint8_t *oldp, _Inout_ size_t *oldlenp, void *newp, size_t newlen)',
+    ),
   };
   bound.set(key, api);
   return api;
@@ -326,7 +395,9 @@ function sharedTypes(koffi: typeof Koffi): NonNullable<typeof typeCache> {
   koffi.struct('CGPoint', { x: 'double', y: 'double' });
   // CGRect is { CGPoint origin; CGSize size; }: four doubles in this order.
   koffi.struct('CGRect', { x: 'double', y: 'double', w: 'double', h: 'double' });
-  const observerCallback = koffi.proto('void AXObserverCallback(CFTypeRef observer, CFTypeRef element, CFTypeRef notification, void *refcon)');
+  const observerCallback = koffi.proto(
+    'void AXObserverCallback(CFTypeRef observer, CFTypeRef element, CFTypeRef notification, void *refcon)',
+  );
   // CFArrayCallBacks / CFDictionary*CallBacks: their address is all a caller passes.
   const callbacks = koffi.array('uint8_t', 40);
   typeCache = { observerCallback, callbacks };

@@ -53,7 +53,14 @@ export class HandleTable {
   issue(ref: CFRef, facts: HandleFacts): string {
     const hash = this.api.CFHash(ref);
     const bucket = this.byHash.get(hash) ?? [];
-    const same = bucket.find((e) => e.kind === facts.kind && e.pid === facts.pid && e.startTime === facts.startTime && e.role === facts.role && sameRef(this.api, e.ref, ref));
+    const same = bucket.find(
+      (e) =>
+        e.kind === facts.kind &&
+        e.pid === facts.pid &&
+        e.startTime === facts.startTime &&
+        e.role === facts.role &&
+        sameRef(this.api, e.ref, ref),
+    );
     if (same) { same.lastUsed = this.now(); return same.id; }
     const id = `${facts.kind === 'window' ? 'w' : 'e'}${this.session}.${++this.counter}`;
     const entry: HandleEntry = { ...facts, id, ref: this.api.CFRetain(ref), hash, lastUsed: this.now() };

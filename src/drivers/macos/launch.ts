@@ -17,18 +17,34 @@ export type Spawner = (file: string, args: readonly string[]) => Promise<void>;
 /** The real one: `open` waits until Launch Services started the app; an executable runs detached. */
 export const systemSpawner: Spawner = (file, args) => new Promise((resolve, reject) => {
   if (file === '/usr/bin/open') {
-    execFile(file, [...args], { timeout: 30_000 }, (err, _out, stderr) => (err ? reject(new ComputerUseError('app_not_found', `open could not start it: ${String(stderr).trim().slice(0, 300) || err.message}`)) : resolve()));
+    execFile(file, [...args], { timeout: 30_000 }, (err, _out, stderr) =>
+      err
+        ? reject(
+            new ComputerUseError(
+              'app_not_found',
+              `open could not start it: ${String(stderr).trim().slice(0, 300) || err.message}`,
+            ),
+          )
+        : resolve(),
+    );
     return;
   }
   const child = spawn(file, [...args], { detached: true, stdio: 'ignore' });
-  child.once('error', (e) => reject(new ComputerUseError('app_not_found', `could not start ${basename(file)}: ${e.message}`)));
+  child.once('error', (e) =>
+    reject(new ComputerUseError('app_not_found', `could not start ${basename(file)}: ${e.message}`)),
+  );
   child.once('spawn', () => { child.unref(); resolve(); });
 });
 
 /** Refuses what a launch can never be, before anything is resolved or started. */
 export function refuseLaunch(p: LaunchParams): void {
-  if (p.command.startsWith('-')) throw new ComputerUseError('invalid_params', 'an app name cannot start with "-"; nothing was started');
-  if (p.env && Object.keys(p.env).length) throw new ComputerUseError('unsupported', 'the macOS driver cannot set an app\'s environment (Launch Services starts it); nothing was started');
+  if (p.command.startsWith('-'))
+    throw new ComputerUseError('invalid_params', 'an app name cannot start with "-"; nothing was started');
+  if (p.env && Object.keys(p.env).length)
+    throw new ComputerUseError(
+      'unsupported',
+      "the macOS driver cannot set an app's environment (Launch Services starts it); nothing was started",
+    );
 }
 
 /** The argv of a launch of `target` (what `p` resolved to), and the name its window owner will have. */

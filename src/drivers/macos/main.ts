@@ -25,12 +25,17 @@ export function macHello(driver: MacDriver, handlers: Handlers): HelloResult {
   const trusted = driver.trusted();
   const recording = driver.api.CGPreflightScreenCaptureAccess() !== 0;
   return {
-    ...handshake(handlers), platform: 'macos', version: MACOS_DRIVER_VERSION, capabilities: ['events', 'keys', 'pointer', 'background_input', 'capture'],
+    ...handshake(handlers),
+    platform: 'macos',
+    version: MACOS_DRIVER_VERSION,
+    capabilities: ['events', 'keys', 'pointer', 'background_input', 'capture'],
     permissions: { accessibility: trusted, screen_recording: recording },
     facts: {
       responsible_process: responsibleApp(),
       accessibility: trusted ? 'granted' : `not granted: ${accessibilityGrant().message}`,
-      screen_recording: recording ? 'granted (screen.capture images one window)' : `not granted: only screen.capture needs it; turn it on in ${SCREEN_RECORDING_FIX}`,
+      screen_recording: recording
+        ? 'granted (screen.capture images one window)'
+        : `not granted: only screen.capture needs it; turn it on in ${SCREEN_RECORDING_FIX}`,
     },
   };
 }
@@ -42,7 +47,11 @@ export function macHandlers(driver: MacDriver): Handlers {
     'apps.list': (p) => ({ apps: driver.apps(p.withWindows ?? true) }),
     'windows.list': (p) => {
       const apps = driver.apps(true);
-      return { windows: apps.flatMap((a) => a.windows).filter((w) => (p.app === undefined || w.app === p.app) && (p.pid === undefined || w.pid === p.pid)) };
+      return {
+        windows: apps
+          .flatMap((a) => a.windows)
+          .filter((w) => (p.app === undefined || w.app === p.app) && (p.pid === undefined || w.pid === p.pid)),
+      };
     },
     'apps.launch': (p) => driver.launch(p),
     'process.identify': (p) => driver.identify(p),
@@ -52,7 +61,11 @@ export function macHandlers(driver: MacDriver): Handlers {
     'tree.snapshot': (p) => {
       const t0 = performance.now();
       const s = driver.snapshot(p);
-      return { window: s.window, root: s.root, stats: { nodes: s.nodes, ms: performance.now() - t0, truncated: s.truncated } };
+      return {
+        window: s.window,
+        root: s.root,
+        stats: { nodes: s.nodes, ms: performance.now() - t0, truncated: s.truncated },
+      };
     },
     'tree.find': (p) => {
       const s = driver.snapshot({ window: p.window });
@@ -65,7 +78,8 @@ export function macHandlers(driver: MacDriver): Handlers {
     'input.clipboard': (p) => clipboard(driver.api, p),
     'screen.capture': (p) => driver.capture(p),
     'input.keys': (p, ctx) => {
-      if ((p.text === undefined) === (p.chords === undefined)) throw new ComputerUseError('invalid_params', 'give exactly one of chords and text; nothing was sent');
+      if ((p.text === undefined) === (p.chords === undefined))
+        throw new ComputerUseError('invalid_params', 'give exactly one of chords and text; nothing was sent');
       return driver.keys(p, ctx.signal);
     },
     shutdown: () => ({ ok: true }),

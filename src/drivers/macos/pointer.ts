@@ -1,5 +1,6 @@
 /**
- * Pointer input on macOS, the last resort (docs/platforms.md, "macOS"): mouse and scroll-wheel CGEvents posted to the target
+ * Pointer input on macOS, the last resort (docs/platforms.md, "macOS"): mouse and scroll-wheel CGEvents posted to the
+ * target
  * process (CGEventPostToPid), so the user's own pointer and foreground app are not taken. Used only where no AX
  * action does the job (AXPress, AXOpen, AXScrollToVisible, AXIncrement/AXDecrement on a scroll bar) and for
  * `input.pointer`. Before anything is posted, the point must show the target window: the system-wide hit test
@@ -21,7 +22,16 @@ export const POINTER_FOCUS_NOTE =
   'pointer events posted to the app, which may take the focus and come to the front (AX actions do not)';
 
 /** CGEventType values (CGEventTypes.h). */
-const MOUSE = { leftDown: 1, leftUp: 2, rightDown: 3, rightUp: 4, moved: 5, leftDragged: 6, otherDown: 25, otherUp: 26 } as const;
+const MOUSE = {
+  leftDown: 1,
+  leftUp: 2,
+  rightDown: 3,
+  rightUp: 4,
+  moved: 5,
+  leftDragged: 6,
+  otherDown: 25,
+  otherUp: 26,
+} as const;
 /** CGMouseButton. */
 const BUTTON = { left: 0, right: 1, center: 2 } as const;
 /** kCGMouseEventClickState (CGEventField). */
@@ -38,13 +48,19 @@ const press = (x: number, y: number, down: number, up: number, button: number, c
   [{ kind: 'mouse', type: down, x, y, button, clicks }, { kind: 'mouse', type: up, x, y, button, clicks }];
 
 /** The events of an `input.pointer` action (or a fallback op), in order. */
-export function pointerEvents(p: Pick<PointerParams, 'action' | 'x' | 'y' | 'to' | 'direction' | 'amount'>): PointerEvent[] {
+export function pointerEvents(
+  p: Pick<PointerParams, 'action' | 'x' | 'y' | 'to' | 'direction' | 'amount'>,
+): PointerEvent[] {
   const { x, y } = p;
   switch (p.action) {
     case 'move': return [{ kind: 'mouse', type: MOUSE.moved, x, y, button: BUTTON.left, clicks: 0 }];
     case 'click': return press(x, y, MOUSE.leftDown, MOUSE.leftUp, BUTTON.left, 1);
     // The second press carries click state 2: that, not the timing, is what AppKit reads as a double click.
-    case 'double_click': return [...press(x, y, MOUSE.leftDown, MOUSE.leftUp, BUTTON.left, 1), ...press(x, y, MOUSE.leftDown, MOUSE.leftUp, BUTTON.left, 2)];
+    case 'double_click':
+      return [
+        ...press(x, y, MOUSE.leftDown, MOUSE.leftUp, BUTTON.left, 1),
+        ...press(x, y, MOUSE.leftDown, MOUSE.leftUp, BUTTON.left, 2),
+      ];
     case 'right_click': return press(x, y, MOUSE.rightDown, MOUSE.rightUp, BUTTON.right, 1);
     case 'middle_click': return press(x, y, MOUSE.otherDown, MOUSE.otherUp, BUTTON.center, 1);
     case 'drag': {
@@ -52,17 +68,36 @@ export function pointerEvents(p: Pick<PointerParams, 'action' | 'x' | 'y' | 'to'
       const [tx, ty] = p.to;
       const steps = 8;
       const moves: PointerEvent[] = [];
-      for (let i = 1; i <= steps; i++) moves.push({ kind: 'mouse', type: MOUSE.leftDragged, x: x + ((tx - x) * i) / steps, y: y + ((ty - y) * i) / steps, button: BUTTON.left, clicks: 1 });
-      return [{ kind: 'mouse', type: MOUSE.leftDown, x, y, button: BUTTON.left, clicks: 1 }, ...moves, { kind: 'mouse', type: MOUSE.leftUp, x: tx, y: ty, button: BUTTON.left, clicks: 1 }];
+      for (let i = 1; i <= steps; i++)
+        moves.push({
+          kind: 'mouse',
+          type: MOUSE.leftDragged,
+          x: x + ((tx - x) * i) / steps,
+          y: y + ((ty - y) * i) / steps,
+          button: BUTTON.left,
+          clicks: 1,
+        });
+      return [
+        { kind: 'mouse', type: MOUSE.leftDown, x, y, button: BUTTON.left, clicks: 1 },
+        ...moves,
+        { kind: 'mouse', type: MOUSE.leftUp, x: tx, y: ty, button: BUTTON.left, clicks: 1 },
+      ];
     }
     case 'scroll': {
       const n = p.amount ?? 3;
       // Wheel 1 is vertical, wheel 2 horizontal; positive moves the content down / right (towards its start).
       const d = p.direction ?? 'down';
-      return [{ kind: 'mouse', type: MOUSE.moved, x, y, button: BUTTON.left, clicks: 0 },
-        { kind: 'scroll', vertical: d === 'up' ? n : d === 'down' ? -n : 0, horizontal: d === 'left' ? n : d === 'right' ? -n : 0 }];
+      return [
+        { kind: 'mouse', type: MOUSE.moved, x, y, button: BUTTON.left, clicks: 0 },
+        {
+          kind: 'scroll',
+          vertical: d === 'up' ? n : d === 'down' ? -n : 0,
+          horizontal: d === 'left' ? n : d === 'right' ? -n : 0,
+        },
+      ];
     }
-    default: throw new ComputerUseError('invalid_params', `unknown pointer action ${String(p.action)}; nothing was sent`);
+    default:
+      throw new ComputerUseError('invalid_params', `unknown pointer action ${String(p.action)}; nothing was sent`);
   }
 }
 
@@ -74,7 +109,11 @@ export function postPointer(api: MacApi, pid: number, events: readonly PointerEv
     const ref = ev.kind === 'mouse'
       ? api.CGEventCreateMouseEvent(null, ev.type, { x: ev.x, y: ev.y }, ev.button)
       : api.CGEventCreateScrollWheelEvent2(null, SCROLL_LINE, 2, ev.vertical, ev.horizontal, 0);
-    if (!ref) throw new ComputerUseError('input_unavailable', `creating a ${ev.kind} event failed; ${sent} events were sent before`);
+    if (!ref)
+      throw new ComputerUseError(
+        'input_unavailable',
+        `creating a ${ev.kind} event failed; ${sent} events were sent before`,
+      );
     try {
       if (ev.kind === 'mouse' && ev.clicks > 0) api.CGEventSetIntegerValueField(ref, CLICK_STATE, BigInt(ev.clicks));
       api.CGEventPostToPid(pid, ref);
@@ -97,9 +136,19 @@ export function requireShows(s: CfScope, pid: number, window: CFRef, x: number, 
   const owner = new Int32Array(1);
   const mine = !!hit && api.AXUIElementGetPid(hit, owner) === AX_ERROR.success && owner[0] === pid;
   const w = mine && api.CFEqual(hit, window) === 0 ? copyAttribute(api, s, hit, 'AXWindow') : undefined;
-  const inWindow = mine && (api.CFEqual(hit, window) !== 0 || (!!w && typeof w === 'object' && 'kind' in w && w.kind === 'element' && api.CFEqual(w.ref, window) !== 0));
-  if (!inWindow) throw new ComputerUseError('window_changed', `the point ${Math.round(x)},${Math.round(y)} does not show the target window now (another window covers it, or it moved); observe again. Nothing was sent.`);
+  const inWindow =
+    mine &&
+    (api.CFEqual(hit, window) !== 0 ||
+      (!!w && typeof w === 'object' && 'kind' in w && w.kind === 'element' && api.CFEqual(w.ref, window) !== 0));
+  if (!inWindow)
+    throw new ComputerUseError(
+      'window_changed',
+      `the point ${Math.round(x)},${Math.round(y)} does not show the target window now (another window covers ` +
+        `it, or it moved); observe again. Nothing was sent.`,
+    );
 }
 
 /** The centre of a [x, y, w, h] rectangle. */
-export function centre(b: readonly number[]): { x: number; y: number } { return { x: (b[0] ?? 0) + (b[2] ?? 0) / 2, y: (b[1] ?? 0) + (b[3] ?? 0) / 2 }; }
+export function centre(b: readonly number[]): { x: number; y: number } {
+  return { x: (b[0] ?? 0) + (b[2] ?? 0) / 2, y: (b[1] ?? 0) + (b[3] ?? 0) / 2 };
+}

@@ -1,6 +1,7 @@
 /**
  * A process's argument vector and working directory on macOS, for the policy's judgement of interpreters (an
- * interpreter is allowed only with the script its command line runs, docs/policy.md, "One app, one allow entry"). The argument
+ * interpreter is allowed only with the script its command line runs, docs/policy.md, "One app, one allow entry"). The
+ * argument
  * vector comes from sysctl KERN_PROCARGS2 (what ps shows), the working directory from proc_pidinfo
  * PROC_PIDVNODEPATHINFO.
  *
@@ -79,7 +80,8 @@ export function procArgs(api: MacApi, pid: number): string[] | undefined {
 /** The working directory of a process (pvi_cdir.vip_path), or undefined when unreadable or not a terminated absolute path. */
 export function procCwd(api: MacApi, pid: number): string | undefined {
   const buf = new Uint8Array(VNODEPATHINFO_SIZE);
-  if (api.proc_pidinfo(pid, PROC_PIDVNODEPATHINFO, 0n, buf, VNODEPATHINFO_SIZE) !== VNODEPATHINFO_SIZE) return undefined;
+  if (api.proc_pidinfo(pid, PROC_PIDVNODEPATHINFO, 0n, buf, VNODEPATHINFO_SIZE) !== VNODEPATHINFO_SIZE)
+    return undefined;
   const path = buf.subarray(VNODE_INFO_SIZE, VNODE_INFO_SIZE + MAXPATHLEN);
   const end = path.indexOf(0);
   if (end <= 0) return undefined;

@@ -37,7 +37,8 @@ export interface ReadOptions {
 }
 
 const asString = (v: CfValue | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
-const asBool = (v: CfValue | undefined): boolean | undefined => (typeof v === 'boolean' ? v : typeof v === 'number' ? v !== 0 : undefined);
+const asBool = (v: CfValue | undefined): boolean | undefined =>
+  typeof v === 'boolean' ? v : typeof v === 'number' ? v !== 0 : undefined;
 const asNumber = (v: CfValue | undefined): number | undefined => (typeof v === 'number' ? v : undefined);
 
 /** The names array of the batch read, created once per scope owner and reused. */
@@ -53,22 +54,36 @@ export function readElement(api: MacApi, scope: CfScope, names: CFRef, el: CFRef
   const arr = scope.own(out[0]);
   const values = new Map<string, CfValue | undefined>();
   const n = api.CFArrayGetCount(arr);
-  for (let i = 0; i < n && i < BATCH_ATTRIBUTES.length; i++) values.set(BATCH_ATTRIBUTES[i]!, readValue(api, api.CFArrayGetValueAtIndex(arr, i), opts.maxText));
+  for (let i = 0; i < n && i < BATCH_ATTRIBUTES.length; i++)
+    values.set(BATCH_ATTRIBUTES[i]!, readValue(api, api.CFArrayGetValueAtIndex(arr, i), opts.maxText));
   const raw = values.get('AXValue');
   const pos = values.get('AXPosition');
   const size = values.get('AXSize');
   const range = values.get('AXSelectedTextRange');
   const kids = values.get('AXChildren');
   const facts: AxFacts = { role: asString(values.get('AXRole')) ?? 'AXUnknown', actions: [], settable: new Set() };
-  const put = <K extends keyof AxFacts>(k: K, v: AxFacts[K] | undefined): void => { if (v !== undefined) facts[k] = v; };
+  const put = <K extends keyof AxFacts>(k: K, v: AxFacts[K] | undefined): void => {
+    if (v !== undefined) facts[k] = v;
+  };
   for (const [k, attr] of STRING_FACTS) put(k, asString(values.get(attr)));
   if (typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean') facts.value = raw;
-  if (typeof raw === 'string' && opts.maxText !== undefined && raw.length >= opts.maxText) facts.valueLength = valueLength(api, scope, el) ?? raw.length;
+  if (typeof raw === 'string' && opts.maxText !== undefined && raw.length >= opts.maxText)
+    facts.valueLength = valueLength(api, scope, el) ?? raw.length;
   for (const [k, attr] of BOOLEAN_FACTS) put(k, asBool(values.get(attr)));
   put('min', asNumber(values.get('AXMinValue')));
   put('max', asNumber(values.get('AXMaxValue')));
-  if (range && typeof range === 'object' && 'kind' in range && range.kind === 'range') facts.selection = { location: range.location, length: range.length };
-  if (pos && typeof pos === 'object' && 'kind' in pos && pos.kind === 'point' && size && typeof size === 'object' && 'kind' in size && size.kind === 'size') {
+  if (range && typeof range === 'object' && 'kind' in range && range.kind === 'range')
+    facts.selection = { location: range.location, length: range.length };
+  if (
+    pos &&
+    typeof pos === 'object' &&
+    'kind' in pos &&
+    pos.kind === 'point' &&
+    size &&
+    typeof size === 'object' &&
+    'kind' in size &&
+    size.kind === 'size'
+  ) {
     facts.bounds = [Math.round(pos.x), Math.round(pos.y), Math.round(size.w), Math.round(size.h)];
   }
   if (opts.ops !== false) {
@@ -101,7 +116,10 @@ function actionNames(api: MacApi, scope: CfScope, el: CFRef): string[] {
   const arr = scope.own(out[0]);
   const names: string[] = [];
   const n = api.CFArrayGetCount(arr);
-  for (let i = 0; i < n; i++) { const v = readValue(api, api.CFArrayGetValueAtIndex(arr, i)); if (typeof v === 'string') names.push(v); }
+  for (let i = 0; i < n; i++) {
+    const v = readValue(api, api.CFArrayGetValueAtIndex(arr, i));
+    if (typeof v === 'string') names.push(v);
+  }
   return names;
 }
 

@@ -1,5 +1,6 @@
 /**
- * `apps.resolveLaunch` and `process.identify` on macOS (docs/policy.md, "One app, one allow entry"): what the OS proves, never what
+ * `apps.resolveLaunch` and `process.identify` on macOS (docs/policy.md, "One app, one allow entry"): what the OS
+ * proves, never what
  * an app calls itself. A launch names a bundle id (kind `bundle`: Launch Services' first app for it), an .app
  * path, an app name (looked up as NAME.app in the standard application folders, in order) or an absolute
  * executable; it resolves to one bundle whose executable (CFBundleCopyExecutableURL) and signature
@@ -10,7 +11,13 @@
  */
 import { realpathSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { AppIdKind, IdentifyParams, IdentifyResult, ResolveLaunchParams, ResolveLaunchResult } from '../../protocol/identity.js';
+import type {
+  AppIdKind,
+  IdentifyParams,
+  IdentifyResult,
+  ResolveLaunchParams,
+  ResolveLaunchResult,
+} from '../../protocol/identity.js';
 import { contentOf } from '../common/content.js';
 import { arrayItems, readValue, withScope, type CfScope } from './cf.js';
 import { appIdOf, fileUrl, signatureOfPath, signatureOfPid, urlPath, type SignatureFacts } from './codesign.js';
@@ -19,7 +26,12 @@ import { procIdentity, type ProcIdentity } from './proc.js';
 import { procArgs, procCwd } from './procargs.js';
 
 /** Where `open -a NAME` finds an app by name, in the order tried here (user folder last). */
-export const APP_FOLDERS = ['/System/Applications', '/System/Applications/Utilities', '/Applications', '/Applications/Utilities'];
+export const APP_FOLDERS = [
+  '/System/Applications',
+  '/System/Applications/Utilities',
+  '/Applications',
+  '/Applications/Utilities',
+];
 
 /** Options of resolution (tests point them at the fake's bundles). */
 export interface ResolveOptions {
@@ -48,8 +60,18 @@ export class SignatureCache {
 }
 
 /** The identity fields of an app or window: appId from the signature, else the executable path. */
-export function identityFields(pid: number, id: ProcIdentity, sig: SignatureFacts | undefined): { pid: number; startToken: string; executable?: string; appId?: string; appIdKind?: AppIdKind; user: string } {
-  return { pid, startToken: String(id.startTime), user: String(id.uid), ...(id.executable ? { executable: id.executable } : {}), ...appIdOf(sig, id.executable) };
+export function identityFields(
+  pid: number,
+  id: ProcIdentity,
+  sig: SignatureFacts | undefined,
+): { pid: number; startToken: string; executable?: string; appId?: string; appIdKind?: AppIdKind; user: string } {
+  return {
+    pid,
+    startToken: String(id.startTime),
+    user: String(id.uid),
+    ...(id.executable ? { executable: id.executable } : {}),
+    ...appIdOf(sig, id.executable),
+  };
 }
 
 /** `process.identify`. */
@@ -98,7 +120,11 @@ function bundleOfId(s: CfScope, bundleId: string): string | undefined {
  * What a launch names, resolved: a bundle and its executable, or an error text saying why nothing is proven.
  * A relative path and a name with a slash are not resolved (open would read them against its own directory).
  */
-export function resolveApp(api: MacApi, p: { command: string; kind?: string }, opts: ResolveOptions = {}): ResolvedApp | { unproven: string } {
+export function resolveApp(
+  api: MacApi,
+  p: { command: string; kind?: string },
+  opts: ResolveOptions = {},
+): ResolvedApp | { unproven: string } {
   const real = opts.realpath ?? realpathSync;
   return withScope(api, (s) => {
     const fromBundle = (path: string): ResolvedApp | undefined => {
@@ -112,9 +138,14 @@ export function resolveApp(api: MacApi, p: { command: string; kind?: string }, o
     const cmd = p.command;
     if ((p.kind ?? 'command') === 'bundle') {
       const path = bundleOfId(s, cmd);
-      return (path && fromBundle(path)) || { unproven: `no installed app has the bundle id ${JSON.stringify(cmd.slice(0, 200))}` };
+      return (
+        (path && fromBundle(path)) || {
+          unproven: `no installed app has the bundle id ${JSON.stringify(cmd.slice(0, 200))}`,
+        }
+      );
     }
-    if ((p.kind ?? 'command') !== 'command') return { unproven: `launch targets of kind ${p.kind ?? ''} do not exist on macOS` };
+    if ((p.kind ?? 'command') !== 'command')
+      return { unproven: `launch targets of kind ${p.kind ?? ''} do not exist on macOS` };
     if (cmd.startsWith('/')) {
       const b = fromBundle(cmd.replace(/\/+$/, ''));
       if (b) return b;
@@ -124,13 +155,18 @@ export function resolveApp(api: MacApi, p: { command: string; kind?: string }, o
       const sig = signatureOfPath(s, executable);
       return { executable, ...(sig ? { signature: sig } : {}) };
     }
-    if (cmd.includes('/')) return { unproven: 'a relative path names no app; give an app name, an .app path or a bundle id' };
+    if (cmd.includes('/'))
+      return { unproven: 'a relative path names no app; give an app name, an .app path or a bundle id' };
     const name = cmd.replace(/\.app$/, '');
     for (const folder of opts.appFolders ?? APP_FOLDERS) {
       const b = fromBundle(`${folder}/${name}.app`);
       if (b) return b;
     }
-    return { unproven: `no ${name}.app in ${(opts.appFolders ?? APP_FOLDERS).join(', ')}; Launch Services could pick any app of that name` };
+    return {
+      unproven:
+        `no ${name}.app in ${(opts.appFolders ?? APP_FOLDERS).join(', ')}; Launch Services could pick any app ` +
+        `of that name`,
+    };
   });
 }
 
@@ -142,7 +178,12 @@ export function resolveLaunch(api: MacApi, p: ResolveLaunchParams, opts: Resolve
   const names = [p.command, r.executable, basename(r.executable)];
   if (r.bundle) names.push(r.bundle, basename(r.bundle).replace(/\.app$/, ''));
   if (r.bundleId) names.push(r.bundleId);
-  const out: ResolveLaunchResult = { executable: r.executable, argv: [r.executable, ...args], names: [...new Set(names)], signing: r.signature?.signing ?? 'unsigned' };
+  const out: ResolveLaunchResult = {
+    executable: r.executable,
+    argv: [r.executable, ...args],
+    names: [...new Set(names)],
+    signing: r.signature?.signing ?? 'unsigned',
+  };
   Object.assign(out, appIdOf(r.signature, r.executable));
   const c = contentOf(r.executable);
   if (c) out.content = c;

@@ -8,36 +8,95 @@ import type { Role } from '../../engine/role.js';
 
 /** AXRole → unified role (a subrole may refine it: SUBROLE_MAP). Anything missing is generic. */
 export const AX_ROLE_MAP: Readonly<Record<string, Role>> = {
-  AXApplication: 'application', AXWindow: 'window', AXSheet: 'dialog', AXDrawer: 'pane', AXPopover: 'dialog',
-  AXButton: 'button', AXMenuButton: 'button', AXDisclosureTriangle: 'button', AXColorWell: 'button',
-  AXCheckBox: 'checkbox', AXRadioButton: 'radio', AXRadioGroup: 'group',
-  AXTextField: 'textbox', AXTextArea: 'textbox', AXSearchField: 'textbox', AXDateField: 'textbox', AXTimeField: 'textbox',
-  AXComboBox: 'combobox', AXPopUpButton: 'combobox',
-  AXSlider: 'slider', AXIncrementor: 'spinbutton', AXStepper: 'spinbutton',
-  AXScrollBar: 'scrollbar', AXScrollArea: 'scrollarea', AXSplitGroup: 'group', AXSplitter: 'separator',
-  AXProgressIndicator: 'progressbar', AXBusyIndicator: 'progressbar', AXLevelIndicator: 'progressbar', AXRelevanceIndicator: 'progressbar',
-  AXList: 'list', AXOutline: 'tree', AXBrowser: 'tree', AXTable: 'table', AXGrid: 'table', AXRow: 'row', AXCell: 'cell',
-  AXColumn: 'group', AXSortButton: 'columnheader',
-  AXTabGroup: 'tablist', AXToolbar: 'toolbar',
-  AXMenuBar: 'menubar', AXMenuBarItem: 'menuitem', AXMenu: 'menu', AXMenuItem: 'menuitem',
-  AXStaticText: 'text', AXHeading: 'heading', AXLink: 'link', AXImage: 'image', AXWebArea: 'document',
-  AXGroup: 'group', AXLayoutArea: 'canvas', AXLayoutItem: 'generic', AXHelpTag: 'tooltip', AXValueIndicator: 'generic',
-  AXListMarker: 'text', AXRuler: 'generic', AXRulerMarker: 'generic', AXGrowArea: 'generic', AXMatte: 'generic',
+  AXApplication: 'application',
+  AXWindow: 'window',
+  AXSheet: 'dialog',
+  AXDrawer: 'pane',
+  AXPopover: 'dialog',
+  AXButton: 'button',
+  AXMenuButton: 'button',
+  AXDisclosureTriangle: 'button',
+  AXColorWell: 'button',
+  AXCheckBox: 'checkbox',
+  AXRadioButton: 'radio',
+  AXRadioGroup: 'group',
+  AXTextField: 'textbox',
+  AXTextArea: 'textbox',
+  AXSearchField: 'textbox',
+  AXDateField: 'textbox',
+  AXTimeField: 'textbox',
+  AXComboBox: 'combobox',
+  AXPopUpButton: 'combobox',
+  AXSlider: 'slider',
+  AXIncrementor: 'spinbutton',
+  AXStepper: 'spinbutton',
+  AXScrollBar: 'scrollbar',
+  AXScrollArea: 'scrollarea',
+  AXSplitGroup: 'group',
+  AXSplitter: 'separator',
+  AXProgressIndicator: 'progressbar',
+  AXBusyIndicator: 'progressbar',
+  AXLevelIndicator: 'progressbar',
+  AXRelevanceIndicator: 'progressbar',
+  AXList: 'list',
+  AXOutline: 'tree',
+  AXBrowser: 'tree',
+  AXTable: 'table',
+  AXGrid: 'table',
+  AXRow: 'row',
+  AXCell: 'cell',
+  AXColumn: 'group',
+  AXSortButton: 'columnheader',
+  AXTabGroup: 'tablist',
+  AXToolbar: 'toolbar',
+  AXMenuBar: 'menubar',
+  AXMenuBarItem: 'menuitem',
+  AXMenu: 'menu',
+  AXMenuItem: 'menuitem',
+  AXStaticText: 'text',
+  AXHeading: 'heading',
+  AXLink: 'link',
+  AXImage: 'image',
+  AXWebArea: 'document',
+  AXGroup: 'group',
+  AXLayoutArea: 'canvas',
+  AXLayoutItem: 'generic',
+  AXHelpTag: 'tooltip',
+  AXValueIndicator: 'generic',
+  AXListMarker: 'text',
+  AXRuler: 'generic',
+  AXRulerMarker: 'generic',
+  AXGrowArea: 'generic',
+  AXMatte: 'generic',
   AXUnknown: 'unknown',
 };
 
 /** `AXRole/AXSubrole` → unified role, where the subrole says more than the role. */
 export const SUBROLE_MAP: Readonly<Record<string, Role>> = {
-  'AXWindow/AXDialog': 'dialog', 'AXWindow/AXSystemDialog': 'dialog', 'AXWindow/AXFloatingWindow': 'window',
-  'AXCheckBox/AXSwitch': 'switch', 'AXCheckBox/AXToggle': 'switch', 'AXButton/AXToggle': 'switch',
+  'AXWindow/AXDialog': 'dialog',
+  'AXWindow/AXSystemDialog': 'dialog',
+  'AXWindow/AXFloatingWindow': 'window',
+  'AXCheckBox/AXSwitch': 'switch',
+  'AXCheckBox/AXToggle': 'switch',
+  'AXButton/AXToggle': 'switch',
   'AXRadioButton/AXTabButton': 'tab',
-  'AXRow/AXOutlineRow': 'treeitem', 'AXRow/AXTableRow': 'row',
-  'AXGroup/AXApplicationDialog': 'dialog', 'AXGroup/AXApplicationAlertDialog': 'alert', 'AXGroup/AXApplicationAlert': 'alert',
-  'AXGroup/AXApplicationStatus': 'statusbar', 'AXGroup/AXTabPanel': 'tabpanel', 'AXGroup/AXDocument': 'document',
-  'AXGroup/AXDocumentArticle': 'document', 'AXGroup/AXLandmarkSearch': 'form', 'AXGroup/AXContentList': 'list',
-  'AXGroup/AXListItem': 'listitem', 'AXGroup/AXDocumentNote': 'group', 'AXGroup/AXUserInterfaceTooltip': 'tooltip',
+  'AXRow/AXOutlineRow': 'treeitem',
+  'AXRow/AXTableRow': 'row',
+  'AXGroup/AXApplicationDialog': 'dialog',
+  'AXGroup/AXApplicationAlertDialog': 'alert',
+  'AXGroup/AXApplicationAlert': 'alert',
+  'AXGroup/AXApplicationStatus': 'statusbar',
+  'AXGroup/AXTabPanel': 'tabpanel',
+  'AXGroup/AXDocument': 'document',
+  'AXGroup/AXDocumentArticle': 'document',
+  'AXGroup/AXLandmarkSearch': 'form',
+  'AXGroup/AXContentList': 'list',
+  'AXGroup/AXListItem': 'listitem',
+  'AXGroup/AXDocumentNote': 'group',
+  'AXGroup/AXUserInterfaceTooltip': 'tooltip',
   'AXStaticText/AXTextAttachment': 'image',
-  'AXList/AXContentList': 'list', 'AXList/AXDefinitionList': 'list',
+  'AXList/AXContentList': 'list',
+  'AXList/AXDefinitionList': 'list',
   'AXCell/AXSortButton': 'columnheader',
 };
 
@@ -90,8 +149,10 @@ export function isSecure(f: Pick<AxFacts, 'subrole'>): boolean { return f.subrol
 export function settableAttributesToRead(role: string): readonly string[] {
   if (TEXT_ROLES.has(role)) return ['AXValue', 'AXFocused', 'AXSelectedText'];
   if (role === 'AXSlider' || role === 'AXIncrementor') return ['AXValue', 'AXFocused'];
-  if (role === 'AXRow' || role === 'AXCell' || role === 'AXRadioButton' || role === 'AXMenuItem') return ['AXSelected', 'AXDisclosing'];
-  if (role === 'AXButton' || role === 'AXCheckBox' || role === 'AXPopUpButton' || role === 'AXLink') return ['AXFocused'];
+  if (role === 'AXRow' || role === 'AXCell' || role === 'AXRadioButton' || role === 'AXMenuItem')
+    return ['AXSelected', 'AXDisclosing'];
+  if (role === 'AXButton' || role === 'AXCheckBox' || role === 'AXPopUpButton' || role === 'AXLink')
+    return ['AXFocused'];
   return [];
 }
 
@@ -100,12 +161,19 @@ export function axStates(f: AxFacts, role: Role): State[] {
   const s: State[] = [];
   if (f.focused) s.push('focused');
   if (f.enabled === false) s.push('disabled');
-  if (TOGGLES.has(f.role) && typeof f.value === 'number') { if (f.value === 1) s.push('checked'); else if (f.value === 2) s.push('mixed'); }
+  if (TOGGLES.has(f.role) && typeof f.value === 'number') {
+    if (f.value === 1) s.push('checked');
+    else if (f.value === 2) s.push('mixed');
+  }
   if (f.role === 'AXMenuItem' && f.menuMark) s.push('checked');
   if (f.selected) s.push('selected');
   const open = f.expanded ?? f.disclosing;
   if (open === true) s.push('expanded');
-  else if (open === false && (role === 'treeitem' || role === 'combobox' || f.role === 'AXDisclosureTriangle' || f.expanded === false)) s.push('collapsed');
+  else if (
+    open === false &&
+    (role === 'treeitem' || role === 'combobox' || f.role === 'AXDisclosureTriangle' || f.expanded === false)
+  )
+    s.push('collapsed');
   if (isSecure(f)) s.push('password');
   if (TEXT_ROLES.has(f.role)) s.push(f.settable.has('AXValue') && f.enabled !== false ? 'editable' : 'readonly');
   if (f.role === 'AXTextArea') s.push('multiline');
@@ -128,7 +196,13 @@ export function axOps(f: AxFacts, role: Role): Op[] {
   if (f.settable.has('AXFocused')) ops.push('focus');
   if (f.settable.has('AXValue') && !TOGGLES.has(f.role)) ops.push('set_value');
   if (TEXT_ROLES.has(f.role) && f.settable.has('AXValue')) ops.push('type', 'clear');
-  if (f.settable.has('AXDisclosing') || f.role === 'AXPopUpButton' || f.role === 'AXComboBox' || f.role === 'AXMenuButton' || f.role === 'AXMenuBarItem') {
+  if (
+    f.settable.has('AXDisclosing') ||
+    f.role === 'AXPopUpButton' ||
+    f.role === 'AXComboBox' ||
+    f.role === 'AXMenuButton' ||
+    f.role === 'AXMenuBarItem'
+  ) {
     if (f.settable.has('AXDisclosing') || has('AXShowMenu') || has('AXPress')) ops.push('expand', 'collapse');
   }
   if (has('AXScrollToVisible') || f.role === 'AXScrollArea') ops.push('scroll');

@@ -27,8 +27,13 @@ interface Exchange {
 
 /** JSON with sorted keys: the same params in another key order are the same request. */
 export function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'object' && x !== null && !Array.isArray(x)
-    ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
+  return JSON.stringify(v, (_k, x: unknown) =>
+    typeof x === 'object' && x !== null && !Array.isArray(x)
+      ? Object.fromEntries(
+          Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : x,
+  );
 }
 
 /** Pairs each recorded request with its answer, cancellation and following notifications. */
@@ -39,7 +44,13 @@ export function exchanges(t: Transcript): Exchange[] {
   for (const e of t.entries) {
     if (e.type === 'restart') { open.clear(); last = undefined; continue; }
     if (e.type === 'request') {
-      const x: Exchange = { method: e.method, params: canonical(e.params === undefined ? {} : e.params), cancelled: false, then: [], used: false };
+      const x: Exchange = {
+        method: e.method,
+        params: canonical(e.params === undefined ? {} : e.params),
+        cancelled: false,
+        then: [],
+        used: false,
+      };
       out.push(x);
       open.set(JSON.stringify(e.id), x);
     } else if (e.type === 'result' || e.type === 'error') {
@@ -78,17 +89,27 @@ export class ReplayDriver {
   private async serve(method: string, params: unknown, ctx: HandlerContext): Promise<unknown> {
     const key = canonical(params);
     const x = this.recorded.find((r) => !r.used && r.method === method && r.params === key);
-    if (!x) throw new ComputerUseError('unsupported', `The transcript holds no further ${method} request with these params.`, { method });
+    if (!x)
+      throw new ComputerUseError(
+        'unsupported',
+        `The transcript holds no further ${method} request with these params.`,
+        { method },
+      );
     x.used = true;
     if (x.cancelled) await cancelled(ctx.signal);
     const a = x.answer!;
     if (x.then.length && this.peer) {
       const peer = this.peer;
-      setImmediate(() => { for (const n of x.then) peer.notify(n.method as 'log', n.params as { level: string; message: string }); });
+      setImmediate(() => {
+        for (const n of x.then) peer.notify(n.method as 'log', n.params as { level: string; message: string });
+      });
     }
     if (a.type === 'result') return a.result;
     const data = (a.error.data ?? {}) as Record<string, unknown>;
-    const code = typeof data['code'] === 'string' && Object.hasOwn(ERROR_CODES, data['code']) ? data['code'] as ErrorCode : 'internal';
+    const code =
+      typeof data['code'] === 'string' && Object.hasOwn(ERROR_CODES, data['code'])
+        ? (data['code'] as ErrorCode)
+        : 'internal';
     const { code: _c, ...details } = data;
     throw new ComputerUseError(code, a.error.message, details);
   }

@@ -10,7 +10,9 @@ export function runReplayDriver(argv: readonly string[] = process.argv.slice(2))
   const path = argv[0];
   if (path === undefined) throw new Error('usage: computer-use driver replay FILE');
   const driver = new ReplayDriver(parseTranscript(readFileSync(path, 'utf8')));
-  const peer = new Peer(process.stdin, process.stdout, driver.handlers(), { onJunk: (l) => process.stderr.write(`ignored non-JSON line: ${l.slice(0, 100)}\n`) });
+  const peer = new Peer(process.stdin, process.stdout, driver.handlers(), {
+    onJunk: (l) => process.stderr.write(`ignored non-JSON line: ${l.slice(0, 100)}\n`),
+  });
   driver.peer = peer;
   peer.onClose(() => process.exit(0));
 }

@@ -1,5 +1,6 @@
 /**
- * The Windows helper, compiled on first use and cached by hash (docs/platforms.md, "Windows"): the embedded C# sources are
+ * The Windows helper, compiled on first use and cached by hash (docs/platforms.md, "Windows"): the embedded C# sources
+ * are
  * written to `<data dir>/drivers/<sha256>/` and compiled there with the .NET Framework's own `csc.exe`, which
  * every Windows 10/11 has (`%WINDIR%\Microsoft.NET\Framework64\v4.0.30319\csc.exe`, the compiler PowerShell's
  * Add-Type uses), so nothing is installed. The hash covers every source and the compiler's identity: a changed
@@ -26,7 +27,15 @@ export interface Compiler {
 }
 
 /** Options both csc and mcs take (the `-` spelling works for both). */
-const COMMON_ARGS = ['-nologo', '-noconfig', '-langversion:5', '-warnaserror+', '-target:exe', '-optimize+', '-r:System.dll'];
+const COMMON_ARGS = [
+  '-nologo',
+  '-noconfig',
+  '-langversion:5',
+  '-warnaserror+',
+  '-target:exe',
+  '-optimize+',
+  '-r:System.dll',
+];
 
 /** The .NET Framework's csc.exe under `windir` (64-bit Framework first, as Add-Type picks it). */
 export function frameworkCsc(windir: string, exists: (p: string) => boolean = existsSync): Compiler | undefined {
@@ -51,7 +60,8 @@ export function monoMcs(command = 'mcs'): Compiler {
 export function helperHash(sources: readonly HelperSource[], compiler: Compiler): string {
   const h = createHash('sha256');
   h.update(`compiler\0${compiler.id}\0`);
-  for (const s of [...sources].sort((a, b) => (a.name < b.name ? -1 : 1))) h.update(`${s.name}\0${Buffer.byteLength(s.text)}\0${s.text}`);
+  for (const s of [...sources].sort((a, b) => (a.name < b.name ? -1 : 1)))
+    h.update(`${s.name}\0${Buffer.byteLength(s.text)}\0${s.text}`);
   return h.digest('hex');
 }
 
@@ -83,11 +93,21 @@ export interface EnsureOptions {
  */
 export async function ensureHelper(o: EnsureOptions): Promise<BuiltHelper> {
   if (o.prebuilt) {
-    if (!existsSync(o.prebuilt)) throw new ComputerUseError('internal', `COMPUTER_USE_DRIVER_WINDOWS names ${o.prebuilt}, which does not exist; unset it to compile the helper from the package`);
+    if (!existsSync(o.prebuilt))
+      throw new ComputerUseError(
+        'internal',
+        `COMPUTER_USE_DRIVER_WINDOWS names ${o.prebuilt}, which does not exist; unset it to compile the helper ` +
+          `from the package`,
+      );
     return { path: o.prebuilt, origin: 'prebuilt' };
   }
   if (!o.compiler) {
-    throw new ComputerUseError('internal', 'no C# compiler found: the Windows helper is compiled with the .NET Framework 4 csc.exe (%WINDIR%\\Microsoft.NET\\Framework64\\v4.0.30319\\csc.exe), which every Windows 10/11 has; run `computer-use doctor`, or set COMPUTER_USE_DRIVER_WINDOWS to a prebuilt helper');
+    throw new ComputerUseError(
+      'internal',
+      'no C# compiler found: the Windows helper is compiled with the .NET Framework 4 csc.exe ' +
+        '(%WINDIR%\\Microsoft.NET\\Framework64\\v4.0.30319\\csc.exe), which every Windows 10/11 has; run ' +
+        '`computer-use doctor`, or set COMPUTER_USE_DRIVER_WINDOWS to a prebuilt helper',
+    );
   }
   const hash = helperHash(o.sources, o.compiler);
   const entry = join(o.driversDir, hash);
@@ -98,7 +118,8 @@ export async function ensureHelper(o: EnsureOptions): Promise<BuiltHelper> {
   mkdirSync(work, { recursive: true });
   try {
     const files = o.sources.map((s) => {
-      if (!/^[A-Za-z0-9_]+\.cs$/.test(s.name)) throw new ComputerUseError('internal', `helper source name ${JSON.stringify(s.name)} is not a plain .cs name`);
+      if (!/^[A-Za-z0-9_]+\.cs$/.test(s.name))
+        throw new ComputerUseError('internal', `helper source name ${JSON.stringify(s.name)} is not a plain .cs name`);
       const p = join(work, s.name);
       writeFileSync(p, s.text);
       return p;
@@ -107,7 +128,11 @@ export async function ensureHelper(o: EnsureOptions): Promise<BuiltHelper> {
     const r = await run(o.compiler.command, o.compiler.args(out, files), o.timeoutMs ?? 120_000);
     if (r.code !== 0 || !existsSync(out)) {
       const said = compilerSaid(`${r.stdout}\n${r.stderr}`, work);
-      throw new ComputerUseError('internal', `the Windows helper did not compile with ${o.compiler.id} (exit ${r.code ?? r.signal}):\n${said}\nRun \`computer-use doctor\`; or set COMPUTER_USE_DRIVER_WINDOWS to a prebuilt helper.`);
+      throw new ComputerUseError(
+        'internal',
+        `the Windows helper did not compile with ${o.compiler.id} (exit ${r.code ?? r.signal}):\n` +
+          `${said}\nRun \`computer-use doctor\`; or set COMPUTER_USE_DRIVER_WINDOWS to a prebuilt helper.`,
+      );
     }
     try { renameSync(work, entry); } catch (e) {
       if (!existsSync(exe)) throw e; // another driver finished the same build first: use its entry
@@ -139,7 +164,11 @@ export function compilerSaid(output: string, workDir: string): string {
 }
 
 /** Runs a compiler with argv (no shell), collecting its output, bounded in time. */
-function run(command: string, args: readonly string[], timeoutMs: number): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: readonly string[],
+  timeoutMs: number,
+): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     let stdout = '';
     let stderr = '';
@@ -151,7 +180,10 @@ function run(command: string, args: readonly string[], timeoutMs: number): Promi
     const timer = setTimeout(() => child.kill(), timeoutMs);
     child.stdout.setEncoding('utf8').on('data', (c: string) => { if (stdout.length < 65_536) stdout += c; });
     child.stderr.setEncoding('utf8').on('data', (c: string) => { if (stderr.length < 65_536) stderr += c; });
-    child.on('error', (e) => { clearTimeout(timer); resolve({ code: -1, signal: null, stdout, stderr: `${stderr}${e.message}` }); });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      resolve({ code: -1, signal: null, stdout, stderr: `${stderr}${e.message}` });
+    });
     child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout, stderr }); });
   });
 }

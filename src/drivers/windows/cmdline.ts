@@ -35,10 +35,17 @@ export function quoteArg(arg: string): string {
  * no escapes), so it is always quoted and may hold no quote, which no Windows file name can anyway.
  */
 export function commandLine(program: string, args: readonly string[]): string {
-  if (/["\0]/.test(program)) throw new ComputerUseError('invalid_params', 'a Windows program path holds no quote or NUL; nothing was started');
-  if (args.some((a) => a.includes('\0'))) throw new ComputerUseError('invalid_params', 'a Windows argument cannot hold a NUL character; nothing was started');
+  if (/["\0]/.test(program))
+    throw new ComputerUseError('invalid_params', 'a Windows program path holds no quote or NUL; nothing was started');
+  if (args.some((a) => a.includes('\0')))
+    throw new ComputerUseError('invalid_params', 'a Windows argument cannot hold a NUL character; nothing was started');
   const line = [`"${program}"`, ...args.map(quoteArg)].join(' ');
-  if (line.length >= MAX_COMMAND_LINE) throw new ComputerUseError('invalid_params', `the command line would be ${line.length} characters; Windows takes at most ${MAX_COMMAND_LINE - 1}. Nothing was started.`);
+  if (line.length >= MAX_COMMAND_LINE)
+    throw new ComputerUseError(
+      'invalid_params',
+      `the command line would be ${line.length} characters; Windows takes at most ${MAX_COMMAND_LINE - 1}. ` +
+        `Nothing was started.`,
+    );
   return line;
 }
 
@@ -47,12 +54,21 @@ export function commandLine(program: string, args: readonly string[]): string {
  * as Windows does (`Path` and `PATH` are one variable; the new value keeps the name it had), and the entries are
  * sorted by upper-cased name, the order CreateProcessW documents for a block.
  */
-export function environmentBlock(base: Readonly<Record<string, string | undefined>>, extra: Readonly<Record<string, string>>): string[] {
+export function environmentBlock(
+  base: Readonly<Record<string, string | undefined>>,
+  extra: Readonly<Record<string, string>>,
+): string[] {
   const vars = new Map<string, [string, string]>();
-  for (const [k, v] of Object.entries(base)) if (v !== undefined && isEnvName(k) && !v.includes('\0')) vars.set(k.toUpperCase(), [k, v]);
+  for (const [k, v] of Object.entries(base))
+    if (v !== undefined && isEnvName(k) && !v.includes('\0')) vars.set(k.toUpperCase(), [k, v]);
   for (const [k, v] of Object.entries(extra)) {
-    if (!isEnvName(k) || k.startsWith('=')) throw new ComputerUseError('invalid_params', `${JSON.stringify(k)} is not an environment variable name; nothing was started`);
-    if (v.includes('\0')) throw new ComputerUseError('invalid_params', `the value of ${k} holds a NUL character; nothing was started`);
+    if (!isEnvName(k) || k.startsWith('='))
+      throw new ComputerUseError(
+        'invalid_params',
+        `${JSON.stringify(k)} is not an environment variable name; nothing was started`,
+      );
+    if (v.includes('\0'))
+      throw new ComputerUseError('invalid_params', `the value of ${k} holds a NUL character; nothing was started`);
     vars.set(k.toUpperCase(), [vars.get(k.toUpperCase())?.[0] ?? k, v]);
   }
   return [...vars.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, [k, v]]) => `${k}=${v}`);
@@ -76,17 +92,28 @@ export interface ResolveOptions {
  */
 export function resolveProgram(command: string, o: ResolveOptions): string {
   const exists = o.exists ?? existsSync;
-  if (/[\0"<>|*?\r\n]/.test(command)) throw new ComputerUseError('invalid_params', 'that is not a Windows program name or path; nothing was started');
+  if (/[\0"<>|*?\r\n]/.test(command))
+    throw new ComputerUseError('invalid_params', 'that is not a Windows program name or path; nothing was started');
   // CreateProcessW starts a .bat or .cmd through cmd.exe, which reparses the whole command line by its own rules
   // (& | % still act inside C-runtime quotes): no quoting keeps an argument data there, so such files never start.
   // Windows drops trailing dots and spaces from a file name, and `::$DATA` names the file's own stream.
-  if (/\.(bat|cmd)[. ]*$/i.test(command) || command.slice(2).includes(':')) throw new ComputerUseError('invalid_params', 'a batch file runs through cmd.exe, which reinterprets its arguments as commands; start the program it runs instead. Nothing was started.');
+  if (/\.(bat|cmd)[. ]*$/i.test(command) || command.slice(2).includes(':'))
+    throw new ComputerUseError(
+      'invalid_params',
+      'a batch file runs through cmd.exe, which reinterprets its arguments as commands; start the program it ' +
+        'runs instead. Nothing was started.',
+    );
   const absolute = /^[A-Za-z]:\\/.test(command) || command.startsWith('\\\\');
   if (absolute) {
     if (!exists(command)) throw new ComputerUseError('app_not_found', 'no program at that path; nothing was started');
     return command;
   }
-  if (/[\\/:]/.test(command)) throw new ComputerUseError('invalid_params', 'give a program name (notepad) or an absolute path (C:\\…\\app.exe), not a relative path; nothing was started');
+  if (/[\\/:]/.test(command))
+    throw new ComputerUseError(
+      'invalid_params',
+      'give a program name (notepad) or an absolute path (C:\\…\\app.exe), not a relative path; nothing was ' +
+        'started',
+    );
   const file = /\.[A-Za-z0-9]{1,8}$/.test(command) ? command : `${command}.exe`;
   const dirs = [`${o.windir}\\System32`, o.windir, ...o.path.split(';').map((d) => d.trim().replace(/^"(.*)"$/, '$1'))]
     .filter((d) => /^[A-Za-z]:\\/.test(d) || d.startsWith('\\\\'));
@@ -94,5 +121,9 @@ export function resolveProgram(command: string, o: ResolveOptions): string {
     const p = `${d.replace(/\\+$/, '')}\\${file}`;
     if (exists(p)) return p;
   }
-  throw new ComputerUseError('app_not_found', `no program ${JSON.stringify(file)} in System32, the Windows folder or PATH; give its full path. Nothing was started.`);
+  throw new ComputerUseError(
+    'app_not_found',
+    `no program ${JSON.stringify(file)} in System32, the Windows folder or PATH; give its full path. Nothing ` +
+      `was started.`,
+  );
 }

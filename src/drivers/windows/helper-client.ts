@@ -14,7 +14,11 @@ export interface HelperEvent { event: string; pid?: number }
 export interface HelperCommand { command: string; args: string[] }
 
 /** The command that runs a helper executable here: directly on Windows, under Mono elsewhere (tests). */
-export function helperCommand(exe: string, extra: readonly string[] = [], platform: NodeJS.Platform = process.platform): HelperCommand {
+export function helperCommand(
+  exe: string,
+  extra: readonly string[] = [],
+  platform: NodeJS.Platform = process.platform,
+): HelperCommand {
   return platform === 'win32' ? { command: exe, args: [...extra] } : { command: 'mono', args: [exe, ...extra] };
 }
 
@@ -22,9 +26,14 @@ interface Pending { resolve(v: unknown): void; reject(e: Error): void; timer: No
 
 /** A helper error as the protocol's error: its code when it is one of the protocol's, else internal. */
 export function helperError(err: { code?: unknown; message?: unknown; hresult?: unknown }): ComputerUseError {
-  const code = typeof err.code === 'string' && Object.hasOwn(ERROR_CODES, err.code) ? err.code as ErrorCode : 'internal';
+  const code =
+    typeof err.code === 'string' && Object.hasOwn(ERROR_CODES, err.code) ? (err.code as ErrorCode) : 'internal';
   const message = typeof err.message === 'string' ? err.message.slice(0, 2000) : 'the Windows helper failed';
-  return new ComputerUseError(code, message, typeof err.hresult === 'number' ? { hresult: `0x${(err.hresult >>> 0).toString(16)}` } : {});
+  return new ComputerUseError(
+    code,
+    message,
+    typeof err.hresult === 'number' ? { hresult: `0x${(err.hresult >>> 0).toString(16)}` } : {},
+  );
 }
 
 /** A running helper. */
@@ -47,7 +56,11 @@ export class HelperClient {
     const gone = (why: string): void => {
       if (this.exited) return;
       this.exited = why;
-      const e = new ComputerUseError('internal', `the Windows helper ${why}${this.stderr ? `: ${this.stderr.trim().split('\n').slice(-5).join(' | ')}` : ''}`);
+      const e = new ComputerUseError(
+        'internal',
+        `the Windows helper ${why}` +
+          `${this.stderr ? `: ${this.stderr.trim().split('\n').slice(-5).join(' | ')}` : ''}`,
+      );
       for (const p of this.pending.values()) { clearTimeout(p.timer); p.reject(e); }
       this.pending.clear();
     };
@@ -59,7 +72,11 @@ export class HelperClient {
   get exitReason(): string | undefined { return this.exited; }
 
   /** Calls one op; rejects with the helper's error, on timeout, on abort, or when the helper exits. */
-  request<T = unknown>(op: string, args: Record<string, unknown> = {}, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<T> {
+  request<T = unknown>(
+    op: string,
+    args: Record<string, unknown> = {},
+    opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<T> {
     if (this.exited) return Promise.reject(new ComputerUseError('internal', `the Windows helper ${this.exited}`));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
@@ -78,7 +95,17 @@ export class HelperClient {
         this.write({ id: `cancel-${id}`, op: 'cancel', args: { target: id } });
         reject(new ComputerUseError('timeout', `the Windows helper did not answer ${op} within ${timeoutMs} ms`));
       }, timeoutMs);
-      this.pending.set(id, { resolve: (v) => { finish(); resolve(v as T); }, reject: (e) => { finish(); reject(e); }, timer });
+      this.pending.set(id, {
+        resolve: (v) => {
+          finish();
+          resolve(v as T);
+        },
+        reject: (e) => {
+          finish();
+          reject(e);
+        },
+        timer,
+      });
       if (opts.signal?.aborted) { onAbort(); return; }
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       this.write({ id, op, args });
@@ -106,7 +133,13 @@ export class HelperClient {
 
   private onMessage(m: unknown): void {
     if (typeof m !== 'object' || m === null) return;
-    const msg = m as { id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown; hresult?: unknown }; event?: unknown; pid?: unknown };
+    const msg = m as {
+      id?: unknown;
+      result?: unknown;
+      error?: { code?: unknown; message?: unknown; hresult?: unknown };
+      event?: unknown;
+      pid?: unknown;
+    };
     if (typeof msg.event === 'string') {
       const ev: HelperEvent = { event: msg.event, ...(typeof msg.pid === 'number' ? { pid: msg.pid } : {}) };
       for (const l of this.listeners) l(ev);

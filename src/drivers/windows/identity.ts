@@ -1,5 +1,6 @@
 /**
- * Process identity on Windows (protocol/identity.ts, docs/policy.md, "One app, one allow entry"): what the helper's Win32 calls prove
+ * Process identity on Windows (protocol/identity.ts, docs/policy.md, "One app, one allow entry"): what the helper's
+ * Win32 calls prove
  * about a process, as the platform-neutral facts the policy decides from, the same way as on Linux. `appId` is the
  * package's AUMID for a packaged app, else the image's final path (QueryFullProcessImageNameW, then
  * GetFinalPathNameByHandleW: links and junctions resolved); `startToken` the creation FILETIME as a decimal
@@ -8,7 +9,15 @@
  */
 import { realpathSync } from 'node:fs';
 import { contentOf } from '../common/content.js';
-import type { IdentifyParams, IdentifyResult, Privilege, ResolveLaunchParams, ResolveLaunchResult, TerminateParams, TerminateResult } from '../../protocol/identity.js';
+import type {
+  IdentifyParams,
+  IdentifyResult,
+  Privilege,
+  ResolveLaunchParams,
+  ResolveLaunchResult,
+  TerminateParams,
+  TerminateResult,
+} from '../../protocol/identity.js';
 import { ComputerUseError } from '../../protocol/errors.js';
 import { resolveProgram, type ResolveOptions } from './cmdline.js';
 
@@ -33,7 +42,9 @@ export interface HelperProcess {
 
 /** A string fact within the protocol's bounds, else nothing (a helper answer is checked, never trusted). */
 const bounded = (v: unknown, max: number, shape?: RegExp): string | undefined =>
-  typeof v === 'string' && v.length > 0 && v.length <= max && !v.includes('\0') && (!shape || shape.test(v)) ? v : undefined;
+  typeof v === 'string' && v.length > 0 && v.length <= max && !v.includes('\0') && (!shape || shape.test(v))
+    ? v
+    : undefined;
 
 /** A FILETIME in decimal: what the helper reports as the start token. */
 const FILETIME = /^[0-9]{1,20}$/;
@@ -55,7 +66,9 @@ export function startTokenOf(p: HelperProcess | undefined): string | undefined {
 const FRAME_HOST = /(^|[\\/])applicationframehost\.exe$/i;
 
 /** The identity fields of a process for apps, windows and process.identify. */
-export function identityFields(p: HelperProcess | undefined): Pick<IdentifyResult, 'appId' | 'executable' | 'startToken' | 'user'> {
+export function identityFields(
+  p: HelperProcess | undefined,
+): Pick<IdentifyResult, 'appId' | 'executable' | 'startToken' | 'user'> {
   const out: Pick<IdentifyResult, 'appId' | 'executable' | 'startToken' | 'user'> = {};
   if (p?.image !== undefined && FRAME_HOST.test(p.image)) return out;
   const image = bounded(p?.image, 4096);
@@ -71,7 +84,15 @@ export function identityFields(p: HelperProcess | undefined): Pick<IdentifyResul
 
 /** The integrity level's name: 0x1000 low, 0x2000 medium, 0x3000 high, 0x4000 system. */
 export function integrityName(rid: number): NonNullable<Privilege['level']> {
-  return rid >= 0x4000 ? 'system' : rid >= 0x3000 ? 'high' : rid >= 0x2000 ? 'medium' : rid >= 0x1000 ? 'low' : 'untrusted';
+  return rid >= 0x4000
+    ? 'system'
+    : rid >= 0x3000
+      ? 'high'
+      : rid >= 0x2000
+        ? 'medium'
+        : rid >= 0x1000
+          ? 'low'
+          : 'untrusted';
 }
 
 /** The token's integrity level and elevation, when the helper read them (a process it cannot open has neither). */
@@ -83,7 +104,11 @@ export function privilegeOf(p: HelperProcess): Privilege | undefined {
 }
 
 /** `process.identify` from the helper's facts. */
-export function toIdentify(pid: number, p: HelperProcess, params: Pick<IdentifyParams, 'content' | 'compareWith'> = {}): IdentifyResult {
+export function toIdentify(
+  pid: number,
+  p: HelperProcess,
+  params: Pick<IdentifyParams, 'content' | 'compareWith'> = {},
+): IdentifyResult {
   if (p.gone === true) return { pid, gone: true };
   const out: IdentifyResult = { pid, ...identityFields(p) };
   // The process is there but Windows shows nothing of it (a protected or elevated process): nothing proves what it is.
@@ -119,10 +144,19 @@ export function toTerminate(r: { ended?: unknown }): TerminateResult {
  * AUMIDs and URIs are not launched by this driver yet, so they resolve to nothing.
  */
 export function resolveLaunch(p: ResolveLaunchParams, o: ResolveOptions, content = true): ResolveLaunchResult {
-  if (p.kind !== undefined && p.kind !== 'command') throw new ComputerUseError('unsupported', `the Windows driver starts programs by path or name; a ${p.kind} launch is not supported yet`);
+  if (p.kind !== undefined && p.kind !== 'command')
+    throw new ComputerUseError(
+      'unsupported',
+      `the Windows driver starts programs by path or name; a ${p.kind} launch is not supported yet`,
+    );
   const executable = finalPath(resolveProgram(p.command, o));
   const args = p.args ?? [];
-  const out: ResolveLaunchResult = { executable, appId: executable, argv: [executable, ...args], names: [...new Set([p.command, executable, ...args])] };
+  const out: ResolveLaunchResult = {
+    executable,
+    appId: executable,
+    argv: [executable, ...args],
+    names: [...new Set([p.command, executable, ...args])],
+  };
   if (content) {
     const c = contentOf(executable);
     if (c) out.content = c;

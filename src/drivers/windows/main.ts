@@ -30,8 +30,18 @@ export function windowsHandlers(driver: WindowsDriver, built: BuiltHelper): Hand
       if (h.self?.integrity !== undefined) facts['integrity'] = `0x${h.self.integrity.toString(16)}`;
       if (h.self?.elevated !== undefined) facts['elevated'] = String(h.self.elevated);
       return {
-        ...handshake(table), platform: 'windows' as const, version: WINDOWS_DRIVER_VERSION, capabilities: ['events' as const, 'keys' as const, 'pointer' as const, 'background_input' as const, 'capture' as const],
-        permissions: { ui_automation: h.backend === 'uia' || h.backend === 'replay' }, facts,
+        ...handshake(table),
+        platform: 'windows' as const,
+        version: WINDOWS_DRIVER_VERSION,
+        capabilities: [
+          'events' as const,
+          'keys' as const,
+          'pointer' as const,
+          'background_input' as const,
+          'capture' as const,
+        ],
+        permissions: { ui_automation: h.backend === 'uia' || h.backend === 'replay' },
+        facts,
       };
     },
     'apps.list': async () => ({ apps: await driver.apps() }),
@@ -66,10 +76,19 @@ export async function runWindowsDriver(args: readonly string[]): Promise<void> {
   const replay = i >= 0 ? args[i + 1] : undefined;
   await serveDriver('windows driver', async () => {
     if (process.platform !== 'win32' && !replay) {
-      throw new ComputerUseError('unsupported', `the Windows driver runs on Windows (this is ${process.platform}); --replay FILE serves a recording of its helper`);
+      throw new ComputerUseError(
+        'unsupported',
+        `the Windows driver runs on Windows (this is ${process.platform}); --replay FILE serves a recording ` +
+          `of its helper`,
+      );
     }
     const compiler = process.platform === 'win32' ? frameworkCsc(process.env['WINDIR'] ?? 'C:\\Windows') : monoMcs();
-    const built = await ensureHelper({ sources: HELPER_SOURCES, driversDir: cuPath('drivers'), compiler, prebuilt: process.env['COMPUTER_USE_DRIVER_WINDOWS'] });
+    const built = await ensureHelper({
+      sources: HELPER_SOURCES,
+      driversDir: cuPath('drivers'),
+      compiler,
+      prebuilt: process.env['COMPUTER_USE_DRIVER_WINDOWS'],
+    });
     const helper = new HelperClient(helperCommand(built.path, replay ? ['--replay', replay] : []));
     const driver = new WindowsDriver(helper);
     await driver.helperHello();

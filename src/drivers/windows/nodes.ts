@@ -44,8 +44,11 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' && v !==
 export function toRawNode(e: UiaElement, hwnd: string): RawNode {
   const role = roleOf(e);
   const n: RawNode = {
-    id: `${hwnd}:${String(e.rid)}`, role, nativeRole: e.ct !== undefined ? UIA_CONTROL_TYPES[e.ct]?.name ?? `ControlType ${e.ct}` : 'unknown',
-    states: statesOf(e, role), actions: opsOf(e, role),
+    id: `${hwnd}:${String(e.rid)}`,
+    role,
+    nativeRole: e.ct !== undefined ? (UIA_CONTROL_TYPES[e.ct]?.name ?? `ControlType ${e.ct}`) : 'unknown',
+    states: statesOf(e, role),
+    actions: opsOf(e, role),
   };
   const name = text(e.name);
   const value = text(e.value);
@@ -61,12 +64,17 @@ export function toRawNode(e: UiaElement, hwnd: string): RawNode {
   if (aid) n.stableId = aid.slice(0, LIMITS.id);
   if (e.rect && e.rect.every((v) => Number.isInteger(v) && Math.abs(v) <= LIMITS.pixel)) n.bounds = e.rect;
   if (e.range && typeof e.range.min === 'number' && typeof e.range.max === 'number') {
-    n.range = { min: e.range.min, max: e.range.max, ...(typeof e.range.step === 'number' && e.range.step > 0 ? { step: e.range.step } : {}) };
+    n.range = {
+      min: e.range.min,
+      max: e.range.max,
+      ...(typeof e.range.step === 'number' && e.range.step > 0 ? { step: e.range.step } : {}),
+    };
     if (!e.value && typeof e.range.value === 'number') n.value = String(e.range.value);
   }
   const accessKey = text(e.accessKey);
   if (accessKey) n.keyBinding = accessKey.slice(0, LIMITS.id);
-  if (Array.isArray(e.children) && e.children.length) n.children = e.children.slice(0, LIMITS.items).map((c) => toRawNode(c, hwnd));
+  if (Array.isArray(e.children) && e.children.length)
+    n.children = e.children.slice(0, LIMITS.items).map((c) => toRawNode(c, hwnd));
   if (Number.isSafeInteger(e.childCount) && e.childCount! >= 0) n.childCount = e.childCount!;
   return n;
 }
@@ -111,8 +119,13 @@ export function toApps(windows: readonly UiaWindow[], selfIntegrity = MEDIUM_INT
     let app = apps.get(key);
     if (!app) {
       app = { name: info.app, id: `pid:${key}`, pid: info.pid, windows: [] };
-      for (const k of ['appId', 'executable', 'startToken', 'user'] as const) if (info[k] !== undefined) app[k] = info[k];
-      if (blockedByUipi(w, selfIntegrity)) app.inaccessible = { reason: 'runs with more privileges than computer-use (elevated)', fix: 'run the app without administrator rights, or computer-use with them' };
+      for (const k of ['appId', 'executable', 'startToken', 'user'] as const)
+        if (info[k] !== undefined) app[k] = info[k];
+      if (blockedByUipi(w, selfIntegrity))
+        app.inaccessible = {
+          reason: 'runs with more privileges than computer-use (elevated)',
+          fix: 'run the app without administrator rights, or computer-use with them',
+        };
       apps.set(key, app);
     }
     app.windows.push(info);

@@ -111,7 +111,8 @@ const SWITCH_CLASSES = new Set(['ToggleSwitch']);
 export function roleOf(e: UiaElement): Role {
   const base = e.ct !== undefined ? UIA_CONTROL_TYPES[e.ct]?.role ?? 'unknown' : 'unknown';
   if (base === 'button' && e.cls && SWITCH_CLASSES.has(e.cls)) return 'switch';
-  if (base === 'text' && e.heading !== undefined && e.heading > HEADING_NONE && e.heading <= HEADING_NONE + 9) return 'heading';
+  if (base === 'text' && e.heading !== undefined && e.heading > HEADING_NONE && e.heading <= HEADING_NONE + 9)
+    return 'heading';
   if (base === 'window' && e.modal) return 'dialog';
   return base;
 }
@@ -127,7 +128,9 @@ export function controlTypesOf(role: Role): { cts: number[]; exact: boolean } {
   const cts = Object.entries(UIA_CONTROL_TYPES).filter(([, v]) => v.role === role).map(([k]) => Number(k));
   const derived = DERIVED_FROM[role];
   const bases = new Set(Object.values(DERIVED_FROM));
-  return derived === undefined ? { cts, exact: !cts.some((ct) => bases.has(ct)) } : { cts: [...cts, derived], exact: false };
+  return derived === undefined
+    ? { cts, exact: !cts.some((ct) => bases.has(ct)) }
+    : { cts: [...cts, derived], exact: false };
 }
 
 const has = (e: UiaElement, p: UiaPattern): boolean => e.patterns?.includes(p) ?? false;
@@ -144,7 +147,8 @@ export function statesOf(e: UiaElement, role: Role = roleOf(e)): State[] {
     else if (e.toggle === 2) s.push('mixed');
   }
   if (has(e, 'selectionItem') && e.selected) s.push(role === 'radio' ? 'checked' : 'selected');
-  if (has(e, 'expandCollapse') && e.expand !== undefined && e.expand !== 3) s.push(e.expand === 0 ? 'collapsed' : 'expanded');
+  if (has(e, 'expandCollapse') && e.expand !== undefined && e.expand !== 3)
+    s.push(e.expand === 0 ? 'collapsed' : 'expanded');
   if (has(e, 'value') && TEXT_ROLES.has(role)) s.push(e.readOnly ? 'readonly' : 'editable');
   if (role === 'document' && has(e, 'text')) s.push('multiline');
   if (e.password) s.push('password');
@@ -159,7 +163,13 @@ export function statesOf(e: UiaElement, role: Role = roleOf(e)): State[] {
 export function opsOf(e: UiaElement, role: Role = roleOf(e)): Op[] {
   const ops = new Set<Op>();
   const writable = has(e, 'value') && !e.readOnly;
-  if (has(e, 'invoke') || has(e, 'toggle') || has(e, 'selectionItem') || (has(e, 'legacy') && (e.defaultAction ?? '') !== '')) ops.add('click');
+  if (
+    has(e, 'invoke') ||
+    has(e, 'toggle') ||
+    has(e, 'selectionItem') ||
+    (has(e, 'legacy') && (e.defaultAction ?? '') !== '')
+  )
+    ops.add('click');
   if (has(e, 'toggle')) ops.add('toggle');
   if (has(e, 'selectionItem')) ops.add('select');
   if ((role === 'combobox' || role === 'list') && (has(e, 'expandCollapse') || has(e, 'selection'))) ops.add('select');

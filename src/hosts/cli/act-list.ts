@@ -62,7 +62,9 @@ export function parseActList(words: readonly string[]): CliAction[] {
       );
     if (!op) throw new Error(`${which}${ref} has no op (one of ${OPS.join(' ')}). ${ACT_USAGE}`);
     if (!isOp(op))
-      throw new Error(`${which}${JSON.stringify(op.slice(0, 40))} is not an op (one of ${OPS.join(' ')}). ${ACT_USAGE}`);
+      throw new Error(
+        `${which}${JSON.stringify(op.slice(0, 40))} is not an op (one of ${OPS.join(' ')}). ${ACT_USAGE}`,
+      );
     return { ref, op, ...(value.length ? { value: value.join(' ') } : {}), ...(submit ? { submit } : {}) };
   });
 }

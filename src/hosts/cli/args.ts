@@ -1,7 +1,10 @@
 /** The command line's argument splitter, shared by every subcommand and by the hosts' option table. */
 
 /** Splits argv into positionals and --flags (`--k v`, `--k=v`, boolean `--k`). */
-export function parseArgs(args: string[], booleans: readonly string[] = []): { pos: string[]; flags: Record<string, string> } {
+export function parseArgs(
+  args: string[],
+  booleans: readonly string[] = [],
+): { pos: string[]; flags: Record<string, string> } {
   const pos: string[] = [];
   const flags: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {

@@ -25,7 +25,10 @@ export async function runDeciderCommand(args: string[]): Promise<number> {
   if (!baseUrl || !model) { process.stderr.write(`${USAGE}\n`); return 2; }
   try { new URL(baseUrl); } catch { process.stderr.write(`invalid --base-url\n`); return 2; }
   const timeoutMs = flags['timeout'] !== undefined ? Number(flags['timeout']) : undefined;
-  if (timeoutMs !== undefined && !(timeoutMs > 0)) { process.stderr.write('--timeout must be a positive number of ms\n'); return 2; }
+  if (timeoutMs !== undefined && !(timeoutMs > 0)) {
+    process.stderr.write('--timeout must be a positive number of ms\n');
+    return 2;
+  }
   const decider = createOpenAIDecider({
     baseUrl, model,
     ...(flags['api-key-env'] ? { apiKeyEnv: flags['api-key-env'] } : {}),

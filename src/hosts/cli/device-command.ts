@@ -52,7 +52,8 @@ async function gateDevicePermissions(
     return spec;
   }
   err.write(
-    `computer-use: not applied: ${what}. What lowers computer-use's questions on a device holds only after a person's ` +
+    `computer-use: not applied: ${what}. What lowers computer-use's questions on a device holds only after ` +
+      `a person's ` +
       `yes on their own terminal; device ${spec.name} is added without it.\n`,
   );
   const out: DeviceSpec = { ...spec };
@@ -107,7 +108,10 @@ async function addChecked(asked: DeviceSpec, ctx: AddContext, nameHint: string, 
     out.write(`${spec.name}: ${c.line}\n`);
   }
   saveDevices([...devices, spec], path);
-  out.write(`added ${spec.name} ${described(spec, `device ${devices.length + 2}: refs d${devices.length + 2}…`)} to ${path}\n`);
+  out.write(
+    `added ${spec.name} ${described(spec, `device ${devices.length + 2}: refs d${devices.length + 2}…`)} to ` +
+      `${path}\n`,
+  );
   return 0;
 }
 

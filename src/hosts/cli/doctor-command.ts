@@ -10,21 +10,40 @@ import type { DeviceCheck } from '../../doctor/device.js';
 import { formatDoctor, runDoctor } from '../../doctor/doctor.js';
 import { doctorPhone, platformDoctor } from '../../drivers/doctors.js';
 
-const USAGE = 'usage: computer-use doctor [--app NAME] [--json] [--fix] | doctor --device NAME|adb[:SERIAL] [--json]\n' +
+const USAGE =
+  'usage: computer-use doctor [--app NAME] [--json] [--fix] | doctor --device NAME|adb[:SERIAL] [--json]\n' +
   '       computer-use doctor --report [--out DIR] [--desktop auto|sandbox|current] [--device adb[:SERIAL]]\n' +
   '       computer-use doctor --conformance --driver "<command>" [--scenarios FILE] [--record FILE] [--json]\n';
 
 /** Writes a list of checks (one line each, or JSON with `head`); exit code 1 when one failed. */
-function writeChecks(out: NodeJS.WritableStream, json: boolean, head: Record<string, string>, checks: readonly DeviceCheck[]): number {
+function writeChecks(
+  out: NodeJS.WritableStream,
+  json: boolean,
+  head: Record<string, string>,
+  checks: readonly DeviceCheck[],
+): number {
   const ok = checks.every((c) => c.ok);
-  out.write((json ? JSON.stringify({ ...head, ok, checks }, null, 2)
-    : checks.map((c) => `${c.ok ? c.warn ? 'warn' : 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}${c.fix ? `\n     fix: ${c.fix}` : ''}`).join('\n')) + '\n');
+  out.write(
+    (json
+      ? JSON.stringify({ ...head, ok, checks }, null, 2)
+      : checks
+          .map(
+            (c) =>
+              `${c.ok ? (c.warn ? 'warn' : 'ok  ') : 'FAIL'} ${c.name}: ${c.detail}` +
+              `${c.fix ? `\n     fix: ${c.fix}` : ''}`,
+          )
+          .join('\n')) + '\n',
+  );
   return ok ? 0 : 1;
 }
 
-export async function runDoctorCommand(args: readonly string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
+export async function runDoctorCommand(
+  args: readonly string[],
+  out: NodeJS.WritableStream = process.stdout,
+): Promise<number> {
   if (args.includes('--report')) return (await import('../../doctor/report-command.js')).runReportCommand(args, out);
-  if (args.includes('--conformance')) return (await import('../../doctor/conformance.js')).runConformanceCommand(args, out);
+  if (args.includes('--conformance'))
+    return (await import('../../doctor/conformance.js')).runConformanceCommand(args, out);
   let app: string | undefined;
   let json = false;
   let fix = false;
@@ -46,7 +65,10 @@ export async function runDoctorCommand(args: readonly string[], out: NodeJS.Writ
     const spec = loadDevices().devices.find((d) => d.name === device);
     // `adb` / `adb:SERIAL` is the phone on this machine's adb server, saved or not.
     const phone = spec?.kind === 'adb' ? spec.url : device === 'adb' || device.startsWith('adb:') ? device : undefined;
-    if (!spec && phone === undefined) { out.write(`doctor: no device named ${device} (computer-use device list; an Android phone: --device adb)\n`); return 2; }
+    if (!spec && phone === undefined) {
+      out.write(`doctor: no device named ${device} (computer-use device list; an Android phone: --device adb)\n`);
+      return 2;
+    }
     let checks;
     if (phone !== undefined) {
       const { parseAdbUrl } = await import('../../devices/adb.js');

@@ -28,8 +28,11 @@ const PURPOSE = 'kept cli flags v1';
 const lists = ['allowApps', 'allowCommands', 'denyApps'] as const;
 
 /** The part of kept flags that lowers questions, which only a person's yes may have put there. */
-const wideningPart = (k: KeptPolicy): KeptPolicy => ({ ...(k.mode ? { mode: k.mode } : {}), ...(k.allowApps ? { allowApps: k.allowApps } : {}),
-  ...(k.allowCommands ? { allowCommands: k.allowCommands } : {}) });
+const wideningPart = (k: KeptPolicy): KeptPolicy => ({
+  ...(k.mode ? { mode: k.mode } : {}),
+  ...(k.allowApps ? { allowApps: k.allowApps } : {}),
+  ...(k.allowCommands ? { allowCommands: k.allowCommands } : {}),
+});
 
 /**
  * The kept flags of a desktop's state file; none when the file is missing or not one the CLI writes. Its mode and
@@ -42,10 +45,18 @@ export function readKeptFlags(statePath: string): KeptPolicy {
   if (typeof raw !== 'object' || raw === null) return {};
   const r = raw as Record<string, unknown>;
   const out: KeptPolicy = {};
-  try { if (typeof r['mode'] === 'string') out.mode = parseMode(r['mode']); } catch { /* an unknown mode is not kept */ }
+  try {
+    if (typeof r['mode'] === 'string') out.mode = parseMode(r['mode']);
+  } catch {
+    /* an unknown mode is not kept */
+  }
   for (const k of lists) {
     const v = r[k];
-    if (Array.isArray(v) && v.length <= MAX_ENTRIES && v.every((x) => typeof x === 'string' && x.length > 0 && x.length <= 4096)) {
+    if (
+      Array.isArray(v) &&
+      v.length <= MAX_ENTRIES &&
+      v.every((x) => typeof x === 'string' && x.length > 0 && x.length <= 4096)
+    ) {
       if (v.length) out[k] = v as string[];
     }
   }
@@ -61,31 +72,51 @@ export function writeKeptFlags(statePath: string, kept: KeptPolicy): void {
   const path = statePath + SUFFIX;
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ ...kept, seal: sealOf(PURPOSE, statePath, wideningPart(kept)) }), { mode: 0o600 });
+  writeFileSync(tmp, JSON.stringify({ ...kept, seal: sealOf(PURPOSE, statePath, wideningPart(kept)) }), {
+    mode: 0o600,
+  });
   renameSync(tmp, path);
 }
 
 /** Permissions in words (`mode bypass, apps allowed: gedit`): the CLI never prints a flag for the model to copy. */
 export function permissionWords(p: KeptPolicy): string {
-  const words = { allowApps: 'apps allowed', allowCommands: 'terminals allowed to run commands', denyApps: 'apps denied' } as const;
-  return [p.mode ? `mode ${p.mode}` : '', ...lists.map((k) => (p[k]?.length ? `${words[k]}: ${p[k].map(nameText).join(', ')}` : ''))]
-    .filter(Boolean).join('; ');
+  const words = {
+    allowApps: 'apps allowed',
+    allowCommands: 'terminals allowed to run commands',
+    denyApps: 'apps denied',
+  } as const;
+  return [
+    p.mode ? `mode ${p.mode}` : '',
+    ...lists.map((k) => (p[k]?.length ? `${words[k]}: ${p[k].map(nameText).join(', ')}` : '')),
+  ]
+    .filter(Boolean)
+    .join('; ');
 }
 
 /** The stderr note for kept flags that changed (`kept` before, `merged` after), else undefined: said once, not on every command. */
 export function keptFlagsNotice(kept: KeptPolicy, merged: KeptPolicy): string | undefined {
   const now = permissionWords(merged);
-  return now && now !== permissionWords(kept) ? `kept for the next commands on this desktop: ${now} (computer-use session clear forgets them)` : undefined;
+  return now && now !== permissionWords(kept)
+    ? `kept for the next commands on this desktop: ${now} (computer-use session clear forgets them)`
+    : undefined;
 }
 
 /** The permission settings the CLI compares a call's flags with: what holds without them. */
-export interface PermissionBase { mode?: Mode | undefined; allowApps?: readonly string[] | undefined; allowCommands?: readonly string[] | undefined }
+export interface PermissionBase {
+  mode?: Mode | undefined;
+  allowApps?: readonly string[] | undefined;
+  allowCommands?: readonly string[] | undefined;
+}
 
 /** A call's permission flags split into what only narrows and what lowers a question, against what already holds. */
-export function splitWidening(requested: KeptPolicy, base: PermissionBase): { narrowing: KeptPolicy; widening: KeptPolicy } {
+export function splitWidening(
+  requested: KeptPolicy,
+  base: PermissionBase,
+): { narrowing: KeptPolicy; widening: KeptPolicy } {
   const narrowing: KeptPolicy = {};
   const widening: KeptPolicy = {};
-  if (requested.mode) (narrowsMode(requested.mode, base.mode ?? DEFAULT_MODE) ? narrowing : widening).mode = requested.mode;
+  if (requested.mode)
+    (narrowsMode(requested.mode, base.mode ?? DEFAULT_MODE) ? narrowing : widening).mode = requested.mode;
   if (requested.denyApps?.length) narrowing.denyApps = requested.denyApps;
   for (const k of ['allowApps', 'allowCommands'] as const) {
     const fresh = (requested[k] ?? []).filter((a) => !(base[k] ?? []).includes(a));
@@ -103,15 +134,29 @@ export interface CallPermissions { effective: KeptPolicy; keep: KeptPolicy | und
  * Widening ones are asked about on the terminal: "once" holds them for this call, "this session" keeps them too;
  * "deny", or no terminal to ask on, runs the call without them. Either way the notice says which.
  */
-export async function permissionsForCall(o: { kept: KeptPolicy; requested: KeptPolicy; settings: PermissionBase; confirmer: Confirmer }): Promise<CallPermissions> {
-  const base: PermissionBase = { mode: o.kept.mode ?? o.settings.mode, allowApps: [...(o.settings.allowApps ?? []), ...(o.kept.allowApps ?? [])],
-    allowCommands: [...(o.settings.allowCommands ?? []), ...(o.kept.allowCommands ?? [])] };
+export async function permissionsForCall(o: {
+  kept: KeptPolicy;
+  requested: KeptPolicy;
+  settings: PermissionBase;
+  confirmer: Confirmer;
+}): Promise<CallPermissions> {
+  const base: PermissionBase = {
+    mode: o.kept.mode ?? o.settings.mode,
+    allowApps: [...(o.settings.allowApps ?? []), ...(o.kept.allowApps ?? [])],
+    allowCommands: [...(o.settings.allowCommands ?? []), ...(o.kept.allowCommands ?? [])],
+  };
   const { narrowing, widening } = splitWidening(o.requested, base);
   const narrowed = mergeKeptPolicy(o.kept, narrowing);
   const keepNarrowed = Object.keys(narrowing).length ? narrowed : undefined;
   const notices: string[] = [];
-  const changed = (keep: KeptPolicy | undefined): void => { const n = keep && keptFlagsNotice(o.kept, keep); if (n) notices.push(n); };
-  if (!Object.keys(widening).length) { changed(keepNarrowed); return { effective: narrowed, keep: keepNarrowed, notices }; }
+  const changed = (keep: KeptPolicy | undefined): void => {
+    const n = keep && keptFlagsNotice(o.kept, keep);
+    if (n) notices.push(n);
+  };
+  if (!Object.keys(widening).length) {
+    changed(keepNarrowed);
+    return { effective: narrowed, keep: keepNarrowed, notices };
+  }
   const what = permissionWords(widening);
   let answer: ConfirmChoice = 'deny';
   if (o.confirmer.interactive) {
@@ -124,7 +169,10 @@ export async function permissionsForCall(o: { kept: KeptPolicy; requested: KeptP
   }
   if (answer === 'allow_session') {
     const all = mergeKeptPolicy(narrowed, widening);
-    notices.push(`you confirmed ${what}: it holds for this command and is kept for the next commands on this desktop (computer-use session clear forgets it)`);
+    notices.push(
+      `you confirmed ${what}: it holds for this command and is kept for the next commands on this desktop ` +
+        `(computer-use session clear forgets it)`,
+    );
     return { effective: all, keep: all, notices };
   }
   if (answer === 'allow_once') {
@@ -132,10 +180,13 @@ export async function permissionsForCall(o: { kept: KeptPolicy; requested: KeptP
     changed(keepNarrowed);
     return { effective: mergeKeptPolicy(narrowed, widening), keep: keepNarrowed, notices };
   }
-  notices.push(o.confirmer.interactive
-    ? `not applied and not kept (declined): ${what}`
-    : `not applied and not kept: ${what}. What lowers computer-use's questions holds only after a person's yes on their own ` +
-      'terminal; without one this command runs as if it had not been given, and asks or refuses what it would have.');
+  notices.push(
+    o.confirmer.interactive
+      ? `not applied and not kept (declined): ${what}`
+      : `not applied and not kept: ${what}. What lowers computer-use's questions holds only after a person's ` +
+          `yes on their own ` +
+          'terminal; without one this command runs as if it had not been given, and asks or refuses what it would have.',
+  );
   changed(keepNarrowed);
   return { effective: narrowed, keep: keepNarrowed, notices };
 }

@@ -26,13 +26,15 @@ const USAGE = {
   setting up, hosting and checking (mcp, panel, doctor, devices, drivers, sandbox, audit, stop): computer-use help all`,
   setup: `  session clear                      forget the permission flags kept by earlier commands
   sandbox   headless desktops (up | down | status | env | exec); see \`computer-use sandbox help\`
-  stop | resume                      pause every session of this home (aborts the action in flight) / continue (asks you on the terminal)
+  stop | resume                      pause every session of this home (aborts the action in flight) / continue (asks \
+you on the terminal)
   audit [--json] [--tail N]          the audit log: every decision and its receipt
   settings confirm [--path P]        confirm settings edited outside computer-use (asks on the terminal)
   mcp [options]                      MCP server on stdio; each option also reads its environment variable:
 ${optionHelp('mcp')}
       (--image-input: computer_screenshot mode "image" also needs "allowScreenshots": true in settings;
-       --panel: the panel's URL goes to stderr; --confirm-in panel: ask there even when the client advertises elicitation)
+       --panel: the panel's URL goes to stderr; --confirm-in panel: ask there even when the client advertises \
+elicitation)
   panel [--port N] [--desktop ...]   the local panel: apps, audit, self-check, stop (prints its URL)
   policy options of tool commands (also environment variables; settings in $COMPUTER_USE_HOME/settings.json):
 ${optionHelp('cli')}
@@ -44,7 +46,8 @@ ${optionHelp('cli')}
   device add NAME --command 'COMMAND'   a driver of your own on this machine (split like shell words, no shell)
   device list [--check] | device remove NAME | device revoke NAME   (revoke: also closes a paired device's link)
   pairing start [--listen ws://127.0.0.1:7787] [--name N] [--tls-cert F --tls-key F]   show a one-time code for a device
-  pair <server-url> --code 123-456 [--desktop sandbox]   on the device: dial the server, then serve this machine's driver
+  pair <server-url> --code 123-456 [--desktop sandbox]   on the device: dial the server, then serve this machine's \
+driver
   pair --revoke | unpair             on the device: forget its pairing (the server is told when reachable)
   driver linux [--desktop sandbox]   run the Linux driver on stdio (JSON-RPC); on this home's sandbox desktop
   driver cdp --endpoint URL          run the Chromium DevTools driver on stdio (channel: cdp)
@@ -69,7 +72,12 @@ async function main(args: string[]): Promise<number> {
     case 'resume': return (await import('./policy-commands.js')).runResume();
     case 'audit': return (await import('./policy-commands.js')).runAudit(rest);
     case 'session': {
-      if (rest[0] !== 'clear') { process.stdout.write('usage: computer-use session clear   forget the permission flags kept by earlier tool commands\n'); return rest.length && !asksHelp(rest) ? 2 : 0; }
+      if (rest[0] !== 'clear') {
+        process.stdout.write(
+          'usage: computer-use session clear   forget the permission flags kept by earlier tool commands\n',
+        );
+        return rest.length && !asksHelp(rest) ? 2 : 0;
+      }
       const n = (await import('./kept-flags.js')).clearKeptFlags();
       process.stdout.write(`forgot the kept permission flags of ${n} desktop${n === 1 ? '' : 's'}\n`);
       return 0;
@@ -95,12 +103,27 @@ async function main(args: string[]): Promise<number> {
         if (rest[1] === '--desktop' && rest[2] === 'sandbox') {
           const alive = (await listSandboxes()).filter((s) => s.alive);
           const box = alive.find((s) => s.display === process.env['COMPUTER_USE_SANDBOX']) ?? alive[0];
-          if (!box) { process.stderr.write('computer-use driver: no running sandbox desktop in this home (computer-use sandbox up)\n'); return 1; }
+          if (!box) {
+            process.stderr.write(
+              'computer-use driver: no running sandbox desktop in this home (computer-use sandbox up)\n',
+            );
+            return 1;
+          }
           Object.assign(process.env, sandboxEnv(box));
-        } else if (rest.length > 1) { process.stderr.write('usage: computer-use driver linux [--desktop sandbox]\n'); return 2; }
+        } else if (rest.length > 1) {
+          process.stderr.write('usage: computer-use driver linux [--desktop sandbox]\n');
+          return 2;
+        }
         await runDriver('linux', []);
       } else if (isDriverName(rest[0])) await runDriver(rest[0], rest.slice(1));
-      else { process.stderr.write('usage: computer-use driver linux | driver cdp --endpoint http://127.0.0.1:9222 | driver android [--serial S] | driver macos | driver windows [--replay FILE] | driver fake [--fixture F] | driver replay FILE\n'); return 2; }
+      else {
+        process.stderr.write(
+          'usage: computer-use driver linux | driver cdp --endpoint http://127.0.0.1:9222 | driver android ' +
+            '[--serial S] | driver macos | driver windows [--replay FILE] | driver fake [--fixture F] | driver ' +
+            'replay FILE\n',
+        );
+        return 2;
+      }
       return new Promise<number>(() => undefined); // the driver runs until its stdin closes
     }
     case undefined: case 'help': case '--help': case '-h':
@@ -114,8 +137,25 @@ async function main(args: string[]): Promise<number> {
 }
 
 /** Every command the switch above dispatches: `<unknown> --help` is an unknown command, not the usage with exit 0. */
-const KNOWN = new Set([...TOOL_COMMANDS, 'sandbox', 'decider', 'stop', 'resume', 'audit', 'session', 'settings', 'mcp', 'panel', 'device',
-  'pairing', 'pair', 'unpair', 'doctor', 'driver', 'help']);
+const KNOWN = new Set([
+  ...TOOL_COMMANDS,
+  'sandbox',
+  'decider',
+  'stop',
+  'resume',
+  'audit',
+  'session',
+  'settings',
+  'mcp',
+  'panel',
+  'device',
+  'pairing',
+  'pair',
+  'unpair',
+  'doctor',
+  'driver',
+  'help',
+]);
 
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },

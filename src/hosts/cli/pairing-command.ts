@@ -24,16 +24,33 @@ const PAIR_USAGE = `usage: computer-use pair <server-url> --code 123-456 [--ca /
 const DEFAULT_LISTEN = 'ws://127.0.0.1:7787';
 
 /** `pairing start`. */
-export async function runPairingCommand(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+export async function runPairingCommand(
+  args: string[],
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'start') { (sub === 'help' ? out : err).write(START_USAGE); return sub === 'help' ? 0 : 2; }
   const { flags } = parseArgs(rest);
   try {
     const address = parsePairUrl(flags['listen'] ?? DEFAULT_LISTEN);
-    if (flags['name'] !== undefined && !DEVICE_NAME.test(flags['name'])) { err.write('--name: a letter then up to 31 letters, digits, - or _\n'); return 2; }
-    for (const k of ['tls-cert', 'tls-key']) if (flags[k] !== undefined && !isAbsolute(flags[k])) { err.write(`--${k} must be an absolute path\n`); return 2; }
-    if (flags['name'] !== undefined && loadDevices(defaultDevicesPath()).devices.some((d) => d.name === flags['name'])) {
-      err.write(`A device named ${flags['name']} exists; revoke it first (computer-use device revoke ${flags['name']}) or pick another --name.\n`);
+    if (flags['name'] !== undefined && !DEVICE_NAME.test(flags['name'])) {
+      err.write('--name: a letter then up to 31 letters, digits, - or _\n');
+      return 2;
+    }
+    for (const k of ['tls-cert', 'tls-key'])
+      if (flags[k] !== undefined && !isAbsolute(flags[k])) {
+        err.write(`--${k} must be an absolute path\n`);
+        return 2;
+      }
+    if (
+      flags['name'] !== undefined &&
+      loadDevices(defaultDevicesPath()).devices.some((d) => d.name === flags['name'])
+    ) {
+      err.write(
+        `A device named ${flags['name']} exists; revoke it first (computer-use device revoke ` +
+          `${flags['name']}) or pick another --name.\n`,
+      );
       return 1;
     }
     const ttlS = Math.max(10, Math.min(600, Number(flags['ttl'] ?? 300) || 300));
@@ -44,13 +61,21 @@ export async function runPairingCommand(args: string[], out: NodeJS.WritableStre
       ...(flags['tls-cert'] ? { tlsCert: flags['tls-cert'] } : {}), ...(flags['tls-key'] ? { tlsKey: flags['tls-key'] } : {}),
       ...(flags['name'] ? { name: flags['name'] } : {}),
       onEvent: (e) => {
-        if (e.kind === 'paired') { out.write(`paired: ${e.spec.name} (saved to ${defaultDevicesPath()}); sessions of this home now wait for it at ${e.spec.url}\n`); done(0); }
-        else if (e.kind === 'refused') { err.write(`a device tried a code: ${e.why}\n`); if (!code.live) done(1); }
-        else if (e.kind === 'unpaired') out.write(`${e.name} unpaired itself\n`);
+        if (e.kind === 'paired') {
+          out.write(
+            `paired: ${e.spec.name} (saved to ${defaultDevicesPath()}); sessions of this home now wait for it ` +
+              `at ${e.spec.url}\n`,
+          );
+          done(0);
+        } else if (e.kind === 'refused') {
+          err.write(`a device tried a code: ${e.why}\n`);
+          if (!code.live) done(1);
+        } else if (e.kind === 'unpaired') out.write(`${e.name} unpaired itself\n`);
       } });
     out.write(`pairing code: ${code.text}  (single use, valid ${Math.round(ttlS / 60 * 10) / 10} min)\n` +
       `on the device: computer-use pair ${server.url} --code ${code.text}\n`);
-    // After the code expires the listener stays a minute, so a device that comes late is told why, not refused a connection.
+    // After the code expires the listener stays a minute, so a device that comes late is told why, not refused a
+    // connection.
     const timer = setTimeout(() => {
       err.write('the code expired; nothing paired (run pairing start again)\n');
       setTimeout(() => done(1), 60_000).unref();
@@ -63,8 +88,11 @@ export async function runPairingCommand(args: string[], out: NodeJS.WritableStre
     return rc;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      err.write(`error address_in_use: ${flags['listen'] ?? DEFAULT_LISTEN} is in use: a session of this home may be listening there for paired devices. ` +
-        'Stop it while pairing, or pair on another --listen address.\n');
+      err.write(
+        `error address_in_use: ${flags['listen'] ?? DEFAULT_LISTEN} is in use: a session of this home may be ` +
+          `listening there for paired devices. ` +
+          'Stop it while pairing, or pair on another --listen address.\n',
+      );
       return 1;
     }
     err.write(`error ${isComputerUseError(e) ? e.code : 'error'}: ${(e as Error).message}\n`);
@@ -73,7 +101,11 @@ export async function runPairingCommand(args: string[], out: NodeJS.WritableStre
 }
 
 /** `pair` and `unpair` on the device. */
-export async function runPairCommand(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+export async function runPairCommand(
+  args: string[],
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
   const { pos, flags } = parseArgs(args, ['revoke', 'once']);
   const path = defaultCredentialPath();
   const log = (line: string): void => { err.write(`computer-use pair: ${line}\n`); };
@@ -81,12 +113,20 @@ export async function runPairCommand(args: string[], out: NodeJS.WritableStream 
     if (flags['revoke'] !== undefined) {
       const r = await unpair(path);
       if (!r.told && r.reason === 'this device is not paired') { err.write('this device is not paired\n'); return 1; }
-      out.write(`pairing deleted on this device; ${r.told ? 'the server forgot it and closed its link' : `the server could not be told (${r.reason || 'not reachable'}): run \`computer-use device revoke <name>\` there`}\n`);
+      out.write(
+        `pairing deleted on this device; ` +
+          `${r.told ? 'the server forgot it and closed its link' : `the server could not be told (${r.reason || 'not reachable'}): run \`computer-use device revoke <name>\` there`}\n`,
+      );
       return 0;
     }
-    const desktop = flags['desktop'] === undefined ? undefined : flags['desktop'] === 'sandbox' ? 'sandbox' as const : null;
+    const desktop =
+      flags['desktop'] === undefined ? undefined : flags['desktop'] === 'sandbox' ? ('sandbox' as const) : null;
     if (desktop === null) { err.write('--desktop takes only "sandbox"\n'); return 2; }
-    for (const k of ['ca']) if (flags[k] !== undefined && !isAbsolute(flags[k])) { err.write(`--${k} must be an absolute path\n`); return 2; }
+    for (const k of ['ca'])
+      if (flags[k] !== undefined && !isAbsolute(flags[k])) {
+        err.write(`--${k} must be an absolute path\n`);
+        return 2;
+      }
     const server = pos[0];
     if (flags['code'] !== undefined) {
       if (!server) { err.write(PAIR_USAGE); return 2; }
@@ -95,11 +135,19 @@ export async function runPairCommand(args: string[], out: NodeJS.WritableStream 
     } else {
       const cred = loadCredential(path);
       if (!cred) { err.write(`this device is not paired: ${PAIR_USAGE}`); return 2; }
-      if (server && server !== cred.server) { err.write(`this device is paired with ${cred.server}, not ${server}; unpair first\n`); return 2; }
+      if (server && server !== cred.server) {
+        err.write(`this device is paired with ${cred.server}, not ${server}; unpair first\n`);
+        return 2;
+      }
     }
     const end = await servePaired(path, localDriverArgs(desktop), log);
-    out.write(end.code === CLOSE.refused ? `the server refused this pairing (${end.reason}): it was revoked there; the credential is deleted\n`
-      : end.code === CLOSE.unpaired ? `unpaired (${end.reason})\n` : `stopped (${end.code} ${end.reason})\n`);
+    out.write(
+      end.code === CLOSE.refused
+        ? `the server refused this pairing (${end.reason}): it was revoked there; the credential is deleted\n`
+        : end.code === CLOSE.unpaired
+          ? `unpaired (${end.reason})\n`
+          : `stopped (${end.code} ${end.reason})\n`,
+    );
     return end.code === CLOSE.refused ? 1 : 0;
   } catch (e) {
     err.write(`error ${isComputerUseError(e) ? e.code : 'error'}: ${(e as Error).message}\n`);

@@ -17,26 +17,55 @@ import { startPanel } from '../../panel/server.js';
 export async function runPanelCommand(args: string[]): Promise<number> {
   const portAt = args.indexOf('--port');
   const port = portAt >= 0 ? Number(args[portAt + 1]) : 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) { process.stderr.write('--port takes a port number\n'); return 2; }
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write('--port takes a port number\n');
+    return 2;
+  }
   const rest = portAt >= 0 ? [...args.slice(0, portAt), ...args.slice(portAt + 2)] : args;
-  const { panel: _p, strictFirstUse: _s, confirmTimeoutMs: _t, confirmIn: _c, openPanel: _o, ...options } = mcpOptionsFrom(rest);
+  const {
+    panel: _p,
+    strictFirstUse: _s,
+    confirmTimeoutMs: _t,
+    confirmIn: _c,
+    openPanel: _o,
+    ...options
+  } = mcpOptionsFrom(rest);
   const settingsPath = options.settingsPath ?? defaultSettingsPath();
   const settings = loadSettings(settingsPath).settings;
   let computer: Promise<Computer> | undefined;
   const getComputer = (): Promise<Computer> => {
-    computer ??= createComputer({ desktop: process.env['DISPLAY'] ? 'current' : 'auto', ...options }).catch((e: unknown) => { computer = undefined; throw e; });
+    computer ??= createComputer({ desktop: process.env['DISPLAY'] ? 'current' : 'auto', ...options }).catch(
+      (e: unknown) => {
+        computer = undefined;
+        throw e;
+      },
+    );
     return computer;
   };
   let grab: HotkeyGrab | undefined;
-  const panel = await startPanel({
-    home: cuHome(), auditPath: options.auditPath ?? defaultAuditPath(), confirmer: new PanelConfirmer(), live: new LiveView(),
-    computer: getComputer, mode: () => options.mode ?? settings.mode ?? 'default', hotkey: () => grab?.chord,
-  }, { port });
+  const panel = await startPanel(
+    {
+      home: cuHome(),
+      auditPath: options.auditPath ?? defaultAuditPath(),
+      confirmer: new PanelConfirmer(),
+      live: new LiveView(),
+      computer: getComputer,
+      mode: () => options.mode ?? settings.mode ?? 'default',
+      hotkey: () => grab?.chord,
+    },
+    { port },
+  );
   if (process.env['DISPLAY']) {
-    grab = await grabStopHotkey(process.env['DISPLAY'], settings.stopHotkey ?? DEFAULT_STOP_HOTKEY, () => { requestStop(cuHome(), 'stop hotkey'); })
-      .catch((e: unknown) => { process.stderr.write(`no stop hotkey: ${(e as Error).message}\n`); return undefined; });
+    grab = await grabStopHotkey(process.env['DISPLAY'], settings.stopHotkey ?? DEFAULT_STOP_HOTKEY, () => {
+      requestStop(cuHome(), 'stop hotkey');
+    }).catch((e: unknown) => {
+      process.stderr.write(`no stop hotkey: ${(e as Error).message}\n`);
+      return undefined;
+    });
   }
-  process.stdout.write(`computer-use panel: ${panel.url}\n${grab ? `stop hotkey: ${grab.chord}\n` : ''}(Ctrl+C ends it)\n`);
+  process.stdout.write(
+    `computer-use panel: ${panel.url}\n${grab ? `stop hotkey: ${grab.chord}\n` : ''}(Ctrl+C ends it)\n`,
+  );
   await new Promise<void>((resolve) => { process.once('SIGINT', resolve); process.once('SIGTERM', resolve); });
   grab?.close();
   await panel.close();

@@ -30,8 +30,19 @@ const USAGE = `usage: computer-use sandbox <command>
 --kind defaults to COMPUTER_USE_SANDBOX_KIND, else xvfb.`;
 
 /** Variables `sandbox env` prints. */
-const ENV_KEYS = ['DISPLAY', 'WAYLAND_DISPLAY', 'XDG_SESSION_TYPE', 'GDK_BACKEND', 'QT_QPA_PLATFORM', 'MOZ_ENABLE_WAYLAND',
-  'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GSK_RENDERER', 'COMPUTER_USE_SANDBOX'] as const;
+const ENV_KEYS = [
+  'DISPLAY',
+  'WAYLAND_DISPLAY',
+  'XDG_SESSION_TYPE',
+  'GDK_BACKEND',
+  'QT_QPA_PLATFORM',
+  'MOZ_ENABLE_WAYLAND',
+  'DBUS_SESSION_BUS_ADDRESS',
+  'AT_SPI_BUS_ADDRESS',
+  'XDG_RUNTIME_DIR',
+  'GSK_RENDERER',
+  'COMPUTER_USE_SANDBOX',
+] as const;
 
 /** The sandbox's own variables (never the rest of the caller's environment, which may hold secrets). */
 function pickEnv(vars: Record<string, string>): Record<string, string> {

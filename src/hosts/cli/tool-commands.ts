@@ -253,8 +253,10 @@ export function strayLaunchFlag(args: string[]): string | undefined {
   // The words are the caller's text: a plain word as it is, anything else as a JSON literal on one line.
   const word = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : jsonQuote(w));
   return (
-    `${flag} after the app's command ${jsonQuote(command)} would go to the app as its own argument, so computer-use would not ` +
-    `take it; nothing was started. Put computer-use's flags before the command: launch ${[...ours, ...moved, command, ...kept].map(word).join(' ')} ` +
+    `${flag} after the app's command ${jsonQuote(command)} would go to the app as its own argument, so ` +
+    `computer-use would not ` +
+    (`take it; nothing was started. Put computer-use's flags before the command: launch ` +
+      `${[...ours, ...moved, command, ...kept].map(word).join(' ')} `) +
     `(or, to give ${flag} to the app itself: launch -- ${word(command)} …).`
   );
 }

@@ -1,6 +1,7 @@
 /**
  * The decider model from its settings: `openai` (any OpenAI-compatible endpoint), `gateway` (an
- * endpoint the host provides), `registry` (a model of the host's model registry: pi) or `off`. `testDecider` checks a configuration with one question of each kind.
+ * endpoint the host provides), `registry` (a model of the host's model registry: pi) or `off`. `testDecider` checks a
+ * configuration with one question of each kind.
  */
 import { createGatewayDecider, type GatewayCall } from './gateway.js';
 import { createOpenAIDecider } from './openai.js';
@@ -13,7 +14,13 @@ export type { ChatRequest, ChatTransport, DeciderOutcome, ExplainingDecider } fr
 export { createChatDecider, isExplainingDecider, MAX_CANDIDATES } from './protocol.js';
 export { createOpenAIDecider, type OpenAIDeciderOptions } from './openai.js';
 export { createGatewayDecider, type GatewayCall, type GatewayDeciderOptions } from './gateway.js';
-export { createRegistryDecider, REGISTRY_MODEL, type RegistryCall, type RegistryDeciderOptions, type RegistryRequest } from './registry.js';
+export {
+  createRegistryDecider,
+  REGISTRY_MODEL,
+  type RegistryCall,
+  type RegistryDeciderOptions,
+  type RegistryRequest,
+} from './registry.js';
 
 /** The decider's settings (settings.json → `decider`). JSON-serialisable except a gateway's optional `call`. */
 export type DeciderConfig =
@@ -45,13 +52,19 @@ const API_KEY_ENV = /^[A-Z][A-Z0-9_]*(API_KEY|_TOKEN|_KEY)$/;
 export function openAIConfigProblem(config: { baseUrl: string; apiKeyEnv?: string }): string | undefined {
   let url: URL;
   try { url = new URL(config.baseUrl); } catch { return 'baseUrl is not a URL'; }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `baseUrl must be https (or http on this machine), not ${url.protocol}`;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return `baseUrl must be https (or http on this machine), not ${url.protocol}`;
   if (url.username || url.password) return 'baseUrl must not carry credentials';
   if (config.apiKeyEnv === undefined) return undefined;
-  if (!API_KEY_ENV.test(config.apiKeyEnv)) return `apiKeyEnv ${JSON.stringify(config.apiKeyEnv)} does not name an API key variable (…_API_KEY, …_TOKEN or …_KEY)`;
+  if (!API_KEY_ENV.test(config.apiKeyEnv))
+    return (
+      `apiKeyEnv ${JSON.stringify(config.apiKeyEnv)} does not name an API key variable (…_API_KEY, …_TOKEN or ` +
+      `…_KEY)`
+    );
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const loopback = host === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
-  if (url.protocol === 'http:' && !loopback) return 'an API key is sent only over https, or over http to this machine (localhost, 127.0.0.1, ::1)';
+  if (url.protocol === 'http:' && !loopback)
+    return 'an API key is sent only over https, or over http to this machine (localhost, 127.0.0.1, ::1)';
   return undefined;
 }
 
@@ -70,9 +83,20 @@ export function parseDeciderConfig(raw: unknown): DeciderConfig | undefined {
     case 'off': return { mode: 'off' };
     case 'openai':
       if (!str(r['baseUrl']) || !str(r['model'])) return undefined;
-      return { mode: 'openai', baseUrl: r['baseUrl'], model: r['model'], ...(str(r['apiKeyEnv']) ? { apiKeyEnv: r['apiKeyEnv'] } : {}), ...timeout(r['timeoutMs']) };
+      return {
+        mode: 'openai',
+        baseUrl: r['baseUrl'],
+        model: r['model'],
+        ...(str(r['apiKeyEnv']) ? { apiKeyEnv: r['apiKeyEnv'] } : {}),
+        ...timeout(r['timeoutMs']),
+      };
     case 'gateway':
-      return { mode: 'gateway', ...(str(r['gateway']) ? { gateway: r['gateway'] } : {}), ...(str(r['model']) ? { model: r['model'] } : {}), ...timeout(r['timeoutMs']) };
+      return {
+        mode: 'gateway',
+        ...(str(r['gateway']) ? { gateway: r['gateway'] } : {}),
+        ...(str(r['model']) ? { model: r['model'] } : {}),
+        ...timeout(r['timeoutMs']),
+      };
     case 'registry':
       if (r['model'] !== undefined && !(str(r['model']) && REGISTRY_MODEL.test(r['model']))) return undefined;
       return { mode: 'registry', ...(str(r['model']) ? { model: r['model'] } : {}), ...timeout(r['timeoutMs']) };
@@ -112,10 +136,17 @@ export function createDecider(config: DeciderConfig | undefined, host: DeciderHo
     case 'registry': {
       const call = config.call ?? host.registry?.(str(config.model) ? config.model : undefined);
       if (typeof call !== 'function') {
-        host.warn?.('decider off: registry mode asks the host\'s model registry, which only the pi extension has (in the MCP server, CLI or library use openai)');
+        host.warn?.(
+          "decider off: registry mode asks the host's model registry, which only the pi extension has (in " +
+            'the MCP server, CLI or library use openai)',
+        );
         return undefined;
       }
-      return createRegistryDecider({ call, ...(str(config.model) ? { model: config.model } : {}), ...timeout(config.timeoutMs) });
+      return createRegistryDecider({
+        call,
+        ...(str(config.model) ? { model: config.model } : {}),
+        ...timeout(config.timeoutMs),
+      });
     }
     default:
       return undefined;
@@ -148,7 +179,13 @@ export interface DeciderTestReport {
 
 const PROBE_ACTION: ActionContext = { app: 'Mail', window: 'New Message', role: 'button', name: 'Send', op: 'click' };
 const PROBE_QUERY = 'the button that saves the document';
-const PROBE_CANDIDATES = ['button "Cancel"', 'button "Open…"', 'button "Save"', 'menu item "Save As…"', 'button "Close"'];
+const PROBE_CANDIDATES = [
+  'button "Cancel"',
+  'button "Open…"',
+  'button "Save"',
+  'menu item "Save As…"',
+  'button "Close"',
+];
 const PROBE_EXPECTED = 2;
 
 async function explain(run: () => Promise<number | null>): Promise<DeciderOutcome<number>> {
@@ -157,7 +194,12 @@ async function explain(run: () => Promise<number | null>): Promise<DeciderOutcom
     const value = await run();
     return { value, source: value === null ? 'none' : 'text', ms: Math.round(performance.now() - start) };
   } catch (err) {
-    return { value: null, source: 'none', error: err instanceof Error ? err.message : String(err), ms: Math.round(performance.now() - start) };
+    return {
+      value: null,
+      source: 'none',
+      error: err instanceof Error ? err.message : String(err),
+      ms: Math.round(performance.now() - start),
+    };
   }
 }
 
@@ -170,33 +212,48 @@ export async function testDecider(decider: Decider, signal?: AbortSignal): Promi
   const cho = explaining
     ? await explaining.explainChoose(PROBE_QUERY, PROBE_CANDIDATES, signal)
     : await explain(() => decider.choose(PROBE_QUERY, PROBE_CANDIDATES, signal));
-  const source = (o: DeciderOutcome<number>): DeciderProbe['source'] => (explaining || o.value === null ? o.source : 'unknown');
+  const source = (o: DeciderOutcome<number>): DeciderProbe['source'] =>
+    explaining || o.value === null ? o.source : 'unknown';
   const probes: DeciderProbe[] = [
     {
       question: `irreversible: click button "Send" in Mail`,
-      value: irr.value, expected: 'p ≥ 0.5', plausible: irr.value !== null && irr.value >= 0.5,
-      source: source(irr), ...(irr.answer !== undefined ? { answer: irr.answer } : {}),
-      ...(irr.error !== undefined ? { error: irr.error } : {}), ms: irr.ms,
+      value: irr.value,
+      expected: 'p ≥ 0.5',
+      plausible: irr.value !== null && irr.value >= 0.5,
+      source: source(irr),
+      ...(irr.answer !== undefined ? { answer: irr.answer } : {}),
+      ...(irr.error !== undefined ? { error: irr.error } : {}),
+      ms: irr.ms,
     },
     {
       question: `choose: "${PROBE_QUERY}" among ${PROBE_CANDIDATES.length} candidates`,
-      value: cho.value, expected: `#${PROBE_EXPECTED + 1} ${PROBE_CANDIDATES[PROBE_EXPECTED]}`, plausible: cho.value === PROBE_EXPECTED,
-      source: source(cho), ...(cho.answer !== undefined ? { answer: cho.answer } : {}),
-      ...(cho.error !== undefined ? { error: cho.error } : {}), ms: cho.ms,
+      value: cho.value,
+      expected: `#${PROBE_EXPECTED + 1} ${PROBE_CANDIDATES[PROBE_EXPECTED]}`,
+      plausible: cho.value === PROBE_EXPECTED,
+      source: source(cho),
+      ...(cho.answer !== undefined ? { answer: cho.answer } : {}),
+      ...(cho.error !== undefined ? { error: cho.error } : {}),
+      ms: cho.ms,
     },
   ];
   const ok = probes.every((p) => p.value !== null);
   const logprobs = probes.some((p) => p.source === 'logprobs');
   const show = (p: DeciderProbe, i: number): string => {
     if (p.value === null) return `no opinion${p.error ? ` (${p.error})` : ''}`;
-    const v = i === 0 ? `p(irreversible) = ${p.value.toFixed(2)}` : `#${p.value + 1} ${PROBE_CANDIDATES[p.value] ?? ''}`;
-    const via = p.source === 'logprobs' ? 'from logprobs' : p.source === 'text' ? 'from the answer text (no logprobs)' : '';
-    return `${v} ${via}${p.answer !== undefined ? `, answer ${JSON.stringify(p.answer)}` : ''}${p.plausible ? '' : ` — expected ${p.expected}`}`;
+    const v =
+      i === 0 ? `p(irreversible) = ${p.value.toFixed(2)}` : `#${p.value + 1} ${PROBE_CANDIDATES[p.value] ?? ''}`;
+    const via =
+      p.source === 'logprobs' ? 'from logprobs' : p.source === 'text' ? 'from the answer text (no logprobs)' : '';
+    return (
+      `${v} ${via}${p.answer !== undefined ? `, answer ${JSON.stringify(p.answer)}` : ''}` +
+      `${p.plausible ? '' : ` — expected ${p.expected}`}`
+    );
   };
   const lines = [
     `decider: ${explaining?.description ?? 'custom'}`,
     ...probes.map((p, i) => `  ${p.question}: ${show(p, i)} [${p.ms} ms]`),
-    `  logprobs: ${logprobs ? 'used' : probes.some((p) => p.source === 'text') ? 'not returned by the server (answers read from the text)' : 'unknown'}`,
+    `  logprobs: ` +
+      `${logprobs ? 'used' : probes.some((p) => p.source === 'text') ? 'not returned by the server (answers read from the text)' : 'unknown'}`,
     ok
       ? `OK${probes.every((p) => p.plausible) ? '' : ' (reachable, but an answer looks wrong: check the model)'}`
       : 'FAILED: the decider gave no opinion; the policy will use rules only',

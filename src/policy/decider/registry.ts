@@ -42,6 +42,8 @@ export function createRegistryDecider(opts: RegistryDeciderOptions): ExplainingD
   };
   return createChatDecider(send, {
     ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
-    description: `registry ${opts.model !== undefined ? JSON.stringify(opts.model) : '(model picked by the host)'} (answers read from the text: no logprobs through the registry)`,
+    description:
+      `registry ${opts.model !== undefined ? JSON.stringify(opts.model) : '(model picked by the host)'} ` +
+      `(answers read from the text: no logprobs through the registry)`,
   });
 }

@@ -14,11 +14,17 @@ import { DEFECTS } from './defects.js';
 function main(): void {
   const name = process.argv[process.argv.indexOf('--defect') + 1] ?? '';
   const defect = DEFECTS[name];
-  if (!defect || !Object.hasOwn(DEFECTS, name)) { process.stderr.write(`usage: driver --defect ${Object.keys(DEFECTS).join('|')}\n`); process.exit(2); }
+  if (!defect || !Object.hasOwn(DEFECTS, name)) {
+    process.stderr.write(`usage: driver --defect ${Object.keys(DEFECTS).join('|')}\n`);
+    process.exit(2);
+  }
   const fixture = JSON.parse(readFileSync(HARNESS_FIXTURE, 'utf8')) as { window: WindowInfo; root: RawNode };
   const fake = new FakeDriver([{ info: fixture.window, root: fixture.root }]);
   fake.onAct = harnessBehaviour(fake);
-  if (defect.dieOn) process.stdin.on('data', (chunk: Buffer | string) => { if (defect.dieOn!.test(chunk.toString())) process.exit(70); });
+  if (defect.dieOn)
+    process.stdin.on('data', (chunk: Buffer | string) => {
+      if (defect.dieOn!.test(chunk.toString())) process.exit(70);
+    });
   const rewrite = defect.output;
   const out = rewrite ? new Writable({ write(chunk: Buffer | string, _enc, done) {
     const lines = chunk.toString().split('\n').filter((l) => l !== '');

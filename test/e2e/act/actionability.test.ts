@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import { lineOf, ok, refOn } from '../helpers.js';
 import { startLab } from './lab.js';
 
-test('a click waits until a button an app timer enables (500 ms after typing) can take it, then clicks it', async () => {
+test('a click waits until a button an app timer enables ' +
+    '(500 ms after typing) can take it, then clicks it', async () => {
   const lab = await startLab();
   try {
     const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Act lab' }));
@@ -17,7 +18,14 @@ test('a click waits until a button an app timer enables (500 ms after typing) ca
     const save = refOn(snap, /button "Save"/);
     assert.match(lineOf(snap, save) ?? '', /disabled/);
     // One call: the click goes out right after the set_value, while Save is still disabled.
-    const res = ok(await lab.computer.tools.act({ actions: [{ ref: name, op: 'set_value', value: 'report' }, { ref: save, op: 'click' }] }));
+    const res = ok(
+      await lab.computer.tools.act({
+        actions: [
+          { ref: name, op: 'set_value', value: 'report' },
+          { ref: save, op: 'click' },
+        ],
+      }),
+    );
     // A click on a Save still disabled is refused (element_disabled): the click is ok only because it waited, or
     // because the set_value took longer than the app's 500 ms on a loaded machine (then there was nothing to wait for).
     assert.match(res, new RegExp(`ok click ${save} · \\w+ \\(`), res);
@@ -36,7 +44,10 @@ test('a button that stays disabled fails with element_disabled, its state attach
     const ms = performance.now() - t0;
     assert.equal(res.isError, true, res.text);
     assert.equal(res.code, 'element_disabled', res.text);
-    assert.match(res.text, /failed click .* element_disabled: .*"Never" stayed disabled .*nothing was sent\. Its state now: .*disabled/);
+    assert.match(
+      res.text,
+      /failed click .* element_disabled: .*"Never" stayed disabled .*nothing was sent\. Its state now: .*disabled/,
+    );
     assert.ok(ms >= 900, `it gave up after ${Math.round(ms)} ms, before its 1000 ms bound`);
     // The audit says the act failed before dispatch; the app never saw a click.
     assert.match(readFileSync(lab.auditPath, 'utf8'), /"phase":"done".*"receipt":"failed","detail":"element_disabled"/);
@@ -54,7 +65,14 @@ test('a toggle is judged against the state at dispatch: a box flipped by someone
     await lab.printed('flipped on');
     const res = ok(await lab.computer.tools.act({ actions: [{ ref: agree, op: 'toggle' }] }));
     await lab.printed('agree off');
-    assert.match(res, new RegExp(`ok toggle ${agree} · confirmed \\(.*now unchecked \\(it was checked at dispatch, not unchecked as last observed\\)`), res);
+    assert.match(
+      res,
+      new RegExp(
+        `ok toggle ${agree} · confirmed \\(.*now unchecked \\(it was checked at dispatch, not unchecked as ` +
+          `last observed\\)`,
+      ),
+      res,
+    );
   } finally { await lab.close(); }
 });
 
@@ -80,7 +98,11 @@ test('a scroll of a tree view moves its pane\'s scroll bar, is confirmed by it, 
     const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Act lab' }));
     const rows = refOn(snap, /table "Rows"/);
     const res = ok(await lab.computer.tools.act({ actions: [{ ref: rows, op: 'scroll', value: 'down' }] }));
-    assert.match(res, new RegExp(`ok scroll ${rows} · confirmed \\(scroll bar Value 0 → [\\d.]+; scroll bar 0 → [\\d.]+\\)`), res);
+    assert.match(
+      res,
+      new RegExp(`ok scroll ${rows} · confirmed \\(scroll bar Value 0 → [\\d.]+; scroll bar 0 → [\\d.]+\\)`),
+      res,
+    );
     assert.match(res, /~ \[e\d+\] scrollbar value "0" → "[\d.]+"/, res);
     assert.doesNotMatch(lab.out(), /selected/, 'the scroll selected a row');
   } finally { await lab.close(); }

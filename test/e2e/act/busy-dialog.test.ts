@@ -16,7 +16,8 @@ import { killApp, ok, openComputer, refOn } from '../helpers.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const APP = join(root, 'test', 'apps', 'busy-dialog.py');
 
-test('a modal dialog opened inside the act: the answer and the app list name its window and the way out; OCR and a click answer it', { timeout: 120_000 }, async () => {
+test('a modal dialog opened inside the act: the answer and the app list ' +
+    'name its window and the way out; OCR and a click answer it', { timeout: 120_000 }, async () => {
   const computer = await openComputer({ allowApps: [`/usr/bin/python3 ${APP}`] });
   const app = spawn('/usr/bin/python3', [APP], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
   let out = '';

@@ -9,19 +9,25 @@ import { test } from 'node:test';
 import { ok, refOn } from '../helpers.js';
 import { COMPOSITE, startLab } from './lab.js';
 
-test('a click on a button without an action goes to its only clickable child that fills it, and the receipt names the child', async () => {
+test('a click on a button without an action goes to its only ' +
+    'clickable child that fills it, and the receipt names the child', async () => {
   const lab = await startLab({}, COMPOSITE);
   try {
     const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Composite lab' }));
     const mode = refOn(snap, /button description="Mode selection"/);
     const advanced = refOn(snap, /button "Advanced"/);
     const res = ok(await lab.computer.tools.act({ actions: [{ ref: mode, op: 'click' }] }));
-    assert.match(res, new RegExp(`^ok click ${mode} · \\w+ \\(.*via its child \\[${advanced}\\] button "Advanced"`, 'm'), res);
+    assert.match(
+      res,
+      new RegExp(`^ok click ${mode} · \\w+ \\(.*via its child \\[${advanced}\\] button "Advanced"`, 'm'),
+      res,
+    );
     await lab.printed('clicked Advanced', 5000);
   } finally { await lab.close(); }
 });
 
-test('a click on a button without an action around several clickable children fails naming their refs; nothing is clicked', async () => {
+test('a click on a button without an action around several ' +
+    'clickable children fails naming their refs; nothing is clicked', async () => {
   const lab = await startLab({}, COMPOSITE);
   try {
     const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Composite lab' }));
@@ -31,7 +37,11 @@ test('a click on a button without an action around several clickable children fa
     const res = await lab.computer.tools.act({ actions: [{ ref: tools, op: 'click' }] });
     assert.equal(res.isError, true, res.text);
     assert.equal(res.code, 'unsupported', res.text);
-    assert.match(res.text, new RegExp(`failed click ${tools} · unsupported: .*\\[${cut}\\] button "Cut", \\[${copy}\\] button "Copy"`), res.text);
+    assert.match(
+      res.text,
+      new RegExp(`failed click ${tools} · unsupported: .*\\[${cut}\\] button "Cut", \\[${copy}\\] button "Copy"`),
+      res.text,
+    );
     await new Promise((r) => setTimeout(r, 300));
     assert.doesNotMatch(lab.out(), /clicked/, lab.out());
   } finally { await lab.close(); }

@@ -13,7 +13,8 @@ import { LAB, startLab } from './lab.js';
 const FLOOD = join(LAB, '..', 'event-flood.py');
 const ROUNDS = 6;
 
-test('an app flooding events renames a button while find runs: no stale match after the rename, no click on the renamed button', async () => {
+test('an app flooding events renames a button while find runs: no ' +
+    'stale match after the rename, no click on the renamed button', async () => {
   const lab = await startLab({}, FLOOD);
   const count = (line: string): number => lab.out().split('\n').filter((l) => l === line).length;
   const renamed = async (name: string, times: number): Promise<void> => {

@@ -15,13 +15,25 @@ import { E2E_APPS, killApp, ok, openComputer } from '../helpers.js';
 test('gnumeric: the diff of keys that select a range shows the range\'s sum', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-act-gnumeric-'));
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
-  const computer = await openComputer({ auditPath: join(dir, 'audit.jsonl'), settingsPath: join(dir, 'settings.json'), allowApps: [...E2E_APPS, 'gnumeric'] });
-  const app = spawn('gnumeric', ['--no-splash'], { env: { ...process.env, GSETTINGS_BACKEND: 'memory', HOME: dir }, stdio: 'ignore' });
+  const computer = await openComputer({
+    auditPath: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'settings.json'),
+    allowApps: [...E2E_APPS, 'gnumeric'],
+  });
+  const app = spawn('gnumeric', ['--no-splash'], {
+    env: { ...process.env, GSETTINGS_BACKEND: 'memory', HOME: dir },
+    stdio: 'ignore',
+  });
   try {
     ok(await computer.tools.wait({ until: 'window_appears', text: 'Gnumeric', timeoutMs: 30000 }));
     ok(await computer.tools.keys({ keys: '1 Return 2 Return 3 Return', app: 'gnumeric' }));
     // Alternating ranges, so that each selection changes the sum: A1:A3 (6), A2:A3 (5), …
-    for (const [keys, sum] of [['ctrl+Home shift+Down shift+Down', 6], ['ctrl+Home Down shift+Down', 5], ['ctrl+Home shift+Down shift+Down', 6], ['ctrl+Home Down shift+Down', 5]] as const) {
+    for (const [keys, sum] of [
+      ['ctrl+Home shift+Down shift+Down', 6],
+      ['ctrl+Home Down shift+Down', 5],
+      ['ctrl+Home shift+Down shift+Down', 6],
+      ['ctrl+Home Down shift+Down', 5],
+    ] as const) {
       const r = ok(await computer.tools.keys({ keys, app: 'gnumeric' }));
       assert.match(r, new RegExp(`label name "Sum = \\d+" → "Sum = ${sum}"`), r);
     }

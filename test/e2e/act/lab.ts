@@ -1,4 +1,5 @@
-/** The act lifecycle's test apps (test/apps/act-lab.py, composite.py) under a computer: their stdout lines, waited for. */
+/** The act lifecycle's test apps (test/apps/act-lab.py, composite.py) under a computer: their stdout lines, waited for.
+* */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -31,7 +32,12 @@ export async function startLab(options: ComputerOptions = {}, script = LAB): Pro
   const dir = mkdtempSync(join(tmpdir(), 'cu-act-lab-'));
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
   const auditPath = join(dir, 'audit.jsonl');
-  const computer = await openComputer({ allowApps: [`/usr/bin/python3 ${script}`], auditPath, settingsPath: join(dir, 'settings.json'), ...options });
+  const computer = await openComputer({
+    allowApps: [`/usr/bin/python3 ${script}`],
+    auditPath,
+    settingsPath: join(dir, 'settings.json'),
+    ...options,
+  });
   const app = spawn('/usr/bin/python3', [script], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   const waiters: (() => void)[] = [];
@@ -39,7 +45,8 @@ export async function startLab(options: ComputerOptions = {}, script = LAB): Pro
   const printed = async (line: string, timeoutMs = 20000): Promise<void> => {
     const deadline = Date.now() + timeoutMs;
     while (!out.split('\n').includes(line)) {
-      if (Date.now() > deadline || app.exitCode !== null) assert.fail(`the app did not print "${line}"; it printed:\n${out}`);
+      if (Date.now() > deadline || app.exitCode !== null)
+        assert.fail(`the app did not print "${line}"; it printed:\n${out}`);
       await new Promise<void>((r) => { waiters.push(r); setTimeout(r, 200); });
     }
   };

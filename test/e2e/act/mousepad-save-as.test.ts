@@ -14,15 +14,25 @@ import { killApp, lineOf, ok, openComputer, refOn } from '../helpers.js';
 test('mousepad Save As by set_value then click in separate calls writes the file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-act-mousepad-'));
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
-  const computer = await openComputer({ auditPath: join(dir, 'audit.jsonl'), settingsPath: join(dir, 'settings.json') });
+  const computer = await openComputer({
+    auditPath: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'settings.json'),
+  });
   // In-memory settings: no "restore the previous session?" question from an earlier run; no D-Bus server so
   // the pid is the window's.
-  const app = spawn('mousepad', ['--disable-server'], { env: { ...process.env, GSETTINGS_BACKEND: 'memory' }, stdio: 'ignore' });
+  const app = spawn('mousepad', ['--disable-server'], {
+    env: { ...process.env, GSETTINGS_BACKEND: 'memory' },
+    stdio: 'ignore',
+  });
   const file = join(dir, 'notes.txt');
   try {
     ok(await computer.tools.wait({ until: 'window_appears', text: 'Mousepad', timeoutMs: 20000 }));
     const main = ok(await computer.tools.observe({ full: true, app: 'mousepad' }));
-    ok(await computer.tools.act({ actions: [{ ref: refOn(main, /document editable/), op: 'type', value: 'saved by set_value and click' }] }));
+    ok(
+      await computer.tools.act({
+        actions: [{ ref: refOn(main, /document editable/), op: 'type', value: 'saved by set_value and click' }],
+      }),
+    );
     const dialog = ok(await computer.tools.keys({ keys: 'ctrl+shift+s', app: 'mousepad' }));
     assert.match(dialog, /new window \[w\d+\] dialog "Save As"/, dialog);
     const name = refOn(dialog, /textbox beside="Name:" editable focused/);

@@ -22,7 +22,9 @@ let computer: Computer;
 const children: ChildProcess[] = [];
 
 before(async () => {
-  computer = await openComputer({ allowApps: [...E2E_APPS, `${basename(PYTHON)} ${GTK_APP}`, `${basename(PYTHON)} ${QT_APP}`] });
+  computer = await openComputer({
+    allowApps: [...E2E_APPS, `${basename(PYTHON)} ${GTK_APP}`, `${basename(PYTHON)} ${QT_APP}`],
+  });
 });
 after(async () => {
   await computer?.close();
@@ -34,7 +36,11 @@ async function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<strin
   // One app of a name at a time: an earlier test's copy would make its name ambiguous.
   for (const c of children.splice(0)) if (c.pid) await killApp(c.pid);
   const out: string[] = [];
-  const child = spawn(PYTHON, args, { detached: true, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...env } });
+  const child = spawn(PYTHON, args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, ...env },
+  });
   child.stdout?.on('data', (b: Buffer) => out.push(...b.toString().split('\n').filter(Boolean)));
   children.push(child);
   await printed(out, 'ready');
@@ -58,7 +64,8 @@ async function tableOf(app: string, name: RegExp): Promise<string> {
   throw new Error(`${app} shows no table`);
 }
 
-test('GTK 3 TreeView: with item-1 selected, double_click on item-5\'s cell activates and opens item-5', { timeout: 60_000 }, async () => {
+test('GTK 3 TreeView: with item-1 selected, double_click ' +
+    'on item-5\'s cell activates and opens item-5', { timeout: 60_000 }, async () => {
   const out = await start([GTK_APP, '30']);
   const table = await tableOf('long-lists', /table "Items"/);
   ok(await computer.tools.act({ actions: [{ ref: `${table}:A1`, op: 'click' }] }));
@@ -73,9 +80,15 @@ test('GTK 3 TreeView: with item-1 selected, double_click on item-5\'s cell activ
   assert.match(receipt, /· unknown \(/, receipt);
 });
 
-test('Qt 6 tree: with item-1 current and selected, double_click on item-7\'s cell activates and opens item-7', { timeout: 60_000 }, async () => {
-  // Qt finds the accessibility bus through the X root's AT_SPI_BUS property, as computer_launch starts it (toolkits.ts).
-  const out = await start([QT_APP], { QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1', QT_ACCESSIBILITY: '1', AT_SPI_BUS_ADDRESS: undefined });
+test('Qt 6 tree: with item-1 current and selected, double_click ' +
+    'on item-7\'s cell activates and opens item-7', { timeout: 60_000 }, async () => {
+  // Qt finds the accessibility bus through the X root's AT_SPI_BUS property, as computer_launch starts it
+  // (toolkits.ts).
+  const out = await start([QT_APP], {
+    QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1',
+    QT_ACCESSIBILITY: '1',
+    AT_SPI_BUS_ADDRESS: undefined,
+  });
   const table = await tableOf('qt-rows.py', /tree "Qt rows"|\] tree /);
   const receipt = ok(await computer.tools.act({ actions: [{ ref: `${table}:A7`, op: 'double_click' }] }));
   await printed(out, 'activated item-7');
@@ -88,8 +101,13 @@ test('Qt 6 tree: with item-1 current and selected, double_click on item-7\'s cel
  * F2, Enter and the arrow keys act) apart from the selection. A click or focus on a row makes it the current item
  * as a person's click does, and keys say which item they went to (PCManFM-Qt's F2 renamed another file).
  */
-test('Qt 6 tree: with item-1 current and item-3 selected, a click on item-5 makes it current, and F2 renames item-5', { timeout: 60_000 }, async () => {
-  const out = await start([QT_APP, 'split'], { QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1', QT_ACCESSIBILITY: '1', AT_SPI_BUS_ADDRESS: undefined });
+test('Qt 6 tree: with item-1 current and item-3 selected, a ' +
+    'click on item-5 makes it current, and F2 renames item-5', { timeout: 60_000 }, async () => {
+  const out = await start([QT_APP, 'split'], {
+    QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1',
+    QT_ACCESSIBILITY: '1',
+    AT_SPI_BUS_ADDRESS: undefined,
+  });
   const table = await tableOf('qt-rows.py', /tree "Qt rows"|\] tree /);
   const click = ok(await computer.tools.act({ actions: [{ ref: `${table}:A5`, op: 'click' }] }));
   assert.match(click, /^ok click .*it is the current item/m, click);
@@ -101,15 +119,21 @@ test('Qt 6 tree: with item-1 current and item-3 selected, a click on item-5 make
   assert.ok(!out.some((l) => l.startsWith('renamed item-1')), JSON.stringify(out));
 });
 
-test('Qt 6 tree: focus on a row works (Qt\'s cells refuse GrabFocus) and makes it the current item', { timeout: 60_000 }, async () => {
-  const out = await start([QT_APP, 'split'], { QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1', QT_ACCESSIBILITY: '1', AT_SPI_BUS_ADDRESS: undefined });
+test('Qt 6 tree: focus on a row works (Qt\'s cells ' +
+    'refuse GrabFocus) and makes it the current item', { timeout: 60_000 }, async () => {
+  const out = await start([QT_APP, 'split'], {
+    QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1',
+    QT_ACCESSIBILITY: '1',
+    AT_SPI_BUS_ADDRESS: undefined,
+  });
   const table = await tableOf('qt-rows.py', /tree "Qt rows"|\] tree /);
   const focus = ok(await computer.tools.act({ actions: [{ ref: `${table}:A7`, op: 'focus' }] }));
   assert.match(focus, /^ok focus .* · confirmed \(.*it is the current item/m, focus);
   await printed(out, 'current item-7');
 });
 
-test('GTK 3 TreeView: a click on item-3 moves the cursor (the current item) there, not only the selection', { timeout: 60_000 }, async () => {
+test('GTK 3 TreeView: a click on item-3 moves the cursor ' +
+    '(the current item) there, not only the selection', { timeout: 60_000 }, async () => {
   await start([GTK_APP, '30']);
   const table = await tableOf('long-lists', /table "Items"/);
   const click = ok(await computer.tools.act({ actions: [{ ref: `${table}:A3`, op: 'click' }] }));

@@ -25,15 +25,26 @@ async function until(fn: () => Promise<string>, pattern: RegExp): Promise<string
   assert.fail(`${pattern} never showed in:\n${text}`);
 }
 
-test('gnumeric: set_value with submit in the address box moves the cursor there, with no question', { timeout: 90_000 }, async () => {
+test('gnumeric: set_value with submit in the address ' +
+    'box moves the cursor there, with no question', { timeout: 90_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-submit-gnumeric-'));
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
-  const computer = await openComputer({ auditPath: join(dir, 'audit.jsonl'), settingsPath: join(dir, 'settings.json'), allowApps: [...E2E_APPS, 'gnumeric'] });
-  const app = spawn('gnumeric', ['--no-splash'], { env: { ...process.env, GSETTINGS_BACKEND: 'memory', HOME: dir }, stdio: 'ignore' });
+  const computer = await openComputer({
+    auditPath: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'settings.json'),
+    allowApps: [...E2E_APPS, 'gnumeric'],
+  });
+  const app = spawn('gnumeric', ['--no-splash'], {
+    env: { ...process.env, GSETTINGS_BACKEND: 'memory', HOME: dir },
+    stdio: 'ignore',
+  });
   try {
     ok(await computer.tools.wait({ until: 'window_appears', text: 'Gnumeric', timeoutMs: 30000 }));
     ok(await computer.tools.keys({ keys: '1 Return 2 Return 3 Return', app: 'gnumeric' }));
-    const snap = await until(async () => ok(await computer.tools.observe({ app: 'gnumeric', full: true })), /textbox value="A4" editable/);
+    const snap = await until(
+      async () => ok(await computer.tools.observe({ app: 'gnumeric', full: true })),
+      /textbox value="A4" editable/,
+    );
     const box = refOn(snap, /textbox value="A4" editable/);
     const r = ok(await computer.tools.act({ actions: [{ ref: box, op: 'set_value', value: 'A2', submit: true }] }));
     assert.match(r, /^ok set_value .* · confirmed \(.*Return pressed in the field .*: taken: /m, r);
@@ -48,7 +59,13 @@ test('gnumeric: set_value with submit in the address box moves the cursor there,
 test('Evince: set_value with submit in the page box goes to that page', { timeout: 90_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-submit-evince-'));
   const file = join(dir, 'pages.pdf');
-  writePdf(file, Array.from({ length: 6 }, (_, i) => [`Chapter ${i + 1}`, ...Array.from({ length: 30 }, (_, j) => `Line ${j + 1} of chapter ${i + 1}.`)]));
+  writePdf(
+    file,
+    Array.from({ length: 6 }, (_, i) => [
+      `Chapter ${i + 1}`,
+      ...Array.from({ length: 30 }, (_, j) => `Line ${j + 1} of chapter ${i + 1}.`),
+    ]),
+  );
   const computer = await openComputer({ allowApps: [...E2E_APPS, 'evince'] });
   const child = spawn('evince', [file], { detached: true, stdio: 'ignore', env: { ...process.env, HOME: dir } });
   try {

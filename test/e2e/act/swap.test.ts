@@ -11,7 +11,8 @@ import { test } from 'node:test';
 import { killApp, ok, refOn } from '../helpers.js';
 import { LAB, startLab } from './lab.js';
 
-test('a window whose process was swapped (same title, new process) between observe and act: refused, nothing sent', async () => {
+test('a window whose process was swapped (same title, new ' +
+    'process) between observe and act: refused, nothing sent', async () => {
   const lab = await startLab();
   let out = '';
   const other = { pid: 0 };
@@ -31,12 +32,23 @@ test('a window whose process was swapped (same title, new process) between obser
     const res = await lab.computer.tools.act({ actions: [{ ref: agree, op: 'toggle' }] });
     assert.equal(res.isError, true, res.text);
     assert.equal(res.code, 'stale_ref', res.text);
-    assert.match(res.text, new RegExp(`failed toggle ${agree} · stale_ref: Ref ${agree} belonged to a window that is closed`), res.text);
+    assert.match(
+      res.text,
+      new RegExp(`failed toggle ${agree} · stale_ref: Ref ${agree} belonged to a window that is closed`),
+      res.text,
+    );
     await new Promise((r) => setTimeout(r, 300));
     assert.doesNotMatch(out, /agree/, 'the new process received no toggle');
     // The audit's last record is the failed act, nothing dispatched after the swap.
-    const done = readFileSync(lab.auditPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { phase?: string; receipt?: string });
-    assert.equal(done.filter((r) => r.phase === 'done' && r.receipt !== 'failed').length, 1, 'only the first toggle was carried out');
+    const done = readFileSync(lab.auditPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { phase?: string; receipt?: string });
+    assert.equal(
+      done.filter((r) => r.phase === 'done' && r.receipt !== 'failed').length,
+      1,
+      'only the first toggle was carried out',
+    );
 
     // The new window, once observed, is acted on as usual.
     const again = ok(await lab.computer.tools.observe({ full: true, window: 'Act lab' }));
@@ -51,7 +63,8 @@ test('a window whose process was swapped (same title, new process) between obser
   }
 });
 
-test('a window retitled to a denied title between observe and act: the driver sees it, the policy refuses, nothing sent', async () => {
+test('a window retitled to a denied title between observe and ' +
+    'act: the driver sees it, the policy refuses, nothing sent', async () => {
   const lab = await startLab();
   try {
     const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Act lab' }));

@@ -27,7 +27,8 @@ const env = (): Record<string, string> => {
   return { ...e, COMPUTER_USE_HOME: home };
 };
 const adb = (...args: string[]): string => execFileSync('adb', ['-s', serial!, ...args], { encoding: 'utf8' });
-const text = (r: Awaited<ReturnType<Client['callTool']>>): string => (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+const text = (r: Awaited<ReturnType<Client['callTool']>>): string =>
+  (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
 const refOf = (snapshot: string, pattern: RegExp): string => {
   const ref = /\[(d\d+e\d+)\]/.exec(snapshot.split('\n').find((l) => pattern.test(l)) ?? '')?.[1];
   assert.ok(ref, `no line matching ${pattern} in:\n${snapshot}`);
@@ -36,37 +37,76 @@ const refOf = (snapshot: string, pattern: RegExp): string => {
 
 async function mcp(args: string[]): Promise<Client> {
   const client = new Client({ name: 'e2e-android-device', version: '0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--desktop', 'current', ...args], env: env(), stderr: 'inherit' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, 'mcp', '--desktop', 'current', ...args],
+      env: env(),
+      stderr: 'inherit',
+    }),
+  );
   return client;
 }
 
-test('M3 on the device: open Wi-Fi in Settings through the adb driver; the receipt confirms the switch', { skip, timeout: 120_000 }, async () => {
+test('M3 on the device: open Wi-Fi in Settings through ' +
+    'the adb driver; the receipt confirms the switch', { skip, timeout: 120_000 }, async () => {
   saveDevices([{ name: 'phone', url: `adb:${serial}`, kind: 'adb' }], join(home, 'devices.json'));
   adb('shell', 'svc', 'wifi', 'disable');
   adb('shell', 'am', 'start', '-a', 'android.settings.WIFI_SETTINGS');
   const client = await mcp(['--mode', 'bypass', '--allow-app', 'com.android.settings']);
   try {
-    await client.callTool({ name: 'computer_wait', arguments: { device: 'phone', until: 'appears', app: 'com.android.settings', text: 'Wi', timeoutMs: 10_000 } });
-    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'phone', app: 'com.android.settings' } }));
+    await client.callTool({
+      name: 'computer_wait',
+      arguments: { device: 'phone', until: 'appears', app: 'com.android.settings', text: 'Wi', timeoutMs: 10_000 },
+    });
+    const snap = text(
+      await client.callTool({
+        name: 'computer_observe',
+        arguments: { full: true, device: 'phone', app: 'com.android.settings' },
+      }),
+    );
     const wifi = refOf(snap, /switch "(Use )?Wi.?Fi"/i);
-    const r = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: wifi, op: 'toggle' }] } }));
+    const r = text(
+      await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: wifi, op: 'toggle' }] } }),
+    );
     assert.match(r, /confirmed/, r);
   } finally { await client.close(); }
 });
 
-test('M3 on the device: the paired service types a Chinese draft into the messenger; Send asks and is not tapped', { skip, timeout: 180_000 }, async () => {
-  const pairing = spawn(process.execPath, [cli, 'pairing', 'start', '--listen', 'ws://127.0.0.1:7787', '--name', 'app'], { env: env(), stdio: ['ignore', 'pipe', 'inherit'] });
+test('M3 on the device: the paired service types a Chinese ' +
+    'draft into the messenger; Send asks and is not tapped', { skip, timeout: 180_000 }, async () => {
+  const pairing = spawn(
+    process.execPath,
+    [cli, 'pairing', 'start', '--listen', 'ws://127.0.0.1:7787', '--name', 'app'],
+    { env: env(), stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let out = '';
   pairing.stdout.setEncoding('utf8');
   const seen = (re: RegExp): Promise<RegExpExecArray> => new Promise((resolve, reject) => {
     const check = (): void => { const m = re.exec(out); if (m) resolve(m); };
     pairing.stdout.on('data', (d: string) => { out += d; check(); });
-    pairing.once('exit', () => { const m = re.exec(out); if (m) resolve(m); else reject(new Error(`pairing start ended: ${out}`)); });
+    pairing.once('exit', () => {
+      const m = re.exec(out);
+      if (m) resolve(m);
+      else reject(new Error(`pairing start ended: ${out}`));
+    });
     check();
   });
   const code = (await seen(/pairing code: (\d{3}-\d{3})/))[1]!;
   adb('reverse', 'tcp:7787', 'tcp:7787');
-  adb('shell', 'am', 'start', '-n', 'dev.computeruse/.android.PairActivity', '--es', 'server', 'ws://127.0.0.1:7787', '--es', 'code', code);
+  adb(
+    'shell',
+    'am',
+    'start',
+    '-n',
+    'dev.computeruse/.android.PairActivity',
+    '--es',
+    'server',
+    'ws://127.0.0.1:7787',
+    '--es',
+    'code',
+    code,
+  );
   await seen(/paired: app/);
   adb('shell', 'am', 'start', '-a', 'android.intent.action.SENDTO', '-d', 'sms:5554');
   const client = await mcp(['--mode', 'acceptEdits']);
@@ -74,15 +114,26 @@ test('M3 on the device: the paired service types a Chinese draft into the messen
     const apps = text(await client.callTool({ name: 'computer_apps', arguments: { device: 'app' } }));
     const messenger = /^(com\.[\w.]*messaging[\w.]*)/m.exec(apps)?.[1];
     assert.ok(messenger, apps);
-    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'app', app: messenger } }));
+    const snap = text(
+      await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'app', app: messenger } }),
+    );
     const box = refOf(snap, /textbox/);
     const draft = '明天下午三点见，带上合同 🙏';
-    const r = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: box, op: 'set_value', value: draft }] } }));
+    const r = text(
+      await client.callTool({
+        name: 'computer_act',
+        arguments: { actions: [{ ref: box, op: 'set_value', value: draft }] },
+      }),
+    );
     assert.match(r, /confirmed|asks|question/, r);
-    const after = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'app', app: messenger } }));
+    const after = text(
+      await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'app', app: messenger } }),
+    );
     assert.ok(after.includes('明天下午三点见'), after);
     const send = refOf(after, /button "Send/i);
-    const s = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: send, op: 'click' }] } }));
+    const s = text(
+      await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: send, op: 'click' }] } }),
+    );
     assert.match(s, /confirm|rejected|declined|question/i, s);
   } finally { await client.close(); pairing.kill(); }
 });

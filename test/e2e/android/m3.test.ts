@@ -16,7 +16,8 @@ import { saveDevices } from '../../../src/devices/registry.js';
 import { FakePhone } from '../../android/phone.js';
 
 const cli = fileURLToPath(new URL('../../../src/hosts/cli/main.js', import.meta.url));
-const text = (r: Awaited<ReturnType<Client['callTool']>>): string => (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+const text = (r: Awaited<ReturnType<Client['callTool']>>): string =>
+  (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
 const homes: string[] = [];
 after(() => { for (const h of homes) rmSync(h, { recursive: true, force: true }); });
 
@@ -29,7 +30,14 @@ async function mcpWithPhone(phone: FakePhone, args: string[]): Promise<Client> {
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   Object.assign(env, { COMPUTER_USE_HOME: home, ADB_SERVER_SOCKET: `tcp:127.0.0.1:${port}` });
   const client = new Client({ name: 'e2e-android', version: '0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--desktop', 'current', ...args], env, stderr: 'inherit' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, 'mcp', '--desktop', 'current', ...args],
+      env,
+      stderr: 'inherit',
+    }),
+  );
   return client;
 }
 
@@ -41,43 +49,77 @@ const refOf = (snapshot: string, pattern: RegExp): string => {
 };
 
 test('M3: open Wi-Fi in Settings; the receipt confirms the switch is on', async () => {
-  const phone = new FakePhone(FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'));
+  const phone = new FakePhone(
+    FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'),
+  );
   const client = await mcpWithPhone(phone, ['--mode', 'bypass', '--allow-app', 'com.android.settings']);
   try {
     const apps = text(await client.callTool({ name: 'computer_apps', arguments: { device: 'phone' } }));
     assert.match(apps, /com\.android\.settings/, apps);
-    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'phone', app: 'com.android.settings' } }));
+    const snap = text(
+      await client.callTool({
+        name: 'computer_observe',
+        arguments: { full: true, device: 'phone', app: 'com.android.settings' },
+      }),
+    );
     const wifi = refOf(snap, /switch "Wi‑Fi"/);
-    const r = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: wifi, op: 'toggle' }] } }));
+    const r = text(
+      await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: wifi, op: 'toggle' }] } }),
+    );
     assert.match(r, /confirmed/, r);
     assert.match(r, /\bchecked\b/, r);
     assert.ok(phone.front.dump.roots[0]!.children[1]!.children[1]!.children[1]!.checked, 'the phone\'s switch is on');
   } finally { await client.close(); await phone.stop(); }
 });
 
-test('the phone\'s Back is an op of the window: computer_act on the window\'s ref sends KEYCODE_BACK through the policy', async () => {
-  const phone = new FakePhone(FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'));
+test('the phone\'s Back is an op of the window: computer_act on ' +
+    'the window\'s ref sends KEYCODE_BACK through the policy', async () => {
+  const phone = new FakePhone(
+    FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'),
+  );
   const client = await mcpWithPhone(phone, ['--mode', 'bypass', '--allow-app', 'com.android.settings']);
   try {
-    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'phone', app: 'com.android.settings' } }));
+    const snap = text(
+      await client.callTool({
+        name: 'computer_observe',
+        arguments: { full: true, device: 'phone', app: 'com.android.settings' },
+      }),
+    );
     const window = refOf(snap, /^\[d\d+e\d+\] window\b/);
-    const r = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: window, op: 'back' }] } }));
+    const r = text(
+      await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: window, op: 'back' }] } }),
+    );
     assert.match(r, /ok back/, r);
     assert.deepEqual(phone.log.filter((c) => c[0] === 'input').at(-1), ['input', 'keyevent', 'KEYCODE_BACK']);
   } finally { await client.close(); await phone.stop(); }
 });
 
-test('a phone unplugged mid-act: the receipt is unknown (the tap may have landed), the next observe says the phone is gone', async () => {
-  const phone = new FakePhone(FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'));
+test('a phone unplugged mid-act: the receipt is unknown (the tap ' +
+    'may have landed), the next observe says the phone is gone', async () => {
+  const phone = new FakePhone(
+    FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$NetworkDashboardActivity'),
+  );
   const client = await mcpWithPhone(phone, ['--mode', 'bypass', '--allow-app', 'com.android.settings']);
   try {
-    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'phone', app: 'com.android.settings' } }));
+    const snap = text(
+      await client.callTool({
+        name: 'computer_observe',
+        arguments: { full: true, device: 'phone', app: 'com.android.settings' },
+      }),
+    );
     const wifi = refOf(snap, /switch "Wi‑Fi"/);
     phone.server.vanishOn = 'shell,v2,raw:input';
-    const r = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: wifi, op: 'toggle' }] } }));
+    const r = text(
+      await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: wifi, op: 'toggle' }] } }),
+    );
     assert.match(r, /unknown/, r);
     assert.doesNotMatch(r, /confirmed/, r);
-    const again = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'phone', app: 'com.android.settings' } }));
+    const again = text(
+      await client.callTool({
+        name: 'computer_observe',
+        arguments: { full: true, device: 'phone', app: 'com.android.settings' },
+      }),
+    );
     assert.match(again, /device_offline|adb devices/, again);
   } finally { await client.close(); await phone.stop(); }
 });
@@ -89,10 +131,20 @@ test('M3: a Chinese draft in a messenger, not sent; tapping Send asks first', as
   // accept-edits: the allow-listed app is acted on without a question, irreversible steps still ask.
   const client = await mcpWithPhone(phone, ['--mode', 'acceptEdits', '--allow-app', 'com.example.messenger']);
   try {
-    const snap = text(await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'phone', app: 'com.example.messenger' } }));
+    const snap = text(
+      await client.callTool({
+        name: 'computer_observe',
+        arguments: { full: true, device: 'phone', app: 'com.example.messenger' },
+      }),
+    );
     const box = refOf(snap, /textbox "Text message"/);
     const draft = '明天下午三点见，带上合同 🙏';
-    const r = text(await client.callTool({ name: 'computer_act', arguments: { actions: [{ ref: box, op: 'set_value', value: draft }] } }));
+    const r = text(
+      await client.callTool({
+        name: 'computer_act',
+        arguments: { actions: [{ ref: box, op: 'set_value', value: draft }] },
+      }),
+    );
     assert.match(r, /confirmed/, r);
     const field = phone.front.dump.roots[0]!.children[1]!;
     assert.equal(field.text, draft);
@@ -105,12 +157,17 @@ test('M3: a Chinese draft in a messenger, not sent; tapping Send asks first', as
 });
 
 test('an Android security screen is unseen: listed as hidden, observe refused, nothing read', async () => {
-  const phone = new FakePhone(FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$SecurityDashboardActivity'));
+  const phone = new FakePhone(
+    FakePhone.screen('network-internet.xml', 'com.android.settings.Settings$SecurityDashboardActivity'),
+  );
   const client = await mcpWithPhone(phone, ['--mode', 'bypass', '--allow-app', 'com.android.settings']);
   try {
     const apps = text(await client.callTool({ name: 'computer_apps', arguments: { device: 'phone' } }));
     assert.match(apps, /1 window hidden: its screen is an Android security/, apps);
-    const r = await client.callTool({ name: 'computer_observe', arguments: { full: true, device: 'phone', app: 'com.android.settings' } });
+    const r = await client.callTool({
+      name: 'computer_observe',
+      arguments: { full: true, device: 'phone', app: 'com.android.settings' },
+    });
     assert.match(text(r), /denied_by_policy/, text(r));
     assert.doesNotMatch(text(r), /Wi‑Fi|Airplane/);
   } finally { await client.close(); await phone.stop(); }

@@ -33,8 +33,14 @@ const run = (args: string[], env: Record<string, string> = {}): Promise<{ code: 
 const onDevice = (args: string[]): ReturnType<typeof run> => run(args, { COMPUTER_USE_HOME: REMOTE_HOME });
 
 /** A long-running CLI child; its output is collected. */
-function start(args: string[], env: Record<string, string>): { child: ChildProcess; out: () => string; exited: Promise<number> } {
-  const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(
+  args: string[],
+  env: Record<string, string>,
+): { child: ChildProcess; out: () => string; exited: Promise<number> } {
+  const child = spawn(process.execPath, [cli, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let text = '';
   child.stdout!.on('data', (d: Buffer) => { text += d.toString(); });
@@ -44,7 +50,10 @@ function start(args: string[], env: Record<string, string>): { child: ChildProce
 }
 const until = async (what: string, cond: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> => {
   const end = Date.now() + ms;
-  while (!(await cond())) { if (Date.now() > end) throw new Error(`timed out waiting for ${what}`); await new Promise((r) => setTimeout(r, 200)); }
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 };
 
 /** `pairing start` on the server home; resolves with its code once shown. */
@@ -52,7 +61,11 @@ async function pairingStart(extra: string[] = []): Promise<{ code: string; proc:
   let proc = start(['pairing', 'start', '--listen', url, '--name', 'lab', ...extra], { COMPUTER_USE_HOME: home });
   // The port may still be held for a moment by the MCP server of the previous test, which is exiting.
   for (let i = 0; i < 20; i++) {
-    await until('the code or an exit', () => /pairing code: \d{3}-\d{3}/.test(proc.out()) || proc.child.exitCode !== null, 30_000);
+    await until(
+      'the code or an exit',
+      () => /pairing code: \d{3}-\d{3}/.test(proc.out()) || proc.child.exitCode !== null,
+      30_000,
+    );
     if (proc.child.exitCode === null || !/address_in_use/.test(proc.out())) break;
     await new Promise((r) => setTimeout(r, 500));
     proc = start(['pairing', 'start', '--listen', url, '--name', 'lab', ...extra], { COMPUTER_USE_HOME: home });
@@ -63,23 +76,35 @@ async function pairingStart(extra: string[] = []): Promise<{ code: string; proc:
   return { code, proc };
 }
 
-const text = (r: Awaited<ReturnType<Client['callTool']>>): string => (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+const text = (r: Awaited<ReturnType<Client['callTool']>>): string =>
+  (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
 const call = async (name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> => {
   const r = await client!.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
   return { text: text(r), isError: r.isError === true };
 };
 async function openMcp(): Promise<void> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--desktop', 'current', '--mode', 'bypass', '--allow-app', 'gedit'],
-    env: { ...process.env as Record<string, string>, COMPUTER_USE_HOME: home }, stderr: 'inherit' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, 'mcp', '--desktop', 'current', '--mode', 'bypass', '--allow-app', 'gedit'],
+    env: { ...(process.env as Record<string, string>), COMPUTER_USE_HOME: home },
+    stderr: 'inherit',
+  });
   client = new Client({ name: 'e2e-pairing', version: '0' });
   await client.connect(transport);
 }
 /** Waits until the paired device answers in the MCP session (it redials with backoff). */
-const labUp = (): Promise<void> => until('the device to dial in', async () => !(await call('computer_apps', { device: 'lab' })).isError, 90_000);
+const labUp = (): Promise<void> =>
+  until('the device to dial in', async () => !(await call('computer_apps', { device: 'lab' })).isError, 90_000);
 
 before(async () => {
   home = mkdtempSync(join(tmpdir(), 'cu-pairing-home-'));
-  const port = await new Promise<number>((r) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => r(p)); }); });
+  const port = await new Promise<number>((r) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => r(p));
+    });
+  });
   url = `ws://127.0.0.1:${port}`;
   const up = await onDevice(['sandbox', 'up']);
   assert.equal(up.code, 0, up.stderr);
@@ -110,7 +135,8 @@ test('refused: a code off loopback without TLS, a wrong code, an expired code', 
   assert.equal((await run(['device', 'list'])).stdout.trim(), 'local  this machine');
 });
 
-test('paired: one MCP session drives gedit on the device with d2 refs; the code is not reusable; revoked on the server', async (t) => {
+test('paired: one MCP session drives gedit on the device with ' +
+    'd2 refs; the code is not reusable; revoked on the server', async (t) => {
   const { code, proc } = await pairingStart();
   const device = start(['pair', url, '--code', code, '--desktop', 'sandbox'], { COMPUTER_USE_HOME: REMOTE_HOME });
   assert.equal(await proc.exited, 0, proc.out());
@@ -118,11 +144,19 @@ test('paired: one MCP session drives gedit on the device with d2 refs; the code 
   await until('the device to save its pairing', () => /paired with .* as lab/.test(device.out()));
   assert.equal(statSync(join(REMOTE_HOME, 'paired-server.json')).mode & 0o777, 0o600);
   assert.equal(statSync(join(home, 'devices.json')).mode & 0o777, 0o600);
-  assert.match((await run(['device', 'list'])).stdout, /^lab {2}paired, listens at ws:\/\/127\.0\.0\.1:\d+ {2}refs d2/m);
+  assert.match(
+    (await run(['device', 'list'])).stdout,
+    /^lab {2}paired, listens at ws:\/\/127\.0\.0\.1:\d+ {2}refs d2/m,
+  );
 
   await openMcp();
   await labUp();
-  const launched = await call('computer_launch', { device: 'lab', command: 'gedit', args: ['--new-window'], waitMs: 20000 });
+  const launched = await call('computer_launch', {
+    device: 'lab',
+    command: 'gedit',
+    args: ['--new-window'],
+    waitMs: 20000,
+  });
   assert.equal(launched.isError, false, launched.text);
   pids.push(Number(/pid=(\d+)/.exec(launched.text)?.[1]));
   const doc = /\[(d2e\d+)\] document\b[^\n]*editable/.exec(launched.text)?.[1];
@@ -134,9 +168,16 @@ test('paired: one MCP session drives gedit on the device with d2 refs; the code 
   assert.match(seen.text, /over a paired link/);
   // Observe latency over the paired link (a loopback WebSocket to a driver on a second desktop), for the report.
   const times: number[] = [];
-  for (let i = 0; i < 5; i++) { const t0 = performance.now(); assert.equal((await call('computer_observe', { full: true, app: 'gedit', device: 'lab' })).isError, false); times.push(performance.now() - t0); }
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    assert.equal((await call('computer_observe', { full: true, app: 'gedit', device: 'lab' })).isError, false);
+    times.push(performance.now() - t0);
+  }
   times.sort((a, b) => a - b);
-  t.diagnostic(`observe gedit over the paired link: median ${Math.round(times[2]!)} ms (min ${Math.round(times[0]!)}, max ${Math.round(times[4]!)})`);
+  t.diagnostic(
+    `observe gedit over the paired link: median ${Math.round(times[2]!)} ms (min ${Math.round(times[0]!)}, ` +
+      `max ${Math.round(times[4]!)})`,
+  );
   const apps = await call('computer_apps', {});
   // gedit among the paired device's apps (a desktop may run others: a portal backend that gedit woke on its bus).
   assert.match(apps.text, /^device lab \(refs d2…\)[^\n]*:\n(?: {2}[^\n]*\n)*? {2}gedit pid=/m);
@@ -146,7 +187,9 @@ test('paired: one MCP session drives gedit on the device with d2 refs; the code 
   assert.equal(busy.code, 1);
   assert.match(busy.stderr, /^error address_in_use: .* a session of this home may be listening there/m);
   // The used code again, from another "device": refused (the session's listener takes no codes at all).
-  const reuse = await run(['pair', url, '--code', code], { COMPUTER_USE_HOME: mkdtempSync(join(tmpdir(), 'cu-pairing-thief-')) });
+  const reuse = await run(['pair', url, '--code', code], {
+    COMPUTER_USE_HOME: mkdtempSync(join(tmpdir(), 'cu-pairing-thief-')),
+  });
   assert.equal(reuse.code, 2);
   assert.match(reuse.stderr, /refused the pairing: this server takes no pairing code now/);
 

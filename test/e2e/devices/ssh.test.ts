@@ -23,7 +23,9 @@ const cutLink = fileURLToPath(new URL('./cut-link.js', import.meta.url));
 const armFile = join(tmpdir(), `cu-devices-cut-${process.pid}`);
 // The package is not installed globally on the "remote": the device's command runs it from this checkout, through
 // a pipe that can cut the link right after passing an act on (cut-link.ts).
-const remoteCommand = `env COMPUTER_USE_HOME=${REMOTE_HOME} ${process.execPath} ${cutLink} ${armFile} ${process.execPath} ${cli} driver linux --desktop sandbox`;
+const remoteCommand =
+  `env COMPUTER_USE_HOME=${REMOTE_HOME} ${process.execPath} ${cutLink} ${armFile} ${process.execPath} ${cli} ` +
+  `driver linux --desktop sandbox`;
 let sshd: TestSshd;
 let home: string;
 let client: Client;
@@ -35,7 +37,8 @@ const run = (args: string[], env: Record<string, string> = {}): Promise<{ code: 
     resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, stdout, stderr });
   });
 });
-const text = (r: Awaited<ReturnType<Client['callTool']>>): string => (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+const text = (r: Awaited<ReturnType<Client['callTool']>>): string =>
+  (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
 const call = async (name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> => {
   const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
   return { text: text(r), isError: r.isError === true };
@@ -66,29 +69,75 @@ test('device add refuses a changed host key and a key the device does not accept
   const wrongKnown = join(sshd.dir, 'known_hosts_wrong');
   const other = join(sshd.dir, 'other');
   await new Promise((r) => execFile('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', other], r));
-  writeFileSync(wrongKnown, `[127.0.0.1]:${sshd.port} ${readFileSync(`${other}.pub`, 'utf8').split(' ').slice(0, 2).join(' ')}\n`);
+  writeFileSync(
+    wrongKnown,
+    `[127.0.0.1]:${sshd.port} ${readFileSync(`${other}.pub`, 'utf8').split(' ').slice(0, 2).join(' ')}\n`,
+  );
   const badHostCfg = join(sshd.dir, 'ssh_config_badhost');
   writeFileSync(badHostCfg, readFileSync(sshd.sshConfig, 'utf8').replace(sshd.knownHosts, wrongKnown));
-  const mismatch = await run(['device', 'add', sshd.url, '--name', 'bad', '--ssh-config', badHostCfg, '--command', remoteCommand]);
+  const mismatch = await run([
+    'device',
+    'add',
+    sshd.url,
+    '--name',
+    'bad',
+    '--ssh-config',
+    badHostCfg,
+    '--command',
+    remoteCommand,
+  ]);
   assert.equal(mismatch.code, 1, mismatch.stdout + mismatch.stderr);
-  assert.match(mismatch.stderr, /^error host_key_mismatch: The SSH host key of device bad .* differs from the one in your known_hosts/m);
+  assert.match(
+    mismatch.stderr,
+    /^error host_key_mismatch: The SSH host key of device bad .* differs from the one in your known_hosts/m,
+  );
   // A key the server does not have in authorized_keys: refused, and no password prompt (BatchMode).
   const badKeyCfg = join(sshd.dir, 'ssh_config_badkey');
   writeFileSync(badKeyCfg, readFileSync(sshd.sshConfig, 'utf8').replace(join(sshd.dir, 'id_ed25519'), other));
-  const auth = await run(['device', 'add', sshd.url, '--name', 'bad', '--ssh-config', badKeyCfg, '--command', remoteCommand]);
+  const auth = await run([
+    'device',
+    'add',
+    sshd.url,
+    '--name',
+    'bad',
+    '--ssh-config',
+    badKeyCfg,
+    '--command',
+    remoteCommand,
+  ]);
   assert.equal(auth.code, 1);
   assert.match(auth.stderr, /^error auth_failed: SSH refused the login/m);
   // A hostile address never reaches ssh as an option or a shell string.
   const hostile = await run(['device', 'add', 'ssh://-oProxyCommand=touch%20x@127.0.0.1', '--no-check']);
   assert.equal(hostile.code, 2);
   assert.match(hostile.stderr, /invalid_params/);
-  const injected = await run(['device', 'add', sshd.url, '--name', 'x', '--no-check', '--command', 'node main.js; touch /tmp/pwned']);
+  const injected = await run([
+    'device',
+    'add',
+    sshd.url,
+    '--name',
+    'x',
+    '--no-check',
+    '--command',
+    'node main.js; touch /tmp/pwned',
+  ]);
   assert.equal(injected.code, 2);
   assert.equal((await run(['device', 'list'])).stdout.trim(), 'local  this machine');
 });
 
-test('device add checks and saves the device (0600); doctor --device checks ssh, node and the driver there', async () => {
-  const add = await run(['device', 'add', sshd.url, '--name', 'lab', '--ssh-config', sshd.sshConfig, '--command', remoteCommand]);
+test('device add checks and saves the device (0600); doctor ' +
+    '--device checks ssh, node and the driver there', async () => {
+  const add = await run([
+    'device',
+    'add',
+    sshd.url,
+    '--name',
+    'lab',
+    '--ssh-config',
+    sshd.sshConfig,
+    '--command',
+    remoteCommand,
+  ]);
   assert.equal(add.code, 0, add.stderr);
   assert.match(add.stdout, /^lab: reachable: driver linux .*\(x11\)/m);
   assert.match(add.stdout, /added lab ssh:\/\/.*refs d2/);
@@ -101,19 +150,36 @@ test('device add checks and saves the device (0600); doctor --device checks ssh,
 });
 
 test('one MCP session drives both devices: refs name their device, a call cannot mix them', async () => {
-  transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--desktop', 'current', '--mode', 'bypass', '--allow-app', 'gedit'],
-    env: { ...process.env as Record<string, string>, COMPUTER_USE_HOME: home }, stderr: 'inherit' });
+  transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, 'mcp', '--desktop', 'current', '--mode', 'bypass', '--allow-app', 'gedit'],
+    env: { ...(process.env as Record<string, string>), COMPUTER_USE_HOME: home },
+    stderr: 'inherit',
+  });
   client = new Client({ name: 'e2e-devices', version: '0' });
   await client.connect(transport);
   const { tools } = await client.listTools();
-  assert.ok(tools.every((t) => (t.inputSchema.properties as Record<string, unknown>)['device']), 'device is listed when there are several devices');
+  assert.ok(
+    tools.every((t) => (t.inputSchema.properties as Record<string, unknown>)['device']),
+    'device is listed when there are several devices',
+  );
 
-  const remote = await call('computer_launch', { device: 'lab', command: 'gedit', args: ['--new-window'], waitMs: 20000 });
+  const remote = await call('computer_launch', {
+    device: 'lab',
+    command: 'gedit',
+    args: ['--new-window'],
+    waitMs: 20000,
+  });
   assert.equal(remote.isError, false, remote.text);
   pids.push(Number(/pid=(\d+)/.exec(remote.text)?.[1]));
   const doc = refIn(remote.text, /\] document\b.*editable/);
   assert.match(doc, /^d2e\d+$/);
-  const local = await call('computer_launch', { device: 'local', command: 'gedit', args: ['--new-window'], waitMs: 20000 });
+  const local = await call('computer_launch', {
+    device: 'local',
+    command: 'gedit',
+    args: ['--new-window'],
+    waitMs: 20000,
+  });
   assert.equal(local.isError, false, local.text);
   pids.push(Number(/pid=(\d+)/.exec(local.text)?.[1]));
   const area = refIn(local.text, /\] document\b.*editable/);
@@ -121,7 +187,10 @@ test('one MCP session drives both devices: refs name their device, a call cannot
 
   const apps = await call('computer_apps', {});
   assert.match(apps.text, /^device local:\n(?: {2}[^\n]*\n)*? {2}gedit pid=/m);
-  assert.match(apps.text, /^device lab \(refs d2…\) ssh:\/\/[^\n]*:\n(?: {2}[^\n]*\n)*? {2}gedit pid=\d+\n {4}\[d2w\d+\] window /m);
+  assert.match(
+    apps.text,
+    /^device lab \(refs d2…\) ssh:\/\/[^\n]*:\n(?: {2}[^\n]*\n)*? {2}gedit pid=\d+\n {4}\[d2w\d+\] window /m,
+  );
 
   // Acts go to the device the ref names, whatever was used last.
   const typed = await call('computer_act', { actions: [{ ref: doc, op: 'type', value: 'over ssh' }] });
@@ -138,7 +207,10 @@ test('one MCP session drives both devices: refs name their device, a call cannot
 
   const mixed = await call('computer_act', { actions: [{ ref: doc, op: 'click' }, { ref: area, op: 'click' }] });
   assert.equal(mixed.isError, true);
-  assert.match(mixed.text, /^error invalid_params: This call mixes refs of 2 devices \(lab, local\|local, lab\)|^error invalid_params: This call mixes refs of 2 devices/m);
+  assert.match(
+    mixed.text,
+    /^error invalid_params: This call mixes refs of 2 devices \(lab, local\|local, lab\)|^error invalid_params: This call mixes refs of 2 devices/m,
+  );
   const wrong = await call('computer_act', { device: 'local', actions: [{ ref: doc, op: 'click' }] });
   assert.match(wrong.text, /^error invalid_params: The refs belong to device lab, not local/m);
   const nobody = await call('computer_observe', { full: true, device: 'nowhere' });
@@ -156,7 +228,14 @@ test('the link killed mid-act: receipt unknown (never failed), and the next call
   const res = await call('computer_act', { actions: [{ ref: doc, op: 'type', value: ' more' }] });
   assert.equal(existsSync(armFile), false, 'the act reached the remote end');
   assert.equal(res.isError, false, res.text);
-  assert.match(res.text, new RegExp(`^ok type ${doc} · unknown \\(The link to device lab dropped while node.act was in flight: it may have happened`, 'm'));
+  assert.match(
+    res.text,
+    new RegExp(
+      `^ok type ${doc} · unknown \\(The link to device lab dropped while node.act was in flight: it may have ` +
+        `happened`,
+      'm',
+    ),
+  );
   assert.doesNotMatch(res.text, /failed/);
   // The next call starts a new link (a new ssh, a new driver) and works; it shows why the receipt said unknown.
   const again = await call('computer_observe', { full: true, app: 'gedit', device: 'lab' });

@@ -23,7 +23,8 @@ after(async () => {
   for (const pid of pids) await killApp(pid);
 });
 
-test('Calc: the Name Box takes an address on submit, with one outcome and no question', { timeout: 180_000 }, async () => {
+test('Calc: the Name Box takes an address on ' +
+    'submit, with one outcome and no question', { timeout: 180_000 }, async () => {
   const { text } = await observeSheet(computer);
   const box = refOn(text, /textbox value="A1" editable/);
   const r = await computer.tools.act({ actions: [{ ref: box, op: 'set_value', value: 'C40', submit: true }] });

@@ -30,8 +30,19 @@ export async function freshCalcProfile(): Promise<string> {
  */
 export async function startCalc(computer: Computer, file?: string): Promise<{ pid: number; pids: number[] }> {
   const profile = await freshCalcProfile();
-  const args = ['--calc', '--norestore', '--nologo', '--nofirststartwizard', `-env:UserInstallation=file://${profile}`, ...(file ? [file] : [])];
-  const child = spawn('soffice', args, { detached: true, stdio: 'ignore', env: { ...process.env, SAL_USE_VCLPLUGIN: 'gtk3' } });
+  const args = [
+    '--calc',
+    '--norestore',
+    '--nologo',
+    '--nofirststartwizard',
+    `-env:UserInstallation=file://${profile}`,
+    ...(file ? [file] : []),
+  ];
+  const child = spawn('soffice', args, {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, SAL_USE_VCLPLUGIN: 'gtk3' },
+  });
   child.unref();
   const pids = child.pid ? [child.pid] : [];
   let pid = 0;

@@ -1,5 +1,6 @@
 /**
- * Lists that hide what they hold (docs/tools.md, "What the model sees"): a zenity --checklist. The grid prints the check
+ * Lists that hide what they hold (docs/tools.md, "What the model sees"): a zenity --checklist. The grid prints the
+ * check
  * column with each box's state ([x] / [ ]) next to the items, find finds an item by its text, and toggling a
  * box by its cell ref checks it in the app: OK prints the checked items (read outside the tools).
  */
@@ -11,12 +12,36 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { killApp, ok, openComputer, refOn } from '../helpers.js';
 
-test('zenity --checklist: the check column and its state print, find "Apple" finds its row, a box toggles by its cell ref', { timeout: 90_000 }, async () => {
+test('zenity --checklist: the check column and its state print, ' +
+    'find "Apple" finds its row, a box toggles by its cell ref', { timeout: 90_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-checklist-'));
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
-  const computer = await openComputer({ auditPath: join(dir, 'audit.jsonl'), settingsPath: join(dir, 'settings.json') });
-  const app = spawn('zenity', ['--list', '--checklist', '--title', 'Fruit basket', '--column', 'Pick', '--column', 'Fruit',
-    'TRUE', 'Apple', 'FALSE', 'Banana', 'TRUE', 'Cherry', 'FALSE', 'Date'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const computer = await openComputer({
+    auditPath: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'settings.json'),
+  });
+  const app = spawn(
+    'zenity',
+    [
+      '--list',
+      '--checklist',
+      '--title',
+      'Fruit basket',
+      '--column',
+      'Pick',
+      '--column',
+      'Fruit',
+      'TRUE',
+      'Apple',
+      'FALSE',
+      'Banana',
+      'TRUE',
+      'Cherry',
+      'FALSE',
+      'Date',
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   let out = '';
   app.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; });
   const exited = new Promise<void>((resolve) => app.once('exit', () => resolve()));

@@ -18,7 +18,11 @@ const APP = join(root, 'test', 'apps', 'table.py');
 test('GTK TreeView: rows of values under headers; a cell by address selects its row', { timeout: 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-grid-'));
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
-  const computer = await openComputer({ allowApps: [`/usr/bin/python3 ${APP}`], auditPath: join(dir, 'audit.jsonl'), settingsPath: join(dir, 'settings.json') });
+  const computer = await openComputer({
+    allowApps: [`/usr/bin/python3 ${APP}`],
+    auditPath: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'settings.json'),
+  });
   const app = spawn('/usr/bin/python3', [APP], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     await new Promise<void>((resolve, reject) => {

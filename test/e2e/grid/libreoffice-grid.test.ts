@@ -24,11 +24,16 @@ after(async () => {
   for (const pid of pids) await killApp(pid);
 });
 
-test('Calc: the sheet is a grid with its size; a formula set by cell address shows its computed value; a range selects', { timeout: 180_000 }, async () => {
+test('Calc: the sheet is a grid with its size; a formula set by ' +
+    'cell address shows its computed value; a range selects', { timeout: 180_000 }, async () => {
   const first = await observeSheet(computer);
   const table = first.table;
   // The visible range of a 1,048,576 × 16,384 sheet, not one line per cell, and not 2³¹−1 "children".
-  assert.match(lineOf(first.text, table) ?? '', /cells A1:[A-Z]+\d+ of 1,048,576 × 16,384 · cursor A1 · all empty/, first.text);
+  assert.match(
+    lineOf(first.text, table) ?? '',
+    /cells A1:[A-Z]+\d+ of 1,048,576 × 16,384 · cursor A1 · all empty/,
+    first.text,
+  );
   assert.doesNotMatch(first.text, /\] cell "/, 'cells are printed as a grid, not as element lines');
   // The Name Box is there with the cursor's address.
   assert.match(first.text, /textbox value="A1" editable/);
@@ -67,7 +72,8 @@ test('Calc: the sheet is a grid with its size; a formula set by cell address sho
   assert.equal(bad.isError, true, bad.text);
 });
 
-test('Calc: Save As "Text CSV" through the app\'s dialogs writes the computed values', { timeout: 180_000 }, async () => {
+test('Calc: Save As "Text CSV" through the ' +
+    'app\'s dialogs writes the computed values', { timeout: 180_000 }, async () => {
   const file = join(tmpdir(), `cu-grid-${process.pid}.csv`);
   await rm(file, { force: true });
   const opened = ok(await computer.tools.keys({ app: 'soffice', keys: 'ctrl+shift+s' }));
@@ -92,18 +98,35 @@ test('Calc: Save As "Text CSV" through the app\'s dialogs writes the computed va
   await rm(file, { force: true });
 });
 
-test('Calc: find of an off-screen cell address answers with the cell and the act that brings it into view', { timeout: 180_000 }, async () => {
+test('Calc: find of an off-screen cell address answers ' +
+    'with the cell and the act that brings it into view', { timeout: 180_000 }, async () => {
   const { text, table } = await observeSheet(computer);
   assert.doesNotMatch(lineOf(text, table) ?? '', /cells [A-Z]+\d+:[A-Z]+\d+ of .*T480/, 'T480 starts off screen');
   // An address is a coordinate: no reading of a million rows (on main this searched for ~10 s and said 0 matches).
   const found = ok(await computer.tools.find({ app: 'soffice', text: 'T480' }));
   assert.match(found, /^1 match for "T480"/, found);
-  const how = new RegExp(`cell "T480" of table "Sheet Sheet1" \\[${table}\\], off-screen \\(the snapshot shows A1:[A-Z]+\\d+\\); bring it into view: computer_act actions=\\[\\{ref:"(e\\d+)",op:"focus"\\},\\{ref:"e\\d+",op:"set_value",value:"T480"\\}\\] \\(the Name Box\\), computer_keys keys="Return"`).exec(found);
+  const how = new RegExp(
+    `cell "T480" of table "Sheet Sheet1" \\[${table}\\], off-screen \\(the snapshot shows A1:[A-Z]+\\d+\\); ` +
+      `bring it into view: computer_act ` +
+      `actions=\\[\\{ref:"(e\\d+)",op:"focus"\\},\\{ref:"e\\d+",op:"set_value",value:"T480"\\}\\] \\(the Name ` +
+      `Box\\), computer_keys keys="Return"`,
+  ).exec(found);
   assert.ok(how?.[1], found);
   // The acts it names bring the cell into view; then the cell is addressable.
-  const typed = ok(await computer.tools.act({ actions: [{ ref: how[1], op: 'focus' }, { ref: how[1], op: 'set_value', value: 'T480' }] }));
+  const typed = ok(
+    await computer.tools.act({
+      actions: [
+        { ref: how[1], op: 'focus' },
+        { ref: how[1], op: 'set_value', value: 'T480' },
+      ],
+    }),
+  );
   // The Name Box holds the address until Return: the receipt says so (a model took `confirmed` as the cursor moved).
-  assert.match(typed, new RegExp(`ok set_value ${how[1]} · confirmed \\(.*; not applied yet: a toolbar field takes its text on Return`), typed);
+  assert.match(
+    typed,
+    new RegExp(`ok set_value ${how[1]} · confirmed \\(.*; not applied yet: a toolbar field takes its text on Return`),
+    typed,
+  );
   ok(await computer.tools.keys({ app: 'soffice', keys: 'Return' }));
   let now = '';
   let range: RegExpExecArray | null = null;
@@ -126,7 +149,8 @@ function rowsShown(text: string, table: string): [number, number] | undefined {
   return m ? [Number(m[1]), Number(m[2])] : undefined;
 }
 
-test('Calc: scroll "to N" / "to C2500" brings a row or cell of the sheet on screen, far past the used area, and back; too far says what works', { timeout: 180_000 }, async () => {
+test('Calc: scroll "to N" / "to C2500" brings a row or cell of the sheet ' +
+    'on screen, far past the used area, and back; too far says what works', { timeout: 180_000 }, async () => {
   // A new spreadsheet: after the CSV round trip above the sheet sometimes read with no cells (2 runs of 5 here).
   ok(await computer.tools.keys({ app: 'soffice', keys: 'ctrl+n' }));
   const { table } = await observeSheet(computer);
@@ -140,9 +164,18 @@ test('Calc: scroll "to N" / "to C2500" brings a row or cell of the sheet on scre
   ok(await computer.tools.act({ actions: [{ ref: table, op: 'scroll', value: 'to T2500' }] }));
   const off = await computer.tools.act({ actions: [{ ref: `${table}:C2600`, op: 'set_value', value: '42' }] });
   assert.equal(off.isError, true, off.text);
-  const hint = /Bring it into view first: scroll (e\d+) value="(to C2600)" \(in this call, before this action\)/.exec(off.text);
+  const hint = /Bring it into view first: scroll (e\d+) value="(to C2600)" \(in this call, before this action\)/.exec(
+    off.text,
+  );
   assert.ok(hint?.[1] && hint[2], off.text);
-  const set = ok(await computer.tools.act({ actions: [{ ref: hint[1], op: 'scroll', value: hint[2] }, { ref: `${table}:C2600`, op: 'set_value', value: '42' }] }));
+  const set = ok(
+    await computer.tools.act({
+      actions: [
+        { ref: hint[1], op: 'scroll', value: hint[2] },
+        { ref: `${table}:C2600`, op: 'set_value', value: '42' },
+      ],
+    }),
+  );
   assert.match(set, /ok scroll e\d+ · confirmed \(.*C2600 on screen/, set);
   assert.match(set, /ok set_value e\d+:C2600 \(e\d+\) · confirmed .*C2600 shows "42"/, set);
   const up = ok(await computer.tools.act({ actions: [{ ref: table, op: 'scroll', value: 'to 3' }] }));
@@ -152,6 +185,14 @@ test('Calc: scroll "to N" / "to C2500" brings a row or cell of the sheet on scre
   // Row 900,000 is thousands of pages away: the answer names the Name Box acts that go there, and nothing moved.
   const far = await computer.tools.act({ actions: [{ ref: table, op: 'scroll', value: 'to 900000' }] });
   assert.equal(far.isError, true, far.text);
-  assert.match(far.text, /nothing moved\. Bring it into view: computer_act actions=\[\{ref:"e\d+",op:"focus"\},\{ref:"e\d+",op:"set_value",value:"A900000"\}\] \(the Name Box\), computer_keys keys="Return"/, far.text);
-  assert.deepEqual(rowsShown(ok(await computer.tools.observe({ full: true, app: 'soffice' })), table), back, 'a refused scroll leaves the view where it was');
+  assert.match(
+    far.text,
+    /nothing moved\. Bring it into view: computer_act actions=\[\{ref:"e\d+",op:"focus"\},\{ref:"e\d+",op:"set_value",value:"A900000"\}\] \(the Name Box\), computer_keys keys="Return"/,
+    far.text,
+  );
+  assert.deepEqual(
+    rowsShown(ok(await computer.tools.observe({ full: true, app: 'soffice' })), table),
+    back,
+    'a refused scroll leaves the view where it was',
+  );
 });

@@ -64,7 +64,8 @@ function cellAfter(snap: string, name: string, k: number): string {
   return /\[(e\d+)\]/.exec(lines[at + k] ?? '')?.[1] ?? assert.fail(`no cell ${k} after "${name}"`);
 }
 
-test('set_value on a Qt table cell opens its editor, types, commits and reads it back', { timeout: 60_000 }, async () => {
+test('set_value on a Qt table cell opens its ' +
+    'editor, types, commits and reads it back', { timeout: 60_000 }, async () => {
   const price = cellAfter(await observe(), 'Widget 3', 1);
   out.length = 0;
   const r = ok(await computer.tools.act({ actions: [{ ref: price, op: 'set_value', value: '19.99' }] }));

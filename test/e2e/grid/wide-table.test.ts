@@ -23,7 +23,8 @@ function gridRows(text: string, table: string): string[] {
   return rows;
 }
 
-test('Firefox: a 60×25 web table — a scope and a larger maxTokens show more of its rows, find finds a cell, a click lands on a cell', { timeout: 180_000 }, async () => {
+test('Firefox: a 60×25 web table — a scope and a larger maxTokens show ' +
+    'more of its rows, find finds a cell, a click lands on a cell', { timeout: 180_000 }, async () => {
   const computer = await openComputer({ allowApps: [...E2E_APPS, 'firefox-esr', 'firefox'] });
   const browser = startBrowser('firefox', PAGE);
   try {

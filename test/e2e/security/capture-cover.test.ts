@@ -24,7 +24,11 @@ let x: X11;
 const running: Overlay[] = [];
 
 before(async () => {
-  computer = await openComputer({ allowApps: [...E2E_APPS, `/usr/bin/python3 ${APP}`], allowScreenshots: true, imageInput: true });
+  computer = await openComputer({
+    allowApps: [...E2E_APPS, `/usr/bin/python3 ${APP}`],
+    allowScreenshots: true,
+    imageInput: true,
+  });
   x = await X11.open(process.env['DISPLAY']);
 });
 after(async () => {
@@ -59,14 +63,38 @@ async function frameOf(pid: number): Promise<Rect> {
 
 /** The RGB pixels of a PNG (ImageMagick decodes it). */
 function rgbOf(pngBase64: string): Buffer {
-  const r = spawnSync('convert', ['png:-', '-depth', '8', 'rgb:-'], { input: Buffer.from(pngBase64, 'base64'), maxBuffer: 64 << 20 });
+  const r = spawnSync('convert', ['png:-', '-depth', '8', 'rgb:-'], {
+    input: Buffer.from(pngBase64, 'base64'),
+    maxBuffer: 64 << 20,
+  });
   assert.equal(r.status, 0, r.stderr?.toString());
   return r.stdout;
 }
 
 async function notesUnderVault(): Promise<{ notes: Overlay; vault: Overlay; bounds: Rect; cover: Rect }> {
-  const notes = await overlay(['--name', 'notes', '--label', 'NotesButton', '--position', '100,100', '--size', '500,400']);
-  const vault = await overlay(['--name', 'keepassxc', '--title', SECRET, '--label', SECRET, '--keep-above', '--position', '250,250', '--size', '300,180']);
+  const notes = await overlay([
+    '--name',
+    'notes',
+    '--label',
+    'NotesButton',
+    '--position',
+    '100,100',
+    '--size',
+    '500,400',
+  ]);
+  const vault = await overlay([
+    '--name',
+    'keepassxc',
+    '--title',
+    SECRET,
+    '--label',
+    SECRET,
+    '--keep-above',
+    '--position',
+    '250,250',
+    '--size',
+    '300,180',
+  ]);
   const bounds = await boundsOf('notes');
   const cover = intersect(await frameOf(vault.proc.pid!), bounds);
   assert.ok(cover, 'the vault does not overlap notes: the test would prove nothing');
@@ -77,7 +105,10 @@ test('OCR of an allowed window under a denied keep-above window never returns th
   const { notes, vault } = await notesUnderVault();
   try {
     const text = ok(await computer.tools.screenshot({ app: 'notes' }));
-    assert.ok(!text.toUpperCase().includes(MARKER) && !text.includes('4711'), `the covering window's text leaked:\n${text}`);
+    assert.ok(
+      !text.toUpperCase().includes(MARKER) && !text.includes('4711'),
+      `the covering window's text leaked:\n${text}`,
+    );
     assert.match(text, /1 region covered by other windows was blacked out/, text);
     // The allowed window's own text (its title) is still read: the capture is not simply blank.
     assert.match(text, /"notes"/, text);
@@ -96,7 +127,11 @@ test('the image of a covered window is black where the denied window lies, and n
     const png = r.images?.[0]?.data;
     assert.ok(png, 'no image returned');
     const size = /image (\d+)x(\d+)/.exec(r.text);
-    assert.deepEqual([Number(size?.[1]), Number(size?.[2])], [bounds[2], bounds[3]], 'the image is not at scale 1: pixel check would be off');
+    assert.deepEqual(
+      [Number(size?.[1]), Number(size?.[2])],
+      [bounds[2], bounds[3]],
+      'the image is not at scale 1: pixel check would be off',
+    );
     const rgb = rgbOf(png);
     let lit = 0;
     let outsideLit = 0;
@@ -106,7 +141,9 @@ test('the image of a covered window is black where the denied window lies, and n
         const on = (rgb[i] ?? 0) + (rgb[i + 1] ?? 0) + (rgb[i + 2] ?? 0) > 0;
         const sx = bounds[0] + xx;
         const sy = bounds[1] + y;
-        if (sx >= cover[0] && sy >= cover[1] && sx < cover[0] + cover[2] && sy < cover[1] + cover[3]) { if (on) lit++; } else if (on) outsideLit++;
+        if (sx >= cover[0] && sy >= cover[1] && sx < cover[0] + cover[2] && sy < cover[1] + cover[3]) {
+          if (on) lit++;
+        } else if (on) outsideLit++;
       }
     }
     assert.equal(lit, 0, `${lit} pixels of the denied window's region are not black`);
@@ -121,8 +158,29 @@ test('the image of a covered window is black where the denied window lies, and n
 });
 
 test('a window entirely covered by a denied window is not captured', async () => {
-  const notes = await overlay(['--name', 'notes', '--label', 'NotesButton', '--position', '300,300', '--size', '200,150']);
-  const vault = await overlay(['--name', 'keepassxc', '--title', SECRET, '--label', SECRET, '--keep-above', '--position', '200,200', '--size', '600,500']);
+  const notes = await overlay([
+    '--name',
+    'notes',
+    '--label',
+    'NotesButton',
+    '--position',
+    '300,300',
+    '--size',
+    '200,150',
+  ]);
+  const vault = await overlay([
+    '--name',
+    'keepassxc',
+    '--title',
+    SECRET,
+    '--label',
+    SECRET,
+    '--keep-above',
+    '--position',
+    '200,200',
+    '--size',
+    '600,500',
+  ]);
   try {
     const bounds = await boundsOf('notes');
     const frame = await frameOf(vault.proc.pid!);

@@ -17,7 +17,9 @@ after(async () => {
 
 /** Starts an xclip in the foreground (-quiet) that owns CLIPBOARD with `text` as `target`. */
 async function own(text: string, target: string): Promise<ChildProcess> {
-  const p = spawn('xclip', ['-quiet', '-selection', 'clipboard', '-t', target, '-i'], { stdio: ['pipe', 'ignore', 'ignore'] });
+  const p = spawn('xclip', ['-quiet', '-selection', 'clipboard', '-t', target, '-i'], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
   owners.push(p);
   p.stdin!.end(text);
   // xclip owns the selection once it has read its input; ask until the owner is this process (bounded).
@@ -52,7 +54,11 @@ test('a copy offering x-kde-passwordManagerHint is secret: owner reported, no te
 
 test('a copy held by a forked xclip (its first process gone) is unproven: no pid, no text', async () => {
   // Output not piped: the forked server inherits it and would keep spawnSync waiting.
-  const first = spawnSync('xclip', ['-selection', 'clipboard', '-i'], { input: 'forked-secret-77', stdio: ['pipe', 'ignore', 'ignore'], timeout: 10_000 });
+  const first = spawnSync('xclip', ['-selection', 'clipboard', '-i'], {
+    input: 'forked-secret-77',
+    stdio: ['pipe', 'ignore', 'ignore'],
+    timeout: 10_000,
+  });
   assert.equal(first.status, 0);
   let r = await device.call('input.clipboard', { action: 'read' });
   for (let i = 0; i < 100 && !r.owner?.unproven; i++) {

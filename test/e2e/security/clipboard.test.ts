@@ -77,7 +77,11 @@ test('a secret copied by a renamed xclip that forked into the background is not 
   // xclip connects to the X server, then forks a server and its first process exits: the server's client pid
   // for the selection owner is that first, gone process.
   // Output not piped: the forked server inherits it and would keep spawnSync waiting.
-  const first = spawnSync(keepass, ['-selection', 'clipboard', '-i'], { input: 'vault-password-Zq81', stdio: ['pipe', 'ignore', 'ignore'], timeout: 10_000 });
+  const first = spawnSync(keepass, ['-selection', 'clipboard', '-i'], {
+    input: 'vault-password-Zq81',
+    stdio: ['pipe', 'ignore', 'ignore'],
+    timeout: 10_000,
+  });
   assert.equal(first.status, 0, 'the renamed xclip failed');
   const x = await X11.open(process.env['DISPLAY']);
   try {
@@ -88,7 +92,11 @@ test('a secret copied by a renamed xclip that forked into the background is not 
       ownerPid = owner ? await new XWindows(x).serverPidOf(owner) : undefined;
       if (ownerPid !== first.pid) await new Promise((res) => setTimeout(res, 50));
     }
-    assert.equal(ownerPid, first.pid, 'the selection owner is not the first xclip process: the premise of this test does not hold');
+    assert.equal(
+      ownerPid,
+      first.pid,
+      'the selection owner is not the first xclip process: the premise of this test does not hold',
+    );
     assert.ok(pidsRunning(keepass).length > 0, 'the forked xclip is not running');
     const r = await computer.tools.input({ action: 'clipboard_read' });
     assert.equal(r.code, 'denied_by_policy', r.text);

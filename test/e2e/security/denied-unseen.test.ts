@@ -63,7 +63,10 @@ test('computer_apps lists the vault as denied, with no title and no window ref',
   assert.ok(line && /\(denied: .*password manager/.test(line), text);
   assert.ok(!text.includes(TITLE), text);
   const idx = text.split('\n').indexOf(line);
-  assert.ok(!/^\s+\[w\d+\]/.test(text.split('\n')[idx + 1] ?? ''), `a window ref is listed under the denied app:\n${text}`);
+  assert.ok(
+    !/^\s+\[w\d+\]/.test(text.split('\n')[idx + 1] ?? ''),
+    `a window ref is listed under the denied app:\n${text}`,
+  );
 });
 
 test('observe refuses the vault by app, by title and as the focused window', async () => {

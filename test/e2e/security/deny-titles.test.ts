@@ -25,7 +25,8 @@ after(() => {
 
 test('native windows titled like a password manager are unseen', async () => {
   const titles = ['Bitwarden', 'KeePassXC', 'Password Manager'];
-  for (const t of titles) children.push(spawn('zenity', ['--info', '--title', t, '--text', SECRET], { stdio: 'ignore' }));
+  for (const t of titles)
+    children.push(spawn('zenity', ['--info', '--title', t, '--text', SECRET], { stdio: 'ignore' }));
   const computer = await openComputer();
   try {
     let up = 0;
@@ -56,14 +57,34 @@ test('native windows titled like a password manager are unseen', async () => {
 
 test('a Chromium tab titled "Bitwarden Web Vault" is unseen over CDP and over AT-SPI', async () => {
   const page = join(dir, 'vault.html');
-  writeFileSync(page, `<!doctype html><title>Bitwarden Web Vault</title><h1>My vault</h1><p>${SECRET}</p><button>Delete entry</button>`);
+  writeFileSync(
+    page,
+    `<!doctype html><title>Bitwarden Web Vault</title><h1>My vault</h1><p>${SECRET}</p><button>Delete ` +
+      `entry</button>`,
+  );
   mkdirSync(join(dir, 'bitwarden-export'));
   const byUrl = join(dir, 'bitwarden-export', 'index.html');
   writeFileSync(byUrl, `<!doctype html><title>Quiet vault</title><p>${SECRET}</p>`);
   const profile = join(dir, 'chromium');
-  const proc = spawn('/usr/bin/chromium', ['--no-sandbox', '--no-first-run', '--no-default-browser-check', '--disable-gpu', '--password-store=basic',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--force-renderer-accessibility',
-    `--user-data-dir=${profile}`, '--remote-debugging-port=0', pathToFileURL(page).href, pathToFileURL(byUrl).href], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const proc = spawn(
+    '/usr/bin/chromium',
+    [
+      '--no-sandbox',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--disable-gpu',
+      '--password-store=basic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--force-renderer-accessibility',
+      `--user-data-dir=${profile}`,
+      '--remote-debugging-port=0',
+      pathToFileURL(page).href,
+      pathToFileURL(byUrl).href,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+  );
   children.push(proc);
   let err = '';
   const endpoint = await new Promise<string>((resolve, reject) => {
@@ -75,12 +96,22 @@ test('a Chromium tab titled "Bitwarden Web Vault" is unseen over CDP and over AT
     });
   });
   const outputs: string[] = [];
-  const cdp = await createComputer({ desktop: 'current', driver: 'cdp', cdpEndpoint: endpoint, mode: 'bypass', allowApps: ['chromium'] });
+  const cdp = await createComputer({
+    desktop: 'current',
+    driver: 'cdp',
+    cdpEndpoint: endpoint,
+    mode: 'bypass',
+    allowApps: ['chromium'],
+  });
   try {
     let listed = '';
     for (let i = 0; i < 100; i++) {
       const raw = await cdp.session.apps();
-      if (raw.some((a) => a.windows.some((w) => /Bitwarden/.test(w.title))) && raw.some((a) => a.windows.some((w) => /Quiet vault/.test(w.title)))) break;
+      if (
+        raw.some((a) => a.windows.some((w) => /Bitwarden/.test(w.title))) &&
+        raw.some((a) => a.windows.some((w) => /Quiet vault/.test(w.title)))
+      )
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
     listed = (await cdp.tools.apps()).text;

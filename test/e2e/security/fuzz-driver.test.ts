@@ -18,11 +18,19 @@ import { checkAnswers, fuzzLines, responseProblem } from '../../fuzz/lines.js';
 const CLI = fileURLToPath(new URL('../../../src/hosts/cli/main.js', import.meta.url));
 const LINES = Number(process.env['FUZZ_LINES'] ?? 3000);
 
-test(`protocol-line fuzz: ${LINES} lines to the Linux driver, one valid response per request, nothing executed, still alive`, async (t) => {
-  assert.ok(process.env['DISPLAY'] && process.env['AT_SPI_BUS_ADDRESS'], 'run inside a sandbox: computer-use sandbox exec -- …');
+test(`protocol-line fuzz: ${LINES} lines to the Linux driver, one ` +
+    `valid response per request, nothing executed, still alive`, async (t) => {
+  assert.ok(
+    process.env['DISPLAY'] && process.env['AT_SPI_BUS_ADDRESS'],
+    'run inside a sandbox: computer-use sandbox exec -- …',
+  );
   const dir = mkdtempSync(join(tmpdir(), 'cu-fuzz-driver-'));
   const marker = join(dir, 'pwned');
-  const child = spawn(process.execPath, [CLI, 'driver', 'linux'], { cwd: dir, env: process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'driver', 'linux'], {
+    cwd: dir,
+    env: process.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   const received: unknown[] = [];
   const junk: string[] = [];
@@ -35,7 +43,8 @@ test(`protocol-line fuzz: ${LINES} lines to the Linux driver, one valid response
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => {
     for (const ev of reader.push(chunk)) {
-      if (ev.kind === 'message') received.push(ev.message); else junk.push(ev.kind === 'junk' ? ev.line : `oversize ${ev.bytes}`);
+      if (ev.kind === 'message') received.push(ev.message);
+      else junk.push(ev.kind === 'junk' ? ev.line : `oversize ${ev.bytes}`);
     }
     wake();
   });
@@ -45,10 +54,18 @@ test(`protocol-line fuzz: ${LINES} lines to the Linux driver, one valid response
   const until = async (what: string, probe: () => boolean, timeoutMs: number): Promise<void> => {
     const deadline = Date.now() + timeoutMs;
     while (!probe()) {
-      if (!alive()) assert.fail(`the driver exited (${child.exitCode ?? child.signalCode}) while waiting for ${what}:\n${stderr}`);
+      if (!alive())
+        assert.fail(`the driver exited (${child.exitCode ?? child.signalCode}) while waiting for ${what}:\n${stderr}`);
       const left = deadline - Date.now();
-      if (left <= 0) assert.fail(`timed out waiting for ${what} (${received.length} answers so far):\n${stderr.slice(-3000)}`);
-      await new Promise<void>((resolve) => { const timer = setTimeout(resolve, Math.min(left, 1000)); wake = () => { clearTimeout(timer); resolve(); }; });
+      if (left <= 0)
+        assert.fail(`timed out waiting for ${what} (${received.length} answers so far):\n${stderr.slice(-3000)}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, 1000));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     }
   };
   try {
@@ -56,7 +73,9 @@ test(`protocol-line fuzz: ${LINES} lines to the Linux driver, one valid response
     const t0 = performance.now();
     for (const l of lines) child.stdin.write(`${l.line}\n`);
     // Two lines over the 16 MB cap: each refused once with id null, and the stream recovers after them.
-    const oversize = `{"jsonrpc":"2.0","id":"oversize","method":"input.keys","params":{"window":"w","text":"${'$(touch pwned) '.repeat(Math.ceil(DEFAULT_MAX_LINE_BYTES / 15) + 10)}"}}\n`;
+    const oversize =
+      `{"jsonrpc":"2.0","id":"oversize","method":"input.keys","params":{"window":"w","text":"` +
+      `${'$(touch pwned) '.repeat(Math.ceil(DEFAULT_MAX_LINE_BYTES / 15) + 10)}"}}\n`;
     child.stdin.write(oversize);
     child.stdin.write(oversize);
     const answers = lines.filter((l) => l.expect !== 'none').length + 2;
@@ -91,6 +110,11 @@ test(`protocol-line fuzz: ${LINES} lines to the Linux driver, one valid response
     // A handle that names nothing is stale_ref/window_not_found, never an `internal` echoing the handle.
     assert.deepEqual([...internal], [], 'every driver error carries a code that says what to do');
   } finally {
-    if (alive()) { child.stdin.end(); const timer = setTimeout(() => child.kill('SIGKILL'), 5000); await exited; clearTimeout(timer); }
+    if (alive()) {
+      child.stdin.end();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
   }
 });

@@ -1,5 +1,6 @@
 /**
- * Denied means unseen, by content (docs/policy.md, "One app, one allow entry"): a copy of seahorse (the keyring manager on the
+ * Denied means unseen, by content (docs/policy.md, "One app, one allow entry"): a copy of seahorse (the keyring manager
+ * on the
  * built-in deny list) under another name, started by the user (not through computer_launch), is the same
  * program. Its executable's content is checked on every read, not only at launch: apps lists it as denied,
  * observe, find and screenshot refuse it, and no text of its window reaches the model.
@@ -44,8 +45,11 @@ after(async () => {
 test('a renamed copy of seahorse is denied by its content on every read path', { skip }, async () => {
   const apps = (await computer.tools.apps()).text;
   assert.match(apps, /notes .*\(denied: .*keyring or credential manager/, apps);
-  for (const r of [await computer.tools.observe({ full: true, app: 'notes' }), await computer.call('computer_find', { app: 'notes', text: 'Passwords' }),
-    await computer.call('computer_screenshot', { app: 'notes', mode: 'ocr' })]) {
+  for (const r of [
+    await computer.tools.observe({ full: true, app: 'notes' }),
+    await computer.call('computer_find', { app: 'notes', text: 'Passwords' }),
+    await computer.call('computer_screenshot', { app: 'notes', mode: 'ocr' }),
+  ]) {
     assert.equal(r.code, 'denied_by_policy', r.text);
     assert.doesNotMatch(r.text, /Passwords|Keys|GnuPG|Login/i, 'nothing of the window reaches the model');
   }

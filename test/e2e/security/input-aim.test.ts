@@ -36,9 +36,29 @@ async function waitForApp(name: string): Promise<void> {
   assert.fail(`${name} did not appear`);
 }
 
-test('a click at pixels of an allowed window covered by a denied keep-above window is refused, nothing clicked', async () => {
-  const notes = await overlay(['--name', 'notes', '--label', 'NotesButton', '--position', '100,100', '--size', '500,400']);
-  const vault = await overlay(['--name', 'keepassxc', '--label', 'Reveal', '--keep-above', '--position', '250,250', '--size', '260,180']);
+test('a click at pixels of an allowed window covered by a ' +
+    'denied keep-above window is refused, nothing clicked', async () => {
+  const notes = await overlay([
+    '--name',
+    'notes',
+    '--label',
+    'NotesButton',
+    '--position',
+    '100,100',
+    '--size',
+    '500,400',
+  ]);
+  const vault = await overlay([
+    '--name',
+    'keepassxc',
+    '--label',
+    'Reveal',
+    '--keep-above',
+    '--position',
+    '250,250',
+    '--size',
+    '260,180',
+  ]);
   try {
     await waitForApp('notes');
     // Window pixels (220, 220) of notes lie at about (320, 320+) on screen: under the keep-above vault.
@@ -56,8 +76,27 @@ test('a click at pixels of an allowed window covered by a denied keep-above wind
 });
 
 test('a drag whose release point lies over a denied keep-above window is refused', async () => {
-  const notes = await overlay(['--name', 'notes', '--label', 'NotesButton', '--position', '100,100', '--size', '500,400']);
-  const vault = await overlay(['--name', 'keepassxc', '--label', 'Reveal', '--keep-above', '--position', '250,250', '--size', '260,180']);
+  const notes = await overlay([
+    '--name',
+    'notes',
+    '--label',
+    'NotesButton',
+    '--position',
+    '100,100',
+    '--size',
+    '500,400',
+  ]);
+  const vault = await overlay([
+    '--name',
+    'keepassxc',
+    '--label',
+    'Reveal',
+    '--keep-above',
+    '--position',
+    '250,250',
+    '--size',
+    '260,180',
+  ]);
   try {
     await waitForApp('notes');
     const r = await computer.tools.input({ action: 'drag', app: 'notes', x: 30, y: 30, to: { x: 220, y: 220 } });
@@ -70,10 +109,31 @@ test('a drag whose release point lies over a denied keep-above window is refused
   }
 });
 
-test('keys for a window that cannot be activated fail with window_not_focused; the focused denied app gets none', async () => {
+test('keys for a window that cannot be activated fail with ' +
+    'window_not_focused; the focused denied app gets none', async () => {
   // notes never accepts focus: the window manager cannot activate it.
-  const notes = await overlay(['--name', 'notes', '--label', 'NotesButton', '--no-focus', '--position', '80,80', '--size', '400,300']);
-  const vault = await overlay(['--name', 'keepassxc', '--entry', '--label', 'Unlock', '--position', '600,120', '--size', '360,200']);
+  const notes = await overlay([
+    '--name',
+    'notes',
+    '--label',
+    'NotesButton',
+    '--no-focus',
+    '--position',
+    '80,80',
+    '--size',
+    '400,300',
+  ]);
+  const vault = await overlay([
+    '--name',
+    'keepassxc',
+    '--entry',
+    '--label',
+    'Unlock',
+    '--position',
+    '600,120',
+    '--size',
+    '360,200',
+  ]);
   try {
     await waitForApp('notes');
     const r = await computer.tools.keys({ keys: 'h u n t e r', app: 'notes' });
@@ -87,15 +147,37 @@ test('keys for a window that cannot be activated fail with window_not_focused; t
 });
 
 test('a forged _NET_ACTIVE_WINDOW (any client may write the root property) does not pass the focus proof', async () => {
-  const notes = await overlay(['--name', 'notes', '--label', 'NotesButton', '--no-focus', '--position', '80,80', '--size', '400,300']);
-  const vault = await overlay(['--name', 'keepassxc', '--entry', '--label', 'Unlock', '--position', '600,120', '--size', '360,200']);
+  const notes = await overlay([
+    '--name',
+    'notes',
+    '--label',
+    'NotesButton',
+    '--no-focus',
+    '--position',
+    '80,80',
+    '--size',
+    '400,300',
+  ]);
+  const vault = await overlay([
+    '--name',
+    'keepassxc',
+    '--entry',
+    '--label',
+    'Unlock',
+    '--position',
+    '600,120',
+    '--size',
+    '360,200',
+  ]);
   const x = await X11.open(process.env['DISPLAY']);
   try {
     await waitForApp('notes');
     // The focused app claims on the root window that notes is active, while it keeps the keyboard focus.
     const notesWin = (await new XWindows(x).clients()).find((c) => c.pid === notes.proc.pid);
     assert.ok(notesWin, 'the X window of notes');
-    x.send(x.client, 'ChangeProperty', 0, x.root, await x.atom('_NET_ACTIVE_WINDOW'), await x.atom('WINDOW'), 32, [notesWin.id]);
+    x.send(x.client, 'ChangeProperty', 0, x.root, await x.atom('_NET_ACTIVE_WINDOW'), await x.atom('WINDOW'), 32, [
+      notesWin.id,
+    ]);
     await x.sync();
     const r = await computer.tools.keys({ keys: 'h u n t e r', app: 'notes' });
     assert.equal(r.isError, true, r.text);

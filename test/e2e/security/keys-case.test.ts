@@ -52,10 +52,18 @@ test('text through input.keys keeps case and non-ASCII characters', async () => 
   const device = new Device({ platform: 'linux', timeoutMs: 20_000 });
   try {
     // A window of its own, typed into and read back through the protocol.
-    const launched = await device.call('apps.launch', { command: 'gedit', args: ['--new-window'], waitForWindowMs: 20_000 });
+    const launched = await device.call('apps.launch', {
+      command: 'gedit',
+      args: ['--new-window'],
+      waitForWindowMs: 20_000,
+    });
     const w = launched.window;
     assert.ok(w, 'gedit reported its new window');
-    const res = await device.call('input.keys', { window: w.id, text: 'Tä中 Ok', expect: { pid: w.pid } } as never) as { sent?: number };
+    const res = (await device.call('input.keys', {
+      window: w.id,
+      text: 'Tä中 Ok',
+      expect: { pid: w.pid },
+    } as never)) as { sent?: number };
     assert.equal(res.sent, 6);
     const deadline = Date.now() + 10_000;
     let value: string | undefined;
@@ -66,7 +74,14 @@ test('text through input.keys keeps case and non-ASCII characters', async () => 
       await new Promise((r) => setTimeout(r, 100));
     }
     assert.equal(value, 'Tä中 Ok');
-    await device.call('input.keys', { window: w.id, chords: [{ mods: ['Control'], key: 'a' }, { mods: [], key: 'Backspace' }, { mods: ['Control'], key: 'w' }] } as never);
+    await device.call('input.keys', {
+      window: w.id,
+      chords: [
+        { mods: ['Control'], key: 'a' },
+        { mods: [], key: 'Backspace' },
+        { mods: ['Control'], key: 'w' },
+      ],
+    } as never);
   } finally {
     await device.close();
   }

@@ -44,7 +44,10 @@ async function windowOf(pid: () => number | undefined, title: RegExp): Promise<s
 
 /** Starts the grabber under a credential prompt's name; resolves once it holds the keyboard. */
 async function grab(): Promise<void> {
-  grabber = spawn('/usr/bin/python3', [GRABBER, '--as', 'gcr-prompter'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+  grabber = spawn('/usr/bin/python3', [GRABBER, '--as', 'gcr-prompter'], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   grabber.stdout?.setEncoding('utf8').on('data', (d: string) => { printed += d; });
   for (let i = 0; i < 200 && !/^grab/m.test(printed); i++) await new Promise((r) => setTimeout(r, 50));
   assert.match(printed, /^grabbed$/m, printed);
@@ -61,7 +64,8 @@ after(async () => {
   if (browser) await stopBrowser(browser);
 });
 
-test('keys blocked by a denied credential prompt\'s grab name the prompt, why it is denied and what the user must do', { timeout: 90_000 }, async () => {
+test('keys blocked by a denied credential prompt\'s grab name ' +
+    'the prompt, why it is denied and what the user must do', { timeout: 90_000 }, async () => {
   const window = await windowOf(() => gedit?.pid, /document|Untitled|gedit/);
   await grab();
   const r = await computer.tools.keys({ keys: 'x y z', window });
@@ -75,12 +79,17 @@ test('keys blocked by a denied credential prompt\'s grab name the prompt, why it
   assert.doesNotMatch(r.text, /Grabber/, 'a denied window\'s title is never shown');
 });
 
-test('an element scroll of a web page works while a denied prompt holds the keyboard: no key is sent', { timeout: 120_000 }, async () => {
+test('an element scroll of a web page works while a ' +
+    'denied prompt holds the keyboard: no key is sent', { timeout: 120_000 }, async () => {
   if (!grabber) await grab();
   const dir = mkdtempSync(join(tmpdir(), 'cu-long-page-'));
   const page = join(dir, 'long.html');
   const rows = Array.from({ length: 200 }, (_, i) => `<p>Paragraph number ${i + 1} of the long page</p>`).join('\n');
-  writeFileSync(page, `<!doctype html><title>Long page</title><h1>Top of the long page</h1>\n${rows}\n<h2>Bottom of the long page</h2>`);
+  writeFileSync(
+    page,
+    `<!doctype html><title>Long page</title><h1>Top of the long page</h1>\n${rows}\n<h2>Bottom of the long ` +
+      `page</h2>`,
+  );
   browser = startBrowser('chromium', pathToFileURL(page).href);
   const window = await windowOf(() => browser?.pid, /Long page/);
   // The window is titled before its page has loaded (Chromium then replaces the document): wait for the text.
@@ -100,15 +109,23 @@ test('an element scroll of a web page works while a denied prompt holds the keyb
   assert.match(now, /Paragraph number (4\d|[5-9]\d|1\d\d)\b/, now);
 });
 
-test('a launch that shows no window is listed by apps, naming the denied prompt it may wait for', { timeout: 60_000 }, async () => {
+test('a launch that shows no window is listed by apps, ' +
+    'naming the denied prompt it may wait for', { timeout: 60_000 }, async () => {
   if (!grabber) await grab();
   const r = ok(await computer.tools.launch({ command: 'sleep', args: ['120'], waitMs: 0 }));
   const pid = Number(/pid=(\d+)/.exec(r)?.[1]);
   assert.ok(pid > 0, r);
   try {
     const apps = ok(await computer.tools.apps({}));
-    assert.match(apps, new RegExp(`^sleep pid=${pid} \\(launched \\d+ s ago, no window: gcr-prompter, which computer-use may not see ` +
-      '\\(it is a keyring or credential manager[^\\n]*ask the user to answer or close it\\)$', 'm'), apps);
+    assert.match(
+      apps,
+      new RegExp(
+        `^sleep pid=${pid} \\(launched \\d+ s ago, no window: gcr-prompter, which computer-use may not see ` +
+          '\\(it is a keyring or credential manager[^\\n]*ask the user to answer or close it\\)$',
+        'm',
+      ),
+      apps,
+    );
   } finally {
     await killApp(pid);
   }

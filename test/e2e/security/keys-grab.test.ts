@@ -44,7 +44,8 @@ after(async () => {
   if (gedit?.pid) await killApp(gedit.pid);
 });
 
-test('keys aimed at gedit while another app grabs the keyboard are refused, naming the focused window; nothing is typed', { timeout: 90_000 }, async () => {
+test('keys aimed at gedit while another app grabs the keyboard ' +
+    'are refused, naming the focused window; nothing is typed', { timeout: 90_000 }, async () => {
   const window = await geditWindow();
   grabber = spawn('/usr/bin/python3', [GRABBER], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
   grabber.stdout?.setEncoding('utf8').on('data', (d: string) => { printed += d; });

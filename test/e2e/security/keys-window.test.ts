@@ -32,7 +32,8 @@ after(async () => {
   if (app?.pid) await killApp(app.pid);
 });
 
-test('keys aimed at the main window while a modal dialog of the same app holds the focus never reach its password field', async () => {
+test('keys aimed at the main window while a modal dialog of the ' +
+    'same app holds the focus never reach its password field', async () => {
   const r = await computer.tools.keys({ keys: 's e c r e t', window: 'Notes' });
   await new Promise((resolve) => setTimeout(resolve, 400));
   assert.doesNotMatch(printed, /^pw ./m, `the password field received keys (${r.code ?? 'ok'}: ${r.text})`);

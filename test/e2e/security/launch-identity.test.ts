@@ -21,7 +21,10 @@ chmodSync(keepass, 0o755);
 symlinkSync(keepass, join(tmp, 'notes'));
 copyFileSync(keepass, join(tmp, 'notes2'));
 chmodSync(join(tmp, 'notes2'), 0o755);
-writeFileSync(join(tmp, 'x.desktop'), `[Desktop Entry]\nType=Application\nName=Notes\nExec=${keepass} --info --text=x\n`);
+writeFileSync(
+  join(tmp, 'x.desktop'),
+  `[Desktop Entry]\nType=Application\nName=Notes\nExec=${keepass} --info --text=x\n`,
+);
 const launcher = join(tmp, 'launcher');
 writeFileSync(launcher, `#!/bin/sh\nexec ${keepass} --info --text=launched\n`);
 chmodSync(launcher, 0o755);
@@ -64,7 +67,14 @@ for (const mode of ['bypass', 'unattended'] as const) {
       const r = await computer.tools.launch({ command, args, waitMs: 8000 });
       const what = `${command} ${args.join(' ')}`;
       if (r.code !== 'denied_by_policy') through.push(`${what}: ${r.text.split('\n')[0] ?? ''}`);
-      for (const pid of running()) { through.push(`${what}: left pid ${pid} running`); try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+      for (const pid of running()) {
+        through.push(`${what}: left pid ${pid} running`);
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }
       await noneRunning(what);
     }
     assert.deepEqual(through, []);

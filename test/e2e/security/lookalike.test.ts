@@ -16,14 +16,33 @@ import { killApp, ok, openComputer } from '../helpers.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const APP = join(root, 'test', 'apps', 'buttons.py');
 const TITLE = 'Lookalike buttons';
-const LABELS = ['D\u0435lete', 'De\u200Blete', 'Del\u00ADete', '刪除', '發送', '删 除', '\uFF33\uFF45\uFF4E\uFF44', '\u0405end', 'Delete all', 'Archive'];
+const LABELS = [
+  'D\u0435lete',
+  'De\u200Blete',
+  'Del\u00ADete',
+  '刪除',
+  '發送',
+  '删 除',
+  '\uFF33\uFF45\uFF4E\uFF44',
+  '\u0405end',
+  'Delete all',
+  'Archive',
+];
 
 let computer: Computer;
 let app: ChildProcessWithoutNullStreams;
 let printed = '';
 
 before(async () => {
-  app = spawn('/usr/bin/python3', [APP, '--labels', LABELS.join('|'), '--title', TITLE, '--prgname', 'lookalike-buttons']);
+  app = spawn('/usr/bin/python3', [
+    APP,
+    '--labels',
+    LABELS.join('|'),
+    '--title',
+    TITLE,
+    '--prgname',
+    'lookalike-buttons',
+  ]);
   app.stdout.setEncoding('utf8').on('data', (d: string) => { printed += d; });
   // accept-edits: irreversible steps are asked; no confirmer, so asking answers confirmation_required.
   computer = await openComputer({ mode: 'accept-edits', allowApps: [`/usr/bin/python3 ${APP}`] });
@@ -60,7 +79,11 @@ test('look-alike labels ask before a click; a plain label does not', async () =>
 test('set_value " ", double_click and expand on a button ask', async () => {
   const refs = await buttonRefs();
   const del = refs[LABELS.indexOf('Delete all')] ?? '';
-  for (const action of [{ ref: del, op: 'set_value', value: ' ' }, { ref: del, op: 'double_click' }, { ref: refs[0] ?? '', op: 'expand' }] as const) {
+  for (const action of [
+    { ref: del, op: 'set_value', value: ' ' },
+    { ref: del, op: 'double_click' },
+    { ref: refs[0] ?? '', op: 'expand' },
+  ] as const) {
     const r = await computer.tools.act({ actions: [action] });
     assert.equal(r.code, 'confirmation_required', `${action.op}: ${r.text}`);
   }

@@ -21,7 +21,16 @@ let app: ChildProcessWithoutNullStreams;
 let printed = '';
 
 before(async () => {
-  app = spawn('/usr/bin/python3', [APP, '--mnemonics', '--labels', '_Archive|_Delete all', '--title', TITLE, '--prgname', 'mnemonic-buttons']);
+  app = spawn('/usr/bin/python3', [
+    APP,
+    '--mnemonics',
+    '--labels',
+    '_Archive|_Delete all',
+    '--title',
+    TITLE,
+    '--prgname',
+    'mnemonic-buttons',
+  ]);
   app.stdout.setEncoding('utf8').on('data', (d: string) => { printed += d; });
   computer = await openComputer({ mode: 'accept-edits', allowApps: [`/usr/bin/python3 ${APP}`] });
   ok(await computer.tools.wait({ until: 'window_appears', text: TITLE, timeoutMs: 20000 }));

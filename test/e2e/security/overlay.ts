@@ -31,7 +31,8 @@ export async function startOverlay(args: string[]): Promise<Overlay> {
       if (hit !== undefined) return hit;
       if (proc.exitCode !== null) assert.fail(`overlay ${args.join(' ')} exited before printing ${pattern}`);
       const left = deadline - Date.now();
-      if (left <= 0) assert.fail(`overlay ${args.join(' ')} printed no ${pattern} within ${timeoutMs} ms: ${JSON.stringify(lines)}`);
+      if (left <= 0)
+        assert.fail(`overlay ${args.join(' ')} printed no ${pattern} within ${timeoutMs} ms: ${JSON.stringify(lines)}`);
       await new Promise<void>((r) => { const t = setTimeout(r, left); waiters.push(() => { clearTimeout(t); r(); }); });
     }
   };

@@ -24,13 +24,31 @@ const home = mkdtempSync(join(tmpdir(), 'cu-panel-deny-'));
 process.env['COMPUTER_USE_HOME'] = home;
 const profile = mkdtempSync(join(tmpdir(), 'cu-chromium-'));
 const cleanups: (() => Promise<void> | void)[] = [];
-after(async () => { for (const c of cleanups.reverse()) await c(); rmSync(profile, { recursive: true, force: true }); });
+after(async () => {
+  for (const c of cleanups.reverse()) await c();
+  rmSync(profile, { recursive: true, force: true });
+});
 
 /** Chromium on `url` with its DevTools endpoint; resolves the endpoint. */
 function chromium(url: string): Promise<{ proc: ChildProcess; endpoint: string }> {
-  const proc = spawn('/usr/bin/chromium', ['--no-sandbox', '--no-first-run', '--no-default-browser-check', '--disable-gpu', '--password-store=basic',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--force-renderer-accessibility',
-    `--user-data-dir=${profile}`, '--remote-debugging-port=0', url], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const proc = spawn(
+    '/usr/bin/chromium',
+    [
+      '--no-sandbox',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--disable-gpu',
+      '--password-store=basic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--force-renderer-accessibility',
+      `--user-data-dir=${profile}`,
+      '--remote-debugging-port=0',
+      url,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+  );
   cleanups.push(() => { try { process.kill(-proc.pid!, 'SIGKILL'); } catch { /* gone */ } });
   let err = '';
   return new Promise((resolve, reject) => {
@@ -43,13 +61,20 @@ function chromium(url: string): Promise<{ proc: ChildProcess; endpoint: string }
   });
 }
 
-const ORDER_PAGE = pathToFileURL(join(fileURLToPath(new URL('../../../../', import.meta.url)), 'test', 'fixtures', 'pages', 'cdp-app.html')).href;
+const ORDER_PAGE = pathToFileURL(
+  join(fileURLToPath(new URL('../../../../', import.meta.url)), 'test', 'fixtures', 'pages', 'cdp-app.html'),
+).href;
 
 /** Opens `url` in a new, active tab through the DevTools HTTP endpoint (as a human opening the panel would). */
 function newTab(endpoint: string, url: string): Promise<number> {
   const u = new URL(endpoint);
   return new Promise((resolve, reject) => {
-    request({ host: u.hostname, port: u.port, path: `/json/new?${encodeURI(url)}`, method: 'PUT' }, (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', reject).end();
+    request({ host: u.hostname, port: u.port, path: `/json/new?${encodeURI(url)}`, method: 'PUT' }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -121,7 +146,13 @@ test('the panel in an allow-listed Chromium is unseen and untouchable by every t
     assert.equal(r.code, 'denied_by_policy', `a route through the held window reached the panel: ${r.text}`);
   }
 
-  const cdp = await createComputer({ desktop: 'current', driver: 'cdp', cdpEndpoint: endpoint, mode: 'bypass', allowApps: ['chromium'] });
+  const cdp = await createComputer({
+    desktop: 'current',
+    driver: 'cdp',
+    cdpEndpoint: endpoint,
+    mode: 'bypass',
+    allowApps: ['chromium'],
+  });
   cleanups.push(() => cdp.close());
   const tabs = await cdp.tools.apps();
   outputs.push(tabs.text);

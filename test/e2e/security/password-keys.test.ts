@@ -17,7 +17,12 @@ import { ok, openComputer, refOn } from '../helpers.js';
 async function intoPasswordField(title: string, write: (computer: Computer) => Promise<ToolResult>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'cu-pwkeys-'));
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
-  const computer = await openComputer({ mode: 'accept-edits', allowApps: ['zenity'], auditPath: join(dir, 'audit.jsonl'), settingsPath: join(dir, 'settings.json') });
+  const computer = await openComputer({
+    mode: 'accept-edits',
+    allowApps: ['zenity'],
+    auditPath: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'settings.json'),
+  });
   const zenity = spawn('zenity', ['--password', '--title', title], { stdio: ['ignore', 'pipe', 'ignore'] });
   let printed = '';
   zenity.stdout.setEncoding('utf8').on('data', (d: string) => { printed += d; });
@@ -46,10 +51,16 @@ async function intoPasswordField(title: string, write: (computer: Computer) => P
 }
 
 test('computer_keys typing into a focused password field asks, with no prior observe', async () => {
-  await intoPasswordField('Unlock keys test', (c) => c.tools.keys({ keys: 's e c r e t Return', window: 'Unlock keys test' }));
+  await intoPasswordField('Unlock keys test', (c) =>
+    c.tools.keys({ keys: 's e c r e t Return', window: 'Unlock keys test' }),
+  );
 });
 
 test('computer_input paste into a focused password field asks, with text and without', async () => {
-  await intoPasswordField('Unlock paste test', (c) => c.tools.input({ action: 'paste', text: 'secret', window: 'Unlock paste test' }));
-  await intoPasswordField('Unlock clipboard test', (c) => c.tools.input({ action: 'paste', window: 'Unlock clipboard test' }));
+  await intoPasswordField('Unlock paste test', (c) =>
+    c.tools.input({ action: 'paste', text: 'secret', window: 'Unlock paste test' }),
+  );
+  await intoPasswordField('Unlock clipboard test', (c) =>
+    c.tools.input({ action: 'paste', window: 'Unlock clipboard test' }),
+  );
 });

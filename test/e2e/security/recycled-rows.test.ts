@@ -1,5 +1,6 @@
 /**
- * Refs never move (docs/tools.md, "What the model sees"): a ref bound to an entry in a row the app recycles or scrolls fails as
+ * Refs never move (docs/tools.md, "What the model sees"): a ref bound to an entry in a row the app recycles or scrolls
+ * fails as
  * stale_ref and never follows the row on screen.
  * - test/apps/recycled-rows.py draws 12 recipient rows with a pool of four "To:" + entry widgets; a scroll
  *   (SIGUSR1) makes the same widgets show items 4-7. Setting the ref of item 0's entry must not edit item 4.
@@ -29,7 +30,8 @@ function watch(app: ChildProcess): { lines: () => string[]; printed: (line: stri
     printed: async (line) => {
       const deadline = Date.now() + 20000;
       while (!out.split('\n').includes(line)) {
-        if (Date.now() > deadline || app.exitCode !== null) assert.fail(`the app did not print "${line}"; it printed:\n${out}`);
+        if (Date.now() > deadline || app.exitCode !== null)
+          assert.fail(`the app did not print "${line}"; it printed:\n${out}`);
         await new Promise<void>((r) => { waiters.push(r); setTimeout(r, 200); });
       }
     },
@@ -42,9 +44,14 @@ function tempHome(): string {
   return dir;
 }
 
-test('a recycled row widget: the ref of item 0\'s entry is stale_ref after the scroll, item 4 is never edited', async () => {
+test('a recycled row widget: the ref of item 0\'s entry is ' +
+    'stale_ref after the scroll, item 4 is never edited', async () => {
   const dir = tempHome();
-  const computer = await openComputer({ allowApps: [`/usr/bin/python3 ${APP}`], auditPath: join(dir, 'audit.jsonl'), settingsPath: join(dir, 'settings.json') });
+  const computer = await openComputer({
+    allowApps: [`/usr/bin/python3 ${APP}`],
+    auditPath: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'settings.json'),
+  });
   const app = spawn('/usr/bin/python3', [APP], { stdio: ['ignore', 'pipe', 'inherit'] });
   const out = watch(app);
   try {
@@ -57,7 +64,11 @@ test('a recycled row widget: the ref of item 0\'s entry is stale_ref after the s
     assert.equal(res.code, 'stale_ref', res.text);
     assert.match(res.text, /fresh snapshot:/);
     assert.match(res.text, /value="a4@example\.com"/, 'the fresh snapshot shows the rows now on screen');
-    assert.doesNotMatch(res.text, new RegExp(`\\[${first}\\] textbox value="a4`), 'item 0\'s ref shown on item 4\'s entry');
+    assert.doesNotMatch(
+      res.text,
+      new RegExp(`\\[${first}\\] textbox value="a4`),
+      "item 0's ref shown on item 4's entry",
+    );
     // A barrier: the fresh ref of item 4's entry edits item 4, once; the stale act edited nothing.
     const fourth = refOn(res.text, /textbox value="a4@example\.com"/);
     ok(await computer.tools.act({ actions: [{ ref: fourth, op: 'set_value', value: 'bob@example.com' }] }));
@@ -74,20 +85,50 @@ function clawsHome(dir: string): string {
   const home = join(dir, 'home');
   for (const f of ['inbox', 'sent', 'queue', 'trash', 'draft']) mkdirSync(join(home, 'Mail', f), { recursive: true });
   mkdirSync(join(home, '.claws-mail'));
-  writeFileSync(join(home, '.claws-mail', 'accountrc'), ['[Account: 1]', 'account_name=test@localhost', 'is_default=1',
-    'name=Test User', 'address=test@localhost', 'protocol=5', `local_mbox=${join(home, 'mbox')}`, 'smtp_server=127.0.0.1', ''].join('\n'));
+  writeFileSync(
+    join(home, '.claws-mail', 'accountrc'),
+    [
+      '[Account: 1]',
+      'account_name=test@localhost',
+      'is_default=1',
+      'name=Test User',
+      'address=test@localhost',
+      'protocol=5',
+      `local_mbox=${join(home, 'mbox')}`,
+      'smtp_server=127.0.0.1',
+      '',
+    ].join('\n'),
+  );
   writeFileSync(join(home, '.claws-mail', 'clawsrc'), '[Common]\nenable_aspell=0\n');
-  writeFileSync(join(home, '.claws-mail', 'folderlist.xml'), ['<?xml version="1.0" encoding="UTF-8"?>', '<folderlist config_version="4">',
-    '<folder type="mh" path="Mail" sort="0" collapsed="0" name="Mailbox">',
-    ...[['inbox', 'inbox'], ['sent', 'outbox'], ['queue', 'queue'], ['trash', 'trash'], ['draft', 'draft']].map(([p, t]) => `<folderitem path="${p}" name="${p}" type="${t}" />`),
-    '</folder>', '</folderlist>', ''].join('\n'));
+  writeFileSync(
+    join(home, '.claws-mail', 'folderlist.xml'),
+    [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<folderlist config_version="4">',
+      '<folder type="mh" path="Mail" sort="0" collapsed="0" name="Mailbox">',
+      ...[
+        ['inbox', 'inbox'],
+        ['sent', 'outbox'],
+        ['queue', 'queue'],
+        ['trash', 'trash'],
+        ['draft', 'draft'],
+      ].map(([p, t]) => `<folderitem path="${p}" name="${p}" type="${t}" />`),
+      '</folder>',
+      '</folderlist>',
+      '',
+    ].join('\n'),
+  );
   return home;
 }
 
 test('claws-mail compose: the To entry\'s ref is stale_ref once the address moved to a new row; the draft has it once', { skip: !existsSync('/usr/bin/claws-mail') && 'claws-mail is not installed (scripts/setup-debian.sh)' }, async () => {
   const dir = tempHome();
   const home = clawsHome(dir);
-  const computer = await openComputer({ allowApps: ['claws-mail'], auditPath: join(dir, 'audit.jsonl'), settingsPath: join(dir, 'settings.json') });
+  const computer = await openComputer({
+    allowApps: ['claws-mail'],
+    auditPath: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'settings.json'),
+  });
   const app = spawn('/usr/bin/claws-mail', ['--compose'], { stdio: 'ignore', env: { ...process.env, HOME: home } });
   try {
     const snap = ok(await computer.tools.wait({ until: 'window_appears', text: 'Compose message', timeoutMs: 30000 }));

@@ -28,7 +28,9 @@ test('tokens in window titles are masked in every answer and in the session file
   const answers: string[] = [];
   try {
     answers.push(ok(await computer.tools.wait({ until: 'window_appears', text: 'key ', timeoutMs: 15000 })));
-    children.push(spawn('zenity', ['--info', '--title', `deploy ${GHP}`, '--text', 'Token window one'], { stdio: 'ignore' }));
+    children.push(
+      spawn('zenity', ['--info', '--title', `deploy ${GHP}`, '--text', 'Token window one'], { stdio: 'ignore' }),
+    );
     const waited = ok(await computer.tools.wait({ until: 'window_appears', text: 'deploy', timeoutMs: 15000 }));
     answers.push(waited);
     const apps = ok(await computer.tools.apps());
@@ -44,14 +46,17 @@ test('tokens in window titles are masked in every answer and in the session file
     answers.push(ok(await computer.tools.find({ text: 'Token window', window: one })));
     answers.push(ok(await computer.tools.find({ text: 'Token window', window: two })));
     answers.push(ok(await computer.tools.screenshot({ window: one })));
-    answers.push(ok(await computer.tools.wait({ until: 'appears', text: 'Token window', window: two, timeoutMs: 5000 })));
+    answers.push(
+      ok(await computer.tools.wait({ until: 'appears', text: 'Token window', window: two, timeoutMs: 5000 })),
+    );
   } finally {
     for (const c of children) if (c.pid) await killApp(c.pid);
     await computer.close();
   }
   const state = await readFile(statePath, 'utf8');
   for (const t of TOKENS) {
-    for (const a of answers) assert.ok(!a.includes(t) && !a.includes(t.slice(0, 20)), `token ${t.slice(0, 6)}… leaked in:\n${a}`);
+    for (const a of answers)
+      assert.ok(!a.includes(t) && !a.includes(t.slice(0, 20)), `token ${t.slice(0, 6)}… leaked in:\n${a}`);
     assert.ok(!state.includes(t.slice(0, 20)), `token ${t.slice(0, 6)}… leaked into the session file`);
   }
 });

@@ -44,13 +44,23 @@ test('typing the settings path into gedit\'s Save As name field is refused', asy
   try {
   const opened = await computer.tools.keys({ keys: 'ctrl+shift+s', app: 'gedit' });
   let dialog = opened.text;
-  if (!/"Save As"/.test(dialog)) dialog = ok(await computer.tools.wait({ until: 'window_appears', text: 'Save As', timeoutMs: 10000 }));
+  if (!/"Save As"/.test(dialog))
+    dialog = ok(await computer.tools.wait({ until: 'window_appears', text: 'Save As', timeoutMs: 10000 }));
   dialog = dialog.slice(dialog.search(/"Save As"/));
   const name = refOn(dialog, /\] textbox\b.*editable/);
   // Absolute, with .., in other case, and relative to the chooser's current folder (read from its path bar).
-  for (const value of [settingsPath, join(dir, 'home', '..', 'home', 'settings.json'), settingsPath.toUpperCase(), '../home/settings.json']) {
+  for (const value of [
+    settingsPath,
+    join(dir, 'home', '..', 'home', 'settings.json'),
+    settingsPath.toUpperCase(),
+    '../home/settings.json',
+  ]) {
     const r = await computer.tools.act({ actions: [{ ref: name, op: 'set_value', value }] });
-    assert.equal(r.code ?? (/denied_by_policy/.test(r.text) ? 'denied_by_policy' : undefined), 'denied_by_policy', `${value}:\n${r.text}`);
+    assert.equal(
+      r.code ?? (/denied_by_policy/.test(r.text) ? 'denied_by_policy' : undefined),
+      'denied_by_policy',
+      `${value}:\n${r.text}`,
+    );
   }
   } finally { await killApp(pid); }
 });
@@ -61,7 +71,9 @@ test('an editor window showing settings.json takes no edit', async () => {
   children.push(spawn('gedit', ['--standalone', settingsPath], { stdio: 'ignore' }));
   const shown = ok(await computer.tools.wait({ until: 'window_appears', text: 'settings.json', timeoutMs: 15000 }));
   const doc = refOn(shown, /\] document .*editable/);
-  const set = await computer.tools.act({ actions: [{ ref: doc, op: 'set_value', value: '{"mode":"bypass","allowApps":["gedit","zenity"]}' }] });
+  const set = await computer.tools.act({
+    actions: [{ ref: doc, op: 'set_value', value: '{"mode":"bypass","allowApps":["gedit","zenity"]}' }],
+  });
   assert.match(set.text, /denied_by_policy/, set.text);
   const keys = await computer.tools.keys({ keys: 'ctrl+a', window: 'settings.json' });
   assert.equal(keys.code, 'denied_by_policy', keys.text);
@@ -69,7 +81,11 @@ test('an editor window showing settings.json takes no edit', async () => {
 });
 
 test('settings rewritten behind the tool\'s back do not lower the next session\'s protection', async () => {
-  await writeFile(settingsPath, JSON.stringify({ mode: 'bypass', allowApps: ['gedit', 'zenity'], denyApps: ['xeyes'] }), { mode: 0o600 });
+  await writeFile(
+    settingsPath,
+    JSON.stringify({ mode: 'bypass', allowApps: ['gedit', 'zenity'], denyApps: ['xeyes'] }),
+    { mode: 0o600 },
+  );
   const zenity = spawn('zenity', ['--entry', '--title', 'Tamper check', '--text', 'name?'], { stdio: 'ignore' });
   children.push(zenity);
   // The next session takes its mode and allow list from the settings file only.
@@ -83,7 +99,10 @@ test('settings rewritten behind the tool\'s back do not lower the next session\'
     void field;
     const r = await next.tools.act({ actions: [{ ref: f2, op: 'set_value', value: 'hello' }] });
     assert.match(r.text, /confirmation_required/, r.text);
-    assert.ok(next.policy.warnings.some((w) => /not confirmed/.test(w) && /computer-use settings confirm/.test(w)), next.policy.warnings.join('\n'));
+    assert.ok(
+      next.policy.warnings.some((w) => /not confirmed/.test(w) && /computer-use settings confirm/.test(w)),
+      next.policy.warnings.join('\n'),
+    );
   } finally {
     await next.close();
   }

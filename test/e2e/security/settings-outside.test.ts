@@ -21,7 +21,11 @@ const children: ChildProcess[] = [];
 after(() => { for (const c of children) c.kill('SIGKILL'); });
 
 mkdirSync(home, { recursive: true, mode: 0o700 });
-writeFileSync(join(home, 'settings.json'), JSON.stringify({ stopHotkey: 'ctrl+alt+shift+F12', showActivity: false }) + '\n', { mode: 0o600 });
+writeFileSync(
+  join(home, 'settings.json'),
+  JSON.stringify({ stopHotkey: 'ctrl+alt+shift+F12', showActivity: false }) + '\n',
+  { mode: 0o600 },
+);
 
 /** computer-use's own mapped X windows (WM_CLASS "computer-use"): the activity frame and status window. */
 function drawn(): number {
@@ -30,13 +34,20 @@ function drawn(): number {
   for (const line of tree.split('\n')) {
     const m = /^\s+(0x[0-9a-f]+) .*\("computer-use" "computer-use"\)/.exec(line);
     if (!m?.[1]) continue;
-    try { if (/Map State: IsViewable/.test(execFileSync('xwininfo', ['-id', m[1]], { encoding: 'utf8' }))) n++; } catch { /* gone */ }
+    try {
+      if (/Map State: IsViewable/.test(execFileSync('xwininfo', ['-id', m[1]], { encoding: 'utf8' }))) n++;
+    } catch {
+      /* gone */
+    }
   }
   return n;
 }
 
 test('an outside settings.json does not move the stop hotkey', async () => {
-  const proc = spawn(process.execPath, [cli, 'panel'], { env: { ...process.env, COMPUTER_USE_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [cli, 'panel'], {
+    env: { ...process.env, COMPUTER_USE_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(proc);
   let out = '';
   const chord = await new Promise<string>((resolve, reject) => {
@@ -59,12 +70,19 @@ test('an outside settings.json does not hide the activity frame', async () => {
   children.push(spawn('zenity', ['--entry', '--title', title, '--text', 'activity test'], { stdio: 'ignore' }));
   const computer = await openComputer();
   try {
-    assert.ok(computer.policy.warnings.some((w) => /not confirmed/.test(w) && /showActivity/.test(w) && /stopHotkey/.test(w)), computer.policy.warnings.join('\n'));
+    assert.ok(
+      computer.policy.warnings.some((w) => /not confirmed/.test(w) && /showActivity/.test(w) && /stopHotkey/.test(w)),
+      computer.policy.warnings.join('\n'),
+    );
     const waited = ok(await computer.tools.wait({ until: 'window_appears', text: title, timeoutMs: 20000 }));
     const field = refOn(waited, /\] textbox/);
     let most = 0;
     let done = false;
-    const act = computer.tools.act({ actions: [{ ref: field, op: 'type', value: 'framed' }], settle: { quietMs: 800, timeoutMs: 5000 } }).finally(() => { done = true; });
+    const act = computer.tools
+      .act({ actions: [{ ref: field, op: 'type', value: 'framed' }], settle: { quietMs: 800, timeoutMs: 5000 } })
+      .finally(() => {
+        done = true;
+      });
     while (!done) { most = Math.max(most, drawn()); await new Promise((r) => setTimeout(r, 30)); }
     ok(await act);
     assert.ok(most > 0, 'no activity frame was drawn: the outside showActivity:false was obeyed');

@@ -18,7 +18,11 @@ const APP = join(root, 'test', 'apps', 'rows.py');
 test('clicking a removed row\'s Archive ref is stale_ref; the other row\'s Archive never fires', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-rows-'));
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
-  const computer = await openComputer({ allowApps: [`/usr/bin/python3 ${APP}`], auditPath: join(dir, 'audit.jsonl'), settingsPath: join(dir, 'settings.json') });
+  const computer = await openComputer({
+    allowApps: [`/usr/bin/python3 ${APP}`],
+    auditPath: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'settings.json'),
+  });
   const app = spawn('/usr/bin/python3', [APP], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   const waiters: (() => void)[] = [];
@@ -27,7 +31,8 @@ test('clicking a removed row\'s Archive ref is stale_ref; the other row\'s Archi
   const printed = async (line: string): Promise<void> => {
     const deadline = Date.now() + 20000;
     while (!out.split('\n').includes(line)) {
-      if (Date.now() > deadline || app.exitCode !== null) assert.fail(`the app did not print "${line}"; it printed:\n${out}`);
+      if (Date.now() > deadline || app.exitCode !== null)
+        assert.fail(`the app did not print "${line}"; it printed:\n${out}`);
       await new Promise<void>((r) => { waiters.push(r); setTimeout(r, 200); });
     }
   };

@@ -21,7 +21,11 @@ const CHORDS = 60;
 test('a stop during a long computer_keys answers paused and no key arrives after it', async () => {
   writeFileSync(join(home, 'settings.json'), '{}', { mode: 0o600 });
   const audit = join(home, 'audit.jsonl');
-  const computer = await openComputer({ allowApps: ['gedit'], auditPath: audit, settingsPath: join(home, 'settings.json') });
+  const computer = await openComputer({
+    allowApps: ['gedit'],
+    auditPath: audit,
+    settingsPath: join(home, 'settings.json'),
+  });
   const { pid } = await launch(computer, 'gedit');
   try {
     const window = await computer.session.resolveWindow({ app: 'gedit' });
@@ -29,7 +33,9 @@ test('a stop during a long computer_keys answers paused and no key arrives after
     const length = async (): Promise<number> => {
       const raw = await computer.session.readWindow(window);
       let doc: RawNode | undefined;
-      walk(raw.root, (n) => { if (!doc && (n.role === 'document' || (n.role === 'textbox' && n.states.includes('multiline')))) doc = n; });
+      walk(raw.root, (n) => {
+        if (!doc && (n.role === 'document' || (n.role === 'textbox' && n.states.includes('multiline')))) doc = n;
+      });
       return doc?.valueLength ?? [...(doc?.value ?? '')].length;
     };
     assert.equal(await length(), 0);
@@ -59,7 +65,10 @@ test('a stop during a long computer_keys answers paused and no key arrives after
     // The keys' audit record ends as stopped (the receipt is unknown: it partly happened).
     let done: { receipt?: string } | undefined;
     for (let i = 0; i < 100 && !done; i++) {
-      const records = readFileSync(audit, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { phase: string; tool?: string; id: string; receipt?: string });
+      const records = readFileSync(audit, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { phase: string; tool?: string; id: string; receipt?: string });
       const decided = records.filter((r) => r.phase === 'decided' && r.tool === 'computer_keys').at(-1);
       done = records.find((r) => r.phase === 'done' && r.id === decided?.id);
       if (!done) await new Promise((r) => setTimeout(r, 20));

@@ -25,17 +25,31 @@ after(() => { for (const c of cleanups) c(); });
 
 interface Msg { event: string; isError?: boolean; code?: string; text?: string }
 
-function startChild(title: string): { proc: ChildProcessWithoutNullStreams; send: (c: string) => void; next: (event: string) => Promise<Msg> } {
+function startChild(title: string): {
+  proc: ChildProcessWithoutNullStreams;
+  send: (c: string) => void;
+  next: (event: string) => Promise<Msg>;
+} {
   const proc = spawn(process.execPath, [childScript, '--child', title], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   cleanups.push(() => proc.kill('SIGKILL'));
   let stderr = '';
   proc.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
   const queue: Msg[] = [];
-  createInterface({ input: proc.stdout }).on('line', (l) => { try { queue.push(JSON.parse(l) as Msg); } catch { /* not ours */ } });
+  createInterface({ input: proc.stdout }).on('line', (l) => {
+    try {
+      queue.push(JSON.parse(l) as Msg);
+    } catch {
+      /* not ours */
+    }
+  });
   const next = async (event: string): Promise<Msg> => {
     for (let i = 0; i < 300; i++) {
       const at = queue.findIndex((m) => m.event === event || m.event === 'error');
-      if (at >= 0) { const m = queue.splice(at, 1)[0]!; if (m.event === 'error') assert.fail(`child: ${m.text}`); return m; }
+      if (at >= 0) {
+        const m = queue.splice(at, 1)[0]!;
+        if (m.event === 'error') assert.fail(`child: ${m.text}`);
+        return m;
+      }
       if (proc.exitCode !== null) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -46,10 +60,13 @@ function startChild(title: string): { proc: ChildProcessWithoutNullStreams; send
 
 const runCli = (...args: string[]): Promise<{ code: number; out: string }> => new Promise((resolve) => {
   // stdin is not a terminal and setsid leaves no controlling terminal: as for a command an agent's pipe runs.
-  execFile('setsid', [process.execPath, cli, ...args], { env }, (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+  execFile('setsid', [process.execPath, cli, ...args], { env }, (err, stdout, stderr) =>
+    resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+  );
 });
 
-test('deleting the pause file in a loop, or `computer-use resume` without a human terminal, does not lift a stop', async () => {
+test('deleting the pause file in a loop, or `computer-use ' +
+    'resume` without a human terminal, does not lift a stop', async () => {
   const title = `Stop undo ${process.pid}`;
   const z = spawn('zenity', ['--entry', '--title', title, '--text', 'stop undo test'], { stdio: 'ignore' });
   cleanups.push(() => z.kill());
@@ -58,7 +75,10 @@ test('deleting the pause file in a loop, or `computer-use resume` without a huma
   c.send('act');
   assert.equal((await c.next('result')).isError, false, 'acts run before the stop');
 
-  const loop = spawn('bash', ['-c', `while :; do rm -f ${JSON.stringify(join(home, 'paused'))}; sleep 0.2; done`], { stdio: 'ignore', detached: true });
+  const loop = spawn('bash', ['-c', `while :; do rm -f ${JSON.stringify(join(home, 'paused'))}; sleep 0.2; done`], {
+    stdio: 'ignore',
+    detached: true,
+  });
   cleanups.push(() => { try { process.kill(-loop.pid!, 'SIGKILL'); } catch { /* gone */ } });
   assert.equal((await runCli('stop')).code, 0);
   await new Promise((r) => setTimeout(r, 1500));

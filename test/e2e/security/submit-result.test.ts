@@ -34,16 +34,19 @@ function keysFor(s: string): string {
   return [...s].map((c) => names[c] ?? c).join(' ');
 }
 
-const codeOf = (r: { code?: string; text: string }): string | undefined => r.code ?? /\b(denied_by_policy|confirmation_declined|confirmation_required)\b/.exec(r.text)?.[1];
+const codeOf = (r: { code?: string; text: string }): string | undefined =>
+  r.code ?? /\b(denied_by_policy|confirmation_declined|confirmation_required)\b/.exec(r.text)?.[1];
 
-test('a protected path typed in two calls into gedit\'s Open dialog is refused at Return', { timeout: 90_000 }, async () => {
+test('a protected path typed in two calls into ' +
+    'gedit\'s Open dialog is refused at Return', { timeout: 90_000 }, async () => {
   const computer = await openComputer();
   mkdirSync(join(dir, 'other'), { recursive: true });
   writeFileSync(join(dir, 'other', 'a.txt'), 'hello\n');
   const { pid } = await launch(computer, 'gedit', ['--standalone', join(dir, 'other', 'a.txt')]);
   try {
     const opened = await computer.tools.keys({ keys: 'ctrl+o', app: 'gedit' });
-    if (!/"Open/.test(opened.text)) ok(await computer.tools.wait({ until: 'window_appears', text: 'Open', timeoutMs: 10000 }));
+    if (!/"Open/.test(opened.text))
+      ok(await computer.tools.wait({ until: 'window_appears', text: 'Open', timeoutMs: 10000 }));
     const target = join(home, 'settings.json');
     const cut = target.indexOf('/home/') + 1;
     // ctrl+l opens the location entry; the first call names only the temporary folder, the second the rest.
@@ -57,12 +60,14 @@ test('a protected path typed in two calls into gedit\'s Open dialog is refused a
   } finally { await killApp(pid); await computer.close(); }
 });
 
-test('a relative name split across calls into Save As resolves against the chooser\'s folder and is refused', { timeout: 90_000 }, async () => {
+test('a relative name split across calls into Save As ' +
+    'resolves against the chooser\'s folder and is refused', { timeout: 90_000 }, async () => {
   const computer = await openComputer();
   const { pid } = await launch(computer, 'gedit', ['--standalone', join(dir, 'other', 'a.txt')]);
   try {
     const opened = await computer.tools.keys({ keys: 'ctrl+shift+s', app: 'gedit' });
-    if (!/"Save As"/.test(opened.text)) ok(await computer.tools.wait({ until: 'window_appears', text: 'Save As', timeoutMs: 10000 }));
+    if (!/"Save As"/.test(opened.text))
+      ok(await computer.tools.wait({ until: 'window_appears', text: 'Save As', timeoutMs: 10000 }));
     // The name field holds "a.txt", selected: typing replaces it.
     ok(await computer.tools.keys({ keys: keysFor('../ho'), app: 'gedit' }));
     const r = await computer.tools.keys({ keys: `${keysFor('me/settings.json')} Return`, app: 'gedit' });
@@ -73,7 +78,11 @@ test('a relative name split across calls into Save As resolves against the choos
 
 /** Starts an xfce4-terminal in `cwd` (the user starts it) and waits for its prompt. */
 async function terminal(computer: Computer, cwd: string): Promise<number | undefined> {
-  const child = spawn('xfce4-terminal', ['--disable-server', '--hide-menubar', '--hide-toolbar', `--working-directory=${cwd}`], { detached: true, stdio: 'ignore' });
+  const child = spawn(
+    'xfce4-terminal',
+    ['--disable-server', '--hide-menubar', '--hide-toolbar', `--working-directory=${cwd}`],
+    { detached: true, stdio: 'ignore' },
+  );
   child.unref();
   if (child.pid) pids.push(child.pid);
   for (let i = 0; i < 60; i++) {
@@ -84,7 +93,8 @@ async function terminal(computer: Computer, cwd: string): Promise<number | undef
   assert.fail('the terminal showed no prompt');
 }
 
-test('xfce4-terminal: `rm -f x` then Return in accept-edits asks first, quoting the command line; denied, nothing runs', { timeout: 120_000 }, async () => {
+test('xfce4-terminal: `rm -f x` then Return in accept-edits asks ' +
+    'first, quoting the command line; denied, nothing runs', { timeout: 120_000 }, async () => {
   const work = mkdtempSync(join(tmpdir(), 'cu-term-'));
   writeFileSync(join(work, 'x'), 'keep me\n');
   const asked: ConfirmRequest[] = [];
@@ -101,7 +111,8 @@ test('xfce4-terminal: `rm -f x` then Return in accept-edits asks first, quoting 
   } finally { await computer.close(); }
 });
 
-test('xfce4-terminal: bypass mode refuses a command unless a human allowed commands there; with the allowance it runs', { timeout: 120_000 }, async () => {
+test('xfce4-terminal: bypass mode refuses a command unless a ' +
+    'human allowed commands there; with the allowance it runs', { timeout: 120_000 }, async () => {
   const work = mkdtempSync(join(tmpdir(), 'cu-term-'));
   writeFileSync(join(work, 'y'), 'y\n');
   const computer = await openComputer({ allowApps: [...E2E_APPS, 'xfce4-terminal'] });

@@ -22,13 +22,16 @@ after(async () => {
   for (const pid of pids) await killApp(pid);
 });
 
-test('Firefox: paragraphs and field values in the snapshot, find in a paragraph by offset, no password text', { timeout: 120_000 }, async () => {
+test('Firefox: paragraphs and field values in the snapshot, ' +
+    'find in a paragraph by offset, no password text', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-ff-'));
   const page = join(dir, 'order.html');
-  const filler = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore. '.repeat(4);
+  const filler =
+    'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore. '.repeat(4);
   writeFileSync(page, `<!doctype html><html><head><title>Order form</title></head><body><h1>Order summary</h1>
 <p>Your order number is 4711 and it ships on Monday.</p><p>${filler}The hidden needle is here.</p>
-<label>Name <input value="Ada Lovelace"></label><label>Password <input type="password" value="${SECRET}"></label></body></html>`);
+<label>Name <input value="Ada Lovelace"></label><label>Password <input type="password" \
+value="${SECRET}"></label></body></html>`);
   const child = spawn('firefox-esr', ['--no-remote', '--profile', mkdtempSync(join(dir, 'profile-')), `file://${page}`],
     { detached: true, stdio: 'ignore', env: { ...process.env, MOZ_ENABLE_WAYLAND: '0' } });
   child.unref();
@@ -37,7 +40,8 @@ test('Firefox: paragraphs and field values in the snapshot, find in a paragraph 
   for (let i = 0; i < 120 && !/Your order number/.test(snap); i++) {
     await new Promise((r) => setTimeout(r, 500));
     const apps = ok(await computer.tools.apps({}));
-    if (/Order form/.test(apps)) snap = ok(await computer.tools.observe({ full: true, app: 'Firefox', maxTokens: 4000 }));
+    if (/Order form/.test(apps))
+      snap = ok(await computer.tools.observe({ full: true, app: 'Firefox', maxTokens: 4000 }));
   }
   assert.match(snap, /paragraph value="Your order number is 4711 and it ships on Monday\."/, snap);
   assert.match(snap, /textbox "Name" value="Ada Lovelace"/, snap);
@@ -45,7 +49,11 @@ test('Firefox: paragraphs and field values in the snapshot, find in a paragraph 
 
   const found = ok(await computer.tools.find({ app: 'Firefox', text: 'hidden needle' }));
   const para = refOn(snap, /paragraph value="Lorem ipsum/);
-  assert.match(found, new RegExp(`\\[${para}\\] paragraph line 1, offset ${filler.length + 4}: "…[^"]*The hidden needle is here\\."`), found);
+  assert.match(
+    found,
+    new RegExp(`\\[${para}\\] paragraph line 1, offset ${filler.length + 4}: "…[^"]*The hidden needle is here\\."`),
+    found,
+  );
   // The password's text is never searched, shown nor counted.
   const secret = ok(await computer.tools.find({ app: 'Firefox', text: SECRET.slice(0, 7) }));
   assert.match(secret, /^0 matches/, secret);

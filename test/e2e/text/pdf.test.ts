@@ -34,24 +34,37 @@ async function until(fn: () => Promise<string>, pattern: RegExp): Promise<string
   assert.fail(`${pattern} never showed in:\n${text}`);
 }
 
-test('PDF in Evince: find a sentence on page 2, with page, line and offset; page 1 text in the snapshot', { timeout: 90_000 }, async () => {
+test('PDF in Evince: find a sentence on page 2, with page, ' +
+    'line and offset; page 1 text in the snapshot', { timeout: 90_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cu-pdf-'));
   const file = join(dir, 'report.pdf');
-  const page1 = Array.from({ length: 40 }, (_, i) => `Quarterly figures, paragraph ${i + 1}: revenue and costs were as planned.`);
-  writePdf(file, [['Annual report 2026', ...page1], ['Appendix', 'Totals are rounded to the nearest euro.', 'The auditors signed the accounts on 3 March.']]);
+  const page1 = Array.from(
+    { length: 40 },
+    (_, i) => `Quarterly figures, paragraph ${i + 1}: revenue and costs were as planned.`,
+  );
+  writePdf(file, [
+    ['Annual report 2026', ...page1],
+    ['Appendix', 'Totals are rounded to the nearest euro.', 'The auditors signed the accounts on 3 March.'],
+  ]);
   // The user opens the file (a viewer is started outside computer_launch, as a person would).
   const child = spawn('evince', [file], { detached: true, stdio: 'ignore' });
   child.unref();
   if (child.pid) pids.push(child.pid);
 
-  const snap = await until(async () => ok(await computer.tools.observe({ full: true, app: 'evince' })), /Annual report 2026/);
+  const snap = await until(
+    async () => ok(await computer.tools.observe({ full: true, app: 'evince' })),
+    /Annual report 2026/,
+  );
   if (process.env['TEXT_DEBUG']) console.error(snap);
   // The page shown carries its text, cut with the exact range and how to read on.
   assert.match(snap, /value="Annual report 2026\\nQuarterly figures, paragraph 1:/, snap);
   assert.match(snap, /\(text 0–[\d,]+ of [\d,]+; more: scope=e\d+ from=\d+\)/, snap);
 
   // Evince extracts a page's text in the background after the document loads: ask until it has.
-  const found = await until(async () => ok(await computer.tools.find({ app: 'evince', text: 'auditors signed' })), /^1 match/);
+  const found = await until(
+    async () => ok(await computer.tools.find({ app: 'evince', text: 'auditors signed' })),
+    /^1 match/,
+  );
   if (process.env['TEXT_DEBUG']) console.error(found);
   assert.match(found, /^1 match for "auditors signed"/, found);
   assert.match(found, /page 2 of 2.* line 3, offset \d+: "The auditors signed the accounts on 3 March\."/, found);

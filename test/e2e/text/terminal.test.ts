@@ -13,7 +13,9 @@ let computer: Computer;
 const pids: number[] = [];
 
 // Commands typed into the terminal run only where a human allowed them (bypass mode refuses them otherwise).
-before(async () => { computer = await openComputer({ allowApps: [...E2E_APPS, 'xfce4-terminal'], allowCommands: ['xfce4-terminal'] }); });
+before(async () => {
+  computer = await openComputer({ allowApps: [...E2E_APPS, 'xfce4-terminal'], allowCommands: ['xfce4-terminal'] });
+});
 after(async () => {
   await computer?.close();
   for (const pid of pids) await killApp(pid);
@@ -36,9 +38,13 @@ async function until(pattern: RegExp, args: Record<string, unknown> = {}): Promi
   assert.fail(`${pattern} never showed in:\n${text}`);
 }
 
-test('terminal: run a command through computer_keys and read its output from the snapshot', { timeout: 90_000 }, async () => {
+test('terminal: run a command through computer_keys ' +
+    'and read its output from the snapshot', { timeout: 90_000 }, async () => {
   // The user starts the terminal (computer_launch refuses a program that runs what its arguments name).
-  const child = spawn('xfce4-terminal', ['--disable-server', '--hide-menubar', '--hide-toolbar'], { detached: true, stdio: 'ignore' });
+  const child = spawn('xfce4-terminal', ['--disable-server', '--hide-menubar', '--hide-toolbar'], {
+    detached: true,
+    stdio: 'ignore',
+  });
   child.unref();
   if (child.pid) pids.push(child.pid);
   // The prompt is text of the terminal, read even though the node is named.
@@ -57,7 +63,8 @@ test('terminal: run a command through computer_keys and read its output from the
 
 // VTE (0.70) exposes only the rows on screen through the Text interface, not the scrollback: the snapshot must
 // show the newest output, and find reports the screen line.
-test('terminal: 2,000 lines of output; the snapshot shows the newest, a range reads as numbered lines, find reports the line', { timeout: 120_000 }, async () => {
+test('terminal: 2,000 lines of output; the snapshot shows the ' +
+    'newest, a range reads as numbered lines, find reports the line', { timeout: 120_000 }, async () => {
   ok(await computer.tools.keys({ app: 'xfce4-terminal', keys: `${keysFor('clear; seq -f row-%g 2000')} Return` }));
   const snap = await until(/row-2000/);
   const term = refOn(snap, /terminal "Terminal"/);
@@ -73,7 +80,9 @@ test('terminal: 2,000 lines of output; the snapshot shows the newest, a range re
     assert.equal(Number(hint[2]!.replace(/,/g, '')), total, 'a tail read ends at the end of the text');
   }
   // Reading a range from offset 0 shows numbered lines and where to read on.
-  const range = ok(await computer.tools.observe({ full: true, app: 'xfce4-terminal', scope: term, from: 0, maxTokens: 1000 }));
+  const range = ok(
+    await computer.tools.observe({ full: true, app: 'xfce4-terminal', scope: term, from: 0, maxTokens: 1000 }),
+  );
   assert.match(range, /^ {2}1│ /m, range);
   assert.match(range, /\(text 0–[\d,]+ of [\d,]+(; more: scope=e\d+ from=\d+)?\)/, range);
   // find sees the text wherever it is, with the line number the shell printed it on.

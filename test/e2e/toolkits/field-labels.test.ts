@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import { lineOf, ok, refOn } from '../helpers.js';
 import { COMPOSITE, startLab } from '../act/lab.js';
 
-test('nameless fields print the label beside them: grid rows (listed in reverse), a box row; not a second field, not a named one', async () => {
+test('nameless fields print the label beside them: grid rows (listed ' +
+    'in reverse), a box row; not a second field, not a named one', async () => {
   const lab = await startLab({}, COMPOSITE);
   try {
     const snap = ok(await lab.computer.tools.observe({ full: true, window: 'Composite lab' }));
@@ -19,7 +20,11 @@ test('nameless fields print the label beside them: grid rows (listed in reverse)
     assert.match(snap, /\] textbox beside="Name:" editable/, snap);
     assert.match(snap, /\] textbox beside="Range:" editable/, snap);
     assert.equal(snap.match(/beside="Range:"/g)?.length, 1, snap);
-    assert.match(lineOf(snap, refOn(snap, /textbox "Own name"/)) ?? '', /^\s*\[e\d+\] textbox "Own name" editable$/, snap);
+    assert.match(
+      lineOf(snap, refOn(snap, /textbox "Own name"/)) ?? '',
+      /^\s*\[e\d+\] textbox "Own name" editable$/,
+      snap,
+    );
   } finally { await lab.close(); }
 });
 

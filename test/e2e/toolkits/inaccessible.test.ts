@@ -45,10 +45,17 @@ after(async () => {
 
 test('computer_apps lists running apps that are not accessible, with reason, fix and the fallback', async () => {
   computer = await openComputer({ allowApps: [...E2E_APPS, 'xmessage'] });
-  const text = await listed(computer, /xmessage pid=\d+ \(not accessible[^]*java pid=\d+ \(not accessible|java pid=\d+ \(not accessible[^]*xmessage pid=\d+ \(not accessible/);
+  const text = await listed(
+    computer,
+    /xmessage pid=\d+ \(not accessible[^]*java pid=\d+ \(not accessible|java pid=\d+ \(not accessible[^]*xmessage pid=\d+ \(not accessible/,
+  );
   assert.match(text, /xmessage pid=\d+ \(not accessible: its toolkit does not speak AT-SPI\)/, text);
   assert.match(text, new RegExp(`\\[(w\\d+)\\] window "${TITLE}" .*computer_screenshot`), text);
-  assert.match(text, /java pid=\d+ \(not accessible: a Java app started without the ATK wrapper\)\n  fix: .*-Xbootclasspath\/a:\/usr\/share\/java\/java-atk-wrapper\.jar/, text);
+  assert.match(
+    text,
+    /java pid=\d+ \(not accessible: a Java app started without the ATK wrapper\)\n  fix: .*-Xbootclasspath\/a:\/usr\/share\/java\/java-atk-wrapper\.jar/,
+    text,
+  );
   assert.doesNotMatch(text, /No accessible apps are running/);
 
   // Its window has no tree: observe says why; observing by name does not say "not running".

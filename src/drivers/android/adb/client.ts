@@ -63,12 +63,18 @@ export class AdbClient {
    */
   async shell(serial: string, command: string, timeoutMs = this.timeoutMs): Promise<ShellResult> {
     const v2 = (await this.deviceFeatures(serial)).has('shell_v2');
-    return this.onDevice(serial, v2 ? `shell,v2,raw:${command}` : `shell:${command}`, timeoutMs, async (reader, socket) => {
-      if (!v2) return { stdout: await reader.readAll(MAX_SHELL_OUTPUT), stderr: Buffer.alloc(0), exitCode: undefined };
-      // Nothing is typed into the command: close its stdin so a program that reads it gets EOF, not a hang.
-      socket.write(encodePacket(ShellPacket.closeStdin));
-      return readShellV2((n) => reader.read(n));
-    });
+    return this.onDevice(
+      serial,
+      v2 ? `shell,v2,raw:${command}` : `shell:${command}`,
+      timeoutMs,
+      async (reader, socket) => {
+        if (!v2)
+          return { stdout: await reader.readAll(MAX_SHELL_OUTPUT), stderr: Buffer.alloc(0), exitCode: undefined };
+        // Nothing is typed into the command: close its stdin so a program that reads it gets EOF, not a hang.
+        socket.write(encodePacket(ShellPacket.closeStdin));
+        return readShellV2((n) => reader.read(n));
+      },
+    );
   }
 
   /** Runs a command with raw binary output (`exec:`, what `adb exec-out` uses) until it closes the stream. */
@@ -89,7 +95,12 @@ export class AdbClient {
   }
 
   /** Switches a connection to the device's transport, then opens `service` on it. */
-  private async onDevice<T>(serial: string, service: string, timeoutMs: number, body: (reader: ByteReader, socket: import('node:net').Socket) => Promise<T>): Promise<T> {
+  private async onDevice<T>(
+    serial: string,
+    service: string,
+    timeoutMs: number,
+    body: (reader: ByteReader, socket: import('node:net').Socket) => Promise<T>,
+  ): Promise<T> {
     const { socket, reader } = await connect(this.address, this.timeoutMs);
     try {
       return await withTimeout(timeoutMs, service, socket, async () => {
@@ -105,10 +116,18 @@ export class AdbClient {
 }
 
 /** Runs `fn` and fails with a timeout (closing the socket) when it takes longer than `ms`. */
-async function withTimeout<T>(ms: number, what: string, socket: import('node:net').Socket, fn: () => Promise<T>): Promise<T> {
+async function withTimeout<T>(
+  ms: number,
+  what: string,
+  socket: import('node:net').Socket,
+  fn: () => Promise<T>,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => { socket.destroy(); reject(new AdbError('timeout', `${what.split(':')[0]} got no answer within ${ms} ms`)); }, ms);
+    timer = setTimeout(() => {
+      socket.destroy();
+      reject(new AdbError('timeout', `${what.split(':')[0]} got no answer within ${ms} ms`));
+    }, ms);
   });
   try { return await Promise.race([fn(), expired]); } finally { clearTimeout(timer); }
 }
@@ -131,26 +150,53 @@ export function parseDeviceList(text: string): AdbDevice[] {
 export function chooseDevice(devices: readonly AdbDevice[], serial?: string): AdbDevice {
   if (serial !== undefined) {
     const d = devices.find((x) => x.serial === serial);
-    if (!d) throw new AdbError('not_found', `no Android device "${serial}" is attached (adb lists ${devices.length ? listDevices(devices) : 'none'})`);
+    if (!d)
+      throw new AdbError(
+        'not_found',
+        `no Android device "${serial}" is attached (adb lists ` + `${devices.length ? listDevices(devices) : 'none'})`,
+      );
     return usable(d);
   }
-  if (devices.length === 0) throw new AdbError('not_found', 'no Android device is attached: connect one with USB debugging on (or start an emulator), then check `adb devices`');
-  if (devices.length > 1) throw new AdbError('ambiguous', `${devices.length} Android devices are attached (${listDevices(devices)}): name one as adb:SERIAL`);
+  if (devices.length === 0)
+    throw new AdbError(
+      'not_found',
+      'no Android device is attached: connect one with USB debugging on (or start an emulator), then check ' +
+        '`adb devices`',
+    );
+  if (devices.length > 1)
+    throw new AdbError(
+      'ambiguous',
+      `${devices.length} Android devices are attached (${listDevices(devices)}): name one as adb:SERIAL`,
+    );
   return usable(devices[0]!);
 }
 
 /** The devices adb lists, each with its state: "emulator-5554 (ready), R58N31 (unauthorized: accept on the phone)". */
 export function listDevices(devices: readonly AdbDevice[]): string {
-  const says: Record<string, string> = { device: 'ready', unauthorized: 'unauthorized: accept "Allow USB debugging?" on the phone', offline: 'offline: reconnect it' };
+  const says: Record<string, string> = {
+    device: 'ready',
+    unauthorized: 'unauthorized: accept "Allow USB debugging?" on the phone',
+    offline: 'offline: reconnect it',
+  };
   // The serial and state are the adb server's text: printable ASCII only, so a forged one cannot add lines.
   const clean = (s: string): string => s.replace(/[^\x21-\x7e]/g, '?').slice(0, 64);
-  return devices.slice(0, 16).map((d) => `${clean(d.serial)} (${says[d.state] ?? clean(d.state)})`).join(', ') + (devices.length > 16 ? `, and ${devices.length - 16} more` : '');
+  return (
+    devices
+      .slice(0, 16)
+      .map((d) => `${clean(d.serial)} (${says[d.state] ?? clean(d.state)})`)
+      .join(', ') + (devices.length > 16 ? `, and ${devices.length - 16} more` : '')
+  );
 }
 
 /** A device that is not ready says why. */
 function usable(d: AdbDevice): AdbDevice {
   if (d.state === 'device') return d;
-  if (d.state === 'unauthorized') throw new AdbError('unauthorized', `the device ${d.serial} has not authorized this computer: unlock it and accept "Allow USB debugging?"`);
-  if (d.state === 'offline') throw new AdbError('offline', `the device ${d.serial} is offline: reconnect it, or run \`adb reconnect\``);
+  if (d.state === 'unauthorized')
+    throw new AdbError(
+      'unauthorized',
+      `the device ${d.serial} has not authorized this computer: unlock it and accept "Allow USB debugging?"`,
+    );
+  if (d.state === 'offline')
+    throw new AdbError('offline', `the device ${d.serial} is offline: reconnect it, or run \`adb reconnect\``);
   throw new AdbError('failed', `the device ${d.serial} is in state "${d.state}", not ready for commands`);
 }

@@ -30,7 +30,10 @@ export const MAX_SHELL_OUTPUT = 32 * 1024 * 1024;
  * Reads packets from `read` (exact-length reads) until the exit packet, keeping stdout and stderr apart.
  * Fails on a malformed packet or output over the cap: both mean the stream can no longer be trusted.
  */
-export async function readShellV2(read: (n: number) => Promise<Buffer>, limit = MAX_SHELL_OUTPUT): Promise<ShellResult> {
+export async function readShellV2(
+  read: (n: number) => Promise<Buffer>,
+  limit = MAX_SHELL_OUTPUT,
+): Promise<ShellResult> {
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   let total = 0;

@@ -13,7 +13,8 @@ export const MAX_REQUEST_BYTES = 64 * 1024;
 /** Encodes one host or device service request: `000chost:version`. */
 export function encodeRequest(service: string): Buffer {
   const body = Buffer.from(service, 'utf8');
-  if (body.length > MAX_REQUEST_BYTES) throw new AdbError('protocol', `adb request of ${body.length} bytes is over ${MAX_REQUEST_BYTES}`);
+  if (body.length > MAX_REQUEST_BYTES)
+    throw new AdbError('protocol', `adb request of ${body.length} bytes is over ${MAX_REQUEST_BYTES}`);
   return Buffer.concat([Buffer.from(body.length.toString(16).padStart(4, '0'), 'ascii'), body]);
 }
 
@@ -70,7 +71,8 @@ export class ByteReader {
   async readHexString(): Promise<string> {
     const lenText = (await this.read(4)).toString('ascii');
     const len = Number.parseInt(lenText, 16);
-    if (!/^[0-9a-fA-F]{4}$/.test(lenText) || !Number.isFinite(len)) throw new AdbError('protocol', `adb reply length ${JSON.stringify(lenText)} is not hex`);
+    if (!/^[0-9a-fA-F]{4}$/.test(lenText) || !Number.isFinite(len))
+      throw new AdbError('protocol', `adb reply length ${JSON.stringify(lenText)} is not hex`);
     return (await this.read(len)).toString('utf8');
   }
 
@@ -79,7 +81,10 @@ export class ByteReader {
     const status = (await this.read(4)).toString('ascii');
     if (status === 'OKAY') return;
     if (status === 'FAIL') throw classifyFailure(await this.readHexString(), request);
-    throw new AdbError('protocol', `adb answered ${JSON.stringify(status)} to ${request.split(':')[0]}, expected OKAY or FAIL`);
+    throw new AdbError(
+      'protocol',
+      `adb answered ${JSON.stringify(status)} to ${request.split(':')[0]}, expected OKAY or FAIL`,
+    );
   }
 }
 
@@ -99,7 +104,12 @@ export function serverAddress(env: NodeJS.ProcessEnv = process.env): ServerAddre
 export function connect(addr: ServerAddress, timeoutMs: number): Promise<{ socket: Socket; reader: ByteReader }> {
   return new Promise((resolve, reject) => {
     const socket = new Socket();
-    const timer = setTimeout(() => { socket.destroy(); reject(new AdbError('timeout', `no answer from the adb server at ${addr.host}:${addr.port} within ${timeoutMs} ms`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(
+        new AdbError('timeout', `no answer from the adb server at ${addr.host}:${addr.port} within ${timeoutMs} ms`),
+      );
+    }, timeoutMs);
     socket.once('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       reject(e.code === 'ECONNREFUSED'

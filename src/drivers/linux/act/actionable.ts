@@ -4,7 +4,13 @@
  * that re-reads the element on its app's events and scrolls it into view with Component.ScrollTo.
  */
 import type { ActionabilityCheck } from '../../../protocol/methods.js';
-import { elementWhat, unmetOnNode, type ActionabilityProbe, type ElementFacts, type Unmet } from '../../common/actionable.js';
+import {
+  elementWhat,
+  unmetOnNode,
+  type ActionabilityProbe,
+  type ElementFacts,
+  type Unmet,
+} from '../../common/actionable.js';
 import type { A11yBus, Target } from '../bus/bus.js';
 import type { EventWatcher } from '../bus/events.js';
 import type { ElementInfo } from '../tree/reader.js';
@@ -14,7 +20,11 @@ const ACC = 'org.a11y.atspi.Accessible';
 const EDITABLE_TEXT = 'org.a11y.atspi.EditableText';
 
 /** The first check an element fails, from one read (stability needs two reads: the wait does it). */
-export function unmetCheck(info: ElementInfo, checks: readonly ActionabilityCheck[], showingReliable: boolean): Unmet | undefined {
+export function unmetCheck(
+  info: ElementInfo,
+  checks: readonly ActionabilityCheck[],
+  showingReliable: boolean,
+): Unmet | undefined {
   const s = info.states;
   const node = toRawNode(info, showingReliable);
   // Only text widgets must be editable: sliders, spin buttons and combo boxes take values without it.
@@ -40,9 +50,17 @@ const showingVerdicts = new Map<string, boolean>();
 export async function showingReliableFor(bus: A11yBus, dest: string): Promise<boolean> {
   const known = showingVerdicts.get(dest);
   if (known !== undefined) return known;
-  const statesOf = (targets: [string, string][]): Promise<Set<string>[]> => Promise.all(targets.slice(0, 20).map(([d, path]) =>
-    bus.call({ dest: d, path }, ACC, 'GetState', '', [], 1000).then((r) => decodeStates(r[0] as number[]), () => new Set<string>())));
-  const childrenOf = async (t: Target): Promise<[string, string][]> => ((await bus.call(t, ACC, 'GetChildren', '', [], 1000))[0] ?? []) as [string, string][];
+  const statesOf = (targets: [string, string][]): Promise<Set<string>[]> =>
+    Promise.all(
+      targets.slice(0, 20).map(([d, path]) =>
+        bus.call({ dest: d, path }, ACC, 'GetState', '', [], 1000).then(
+          (r) => decodeStates(r[0] as number[]),
+          () => new Set<string>(),
+        ),
+      ),
+    );
+  const childrenOf = async (t: Target): Promise<[string, string][]> =>
+    ((await bus.call(t, ACC, 'GetChildren', '', [], 1000))[0] ?? []) as [string, string][];
   try {
     const windows = await childrenOf({ dest, path: '/org/a11y/atspi/accessible/root' });
     const states = await statesOf(windows);
@@ -57,7 +75,12 @@ export async function showingReliableFor(bus: A11yBus, dest: string): Promise<bo
 }
 
 /** The AT-SPI side of the wait: reads of one element, its app's events, Component.ScrollTo. */
-export function linuxProbe(bus: A11yBus, events: EventWatcher | undefined, t: Target, showingReliable: boolean): ActionabilityProbe<ElementInfo> {
+export function linuxProbe(
+  bus: A11yBus,
+  events: EventWatcher | undefined,
+  t: Target,
+  showingReliable: boolean,
+): ActionabilityProbe<ElementInfo> {
   return {
     read: (bounds) => readElement(bus, t, { children: true, bounds }),
     unmet: (info, checks) => unmetCheck(info, checks, showingReliable),

@@ -218,7 +218,9 @@ async function dispatch(
       if (p.op === 'click' && (await isSelectableCell(bus, info)) && (await selectInParent(bus, t))) {
         return {
           method: 'pattern',
-          detail: `row selected through the table (Table.AddRowSelection), read back as selected${await currentNote(bus, info)}`,
+          detail:
+            `row selected through the table (Table.AddRowSelection), read back as selected` +
+            `${await currentNote(bus, info)}`,
         };
       }
       // A row's cell activates its own row, selected first: the cell's action alone activates another
@@ -459,7 +461,9 @@ function errorText(e: unknown): string {
 function unsupported(op: string, info: ElementInfo, hint = '', remedy: Remedy[] = []): ComputerUseError {
   return new ComputerUseError(
     'unsupported',
-    `${op} is not supported by this ${info.atspiRole}${info.name ? ` "${info.name.slice(0, 40)}"` : ''}. ${hint}`.trim(),
+    (
+      `${op} is not supported by this ${info.atspiRole}${info.name ? ` "${info.name.slice(0, 40)}"` : ''}. ` + `${hint}`
+    ).trim(),
     remedy.length ? { remedy } : {},
   );
 }

@@ -28,10 +28,16 @@ interface Item { target: Target; name: string; selected: boolean; grouped: boole
 async function itemsOf(bus: A11yBus, list: Target, grouped = false): Promise<Item[]> {
   const info = await readElement(bus, list, { children: true });
   const rows = await Promise.all(info.children.map(async (c): Promise<Item[]> => {
-    const [name, [words], [role], count] = await Promise.all([bus.getProp(c, ACC, 'Name').catch(() => ''), bus.call(c, ACC, 'GetState').catch(() => [[0, 0]]),
-      bus.call(c, ACC, 'GetRoleName').catch(() => ['']), bus.getProp(c, ACC, 'ChildCount').catch(() => 0)]);
+    const [name, [words], [role], count] = await Promise.all([
+      bus.getProp(c, ACC, 'Name').catch(() => ''),
+      bus.call(c, ACC, 'GetState').catch(() => [[0, 0]]),
+      bus.call(c, ACC, 'GetRoleName').catch(() => ['']),
+      bus.getProp(c, ACC, 'ChildCount').catch(() => 0),
+    ]);
     if (!grouped && Number(count) > 0 && !/item|option/.test(String(role))) return itemsOf(bus, c, true);
-    return [{ target: c, name: String(name ?? ''), selected: decodeStates(words as number[]).has('selected'), grouped }];
+    return [
+      { target: c, name: String(name ?? ''), selected: decodeStates(words as number[]).has('selected'), grouped },
+    ];
   }));
   return rows.flat();
 }
@@ -67,7 +73,12 @@ async function popupItems(bus: A11yBus, top: ElementInfo): Promise<{ popup: Targ
  * Selects `want` in a combo box that has no Selection of its own but a list child that has one. Returns null
  * when the combo is not of that kind (the caller goes on with its other paths).
  */
-export async function selectInListCombo(bus: A11yBus, info: ElementInfo, want: string, signal?: AbortSignal): Promise<ActResult | null> {
+export async function selectInListCombo(
+  bus: A11yBus,
+  info: ElementInfo,
+  want: string,
+  signal?: AbortSignal,
+): Promise<ActResult | null> {
   let list: Target | undefined;
   for (const c of info.children) {
     const [[role], [ifaces]] = await Promise.all([bus.call(c, ACC, 'GetRoleName'), bus.call(c, ACC, 'GetInterfaces')]);
@@ -78,9 +89,11 @@ export async function selectInListCombo(bus: A11yBus, info: ElementInfo, want: s
   const index = itemIndex(items.map((x) => x.name), want);
   const item = items[index]!;
   if (item.selected) return { method: 'pattern', detail: `${quoteText(item.name.slice(0, 40))} was already selected` };
-  const selectedNow = async (): Promise<boolean> => (await itemsOf(bus, list).catch(() => []))[index]?.selected === true;
+  const selectedNow = async (): Promise<boolean> =>
+    (await itemsOf(bus, list).catch(() => []))[index]?.selected === true;
   const untilSelected = async (): Promise<boolean> => {
-    for (const end = performance.now() + POPUP_MS; performance.now() < end && !signal?.aborted; await sleep(25)) if (await selectedNow()) return true;
+    for (const end = performance.now() + POPUP_MS; performance.now() < end && !signal?.aborted; await sleep(25))
+      if (await selectedNow()) return true;
     return selectedNow();
   };
 
@@ -99,12 +112,16 @@ export async function selectInListCombo(bus: A11yBus, info: ElementInfo, want: s
       popup = now ? await popupItems(bus, now) : undefined;
       if (!popup) await sleep(25);
     }
-    const hit = popup?.items[index]?.name === item.name ? popup.items[index] : popup?.items.find((x) => x.name === item.name);
+    const hit =
+      popup?.items[index]?.name === item.name ? popup.items[index] : popup?.items.find((x) => x.name === item.name);
     if (popup && hit) {
       await bus.call(hit.target, ACTION, 'DoAction', 'i', [0]);
       if (await untilSelected()) {
         await closePopup(bus, info, top);
-        return { method: 'pattern', detail: `"${item.name.slice(0, 40)}" chosen in the opened dropdown (Action on its item)` };
+        return {
+          method: 'pattern',
+          detail: `"${item.name.slice(0, 40)}" chosen in the opened dropdown (Action on its item)`,
+        };
       }
     }
   }
@@ -112,12 +129,25 @@ export async function selectInListCombo(bus: A11yBus, info: ElementInfo, want: s
   // An item in a group has no index of its own in the list's Selection: nothing to fall back on.
   if (item.grouped) {
     if (opened && top) await closePopup(bus, info, top);
-    throw new ComputerUseError('action_failed', `The dropdown did not offer "${item.name.slice(0, 40)}" to choose; nothing was selected. Observe the combo box and try again.`);
+    throw new ComputerUseError(
+      'action_failed',
+      `The dropdown did not offer "${item.name.slice(0, 40)}" to choose; nothing was selected. Observe the ` +
+        `combo box and try again.`,
+    );
   }
   const [ok] = await bus.call(list, SEL, 'SelectChild', 'i', [index]);
   if (opened && top) await closePopup(bus, info, top);
-  if (ok === false || !(await untilSelected())) throw new ComputerUseError('action_failed', `Selecting "${item.name.slice(0, 40)}" was accepted but the combo box does not show it selected.`);
-  return { method: 'pattern', detail: `Selection.SelectChild(${index}) on the combo's list (the dropdown did not ${opened ? 'take it' : 'open'}; the page may not see a change event)` };
+  if (ok === false || !(await untilSelected()))
+    throw new ComputerUseError(
+      'action_failed',
+      `Selecting "${item.name.slice(0, 40)}" was accepted but the combo box does not show it selected.`,
+    );
+  return {
+    method: 'pattern',
+    detail:
+      `Selection.SelectChild(${index}) on the combo's list (the dropdown did not ` +
+      `${opened ? 'take it' : 'open'}; the page may not see a change event)`,
+  };
 }
 
 /** Closes the combo's dropdown when it is still open (the combo's action toggles it). */

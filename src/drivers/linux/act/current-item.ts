@@ -50,7 +50,12 @@ export async function clickToCurrent(bus: A11yBus, info: ElementInfo, op: string
   const clicked = await pointer(`a ${op} on a row clicks it as a person does, to make it the current item`);
   if (!clicked) return undefined;
   const current = await becomesCurrent(bus, info.target);
-  return { ...clicked, detail: `${clicked.detail}; ${current ? 'it is the current item (keys like F2 act on it)' : 'it did not become the current item'}` };
+  return {
+    ...clicked,
+    detail:
+      `${clicked.detail}; ` +
+      `${current ? 'it is the current item (keys like F2 act on it)' : 'it did not become the current item'}`,
+  };
 }
 
 /**

@@ -38,7 +38,10 @@ interface FieldText { text: string; length: number }
 
 async function readField(bus: A11yBus, t: Target): Promise<FieldText | undefined> {
   try {
-    const [[text], count] = await Promise.all([bus.call(t, TEXT, 'GetText', 'ii', [0, -1]), bus.getProp(t, TEXT, 'CharacterCount')]);
+    const [[text], count] = await Promise.all([
+      bus.call(t, TEXT, 'GetText', 'ii', [0, -1]),
+      bus.getProp(t, TEXT, 'CharacterCount'),
+    ]);
     return { text: String(text ?? ''), length: Number(count ?? 0) };
   } catch { return undefined; }
 }
@@ -56,16 +59,31 @@ function same(a: FieldText | undefined, b: FieldText | undefined): boolean {
  * Sends keys only while the field itself holds the focus: the keyboard proves the process, this proves the
  * field (a page script that moves the focus on focus would otherwise receive the text in another field).
  */
-async function keysToField(bus: A11yBus, t: Target, deps: TypingDeps, owner: Expect, keys: Parameters<LinuxInput['keysTo']>[1]): Promise<void> {
+async function keysToField(
+  bus: A11yBus,
+  t: Target,
+  deps: TypingDeps,
+  owner: Expect,
+  keys: Parameters<LinuxInput['keysTo']>[1],
+): Promise<void> {
   const now = await readElement(bus, t, { children: false });
   if (!now.states.has('focused')) {
-    throw new ComputerUseError('action_failed', 'The field lost the keyboard focus before typing (the app moved it elsewhere); nothing more was sent. Observe and try again.');
+    throw new ComputerUseError(
+      'action_failed',
+      'The field lost the keyboard focus before typing (the app moved it elsewhere); nothing more was sent. ' +
+        'Observe and try again.',
+    );
   }
   await deps.keyboard.keysTo(owner, keys, deps.signal);
 }
 
 /** Polls the field until `done` holds or READBACK_MS passes; returns the last read. */
-async function waitFor(bus: A11yBus, t: Target, done: (f: FieldText) => boolean, signal?: AbortSignal): Promise<FieldText | undefined> {
+async function waitFor(
+  bus: A11yBus,
+  t: Target,
+  done: (f: FieldText) => boolean,
+  signal?: AbortSignal,
+): Promise<FieldText | undefined> {
   const end = performance.now() + READBACK_MS;
   let now = await readField(bus, t);
   while (now && !done(now) && performance.now() < end && !signal?.aborted) {
@@ -80,11 +98,25 @@ async function waitFor(bus: A11yBus, t: Target, done: (f: FieldText) => boolean,
  * newline in a one-line field would press Return (submit the form), so both are refused before anything goes.
  */
 function checkTypable(text: string, info: ElementInfo): void {
-  if (text.includes('\t')) throw new ComputerUseError('invalid_params', 'The field ignores direct edits, so the text must be typed, and a Tab would move the focus out of it. Nothing was sent; send the text without tabs.');
+  if (text.includes('\t'))
+    throw new ComputerUseError(
+      'invalid_params',
+      'The field ignores direct edits, so the text must be typed, and a Tab would move the focus out of it. ' +
+        'Nothing was sent; send the text without tabs.',
+    );
   if (/[\r\n]/.test(text) && !info.states.has('multi line')) {
-    throw new ComputerUseError('invalid_params', 'The field ignores direct edits, so the text must be typed, and a newline in a one-line field would press Return. Nothing was sent.');
+    throw new ComputerUseError(
+      'invalid_params',
+      'The field ignores direct edits, so the text must be typed, and a newline in a one-line field would ' +
+        'press Return. Nothing was sent.',
+    );
   }
-  if ([...text].length > MAX_TYPED) throw new ComputerUseError('invalid_params', `The field ignores direct edits, so the text must be typed; at most ${MAX_TYPED} characters. Nothing was sent.`);
+  if ([...text].length > MAX_TYPED)
+    throw new ComputerUseError(
+      'invalid_params',
+      `The field ignores direct edits, so the text must be typed; at most ${MAX_TYPED} characters. Nothing was ` +
+        `sent.`,
+    );
 }
 
 /**
@@ -92,17 +124,28 @@ function checkTypable(text: string, info: ElementInfo): void {
  * focus + select all + type. A field that changed to something else (a filter, a length cap) keeps the
  * toolkit's answer: the receipt shows what it reads.
  */
-export async function setTextVerified(bus: A11yBus, info: ElementInfo, text: string, deps: TypingDeps): Promise<ActResult> {
+export async function setTextVerified(
+  bus: A11yBus,
+  info: ElementInfo,
+  text: string,
+  deps: TypingDeps,
+): Promise<ActResult> {
   const t = info.target;
   const password = info.atspiRole === 'password text';
   const before = await readField(bus, t);
   const [ok] = await bus.call(t, ETEXT, 'SetTextContents', 's', [text]);
-  if (ok === false) throw new ComputerUseError('action_failed', 'The field refused the new text (read-only or filtered).');
+  if (ok === false)
+    throw new ComputerUseError('action_failed', 'The field refused the new text (read-only or filtered).');
   const after = await readField(bus, t);
-  if (!after || reads(after, text, password) || !same(before, after)) return { method: 'pattern', detail: 'EditableText.SetTextContents' };
+  if (!after || reads(after, text, password) || !same(before, after))
+    return { method: 'pattern', detail: 'EditableText.SetTextContents' };
   const why = 'SetTextContents ignored by the app';
   if (!deps.keyboard.available) {
-    throw new ComputerUseError('action_failed', `The app accepted EditableText.SetTextContents but did not apply it, and there is no keyboard to type with here (${deps.keyboard.reason ?? 'no input'}).`);
+    throw new ComputerUseError(
+      'action_failed',
+      `The app accepted EditableText.SetTextContents but did not apply it, and there is no keyboard to type ` +
+        `with here (${deps.keyboard.reason ?? 'no input'}).`,
+    );
   }
   checkTypable(text, info);
   await deps.focus();
@@ -111,10 +154,15 @@ export async function setTextVerified(bus: A11yBus, info: ElementInfo, text: str
   await keysToField(bus, t, deps, owner, text ? text : BACKSPACE);
   const now = await waitFor(bus, t, (f) => reads(f, text, password), deps.signal);
   if (!now || same(now, after)) {
-    throw new ComputerUseError('action_failed', `The text was typed (${why}), but the field did not change; observe it before retrying.`);
+    throw new ComputerUseError(
+      'action_failed',
+      `The text was typed (${why}), but the field did not change; observe it before retrying.`,
+    );
   }
   // Changed, but not to the text (a length cap, an input mask): the receipt shows what it reads.
-  const differs = reads(now, text, password) ? '' : '; the field reads differently afterwards (a length cap or filter?)';
+  const differs = reads(now, text, password)
+    ? ''
+    : '; the field reads differently afterwards (a length cap or filter?)';
   return { method: 'synthetic', detail: `typed: focus + select-all + XTest (${why})${differs}` };
 }
 
@@ -131,7 +179,12 @@ export async function insertLength(bus: Pick<A11yBus, 'isQt'>, dest: string, tex
  * type on an editable field: InsertText at the caret (or the end), read back; if the field did not change,
  * focus, put the caret there, and type.
  */
-export async function insertTextVerified(bus: A11yBus, info: ElementInfo, text: string, deps: TypingDeps): Promise<ActResult> {
+export async function insertTextVerified(
+  bus: A11yBus,
+  info: ElementInfo,
+  text: string,
+  deps: TypingDeps,
+): Promise<ActResult> {
   const t = info.target;
   const before = await readField(bus, t);
   // Insert at the caret of a focused field; an unfocused one has a stale caret, so append as a click would.
@@ -140,22 +193,31 @@ export async function insertTextVerified(bus: A11yBus, info: ElementInfo, text: 
   const [ok] = await bus.call(t, ETEXT, 'InsertText', 'isi', [at, text, await insertLength(bus, t.dest, text)]);
   if (ok === false) throw new ComputerUseError('action_failed', 'The field refused the inserted text.');
   const after = await readField(bus, t);
-  if (!after || text === '' || !same(before, after)) return { method: 'pattern', detail: `EditableText.InsertText at ${at}` };
+  if (!after || text === '' || !same(before, after))
+    return { method: 'pattern', detail: `EditableText.InsertText at ${at}` };
   const why = 'InsertText ignored by the app';
   if (!deps.keyboard.available) {
-    throw new ComputerUseError('action_failed', `The app accepted EditableText.InsertText but did not apply it, and there is no keyboard to type with here (${deps.keyboard.reason ?? 'no input'}).`);
+    throw new ComputerUseError(
+      'action_failed',
+      `The app accepted EditableText.InsertText but did not apply it, and there is no keyboard to type with ` +
+        `here (${deps.keyboard.reason ?? 'no input'}).`,
+    );
   }
   checkTypable(text, info);
   await deps.focus();
   // Focusing may select the field's text or move the caret: put it back where the insert was meant to go.
   const placed = await bus.call(t, TEXT, 'SetCaretOffset', 'i', [at]).then(([r]) => r !== false, () => false);
   const owner = await deps.owner();
-  if (!placed) await keysToField(bus, t, deps, owner, [{ mods: info.states.has('multi line') ? ['Control'] : [], key: 'End' }]);
+  if (!placed)
+    await keysToField(bus, t, deps, owner, [{ mods: info.states.has('multi line') ? ['Control'] : [], key: 'End' }]);
   await keysToField(bus, t, deps, owner, text);
   const grown = (before?.length ?? 0) + [...text].length;
   const now = await waitFor(bus, t, (f) => f.length >= grown, deps.signal);
   if (!now || same(now, after)) {
-    throw new ComputerUseError('action_failed', `The text was typed (${why}), but the field did not change; observe it before retrying.`);
+    throw new ComputerUseError(
+      'action_failed',
+      `The text was typed (${why}), but the field did not change; observe it before retrying.`,
+    );
   }
   const short = now.length < grown ? '; the field grew by less than the text (a length cap or filter?)' : '';
   return { method: 'synthetic', detail: `typed: focus + XTest at ${placed ? at : 'the end'} (${why})${short}` };

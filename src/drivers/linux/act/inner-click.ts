@@ -23,12 +23,17 @@ const MAX_NAMED = 8;
 /** The element as the host reads it: unified role and cleaned name. */
 function describe(info: ElementInfo, showingReliable: boolean): Inner {
   const node = toRawNode(info, showingReliable);
-  return { id: node.id, role: node.role, ...(node.name ? { name: node.name } : node.description ? { description: node.description } : {}) };
+  return {
+    id: node.id,
+    role: node.role,
+    ...(node.name ? { name: node.name } : node.description ? { description: node.description } : {}),
+  };
 }
 
 /** True when the element takes a click of its own: an action, a role that is no container or text, enabled and showing. */
 async function clickable(bus: A11yBus, info: ElementInfo, showingReliable: boolean): Promise<boolean> {
-  if (!info.interfaces.has(ACTION) || info.interfaces.has(EDITABLE_TEXT) || !mapActions(info).includes('click')) return false;
+  if (!info.interfaces.has(ACTION) || info.interfaces.has(EDITABLE_TEXT) || !mapActions(info).includes('click'))
+    return false;
   const states = toRawNode(info, showingReliable).states;
   if (states.includes('disabled') || states.includes('invisible') || states.includes('offscreen')) return false;
   if (!info.bounds || info.bounds[2] <= 0 || info.bounds[3] <= 0) return false;
@@ -45,8 +50,9 @@ async function clickablesInside(bus: A11yBus, info: ElementInfo, showingReliable
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0 && read < MAX_READ; depth++) {
     const batch = level.slice(0, MAX_READ - read);
     read += batch.length;
-    const infos = (await Promise.all(batch.map((t) => readElement(bus, t, { children: true, bounds: true }).catch(() => undefined))))
-      .filter((i): i is ElementInfo => i !== undefined);
+    const infos = (
+      await Promise.all(batch.map((t) => readElement(bus, t, { children: true, bounds: true }).catch(() => undefined)))
+    ).filter((i): i is ElementInfo => i !== undefined);
     const marks = await Promise.all(infos.map((i) => clickable(bus, i, showingReliable)));
     found.push(...infos.filter((_, k) => marks[k]));
     level = infos.filter((_, k) => !marks[k]).flatMap((i) => i.children);
@@ -66,12 +72,20 @@ export async function clickInside(bus: A11yBus, info: ElementInfo, showingReliab
   if (inside.length > 1) {
     const own = toRawNode(info, showingReliable);
     const listed = inside.slice(0, MAX_NAMED).map((i) => describe(i, showingReliable));
-    throw new ComputerUseError('unsupported', `click is not supported by this ${own.role}${own.name ? ` "${own.name.slice(0, 40)}"` : ''}: it has no action ` +
-      `of its own, and ${inside.length} clickable elements inside it could take the click (${listed.map((i) => i.role + (i.name ?? i.description ? ` "${(i.name ?? i.description ?? '').slice(0, 40)}"` : '')).join(', ')}). ` +
-      'Nothing was sent; click the one meant.', { op: 'click', inside: listed });
+    throw new ComputerUseError(
+      'unsupported',
+      `click is not supported by this ${own.role}${own.name ? ` "${own.name.slice(0, 40)}"` : ''}: it has no ` +
+        `action ` +
+        (`of its own, and ${inside.length} clickable elements inside it could take the click (` +
+          `${listed.map((i) => i.role + ((i.name ?? i.description) ? ` "${(i.name ?? i.description ?? '').slice(0, 40)}"` : '')).join(', ')}). `) +
+        'Nothing was sent; click the one meant.',
+      { op: 'click', inside: listed },
+    );
   }
   const only = inside[0];
-  const bounds = info.bounds ?? (await readElement(bus, info.target, { children: false, bounds: true }).catch(() => undefined))?.bounds;
+  const bounds =
+    info.bounds ??
+    (await readElement(bus, info.target, { children: false, bounds: true }).catch(() => undefined))?.bounds;
   if (!only?.bounds || !bounds || !fills(bounds, only.bounds)) return undefined;
   const done = await press(only);
   if (!done) return undefined;

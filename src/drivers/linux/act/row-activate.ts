@@ -29,22 +29,32 @@ export interface RowDeps {
 
 /** Selects the cell's row (cursor and selection), proves it, then activates it; throws when it cannot be proven. */
 export async function activateRow(bus: A11yBus, info: ElementInfo, deps: RowDeps): Promise<ActResult> {
-  const actions = info.interfaces.has(ACTION) ? (await bus.call(info.target, ACTION, 'GetActions'))[0] as [string, string, string][] : [];
+  const actions = info.interfaces.has(ACTION)
+    ? ((await bus.call(info.target, ACTION, 'GetActions'))[0] as [string, string, string][])
+    : [];
   const index = actions.findIndex(([n]) => ACTIVATE_NAMES.includes(n.toLowerCase()));
   if (index < 0) {
     // Qt's cells offer only select and toggle: a real double click (its first click selects) is the activation.
     const clicked = await deps.pointerDoubleClick();
     if (clicked) return clicked;
-    throw new ComputerUseError('unsupported', 'This row has no activate action and no place on screen to double-click; nothing was sent. Select it and press Enter (keys).');
+    throw new ComputerUseError(
+      'unsupported',
+      'This row has no activate action and no place on screen to double-click; nothing was sent. Select it ' +
+        'and press Enter (keys).',
+    );
   }
   // The cursor: GTK 3 moves the tree's cursor to a cell that grabs focus (keyboard activation follows the cursor).
   if (info.interfaces.has(COMP)) await bus.call(info.target, COMP, 'GrabFocus').catch(() => undefined);
   if (!(await deps.selectRow(info.target))) {
-    throw new ComputerUseError('action_failed', 'The row could not be selected first (it did not read as selected), so it was not activated: ' +
-      'the table would have activated the row selected before. Nothing was activated.');
+    throw new ComputerUseError(
+      'action_failed',
+      'The row could not be selected first (it did not read as selected), so it was not activated: ' +
+        'the table would have activated the row selected before. Nothing was activated.',
+    );
   }
   const [ok] = await bus.call(info.target, ACTION, 'DoAction', 'i', [index]);
   const name = actionName(actions[index], 'double_click');
-  if (ok === false) throw new ComputerUseError('action_failed', `The toolkit refused action "${name}" (the row is selected now).`);
+  if (ok === false)
+    throw new ComputerUseError('action_failed', `The toolkit refused action "${name}" (the row is selected now).`);
   return { method: 'pattern', detail: `row selected (read back), then Action.DoAction(${index}) "${name}"` };
 }

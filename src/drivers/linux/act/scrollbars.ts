@@ -19,13 +19,20 @@ const STEP_BATCH = 50;
  * scroll pane around a table or a list), the nearest level that has any.
  */
 export async function scrollBarsOf(bus: A11yBus, info: ElementInfo, levels = 2): Promise<ElementInfo[]> {
-  const barsAmong = async (kids: Target[]): Promise<ElementInfo[]> => (await Promise.all(kids.slice(0, MAX_PANE_CHILDREN)
-    .map((c) => readElement(bus, c, { children: false }).catch(() => null)))).filter((c): c is ElementInfo => c?.atspiRole === 'scroll bar');
+  const barsAmong = async (kids: Target[]): Promise<ElementInfo[]> =>
+    (
+      await Promise.all(
+        kids.slice(0, MAX_PANE_CHILDREN).map((c) => readElement(bus, c, { children: false }).catch(() => null)),
+      )
+    ).filter((c): c is ElementInfo => c?.atspiRole === 'scroll bar');
   const own = await barsAmong(info.children);
   if (own.length > 0) return own;
   let t = info.target;
   for (let up = 0; up < levels; up++) {
-    const parent = await bus.getProp(t, ACC, 'Parent').then(([dest, path]: [string, string]) => ({ dest, path }), () => null) as Target | null;
+    const parent = (await bus.getProp(t, ACC, 'Parent').then(
+      ([dest, path]: [string, string]) => ({ dest, path }),
+      () => null,
+    )) as Target | null;
     if (!parent || parent.path === '/org/a11y/atspi/null') return [];
     const pane = await readElement(bus, parent, { children: false }).catch(() => null);
     if (!pane || pane.childCount > MAX_PANE_CHILDREN) return [];
@@ -41,7 +48,10 @@ export async function scrollBarsOf(bus: A11yBus, info: ElementInfo, levels = 2):
  * The vertical one of the scroll bars of a list or table within three ancestors (a GTK ListBox's sits beside its
  * viewport; a bar that says neither vertical nor horizontal is taken when it shows), with its Value.
  */
-export async function verticalBarOf(bus: A11yBus, info: ElementInfo): Promise<(ElementInfo & { value: NonNullable<ElementInfo['value']> }) | undefined> {
+export async function verticalBarOf(
+  bus: A11yBus,
+  info: ElementInfo,
+): Promise<(ElementInfo & { value: NonNullable<ElementInfo['value']> }) | undefined> {
   return (await scrollBarsOf(bus, info, 3)).find((c): c is ElementInfo & { value: NonNullable<ElementInfo['value']> } =>
     c.value !== undefined && !c.states.has('horizontal') && (c.states.has('vertical') || c.states.has('showing')));
 }
@@ -54,16 +64,37 @@ export async function barSteps(bus: A11yBus, bar: Target): Promise<BarSteps | un
   const [raw] = await bus.call(bar, ACTION, 'GetActions').catch(() => [[]]);
   const listed = ((raw ?? []) as [string, string, string][]).map(([n]) => n);
   // LibreOffice lists its bar's actions with empty names; GetName answers each one's name.
-  const names = listed.some((n) => n !== '') ? listed
-    : await Promise.all(listed.map((_, i) => bus.call(bar, ACTION, 'GetName', 'i', [i]).then(([n]) => String(n), () => '')));
+  const names = listed.some((n) => n !== '')
+    ? listed
+    : await Promise.all(
+        listed.map((_, i) =>
+          bus.call(bar, ACTION, 'GetName', 'i', [i]).then(
+            ([n]) => String(n),
+            () => '',
+          ),
+        ),
+      );
   const at = (n: string): number => names.indexOf(n);
-  const steps = { pageUp: at('decrementBlock'), pageDown: at('incrementBlock'), lineUp: at('decrementLine'), lineDown: at('incrementLine') };
+  const steps = {
+    pageUp: at('decrementBlock'),
+    pageDown: at('incrementBlock'),
+    lineUp: at('decrementLine'),
+    lineDown: at('incrementLine'),
+  };
   return Object.values(steps).every((i) => i >= 0) ? steps : undefined;
 }
 
 /** Does the bar's action `index` `times` times, in batches sent at once; stops between batches when aborted. */
-export async function stepBar(bus: A11yBus, bar: Target, index: number, times: number, signal?: AbortSignal): Promise<void> {
+export async function stepBar(
+  bus: A11yBus,
+  bar: Target,
+  index: number,
+  times: number,
+  signal?: AbortSignal,
+): Promise<void> {
   for (let done = 0; done < times && !signal?.aborted; done += STEP_BATCH) {
-    await Promise.all(Array.from({ length: Math.min(STEP_BATCH, times - done) }, () => bus.call(bar, ACTION, 'DoAction', 'i', [index])));
+    await Promise.all(
+      Array.from({ length: Math.min(STEP_BATCH, times - done) }, () => bus.call(bar, ACTION, 'DoAction', 'i', [index])),
+    );
   }
 }

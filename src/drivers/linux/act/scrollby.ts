@@ -60,7 +60,9 @@ export async function scrollByElements(bus: A11yBus, view: Target, direction: Di
 async function extents(bus: A11yBus, t: Target): Promise<Rect | undefined> {
   const r = await bus.call(t, COMP, 'GetExtents', 'u', [0]).catch(() => undefined);
   const [x, y, w, h] = (r?.[0] ?? []) as number[];
-  return x !== undefined && y !== undefined && w !== undefined && h !== undefined && w > 0 && h > 0 ? [x, y, w, h] : undefined;
+  return x !== undefined && y !== undefined && w !== undefined && h !== undefined && w > 0 && h > 0
+    ? [x, y, w, h]
+    : undefined;
 }
 
 /** The children of a node that report a place on screen, with it (read together). */

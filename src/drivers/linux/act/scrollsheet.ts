@@ -32,12 +32,22 @@ interface Axis { name: 'row' | 'column'; bar: Target; steps: BarSteps; span: () 
  * Row `row` (1-based), and column `col` (0-based) when given, of the sheet `info` scrolled on screen by its scroll
  * bars' actions, proven by the cells read again.
  */
-export async function scrollSheetTo(bus: A11yBus, info: ElementInfo, row: number, col?: number, signal?: AbortSignal): Promise<ActResult> {
+export async function scrollSheetTo(
+  bus: A11yBus,
+  info: ElementInfo,
+  row: number,
+  col?: number,
+  signal?: AbortSignal,
+): Promise<ActResult> {
   const t = info.target;
   const all = await bus.getAll(t, TABLE);
   const size = { rows: Number(all['NRows'] ?? 0), cols: Number(all['NColumns'] ?? 0) };
   if (!(row >= 1 && row <= size.rows) || (col !== undefined && !(col >= 0 && col < size.cols))) {
-    throw new ComputerUseError('invalid_params', `There is no ${col === undefined ? `row ${row}` : `cell ${cellAddress(row - 1, col)}`}: the sheet has ${fmt(size.rows)} rows and ${fmt(size.cols)} columns.`);
+    throw new ComputerUseError(
+      'invalid_params',
+      `There is no ${col === undefined ? `row ${row}` : `cell ${cellAddress(row - 1, col)}`}: the sheet has ` +
+        `${fmt(size.rows)} rows and ${fmt(size.cols)} columns.`,
+    );
   }
   // The cells a window snapshot reads: the visible range, its rows cut from the top by readGrid's cell cap.
   const read = async (): Promise<[number, number, number, number]> => {
@@ -45,8 +55,10 @@ export async function scrollSheetTo(bus: A11yBus, info: ElementInfo, row: number
     return [r0, c0, Math.min(r1, r0 + Math.max(1, Math.floor(DEFAULT_GRID_CELLS / (c1 - c0 + 1))) - 1), c1];
   };
   const goal = col === undefined ? `row ${fmt(row)}` : cellAddress(row - 1, col);
-  const shown = (r: number[]): string => `${col === undefined ? `rows ${fmt(r[0]! + 1)}–${fmt(r[2]! + 1)}` : `${cellAddress(r[0]!, r[1]!)}:${cellAddress(r[2]!, r[3]!)}`}`;
-  const on = (r: number[]): boolean => row - 1 >= r[0]! && row - 1 <= r[2]! && (col === undefined || (col >= r[1]! && col <= r[3]!));
+  const shown = (r: number[]): string =>
+    `${col === undefined ? `rows ${fmt(r[0]! + 1)}–${fmt(r[2]! + 1)}` : `${cellAddress(r[0]!, r[1]!)}:${cellAddress(r[2]!, r[3]!)}`}`;
+  const on = (r: number[]): boolean =>
+    row - 1 >= r[0]! && row - 1 <= r[2]! && (col === undefined || (col >= r[1]! && col <= r[3]!));
   const before = await read();
   if (on(before)) return { method: 'pattern', detail: `${goal} already on screen (${shown(before)})` };
   const goTo = { goToCell: cellAddress(row - 1, col ?? 0) };
@@ -56,12 +68,22 @@ export async function scrollSheetTo(bus: A11yBus, info: ElementInfo, row: number
     if (want === undefined) continue;
     const bar = bars.find((b) => b.states.has(horizontal ? 'horizontal' : 'vertical'));
     const steps = bar && await barSteps(bus, bar.target);
-    if (!bar || !steps) throw new ComputerUseError('unsupported', `${goal} is off screen (${shown(before)}) and the sheet has no ${horizontal ? 'horizontal' : 'vertical'} scroll bar that steps.`, goTo);
-    const span = async (): Promise<[number, number]> => { const r = await read(); return horizontal ? [r[1], r[3]] : [r[0], r[2]]; };
+    if (!bar || !steps)
+      throw new ComputerUseError(
+        'unsupported',
+        `${goal} is off screen (${shown(before)}) and the sheet has no ` +
+          `${horizontal ? 'horizontal' : 'vertical'} scroll bar that steps.`,
+        goTo,
+      );
+    const span = async (): Promise<[number, number]> => {
+      const r = await read();
+      return horizontal ? [r[1], r[3]] : [r[0], r[2]];
+    };
     axes.push({ axis: { name, bar: bar.target, steps, span }, want: Math.max(0, want) });
   }
   const sent: string[] = [];
-  for (const { axis, want } of axes) sent.push(...await seek(bus, axis, want, { goal, goTo, moved: sent.length > 0 }, signal));
+  for (const { axis, want } of axes)
+    sent.push(...(await seek(bus, axis, want, { goal, goTo, moved: sent.length > 0 }, signal)));
   const now = await read();
   const how = `scroll bar ${sent.join(' + ') || 'unmoved'}`;
   if (on(now)) return { method: 'pattern', detail: `${how}: ${goal} on screen (${shown(now)})` };
@@ -73,7 +95,13 @@ export async function scrollSheetTo(bus: A11yBus, info: ElementInfo, row: number
  * then the pages and the lines left in one batch each. Refuses, moving this bar back, when more than MAX_PAGES
  * pages are left (`said.moved`: another bar moved before). Returns what was sent ("44 pages", "16 rows").
  */
-async function seek(bus: A11yBus, axis: Axis, want: number, said: { goal: string; goTo: { goToCell: string }; moved: boolean }, signal?: AbortSignal): Promise<string[]> {
+async function seek(
+  bus: A11yBus,
+  axis: Axis,
+  want: number,
+  said: { goal: string; goTo: { goToCell: string }; moved: boolean },
+  signal?: AbortSignal,
+): Promise<string[]> {
   let now = await axis.span();
   let perPage: number | undefined;
   const sent = { pages: 0, lines: 0 };
@@ -83,7 +111,19 @@ async function seek(bus: A11yBus, axis: Axis, want: number, said: { goal: string
     const forward = diff > 0;
     const pages = perPage === undefined ? 1 : Math.floor(Math.abs(diff) / perPage);
     const n = pages > 0 ? pages : Math.abs(diff);
-    await stepBar(bus, axis.bar, pages > 0 ? (forward ? axis.steps.pageDown : axis.steps.pageUp) : (forward ? axis.steps.lineDown : axis.steps.lineUp), n, signal);
+    await stepBar(
+      bus,
+      axis.bar,
+      pages > 0
+        ? forward
+          ? axis.steps.pageDown
+          : axis.steps.pageUp
+        : forward
+          ? axis.steps.lineDown
+          : axis.steps.lineUp,
+      n,
+      signal,
+    );
     if (pages > 0) sent.pages += n; else sent.lines += n;
     const next = await axis.span();
     // The end of the sheet: the bar moves no further.
@@ -95,14 +135,21 @@ async function seek(bus: A11yBus, axis: Axis, want: number, said: { goal: string
         // Too far for one act: the view goes back where it was, and the error says what works.
         await stepBar(bus, axis.bar, forward ? axis.steps.pageUp : axis.steps.pageDown, 1);
         const where = axis.name === 'row' ? (forward ? 'below' : 'above') : (forward ? 'right of' : 'left of');
-        throw new ComputerUseError('unsupported', `${said.goal} is about ${fmt(left)} pages ${where} the view: too far to scroll ` +
-          `(${MAX_PAGES} pages at most); ${said.moved ? 'only the rows moved' : 'nothing moved'}.`, said.goTo);
+        throw new ComputerUseError(
+          'unsupported',
+          `${said.goal} is about ${fmt(left)} pages ${where} the view: too far to scroll ` +
+            `(${MAX_PAGES} pages at most); ${said.moved ? 'only the rows moved' : 'nothing moved'}.`,
+          said.goTo,
+        );
       }
     }
     now = next;
   }
   const unit = axis.name === 'row' ? 'row' : 'column';
-  return [sent.pages ? `${fmt(sent.pages)} page${sent.pages > 1 ? 's' : ''}` : '', sent.lines ? `${sent.lines} ${unit}${sent.lines > 1 ? 's' : ''}` : ''].filter(Boolean);
+  return [
+    sent.pages ? `${fmt(sent.pages)} page${sent.pages > 1 ? 's' : ''}` : '',
+    sent.lines ? `${sent.lines} ${unit}${sent.lines > 1 ? 's' : ''}` : '',
+  ].filter(Boolean);
 }
 
 /** 2500 → "2,500". */

@@ -37,23 +37,49 @@ export function inaccessibleAdvice(f: AdviceFacts): Advice {
   switch (f.toolkit) {
     case 'qt': {
       const qtOff = f.env['QT_ACCESSIBILITY'] !== '1' && f.env['QT_LINUX_ACCESSIBILITY_ALWAYS_ON'] === undefined;
-      const why = f.env['AT_SPI_BUS_ADDRESS'] !== undefined
-        ? 'a Qt app started with AT_SPI_BUS_ADDRESS in its environment (Qt 6.4 then never registers; Qt 5 only now and then)'
-        : f.atspiRootProperty === false
-        ? 'a Qt app started while the X root window had no AT_SPI_BUS property (Qt 5 then finds the accessibility bus only now and then)'
-        : qtOff ? 'a Qt app started without QT_ACCESSIBILITY=1' : 'a Qt app whose accessibility bridge did not connect when it started';
-      return { reason: why, fix: 'It needs QT_ACCESSIBILITY=1, QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1, no AT_SPI_BUS_ADDRESS, and the AT_SPI_BUS root-window property when it starts.', remedy: RELAUNCH };
+      const why =
+        f.env['AT_SPI_BUS_ADDRESS'] !== undefined
+          ? 'a Qt app started with AT_SPI_BUS_ADDRESS in its environment (Qt 6.4 then never registers; Qt 5 ' +
+            'only now and then)'
+          : f.atspiRootProperty === false
+            ? 'a Qt app started while the X root window had no AT_SPI_BUS property (Qt 5 then finds the ' +
+              'accessibility bus only now and then)'
+            : qtOff
+              ? 'a Qt app started without QT_ACCESSIBILITY=1'
+              : 'a Qt app whose accessibility bridge did not connect when it started';
+      return {
+        reason: why,
+        fix:
+          'It needs QT_ACCESSIBILITY=1, QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1, no AT_SPI_BUS_ADDRESS, and the ' +
+          'AT_SPI_BUS root-window property when it starts.',
+        remedy: RELAUNCH,
+      };
     }
     case 'java': {
       const jto = f.env['JAVA_TOOL_OPTIONS'] ?? '';
-      if (!f.javaJarInstalled) return { reason: 'a Java app, and the Java ATK wrapper is not installed', fix: 'apt-get install libatk-wrapper-java-jni, then start it again.', remedy: RELAUNCH };
+      if (!f.javaJarInstalled)
+        return {
+          reason: 'a Java app, and the Java ATK wrapper is not installed',
+          fix: 'apt-get install libatk-wrapper-java-jni, then start it again.',
+          remedy: RELAUNCH,
+        };
       const why = jto.includes(JAVA_ATK_CLASS)
-        ? (jto.includes(JAVA_ATK_JAR) ? 'a Java app whose ATK wrapper did not register' : 'a Java app started with the ATK wrapper named but not on its class path')
+        ? jto.includes(JAVA_ATK_JAR)
+          ? 'a Java app whose ATK wrapper did not register'
+          : 'a Java app started with the ATK wrapper named but not on its class path'
         : 'a Java app started without the ATK wrapper';
-      return { reason: why, fix: `It needs JAVA_TOOL_OPTIONS="${javaA11yOptions()}" when it starts.`, remedy: RELAUNCH };
+      return {
+        reason: why,
+        fix: `It needs JAVA_TOOL_OPTIONS="${javaA11yOptions()}" when it starts.`,
+        remedy: RELAUNCH,
+      };
     }
     case 'gtk4':
-      return { reason: 'a GTK 4 app that did not register (GTK 4.8 under Xvfb needs GSK_RENDERER=cairo)', fix: 'It needs GSK_RENDERER=cairo when it starts.', remedy: RELAUNCH };
+      return {
+        reason: 'a GTK 4 app that did not register (GTK 4.8 under Xvfb needs GSK_RENDERER=cairo)',
+        fix: 'It needs GSK_RENDERER=cairo when it starts.',
+        remedy: RELAUNCH,
+      };
     case 'gtk2': {
       // GTK 2 has no bridge of its own: it speaks AT-SPI only through the modules GTK_MODULES names.
       if (f.gtk2ModulesInstalled === false) {
@@ -78,7 +104,11 @@ export function inaccessibleAdvice(f: AdviceFacts): Advice {
         ? { reason: 'a GTK app started with NO_AT_BRIDGE=1', fix: 'Restart it without NO_AT_BRIDGE.', remedy: PIXELS }
         : { reason: 'a GTK app that did not register with the accessibility bus', remedy: RELAUNCH };
     case 'chromium': case 'electron':
-      return { reason: 'a Chromium-based app that is not on the accessibility bus', fix: 'Restart it with --force-renderer-accessibility.', remedy: PIXELS };
+      return {
+        reason: 'a Chromium-based app that is not on the accessibility bus',
+        fix: 'Restart it with --force-renderer-accessibility.',
+        remedy: PIXELS,
+      };
     default:
       return { reason: 'its toolkit does not speak AT-SPI', fix: 'No switch makes it readable.', remedy: PIXELS };
   }

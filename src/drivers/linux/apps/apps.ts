@@ -37,7 +37,13 @@ export async function listApps(bus: A11yBus, withWindows = true): Promise<AppInf
         const proc = procInfo(pid);
         if (pid > 0 && proc)
           return withIdentity<AppInfo>(
-            { name: commOf(pid) ?? basename(proc.executable ?? '') ?? '', pid, id: handleOf(t), windows: [], busy: true },
+            {
+              name: commOf(pid) ?? basename(proc.executable ?? '') ?? '',
+              pid,
+              id: handleOf(t),
+              windows: [],
+              busy: true,
+            },
             proc,
           );
       }

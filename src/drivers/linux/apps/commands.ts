@@ -74,7 +74,12 @@ function follow(path: string): string | undefined {
 
 /** A directory owned by root that no one else may write to. */
 function rootOnly(dir: string): boolean {
-  try { const st = statSync(dir); return st.isDirectory() && st.uid === 0 && (st.mode & 0o022) === 0; } catch { return false; }
+  try {
+    const st = statSync(dir);
+    return st.isDirectory() && st.uid === 0 && (st.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
 }
 
 const realOr = (p: string): string => { try { return realpathSync(p); } catch { return p; } };

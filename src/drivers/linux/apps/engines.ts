@@ -38,7 +38,9 @@ export function engineOfProgram(file: string): Engine | undefined {
   const has = (name: string): boolean => existsSync(join(dir, name));
   if (has('libxul.so') && has('omni.ja')) return 'Firefox';
   if (has('resources.pak') && has('icudtl.dat')) {
-    return has('resources/app.asar') || has('resources/app') || has('resources/default_app.asar') ? 'Electron' : 'Chromium';
+    return has('resources/app.asar') || has('resources/app') || has('resources/default_app.asar')
+      ? 'Electron'
+      : 'Chromium';
   }
   return undefined;
 }

@@ -14,7 +14,14 @@ import { scriptLauncher } from './resolve.js';
 import type { IdentifyParams, IdentifyResult, TerminateParams, TerminateResult } from '../../../protocol/identity.js';
 
 /** The identity fields of apps and windows. */
-export interface IdentityFacts { appId?: string; executable?: string; startToken?: string; user?: string; package?: string; sameAs?: string[] }
+export interface IdentityFacts {
+  appId?: string;
+  executable?: string;
+  startToken?: string;
+  user?: string;
+  package?: string;
+  sameAs?: string[];
+}
 
 /** The start token of a process (its /proc start time), or undefined when it is gone. */
 export function startTokenOf(pid: number): string | undefined {
@@ -52,7 +59,8 @@ export function identify(p: IdentifyParams): IdentifyResult {
   if (info.cmdline) out.argv = info.cmdline.slice(0, 4096);
   try { out.cwd = readlinkSync(`/proc/${p.pid}/cwd`); } catch { /* another user's process */ }
   // An interpreter running an installed script (meld: python3 /usr/bin/meld) is named by that script's commands.
-  const launcher = info.executable && out.argv && out.cwd ? scriptLauncher(info.executable, out.argv, out.cwd) : undefined;
+  const launcher =
+    info.executable && out.argv && out.cwd ? scriptLauncher(info.executable, out.argv, out.cwd) : undefined;
   if (launcher) out.launcher = launcher;
   if (!info.executable) out.unreadable = true;
   if (p.content && info.executable) {
@@ -76,7 +84,8 @@ export function processMismatch(expect: ProcessExpectation, pid: number): string
   if (pid !== expect.pid) return `the element belongs to process ${pid}, not ${expect.pid}`;
   const info = procInfo(pid);
   if (info?.startTime === undefined) return `process ${pid} has exited`;
-  if (expect.startToken !== undefined && String(info.startTime) !== expect.startToken) return `pid ${pid} now belongs to another process (another start time)`;
+  if (expect.startToken !== undefined && String(info.startTime) !== expect.startToken)
+    return `pid ${pid} now belongs to another process (another start time)`;
   if (expect.appId !== undefined && info.executable !== expect.appId) return `process ${pid} now runs another program`;
   return undefined;
 }

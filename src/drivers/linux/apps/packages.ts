@@ -73,7 +73,13 @@ function current(): Index | undefined {
   const owner = new Map<string, string>();
   let names: string[] = [];
   try { names = readdirSync(INFO).filter((n) => n.endsWith('.list')); } catch { return undefined; }
-  for (const f of names) { try { addList(owner, f, readFileSync(`${INFO}/${f}`, 'utf8')); } catch { /* removed meanwhile */ } }
+  for (const f of names) {
+    try {
+      addList(owner, f, readFileSync(`${INFO}/${f}`, 'utf8'));
+    } catch {
+      /* removed meanwhile */
+    }
+  }
   let status = '';
   try { status = readFileSync(STATUS, 'utf8'); } catch { /* no status file */ }
   index = { mtimeMs, owner, source: sources(status) };

@@ -20,7 +20,17 @@ export interface ProcessFacts {
   toolkit: Toolkit;
 }
 
-const ENV_KEYS = ['QT_ACCESSIBILITY', 'QT_LINUX_ACCESSIBILITY_ALWAYS_ON', 'GSK_RENDERER', 'NO_AT_BRIDGE', 'GTK_MODULES', 'DISPLAY', 'WAYLAND_DISPLAY', 'JAVA_TOOL_OPTIONS', 'AT_SPI_BUS_ADDRESS'];
+const ENV_KEYS = [
+  'QT_ACCESSIBILITY',
+  'QT_LINUX_ACCESSIBILITY_ALWAYS_ON',
+  'GSK_RENDERER',
+  'NO_AT_BRIDGE',
+  'GTK_MODULES',
+  'DISPLAY',
+  'WAYLAND_DISPLAY',
+  'JAVA_TOOL_OPTIONS',
+  'AT_SPI_BUS_ADDRESS',
+];
 
 function read(path: string): string | undefined {
   try { return readFileSync(path, 'utf8'); } catch { return undefined; }
@@ -32,7 +42,12 @@ export function detectToolkit(exe: string | undefined, argv: readonly string[], 
   if (name === 'java' || /\/java$/.test(argv[0] ?? '') || /libjvm\.so/.test(maps)) return 'java';
   if (/^(chromium|chrome|google-chrome|brave|msedge)/.test(name)) return 'chromium';
   // Electron apps carry Chromium's resource packs next to their own executable.
-  if (exe && (existsSync(join(dirname(exe), 'chrome_100_percent.pak')) || existsSync(join(dirname(exe), 'resources', 'app.asar')))) return 'electron';
+  if (
+    exe &&
+    (existsSync(join(dirname(exe), 'chrome_100_percent.pak')) ||
+      existsSync(join(dirname(exe), 'resources', 'app.asar')))
+  )
+    return 'electron';
   if (/libQt[56]Core|libQt6Gui|libQt5Gui/.test(maps)) return 'qt';
   if (/libgtk-4\.so/.test(maps)) return 'gtk4';
   if (/libgtk-3\.so/.test(maps)) return 'gtk3';
@@ -54,7 +69,13 @@ export function processFacts(pid: number): ProcessFacts | undefined {
     const k = kv.slice(0, i);
     if (i > 0 && ENV_KEYS.includes(k)) env[k] = kv.slice(i + 1);
   }
-  const facts: ProcessFacts = { pid, comm, argv, env, toolkit: detectToolkit(executable, argv, read(`/proc/${pid}/maps`) ?? '') };
+  const facts: ProcessFacts = {
+    pid,
+    comm,
+    argv,
+    env,
+    toolkit: detectToolkit(executable, argv, read(`/proc/${pid}/maps`) ?? ''),
+  };
   if (executable) facts.executable = executable;
   return facts;
 }
@@ -73,12 +94,21 @@ export function findProcesses(name: string): ProcessFacts[] {
     let exe = '';
     try { exe = basename(readlinkSync(`/proc/${pid}/exe`)).toLowerCase(); } catch { /* not ours */ }
     const argv0 = basename((read(`/proc/${pid}/cmdline`) ?? '').split('\0')[0] ?? '').toLowerCase();
-    if (comm === want || exe === want || argv0 === want || (want.length >= 4 && (comm.includes(want) || exe.includes(want)))) {
+    if (
+      comm === want ||
+      exe === want ||
+      argv0 === want ||
+      (want.length >= 4 && (comm.includes(want) || exe.includes(want)))
+    ) {
       const f = processFacts(pid);
       if (f) out.push(f);
     }
   }
-  return out.sort((a, b) => Number(a.argv.some((x) => x.startsWith('--type='))) - Number(b.argv.some((x) => x.startsWith('--type='))) || a.pid - b.pid);
+  return out.sort(
+    (a, b) =>
+      Number(a.argv.some((x) => x.startsWith('--type='))) - Number(b.argv.some((x) => x.startsWith('--type='))) ||
+      a.pid - b.pid,
+  );
 }
 
 /** A command-line flag's value (`--name=value`), `true` for a bare `--name`, undefined when absent. */

@@ -1,5 +1,6 @@
 /**
- * `apps.resolveLaunch` on Linux (docs/policy.md, "One app, one allow entry"): which program a launch will really run, resolved on
+ * `apps.resolveLaunch` on Linux (docs/policy.md, "One app, one allow entry"): which program a launch will really run,
+ * resolved on
  * the machine it runs on. A name proves nothing: a symlink `notes` → keepassxc, a copy of it under another name,
  * `sh -c "exec keep""assxc"`, `env`, `nohup`, `setsid`, an interpreter's `os.execv`, or `gio launch x.desktop`
  * all start the same password manager. So the command is resolved through PATH to its realpath, wrappers are
@@ -46,15 +47,19 @@ export interface LaunchContext {
 const MAX_DEPTH = 8;
 const SHELLS = /^(sh|bash|dash|zsh|ksh|mksh|ash|posh|yash)$/;
 /** Interpreters whose code may come from the command line; with a script file they run that file. */
-const INTERPRETERS = /^(python[0-9.]*m?|pypy[0-9.]*|perl[0-9.]*|node|nodejs|bun|deno|ruby[0-9.]*|php[0-9.]*|lua[0-9.]*|luajit|gjs|tclsh[0-9.]*|wish[0-9.]*|osascript|guile[0-9.]*|awk|gawk|mawk|nawk|java)$/;
+const INTERPRETERS =
+  /^(python[0-9.]*m?|pypy[0-9.]*|perl[0-9.]*|node|nodejs|bun|deno|ruby[0-9.]*|php[0-9.]*|lua[0-9.]*|luajit|gjs|tclsh[0-9.]*|wish[0-9.]*|osascript|guile[0-9.]*|awk|gawk|mawk|nawk|java)$/;
 /** Interpreter options that put code (not a file) on the command line, or run a module found elsewhere. */
-const CODE_OPTIONS = /^(-c|-e|-E|-m|-p|-r|-x|--eval|--print|--require|--import|--command|--exec)$|^--(eval|print|require|import)=|^-[a-zA-Z]*[ceE]$/;
+const CODE_OPTIONS =
+  /^(-c|-e|-E|-m|-p|-r|-x|--eval|--print|--require|--import|--command|--exec)$|^--(eval|print|require|import)=|^-[a-zA-Z]*[ceE]$/;
 /** Interpreter options that take the next word as their value (so it is not the script). */
 const VALUE_OPTIONS = /^(-X|-W|-I|-M|-C|--loader|--cp|-cp|-classpath|--classpath|-jar)$/;
 /** Terminal emulators: with no command in their arguments they run the user's shell, a program the user knows. */
-const TERMINALS = /^(xterm|uxterm|rxvt-unicode|stterm|x-terminal-emulator|gnome-terminal|konsole|xfce4-terminal|lxterminal|mate-terminal|terminator|tilix|kitty|alacritty|foot|wezterm|urxvt|rxvt|st)$/;
+const TERMINALS =
+  /^(xterm|uxterm|rxvt-unicode|stterm|x-terminal-emulator|gnome-terminal|konsole|xfce4-terminal|lxterminal|mate-terminal|terminator|tilix|kitty|alacritty|foot|wezterm|urxvt|rxvt|st)$/;
 /** Terminal options that start no command (flags, and `--name=value` forms of window options only). */
-const TERMINAL_PLAIN_OPTION = /^--(maximize|fullscreen|disable-server|hide-menubar|show-menubar|hide-toolbar|show-toolbar|hide-borders|show-borders|hide-scrollbar|show-scrollbar|tab|window)$|^--(working-directory|default-working-directory|title|initial-title|geometry|role|zoom|font)=[^\0]*$/;
+const TERMINAL_PLAIN_OPTION =
+  /^--(maximize|fullscreen|disable-server|hide-menubar|show-menubar|hide-toolbar|show-toolbar|hide-borders|show-borders|hide-scrollbar|show-scrollbar|tab|window)$|^--(working-directory|default-working-directory|title|initial-title|geometry|role|zoom|font)=[^\0]*$/;
 /**
  * A terminal under another name: Debian's `xfce4-terminal.wrapper` (x-terminal-emulator's target, a perl script
  * that hands its -e to the terminal), or any program of a terminal's package (xterm's lxterm and koi8rxterm).
@@ -66,7 +71,8 @@ function terminalLauncher(real: string): boolean {
 }
 
 /** Programs that run another program named somewhere in their arguments, in ways not modelled here. */
-const EXEC_WRAPPERS = /^(script|watch|xargs|flock|firejail|bwrap|flatpak|flatpak-spawn|dbus-launch|dbus-run-session|systemd-run|strace|ltrace|gdb|valgrind|xvfb-run|time|chrt|taskset|unshare|nsenter|chroot|runuser|setpriv|capsh|prlimit|torsocks|proxychains4?|sg|newgrp|catchsegv|parallel|at|batch|tmux|screen|ssh|expect|start-stop-daemon|busybox|toybox|exec|command|builtin|eval|sudo|doas|su|pkexec|kde-open5?|kioclient5?|exo-open|gnome-open|mimeopen|see|run-mailcap|sensible-browser|sensible-editor|x-www-browser|www-browser|open|dex|gtk4-launch|ld-linux.*|ld\.so|rlwrap|emacs|vim?|nvim|make|npx|npm|pnpm|yarn|uv|pipx|cargo|go)$/;
+const EXEC_WRAPPERS =
+  /^(script|watch|xargs|flock|firejail|bwrap|flatpak|flatpak-spawn|dbus-launch|dbus-run-session|systemd-run|strace|ltrace|gdb|valgrind|xvfb-run|time|chrt|taskset|unshare|nsenter|chroot|runuser|setpriv|capsh|prlimit|torsocks|proxychains4?|sg|newgrp|catchsegv|parallel|at|batch|tmux|screen|ssh|expect|start-stop-daemon|busybox|toybox|exec|command|builtin|eval|sudo|doas|su|pkexec|kde-open5?|kioclient5?|exo-open|gnome-open|mimeopen|see|run-mailcap|sensible-browser|sensible-editor|x-www-browser|www-browser|open|dex|gtk4-launch|ld-linux.*|ld\.so|rlwrap|emacs|vim?|nvim|make|npx|npm|pnpm|yarn|uv|pipx|cargo|go)$/;
 
 /**
  * Resolves a launch's argument vector to the program that will run. Never throws: what cannot be proven is
@@ -93,7 +99,8 @@ function step(argv: string[], cwd: string, ctx: LaunchContext, names: string[], 
   const found = which(cmd, ctx.path, cwd);
   // Not found here: it cannot start here either (the driver has this environment), and a device elsewhere
   // proves its own programs; the name is all there is (names still deny, and the started window is checked).
-  if (!found) return depth === 0 ? { argv } : { argv, unproven: `"${basename(cmd)}" (reached through a wrapper) was not found` };
+  if (!found)
+    return depth === 0 ? { argv } : { argv, unproven: `"${basename(cmd)}" (reached through a wrapper) was not found` };
   const real = realOr(found);
   names.push(found, real);
   // The name it is called by matters as well as the file (multi-call binaries look at argv[0]).
@@ -103,26 +110,39 @@ function step(argv: string[], cwd: string, ctx: LaunchContext, names: string[], 
   const next = (rest: string[], dir = cwd): Step => step(rest, dir, ctx, names, depth + 1);
 
   if (is(/^env$/)) return envStep(args, cwd, ctx, names, depth, real);
-  if (is(/^nohup$/)) return args[0] === '--' ? next(args.slice(1)) : args.length ? next(args) : { executable: real, argv: [real] };
+  if (is(/^nohup$/))
+    return args[0] === '--' ? next(args.slice(1)) : args.length ? next(args) : { executable: real, argv: [real] };
   if (is(/^setsid$/)) return skipOptions(args, /^(-c|-f|-w|--ctty|--fork|--wait)$/, undefined, real, next);
   if (is(/^nice$/)) return skipOptions(args, /^(-[0-9]+|--adjustment=.*)$/, /^(-n|--adjustment)$/, real, next);
   if (is(/^ionice$/)) return skipOptions(args, /^(-t|--ignore)$/, /^(-c|-n|--class|--classdata)$/, real, next);
   if (is(/^stdbuf$/)) return skipOptions(args, /^(-[ioe].+|--(input|output|error)=.*)$/, /^(-[ioe])$/, real, next);
   if (is(/^timeout$/)) {
-    const rest = skipWords(args, /^(--preserve-status|--foreground|-v|--verbose|--kill-after=.*|--signal=.*|-k.+|-s.+)$/, /^(-k|-s)$/);
-    return rest === undefined || rest.length < 2 ? { argv, unproven: 'timeout with options that cannot be read' } : next(rest.slice(1));
+    const rest = skipWords(
+      args,
+      /^(--preserve-status|--foreground|-v|--verbose|--kill-after=.*|--signal=.*|-k.+|-s.+)$/,
+      /^(-k|-s)$/,
+    );
+    return rest === undefined || rest.length < 2
+      ? { argv, unproven: 'timeout with options that cannot be read' }
+      : next(rest.slice(1));
   }
   if (is(SHELLS)) return shellStep(args, cwd, real, names, next);
-  if (is(/^(xdg-open|gio|gtk-launch|gtk4-launch)$/)) return openerStep(prog === 'gio' || called === 'gio' ? 'gio' : called, args, cwd, ctx, names, real, next);
+  if (is(/^(xdg-open|gio|gtk-launch|gtk4-launch)$/))
+    return openerStep(prog === 'gio' || called === 'gio' ? 'gio' : called, args, cwd, ctx, names, real, next);
   if (is(INTERPRETERS)) return interpreterStep(args, cwd, real, names);
   if (is(TERMINALS) || terminalLauncher(real)) {
     // A terminal started as the user starts it (no command): the terminal itself runs (through its launcher
     // script, if it is one). With anything else in its arguments it may run a program named there (-e, -x,
     // --command, a tab's command): that is not proven.
     if (args.every((a) => TERMINAL_PLAIN_OPTION.test(a))) return shebangStep(real, args, ctx, cwd, names);
-    return { argv, unproven: `${called} with these arguments runs a command named in them, which cannot be proven here`, runsCommand: true };
+    return {
+      argv,
+      unproven: `${called} with these arguments runs a command named in them, which cannot be proven here`,
+      runsCommand: true,
+    };
   }
-  if (is(EXEC_WRAPPERS)) return { argv, unproven: `${called} runs a program named in its arguments, which cannot be proven here` };
+  if (is(EXEC_WRAPPERS))
+    return { argv, unproven: `${called} runs a program named in its arguments, which cannot be proven here` };
   return shebangStep(real, args, ctx, cwd, names);
 }
 
@@ -151,11 +171,19 @@ function envStep(args: string[], cwd: string, ctx: LaunchContext, names: string[
     return tail(args.slice(i));
   }
   return { executable: real, argv: [real] };
-  function tail(rest: string[]): Step { return rest.length ? step(rest, dir, ctx, names, depth + 1) : { executable: real, argv: [real] }; }
+  function tail(rest: string[]): Step {
+    return rest.length ? step(rest, dir, ctx, names, depth + 1) : { executable: real, argv: [real] };
+  }
 }
 
 /** Skips a wrapper's own options, then resolves the command after them. */
-function skipOptions(args: string[], flag: RegExp, withValue: RegExp | undefined, real: string, next: (rest: string[]) => Step): Step {
+function skipOptions(
+  args: string[],
+  flag: RegExp,
+  withValue: RegExp | undefined,
+  real: string,
+  next: (rest: string[]) => Step,
+): Step {
   const rest = skipWords(args, flag, withValue);
   if (rest === undefined) return { argv: args, unproven: `options of ${basename(real)} that cannot be read` };
   return rest.length ? next(rest) : { executable: real, argv: [real] };
@@ -178,14 +206,21 @@ function shellStep(args: string[], cwd: string, real: string, names: string[], n
   let code = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? '';
-    if (a === '--' || a === '-') { const s = args[i + 1]; return s === undefined ? { executable: real, argv: [real] } : scriptStep(real, s, cwd, args.slice(i + 1)); }
+    if (a === '--' || a === '-') {
+      const s = args[i + 1];
+      return s === undefined ? { executable: real, argv: [real] } : scriptStep(real, s, cwd, args.slice(i + 1));
+    }
     if (/^[-+]o$/.test(a) || a === '-O' || a === '+O' || a === '--rcfile' || a === '--init-file') { i++; continue; }
     if (/^[-+][a-zA-Z]+$/.test(a)) { if (a.includes('c')) code = true; continue; }
     if (a.startsWith('--')) continue;
     if (!code) return scriptStep(real, a, cwd, args.slice(i));
     names.push(...wordsOf(a));
     const words = shellWords(a);
-    if (!words) return { argv: args, unproven: 'shell code that is more than one plain command (variables, pipes, lists, globs, substitutions)' };
+    if (!words)
+      return {
+        argv: args,
+        unproven: 'shell code that is more than one plain command (variables, pipes, lists, globs, substitutions)',
+      };
     // Leading assignments, `exec` and `command` leave the same program to run.
     let w = words;
     while (w.length) {
@@ -217,19 +252,36 @@ function interpreterStep(args: string[], cwd: string, real: string, names: strin
     const a = args[i] ?? '';
     if (CODE_OPTIONS.test(a)) {
       names.push(...args.slice(i + 1).flatMap(wordsOf));
-      return { argv: [real, ...args], unproven: `${basename(real)} ${a.split('=')[0] ?? a} runs code given on the command line; what it starts cannot be proven` };
+      return {
+        argv: [real, ...args],
+        unproven:
+          `${basename(real)} ${a.split('=')[0] ?? a} runs code given on the command line; what it starts ` +
+          `cannot be proven`,
+      };
     }
-    if (a === '--') { const s = args[i + 1]; return s === undefined ? { executable: real, argv: [real] } : scriptStep(real, s, cwd, args.slice(i + 1)); }
+    if (a === '--') {
+      const s = args[i + 1];
+      return s === undefined ? { executable: real, argv: [real] } : scriptStep(real, s, cwd, args.slice(i + 1));
+    }
     if (VALUE_OPTIONS.test(a)) { i++; continue; }
     if (a.startsWith('-') && a !== '-') continue;
-    if (a === '-') return { argv: [real, ...args], unproven: `${basename(real)} reads its program from standard input` };
+    if (a === '-')
+      return { argv: [real, ...args], unproven: `${basename(real)} reads its program from standard input` };
     return scriptStep(real, a, cwd, args.slice(i));
   }
   return { executable: real, argv: [real] };
 }
 
 /** `xdg-open x.desktop`, `gio launch x.desktop`, `gio open x`, `gtk-launch app-id`: the .desktop file's Exec=. */
-function openerStep(tool: string, args: string[], cwd: string, ctx: LaunchContext, names: string[], real: string, next: (rest: string[]) => Step): Step {
+function openerStep(
+  tool: string,
+  args: string[],
+  cwd: string,
+  ctx: LaunchContext,
+  names: string[],
+  real: string,
+  next: (rest: string[]) => Step,
+): Step {
   const words = args.filter((a) => !a.startsWith('-'));
   let target: string | undefined;
   let extra: string[] = [];
@@ -238,23 +290,40 @@ function openerStep(tool: string, args: string[], cwd: string, ctx: LaunchContex
     if (sub !== 'launch' && sub !== 'open') return { executable: real, argv: [real, ...args] };
     target = words[1];
     extra = words.slice(2);
-    if (sub === 'open' && target !== undefined && !target.endsWith('.desktop')) return { argv: args, unproven: `gio open hands "${basename(target)}" to its default application, which cannot be proven` };
+    if (sub === 'open' && target !== undefined && !target.endsWith('.desktop'))
+      return {
+        argv: args,
+        unproven: `gio open hands "${basename(target)}" to its default application, which cannot be proven`,
+      };
   } else if (/^gtk4?-launch$/.test(tool)) {
     target = words[0];
     extra = words.slice(1);
     if (target !== undefined && !target.includes('/')) target = findDesktopFile(target, ctx) ?? target;
   } else {
     target = words[0];
-    if (target !== undefined && !target.endsWith('.desktop')) return { argv: args, unproven: `xdg-open hands "${basename(target)}" to its default application, which cannot be proven` };
+    if (target !== undefined && !target.endsWith('.desktop'))
+      return {
+        argv: args,
+        unproven: `xdg-open hands "${basename(target)}" to its default application, which cannot be proven`,
+      };
   }
   if (target === undefined) return { executable: real, argv: [real, ...args] };
   const file = resolve(cwd, target);
   const entry = readDesktopEntry(file);
   if (!entry) return { argv: args, unproven: `the desktop file ${basename(target)} cannot be read` };
   names.push(...entry.names);
-  if (entry.tryExec) names.push(entry.tryExec, ...(which(entry.tryExec, ctx.path, cwd) ? [realOr(which(entry.tryExec, ctx.path, cwd) ?? '')] : []));
-  if (entry.dbus) return { argv: args, unproven: `${basename(target)} is started over D-Bus (DBusActivatable), which cannot be proven` };
-  if (!entry.exec) return { argv: args, unproven: `the desktop file ${basename(target)} has no Exec= line that can be read` };
+  if (entry.tryExec)
+    names.push(
+      entry.tryExec,
+      ...(which(entry.tryExec, ctx.path, cwd) ? [realOr(which(entry.tryExec, ctx.path, cwd) ?? '')] : []),
+    );
+  if (entry.dbus)
+    return {
+      argv: args,
+      unproven: `${basename(target)} is started over D-Bus (DBusActivatable), which cannot be proven`,
+    };
+  if (!entry.exec)
+    return { argv: args, unproven: `the desktop file ${basename(target)} has no Exec= line that can be read` };
   return next([...entry.exec, ...extra]);
 }
 
@@ -287,7 +356,10 @@ export function readDesktopEntry(file: string): DesktopEntry | undefined {
 
 /** The .desktop string escapes (\s \n \t \r \\). */
 function unescapeDesktop(s: string): string {
-  return s.replace(/\\([sntr\\;])/g, (_m, c: string) => ({ s: ' ', n: '\n', t: '\t', r: '\r', '\\': '\\\\', ';': ';' })[c] ?? c);
+  return s.replace(
+    /\\([sntr\\;])/g,
+    (_m, c: string) => ({ s: ' ', n: '\n', t: '\t', r: '\r', '\\': '\\\\', ';': ';' })[c] ?? c,
+  );
 }
 
 /** A desktop id (`org.gnome.gedit`) → its file under the XDG data directories. */
@@ -315,7 +387,8 @@ function shebangStep(real: string, args: string[], ctx: LaunchContext, cwd: stri
     interp = which(rest[0] ?? '', ctx.path, cwd) ?? '';
     rest = rest.slice(1);
   }
-  if (!interp || !existsSync(interp)) return { argv: [real, ...args], unproven: `the interpreter of ${basename(real)} was not found` };
+  if (!interp || !existsSync(interp))
+    return { argv: [real, ...args], unproven: `the interpreter of ${basename(real)} was not found` };
   return { executable: realOr(interp), argv: [realOr(interp), ...rest, real, ...args] };
 }
 
@@ -396,7 +469,8 @@ export const realOr = (p: string): string => { try { return realpathSync(p); } c
  * none for code (`-c`), a module (`-m`), a script no system command names, or a program that is no interpreter.
  */
 export function scriptLauncher(executable: string, argv: readonly string[], cwd: string): Launcher | undefined {
-  if (argv.length < 2 || !(SHELLS.test(basename(executable)) || INTERPRETERS.test(basename(executable)))) return undefined;
+  if (argv.length < 2 || !(SHELLS.test(basename(executable)) || INTERPRETERS.test(basename(executable))))
+    return undefined;
   const r = resolveLaunch([executable, ...argv.slice(1)], { cwd });
   const script = r.argv[1];
   if (r.unproven || r.executable !== executable || script === undefined || !isAbsolute(script)) return undefined;
@@ -406,7 +480,12 @@ export function scriptLauncher(executable: string, argv: readonly string[], cwd:
 
 /** `apps.resolveLaunch`: the resolution plus the facts the policy needs (launchers, package, content). */
 export function resolveLaunchFacts(p: ResolveLaunchParams): ResolveLaunchResult {
-  if ((p.kind ?? 'command') !== 'command') return { argv: [p.command, ...(p.args ?? [])], names: [p.command], unproven: `launch targets of kind ${p.kind ?? ''} are not known on Linux` };
+  if ((p.kind ?? 'command') !== 'command')
+    return {
+      argv: [p.command, ...(p.args ?? [])],
+      names: [p.command],
+      unproven: `launch targets of kind ${p.kind ?? ''} are not known on Linux`,
+    };
   const r = resolveLaunch([p.command, ...(p.args ?? [])]);
   const out: ResolveLaunchResult = { argv: r.argv, names: r.names };
   if (r.executable) { out.executable = r.executable; out.appId = r.executable; }
@@ -417,7 +496,12 @@ export function resolveLaunchFacts(p: ResolveLaunchParams): ResolveLaunchResult 
   }
   // The package the user knows: of the program, or for an interpreter of the (system-owned) script it runs.
   const script = r.scripts[r.scripts.length - 1];
-  const pkg = script !== undefined && r.argv.includes(script) ? packageOf(script) : r.executable ? packageOf(r.executable) : undefined;
+  const pkg =
+    script !== undefined && r.argv.includes(script)
+      ? packageOf(script)
+      : r.executable
+        ? packageOf(r.executable)
+        : undefined;
   if (pkg) out.package = pkg;
   if (r.executable) {
     const c = contentOf(r.executable);

@@ -39,7 +39,14 @@ export async function startDetached(argv: readonly string[], env: NodeJS.Process
   try {
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
-      child.once('error', (e) => reject(new ComputerUseError('app_not_found', `Cannot start "${command ?? ''}": ${e.message}. Is it installed and on PATH?`)));
+      child.once('error', (e) =>
+        reject(
+          new ComputerUseError(
+            'app_not_found',
+            `Cannot start "${command ?? ''}": ${e.message}. Is it installed and on PATH?`,
+          ),
+        ),
+      );
     });
   } catch (e) { release(); throw e; }
   child.unref();

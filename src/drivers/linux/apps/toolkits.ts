@@ -111,7 +111,8 @@ export function toolkitLaunchEnv(base: NodeJS.ProcessEnv, facts: ToolkitFacts = 
   if (base['QT_ACCESSIBILITY'] === undefined) out['QT_ACCESSIBILITY'] = '1';
   if (base['QT_LINUX_ACCESSIBILITY_ALWAYS_ON'] === undefined) out['QT_LINUX_ACCESSIBILITY_ALWAYS_ON'] = '1';
   const jto = base['JAVA_TOOL_OPTIONS'] ?? '';
-  if (facts.javaJar && !jto.includes('assistive_technologies')) out['JAVA_TOOL_OPTIONS'] = `${jto} ${javaA11yOptions(facts.javaJar)}`.trim();
+  if (facts.javaJar && !jto.includes('assistive_technologies'))
+    out['JAVA_TOOL_OPTIONS'] = `${jto} ${javaA11yOptions(facts.javaJar)}`.trim();
   return out;
 }
 

@@ -34,7 +34,18 @@ export function xidOf(handle: string): number | undefined {
 export async function x11WindowInfo(xw: XWindows, xid: number, app?: string): Promise<WindowInfo | undefined> {
   const [pid, title, geo] = await Promise.all([xw.pidOf(xid), xw.title(xid), xw.geometry(xid)]);
   if (!geo || !pid) return undefined;
-  const w = withIdentity<WindowInfo>({ id: x11Handle(xid), title: title ?? '', app: app ?? commOf(pid), pid, role: 'window', focused: false, bounds: geo.rect }, procInfo(pid));
+  const w = withIdentity<WindowInfo>(
+    {
+      id: x11Handle(xid),
+      title: title ?? '',
+      app: app ?? commOf(pid),
+      pid,
+      role: 'window',
+      focused: false,
+      bounds: geo.rect,
+    },
+    procInfo(pid),
+  );
   const className = await xw.wmClass(xid);
   if (className) w.className = className;
   return w;

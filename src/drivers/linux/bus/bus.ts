@@ -50,14 +50,23 @@ export class A11yBus {
    * `viaBus` forces the bus (a settle ping must share the connection the app's events arrive on, so that
    * events sent before the reply are received before it).
    */
-  async call(t: Target, iface: string, member: string, signature = '', body: unknown[] = [], timeoutMs = 3000, viaBus = false): Promise<any[]> {
+  async call(
+    t: Target,
+    iface: string,
+    member: string,
+    signature = '',
+    body: unknown[] = [],
+    timeoutMs = 3000,
+    viaBus = false,
+  ): Promise<any[]> {
     const app = t.dest.startsWith(':');
     if (app && this.busy.has(t.dest)) await this.stillBusy(t.dest);
     try {
       return await this.send(t, iface, member, signature, body, timeoutMs, viaBus);
     } catch (e) {
       // One time-out and the app is left alone: more calls would only queue up behind the one it is stuck on.
-      if (app && e instanceof ComputerUseError && e.code === 'timeout' && !this.busy.has(t.dest)) this.busy.set(t.dest, { probe: undefined, failedAt: -Infinity });
+      if (app && e instanceof ComputerUseError && e.code === 'timeout' && !this.busy.has(t.dest))
+        this.busy.set(t.dest, { probe: undefined, failedAt: -Infinity });
       throw e;
     }
   }
@@ -77,8 +86,18 @@ export class A11yBus {
     const mark = this.busy.get(dest);
     if (!mark) return;
     if (!mark.probe && performance.now() - mark.failedAt >= PING_RETRY_MS) {
-      mark.probe = this.send({ dest, path: '/org/a11y/atspi/accessible/root' }, 'org.a11y.atspi.Accessible', 'GetRole', '', [], PING_MS, false)
-        .then(() => true, (e: unknown) => isGone(e));
+      mark.probe = this.send(
+        { dest, path: '/org/a11y/atspi/accessible/root' },
+        'org.a11y.atspi.Accessible',
+        'GetRole',
+        '',
+        [],
+        PING_MS,
+        false,
+      ).then(
+        () => true,
+        (e: unknown) => isGone(e),
+      );
       void mark.probe.then((answered) => {
         if (answered) this.busy.delete(dest);
         else { mark.failedAt = performance.now(); mark.probe = undefined; }
@@ -89,7 +108,15 @@ export class A11yBus {
   }
 
   /** One call with its deadline, over the app's direct connection when it has one. */
-  private async send(t: Target, iface: string, member: string, signature: string, body: unknown[], timeoutMs: number, viaBus: boolean): Promise<any[]> {
+  private async send(
+    t: Target,
+    iface: string,
+    member: string,
+    signature: string,
+    body: unknown[],
+    timeoutMs: number,
+    viaBus: boolean,
+  ): Promise<any[]> {
     const msg = new Message({ destination: t.dest, path: t.path, interface: iface, member, signature, body });
     const peer = !viaBus && this.p2p && t.dest.startsWith(':') ? await this.peerFor(t.dest) : null;
     const reply = await withTimeout(peer ? peer.call(msg) : this.bus.call(msg), timeoutMs, `${iface}.${member}`);
@@ -107,7 +134,12 @@ export class A11yBus {
     }
     p = (async () => {
       try {
-        const msg = new Message({ destination: dest, path: '/org/a11y/atspi/accessible/root', interface: 'org.a11y.atspi.Application', member: 'GetApplicationBusAddress' });
+        const msg = new Message({
+          destination: dest,
+          path: '/org/a11y/atspi/accessible/root',
+          interface: 'org.a11y.atspi.Application',
+          member: 'GetApplicationBusAddress',
+        });
         const reply = await withTimeout(this.bus.call(msg), 1000, 'GetApplicationBusAddress');
         const address = String(reply?.body?.[0] ?? '');
         if (!address) return null;
@@ -133,7 +165,11 @@ export class A11yBus {
     if (!(await this.getAllIsSafe(t.dest))) {
       // Never a GetAll on Qt: an interface without a known property list is refused, not risked (it kills the app).
       const known = PER_PROPERTY[iface];
-      if (!known) throw new ComputerUseError('unsupported', `Reading all ${iface.split('.').pop()} properties at once crashes this toolkit (Qt); not asked.`);
+      if (!known)
+        throw new ComputerUseError(
+          'unsupported',
+          `Reading all ${iface.split('.').pop()} properties at once crashes this toolkit (Qt); not asked.`,
+        );
       const values = await Promise.all(known.map((k) => this.getProp(t, iface, k, timeoutMs).then((v: unknown) => [k, v] as const, (e: unknown) => {
         if (e instanceof ComputerUseError && e.code === 'timeout') throw e;
         return [k, undefined] as const; // a property the object lacks
@@ -180,19 +216,34 @@ export class A11yBus {
 
   /** Sets one property. */
   async setProp(t: Target, iface: string, prop: string, signature: string, value: unknown): Promise<void> {
-    await this.call(t, 'org.freedesktop.DBus.Properties', 'Set', 'ssv', [iface, prop, new dbus.Variant(signature, value)]);
+    await this.call(t, 'org.freedesktop.DBus.Properties', 'Set', 'ssv', [
+      iface,
+      prop,
+      new dbus.Variant(signature, value),
+    ]);
   }
 
   /** Adds a match rule on the bus daemon. */
   async addMatch(rule: string): Promise<void> {
-    await this.call({ dest: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus' }, 'org.freedesktop.DBus', 'AddMatch', 's', [rule]);
+    await this.call(
+      { dest: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus' },
+      'org.freedesktop.DBus',
+      'AddMatch',
+      's',
+      [rule],
+    );
   }
 
   /** The pid owning a bus name, or 0. */
   async pidOf(busName: string): Promise<number> {
     try {
-      const [pid] = await this.call({ dest: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus' }, 'org.freedesktop.DBus',
-        'GetConnectionUnixProcessID', 's', [busName]);
+      const [pid] = await this.call(
+        { dest: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus' },
+        'org.freedesktop.DBus',
+        'GetConnectionUnixProcessID',
+        's',
+        [busName],
+      );
       return Number(pid ?? 0);
     } catch { return 0; }
   }
@@ -210,8 +261,11 @@ async function openBus(address: string, timeoutMs: number): Promise<dbus.Message
     bus.once('connect', () => resolve());
     bus.once('error', (e: Error) => reject(e));
   }), timeoutMs, `connect ${address}`).catch((e: Error) => {
-    throw new ComputerUseError('permission_denied',
-      `Cannot reach the accessibility bus (${e.message}). Start a desktop session with AT-SPI, or run \`computer-use sandbox up\`.`);
+    throw new ComputerUseError(
+      'permission_denied',
+      `Cannot reach the accessibility bus (${e.message}). Start a desktop session with AT-SPI, or run ` +
+        `\`computer-use sandbox up\`.`,
+    );
   });
   // A late socket error must not crash the driver: it is reported through failing calls instead.
   bus.on('error', () => undefined);
@@ -233,8 +287,11 @@ async function a11yAddressFromSession(timeoutMs: number): Promise<string> {
     if (!address) throw new Error('empty address');
     return address;
   } catch (e) {
-    throw new ComputerUseError('permission_denied',
-      `The AT-SPI bus is not running (${(e as Error).message}). Install at-spi2-core and enable accessibility, or use \`computer-use sandbox up\`.`);
+    throw new ComputerUseError(
+      'permission_denied',
+      `The AT-SPI bus is not running (${(e as Error).message}). Install at-spi2-core and enable ` +
+        `accessibility, or use \`computer-use sandbox up\`.`,
+    );
   } finally {
     session.disconnect();
   }
@@ -244,7 +301,11 @@ async function a11yAddressFromSession(timeoutMs: number): Promise<string> {
 export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const t = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ComputerUseError('timeout', `${what} did not answer within ${ms} ms; the app may be busy or hung.`)), ms);
+    timer = setTimeout(
+      () =>
+        reject(new ComputerUseError('timeout', `${what} did not answer within ${ms} ms; the app may be busy or hung.`)),
+      ms,
+    );
   });
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
@@ -254,5 +315,7 @@ export function isGone(e: unknown): boolean {
   const type = (e as { type?: string }).type ?? '';
   const text = `${type} ${(e as Error).message ?? ''}`;
   // NoReply and timeouts mean busy, not gone: the caller reports them instead of dropping the element.
-  return /UnknownObject|UnknownMethod|ServiceUnknown|Disconnected|UnknownInterface|does not exist|not exist/i.test(text);
+  return /UnknownObject|UnknownMethod|ServiceUnknown|Disconnected|UnknownInterface|does not exist|not exist/i.test(
+    text,
+  );
 }

@@ -121,7 +121,12 @@ export async function readTreeCached(
                 ? Promise.resolve({ children: [], count: info.childCount, start: 0 })
                 : childrenOf(bus, t, kids ? kids.length : info.childCount),
             // Only a node with children can hide a subtree: leaves skip the extra call.
-            enrich(bus, info, (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false && info.childCount > 0), text),
+            enrich(
+              bus,
+              info,
+              (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false && info.childCount > 0),
+              text,
+            ),
           ]);
           info.children = live.children;
           info.childCount = live.count;

@@ -163,7 +163,12 @@ export class EventWatcher {
    * closing popovers and dialogs animate and send their last events ~200 ms later. When the app has sent
    * nothing since `since` (the last input), the wait lasts at least `firstEventMs`.
    */
-  async settle(quietMs: number, timeoutMs: number, app?: string, opts: { since?: number; firstEventMs?: number; tailMs?: number; minMs?: number; signal?: AbortSignal } = {}): Promise<{ settled: boolean; events: number; ms: number }> {
+  async settle(
+    quietMs: number,
+    timeoutMs: number,
+    app?: string,
+    opts: { since?: number; firstEventMs?: number; tailMs?: number; minMs?: number; signal?: AbortSignal } = {},
+  ): Promise<{ settled: boolean; events: number; ms: number }> {
     const start = performance.now();
     const tailMs = opts.tailMs ?? Math.max(quietMs, 250);
     // An act whose app has not reacted yet may still be working (GTK3's file chooser answers a Save click
@@ -206,7 +211,9 @@ export class EventWatcher {
           return result(true);
         }
         if (now >= deadline) return result(false);
-        await new Promise((r) => setTimeout(r, Math.max(1, Math.min(Math.max(quiet - quietFor, 5), 40, deadline - now))));
+        await new Promise((r) =>
+          setTimeout(r, Math.max(1, Math.min(Math.max(quiet - quietFor, 5), 40, deadline - now))),
+        );
       }
     } finally { off(); }
   }

@@ -42,7 +42,13 @@ export class PeerConnection {
       const p = this.pending.get(serial);
       if (!p) return;
       this.pending.delete(serial);
-      if (m.type === ERROR) p.reject(new P2PError(m.errorName ?? 'org.freedesktop.DBus.Error.Failed', String((m.body as unknown[] | undefined)?.[0] ?? m.errorName)));
+      if (m.type === ERROR)
+        p.reject(
+          new P2PError(
+            m.errorName ?? 'org.freedesktop.DBus.Error.Failed',
+            String((m.body as unknown[] | undefined)?.[0] ?? m.errorName),
+          ),
+        );
       else p.resolve(m);
     });
     const fail = (why: string): void => {
@@ -59,7 +65,14 @@ export class PeerConnection {
     return new Promise((resolve, reject) => {
       let conn: RawConnection;
       try { conn = createConnection({ busAddress: address }); } catch (e) { reject(e as Error); return; }
-      const timer = setTimeout(() => { reject(new Error('p2p handshake timed out')); try { conn.end(); } catch { /* closed */ } }, timeoutMs);
+      const timer = setTimeout(() => {
+        reject(new Error('p2p handshake timed out'));
+        try {
+          conn.end();
+        } catch {
+          /* closed */
+        }
+      }, timeoutMs);
       conn.once('connect', () => { clearTimeout(timer); resolve(new PeerConnection(conn)); });
       conn.once('error', (e) => { clearTimeout(timer); reject(e); });
     });
@@ -69,7 +82,8 @@ export class PeerConnection {
 
   /** Sends a method call and resolves with the reply message. */
   call(msg: dbus.Message): Promise<dbus.Message> {
-    if (this.closed) return Promise.reject(new P2PError('org.freedesktop.DBus.Error.Disconnected', 'peer connection closed'));
+    if (this.closed)
+      return Promise.reject(new P2PError('org.freedesktop.DBus.Error.Disconnected', 'peer connection closed'));
     msg.serial = this.serial++;
     return new Promise((resolve, reject) => {
       this.pending.set(msg.serial!, { resolve, reject });

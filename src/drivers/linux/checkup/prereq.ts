@@ -1,6 +1,7 @@
 /**
  * Prerequisites of the Linux driver that can be checked cheaply, for the driver's `hello` and for doctor:
- * display server, XTest (over the driver's own X connection), the AT-SPI status on the session bus, and the toolkit environment
+ * display server, XTest (over the driver's own X connection), the AT-SPI status on the session bus, and the toolkit
+ * environment
  * variables that decide whether apps expose a tree at all.
  */
 import { accessSync, constants } from 'node:fs';
@@ -30,7 +31,17 @@ export function displayServer(env: NodeJS.ProcessEnv = process.env): 'x11' | 'wa
 /** Environment facts that decide whether toolkits expose their accessibility tree. */
 export function toolkitEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of ['DISPLAY', 'WAYLAND_DISPLAY', 'XDG_SESSION_TYPE', 'QT_ACCESSIBILITY', 'QT_LINUX_ACCESSIBILITY_ALWAYS_ON', 'GSK_RENDERER', 'GTK_MODULES', 'NO_AT_BRIDGE', 'AT_SPI_BUS_ADDRESS']) {
+  for (const k of [
+    'DISPLAY',
+    'WAYLAND_DISPLAY',
+    'XDG_SESSION_TYPE',
+    'QT_ACCESSIBILITY',
+    'QT_LINUX_ACCESSIBILITY_ALWAYS_ON',
+    'GSK_RENDERER',
+    'GTK_MODULES',
+    'NO_AT_BRIDGE',
+    'AT_SPI_BUS_ADDRESS',
+  ]) {
     const v = env[k];
     if (v !== undefined) out[k] = v;
   }
@@ -49,18 +60,31 @@ export async function a11yStatus(env: NodeJS.ProcessEnv = process.env, timeoutMs
   let timer: NodeJS.Timeout | undefined;
   try {
     const work = (async () => {
-      await new Promise<void>((resolve, reject) => { bus.once('connect', () => resolve()); bus.once('error', (e: Error) => reject(e)); });
-      const reply = await bus.call(new Message({
-        destination: 'org.a11y.Bus', path: '/org/a11y/bus', interface: 'org.freedesktop.DBus.Properties', member: 'GetAll',
-        signature: 's', body: ['org.a11y.Status'], flags: dbus.MessageFlag.NO_AUTO_START /* never start a second bus launcher */,
-      }));
+      await new Promise<void>((resolve, reject) => {
+        bus.once('connect', () => resolve());
+        bus.once('error', (e: Error) => reject(e));
+      });
+      const reply = await bus.call(
+        new Message({
+          destination: 'org.a11y.Bus',
+          path: '/org/a11y/bus',
+          interface: 'org.freedesktop.DBus.Properties',
+          member: 'GetAll',
+          signature: 's',
+          body: ['org.a11y.Status'],
+          flags: dbus.MessageFlag.NO_AUTO_START /* never start a second bus launcher */,
+        }),
+      );
       const props = (reply?.body?.[0] ?? {}) as Record<string, { value: unknown }>;
       const out: A11yStatus = { reachable: true };
       if (typeof props['IsEnabled']?.value === 'boolean') out.isEnabled = props['IsEnabled'].value;
-      if (typeof props['ScreenReaderEnabled']?.value === 'boolean') out.screenReaderEnabled = props['ScreenReaderEnabled'].value;
+      if (typeof props['ScreenReaderEnabled']?.value === 'boolean')
+        out.screenReaderEnabled = props['ScreenReaderEnabled'].value;
       return out;
     })();
-    const timeout = new Promise<A11yStatus>((resolve) => { timer = setTimeout(() => resolve({ reachable: false, error: `no answer within ${timeoutMs} ms` }), timeoutMs); });
+    const timeout = new Promise<A11yStatus>((resolve) => {
+      timer = setTimeout(() => resolve({ reachable: false, error: `no answer within ${timeoutMs} ms` }), timeoutMs);
+    });
     return await Promise.race([work, timeout]);
   } catch (e) {
     return { reachable: false, error: (e as Error).message };
@@ -74,7 +98,10 @@ export async function a11yStatus(env: NodeJS.ProcessEnv = process.env, timeoutMs
  * Whether the X server offers the XTEST extension, asked over a short-lived X connection of our own
  * (undefined when there is no X display or it cannot be reached).
  */
-export async function xtestExtension(env: NodeJS.ProcessEnv = process.env, timeoutMs = 2000): Promise<boolean | undefined> {
+export async function xtestExtension(
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = 2000,
+): Promise<boolean | undefined> {
   if (!env['DISPLAY']) return undefined;
   let x: X11 | undefined;
   try {
@@ -92,7 +119,10 @@ export async function xtestExtension(env: NodeJS.ProcessEnv = process.env, timeo
  * The X root window's AT_SPI_BUS property (how Qt 5 finds the accessibility bus reliably): its value, null
  * when it is not set, undefined when there is no X display to ask.
  */
-export async function atspiRootProperty(env: NodeJS.ProcessEnv = process.env, timeoutMs = 2000): Promise<string | null | undefined> {
+export async function atspiRootProperty(
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = 2000,
+): Promise<string | null | undefined> {
   if (!env['DISPLAY']) return undefined;
   let x: X11 | undefined;
   try {
@@ -111,7 +141,11 @@ export const A11Y_FIX_COMMANDS = [
 ] as const;
 
 /** Sets `org.a11y.Status.IsEnabled` on the session bus of `env` (Properties.Set on org.a11y.Bus). */
-export async function setA11yEnabled(value: boolean, env: NodeJS.ProcessEnv = process.env, timeoutMs = 2000): Promise<void> {
+export async function setA11yEnabled(
+  value: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = 2000,
+): Promise<void> {
   const address = env['DBUS_SESSION_BUS_ADDRESS'];
   if (!address) throw new Error('DBUS_SESSION_BUS_ADDRESS is unset');
   const bus = dbus.sessionBus({ busAddress: address });
@@ -121,10 +155,20 @@ export async function setA11yEnabled(value: boolean, env: NodeJS.ProcessEnv = pr
     timer = setTimeout(() => reject(new Error(`no answer from org.a11y.Bus within ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    await Promise.race([bus.call(new Message({
-      destination: 'org.a11y.Bus', path: '/org/a11y/bus', interface: 'org.freedesktop.DBus.Properties', member: 'Set',
-      signature: 'ssv', body: ['org.a11y.Status', 'IsEnabled', new dbus.Variant('b', value)], flags: dbus.MessageFlag.NO_AUTO_START,
-    })), failed]);
+    await Promise.race([
+      bus.call(
+        new Message({
+          destination: 'org.a11y.Bus',
+          path: '/org/a11y/bus',
+          interface: 'org.freedesktop.DBus.Properties',
+          member: 'Set',
+          signature: 'ssv',
+          body: ['org.a11y.Status', 'IsEnabled', new dbus.Variant('b', value)],
+          flags: dbus.MessageFlag.NO_AUTO_START,
+        }),
+      ),
+      failed,
+    ]);
   } finally {
     clearTimeout(timer);
     failed.catch(() => undefined);

@@ -111,16 +111,38 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   const add = (c: DoctorCheck): void => { checks.push(c); };
 
   // Display server: the session type, the variables that decided it, what works there.
-  add({ id: 'session', status: 'info', summary: `${sessionLine(sessionInfo)}. Works: ${sessionInfo.works.join('; ') || 'nothing'}.` +
-    (sessionInfo.notHere.length ? ` Not here: ${sessionInfo.notHere.join('; ')}.` : '') });
-  if (session === 'none') add({ id: 'display', status: 'fail', summary: 'No display: DISPLAY and WAYLAND_DISPLAY are unset.', fix: 'Run inside a desktop session, or start a headless one with `computer-use sandbox up`.' });
+  add({
+    id: 'session',
+    status: 'info',
+    summary:
+      `${sessionLine(sessionInfo)}. Works: ${sessionInfo.works.join('; ') || 'nothing'}.` +
+      (sessionInfo.notHere.length ? ` Not here: ${sessionInfo.notHere.join('; ')}.` : ''),
+  });
+  if (session === 'none')
+    add({
+      id: 'display',
+      status: 'fail',
+      summary: 'No display: DISPLAY and WAYLAND_DISPLAY are unset.',
+      fix: 'Run inside a desktop session, or start a headless one with `computer-use sandbox up`.',
+    });
   else if (session === 'wayland') {
-    add({ id: 'display', status: 'warn', summary: `Wayland session (WAYLAND_DISPLAY=${env['WAYLAND_DISPLAY'] ?? ''}): element actions work, synthetic keys and pointer are blocked.`, fix: 'Use element actions; for keys and pointer run the apps in an X11 session (or `computer-use sandbox up`).' });
+    add({
+      id: 'display',
+      status: 'warn',
+      summary:
+        `Wayland session (WAYLAND_DISPLAY=${env['WAYLAND_DISPLAY'] ?? ''}): element actions work, synthetic ` +
+        `keys and pointer are blocked.`,
+      fix: 'Use element actions; for keys and pointer run the apps in an X11 session (or `computer-use sandbox up`).',
+    });
     // The portal's presence does not change the answer (see src/drivers/linux/input/portal.ts): no install advice.
     const w = await probeWaylandInput(env);
-    add({ id: 'wayland_input', status: 'warn', summary: `${w.code}: ${w.reason}`, fix: 'Use element actions (click, set_value, type, toggle, select, scroll); keys and pointer need an X11 session.' });
-  }
-  else add({ id: 'display', status: 'ok', summary: `X11 display ${env['DISPLAY']}.` });
+    add({
+      id: 'wayland_input',
+      status: 'warn',
+      summary: `${w.code}: ${w.reason}`,
+      fix: 'Use element actions (click, set_value, type, toggle, select, scroll); keys and pointer need an X11 session.',
+    });
+  } else add({ id: 'display', status: 'ok', summary: `X11 display ${env['DISPLAY']}.` });
 
   // Synthetic input: XTest requests the driver sends over its own X connection (no helper program).
   const xtest = await xtestExtension(env);
@@ -135,15 +157,55 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
       status = await a11yStatus(env);
     }
   }
-  if (session !== 'x11') add({ id: 'xtest', status: 'warn', summary: `No X11 display: computer_keys and pointer input are ${session === 'wayland' ? 'blocked' : 'unavailable'}.`, fix: 'Run the apps in an X11 session (or `computer-use sandbox up`).' });
-  else if (xtest === undefined) add({ id: 'xtest', status: 'warn', summary: `The X display ${env['DISPLAY'] ?? ''} cannot be reached: synthetic keys and pointer input will fail.`, fix: 'Check DISPLAY and the X authority (XAUTHORITY).' });
-  else if (!xtest) add({ id: 'xtest', status: 'warn', summary: 'The X server has no XTEST extension: synthetic keys will not arrive.', fix: 'Start Xvfb/Xorg with XTEST enabled (the default).' });
-  else add({ id: 'xtest', status: 'ok', summary: 'XTEST extension on: keys and pointer are sent over the X protocol.' });
+  if (session !== 'x11')
+    add({
+      id: 'xtest',
+      status: 'warn',
+      summary:
+        `No X11 display: computer_keys and pointer input are ` +
+        `${session === 'wayland' ? 'blocked' : 'unavailable'}.`,
+      fix: 'Run the apps in an X11 session (or `computer-use sandbox up`).',
+    });
+  else if (xtest === undefined)
+    add({
+      id: 'xtest',
+      status: 'warn',
+      summary: `The X display ${env['DISPLAY'] ?? ''} cannot be reached: synthetic keys and pointer input will fail.`,
+      fix: 'Check DISPLAY and the X authority (XAUTHORITY).',
+    });
+  else if (!xtest)
+    add({
+      id: 'xtest',
+      status: 'warn',
+      summary: 'The X server has no XTEST extension: synthetic keys will not arrive.',
+      fix: 'Start Xvfb/Xorg with XTEST enabled (the default).',
+    });
+  else
+    add({ id: 'xtest', status: 'ok', summary: 'XTEST extension on: keys and pointer are sent over the X protocol.' });
 
   // The AT-SPI status: toolkits read IsEnabled to decide whether to expose their tree.
-  if (!status.reachable) add({ id: 'a11y_status', status: 'fail', summary: `org.a11y.Bus is not reachable on the session bus (${status.error ?? 'no answer'}).`, fix: 'Install at-spi2-core and run in a desktop session (or `computer-use sandbox up`).' });
-  else if (status.isEnabled === false) add({ id: 'a11y_status', status: 'warn', summary: 'org.a11y.Status.IsEnabled is false: GTK/Qt apps may not expose their trees.', fix: `${a11yFix().commands.join('; ')} (\`computer-use doctor --fix\` runs them after you confirm), then restart the apps.` });
-  else add({ id: 'a11y_status', status: 'ok', summary: `org.a11y.Status.IsEnabled is ${String(status.isEnabled ?? 'unset')}.` });
+  if (!status.reachable)
+    add({
+      id: 'a11y_status',
+      status: 'fail',
+      summary: `org.a11y.Bus is not reachable on the session bus (${status.error ?? 'no answer'}).`,
+      fix: 'Install at-spi2-core and run in a desktop session (or `computer-use sandbox up`).',
+    });
+  else if (status.isEnabled === false)
+    add({
+      id: 'a11y_status',
+      status: 'warn',
+      summary: 'org.a11y.Status.IsEnabled is false: GTK/Qt apps may not expose their trees.',
+      fix:
+        `${a11yFix().commands.join('; ')} (\`computer-use doctor --fix\` runs them after you confirm), then ` +
+        `restart the apps.`,
+    });
+  else
+    add({
+      id: 'a11y_status',
+      status: 'ok',
+      summary: `org.a11y.Status.IsEnabled is ${String(status.isEnabled ?? 'unset')}.`,
+    });
 
   // The driver: connects to the accessibility bus and lists apps.
   const device = opts.device;
@@ -156,17 +218,56 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
     const listed = (await device.call('apps.list', { withWindows: true })).apps;
     apps = listed.filter((a) => !a.inaccessible);
     offBus = listed.filter((a) => a.inaccessible);
-    add({ id: 'a11y_bus', status: 'ok', summary: `Accessibility bus reachable; ${apps.length} app${apps.length === 1 ? '' : 's'} registered${apps.length ? `: ${apps.map((a) => a.name || '(unnamed)').slice(0, 8).join(', ')}` : ''}.` });
+    add({
+      id: 'a11y_bus',
+      status: 'ok',
+      summary:
+        `Accessibility bus reachable; ${apps.length} app${apps.length === 1 ? '' : 's'} registered` +
+        `${
+          apps.length
+            ? `: ${apps
+                .map((a) => a.name || '(unnamed)')
+                .slice(0, 8)
+                .join(', ')}`
+            : ''
+        }.`,
+    });
   } catch (e) {
-    add({ id: 'a11y_bus', status: 'fail', summary: `The Linux driver cannot read the accessibility bus: ${(e as Error).message.split('\n')[0]}`, fix: 'Run inside a desktop session with AT-SPI (at-spi2-core), or `computer-use sandbox up`.' });
+    add({
+      id: 'a11y_bus',
+      status: 'fail',
+      summary: `The Linux driver cannot read the accessibility bus: ${(e as Error).message.split('\n')[0]}`,
+      fix: 'Run inside a desktop session with AT-SPI (at-spi2-core), or `computer-use sandbox up`.',
+    });
   }
 
-  for (const a of offBus.slice(0, 8)) add({ id: 'app_off_bus', status: 'warn', summary: `${a.name} (pid ${a.pid}) has windows but is not on the accessibility bus: ${a.inaccessible?.reason ?? ''}.`, ...offBusFix(a, opts.remedyWords) });
+  for (const a of offBus.slice(0, 8))
+    add({
+      id: 'app_off_bus',
+      status: 'warn',
+      summary:
+        `${a.name} (pid ${a.pid}) has windows but is not on the accessibility bus: ` +
+        `${a.inaccessible?.reason ?? ''}.`,
+      ...offBusFix(a, opts.remedyWords),
+    });
   // Toolkit environment for apps started from here. computer_launch sets the Qt and Java switches itself.
   const qt = env['QT_ACCESSIBILITY'];
-  add(qt === '1'
-    ? { id: 'qt_accessibility', status: 'ok', summary: 'QT_ACCESSIBILITY=1: Qt apps started from here turn accessibility on.' }
-    : { id: 'qt_accessibility', status: 'info', summary: `QT_ACCESSIBILITY is ${qt === undefined ? 'unset' : `"${qt}"`}: Qt apps started outside computer_launch may stay off the accessibility bus (computer_launch sets it).`, fix: 'export QT_ACCESSIBILITY=1 QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 before starting Qt apps yourself.' });
+  add(
+    qt === '1'
+      ? {
+          id: 'qt_accessibility',
+          status: 'ok',
+          summary: 'QT_ACCESSIBILITY=1: Qt apps started from here turn accessibility on.',
+        }
+      : {
+          id: 'qt_accessibility',
+          status: 'info',
+          summary:
+            `QT_ACCESSIBILITY is ${qt === undefined ? 'unset' : `"${qt}"`}: Qt apps started outside ` +
+            `computer_launch may stay off the accessibility bus (computer_launch sets it).`,
+          fix: 'export QT_ACCESSIBILITY=1 QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 before starting Qt apps yourself.',
+        },
+  );
   // GTK 2 has no bridge of its own: computer_launch gives a GTK 2 program these modules, when they are installed.
   add(gtk2ModulesInstalled()
     ? { id: 'gtk2_modules', status: 'ok', summary: 'GTK 2\'s gail and atk-bridge modules are installed: GTK 2 apps ' +
@@ -176,28 +277,84 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
   // Qt 5 finds the bus reliably only through the root window's AT_SPI_BUS (3 of 6 starts without it, 8 of 8 with).
   const rootProp = session === 'x11' ? await atspiRootProperty(env) : undefined;
   if (rootProp === null) {
-    add({ id: 'atspi_root_property', status: 'warn', summary: 'The X root window has no AT_SPI_BUS property: Qt 5 apps started outside computer_launch reach the accessibility bus only now and then (computer_launch sets it).',
-      fix: `xprop -root -f AT_SPI_BUS 8s -set AT_SPI_BUS "$(gdbus call --session --dest org.a11y.Bus --object-path /org/a11y/bus --method org.a11y.Bus.GetAddress | cut -d"'" -f2)", then restart the Qt apps (a headless Xvfb needs -noreset, or it drops the property when its last client leaves).` });
-  } else if (typeof rootProp === 'string') add({ id: 'atspi_root_property', status: 'ok', summary: 'The X root window names the accessibility bus (AT_SPI_BUS): Qt 5 apps find it.' });
+    add({
+      id: 'atspi_root_property',
+      status: 'warn',
+      summary:
+        'The X root window has no AT_SPI_BUS property: Qt 5 apps started outside computer_launch reach the ' +
+        'accessibility bus only now and then (computer_launch sets it).',
+      fix:
+        `xprop -root -f AT_SPI_BUS 8s -set AT_SPI_BUS "$(gdbus call --session --dest org.a11y.Bus ` +
+        `--object-path /org/a11y/bus --method org.a11y.Bus.GetAddress | cut -d"'" -f2)", then restart the Qt ` +
+        `apps (a headless Xvfb needs -noreset, or it drops the property when its last client leaves).`,
+    });
+  } else if (typeof rootProp === 'string')
+    add({
+      id: 'atspi_root_property',
+      status: 'ok',
+      summary: 'The X root window names the accessibility bus (AT_SPI_BUS): Qt 5 apps find it.',
+    });
   const javaJar = existsSync(JAVA_ATK_JAR);
-  add(javaJar
-    ? { id: 'java_atk_wrapper', status: 'ok', summary: `Java ATK wrapper installed (${JAVA_ATK_JAR}); computer_launch starts JVMs with JAVA_TOOL_OPTIONS="${javaA11yOptions()}".` }
-    : { id: 'java_atk_wrapper', status: 'info', summary: 'Java ATK wrapper not installed (optional: Java Swing/AWT apps).', fix: 'apt-get install libatk-wrapper-java-jni' });
+  add(
+    javaJar
+      ? {
+          id: 'java_atk_wrapper',
+          status: 'ok',
+          summary:
+            `Java ATK wrapper installed (${JAVA_ATK_JAR}); computer_launch starts JVMs with JAVA_TOOL_OPTIONS="` +
+            `${javaA11yOptions()}".`,
+        }
+      : {
+          id: 'java_atk_wrapper',
+          status: 'info',
+          summary: 'Java ATK wrapper not installed (optional: Java Swing/AWT apps).',
+          fix: 'apt-get install libatk-wrapper-java-jni',
+        },
+  );
   const gsk = env['GSK_RENDERER'];
-  add(gsk === 'cairo' || session !== 'x11'
-    ? { id: 'gtk4_renderer', status: 'ok', summary: `GSK_RENDERER=${gsk ?? 'unset'}.` }
-    : { id: 'gtk4_renderer', status: 'info', summary: `GSK_RENDERER is ${gsk === undefined ? 'unset' : `"${gsk}"`}: under Xvfb, GTK 4.8 apps may never register their tree.`, fix: 'export GSK_RENDERER=cairo before starting GTK4 apps on a virtual display.' });
-  if (env['NO_AT_BRIDGE'] === '1') add({ id: 'no_at_bridge', status: 'warn', summary: 'NO_AT_BRIDGE=1: GTK apps started from here do not connect to AT-SPI.', fix: 'unset NO_AT_BRIDGE' });
-  add(onPath('tesseract', env)
-    ? { id: 'ocr', status: 'ok', summary: 'tesseract present (optional OCR fallback).' }
-    : { id: 'ocr', status: 'info', summary: 'tesseract not installed (optional: OCR fallback for trees that stay empty).', fix: 'apt-get install tesseract-ocr' });
+  add(
+    gsk === 'cairo' || session !== 'x11'
+      ? { id: 'gtk4_renderer', status: 'ok', summary: `GSK_RENDERER=${gsk ?? 'unset'}.` }
+      : {
+          id: 'gtk4_renderer',
+          status: 'info',
+          summary:
+            `GSK_RENDERER is ${gsk === undefined ? 'unset' : `"${gsk}"`}: under Xvfb, GTK 4.8 apps may never ` +
+            `register their tree.`,
+          fix: 'export GSK_RENDERER=cairo before starting GTK4 apps on a virtual display.',
+        },
+  );
+  if (env['NO_AT_BRIDGE'] === '1')
+    add({
+      id: 'no_at_bridge',
+      status: 'warn',
+      summary: 'NO_AT_BRIDGE=1: GTK apps started from here do not connect to AT-SPI.',
+      fix: 'unset NO_AT_BRIDGE',
+    });
+  add(
+    onPath('tesseract', env)
+      ? { id: 'ocr', status: 'ok', summary: 'tesseract present (optional OCR fallback).' }
+      : {
+          id: 'ocr',
+          status: 'info',
+          summary: 'tesseract not installed (optional: OCR fallback for trees that stay empty).',
+          fix: 'apt-get install tesseract-ocr',
+        },
+  );
 
   const report: DoctorReport = { ok: false, platform: 'linux', session, sessionInfo, checks };
   if (hello) report.hello = hello;
   if (fixes.length) report.fixes = fixes;
   if (opts.fix) report.applied = applied;
   if (opts.app !== undefined || apps.some((a) => a.windows.some((w) => w.focused))) {
-    report.app = await diagnoseApp(device, apps, opts.app, hello !== undefined, rootProp === undefined ? undefined : rootProp !== null, opts.remedyWords);
+    report.app = await diagnoseApp(
+      device,
+      apps,
+      opts.app,
+      hello !== undefined,
+      rootProp === undefined ? undefined : rootProp !== null,
+      opts.remedyWords,
+    );
   }
   report.ok = !checks.some((c) => c.status === 'fail') && report.app?.status !== 'fail';
   return report;
@@ -219,8 +376,14 @@ export const CHROMIUM_REREAD_MS = 1500;
 const CHROMIUM_FLAG = '--force-renderer-accessibility';
 
 /** Why an app's tree is empty (or that it is not). */
-export async function diagnoseApp(device: DriverLink, apps: AppInfo[], name: string | undefined, busUp: boolean, rootProperty: boolean | undefined,
-  remedyWords: RemedyWords): Promise<AppDiagnosis> {
+export async function diagnoseApp(
+  device: DriverLink,
+  apps: AppInfo[],
+  name: string | undefined,
+  busUp: boolean,
+  rootProperty: boolean | undefined,
+  remedyWords: RemedyWords,
+): Promise<AppDiagnosis> {
   const want = name?.toLowerCase();
   const onBus = want === undefined ? apps.find((a) => a.windows.some((w) => w.focused))
     : apps.find((a) => a.name.toLowerCase() === want) ?? apps.find((a) => a.name.toLowerCase().includes(want))
@@ -228,28 +391,62 @@ export async function diagnoseApp(device: DriverLink, apps: AppInfo[], name: str
   let proc: ProcessFacts | undefined = onBus ? processFacts(onBus.pid) : undefined;
   if (!onBus && want) proc = findProcesses(want)[0];
   // Without /proc (another user's process, a fake driver) the bus name still tells Chromium apart.
-  const toolkit: Toolkit = proc?.toolkit && proc.toolkit !== 'unknown' ? proc.toolkit : /chrom/i.test(onBus?.name ?? '') ? 'chromium' : proc?.toolkit ?? 'unknown';
-  const diag: AppDiagnosis = { name: onBus?.name ?? name ?? '(focused app)', toolkit, onBus: onBus !== undefined, windows: [], status: 'ok', summary: '', fixes: [] };
+  const toolkit: Toolkit =
+    proc?.toolkit && proc.toolkit !== 'unknown'
+      ? proc.toolkit
+      : /chrom/i.test(onBus?.name ?? '')
+        ? 'chromium'
+        : (proc?.toolkit ?? 'unknown');
+  const diag: AppDiagnosis = {
+    name: onBus?.name ?? name ?? '(focused app)',
+    toolkit,
+    onBus: onBus !== undefined,
+    windows: [],
+    status: 'ok',
+    summary: '',
+    fixes: [],
+  };
   const pid = onBus?.pid ?? proc?.pid;
   if (pid !== undefined) diag.pid = pid;
   const port = proc ? flagOf(proc.argv, 'remote-debugging-port') : undefined;
   if (typeof port === 'string' && port !== '0') diag.cdpEndpoint = `http://127.0.0.1:${port}`;
   const cdpFix = diag.cdpEndpoint
-    ? `Or read it through its DevTools endpoint: \`computer-use driver cdp --endpoint ${diag.cdpEndpoint}\` / createComputer({ driver: 'cdp', cdpEndpoint: '${diag.cdpEndpoint}' }).`
-    : 'Or start it with --remote-debugging-port=9222 and use the DevTools channel: createComputer({ driver: \'cdp\', cdpEndpoint: \'http://127.0.0.1:9222\' }) / `computer-use driver cdp --endpoint http://127.0.0.1:9222`.';
+    ? `Or read it through its DevTools endpoint: \`computer-use driver cdp --endpoint ${diag.cdpEndpoint}\` ` +
+      `/ createComputer({ driver: 'cdp', cdpEndpoint: '${diag.cdpEndpoint}' }).`
+    : 'Or start it with --remote-debugging-port=9222 and use the DevTools channel: createComputer({ driver: ' +
+      "'cdp', cdpEndpoint: 'http://127.0.0.1:9222' }) / `computer-use driver cdp --endpoint " +
+      'http://127.0.0.1:9222`.';
   const toolkitFixes = (): string[] => {
     switch (toolkit) {
-      case 'chromium': case 'electron': return [`Restart it with ${CHROMIUM_FLAG} (Chromium exposes web content to AT-SPI only with it).`, cdpFix];
-      case 'java': case 'qt': case 'gtk2': {
+      case 'chromium':
+      case 'electron':
+        return [`Restart it with ${CHROMIUM_FLAG} (Chromium exposes web content to AT-SPI only with it).`, cdpFix];
+      case 'java':
+      case 'qt':
+      case 'gtk2': {
         // The same advice computer_apps shows beside the app (advice.ts), each recipe verified by an e2e test.
-        const a = inaccessibleAdvice({ toolkit, env: proc?.env ?? {}, javaJarInstalled: existsSync(JAVA_ATK_JAR),
+        const a = inaccessibleAdvice({
+          toolkit,
+          env: proc?.env ?? {},
+          javaJarInstalled: existsSync(JAVA_ATK_JAR),
           gtk2ModulesInstalled: gtk2ModulesInstalled(),
-          ...(rootProperty !== undefined ? { atspiRootProperty: rootProperty } : {}) });
-        return [`${a.reason[0]?.toUpperCase() ?? ''}${a.reason.slice(1)}. ${a.fix ?? ''} ${remedyWords(a.remedy)}`.replace(/\s+/g, ' ').trim()];
+          ...(rootProperty !== undefined ? { atspiRootProperty: rootProperty } : {}),
+        });
+        return [
+          `${a.reason[0]?.toUpperCase() ?? ''}${a.reason.slice(1)}. ${a.fix ?? ''} ${remedyWords(a.remedy)}`
+            .replace(/\s+/g, ' ')
+            .trim(),
+        ];
       }
-      case 'gtk4': return [`Restart it with GSK_RENDERER=cairo (GTK 4.8 under Xvfb does not register otherwise)${proc?.env['GSK_RENDERER'] ? `; it runs with GSK_RENDERER=${proc.env['GSK_RENDERER']}` : ''}.`];
-      case 'gtk3': return proc?.env['NO_AT_BRIDGE'] === '1' ? ['It was started with NO_AT_BRIDGE=1: restart it without.'] : [];
-      default: return [];
+      case 'gtk4':
+        return [
+          `Restart it with GSK_RENDERER=cairo (GTK 4.8 under Xvfb does not register otherwise)` +
+            `${proc?.env['GSK_RENDERER'] ? `; it runs with GSK_RENDERER=${proc.env['GSK_RENDERER']}` : ''}.`,
+        ];
+      case 'gtk3':
+        return proc?.env['NO_AT_BRIDGE'] === '1' ? ['It was started with NO_AT_BRIDGE=1: restart it without.'] : [];
+      default:
+        return [];
     }
   };
 
@@ -261,25 +458,36 @@ export async function diagnoseApp(device: DriverLink, apps: AppInfo[], name: str
   if (!onBus) {
     if (!proc) {
       diag.status = 'fail';
-      diag.summary = name ? `No app named "${name}" is registered on the accessibility bus or running.` : 'No focused app found.';
+      diag.summary = name
+        ? `No app named "${name}" is registered on the accessibility bus or running.`
+        : 'No focused app found.';
       return diag;
     }
     diag.status = 'fail';
     diag.summary = `${proc.comm} (pid ${proc.pid}, ${toolkit}) is running but never registered with the accessibility bus.`;
     diag.fixes = toolkitFixes();
-    if (!diag.fixes.length) diag.fixes = ['Its toolkit does not speak AT-SPI: the OCR fallback (when available) or a screenshot are the remaining channels.'];
+    if (!diag.fixes.length)
+      diag.fixes = [
+        'Its toolkit does not speak AT-SPI: the OCR fallback (when available) or a screenshot are the ' +
+          'remaining channels.',
+      ];
     return diag;
   }
   if (onBus.busy) {
     diag.status = 'fail';
-    diag.summary = `${onBus.name} (pid ${onBus.pid}) is registered with the accessibility bus but busy: it does not answer.`;
-    diag.fixes = ['Wait a moment and try again; if it stays busy, restart it (a huge list read by another client can wedge it).'];
+    diag.summary =
+      `${onBus.name} (pid ${onBus.pid}) is registered with the accessibility bus but busy: it does not ` + `answer.`;
+    diag.fixes = [
+      'Wait a moment and try again; if it stays busy, restart it (a huge list read by another client can ' +
+        'wedge it).',
+    ];
     return diag;
   }
   const chromiumLike = toolkit === 'chromium' || toolkit === 'electron';
   diag.windows = await treeSizes(device, onBus.windows);
   // Chromium exposes its own UI (toolbar, tabs: ~140 nodes) either way; what goes missing is the web content.
-  const size = (ws: AppDiagnosis['windows']): number => Math.max(0, ...ws.map((w) => (chromiumLike ? w.webNodes ?? 0 : w.nodes)));
+  const size = (ws: AppDiagnosis['windows']): number =>
+    Math.max(0, ...ws.map((w) => (chromiumLike ? (w.webNodes ?? 0) : w.nodes)));
   let biggest = size(diag.windows);
   let lateContent = false;
   if (chromiumLike && onBus.windows.length > 0 && biggest < TINY_TREE) {
@@ -296,19 +504,30 @@ export async function diagnoseApp(device: DriverLink, apps: AppInfo[], name: str
     diag.fixes = toolkitFixes();
   } else if (lateContent) {
     diag.status = 'warn';
-    diag.summary = `${onBus.name}'s web content was missing from the first read and appeared ${CHROMIUM_REREAD_MS} ms later (${biggest} nodes): ` +
+    diag.summary =
+      `${onBus.name}'s web content was missing from the first read and appeared ${CHROMIUM_REREAD_MS} ms ` +
+      `later (${biggest} nodes): ` +
       `Chromium turned accessibility on only when read${noFlag ? `; it was started without ${CHROMIUM_FLAG}` : ''}.`;
     diag.fixes = toolkitFixes();
   } else if (biggest < TINY_TREE) {
     diag.status = 'fail';
     diag.summary = chromiumLike
-      ? `${onBus.name}'s web content is not exposed: ${biggest} node${biggest === 1 ? '' : 's'} inside its pages${noFlag ? ` (started without ${CHROMIUM_FLAG})` : ''}.`
-      : `${onBus.name}'s largest window tree has ${biggest} node${biggest === 1 ? '' : 's'}: the app exposes (almost) nothing.`;
+      ? `${onBus.name}'s web content is not exposed: ${biggest} node${biggest === 1 ? '' : 's'} inside its ` +
+        `pages${noFlag ? ` (started without ${CHROMIUM_FLAG})` : ''}.`
+      : `${onBus.name}'s largest window tree has ${biggest} node${biggest === 1 ? '' : 's'}: the app exposes ` +
+        `(almost) nothing.`;
     diag.fixes = toolkitFixes();
-    if (!diag.fixes.length) diag.fixes = ['The app draws its own UI without accessible children: the OCR fallback (when available) or a screenshot are the remaining channels.'];
+    if (!diag.fixes.length)
+      diag.fixes = [
+        'The app draws its own UI without accessible children: the OCR fallback (when available) or a ' +
+          'screenshot are the remaining channels.',
+      ];
   } else {
-    diag.summary = `${onBus.name} exposes ${biggest}${biggest >= 400 ? '+' : ''} ${chromiumLike ? 'web content nodes' : 'nodes'} in its largest window.`;
-    if (chromiumLike && diag.cdpEndpoint) diag.fixes = [`It also listens for DevTools at ${diag.cdpEndpoint} (the cdp channel reads pages faster).`];
+    diag.summary =
+      `${onBus.name} exposes ${biggest}${biggest >= 400 ? '+' : ''} ` +
+      `${chromiumLike ? 'web content nodes' : 'nodes'} in its largest window.`;
+    if (chromiumLike && diag.cdpEndpoint)
+      diag.fixes = [`It also listens for DevTools at ${diag.cdpEndpoint} (the cdp channel reads pages faster).`];
   }
   return diag;
 }
@@ -316,7 +535,11 @@ export async function diagnoseApp(device: DriverLink, apps: AppInfo[], name: str
 /** Human-readable report. */
 export function formatDoctor(r: DoctorReport): string {
   const mark: Record<CheckStatus, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL', info: 'info' };
-  const lines = [`computer-use doctor · ${r.platform} · ${r.session}${r.sessionInfo?.headless ? ` (headless ${r.sessionInfo.headless})` : ''}${r.hello ? ` · driver ${nameText(r.hello.platform)} ${nameText(r.hello.version)}` : ''}`];
+  const lines = [
+    `computer-use doctor · ${r.platform} · ${r.session}` +
+      `${r.sessionInfo?.headless ? ` (headless ${r.sessionInfo.headless})` : ''}` +
+      `${r.hello ? ` · driver ${nameText(r.hello.platform)} ${nameText(r.hello.version)}` : ''}`,
+  ];
   // Summaries and fixes quote what the driver, the device and the apps said: one line each (engine/escape.ts).
   for (const c of r.checks) {
     lines.push(`${mark[c.status]} ${c.id}: ${escapeLine(c.summary)}`);
@@ -324,12 +547,22 @@ export function formatDoctor(r: DoctorReport): string {
   }
   if (r.app) {
     const a = r.app;
-    lines.push(`${mark[a.status]} app ${nameText(a.name)}${a.pid !== undefined ? ` pid=${a.pid}` : ''} (${a.toolkit}${a.onBus ? '' : ', not on the accessibility bus'}): ${escapeLine(a.summary)}`);
-    for (const w of a.windows) lines.push(`     window ${quoteText(w.title)}: ${w.nodes} nodes${w.webNodes !== undefined && (a.toolkit === 'chromium' || a.toolkit === 'electron') ? `, ${w.webNodes} in web content` : ''}`);
+    lines.push(
+      `${mark[a.status]} app ${nameText(a.name)}${a.pid !== undefined ? ` pid=${a.pid}` : ''} (${a.toolkit}` +
+        `${a.onBus ? '' : ', not on the accessibility bus'}): ${escapeLine(a.summary)}`,
+    );
+    for (const w of a.windows)
+      lines.push(
+        `     window ${quoteText(w.title)}: ${w.nodes} nodes` +
+          `${w.webNodes !== undefined && (a.toolkit === 'chromium' || a.toolkit === 'electron') ? `, ${w.webNodes} in web content` : ''}`,
+      );
     for (const f of a.fixes) lines.push(`     fix: ${escapeLine(f)}`);
   }
   for (const f of r.applied ?? []) {
-    lines.push(`${f.result === 'applied' ? 'ok  ' : f.result === 'failed' ? 'FAIL' : 'info'} fix ${f.id}: ${f.result}${f.isEnabledAfter !== undefined ? ` (IsEnabled now ${String(f.isEnabledAfter)})` : ''}`);
+    lines.push(
+      `${f.result === 'applied' ? 'ok  ' : f.result === 'failed' ? 'FAIL' : 'info'} fix ${f.id}: ${f.result}` +
+        `${f.isEnabledAfter !== undefined ? ` (IsEnabled now ${String(f.isEnabledAfter)})` : ''}`,
+    );
     for (const d of f.detail) lines.push(`     ${escapeLine(d)}`);
   }
   lines.push(r.ok ? 'All required checks passed.' : 'Some checks failed: see the fixes above.');

@@ -22,7 +22,11 @@ export interface SessionInfo {
   notHere: string[];
 }
 
-const ELEMENT_WORK = ['observe, find and wait (AT-SPI)', 'element actions: click, toggle, set_value, type, select, scroll (AT-SPI)', 'launch'];
+const ELEMENT_WORK = [
+  'observe, find and wait (AT-SPI)',
+  'element actions: click, toggle, set_value, type, select, scroll (AT-SPI)',
+  'launch',
+];
 
 /** Describes the session of `env`. */
 export function describeSession(env: NodeJS.ProcessEnv): SessionInfo {
@@ -42,11 +46,19 @@ export function describeSession(env: NodeJS.ProcessEnv): SessionInfo {
     info.sandbox = sandbox;
   }
   if (type === 'x11') {
-    info.works = [...ELEMENT_WORK, 'keys and pointer (XTest, sent only to a proven window)', 'screenshots and OCR (X11 capture)', 'the activity frame'];
+    info.works = [
+      ...ELEMENT_WORK,
+      'keys and pointer (XTest, sent only to a proven window)',
+      'screenshots and OCR (X11 capture)',
+      'the activity frame',
+    ];
   } else if (type === 'wayland') {
     info.works = [...ELEMENT_WORK];
-    info.notHere = ['keys and pointer: input_blocked (no X11 window proof on Wayland; the RemoteDesktop portal is not used)',
-      'screenshots and OCR (they capture through X11)', 'the activity frame (Wayland clients cannot place windows)'];
+    info.notHere = [
+      'keys and pointer: input_blocked (no X11 window proof on Wayland; the RemoteDesktop portal is not used)',
+      'screenshots and OCR (they capture through X11)',
+      'the activity frame (Wayland clients cannot place windows)',
+    ];
   } else {
     info.notHere = ['everything that needs a desktop: no DISPLAY and no WAYLAND_DISPLAY'];
   }
@@ -56,6 +68,11 @@ export function describeSession(env: NodeJS.ProcessEnv): SessionInfo {
 /** One line: `wayland, headless (Weston sandbox :92) · XDG_SESSION_TYPE=wayland WAYLAND_DISPLAY=wayland-cu DISPLAY=(empty)`. */
 export function sessionLine(s: SessionInfo): string {
   const show = (v: string | undefined): string => v === undefined ? '(unset)' : v === '' ? '(empty)' : v;
-  const where = s.headless ? `, headless (${s.headless === 'weston' ? 'Weston' : 'Xvfb'} sandbox ${s.sandbox ?? ''})` : '';
-  return `${s.type}${where} · XDG_SESSION_TYPE=${show(s.vars.XDG_SESSION_TYPE)} WAYLAND_DISPLAY=${show(s.vars.WAYLAND_DISPLAY)} DISPLAY=${show(s.vars.DISPLAY)}`;
+  const where = s.headless
+    ? `, headless (${s.headless === 'weston' ? 'Weston' : 'Xvfb'} sandbox ${s.sandbox ?? ''})`
+    : '';
+  return (
+    `${s.type}${where} · XDG_SESSION_TYPE=${show(s.vars.XDG_SESSION_TYPE)} WAYLAND_DISPLAY=` +
+    `${show(s.vars.WAYLAND_DISPLAY)} DISPLAY=${show(s.vars.DISPLAY)}`
+  );
 }

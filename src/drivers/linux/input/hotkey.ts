@@ -14,7 +14,14 @@ const NUM_LOCK = 16;
 
 interface XClient {
   GetKeyboardMapping(start: number, count: number, cb: (err: unknown, list: number[][]) => void): void;
-  GrabKey(wid: number, ownerEvents: number, modifiers: number, key: number, pointerMode: number, keybMode: number): void;
+  GrabKey(
+    wid: number,
+    ownerEvents: number,
+    modifiers: number,
+    key: number,
+    pointerMode: number,
+    keybMode: number,
+  ): void;
   UngrabKey(wid: number, key: number, modifiers: number): void;
   GetInputFocus(cb: (err: unknown) => void): void;
   on(event: 'event', fn: (ev: { type: number; name?: string; keycode?: number; buttons?: number }) => void): void;
@@ -23,7 +30,12 @@ interface XClient {
   close?(cb?: () => void): void;
 }
 interface XDisplay { client: XClient; screen: { root: number }[]; min_keycode: number; max_keycode: number }
-interface X11Module { createClient(opts: { display: string }, cb: (err: unknown, display: XDisplay) => void): { on(e: 'error', fn: (e: Error) => void): void } }
+interface X11Module {
+  createClient(
+    opts: { display: string },
+    cb: (err: unknown, display: XDisplay) => void,
+  ): { on(e: 'error', fn: (e: Error) => void): void };
+}
 
 /** A held grab. */
 export interface HotkeyGrab { chord: string; display: string; close(): void }
@@ -32,22 +44,37 @@ export interface HotkeyGrab { chord: string; display: string; close(): void }
  * Grabs `parsed` on the root window of `display`; `onPress` runs on every press. `chord` is how the user wrote
  * it, for messages and HotkeyGrab. Rejects when it cannot.
  */
-export function grabStopHotkey(display: string, parsed: Chord, chord: string, onPress: () => void): Promise<HotkeyGrab> {
+export function grabStopHotkey(
+  display: string,
+  parsed: Chord,
+  chord: string,
+  onPress: () => void,
+): Promise<HotkeyGrab> {
   const keysym = keysymOf(parsed.key);
   if (keysym === undefined) return Promise.reject(new Error(`unknown key "${parsed.key}" in stopHotkey "${chord}"`));
   const mods = xModifiers(parsed.mods).reduce((m, k) => m | MOD_MASK[k], 0);
   const x11 = createRequire(import.meta.url)('x11') as X11Module;
   return new Promise<HotkeyGrab>((resolve, reject) => {
     let settled = false;
-    const fail = (e: unknown): void => { if (!settled) { settled = true; reject(e instanceof Error ? e : new Error(String(e))); } };
+    const fail = (e: unknown): void => {
+      if (!settled) {
+        settled = true;
+        reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    };
     const conn = x11.createClient({ display }, (err, d) => {
       if (err) { fail(err); return; }
       const X = d.client;
       const root = d.screen[0]!.root;
-      X.on('error', (e) => fail(new Error(`the X server refused the grab of ${chord} (another program holds it?): ${e.message}`)));
+      X.on('error', (e) =>
+        fail(new Error(`the X server refused the grab of ${chord} (another program holds it?): ${e.message}`)),
+      );
       X.GetKeyboardMapping(d.min_keycode, d.max_keycode - d.min_keycode + 1, (e, list) => {
         if (e) { fail(e); return; }
-        const row = list.findIndex((syms) => syms[0] === keysym) >= 0 ? list.findIndex((syms) => syms[0] === keysym) : list.findIndex((syms) => syms.includes(keysym));
+        const row =
+          list.findIndex((syms) => syms[0] === keysym) >= 0
+            ? list.findIndex((syms) => syms[0] === keysym)
+            : list.findIndex((syms) => syms.includes(keysym));
         if (row < 0) { fail(new Error(`no key on this keyboard produces ${parsed.key}`)); return; }
         const keycode = d.min_keycode + row;
         const variants = [0, LOCK, NUM_LOCK, LOCK | NUM_LOCK].map((v) => mods | v);
@@ -60,7 +87,12 @@ export function grabStopHotkey(display: string, parsed: Chord, chord: string, on
           resolve({
             chord, display,
             close: () => {
-              try { for (const m of variants) X.UngrabKey(root, keycode, m); X.terminate?.(); } catch { /* connection gone */ }
+              try {
+                for (const m of variants) X.UngrabKey(root, keycode, m);
+                X.terminate?.();
+              } catch {
+                /* connection gone */
+              }
             },
           });
         });

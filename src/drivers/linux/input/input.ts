@@ -35,7 +35,12 @@ export function chordStrokes(chords: readonly Chord[]): KeyInput[] {
   return chords.map((c) => {
     const keysym = keysymOf(c.key);
     // The name is a key name, never typed text; still only a bounded piece of it is shown.
-    if (keysym === undefined) throw new ComputerUseError('invalid_params', `Unknown key ${JSON.stringify(String(c.key).slice(0, 32))}: not a wire key name (no keysym). Nothing was sent.`);
+    if (keysym === undefined)
+      throw new ComputerUseError(
+        'invalid_params',
+        `Unknown key ${JSON.stringify(String(c.key).slice(0, 32))}: not a wire key name (no keysym). Nothing ` +
+          `was sent.`,
+      );
     return { keysym, mods: xModifiers(c.mods) };
   });
 }
@@ -46,9 +51,14 @@ export function textStrokes(text: string): KeyInput[] {
     if (ch === '\n' || ch === '\r') return { keysym: keysymOf('Enter')!, mods: [] };
     if (ch === '\t') return { keysym: keysymOf('Tab')!, mods: [] };
     const cp = ch.codePointAt(0) ?? 0;
-    if (cp < 0x20 || cp === 0x7f) throw new ComputerUseError('invalid_params', 'The text holds a control character that no key types; nothing was sent.');
+    if (cp < 0x20 || cp === 0x7f)
+      throw new ComputerUseError(
+        'invalid_params',
+        'The text holds a control character that no key types; nothing was sent.',
+      );
     const keysym = charKeysym(ch);
-    if (keysym === undefined) throw new ComputerUseError('invalid_params', 'The text holds a character that no key types; nothing was sent.');
+    if (keysym === undefined)
+      throw new ComputerUseError('invalid_params', 'The text holds a character that no key types; nothing was sent.');
     return { keysym, mods: [] };
   });
 }
@@ -69,13 +79,22 @@ export class LinuxInput {
   /** The windows the toolkits call active, asked only while the keyboard is grabbed; the driver sets it. */
   activeWindows: (() => Promise<ActiveWindow[]>) | undefined;
 
-  constructor(readonly available: boolean, readonly reason: string | undefined, private readonly wayland: boolean, private readonly env: NodeJS.ProcessEnv) {}
+  constructor(
+    readonly available: boolean,
+    readonly reason: string | undefined,
+    private readonly wayland: boolean,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
 
   /** The input of this environment: unavailable (with the reason) on Wayland or without DISPLAY. */
   static create(env: NodeJS.ProcessEnv = process.env): LinuxInput {
     const wayland = env['XDG_SESSION_TYPE'] === 'wayland' || (!!env['WAYLAND_DISPLAY'] && !env['DISPLAY']);
-    const reason = wayland ? `${WAYLAND_NO_PROOF} Nothing was sent. Use element actions instead (click, set_value, type, toggle, select, scroll).`
-      : !env['DISPLAY'] ? 'No X display (DISPLAY is unset).' : undefined;
+    const reason = wayland
+      ? `${WAYLAND_NO_PROOF} Nothing was sent. Use element actions instead (click, set_value, type, toggle, ` +
+        `select, scroll).`
+      : !env['DISPLAY']
+        ? 'No X display (DISPLAY is unset).'
+        : undefined;
     return new LinuxInput(!reason, reason, wayland, env);
   }
 
@@ -95,7 +114,11 @@ export class LinuxInput {
 
   /** Fails with input_blocked / input_unavailable when there is no synthetic input here. */
   private check(): void {
-    if (!this.available) throw new ComputerUseError(this.wayland ? 'input_blocked' : 'input_unavailable', this.reason ?? 'No synthetic input.');
+    if (!this.available)
+      throw new ComputerUseError(
+        this.wayland ? 'input_blocked' : 'input_unavailable',
+        this.reason ?? 'No synthetic input.',
+      );
   }
 
   private async parts(): Promise<{ test: XTest; windows: XWindows }> {
@@ -116,14 +139,24 @@ export class LinuxInput {
   /** Whether the X server offers XTEST (undefined when there is no X connection). */
   async xtestPresent(): Promise<boolean | undefined> {
     if (!this.available) return undefined;
-    try { await this.parts(); return true; } catch (e) { return e instanceof ComputerUseError && e.code === 'input_unavailable' && /XTEST|xtest/.test(e.message) ? false : undefined; }
+    try {
+      await this.parts();
+      return true;
+    } catch (e) {
+      return e instanceof ComputerUseError && e.code === 'input_unavailable' && /XTEST|xtest/.test(e.message)
+        ? false
+        : undefined;
+    }
   }
 
   /** The X client window of an AT-SPI window (same process; bounds, then title), or undefined. */
   async xWindowOf(w: Pick<WindowInfo, 'pid' | 'title' | 'bounds'>): Promise<XWindowFacts | undefined> {
     if (!this.available) return undefined;
     const { windows } = await this.parts();
-    return matchWindow({ pid: w.pid, title: w.title, ...(w.bounds ? { bounds: w.bounds } : {}) }, await windows.clients());
+    return matchWindow(
+      { pid: w.pid, title: w.title, ...(w.bounds ? { bounds: w.bounds } : {}) },
+      await windows.clients(),
+    );
   }
 
   /** The X window reader on the driver's connection, or undefined without a usable X display. */
@@ -141,7 +174,9 @@ export class LinuxInput {
    * `WM_CLASS` and title of each window's X window (empty where none maps), reading the client list once. The
    * title is the window manager's: kcalc's AT-SPI window has an empty name and the title bar says "KCalc".
    */
-  async windowFacts(ws: readonly Pick<WindowInfo, 'pid' | 'title' | 'bounds'>[]): Promise<{ className?: string; title?: string }[]> {
+  async windowFacts(
+    ws: readonly Pick<WindowInfo, 'pid' | 'title' | 'bounds'>[],
+  ): Promise<{ className?: string; title?: string }[]> {
     if (!this.available || ws.length === 0) return ws.map(() => ({}));
     try {
       const { windows } = await this.parts();
@@ -196,21 +231,31 @@ export class LinuxInput {
     let focusedFirst = false;
     const xw = await this.xWindowOf(w);
     const active = await windows.activeWindow();
-    if (xw && active !== xw.id && (!w.focused || !this.owns(active !== undefined ? await windows.pidOf(active) : undefined, expect))) {
+    if (
+      xw &&
+      active !== xw.id &&
+      (!w.focused || !this.owns(active !== undefined ? await windows.pidOf(active) : undefined, expect))
+    ) {
       focusedFirst = await windows.activate(xw.id);
     }
     if (!(await this.focusedIs(expect))) {
-      throw new ComputerUseError('window_not_focused', `The window "${w.title.slice(0, 60)}" could not be given the keyboard focus` +
-        `${xw ? '' : ' (no X window of its process is on screen)'}; another window has it, so nothing was sent.`,
-        { remedy: ['raise_window', 'element_actions'] });
+      throw new ComputerUseError(
+        'window_not_focused',
+        `The window "${w.title.slice(0, 60)}" could not be given the keyboard focus` +
+          `${xw ? '' : ' (no X window of its process is on screen)'}; another window has it, so nothing was sent.`,
+        { remedy: ['raise_window', 'element_actions'] },
+      );
     }
     // The process is proven; the window must be the one the decision read: activating a window hands the focus
     // to a modal dialog of the same process (openbox, most window managers), whose fields were not judged.
     const now = xw ? await windows.activeWindow() : undefined;
     if (xw && now !== undefined && now !== xw.id) {
       const holder = (await windows.title(now)) ?? '';
-      throw new ComputerUseError('window_not_focused', `Another window of the same app has the keyboard focus (${JSON.stringify(holder.slice(0, 80))}), ` +
-        'not the one these keys were aimed at; nothing was sent. Observe that window and aim the keys at it, or close it first.');
+      throw new ComputerUseError(
+        'window_not_focused',
+        `Another window of the same app has the keyboard focus (${JSON.stringify(holder.slice(0, 80))}), ` +
+          'not the one these keys were aimed at; nothing was sent. Observe that window and aim the keys at it, or close it first.',
+      );
     }
     await this.assertKeyboardFree(expect, `the window "${w.title.slice(0, 60)}"`);
     return focusedFirst;
@@ -232,9 +277,13 @@ export class LinuxInput {
     if (!other && active.some((a) => this.owns(a.pid, expect))) return;
     // A holder off the accessibility bus (or one no toolkit calls active) is named from the display's active window.
     const holder = other ?? await this.xActiveHolder(windows, expect);
-    throw new ComputerUseError('window_not_focused', `Another application holds the keyboard (an X keyboard grab, as an open menu or popup takes it), ` +
-      `so keys sent now would reach it, not ${aimed}; nothing was sent. Close that menu or popup (or that app), then try again.`,
-    { remedy: ['raise_window', 'element_actions'], ...(holder ? { holder } : {}) });
+    throw new ComputerUseError(
+      'window_not_focused',
+      `Another application holds the keyboard (an X keyboard grab, as an open menu or popup takes it), ` +
+        (`so keys sent now would reach it, not ${aimed}; nothing was sent. Close that menu or popup (or ` +
+          `that app), then try again.`),
+      { remedy: ['raise_window', 'element_actions'], ...(holder ? { holder } : {}) },
+    );
   }
 
   /** The window manager's active window as a holder (app = its process name), when another process owns it. */
@@ -246,7 +295,12 @@ export class LinuxInput {
       windows.wmClass(id).catch(() => undefined)]);
     let app = '';
     try { app = readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch { /* gone */ }
-    return { app: app || (className?.split('\0')[0] ?? ''), pid, title: title ?? '', ...(className ? { className } : {}) };
+    return {
+      app: app || (className?.split('\0')[0] ?? ''),
+      pid,
+      title: title ?? '',
+      ...(className ? { className } : {}),
+    };
   }
 
   /** Sends key strokes to the proven focus; stops between strokes when `signal` aborts. Returns strokes sent. */
@@ -259,8 +313,11 @@ export class LinuxInput {
   async keysTo(expect: Expect, chords: readonly Chord[] | string, signal?: AbortSignal): Promise<number> {
     const strokes = typeof chords === 'string' ? textStrokes(chords) : chordStrokes(chords);
     if (!(await this.focusedIs(expect))) {
-      throw new ComputerUseError('window_not_focused', "The element's window does not have the keyboard focus; nothing was sent. " +
-        'Bring it to the front and try again.');
+      throw new ComputerUseError(
+        'window_not_focused',
+        "The element's window does not have the keyboard focus; nothing was sent. " +
+          'Bring it to the front and try again.',
+      );
     }
     await this.assertKeyboardFree(expect, "the element's window");
     return this.keys(strokes, signal);
@@ -275,8 +332,11 @@ export class LinuxInput {
     for (const [x, y] of points) {
       const hit = await windows.topmostAt(Math.round(x), Math.round(y));
       if (!hit || !this.owns(hit.pid, expect)) {
-        throw new ComputerUseError('window_changed', `At ${Math.round(x)},${Math.round(y)} another application's window is on top of the target window; ` +
-          'nothing was sent. Move or close what covers it (or use element actions), take a new screenshot and try again.');
+        throw new ComputerUseError(
+          'window_changed',
+          `At ${Math.round(x)},${Math.round(y)} another application's window is on top of the target window; ` +
+            'nothing was sent. Move or close what covers it (or use element actions), take a new screenshot and try again.',
+        );
       }
     }
   }
@@ -284,14 +344,18 @@ export class LinuxInput {
   /** Sends one pointer action after proving its points; returns a short description of what was sent. */
   async pointer(p: Omit<PointerParams, 'window'>, expect: Expect, signal?: AbortSignal): Promise<string> {
     const at: [number, number] = [Math.round(p.x), Math.round(p.y)];
-    const to: [number, number] | undefined = p.action === 'drag' ? [Math.round((p.to ?? at)[0]), Math.round((p.to ?? at)[1])] : undefined;
+    const to: [number, number] | undefined =
+      p.action === 'drag' ? [Math.round((p.to ?? at)[0]), Math.round((p.to ?? at)[1])] : undefined;
     await this.proveTopmost(to ? [at, to] : [at], expect);
     const { test } = await this.parts();
     const where = at.join(',');
     switch (p.action) {
       case 'move': await test.move(...at); return `move to ${where}`;
       case 'click': await test.move(...at); await test.click(1); return `left click at ${where}`;
-      case 'double_click': await test.move(...at); await test.click(1, 2, 60, signal); return `double click at ${where}`;
+      case 'double_click':
+        await test.move(...at);
+        await test.click(1, 2, 60, signal);
+        return `double click at ${where}`;
       case 'right_click': await test.move(...at); await test.click(3); return `right click at ${where}`;
       case 'middle_click': await test.move(...at); await test.click(2); return `middle click at ${where}`;
       case 'scroll': {
@@ -314,7 +378,12 @@ export class LinuxInput {
     await this.dragPath(test, from, to, signal);
   }
 
-  private async dragPath(test: XTest, from: [number, number], to: [number, number], signal?: AbortSignal): Promise<void> {
+  private async dragPath(
+    test: XTest,
+    from: [number, number],
+    to: [number, number],
+    signal?: AbortSignal,
+  ): Promise<void> {
     const steps = 8;
     await test.move(...from);
     await test.button(1, true);

@@ -54,10 +54,18 @@ export interface WaylandInput {
 }
 
 /** Why the driver sends no synthetic input on Wayland: the first sentence of every Wayland input error. */
-export const WAYLAND_NO_PROOF = 'Wayland: keys and pointer are blocked. Wayland lets no client prove which window has the keyboard focus or lies under a point ' +
+export const WAYLAND_NO_PROOF =
+  'Wayland: keys and pointer are blocked. Wayland lets no client prove which window has the keyboard focus ' +
+  'or lies under a point ' +
   '(no X11 window proof: no server-side focus, no window positions, no window pid), so input could reach another app than the one aimed at.';
 
-const LIB_DIRS = ['/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib64', '/usr/lib', '/usr/local/lib'];
+const LIB_DIRS = [
+  '/usr/lib/x86_64-linux-gnu',
+  '/usr/lib/aarch64-linux-gnu',
+  '/usr/lib64',
+  '/usr/lib',
+  '/usr/local/lib',
+];
 
 /** True when libei's shared library is installed. */
 export function libeiInstalled(dirs: readonly string[] = LIB_DIRS): boolean {
@@ -84,11 +92,15 @@ export async function probeWaylandInput(env: NodeJS.ProcessEnv = process.env, ti
       try { portal = await p.properties(); } finally { p.close(); }
     } catch (e) { why = (e as Error).message.split('\n')[0] ?? 'no answer'; }
   }
-  const portalText = portal && (portal.deviceTypes & (DEVICE.keyboard | DEVICE.pointer)) !== 0
-    ? `The RemoteDesktop portal (version ${portal.version}, ${typesText(portal.deviceTypes)}) is on this session bus and could send input after you agree in the system's dialog, ` +
-      'but the driver does not send through it: the portal delivers to whatever the compositor focuses.'
-    : portal ? `The RemoteDesktop portal offers ${typesText(portal.deviceTypes)} here, and would not be used either.`
-      : `There is no xdg-desktop-portal RemoteDesktop interface on the session bus (${why}), and it would not be used either.`;
+  const portalText =
+    portal && (portal.deviceTypes & (DEVICE.keyboard | DEVICE.pointer)) !== 0
+      ? `The RemoteDesktop portal (version ${portal.version}, ${typesText(portal.deviceTypes)}) is on this ` +
+        `session bus and could send input after you agree in the system's dialog, ` +
+        'but the driver does not send through it: the portal delivers to whatever the compositor focuses.'
+      : portal
+        ? `The RemoteDesktop portal offers ${typesText(portal.deviceTypes)} here, and would not be used either.`
+        : `There is no xdg-desktop-portal RemoteDesktop interface on the session bus (${why}), and it would ` +
+          `not be used either.`;
   const libeiText = libei ? 'libei is installed, but this driver has no libei client' : 'libei is not installed';
   return { ...(portal ? { portal } : {}), libei, code: 'input_blocked', reason:
     `${WAYLAND_NO_PROOF} ${portalText} ${libeiText}; uinput is never used. Nothing was sent. ` +
@@ -98,7 +110,8 @@ export async function probeWaylandInput(env: NodeJS.ProcessEnv = process.env, ti
 /** A value of an a{sv} dictionary, unwrapped. */
 function unwrap(dict: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries((dict ?? {}) as Record<string, unknown>)) out[k] = v instanceof Variant ? v.value : v;
+  for (const [k, v] of Object.entries((dict ?? {}) as Record<string, unknown>))
+    out[k] = v instanceof Variant ? v.value : v;
   return out;
 }
 
@@ -111,7 +124,11 @@ export interface RemoteDesktopStarted { devices: number; restoreToken?: string }
 export class RemoteDesktopPortal {
   session: string | undefined;
 
-  private constructor(private readonly bus: dbus.MessageBus, private readonly sender: string, private readonly timeoutMs: number) {}
+  private constructor(
+    private readonly bus: dbus.MessageBus,
+    private readonly sender: string,
+    private readonly timeoutMs: number,
+  ) {}
 
   /** Connects to the session bus at `address`. */
   static async connect(address: string, timeoutMs = 5000): Promise<RemoteDesktopPortal> {
@@ -132,13 +149,25 @@ export class RemoteDesktopPortal {
     return new RemoteDesktopPortal(bus, name.replace(/^:/, '').replace(/\./g, '_'), timeoutMs);
   }
 
-  private async call(member: string, signature: string, body: unknown[], iface = REMOTE, path = PORTAL_PATH, timeoutMs = this.timeoutMs): Promise<unknown[]> {
+  private async call(
+    member: string,
+    signature: string,
+    body: unknown[],
+    iface = REMOTE,
+    path = PORTAL_PATH,
+    timeoutMs = this.timeoutMs,
+  ): Promise<unknown[]> {
     const destination = iface === 'org.freedesktop.DBus' ? 'org.freedesktop.DBus' : PORTAL;
     let timer: NodeJS.Timeout | undefined;
     try {
       const reply = await Promise.race([
         this.bus.call(new Message({ destination, path, interface: iface, member, signature, body })),
-        new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${iface}.${member}: no answer within ${timeoutMs} ms`)), timeoutMs); }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`${iface}.${member}: no answer within ${timeoutMs} ms`)),
+            timeoutMs,
+          );
+        }),
       ]);
       return reply?.body ?? [];
     } finally { clearTimeout(timer); }
@@ -157,7 +186,12 @@ export class RemoteDesktopPortal {
    * Calls a portal method that answers through a Request object: subscribes to the Response signal on the
    * request path first (no race), then calls, then waits for the response (`timeoutMs`: the user's dialog).
    */
-  private async request(member: string, signature: string, body: (token: string) => unknown[], timeoutMs = this.timeoutMs): Promise<Record<string, unknown>> {
+  private async request(
+    member: string,
+    signature: string,
+    body: (token: string) => unknown[],
+    timeoutMs = this.timeoutMs,
+  ): Promise<Record<string, unknown>> {
     const token = `computer_use_${process.pid}_${++tokens}`;
     let path = `/org/freedesktop/portal/desktop/request/${this.sender}/${token}`;
     const rule = `type='signal',interface='org.freedesktop.portal.Request',member='Response',path='${path}'`;
@@ -166,25 +200,43 @@ export class RemoteDesktopPortal {
     let timer: NodeJS.Timeout | undefined;
     const response = new Promise<[number, Record<string, unknown>]>((resolve, reject) => {
       onMessage = (m) => {
-        if (m.type === dbus.MessageType.SIGNAL && m.interface === 'org.freedesktop.portal.Request' && m.member === 'Response' && m.path === path) {
+        if (
+          m.type === dbus.MessageType.SIGNAL &&
+          m.interface === 'org.freedesktop.portal.Request' &&
+          m.member === 'Response' &&
+          m.path === path
+        ) {
           resolve([Number(m.body[0]), unwrap(m.body[1])]);
         }
       };
       this.bus.on('message', onMessage);
-      timer = setTimeout(() => reject(new ComputerUseError('timeout', `${REMOTE}.${member}: no response within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new ComputerUseError('timeout', `${REMOTE}.${member}: no response within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
     });
     response.catch(() => undefined);
     try {
       const [handle] = await this.call(member, signature, body(token));
       if (typeof handle === 'string') path = handle; // an older portal may answer on another path
       const [code, results] = await response;
-      if (code === 1) throw new ComputerUseError('input_blocked', `The user declined remote control in the system's dialog (${member}); nothing was sent.`);
-      if (code !== 0) throw new ComputerUseError('input_unavailable', `The RemoteDesktop portal ended ${member} (response ${code}); nothing was sent.`);
+      if (code === 1)
+        throw new ComputerUseError(
+          'input_blocked',
+          `The user declined remote control in the system's dialog (${member}); nothing was sent.`,
+        );
+      if (code !== 0)
+        throw new ComputerUseError(
+          'input_unavailable',
+          `The RemoteDesktop portal ended ${member} (response ${code}); nothing was sent.`,
+        );
       return results;
     } finally {
       clearTimeout(timer);
       if (onMessage) this.bus.removeListener('message', onMessage);
-      void this.call('RemoveMatch', 's', [rule], 'org.freedesktop.DBus', '/org/freedesktop/DBus').catch(() => undefined);
+      void this.call('RemoveMatch', 's', [rule], 'org.freedesktop.DBus', '/org/freedesktop/DBus').catch(
+        () => undefined,
+      );
     }
   }
 
@@ -194,13 +246,15 @@ export class RemoteDesktopPortal {
       handle_token: new Variant('s', token), session_handle_token: new Variant('s', `${token}_session`),
     }]);
     const handle = results['session_handle'];
-    if (typeof handle !== 'string' || !handle) throw new ComputerUseError('input_unavailable', 'The RemoteDesktop portal created no session.');
+    if (typeof handle !== 'string' || !handle)
+      throw new ComputerUseError('input_unavailable', 'The RemoteDesktop portal created no session.');
     this.session = handle;
     return handle;
   }
 
   private need(): string {
-    if (!this.session) throw new ComputerUseError('input_unavailable', 'No RemoteDesktop session: call createSession first.');
+    if (!this.session)
+      throw new ComputerUseError('input_unavailable', 'No RemoteDesktop session: call createSession first.');
     return this.session;
   }
 
@@ -208,7 +262,10 @@ export class RemoteDesktopPortal {
    * SelectDevices: the devices to ask the user for; with version ≥ 2, `persist` asks the portal to remember the
    * consent (persist_mode 2) and `restoreToken` reuses an earlier one, so the user agrees once.
    */
-  async selectDevices(types: number = DEVICE.keyboard | DEVICE.pointer, opts: { persist?: boolean; restoreToken?: string } = {}): Promise<void> {
+  async selectDevices(
+    types: number = DEVICE.keyboard | DEVICE.pointer,
+    opts: { persist?: boolean; restoreToken?: string } = {},
+  ): Promise<void> {
     const session = this.need();
     await this.request('SelectDevices', 'oa{sv}', (token) => [session, {
       handle_token: new Variant('s', token), types: new Variant('u', types),
@@ -220,7 +277,12 @@ export class RemoteDesktopPortal {
   /** Start: the system shows its consent dialog; resolves with the devices granted once the user agreed. */
   async start(timeoutMs = 120_000): Promise<RemoteDesktopStarted> {
     const session = this.need();
-    const results = await this.request('Start', 'osa{sv}', (token) => [session, '', { handle_token: new Variant('s', token) }], timeoutMs);
+    const results = await this.request(
+      'Start',
+      'osa{sv}',
+      (token) => [session, '', { handle_token: new Variant('s', token) }],
+      timeoutMs,
+    );
     const out: RemoteDesktopStarted = { devices: Number(results['devices'] ?? 0) };
     if (typeof results['restore_token'] === 'string') out.restoreToken = results['restore_token'];
     return out;
@@ -256,7 +318,18 @@ export class RemoteDesktopPortal {
     const session = this.session;
     this.session = undefined;
     if (session) {
-      try { this.bus.send(new Message({ destination: PORTAL, path: session, interface: 'org.freedesktop.portal.Session', member: 'Close' })); } catch { /* gone */ }
+      try {
+        this.bus.send(
+          new Message({
+            destination: PORTAL,
+            path: session,
+            interface: 'org.freedesktop.portal.Session',
+            member: 'Close',
+          }),
+        );
+      } catch {
+        /* gone */
+      }
     }
     setImmediate(() => { try { this.bus.disconnect(); } catch { /* not connected */ } });
   }

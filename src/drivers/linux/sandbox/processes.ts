@@ -34,8 +34,11 @@ export function spawnDetached(cmd: string, args: readonly string[], env: Record<
 }
 
 /** Runs a command to completion with a timeout; resolves with stdout, rejects with stderr in the message. */
-export function run(cmd: string, args: readonly string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}):
-  Promise<string> {
+export function run(
+  cmd: string,
+  args: readonly string[],
+  opts: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(cmd, args, { env: opts.env ?? process.env, timeout: opts.timeoutMs ?? 5000, killSignal: 'SIGKILL' },
       (err, stdout, stderr) => {

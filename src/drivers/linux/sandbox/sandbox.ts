@@ -62,7 +62,13 @@ export interface Desktop {
 const X_READY_TIMEOUT_MS = 10_000;
 const A11Y_READY_TIMEOUT_MS = 10_000;
 /** The cmdline substrings that recorded pids must still match before we signal them (pid reuse). */
-const PID_NAMES = { xvfb: 'Xvfb', weston: 'weston', dbus: 'dbus-daemon', atspi: 'at-spi-bus-launcher', wm: 'openbox' } as const;
+const PID_NAMES = {
+  xvfb: 'Xvfb',
+  weston: 'weston',
+  dbus: 'dbus-daemon',
+  atspi: 'at-spi-bus-launcher',
+  wm: 'openbox',
+} as const;
 const WESTON_READY_TIMEOUT_MS = 10_000;
 
 /** The kind a sandbox is started as: the option, else `COMPUTER_USE_SANDBOX_KIND`, else `xvfb`. */
@@ -74,7 +80,9 @@ export function defaultKind(opts: StartOptions = {}, env: NodeJS.ProcessEnv = pr
 
 /** The pid that keeps a sandbox alive (its X server or compositor) and the command name it must still have. */
 function serverOf(s: Pick<SandboxInfo, 'pids' | 'kind'>): { pid: number | undefined; name: string } {
-  return s.kind === 'weston' ? { pid: s.pids.weston, name: PID_NAMES.weston } : { pid: s.pids.xvfb, name: PID_NAMES.xvfb };
+  return s.kind === 'weston'
+    ? { pid: s.pids.weston, name: PID_NAMES.weston }
+    : { pid: s.pids.xvfb, name: PID_NAMES.xvfb };
 }
 
 /** Displays being started by this process right now (two concurrent starts must not pick the same one). */
@@ -140,8 +148,11 @@ async function freshRuntimeDir(display: string): Promise<string> {
 }
 
 /** Starts the session bus and the AT-SPI bus launcher (recording their pids in `partial` as they start). */
-async function startBuses(baseEnv: Record<string, string>, partial: Teardown & { a11yAddress?: string },
-  log: (name: string) => string): Promise<{ dbus: { address: string; pid: number }; atspi: number; a11yAddress: string }> {
+async function startBuses(
+  baseEnv: Record<string, string>,
+  partial: Teardown & { a11yAddress?: string },
+  log: (name: string) => string,
+): Promise<{ dbus: { address: string; pid: number }; atspi: number; a11yAddress: string }> {
   const bus = parseDbusLaunch(await run('dbus-launch', ['--sh-syntax'], { env: baseEnv, timeoutMs: 10_000 }));
   partial.pids.dbus = bus.pid;
   partial.dbusAddress = bus.address;
@@ -164,7 +175,12 @@ async function startBuses(baseEnv: Record<string, string>, partial: Teardown & {
 }
 
 /** Tears down what a failed start began, after quoting its logs' tails into the error (they go with the runtime dir). */
-async function failCleanly(err: unknown, partial: Teardown, log: (name: string) => string, logs: readonly string[]): Promise<void> {
+async function failCleanly(
+  err: unknown,
+  partial: Teardown,
+  log: (name: string) => string,
+  logs: readonly string[],
+): Promise<void> {
   const tails = await Promise.all(logs.map(async (n) => {
     const text = (await readFile(log(n), 'utf8').catch(() => '')).trim();
     return text ? `\n--- ${n}.log ---\n${text.split('\n').slice(-8).join('\n')}` : '';
@@ -182,8 +198,12 @@ async function startOn(display: string, wm: boolean): Promise<SandboxInfo> {
 
     // -noreset: without it Xvfb resets when its last client disconnects, which drops the AT_SPI_BUS root-window
     // property at-spi-bus-launcher sets (and closes its display after); Qt 5 needs that property (toolkits.ts).
-    const xvfb: Spawned = spawnDetached('Xvfb', [display, '-screen', '0', '1280x1024x24', '-nolisten', 'tcp', '-noreset'],
-      baseEnv, log('xvfb'));
+    const xvfb: Spawned = spawnDetached(
+      'Xvfb',
+      [display, '-screen', '0', '1280x1024x24', '-nolisten', 'tcp', '-noreset'],
+      baseEnv,
+      log('xvfb'),
+    );
     partial.pids.xvfb = xvfb.pid;
     await pollUntil(`Xvfb ${display}`, async () => {
       await run('xdpyinfo', ['-display', display], { env: baseEnv, timeoutMs: 2000 });
@@ -309,7 +329,9 @@ export async function listSandboxes(): Promise<(SandboxInfo & { alive: boolean }
  * sandbox; null if none. With a `kind`, only a sandbox of that kind qualifies (never the real desktop).
  */
 export async function findDesktop(kind?: SandboxKind): Promise<Desktop | null> {
-  const sandboxes = (await listSandboxes()).filter((s) => s.alive && (kind === undefined || (s.kind ?? 'xvfb') === kind));
+  const sandboxes = (await listSandboxes()).filter(
+    (s) => s.alive && (kind === undefined || (s.kind ?? 'xvfb') === kind),
+  );
   const named = process.env['COMPUTER_USE_SANDBOX'];
   const preferred = named ? sandboxes.find((s) => s.display === named) : undefined;
   if (preferred) return asDesktop(preferred);
@@ -352,7 +374,8 @@ export async function ensureDesktop(opts: StartOptions = {}):
   Promise<{ env: Record<string, string>; info?: SandboxInfo; started: boolean }> {
   const kind = opts.kind ?? (process.env['COMPUTER_USE_SANDBOX_KIND'] ? defaultKind(opts) : undefined);
   const found = await findDesktop(kind);
-  if (found) return found.info ? { env: found.env, info: found.info, started: false } : { env: found.env, started: false };
+  if (found)
+    return found.info ? { env: found.env, info: found.info, started: false } : { env: found.env, started: false };
   const info = await startSandbox(opts);
   return { env: sandboxEnv(info), info, started: true };
 }
@@ -384,8 +407,15 @@ function isSandboxInfo(v: unknown): v is SandboxInfo {
   if (typeof v !== 'object' || v === null) return false;
   const o = v as Record<string, unknown>;
   const pids = o['pids'] as Record<string, unknown> | undefined;
-  return typeof o['display'] === 'string' && /^:\d+$/.test(o['display']) && typeof o['dbusAddress'] === 'string' &&
-    typeof o['a11yAddress'] === 'string' && typeof o['runtimeDir'] === 'string' &&
+  return (
+    typeof o['display'] === 'string' &&
+    /^:\d+$/.test(o['display']) &&
+    typeof o['dbusAddress'] === 'string' &&
+    typeof o['a11yAddress'] === 'string' &&
+    typeof o['runtimeDir'] === 'string' &&
     (o['kind'] === undefined || o['kind'] === 'xvfb' || o['kind'] === 'weston') &&
-    typeof pids === 'object' && pids !== null && typeof (o['kind'] === 'weston' ? pids['weston'] : pids['xvfb']) === 'number';
+    typeof pids === 'object' &&
+    pids !== null &&
+    typeof (o['kind'] === 'weston' ? pids['weston'] : pids['xvfb']) === 'number'
+  );
 }

@@ -18,7 +18,8 @@ import { childAt } from './visible.js';
 const ACC = 'org.a11y.atspi.Accessible';
 const TABLE = 'org.a11y.atspi.Table';
 const COLLECTION = 'org.a11y.atspi.Collection';
-/** Rows a scan keeps in flight: enough to hide the round trip (5k rows, A/B: 16, 48 and 128 in flight within noise of each other and of the old batches of 128; the scan is CPU-bound on both sides). */
+/** Rows a scan keeps in flight: enough to hide the round trip (5k rows, A/B: 16, 48 and 128 in flight within noise of
+* each other and of the old batches of 128; the scan is CPU-bound on both sides). */
 const IN_FLIGHT = 32;
 /** Default time a scan may take before it answers with what it has (and says where it stopped). */
 export const FIND_DEADLINE_MS = 4000;
@@ -78,7 +79,11 @@ export function noteListChange(ev: { type: string; source: string }): void {
 export function watchListChanges(): void { watching = true; }
 
 /** Searches the container `t`; the result says which strategy ran and whether it covered every row. */
-export async function findInList(bus: A11yBus, t: Target, p: Omit<ListFindParams, 'container'>): Promise<ListFindResult> {
+export async function findInList(
+  bus: A11yBus,
+  t: Target,
+  p: Omit<ListFindParams, 'container'>,
+): Promise<ListFindResult> {
   const t0 = performance.now();
   const deadline = t0 + (p.deadlineMs ?? FIND_DEADLINE_MS);
   const limit = p.limit ?? 20;
@@ -111,7 +116,8 @@ export async function findInList(bus: A11yBus, t: Target, p: Omit<ListFindParams
     const rows = table && table.cols > 0 ? table.rows : total;
     const key = handle(t);
     let idx = indexes.get(key);
-    if (!watching || !idx || idx.rows !== rows || idx.count !== total) idx = { rows, count: total, entries: [], members: new Set() };
+    if (!watching || !idx || idx.rows !== rows || idx.count !== total)
+      idx = { rows, count: total, entries: [], members: new Set() };
     indexes.delete(key);
     let next = Math.min(p.from ?? 0, rows);
     const first = next;
@@ -128,7 +134,14 @@ export async function findInList(bus: A11yBus, t: Target, p: Omit<ListFindParams
       let gapEnd = next + 1;
       while (gapEnd < rows && idx.entries[gapEnd] === undefined) gapEnd++;
       const start = next;
-      const found = await readPool(gapEnd - start, start, deadline, (i) => rowCandidate(bus, t, i, table), (c) => matches(c), limit - hits.length);
+      const found = await readPool(
+        gapEnd - start,
+        start,
+        deadline,
+        (i) => rowCandidate(bus, t, i, table),
+        (c) => matches(c),
+        limit - hits.length,
+      );
       remember(idx, start, found.entries);
       for (const c of found.entries) {
         if (hits.length >= limit) break;
@@ -157,7 +170,14 @@ export async function findInList(bus: A11yBus, t: Target, p: Omit<ListFindParams
     // of every row up front made a file manager's search of thousands of rows miss its deadline.
     if (table && table.cols > 1 && complete && hits.length === 0 && q.text !== undefined) {
       const cols = Array.from({ length: Math.min(table.cols, MAX_ROW_CELLS) - 1 }, (_, c) => c + 1);
-      const found = await readPool(rows - first, first, deadline, (i) => rowCandidate(bus, t, i, table, cols), (c) => matches(c), limit);
+      const found = await readPool(
+        rows - first,
+        first,
+        deadline,
+        (i) => rowCandidate(bus, t, i, table, cols),
+        (c) => matches(c),
+        limit,
+      );
       hits = found.entries.filter(matches).slice(0, limit);
       stop = first + found.next;
       scanned = found.next;
@@ -169,13 +189,25 @@ export async function findInList(bus: A11yBus, t: Target, p: Omit<ListFindParams
     const k = q.text === undefined ? -1 : c.texts.findIndex((x) => x.toLowerCase().includes(q.text!.toLowerCase()));
     const at = (k >= 0 ? c.cells?.[k] : undefined) ?? c.target;
     if (k > 0 && c.cells?.[k]) c.texts.unshift(...c.texts.splice(k, 1));
-    const node: RawNode = await readElement(bus, at, { children: false }).then((info) => toRawNode(info), () => ({ id: at.dest + at.path, role: 'generic', states: [], actions: [] } as RawNode));
+    const node: RawNode = await readElement(bus, at, { children: false }).then(
+      (info) => toRawNode(info),
+      () => ({ id: at.dest + at.path, role: 'generic', states: [], actions: [] }) as RawNode,
+    );
     const m: ListFindResult['matches'][number] = { node, index: c.index };
     if (table) m.row = c.index;
     if (!node.name && c.texts[0]) node.name = c.texts[0];
     return m;
   }));
-  return { matches: out, total: table ? table.rows : total, scanned, next: stop, complete, method, ms: Math.round(performance.now() - t0), ...(table ? { rows: true } : {}) };
+  return {
+    matches: out,
+    total: table ? table.rows : total,
+    scanned,
+    next: stop,
+    complete,
+    method,
+    ms: Math.round(performance.now() - t0),
+    ...(table ? { rows: true } : {}),
+  };
 }
 
 /** Stores rows read from `start` in the index; rows that failed to read (undefined) stay unknown, null is a row with no element. */
@@ -208,7 +240,15 @@ function fillInBackground(bus: A11yBus, t: Target, key: string, idx: ListIndex, 
       if (idx.entries[i] !== undefined) { i++; continue; }
       let end = i + 1;
       while (end < idx.rows && end - i < BACKGROUND_STEP && idx.entries[end] === undefined) end++;
-      const found = await readPool(end - i, i, Infinity, (k) => rowCandidate(bus, t, k, table), () => false, Infinity, BACKGROUND_IN_FLIGHT);
+      const found = await readPool(
+        end - i,
+        i,
+        Infinity,
+        (k) => rowCandidate(bus, t, k, table),
+        () => false,
+        Infinity,
+        BACKGROUND_IN_FLIGHT,
+      );
       if (indexes.get(key) !== idx || found.entries.some((c) => c === undefined)) break;
       remember(idx, i, found.entries);
       i = end;
@@ -222,8 +262,15 @@ function fillInBackground(bus: A11yBus, t: Target, key: string, idx: ListIndex, 
  * order as a prefix of the range (every item handed out is awaited; one whose read failed is undefined);
  * `next` is that prefix's length.
  */
-async function readPool<T>(n: number, base: number, deadline: number, read: (i: number) => Promise<T>,
-  isMatch: (v: T | undefined) => boolean, enough: number, inFlight = IN_FLIGHT): Promise<{ entries: (T | undefined)[]; next: number }> {
+async function readPool<T>(
+  n: number,
+  base: number,
+  deadline: number,
+  read: (i: number) => Promise<T>,
+  isMatch: (v: T | undefined) => boolean,
+  enough: number,
+  inFlight = IN_FLIGHT,
+): Promise<{ entries: (T | undefined)[]; next: number }> {
   const entries: (T | undefined)[] = [];
   let handed = 0;
   let seen = 0;
@@ -242,7 +289,13 @@ async function readPool<T>(n: number, base: number, deadline: number, read: (i: 
 }
 
 /** True when each match from the index still sits at its index and still matches (one read per match). */
-async function stillThere(bus: A11yBus, t: Target, hits: Candidate[], table: TableSize | undefined, q: { text?: string }): Promise<boolean> {
+async function stillThere(
+  bus: A11yBus,
+  t: Target,
+  hits: Candidate[],
+  table: TableSize | undefined,
+  q: { text?: string },
+): Promise<boolean> {
   const checks = await Promise.all(hits.map(async (c) => {
     try {
       const now = await rowCandidate(bus, t, c.index, table);
@@ -271,7 +324,14 @@ async function collectionCandidates(bus: A11yBus, t: Target, total: number): Pro
   try {
     // Match rule: any states, any attributes, any role, any interface; not inverted. Direct children only.
     const rule = [[], 0, {}, 0, [], 0, [], 0, false];
-    const [refs] = await bus.call(t, COLLECTION, 'GetMatches', '(aiia{ss}iaiiasib)uib', [rule, 0 /* canonical */, 0 /* all */, false], 2000);
+    const [refs] = await bus.call(
+      t,
+      COLLECTION,
+      'GetMatches',
+      '(aiia{ss}iaiiasib)uib',
+      [rule, 0 /* canonical */, 0 /* all */, false],
+      2000,
+    );
     const list = (refs ?? []) as [string, string][];
     if (list.length < Math.min(total, 2)) return undefined;
     return list.map(([dest, path], index) => ({ index, target: { dest, path }, texts: [] }));
@@ -282,14 +342,28 @@ async function collectionCandidates(bus: A11yBus, t: Target, total: number): Pro
  * Row `i` of a table (the cells of columns `cols`, default its first; the first of them stands for the row) or
  * child `i` of a list, with its texts; null where there is no element. Rejects when a call fails.
  */
-async function rowCandidate(bus: A11yBus, t: Target, i: number, table: TableSize | undefined, cols: readonly number[] = [0]): Promise<Candidate | null> {
+async function rowCandidate(
+  bus: A11yBus,
+  t: Target,
+  i: number,
+  table: TableSize | undefined,
+  cols: readonly number[] = [0],
+): Promise<Candidate | null> {
   if (table && table.cols > 0) {
-    const cells = (await Promise.all(cols.map((c) => cellAt(bus, t, i, c)))).filter((c): c is Target => c !== undefined);
+    const cells = (await Promise.all(cols.map((c) => cellAt(bus, t, i, c)))).filter(
+      (c): c is Target => c !== undefined,
+    );
     const first = cells[0];
     if (!first) return null;
     if (cells.length === 1) return { index: i, target: first, ...await textsOf(bus, first) };
     const each = await Promise.all(cells.map((c) => textsOf(bus, c)));
-    return { index: i, target: first, texts: each.map((e) => e.texts.join(' ')), cells, labels: each.flatMap((e) => e.labels ?? []) };
+    return {
+      index: i,
+      target: first,
+      texts: each.map((e) => e.texts.join(' ')),
+      cells,
+      labels: each.flatMap((e) => e.labels ?? []),
+    };
   }
   const target = await childAt(bus, t, i);
   if (!target) return null;
@@ -309,6 +383,13 @@ async function textsOf(bus: A11yBus, t: Target): Promise<{ texts: string[]; labe
   if (name) return { texts: [name] };
   const kids = await bus.call(t, ACC, 'GetChildren').then((r) => (r[0] ?? []) as [string, string][], () => []);
   const labels = kids.slice(0, MAX_ROW_LABELS).map(([dest, path]) => ({ dest, path }));
-  const names = await Promise.all(labels.map((l) => bus.getProp(l, ACC, 'Name').then((n) => String(n ?? ''), () => '')));
+  const names = await Promise.all(
+    labels.map((l) =>
+      bus.getProp(l, ACC, 'Name').then(
+        (n) => String(n ?? ''),
+        () => '',
+      ),
+    ),
+  );
   return { texts: names.filter(Boolean), labels };
 }

@@ -76,7 +76,12 @@ async function visit(
   const grid = hidden ? undefined : await readGrid(bus, info, node, depth === 0).catch(() => undefined);
   if (grid) { w.nodes += grid.length; if (grid.length) node.children = grid; return node; }
   const kids = info.children.slice(0, MAX_CHILDREN);
-  if (info.children.length > MAX_CHILDREN || info.childCount > MAX_LIST_CHILDREN || (opts.depth !== undefined && depth >= opts.depth) || hidden) {
+  if (
+    info.children.length > MAX_CHILDREN ||
+    info.childCount > MAX_LIST_CHILDREN ||
+    (opts.depth !== undefined && depth >= opts.depth) ||
+    hidden
+  ) {
     node.childCount = Math.max(info.childCount, info.children.length);
     if (hidden) return node;
     if (opts.depth !== undefined && depth >= opts.depth) return node;
@@ -114,7 +119,8 @@ export async function readTree(
   try {
     rootInfo = await readElement(bus, root, { bounds: opts.bounds ?? false, text: w.text });
   } catch (e) {
-    if (isGone(e)) throw Object.assign(new Error('root vanished'), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
+    if (isGone(e))
+      throw Object.assign(new Error('root vanished'), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
     throw e;
   }
   w.reliable = showingIsReliable(rootInfo, await childStatesLive(bus, rootInfo));

@@ -29,7 +29,10 @@ export function handleOf(t: Target): string { return t.dest + t.path; }
 export function targetOf(handle: string): Target {
   const i = typeof handle === 'string' ? handle.indexOf('/') : -1;
   // A malformed handle names nothing that exists: the same answer as a handle of a closed element.
-  if (i <= 0) throw Object.assign(new Error(`no element has the handle ${JSON.stringify(handle)}`), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
+  if (i <= 0)
+    throw Object.assign(new Error(`no element has the handle ${JSON.stringify(handle)}`), {
+      type: 'org.freedesktop.DBus.Error.UnknownObject',
+    });
   return { dest: handle.slice(0, i), path: handle.slice(i) };
 }
 
@@ -37,7 +40,8 @@ export function targetOf(handle: string): Target {
 export function decodeStates(words: number[]): Set<string> {
   const out = new Set<string>();
   words.forEach((w, wi) => {
-    for (let bit = 0; bit < 32; bit++) if ((w >>> bit) & 1) out.add(ATSPI_STATES[wi * 32 + bit] ?? `state${wi * 32 + bit}`);
+    for (let bit = 0; bit < 32; bit++)
+      if ((w >>> bit) & 1) out.add(ATSPI_STATES[wi * 32 + bit] ?? `state${wi * 32 + bit}`);
   });
   return out;
 }
@@ -98,7 +102,11 @@ async function isInnerFrame(bus: A11yBus, parent: unknown): Promise<boolean> {
 }
 
 /** Reads the core facts of one element with concurrent calls. */
-export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: boolean; children?: boolean; text?: TextBudget } = {}): Promise<ElementInfo> {
+export async function readElement(
+  bus: A11yBus,
+  t: Target,
+  opts: { bounds?: boolean; children?: boolean; text?: TextBudget } = {},
+): Promise<ElementInfo> {
   const propsRead = bus.getAll(t, ACC);
   const ifacesRead = bus.call(t, ACC, 'GetInterfaces');
   const [role, props, stateWords, ifaces, kids] = await Promise.all([
@@ -110,7 +118,9 @@ export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: bool
     // long lists: the rows on screen, visible.ts).
     opts.children === false ? Promise.resolve({ children: [], count: 0, start: 0, visible: false }) : Promise.all([propsRead, ifacesRead]).then(([p, i]) => {
       const n = Number(p['ChildCount'] ?? 0);
-      return readByCoordinate(new Set(i[0] as string[]), n) ? { children: [], count: n, start: 0, visible: false } : childrenOf(bus, t, n);
+      return readByCoordinate(new Set(i[0] as string[]), n)
+        ? { children: [], count: n, start: 0, visible: false }
+        : childrenOf(bus, t, n);
     }),
   ]);
   const interfaces = new Set<string>(ifaces[0] as string[]);
@@ -129,8 +139,14 @@ export async function readElement(bus: A11yBus, t: Target, opts: { bounds?: bool
   };
   if (kids.start > 0) info.childStart = kids.start;
   if (kids.visible) info.childVisible = true;
-  await Promise.all([enrich(bus, info, opts.bounds ?? false, opts.text),
-    info.atspiRole === 'frame' ? isInnerFrame(bus, props['Parent']).then((inner) => { if (inner) info.innerFrame = true; }) : undefined]);
+  await Promise.all([
+    enrich(bus, info, opts.bounds ?? false, opts.text),
+    info.atspiRole === 'frame'
+      ? isInnerFrame(bus, props['Parent']).then((inner) => {
+          if (inner) info.innerFrame = true;
+        })
+      : undefined,
+  ]);
   return info;
 }
 
@@ -154,7 +170,11 @@ export const COORDINATE_MIN_CHILDREN = 1_000_000;
  * geometry says nothing, the first MAX_CHILDREN by index; `start` says where the slice begins. Above
  * MAX_LIST_CHILDREN no call ever asks an app for the whole list.
  */
-export async function childrenOf(bus: A11yBus, t: Target, count: number): Promise<{ children: Target[]; count: number; start: number; visible?: boolean }> {
+export async function childrenOf(
+  bus: A11yBus,
+  t: Target,
+  count: number,
+): Promise<{ children: Target[]; count: number; start: number; visible?: boolean }> {
   if (!(count >= 0)) count = Number(await bus.getProp(t, ACC, 'ChildCount') ?? 0);
   if (count > MAX_CHILDREN) {
     const slice = await visibleSlice(bus, t, count, MAX_CHILDREN).catch(() => undefined);
@@ -170,7 +190,9 @@ export async function childrenOf(bus: A11yBus, t: Target, count: number): Promis
       if (isGone(e)) return undefined;
       throw e;
     })));
-  const children = refs.filter((r): r is [string, string] => !!r && r[1] !== NULL_PATH).map(([dest, path]) => ({ dest, path }));
+  const children = refs
+    .filter((r): r is [string, string] => !!r && r[1] !== NULL_PATH)
+    .map(([dest, path]) => ({ dest, path }));
   return { children, count, start: 0 };
 }
 
@@ -192,7 +214,12 @@ export async function enrich(bus: A11yBus, info: ElementInfo, bounds: boolean, t
  * its fruit column only, and which boxes were checked never appeared).
  */
 function mayToggle(info: ElementInfo): boolean {
-  return info.atspiRole === 'table cell' && !info.name && info.interfaces.has('org.a11y.atspi.Action') && !info.interfaces.has('org.a11y.atspi.Text');
+  return (
+    info.atspiRole === 'table cell' &&
+    !info.name &&
+    info.interfaces.has('org.a11y.atspi.Action') &&
+    !info.interfaces.has('org.a11y.atspi.Text')
+  );
 }
 
 async function readToggles(bus: A11yBus, info: ElementInfo): Promise<void> {
@@ -234,7 +261,11 @@ async function readComboChoice(bus: A11yBus, info: ElementInfo): Promise<void> {
       return;
     }
     const known: Target | undefined = info.children[0];
-    const list: Target = known ?? await bus.call(info.target, ACC, 'GetChildAtIndex', 'i', [0]).then(([r]) => ({ dest: (r as [string, string])[0], path: (r as [string, string])[1] }));
+    const list: Target =
+      known ??
+      (await bus
+        .call(info.target, ACC, 'GetChildAtIndex', 'i', [0])
+        .then(([r]) => ({ dest: (r as [string, string])[0], path: (r as [string, string])[1] })));
     const [ifaces] = await bus.call(list, ACC, 'GetInterfaces');
     let name = (ifaces as string[]).includes(SELECTION) ? await selectedName(bus, list) : '';
     // An ARIA combobox built from an element holding its choice as text: that text is what it shows.
@@ -310,7 +341,8 @@ export function mapStates(info: ElementInfo, showingReliable = true): State[] {
   if (s.has('focusable')) out.push('focusable');
   if (!s.has('enabled') && !s.has('sensitive') && (s.has('visible') || s.has('showing'))) out.push('disabled');
   if (s.has('checked')) out.push('checked');
-  if (s.has('indeterminate') && (info.atspiRole === 'check box' || info.atspiRole.endsWith('menu item'))) out.push('mixed');
+  if (s.has('indeterminate') && (info.atspiRole === 'check box' || info.atspiRole.endsWith('menu item')))
+    out.push('mixed');
   if (s.has('pressed')) out.push('pressed');
   if (s.has('selected') && !/^(text|entry)/.test(info.atspiRole)) out.push('selected');
   if (s.has('expandable')) out.push(s.has('expanded') ? 'expanded' : 'collapsed');
@@ -325,12 +357,14 @@ export function mapStates(info: ElementInfo, showingReliable = true): State[] {
   if (s.has('active')) out.push('active');
   // GTK3 clears "showing" on widgets that are not on screen (hidden pages, closed popovers).
   if (showingReliable && s.has('visible') && !showsOnScreen(info)) out.push('offscreen');
-  if (showingReliable && !s.has('visible') && !s.has('showing') && info.states.size > 0 && !s.has('defunct')) out.push('invisible');
+  if (showingReliable && !s.has('visible') && !s.has('showing') && info.states.size > 0 && !s.has('defunct'))
+    out.push('invisible');
   return out;
 }
 
 /** Native roles that are never click targets of their own. */
-const PASSIVE_ROLES = /^(panel|filler|label|static|section|grouping|scroll pane|viewport|paragraph|heading|separator|image|icon|redundant object|layered pane|glass pane|root pane|form|html container|block quote|article|landmark|header|footer|caption|description value|description term)$/;
+const PASSIVE_ROLES =
+  /^(panel|filler|label|static|section|grouping|scroll pane|viewport|paragraph|heading|separator|image|icon|redundant object|layered pane|glass pane|root pane|form|html container|block quote|article|landmark|header|footer|caption|description value|description term)$/;
 
 /** Operations the element supports, inferred from its interfaces, role and states. */
 export function mapActions(info: ElementInfo): Op[] {
@@ -340,7 +374,11 @@ export function mapActions(info: ElementInfo): Op[] {
   // static text that is no reason to offer a click.
   if (i.has('org.a11y.atspi.Action') && !PASSIVE_ROLES.test(info.atspiRole)) ops.add('click');
   if (info.states.has('focusable')) ops.add('focus');
-  if (i.has('org.a11y.atspi.EditableText') && info.states.has('editable')) { ops.add('set_value'); ops.add('type'); ops.add('clear'); }
+  if (i.has('org.a11y.atspi.EditableText') && info.states.has('editable')) {
+    ops.add('set_value');
+    ops.add('type');
+    ops.add('clear');
+  }
   if (i.has('org.a11y.atspi.Value') && !/progress|level/.test(info.atspiRole)) ops.add('set_value');
   if (/check|toggle|radio|switch/.test(info.atspiRole) || info.toggles) ops.add('toggle');
   if (i.has('org.a11y.atspi.Selection')) ops.add('select');
@@ -349,13 +387,15 @@ export function mapActions(info: ElementInfo): Op[] {
   return [...ops];
 }
 
-/** GTK 4's object paths end in a random UUID (`/org/gnome/TextEditor/a11y/9e651222_f984_…`); GTK 3's, Qt's and Gecko's do not. */
+/** GTK 4's object paths end in a random UUID (`/org/gnome/TextEditor/a11y/9e651222_f984_…`); GTK 3's, Qt's and Gecko's
+* do not. */
 /** Class names GTK 4 and libadwaita report when a widget has no accessible name (`GtkBox`, `AdwTabBar`). */
 const TOOLKIT_CLASS_NAME = /^(?:Gtk|Adw|Gsk|Gdk)[A-Z][A-Za-z0-9]*$/;
 
 const GTK4_PATH = /\/a11y\/[0-9a-f]{8}(?:_[0-9a-f]{4}){3}_[0-9a-f]{12}$/;
 /** Roles whose name GTK 4 takes from no content: a nameless one is named after its widget type. */
-const TYPE_NAMED_ROLES = /^(filler|panel|scroll pane|viewport|section|grouping|drawing area|canvas|list|list box|tree table|table|tool bar)$/;
+const TYPE_NAMED_ROLES =
+  /^(filler|panel|scroll pane|viewport|section|grouping|drawing area|canvas|list|list box|tree table|table|tool bar)$/;
 
 /**
  * The access key of a `_X` marker that name cleaning dropped ("_Retry Retry", GTK 4's "_Open"), in lower case: it
@@ -368,7 +408,8 @@ function droppedMnemonic(raw: string, cleaned: string | undefined): string | und
 }
 
 /** Controls whose GTK 4 name is a label that may keep its mnemonic underscore (never list items, cells or text: a file may be "_config"). */
-const MNEMONIC_ROLES = /^(page tab|panel|push button|toggle button|menu item|check box|radio button|check menu item|radio menu item)$/;
+const MNEMONIC_ROLES =
+  /^(page tab|panel|push button|toggle button|menu item|check box|radio button|check menu item|radio menu item)$/;
 
 /**
  * Whether the element's name, when it looks like a widget type, is one: gnome-text-editor (GTK 4.8) printed
@@ -376,7 +417,10 @@ const MNEMONIC_ROLES = /^(page tab|panel|push button|toggle button|menu item|che
  * a button's or a label's name is its text, and a window's its title.
  */
 function typeNamed(info: ElementInfo): boolean {
-  return GTK4_PATH.test(info.target.path) && (TYPE_NAMED_ROLES.test(info.atspiRole) || (info.atspiRole === 'text' && info.states.has('multi line')));
+  return (
+    GTK4_PATH.test(info.target.path) &&
+    (TYPE_NAMED_ROLES.test(info.atspiRole) || (info.atspiRole === 'text' && info.states.has('multi line')))
+  );
 }
 
 /** Maps read facts to a RawNode (without children). Password text never leaves the driver. */
@@ -385,10 +429,21 @@ export function toRawNode(info: ElementInfo, showingReliable = true): RawNode {
   const role = info.atspiRole === 'text' && info.states.has('multi line') ? 'document'
     // A frame inside a window is a box: a group, or the text it shows when it holds nothing (kcalc's display).
     : info.innerFrame ? (info.childCount > 0 ? 'group' : 'label') : roleFromAtspi(info.atspiRole);
-  const node: RawNode = { id: handleOf(info.target), role, nativeRole: info.atspiRole, states: mapStates(info, showingReliable), actions: mapActions(info) };
+  const node: RawNode = {
+    id: handleOf(info.target),
+    role,
+    nativeRole: info.atspiRole,
+    states: mapStates(info, showingReliable),
+    actions: mapActions(info),
+  };
   // GTK 4.8 names unlabelled widgets after their class ("GtkToggleButton"): that is no name to a user.
-  // Rich text, toolkit class names and doubled labels are cleaned (drivers/common/names.ts); `expect` is checked against this.
-  const name = cleanName(info.name, { classNames: TOOLKIT_CLASS_NAME, typeNames: typeNamed(info), mnemonics: GTK4_PATH.test(info.target.path) && MNEMONIC_ROLES.test(info.atspiRole) });
+  // Rich text, toolkit class names and doubled labels are cleaned (drivers/common/names.ts); `expect` is checked
+  // against this.
+  const name = cleanName(info.name, {
+    classNames: TOOLKIT_CLASS_NAME,
+    typeNames: typeNamed(info),
+    mnemonics: GTK4_PATH.test(info.target.path) && MNEMONIC_ROLES.test(info.atspiRole),
+  });
   if (name) node.name = name;
   const key = droppedMnemonic(info.name, name);
   if (key) node.keyBinding = `Alt+${key}`;
@@ -410,7 +465,12 @@ export function toRawNode(info: ElementInfo, showingReliable = true): RawNode {
   if (info.value && VALUE_ROLES.test(info.atspiRole)) {
     // A spin button's text is its number as typed; the Value interface holds the number itself.
     if (!info.text || info.atspiRole === 'spin button') node.value = formatNumber(info.value.current);
-    if (info.value.max > info.value.min) node.range = { min: info.value.min, max: info.value.max, ...(info.value.step > 0 ? { step: info.value.step } : {}) };
+    if (info.value.max > info.value.min)
+      node.range = {
+        min: info.value.min,
+        max: info.value.max,
+        ...(info.value.step > 0 ? { step: info.value.step } : {}),
+      };
   }
   if (info.bounds) node.bounds = info.bounds;
   return node;

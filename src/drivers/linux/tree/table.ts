@@ -45,7 +45,8 @@ export async function resolveCellHandle(bus: A11yBus, handle: string): Promise<T
   const table = { dest: m[1].slice(0, i), path: m[1].slice(i) };
   const [ref] = await bus.call(table, TABLE, 'GetAccessibleAt', 'ii', [Number(m[2]), Number(m[3])]);
   const [dest, path] = ref as [string, string];
-  if (!path || path === NULL_PATH) throw Object.assign(new Error('no cell there'), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
+  if (!path || path === NULL_PATH)
+    throw Object.assign(new Error('no cell there'), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
   return { dest, path };
 }
 
@@ -136,7 +137,10 @@ async function tableSize(bus: A11yBus, t: Target): Promise<{ rows: number; cols:
 
 /** (row, column) of the child at a table index. */
 async function coordsOf(bus: A11yBus, table: Target, index: number): Promise<[number, number]> {
-  const [[r], [c]] = await Promise.all([bus.call(table, TABLE, 'GetRowAtIndex', 'i', [index]), bus.call(table, TABLE, 'GetColumnAtIndex', 'i', [index])]);
+  const [[r], [c]] = await Promise.all([
+    bus.call(table, TABLE, 'GetRowAtIndex', 'i', [index]),
+    bus.call(table, TABLE, 'GetColumnAtIndex', 'i', [index]),
+  ]);
   return [Number(r), Number(c)];
 }
 
@@ -151,8 +155,17 @@ async function cellAtPoint(bus: A11yBus, table: Target, x: number, y: number): P
 }
 
 /** The visible cell range [r0, c0, r1, c1] (inclusive), measured at the table's on-screen corners. */
-export async function visibleRange(bus: A11yBus, t: Target, size: { rows: number; cols: number }): Promise<[number, number, number, number]> {
-  const fallback: [number, number, number, number] = [0, 0, Math.min(size.rows, FALLBACK_ROWS) - 1, Math.min(size.cols, FALLBACK_COLS) - 1];
+export async function visibleRange(
+  bus: A11yBus,
+  t: Target,
+  size: { rows: number; cols: number },
+): Promise<[number, number, number, number]> {
+  const fallback: [number, number, number, number] = [
+    0,
+    0,
+    Math.min(size.rows, FALLBACK_ROWS) - 1,
+    Math.min(size.cols, FALLBACK_COLS) - 1,
+  ];
   try {
     const [ext] = await bus.call(t, COMP, 'GetExtents', 'u', [0]);
     const [x, y, w, h] = (ext as number[]).map(Number) as [number, number, number, number];
@@ -192,13 +205,28 @@ export function formulaOf(attrs: unknown): { formula?: string; cut?: string } {
  * each on Calc), its states only when `states` is not given (the grid passes them from the cursor and the
  * table's Selection), its name only when `address` is not known to be its name. Null when there is no cell.
  */
-export async function readCellAt(bus: A11yBus, table: Target, row: number, col: number, address?: string, states?: ReadonlySet<string>): Promise<RawNode | null> {
+export async function readCellAt(
+  bus: A11yBus,
+  table: Target,
+  row: number,
+  col: number,
+  address?: string,
+  states?: ReadonlySet<string>,
+): Promise<RawNode | null> {
   const target = await locateCell(bus, table, row, col);
   return target ? describeKept(bus, table, target, row, col, address, states) : null;
 }
 
 /** describeCell on a possibly kept object: a kept object the app dropped is made anew once. */
-async function describeKept(bus: A11yBus, table: Target, target: Target, row: number, col: number, address?: string, states?: ReadonlySet<string>): Promise<RawNode | null> {
+async function describeKept(
+  bus: A11yBus,
+  table: Target,
+  target: Target,
+  row: number,
+  col: number,
+  address?: string,
+  states?: ReadonlySet<string>,
+): Promise<RawNode | null> {
   try {
     return await describeCell(bus, table, target, row, col, address, states);
   } catch (e) {
@@ -220,7 +248,13 @@ const cellObjects = new Map<string, Target>();
 const MAX_CELL_OBJECTS = 6000;
 
 /** The cell at (row, col): a kept object, or a new one from GetAccessibleAt; undefined when there is none. */
-async function locateCell(bus: A11yBus, table: Target, row: number, col: number, fresh = false): Promise<Target | undefined> {
+async function locateCell(
+  bus: A11yBus,
+  table: Target,
+  row: number,
+  col: number,
+  fresh = false,
+): Promise<Target | undefined> {
   const key = cellHandle(table, row, col);
   const kept = fresh ? undefined : cellObjects.get(key);
   if (kept) return kept;
@@ -235,7 +269,15 @@ async function locateCell(bus: A11yBus, table: Target, row: number, col: number,
 }
 
 /** Reads a located cell: text, and states/name unless given (see readCellAt). */
-async function describeCell(bus: A11yBus, table: Target, target: Target, row: number, col: number, address?: string, states?: ReadonlySet<string>): Promise<RawNode> {
+async function describeCell(
+  bus: A11yBus,
+  table: Target,
+  target: Target,
+  row: number,
+  col: number,
+  address?: string,
+  states?: ReadonlySet<string>,
+): Promise<RawNode> {
   const [name, stateSet, text] = await Promise.all([
     address ?? bus.getProp(target, ACC, 'Name').then((n) => String(n ?? '')),
     states ?? bus.call(target, ACC, 'GetState').then(([w]) => decodeStates(w as number[])),
@@ -248,7 +290,8 @@ async function describeCell(bus: A11yBus, table: Target, target: Target, row: nu
   };
   // A cursor found by reading states stands in for the announcement not seen yet (a fresh app): the next
   // grid read then takes states from the table, not from each cell.
-  if (!states && info.states.has('focused') && !cursors.has(handleOf(table))) cursors.set(handleOf(table), handleOf(target));
+  if (!states && info.states.has('focused') && !cursors.has(handleOf(table)))
+    cursors.set(handleOf(table), handleOf(target));
   const node = toRawNode(info);
   node.id = cellHandle(table, row, col);
   const own = addressOf(name, row, col);
@@ -269,7 +312,10 @@ async function describeCell(bus: A11yBus, table: Target, target: Target, row: nu
  * cell, taken as a rectangle only when the count matches). Undefined when either is not known that way: the
  * caller then asks each cell (what a first observe before any cursor event does).
  */
-async function gridStates(bus: A11yBus, table: Target): Promise<((row: number, col: number) => ReadonlySet<string>) | undefined> {
+async function gridStates(
+  bus: A11yBus,
+  table: Target,
+): Promise<((row: number, col: number) => ReadonlySet<string>) | undefined> {
   const h = cursors.get(handleOf(table));
   const i = h ? h.indexOf('/') : -1;
   if (!h || i <= 0) return undefined;
@@ -320,7 +366,12 @@ export const DEFAULT_GRID_CELLS = 400;
  * sets `table`, `childCount` and `childRange` on `node` and returns the cells of the visible range, read by
  * coordinate. Returns undefined for anything else (the reader walks its children as usual).
  */
-export async function readGrid(bus: A11yBus, info: ElementInfo, node: RawNode, full = false): Promise<RawNode[] | undefined> {
+export async function readGrid(
+  bus: A11yBus,
+  info: ElementInfo,
+  node: RawNode,
+  full = false,
+): Promise<RawNode[] | undefined> {
   if (!isTable(info)) return undefined;
   const size = await tableSize(bus, info.target);
   if (!size) return undefined;
@@ -336,7 +387,8 @@ export async function readGrid(bus: A11yBus, info: ElementInfo, node: RawNode, f
     const keep = Math.max(1, Math.floor(cap / cols));
     // The rows read start at the top of the view, unless the cursor is lower down: then they end at it (+2).
     const cursor = await cursorOf(bus, info.target);
-    if (cursor && cursor[0] >= r0 + keep && cursor[0] <= r1 && cursor[1] >= c0 && cursor[1] <= c1) r0 = Math.min(r1, cursor[0] + 2) - keep + 1;
+    if (cursor && cursor[0] >= r0 + keep && cursor[0] <= r1 && cursor[1] >= c0 && cursor[1] <= c1)
+      r0 = Math.min(r1, cursor[0] + 2) - keep + 1;
     r1 = r0 + keep - 1;
   }
   // Cursor and selection from the table (a few calls), not from each cell's state (one call per cell).
@@ -359,7 +411,9 @@ export async function readGrid(bus: A11yBus, info: ElementInfo, node: RawNode, f
   ]);
   const rest = await Promise.all(coords.map(([r, c], k) => {
     const t = targets[k];
-    return t ? describeKept(bus, info.target, t, r, c, named ? cellAddress(r, c) : undefined, statesAt?.(r, c)).catch(gone) : null;
+    return t
+      ? describeKept(bus, info.target, t, r, c, named ? cellAddress(r, c) : undefined, statesAt?.(r, c)).catch(gone)
+      : null;
   }));
   const cells = first ? [first, ...rest] : rest;
   node.childCount = info.childCount;
@@ -387,8 +441,11 @@ export async function annotateCells(bus: A11yBus, info: ElementInfo, node: RawNo
     // Web tables (Chromium) hold their cells in row children: each cell says its place (TableCell.Position).
     if (child.role === 'row') {
       await Promise.all((child.children ?? []).map(async (cell) => {
-        const pos = await bus.getProp(targetOf(cell.id), 'org.a11y.atspi.TableCell', 'Position').catch(() => undefined) as [number, number] | undefined;
-        if (Array.isArray(pos) && Number(pos[0]) >= 0 && Number(pos[1]) >= 0) cell.cell = { row: Number(pos[0]), col: Number(pos[1]) };
+        const pos = (await bus
+          .getProp(targetOf(cell.id), 'org.a11y.atspi.TableCell', 'Position')
+          .catch(() => undefined)) as [number, number] | undefined;
+        if (Array.isArray(pos) && Number(pos[0]) >= 0 && Number(pos[1]) >= 0)
+          cell.cell = { row: Number(pos[0]), col: Number(pos[1]) };
       }));
       return;
     }
@@ -405,7 +462,11 @@ export async function annotateCells(bus: A11yBus, info: ElementInfo, node: RawNo
 /** Whom keys go to, and how: the driver's keyboard (proven focus), as actions.ts uses it. */
 export interface CellKeyboard {
   available: boolean;
-  keysTo(expect: { pid: number; startToken?: string }, chords: readonly { mods: string[]; key: string }[] | string, signal?: AbortSignal): Promise<number>;
+  keysTo(
+    expect: { pid: number; startToken?: string },
+    chords: readonly { mods: string[]; key: string }[] | string,
+    signal?: AbortSignal,
+  ): Promise<number>;
 }
 
 /** Parent table and index of a cell. */
@@ -434,12 +495,21 @@ async function moveCursorTo(bus: A11yBus, cell: Target): Promise<void> {
     if (decodeStates(w as number[]).has('focused')) return;
     await new Promise((r) => setTimeout(r, 15));
   }
-  throw new ComputerUseError('action_failed', 'The cell did not take the cursor (its window may be inactive); nothing was typed.');
+  throw new ComputerUseError(
+    'action_failed',
+    'The cell did not take the cursor (its window may be inactive); nothing was typed.',
+  );
 }
 
 /** A cell's computed text and formula as the app reports them now. */
-export async function readCellBack(bus: A11yBus, cell: Target): Promise<{ text: string; formula?: string; cut?: string }> {
-  const [attrs, text] = await Promise.all([bus.getProp(cell, ACC, 'Attributes').catch(() => undefined), cellText(bus, cell)]);
+export async function readCellBack(
+  bus: A11yBus,
+  cell: Target,
+): Promise<{ text: string; formula?: string; cut?: string }> {
+  const [attrs, text] = await Promise.all([
+    bus.getProp(cell, ACC, 'Attributes').catch(() => undefined),
+    cellText(bus, cell),
+  ]);
   return { text: text ?? '', ...formulaOf(attrs) };
 }
 
@@ -449,11 +519,22 @@ export async function readCellBack(bus: A11yBus, cell: Target): Promise<{ text: 
  * with Enter, as a user does; a formula is entered as such. Read back: the detail names what the cell now
  * shows and its formula. Returns undefined when the element is not such a cell.
  */
-export async function enterCell(bus: A11yBus, keyboard: CellKeyboard, info: ElementInfo, text: string,
-  owner: { pid: number; startToken?: string }, signal?: AbortSignal): Promise<{ method: 'synthetic'; detail: string } | undefined> {
-  if (info.atspiRole !== 'table cell' || info.interfaces.has('org.a11y.atspi.EditableText') || !keyboard.available) return undefined;
+export async function enterCell(
+  bus: A11yBus,
+  keyboard: CellKeyboard,
+  info: ElementInfo,
+  text: string,
+  owner: { pid: number; startToken?: string },
+  signal?: AbortSignal,
+): Promise<{ method: 'synthetic'; detail: string } | undefined> {
+  if (info.atspiRole !== 'table cell' || info.interfaces.has('org.a11y.atspi.EditableText') || !keyboard.available)
+    return undefined;
   // Typed text must stay one cell entry: a newline or tab would commit it and move on to another cell.
-  if (/[\n\r\t]/.test(text)) throw new ComputerUseError('invalid_params', 'A cell entry cannot contain a newline or tab; set one cell per action.');
+  if (/[\n\r\t]/.test(text))
+    throw new ComputerUseError(
+      'invalid_params',
+      'A cell entry cannot contain a newline or tab; set one cell per action.',
+    );
   await moveCursorTo(bus, info.target);
   if (text === '') await keyboard.keysTo(owner, [{ mods: [], key: 'Delete' }], signal);
   else {
@@ -472,7 +553,13 @@ export async function enterCell(bus: A11yBus, keyboard: CellKeyboard, info: Elem
   const name = info.name || 'the cell';
   const formula = back.formula ?? (back.cut ? `${back.cut}…` : '');
   const ok = entered(back, text);
-  return { method: 'synthetic', detail: `cursor to ${name} (Selection) + typed + Enter; read back: ${name} shows ${JSON.stringify(back.text.slice(0, 60))}${formula ? `, formula ${formula.slice(0, 60)}` : ''}${ok ? '' : ' (not the entry)'}` };
+  return {
+    method: 'synthetic',
+    detail:
+      `cursor to ${name} (Selection) + typed + Enter; read back: ${name} shows ` +
+      `${JSON.stringify(back.text.slice(0, 60))}${formula ? `, formula ${formula.slice(0, 60)}` : ''}` +
+      `${ok ? '' : ' (not the entry)'}`,
+  };
 }
 
 /**
@@ -483,7 +570,12 @@ export function entered(back: { text: string; formula?: string; cut?: string }, 
   const norm = (s: string): string => s.replace(/\s+/g, '').toUpperCase();
   if (text.startsWith('=')) {
     if (back.formula !== undefined) return norm(back.formula) === norm(text);
-    return back.cut !== undefined && back.cut.length > 1 && norm(text).startsWith(norm(back.cut)) && norm(text)[norm(back.cut).length] === ':';
+    return (
+      back.cut !== undefined &&
+      back.cut.length > 1 &&
+      norm(text).startsWith(norm(back.cut)) &&
+      norm(text)[norm(back.cut).length] === ':'
+    );
   }
   return back.text === text || (text.trim() !== '' && Number(back.text) === Number(text));
 }
@@ -495,22 +587,41 @@ export const MAX_SELECT_CELLS = 10_000;
  * Selects a cell range ("B1:B3") of a table through its Selection interface (cell by cell, by index, so no
  * child list is read), then counts what the app reports selected. Undefined when `value` is not a range.
  */
-export async function selectRange(bus: A11yBus, info: ElementInfo, value: string): Promise<{ method: 'pattern'; detail: string } | undefined> {
+export async function selectRange(
+  bus: A11yBus,
+  info: ElementInfo,
+  value: string,
+): Promise<{ method: 'pattern'; detail: string } | undefined> {
   if (!isTable(info) || !info.interfaces.has('org.a11y.atspi.Selection')) return undefined;
   const r = parseRange(value);
   if (!r) return undefined;
   const size = await tableSize(bus, info.target);
-  if (!size || r[2] >= size.rows || r[3] >= size.cols) throw new ComputerUseError('invalid_params', `${value} is outside the table (${size?.rows ?? 0} × ${size?.cols ?? 0}).`);
+  if (!size || r[2] >= size.rows || r[3] >= size.cols)
+    throw new ComputerUseError(
+      'invalid_params',
+      `${value} is outside the table (${size?.rows ?? 0} × ${size?.cols ?? 0}).`,
+    );
   const n = (r[2] - r[0] + 1) * (r[3] - r[1] + 1);
-  if (n > MAX_SELECT_CELLS) throw new ComputerUseError('invalid_params', `${value} has ${n} cells; select at most ${MAX_SELECT_CELLS} at once.`);
+  if (n > MAX_SELECT_CELLS)
+    throw new ComputerUseError(
+      'invalid_params',
+      `${value} has ${n} cells; select at most ${MAX_SELECT_CELLS} at once.`,
+    );
   const SEL = 'org.a11y.atspi.Selection';
   await bus.call(info.target, SEL, 'ClearSelection').catch(() => undefined);
   const coords: [number, number][] = [];
   for (let row = r[0]; row <= r[2]; row++) for (let col = r[1]; col <= r[3]; col++) coords.push([row, col]);
-  const indexes = await Promise.all(coords.map(([row, col]) => bus.call(info.target, TABLE, 'GetIndexAt', 'ii', [row, col]).then((x) => Number(x[0]))));
+  const indexes = await Promise.all(
+    coords.map(([row, col]) => bus.call(info.target, TABLE, 'GetIndexAt', 'ii', [row, col]).then((x) => Number(x[0]))),
+  );
   for (const idx of indexes) await bus.call(info.target, SEL, 'SelectChild', 'i', [idx]);
   const [count] = await bus.getProp(info.target, SEL, 'NSelectedChildren').then((c) => [Number(c)], () => [-1]);
-  return { method: 'pattern', detail: `Selection.SelectChild × ${n}${count !== undefined && count >= 0 ? `; the table reports ${count} selected` : ''}` };
+  return {
+    method: 'pattern',
+    detail:
+      `Selection.SelectChild × ${n}` +
+      `${count !== undefined && count >= 0 ? `; the table reports ${count} selected` : ''}`,
+  };
 }
 
 /**
@@ -518,7 +629,10 @@ export async function selectRange(bus: A11yBus, info: ElementInfo, value: string
  * selected (Calc), else its row through Table.AddRowSelection (GTK TreeView selects rows, and answers
  * SelectChild on a cell with false). Undefined when the element is not a table cell.
  */
-export async function selectCell(bus: A11yBus, info: ElementInfo): Promise<{ method: 'pattern'; detail: string } | undefined> {
+export async function selectCell(
+  bus: A11yBus,
+  info: ElementInfo,
+): Promise<{ method: 'pattern'; detail: string } | undefined> {
   if (info.atspiRole !== 'table cell') return undefined;
   const { table, index } = await tableOf(bus, info.target).catch(() => ({ table: undefined, index: -1 }));
   if (!table || index < 0) return undefined;

@@ -77,7 +77,12 @@ export function wantsText(info: TextHost): boolean {
   // only, with no text child, so "Deleted message #4321" printed as a bare `statusbar`.
   if (LIVE_ROLES.test(info.atspiRole)) return info.name === '';
   // Headings and static text are usually named by their text (Gecko, Chromium): read only when they are not.
-  if (/^(entry|label|spin button|combo box|link|section|table cell|list item|heading|static|caption)$/.test(info.atspiRole)) return info.name === '';
+  if (
+    /^(entry|label|spin button|combo box|link|section|table cell|list item|heading|static|caption)$/.test(
+      info.atspiRole,
+    )
+  )
+    return info.name === '';
   return false;
 }
 
@@ -94,9 +99,18 @@ export function isTerminal(info: Pick<TextHost, 'atspiRole'>): boolean { return 
  * the granted range (head, or tail for a terminal) and, where a caret lives, the first selection. A body that
  * is not showing (an Evince page scrolled out) only has its length read: `text.find` searches it on demand.
  */
-export async function readText(bus: A11yBus, info: TextHost, budget: TextBudget = new TextBudget()): Promise<TextRead | undefined> {
+export async function readText(
+  bus: A11yBus,
+  info: TextHost,
+  budget: TextBudget = new TextBudget(),
+): Promise<TextRead | undefined> {
   // A password field says only whether it holds something (the engine shows ••••): its length, never its text.
-  if (info.atspiRole === 'password text') return { text: '', length: Math.max(0, Number(await bus.getProp(info.target, TEXT, 'CharacterCount') ?? 0)), start: 0 };
+  if (info.atspiRole === 'password text')
+    return {
+      text: '',
+      length: Math.max(0, Number((await bus.getProp(info.target, TEXT, 'CharacterCount')) ?? 0)),
+      start: 0,
+    };
   const props = await bus.getAll(info.target, TEXT);
   const length = Math.max(0, Number(props['CharacterCount'] ?? 0));
   const caretRaw = Number(props['CaretOffset'] ?? -1);
@@ -109,10 +123,20 @@ export async function readText(bus: A11yBus, info: TextHost, budget: TextBudget 
   const want = hidden ? 0 : Math.min(length, body ? TEXT_BODY_CAP : TEXT_NODE_CAP);
   const grant = want > 0 ? budget.take(want) : 0;
   const start = isTerminal(info) && grant < length ? length - grant : 0;
-  const caretful = caretRaw >= 0 && (info.states.has('editable') || info.states.has('focusable') || isTerminal(info) || info.states.has('selectable text'));
+  const caretful =
+    caretRaw >= 0 &&
+    (info.states.has('editable') ||
+      info.states.has('focusable') ||
+      isTerminal(info) ||
+      info.states.has('selectable text'));
   const [text, selection] = await Promise.all([
     grant > 0 ? getText(bus, info.target, start, start + grant) : Promise.resolve(''),
-    caretful ? bus.call(info.target, TEXT, 'GetSelection', 'i', [0]).then(([a, b]) => [Number(a), Number(b)] as [number, number], () => undefined) : Promise.resolve(undefined),
+    caretful
+      ? bus.call(info.target, TEXT, 'GetSelection', 'i', [0]).then(
+          ([a, b]) => [Number(a), Number(b)] as [number, number],
+          () => undefined,
+        )
+      : Promise.resolve(undefined),
   ]);
   // Text made only of embedded-object marks (a Gecko document or section whose content is its children) is no
   // text; where marks were dropped from a whole read, the length counts what is shown, so offsets stay honest.
@@ -136,8 +160,10 @@ async function getText(bus: A11yBus, t: Target, start: number, end: number): Pro
 /** Refuses what must not be read: a password field, or a node without the Text interface. */
 async function textNode(bus: A11yBus, t: Target): Promise<number> {
   const [[role], [ifaces]] = await Promise.all([bus.call(t, ACC, 'GetRoleName'), bus.call(t, ACC, 'GetInterfaces')]);
-  if (role === 'password text') throw new ComputerUseError('permission_denied', 'A password field\'s text is never read.');
-  if (!(ifaces as string[]).includes(TEXT)) throw new ComputerUseError('unsupported', 'This element has no text to read (no Text interface).');
+  if (role === 'password text')
+    throw new ComputerUseError('permission_denied', "A password field's text is never read.");
+  if (!(ifaces as string[]).includes(TEXT))
+    throw new ComputerUseError('unsupported', 'This element has no text to read (no Text interface).');
   return Math.max(0, Number(await bus.getProp(t, TEXT, 'CharacterCount') ?? 0));
 }
 
@@ -155,7 +181,12 @@ async function linesBefore(bus: A11yBus, t: Target, offset: number): Promise<num
  * `text.read`: characters [start, end) of a node's text (end clamped to its length, at most TEXT_CHUNK), its
  * full length, the line the range starts on, and the caret and selection.
  */
-export async function readRange(bus: A11yBus, t: Target, start: number, end: number): Promise<TextRead & { startLine: number }> {
+export async function readRange(
+  bus: A11yBus,
+  t: Target,
+  start: number,
+  end: number,
+): Promise<TextRead & { startLine: number }> {
   const length = await textNode(bus, t);
   const from = Math.min(Math.max(0, start), length);
   const to = Math.min(length, Math.max(from, end), from + TEXT_CHUNK);
@@ -163,7 +194,10 @@ export async function readRange(bus: A11yBus, t: Target, start: number, end: num
     getText(bus, t, from, to),
     from > 0 && from <= TEXT_SEARCH_MAX ? linesBefore(bus, t, from) : Promise.resolve(0),
     bus.getProp(t, TEXT, 'CaretOffset').then(Number, () => -1),
-    bus.call(t, TEXT, 'GetSelection', 'i', [0]).then(([a, b]) => [Number(a), Number(b)] as [number, number], () => undefined),
+    bus.call(t, TEXT, 'GetSelection', 'i', [0]).then(
+      ([a, b]) => [Number(a), Number(b)] as [number, number],
+      () => undefined,
+    ),
   ]);
   const out: TextRead & { startLine: number } = { text, length, start: from, startLine: before + 1 };
   if (caret >= 0) out.caret = Math.min(caret, length);
@@ -175,7 +209,12 @@ export async function readRange(bus: A11yBus, t: Target, start: number, end: num
  * `text.find`: case-insensitive matches of `query` in a node's whole text (up to TEXT_SEARCH_MAX characters),
  * read in chunks that overlap so a match across a chunk edge is found once, with its whole line.
  */
-export async function findText(bus: A11yBus, t: Target, query: string, limit: number): Promise<{ matches: TextMatch[]; length: number; searched: number }> {
+export async function findText(
+  bus: A11yBus,
+  t: Target,
+  query: string,
+  limit: number,
+): Promise<{ matches: TextMatch[]; length: number; searched: number }> {
   const length = await textNode(bus, t);
   const end = Math.min(length, TEXT_SEARCH_MAX);
   const matches: TextMatch[] = [];
@@ -188,14 +227,23 @@ export async function findText(bus: A11yBus, t: Target, query: string, limit: nu
     const chunk = await getText(bus, t, at - pre, Math.min(end, at + TEXT_CHUNK + query.length + context));
     let preLines = 0;
     for (let i = chunk.indexOf('\n'); i !== -1 && i < pre; i = chunk.indexOf('\n', i + 1)) preLines++;
-    for (const m of searchText(chunk, query, { base: at - pre, baseLine: line - preLines, limit: limit - matches.length + context })) {
+    for (const m of searchText(chunk, query, {
+      base: at - pre,
+      baseLine: line - preLines,
+      limit: limit - matches.length + context,
+    })) {
       if (m.offset < at || m.offset >= at + TEXT_CHUNK || matches.length >= limit) continue;
       // A match inside a secret (a key, a token) is no match: otherwise find would be an oracle that spells out
       // what the snapshot masks, a character at a time.
       const i = m.offset - (at - pre);
       const ls = chunk.lastIndexOf('\n', i - 1) + 1;
       const le = chunk.indexOf('\n', i);
-      if (!redactText(chunk.slice(ls, le === -1 ? undefined : le)).toLowerCase().includes(query.toLowerCase())) continue;
+      if (
+        !redactText(chunk.slice(ls, le === -1 ? undefined : le))
+          .toLowerCase()
+          .includes(query.toLowerCase())
+      )
+        continue;
       matches.push(m);
     }
     const own = chunk.slice(pre, pre + TEXT_CHUNK);

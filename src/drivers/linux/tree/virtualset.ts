@@ -59,7 +59,11 @@ export function maySetRole(atspiRole: string): boolean { return SET_ROLES.has(at
  * What the set says, from the container and its `rows` (read at once); undefined when it says no size, a size
  * beyond MAX_SET_SIZE, or no more than the rows it holds (then it is an ordinary list).
  */
-export async function setFacts(bus: A11yBus, container: Target, rows: readonly Target[]): Promise<SetFacts | undefined> {
+export async function setFacts(
+  bus: A11yBus,
+  container: Target,
+  rows: readonly Target[],
+): Promise<SetFacts | undefined> {
   if (rows.length === 0) return undefined;
   // The container and its first row first: an ordinary list (most of them) costs two calls, not one per row.
   const [own, head] = await Promise.all([attributes(bus, container), attributes(bus, rows[0] as Target)]);
@@ -83,7 +87,12 @@ export async function setFacts(bus: A11yBus, container: Target, rows: readonly T
  * exposes aria-rowcount, not aria-rowindex): only when the container is as tall as the whole set at the rows'
  * even spacing (a full-height list that places each row at its offset), else none.
  */
-async function positionsByPlace(bus: A11yBus, container: Target, rows: readonly Target[], size: number): Promise<number[] | undefined> {
+async function positionsByPlace(
+  bus: A11yBus,
+  container: Target,
+  rows: readonly Target[],
+  size: number,
+): Promise<number[] | undefined> {
   if (rows.length < 2) return undefined;
   const [box, ...rects] = await Promise.all([extentsOf(bus, container), ...rows.map((r) => extentsOf(bus, r))]);
   if (!box || rects.some((r) => !r)) return undefined;
@@ -139,8 +148,14 @@ function span(f: SetFacts): string {
 }
 
 /** A row with a known position and its extents, plus the spacing of the rows (their height with gaps). */
-async function anchorOf(bus: A11yBus, rows: readonly Target[], f: SetFacts): Promise<{ t: Target; pos: number; rect: Rect; step: number } | undefined> {
-  const known = rows.map((t, i) => ({ t, pos: f.positions[i] })).filter((r): r is { t: Target; pos: number } => r.pos !== undefined);
+async function anchorOf(
+  bus: A11yBus,
+  rows: readonly Target[],
+  f: SetFacts,
+): Promise<{ t: Target; pos: number; rect: Rect; step: number } | undefined> {
+  const known = rows
+    .map((t, i) => ({ t, pos: f.positions[i] }))
+    .filter((r): r is { t: Target; pos: number } => r.pos !== undefined);
   const first = known[0];
   const last = known[known.length - 1];
   if (!first || !last) return undefined;
@@ -159,7 +174,8 @@ async function placedPair(bus: A11yBus, a: Target, b: Target): Promise<[Rect | u
   const placed = (r: Rect | undefined): boolean => r !== undefined && r[2] > 0 && r[3] > 0;
   for (let i = 0; ; i++) {
     const pair = await Promise.all([extentsOf(bus, a), extentsOf(bus, b)]);
-    if ((placed(pair[0]) && placed(pair[1])) || i >= PLACE_TRIES) return placed(pair[0]) && placed(pair[1]) ? pair : [undefined, undefined];
+    if ((placed(pair[0]) && placed(pair[1])) || i >= PLACE_TRIES)
+      return placed(pair[0]) && placed(pair[1]) ? pair : [undefined, undefined];
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -167,11 +183,19 @@ async function placedPair(bus: A11yBus, a: Target, b: Target): Promise<[Rect | u
 /** Moves the list's content up by `dy` pixels (down the list when positive), by placing a row it holds. */
 async function moveBy(bus: A11yBus, anchor: { t: Target; rect: Rect }, dy: number): Promise<void> {
   const d = Math.max(-MAX_MOVE, Math.min(MAX_MOVE, Math.round(dy)));
-  await bus.call(anchor.t, COMP, 'ScrollToPoint', 'uii', [0 /* screen coordinates */, anchor.rect[0], anchor.rect[1] - d]);
+  await bus.call(anchor.t, COMP, 'ScrollToPoint', 'uii', [
+    0 /* screen coordinates */,
+    anchor.rect[0],
+    anchor.rect[1] - d,
+  ]);
 }
 
 /** Waits until the rows shown differ from `before` (their positions), up to SETTLE_MS. */
-async function afterMove(bus: A11yBus, t: Target, before: SetFacts): Promise<{ rows: Target[]; facts: SetFacts | undefined }> {
+async function afterMove(
+  bus: A11yBus,
+  t: Target,
+  before: SetFacts,
+): Promise<{ rows: Target[]; facts: SetFacts | undefined }> {
   const start = performance.now();
   let last = '';
   for (;;) {
@@ -182,7 +206,8 @@ async function afterMove(bus: A11yBus, t: Target, before: SetFacts): Promise<{ r
     const settled = now.facts !== undefined && now.facts.positions.some((p) => p !== undefined) && key === last;
     last = key;
     const waited = performance.now() - start;
-    if ((settled && key !== before.positions.join()) || (settled && waited >= SETTLE_MS) || waited >= UNSETTLED_MS) return now;
+    if ((settled && key !== before.positions.join()) || (settled && waited >= SETTLE_MS) || waited >= UNSETTLED_MS)
+      return now;
     await new Promise((r) => setTimeout(r, 40));
   }
 }
@@ -192,19 +217,32 @@ async function afterMove(bus: A11yBus, t: Target, before: SetFacts): Promise<{ r
  * scrolls it as an ordinary list). Each round places a row it holds so that row `n` comes into view by the rows'
  * spacing, then reads back which rows show; done when row `n` is among them and on screen.
  */
-export async function scrollSetTo(bus: A11yBus, info: ElementInfo, n: number, signal?: AbortSignal): Promise<ActResult | undefined> {
+export async function scrollSetTo(
+  bus: A11yBus,
+  info: ElementInfo,
+  n: number,
+  signal?: AbortSignal,
+): Promise<ActResult | undefined> {
   if (!maySetRole(info.atspiRole)) return undefined;
   let { rows, facts } = await rowsNow(bus, info.target);
   if (!facts) return undefined;
   if (!(n >= 1 && n <= facts.size)) {
-    throw new ComputerUseError('invalid_params', `There is no row ${n}: the ${info.atspiRole} says it has ${facts.size.toLocaleString('en-US')} rows.`);
+    throw new ComputerUseError(
+      'invalid_params',
+      `There is no row ${n}: the ${info.atspiRole} says it has ${facts.size.toLocaleString('en-US')} rows.`,
+    );
   }
   for (let round = 0; round <= MAX_ROUNDS && !signal?.aborted; round++) {
     const i = facts.positions.indexOf(n);
     const row = i >= 0 ? rows[i] : undefined;
     if (row) {
       await bus.call(row, COMP, 'ScrollTo', 'u', [6 /* ATSPI_SCROLL_ANYWHERE */]).catch(() => undefined);
-      return { method: 'pattern', detail: `Component.ScrollToPoint: row ${n.toLocaleString('en-US')} of ${facts.size.toLocaleString('en-US')} shows (${span(facts)})` };
+      return {
+        method: 'pattern',
+        detail:
+          `Component.ScrollToPoint: row ${n.toLocaleString('en-US')} of ${facts.size.toLocaleString('en-US')} ` +
+          `shows (${span(facts)})`,
+      };
     }
     if (round === MAX_ROUNDS) break;
     const anchor = await anchorOf(bus, rows, facts);
@@ -216,8 +254,12 @@ export async function scrollSetTo(bus: A11yBus, info: ElementInfo, n: number, si
       continue;
     }
     if (!anchor) {
-      throw new ComputerUseError('action_failed', `The ${info.atspiRole} says it has ${facts.size.toLocaleString('en-US')} rows but not which ones it shows ` +
-        '(no row position), so row N cannot be found by its number: scroll it by an amount (value "down 10 pages") and read the rows.');
+      throw new ComputerUseError(
+        'action_failed',
+        `The ${info.atspiRole} says it has ${facts.size.toLocaleString('en-US')} rows but not which ones it ` +
+          `shows ` +
+          '(no row position), so row N cannot be found by its number: scroll it by an amount (value "down 10 pages") and read the rows.',
+      );
     }
     // Row n lands a few rows below the view's top, so the rows around it show too.
     await moveBy(bus, anchor, (n - anchor.pos - 3) * anchor.step);
@@ -225,19 +267,32 @@ export async function scrollSetTo(bus: A11yBus, info: ElementInfo, n: number, si
     ({ rows, facts } = await afterMove(bus, info.target, before));
     if (!facts) break;
     if (facts.positions.join() === before.positions.join()) {
-      throw new ComputerUseError('action_failed', `The ${info.atspiRole} did not scroll past ${span(facts)}, so row ${n.toLocaleString('en-US')} did not come ` +
-        `into view: it says it has ${facts.size.toLocaleString('en-US')} rows, but may hold fewer.`);
+      throw new ComputerUseError(
+        'action_failed',
+        `The ${info.atspiRole} did not scroll past ${span(facts)}, so row ${n.toLocaleString('en-US')} did ` +
+          `not come ` +
+          `into view: it says it has ${facts.size.toLocaleString('en-US')} rows, but may hold fewer.`,
+      );
     }
   }
-  throw new ComputerUseError('action_failed', `Row ${n.toLocaleString('en-US')} did not come into view after ${MAX_ROUNDS} scrolls` +
-    `${facts ? `; the ${info.atspiRole} shows ${span(facts)} of ${facts.size.toLocaleString('en-US')}` : ''}.`);
+  throw new ComputerUseError(
+    'action_failed',
+    `Row ${n.toLocaleString('en-US')} did not come into view after ${MAX_ROUNDS} scrolls` +
+      `${facts ? `; the ${info.atspiRole} shows ${span(facts)} of ${facts.size.toLocaleString('en-US')}` : ''}.`,
+  );
 }
 
 /**
  * Scrolls a virtualized list by `count` pages (the view's height less a row) or rows, up or down: undefined when
  * it says no set size. Says which rows show before and after.
  */
-export async function scrollSetBy(bus: A11yBus, info: ElementInfo, down: boolean, count: number, unit: 'page' | 'row'): Promise<ActResult | undefined> {
+export async function scrollSetBy(
+  bus: A11yBus,
+  info: ElementInfo,
+  down: boolean,
+  count: number,
+  unit: 'page' | 'row',
+): Promise<ActResult | undefined> {
   if (!maySetRole(info.atspiRole)) return undefined;
   const { rows, facts } = await rowsNow(bus, info.target);
   if (!facts) return undefined;
@@ -249,5 +304,10 @@ export async function scrollSetBy(bus: A11yBus, info: ElementInfo, down: boolean
   await moveBy(bus, anchor, (down ? 1 : -1) * count * (unit === 'page' ? page : anchor.step));
   const now = await afterMove(bus, info.target, facts);
   const after = now.facts ? span(now.facts) : 'rows of unknown position';
-  return { method: 'pattern', detail: `Component.ScrollToPoint ${down ? 'down' : 'up'} ${count} ${unit}${count === 1 ? '' : 's'}: ${span(facts)} → ${after} of ${facts.size.toLocaleString('en-US')}` };
+  return {
+    method: 'pattern',
+    detail:
+      `Component.ScrollToPoint ${down ? 'down' : 'up'} ${count} ${unit}${count === 1 ? '' : 's'}: ` +
+      `${span(facts)} → ${after} of ${facts.size.toLocaleString('en-US')}`,
+  };
 }

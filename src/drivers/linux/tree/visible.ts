@@ -340,7 +340,9 @@ export async function visibleSlice(
   const probe = (i: number): Promise<Probe> => {
     let p = probes.get(i);
     if (!p) {
-      p = childAt(bus, t, i).then(async (c) => (c ? { t: c, r: await extentsOf(bus, c) } : { t: undefined, r: undefined }));
+      p = childAt(bus, t, i).then(async (c) =>
+        c ? { t: c, r: await extentsOf(bus, c) } : { t: undefined, r: undefined },
+      );
       probes.set(i, p);
     }
     return p;

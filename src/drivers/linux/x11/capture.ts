@@ -6,7 +6,14 @@
  * client sets itself), reads the pixels with GetImage on its own connection, and ungrabs. The pixels of every
  * other window (and of whatever lies outside the target) are blacked out in memory before the PNG is made.
  */
-import { blackOut, fullyCovered, nothingShownWhy, planCover, type CaptureLayer, type CoverPlan } from '../../../fallback/cover.js';
+import {
+  blackOut,
+  fullyCovered,
+  nothingShownWhy,
+  planCover,
+  type CaptureLayer,
+  type CoverPlan,
+} from '../../../fallback/cover.js';
 import { intersect } from '../../../fallback/geometry.js';
 import { encodePngRgb } from '../../../fallback/png.js';
 import { ComputerUseError } from '../../../protocol/errors.js';
@@ -30,7 +37,11 @@ export interface CaptureTarget {
 /** A capture: the PNG of what the target shows, the rectangle captured, and what was blacked out. */
 export interface WindowCapture { png: Buffer; rect: Rect; plan: CoverPlan }
 
-interface DisplayFacts { screen: { pixel_width?: number; pixel_height?: number }[]; image_byte_order?: number; format?: Record<number, { bits_per_pixel: number; scanline_pad: number }> }
+interface DisplayFacts {
+  screen: { pixel_width?: number; pixel_height?: number }[];
+  image_byte_order?: number;
+  format?: Record<number, { bits_per_pixel: number; scanline_pad: number }>;
+}
 
 /**
  * Captures the screen rectangle `rect` of the target window, with every pixel that is not the target's
@@ -41,22 +52,39 @@ export async function captureWindow(windows: XWindows, target: CaptureTarget, re
   const x = windows.x;
   const facts = x.display as unknown as DisplayFacts;
   const r = intersect(rect, [0, 0, facts.screen[0]?.pixel_width ?? 0, facts.screen[0]?.pixel_height ?? 0]);
-  if (!r) throw new ComputerUseError('window_changed', 'The window is off the screen (or minimized); nothing to capture. Bring it on screen and try again.');
+  if (!r)
+    throw new ComputerUseError(
+      'window_changed',
+      'The window is off the screen (or minimized); nothing to capture. Bring it on screen and try again.',
+    );
   const top = await windows.topLevelOf(target.window);
   x.send(x.client, 'GrabServer');
   let stack: CaptureLayer[];
   let image: { depth: number; data: Buffer };
   try {
     stack = await readStack(windows, top, target);
-    image = await x.request<{ depth: number; data: Buffer }>('GetImage', Z_PIXMAP, x.root, r[0], r[1], r[2], r[3], 0xffffffff);
+    image = await x.request<{ depth: number; data: Buffer }>(
+      'GetImage',
+      Z_PIXMAP,
+      x.root,
+      r[0],
+      r[1],
+      r[2],
+      r[3],
+      0xffffffff,
+    );
   } finally {
     x.send(x.client, 'UngrabServer');
     await x.sync().catch(() => undefined);
   }
   const plan = planCover(stack, r);
   if (!plan) {
-    throw new ComputerUseError('window_changed', 'The window is not on screen (minimized, closed, or not the window of its process any more); nothing was captured.',
-      { remedy: ['list_windows', 'raise_window'] });
+    throw new ComputerUseError(
+      'window_changed',
+      'The window is not on screen (minimized, closed, or not the window of its process any more); nothing ' +
+        'was captured.',
+      { remedy: ['list_windows', 'raise_window'] },
+    );
   }
   if (fullyCovered(plan)) {
     throw new ComputerUseError('not_visible', nothingShownWhy(plan));
@@ -75,11 +103,19 @@ async function readStack(windows: XWindows, top: number, target: CaptureTarget):
     try {
       const [a, g] = await Promise.all([
         x.request<{ mapState: number }>('GetWindowAttributes', id),
-        x.request<{ xPos: number; yPos: number; width: number; height: number; borderWidth: number }>('GetGeometry', id),
+        x.request<{ xPos: number; yPos: number; width: number; height: number; borderWidth: number }>(
+          'GetGeometry',
+          id,
+        ),
       ]);
-      const layer: CaptureLayer = { rect: [g.xPos, g.yPos, g.width + 2 * g.borderWidth, g.height + 2 * g.borderWidth], viewable: a.mapState === VIEWABLE, own: false };
+      const layer: CaptureLayer = {
+        rect: [g.xPos, g.yPos, g.width + 2 * g.borderWidth, g.height + 2 * g.borderWidth],
+        viewable: a.mapState === VIEWABLE,
+        own: false,
+      };
       // Below the target nothing shows through it; only the target and what lies above need a proof.
-      if (at >= 0 && i >= at && layer.viewable) layer.own = target.owns(await windows.serverPidOf(await windows.clientOf(id)));
+      if (at >= 0 && i >= at && layer.viewable)
+        layer.own = target.owns(await windows.serverPidOf(await windows.clientOf(id)));
       if (i === at) layer.target = true;
       // The target's top-level window must still be its process's: else it shows nothing of the target.
       if (i === at && !layer.own) layer.viewable = false;
@@ -92,11 +128,16 @@ async function readStack(windows: XWindows, top: number, target: CaptureTarget):
 function toRgb(image: { depth: number; data: Buffer }, width: number, height: number, facts: DisplayFacts): Buffer {
   const fmt = facts.format?.[image.depth];
   const bpp = fmt?.bits_per_pixel ?? 32;
-  if (bpp !== 32 && bpp !== 24) throw new ComputerUseError('unsupported', `The screen has ${bpp} bits per pixel; captures need a 24-bit colour screen.`);
+  if (bpp !== 32 && bpp !== 24)
+    throw new ComputerUseError(
+      'unsupported',
+      `The screen has ${bpp} bits per pixel; captures need a 24-bit colour screen.`,
+    );
   const bytes = bpp / 8;
   const pad = (fmt?.scanline_pad ?? 32) / 8;
   const stride = Math.ceil((width * bytes) / pad) * pad;
-  if (image.data.length < stride * height) throw new ComputerUseError('action_failed', 'The X server returned a short image; try again.');
+  if (image.data.length < stride * height)
+    throw new ComputerUseError('action_failed', 'The X server returned a short image; try again.');
   // Byte order of the server's pixels: LSBFirst (0) stores blue first.
   const msb = facts.image_byte_order === 1;
   const out = Buffer.alloc(width * height * 3);
@@ -105,8 +146,15 @@ function toRgb(image: { depth: number; data: Buffer }, width: number, height: nu
     let dst = y * width * 3;
     for (let i = 0; i < width; i++, src += bytes, dst += 3) {
       const d = image.data;
-      if (msb) { out[dst] = d[src + bytes - 3]!; out[dst + 1] = d[src + bytes - 2]!; out[dst + 2] = d[src + bytes - 1]!; }
-      else { out[dst] = d[src + 2]!; out[dst + 1] = d[src + 1]!; out[dst + 2] = d[src]!; }
+      if (msb) {
+        out[dst] = d[src + bytes - 3]!;
+        out[dst + 1] = d[src + bytes - 2]!;
+        out[dst + 2] = d[src + bytes - 1]!;
+      } else {
+        out[dst] = d[src + 2]!;
+        out[dst + 1] = d[src + 1]!;
+        out[dst + 2] = d[src]!;
+      }
     }
   }
   return out;
@@ -114,5 +162,8 @@ function toRgb(image: { depth: number; data: Buffer }, width: number, height: nu
 
 /** What a capture result says about its blackout (protocol `covered`, `outside`): facts, no words. */
 export function coverFacts(plan: CoverPlan): { covered?: Rect[]; outside?: true } {
-  return { ...(plan.covered.length ? { covered: plan.covered } : {}), ...(plan.outside > 0 ? { outside: true as const } : {}) };
+  return {
+    ...(plan.covered.length ? { covered: plan.covered } : {}),
+    ...(plan.outside > 0 ? { outside: true as const } : {}),
+  };
 }

@@ -23,7 +23,10 @@ export type XExtension = Record<string, unknown>;
 export interface XDisplay { screen: { root: number }[]; min_keycode: number; max_keycode: number; client: XClient }
 
 const xlib = createRequire(import.meta.url)('x11') as {
-  createClient(opts: { display?: string; disableBigRequests?: boolean; shm?: boolean }, cb: (err: Error | undefined, display: XDisplay) => void): XClient;
+  createClient(
+    opts: { display?: string; disableBigRequests?: boolean; shm?: boolean },
+    cb: (err: Error | undefined, display: XDisplay) => void,
+  ): XClient;
 };
 
 /** How long one request may take before the connection is called broken. */
@@ -51,13 +54,24 @@ export class X11 {
 
   /** Opens a connection to `display` (DISPLAY), failing within a bound with input_unavailable. */
   static open(display: string | undefined, timeoutMs = 3000): Promise<X11> {
-    if (!display) return Promise.reject(new ComputerUseError('input_unavailable', 'No X display (DISPLAY is unset): synthetic input needs an X11 session.'));
+    if (!display)
+      return Promise.reject(
+        new ComputerUseError(
+          'input_unavailable',
+          'No X display (DISPLAY is unset): synthetic input needs an X11 session.',
+        ),
+      );
     return new Promise((resolve, reject) => {
       let settled = false;
       const fail = (why: string): void => {
         if (settled) return;
         settled = true;
-        reject(new ComputerUseError('input_unavailable', `Cannot connect to the X display ${display}: ${why}. Is the desktop running and DISPLAY right?`));
+        reject(
+          new ComputerUseError(
+            'input_unavailable',
+            `Cannot connect to the X display ${display}: ${why}. Is the desktop running and DISPLAY right?`,
+          ),
+        );
       };
       const timer = setTimeout(() => fail(`no answer within ${timeoutMs} ms`), timeoutMs);
       try {
@@ -87,11 +101,19 @@ export class X11 {
   }
 
   private call<T>(target: Record<string, unknown>, name: string, args: unknown[]): Promise<T> {
-    if (this.broken) return Promise.reject(new ComputerUseError('input_unavailable', `The X connection is gone (${this.broken}).`));
+    if (this.broken)
+      return Promise.reject(new ComputerUseError('input_unavailable', `The X connection is gone (${this.broken}).`));
     const fn = target[name];
-    if (typeof fn !== 'function') return Promise.reject(new ComputerUseError('unsupported', `The X client has no request ${name}.`));
+    if (typeof fn !== 'function')
+      return Promise.reject(new ComputerUseError('unsupported', `The X client has no request ${name}.`));
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new ComputerUseError('input_unavailable', `The X server did not answer ${name} within ${REQUEST_MS} ms.`)), REQUEST_MS);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new ComputerUseError('input_unavailable', `The X server did not answer ${name} within ${REQUEST_MS} ms.`),
+          ),
+        REQUEST_MS,
+      );
       (fn as (...a: unknown[]) => void).call(target, ...args, (err: Error | undefined, value: T) => {
         clearTimeout(timer);
         if (err) { reject(new XRequestError(name, err)); return true; }
@@ -131,10 +153,20 @@ export class X11 {
     let p = this.extensions.get(name);
     if (!p) {
       p = new Promise<XExtension>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new ComputerUseError('input_unavailable', `The X server did not answer about ${name} within ${REQUEST_MS} ms.`)), REQUEST_MS);
+        const timer = setTimeout(
+          () =>
+            reject(
+              new ComputerUseError(
+                'input_unavailable',
+                `The X server did not answer about ${name} within ${REQUEST_MS} ms.`,
+              ),
+            ),
+          REQUEST_MS,
+        );
         this.client.require(name, (err, ext) => {
           clearTimeout(timer);
-          if (err) reject(new ComputerUseError('unsupported', `The X server has no ${name} extension (${err.message}).`));
+          if (err)
+            reject(new ComputerUseError('unsupported', `The X server has no ${name} extension (${err.message}).`));
           else resolve(ext);
         });
       });

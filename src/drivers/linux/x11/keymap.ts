@@ -40,7 +40,11 @@ export function spareKeycodes(map: KeyMap): number[] {
  * spare keycode each (`ours` are keycodes bound by an earlier send, reusable); when the spares run out a new
  * batch starts, whose bindings replace the previous ones.
  */
-export function planBatches(map: KeyMap, keysyms: readonly number[], ours: ReadonlyMap<number, number> = new Map()): Batch[] {
+export function planBatches(
+  map: KeyMap,
+  keysyms: readonly number[],
+  ours: ReadonlyMap<number, number> = new Map(),
+): Batch[] {
   const free = [...new Set([...ours.keys(), ...spareKeycodes(map)])];
   const current = new Map(ours); // keycode → keysym as the server will have it, batch after batch
   const batches: Batch[] = [];

@@ -37,7 +37,9 @@ export function matchWindow(target: AtspiWindowRef, candidates: readonly XWindow
   const same = candidates.filter((c) => c.pid === target.pid);
   if (same.length <= 1) return same[0];
   const scored = same.map((c, order) => {
-    const d = target.bounds ? Math.min(distance(c.rect, target.bounds), c.frame ? distance(c.frame, target.bounds) : Infinity) : Infinity;
+    const d = target.bounds
+      ? Math.min(distance(c.rect, target.bounds), c.frame ? distance(c.frame, target.bounds) : Infinity)
+      : Infinity;
     return { c, order, near: d <= SAME_BOUNDS ? 1 : 0, title: c.title === target.title ? 1 : 0, d };
   });
   // Last resort: the higher in the stacking order (the list is bottom to top).

@@ -53,8 +53,26 @@ export class Overlay {
     if (state.status !== undefined) {
       this.statusWin ??= this.create(x, STATUS_RECT, false);
       const title = Buffer.from(state.status, 'utf8');
-      x.send(c, 'ChangeProperty', 0, this.statusWin, await x.atom('WM_NAME'), await x.atom('STRING'), 8, Buffer.from(state.status, 'latin1'));
-      x.send(c, 'ChangeProperty', 0, this.statusWin, await x.atom('_NET_WM_NAME'), await x.atom('UTF8_STRING'), 8, title);
+      x.send(
+        c,
+        'ChangeProperty',
+        0,
+        this.statusWin,
+        await x.atom('WM_NAME'),
+        await x.atom('STRING'),
+        8,
+        Buffer.from(state.status, 'latin1'),
+      );
+      x.send(
+        c,
+        'ChangeProperty',
+        0,
+        this.statusWin,
+        await x.atom('_NET_WM_NAME'),
+        await x.atom('UTF8_STRING'),
+        8,
+        title,
+      );
       x.send(c, 'MapWindow', this.statusWin);
       x.send(c, 'RaiseWindow', this.statusWin);
     } else if (this.statusWin !== undefined) {
@@ -67,9 +85,31 @@ export class Overlay {
   private create(x: X11, [left, top, width, height]: Rect, map = true): number {
     const c = x.client as unknown as { AllocID(): number };
     const id = c.AllocID();
-    x.send(x.client, 'CreateWindow', id, x.root, left, top, Math.max(1, width), Math.max(1, height), 0, 0, INPUT_OUTPUT, 0,
-      { backgroundPixel: COLOUR, overrideRedirect: 1 });
-    x.send(x.client, 'ChangeProperty', 0, id, 67 /* WM_CLASS */, 31 /* STRING */, 8, Buffer.from('computer-use\0computer-use\0', 'latin1'));
+    x.send(
+      x.client,
+      'CreateWindow',
+      id,
+      x.root,
+      left,
+      top,
+      Math.max(1, width),
+      Math.max(1, height),
+      0,
+      0,
+      INPUT_OUTPUT,
+      0,
+      { backgroundPixel: COLOUR, overrideRedirect: 1 },
+    );
+    x.send(
+      x.client,
+      'ChangeProperty',
+      0,
+      id,
+      67 /* WM_CLASS */,
+      31 /* STRING */,
+      8,
+      Buffer.from('computer-use\0computer-use\0', 'latin1'),
+    );
     if (map) x.send(x.client, 'MapWindow', id);
     return id;
   }

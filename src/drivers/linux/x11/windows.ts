@@ -19,7 +19,15 @@ export class XWindows {
   /** A property's raw value, or undefined when the window has none (or is gone). */
   async property(win: number, name: string, maxBytes = 65536): Promise<Property | undefined> {
     try {
-      const p = await this.x.request<Property>('GetProperty', 0, win, await this.x.atom(name), ANY_TYPE, 0, Math.ceil(maxBytes / 4));
+      const p = await this.x.request<Property>(
+        'GetProperty',
+        0,
+        win,
+        await this.x.atom(name),
+        ANY_TYPE,
+        0,
+        Math.ceil(maxBytes / 4),
+      );
       return p.type === 0 ? undefined : p;
     } catch { return undefined; }
   }
@@ -42,7 +50,16 @@ export class XWindows {
   /** Sets a STRING property on the root window (replacing it) and waits until the server processed it. */
   async setRootString(name: string, value: string): Promise<void> {
     const XA_STRING = 31;
-    this.x.send(this.x.client, 'ChangeProperty', 0, this.x.root, await this.x.atom(name), XA_STRING, 8, Buffer.from(value, 'latin1'));
+    this.x.send(
+      this.x.client,
+      'ChangeProperty',
+      0,
+      this.x.root,
+      await this.x.atom(name),
+      XA_STRING,
+      8,
+      Buffer.from(value, 'latin1'),
+    );
     await this.x.sync();
   }
 
@@ -90,7 +107,9 @@ export class XWindows {
   async serverPidOf(win: number): Promise<number | undefined> {
     try {
       const res = await this.x.extension('res');
-      const ids = await this.x.extRequest<{ mask: number; value: number[] }[]>(res, 'QueryClientIds', [{ client: win, mask: 2 /* LocalClientPID */ }]);
+      const ids = await this.x.extRequest<{ mask: number; value: number[] }[]>(res, 'QueryClientIds', [
+        { client: win, mask: 2 /* LocalClientPID */ },
+      ]);
       const pid = ids.find((i) => i.mask === 2)?.value[0];
       return pid ? pid : undefined;
     } catch { return undefined; }
@@ -142,7 +161,9 @@ export class XWindows {
       ]);
       const rect: Rect = [t.destX, t.destY, g.width, g.height];
       const [l = 0, r = 0, top = 0, b = 0] = ext;
-      return ext.length === 4 ? { rect, frame: [rect[0] - l, rect[1] - top, rect[2] + l + r, rect[3] + top + b] } : { rect };
+      return ext.length === 4
+        ? { rect, frame: [rect[0] - l, rect[1] - top, rect[2] + l + r, rect[3] + top + b] }
+        : { rect };
     } catch { return undefined; }
   }
 
@@ -220,9 +241,16 @@ export class XWindows {
       try {
         const [a, g] = await Promise.all([
           this.x.request<{ mapState: number }>('GetWindowAttributes', id),
-          this.x.request<{ xPos: number; yPos: number; width: number; height: number; borderWidth: number }>('GetGeometry', id),
+          this.x.request<{ xPos: number; yPos: number; width: number; height: number; borderWidth: number }>(
+            'GetGeometry',
+            id,
+          ),
         ]);
-        return { id, viewable: a.mapState === VIEWABLE, rect: [g.xPos, g.yPos, g.width + 2 * g.borderWidth, g.height + 2 * g.borderWidth] };
+        return {
+          id,
+          viewable: a.mapState === VIEWABLE,
+          rect: [g.xPos, g.yPos, g.width + 2 * g.borderWidth, g.height + 2 * g.borderWidth],
+        };
       } catch { return { id, viewable: false, rect: [0, 0, 0, 0] }; /* gone meanwhile */ }
     }));
     const hit = topmostAt(stack, x, y);
@@ -241,7 +269,9 @@ export class XWindows {
   private async findWithState(win: number, depth: number): Promise<number | undefined> {
     if (await this.property(win, 'WM_STATE', 8)) return win;
     if (depth <= 0) return undefined;
-    const tree = await this.x.request<{ children: number[] }>('QueryTree', win).catch(() => ({ children: [] as number[] }));
+    const tree = await this.x
+      .request<{ children: number[] }>('QueryTree', win)
+      .catch(() => ({ children: [] as number[] }));
     for (const c of [...tree.children].reverse()) {
       const hit = await this.findWithState(c, depth - 1);
       if (hit !== undefined) return hit;

@@ -65,7 +65,15 @@ export class XTest {
       return hit.keycode;
     };
     const batches = (() => {
-      try { return planBatches(map, strokes.map((s) => s.keysym), this.bound); } catch (e) { throw new ComputerUseError('unsupported', `${(e as Error).message}; nothing was sent.`); }
+      try {
+        return planBatches(
+          map,
+          strokes.map((s) => s.keysym),
+          this.bound,
+        );
+      } catch (e) {
+        throw new ComputerUseError('unsupported', `${(e as Error).message}; nothing was sent.`);
+      }
     })();
     clearTimeout(this.unbindTimer);
     let sent = 0;
@@ -95,7 +103,10 @@ export class XTest {
       }
       return sent;
     } finally {
-      if (this.bound.size) this.unbindTimer = setTimeout(() => { void this.unbindAll().catch(() => undefined); }, UNBIND_AFTER_MS);
+      if (this.bound.size)
+        this.unbindTimer = setTimeout(() => {
+          void this.unbindAll().catch(() => undefined);
+        }, UNBIND_AFTER_MS);
     }
   }
 
@@ -113,7 +124,8 @@ export class XTest {
     clearTimeout(this.unbindTimer);
     if (!this.bound.size || this.x.closedReason) return;
     const zeros = new Array<number>(Math.max(this.perKeycode, 2)).fill(0);
-    for (const keycode of this.bound.keys()) this.x.send(this.x.client, 'ChangeKeyboardMapping', keycode, zeros.length, zeros);
+    for (const keycode of this.bound.keys())
+      this.x.send(this.x.client, 'ChangeKeyboardMapping', keycode, zeros.length, zeros);
     this.bound.clear();
     await this.x.sync();
   }
