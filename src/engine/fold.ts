@@ -108,6 +108,22 @@ function namedByToolbar(n: DistilledNode): DistilledNode {
   return { ...only, name: n.name };
 }
 
+/**
+ * A group of one text box and one nameless drop-down button is a combo box as LibreOffice's toolbars draw it
+ * ("Font Name", "Font Size", the Name Box): it prints as its text box, named by the group when the box has no name
+ * of its own, `[e502] textbox "Font Name" value="DejaVu Sans" editable` for three lines. The box is what a model
+ * writes to; the button (a list of the same values) and the group keep their refs, and full=true prints them.
+ */
+function comboAsField(n: DistilledNode, whole: ReadonlySet<string>): DistilledNode {
+  const [box, button] = n.children;
+  if (n.role !== 'group' || n.children.length !== 2 || !box || !button || n.totalChildren !== undefined) return n;
+  if (box.role !== 'textbox' || box.children.length > 0 || button.role !== 'button' || button.name
+    || button.description?.trim() || button.children.length > 0) return n;
+  if ([n, button].some((e) => e.ref !== undefined && whole.has(e.ref))) return n;
+  if (button.states.some((st) => SHOWN_STATES.has(st) || FOLD_ENTRY_STATES.includes(st))) return n;
+  return box.name || !n.name ? box : { ...box, name: n.name };
+}
+
 /** The result of `foldRuns`. */
 export interface Folded {
   /** The tree to print: a copy where each run is one node carrying `folded`; the input when nothing folds. */
@@ -130,7 +146,11 @@ export function foldRuns(root: DistilledNode, opts: FoldOptions = {}): Folded {
     const rows = sliceRows(node);
     if (rows) return foldRows(node, rows, whole);
     const kids: DistilledNode[] = [];
-    const children = node.children.map((c) => namedByToolbar(namedByLabel(c)));
+    const children = node.children.map((c) => {
+      const field = comboAsField(c, whole);
+      if (field !== c) elements++;
+      return field !== c ? field : namedByToolbar(namedByLabel(c));
+    });
     let changed = children.some((c, i) => c !== node.children[i]);
     for (let i = 0; i < children.length;) {
       const run = runLength(children, i, whole);

@@ -93,8 +93,13 @@ export function isUnknownScopeError(e: unknown): e is UnknownScopeError {
 }
 
 function matches(n: DistilledNode, q: string): boolean {
-  return n.role.includes(q) || (n.name?.toLowerCase().includes(q) ?? false)
-    || (nameDescription(n)?.toLowerCase().includes(q) ?? false) || (besideLabel(n)?.toLowerCase().includes(q) ?? false) || (n.value?.toLowerCase().includes(q) ?? false);
+  return (
+    n.role.includes(q) ||
+    (n.name?.toLowerCase().includes(q) ?? false) ||
+    (nameDescription(n)?.toLowerCase().includes(q) ?? false) ||
+    (besideLabel(n)?.toLowerCase().includes(q) ?? false) ||
+    (n.value?.toLowerCase().includes(q) ?? false)
+  );
 }
 
 /** A filtered copy for `query`; nodes are shallow copies sharing refs, `undefined` when nothing is kept. */
@@ -128,7 +133,11 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
       for (const h of n.children) {
         if (h.role === 'columnheader') rowOf.set(h, heads);
         // A web table's header row and its header cells (rows.ts isHeaderRow).
-        else if (h.role === 'row' && h.children.length > 0 && h.children.every((c) => c.role === 'columnheader' || c.role === 'rowheader')) {
+        else if (
+          h.role === 'row' &&
+          h.children.length > 0 &&
+          h.children.every((c) => c.role === 'columnheader' || c.role === 'rowheader')
+        ) {
           rowOf.set(h, heads);
           for (const c of h.children) rowOf.set(c, heads);
         }
@@ -138,7 +147,13 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
     // in a grid: a long list's slice marks its first and last cells with coordinates too, but prints them as
     // lines (a file chooser's row is not "A157").
     const cell = inGrid && n.cell ? n as Parameters<typeof cellLine>[0] : undefined;
-    const line: SnapshotLine = { ref: n.ref ?? '?', depth, role: n.role, states: renderedStates(n), text: cell ? cellLine(cell) : renderLine(n) };
+    const line: SnapshotLine = {
+      ref: n.ref ?? '?',
+      depth,
+      role: n.role,
+      states: renderedStates(n),
+      text: cell ? cellLine(cell) : renderLine(n),
+    };
     if (n.states.includes('multiline')) line.multiline = true;
     const parent = parents[parents.length - 1];
     if (parent !== undefined) line.parent = parent;
@@ -212,7 +227,7 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   if (opts.fold && opts.scope === undefined && !q) {
     const folded = foldRuns(root, opts.whole ? { whole: opts.whole } : {});
     printed = folded.root;
-    if (folded.runs > 0) extra.push(foldNote(folded.elements));
+    if (folded.elements > 0) extra.push(foldNote(folded.elements));
   }
   const r = renderWithinBudget(printed, input.window, {
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
@@ -227,7 +242,12 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
     lines: r.lines,
     elements,
     window: input.window,
-    stats: { rawNodes, shownNodes: r.lines.length, folded: distilled.folded, omitted: elements.length - r.lines.length },
+    stats: {
+      rawNodes,
+      shownNodes: r.lines.length,
+      folded: distilled.folded,
+      omitted: elements.length - r.lines.length,
+    },
   };
   if (focusRef !== undefined) snap.focusRef = focusRef;
   if (opaque.length) snap.opaque = opaque;
@@ -237,7 +257,7 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
 
 /** The footer's word on folded runs: how to print every line (each fold line says how to list its own rest). */
 function foldNote(elements: number): string {
-  return `full=true prints the ${elements} folded controls one per line`;
+  return `full=true prints the ${elements} folded control${elements === 1 ? '' : 's'} one per line`;
 }
 
 /** The first file chooser fact of a raw tree, with the first folder any chooser in it knows. */

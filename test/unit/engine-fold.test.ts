@@ -141,6 +141,32 @@ test('a named toolbar of one nameless button prints as the button named by its t
   assert.match(plain.text, /\[e4\] toolbar "Properties"\n {6}\[e5\] button checked/, plain.text);
 });
 
+test('a toolbar combo (a group of a text box and a nameless drop-down button) prints as its text box', () => {
+  const combo = (id: number, name: string | undefined, value: string): RawNode =>
+    // LibreOffice's Name Box group has no name but takes the focus: distilling keeps it.
+    n(B, id, 'group', name ? { name } : { actions: ['focus'] }, [
+      n(B, id + 1, 'textbox', { value, states: ['editable'], actions: ['set_value'] }),
+      n(B, id + 2, 'button', { actions: ['click'] }),
+    ]);
+  const root = n(B, 1, 'window', { name: 'Sheet', states: ['active'] }, [
+    n(B, 2, 'toolbar', { name: 'Formatting' }, [combo(10, 'Font Name', 'DejaVu Sans'), combo(20, undefined, 'A1')]),
+  ]);
+  const s = buildSnapshot({ window: WINDOW, root }, new RefTable(), { fold: true });
+  assert.match(s.text, /^ {4}\[e4\] textbox "Font Name" value="DejaVu Sans" editable$/m, s.text);
+  assert.match(s.text, /^ {4}\[e7\] textbox value="A1" editable$/m, s.text);
+  assert.doesNotMatch(s.text, /group|button/, s.text);
+  assert.match(s.text, /full=true prints the 2 folded controls one per line/, s.text);
+  // The drop-down button just acted on prints with its group.
+  const acted = buildSnapshot({ window: WINDOW, root }, new RefTable(), { fold: true, whole: new Set(['e5']) });
+  assert.match(
+    acted.text,
+    /\[e3\] group "Font Name"\n {6}\[e4\] textbox value="DejaVu Sans" editable\n {6}\[e5\] button/,
+    acted.text,
+  );
+  const plain = buildSnapshot({ window: WINDOW, root }, new RefTable());
+  assert.match(plain.text, /\[e3\] group "Font Name"/, plain.text);
+});
+
 test('a hostile name inside a fold stays one escaped name: no forged line, no raw break, ANSI or U+2028', () => {
   const names = (i: number): string => HOSTILE[i % HOSTILE.length]!;
   const s = buildSnapshot(sheet(names), new RefTable(), { fold: true });
