@@ -67,6 +67,11 @@ export interface DistilledNode {
   ref?: string;
   /** Set on the one node that stands for a run of alike controls in a folded print (engine/fold.ts). */
   folded?: FoldRun;
+  /**
+   * Inside an editable document or text box: the text is that element's value, so a drawn area inside it (Qt's
+   * editor viewport, a GTK 4 entry's scroller) hides nothing (engine/opaque.ts).
+   */
+  inText?: true;
   /** Rows on screen a folded print left out of a long list's slice (engine/fold.ts); `scope=` on it prints them. */
   rowsFolded?: number;
   /** A folded print's cut of this grid (engine/grid.ts GridFold): set by engine/fold.ts on a copy. */
@@ -242,6 +247,11 @@ export function focusPath(root: RawNode): Set<string> {
   return new Set((best ?? []).map((n) => n.id));
 }
 
+/** True for an element that exposes its text as its value: an editable document or text box. */
+function holdsText(raw: RawNode): boolean {
+  return (raw.role === 'document' || raw.role === 'textbox') && raw.states.includes('editable');
+}
+
 function convert(raw: RawNode, ancestors: RawNode[], slot?: number): DistilledNode {
   const n: DistilledNode = {
     id: raw.id,
@@ -275,6 +285,7 @@ function convert(raw: RawNode, ancestors: RawNode[], slot?: number): DistilledNo
   const row = raw.cell?.row ?? slot;
   if (row !== undefined) n.slot = row;
   if (ancestors.length) n.rawParents = ancestors.slice(-RAW_PARENTS).reverse().map((a) => a.id);
+  if (ancestors.some(holdsText)) n.inText = true;
   ancestors.push(raw);
   // Children of a slice of a long list are numbered from the slice's start: their index in the whole list.
   const start = raw.childRange?.start;

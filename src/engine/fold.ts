@@ -9,6 +9,7 @@
 import type { DistilledNode } from './distill.js';
 export type { FoldRun } from './distill.js';
 import { FIRST_PRINT_GRID_FOLD, gridCells, isGrid } from './grid.js';
+import type { State } from './node.js';
 import type { Role } from './role.js';
 import { rowElements, sliceRows, type SliceRow } from './rows.js';
 
@@ -25,17 +26,15 @@ export const FOLD_MIN = 5;
  */
 const FOLDABLE_ROLES: ReadonlySet<Role> = new Set<Role>(['button', 'link', 'menu', 'menuitem', 'listitem', 'treeitem']);
 
-/** States that make an element worth its own line: the model must see what is on, selected, focused or open. */
-const SHOWN_STATES: ReadonlySet<string> = new Set([
-  'focused',
-  'selected',
-  'checked',
-  'mixed',
-  'pressed',
-  'expanded',
-  'busy',
-  'invalid',
-]);
+/** States that make an element worth its own line: the model must see what is focused, selected or open. */
+const SHOWN_STATES: ReadonlySet<string> = new Set(['focused', 'selected', 'mixed', 'expanded', 'busy', 'invalid']);
+
+/**
+ * States a member keeps inside a fold line, after its name (`e33 "Bold" checked`): a toolbar's toggle buttons
+ * (abiword's alignment, LibreOffice's sidebar deck) are mostly off, and one on used to break the run in two
+ * lines and a lone one. The fold line prints every member that carries one, whatever its budget (render.ts).
+ */
+export const FOLD_ENTRY_STATES: readonly State[] = ['checked', 'pressed'];
 
 /**
  * Rows of a long list's slice a folded print shows: a file chooser's or a web table's 32 rows on screen read ~930
@@ -95,6 +94,36 @@ function namedByLabel(n: DistilledNode): DistilledNode {
   return { ...rest, name: label.name, children: [] };
 }
 
+/**
+ * A named toolbar that holds one nameless button and nothing else prints as that button named by its toolbar:
+ * LibreOffice's sidebar deck is five toolbars ("Properties", "Styles", "Gallery", …) of one unnamed button each,
+ * ten lines that said which deck is which only on the toolbar's line (~75 tokens in every Calc and Writer print).
+ * Acting on the button is what the toolbar's name meant; the toolbar keeps its ref, and full=true prints it.
+ */
+function namedByToolbar(n: DistilledNode): DistilledNode {
+  const only = n.children[0];
+  if (n.role !== 'toolbar' || !n.name || n.children.length !== 1 || n.totalChildren !== undefined || !only) return n;
+  if (only.role !== 'button' || only.name || only.description?.trim() || only.value || only.children.length > 0
+    || only.totalChildren !== undefined) return n;
+  return { ...only, name: n.name };
+}
+
+/**
+ * A group of one text box and one nameless drop-down button is a combo box as LibreOffice's toolbars draw it
+ * ("Font Name", "Font Size", the Name Box): it prints as its text box, named by the group when the box has no name
+ * of its own, `[e502] textbox "Font Name" value="DejaVu Sans" editable` for three lines. The box is what a model
+ * writes to; the button (a list of the same values) and the group keep their refs, and full=true prints them.
+ */
+function comboAsField(n: DistilledNode, whole: ReadonlySet<string>): DistilledNode {
+  const [box, button] = n.children;
+  if (n.role !== 'group' || n.children.length !== 2 || !box || !button || n.totalChildren !== undefined) return n;
+  if (box.role !== 'textbox' || box.children.length > 0 || button.role !== 'button' || button.name
+    || button.description?.trim() || button.children.length > 0) return n;
+  if ([n, button].some((e) => e.ref !== undefined && whole.has(e.ref))) return n;
+  if (button.states.some((st) => SHOWN_STATES.has(st) || FOLD_ENTRY_STATES.includes(st))) return n;
+  return box.name || !n.name ? box : { ...box, name: n.name };
+}
+
 /** The result of `foldRuns`. */
 export interface Folded {
   /** The tree to print: a copy where each run is one node carrying `folded`; the input when nothing folds. */
@@ -117,7 +146,11 @@ export function foldRuns(root: DistilledNode, opts: FoldOptions = {}): Folded {
     const rows = sliceRows(node);
     if (rows) return foldRows(node, rows, whole);
     const kids: DistilledNode[] = [];
-    const children = node.children.map(namedByLabel);
+    const children = node.children.map((c) => {
+      const field = comboAsField(c, whole);
+      if (field !== c) elements++;
+      return field !== c ? field : namedByToolbar(namedByLabel(c));
+    });
     let changed = children.some((c, i) => c !== node.children[i]);
     for (let i = 0; i < children.length;) {
       const run = runLength(children, i, whole);

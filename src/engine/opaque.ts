@@ -17,8 +17,10 @@ const VIEW_ROLES: ReadonlySet<string> = new Set(['canvas', 'group', 'generic', '
  */
 export function isOpaqueView(n: DistilledNode): boolean {
   // A view still loading (busy: a page Firefox has not laid out yet) has not exposed its items yet; it may.
+  // One inside an editable document or text box is its viewport: the text is the document's value.
   return (
     VIEW_ROLES.has(n.role) &&
+    !n.inText &&
     !n.states.includes('busy') &&
     n.children.length === 0 &&
     n.rawChildCount === 0 &&
@@ -49,10 +51,11 @@ export function opaqueNote(refs: readonly string[], told: (ref: string) => boole
   const draws = `${shown} ${refs.length === 1 ? 'draws its content' : 'draw their content'} without exposing items`;
   if (refs.every(told))
     return `${draws} (as said before: the app's own Find, a list view, or computer_screenshot (OCR))`;
-  return `${draws}, so neither observe nor find sees them: ` +
-    'if it is still loading, wait and observe again; else use a view of the app that lists them (a file manager\'s list view, e.g. Thunar\'s ctrl+2), ' +
-    'its own Find or Search dialog, or computer_screenshot (OCR). To write into it: the app\'s own entry fields (a spreadsheet\'s ' +
-    'cell-address box and edit line: set_value, then Enter commits), or type while it has the focus and read it back by copying ' +
-    '(ctrl+a, ctrl+c, then the clipboard, whose reading asks the user: ' +
-    'where no one can be asked, use computer_screenshot)';
+  // Every piece of advice here was a trial's lost call (gnumeric's edit line needs Enter; the clipboard asks the
+  // user), in as few words as keep it: the note stood at ~150 tokens in every first print of such a window.
+  return `${draws}, so neither observe nor find sees them: if still loading, observe again; else a list view of ` +
+    'the app (Thunar: ctrl+2), its own Find dialog, or computer_screenshot (OCR). To write into it: its own fields ' +
+    '(a spreadsheet\'s cell-address box and edit line: set_value, then Enter commits), or type while it has the ' +
+    'focus; read back by ctrl+a, ctrl+c, then the clipboard, whose reading asks the user (where no one can be ' +
+    'asked: computer_screenshot)';
 }

@@ -8,7 +8,7 @@ import type { State, WindowInfo } from './node.js';
 import type { Role } from './role.js';
 import { caretPart, textPart } from './text.js';
 import { columnsLine, rowElements, rowLead, rowStates, rowTail, sliceRows, type SliceRow } from './rows.js';
-import { foldLabel } from './fold.js';
+import { FOLD_ENTRY_STATES, foldLabel } from './fold.js';
 
 /** States printed on a line, in this order (focusable/active/multiline/offscreen/invisible are never shown). */
 export const RENDERED_STATES: readonly State[] = [
@@ -208,34 +208,44 @@ export function renderLine(node: DistilledNode, bodyChars?: number, textBelow = 
 
 /** Tokens of a fold line's entries when it shows them all; a longer run shows FOLD_PART_TOKENS of them. */
 const FOLD_ALL_TOKENS = 150;
-const FOLD_PART_TOKENS = 60;
+const FOLD_PART_TOKENS = 40;
 /** Characters of one name in a fold line. */
 const FOLD_NAME_MAX = 40;
+
+/** A fold line's entry: ref, name, and the states a member keeps there (disabled, on: engine/fold.ts). */
+function foldEntry(m: DistilledNode): { text: string; marked: boolean } {
+  const on = FOLD_ENTRY_STATES.filter((st) => m.states.includes(st));
+  // A control that cannot be used says so: "Back" disabled reads apart from "Reload".
+  const states = [...(m.states.includes('disabled') ? ['disabled'] : []), ...on];
+  return {
+    text: `${m.ref ?? '?'} ${quote(foldLabel(m) ?? '', FOLD_NAME_MAX)}${states.map((st) => ` ${st}`).join('')}`,
+    marked: on.length > 0,
+  };
+}
 
 /**
  * The one line of a folded run (engine/fold.ts): its first and last refs, its count, then each member as its ref
  * and name, in order: all of them when they fit FOLD_ALL_TOKENS (a calculator's keypad: every key stays one ref
- * away), else the first ones and the scope that lists the rest:
- * `[e468] … [e499] 32 buttons: e468 "New", e469 "Open", …, +22 more (refs: scope=e467)`.
+ * away), else the first ones, every one that is on (checked, pressed), and the scope that lists the rest:
+ * `[e468] … [e499] 32 buttons: e468 "New", e469 "Open", …, +25 more (refs: scope=e467)`.
  */
 export function foldLine(run: NonNullable<DistilledNode['folded']>): string {
   const first = run.members[0] as DistilledNode;
   const last = run.members[run.members.length - 1] as DistilledNode;
-  // A control that cannot be used says so: "Back" disabled reads apart from "Reload".
-  const entries = run.members.map((m) => `${m.ref ?? '?'} ${quote(foldLabel(m) ?? '', FOLD_NAME_MAX)}`
-    + (m.states.includes('disabled') ? ' disabled' : ''));
-  const costs = entries.map((e) => estimateTokens(`${e}, `));
-  let shown = entries.length;
+  const entries = run.members.map(foldEntry);
+  const costs = entries.map((e) => estimateTokens(`${e.text}, `));
+  let shown = entries;
   if (costs.reduce((a, c) => a + c, 0) > FOLD_ALL_TOKENS) {
     let used = 0;
-    shown = 0;
-    while (shown < entries.length && used + (costs[shown] ?? 0) <= FOLD_PART_TOKENS) used += costs[shown++] ?? 0;
-    shown = Math.max(shown, 1);
+    let k = 0;
+    while (k < entries.length && used + (costs[k] ?? 0) <= FOLD_PART_TOKENS) used += costs[k++] ?? 0;
+    k = Math.max(k, 1);
+    shown = entries.filter((e, i) => i < k || e.marked);
   }
-  const more = entries.length - shown;
+  const more = entries.length - shown.length;
+  const list = shown.map((e) => e.text).join(', ');
   return (
-    `[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run.members.length} ${pluralRole(first.role)}: ` +
-    `${entries.slice(0, shown).join(', ')}` +
+    `[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run.members.length} ${pluralRole(first.role)}: ${list}` +
     (more > 0 ? `, +${more} more (refs: scope=${run.scope})` : '')
   );
 }
@@ -395,7 +405,8 @@ function subtreeKeys(root: DistilledNode): Map<DistilledNode, { key: string; ins
       n.value ?? '',
       renderedStates(n).join(' '),
       kids.map((k) => k.key),
-      n.folded ? n.folded.members.map(foldLabel) : 0,
+      // A member's name and the states its entry prints: a run alike but for one button on is not the same.
+      n.folded ? n.folded.members.map((m) => foldEntry(m).text.replace(/^\S+ /, '')) : 0,
     ]);
     let key = ids.get(text);
     if (key === undefined) { key = String(ids.size); ids.set(text, key); }

@@ -227,7 +227,7 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   if (opts.fold && opts.scope === undefined && !q) {
     const folded = foldRuns(root, opts.whole ? { whole: opts.whole } : {});
     printed = folded.root;
-    if (folded.runs > 0) extra.push(foldNote(folded.elements));
+    if (folded.elements > 0) extra.push(foldNote(folded.elements));
   }
   const r = renderWithinBudget(printed, input.window, {
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
@@ -257,7 +257,7 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
 
 /** The footer's word on folded runs: how to print every line (each fold line says how to list its own rest). */
 function foldNote(elements: number): string {
-  return `full=true prints the ${elements} folded controls one per line`;
+  return `full=true prints the ${elements} folded control${elements === 1 ? '' : 's'} one per line`;
 }
 
 /** The first file chooser fact of a raw tree, with the first folder any chooser in it knows. */

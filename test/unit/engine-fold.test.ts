@@ -85,23 +85,88 @@ test('without fold, with a scope or with a query every control prints on its own
   assert.match(queried.text, /\[e32\] button "Tool 30"/);
 });
 
-test('what is focused, pressed or checked, and what was just ' +
-    'acted on, prints whole; a run shorter than 5 stays', () => {
+test('what is focused or was just acted on prints whole; a ' +
+    'checked one folds saying so; a run shorter than 5 stays', () => {
   const on = new Set([5, 20]);
   const s = buildSnapshot(
     sheet(undefined, (i) => (i === 12 ? ['focused', 'focusable'] : on.has(i) ? ['checked'] : [])),
     new RefTable(),
     { fold: true, whole: new Set(['e28']) },
   );
-  assert.match(s.text, /\[e8\] button "Tool 6" checked/);
   assert.match(s.text, /\[e15\] button "Tool 13" focused/);
-  assert.match(s.text, /\[e23\] button "Tool 21" checked/);
   assert.match(s.text, /\[e28\] button "Tool 26"/);
-  // Between them: Tool 7–12 (6) fold, Tool 14–20 (7) too; Tool 22–25 (4) and 27–30 (4) print as lines.
-  assert.match(s.text, /\[e9\] … \[e14\] 6 buttons: e9 "Tool 7", .*, e14 "Tool 12"$/m);
-  assert.match(s.text, /\[e3\] … \[e7\] 5 buttons: e3 "Tool 1"/);
-  assert.match(s.text, /^ {4}\[e24\] button "Tool 22"$/m);
+  // Around them: Tool 1–12 (12) fold with Tool 6 on, Tool 14–25 (12) with Tool 21 on; Tool 27–30 (4) print as lines.
+  assert.match(s.text, /^ {4}\[e3\] … \[e14\] 12 buttons: e3 "Tool 1", .*, e8 "Tool 6" checked, .*, e14 "Tool 12"$/m);
+  assert.match(s.text, /^ {4}\[e16\] … \[e27\] 12 buttons: e16 "Tool 14", .*, e23 "Tool 21" checked, .*/m);
+  assert.doesNotMatch(s.text, /\[e8\] button/);
+  assert.match(s.text, /^ {4}\[e29\] button "Tool 27"$/m);
   assert.match(s.text, /^ {4}\[e32\] button "Tool 30"$/m);
+});
+
+test('a long fold line shows its first names and every one that is on, past its budget', () => {
+  const s = buildSnapshot(
+    sheet((i) => `Format tool number ${i + 1}`, (i) => (i === 24 ? ['pressed'] : [])),
+    new RefTable(),
+    { fold: true },
+  );
+  const line = s.text.split('\n').find((l) => l.includes('30 buttons')) ?? '';
+  assert.match(
+    line,
+    /^ {4}\[e3\] … \[e32\] 30 buttons: e3 "Format tool number 1", .*, e27 "Format tool number 25" pressed, \+\d+ more \(refs: scope=e2\)$/,
+    s.text,
+  );
+  const shown = [...line.matchAll(/e\d+ "/g)].length;
+  assert.equal(Number(/\+(\d+) more/.exec(line)?.[1]), 30 - shown);
+});
+
+test('a named toolbar of one nameless button prints as the button named by its toolbar (a sidebar deck)', () => {
+  const deck = ['Properties', 'Styles', 'Gallery', 'Navigator', 'Functions'];
+  const root = n(B, 1, 'window', { name: 'Sheet', states: ['active'] }, [
+    n(B, 2, 'group', { name: 'Properties' }, [
+      n(B, 3, 'button', { name: 'Menu', actions: ['click'] }),
+      ...deck.map((name, i) =>
+        n(B, 10 + i, 'toolbar', { name }, [
+          n(B, 20 + i, 'button', { actions: ['click'], states: i === 0 ? ['checked'] : [] }),
+        ]),
+      ),
+    ]),
+  ]);
+  const s = buildSnapshot({ window: WINDOW, root }, new RefTable(), { fold: true });
+  assert.match(
+    s.text,
+    /^ {4}\[e3\] … \[e13\] 6 buttons: e3 "Menu", e5 "Properties" checked, e7 "Styles", e9 "Gallery", e11 "Navigator", e13 "Functions"$/m,
+    s.text,
+  );
+  assert.doesNotMatch(s.text, /toolbar/, s.text);
+  // Unfolded, each toolbar and its button print as they are.
+  const plain = buildSnapshot({ window: WINDOW, root }, new RefTable());
+  assert.match(plain.text, /\[e4\] toolbar "Properties"\n {6}\[e5\] button checked/, plain.text);
+});
+
+test('a toolbar combo (a group of a text box and a nameless drop-down button) prints as its text box', () => {
+  const combo = (id: number, name: string | undefined, value: string): RawNode =>
+    // LibreOffice's Name Box group has no name but takes the focus: distilling keeps it.
+    n(B, id, 'group', name ? { name } : { actions: ['focus'] }, [
+      n(B, id + 1, 'textbox', { value, states: ['editable'], actions: ['set_value'] }),
+      n(B, id + 2, 'button', { actions: ['click'] }),
+    ]);
+  const root = n(B, 1, 'window', { name: 'Sheet', states: ['active'] }, [
+    n(B, 2, 'toolbar', { name: 'Formatting' }, [combo(10, 'Font Name', 'DejaVu Sans'), combo(20, undefined, 'A1')]),
+  ]);
+  const s = buildSnapshot({ window: WINDOW, root }, new RefTable(), { fold: true });
+  assert.match(s.text, /^ {4}\[e4\] textbox "Font Name" value="DejaVu Sans" editable$/m, s.text);
+  assert.match(s.text, /^ {4}\[e7\] textbox value="A1" editable$/m, s.text);
+  assert.doesNotMatch(s.text, /group|button/, s.text);
+  assert.match(s.text, /full=true prints the 2 folded controls one per line/, s.text);
+  // The drop-down button just acted on prints with its group.
+  const acted = buildSnapshot({ window: WINDOW, root }, new RefTable(), { fold: true, whole: new Set(['e5']) });
+  assert.match(
+    acted.text,
+    /\[e3\] group "Font Name"\n {6}\[e4\] textbox value="DejaVu Sans" editable\n {6}\[e5\] button/,
+    acted.text,
+  );
+  const plain = buildSnapshot({ window: WINDOW, root }, new RefTable());
+  assert.match(plain.text, /\[e3\] group "Font Name"/, plain.text);
 });
 
 test('a hostile name inside a fold stays one escaped name: no forged line, no raw break, ANSI or U+2028', () => {

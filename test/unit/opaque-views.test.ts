@@ -82,13 +82,13 @@ test('Thunar\'s icon view: observe marks the empty view and ' +
   assert.equal(o.text.match(/exposes no items/g)?.length, 1, o.text);
   assert.match(
     o.text,
-    /without exposing items, so neither observe nor find sees them: if it is still loading, wait and observe again; else use a view of the app that lists them \(a file manager's list view, e.g. Thunar's ctrl\+2\), its own Find or Search dialog, or computer_screenshot \(OCR\)/,
+    /without exposing items, so neither observe nor find sees them: if still loading, observe again; else a list view of the app \(Thunar: ctrl\+2\), its own Find dialog, or computer_screenshot \(OCR\)/,
     o.text,
   );
   // What writes into such a view: gnumeric's sheet took a model 6 calls to learn that its edit line needs Enter.
   assert.match(
     o.text,
-    /To write into it: the app's own entry fields \(a spreadsheet's cell-address box and edit line: set_value, then Enter commits\), or type while it has the focus and read it back by copying \(ctrl\+a, ctrl\+c, then the clipboard/,
+    /To write into it: its own fields \(a spreadsheet's cell-address box and edit line: set_value, then Enter commits\), or type while it has the focus; read back by ctrl\+a, ctrl\+c, then the clipboard/,
     o.text,
   );
   // Reading the clipboard asks the user: where no one can be asked, the advice led to confirmation_required.
@@ -180,6 +180,50 @@ test('abiword\'s page: a focused drawing area is an opaque view; a ruler (no foc
   const o = await c.tools.observe({});
   assert.match(o.text, /canvas focused \(exposes no items\)/, o.text);
   assert.equal(o.text.match(/\(exposes no items\)/g)?.length, 1, o.text);
+});
+
+test('a drawn area inside an editable document or text box is its viewport: no mark, no note (Qt, GTK 4)', async () => {
+  const root: RawNode = {
+    id: 'w',
+    role: 'window',
+    nativeRole: 'frame',
+    name: 'Untitled',
+    states: ['active'],
+    actions: [],
+    children: [
+      // featherpad's editor: the document exposes its text, the focused viewport inside it nothing.
+      {
+        id: 'doc',
+        role: 'document',
+        nativeRole: 'text',
+        value: '',
+        states: ['editable', 'focused'],
+        actions: ['set_value', 'focus'],
+        children: [{ id: 'vp', role: 'generic', nativeRole: 'filler', states: ['focused'], actions: ['focus'] }],
+      },
+      // gnome-text-editor's Save As name entry: a scroller and a drawn area inside the text box.
+      {
+        id: 'name',
+        role: 'textbox',
+        nativeRole: 'text',
+        name: 'Name:',
+        value: 'a.txt',
+        states: ['editable'],
+        actions: ['set_value'],
+        children: [{
+          id: 'sa',
+          role: 'scrollarea',
+          nativeRole: 'scroll pane',
+          states: [],
+          actions: [],
+          children: [{ id: 'area', role: 'generic', nativeRole: 'panel', states: [], actions: ['focus'] }],
+        }],
+      },
+    ],
+  };
+  const c = await computerOf(root, 'Untitled');
+  const o = await c.tools.observe({ full: true });
+  assert.doesNotMatch(o.text, /exposes no items|without exposing items/, o.text);
 });
 
 test('a find whose only match is off-screen, found by the ' +
