@@ -453,6 +453,19 @@ export class Session {
   }
 
   /**
+   * A read of a window to find an act's target in (a look-alike told apart by its row): the last read while the
+   * driver says its app sent no event since (kept valid by the events, as a find's), else a re-read the driver may
+   * patch from the events since that read. The driver still checks the element's role and name before it acts.
+   */
+  async readForTarget(window: WindowInfo): Promise<SnapshotResult> {
+    const kept = await this.recent.reuseWindow(window.id, (w, since) =>
+      this.device.call('tree.changed', { window: w, since }),
+    );
+    if (kept) return this.assertReadable(kept);
+    return this.readWindow(window, { patch: true });
+  }
+
+  /**
    * A read of part of a window (`scope`) whose whole read `raw` a find is using: kept with that read's mark, so a
    * find on a read the driver says is unchanged reads no part again (nothing of the app changed since the mark).
    */
