@@ -330,15 +330,17 @@ async function precheck(state: ActState, targeted: Targeted): Promise<Planned | 
 
 /**
  * Part of precheck: the element's handle now. A ref that must be read live (RefTable.needsLiveRead says why; a
- * retired ref must relocate) is found again in a live read of its window; any other rides on its handle.
+ * retired ref must relocate) is found again in a live read of its window (a look-alike's: the last read while the
+ * driver's events say it holds); any other rides on its handle.
  * Undefined after a receipt (stale, or the read failed).
  */
 async function locateLive(state: ActState, t: Targeted): Promise<{ id: string; live?: SnapshotResult } | undefined> {
   const { session } = state;
   const { spec } = t;
   const id = session.refs.lookup(spec.ref)!.id;
-  if (!session.refs.needsLiveRead(spec.ref)) return { id };
-  const live = await readTarget(state, t).catch((e: unknown) => {
+  const reason = session.refs.needsLiveRead(spec.ref);
+  if (!reason) return { id };
+  const live = await readTarget(state, t, reason === 'look-alike').catch((e: unknown) => {
     state.receipts.push(failedReceipt(spec, e));
     return undefined;
   });
@@ -429,9 +431,14 @@ async function relocateAtDispatch(state: ActState, t: Targeted): Promise<string>
   return where.id;
 }
 
-/** Relocation reads the window: one that closed makes the ref stale, as the listed path says. */
-function readTarget(state: ActState, t: Targeted): Promise<SnapshotResult> {
-  return state.session.readWindow(t.target).catch((e: unknown) => {
+/**
+ * Relocation reads the window: one that closed makes the ref stale, as the listed path says. Before dispatch
+ * (`recent`) the last read serves while the driver's events say it holds (Session.readForTarget); a handle that died
+ * at dispatch is looked for in a read of the window now.
+ */
+function readTarget(state: ActState, t: Targeted, recent = false): Promise<SnapshotResult> {
+  const { session } = state;
+  return (recent ? session.readForTarget(t.target) : session.readWindow(t.target)).catch((e: unknown) => {
     throw isComputerUseError(e, 'window_not_found') ? closedWindow(t.spec.ref) : e;
   });
 }

@@ -64,10 +64,18 @@ export class RecentReads {
   ): Promise<SnapshotResult | undefined> {
     const known = byRef(target, windows);
     const resolved = known ? { windowId: known, byName: false } : this.targets.get(keyOf(target));
-    const read = resolved && this.reads.get(resolved.windowId);
-    if (!resolved || !read) return undefined;
+    return resolved ? this.reuseWindow(resolved.windowId, changedSince, resolved.byName) : undefined;
+  }
+
+  /**
+   * The kept read of a window while the driver says its app sent no event since (and, `byName`, no window opened,
+   * closed or was renamed anywhere); else undefined, and the read is forgotten.
+   */
+  async reuseWindow(windowId: string, changedSince: ChangedSince, byName = false): Promise<SnapshotResult | undefined> {
+    const read = this.reads.get(windowId);
+    if (!read) return undefined;
     const answer = await changedSince(read.window.id, read.mark).catch(() => undefined);
-    if (!answer || answer.changed || (resolved.byName && answer.windows)) {
+    if (!answer || answer.changed || (byName && answer.windows)) {
       this.reads.delete(read.window.id);
       return undefined;
     }

@@ -30,11 +30,10 @@ import { RecentReads } from './recent-reads.js';
 
 
 /**
- * Whether an act's re-read asks the driver to patch its last read from the app's events (`since`). Off: on Qt 5
- * (featherpad) the patched read missed the window's title turning "*Untitled" after a type, which a whole read sees
- * (e2e toolkits/qt-featherpad failed with it on); the driver side stays, tested, until that is fixed.
+ * Whether an act's re-read asks the driver to patch its last read from the app's events (`since`). The driver reads
+ * the window's own facts again on every patch: Qt 5 (featherpad) retitles a window with no event on it.
  */
-const PATCHED_REREAD = false;
+const PATCHED_REREAD = true;
 /**
  * Settle defaults: quiet window after the last event (absent: the driver's measured quiet time for the app's
  * toolkit, else 60 ms), cap; `minMs`: not settled before this long after the input (text edits: dependent state
@@ -459,6 +458,19 @@ export class Session {
     // The policy decides again on every read, a kept one included (a window the settings now deny stays unseen).
     if (kept) return this.assertReadable(kept);
     return this.readWindow(await this.resolveWindow(target));
+  }
+
+  /**
+   * A read of a window to find an act's target in (a look-alike told apart by its row): the last read while the
+   * driver says its app sent no event since (kept valid by the events, as a find's), else a re-read the driver may
+   * patch from the events since that read. The driver still checks the element's role and name before it acts.
+   */
+  async readForTarget(window: WindowInfo): Promise<SnapshotResult> {
+    const kept = await this.recent.reuseWindow(window.id, (w, since) =>
+      this.device.call('tree.changed', { window: w, since }),
+    );
+    if (kept) return this.assertReadable(kept);
+    return this.readWindow(window, { patch: true });
   }
 
   /**

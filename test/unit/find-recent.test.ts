@@ -142,3 +142,33 @@ test("a find on a reused read reads no scrolled-out part again; a changed window
   assert.ok(scoped.length > partsRead, 'the app changed: the window and its parts are read again');
   await session.close();
 });
+
+// An act on one of two look-alikes (same role, name and place) reads its window to tell them apart: it read the
+// whole window before every such act (gtk3-widget-factory's "togglebutton": 100–370 ms on a loaded machine).
+test("an act on a look-alike finds it in the last read while the driver says nothing changed, else in a patched one",
+  async () => {
+    const { fake, session, events, count } = setup();
+    fake.windows[0]!.root.children!.push(n(':1.5', 3, 'button', { name: 'Alpha', actions: ['click'] }));
+    const seen = await tool(session, 'computer_observe', { window: 'Flood lab' });
+    const ref = /\b(e\d+)\]? button "Alpha"/.exec(seen.text)?.[1];
+    assert.ok(ref, seen.text);
+    const readsBeforeAct = (): number => {
+      const at = fake.calls.findIndex((c, i) => i >= start && c.method === 'node.act');
+      assert.ok(at >= 0, 'the act was sent');
+      return fake.calls.slice(start, at).filter((c) => c.method === 'tree.snapshot').length;
+    };
+    let start = fake.calls.length;
+    const r = await tool(session, 'computer_act', { actions: [{ ref, op: 'click' }] });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(readsBeforeAct(), 0, 'the observe read, unchanged, was used');
+    assert.ok(count('tree.changed') >= 1);
+    // An event since: the window is read again before the act, asked as a patch of the last read.
+    events.changed = true;
+    start = fake.calls.length;
+    const again = await tool(session, 'computer_act', { actions: [{ ref, op: 'click' }] });
+    assert.equal(again.isError, false, again.text);
+    assert.equal(readsBeforeAct(), 1);
+    const read = fake.calls.slice(start).find((c) => c.method === 'tree.snapshot')!;
+    assert.match(String((read.params as { since?: string }).since), /^m\d+$/);
+    await session.close();
+  });

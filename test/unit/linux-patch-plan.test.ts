@@ -44,9 +44,9 @@ function kept(): KeptRead {
 const ev = (type: string, path: string): { type: string; source: string } => ({ type, source: A + path });
 const nowhere: Locate = () => Promise.resolve(undefined);
 
-test('a state change re-reads the node and its parent, nothing else', async () => {
+test("a state change re-reads the node and its parent (and the window's own facts), nothing else", async () => {
   const plan = await planPatch(kept(), [ev('object:state-changed:checked', '/agree')], nowhere);
-  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/form'] });
+  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/win'] });
 });
 
 test("a subtree replaced (children changed) is read again whole, what it holds not refreshed apart", async () => {
@@ -59,7 +59,7 @@ test("a subtree replaced (children changed) is read again whole, what it holds n
     ],
     nowhere,
   );
-  assert.deepEqual(plan, { subtrees: [A + '/more'], refresh: [] });
+  assert.deepEqual(plan, { subtrees: [A + '/more'], refresh: [A + '/win'] });
 });
 
 test('a node moved between parents re-reads both parents', async () => {
@@ -68,12 +68,12 @@ test('a node moved between parents re-reads both parents', async () => {
     [ev('object:children-changed:remove', '/bar'), ev('object:children-changed:add', '/more')],
     nowhere,
   );
-  assert.deepEqual(plan, { subtrees: [A + '/bar', A + '/more'], refresh: [] });
+  assert.deepEqual(plan, { subtrees: [A + '/bar', A + '/more'], refresh: [A + '/win'] });
 });
 
 test('a node that shows or hides re-reads its parent (what a read keeps below it depends on it)', async () => {
   const plan = await planPatch(kept(), [ev('object:state-changed:showing', '/m1')], nowhere);
-  assert.deepEqual(plan, { subtrees: [A + '/more'], refresh: [] });
+  assert.deepEqual(plan, { subtrees: [A + '/more'], refresh: [A + '/win'] });
 });
 
 test('a dialog opened by the act in another window of the app leaves this read patched', async () => {
@@ -88,7 +88,7 @@ test('a dialog opened by the act in another window of the app leaves this read p
     ],
     outside,
   );
-  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/form'] });
+  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/win'] });
 });
 
 test('an event below a node the read did not descend into (a hidden page) changes nothing read', async () => {
@@ -97,12 +97,24 @@ test('an event below a node the read did not descend into (a hidden page) change
     [ev('object:state-changed:checked', '/deep'), ev('object:state-changed:checked', '/agree')],
     () => Promise.resolve(A + '/hidden'),
   );
-  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/form'] });
+  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/win'] });
 });
 
 test('an event below a node read with its children but not itself in the read re-reads that node', async () => {
   const plan = await planPatch(kept(), [ev('object:state-changed:checked', '/new')], () => Promise.resolve(A + '/bar'));
-  assert.deepEqual(plan, { subtrees: [A + '/bar'], refresh: [] });
+  assert.deepEqual(plan, { subtrees: [A + '/bar'], refresh: [A + '/win'] });
+});
+
+// Qt 5 (featherpad) retitles its window ("Untitled" -> "*Untitled" after a type) with no event on the window: the
+// events of that type named the edited document, two toolbar buttons and the status bar, never the frame.
+test("the window's own facts (its title) are read again on every patched read, with no event naming it", async () => {
+  const plan = await planPatch(
+    kept(),
+    [ev('object:text-changed:insert', '/name'), ev('object:state-changed:enabled', '/b1')],
+    nowhere,
+  );
+  assert.ok('refresh' in plan, JSON.stringify(plan));
+  assert.ok(plan.refresh.includes(A + '/win'), JSON.stringify(plan));
 });
 
 // A caret moves with no event the driver hears.
@@ -111,14 +123,14 @@ test("a caret a snapshot shows is read again; an unfocused field's is not", asyn
   const field = k.root.children![1]!.children![1]!;
   field.caret = 3;
   const plan = await planPatch(k, [ev('object:state-changed:checked', '/agree')], nowhere);
-  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/form'] });
+  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/win'] });
   field.states = ['focused'];
   const focused = await planPatch(k, [ev('object:state-changed:checked', '/agree')], nowhere);
-  assert.deepEqual(focused, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/name'] });
+  assert.deepEqual(focused, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/name', A + '/win'] });
   field.states = [];
   field.selection = [1, 3];
   const selected = await planPatch(k, [ev('object:state-changed:checked', '/agree')], nowhere);
-  assert.deepEqual(selected, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/name'] });
+  assert.deepEqual(selected, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/name', A + '/win'] });
 });
 
 test('every unsure case reads whole', async () => {
@@ -167,12 +179,12 @@ test("a scroll bar that moved re-reads its pane (the rows on screen of the list 
   k.nodes += 4;
   assert.deepEqual(await planPatch(k, [ev('object:value-changed', '/vbar')], nowhere), {
     subtrees: [A + '/pane'],
-    refresh: [],
+    refresh: [A + '/win'],
   });
   // A table inside the re-read subtree is read whole with it (its cells numbered by that read).
   pane.children![0]!.table = { rows: 200, cols: 1 };
   assert.deepEqual(await planPatch(k, [ev('object:value-changed', '/vbar')], nowhere), {
     subtrees: [A + '/pane'],
-    refresh: [],
+    refresh: [A + '/win'],
   });
 });

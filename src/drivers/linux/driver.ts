@@ -24,7 +24,7 @@ import { warmPackages } from './apps/packages.js';
 import { resolveLaunch, resolveLaunchFacts } from './apps/resolve.js';
 import { startDetached } from './apps/spawn.js';
 import { A11yBus, isGone, type Target } from './bus/bus.js';
-import { readTreeCached } from './bus/cache.js';
+import { SharedCacheReads, readTreeCached } from './bus/cache.js';
 import { EventWatcher } from './bus/events.js';
 import { quietTimeFor } from './bus/quiet.js';
 import { DEFAULT_QUIET_MS } from '../../protocol/methods.js';
@@ -74,6 +74,10 @@ export class LinuxDriver {
   /** The visible agent's frame and status windows (ui.highlight), on the driver's X connection. */
   private readonly overlay = new Overlay(() => x11());
   private readonly keptReads = new KeptReads();
+  /** An app's cache read shared by reads asked together while nothing of it happened (a find's scrolled-out parts). */
+  private readonly cacheReads = new SharedCacheReads(
+    (dest, at) => this.events.quietFor(dest) > performance.now() - at && this.lastInputAt < at,
+  );
   private constructor(readonly bus: A11yBus, readonly events: EventWatcher, readonly input: LinuxInput) {
     // Asked by the keys' proof while the keyboard is grabbed: does the target's toolkit see the focus (input.ts)?
     input.activeWindows = async () =>
@@ -120,12 +124,15 @@ export class LinuxDriver {
     }
     const text = new TextBudget();
     const notShowing = new Set<string>();
-    const read = await (process.env['COMPUTER_USE_NO_CACHE'] ? readTree : readTreeCached)(this.bus, start, {
+    const opts = {
       ...(p.depth !== undefined ? { depth: p.depth } : {}),
       maxNodes: p.maxNodes ?? 5000,
       ...(p.bounds ? { bounds: true } : {}),
       text, notShowing,
-    });
+    };
+    const read = process.env['COMPUTER_USE_NO_CACHE']
+      ? await readTree(this.bus, start, opts)
+      : await readTreeCached(this.bus, start, opts, (dest) => this.cacheReads.read(this.bus, dest));
     if (plain && patchable(read))
       this.keptReads.keep(p.window, {
         mark,

@@ -30,7 +30,7 @@ import {
 import { isTextBody, TextBudget } from '../tree/text.js';
 import { annotateSet } from '../tree/virtualset.js';
 
-interface CachedItem { info: ElementInfo; parent: string; index: number }
+export interface CachedItem { info: ElementInfo; parent: string; index: number }
 
 /** Reads one app's cache into items keyed by handle; empty when the app has no usable cache. */
 export async function readCache(bus: A11yBus, dest: string): Promise<Map<string, CachedItem>> {
@@ -59,15 +59,35 @@ export async function readCache(bus: A11yBus, dest: string): Promise<Map<string,
   return items;
 }
 
+/**
+ * One app's cache read, shared by the reads that ask for it while it is in flight when nothing of the app happened
+ * since it was asked (`quietSince`: no event of the app, no input sent): a find reads up to 8 scrolled-out parts at
+ * once, and each read the app's whole cache (act-lab: 8 GetItems queued in one app's main loop).
+ */
+export class SharedCacheReads {
+  private readonly asked = new Map<string, { at: number; read: Promise<Map<string, CachedItem>> }>();
+  constructor(private readonly quietSince: (dest: string, at: number) => boolean) {}
+
+  read(bus: A11yBus, dest: string): Promise<Map<string, CachedItem>> {
+    const asked = this.asked.get(dest);
+    if (asked && this.quietSince(dest, asked.at)) return asked.read;
+    const entry = { at: performance.now(), read: readCache(bus, dest) };
+    this.asked.set(dest, entry);
+    void entry.read.finally(() => { if (this.asked.get(dest) === entry) this.asked.delete(dest); });
+    return entry.read;
+  }
+}
+
 /** Reads a subtree using the cache where it is consistent and live calls elsewhere. */
 export async function readTreeCached(
   bus: A11yBus,
   root: Target,
   opts: ReadOptions = {},
+  items: (dest: string) => Promise<Map<string, CachedItem>> = (dest) => readCache(bus, dest),
 ): Promise<{ root: RawNode; nodes: number; truncated: boolean; cached: number; reliable: boolean }> {
   // The cache and the (always live) start node are independent: fetch them together.
   const [cache, rootRead] = await Promise.all([
-    readCache(bus, root.dest),
+    items(root.dest),
     readElement(bus, root, { bounds: opts.bounds ?? false }).then(
       (info) => ({ info }),
       (error: unknown) => ({ error }),

@@ -4,7 +4,8 @@
  * app's events name the few objects the act touched. Anything unsure plans a whole read: events not all known, none
  * at all (an act that changed something always sends some), too many (a flood), a source that cannot be placed, a
  * change at the window's root, a change inside a table or a set (their cells are numbered by the container), or a
- * re-read that would cover most of the window anyway. Pure: the driver places unknown sources (patch-read.ts).
+ * re-read that would cover most of the window anyway. The window's own facts (its title) are read again always: not
+ * every toolkit says when they change. Pure: the driver places unknown sources (patch-read.ts).
  */
 import type { RawNode } from '../../../protocol/nodes.js';
 
@@ -124,6 +125,9 @@ export async function planPatch(
   }
   // A caret or a selection moves with no event the driver listens to: read again where a snapshot shows it.
   for (const [id, p] of index) if (showsWhereInText(p.node)) refresh.add(id);
+  // A window's title changes with no event on it in Qt 5 (featherpad's "Untitled" turning "*Untitled" after a type
+  // came with events on the document, the toolbar and the status bar only): the root's own facts are read again.
+  refresh.add(kept.root.id);
   return finishPlan(kept, index, subtrees, refresh);
 }
 
