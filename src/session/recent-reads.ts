@@ -17,7 +17,7 @@ interface WindowTarget { app?: string; window?: string }
 
 /** Windows whose last read is kept (the oldest is forgotten first). */
 const MAX_READS = 8;
-/** Reads of parts of windows kept (a find reads at most 8 per window). */
+/** Parts of windows read and lists searched beyond a whole read, kept (a find reads at most 8 parts per window). */
 const MAX_PARTS = 64;
 
 /** Asks the driver whether a window may have changed since a read's mark. */
@@ -32,19 +32,26 @@ export class RecentReads {
   /** The mark of each window's last whole read, kept even when the read itself is no longer good for a find. */
   private readonly marks = new Map<string, string>();
   /**
-   * Reads of parts of a window (a scrolled-out part's subtree) taken while its whole read with this mark was good,
-   * by mark and request: the part is as good as the read (no event of the app since its mark).
+   * What a find asked the app beyond a window's whole read (a scrolled-out part's subtree, a search of a list's rows),
+   * by window and request, with the mark of the whole read that was good when it was asked (`since`): it is as good
+   * as that read while the app sends no event since that mark. A new whole read of the window keeps the parts asked
+   * under the read it replaces; the next reuse asks about both marks and, when neither changed, stamps them with
+   * the new read's mark (nothing changed from the older mark until after the newer one was taken).
    */
-  private readonly parts = new Map<string, SnapshotResult>();
+  private readonly parts = new Map<string, { window: string; since: string; value: unknown }>();
 
   /** Keeps a whole-window read the driver marked. */
   note(raw: SnapshotResult): void {
-    if (raw.mark === undefined) { this.marks.delete(raw.window.id); return; }
-    this.marks.delete(raw.window.id);
-    this.marks.set(raw.window.id, raw.mark);
+    const id = raw.window.id;
+    const before = this.reads.get(id)?.mark;
+    this.dropParts(id, (since) => since !== before || raw.mark === undefined);
+    if (raw.mark === undefined) { this.marks.delete(id); this.reads.delete(id); return; }
+    this.marks.delete(id);
+    this.marks.set(id, raw.mark);
     if (this.marks.size > MAX_READS) this.marks.delete(this.marks.keys().next().value!);
-    this.reads.delete(raw.window.id);
-    this.reads.set(raw.window.id, { ...raw, mark: raw.mark });
+    this.reads.delete(id);
+    // The read itself, not a copy: the snapshot built from it is found again by the object (Session.wholeSnapshot).
+    this.reads.set(id, raw as SnapshotResult & { mark: string });
     if (this.reads.size > MAX_READS) this.forgetWindow(this.reads.keys().next().value!);
   }
 
@@ -69,25 +76,47 @@ export class RecentReads {
 
   /**
    * The kept read of a window while the driver says its app sent no event since (and, `byName`, no window opened,
-   * closed or was renamed anywhere); else undefined, and the read is forgotten.
+   * closed or was renamed anywhere); else undefined, and the read and its parts are forgotten.
    */
   async reuseWindow(windowId: string, changedSince: ChangedSince, byName = false): Promise<SnapshotResult | undefined> {
     const read = this.reads.get(windowId);
     if (!read) return undefined;
-    const answer = await changedSince(read.window.id, read.mark).catch(() => undefined);
+    const id = read.window.id;
+    // Parts asked under the read this one replaced: good too when the app sent nothing since that older mark.
+    const older = [...this.parts.values()].find((p) => p.window === id && p.since !== read.mark)?.since;
+    const ask = (mark: string): Promise<ChangedResult | undefined> => changedSince(id, mark).catch(() => undefined);
+    const [answer, olderAnswer] = await Promise.all([ask(read.mark), older === undefined ? undefined : ask(older)]);
     if (!answer || answer.changed || (byName && answer.windows)) {
-      this.reads.delete(read.window.id);
+      this.reads.delete(id);
+      this.dropParts(id, () => true);
       return undefined;
+    }
+    if (older !== undefined) {
+      const good = olderAnswer !== undefined && !olderAnswer.changed;
+      for (const [k, p] of [...this.parts]) if (p.window === id && p.since === older) {
+        if (good) p.since = read.mark;
+        else this.parts.delete(k);
+      }
     }
     return read;
   }
 
-  /** A kept read of a part of the window read with `mark`, asked the same way; undefined when none is kept. */
-  part(mark: string, request: string): SnapshotResult | undefined { return this.parts.get(`${mark}\n${request}`); }
+  /**
+   * What was asked the same way (`request`) beyond `raw`, a whole read found unchanged, while that read was good;
+   * undefined when nothing is kept or `raw` is not the window's kept read.
+   */
+  part<T>(raw: SnapshotResult, request: string): T | undefined {
+    const kept = this.parts.get(`${raw.window.id}\n${request}`);
+    const good = raw.mark !== undefined && this.reads.get(raw.window.id)?.mark === raw.mark && kept?.since === raw.mark;
+    return good ? (kept.value as T) : undefined;
+  }
 
-  /** Keeps a read of a part of the window whose whole read had `mark` (while that read was still good). */
-  notePart(mark: string, request: string, read: SnapshotResult): void {
-    this.parts.set(`${mark}\n${request}`, read);
+  /** Keeps what was asked beyond `raw` (a part's read, a list's search), while `raw` is the window's kept read. */
+  notePart(raw: SnapshotResult, request: string, value: unknown): void {
+    if (raw.mark === undefined || this.reads.get(raw.window.id)?.mark !== raw.mark) return;
+    const key = `${raw.window.id}\n${request}`;
+    this.parts.delete(key);
+    this.parts.set(key, { window: raw.window.id, since: raw.mark, value });
     if (this.parts.size > MAX_PARTS) this.parts.delete(this.parts.keys().next().value!);
   }
 
@@ -101,9 +130,14 @@ export class RecentReads {
 
   clear(): void { this.reads.clear(); this.targets.clear(); this.marks.clear(); this.parts.clear(); }
 
+  private dropParts(window: string, which: (since: string) => boolean): void {
+    for (const [k, p] of [...this.parts]) if (p.window === window && which(p.since)) this.parts.delete(k);
+  }
+
   private forgetWindow(id: string): void {
     this.reads.delete(id);
     this.marks.delete(id);
+    this.dropParts(id, () => true);
     for (const [k, r] of [...this.targets]) if (r.windowId === id) this.targets.delete(k);
   }
 }

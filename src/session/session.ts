@@ -15,7 +15,7 @@ import { buildSnapshot, isUnknownScopeError } from '../engine/snapshot.js';
 import { incrementalText } from '../engine/incremental.js';
 import { Device, type DeviceOptions, type ReadDevice } from '../devices/manager.js';
 import { ComputerUseError, remediesOf } from '../protocol/errors.js';
-import type { SnapshotParams, SnapshotResult } from '../protocol/methods.js';
+import type { ListFindParams, ListFindResult, SnapshotParams, SnapshotResult } from '../protocol/methods.js';
 import { identityView, targetOfStep, typedTextOf, type IdentityView, type PolicyGate } from '../policy/gate.js';
 import type { ProcessFacts, LaunchFacts } from '../policy/apps.js';
 import { sealHolds, sealOf } from '../policy/settings.js';
@@ -117,6 +117,8 @@ const MAX_PRINTED = 16;
 const MAX_OPAQUE_TOLD = 64;
 /** Acted-on refs the session keeps printed whole (the oldest is forgotten first). */
 const MAX_ACTED = 8;
+/** Windows whose last whole snapshot is kept with what it was built from (as many as reads are kept). */
+const MAX_BUILT = 8;
 /** Launched processes the session keeps for the policy (the oldest is forgotten first). */
 const MAX_LAUNCHED = 16;
 
@@ -158,6 +160,11 @@ export class Session {
   private launched: LaunchedProcess[] = [];
   /** The last whole read of each window, reused by a find while the driver says nothing changed since. */
   private readonly recent = new RecentReads();
+  /**
+   * The whole-window snapshot each window's last read was built into, with what it was built from: a find on a
+   * kept read (the same read object, refs and print settings) takes it instead of building it again.
+   */
+  private readonly built = new Map<string, { raw: SnapshotResult; refs: RefTable; key: string; full: Snapshot }>();
 
   constructor(options: SessionOptions = {}) {
     const { device, deviceOptions, ...settings } = options;
@@ -321,6 +328,7 @@ export class Session {
     this.refs.prune(live);
     this.recent.keepOnly(live);
     for (const id of [...this.last.keys()]) if (!live.includes(id)) this.last.delete(id);
+    for (const id of [...this.built.keys()]) if (!live.includes(id)) this.built.delete(id);
     for (const id of [...this.printed.keys()]) if (!live.includes(id)) this.printed.delete(id);
     return apps;
   }
@@ -482,12 +490,30 @@ export class Session {
     params: Omit<SnapshotParams, 'window'>,
     signal?: AbortSignal,
   ): Promise<SnapshotResult> {
-    const request = JSON.stringify(params);
-    const kept = raw.mark !== undefined ? this.recent.part(raw.mark, request) : undefined;
+    const request = JSON.stringify(['tree.snapshot', params]);
+    const kept = this.recent.part<SnapshotResult>(raw, request);
     if (kept) return kept;
     const read = await this.device.call('tree.snapshot', { window: raw.window.id, ...params }, undefined, signal);
-    if (raw.mark !== undefined) this.recent.notePart(raw.mark, request, read);
+    this.recent.notePart(raw, request, read);
     return read;
+  }
+
+  /**
+   * A search of a list's rows beyond `raw`, a whole read a find is using (list.find): a complete one is kept as a
+   * part of that read is, so a find on a read the driver says is unchanged searches no list again.
+   */
+  async findInList(
+    raw: SnapshotResult,
+    params: ListFindParams,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<ListFindResult> {
+    const request = JSON.stringify(['list.find', params]);
+    const kept = this.recent.part<ListFindResult>(raw, request);
+    if (kept) return kept;
+    const found = await this.device.call('list.find', params, timeoutMs, signal);
+    if (found.complete) this.recent.notePart(raw, request, found);
+    return found;
   }
 
   /** The read, when neither its window nor a web document it shows is hidden; else throws denied_by_policy. */
@@ -507,11 +533,7 @@ export class Session {
   snapshotOf(raw: SnapshotResult, opts: SnapshotOptions = {}): { full: Snapshot; shown: Snapshot } {
     const input = { window: raw.window, root: raw.root };
     const told = (ref: string): boolean => this.opaqueToldOf(ref);
-    // A whole-window print folds long runs of alike controls (engine/fold.ts) unless asked whole (`fold: false`);
-    // what the model just acted on prints in full.
-    const full = buildSnapshot(input, this.refs, {
-      maxTokens: opts.maxTokens ?? this.maxTokens, opaqueTold: told, fold: opts.fold ?? true, whole: this.acted,
-    });
+    const full = this.wholeSnapshot(raw, opts);
     this.last.set(raw.window.id, full);
     if (opts.scope === undefined && opts.query === undefined) return { full, shown: full };
     try {
@@ -530,6 +552,29 @@ export class Session {
   }
 
   /**
+   * The whole-window snapshot of a read. A whole-window print folds long runs of alike controls (engine/fold.ts)
+   * unless asked whole (`fold: false`); what the model just acted on prints in full. Built again only when the read,
+   * the ref table or what the print depends on (budget, folding, acted refs, opaque views told) is not what the
+   * window's last snapshot was built from, or another snapshot of the window came since.
+   */
+  private wholeSnapshot(raw: SnapshotResult, opts: SnapshotOptions): Snapshot {
+    const maxTokens = opts.maxTokens ?? this.maxTokens;
+    const fold = opts.fold ?? true;
+    const key = JSON.stringify([maxTokens, fold, [...this.acted], [...this.opaqueTold]]);
+    const id = raw.window.id;
+    const was = this.built.get(id);
+    if (was && was.raw === raw && was.refs === this.refs && was.key === key && this.last.get(id) === was.full)
+      return was.full;
+    const full = buildSnapshot({ window: raw.window, root: raw.root }, this.refs, {
+      maxTokens, opaqueTold: (ref: string): boolean => this.opaqueToldOf(ref), fold, whole: this.acted,
+    });
+    this.built.delete(id);
+    this.built.set(id, { raw, refs: this.refs, key, full });
+    if (this.built.size > MAX_BUILT) this.built.delete(this.built.keys().next().value!);
+    return full;
+  }
+
+  /**
    * Starts over as a new conversation does: no ref, window ref, last snapshot or print of the one before is
    * known (refs count from e1 again). What the driver proved of processes stays: it does not depend on what
    * a model was shown. The eval runs each task as its own conversation.
@@ -540,6 +585,7 @@ export class Session {
     this.visual = new VisualTable();
     this.applyRefPrefix();
     this.last.clear();
+    this.built.clear();
     this.printed.clear();
     this.recent.clear();
     this.opaqueTold.clear();

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { walk, type RawNode } from '../engine/node.js';
 import { opaqueNote } from '../engine/opaque.js';
 import { redactText } from '../engine/redact.js';
-import type { ListFindResult } from '../protocol/methods.js';
+import type { ListFindResult, SnapshotResult } from '../protocol/methods.js';
 import { ROLES } from '../engine/role.js';
 import { cellAddress, parseAddress } from '../engine/grid.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
@@ -80,7 +80,7 @@ export const findTool = defineTool({
     // Long lists show only the rows on screen: the rest is searched in the app (list.find) first, so the count
     // on the first line includes what it found ("0 matches" above a match found there misled a model).
     const offScreen = p.text
-      ? await offScreenMatches(session, raw.root, full.elements, p.text, limit, p.from, signal)
+      ? await offScreenMatches(session, raw, full.elements, p.text, limit, p.from, signal)
       : { lines: [], found: 0 };
     const total = hits.length + textHits.length + sheets.hits.length + offScreen.found + outOfView.found;
     const head =
@@ -170,7 +170,7 @@ const LIST_FIND_MS = 10_000;
  */
 async function offScreenMatches(
   session: Parameters<typeof findTool.handle>[0]['session'],
-  root: RawNode,
+  raw: SnapshotResult,
   elements: readonly SnapshotLine[],
   text: string,
   limit: number,
@@ -178,7 +178,7 @@ async function offScreenMatches(
   signal?: AbortSignal,
 ): Promise<{ lines: string[]; found: number }> {
   const cut: RawNode[] = [];
-  walk(root, (n) => {
+  walk(raw.root, (n) => {
     if ((n.childRange || showsFewerRows(n) || readFewerChildren(n)) && !isSheet(n) && cut.length < MAX_CUT_LISTS)
       cut.push(n);
   });
@@ -195,8 +195,9 @@ async function offScreenMatches(
     const label = `${ref.role}${ref.name ? ` ${quoteText(redactText(ref.name).slice(0, 40))}` : ''} [${ref.ref}]`;
     let r: ListFindResult;
     try {
-      r = await session.device.call(
-        'list.find',
+      // A complete search is kept with the read: a find on a read the driver says is unchanged searches no list again.
+      r = await session.findInList(
+        raw,
         { container: list.id, text, limit, deadlineMs: LIST_FIND_MS, ...(from ? { from: from - 1 } : {}) },
         LIST_FIND_MS + 5000,
         signal,

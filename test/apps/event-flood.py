@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A window that floods the accessibility bus with events while its button may be renamed (GTK3), for the find that
 reuses a recent read. Prints one line per thing that happened, to stdout:
-- A "Ticks" label changes its text every millisecond (about 1,000 text and name events a second) from the start.
+- A "Ticks" label changes its text every millisecond (about 1,000 text and name events a second) from the start,
+  unless started with --quiet (then the app sends events only when its button is renamed).
 - The "Alpha" button prints "clicked <its label>" when clicked.
 - SIGUSR1 renames the button "Beta" and prints "renamed Beta"; SIGUSR2 renames it "Alpha" and prints "renamed Alpha".
 Prints "ready" once the window is shown."""
@@ -43,7 +44,8 @@ def main():
         say("renamed " + name)
         return True  # keeps the signal handler for the next signal
 
-    GLib.timeout_add(1, tick)
+    if "--quiet" not in sys.argv[1:]:
+        GLib.timeout_add(1, tick)
     GLib.unix_signal_add(GLib.PRIORITY_HIGH, signal.SIGUSR1, rename, "Beta")
     GLib.unix_signal_add(GLib.PRIORITY_HIGH, signal.SIGUSR2, rename, "Alpha")
     win.show_all()

@@ -14,7 +14,8 @@ import { TOOLS } from '../../src/tools/index.js';
 import { runTool } from '../../src/tools/tool.js';
 import { n } from '../fixtures/engine/build.js';
 
-interface Events { changed: boolean; windows: boolean }
+/** What tree.changed answers: `changed` for every mark, or only for the marks in `since`. */
+interface Events { changed: boolean; windows: boolean; since: Set<string> }
 
 /** A fake driver whose reads carry a mark and whose tree.changed answers what the test says the events were. */
 function setup(marks = true): { fake: FakeDriver; session: Session; events: Events; count: (m: string) => number } {
@@ -22,7 +23,7 @@ function setup(marks = true): { fake: FakeDriver; session: Session; events: Even
   const button = n(':1.5', 2, 'button', { name: 'Alpha', actions: ['click'] });
   fake.windows.push({ info: { id: 'w-lab', title: 'Flood lab', app: 'flood', pid: 801, role: 'window', focused: true },
     root: n(':1.5', 1, 'window', { name: 'Flood lab' }, [button]) });
-  const events: Events = { changed: false, windows: false };
+  const events: Events = { changed: false, windows: false, since: new Set() };
   let mark = 0;
   if (marks) {
     fake.extra['tree.snapshot'] = (p) => {
@@ -35,7 +36,10 @@ function setup(marks = true): { fake: FakeDriver; session: Session; events: Even
         mark: `m${++mark}`,
       };
     };
-    fake.extra['tree.changed'] = () => ({ ...events });
+    fake.extra['tree.changed'] = (p) => ({
+      changed: events.changed || events.since.has(p.since),
+      windows: events.windows,
+    });
   }
   const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
   return { fake, session, events, count: (m) => fake.calls.filter((c) => c.method === m).length };
@@ -172,3 +176,98 @@ test("an act on a look-alike finds it in the last read while the driver says not
     assert.match(String((read.params as { since?: string }).since), /^m\d+$/);
     await session.close();
   });
+
+test('an observe between finds: what a find asked beyond the read is asked again only after an event', async () => {
+  const { fake, session, events, count } = setup();
+  const row = n(':1.5', 12, 'group', { states: ['offscreen'], childCount: 1 });
+  const pane = n(':1.5', 10, 'scrollarea', { name: 'Items' }, [n(':1.5', 11, 'listitem', { name: 'Row 1' }), row]);
+  const list = n(':1.5', 20, 'list', { name: 'Long', childCount: 500 }, [
+    n(':1.5', 21, 'listitem', { name: 'Item 1' }),
+  ]);
+  fake.windows[0]!.root.children!.push(pane, list);
+  const whole = fake.extra['tree.snapshot']!;
+  let scoped = 0;
+  fake.extra['tree.snapshot'] = (p, ctx) => {
+    if (!p.scope) return whole(p, ctx);
+    scoped++;
+    const part = structuredClone(row);
+    part.children = [n(':1.5', 13, 'label', { name: 'Row 30' })];
+    return { window: fake.windows[0]!.info, root: part, stats: { nodes: 2, ms: 0, truncated: false }, mark: 'part' };
+  };
+  fake.extra['list.find'] = () => ({
+    matches: [],
+    total: 500,
+    scanned: 500,
+    next: 500,
+    complete: true,
+    method: 'scan',
+    ms: 1,
+  });
+  const marks = (): string[] => fake.calls.filter((c) => c.method === 'tree.changed')
+    .map((c) => (c.params as { since: string }).since);
+  await tool(session, 'computer_observe', { window: 'Flood lab' });
+  const first = await tool(session, 'computer_find', { window: 'Flood lab', text: 'Row 30' });
+  assert.match(first.text, /label "Row 30"/, first.text);
+  const [parts, lists] = [scoped, count('list.find')];
+  assert.ok(parts > 0 && lists === 1, `the first find read the part (${parts}) and searched the list (${lists})`);
+  // A new read of the window (the model observed again): the app sent nothing since either read.
+  await tool(session, 'computer_observe', { window: 'Flood lab' });
+  const reads = count('tree.snapshot');
+  const again = await tool(session, 'computer_find', { window: 'Flood lab', text: 'Row 30' });
+  assert.match(again.text, /label "Row 30"/, again.text);
+  assert.equal(scoped, parts, 'no part read again');
+  assert.equal(count('list.find'), lists, 'no list searched again');
+  assert.equal(count('tree.snapshot'), reads, 'no read at all');
+  // Observed again; then an event came after the read before that one (its mark), none since the newest read.
+  await tool(session, 'computer_observe', { window: 'Flood lab' });
+  const asked = marks().length;
+  // The whole reads are m1, m2, m3 (one per observe): the parts were last found good with m2.
+  const older = 'm2';
+  events.since.add(older);
+  const third = await tool(session, 'computer_find', { window: 'Flood lab', text: 'Row 30' });
+  assert.match(third.text, /label "Row 30"/, third.text);
+  assert.ok(marks().slice(asked).includes(older), 'the parts\' older mark was asked about');
+  assert.ok(scoped > parts, 'the part is read again');
+  assert.equal(count('list.find'), lists + 1, 'the list is searched again');
+  await session.close();
+});
+
+test('a find on a kept read takes the snapshot built from it; a changed window builds a new one', async () => {
+  const { session, events } = setup();
+  await tool(session, 'computer_observe', { window: 'Flood lab' });
+  const id = 'w-lab';
+  const seen = session.last.get(id);
+  await tool(session, 'computer_find', { window: 'Flood lab', text: 'Alpha' });
+  assert.equal(session.last.get(id), seen, 'the same snapshot, not built again');
+  events.changed = true;
+  await tool(session, 'computer_find', { window: 'Flood lab', text: 'Alpha' });
+  assert.notEqual(session.last.get(id), seen, 'a new read, a new snapshot');
+  await session.close();
+});
+
+test('an app that floods events: every find reads the window afresh, parts included, never a kept one', async () => {
+  const { fake, session, events, count } = setup();
+  const row = n(':1.5', 12, 'group', { states: ['offscreen'], childCount: 1 });
+  fake.windows[0]!.root.children!.push(n(':1.5', 10, 'scrollarea', { name: 'Items' }, [row]));
+  const whole = fake.extra['tree.snapshot']!;
+  let scoped = 0;
+  let tick = 0;
+  fake.extra['tree.snapshot'] = (p, ctx) => {
+    // Each read sees the label a tick further: the app changes between any two reads.
+    fake.node(':1.5/org/a11y/atspi/accessible/2')!.name = `Alpha ${++tick}`;
+    if (!p.scope) return whole(p, ctx);
+    scoped++;
+    return { window: fake.windows[0]!.info, root: structuredClone(row), stats: { nodes: 1, ms: 0, truncated: false } };
+  };
+  events.changed = true;
+  await tool(session, 'computer_observe', { window: 'Flood lab' });
+  for (let i = 0; i < 5; i++) {
+    const [reads, parts] = [count('tree.snapshot') - scoped, scoped];
+    const r = await tool(session, 'computer_find', { window: 'Flood lab', text: 'Alpha', role: 'button' });
+    // The find answers the name of its own read, never one of an earlier read.
+    assert.match(r.text, new RegExp(`button "Alpha ${tick - (scoped - parts)}"`), r.text);
+    assert.equal(count('tree.snapshot') - scoped, reads + 1, 'a fresh whole read');
+    assert.equal(scoped, parts + 1, 'the part read again');
+  }
+  await session.close();
+});

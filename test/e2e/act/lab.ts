@@ -27,8 +27,8 @@ export interface Lab {
   close(): Promise<void>;
 }
 
-/** Starts a lab app (`script`: act-lab.py unless given) and a computer allowed to act on it. */
-export async function startLab(options: ComputerOptions = {}, script = LAB): Promise<Lab> {
+/** Starts a lab app (`script`: act-lab.py unless given, with `args`) and a computer allowed to act on it. */
+export async function startLab(options: ComputerOptions = {}, script = LAB, args: string[] = []): Promise<Lab> {
   const dir = mkdtempSync(join(tmpdir(), 'cu-act-lab-'));
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
   const auditPath = join(dir, 'audit.jsonl');
@@ -38,7 +38,7 @@ export async function startLab(options: ComputerOptions = {}, script = LAB): Pro
     settingsPath: join(dir, 'settings.json'),
     ...options,
   });
-  const app = spawn('/usr/bin/python3', [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const app = spawn('/usr/bin/python3', [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   const waiters: (() => void)[] = [];
   app.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; waiters.splice(0).forEach((w) => w()); });

@@ -229,6 +229,9 @@ export class EventWatcher {
   async changedSince(app: string, mark: string): Promise<{ changed: boolean; windows: boolean }> {
     const at = this.timeOf(mark);
     if (at === undefined) return { changed: true, windows: true };
+    // An event already received since the mark answers at once: an app that floods the bus is not pinged (its
+    // answer would wait behind its queue of events), and the answer stays as quick as the flood is long.
+    if ((this.lastByApp.get(app) ?? 0) >= at) return { changed: true, windows: this.lastWindowEventAt >= at };
     const answered = await this.ping(app, 1000) === 'ok';
     return { changed: !answered || (this.lastByApp.get(app) ?? 0) >= at, windows: this.lastWindowEventAt >= at };
   }
