@@ -40,6 +40,8 @@ export interface ChromeFolded {
   root: DistilledNode;
   /** Elements inside the runs folded (their tops and everything under them). */
   elements: number;
+  /** Their refs. */
+  refs: ReadonlySet<string>;
 }
 
 /**
@@ -48,8 +50,13 @@ export interface ChromeFolded {
  */
 export function foldChrome(root: DistilledNode, whole: ReadonlySet<string> = new Set()): ChromeFolded {
   const path = pageOf(root);
-  if (!path) return { root, elements: 0 };
+  if (!path) return { root, elements: 0, refs: new Set() };
   let elements = 0;
+  const refs = new Set<string>();
+  const note = (n: DistilledNode): void => {
+    if (n.ref !== undefined) refs.add(n.ref);
+    n.children.forEach(note);
+  };
   const rebuild = (depth: number): DistilledNode => {
     const node = path[depth] as DistilledNode;
     const onPath = path[depth + 1];
@@ -64,6 +71,7 @@ export function foldChrome(root: DistilledNode, whole: ReadonlySet<string> = new
         kids.push({ ...rest, states: [], actions: [], children: [],
           folded: { members: run, scope: node.ref ?? '?', around: true } });
         elements += count;
+        run.forEach(note);
       } else kids.push(...run);
       run = [];
     };
@@ -75,7 +83,6 @@ export function foldChrome(root: DistilledNode, whole: ReadonlySet<string> = new
     close();
     return { ...node, children: kids };
   };
-  if (path.length < 2) return { root, elements: 0 };
   const out = rebuild(0);
-  return elements > 0 ? { root: out, elements } : { root, elements: 0 };
+  return elements > 0 ? { root: out, elements, refs } : { root, elements: 0, refs };
 }

@@ -213,6 +213,7 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   if (opts.fold && opts.scope === undefined && !q) {
     // A page viewer's own controls around its page fold first (engine/chrome.ts), then runs of alike controls.
     const chrome = foldChrome(root, opts.whole);
+    for (const l of elements) if (chrome.refs.has(l.ref)) l.around = true;
     const folded = foldRuns(chrome.root, opts.whole ? { whole: opts.whole } : {});
     printed = folded.root;
     if (folded.runs > 0 || chrome.elements > 0) extra.push(foldNote(folded.elements + chrome.elements));

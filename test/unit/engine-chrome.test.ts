@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import type { RawNode, WindowInfo } from '../../src/engine/node.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
+import { diffSnapshots } from '../../src/engine/diff.js';
 import { n } from '../fixtures/engine/build.js';
 import { forgedLines, HOSTILE } from '../fixtures/hostile.js';
 
@@ -104,4 +105,21 @@ test('hostile names around a page stay escaped on its fold line', () => {
     assert.ok(s.text.includes('around the page'), s.text);
     assert.deepEqual(forgedLines(s.text), [], s.text);
   }
+});
+
+test('a diff leaves out what changed inside a part folded around the page, and shows what changed in the page', () => {
+  const refs = new RefTable();
+  const a = snap(browser(), { fold: true }, refs);
+  const next = browser();
+  const tab = next.children?.find((c) => c.role === 'tablist')?.children?.[0];
+  if (tab) tab.name = 'Order - Memory usage - 48.0 MB';
+  const heading = next.children?.find((c) => c.role === 'document')?.children?.[0];
+  if (heading) heading.name = 'Order placed';
+  const b = snap(next, { fold: true }, refs);
+  const lines = diffSnapshots(a, b).lines;
+  assert.deepEqual(lines.filter((l) => l.includes('Memory usage')), [], lines.join('\n'));
+  assert.ok(lines.some((l) => l.includes('"Order placed"')), lines.join('\n'));
+  // Printed whole (unfolded), the same change is shown.
+  const c = snap(browser(), { fold: false }, new RefTable());
+  assert.equal(c.elements.some((l) => l.around), false);
 });
