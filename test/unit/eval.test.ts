@@ -93,7 +93,9 @@ test('a row line\'s other controls read as elements of their own, as a model rea
 });
 
 test('the solver reads an opened menu\'s folded entries by ref, name and role (a submenu names its role)', () => {
-  const lines = parseLines('+ [e14] … [e17] 4 menuitems: e14 "Undo" disabled, e15 menu "Convert", e16 "Select All", e17 "Quit"');
+  const lines = parseLines(
+    '+ [e14] … [e17] 4 menuitems: e14 "Undo" disabled, e15 menu "Convert", e16 "Select All", e17 "Quit"',
+  );
   assert.equal(matchTarget(lines, { role: 'menu', name: 'Convert' })[0]?.ref, 'e15');
   assert.equal(matchTarget(lines, { role: 'menuitem', name: 'Select All' })[0]?.ref, 'e16');
   assert.equal(matchTarget(lines, { role: 'menuitem', name: 'Convert' }).length, 0);
