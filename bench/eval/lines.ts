@@ -26,9 +26,13 @@ const VALUE = new RegExp(`\\bvalue=${QUOTED}`);
 /** A diff's change line: `~ [e5] textbox "Name" value "old" → "new"`, `~ [e5] label name "a" → "b"`. */
 const CHANGED_VALUE = new RegExp(`\\bvalue ${QUOTED} → ${QUOTED}`);
 const CHANGED_NAME = new RegExp(`^ name ${QUOTED} → ${QUOTED}`);
-/** A folded run (engine/fold.ts): `[e10] … [e36] 27 buttons: e10 "7", e11 "8", …`; its entries are elements. */
-const FOLD_LINE = /^\s*\[(?:d\d+)?e\d+\] … \[(?:d\d+)?e\d+\] \d+ ([a-z]+?)e?s: (.*)$/;
-const FOLD_ENTRY = new RegExp(`((?:d\\d+)?e\\d+) ${QUOTED}`, 'g');
+/**
+ * A folded run (engine/fold.ts): `[e10] … [e36] 27 buttons: e10 "7", e11 "8", …`; its entries are elements. A
+ * diff's opened menu reads so too, added (`+ [e14] … [e28] 15 menuitems: e14 "Undo", e19 menu "Move", …`): an
+ * entry of another role than the run's names it.
+ */
+const FOLD_LINE = /^\s*(?:\+ +)?\[(?:d\d+)?e\d+\] … \[(?:d\d+)?e\d+\] \d+ ([a-z]+?)e?s: (.*)$/;
+const FOLD_ENTRY = new RegExp(`((?:d\\d+)?e\\d+) (?:([a-z]+) )?${QUOTED}`, 'g');
 /** A control a row line prints after its lead (rows.ts): `— row 2: Ticket 1 | [e52] button "Archive row 1"`. */
 const ROW_CONTROL = new RegExp(`(?<!\\\\)\\[((?:d\\d+)?e\\d+)\\] ([a-z]+)(?: ${QUOTED})?`, 'g');
 const WINDOW_HEADER = new RegExp(`(?:· |new window \\[[^\\]]*\\] |^)(?:window|dialog|alert|frame) ${QUOTED}`);
@@ -45,11 +49,11 @@ export function parseLines(text: string): ElementLine[] {
     const fold = FOLD_LINE.exec(raw);
     if (fold?.[1] !== undefined && fold[2] !== undefined) {
       for (const e of fold[2].matchAll(FOLD_ENTRY)) {
-        if (e[1] !== undefined && e[2] !== undefined)
+        if (e[1] !== undefined && e[3] !== undefined)
           out.push({
             ref: e[1],
-            role: fold[1],
-            name: unescape(e[2]),
+            role: e[2] ?? fold[1],
+            name: unescape(e[3]),
             states: [],
             raw,
             ...(window !== undefined ? { window } : {}),

@@ -77,6 +77,48 @@ function foldAlikeAdded(added: string[]): string[] {
   return out.filter((_, i) => !drop.has(i));
 }
 
+/** Roles of a menu's entries: its items and its submenus. */
+const MENU_ENTRY_ROLES: ReadonlySet<string> = new Set(['menuitem', 'menu']);
+/** Added menu entries in a row from which they print as one line. */
+const MENU_FOLD_MIN = 4;
+
+/**
+ * Added entries of an opened menu, MENU_FOLD_MIN or more in a row under one parent with nothing under them, as
+ * one line in the fold line's shape, each entry by ref and name with its states and submenu mark: `+ [e14] …
+ * [e28] 15 menuitems: e14 "Undo" disabled, e18 "Paste" selected, e19 menu "Paste Special", …` (mousepad's Edit
+ * menu read 15 lines, ~170 tokens, each time it opened).
+ */
+function foldMenuItems(added: string[], now: ReadonlyMap<string, SnapshotLine>): string[] {
+  const parse = (l: string): { pad: string; line: SnapshotLine; rest: string } | undefined => {
+    const m = /^\+ ( *)\[([^\]]+)\] ([a-z]+) ("(?:[^"\\]|\\.)*".*)$/.exec(l);
+    const line = m?.[2] !== undefined ? now.get(m[2]) : undefined;
+    return m && line && MENU_ENTRY_ROLES.has(line.role) && m[3] === line.role
+      ? { pad: m[1] ?? '', line, rest: m[4] ?? '' } : undefined;
+  };
+  const indent = (l: string | undefined): number => (l === undefined ? -1 : l.length - l.replace(/^\+ */, '').length);
+  const out: string[] = [];
+  for (let i = 0; i < added.length;) {
+    const a = parse(added[i] ?? '');
+    let j = i;
+    const run: { line: SnapshotLine; rest: string }[] = [];
+    while (a && j < added.length) {
+      const e = parse(added[j] ?? '');
+      // An entry with lines under it (an opened submenu) keeps its lines.
+      if (!e || e.pad !== a.pad || e.line.parent !== a.line.parent || indent(added[j + 1]) > indent(added[j])) break;
+      run.push(e);
+      j++;
+    }
+    if (!a || run.length < MENU_FOLD_MIN) { out.push(added[i] ?? ''); i++; continue; }
+    const role = run.filter((e) => e.line.role === 'menuitem').length * 2 >= run.length ? 'menuitem' : 'menu';
+    const entries = run.map((e) => `${e.line.ref} ${e.line.role === role ? '' : `${e.line.role} `}${e.rest}`);
+    const first = run[0]!.line.ref;
+    const last = run[run.length - 1]!.line.ref;
+    out.push(`+ ${a.pad}[${first}] … [${last}] ${run.length} ${role}s: ${entries.join(', ')}`);
+    i = j;
+  }
+  return out;
+}
+
 /**
  * At most `max` change lines: when cut, added lines take at most half of them, so a change (`~`) or a removal is
  * not pushed out by a new window's or a view's many added lines; each cut part says how much it left out.
@@ -387,7 +429,7 @@ function addedLines(p: DiffPass): string[] {
     }
     walk.out.push(`+ ${'  '.repeat(rel)}${l.text}`);
   }
-  const out = foldAlikeAdded(walk.out);
+  const out = foldMenuItems(foldAlikeAdded(walk.out), p.now);
   for (const [table, m] of walk.rowMoves) {
     const n = m.rows.length;
     out.push(
@@ -544,7 +586,9 @@ function changedLines(p: DiffPass): { lines: string[]; refilled: ReadonlySet<str
   const groups = new Map<string, SnapshotLine[]>();
   for (const b of p.after.elements) {
     const a = p.old.get(b.ref);
-    if (!a) continue;
+    // Inside a part folded around the page in both prints (a browser's tab title gaining "Memory usage - 48 MB"):
+    // the model was shown the part, not the element.
+    if (!a || (a.around && b.around)) continue;
     const c = changeOf(a, b);
     if (!c) continue;
     // The focused cell's own change stays: it is what the act did.

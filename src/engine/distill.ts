@@ -84,6 +84,8 @@ export interface FoldRun {
   members: DistilledNode[];
   /** The parent's ref: `scope=` on it prints the run with a line and a ref each. */
   scope: string;
+  /** Parts around a page (engine/chrome.ts): of any role, each with what it holds; `scope=` on a part lists it. */
+  around?: boolean;
 }
 
 /** How many raw ancestors a distilled node remembers (a row's entry sits 1–3 levels under its row). */

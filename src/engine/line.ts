@@ -39,4 +39,6 @@ export interface SnapshotLine {
    * row's line as printed, so a diff prints a row that came into view as that one line.
    */
   row?: { table: string; n: number; text: string };
+  /** Inside a part a whole-window print folded around its page (engine/chrome.ts): a diff leaves out its changes. */
+  around?: true;
 }

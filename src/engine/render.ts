@@ -9,6 +9,7 @@ import type { Role } from './role.js';
 import { caretPart, textPart } from './text.js';
 import { columnsLine, rowElements, rowLead, rowStates, rowTail, sliceRows, type SliceRow } from './rows.js';
 import { FOLD_ENTRY_STATES, foldLabel } from './fold.js';
+import { insideCount } from './chrome.js';
 
 /** States printed on a line, in this order (focusable/active/multiline/offscreen/invisible are never shown). */
 export const RENDERED_STATES: readonly State[] = [
@@ -230,6 +231,7 @@ function foldEntry(m: DistilledNode): { text: string; marked: boolean } {
  * `[e468] … [e499] 32 buttons: e468 "New", e469 "Open", …, +25 more (refs: scope=e467)`.
  */
 export function foldLine(run: NonNullable<DistilledNode['folded']>): string {
+  if (run.around) return aroundLine(run);
   const first = run.members[0] as DistilledNode;
   const last = run.members[run.members.length - 1] as DistilledNode;
   const entries = run.members.map(foldEntry);
@@ -248,6 +250,29 @@ export function foldLine(run: NonNullable<DistilledNode['folded']>): string {
     `[${first.ref ?? '?'}] … [${last.ref ?? '?'}] ${run.members.length} ${pluralRole(first.role)}: ${list}` +
     (more > 0 ? `, +${more} more (refs: scope=${run.scope})` : '')
   );
+}
+
+/**
+ * The one line of the parts around a page (engine/chrome.ts): each part by ref, role and name, with how many
+ * elements it holds: `[e2] … [e5] around the page: e2 button "Close", e5 toolbar (35 inside)`.
+ */
+function aroundLine(run: NonNullable<DistilledNode['folded']>): string {
+  const first = run.members[0] as DistilledNode;
+  const last = run.members[run.members.length - 1] as DistilledNode;
+  const entries = run.members.map((m) => {
+    const label = foldLabel(m);
+    const inside = insideCount(m);
+    return `${m.ref ?? '?'} ${m.role}${label ? ` ${quote(label, FOLD_NAME_MAX)}` : ''}`
+      + (inside > 0 ? ` (${inside} inside)` : '') + (m.states.includes('disabled') ? ' disabled' : '');
+  });
+  let used = 0;
+  let shown = 0;
+  while (shown < entries.length && used + estimateTokens(`${entries[shown] ?? ''}, `) <= FOLD_ALL_TOKENS)
+    used += estimateTokens(`${entries[shown++] ?? ''}, `);
+  shown = Math.max(shown, 1);
+  const more = entries.length - shown;
+  const range = first === last ? `[${first.ref ?? '?'}]` : `[${first.ref ?? '?'}] … [${last.ref ?? '?'}]`;
+  return `${range} around the page: ${entries.slice(0, shown).join(', ')}${more > 0 ? `, +${more} more` : ''}`;
 }
 
 /** Siblings in a row that print as one line: this many alike with nothing to tell them apart. */

@@ -9,6 +9,7 @@ import { addressOfCell, cellLine, cellShown, isGrid, renderGrid, type GridFold }
 import { besideLabel, nameDescription, renderedStates, renderLine, rowLine, setStandIns } from './render.js';
 import type { SnapshotLine } from './line.js';
 import { columnsLine, rowElements, sliceRows } from './rows.js';
+import { foldChrome } from './chrome.js';
 import { foldRuns } from './fold.js';
 
 export type { SnapshotLine } from './line.js';
@@ -225,9 +226,12 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   if (opaque.length) extra.push(opaqueNote(opaque, opts.opaqueTold));
   let printed = root;
   if (opts.fold && opts.scope === undefined && !q) {
-    const folded = foldRuns(root, opts.whole ? { whole: opts.whole } : {});
+    // A page viewer's own controls around its page fold first (engine/chrome.ts), then runs of alike controls.
+    const chrome = foldChrome(root, opts.whole);
+    for (const l of elements) if (chrome.refs.has(l.ref)) l.around = true;
+    const folded = foldRuns(chrome.root, opts.whole ? { whole: opts.whole } : {});
     printed = folded.root;
-    if (folded.elements > 0) extra.push(foldNote(folded.elements));
+    if (folded.elements > 0 || chrome.elements > 0) extra.push(foldNote(folded.elements + chrome.elements));
   }
   const r = renderWithinBudget(printed, input.window, {
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),

@@ -409,3 +409,61 @@ test('a grid printed as the block of cells it shows now prints its kept cells\' 
   );
   assert.ok(!lines.some((l) => /^~ \[e\d+\] cell "B\d+" value/.test(l)), text);
 });
+
+/** A window with a menu bar whose Edit menu, when open, holds `items` (a submenu among them) and a document. */
+function menuWindow(open: boolean, parentAdded = false): Fixture {
+  const items = [
+    n(':1.9', 20, 'menuitem', { name: 'Undo', states: ['disabled'], actions: ['click'] }),
+    n(':1.9', 21, 'menuitem', { name: 'Paste', states: ['selected'], actions: ['click'] }),
+    n(':1.9', 22, 'menu', { name: 'Convert', actions: ['click'] }),
+    n(':1.9', 23, 'menuitem', { name: 'Select All', actions: ['click'] }),
+    n(':1.9', 24, 'menuitem', { name: 'Preferences…', actions: ['click'] }),
+  ];
+  const edit = parentAdded
+    ? n(':1.9', 3, 'menu', { name: 'Edit', actions: ['click'] }, [])
+    : n(':1.9', 3, 'menu', { name: 'Edit', actions: ['click'], states: open ? ['selected'] : [] }, open ? items : []);
+  const popup = parentAdded && open ? [n(':1.9', 30, 'menu', { name: 'Edit' }, items)] : [];
+  const root = n(':1.9', 1, 'window', { name: 'Notes' }, [
+    n(':1.9', 2, 'menubar', {}, [edit]),
+    ...popup,
+    n(':1.9', 4, 'document', { value: 'text', states: ['editable'], actions: ['set_value'] }),
+  ]);
+  return { window: { id: ':1.9/w', title: 'Notes', app: 'notes', pid: 9, role: 'window', focused: true }, root };
+}
+
+test('an opened menu\'s entries read as one line, each by ref ' +
+    'and name with its states; a submenu names its role', () => {
+  const t = new RefTable();
+  const s1 = buildSnapshot(menuWindow(false), t);
+  const s2 = buildSnapshot(menuWindow(true), t);
+  const lines = diffSnapshots(s1, s2).lines;
+  assert.deepEqual(lines, [
+    '+ [e5] … [e9] 5 menuitems: e5 "Undo" disabled, e6 "Paste" selected, e7 menu "Convert", e8 "Select All", ' +
+      'e9 "Preferences…"',
+    '~ [e3] menu "Edit" unselected → selected',
+  ]);
+  // A popup menu added with its entries keeps its line; the entries fold under it.
+  const t2 = new RefTable();
+  const p1 = buildSnapshot(menuWindow(false, true), t2);
+  const p2 = buildSnapshot(menuWindow(true, true), t2);
+  const popup = diffSnapshots(p1, p2).lines;
+  assert.equal(popup[0], '+ [e5] menu "Edit"');
+  assert.match(
+    popup[1] ?? '',
+    /^\+ {3}\[e6\] … \[e10\] 5 menuitems: e6 "Undo" disabled, e7 "Paste" selected, e8 menu "Convert"/,
+  );
+  assert.equal(popup.length, 2);
+});
+
+test('fewer than four menu entries, or entries with lines under them, print one line each', () => {
+  const t = new RefTable();
+  const make = (open: boolean): Fixture => {
+    const f = menuWindow(open);
+    const edit = byId(f.root, 3);
+    if (open && edit.children) edit.children = edit.children.slice(0, 3);
+    return f;
+  };
+  const lines = diffSnapshots(buildSnapshot(make(false), t), buildSnapshot(make(true), t)).lines;
+  assert.deepEqual(lines.slice(0, 3), ['+ [e5] menuitem "Undo" disabled', '+ [e6] menuitem "Paste" selected',
+    '+ [e7] menu "Convert"']);
+});

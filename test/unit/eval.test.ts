@@ -99,6 +99,15 @@ test('a row line\'s other controls read as elements of their own, as a model rea
   assert.equal(lines.find((l) => l.ref === 'e9'), undefined);
 });
 
+test('the solver reads an opened menu\'s folded entries by ref, name and role (a submenu names its role)', () => {
+  const lines = parseLines(
+    '+ [e14] … [e17] 4 menuitems: e14 "Undo" disabled, e15 menu "Convert", e16 "Select All", e17 "Quit"',
+  );
+  assert.equal(matchTarget(lines, { role: 'menu', name: 'Convert' })[0]?.ref, 'e15');
+  assert.equal(matchTarget(lines, { role: 'menuitem', name: 'Select All' })[0]?.ref, 'e16');
+  assert.equal(matchTarget(lines, { role: 'menuitem', name: 'Convert' }).length, 0);
+});
+
 test('plan values fill placeholders, and a missing one is the task\'s error', () => {
   assert.equal(fill('{{a}}/x/{{b}}', { a: '1', b: '2' }), '1/x/2');
   assert.throws(() => fill('{{nope}}', {}), /setup did not provide/);
