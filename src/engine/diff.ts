@@ -634,7 +634,7 @@ interface Changed { line: string; a: SnapshotLine; b: SnapshotLine; key?: string
 /**
  * The state changes of a sliced table's row as one line on its lead cell, when two or more of its cells changed
  * states only: a click that selected a file in Thunar read six `~ cell` lines, one per cell of its row (three of
- * them nameless), each `unselected → selected`. The line lists what any of them gained or lost.
+ * them nameless), each `unselected → selected`. The line lists what any of them gained or lost (`~ [e181] cell "report-2345.txt" (row 2,345, 6 cells) unselected → selected, …`).
  */
 function foldRowCells(changed: readonly Changed[]): Changed[] {
   const byRow = new Map<string, Changed[]>();
@@ -652,7 +652,8 @@ function foldRowCells(changed: readonly Changed[]): Changed[] {
     const what = [...new Set([lead, ...cells].flatMap((x) => (x.what ?? '').split(', ')))].join(', ');
     const head = `[${lead.b.ref}] ${lead.b.role}${lead.b.name ? ` ${quote(lead.b.name, MAX_NAME_CHARS)}` : ''}`;
     const n = c.b.row.n.toLocaleString('en-US');
-    const line = `~ ${head} ${what} — row ${n} (${cells.length} of its cells)`;
+    // The row before the states: a line that ends in `→ focused` says where the focus went (tools/format.ts).
+    const line = `~ ${head} (row ${n}, ${cells.length} cells) ${what}`;
     out.push({ line, a: lead.a, b: lead.b, key: `\u0001${what}`, what, row: true });
   }
   return out;
