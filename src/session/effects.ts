@@ -46,6 +46,8 @@ export interface Effects {
    */
   title?: { before: string; after: string };
   settle: { settled: boolean; events: number; ms: number };
+  /** The windows open when the act's effects were read. */
+  listed?: Map<string, WindowInfo>;
   before?: Snapshot;
   after?: Snapshot;
 }
@@ -76,7 +78,7 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
       throw e;
     }),
   ]);
-  const fx: Effects = { diff: [], newWindows: [], closedWindows: [], popups: [], settle: settled };
+  const fx: Effects = { diff: [], newWindows: [], closedWindows: [], popups: [], settle: settled, listed: after };
   if (raw === BUSY) fx.busy = true;
   const before = session.last.get(window.id);
   if (before) fx.before = before;
@@ -132,7 +134,7 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
 }
 
 /** Roles of a window that acts on its app's other windows. */
-const DIALOG_ROLES: ReadonlySet<string> = new Set(['dialog', 'alert']);
+export const DIALOG_ROLES: ReadonlySet<string> = new Set(['dialog', 'alert']);
 
 /** At most this many other windows of the app are read again after an act in a dialog. */
 const MAX_OTHER_WINDOWS = 2;
