@@ -69,7 +69,8 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
   const [after, raw] = await Promise.all([
     apps ? windowsOf(session.noteApps(apps)) : openWindows(session),
     // A read that caught the app mid-work (busy, greyed out) is read again until the work is done, bounded.
-    session.readWindow(window, { patch: true }).then((r) => readPastWork(session, window, session.last.get(window.id), r)).catch((e) => {
+    session.readWindow(window, { patch: true })
+      .then((r) => readPastWork(session, window, session.last.get(window.id), r)).catch((e) => {
       // A target that became hidden (e.g. it now shows an authentication dialog) is not read either.
       // A window known from the display only (its app busy or off the bus) has no tree to read: unread, not an error.
       if (isComputerUseError(e, 'window_not_found') || isComputerUseError(e, 'stale_ref') || isComputerUseError(e, 'denied_by_policy') ||
