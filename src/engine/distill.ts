@@ -135,6 +135,41 @@ function isBare(n: DistilledNode): boolean {
   return !n.name && !n.value && n.actions.length === 0;
 }
 
+/** A label's text as it compares to a control's name: trimmed, a trailing colon (or a full-width one) left out. */
+function echoKey(s: string | undefined): string | undefined {
+  const k = s?.trim().replace(/[:\uff1a]\s*$/u, '').trim();
+  return k ? k : undefined;
+}
+
+/**
+ * The text of a plain label (no actions, not focused nor selected) whose children, if any, only repeat it
+ * (Chromium's `<label>` holds its words as one text child); undefined for anything else.
+ */
+function echoText(n: DistilledNode): string | undefined {
+  if (n.role !== 'label' && n.role !== 'text') return undefined;
+  if (n.actions.length > 0 || n.states.includes('focused') || n.states.includes('selected')) return undefined;
+  const own = (n.name ?? '').trim() || (n.value ?? '').trim();
+  if (n.name && n.value && n.value.trim() !== own) return undefined;
+  const kids = n.children.map((c) => (c.children.length === 0 ? echoText(c) : undefined));
+  if (kids.some((k) => k === undefined || (own !== '' && k !== echoKey(own)))) return undefined;
+  return echoKey(own) ?? (kids.length === 1 ? kids[0] : undefined);
+}
+
+/** Roles of controls that print the name of the label that names them. */
+const LABELLED_ROLES: ReadonlySet<Role> = new Set<Role>([
+  'textbox', 'combobox', 'spinbutton', 'slider', 'checkbox', 'radio', 'switch', 'button', 'link',
+]);
+
+/**
+ * What a control prints for its name, as `echoKey` compares it: its name, else the label beside it when no
+ * description stands in for a name (engine/render.ts `besideLabel`).
+ */
+function printedName(c: DistilledNode): string | undefined {
+  if (!LABELLED_ROLES.has(c.role)) return undefined;
+  if (c.name) return echoKey(c.name);
+  return c.description?.trim() ? undefined : echoKey(c.beside);
+}
+
 /** Raw bounds are not kept on distilled nodes; the hidden pass reads them through this side table. */
 const boundsOf = new WeakMap<DistilledNode, RawNode['bounds']>();
 
@@ -206,6 +241,23 @@ export const PASSES: readonly DistillPass[] = [
       if (!parentName) return undefined;
       const text = (node.name ?? node.value ?? '').trim();
       return text === parentName && (!node.value || node.value.trim() === parentName) ? 'remove' : undefined;
+    },
+  },
+  {
+    /**
+     * A form's label next to the field it names says it twice: `label "Name:"` then `textbox "Name:"` (or
+     * `combobox beside="Name:"`). A label whose text, a trailing colon aside, is what its neighbouring control
+     * prints as its name goes: the control's line says it, and acting on a label does nothing. A label that
+     * names its control differently, or stands apart from it, stays.
+     */
+    name: 'dropEchoLabel',
+    enter(node, ctx) {
+      if (ctx.onFocusPath || !ctx.parent) return undefined;
+      const text = echoText(node);
+      if (text === undefined) return undefined;
+      const kids = ctx.parent.children;
+      const i = kids.indexOf(node);
+      return [kids[i - 1], kids[i + 1]].some((c) => c !== undefined && printedName(c) === text) ? 'remove' : undefined;
     },
   },
 ];

@@ -528,3 +528,19 @@ test('a run of added buttons reads as one line with each ref and name; one that 
     '+ [e3] … [e9] 7 buttons: e3 "sin", e4 "cos", e5 "tan", e6 "log", e7 "ln", e8 "A" disabled, e9 "B" disabled',
   ]);
 });
+
+test('a label that repeats its field\'s name is in neither print: a typed value is the one change', () => {
+  const form = (): Fixture => {
+    const root = n(':9', 1, 'window', { name: 'Form' }, [
+      n(':9', 2, 'label', { name: 'Name:' }),
+      n(':9', 3, 'textbox', { name: 'Name:', states: ['editable', 'focusable'] }),
+    ]);
+    return {
+      window: { id: root.id, title: 'Form', app: 'form', pid: 9, startToken: '9', role: 'window', focused: true },
+      root,
+    };
+  };
+  const [a, b] = around(form, (f) => (byId(f.root, 3).value = 'Ada'));
+  assert.ok(!a.text.includes('label'), a.text);
+  assert.deepEqual(diffSnapshots(a, b).lines.map((l) => l.trim()), ['~ [e2] textbox "Name:" value "" → "Ada"']);
+});

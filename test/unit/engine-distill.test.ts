@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ancestryPath, distill, focusPath, walkDistilled, type DistilledNode } from '../../src/engine/distill.js';
+import type { RawNode } from '../../src/engine/node.js';
 import { byId } from '../fixtures/engine/build.js';
 import { gedit } from '../fixtures/engine/gedit.js';
 
@@ -74,4 +75,55 @@ test('ancestryPath ignores the window root and nameless containers', () => {
   assert.equal(a, b);
   assert.notEqual(a, c);
   assert.match(a, /^[0-9a-f]{8}$/);
+});
+
+/** A raw node for the label tests: id, role, name and what else is given. */
+function raw(id: string, role: string, extra: Partial<RawNode> = {}): RawNode {
+  return { id, role, states: [], actions: [], ...extra } as RawNode;
+}
+
+/** A window holding one form group of these controls. */
+function form(children: RawNode[]): RawNode {
+  return raw('w', 'window', { children: [raw('f', 'group', { name: 'Form', children })] });
+}
+
+/** The ids a distilled tree keeps, in order, and how many nodes the echo-label pass dropped. */
+function keptIds(root: RawNode): { ids: string[]; dropped: number | undefined } {
+  const d = distill(root);
+  const ids: string[] = [];
+  walkDistilled(d.root, (n) => ids.push(n.id));
+  return { ids, dropped: d.counts['dropEchoLabel'] };
+}
+
+test('a label that only repeats the name of the control beside it prints no line of its own', () => {
+  const root = form([
+    raw('l1', 'label', { name: 'Name:' }),
+    raw('t1', 'textbox', { name: 'Name:', states: ['editable'] }),
+    raw('c1', 'combobox', { beside: '课程' }),
+    raw('l2', 'label', { name: '课程：' }),
+    // Chromium's <label>: its words as a value and again as one text child.
+    raw('l3', 'label', { value: 'Full name', children: [raw('x3', 'text', { name: 'Full name' })] }),
+    raw('t3', 'textbox', { name: 'Full name' }),
+    raw('b4', 'button', { name: 'Wi-Fi', states: ['checked'] }),
+    raw('l4', 'label', { name: 'Wi-Fi' }),
+  ]);
+  assert.deepEqual(keptIds(root), { ids: ['w', 'f', 't1', 'c1', 't3', 'b4'], dropped: 5 });
+});
+
+test('a label that names its control differently, stands apart from it or can be acted on stays', () => {
+  const root = form([
+    raw('l1', 'label', { name: 'Character Encoding:' }),
+    raw('c1', 'combobox', { name: 'Current Locale (UTF-8)' }),
+    raw('l2', 'label', { name: 'Line Ending:' }),
+    raw('s', 'image', { name: 'gap' }),
+    raw('c2', 'combobox', { beside: 'Line Ending:' }),
+    raw('l3', 'label', { name: 'Open', actions: ['click'] }),
+    raw('b3', 'button', { name: 'Open' }),
+    raw('l4', 'label', { name: 'Size' }),
+    raw('c4', 'combobox', { beside: 'Size', description: 'Pick a size' }),
+    raw('l5', 'label', { name: 'Email' }),
+    raw('h5', 'heading', { name: 'Email' }),
+  ]);
+  const ids = ['w', 'f', 'l1', 'c1', 'l2', 's', 'c2', 'l3', 'b3', 'l4', 'c4', 'l5', 'h5'];
+  assert.deepEqual(keptIds(root), { ids, dropped: 0 });
 });
