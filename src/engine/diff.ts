@@ -22,10 +22,12 @@ export interface DiffOptions {
    * printed, the rest as one line (a file chooser's scroll to row 173 listed 33 rows, 1,019 tokens).
    */
   near?: { table: string; row: number };
+  /** Rows that came into a table print whole, each its line (a scroll by an amount: the model scrolled to read). */
+  rowsWhole?: boolean;
 }
 
 /** Rows either side of the row a scroll went to that its receipt prints. */
-const ROWS_NEAR = 3;
+const ROWS_NEAR = 1;
 
 /** How a state reads when it is absent. */
 const OPPOSITE: Partial<Record<State, string>> = {
@@ -119,6 +121,33 @@ function foldMenuItems(added: string[], now: ReadonlyMap<string, SnapshotLine>):
   return out;
 }
 
+/** States an added button keeps its own line for: what is on, focused or open. */
+const OWN_LINE_STATES = /\b(?:focused|selected|checked|pressed|expanded|mixed|busy|invalid)\b/u;
+
+/**
+ * A run of FOLD_LIKE or more added buttons, each a leaf line of its own, side by side at one depth, as one line
+ * like a first print's fold: `+ [e42] … [e67] 26 buttons: e42 "C", e43 "sin", …, e56 "A" disabled, …`.
+ * galculator's scientific mode added 26 buttons, a line each. A button that is on, focused or open keeps its line.
+ */
+function foldAddedButtons(added: readonly string[]): string[] {
+  const parse = (l: string | undefined): { pad: string; ref: string; rest: string } | undefined => {
+    const m = /^(\+ *)\[([^\]]+)\] button( "(?:[^"\\]|\\.)*"(?: disabled)?)$/u.exec(l ?? '');
+    return m && !OWN_LINE_STATES.test(m[3] ?? '') ? { pad: m[1] ?? '', ref: m[2] ?? '', rest: m[3] ?? '' } : undefined;
+  };
+  const out: string[] = [];
+  for (let i = 0; i < added.length;) {
+    const a = parse(added[i]);
+    let j = i + 1;
+    while (a && j < added.length && parse(added[j])?.pad === a.pad) j++;
+    if (!a || j - i < FOLD_LIKE) { out.push(added[i] ?? ''); i++; continue; }
+    const run = added.slice(i, j).map(parse) as { ref: string; rest: string }[];
+    const names = run.map((r) => `${r.ref}${r.rest}`).join(", ");
+    out.push(`${a.pad}[${a.ref}] … [${run[run.length - 1]?.ref ?? '?'}] ${run.length} buttons: ${names}`);
+    i = j;
+  }
+  return out;
+}
+
 /**
  * At most `max` change lines: when cut, added lines take at most half of them, so a change (`~`) or a removal is
  * not pushed out by a new window's or a view's many added lines; each cut part says how much it left out.
@@ -195,8 +224,9 @@ const withoutBlankTail = (s: string): string => s.replace(/\s*\n\s*$/u, '');
 function valuePair(rawA: string, rawB: string, b0: SnapshotLine): [string, string, string] {
   const [a, b] =
     withoutBlankTail(rawA) === withoutBlankTail(rawB) ? [rawA, rawB] : [withoutBlankTail(rawA), withoutBlankTail(rawB)];
-  if (a.length <= MAX_VALUE_CHARS && b.length <= MAX_VALUE_CHARS)
-    return [quote(a, MAX_VALUE_CHARS), quote(b, MAX_VALUE_CHARS), ''];
+  if (a.length <= MAX_VALUE_CHARS && b.length <= MAX_VALUE_CHARS) {
+    return sharedEndsCut(a, b) ?? [quote(a, MAX_VALUE_CHARS), quote(b, MAX_VALUE_CHARS), ''];
+  }
   let p = 0;
   while (p < a.length && p < b.length && a[p] === b[p]) p++;
   const start = Math.max(0, p - 30);
@@ -211,6 +241,34 @@ function valuePair(rawA: string, rawB: string, b0: SnapshotLine): [string, strin
       ? ` (more: scope=${b0.ref} from=${(b0.valueStart ?? 0) + start + NEW_TEXT_CHARS})`
       : '';
   return [show(a, 60), show(b, NEW_TEXT_CHARS), cut];
+}
+
+/** Characters two values share at their start or end that a change leaves out, from this many on. */
+const SHARED_MIN = 24;
+/** Characters of a shared start a change keeps before the part that differs. */
+const SHARED_CONTEXT = 8;
+
+/**
+ * A short value's change without what both sides share at their start or end, when that is SHARED_MIN characters
+ * or more: galculator's display read `"5\n DEC  HEX  OCT  BIN …"` → `"51\n DEC …"`, its 60-character mode line
+ * twice on every key, and a line added at the end repeated the text before it. A shared start reads as `…` and a
+ * few of its characters; a shared end is said after the pair (`+ the same 66 characters after each`), so each side
+ * reads as it begins.
+ */
+function sharedEndsCut(a: string, b: string): [string, string, string] | undefined {
+  let p = 0;
+  while (p < a.length && p < b.length && a[p] === b[p]) p++;
+  let q = 0;
+  while (q < a.length - p && q < b.length - p && a[a.length - 1 - q] === b[b.length - 1 - q]) q++;
+  let from = p >= SHARED_MIN ? p - SHARED_CONTEXT : 0;
+  let drop = q >= SHARED_MIN ? q : 0;
+  // Never half of a character written as two code units (an emoji).
+  const low = (i: number): boolean => (a.charCodeAt(i) & 0xfc00) === 0xdc00;
+  if (from > 0 && low(from)) from--;
+  if (drop > 0 && low(a.length - drop)) drop--;
+  if (from + drop === 0) return undefined;
+  const show = (x: string): string => `"${from > 0 ? '…' : ''}${escapeText(x.slice(from, x.length - drop))}"`;
+  return [show(a), show(b), drop > 0 ? ` (+ the same ${drop} characters after each)` : ''];
 }
 
 /** Characters of a long name a change shows (either side); shorter names show whole. */
@@ -287,6 +345,7 @@ interface DiffPass {
   readonly old: ReadonlyMap<string, SnapshotLine>;
   readonly now: ReadonlyMap<string, SnapshotLine>;
   readonly near: DiffOptions['near'];
+  readonly rowsWhole: boolean;
   /** Rows of sliced tables the added pass printed as their row line (their old line went with them). */
   readonly rowPrinted: Set<string>;
   /** Per kept grid, the lines of its cells that came or went: a grid block replaces them when they are many. */
@@ -308,6 +367,7 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
     old: new Map(before.elements.map((l) => [l.ref, l])),
     now: new Map(after.elements.map((l) => [l.ref, l])),
     near: opts.near,
+    rowsWhole: opts.rowsWhole ?? false,
     rowPrinted: new Set(),
     movedGrids: new Map(),
     shownGrids: new Set(),
@@ -386,6 +446,45 @@ interface AddedWalk {
   readonly rowMoves: Map<string, { by: number; rows: number[] }>;
   /** Rows of the scrolled table that came into view and are not printed (see DiffOptions `near`). */
   readonly unprinted: Set<number>;
+  /** Per table, the rows printed as `+` lines: where in `out`, their number, and whether one is selected or focused. */
+  readonly printedRows: Map<string, { at: number; n: number; shown: boolean }[]>;
+}
+
+/** Rows that came into a table a diff prints before it folds the rest (a scroll's are ROWS_NEAR its row). */
+const ADDED_ROWS = 3;
+/** Rows that came into a table from which a diff prints ADDED_ROWS and one line for the others. */
+const ADDED_ROWS_FOLD = 6;
+
+/** A row line's states: `[e71] cell "q3-summary.txt" selected focused — row 1: …` → "selected focused". */
+const rowLineStates = (rowText: string): string =>
+  /^\[[^\]]+\] \S+(?: "(?:[^"\\]|\\.)*")?((?: [a-z]+)*) — row/u.exec(rowText)?.[1] ?? '';
+
+/**
+ * Rows that came into a table, ADDED_ROWS_FOLD or more, as their first ADDED_ROWS and those selected or focused,
+ * and one line for the rest where the first left out stood: Thunar's switch to its list view, and its return to the
+ * top after a rename, each printed the 12 rows on screen (~270 tokens), which find and scope reach.
+ */
+function foldAddedRows(walk: AddedWalk): string[] {
+  const put = new Map<number, string>();
+  for (const [table, rows] of walk.printedRows) {
+    if (rows.length < ADDED_ROWS_FOLD) continue;
+    const left = rows.filter((r, i) => i >= ADDED_ROWS && !r.shown);
+    left.forEach((r, i) =>
+      put.set(
+        r.at,
+        i === 0
+          ? `+ … ${left.length} more rows (${rowSpans(rows.map((x) => x.n))} came into view; ` +
+              `computer_observe scope=${table} lists them)`
+          : '',
+      ),
+    );
+  }
+  return put.size === 0
+    ? walk.out
+    : walk.out.flatMap((l, i) => {
+        const x = put.get(i);
+        return x === undefined ? [l] : x ? [x] : [];
+      });
 }
 
 /**
@@ -403,6 +502,7 @@ function addedLines(p: DiffPass): string[] {
     oldRowOf: new Map(),
     rowMoves: new Map(),
     unprinted: new Set(),
+    printedRows: new Map(),
   };
   for (const l of p.before.elements) {
     const k = rowKey(l);
@@ -429,7 +529,7 @@ function addedLines(p: DiffPass): string[] {
     }
     walk.out.push(`+ ${'  '.repeat(rel)}${l.text}`);
   }
-  const out = foldMenuItems(foldAlikeAdded(walk.out), p.now);
+  const out = foldMenuItems(foldAddedButtons(foldAlikeAdded(foldAddedRows(walk))), p.now);
   for (const [table, m] of walk.rowMoves) {
     const n = m.rows.length;
     out.push(
@@ -484,6 +584,11 @@ function addedRow(p: DiffPass, walk: AddedWalk, row: Row): void {
     }
   }
   if (wasGone) walk.out.push(`- ${was}`);
+  if (p.near?.table !== row.table && !p.rowsWhole) {
+    const printed = walk.printedRows.get(row.table) ?? [];
+    printed.push({ at: walk.out.length, n: row.n, shown: /\b(?:selected|focused)\b/.test(rowLineStates(row.text)) });
+    walk.printedRows.set(row.table, printed);
+  }
   walk.out.push(`+ ${row.text}`);
 }
 
@@ -572,6 +677,38 @@ function removedTops(
   return out;
 }
 
+/** One element's change in the changed pass; `key` groups alike changes, `row` marks a row's line (foldRowCells). */
+interface Changed { line: string; a: SnapshotLine; b: SnapshotLine; key?: string; what?: string; row?: true }
+
+/**
+ * The state changes of a sliced table's row as one line on its lead cell, when two or more of its cells changed
+ * states only: a click that selected a file in Thunar read six `~ cell` lines, one per cell of its row (three of
+ * them nameless), each `unselected → selected`. The line lists what any of them gained or lost (`~ [e181] cell
+ * "report-2345.txt" (row 2,345, 6 cells) unselected → selected, …`).
+ */
+function foldRowCells(changed: readonly Changed[]): Changed[] {
+  const byRow = new Map<string, Changed[]>();
+  for (const c of changed) {
+    const k = c.b.row && c.b.row.n > 0 && c.what !== undefined && statesOnly(c.what) ? rowKey(c.b) : undefined;
+    if (k !== undefined) byRow.set(k, [...(byRow.get(k) ?? []), c]);
+  }
+  const out: Changed[] = [];
+  for (const c of changed) {
+    const k = c.what !== undefined && statesOnly(c.what) ? rowKey(c.b) : undefined;
+    const cells = k !== undefined ? byRow.get(k) : undefined;
+    if (!cells || cells.length < 2 || !c.b.row) { out.push(c); continue; }
+    if (cells[0] !== c) continue;
+    const lead = cells.find((x) => x.b.ref === leadRef(x.b.row?.text ?? '')) ?? c;
+    const what = [...new Set([lead, ...cells].flatMap((x) => (x.what ?? '').split(', ')))].join(', ');
+    const head = `[${lead.b.ref}] ${lead.b.role}${lead.b.name ? ` ${quote(lead.b.name, MAX_NAME_CHARS)}` : ''}`;
+    const n = c.b.row.n.toLocaleString('en-US');
+    // The row before the states: a line that ends in `→ focused` says where the focus went (tools/format.ts).
+    const line = `~ ${head} (row ${n}, ${cells.length} cells) ${what}`;
+    out.push({ line, a: lead.a, b: lead.b, key: `\u0001${what}`, what, row: true });
+  }
+  return out;
+}
+
 /**
  * The changed pass. Many elements with one same change (a sheet's cells all turning editable when the sheet loses
  * focus: hundreds of lines; Calc's alt+Return filling A1:A20 with "5": twenty value lines; a Save that disables a
@@ -582,8 +719,7 @@ function removedTops(
 function changedLines(p: DiffPass): { lines: string[]; refilled: ReadonlySet<string> } {
   const out: string[] = [];
   const folds: string[] = [];
-  const changed: { line: string; a: SnapshotLine; b: SnapshotLine; key?: string; what?: string }[] = [];
-  const groups = new Map<string, SnapshotLine[]>();
+  const each: Changed[] = [];
   for (const b of p.after.elements) {
     const a = p.old.get(b.ref);
     // Inside a part folded around the page in both prints (a browser's tab title gaining "Memory usage - 48 MB"):
@@ -594,12 +730,17 @@ function changedLines(p: DiffPass): { lines: string[]; refilled: ReadonlySet<str
     // The focused cell's own change stays: it is what the act did.
     if (p.shownGrids.size > 0 && b.role === 'cell' && !b.states.includes('focused')
       && p.shownGrids.has(gridOf(b, p.now, p.now)?.ref ?? '')) continue;
-    if (c.what === undefined) { changed.push({ line: c.line, a, b }); continue; }
+    if (c.what === undefined) { each.push({ line: c.line, a, b }); continue; }
     // State flips fold across roles (a toolbar's buttons and toggles greyed out together); values within one.
     const key = statesOnly(c.what) ? `\u0000${c.what}` : `${b.role}\u0000${c.what}`;
-    changed.push({ line: c.line, a, b, key, what: c.what });
-    const g = groups.get(key);
-    if (g) g.push(b); else groups.set(key, [b]);
+    each.push({ line: c.line, a, b, key, what: c.what });
+  }
+  const changed = foldRowCells(each);
+  const groups = new Map<string, SnapshotLine[]>();
+  for (const c of changed) {
+    if (c.key === undefined) continue;
+    const g = groups.get(c.key);
+    if (g) g.push(c.b); else groups.set(c.key, [c.b]);
   }
   const alike = (c: { key?: string }): SnapshotLine[] | undefined => {
     const g = c.key !== undefined ? groups.get(c.key) : undefined;
@@ -632,7 +773,7 @@ function changedLines(p: DiffPass): { lines: string[]; refilled: ReadonlySet<str
     const last = group[group.length - 1] ?? c.b;
     const of = parent ? ` of [${parent.ref}]${tableLabel(parent)}` : '';
     const names = group.length <= FOLD_NAMES ? group.map(label).join(', ') : `${label(c.b)} … ${label(last)}`;
-    const kind = group.every((g) => g.role === c.b.role) ? `${c.b.role}s` : 'elements';
+    const kind = c.row ? 'rows' : group.every((g) => g.role === c.b.role) ? `${c.b.role}s` : 'elements';
     (statesOnly(c.what ?? '') ? folds : out).push(`~ ${group.length} ${kind}${of} (${names}) ${c.what ?? ''}`);
   }
   return { lines: [...out, ...folds], refilled: refill.collections };

@@ -38,12 +38,13 @@ export const FOLD_ENTRY_STATES: readonly State[] = ['checked', 'pressed'];
 
 /**
  * Rows of a long list's slice a folded print shows: a file chooser's or a web table's 32 rows on screen read ~930
- * tokens, and a model looks for a row by find or reads them by scope. Longer slices (over FOLDED_ROWS_MIN rows)
- * print their first rows and those down to the last one that is focused, selected or was just acted on, and a
- * line saying how to list the rest.
+ * tokens, Thunar's 12 rows of a 3,000-file folder ~270 on each print, and a model looks for a row by find or reads
+ * them by scope: the first rows show what the columns hold. Slices of FOLDED_ROWS_MIN rows or more print their first
+ * rows and those down to the last one that is focused, selected or was just acted on, and a line saying how to
+ * list the rest.
  */
-export const FOLDED_ROWS = 10;
-const FOLDED_ROWS_MIN = 16;
+export const FOLDED_ROWS = 3;
+const FOLDED_ROWS_MIN = 6;
 
 /** Options of `foldRuns`. */
 export interface FoldOptions {

@@ -546,8 +546,12 @@ async function settleStage(state: ActState): Promise<Effects | undefined> {
     .find((r) => r.op === 'scroll' && r.status === 'unknown' && parseScrollTo(r.value ?? '') !== undefined);
   // No list before the input when the first act's answer never came (an app that did not answer, a dialog it
   // opened holding it): the windows the model has seen stand for it, so a window the act opened still shows as new.
-  return collectEffects(session, window, state.windowsBefore ?? seenWindows(session), state.settle,
-    toRow ? { near: { table: toRow.ref, row: parseScrollTo(toRow.value!)!.row + 1 } } : {});
+  // A scroll by an amount was asked to show what comes next: the rows that came print whole.
+  const scrolled = receipts.some((r) => r.op === 'scroll' && r !== toRow);
+  return collectEffects(session, window, state.windowsBefore ?? seenWindows(session), state.settle, {
+    ...(toRow ? { near: { table: toRow.ref, row: parseScrollTo(toRow.value!)!.row + 1 } } : {}),
+    ...(scrolled ? { rowsWhole: true } : {}),
+  });
 }
 
 /**

@@ -10,6 +10,7 @@ import { isComputerUseError } from '../protocol/errors.js';
 import { redactText } from '../engine/redact.js';
 import type { Session, SettleOptions } from './session.js';
 import { DEFAULT_QUIET_MS } from '../protocol/methods.js';
+import { readPastWork } from './mid-work.js';
 
 /** The re-read that found the app busy. */
 const BUSY = Symbol('busy');
@@ -46,6 +47,8 @@ export interface Effects {
    */
   title?: { before: string; after: string };
   settle: { settled: boolean; events: number; ms: number };
+  /** The windows open when the act's effects were read. */
+  listed?: Map<string, WindowInfo>;
   before?: Snapshot;
   after?: Snapshot;
 }
@@ -65,7 +68,9 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
   // The window list and the re-read are independent: run them together.
   const [after, raw] = await Promise.all([
     apps ? windowsOf(session.noteApps(apps)) : openWindows(session),
-    session.readWindow(window, { patch: true }).catch((e) => {
+    // A read that caught the app mid-work (busy, greyed out) is read again until the work is done, bounded.
+    session.readWindow(window, { patch: true })
+      .then((r) => readPastWork(session, window, session.last.get(window.id), r)).catch((e) => {
       // A target that became hidden (e.g. it now shows an authentication dialog) is not read either.
       // A window known from the display only (its app busy or off the bus) has no tree to read: unread, not an error.
       if (isComputerUseError(e, 'window_not_found') || isComputerUseError(e, 'stale_ref') || isComputerUseError(e, 'denied_by_policy') ||
@@ -76,7 +81,7 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
       throw e;
     }),
   ]);
-  const fx: Effects = { diff: [], newWindows: [], closedWindows: [], popups: [], settle: settled };
+  const fx: Effects = { diff: [], newWindows: [], closedWindows: [], popups: [], settle: settled, listed: after };
   if (raw === BUSY) fx.busy = true;
   const before = session.last.get(window.id);
   if (before) fx.before = before;
@@ -132,7 +137,7 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
 }
 
 /** Roles of a window that acts on its app's other windows. */
-const DIALOG_ROLES: ReadonlySet<string> = new Set(['dialog', 'alert']);
+export const DIALOG_ROLES: ReadonlySet<string> = new Set(['dialog', 'alert']);
 
 /** At most this many other windows of the app are read again after an act in a dialog. */
 const MAX_OTHER_WINDOWS = 2;

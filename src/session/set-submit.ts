@@ -16,6 +16,8 @@ import { redactText } from '../engine/redact.js';
 import { onlySelectionMoved } from './selection-diff.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import { splitCellRef } from './cells.js';
+import { dialogOutcome } from './dialog-close.js';
+import { joinDiffs } from '../engine/diff-join.js';
 
 /**
  * Runs a call's actions where those at `submits` (set_value or type) press Return in their field: in steps, each
@@ -51,7 +53,8 @@ function joinOutcomes(outcomes: readonly ActOutcome[]): ActOutcome {
     k: K,
   ): NonNullable<ActOutcome[K]> extends readonly (infer T)[] ? T[] : never =>
     outcomes.flatMap((o) => (o[k] ?? []) as never[]) as never;
-  return { ...last, receipts: all('receipts'), diff: all('diff'), newWindows: all('newWindows'),
+  const diff = outcomes.reduce<string[]>((d, o) => joinDiffs(d, o.diff), []);
+  return { ...last, receipts: all('receipts'), diff, newWindows: all('newWindows'),
     closedWindows: all('closedWindows'), popups: all('popups'), others: all('others'), unread: all('unread'),
     ...(outcomes.some((o) => o.busy) ? { busy: true } : {}) };
 }
@@ -113,18 +116,24 @@ async function setThenSubmit(session: Session, before: ActionSpec[], spec: Actio
     if (err) set.error = new ComputerUseError(err.code, why, err.details);
     return first;
   }
-  const taken = takenBy(keys.effects, spec.ref, shown, set.before?.value, first.diff);
+  // A dialog may close only once its app handled the Return (GTK 4's Save): wait for that, bounded.
+  const later = await dialogOutcome(session, window, keys.effects, { ...session.settleDefaults, ...(settle ?? {}) });
+  const fx = later === keys.effects ? later : { ...later, diff: joinDiffs(keys.effects.diff, later.diff) };
+  const closed = later.closedWindows.some((w) => w.id === window.id);
+  const taken = takenBy(fx, spec.ref, shown, set.before?.value, first.diff);
   set.detail += `; Return pressed in the field (${keys.result.method} key events): ${taken.words}`;
   if (!taken.taken && set.status === 'confirmed') set.status = 'unknown';
   return {
     ...first,
     receipts: first.receipts,
-    diff: [...first.diff, ...keys.effects.diff],
-    newWindows: [...first.newWindows, ...keys.effects.newWindows],
-    closedWindows: [...first.closedWindows, ...keys.effects.closedWindows],
-    popups: [...(first.popups ?? []), ...keys.effects.popups],
-    settle: keys.effects.settle,
-    ...(keys.effects.busy ? { busy: true } : {}),
+    // The dialog closed: what it did shows in the window that took the focus back, and its own changes are moot.
+    diff: closed ? later.diff : joinDiffs(first.diff, fx.diff),
+    newWindows: [...first.newWindows, ...keys.effects.newWindows, ...(later === keys.effects ? [] : later.newWindows)],
+    closedWindows: [...first.closedWindows, ...fx.closedWindows],
+    popups: [...(first.popups ?? []), ...fx.popups],
+    ...(closed && later.refocused ? { refocused: later.refocused } : {}),
+    settle: fx.settle,
+    ...(fx.busy ? { busy: true } : {}),
   };
 }
 

@@ -29,7 +29,14 @@ export interface OutOfView { lines: string[]; found: number }
 interface Hit { n: RawNode; p: Part; tree: RawNode; parents: string[]; index: number }
 
 /** A part of a scrolled area that is out of view, with the area and the nearest element the model can name. */
-interface Part { node: RawNode; area: RawNode; anchor: SnapshotLine | undefined; parents: string[] }
+interface Part {
+  node: RawNode;
+  area: RawNode;
+  anchor: SnapshotLine | undefined;
+  parents: string[];
+  /** The menu, not open, that holds the part (a menu bar's menu in a scrolled tool area): opened, not scrolled to. */
+  menu?: RawNode;
+}
 
 /** Matches of `text` in the parts of scrolled areas that are out of view, with the scroll that brings each in. */
 export async function outOfViewMatches(
@@ -65,6 +72,8 @@ export async function outOfViewMatches(
       return undefined;
     });
   }
+  // Items of menus that are not open come after what a scroll shows: a find of Save listed a closed File menu's items.
+  hits.sort((a, b) => Number(a.p.menu !== undefined) - Number(b.p.menu !== undefined));
   // Where each shown match lies against its area's view, when the subtree read gave its rectangle (GTK gives
   // none for a widget scrolled out): the area's rectangle, read once per area.
   const views = new Map<RawNode, Rect | undefined>();
@@ -104,11 +113,13 @@ function scrolledOutParts(root: RawNode, byId: Map<string, SnapshotLine>): Part[
     const at = findLastIndex(anc, (a) => SCROLLING.has(a.role));
     if (at < 0) return 'skip'; // hidden for another reason (a closed page or menu): not something a scroll shows
     const area = anc[at]!;
+    const menu = [...anc.slice(at + 1), n].find((a) => a.role === 'menu' && !a.states.includes('expanded'));
     parts.push({
       node: n,
       area,
       anchor: anchorIn(area, byId) ?? nearestNamed(anc, byId),
       parents: anc.map((a) => a.id).reverse(),
+      ...(menu ? { menu } : {}),
     });
     return 'skip';
   });
@@ -155,6 +166,13 @@ function matchLine(ref: string, h: Hit, view: Rect | undefined, byId: Map<string
   const { n, p } = h;
   const name = n.name ? ` ${quoteText(n.name.slice(0, 80))}` : '';
   const value = n.value && !n.states.includes('password') ? ` value=${quoteText(n.value.slice(0, 80))}` : '';
+  if (p.menu) {
+    // A scroll does not show an item of a closed menu: opening its menu does.
+    const m = byId.get(p.menu.id);
+    const menu = m ? `menu [${m.ref}]${m.name ? ` ${quoteText(m.name.slice(0, 80))}` : ''}` : 'a menu';
+    const open = m ? `open it first (computer_act ref=${m.ref} op=click)` : 'open that menu first';
+    return `[${ref}] ${n.role}${name}${value} — in ${menu}, which is not open; ${open}, then act on it`;
+  }
   const where = direction(n.bounds, view);
   const own = byId.get(p.area.id);
   const area = own ? `${own.role} [${own.ref}]` : 'a scrolled area';

@@ -133,6 +133,9 @@ test('the CLI words hints in its own commands and flags, and leaves quoted outsi
     'off-screen; bring it into view: computer-use act e51 scroll "to 321"',
   );
   assert.equal(cliWording('then computer_act ref=e5:B7 op=click.'), 'then computer-use act e5:B7 click.');
+  // A hint with no ref of its own names the ref's place (find's note on a list's view).
+  assert.equal(cliWording('scroll the area (computer_act op=scroll value="down" on an element in it)'),
+    'scroll the area (computer-use act <ref> scroll "down" on an element in it)');
   assert.equal(cliWording('(computer_keys keys="ctrl+h")'), '(computer-use keys "ctrl+h")');
   assert.equal(
     cliWording(

@@ -467,3 +467,64 @@ test('fewer than four menu entries, or entries with lines under them, print one 
   assert.deepEqual(lines.slice(0, 3), ['+ [e5] menuitem "Undo" disabled', '+ [e6] menuitem "Paste" selected',
     '+ [e7] menu "Convert"']);
 });
+
+test('a short value\'s change leaves out what both sides share at the start or end: galculator\'s mode line', () => {
+  const modes = '\n DEC  HEX  OCT  BIN     DEG  RAD  GRAD     ALG  RPN  FORM';
+  const make = (): Fixture => ({
+    window: { id: 'w', title: 'galculator', app: 'galculator', pid: 1, role: 'window', focused: true },
+    root: n(':1.1', 1, 'window', { name: 'galculator' }, [n(':1.1', 2, 'document', { value: `5${modes}` })]),
+  });
+  const [a, b] = around(make, (f) => { byId(f.root, 2).value = `51${modes}`; });
+  assert.deepEqual(diffSnapshots(a, b).lines, [
+    '~ [e2] document value "5" → "51" (+ the same 58 characters after each)',
+  ]);
+  // A line added at the end: the text before it is left out but for a few characters.
+  const text = 'HOST = "localhost"\nPORT = 5432';
+  const [e, g] = around(
+    make,
+    (f) => {
+      byId(f.root, 2).value = `${text}\nTIMEOUT = 30`;
+    },
+    (f) => {
+      byId(f.root, 2).value = text;
+    },
+  );
+  assert.deepEqual(diffSnapshots(e, g).lines, ['~ [e2] document value "…T = 5432" → "…T = 5432\\nTIMEOUT = 30"']);
+  // Values that share less stay whole.
+  const [h, k] = around(
+    make,
+    (f) => {
+      byId(f.root, 2).value = 'QUARTERLY NUMBERS';
+    },
+    (f) => {
+      byId(f.root, 2).value = 'Quarterly numbers';
+    },
+  );
+  assert.deepEqual(diffSnapshots(h, k).lines, ['~ [e2] document value "Quarterly numbers" → "QUARTERLY NUMBERS"']);
+});
+
+test('a run of added buttons reads as one line with each ref and name; one that is on keeps its own line', () => {
+  // galculator's scientific mode added 26 buttons, a line each.
+  const make = (): Fixture => ({
+    window: { id: 'w', title: 'galculator', app: 'galculator', pid: 1, role: 'window', focused: true },
+    root: n(':1.1', 1, 'window', { name: 'galculator' }, [n(':1.1', 2, 'label', { name: 'Basic' })]),
+  });
+  const names = ['sin', 'cos', 'tan', 'log', 'ln', 'A', 'B'];
+  const [a, b] = around(make, (f) => {
+    f.root.children!.push(...names.map((name, i) => n(':1.1', 10 + i, 'button', {
+      name, actions: ['click'], states: i >= 5 ? ['disabled'] : i === 4 ? ['checked'] : [],
+    })));
+  });
+  assert.deepEqual(diffSnapshots(a, b).lines, [
+    '+ [e3] button "sin"', '+ [e4] button "cos"', '+ [e5] button "tan"', '+ [e6] button "log"',
+    '+ [e7] button "ln" checked', '+ [e8] button "A" disabled', '+ [e9] button "B" disabled',
+  ]);
+  const [c, d] = around(make, (f) => {
+    f.root.children!.push(...names.map((name, i) => n(':1.1', 10 + i, 'button', {
+      name, actions: ['click'], states: i >= 5 ? ['disabled'] : [],
+    })));
+  });
+  assert.deepEqual(diffSnapshots(c, d).lines, [
+    '+ [e3] … [e9] 7 buttons: e3 "sin", e4 "cos", e5 "tan", e6 "log", e7 "ln", e8 "A" disabled, e9 "B" disabled',
+  ]);
+});

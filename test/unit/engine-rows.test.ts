@@ -10,6 +10,7 @@ import { diffSnapshots } from '../../src/engine/diff.js';
 import type { RawNode } from '../../src/engine/node.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
+import { withoutEchoedFocus } from '../../src/tools/format.js';
 
 const window = {
   id: ':1.9/w',
@@ -83,13 +84,28 @@ test('a scroll diff prints the rows that came into view as row lines and the row
   const refs = new RefTable();
   const before = buildSnapshot({ window, root: root(slice(1, 20, true)) }, refs);
   const after = buildSnapshot({ window, root: root(slice(157, 20, false)) }, refs);
-  const d = diffSnapshots(before, after);
+  const d = diffSnapshots(before, after, { rowsWhole: true });
   const text = d.lines.join('\n');
   assert.match(text, /^\+ \[e\d+\] cell "report-173\.txt" — row 173: 173 bytes \| Text \| 07∶10$/m, text);
   assert.match(text, /^- the column headers and rows 1–20 of \[e\d+\] table "Files"$/m, text);
   assert.equal(d.lines.filter((l) => l.startsWith('+ ')).length, 20, text);
   assert.equal(d.lines.filter((l) => l.startsWith('- ')).length, 1, text);
   assert.doesNotMatch(text, /more changes/, text);
+});
+
+test('rows that came into a table by no scroll print the first ' +
+    'three and the selected, and one line for the rest', () => {
+  // Thunar's switch to its list view, and its return to the top after a rename, printed the 12 rows on screen.
+  const refs = new RefTable();
+  const before = buildSnapshot({ window, root: root(slice(1, 20, true)) }, refs);
+  const after = buildSnapshot({ window, root: root(slice(157, 20, false)) }, refs);
+  const table = before.elements.find((l) => l.role === 'table')!.ref;
+  const lines = diffSnapshots(before, after).lines;
+  assert.deepEqual(
+    lines.filter((l) => l.startsWith('+ ')).map((l) => /row (\d+):/.exec(l)?.[1] ?? l),
+    ['157', '158', '159', `+ … 17 more rows (rows 157–176 came into view; computer_observe scope=${table} lists them)`],
+  );
+  assert.match(lines.join('\n'), /^- the column headers and rows 1–20 of \[e\d+\] table "Files"$/m, lines.join('\n'));
 });
 
 test('a scroll to row N prints the rows around N and the others that came into view as one line', () => {
@@ -100,12 +116,12 @@ test('a scroll to row N prints the rows around N and the others that came into v
   const table = before.elements.find((l) => l.role === 'table')!.ref;
   const d = diffSnapshots(before, after, { near: { table, row: 173 } });
   const added = d.lines.filter((l) => l.startsWith('+ '));
-  assert.deepEqual(added.map((l) => /row (\d+):/.exec(l)?.[1] ?? l), ['170', '171', '172', '173', '174', '175', '176',
-    `+ … 13 more rows in view (rows 157–176 on screen; computer_observe scope=${table} lists them)`]);
-  // Another table's rows, or no target row: every row that came into view, as before.
+  assert.deepEqual(added.map((l) => /row (\d+):/.exec(l)?.[1] ?? l), ['172', '173', '174',
+    `+ … 17 more rows in view (rows 157–176 on screen; computer_observe scope=${table} lists them)`]);
+  // Another table's rows, or no target row: the first three that came into view and one line for the rest.
   assert.equal(
     diffSnapshots(before, after, { near: { table: 'e999', row: 173 } }).lines.filter((l) => l.startsWith('+ ')).length,
-    20,
+    4,
   );
 });
 
@@ -271,8 +287,8 @@ test('a scroll of a web table reads as the rows that came into view, around the 
   const table = before.elements.find((l) => l.role === 'table')!.ref;
   const lines = diffSnapshots(before, after, { near: { table, row: 438 } }).lines;
   const added = lines.filter((l) => l.startsWith('+ '));
-  // Rows 435–438 (438 is the last on screen) and one line for the 31 others.
-  assert.equal(added.length, 5, lines.join('\n'));
+  // Rows 437–438 (438 is the last on screen) and one line for the 33 others.
+  assert.equal(added.length, 3, lines.join('\n'));
   assert.match(
     added.find((l) => l.includes('"437"')) ?? '',
     /^\+ \[e\d+\] cell "437" — row 438: Ticket subject 437 \| \[e\d+\] button "Archive row 437"$/,
@@ -305,4 +321,23 @@ test('hostile text in a web row, its control and a folded add stays ' +
   );
   const d = diffSnapshots(before, buildSnapshot({ window: web, root: page(many) }, refs)).lines;
   assert.ok(d.every((l) => !/[\u2028\u001b]/u.test(l) && !/^\s*\[e9\]/.test(l)), d.join('\n'));
+});
+
+test('a row whose cells change states alike reads as one line on its lead cell, with what any of them gained', () => {
+  // A click on a row in Thunar printed six `~ cell … unselected → selected` lines, one per cell of the row.
+  const refs = new RefTable();
+  const before = buildSnapshot({ window, root: root(slice(1, 20, true)) }, refs);
+  const raw = slice(1, 20, true);
+  const mark = (n: RawNode, focus: boolean): void => {
+    if (n.role === 'cell') n.states = focus ? ['selected', 'focused'] : ['selected'];
+    for (const k of n.children ?? []) mark(k, focus);
+  };
+  for (const k of raw.children ?? []) if (k.id.startsWith(':1.9/r3')) mark(k, k.id === ':1.9/r3a');
+  const after = buildSnapshot({ window, root: root(raw) }, refs);
+  const lines = diffSnapshots(before, after).lines;
+  assert.deepEqual(lines.filter((l) => !l.startsWith('focus: ')).map((l) => l.replace(/\[e\d+\]/, '[eN]')),
+    ['~ [eN] cell "report-3.txt" (row 3, 8 cells) unselected → selected, (unfocused) → focused']);
+  // The row's line says where the focus went: a receipt prints no `focus:` line beside it.
+  assert.ok(lines.some((l) => l.startsWith('focus: ')), lines.join('\n'));
+  assert.deepEqual(withoutEchoedFocus(lines).filter((l) => l.startsWith('focus: ')), [], lines.join('\n'));
 });

@@ -155,3 +155,28 @@ test('hostile text in a scrolled-out row stays one quoted line; a password field
   assert.doesNotMatch(r.text, /secret/, r.text);
   await session.close();
 });
+
+test('an item of a closed menu: reached by opening its menu, not by a scroll; after what is in view', async () => {
+  // LibreOffice Writer: its menu bar sits in a scrolled area; a closed menu's items read offscreen.
+  const menubar = n(B, 50, 'menubar', {}, [
+    n(B, 51, 'menu', { name: 'File', actions: ['click'] }, [
+      n(B, 52, 'menuitem', { name: 'Save As…', states: ['offscreen'], actions: ['click'] }),
+    ]),
+  ]);
+  const fake = composer([row(20, 'bob@example.com', 100, false)]);
+  const root = fake.windows[0]!.root;
+  root.children!.unshift(n(B, 49, 'scrollarea', {}, [menubar]));
+  root.children!.push(n(B, 95, 'button', { name: 'Save', actions: ['click'] }));
+  const { find, session } = finder(fake);
+  const r = await find({ text: 'Save' });
+  const lines = r.text.split('\n');
+  const item = lines.findIndex((l) => l.includes('menuitem "Save As…"'));
+  assert.ok(item > 0, r.text);
+  assert.match(
+    lines[item]!,
+    /in menu \[e\d+\] "File", which is not open; open it first \(computer_act ref=e\d+ op=click\)/,
+  );
+  assert.doesNotMatch(lines[item]!, /scroll/, r.text);
+  assert.ok(lines.findIndex((l) => /button "Save"/.test(l)) < item, r.text);
+  await session.close();
+});

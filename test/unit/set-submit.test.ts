@@ -356,3 +356,52 @@ test('submit on an early action that fails stops the call there: nothing after i
   assert.ok(!s.fake.calls.some((c) => c.method === 'node.act'), 'nothing was sent');
   await s.session.close();
 });
+
+/**
+ * A Save dialog: its file name field, a completion list that shows as the name is typed, and Save. Its Return
+ * closes it only after the app's save handler ran (GTK 4), `closeMs` later: the receipt must say it closed.
+ */
+function saveDialog(closeMs: number) {
+  const main = sheetWindow();
+  const D = ':1.90';
+  const field = n(D, 31, 'textbox', { name: 'Name', value: '', states: ['editable', 'focusable'],
+    actions: ['set_value', 'type', 'clear', 'focus'] });
+  const root = n(D, 30, 'dialog', { name: 'Save As', states: ['active', 'modal'] }, [
+    field, n(D, 32, 'button', { name: 'Save', actions: ['click'] }),
+  ]);
+  const dialog: FakeWindow = {
+    info: { id: root.id, title: 'Save As', app: 'sheet', pid: 5151, role: 'dialog', focused: true },
+    root,
+  };
+  main.info.focused = false;
+  const s = setup([main, dialog]);
+  s.fake.onAct = (p) => {
+    const list = n(D, 41, 'list', {}, [n(D, 42, 'listitem', { name: 'notes' })]);
+    if (p.op === 'set_value') root.children!.push(n(D, 40, 'scrollarea', {}, [list]));
+  };
+  s.fake.onKeys = (p) => {
+    if (!p.chords?.some((c) => c.key === 'Enter')) return;
+    root.children = root.children!.filter((c) => c.role !== 'scrollarea');
+    setTimeout(() => {
+      s.fake.windows.splice(s.fake.windows.indexOf(dialog), 1);
+      main.info.focused = true;
+      main.root.name = 'notes.txt';
+      main.info.title = 'notes.txt';
+    }, closeMs).unref();
+  };
+  return s;
+}
+
+test('submit in a Save dialog that closes once its app saved: the receipt says the dialog closed', async () => {
+  const s = saveDialog(600);
+  const field = refOf((await s.call('computer_observe', {})).text, /\[(e\d+)\] textbox "Name"/);
+  const r = await s.call('computer_act', {
+    actions: [{ ref: field, op: 'set_value', value: 'notes.txt', submit: true }],
+  });
+  assert.equal(r.code, undefined, r.text);
+  assert.match(r.text, /^window closed: \[w\d+\] "Save As"/m, r.text);
+  assert.match(r.text, /a window closed/, r.text);
+  // The completion list came with the text and left with the Return: not printed as added, then removed.
+  assert.ok(!/listitem "notes"|^- \[/m.test(r.text), r.text);
+  await s.session.close();
+});

@@ -14,6 +14,8 @@ const REWRITES: readonly Rewrite[] = [
   // find's `computer_act ref=e51 op=scroll value="to 321"` → `computer-use act e51 scroll "to 321"`.
   { from: /\bcomputer_act ref=([a-z]?\d*e\d+(?::[A-Z]+\d+)?) op=([a-z_]+) value=$/g, to: 'computer-use act $1 $2 ' },
   { from: /\bcomputer_act ref=([a-z]?\d*e\d+(?::[A-Z]+\d+)?) op=([a-z_]+)\b/g, to: 'computer-use act $1 $2' },
+  // A hint with no ref of its own: `computer_act op=scroll value="down"` → `computer-use act <ref> scroll "down"`.
+  { from: /\bcomputer_act op=([a-z_]+) value=$/g, to: 'computer-use act <ref> $1 ' },
   { from: /\bcomputer_keys keys=$/g, to: 'computer-use keys ' },
   // `scroll e5 value="to N"` → `act e5 scroll "to N"` (the quoted value stays in its own span).
   { from: /\bscroll( [a-z]?\d*e\d+(?::[A-Z]+\d+)?)? value=$/g, to: 'act$1 scroll ' },
