@@ -474,7 +474,8 @@ function buildPolicy(options: ComputerOptions): {
   const controls: PolicyControls = {
     policy, stopper, warnings, settingsPath,
     status: () => policy
-      ? `mode ${policy.mode} · allowApps ${policy.rules.allow.join(', ') || 'none'} · denyApps ${policy.rules.deny.join(', ') || 'none'} (+ built-in list) · ` +
+      ? `mode ${policy.mode} · allowApps ${policy.rules.allow.join(', ') || 'none'} · ` +
+        `denyApps ${policy.rules.deny.join(', ') || 'none'} (+ built-in list) · ` +
         `${stopper.paused ? 'PAUSED' : 'running'} · audit ${policy.audit?.path ?? 'off'}`
       : `custom gate · ${stopper.paused ? 'PAUSED' : 'running'}`,
     stop: () => { requestStop(home, 'host command'); },

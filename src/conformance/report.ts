@@ -49,9 +49,10 @@ export class Verdicts {
 /** The text report: a line per rule and the summary line. */
 export function formatReport(r: ConformanceReport): string {
   const h = r.hello;
-  const head =
-    `computer-use conformance · ${r.driver}` +
-    `${h ? ` · ${String(h.platform ?? '?')} ${String(h.version ?? '?')}, protocol ${String(h.protocolVersion ?? '?')}` : ''}`;
+  const driverOf = h
+    ? ` · ${String(h.platform ?? '?')} ${String(h.version ?? '?')}, protocol ${String(h.protocolVersion ?? '?')}`
+    : '';
+  const head = `computer-use conformance · ${r.driver}${driverOf}`;
   const lines = r.results.map((x) => `${x.verdict} ${x.rule}: ${x.detail}`);
   const count = (v: Verdict): number => r.results.filter((x) => x.verdict === v).length;
   const summary =

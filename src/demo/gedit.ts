@@ -25,10 +25,9 @@ function printStep(s: Step, i: number): void {
 async function main(): Promise<number> {
   // The demo drives gedit only: bypass mode for gedit, so it runs without questions (the deny list still holds).
   const computer = await createComputer({ desktop: 'auto', mode: 'bypass', allowApps: ['gedit'] });
-  process.stdout.write(
-    `desktop: ${computer.desktop.kind}` +
-      `${computer.desktop.sandbox ? ` ${computer.desktop.sandbox.display}${computer.desktop.started ? ' (started for this demo)' : ''}` : ''}\n`,
-  );
+  const started = computer.desktop.started ? ' (started for this demo)' : '';
+  const display = computer.desktop.sandbox ? ` ${computer.desktop.sandbox.display}${started}` : '';
+  process.stdout.write(`desktop: ${computer.desktop.kind}${display}\n`);
   const dir = await mkdtemp(join(tmpdir(), 'computer-use-demo-'));
   const path = join(dir, '笔记 notes.txt');
   let i = 0;

@@ -85,7 +85,12 @@ export interface PairServerOptions {
   /** Per-call timeout of driver links. */
   timeoutMs?: number;
   /** Told about what happens (pairing start prints it). */
-  onEvent?: (e: { kind: 'paired'; spec: DeviceSpec } | { kind: 'refused'; why: string } | { kind: 'connected' | 'revoked' | 'unpaired'; name: string }) => void;
+  onEvent?: (
+    e:
+      | { kind: 'paired'; spec: DeviceSpec }
+      | { kind: 'refused'; why: string }
+      | { kind: 'connected' | 'revoked' | 'unpaired'; name: string },
+  ) => void;
 }
 
 /** The server end: listens where the user said, pairs with a code, serves paired devices' driver links. */

@@ -1,7 +1,18 @@
 import { walkDistilled, type DistilledNode } from './distill.js';
 import type { WindowInfo } from './node.js';
 import { isGrid, MAX_GRID_ROWS } from './grid.js';
-import { foldedRowsLine, gridBlock, moreLine, render, renderFooter, renderLine, rowLine, visibleChildren, type FooterNotes, type Rendered } from './render.js';
+import {
+  foldedRowsLine,
+  gridBlock,
+  moreLine,
+  render,
+  renderFooter,
+  renderLine,
+  rowLine,
+  visibleChildren,
+  type FooterNotes,
+  type Rendered,
+} from './render.js';
 import { DEFAULT_MAX_TOKENS, estimateTokens, MAX_LIST_ITEMS } from './measure.js';
 import { INTERACTIVE_ROLES } from './role.js';
 import { bodyCharsFor } from './text.js';
@@ -80,74 +91,35 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
   const maxList = opts.maxListItems ?? MAX_LIST_ITEMS;
   // A grid takes 60% of the budget (so a larger maxTokens shows more of it), all of it but a margin when it is
   // the scope itself.
-  const gridTokens = opts.uncapped && isGrid(opts.uncapped) ? Math.max(100, maxTokens - 150) : Math.floor(maxTokens * 0.6);
+  const gridTokens =
+    opts.uncapped && isGrid(opts.uncapped) ? Math.max(100, maxTokens - 150) : Math.floor(maxTokens * 0.6);
   const bodyChars = bodyCharsFor(maxTokens);
-  const base = { maxListItems: maxList, gridTokens, bodyChars, ...(opts.uncapped ? { uncapped: opts.uncapped } : {}), ...(opts.textBelow ? { textBelow: opts.textBelow } : {}) };
+  const base = {
+    maxListItems: maxList,
+    gridTokens,
+    bodyChars,
+    ...(opts.uncapped ? { uncapped: opts.uncapped } : {}),
+    ...(opts.textBelow ? { textBelow: opts.textBelow } : {}),
+  };
   const full = render(root, window, { ...base, notes: opts.notes ?? {} });
   const fullTokens = estimateTokens(full.text);
   if (fullTokens <= maxTokens) return { ...full, tokens: fullTokens, omitted: 0, scopes: [] };
 
-  // The tree as the renderer would walk it (after list cutting), with each line's cost.
-  const infos: Info[] = [];
-  const focused = new Set<DistilledNode>();
-  let totalCut = 0;
-  const collect = (node: DistilledNode, depth: number, parent: Info | undefined): void => {
-    const { shown, cut } = visibleChildren(node, maxList, opts.uncapped);
-    totalCut += cut;
-    const info: Info = { node, parent, order: infos.length, priority: 3,
-      cost: estimateTokens(`${'  '.repeat(depth)}${renderLine(node, bodyChars, node === opts.textBelow)}\n`),
-      moreCost: ((m) => (m === undefined ? 0 : estimateTokens(`${m}\n`)))(moreLine(node, shown.length, cut, depth)) };
-    infos.push(info);
-    if (node.states.includes('focused')) for (let p: Info | undefined = info; p; p = p.parent) focused.add(p.node);
-    // A grid prints as one block (its cells are not element lines): it is kept or left out whole.
-    if (isGrid(node)) { info.cost = estimateTokens(gridBlock(node, depth, gridTokens, node === opts.uncapped ? Infinity : MAX_GRID_ROWS).text.join('\n') + '\n'); info.moreCost = 0; return; }
-    const rows = sliceRows(node);
-    if (rows) {
-      // A sliced table prints a line per row (rows.ts): the row's cost sits on its first cell, the header's on
-      // the first column header; the cells inside print on those lines.
-      const pad = '  '.repeat(depth + 1);
-      const rest = foldedRowsLine(node, depth);
-      if (rest !== undefined) info.moreCost += estimateTokens(`${rest}\n`);
-      const cols = columnsLine(node);
-      node.children.filter((c) => c.role === 'columnheader').forEach((h, i) => {
-        infos.push({ node: h, parent: info, order: infos.length, priority: 3, cost: i === 0 && cols ? estimateTokens(`${pad}${cols}\n`) : 0, moreCost: 0 });
-      });
-      for (const r of rows) {
-        r.cells.forEach((c, i) => {
-          infos.push({ node: c, parent: info, order: infos.length, priority: 3, cost: i === 0 ? estimateTokens(`${pad}${rowLine(r)}\n`) : 0, moreCost: 0 });
-        });
-      }
-      return;
-    }
-    for (const c of shown) collect(c, depth + 1, info);
-  };
-  collect(root, 0, undefined);
+  const { infos, focused, totalCut } = costedTree(root, {
+    maxList,
+    gridTokens,
+    bodyChars,
+    uncapped: opts.uncapped,
+    textBelow: opts.textBelow,
+  });
   for (const i of infos) i.priority = priorityOf(i.node, focused, inClosedPopup(i));
   const ranked = [...infos].sort((a, b) => a.priority - b.priority || a.order - b.order);
 
   // Room for the header and the largest footer we could print; refined below if the real render is over.
   const notes = opts.notes ?? {};
-  const longestRef = infos.reduce((a, i) => ((i.node.ref ?? '').length > a.length ? i.node.ref ?? '' : a), '');
-  const worstFooter = renderFooter({ ...notes, omitted: infos.length, scopes: Array(Math.min(5, infos.length))
-    .fill(longestRef) as string[] }, totalCut);
-  let reserve = estimateTokens(`${full.text.split('\n', 1)[0] ?? ''}\n${worstFooter ?? ''}`) + 1;
+  let reserve = worstReserve(full.text, infos, notes, totalCut);
   for (;;) {
-    const keep = new Set<DistilledNode>();
-    let used = reserve;
-    for (const info of ranked) {
-      if (keep.has(info.node)) continue;
-      let add = 0;
-      const chain: Info[] = [];
-      for (let p: Info | undefined = info; p && !keep.has(p.node); p = p.parent) {
-        add += p.cost + p.moreCost;
-        chain.push(p);
-      }
-      // Greedy in rank order: an element that does not fit is left out and the fill goes on with smaller ones,
-      // so one big block (a grid, a long value) does not push out the tab bar or a dialog's buttons after it.
-      if (used + add > maxTokens) continue;
-      used += add;
-      for (const c of chain) keep.add(c.node);
-    }
+    const keep = fill(ranked, reserve, maxTokens);
     const result = finish(root, window, infos, keep, base, notes);
     if (result.tokens <= maxTokens) return result;
     if (keep.size === 0) return hardCut(result, maxTokens);
@@ -155,8 +127,125 @@ export function renderWithinBudget(root: DistilledNode, window: WindowInfo, opts
   }
 }
 
-function finish(root: DistilledNode, window: WindowInfo, infos: Info[], keep: Set<DistilledNode>,
-  base: { maxListItems: number; gridTokens: number; bodyChars: number; uncapped?: DistilledNode; textBelow?: DistilledNode }, notes: FooterNotes): BudgetedRender {
+/** How `costedTree` walks: as the renderer would (list cutting, grid rows, body text). */
+interface WalkOptions {
+  maxList: number;
+  gridTokens: number;
+  bodyChars: number;
+  uncapped: DistilledNode | undefined;
+  textBelow: DistilledNode | undefined;
+}
+
+/** The tree as the renderer would walk it (after list cutting), with each line's cost and the focus path. */
+function costedTree(
+  root: DistilledNode,
+  o: WalkOptions,
+): { infos: Info[]; focused: Set<DistilledNode>; totalCut: number } {
+  const infos: Info[] = [];
+  const focused = new Set<DistilledNode>();
+  let totalCut = 0;
+  const collect = (node: DistilledNode, depth: number, parent: Info | undefined): void => {
+    const { shown, cut } = visibleChildren(node, o.maxList, o.uncapped);
+    totalCut += cut;
+    const info: Info = { node, parent, order: infos.length, priority: 3,
+      cost: estimateTokens(`${'  '.repeat(depth)}${renderLine(node, o.bodyChars, node === o.textBelow)}\n`),
+      moreCost: ((m) => (m === undefined ? 0 : estimateTokens(`${m}\n`)))(moreLine(node, shown.length, cut, depth)) };
+    infos.push(info);
+    if (node.states.includes('focused')) for (let p: Info | undefined = info; p; p = p.parent) focused.add(p.node);
+    // A grid prints as one block (its cells are not element lines): it is kept or left out whole.
+    if (isGrid(node)) {
+      info.cost = estimateTokens(
+        gridBlock(node, depth, o.gridTokens, node === o.uncapped ? Infinity : MAX_GRID_ROWS).text.join('\n') + '\n',
+      );
+      info.moreCost = 0;
+      return;
+    }
+    if (costedRows(node, depth, info, infos)) return;
+    for (const c of shown) collect(c, depth + 1, info);
+  };
+  collect(root, 0, undefined);
+  return { infos, focused, totalCut };
+}
+
+/**
+ * A sliced table's lines (rows.ts), false when the node is none: the row's cost sits on its first cell, the
+ * header's on the first column header; the cells inside print on those lines.
+ */
+function costedRows(node: DistilledNode, depth: number, info: Info, infos: Info[]): boolean {
+  const rows = sliceRows(node);
+  if (!rows) return false;
+  const pad = '  '.repeat(depth + 1);
+  const rest = foldedRowsLine(node, depth);
+  if (rest !== undefined) info.moreCost += estimateTokens(`${rest}\n`);
+  const cols = columnsLine(node);
+  node.children.filter((c) => c.role === 'columnheader').forEach((h, i) => {
+    infos.push({
+      node: h,
+      parent: info,
+      order: infos.length,
+      priority: 3,
+      cost: i === 0 && cols ? estimateTokens(`${pad}${cols}\n`) : 0,
+      moreCost: 0,
+    });
+  });
+  for (const r of rows) {
+    r.cells.forEach((c, i) => {
+      infos.push({
+        node: c,
+        parent: info,
+        order: infos.length,
+        priority: 3,
+        cost: i === 0 ? estimateTokens(`${pad}${rowLine(r)}\n`) : 0,
+        moreCost: 0,
+      });
+    });
+  }
+  return true;
+}
+
+/** Tokens kept for the header line and the largest footer the render could print. */
+function worstReserve(fullText: string, infos: Info[], notes: FooterNotes, totalCut: number): number {
+  const longestRef = infos.reduce((a, i) => ((i.node.ref ?? '').length > a.length ? i.node.ref ?? '' : a), '');
+  const worstFooter = renderFooter({ ...notes, omitted: infos.length, scopes: Array(Math.min(5, infos.length))
+    .fill(longestRef) as string[] }, totalCut);
+  return estimateTokens(`${fullText.split('\n', 1)[0] ?? ''}\n${worstFooter ?? ''}`) + 1;
+}
+
+/** The elements kept within `maxTokens` past the `reserve`: each with its ancestors not kept yet, in rank order. */
+function fill(ranked: Info[], reserve: number, maxTokens: number): Set<DistilledNode> {
+  const keep = new Set<DistilledNode>();
+  let used = reserve;
+  for (const info of ranked) {
+    if (keep.has(info.node)) continue;
+    let add = 0;
+    const chain: Info[] = [];
+    for (let p: Info | undefined = info; p && !keep.has(p.node); p = p.parent) {
+      add += p.cost + p.moreCost;
+      chain.push(p);
+    }
+    // Greedy in rank order: an element that does not fit is left out and the fill goes on with smaller ones,
+    // so one big block (a grid, a long value) does not push out the tab bar or a dialog's buttons after it.
+    if (used + add > maxTokens) continue;
+    used += add;
+    for (const c of chain) keep.add(c.node);
+  }
+  return keep;
+}
+
+function finish(
+  root: DistilledNode,
+  window: WindowInfo,
+  infos: Info[],
+  keep: Set<DistilledNode>,
+  base: {
+    maxListItems: number;
+    gridTokens: number;
+    bodyChars: number;
+    uncapped?: DistilledNode;
+    textBelow?: DistilledNode;
+  },
+  notes: FooterNotes,
+): BudgetedRender {
   const omittedUnder = new Map<Info, number>();
   let omitted = 0;
   for (const i of infos) {

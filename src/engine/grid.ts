@@ -88,7 +88,9 @@ type Cell = DistilledNode & { cell: { row: number; col: number; address?: string
 export function gridCells(node: DistilledNode): Cell[] {
   if (!node.table) return [];
   // Cells are the table's children (Calc, GTK), or its rows' children (web tables).
-  return node.children.flatMap((c) => (c.role === 'row' ? c.children : [c])).filter((c): c is Cell => c.cell !== undefined);
+  return node.children
+    .flatMap((c) => (c.role === 'row' ? c.children : [c]))
+    .filter((c): c is Cell => c.cell !== undefined);
 }
 
 /** True when a node is rendered as a grid: a table with size and at least one cell with coordinates. */
@@ -99,7 +101,10 @@ export function isGrid(node: DistilledNode): boolean {
   // A long list's slice (the rows on screen) marks only its first and last cell with coordinates: it prints as
   // rows with its range line, not as a grid.
   if (node.shownRange === undefined) return true;
-  return cells.length === node.children.flatMap((c) => (c.role === 'row' ? c.children : [c])).filter((c) => c.role === 'cell').length;
+  return (
+    cells.length ===
+    node.children.flatMap((c) => (c.role === 'row' ? c.children : [c])).filter((c) => c.role === 'cell').length
+  );
 }
 
 /** A cell's address: the app's own, else computed from its coordinates. */
@@ -112,7 +117,13 @@ const cutCell = (v: string): string => (v.length > CELL_LINE_CHARS ? `${v.slice(
 
 /** A value made safe for a grid row: one line, no pipe ambiguity, no text that reads as a ref (`[e12]`), cut. */
 function cellText(v: string, room = MAX_CELL_CHARS): string {
-  let s = escapeText(v.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\[(?=[a-z]?\d*[a-z]\d+\])/g, '\\['), { quoted: false, lineBreak: '⏎' });
+  let s = escapeText(
+    v
+      .replace(/\\/g, '\\\\')
+      .replace(/\|/g, '\\|')
+      .replace(/\[(?=[a-z]?\d*[a-z]\d+\])/g, '\\['),
+    { quoted: false, lineBreak: '⏎' },
+  );
   if (s.length > room) s = `${s.slice(0, room)}…`;
   return s;
 }
@@ -139,12 +150,20 @@ function rangeText(r: [number, number, number, number]): string {
  */
 export function cellShown(c: Cell): string {
   // A check column's cell (a toggle renderer) shows its box: which rows are checked is what the list holds.
-  if (c.actions.includes('toggle')) return c.states.includes('mixed') ? '[-]' : c.states.includes('checked') ? '[x]' : '[ ]';
+  if (c.actions.includes('toggle'))
+    return c.states.includes('mixed') ? '[-]' : c.states.includes('checked') ? '[x]' : '[ ]';
   if (c.value) return undoubled(c.value);
   if (c.name && c.name !== c.cell.address && c.name !== cellAddress(c.cell.row, c.cell.col)) return undoubled(c.name);
   // Web cells hold their text in child text nodes; a text shown twice (an icon's name and its label) reads once.
   const texts: string[] = [];
-  const visit = (n: DistilledNode): void => { for (const k of n.children) { const t = k.value || k.name; if (t) { if (!texts.includes(t)) texts.push(t); } else visit(k); } };
+  const visit = (n: DistilledNode): void => {
+    for (const k of n.children) {
+      const t = k.value || k.name;
+      if (t) {
+        if (!texts.includes(t)) texts.push(t);
+      } else visit(k);
+    }
+  };
   visit(c);
   return texts.join(' ');
 }
@@ -155,7 +174,9 @@ export function cellShown(c: Cell): string {
  */
 export function undoubled(s: string): string {
   const half = (s.length - 1) / 2;
-  return Number.isInteger(half) && half > 0 && s[half] === ' ' && s.slice(0, half) === s.slice(half + 1) ? s.slice(0, half) : s;
+  return Number.isInteger(half) && half > 0 && s[half] === ' ' && s.slice(0, half) === s.slice(half + 1)
+    ? s.slice(0, half)
+    : s;
 }
 
 /** A cell in a grid row: its text, or the refs and names of the controls in it (`[e2235] Refund`) to act on. */
@@ -182,8 +203,11 @@ export function cellLine(c: Cell): string {
  */
 export function virtualTail(ref?: string): string {
   const scroll = `scroll${ref ? ` ${ref}` : ''}`;
-  return `the list holds only these, the others exist once scrolled to (computer_find sees only these): ${scroll} value="to N" shows row N, ` +
-    `${scroll} value="down 10 pages" moves by an amount`;
+  return (
+    `the list holds only these, the others exist once scrolled to (computer_find sees only these): ${scroll} ` +
+    `value="to N" shows row N, ` +
+    `${scroll} value="down 10 pages" moves by an amount`
+  );
 }
 
 /** What `renderGrid` prints and records. */
@@ -207,7 +231,8 @@ function hiddenColumns(visible: [number, number, number, number] | undefined, co
 /**
  * Renders a grid node: the visible range and the table's full size, the cursor and selection, then the
  * filled part of the visible range (plus the cursor cell) as a header of column names and rows of values,
- * `|`-separated, empty cells left empty. `maxTokens` bounds the rows (cost estimated by `tokens`), and so does `maxRows` (none for a scoped grid).
+ * `|`-separated, empty cells left empty. `maxTokens` bounds the rows (cost estimated by `tokens`), and so does
+ * `maxRows` (none for a scoped grid).
  */
 export function renderGrid(node: DistilledNode, tokens: (s: string) => number, maxTokens = Infinity,
   maxRows = MAX_GRID_ROWS, fold?: GridFold): GridRender {
@@ -215,23 +240,8 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
   const size = node.table ?? { rows: 0, cols: 0 };
   const visible = range(cells);
   const focused = cells.find((c) => c.states.includes('focused'));
-  const selected = cells.filter((c) => c.states.includes('selected'));
   const filled = cells.filter((c) => cellShown(c) !== '' || c.description);
-  const parts = [`cells ${visible ? rangeText(visible) : 'none'} of ${size.rows.toLocaleString('en-US')} × ${size.cols.toLocaleString('en-US')}`];
-  // A virtualized grid (aria-rowcount) holds only the rows in view: say which, and what brings the others.
-  if (node.setSize !== undefined && !node.children.some((c) => c.posInSet !== undefined)) {
-    parts.push(`the list says it has ${node.setSize.toLocaleString('en-US')} rows but not which of them these are; ${virtualTail(node.ref)}`);
-  } else if (node.setSize !== undefined && visible) {
-    // The column to name is one whose cells hold controls (a row's Delete button), else the first.
-    const col = cells.find((c) => controlsIn(c).length > 0)?.cell.col ?? visible[1];
-    parts.push(`rows ${(visible[0] + 1).toLocaleString('en-US')}–${(visible[2] + 1).toLocaleString('en-US')} on screen; ${virtualTail(node.ref)}; ` +
-      `a cell of row N is ref=${node.ref ?? '?'}:${columnName(col)}<N>, to act on in the same computer_act call as the scroll`);
-  }
-  // Columns past the view's right edge in a table of a few (a process list's PID): say which, and the scroll.
-  const hidden = hiddenColumns(visible, size.cols, node.ref);
-  if (hidden) parts.push(hidden);
-  if (focused) parts.push(`cursor ${addressOfCell(focused)}${focused.description ? ` ${JSON.stringify(cellText(focused.description))}` : ''}`);
-  if (selected.length > 1) { const s = range(selected); if (s) parts.push(`selected ${rangeText(s)}`); }
+  const parts = summaryHead(node, cells, size, visible, focused);
   const shownCells = focused && !filled.includes(focused) ? [...filled, focused] : filled;
   const box = range(shownCells);
   const rows: string[] = [];
@@ -240,61 +250,154 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
     parts.push(cells.length ? 'all empty' : 'no cells read');
   } else {
     if (visible && rangeText(box) !== rangeText(visible)) parts.push(`filled part ${rangeText(box)} shown`);
-    const at = new Map(cells.map((c) => [`${c.cell.row},${c.cell.col}`, c]));
     const cols: number[] = [];
     for (let c = box[1]; c <= box[3]; c++) cols.push(c);
-    const width = String(box[2] + 1).length;
-    const room = cellRoom(cols.length);
-    // Column headers (GTK TreeView, web tables) are the table's header children, in column order.
     const heads = node.children.filter((c) => c.role === 'columnheader' && !c.cell);
-    const headOf = (c: number): string => {
-      const h = heads.length === size.cols ? heads[c] : undefined;
-      return h ? `${columnName(c)} [${h.ref ?? '?'}] ${cellText(h.name ?? '')}` : columnName(c);
-    };
-    for (const h of heads) {
-      const line: SnapshotLine = { ref: h.ref ?? '?', depth: 0, role: h.role, states: [], text: `[${h.ref ?? '?'}] columnheader${h.name ? ` "${cellText(h.name)}"` : ''}` };
-      if (h.name !== undefined) line.name = h.name;
-      if (node.ref !== undefined) line.parent = node.ref;
-      lines.push(line);
-    }
-    const header = `${' '.repeat(width)} | ${cols.map(headOf).join(' | ')}`;
-    rows.push(header);
-    let used = tokens(header);
-    let lastRow = box[0] - 1;
-    const gaps = foldGaps(foldedRows(fold, box, focused?.cell.row), node.ref, rows);
-    for (let r = box[0]; r <= box[2]; r++) {
-      if (gaps.skip(r)) { lastRow = r; continue; }
-      const rowCells = cols.map((c) => at.get(`${r},${c}`));
-      const text = `${String(r + 1).padStart(width)} | ${rowCells.map((c) => (c ? gridCellText(c, room) : '')).join(' | ')}`.trimEnd();
-      const cost = tokens(text);
-      if (rows.length > maxRows || used + cost > maxTokens) break;
-      rows.push(text);
-      used += cost;
-      lastRow = r;
-      for (const c of rowCells) {
-        if (!c) continue;
-        const line: SnapshotLine = { ref: c.ref ?? '?', depth: 0, role: c.role, name: addressOfCell(c), states: c.states.filter((s) => s === 'selected' || s === 'focused'), text: cellLine(c) };
-        if (node.ref !== undefined) line.parent = node.ref;
-        if (c.value !== undefined) line.value = c.value;
-        if (c.description) line.formula = c.description;
-        lines.push(line);
-      }
-    }
-    if (lastRow === box[2]) gaps.end(box[2]);
-    // A scope read of the grid is cut by its own budget too: maxTokens is what shows more (a trial ran the same scope twice).
-    if (lastRow < box[2]) rows.push(`… rows ${lastRow + 2}–${box[2] + 1} not shown (budget): scroll, or observe with scope=${node.ref ?? ''} and a larger maxTokens`);
+    lines.push(...heads.map((h) => headerLine(h, node)));
+    const header = headerRow(heads, size.cols, cols, String(box[2] + 1).length);
+    fillRows(node, { cells, cols, box, focused, fold, maxRows, maxTokens, tokens }, header, rows, lines);
   }
   // The focused cell is always addressable, even in an empty sheet.
   if (focused && !lines.some((l) => l.ref === focused.ref)) {
-    const line: SnapshotLine = { ref: focused.ref ?? '?', depth: 0, role: focused.role, name: addressOfCell(focused), states: ['focused'], text: cellLine(focused) };
+    const line: SnapshotLine = {
+      ref: focused.ref ?? '?',
+      depth: 0,
+      role: focused.role,
+      name: addressOfCell(focused),
+      states: ['focused'],
+      text: cellLine(focused),
+    };
     if (node.ref !== undefined) line.parent = node.ref;
     if (focused.value !== undefined) line.value = focused.value;
     lines.push(line);
   }
   // The example names a cell the table has: a one-column tree has no B7, so it names a cell shown.
-  const example = size.cols >= 2 && size.rows >= 7 ? 'B7' : lines.find((l) => l.role === 'cell')?.name ?? (visible ? cellAddress(visible[0], visible[1]) : 'A1');
+  const example =
+    size.cols >= 2 && size.rows >= 7
+      ? 'B7'
+      : (lines.find((l) => l.role === 'cell')?.name ?? (visible ? cellAddress(visible[0], visible[1]) : 'A1'));
   parts.push(`act on a cell: ref=${node.ref ?? '?'}:${example}`);
   return { rows, summary: parts.join(' · '), cells: lines };
+}
+
+/** The summary's first parts: the range read and the table's size, the rows a virtual list holds, the columns out of view, the cursor and the selection. */
+function summaryHead(node: DistilledNode, cells: Cell[], size: { rows: number; cols: number },
+  visible: [number, number, number, number] | undefined, focused: Cell | undefined): string[] {
+  const selected = cells.filter((c) => c.states.includes('selected'));
+  const parts = [
+    `cells ${visible ? rangeText(visible) : 'none'} of ${size.rows.toLocaleString('en-US')} × ` +
+      `${size.cols.toLocaleString('en-US')}`,
+  ];
+  // A virtualized grid (aria-rowcount) holds only the rows in view: say which, and what brings the others.
+  if (node.setSize !== undefined && !node.children.some((c) => c.posInSet !== undefined)) {
+    parts.push(
+      `the list says it has ${node.setSize.toLocaleString('en-US')} rows but not which of them these are; ` +
+        `${virtualTail(node.ref)}`,
+    );
+  } else if (node.setSize !== undefined && visible) {
+    // The column to name is one whose cells hold controls (a row's Delete button), else the first.
+    const col = cells.find((c) => controlsIn(c).length > 0)?.cell.col ?? visible[1];
+    parts.push(
+      `rows ${(visible[0] + 1).toLocaleString('en-US')}–${(visible[2] + 1).toLocaleString('en-US')} on ` +
+        `screen; ${virtualTail(node.ref)}; ` +
+        (`a cell of row N is ref=${node.ref ?? '?'}:${columnName(col)}<N>, to act on in the same ` +
+          `computer_act call as the scroll`),
+    );
+  }
+  // Columns past the view's right edge in a table of a few (a process list's PID): say which, and the scroll.
+  const hidden = hiddenColumns(visible, size.cols, node.ref);
+  if (hidden) parts.push(hidden);
+  if (focused)
+    parts.push(
+      `cursor ${addressOfCell(focused)}` +
+        `${focused.description ? ` ${JSON.stringify(cellText(focused.description))}` : ''}`,
+    );
+  if (selected.length > 1) { const s = range(selected); if (s) parts.push(`selected ${rangeText(s)}`); }
+  return parts;
+}
+
+/** The SnapshotLine of a column header (GTK TreeView, web tables: the table's header children, in column order). */
+function headerLine(h: DistilledNode, node: DistilledNode): SnapshotLine {
+  const line: SnapshotLine = {
+    ref: h.ref ?? '?',
+    depth: 0,
+    role: h.role,
+    states: [],
+    text: `[${h.ref ?? '?'}] columnheader${h.name ? ` "${cellText(h.name)}"` : ''}`,
+  };
+  if (h.name !== undefined) line.name = h.name;
+  if (node.ref !== undefined) line.parent = node.ref;
+  return line;
+}
+
+/** The grid's header row: the column names, with a header's ref and name when the table has one per column. */
+function headerRow(heads: DistilledNode[], allCols: number, cols: number[], width: number): string {
+  const headOf = (c: number): string => {
+    const h = heads.length === allCols ? heads[c] : undefined;
+    return h ? `${columnName(c)} [${h.ref ?? '?'}] ${cellText(h.name ?? '')}` : columnName(c);
+  };
+  return `${' '.repeat(width)} | ${cols.map(headOf).join(' | ')}`;
+}
+
+/** What `fillRows` prints: the cells read, the filled box and its columns, the fold and the bounds on rows. */
+interface GridBody {
+  cells: Cell[];
+  cols: number[];
+  box: [number, number, number, number];
+  focused: Cell | undefined;
+  fold: GridFold | undefined;
+  maxRows: number;
+  maxTokens: number;
+  tokens: (s: string) => number;
+}
+
+/** The header and the filled box's rows, within `maxRows` and `maxTokens`, with a line per shown cell and the tail's note. */
+function fillRows(node: DistilledNode, b: GridBody, header: string, rows: string[], lines: SnapshotLine[]): void {
+  const { box, cols } = b;
+  const at = new Map(b.cells.map((c) => [`${c.cell.row},${c.cell.col}`, c]));
+  const width = String(box[2] + 1).length;
+  const room = cellRoom(cols.length);
+  rows.push(header);
+  let used = b.tokens(header);
+  let lastRow = box[0] - 1;
+  const gaps = foldGaps(foldedRows(b.fold, box, b.focused?.cell.row), node.ref, rows);
+  for (let r = box[0]; r <= box[2]; r++) {
+    if (gaps.skip(r)) { lastRow = r; continue; }
+    const rowCells = cols.map((c) => at.get(`${r},${c}`));
+    const text = (
+      `${String(r + 1).padStart(width)} | ` + `${rowCells.map((c) => (c ? gridCellText(c, room) : '')).join(' | ')}`
+    ).trimEnd();
+    const cost = b.tokens(text);
+    if (rows.length > b.maxRows || used + cost > b.maxTokens) break;
+    rows.push(text);
+    used += cost;
+    lastRow = r;
+    for (const c of rowCells) if (c) lines.push(cellSnapshotLine(c, node));
+  }
+  if (lastRow === box[2]) gaps.end(box[2]);
+  // A scope read of the grid is cut by its own budget too: maxTokens is what shows more (a trial ran the same scope
+  // twice).
+  if (lastRow < box[2])
+    rows.push(
+      `… rows ${lastRow + 2}–${box[2] + 1} not shown (budget): scroll, or observe with scope=${node.ref ?? ''} ` +
+        `and a larger maxTokens`,
+    );
+}
+
+/** The SnapshotLine of a shown cell, so refs, diffs and receipts work per cell. */
+function cellSnapshotLine(c: Cell, node: DistilledNode): SnapshotLine {
+  const line: SnapshotLine = {
+    ref: c.ref ?? '?',
+    depth: 0,
+    role: c.role,
+    name: addressOfCell(c),
+    states: c.states.filter((s) => s === 'selected' || s === 'focused'),
+    text: cellLine(c),
+  };
+  if (node.ref !== undefined) line.parent = node.ref;
+  if (c.value !== undefined) line.value = c.value;
+  if (c.description) line.formula = c.description;
+  return line;
 }
 
 /**

@@ -203,8 +203,10 @@ async function resolve(state: ActState, asked: ActionSpec): Promise<Resolved | u
       error: new ComputerUseError(
         'unknown_ref',
         session.refs.issued(spec.ref)
-          ? `Ref ${spec.ref} is gone: its window closed, or its element has not been seen for several snapshots, since it was shown. Call computer_observe on the window you want now, then act on a ref it shows.`
-          : `Ref ${spec.ref} was never given in this session. Call computer_observe to get refs, then act on one it shows.`,
+          ? `Ref ${spec.ref} is gone: its window closed, or its element has not been seen for several snapshots, ` +
+            'since it was shown. Call computer_observe on the window you want now, then act on a ref it shows.'
+          : `Ref ${spec.ref} was never given in this session. ` +
+            'Call computer_observe to get refs, then act on one it shows.',
       ), });
     return undefined;
   }
@@ -270,7 +272,8 @@ async function target(state: ActState, r: Resolved, seen: WindowInfo | undefined
         detail: 'another process',
         error: new ComputerUseError(
           'stale_ref',
-          `Ref ${spec.ref} belonged to a window that another process holds now. Nothing was sent. Call computer_apps, then computer_observe.`,
+          `Ref ${spec.ref} belonged to a window that another process holds now. Nothing was sent. ` +
+            'Call computer_apps, then computer_observe.',
         ),
       });
       return undefined;

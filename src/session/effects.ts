@@ -9,7 +9,7 @@ import { diffSnapshots, type DiffOptions } from '../engine/diff.js';
 import { isComputerUseError } from '../protocol/errors.js';
 import { redactText } from '../engine/redact.js';
 import type { Session, SettleOptions } from './session.js';
-import { DEFAULT_QUIET_MS } from '../protocol/methods.js';
+import { DEFAULT_QUIET_MS, type SnapshotResult } from '../protocol/methods.js';
 import { readPastWork } from './mid-work.js';
 
 /** The re-read that found the app busy. */
@@ -53,33 +53,18 @@ export interface Effects {
   after?: Snapshot;
 }
 
-export async function collectEffects(session: Session, window: WindowInfo, windowsBefore: Map<string, WindowInfo>, settle: SettleOptions,
-  diffOptions: DiffOptions = {}): Promise<Effects> {
-  const hello = await session.device.hello();
-  // With act_windows the settle's answer lists the windows open then: no apps.list follows it.
-  const listing = hello.capabilities.includes('act_windows');
-  const { apps, ...settled } = hello.capabilities.includes('events')
-    ? await session.device.call('ui.settle', {
-      ...(settle.quietMs !== undefined ? { quietMs: settle.quietMs } : {}),
-      timeoutMs: settle.timeoutMs, window: window.id,
-      ...(settle.minMs !== undefined ? { minMs: Math.min(settle.minMs, settle.timeoutMs) } : {}),
-      ...(listing ? { apps: true } : {}) }, settle.timeoutMs + 5000)
-    : { ...await pollSettle(session, window, settle), apps: undefined };
+export async function collectEffects(
+  session: Session,
+  window: WindowInfo,
+  windowsBefore: Map<string, WindowInfo>,
+  settle: SettleOptions,
+  diffOptions: DiffOptions = {},
+): Promise<Effects> {
+  const { apps, ...settled } = await settleAfter(session, window, settle);
   // The window list and the re-read are independent: run them together.
   const [after, raw] = await Promise.all([
     apps ? windowsOf(session.noteApps(apps)) : openWindows(session),
-    // A read that caught the app mid-work (busy, greyed out) is read again until the work is done, bounded.
-    session.readWindow(window, { patch: true })
-      .then((r) => readPastWork(session, window, session.last.get(window.id), r)).catch((e) => {
-      // A target that became hidden (e.g. it now shows an authentication dialog) is not read either.
-      // A window known from the display only (its app busy or off the bus) has no tree to read: unread, not an error.
-      if (isComputerUseError(e, 'window_not_found') || isComputerUseError(e, 'stale_ref') || isComputerUseError(e, 'denied_by_policy') ||
-        isComputerUseError(e, 'unsupported')) return null;
-      // Dispatched, then the app stopped answering (claws-mail's Compose ran a modal spell check): the act may
-      // have worked, so the receipt stays unknown with what can be seen, never a bare timeout that invites a retry.
-      if (isComputerUseError(e, 'timeout')) return BUSY;
-      throw e;
-    }),
+    rereadTarget(session, window),
   ]);
   const fx: Effects = { diff: [], newWindows: [], closedWindows: [], popups: [], settle: settled, listed: after };
   if (raw === BUSY) fx.busy = true;
@@ -93,7 +78,8 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
       fx.after = full;
       if (before) fx.diff = diffSnapshots(before, full, diffOptions).lines;
       const was = before ? redactText(before.window.title) : undefined;
-      if (was !== undefined && was !== redactText(full.window.title)) fx.title = { before: was, after: redactText(full.window.title) };
+      if (was !== undefined && was !== redactText(full.window.title))
+        fx.title = { before: was, after: redactText(full.window.title) };
     }
     // A dialog acts on its app's other windows (Replace All changes the document): those the model saw are read
     // again, one round trip each, and their diffs shown; a plain window's act is read in the window itself.
@@ -110,6 +96,50 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
       fx.diff = diffSnapshots(seen, session.snapshotOf(raw2).full).lines;
     }
   }
+  await newWindowEffects(session, window, after, windowsBefore, fx);
+  if (!fx.busy) {
+    for (const [id, w] of windowsBefore) {
+      if (!after.has(id) && id !== window.id && w.pid === window.pid) fx.closedWindows.push(w);
+    }
+  }
+  return fx;
+}
+
+/** Waits for the app to settle after the act: `ui.settle` (listing the windows, given act_windows), else polling. */
+async function settleAfter(session: Session, window: WindowInfo, settle: SettleOptions):
+  Promise<{ settled: boolean; events: number; ms: number; apps?: AppInfo[] | undefined }> {
+  const hello = await session.device.hello();
+  // With act_windows the settle's answer lists the windows open then: no apps.list follows it.
+  const listing = hello.capabilities.includes('act_windows');
+  return hello.capabilities.includes('events')
+    ? await session.device.call('ui.settle', {
+      ...(settle.quietMs !== undefined ? { quietMs: settle.quietMs } : {}),
+      timeoutMs: settle.timeoutMs, window: window.id,
+      ...(settle.minMs !== undefined ? { minMs: Math.min(settle.minMs, settle.timeoutMs) } : {}),
+      ...(listing ? { apps: true } : {}) }, settle.timeoutMs + 5000)
+    : { ...await pollSettle(session, window, settle), apps: undefined };
+}
+
+/** The target window read again after the act: null when it cannot be read, BUSY when its app stopped answering. */
+function rereadTarget(session: Session, window: WindowInfo): Promise<SnapshotResult | null | typeof BUSY> {
+  // A read that caught the app mid-work (busy, greyed out) is read again until the work is done, bounded.
+  return session.readWindow(window, { patch: true })
+    .then((r) => readPastWork(session, window, session.last.get(window.id), r)).catch((e) => {
+      // A target that became hidden (e.g. it now shows an authentication dialog) is not read either.
+      // A window known from the display only (its app busy or off the bus) has no tree to read: unread, not an
+      // error.
+      const unread = ['window_not_found', 'stale_ref', 'denied_by_policy', 'unsupported'] as const;
+      if (unread.some((code) => isComputerUseError(e, code))) return null;
+      // Dispatched, then the app stopped answering (claws-mail's Compose ran a modal spell check): the act may
+      // have worked, so the receipt stays unknown with what can be seen, never a bare timeout that invites a retry.
+      if (isComputerUseError(e, 'timeout')) return BUSY;
+      throw e;
+    });
+}
+
+/** The windows that appeared since the act began: popups of the target's content, new windows read whole. */
+async function newWindowEffects(session: Session, window: WindowInfo, after: Map<string, WindowInfo>,
+  windowsBefore: Map<string, WindowInfo>, fx: Effects): Promise<void> {
   // Handles already shown in the target window: a popup window holding the same menu (GTK3 combo boxes)
   // is reported as a window without repeating its content.
   const shown = new Set((fx.after?.elements ?? []).map((l) => session.refs.lookup(l.ref)?.id));
@@ -119,11 +149,16 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
     // A busy app's windows are listed from the display under other handles: one seen before is not new.
     if (fx.busy && w.pid === window.pid && seenBefore.some((b) => b.pid === w.pid && b.title === w.title)) continue;
     // A denied app's window is reported without its title or content (denied means unseen).
-    if (session.hidden(w)) { fx.diff.push('(a window of a denied app appeared; computer-use may not read it)'); continue; }
+    if (session.hidden(w)) {
+      fx.diff.push('(a window of a denied app appeared; computer-use may not read it)');
+      continue;
+    }
     const first = await session.readWindow(w).catch(() => null);
     if (!first) { (fx.unread ??= []).push(w); continue; }
     // Shown once laid out (FIRST_LAYOUT); a read that fails later keeps the one that worked.
-    const raw = (await readUntilStable(async () => (await session.readWindow(w).catch(() => null)) ?? first, FIRST_LAYOUT, first)).last;
+    const raw = (
+      await readUntilStable(async () => (await session.readWindow(w).catch(() => null)) ?? first, FIRST_LAYOUT, first)
+    ).last;
     const inner: string[] = [];
     walk(raw.root, (n) => { if (n !== raw.root) inner.push(n.id); });
     if (inner.length > 0 && inner.every((h) => shown.has(h))) { fx.popups.push(raw.window); continue; }
@@ -132,8 +167,6 @@ export async function collectEffects(session: Session, window: WindowInfo, windo
     session.notePrinted(snapshot);
     fx.newWindows.push({ window: raw.window, snapshot });
   }
-  if (!fx.busy) for (const [id, w] of windowsBefore) if (!after.has(id) && id !== window.id && w.pid === window.pid) fx.closedWindows.push(w);
-  return fx;
 }
 
 /** Roles of a window that acts on its app's other windows. */
@@ -143,10 +176,18 @@ export const DIALOG_ROLES: ReadonlySet<string> = new Set(['dialog', 'alert']);
 const MAX_OTHER_WINDOWS = 2;
 
 /** The app's other windows the model has seen, still open and not hidden, that changed, with their diffs. */
-async function otherWindowDiffs(session: Session, target: WindowInfo, now: Map<string, WindowInfo>): Promise<{ window: WindowInfo; diff: string[] }[]> {
-  const seen = [...now.values()].filter((w) => w.id !== target.id && w.pid === target.pid && session.last.has(w.id) && !session.hidden(w)).slice(0, MAX_OTHER_WINDOWS);
+async function otherWindowDiffs(
+  session: Session,
+  target: WindowInfo,
+  now: Map<string, WindowInfo>,
+): Promise<{ window: WindowInfo; diff: string[] }[]> {
+  const seen = [...now.values()]
+    .filter((w) => w.id !== target.id && w.pid === target.pid && session.last.has(w.id) && !session.hidden(w))
+    .slice(0, MAX_OTHER_WINDOWS);
   // Read together: each is one round trip to the same app, and none depends on another.
-  const reads = await Promise.all(seen.map(async (w) => ({ before: session.last.get(w.id)!, raw: await session.readWindow(w).catch(() => null) })));
+  const reads = await Promise.all(
+    seen.map(async (w) => ({ before: session.last.get(w.id)!, raw: await session.readWindow(w).catch(() => null) })),
+  );
   const out: { window: WindowInfo; diff: string[] }[] = [];
   for (const { before, raw } of reads) {
     if (!raw) continue;
@@ -160,8 +201,15 @@ async function otherWindowDiffs(session: Session, target: WindowInfo, now: Map<s
  * The window that has the focus after `closed` closed, when the model has seen it: the app's focused window, else
  * its one other window that was open before. Never a window hidden from reads.
  */
-function refocusedWindow(session: Session, closed: WindowInfo, now: Map<string, WindowInfo>, before: Map<string, WindowInfo>): WindowInfo | undefined {
-  const seen = [...now.values()].filter((w) => w.id !== closed.id && before.has(w.id) && session.last.has(w.id) && !session.hidden(w));
+function refocusedWindow(
+  session: Session,
+  closed: WindowInfo,
+  now: Map<string, WindowInfo>,
+  before: Map<string, WindowInfo>,
+): WindowInfo | undefined {
+  const seen = [...now.values()].filter(
+    (w) => w.id !== closed.id && before.has(w.id) && session.last.has(w.id) && !session.hidden(w),
+  );
   const mine = seen.filter((w) => w.pid === closed.pid);
   return mine.find((w) => w.focused) ?? seen.find((w) => w.focused) ?? (mine.length === 1 ? mine[0] : undefined);
 }
@@ -170,8 +218,15 @@ function refocusedWindow(session: Session, closed: WindowInfo, now: Map<string, 
  * Settling for drivers without events: re-read the window until two reads in a row, `quietMs` apart, have
  * the same signature (the text of every element), or the timeout passes.
  */
-export async function pollSettle(session: Session, window: WindowInfo, settle: SettleOptions): Promise<{ settled: boolean; events: number; ms: number }> {
-  const { settled, ms } = await readUntilStable(() => session.device.call('tree.snapshot', { window: window.id }).catch(() => null), settle);
+export async function pollSettle(
+  session: Session,
+  window: WindowInfo,
+  settle: SettleOptions,
+): Promise<{ settled: boolean; events: number; ms: number }> {
+  const { settled, ms } = await readUntilStable(
+    () => session.device.call('tree.snapshot', { window: window.id }).catch(() => null),
+    settle,
+  );
   return { settled, events: 0, ms };
 }
 
@@ -191,9 +246,14 @@ const MAX_STABLE_READS = 200;
  * name, states, value and children; bounds left out), or `timeoutMs` passed; answers the last read. A null
  * read (the window is gone) counts as a signature of its own. `first`: a read already made, counted as the first.
  */
-export async function readUntilStable<T extends { root: RawNode } | null>(read: () => Promise<T>, settle: SettleOptions, first?: T): Promise<{ last: T; settled: boolean; ms: number; reads: number }> {
+export async function readUntilStable<T extends { root: RawNode } | null>(
+  read: () => Promise<T>,
+  settle: SettleOptions,
+  first?: T,
+): Promise<{ last: T; settled: boolean; ms: number; reads: number }> {
   const start = performance.now();
-  const signatureOf = (r: T): string => (r ? JSON.stringify(r.root, (k, v: unknown) => (k === 'bounds' ? undefined : v)) : 'gone');
+  const signatureOf = (r: T): string =>
+    r ? JSON.stringify(r.root, (k, v: unknown) => (k === 'bounds' ? undefined : v)) : 'gone';
   let previous = first !== undefined ? signatureOf(first) : undefined;
   for (let reads = first !== undefined ? 2 : 1; ; reads++) {
     const pause = Math.max(10, settle.quietMs ?? DEFAULT_QUIET_MS);

@@ -62,7 +62,10 @@ export async function launchApp(
         throw new ComputerUseError(
           'denied_by_policy',
           `The started program turned out to be one computer-use may not act on: ${denied}. ` +
-            `${ended ? `It was ended (${where}).` : `It was not ended (${where}): it had already exited, or the device's driver could not end it; it is unseen and untouchable.`} ` +
+            (ended
+              ? `It was ended (${where}). `
+              : `It was not ended (${where}): it had already exited, or the device's driver could not end it; ` +
+                'it is unseen and untouchable. ') +
             'Ask the user to close it and do this step themselves.',
         );
       }

@@ -54,8 +54,14 @@ export const EDIT_OPS: ReadonlySet<Op> = new Set(['set_value', 'type', 'clear'])
  * Upgrades `unknown` receipts to `confirmed` when the fresh snapshot shows the expected effect. `idOf` gives a
  * ref's native handle (to find the scroll bars the driver reported at dispatch in the fresh snapshot).
  */
-export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | undefined, after: Snapshot | undefined, idOf: (ref: string) => string | undefined = () => undefined): void {
-  const find = (s: Snapshot | undefined, ref: string): SnapshotLine | undefined => s?.elements.find((l) => l.ref === ref);
+export function verifyReceipts(
+  receipts: ActionReceipt[],
+  before: Snapshot | undefined,
+  after: Snapshot | undefined,
+  idOf: (ref: string) => string | undefined = () => undefined,
+): void {
+  const find = (s: Snapshot | undefined, ref: string): SnapshotLine | undefined =>
+    s?.elements.find((l) => l.ref === ref);
   for (const r of receipts) {
     if (r.status !== 'unknown') continue;
     const now = find(after, r.ref);
@@ -70,75 +76,125 @@ export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | und
       if (readBack(r, spec.value)) { r.status = 'confirmed'; r.detail += '; value read as set right after the act'; }
       continue;
     }
-    const has = (l: Pick<SnapshotLine, 'states'> | undefined, s: string): boolean => l?.states.includes(s as never) ?? false;
-    let ok = false;
-    let why = '';
-    switch (r.op) {
-      case 'set_value': case 'clear': {
-        const want = r.op === 'clear' ? '' : spec.value ?? '';
-        const reads = (got: string): boolean => readsAsSet(got, want, now);
-        // A cell of an item view has no value: its text is its name (a Qt table's cell after its editor closed).
-        const got = now.value ?? (now.role === 'cell' && now.shown === undefined ? now.name ?? '' : '');
-        // A value the engine masks as secret-looking (a random temp path) cannot be compared as shown: the
-        // driver's unmasked read right after the act decides, and is never printed.
-        ok = reads(got) || (got.includes('••••') && r.after?.value !== undefined && !r.after.states.includes('password') && reads(r.after.value));
-        why = ok ? 'value now reads as set' : `value reads "${redactText(got).slice(0, 40)}"`;
-        // A toolbar's field (Calc's Name Box) holds the text until Return: say so, or the job reads as done.
-        const pending = ok && r.op === 'set_value' && !r.submit ? pendingReturnNote(after, r.ref) : undefined;
-        if (pending) why += `; ${pending}`;
-        break;
-      }
-      case 'type': {
-        ok = (now.value ?? '').includes((spec.value ?? '').slice(0, 40)); why = ok ? 'text present' : '';
-        const breaks = lineBreaksNote(r, after);
-        if (breaks) why = why ? `${why}; ${breaks}` : breaks;
-        break;
-      }
-      case 'toggle': {
-        const flip = (l: Pick<SnapshotLine, 'states'> | undefined) => has(l, 'checked') || has(l, 'pressed');
-        ok = was !== undefined && flip(was) !== flip(now); why = ok ? `now ${flip(now) ? 'checked' : 'unchecked'}` : 'state did not change';
-        if (ok) r.detail = settledToggleDetail(r.detail);
-        // Say so when it had changed between the model's last look and the dispatch.
-        if (seen && r.before && flip(seen) !== flip(was)) why += ` (it was ${flip(was) ? 'checked' : 'unchecked'} at dispatch, not ${flip(seen) ? 'checked' : 'unchecked'} as last observed)`;
-        break;
-      }
-      case 'focus': ok = has(now, 'focused'); why = ok ? 'focused' : 'not focused'; break;
-      case 'select': {
-        // A grid's range is selected when each of its cells on screen reads selected (Calc's A1:A20 stayed unknown).
-        const cells = spec.value !== undefined ? cellsInRange(after, r.ref, spec.value) : undefined;
-        if (cells?.length) { ok = cells.every((l) => has(l, 'selected')); why = ok ? `${spec.value ?? ''} selected` : ''; break; }
-        ok = has(now, 'selected') || (spec.value !== undefined && (now.value ?? '').includes(spec.value)); why = ok ? 'selected' : '';
-        break;
-      }
-      case 'expand': {
-        // Combo boxes do not always report "expanded"; items appearing under the element show it opened.
-        const kids = (snap: Snapshot | undefined) => snap?.elements.filter((l) => l.parent === r.ref).length ?? 0;
-        ok = has(now, 'expanded') || kids(after) > kids(before);
-        why = ok ? (has(now, 'expanded') ? 'expanded' : 'items appeared') : '';
-        break;
-      }
-      case 'scroll': {
-        const s = scrollEvidence(r, before, after, idOf);
-        // "to N" on a table is done when row N shows among the cells read again (the driver's detail says so).
-        const shown = scrolledTo(after, r.ref, spec.value);
-        ok = shown || s.moved !== undefined || (spec.value === 'into_view' && !has(now, 'offscreen'));
-        why = shown ? '' : s.moved ?? (ok ? 'scrolled into view' : 'no scroll bar moved and the visible items are the same');
-        // Joined so that an empty evidence (row N shows: the driver's detail says it) leaves no "; ;".
-        if (s.selection) why = [why, s.selection].filter((w) => w !== '').join('; ');
-        break;
-      }
-      case 'collapse': ok = has(now, 'collapsed') || !has(now, 'expanded'); why = ok ? 'collapsed' : ''; break;
-      case 'click': {
-        for (const s of ['checked', 'pressed', 'selected', 'expanded'] as const) {
-          if (was && has(was, s) !== has(now, s)) { ok = true; why = `${s} ${has(now, s) ? 'on' : 'off'}`; }
-        }
-        break;
-      }
-      default: break;
-    }
+    const { ok, why } = judged(r, { before, after, now, seen, was, idOf });
     if (ok) r.status = 'confirmed';
     if (why) r.detail += `; ${why}`;
   }
+}
+
+/** What a receipt's verdict looks at: both snapshots, the element now, as last observed and as it was at dispatch. */
+interface Evidence {
+  before: Snapshot | undefined;
+  after: Snapshot;
+  now: SnapshotLine;
+  seen: SnapshotLine | undefined;
+  was: Pick<SnapshotLine, 'states'> | undefined;
+  idOf: (ref: string) => string | undefined;
+}
+
+/** A state of a line (false without a line). */
+const has = (l: Pick<SnapshotLine, 'states'> | undefined, s: string): boolean =>
+  l?.states.includes(s as never) ?? false;
+
+/** Whether the fresh snapshot shows the op's expected effect, and the words that say what it shows. */
+function judged(r: ActionReceipt, e: Evidence): { ok: boolean; why: string } {
+  const { before, after, now, was } = e;
+  const spec = r as ActionReceipt & { value?: string };
+  switch (r.op) {
+    case 'set_value': case 'clear': return valueJudged(r, spec.value, now, after);
+    case 'type': {
+      const ok = (now.value ?? '').includes((spec.value ?? '').slice(0, 40));
+      const breaks = lineBreaksNote(r, after);
+      return { ok, why: [ok ? 'text present' : '', breaks ?? ''].filter((w) => w !== '').join('; ') };
+    }
+    case 'toggle': return toggleJudged(r, e);
+    case 'focus': return { ok: has(now, 'focused'), why: has(now, 'focused') ? 'focused' : 'not focused' };
+    case 'select': {
+      // A grid's range is selected when each of its cells on screen reads selected (Calc's A1:A20 stayed unknown).
+      const cells = spec.value !== undefined ? cellsInRange(after, r.ref, spec.value) : undefined;
+      if (cells?.length) {
+        const ok = cells.every((l) => has(l, 'selected'));
+        return { ok, why: ok ? `${spec.value ?? ''} selected` : '' };
+      }
+      const ok = has(now, 'selected') || (spec.value !== undefined && (now.value ?? '').includes(spec.value));
+      return { ok, why: ok ? 'selected' : '' };
+    }
+    case 'expand': {
+      // Combo boxes do not always report "expanded"; items appearing under the element show it opened.
+      const kids = (snap: Snapshot | undefined) => snap?.elements.filter((l) => l.parent === r.ref).length ?? 0;
+      const ok = has(now, 'expanded') || kids(after) > kids(before);
+      return { ok, why: ok ? (has(now, 'expanded') ? 'expanded' : 'items appeared') : '' };
+    }
+    case 'scroll': return scrollJudged(r, spec.value, e);
+    case 'collapse': {
+      const ok = has(now, 'collapsed') || !has(now, 'expanded');
+      return { ok, why: ok ? 'collapsed' : '' };
+    }
+    case 'click': {
+      let ok = false;
+      let why = '';
+      for (const s of ['checked', 'pressed', 'selected', 'expanded'] as const) {
+        if (was && has(was, s) !== has(now, s)) { ok = true; why = `${s} ${has(now, s) ? 'on' : 'off'}`; }
+      }
+      return { ok, why };
+    }
+    default: return { ok: false, why: '' };
+  }
+}
+
+/** A set_value or clear: the value now reads as set (or the driver's unmasked read says so). */
+function valueJudged(
+  r: ActionReceipt,
+  value: string | undefined,
+  now: SnapshotLine,
+  after: Snapshot,
+): { ok: boolean; why: string } {
+  const want = r.op === 'clear' ? '' : value ?? '';
+  const reads = (got: string): boolean => readsAsSet(got, want, now);
+  // A cell of an item view has no value: its text is its name (a Qt table's cell after its editor closed).
+  const got = now.value ?? (now.role === 'cell' && now.shown === undefined ? now.name ?? '' : '');
+  // A value the engine masks as secret-looking (a random temp path) cannot be compared as shown: the
+  // driver's unmasked read right after the act decides, and is never printed.
+  const ok =
+    reads(got) ||
+    (got.includes('••••') &&
+      r.after?.value !== undefined &&
+      !r.after.states.includes('password') &&
+      reads(r.after.value));
+  let why = ok ? 'value now reads as set' : `value reads "${redactText(got).slice(0, 40)}"`;
+  // A toolbar's field (Calc's Name Box) holds the text until Return: say so, or the job reads as done.
+  const pending = ok && r.op === 'set_value' && !r.submit ? pendingReturnNote(after, r.ref) : undefined;
+  if (pending) why += `; ${pending}`;
+  return { ok, why };
+}
+
+/** A toggle: the checked or pressed state flipped since dispatch, and whether it had changed before that. */
+function toggleJudged(r: ActionReceipt, e: Evidence): { ok: boolean; why: string } {
+  const { now, seen, was } = e;
+  const flip = (l: Pick<SnapshotLine, 'states'> | undefined) => has(l, 'checked') || has(l, 'pressed');
+  const ok = was !== undefined && flip(was) !== flip(now);
+  let why = ok ? `now ${flip(now) ? 'checked' : 'unchecked'}` : 'state did not change';
+  if (ok) r.detail = settledToggleDetail(r.detail);
+  // Say so when it had changed between the model's last look and the dispatch.
+  if (seen && r.before && flip(seen) !== flip(was))
+    why +=
+      ` (it was ${flip(was) ? 'checked' : 'unchecked'} at dispatch, not ` +
+      `${flip(seen) ? 'checked' : 'unchecked'} as last observed)`;
+  return { ok, why };
+}
+
+/** A scroll: a scroll bar moved, the items changed, row N shows, or the element came into view. */
+function scrollJudged(r: ActionReceipt, value: string | undefined, e: Evidence): { ok: boolean; why: string } {
+  const s = scrollEvidence(r, e.before, e.after, e.idOf);
+  // "to N" on a table is done when row N shows among the cells read again (the driver's detail says so).
+  const shown = scrolledTo(e.after, r.ref, value);
+  const ok = shown || s.moved !== undefined || (value === 'into_view' && !has(e.now, 'offscreen'));
+  let why = shown
+    ? ''
+    : (s.moved ?? (ok ? 'scrolled into view' : 'no scroll bar moved and the visible items are the same'));
+  // Joined so that an empty evidence (row N shows: the driver's detail says it) leaves no "; ;".
+  if (s.selection) why = [why, s.selection].filter((w) => w !== '').join('; ');
+  return { ok, why };
 }
 
 /**
@@ -147,15 +203,21 @@ export function verifyReceipts(receipts: ActionReceipt[], before: Snapshot | und
  */
 function readsAsSet(got: string, want: string, line?: Pick<SnapshotLine, 'role' | 'value' | 'formula'>): boolean {
   const num = Number(want);
-  return got === want || (line !== undefined && cellShowsEntry(line, want)) || (want.length > 80 && got.length > 0 && want.startsWith(got.replace(/…$/, '')))
-    || (want !== '' && Number.isFinite(num) && Math.abs(Number(got) - num) < 1e-6);
+  return (
+    got === want ||
+    (line !== undefined && cellShowsEntry(line, want)) ||
+    (want.length > 80 && got.length > 0 && want.startsWith(got.replace(/…$/, ''))) ||
+    (want !== '' && Number.isFinite(num) && Math.abs(Number(got) - num) < 1e-6)
+  );
 }
 
 /** True when an edit's element, as the driver re-read it right after the act, holds what was set or typed (never a password field's). */
 function readBack(r: ActionReceipt, value: string | undefined): boolean {
   const got = r.after?.value;
   if (got === undefined || r.after?.states.includes('password') || !EDIT_OPS.has(r.op)) return false;
-  return r.op === 'type' ? got.includes((value ?? '').slice(0, 40)) : readsAsSet(got, r.op === 'clear' ? '' : value ?? '');
+  return r.op === 'type'
+    ? got.includes((value ?? '').slice(0, 40))
+    : readsAsSet(got, r.op === 'clear' ? '' : (value ?? ''));
 }
 
 /** The subtree of `ref` in a snapshot (its descendants' lines). */
@@ -173,30 +235,48 @@ function descendants(snap: Snapshot | undefined, ref: string): SnapshotLine[] {
  * scroll pane's) compared with the fresh snapshot, else the visible items of the element; and the side effect a
  * Page key has in lists, the selection moving.
  */
-function scrollEvidence(r: ActionReceipt, before: Snapshot | undefined, after: Snapshot, idOf: (ref: string) => string | undefined): { moved?: string; selection?: string } {
+function scrollEvidence(
+  r: ActionReceipt,
+  before: Snapshot | undefined,
+  after: Snapshot,
+  idOf: (ref: string) => string | undefined,
+): { moved?: string; selection?: string } {
   const out: { moved?: string; selection?: string } = {};
   const atDispatch = (r.before?.children ?? []).filter((c) => c.role === 'scrollbar');
   if (atDispatch.length > 0) {
     const byId = new Map(after.elements.filter((l) => l.role === 'scrollbar').map((l) => [idOf(l.ref), l]));
     for (const b of atDispatch) {
       const now = byId.get(b.id);
-      if (now && (now.value ?? '') !== (b.value ?? '')) { out.moved = `scroll bar ${b.value ?? '?'} → ${now.value ?? '?'}`; break; }
+      if (now && (now.value ?? '') !== (b.value ?? '')) {
+        out.moved = `scroll bar ${b.value ?? '?'} → ${now.value ?? '?'}`;
+        break;
+      }
     }
   } else {
     // A driver that reports no bars: the bars inside the element or beside it in its pane, as last observed.
     const parent = find(after, r.ref)?.parent;
-    const bars = (snap: Snapshot | undefined) => snap?.elements.filter((l) => l.role === 'scrollbar' && (l.parent === r.ref || (parent !== undefined && l.parent === parent)))
-      .map((l) => `${l.ref}=${l.value ?? ''}`).join() ?? '';
+    const bars = (snap: Snapshot | undefined) =>
+      snap?.elements
+        .filter((l) => l.role === 'scrollbar' && (l.parent === r.ref || (parent !== undefined && l.parent === parent)))
+        .map((l) => `${l.ref}=${l.value ?? ''}`)
+        .join() ?? '';
     if (bars(before) !== bars(after)) out.moved = 'a scroll bar moved';
   }
   if (out.moved === undefined && before) {
     const items = (snap: Snapshot) => descendants(snap, r.ref).map((l) => l.ref).join();
     if (items(before) !== items(after)) out.moved = 'the visible items changed';
   }
-  const selected = (snap: Snapshot | undefined) => descendants(snap, r.ref).filter((l) => l.states.includes('selected'));
+  const selected = (snap: Snapshot | undefined) =>
+    descendants(snap, r.ref).filter((l) => l.states.includes('selected'));
   const was = new Set(selected(before).map((l) => l.ref));
   const gained = selected(after).filter((l) => !was.has(l.ref));
-  if (before && gained.length > 0) out.selection = `side effect: the selection moved to ${gained.slice(0, 3).map((l) => `[${l.ref}]${l.name ? ` "${l.name.slice(0, 40)}"` : ''}`).join(', ')}`;
+  if (before && gained.length > 0)
+    out.selection =
+      `side effect: the selection moved to ` +
+      `${gained
+        .slice(0, 3)
+        .map((l) => `[${l.ref}]${l.name ? ` "${l.name.slice(0, 40)}"` : ''}`)
+        .join(', ')}`;
   return out;
 }
 
@@ -212,10 +292,15 @@ const PARAGRAPH_TEXT = new Set(['paragraph', 'heading']);
  * Writer), not as new paragraphs (Enter), and the receipt says so. Undefined when nothing needs saying: no line
  * break, keys typed (a typed "\n" is the Enter key), or a plain multi-line text field.
  */
-export function lineBreaksNote(r: Pick<ActionReceipt, 'ref' | 'value' | 'method'>, after: Snapshot): string | undefined {
+export function lineBreaksNote(
+  r: Pick<ActionReceipt, 'ref' | 'value' | 'method'>,
+  after: Snapshot,
+): string | undefined {
   if (!/\n/.test(r.value ?? '') || r.method !== 'pattern') return undefined;
   const line = after.elements.find((l) => l.ref === r.ref);
-  const paragraphs = PARAGRAPH_TEXT.has(line?.role ?? '') || after.elements.some((l) => l.parent === r.ref && PARAGRAPH_TEXT.has(l.role));
+  const paragraphs =
+    PARAGRAPH_TEXT.has(line?.role ?? '') ||
+    after.elements.some((l) => l.parent === r.ref && PARAGRAPH_TEXT.has(l.role));
   if (!paragraphs) return undefined;
   return 'its line breaks are line breaks inside one paragraph (inserted as text, like Shift+Enter), not new paragraphs: ' +
     'for a new paragraph type the text without the line break and press Return with computer_keys';

@@ -371,6 +371,10 @@ function virtualViewNotes(session: Session, root: RawNode, elements: readonly Sn
   const search = elements.find(
     (l) => l.role === 'textbox' && /search|filter|find/i.test(`${l.name ?? ''} ${l.description ?? ''}`),
   );
+  const searchName = search?.name ? ` ${quoteText(redactText(search.name).slice(0, 40))}` : '';
+  const searchField = search
+    ? `, or type the text into the window's own search field [${search.ref}] textbox${searchName}`
+    : '';
   walk(root, (n, ancestors) => {
     if (out.length >= MAX_CUT_LISTS || !/^(list|tree)$/.test(n.role) || n.childRange || n.setSize !== undefined) return;
     const items = n.children ?? [];
@@ -382,7 +386,7 @@ function virtualViewNotes(session: Session, root: RawNode, elements: readonly Sn
     out.push(
       `(${label} holds only the ${items.length} items in view; its scroll bar says there is more, and those ` +
         `were not searched. Bring them: computer_act ref=${line.ref} op=scroll value="down 10 pages", then find again` +
-        `${search ? `, or type the text into the window's own search field [${search.ref}] textbox${search.name ? ` ${quoteText(redactText(search.name).slice(0, 40))}` : ''}` : ''})`,
+        `${searchField})`,
     );
   });
   return out;

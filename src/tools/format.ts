@@ -153,10 +153,11 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
     // The detail and the error's message carry driver and app text (engine/escape.ts): one line each.
     // A cell named by address (or a row's expander cell) reads as asked, then the ref acted on: "e34:B4 (e93)".
     const ref = r.asked !== undefined ? `${r.asked} (${r.ref})` : r.ref;
-    lines.push(
-      `${head} ${r.op} ${ref} · ` +
-        `${r.status === 'failed' || r.status === 'rejected' ? `${code} ${escapeLine(r.error ? adviseError(r.error) : r.detail)}`.trim() : `${r.status} (${escapeLine(receiptWords(r))})`}`,
-    );
+    const outcome =
+      r.status === 'failed' || r.status === 'rejected'
+        ? `${code} ${escapeLine(r.error ? adviseError(r.error) : r.detail)}`.trim()
+        : `${r.status} (${escapeLine(receiptWords(r))})`;
+    lines.push(`${head} ${r.op} ${ref} · ${outcome}`);
   }
   // A closed dialog first, then what it did to the window that took the focus back.
   for (const w of o.refocused ? o.closedWindows : [])

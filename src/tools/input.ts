@@ -28,8 +28,18 @@ export const inputTool = defineTool({
       window: Type.Optional(Type.String({ maxLength: CAPS.name })),
       x: Type.Optional(Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel })),
       y: Type.Optional(Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel })),
-      to: Type.Optional(Type.Object({ x: Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel }), y: Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel }) }, STRICT)),
-      direction: Type.Optional(Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('left'), Type.Literal('right')])),
+      to: Type.Optional(
+        Type.Object(
+          {
+            x: Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel }),
+            y: Type.Number({ minimum: -CAPS.pixel, maximum: CAPS.pixel }),
+          },
+          STRICT,
+        ),
+      ),
+      direction: Type.Optional(
+        Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('left'), Type.Literal('right')]),
+      ),
       amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, [PROP_UNLISTED]: true })),
       text: Type.Optional(Type.String({ maxLength: CAPS.text })),
     }, STRICT),

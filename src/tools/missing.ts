@@ -22,7 +22,9 @@ const MISSING: Partial<Record<MethodName, Missing>> = {
   'screen.capture': {
     cannot: 'capture a window as an image',
     instead: (has) =>
-      `${OBSERVE}${has.has('screen.ocr') ? ', or computer_screenshot without a mode for the text in its pixels (OCR)' : ''}.`,
+      `${OBSERVE}` +
+      (has.has('screen.ocr') ? ', or computer_screenshot without a mode for the text in its pixels (OCR)' : '') +
+      '.',
   },
   'input.keys': {
     cannot: 'send keys',

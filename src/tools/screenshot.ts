@@ -115,7 +115,10 @@ async function imageMode(
       `${quoteText(redactText(raw.window.title))} · image ${g.width}x${g.height}` +
       (`${g.scale < 1 ? ` (window ${g.screen[2]}x${g.screen[3]} scaled ×${g.scale.toFixed(3)})` : ''} · ` +
         `${res.marks.length} marks`) +
-      `${candidates.length > res.marks.length ? ` (${candidates.length - res.marks.length} elements not marked: outside the image, covered by another window, or over maxMarks ${maxMarks} (up to 200))` : ''}` +
+      (candidates.length > res.marks.length
+        ? ` (${candidates.length - res.marks.length} elements not marked: outside the image, covered by another ` +
+          `window, or over maxMarks ${maxMarks} (up to 200))`
+        : '') +
       `${g.scale < 1 ? ` · maxEdge (up to ${MAX_IMAGE_EDGE}) sets the image's long edge` : ''}`,
   );
   const cover = coverLine(res, 'the image was made');

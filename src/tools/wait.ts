@@ -15,7 +15,12 @@ export const waitTool = defineTool({
       'title contains text appears.',
     inputSchema: Type.Object({
       device: DEVICE,
-      until: Type.Union([Type.Literal('appears'), Type.Literal('disappears'), Type.Literal('value_changes'), Type.Literal('window_appears')]),
+      until: Type.Union([
+        Type.Literal('appears'),
+        Type.Literal('disappears'),
+        Type.Literal('value_changes'),
+        Type.Literal('window_appears'),
+      ]),
       text: Type.Optional(Type.String({ maxLength: CAPS.text })),
       role: Type.Optional(Type.Union(ROLES.map((r) => Type.Literal(r)), { [ENUM_UNLISTED]: true })),
       ref: Type.Optional(Type.String(REF)),

@@ -117,9 +117,11 @@ export class CdpDriver {
     let s = this.sessions.get(targetId);
     if (!s) {
       s = (async () => {
-        const { sessionId } = await this.cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true }).catch((e: unknown) => {
-          throw isCdpGone(e) ? new ComputerUseError('window_not_found', 'The page is closed.') : e;
-        });
+        const { sessionId } = await this.cdp
+          .send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true })
+          .catch((e: unknown) => {
+            throw isCdpGone(e) ? new ComputerUseError('window_not_found', 'The page is closed.') : e;
+          });
         const ps: PageSession = { sessionId, lastEvent: 0, events: 0 };
         this.bySessionId.set(sessionId, ps);
         const send = (m: string, p: Record<string, unknown> = {}) => this.cdp.send(m, p, sessionId);
@@ -198,9 +200,11 @@ export class CdpDriver {
 
   async windowInfo(handle: string): Promise<WindowInfo> {
     const targetId = this.targetOf(handle);
-    const info = await this.cdp.send<{ targetInfo: TargetInfo }>('Target.getTargetInfo', { targetId }).catch((e: unknown) => {
-      throw isCdpGone(e) ? new ComputerUseError('window_not_found', 'The page is closed.') : e;
-    });
+    const info = await this.cdp
+      .send<{ targetInfo: TargetInfo }>('Target.getTargetInfo', { targetId })
+      .catch((e: unknown) => {
+        throw isCdpGone(e) ? new ComputerUseError('window_not_found', 'The page is closed.') : e;
+      });
     const vis = await this.send<{ result: { value?: unknown } }>(
       targetId,
       'Runtime.evaluate',
@@ -243,7 +247,8 @@ export class CdpDriver {
   handlers(): Handlers {
     const table: Handlers = {
       hello: () => ({
-        ...handshake(table), platform: 'web', version: CDP_DRIVER_VERSION, capabilities: ['events', 'keys', 'background_input'],
+        ...handshake(table), platform: 'web', version: CDP_DRIVER_VERSION,
+        capabilities: ['events', 'keys', 'background_input'],
         permissions: { devtools_endpoint: !this.cdp.isClosed }, channel: 'cdp',
         facts: { endpoint: this.endpoint, browser: this.app.name, browser_pid: String(this.app.pid) },
       }),

@@ -29,7 +29,14 @@ export type AxStruct =
   | { kind: 'error'; code: number };
 
 /** A CF value read into JS: arrays and elements stay borrowed references into their owner. */
-export type CfValue = string | number | boolean | AxStruct | { kind: 'element'; ref: CFRef } | { kind: 'array'; items: CFRef[] } | { kind: 'other' };
+export type CfValue =
+  | string
+  | number
+  | boolean
+  | AxStruct
+  | { kind: 'element'; ref: CFRef }
+  | { kind: 'array'; items: CFRef[] }
+  | { kind: 'other' };
 
 /** The CF type ids, read once per bound API. */
 interface TypeIds { string: number; number: number; boolean: number; array: number; axValue: number; element: number }
@@ -188,7 +195,8 @@ export function axError(code: number, what: string): ComputerUseError {
     ],
     [AX_ERROR.apiDisabled]: [
       'permission_denied',
-      `${what}: macOS does not trust ${responsibleApp()} for accessibility. Grant it in ${ACCESSIBILITY_FIX}, then restart it.`,
+      `${what}: macOS does not trust ${responsibleApp()} for accessibility. ` +
+        `Grant it in ${ACCESSIBILITY_FIX}, then restart it.`,
     ],
     [AX_ERROR.actionUnsupported]: ['unsupported', `${what}: the element does not take that action`],
     [AX_ERROR.attributeUnsupported]: ['unsupported', `${what}: the element does not have that attribute`],

@@ -43,7 +43,8 @@ async function gateDevicePermissions(
   const what = permissionWords(widening);
   const answer = confirmer.interactive ? await confirmer.confirm({
     title: `Lower computer-use's questions on device ${spec.name}?`,
-    message: `This command adds device ${spec.name} with ${what}. That lowers what computer-use asks you before it acts there. ` +
+    message: `This command adds device ${spec.name} with ${what}. ` +
+      'That lowers what computer-use asks you before it acts there. ' +
       'A program at this shell (an AI agent) may have added it: say yes only if you did.',
     choices: ['allow_once', 'deny'], reason: 'other',
   }) : 'deny';

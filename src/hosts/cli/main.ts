@@ -61,7 +61,8 @@ async function main(args: string[]): Promise<number> {
   // `<command> --help` prints a usage and does nothing else: `stop --help` must not pause every session, nor
   // `apps --help` start a desktop (the CLI trial). Tool commands, sandbox and doctor print their own.
   if (command !== undefined && asksHelp(rest) && !['sandbox', 'doctor'].includes(command) && KNOWN.has(command)) {
-    if (TOOL_COMMANDS.includes(command)) return runToolCommand(command, rest); // each knows its own help (launch passes an app's --help on)
+    // Each tool command knows its own help (launch passes an app's --help on).
+    if (TOOL_COMMANDS.includes(command)) return runToolCommand(command, rest);
     process.stdout.write(`${USAGE.agent}\n${USAGE.setup}\n`);
     return 0;
   }

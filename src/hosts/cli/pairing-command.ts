@@ -113,10 +113,11 @@ export async function runPairCommand(
     if (flags['revoke'] !== undefined) {
       const r = await unpair(path);
       if (!r.told && r.reason === 'this device is not paired') { err.write('this device is not paired\n'); return 1; }
-      out.write(
-        `pairing deleted on this device; ` +
-          `${r.told ? 'the server forgot it and closed its link' : `the server could not be told (${r.reason || 'not reachable'}): run \`computer-use device revoke <name>\` there`}\n`,
-      );
+      const server = r.told
+        ? 'the server forgot it and closed its link'
+        : `the server could not be told (${r.reason || 'not reachable'}): ` +
+          'run `computer-use device revoke <name>` there';
+      out.write(`pairing deleted on this device; ${server}\n`);
       return 0;
     }
     const desktop =

@@ -137,9 +137,11 @@ export async function runResume(
   const answer = await new Promise<string>((resolve) => {
     const rl = createInterface({ input: tty.input, output: tty.output, terminal: false });
     rl.once('close', () => resolve(''));
+    const state = isPaused(home)
+      ? 'computer-use is paused'
+      : 'The pause file is gone, but running sessions may still be paused';
     tty.output.write(
-      `${isPaused(home) ? 'computer-use is paused' : 'The pause file is gone, but running sessions may still be paused'} ` +
-        `(${home}). To resume them, type ${code} and Enter (anything else keeps it paused): `,
+      `${state} (${home}). To resume them, type ${code} and Enter (anything else keeps it paused): `,
     );
     rl.once('line', (l) => { resolve(l); rl.close(); });
   });

@@ -238,6 +238,12 @@ export async function testDecider(decider: Decider, signal?: AbortSignal): Promi
   ];
   const ok = probes.every((p) => p.value !== null);
   const logprobs = probes.some((p) => p.source === 'logprobs');
+  const fromText = probes.some((p) => p.source === 'text');
+  const logprobsWord = logprobs
+    ? 'used'
+    : fromText
+      ? 'not returned by the server (answers read from the text)'
+      : 'unknown';
   const show = (p: DeciderProbe, i: number): string => {
     if (p.value === null) return `no opinion${p.error ? ` (${p.error})` : ''}`;
     const v =
@@ -252,8 +258,7 @@ export async function testDecider(decider: Decider, signal?: AbortSignal): Promi
   const lines = [
     `decider: ${explaining?.description ?? 'custom'}`,
     ...probes.map((p, i) => `  ${p.question}: ${show(p, i)} [${p.ms} ms]`),
-    `  logprobs: ` +
-      `${logprobs ? 'used' : probes.some((p) => p.source === 'text') ? 'not returned by the server (answers read from the text)' : 'unknown'}`,
+    `  logprobs: ${logprobsWord}`,
     ok
       ? `OK${probes.every((p) => p.plausible) ? '' : ' (reachable, but an answer looks wrong: check the model)'}`
       : 'FAILED: the decider gave no opinion; the policy will use rules only',

@@ -115,7 +115,10 @@ export function chooseMessages(query: string, candidates: string[]): ChatRequest
   const last = CHOICE_LABELS[candidates.length - 1] ?? 'A';
   return [
     { role: 'system', content: CHOOSE_SYSTEM },
-    { role: 'user', content: `${dataBlock(lines)}\nWhich candidate matches the request? Answer with one letter from A to ${last}.` },
+    {
+      role: 'user',
+      content: `${dataBlock(lines)}\nWhich candidate matches the request? Answer with one letter from A to ${last}.`,
+    },
   ];
 }
 
@@ -132,9 +135,11 @@ function rec(v: unknown): Record<string, unknown> | undefined {
 function tokenProb(v: unknown): TokenProb | undefined {
   const r = rec(v);
   if (!r) return undefined;
-  const token = typeof r['token'] === 'string' ? r['token'] : typeof r['tok_str'] === 'string' ? r['tok_str'] : undefined;
+  const token =
+    typeof r['token'] === 'string' ? r['token'] : typeof r['tok_str'] === 'string' ? r['tok_str'] : undefined;
   if (token === undefined) return undefined;
-  const p = typeof r['logprob'] === 'number' ? Math.exp(r['logprob']) : typeof r['prob'] === 'number' ? r['prob'] : undefined;
+  const p =
+    typeof r['logprob'] === 'number' ? Math.exp(r['logprob']) : typeof r['prob'] === 'number' ? r['prob'] : undefined;
   return p !== undefined && Number.isFinite(p) && p >= 0 ? { token, p } : undefined;
 }
 
@@ -147,7 +152,11 @@ export function parseResponse(json: unknown): ParsedAnswer {
   const choice = rec((rec(json)?.['choices'] as unknown[] | undefined)?.[0]);
   if (!choice) {
     const err = rec(rec(json)?.['error']);
-    throw new Error(err && typeof err['message'] === 'string' ? `server error: ${err['message'].slice(0, 200)}` : 'malformed response: no choices');
+    throw new Error(
+      err && typeof err['message'] === 'string'
+        ? `server error: ${err['message'].slice(0, 200)}`
+        : 'malformed response: no choices',
+    );
   }
   const message = rec(choice['message']);
   const content = message?.['content'] ?? choice['text'];
@@ -157,7 +166,9 @@ export function parseResponse(json: unknown): ParsedAnswer {
   if (lp) {
     const first = Array.isArray(lp['content']) ? rec(lp['content'][0]) : undefined;
     if (first) {
-      const alts = Array.isArray(first['top_logprobs']) ? first['top_logprobs'].map(tokenProb).filter((t): t is TokenProb => !!t) : [];
+      const alts = Array.isArray(first['top_logprobs'])
+        ? first['top_logprobs'].map(tokenProb).filter((t): t is TokenProb => !!t)
+        : [];
       const chosen = tokenProb(first);
       if (chosen && !alts.some((a) => a.token === chosen.token)) alts.push(chosen);
       if (alts.length) top = alts;
@@ -248,6 +259,53 @@ function errorText(err: unknown): string {
   return String(err);
 }
 
+/** Sends one question: with logprobs while the server takes them, else (from then on) for the answer text alone. */
+async function requestAnswer(send: ChatTransport, model: string | undefined, messages: ChatRequest['messages'],
+  signal: AbortSignal, logprobs: { want: boolean }): Promise<unknown> {
+  const request = (withLogprobs: boolean): Promise<unknown> => {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const body: ChatRequest = {
+      ...(model !== undefined ? { model } : {}),
+      messages, max_tokens: 1, temperature: 0,
+      ...(withLogprobs ? { logprobs: true as const, top_logprobs: 5 } : {}),
+    };
+    return race(send(body, signal), signal);
+  };
+  try {
+    return await request(logprobs.want);
+  } catch (err) {
+    // Some servers refuse the logprobs parameters outright; ask again for the answer text alone.
+    if (!(
+      logprobs.want &&
+      err instanceof DeciderHttpError &&
+      (err.status === 400 || err.status === 422) &&
+      /logprob/i.test(err.detail)
+    ))
+      throw err;
+    logprobs.want = false;
+    return await request(false);
+  }
+}
+
+/** The outcome of a parsed answer: the value `read` finds in it, or no opinion with the answer that was no label. */
+function outcomeOf<T>(
+  parsed: ParsedAnswer,
+  read: (a: ParsedAnswer) => { value: T | null; source: 'logprobs' | 'text' | 'none' },
+  ms: number,
+): DeciderOutcome<T> {
+  const { value, source } = read(parsed);
+  const answer = parsed.text;
+  if (value === null)
+    return {
+      value: null,
+      source: 'none',
+      answer,
+      error: `unexpected answer ${JSON.stringify(answer.slice(0, 40))}`,
+      ms,
+    };
+  return { value, source, answer, ms };
+}
+
 /**
  * A decider over any chat-completions transport. Never throws: a timeout (default 8 s), an abort, an HTTP
  * error, a malformed response or an answer that is no label all give null ("no opinion").
@@ -256,7 +314,7 @@ export function createChatDecider(send: ChatTransport, opts: ChatDeciderOptions)
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const scrub = opts.scrub ?? ((s: string) => s);
   /** Cleared after a server rejects the logprobs parameters; later requests then ask for text only. */
-  let wantLogprobs = true;
+  const logprobs = { want: true };
 
   async function ask<T>(
     messages: ChatRequest['messages'],
@@ -270,29 +328,8 @@ export function createChatDecider(send: ChatTransport, opts: ChatDeciderOptions)
     if (outer?.aborted) onOuter(); else outer?.addEventListener('abort', onOuter, { once: true });
     const ms = (): number => Math.round(performance.now() - start);
     try {
-      const request = (logprobs: boolean): Promise<unknown> => {
-        if (ctrl.signal.aborted) return Promise.reject(ctrl.signal.reason);
-        const body: ChatRequest = {
-          ...(opts.model !== undefined ? { model: opts.model } : {}),
-          messages, max_tokens: 1, temperature: 0,
-          ...(logprobs ? { logprobs: true as const, top_logprobs: 5 } : {}),
-        };
-        return race(send(body, ctrl.signal), ctrl.signal);
-      };
-      let json: unknown;
-      try {
-        json = await request(wantLogprobs);
-      } catch (err) {
-        // Some servers refuse the logprobs parameters outright; ask again for the answer text alone.
-        if (!(wantLogprobs && err instanceof DeciderHttpError && (err.status === 400 || err.status === 422) && /logprob/i.test(err.detail))) throw err;
-        wantLogprobs = false;
-        json = await request(false);
-      }
-      const parsed = parseResponse(json);
-      const { value, source } = read(parsed);
-      const answer = parsed.text;
-      if (value === null) return { value: null, source: 'none', answer, error: `unexpected answer ${JSON.stringify(answer.slice(0, 40))}`, ms: ms() };
-      return { value, source, answer, ms: ms() };
+      const parsed = parseResponse(await requestAnswer(send, opts.model, messages, ctrl.signal, logprobs));
+      return outcomeOf(parsed, read, ms());
     } catch (err) {
       const reason = ctrl.signal.aborted && ctrl.signal.reason instanceof DeadlineError ? ctrl.signal.reason : err;
       return { value: null, source: 'none', error: scrub(errorText(reason)), ms: ms() };
@@ -309,7 +346,11 @@ export function createChatDecider(send: ChatTransport, opts: ChatDeciderOptions)
       return { value: yesFromText(a.text), source: 'text' };
     }, signal);
 
-  const explainChoose = async (query: string, candidates: string[], signal?: AbortSignal): Promise<DeciderOutcome<number>> => {
+  const explainChoose = async (
+    query: string,
+    candidates: string[],
+    signal?: AbortSignal,
+  ): Promise<DeciderOutcome<number>> => {
     const offered = candidates.slice(0, MAX_CANDIDATES);
     if (offered.length === 0) return { value: null, source: 'none', error: 'no candidates', ms: 0 };
     return ask(chooseMessages(query, offered), (a) => {

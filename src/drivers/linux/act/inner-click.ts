@@ -60,6 +60,10 @@ async function clickablesInside(bus: A11yBus, info: ElementInfo, showingReliable
   return found;
 }
 
+/** A clickable descendant as an unsupported click names it: role and the start of its name, quoted. */
+const innerLabel = (i: Inner): string =>
+  i.role + ((i.name ?? i.description) ? ` "${(i.name ?? i.description ?? '').slice(0, 40)}"` : '');
+
 /**
  * The click for an element that has no action of its own: its one clickable descendant when that fills it (run
  * by `press`, the result naming it in `via`); `unsupported` naming the clickable descendants when there are
@@ -77,7 +81,7 @@ export async function clickInside(bus: A11yBus, info: ElementInfo, showingReliab
       `click is not supported by this ${own.role}${own.name ? ` "${own.name.slice(0, 40)}"` : ''}: it has no ` +
         `action ` +
         (`of its own, and ${inside.length} clickable elements inside it could take the click (` +
-          `${listed.map((i) => i.role + ((i.name ?? i.description) ? ` "${(i.name ?? i.description ?? '').slice(0, 40)}"` : '')).join(', ')}). `) +
+          `${listed.map(innerLabel).join(', ')}). `) +
         'Nothing was sent; click the one meant.',
       { op: 'click', inside: listed },
     );

@@ -115,7 +115,8 @@ export async function editItemCell(
   return {
     method: 'synthetic',
     detail:
-      `${(clicked.detail ?? 'pointer click').replace(/; the window on top.*$/, '')}; ${how}; typed + Return; read back: the cell shows ` +
+      `${(clicked.detail ?? 'pointer click').replace(/; the window on top.*$/, '')}; ${how}; typed + Return; ` +
+      'read back: the cell shows ' +
       `${quoted}${took ? '' : ' (not the entry: the view may have refused it)'}`,
   };
 }

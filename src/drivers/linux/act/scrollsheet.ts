@@ -56,7 +56,9 @@ export async function scrollSheetTo(
   };
   const goal = col === undefined ? `row ${fmt(row)}` : cellAddress(row - 1, col);
   const shown = (r: number[]): string =>
-    `${col === undefined ? `rows ${fmt(r[0]! + 1)}–${fmt(r[2]! + 1)}` : `${cellAddress(r[0]!, r[1]!)}:${cellAddress(r[2]!, r[3]!)}`}`;
+    col === undefined
+      ? `rows ${fmt(r[0]! + 1)}–${fmt(r[2]! + 1)}`
+      : `${cellAddress(r[0]!, r[1]!)}:${cellAddress(r[2]!, r[3]!)}`;
   const on = (r: number[]): boolean =>
     row - 1 >= r[0]! && row - 1 <= r[2]! && (col === undefined || (col >= r[1]! && col <= r[3]!));
   const before = await read();

@@ -464,7 +464,8 @@ export async function diagnoseApp(
       return diag;
     }
     diag.status = 'fail';
-    diag.summary = `${proc.comm} (pid ${proc.pid}, ${toolkit}) is running but never registered with the accessibility bus.`;
+    diag.summary =
+      `${proc.comm} (pid ${proc.pid}, ${toolkit}) is running but never registered with the accessibility bus.`;
     diag.fixes = toolkitFixes();
     if (!diag.fixes.length)
       diag.fixes = [
@@ -551,11 +552,11 @@ export function formatDoctor(r: DoctorReport): string {
       `${mark[a.status]} app ${nameText(a.name)}${a.pid !== undefined ? ` pid=${a.pid}` : ''} (${a.toolkit}` +
         `${a.onBus ? '' : ', not on the accessibility bus'}): ${escapeLine(a.summary)}`,
     );
-    for (const w of a.windows)
-      lines.push(
-        `     window ${quoteText(w.title)}: ${w.nodes} nodes` +
-          `${w.webNodes !== undefined && (a.toolkit === 'chromium' || a.toolkit === 'electron') ? `, ${w.webNodes} in web content` : ''}`,
-      );
+    const web = a.toolkit === 'chromium' || a.toolkit === 'electron';
+    for (const w of a.windows) {
+      const inWeb = w.webNodes !== undefined && web ? `, ${w.webNodes} in web content` : '';
+      lines.push(`     window ${quoteText(w.title)}: ${w.nodes} nodes${inWeb}`);
+    }
     for (const f of a.fixes) lines.push(`     fix: ${escapeLine(f)}`);
   }
   for (const f of r.applied ?? []) {
