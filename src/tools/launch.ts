@@ -106,7 +106,8 @@ export const launchTool = defineTool({
     response.add(session.present(settled.full));
     // Another instance of the app (its own profile, or a start that did not hand over) may already hold what was
     // asked: a second start of a spreadsheet found its file locked by the first and asked about it.
-    const other = await runningInstance(session, p.command, launch, res.pid);
+    // Matched by the window's app too: a script may start it under another name (libreoffice starts soffice).
+    const other = await runningInstance(session, p.command, launch, res.pid, settled.full.window.app);
     if (other) {
       const windows = windowList(session, other);
       const listed = windows.length ? ` (${windows.join(', ')})` : '';
@@ -145,12 +146,14 @@ async function runningInstance(
   command: string,
   launch: LaunchFacts | undefined,
   pid: number,
+  appName?: string,
 ): Promise<AppInfo | undefined> {
   const apps = (await session.apps().catch(() => [] as AppInfo[])).filter(
     (a) => a.pid !== pid && !a.inaccessible && a.windows.length > 0,
   );
   const want = command.split('/').pop()!.toLowerCase();
   return apps.find((a) => launch?.executable !== undefined && a.executable === launch.executable)
+    ?? apps.find((a) => appName !== undefined && a.name === appName)
     ?? apps.find((a) => a.name.toLowerCase() === want || a.executable?.split('/').pop()?.toLowerCase() === want)
     ?? apps.find((a) => want.startsWith(a.name.toLowerCase()) && a.name.length >= 4);
 }

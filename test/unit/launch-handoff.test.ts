@@ -101,13 +101,20 @@ test('a launch that opens its own window while the app already runs names the ru
       root: n(':1.4', 1, 'dialog', { name: 'Text Import - sales.csv' }, [n(':1.4', 2, 'button', { name: 'OK' })]) },
   ]);
   const dir = mkdtempSync(join(tmpdir(), 'cu-second-'));
-  const policy = new Policy({ mode: 'bypass', allowApps: ['soffice'], processInfo: () => undefined, hostPids: [],
-    audit: join(dir, 'audit.jsonl'), settingsPath: join(dir, 'home', 'settings.json'),
-    protectedPaths: [join(dir, 'home')] });
+  const policy = new Policy({
+    mode: 'bypass',
+    allowApps: ['soffice', 'libreoffice'],
+    processInfo: () => undefined,
+    hostPids: [],
+    audit: join(dir, 'audit.jsonl'),
+    settingsPath: join(dir, 'home', 'settings.json'),
+    protectedPaths: [join(dir, 'home')],
+  });
   const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
   const tool = TOOLS.find((t) => t.schema.name === 'computer_launch')!;
-  const r = await runTool(tool, { session }, { command: 'soffice', args: ['/tmp/sales.csv'] });
-  assert.match(r.text, /launched soffice pid=5000/, r.text);
+  // Started by another name than the app's (the libreoffice script starts soffice): the window's app names it.
+  const r = await runTool(tool, { session }, { command: 'libreoffice', args: ['--calc', '/tmp/sales.csv'] });
+  assert.match(r.text, /launched libreoffice pid=5000/, r.text);
   assert.match(r.text, /soffice pid=3809 was already running \(\[w\d+\] "sales\.csv - LibreOffice Calc"\)/, r.text);
   await session.close();
 });
