@@ -11,9 +11,30 @@ export async function openComputer(options: ComputerOptions = {}): Promise<Compu
   return createComputer({ desktop: 'current', mode: 'bypass', allowApps: E2E_APPS, ...options });
 }
 
+/** A folded run's line (engine/fold.ts; a receipt's opened menu): `+ [e14] … [e28] 15 menuitems: e14 "Undo", …`. */
+const FOLD_LINE = /^(\s*(?:[+~-] +)?)\[e\d+\] … \[e\d+\] \d+ ([a-z]+?)e?s: (.*)$/;
+/** One entry of a folded run: its ref, its role when it differs from the run's, its name and what follows it. */
+const FOLD_ENTRY = /(e\d+) (?:([a-z]+) )?("(?:[^"\\]|\\.)*")((?:(?!, e\d+ ).)*)/g;
+
+/**
+ * The lines of `text`, each folded run's entries first as lines of their own (`[e19] menu "Paste Special"`), then
+ * the run's line: a test finds a folded element as it finds a printed one.
+ */
+function elementLines(text: string): string[] {
+  return text.split('\n').flatMap((line) => {
+    const m = FOLD_LINE.exec(line);
+    if (!m) return [line];
+    const entries = [...(m[3] ?? '').matchAll(FOLD_ENTRY)].map((e) => {
+      const after = (e[4] ?? '').replace(/,? *\+\d+ more.*$/, '');
+      return `${m[1] ?? ''}[${e[1] ?? ''}] ${e[2] ?? m[2] ?? ''} ${e[3] ?? ''}${after}`;
+    });
+    return [...entries, line];
+  });
+}
+
 /** The ref on the first line of `text` that matches `pattern`; fails the test when there is none. */
 export function refOn(text: string, pattern: RegExp): string {
-  for (const line of text.split('\n')) {
+  for (const line of elementLines(text)) {
     if (pattern.test(line)) {
       const m = /\[(e\d+)\]/.exec(line);
       if (m?.[1]) return m[1];
@@ -22,9 +43,9 @@ export function refOn(text: string, pattern: RegExp): string {
   assert.fail(`no line matches ${pattern} in:\n${text}`);
 }
 
-/** The line carrying a ref. */
+/** The line carrying a ref (a folded entry's own line). */
 export function lineOf(text: string, ref: string): string | undefined {
-  return text.split('\n').find((l) => l.includes(`[${ref}]`));
+  return elementLines(text).find((l) => l.includes(`[${ref}]`));
 }
 
 /** Asserts a tool call succeeded and returns its text. */
