@@ -31,8 +31,36 @@ const CHANGED_NAME = new RegExp(`^ name ${QUOTED} → ${QUOTED}`);
  * diff's opened menu reads so too, added (`+ [e14] … [e28] 15 menuitems: e14 "Undo", e19 menu "Move", …`): an
  * entry of another role than the run's names it.
  */
-const FOLD_LINE = /^\s*(?:\+ +)?\[(?:d\d+)?e\d+\] … \[(?:d\d+)?e\d+\] \d+ ([a-z]+?)e?s: (.*)$/;
-const FOLD_ENTRY = new RegExp(`((?:d\\d+)?e\\d+) (?:([a-z]+) )?${QUOTED}`, 'g');
+const FOLD_LINE = /^(\s*(?:[+~-] +)?)\[(?:d\d+)?e\d+\] … \[(?:d\d+)?e\d+\] \d+ ([a-z]+?)e?s: (.*)$/;
+const FOLD_ENTRY = new RegExp(`((?:d\\d+)?e\\d+) (?:([a-z]+) )?${QUOTED}((?:(?!, (?:d\\d+)?e\\d+ ).)*)`, 'g');
+
+/** One entry of a folded run's line. */
+export interface FoldEntry {
+  /** The line's indent and diff mark (`+ `), as printed. */
+  lead: string;
+  ref: string;
+  /** The entry's own role when it names one, else the run's. */
+  role: string;
+  /** The name as printed between its quotes, still escaped. */
+  quotedName: string;
+  /** What the entry prints after its name (its states: ` disabled`), up to the next entry. */
+  after: string;
+}
+
+/** The entries of a folded run's line, in order; undefined when the line is not one. */
+export function foldEntries(line: string): FoldEntry[] | undefined {
+  const fold = FOLD_LINE.exec(line);
+  if (!fold) return undefined;
+  const [, lead = '', runRole = '', list = ''] = fold;
+  return [...list.matchAll(FOLD_ENTRY)].map((e) => ({
+    lead,
+    ref: e[1] ?? '',
+    role: e[2] ?? runRole,
+    quotedName: e[3] ?? '',
+    after: e[4] ?? '',
+  }));
+}
+
 /** A control a row line prints after its lead (rows.ts): `— row 2: Ticket 1 | [e52] button "Archive row 1"`. */
 const ROW_CONTROL = new RegExp(`(?<!\\\\)\\[((?:d\\d+)?e\\d+)\\] ([a-z]+)(?: ${QUOTED})?`, 'g');
 const WINDOW_HEADER = new RegExp(`(?:· |new window \\[[^\\]]*\\] |^)(?:window|dialog|alert|frame) ${QUOTED}`);
@@ -46,19 +74,17 @@ export function parseLines(text: string): ElementLine[] {
   const out: ElementLine[] = [];
   let window: string | undefined;
   for (const raw of text.split('\n')) {
-    const fold = FOLD_LINE.exec(raw);
-    if (fold?.[1] !== undefined && fold[2] !== undefined) {
-      for (const e of fold[2].matchAll(FOLD_ENTRY)) {
-        if (e[1] !== undefined && e[3] !== undefined)
-          out.push({
-            ref: e[1],
-            role: e[2] ?? fold[1],
-            name: unescape(e[3]),
-            states: [],
-            raw,
-            ...(window !== undefined ? { window } : {}),
-          });
-      }
+    const entries = foldEntries(raw);
+    if (entries) {
+      for (const e of entries)
+        out.push({
+          ref: e.ref,
+          role: e.role,
+          name: unescape(e.quotedName),
+          states: [],
+          raw,
+          ...(window !== undefined ? { window } : {}),
+        });
       continue;
     }
     const m = ELEMENT.exec(raw);

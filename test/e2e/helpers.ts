@@ -1,5 +1,6 @@
 /** Shared pieces of the end-to-end tests (they run inside `computer-use sandbox exec`). */
 import assert from 'node:assert/strict';
+import { foldEntries } from '../../bench/eval/lines.js';
 import { createComputer, type Computer, type ComputerOptions, type ToolResult } from '../../src/index.js';
 
 /** The apps the e2e tests drive: allowed explicitly, so the tests never wait for a question. */
@@ -11,24 +12,19 @@ export async function openComputer(options: ComputerOptions = {}): Promise<Compu
   return createComputer({ desktop: 'current', mode: 'bypass', allowApps: E2E_APPS, ...options });
 }
 
-/** A folded run's line (engine/fold.ts; a receipt's opened menu): `+ [e14] … [e28] 15 menuitems: e14 "Undo", …`. */
-const FOLD_LINE = /^(\s*(?:[+~-] +)?)\[e\d+\] … \[e\d+\] \d+ ([a-z]+?)e?s: (.*)$/;
-/** One entry of a folded run: its ref, its role when it differs from the run's, its name and what follows it. */
-const FOLD_ENTRY = /(e\d+) (?:([a-z]+) )?("(?:[^"\\]|\\.)*")((?:(?!, e\d+ ).)*)/g;
-
 /**
  * The lines of `text`, each folded run's entries first as lines of their own (`[e19] menu "Paste Special"`), then
  * the run's line: a test finds a folded element as it finds a printed one.
  */
 function elementLines(text: string): string[] {
   return text.split('\n').flatMap((line) => {
-    const m = FOLD_LINE.exec(line);
-    if (!m) return [line];
-    const entries = [...(m[3] ?? '').matchAll(FOLD_ENTRY)].map((e) => {
-      const after = (e[4] ?? '').replace(/,? *\+\d+ more.*$/, '');
-      return `${m[1] ?? ''}[${e[1] ?? ''}] ${e[2] ?? m[2] ?? ''} ${e[3] ?? ''}${after}`;
+    const entries = foldEntries(line);
+    if (!entries) return [line];
+    const own = entries.map((e) => {
+      const after = e.after.replace(/,? *\+\d+ more.*$/, '');
+      return `${e.lead}[${e.ref}] ${e.role} "${e.quotedName}"${after}`;
     });
-    return [...entries, line];
+    return [...own, line];
   });
 }
 
