@@ -702,7 +702,7 @@ function foldRowCells(changed: readonly Changed[]): Changed[] {
     const what = [...new Set([lead, ...cells].flatMap((x) => (x.what ?? '').split(', ')))].join(', ');
     const head = `[${lead.b.ref}] ${lead.b.role}${lead.b.name ? ` ${quote(lead.b.name, MAX_NAME_CHARS)}` : ''}`;
     const n = c.b.row.n.toLocaleString('en-US');
-    // The row before the states: a line that ends in `→ focused` says where the focus went (tools/format.ts).
+    // The row before the states: a line that ends in `→ focused` says where the focus went (diff-focus.ts).
     const line = `~ ${head} (row ${n}, ${cells.length} cells) ${what}`;
     out.push({ line, a: lead.a, b: lead.b, key: `\u0001${what}`, what, row: true });
   }

@@ -1,6 +1,7 @@
 /** Plain-text formatting shared by the tools. */
 import { escapeLine, nameText, quoteText } from '../engine/escape.js';
 import type { AppInfo, WindowInfo } from '../engine/node.js';
+import { focusOnce } from '../engine/diff-focus.js';
 import { redactText } from '../engine/redact.js';
 import { adviseError, remedyAdvice } from './remedy.js';
 import { remediesOf } from '../protocol/errors.js';
@@ -108,24 +109,6 @@ function appName(a: AppInfo): string {
 }
 
 /**
- * A diff without its `focus:` line when a line above already says where the focus went (`~ [e9] document
- * (unfocused) → focused`, `+ [e4] generic focused`) or that it left (`focused → (unfocused)`, and nothing took it):
- * the same fact twice on most receipts. The diff itself keeps the line (set-submit reads it).
- */
-export function withoutEchoedFocus(diff: readonly string[]): string[] {
-  // App text is left out first: a name that reads "→ focused" says nothing of the focus.
-  const bare = diff.map((l) => l.replace(/"(?:[^"\\]|\\.)*"/g, '""'));
-  const took = (ref: string): boolean => bare.some((l) => (l.startsWith(`~ [${ref}] `) && /→ focused(?:,|$)/.test(l))
-    || (l.startsWith(`+ [${ref}] `) && / focused(?: |$)/.test(l)));
-  const left = bare.some((l) => /^~ \[[^\]]+\] .*focused → \(unfocused\)(?:,|$)/.test(l));
-  return diff.filter((l) => {
-    const to = /^focus: (.+)$/.exec(l)?.[1];
-    if (to === undefined) return true;
-    return to === '(none)' ? !left : !took(to);
-  });
-}
-
-/**
  * A bare accessibility call as a driver names what it did: `Action.DoAction(0) "Click"`,
  * `EditableText.SetTextContents`, `EditableText.InsertText at 0`, `Selection.SelectChild on parent`.
  */
@@ -159,15 +142,19 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
         : `${r.status} (${escapeLine(receiptWords(r))})`;
     lines.push(`${head} ${r.op} ${ref} · ${outcome}`);
   }
+  // The focus said once (engine/diff-focus.ts): a window that appeared with the act took it.
+  const diff = focusOnce(o.diff, {
+    newWindow: o.newWindows.length + (o.popups?.length ?? 0) + (o.unread?.length ?? 0) > 0,
+  });
   // A closed dialog first, then what it did to the window that took the focus back.
   for (const w of o.refocused ? o.closedWindows : [])
     lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);
   if (o.refocused)
     lines.push(
       `[${table.refOf(o.refocused)}] ${o.refocused.role} ${quoteText(redactText(o.refocused.title))} has the ` +
-        `focus back${o.diff.length ? ':' : ' (no visible change in it)'}`,
+        `focus back${diff.length ? ':' : ' (no visible change in it)'}`,
     );
-  lines.push(...withoutEchoedFocus(o.diff));
+  lines.push(...diff);
   for (const w of o.others ?? []) {
     lines.push(
       `[${table.refOf(w.window)}] ${w.window.role} ${quoteText(redactText(w.window.title))} of the same app ` +

@@ -10,7 +10,7 @@ import { diffSnapshots } from '../../src/engine/diff.js';
 import type { RawNode } from '../../src/engine/node.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
-import { withoutEchoedFocus } from '../../src/tools/format.js';
+import { focusOnce } from '../../src/engine/diff-focus.js';
 
 const window = {
   id: ':1.9/w',
@@ -339,5 +339,5 @@ test('a row whose cells change states alike reads as one line on its lead cell, 
     ['~ [eN] cell "report-3.txt" (row 3, 8 cells) unselected → selected, (unfocused) → focused']);
   // The row's line says where the focus went: a receipt prints no `focus:` line beside it.
   assert.ok(lines.some((l) => l.startsWith('focus: ')), lines.join('\n'));
-  assert.deepEqual(withoutEchoedFocus(lines).filter((l) => l.startsWith('focus: ')), [], lines.join('\n'));
+  assert.deepEqual(focusOnce(lines).filter((l) => l.startsWith('focus: ')), [], lines.join('\n'));
 });
