@@ -63,7 +63,10 @@ export function foldEntries(line: string): FoldEntry[] | undefined {
 
 /** A control a row line prints after its lead (rows.ts): `— row 2: Ticket 1 | [e52] button "Archive row 1"`. */
 const ROW_CONTROL = new RegExp(`(?<!\\\\)\\[((?:d\\d+)?e\\d+)\\] ([a-z]+)(?: ${QUOTED})?`, 'g');
-const WINDOW_HEADER = new RegExp(`(?:· |new window \\[[^\\]]*\\] |^)(?:window|dialog|alert|frame) ${QUOTED}`);
+const WINDOW_HEADER = new RegExp(
+  `(?:· window \\[[^\\]]*\\] (?:(?:dialog|alert|frame) )?|(?:· |new window \\[[^\\]]*\\] |^)(?:window|dialog|alert|frame) )` +
+    QUOTED,
+);
 
 function unescape(s: string): string {
   return s.replace(/\\(.)/g, (_m, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));

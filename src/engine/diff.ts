@@ -295,6 +295,35 @@ function namePair(a: string, b: string): string {
   return `${show(a)} → ${show(b)}`;
 }
 
+/** A window title shorter than this shows whole on the old side of its change. */
+const TITLE_WHOLE_CHARS = 24;
+/** Characters kept on either side of the part of an old title that changed (to the end of a word, up to 8 more). */
+const TITLE_CONTEXT = 8;
+
+/**
+ * A window title's change, said once: the new title whole (the one the model names the window by from now on), the
+ * old one only as the part that changed with a little context (`"*config.py…" → "config.py - /tmp/… - Geany"`). The
+ * receipt's header no longer repeats the pair (a save's title printed twice in full, ~25 tokens each).
+ */
+export function titlePair(a: string, b: string): string {
+  if (a.length <= TITLE_WHOLE_CHARS) return `${quote(a, MAX_NAME_CHARS)} → ${quote(b, MAX_NAME_CHARS)}`;
+  let p = 0;
+  while (p < a.length && p < b.length && a[p] === b[p]) p++;
+  let q = 0;
+  while (q < a.length - p && q < b.length - p && a[a.length - 1 - q] === b[b.length - 1 - q]) q++;
+  let from = Math.max(0, p - TITLE_CONTEXT);
+  let end = Math.min(a.length, a.length - q + TITLE_CONTEXT);
+  // Whole words where they end soon: "*config.py…", not "*config.p…".
+  const back = a.lastIndexOf(' ', from);
+  if (from > 0 && back >= 0 && from - back <= TITLE_CONTEXT) from = back + 1;
+  const on = a.indexOf(' ', end);
+  if (end < a.length && on >= 0 && on - end <= TITLE_CONTEXT) end = on;
+  if (from === 0 && end >= a.length - 1) return `${quote(a, MAX_NAME_CHARS)} → ${quote(b, MAX_NAME_CHARS)}`;
+  const old = `"${from > 0 ? '…' : ''}${escapeText(a.slice(from, Math.min(end, from + MAX_NAME_CHARS)))}` +
+    `${end < a.length ? '…' : ''}"`;
+  return `${old} → ${quote(b, MAX_NAME_CHARS)}`;
+}
+
 function stateChanges(before: readonly State[], after: readonly State[]): string[] {
   const gained = after.filter((s) => !before.includes(s));
   const lost = before.filter((s) => !after.includes(s));
@@ -321,7 +350,8 @@ interface Change { line: string; what?: string }
 function changeOf(a: SnapshotLine, b: SnapshotLine): Change | undefined {
   const parts: string[] = [];
   let head = `[${b.ref}] ${b.role}`;
-  if (a.name !== b.name) parts.push(`name ${namePair(a.name ?? '', b.name ?? '')}`);
+  // The window's own line (depth 0) is its title: the new one whole, once (titlePair).
+  if (a.name !== b.name) parts.push(`name ${(b.depth === 0 ? titlePair : namePair)(a.name ?? '', b.name ?? '')}`);
   else if (b.name) head += ` ${quote(b.name, MAX_NAME_CHARS)}`;
   let whole = true;
   if ((a.value ?? '') !== (b.value ?? '')) {

@@ -261,7 +261,7 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
 
 /** The footer's word on folded runs: how to print every line (each fold line says how to list its own rest). */
 function foldNote(elements: number): string {
-  return `full=true prints the ${elements} folded control${elements === 1 ? '' : 's'} one per line`;
+  return `full=true lists the ${elements} folded control${elements === 1 ? '' : 's'}`;
 }
 
 /** The first file chooser fact of a raw tree, with the first folder any chooser in it knows. */

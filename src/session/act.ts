@@ -65,6 +65,8 @@ export interface ActOutcome {
   popups?: WindowInfo[];
   /** The window that took the focus back when the target closed (a dialog): the diff is that window's. */
   refocused?: WindowInfo;
+  /** The diff shows the window's new title (its own element renamed): the focus-back header names it by ref only. */
+  retitled?: boolean;
   /** The app's other windows that changed while the target dialog stayed open, with their diffs. */
   others?: { window: WindowInfo; diff: string[] }[];
   /** The app did not answer the re-read after the act (busy): its effect was not read. */
@@ -572,6 +574,7 @@ function receiptStage(state: ActState, effects: Effects | undefined): ActOutcome
     popups: effects.popups,
     settle: effects.settle,
     ...(effects.refocused ? { refocused: effects.refocused } : {}),
+    ...(effects.retitled ? { retitled: true } : {}),
     ...(effects.busy ? { busy: true } : {}),
     ...(effects.unread ? { unread: effects.unread } : {}),
     ...(effects.others?.length ? { others: effects.others } : {}),

@@ -46,6 +46,11 @@ export interface Effects {
    * compares elements, and a frame not named by its title showed no change at all.
    */
   title?: { before: string; after: string };
+  /**
+   * The diff's line of the window's own element shows its new title (`~ [e1] window name "*a…" → "a - Editor"`):
+   * a header above it names the window by its ref only, and `title` is left unset (the title is said once).
+   */
+  retitled?: boolean;
   settle: { settled: boolean; events: number; ms: number };
   /** The windows open when the act's effects were read. */
   listed?: Map<string, WindowInfo>;
@@ -77,8 +82,9 @@ export async function collectEffects(
       const { full } = session.snapshotOf(raw);
       fx.after = full;
       if (before) fx.diff = diffSnapshots(before, full, diffOptions).lines;
+      if (before && retitled(before, full)) fx.retitled = true;
       const was = before ? redactText(before.window.title) : undefined;
-      if (was !== undefined && was !== redactText(full.window.title))
+      if (was !== undefined && was !== redactText(full.window.title) && !fx.retitled)
         fx.title = { before: was, after: redactText(full.window.title) };
     }
     // A dialog acts on its app's other windows (Replace All changes the document): those the model saw are read
@@ -93,7 +99,9 @@ export async function collectEffects(
     const raw2 = back && seen ? await session.readWindow(back).catch(() => null) : null;
     if (back && seen && raw2) {
       fx.refocused = raw2.window;
-      fx.diff = diffSnapshots(seen, session.snapshotOf(raw2).full).lines;
+      const now = session.snapshotOf(raw2).full;
+      fx.diff = diffSnapshots(seen, now).lines;
+      if (retitled(seen, now)) fx.retitled = true;
     }
   }
   await newWindowEffects(session, window, after, windowsBefore, fx);
@@ -103,6 +111,13 @@ export async function collectEffects(
     }
   }
   return fx;
+}
+
+/** The window's own element (the root, depth 0) was renamed: the diff's first change line shows the new title. */
+function retitled(before: Snapshot, after: Snapshot): boolean {
+  const a = before.elements.find((l) => l.depth === 0);
+  const b = after.elements.find((l) => l.depth === 0);
+  return a !== undefined && b !== undefined && a.ref === b.ref && a.name !== b.name && b.name === after.window.title;
 }
 
 /** Waits for the app to settle after the act: `ui.settle` (listing the windows, given act_windows), else polling. */

@@ -1,6 +1,7 @@
 /** Keyboard input to a window, through the acting pipeline, with the same effects report as element actions. */
 import type { RawNode, WindowInfo } from '../engine/node.js';
 import { quoteText } from '../engine/escape.js';
+import { titlePair } from '../engine/diff.js';
 import { ComputerUseError, isComputerUseError } from '../protocol/errors.js';
 import type { Chord } from '../protocol/keys.js';
 import type { KeysResult } from '../protocol/methods.js';
@@ -80,7 +81,7 @@ export async function runKeys(
  */
 export function keysSeen(fx: Pick<Effects, 'newWindows' | 'closedWindows' | 'diff' | 'title'>): string | undefined {
   const title = fx.title
-    ? `the window title changed: ${quoteText(fx.title.before)} → ${quoteText(fx.title.after)}`
+    ? `the window title changed: ${titlePair(fx.title.before, fx.title.after)}`
     : undefined;
   return fx.newWindows.length
     ? 'a window appeared'

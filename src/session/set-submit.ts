@@ -132,6 +132,7 @@ async function setThenSubmit(session: Session, before: ActionSpec[], spec: Actio
     closedWindows: [...first.closedWindows, ...fx.closedWindows],
     popups: [...(first.popups ?? []), ...fx.popups],
     ...(closed && later.refocused ? { refocused: later.refocused } : {}),
+    ...(closed && later.retitled ? { retitled: true } : {}),
     settle: fx.settle,
     ...(fx.busy ? { busy: true } : {}),
   };

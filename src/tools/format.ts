@@ -3,6 +3,9 @@ import { escapeLine, nameText, quoteText } from '../engine/escape.js';
 import type { AppInfo, WindowInfo } from '../engine/node.js';
 import { focusOnce } from '../engine/diff-focus.js';
 import { redactText } from '../engine/redact.js';
+import { MAX_NAME_CHARS, quote } from '../engine/measure.js';
+import { renderHeader } from '../engine/render.js';
+import type { Snapshot } from '../engine/snapshot.js';
 import { adviseError, remedyAdvice } from './remedy.js';
 import { remediesOf } from '../protocol/errors.js';
 import type { WindowTable } from '../session/windows.js';
@@ -122,9 +125,48 @@ const CALL_NAME = /^[A-Z][A-Za-z]*\.[A-Z][A-Za-z]*(?:\(\d*\))?(?: "[^"\n]{0,40}"
  */
 export function receiptWords(r: Pick<ActionReceipt, 'status' | 'detail' | 'how'>): string {
   const how = r.how;
-  if (r.status !== 'confirmed' || how === undefined || !CALL_NAME.test(how)) return r.detail;
-  if (!r.detail.startsWith(`${how}; `)) return r.detail;
-  return r.detail.slice(how.length + 2);
+  if (r.status !== 'confirmed') return r.detail;
+  const words = how !== undefined && CALL_NAME.test(how) && r.detail.startsWith(`${how}; `)
+    ? r.detail.slice(how.length + 2)
+    : r.detail;
+  return withoutShownEffects(words);
+}
+
+/**
+ * The effects a receipt's own lines print right below it (the diff, `new window [w2] …`, `window closed: [w2] …`,
+ * `[w1] … of the same app changed:`): a confirmed receipt does not say them again in its words, `confirmed` alone
+ * reads as "by what follows" (~5 tokens on most receipts). The receipt's `detail` keeps them for the audit log.
+ */
+const SHOWN_BELOW = /^(?:the window changed|a window appeared|a window closed|the app's window \[w\d+\] changed)$/;
+
+/** Words without the phrases that name an effect printed below them (SHOWN_BELOW), `; `-separated. */
+export function withoutShownEffects(words: string): string {
+  return words.split('; ').filter((w) => !SHOWN_BELOW.test(w)).join('; ');
+}
+
+/** A receipt's status and its words in parentheses, or the status alone when nothing is left to say. */
+export function statusWords(status: string, words: string): string {
+  return words ? `${status} (${words})` : status;
+}
+
+/**
+ * A snapshot's text under one line that names its window once: `[w2] dialog "Find and Replace" [focused] · app
+ * soffice pid=3923` and, when given, what a launch adds (`· ran as given`). The snapshot's own header (`app soffice
+ * pid=3923 · dialog "Find and Replace" [focused]`) said every fact of it again, right below.
+ */
+export function withHeader(
+  ref: string,
+  snapshot: Pick<Snapshot, 'text' | 'window'>,
+  o: { tail?: string; app?: boolean; role?: boolean } = {},
+): string {
+  const w = snapshot.window;
+  const head = renderHeader(w);
+  const role = o.role === false ? '' : ` ${w.role}`;
+  const tail = o.tail ?? '';
+  if (!snapshot.text.startsWith(`${head}\n`) && snapshot.text !== head)
+    return `[${ref}]${role} ${quoteText(redactText(w.title))}${tail}:\n${snapshot.text}`;
+  return `[${ref}]${role} ${quote(w.title, MAX_NAME_CHARS)}${w.focused ? ' [focused]' : ''}` +
+    `${o.app === false ? '' : ` · app ${nameText(w.app)} pid=${w.pid}`}${tail}${snapshot.text.slice(head.length)}`;
 }
 
 /** The computer_act result: one line per action, the diff, new windows with their snapshots. */
@@ -139,7 +181,7 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
     const outcome =
       r.status === 'failed' || r.status === 'rejected'
         ? `${code} ${escapeLine(r.error ? adviseError(r.error) : r.detail)}`.trim()
-        : `${r.status} (${escapeLine(receiptWords(r))})`;
+        : statusWords(r.status, escapeLine(receiptWords(r)));
     lines.push(`${head} ${r.op} ${ref} · ${outcome}`);
   }
   // The focus said once (engine/diff-focus.ts): a window that appeared with the act took it.
@@ -149,9 +191,11 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
   // A closed dialog first, then what it did to the window that took the focus back.
   for (const w of o.refocused ? o.closedWindows : [])
     lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);
+  // A title the diff shows renamed (`~ [e1] window name "*a…" → "a - Editor"`) is said there, once.
   if (o.refocused)
     lines.push(
-      `[${table.refOf(o.refocused)}] ${o.refocused.role} ${quoteText(redactText(o.refocused.title))} has the ` +
+      `[${table.refOf(o.refocused)}] ${o.refocused.role}` +
+        `${o.retitled ? '' : ` ${quoteText(redactText(o.refocused.title))}`} has the ` +
         `focus back${diff.length ? ':' : ' (no visible change in it)'}`,
     );
   lines.push(...diff);
@@ -178,10 +222,7 @@ export function formatActOutcome(o: ActOutcome, table: WindowTable): string {
     lines.push(`popup window [${table.refOf(w)}] opened (its items are the + lines above)`);
   for (const w of o.refocused ? [] : o.closedWindows)
     lines.push(`window closed: [${table.refOf(w)}] ${quoteText(redactText(w.title))}`);
-  for (const n of o.newWindows) {
-    lines.push(`new window [${table.refOf(n.window)}] ${n.window.role} ${quoteText(redactText(n.window.title))}:`);
-    lines.push(n.snapshot.text);
-  }
+  for (const n of o.newWindows) lines.push(`new window ${withHeader(table.refOf(n.window), n.snapshot)}`);
   for (const w of o.unread ?? [])
     lines.push(
       `new window [${table.refOf(w)}] ${w.role} ${quoteText(redactText(w.title))} (not read: its app is busy; ` +

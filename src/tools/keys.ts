@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { keysTypeText } from '../policy/irreversible.js';
 import { currentItemNote, keysSeen, runKeys } from '../session/keys.js';
 import { closeChord, closeChordHint } from '../session/close.js';
-import { formatActOutcome } from './format.js';
+import { formatActOutcome, statusWords, withoutShownEffects } from './format.js';
 import { CAPS, defineTool, DEVICE, SETTLE, STRICT } from './tool.js';
 
 export const keysTool = defineTool({
@@ -51,14 +51,16 @@ export const keysTool = defineTool({
       ...(seen ? [] : [`${escapeLine(result.method)} key events`]),
       ...(result.focusedFirst ? ['the window was focused first'] : []),
       ...(item ? [item] : []),
-      ...(seen ? [seen] : []),
+      // The effect itself prints below (the diff, the new or closed window): only a title the diff lacks is said.
+      ...(seen && withoutShownEffects(seen) ? [withoutShownEffects(seen)] : []),
     ].join('; ');
     const status = seen ? 'confirmed' : 'unknown';
     // A close chord the app did not bind: the window's close op does what its close button does.
     const closeHint = !seen && !effects.busy && !treeless && closeChord(chords)
       ? withHint(closeChordHint(session.last.get(window.id))) : '';
-    response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · ${status} (${words}` +
-      `${quietNote({ seen: seen !== undefined, busy: effects.busy === true, treeless }, refOf(window))}${closeHint})`);
+    const note = quietNote({ seen: seen !== undefined, busy: effects.busy === true, treeless }, refOf(window));
+    response.add(`ok keys ${shown} → [${session.windows.refOf(window)}] · ` +
+      statusWords(status, `${words}${words ? note : note.replace(/^; /, '')}${closeHint}`));
     response.add(formatActOutcome({ receipts: [], ...effects }, session.windows));
   },
 });

@@ -7,6 +7,7 @@ import type { LaunchFacts } from '../policy/apps.js';
 import type { LaunchResult } from '../protocol/methods.js';
 import { exitText, launchApp } from '../session/launch.js';
 import type { Session } from '../session/session.js';
+import { withHeader } from './format.js';
 import { CAPS, defineTool, DEVICE, PROP_UNLISTED, STRICT } from './tool.js';
 
 export const launchTool = defineTool({
@@ -99,11 +100,16 @@ export const launchTool = defineTool({
       );
       return;
     }
-    response.add(
-      `launched ${nameText(p.command)} pid=${res.pid} · window [` +
-        `${session.windows.refOf(settled.full.window)}] · ${ranShort}`,
-    );
-    response.add(session.present(settled.full));
+    // One line names the launch and its window (the snapshot's own header said the window's facts again):
+    // `launched gnumeric pid=23478 · window [w1] "Book1.gnumeric - Gnumeric" [focused] · ran as given`.
+    const w = settled.full.window;
+    const text = session.present(settled.full);
+    // The app and pid are said again only where they are not the launched ones (libreoffice starts soffice).
+    const ours = nameText(w.app) === nameText(p.command) && w.pid === res.pid;
+    const app = ours ? '' : ` · app ${nameText(w.app)}${w.pid === res.pid ? '' : ` pid=${w.pid}`}`;
+    response.add(`launched ${nameText(p.command)} pid=${res.pid} · window ` +
+      withHeader(session.windows.refOf(w), { text, window: w },
+        { tail: `${app} · ${ranShort}`, app: false, role: w.role !== 'window' }));
     // Another instance of the app (its own profile, or a start that did not hand over) may already hold what was
     // asked: a second start of a spreadsheet found its file locked by the first and asked about it.
     // Matched by the window's app too: a script may start it under another name (libreoffice starts soffice).

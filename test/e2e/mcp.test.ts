@@ -61,6 +61,12 @@ test('launch, observe, toggle by ref and read the diff; stale refs and bad calls
   );
   appPid = Number(/pid=(\d+)/.exec(launched)?.[1]);
   assert.ok(appPid > 0, launched);
+  // The MCP host prints the launch's one line as the CLI does: the window's ref, title and focus, how it ran.
+  assert.match(
+    launched,
+    /^launched gtk3-widget-factory pid=\d+ · window \[w\d+\] "[^\n]*" (?:\[focused\] )?· ran as given\n/,
+    launched,
+  );
   const snap = text(
     await client.callTool({
       name: 'computer_observe',

@@ -136,7 +136,7 @@ test('a close the app answers with its own "Save changes?" dialog names that dia
     ),
     res.text,
   );
-  assert.match(res.text, /^new window \[w\d+\] dialog "Save changes\?":/m, res.text);
+  assert.match(res.text, /^new window \[w\d+\] dialog "Save changes\?" \[focused\] · app editor pid=\d+$/m, res.text);
   assert.match(res.text, /button "Don't Save"/, res.text);
   await session.close();
 });

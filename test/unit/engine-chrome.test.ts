@@ -67,7 +67,7 @@ test('the controls around a page fold to one line per run; the page prints whole
     /\] document "Order" focused\n {4}\[e\d+\] heading "Order a shirt"\n {4}\[e\d+\] button "Place order"/,
   );
   assert.ok(!s.text.includes('Reload') && !s.text.includes('Extension'), s.text);
-  assert.match(s.text, /full=true prints the \d+ folded controls one per line/);
+  assert.match(s.text, /full=true lists the \d+ folded controls/);
   // The elements a find or a diff reads still hold every control around the page.
   assert.ok(s.elements.some((l) => l.name === 'Reload'));
 });

@@ -67,7 +67,7 @@ test('a long run of alike buttons folds to one line: count, ' +
   assert.doesNotMatch(s.text, /\[e\d+\] button "Tool/);
   // The structure prints whole, and the footer says how to get every line.
   assert.match(s.text, /\[e\d+\] tab "Sheet2"/);
-  assert.match(s.text, /\(full=true prints the 30 folded controls one per line\)$/);
+  assert.match(s.text, /\(full=true lists the 30 folded controls\)$/);
   // Every element is still there for find, diffs and acts.
   assert.equal(s.elements.filter((l) => l.role === 'button').length, 30);
   assert.ok(s.tokens < buildSnapshot(sheet(), new RefTable()).tokens / 2);
@@ -157,7 +157,7 @@ test('a toolbar combo (a group of a text box and a nameless drop-down button) pr
   assert.match(s.text, /^ {4}\[e4\] textbox "Font Name" value="DejaVu Sans" editable$/m, s.text);
   assert.match(s.text, /^ {4}\[e7\] textbox value="A1" editable$/m, s.text);
   assert.doesNotMatch(s.text, /group|button/, s.text);
-  assert.match(s.text, /full=true prints the 2 folded controls one per line/, s.text);
+  assert.match(s.text, /full=true lists the 2 folded controls/, s.text);
   // The drop-down button just acted on prints with its group.
   const acted = buildSnapshot({ window: WINDOW, root }, new RefTable(), { fold: true, whole: new Set(['e5']) });
   assert.match(

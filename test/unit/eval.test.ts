@@ -51,8 +51,7 @@ function byName(fake: FakeDriver, name: string): RawNode | undefined {
 const KEYS_RESULT = [
   'ok keys "ctrl+s" → [w1] · unknown (synthetic key events)',
   '~ [e17] document focused → (unfocused)',
-  'new window [w2] dialog "Save As":',
-  'app gedit pid=1 · dialog "Save As" [focused]',
+  'new window [w2] dialog "Save As" [focused] · app gedit pid=1',
   '[e19] dialog "Save As" modal',
   '  [e20] dialog "File Chooser Widget"',
   '    [e21] textbox value="Untitled \\"1\\"" editable focused',
@@ -81,6 +80,19 @@ test('element lines carry role, name, value, states and the top-level window the
   assert.equal(matchTarget(lines, { role: 'textbox', window: 'Save As' })[0]?.ref, 'e21');
   assert.deepEqual(matchTarget(lines, { role: 'textbox', window: 'Open' }), []);
   assert.deepEqual(matchTarget(lines, { name: { re: '^File Chooser' } }).map((l) => l.ref), ['e20']);
+});
+
+test('a launch\'s one line names the window its snapshot\'s lines sit in', () => {
+  const lines = parseLines([
+    'launched "/usr/bin/chromium" pid=7 · window [w1] "Tickets - Chromium" [focused] · app Chromium · ran as given',
+    '[e1] window',
+    '  [e2] button "Archive"',
+    'launched zenity pid=8 · window [w2] dialog "Question" [focused] · ran as given',
+    '[e3] dialog',
+    '  [e4] button "Yes"',
+  ].join('\n'));
+  assert.equal(lines.find((l) => l.ref === 'e2')?.window, 'Tickets - Chromium');
+  assert.equal(lines.find((l) => l.ref === 'e4')?.window, 'Question');
 });
 
 test('a row line\'s other controls read as elements of their own, as a model reads them', () => {
