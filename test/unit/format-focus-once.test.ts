@@ -112,13 +112,13 @@ test('a new window that took the focus implies the old window lost it: its loser
   ], { newWindows: [{ window: dialog, snapshot }] });
   assert.deepEqual(lines.slice(0, 2), [
     '~ [e479] button "Undo" disabled → enabled',
-    'new window [w1] alert "Question":',
+    'new window [w1] alert "Question" [focused] · app soffice pid=7',
   ]);
   // Only a loss: nothing of the old window is printed, and no "(no visible change)" either.
   const only = printed(['~ [e40] canvas focused → (unfocused)', 'focus: (none)'], {
     newWindows: [{ window: dialog, snapshot }],
   });
-  assert.deepEqual(only[0], 'new window [w1] alert "Question":');
+  assert.deepEqual(only[0], 'new window [w1] alert "Question" [focused] · app soffice pid=7');
   assert.ok(!only.some((l) => /^(?:~|focus)/.test(l) || l.includes('no visible change')), only.join('\n'));
   assert.deepEqual(printed(['~ [e13] document focused → (unfocused)', 'focus: (none)'], { popups: [dialog] }), [
     'popup window [w1] opened (its items are the + lines above)',
