@@ -4,7 +4,7 @@ import { compactCount, MAX_NAME_CHARS, MAX_VALUE_CHARS, quote } from './measure.
 import type { SnapshotLine } from './line.js';
 import type { Snapshot } from './snapshot.js';
 import { refillBlocks } from './diff-refill.js';
-import { RECEIPT_GRID_FOLD } from './grid.js';
+import { RECEIPT_GRID_FOLD, rowOfAddressBox, type GridFold } from './grid.js';
 
 /** Result of `diffSnapshots`. */
 export interface SnapshotDiff {
@@ -633,7 +633,7 @@ function removedLines(p: DiffPass): string[] {
     // cut at row 135, before the row and its button).
     const shown =
       moved.length >= GRID_MOVED
-        ? (p.near?.table === g.ref ? g.grid?.(DIFF_GRID_TOKENS * 3) : g.grid?.(DIFF_GRID_TOKENS, RECEIPT_GRID_FOLD))
+        ? (p.near?.table === g.ref ? g.grid?.(DIFF_GRID_TOKENS * 3) : g.grid?.(DIFF_GRID_TOKENS, receiptFold(p, g.ref)))
         : undefined;
     if (!shown) { out.push(...moved); continue; }
     out.push(`~ [${g.ref}]${tableLabel(g)} shows other cells: ${shown.summary}`, ...shown.rows.map((r) => `+   ${r}`));
@@ -642,6 +642,15 @@ function removedLines(p: DiffPass): string[] {
   for (const [table, set] of rowsLeft)
     out.push(`- ${rowSpans([...set])} of [${table}]${tableLabel(p.now.get(table) ?? p.old.get(table))}`);
   return out;
+}
+
+/**
+ * How a receipt folds a kept grid that shows other cells: around its cursor, else around the row its window's
+ * cell-address box names (a Find Next from a dialog leaves no cell focused: 25 rows, 609 tokens, printed whole).
+ */
+function receiptFold(p: DiffPass, grid: string): GridFold {
+  const at = rowOfAddressBox(grid, p.after.elements);
+  return at === undefined ? RECEIPT_GRID_FOLD : { ...RECEIPT_GRID_FOLD, at };
 }
 
 /** True when a change names no value: states only (`enabled → disabled`), which reads alike on any role. */
