@@ -460,15 +460,19 @@ const rowLineStates = (rowText: string): string =>
   /^\[[^\]]+\] \S+(?: "(?:[^"\\]|\\.)*")?((?: [a-z]+)*) — row/u.exec(rowText)?.[1] ?? '';
 
 /**
- * Rows that came into a table, ADDED_ROWS_FOLD or more, as their first ADDED_ROWS and those selected or focused,
- * and one line for the rest where the first left out stood: Thunar's switch to its list view, and its return to the
- * top after a rename, each printed the 12 rows on screen (~270 tokens), which find and scope reach.
+ * Rows that came into a table, ADDED_ROWS_FOLD or more, as the rows within ROWS_NEAR of those selected or focused
+ * (as a scroll's and a grid's receipt print the rows around their target), else their first ADDED_ROWS, and one
+ * line for the rest where the first left out stood: Thunar's switch to its list view, and its return to the top
+ * after a rename, each printed the 12 rows on screen (~270 tokens), which find and scope reach.
  */
 function foldAddedRows(walk: AddedWalk): string[] {
   const put = new Map<number, string>();
   for (const [table, rows] of walk.printedRows) {
     if (rows.length < ADDED_ROWS_FOLD) continue;
-    const left = rows.filter((r, i) => i >= ADDED_ROWS && !r.shown);
+    const marked = rows.filter((r) => r.shown).map((r) => r.n);
+    const kept = (r: { n: number }, i: number): boolean =>
+      marked.length ? marked.some((n) => Math.abs(n - r.n) <= ROWS_NEAR) : i < ADDED_ROWS;
+    const left = rows.filter((r, i) => !kept(r, i));
     left.forEach((r, i) =>
       put.set(
         r.at,
