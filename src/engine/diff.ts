@@ -4,7 +4,7 @@ import { compactCount, MAX_NAME_CHARS, MAX_VALUE_CHARS, quote } from './measure.
 import type { SnapshotLine } from './line.js';
 import type { Snapshot } from './snapshot.js';
 import { refillBlocks } from './diff-refill.js';
-import { RECEIPT_GRID_FOLD } from './grid.js';
+import { RECEIPT_GRID_FOLD, rowOfAddressBox, type GridFold } from './grid.js';
 
 /** Result of `diffSnapshots`. */
 export interface SnapshotDiff {
@@ -490,15 +490,19 @@ const rowLineStates = (rowText: string): string =>
   /^\[[^\]]+\] \S+(?: "(?:[^"\\]|\\.)*")?((?: [a-z]+)*) — row/u.exec(rowText)?.[1] ?? '';
 
 /**
- * Rows that came into a table, ADDED_ROWS_FOLD or more, as their first ADDED_ROWS and those selected or focused,
- * and one line for the rest where the first left out stood: Thunar's switch to its list view, and its return to the
- * top after a rename, each printed the 12 rows on screen (~270 tokens), which find and scope reach.
+ * Rows that came into a table, ADDED_ROWS_FOLD or more, as the rows within ROWS_NEAR of those selected or focused
+ * (as a scroll's and a grid's receipt print the rows around their target), else their first ADDED_ROWS, and one
+ * line for the rest where the first left out stood: Thunar's switch to its list view, and its return to the top
+ * after a rename, each printed the 12 rows on screen (~270 tokens), which find and scope reach.
  */
 function foldAddedRows(walk: AddedWalk): string[] {
   const put = new Map<number, string>();
   for (const [table, rows] of walk.printedRows) {
     if (rows.length < ADDED_ROWS_FOLD) continue;
-    const left = rows.filter((r, i) => i >= ADDED_ROWS && !r.shown);
+    const marked = rows.filter((r) => r.shown).map((r) => r.n);
+    const kept = (r: { n: number }, i: number): boolean =>
+      marked.length ? marked.some((n) => Math.abs(n - r.n) <= ROWS_NEAR) : i < ADDED_ROWS;
+    const left = rows.filter((r, i) => !kept(r, i));
     left.forEach((r, i) =>
       put.set(
         r.at,
@@ -663,7 +667,7 @@ function removedLines(p: DiffPass): string[] {
     // cut at row 135, before the row and its button).
     const shown =
       moved.length >= GRID_MOVED
-        ? (p.near?.table === g.ref ? g.grid?.(DIFF_GRID_TOKENS * 3) : g.grid?.(DIFF_GRID_TOKENS, RECEIPT_GRID_FOLD))
+        ? (p.near?.table === g.ref ? g.grid?.(DIFF_GRID_TOKENS * 3) : g.grid?.(DIFF_GRID_TOKENS, receiptFold(p, g.ref)))
         : undefined;
     if (!shown) { out.push(...moved); continue; }
     out.push(`~ [${g.ref}]${tableLabel(g)} shows other cells: ${shown.summary}`, ...shown.rows.map((r) => `+   ${r}`));
@@ -672,6 +676,15 @@ function removedLines(p: DiffPass): string[] {
   for (const [table, set] of rowsLeft)
     out.push(`- ${rowSpans([...set])} of [${table}]${tableLabel(p.now.get(table) ?? p.old.get(table))}`);
   return out;
+}
+
+/**
+ * How a receipt folds a kept grid that shows other cells: around its cursor, else around the row its window's
+ * cell-address box names (a Find Next from a dialog leaves no cell focused: 25 rows, 609 tokens, printed whole).
+ */
+function receiptFold(p: DiffPass, grid: string): GridFold {
+  const at = rowOfAddressBox(grid, p.after.elements);
+  return at === undefined ? RECEIPT_GRID_FOLD : { ...RECEIPT_GRID_FOLD, at };
 }
 
 /** True when a change names no value: states only (`enabled → disabled`), which reads alike on any role. */

@@ -43,13 +43,13 @@ function foldedRows(fold: GridFold | undefined, box: readonly number[], cursorRo
   const add = (from: number, to: number): void => {
     for (let r = Math.max(r0, from); r <= Math.min(r1, to); r++) rows.add(r);
   };
-  // A receipt's grid without a cursor (its window lost the focus to the Find dialog that moved it) prints whole:
-  // the row the model looked for may be anywhere in it.
-  if (cursorRow === undefined && fold.head === 0) return undefined;
+  const cursor = cursorRow ?? fold.at;
+  // A receipt's grid with no cursor and nothing naming one prints whole: the row the model looked for may be
+  // anywhere in it.
+  if (cursor === undefined && fold.head === 0 && !fold.keep?.length) return undefined;
   // A first print without a cursor shows the top of the view.
-  const head = fold.head;
-  add(r0, r0 + head - 1);
-  if (cursorRow !== undefined) add(cursorRow - fold.around, cursorRow + fold.around);
+  add(r0, r0 + fold.head - 1);
+  if (cursor !== undefined) add(cursor - fold.around, cursor + fold.around);
   for (const k of fold.keep ?? []) add(k, k);
   return rows.size < r1 - r0 + 1 ? rows : undefined;
 }
@@ -398,6 +398,21 @@ function cellSnapshotLine(c: Cell, node: DistilledNode): SnapshotLine {
   if (c.value !== undefined) line.value = c.value;
   if (c.description) line.formula = c.description;
   return line;
+}
+
+/**
+ * The row (0-based) a window's cell-address box names in grid `grid`: a text field whose value is the address of
+ * one of the grid's cells (Calc's Name Box, gnumeric's). Where the cursor is when no cell of the grid reads as
+ * focused (its window lost the focus to the Find dialog that moved the sheet).
+ */
+export function rowOfAddressBox(grid: string, lines: readonly SnapshotLine[]): number | undefined {
+  const cells = new Set(lines.filter((l) => l.role === 'cell' && l.parent === grid).map((l) => l.name));
+  for (const l of lines) {
+    if (l.role !== 'textbox' || l.value === undefined) continue;
+    const at = parseAddress(l.value.trim());
+    if (at && cells.has(cellAddress(at.row, at.col))) return at.row;
+  }
+  return undefined;
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { DistilledNode } from './distill.js';
 import { walkDistilled } from './distill.js';
+import { parseAddress } from '../protocol/cells.js';
 
 /** Roles a drawn view takes: a canvas, or the toolkit's generic widget around a custom-drawn area. */
 const VIEW_ROLES: ReadonlySet<string> = new Set(['canvas', 'group', 'generic', 'pane', 'unknown']);
@@ -31,31 +32,59 @@ export function isOpaqueView(n: DistilledNode): boolean {
   );
 }
 
-/** The refs of the opaque views under `root` (document order). */
-export function opaqueViews(root: DistilledNode): string[] {
-  const out: string[] = [];
-  walkDistilled(root, (n) => { if (n.ref !== undefined && isOpaqueView(n)) out.push(n.ref); });
-  return out;
+/**
+ * What an opaque view is, by what reaches its content: a drawn page (a canvas: abiword's) takes typing and gives
+ * its text back through the clipboard; a sheet (a view in a window with a cell-address box: gnumeric's) is written
+ * through that box and its edit line; an item view (Thunar's icons) has a list view or a Find of its app.
+ */
+export type OpaqueKind = 'page' | 'sheet' | 'items';
+
+/** The opaque views under `root` (document order), each with its kind. */
+export interface OpaqueViews { refs: string[]; kinds: OpaqueKind[] }
+
+/** True for a text field whose value is one cell's address ("A1"): a spreadsheet's cell-address box. */
+const isAddressBox = (n: DistilledNode): boolean =>
+  n.role === 'textbox' && n.value !== undefined && parseAddress(n.value.trim()) !== undefined;
+
+/** The opaque views under `root` (document order) and the kinds among them. */
+export function opaqueViews(root: DistilledNode): OpaqueViews {
+  const views: DistilledNode[] = [];
+  let addressBox = false;
+  walkDistilled(root, (n) => {
+    if (n.ref !== undefined && isOpaqueView(n)) views.push(n);
+    if (isAddressBox(n)) addressBox = true;
+  });
+  const kinds = new Set<OpaqueKind>(
+    views.map((n) => (n.role === 'canvas' ? 'page' : addressBox ? 'sheet' : 'items')),
+  );
+  return { refs: views.map((n) => n.ref ?? '?'), kinds: [...kinds] };
 }
 
 /** The words after an opaque view's element line. */
 export const OPAQUE_MARK = '(exposes no items)';
 
 /**
- * One note naming the opaque views and what reaches their content instead. Views the model has been told about
- * (`told`: in this conversation) get a short form, so a view printed again does not repeat the whole paragraph;
- * any view not told yet brings the whole note.
+ * What reaches each kind's content. Every piece was a trial's lost call (gnumeric's edit line needs Enter; the
+ * clipboard asks the user); one note said them all to every view in ~130 tokens on each first print.
  */
-export function opaqueNote(refs: readonly string[], told: (ref: string) => boolean = () => false): string {
+const ADVICE: Record<OpaqueKind, string> = {
+  page: 'type while it has the focus; read back by ctrl+a, ctrl+c, then the clipboard (asks the user) or ' +
+    'computer_screenshot (OCR)',
+  sheet: 'type while it has the focus, or set_value the cell-address box then the edit line, each then Enter; ' +
+    'read by computer_screenshot (OCR)',
+  items: "if loading, observe again; else the app's list view, its Find, or computer_screenshot (OCR)",
+};
+
+/**
+ * One note naming the opaque views and what reaches their content instead: the advice of their kinds (an item
+ * view's when not known). Views the model has been told about (`told`: in this conversation) get a short form, so
+ * a view printed again does not repeat the advice; any view not told yet brings the whole note.
+ */
+export function opaqueNote(refs: readonly string[], told: (ref: string) => boolean = () => false,
+  kinds: readonly OpaqueKind[] = ['items']): string {
   const shown = refs.slice(0, 3).join(', ') + (refs.length > 3 ? ` and ${refs.length - 3} more` : '');
   const draws = `${shown} ${refs.length === 1 ? 'draws its content' : 'draw their content'} without exposing items`;
   if (refs.every(told))
     return `${draws} (as said before: the app's own Find, a list view, or computer_screenshot (OCR))`;
-  // Every piece of advice here was a trial's lost call (gnumeric's edit line needs Enter; the clipboard asks the
-  // user), in as few words as keep it: the note stood at ~150 tokens in every first print of such a window.
-  return `${draws}, so neither observe nor find sees them: if still loading, observe again; else a list view of ` +
-    'the app (Thunar: ctrl+2), its own Find dialog, or computer_screenshot (OCR). To write into it: its own fields ' +
-    '(a spreadsheet\'s cell-address box and edit line: set_value, then Enter commits), or type while it has the ' +
-    'focus; read back by ctrl+a, ctrl+c, then the clipboard, whose reading asks the user (where no one can be ' +
-    'asked: computer_screenshot)';
+  return `${draws}: ${kinds.map((k) => ADVICE[k]).join('; ')}`;
 }

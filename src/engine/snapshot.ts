@@ -1,4 +1,4 @@
-import { opaqueNote, opaqueViews } from './opaque.js';
+import { opaqueNote, opaqueViews, type OpaqueKind } from './opaque.js';
 import { renderWithinBudget } from './budget.js';
 import { estimateTokens } from './measure.js';
 import { distill, findByRef, walkDistilled, type DistilledNode } from './distill.js';
@@ -62,6 +62,8 @@ export interface Snapshot {
   focusRef?: string;
   /** Refs of the views that draw their content without exposing items (engine/opaque.ts). */
   opaque?: string[];
+  /** The kinds among those views: what their note advises (engine/opaque.ts). */
+  opaqueKinds?: OpaqueKind[];
   /** The window holds a file chooser (the driver's `chooser` fact); `folder` is the folder it shows, when known. */
   chooser?: { folder?: string };
   /** The window as the driver described it. */
@@ -222,8 +224,8 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   }
 
   const elements = elementLines(root);
-  const opaque = opaqueViews(root);
-  if (opaque.length) extra.push(opaqueNote(opaque, opts.opaqueTold));
+  const { refs: opaque, kinds: opaqueKinds } = opaqueViews(root);
+  if (opaque.length) extra.push(opaqueNote(opaque, opts.opaqueTold, opaqueKinds));
   let printed = root;
   if (opts.fold && opts.scope === undefined && !q) {
     // A page viewer's own controls around its page fold first (engine/chrome.ts), then runs of alike controls.
@@ -254,7 +256,7 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
     },
   };
   if (focusRef !== undefined) snap.focusRef = focusRef;
-  if (opaque.length) snap.opaque = opaque;
+  if (opaque.length) { snap.opaque = opaque; snap.opaqueKinds = opaqueKinds; }
   if (chooser) snap.chooser = chooser;
   return snap;
 }

@@ -93,8 +93,8 @@ test('a scroll diff prints the rows that came into view as row lines and the row
   assert.doesNotMatch(text, /more changes/, text);
 });
 
-test('rows that came into a table by no scroll print the first ' +
-    'three and the selected, and one line for the rest', () => {
+test('rows that came into a table by no scroll, none selected, print the first three and one line for the rest',
+  () => {
   // Thunar's switch to its list view, and its return to the top after a rename, printed the 12 rows on screen.
   const refs = new RefTable();
   const before = buildSnapshot({ window, root: root(slice(1, 20, true)) }, refs);
@@ -106,6 +106,25 @@ test('rows that came into a table by no scroll print the first ' +
     ['157', '158', '159', `+ … 17 more rows (rows 157–176 came into view; computer_observe scope=${table} lists them)`],
   );
   assert.match(lines.join('\n'), /^- the column headers and rows 1–20 of \[e\d+\] table "Files"$/m, lines.join('\n'));
+});
+
+test('rows that came into a table by no scroll, one of them ' +
+    'selected, print the rows around it as a scroll\'s do', () => {
+  // As a grid's receipt prints the rows around its cursor: the first three rows of a view that moved say less than
+  // the selected row's neighbours, and printed with it they read as two runs.
+  const refs = new RefTable();
+  const before = buildSnapshot({ window, root: root(slice(1, 20, true)) }, refs);
+  const moved = slice(157, 20, false);
+  const sel = (moved.children ?? []).flatMap((c) => c.children ?? []).find((c) => c.id === ':1.9/r165t');
+  assert.ok(sel);
+  sel.states = ['selected', 'focused'];
+  const after = buildSnapshot({ window, root: root(moved) }, refs);
+  const table = before.elements.find((l) => l.role === 'table')!.ref;
+  const lines = diffSnapshots(before, after).lines;
+  assert.deepEqual(
+    lines.filter((l) => l.startsWith('+ ')).map((l) => /row (\d+):/.exec(l)?.[1] ?? l),
+    [`+ … 17 more rows (rows 157–176 came into view; computer_observe scope=${table} lists them)`, '164', '165', '166'],
+  );
 });
 
 test('a scroll to row N prints the rows around N and the others that came into view as one line', () => {
