@@ -150,7 +150,7 @@ test('a menu that closed reads as one removed line, and a long name\'s change sh
   const lines = diffSnapshots(buildSnapshot(win(true, path), t), buildSnapshot(win(false, `*${path}`), t)).lines;
   // Before: six `- [eN] menuitem …` lines, and the 60-character path twice.
   assert.deepEqual(lines, [
-    '- 6 elements of [e3] menu "Edit" ([e4] "Undo" … [e9] "Select All")',
+    '- 6 entries of [e3] menu "Edit" ([e4] … [e9])',
     '~ [e1] window name "/tmp/cu-eval-mousepa…" → "*/tmp/cu-eval-mousepa…"',
   ]);
 });
