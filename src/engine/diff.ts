@@ -5,6 +5,7 @@ import type { SnapshotLine } from './line.js';
 import type { Snapshot } from './snapshot.js';
 import { refillBlocks } from './diff-refill.js';
 import { RECEIPT_GRID_FOLD, rowOfAddressBox, type GridFold } from './grid.js';
+import { COMBO_LIST_ROLES } from './fold.js';
 
 /** Result of `diffSnapshots`. */
 export interface SnapshotDiff {
@@ -278,11 +279,15 @@ const NAME_CONTEXT = 20;
 
 /**
  * A long name's change as the part that differs, with a little context, on both sides: a title that gained its
- * modified mark repeated a 60-character path twice, a status bar's 120 characters read twice for one number.
+ * modified mark repeated a 60-character path twice, a status bar's 120 characters read twice for one number. A
+ * shorter one without the start or end both sides share, as a short value (`sharedEndsCut`): FeatherPad's status
+ * label read its 50 characters twice for one word count. The window's title (`title`) shows whole when short.
  */
-function namePair(a: string, b: string): string {
-  if (a.length <= NAME_CHANGE_CHARS && b.length <= NAME_CHANGE_CHARS)
-    return `${quote(a, MAX_NAME_CHARS)} → ${quote(b, MAX_NAME_CHARS)}`;
+function namePair(a: string, b: string, title = false): string {
+  if (a.length <= NAME_CHANGE_CHARS && b.length <= NAME_CHANGE_CHARS) {
+    const cut = title ? undefined : sharedEndsCut(a, b);
+    return cut ? `${cut[0]} → ${cut[1]}${cut[2]}` : `${quote(a, MAX_NAME_CHARS)} → ${quote(b, MAX_NAME_CHARS)}`;
+  }
   let p = 0;
   while (p < a.length && p < b.length && a[p] === b[p]) p++;
   let q = 0;
@@ -351,7 +356,13 @@ function changeOf(a: SnapshotLine, b: SnapshotLine): Change | undefined {
   const parts: string[] = [];
   let head = `[${b.ref}] ${b.role}`;
   // The window's own line (depth 0) is its title: the new one whole, once (titlePair).
-  if (a.name !== b.name) parts.push(`name ${(b.depth === 0 ? titlePair : namePair)(a.name ?? '', b.name ?? '')}`);
+  if (a.name !== b.name) {
+    const pair =
+      b.depth === 0
+        ? titlePair(a.name ?? '', b.name ?? '')
+        : namePair(a.name ?? '', b.name ?? '', b.parent === undefined);
+    parts.push(`name ${pair}`);
+  }
   else if (b.name) head += ` ${quote(b.name, MAX_NAME_CHARS)}`;
   let whole = true;
   if ((a.value ?? '') !== (b.value ?? '')) {
@@ -463,6 +474,30 @@ function noteMoved(p: DiffPass, grid: SnapshotLine, line: string): void {
   p.movedGrids.set(grid.ref, m);
 }
 
+/** Per ref, how many elements of `lines` sit directly under it. */
+function childCounts(lines: readonly SnapshotLine[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const l of lines) if (l.parent !== undefined) out.set(l.parent, (out.get(l.parent) ?? 0) + 1);
+  return out;
+}
+
+/**
+ * True for the one item of a closed combo box's kept list that only repeats the choice the combo box shows (a web
+ * page's `<select>` lists its selected option alone): a choice made read `+ [e38] menuitem "Large" selected` and
+ * `- [e30] menuitem "Small" selected` over the combo box's own `value "Small" → "Large"`. A print leaves such a
+ * list out (fold.ts comboWithoutEcho); so does a diff.
+ */
+function echoesCombo(p: DiffPass, l: SnapshotLine, within: ReadonlyMap<string, SnapshotLine>,
+  kids: ReadonlyMap<string, number>): boolean {
+  const list = l.parent !== undefined ? within.get(l.parent) : undefined;
+  const combo = list?.parent !== undefined ? within.get(list.parent) : undefined;
+  if (!list || !combo || combo.role !== 'combobox' || combo.states.includes('expanded')) return false;
+  if (!COMBO_LIST_ROLES.has(list.role) || list.name || !p.old.has(list.ref) || !p.now.has(list.ref)) return false;
+  const shown = l.name ?? l.value;
+  return kids.get(list.ref) === 1 && !kids.has(l.ref) && !l.states.includes('focused') && shown !== undefined
+    && (shown === combo.name || shown === combo.value);
+}
+
 /** What the added pass keeps while it walks: depths of added subtrees, new grids, sliced rows and how they moved. */
 interface AddedWalk {
   readonly out: string[];
@@ -543,11 +578,13 @@ function addedLines(p: DiffPass): string[] {
     if (k !== undefined && l.row && !p.now.has(l.ref)) walk.rowsBefore.set(k, l.row.text);
     if (l.row && leadRef(l.row.text) === l.ref) walk.oldRowOf.set(l.ref, l.row);
   }
+  const kids = childCounts(p.after.elements);
   for (const l of p.after.elements) {
     if (p.old.has(l.ref)) continue;
     const grid = keptGrid(p, l, p.now);
     if (grid) { noteMoved(p, grid, `+ ${l.text}`); continue; }
     if (rowKey(l) !== undefined && l.row) { addedRow(p, walk, l.row); continue; }
+    if (echoesCombo(p, l, p.now, kids)) continue;
     if (l.parent !== undefined && walk.inNewGrid.has(l.parent)) { walk.inNewGrid.add(l.ref); continue; }
     const parentRel = l.parent !== undefined ? walk.addedDepth.get(l.parent) : undefined;
     const rel = parentRel === undefined ? 0 : parentRel + 1;
@@ -637,8 +674,9 @@ function removedLines(p: DiffPass): string[] {
   const topOf = new Map<string, string>();
   const rowsLeft = new Map<string, Set<number>>();
   const rowsStay = new Set(p.after.elements.map(rowKey).filter((k): k is string => k !== undefined));
+  const kids = childCounts(p.before.elements);
   for (const l of p.before.elements) {
-    if (p.now.has(l.ref)) continue;
+    if (p.now.has(l.ref) || echoesCombo(p, l, p.old, kids)) continue;
     const grid = keptGrid(p, l, p.old);
     if (grid) { noteMoved(p, grid, `- ${l.text}`); topOf.set(l.ref, l.ref); continue; }
     const k = rowKey(l);
@@ -707,6 +745,11 @@ function removedTops(
   const out: string[] = [];
   for (const t of tops) {
     const group = t.line.parent !== undefined ? byParent.get(t.line.parent) : undefined;
+    const entries = group?.filter((g) => MENU_ENTRY_ROLES.has(g.line.role));
+    if (entries && entries.length >= MENU_GONE_MIN && entries.length === group?.length) {
+      if (group[0] === t) out.push(menuEntriesGone(group, now));
+      continue;
+    }
     if (!group || group.length < FOLD_LIKE) {
       out.push(`- ${t.line.text}${t.inside > 0 ? ` (+${t.inside} inside)` : ''}`);
       continue;
@@ -718,6 +761,25 @@ function removedTops(
       `(${label(t.line)} … ${label(last)})${inside > 0 ? ` (+${inside} inside)` : ''}`);
   }
   return out;
+}
+
+/** Entries of a menu that closed from which they print as one line. */
+const MENU_GONE_MIN = 2;
+
+/**
+ * The entries of a menu that closed as one line, by their refs: `- 3 entries of [e6] menu "Calculator" ([e68] …
+ * [e70]) (+4 inside)`. The model saw them when the menu opened; galculator's Calculator menu printed its three
+ * submenus a line each when it closed, while five menu items read as one line with their first and last names.
+ */
+function menuEntriesGone(
+  group: readonly { line: SnapshotLine; inside: number }[],
+  now: ReadonlyMap<string, SnapshotLine>,
+): string {
+  const first = group[0]!.line;
+  const last = group[group.length - 1]!.line;
+  const inside = group.reduce((n, g) => n + g.inside, 0);
+  return `- ${group.length} entries of [${first.parent ?? '?'}]${tableLabel(now.get(first.parent ?? ''))} ` +
+    `([${first.ref}] … [${last.ref}])${inside > 0 ? ` (+${inside} inside)` : ''}`;
 }
 
 /** One element's change in the changed pass; `key` groups alike changes, `row` marks a row's line (foldRowCells). */
@@ -753,6 +815,25 @@ function foldRowCells(changed: readonly Changed[]): Changed[] {
 }
 
 /**
+ * The changes without a container's rename that one of its children made alike: a tab list is named after its
+ * selected tab, and a save read `~ [e14] tablist name "*Untitled" → "list.txt"` over `~ [e15] tab name "*Untitled"
+ * → "list.txt"`. The child's line stays (it is what a model acts on); the container's, when its name is all that
+ * changed, goes. The window's title (the tree's root) keeps its line.
+ */
+function withoutEchoedRenames(each: readonly Changed[]): Changed[] {
+  const renamed = (c: Changed): string | undefined =>
+    c.a.name !== c.b.name ? `${c.a.name ?? ''}\u0000${c.b.name ?? ''}` : undefined;
+  const byChild = new Set(each.map((c) => (c.b.parent !== undefined && renamed(c) !== undefined
+    ? `${c.b.parent}\u0000${renamed(c) ?? ''}` : '')));
+  return each.filter((c) => {
+    const k = renamed(c);
+    const nameOnly = (c.a.value ?? '') === (c.b.value ?? '') && stateChanges(c.a.states, c.b.states).length === 0;
+    // The window's own title stays (its line is the window's).
+    return k === undefined || !nameOnly || c.b.parent === undefined || !byChild.has(`${c.b.ref}\u0000${k}`);
+  });
+}
+
+/**
  * The changed pass. Many elements with one same change (a sheet's cells all turning editable when the sheet loses
  * focus: hundreds of lines; Calc's alt+Return filling A1:A20 with "5": twenty value lines; a Save that disables a
  * toolbar's buttons, toggles and menu items at once) read as one line, after the changes of their own; otherwise
@@ -778,7 +859,7 @@ function changedLines(p: DiffPass): { lines: string[]; refilled: ReadonlySet<str
     const key = statesOnly(c.what) ? `\u0000${c.what}` : `${b.role}\u0000${c.what}`;
     each.push({ line: c.line, a, b, key, what: c.what });
   }
-  const changed = foldRowCells(each);
+  const changed = foldRowCells(withoutEchoedRenames(each));
   const groups = new Map<string, SnapshotLine[]>();
   for (const c of changed) {
     if (c.key === undefined) continue;

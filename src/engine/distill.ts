@@ -7,6 +7,7 @@ import { TEXT_ROLES } from '../protocol/vocabulary.js';
  * distilled parent and a hash of its original ancestry (both go into the ref fingerprint).
  */
 import type { GridFold } from './grid-fold.js';
+import { plainMarkup } from './markup.js';
 
 export interface DistilledNode {
   /** Native handle, copied from the raw node. */
@@ -318,13 +319,16 @@ function convert(raw: RawNode, ancestors: RawNode[], slot?: number): DistilledNo
     path: ancestryPath(ancestors),
     context: '',
   };
-  if (raw.name !== undefined && raw.name !== '') n.name = raw.name;
+  // Rich text (Qt's tool tips and labels are HTML) prints as its words: engine/markup.ts.
+  const name = plainMarkup(raw.name ?? '');
+  if (name !== '') n.name = name;
   if (raw.value !== undefined) n.value = raw.value;
   if (raw.valueLength !== undefined) n.valueLength = raw.valueLength;
   if (raw.valueStart !== undefined) n.valueStart = raw.valueStart;
   if (raw.caret !== undefined) n.caret = raw.caret;
   if (raw.selection !== undefined) n.selection = [raw.selection[0], raw.selection[1]];
-  if (raw.description !== undefined && raw.description !== '') n.description = raw.description;
+  const description = plainMarkup(raw.description ?? '');
+  if (description !== '') n.description = description;
   if (raw.beside !== undefined && raw.beside !== '') n.beside = raw.beside;
   if (raw.stableId !== undefined && raw.stableId !== '') n.stableId = raw.stableId;
   if (raw.range !== undefined) n.range = { ...raw.range };

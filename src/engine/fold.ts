@@ -125,6 +125,27 @@ function comboAsField(n: DistilledNode, whole: ReadonlySet<string>): DistilledNo
   return box.name || !n.name ? box : { ...box, name: n.name };
 }
 
+/** Roles of the list a combo box holds its choices in. */
+export const COMBO_LIST_ROLES: ReadonlySet<Role> = new Set<Role>(['list', 'menu', 'tree', 'table']);
+
+/**
+ * A closed combo box whose list holds one choice, the one it shows, prints without the list: Qt's file dialog read
+ * `[e44] combobox "/root"` over a 1 × 1 grid of "/root" (~25 tokens a combo box), a web page's `<select>` its value
+ * over a menu of that one item. The combo box's `select` picks items from the app's own list, not from this print;
+ * the list and its item keep their refs, and full=true prints them.
+ */
+function comboWithoutEcho(n: DistilledNode, whole: ReadonlySet<string>): DistilledNode {
+  const [list] = n.children;
+  if (n.role !== 'combobox' || n.states.includes('expanded') || n.children.length !== 1 || !list) return n;
+  if (!COMBO_LIST_ROLES.has(list.role) || list.name || list.children.length !== 1
+    || (list.totalChildren ?? 1) > 1) return n;
+  const [item] = list.children;
+  const shown = item?.name ?? item?.value;
+  if (!item || item.children.length > 0 || shown === undefined || (shown !== n.name && shown !== n.value)) return n;
+  if ([list, item].some((e) => e.states.includes('focused') || (e.ref !== undefined && whole.has(e.ref)))) return n;
+  return { ...n, children: [] };
+}
+
 /** The result of `foldRuns`. */
 export interface Folded {
   /** The tree to print: a copy where each run is one node carrying `folded`; the input when nothing folds. */
@@ -149,8 +170,9 @@ export function foldRuns(root: DistilledNode, opts: FoldOptions = {}): Folded {
     const kids: DistilledNode[] = [];
     const children = node.children.map((c) => {
       const field = comboAsField(c, whole);
-      if (field !== c) elements++;
-      return field !== c ? field : namedByToolbar(namedByLabel(c));
+      const combo = comboWithoutEcho(c, whole);
+      if (field !== c || combo !== c) elements++;
+      return field !== c ? field : combo !== c ? combo : namedByToolbar(namedByLabel(c));
     });
     let changed = children.some((c, i) => c !== node.children[i]);
     for (let i = 0; i < children.length;) {

@@ -151,7 +151,7 @@ test('a menu that closed reads as one removed line, and a long name\'s change sh
   // Before: six `- [eN] menuitem …` lines, and the 60-character path twice. The window's own line is its title:
   // the new one whole (the receipt's header no longer repeats it), the old cut to what changed.
   assert.deepEqual(lines, [
-    '- 6 elements of [e3] menu "Edit" ([e4] "Undo" … [e9] "Select All")',
+    '- 6 entries of [e3] menu "Edit" ([e4] … [e9])',
     `~ [e1] window name "/tmp/cu-…" → "*${path}"`,
   ]);
 });
