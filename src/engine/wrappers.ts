@@ -49,23 +49,29 @@ function noOps(n: DistilledNode, content: DistilledNode | undefined): boolean {
 }
 
 /**
- * Roles whose click is no control's: toolkits give every widget an Action (Qt's status bar cells, Chromium's
- * "showContextMenu" on every node), and on a container or a status line with nothing in it no model would use it.
+ * Roles whose click is no control's: toolkits give every widget an Action (Qt's groups and status bar cells,
+ * Chromium's "showContextMenu" on every node). A model clicks what a container holds, not the container, and a
+ * status line with nothing in it does nothing.
  */
 const NO_CLICK_ROLES: ReadonlySet<Role> = new Set<Role>([...CONTAINER_ROLES, 'statusbar']);
 
+/** The ops of `n` a model could use: a container's or a status line's click is none. */
+function ownOps(n: DistilledNode): DistilledNode {
+  return NO_CLICK_ROLES.has(n.role) ? { ...n, actions: n.actions.filter((op) => op !== 'click') } : n;
+}
+
 /** True for an element that prints only its role and holds and does nothing. */
 function emptyLeaf(n: DistilledNode): boolean {
-  const ops = NO_CLICK_ROLES.has(n.role) ? { ...n, actions: n.actions.filter((op) => op !== 'click') } : n;
   return n.children.length === 0 && n.totalChildren === undefined && !n.name
-    && !nameDescription(n) && !besideLabel(n) && !n.value && renderedStates(n).length === 0 && noOps(ops, undefined)
+    && !nameDescription(n) && !besideLabel(n) && !n.value && renderedStates(n).length === 0
+    && noOps(ownOps(n), undefined)
     && !hasSubmenuMarker(n) && !isUnchecked(n) && !isOpaqueView(n) && textPart(n) === undefined;
 }
 
 /** True for a container that carries nothing of its own a model reads or uses, given its one child. */
 function bare(n: DistilledNode, only: DistilledNode | undefined): boolean {
   return CONTAINER_ROLES.has(n.role) && !n.value && !nameDescription(n) && !besideLabel(n)
-    && renderedStates(n).length === 0 && n.totalChildren === undefined && noOps(n, only);
+    && renderedStates(n).length === 0 && n.totalChildren === undefined && noOps(ownOps(n), only);
 }
 
 /**

@@ -132,3 +132,14 @@ test("Thunar's side pane, a one-column table of four rows, prints as one line th
   // Each cell is still an element line of the snapshot: diffs and receipts name it.
   assert.ok(s.lines.some((l) => l.role === 'cell' && l.name === 'A3' && l.ref === refOf(s, refs, 15)));
 });
+
+test("a group of one child whose one op is the toolkit's click on every widget prints as that child", () => {
+  const fx = saveDialog();
+  // Qt's file dialog: a nameless group that takes a click (its Action interface) around the file tree.
+  const pane = byId(fx.root, 22);
+  pane.children = [n(G2, 903, 'group', { actions: ['click'] }, pane.children ?? [])];
+  byId(fx.root, 903).children = [byId(fx.root, 23)];
+  const { s, refs } = folded(fx);
+  assert.equal(lineOf(s, refOf(s, refs, 903)), undefined, s.text);
+  assert.match(lineOf(s, refOf(s, refs, 25)) ?? '', /list "Places"$/, s.text);
+});
