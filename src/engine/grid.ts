@@ -10,6 +10,7 @@ import type { DistilledNode } from './distill.js';
 import type { SnapshotLine } from './line.js';
 import { cellAddress, columnName, parseAddress } from '../protocol/cells.js';
 import { controlsIn } from './controls.js';
+import { quote } from './measure.js';
 import { GRID_FOLD_MIN, type GridFold } from './grid-fold.js';
 
 export { FIRST_PRINT_GRID_FOLD, GRID_FOLD_MIN, RECEIPT_GRID_FOLD, type GridFold } from './grid-fold.js';
@@ -246,13 +247,19 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
   const box = range(shownCells);
   const rows: string[] = [];
   const lines: SnapshotLine[] = [];
+  const heads = node.children.filter((c) => c.role === 'columnheader' && !c.cell);
   if (!box || filled.length === 0) {
     parts.push(cells.length ? 'all empty' : 'no cells read');
+  } else if (listForm(node, cells, size, heads)) {
+    // A few rows of one column read as a list on the table's line: `A1–A4: "Places", "root", …`.
+    parts[0] = `${cellAddress(0, 0)}${size.rows > 1 ? `–${cellAddress(size.rows - 1, 0)}` : ''}: ` +
+      [...cells].sort((a, b) => a.cell.row - b.cell.row).map((c) => quote(cellShown(c), cellRoom(1))).join(', ');
+    lines.push(...heads.map((h) => headerLine(h, node)));
+    for (const c of cells) lines.push(cellSnapshotLine(c, node));
   } else {
     if (visible && rangeText(box) !== rangeText(visible)) parts.push(`filled part ${rangeText(box)} shown`);
     const cols: number[] = [];
     for (let c = box[1]; c <= box[3]; c++) cols.push(c);
-    const heads = node.children.filter((c) => c.role === 'columnheader' && !c.cell);
     lines.push(...heads.map((h) => headerLine(h, node)));
     const header = headerRow(heads, size.cols, cols, String(box[2] + 1).length);
     fillRows(node, { cells, cols, box, focused, fold, maxRows, maxTokens, tokens }, header, rows, lines);
@@ -278,6 +285,22 @@ export function renderGrid(node: DistilledNode, tokens: (s: string) => number, m
       : (lines.find((l) => l.role === 'cell')?.name ?? (visible ? cellAddress(visible[0], visible[1]) : 'A1'));
   parts.push(`act on a cell: ref=${node.ref ?? '?'}:${example}`);
   return { rows, summary: parts.join(' · '), cells: lines };
+}
+
+/** Rows a one-column table prints on its own line at most (Thunar's side pane, Geany's Symbols and Status). */
+const LIST_FORM_ROWS = 12;
+
+/**
+ * True for a table that prints as a list on its own line: one column without a header's name, every row read and
+ * filled with text (no control to act on inside), at most LIST_FORM_ROWS rows. As a grid it read a header `| A`
+ * and one `N | text` line a row; each cell keeps its ref and its address.
+ */
+function listForm(node: DistilledNode, cells: readonly Cell[], size: { rows: number; cols: number },
+  heads: readonly DistilledNode[]): boolean {
+  return size.cols === 1 && size.rows >= 1 && size.rows <= LIST_FORM_ROWS && cells.length === size.rows
+    && node.setSize === undefined && heads.every((h) => !h.name?.trim())
+    && new Set(cells.map((c) => c.cell.row)).size === size.rows && cells.every((c) => c.cell.row < size.rows)
+    && cells.every((c) => c.cell.col === 0 && cellShown(c) !== '' && !c.description && controlsIn(c).length === 0);
 }
 
 /** The summary's first parts: the range read and the table's size, the rows a virtual list holds, the columns out of view, the cursor and the selection. */

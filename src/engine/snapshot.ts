@@ -11,6 +11,7 @@ import type { SnapshotLine } from './line.js';
 import { columnsLine, rowElements, sliceRows } from './rows.js';
 import { foldChrome } from './chrome.js';
 import { foldRuns } from './fold.js';
+import { dropWrappers } from './wrappers.js';
 
 export type { SnapshotLine } from './line.js';
 
@@ -229,7 +230,8 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   let printed = root;
   if (opts.fold && opts.scope === undefined && !q) {
     // A page viewer's own controls around its page fold first (engine/chrome.ts), then runs of alike controls.
-    const chrome = foldChrome(root, opts.whole);
+    // Containers that carry nothing go first (engine/wrappers.ts): what they held folds as its own siblings.
+    const chrome = foldChrome(dropWrappers(root, opts.whole).root, opts.whole);
     for (const l of elements) if (chrome.refs.has(l.ref)) l.around = true;
     const folded = foldRuns(chrome.root, opts.whole ? { whole: opts.whole } : {});
     printed = folded.root;

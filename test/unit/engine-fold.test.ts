@@ -278,13 +278,19 @@ test('a long slice prints its first rows down to the selected one, and how to li
   assert.doesNotMatch(full.text, /more rows on screen/, full.text);
 });
 
-test('a window that lists its menu bar twice prints the folded copy as `same as`', () => {
+test('a window that lists its menu bar twice prints the copy once whole: a folded print leaves it out', () => {
   const menus = (base: number): RawNode[] =>
     ['File', 'Edit', 'View', 'Insert', 'Help'].map((m, i) => n(B, base + i, 'menu', { name: m }));
   const root = n(B, 1, 'window', { name: 'Sheet' }, [
     n(B, 2, 'menubar', {}, menus(10)),
     n(B, 3, 'pane', { name: 'Doc' }, [n(B, 4, 'menubar', {}, menus(20))]),
   ]);
-  const s = buildSnapshot({ window: WINDOW, root }, new RefTable(), { fold: true });
-  assert.match(s.text, /\[e\d+\] menubar \(same as \[e2\], 5 inside\)/, s.text);
+  const refs = new RefTable();
+  const s = buildSnapshot({ window: WINDOW, root }, refs, { fold: true });
+  assert.equal(s.text.match(/\] menubar/g)?.length, 1, s.text);
+  assert.match(s.text, /^ {2}\[e8\] pane "Doc"$/m, s.text);
+  // The copy's menus are still elements: an act on one of them still reaches it.
+  assert.equal(s.elements.filter((e) => e.role === 'menu').length, 10);
+  const whole = buildSnapshot({ window: WINDOW, root }, refs, {});
+  assert.match(whole.text, /\[e\d+\] menubar \(same as \[e2\], 5 inside\)/, whole.text);
 });
