@@ -69,20 +69,29 @@ test('the quiet time follows the toolkit the app names, by major version; an unk
   for (const r of TOOLKIT_QUIET) assert.ok(r.ms > 0 && r.ms <= DEFAULT_QUIET_MS, `${r.name}: ${r.ms}`);
 });
 
-/** An EventWatcher on a bus whose every app answers pings at once; `emit` delivers one AT-SPI signal of `app`. */
-function watcher() {
-  const bus = { getProp: async () => 0 } as unknown as A11yBus;
+/**
+ * An EventWatcher on a bus whose every app answers pings at once (`onPing` runs before each answer, as an app that
+ * sends events before it answers); `emit` delivers one AT-SPI signal of `app` on element `path`.
+ */
+function watcher(onPing: (n: number) => void = () => undefined) {
+  let pings = 0;
+  const bus = { getProp: async () => { onPing(++pings); return 0; } } as unknown as A11yBus;
   const w = new (EventWatcher as unknown as new (b: A11yBus) => EventWatcher)(bus);
-  const emit = (app: string, member = 'StateChanged', detail = 'checked'): void =>
+  const emit = (
+    app: string,
+    member = 'StateChanged',
+    detail = 'checked',
+    path = '/org/a11y/atspi/accessible/3',
+  ): void =>
     (w as unknown as { onMessage(m: unknown): void }).onMessage({
       type: 4,
       interface: 'org.a11y.atspi.Event.Object',
       member,
       body: [detail, 1, 0, { signature: 'i', value: 0 }],
       sender: app,
-      path: '/org/a11y/atspi/accessible/3',
+      path,
     });
-  return { w, emit };
+  return { w, emit, pings: () => pings };
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -129,4 +138,58 @@ test("the app's toolkit is read from its application root's ToolkitName and Vers
   assert.deepEqual(await bus.toolkit(':1.5'), { name: 'gtk', version: '3.24.38' });
   assert.equal(quietTimeFor(await bus.toolkit(':1.5')), TOOLKIT_QUIET.find((r) => r.major === 3)!.ms);
   assert.deepEqual(asked, ['org.a11y.atspi.Application.ToolkitName', 'org.a11y.atspi.Application.Version']);
+});
+
+const TARGET = ':1.5/org/a11y/atspi/accessible/3';
+
+test("the act's effect on its target and a silent round trip end the settle before the quiet time", async () => {
+  const { w, emit } = watcher();
+  const since = performance.now();
+  emit(':1.5'); // the check box's state change, sent before the DoAction's answer (GTK 3)
+  const done = await w.settle(200, 2000, ':1.5', { since, effectOn: TARGET });
+  assert.equal(done.settled, true);
+  assert.ok(done.ms < 100, `settled after ${done.ms} ms, not the 200 ms quiet time`);
+  // Without the target named (keys, a caller's own quiet window) the quiet time is waited out.
+  const since2 = performance.now();
+  emit(':1.5');
+  assert.ok((await w.settle(200, 2000, ':1.5', { since: since2 })).ms >= 190);
+});
+
+test('no early end on an event of another element, on a ' +
+    'structural event, or with events between the pings', async () => {
+  const { w, emit } = watcher();
+  let since = performance.now();
+  emit(':1.5', 'StateChanged', 'checked', '/org/a11y/atspi/accessible/9');
+  assert.ok((await w.settle(150, 2000, ':1.5', { since, effectOn: TARGET })).ms >= 140, 'another element');
+  w.inputSent();
+  since = performance.now();
+  emit(':1.5');
+  emit(':1.5', 'ChildrenChanged', 'add', '/org/a11y/atspi/accessible/1');
+  assert.ok((await w.settle(150, 2000, ':1.5', { since, effectOn: TARGET })).ms >= 140, 'structural');
+  // An app that keeps sending across each round trip waits out its quiet time, after a few pings at most.
+  w.inputSent();
+  let sending = true;
+  const busy = watcher((n) => { if (sending && n < 40) busy.emit(':1.5', 'PropertyChange', 'accessible-name'); });
+  since = performance.now();
+  busy.emit(':1.5');
+  setTimeout(() => { sending = false; }, 120);
+  const r = await busy.w.settle(20, 2000, ':1.5', { since, effectOn: TARGET });
+  assert.equal(r.settled, true);
+  assert.ok(r.ms >= 100, `settled after ${r.ms} ms while the app still sent`);
+});
+
+test('an app whose late events raised its quiet window no longer ends a settle by the effect', async () => {
+  const { w, emit } = watcher();
+  const since = performance.now();
+  emit(':1.5');
+  assert.ok((await w.settle(200, 2000, ':1.5', { since, effectOn: TARGET })).ms < 100);
+  // The act's update went on after the settle called the app quiet: a late event.
+  await sleep(30);
+  emit(':1.5', 'StateChanged', 'enabled', '/org/a11y/atspi/accessible/4');
+  assert.ok(w.quietWindow(':1.5', 20) > 20, 'the late event raised the quiet window');
+  w.inputSent();
+  const since2 = performance.now();
+  emit(':1.5');
+  const next = await w.settle(w.quietWindow(':1.5', 20), 2000, ':1.5', { since: since2, effectOn: TARGET });
+  assert.ok(next.ms >= w.quietWindow(':1.5', 20) - 2, `settled after ${next.ms} ms`);
 });

@@ -31,7 +31,7 @@ import { DEFAULT_QUIET_MS } from '../../protocol/methods.js';
 import { noteActiveDescendant, noteTableChange } from './tree/table.js';
 import { chordStrokes, LinuxInput, ownedBy, textStrokes, type Expect } from './input/input.js';
 import { A11Y_FIX_COMMANDS, a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './checkup/prereq.js';
-import { readElement, targetOf, toRawNode } from './tree/reader.js';
+import { extentsOf, handleOf, readElement, targetOf, toRawNode } from './tree/reader.js';
 import { readTree } from './tree/read-tree.js';
 import { KeptReads } from './tree/kept-reads.js';
 import { patchable } from './tree/patch-plan.js';
@@ -69,6 +69,8 @@ const MAX_STROKES = 10_000;
 export class LinuxDriver {
   /** When the last input (act or keys) was dispatched; settle waits for the app's reaction to it. */
   private lastInputAt = 0;
+  /** The target of the last element act (node.act), and when it was sent. */
+  private lastActOn: { handle: string; at: number } | undefined;
 
   private status: Promise<A11yStatus> | undefined;
   /** The visible agent's frame and status windows (ui.highlight), on the driver's X connection. */
@@ -185,6 +187,13 @@ export class LinuxDriver {
         throw new ComputerUseError('window_not_found', 'The window is gone.', { remedy: ['list_windows'] });
       throw e;
     }
+  }
+
+  /** A window's bounds alone: one call to its app (an X window's from the display). */
+  private async windowBounds(handle: string): Promise<[number, number, number, number] | undefined> {
+    if (isX11Handle(handle)) return (await this.x11Window(handle)).bounds;
+    const bounds = await extentsOf(this.bus, targetOf(handle));
+    return bounds && bounds[2] > 0 ? bounds : undefined;
   }
 
   /** A window known only to the X server (an app off the accessibility bus), or window_not_found. */
@@ -378,8 +387,9 @@ export class LinuxDriver {
           p,
           ctx?.signal,
           this.events,
-          () => {
+          (t) => {
             this.lastInputAt = performance.now();
+            this.lastActOn = { handle: handleOf(t), at: this.lastInputAt };
           },
           () => this.apps(true),
         ),
@@ -393,8 +403,13 @@ export class LinuxDriver {
         const measured = p.quietMs ?? (dest ? quietTimeFor(await this.bus.toolkit(dest)) : DEFAULT_QUIET_MS);
         const quietMs = this.events.quietWindow(dest, measured);
         const left = Math.max(0, p.timeoutMs - (performance.now() - start));
+        // After an element act, its target's own effect may end the settle (events.ts): not when the caller named
+        // the quiet window it wants.
+        const on =
+          p.quietMs === undefined && this.lastActOn?.at === this.lastInputAt ? this.lastActOn.handle : undefined;
         const settled = await this.events.settle(quietMs, left, dest, {
           since: this.lastInputAt,
+          ...(on !== undefined ? { effectOn: on } : {}),
           firstEventMs: FIRST_EVENT_MS,
           ...(p.minMs !== undefined ? { minMs: p.minMs } : {}),
           ...(ctx?.signal ? { signal: ctx.signal } : {}),
@@ -406,14 +421,9 @@ export class LinuxDriver {
       'ui.highlight': async (p) => {
         if (displayServer() === 'wayland')
           throw new ComputerUseError('unsupported', 'No activity frame on Wayland (clients cannot place windows).');
-        // The bounds are read inside the overlay's queue: an "off" sent meanwhile is applied after this "on".
-        const frame =
-          p.on && p.window
-            ? this.windowInfo(p.window).then(
-                (w) => w.bounds,
-                () => undefined,
-              )
-            : undefined;
+        // The bounds are read inside the overlay's queue: an "off" sent meanwhile is applied after this "on". Only the
+        // bounds (one call): the act this frame announces goes to the same app right after, and waits behind each call.
+        const frame = p.on && p.window ? this.windowBounds(p.window).catch(() => undefined) : undefined;
         await this.overlay.set(p.on ? { frame, status: p.status } : {});
         return { ok: true };
       },

@@ -126,7 +126,7 @@ export async function act(
   p: ActParams,
   signal?: AbortSignal,
   events?: EventWatcher,
-  sending?: () => void,
+  sending?: (target: Target) => void,
   listApps?: () => Promise<AppInfo[]>,
 ): Promise<ActResult> {
   // Grid hook (table.ts): a cell read by coordinate is found again by its coordinate.
@@ -149,6 +149,9 @@ export async function act(
       throw new ComputerUseError('stale_ref', 'The element was destroyed.', { reason: 'defunct' });
     checkExpect(p.expect, toRawNode(info));
   };
+  // The windows open before the input (capability act_windows), listed beside the checks: a window missing here and
+  // listed after settling is the act's. Its failure is the act's only when the act goes on to dispatch.
+  const appsBefore = p.apps && listApps ? listApps().then((a) => ({ a }), (e: unknown) => ({ e })) : undefined;
   let [info, reliable, mismatch] = await Promise.all([
     read(),
     checks.includes('visible') ? showingReliableFor(bus, t.dest) : Promise.resolve(true),
@@ -173,13 +176,14 @@ export async function act(
       { signal, verify },
     ));
   }
-  // The windows open just before the input (capability act_windows): a window missing here and listed after settling is
-  // the act's.
-  const apps = p.apps && listApps ? await listApps() : undefined;
+  // After a wait for actionability the list is taken again: a window opened meanwhile is not the act's.
+  const listed = p.apps && waitedMs > 0 && listApps ? { a: await listApps() } : await appsBefore;
+  if (listed && 'e' in listed) throw listed.e;
+  const apps = listed?.a;
   // The state at dispatch: what the receipt compares against (the model's snapshot may be older).
   const before = toRawNode(info, reliable);
   delete before.bounds;
-  sending?.();
+  sending?.(t);
   const result = await dispatch(bus, keyboard, info, p, signal, reliable);
   if (result.before?.children) before.children = result.before.children;
   const after = await readElement(bus, t, { children: false })

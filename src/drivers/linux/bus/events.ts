@@ -37,6 +37,19 @@ const LATE_EVENT_MS = 250;
 /** Added to the gap a late event showed, when an app's quiet window is raised to cover it. */
 const LATE_MARGIN_MS = 10;
 
+/**
+ * The events by which an act's target shows the act's own effect: a state it takes (checked, pressed, selected,
+ * expanded), its value or its text. Structural kinds are not among them: they stretch the settle instead.
+ */
+const EFFECT =
+  /^object:(state-changed:(checked|pressed|selected|expanded|collapsed|indeterminate)|value-changed|text-changed|property-change:accessible-value)/;
+/** Most pings a settle sends back to back after the act's effect came, looking for a silent round trip. */
+const EFFECT_PINGS = 4;
+/** The gap between those pings: the app's main loop idles for it, and runs what it queued (GLib idle sources). */
+const EFFECT_GAP_MS = 2;
+/** Event kinds after which the app's update goes on (popovers and dialogs animate): the settle waits its tail. */
+const STRUCTURAL = /children-changed|window:|showing|visible|defunct/;
+
 /** Events kept for `eventsSince`; half are dropped when it is full. */
 const RECENT_MAX = 2000;
 
@@ -162,12 +175,19 @@ export class EventWatcher {
    * Structural events (children changed, windows, showing) stretch the quiet window to `tailMs`, because
    * closing popovers and dialogs animate and send their last events ~200 ms later. When the app has sent
    * nothing since `since` (the last input), the wait lasts at least `firstEventMs`.
+   *
+   * `effectOn` names the act's target (a handle): once that element has shown the act's effect (EFFECT) since the
+   * input, nothing structural came, and the app stayed silent across a whole round trip (no event between the
+   * answers of two pings), the app has sent what the act caused and the quiet time is not waited out (see
+   * `effectDone`). An app whose late events raised its quiet window never ends so.
    */
   async settle(
     quietMs: number,
     timeoutMs: number,
     app?: string,
-    opts: { since?: number; firstEventMs?: number; tailMs?: number; minMs?: number; signal?: AbortSignal } = {},
+    opts: {
+      since?: number; firstEventMs?: number; tailMs?: number; minMs?: number; signal?: AbortSignal; effectOn?: string;
+    } = {},
   ): Promise<{ settled: boolean; events: number; ms: number }> {
     const start = performance.now();
     const tailMs = opts.tailMs ?? Math.max(quietMs, 250);
@@ -181,12 +201,16 @@ export class EventWatcher {
     const off = this.subscribe((e) => {
       if (app && !e.source.startsWith(app + '/')) return;
       events++;
-      if (/children-changed|window:|showing|visible|defunct/.test(e.type)) structural = true;
+      if (STRUCTURAL.test(e.type)) structural = true;
     });
+    const byEffect = app !== undefined && opts.effectOn !== undefined && !this.learnedQuiet.has(app);
     const lastEvent = (): number => (app ? this.lastByApp.get(app) ?? 0 : this.lastEventAt);
     const deadline = start + timeoutMs;
     const result = (settled: boolean) => ({ settled, events, ms: Math.round(performance.now() - start) });
     let pings = 0;
+    /** When the last ping was answered, and the one before it. */
+    let answered = -Infinity;
+    let answeredBefore = -Infinity;
     try {
       for (;;) {
         // A cancelled settle ends at once (doctor --conformance, wire.cancel): the caller no longer waits for it.
@@ -196,7 +220,7 @@ export class EventWatcher {
           if (left <= 0) return result(false);
           const answer = await this.ping(app, left);
           if (answer === 'gone') return result(true);
-          if (answer === 'ok') pings++;
+          if (answer === 'ok') { pings++; answeredBefore = answered; answered = performance.now(); }
         }
         const now = performance.now();
         const quiet = structural ? tailMs : quietMs;
@@ -206,16 +230,47 @@ export class EventWatcher {
         // After a text edit the app may change dependent state on a timer (a default button enabled ~150 ms
         // later): not settled before `minMs` after the input.
         const longEnough = now - since >= (opts.minMs ?? 0);
+        const effect = byEffect && !structural && longEnough && this.effectDone(app, opts.effectOn!, since);
+        if (effect && pings >= 2 && last <= answeredBefore) {
+          this.lastSettled = { app, at: now, lastEvent: last };
+          return result(true);
+        }
         if (quietFor >= quiet && reacted && longEnough && (!app || pings >= 2)) {
           if (app) this.lastSettled = { app, at: now, lastEvent: last };
           return result(true);
         }
         if (now >= deadline) return result(false);
+        // The effect is in: the next ping at once, to see the app silent across it (a few times: an app that keeps
+        // sending waits out its quiet time instead).
+        // A short gap first: an app whose main loop has no request waiting runs its queued idle handlers (a handler
+        // that opens a dialog), and the next ping waits behind them.
+        if (effect && pings < EFFECT_PINGS) {
+          await new Promise((r) => setTimeout(r, EFFECT_GAP_MS));
+          continue;
+        }
         await new Promise((r) =>
           setTimeout(r, Math.max(1, Math.min(Math.max(quiet - quietFor, 5), 40, deadline - now))),
         );
       }
     } finally { off(); }
+  }
+
+  /**
+   * Whether the act's target `on` (a handle) showed the act's effect since `since`, with no structural event of
+   * `app` since: GTK 3 sends a toggle's state change before it answers the DoAction, and the settle need not wait
+   * out a quiet time for an update it has seen whole.
+   */
+  private effectDone(app: string, on: string, since: number): boolean {
+    if (this.droppedUpTo >= since) return false;
+    let seen = false;
+    for (let i = this.recent.length - 1; i >= 0; i--) {
+      const e = this.recent[i]!;
+      if (e.time < since) break;
+      if (!e.source.startsWith(app + '/')) continue;
+      if (STRUCTURAL.test(e.type)) return false;
+      if (e.source === on && EFFECT.test(e.type)) seen = true;
+    }
+    return seen;
   }
 
   /** A mark of the event stream now, for `changedSince`. */

@@ -314,8 +314,12 @@ async function readValue(bus: A11yBus, info: ElementInfo): Promise<void> {
 
 /** The bounds of a read node: as read, else asked for (one GetExtents; GTK 3 snapshots read none); undefined when it has none. */
 export async function boundsOfNode(bus: A11yBus, n: RawNode): Promise<[number, number, number, number] | undefined> {
-  if (n.bounds) return n.bounds;
-  const ext = await bus.call(targetOf(n.id), 'org.a11y.atspi.Component', 'GetExtents', 'u', [0]).catch(() => undefined);
+  return n.bounds ?? extentsOf(bus, targetOf(n.id));
+}
+
+/** An element's bounds on screen (one GetExtents); undefined when it has no area or cannot say. */
+export async function extentsOf(bus: A11yBus, t: Target): Promise<[number, number, number, number] | undefined> {
+  const ext = await bus.call(t, 'org.a11y.atspi.Component', 'GetExtents', 'u', [0]).catch(() => undefined);
   const [x, y, w, h] = (ext?.[0] ?? []) as number[];
   return w && h ? [x ?? 0, y ?? 0, w, h] : undefined;
 }
