@@ -147,9 +147,16 @@ function costedTree(
   const collect = (node: DistilledNode, depth: number, parent: Info | undefined): void => {
     const { shown, cut } = visibleChildren(node, o.maxList, o.uncapped);
     totalCut += cut;
-    const info: Info = { node, parent, order: infos.length, priority: 3,
-      cost: estimateTokens(`${'  '.repeat(depth)}${renderLine(node, o.bodyChars, node === o.textBelow)}\n`),
-      moreCost: ((m) => (m === undefined ? 0 : estimateTokens(`${m}\n`)))(moreLine(node, shown.length, cut, depth)) };
+    const info: Info = {
+      node,
+      parent,
+      order: infos.length,
+      priority: 3,
+      cost: estimateTokens(
+        `${'  '.repeat(depth)}${renderLine(node, o.bodyChars, node === o.textBelow, node === o.uncapped)}\n`,
+      ),
+      moreCost: ((m) => (m === undefined ? 0 : estimateTokens(`${m}\n`)))(moreLine(node, shown.length, cut, depth)),
+    };
     infos.push(info);
     if (node.states.includes('focused')) for (let p: Info | undefined = info; p; p = p.parent) focused.add(p.node);
     // A grid prints as one block (its cells are not element lines): it is kept or left out whole.

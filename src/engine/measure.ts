@@ -12,6 +12,11 @@ export const MAX_LIST_ITEMS = 25;
 export const MAX_VALUE_CHARS = 80;
 /** Names are cut after this many characters. */
 export const MAX_NAME_CHARS = 120;
+/**
+ * The element an observe is scoped to prints its name and value up to this many characters: a scope is how the
+ * model asks for an element whole (a label's 277 characters stayed cut at 120, `…(277)`, under its scope).
+ */
+export const MAX_SCOPED_CHARS = 4000;
 
 /** Default snapshot budget in tokens: what one observe may cost the model. */
 export const DEFAULT_MAX_TOKENS = 2000;

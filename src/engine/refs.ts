@@ -37,6 +37,11 @@ export interface Fingerprint {
    * Undefined when unknown (an edit of ours in flight): then it is not compared.
    */
   content?: string;
+  /**
+   * False for an `alike` element its place tells apart (gnumeric's address box and edit line: two nameless entries
+   * of one tool bar), whose content may change under it; unset for one only its content tells apart.
+   */
+  byContent?: boolean;
   /** The real index of its row (`DistilledNode.slot`): a list child's index in the whole list, a cell's row. */
   slot?: number;
   /** Native ids of its nearest raw ancestors (`DistilledNode.rawParents`), nearest first. */
@@ -121,13 +126,16 @@ function stillThere(id: string, f: Fingerprint, presence: RawPresence): boolean 
  * when both know it: alike recipient rows differ only by the address in their entry.
  */
 function sameHolding(was: Fingerprint, now: Holding): boolean {
-  const alike = was.alike === true || now.alike === true;
+  const alike = toldByContent(was) || now.alike === true;
   if (was.slot !== undefined && now.slot !== undefined && was.slot !== now.slot && (alike || was.name !== now.name))
     return false;
   return !alike || was.content === undefined || now.content === undefined || was.content === now.content;
 }
 
-/** The facts `sameHolding` compares. */
+/** Whether only what it held told the element of `f` apart from its look-alikes (`alike`, `byContent`). */
+const toldByContent = (f: Fingerprint): boolean => f.alike === true && f.byContent !== false;
+
+/** The facts `sameHolding` compares (`alike`: told apart by content). */
 type Holding = Pick<Fingerprint, 'slot' | 'content' | 'alike' | 'name'>;
 
 /** The facts `sameHolding` compares, of a distilled node (focused: being typed into, its content not compared). */
@@ -168,6 +176,30 @@ function alikeCounts(tree: DistilledNode): Map<string, number> {
 }
 
 /**
+ * For each element (by id), how many elements only what they hold tells apart: the same role, name and path, and
+ * the same role before them in their parent (the entry after each recipient row's "To:" combo), or anywhere in a
+ * list slice (a row's slot tells those apart). Look-alikes at different places of one tool bar are told apart by
+ * their place: gnumeric's address box and edit line, two nameless entries, lost their refs on every commit when
+ * told apart by what they held (the address moves on).
+ */
+function byContentCounts(tree: DistilledNode): Map<string, number> {
+  const keys = new Map<string, string>();
+  const visit = (n: DistilledNode): void => {
+    const kids = n.children ?? [];
+    kids.forEach((c, i) => {
+      const around = `\n${kids[i - 1]?.role ?? ''}`;
+      keys.set(c.id, c.slot === undefined ? `${lookAlike(c)}${around}` : lookAlike(c));
+      visit(c);
+    });
+  };
+  keys.set(tree.id, lookAlike(tree));
+  visit(tree);
+  const count = new Map<string, number>();
+  for (const k of keys.values()) count.set(k, (count.get(k) ?? 0) + 1);
+  return new Map([...keys].map(([id, k]) => [id, count.get(k) ?? 0]));
+}
+
+/**
  * Ref allocator and resolver. One counter per table, so refs are unique across all windows and
  * never reused for another element. An element keeps its ref while its native id lives in the same window and
  * process and its role is unchanged; name and value may change. An element re-created under a new native id
@@ -195,6 +227,7 @@ export class RefTable {
     const out = new Map<string, DistilledNode>();
     const counts = lookAlikeCounts(tree);
     const alikes = alikeCounts(tree);
+    const byContents = byContentCounts(tree);
     const present = new Set<string>();
     walkDistilled(tree, (node) => { present.add(node.id); });
     // 1. Elements whose handle is known keep their ref; the others are collected for step 2.
@@ -210,6 +243,8 @@ export class RefTable {
       if (repeated) fingerprint.repeated = true;
       const alike = (alikes.get(lookAlike(node)) ?? 0) > 1;
       if (alike) fingerprint.alike = true;
+      const byContent = (byContents.get(node.id) ?? 0) > 1;
+      if (alike && !byContent) fingerprint.byContent = false;
       const content = contentOf(node);
       if (content !== undefined) fingerprint.content = content;
       if (node.slot !== undefined) fingerprint.slot = node.slot;
@@ -221,7 +256,7 @@ export class RefTable {
       // element keeps its ref when a label next to it changes (a status bar's "Ln 1, Col 8").
       const sameRow = !(repeated || old?.fingerprint.repeated) || old?.fingerprint.context === (node.context ?? '');
       // What the row holds must not have changed under it either, unless it is being typed into (focused).
-      const holding = holdingOf(node, alike);
+      const holding = holdingOf(node, byContent);
       const same =
         old !== undefined &&
         old.fingerprint.role === node.role &&
@@ -424,8 +459,8 @@ export class RefTable {
     const placed = new Map<string, DistilledNode>();
     walkDistilled(distilled, (n) => placed.set(n.id, n));
     const counts = lookAlikeCounts(distilled);
-    const alikes = alikeCounts(distilled);
-    const isAlike = (d: DistilledNode): boolean => fp.alike === true || (alikes.get(lookAlike(d)) ?? 0) > 1;
+    const byContents = byContentCounts(distilled);
+    const isAlike = (d: DistilledNode): boolean => toldByContent(fp) || (byContents.get(d.id) ?? 0) > 1;
     interface Candidate {
       id: string;
       path: string;

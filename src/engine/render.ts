@@ -1,7 +1,7 @@
 import { isOpaqueView, OPAQUE_MARK } from './opaque.js';
 import { nameText, quoteText } from './escape.js';
 import type { DistilledNode } from './distill.js';
-import { estimateTokens, MAX_LIST_ITEMS, MAX_NAME_CHARS, MAX_VALUE_CHARS, quote } from './measure.js';
+import { estimateTokens, MAX_LIST_ITEMS, MAX_NAME_CHARS, MAX_SCOPED_CHARS, MAX_VALUE_CHARS, quote } from './measure.js';
 import type { SnapshotLine } from './line.js';
 import { isGrid, MAX_GRID_ROWS, renderGrid, virtualTail } from './grid.js';
 import type { State, WindowInfo } from './node.js';
@@ -176,21 +176,22 @@ export function setStandIns(line: SnapshotLine, n: DistilledNode): void {
 /**
  * The text of one element line, without indentation. `textBelow`: the caller prints the node's text under the
  * line, so the line says nothing of it (a scope read printed "(text of 39 characters not read here …)" right
- * above the 39 characters it read).
+ * above the 39 characters it read). `whole`: the scope's own element, its name and value printed whole (bounded).
  */
-export function renderLine(node: DistilledNode, bodyChars?: number, textBelow = false): string {
+export function renderLine(node: DistilledNode, bodyChars?: number, textBelow = false, whole = false): string {
   if (node.folded) return foldLine(node.folded);
+  const nameChars = whole ? MAX_SCOPED_CHARS : MAX_NAME_CHARS;
   let s = `[${node.ref ?? '?'}] ${node.role}`;
-  if (node.name) s += ` ${quote(node.name, MAX_NAME_CHARS)}`;
+  if (node.name) s += ` ${quote(node.name, nameChars)}`;
   const described = nameDescription(node);
-  if (described) s += ` description=${quote(described, MAX_NAME_CHARS)}`;
+  if (described) s += ` description=${quote(described, nameChars)}`;
   const beside = besideLabel(node);
   if (beside) s += ` beside=${quote(beside, MAX_NAME_CHARS)}`;
   // Text content (documents, terminals, pages, paragraphs) and caret/selection: engine/text.ts.
   const text = textBelow ? '' : textPart(node, bodyChars);
   if (text !== undefined) s += text;
   else if (node.value !== undefined && node.value !== '' && node.value !== node.name) {
-    s += ` value=${quote(node.value, MAX_VALUE_CHARS, node.valueLength)}`;
+    s += ` value=${quote(node.value, whole ? MAX_SCOPED_CHARS : MAX_VALUE_CHARS, node.valueLength)}`;
   }
   if (node.range && (node.role === 'slider' || node.role === 'spinbutton' || node.role === 'scrollbar'
     || node.role === 'progressbar')) {
@@ -513,7 +514,8 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
     const first = sub && sub.inside >= REPEAT_MIN_INSIDE ? printedKeys.get(sub.key) : undefined;
     if (sub && first !== undefined) {
       const text =
-        `${renderLine(node, opts.bodyChars, node === opts.textBelow)} (same as [${first}], ${sub.inside} ` + `inside)`;
+        `${renderLine(node, opts.bodyChars, node === opts.textBelow, node === opts.uncapped)} (same as [${first}], ` +
+        `${sub.inside} inside)`;
       out.push('  '.repeat(depth) + text);
       lines.push(elementLine(node, depth, parent, text));
       return;
@@ -526,7 +528,8 @@ export function render(root: DistilledNode, window: WindowInfo, opts: RenderOpti
       lines.push(elementLine(node, depth, parent, g.line), ...g.cells);
       return;
     }
-    const text = renderLine(depth === 0 ? untitled(node, window) : node, opts.bodyChars, node === opts.textBelow);
+    const text = renderLine(depth === 0 ? untitled(node, window) : node, opts.bodyChars, node === opts.textBelow,
+      node === opts.uncapped);
     out.push('  '.repeat(depth) + text);
     const line = elementLine(node, depth, parent, text);
     setStandIns(line, node);

@@ -14,6 +14,7 @@ import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
 import { keysStep } from './steps.js';
 import { planSubmit, submitNow, type SubmitPlan } from './submit.js';
 import { nameFocusHolder } from './focus-holder.js';
+import { dialogOutcome, endsInReturn } from './dialog-close.js';
 import type { FocusedFacts } from '../policy/gate.js';
 
 /**
@@ -61,8 +62,14 @@ export async function runKeys(
       return { sent: await send(chords.slice(plan.at)), before };
     },
     // Keys change state the app shows on a timer, as edits do (test/e2e/act/gnumeric-status): as long a settle.
-    settle: async ({ before }) =>
-      collectEffects(session, window, before, { ...session.settleDefaults, minMs: EDIT_SETTLE_MS, ...(settle ?? {}) }),
+    // A Return may close its dialog only once the app handled it (GTK 4's Save): waited on, bounded (dialog-close.ts).
+    settle: async ({ before }) => {
+      const fx = await collectEffects(session, window, before,
+        { ...session.settleDefaults, minMs: EDIT_SETTLE_MS, ...(settle ?? {}) });
+      return endsInReturn(chords)
+        ? dialogOutcome(session, window, fx, { ...session.settleDefaults, ...(settle ?? {}) })
+        : fx;
+    },
     // The audit's receipt is the one the tool prints: confirmed by what the keys visibly did (keysSeen).
     receipt: ({ sent }, fx) => {
       const seen = keysSeen(fx);

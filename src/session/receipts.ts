@@ -136,10 +136,27 @@ function judged(r: ActionReceipt, e: Evidence): { ok: boolean; why: string } {
       for (const s of ['checked', 'pressed', 'selected', 'expanded'] as const) {
         if (was && has(was, s) !== has(now, s)) { ok = true; why = `${s} ${has(now, s) ? 'on' : 'off'}`; }
       }
-      return { ok, why };
+      return ok ? { ok, why } : rowClickJudged(r, now);
     }
     default: return { ok: false, why: '' };
   }
+}
+
+/** Roles of a view's items: a click on one makes it the view's selected, current item. */
+const ROW_ROLES: ReadonlySet<string> = new Set(['row', 'cell', 'listitem', 'treeitem']);
+
+/**
+ * A click on a row that changed none of its states (it was selected already, or the view shows no selection): done
+ * when the row reads selected or current after it, which is what a row's click is for. The driver's "it is the
+ * current item" beside an `unknown` verdict read as two answers at once.
+ */
+function rowClickJudged(r: ActionReceipt, now: SnapshotLine): { ok: boolean; why: string } {
+  if (!ROW_ROLES.has(now.role)) return { ok: false, why: '' };
+  const selected = has(now, 'selected');
+  if (!selected && !has(now, 'focused')) return { ok: false, why: '' };
+  // The driver said it already (it read the row current right after its click): not said twice.
+  if (/it is the current item/.test(r.detail)) return { ok: true, why: selected ? 'selected' : '' };
+  return { ok: true, why: selected ? 'the row reads selected' : 'the row is the current item' };
 }
 
 /** A set_value or clear: the value now reads as set (or the driver's unmasked read says so). */

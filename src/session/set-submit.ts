@@ -16,7 +16,6 @@ import { redactText } from '../engine/redact.js';
 import { onlySelectionMoved } from './selection-diff.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import { splitCellRef } from './cells.js';
-import { dialogOutcome } from './dialog-close.js';
 import { joinDiffs } from '../engine/diff-join.js';
 
 /**
@@ -116,10 +115,9 @@ async function setThenSubmit(session: Session, before: ActionSpec[], spec: Actio
     if (err) set.error = new ComputerUseError(err.code, why, err.details);
     return first;
   }
-  // A dialog may close only once its app handled the Return (GTK 4's Save): wait for that, bounded.
-  const later = await dialogOutcome(session, window, keys.effects, { ...session.settleDefaults, ...(settle ?? {}) });
-  const fx = later === keys.effects ? later : { ...later, diff: joinDiffs(keys.effects.diff, later.diff) };
-  const closed = later.closedWindows.some((w) => w.id === window.id);
+  // The keys' effects waited for a dialog that closes only once its app handled the Return (dialog-close.ts).
+  const fx = keys.effects;
+  const closed = fx.closedWindows.some((w) => w.id === window.id);
   const taken = takenBy(fx, spec.ref, shown, set.before?.value, first.diff);
   set.detail += `; Return pressed in the field (${keys.result.method} key events): ${taken.words}`;
   if (!taken.taken && set.status === 'confirmed') set.status = 'unknown';
@@ -127,12 +125,12 @@ async function setThenSubmit(session: Session, before: ActionSpec[], spec: Actio
     ...first,
     receipts: first.receipts,
     // The dialog closed: what it did shows in the window that took the focus back, and its own changes are moot.
-    diff: closed ? later.diff : joinDiffs(first.diff, fx.diff),
-    newWindows: [...first.newWindows, ...keys.effects.newWindows, ...(later === keys.effects ? [] : later.newWindows)],
+    diff: closed ? fx.diff : joinDiffs(first.diff, fx.diff),
+    newWindows: [...first.newWindows, ...fx.newWindows],
     closedWindows: [...first.closedWindows, ...fx.closedWindows],
     popups: [...(first.popups ?? []), ...fx.popups],
-    ...(closed && later.refocused ? { refocused: later.refocused } : {}),
-    ...(closed && later.retitled ? { retitled: true } : {}),
+    ...(closed && fx.refocused ? { refocused: fx.refocused } : {}),
+    ...(closed && fx.retitled ? { retitled: true } : {}),
     settle: fx.settle,
     ...(fx.busy ? { busy: true } : {}),
   };

@@ -203,3 +203,38 @@ test('a tree view\'s two scroll bars keep their refs when one moves: a ' +
   const second = buildSnapshot({ window, root: tree('438') }, refs);
   assert.equal(refOf(second, 'v'), v1, `the scrolled bar got a new ref:\n${second.text}`);
 });
+
+/**
+ * Gnumeric's edit tool bar as read live (gnumeric 1.12, one read each): the address box at index 0 and the edit
+ * line at index 5, both nameless textboxes under the same path and row; a commit moves the address on (A1 → A2)
+ * and empties the edit line, under the same handles.
+ */
+function editBar(address: string, line: string, focused = false): Recorded {
+  const window: WindowInfo = { id: 'w', title: 'Book1.gnumeric - Gnumeric', app: 'gnumeric', pid: 7, role: 'window',
+    focused: true };
+  const box = (id: string, value: string, focus: boolean): RawNode => ({ id: `:1.2/${id}`, role: 'textbox',
+    states: ['editable', ...(focus ? ['focused' as const] : [])], actions: ['set_value'], value });
+  const button = (i: number): RawNode => ({ id: `:1.2/b${i}`, role: 'button', states: [], actions: ['click'] });
+  return { window, root: { id: ':1.2/win', role: 'window', name: window.title, states: [], actions: [], children: [
+    { id: ':1.2/bar', role: 'toolbar', states: [], actions: [], children: [
+      box('490', address, false), button(1), button(2), button(3), button(4), box('549', line, focused),
+    ] },
+  ] } };
+}
+
+test('gnumeric: the address box and edit line keep their refs across a commit (two look-alikes of one tool bar, ' +
+    'told apart by their place, not by what they hold)', () => {
+  const refs = new RefTable();
+  const snap1 = buildSnapshot(editBar('A1', ''), refs);
+  const [address, line] = snap1.elements.filter((l) => l.role === 'textbox').map((l) => l.ref);
+  assert.ok(address && line, snap1.text);
+  // Our set_value into the edit line, then its Return: the app moved the address on and emptied the line.
+  refs.forgetContent(line);
+  buildSnapshot(editBar('A1', '=1+2', true), refs);
+  const committed = editBar('A2', '');
+  assert.deepEqual(refs.relocate(line, committed.root, committed.window), { id: ':1.2/549' });
+  const snap2 = buildSnapshot(committed, refs);
+  assert.deepEqual(snap2.elements.filter((l) => l.role === 'textbox').map((l) => l.ref), [address, line], snap2.text);
+  // The next entry: the line's ref still finds it.
+  assert.deepEqual(refs.relocate(line, editBar('A2', '=2+2').root, committed.window), { id: ':1.2/549' });
+});

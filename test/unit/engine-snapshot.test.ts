@@ -151,3 +151,31 @@ test('the engine does no I/O: no node: or driver imports in src/engine (only the
     assert.doesNotMatch(src, /from '(node:|fs|child_process|\.\.\/(?!protocol\/))/, f);
   }
 });
+
+test('scope prints its own element\'s text whole: a label of 277 characters, cut `…(277)` in the window\'s print, ' +
+    'bounded', () => {
+  const long = `Terms: ${'the quick brown fox jumps over the lazy dog; '.repeat(6)}end.`.slice(0, 277);
+  const huge = 'x'.repeat(9000);
+  const input: SnapshotInput = {
+    window: { id: ':1.4/1', title: 'Terms', app: 'terms', pid: 9, role: 'dialog', focused: true },
+    root: { id: ':1.4/1', role: 'dialog', name: 'Terms', states: [], actions: [], children: [
+      { id: ':1.4/2', role: 'label', name: long, states: [], actions: [] },
+      { id: ':1.4/3', role: 'label', name: huge, states: [], actions: [] },
+      { id: ':1.4/4', role: 'button', name: 'Agree', states: [], actions: ['click'] },
+    ] },
+  };
+  const t = new RefTable();
+  const whole = buildSnapshot(input, t);
+  assert.match(whole.text, /…\(277\)/, whole.text);
+  const ref = whole.elements.find((l) => l.role === 'label')!.ref;
+  const scoped = buildSnapshot(input, t, { scope: ref, maxTokens: 2000 });
+  assert.ok(scoped.text.includes(`"${long}"`), scoped.text);
+  assert.doesNotMatch(scoped.text, /…\(277\)/, scoped.text);
+  // Bounded: a name of 9,000 characters is cut at the scope's own bound, and says so.
+  const big = buildSnapshot(input, t, {
+    scope: whole.elements.filter((l) => l.role === 'label')[1]!.ref,
+    maxTokens: 4000,
+  });
+  assert.match(big.text, /x…\(9k\)"/, big.text.slice(-200));
+  assert.ok(big.text.length < 4400, String(big.text.length));
+});

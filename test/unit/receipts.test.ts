@@ -412,3 +412,27 @@ test('the other window\'s header quotes its title: a newline, U+2028 and ANSI in
   assert.doesNotMatch(r.text, /[\u2028\u001b]/, r.text);
   await session.close();
 });
+
+test('a click on a row that was selected already: confirmed by the row reading selected, not `unknown` beside ' +
+    '"it is the current item"', async () => {
+  const files: FakeWindow = {
+    info: { id: 'w-f', title: 'Files', app: 'files', pid: 703, role: 'window', focused: true },
+    root: n(':1.6', 1, 'window', { name: 'Files' }, [
+      n(':1.6', 2, 'list', { name: 'Files' }, [
+        n(':1.6', 3, 'listitem', { name: 'a.txt', states: ['selected', 'focused'] }),
+        n(':1.6', 4, 'listitem', { name: 'b.txt' }),
+      ]),
+    ]),
+  };
+  const { session, call } = setup([files]);
+  const s = (await call('computer_observe', { app: 'files' })).text;
+  const a = refOf(s, /listitem "a\.txt"/);
+  const r = await call('computer_act', { actions: [{ ref: a, op: 'click' }] });
+  const confirmed = new RegExp(`^ok click ${a} · confirmed \\(fake click; the row reads selected\\)$`, 'm');
+  assert.match(r.text, confirmed, r.text);
+  // A row that is neither selected nor current after the click stays unknown.
+  const b = refOf(s, /listitem "b\.txt"/);
+  const other = await call('computer_act', { actions: [{ ref: b, op: 'click' }] });
+  assert.match(other.text, new RegExp(`^ok click ${b} · unknown`, 'm'), other.text);
+  await session.close();
+});
