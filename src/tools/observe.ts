@@ -7,7 +7,7 @@ export const observeTool = defineTool({
   schema: {
     name: 'computer_observe',
     title: 'Observe a window',
-    description: 'Text snapshot of a window. scope=eN (or a cell eN:B7): that subtree, unfolded, with its text (from=offset). ' +
+    description: 'Text snapshot of a window. scope=eN: that subtree, unfolded, with its text (from=offset). ' +
       'query: only elements with this text.',
     inputSchema: Type.Object({
       device: DEVICE,
