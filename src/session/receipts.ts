@@ -117,7 +117,10 @@ function judged(r: ActionReceipt, e: Evidence): { ok: boolean; why: string } {
         return { ok, why: ok ? `${spec.value ?? ''} selected` : '' };
       }
       const ok = has(now, 'selected') || (spec.value !== undefined && (now.value ?? '').includes(spec.value));
-      return { ok, why: ok ? 'selected' : '' };
+      if (ok) return { ok, why: 'selected' };
+      // A combo box's name is the item it shows (GTK): the re-read showing the chosen item is the proof.
+      const shows = now.role === 'combobox' && spec.value !== undefined && now.name === spec.value;
+      return { ok: shows, why: shows ? `shows "${spec.value ?? ''}"` : '' };
     }
     case 'expand': {
       // Combo boxes do not always report "expanded"; items appearing under the element show it opened.

@@ -6,7 +6,7 @@ import { MAX_ACTIONS } from '../session/act.js';
 import { isOcrRef, ocrPoint, resolveOcrRef, runPointer } from '../session/visual.js';
 import { formatActOutcome } from './format.js';
 import { runSubmitting } from '../session/set-submit.js';
-import { CAPS, defineTool, DEVICE, REF, SETTLE, STRICT } from './tool.js';
+import { CAPS, defineTool, DEVICE, REF_OR_CELL, SETTLE, STRICT } from './tool.js';
 
 export const actTool = defineTool({
   schema: {
@@ -20,7 +20,7 @@ export const actTool = defineTool({
       device: DEVICE,
       actions: Type.Array(Type.Object({
         // A cell of a grid: "<table ref>:<address>" (e34:B7), see session/cells.ts.
-        ref: Type.String({ ...REF, maxLength: REF.maxLength + 11, pattern: `${REF.pattern.slice(0, -1)}(:[A-Za-z]{1,3}[0-9]{1,7})?$` }),
+        ref: Type.String(REF_OR_CELL),
         op: Type.Union(OPS.map((o) => Type.Literal(o))),
         value: Type.Optional(Type.String({ maxLength: CAPS.text })),
         submit: Type.Optional(Type.Boolean()),

@@ -1,17 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import { hasTextBlock, textBlock } from './text.js';
-import { CAPS, defineTool, DEVICE, REF, STRICT } from './tool.js';
+import { resolveCellRef } from '../session/cells.js';
+import { CAPS, defineTool, DEVICE, REF_OR_CELL, STRICT } from './tool.js';
 
 export const observeTool = defineTool({
   schema: {
     name: 'computer_observe',
     title: 'Observe a window',
-    description: 'Text snapshot of a window. scope=eN: that subtree, unfolded, with its text (from=offset). query: only elements with this text.',
+    description: 'Text snapshot of a window. scope=eN: that subtree, unfolded, with its text (from=offset). ' +
+      'query: only elements with this text.',
     inputSchema: Type.Object({
       device: DEVICE,
       app: Type.Optional(Type.String({ maxLength: CAPS.name })),
       window: Type.Optional(Type.String({ maxLength: CAPS.name })),
-      scope: Type.Optional(Type.String(REF)),
+      scope: Type.Optional(Type.String(REF_OR_CELL)),
       from: Type.Optional(Type.Integer({ minimum: 0 })),
       query: Type.Optional(Type.String({ maxLength: CAPS.name })),
       maxTokens: Type.Optional(Type.Integer({ minimum: 100, maximum: 20000 })),
@@ -24,6 +26,8 @@ export const observeTool = defineTool({
       response.error('invalid_params', "from reads an element's text: give scope=eN too.");
       return;
     }
+    // A grid's cell ref (e47:F36, as the table's hint prints it) scopes to that cell's own element.
+    if (p.scope !== undefined) p = { ...p, scope: resolveCellRef(session, p.scope) };
     // With scope, an element with a text block gives the block most of the budget (engine/text.ts renders it as
     // numbered lines); without one (a grid, a list) the whole budget is the tree's.
     const budget = p.maxTokens ?? session.maxTokens;

@@ -36,6 +36,12 @@ export const CAPS = {
  * carry other text.
  */
 export const REF = { minLength: 2, maxLength: CAPS.ref, pattern: '^(d[0-9]{1,3})?[a-z][0-9]{1,14}$' } as const;
+/** A ref, or a grid's cell ref "<table ref>:<address>" (e34:B7) as the snapshot's hint prints it (session/cells.ts). */
+export const REF_OR_CELL = {
+  ...REF,
+  maxLength: REF.maxLength + 11,
+  pattern: `${REF.pattern.slice(0, -1)}(:[A-Za-z]{1,3}[0-9]{1,7})?$`,
+} as const;
 
 /** Options making a TypeBox object schema strict. */
 export const STRICT = { additionalProperties: false } as const;

@@ -49,3 +49,26 @@ for (const [kind, role, rows, cols] of [
       assert.equal(snap.elements.find((l) => l.ref === ref)?.role, 'cell', `${ref} in\n${snap.text}`);
   });
 }
+
+test("observe's scope takes the cell ref a grid's hint prints (e47:B7), as act does", async () => {
+  const { FakeDriver } = await import('../../src/drivers/fake/driver.js');
+  const { Device } = await import('../../src/devices/manager.js');
+  const { Session } = await import('../../src/session/session.js');
+  const { TOOLS } = await import('../../src/tools/index.js');
+  const { runTool } = await import('../../src/tools/tool.js');
+  const root = n(B, 1, 'window', { name: 'Files', states: ['active'] }, [view('tree', 8, 3)]);
+  const fake = new FakeDriver([{ info: { ...WINDOW, id: root.id }, root }]);
+  const session = new Session({ device: new Device({ connect: () => fake.connect() }) });
+  const observe = TOOLS.find((t) => t.schema.name === 'computer_observe')!;
+  try {
+    const whole = (await runTool(observe, { session }, {})).text;
+    const hint = /act on a cell: ref=(\S+)/.exec(whole)?.[1];
+    assert.ok(hint, whole);
+    const table = hint.split(':')[0]!;
+    const scoped = await runTool(observe, { session }, { scope: `${table}:C5` });
+    assert.doesNotMatch(scoped.text, /invalid_params|expected string/, scoped.text);
+    assert.match(scoped.text, /\] cell "r4c2"/, scoped.text);
+  } finally {
+    await session.close();
+  }
+});

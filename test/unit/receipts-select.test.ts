@@ -70,3 +70,37 @@ test('a scroll to a row that shows and moved the selection says so once, with no
     r.detail,
   );
 });
+
+/** A GTK combo box, whose name is the item it shows (Thunar's Bulk Rename: "From the front (left)"). */
+const combo = (shows: string): Fixture => ({
+  window: { id: 'w', title: 'Bulk Rename', app: 'thunar', pid: 1, role: 'dialog', focused: true },
+  root: n(':1.2', 1, 'dialog', { name: 'Bulk Rename' }, [
+    n(':1.2', 2, 'combobox', { name: shows, actions: ['select'] }),
+  ]),
+});
+
+function comboSelect(from: string, to: string, value: string): ActionReceipt {
+  const refs = new RefTable();
+  const before = buildSnapshot(combo(from), refs);
+  const after = buildSnapshot(combo(to), refs);
+  const ref = after.elements.find((l) => l.role === 'combobox')!.ref;
+  const r = {
+    ref, op: 'select', value, status: 'unknown',
+    detail: 'Selection.SelectChild(1) by item index (items under the popup)',
+  } as ActionReceipt;
+  verifyReceipts([r], before, after);
+  return r;
+}
+
+test('a combo box that now shows the chosen item confirms the select (its name is the choice)', () => {
+  const r = comboSelect('From the front (left)', 'From the back (right)', 'From the back (right)');
+  assert.equal(r.status, 'confirmed', r.detail);
+  assert.match(r.detail, /; shows "From the back \(right\)"$/, r.detail);
+});
+
+test('a combo box that still shows another item leaves the select unknown', () => {
+  assert.equal(
+    comboSelect('From the front (left)', 'From the front (left)', 'From the back (right)').status,
+    'unknown',
+  );
+});

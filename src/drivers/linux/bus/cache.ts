@@ -10,6 +10,7 @@ import { LIMITS } from '../../../protocol/methods.js';
 import { ATSPI_ROLES } from './atspi-constants.generated.js';
 import type { A11yBus, Target } from './bus.js';
 import { isGone } from './bus.js';
+import { showingHeard } from './showing-heard.js';
 import type { ElementInfo, ReadOptions } from '../tree/reader.js';
 import { annotateCells, readByCoordinate, readGrid } from '../tree/table.js';
 import { annotateTableSlice } from '../tree/column-heads.js';
@@ -45,6 +46,8 @@ export async function readCache(bus: A11yBus, dest: string): Promise<Map<string,
     const [self, , parent, index, childCount, ifaces, name, role, description, states] = raw as
       [[string, string], unknown, [string, string], number, number, string[], string, number, string, number[]];
     const target = { dest: self[0], path: self[1] };
+    const decoded = decodeStates(states);
+    showingHeard.apply(handleOf(target), decoded);
     items.set(handleOf(target), {
       parent: parent[0] + parent[1], index,
       info: {
@@ -52,7 +55,7 @@ export async function readCache(bus: A11yBus, dest: string): Promise<Map<string,
         // cached read answered a snapshot outside the protocol.
         target, atspiRole: ATSPI_ROLES[role] ?? 'unknown', name: String(name ?? '').slice(0, LIMITS.text),
         description: String(description ?? '').slice(0, LIMITS.text), accessibleId: '',
-        states: decodeStates(states), interfaces: new Set(ifaces), children: [], childCount,
+        states: decoded, interfaces: new Set(ifaces), children: [], childCount,
       },
     });
   }

@@ -7,6 +7,7 @@ import type { Message } from 'dbus-next';
 import type { A11yBus } from './bus.js';
 import { isGone } from './bus.js';
 import { DEFAULT_QUIET_MS } from '../../../protocol/methods.js';
+import { showingHeard } from './showing-heard.js';
 
 /**
  * Events we register for. Not all of `object:`: animated widgets send bounds-changed ~180 times a second
@@ -109,6 +110,8 @@ export class EventWatcher {
     const data = (m.body as unknown[] | undefined)?.[3] as { signature?: string; value?: unknown } | undefined;
     if (data?.signature === '(so)' && Array.isArray(data.value))
       ev.object = `${String(data.value[0] ?? '')}${String(data.value[1] ?? '')}`;
+    if (ev.type === 'object:state-changed:showing')
+      showingHeard.note(ev.source, Number((m.body as unknown[] | undefined)?.[1]) === 1);
     this.lastEventAt = ev.time;
     const app = ev.source.slice(0, ev.source.indexOf('/'));
     this.noteLate(app, ev.time);

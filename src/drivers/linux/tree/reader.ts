@@ -9,6 +9,7 @@ import { roleFromAtspi } from './roles.js';
 import { ATSPI_ROLES, ATSPI_STATES } from '../bus/atspi-constants.generated.js';
 import type { A11yBus, Target } from '../bus/bus.js';
 import { isGone } from '../bus/bus.js';
+import { showingHeard } from '../bus/showing-heard.js';
 import { visibleSlice } from './visible.js';
 import { readText as readTextFacts, TextBudget, wantsText } from './text.js';
 
@@ -125,6 +126,7 @@ export async function readElement(
   ]);
   const interfaces = new Set<string>(ifaces[0] as string[]);
   const states = decodeStates(stateWords[0] as number[]);
+  showingHeard.apply(handleOf(t), states);
   const info: ElementInfo = {
     target: t,
     atspiRole: ATSPI_ROLES[Number(role[0])] ?? 'unknown',

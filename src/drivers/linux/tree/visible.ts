@@ -377,6 +377,23 @@ export async function visibleSlice(
 }
 
 /**
+ * Whether each child of a slice read is still at the index it was read at. The rows of a slice are told by
+ * counting cells from its first one, so one cell out of its slot mixes rows: lxtask re-sorts its process list
+ * every few seconds, and a read that spans a re-sort (or a child gone between the index read and its facts) printed
+ * one process's name beside another's PID. A child that cannot say its index (-1, no answer) is taken as placed.
+ */
+async function inTheirSlots(bus: A11yBus, kids: readonly RawNode[], start: number): Promise<boolean> {
+  const at = await Promise.all(kids.map(async (k) => {
+    const slash = k.id.indexOf('/');
+    if (slash <= 0) return -1;
+    const [i] = await bus.call({ dest: k.id.slice(0, slash), path: k.id.slice(slash) }, ACC, 'GetIndexInParent')
+      .catch(() => [-1]);
+    return Number(i);
+  }));
+  return at.every((i, k) => !(i >= 0) || i === start + k);
+}
+
+/**
  * Table facts for the slice read of a long table (a TreeView's cells are its children): its size, and the
  * row and column of the first and last cell read, so the snapshot can say "rows 1,492–1,520 of 5,000".
  * Facts already set (by the table reader) are kept.
@@ -393,12 +410,16 @@ export async function sliceRows(bus: A11yBus, t: Target, node: RawNode): Promise
   ]);
   try {
     const start = node.childRange?.start ?? 0;
-    const [size, ...cells] = await Promise.all([
+    const [size, placed, ...cells] = await Promise.all([
       node.table ? Promise.resolve(undefined) : bus.getAll(t, TABLE),
+      ends.length ? inTheirSlots(bus, kids, start) : Promise.resolve(true),
       ...ends.map((k) => rc(start + kids.indexOf(k))),
     ]);
     if (size)
       node.table = { rows: Math.max(0, Number(size['NRows'] ?? 0)), cols: Math.max(0, Number(size['NColumns'] ?? 0)) };
+    // A cell out of its slot would put its row's text beside another row's: no row and column said, the slice
+    // prints one line per cell, each with its own text.
+    if (!placed) return;
     ends.forEach((k, i) => {
       const c = cells[i] as [number, number] | undefined;
       // Column headers answer -1: they are in no row.
