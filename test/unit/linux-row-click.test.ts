@@ -37,13 +37,14 @@ interface FakeNode {
 }
 
 /** window › list (Selection that selects nothing) › row (no action, no showing) › label (clipboard actions). */
-function gtk4Rows(log: string[]) {
+/** `far`: the window also holds a showing cell scrolled out sideways (a GTK 3 app: showing is reported). */
+function gtk4Rows(log: string[], far = false) {
   const nodes: Record<string, FakeNode> = {
     [ROOT]: { role: 75, parent: '', kids: ['/win'], ifaces: [ACC], states: bits() },
     '/win': {
       role: 23,
       parent: ROOT,
-      kids: ['/list'],
+      kids: far ? ['/list', '/far'] : ['/list'],
       ifaces: [ACC, COMP],
       states: bits(1, 8, 24, 25, 30),
       ext: [0, 0, 400, 300],
@@ -75,6 +76,16 @@ function gtk4Rows(log: string[]) {
       states: bits(8, 11, 24, 30),
       actions: [],
       ext: [14, 400, 362, 62],
+    },
+    // A cell a wide table scrolled out sideways that the toolkit still calls showing (lxtask's PID column).
+    '/far': {
+      role: 29,
+      parent: '/win',
+      kids: [],
+      ifaces: [ACC, COMP],
+      states: bits(8, 24, 25, 30),
+      ext: [1300, 120, 60, 20],
+      name: '11857',
     },
     '/label': {
       role: 29,
@@ -184,5 +195,19 @@ test('a row scrolled out of its list (its centre outside an ancestor) takes no p
     (x: unknown) => x,
   );
   assert.ok(e instanceof ComputerUseError && e.code === 'unsupported', String(e));
+  assert.deepEqual(log.filter((l) => l.startsWith('pointer')), []);
+});
+
+test('an element whose centre lies outside its window takes no pointer click; the refusal says to scroll', async () => {
+  const log: string[] = [];
+  const e = await act(gtk4Rows(log, true), fakePointer(log), { id: `${APP}/far`, op: 'click' } as never).then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  // Before, the click went on to the pointer (here: a click at 1770,377), whose check blamed "another application's
+  // window on top".
+  assert.ok(e instanceof ComputerUseError && e.code === 'not_visible', String(e));
+  assert.match(e.message, /outside its window/);
+  assert.match(e.message, /scroll/);
   assert.deepEqual(log.filter((l) => l.startsWith('pointer')), []);
 });

@@ -447,11 +447,30 @@ async function pointerClick(
   if (!bounds || bounds[2] <= 0 || bounds[3] <= 0) return undefined;
   const [cx, cy] = center(bounds);
   if (unsure && !await insideAncestors(bus, t, [cx, cy])) return undefined;
+  const top = await topLevelOf(bus, t).catch(() => undefined);
+  // A wide table's cell scrolled out sideways can still read showing: the point would land outside its window.
+  if (outside([cx, cy], top?.bounds)) throw offWindow(info, [cx, cy], top?.bounds ?? [0, 0, 0, 0]);
   const owner = await processOf(bus, t);
-  const [dx, dy] = await screenOffset(keyboard, await topLevelOf(bus, t).catch(() => undefined), owner.pid);
+  const [dx, dy] = await screenOffset(keyboard, top, owner.pid);
   const [x, y] = [cx + dx, cy + dy];
   const sent = await keyboard.pointer({ action: op, x, y }, owner, signal);
   return { method: 'synthetic', detail: `pointer ${sent} (XTest): ${why}; the window on top there is its app's` };
+}
+
+/** Whether a point lies outside a window's bounds (unknown or empty bounds: not outside). */
+function outside([x, y]: [number, number], bounds: readonly number[] | undefined): boolean {
+  const [wx = 0, wy = 0, w = 0, h = 0] = bounds ?? [];
+  return w > 0 && h > 0 && (x < wx || y < wy || x >= wx + w || y >= wy + h);
+}
+
+/** The refusal of a pointer click whose point lies outside the element's window. */
+function offWindow(info: ElementInfo, [x, y]: [number, number], [wx, wy, w, h]: readonly number[]): ComputerUseError {
+  return new ComputerUseError(
+    'not_visible',
+    `The ${info.atspiRole || 'element'}'s centre (${Math.round(x)},${Math.round(y)}) lies outside its window ` +
+      `(${w}×${h} at ${wx},${wy}): its view is scrolled so that it is out of sight; nothing was sent. Scroll the ` +
+      'list or table that holds it (act on it with scroll "right", "left" or "to N") and try again.',
+  );
 }
 
 /** An error's own text as ` (…)`, empty when it has none (a D-Bus error may carry only its name). */
