@@ -40,7 +40,18 @@ export function isOpaqueView(n: DistilledNode): boolean {
 export type OpaqueKind = 'page' | 'sheet' | 'items';
 
 /** The opaque views under `root` (document order), each with its kind. */
-export interface OpaqueViews { refs: string[]; kinds: OpaqueKind[] }
+export interface OpaqueViews {
+  refs: string[];
+  kinds: OpaqueKind[];
+  /** A sheet's way in: its cell-address box and the edit line after it, by ref (both print without a name). */
+  fields?: SheetFields;
+}
+
+/** The refs of a sheet's cell-address box and of its edit line (the next editable text box, when one is near). */
+export interface SheetFields { address: string; edit?: string }
+
+/** How many nodes after the cell-address box its edit line may come (gnumeric: four buttons between). */
+const EDIT_LINE_WITHIN = 8;
 
 /** True for a text field whose value is one cell's address ("A1"): a spreadsheet's cell-address box. */
 const isAddressBox = (n: DistilledNode): boolean =>
@@ -49,15 +60,21 @@ const isAddressBox = (n: DistilledNode): boolean =>
 /** The opaque views under `root` (document order) and the kinds among them. */
 export function opaqueViews(root: DistilledNode): OpaqueViews {
   const views: DistilledNode[] = [];
-  let addressBox = false;
+  let fields: SheetFields | undefined;
+  let since = 0;
   walkDistilled(root, (n) => {
     if (n.ref !== undefined && isOpaqueView(n)) views.push(n);
-    if (isAddressBox(n)) addressBox = true;
+    since++;
+    if (!fields && n.ref !== undefined && isAddressBox(n)) {
+      fields = { address: n.ref };
+      since = 0;
+    } else if (fields && !fields.edit && since <= EDIT_LINE_WITHIN && n.ref !== undefined && n.role === 'textbox' &&
+      n.states.includes('editable') && !isAddressBox(n)) fields.edit = n.ref;
   });
   const kinds = new Set<OpaqueKind>(
-    views.map((n) => (n.role === 'canvas' ? 'page' : addressBox ? 'sheet' : 'items')),
+    views.map((n) => (n.role === 'canvas' ? 'page' : fields ? 'sheet' : 'items')),
   );
-  return { refs: views.map((n) => n.ref ?? '?'), kinds: [...kinds] };
+  return { refs: views.map((n) => n.ref ?? '?'), kinds: [...kinds], ...(fields ? { fields } : {}) };
 }
 
 /** The words after an opaque view's element line. */
@@ -81,10 +98,15 @@ const ADVICE: Record<OpaqueKind, string> = {
  * a view printed again does not repeat the advice; any view not told yet brings the whole note.
  */
 export function opaqueNote(refs: readonly string[], told: (ref: string) => boolean = () => false,
-  kinds: readonly OpaqueKind[] = ['items']): string {
+  kinds: readonly OpaqueKind[] = ['items'], fields?: SheetFields): string {
   const shown = refs.slice(0, 3).join(', ') + (refs.length > 3 ? ` and ${refs.length - 3} more` : '');
   const draws = `${shown} ${refs.length === 1 ? 'draws its content' : 'draw their content'} without exposing items`;
   if (refs.every(told))
     return `${draws} (as said before: the app's own Find, a list view, or computer_screenshot (OCR))`;
-  return `${draws}: ${kinds.map((k) => ADVICE[k]).join('; ')}`;
+  // The sheet's two text boxes print without names: the advice names them by ref.
+  const advice = (k: OpaqueKind): string => k === 'sheet' && fields
+    ? ADVICE.sheet.replace('the cell-address box', `the cell-address box (${fields.address})`)
+      .replace('the edit line', fields.edit ? `the edit line (${fields.edit})` : 'the edit line')
+    : ADVICE[k];
+  return `${draws}: ${kinds.map(advice).join('; ')}`;
 }

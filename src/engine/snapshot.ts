@@ -1,4 +1,4 @@
-import { opaqueNote, opaqueViews, type OpaqueKind } from './opaque.js';
+import { opaqueNote, opaqueViews, type OpaqueKind, type SheetFields } from './opaque.js';
 import { renderWithinBudget } from './budget.js';
 import { estimateTokens } from './measure.js';
 import { distill, findByRef, walkDistilled, type DistilledNode } from './distill.js';
@@ -65,6 +65,8 @@ export interface Snapshot {
   opaque?: string[];
   /** The kinds among those views: what their note advises (engine/opaque.ts). */
   opaqueKinds?: OpaqueKind[];
+  /** A sheet's cell-address box and edit line, by ref (opaque.ts). */
+  opaqueFields?: SheetFields;
   /** The window holds a file chooser (the driver's `chooser` fact); `folder` is the folder it shows, when known. */
   chooser?: { folder?: string };
   /** The window as the driver described it. */
@@ -225,8 +227,8 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   }
 
   const elements = elementLines(root);
-  const { refs: opaque, kinds: opaqueKinds } = opaqueViews(root);
-  if (opaque.length) extra.push(opaqueNote(opaque, opts.opaqueTold, opaqueKinds));
+  const { refs: opaque, kinds: opaqueKinds, fields: opaqueFields } = opaqueViews(root);
+  if (opaque.length) extra.push(opaqueNote(opaque, opts.opaqueTold, opaqueKinds, opaqueFields));
   let printed = root;
   if (opts.fold && opts.scope === undefined && !q) {
     // A page viewer's own controls around its page fold first (engine/chrome.ts), then runs of alike controls.
@@ -258,7 +260,11 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
     },
   };
   if (focusRef !== undefined) snap.focusRef = focusRef;
-  if (opaque.length) { snap.opaque = opaque; snap.opaqueKinds = opaqueKinds; }
+  if (opaque.length) {
+    snap.opaque = opaque;
+    snap.opaqueKinds = opaqueKinds;
+    if (opaqueFields) snap.opaqueFields = opaqueFields;
+  }
   if (chooser) snap.chooser = chooser;
   return snap;
 }

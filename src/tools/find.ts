@@ -131,7 +131,9 @@ export const findTool = defineTool({
     if (total === 0) for (const line of virtualViewNotes(session, raw.root, full.elements)) response.add(line);
     // A view that draws its items without exposing them (an icon view, a canvas): find cannot see into it.
     if (full.opaque?.length) {
-      response.add(`(${opaqueNote(full.opaque, (ref) => session.opaqueToldOf(ref), full.opaqueKinds)})`);
+      response.add(
+        `(` + `${opaqueNote(full.opaque, (ref) => session.opaqueToldOf(ref), full.opaqueKinds, full.opaqueFields)})`,
+      );
       session.noteOpaqueTold(full.opaque);
     }
     // One window is searched: a model that named the app expected all of them (gucharmap's status bar was in

@@ -205,9 +205,14 @@ test('the note on an opaque view gives the advice of its kind, in about a third 
   const s = await (await computerOf(sheet, 'Book1.gnumeric')).tools.observe({});
   assert.match(
     s.text,
-    /e\d+ draws its content without exposing items: type while it has the focus, or set_value the cell-address box then the edit line, each then Enter; read by computer_screenshot \(OCR\)[ )]/,
+    /e\d+ draws its content without exposing items: type while it has the focus, or set_value the cell-address box \(e\d+\) then the edit line \(e\d+\), each then Enter; read by computer_screenshot \(OCR\)[ )]/,
     s.text,
   );
+  // The note names the two nameless text boxes by ref (a model guessed which was which from their values).
+  const box = /\[(e\d+)\] textbox value="A1"/.exec(s.text)?.[1];
+  const edit = /\[(e\d+)\] textbox editable/.exec(s.text)?.[1];
+  assert.ok(box && edit, s.text);
+  assert.ok(s.text.includes(`cell-address box (${box}) then the edit line (${edit})`), s.text);
   assert.doesNotMatch(s.text, /list view|clipboard/, s.text);
 });
 
