@@ -436,3 +436,22 @@ test('a click on a row that was selected already: confirmed by the row reading s
   assert.match(other.text, new RegExp(`^ok click ${b} · unknown`, 'm'), other.text);
   await session.close();
 });
+
+test('a click on a table cell the driver read as the current ' +
+    'item is confirmed, though the cell shows no state', async () => {
+  // GTK 3's file chooser: its cells carry no selected or focused state; the view's cursor is on their row.
+  const chooser: FakeWindow = {
+    info: { id: 'w-c', title: 'Open', app: 'chooser', pid: 704, role: 'dialog', focused: true },
+    root: n(':1.7', 1, 'dialog', { name: 'Open' }, [
+      n(':1.7', 2, 'table', { name: 'Files' }, [n(':1.7', 3, 'cell', { name: 'report-173.txt', actions: ['click'] })]),
+    ]),
+  };
+  const { session, call, fake } = setup([chooser]);
+  const s = (await call('computer_observe', { app: 'chooser' })).text;
+  const cell = refOf(s, /cell "report-173\.txt"/);
+  fake.onAct = () => 'pointer left click at 635,535 (XTest): it is the current item (keys like F2 act on it)';
+  const r = await call('computer_act', { actions: [{ ref: cell, op: 'click' }] });
+  // Before: `unknown (… it is the current item …)`, two answers at once.
+  assert.match(r.text, new RegExp(`^ok click ${cell} · confirmed \\(pointer left click`, 'm'), r.text);
+  await session.close();
+});

@@ -46,7 +46,8 @@ export class FakeDriver {
   /** Acts that were carried out (passed the actionability wait and reached the "toolkit"). */
   readonly dispatched: ActParams[] = [];
   /** Runs after each act, so a test can make the "app" react (open a dialog, destroy a node). */
-  onAct?: (p: ActParams, node: RawNode) => void;
+  /** Runs after an act; a string it returns is the act's detail (what a real driver said it did). */
+  onAct?: (p: ActParams, node: RawNode) => void | string;
   /** Called after keys were "sent" to a window (tests make them close a dialog). */
   onKeys?: (p: KeysParams) => void;
   /** Pids whose app stays listed with no window once its last window closed (an app that runs on in the tray). */
@@ -261,8 +262,8 @@ export class FakeDriver {
       case 'close': return this.close(p, node);
       default: throw new ComputerUseError('unsupported', `${p.op} is not supported by the fake driver`);
     }
-    this.onAct?.(p, node);
-    return { method: 'pattern', detail: `fake ${p.op}` };
+    const said = this.onAct?.(p, node);
+    return { method: 'pattern', detail: typeof said === 'string' ? said : `fake ${p.op}` };
   }
 
   /**
