@@ -68,7 +68,11 @@ test('a first window that closes while it is read (a splash ' +
     // closed during it, else the splash itself, read whole while it showed (its progress bar changes every 50 ms).
     assert.equal(r.isError, false, r.text);
     assert.doesNotMatch(r.text, /window_not_found|is gone/, r.text);
-    assert.match(r.text, /window "Splash lab"[\s\S]*button "Ready"|window "Starting"[\s\S]*progressbar/, r.text);
+    assert.match(
+      r.text,
+      /window (?:\[w\d+\] )?"Splash lab"[\s\S]*button "Ready"|window (?:\[w\d+\] )?"Starting"[\s\S]*progressbar/,
+      r.text,
+    );
   } finally {
     await computer.close();
     if (pid > 0) await killApp(pid);

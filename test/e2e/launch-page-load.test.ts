@@ -43,7 +43,7 @@ for (const family of ['chromium', 'firefox'] as const) {
     try {
       const text = ok(await computer.tools.launch({ command, args, waitMs: 45000 }));
       pid = Number(/pid=(\d+)/.exec(text)?.[1]);
-      assert.match(text, /window "Slow page/, text);
+      assert.match(text, /window (?:\[w\d+\] )?"Slow page/, text);
       assert.match(text, /Fully loaded paragraph\./, text);
       assert.match(text, /button "Continue"/, text);
     } finally {

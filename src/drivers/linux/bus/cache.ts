@@ -47,7 +47,7 @@ export async function readCache(bus: A11yBus, dest: string): Promise<Map<string,
       [[string, string], unknown, [string, string], number, number, string[], string, number, string, number[]];
     const target = { dest: self[0], path: self[1] };
     const decoded = decodeStates(states);
-    showingHeard.apply(handleOf(target), decoded);
+    showingHeard.apply(handleOf(target), decoded, ATSPI_ROLES[role] ?? 'unknown');
     items.set(handleOf(target), {
       parent: parent[0] + parent[1], index,
       info: {

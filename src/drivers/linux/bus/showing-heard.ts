@@ -5,6 +5,11 @@
  * receipt saw the open menu. A visible object whose last showing event said 1 reads as showing.
  */
 
+/** The AT-SPI roles of a popup menu's entries. */
+const MENU_ENTRY_ROLES: ReadonlySet<string> = new Set([
+  'menu item', 'check menu item', 'radio menu item', 'tearoff menu item', 'menu', 'separator',
+]);
+
 /** Objects remembered at most (the oldest is forgotten first). */
 const MAX_HEARD = 4000;
 
@@ -18,8 +23,13 @@ export class ShowingHeard {
     if (this.said.size > MAX_HEARD) this.said.delete(this.said.keys().next().value!);
   }
 
-  /** Adds "showing" to the states read of `handle` when the app last said it shows and it reads visible. */
-  apply(handle: string, states: Set<string>): void {
+  /**
+   * Adds "showing" to the states read of `handle`, a menu's entry (`atspiRole`), when the app last said it shows and
+   * it reads visible. Only menu entries: a list's rows scrolled out of view were said to show once when created
+   * (act-lab's rebuilt list read 20 rows off screen as shown, e2e act/actionability).
+   */
+  apply(handle: string, states: Set<string>, atspiRole: string): void {
+    if (!MENU_ENTRY_ROLES.has(atspiRole)) return;
     if (!states.has('showing') && states.has('visible') && this.said.get(handle) === true) states.add('showing');
   }
 }

@@ -126,10 +126,11 @@ export async function readElement(
   ]);
   const interfaces = new Set<string>(ifaces[0] as string[]);
   const states = decodeStates(stateWords[0] as number[]);
-  showingHeard.apply(handleOf(t), states);
+  const atspiRole = ATSPI_ROLES[Number(role[0])] ?? 'unknown';
+  showingHeard.apply(handleOf(t), states, atspiRole);
   const info: ElementInfo = {
     target: t,
-    atspiRole: ATSPI_ROLES[Number(role[0])] ?? 'unknown',
+    atspiRole,
     // A page can name an element after 1 MB of its text (Chromium's static text): capped to what the protocol
     // carries, so the window stays readable.
     name: String(props['Name'] ?? '').slice(0, LIMITS.text),
