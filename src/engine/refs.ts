@@ -76,8 +76,15 @@ export interface RefTableJSON {
 /** An element of the tree being assigned, with the ref it keeps or inherits (none yet: it gets a new one). */
 interface Placed { node: DistilledNode; fingerprint: Fingerprint; ref?: string | undefined }
 
-/** Entries of elements not seen for this many snapshots of their window are forgotten. */
+/** Entries of elements not seen for this many snapshots of their window are forgotten, unless out of sight. */
 const KEEP_GENERATIONS = 5;
+/**
+ * Entries of elements the raw tree shows are still there out of sight (a tab page not shown) kept beyond
+ * KEEP_GENERATIONS per window, at most: the most recently seen ones (the table's memory bound).
+ */
+const KEEP_OUT_OF_SIGHT = 1000;
+/** Raw ancestors followed up from an element at most (a loop in stale chains ends there). */
+const MAX_CHAIN = 64;
 
 const key = (window: string, id: string): string => `${window}\n${id}`;
 
@@ -117,6 +124,40 @@ function stillThere(id: string, f: Fingerprint, presence: RawPresence): boolean 
   if (presence.all.has(id)) return true;
   const nearest = (f.parents ?? []).find((p) => presence.all.has(p));
   return nearest !== undefined && presence.hidden.has(nearest);
+}
+
+/**
+ * The refs of `window`'s entries whose element the raw tree shows is still there out of sight (`stillThere`), also
+ * when its remembered ancestors are all gone from the read: the table remembers each entry's nearest raw ancestors,
+ * so together they chain an element up to the node that hides it (a check box three wrappers deep in a tab page
+ * that the driver read as one hidden node: its model toggled [e5], went to another page and back, and read [e34]).
+ */
+function outOfSight(entries: Iterable<[string, RefEntry]>, window: string, presence: RawPresence): Set<string> {
+  const up = new Map<string, string>();
+  const mine: [string, RefEntry][] = [];
+  for (const [ref, e] of entries) {
+    if (e.fingerprint.window !== window) continue;
+    mine.push([ref, e]);
+    const chain = [e.id, ...(e.fingerprint.parents ?? [])];
+    for (let i = 0; i + 1 < chain.length; i++) if (!up.has(chain[i]!)) up.set(chain[i]!, chain[i + 1]!);
+  }
+  const known = new Map<string, boolean>();
+  const hiddenAbove = (id: string): boolean => {
+    const path: string[] = [];
+    let cur: string | undefined = id;
+    let answer = false;
+    for (let i = 0; cur !== undefined && i < MAX_CHAIN; i++, cur = up.get(cur)) {
+      const k = known.get(cur);
+      if (k !== undefined) { answer = k; break; }
+      path.push(cur);
+      if (presence.all.has(cur)) { answer = presence.hidden.has(cur); break; }
+    }
+    for (const p of path) known.set(p, answer);
+    return answer;
+  };
+  const out = new Set<string>();
+  for (const [ref, e] of mine) if (stillThere(e.id, e.fingerprint, presence) || hiddenAbove(e.id)) out.add(ref);
+  return out;
 }
 
 /**
@@ -230,6 +271,7 @@ export class RefTable {
     const byContents = byContentCounts(tree);
     const present = new Set<string>();
     walkDistilled(tree, (node) => { present.add(node.id); });
+    const hidden = raw === undefined ? undefined : outOfSight(this.entries, window.id, rawPresence(raw));
     // 1. Elements whose handle is known keep their ref; the others are collected for step 2.
     const placed: Placed[] = [];
     walkDistilled(tree, (node) => {
@@ -257,8 +299,11 @@ export class RefTable {
       const sameRow = !(repeated || old?.fingerprint.repeated) || old?.fingerprint.context === (node.context ?? '');
       // What the row holds must not have changed under it either, unless it is being typed into (focused).
       const holding = holdingOf(node, byContent);
+      // Back after longer than an element is kept away (a tab page shown again): only with its name unchanged,
+      // else its handle may have been given to another item while out of sight, and a new ref is the honest answer.
       const same =
         old !== undefined &&
+        (gen - old.seen < KEEP_GENERATIONS || old.fingerprint.name === node.name) &&
         old.fingerprint.role === node.role &&
         old.fingerprint.pid === window.pid &&
         old.fingerprint.startToken === window.startToken &&
@@ -277,7 +322,7 @@ export class RefTable {
     // 2. Re-created elements: a new handle with exactly the fingerprint of an element whose handle is gone from
     // the window (Swing re-creates a table's cells on every change, apps rebuild lists with identical rows)
     // takes that element's ref, so the diff shows only what really changed.
-    this.inheritRefs(window.id, placed, present, out, raw === undefined ? undefined : rawPresence(raw));
+    this.inheritRefs(window.id, placed, present, out, hidden);
     // 3. Refs in document order, new ones numbered top to bottom.
     for (const p of placed) {
       const r = p.ref ?? `${this.prefix}e${++this.counter}`;
@@ -290,7 +335,7 @@ export class RefTable {
       p.node.ref = r;
       out.set(r, p.node);
     }
-    this.forgetOld(window.id, gen);
+    this.forgetOld(window.id, gen, hidden);
     return out;
   }
 
@@ -304,7 +349,7 @@ export class RefTable {
     placed: Placed[],
     present: Set<string>,
     taken: Map<string, DistilledNode>,
-    raw?: RawPresence,
+    hidden?: ReadonlySet<string>,
   ): void {
     const sig = (f: Fingerprint): string =>
       [f.pid, f.startToken ?? '', f.role, f.name ?? '', f.stableId ?? '', f.path, f.context ?? ''].join('\u0001');
@@ -321,7 +366,7 @@ export class RefTable {
       const f = entry.fingerprint;
       if (f.window !== window || present.has(entry.id) || taken.has(ref)) continue;
       // Out of sight is not gone: its ref stays its own.
-      if (raw !== undefined && stillThere(entry.id, f, raw)) continue;
+      if (hidden?.has(ref)) continue;
       const s = sig(f);
       if (!orphans.has(s)) continue;
       const list = vanished.get(s);
@@ -351,16 +396,25 @@ export class RefTable {
     }
   }
 
-  private forgetOld(window: string, gen: number): void {
-    for (const [ref, e] of this.entries) {
-      if (e.fingerprint.window !== window) continue;
-      // An element hidden for a while (a background tab) keeps its ref when it comes back with the same
-      // native id and role; after KEEP_GENERATIONS snapshots without it, it is forgotten.
-      if (gen - e.seen >= KEEP_GENERATIONS) {
-        this.entries.delete(ref);
-        const k = key(window, e.id);
-        if (this.byKey.get(k) === ref) this.byKey.delete(k);
-      }
+  /**
+   * An element hidden for a while keeps its ref when it comes back with the same native id and role; after
+   * KEEP_GENERATIONS snapshots without it, it is forgotten, unless the raw tree shows it still there out of sight
+   * (`hidden`: a tab page not shown, whose page an act's several reads outlasted), up to KEEP_OUT_OF_SIGHT of those.
+   */
+  private forgetOld(window: string, gen: number, hidden?: ReadonlySet<string>): void {
+    const away: [string, RefEntry][] = [];
+    for (const [ref, e] of this.entries)
+      if (e.fingerprint.window === window && gen - e.seen >= KEEP_GENERATIONS) away.push([ref, e]);
+    // A retired ref, or one whose handle another ref took, waits for a relocation only as long as any other.
+    const kept = away
+      .filter(([ref, e]) => hidden?.has(ref) && !e.retired && this.byKey.get(key(window, e.id)) === ref)
+      .sort((a, b) => b[1].seen - a[1].seen);
+    const keep = new Set(kept.slice(0, KEEP_OUT_OF_SIGHT).map(([ref]) => ref));
+    for (const [ref, e] of away) {
+      if (keep.has(ref)) continue;
+      this.entries.delete(ref);
+      const k = key(window, e.id);
+      if (this.byKey.get(k) === ref) this.byKey.delete(k);
     }
   }
 
