@@ -15,6 +15,7 @@ import type { Session } from '../session/session.js';
 import { deciderPick, tiedCandidates } from './disambiguate.js';
 import { findInText, renderTextHit } from './text.js';
 import { outOfViewMatches } from './out-of-view.js';
+import { tabPageMatches } from './tab-pages.js';
 import { CAPS, defineTool, DEVICE, ENUM_UNLISTED, PROP_UNLISTED, STRICT } from './tool.js';
 
 export const findTool = defineTool({
@@ -82,7 +83,12 @@ export const findTool = defineTool({
     const offScreen = p.text
       ? await offScreenMatches(session, raw, full.elements, p.text, limit, p.from, signal)
       : { lines: [], found: 0 };
-    const total = hits.length + textHits.length + sheets.hits.length + offScreen.found + outOfView.found;
+    // Pages of tabs not shown are searched too: each match names the tab to click first (tools/tab-pages.ts).
+    const pages = p.text
+      ? await tabPageMatches(session, raw, full.elements, { text: p.text, role: p.role, limit, skip: reported }, signal)
+      : { lines: [], found: 0, unsearched: [] };
+    const total = hits.length + textHits.length + sheets.hits.length + offScreen.found + outOfView.found
+      + pages.found;
     const head =
       `${total} match${total === 1 ? '' : 'es'}${p.text ? ` for ${quoteText(p.text)}` : ''}` +
       `${p.role ? ` role=${p.role}` : ''} in [${session.windows.refOf(raw.window)}] ` +
@@ -118,7 +124,8 @@ export const findTool = defineTool({
     const room = Math.max(0, limit - hits.length);
     for (const h of textHits.slice(0, room)) response.add(renderTextHit(h));
     for (const line of outOfView.lines) response.add(line);
-    const inView = total - offScreen.found - outOfView.found;
+    for (const line of pages.lines) response.add(line);
+    const inView = total - offScreen.found - outOfView.found - pages.found;
     if (inView > limit)
       response.add(`… ${inView - limit} more (narrow with role or a longer text, or raise limit, up to 100)`);
     if (unsearched.count)
@@ -128,7 +135,9 @@ export const findTool = defineTool({
       );
     for (const l of sheets.notes) response.add(l);
     for (const line of offScreen.lines) response.add(line);
-    if (total === 0) for (const line of virtualViewNotes(session, raw.root, full.elements)) response.add(line);
+    if (total === 0)
+      for (const line of [...virtualViewNotes(session, raw.root, full.elements), ...pages.unsearched])
+        response.add(line);
     // A view that draws its items without exposing them (an icon view, a canvas): find cannot see into it.
     if (full.opaque?.length) {
       response.add(

@@ -130,6 +130,7 @@ export class LinuxDriver {
       ...(p.depth !== undefined ? { depth: p.depth } : {}),
       maxNodes: p.maxNodes ?? 5000,
       ...(p.bounds ? { bounds: true } : {}),
+      ...(p.scope !== undefined ? { scoped: true } : {}),
       text, notShowing,
     };
     const read = process.env['COMPUTER_USE_NO_CACHE']

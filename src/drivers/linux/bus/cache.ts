@@ -19,6 +19,7 @@ import {
   MAX_LIST_CHILDREN,
   childrenOf,
   markSlice,
+  optionsFrom,
   decodeStates,
   enrich,
   handleOf,
@@ -120,6 +121,8 @@ export async function readTreeCached(
   };
 
   let reliable = true;
+  // The start's own showing decides what a scoped read prunes (optionsFrom); set once it is read.
+  let prune = opts.pruneHidden !== false;
   const visit = async (t: Target, depth: number, parentShowing: boolean): Promise<RawNode | null> => {
     if (nodes >= maxNodes) { truncated = true; return null; }
     nodes++;
@@ -133,7 +136,7 @@ export async function readTreeCached(
         // A hidden subtree is cut below this node: its children and text are not needed.
         // Where "showing" is unreliable the size decides (zeroSized); it is read together with the children,
         // not before them, so each level still costs one round trip.
-        if (!(opts.pruneHidden !== false && reliable && parentShowing && !showsOnScreen(info))) {
+        if (!(prune && reliable && parentShowing && !showsOnScreen(info))) {
           const kids = cachedChildren(info);
           const [live] = await Promise.all([
             // Never an unbounded GetChildren: childrenOf reads huge containers by index.
@@ -147,7 +150,7 @@ export async function readTreeCached(
             enrich(
               bus,
               info,
-              (opts.bounds ?? false) || (!reliable && opts.pruneHidden !== false && info.childCount > 0),
+              (opts.bounds ?? false) || (!reliable && prune && info.childCount > 0),
               text,
             ),
           ]);
@@ -174,6 +177,7 @@ export async function readTreeCached(
               .then((r) => decodeStates(r[0] as number[])).catch(() => new Set<string>());
           }));
           reliable = showingIsReliable(info, states);
+          prune = optionsFrom(info, opts).pruneHidden !== false;
         }
       }
     } catch (e) {
@@ -185,7 +189,7 @@ export async function readTreeCached(
     const node = toRawNode(info, reliable);
     const showing = showsOnScreen(info);
     if (!showing) opts.notShowing?.add(node.id);
-    const hidden = opts.pruneHidden !== false && depth > 0 && (reliable ? parentShowing && !showing : zeroSized(info));
+    const hidden = prune && depth > 0 && (reliable ? parentShowing && !showing : zeroSized(info));
     const atDepth = opts.depth !== undefined && depth >= opts.depth;
     // Grid hook (table.ts): a huge table's visible cells, read by coordinate, are its children.
     const grid = hidden || atDepth ? undefined : await readGrid(bus, info, node, depth === 0).catch(() => undefined);

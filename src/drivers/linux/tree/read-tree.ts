@@ -17,6 +17,7 @@ import {
   MAX_LIST_CHILDREN,
   readElement,
   showingIsReliable,
+  optionsFrom,
   showsOnScreen,
   toRawNode,
   zeroSized,
@@ -123,6 +124,7 @@ export async function readTree(
       throw Object.assign(new Error('root vanished'), { type: 'org.freedesktop.DBus.Error.UnknownObject' });
     throw e;
   }
+  w.opts = optionsFrom(rootInfo, opts);
   w.reliable = showingIsReliable(rootInfo, await childStatesLive(bus, rootInfo));
   const root_ = await visit(w, root, 0, false, rootInfo);
   if (!root_) throw Object.assign(new Error('root vanished'), { type: 'org.freedesktop.DBus.Error.UnknownObject' });

@@ -86,6 +86,12 @@ export interface ReadOptions {
   bounds?: boolean;
   /** Prune subtrees the toolkit reports as not showing (when the parent is showing). */
   pruneHidden?: boolean;
+  /**
+   * The start is a node below the window's root (a scoped read). When it does not show, nothing under it does and
+   * nothing is pruned as hidden: its subtree was asked for (find reads a tab page not shown, whose widgets GTK 3
+   * sizes 0×0, so the size rule cut them all).
+   */
+  scoped?: boolean;
   /** The text budget of this read (one per snapshot); a fresh one when absent. */
   text?: TextBudget;
   /** Filled with the handles of the nodes read that do not show on screen (a later partial re-read prunes by it). */
@@ -513,6 +519,11 @@ export function showsOnScreen(info: Pick<ElementInfo, 'states' | 'atspiRole'>): 
 
 export function showingIsReliable(root: ElementInfo, childStates: Set<string>[]): boolean {
   return root.states.has('showing') && (childStates.length === 0 || childStates.some((s) => s.has('showing')));
+}
+
+/** The options of a read from `start`: a scoped read of a node that does not show prunes nothing (`scoped`). */
+export function optionsFrom(start: ElementInfo, opts: ReadOptions): ReadOptions {
+  return opts.scoped && !showsOnScreen(start) ? { ...opts, pruneHidden: false } : opts;
 }
 
 /**
