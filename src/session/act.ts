@@ -35,6 +35,7 @@ import { onlySelectionMoved } from './selection-diff.js';
 import { ACTIONABILITY, chooserSubmit, lineBreakSubmit, textFieldsOf } from './act-checks.js';
 import { EDIT_OPS, verifyReceipts, type ActionReceipt, type ActionSpec } from './receipts.js';
 import { closeReceipts, windowRootRef } from './close.js';
+import { closesOnClick, dialogOutcome, DIALOG_CLOSE_MS } from './dialog-close.js';
 
 export type { ActionReceipt, ActionSpec, ReceiptStatus } from './receipts.js';
 
@@ -132,7 +133,7 @@ export async function runActions(
   const state = await begin(session, actions, settle, ctx);
   for (const asked of actions) if (!(await actOne(state, asked))) break;
   return state.run.finish(async () => {
-    const out = receiptStage(state, await settleStage(state));
+    const out = receiptStage(state, await closingStage(state, await settleStage(state)));
     await closeReceipts(session, out.receipts, out);
     return out;
   });
@@ -554,6 +555,21 @@ async function settleStage(state: ActState): Promise<Effects | undefined> {
     ...(toRow ? { near: { table: toRow.ref, row: parseScrollTo(toRow.value!)!.row + 1 } } : {}),
     ...(scrolled ? { rowsWhole: true } : {}),
   });
+}
+
+/**
+ * Part of settle: a click on one of a dialog's own buttons (Save, OK) whose dialog is still listed is waited on,
+ * bounded, for the dialog to close as a Return in it is (dialog-close.ts): GTK 4 closes its Save dialog only once the
+ * app's save handler ran. The effects read then are the call's: the window list says it closed, the window that took
+ * the focus back shows what it did.
+ */
+async function closingStage(state: ActState, fx: Effects | undefined): Promise<Effects | undefined> {
+  const last = state.receipts[state.receipts.length - 1];
+  if (!fx || !state.window || last?.op !== 'click' || last.status !== 'unknown') return fx;
+  const window = state.window;
+  return dialogOutcome(state.session, window, fx, state.settle, DIALOG_CLOSE_MS, (w, e) =>
+    closesOnClick(w, e, last.ref),
+  );
 }
 
 /**

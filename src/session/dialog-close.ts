@@ -44,8 +44,26 @@ export function closesOnReturn(window: WindowInfo, fx: Effects): boolean {
 }
 
 /**
- * Effects of a Return in `window`, waited on (bounded) for the window to close or another to open, joined to the
- * act's own `fx`. Answers `fx` itself when no wait applies or nothing structural came within `limitMs`.
+ * Whether a click on `ref` may close `window` as its Return does: a push button among the dialog's own buttons
+ * (a child of the window's root as printed: Cancel, Save, OK, Close) of a window that `closesOnReturn` would wait
+ * on. GTK 4's Save button closes its dialog only once the app's save handler ran, after the act's settle: the
+ * receipt read `unknown` and "(no visible change in the window)" while the dialog had closed and the main window
+ * was retitled. A toggle button (pressed, checked) and a button inside the dialog's content are not waited on.
+ */
+export function closesOnClick(window: WindowInfo, fx: Effects, ref: string): boolean {
+  const seen = fx.before ?? fx.after;
+  const line = seen?.elements.find((l) => l.ref === ref);
+  const root = seen?.elements[0];
+  if (!line || !root || line.role !== 'button' || line.parent !== root.ref) return false;
+  if (line.states.some((s) => s === 'pressed' || s === 'checked' || s === 'expanded' || s === 'collapsed'))
+    return false;
+  return closesOnReturn(window, fx);
+}
+
+/**
+ * Effects of a Return in `window` (or of a click that `closes` judges may close it), waited on (bounded) for the
+ * window to close or another to open, joined to the act's own `fx`. Answers `fx` itself when no wait applies or
+ * nothing structural came within `limitMs`.
  */
 export async function dialogOutcome(
   session: Session,
@@ -53,9 +71,10 @@ export async function dialogOutcome(
   fx: Effects,
   settle: SettleOptions,
   limitMs = DIALOG_CLOSE_MS,
+  closes: (window: WindowInfo, fx: Effects) => boolean = closesOnReturn,
 ): Promise<Effects> {
   if (fx.busy || fx.newWindows.length || fx.unread?.length) return fx;
-  if (fx.closedWindows.some((w) => w.id === window.id) || !closesOnReturn(window, fx)) return fx;
+  if (fx.closedWindows.some((w) => w.id === window.id) || !closes(window, fx)) return fx;
   const base = fx.listed ?? (await openWindows(session));
   const start = Date.now();
   for (;;) {

@@ -62,24 +62,78 @@ export function verifyReceipts(
 ): void {
   const find = (s: Snapshot | undefined, ref: string): SnapshotLine | undefined =>
     s?.elements.find((l) => l.ref === ref);
-  for (const r of receipts) {
-    if (r.status !== 'unknown') continue;
-    const now = find(after, r.ref);
-    // The state at dispatch, as the driver read it, wins over the model's last snapshot: the element may have
-    // changed in between (the user, another client), and a receipt must not call that change its own.
-    const seen = find(before, r.ref);
-    const was: Pick<SnapshotLine, 'states'> | undefined = r.before ? { states: r.before.states } : seen;
-    const spec = r as ActionReceipt & { value?: string };
-    if (!now || !after) {
-      // An edit whose element left with its window (gedit's Save As name field, then Save in the same call) is
-      // judged by the driver's read right after the act: compared, never printed.
-      if (readBack(r, spec.value)) { r.status = 'confirmed'; r.detail += '; value read as set right after the act'; }
-      continue;
-    }
-    const { ok, why } = judged(r, { before, after, now, seen, was, idOf });
-    if (ok) r.status = 'confirmed';
-    if (why) r.detail += `; ${why}`;
+  receipts.forEach((r, i) => {
+    if (r.status !== 'unknown') return;
+    // A later step of the same call was sent: it may have undone what this one showed (a tab click hid the check
+    // box toggled before it, an entry's click closed the menu the click before it opened).
+    const followed = receipts.slice(i + 1).some((l) => l.status !== 'failed' && l.status !== 'rejected');
+    verifyOne(r, followed, before, after, idOf);
+  });
+}
+
+/** One `unknown` receipt judged by the settled snapshot, else by the driver's reads of its element around the act. */
+function verifyOne(
+  r: ActionReceipt,
+  followed: boolean,
+  before: Snapshot | undefined,
+  after: Snapshot | undefined,
+  idOf: (ref: string) => string | undefined,
+): void {
+  const now = find(after, r.ref);
+  // The state at dispatch, as the driver read it, wins over the model's last snapshot: the element may have
+  // changed in between (the user, another client), and a receipt must not call that change its own.
+  const seen = find(before, r.ref);
+  const was: Pick<SnapshotLine, 'states'> | undefined = r.before ? { states: r.before.states } : seen;
+  const spec = r as ActionReceipt & { value?: string };
+  if (!now || !after) {
+    // An edit whose element left with its window (gedit's Save As name field, then Save in the same call) is
+    // judged by the driver's read right after the act: compared, never printed.
+    if (readBack(r, spec.value)) { r.status = 'confirmed'; r.detail += '; value read as set right after the act'; }
+    else confirmRightAfter(r);
+    return;
   }
+  const { ok, why } = judged(r, { before, after, now, seen, was, idOf });
+  if (!ok && followed && confirmRightAfter(r)) return;
+  if (ok) r.status = 'confirmed';
+  if (why) r.detail += `; ${why}`;
+}
+
+/**
+ * A step judged by the driver's reads of its element at dispatch and right after it (`before`, `after`), when the
+ * settled snapshot cannot judge it: the element is gone from it (a check box a later tab click hid) or a later step
+ * of the call changed it again (the menu a click opened, closed by the click on its entry). A state the act flips
+ * that flipped between the two reads is its effect, observed. True when it confirmed the receipt.
+ */
+function confirmRightAfter(r: ActionReceipt): boolean {
+  const { before: b, after: a } = r;
+  if (!b || !a) return false;
+  const on = (n: RawNode, s: string): boolean => n.states.includes(s as never);
+  const flipped = (s: string): boolean => on(b, s) !== on(a, s);
+  let why: string | undefined;
+  if (r.op === 'toggle') {
+    const state = (n: RawNode): boolean => on(n, 'checked') || on(n, 'pressed');
+    if (state(b) !== state(a)) why = `now ${state(a) ? 'checked' : 'unchecked'}`;
+  } else if (r.op === 'click' || r.op === 'expand' || r.op === 'collapse') {
+    const s = (['checked', 'pressed', 'selected', 'expanded'] as const).find(flipped);
+    if (s !== undefined) why = opened(b.role, s, on(a, s)) ?? `${s} ${on(a, s) ? 'on' : 'off'}`;
+  }
+  if (why === undefined) return false;
+  r.status = 'confirmed';
+  if (r.op === 'toggle') r.detail = settledToggleDetail(r.detail);
+  r.detail += `; ${why}, read right after it`;
+  return true;
+}
+
+/** Roles whose selected or expanded state is their menu's showing (a menu bar's menu, a menu button, a combo box). */
+const MENU_OPENERS: ReadonlySet<string> = new Set(['menu', 'combobox']);
+
+/**
+ * The words for a click that opened a menu: `its menu opened` (with its entries' count when the settled snapshot
+ * shows them), when a menu's selected or expanded state came on. Undefined for any other flip.
+ */
+function opened(role: string, state: string, now: boolean, entries = 0): string | undefined {
+  if (!now || !MENU_OPENERS.has(role) || (state !== 'selected' && state !== 'expanded')) return undefined;
+  return entries > 0 ? `its menu opened, ${entries} entries` : 'its menu opened';
 }
 
 /** What a receipt's verdict looks at: both snapshots, the element now, as last observed and as it was at dispatch. */
@@ -137,7 +191,11 @@ function judged(r: ActionReceipt, e: Evidence): { ok: boolean; why: string } {
       let ok = false;
       let why = '';
       for (const s of ['checked', 'pressed', 'selected', 'expanded'] as const) {
-        if (was && has(was, s) !== has(now, s)) { ok = true; why = `${s} ${has(now, s) ? 'on' : 'off'}`; }
+        if (was && has(was, s) !== has(now, s)) {
+          ok = true;
+          const entries = after.elements.filter((l) => l.parent === r.ref).length;
+          why = opened(now.role, s, has(now, s), entries) ?? `${s} ${has(now, s) ? 'on' : 'off'}`;
+        }
       }
       return ok ? { ok, why } : rowClickJudged(r, now);
     }

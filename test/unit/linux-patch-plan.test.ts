@@ -26,7 +26,7 @@ function kept(): KeptRead {
       n('/agree', 'checkbox'),
       n('/name', 'textbox'),
       n('/more', 'group', [n('/m1', 'label'), n('/m2', 'label'), n('/m3', 'label')]),
-    ]),
+    ], { name: 'Details' }),
     n('/hidden', 'group', undefined, { childCount: 4 }),
     n(
       '/list',
@@ -46,7 +46,19 @@ const nowhere: Locate = () => Promise.resolve(undefined);
 
 test("a state change re-reads the node and its parent (and the window's own facts), nothing else", async () => {
   const plan = await planPatch(kept(), [ev('object:state-changed:checked', '/agree')], nowhere);
-  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/win'] });
+  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/win'], carets: [] });
+});
+
+test('a layout box with no name, description or value of its own is not read again for its child', async () => {
+  const k = kept();
+  const form = k.root.children![1]!;
+  delete form.name;
+  const plan = await planPatch(k, [ev('object:state-changed:checked', '/agree')], nowhere);
+  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/win'], carets: [] });
+  // A combo box takes its choice from its list: read again whatever it carries.
+  form.role = 'combobox';
+  const combo = await planPatch(k, [ev('object:state-changed:checked', '/agree')], nowhere);
+  assert.deepEqual(combo, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/win'], carets: [] });
 });
 
 test("a subtree replaced (children changed) is read again whole, what it holds not refreshed apart", async () => {
@@ -59,7 +71,7 @@ test("a subtree replaced (children changed) is read again whole, what it holds n
     ],
     nowhere,
   );
-  assert.deepEqual(plan, { subtrees: [A + '/more'], refresh: [A + '/win'] });
+  assert.deepEqual(plan, { subtrees: [A + '/more'], refresh: [A + '/win'], carets: [] });
 });
 
 test('a node moved between parents re-reads both parents', async () => {
@@ -68,12 +80,12 @@ test('a node moved between parents re-reads both parents', async () => {
     [ev('object:children-changed:remove', '/bar'), ev('object:children-changed:add', '/more')],
     nowhere,
   );
-  assert.deepEqual(plan, { subtrees: [A + '/bar', A + '/more'], refresh: [A + '/win'] });
+  assert.deepEqual(plan, { subtrees: [A + '/bar', A + '/more'], refresh: [A + '/win'], carets: [] });
 });
 
 test('a node that shows or hides re-reads its parent (what a read keeps below it depends on it)', async () => {
   const plan = await planPatch(kept(), [ev('object:state-changed:showing', '/m1')], nowhere);
-  assert.deepEqual(plan, { subtrees: [A + '/more'], refresh: [A + '/win'] });
+  assert.deepEqual(plan, { subtrees: [A + '/more'], refresh: [A + '/win'], carets: [] });
 });
 
 test('a dialog opened by the act in another window of the app leaves this read patched', async () => {
@@ -88,7 +100,7 @@ test('a dialog opened by the act in another window of the app leaves this read p
     ],
     outside,
   );
-  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/win'] });
+  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/win'], carets: [] });
 });
 
 test('an event below a node the read did not descend into (a hidden page) changes nothing read', async () => {
@@ -97,12 +109,12 @@ test('an event below a node the read did not descend into (a hidden page) change
     [ev('object:state-changed:checked', '/deep'), ev('object:state-changed:checked', '/agree')],
     () => Promise.resolve(A + '/hidden'),
   );
-  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/win'] });
+  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/win'], carets: [] });
 });
 
 test('an event below a node read with its children but not itself in the read re-reads that node', async () => {
   const plan = await planPatch(kept(), [ev('object:state-changed:checked', '/new')], () => Promise.resolve(A + '/bar'));
-  assert.deepEqual(plan, { subtrees: [A + '/bar'], refresh: [A + '/win'] });
+  assert.deepEqual(plan, { subtrees: [A + '/bar'], refresh: [A + '/win'], carets: [] });
 });
 
 // Qt 5 (featherpad) retitles its window ("Untitled" -> "*Untitled" after a type) with no event on the window: the
@@ -123,14 +135,14 @@ test("a caret a snapshot shows is read again; an unfocused field's is not", asyn
   const field = k.root.children![1]!.children![1]!;
   field.caret = 3;
   const plan = await planPatch(k, [ev('object:state-changed:checked', '/agree')], nowhere);
-  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/win'] });
+  assert.deepEqual(plan, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/win'], carets: [] });
   field.states = ['focused'];
   const focused = await planPatch(k, [ev('object:state-changed:checked', '/agree')], nowhere);
-  assert.deepEqual(focused, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/name', A + '/win'] });
+  assert.deepEqual(focused, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/win'], carets: [A + '/name'] });
   field.states = [];
   field.selection = [1, 3];
   const selected = await planPatch(k, [ev('object:state-changed:checked', '/agree')], nowhere);
-  assert.deepEqual(selected, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/name', A + '/win'] });
+  assert.deepEqual(selected, { subtrees: [], refresh: [A + '/agree', A + '/form', A + '/win'], carets: [A + '/name'] });
 });
 
 test('every unsure case reads whole', async () => {
@@ -180,11 +192,13 @@ test("a scroll bar that moved re-reads its pane (the rows on screen of the list 
   assert.deepEqual(await planPatch(k, [ev('object:value-changed', '/vbar')], nowhere), {
     subtrees: [A + '/pane'],
     refresh: [A + '/win'],
+    carets: [],
   });
   // A table inside the re-read subtree is read whole with it (its cells numbered by that read).
   pane.children![0]!.table = { rows: 200, cols: 1 };
   assert.deepEqual(await planPatch(k, [ev('object:value-changed', '/vbar')], nowhere), {
     subtrees: [A + '/pane'],
     refresh: [A + '/win'],
+    carets: [],
   });
 });

@@ -29,8 +29,12 @@ export interface PlanEvent { type: string; source: string }
 
 /** A whole read, and why (for benchmarks and traces). */
 export interface WholeRead { whole: string }
-/** Subtrees to read again whole, and nodes whose own facts are read again (their children kept). */
-export interface PartialRead { subtrees: string[]; refresh: string[] }
+/**
+ * Subtrees to read again whole, nodes whose own facts are read again (their children kept), and nodes of which only
+ * where the user is in their text (caret, selection) is read again: what changes there sends no event the driver
+ * hears, and everything else of them would have.
+ */
+export interface PartialRead { subtrees: string[]; refresh: string[]; carets: string[] }
 export type PatchPlan = WholeRead | PartialRead;
 
 /**
@@ -120,15 +124,22 @@ export async function planPatch(
     else {
       // A container's own facts can come from its children (a combo box's choice from its list): the parent's too.
       refresh.add(at);
-      if (p.parent) refresh.add(p.parent.id);
+      // A layout box that carries nothing of its own takes nothing from its children.
+      if (p.parent && !plainBox(p.parent)) refresh.add(p.parent.id);
     }
   }
   // A caret or a selection moves with no event the driver listens to: read again where a snapshot shows it.
-  for (const [id, p] of index) if (showsWhereInText(p.node)) refresh.add(id);
+  const carets = new Set<string>();
+  for (const [id, p] of index) if (showsWhereInText(p.node)) carets.add(id);
   // A window's title changes with no event on it in Qt 5 (featherpad's "Untitled" turning "*Untitled" after a type
   // came with events on the document, the toolbar and the status bar only): the root's own facts are read again.
   refresh.add(kept.root.id);
-  return finishPlan(kept, index, subtrees, refresh);
+  return finishPlan(kept, index, subtrees, refresh, carets);
+}
+
+/** A layout box (a filler, a nameless panel) with no name, description or value of its own. */
+function plainBox(n: RawNode): boolean {
+  return (n.role === 'generic' || n.role === 'group') && !n.name && !n.description && n.value === undefined;
 }
 
 /**
@@ -147,6 +158,7 @@ function finishPlan(
   index: Map<string, Placed>,
   subtrees: Set<string>,
   refresh: Set<string>,
+  carets: Set<string> = new Set(),
 ): PatchPlan {
   if (subtrees.has(kept.root.id)) return { whole: "a change at the window's root" };
   const inside = (id: string, set: Set<string>): boolean => {
@@ -155,11 +167,12 @@ function finishPlan(
   };
   const roots = [...subtrees].filter((id) => !inside(id, subtrees));
   const fresh = [...refresh].filter((id) => !subtrees.has(id) && !inside(id, subtrees));
+  const caretsOnly = [...carets].filter((id) => !refresh.has(id) && !subtrees.has(id) && !inside(id, subtrees));
   for (const id of [...roots, ...fresh])
     if (numberedByAncestor(index, id)) return { whole: 'a change inside a table or a set' };
   const covered = roots.reduce((sum, id) => sum + sizeOf(index.get(id)!.node), 0);
   if (covered * 2 > kept.nodes) return { whole: 'most of the window changed' };
-  return { subtrees: roots, refresh: fresh };
+  return { subtrees: roots, refresh: fresh, carets: caretsOnly };
 }
 
 /** Whether a node or one above it is a table or a set whose reading numbers its descendants. */

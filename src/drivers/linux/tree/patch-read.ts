@@ -19,7 +19,7 @@ import {
 } from './patch-plan.js';
 import { readSubtree } from './read-tree.js';
 import { MAX_CHILDREN, handleOf, readElement, showsOnScreen, targetOf, toRawNode } from './reader.js';
-import { TextBudget } from './text.js';
+import { TEXT, TextBudget } from './text.js';
 
 /** How far up an event's source is followed to find the read's node above it. */
 const MAX_ANCESTRY = 40;
@@ -68,6 +68,10 @@ export async function patchRead(
         splice(at, read.root);
       }),
       ...plan.refresh.map((id) => refreshNode(bus, index.get(id)!, kept.reliable, text, notShowing)),
+      ...plan.carets.map(async (id) => {
+        const at = index.get(id)!;
+        if (!(await refreshCaret(bus, at.node))) await refreshNode(bus, at, kept.reliable, text, notShowing);
+      }),
     ]);
   } catch (e) {
     if (e instanceof WholeRead || isGone(e)) return { whole: 'the re-read found more than the events said' };
@@ -76,7 +80,7 @@ export async function patchRead(
   if (text.remaining <= 0) return { whole: 'the text budget ran out' };
   if (nodes > maxNodes) return { whole: 'the node cap' };
   return {
-    root, nodes, reread: plan.subtrees.length + plan.refresh.length,
+    root, nodes, reread: plan.subtrees.length + plan.refresh.length + plan.carets.length,
     kept: { mark, root: structuredClone(root), nodes, notShowing, textLeft: text.remaining, reliable: kept.reliable },
   };
 }
@@ -100,6 +104,26 @@ async function refreshNode(
   const { children, childCount } = old;
   for (const k of Object.keys(old) as (keyof RawNode)[]) delete old[k];
   Object.assign(old, fresh, children ? { children } : {}, childCount !== undefined ? { childCount } : {});
+}
+
+/**
+ * Reads again where the user is in a node's text (caret, selection), in two calls beside each other; false when its
+ * text's length is not the one read (marks a read leaves out, a change unheard): its own facts are read again whole.
+ */
+export async function refreshCaret(bus: A11yBus, node: RawNode): Promise<boolean> {
+  const t = targetOf(node.id);
+  const [props, selection] = await Promise.all([
+    bus.getAll(t, TEXT),
+    bus.call(t, TEXT, 'GetSelection', 'i', [0]).then(([a, b]) => [Number(a), Number(b)] as const, () => undefined),
+  ]);
+  const length = Number(props['CharacterCount'] ?? -1);
+  if (node.value === undefined || length !== (node.valueLength ?? node.value.length)) return false;
+  const caret = Number(props['CaretOffset'] ?? -1);
+  if (caret >= 0) node.caret = Math.min(caret, length);
+  else delete node.caret;
+  if (selection && selection[1] > selection[0] && selection[0] >= 0) node.selection = [selection[0], selection[1]];
+  else delete node.selection;
+  return true;
 }
 
 /** Puts a re-read subtree in the place of the old one. */

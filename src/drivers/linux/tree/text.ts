@@ -9,7 +9,7 @@ import { redactText } from '../../../engine/redact.js';
 import { searchText, type TextMatch } from '../../../engine/text.js';
 import type { A11yBus, Target } from '../bus/bus.js';
 
-const TEXT = 'org.a11y.atspi.Text';
+export const TEXT = 'org.a11y.atspi.Text';
 const ACC = 'org.a11y.atspi.Accessible';
 
 /** Characters of a field, label or paragraph read into a snapshot. */
