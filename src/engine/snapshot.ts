@@ -98,12 +98,16 @@ export function isUnknownScopeError(e: unknown): e is UnknownScopeError {
   return e instanceof UnknownScopeError;
 }
 
+/**
+ * A query hit: by role, name, value, the description standing in for a name, or the label beside or linked to it
+ * (`beside`, printed or not: a combo named after its choice is kept with the label that names it).
+ */
 function matches(n: DistilledNode, q: string): boolean {
   return (
     n.role.includes(q) ||
     (n.name?.toLowerCase().includes(q) ?? false) ||
     (nameDescription(n)?.toLowerCase().includes(q) ?? false) ||
-    (besideLabel(n)?.toLowerCase().includes(q) ?? false) ||
+    (n.beside?.toLowerCase().includes(q) ?? false) ||
     (n.value?.toLowerCase().includes(q) ?? false)
   );
 }

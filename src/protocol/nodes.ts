@@ -55,7 +55,9 @@ export const RawNode = Type.Recursive(
             'On a field (text box, combo box, spin button) with no name or description of its own: the text of the label ' +
               'beside it, when the platform links none. The label is one of its siblings: on its row, to its left, with nothing between them; else its ' +
               'immediate previous sibling, left of it or above it, by screen bounds. A label two fields would take names neither. On a combo box with ' +
-              "one entry, the entry carries it. Derived by the driver, not the field's own name: the host prints it apart from one.",
+              "one entry, the entry carries it. Derived by the driver, not the field's own name: the host prints it apart from one. " +
+              'A combo box named after its choice (not its label) may carry the text of the label the platform links to it: ' +
+              'the host prints its name then, and a query for the label finds it.',
             Str(),
           ),
         ),

@@ -4,6 +4,9 @@ import type { WindowInfo } from '../engine/node.js';
 /** Serialized window table. */
 export interface WindowTableJSON { counter: number; entries: [string, WindowInfo][] }
 
+/** A process as `WindowTable.processes` keys it: its pid and start token (a reused pid is another process). */
+export const processKey = (p: { pid: number; startToken?: string }): string => `${p.pid} ${p.startToken ?? ''}`;
+
 export class WindowTable {
   private counter = 0;
   /** The device prefix of new refs ("d2" → `d2w1`); '' on the first device. */
@@ -40,6 +43,9 @@ export class WindowTable {
   }
 
   get(ref: string): WindowInfo | undefined { return this.byRef.get(ref); }
+
+  /** The processes whose windows this session has seen (`pid startToken`): what it knows was running. */
+  processes(): Set<string> { return new Set([...this.byRef.values()].map(processKey)); }
 
   toJSON(): WindowTableJSON { return { counter: this.counter, entries: [...this.byRef] }; }
 

@@ -7,6 +7,7 @@ import type { LaunchFacts } from '../policy/apps.js';
 import type { LaunchResult } from '../protocol/methods.js';
 import { exitText, launchApp } from '../session/launch.js';
 import type { Session } from '../session/session.js';
+import { processKey } from '../session/windows.js';
 import { withHeader } from './format.js';
 import { CAPS, defineTool, DEVICE, PROP_UNLISTED, STRICT } from './tool.js';
 
@@ -26,6 +27,10 @@ export const launchTool = defineTool({
   async handle({ session, stop, signal }, p, response) {
     const waitMs = p.waitMs ?? 15000;
     const argv = [p.command, ...(p.args ?? [])];
+    // The processes this session saw before the launch: an instance among them was running already; another one
+    // may have been started by this launch (Thunar's settings command starts Thunar and hands it the start).
+    const seen = session.windows.processes();
+    const before = (app: AppInfo): boolean => seen.has(processKey(app));
     const {
       launch,
       result: res,
@@ -60,12 +65,14 @@ export const launchTool = defineTool({
       // Firefox, gedit, soffice and Thunar hand a second start to the instance already running and exit with 0.
       if (running) {
         const windows = windowList(session, running);
-        response.add(
-          `It exited at once with code 0, as an app does that hands the start to its instance already ` +
-            `running: ${nameText(running.name)} ` +
-            (`pid=${running.pid} is running${windows.length ? ` (${windows.join(', ')})` : ''}, and what ` +
-              `was asked (a file, a page) may have opened there: observe it.`),
-        );
+        const listed = windows.length ? ` (${windows.join(', ')})` : '';
+        const to = before(running)
+          ? `its instance already running: ${nameText(running.name)} pid=${running.pid} was running before this ` +
+            `launch${listed}`
+          : `a process of its own (one running already, or one it started): ${nameText(running.name)} ` +
+            `pid=${running.pid} runs now${listed}`;
+        response.add(`It exited at once with code 0, as an app does that hands the start to ${to}, and what ` +
+          'was asked (a file, a page) may have opened there: observe it.');
         return;
       }
       response.add('The program ended by itself: check its arguments (the app\'s own flags go in args), or it answered at once (a dialog with nobody to answer).');
@@ -117,8 +124,8 @@ export const launchTool = defineTool({
     if (other) {
       const windows = windowList(session, other);
       const listed = windows.length ? ` (${windows.join(', ')})` : '';
-      response.add(`${nameText(other.name)} pid=${other.pid} was already running${listed}: ` +
-        'what was asked may be open there already.');
+      response.add(`${nameText(other.name)} pid=${other.pid} ${before(other) ? 'was already running' : 'runs too'}` +
+        `${listed}: what was asked may be open there already.`);
     }
     for (const l of later) {
       const name =

@@ -116,3 +116,30 @@ test('find and observe\'s query match a field by the label beside it', async () 
     await session.close();
   }
 });
+
+/** Thunar's preferences group as AT-SPI lists it: a combo named after its choice, the label linked to it after it. */
+function thunarGroup(beside?: string): RawNode {
+  return n(B, 30, 'dialog', { name: 'File Manager Preferences' }, [
+    n(B, 31, 'group', { name: 'View Settings' }, [
+      n(B, 32, 'checkbox', { name: 'Sort folders before files', actions: ['toggle'] }),
+      n(B, 33, 'combobox', { name: 'Last Active View', actions: ['select'], ...(beside ? { beside } : {}) }),
+      n(B, 34, 'label', { name: 'View new folders using:' }),
+    ]),
+  ]);
+}
+
+test('a query hit on a label keeps the combo it labels (a combo named after its choice, linked by labelled-by)', () => {
+  // Before: `observe --query "View new folders"` printed only the label, not the combo it names.
+  const root = thunarGroup('View new folders using:');
+  const s = buildSnapshot({ window: { id: 'w', title: 'File Manager Preferences', app: 'Thunar', pid: 9,
+    role: 'dialog', focused: true }, root }, new RefTable(), { query: 'View new folders' });
+  assert.match(s.text, /\] combobox "Last Active View"\n\s+\[e\d+\] label "View new folders using:"/, s.text);
+  assert.doesNotMatch(s.text, /beside=/, s.text);
+  assert.doesNotMatch(s.text, /Sort folders/, s.text);
+  // The whole print is as before: the combo prints its name, not the label.
+  const whole = buildSnapshot({ window: { id: 'w', title: 'File Manager Preferences', app: 'Thunar', pid: 9,
+    role: 'dialog', focused: true }, root: thunarGroup('View new folders using:') }, new RefTable());
+  const plain = buildSnapshot({ window: { id: 'w', title: 'File Manager Preferences', app: 'Thunar', pid: 9,
+    role: 'dialog', focused: true }, root: thunarGroup() }, new RefTable());
+  assert.equal(whole.text, plain.text);
+});

@@ -65,14 +65,31 @@ function setup(running: boolean) {
 
 test('a start handed to the running instance names it and its windows', async () => {
   const s = setup(true);
+  await s.session.apps();
   const r = await s.call({ command: 'firefox-esr', args: ['file:///tmp/x.html'] });
   assert.match(r.text, /exited with code 0 before any window appeared/, r.text);
   assert.match(
     r.text,
-    /hands the start to its instance already running: Firefox pid=3809 is running \(\[w\d+\] "Introduction — Mozilla Firefox"\)/,
+    /hands the start to its instance already running: Firefox pid=3809 was running before this launch \(\[w\d+\] "Intro/,
     r.text,
   );
   assert.doesNotMatch(r.text, /check its arguments/, r.text);
+  await s.session.close();
+});
+
+test('a start handed to a process the session had not seen before the launch does not say it ran already ' +
+    '(Thunar\'s settings command starts Thunar and hands it the start: "already running" every time before)',
+async () => {
+  const s = setup(true);
+  const r = await s.call({ command: 'firefox-esr', args: ['file:///tmp/x.html'] });
+  assert.match(r.text, /exited with code 0 before any window appeared/, r.text);
+  assert.match(
+    r.text,
+    /hands the start to a process of its own \(one running already, or one it started\): Firefox/,
+    r.text,
+  );
+  assert.match(r.text, /Firefox pid=3809 runs now \(\[w\d+\] "Introduction — Mozilla Firefox"\)/, r.text);
+  assert.doesNotMatch(r.text, /already running:|was running before/, r.text);
   await s.session.close();
 });
 
@@ -113,6 +130,9 @@ test('a launch that opens its own window while the app already runs names the ru
   const session = new Session({ device: new Device({ connect: () => fake.connect() }), gate: policy });
   const tool = TOOLS.find((t) => t.schema.name === 'computer_launch')!;
   // Started by another name than the app's (the libreoffice script starts soffice): the window's app names it.
+  const before = await runTool(tool, { session }, { command: 'libreoffice', args: ['--calc', '/tmp/sales.csv'] });
+  assert.match(before.text, /soffice pid=3809 runs too \(\[w\d+\] "sales\.csv - LibreOffice Calc"\)/, before.text);
+  // Seen by the session before the launch: it was running already.
   const r = await runTool(tool, { session }, { command: 'libreoffice', args: ['--calc', '/tmp/sales.csv'] });
   assert.match(r.text, /launched libreoffice pid=5000/, r.text);
   assert.match(r.text, /soffice pid=3809 was already running \(\[w\d+\] "sales\.csv - LibreOffice Calc"\)/, r.text);

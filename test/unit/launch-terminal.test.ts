@@ -83,3 +83,66 @@ test('unattended with an entry for the terminal: started ' +
     );
   }
 });
+
+test('a terminal option that starts no command (preferences, help, version, a title or geometry with its value) ' +
+    'leaves the terminal proven, by its family; every word that runs or names a command stays unproven', () => {
+  // Before: `launch xfce4-terminal --preferences` was refused as "runs a command named in them".
+  const term = join(dir, 'xfce4-terminal');
+  writeFileSync(term, '\x7fELF');
+  chmodSync(term, 0o755);
+  for (const args of [
+    ['--preferences'],
+    ['--help'],
+    ['-V'],
+    ['--version'],
+    ['--title', 'Notes'],
+    ['-T', 'Notes', '--geometry=80x24'],
+    ['--geometry', '80x24+0+0', '--maximize'],
+    ['--working-directory', '/tmp', '--preferences'],
+    ['--title=a -e b'],
+  ]) {
+    const r = resolveLaunch(['xfce4-terminal', ...args], ctx);
+    assert.equal(r.unproven, undefined, args.join(' '));
+    assert.equal(r.executable, term, args.join(' '));
+  }
+  for (const args of [
+    ['-e=touch /tmp/x'],
+    ['-e', 'ls'],
+    ['-x', 'ls'],
+    ['-xls'],
+    ['--execute=ls'],
+    ['--execute', 'ls'],
+    ['--command', 'ls'],
+    ['--command=ls'],
+    ['--pref', '--command', 'x'],
+    ['--preferences', '--command', 'x'],
+    ['--preferences=x'],
+    ['--preferencesx'],
+    ['--prefs'],
+    ['--no-such-option'],
+    ['--', 'ls'],
+    ['--preferences', '--', 'ls'],
+    ['ls'],
+    ['--title', '-e', 'ls'],
+    ['-T', '-x', 'ls'],
+    ['--title'],
+    ['-H', '-x', 'ls'],
+    ['-P'],
+    ['--tab', '-e', 'ls'],
+    ['--help', 'ls'],
+  ]) {
+    const r = resolveLaunch(['xfce4-terminal', ...args], ctx);
+    assert.ok(r.unproven, args.join(' '));
+    assert.equal(r.runsCommand, true, args.join(' '));
+    assert.equal(r.executable, undefined, args.join(' '));
+  }
+  // Through its Debian wrapper the family is the same; another family's options are its own: a bare word is
+  // kitty's command, -H is terminator's, `-o` overrides kitty's shell, a profile may hold a command.
+  assert.equal(resolveLaunch(['xfce4-terminal.wrapper', '--preferences'], ctx).unproven, undefined);
+  const kitty = join(dir, 'kitty');
+  writeFileSync(kitty, '\x7fELF');
+  chmodSync(kitty, 0o755);
+  assert.equal(resolveLaunch(['kitty', '--title', 'x', '--detach'], ctx).unproven, undefined);
+  for (const args of [['--preferences'], ['ls'], ['-o', 'shell=ls'], ['--session', 'x'], ['--start-as', '-e']])
+    assert.ok(resolveLaunch(['kitty', ...args], ctx).unproven, `kitty ${args.join(' ')}`);
+});

@@ -15,6 +15,7 @@ import type { A11yBus, Target } from '../bus/bus.js';
 import type { EventWatcher } from '../bus/events.js';
 import type { ElementInfo } from '../tree/reader.js';
 import { decodeStates, readElement, toRawNode } from '../tree/reader.js';
+import { judgeIconItem, type IconViews } from '../tree/icon-view.js';
 
 const ACC = 'org.a11y.atspi.Accessible';
 const EDITABLE_TEXT = 'org.a11y.atspi.EditableText';
@@ -81,8 +82,14 @@ export function linuxProbe(
   t: Target,
   showingReliable: boolean,
 ): ActionabilityProbe<ElementInfo> {
+  const views: IconViews = new Map();
   return {
-    read: (bounds) => readElement(bus, t, { children: true, bounds }),
+    // An icon view's item GTK left off screen is judged by its bounds, as the snapshot judged it (icon-view.ts).
+    read: async (bounds) => {
+      const info = await readElement(bus, t, { children: true, bounds });
+      await judgeIconItem(bus, info, undefined, views);
+      return info;
+    },
     unmet: (info, checks) => unmetCheck(info, checks, showingReliable),
     facts: (info) => elementFacts(info, showingReliable),
     next: (ms, signal) => events ? events.next(t.dest, ms, signal) : new Promise((r) => setTimeout(r, ms)),

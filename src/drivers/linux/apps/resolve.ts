@@ -15,6 +15,7 @@ import type { Launcher, ResolveLaunchParams, ResolveLaunchResult } from '../../.
 import { contentOf } from '../../common/content.js';
 import { launcherFacts } from './commands.js';
 import { packageOf } from './packages.js';
+import { terminalRunsNoCommand } from './terminal-options.js';
 
 /** What a launch resolves to. */
 export interface LaunchResolution {
@@ -57,9 +58,6 @@ const VALUE_OPTIONS = /^(-X|-W|-I|-M|-C|--loader|--cp|-cp|-classpath|--classpath
 /** Terminal emulators: with no command in their arguments they run the user's shell, a program the user knows. */
 const TERMINALS =
   /^(xterm|uxterm|rxvt-unicode|stterm|x-terminal-emulator|gnome-terminal|konsole|xfce4-terminal|lxterminal|mate-terminal|terminator|tilix|kitty|alacritty|foot|wezterm|urxvt|rxvt|st)$/;
-/** Terminal options that start no command (flags, and `--name=value` forms of window options only). */
-const TERMINAL_PLAIN_OPTION =
-  /^--(maximize|fullscreen|disable-server|hide-menubar|show-menubar|hide-toolbar|show-toolbar|hide-borders|show-borders|hide-scrollbar|show-scrollbar|tab|window)$|^--(working-directory|default-working-directory|title|initial-title|geometry|role|zoom|font)=[^\0]*$/;
 /**
  * A terminal under another name: Debian's `xfce4-terminal.wrapper` (x-terminal-emulator's target, a perl script
  * that hands its -e to the terminal), or any program of a terminal's package (xterm's lxterm and koi8rxterm).
@@ -67,8 +65,11 @@ const TERMINAL_PLAIN_OPTION =
  */
 function terminalLauncher(real: string): boolean {
   if (TERMINALS.test(basename(real).replace(/\.wrapper$/, ''))) return true;
-  return (packageOf(real) ?? '').split('/').some((p) => TERMINALS.test(p));
+  return terminalPackages(real).length > 0;
 }
+
+const terminalPackages = (real: string): string[] =>
+  (packageOf(real) ?? '').split('/').filter((p) => TERMINALS.test(p));
 
 /** Programs that run another program named somewhere in their arguments, in ways not modelled here. */
 const EXEC_WRAPPERS =
@@ -134,7 +135,8 @@ function step(argv: string[], cwd: string, ctx: LaunchContext, names: string[], 
     // A terminal started as the user starts it (no command): the terminal itself runs (through its launcher
     // script, if it is one). With anything else in its arguments it may run a program named there (-e, -x,
     // --command, a tab's command): that is not proven.
-    if (args.every((a) => TERMINAL_PLAIN_OPTION.test(a))) return shebangStep(real, args, ctx, cwd, names);
+    if (terminalRunsNoCommand([prog, called, ...terminalPackages(real)], args))
+      return shebangStep(real, args, ctx, cwd, names);
     return {
       argv,
       unproven: `${called} with these arguments runs a command named in them, which cannot be proven here`,

@@ -31,6 +31,8 @@ import {
 } from '../tree/reader.js';
 import { isTextBody, TextBudget } from '../tree/text.js';
 import { annotateSet } from '../tree/virtualset.js';
+import { iconViewBounds, judgeIconItem, type IconViews } from '../tree/icon-view.js';
+import type { Rect } from '../../common/rects.js';
 
 export interface CachedItem { info: ElementInfo; parent: string; index: number }
 
@@ -123,7 +125,8 @@ export async function readTreeCached(
   let reliable = true;
   // The start's own showing decides what a scoped read prunes (optionsFrom); set once it is read.
   let prune = opts.pruneHidden !== false;
-  const visit = async (t: Target, depth: number, parentShowing: boolean): Promise<RawNode | null> => {
+  const views: IconViews = new Map();
+  const visit = async (t: Target, depth: number, parentShowing: boolean, view?: Rect): Promise<RawNode | null> => {
     if (nodes >= maxNodes) { truncated = true; return null; }
     nodes++;
     const hit = cache.get(handleOf(t));
@@ -131,8 +134,9 @@ export async function readTreeCached(
     try {
       if (hit && depth > 0) {
         // Copy so the shared cache entry is not mutated by enrich().
-        info = { ...hit.info, children: [] };
+        info = { ...hit.info, children: [], states: new Set(hit.info.states) };
         cached++;
+        await judgeIconItem(bus, info, view, views);
         // A hidden subtree is cut below this node: its children and text are not needed.
         // Where "showing" is unreliable the size decides (zeroSized); it is read together with the children,
         // not before them, so each level still costs one round trip.
@@ -169,6 +173,7 @@ export async function readTreeCached(
           info = rootRead.info;
         } else {
           info = await readElement(bus, t, { bounds: opts.bounds ?? false, text });
+          await judgeIconItem(bus, info, view, views);
         }
         if (depth === 0) {
           const states = await Promise.all(info.children.slice(0, MAX_CHILDREN).map((c) => {
@@ -200,7 +205,10 @@ export async function readTreeCached(
       truncated = true;
     }
     markSlice(node, info, Math.min(info.children.length, MAX_CHILDREN));
-    const children = await Promise.all(info.children.slice(0, MAX_CHILDREN).map((k) => visit(k, depth + 1, showing)));
+    const around = await iconViewBounds(bus, info);
+    const children = await Promise.all(
+      info.children.slice(0, MAX_CHILDREN).map((k) => visit(k, depth + 1, showing, around)),
+    );
     const present = children.filter((c): c is RawNode => c !== null);
     if (present.length) node.children = present;
     await annotateCells(bus, info, node).catch(() => undefined);

@@ -4,12 +4,14 @@
  * reader and the table reader, which therefore never import each other in a loop.
  */
 import type { RawNode } from '../../../protocol/nodes.js';
+import type { Rect } from '../../common/rects.js';
 import type { A11yBus, Target } from '../bus/bus.js';
 import { isGone } from '../bus/bus.js';
 import { annotateCells, readGrid } from './table.js';
 import { annotateSet } from './virtualset.js';
 import { annotateTableSlice } from './column-heads.js';
 import { TextBudget } from './text.js';
+import { iconViewBounds, judgeIconItem, type IconViews } from './icon-view.js';
 import {
   decodeStates,
   markSlice,
@@ -35,6 +37,8 @@ async function childStatesLive(bus: A11yBus, info: ElementInfo): Promise<Set<str
 
 /** What a walk shares across its nodes. */
 interface Walk {
+  /** Icon views' bounds by handle (icon-view.ts). */
+  views: IconViews;
   bus: A11yBus;
   opts: ReadOptions;
   text: TextBudget;
@@ -51,6 +55,7 @@ async function visit(
   depth: number,
   parentShowing: boolean,
   known?: ElementInfo,
+  clip?: Rect,
 ): Promise<RawNode | null> {
   const { bus, opts } = w;
   if (w.nodes >= w.maxNodes) { w.truncated = true; return null; }
@@ -69,6 +74,7 @@ async function visit(
     if (depth > 0) { w.truncated = true; return null; }
     throw e;
   }
+  await judgeIconItem(bus, info, clip, w.views);
   const node = toRawNode(info, w.reliable);
   const showing = showsOnScreen(info);
   if (!showing) opts.notShowing?.add(node.id);
@@ -89,7 +95,8 @@ async function visit(
     w.truncated = true;
   }
   markSlice(node, info, kids.length);
-  const children = await Promise.all(kids.map((k) => visit(w, k, depth + 1, showing)));
+  const view = await iconViewBounds(bus, info);
+  const children = await Promise.all(kids.map((k) => visit(w, k, depth + 1, showing, undefined, view)));
   const present = children.filter((c): c is RawNode => c !== null);
   if (present.length) node.children = present;
   await annotateCells(bus, info, node).catch(() => undefined);
@@ -107,6 +114,7 @@ const walkOf = (bus: A11yBus, opts: ReadOptions, reliable: boolean): Walk => ({
   nodes: 0,
   truncated: false,
   reliable,
+  views: new Map(),
 });
 
 /** Reads a whole subtree concurrently. Nodes that vanish mid-read are skipped. */

@@ -78,7 +78,7 @@ export function wantsText(info: TextHost): boolean {
   if (LIVE_ROLES.test(info.atspiRole)) return info.name === '';
   // Headings and static text are usually named by their text (Gecko, Chromium): read only when they are not.
   if (
-    /^(entry|label|spin button|combo box|link|section|table cell|list item|heading|static|caption)$/.test(
+    /^(entry|label|spin button|combo box|link|section|table cell|list item|heading|static|caption|icon)$/.test(
       info.atspiRole,
     )
   )
