@@ -8,7 +8,7 @@ import { ROLES } from '../engine/role.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
 import type { WindowInfo } from '../engine/node.js';
 import { identityView } from '../policy/gate.js';
-import { rememberFoundRow } from '../session/found-rows.js';
+import { rememberFoundRow, rememberFoundRowRef } from '../session/found-rows.js';
 import type { Session } from '../session/session.js';
 import { deciderPick, tiedCandidates } from './disambiguate.js';
 import { findInText, renderTextHit } from './text.js';
@@ -181,9 +181,12 @@ async function offScreenMatches(
   signal?: AbortSignal,
 ): Promise<{ lines: string[]; found: number }> {
   const cut: RawNode[] = [];
-  walk(raw.root, (n) => {
-    if ((n.childRange || showsFewerRows(n) || readFewerChildren(n)) && !isSheet(n) && cut.length < MAX_CUT_LISTS)
+  const parentsOf = new Map<RawNode, string[]>();
+  walk(raw.root, (n, anc) => {
+    if ((n.childRange || showsFewerRows(n) || readFewerChildren(n)) && !isSheet(n) && cut.length < MAX_CUT_LISTS) {
       cut.push(n);
+      parentsOf.set(n, anc.map((a) => a.id).reverse());
+    }
   });
   const out: string[] = [];
   let found = 0;
@@ -216,16 +219,33 @@ async function offScreenMatches(
     const total = r.total.toLocaleString('en-US');
     const off = r.matches.filter((m) => !onScreen.has(m.node.id));
     found += off.length;
+    const owned: [string, string][] = [];
     for (const m of off) {
       const n = (m.row ?? m.index) + 1;
       // A live list moves its rows before the scroll below runs: the scroll finds the row again by this text.
       rememberFoundRow(session, list.id, n, m.node.name || text, r.total);
       const name = m.node.name ? ` ${quoteText(redactText(m.node.name).slice(0, 80))}` : '';
-      out.push(
-        `${m.node.role}${name} — ${unit} ${n.toLocaleString('en-US')} of ${total} in ${label}, off-screen; ` +
-          `bring it into view: computer_act ref=${ref.ref} op=scroll value="to ${n}"`,
-      );
+      const where = `${m.node.role}${name} — ${unit} ${n.toLocaleString('en-US')} of ${total} in ${label}, off-screen`;
+      if (!m.node.name) {
+        out.push(`${where}; bring it into view: computer_act ref=${ref.ref} op=scroll value="to ${n}"`);
+        continue;
+      }
+      // A ref of its own: an act on it scrolls the list to it first, then finds it on screen by its name
+      // (session/found-rows.ts). Its handle read by the search is not one an act can use while it is off screen.
+      const own = session.refs.adopt(raw.window, m.node, [list.id, ...(parentsOf.get(list) ?? [])], m.index);
+      rememberFoundRowRef(session, own, {
+        listId: list.id,
+        listRef: ref.ref,
+        row: n,
+        text: m.node.name,
+        role: m.node.role,
+      });
+      owned.push([own, `[${own}] ${where}`]);
     }
+    // One match says it on its line; several once after them.
+    if (owned.length === 1) out.push(`${owned[0]![1]} (an act on ${owned[0]![0]} scrolls it into view first)`);
+    else if (owned.length > 1)
+      out.push(...owned.map(([, l]) => l), `(an act on one of these rows scrolls it into view first)`);
     if (!r.complete) {
       out.push(
         `(searched ${unit}s ${(r.next - r.scanned + 1).toLocaleString('en-US')}–` +
