@@ -233,8 +233,10 @@ async function resolve(state: ActState, asked: ActionSpec): Promise<Resolved | u
 async function bringFoundRow(state: ActState, spec: ActionSpec, fp: Fingerprint): Promise<boolean> {
   const { session, run, receipts } = state;
   const row = foundRowOf(session, spec.ref);
-  const window = session.last.get(fp.window)?.window;
-  if (!row || !window) return true;
+  const last = session.last.get(fp.window);
+  // A row the model has seen on screen since (a later observe printed its ref) is acted on as it is.
+  if (!row || !last || last.elements.some((l) => l.ref === spec.ref)) return true;
+  const window = last.window;
   if (!(await actOne(state, { ref: row.listRef, op: 'scroll', value: `to ${row.row}` }))) return false;
   const err = await bindFoundRow(session, spec.ref, window, run.signal);
   if (!err) return true;

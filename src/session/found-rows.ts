@@ -135,13 +135,7 @@ export async function bindFoundRow(
     const raw = await session.readWindow(window);
     let list: RawNode | undefined;
     walk(raw.root, (n) => { if (list) return 'skip'; if (n.id === row.listId) list = n; return undefined; });
-    const holders: RawNode[] = [];
-    if (list) {
-      walk(list, (n) => {
-        if (n !== list && n.role === row.role && n.name === row.text && !n.states.includes('offscreen'))
-          holders.push(n);
-      });
-    }
+    const holders = list ? holdersIn(list, row) : [];
     seen = holders.length;
     if (seen === 1) {
       session.refs.rebind(ref, holders[0]!.id);
@@ -157,4 +151,25 @@ export async function bindFoundRow(
       (seen > 1 ? `${seen} rows hold it` : 'no row on screen holds it') + ' (the list changed). Nothing more was ' +
       'sent. Observe the list, then act on a ref it shows.',
   );
+}
+
+/**
+ * The elements of the row's role on screen in `list` that hold what the row held: by their own name, else (a GTK
+ * ListBox's nameless row around its label) by the name of an element inside them.
+ */
+function holdersIn(list: RawNode, row: FoundRowRef): RawNode[] {
+  const ofRole: RawNode[] = [];
+  walk(list, (n) => {
+    if (n.states.includes('offscreen')) return 'skip';
+    if (n !== list && n.role === row.role) ofRole.push(n);
+    return undefined;
+  });
+  const named = ofRole.filter((n) => n.name === row.text);
+  if (named.length) return named;
+  const holds = (n: RawNode): boolean => {
+    let found = false;
+    walk(n, (k) => { if (k.name === row.text) found = true; return found ? 'skip' : undefined; });
+    return found;
+  };
+  return ofRole.filter((n) => !n.name && holds(n));
 }

@@ -122,3 +122,25 @@ test('a row that holds something else once scrolled to: the act fails as stale, 
     'find looked; after the scroll no row on screen holds it'), act.text);
   assert.deepEqual(fake.dispatched.map((p) => p.op), ['scroll']);
 });
+
+test('a row the model brought on screen itself and saw there is acted on as it is: no second scroll', async () => {
+  const { fake } = setup(plain, [250]);
+  // A toolkit that keeps a row's handle when it scrolls in (GTK's ListBox).
+  fake.onAct = (p) => {
+    const to = p.op === 'scroll' ? /^to (\d+)$/.exec(p.value ?? '')?.[1] : undefined;
+    const table = fake.node('list');
+    if (to !== undefined && table) table.children = rowsAt(Number(to) - 2, plain, 'search');
+  };
+  const c = await computerOf(fake);
+  await c.tools.observe({});
+  const f = await c.tools.find({ text: 'zebra' });
+  const m = /^\[(e\d+)\] cell "zebra\.txt" — row 251 of 400 in table \[(e\d+)\]/m.exec(f.text);
+  assert.ok(m, f.text);
+  await c.tools.act({ actions: [{ ref: m[2]!, op: 'scroll', value: 'to 251' }] });
+  // The snapshot holds the row under the handle find read (printed as a grid's row here).
+  const o = await c.tools.observe({});
+  assert.match(o.text, /251 \| zebra\.txt/, o.text);
+  const act = await c.tools.act({ actions: [{ ref: m[1]!, op: 'click' }] });
+  assert.equal(act.isError, false, act.text);
+  assert.deepEqual(fake.dispatched.map((p) => [p.id, p.op]), [['list', 'scroll'], ['search250', 'click']]);
+});
