@@ -25,7 +25,7 @@ import type { ElementStep } from '../policy/gate.js';
 import { EDIT_SETTLE_MS, type Session, type SettleOptions } from './session.js';
 import { resolveCellRefNow, rowExpander, withGoToCell } from './cells.js';
 import { withEditableAncestor } from './editable-ancestor.js';
-import { aimAtFoundRow } from './found-rows.js';
+import { aimAtFoundRow, bindFoundRow, foundRowOf } from './found-rows.js';
 import { ActingRun, type CallPlan, type PipelineContext } from './pipeline.js';
 import { elementStep } from './steps.js';
 import { collectEffects, openWindows, windowsOf, type Effects } from './effects.js';
@@ -215,6 +215,7 @@ async function resolve(state: ActState, asked: ActionSpec): Promise<Resolved | u
   }
   // A close goes to the root of the window that holds the element (close.ts).
   if (spec.op === 'close') return closeTarget(state, spec, entry.fingerprint);
+  if (!(await bringFoundRow(state, spec, entry.fingerprint))) return undefined;
   // A scroll to a row find named goes to the row that holds what that row held (found-rows.ts).
   const aimed = await aimAtFoundRow(session, spec, entry.id, run.signal);
   if (aimed instanceof ComputerUseError) {
@@ -223,6 +224,25 @@ async function resolve(state: ActState, asked: ActionSpec): Promise<Resolved | u
   }
   session.noteActed(spec.ref);
   return { spec: aimed, fingerprint: entry.fingerprint };
+}
+
+/**
+ * Part of resolve for a row find named off screen by a ref of its own (found-rows.ts): its list is scrolled to
+ * it first, as an action of its own with its own receipt, and the ref points at the row on screen. False after a
+ * receipt that ends the list (the scroll failed, or no one row on screen holds what the row held).
+ */
+async function bringFoundRow(state: ActState, spec: ActionSpec, fp: Fingerprint): Promise<boolean> {
+  const { session, run, receipts } = state;
+  const row = foundRowOf(session, spec.ref);
+  const last = session.last.get(fp.window);
+  // A row the model has seen on screen since (a later observe printed its ref) is acted on as it is.
+  if (!row || !last || last.elements.some((l) => l.ref === spec.ref)) return true;
+  const window = last.window;
+  if (!(await actOne(state, { ref: row.listRef, op: 'scroll', value: `to ${row.row}` }))) return false;
+  const err = await bindFoundRow(session, spec.ref, window, run.signal);
+  if (!err) return true;
+  receipts.push({ ...spec, status: 'failed', detail: err.message, error: err });
+  return false;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Session } from './session.js';
 import { ComputerUseError } from '../protocol/errors.js';
 import { parseScrollTo } from '../protocol/cells.js';
 import { quoteText } from '../engine/escape.js';
+import { walk, type RawNode, type WindowInfo } from '../engine/node.js';
 
 /** Rows remembered per list at most (a find lists up to 100). */
 const MAX_ROWS = 100;
@@ -87,4 +88,88 @@ export async function aimAtFoundRow(
     `Row ${n} held ${quoteText(text.slice(0, 80))} when find looked; no row holds it now (the list changed). ` +
       'Nothing was sent. Find it again (computer_find), or observe the list.',
   );
+}
+
+/**
+ * A row find named off screen by a ref of its own: the list it is in (its handle and ref), its number (1-based)
+ * and what it held. A model acts on such a ref as on any row; the act scrolls it into view first (as a person
+ * would, and as Playwright does before a click), then finds it on screen by what it held.
+ */
+export interface FoundRowRef { listId: string; listRef: string; row: number; text: string; role: string }
+
+const rowRefs = new WeakMap<Session, Map<string, FoundRowRef>>();
+
+/** Remembers that `ref` names a row find saw off screen; kept until an act brought it into view. */
+export function rememberFoundRowRef(session: Session, ref: string, row: FoundRowRef): void {
+  let refs = rowRefs.get(session);
+  if (!refs) rowRefs.set(session, refs = new Map());
+  refs.set(ref, row);
+  if (refs.size > MAX_ROWS) refs.delete(refs.keys().next().value!);
+}
+
+/** The off-screen row `ref` names, while no act has brought it into view yet. */
+export function foundRowOf(session: Session, ref: string): FoundRowRef | undefined {
+  return rowRefs.get(session)?.get(ref);
+}
+
+/** How long a row scrolled to may take to show in the tree, and the pause between reads. */
+const ROW_SHOW_MS = 1500;
+const ROW_POLL_MS = 100;
+
+/**
+ * After the scroll to a found row: reads the window until the list holds one element of the row's role that holds
+ * what the row held, and points the ref at it (a toolkit gives a row on screen another handle than the one its
+ * search read). An error when none shows within the bound, or several do (a guess would act on the wrong one).
+ */
+export async function bindFoundRow(
+  session: Session,
+  ref: string,
+  window: WindowInfo,
+  signal?: AbortSignal,
+): Promise<ComputerUseError | undefined> {
+  const row = foundRowOf(session, ref);
+  if (!row) return undefined;
+  const deadline = Date.now() + ROW_SHOW_MS;
+  let seen = 0;
+  for (;;) {
+    const raw = await session.readWindow(window);
+    let list: RawNode | undefined;
+    walk(raw.root, (n) => { if (list) return 'skip'; if (n.id === row.listId) list = n; return undefined; });
+    const holders = list ? holdersIn(list, row) : [];
+    seen = holders.length;
+    if (seen === 1) {
+      session.refs.rebind(ref, holders[0]!.id);
+      rowRefs.get(session)?.delete(ref);
+      return undefined;
+    }
+    if (seen > 1 || Date.now() >= deadline || signal?.aborted) break;
+    await new Promise((r) => setTimeout(r, ROW_POLL_MS));
+  }
+  return new ComputerUseError(
+    'stale_ref',
+    `Row ${row.row} of ${row.listRef} held ${quoteText(row.text.slice(0, 80))} when find looked; after the scroll ` +
+      (seen > 1 ? `${seen} rows hold it` : 'no row on screen holds it') + ' (the list changed). Nothing more was ' +
+      'sent. Observe the list, then act on a ref it shows.',
+  );
+}
+
+/**
+ * The elements of the row's role on screen in `list` that hold what the row held: by their own name, else (a GTK
+ * ListBox's nameless row around its label) by the name of an element inside them.
+ */
+function holdersIn(list: RawNode, row: FoundRowRef): RawNode[] {
+  const ofRole: RawNode[] = [];
+  walk(list, (n) => {
+    if (n.states.includes('offscreen')) return 'skip';
+    if (n !== list && n.role === row.role) ofRole.push(n);
+    return undefined;
+  });
+  const named = ofRole.filter((n) => n.name === row.text);
+  if (named.length) return named;
+  const holds = (n: RawNode): boolean => {
+    let found = false;
+    walk(n, (k) => { if (k.name === row.text) found = true; return found ? 'skip' : undefined; });
+    return found;
+  };
+  return ofRole.filter((n) => !n.name && holds(n));
 }

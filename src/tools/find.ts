@@ -5,17 +5,16 @@ import { opaqueNote } from '../engine/opaque.js';
 import { redactText } from '../engine/redact.js';
 import type { ListFindResult, SnapshotResult } from '../protocol/methods.js';
 import { ROLES } from '../engine/role.js';
-import { cellAddress, parseAddress } from '../engine/grid.js';
 import type { SnapshotLine } from '../engine/snapshot.js';
 import type { WindowInfo } from '../engine/node.js';
 import { identityView } from '../policy/gate.js';
-import { goToCellHint } from '../session/cells.js';
-import { rememberFoundRow } from '../session/found-rows.js';
+import { rememberFoundRow, rememberFoundRowRef } from '../session/found-rows.js';
 import type { Session } from '../session/session.js';
 import { deciderPick, tiedCandidates } from './disambiguate.js';
 import { findInText, renderTextHit } from './text.js';
 import { outOfViewMatches } from './out-of-view.js';
 import { tabPageMatches } from './tab-pages.js';
+import { isSheet, sheetFind } from './find-sheet.js';
 import { CAPS, defineTool, DEVICE, ENUM_UNLISTED, PROP_UNLISTED, STRICT } from './tool.js';
 
 export const findTool = defineTool({
@@ -76,8 +75,9 @@ export const findTool = defineTool({
     const listed = new Map(hits.map((l) => [l.ref, l]));
     if (text) textHits = textHits.filter((h) => !(listed.get(h.ref)?.value ?? '').toLowerCase().includes(text));
     const limit = p.limit ?? 20;
-    // Sheets show only the cells on screen: an address is a coordinate, answered without reading.
-    const sheets = p.text && !p.role ? sheetMatches(session, raw.root, full.elements, p.text) : { hits: [], notes: [] };
+    // Sheets show only the cells on screen: an address is a coordinate, answered without reading; any other search
+    // that could match a cell says which cells it searched (find-sheet.ts).
+    const sheets = sheetFind(session, raw.root, full.elements, full, p.text, p.role);
     // Long lists show only the rows on screen: the rest is searched in the app (list.find) first, so the count
     // on the first line includes what it found ("0 matches" above a match found there misled a model).
     const offScreen = p.text
@@ -138,8 +138,9 @@ export const findTool = defineTool({
     if (total === 0)
       for (const line of [...virtualViewNotes(session, raw.root, full.elements), ...pages.unsearched])
         response.add(line);
-    // A view that draws its items without exposing them (an icon view, a canvas): find cannot see into it.
-    if (full.opaque?.length) {
+    // A view that draws its items without exposing them (an icon view, a canvas): find cannot see into it. A sheet's
+    // own line above says so each time; the note's short form would say it again.
+    if (full.opaque?.length && !(sheets.notes.length && full.opaque.every((r) => session.opaqueToldOf(r)))) {
       response.add(
         `(` + `${opaqueNote(full.opaque, (ref) => session.opaqueToldOf(ref), full.opaqueKinds, full.opaqueFields)})`,
       );
@@ -189,9 +190,12 @@ async function offScreenMatches(
   signal?: AbortSignal,
 ): Promise<{ lines: string[]; found: number }> {
   const cut: RawNode[] = [];
-  walk(raw.root, (n) => {
-    if ((n.childRange || showsFewerRows(n) || readFewerChildren(n)) && !isSheet(n) && cut.length < MAX_CUT_LISTS)
+  const parentsOf = new Map<RawNode, string[]>();
+  walk(raw.root, (n, anc) => {
+    if ((n.childRange || showsFewerRows(n) || readFewerChildren(n)) && !isSheet(n) && cut.length < MAX_CUT_LISTS) {
       cut.push(n);
+      parentsOf.set(n, anc.map((a) => a.id).reverse());
+    }
   });
   const out: string[] = [];
   let found = 0;
@@ -224,16 +228,33 @@ async function offScreenMatches(
     const total = r.total.toLocaleString('en-US');
     const off = r.matches.filter((m) => !onScreen.has(m.node.id));
     found += off.length;
+    const owned: [string, string][] = [];
     for (const m of off) {
       const n = (m.row ?? m.index) + 1;
       // A live list moves its rows before the scroll below runs: the scroll finds the row again by this text.
       rememberFoundRow(session, list.id, n, m.node.name || text, r.total);
       const name = m.node.name ? ` ${quoteText(redactText(m.node.name).slice(0, 80))}` : '';
-      out.push(
-        `${m.node.role}${name} — ${unit} ${n.toLocaleString('en-US')} of ${total} in ${label}, off-screen; ` +
-          `bring it into view: computer_act ref=${ref.ref} op=scroll value="to ${n}"`,
-      );
+      const where = `${m.node.role}${name} — ${unit} ${n.toLocaleString('en-US')} of ${total} in ${label}, off-screen`;
+      if (!m.node.name) {
+        out.push(`${where}; bring it into view: computer_act ref=${ref.ref} op=scroll value="to ${n}"`);
+        continue;
+      }
+      // A ref of its own: an act on it scrolls the list to it first, then finds it on screen by its name
+      // (session/found-rows.ts). Its handle read by the search is not one an act can use while it is off screen.
+      const own = session.refs.adopt(raw.window, m.node, [list.id, ...(parentsOf.get(list) ?? [])], m.index);
+      rememberFoundRowRef(session, own, {
+        listId: list.id,
+        listRef: ref.ref,
+        row: n,
+        text: m.node.name,
+        role: m.node.role,
+      });
+      owned.push([own, `[${own}] ${where}`]);
     }
+    // One match says it on its line; several once after them.
+    if (owned.length === 1) out.push(`${owned[0]![1]} (an act on ${owned[0]![0]} scrolls it into view first)`);
+    else if (owned.length > 1)
+      out.push(...owned.map(([, l]) => l), `(an act on one of these rows scrolls it into view first)`);
     if (!r.complete) {
       out.push(
         `(searched ${unit}s ${(r.next - r.scanned + 1).toLocaleString('en-US')}–` +
@@ -297,56 +318,6 @@ function showsFewerRows(n: RawNode): boolean {
 function readFewerChildren(n: RawNode): boolean {
   const read = n.children?.length ?? 0;
   return read > 0 && (n.childCount ?? 0) > read && (n.table !== undefined || /^(list|tree|grid)$/.test(n.role));
-}
-
-/**
- * Tables read by coordinate (a sheet: the driver reads only the cells on screen, `childCount` in the
- * millions; Calc says 2³¹−1). Their rows are not searched one by one (list.find would walk a million rows).
- */
-function isSheet(n: RawNode): boolean {
-  return n.table !== undefined && (n.childCount ?? 0) >= 1_000_000;
-}
-
-/**
- * Find on sheets: a cell address off screen ("T480") is a coordinate, reported with the act that brings it
- * into view; for any other text, a note that the cells beyond the view were not searched, and how to search
- * them (the app's own Find & Replace).
- */
-function sheetMatches(
-  session: Parameters<typeof findTool.handle>[0]['session'],
-  root: RawNode,
-  elements: readonly SnapshotLine[],
-  text: string,
-): { hits: string[]; notes: string[] } {
-  const out = { hits: [] as string[], notes: [] as string[] };
-  const at = parseAddress(text.trim());
-  walk(root, (n) => {
-    if (!isSheet(n)) return;
-    const line = elements.find((l) => session.refs.lookup(l.ref)?.id === n.id);
-    if (!line) return;
-    const cells = (n.children ?? []).flatMap((c) => (c.cell ? [c.cell] : []));
-    const shown = cells.length
-      ? `${cellAddress(Math.min(...cells.map((c) => c.row)), Math.min(...cells.map((c) => c.col)))}:` +
-        `${cellAddress(Math.max(...cells.map((c) => c.row)), Math.max(...cells.map((c) => c.col)))}`
-      : undefined;
-    const label = `table${line.name ? ` ${quoteText(redactText(line.name).slice(0, 40))}` : ''} [${line.ref}]`;
-    const onScreen = at && (n.children ?? []).some((c) => c.cell?.row === at.row && c.cell.col === at.col);
-    if (at && !onScreen && n.table && at.row < n.table.rows && at.col < n.table.cols) {
-      const address = cellAddress(at.row, at.col);
-      out.hits.push(
-        `cell "${address}" of ${label}, off-screen${shown ? ` (the snapshot shows ${shown})` : ''}; bring ` +
-          `it into view: ` +
-          `${goToCellHint(elements, address)}, then computer_observe (and act on it as ref=${line.ref}:${address})`,
-      );
-    } else if (!at) {
-      out.notes.push(
-        `(${label} shows only its cells on screen${shown ? ` (${shown})` : ''}: cells beyond the view were ` +
-          `not searched. ` +
-          'To search the whole sheet, use the app\'s own Find & Replace (computer_keys keys="ctrl+h"), or bring a range into view and observe it)',
-      );
-    }
-  });
-  return out;
 }
 
 /** " ← in toolbar "Main" › group" from the nearest named ancestors. */

@@ -53,16 +53,17 @@ async function start(
   throw new Error(`${app} never showed a window`);
 }
 
-/** The "row N" of a find's off-screen line for `name`, and the scroll it proposes. */
-function offScreen(text: string, name: string): { row: number; ref: string; value: string } {
+/**
+ * The "row N" of a find's off-screen line for `name`: the list's ref and the scroll that shows the row, and the row's
+ * own ref (an act on it scrolls the list to it first).
+ */
+function offScreen(text: string, name: string): { row: number; ref: string; value: string; own?: string } {
   const line = text.split('\n').find((l) => l.includes(`"${name}"`) && l.includes('off-screen'));
   assert.ok(line, text);
-  const m =
-    /— (?:row|item) ([\d,]+) of [\d,]+ in .*\[(e\d+)\], off-screen; bring it into view: computer_act ref=(e\d+) op=scroll value="(to \d+)"/.exec(
-      line,
-    );
-  assert.ok(m?.[1] && m[2] && m[4], line);
-  return { row: Number(m[1].replace(/,/g, '')), ref: m[2], value: m[4] };
+  const m = /^(?:\[(e\d+)\] )?.*— (?:row|item) ([\d,]+) of [\d,]+ in .*\[(e\d+)\], off-screen/.exec(line);
+  assert.ok(m?.[2] && m[3], line);
+  const row = Number(m[2].replace(/,/g, ''));
+  return { row, ref: m[3], value: `to ${row}`, ...(m[1] ? { own: m[1] } : {}) };
 }
 
 /** Waits until some line printed by the app matches. */
@@ -140,14 +141,15 @@ test('GTK3 TreeView and ListBox of 5,000 rows: row 4,321 found off-screen, scrol
   // TreeView: find, scroll to, select; GTK's own selection says so (not "activated").
   const inTree = offScreen(ok(await computer.tools.find({ app: 'long-lists', text: 'item-4321' })), 'item-4321');
   assert.equal(inTree.row, 4321);
-  ok(await computer.tools.act({ actions: [{ ref: inTree.ref, op: 'scroll', value: inTree.value }] }));
-  let snap = ok(await computer.tools.observe({ app: 'long-lists', full: true }));
-  const row = refOn(snap, /cell "item-4321"/);
+  // The row's own ref: the select scrolls the list to it first, as an action with its own receipt.
+  const row = inTree.own;
+  assert.ok(row, 'the row has a ref of its own');
   const sel = ok(await computer.tools.act({ actions: [{ ref: row, op: 'select' }] }));
-  assert.match(sel, /confirmed/, sel);
+  assert.match(sel, new RegExp(`^ok scroll ${inTree.ref} · confirmed`, 'm'), sel);
+  assert.match(sel, new RegExp(`^ok select ${row} · confirmed`, 'm'), sel);
   await printed(out, 'selected item-4321');
   assert.ok(!out.includes('activated item-4321'), 'select activated the row');
-  snap = ok(await computer.tools.observe({ app: 'long-lists', full: true }));
+  let snap = ok(await computer.tools.observe({ app: 'long-lists', full: true }));
   assert.match(lineOf(snap, row) ?? '', /selected/, snap);
 
   // ListBox: the same through its rows (labels inside nameless rows).

@@ -140,7 +140,7 @@ test('Calc: find of an off-screen cell address answers ' +
   assert.ok(range && Number(range[2]) <= 480 && Number(range[4]) >= 480, now);
   // A value (not an address) beyond the view is not searched, and the answer says so and what to do.
   const value = ok(await computer.tools.find({ app: 'soffice', text: 'no such value 42' }));
-  assert.match(value, /cells beyond the view were not searched.*Find & Replace/, value);
+  assert.match(value, /only its cells on screen \([A-Z]+\d+:[A-Z]+\d+\) were searched; .*Find & Replace/, value);
 });
 
 /** The first and last row of the cells a sheet's line says are on screen. */
