@@ -229,36 +229,45 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   const elements = elementLines(root);
   const { refs: opaque, kinds: opaqueKinds, fields: opaqueFields } = opaqueViews(root);
   if (opaque.length) extra.push(opaqueNote(opaque, opts.opaqueTold, opaqueKinds, opaqueFields));
-  let printed = root;
-  if (opts.fold && opts.scope === undefined && !q) {
-    // A page viewer's own controls around its page fold first (engine/chrome.ts), then runs of alike controls.
-    // Containers that carry nothing go first (engine/wrappers.ts): what they held folds as its own siblings.
-    const chrome = foldChrome(dropWrappers(root, opts.whole).root, opts.whole);
-    for (const l of elements) if (chrome.refs.has(l.ref)) l.around = true;
-    const folded = foldRuns(chrome.root, opts.whole ? { whole: opts.whole } : {});
-    printed = folded.root;
-    if (folded.elements > 0 || chrome.elements > 0) extra.push(foldNote(folded.elements + chrome.elements));
-  }
-  const r = renderWithinBudget(printed, input.window, {
-    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
-    ...(opts.scope !== undefined ? { uncapped: root } : {}),
-    ...(opts.scope !== undefined && opts.textBelow ? { textBelow: root } : {}),
-    // How many nameless containers distilling unwrapped is not printed: it told the model nothing it could use.
-    notes: { extra },
-  });
-  const snap: Snapshot = {
-    text: r.text,
-    tokens: r.tokens,
-    lines: r.lines,
+  const fold = opts.fold === true && opts.scope === undefined && !q;
+  // The print is rendered when first read (a receipt prints only a diff): it reads the acted refs as they are now.
+  const whole = opts.whole ? new Set(opts.whole) : undefined;
+  // A page viewer's own controls around its page fold first (engine/chrome.ts); what they hold is marked on the
+  // elements now, as a diff reads it. Without a page under the root nothing folds around one (nothing is marked).
+  let chrome = fold && holdsPage(root) ? foldChrome(dropWrappers(root, whole).root, whole) : undefined;
+  if (chrome) for (const l of elements) if (chrome.refs.has(l.ref)) l.around = true;
+  const print = (): PrintFields => {
+    let printed = root;
+    const notes = [...extra];
+    if (fold) {
+      // Containers that carry nothing go first (engine/wrappers.ts): what they held folds as its own siblings.
+      chrome ??= foldChrome(dropWrappers(root, whole).root, whole);
+      // Then runs of alike controls.
+      const folded = foldRuns(chrome.root, whole ? { whole } : {});
+      printed = folded.root;
+      if (folded.elements > 0 || chrome.elements > 0) notes.push(foldNote(folded.elements + chrome.elements));
+    }
+    const r = renderWithinBudget(printed, input.window, {
+      ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
+      ...(opts.scope !== undefined ? { uncapped: root } : {}),
+      ...(opts.scope !== undefined && opts.textBelow ? { textBelow: root } : {}),
+      // How many nameless containers distilling unwrapped is not printed: it told the model nothing it could use.
+      notes: { extra: notes },
+    });
+    const stats = { rawNodes, shownNodes: r.lines.length, folded: distilled.folded,
+      omitted: elements.length - r.lines.length };
+    return { text: r.text, tokens: r.tokens, lines: r.lines, stats };
+  };
+  // The print's fields hold their places here (the order a copy or a JSON of the snapshot lists them in).
+  const snap = {
+    text: '',
+    tokens: 0,
+    lines: [],
     elements,
     window: input.window,
-    stats: {
-      rawNodes,
-      shownNodes: r.lines.length,
-      folded: distilled.folded,
-      omitted: elements.length - r.lines.length,
-    },
-  };
+    stats: undefined,
+  } as unknown as Snapshot;
+  onFirstRead(snap, print);
   if (focusRef !== undefined) snap.focusRef = focusRef;
   if (opaque.length) {
     snap.opaque = opaque;
@@ -267,6 +276,48 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   }
   if (chooser) snap.chooser = chooser;
   return snap;
+}
+
+/** What of a Snapshot the print makes: rendered on first read (`onFirstRead`). */
+type PrintFields = Pick<Snapshot, 'text' | 'tokens' | 'lines' | 'stats'>;
+
+/**
+ * Makes the print's fields of `snap` (text, tokens, lines, stats) computed by `print` on the first read of any of
+ * them, once; each then becomes a plain value (a write sets it so too). They stay enumerable and in their places,
+ * so a copy or a JSON of the snapshot reads as one built eagerly.
+ */
+function onFirstRead(snap: Snapshot, print: () => PrintFields): void {
+  let made: PrintFields | undefined;
+  const plain = (key: keyof PrintFields, value: unknown): void => {
+    Object.defineProperty(snap, key, { value, writable: true, enumerable: true, configurable: true });
+  };
+  for (const key of ['text', 'tokens', 'lines', 'stats'] as const) {
+    Object.defineProperty(snap, key, {
+      enumerable: true,
+      configurable: true,
+      get(): unknown {
+        made ??= print();
+        plain(key, made[key]);
+        return made[key];
+      },
+      set(value: unknown): void {
+        plain(key, value);
+      },
+    });
+  }
+}
+
+/**
+ * True when a page may stand under `root`: a document that holds elements and is not editable text, as
+ * `foldChrome` looks for one. Its print's copy (dropWrappers) keeps roles and states and never adds children.
+ */
+function holdsPage(root: DistilledNode): boolean {
+  const stack = [...root.children];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    if (n.role === 'document' && n.children.length > 0 && !n.states.includes('editable')) return true;
+    stack.push(...n.children);
+  }
+  return false;
 }
 
 /** The footer's word on folded runs: how to print every line (each fold line says how to list its own rest). */
