@@ -43,6 +43,51 @@ export interface SnapshotOptions {
   fold?: boolean;
   /** Refs a fold never hides (what the model just acted on). */
   whole?: ReadonlySet<string>;
+  /**
+   * The distilled trees of reads built before, by read: a read given again (the same object, never changed since)
+   * is not distilled again. Only for reads nothing writes to (a driver's answers).
+   */
+  reads?: DistilledReads;
+}
+
+/** What a read distils to, before refs: its tree, with what the snapshot says of the raw tree. */
+interface DistilledRead {
+  tree: DistilledNode;
+  folded: number;
+  rawNodes: number;
+  chooser: { folder?: string } | undefined;
+}
+
+/**
+ * The distilled trees of reads, by their raw root: an act's re-read is built once for its mid-work check and once
+ * for its receipt, an observe's read for its whole window and its scope. Each build gets its own copy of the tree
+ * (refs are set on the tree a snapshot prints from), as distilling the read again would give it.
+ */
+export class DistilledReads {
+  private readonly byRoot = new WeakMap<RawNode, DistilledRead>();
+
+  /** The read distilled: a copy of the kept tree when this read was distilled before. */
+  of(root: RawNode): DistilledRead {
+    const kept = this.byRoot.get(root);
+    if (kept) return { ...kept, tree: unreffed(kept.tree), chooser: kept.chooser && { ...kept.chooser } };
+    const made = distilledRead(root);
+    this.byRoot.set(root, made);
+    return made;
+  }
+}
+
+function distilledRead(root: RawNode): DistilledRead {
+  const rawNodes = countNodes(root);
+  const chooser = chooserOf(root);
+  const distilled = distill(redactTree(root));
+  return { tree: distilled.root, folded: distilled.folded, rawNodes, chooser };
+}
+
+/** A copy of a distilled tree without the refs an assignment set on it (its nodes otherwise shared data). */
+function unreffed(n: DistilledNode): DistilledNode {
+  const { ref: _ref, ...copy } = n;
+  copy.children = n.children.map(unreffed);
+  return copy;
 }
 
 /** A rendered snapshot plus the data `diffSnapshots` compares. */
@@ -174,7 +219,8 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
     if (n.valueStart !== undefined) line.valueStart = n.valueStart;
     const row = rowOf.get(n);
     if (row) line.row = row;
-    if (isGrid(n)) {
+    const isAGrid = isGrid(n);
+    if (isAGrid) {
       const grid = (tokens: number, fold?: GridFold): { summary: string; rows: string[] } => {
         const g = renderGrid(n, estimateTokens, tokens, undefined, fold);
         return { summary: g.summary, rows: g.rows };
@@ -184,8 +230,7 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
     out.push(line);
     parents.push(line.ref);
     // Cells are a grid's children, or its rows' children (web tables).
-    const grid = isGrid(n);
-    for (const c of n.children) visit(c, depth + 1, grid || (inGrid && n.role === 'row'));
+    for (const c of n.children) visit(c, depth + 1, isAGrid || (inGrid && n.role === 'row'));
     parents.pop();
   };
   visit(root, 0, false);
@@ -198,9 +243,8 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
  * Throws UnknownScopeError when `opts.scope` is not a ref of this window's current tree.
  */
 export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: SnapshotOptions = {}): Snapshot {
-  const rawNodes = countNodes(input.root);
-  const chooser = chooserOf(input.root);
-  const distilled = distill(redactTree(input.root));
+  const { tree, folded, rawNodes, chooser } = opts.reads?.of(input.root) ?? distilledRead(input.root);
+  const distilled = { root: tree, folded };
   refs.assign(distilled.root, input.window, input.root);
 
   let focusRef: string | undefined;

@@ -11,7 +11,7 @@ import { redactText } from '../engine/redact.js';
 import type { RefTableJSON } from '../engine/refs.js';
 import { RefTable } from '../engine/refs.js';
 import type { Snapshot, SnapshotOptions } from '../engine/snapshot.js';
-import { buildSnapshot, isUnknownScopeError } from '../engine/snapshot.js';
+import { buildSnapshot, DistilledReads, isUnknownScopeError } from '../engine/snapshot.js';
 import { incrementalText } from '../engine/incremental.js';
 import { Device, type DeviceOptions, type ReadDevice } from '../devices/manager.js';
 import { ComputerUseError, remediesOf } from '../protocol/errors.js';
@@ -165,6 +165,11 @@ export class Session {
    * kept read (the same read object, refs and print settings) takes it instead of building it again.
    */
   private readonly built = new Map<string, { raw: SnapshotResult; refs: RefTable; key: string; full: Snapshot }>();
+  /**
+   * The distilled trees of the driver's reads: a read built again (an act's re-read, for its mid-work check and
+   * then its receipt) is not distilled again.
+   */
+  private readonly reads = new DistilledReads();
 
   constructor(options: SessionOptions = {}) {
     const { device, deviceOptions, ...settings } = options;
@@ -542,6 +547,7 @@ export class Session {
         shown: buildSnapshot(input, this.refs, {
           maxTokens: opts.maxTokens ?? this.maxTokens,
           opaqueTold: told,
+          reads: this.reads,
           ...opts,
         }),
       };
@@ -567,6 +573,7 @@ export class Session {
       return was.full;
     const full = buildSnapshot({ window: raw.window, root: raw.root }, this.refs, {
       maxTokens, opaqueTold: (ref: string): boolean => this.opaqueToldOf(ref), fold, whole: this.acted,
+      reads: this.reads,
     });
     this.built.delete(id);
     this.built.set(id, { raw, refs: this.refs, key, full });
