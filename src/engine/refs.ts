@@ -445,9 +445,15 @@ export class RefTable {
    * candidates have the same role and name (and stable id when the fingerprint has one), the same ancestor
    * path AND the same row context (the texts of the row it sits in), narrowed by index when several are
    * left. A single remaining candidate in another row is not the element: `missing`. More than one left is
-   * `ambiguous` — never a guess. With `window`, a different process (pid/start time) means `missing`.
+   * `ambiguous` — never a guess. With `window`, a different process (pid/start time) means `missing`. `read`: the
+   * tree redacted and distilled already (only read here).
    */
-  relocate(ref: string, freshRawTree: RawNode, window?: WindowInfo): Relocation {
+  relocate(
+    ref: string,
+    freshRawTree: RawNode,
+    window?: WindowInfo,
+    read?: { redacted: RawNode; tree: DistilledNode },
+  ): Relocation {
     const e = this.entries.get(ref);
     if (e === undefined) return { missing: true };
     const fp = e.fingerprint;
@@ -457,8 +463,8 @@ export class RefTable {
     ) {
       return { missing: true };
     }
-    const fresh = redactTree(freshRawTree);
-    const distilled = distill(fresh).root;
+    const fresh = read?.redacted ?? redactTree(freshRawTree);
+    const distilled = read?.tree ?? distill(fresh).root;
     const placed = new Map<string, DistilledNode>();
     walkDistilled(distilled, (n) => placed.set(n.id, n));
     const { keys: looks, rows } = lookAlikes(distilled);

@@ -52,6 +52,8 @@ export interface SnapshotOptions {
 
 /** What a read distils to, before refs: its tree, with what the snapshot says of the raw tree. */
 interface DistilledRead {
+  /** The raw tree redacted (what was distilled). */
+  redacted: RawNode;
   tree: DistilledNode;
   folded: number;
   rawNodes: number;
@@ -74,13 +76,24 @@ export class DistilledReads {
     this.byRoot.set(root, made);
     return made;
   }
+
+  /**
+   * The read redacted and distilled, to find an element in (`RefTable.relocate`, which only reads them): the kept
+   * ones themselves when this read was distilled before.
+   */
+  toRead(root: RawNode): { redacted: RawNode; tree: DistilledNode } {
+    let kept = this.byRoot.get(root);
+    if (!kept) this.byRoot.set(root, (kept = distilledRead(root)));
+    return kept;
+  }
 }
 
 function distilledRead(root: RawNode): DistilledRead {
   const rawNodes = countNodes(root);
   const chooser = chooserOf(root);
-  const distilled = distill(redactTree(root));
-  return { tree: distilled.root, folded: distilled.folded, rawNodes, chooser };
+  const redacted = redactTree(root);
+  const distilled = distill(redacted);
+  return { redacted, tree: distilled.root, folded: distilled.folded, rawNodes, chooser };
 }
 
 /** A copy of a distilled tree without the refs an assignment set on it (its nodes otherwise shared data). */

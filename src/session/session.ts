@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AppInfo, RawNode, WindowInfo } from '../engine/node.js';
 import { redactText } from '../engine/redact.js';
-import type { RefTableJSON } from '../engine/refs.js';
+import type { Relocation, RefTableJSON } from '../engine/refs.js';
 import { RefTable } from '../engine/refs.js';
 import type { Snapshot, SnapshotOptions } from '../engine/snapshot.js';
 import { buildSnapshot, DistilledReads, isUnknownScopeError } from '../engine/snapshot.js';
@@ -529,6 +529,11 @@ export class Session {
     const shown = documentNames(out.root).find((name) => this.hidden({ ...out.window, title: name }));
     if (shown !== undefined) throw deniedRead(this.hidden({ ...out.window, title: shown })!);
     return out;
+  }
+
+  /** Finds a ref's element in a read of its window (RefTable.relocate), distilling the read once for its builds. */
+  relocate(ref: string, raw: SnapshotResult): Relocation {
+    return this.refs.relocate(ref, raw.root, raw.window, this.reads.toRead(raw.root));
   }
 
   /**
