@@ -180,11 +180,11 @@ const toldByContent = (f: Fingerprint): boolean => f.alike === true && f.byConte
 type Holding = Pick<Fingerprint, 'slot' | 'content' | 'alike' | 'name'>;
 
 /** The facts `sameHolding` compares, of a distilled node (focused: being typed into, its content not compared). */
-function holdingOf(n: DistilledNode, alike: boolean): Holding {
+function holdingOf(n: DistilledNode, alike: boolean, held: string | undefined = contentOf(n)): Holding {
   const out: Holding = { alike };
   if (n.slot !== undefined) out.slot = n.slot;
   if (n.name !== undefined) out.name = n.name;
-  const content = n.states.includes('focused') ? undefined : contentOf(n);
+  const content = n.states.includes('focused') ? undefined : held;
   if (content !== undefined) out.content = content;
   return out;
 }
@@ -193,27 +193,28 @@ function holdingOf(n: DistilledNode, alike: boolean): Holding {
 const lookAlike = (n: DistilledNode): string => `${n.role}\n${n.name ?? ''}\n${n.path}`;
 
 /**
- * For each look-alike key, in how many different rows (contexts) its elements stand. Only look-alikes in
- * different rows need their row to tell them apart (the Archive buttons of a list); look-alikes in one row (two
- * "Menu" buttons of a header bar) cannot be told apart by it, so a label changing next to them (a title getting
- * its "*") must not retire their refs.
+ * Each element's look-alike key, and for each key in how many different rows (contexts) its elements stand and how
+ * many elements have it (in any rows). Only look-alikes in different rows need their row to tell them apart (the
+ * Archive buttons of a list); look-alikes in one row (two "Menu" buttons of a header bar) cannot be told apart by
+ * it, so a label changing next to them (a title getting its "*") must not retire their refs.
  */
-function lookAlikeCounts(tree: DistilledNode): Map<string, number> {
+function lookAlikes(tree: DistilledNode): {
+  keys: Map<DistilledNode, string>;
+  rows: Map<string, Set<string>>;
+  alikes: Map<string, number>;
+} {
+  const keys = new Map<DistilledNode, string>();
   const rows = new Map<string, Set<string>>();
+  const alikes = new Map<string, number>();
   walkDistilled(tree, (n) => {
     const k = lookAlike(n);
+    keys.set(n, k);
     let set = rows.get(k);
     if (!set) rows.set(k, (set = new Set()));
     set.add(n.context ?? '');
+    alikes.set(k, (alikes.get(k) ?? 0) + 1);
   });
-  return new Map([...rows].map(([k, set]) => [k, set.size]));
-}
-
-/** For each look-alike key, how many elements have it (in any rows). */
-function alikeCounts(tree: DistilledNode): Map<string, number> {
-  const out = new Map<string, number>();
-  walkDistilled(tree, (n) => { const k = lookAlike(n); out.set(k, (out.get(k) ?? 0) + 1); });
-  return out;
+  return { keys, rows, alikes };
 }
 
 /**
@@ -223,17 +224,18 @@ function alikeCounts(tree: DistilledNode): Map<string, number> {
  * their place: gnumeric's address box and edit line, two nameless entries, lost their refs on every commit when
  * told apart by what they held (the address moves on).
  */
-function byContentCounts(tree: DistilledNode): Map<string, number> {
+function byContentCounts(tree: DistilledNode, looks: ReadonlyMap<DistilledNode, string>): Map<string, number> {
   const keys = new Map<string, string>();
+  const lookAlikeOf = (n: DistilledNode): string => looks.get(n) ?? lookAlike(n);
   const visit = (n: DistilledNode): void => {
     const kids = n.children ?? [];
     kids.forEach((c, i) => {
       const around = `\n${kids[i - 1]?.role ?? ''}`;
-      keys.set(c.id, c.slot === undefined ? `${lookAlike(c)}${around}` : lookAlike(c));
+      keys.set(c.id, c.slot === undefined ? `${lookAlikeOf(c)}${around}` : lookAlikeOf(c));
       visit(c);
     });
   };
-  keys.set(tree.id, lookAlike(tree));
+  keys.set(tree.id, lookAlikeOf(tree));
   visit(tree);
   const count = new Map<string, number>();
   for (const k of keys.values()) count.set(k, (count.get(k) ?? 0) + 1);
@@ -266,12 +268,14 @@ export class RefTable {
     const gen = (this.generations.get(window.id) ?? 0) + 1;
     this.generations.set(window.id, gen);
     const out = new Map<string, DistilledNode>();
-    const counts = lookAlikeCounts(tree);
-    const alikes = alikeCounts(tree);
-    const byContents = byContentCounts(tree);
+    const { keys: looks, rows, alikes } = lookAlikes(tree);
+    const byContents = byContentCounts(tree, looks);
     const present = new Set<string>();
     walkDistilled(tree, (node) => { present.add(node.id); });
-    const hidden = raw === undefined ? undefined : outOfSight(this.entries, window.id, rawPresence(raw));
+    // Which refs are out of sight, not gone: worked out only when a vanished element or an old entry asks.
+    let outOf: Set<string> | undefined;
+    const hidden = (): ReadonlySet<string> | undefined =>
+      raw === undefined ? undefined : (outOf ??= outOfSight(this.entries, window.id, rawPresence(raw)));
     // 1. Elements whose handle is known keep their ref; the others are collected for step 2.
     const placed: Placed[] = [];
     walkDistilled(tree, (node) => {
@@ -281,9 +285,10 @@ export class RefTable {
       if (window.startToken !== undefined) fingerprint.startToken = window.startToken;
       if (node.name !== undefined) fingerprint.name = node.name;
       if (node.stableId !== undefined) fingerprint.stableId = node.stableId;
-      const repeated = (counts.get(lookAlike(node)) ?? 0) > 1;
+      const look = looks.get(node) ?? lookAlike(node);
+      const repeated = (rows.get(look)?.size ?? 0) > 1;
       if (repeated) fingerprint.repeated = true;
-      const alike = (alikes.get(lookAlike(node)) ?? 0) > 1;
+      const alike = (alikes.get(look) ?? 0) > 1;
       if (alike) fingerprint.alike = true;
       const byContent = (byContents.get(node.id) ?? 0) > 1;
       if (alike && !byContent) fingerprint.byContent = false;
@@ -298,7 +303,7 @@ export class RefTable {
       // element keeps its ref when a label next to it changes (a status bar's "Ln 1, Col 8").
       const sameRow = !(repeated || old?.fingerprint.repeated) || old?.fingerprint.context === (node.context ?? '');
       // What the row holds must not have changed under it either, unless it is being typed into (focused).
-      const holding = holdingOf(node, byContent);
+      const holding = holdingOf(node, byContent, content);
       // Back after longer than an element is kept away (a tab page shown again): only with its name unchanged,
       // else its handle may have been given to another item while out of sight, and a new ref is the honest answer.
       const same =
@@ -349,7 +354,7 @@ export class RefTable {
     placed: Placed[],
     present: Set<string>,
     taken: Map<string, DistilledNode>,
-    hidden?: ReadonlySet<string>,
+    hidden: () => ReadonlySet<string> | undefined,
   ): void {
     const sig = (f: Fingerprint): string =>
       [f.pid, f.startToken ?? '', f.role, f.name ?? '', f.stableId ?? '', f.path, f.context ?? ''].join('\u0001');
@@ -366,7 +371,7 @@ export class RefTable {
       const f = entry.fingerprint;
       if (f.window !== window || present.has(entry.id) || taken.has(ref)) continue;
       // Out of sight is not gone: its ref stays its own.
-      if (hidden?.has(ref)) continue;
+      if (hidden()?.has(ref)) continue;
       const s = sig(f);
       if (!orphans.has(s)) continue;
       const list = vanished.get(s);
@@ -401,13 +406,13 @@ export class RefTable {
    * KEEP_GENERATIONS snapshots without it, it is forgotten, unless the raw tree shows it still there out of sight
    * (`hidden`: a tab page not shown, whose page an act's several reads outlasted), up to KEEP_OUT_OF_SIGHT of those.
    */
-  private forgetOld(window: string, gen: number, hidden?: ReadonlySet<string>): void {
+  private forgetOld(window: string, gen: number, hidden: () => ReadonlySet<string> | undefined): void {
     const away: [string, RefEntry][] = [];
     for (const [ref, e] of this.entries)
       if (e.fingerprint.window === window && gen - e.seen >= KEEP_GENERATIONS) away.push([ref, e]);
     // A retired ref, or one whose handle another ref took, waits for a relocation only as long as any other.
     const kept = away
-      .filter(([ref, e]) => hidden?.has(ref) && !e.retired && this.byKey.get(key(window, e.id)) === ref)
+      .filter(([ref, e]) => hidden()?.has(ref) && !e.retired && this.byKey.get(key(window, e.id)) === ref)
       .sort((a, b) => b[1].seen - a[1].seen);
     const keep = new Set(kept.slice(0, KEEP_OUT_OF_SIGHT).map(([ref]) => ref));
     for (const [ref, e] of away) {
@@ -496,9 +501,15 @@ export class RefTable {
    * candidates have the same role and name (and stable id when the fingerprint has one), the same ancestor
    * path AND the same row context (the texts of the row it sits in), narrowed by index when several are
    * left. A single remaining candidate in another row is not the element: `missing`. More than one left is
-   * `ambiguous` — never a guess. With `window`, a different process (pid/start time) means `missing`.
+   * `ambiguous` — never a guess. With `window`, a different process (pid/start time) means `missing`. `read`: the
+   * tree redacted and distilled already (only read here).
    */
-  relocate(ref: string, freshRawTree: RawNode, window?: WindowInfo): Relocation {
+  relocate(
+    ref: string,
+    freshRawTree: RawNode,
+    window?: WindowInfo,
+    read?: { redacted: RawNode; tree: DistilledNode },
+  ): Relocation {
     const e = this.entries.get(ref);
     if (e === undefined) return { missing: true };
     const fp = e.fingerprint;
@@ -508,12 +519,12 @@ export class RefTable {
     ) {
       return { missing: true };
     }
-    const fresh = redactTree(freshRawTree);
-    const distilled = distill(fresh).root;
+    const fresh = read?.redacted ?? redactTree(freshRawTree);
+    const distilled = read?.tree ?? distill(fresh).root;
     const placed = new Map<string, DistilledNode>();
     walkDistilled(distilled, (n) => placed.set(n.id, n));
-    const counts = lookAlikeCounts(distilled);
-    const byContents = byContentCounts(distilled);
+    const { keys: looks, rows } = lookAlikes(distilled);
+    const byContents = byContentCounts(distilled, looks);
     const isAlike = (d: DistilledNode): boolean => toldByContent(fp) || (byContents.get(d.id) ?? 0) > 1;
     interface Candidate {
       id: string;
@@ -546,7 +557,7 @@ export class RefTable {
     if (live && live.role === fp.role && ((live.name || undefined) === fp.name
       || (fp.stableId !== undefined && live.stableId === fp.stableId))) {
       const d = placed.get(live.id);
-      const lookAlikes = fp.repeated === true || (d !== undefined && (counts.get(lookAlike(d)) ?? 0) > 1);
+      const lookAlikes = fp.repeated === true || (d !== undefined && (rows.get(lookAlike(d))?.size ?? 0) > 1);
       // The same handle in another row, or holding another row's content: not the element the ref was given for.
       if (d !== undefined && !sameHolding(fp, holdingOf(d, isAlike(d)))) return { missing: true };
       if (!lookAlikes || (d?.context ?? '') === fp.context) return { id: live.id };

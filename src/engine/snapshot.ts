@@ -43,6 +43,64 @@ export interface SnapshotOptions {
   fold?: boolean;
   /** Refs a fold never hides (what the model just acted on). */
   whole?: ReadonlySet<string>;
+  /**
+   * The distilled trees of reads built before, by read: a read given again (the same object, never changed since)
+   * is not distilled again. Only for reads nothing writes to (a driver's answers).
+   */
+  reads?: DistilledReads;
+}
+
+/** What a read distils to, before refs: its tree, with what the snapshot says of the raw tree. */
+interface DistilledRead {
+  /** The raw tree redacted (what was distilled). */
+  redacted: RawNode;
+  tree: DistilledNode;
+  folded: number;
+  rawNodes: number;
+  chooser: { folder?: string } | undefined;
+}
+
+/**
+ * The distilled trees of reads, by their raw root: an act's re-read is built once for its mid-work check and once
+ * for its receipt, an observe's read for its whole window and its scope. Each build gets its own copy of the tree
+ * (refs are set on the tree a snapshot prints from), as distilling the read again would give it.
+ */
+export class DistilledReads {
+  private readonly byRoot = new WeakMap<RawNode, DistilledRead>();
+
+  /** The read distilled: a copy of the kept tree when this read was distilled before. */
+  of(root: RawNode): DistilledRead {
+    const kept = this.byRoot.get(root);
+    if (kept) return { ...kept, tree: unreffed(kept.tree), chooser: kept.chooser && { ...kept.chooser } };
+    const made = distilledRead(root);
+    this.byRoot.set(root, made);
+    return made;
+  }
+
+  /**
+   * The read redacted and distilled, to find an element in (`RefTable.relocate`, which only reads them): the kept
+   * ones themselves when this read was distilled before.
+   */
+  toRead(root: RawNode): { redacted: RawNode; tree: DistilledNode } {
+    let kept = this.byRoot.get(root);
+    if (!kept) this.byRoot.set(root, (kept = distilledRead(root)));
+    return kept;
+  }
+}
+
+function distilledRead(root: RawNode): DistilledRead {
+  const rawNodes = countNodes(root);
+  const chooser = chooserOf(root);
+  const redacted = redactTree(root);
+  const distilled = distill(redacted);
+  return { redacted, tree: distilled.root, folded: distilled.folded, rawNodes, chooser };
+}
+
+/** A copy of a distilled tree without the refs an assignment set on it (its nodes otherwise shared data). */
+function unreffed(n: DistilledNode): DistilledNode {
+  const { ref: _ref, ...copy } = n;
+  copy.children = n.children.map(unreffed);
+  return copy;
 }
 
 /** A rendered snapshot plus the data `diffSnapshots` compares. */
@@ -178,7 +236,8 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
     if (n.valueStart !== undefined) line.valueStart = n.valueStart;
     const row = rowOf.get(n);
     if (row) line.row = row;
-    if (isGrid(n)) {
+    const isAGrid = isGrid(n);
+    if (isAGrid) {
       const grid = (tokens: number, fold?: GridFold): { summary: string; rows: string[] } => {
         const g = renderGrid(n, estimateTokens, tokens, undefined, fold);
         return { summary: g.summary, rows: g.rows };
@@ -188,8 +247,7 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
     out.push(line);
     parents.push(line.ref);
     // Cells are a grid's children, or its rows' children (web tables).
-    const grid = isGrid(n);
-    for (const c of n.children) visit(c, depth + 1, grid || (inGrid && n.role === 'row'));
+    for (const c of n.children) visit(c, depth + 1, isAGrid || (inGrid && n.role === 'row'));
     parents.pop();
   };
   visit(root, 0, false);
@@ -202,9 +260,8 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
  * Throws UnknownScopeError when `opts.scope` is not a ref of this window's current tree.
  */
 export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: SnapshotOptions = {}): Snapshot {
-  const rawNodes = countNodes(input.root);
-  const chooser = chooserOf(input.root);
-  const distilled = distill(redactTree(input.root));
+  const { tree, folded, rawNodes, chooser } = opts.reads?.of(input.root) ?? distilledRead(input.root);
+  const distilled = { root: tree, folded };
   refs.assign(distilled.root, input.window, input.root);
 
   let focusRef: string | undefined;
@@ -233,36 +290,45 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   const elements = elementLines(root);
   const { refs: opaque, kinds: opaqueKinds, fields: opaqueFields } = opaqueViews(root);
   if (opaque.length) extra.push(opaqueNote(opaque, opts.opaqueTold, opaqueKinds, opaqueFields));
-  let printed = root;
-  if (opts.fold && opts.scope === undefined && !q) {
-    // A page viewer's own controls around its page fold first (engine/chrome.ts), then runs of alike controls.
-    // Containers that carry nothing go first (engine/wrappers.ts): what they held folds as its own siblings.
-    const chrome = foldChrome(dropWrappers(root, opts.whole).root, opts.whole);
-    for (const l of elements) if (chrome.refs.has(l.ref)) l.around = true;
-    const folded = foldRuns(chrome.root, opts.whole ? { whole: opts.whole } : {});
-    printed = folded.root;
-    if (folded.elements > 0 || chrome.elements > 0) extra.push(foldNote(folded.elements + chrome.elements));
-  }
-  const r = renderWithinBudget(printed, input.window, {
-    ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
-    ...(opts.scope !== undefined ? { uncapped: root } : {}),
-    ...(opts.scope !== undefined && opts.textBelow ? { textBelow: root } : {}),
-    // How many nameless containers distilling unwrapped is not printed: it told the model nothing it could use.
-    notes: { extra },
-  });
-  const snap: Snapshot = {
-    text: r.text,
-    tokens: r.tokens,
-    lines: r.lines,
+  const fold = opts.fold === true && opts.scope === undefined && !q;
+  // The print is rendered when first read (a receipt prints only a diff): it reads the acted refs as they are now.
+  const whole = opts.whole ? new Set(opts.whole) : undefined;
+  // A page viewer's own controls around its page fold first (engine/chrome.ts); what they hold is marked on the
+  // elements now, as a diff reads it. Without a page under the root nothing folds around one (nothing is marked).
+  let chrome = fold && holdsPage(root) ? foldChrome(dropWrappers(root, whole).root, whole) : undefined;
+  if (chrome) for (const l of elements) if (chrome.refs.has(l.ref)) l.around = true;
+  const print = (): PrintFields => {
+    let printed = root;
+    const notes = [...extra];
+    if (fold) {
+      // Containers that carry nothing go first (engine/wrappers.ts): what they held folds as its own siblings.
+      chrome ??= foldChrome(dropWrappers(root, whole).root, whole);
+      // Then runs of alike controls.
+      const folded = foldRuns(chrome.root, whole ? { whole } : {});
+      printed = folded.root;
+      if (folded.elements > 0 || chrome.elements > 0) notes.push(foldNote(folded.elements + chrome.elements));
+    }
+    const r = renderWithinBudget(printed, input.window, {
+      ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
+      ...(opts.scope !== undefined ? { uncapped: root } : {}),
+      ...(opts.scope !== undefined && opts.textBelow ? { textBelow: root } : {}),
+      // How many nameless containers distilling unwrapped is not printed: it told the model nothing it could use.
+      notes: { extra: notes },
+    });
+    const stats = { rawNodes, shownNodes: r.lines.length, folded: distilled.folded,
+      omitted: elements.length - r.lines.length };
+    return { text: r.text, tokens: r.tokens, lines: r.lines, stats };
+  };
+  // The print's fields hold their places here (the order a copy or a JSON of the snapshot lists them in).
+  const snap = {
+    text: '',
+    tokens: 0,
+    lines: [],
     elements,
     window: input.window,
-    stats: {
-      rawNodes,
-      shownNodes: r.lines.length,
-      folded: distilled.folded,
-      omitted: elements.length - r.lines.length,
-    },
-  };
+    stats: undefined,
+  } as unknown as Snapshot;
+  onFirstRead(snap, print);
   if (focusRef !== undefined) snap.focusRef = focusRef;
   if (opaque.length) {
     snap.opaque = opaque;
@@ -271,6 +337,48 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   }
   if (chooser) snap.chooser = chooser;
   return snap;
+}
+
+/** What of a Snapshot the print makes: rendered on first read (`onFirstRead`). */
+type PrintFields = Pick<Snapshot, 'text' | 'tokens' | 'lines' | 'stats'>;
+
+/**
+ * Makes the print's fields of `snap` (text, tokens, lines, stats) computed by `print` on the first read of any of
+ * them, once; each then becomes a plain value (a write sets it so too). They stay enumerable and in their places,
+ * so a copy or a JSON of the snapshot reads as one built eagerly.
+ */
+function onFirstRead(snap: Snapshot, print: () => PrintFields): void {
+  let made: PrintFields | undefined;
+  const plain = (key: keyof PrintFields, value: unknown): void => {
+    Object.defineProperty(snap, key, { value, writable: true, enumerable: true, configurable: true });
+  };
+  for (const key of ['text', 'tokens', 'lines', 'stats'] as const) {
+    Object.defineProperty(snap, key, {
+      enumerable: true,
+      configurable: true,
+      get(): unknown {
+        made ??= print();
+        plain(key, made[key]);
+        return made[key];
+      },
+      set(value: unknown): void {
+        plain(key, value);
+      },
+    });
+  }
+}
+
+/**
+ * True when a page may stand under `root`: a document that holds elements and is not editable text, as
+ * `foldChrome` looks for one. Its print's copy (dropWrappers) keeps roles and states and never adds children.
+ */
+function holdsPage(root: DistilledNode): boolean {
+  const stack = [...root.children];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    if (n.role === 'document' && n.children.length > 0 && !n.states.includes('editable')) return true;
+    stack.push(...n.children);
+  }
+  return false;
 }
 
 /** The footer's word on folded runs: how to print every line (each fold line says how to list its own rest). */

@@ -371,7 +371,7 @@ async function locateLive(state: ActState, t: Targeted): Promise<{ id: string; l
     return undefined;
   });
   if (!live) return undefined;
-  const where = session.refs.relocate(spec.ref, live.root, live.window);
+  const where = session.relocate(spec.ref, live);
   if (!('id' in where)) {
     state.freshSnapshot = session.snapshotOf(live, { maxTokens: 800 }).full;
     const why = 'ambiguous' in where ? `${where.ambiguous} elements now match it` : 'its row changed or is gone';
@@ -403,7 +403,7 @@ async function elementRequest(state: ActState, t: Targeted, located: { id: strin
     // After a human approved, the element must still be the one approved: same handle, same identity.
     recheck: async () => {
       const raw = await session.readWindow(to);
-      const where = session.refs.relocate(spec.ref, raw.root, raw.window);
+      const where = session.relocate(spec.ref, raw);
       return 'id' in where && where.id === located.id;
     },
   });
@@ -444,7 +444,7 @@ function actCall(state: ActState, t: Targeted, id: string, value: string | undef
 async function relocateAtDispatch(state: ActState, t: Targeted): Promise<string> {
   const { session } = state;
   const raw = await readTarget(state, t);
-  const where = session.refs.relocate(t.spec.ref, raw.root, raw.window);
+  const where = session.relocate(t.spec.ref, raw);
   if (!('id' in where)) {
     state.freshSnapshot = session.snapshotOf(raw, { maxTokens: 800 }).full;
     throw staleRef(

@@ -156,11 +156,12 @@ function rereadTarget(session: Session, window: WindowInfo): Promise<SnapshotRes
 async function newWindowEffects(session: Session, window: WindowInfo, after: Map<string, WindowInfo>,
   windowsBefore: Map<string, WindowInfo>, fx: Effects): Promise<void> {
   // Handles already shown in the target window: a popup window holding the same menu (GTK3 combo boxes)
-  // is reported as a window without repeating its content.
-  const shown = new Set((fx.after?.elements ?? []).map((l) => session.refs.lookup(l.ref)?.id));
+  // is reported as a window without repeating its content. Looked up when a window appeared (most acts open none).
+  let shown: Set<string | undefined> | undefined;
   const seenBefore = [...windowsBefore.values()];
   for (const [id, w] of after) {
     if (windowsBefore.has(id)) continue;
+    shown ??= new Set((fx.after?.elements ?? []).map((l) => session.refs.lookup(l.ref)?.id));
     // A busy app's windows are listed from the display under other handles: one seen before is not new.
     if (fx.busy && w.pid === window.pid && seenBefore.some((b) => b.pid === w.pid && b.title === w.title)) continue;
     // A denied app's window is reported without its title or content (denied means unseen).
@@ -176,7 +177,7 @@ async function newWindowEffects(session: Session, window: WindowInfo, after: Map
     ).last;
     const inner: string[] = [];
     walk(raw.root, (n) => { if (n !== raw.root) inner.push(n.id); });
-    if (inner.length > 0 && inner.every((h) => shown.has(h))) { fx.popups.push(raw.window); continue; }
+    if (inner.length > 0 && inner.every((h) => shown!.has(h))) { fx.popups.push(raw.window); continue; }
     const snapshot = session.snapshotOf(raw).full;
     // Every receipt prints its new windows whole: the next observe of one reads as what changed since.
     session.notePrinted(snapshot);

@@ -8,10 +8,10 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AppInfo, RawNode, WindowInfo } from '../engine/node.js';
 import { redactText } from '../engine/redact.js';
-import type { RefTableJSON } from '../engine/refs.js';
+import type { Relocation, RefTableJSON } from '../engine/refs.js';
 import { RefTable } from '../engine/refs.js';
 import type { Snapshot, SnapshotOptions } from '../engine/snapshot.js';
-import { buildSnapshot, isUnknownScopeError } from '../engine/snapshot.js';
+import { buildSnapshot, DistilledReads, isUnknownScopeError } from '../engine/snapshot.js';
 import { incrementalText } from '../engine/incremental.js';
 import { Device, type DeviceOptions, type ReadDevice } from '../devices/manager.js';
 import { ComputerUseError, remediesOf } from '../protocol/errors.js';
@@ -165,6 +165,11 @@ export class Session {
    * kept read (the same read object, refs and print settings) takes it instead of building it again.
    */
   private readonly built = new Map<string, { raw: SnapshotResult; refs: RefTable; key: string; full: Snapshot }>();
+  /**
+   * The distilled trees of the driver's reads: a read built again (an act's re-read, for its mid-work check and
+   * then its receipt) is not distilled again.
+   */
+  private readonly reads = new DistilledReads();
 
   constructor(options: SessionOptions = {}) {
     const { device, deviceOptions, ...settings } = options;
@@ -526,6 +531,11 @@ export class Session {
     return out;
   }
 
+  /** Finds a ref's element in a read of its window (RefTable.relocate), distilling the read once for its builds. */
+  relocate(ref: string, raw: SnapshotResult): Relocation {
+    return this.refs.relocate(ref, raw.root, raw.window, this.reads.toRead(raw.root));
+  }
+
   /**
    * Builds the snapshot the model reads. The full-window snapshot is always built (refs are assigned on the
    * whole window and act diffs compare against it); scope/query only change what is rendered.
@@ -542,6 +552,7 @@ export class Session {
         shown: buildSnapshot(input, this.refs, {
           maxTokens: opts.maxTokens ?? this.maxTokens,
           opaqueTold: told,
+          reads: this.reads,
           ...opts,
         }),
       };
@@ -567,6 +578,7 @@ export class Session {
       return was.full;
     const full = buildSnapshot({ window: raw.window, root: raw.root }, this.refs, {
       maxTokens, opaqueTold: (ref: string): boolean => this.opaqueToldOf(ref), fold, whole: this.acted,
+      reads: this.reads,
     });
     this.built.delete(id);
     this.built.set(id, { raw, refs: this.refs, key, full });
