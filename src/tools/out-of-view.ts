@@ -51,7 +51,8 @@ export async function outOfViewMatches(
   const parts = scrolledOutParts(raw.root, byId);
   if (parts.length === 0) return { lines: [], found: 0 };
   const unread = parts.filter((p) => (p.node.childCount ?? 0) > (p.node.children?.length ?? 0));
-  const toRead = unread.slice(0, MAX_READS);
+  // What a scroll shows is read before the items of closed menus (Calc's menu bar sits in a scrolled tool area).
+  const toRead = [...unread.filter((p) => !p.menu), ...unread.filter((p) => p.menu)].slice(0, MAX_READS);
   const read = new Map<RawNode, RawNode>();
   await Promise.all(toRead.map(async (p) => {
     if (signal?.aborted) return;
@@ -84,7 +85,8 @@ export async function outOfViewMatches(
   }));
   const lines = hits.slice(0, limit).map((h) =>
     matchLine(session.refs.adopt(raw.window, h.n, h.parents, h.index), h, views.get(h.p.area), byId));
-  const skipped = unread.length - read.size;
+  const left = unread.filter((p) => !read.has(p.node));
+  const skipped = left.filter((p) => !p.menu).length;
   if (skipped > 0) {
     lines.push(
       `(${skipped} more part${skipped === 1 ? '' : 's'} of scrolled areas out of view ` +
@@ -92,6 +94,13 @@ export async function outOfViewMatches(
         'scroll the area (computer_act op=scroll value="down" on an element in it) and find again)',
     );
   }
+  // A closed menu's items are not a scroll away: opening the menu shows them.
+  const menus = new Set(left.flatMap((p) => (p.menu ? [p.menu.id] : []))).size;
+  if (menus > 0)
+    lines.push(
+      `(the items of ${menus} closed menu${menus === 1 ? '' : 's'} ${menus === 1 ? 'was' : 'were'} not searched: ` +
+        'open one (computer_act op=click) and find again)',
+    );
   return { lines, found: hits.length };
 }
 

@@ -180,3 +180,28 @@ test('an item of a closed menu: reached by opening its menu, not by a scroll; af
   assert.ok(lines.findIndex((l) => /button "Save"/.test(l)) < item, r.text);
   await session.close();
 });
+
+test('closed menus ahead of a scrolled area: the area is read first, and unread menus are not called a scroll away',
+  async () => {
+    // LibreOffice Calc: its menu bar in a scrolled tool area holds many closed menus whose items read offscreen; a find
+    // read those first and then said "37 more parts of scrolled areas … scroll the area".
+    const menus = Array.from({ length: 12 }, (_, i) =>
+      n(B, 300 + i * 3, 'menu', { name: `Menu ${i}`, actions: ['click'] }, [
+        n(B, 301 + i * 3, 'menu', { name: `Sub ${i}`, states: ['offscreen'], actions: ['click'] }, [
+          n(B, 302 + i * 3, 'menuitem', { name: `Item ${i}`, states: ['offscreen'], actions: ['click'] }),
+        ]),
+      ]));
+    const fake = composer([row(20, 'bob@example.com', 100, false), row(30, 'zed@example.com', 200, true)]);
+    fake.windows[0]!.root.children!.unshift(n(B, 290, 'scrollarea', {}, [n(B, 291, 'menubar', {}, menus)]));
+    const { find, session } = finder(fake);
+    const r = await find({ text: 'zed@example.com' });
+    assert.match(r.text, /^1 match/m, r.text);
+    assert.match(r.text, /textbox value="zed@example\.com" — /, r.text);
+    assert.doesNotMatch(r.text, /scrolled areas out of view were not searched/, r.text);
+    assert.match(
+      r.text,
+      /\(the items of 5 closed menus were not searched: open one \(computer_act op=click\) and find again\)/,
+      r.text,
+    );
+    await session.close();
+  });
