@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { spawnSync } from 'node:child_process';
+import { OPS } from '../../src/protocol/vocabulary.js';
 import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +93,10 @@ test('`--help` prints what an agent acts with and points at `help all`; `help al
   // The agent's part stays short: the trial's agents read ~60 lines of hosting options to find five commands.
   assert.ok(short.stdout.split('\n').length <= 20, short.stdout);
   assert.doesNotMatch(short.stdout, /pairing start|--confirm-timeout|driver windows/);
+  // The act line names the ops (both trials' agents spent a call on `act --help` to learn them), each a protocol op.
+  const ops = /^\s+ops: (.+)$/m.exec(short.stdout)?.[1]?.split(' ') ?? [];
+  assert.ok(ops.includes('toggle') && ops.includes('select') && ops.includes('close'), short.stdout);
+  for (const op of ops) assert.ok((OPS as readonly string[]).includes(op), op);
   assert.match(short.stdout, /computer-use help all/);
   const all = run('help', 'all');
   assert.equal(all.status, 0, all.stderr);

@@ -2,7 +2,7 @@
 /** The `computer-use` command line: dispatches a subcommand to its module. */
 import { runSandboxCommand } from './sandbox-command.js';
 import { asksHelp, commandFirst } from './args.js';
-import { TOOL_COMMANDS, runToolCommand } from './tool-commands.js';
+import { OPS_LINE, TOOL_COMMANDS, runToolCommand } from './tool-commands.js';
 import { optionHelp } from '../options.js';
 
 /**
@@ -15,7 +15,8 @@ const USAGE = {
   launch <command> [args...]         start an app and print its snapshot
   observe [app] [--window wN] [--scope eN [--from K]] [--query text] [--max-tokens N] [--full]
   find <text> [--role R] [--app A] [--from N]   find elements without a full snapshot
-  act <ref> <op> [value] [, <ref> <op> [value] ...]   e.g. act e5 set_value "hello" (act --help lists the ops)
+  act <ref> <op> [value] [, <ref> <op> [value] ...]   e.g. act e5 set_value "hello" , e9 click
+      ${OPS_LINE}
   keys <chords...> [--app A | --window wN]   e.g. keys ctrl+s
   wait <appears|disappears|value_changes|window_appears> [--text T] [--ref eN] [--timeout ms]
   screenshot [app] [--window wN]     OCR text elements [oN] of a window (degraded fallback; image stays local)

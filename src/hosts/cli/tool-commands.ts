@@ -131,16 +131,30 @@ const COMMON = '  --device NAME   the device (computer-use device list); refs li
   + '      desktop when you answer "this session" (computer-use session clear forgets them)';
 
 /** Each tool command's help (`computer-use <command> --help`), printed without starting anything. */
+/** The ops of the desktop's elements, as both usages list them (the phone's own are in `act --help` on a phone). */
+export const OPS_LINE =
+  'ops: click double_click right_click focus set_value type clear toggle select expand collapse scroll ' +
+  'drag_to close';
+
 export const TOOL_HELP: Readonly<Record<string, string>> = {
   apps: 'usage: computer-use apps [--device NAME]\n  the running apps and their windows (w1, w2, …)',
-  launch: 'usage: computer-use launch [--wait ms] [--] <command> [args...]\n  start an app and print its first snapshot; the app\'s own flags go after its name; a -- before the name hands every later word to the app, even one computer-use also takes (launch -- geany --help)',
-  observe: 'usage: computer-use observe [app] [--window wN] [--scope eN [--from K]] [--query text] [--max-tokens N] [--full]\n  a text snapshot of a window (one printed before: what changed since; --full prints all); --scope shows one element\'s subtree unfolded (a table\'s cell too: --scope e47:B7), --from reads its text from offset K',
-  screenshot: 'usage: computer-use screenshot [app] [--window wN]\n  OCR text elements [oN] of a window (degraded fallback; the image stays on this machine)',
+  launch:
+    "usage: computer-use launch [--wait ms] [--] <command> [args...]\n  start an app and print its first snapshot; the app's own flags go after its name; a -- before the name hands every later word to the app, even one computer-use also takes (launch -- geany --help)",
+  observe:
+    "usage: computer-use observe [app] [--window wN] [--scope eN [--from K]] [--query text] [--max-tokens N] [--full]\n  a text snapshot of a window (one printed before: what changed since; --full prints all); --scope shows one element's subtree unfolded (a table's cell too: --scope e47:B7), --from reads its text from offset K",
+  screenshot:
+    'usage: computer-use screenshot [app] [--window wN]\n  OCR text elements [oN] of a window (degraded fallback; the image stays on this machine)',
   find: 'usage: computer-use find <text> [--role R] [--app A | --window wN] [--limit N] [--from N]\n  find elements without a full snapshot',
-  act: 'usage: computer-use act <ref> <op> [value] [, <ref> <op> [value] ...] [--submit] [--settle-timeout ms]\n       computer-use act --json \'[{"ref":"e5","op":"click"}]\'\n  ops: click double_click right_click focus set_value type clear toggle select expand collapse scroll drag_to close\n  close: closes the window holding the ref as its title bar\'s close button does (the app may ask first)\n  e.g. act e5 set_value "hello" , e9 click   ·   act e12 scroll "to 40"   ·   act e3 drag_to e8   ·   act e1 close',
+  act:
+    'usage: computer-use act <ref> <op> [value] [, <ref> <op> [value] ...] [--submit] [--settle-timeout ms]\n       computer-use act --json \'[{"ref":"e5","op":"click"}]\'\n  ' +
+    OPS_LINE +
+    ("\n  close: closes the window holding the ref as its title bar's close button does (the app may ask " +
+      'first)\n  e.g. act e5 set_value "hello" , e9 click   ·   act e12 scroll "to 40"   ·   act e3 drag_to e8 ' +
+      '  ·   act e1 close'),
   wait: 'usage: computer-use wait <appears|disappears|value_changes|window_appears> [--text T] [--role R] [--ref eN] [--app A | --window wN] [--timeout ms]',
   keys: 'usage: computer-use keys <chords...> [--app A | --window wN] [--settle-timeout ms]\n  e.g. keys ctrl+s   ·   keys Tab Tab Enter',
-  clipboard: 'usage: computer-use clipboard read | write <text> | paste [text] [--app A | --window wN]\n  read or set the clipboard\'s text; paste puts text (if given) on it and pastes into the focused element of the app',
+  clipboard:
+    "usage: computer-use clipboard read | write <text> | paste [text] [--app A | --window wN]\n  read or set the clipboard's text; paste puts text (if given) on it and pastes into the focused element of the app",
 };
 
 /** Runs one tool command and prints its text; exit code 1 on a tool error. */
