@@ -81,7 +81,7 @@ export const findTool = defineTool({
     // Long lists show only the rows on screen: the rest is searched in the app (list.find) first, so the count
     // on the first line includes what it found ("0 matches" above a match found there misled a model).
     const offScreen = p.text
-      ? await offScreenMatches(session, raw, full.elements, p.text, limit, p.from, signal)
+      ? await offScreenMatches(session, raw, full.elements, { text: p.text, role: p.role, limit, from: p.from }, signal)
       : { lines: [], found: 0 };
     // Pages of tabs not shown are searched too: each match names the tab to click first (tools/tab-pages.ts).
     const pages = p.text
@@ -184,9 +184,7 @@ async function offScreenMatches(
   session: Parameters<typeof findTool.handle>[0]['session'],
   raw: SnapshotResult,
   elements: readonly SnapshotLine[],
-  text: string,
-  limit: number,
-  from: number | undefined,
+  { text, role, limit, from }: { text: string; role: string | undefined; limit: number; from: number | undefined },
   signal?: AbortSignal,
 ): Promise<{ lines: string[]; found: number }> {
   const cut: RawNode[] = [];
@@ -235,7 +233,9 @@ async function offScreenMatches(
       rememberFoundRow(session, list.id, n, m.node.name || text, r.total);
       const name = m.node.name ? ` ${quoteText(redactText(m.node.name).slice(0, 80))}` : '';
       const where = `${m.node.role}${name} — ${unit} ${n.toLocaleString('en-US')} of ${total} in ${label}, off-screen`;
-      if (!m.node.name) {
+      // A match of another role than the one asked (the cell holding a web table's button) is reached by the scroll:
+      // a ref of its own would act on the cell, not on what the find was for.
+      if (!m.node.name || (role !== undefined && m.node.role !== role)) {
         out.push(`${where}; bring it into view: computer_act ref=${ref.ref} op=scroll value="to ${n}"`);
         continue;
       }

@@ -144,3 +144,20 @@ test('a row the model brought on screen itself and saw there is acted on as it i
   assert.equal(act.isError, false, act.text);
   assert.deepEqual(fake.dispatched.map((p) => [p.id, p.op]), [['list', 'scroll'], ['search250', 'click']]);
 });
+
+test('a find for another role (a button in a web table) ' +
+    'gets the row and the scroll, not a ref for the cell', async () => {
+  // The eval's web table: find "Archive row 437" role=button matched the cell holding the button; a ref of the cell
+  // would click the cell, not its button.
+  const { fake } = setup(plain, [250]);
+  const c = await computerOf(fake);
+  await c.tools.observe({});
+  const f = await c.tools.find({ text: 'zebra', role: 'button' });
+  assert.match(f.text, /^1 match for "zebra" role=button/, f.text);
+  assert.match(
+    f.text,
+    /^cell "zebra\.txt" — row 251 of 400 in table \[(e\d+)\], off-screen; bring it into view: computer_act ref=\1 op=scroll value="to 251"$/m,
+    f.text,
+  );
+  assert.doesNotMatch(f.text, /scrolls it into view first/, f.text);
+});
