@@ -38,8 +38,12 @@ test('a GTK 2 app launched through the tool is readable: its process list is a t
     assert.match(text, /columns [A-I]–I out of view|\bPID\b/, text);
   } else {
     assert.match(text, /columnheader "PID"/, text);
-    assert.ok((text.match(/\bcell "/g) ?? []).length >= 10, text);
-    assert.match(text, /rows \d+–\d+ of \d+ on screen/, text);
+    // Every row on screen prints at least its first cell; how many rows fit depends on the window's layout (lxtask
+    // keeps its own, and the other columns may be scrolled off by a long command line).
+    const rows = /rows (\d+)–(\d+) of \d+ on screen/.exec(text);
+    assert.ok(rows, text);
+    const onScreen = Number(rows[2]) - Number(rows[1]) + 1;
+    assert.ok(onScreen >= 5 && (text.match(/\bcell "/g) ?? []).length >= onScreen, text);
   }
   assert.doesNotMatch(text, /not accessible|no accessibility tree/, text);
   const apps = (await computer.tools.apps({})).text;
