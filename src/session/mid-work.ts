@@ -4,7 +4,7 @@
  * 85 elements `enabled → disabled`, none of which was the outcome. When the re-read finds elements newly busy, or
  * many newly disabled, the window is read again, bounded, until that clears, so the receipt shows what came of it.
  */
-import type { WindowInfo } from '../engine/node.js';
+import type { RawNode, WindowInfo } from '../engine/node.js';
 import type { Snapshot } from '../engine/snapshot.js';
 import type { SnapshotResult } from '../protocol/methods.js';
 import type { Session } from './session.js';
@@ -31,12 +31,35 @@ export function midWork(before: Snapshot, after: Snapshot): 'busy' | 'disabled' 
 }
 
 /**
+ * Whether the raw read `raw` may read as mid-work against `before`, without building its snapshot: an element's states
+ * are its raw node's (distill copies them), and its ref is the one its handle holds. Any busy node, or MASS_DISABLED
+ * disabled ones that were not disabled (or not seen) before, send it to the snapshot's check (`midWork`); fewer cannot
+ * read as mid-work there. Saves building the re-read's snapshot twice per act.
+ */
+export function mayBeMidWork(session: Session, before: Snapshot, raw: SnapshotResult): boolean {
+  const old = new Map(before.elements.map((l) => [l.ref, l]));
+  let disabled = 0;
+  const stack: RawNode[] = [raw.root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.states.includes('busy')) return true;
+    if (n.states.includes('disabled')) {
+      const ref = session.refs.refOfHandle(raw.window.id, n.id);
+      const was = ref !== undefined ? old.get(ref) : undefined;
+      if (!was?.states.includes('disabled') && ++disabled >= MASS_DISABLED) return true;
+    }
+    for (const c of n.children ?? []) stack.push(c);
+  }
+  return false;
+}
+
+/**
  * The window read again until it no longer reads as mid-work against `before`, at most MID_WORK_MS; many disabled
  * elements that stay ALIKE_READS reads in a row with nothing busy are taken as the outcome. Answers the last read.
  */
 export async function readPastWork(session: Session, window: WindowInfo, before: Snapshot | undefined,
   raw: SnapshotResult, limitMs = MID_WORK_MS): Promise<SnapshotResult> {
-  if (!before) return raw;
+  if (!before || !mayBeMidWork(session, before, raw)) return raw;
   try {
     return await readOn(session, window, before, raw, limitMs);
   } finally {

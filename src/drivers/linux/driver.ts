@@ -31,8 +31,9 @@ import { DEFAULT_QUIET_MS } from '../../protocol/methods.js';
 import { noteActiveDescendant, noteTableChange } from './tree/table.js';
 import { chordStrokes, LinuxInput, ownedBy, textStrokes, type Expect } from './input/input.js';
 import { A11Y_FIX_COMMANDS, a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './checkup/prereq.js';
-import { extentsOf, handleOf, readElement, targetOf, toRawNode } from './tree/reader.js';
+import { extentsOf, handleOf, readElement, targetOf, toRawNode, type ElementInfo } from './tree/reader.js';
 import { readTree } from './tree/read-tree.js';
+import { KeptWindowList } from './apps/kept-window-list.js';
 import { KeptReads } from './tree/kept-reads.js';
 import { patchable } from './tree/patch-plan.js';
 import { patchRead } from './tree/patch-read.js';
@@ -76,11 +77,14 @@ export class LinuxDriver {
   /** The visible agent's frame and status windows (ui.highlight), on the driver's X connection. */
   private readonly overlay = new Overlay(() => x11());
   private readonly keptReads = new KeptReads();
+  /** The last window list, for the act's before- and after-lists while nothing changed a window. */
+  private readonly keptWindows: KeptWindowList;
   /** An app's cache read shared by reads asked together while nothing of it happened (a find's scrolled-out parts). */
   private readonly cacheReads = new SharedCacheReads(
     (dest, at) => this.events.quietFor(dest) > performance.now() - at && this.lastInputAt < at,
   );
   private constructor(readonly bus: A11yBus, readonly events: EventWatcher, readonly input: LinuxInput) {
+    this.keptWindows = new KeptWindowList(events);
     // Asked by the keys' proof while the keyboard is grabbed: does the target's toolkit see the focus (input.ts)?
     input.activeWindows = async () =>
       (await listApps(bus)).flatMap((a) =>
@@ -113,12 +117,13 @@ export class LinuxDriver {
     p: SnapshotParams,
     start: Target,
     mark: string,
+    rootInfo?: Promise<ElementInfo>,
   ): Promise<{ root: RawNode; nodes: number; truncated: boolean; reread?: number }> {
     const plain = !p.scope && p.depth === undefined && !p.bounds && !p.keyBindings && p.maxNodes === undefined;
     const kept = plain && p.since !== undefined ? this.keptReads.get(p.window, p.since) : undefined;
     if (kept) {
       const events = await this.events.eventsSince(start.dest, kept.mark);
-      const patched = await patchRead(this.bus, kept, events, mark, 5000);
+      const patched = await patchRead(this.bus, kept, events, mark, 5000, rootInfo);
       if ('root' in patched) {
         this.keptReads.keep(p.window, patched.kept);
         return { root: patched.root, nodes: patched.nodes, truncated: false, reread: patched.reread };
@@ -149,13 +154,16 @@ export class LinuxDriver {
     return read;
   }
 
-  /** Describes one window by handle (without listing every app), failing with window_not_found. */
-  async windowInfo(handle: string): Promise<WindowInfo> {
+  /**
+   * Describes one window by handle (without listing every app), failing with window_not_found. `rootInfo`: its root
+   * element read already (with bounds).
+   */
+  async windowInfo(handle: string, rootInfo?: Promise<ElementInfo>): Promise<WindowInfo> {
     if (isX11Handle(handle)) return this.x11Window(handle);
     try {
       const t = targetOf(handle);
       const [info, pid, app] = await Promise.all([
-        readElement(this.bus, t, { children: false, bounds: true }),
+        rootInfo ?? readElement(this.bus, t, { children: false, bounds: true }),
         this.bus.pidOf(t.dest),
         this.bus
           .call(t, 'org.a11y.atspi.Accessible', 'GetApplication')
@@ -213,23 +221,51 @@ export class LinuxDriver {
   }
 
   /** apps.list: the apps on the bus, and when listing windows also those that show X windows but are not on the bus (listed as inaccessible). */
-  private async apps(withWindows: boolean): Promise<AppInfo[]> {
-    const apps = await listApps(this.bus, withWindows);
-    if (withWindows) await this.withXFacts(apps.flatMap((a) => a.windows));
-    // A busy app answers nothing over the bus; its windows are still on the display's list (x11apps.ts).
-    const xw = withWindows && apps.some((a) => a.busy) ? await this.input.x11Windows() : undefined;
-    if (xw) for (const a of apps) if (a.busy) a.windows = await displayWindowsOf(xw, a.pid, a.name).catch(() => []);
-    return withWindows ? [...apps, ...await this.offBusApps(apps.map((a) => a.pid))] : apps;
+  /**
+   * The apps, with their windows when `withWindows`. `reuse`: the act's own listings (node.act, ui.settle) may take the
+   * last list while nothing says a window changed (kept-window-list.ts); every listing made is kept for them.
+   */
+  private async apps(withWindows: boolean, reuse = false): Promise<AppInfo[]> {
+    if (!withWindows) return listApps(this.bus, false);
+    const clientIds = async (): Promise<number[] | undefined> => (await this.input.x11Windows())?.clientStack();
+    const display = { clients: clientIds, title: async (xid: number) => (await this.input.x11Windows())?.title(xid) };
+    const kept = reuse ? await this.keptWindows.reuse(display) : undefined;
+    if (kept) return kept;
+    const token = this.keptWindows.begin();
+    try {
+      const startedAt = performance.now();
+      const tops = new Set<string>();
+      const [clients, apps] = await Promise.all([clientIds().catch(() => undefined), listApps(this.bus, true, tops)]);
+      const displayTitles = await this.withXFacts(apps.flatMap((a) => a.windows));
+      // A busy app answers nothing over the bus; its windows are still on the display's list (x11apps.ts).
+      const xw = apps.some((a) => a.busy) ? await this.input.x11Windows() : undefined;
+      if (xw) for (const a of apps) if (a.busy) a.windows = await displayWindowsOf(xw, a.pid, a.name).catch(() => []);
+      const seen = { young: false };
+      const all = [...apps, ...await this.offBusApps(apps.map((a) => a.pid), seen)];
+      const whole = !apps.some((a) => a.busy) && !seen.young;
+      this.keptWindows.keep(token, all, { startedAt, tops, clients, displayTitles, whole });
+      return all;
+    } catch (e) {
+      this.keptWindows.abandon(token);
+      throw e;
+    }
   }
 
-  /** Fills each window's WM_CLASS, and its title from the window manager where its accessible name is empty (kcalc). */
-  private async withXFacts(wins: WindowInfo[]): Promise<void> {
+  /**
+   * Fills each window's WM_CLASS, and its title from the window manager where its accessible name is empty (kcalc).
+   * Returns the windows whose title came from the window manager, by their X window.
+   */
+  private async withXFacts(wins: WindowInfo[]): Promise<{ xid: number; title: string }[]> {
     const facts = await this.input.windowFacts(wins);
+    const fromDisplay: { xid: number; title: string }[] = [];
     wins.forEach((w, i) => {
       const f = facts[i];
       if (f?.className !== undefined) w.className = f.className;
-      w.title = titleOf(w.title, f?.title);
+      const title = titleOf(w.title, f?.title);
+      if (title !== w.title && f?.xid !== undefined) fromDisplay.push({ xid: f.xid, title });
+      w.title = title;
     });
+    return fromDisplay;
   }
 
   /** The app a launch started that shows X windows and is not on the bus (undefined without an X display). */
@@ -240,9 +276,9 @@ export class LinuxDriver {
   }
 
   /** Apps with X windows and no AT-SPI registration (empty without an X display). */
-  private async offBusApps(registered: number[]): Promise<AppInfo[]> {
+  private async offBusApps(registered: number[], seen?: { young: boolean }): Promise<AppInfo[]> {
     const xw = await this.input.x11Windows();
-    return xw ? inaccessibleApps(xw, new Set(registered)).catch(() => []) : [];
+    return xw ? inaccessibleApps(xw, new Set(registered), undefined, undefined, seen).catch(() => []) : [];
   }
 
   /**
@@ -340,7 +376,15 @@ export class LinuxDriver {
         if (isX11Handle(p.window)) throw notAccessible(await this.busyOwner(p.window));
         try {
           const start = targetOf(p.scope ?? p.window);
-          const [window, read] = await Promise.all([this.windowInfo(p.window), this.readWindowTree(p, start, mark)]);
+          // The window's root is read once, for its window facts and for the patched re-read's refresh of it.
+          const rootInfo = p.scope === undefined
+            ? readElement(this.bus, start, { children: true, bounds: true, text: new TextBudget() })
+            : undefined;
+          rootInfo?.catch(() => undefined); // its failure is answered by the reads that wait for it
+          const [window, read] = await Promise.all([
+            this.windowInfo(p.window, rootInfo),
+            this.readWindowTree(p, start, mark, rootInfo),
+          ]);
           if (p.keyBindings) await readKeyBindings(this.bus, read.root);
           await Promise.all([orderContentPanes(this.bus, read.root), nameFieldsBeside(this.bus, read.root)]);
           markChoosers(read.root);
@@ -392,7 +436,7 @@ export class LinuxDriver {
             this.lastInputAt = performance.now();
             this.lastActOn = { handle: handleOf(t), at: this.lastInputAt };
           },
-          () => this.apps(true),
+          () => this.apps(true, true),
         ),
       'events.subscribe': () => ({ ok: true }),
       'ui.settle': async (p, ctx?: { signal?: AbortSignal }) => {
@@ -415,7 +459,7 @@ export class LinuxDriver {
           ...(p.minMs !== undefined ? { minMs: p.minMs } : {}),
           ...(ctx?.signal ? { signal: ctx.signal } : {}),
         });
-        return p.apps ? { ...settled, apps: await this.apps(true) } : settled;
+        return p.apps ? { ...settled, apps: await this.apps(true, true) } : settled;
       },
       'input.keys': (p, ctx?: { signal?: AbortSignal }) => this.keys(p, ctx?.signal),
       // The visible agent: frame the target window and title the status window, X11 only.
@@ -490,6 +534,8 @@ export class LinuxDriver {
       if (!handler) continue;
       (table as Record<string, unknown>)[method] = (...args: unknown[]) => {
         this.events.inputSent();
+        // Its own window operations are not waited on for events: the next list is read afresh.
+        if (method !== 'node.act' && method !== 'input.keys') this.keptWindows.forget();
         return handler(...args);
       };
     }

@@ -15,7 +15,7 @@ import { comboItemNames } from '../tree/combo-items.js';
 import { itemIndex, noItemError, pickItem } from '../../common/items.js';
 import { checkExpect, elementGone } from '../../common/expect.js';
 import type { ElementInfo } from '../tree/reader.js';
-import { readElement, targetOf, toRawNode } from '../tree/reader.js';
+import { extentsOf, readElement, targetOf, toRawNode } from '../tree/reader.js';
 import { processMismatch, startTokenOf } from '../apps/identity.js';
 import type { AppInfo } from '../../../protocol/nodes.js';
 import { center, type Expect, type LinuxInput } from '../input/input.js';
@@ -73,6 +73,9 @@ async function identityMismatch(
   if (expect.pid === undefined) return undefined;
   const win = expect.window === undefined ? undefined : targetOf(expect.window);
   if (win && win.dest !== t.dest) return 'the element is not in the window expected';
+  // A window whose accessible name was empty last time has its bounds asked beside its name (xTitleOf needs them).
+  const key = expect.window ?? '';
+  const early = win && expect.title !== undefined && namelessWindows.has(key) ? extentsOf(bus, win) : undefined;
   const [pid, name] = await Promise.all([
     bus.pidOf(t.dest),
     win && expect.title !== undefined
@@ -83,10 +86,9 @@ async function identityMismatch(
       : Promise.resolve(expect.title),
   ]);
   // A window with no accessible name was reported by its window manager's title (driver.ts withXFacts): the same here.
-  const title =
-    win && name !== undefined && titleOf(name, undefined) === '' && expect.title
-      ? titleOf(name, await xTitleOf(bus, keyboard, win, pid))
-      : name;
+  const nameless = win !== undefined && name !== undefined && titleOf(name, undefined) === '' && !!expect.title;
+  noteNameless(key, nameless);
+  const title = nameless ? titleOf(name, await xTitleOf(keyboard, early ?? extentsOf(bus, win), pid)) : name;
   const why = processMismatch(expect, pid);
   if (why) return why;
   if (title === undefined && expect.title !== undefined) return 'the window is gone';
@@ -94,12 +96,23 @@ async function identityMismatch(
   return undefined;
 }
 
+/** Windows (by handle) whose accessible name was empty when last checked; bounded. */
+const namelessWindows = new Set<string>();
+function noteNameless(handle: string, nameless: boolean): void {
+  if (!nameless) return void namelessWindows.delete(handle);
+  if (namelessWindows.size >= 64) namelessWindows.delete(namelessWindows.values().next().value!);
+  namelessWindows.add(handle);
+}
+
 /** The window manager's title of an AT-SPI window (matched by process and bounds), or undefined. */
-async function xTitleOf(bus: A11yBus, keyboard: LinuxInput, win: Target, pid: number): Promise<string | undefined> {
-  const ext = await bus.call(win, 'org.a11y.atspi.Component', 'GetExtents', 'u', [0]).catch(() => undefined);
-  const [x, y, w, h] = (ext?.[0] ?? []) as number[];
-  const bounds: [number, number, number, number] | undefined = w && h ? [x ?? 0, y ?? 0, w, h] : undefined;
-  return (await keyboard.windowFacts([{ pid, title: '', ...(bounds ? { bounds } : {}) }]))[0]?.title;
+async function xTitleOf(
+  keyboard: LinuxInput,
+  bounds: Promise<[number, number, number, number] | undefined>,
+  pid: number,
+): Promise<string | undefined> {
+  const b = await bounds;
+  return (await keyboard.windowFacts([{ pid, title: '', ...(b ? { bounds: b } : {}) }], { className: false }))[0]
+    ?.title;
 }
 
 /** Runs one op; throws ComputerUseError with a code that says what to do. `listApps` serves `apps` (capability `act_windows`). */

@@ -17,8 +17,11 @@ import { decodeStates, handleOf } from '../tree/reader.js';
 const ACC = 'org.a11y.atspi.Accessible';
 const REGISTRY_ROOT: Target = { dest: 'org.a11y.atspi.Registry', path: '/org/a11y/atspi/accessible/root' };
 
-/** Lists the applications registered on the accessibility bus. */
-export async function listApps(bus: A11yBus, withWindows = true): Promise<AppInfo[]> {
+/**
+ * Lists the applications registered on the accessibility bus. `tops`, when given, collects the handles of every app
+ * root and every top-level object (showing or not): the objects whose events may change the list (kept-window-list.ts).
+ */
+export async function listApps(bus: A11yBus, withWindows = true, tops?: Set<string>): Promise<AppInfo[]> {
   const [kids] = await bus.call(REGISTRY_ROOT, ACC, 'GetChildren');
   const roots = (kids as [string, string][]).map(([dest, path]) => ({ dest, path }));
   const apps = await Promise.all(roots.map(async (t): Promise<AppInfo | null> => {
@@ -28,7 +31,8 @@ export async function listApps(bus: A11yBus, withWindows = true): Promise<AppInf
         { name: String(name ?? '').slice(0, LIMITS.id), pid, id: handleOf(t), windows: [] },
         procInfo(pid),
       );
-      if (withWindows) app.windows = await listWindowsOf(bus, t, app.name, pid);
+      tops?.add(handleOf(t));
+      if (withWindows) app.windows = await listWindowsOf(bus, t, app.name, pid, tops);
       return app;
     } catch (e) {
       // Registered but not answering: listed as busy, not dropped (it has not gone away, it is stuck).
@@ -59,8 +63,10 @@ export async function listWindowsOf(
   appRoot: Target,
   appName: string,
   pid: number,
+  tops?: Set<string>,
 ): Promise<WindowInfo[]> {
   const [kids] = await bus.call(appRoot, ACC, 'GetChildren', '', [], 1500);
+  for (const [dest, path] of kids as [string, string][]) tops?.add(dest + path);
   const info = procInfo(pid);
   const wins = await Promise.all((kids as [string, string][]).map(async ([dest, path]): Promise<WindowInfo | null> => {
     const t = { dest, path };

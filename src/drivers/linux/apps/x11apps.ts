@@ -56,7 +56,7 @@ export async function x11WindowInfo(xw: XWindows, xid: number, app?: string): Pr
  * AppInfo with its windows and `inaccessible` = doctor's reason and fix. The driver's own windows are skipped.
  */
 export async function inaccessibleApps(xw: XWindows, registered: ReadonlySet<number>, selfPid = process.pid,
-  factsOf: (pid: number) => ProcessFacts | undefined = processFacts): Promise<AppInfo[]> {
+  factsOf: (pid: number) => ProcessFacts | undefined = processFacts, seen?: { young: boolean }): Promise<AppInfo[]> {
   const clients = await xw.clients();
   const byPid = new Map<number, number[]>();
   for (const c of clients) {
@@ -64,7 +64,10 @@ export async function inaccessibleApps(xw: XWindows, registered: ReadonlySet<num
     // An app maps its window before it registers on the bus: a young one is still registering, not inaccessible
     // (else a window_appears wait returns its X window, which has no tree). One that never registers is listed at
     // once: a launch answers with its window, and the model's next call must find it.
-    if ((processAgeMs(c.pid) ?? Infinity) < REGISTER_GRACE_MS && !neverRegisters(c.pid, factsOf)) continue;
+    if ((processAgeMs(c.pid) ?? Infinity) < REGISTER_GRACE_MS && !neverRegisters(c.pid, factsOf)) {
+      if (seen) seen.young = true; // listed once its grace ends, with no event to say so
+      continue;
+    }
     byPid.set(c.pid, [...(byPid.get(c.pid) ?? []), c.id]);
   }
   if (byPid.size === 0) return [];

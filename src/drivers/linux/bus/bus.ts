@@ -30,6 +30,9 @@ const PER_PROPERTY: Record<string, readonly string[]> = {
 /** An app's toolkit as its application root names it ("" where it does not). */
 export interface Toolkit { name: string; version: string }
 
+/** Unique bus names whose pid is kept (apps come and go; each kept name costs a few bytes). */
+const MAX_KNOWN_PIDS = 512;
+
 export class A11yBus {
   private constructor(readonly bus: dbus.MessageBus, readonly address: string) {}
 
@@ -234,8 +237,13 @@ export class A11yBus {
     );
   }
 
+  /** Pids of unique bus names asked before: a daemon never gives a unique name (":1.42") to a second connection. */
+  private readonly pids = new Map<string, number>();
+
   /** The pid owning a bus name, or 0. */
   async pidOf(busName: string): Promise<number> {
+    const known = this.pids.get(busName);
+    if (known !== undefined) return known;
     try {
       const [pid] = await this.call(
         { dest: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus' },
@@ -244,7 +252,12 @@ export class A11yBus {
         's',
         [busName],
       );
-      return Number(pid ?? 0);
+      const n = Number(pid ?? 0);
+      if (n > 0 && busName.startsWith(':')) {
+        if (this.pids.size >= MAX_KNOWN_PIDS) this.pids.delete(this.pids.keys().next().value!);
+        this.pids.set(busName, n);
+      }
+      return n;
     } catch { return 0; }
   }
 

@@ -176,7 +176,8 @@ export class LinuxInput {
    */
   async windowFacts(
     ws: readonly Pick<WindowInfo, 'pid' | 'title' | 'bounds'>[],
-  ): Promise<{ className?: string; title?: string }[]> {
+    opts: { className?: boolean } = {},
+  ): Promise<{ className?: string; title?: string; xid?: number }[]> {
     if (!this.available || ws.length === 0) return ws.map(() => ({}));
     try {
       const { windows } = await this.parts();
@@ -184,8 +185,12 @@ export class LinuxInput {
       return await Promise.all(ws.map(async (w) => {
         const xw = matchWindow({ pid: w.pid, title: w.title, ...(w.bounds ? { bounds: w.bounds } : {}) }, clients);
         if (!xw) return {};
-        const className = await windows.wmClass(xw.id);
-        return { ...(className !== undefined ? { className } : {}), ...(xw.title ? { title: xw.title } : {}) };
+        const className = opts.className === false ? undefined : await windows.wmClass(xw.id);
+        return {
+          ...(className !== undefined ? { className } : {}),
+          ...(xw.title ? { title: xw.title } : {}),
+          xid: xw.id,
+        };
       }));
     } catch { return ws.map(() => ({})); }
   }

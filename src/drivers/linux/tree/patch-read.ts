@@ -18,7 +18,7 @@ import {
   type Placed,
 } from './patch-plan.js';
 import { readSubtree } from './read-tree.js';
-import { MAX_CHILDREN, handleOf, readElement, showsOnScreen, targetOf, toRawNode } from './reader.js';
+import { MAX_CHILDREN, handleOf, readElement, showsOnScreen, targetOf, toRawNode, type ElementInfo } from './reader.js';
 import { TEXT, TextBudget } from './text.js';
 
 /** How far up an event's source is followed to find the read's node above it. */
@@ -41,6 +41,8 @@ export async function patchRead(
   events: readonly PlanEvent[] | undefined,
   mark: string,
   maxNodes: number,
+  /** The window root's own facts, when the caller reads them anyway (tree.snapshot's window facts): not read twice. */
+  rootInfo?: Promise<ElementInfo>,
 ): Promise<Patched> {
   const plan: PatchPlan = await planPatch(kept, events, (source) => locate(bus, kept, source));
   if ('whole' in plan) return plan;
@@ -67,7 +69,8 @@ export async function patchRead(
         forgetShowing(at.node, notShowing, read.root);
         splice(at, read.root);
       }),
-      ...plan.refresh.map((id) => refreshNode(bus, index.get(id)!, kept.reliable, text, notShowing)),
+      ...plan.refresh.map((id) =>
+        refreshNode(bus, index.get(id)!, kept.reliable, text, notShowing, id === root.id ? rootInfo : undefined)),
       ...plan.carets.map(async (id) => {
         const at = index.get(id)!;
         if (!(await refreshCaret(bus, at.node))) await refreshNode(bus, at, kept.reliable, text, notShowing);
@@ -92,15 +95,18 @@ async function refreshNode(
   reliable: boolean,
   text: TextBudget,
   notShowing: Set<string>,
+  given?: Promise<ElementInfo>,
 ): Promise<void> {
   const old = at.node;
-  const info = await readElement(bus, targetOf(old.id), { text });
+  const info = await (given ?? readElement(bus, targetOf(old.id), { text }));
   const kids = info.children.slice(0, MAX_CHILDREN).map(handleOf);
   const sameKids = old.children
     ? kids.length === old.children.length && kids.every((k, i) => k === old.children![i]!.id)
     : info.childCount === (old.childCount ?? 0);
   if (!sameKids || showsOnScreen(info) === notShowing.has(old.id)) throw new WholeRead();
   const fresh = toRawNode(info, reliable);
+  // A read made for the window's facts carries bounds, which a read without them never prints.
+  if (old.bounds === undefined) delete fresh.bounds;
   const { children, childCount } = old;
   for (const k of Object.keys(old) as (keyof RawNode)[]) delete old[k];
   Object.assign(old, fresh, children ? { children } : {}, childCount !== undefined ? { childCount } : {});

@@ -104,9 +104,23 @@ export interface ReadOptions {
  */
 async function isInnerFrame(bus: A11yBus, parent: unknown): Promise<boolean> {
   if (!Array.isArray(parent) || typeof parent[1] !== 'string' || parent[1] === '/org/a11y/atspi/null') return false;
+  // An application's root is the same object for the app's whole life: its answer is kept (each read of a window's
+  // root asks it).
+  const key = String(parent[0]) + parent[1];
+  if (parent[1] === APP_ROOT_PATH && appRoots.has(key)) return false;
   const [role] = await bus.call({ dest: String(parent[0]), path: parent[1] }, ACC, 'GetRole').catch(() => [undefined]);
-  return role !== undefined && ATSPI_ROLES[Number(role)] !== 'application';
+  const app = role !== undefined && ATSPI_ROLES[Number(role)] === 'application';
+  if (app && parent[1] === APP_ROOT_PATH) {
+    if (appRoots.size >= MAX_APP_ROOTS) appRoots.delete(appRoots.values().next().value!);
+    appRoots.add(key);
+  }
+  return role !== undefined && !app;
 }
+/** Where every application's root object sits on its bus name. */
+const APP_ROOT_PATH = '/org/a11y/atspi/accessible/root';
+/** Application roots that answered role application (bounded: apps come and go). */
+const appRoots = new Set<string>();
+const MAX_APP_ROOTS = 256;
 
 /** Reads the core facts of one element with concurrent calls. */
 export async function readElement(
