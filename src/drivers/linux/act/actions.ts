@@ -165,8 +165,13 @@ export async function act(
   // The windows open before the input (capability act_windows), listed beside the checks: a window missing here and
   // listed after settling is the act's. Its failure is the act's only when the act goes on to dispatch.
   const appsBefore = p.apps && listApps ? listApps().then((a) => ({ a }), (e: unknown) => ({ e })) : undefined;
+  // A click's action names are asked beside the element's read: the DoAction then follows at once.
+  const actionsRead = EARLY_ACTION_OPS.has(p.op) ? actionList(bus, t) : undefined;
   let [info, reliable, mismatch] = await Promise.all([
-    read(),
+    read().then((i) => {
+      if (actionsRead) earlyActions.set(i, actionsRead);
+      return i;
+    }),
     checks.includes('visible') ? showingReliableFor(bus, t.dest) : Promise.resolve(true),
     p.expect ? identityMismatch(bus, t, p.expect, keyboard) : Promise.resolve(undefined),
   ]);
@@ -505,6 +510,16 @@ function unsupported(op: string, info: ElementInfo, hint = '', remedy: Remedy[] 
 }
 
 /** Runs the first action whose name matches one of `names`; falls back to action 0 when allowed. `op` names it when its own name does not (action-name.ts). */
+/** Ops whose dispatch most often asks the element's action names (doNamedAction). */
+const EARLY_ACTION_OPS = new Set(['click', 'double_click', 'right_click', 'toggle', 'expand', 'collapse']);
+/** Action names asked beside the read of the element they belong to (by that read's info). */
+const earlyActions = new WeakMap<ElementInfo, Promise<[string, string, string][] | undefined>>();
+
+/** An element's actions (name, description, key binding); undefined when it has none or the call failed. */
+function actionList(bus: A11yBus, t: Target): Promise<[string, string, string][] | undefined> {
+  return bus.call(t, ACTION, 'GetActions').then(([raw]) => raw as [string, string, string][], () => undefined);
+}
+
 export async function doNamedAction(
   bus: A11yBus,
   info: ElementInfo,
@@ -513,8 +528,8 @@ export async function doNamedAction(
   op: string,
 ): Promise<ActResult | null> {
   if (!info.interfaces.has(ACTION)) return null;
-  const [raw] = await bus.call(info.target, ACTION, 'GetActions');
-  const actions = raw as [string, string, string][];
+  const early = await earlyActions.get(info);
+  const actions = early ?? ((await bus.call(info.target, ACTION, 'GetActions'))[0] as [string, string, string][]);
   const list = actions.map(([n]) => lookupName(n));
   let index = -1;
   for (const want of names) { index = list.indexOf(want); if (index >= 0) break; }
