@@ -417,7 +417,7 @@ export class Policy implements PolicyGate {
             receipt,
             ...(safe ? { detail: auditText(safe, 200) } : {}),
             ms: Date.now() - started,
-          });
+          }, { durable: false });
         } catch { /* the decision is already on disk */ }
       },
     };
