@@ -4,8 +4,8 @@
  */
 import { markChoosers } from './tree/chooser.js';
 import { findInTree } from '../common/find.js';
-import { orderContentPanes } from './tree/panes.js';
-import { nameFieldsBeside } from './tree/field-labels.js';
+import { orderContentPanes, paneBoundsWanted } from './tree/panes.js';
+import { fieldBoundsWanted, nameFieldsBeside } from './tree/field-labels.js';
 import type { AppInfo, RawNode, WindowInfo } from '../../protocol/nodes.js';
 import { handshake } from '../../protocol/handshake.js';
 import { walk } from '../../engine/node.js';
@@ -31,7 +31,9 @@ import { DEFAULT_QUIET_MS } from '../../protocol/methods.js';
 import { noteActiveDescendant, noteTableChange } from './tree/table.js';
 import { chordStrokes, LinuxInput, ownedBy, textStrokes, type Expect } from './input/input.js';
 import { A11Y_FIX_COMMANDS, a11yStatus, displayServer, onPath, toolkitEnv, type A11yStatus } from './checkup/prereq.js';
-import { extentsOf, handleOf, readElement, targetOf, toRawNode, type ElementInfo } from './tree/reader.js';
+import {
+  askBounds, extentsOf, handleOf, readElement, targetOf, toRawNode, type BoundsAsked, type ElementInfo,
+} from './tree/reader.js';
 import { readTree } from './tree/read-tree.js';
 import { KeptWindowList } from './apps/kept-window-list.js';
 import { KeptReads } from './tree/kept-reads.js';
@@ -118,15 +120,17 @@ export class LinuxDriver {
     start: Target,
     mark: string,
     rootInfo?: Promise<ElementInfo>,
-  ): Promise<{ root: RawNode; nodes: number; truncated: boolean; reread?: number }> {
+  ): Promise<{ root: RawNode; nodes: number; truncated: boolean; reread?: number; asked?: BoundsAsked }> {
     const plain = !p.scope && p.depth === undefined && !p.bounds && !p.keyBindings && p.maxNodes === undefined;
     const kept = plain && p.since !== undefined ? this.keptReads.get(p.window, p.since) : undefined;
     if (kept) {
+      // The bounds the passes after the read ask (panes, fields beside labels) are asked beside the patch's reads.
+      const asked = askBounds(this.bus, [...paneBoundsWanted(kept.root), ...fieldBoundsWanted(kept.root)]);
       const events = await this.events.eventsSince(start.dest, kept.mark);
       const patched = await patchRead(this.bus, kept, events, mark, 5000, rootInfo);
       if ('root' in patched) {
         this.keptReads.keep(p.window, patched.kept);
-        return { root: patched.root, nodes: patched.nodes, truncated: false, reread: patched.reread };
+        return { root: patched.root, nodes: patched.nodes, truncated: false, reread: patched.reread, asked };
       }
     }
     const text = new TextBudget();
@@ -386,7 +390,10 @@ export class LinuxDriver {
             this.readWindowTree(p, start, mark, rootInfo),
           ]);
           if (p.keyBindings) await readKeyBindings(this.bus, read.root);
-          await Promise.all([orderContentPanes(this.bus, read.root), nameFieldsBeside(this.bus, read.root)]);
+          await Promise.all([
+            orderContentPanes(this.bus, read.root, read.asked),
+            nameFieldsBeside(this.bus, read.root, read.asked),
+          ]);
           markChoosers(read.root);
           // A window's root takes close where there is a window manager to ask (act/close-window.ts).
           const root = p.scope === undefined && this.input.available && !read.root.actions.includes('close')

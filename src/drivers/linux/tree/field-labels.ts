@@ -7,7 +7,7 @@
 import type { RawNode } from '../../../protocol/nodes.js';
 import { nameFieldsByLabels, pairingChildren, parentsOfFields } from '../../common/labels.js';
 import type { A11yBus } from '../bus/bus.js';
-import { boundsOfNode, handleOf, targetOf } from './reader.js';
+import { boundsOfNode, handleOf, targetOf, type BoundsAsked } from './reader.js';
 
 const ACC = 'org.a11y.atspi.Accessible';
 const CALL_MS = 1500;
@@ -19,17 +19,30 @@ const LABELLED_BY = 2;
 /** Most relation sets read for this in one snapshot. */
 const MAX_RELATION_READS = 40;
 
-/** Sets `beside` on the nameless fields of the tree that sit beside a label, and on combos named after a choice. */
-export async function nameFieldsBeside(bus: A11yBus, root: RawNode): Promise<void> {
-  await Promise.all([besideByPlace(bus, root), labelChoiceCombos(bus, root)]);
+/**
+ * Sets `beside` on the nameless fields of the tree that sit beside a label, and on combos named after a choice.
+ * `asked`: bounds asked ahead.
+ */
+export async function nameFieldsBeside(bus: A11yBus, root: RawNode, asked?: BoundsAsked): Promise<void> {
+  await Promise.all([besideByPlace(bus, root, asked), labelChoiceCombos(bus, root)]);
 }
 
-async function besideByPlace(bus: A11yBus, root: RawNode): Promise<void> {
+/** The parents whose children's bounds `besideByPlace` reads (at most MAX_READS bounds). */
+function pairingParents(root: RawNode): RawNode[] {
   let reads = 0;
-  const parents = parentsOfFields(root).filter((p) => (reads += pairingChildren(p).length) <= MAX_READS);
+  return parentsOfFields(root).filter((p) => (reads += pairingChildren(p).length) <= MAX_READS);
+}
+
+/** The nodes whose bounds `nameFieldsBeside` reads. */
+export function fieldBoundsWanted(root: RawNode): RawNode[] {
+  return pairingParents(root).flatMap((parent) => pairingChildren(parent));
+}
+
+async function besideByPlace(bus: A11yBus, root: RawNode, asked?: BoundsAsked): Promise<void> {
+  const parents = pairingParents(root);
   await Promise.all(parents.map(async (parent) => {
     const kids = pairingChildren(parent);
-    const rects = await Promise.all(kids.map((k) => boundsOfNode(bus, k)));
+    const rects = await Promise.all(kids.map((k) => boundsOfNode(bus, k, asked)));
     nameFieldsByLabels(parent, new Map(kids.map((k, i) => [k, rects[i]])));
   }));
 }

@@ -130,19 +130,22 @@ export async function readElement(
 ): Promise<ElementInfo> {
   const propsRead = bus.getAll(t, ACC);
   const ifacesRead = bus.call(t, ACC, 'GetInterfaces');
-  const [role, props, stateWords, ifaces, kids] = await Promise.all([
+  // The child list is asked for only once ChildCount says it is bounded (huge tables: by coordinate, table.ts;
+  // long lists: the rows on screen, visible.ts). It is read beside the facts that need the element's kind (enrich).
+  const kidsRead = opts.children === false
+    ? Promise.resolve({ children: [] as Target[], count: 0, start: 0, visible: false })
+    : Promise.all([propsRead, ifacesRead]).then(([p, i]) => {
+      const n = Number(p['ChildCount'] ?? 0);
+      return readByCoordinate(new Set(i[0] as string[]), n)
+        ? { children: [] as Target[], count: n, start: 0, visible: false }
+        : childrenOf(bus, t, n);
+    });
+  kidsRead.catch(() => undefined); // answered below, once the element's own facts are in
+  const [role, props, stateWords, ifaces] = await Promise.all([
     bus.call(t, ACC, 'GetRole'),
     propsRead,
     bus.call(t, ACC, 'GetState'),
     ifacesRead,
-    // The child list is asked for only once ChildCount says it is bounded (huge tables: by coordinate, table.ts;
-    // long lists: the rows on screen, visible.ts).
-    opts.children === false ? Promise.resolve({ children: [], count: 0, start: 0, visible: false }) : Promise.all([propsRead, ifacesRead]).then(([p, i]) => {
-      const n = Number(p['ChildCount'] ?? 0);
-      return readByCoordinate(new Set(i[0] as string[]), n)
-        ? { children: [], count: n, start: 0, visible: false }
-        : childrenOf(bus, t, n);
-    }),
   ]);
   const interfaces = new Set<string>(ifaces[0] as string[]);
   const states = decodeStates(stateWords[0] as number[]);
@@ -157,18 +160,27 @@ export async function readElement(
     description: String(props['Description'] ?? '').slice(0, LIMITS.text),
     accessibleId: String(props['AccessibleId'] ?? '').slice(0, LIMITS.id),
     states, interfaces,
-    children: kids.children,
-    childCount: opts.children === false ? Number(props['ChildCount'] ?? 0) : kids.count,
+    children: [],
+    childCount: Number(props['ChildCount'] ?? 0),
   };
-  if (kids.start > 0) info.childStart = kids.start;
-  if (kids.visible) info.childVisible = true;
+  const filled = kidsRead.then((kids) => {
+    info.children = kids.children;
+    if (opts.children !== false) info.childCount = kids.count;
+    if (kids.start > 0) info.childStart = kids.start;
+    if (kids.visible) info.childVisible = true;
+  });
+  // A combo box's choice is read through its list child: its children first (readComboChoice).
+  const enriched = info.atspiRole === 'combo box'
+    ? filled.then(() => enrich(bus, info, opts.bounds ?? false, opts.text))
+    : enrich(bus, info, opts.bounds ?? false, opts.text);
   await Promise.all([
-    enrich(bus, info, opts.bounds ?? false, opts.text),
+    enriched,
     info.atspiRole === 'frame'
       ? isInnerFrame(bus, props['Parent']).then((inner) => {
           if (inner) info.innerFrame = true;
         })
       : undefined,
+    filled,
   ]);
   return info;
 }
@@ -336,8 +348,20 @@ async function readValue(bus: A11yBus, info: ElementInfo): Promise<void> {
 }
 
 /** The bounds of a read node: as read, else asked for (one GetExtents; GTK 3 snapshots read none); undefined when it has none. */
-export async function boundsOfNode(bus: A11yBus, n: RawNode): Promise<[number, number, number, number] | undefined> {
-  return n.bounds ?? extentsOf(bus, targetOf(n.id));
+export async function boundsOfNode(
+  bus: A11yBus,
+  n: RawNode,
+  asked?: BoundsAsked,
+): Promise<[number, number, number, number] | undefined> {
+  return n.bounds ?? asked?.get(n.id) ?? extentsOf(bus, targetOf(n.id));
+}
+
+/** Bounds asked ahead by handle (a patched re-read asks its decorations' bounds beside its own reads). */
+export type BoundsAsked = ReadonlyMap<string, Promise<[number, number, number, number] | undefined>>;
+
+/** Asks the bounds of `nodes` at once, by handle. */
+export function askBounds(bus: A11yBus, nodes: readonly RawNode[]): BoundsAsked {
+  return new Map(nodes.map((n) => [n.id, extentsOf(bus, targetOf(n.id))]));
 }
 
 /** An element's bounds on screen (one GetExtents); undefined when it has no area or cannot say. */
