@@ -712,7 +712,7 @@ function removedLines(p: DiffPass): string[] {
       removedTop.set(l.ref, { line: l, inside: 0 });
     } else topOf.set(l.ref, unseen.count(undefined, l));
   }
-  out.push(...removedTops([...removedTop.values()], p.now), ...unseen.lines());
+  out.push(...removedTops([...removedTop.values()], p.now, unseen), ...unseen.lines());
   for (const { grid: g, lines: moved } of p.movedGrids.values()) {
     // A scroll to a row of this grid asked for that row: room for the rows down to it (a trial's 'to 151' was
     // cut at row 135, before the row and its button).
@@ -736,6 +736,10 @@ interface UnseenRemovals {
   readonly counts: Map<string, number>;
   /** Counts `l` under `key`, or under the container it belongs to when no key is given; returns the key. */
   count(key: string | undefined, l: SnapshotLine): string;
+  /** How many are counted under a container, by its ref. */
+  under(container: string): number;
+  /** The count under a container, which its own line then says: no line of its own follows. */
+  take(container: string): number;
   lines(): string[];
 }
 
@@ -771,6 +775,12 @@ function unseenRemovals(p: DiffPass): UnseenRemovals {
       counts.set(k, (counts.get(k) ?? 0) + (holds.has(l.ref) ? 0 : 1));
       return k;
     },
+    under: (container) => counts.get(`\u0000${container}`) ?? 0,
+    take(container) {
+      const n = counts.get(`\u0000${container}`) ?? 0;
+      counts.delete(`\u0000${container}`);
+      return n;
+    },
     lines() {
       const out: string[] = [];
       for (const [k, n] of counts) {
@@ -802,6 +812,7 @@ const statesOnly = (what: string): boolean => !what.startsWith('value ');
 function removedTops(
   tops: readonly { line: SnapshotLine; inside: number }[],
   now: ReadonlyMap<string, SnapshotLine>,
+  unseen?: UnseenRemovals,
 ): string[] {
   const byParent = new Map<string, { line: SnapshotLine; inside: number }[]>();
   for (const t of tops) {
@@ -810,21 +821,27 @@ function removedTops(
     byParent.set(parent, [...(byParent.get(parent) ?? []), t]);
   }
   const out: string[] = [];
+  // Removed elements the model never saw under the same parent join the line of those it saw (a fold line's named
+  // members and its last ref): one line, as before, naming only the seen ones.
+  const extras = new Map<string, number>();
+  for (const [parent, group] of byParent) if (group.length >= 2) extras.set(parent, unseen?.under(parent) ?? 0);
   for (const t of tops) {
     const group = t.line.parent !== undefined ? byParent.get(t.line.parent) : undefined;
+    const extra = t.line.parent !== undefined ? extras.get(t.line.parent) ?? 0 : 0;
     const entries = group?.filter((g) => MENU_ENTRY_ROLES.has(g.line.role));
     if (entries && entries.length >= MENU_GONE_MIN && entries.length === group?.length) {
-      if (group[0] === t) out.push(menuEntriesGone(group, now));
+      if (group[0] === t) out.push(menuEntriesGone(group, now, unseen?.take(t.line.parent!) ?? 0));
       continue;
     }
-    if (!group || group.length < FOLD_LIKE) {
+    if (!group || group.length + extra < FOLD_LIKE) {
       out.push(`- ${t.line.text}${t.inside > 0 ? ` (+${t.inside} inside)` : ''}`);
       continue;
     }
     if (group[0] !== t) continue;
     const inside = group.reduce((n, g) => n + g.inside, 0);
     const last = group[group.length - 1]!.line;
-    out.push(`- ${group.length} elements of [${t.line.parent}]${tableLabel(now.get(t.line.parent!))} ` +
+    const count = group.length + (extra > 0 ? unseen?.take(t.line.parent!) ?? 0 : 0);
+    out.push(`- ${count} elements of [${t.line.parent}]${tableLabel(now.get(t.line.parent!))} ` +
       `(${label(t.line)} … ${label(last)})${inside > 0 ? ` (+${inside} inside)` : ''}`);
   }
   return out;
@@ -841,11 +858,12 @@ const MENU_GONE_MIN = 2;
 function menuEntriesGone(
   group: readonly { line: SnapshotLine; inside: number }[],
   now: ReadonlyMap<string, SnapshotLine>,
+  unseen = 0,
 ): string {
   const first = group[0]!.line;
   const last = group[group.length - 1]!.line;
   const inside = group.reduce((n, g) => n + g.inside, 0);
-  return `- ${group.length} entries of [${first.parent ?? '?'}]${tableLabel(now.get(first.parent ?? ''))} ` +
+  return `- ${group.length + unseen} entries of [${first.parent ?? '?'}]${tableLabel(now.get(first.parent ?? ''))} ` +
     `([${first.ref}] … [${last.ref}])${inside > 0 ? ` (+${inside} inside)` : ''}`;
 }
 

@@ -155,3 +155,12 @@ test('through the session: a receipt after a folded print counts the hidden memb
   assert.doesNotMatch(res.text, /elements of/, res.text);
   await session.close();
 });
+
+test('a fold whose seen and hidden members all go reads as the one line it read before, by its seen ends', () => {
+  const t = new RefTable();
+  const a = build(palette(), t);
+  const seen = new Set(refsNamed(a.text));
+  const b = build(palette(0), t);
+  assert.deepEqual(diffSnapshots(a, b, { seen }).lines, diffSnapshots(a, b).lines);
+  assert.match(diffSnapshots(a, b, { seen }).lines.join('\n'), /^- 30 elements of \[e\d+\] pane "Colours" \(\[e4\]/);
+});
