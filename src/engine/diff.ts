@@ -25,6 +25,13 @@ export interface DiffOptions {
   near?: { table: string; row: number };
   /** Rows that came into a table print whole, each its line (a scroll by an amount: the model scrolled to read). */
   rowsWhole?: boolean;
+  /**
+   * Refs the model was shown of this window (on a line of a print, in a fold line's names, in a receipt): removals
+   * name only these. A removed element it never saw (a fold's or a cut list's hidden members, a page it never
+   * printed) reads as a count on the nearest container it saw that stays (`- [e116] pane: 8 items fewer`). Unset:
+   * every element counts as seen.
+   */
+  seen?: ReadonlySet<string>;
 }
 
 /** Rows either side of the row a scroll went to that its receipt prints. */
@@ -393,6 +400,8 @@ interface DiffPass {
   readonly movedGrids: Map<string, { grid: SnapshotLine; lines: string[] }>;
   /** Grids printed as a block of the cells they show now: their cells' own changes are in that block. */
   readonly shownGrids: Set<string>;
+  /** DiffOptions `seen`. */
+  readonly seen: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -412,6 +421,7 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
     rowPrinted: new Set(),
     movedGrids: new Map(),
     shownGrids: new Set(),
+    seen: opts.seen,
   };
   // In this order: the added pass notes the rows it printed and the grid cells that came, which the removed pass reads.
   // The removed pass also prints the cells that came into a kept grid: their lines are looked up in both. The changed
@@ -675,6 +685,7 @@ function removedLines(p: DiffPass): string[] {
   const rowsLeft = new Map<string, Set<number>>();
   const rowsStay = new Set(p.after.elements.map(rowKey).filter((k): k is string => k !== undefined));
   const kids = childCounts(p.before.elements);
+  const unseen = unseenRemovals(p);
   for (const l of p.before.elements) {
     if (p.now.has(l.ref) || echoesCombo(p, l, p.old, kids)) continue;
     const grid = keptGrid(p, l, p.old);
@@ -690,16 +701,18 @@ function removedLines(p: DiffPass): string[] {
       continue;
     }
     const top = l.parent !== undefined ? topOf.get(l.parent) : undefined;
-    if (top !== undefined) {
+    // A seen element under a removed one the model never saw (a wrapper its print left out) is a top of its own.
+    if (top !== undefined && !(unseen.counts.has(top) && unseen.isSeen(l.ref))) {
       topOf.set(l.ref, top);
       const t = removedTop.get(top);
       if (t) t.inside++;
-    } else {
+      else if (unseen.counts.has(top)) unseen.count(top, l);
+    } else if (unseen.isSeen(l.ref)) {
       topOf.set(l.ref, l.ref);
       removedTop.set(l.ref, { line: l, inside: 0 });
-    }
+    } else topOf.set(l.ref, unseen.count(undefined, l));
   }
-  out.push(...removedTops([...removedTop.values()], p.now));
+  out.push(...removedTops([...removedTop.values()], p.now, unseen), ...unseen.lines());
   for (const { grid: g, lines: moved } of p.movedGrids.values()) {
     // A scroll to a row of this grid asked for that row: room for the rows down to it (a trial's 'to 151' was
     // cut at row 135, before the row and its button).
@@ -714,6 +727,70 @@ function removedLines(p: DiffPass): string[] {
   for (const [table, set] of rowsLeft)
     out.push(`- ${rowSpans([...set])} of [${table}]${tableLabel(p.now.get(table) ?? p.old.get(table))}`);
   return out;
+}
+
+/** What the removed pass keeps of removed elements the model never saw (DiffOptions `seen`). */
+interface UnseenRemovals {
+  isSeen(ref: string): boolean;
+  /** Per container key (`\u0000` and the container's ref), the removed elements counted under it. */
+  readonly counts: Map<string, number>;
+  /** Counts `l` under `key`, or under the container it belongs to when no key is given; returns the key. */
+  count(key: string | undefined, l: SnapshotLine): string;
+  /** How many are counted under a container, by its ref. */
+  under(container: string): number;
+  /** The count under a container, which its own line then says: no line of its own follows. */
+  take(container: string): number;
+  lines(): string[];
+}
+
+/**
+ * Removed elements the model never saw, counted per container it saw that stays (the nearest such ancestor), never
+ * named: a print that folded an icon view's items or left a page out did not show their refs, and a receipt that
+ * named them (`- 8 elements of [e116] pane ([e117] … [e124])`) told of losing what the model never had. A removed
+ * element that holds one the model saw (a wrapper a print leaves out) is not counted: the seen one is listed.
+ */
+function unseenRemovals(p: DiffPass): UnseenRemovals {
+  const seen = p.seen;
+  const isSeen = (ref: string): boolean => seen === undefined || seen.has(ref);
+  const holds = new Set<string>();
+  if (seen !== undefined) {
+    for (let i = p.before.elements.length - 1; i >= 0; i--) {
+      const l = p.before.elements[i]!;
+      if (l.parent !== undefined && (seen.has(l.ref) || holds.has(l.ref))) holds.add(l.parent);
+    }
+  }
+  const counts = new Map<string, number>();
+  const containerOf = (l: SnapshotLine): string | undefined => {
+    for (let up = l.parent, n = 0; up !== undefined && n < 64; n++) {
+      if (p.now.has(up) && isSeen(up)) return up;
+      up = (p.old.get(up) ?? p.now.get(up))?.parent;
+    }
+    return undefined;
+  };
+  return {
+    isSeen,
+    counts,
+    count(key, l) {
+      const k = key ?? `\u0000${containerOf(l) ?? ''}`;
+      counts.set(k, (counts.get(k) ?? 0) + (holds.has(l.ref) ? 0 : 1));
+      return k;
+    },
+    under: (container) => counts.get(`\u0000${container}`) ?? 0,
+    take(container) {
+      const n = counts.get(`\u0000${container}`) ?? 0;
+      counts.delete(`\u0000${container}`);
+      return n;
+    },
+    lines() {
+      const out: string[] = [];
+      for (const [k, n] of counts) {
+        const ref = k.slice(1);
+        if (ref === '' || n === 0) continue;
+        out.push(`- [${ref}]${tableLabel(p.now.get(ref))}: ${n} ${n === 1 ? 'item' : 'items'} fewer`);
+      }
+      return out;
+    },
+  };
 }
 
 /**
@@ -735,6 +812,7 @@ const statesOnly = (what: string): boolean => !what.startsWith('value ');
 function removedTops(
   tops: readonly { line: SnapshotLine; inside: number }[],
   now: ReadonlyMap<string, SnapshotLine>,
+  unseen?: UnseenRemovals,
 ): string[] {
   const byParent = new Map<string, { line: SnapshotLine; inside: number }[]>();
   for (const t of tops) {
@@ -743,21 +821,27 @@ function removedTops(
     byParent.set(parent, [...(byParent.get(parent) ?? []), t]);
   }
   const out: string[] = [];
+  // Removed elements the model never saw under the same parent join the line of those it saw (a fold line's named
+  // members and its last ref): one line, as before, naming only the seen ones.
+  const extras = new Map<string, number>();
+  for (const [parent, group] of byParent) if (group.length >= 2) extras.set(parent, unseen?.under(parent) ?? 0);
   for (const t of tops) {
     const group = t.line.parent !== undefined ? byParent.get(t.line.parent) : undefined;
+    const extra = t.line.parent !== undefined ? extras.get(t.line.parent) ?? 0 : 0;
     const entries = group?.filter((g) => MENU_ENTRY_ROLES.has(g.line.role));
     if (entries && entries.length >= MENU_GONE_MIN && entries.length === group?.length) {
-      if (group[0] === t) out.push(menuEntriesGone(group, now));
+      if (group[0] === t) out.push(menuEntriesGone(group, now, unseen?.take(t.line.parent!) ?? 0));
       continue;
     }
-    if (!group || group.length < FOLD_LIKE) {
+    if (!group || group.length + extra < FOLD_LIKE) {
       out.push(`- ${t.line.text}${t.inside > 0 ? ` (+${t.inside} inside)` : ''}`);
       continue;
     }
     if (group[0] !== t) continue;
     const inside = group.reduce((n, g) => n + g.inside, 0);
     const last = group[group.length - 1]!.line;
-    out.push(`- ${group.length} elements of [${t.line.parent}]${tableLabel(now.get(t.line.parent!))} ` +
+    const count = group.length + (extra > 0 ? unseen?.take(t.line.parent!) ?? 0 : 0);
+    out.push(`- ${count} elements of [${t.line.parent}]${tableLabel(now.get(t.line.parent!))} ` +
       `(${label(t.line)} … ${label(last)})${inside > 0 ? ` (+${inside} inside)` : ''}`);
   }
   return out;
@@ -774,11 +858,12 @@ const MENU_GONE_MIN = 2;
 function menuEntriesGone(
   group: readonly { line: SnapshotLine; inside: number }[],
   now: ReadonlyMap<string, SnapshotLine>,
+  unseen = 0,
 ): string {
   const first = group[0]!.line;
   const last = group[group.length - 1]!.line;
   const inside = group.reduce((n, g) => n + g.inside, 0);
-  return `- ${group.length} entries of [${first.parent ?? '?'}]${tableLabel(now.get(first.parent ?? ''))} ` +
+  return `- ${group.length + unseen} entries of [${first.parent ?? '?'}]${tableLabel(now.get(first.parent ?? ''))} ` +
     `([${first.ref}] … [${last.ref}])${inside > 0 ? ` (+${inside} inside)` : ''}`;
 }
 

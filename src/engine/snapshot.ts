@@ -339,6 +339,15 @@ export function buildSnapshot(input: SnapshotInput, refs: RefTable, opts: Snapsh
   return snap;
 }
 
+/**
+ * The refs a text shown to the model names: an element's line (`[e14]`), a fold line's members (`e15 "Open"`), a
+ * grid cell (`e47:B4`), a device's (`d2e14`). App text in quotes that reads like a ref counts too: a ref counted
+ * as seen that was not only keeps a removal named, as before the rule (diff.ts `seen`).
+ */
+export function refsNamed(text: string): string[] {
+  return text.match(/\b(?:d\d+)?e\d+\b/g) ?? [];
+}
+
 /** What of a Snapshot the print makes: rendered on first read (`onFirstRead`). */
 type PrintFields = Pick<Snapshot, 'text' | 'tokens' | 'lines' | 'stats'>;
 

@@ -654,7 +654,10 @@ function receiptStage(state: ActState, effects: Effects | undefined): ActOutcome
     );
   if (opener?.status === 'unknown' && (out.newWindows.length || out.closedWindows.length || out.popups?.length)) {
     opener.status = 'confirmed';
-    opener.detail += out.newWindows.length ? '; a window appeared' : '; a window closed';
+    // As the printed receipt says it below: a popup (a combo's list, a menu) that opened closed no window.
+    opener.detail += out.newWindows.length
+      ? '; a window appeared'
+      : out.closedWindows.length ? '; a window closed' : '; a popup window opened';
   }
   return out;
 }

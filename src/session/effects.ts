@@ -81,7 +81,12 @@ export async function collectEffects(
     if (raw && raw !== BUSY) {
       const { full } = session.snapshotOf(raw);
       fx.after = full;
-      if (before) fx.diff = diffSnapshots(before, full, diffOptions).lines;
+      if (before) {
+        // Removals name only what the model was shown; what this receipt shows it was shown then.
+        const seen = session.seenOf(window.id);
+        fx.diff = diffSnapshots(before, full, { ...diffOptions, ...(seen ? { seen } : {}) }).lines;
+        session.noteSeen(window.id, fx.diff.join('\n'));
+      }
       if (before && retitled(before, full)) fx.retitled = true;
       const was = before ? redactText(before.window.title) : undefined;
       if (was !== undefined && was !== redactText(full.window.title) && !fx.retitled)
@@ -100,7 +105,9 @@ export async function collectEffects(
     if (back && seen && raw2) {
       fx.refocused = raw2.window;
       const now = session.snapshotOf(raw2).full;
-      fx.diff = diffSnapshots(seen, now).lines;
+      const shown = session.seenOf(back.id);
+      fx.diff = diffSnapshots(seen, now, shown ? { seen: shown } : {}).lines;
+      session.noteSeen(back.id, fx.diff.join('\n'));
       if (retitled(seen, now)) fx.retitled = true;
     }
   }
@@ -207,7 +214,10 @@ async function otherWindowDiffs(
   const out: { window: WindowInfo; diff: string[] }[] = [];
   for (const { before, raw } of reads) {
     if (!raw) continue;
-    const diff = diffSnapshots(before, session.snapshotOf(raw).full).lines.filter((l) => !l.startsWith('focus:'));
+    const shown = session.seenOf(raw.window.id);
+    const diff = diffSnapshots(before, session.snapshotOf(raw).full, shown ? { seen: shown } : {}).lines
+      .filter((l) => !l.startsWith('focus:'));
+    session.noteSeen(raw.window.id, diff.join('\n'));
     if (diff.length) out.push({ window: raw.window, diff });
   }
   return out;

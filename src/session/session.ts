@@ -11,7 +11,7 @@ import { redactText } from '../engine/redact.js';
 import type { Relocation, RefTableJSON } from '../engine/refs.js';
 import { RefTable } from '../engine/refs.js';
 import type { Snapshot, SnapshotOptions } from '../engine/snapshot.js';
-import { buildSnapshot, DistilledReads, isUnknownScopeError } from '../engine/snapshot.js';
+import { buildSnapshot, DistilledReads, isUnknownScopeError, refsNamed } from '../engine/snapshot.js';
 import { incrementalText } from '../engine/incremental.js';
 import { Device, type DeviceOptions, type ReadDevice } from '../devices/manager.js';
 import { ComputerUseError, remediesOf } from '../protocol/errors.js';
@@ -92,6 +92,8 @@ interface SavedState {
   printed?: [string, string][];
   /** Native handles of the opaque views whose whole note was printed (Session.opaqueTold). */
   opaqueTold?: string[];
+  /** Refs the model was shown, per window id (Session.seen). */
+  seen?: [string, string[]][];
   acted?: string[];
   launched?: LaunchedProcess[];
   /** The seal computer-use put on `launched` (settings.ts sealOf): an edited list restores nothing. */
@@ -144,6 +146,12 @@ export class Session {
   readonly printed = new Map<string, string>();
   /** Refs the model acted on last (the newest MAX_ACTED): a folded print shows them on lines of their own. */
   readonly acted = new Set<string>();
+  /**
+   * Refs the model was shown of each window, per window id: on a line of its last whole print or named in one of
+   * its fold lines, and since then in a scoped read, a find or a receipt. An act's diff names removed elements only
+   * among these (engine/diff.ts `seen`).
+   */
+  readonly seen = new Map<string, Set<string>>();
   /**
    * Native handles of the opaque views (engine/opaque.ts) whose whole note the model was shown in this
    * conversation: later prints of the same view say it in short (the paragraph repeated on every observe).
@@ -203,6 +211,10 @@ export class Session {
     for (const [id, snap] of state.last) this.last.set(id, { ...snap, window: masked(snap.window) });
     if (state.visual) this.visual = VisualTable.fromJSON(state.visual);
     for (const [id, text] of state.printed ?? []) this.printed.set(id, text);
+    for (const [id, refs] of Array.isArray(state.seen) ? state.seen.slice(-MAX_PRINTED) : []) {
+      if (typeof id === 'string' && Array.isArray(refs))
+        this.seen.set(id, new Set(refs.filter((r): r is string => typeof r === 'string')));
+    }
     for (const id of Array.isArray(state.opaqueTold) ? state.opaqueTold.slice(-MAX_OPAQUE_TOLD) : [])
       if (typeof id === 'string') this.opaqueTold.add(id);
     for (const ref of Array.isArray(state.acted) ? state.acted : []) if (typeof ref === 'string') this.noteActed(ref);
@@ -244,6 +256,7 @@ export class Session {
       last: [...this.last].map(([id, snap]) => [id, { ...snap, window: masked(snap.window) }]),
       visual: this.visual.toJSON(),
       printed: [...this.printed],
+      ...(this.seen.size ? { seen: [...this.seen].map(([id, refs]) => [id, [...refs]]) } : {}),
       ...(this.opaqueTold.size ? { opaqueTold: [...this.opaqueTold].slice(-MAX_OPAQUE_TOLD) } : {}),
       ...(this.acted.size ? { acted: [...this.acted] } : {}),
       ...(this.launched.length
@@ -599,6 +612,7 @@ export class Session {
     this.last.clear();
     this.built.clear();
     this.printed.clear();
+    this.seen.clear();
     this.recent.clear();
     this.opaqueTold.clear();
     this.acted.clear();
@@ -618,6 +632,28 @@ export class Session {
     this.printed.set(id, snapshot.text);
     if (this.printed.size > MAX_PRINTED) this.printed.delete(this.printed.keys().next().value!);
     this.noteOpaqueTold(snapshot.opaque ?? []);
+    // What the model saw before and that is still there stays seen, though this print folds it.
+    const was = this.seen.get(id);
+    const now = new Set(refsNamed(snapshot.text));
+    if (was) for (const l of snapshot.elements) if (was.has(l.ref)) now.add(l.ref);
+    this.seen.delete(id);
+    this.seen.set(id, now);
+    if (this.seen.size > MAX_PRINTED) this.seen.delete(this.seen.keys().next().value!);
+  }
+
+  /** Notes the refs a text shown to the model names as seen in a window it printed whole before (Session.seen). */
+  noteSeen(windowId: string, text: string): void {
+    const seen = this.seen.get(windowId);
+    if (seen) for (const ref of refsNamed(text)) seen.add(ref);
+  }
+
+  /**
+   * The refs the model was shown of a window, with those it acted on (engine/diff.ts `seen`); undefined for a window
+   * never printed whole in this conversation (every element then counts as seen).
+   */
+  seenOf(windowId: string): ReadonlySet<string> | undefined {
+    const seen = this.seen.get(windowId);
+    return seen && new Set([...seen, ...this.acted]);
   }
 
   /** Whether the model was shown the whole note on this opaque view (by ref) in this conversation. */

@@ -146,6 +146,8 @@ export const findTool = defineTool({
       );
       session.noteOpaqueTold(full.opaque);
     }
+    // The refs this answer names are the model's to act on: a later receipt may name them when they go.
+    session.noteSeen(raw.window.id, response.text);
     // One window is searched: a model that named the app expected all of them (gucharmap's status bar was in
     // its main window while its Find dialog had the focus).
     if (p.window === undefined) {

@@ -137,7 +137,8 @@ export function receiptWords(r: Pick<ActionReceipt, 'status' | 'detail' | 'how'>
  * `[w1] … of the same app changed:`): a confirmed receipt does not say them again in its words, `confirmed` alone
  * reads as "by what follows" (~5 tokens on most receipts). The receipt's `detail` keeps them for the audit log.
  */
-const SHOWN_BELOW = /^(?:the window changed|a window appeared|a window closed|the app's window \[w\d+\] changed)$/;
+const SHOWN_BELOW =
+  /^(?:the window changed|a window appeared|a window closed|a popup window opened|the app's window \[w\d+\] changed)$/;
 
 /** Words without the phrases that name an effect printed below them (SHOWN_BELOW), `; `-separated. */
 export function withoutShownEffects(words: string): string {

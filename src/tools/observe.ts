@@ -56,6 +56,7 @@ export const observeTool = defineTool({
       return;
     }
     session.noteOpaqueTold(snapshot.opaque ?? []);
+    session.noteSeen(snapshot.window.id, snapshot.text);
     if (!block) { response.add(snapshot.text); return; }
     // The block shows the text: the element's line (textBelow) keeps its ref, role, name and states, not the value
     // again.
