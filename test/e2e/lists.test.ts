@@ -230,7 +230,8 @@ test('GTK3 ListBox of 200 rows, all in the tree: the print says how many of its 
   const out: string[] = [];
   const child = await start(PYTHON, [APP_SCRIPT, '200'], 'long-lists', out, true);
   await printed(out, 'ready');
-  const first = ok(await computer.tools.observe({ app: 'long-lists', full: true }));
+  // By its title: the app's windows of the tests before may still be open.
+  const first = ok(await computer.tools.observe({ window: 'Long lists 200', full: true }));
   const m = /… (?:[\d,]+ more items \(scope=e\d+\); )?(\d+) of 200 items shown; scroll or find for the rest/.exec(
     first,
   );
