@@ -6,6 +6,7 @@ import type { Snapshot } from './snapshot.js';
 import { refillBlocks } from './diff-refill.js';
 import { RECEIPT_GRID_FOLD, rowOfAddressBox, type GridFold } from './grid.js';
 import { COMBO_LIST_ROLES } from './fold.js';
+import { pageSwitchLines } from './diff-pages.js';
 
 /** Result of `diffSnapshots`. */
 export interface SnapshotDiff {
@@ -402,6 +403,8 @@ interface DiffPass {
   readonly shownGrids: Set<string>;
   /** DiffOptions `seen`. */
   readonly seen: ReadonlySet<string> | undefined;
+  /** Added elements a page switch's lines stand for (diff-pages.ts): the added pass leaves them out. */
+  readonly paged: ReadonlySet<string>;
 }
 
 /**
@@ -411,6 +414,7 @@ interface DiffPass {
  * then `… K more changes`. Compares `elements`, so what the budget hid is not reported as removed.
  */
 export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptions = {}): SnapshotDiff {
+  const page = pageSwitchLines(before, after);
   const pass: DiffPass = {
     before,
     after,
@@ -422,6 +426,7 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
     movedGrids: new Map(),
     shownGrids: new Set(),
     seen: opts.seen,
+    paged: page?.refs ?? new Set(),
   };
   // In this order: the added pass notes the rows it printed and the grid cells that came, which the removed pass reads.
   // The removed pass also prints the cells that came into a kept grid: their lines are looked up in both. The changed
@@ -432,7 +437,8 @@ export function diffSnapshots(before: Snapshot, after: Snapshot, opts: DiffOptio
   const { lines: changed, refilled } = changedLines(pass);
   const added = addedAll.filter((l) => !inRefilled(l, pass.now, refilled));
   const removed = removedAll.filter((l) => !inRefilled(l, both, refilled));
-  const lines = withinMax([...added, ...removed, ...changed], opts.maxLines ?? 60);
+  // A page's lines are within a first print's budget already: the line cap leaves them whole.
+  const lines = [...withinMax([...added, ...removed, ...changed], opts.maxLines ?? 60), ...(page?.lines ?? [])];
   if (before.focusRef !== after.focusRef) lines.push(`focus: ${after.focusRef ?? '(none)'}`);
   return { lines, changed: lines.length > 0 };
 }
@@ -590,7 +596,7 @@ function addedLines(p: DiffPass): string[] {
   }
   const kids = childCounts(p.after.elements);
   for (const l of p.after.elements) {
-    if (p.old.has(l.ref)) continue;
+    if (p.old.has(l.ref) || p.paged.has(l.ref)) continue;
     const grid = keptGrid(p, l, p.now);
     if (grid) { noteMoved(p, grid, `+ ${l.text}`); continue; }
     if (rowKey(l) !== undefined && l.row) { addedRow(p, walk, l.row); continue; }

@@ -47,6 +47,11 @@ export interface DistilledNode {
   shownRange?: { start: number; end: number; cells?: boolean; rows?: { first: number; last: number; total: number } };
   /** How many items the whole set holds when the app keeps only some in the tree (RawNode `setSize`). */
   setSize?: number;
+  /**
+   * Items of this list the app keeps in the tree off screen (scrolled out of a GTK icon view or list box), dropped
+   * by distilling: the print says how many of its items show (render.ts moreLine).
+   */
+  offscreenItems?: number;
   /** An item's 1-based position in its container's whole set (RawNode `posInSet`). */
   posInSet?: number;
   children: DistilledNode[];
@@ -171,6 +176,9 @@ function printedName(c: DistilledNode): string | undefined {
   return c.description?.trim() ? undefined : echoKey(c.beside);
 }
 
+/** Roles of a list's items whose parent counts those off screen (a table's rows say their range: shownRange). */
+const ITEM_ROLES: ReadonlySet<string> = new Set(['listitem', 'treeitem']);
+
 /** Raw bounds are not kept on distilled nodes; the hidden pass reads them through this side table. */
 const boundsOf = new WeakMap<DistilledNode, RawNode['bounds']>();
 
@@ -189,7 +197,11 @@ export const PASSES: readonly DistillPass[] = [
     name: 'dropHidden',
     enter(node, ctx) {
       if (ctx.onFocusPath) return undefined;
-      if (node.states.includes('invisible') || node.states.includes('offscreen')) return 'remove';
+      if (node.states.includes('invisible') || node.states.includes('offscreen')) {
+        if (ctx.parent && ITEM_ROLES.has(node.role) && !node.states.includes('invisible'))
+          ctx.parent.offscreenItems = (ctx.parent.offscreenItems ?? 0) + 1;
+        return 'remove';
+      }
       if (isZeroSize(boundsOf.get(node))) return 'remove';
       return undefined;
     },

@@ -342,7 +342,9 @@ export function visibleChildren(node: DistilledNode, maxListItems: number, uncap
 
 /**
  * The line below a node's shown children when some were left out: "… K more items (scope=eN)" for a list cut
- * here, "… children 1–K of N" when the driver read only the first K of N (scope would read the same range).
+ * here, "… children 1–K of N" when the driver read only the first K of N (scope would read the same range), and
+ * "… N of M items shown; scroll or find for the rest" for a list whose app keeps items off screen (distill.ts
+ * `offscreenItems`: an icon view printed the 8 icons on screen of 40 and said nothing of the others).
  */
 export function moreLine(node: DistilledNode, shown: number, cut: number, depth: number): string | undefined {
   const indent = '  '.repeat(depth + 1);
@@ -354,7 +356,13 @@ export function moreLine(node: DistilledNode, shown: number, cut: number, depth:
       `${node.totalChildren.toLocaleString('en-US')}`
     );
   }
-  return cut > 0 ? `${indent}… ${cut} more items (scope=${node.ref ?? ''})` : undefined;
+  const cutLine = cut > 0 ? `… ${cut} more items (scope=${node.ref ?? ''})` : undefined;
+  const off = node.offscreenItems ?? 0;
+  if (off === 0) return cutLine === undefined ? undefined : indent + cutLine;
+  const all = Math.max(node.rawChildCount, node.totalChildren ?? 0);
+  const items = `${(all - off).toLocaleString('en-US')} of ${all.toLocaleString('en-US')} items shown; ` +
+    'scroll or find for the rest';
+  return `${indent}${cutLine === undefined ? `… ${items}` : `${cutLine}; ${items}`}`;
 }
 
 /** The line under the rows a folded print shows of a long slice (engine/fold.ts): how many more and how to list them.

@@ -121,6 +121,12 @@ export interface Snapshot {
   focusRef?: string;
   /** Refs of the views that draw their content without exposing items (engine/opaque.ts). */
   opaque?: string[];
+  /**
+   * Elements the model saw in this window's earlier snapshots that this one no longer shows (a tab page not shown),
+   * by ref → their line as printed then (engine/diff-pages.ts awayAfter): a page that comes back as it was reads
+   * as one line.
+   */
+  away?: Record<string, string>;
   /** The kinds among those views: what their note advises (engine/opaque.ts). */
   opaqueKinds?: OpaqueKind[];
   /** A sheet's cell-address box and edit line, by ref (opaque.ts). */

@@ -13,6 +13,7 @@ import { RefTable } from '../engine/refs.js';
 import type { Snapshot, SnapshotOptions } from '../engine/snapshot.js';
 import { buildSnapshot, DistilledReads, isUnknownScopeError, refsNamed } from '../engine/snapshot.js';
 import { incrementalText } from '../engine/incremental.js';
+import { awayAfter } from '../engine/diff-pages.js';
 import { Device, type DeviceOptions, type ReadDevice } from '../devices/manager.js';
 import { ComputerUseError, remediesOf } from '../protocol/errors.js';
 import type { ListFindParams, ListFindResult, SnapshotParams, SnapshotResult } from '../protocol/methods.js';
@@ -557,6 +558,9 @@ export class Session {
     const input = { window: raw.window, root: raw.root };
     const told = (ref: string): boolean => this.opaqueToldOf(ref);
     const full = this.wholeSnapshot(raw, opts);
+    // What the model saw that this read no longer shows (a tab page not shown) is kept for the page's return.
+    const prev = this.last.get(raw.window.id);
+    if (prev && prev !== full) full.away = awayAfter(prev, full);
     this.last.set(raw.window.id, full);
     if (opts.scope === undefined && opts.query === undefined) return { full, shown: full };
     try {

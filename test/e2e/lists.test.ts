@@ -224,3 +224,18 @@ test('GTK3 TreeView of 240 rows (480 cells): "scroll to 217" then ' +
   assert.match(snap, /cells A\d+:B\d+ of 240 × 2/, snap);
   assert.doesNotMatch(snap, /cells A1:B\d+ of 240/, `after the scroll the grid still starts at A1:\n${snap}`);
 });
+
+test('GTK3 ListBox of 200 rows, all in the tree: the print says how many of its items show, ' +
+    'and that scroll or find reach the rest', { timeout: 120_000 }, async () => {
+  const out: string[] = [];
+  const child = await start(PYTHON, [APP_SCRIPT, '200'], 'long-lists', out, true);
+  await printed(out, 'ready');
+  // By its title: the app's windows of the tests before may still be open.
+  const first = ok(await computer.tools.observe({ window: 'Long lists 200', full: true }));
+  const m = /… (?:[\d,]+ more items \(scope=e\d+\); )?(\d+) of 200 items shown; scroll or find for the rest/.exec(
+    first,
+  );
+  assert.ok(m?.[1], first);
+  assert.ok(Number(m[1]) > 0 && Number(m[1]) < 200, m[0]);
+  await killApp(child.pid!);
+});

@@ -10,9 +10,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import type { Computer } from '../../../src/index.js';
 import { killApp, ok, openComputer, refOn } from '../helpers.js';
 
-test('mousepad preferences: refs survive page switches; find reaches a page not shown', async () => {
+/** Mousepad's preferences on its View page, its first print, and how to end it. */
+async function preferences(): Promise<{ computer: Computer; first: string; view: string; end: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'cu-act-tab-pages-'));
   writeFileSync(join(dir, 'settings.json'), '{}', { mode: 0o600 });
   const computer = await openComputer({
@@ -23,6 +25,10 @@ test('mousepad preferences: refs survive page switches; find reaches a page not 
     env: { ...process.env, GSETTINGS_BACKEND: 'memory' },
     stdio: 'ignore',
   });
+  const end = async (): Promise<void> => {
+    await computer.close();
+    if (app.pid) await killApp(app.pid);
+  };
   try {
     ok(await computer.tools.wait({ until: 'window_appears', text: 'Preferences', timeoutMs: 20000 }));
     let first = ok(await computer.tools.observe({ full: true, app: 'mousepad' }));
@@ -32,6 +38,16 @@ test('mousepad preferences: refs survive page switches; find reaches a page not 
       ok(await computer.tools.act({ actions: [{ ref: view, op: 'click' }] }));
       first = ok(await computer.tools.observe({ full: true, app: 'mousepad' }));
     }
+    return { computer, first, view, end };
+  } catch (e) {
+    await end();
+    throw e;
+  }
+}
+
+test('mousepad preferences: refs survive page switches; find reaches a page not shown', async () => {
+  const { computer, first, view, end } = await preferences();
+  try {
     const editor = refOn(first, /tab "Editor"/);
     const box = refOn(first, /checkbox "Show line numbers"/);
     const display = refOn(first, /group "Display"/);
@@ -49,7 +65,31 @@ test('mousepad preferences: refs survive page switches; find reaches a page not 
     assert.match(back, new RegExp(`\\[${box}\\] checkbox "Show line numbers"`), back);
     assert.match(back, new RegExp(`\\[${display}\\] group "Display"`), back);
   } finally {
-    await computer.close();
-    if (app.pid) await killApp(app.pid);
+    await end();
+  }
+});
+
+test('mousepad preferences: a page seen before and shown again as it was is one receipt line', async () => {
+  const { computer, first, view, end } = await preferences();
+  try {
+    const editor = refOn(first, /tab "Editor"/);
+    const box = refOn(first, /checkbox "Show line numbers"/);
+    // The Editor page, never seen: printed as a first print shows it, each element by its ref.
+    const toEditor = ok(await computer.tools.act({ actions: [{ ref: editor, op: 'click' }] }));
+    assert.match(toEditor, new RegExp(`~ \\[${editor}\\] tab "Editor" unselected → selected`), toEditor);
+    assert.match(toEditor, /^\+ \[e\d+\] group "Indentation"/m, toEditor);
+    assert.doesNotMatch(toEditor, /shown again/, toEditor);
+    // The View page, seen and unchanged: one line that names its tab, no element of it.
+    const back = ok(await computer.tools.act({ actions: [{ ref: view, op: 'click' }] }));
+    assert.match(back, new RegExp(`^\\+ \\[e\\d+\\].* page of \\[${view}\\] tab "View" shown again, as before: `, 'm'),
+      back);
+    assert.doesNotMatch(back, /checkbox "Show line numbers"/, back);
+    assert.equal(back.split('\n').filter((l) => l.startsWith('+ ')).length, 1, back);
+    // Its refs hold, and observe still prints it whole.
+    const again = ok(await computer.tools.observe({ full: true, app: 'mousepad' }));
+    assert.match(again, new RegExp(`\\[${box}\\] checkbox "Show line numbers"`), again);
+    ok(await computer.tools.act({ actions: [{ ref: box, op: 'toggle' }] }));
+  } finally {
+    await end();
   }
 });
