@@ -14,6 +14,7 @@ import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/
 import { join } from 'node:path';
 import { cuHome, cuPath, sandboxDir, sandboxHome } from '../../../paths.js';
 import { getA11yAddress } from './dbus.js';
+import { homeTemplate, seedHome } from './home-template.js';
 import {
   buildSandboxEnv, chooseDisplay, cleanEnv, displayName, homeEnv, ownHomeWanted, parseDbusLaunch, sandboxKind,
   takenDisplays, WESTON_SOCKET, type SandboxKind,
@@ -116,13 +117,16 @@ function wantsOwnHome(opts: StartOptions, env: NodeJS.ProcessEnv = process.env):
 }
 
 /**
- * Makes the sandbox's apps' HOME empty, mode 0700, with its XDG folders; undefined when the apps keep the caller's.
- * The runtime dir it lies in was just made afresh, so nothing of an earlier sandbox on this display is left in it.
+ * Makes the sandbox's apps' HOME, mode 0700, with its XDG folders and the template's files (home-template.ts) and
+ * nothing else; undefined when the apps keep the caller's. The runtime dir it lies in was just made afresh, so
+ * nothing of an earlier sandbox on this display is left in it.
  */
 async function freshHome(display: string, own: boolean): Promise<string | undefined> {
   if (own) return undefined;
   const home = sandboxHome(display);
   for (const dir of [home, ...Object.values(homeEnv(home))]) await mkdir(dir, { recursive: true, mode: 0o700 });
+  const template = await homeTemplate();
+  if (template) await seedHome(home, template);
   return home;
 }
 
