@@ -30,9 +30,22 @@ function sofficeOn(env: Record<string, string>): string | undefined {
  * The template home, made now when it is not there yet (about 1 s: a headless LibreOffice start with no display);
  * undefined when there is nothing to put in it (no LibreOffice) or making it failed (a sandbox then starts empty).
  */
-export async function homeTemplate(base: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
+export function homeTemplate(base: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
   const template = templatePath();
-  if (existsSync(template)) return template;
+  if (existsSync(template)) return Promise.resolve(template);
+  // Sandboxes started at once by this process share one making; other processes make their own (rename decides).
+  let made = making.get(template);
+  if (!made) {
+    made = makeTemplate(template, base).finally(() => making.delete(template));
+    making.set(template, made);
+  }
+  return made;
+}
+
+/** The makings in progress in this process, by template path. */
+const making = new Map<string, Promise<string | undefined>>();
+
+async function makeTemplate(template: string, base: NodeJS.ProcessEnv): Promise<string | undefined> {
   const env = cleanEnv(base);
   const soffice = sofficeOn(env);
   if (!soffice) return undefined;
