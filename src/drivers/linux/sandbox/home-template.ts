@@ -49,15 +49,15 @@ async function makeTemplate(template: string, base: NodeJS.ProcessEnv): Promise<
   const env = cleanEnv(base);
   const soffice = sofficeOn(env);
   if (!soffice) return undefined;
-  const making = `${template}.${process.pid}.tmp`;
-  const home = join(making, 'home');
+  const workDir = `${template}.${process.pid}.tmp`;
+  const home = join(workDir, 'home');
   try {
-    await rm(making, { recursive: true, force: true });
+    await rm(workDir, { recursive: true, force: true });
     for (const dir of [home, ...Object.values(homeEnv(home))]) await mkdir(dir, { recursive: true, mode: 0o700 });
     const runEnv = { ...env, ...homeEnv(home) };
     delete runEnv['DISPLAY'];
     await run(soffice, ['--headless', '--norestore', '--terminate_after_init'], { env: runEnv, timeoutMs: 60_000 });
-    const kept = join(making, 'kept');
+    const kept = join(workDir, 'kept');
     for (const rel of KEPT) {
       if (existsSync(join(home, rel))) await cp(join(home, rel), join(kept, rel), { recursive: true });
     }
@@ -68,7 +68,7 @@ async function makeTemplate(template: string, base: NodeJS.ProcessEnv): Promise<
   } catch {
     return undefined;
   } finally {
-    await rm(making, { recursive: true, force: true });
+    await rm(workDir, { recursive: true, force: true });
   }
 }
 
