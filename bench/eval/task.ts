@@ -4,8 +4,20 @@
  * app's output file, the page's DOM over DevTools). `plan` is the goal spec the scripted solver follows: which
  * element (by role and name, never a ref) to act on and how; it holds no app-specific code.
  */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { Computer, ConfirmRequest } from '../../src/index.js';
 import type { Op } from '../../src/engine/node.js';
+
+/**
+ * The XDG folder the desktop's apps keep their `config` or `data` in: a sandbox's own home (its env names it), else
+ * this process's.
+ */
+export function appsFolder(env: Record<string, string>, kind: 'config' | 'data'): string {
+  const home = env['HOME'] ?? homedir();
+  return kind === 'config' ? env['XDG_CONFIG_HOME'] ?? join(home, '.config')
+    : env['XDG_DATA_HOME'] ?? join(home, '.local', 'share');
+}
 
 /** How the solver picks an element from the tools' text: by role and name, like a model reading the snapshot. */
 export interface Target {

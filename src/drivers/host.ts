@@ -43,7 +43,7 @@ export {
   type SandboxInfo,
   type StartOptions,
 } from './linux/sandbox/sandbox.js';
-export { displayName, sandboxKind, shellExports, type SandboxKind } from './linux/sandbox/env.js';
+export { displayName, HOME_VARS, sandboxKind, shellExports, type SandboxKind } from './linux/sandbox/env.js';
 
 export type { HotkeyGrab };
 

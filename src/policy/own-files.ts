@@ -8,6 +8,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { SANDBOX_HOME_REL } from '../paths.js';
 
 /** Path-like runs in free text: absolute, `~/…`, `$HOME/…`, `file://…`. Parentheses and quotes end a run. */
 const PATH_RUN = /(?:file:\/\/)?(?:~(?=\/|$|[\s)"'])|\$\{?HOME\}?|\/)[^\s"'<>|()\[\]{}]*/g;
@@ -63,27 +64,58 @@ export function protectedRoots(paths: readonly string[]): string[] {
   return [...new Set(paths.map((p) => normalisePath(p) ?? p))];
 }
 
-/** What an act touches that is one of the tool's own files: the offending path, or undefined. */
+/**
+ * The home of a sandbox desktop's apps that the normalised `p` lies in (`<toolHome>/sandboxes/display-N/home`, the
+ * exact spelling only), else undefined: what lies there is the apps' settings and files, not the tool's own.
+ */
+export function sandboxHomeAt(p: string, toolHome: string | undefined): string | undefined {
+  if (toolHome === undefined) return undefined;
+  const base = toolHome.replace(/\/+$/, '');
+  if (!p.startsWith(base + '/')) return undefined;
+  const m = SANDBOX_HOME_REL.exec(p.slice(base.length + 1));
+  return m ? `${base}/${m[0]}` : undefined;
+}
+
+/**
+ * Whether `p` is one of the tool's own files: inside a protected root, unless it lies in a sandbox's home that
+ * root holds (a settings file kept inside a sandbox's home stays protected).
+ */
+function isOwn(p: string, roots: readonly string[], toolHome: string | undefined): boolean {
+  const home = sandboxHomeAt(p, toolHome);
+  return roots.some((r) => isInside(p, r) && !(home !== undefined && isInside(home, r) && !isInside(r, home)));
+}
+
+/**
+ * What an act touches that is one of the tool's own files: the offending path, or undefined. `toolHome` (normalised)
+ * leaves the homes of its sandboxes' apps, which lie inside it, to the apps.
+ */
 export function ownFileTouched(
   texts: readonly string[],
   paths: readonly string[],
   title: string | undefined,
   roots: readonly string[],
   homeName?: string,
+  toolHome?: string,
 ): { path: string; where: 'value' | 'title' } | undefined {
   for (const p of [...paths.map((x) => normalisePath(x) ?? x), ...texts.flatMap(pathsIn)]) {
-    if (roots.some((r) => isInside(p, r))) return { path: p, where: 'value' };
+    if (isOwn(p, roots, toolHome)) return { path: p, where: 'value' };
   }
   if (title) {
-    for (const p of pathsIn(title)) if (roots.some((r) => isInside(p, r))) return { path: p, where: 'title' };
-    // An editor that shows only the folder's name: ".computer-use" in a title is enough to refuse.
-    if (
-      homeName &&
-      homeName.startsWith('.') &&
-      homeName.length > 3 &&
-      title.toLowerCase().includes(homeName.toLowerCase())
-    )
+    for (const p of pathsIn(title)) if (isOwn(p, roots, toolHome)) return { path: p, where: 'title' };
+    // An editor that shows only the folder's name: ".computer-use" in a title is enough to refuse, once the paths
+    // into a sandbox's home (which hold the name too) are taken out.
+    const rest = withoutSandboxHomes(title, toolHome).toLowerCase();
+    if (homeName && homeName.startsWith('.') && homeName.length > 3 && rest.includes(homeName.toLowerCase()))
       return { path: homeName, where: 'title' };
   }
   return undefined;
+}
+
+/** `text` with each path run that lies in a sandbox's home blanked out. */
+function withoutSandboxHomes(text: string, toolHome: string | undefined): string {
+  if (toolHome === undefined) return text;
+  return text.replace(PATH_RUN, (run) => {
+    const n = normalisePath(run.replace(/[.,;:!?]+$/, ''));
+    return n !== undefined && sandboxHomeAt(n, toolHome) !== undefined ? ' ' : run;
+  });
 }

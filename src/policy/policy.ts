@@ -29,7 +29,7 @@ import {
 import { classifyAction, keysTypeText, type IrreversibleVerdict } from './irreversible.js';
 import { launcherNames, launchIdentity } from './launched.js';
 import { DEFAULT_MODE, type Mode } from './modes.js';
-import { ownFileTouched, protectedRoots } from './own-files.js';
+import { normalisePath, ownFileTouched, protectedRoots } from './own-files.js';
 import { panelMarker } from './panel-marker.js';
 import { addAllowedApp, confirmationsPath, defaultSettingsPath } from './settings.js';
 import { pausedError, type StopController } from './stop.js';
@@ -135,6 +135,7 @@ export class Policy implements PolicyGate {
           : new AuditLog(options.audit);
     this.settingsPath = options.settingsPath === false ? undefined : options.settingsPath ?? defaultSettingsPath();
     // The settings file with its confirmation records and key (kept beside it), and the audit log with its key.
+    this.toolHome = normalisePath(cuHome()) ?? cuHome();
     this.roots = protectedRoots(
       options.protectedPaths ?? [
         cuHome(),
@@ -146,6 +147,8 @@ export class Policy implements PolicyGate {
 
   /** The tool's own files (normalised). */
   private readonly roots: string[];
+  /** The tool's home, normalised: the homes of its sandboxes' apps inside it are not its own files. */
+  private readonly toolHome: string;
   /** Terminals allowed to run typed commands (allowCommands). */
   private readonly commands: AppRules;
 
@@ -154,7 +157,7 @@ export class Policy implements PolicyGate {
 
   /** Why a submit naming these paths is refused (a file of the tool's own), else undefined. */
   ownFile(paths: readonly string[]): string | undefined {
-    const hit = ownFileTouched([], paths, undefined, this.roots);
+    const hit = ownFileTouched([], paths, undefined, this.roots, undefined, this.toolHome);
     return hit
       ? `This action is refused in every mode: the field now names one of computer-use's own files (` +
           `${OWN_FILES}). ` +
@@ -201,7 +204,7 @@ export class Policy implements PolicyGate {
       texts.push(req.chords ? req.chords.map((c) => chordChar(c) ?? ' ').join('') : req.keys);
     }
     const home = cuHome().split(/[\\/]/).filter(Boolean).pop();
-    const hit = ownFileTouched(texts, req.paths ?? [], targetIn(req).title, this.roots, home);
+    const hit = ownFileTouched(texts, req.paths ?? [], targetIn(req).title, this.roots, home, this.toolHome);
     if (!hit) return undefined;
     return hit.where === 'title'
       ? `the window shows one of computer-use's own files (${OWN_FILES})`

@@ -1,24 +1,23 @@
 /** galculator tasks (GTK 3): arithmetic by clicking its keypad, and a number-base change through a nested menu. */
 import { rename, rm } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { answerEquals } from '../checks.js';
-import type { EvalTask, PlanStep, TaskSetup } from '../task.js';
-
-const CONFIG = join(homedir(), '.config', 'galculator', 'galculator.conf');
-const KEPT = `${CONFIG}.cu-eval-kept`;
+import { appsFolder, type EvalTask, type PlanStep, type TaskContext, type TaskSetup } from '../task.js';
 
 /**
  * galculator keeps its mode and number base in its config file when it quits: every task starts from the
- * defaults, with the user's own file set aside and put back afterwards (it stops by SIGTERM, which saves nothing).
+ * defaults, with the file there was set aside and put back afterwards (it stops by SIGTERM, which saves nothing). In a
+ * sandbox with a home of its own the file is that home's, fresh at the sandbox's start, but the eval's tasks share one.
  */
-async function freshConfig(): Promise<TaskSetup> {
-  const kept = await rename(CONFIG, KEPT).then(() => true, () => false);
+async function freshConfig(ctx: TaskContext): Promise<TaskSetup> {
+  const config = join(appsFolder(ctx.env, 'config'), 'galculator', 'galculator.conf');
+  const keptPath = `${config}.cu-eval-kept`;
+  const kept = await rename(config, keptPath).then(() => true, () => false);
   return {
     vars: {},
     teardown: async () => {
-      await rm(CONFIG, { force: true });
-      if (kept) await rename(KEPT, CONFIG);
+      await rm(config, { force: true });
+      if (kept) await rename(keptPath, config);
     },
   };
 }

@@ -6,12 +6,11 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { fileEquals, fileMatches } from '../checks.js';
-import type { CheckResult, EvalTask, PlanStep, TaskContext } from '../task.js';
+import { appsFolder, type CheckResult, type EvalTask, type PlanStep, type TaskContext } from '../task.js';
 import { startCaptured } from './proc.js';
 import { startApp } from './spawn.js';
 
@@ -19,18 +18,17 @@ const run = promisify(execFile);
 
 async function sleep(ms: number): Promise<void> { await new Promise((r) => setTimeout(r, ms)); }
 
-const EDITOR_STATE = join(homedir(), '.local', 'share', 'org.gnome.TextEditor');
-
 /**
  * GNOME Text Editor restores its last session and unsaved drafts at start (a run's earlier document reopened
- * with "Could Not Open File"): each task starts without them, the user's own set aside and put back afterwards.
+ * with "Could Not Open File"): each task starts without them, the state there was set aside and put back afterwards.
  */
-async function freshEditorState(): Promise<() => Promise<void>> {
-  const kept = `${EDITOR_STATE}.cu-eval-kept`;
-  const had = await rename(EDITOR_STATE, kept).then(() => true, () => false);
+async function freshEditorState(ctx: TaskContext): Promise<() => Promise<void>> {
+  const state = join(appsFolder(ctx.env, 'data'), 'org.gnome.TextEditor');
+  const kept = `${state}.cu-eval-kept`;
+  const had = await rename(state, kept).then(() => true, () => false);
   return async () => {
-    await rm(EDITOR_STATE, { recursive: true, force: true });
-    if (had) await rename(kept, EDITOR_STATE);
+    await rm(state, { recursive: true, force: true });
+    if (had) await rename(kept, state);
   };
 }
 
@@ -257,7 +255,7 @@ const newAppTasks2: EvalTask[] = [
     hard: 'GTK 4 (its file chooser is a generic "Save As"; the entry reads back empty); Chinese text',
     setup: async (ctx) => ({
       vars: { path: join(ctx.dir, 'packing.txt'), text: PACKING },
-      teardown: await freshEditorState(),
+      teardown: await freshEditorState(ctx),
     }),
     plan: [
       { do: 'launch', command: 'gnome-text-editor', args: ['--new-window'] },

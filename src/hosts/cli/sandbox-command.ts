@@ -1,33 +1,37 @@
 /**
  * `computer-use sandbox …`: start, stop, list and use headless desktops from a shell or a CI script.
  *
- *   sandbox up [--kind xvfb|weston] [--display N] [--no-wm] [--json]   start one and print it
+ *   sandbox up [--kind xvfb|weston] [--display N] [--no-wm] [--own-home] [--json]   start one and print it
  *   sandbox down [:N | --all]                      stop one (default: the only/first one) or all
  *   sandbox status [--json]                        list recorded sandboxes
  *   sandbox env [--json]                           `export K=V` lines for the current/first sandbox
- *   sandbox exec [--kind xvfb|weston] [--keep] -- <cmd> [args...]   run a command on a desktop (reused or started)
- * `--kind` defaults to `COMPUTER_USE_SANDBOX_KIND`, else xvfb.
+ *   sandbox exec [--kind xvfb|weston] [--keep] [--own-home] -- <cmd> [args...]   run a command on a desktop
+ *                                                  (reused or started)
+ * `--kind` defaults to `COMPUTER_USE_SANDBOX_KIND`, else xvfb. A sandbox's apps, and the command `exec` runs, get a
+ * HOME of the sandbox's own, empty at its start; `--own-home` (or `COMPUTER_USE_SANDBOX_HOME=own`) keeps the caller's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
-import { displayName, sandboxKind, shellExports } from '../../drivers/host.js';
+import { displayName, HOME_VARS, sandboxKind, shellExports } from '../../drivers/host.js';
 import { asksHelp } from './args.js';
 import {
   ensureDesktop, listSandboxes, sandboxEnv, startSandbox, stopSandbox, type SandboxInfo, type StartOptions,
 } from '../../drivers/host.js';
 
 const USAGE = `usage: computer-use sandbox <command>
-  up [--kind xvfb|weston] [--display N] [--no-wm] [--json]
+  up [--kind xvfb|weston] [--display N] [--no-wm] [--own-home] [--json]
                                          start a headless desktop: xvfb (Xvfb + D-Bus + AT-SPI + openbox,
                                          the default) or weston (headless Wayland compositor + D-Bus +
                                          AT-SPI, no X server: element actions only, keys are input_blocked)
   down [:N | --all]                      stop a sandbox (default: the first one) or all of them
   status [--json]                        list sandboxes
   env [--json]                           print export lines for the current or first sandbox
-  exec [--kind xvfb|weston] [--keep] -- <cmd> [args...]
+  exec [--kind xvfb|weston] [--keep] [--own-home] -- <cmd> [args...]
                                          run a command on a desktop; a sandbox started for it is
                                          stopped afterwards unless --keep
---kind defaults to COMPUTER_USE_SANDBOX_KIND, else xvfb.`;
+--kind defaults to COMPUTER_USE_SANDBOX_KIND, else xvfb. The apps in a sandbox, and the command exec
+runs, get a HOME of the sandbox's own, empty when it starts and removed when it stops (no settings
+carried over); --own-home (or COMPUTER_USE_SANDBOX_HOME=own) starts one with your HOME instead.`;
 
 /** Variables `sandbox env` prints. */
 const ENV_KEYS = [
@@ -42,12 +46,18 @@ const ENV_KEYS = [
   'XDG_RUNTIME_DIR',
   'GSK_RENDERER',
   'COMPUTER_USE_SANDBOX',
+  'COMPUTER_USE_HOME',
 ] as const;
 
+/** What `sandbox env` prints of a sandbox: its home's variables too when it has a home of its own. */
+function envKeys(info: SandboxInfo): readonly string[] {
+  return info.home !== undefined ? [...ENV_KEYS, ...HOME_VARS] : ENV_KEYS;
+}
+
 /** The sandbox's own variables (never the rest of the caller's environment, which may hold secrets). */
-function pickEnv(vars: Record<string, string>): Record<string, string> {
+function pickEnv(vars: Record<string, string>, info: SandboxInfo): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of ENV_KEYS) if (vars[k] !== undefined) out[k] = vars[k];
+  for (const k of envKeys(info)) if (vars[k] !== undefined) out[k] = vars[k];
   return out;
 }
 
@@ -106,16 +116,18 @@ function describe(info: SandboxInfo, alive?: boolean): string {
 async function up(args: string[]): Promise<number> {
   const json = flag(args, '--json');
   const noWm = flag(args, '--no-wm');
+  const ownHome = flag(args, '--own-home');
   const display = option(args, '--display');
   const kind = option(args, '--kind');
   rejectExtra(args);
-  const opts: StartOptions = { wm: !noWm };
+  const opts: StartOptions = { wm: !noWm, ...(ownHome ? { ownHome } : {}) };
   if (kind !== undefined) opts.kind = sandboxKind(kind);
   if (display !== undefined) opts.display = Number(displayName(display).slice(1));
   const t0 = Date.now();
   const info = await startSandbox(opts);
   const ms = Date.now() - t0;
-  if (json) process.stdout.write(JSON.stringify({ ...info, env: pickEnv(sandboxEnv(info)), startupMs: ms }) + '\n');
+  if (json)
+    process.stdout.write(JSON.stringify({ ...info, env: pickEnv(sandboxEnv(info), info), startupMs: ms }) + '\n');
   else process.stdout.write(`started ${describe(info)}\n  in ${ms} ms; use: eval "$(computer-use sandbox env)"\n`);
   return 0;
 }
@@ -166,8 +178,8 @@ async function env(args: string[]): Promise<number> {
     return 1;
   }
   const vars = sandboxEnv(info);
-  if (json) process.stdout.write(JSON.stringify(pickEnv(vars)) + '\n');
-  else process.stdout.write(shellExports(vars, ENV_KEYS) + '\n');
+  if (json) process.stdout.write(JSON.stringify(pickEnv(vars, info)) + '\n');
+  else process.stdout.write(shellExports(vars, envKeys(info)) + '\n');
   return 0;
 }
 
@@ -176,6 +188,7 @@ async function exec(args: string[]): Promise<number> {
   const own = sep < 0 ? args : args.slice(0, sep);
   const command = sep < 0 ? [] : args.slice(sep + 1);
   const keep = flag(own, '--keep');
+  const ownHome = flag(own, '--own-home');
   const kind = option(own, '--kind');
   rejectExtra(own);
   const [cmd, ...cmdArgs] = command;
@@ -198,7 +211,9 @@ async function exec(args: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
   let started: SandboxInfo | undefined;
   try {
-    const desktop = await ensureDesktop(kind !== undefined ? { kind: sandboxKind(kind) } : {});
+    const desktop = await ensureDesktop({
+      ...(kind !== undefined ? { kind: sandboxKind(kind) } : {}), ...(ownHome ? { ownHome } : {}),
+    });
     if (desktop.started) started = desktop.info;
     if (firstSignal) return signalCode(firstSignal);
     const where = desktop.started ? `started ${started?.display}${keep ? ' (kept afterwards)' : ''}`

@@ -3,7 +3,7 @@
  * them the app list says nothing runs, and a model starts a second copy. Their windows get handles
  * `x11:<window id>`, which the screenshot/OCR fallback and pointer input accept and tree reads refuse.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { procInfo, processAgeMs } from '../../../common/proc.js';
 import type { AppInfo, WindowInfo } from '../../../protocol/nodes.js';
 import { inaccessibleAdvice, mayStillRegister } from './advice.js';
@@ -82,9 +82,19 @@ function neverRegisters(pid: number, factsOf: (pid: number) => ProcessFacts | un
   return facts !== undefined && !mayStillRegister(facts);
 }
 
-/** Whether the process has child processes running (`/proc/<pid>/task/<pid>/children`; false when unreadable). */
+/**
+ * Whether the process has child processes running: those of any of its threads (`/proc/<pid>/task/<tid>/children`;
+ * LibreOffice's oosplash starts soffice.bin from a worker thread, so its main thread lists none); false when
+ * unreadable.
+ */
 export function startedOthers(pid: number): boolean {
-  try { return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim() !== ''; } catch { return false; }
+  try {
+    return readdirSync(`/proc/${pid}/task`).some((tid) => {
+      try { return readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim() !== ''; } catch { return false; }
+    });
+  } catch {
+    return false;
+  }
 }
 
 /** The machine facts the advice needs, read once per listing. */

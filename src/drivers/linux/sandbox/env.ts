@@ -140,11 +140,50 @@ export function sandboxKind(value: string): SandboxKind {
 /** The Wayland socket name of a Weston sandbox, relative to its private XDG_RUNTIME_DIR. */
 export const WESTON_SOCKET = 'wayland-cu';
 
+/**
+ * `HOME` and the XDG base folders of a sandbox's own home, laid out as the XDG defaults under it (an app that reads
+ * `$HOME/.config` rather than `XDG_CONFIG_HOME` lands in the same place).
+ */
+export function homeEnv(home: string): Record<string, string> {
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: `${home}/.config`,
+    XDG_DATA_HOME: `${home}/.local/share`,
+    XDG_CACHE_HOME: `${home}/.cache`,
+    XDG_STATE_HOME: `${home}/.local/state`,
+  };
+}
+
+/** The variables {@link homeEnv} sets: an isolated sandbox never passes the caller's values of them on. */
+export const HOME_VARS = ['HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME'] as const;
+
+/**
+ * Whether a new sandbox gets a home of its own (the default) or runs its apps with the caller's HOME:
+ * `COMPUTER_USE_SANDBOX_HOME=own` (or `caller`, `user`) keeps the caller's; `fresh` (or unset) is the default.
+ */
+export function ownHomeWanted(value: string | undefined): boolean {
+  const v = (value ?? '').trim().toLowerCase();
+  if (v === '' || v === 'fresh' || v === 'isolated' || v === 'sandbox') return false;
+  if (v === 'own' || v === 'caller' || v === 'user') return true;
+  throw new Error(`COMPUTER_USE_SANDBOX_HOME=${JSON.stringify(value?.slice(0, 40))}: use fresh (the default) or own`);
+}
+
 /** The parts of a sandbox that its environment is built from. */
 export interface SandboxEnvParts {
   /** The sandbox's name `:N`: the X display of an Xvfb sandbox, only a slot number for a Weston one. */
   display: string;
   runtimeDir: string;
+  /**
+   * The sandbox's own HOME (XDG folders inside it); undefined: the apps run with the caller's HOME (the opt-out,
+   * and sandboxes recorded before homes of their own).
+   */
+  home?: string;
+  /**
+   * computer-use's own home of whoever started the sandbox, passed on as `COMPUTER_USE_HOME`: a computer-use
+   * process inside the sandbox (`sandbox exec -- …`, a driver) keeps its settings, audit log and the sandbox's state
+   * file instead of looking for them under the sandbox's HOME.
+   */
+  toolHome?: string;
   dbusAddress?: string;
   a11yAddress?: string;
   /** Default `xvfb`. */
@@ -155,7 +194,9 @@ export interface SandboxEnvParts {
 
 /**
  * The environment for processes inside a sandbox: the cleaned `base` plus `XDG_RUNTIME_DIR`, the session and
- * accessibility bus addresses (when known) and `COMPUTER_USE_SANDBOX`, and then per kind:
+ * accessibility bus addresses (when known) and `COMPUTER_USE_SANDBOX`; with a `home`, `HOME` and the XDG base
+ * folders inside it (never the caller's: its apps' settings stay out of the sandbox and the sandbox's out of
+ * them); with a `toolHome`, `COMPUTER_USE_HOME`; and then per kind:
  * - xvfb: `DISPLAY`, `XDG_SESSION_TYPE=x11`, `GSK_RENDERER=cairo` (GTK4 under Xvfb never registers with the
  *   AT-SPI registry without it);
  * - weston: `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE=wayland`, the toolkits told to use Wayland (`GDK_BACKEND`,
@@ -168,6 +209,8 @@ export function buildSandboxEnv(parts: SandboxEnvParts,
   const env = cleanEnv(base);
   env['XDG_RUNTIME_DIR'] = parts.runtimeDir;
   env['COMPUTER_USE_SANDBOX'] = parts.display;
+  if (parts.home !== undefined) Object.assign(env, homeEnv(parts.home));
+  if (parts.toolHome !== undefined) env['COMPUTER_USE_HOME'] = parts.toolHome;
   if ((parts.kind ?? 'xvfb') === 'weston') {
     env['DISPLAY'] = '';
     env['WAYLAND_DISPLAY'] = parts.waylandDisplay ?? WESTON_SOCKET;

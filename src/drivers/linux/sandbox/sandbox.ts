@@ -12,11 +12,12 @@ import { connect } from 'node:net';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cuPath } from '../../../paths.js';
+import { cuHome, cuPath, sandboxDir, sandboxHome } from '../../../paths.js';
 import { getA11yAddress } from './dbus.js';
+import { homeTemplate, seedHome } from './home-template.js';
 import {
-  buildSandboxEnv, chooseDisplay, cleanEnv, displayName, parseDbusLaunch, sandboxKind, takenDisplays, WESTON_SOCKET,
-  type SandboxKind,
+  buildSandboxEnv, chooseDisplay, cleanEnv, displayName, homeEnv, ownHomeWanted, parseDbusLaunch, sandboxKind,
+  takenDisplays, WESTON_SOCKET, type SandboxKind,
 } from './env.js';
 import { pidIs, pidsWithEnv, pollUntil, run, spawnDetached, terminate, type Spawned } from './processes.js';
 
@@ -34,6 +35,11 @@ export interface SandboxInfo {
   a11yAddress: string;
   /** Private `XDG_RUNTIME_DIR` (mode 0700); removed on stop. */
   runtimeDir: string;
+  /**
+   * The HOME its apps run with, made empty at the start inside `runtimeDir` (so removed on stop), with the XDG
+   * folders inside it; absent when they run with the caller's HOME (`ownHome`, and state files written before).
+   */
+  home?: string;
   /** Processes started for the sandbox. */
   pids: { xvfb?: number; weston?: number; dbus: number; atspi: number; wm?: number };
   /** ISO time of the start. */
@@ -50,6 +56,11 @@ export interface StartOptions {
   wm?: boolean;
   /** `xvfb` (default, or `COMPUTER_USE_SANDBOX_KIND`) or `weston`. */
   kind?: SandboxKind;
+  /**
+   * Run the apps with the caller's HOME and XDG folders (their settings persist across sandboxes) instead of a home
+   * of the sandbox's own. Default: `COMPUTER_USE_SANDBOX_HOME=own`, else false.
+   */
+  ownHome?: boolean;
 }
 
 /** A desktop to run apps and drivers in: the user's own, or a sandbox. */
@@ -90,15 +101,33 @@ const starting = new Set<number>();
 
 const sandboxesDir = (): string => cuPath('sandboxes');
 const statePath = (display: string): string => cuPath('sandboxes', `${display}.json`);
-/**
- * `display-90`, not `:90`: at-spi-bus-launcher mangles a ':' in XDG_RUNTIME_DIR (it binds
- * `…/_90/at-spi/bus:90`) and the AT-SPI bus fails to start.
- */
-const runtimeDirFor = (display: string): string => cuPath('sandboxes', `display-${display.slice(1)}`);
+const runtimeDirFor = sandboxDir;
 
-/** The environment for drivers and apps inside the sandbox. */
+/**
+ * The environment for drivers and apps inside the sandbox: its own HOME when it has one, and this process's
+ * computer-use home as `COMPUTER_USE_HOME`.
+ */
 export function sandboxEnv(info: SandboxInfo, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  return buildSandboxEnv(info, base);
+  return buildSandboxEnv({ ...info, toolHome: cuHome() }, base);
+}
+
+/** Whether a sandbox started with `opts` runs its apps with the caller's HOME. */
+function wantsOwnHome(opts: StartOptions, env: NodeJS.ProcessEnv = process.env): boolean {
+  return opts.ownHome ?? ownHomeWanted(env['COMPUTER_USE_SANDBOX_HOME']);
+}
+
+/**
+ * Makes the sandbox's apps' HOME, mode 0700, with its XDG folders and the template's files (home-template.ts) and
+ * nothing else; undefined when the apps keep the caller's. The runtime dir it lies in was just made afresh, so
+ * nothing of an earlier sandbox on this display is left in it.
+ */
+async function freshHome(display: string, own: boolean): Promise<string | undefined> {
+  if (own) return undefined;
+  const home = sandboxHome(display);
+  for (const dir of [home, ...Object.values(homeEnv(home))]) await mkdir(dir, { recursive: true, mode: 0o700 });
+  const template = await homeTemplate();
+  if (template) await seedHome(home, template);
+  return home;
 }
 
 /** Starts a headless desktop and records it. Cleans up whatever it started if a step fails. */
@@ -111,7 +140,9 @@ export async function startSandbox(opts: StartOptions = {}): Promise<SandboxInfo
     starting.add(n);
     try {
       const kind = defaultKind(opts);
-      return kind === 'weston' ? await startWeston(displayName(n)) : await startOn(displayName(n), opts.wm ?? true);
+      const own = wantsOwnHome(opts);
+      return kind === 'weston' ? await startWeston(displayName(n), own)
+        : await startOn(displayName(n), opts.wm ?? true, own);
     } catch (err) {
       lastError = err;
       // Another process may have taken the display between our check and Xvfb's lock: try the next one.
@@ -189,12 +220,15 @@ async function failCleanly(
   if (err instanceof Error) err.message += tails.join('');
 }
 
-async function startOn(display: string, wm: boolean): Promise<SandboxInfo> {
+async function startOn(display: string, wm: boolean, ownHome: boolean): Promise<SandboxInfo> {
   const runtimeDir = await freshRuntimeDir(display);
+  const home = await freshHome(display, ownHome);
   const log = (name: string): string => join(runtimeDir, `${name}.log`);
   const partial: Teardown & { a11yAddress?: string } = { display, runtimeDir, pids: {} };
   try {
-    const baseEnv = { ...cleanEnv(process.env), DISPLAY: display, XDG_RUNTIME_DIR: runtimeDir };
+    // The home goes to the buses too: D-Bus activation starts dconf-service and the like with the bus's environment.
+    const baseEnv = { ...cleanEnv(process.env), ...(home ? homeEnv(home) : {}), DISPLAY: display,
+      XDG_RUNTIME_DIR: runtimeDir };
 
     // -noreset: without it Xvfb resets when its last client disconnects, which drops the AT_SPI_BUS root-window
     // property at-spi-bus-launcher sets (and closes its display after); Qt 5 needs that property (toolkits.ts).
@@ -219,7 +253,7 @@ async function startOn(display: string, wm: boolean): Promise<SandboxInfo> {
 
     const { dbus, atspi, a11yAddress } = await startBuses(baseEnv, partial, log);
     const info: SandboxInfo = {
-      display, kind: 'xvfb', dbusAddress: dbus.address, a11yAddress, runtimeDir,
+      display, kind: 'xvfb', dbusAddress: dbus.address, a11yAddress, runtimeDir, ...(home ? { home } : {}),
       pids: { xvfb: xvfb.pid, dbus: dbus.pid, atspi }, startedAt: new Date().toISOString(), owned: true,
     };
     if (wm) {
@@ -241,13 +275,15 @@ async function startOn(display: string, wm: boolean): Promise<SandboxInfo> {
  * (`--idle-time=0`: a locked screen would deactivate every window), on
  * the socket {@link WESTON_SOCKET} of a private XDG_RUNTIME_DIR; then the session bus and the AT-SPI bus.
  */
-async function startWeston(display: string): Promise<SandboxInfo> {
+async function startWeston(display: string, ownHome: boolean): Promise<SandboxInfo> {
   const runtimeDir = await freshRuntimeDir(display);
+  const home = await freshHome(display, ownHome);
   const log = (name: string): string => join(runtimeDir, `${name}.log`);
   const partial: Teardown & { a11yAddress?: string } = { display, runtimeDir, pids: {}, kind: 'weston' };
   try {
     // No DISPLAY: Weston would otherwise pick its X11 backend's environment up, and the buses would know an X server.
-    const baseEnv: Record<string, string> = { ...cleanEnv(process.env), XDG_RUNTIME_DIR: runtimeDir };
+    const baseEnv: Record<string, string> = { ...cleanEnv(process.env), ...(home ? homeEnv(home) : {}),
+      XDG_RUNTIME_DIR: runtimeDir };
     delete baseEnv['DISPLAY'];
     const weston = spawnDetached('weston', ['--backend=headless-backend.so', `--socket=${WESTON_SOCKET}`,
       '--idle-time=0', '--width=1280', '--height=1024', `--log=${log('weston')}`], baseEnv, log('weston-stderr'));
@@ -262,8 +298,16 @@ async function startWeston(display: string): Promise<SandboxInfo> {
     });
     const { dbus, atspi, a11yAddress } = await startBuses(baseEnv, partial, log);
     const info: SandboxInfo = {
-      display, kind: 'weston', waylandDisplay: WESTON_SOCKET, dbusAddress: dbus.address, a11yAddress, runtimeDir,
-      pids: { weston: weston.pid, dbus: dbus.pid, atspi }, startedAt: new Date().toISOString(), owned: true,
+      display,
+      kind: 'weston',
+      waylandDisplay: WESTON_SOCKET,
+      dbusAddress: dbus.address,
+      a11yAddress,
+      runtimeDir,
+      ...(home ? { home } : {}),
+      pids: { weston: weston.pid, dbus: dbus.pid, atspi },
+      startedAt: new Date().toISOString(),
+      owned: true,
     };
     await writeState(info);
     return info;
@@ -413,6 +457,7 @@ function isSandboxInfo(v: unknown): v is SandboxInfo {
     typeof o['dbusAddress'] === 'string' &&
     typeof o['a11yAddress'] === 'string' &&
     typeof o['runtimeDir'] === 'string' &&
+    (o['home'] === undefined || typeof o['home'] === 'string') &&
     (o['kind'] === undefined || o['kind'] === 'xvfb' || o['kind'] === 'weston') &&
     typeof pids === 'object' &&
     pids !== null &&
