@@ -381,8 +381,12 @@ export class LinuxDriver {
         try {
           const start = targetOf(p.scope ?? p.window);
           // The window's root is read once, for its window facts and for the patched re-read's refresh of it.
+          const kidsHint =
+            p.since !== undefined ? this.keptReads.get(p.window, p.since)?.root.children?.length : undefined;
           const rootInfo = p.scope === undefined
-            ? readElement(this.bus, start, { children: true, bounds: true, text: new TextBudget() })
+            ? readElement(this.bus, start, {
+              children: true, bounds: true, text: new TextBudget(), ...(kidsHint !== undefined ? { kidsHint } : {}),
+            })
             : undefined;
           rootInfo?.catch(() => undefined); // its failure is answered by the reads that wait for it
           const [window, read] = await Promise.all([

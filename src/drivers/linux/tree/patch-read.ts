@@ -98,7 +98,8 @@ async function refreshNode(
   given?: Promise<ElementInfo>,
 ): Promise<void> {
   const old = at.node;
-  const info = await (given ?? readElement(bus, targetOf(old.id), { text }));
+  const kidsHint = Math.max(old.children?.length ?? 0, old.childCount ?? 0);
+  const info = await (given ?? readElement(bus, targetOf(old.id), { text, kidsHint }));
   const kids = info.children.slice(0, MAX_CHILDREN).map(handleOf);
   const sameKids = old.children
     ? kids.length === old.children.length && kids.every((k, i) => k === old.children![i]!.id)

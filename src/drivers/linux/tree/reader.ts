@@ -126,19 +126,35 @@ const MAX_APP_ROOTS = 256;
 export async function readElement(
   bus: A11yBus,
   t: Target,
-  opts: { bounds?: boolean; children?: boolean; text?: TextBudget } = {},
+  opts: {
+    bounds?: boolean; children?: boolean; text?: TextBudget;
+    /**
+     * How many children a read of this element a moment ago saw (a patched re-read's kept tree): when that was a
+     * short list, the list is asked beside the element's facts, and used when ChildCount still says a short list.
+     */
+    kidsHint?: number;
+  } = {},
 ): Promise<ElementInfo> {
   const propsRead = bus.getAll(t, ACC);
   const ifacesRead = bus.call(t, ACC, 'GetInterfaces');
+  const early = opts.children !== false && opts.kidsHint !== undefined && opts.kidsHint <= MAX_CHILDREN
+    ? bus.call(t, ACC, 'GetChildren').then(([list]) => ((list ?? []) as [string, string][]), () => undefined)
+    : undefined;
   // The child list is asked for only once ChildCount says it is bounded (huge tables: by coordinate, table.ts;
   // long lists: the rows on screen, visible.ts). It is read beside the facts that need the element's kind (enrich).
   const kidsRead = opts.children === false
     ? Promise.resolve({ children: [] as Target[], count: 0, start: 0, visible: false })
-    : Promise.all([propsRead, ifacesRead]).then(([p, i]) => {
+    : Promise.all([propsRead, ifacesRead]).then(async ([p, i]) => {
       const n = Number(p['ChildCount'] ?? 0);
-      return readByCoordinate(new Set(i[0] as string[]), n)
-        ? { children: [] as Target[], count: n, start: 0, visible: false }
-        : childrenOf(bus, t, n);
+      if (readByCoordinate(new Set(i[0] as string[]), n))
+        return { children: [] as Target[], count: n, start: 0, visible: false };
+      // Asked early, and the count says the same call would have been made: its answer stands.
+      const list = n >= 0 && n <= MAX_CHILDREN ? await early : undefined;
+      if (list) {
+        const children = list.map(([dest, path]) => ({ dest, path }));
+        return { children, count: Math.max(n, children.length), start: 0, visible: false };
+      }
+      return childrenOf(bus, t, n);
     });
   kidsRead.catch(() => undefined); // answered below, once the element's own facts are in
   const [role, props, stateWords, ifaces] = await Promise.all([
