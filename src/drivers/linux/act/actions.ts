@@ -33,6 +33,7 @@ import { clickInside } from './inner-click.js';
 import { insideAncestors, screenOffset } from './on-screen.js';
 import { scrollBarsOf } from './scrollbars.js';
 import { scrollIntoView } from './into-view.js';
+import { partInView, revealColumn } from './sideways.js';
 import { scrollByElements } from './scrollby.js';
 import { activateRow } from './row-activate.js';
 import { ATSPI_ROLES } from '../bus/atspi-constants.generated.js';
@@ -164,6 +165,9 @@ export async function act(
       { reason: 'identity', remedy: ['list_windows'] },
     );
   verify(info);
+  // A cell in a column scrolled off to the side is scrolled to first, as a person scrolls right (sideways.ts).
+  const sideways = checks.includes('visible') ? await revealColumn(bus, info, signal) : undefined;
+  if (sideways) info = await read();
   let waitedMs = 0;
   if (p.actionable && checks.length > 0) {
     // Act only when the element can take it: wait (bounded, on the app's events) until it can take the input, else send
@@ -191,6 +195,7 @@ export async function act(
     .catch(() => undefined);
   return {
     ...result,
+    ...(sideways ? { detail: `${sideways}; ${result.detail}` } : {}),
     before,
     ...(p.actionable ? { waitedMs } : {}),
     ...(after ? { after } : {}),
@@ -445,7 +450,8 @@ async function pointerClick(
   if (unsure && await showingReliableFor(bus, t.dest)) return undefined;
   const { bounds } = await readElement(bus, t, { children: false, bounds: true });
   if (!bounds || bounds[2] <= 0 || bounds[3] <= 0) return undefined;
-  const [cx, cy] = center(bounds);
+  // A cell wider than its table's view (a command line) is clicked in the middle of its part in view.
+  const [cx, cy] = center(info.atspiRole === 'table cell' ? await partInView(bus, t, bounds) : bounds);
   if (unsure && !await insideAncestors(bus, t, [cx, cy])) return undefined;
   const top = await topLevelOf(bus, t).catch(() => undefined);
   // A wide table's cell scrolled out sideways can still read showing: the point would land outside its window.
