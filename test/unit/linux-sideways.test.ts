@@ -37,6 +37,8 @@ interface Shape {
   widths?: number[];
   /** No horizontal bar beside the table. */
   noBar?: boolean;
+  /** A cell out of view still reads showing (GTK 3's cell of a row on screen, as lxtask's GTK 2 shows it). */
+  showingOff?: boolean;
 }
 
 /** window › scroll pane › (table › cells, horizontal bar, vertical bar); `log` records moves and clicks. */
@@ -73,7 +75,7 @@ function wideTable(log: string[], shape: Shape) {
     const at = cellOf(path);
     if (at) {
       const [r, k] = at;
-      const shows = inView(r, k) || shape.kit === 'gtk2';
+      const shows = inView(r, k) || shape.kit === 'gtk2' || shape.showingOff === true;
       return { role: 56, parent: '/table', kids: [], ifaces: [ACC, COMP, ACTION],
         states: bits(8, 11, 24, 30, ...(shows ? [25] : [])), name: `c${k}-${r + 1}` };
     }
@@ -216,4 +218,22 @@ test('a table with no horizontal bar: the cell out of view ' +
   const e = await act(bus, fakePointer(log), click('/cell/1/8')).then(() => undefined, (x: unknown) => x);
   assert.ok(e instanceof ComputerUseError && e.code === 'not_visible', String(e));
   assert.deepEqual(log, []);
+});
+
+test('scroll into_view on a far cell GTK 3 keeps showing with no size moves the horizontal bar to it', async () => {
+  const log: string[] = [];
+  const { bus, hbar } = wideTable(log, { kit: 'gtk3', showingOff: true });
+  // Before, ScrollTo (which GTK 3 ignores) and the showing state made it read as done, nothing moved.
+  const r = await act(bus, fakePointer(log), { id: `${APP}/cell/2/7`, op: 'scroll', value: 'into_view' } as never);
+  assert.match(r.detail ?? '', /^scrolled sideways to its column: horizontal scroll bar Value 0 → \d+$/);
+  const x = 100 + 700 - hbar();
+  assert.ok(x >= 100 && x + 100 <= 400, `column at ${x} (bar ${hbar()})`);
+});
+
+test('scroll "to I2" on the table: row 2 shows already, and its column I is brought in across', async () => {
+  const log: string[] = [];
+  const { bus, hbar } = wideTable(log, { kit: 'gtk3' });
+  const r = await act(bus, fakePointer(log), { id: `${APP}/table`, op: 'scroll', value: 'to I2' } as never);
+  assert.match(r.detail ?? '', /^row 2 already on screen; scrolled sideways to its column: /);
+  assert.equal(hbar(), 600);
 });

@@ -72,3 +72,22 @@ test('a cell of a row on screen in a column scrolled off to the right: a click s
     await printed(/^selected cmd-3$/);
     await printed(/^hscroll [1-9]/);
   });
+
+test('scroll "to I250" on the table shows row 250 and its column I; scroll into_view on a far cell scrolls right',
+  { timeout: 120_000 }, async () => {
+    await startApp();
+    const first = ok(await computer.tools.observe({ app: 'wide-list', full: true }));
+    const table = refOn(first, /\] table "Processes"/);
+    const to = ok(await computer.tools.act({ actions: [{ ref: table, op: 'scroll', value: 'to I250' }] }));
+    assert.match(to, /row 250 on screen; scrolled sideways to its column: horizontal scroll bar Value 0 → \d+/, to);
+    const found = ok(await computer.tools.find({ app: 'wide-list', text: 'ppid-250' }));
+    assert.match(found, /^\[e\d+\] cell "ppid-250"/m, found);
+    assert.doesNotMatch(found, /— (out of view|row \d+ of)/, found);
+    // Back to the left edge, then a far cell of a row on screen brought into view by scroll into_view.
+    await startApp();
+    ok(await computer.tools.observe({ app: 'wide-list', full: true }));
+    const cell = refOn(ok(await computer.tools.find({ app: 'wide-list', text: 'ppid-2' })), /cell "ppid-2"/);
+    const into = ok(await computer.tools.act({ actions: [{ ref: cell, op: 'scroll', value: 'into_view' }] }));
+    assert.match(into, /scrolled sideways to its column/, into);
+    await printed(/^hscroll [1-9]/);
+  });

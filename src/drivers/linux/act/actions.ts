@@ -33,7 +33,7 @@ import { clickInside } from './inner-click.js';
 import { insideAncestors, screenOffset } from './on-screen.js';
 import { scrollBarsOf } from './scrollbars.js';
 import { scrollIntoView } from './into-view.js';
-import { partInView, revealColumn } from './sideways.js';
+import { partInView, revealCellAt, revealColumn } from './sideways.js';
 import { scrollByElements } from './scrollby.js';
 import { activateRow } from './row-activate.js';
 import { ATSPI_ROLES } from '../bus/atspi-constants.generated.js';
@@ -671,7 +671,12 @@ async function scroll(
     return scrollIntoView(bus, info, signal);
   }
   const to = parseScrollTo(direction);
-  if (to) return scrollToRow(bus, info, to.row + 1, to.col, signal);
+  if (to) {
+    const done = await scrollToRow(bus, info, to.row + 1, to.col, signal);
+    // "to H200" on a table that is no sheet: row 200, then its column H across (sideways.ts).
+    const across = to.col === undefined ? undefined : await revealCellAt(bus, info, to.row, to.col, signal);
+    return across ? { ...done, detail: `${done.detail}; ${across}` } : done;
+  }
   const by = parseScrollBy(direction);
   if (!by) {
     throw new ComputerUseError(

@@ -177,3 +177,22 @@ export async function partInView(bus: A11yBus, t: Target, bounds: Rect): Promise
   const part = view && intersect(bounds, view);
   return part && part[2] > 0 && part[3] > 0 ? part : bounds;
 }
+
+/**
+ * After a scroll "to H200" on a list or table that is no sheet: the cell at that row and column brought into view
+ * across (a list scrolls its rows only up and down). Undefined when the table has no such cell or nothing moved.
+ */
+export async function revealCellAt(
+  bus: A11yBus,
+  table: ElementInfo,
+  row: number,
+  col: number,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  if (!table.interfaces.has(TABLE) || readByCoordinate(table.interfaces, table.childCount)) return undefined;
+  const [ref] = await bus.call(table.target, TABLE, 'GetAccessibleAt', 'ii', [row, col]).catch(() => [undefined]);
+  const [dest, path] = (ref ?? []) as string[];
+  if (!dest || !path || path === '/org/a11y/atspi/null') return undefined;
+  const cell = await readElement(bus, { dest, path }, { children: false, bounds: true }).catch(() => undefined);
+  return cell && revealColumn(bus, cell, signal);
+}
