@@ -682,7 +682,8 @@ async function scroll(
     throw new ComputerUseError(
       'invalid_params',
       'scroll takes value "up", "down", "left", "right" (a page), an amount ("down 10 pages", "up 5 rows", ' +
-        `at most ${MAX_SCROLL_COUNT}), "into_view", "to N" (row N of a list or table) or "to B7" (a cell of a sheet or a wide table).`,
+        (`at most ${MAX_SCROLL_COUNT}), "into_view", "to N" (row N of a list or table) or "to B7" (a cell ` +
+          `of a sheet or a wide table).`),
     );
   }
   const vertical = by.direction === 'up' || by.direction === 'down';
