@@ -123,7 +123,7 @@ export const OP_DOCS = {
   scroll: 'Scrolls the element. `value`: `"up"`, `"down"`, `"left"` or `"right"` (one page), `"into_view"` (scrolls its ' +
     'containers until the element shows), or `"to N"` on a long list or table (N: 1-based row of a table, or child of a list; thousands separators ' +
     'allowed): the container scrolls until that row shows; on a spreadsheet also `"to B7"` (a cell address, see Cell addresses): ' +
-    'its row and column.',
+    'its row and column (on a table wider than its view, the row, then the column across).',
   drag_to: 'Drags the element onto another. `value`: the target\'s node handle (as `id` in node.act), in the same window.',
   back: 'On a window (its root node): the system\'s Back, as a phone\'s back button or gesture (closes a dialog, leaves a screen); no `value`.',
   home: 'On a window (its root node): goes to the system\'s home screen; no `value`.',

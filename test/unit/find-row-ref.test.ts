@@ -161,3 +161,53 @@ test('a find for another role (a button in a web table) ' +
   );
   assert.doesNotMatch(f.text, /scrolls it into view first/, f.text);
 });
+
+test('a list re-sorted between find and act (a process list sorted by CPU): the act goes to the row where it ' +
+    'is now, never to the one that took its old place', async () => {
+  let moved = false;
+  // Row 251 held "zebra.txt" when find looked; then the list re-sorts: it is row 260, and row 251 holds another.
+  const names = (i: number): string => (i === (moved ? 259 : 250) ? 'zebra.txt' : `file-${i}.txt`);
+  const at = [250];
+  const { fake } = setup(names, at);
+  const c = await computerOf(fake);
+  await c.tools.observe({});
+  const f = await c.tools.find({ text: 'zebra' });
+  const ref = /^\[(e\d+)\] cell "zebra\.txt" — row 251 of 400/m.exec(f.text)?.[1];
+  assert.ok(ref, f.text);
+  moved = true;
+  at[0] = 259;
+  const act = await c.tools.act({ actions: [{ ref, op: 'click' }] });
+  assert.equal(act.isError, false, act.text);
+  // The scroll was aimed again by the row's text, and the click went to the row that holds it.
+  assert.deepEqual(fake.dispatched.map((p) => [p.id, p.op, p.value]), [
+    ['list', 'scroll', 'to 260'],
+    ['shown259', 'click', undefined],
+  ]);
+});
+
+test('a list re-sorted after the scroll: the row that took the old place is not acted on (stale, nothing sent)',
+  async () => {
+    let moved = false;
+    const names = (i: number): string => (i === (moved ? 390 : 250) ? 'zebra.txt' : `file-${i}.txt`);
+    const { fake } = setup(names, [250]);
+    const c = await computerOf(fake);
+    await c.tools.observe({});
+    const f = await c.tools.find({ text: 'zebra' });
+    const ref = /^\[(e\d+)\] cell "zebra\.txt"/m.exec(f.text)?.[1];
+    assert.ok(ref, f.text);
+    // The scroll goes to row 251 while it still holds the row; the re-sort lands between the scroll and the act.
+    const scroll = fake.onAct;
+    fake.onAct = (p, node) => {
+      scroll?.(p, node);
+      moved = true;
+      const t = fake.node('list');
+      if (t) t.children = rowsAt(249, names, 'shown');
+    };
+    const act = await c.tools.act({ actions: [{ ref, op: 'click' }] });
+    assert.match(
+      act.text,
+      new RegExp(`failed click ${ref} · stale_ref: Row 251 of e\\d+ held "zebra\\.txt"`),
+      act.text,
+    );
+    assert.deepEqual(fake.dispatched.map((p) => p.op), ['scroll']);
+  });

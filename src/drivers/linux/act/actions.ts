@@ -33,6 +33,7 @@ import { clickInside } from './inner-click.js';
 import { insideAncestors, screenOffset } from './on-screen.js';
 import { scrollBarsOf } from './scrollbars.js';
 import { scrollIntoView } from './into-view.js';
+import { partInView, revealCellAt, revealColumn } from './sideways.js';
 import { scrollByElements } from './scrollby.js';
 import { activateRow } from './row-activate.js';
 import { ATSPI_ROLES } from '../bus/atspi-constants.generated.js';
@@ -182,6 +183,9 @@ export async function act(
       { reason: 'identity', remedy: ['list_windows'] },
     );
   verify(info);
+  // A cell in a column scrolled off to the side is scrolled to first, as a person scrolls right (sideways.ts).
+  const sideways = checks.includes('visible') ? await revealColumn(bus, info, signal) : undefined;
+  if (sideways) info = await read();
   let waitedMs = 0;
   if (p.actionable && checks.length > 0) {
     // Act only when the element can take it: wait (bounded, on the app's events) until it can take the input, else send
@@ -209,6 +213,7 @@ export async function act(
     .catch(() => undefined);
   return {
     ...result,
+    ...(sideways ? { detail: `${sideways}; ${result.detail}` } : {}),
     before,
     ...(p.actionable ? { waitedMs } : {}),
     ...(after ? { after } : {}),
@@ -463,7 +468,8 @@ async function pointerClick(
   if (unsure && await showingReliableFor(bus, t.dest)) return undefined;
   const { bounds } = await readElement(bus, t, { children: false, bounds: true });
   if (!bounds || bounds[2] <= 0 || bounds[3] <= 0) return undefined;
-  const [cx, cy] = center(bounds);
+  // A cell wider than its table's view (a command line) is clicked in the middle of its part in view.
+  const [cx, cy] = center(info.atspiRole === 'table cell' ? await partInView(bus, t, bounds) : bounds);
   if (unsure && !await insideAncestors(bus, t, [cx, cy])) return undefined;
   const top = await topLevelOf(bus, t).catch(() => undefined);
   // A wide table's cell scrolled out sideways can still read showing: the point would land outside its window.
@@ -693,13 +699,19 @@ async function scroll(
     return scrollIntoView(bus, info, signal);
   }
   const to = parseScrollTo(direction);
-  if (to) return scrollToRow(bus, info, to.row + 1, to.col, signal);
+  if (to) {
+    const done = await scrollToRow(bus, info, to.row + 1, to.col, signal);
+    // "to H200" on a table that is no sheet: row 200, then its column H across (sideways.ts).
+    const across = to.col === undefined ? undefined : await revealCellAt(bus, info, to.row, to.col, signal);
+    return across ? { ...done, detail: `${done.detail}; ${across}` } : done;
+  }
   const by = parseScrollBy(direction);
   if (!by) {
     throw new ComputerUseError(
       'invalid_params',
       'scroll takes value "up", "down", "left", "right" (a page), an amount ("down 10 pages", "up 5 rows", ' +
-        `at most ${MAX_SCROLL_COUNT}), "into_view", "to N" (row N of a list or table) or "to B7" (a cell of a sheet).`,
+        (`at most ${MAX_SCROLL_COUNT}), "into_view", "to N" (row N of a list or table) or "to B7" (a cell ` +
+          `of a sheet or a wide table).`),
     );
   }
   const vertical = by.direction === 'up' || by.direction === 'down';

@@ -2,13 +2,15 @@
  * scroll into_view for an element a scroll pane holds out of view. AT-SPI's Component.ScrollTo does nothing in
  * GTK 3 (an entry in a scrolled grid stayed scrolled out, and the act had no way to tell), so when the element
  * still does not show, the pane's vertical bar is moved through its Value, a view at a time, nearest positions
- * first, until the element shows; bounded, and the bar goes back where it was when no position shows it.
+ * first, until the element shows; bounded, and the bar goes back where it was when no position shows it. A table
+ * cell in a column scrolled off to the side is brought in by the horizontal bar first (sideways.ts).
  */
 import type { ActResult } from '../../../protocol/methods.js';
 import type { A11yBus } from '../bus/bus.js';
 import type { ElementInfo } from '../tree/reader.js';
 import { readElement, showsOnScreen, toRawNode } from '../tree/reader.js';
 import { showingReliableFor } from './actionable.js';
+import { revealColumn } from './sideways.js';
 
 const COMP = 'org.a11y.atspi.Component';
 const VALUE = 'org.a11y.atspi.Value';
@@ -50,6 +52,10 @@ async function shows(bus: A11yBus, info: ElementInfo): Promise<boolean> {
 /** Scrolls `info` into view: ScrollTo, then the pane's bar when it still does not show. */
 export async function scrollIntoView(bus: A11yBus, info: ElementInfo, signal?: AbortSignal): Promise<ActResult> {
   await bus.call(info.target, COMP, 'ScrollTo', 'u', [6 /* ATSPI_SCROLL_ANYWHERE */]).catch(() => undefined);
+  // A table cell in a column scrolled off to the side (GTK 3 keeps it showing, with no size): the horizontal bar
+  // moves to it (sideways.ts), not a sweep up and down.
+  const sideways = await revealColumn(bus, info, signal);
+  if (sideways) return { method: 'pattern', detail: sideways };
   if (showsOnScreen(info) || await shows(bus, info)) return { method: 'pattern', detail: 'Component.ScrollTo' };
   // A toolkit that never sets "showing" below its window (GTK 4.8) cannot say when the element shows: no sweep.
   if (!(await showingReliableFor(bus, info.target.dest))) return { method: 'pattern', detail: 'Component.ScrollTo' };

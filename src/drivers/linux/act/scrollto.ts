@@ -24,7 +24,7 @@ type Rect = [number, number, number, number];
 
 /**
  * Row `row` (1-based) of the list or table `info`, scrolled on screen; on a spreadsheet also column `col` (0-based)
- * when given (a list scrolls only up and down: its column is ignored).
+ * when given (another table's column is brought into view across after the row: sideways.ts, revealCellAt).
  */
 export async function scrollToRow(
   bus: A11yBus,

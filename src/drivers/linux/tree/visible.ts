@@ -55,7 +55,8 @@ export async function extentsOf(bus: A11yBus, t: Target): Promise<Rect | undefin
   } catch { return undefined; }
 }
 
-function intersect(a: Rect, b: Rect): Rect {
+/** The part two rectangles share (no size when none). */
+export function intersect(a: Rect, b: Rect): Rect {
   const x = Math.max(a[0], b[0]);
   const y = Math.max(a[1], b[1]);
   return [
