@@ -46,13 +46,17 @@ const NEAR_NAMES_READ = 60;
 function nearestWords(
   n: RawNode,
   parentName: string | undefined,
-  rings: readonly (readonly string[])[],
+  rings: Rings,
 ): readonly string[] {
   const own = [n.name, n.description, n.beside].filter((w): w is string => w !== undefined && w !== '');
   if (own.length) return own;
   if (parentName) return [parentName];
-  return rings.find((r) => r.length > 0) ?? [];
+  return rings().find((r) => r.length > 0) ?? [];
 }
+
+/** The names around a node, ring by ring, made only when a value asks for them (most nodes have none). */
+type Rings = () => readonly (readonly string[])[];
+const NO_RINGS: Rings = () => [];
 
 /**
  * The short names within two levels under `n` (its children and theirs), at most NEAR_NAMES_READ: a form's labels
@@ -154,11 +158,27 @@ export function isOneTimeCode(value: string, names: readonly (string | undefined
   return OTP_VALUE.test(value) && names.some((n) => n !== undefined && OTP_NAME.test(n));
 }
 
-function redactNode(n: RawNode, parentName: string | undefined, rings: readonly (readonly string[])[] = []): RawNode {
+/**
+ * `redactText` of a name (no context), kept by text: a window read again after an act holds mostly the names it held
+ * before, and each pattern pass over them cost ~1 ms a read.
+ */
+function redactName(s: string): string {
+  if (s.length < 13) return s;
+  const hit = redactedNames.get(s);
+  if (hit !== undefined) return hit;
+  const out = redactText(s);
+  if (redactedNames.size >= MAX_REDACTED_NAMES) redactedNames.clear();
+  redactedNames.set(s, out);
+  return out;
+}
+const redactedNames = new Map<string, string>();
+const MAX_REDACTED_NAMES = 20_000;
+
+function redactNode(n: RawNode, parentName: string | undefined, rings: Rings = NO_RINGS): RawNode {
   const out: RawNode = { ...n, states: [...n.states], actions: [...n.actions] };
-  if (n.name !== undefined) out.name = redactText(n.name);
-  if (n.description !== undefined) out.description = redactText(n.description);
-  if (n.beside !== undefined) out.beside = redactText(n.beside);
+  if (n.name !== undefined) out.name = redactName(n.name);
+  if (n.description !== undefined) out.description = redactName(n.description);
+  if (n.beside !== undefined) out.beside = redactName(n.beside);
   if (n.states.includes('password')) {
     // Never trust the driver alone: a password field only ever says whether it holds something.
     delete out.valueLength;
@@ -186,8 +206,9 @@ function redactNode(n: RawNode, parentName: string | undefined, rings: readonly 
   }
   if (n.children) {
     // A child's rings of names: within two levels of its parent (siblings, nieces), then of its grandparent.
-    const near = [namesWithin(n), ...rings].slice(0, 2);
-    out.children = n.children.map((c) => redactNode(c, n.name, near));
+    let near: readonly (readonly string[])[] | undefined;
+    const childRings: Rings = () => (near ??= [namesWithin(n), ...rings()].slice(0, 2));
+    out.children = n.children.map((c) => redactNode(c, n.name, childRings));
   }
   return out;
 }

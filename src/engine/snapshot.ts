@@ -221,13 +221,15 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
     // in a grid: a long list's slice marks its first and last cells with coordinates too, but prints them as
     // lines (a file chooser's row is not "A157").
     const cell = inGrid && n.cell ? n as Parameters<typeof cellLine>[0] : undefined;
-    const line: SnapshotLine = {
-      ref: n.ref ?? '?',
-      depth,
-      role: n.role,
-      states: renderedStates(n),
-      text: cell ? cellLine(cell) : renderLine(n),
-    };
+    const line = { ref: n.ref ?? '?', depth, role: n.role, states: renderedStates(n) } as SnapshotLine;
+    // Rendered when first read: a receipt's diff reads the lines of the few elements that changed, not all.
+    let text: string | undefined;
+    Object.defineProperty(line, 'text', {
+      get: () => (text ??= cell ? cellLine(cell) : renderLine(n)),
+      set: (v: string) => { text = v; },
+      enumerable: true,
+      configurable: true,
+    });
     if (n.states.includes('multiline')) line.multiline = true;
     const parent = parents[parents.length - 1];
     if (parent !== undefined) line.parent = parent;
