@@ -178,6 +178,8 @@ function matches(n: DistilledNode, q: string): boolean {
 
 /** A filtered copy for `query`; nodes are shallow copies sharing refs, `undefined` when nothing is kept. */
 function filterQuery(node: DistilledNode, q: string, levelsLeft: number, isRoot: boolean): DistilledNode | undefined {
+  const rows = isGrid(node) ? rowsOfHits(node, q) : undefined;
+  if (rows) return rows;
   const hit = matches(node, q);
   const childLevels = hit ? 2 : Math.max(0, levelsLeft - 1);
   const kids: DistilledNode[] = [];
@@ -187,6 +189,26 @@ function filterQuery(node: DistilledNode, q: string, levelsLeft: number, isRoot:
   }
   if (!hit && levelsLeft === 0 && kids.length === 0 && !isRoot) return undefined;
   return { ...node, children: kids };
+}
+
+/**
+ * A grid the query hits in some cells: the whole rows of those cells, with its column heads (a process list queried
+ * for a name is read for that row's other columns; the cells alone printed as a one-column range that called the
+ * others out of view). Undefined when no cell of it matches (the query then filters it as any node).
+ */
+function rowsOfHits(grid: DistilledNode, q: string): DistilledNode | undefined {
+  const hitRows = new Set<number>();
+  const any = (n: DistilledNode): boolean => matches(n, q) || n.children.some(any);
+  for (const c of grid.children) {
+    if (c.cell && any(c)) hitRows.add(c.cell.row);
+    else if (c.role === 'row' && any(c)) for (const k of c.children) if (k.cell) hitRows.add(k.cell.row);
+  }
+  if (hitRows.size === 0) return undefined;
+  const kept = (c: DistilledNode): boolean =>
+    c.role === 'columnheader' ||
+    (c.cell !== undefined && hitRows.has(c.cell.row)) ||
+    (c.role === 'row' && c.children.some((k) => k.role === 'columnheader' || (k.cell && hitRows.has(k.cell.row))));
+  return { ...grid, children: grid.children.filter(kept) };
 }
 
 function elementLines(root: DistilledNode): SnapshotLine[] {

@@ -277,3 +277,18 @@ test('a table of a few columns names the columns out of view to the right and th
   const calc = buildSnapshot({ window: WIN, root: sheet({ A1: '6' }) }, new RefTable());
   assert.doesNotMatch(calc.text, /out of view/, calc.text);
 });
+
+test('a query that hits a cell keeps its whole row: the other columns are not called out of view', () => {
+  // A task manager's list queried for a process printed only column A of its row and said "columns B–I out of
+  // view", though they showed on screen: the row's user and priority were what the model asked for.
+  const root = sheet(
+    { A1: 'bash', B1: 'root', C1: '0', A2: 'dbus-daemon', B2: 'messagebus', C2: '5', A3: 'openbox', B3: 'root' },
+    { rows: 3, cols: 3 },
+  );
+  const table = root.children?.[0];
+  if (table) table.table = { rows: 30, cols: 3 };
+  const snap = buildSnapshot({ window: WIN, root }, new RefTable(), { query: 'dbus-daemon' });
+  assert.match(snap.text, /dbus-daemon \| messagebus \| 5/, snap.text);
+  assert.doesNotMatch(snap.text, /out of view/, snap.text);
+  assert.doesNotMatch(snap.text, /openbox/, snap.text);
+});
