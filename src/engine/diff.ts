@@ -491,6 +491,26 @@ function noteMoved(p: DiffPass, grid: SnapshotLine, line: string): void {
 }
 
 /** Per ref, how many elements of `lines` sit directly under it. */
+/**
+ * For each list whose app keeps items off screen and that got added items here: how many of its items show, so the
+ * items a receipt lists ("14 listitems") do not read as the whole list (a model counted a category's icons by them).
+ */
+function partListLines(p: DiffPass, kids: ReadonlyMap<string, number>): string[] {
+  const out: string[] = [];
+  for (const l of p.after.elements) {
+    if (!l.offscreenItems) continue;
+    const added = p.after.elements.some((c) => c.parent === l.ref && !p.old.has(c.ref) && !p.paged.has(c.ref));
+    if (!added) continue;
+    const shown = kids.get(l.ref) ?? 0;
+    const all = shown + l.offscreenItems;
+    out.push(
+      `+ … ${shown.toLocaleString('en-US')} of ${all.toLocaleString('en-US')} items of [${l.ref}] show; ` +
+        `scroll or find for the rest`,
+    );
+  }
+  return out;
+}
+
 function childCounts(lines: readonly SnapshotLine[]): Map<string, number> {
   const out = new Map<string, number>();
   for (const l of lines) if (l.parent !== undefined) out.set(l.parent, (out.get(l.parent) ?? 0) + 1);
@@ -617,6 +637,7 @@ function addedLines(p: DiffPass): string[] {
     walk.out.push(`+ ${'  '.repeat(rel)}${l.text}`);
   }
   const out = foldMenuItems(foldAddedButtons(foldAlikeAdded(foldAddedRows(walk))), p.now);
+  out.push(...partListLines(p, kids));
   for (const [table, m] of walk.rowMoves) {
     const n = m.rows.length;
     out.push(

@@ -41,4 +41,6 @@ export interface SnapshotLine {
   row?: { table: string; n: number; text: string };
   /** Inside a part a whole-window print folded around its page (engine/chrome.ts): a diff leaves out its changes. */
   around?: true;
+  /** A list's items the app keeps off screen (DistilledNode `offscreenItems`): a receipt says how many show. */
+  offscreenItems?: number;
 }

@@ -264,6 +264,7 @@ function elementLines(root: DistilledNode): SnapshotLine[] {
     if (cell?.description) line.formula = cell.description;
     if (n.value !== undefined) line.value = n.value;
     if (n.valueStart !== undefined) line.valueStart = n.valueStart;
+    if (n.offscreenItems) line.offscreenItems = n.offscreenItems;
     const row = rowOf.get(n);
     if (row) line.row = row;
     const isAGrid = isGrid(n);

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RefTable } from '../../src/engine/refs.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
+import { diffSnapshots } from '../../src/engine/diff.js';
 import type { RawNode, WindowInfo } from '../../src/engine/node.js';
 import { n } from '../fixtures/engine/build.js';
 
@@ -43,4 +44,23 @@ test('a list whose items all show says nothing more', () => {
 test('a list cut by the print too says both: the items cut and how many show of all', () => {
   const text = print(list(60, 30), false);
   assert.match(text, /… 5 more items \(scope=e\d+\); 30 of 60 items shown; scroll or find for the rest/, text);
+});
+
+test('a receipt that adds a list\'s items says how many of the list show, so its run is not read as the whole', () => {
+  // Picking another category in an icon browser printed `+ [e346] … [e359] 14 listitems: …`; the model took 14 for
+  // the category's count, and a find then turned up more of them out of view.
+  const refs = new RefTable();
+  const before = buildSnapshot({ window, root: list(8, 8) }, refs, { fold: true });
+  const other = list(46, 14);
+  for (const item of other.children![0]!.children![0]!.children!) item.id = item.id.replace('/1', '/5');
+  const after = buildSnapshot({ window, root: other }, refs, { fold: true });
+  const lines = diffSnapshots(before, after).lines;
+  assert.ok(
+    lines.some((l) => /^\+ … 14 of 46 items of \[e\d+\] show; scroll or find for the rest$/.test(l)),
+    lines.join('\n'),
+  );
+  // A list whose items all show adds no such line.
+  const all = buildSnapshot({ window, root: list(8, 8) }, new RefTable(), { fold: true });
+  const lines2 = diffSnapshots(all, buildSnapshot({ window, root: list(9, 9) }, new RefTable(), { fold: true })).lines;
+  assert.ok(!lines2.some((l) => /items of \[e\d+\] show/.test(l)), lines2.join('\n'));
 });
