@@ -226,7 +226,8 @@ function hiddenColumns(visible: [number, number, number, number] | undefined, co
   ref?: string): string | undefined {
   if (!visible || visible[3] + 1 >= cols || cols > MAX_NAMED_COLUMNS) return undefined;
   const span = `${columnName(visible[3] + 1)}${cols - 1 > visible[3] + 1 ? `–${columnName(cols - 1)}` : ''}`;
-  return `columns ${span} out of view: scroll ${ref ?? ''} value="right" shows them`;
+  // A scroll moves a step (a tenth of the bar's range): a far column may take several (lxtask's Prio took two).
+  return `columns ${span} out of view: scroll ${ref ?? ''} value="right" (a step each, repeat) shows them`;
 }
 
 /**

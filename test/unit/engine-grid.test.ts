@@ -270,7 +270,7 @@ test('a table of a few columns names the columns out of view to the right and th
   const snap = buildSnapshot({ window: WIN, root }, new RefTable());
   assert.match(
     snap.text,
-    /cells A1:E3 of 53 × 9 · columns F–I out of view: scroll e2 value="right" shows them/,
+    /cells A1:E3 of 53 × 9 · columns F–I out of view: scroll e2 value="right" \(a step each, repeat\) shows them/,
     snap.text,
   );
   // A spreadsheet's thousands of columns are not named.

@@ -31,7 +31,7 @@ import { scrollToRow } from './scrollto.js';
 import { scrollSetBy } from '../tree/virtualset.js';
 import { clickInside } from './inner-click.js';
 import { insideAncestors, screenOffset } from './on-screen.js';
-import { scrollBarsOf } from './scrollbars.js';
+import { barNumber, scrollBarsOf } from './scrollbars.js';
 import { scrollIntoView } from './into-view.js';
 import { partInView, revealCellAt, revealColumn } from './sideways.js';
 import { scrollByElements } from './scrollby.js';
@@ -738,7 +738,11 @@ async function scroll(
       Math.max(bar.value.min, bar.value.current + (forward ? 1 : -1) * unit * by.count),
     );
     await bus.setProp(bar.target, VALUE, 'CurrentValue', 'd', next);
-    return { method: 'pattern', detail: `scroll bar Value ${bar.value.current} → ${next}`, before };
+    return {
+      method: 'pattern',
+      detail: `scroll bar Value ${barNumber(bar.value.current)} → ${barNumber(next)}`,
+      before,
+    };
   }
   // No bar (a web page): the next page's first element is scrolled into the view, no key sent (scrollby.ts).
   const moved = await scrollByElements(bus, info.target, direction as 'up' | 'down' | 'left' | 'right');

@@ -11,6 +11,7 @@ import type { ElementInfo } from '../tree/reader.js';
 import { readElement, showsOnScreen, toRawNode } from '../tree/reader.js';
 import { showingReliableFor } from './actionable.js';
 import { revealColumn } from './sideways.js';
+import { barNumber } from './scrollbars.js';
 
 const COMP = 'org.a11y.atspi.Component';
 const VALUE = 'org.a11y.atspi.Value';
@@ -85,7 +86,11 @@ export async function scrollIntoView(bus: A11yBus, info: ElementInfo, signal?: A
     await bus.setProp(bar.target, VALUE, 'CurrentValue', 'd', at);
     await pause(LAYOUT_MS);
     if (await shows(bus, info))
-      return { method: 'pattern', detail: `scroll bar Value ${current} → ${at} (the element shows)`, before };
+      return {
+        method: 'pattern',
+        detail: `scroll bar Value ${barNumber(current)} → ${barNumber(at)} (the element shows)`,
+        before,
+      };
   }
   await bus.setProp(bar.target, VALUE, 'CurrentValue', 'd', current);
   return {

@@ -98,3 +98,8 @@ export async function stepBar(
     );
   }
 }
+
+/** A scroll bar's value as said in a detail: a step of a tenth of 509 read 50.900000000000006. */
+export function barNumber(v: number): string {
+  return String(Math.round(v * 100) / 100);
+}
